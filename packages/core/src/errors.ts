@@ -1,0 +1,115 @@
+/**
+ * Typed errors. Every error micrort throws on bad input is a `MicrortError`; each subclass carries the
+ * numbers and names a user needs to act (indices, sizes, phases), both in its message and as fields.
+ */
+export class MicrortError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Where in the model file a problem was found. */
+export interface ModelErrorLocation {
+  /** FlatBuffers table (e.g. `Tensor`, `Operator`, `SubGraph`). */
+  table?: string;
+  /** Field of that table (e.g. `buffer`, `inputs`). */
+  field?: string;
+  /** Index of the table instance in its vector, or of the element in a vector field. */
+  index?: number;
+  /** Byte offset in the file, when known. */
+  offset?: number;
+  /** Path such as `subgraphs[0].tensors[12]`. */
+  path?: string;
+}
+
+/** A malformed or unsupported model file. Thrown by the verifier and loader, never a crash. */
+export class ModelError extends MicrortError {
+  readonly location: ModelErrorLocation;
+  constructor(message: string, location: ModelErrorLocation = {}) {
+    const where = [
+      location.path,
+      location.table && `table ${location.table}`,
+      location.field && `field ${location.field}`,
+      location.index !== undefined ? `index ${location.index}` : undefined,
+      location.offset !== undefined ? `byte offset ${location.offset}` : undefined,
+    ]
+      .filter(Boolean)
+      .join(', ');
+    super(where ? `${message} (${where})` : message);
+    this.location = location;
+  }
+}
+
+/** The arena cannot hold what the model needs. */
+export class ArenaTooSmallError extends MicrortError {
+  constructor(
+    /** What was being allocated (e.g. `persistent buffer for node 3 (CONV_2D)`, `planned head`). */
+    readonly what: string,
+    readonly requestedBytes: number,
+    readonly availableBytes: number,
+    readonly arenaBytes: number,
+    /** The arena size that would fit the whole model, when it could be determined (else undefined). */
+    readonly requiredArenaBytes?: number,
+  ) {
+    const missing = requestedBytes - availableBytes;
+    super(
+      `arena too small: ${what} requested ${requestedBytes} bytes, ${availableBytes} available, ${missing} missing` +
+        ` (arena is ${arenaBytes} bytes` +
+        (requiredArenaBytes !== undefined ? `; an arena of ${requiredArenaBytes} bytes would fit this model, or use arena: 'auto')` : ')'),
+    );
+  }
+  get missingBytes(): number {
+    return this.requestedBytes - this.availableBytes;
+  }
+}
+
+/** A context callback was called in a phase where it is not allowed. */
+export class PhaseError extends MicrortError {
+  constructor(
+    readonly callback: string,
+    readonly phase: string,
+    readonly allowedPhases: readonly string[],
+    hint = '',
+  ) {
+    super(`${callback}() is not allowed in phase ${phase}; allowed in: ${allowedPhases.join(', ')}${hint ? `. ${hint}` : ''}`);
+  }
+}
+
+/** A kernel refused a node (unsupported type/shape/options) or failed. */
+export class KernelError extends MicrortError {
+  constructor(
+    readonly op: string,
+    readonly nodeIndex: number,
+    readonly detail: string,
+  ) {
+    super(`${op} (node ${nodeIndex}): ${detail}`);
+  }
+}
+
+/** No registered provider can serve an operator. */
+export class UnsupportedOpError extends MicrortError {
+  constructor(
+    readonly op: string,
+    readonly version: number,
+    readonly nodeIndex: number,
+    detail = '',
+  ) {
+    super(`no kernel registered for ${op} version ${version} (node ${nodeIndex})${detail ? `: ${detail}` : ''}`);
+  }
+}
+
+/** Misuse of the op-resolver registry (duplicate registration without override, bad key). */
+export class ResolverError extends MicrortError {}
+
+/** The interpreter was used out of order (invoke before allocateTensors, use after dispose, ...). */
+export class InterpreterStateError extends MicrortError {}
+
+/** Bad runtime input: wrong byte length, wrong dtype, index out of range. */
+export class InputError extends MicrortError {}
+
+/** A memory planner could not produce a valid plan (overlapping offline offsets, ...). */
+export class PlannerError extends MicrortError {}
+
+/** A delegate misbehaved or partitioning failed. */
+export class DelegateError extends MicrortError {}

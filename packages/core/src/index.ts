@@ -1,0 +1,14 @@
+/**
+ * @micrort/core — model loading, the TfLiteContext callback table, arena allocators, the interpreter,
+ * the op-resolver registry and the planner/delegate interfaces. Imports no plugin package.
+ */
+export * from './types.js';
+export * from './builtin-ops.js';
+export * from './options.js';
+export * from './errors.js';
+export * from './kernel/index.js';
+export * from './quant/index.js';
+export * from './model/index.js';
+export * from './planner/index.js';
+export * from './testing/index.js';
+export * from './resolver/index.js';

@@ -1,0 +1,137 @@
+import type { BuiltinOptions } from '../options.js';
+import type { ArenaRegion } from './arena-region.js';
+import type { EvalTensor, Tensor } from './tensor.js';
+
+/**
+ * The interpreter's lifecycle phases (TFLM's MicroContext/InterpreterState). Each context callback is
+ * allowed only in some of them; a call in another phase throws `PhaseError` naming the callback, the
+ * phase and the allowed phases.
+ *
+ * | callback                                  | init | prepare | memoryPlanning | invoke |
+ * |-------------------------------------------|------|---------|----------------|--------|
+ * | allocatePersistentBuffer                  |  ✓   |   ✓     |                |        |
+ * | requestScratchBufferInArena               |      |   ✓     |                |        |
+ * | getScratchBuffer                          |      |         |                |   ✓    |
+ * | getTensor                                 |  ✓   |   ✓     |                |        |
+ * | getEvalTensor                             |      |   ✓     |                |   ✓    |
+ * | getExecutionPlan / getNodeAndRegistration |      | ✓ (delegate prepare only)|  |        |
+ * | replaceNodeSubsetsWithDelegateKernels     |      | ✓ (delegate prepare only)|  |        |
+ * | reportError, getExternalContext           | any  |  any    |  any           |  any   |
+ */
+export enum Phase {
+  /** Before allocateTensors() or after dispose: no callback but reportError is allowed. */
+  Idle = 'idle',
+  Init = 'init',
+  Prepare = 'prepare',
+  MemoryPlanning = 'memoryPlanning',
+  Invoke = 'invoke',
+}
+
+/**
+ * A node of the execution plan (TfLiteNode). Index arrays hold tensor indices; -1 marks an omitted
+ * optional tensor.
+ */
+export interface Node {
+  /** Position of the node in the subgraph's operator list (or the delegate node's own index). */
+  readonly index: number;
+  readonly inputs: Int32Array;
+  readonly outputs: Int32Array;
+  readonly intermediates: Int32Array;
+  /** Temporaries (unused by TFLM kernels, kept for API parity). */
+  readonly temporaries: Int32Array;
+  /** Parsed builtin options (see options.ts), or null. */
+  readonly builtinData: BuiltinOptions | null;
+  /** Custom options bytes for custom ops, or null. */
+  readonly customInitialData: Uint8Array | null;
+  /** Whatever the registration's `init` returned (the kernel's op data). */
+  userData: unknown;
+  /** For delegate kernels: the delegate that owns this node. */
+  delegate?: unknown;
+}
+
+/**
+ * A kernel (TfLiteRegistration / TFLMRegistration). Kernels throw (preferably `KernelError`) to fail.
+ *
+ * Lifecycle, per node: `init` once at allocateTensors (phase init) → `prepare` (phase prepare: validate
+ * everything, request scratch, allocate persistent op data) → `invoke` per inference (phase invoke:
+ * must not allocate, must not validate again) → `reset` on interpreter reset → `free` on dispose.
+ */
+export interface Registration<OpData = unknown> {
+  /** BuiltinOperator code, or BuiltinOperator.CUSTOM for custom ops. */
+  readonly builtinCode: number;
+  /** Custom op name (for builtinCode CUSTOM). */
+  readonly customName?: string;
+  /** Highest op version this kernel handles; the resolver treats it as "versions 1..version". */
+  readonly version?: number;
+  /** The package that provides this kernel (shown by inspection), e.g. `@micrort/ops-reference`. */
+  readonly provider?: string;
+  /** Human-readable kernel name, e.g. `CONV_2D` or `CONV_2D/int8-1x1`. Defaults to the op name. */
+  readonly name?: string;
+
+  /**
+   * Whether this kernel handles this node (types, shapes, options). Called before `init` in phase init,
+   * where `context.getTensor` is available. When it returns false the resolver falls back to the next
+   * provider registered for the same op. Absent means "handles every variant".
+   */
+  supports?(context: TfLiteContext, node: Node): boolean;
+
+  /** `initData` is the node's builtin options, its custom options bytes, or delegate parameters. */
+  init?(context: TfLiteContext, initData: unknown): OpData;
+  free?(context: TfLiteContext, opData: OpData): void;
+  prepare?(context: TfLiteContext, node: Node): void;
+  invoke(context: TfLiteContext, node: Node): void;
+  reset?(context: TfLiteContext, opData: OpData): void;
+}
+
+/** A node together with the registration serving it. */
+export interface NodeAndRegistration {
+  node: Node;
+  registration: Registration;
+}
+
+/** Parameters a delegate kernel's `init` receives for its subset (TfLiteDelegateParams). */
+export interface DelegateParams {
+  delegate: unknown;
+  /** Original node indices replaced by this delegate node, in execution order. */
+  nodesToReplace: Int32Array;
+  /** Tensors flowing into the subset from outside (no constants). */
+  inputTensors: Int32Array;
+  /** Tensors produced in the subset and used outside it (or model outputs). */
+  outputTensors: Int32Array;
+}
+
+/**
+ * The callback table between the framework and its kernels (TfLiteContext + MicroContext). See
+ * `Phase` for which callback is allowed when.
+ */
+export interface TfLiteContext {
+  /** Current phase. */
+  readonly phase: Phase;
+  /** Number of tensors in the current subgraph. */
+  readonly tensorsSize: number;
+
+  /** Allocates `bytes` of persistent memory in the arena tail (16-byte aligned); lives until dispose. */
+  allocatePersistentBuffer(bytes: number): ArenaRegion;
+  /** Requests `bytes` of scratch memory for the node being prepared; returns its index. */
+  requestScratchBufferInArena(bytes: number): number;
+  /** The scratch buffer with this index (valid in invoke; same object every call). */
+  getScratchBuffer(index: number): ArenaRegion;
+  /** The full tensor (type, dims, quantization, allocation) for prepare-time checks. */
+  getTensor(index: number): Tensor;
+  /** The eval tensor (type, dims, data) for invoke. */
+  getEvalTensor(index: number): EvalTensor;
+  /** Records an error message (also available from the interpreter's error log). */
+  reportError(message: string): void;
+  /** An external context registered on the interpreter (e.g. a GPU device handle), or undefined. */
+  getExternalContext(key: string): unknown;
+
+  /** Delegates only: the node indices of the execution plan, in order. */
+  getExecutionPlan(): Int32Array;
+  /** Delegates only: a node and its registration. */
+  getNodeAndRegistration(nodeIndex: number): NodeAndRegistration;
+  /**
+   * Delegates only: partitions the plan into independent subsets and replaces each subset made of
+   * `nodesToReplace` with one node served by `registration` (whose init receives `DelegateParams`).
+   */
+  replaceNodeSubsetsWithDelegateKernels(registration: Registration, nodesToReplace: ArrayLike<number>, delegate: unknown): void;
+}

@@ -1,0 +1,124 @@
+import { KernelError } from '../errors.js';
+import { ActivationFunctionType } from '../options.js';
+import { TensorType, tensorTypeName } from '../types.js';
+import type { Node, TfLiteContext } from './api.js';
+import type { EvalTensor, Tensor } from './tensor.js';
+
+/** Input `i` of `node` as a prepare-time Tensor; throws KernelError if absent. */
+export function getInput(context: TfLiteContext, node: Node, i: number, op = 'kernel'): Tensor {
+  const idx = node.inputs[i];
+  if (idx === undefined || idx < 0) throw new KernelError(op, node.index, `input ${i} is missing`);
+  return context.getTensor(idx);
+}
+
+/** Optional input `i` (null when omitted with -1 or beyond the input count). */
+export function getOptionalInput(context: TfLiteContext, node: Node, i: number): Tensor | null {
+  const idx = node.inputs[i];
+  return idx === undefined || idx < 0 ? null : context.getTensor(idx);
+}
+
+/** Output `i` of `node` as a prepare-time Tensor; throws KernelError if absent. */
+export function getOutput(context: TfLiteContext, node: Node, i: number, op = 'kernel'): Tensor {
+  const idx = node.outputs[i];
+  if (idx === undefined || idx < 0) throw new KernelError(op, node.index, `output ${i} is missing`);
+  return context.getTensor(idx);
+}
+
+/** Eval tensor of input `i` (prepare or invoke). */
+export function getEvalInput(context: TfLiteContext, node: Node, i: number): EvalTensor {
+  return context.getEvalTensor(node.inputs[i]!);
+}
+
+/** Eval tensor of optional input `i`, or null when omitted. */
+export function getOptionalEvalInput(context: TfLiteContext, node: Node, i: number): EvalTensor | null {
+  const idx = node.inputs[i];
+  return idx === undefined || idx < 0 ? null : context.getEvalTensor(idx);
+}
+
+/** Eval tensor of output `i` (prepare or invoke). */
+export function getEvalOutput(context: TfLiteContext, node: Node, i: number): EvalTensor {
+  return context.getEvalTensor(node.outputs[i]!);
+}
+
+/** Throws KernelError unless `cond`. */
+export function check(cond: unknown, op: string, node: Node, detail: string): asserts cond {
+  if (!cond) throw new KernelError(op, node.index, detail);
+}
+
+/** Throws KernelError unless the node has `nIn` inputs (or a range) and `nOut` outputs. */
+export function checkArity(op: string, node: Node, nIn: number | [number, number], nOut: number): void {
+  const [lo, hi] = typeof nIn === 'number' ? [nIn, nIn] : nIn;
+  if (node.inputs.length < lo || node.inputs.length > hi)
+    throw new KernelError(op, node.index, `expects ${lo === hi ? lo : `${lo}..${hi}`} inputs, got ${node.inputs.length}`);
+  if (node.outputs.length !== nOut) throw new KernelError(op, node.index, `expects ${nOut} outputs, got ${node.outputs.length}`);
+}
+
+/** Throws KernelError naming the unsupported type. */
+export function unsupportedType(op: string, node: Node, type: TensorType, what = 'input type'): never {
+  throw new KernelError(op, node.index, `unsupported ${what} ${tensorTypeName(type)}`);
+}
+
+/** TFLM CalculateActivationRange for float: [min, max] of the fused activation. */
+export function calculateActivationRangeFloat(activation: ActivationFunctionType): [number, number] {
+  switch (activation) {
+    case ActivationFunctionType.RELU:
+      return [0, Number.POSITIVE_INFINITY];
+    case ActivationFunctionType.RELU6:
+      return [0, 6];
+    case ActivationFunctionType.RELU_N1_TO_1:
+      return [-1, 1];
+    default:
+      return [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
+  }
+}
+
+/** Range of the integer type (int8: [-128, 127], int16, uint8, int32). */
+export function typeRange(type: TensorType): [number, number] {
+  switch (type) {
+    case TensorType.INT8:
+      return [-128, 127];
+    case TensorType.UINT8:
+      return [0, 255];
+    case TensorType.INT16:
+      return [-32768, 32767];
+    case TensorType.INT32:
+      return [-2147483648, 2147483647];
+    default:
+      throw new RangeError(`typeRange: ${tensorTypeName(type)} is not an integer type`);
+  }
+}
+
+/**
+ * TFLM CalculateActivationRangeQuantized: the fused activation's range in the output's quantized domain,
+ * intersected with the type's range. Quantization uses TfLiteRound(x / scale) + zero_point.
+ */
+export function calculateActivationRangeQuantized(activation: ActivationFunctionType, output: Tensor): [number, number] {
+  const [qmin, qmax] = typeRange(output.type);
+  const scale = output.params.scale;
+  const zp = output.params.zeroPoint;
+  // TFLM Quantize(): float division then TfLiteRound (half away from zero)
+  const q = (f: number) => zp + roundAwayFromZero(Math.fround(f / scale));
+  switch (activation) {
+    case ActivationFunctionType.RELU:
+      return [Math.max(qmin, q(0)), qmax];
+    case ActivationFunctionType.RELU6:
+      return [Math.max(qmin, q(0)), Math.min(qmax, q(6))];
+    case ActivationFunctionType.RELU_N1_TO_1:
+      return [Math.max(qmin, q(-1)), Math.min(qmax, q(1))];
+    case ActivationFunctionType.NONE:
+      return [qmin, qmax];
+    default:
+      throw new RangeError(`unsupported fused activation ${ActivationFunctionType[activation] ?? activation}`);
+  }
+}
+
+function roundAwayFromZero(x: number): number {
+  return x < 0 ? -Math.round(-x) : Math.round(x);
+}
+
+/** Whether two shapes are equal. */
+export function sameShape(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

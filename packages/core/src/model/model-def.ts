@@ -1,0 +1,101 @@
+import type { TensorType } from '../types.js';
+import type { BuiltinOptions } from '../options.js';
+
+/**
+ * Plain, verified description of a TFLite model: what the loader produces and what the model writer
+ * consumes. Arrays of indices are Int32Array; constant data are `Uint8Array` views (zero-copy into the
+ * model bytes where the loader could).
+ */
+export interface QuantizationDef {
+  /** Per-tensor (length 1) or per-channel scales. Empty when the tensor is not quantized. */
+  scale: Float32Array;
+  /** Zero points, same length as `scale` (the schema's int64, range-checked to int32). */
+  zeroPoint: Int32Array;
+  /** Dimension the per-channel arrays run along (schema `quantized_dimension`). */
+  quantizedDimension: number;
+  /** Optional float min/max recorded by the converter. */
+  min?: Float32Array;
+  max?: Float32Array;
+}
+
+export interface TensorDef {
+  name: string;
+  type: TensorType;
+  shape: Int32Array;
+  /** `shape_signature` (-1 marks a dynamic dimension), if present. */
+  shapeSignature?: Int32Array;
+  /** Index into `ModelDef.buffers`; 0 is the empty sentinel buffer. */
+  buffer: number;
+  quantization: QuantizationDef | null;
+  isVariable: boolean;
+}
+
+export interface OperatorDef {
+  /** Index into `ModelDef.operatorCodes`. */
+  opcodeIndex: number;
+  /** Tensor indices; -1 marks an omitted optional input. */
+  inputs: Int32Array;
+  outputs: Int32Array;
+  intermediates: Int32Array;
+  /** Value of the `BuiltinOptions` union discriminant (0 = NONE). */
+  builtinOptionsType: number;
+  /** Parsed builtin options; `null` when absent. */
+  builtinOptions: BuiltinOptions | null;
+  /** Raw `custom_options` bytes (flexbuffer for most custom ops); `null` when absent. */
+  customOptions: Uint8Array | null;
+}
+
+export interface SubgraphDef {
+  name: string;
+  tensors: TensorDef[];
+  inputs: Int32Array;
+  outputs: Int32Array;
+  operators: OperatorDef[];
+}
+
+export interface OperatorCodeDef {
+  /** Effective builtin code: max(deprecated_builtin_code, builtin_code), as TFLite's GetBuiltinCode. */
+  builtinCode: number;
+  deprecatedBuiltinCode: number;
+  /** `custom_code` for CUSTOM ops, else `null`. */
+  customCode: string | null;
+  version: number;
+}
+
+export interface BufferDef {
+  /** Constant bytes (empty for buffers with no data). For the offset/size form this is the slice of the file. */
+  data: Uint8Array;
+  /** True when `data` is a view into the model bytes rather than a copy. */
+  zeroCopy?: boolean;
+  /** For buffers stored outside the flatbuffer (`offset`/`size` fields), their file offset and size. */
+  offset?: number;
+  size?: number;
+}
+
+export interface MetadataDef {
+  name: string;
+  /** Index into `ModelDef.buffers`. */
+  buffer: number;
+}
+
+export interface SignatureTensorDef {
+  name: string;
+  tensorIndex: number;
+}
+
+export interface SignatureDefDef {
+  signatureKey: string;
+  subgraphIndex: number;
+  inputs: SignatureTensorDef[];
+  outputs: SignatureTensorDef[];
+}
+
+export interface ModelDef {
+  version: number;
+  description: string;
+  operatorCodes: OperatorCodeDef[];
+  subgraphs: SubgraphDef[];
+  buffers: BufferDef[];
+  metadata: MetadataDef[];
+  signatureDefs: SignatureDefDef[];
+}

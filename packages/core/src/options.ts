@@ -1,0 +1,195 @@
+/**
+ * Builtin operator options as plain objects. The loader parses each operator's `builtin_options` table
+ * into one of these (field names are the schema's, in camelCase; defaults are the schema's defaults);
+ * the model writer serializes them back. Kernels read them from `node.builtinData`.
+ */
+
+/** `Padding` enum of the schema. */
+export enum Padding {
+  SAME = 0,
+  VALID = 1,
+}
+
+/** `ActivationFunctionType` enum of the schema. */
+export enum ActivationFunctionType {
+  NONE = 0,
+  RELU = 1,
+  RELU_N1_TO_1 = 2,
+  RELU6 = 3,
+  TANH = 4,
+  SIGN_BIT = 5,
+}
+
+/** `FullyConnectedOptionsWeightsFormat` enum. */
+export enum FullyConnectedWeightsFormat {
+  DEFAULT = 0,
+  SHUFFLED4x16INT8 = 1,
+}
+
+export interface Conv2DOptions {
+  padding: Padding;
+  strideW: number;
+  strideH: number;
+  fusedActivationFunction: ActivationFunctionType;
+  dilationWFactor: number;
+  dilationHFactor: number;
+  /** TensorType of the quantized bias/accumulator (schema field `quantized_bias_type`), 0 when absent. */
+  quantizedBiasType: number;
+}
+
+export interface DepthwiseConv2DOptions {
+  padding: Padding;
+  strideW: number;
+  strideH: number;
+  depthMultiplier: number;
+  fusedActivationFunction: ActivationFunctionType;
+  dilationWFactor: number;
+  dilationHFactor: number;
+}
+
+export interface TransposeConvOptions {
+  padding: Padding;
+  strideW: number;
+  strideH: number;
+  fusedActivationFunction: ActivationFunctionType;
+  quantizedBiasType: number;
+}
+
+export interface Pool2DOptions {
+  padding: Padding;
+  strideW: number;
+  strideH: number;
+  filterWidth: number;
+  filterHeight: number;
+  fusedActivationFunction: ActivationFunctionType;
+}
+
+export interface FullyConnectedOptions {
+  fusedActivationFunction: ActivationFunctionType;
+  weightsFormat: FullyConnectedWeightsFormat;
+  keepNumDims: boolean;
+  asymmetricQuantizeInputs: boolean;
+  quantizedBiasType: number;
+}
+
+export interface SoftmaxOptions {
+  beta: number;
+}
+
+export interface AddOptions {
+  fusedActivationFunction: ActivationFunctionType;
+  potScaleInt16: boolean;
+}
+
+export interface SubOptions {
+  fusedActivationFunction: ActivationFunctionType;
+  potScaleInt16: boolean;
+}
+
+export interface MulOptions {
+  fusedActivationFunction: ActivationFunctionType;
+}
+
+export interface DivOptions {
+  fusedActivationFunction: ActivationFunctionType;
+}
+
+export interface ConcatenationOptions {
+  axis: number;
+  fusedActivationFunction: ActivationFunctionType;
+}
+
+export interface ReshapeOptions {
+  /** `new_shape`; empty when the options table or the vector is absent (the shape then comes from input 1 or the output). */
+  newShape: Int32Array;
+}
+
+/** `ReducerOptions` (MEAN, SUM, REDUCE_MAX, ...). */
+export interface ReducerOptions {
+  keepDims: boolean;
+}
+
+export interface StridedSliceOptions {
+  beginMask: number;
+  endMask: number;
+  ellipsisMask: number;
+  newAxisMask: number;
+  shrinkAxisMask: number;
+  offset: boolean;
+}
+
+export interface SVDFOptions {
+  rank: number;
+  fusedActivationFunction: ActivationFunctionType;
+  asymmetricQuantizeInputs: boolean;
+}
+
+export interface UnidirectionalSequenceLSTMOptions {
+  fusedActivationFunction: ActivationFunctionType;
+  cellClip: number;
+  projClip: number;
+  timeMajor: boolean;
+  asymmetricQuantizeInputs: boolean;
+  diagonalRecurrentTensors: boolean;
+}
+
+export interface LeakyReluOptions {
+  alpha: number;
+}
+
+export interface CastOptions {
+  inDataType: number;
+  outDataType: number;
+}
+
+export interface SqueezeOptions {
+  squeezeDims: Int32Array;
+}
+
+export interface GatherOptions {
+  axis: number;
+  batchDims: number;
+}
+
+export interface SplitOptions {
+  numSplits: number;
+}
+
+export interface PackOptions {
+  valuesCount: number;
+  axis: number;
+}
+
+export interface ArgMaxOptions {
+  outputType: number;
+}
+
+/** Options of an op whose options table has no fields micrort reads (PadOptions, TransposeOptions, ...). */
+export type EmptyOptions = Record<string, never>;
+
+/** Any parsed builtin options object. */
+export type BuiltinOptions =
+  | Conv2DOptions
+  | DepthwiseConv2DOptions
+  | TransposeConvOptions
+  | Pool2DOptions
+  | FullyConnectedOptions
+  | SoftmaxOptions
+  | AddOptions
+  | SubOptions
+  | MulOptions
+  | DivOptions
+  | ConcatenationOptions
+  | ReshapeOptions
+  | ReducerOptions
+  | StridedSliceOptions
+  | SVDFOptions
+  | UnidirectionalSequenceLSTMOptions
+  | LeakyReluOptions
+  | CastOptions
+  | SqueezeOptions
+  | GatherOptions
+  | SplitOptions
+  | PackOptions
+  | ArgMaxOptions
+  | EmptyOptions;

@@ -1,0 +1,2 @@
+export * from './fixed-point.js';
+export * from './quantize-multiplier.js';
