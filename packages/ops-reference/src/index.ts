@@ -4,7 +4,8 @@
  */
 import type { OpResolver, RegisterOptions, Registration } from '@micrort/core';
 import { firstSetKernels } from './registrations/first-set.js';
-import { convPoolKernels } from './registrations/conv-pool.js';
+import { convKernels } from './registrations/conv.js';
+import { shapeKernels } from './registrations/shape.js';
 import { elementwiseKernels } from './registrations/elementwise.js';
 import { statefulKernels } from './registrations/stateful.js';
 
@@ -13,7 +14,8 @@ export { PROVIDER } from './provider.js';
 /** Every reference kernel. */
 export const referenceKernels: readonly Registration[] = [
   ...firstSetKernels,
-  ...convPoolKernels,
+  ...convKernels,
+  ...shapeKernels,
   ...elementwiseKernels,
   ...statefulKernels,
 ];

@@ -1,4 +1,4 @@
 import type { Registration } from '@micrort/core';
 
 /** Kernels of this group, in registration order. */
-export const convPoolKernels: Registration[] = [];
+export const convKernels: Registration[] = [];

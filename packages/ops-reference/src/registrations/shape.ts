@@ -1,0 +1,4 @@
+import type { Registration } from '@micrort/core';
+
+/** Kernels of this group, in registration order. */
+export const shapeKernels: Registration[] = [];
