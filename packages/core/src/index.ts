@@ -12,3 +12,8 @@ export * from './model/index.js';
 export * from './planner/index.js';
 export * from './testing/index.js';
 export * from './resolver/index.js';
+export * from './arena/single-arena-buffer-allocator.js';
+export * from './arena/micro-allocator.js';
+export * from './arena/lifetimes.js';
+export * from './delegate/index.js';
+export * from './interpreter/index.js';

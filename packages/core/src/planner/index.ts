@@ -1,1 +1,2 @@
 export * from './memory-planner.js';
+export * from './validate-plan.js';

@@ -1,0 +1,170 @@
+import { MicrortError, ModelError } from '../errors.js';
+import { ArenaRegion } from '../kernel/arena-region.js';
+import { AllocationType, Tensor } from '../kernel/tensor.js';
+import type { ModelDef, SubgraphDef } from '../model/model-def.js';
+import type { BufferRequirement, MemoryPlan, MemoryPlanner } from '../planner/memory-planner.js';
+import { validatePlan } from '../planner/validate-plan.js';
+import { ARENA_ALIGNMENT, TensorType, alignUp, elementSize, tensorTypeName } from '../types.js';
+import { computeLifetimes, type PlanStep } from './lifetimes.js';
+import { SingleArenaBufferAllocator } from './single-arena-buffer-allocator.js';
+
+/** A scratch-buffer request made by a kernel in prepare. */
+export interface ScratchRequest {
+  bytes: number;
+  /** Execution-plan step of the requesting node. */
+  step: number;
+  /** Node index of the requesting node. */
+  nodeIndex: number;
+  /** Bound after memory planning. */
+  region: ArenaRegion | null;
+}
+
+/** The memory plan the allocator committed. */
+export interface CommittedPlan {
+  plannerName: string;
+  requirements: BufferRequirement[];
+  plan: MemoryPlan;
+  planMs: number;
+}
+
+/**
+ * TFLM's MicroAllocator for one subgraph: creates the tensors (constants as zero-copy views into the model,
+ * variables in the arena tail), hands out persistent buffers and scratch requests during init/prepare,
+ * and at FinishModelAllocation asks a MemoryPlanner to place every planned tensor and scratch buffer in
+ * the arena head, then binds their views.
+ */
+export class MicroAllocator {
+  readonly arena: SingleArenaBufferAllocator;
+  readonly subgraph: SubgraphDef;
+  readonly tensors: Tensor[] = [];
+  readonly scratch: ScratchRequest[] = [];
+  /** Bytes handed out by allocatePersistentBuffer (kernel op data), aligned. */
+  persistentBufferBytes = 0;
+  /** Bytes of variable tensors in the tail, aligned. */
+  variableBufferBytes = 0;
+  /** Persistent bytes per node index. */
+  readonly persistentByNode = new Map<number, number>();
+  committed: CommittedPlan | null = null;
+
+  constructor(
+    readonly model: ModelDef,
+    readonly subgraphIndex: number,
+    arena: SingleArenaBufferAllocator,
+  ) {
+    const sg = model.subgraphs[subgraphIndex];
+    if (!sg) throw new ModelError(`subgraph ${subgraphIndex} does not exist (model has ${model.subgraphs.length})`, { table: 'Model', field: 'subgraphs', index: subgraphIndex });
+    this.subgraph = sg;
+    this.arena = arena;
+  }
+
+  /** StartModelAllocation: tensor objects, constant views, variable tensors in the tail. */
+  startModelAllocation(): void {
+    const { model, subgraph } = this;
+    subgraph.tensors.forEach((def, i) => {
+      const quant = def.quantization && def.quantization.scale.length > 0
+        ? { scale: def.quantization.scale, zeroPoint: def.quantization.zeroPoint, quantizedDimension: def.quantization.quantizedDimension }
+        : null;
+      const t = new Tensor(i, def.name, def.type, Int32Array.from(def.shape), quant, def.isVariable);
+      this.tensors.push(t);
+      const buf = model.buffers[def.buffer];
+      const hasData = !!buf && buf.data.byteLength > 0;
+      if (hasData && !def.isVariable) {
+        const es = elementSize(def.type);
+        if (es === undefined) return; // e.g. STRING constants: kernels read bytes themselves
+        if (buf.data.byteLength !== t.byteLength)
+          throw new ModelError(`constant tensor ${i} (${def.name}) has ${buf.data.byteLength} bytes of data, its shape and type need ${t.byteLength}`, {
+            table: 'Tensor', field: 'buffer', index: i, path: `subgraphs[${this.subgraphIndex}].tensors[${i}]`,
+          });
+        const data = buf.data;
+        if (data.byteOffset % es === 0) {
+          t.bind(data.buffer, data.byteOffset, AllocationType.MmapRo);
+        } else {
+          const copy = new Uint8Array(alignUp(data.byteLength));
+          copy.set(data);
+          t.bind(copy.buffer, 0, AllocationType.MmapRo);
+        }
+      }
+    });
+    // Variable tensors, in tensor order, persistent in the tail (TFLM AllocateVariables).
+    for (const t of this.tensors) {
+      if (!t.isVariable) continue;
+      const es = elementSize(t.type);
+      if (es === undefined) throw new ModelError(`variable tensor ${t.index} (${t.name}) has type ${tensorTypeName(t.type)}, which has no fixed element size`, { table: 'Tensor', index: t.index });
+      const bytes = t.byteLength;
+      const region = this.arena.allocatePersistent(bytes, `variable tensor ${t.index} (${t.name})`);
+      this.variableBufferBytes += alignUp(bytes);
+      t.bind(region.buffer, region.offset, AllocationType.ArenaRwPersistent);
+    }
+  }
+
+  /** A persistent buffer for a kernel or the framework. */
+  allocatePersistentBuffer(bytes: number, what: string, nodeIndex?: number): ArenaRegion {
+    if (!Number.isInteger(bytes) || bytes < 0) throw new MicrortError(`allocatePersistentBuffer: bytes must be a non-negative integer, got ${bytes} (${what})`);
+    const region = this.arena.allocatePersistent(bytes, what);
+    const aligned = alignUp(bytes);
+    this.persistentBufferBytes += aligned;
+    if (nodeIndex !== undefined) this.persistentByNode.set(nodeIndex, (this.persistentByNode.get(nodeIndex) ?? 0) + aligned);
+    return region;
+  }
+
+  /** Records a scratch request for the node at `step`; returns its index. */
+  requestScratchBuffer(bytes: number, step: number, nodeIndex: number): number {
+    if (!Number.isInteger(bytes) || bytes < 0) throw new MicrortError(`requestScratchBufferInArena: bytes must be a non-negative integer, got ${bytes} (node ${nodeIndex})`);
+    this.scratch.push({ bytes, step, nodeIndex, region: null });
+    return this.scratch.length - 1;
+  }
+
+  /**
+   * The buffers the planner must place, in TFLM's order: planned tensors by index, then scratch buffers
+   * in request order. Tensors not used by any step (e.g. internal to a delegated subset) are skipped.
+   */
+  bufferRequirements(steps: readonly PlanStep[], offlineOffsets: Int32Array | null): BufferRequirement[] {
+    const { subgraph } = this;
+    const { firstCreated, lastUsed } = computeLifetimes(this.tensors.length, steps, subgraph.inputs, subgraph.outputs);
+    const reqs: BufferRequirement[] = [];
+    for (const t of this.tensors) {
+      if (t.allocationType !== AllocationType.None) continue; // constant or variable
+      if (elementSize(t.type) === undefined) continue;
+      if (firstCreated[t.index] === -1 || lastUsed[t.index] === -1) continue;
+      const off = offlineOffsets && t.index < offlineOffsets.length ? offlineOffsets[t.index]! : -1;
+      reqs.push({
+        size: alignUp(t.byteLength),
+        firstUsed: firstCreated[t.index]!,
+        lastUsed: lastUsed[t.index]!,
+        offlineOffset: off,
+        kind: 'tensor',
+        id: t.index,
+        label: t.name || `t${t.index}`,
+      });
+    }
+    this.scratch.forEach((s, i) =>
+      reqs.push({ size: alignUp(s.bytes), firstUsed: s.step, lastUsed: s.step, kind: 'scratch', id: i, label: `scratch #${i} (node ${s.nodeIndex})` }),
+    );
+    return reqs;
+  }
+
+  /** FinishModelAllocation: plan the head, size it, bind planned tensors and scratch buffers. */
+  finishModelAllocation(steps: readonly PlanStep[], planner: MemoryPlanner, offlineOffsets: Int32Array | null): CommittedPlan {
+    const requirements = this.bufferRequirements(steps, offlineOffsets);
+    const t0 = now();
+    const plan = planner.plan(requirements, { alignment: ARENA_ALIGNMENT });
+    const planMs = now() - t0;
+    validatePlan(planner.name, requirements, plan, ARENA_ALIGNMENT);
+    this.arena.setHeadSize(plan.headBytes);
+    this.arena.checkFits();
+    const buffer = this.arena.buffer;
+    requirements.forEach((r, i) => {
+      const offset = plan.offsets[i]!;
+      if (r.kind === 'tensor') this.tensors[r.id]!.bind(buffer, offset, AllocationType.ArenaRw);
+      else this.scratch[r.id]!.region = new ArenaRegion(buffer, offset, this.scratch[r.id]!.bytes);
+    });
+    this.committed = { plannerName: planner.name, requirements, plan, planMs };
+    return this.committed;
+  }
+}
+
+function now(): number {
+  return typeof performance !== 'undefined' ? performance.now() : Date.now();
+}
+
+export { TensorType };

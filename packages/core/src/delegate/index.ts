@@ -1,0 +1,2 @@
+export * from './delegate.js';
+export * from './partition.js';

@@ -1,0 +1,3 @@
+export * from './micro-interpreter.js';
+export * from './micro-context.js';
+export * from './arena-usage.js';

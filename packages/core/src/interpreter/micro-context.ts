@@ -1,0 +1,106 @@
+import { PhaseError, MicrortError } from '../errors.js';
+import type { ArenaRegion } from '../kernel/arena-region.js';
+import { Phase, type Node, type NodeAndRegistration, type Registration, type TfLiteContext } from '../kernel/api.js';
+import type { EvalTensor, Tensor } from '../kernel/tensor.js';
+
+/** What the context needs from the interpreter's current allocation. */
+export interface ContextHost {
+  readonly tensors: readonly Tensor[];
+  allocatePersistentBuffer(bytes: number): ArenaRegion;
+  requestScratchBuffer(bytes: number): number;
+  scratchRegion(index: number): ArenaRegion | undefined;
+  executionPlan(): Int32Array;
+  nodeAndRegistration(nodeIndex: number): NodeAndRegistration;
+  replaceNodeSubsets(registration: Registration, nodes: ArrayLike<number>, delegate: unknown): void;
+  externalContext(key: string): unknown;
+  recordError(message: string): void;
+}
+
+const INIT_PREPARE = [Phase.Init, Phase.Prepare] as const;
+const PREPARE = [Phase.Prepare] as const;
+const INVOKE = [Phase.Invoke] as const;
+const PREPARE_INVOKE = [Phase.Prepare, Phase.Invoke] as const;
+
+/**
+ * The TfLiteContext given to kernels and delegates. Every callback checks the phase (see the table on
+ * `Phase`) and throws PhaseError naming the callback, the current phase and the allowed ones.
+ */
+export class MicroContext implements TfLiteContext {
+  phase: Phase = Phase.Idle;
+  /** True only while a delegate's prepare runs. */
+  delegatePreparing = false;
+
+  constructor(private readonly host: ContextHost) {}
+
+  get tensorsSize(): number {
+    return this.host.tensors.length;
+  }
+
+  allocatePersistentBuffer(bytes: number): ArenaRegion {
+    this.guard('allocatePersistentBuffer', INIT_PREPARE, 'persistent memory must be allocated in init or prepare, never during invoke');
+    return this.host.allocatePersistentBuffer(bytes);
+  }
+
+  requestScratchBufferInArena(bytes: number): number {
+    this.guard('requestScratchBufferInArena', PREPARE, 'scratch buffers are requested in prepare, before memory planning');
+    return this.host.requestScratchBuffer(bytes);
+  }
+
+  getScratchBuffer(index: number): ArenaRegion {
+    this.guard('getScratchBuffer', INVOKE, 'scratch buffers get memory only after planning; keep the index from prepare and fetch the buffer in invoke');
+    const r = this.host.scratchRegion(index);
+    if (!r) throw new MicrortError(`getScratchBuffer(${index}): no scratch buffer with that index was requested`);
+    return r;
+  }
+
+  getTensor(index: number): Tensor {
+    this.guard('getTensor', INIT_PREPARE, 'use getEvalTensor() in invoke');
+    return this.tensorAt(index, 'getTensor');
+  }
+
+  getEvalTensor(index: number): EvalTensor {
+    this.guard('getEvalTensor', PREPARE_INVOKE);
+    return this.tensorAt(index, 'getEvalTensor');
+  }
+
+  reportError(message: string): void {
+    this.host.recordError(message);
+  }
+
+  getExternalContext(key: string): unknown {
+    return this.host.externalContext(key);
+  }
+
+  getExecutionPlan(): Int32Array {
+    this.guardDelegate('getExecutionPlan');
+    return this.host.executionPlan();
+  }
+
+  getNodeAndRegistration(nodeIndex: number): NodeAndRegistration {
+    this.guardDelegate('getNodeAndRegistration');
+    return this.host.nodeAndRegistration(nodeIndex);
+  }
+
+  replaceNodeSubsetsWithDelegateKernels(registration: Registration, nodesToReplace: ArrayLike<number>, delegate: unknown): void {
+    this.guardDelegate('replaceNodeSubsetsWithDelegateKernels');
+    this.host.replaceNodeSubsets(registration, nodesToReplace, delegate);
+  }
+
+  private tensorAt(index: number, callback: string): Tensor {
+    const t = this.host.tensors[index];
+    if (t === undefined)
+      throw new MicrortError(`${callback}(${index}): tensor index out of range (subgraph has ${this.host.tensors.length} tensors)`);
+    return t;
+  }
+
+  private guard(callback: string, allowed: readonly Phase[], hint?: string): void {
+    if (!allowed.includes(this.phase)) throw new PhaseError(callback, this.phase, allowed, hint);
+  }
+
+  private guardDelegate(callback: string): void {
+    if (!this.delegatePreparing)
+      throw new PhaseError(callback, this.phase === Phase.Prepare ? 'prepare (kernel)' : this.phase, ['delegate prepare'], 'only a delegate\'s prepare() may inspect or rewrite the execution plan');
+  }
+}
+
+export type { Node };

@@ -1,0 +1,31 @@
+/**
+ * Measures JS heap allocation of a synchronous function, for "nothing allocates in invoke()" tests.
+ *
+ * Runs `fn` `warmup` times (JIT, lazy views), then `trials` × `iterations` times, reading V8's
+ * used_heap_size before and after each trial. Without a GC inside a trial, the delta is exactly what
+ * the trial allocated; a GC makes it negative. The median over trials is therefore an upper bound of
+ * the typical allocation per trial (plus the measurement's own constant of a few hundred bytes).
+ */
+import { getHeapStatistics } from 'node:v8';
+
+export interface AllocationMeasure {
+  /** Median bytes allocated per trial. */
+  medianTrialBytes: number;
+  /** Median bytes allocated per call of `fn`. */
+  bytesPerCall: number;
+  deltas: number[];
+}
+
+export function measureAllocation(fn: () => void, { warmup = 2000, trials = 7, iterations = 2000 } = {}): AllocationMeasure {
+  for (let i = 0; i < warmup; i++) fn();
+  const deltas: number[] = [];
+  for (let t = 0; t < trials; t++) {
+    const before = getHeapStatistics().used_heap_size;
+    for (let i = 0; i < iterations; i++) fn();
+    const after = getHeapStatistics().used_heap_size;
+    deltas.push(after - before);
+  }
+  const sorted = [...deltas].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  return { medianTrialBytes: median, bytesPerCall: median / iterations, deltas };
+}
