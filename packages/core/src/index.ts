@@ -17,3 +17,4 @@ export * from './arena/micro-allocator.js';
 export * from './arena/lifetimes.js';
 export * from './delegate/index.js';
 export * from './interpreter/index.js';
+export * from './di/index.js';

@@ -26,7 +26,7 @@ export interface TinyOp {
 
 /** Builds a one-subgraph ModelDef. */
 export function tinyModel(tensors: TinyTensor[], ops: TinyOp[], inputs: number[], outputs: number[]): ModelDef {
-  const buffers = [{ data: new Uint8Array(0) }];
+  const buffers: ModelDef['buffers'] = [{ data: new Uint8Array(0) }];
   const tdefs: TensorDef[] = tensors.map((t, i) => {
     let buffer = 0;
     if (t.data) {
