@@ -43,6 +43,10 @@ export interface OperatorDef {
   builtinOptions: BuiltinOptions | null;
   /** Raw `custom_options` bytes (flexbuffer for most custom ops); `null` when absent. */
   customOptions: Uint8Array | null;
+  /** `mutating_variable_inputs` (one flag per input), when the file has a non-empty list. */
+  mutatingVariableInputs?: boolean[];
+  /** Discriminant of the `builtin_options_2` union (StableHLO options), when non-zero; its table is not parsed. */
+  builtinOptions2Type?: number;
 }
 
 export interface SubgraphDef {
@@ -98,4 +102,6 @@ export interface ModelDef {
   buffers: BufferDef[];
   metadata: MetadataDef[];
   signatureDefs: SignatureDefDef[];
+  /** Deprecated `metadata_buffer` list of buffer indices, when the file has a non-empty one. */
+  metadataBuffer?: Int32Array;
 }

@@ -1,0 +1,296 @@
+import { BuiltinOperator } from '../builtin-ops.js';
+import {
+  ActivationFunctionType,
+  FullyConnectedWeightsFormat,
+  Padding,
+  type BuiltinOptions,
+} from '../options.js';
+import { BuiltinOptions as BuiltinOptionsType } from './generated/tflite.js';
+
+/**
+ * Discriminant values of the schema's `BuiltinOptions` union (`BuiltinOptionsType.Conv2DOptions` = 1, ...;
+ * 0 = NONE). The value is the member's position in the union, a fact of the file format.
+ */
+export { BuiltinOptionsType };
+
+/** Number of members of the `BuiltinOptions` union (the largest valid discriminant). */
+export const BUILTIN_OPTIONS_MAX = BuiltinOptionsType.RightShiftOptions;
+
+/** Name of a `BuiltinOptions` discriminant (`Conv2DOptions`), or `BuiltinOptions#<n>` when unknown. */
+export function builtinOptionsTypeName(type: number): string {
+  return (BuiltinOptionsType as unknown as Record<number, string | undefined>)[type] ?? `BuiltinOptions#${type}`;
+}
+
+const T = BuiltinOptionsType;
+const B = BuiltinOperator;
+
+/**
+ * The options tables micrort parses into the interfaces of options.ts, and the ops that use each.
+ * For these ops the verifier rejects an operator whose `builtin_options_type` is set to anything else.
+ */
+const PARSED_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly BuiltinOperator[]]> = [
+  [T.Conv2DOptions, [B.CONV_2D]],
+  [T.DepthwiseConv2DOptions, [B.DEPTHWISE_CONV_2D]],
+  [T.Pool2DOptions, [B.AVERAGE_POOL_2D, B.MAX_POOL_2D, B.L2_POOL_2D]],
+  [T.SVDFOptions, [B.SVDF]],
+  [T.FullyConnectedOptions, [B.FULLY_CONNECTED]],
+  [T.SoftmaxOptions, [B.SOFTMAX]],
+  [T.ConcatenationOptions, [B.CONCATENATION]],
+  [T.AddOptions, [B.ADD]],
+  [T.ReshapeOptions, [B.RESHAPE]],
+  [T.MulOptions, [B.MUL]],
+  [T.GatherOptions, [B.GATHER]],
+  [T.ReducerOptions, [B.MEAN, B.SUM, B.REDUCE_PROD, B.REDUCE_MAX, B.REDUCE_MIN, B.REDUCE_ANY, B.REDUCE_ALL]],
+  [T.SubOptions, [B.SUB]],
+  [T.DivOptions, [B.DIV]],
+  [T.SqueezeOptions, [B.SQUEEZE]],
+  [T.StridedSliceOptions, [B.STRIDED_SLICE]],
+  [T.SplitOptions, [B.SPLIT]],
+  [T.CastOptions, [B.CAST]],
+  [T.ArgMaxOptions, [B.ARG_MAX]],
+  [T.TransposeConvOptions, [B.TRANSPOSE_CONV]],
+  [T.PackOptions, [B.PACK]],
+  [T.UnidirectionalSequenceLSTMOptions, [B.UNIDIRECTIONAL_SEQUENCE_LSTM]],
+  [T.LeakyReluOptions, [B.LEAKY_RELU]],
+];
+
+/**
+ * Options tables the TFLite converter writes for other builtin ops (micrort reads them as `{}`); used by
+ * the model builder so that the files it writes look like the converter's.
+ */
+const OTHER_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly BuiltinOperator[]]> = [
+  [T.ConcatEmbeddingsOptions, [B.CONCAT_EMBEDDINGS]],
+  [T.LSHProjectionOptions, [B.LSH_PROJECTION]],
+  [T.RNNOptions, [B.RNN]],
+  [T.L2NormOptions, [B.L2_NORMALIZATION]],
+  [T.LocalResponseNormalizationOptions, [B.LOCAL_RESPONSE_NORMALIZATION]],
+  [T.LSTMOptions, [B.LSTM]],
+  [T.ResizeBilinearOptions, [B.RESIZE_BILINEAR]],
+  [T.CallOptions, [B.CALL]],
+  [T.SkipGramOptions, [B.SKIP_GRAM]],
+  [T.SpaceToDepthOptions, [B.SPACE_TO_DEPTH]],
+  [T.EmbeddingLookupSparseOptions, [B.EMBEDDING_LOOKUP_SPARSE]],
+  [T.PadOptions, [B.PAD]],
+  [T.BatchToSpaceNDOptions, [B.BATCH_TO_SPACE_ND]],
+  [T.SpaceToBatchNDOptions, [B.SPACE_TO_BATCH_ND]],
+  [T.TransposeOptions, [B.TRANSPOSE]],
+  [T.SequenceRNNOptions, [B.UNIDIRECTIONAL_SEQUENCE_RNN]],
+  [T.ExpOptions, [B.EXP]],
+  [T.TopKV2Options, [B.TOPK_V2]],
+  [T.LogSoftmaxOptions, [B.LOG_SOFTMAX]],
+  [T.DequantizeOptions, [B.DEQUANTIZE]],
+  [T.MaximumMinimumOptions, [B.MAXIMUM, B.MINIMUM]],
+  [T.LessOptions, [B.LESS]],
+  [T.NegOptions, [B.NEG]],
+  [T.PadV2Options, [B.PADV2]],
+  [T.GreaterOptions, [B.GREATER]],
+  [T.GreaterEqualOptions, [B.GREATER_EQUAL]],
+  [T.LessEqualOptions, [B.LESS_EQUAL]],
+  [T.SelectOptions, [B.SELECT]],
+  [T.SliceOptions, [B.SLICE]],
+  [T.SparseToDenseOptions, [B.SPARSE_TO_DENSE]],
+  [T.TileOptions, [B.TILE]],
+  [T.ExpandDimsOptions, [B.EXPAND_DIMS]],
+  [T.EqualOptions, [B.EQUAL]],
+  [T.NotEqualOptions, [B.NOT_EQUAL]],
+  [T.ShapeOptions, [B.SHAPE]],
+  [T.PowOptions, [B.POW]],
+  [T.ArgMinOptions, [B.ARG_MIN]],
+  [T.FakeQuantOptions, [B.FAKE_QUANT]],
+  [T.LogicalOrOptions, [B.LOGICAL_OR]],
+  [T.OneHotOptions, [B.ONE_HOT]],
+  [T.LogicalAndOptions, [B.LOGICAL_AND]],
+  [T.LogicalNotOptions, [B.LOGICAL_NOT]],
+  [T.UnpackOptions, [B.UNPACK]],
+  [T.FloorDivOptions, [B.FLOOR_DIV]],
+  [T.SquareOptions, [B.SQUARE]],
+  [T.ZerosLikeOptions, [B.ZEROS_LIKE]],
+  [T.FillOptions, [B.FILL]],
+  [T.BidirectionalSequenceLSTMOptions, [B.BIDIRECTIONAL_SEQUENCE_LSTM]],
+  [T.BidirectionalSequenceRNNOptions, [B.BIDIRECTIONAL_SEQUENCE_RNN]],
+  [T.FloorModOptions, [B.FLOOR_MOD]],
+  [T.RangeOptions, [B.RANGE]],
+  [T.ResizeNearestNeighborOptions, [B.RESIZE_NEAREST_NEIGHBOR]],
+  [T.SquaredDifferenceOptions, [B.SQUARED_DIFFERENCE]],
+  [T.MirrorPadOptions, [B.MIRROR_PAD]],
+  [T.AbsOptions, [B.ABS]],
+  [T.SplitVOptions, [B.SPLIT_V]],
+  [T.UniqueOptions, [B.UNIQUE]],
+  [T.ReverseV2Options, [B.REVERSE_V2]],
+  [T.AddNOptions, [B.ADD_N]],
+  [T.GatherNdOptions, [B.GATHER_ND]],
+  [T.CosOptions, [B.COS]],
+  [T.WhereOptions, [B.WHERE]],
+  [T.RankOptions, [B.RANK]],
+  [T.ReverseSequenceOptions, [B.REVERSE_SEQUENCE]],
+  [T.MatrixDiagOptions, [B.MATRIX_DIAG]],
+  [T.QuantizeOptions, [B.QUANTIZE]],
+  [T.MatrixSetDiagOptions, [B.MATRIX_SET_DIAG]],
+  [T.HardSwishOptions, [B.HARD_SWISH]],
+  [T.IfOptions, [B.IF]],
+  [T.WhileOptions, [B.WHILE]],
+  [T.DepthToSpaceOptions, [B.DEPTH_TO_SPACE]],
+  [T.NonMaxSuppressionV4Options, [B.NON_MAX_SUPPRESSION_V4]],
+  [T.NonMaxSuppressionV5Options, [B.NON_MAX_SUPPRESSION_V5]],
+  [T.ScatterNdOptions, [B.SCATTER_ND]],
+  [T.SelectV2Options, [B.SELECT_V2]],
+  [T.DensifyOptions, [B.DENSIFY]],
+  [T.SegmentSumOptions, [B.SEGMENT_SUM]],
+  [T.BatchMatMulOptions, [B.BATCH_MATMUL]],
+  [T.CumsumOptions, [B.CUMSUM]],
+  [T.CallOnceOptions, [B.CALL_ONCE]],
+  [T.BroadcastToOptions, [B.BROADCAST_TO]],
+  [T.Rfft2dOptions, [B.RFFT2D]],
+  [T.Conv3DOptions, [B.CONV_3D, B.CONV_3D_TRANSPOSE]],
+  [T.HashtableOptions, [B.HASHTABLE]],
+  [T.HashtableFindOptions, [B.HASHTABLE_FIND]],
+  [T.HashtableImportOptions, [B.HASHTABLE_IMPORT]],
+  [T.HashtableSizeOptions, [B.HASHTABLE_SIZE]],
+  [T.VarHandleOptions, [B.VAR_HANDLE]],
+  [T.ReadVariableOptions, [B.READ_VARIABLE]],
+  [T.AssignVariableOptions, [B.ASSIGN_VARIABLE]],
+  [T.RandomOptions, [B.RANDOM_STANDARD_NORMAL, B.RANDOM_UNIFORM, B.MULTINOMIAL]],
+  [T.BucketizeOptions, [B.BUCKETIZE]],
+  [T.GeluOptions, [B.GELU]],
+  [T.DynamicUpdateSliceOptions, [B.DYNAMIC_UPDATE_SLICE]],
+  [T.UnsortedSegmentProdOptions, [B.UNSORTED_SEGMENT_PROD]],
+  [T.UnsortedSegmentMaxOptions, [B.UNSORTED_SEGMENT_MAX]],
+  [T.UnsortedSegmentMinOptions, [B.UNSORTED_SEGMENT_MIN]],
+  [T.UnsortedSegmentSumOptions, [B.UNSORTED_SEGMENT_SUM]],
+  [T.ATan2Options, [B.ATAN2]],
+  [T.SignOptions, [B.SIGN]],
+  [T.BitcastOptions, [B.BITCAST]],
+  [T.BitwiseXorOptions, [B.BITWISE_XOR]],
+  [T.RightShiftOptions, [B.RIGHT_SHIFT]],
+];
+
+function indexByOp(
+  groups: ReadonlyArray<readonly [BuiltinOptionsType, readonly BuiltinOperator[]]>,
+  into: Map<number, BuiltinOptionsType>,
+): void {
+  for (const [type, ops] of groups) for (const op of ops) into.set(op, type);
+}
+
+const PARSED_BY_OP = new Map<number, BuiltinOptionsType>();
+indexByOp(PARSED_OPTIONS_OPS, PARSED_BY_OP);
+const ALL_BY_OP = new Map<number, BuiltinOptionsType>(PARSED_BY_OP);
+indexByOp(OTHER_OPTIONS_OPS, ALL_BY_OP);
+const PARSED_TYPES = new Set<number>(PARSED_OPTIONS_OPS.map(([type]) => type));
+
+/**
+ * The `BuiltinOptions` discriminant the TFLite converter writes for builtin op `code`
+ * (`BuiltinOptionsType.NONE` = 0 for ops without options, such as RELU or LOGISTIC).
+ */
+export function builtinOptionsTypeForOp(code: number): BuiltinOptionsType {
+  return ALL_BY_OP.get(code) ?? T.NONE;
+}
+
+/**
+ * The options type micrort parses for builtin op `code`, or `undefined` when micrort reads that op's
+ * options as `{}`. Used by the verifier's "options type matches op" check.
+ */
+export function parsedOptionsTypeForOp(code: number): BuiltinOptionsType | undefined {
+  return PARSED_BY_OP.get(code);
+}
+
+/** True when micrort parses options of this union type into one of the interfaces of options.ts. */
+export function isParsedOptionsType(type: number): boolean {
+  return PARSED_TYPES.has(type);
+}
+
+/**
+ * Options of `type` with every field at its schema default, as the loader produces for a table with no
+ * fields set. Types micrort does not parse give `{}`.
+ */
+export function defaultBuiltinOptions(type: number): BuiltinOptions {
+  switch (type) {
+    case T.Conv2DOptions:
+      return {
+        padding: Padding.SAME,
+        strideW: 0,
+        strideH: 0,
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        dilationWFactor: 1,
+        dilationHFactor: 1,
+        quantizedBiasType: 0,
+      };
+    case T.DepthwiseConv2DOptions:
+      return {
+        padding: Padding.SAME,
+        strideW: 0,
+        strideH: 0,
+        depthMultiplier: 0,
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        dilationWFactor: 1,
+        dilationHFactor: 1,
+      };
+    case T.TransposeConvOptions:
+      return {
+        padding: Padding.SAME,
+        strideW: 0,
+        strideH: 0,
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        quantizedBiasType: 0,
+      };
+    case T.Pool2DOptions:
+      return {
+        padding: Padding.SAME,
+        strideW: 0,
+        strideH: 0,
+        filterWidth: 0,
+        filterHeight: 0,
+        fusedActivationFunction: ActivationFunctionType.NONE,
+      };
+    case T.FullyConnectedOptions:
+      return {
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        weightsFormat: FullyConnectedWeightsFormat.DEFAULT,
+        keepNumDims: false,
+        asymmetricQuantizeInputs: false,
+        quantizedBiasType: 0,
+      };
+    case T.SoftmaxOptions:
+      return { beta: 0 };
+    case T.AddOptions:
+    case T.SubOptions:
+      return { fusedActivationFunction: ActivationFunctionType.NONE, potScaleInt16: true };
+    case T.MulOptions:
+    case T.DivOptions:
+      return { fusedActivationFunction: ActivationFunctionType.NONE };
+    case T.ConcatenationOptions:
+      return { axis: 0, fusedActivationFunction: ActivationFunctionType.NONE };
+    case T.ReshapeOptions:
+      return { newShape: new Int32Array(0) };
+    case T.ReducerOptions:
+      return { keepDims: false };
+    case T.StridedSliceOptions:
+      return { beginMask: 0, endMask: 0, ellipsisMask: 0, newAxisMask: 0, shrinkAxisMask: 0, offset: false };
+    case T.SVDFOptions:
+      return { rank: 0, fusedActivationFunction: ActivationFunctionType.NONE, asymmetricQuantizeInputs: false };
+    case T.UnidirectionalSequenceLSTMOptions:
+      return {
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        cellClip: 0,
+        projClip: 0,
+        timeMajor: false,
+        asymmetricQuantizeInputs: false,
+        diagonalRecurrentTensors: false,
+      };
+    case T.LeakyReluOptions:
+      return { alpha: 0 };
+    case T.CastOptions:
+      return { inDataType: 0, outDataType: 0 };
+    case T.SqueezeOptions:
+      return { squeezeDims: new Int32Array(0) };
+    case T.GatherOptions:
+      return { axis: 0, batchDims: 0 };
+    case T.SplitOptions:
+      return { numSplits: 0 };
+    case T.PackOptions:
+      return { valuesCount: 0, axis: 0 };
+    case T.ArgMaxOptions:
+      return { outputType: 0 };
+    default:
+      return {};
+  }
+}

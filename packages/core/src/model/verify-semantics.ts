@@ -1,0 +1,347 @@
+import { BuiltinOperator, builtinOperatorName } from '../builtin-ops.js';
+import { ModelError, type ModelErrorLocation } from '../errors.js';
+import { elementSize, TensorType, tensorTypeName } from '../types.js';
+import { Buffer, Operator, OperatorCode, QuantizationParameters, SubGraph, Tensor, type Model } from './generated/tflite.js';
+import { builtinOptionsTypeName, parsedOptionsTypeForOp } from './options-map.js';
+
+/** The only schema version TFLM accepts (`TFLITE_SCHEMA_VERSION`). */
+export const TFLITE_SCHEMA_VERSION = 3;
+/** Largest tensor byte size accepted (TFLite's int32 `bytes`). */
+const MAX_TENSOR_BYTES = 0x7fffffff;
+const INT32_MIN = -0x80000000;
+const INT32_MAX = 0x7fffffff;
+/** Buffer `offset`/`size` fields are meaningful only when offset > 1 (schema comment). */
+const MIN_EXTERNAL_OFFSET = 1n;
+const LAST_TENSOR_TYPE = TensorType.BFLOAT16;
+
+/** Byte length of one constant buffer, whichever form (inline `data` or file `offset`/`size`) it uses. */
+interface BufferInfo {
+  bytes: number;
+}
+
+/**
+ * Semantic checks on a structurally verified model (see verifyStructure): every index in range, shapes
+ * and types valid, constant buffer sizes matching their tensors, quantization arrays consistent,
+ * external buffers inside the file, option tables matching their ops. Throws `ModelError`.
+ */
+export function verifySemantics(model: Model, fileSize: number): void {
+  new SemanticVerifier(model, fileSize).verify();
+}
+
+class SemanticVerifier {
+  private readonly buffers: BufferInfo[] = [];
+  /** Effective builtin code per operator code. */
+  private readonly opcodes: number[] = [];
+  private readonly subgraphTensorCounts: number[] = [];
+  /**
+   * Vector elements this file may make us read. Vectors can be shared between tables, so without a
+   * budget a small hostile file could make the checks quadratic; a real file reads each element once.
+   */
+  private budget: number;
+
+  constructor(
+    private readonly model: Model,
+    private readonly fileSize: number,
+  ) {
+    this.budget = 1024 + fileSize;
+  }
+
+  private spend(elements: number, loc: ModelErrorLocation): void {
+    this.budget -= elements;
+    if (this.budget < 0) {
+      throw new ModelError(`too many vector elements for a ${this.fileSize}-byte file (vectors shared between tables?)`, loc);
+    }
+  }
+
+  verify(): void {
+    const version = this.model.version();
+    if (version !== TFLITE_SCHEMA_VERSION) {
+      throw new ModelError(`model is schema version ${version}, micrort (like TFLM) supports only version ${TFLITE_SCHEMA_VERSION}`, {
+        table: 'Model',
+        field: 'version',
+        path: 'model',
+      });
+    }
+    this.checkBuffers();
+    this.checkOperatorCodes();
+    const subgraphs = this.model.subgraphsLength();
+    if (subgraphs === 0) throw new ModelError('model has no subgraphs', { table: 'Model', field: 'subgraphs', path: 'model' });
+    const sg = new SubGraph();
+    for (let s = 0; s < subgraphs; s++) this.subgraphTensorCounts.push(this.model.subgraphs(s, sg)!.tensorsLength());
+    for (let s = 0; s < subgraphs; s++) this.checkSubgraph(this.model.subgraphs(s, sg)!, s);
+    this.checkMetadata();
+    this.checkSignatures();
+  }
+
+  // --- buffers and operator codes ---------------------------------------------------------------------
+
+  private checkBuffers(): void {
+    const b = new Buffer();
+    for (let i = 0, n = this.model.buffersLength(); i < n; i++) {
+      const buffer = this.model.buffers(i, b)!;
+      const loc = { table: 'Buffer', index: i, path: `model.buffers[${i}]` };
+      const offset = buffer.offset();
+      const size = buffer.size();
+      let bytes = buffer.dataLength();
+      if (offset > MIN_EXTERNAL_OFFSET) {
+        if (bytes > 0) throw new ModelError(`buffer has both inline data (${bytes} bytes) and a file offset ${offset}`, loc);
+        if (offset + size > BigInt(this.fileSize)) {
+          throw new ModelError(`buffer at file offset ${offset} with ${size} bytes extends past the ${this.fileSize}-byte file`, {
+            ...loc,
+            field: 'offset',
+          });
+        }
+        bytes = Number(size);
+      }
+      this.buffers.push({ bytes });
+    }
+  }
+
+  private checkOperatorCodes(): void {
+    const code = new OperatorCode();
+    for (let i = 0, n = this.model.operatorCodesLength(); i < n; i++) {
+      const oc = this.model.operatorCodes(i, code)!;
+      const loc = { table: 'OperatorCode', index: i, path: `model.operator_codes[${i}]` };
+      const deprecated = oc.deprecatedBuiltinCode();
+      const builtin = oc.builtinCode();
+      if (deprecated < 0) throw new ModelError(`negative deprecated_builtin_code ${deprecated}`, { ...loc, field: 'deprecated_builtin_code' });
+      if (builtin < 0) throw new ModelError(`negative builtin_code ${builtin}`, { ...loc, field: 'builtin_code' });
+      const effective = Math.max(deprecated, builtin);
+      if (effective === BuiltinOperator.CUSTOM && oc.customCode() === null) {
+        throw new ModelError('CUSTOM operator code has no custom_code', { ...loc, field: 'custom_code' });
+      }
+      if (oc.version() < 1) throw new ModelError(`operator version ${oc.version()} < 1`, { ...loc, field: 'version' });
+      this.opcodes.push(effective);
+    }
+  }
+
+  // --- subgraphs -----------------------------------------------------------------------------------
+
+  private checkSubgraph(sg: SubGraph, s: number): void {
+    const path = `model.subgraphs[${s}]`;
+    const tensorCount = sg.tensorsLength();
+    const tensor = new Tensor();
+    const quant = new QuantizationParameters();
+    for (let t = 0; t < tensorCount; t++) this.checkTensor(sg.tensors(t, tensor)!, quant, `${path}.tensors[${t}]`, t);
+    this.checkIndexList(sg.inputsLength(), (i) => sg.inputs(i)!, tensorCount, false, { table: 'SubGraph', field: 'inputs', path });
+    this.checkIndexList(sg.outputsLength(), (i) => sg.outputs(i)!, tensorCount, false, { table: 'SubGraph', field: 'outputs', path });
+    const op = new Operator();
+    for (let o = 0, n = sg.operatorsLength(); o < n; o++) this.checkOperator(sg.operators(o, op)!, tensorCount, `${path}.operators[${o}]`, o);
+  }
+
+  private checkTensor(t: Tensor, quant: QuantizationParameters, path: string, index: number): void {
+    const loc = { table: 'Tensor', index, path };
+    const type = t.type() as number;
+    if (type < 0 || type > LAST_TENSOR_TYPE) throw new ModelError(`unknown tensor type ${type}`, { ...loc, field: 'type' });
+    if (t.sparsity() !== null) throw new ModelError('sparse tensors are not supported', { ...loc, field: 'sparsity' });
+
+    const rank = t.shapeLength();
+    this.spend(rank + t.shapeSignatureLength(), loc);
+    let count = 1;
+    for (let d = 0; d < rank; d++) {
+      const dim = t.shape(d)!;
+      if (dim < 0) throw new ModelError(`negative dimension ${dim} at shape[${d}]`, { ...loc, field: 'shape' });
+      count *= dim;
+    }
+    for (let d = 0, n = t.shapeSignatureLength(); d < n; d++) {
+      const dim = t.shapeSignature(d)!;
+      if (dim < -1) throw new ModelError(`invalid dimension ${dim} at shape_signature[${d}]`, { ...loc, field: 'shape_signature' });
+    }
+    const size = elementSize(type);
+    const bytes = size === undefined ? undefined : count * size;
+    if (bytes !== undefined && bytes > MAX_TENSOR_BYTES) {
+      throw new ModelError(`tensor of ${count} ${tensorTypeName(type)} elements needs ${bytes} bytes, more than 2^31-1`, {
+        ...loc,
+        field: 'shape',
+      });
+    }
+
+    const bufferIndex = t.buffer();
+    if (bufferIndex >= this.buffers.length) {
+      throw new ModelError(`buffer index ${bufferIndex} out of range (model has ${this.buffers.length} buffers)`, {
+        ...loc,
+        field: 'buffer',
+      });
+    }
+    const constantBytes = this.buffers[bufferIndex]!.bytes;
+    if (constantBytes > 0) this.checkConstantSize(type, count, bytes, constantBytes, bufferIndex, loc);
+
+    const q = t.quantization(quant);
+    if (q) this.checkQuantization(q, t, rank, loc);
+  }
+
+  private checkConstantSize(
+    type: number,
+    count: number,
+    bytes: number | undefined,
+    constantBytes: number,
+    bufferIndex: number,
+    loc: ModelErrorLocation,
+  ): void {
+    if (type === TensorType.STRING || type === TensorType.RESOURCE || type === TensorType.VARIANT) return;
+    // INT4 constants are packed two per byte by the converter; accept the unpacked form too.
+    const ok = type === TensorType.INT4 ? constantBytes === Math.ceil(count / 2) || constantBytes === count : constantBytes === bytes;
+    if (!ok) {
+      const expected = type === TensorType.INT4 ? Math.ceil(count / 2) : bytes;
+      throw new ModelError(
+        `constant buffer ${bufferIndex} holds ${constantBytes} bytes but the tensor (${count} ${tensorTypeName(type)} elements) needs ${expected}`,
+        { ...loc, field: 'buffer' },
+      );
+    }
+  }
+
+  private checkQuantization(q: QuantizationParameters, t: Tensor, rank: number, tensorLoc: ModelErrorLocation): void {
+    const loc = { ...tensorLoc, table: 'QuantizationParameters', path: `${tensorLoc.path}.quantization` };
+    const scales = q.scaleLength();
+    const zeroPoints = q.zeroPointLength();
+    this.spend(zeroPoints, loc);
+    if (scales !== zeroPoints) {
+      throw new ModelError(`quantization has ${scales} scales but ${zeroPoints} zero points`, { ...loc, field: 'zero_point' });
+    }
+    for (let i = 0; i < zeroPoints; i++) {
+      const zp = q.zeroPoint(i)!;
+      if (zp < INT32_MIN || zp > INT32_MAX) throw new ModelError(`zero_point[${i}] = ${zp} does not fit in int32`, { ...loc, field: 'zero_point' });
+    }
+    const dim = q.quantizedDimension();
+    if (dim < 0) throw new ModelError(`negative quantized_dimension ${dim}`, { ...loc, field: 'quantized_dimension' });
+    if (scales > 1) {
+      // Legacy converters copied the filter's quantized_dimension onto 1-D per-channel biases (e.g. TFLM's
+      // person_detect: bias [8] with quantized_dimension 3). TFLM never checks it and only the single
+      // dimension can be meant, so such a tensor is accepted when that dimension matches the scales.
+      const legacyBias = dim >= rank && rank === 1;
+      if (dim >= rank && !legacyBias) {
+        throw new ModelError(`quantized_dimension ${dim} is not < tensor rank ${rank}`, { ...loc, field: 'quantized_dimension' });
+      }
+      const channels = t.shape(legacyBias ? 0 : dim)!;
+      if (channels !== scales) {
+        throw new ModelError(`per-channel quantization has ${scales} scales but shape[${dim}] is ${channels}`, { ...loc, field: 'scale' });
+      }
+    }
+  }
+
+  // --- operators ------------------------------------------------------------------------------------
+
+  private checkOperator(op: Operator, tensorCount: number, path: string, index: number): void {
+    const loc = { table: 'Operator', index, path };
+    const opcodeIndex = op.opcodeIndex();
+    if (opcodeIndex >= this.opcodes.length) {
+      throw new ModelError(`opcode_index ${opcodeIndex} out of range (model has ${this.opcodes.length} operator codes)`, {
+        ...loc,
+        field: 'opcode_index',
+      });
+    }
+    const inputs = op.inputsLength();
+    this.checkIndexList(inputs, (i) => op.inputs(i)!, tensorCount, true, { ...loc, field: 'inputs' });
+    this.checkIndexList(op.outputsLength(), (i) => op.outputs(i)!, tensorCount, false, { ...loc, field: 'outputs' });
+    this.checkIndexList(op.intermediatesLength(), (i) => op.intermediates(i)!, tensorCount, false, { ...loc, field: 'intermediates' });
+    const mutating = op.mutatingVariableInputsLength();
+    if (mutating !== 0 && mutating !== inputs) {
+      throw new ModelError(`mutating_variable_inputs has ${mutating} entries for ${inputs} inputs`, {
+        ...loc,
+        field: 'mutating_variable_inputs',
+      });
+    }
+
+    const code = this.opcodes[opcodeIndex]!;
+    const expected = parsedOptionsTypeForOp(code);
+    const actual = op.builtinOptionsType() as number;
+    if (expected !== undefined && actual !== 0 && actual !== expected) {
+      throw new ModelError(
+        `${builtinOperatorName(code)} carries ${builtinOptionsTypeName(actual)}, expected ${builtinOptionsTypeName(expected)}`,
+        { ...loc, field: 'builtin_options_type' },
+      );
+    }
+
+    const largeOffset = op.largeCustomOptionsOffset();
+    if (largeOffset > MIN_EXTERNAL_OFFSET) {
+      const size = op.largeCustomOptionsSize();
+      if (largeOffset + size > BigInt(this.fileSize)) {
+        throw new ModelError(`large custom options at file offset ${largeOffset} with ${size} bytes extend past the ${this.fileSize}-byte file`, {
+          ...loc,
+          field: 'large_custom_options_offset',
+        });
+      }
+    }
+  }
+
+  /** Every index in [0, count) — or -1 where `optional` — else a ModelError naming the element. */
+  private checkIndexList(
+    length: number,
+    at: (i: number) => number,
+    count: number,
+    optional: boolean,
+    loc: ModelErrorLocation,
+  ): void {
+    this.spend(length, loc);
+    for (let i = 0; i < length; i++) {
+      const v = at(i);
+      if (v >= count || v < (optional ? -1 : 0)) {
+        const range = optional ? `-1 or [0, ${count})` : `[0, ${count})`;
+        throw new ModelError(`tensor index ${v} at ${loc.field}[${i}] out of range, expected ${range}`, loc);
+      }
+    }
+  }
+
+  // --- metadata and signatures ------------------------------------------------------------------------
+
+  private checkMetadata(): void {
+    const buffers = this.buffers.length;
+    this.spend(this.model.metadataBufferLength(), { table: 'Model', field: 'metadata_buffer', path: 'model' });
+    for (let i = 0, n = this.model.metadataBufferLength(); i < n; i++) {
+      const b = this.model.metadataBuffer(i)!;
+      if (b < 0 || b >= buffers) {
+        throw new ModelError(`metadata_buffer[${i}] = ${b} out of range (model has ${buffers} buffers)`, {
+          table: 'Model',
+          field: 'metadata_buffer',
+          index: i,
+          path: 'model',
+        });
+      }
+    }
+    for (let i = 0, n = this.model.metadataLength(); i < n; i++) {
+      const m = this.model.metadata(i)!;
+      if (m.buffer() >= buffers) {
+        throw new ModelError(`metadata "${m.name() ?? ''}" refers to buffer ${m.buffer()} (model has ${buffers} buffers)`, {
+          table: 'Metadata',
+          field: 'buffer',
+          index: i,
+          path: `model.metadata[${i}]`,
+        });
+      }
+    }
+  }
+
+  private checkSignatures(): void {
+    for (let i = 0, n = this.model.signatureDefsLength(); i < n; i++) {
+      const sig = this.model.signatureDefs(i)!;
+      const path = `model.signature_defs[${i}]`;
+      const s = sig.subgraphIndex();
+      if (s >= this.subgraphTensorCounts.length) {
+        throw new ModelError(`signature subgraph_index ${s} out of range (model has ${this.subgraphTensorCounts.length} subgraphs)`, {
+          table: 'SignatureDef',
+          field: 'subgraph_index',
+          index: i,
+          path,
+        });
+      }
+      const tensors = this.subgraphTensorCounts[s]!;
+      this.spend(sig.inputsLength() + sig.outputsLength(), { table: 'SignatureDef', index: i, path });
+      for (const [field, length, get] of [
+        ['inputs', sig.inputsLength(), (k: number) => sig.inputs(k)!] as const,
+        ['outputs', sig.outputsLength(), (k: number) => sig.outputs(k)!] as const,
+      ]) {
+        for (let k = 0; k < length; k++) {
+          const ti = get(k).tensorIndex();
+          if (ti >= tensors) {
+            throw new ModelError(`signature ${field}[${k}] tensor_index ${ti} out of range (subgraph ${s} has ${tensors} tensors)`, {
+              table: 'TensorMap',
+              field: 'tensor_index',
+              index: k,
+              path: `${path}.${field}[${k}]`,
+            });
+          }
+        }
+      }
+    }
+  }
+}

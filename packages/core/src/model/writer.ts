@@ -1,0 +1,254 @@
+import * as flatbuffers from 'flatbuffers';
+import { ARENA_ALIGNMENT } from '../types.js';
+import {
+  Buffer,
+  Metadata,
+  Model,
+  Operator,
+  OperatorCode,
+  QuantizationParameters,
+  SignatureDef,
+  SubGraph,
+  Tensor,
+  TensorMap,
+} from './generated/tflite.js';
+import type { BufferDef, ModelDef, OperatorDef, QuantizationDef, SignatureTensorDef, SubgraphDef, TensorDef } from './model-def.js';
+import { writeBuiltinOptions } from './options-codec.js';
+import { TFLITE_FILE_IDENTIFIER } from './verify-structure.js';
+import { TFLITE_SCHEMA_VERSION } from './verify-semantics.js';
+
+/** Room for the tables around the constant data, for the builder's first allocation. */
+const TABLE_BYTES_ESTIMATE = 64 * 1024;
+/** Placeholder file offset for the first pass of an external-data write (any value > 1 takes 8 bytes). */
+const OFFSET_PLACEHOLDER = 2;
+
+/** Options of {@link writeModel}. */
+export interface WriteOptions {
+  /**
+   * Store every non-empty constant buffer after the flatbuffer, referenced by the Buffer table's
+   * `offset`/`size` fields (the form TFLite uses for models over 2 GB), each 16-byte aligned in the file.
+   * Default false: constant data is stored inline in `Buffer.data`.
+   */
+  externalData?: boolean;
+}
+
+/**
+ * Serializes a {@link ModelDef} as a .tflite file: file identifier "TFL3", schema version 3, buffer 0
+ * the empty sentinel, every constant buffer 16-byte aligned from the start of the file, and every builtin
+ * options type of options.ts written back field by field (other option types as empty tables of the
+ * right union type). The result is a fresh Uint8Array at byteOffset 0.
+ *
+ * The writer reproduces what the def says without judging it (indices are written as given), so it can
+ * also produce malformed files for tests; `loadModel` verifies. One normalization happens: if
+ * `def.buffers[0]` is missing or holds data, an empty sentinel is inserted at 0 and every buffer index
+ * shifts by one. Constant data is written inline (`Buffer.data`) whatever form it was read from, unless
+ * `options.externalData` asks for the offset/size form.
+ */
+export function writeModel(def: ModelDef, options: WriteOptions = {}): Uint8Array {
+  if (!options.externalData) return new ModelWriter(def, null).write();
+  // Pass 1 with placeholder offsets fixes the flatbuffer's size (8-byte offset fields are present either
+  // way); pass 2 writes the real offsets; the data then follows the flatbuffer.
+  const probe = new ModelWriter(def, () => OFFSET_PLACEHOLDER).write();
+  const offsets: number[] = [];
+  let end = probe.byteLength;
+  for (const b of def.buffers) {
+    const start = Math.ceil(end / ARENA_ALIGNMENT) * ARENA_ALIGNMENT;
+    offsets.push(start);
+    end = b.data.byteLength > 0 ? start + b.data.byteLength : end;
+  }
+  const flat = new ModelWriter(def, (i) => offsets[i]!).write();
+  if (flat.byteLength !== probe.byteLength) throw new Error('writeModel: external-data layout changed between passes');
+  const file = new Uint8Array(end);
+  file.set(flat);
+  def.buffers.forEach((b, i) => {
+    if (b.data.byteLength > 0) file.set(b.data, offsets[i]!);
+  });
+  return file;
+}
+
+class ModelWriter {
+  private readonly builder: flatbuffers.Builder;
+  /** 1 when a sentinel buffer was inserted in front of the def's buffers, else 0. */
+  private readonly bufferShift: number;
+
+  /**
+   * @param externalOffset file offset of def buffer `i`'s data when written in the external form, or
+   *   null to write all data inline.
+   */
+  constructor(
+    private readonly def: ModelDef,
+    private readonly externalOffset: ((defIndex: number) => number) | null,
+  ) {
+    const dataBytes = def.buffers.reduce((n, b) => n + b.data.byteLength + ARENA_ALIGNMENT, 0);
+    this.builder = new flatbuffers.Builder(dataBytes + TABLE_BYTES_ESTIMATE);
+    const first = def.buffers[0];
+    this.bufferShift = first === undefined || first.data.byteLength > 0 ? 1 : 0;
+  }
+
+  write(): Uint8Array {
+    const b = this.builder;
+    const def = this.def;
+    // Large constant data first, so the tables that follow stay close together.
+    const buffers = this.writeBuffers();
+    const subgraphs = def.subgraphs.map((sg) => this.writeSubgraph(sg));
+    const operatorCodes = def.operatorCodes.map((oc) => {
+      const custom = oc.customCode !== null ? b.createString(oc.customCode) : 0;
+      OperatorCode.startOperatorCode(b);
+      OperatorCode.addDeprecatedBuiltinCode(b, oc.deprecatedBuiltinCode);
+      if (custom) OperatorCode.addCustomCode(b, custom);
+      OperatorCode.addVersion(b, oc.version);
+      OperatorCode.addBuiltinCode(b, oc.builtinCode);
+      return OperatorCode.endOperatorCode(b);
+    });
+    const metadata = def.metadata.map((m) => {
+      const name = b.createString(m.name);
+      return Metadata.createMetadata(b, name, m.buffer + this.bufferShift);
+    });
+    const signatures = def.signatureDefs.map((s) => {
+      const inputs = SignatureDef.createInputsVector(b, s.inputs.map((t) => this.writeTensorMap(t)));
+      const outputs = SignatureDef.createOutputsVector(b, s.outputs.map((t) => this.writeTensorMap(t)));
+      const key = b.createString(s.signatureKey);
+      SignatureDef.startSignatureDef(b);
+      SignatureDef.addInputs(b, inputs);
+      SignatureDef.addOutputs(b, outputs);
+      SignatureDef.addSignatureKey(b, key);
+      SignatureDef.addSubgraphIndex(b, s.subgraphIndex);
+      return SignatureDef.endSignatureDef(b);
+    });
+
+    const operatorCodesVec = Model.createOperatorCodesVector(b, operatorCodes);
+    const subgraphsVec = Model.createSubgraphsVector(b, subgraphs);
+    const description = b.createString(def.description);
+    const buffersVec = Model.createBuffersVector(b, buffers);
+    const metadataBuffer = def.metadataBuffer?.length
+      ? Model.createMetadataBufferVector(b, def.metadataBuffer.map((i) => i + this.bufferShift))
+      : 0;
+    const metadataVec = metadata.length > 0 ? Model.createMetadataVector(b, metadata) : 0;
+    const signaturesVec = signatures.length > 0 ? Model.createSignatureDefsVector(b, signatures) : 0;
+
+    Model.startModel(b);
+    Model.addVersion(b, TFLITE_SCHEMA_VERSION);
+    Model.addOperatorCodes(b, operatorCodesVec);
+    Model.addSubgraphs(b, subgraphsVec);
+    Model.addDescription(b, description);
+    Model.addBuffers(b, buffersVec);
+    if (metadataBuffer) Model.addMetadataBuffer(b, metadataBuffer);
+    if (metadataVec) Model.addMetadata(b, metadataVec);
+    if (signaturesVec) Model.addSignatureDefs(b, signaturesVec);
+    const root = Model.endModel(b);
+    b.finish(root, TFLITE_FILE_IDENTIFIER);
+    // A copy at byteOffset 0 of its own ArrayBuffer: offsets inside the file are absolute offsets.
+    return b.asUint8Array().slice();
+  }
+
+  private writeBuffers(): flatbuffers.Offset[] {
+    const b = this.builder;
+    const all: readonly BufferDef[] = this.bufferShift ? [{ data: new Uint8Array(0) }, ...this.def.buffers] : this.def.buffers;
+    return all.map((buffer, i) => {
+      const defIndex = i - this.bufferShift;
+      if (this.externalOffset && buffer.data.byteLength > 0) {
+        Buffer.startBuffer(b);
+        Buffer.addOffset(b, BigInt(this.externalOffset(defIndex)));
+        Buffer.addSize(b, BigInt(buffer.data.byteLength));
+        return Buffer.endBuffer(b);
+      }
+      let data = 0;
+      if (buffer.data.byteLength > 0) {
+        // Align the data (not the length word) to 16 bytes; `finish` then pads the whole file to 16, so
+        // the data is 16-byte aligned from the start of the file as well as from its end.
+        b.prep(ARENA_ALIGNMENT, buffer.data.byteLength);
+        data = b.createByteVector(buffer.data);
+      }
+      Buffer.startBuffer(b);
+      if (data) Buffer.addData(b, data);
+      return Buffer.endBuffer(b);
+    });
+  }
+
+  private writeSubgraph(sg: SubgraphDef): flatbuffers.Offset {
+    const b = this.builder;
+    const tensors = sg.tensors.map((t) => this.writeTensor(t));
+    const operators = sg.operators.map((op) => this.writeOperator(op));
+    const tensorsVec = SubGraph.createTensorsVector(b, tensors);
+    const inputs = SubGraph.createInputsVector(b, sg.inputs);
+    const outputs = SubGraph.createOutputsVector(b, sg.outputs);
+    const operatorsVec = SubGraph.createOperatorsVector(b, operators);
+    const name = b.createString(sg.name);
+    return SubGraph.createSubGraph(b, tensorsVec, inputs, outputs, operatorsVec, name);
+  }
+
+  private writeTensor(t: TensorDef): flatbuffers.Offset {
+    const b = this.builder;
+    const shape = Tensor.createShapeVector(b, t.shape);
+    const name = b.createString(t.name);
+    const quantization = t.quantization ? this.writeQuantization(t.quantization) : 0;
+    const signature = t.shapeSignature ? Tensor.createShapeSignatureVector(b, t.shapeSignature) : 0;
+    Tensor.startTensor(b);
+    Tensor.addShape(b, shape);
+    Tensor.addType(b, t.type as number);
+    Tensor.addBuffer(b, t.buffer + this.bufferShift);
+    Tensor.addName(b, name);
+    if (quantization) Tensor.addQuantization(b, quantization);
+    Tensor.addIsVariable(b, t.isVariable);
+    if (signature) Tensor.addShapeSignature(b, signature);
+    return Tensor.endTensor(b);
+  }
+
+  private writeQuantization(q: QuantizationDef): flatbuffers.Offset {
+    const b = this.builder;
+    const min = q.min ? QuantizationParameters.createMinVector(b, q.min) : 0;
+    const max = q.max ? QuantizationParameters.createMaxVector(b, q.max) : 0;
+    const scale = QuantizationParameters.createScaleVector(b, q.scale);
+    const zeroPoints: bigint[] = [];
+    for (let i = 0; i < q.zeroPoint.length; i++) zeroPoints.push(BigInt(q.zeroPoint[i]!));
+    const zeroPoint = QuantizationParameters.createZeroPointVector(b, zeroPoints);
+    QuantizationParameters.startQuantizationParameters(b);
+    if (min) QuantizationParameters.addMin(b, min);
+    if (max) QuantizationParameters.addMax(b, max);
+    QuantizationParameters.addScale(b, scale);
+    QuantizationParameters.addZeroPoint(b, zeroPoint);
+    QuantizationParameters.addQuantizedDimension(b, q.quantizedDimension);
+    return QuantizationParameters.endQuantizationParameters(b);
+  }
+
+  private writeOperator(op: OperatorDef): flatbuffers.Offset {
+    const b = this.builder;
+    const inputs = Operator.createInputsVector(b, op.inputs);
+    const outputs = Operator.createOutputsVector(b, op.outputs);
+    const intermediates = op.intermediates.length > 0 ? Operator.createIntermediatesVector(b, op.intermediates) : 0;
+    // A union type with no table (builtinOptions null) is written as the type alone, as it was read.
+    const options =
+      op.builtinOptionsType !== 0 && op.builtinOptions !== null ? writeBuiltinOptions(b, op.builtinOptionsType, op.builtinOptions) : 0;
+    const custom = op.customOptions ? b.createByteVector(op.customOptions) : 0;
+    const mutating = op.mutatingVariableInputs?.length
+      ? Operator.createMutatingVariableInputsVector(b, op.mutatingVariableInputs)
+      : 0;
+    const options2Type = op.builtinOptions2Type ?? 0;
+    let options2 = 0;
+    if (options2Type !== 0) {
+      // micrort does not parse BuiltinOptions2 tables: write an empty table of the recorded type.
+      b.startObject(0);
+      options2 = b.endObject();
+    }
+    Operator.startOperator(b);
+    Operator.addOpcodeIndex(b, op.opcodeIndex);
+    Operator.addInputs(b, inputs);
+    Operator.addOutputs(b, outputs);
+    if (op.builtinOptionsType !== 0) Operator.addBuiltinOptionsType(b, op.builtinOptionsType);
+    if (options) Operator.addBuiltinOptions(b, options);
+    if (custom) Operator.addCustomOptions(b, custom);
+    if (mutating) Operator.addMutatingVariableInputs(b, mutating);
+    if (intermediates) Operator.addIntermediates(b, intermediates);
+    if (options2) {
+      Operator.addBuiltinOptions2Type(b, options2Type);
+      Operator.addBuiltinOptions2(b, options2);
+    }
+    return Operator.endOperator(b);
+  }
+
+  private writeTensorMap(t: SignatureTensorDef): flatbuffers.Offset {
+    const b = this.builder;
+    const name = b.createString(t.name);
+    return TensorMap.createTensorMap(b, name, t.tensorIndex);
+  }
+}
