@@ -9,9 +9,9 @@ const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
 /**
- * gemmlowp SaturatingRoundingDoublingHighMul: the high 32 bits of 2*a*b with rounding half away from
- * zero (nudge ±2^30 then divide by 2^31 truncating toward zero); saturates the single overflow case
- * a = b = INT32_MIN to INT32_MAX.
+ * gemmlowp SaturatingRoundingDoublingHighMul: the high 32 bits of 2*a*b, rounded to nearest (nudge
+ * 2^30 for a*b >= 0, 1 - 2^30 below, then divide by 2^31 truncating toward zero, so an exact tie rounds
+ * up: +0.5 → 1, -0.5 → 0); saturates the single overflow case a = b = INT32_MIN to INT32_MAX.
  *
  * Exactness: a*b is split as a1*b1*2^32 + t with a = a1*2^16 + a0 and b = b1*2^16 + b0 (a0, b0 unsigned
  * 16-bit), so every intermediate is an integer below 2^53.

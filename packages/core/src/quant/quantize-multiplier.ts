@@ -25,8 +25,10 @@ export function frexp(x: number): [number, number] {
     F64[0] = x * 18446744073709551616;
     exp = ((U32[1]! >>> 20) & 0x7ff) - 64;
   }
-  const e = exp - 1022;
-  return [x / Math.pow(2, e), e];
+  // fraction: the same sign and mantissa with the biased exponent of [0.5, 1) (dividing by 2^e would
+  // overflow 2^e for e = 1024)
+  U32[1] = (U32[1]! & 0x800fffff) | (1022 << 20);
+  return [F64[0]!, exp - 1022];
 }
 
 /** std::round: half away from zero. */
@@ -35,11 +37,18 @@ export function roundHalfAwayFromZero(x: number): number {
 }
 
 /**
- * TFLite QuantizeMultiplier(double, int32_t*, int*) using frexp, as TFLM's default build.
- * Returns multiplier in [2^30, 2^31) (or 0) and shift such that real = multiplier * 2^(shift-31).
+ * TFLite QuantizeMultiplier(double, int32_t*, int*) using frexp, as TFLM's default build (neither
+ * TFLITE_EMULATE_FLOAT nor TFLITE_SINGLE_ROUNDING): q_fixed = TfLiteRound(q * 2^31) with
+ * q = frexp(real), halved (shift + 1) when it rounds up to 2^31, and flushed to (0, 0) when shift < -31.
+ * Returns |multiplier| in [2^30, 2^31) (or 0) and shift such that real ≈ multiplier * 2^(shift - 31).
+ *
+ * A shift above 30 is NOT clamped: TFLM clamps it to 30 (with multiplier 2^31 - 1) only under
+ * TFLITE_SINGLE_ROUNDING, which the reference build does not define. Negative multipliers are
+ * accepted, as in TFLM. Throws RangeError for NaN and infinities (TFLM's behaviour is undefined there).
  */
 export function quantizeMultiplier(realMultiplier: number): QuantizedMultiplier {
   if (realMultiplier === 0) return { multiplier: 0, shift: 0 };
+  if (!Number.isFinite(realMultiplier)) throw new RangeError(`quantizeMultiplier: multiplier ${realMultiplier} is not finite`);
   let [q, shift] = frexp(realMultiplier);
   let qFixed = roundHalfAwayFromZero(q * 2147483648);
   if (qFixed > 2147483648) throw new RangeError(`quantizeMultiplier: ${realMultiplier} gives q_fixed ${qFixed} > 2^31`);
@@ -50,10 +59,6 @@ export function quantizeMultiplier(realMultiplier: number): QuantizedMultiplier 
   if (shift < -31) {
     shift = 0;
     qFixed = 0;
-  }
-  if (shift > 30) {
-    shift = 30;
-    qFixed = 2147483647;
   }
   return { multiplier: qFixed, shift };
 }

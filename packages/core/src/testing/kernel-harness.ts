@@ -173,9 +173,9 @@ export class KernelHarness {
     return this;
   }
 
-  /** reset (stateful kernels), as the interpreter's reset does; variable tensors are zeroed too. */
+  /** reset (stateful kernels), as the interpreter's reset does: variable tensors back to 0 (int8: the zero point). */
   reset(): this {
-    for (const t of this.tensors) if (t.isVariable) t.bytes.fill(0);
+    for (const t of this.tensors) if (t.isVariable) t.bytes.fill(t.type === TensorType.INT8 ? t.params.zeroPoint & 0xff : 0);
     this.opts.registration.reset?.(this.context, this.opData);
     return this;
   }
