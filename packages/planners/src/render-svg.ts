@@ -1,0 +1,163 @@
+/**
+ * Renders a memory plan as a standalone SVG: x = execution step, y = arena offset (0 at the bottom), one
+ * rectangle per buffer spanning its lifetime and its bytes. Tensors are filled with a colour per id,
+ * scratch buffers are hatched; every rectangle carries a `<title>` (hover text) with label, size, offset
+ * and steps, and a text label where it fits. A dashed line marks the lower bound and a solid one the head.
+ */
+import type { BufferRequirement, MemoryPlan } from '@micrort/core';
+import { PlanShapeError } from './errors.js';
+import { byteTicks, escapeXml, formatBytes, num, stepTicks } from './svg-util.js';
+
+/** Options of {@link renderPlanSvg}. */
+export interface PlanSvgOptions {
+  /** Heading drawn above the chart (default: buffer count and head size). */
+  title?: string;
+  /** Lower bound in bytes, drawn as a dashed horizontal line (omit to leave it out). */
+  lowerBound?: number;
+  /** Total width in pixels (default 960). */
+  width?: number;
+  /** Height of the plot area in pixels (default 400). */
+  plotHeight?: number;
+  /** Prefix of the ids defined in the SVG, to keep several inline SVGs apart (default `mrt`). */
+  idPrefix?: string;
+}
+
+const MARGIN_LEFT = 84;
+const MARGIN_RIGHT = 24;
+const CHAR_WIDTH = 6;
+const LABEL_MIN_HEIGHT = 12;
+
+/** Display name of a buffer: its label, else `tensor 3` / `scratch 1`. */
+function nameOf(b: BufferRequirement): string {
+  return b.label ?? `${b.kind} ${b.id}`;
+}
+
+/** Renders `plan` of `buffers` as an SVG document string. */
+export function renderPlanSvg(
+  buffers: readonly BufferRequirement[],
+  plan: MemoryPlan,
+  options: PlanSvgOptions = {},
+): string {
+  const n = buffers.length;
+  if (plan.offsets.length !== n) throw new PlanShapeError('plan offset count', n, plan.offsets.length);
+  const width = Math.max(320, options.width ?? 960);
+  const plotH = Math.max(80, options.plotHeight ?? 400);
+  const id = options.idPrefix ?? 'mrt';
+  const lb = options.lowerBound;
+  const top = 44;
+  const plotW = width - MARGIN_LEFT - MARGIN_RIGHT;
+  const height = top + plotH + 84;
+
+  let s0 = n > 0 ? Infinity : 0;
+  let s1 = n > 0 ? -Infinity : 0;
+  for (const b of buffers) {
+    if (b.firstUsed < s0) s0 = b.firstUsed;
+    if (b.lastUsed > s1) s1 = b.lastUsed;
+  }
+  const cellW = plotW / (s1 - s0 + 1);
+  const yTicks = byteTicks(Math.max(plan.headBytes, lb ?? 0, 1));
+  const yTop = yTicks[yTicks.length - 1]!;
+  const x = (step: number): number => MARGIN_LEFT + (step - s0) * cellW;
+  const y = (offset: number): number => top + plotH - (offset / yTop) * plotH;
+
+  const out: string[] = [];
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ` +
+      `font-family="sans-serif" font-size="11">`,
+  );
+  out.push(
+    `<defs><pattern id="${id}-scratch" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">` +
+      `<rect width="6" height="6" fill="#ffe3bf"/><line x1="0" y1="0" x2="0" y2="6" stroke="#c06000" stroke-width="2"/>` +
+      `</pattern></defs>`,
+  );
+  const title =
+    options.title ??
+    `memory plan: ${n} buffer${n === 1 ? '' : 's'}, head ${formatBytes(plan.headBytes)}` +
+      (lb !== undefined ? `, lower bound ${formatBytes(lb)}` : '');
+  out.push(`<text class="title" x="${num(width / 2)}" y="24" text-anchor="middle" font-size="15">${escapeXml(title)}</text>`);
+  out.push(
+    `<rect class="plot-area" x="${MARGIN_LEFT}" y="${top}" width="${num(plotW)}" height="${plotH}" fill="#fafafa" stroke="#ddd"/>`,
+  );
+
+  // Buffers.
+  out.push('<g class="buffers">');
+  for (let i = 0; i < n; i++) {
+    const b = buffers[i]!;
+    const off = plan.offsets[i]!;
+    const rx = x(b.firstUsed);
+    const rw = (b.lastUsed - b.firstUsed + 1) * cellW;
+    const ry = y(off + b.size);
+    const rh = Math.max(1, y(off) - ry);
+    const name = nameOf(b);
+    const scratch = b.kind === 'scratch';
+    const fill = scratch ? `url(#${id}-scratch)` : `hsl(${(b.id * 47) % 360},55%,72%)`;
+    const stroke = scratch ? '#c06000' : '#34495e';
+    const hover =
+      `${name} (${b.kind} ${b.id}): ${b.size} bytes at offset ${off}, steps ${b.firstUsed}..${b.lastUsed}` +
+      (b.offlineOffset !== undefined && b.offlineOffset >= 0 ? ' (offline)' : '');
+    out.push(`<g class="buffer ${b.kind}" data-index="${i}"><title>${escapeXml(hover)}</title>`);
+    out.push(
+      `<rect x="${num(rx)}" y="${num(ry)}" width="${num(rw)}" height="${num(rh)}" fill="${fill}" stroke="${stroke}" stroke-width="0.75"/>`,
+    );
+    const text = [name, String(b.id)].find((t) => t.length * CHAR_WIDTH + 4 <= rw);
+    if (text !== undefined && rh >= LABEL_MIN_HEIGHT) {
+      out.push(
+        `<text x="${num(rx + rw / 2)}" y="${num(ry + rh / 2 + 4)}" text-anchor="middle" font-size="10" fill="#111">${escapeXml(text)}</text>`,
+      );
+    }
+    out.push('</g>');
+  }
+  out.push('</g>');
+
+  // Head and lower-bound lines.
+  const x0 = MARGIN_LEFT;
+  const x1 = MARGIN_LEFT + plotW;
+  const yHead = y(plan.headBytes);
+  out.push(
+    `<g class="head"><line x1="${x0}" y1="${num(yHead)}" x2="${num(x1)}" y2="${num(yHead)}" stroke="#333" stroke-width="1"/>` +
+      `<text x="${num(x1 - 4)}" y="${num(yHead - 4)}" text-anchor="end">head ${escapeXml(formatBytes(plan.headBytes))}</text></g>`,
+  );
+  if (lb !== undefined) {
+    const yLb = y(lb);
+    out.push(
+      `<g class="lower-bound"><line x1="${x0}" y1="${num(yLb)}" x2="${num(x1)}" y2="${num(yLb)}" stroke="#c0392b" stroke-width="1.5" stroke-dasharray="6 4"/>` +
+        `<text x="${x0 + 4}" y="${num(yLb - 4)}" fill="#c0392b">lower bound ${escapeXml(formatBytes(lb))}</text></g>`,
+    );
+  }
+
+  // Axes.
+  const yAxis = top + plotH;
+  out.push(`<g class="axis x-axis"><line x1="${x0}" y1="${yAxis}" x2="${num(x1)}" y2="${yAxis}" stroke="#333"/>`);
+  for (const step of stepTicks(s0, s1)) {
+    const cx = x(step) + cellW / 2;
+    out.push(
+      `<line x1="${num(cx)}" y1="${yAxis}" x2="${num(cx)}" y2="${yAxis + 5}" stroke="#333"/>` +
+        `<text x="${num(cx)}" y="${yAxis + 17}" text-anchor="middle">${step}</text>`,
+    );
+  }
+  out.push(`<text x="${num(x0 + plotW / 2)}" y="${yAxis + 34}" text-anchor="middle">execution step</text></g>`);
+  out.push(`<g class="axis y-axis"><line x1="${x0}" y1="${top}" x2="${x0}" y2="${yAxis}" stroke="#333"/>`);
+  for (const v of yTicks) {
+    const ty = y(v);
+    out.push(
+      `<line x1="${x0 - 5}" y1="${num(ty)}" x2="${x0}" y2="${num(ty)}" stroke="#333"/>` +
+        `<text x="${x0 - 8}" y="${num(ty + 4)}" text-anchor="end">${escapeXml(formatBytes(v))}</text>`,
+    );
+  }
+  out.push(
+    `<text transform="translate(16 ${num(top + plotH / 2)}) rotate(-90)" text-anchor="middle">arena offset</text></g>`,
+  );
+
+  // Legend.
+  const ly = height - 22;
+  out.push(
+    `<g class="legend" transform="translate(${x0} ${ly})">` +
+      `<rect x="0" y="-9" width="14" height="10" fill="hsl(200,55%,72%)" stroke="#34495e"/><text x="20" y="0">tensor</text>` +
+      `<rect x="80" y="-9" width="14" height="10" fill="url(#${id}-scratch)" stroke="#c06000"/><text x="100" y="0">scratch</text>` +
+      `<line x1="170" y1="-4" x2="200" y2="-4" stroke="#c0392b" stroke-width="1.5" stroke-dasharray="6 4"/><text x="206" y="0">lower bound</text>` +
+      `<line x1="290" y1="-4" x2="320" y2="-4" stroke="#333"/><text x="326" y="0">head</text>` +
+      `</g>`,
+  );
+  out.push('</svg>');
+  return out.join('\n');
+}
