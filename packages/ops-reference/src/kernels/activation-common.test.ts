@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import {
+  SIGMOID_TABLE_UINT16,
+  fixedPointLogistic,
+  fixedPointTanh,
+  int16ActivationParams,
+  int8ActivationParams,
+  logisticInt16,
+  oneMinusXOverOnePlusXForXIn01,
+  tanhInt16,
+} from './activation-common.js';
+
+const Q31 = 2147483648;
+
+describe('gemmlowp fixed-point functions', () => {
+  it('(1 - x) / (1 + x) is accurate to a few ulps of Q0.31 on (0, 1)', () => {
+    for (const x of [0.001, 0.25, 0.5, 0.75, 0.999]) {
+      const got = oneMinusXOverOnePlusXForXIn01(Math.round(x * Q31)) / Q31;
+      expect(Math.abs(got - (1 - x) / (1 + x))).toBeLessThan(1e-8);
+    }
+  });
+
+  it('logistic and tanh of Q4.27 inputs approximate the real functions and are odd/complementary', () => {
+    for (const x of [-7.5, -3, -1, -0.125, 0.125, 1, 3, 7.5]) {
+      const raw = Math.round(x * 2 ** 27);
+      const l = fixedPointLogistic(raw, 4) / Q31;
+      const t = fixedPointTanh(raw, 4) / Q31;
+      expect(Math.abs(l - 1 / (1 + Math.exp(-x)))).toBeLessThan(1e-6);
+      expect(Math.abs(t - Math.tanh(x))).toBeLessThan(1e-6);
+      expect(fixedPointTanh(-raw, 4)).toBe(-fixedPointTanh(raw, 4));
+      expect(fixedPointLogistic(raw, 4) + fixedPointLogistic(-raw, 4)).toBe(2147483647);
+    }
+    expect(fixedPointLogistic(0, 4)).toBe(1 << 30);
+    expect(fixedPointTanh(0, 4)).toBe(0);
+  });
+});
+
+describe('TFLM input rescaling', () => {
+  it('int8: frexp(scale * 2^27) and the saturation radius', () => {
+    // 0.1 * 2^27 = 13421772.8 = 0.8 * 2^24
+    expect(int8ActivationParams(Math.fround(0.1))).toEqual({ multiplier: Math.round(0.800000011920929 * Q31), leftShift: 24, radius: 120 });
+    expect(int8ActivationParams(0.5)).toEqual({ multiplier: 1 << 30, leftShift: 27, radius: 15 });
+  });
+
+  it('int16: power-of-two shortcut and general multiplier', () => {
+    expect(int16ActivationParams(1 / 4096, 0)).toEqual({ multiplier: 0, leftShift: 0 });
+    // 2^-11 is a power-of-two shortcut only for TANH (left shift 1 allowed).
+    expect(int16ActivationParams(1 / 2048, 1)).toEqual({ multiplier: 0, leftShift: 1 });
+    // For LOGISTIC it is rescaled: 2^-11 * 12288 = 6, doubled 12 times to 24576.
+    expect(int16ActivationParams(1 / 2048, 0)).toEqual({ multiplier: 24576, leftShift: 12 });
+    // 0.001 * 12288 = 12.288, doubled 11 times to 25165.8 -> 25165
+    expect(int16ActivationParams(0.001, 0)).toEqual({ multiplier: 25165, leftShift: 11 });
+  });
+});
+
+describe('int16 sigmoid lookup', () => {
+  it('the table is sigmoid(i / 24) in Q0.16 within 2, increasing', () => {
+    expect(SIGMOID_TABLE_UINT16.length).toBe(256);
+    for (let i = 0; i < 256; i++) {
+      expect(Math.abs(SIGMOID_TABLE_UINT16[i]! - 65536 / (1 + Math.exp(-i / 24)))).toBeLessThanOrEqual(2);
+      if (i > 0) expect(SIGMOID_TABLE_UINT16[i]!).toBeGreaterThanOrEqual(SIGMOID_TABLE_UINT16[i - 1]!);
+    }
+  });
+
+  it('logistic and tanh at 0 and at the ends of the int16 range (power-of-two scale 2^-12)', () => {
+    // multiplier 3, no shift. For LOGISTIC the int16 end 8.0 maps to table index 192 < 255, so it is
+    // interpolated, not saturated (values from TFLM's reference algorithm); TANH doubles it and saturates.
+    expect(logisticInt16(0, 3, 0, 0)).toBe(16384);
+    expect(logisticInt16(32767, 3, 0, 0)).toBe(32757);
+    expect(logisticInt16(-32768, 3, 0, 0)).toBe(11);
+    expect(tanhInt16(0, 3, 0, 0)).toBe(0);
+    expect(tanhInt16(32767, 3, 0, 0)).toBe(32767);
+    expect(tanhInt16(-32768, 3, 0, 0)).toBe(-32767);
+  });
+});

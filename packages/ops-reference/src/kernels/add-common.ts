@@ -1,0 +1,124 @@
+/**
+ * ADD math (tflite-micro kernels/add_common.cc; reference_ops::Add / AddElementwise / BroadcastAdd6DSlow,
+ * reference_integer_ops::Add): the op-data block, the general quantized parameters and the loops, which
+ * walk a `BroadcastPlan` (plain elementwise when the shapes match).
+ */
+import { multiplyByQuantizedMultiplierSmallerThanOneExp, quantizeMultiplierSmallerThanOneExp } from '@micrort/core';
+import { clampFloat, type BroadcastPlan } from './elementwise-common.js';
+
+/** Bytes of TFLM's OpDataAdd (bool + 12 int32 + 2 float). */
+export const OP_DATA_ADD_BYTES = 60;
+
+/** Word offsets of OpDataAdd's fields (TFLM's order; word 0 is `requires_broadcast`). */
+export enum AddWord {
+  RequiresBroadcast = 0,
+  Input1Shift = 1,
+  Input2Shift = 2,
+  ActMin = 3,
+  ActMax = 4,
+  Input1Multiplier = 5,
+  Input2Multiplier = 6,
+  OutputMultiplier = 7,
+  OutputShift = 8,
+  LeftShift = 9,
+  Input1Offset = 10,
+  Input2Offset = 11,
+  OutputOffset = 12,
+  /** float words (read through the Float32Array view of the block). */
+  ActMinF32 = 13,
+  ActMaxF32 = 14,
+}
+
+/** The scales and zero points the general quantized ADD parameters are derived from. */
+export interface QuantizedAddScales {
+  input1Scale: number;
+  input1ZeroPoint: number;
+  input2Scale: number;
+  input2ZeroPoint: number;
+  outputScale: number;
+  outputZeroPoint: number;
+}
+
+/**
+ * TFLM CalculateOpDataAdd for int8/int16 (the general path; TFLM uses it for int16 too, whatever
+ * pot_scale_int16 says): left shift 20 (int8) or 15 (int16), each input rescaled by
+ * scale_i / (2 * max(scale1, scale2)) and the sum by 2 * max(scale1, scale2) / (2^left_shift * output_scale),
+ * all with QuantizeMultiplierSmallerThanOneExp. Writes the words of `p` (not the activation range).
+ * Throws RangeError when a multiplier is not in (0, 1), as TFLite's checks abort.
+ */
+export function computeQuantizedAddParams(p: Int32Array, s: QuantizedAddScales, int16: boolean): void {
+  const leftShift = int16 ? 15 : 20;
+  const twiceMaxInputScale = 2 * Math.max(s.input1Scale, s.input2Scale);
+  const m1 = quantizeMultiplierSmallerThanOneExp(s.input1Scale / twiceMaxInputScale);
+  const m2 = quantizeMultiplierSmallerThanOneExp(s.input2Scale / twiceMaxInputScale);
+  const mo = quantizeMultiplierSmallerThanOneExp(twiceMaxInputScale / (2 ** leftShift * s.outputScale));
+  p[AddWord.LeftShift] = leftShift;
+  p[AddWord.Input1Offset] = -s.input1ZeroPoint;
+  p[AddWord.Input2Offset] = -s.input2ZeroPoint;
+  p[AddWord.OutputOffset] = s.outputZeroPoint;
+  p[AddWord.Input1Multiplier] = m1.multiplier;
+  p[AddWord.Input1Shift] = m1.shift;
+  p[AddWord.Input2Multiplier] = m2.multiplier;
+  p[AddWord.Input2Shift] = m2.shift;
+  p[AddWord.OutputMultiplier] = mo.multiplier;
+  p[AddWord.OutputShift] = mo.shift;
+}
+
+/**
+ * One element of TFLM's general quantized add (AddElementwise): offset, shift left, rescale each input,
+ * add, rescale the sum, add the output offset, clamp to [ActMin, ActMax].
+ */
+export function addQuantizedElement(p: Int32Array, a: number, b: number): number {
+  const leftShift = 1 << p[AddWord.LeftShift]!;
+  const shifted1 = Math.imul(p[AddWord.Input1Offset]! + a, leftShift);
+  const shifted2 = Math.imul(p[AddWord.Input2Offset]! + b, leftShift);
+  const scaled1 = multiplyByQuantizedMultiplierSmallerThanOneExp(shifted1, p[AddWord.Input1Multiplier]!, p[AddWord.Input1Shift]!);
+  const scaled2 = multiplyByQuantizedMultiplierSmallerThanOneExp(shifted2, p[AddWord.Input2Multiplier]!, p[AddWord.Input2Shift]!);
+  const rawSum = (scaled1 + scaled2) | 0;
+  const rawOutput = (multiplyByQuantizedMultiplierSmallerThanOneExp(rawSum, p[AddWord.OutputMultiplier]!, p[AddWord.OutputShift]!) + p[AddWord.OutputOffset]!) | 0;
+  const lo = p[AddWord.ActMin]!;
+  const hi = p[AddWord.ActMax]!;
+  return rawOutput < lo ? lo : rawOutput > hi ? hi : rawOutput;
+}
+
+/** Quantized (int8 or int16) ADD over a broadcast plan. */
+export function addQuantized(plan: BroadcastPlan, p: Int32Array, a: Int8Array | Int16Array, b: Int8Array | Int16Array, out: Int8Array | Int16Array): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) out[o] = addQuantizedElement(p, a[i1]!, b[i2]!);
+    plan.next();
+  }
+}
+
+/** float32 ADD (float32 sum, then TFLM's min/max clamp) over a broadcast plan. */
+export function addFloat(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Float32Array, lo: number, hi: number): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) out[o] = clampFloat(Math.fround(a[i1]! + b[i2]!), lo, hi);
+    plan.next();
+  }
+}
+
+/** int32 ADD (wrap-around sum; TFLM applies no activation to int32 ADD) over a broadcast plan. */
+export function addInt32(plan: BroadcastPlan, a: Int32Array, b: Int32Array, out: Int32Array): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) out[o] = (a[i1]! + b[i2]!) | 0;
+    plan.next();
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * ADD (tflite-micro kernels/add.cc + add_common.cc).
+ *
+ * float32 (float32 sum clamped to the fused activation range), int32 (wrap-around, unquantized inputs,
+ * no activation as in TFLM), int8 and int16 (TFLM's general rescaling path with left shift 20 / 15;
+ * TFLM takes it for int16 even when pot_scale_int16 is set, so the option does not change results).
+ * Broadcasting follows numpy/TFLite rules up to 6 dimensions.
+ */
+import { BuiltinOperator, KernelError, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import {
+  activationRangeFloat,
+  activationRangeQuantized,
+  binaryTensors,
+  fusedActivation,
+  opDataOf,
+  planBinary,
+  requireNotQuantized,
+  requireQuantized,
+  requireSameType,
+  requireType,
+  type BroadcastPlan,
+} from './elementwise-common.js';
+import { AddWord, OP_DATA_ADD_BYTES, addFloat, addInt32, addQuantized, computeQuantizedAddParams } from './add-common.js';
+import { checkConvActivation } from './conv-common.js';
+
+const OP = 'ADD';
+/** Largest rank broadcasting supports (TFLM's BroadcastAdd6DSlow). */
+const MAX_BROADCAST_RANK = 6;
+
+interface AddOpData {
+  /** OpDataAdd as int32 words (AddWord offsets). */
+  params: Int32Array;
+  /** The same block as float32 words (float activation range). */
+  paramsF32: Float32Array;
+  plan: BroadcastPlan | null;
+  type: TensorType;
+}
+
+function init(context: TfLiteContext): AddOpData {
+  const region = context.allocatePersistentBuffer(OP_DATA_ADD_BYTES);
+  return { params: region.i32, paramsF32: region.f32, plan: null, type: TensorType.FLOAT32 };
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  const data = opDataOf<AddOpData>(OP, node);
+  const { input1, input2, output } = binaryTensors(OP, context, node);
+  requireType(OP, node, output, 'output', [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.INT16]);
+  requireSameType(OP, node, input1, input2, 'inputs');
+  requireSameType(OP, node, input1, output, 'input 1 and output');
+  const activation = fusedActivation(node);
+  checkConvActivation(OP, node, activation);
+  const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
+  const p = data.params;
+  p[AddWord.RequiresBroadcast] = plan.requiresBroadcast ? 1 : 0;
+  switch (output.type) {
+    case TensorType.FLOAT32: {
+      const [lo, hi] = activationRangeFloat(OP, node, activation);
+      data.paramsF32[AddWord.ActMinF32] = lo;
+      data.paramsF32[AddWord.ActMaxF32] = hi;
+      break;
+    }
+    case TensorType.INT32:
+      requireNotQuantized(OP, node, input1, 'input 1');
+      requireNotQuantized(OP, node, input2, 'input 2');
+      break;
+    default: {
+      requireQuantized(OP, node, input1, 'input 1');
+      requireQuantized(OP, node, input2, 'input 2');
+      requireQuantized(OP, node, output, 'output');
+      try {
+        computeQuantizedAddParams(
+          p,
+          {
+            input1Scale: input1.params.scale,
+            input1ZeroPoint: input1.params.zeroPoint,
+            input2Scale: input2.params.scale,
+            input2ZeroPoint: input2.params.zeroPoint,
+            outputScale: output.params.scale,
+            outputZeroPoint: output.params.zeroPoint,
+          },
+          output.type === TensorType.INT16,
+        );
+      } catch (e) {
+        throw new KernelError(OP, node.index, `cannot rescale: ${(e as Error).message}`);
+      }
+      const [lo, hi] = activationRangeQuantized(OP, node, activation, output);
+      p[AddWord.ActMin] = lo;
+      p[AddWord.ActMax] = hi;
+    }
+  }
+  data.plan = plan;
+  data.type = output.type;
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const data = node.userData as AddOpData;
+  const plan = data.plan!;
+  const a = context.getEvalTensor(node.inputs[0]!).data;
+  const b = context.getEvalTensor(node.inputs[1]!).data;
+  const out = context.getEvalTensor(node.outputs[0]!).data;
+  switch (data.type) {
+    case TensorType.FLOAT32:
+      addFloat(plan, a as Float32Array, b as Float32Array, out as Float32Array, data.paramsF32[AddWord.ActMinF32]!, data.paramsF32[AddWord.ActMaxF32]!);
+      break;
+    case TensorType.INT32:
+      addInt32(plan, a as Int32Array, b as Int32Array, out as Int32Array);
+      break;
+    default:
+      addQuantized(plan, data.params, a as Int8Array | Int16Array, b as Int8Array | Int16Array, out as Int8Array | Int16Array);
+  }
+}
+
+/** The reference ADD kernel. */
+export const ADD: Registration<AddOpData> = {
+  builtinCode: BuiltinOperator.ADD,
+  version: 5,
+  provider: PROVIDER,
+  name: OP,
+  init,
+  prepare,
+  invoke,
+};

@@ -1,0 +1,159 @@
+/**
+ * CONCATENATION (TFLM kernels/concatenation.cc, reference_ops::Concatenation): joins float32, int8,
+ * int16, int32, int64 or bool tensors of up to 6 dimensions along one axis (negative allowed). As TFLM
+ * requires, int8 inputs share the output's scale and zero point (no requantization) and int16 tensors
+ * have zero point 0; the fused activation must be NONE.
+ */
+import {
+  ActivationFunctionType,
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  getInput,
+  getOutput,
+  tensorTypeName,
+} from '@micrort/core';
+import type { ConcatenationOptions, Node, Registration, TfLiteContext } from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import {
+  type ElementLayout,
+  type NumberArray,
+  type OpDataBlock,
+  allocateOpDataBlock,
+  elementLayout,
+  movableData,
+  opDataBlock,
+  shapeString,
+} from './transpose-common.js';
+
+const OP = 'CONCATENATION';
+/** TFLM's RuntimeShape::kMaxSmallSize: the rank limit of CONCATENATION. */
+export const CONCATENATION_MAX_DIMS = 6;
+
+const SUPPORTED = new Set<TensorType>([
+  TensorType.FLOAT32,
+  TensorType.INT8,
+  TensorType.INT16,
+  TensorType.INT32,
+  TensorType.INT64,
+  TensorType.BOOL,
+]);
+
+/**
+ * sizeof(OpData) of TFLM's concatenation kernel on x86-64: ConcatenationParams {int32 axis; const int32*
+ * input_zeropoint; const float* input_scale; int32 inputs_count; int32 output_zeropoint; float output_scale}.
+ */
+export const OP_DATA_CONCATENATION_BYTES = 40;
+
+/** Op data computed in prepare. */
+export interface ConcatenationOpData extends OpDataBlock {
+  layout: ElementLayout;
+  /** Product of the output dims before the axis. */
+  outerSize: number;
+  /** Array slots the output advances per outer step (output axis dim * inner size * units). */
+  outRowSlots: number;
+  /** Per input: array slots copied per outer step, and where they start in an output row. */
+  copySlots: Int32Array;
+  rowOffsets: Int32Array;
+}
+
+function init(context: TfLiteContext): OpDataBlock {
+  return allocateOpDataBlock(context, OP_DATA_CONCATENATION_BYTES);
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  const block = opDataBlock(OP, node);
+  const numInputs = node.inputs.length;
+  if (numInputs < 1) throw new KernelError(OP, node.index, 'expects at least 1 input');
+  if (node.outputs.length !== 1) throw new KernelError(OP, node.index, `expects 1 output, got ${node.outputs.length}`);
+  const params = node.builtinData as ConcatenationOptions | null;
+  const activation = params?.fusedActivationFunction ?? ActivationFunctionType.NONE;
+  if (activation !== ActivationFunctionType.NONE)
+    throw new KernelError(OP, node.index, `fused activation ${ActivationFunctionType[activation] ?? activation} is not supported (NONE only)`);
+  const output = getOutput(context, node, 0, OP);
+  const type = output.type;
+  if (!SUPPORTED.has(type))
+    throw new KernelError(OP, node.index, `unsupported type ${tensorTypeName(type)} (float32, int8, int16, int32, int64, bool are supported)`);
+  const rank = output.dims.length;
+  if (rank > CONCATENATION_MAX_DIMS)
+    throw new KernelError(OP, node.index, `output has ${rank} dimensions, at most ${CONCATENATION_MAX_DIMS} are supported`);
+  const rawAxis = params?.axis ?? 0;
+  const axis = rawAxis < 0 ? rawAxis + rank : rawAxis;
+  if (axis < 0 || axis >= rank) throw new KernelError(OP, node.index, `axis ${rawAxis} is out of range for ${rank}-D tensors`);
+  if (type === TensorType.INT16 && output.params.zeroPoint !== 0)
+    throw new KernelError(OP, node.index, `int16 output zero point must be 0, got ${output.params.zeroPoint}`);
+
+  const layout = elementLayout(type, OP, node);
+  let inner = 1;
+  for (let d = axis + 1; d < rank; d++) inner *= output.dims[d]!;
+  let outerSize = 1;
+  for (let d = 0; d < axis; d++) outerSize *= output.dims[d]!;
+  const copySlots = new Int32Array(numInputs);
+  const rowOffsets = new Int32Array(numInputs);
+  let axisTotal = 0;
+  for (let i = 0; i < numInputs; i++) {
+    const input = getInput(context, node, i, OP);
+    if (input.type !== type)
+      throw new KernelError(OP, node.index, `input ${i} has type ${tensorTypeName(input.type)}, the output ${tensorTypeName(type)}`);
+    if (input.dims.length !== rank)
+      throw new KernelError(OP, node.index, `input ${i} has shape ${shapeString(input.dims)}, expected ${rank} dimensions like the output`);
+    for (let d = 0; d < rank; d++) {
+      if (d !== axis && input.dims[d] !== output.dims[d])
+        throw new KernelError(
+          OP,
+          node.index,
+          `input ${i} shape ${shapeString(input.dims)} differs from output shape ${shapeString(output.dims)} in dimension ${d} (axis is ${axis})`,
+        );
+    }
+    if (type === TensorType.INT8 &&
+        (input.params.scale !== output.params.scale || input.params.zeroPoint !== output.params.zeroPoint))
+      throw new KernelError(
+        OP,
+        node.index,
+        `int8 input ${i} quantization (scale ${input.params.scale}, zero point ${input.params.zeroPoint}) must equal the output's ` +
+          `(scale ${output.params.scale}, zero point ${output.params.zeroPoint}); requantizing concatenation is not supported`,
+      );
+    if (type === TensorType.INT16 && input.params.zeroPoint !== 0)
+      throw new KernelError(OP, node.index, `int16 input ${i} zero point must be 0, got ${input.params.zeroPoint}`);
+    rowOffsets[i] = axisTotal * inner * layout.units;
+    copySlots[i] = input.dims[axis]! * inner * layout.units;
+    axisTotal += input.dims[axis]!;
+  }
+  if (axisTotal !== output.dims[axis])
+    throw new KernelError(OP, node.index, `inputs add up to ${axisTotal} along axis ${axis}, the output has ${output.dims[axis]}`);
+  // TFLM fills axis and inputs_count (the quantization pointers stay null: no requantization).
+  block.setInt32(0, axis, true);
+  block.setInt32(24, numInputs, true);
+  const data: ConcatenationOpData = { block, layout, outerSize, outRowSlots: axisTotal * inner * layout.units, copySlots, rowOffsets };
+  node.userData = data;
+}
+
+/** Copies one input's rows into their place in each output row. */
+function copyInput(src: NumberArray, dst: NumberArray, outer: number, size: number, rowOffset: number, rowSlots: number): void {
+  let p = 0;
+  for (let k = 0; k < outer; k++) {
+    let o = k * rowSlots + rowOffset;
+    for (let j = 0; j < size; j++) dst[o++] = src[p++]!;
+  }
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const d = node.userData as ConcatenationOpData;
+  const dst = movableData(context.getEvalTensor(node.outputs[0]!), d.layout);
+  const n = node.inputs.length;
+  for (let i = 0; i < n; i++) {
+    const src = movableData(context.getEvalTensor(node.inputs[i]!), d.layout);
+    copyInput(src, dst, d.outerSize, d.copySlots[i]!, d.rowOffsets[i]!, d.outRowSlots);
+  }
+}
+
+/** CONCATENATION registration (op versions 1..4). */
+export const CONCATENATION: Registration = {
+  builtinCode: BuiltinOperator.CONCATENATION,
+  version: 4,
+  provider: PROVIDER,
+  name: OP,
+  init,
+  prepare,
+  invoke,
+};

@@ -1,0 +1,275 @@
+/**
+ * FULLY_CONNECTED (tflite-micro kernels/fully_connected.cc + fully_connected_common.cc).
+ *
+ * Supported: float32; int8 activations with int8 weights, per-tensor (any filter zero point) or
+ * per-channel (symmetric) scales, int32 bias; int16 activations with int8 weights (symmetric int16, zero
+ * points 0), per-tensor or per-channel, int64 bias (int64 accumulator) or int32 bias (int32 accumulator,
+ * as newer TFLM; without a bias the accumulator is int64 only when quantized_bias_type is INT64).
+ * Rejected with a KernelError: shuffled weights (SHUFFLED4x16INT8), hybrid (float input, int8 weights),
+ * int4 weights, fused TANH/SIGN_BIT, and shapes that do not form a matrix product.
+ *
+ * Output shape: batches = output elements / output_depth, where output_depth is the output's last
+ * dimension and must equal the filter's rows; the input must hold batches * accum_depth elements. With
+ * keep_num_dims the output keeps the input's leading dimensions ([..., output_depth]).
+ */
+import {
+  ActivationFunctionType,
+  BuiltinOperator,
+  FullyConnectedWeightsFormat,
+  KernelError,
+  TensorType,
+  getQuantizedConvolutionMultiplier,
+  numElements,
+  quantizeMultiplier,
+  tensorTypeName,
+  type FullyConnectedOptions,
+  type Node,
+  type Registration,
+  type Tensor,
+  type TfLiteContext,
+} from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import { activationRangeFloat, activationRangeQuantized, allocateOpData, opDataOf, requireQuantized } from './elementwise-common.js';
+import { allocatePerChannelBuffers, checkConvActivation, Int64Words } from './conv-common.js';
+import {
+  FcKind,
+  FcWord,
+  OP_DATA_FULLY_CONNECTED_BYTES,
+  fullyConnectedFloat,
+  fullyConnectedInt16Acc32,
+  fullyConnectedInt16Acc64,
+  fullyConnectedInt8,
+  fullyConnectedInt8PerChannel,
+  type FcShape,
+} from './fully-connected-common.js';
+
+const OP = 'FULLY_CONNECTED';
+
+const DEFAULT_OPTIONS: FullyConnectedOptions = {
+  fusedActivationFunction: ActivationFunctionType.NONE,
+  weightsFormat: FullyConnectedWeightsFormat.DEFAULT,
+  keepNumDims: false,
+  asymmetricQuantizeInputs: false,
+  quantizedBiasType: 0,
+};
+
+/** Op data of one FULLY_CONNECTED node. Numeric fields live in TFLM's OpDataFullyConnected block. */
+interface FullyConnectedOpData {
+  /** OpDataFullyConnected as int32 words (see FcWord). */
+  params: Int32Array;
+  kind: FcKind;
+  shape: FcShape;
+  biasIndex: number;
+  /** Per-channel multipliers/shifts (arena), or one-element views of `params` for per-tensor int16. */
+  multipliers: Int32Array;
+  shifts: Int32Array;
+  /** int64 bias as int32 words: bound in prepare for a constant bias, else through `biasWordsCache`. */
+  biasWords: Int32Array | null;
+  biasWordsCache: Int64Words;
+  floatMin: number;
+  floatMax: number;
+}
+
+const EMPTY_I32 = new Int32Array(0);
+
+function init(context: TfLiteContext): FullyConnectedOpData {
+  return {
+    params: allocateOpData(context, OP_DATA_FULLY_CONNECTED_BYTES),
+    kind: FcKind.Float32,
+    shape: { batches: 0, outputDepth: 0, accumDepth: 0 },
+    biasIndex: -1,
+    multipliers: EMPTY_I32,
+    shifts: EMPTY_I32,
+    biasWords: null,
+    biasWordsCache: new Int64Words(),
+    floatMin: 0,
+    floatMax: 0,
+  };
+}
+
+function fail(node: Node, detail: string): never {
+  throw new KernelError(OP, node.index, detail);
+}
+
+function shapeOf(t: Tensor): string {
+  return `[${Array.from(t.dims).join(', ')}]`;
+}
+
+/** Validates the matrix-product shapes and returns batches / output depth / accumulation depth. */
+function planShape(node: Node, input: Tensor, filter: Tensor, output: Tensor, keepNumDims: boolean): FcShape {
+  const fr = filter.dims.length;
+  if (fr < 2) fail(node, `filter (tensor ${filter.index}) must have rank >= 2, got shape ${shapeOf(filter)}`);
+  const accumDepth = filter.dims[fr - 1]!;
+  const filterRows = filter.dims[fr - 2]!;
+  if (accumDepth <= 0) fail(node, `filter (tensor ${filter.index}) has an empty accumulation dimension, shape ${shapeOf(filter)}`);
+  const or = output.dims.length;
+  if (or < 1) fail(node, `output (tensor ${output.index}) must have rank >= 1`);
+  const outputDepth = output.dims[or - 1]!;
+  if (outputDepth !== filterRows)
+    fail(node, `output (tensor ${output.index}) last dimension ${outputDepth} does not match the filter's ${filterRows} output units (filter shape ${shapeOf(filter)})`);
+  const outCount = numElements(output.dims);
+  const batches = outputDepth === 0 ? 0 : outCount / outputDepth;
+  const inCount = numElements(input.dims);
+  if (inCount !== batches * accumDepth)
+    fail(node, `input (tensor ${input.index}, shape ${shapeOf(input)}) has ${inCount} elements, expected batches ${batches} x accum_depth ${accumDepth} = ${batches * accumDepth}`);
+  if (keepNumDims) {
+    const ir = input.dims.length;
+    let ok = ir === or;
+    for (let i = 0; ok && i < or - 1; i++) ok = input.dims[i] === output.dims[i];
+    if (!ok) fail(node, `keep_num_dims: output shape ${shapeOf(output)} must be the input shape ${shapeOf(input)} with the last dimension replaced by ${outputDepth}`);
+  }
+  return { batches, outputDepth, accumDepth };
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  const data = opDataOf<FullyConnectedOpData>(OP, node);
+  const opts = (node.builtinData as FullyConnectedOptions | null) ?? DEFAULT_OPTIONS;
+  if (node.inputs.length < 2 || node.inputs.length > 3) fail(node, `expects 2 or 3 inputs, got ${node.inputs.length}`);
+  if (node.outputs.length !== 1) fail(node, `expects 1 output, got ${node.outputs.length}`);
+  if (node.inputs[0]! < 0 || node.inputs[1]! < 0) fail(node, 'input and filter are required');
+  const input = context.getTensor(node.inputs[0]!);
+  const filter = context.getTensor(node.inputs[1]!);
+  const biasIndex = node.inputs.length > 2 ? node.inputs[2]! : -1;
+  const bias = biasIndex >= 0 ? context.getTensor(biasIndex) : null;
+  const output = context.getTensor(node.outputs[0]!);
+
+  if (opts.weightsFormat !== FullyConnectedWeightsFormat.DEFAULT)
+    fail(node, `weights_format ${FullyConnectedWeightsFormat[opts.weightsFormat] ?? opts.weightsFormat} (shuffled weights) is not supported`);
+  checkConvActivation(OP, node, opts.fusedActivationFunction);
+  if (input.type !== output.type)
+    fail(node, `input type ${tensorTypeName(input.type)} and output type ${tensorTypeName(output.type)} must match`);
+  if (input.type === TensorType.FLOAT32 && filter.type !== TensorType.FLOAT32)
+    fail(node, `hybrid FULLY_CONNECTED (float32 input with ${tensorTypeName(filter.type)} weights) is not supported`);
+  if ((input.type === TensorType.INT8 || input.type === TensorType.INT16) && filter.type !== TensorType.INT8)
+    fail(node, `${tensorTypeName(input.type)} input needs int8 weights, got ${tensorTypeName(filter.type)} (filter tensor ${filter.index})`);
+  if (input.type !== TensorType.FLOAT32 && input.type !== TensorType.INT8 && input.type !== TensorType.INT16)
+    fail(node, `unsupported input type ${tensorTypeName(input.type)}; supported: float32, int8, int16`);
+
+  const shape = planShape(node, input, filter, output, opts.keepNumDims);
+  if (bias) {
+    const n = numElements(bias.dims);
+    if (n !== shape.outputDepth) fail(node, `bias (tensor ${bias.index}) has ${n} elements, expected output_depth ${shape.outputDepth}`);
+  }
+  data.shape = shape;
+  data.biasIndex = biasIndex;
+  const p = data.params;
+
+  if (input.type === TensorType.FLOAT32) {
+    if (bias && bias.type !== TensorType.FLOAT32) fail(node, `float32 FULLY_CONNECTED needs a float32 bias, got ${tensorTypeName(bias.type)}`);
+    [data.floatMin, data.floatMax] = activationRangeFloat(OP, node, opts.fusedActivationFunction);
+    data.kind = FcKind.Float32;
+    return;
+  }
+
+  requireQuantized(OP, node, input, 'input');
+  requireQuantized(OP, node, filter, 'filter');
+  requireQuantized(OP, node, output, 'output');
+  const filterQuant = filter.quantization!;
+  const perChannel = filterQuant.scale.length > 1;
+  const inputScale = input.params.scale;
+  const outputScale = output.params.scale;
+
+  if (input.type === TensorType.INT8) {
+    if (bias && bias.type !== TensorType.INT32) fail(node, `int8 FULLY_CONNECTED needs an int32 bias, got ${tensorTypeName(bias.type)}`);
+    data.kind = perChannel ? FcKind.Int8PerChannel : FcKind.Int8;
+  } else {
+    if (input.params.zeroPoint !== 0) fail(node, `int16 input (tensor ${input.index}) must have zero point 0, got ${input.params.zeroPoint}`);
+    if (output.params.zeroPoint !== 0) fail(node, `int16 output (tensor ${output.index}) must have zero point 0, got ${output.params.zeroPoint}`);
+    if (bias && bias.type !== TensorType.INT64 && bias.type !== TensorType.INT32)
+      fail(node, `int16 FULLY_CONNECTED needs an int64 or int32 bias, got ${tensorTypeName(bias.type)}`);
+    const acc64 = bias ? bias.type === TensorType.INT64 : opts.quantizedBiasType === TensorType.INT64;
+    data.kind = acc64 ? FcKind.Int16Acc64 : FcKind.Int16Acc32;
+    if (bias && bias.type === TensorType.INT64 && bias.isConstant) {
+      const words = new Int32Array(bias.bytes.buffer, bias.bytes.byteOffset, bias.bytes.byteLength >> 2);
+      checkInt64BiasRange(node, bias, words);
+      data.biasWords = words;
+    }
+  }
+
+  if (perChannel) {
+    const qd = filterQuant.quantizedDimension;
+    const channels = filterQuant.scale.length;
+    if (qd !== filter.dims.length - 2)
+      fail(node, `per-channel filter (tensor ${filter.index}) must be quantized along its output dimension ${filter.dims.length - 2}, got quantized_dimension ${qd}`);
+    if (channels !== filter.dims[qd])
+      fail(node, `per-channel filter (tensor ${filter.index}) has ${channels} scales for ${filter.dims[qd]} output channels`);
+    const buffers = allocatePerChannelBuffers(context, channels);
+    for (let c = 0; c < channels; c++) {
+      // TFLM: double(input_scale) * double(filter_scale[c]) / double(output_scale)
+      const m = quantizeMultiplier((inputScale * filterQuant.scale[c]!) / outputScale);
+      buffers.multiplier[c] = m.multiplier;
+      buffers.shift[c] = m.shift;
+    }
+    data.multipliers = buffers.multiplier;
+    data.shifts = buffers.shift;
+  } else {
+    // TFLM GetQuantizedConvolutionMultipler: the bias scale must be close to input_scale * filter_scale.
+    const filterScale = filter.params.scale;
+    if (bias) {
+      const productScale = inputScale * filterScale;
+      const diff = Math.abs(productScale - bias.params.scale) / outputScale;
+      if (!(diff <= 0.02))
+        fail(node, `bias scale ${bias.params.scale} (tensor ${bias.index}) differs from input_scale * filter_scale = ${productScale} by ${diff} output scales (max 0.02)`);
+    }
+    const m = quantizeMultiplier(getQuantizedConvolutionMultiplier(inputScale, filterScale, outputScale));
+    p[FcWord.OutputMultiplier] = m.multiplier;
+    p[FcWord.OutputShift] = m.shift;
+    data.multipliers = p.subarray(FcWord.OutputMultiplier, FcWord.OutputMultiplier + 1);
+    data.shifts = p.subarray(FcWord.OutputShift, FcWord.OutputShift + 1);
+  }
+  p[FcWord.IsPerChannel] = perChannel ? 1 : 0;
+  p[FcWord.InputZeroPoint] = input.params.zeroPoint;
+  p[FcWord.FilterZeroPoint] = filter.params.zeroPoint;
+  p[FcWord.OutputZeroPoint] = output.params.zeroPoint;
+  const [lo, hi] = activationRangeQuantized(OP, node, opts.fusedActivationFunction, output);
+  p[FcWord.ActMin] = lo;
+  p[FcWord.ActMax] = hi;
+}
+
+/** TFLM's int64 MultiplyByQuantizedMultiplier requires |x| < 2^47; a constant bias beyond that is rejected. */
+function checkInt64BiasRange(node: Node, bias: Tensor, words: Int32Array): void {
+  for (let i = 0; i < words.length; i += 2) {
+    const hi = words[i + 1]!;
+    if (hi >= 32768 || hi < -32768)
+      fail(node, `int64 bias (tensor ${bias.index}) element ${i >> 1} is outside [-2^47, 2^47), the range TFLM's 16x8 kernels support`);
+  }
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const data = node.userData as FullyConnectedOpData;
+  const input = context.getEvalTensor(node.inputs[0]!).data;
+  const filter = context.getEvalTensor(node.inputs[1]!).data;
+  const output = context.getEvalTensor(node.outputs[0]!).data;
+  const biasTensor = data.biasIndex >= 0 ? context.getEvalTensor(data.biasIndex) : null;
+  const bias = biasTensor === null ? null : biasTensor.data;
+  switch (data.kind) {
+    case FcKind.Float32:
+      fullyConnectedFloat(data.shape, input as Float32Array, filter as Float32Array, bias as Float32Array | null, output as Float32Array, data.floatMin, data.floatMax);
+      break;
+    case FcKind.Int8:
+      fullyConnectedInt8(data.shape, data.params, input as Int8Array, filter as Int8Array, bias as Int32Array | null, output as Int8Array);
+      break;
+    case FcKind.Int8PerChannel:
+      fullyConnectedInt8PerChannel(data.shape, data.params, data.multipliers, data.shifts, input as Int8Array, filter as Int8Array, bias as Int32Array | null, output as Int8Array);
+      break;
+    case FcKind.Int16Acc64: {
+      const words = biasTensor === null ? null : (data.biasWords ?? data.biasWordsCache.of(biasTensor));
+      fullyConnectedInt16Acc64(data.shape, data.params, data.params[FcWord.IsPerChannel] === 1, data.multipliers, data.shifts, input as Int16Array, filter as Int8Array, words, output as Int16Array);
+      break;
+    }
+    case FcKind.Int16Acc32:
+      fullyConnectedInt16Acc32(data.shape, data.params, data.params[FcWord.IsPerChannel] === 1, data.multipliers, data.shifts, input as Int16Array, filter as Int8Array, bias as Int32Array | null, output as Int16Array);
+      break;
+  }
+}
+
+/** The reference FULLY_CONNECTED kernel. */
+export const FULLY_CONNECTED: Registration<FullyConnectedOpData> = {
+  builtinCode: BuiltinOperator.FULLY_CONNECTED,
+  version: 13,
+  provider: PROVIDER,
+  name: OP,
+  init,
+  prepare,
+  invoke,
+};

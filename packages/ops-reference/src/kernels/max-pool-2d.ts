@@ -1,0 +1,77 @@
+/**
+ * MAX_POOL_2D (TFLM kernels/pooling.cc; reference_ops::MaxPool for float32 and
+ * reference_integer_ops::MaxPool for int8/int16). NHWC; only the part of each window inside the input
+ * is considered; the result is clamped to the fused activation range.
+ */
+import { BuiltinOperator, TensorType } from '@micrort/core';
+import type { Node, Registration, TfLiteContext } from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import { FLT_MAX, type PoolingOpData, initPooling, preparePooling } from './pooling-common.js';
+import type { NumberArray } from './transpose-common.js';
+
+const OP = 'MAX_POOL_2D';
+
+function prepare(context: TfLiteContext, node: Node): void {
+  node.userData = preparePooling(OP, context, node);
+}
+
+/**
+ * Max over each window, starting from `initial` (the type's lowest value), then clamped to [lo, hi].
+ * Comparison `v > max` keeps the current maximum when v is NaN, as std::max does.
+ */
+function maxPool(d: PoolingOpData, input: NumberArray, output: NumberArray, initial: number, lo: number, hi: number): void {
+  const { batches, inHeight, inWidth, depth, outHeight, outWidth, strideHeight, strideWidth, filterHeight, filterWidth } = d;
+  let o = 0;
+  for (let b = 0; b < batches; b++) {
+    const batchBase = b * inHeight;
+    for (let oy = 0; oy < outHeight; oy++) {
+      const inY0 = oy * strideHeight - d.padHeight;
+      const fyStart = inY0 < 0 ? -inY0 : 0;
+      const fyEnd = Math.min(filterHeight, inHeight - inY0);
+      for (let ox = 0; ox < outWidth; ox++) {
+        const inX0 = ox * strideWidth - d.padWidth;
+        const fxStart = inX0 < 0 ? -inX0 : 0;
+        const fxEnd = Math.min(filterWidth, inWidth - inX0);
+        for (let c = 0; c < depth; c++) {
+          let max = initial;
+          for (let fy = fyStart; fy < fyEnd; fy++) {
+            let p = ((batchBase + inY0 + fy) * inWidth + inX0 + fxStart) * depth + c;
+            for (let fx = fxStart; fx < fxEnd; fx++, p += depth) {
+              const v = input[p]!;
+              if (v > max) max = v;
+            }
+          }
+          output[o++] = max < lo ? lo : max > hi ? hi : max;
+        }
+      }
+    }
+  }
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const d = node.userData as PoolingOpData;
+  const input = context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray;
+  const output = context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray;
+  switch (d.type) {
+    case TensorType.FLOAT32:
+      maxPool(d, input, output, -FLT_MAX, d.activationMinF, d.activationMaxF);
+      break;
+    case TensorType.INT8:
+      maxPool(d, input, output, -128, d.activationMin, d.activationMax);
+      break;
+    default:
+      maxPool(d, input, output, -32768, d.activationMin, d.activationMax);
+      break;
+  }
+}
+
+/** MAX_POOL_2D registration: float32, int8, int16 (op versions 1..3). */
+export const MAX_POOL_2D: Registration = {
+  builtinCode: BuiltinOperator.MAX_POOL_2D,
+  version: 3,
+  provider: PROVIDER,
+  name: OP,
+  init: initPooling,
+  prepare,
+  invoke,
+};

@@ -1,0 +1,96 @@
+/**
+ * MAXIMUM and MINIMUM (tflite-micro kernels/maximum_minimum.cc; reference_ops::MaximumMinimumBroadcastSlow).
+ *
+ * float32, int8, int16, int32 with broadcasting up to 5-D. Like TFLM, the raw values are compared, so
+ * quantized inputs and output are assumed to share scale and zero point; MAXIMUM picks
+ * `a > b ? a : b` and MINIMUM `a < b ? a : b` (so a NaN in `a` yields `b`, as in TFLM).
+ */
+import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import { binaryTensors, opDataOf, planBinary, requireSameType, requireType, type BroadcastPlan } from './elementwise-common.js';
+
+/** TFLM's MaximumMinimumBroadcastSlow<N = 5>. */
+const MAX_BROADCAST_RANK = 5;
+
+type Values = Float32Array | Int8Array | Int16Array | Int32Array;
+
+interface MaxMinOpData {
+  plan: BroadcastPlan | null;
+}
+
+function prepareFor(op: string) {
+  return (context: TfLiteContext, node: Node): void => {
+    const data = opDataOf<MaxMinOpData>(op, node);
+    const { input1, input2, output } = binaryTensors(op, context, node);
+    requireType(op, node, output, 'output', [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32]);
+    requireSameType(op, node, input1, input2, 'inputs');
+    requireSameType(op, node, input1, output, 'input 1 and output');
+    data.plan = planBinary(op, node, input1, input2, output, MAX_BROADCAST_RANK);
+  };
+}
+
+function maximum(plan: BroadcastPlan, a: Values, b: Values, out: Values): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) {
+      const x = a[i1]!;
+      const y = b[i2]!;
+      out[o] = x > y ? x : y;
+    }
+    plan.next();
+  }
+}
+
+function minimum(plan: BroadcastPlan, a: Values, b: Values, out: Values): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) {
+      const x = a[i1]!;
+      const y = b[i2]!;
+      out[o] = x < y ? x : y;
+    }
+    plan.next();
+  }
+}
+
+/** MAXIMUM reference kernel: float32, int8, int16, int32 with broadcasting up to 5-D. */
+export const MAXIMUM: Registration<MaxMinOpData> = {
+  builtinCode: BuiltinOperator.MAXIMUM,
+  version: 4,
+  provider: PROVIDER,
+  name: 'MAXIMUM',
+  init: () => ({ plan: null }),
+  prepare: prepareFor('MAXIMUM'),
+  invoke(context, node) {
+    const plan = (node.userData as MaxMinOpData).plan!;
+    const a = context.getEvalTensor(node.inputs[0]!).data as Values;
+    const b = context.getEvalTensor(node.inputs[1]!).data as Values;
+    maximum(plan, a, b, context.getEvalTensor(node.outputs[0]!).data as Values);
+  },
+};
+
+/** MINIMUM reference kernel: float32, int8, int16, int32 with broadcasting up to 5-D. */
+export const MINIMUM: Registration<MaxMinOpData> = {
+  builtinCode: BuiltinOperator.MINIMUM,
+  version: 4,
+  provider: PROVIDER,
+  name: 'MINIMUM',
+  init: () => ({ plan: null }),
+  prepare: prepareFor('MINIMUM'),
+  invoke(context, node) {
+    const plan = (node.userData as MaxMinOpData).plan!;
+    const a = context.getEvalTensor(node.inputs[0]!).data as Values;
+    const b = context.getEvalTensor(node.inputs[1]!).data as Values;
+    minimum(plan, a, b, context.getEvalTensor(node.outputs[0]!).data as Values);
+  },
+};

@@ -1,0 +1,258 @@
+/**
+ * MEAN (TFLM kernels/reduce.cc + reduce_common.cc; reference_ops::Mean / QuantizedMeanOrSum from
+ * tensorflow/lite/kernels/internal/reference/reduce.h). Reduces over any set of axes (negative allowed,
+ * duplicates ignored) of an input of up to 5 dimensions, with or without keep_dims.
+ *
+ * - float32: sums in float32 in input order, then divides by the element count. TFLM's special 4-D
+ *   H,W path (keep_dims, axes {1, 2}) sums each output in the same h-then-w order, so one code path
+ *   gives its results.
+ * - int8/int16: TFLM's QuantizedMeanOrSum, which current TFLM runs for every integer MEAN: int32 sums
+ *   (wrapping, in a scratch buffer of one int32 per output as TFLM requests), the input zero point
+ *   removed as `sum - zp_in * count`, then MultiplyByQuantizedMultiplier with the multiplier of
+ *   scale_in / scale_out into which 1/count has been folded, plus zp_out, saturated.
+ */
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  checkArity,
+  getInput,
+  getOutput,
+  multiplyByQuantizedMultiplier,
+  quantizeMultiplier,
+  tensorTypeName,
+} from '@micrort/core';
+import type { Node, ReducerOptions, Registration, TfLiteContext } from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import { type NumberArray, type OpDataBlock, allocateOpDataBlock, opDataBlock, shapeString } from './transpose-common.js';
+
+const OP = 'MEAN';
+/** TFLM's kMaxNumberOfAxis: the input rank limit of the reduce kernels. */
+export const MEAN_MAX_DIMS = 5;
+
+/**
+ * sizeof(OpDataReduce) in TFLM: int32 multiplier, shift, temp_buffer_idx, resolved_axis_idx, input_zp,
+ * float input_scale, int32 output_zp, float output_scale, int32 num_output_elements, num_axis.
+ */
+export const OP_DATA_REDUCE_BYTES = 40;
+
+/** Op data computed in prepare. */
+export interface MeanOpData extends OpDataBlock {
+  type: TensorType;
+  /** Input dims front-padded with 1s to 5. */
+  inDims: Int32Array;
+  /** Per (padded) input axis: stride in the output, 0 for reduced axes. */
+  outStrides: Int32Array;
+  numOutputs: number;
+  inputElements: number;
+  /** Number of input elements averaged into each output. */
+  count: number;
+  /** Integer path: folded multiplier/shift, zero points, int32 of zp_in * count, scratch index. */
+  multiplier: number;
+  shift: number;
+  inputZeroPoint: number;
+  outputZeroPoint: number;
+  zeroPointTimesCount: number;
+  qmin: number;
+  qmax: number;
+  scratchIndex: number;
+}
+
+/**
+ * QuantizedMeanOrSum's rescaling for a mean: folds 1/count into (multiplier, shift) exactly as TFLM does
+ * with int64 math: s = min(floor(log2(count)), 32, 31 + shift); multiplier' = (multiplier << s) / count
+ * (truncating); shift' = shift - s.
+ */
+export function foldCountIntoMultiplier(multiplier: number, shift: number, count: number): { multiplier: number; shift: number } {
+  if (!(count >= 1 && count < 4294967296)) throw new RangeError(`foldCountIntoMultiplier: count ${count} out of range`);
+  let s = 31 - Math.clz32(count);
+  s = Math.min(s, 32, 31 + shift);
+  const folded = (BigInt(multiplier) << BigInt(s)) / BigInt(count);
+  return { multiplier: Number(folded), shift: shift - s };
+}
+
+/** Resolves raw axis values (negative allowed) against `rank`, dropping duplicates (TFLite ResolveAxis). */
+function resolveAxes(raw: ArrayLike<number>, rank: number, node: Node): number[] {
+  const out: number[] = [];
+  if (rank === 0) return out; // scalars: the axes go unused
+  for (let i = 0; i < raw.length; i++) {
+    const a = raw[i]!;
+    const axis = a < 0 ? a + rank : a;
+    if (axis < 0 || axis >= rank) throw new KernelError(OP, node.index, `axis[${i}] = ${a} is out of range for a ${rank}-D input`);
+    if (!out.includes(axis)) out.push(axis);
+  }
+  return out;
+}
+
+function init(context: TfLiteContext): OpDataBlock {
+  return allocateOpDataBlock(context, OP_DATA_REDUCE_BYTES);
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  checkArity(OP, node, 2, 1);
+  const block = opDataBlock(OP, node);
+  const input = getInput(context, node, 0, OP);
+  const axisTensor = getInput(context, node, 1, OP);
+  const output = getOutput(context, node, 0, OP);
+  const type = input.type;
+  if (type !== TensorType.FLOAT32 && type !== TensorType.INT8 && type !== TensorType.INT16)
+    throw new KernelError(OP, node.index, `unsupported input type ${tensorTypeName(type)} (float32, int8, int16 are supported)`);
+  if (output.type !== type)
+    throw new KernelError(OP, node.index, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(type)}`);
+  const rank = input.dims.length;
+  if (rank > MEAN_MAX_DIMS) throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${MEAN_MAX_DIMS} are supported`);
+  if (axisTensor.type !== TensorType.INT32)
+    throw new KernelError(OP, node.index, `axis tensor has type ${tensorTypeName(axisTensor.type)}, expected int32`);
+  if (!axisTensor.isConstant) throw new KernelError(OP, node.index, `axis tensor ${axisTensor.index} must be constant`);
+  const axes = resolveAxes(axisTensor.data as Int32Array, rank, node);
+
+  const reduced = new Array<boolean>(rank).fill(false);
+  for (const a of axes) reduced[a] = true;
+  const pad = MEAN_MAX_DIMS - rank;
+  const inDims = new Int32Array(MEAN_MAX_DIMS).fill(1);
+  const outStrides = new Int32Array(MEAN_MAX_DIMS);
+  let stride = 1;
+  let count = 1;
+  for (let d = rank - 1; d >= 0; d--) {
+    const dim = input.dims[d]!;
+    inDims[pad + d] = dim;
+    if (reduced[d]) {
+      count *= dim;
+    } else {
+      outStrides[pad + d] = stride;
+      stride *= dim;
+    }
+  }
+  const numOutputs = stride;
+  if (output.elementCount !== numOutputs)
+    throw new KernelError(
+      OP,
+      node.index,
+      `output shape ${shapeString(output.dims)} has ${output.elementCount} elements, reducing ${shapeString(input.dims)} over axes ` +
+        `${shapeString(axes)} gives ${numOutputs}`,
+    );
+
+  const keepDims = (node.builtinData as ReducerOptions | null)?.keepDims ?? false;
+  if (keepDims && output.dims.length !== rank)
+    throw new KernelError(OP, node.index, `keep_dims is set but output shape ${shapeString(output.dims)} is not ${rank}-D`);
+
+  const data: MeanOpData = {
+    block,
+    type,
+    inDims,
+    outStrides,
+    numOutputs,
+    inputElements: input.elementCount,
+    count,
+    multiplier: 0,
+    shift: 0,
+    inputZeroPoint: 0,
+    outputZeroPoint: 0,
+    zeroPointTimesCount: 0,
+    qmin: 0,
+    qmax: 0,
+    scratchIndex: -1,
+  };
+  if (type !== TensorType.FLOAT32) {
+    const inScale = input.params.scale;
+    const outScale = output.params.scale;
+    if (!(inScale > 0) || !(outScale > 0))
+      throw new KernelError(OP, node.index, `quantized MEAN needs positive scales, got input ${inScale}, output ${outScale}`);
+    const q = quantizeMultiplier(inScale / outScale);
+    const folded = count > 0 ? foldCountIntoMultiplier(q.multiplier, q.shift, count) : q;
+    data.multiplier = folded.multiplier;
+    data.shift = folded.shift;
+    data.inputZeroPoint = input.params.zeroPoint;
+    data.outputZeroPoint = output.params.zeroPoint;
+    data.zeroPointTimesCount = Math.imul(input.params.zeroPoint, count);
+    [data.qmin, data.qmax] = type === TensorType.INT8 ? [-128, 127] : [-32768, 32767];
+    data.scratchIndex = context.requestScratchBufferInArena(numOutputs * 4);
+    // TFLM keeps the multiplier of scale_in / scale_out; 1/count is folded in at eval.
+    block.setInt32(0, q.multiplier, true);
+    block.setInt32(4, q.shift, true);
+    block.setInt32(8, data.scratchIndex, true);
+    block.setInt32(16, data.inputZeroPoint, true);
+    block.setFloat32(20, inScale, true);
+    block.setInt32(24, data.outputZeroPoint, true);
+    block.setFloat32(28, outScale, true);
+  }
+  block.setInt32(32, numOutputs, true);
+  block.setInt32(36, axisTensor.elementCount, true);
+  node.userData = data;
+}
+
+/** sum[out(i)] += in[i] over the (padded 5-D) input in row-major order, wrapping to int32. */
+function accumulateInt(d: MeanOpData, input: NumberArray, sum: Int32Array): void {
+  const n = d.inDims, s = d.outStrides;
+  const n0 = n[0]!, n1 = n[1]!, n2 = n[2]!, n3 = n[3]!, n4 = n[4]!;
+  const s0 = s[0]!, s1 = s[1]!, s2 = s[2]!, s3 = s[3]!, s4 = s[4]!;
+  let p = 0;
+  for (let i0 = 0; i0 < n0; i0++)
+    for (let i1 = 0; i1 < n1; i1++)
+      for (let i2 = 0; i2 < n2; i2++)
+        for (let i3 = 0; i3 < n3; i3++) {
+          let o = i0 * s0 + i1 * s1 + i2 * s2 + i3 * s3;
+          for (let i4 = 0; i4 < n4; i4++, o += s4) sum[o] = (sum[o]! + input[p++]!) | 0;
+        }
+}
+
+/** Float version of accumulateInt: the Float32Array store rounds each partial sum to float32, as C does. */
+function accumulateFloat(d: MeanOpData, input: Float32Array, sum: Float32Array): void {
+  const n = d.inDims, s = d.outStrides;
+  const n0 = n[0]!, n1 = n[1]!, n2 = n[2]!, n3 = n[3]!, n4 = n[4]!;
+  const s0 = s[0]!, s1 = s[1]!, s2 = s[2]!, s3 = s[3]!, s4 = s[4]!;
+  let p = 0;
+  for (let i0 = 0; i0 < n0; i0++)
+    for (let i1 = 0; i1 < n1; i1++)
+      for (let i2 = 0; i2 < n2; i2++)
+        for (let i3 = 0; i3 < n3; i3++) {
+          let o = i0 * s0 + i1 * s1 + i2 * s2 + i3 * s3;
+          for (let i4 = 0; i4 < n4; i4++, o += s4) sum[o] = sum[o]! + input[p++]!;
+        }
+}
+
+/** Float32 mean: sums in the output, then divides by the count (float32 division, as C). */
+function meanFloat(d: MeanOpData, input: Float32Array, out: Float32Array): void {
+  const n = d.numOutputs;
+  for (let i = 0; i < n; i++) out[i] = 0;
+  accumulateFloat(d, input, out);
+  const count = d.count;
+  if (count > 0) for (let i = 0; i < n; i++) out[i] = out[i]! / count;
+}
+
+/** int8/int16 mean: TFLM QuantizedMeanOrSum with the int32 sums in `sum` (the scratch buffer). */
+function meanInt(d: MeanOpData, input: NumberArray, out: NumberArray, sum: Int32Array): void {
+  const n = d.numOutputs;
+  if (d.inputElements === 0) {
+    for (let i = 0; i < n; i++) out[i] = 0;
+    return;
+  }
+  for (let i = 0; i < n; i++) sum[i] = 0;
+  accumulateInt(d, input, sum);
+  const { multiplier, shift, outputZeroPoint, zeroPointTimesCount, qmin, qmax } = d;
+  for (let i = 0; i < n; i++) {
+    const shifted = (sum[i]! - zeroPointTimesCount) | 0;
+    const v = multiplyByQuantizedMultiplier(shifted, multiplier, shift) + outputZeroPoint;
+    out[i] = v < qmin ? qmin : v > qmax ? qmax : v;
+  }
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const d = node.userData as MeanOpData;
+  const input = context.getEvalTensor(node.inputs[0]!);
+  const output = context.getEvalTensor(node.outputs[0]!);
+  if (d.type === TensorType.FLOAT32) meanFloat(d, input.data as Float32Array, output.data as Float32Array);
+  else
+    meanInt(d, input.data as unknown as NumberArray, output.data as unknown as NumberArray, context.getScratchBuffer(d.scratchIndex).i32);
+}
+
+/** MEAN registration: float32, int8, int16 (op versions 1..3). */
+export const MEAN: Registration = {
+  builtinCode: BuiltinOperator.MEAN,
+  version: 3,
+  provider: PROVIDER,
+  name: OP,
+  init,
+  prepare,
+  invoke,
+};

@@ -1,0 +1,195 @@
+/**
+ * MUL (tflite-micro kernels/mul.cc, mul_common.cc; reference_ops::Mul / BroadcastMul6DSlow,
+ * reference_integer_ops::Mul / BroadcastMul4DSlow).
+ *
+ * float32 multiplies and clamps to the fused activation range; int32 multiplies with 32-bit wrap-around
+ * and clamps to the activation range; int8 and int16 requantize the product of the offset inputs with
+ * one multiplier (int16 requires zero points of 0).
+ */
+import {
+  BuiltinOperator,
+  TensorType,
+  multiplyByQuantizedMultiplier,
+  quantizeMultiplier,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+} from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import {
+  TFLM_OP_DATA_BYTES,
+  activationRangeFloat,
+  activationRangeInt32,
+  activationRangeQuantized,
+  allocateOpData,
+  binaryTensors,
+  fusedActivation,
+  opDataOf,
+  planBinary,
+  requireQuantized,
+  requireSameType,
+  requireType,
+  requireZeroPoint,
+  type BroadcastPlan,
+} from './elementwise-common.js';
+
+const OP = 'MUL';
+/** TFLM's kMaxMulBroadcastDim. */
+const MAX_BROADCAST_RANK = 6;
+
+// Word offsets in TFLM's OpDataMul block.
+const INPUT1_ZERO_POINT = 0;
+const INPUT2_ZERO_POINT = 1;
+const ACT_MIN = 2;
+const ACT_MAX = 3;
+const OUTPUT_ZERO_POINT = 4;
+const OUTPUT_MULTIPLIER = 5;
+const OUTPUT_SHIFT = 6;
+const ACT_MIN_F32 = 7;
+const ACT_MAX_F32 = 8;
+
+interface MulOpData {
+  /** TFLM's OpDataMul in the arena (int32 words). */
+  params: Int32Array;
+  /** The same block as float32 words (for the float activation range). */
+  paramsF32: Float32Array;
+  plan: BroadcastPlan | null;
+  type: TensorType;
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  const data = opDataOf<MulOpData>(OP, node);
+  const { input1, input2, output } = binaryTensors(OP, context, node);
+  requireType(OP, node, output, 'output', [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.INT16]);
+  requireSameType(OP, node, input1, input2, 'inputs');
+  requireSameType(OP, node, input1, output, 'input 1 and output');
+  const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
+  const p = data.params;
+  const activation = fusedActivation(node);
+  switch (output.type) {
+    case TensorType.FLOAT32: {
+      const [lo, hi] = activationRangeFloat(OP, node, activation);
+      data.paramsF32[ACT_MIN_F32] = lo;
+      data.paramsF32[ACT_MAX_F32] = hi;
+      break;
+    }
+    case TensorType.INT32: {
+      const [lo, hi] = activationRangeInt32(OP, node, activation);
+      p[ACT_MIN] = lo;
+      p[ACT_MAX] = hi;
+      break;
+    }
+    default: {
+      requireQuantized(OP, node, input1, 'input 1');
+      requireQuantized(OP, node, input2, 'input 2');
+      requireQuantized(OP, node, output, 'output');
+      if (output.type === TensorType.INT16) {
+        requireZeroPoint(OP, node, input1, 'input 1', 0);
+        requireZeroPoint(OP, node, input2, 'input 2', 0);
+        requireZeroPoint(OP, node, output, 'output', 0);
+      }
+      const [lo, hi] = activationRangeQuantized(OP, node, activation, output);
+      p[ACT_MIN] = lo;
+      p[ACT_MAX] = hi;
+      // TFLM: double(s1) * double(s2) / double(s_out).
+      const m = quantizeMultiplier((input1.params.scale * input2.params.scale) / output.params.scale);
+      p[OUTPUT_MULTIPLIER] = m.multiplier;
+      p[OUTPUT_SHIFT] = m.shift;
+      p[INPUT1_ZERO_POINT] = input1.params.zeroPoint;
+      p[INPUT2_ZERO_POINT] = input2.params.zeroPoint;
+      p[OUTPUT_ZERO_POINT] = output.params.zeroPoint;
+    }
+  }
+  data.plan = plan;
+  data.type = output.type;
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const data = node.userData as MulOpData;
+  const plan = data.plan!;
+  const a = context.getEvalTensor(node.inputs[0]!).data;
+  const b = context.getEvalTensor(node.inputs[1]!).data;
+  const out = context.getEvalTensor(node.outputs[0]!).data;
+  switch (data.type) {
+    case TensorType.FLOAT32:
+      mulFloat(plan, a as Float32Array, b as Float32Array, out as Float32Array, data.paramsF32[ACT_MIN_F32]!, data.paramsF32[ACT_MAX_F32]!);
+      break;
+    case TensorType.INT32:
+      mulInt32(plan, a as Int32Array, b as Int32Array, out as Int32Array, data.params[ACT_MIN]!, data.params[ACT_MAX]!);
+      break;
+    default:
+      mulQuantized(plan, a as Int8Array | Int16Array, b as Int8Array | Int16Array, out as Int8Array | Int16Array, data.params);
+  }
+}
+
+function mulFloat(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Float32Array, lo: number, hi: number): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) {
+      // ActivationFunctionWithMinMax (a NaN stays NaN), written inline so no double crosses a call.
+      const v = a[i1]! * b[i2]!;
+      const y = v < lo ? lo : v;
+      out[o] = hi < y ? hi : y;
+    }
+    plan.next();
+  }
+}
+
+function mulInt32(plan: BroadcastPlan, a: Int32Array, b: Int32Array, out: Int32Array, lo: number, hi: number): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) {
+      const v = Math.imul(a[i1]!, b[i2]!);
+      out[o] = v < lo ? lo : v > hi ? hi : v;
+    }
+    plan.next();
+  }
+}
+
+function mulQuantized(plan: BroadcastPlan, a: Int8Array | Int16Array, b: Int8Array | Int16Array, out: Int8Array | Int16Array, p: Int32Array): void {
+  const off1 = -p[INPUT1_ZERO_POINT]!;
+  const off2 = -p[INPUT2_ZERO_POINT]!;
+  const offOut = p[OUTPUT_ZERO_POINT]!;
+  const m = p[OUTPUT_MULTIPLIER]!;
+  const shift = p[OUTPUT_SHIFT]!;
+  const lo = p[ACT_MIN]!;
+  const hi = p[ACT_MAX]!;
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) {
+      const prod = Math.imul(off1 + a[i1]!, off2 + b[i2]!);
+      const v = (offOut + multiplyByQuantizedMultiplier(prod, m, shift)) | 0;
+      out[o] = v < lo ? lo : v > hi ? hi : v;
+    }
+    plan.next();
+  }
+}
+
+/** MUL reference kernel: float32, int32, int8, int16 with broadcasting up to 6-D. */
+export const MUL: Registration<MulOpData> = {
+  builtinCode: BuiltinOperator.MUL,
+  version: 7,
+  provider: PROVIDER,
+  name: 'MUL',
+  init: (context) => {
+    const region = context.allocatePersistentBuffer(TFLM_OP_DATA_BYTES.MUL);
+    return { params: region.i32, paramsF32: region.f32, plan: null, type: TensorType.FLOAT32 };
+  },
+  prepare,
+  invoke,
+};

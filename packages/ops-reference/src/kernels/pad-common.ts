@@ -1,0 +1,158 @@
+/**
+ * Shared kernel of PAD and PADV2 (TFLM kernels/pad.cc + pad_common.cc, reference_ops::Pad): pads a
+ * float32/int8/int16/int32 tensor of up to 5 dimensions with constant paddings. The pad value is the
+ * optional third input (PADV2), else 0, except int8 which pads with the output zero point.
+ */
+import { KernelError, TensorType, checkArity, getInput, getOptionalInput, getOutput, tensorTypeName } from '@micrort/core';
+import type { Node, TfLiteContext } from '@micrort/core';
+import {
+  type NumberArray,
+  type OpDataBlock,
+  allocateOpDataBlock,
+  extendShape,
+  opDataBlock,
+  readConstantIndexTensor,
+  shapeString,
+} from './transpose-common.js';
+
+/** TFLM's PadKernelMaxDimensionCount(). */
+export const PAD_MAX_DIMS = 5;
+
+/**
+ * sizeof(OpData) of TFLM's pad kernel: PadParams {int8 left_padding_count; int32 left_padding[5];
+ * int8 right_padding_count; int32 right_padding[5]; uint8 resizing_category} then int32 output_zero_point.
+ */
+export const OP_DATA_PAD_BYTES = 56;
+
+/** init of PAD and PADV2: TFLM's pad OpData block. */
+export function initPad(context: TfLiteContext): OpDataBlock {
+  return allocateOpDataBlock(context, OP_DATA_PAD_BYTES);
+}
+
+/** Op data computed in prepare. */
+export interface PadOpData extends OpDataBlock {
+  /** Output dims, front-padded with 1s to 5. */
+  outDims: Int32Array;
+  /** Left/right paddings per (padded) axis. */
+  left: Int32Array;
+  right: Int32Array;
+  /** Pad value used when there is no constant_values input. */
+  defaultPadValue: number;
+  /** Tensor index of constant_values, or -1. */
+  padValueTensor: number;
+}
+
+const SUPPORTED = new Set<TensorType>([TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32]);
+
+/** TFLM PadPrepare; `op` names the op (PAD or PADV2) in errors. */
+export function preparePad(op: string, context: TfLiteContext, node: Node): PadOpData {
+  checkArity(op, node, [2, 3], 1);
+  const block = opDataBlock(op, node);
+  const input = getInput(context, node, 0, op);
+  const paddings = getInput(context, node, 1, op);
+  const constantValues = getOptionalInput(context, node, 2);
+  const output = getOutput(context, node, 0, op);
+  if (!SUPPORTED.has(input.type))
+    throw new KernelError(op, node.index, `unsupported input type ${tensorTypeName(input.type)} (float32, int8, int16, int32 are supported)`);
+  if (output.type !== input.type)
+    throw new KernelError(op, node.index, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`);
+  const rank = input.dims.length;
+  if (rank > PAD_MAX_DIMS) throw new KernelError(op, node.index, `input has ${rank} dimensions, at most ${PAD_MAX_DIMS} are supported`);
+  if (output.dims.length !== rank)
+    throw new KernelError(op, node.index, `output rank ${output.dims.length} differs from input rank ${rank}`);
+  if (paddings.elementCount !== rank * 2)
+    throw new KernelError(op, node.index, `paddings has shape ${shapeString(paddings.dims)}, expected [${rank}, 2]`);
+  const pads = readConstantIndexTensor(paddings, op, node, 'paddings');
+
+  const outDims = Int32Array.from(extendShape(output.dims, PAD_MAX_DIMS));
+  const left = new Int32Array(PAD_MAX_DIMS);
+  const right = new Int32Array(PAD_MAX_DIMS);
+  const shift = PAD_MAX_DIMS - rank;
+  for (let i = 0; i < rank; i++) {
+    const l = pads[i * 2]!;
+    const r = pads[i * 2 + 1]!;
+    if (l < 0 || r < 0) throw new KernelError(op, node.index, `paddings of axis ${i} are [${l}, ${r}], must be non-negative`);
+    const expected = input.dims[i]! + l + r;
+    if (output.dims[i] !== expected)
+      throw new KernelError(op, node.index, `output dim ${i} is ${output.dims[i]}, expected ${input.dims[i]} + ${l} + ${r} = ${expected}`);
+    left[shift + i] = l;
+    right[shift + i] = r;
+  }
+
+  let defaultPadValue = 0;
+  if (constantValues) {
+    if (constantValues.type !== input.type)
+      throw new KernelError(
+        op,
+        node.index,
+        `constant_values type ${tensorTypeName(constantValues.type)} differs from input type ${tensorTypeName(input.type)}`,
+      );
+    if (constantValues.elementCount !== 1)
+      throw new KernelError(op, node.index, `constant_values must be a scalar, got shape ${shapeString(constantValues.dims)}`);
+    if (input.type === TensorType.INT8 &&
+        (constantValues.params.zeroPoint !== output.params.zeroPoint || constantValues.params.scale !== output.params.scale))
+      throw new KernelError(
+        op,
+        node.index,
+        `constant_values quantization (scale ${constantValues.params.scale}, zero point ${constantValues.params.zeroPoint}) must equal ` +
+          `the output's (scale ${output.params.scale}, zero point ${output.params.zeroPoint})`,
+      );
+  } else if (input.type === TensorType.INT8) {
+    const zp = output.params.zeroPoint;
+    if (zp < -128 || zp > 127) throw new KernelError(op, node.index, `output zero point ${zp} is outside the int8 range`);
+    defaultPadValue = zp;
+  }
+  // TFLM's PadParams: paddings of the input's own axes, and kImageStyle (1) for 4-D paddings that leave
+  // batch and channels alone, else kGenericResize (2).
+  block.setInt8(0, rank);
+  block.setInt8(24, rank);
+  for (let i = 0; i < rank; i++) {
+    block.setInt32(4 + 4 * i, pads[i * 2]!, true);
+    block.setInt32(28 + 4 * i, pads[i * 2 + 1]!, true);
+  }
+  const imageStyle = pads.length === 8 && pads[0] === 0 && pads[1] === 0 && pads[6] === 0 && pads[7] === 0;
+  block.setUint8(48, imageStyle ? 1 : 2);
+  block.setInt32(52, input.type === TensorType.INT8 ? output.params.zeroPoint : 0, true);
+  return { block, outDims, left, right, defaultPadValue, padValueTensor: constantValues ? constantValues.index : -1 };
+}
+
+/**
+ * Writes the output in row-major order: padding rows are filled with `value`, other rows get the left
+ * padding, the next input row, and the right padding (reference PadImpl's element order).
+ */
+function pad5(d: PadOpData, input: NumberArray, output: NumberArray, value: number): void {
+  const od = d.outDims, l = d.left, r = d.right;
+  const o0 = od[0]!, o1 = od[1]!, o2 = od[2]!, o3 = od[3]!, o4 = od[4]!;
+  const l0 = l[0]!, l1 = l[1]!, l2 = l[2]!, l3 = l[3]!, l4 = l[4]!;
+  const e0 = o0 - r[0]!, e1 = o1 - r[1]!, e2 = o2 - r[2]!, e3 = o3 - r[3]!, e4 = o4 - r[4]!;
+  let p = 0;
+  let o = 0;
+  for (let i0 = 0; i0 < o0; i0++) {
+    const pad0 = i0 < l0 || i0 >= e0;
+    for (let i1 = 0; i1 < o1; i1++) {
+      const pad1 = pad0 || i1 < l1 || i1 >= e1;
+      for (let i2 = 0; i2 < o2; i2++) {
+        const pad2 = pad1 || i2 < l2 || i2 >= e2;
+        for (let i3 = 0; i3 < o3; i3++) {
+          if (pad2 || i3 < l3 || i3 >= e3) {
+            for (let i4 = 0; i4 < o4; i4++) output[o++] = value;
+          } else {
+            let i4 = 0;
+            for (; i4 < l4; i4++) output[o++] = value;
+            for (; i4 < e4; i4++) output[o++] = input[p++]!;
+            for (; i4 < o4; i4++) output[o++] = value;
+          }
+        }
+      }
+    }
+  }
+}
+
+/** PAD/PADV2 invoke. */
+export function invokePad(context: TfLiteContext, node: Node): void {
+  const d = node.userData as PadOpData;
+  const input = context.getEvalTensor(node.inputs[0]!);
+  const output = context.getEvalTensor(node.outputs[0]!);
+  const value = d.padValueTensor >= 0 ? (context.getEvalTensor(d.padValueTensor).data as unknown as NumberArray)[0]! : d.defaultPadValue;
+  pad5(d, input.data as unknown as NumberArray, output.data as unknown as NumberArray, value);
+}

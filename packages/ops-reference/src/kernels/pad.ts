@@ -1,0 +1,26 @@
+/**
+ * PAD (TFLM kernels/pad.cc): constant padding of a float32/int8/int16/int32 tensor of up to 5
+ * dimensions; paddings come from a constant int32/int64 tensor of shape [rank, 2]. int8 pads with the
+ * output zero point, the other types with 0. See pad-common.ts.
+ */
+import { BuiltinOperator } from '@micrort/core';
+import type { Node, Registration, TfLiteContext } from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import { initPad, invokePad, preparePad } from './pad-common.js';
+
+const OP = 'PAD';
+
+function prepare(context: TfLiteContext, node: Node): void {
+  node.userData = preparePad(OP, context, node);
+}
+
+/** PAD registration (op versions 1..4). */
+export const PAD: Registration = {
+  builtinCode: BuiltinOperator.PAD,
+  version: 4,
+  provider: PROVIDER,
+  name: OP,
+  init: initPad,
+  prepare,
+  invoke: invokePad,
+};

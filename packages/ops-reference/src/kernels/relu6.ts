@@ -1,0 +1,91 @@
+/**
+ * RELU6 (tflite-micro kernels/activations.cc, activations_common.cc: Relu6Float, Relu6Quantized).
+ *
+ * float32: clamp to [0, 6]. int8/int16: clamp the raw values to [input zero point, quantized 6] in the
+ * input's quantization (TFLM does not requantize: the output is assumed to share the input's scale and
+ * zero point).
+ */
+import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import {
+  TFLM_OP_DATA_BYTES,
+  opDataOf,
+  requireQuantized,
+  requireSameElementCount,
+  requireSameType,
+  requireType,
+  unaryTensors,
+} from './elementwise-common.js';
+
+const OP = 'RELU6';
+
+// Half-word offsets in the Relu6OpData block.
+const SIX = 0;
+const ZERO = 1;
+
+interface Relu6OpData {
+  /** Relu6OpData in the arena: six and zero in the input's quantization. */
+  params: Int16Array;
+  type: TensorType;
+  count: number;
+}
+
+/**
+ * TFLM FloatToQuantizedType<T>(value, scale, zero_point): round(value / scale) + zero_point in float,
+ * clamped to the type's range.
+ */
+export function floatToQuantized(value: number, scale: number, zeroPoint: number, min: number, max: number): number {
+  const q = Math.fround(value / scale);
+  const r = Math.trunc(Math.fround((q < 0 ? -Math.round(-q) : Math.round(q)) + zeroPoint));
+  return r < min ? min : r > max ? max : r;
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  const data = opDataOf<Relu6OpData>(OP, node);
+  const { input, output } = unaryTensors(OP, context, node);
+  requireType(OP, node, input, 'input', [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16]);
+  requireSameType(OP, node, input, output, 'input and output');
+  data.count = requireSameElementCount(OP, node, input, output);
+  if (input.type !== TensorType.FLOAT32) {
+    requireQuantized(OP, node, input, 'input');
+    const [min, max] = input.type === TensorType.INT8 ? [-128, 127] : [-32768, 32767];
+    data.params[ZERO] = input.params.zeroPoint;
+    data.params[SIX] = floatToQuantized(6, input.params.scale, input.params.zeroPoint, min, max);
+  }
+  data.type = input.type;
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const data = node.userData as Relu6OpData;
+  const input = context.getEvalTensor(node.inputs[0]!).data;
+  const output = context.getEvalTensor(node.outputs[0]!).data;
+  const n = data.count;
+  if (data.type === TensorType.FLOAT32) {
+    const x = input as Float32Array;
+    const y = output as Float32Array;
+    for (let i = 0; i < n; i++) {
+      const v = x[i]!;
+      y[i] = v > 6 ? 6 : v < 0 ? 0 : v;
+    }
+    return;
+  }
+  const upper = data.params[SIX]!;
+  const lower = data.params[ZERO]!;
+  const x = input as Int8Array | Int16Array;
+  const y = output as Int8Array | Int16Array;
+  for (let i = 0; i < n; i++) {
+    const v = x[i]!;
+    y[i] = v > upper ? upper : v < lower ? lower : v;
+  }
+}
+
+/** RELU6 reference kernel: float32, int8, int16. */
+export const RELU6: Registration<Relu6OpData> = {
+  builtinCode: BuiltinOperator.RELU6,
+  version: 3,
+  provider: PROVIDER,
+  name: 'RELU6',
+  init: (context) => ({ params: context.allocatePersistentBuffer(TFLM_OP_DATA_BYTES.RELU6).i16, type: TensorType.FLOAT32, count: 0 }),
+  prepare,
+  invoke,
+};

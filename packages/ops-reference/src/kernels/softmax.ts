@@ -1,0 +1,194 @@
+/**
+ * SOFTMAX over the last dimension (tflite-micro kernels/softmax.cc + softmax_common.cc).
+ *
+ * float32 → float32 with beta; int8 → int8 (output scale exactly 1/256, zero point -128); int8 → int16
+ * (scale 1/65536 within 0.1 %, zero point -32768); int16 → int16 (scale 1/32768 within 0.1 %, zero
+ * point 0) with TFLM's two 513-entry int16 lookup tables, built in prepare in two persistent arena
+ * regions. The quantization requirements are TFLM's; anything else is a KernelError.
+ */
+import {
+  BuiltinOperator,
+  INT16_LUT_SIZE,
+  KernelError,
+  TensorType,
+  calculateInputRadius,
+  expF32,
+  genLutInt16,
+  numElements,
+  preprocessSoftmaxScaling,
+  quantizeMultiplier,
+  tensorTypeName,
+  type Node,
+  type Registration,
+  type SoftmaxOptions,
+  type Tensor,
+  type TfLiteContext,
+} from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import { opDataOf, requireQuantized, unaryTensors } from './elementwise-common.js';
+import {
+  SCALED_DIFF_INTEGER_BITS,
+  SOFTMAX_PARAMS_BYTES,
+  SoftmaxWord,
+  softmaxFloat,
+  softmaxInt16,
+  softmaxInt8,
+  type SoftmaxShape,
+} from './softmax-common.js';
+
+const OP = 'SOFTMAX';
+
+enum SoftmaxKind {
+  Float32,
+  Int8ToInt8,
+  Int8ToInt16,
+  Int16ToInt16,
+}
+
+interface SoftmaxOpData {
+  /** SoftmaxParams as int32 words (SoftmaxWord offsets). */
+  params: Int32Array;
+  /** The same block as float64 words (`beta` is word 0). */
+  paramsF64: Float64Array;
+  kind: SoftmaxKind;
+  shape: SoftmaxShape;
+  expLut: Int16Array;
+  oneOverOnePlusXLut: Int16Array;
+}
+
+const EMPTY_I16 = new Int16Array(0);
+
+function init(context: TfLiteContext): SoftmaxOpData {
+  const region = context.allocatePersistentBuffer(SOFTMAX_PARAMS_BYTES);
+  return {
+    params: region.i32,
+    paramsF64: new Float64Array(region.buffer, region.offset, SOFTMAX_PARAMS_BYTES / 8),
+    kind: SoftmaxKind.Float32,
+    shape: { outer: 0, depth: 0 },
+    expLut: EMPTY_I16,
+    oneOverOnePlusXLut: EMPTY_I16,
+  };
+}
+
+/** TF_LITE_ENSURE_NEAR on float32 values: |a - b| <= eps evaluated in float32. */
+function near(a: number, b: number, eps: number): boolean {
+  return Math.abs(Math.fround(Math.fround(a) - Math.fround(b))) <= Math.fround(eps);
+}
+
+function checkOutputQuantization(node: Node, output: Tensor, zeroPoint: number, scale: number, exact: boolean): void {
+  const zp = output.params.zeroPoint;
+  const s = output.params.scale;
+  const scaleOk = exact ? s === Math.fround(scale) : near(s, scale, Math.fround(Math.fround(0.001) * Math.fround(scale)));
+  if (zp !== zeroPoint || !scaleOk)
+    throw new KernelError(
+      OP,
+      node.index,
+      `${tensorTypeName(output.type)} output (tensor ${output.index}) must have zero point ${zeroPoint} and scale ${exact ? '' : '≈ '}${scale}, got zero point ${zp} and scale ${s}`,
+    );
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  const data = opDataOf<SoftmaxOpData>(OP, node);
+  const { input, output } = unaryTensors(OP, context, node);
+  const beta = Math.fround((node.builtinData as SoftmaxOptions | null)?.beta ?? 1);
+  const rank = input.dims.length;
+  if (rank < 1) throw new KernelError(OP, node.index, `input (tensor ${input.index}) must have rank >= 1`);
+  const count = numElements(input.dims);
+  const depth = input.dims[rank - 1]!;
+  if (numElements(output.dims) !== count || output.dims[output.dims.length - 1] !== depth)
+    throw new KernelError(OP, node.index, `output shape [${Array.from(output.dims).join(', ')}] must match input shape [${Array.from(input.dims).join(', ')}]`);
+  data.shape = { outer: depth === 0 ? 0 : count / depth, depth };
+  data.paramsF64[0] = beta;
+  const p = data.params;
+
+  if (input.type === TensorType.FLOAT32) {
+    if (output.type !== TensorType.FLOAT32) throw new KernelError(OP, node.index, `float32 input needs a float32 output, got ${tensorTypeName(output.type)}`);
+    data.kind = SoftmaxKind.Float32;
+    return;
+  }
+  if (input.type !== TensorType.INT8 && input.type !== TensorType.INT16)
+    throw new KernelError(OP, node.index, `unsupported input type ${tensorTypeName(input.type)}; supported: float32, int8, int16`);
+  if (output.type === TensorType.INT16) {
+    // int8 → int16 or int16 → int16
+  } else if (output.type !== input.type) {
+    throw new KernelError(OP, node.index, `${tensorTypeName(input.type)} input with ${tensorTypeName(output.type)} output is not supported`);
+  }
+  requireQuantized(OP, node, input, 'input');
+  requireQuantized(OP, node, output, 'output');
+  const inputScale = input.params.scale;
+
+  if (input.type === TensorType.INT16) {
+    checkOutputQuantization(node, output, 0, 1 / 32768, false);
+    // the exp LUT covers [-10, 0]: input differences are rescaled so that -65535 maps to -10
+    const m = quantizeMultiplier((inputScale * beta) / (10 / 65535));
+    p[SoftmaxWord.InputMultiplier] = m.multiplier;
+    p[SoftmaxWord.InputLeftShift] = m.shift;
+    data.expLut = context.allocatePersistentBuffer(INT16_LUT_SIZE * 2).i16.subarray(0, INT16_LUT_SIZE);
+    data.oneOverOnePlusXLut = context.allocatePersistentBuffer(INT16_LUT_SIZE * 2).i16.subarray(0, INT16_LUT_SIZE);
+    genLutInt16(expF32, -10, 0, -1, 1, data.expLut);
+    genLutInt16(oneOverOnePlusX, 0, 1, -1, 1, data.oneOverOnePlusXLut);
+    p[SoftmaxWord.ZeroPoint] = output.params.zeroPoint;
+    data.kind = SoftmaxKind.Int16ToInt16;
+    return;
+  }
+
+  if (output.type === TensorType.INT16) {
+    checkOutputQuantization(node, output, -32768, 1 / 65536, false);
+    data.kind = SoftmaxKind.Int8ToInt16;
+  } else {
+    checkOutputQuantization(node, output, -128, 1 / 256, true);
+    data.kind = SoftmaxKind.Int8ToInt8;
+  }
+  let m;
+  try {
+    m = preprocessSoftmaxScaling(beta, inputScale, SCALED_DIFF_INTEGER_BITS);
+  } catch (e) {
+    throw new KernelError(OP, node.index, `input scale ${inputScale} with beta ${beta} is too small to rescale: ${(e as Error).message}`);
+  }
+  p[SoftmaxWord.InputMultiplier] = m.multiplier;
+  p[SoftmaxWord.InputLeftShift] = m.shift;
+  p[SoftmaxWord.DiffMin] = -calculateInputRadius(SCALED_DIFF_INTEGER_BITS, m.shift);
+}
+
+/** The 1 / (1 + x) table function, in float32 as TFLM's lambda. */
+function oneOverOnePlusX(x: number): number {
+  return Math.fround(1 / Math.fround(1 + x));
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const data = node.userData as SoftmaxOpData;
+  const p = data.params;
+  const input = context.getEvalTensor(node.inputs[0]!).data;
+  const output = context.getEvalTensor(node.outputs[0]!).data;
+  switch (data.kind) {
+    case SoftmaxKind.Float32:
+      softmaxFloat(data.shape, input as Float32Array, output as Float32Array, data.paramsF64[0]!);
+      break;
+    case SoftmaxKind.Int8ToInt8:
+    case SoftmaxKind.Int8ToInt16:
+      softmaxInt8(
+        data.shape,
+        input as Int8Array,
+        output as Int8Array | Int16Array,
+        p[SoftmaxWord.InputMultiplier]!,
+        p[SoftmaxWord.InputLeftShift]!,
+        p[SoftmaxWord.DiffMin]!,
+        data.kind === SoftmaxKind.Int8ToInt8 ? 8 : 16,
+      );
+      break;
+    case SoftmaxKind.Int16ToInt16:
+      softmaxInt16(data.shape, input as Int16Array, output as Int16Array, p[SoftmaxWord.InputMultiplier]!, p[SoftmaxWord.InputLeftShift]!, data.expLut, data.oneOverOnePlusXLut);
+      break;
+  }
+}
+
+/** The reference SOFTMAX kernel. */
+export const SOFTMAX: Registration<SoftmaxOpData> = {
+  builtinCode: BuiltinOperator.SOFTMAX,
+  version: 3,
+  provider: PROVIDER,
+  name: OP,
+  init,
+  prepare,
+  invoke,
+};

@@ -1,0 +1,215 @@
+/**
+ * STRIDED_SLICE (TFLM kernels/strided_slice.cc + strided_slice_common.cc, micro reference_ops::
+ * StridedSlice and strided_slice_logic.h): slices a tensor of up to 5 dimensions with constant
+ * begin/end/strides (int32 or int64), begin/end masks, shrink_axis_mask, negative indices and the
+ * `offset` flag (end relative to begin). Works for every fixed-size element type.
+ *
+ * As in TFLM, ellipsis_mask and new_axis_mask are not applied (TFLM zeroes them); the output shape is
+ * checked against the slice, so a model that relies on them fails in prepare.
+ */
+import { BuiltinOperator, KernelError, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
+import type { Node, Registration, StridedSliceOptions, TfLiteContext } from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import {
+  type ElementLayout,
+  type NumberArray,
+  type OpDataBlock,
+  allocateOpDataBlock,
+  elementLayout,
+  opDataBlock,
+  extendShape,
+  movableData,
+  readConstantIndexTensor,
+  rowMajorStrides,
+  shapeString,
+} from './transpose-common.js';
+
+const OP = 'STRIDED_SLICE';
+/** Rank the reference loop runs at (StridedSlicePadIndices pads every slice to 5 dimensions). */
+export const STRIDED_SLICE_MAX_DIMS = 5;
+
+/**
+ * sizeof(StridedSliceParams) in TFLM (its op data): int8 start_indices_count, int32 start_indices[5],
+ * the same for stop_indices and strides, uint16 begin/ellipsis/end/new_axis/shrink_axis masks, bool offset.
+ */
+export const OP_DATA_STRIDED_SLICE_BYTES = 84;
+
+/** Op data computed in prepare; all arrays have 5 entries (front-padded axes). */
+export interface StridedSliceOpData extends OpDataBlock {
+  layout: ElementLayout;
+  /** First input index along each axis. */
+  starts: Int32Array;
+  /** Step along each axis (non-zero, may be negative). */
+  steps: Int32Array;
+  /** Number of positions visited along each axis. */
+  counts: Int32Array;
+  /** Row-major strides of the (padded) input, in elements. */
+  inStrides: Int32Array;
+}
+
+/** strided_slice::Clamp. */
+function clamp(v: number, lo: number, hi: number): number {
+  return hi < v ? hi : v < lo ? lo : v;
+}
+
+/** StridedSliceStartForAxis: first index along an axis of size `size`. */
+export function startForAxis(begin: number, stride: number, size: number, beginMask: boolean): number {
+  let start = begin;
+  if (start < 0) start += size;
+  start = stride > 0 ? clamp(start, 0, size) : clamp(start, -1, size - 1);
+  if (beginMask) start = stride > 0 ? 0 : size - 1;
+  return start;
+}
+
+/** StridedSliceEndForAxis: the exclusive stop along an axis (start + 1 for a shrunk axis). */
+export function endForAxis(
+  end: number,
+  stride: number,
+  size: number,
+  start: number,
+  endMask: boolean,
+  shrink: boolean,
+  offset: boolean,
+): number {
+  if (shrink) return start >= size ? start : start + 1;
+  let stop = end;
+  if (offset) stop += start;
+  if (stop < 0) stop += size;
+  stop = stride > 0 ? clamp(stop, 0, size) : clamp(stop, -1, size - 1);
+  if (endMask) stop = stride > 0 ? size : -1;
+  return stop;
+}
+
+/** Iterations of `for (i = start; stride > 0 ? i < stop : i > stop; i += stride)`. */
+function iterationCount(start: number, stop: number, stride: number): number {
+  const n = stride > 0 ? Math.ceil((stop - start) / stride) : Math.ceil((start - stop) / -stride);
+  return n > 0 ? n : 0;
+}
+
+function init(context: TfLiteContext): OpDataBlock {
+  return allocateOpDataBlock(context, OP_DATA_STRIDED_SLICE_BYTES);
+}
+
+/** Writes TFLM's StridedSliceParams (ellipsis and new-axis masks zeroed, as TFLM's BuildStridedSliceParams). */
+function writeParams(block: DataView, begin: number[], end: number[], strides: number[], params: StridedSliceOptions | null): void {
+  const rank = begin.length;
+  block.setInt8(0, rank);
+  block.setInt8(24, rank);
+  block.setInt8(48, rank);
+  for (let i = 0; i < rank; i++) {
+    block.setInt32(4 + 4 * i, begin[i]!, true);
+    block.setInt32(28 + 4 * i, end[i]!, true);
+    block.setInt32(52 + 4 * i, strides[i]!, true);
+  }
+  block.setUint16(72, params?.beginMask ?? 0, true);
+  block.setUint16(74, 0, true);
+  block.setUint16(76, params?.endMask ?? 0, true);
+  block.setUint16(78, 0, true);
+  block.setUint16(80, params?.shrinkAxisMask ?? 0, true);
+  block.setUint8(82, params?.offset ? 1 : 0);
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  checkArity(OP, node, 4, 1);
+  const block = opDataBlock(OP, node);
+  const input = getInput(context, node, 0, OP);
+  const beginT = getInput(context, node, 1, OP);
+  const endT = getInput(context, node, 2, OP);
+  const stridesT = getInput(context, node, 3, OP);
+  const output = getOutput(context, node, 0, OP);
+  const params = (node.builtinData as StridedSliceOptions | null) ?? null;
+  const rank = input.dims.length;
+  if (rank > STRIDED_SLICE_MAX_DIMS)
+    throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${STRIDED_SLICE_MAX_DIMS} are supported`);
+  if (output.type !== input.type)
+    throw new KernelError(OP, node.index, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`);
+  const layout = elementLayout(input.type, OP, node);
+  const begin = readConstantIndexTensor(beginT, OP, node, 'begin');
+  const end = readConstantIndexTensor(endT, OP, node, 'end');
+  const strides = readConstantIndexTensor(stridesT, OP, node, 'strides');
+  for (const [name, v] of [['begin', begin], ['end', end], ['strides', strides]] as const)
+    if (v.length !== rank) throw new KernelError(OP, node.index, `${name} has ${v.length} elements, the input has ${rank} dimensions`);
+
+  const beginMask = params?.beginMask ?? 0;
+  const endMask = params?.endMask ?? 0;
+  const shrinkMask = params?.shrinkAxisMask ?? 0;
+  const offset = params?.offset ?? false;
+  const dims = extendShape(input.dims, STRIDED_SLICE_MAX_DIMS);
+  const pad = STRIDED_SLICE_MAX_DIMS - rank;
+  const starts = new Int32Array(STRIDED_SLICE_MAX_DIMS);
+  const steps = new Int32Array(STRIDED_SLICE_MAX_DIMS).fill(1);
+  const counts = new Int32Array(STRIDED_SLICE_MAX_DIMS).fill(1);
+  const expected: number[] = [];
+  for (let axis = 0; axis < rank; axis++) {
+    const stride = strides[axis]!;
+    if (stride === 0) throw new KernelError(OP, node.index, `strides[${axis}] is 0; stride value has to be non-zero`);
+    const size = input.dims[axis]!;
+    const shrink = (shrinkMask & (1 << axis)) !== 0;
+    const start = startForAxis(begin[axis]!, stride, size, (beginMask & (1 << axis)) !== 0);
+    const stop = endForAxis(end[axis]!, stride, size, start, (endMask & (1 << axis)) !== 0, shrink, offset);
+    const count = iterationCount(start, stop, stride);
+    if (shrink && count !== 1)
+      throw new KernelError(
+        OP,
+        node.index,
+        `shrunk axis ${axis} selects ${count} elements (begin ${begin[axis]}, stride ${stride}, size ${size}); it must select exactly 1`,
+      );
+    if (!shrink) expected.push(count);
+    starts[pad + axis] = start;
+    steps[pad + axis] = stride;
+    counts[pad + axis] = count;
+  }
+  if (expected.length !== output.dims.length || expected.some((v, i) => v !== output.dims[i])) {
+    const masks = (params?.ellipsisMask ?? 0) !== 0 || (params?.newAxisMask ?? 0) !== 0;
+    throw new KernelError(
+      OP,
+      node.index,
+      `output shape ${shapeString(output.dims)} does not match the slice shape ${shapeString(expected)}` +
+        (masks ? ' (ellipsis_mask and new_axis_mask are not supported, as in TFLM)' : ''),
+    );
+  }
+  writeParams(block, begin, end, strides, params);
+  const data: StridedSliceOpData = { block, layout, starts, steps, counts, inStrides: Int32Array.from(rowMajorStrides(dims)) };
+  node.userData = data;
+}
+
+/** Copies the selected elements in row-major output order; `units` slots per element. */
+function slice5(d: StridedSliceOpData, src: NumberArray, dst: NumberArray, units: number): void {
+  const c = d.counts, st = d.starts, sp = d.steps, is = d.inStrides;
+  const c0 = c[0]!, c1 = c[1]!, c2 = c[2]!, c3 = c[3]!, c4 = c[4]!;
+  // Per-axis step in input elements, and the offset of the first selected element.
+  const k0 = sp[0]! * is[0]!, k1 = sp[1]! * is[1]!, k2 = sp[2]! * is[2]!, k3 = sp[3]! * is[3]!, k4 = sp[4]! * is[4]!;
+  const base = st[0]! * is[0]! + st[1]! * is[1]! + st[2]! * is[2]! + st[3]! * is[3]! + st[4]! * is[4]!;
+  let o = 0;
+  for (let i0 = 0, p0 = base; i0 < c0; i0++, p0 += k0)
+    for (let i1 = 0, p1 = p0; i1 < c1; i1++, p1 += k1)
+      for (let i2 = 0, p2 = p1; i2 < c2; i2++, p2 += k2)
+        for (let i3 = 0, p3 = p2; i3 < c3; i3++, p3 += k3) {
+          if (units === 1) {
+            for (let i4 = 0, p = p3; i4 < c4; i4++, p += k4) dst[o++] = src[p]!;
+          } else {
+            for (let i4 = 0, p = p3; i4 < c4; i4++, p += k4) {
+              const q = p * units;
+              for (let u = 0; u < units; u++) dst[o++] = src[q + u]!;
+            }
+          }
+        }
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const d = node.userData as StridedSliceOpData;
+  const input = context.getEvalTensor(node.inputs[0]!);
+  const output = context.getEvalTensor(node.outputs[0]!);
+  slice5(d, movableData(input, d.layout), movableData(output, d.layout), d.layout.units);
+}
+
+/** STRIDED_SLICE registration (op versions 1..8). */
+export const STRIDED_SLICE: Registration = {
+  builtinCode: BuiltinOperator.STRIDED_SLICE,
+  version: 8,
+  provider: PROVIDER,
+  name: OP,
+  init,
+  prepare,
+  invoke,
+};

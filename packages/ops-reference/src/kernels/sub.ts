@@ -1,0 +1,211 @@
+/**
+ * SUB (tflite-micro kernels/sub.cc, sub_common.cc; reference_ops::SubWithActivation, BroadcastSubSlow,
+ * BroadcastQuantSubSlow / SubElementwise).
+ *
+ * float32 and int32 subtract and clamp to the fused activation range. int8 and int16 use TFLM's general
+ * quantized path (both rescaled to twice the larger input scale with a left shift of 20 for int8 and 15
+ * for int16, then requantized to the output); TFLM micro has no separate power-of-two int16 path, so
+ * `pot_scale_int16` does not change the result.
+ */
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  multiplyByQuantizedMultiplierSmallerThanOneExp,
+  quantizeMultiplier,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+} from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import {
+  FLT_MAX,
+  TFLM_OP_DATA_BYTES,
+  activationRangeFloat,
+  activationRangeInt32,
+  activationRangeQuantized,
+  allocateOpData,
+  binaryTensors,
+  fusedActivation,
+  opDataOf,
+  planBinary,
+  requireNotQuantized,
+  requireQuantized,
+  requireSameType,
+  requireType,
+  type BroadcastPlan,
+} from './elementwise-common.js';
+
+const OP = 'SUB';
+/** TFLM's kMaxBroadcastDim in BroadcastSubCommon. */
+const MAX_BROADCAST_RANK = 6;
+
+// Word offsets in TFLM's OpDataSub block.
+const REQUIRES_BROADCAST = 0;
+const INPUT1_SHIFT = 1;
+const INPUT2_SHIFT = 2;
+const ACT_MIN = 3;
+const ACT_MAX = 4;
+const INPUT1_MULTIPLIER = 5;
+const INPUT2_MULTIPLIER = 6;
+const OUTPUT_MULTIPLIER = 7;
+const OUTPUT_SHIFT = 8;
+const LEFT_SHIFT = 9;
+const INPUT1_OFFSET = 10;
+const INPUT2_OFFSET = 11;
+const OUTPUT_OFFSET = 12;
+
+interface SubOpData {
+  /** TFLM's OpDataSub in the arena. */
+  params: Int32Array;
+  plan: BroadcastPlan | null;
+  type: TensorType;
+  /** Activation range for float32/int32 outputs (initialised with doubles so the fields never change representation). */
+  min: number;
+  max: number;
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  const data = opDataOf<SubOpData>(OP, node);
+  const { input1, input2, output } = binaryTensors(OP, context, node);
+  requireType(OP, node, output, 'output', [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.INT16]);
+  requireSameType(OP, node, input1, input2, 'inputs');
+  requireSameType(OP, node, input1, output, 'input 1 and output');
+  const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
+  const p = data.params;
+  p[REQUIRES_BROADCAST] = plan.requiresBroadcast ? 1 : 0;
+  const activation = fusedActivation(node);
+  switch (output.type) {
+    case TensorType.FLOAT32:
+      [data.min, data.max] = activationRangeFloat(OP, node, activation);
+      break;
+    case TensorType.INT32:
+      requireNotQuantized(OP, node, input1, 'input 1');
+      requireNotQuantized(OP, node, input2, 'input 2');
+      requireNotQuantized(OP, node, output, 'output');
+      [data.min, data.max] = activationRangeInt32(OP, node, activation);
+      break;
+    default: {
+      requireQuantized(OP, node, input1, 'input 1');
+      requireQuantized(OP, node, input2, 'input 2');
+      requireQuantized(OP, node, output, 'output');
+      p[INPUT1_OFFSET] = -input1.params.zeroPoint;
+      p[INPUT2_OFFSET] = -input2.params.zeroPoint;
+      p[OUTPUT_OFFSET] = output.params.zeroPoint;
+      const leftShift = output.type === TensorType.INT16 ? 15 : 20;
+      p[LEFT_SHIFT] = leftShift;
+      // TFLM computes these ratios in float before widening to double.
+      const twiceMaxInputScale = Math.fround(2 * Math.max(input1.params.scale, input2.params.scale));
+      const m1 = quantizeMultiplier(Math.fround(input1.params.scale / twiceMaxInputScale));
+      const m2 = quantizeMultiplier(Math.fround(input2.params.scale / twiceMaxInputScale));
+      const mo = quantizeMultiplier(Math.fround(twiceMaxInputScale / Math.fround((1 << leftShift) * output.params.scale)));
+      p[INPUT1_MULTIPLIER] = m1.multiplier;
+      p[INPUT1_SHIFT] = m1.shift;
+      p[INPUT2_MULTIPLIER] = m2.multiplier;
+      p[INPUT2_SHIFT] = m2.shift;
+      p[OUTPUT_MULTIPLIER] = mo.multiplier;
+      p[OUTPUT_SHIFT] = mo.shift;
+      // TFLM's QuantizeMultiplierSmallerThanOneExp requires multipliers below 1.
+      if (mo.shift > 0)
+        throw new KernelError(OP, node.index, `output scale ${output.params.scale} is too small for the input scales (rescale multiplier >= 1)`);
+      const [lo, hi] = activationRangeQuantized(OP, node, activation, output);
+      p[ACT_MIN] = lo;
+      p[ACT_MAX] = hi;
+    }
+  }
+  data.plan = plan;
+  data.type = output.type;
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const data = node.userData as SubOpData;
+  const plan = data.plan!;
+  const a = context.getEvalTensor(node.inputs[0]!).data;
+  const b = context.getEvalTensor(node.inputs[1]!).data;
+  const out = context.getEvalTensor(node.outputs[0]!).data;
+  switch (data.type) {
+    case TensorType.FLOAT32:
+      subFloat(plan, a as Float32Array, b as Float32Array, out as Float32Array, data.min, data.max);
+      break;
+    case TensorType.INT32:
+      subInt32(plan, a as Int32Array, b as Int32Array, out as Int32Array, data.min, data.max);
+      break;
+    default:
+      subQuantized(plan, a as Int8Array | Int16Array, b as Int8Array | Int16Array, out as Int8Array | Int16Array, data.params);
+  }
+}
+
+function subFloat(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Float32Array, lo: number, hi: number): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) {
+      // ActivationFunctionWithMinMax (a NaN stays NaN), written inline so no double crosses a call.
+      const v = a[i1]! - b[i2]!;
+      const y = v < lo ? lo : v;
+      out[o] = hi < y ? hi : y;
+    }
+    plan.next();
+  }
+}
+
+function subInt32(plan: BroadcastPlan, a: Int32Array, b: Int32Array, out: Int32Array, lo: number, hi: number): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) {
+      const v = (a[i1]! - b[i2]!) | 0;
+      out[o] = v < lo ? lo : v > hi ? hi : v;
+    }
+    plan.next();
+  }
+}
+
+function subQuantized(plan: BroadcastPlan, a: Int8Array | Int16Array, b: Int8Array | Int16Array, out: Int8Array | Int16Array, p: Int32Array): void {
+  const off1 = p[INPUT1_OFFSET]!;
+  const off2 = p[INPUT2_OFFSET]!;
+  const offOut = p[OUTPUT_OFFSET]!;
+  const scaleUp = 1 << p[LEFT_SHIFT]!;
+  const m1 = p[INPUT1_MULTIPLIER]!;
+  const sh1 = p[INPUT1_SHIFT]!;
+  const m2 = p[INPUT2_MULTIPLIER]!;
+  const sh2 = p[INPUT2_SHIFT]!;
+  const mo = p[OUTPUT_MULTIPLIER]!;
+  const sho = p[OUTPUT_SHIFT]!;
+  const lo = p[ACT_MIN]!;
+  const hi = p[ACT_MAX]!;
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) {
+      const x1 = multiplyByQuantizedMultiplierSmallerThanOneExp(Math.imul(off1 + a[i1]!, scaleUp), m1, sh1);
+      const x2 = multiplyByQuantizedMultiplierSmallerThanOneExp(Math.imul(off2 + b[i2]!, scaleUp), m2, sh2);
+      const raw = (multiplyByQuantizedMultiplierSmallerThanOneExp((x1 - x2) | 0, mo, sho) + offOut) | 0;
+      out[o] = raw < lo ? lo : raw > hi ? hi : raw;
+    }
+    plan.next();
+  }
+}
+
+/** SUB reference kernel: float32, int32, int8, int16 with broadcasting up to 6-D. */
+export const SUB: Registration<SubOpData> = {
+  builtinCode: BuiltinOperator.SUB,
+  version: 5,
+  provider: PROVIDER,
+  name: 'SUB',
+  init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.SUB), plan: null, type: TensorType.FLOAT32, min: -FLT_MAX, max: FLT_MAX }),
+  prepare,
+  invoke,
+};

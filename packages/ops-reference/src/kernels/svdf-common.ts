@@ -1,0 +1,206 @@
+/**
+ * SVDF evaluation loops (TFLM kernels/svdf_common.cc, reference build): float32, and full-integer with an
+ * int16 or int8 activation state. Everything here runs in invoke: typed arrays in, no allocation.
+ *
+ * The activation state is `[batch, numFilters * memorySize]`, one row of `memorySize` values per filter;
+ * each invoke shifts the whole state left by one element and writes the newest feature activation into the
+ * last column of every row.
+ */
+import { ActivationFunctionType, multiplyByQuantizedMultiplier } from '@micrort/core';
+
+/** Shapes of one SVDF node, fixed in prepare. */
+export interface SvdfShape {
+  rank: number;
+  batchSize: number;
+  inputSize: number;
+  numFilters: number;
+  numUnits: number;
+  memorySize: number;
+}
+
+/**
+ * Word layout of the integer SVDF parameters kept in the node's persistent buffer (TFLM's OpDataSvdf).
+ * `SCALE_1_*` requantizes the feature matmul into the state, `SCALE_2_*` the time matmul into the output.
+ */
+export const SvdfParam = {
+  SCALE_1_A: 0,
+  SCALE_1_B: 1,
+  SCALE_2_A: 2,
+  SCALE_2_B: 3,
+  INPUT_ZERO_POINT: 4,
+  OUTPUT_ZERO_POINT: 5,
+  STATE_ZERO_POINT: 6,
+  SCRATCH_INDEX: 7,
+  SCRATCH_OUTPUT_INDEX: 8,
+  /** Number of int32 words (TFLM's sizeof(OpDataSvdf) / 4). */
+  COUNT: 9,
+} as const;
+
+/** Shifts the state left by one element (the oldest memory column falls off each filter row). */
+function shiftStateLeft(state: Float32Array | Int16Array | Int8Array, length: number): void {
+  state.copyWithin(0, 1, length);
+}
+
+/**
+ * Float SVDF (EvalFloatSvdfReference). `scratch` holds `batch * numFilters` floats. Float32 rounding is
+ * reproduced step by step with Math.fround.
+ */
+export function evalSvdfFloat(
+  s: SvdfShape,
+  activation: ActivationFunctionType,
+  input: Float32Array,
+  weightsFeature: Float32Array,
+  weightsTime: Float32Array,
+  bias: Float32Array | null,
+  state: Float32Array,
+  scratch: Float32Array,
+  output: Float32Array,
+): void {
+  const { batchSize, inputSize, numFilters, numUnits, memorySize, rank } = s;
+  shiftStateLeft(state, batchSize * numFilters * memorySize);
+
+  // Feature matmul: the newest activation goes to the last column of each filter row.
+  for (let b = 0; b < batchSize; b++) {
+    const inBase = b * inputSize;
+    const stateBase = b * numFilters * memorySize + memorySize - 1;
+    for (let f = 0; f < numFilters; f++) {
+      const wBase = f * inputSize;
+      let dot = 0;
+      for (let k = 0; k < inputSize; k++) dot = Math.fround(dot + Math.fround(weightsFeature[wBase + k]! * input[inBase + k]!));
+      state[stateBase + f * memorySize] = dot;
+    }
+  }
+
+  // Time matmul into scratch.
+  for (let b = 0; b < batchSize; b++) {
+    const stateBase = b * memorySize * numFilters;
+    const scratchBase = b * numFilters;
+    for (let f = 0; f < numFilters; f++) {
+      const rowBase = f * memorySize;
+      let acc = 0;
+      for (let j = 0; j < memorySize; j++) acc = Math.fround(acc + Math.fround(weightsTime[rowBase + j]! * state[stateBase + rowBase + j]!));
+      scratch[scratchBase + f] = acc;
+    }
+  }
+
+  // Bias, rank reduction, activation.
+  for (let b = 0; b < batchSize; b++) {
+    const outBase = b * numUnits;
+    let sc = b * numFilters;
+    for (let u = 0; u < numUnits; u++) {
+      let acc = bias === null ? 0 : bias[u]!;
+      for (let r = 0; r < rank; r++) acc = Math.fround(acc + scratch[sc++]!);
+      output[outBase + u] = acc;
+    }
+  }
+  applyActivationFloat(activation, output, batchSize * numUnits);
+}
+
+/**
+ * TFLM ActivationValFloat (activation_utils.h) over `data[0 .. count)`, in place. One loop per activation,
+ * so no per-element call returns (and boxes) a double.
+ */
+export function applyActivationFloat(activation: ActivationFunctionType, data: Float32Array, count: number): void {
+  switch (activation) {
+    case ActivationFunctionType.NONE:
+      return;
+    case ActivationFunctionType.RELU:
+      for (let i = 0; i < count; i++) data[i] = data[i]! > 0 ? data[i]! : 0;
+      return;
+    case ActivationFunctionType.RELU_N1_TO_1:
+      for (let i = 0; i < count; i++) data[i] = data[i]! < -1 ? -1 : data[i]! > 1 ? 1 : data[i]!;
+      return;
+    case ActivationFunctionType.RELU6:
+      for (let i = 0; i < count; i++) data[i] = data[i]! < 0 ? 0 : data[i]! > 6 ? 6 : data[i]!;
+      return;
+    case ActivationFunctionType.TANH:
+      for (let i = 0; i < count; i++) data[i] = Math.tanh(data[i]!);
+      return;
+    case ActivationFunctionType.SIGN_BIT:
+      // std::signbit: 1 for negative values, -0 included.
+      for (let i = 0; i < count; i++) data[i] = data[i]! < 0 || (data[i] === 0 && 1 / data[i]! < 0) ? 1 : 0;
+      return;
+    default:
+      data.fill(0, 0, count);
+  }
+}
+
+/**
+ * Integer SVDF (EvalIntegerSvdfReference<int16_t | int8_t>). `state` and `weightsTime` share the state
+ * type; `scratch` holds `batch * numFilters` int32 and `scratchOutput` `batch * numUnits` int32.
+ *
+ * As TFLM at the pinned commit: the requantized feature activation is clamped to the state type's range
+ * first and the state zero point is added afterwards, so an int8 state wraps modulo 256 when the sum
+ * leaves [-128, 127] (the typed-array store does the same narrowing as C's int8_t store). The fused
+ * activation is not applied on this path.
+ */
+export function evalSvdfInteger(
+  s: SvdfShape,
+  p: Int32Array,
+  input: Int8Array,
+  weightsFeature: Int8Array,
+  weightsTime: Int16Array | Int8Array,
+  bias: Int32Array | null,
+  state: Int16Array | Int8Array,
+  stateMin: number,
+  stateMax: number,
+  scratch: Int32Array,
+  scratchOutput: Int32Array,
+  output: Int8Array,
+): void {
+  const { batchSize, inputSize, numFilters, numUnits, memorySize, rank } = s;
+  const scale1a = p[SvdfParam.SCALE_1_A]!;
+  const scale1b = p[SvdfParam.SCALE_1_B]!;
+  const scale2a = p[SvdfParam.SCALE_2_A]!;
+  const scale2b = p[SvdfParam.SCALE_2_B]!;
+  const inputZp = p[SvdfParam.INPUT_ZERO_POINT]!;
+  const outputZp = p[SvdfParam.OUTPUT_ZERO_POINT]!;
+  const stateZp = p[SvdfParam.STATE_ZERO_POINT]!;
+
+  shiftStateLeft(state, batchSize * numFilters * memorySize);
+
+  // Feature matmul.
+  for (let b = 0; b < batchSize; b++) {
+    const inBase = b * inputSize;
+    const stateBase = b * numFilters * memorySize + memorySize - 1;
+    for (let f = 0; f < numFilters; f++) {
+      const wBase = f * inputSize;
+      let dot = 0;
+      for (let k = 0; k < inputSize; k++) dot = (dot + Math.imul(weightsFeature[wBase + k]!, input[inBase + k]! - inputZp)) | 0;
+      dot = multiplyByQuantizedMultiplier(dot, scale1a, scale1b);
+      dot = dot < stateMin ? stateMin : dot > stateMax ? stateMax : dot;
+      state[stateBase + f * memorySize] = (stateZp + dot) | 0;
+    }
+  }
+
+  // Time matmul.
+  for (let b = 0; b < batchSize; b++) {
+    const stateBase = b * memorySize * numFilters;
+    const scratchBase = b * numFilters;
+    for (let f = 0; f < numFilters; f++) {
+      const rowBase = f * memorySize;
+      let acc = 0;
+      for (let j = 0; j < memorySize; j++) acc = (acc + Math.imul(weightsTime[rowBase + j]!, state[stateBase + rowBase + j]! - stateZp)) | 0;
+      scratch[scratchBase + f] = acc;
+    }
+  }
+
+  // Bias, rank reduction.
+  for (let b = 0; b < batchSize; b++) {
+    const outBase = b * numUnits;
+    let sc = b * numFilters;
+    for (let u = 0; u < numUnits; u++) {
+      let acc = bias === null ? 0 : bias[u]!;
+      for (let r = 0; r < rank; r++) acc = (acc + scratch[sc++]!) | 0;
+      scratchOutput[outBase + u] = acc;
+    }
+  }
+
+  // Rescale into the int8 output.
+  const n = batchSize * numUnits;
+  for (let i = 0; i < n; i++) {
+    const x = multiplyByQuantizedMultiplier(scratchOutput[i]!, scale2a, scale2b) + outputZp;
+    output[i] = x < -128 ? -128 : x > 127 ? 127 : x;
+  }
+}
+

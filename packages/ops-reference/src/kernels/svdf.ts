@@ -1,0 +1,226 @@
+/**
+ * SVDF reference kernel (TFLM kernels/svdf.cc + svdf_common.cc): float32, and full-integer int8 input and
+ * output with an int16 or int8 activation state (time weights share the state type), int32 bias.
+ *
+ * Inputs: 0 input [batch, inputSize], 1 weights_feature [numFilters, inputSize], 2 weights_time
+ * [numFilters, memorySize], 3 optional bias [numUnits], 4 activation state (variable)
+ * [batch, memorySize * numFilters]. Output: [batch, numUnits], numUnits = numFilters / rank.
+ *
+ * The state persists across invokes; the interpreter resets it (to the zero point for int8, as TFLM).
+ */
+import {
+  ActivationFunctionType,
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  checkArity,
+  getInput,
+  getOptionalInput,
+  getOutput,
+  quantizeMultiplier,
+  tensorTypeName,
+  typeRange,
+  type ArenaRegion,
+  type Node,
+  type Registration,
+  type SVDFOptions,
+  type Tensor,
+  type TfLiteContext,
+} from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import { SvdfParam, evalSvdfFloat, evalSvdfInteger, type SvdfShape } from './svdf-common.js';
+
+const OP = 'SVDF';
+const INPUT = 0;
+const WEIGHTS_FEATURE = 1;
+const WEIGHTS_TIME = 2;
+const BIAS = 3;
+const STATE = 4;
+
+/** Which evaluation a node runs. */
+const enum SvdfKind {
+  Float32 = 0,
+  /** int8 input/output, int16 state and time weights. */
+  Int16State = 1,
+  /** int8 input/output, int8 state and time weights. */
+  Int8State = 2,
+}
+
+/** Per-node data of SVDF. Numeric parameters live in `params`, a persistent arena buffer (TFLM's OpDataSvdf). */
+interface SvdfOpData {
+  params: Int32Array;
+  kind: SvdfKind;
+  shape: SvdfShape;
+  activation: ActivationFunctionType;
+  hasBias: boolean;
+  stateMin: number;
+  stateMax: number;
+}
+
+function init(context: TfLiteContext): SvdfOpData {
+  const region: ArenaRegion = context.allocatePersistentBuffer(SvdfParam.COUNT * 4);
+  return {
+    params: region.i32,
+    kind: SvdfKind.Float32,
+    shape: { rank: 1, batchSize: 0, inputSize: 0, numFilters: 0, numUnits: 0, memorySize: 0 },
+    activation: ActivationFunctionType.NONE,
+    hasBias: false,
+    stateMin: 0,
+    stateMax: 0,
+  };
+}
+
+function checkDims(node: Node, what: string, t: Tensor, expected: readonly number[]): void {
+  const ok = t.dims.length === expected.length && expected.every((d, i) => t.dims[i] === d);
+  if (!ok) throw new KernelError(OP, node.index, `${what} (tensor ${t.index}) has shape [${Array.from(t.dims).join(', ')}], expected [${expected.join(', ')}]`);
+}
+
+function checkType(node: Node, what: string, t: Tensor, allowed: readonly TensorType[]): void {
+  if (!allowed.includes(t.type))
+    throw new KernelError(OP, node.index, `${what} (tensor ${t.index}) has type ${tensorTypeName(t.type)}, expected ${allowed.map(tensorTypeName).join(' or ')}`);
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  const data = node.userData as SvdfOpData;
+  const options = node.builtinData as SVDFOptions | null;
+  if (!options) throw new KernelError(OP, node.index, 'missing SVDFOptions');
+  checkArity(OP, node, 5, 1);
+
+  const input = getInput(context, node, INPUT, OP);
+  const weightsFeature = getInput(context, node, WEIGHTS_FEATURE, OP);
+  const weightsTime = getInput(context, node, WEIGHTS_TIME, OP);
+  const bias = getOptionalInput(context, node, BIAS);
+  const state = getInput(context, node, STATE, OP);
+  const output = getOutput(context, node, 0, OP);
+
+  const rank = options.rank;
+  if (!(rank > 0)) throw new KernelError(OP, node.index, `rank must be positive, got ${rank}`);
+  if (input.dims.length !== 2) throw new KernelError(OP, node.index, `input (tensor ${input.index}) must be 2-D, got ${input.dims.length}-D`);
+  if (weightsFeature.dims.length !== 2 || weightsTime.dims.length !== 2)
+    throw new KernelError(OP, node.index, `weights_feature and weights_time must be 2-D, got ${weightsFeature.dims.length}-D and ${weightsTime.dims.length}-D`);
+  const batchSize = input.dims[0]!;
+  const inputSize = input.dims[1]!;
+  const numFilters = weightsFeature.dims[0]!;
+  if (numFilters % rank !== 0) throw new KernelError(OP, node.index, `num_filters ${numFilters} is not a multiple of rank ${rank}`);
+  const numUnits = numFilters / rank;
+  const memorySize = weightsTime.dims[1]!;
+
+  checkDims(node, 'output', output, [batchSize, numUnits]);
+  checkDims(node, 'weights_feature', weightsFeature, [numFilters, inputSize]);
+  checkDims(node, 'weights_time', weightsTime, [numFilters, memorySize]);
+  if (bias !== null && (bias.dims.length < 1 || bias.dims[0] !== numUnits))
+    throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has shape [${Array.from(bias.dims).join(', ')}], expected [${numUnits}]`);
+  checkDims(node, 'activation state', state, [batchSize, memorySize * numFilters]);
+  if (!state.isVariable) throw new KernelError(OP, node.index, `activation state (tensor ${state.index}) must be a variable tensor`);
+
+  data.shape = { rank, batchSize, inputSize, numFilters, numUnits, memorySize };
+  data.activation = options.fusedActivationFunction;
+  data.hasBias = bias !== null;
+  const p = data.params;
+
+  if (input.type === TensorType.INT8) {
+    checkType(node, 'weights_feature', weightsFeature, [TensorType.INT8]);
+    checkType(node, 'weights_time', weightsTime, [TensorType.INT16, TensorType.INT8]);
+    checkType(node, 'activation state', state, [weightsTime.type]);
+    if (bias !== null) checkType(node, 'bias', bias, [TensorType.INT32]);
+    checkType(node, 'output', output, [TensorType.INT8]);
+
+    // TFLM multiplies and divides the float scales in float, then widens to double.
+    const effectiveScale1 = Math.fround(Math.fround(input.params.scale * weightsFeature.params.scale) / state.params.scale);
+    const effectiveScale2 = Math.fround(Math.fround(state.params.scale * weightsTime.params.scale) / output.params.scale);
+    if (bias !== null) {
+      const expected = Math.fround(state.params.scale * weightsTime.params.scale);
+      if (!(Math.abs(bias.params.scale - expected) < 1e-5))
+        throw new KernelError(OP, node.index, `bias scale ${bias.params.scale} must equal activation state scale x weights_time scale (${expected})`);
+    }
+    const q1 = quantizeMultiplier(effectiveScale1);
+    const q2 = quantizeMultiplier(effectiveScale2);
+    p[SvdfParam.SCALE_1_A] = q1.multiplier;
+    p[SvdfParam.SCALE_1_B] = q1.shift;
+    p[SvdfParam.SCALE_2_A] = q2.multiplier;
+    p[SvdfParam.SCALE_2_B] = q2.shift;
+    p[SvdfParam.INPUT_ZERO_POINT] = input.params.zeroPoint;
+    p[SvdfParam.OUTPUT_ZERO_POINT] = output.params.zeroPoint;
+    p[SvdfParam.STATE_ZERO_POINT] = state.params.zeroPoint;
+    [data.stateMin, data.stateMax] = typeRange(state.type);
+    data.kind = state.type === TensorType.INT16 ? SvdfKind.Int16State : SvdfKind.Int8State;
+    p[SvdfParam.SCRATCH_INDEX] = context.requestScratchBufferInArena(batchSize * numFilters * 4);
+    p[SvdfParam.SCRATCH_OUTPUT_INDEX] = context.requestScratchBufferInArena(batchSize * numUnits * 4);
+  } else if (input.type === TensorType.FLOAT32) {
+    checkType(node, 'weights_feature', weightsFeature, [TensorType.FLOAT32]);
+    checkType(node, 'weights_time', weightsTime, [TensorType.FLOAT32]);
+    checkType(node, 'activation state', state, [TensorType.FLOAT32]);
+    if (bias !== null) checkType(node, 'bias', bias, [TensorType.FLOAT32]);
+    checkType(node, 'output', output, [TensorType.FLOAT32]);
+    switch (options.fusedActivationFunction) {
+      case ActivationFunctionType.NONE:
+      case ActivationFunctionType.RELU:
+      case ActivationFunctionType.RELU_N1_TO_1:
+      case ActivationFunctionType.RELU6:
+      case ActivationFunctionType.TANH:
+      case ActivationFunctionType.SIGN_BIT:
+        break;
+      default:
+        throw new KernelError(OP, node.index, `unsupported fused activation ${options.fusedActivationFunction}`);
+    }
+    data.kind = SvdfKind.Float32;
+    p[SvdfParam.SCRATCH_INDEX] = context.requestScratchBufferInArena(batchSize * numFilters * 4);
+  } else {
+    throw new KernelError(OP, node.index, `unsupported input type ${tensorTypeName(input.type)} (supported: float32, int8)`);
+  }
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const data = node.userData as SvdfOpData;
+  const p = data.params;
+  const inputs = node.inputs;
+  const input = context.getEvalTensor(inputs[INPUT]!).data;
+  const weightsFeature = context.getEvalTensor(inputs[WEIGHTS_FEATURE]!).data;
+  const weightsTime = context.getEvalTensor(inputs[WEIGHTS_TIME]!).data;
+  const biasIndex = inputs[BIAS]!;
+  const state = context.getEvalTensor(inputs[STATE]!).data;
+  const output = context.getEvalTensor(node.outputs[0]!).data;
+  const scratch = context.getScratchBuffer(p[SvdfParam.SCRATCH_INDEX]!);
+
+  if (data.kind === SvdfKind.Float32) {
+    const bias = data.hasBias ? (context.getEvalTensor(biasIndex).data as Float32Array) : null;
+    evalSvdfFloat(
+      data.shape,
+      data.activation,
+      input as Float32Array,
+      weightsFeature as Float32Array,
+      weightsTime as Float32Array,
+      bias,
+      state as Float32Array,
+      scratch.f32,
+      output as Float32Array,
+    );
+    return;
+  }
+  const bias = data.hasBias ? (context.getEvalTensor(biasIndex).data as Int32Array) : null;
+  evalSvdfInteger(
+    data.shape,
+    p,
+    input as Int8Array,
+    weightsFeature as Int8Array,
+    weightsTime as Int16Array | Int8Array,
+    bias,
+    state as Int16Array | Int8Array,
+    data.stateMin,
+    data.stateMax,
+    scratch.i32,
+    context.getScratchBuffer(p[SvdfParam.SCRATCH_OUTPUT_INDEX]!).i32,
+    output as Int8Array,
+  );
+}
+
+/** SVDF: float32 and int8 (int16 or int8 state). */
+export const SVDF: Registration<SvdfOpData> = {
+  builtinCode: BuiltinOperator.SVDF,
+  version: 4,
+  provider: PROVIDER,
+  name: OP,
+  init,
+  prepare,
+  invoke,
+};

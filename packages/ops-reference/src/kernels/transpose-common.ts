@@ -1,0 +1,121 @@
+/**
+ * Helpers shared by the pooling, reduction and data-movement kernels (TRANSPOSE, STRIDED_SLICE, PAD,
+ * CONCATENATION, MEAN, the pools): reading constant index tensors in prepare, moving elements of any
+ * fixed-size type without allocating in invoke, and TFLM's op-data blocks in the arena.
+ */
+import { KernelError, TensorType, elementSize, tensorTypeName } from '@micrort/core';
+import type { EvalTensor, Node, Tensor, TfLiteContext } from '@micrort/core';
+
+/** What `init` of these kernels returns: the arena block holding TFLM's OpData struct. */
+export interface OpDataBlock {
+  block: DataView;
+}
+
+/**
+ * Allocates, in init, a persistent block of `bytes` (the size of the kernel's TFLM OpData struct on the
+ * x86-64 build the conformance figures come from), so arena figures stay comparable with TFLM's; prepare
+ * fills it with TFLM's fields (little-endian, TFLM's layout).
+ */
+export function allocateOpDataBlock(context: TfLiteContext, bytes: number): OpDataBlock {
+  const r = context.allocatePersistentBuffer(bytes);
+  return { block: new DataView(r.buffer, r.offset, bytes) };
+}
+
+/** The op-data block that `init` stored in `node.userData`; KernelError when init did not run. */
+export function opDataBlock(op: string, node: Node): DataView {
+  const block = (node.userData as Partial<OpDataBlock> | null | undefined)?.block;
+  if (!(block instanceof DataView)) throw new KernelError(op, node.index, 'op data missing: init() was not called before prepare()');
+  return block;
+}
+
+/** An indexable array of numbers: every typed array of micrort except the BigInt ones. */
+export interface NumberArray {
+  [index: number]: number;
+  readonly length: number;
+}
+
+/**
+ * How a kernel that only moves elements reads and writes a tensor: through its typed `data` view
+ * (`useBytes` false) or its raw `bytes` (for 64-bit integer types, whose BigInt views would allocate a
+ * BigInt per read), with `units` array slots per element (1, 2 for complex types, 8 bytes for int64).
+ */
+export interface ElementLayout {
+  readonly useBytes: boolean;
+  readonly units: number;
+}
+
+const BYTE_UNITS_8: ElementLayout = { useBytes: true, units: 8 };
+const COMPLEX_UNITS: ElementLayout = { useBytes: false, units: 2 };
+const SINGLE_UNIT: ElementLayout = { useBytes: false, units: 1 };
+
+/** The layout used to move elements of `type`; KernelError for types without a fixed element size. */
+export function elementLayout(type: TensorType, op: string, node: Node): ElementLayout {
+  if (elementSize(type) === undefined)
+    throw new KernelError(op, node.index, `unsupported tensor type ${tensorTypeName(type)} (no fixed element size)`);
+  switch (type) {
+    case TensorType.INT64:
+    case TensorType.UINT64:
+      return BYTE_UNITS_8;
+    case TensorType.COMPLEX64:
+    case TensorType.COMPLEX128:
+      return COMPLEX_UNITS;
+    default:
+      return SINGLE_UNIT;
+  }
+}
+
+/** The array a data-movement kernel works on for `tensor` under `layout` (no allocation). */
+export function movableData(tensor: EvalTensor, layout: ElementLayout): NumberArray {
+  return layout.useBytes ? tensor.bytes : (tensor.data as unknown as NumberArray);
+}
+
+/**
+ * Reads a constant int32 or int64 tensor (perm, paddings, begin/end/strides) as plain numbers. Called in
+ * prepare only. Throws KernelError naming `what` when the tensor is not constant, has another type, or
+ * holds an int64 value outside the int32 range.
+ */
+export function readConstantIndexTensor(tensor: Tensor, op: string, node: Node, what: string): number[] {
+  if (!tensor.isConstant)
+    throw new KernelError(op, node.index, `${what} tensor ${tensor.index} must be constant (non-constant ${what} is not supported)`);
+  const n = tensor.elementCount;
+  const out = new Array<number>(n);
+  if (tensor.type === TensorType.INT32) {
+    const d = tensor.data as Int32Array;
+    for (let i = 0; i < n; i++) out[i] = d[i]!;
+  } else if (tensor.type === TensorType.INT64) {
+    const d = tensor.data as BigInt64Array;
+    for (let i = 0; i < n; i++) {
+      const v = d[i]!;
+      if (v < -2147483648n || v > 2147483647n)
+        throw new KernelError(op, node.index, `${what}[${i}] = ${v} does not fit in int32`);
+      out[i] = Number(v);
+    }
+  } else {
+    throw new KernelError(op, node.index, `${what} tensor ${tensor.index} has type ${tensorTypeName(tensor.type)}, expected int32 or int64`);
+  }
+  return out;
+}
+
+/** `dims` as a plain array, front-padded with 1s to `rank` entries (TFLM's RuntimeShape::ExtendedShape). */
+export function extendShape(dims: ArrayLike<number>, rank: number): number[] {
+  const out = new Array<number>(rank).fill(1);
+  const pad = rank - dims.length;
+  for (let i = 0; i < dims.length; i++) out[pad + i] = dims[i]!;
+  return out;
+}
+
+/** Row-major strides (in elements) of `dims`. */
+export function rowMajorStrides(dims: readonly number[]): number[] {
+  const strides = new Array<number>(dims.length);
+  let s = 1;
+  for (let i = dims.length - 1; i >= 0; i--) {
+    strides[i] = s;
+    s *= dims[i]!;
+  }
+  return strides;
+}
+
+/** `[a, b, c]` for messages. */
+export function shapeString(dims: ArrayLike<number>): string {
+  return `[${Array.from(dims).join(', ')}]`;
+}

@@ -1,0 +1,281 @@
+/**
+ * TRANSPOSE_CONV reference kernel (TFLM kernels/transpose_conv.cc): float32, int8 per-channel and 16x8
+ * (int16 activations, int8 weights, int64 or int16 bias), stride, SAME/VALID padding, optional bias.
+ *
+ * Inputs: 0 output_shape (int32 [4]; TFLM ignores it because shapes are static, here a constant one must
+ * match the output), 1 filter [Cout, KH, KW, Cin], 2 input [N, H, W, Cin], 3 optional bias [Cout].
+ * Output: [N, OH, OW, Cout].
+ *
+ * As in TFLM, the fused activation applies to float only: quantized kernels clamp to the output type's
+ * range (TFLM computes their range with kTfLiteActNone).
+ */
+import {
+  ActivationFunctionType,
+  BuiltinOperator,
+  KernelError,
+  Padding,
+  TensorType,
+  checkArity,
+  getInput,
+  getOptionalInput,
+  getOutput,
+  numElements,
+  tensorTypeName,
+  type Node,
+  type Registration,
+  type Tensor,
+  type TfLiteContext,
+  type TransposeConvOptions,
+} from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import {
+  Float64Scratch,
+  Int64Words,
+  allocatePerChannelBuffers,
+  checkBias,
+  checkConvActivation,
+  checkPositive,
+  checkRank,
+  checkSymmetricInt16,
+  computeOutSize,
+  computePaddingHeightWidth,
+  emptyGeometry,
+  floatActivationRange,
+  populateConvolutionQuantizationParams,
+  type ConvGeometry,
+  type ConvOutputParams,
+} from './conv-common.js';
+import { transposeConvFloat, transposeConvInt16, transposeConvInt8 } from './transpose-conv-eval.js';
+
+const OP = 'TRANSPOSE_CONV';
+const OUTPUT_SHAPE = 0;
+const FILTER = 1;
+const INPUT = 2;
+const BIAS = 3;
+/** TRANSPOSE_CONV filters are quantized along dimension 0 (output channels). */
+const QUANTIZED_DIMENSION = 0;
+
+const enum TransposeKind {
+  Float32 = 0,
+  Int8 = 1,
+  Int16 = 2,
+}
+
+/** Per-node data of TRANSPOSE_CONV (TFLM's OpData). */
+interface TransposeConvOpData {
+  kind: TransposeKind;
+  geometry: ConvGeometry;
+  out: ConvOutputParams;
+  hasBias: boolean;
+  /** 16x8 with an int16 bias: TFLM widens it into an int64 scratch buffer each invoke. */
+  biasIsInt16: boolean;
+  /** int32 (int8) or int64 (16x8) accumulator scratch, -1 for float. */
+  scratchIndex: number;
+  /** int64 bias conversion scratch (16x8 with int16 bias), else -1. */
+  biasScratchIndex: number;
+  outputElements: number;
+  biasElements: number;
+  bias64: Int64Words;
+  acc64: Float64Scratch;
+  biasWide: Float64Scratch;
+}
+
+/** Why this kernel cannot serve the node's types, or null when it can. */
+function unsupportedTypes(context: TfLiteContext, node: Node): string | null {
+  if (node.inputs.length < 3 || node.outputs.length !== 1) return `expects 3 or 4 inputs and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
+  if (node.inputs[OUTPUT_SHAPE]! < 0 || node.inputs[FILTER]! < 0 || node.inputs[INPUT]! < 0 || node.outputs[0]! < 0) {
+    return 'output_shape, filter, input and output tensors are required';
+  }
+  const input = context.getTensor(node.inputs[INPUT]!);
+  const filter = context.getTensor(node.inputs[FILTER]!);
+  const output = context.getTensor(node.outputs[0]!);
+  if (input.type !== output.type) return `input type ${tensorTypeName(input.type)} differs from output type ${tensorTypeName(output.type)}`;
+  const ok =
+    (input.type === TensorType.FLOAT32 && filter.type === TensorType.FLOAT32) ||
+    (input.type === TensorType.INT8 && filter.type === TensorType.INT8) ||
+    (input.type === TensorType.INT16 && filter.type === TensorType.INT8);
+  if (!ok) return `unsupported input/filter types ${tensorTypeName(input.type)}/${tensorTypeName(filter.type)} (supported: float32/float32, int8/int8, int16/int8)`;
+  return null;
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  const data = node.userData as TransposeConvOpData;
+  const params = node.builtinData as TransposeConvOptions | null;
+  if (!params) throw new KernelError(OP, node.index, 'missing TransposeConvOptions');
+  checkArity(OP, node, [3, 4], 1);
+  const why = unsupportedTypes(context, node);
+  if (why !== null) throw new KernelError(OP, node.index, why);
+
+  const outputShape = getInput(context, node, OUTPUT_SHAPE, OP);
+  const filter = getInput(context, node, FILTER, OP);
+  const input = getInput(context, node, INPUT, OP);
+  const bias = getOptionalInput(context, node, BIAS);
+  const output = getOutput(context, node, 0, OP);
+  checkRank(OP, node, 'input', input, 4);
+  checkRank(OP, node, 'filter', filter, 4);
+  checkRank(OP, node, 'output', output, 4);
+  checkOutputShapeTensor(node, outputShape, output);
+  checkPositive(OP, node, 'stride_h', params.strideH);
+  checkPositive(OP, node, 'stride_w', params.strideW);
+  if (params.padding !== Padding.SAME && params.padding !== Padding.VALID) throw new KernelError(OP, node.index, `unsupported padding ${params.padding}`);
+  checkConvActivation(OP, node, params.fusedActivationFunction);
+
+  const g = computeGeometry(node, params, input, filter, output);
+  data.geometry = g;
+  data.outputElements = g.batches * g.outHeight * g.outWidth * g.outDepth;
+  data.biasElements = bias ? numElements(bias.dims) : 0;
+
+  const buffers = allocatePerChannelBuffers(context, g.outDepth);
+  const out = data.out;
+  out.multiplier = buffers.multiplier;
+  out.shift = buffers.shift;
+  data.scratchIndex = -1;
+  data.biasScratchIndex = -1;
+  data.biasIsInt16 = false;
+
+  switch (input.type) {
+    case TensorType.FLOAT32:
+      checkBias(OP, node, bias, [TensorType.FLOAT32], g.outDepth, input.type);
+      [out.actMin, out.actMax] = floatActivationRange(params.fusedActivationFunction);
+      data.kind = TransposeKind.Float32;
+      break;
+    case TensorType.INT8:
+      checkBias(OP, node, bias, [TensorType.INT32], g.outDepth, input.type);
+      [out.actMin, out.actMax] = populateConvolutionQuantizationParams(OP, node, input, filter, output, ActivationFunctionType.NONE, g.outDepth, QUANTIZED_DIMENSION, buffers);
+      out.inputOffset = -input.params.zeroPoint;
+      out.outputOffset = output.params.zeroPoint;
+      data.scratchIndex = context.requestScratchBufferInArena(data.outputElements * 4);
+      data.kind = TransposeKind.Int8;
+      break;
+    default: {
+      // INT16 activations, INT8 weights
+      const biasType = checkBias(OP, node, bias, [TensorType.INT64, TensorType.INT16], g.outDepth, input.type);
+      checkSymmetricInt16(OP, node, 'input', input);
+      checkSymmetricInt16(OP, node, 'output', output);
+      [out.actMin, out.actMax] = populateConvolutionQuantizationParams(OP, node, input, filter, output, ActivationFunctionType.NONE, g.outDepth, QUANTIZED_DIMENSION, buffers);
+      out.inputOffset = 0;
+      out.outputOffset = 0;
+      data.scratchIndex = context.requestScratchBufferInArena(data.outputElements * 8);
+      if (biasType === TensorType.INT16) {
+        data.biasIsInt16 = true;
+        data.biasScratchIndex = context.requestScratchBufferInArena(data.biasElements * 8);
+      }
+      data.kind = TransposeKind.Int16;
+      break;
+    }
+  }
+  data.hasBias = bias !== null;
+}
+
+/** The output_shape input must be int32 [4] (or empty, as TFLM's tests pass it); a constant one must equal the output shape. */
+function checkOutputShapeTensor(node: Node, shape: Tensor, output: Tensor): void {
+  if (shape.type !== TensorType.INT32) throw new KernelError(OP, node.index, `output_shape (tensor ${shape.index}) must be int32, got ${tensorTypeName(shape.type)}`);
+  const n = numElements(shape.dims);
+  if (n !== 0 && (shape.dims.length !== 1 || n !== 4)) {
+    throw new KernelError(OP, node.index, `output_shape (tensor ${shape.index}) must have shape [4], got [${Array.from(shape.dims).join(', ')}]`);
+  }
+  if (n === 4 && shape.isConstant) {
+    const v = shape.data as Int32Array;
+    for (let i = 0; i < 4; i++) {
+      if (v[i] !== output.dims[i]) {
+        throw new KernelError(OP, node.index, `output_shape (tensor ${shape.index}) is [${Array.from(v).join(', ')}] but the output tensor is [${Array.from(output.dims).join(', ')}]`);
+      }
+    }
+  }
+}
+
+/** Shapes and padding (TFLM computes the padding from the output size); checks the input/output consistency. */
+function computeGeometry(node: Node, params: TransposeConvOptions, input: Tensor, filter: Tensor, output: Tensor): ConvGeometry {
+  const fail = (detail: string): never => {
+    throw new KernelError(OP, node.index, detail);
+  };
+  const g = emptyGeometry();
+  g.batches = input.dims[0]!;
+  g.inHeight = input.dims[1]!;
+  g.inWidth = input.dims[2]!;
+  g.inDepth = input.dims[3]!;
+  g.outDepth = filter.dims[0]!;
+  g.filterHeight = filter.dims[1]!;
+  g.filterWidth = filter.dims[2]!;
+  g.filterDepth = filter.dims[3]!;
+  g.outHeight = output.dims[1]!;
+  g.outWidth = output.dims[2]!;
+  g.strideHeight = params.strideH;
+  g.strideWidth = params.strideW;
+  if (output.dims[0] !== g.batches) fail(`output batch ${output.dims[0]} differs from input batch ${g.batches}`);
+  if (g.filterDepth !== g.inDepth) fail(`filter (tensor ${filter.index}) input depth ${g.filterDepth} differs from input depth ${g.inDepth}`);
+  if (output.dims[3] !== g.outDepth) fail(`output has ${output.dims[3]} channels but filter (tensor ${filter.index}) has ${g.outDepth} output channels`);
+  // Padding as TFLM: ComputePaddingHeightWidth over the *output* size, dilation 1.
+  const pad = computePaddingHeightWidth(g.strideHeight, g.strideWidth, 1, 1, g.outHeight, g.outWidth, g.filterHeight, g.filterWidth, params.padding);
+  // A convolution of the output with the same filter, stride and padding must give the input size back.
+  const wantH = computeOutSize(params.padding, g.outHeight, g.filterHeight, g.strideHeight);
+  const wantW = computeOutSize(params.padding, g.outWidth, g.filterWidth, g.strideWidth);
+  if (wantH !== g.inHeight || wantW !== g.inWidth) {
+    fail(
+      `input spatial size ${g.inHeight}x${g.inWidth} does not match output ${g.outHeight}x${g.outWidth} for filter ` +
+        `${g.filterHeight}x${g.filterWidth}, stride ${g.strideHeight}x${g.strideWidth}, padding ${Padding[params.padding]} (expected ${wantH}x${wantW})`,
+    );
+  }
+  g.padHeight = pad.height;
+  g.padWidth = pad.width;
+  return g;
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const data = node.userData as TransposeConvOpData;
+  const input = context.getEvalTensor(node.inputs[INPUT]!);
+  const filter = context.getEvalTensor(node.inputs[FILTER]!);
+  const output = context.getEvalTensor(node.outputs[0]!);
+  const bias = data.hasBias ? context.getEvalTensor(node.inputs[BIAS]!) : null;
+  switch (data.kind) {
+    case TransposeKind.Float32:
+      transposeConvFloat(data.geometry, data.out, input.data as Float32Array, filter.data as Float32Array, bias === null ? null : (bias.data as Float32Array), output.data as Float32Array);
+      break;
+    case TransposeKind.Int8:
+      transposeConvInt8(
+        data.geometry, data.out, input.data as Int8Array, filter.data as Int8Array, bias === null ? null : (bias.data as Int32Array), output.data as Int8Array,
+        context.getScratchBuffer(data.scratchIndex).i32,
+      );
+      break;
+    case TransposeKind.Int16: {
+      const acc = data.acc64.of(context.getScratchBuffer(data.scratchIndex), data.outputElements);
+      let biasWide: Float64Array | null = null;
+      if (bias !== null && data.biasIsInt16) {
+        // TFLM widens the int16 bias into its int64 scratch buffer on every invoke.
+        biasWide = data.biasWide.of(context.getScratchBuffer(data.biasScratchIndex), data.biasElements);
+        const b16 = bias.data as Int16Array;
+        for (let i = 0; i < data.biasElements; i++) biasWide[i] = b16[i]!;
+      }
+      const bias64 = bias !== null && !data.biasIsInt16 ? data.bias64.of(bias) : null;
+      transposeConvInt16(data.geometry, data.out, input.data as Int16Array, filter.data as Int8Array, bias64, biasWide, output.data as Int16Array, acc);
+      break;
+    }
+  }
+}
+
+const EMPTY_I32 = new Int32Array(0);
+
+/** TRANSPOSE_CONV, versions 1-5. */
+export const TRANSPOSE_CONV: Registration = {
+  builtinCode: BuiltinOperator.TRANSPOSE_CONV,
+  version: 5,
+  provider: PROVIDER,
+  name: OP,
+  supports: (context, node) => unsupportedTypes(context, node) === null,
+  init: (): TransposeConvOpData => ({
+    kind: TransposeKind.Float32,
+    geometry: emptyGeometry(),
+    out: { multiplier: EMPTY_I32, shift: EMPTY_I32, inputOffset: 0, outputOffset: 0, actMin: 0, actMax: 0 },
+    hasBias: false,
+    biasIsInt16: false,
+    scratchIndex: -1,
+    biasScratchIndex: -1,
+    outputElements: 0,
+    biasElements: 0,
+    bias64: new Int64Words(),
+    acc64: new Float64Scratch(),
+    biasWide: new Float64Scratch(),
+  }),
+  prepare,
+  invoke,
+};
