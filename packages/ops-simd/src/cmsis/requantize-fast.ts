@@ -1,0 +1,29 @@
+/**
+ * arm_nn_requantize for the fast mode: the same result as intrinsics.ts `requantize` (and TFLM's
+ * MultiplyByQuantizedMultiplier) for a non-negative multiplier, computed with as few double operations as
+ * possible. When `|x| < 2^22` the product `x * multiplier` (< 2^53) is exact in a double, so the doubling
+ * high multiply is one multiply, one add, one exact scale by 2^-31 and a floor; larger values split `x`
+ * and the multiplier into 16-bit halves so that every partial sum stays exact.
+ */
+
+const TWO_POW_MINUS_31 = 4.656612873077393e-10;
+
+/** `divide_by_pot(doubling_high_mult_no_sat(x << left, multiplier), right)`; `multiplier` in [0, 2^31). */
+export function requantizeFast(x: number, multiplier: number, shift: number): number {
+  if (shift > 0) x = Math.imul(x, 1 << shift);
+  let hi: number;
+  if (x > -4194304 && x < 4194304) {
+    hi = Math.floor((x * multiplier + 1073741824) * TWO_POW_MINUS_31);
+  } else {
+    const xh = x >> 16;
+    const xl = x & 0xffff;
+    const mh = multiplier >>> 16;
+    const ml = multiplier & 0xffff;
+    hi = 2 * xh * mh + Math.floor(((xh * ml + xl * mh) * 65536 + xl * ml + 1073741824) * TWO_POW_MINUS_31);
+  }
+  hi |= 0;
+  if (shift >= 0) return hi;
+  const right = -shift;
+  const mask = ((1 << right) - 1) | 0;
+  return (hi >> right) + ((hi & mask) > (mask >> 1) + (hi < 0 ? 1 : 0) ? 1 : 0);
+}

@@ -1,0 +1,88 @@
+/**
+ * ADD, int8 without broadcasting, as TFLM's CMSIS-NN kernel (kernels/cmsis_nn/add.cc) runs it:
+ * arm_elementwise_add_s8 with TFLM's CalculateOpDataAdd parameters (left shift 20, input multipliers
+ * `scale_i / (2 * max scale)`, output multiplier `2 * max scale / (2^20 * output scale)`). No scratch.
+ */
+import {
+  BuiltinOperator,
+  KernelError,
+  quantizeMultiplier,
+  type AddOptions,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+} from '@micrort/core';
+import { elementwiseAddS8Emu, elementwiseAddS8Fast, type AddParams } from '../cmsis/elementwise-add-s8.js';
+import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
+import { PROVIDER } from '../provider.js';
+import { quantizedActivationRange } from './conv-common.js';
+import { elementwiseSupported, prepareElementwise } from './elementwise-common.js';
+
+const OP = 'ADD';
+
+interface AddData {
+  g: AddParams;
+  emu: NodeEmulation;
+}
+
+/** QuantizeMultiplierSmallerThanOneExp: QuantizeMultiplier with a non-positive shift. */
+function smallerThanOne(op: string, node: Node, real: number, what: string): { multiplier: number; shift: number } {
+  const q = quantizeMultiplier(real);
+  if (q.shift > 0) throw new KernelError(op, node.index, `${what} multiplier ${real} is not smaller than one`);
+  return q;
+}
+
+function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
+  const data = node.userData as AddData;
+  const params = node.builtinData as AddOptions | null;
+  const { in1, in2, out } = prepareElementwise(OP, context, node);
+  const g = data.g;
+  g.size = out.elementCount;
+  g.leftShift = 20;
+  g.in1Offset = -in1.params.zeroPoint;
+  g.in2Offset = -in2.params.zeroPoint;
+  g.outOffset = out.params.zeroPoint;
+  const twiceMax = 2 * Math.max(in1.params.scale, in2.params.scale);
+  const q1 = smallerThanOne(OP, node, in1.params.scale / twiceMax, 'input 1');
+  const q2 = smallerThanOne(OP, node, in2.params.scale / twiceMax, 'input 2');
+  const qo = smallerThanOne(OP, node, twiceMax / ((1 << g.leftShift) * out.params.scale), 'output');
+  g.in1Mult = q1.multiplier;
+  g.in1Shift = q1.shift;
+  g.in2Mult = q2.multiplier;
+  g.in2Shift = q2.shift;
+  g.outMult = qo.multiplier;
+  g.outShift = qo.shift;
+  [g.actMin, g.actMax] = quantizedActivationRange(OP, node, params?.fusedActivationFunction ?? 0, out);
+  data.emu = nodeEmulation(o, node, OP, 'arm_elementwise_add_s8');
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const data = node.userData as AddData;
+  const a = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
+  const b = context.getEvalTensor(node.inputs[1]!).data as Int8Array;
+  const out = context.getEvalTensor(node.outputs[0]!).data as Int8Array;
+  const m = data.emu.machine;
+  if (m === null) {
+    elementwiseAddS8Fast(data.g, a, b, out);
+    return;
+  }
+  data.emu.record!.invocations++;
+  elementwiseAddS8Emu(m, data.g, a, b, out);
+}
+
+/** Creates the ADD registration for the given options. */
+export function createAdd(o: ResolvedOptions): Registration<AddData> {
+  return {
+    builtinCode: BuiltinOperator.ADD,
+    version: 5,
+    provider: PROVIDER,
+    name: 'ADD/cmsis-nn-s8',
+    supports: elementwiseSupported,
+    init: (): AddData => ({
+      g: { size: 0, in1Offset: 0, in1Mult: 0, in1Shift: 0, in2Offset: 0, in2Mult: 0, in2Shift: 0, leftShift: 20, outOffset: 0, outMult: 0, outShift: 0, actMin: -128, actMax: 127 },
+      emu: { machine: null, record: null },
+    }),
+    prepare: (context, node) => prepare(o, context, node),
+    invoke,
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * DEPTHWISE_CONV_2D, int8 per-channel, dispatched as arm_depthwise_conv_wrapper_s8 (DSP build), which TFLM's
+ * CMSIS-NN kernel (kernels/cmsis_nn/depthwise_conv.cc) calls:
+ *
+ * | condition                                                            | path                        | scratch            |
+ * |----------------------------------------------------------------------|-----------------------------|--------------------|
+ * | multiplier 1, batch 1, no dilation, 3x3 filter, padding <= 1         | arm_depthwise_conv_3x3_s8   | 0                  |
+ * | multiplier 1, batch 1, no dilation, other filters                    | arm_depthwise_conv_s8_opt   | 2 * C * kH * kW    |
+ * | anything else                                                        | arm_depthwise_conv_s8       | 0                  |
+ *
+ * int16 activations and int4 filters are declined by `supports()`.
+ */
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  checkArity,
+  getInput,
+  getOptionalInput,
+  getOutput,
+  type DepthwiseConv2DOptions,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+} from '@micrort/core';
+import { depthwiseConv3x3Emu, depthwiseConv3x3Fast } from '../cmsis/depthwise-conv-3x3-s8.js';
+import { depthwiseConvS8Emu, depthwiseConvS8Fast } from '../cmsis/depthwise-conv-s8.js';
+import { depthwiseConvS8OptBufferSize, depthwiseConvS8OptEmu, depthwiseConvS8OptFast } from '../cmsis/depthwise-conv-s8-opt.js';
+import { emptyConvParams, type ConvParams } from '../cmsis/types.js';
+import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
+import { PROVIDER } from '../provider.js';
+import {
+  expectBias,
+  expectPositive,
+  expectQuantized,
+  expectRank,
+  expectType,
+  perChannelQuantization,
+  quantizedActivationRange,
+  windowGeometry,
+} from './conv-common.js';
+
+const OP = 'DEPTHWISE_CONV_2D';
+
+/** The arm_depthwise_conv_wrapper_s8 paths. */
+export type DepthwisePath = 'arm_depthwise_conv_3x3_s8' | 'arm_depthwise_conv_s8_opt' | 'arm_depthwise_conv_s8';
+
+interface DepthwiseData {
+  path: DepthwisePath;
+  p: ConvParams;
+  scratchIndex: number;
+  hasBias: boolean;
+  acc: Int32Array;
+  emu: NodeEmulation;
+}
+
+/** arm_depthwise_conv_wrapper_s8's choice (DSP build). */
+export function selectDepthwisePath(p: ConvParams): DepthwisePath {
+  if (p.chMult === 1 && p.batches === 1 && p.dilW === 1 && p.dilH === 1) {
+    return p.kW === 3 && p.kH === 3 && p.padH <= 1 && p.padW <= 1 ? 'arm_depthwise_conv_3x3_s8' : 'arm_depthwise_conv_s8_opt';
+  }
+  return 'arm_depthwise_conv_s8';
+}
+
+function supported(context: TfLiteContext, node: Node): boolean {
+  if (node.inputs.length < 2 || node.outputs.length !== 1) return false;
+  const input = context.getTensor(node.inputs[0]!);
+  const filter = context.getTensor(node.inputs[1]!);
+  const output = context.getTensor(node.outputs[0]!);
+  return input.type === TensorType.INT8 && filter.type === TensorType.INT8 && output.type === TensorType.INT8;
+}
+
+function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
+  const data = node.userData as DepthwiseData;
+  const params = node.builtinData as DepthwiseConv2DOptions | null;
+  if (!params) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
+  checkArity(OP, node, [2, 3], 1);
+  const input = getInput(context, node, 0, OP);
+  const filter = getInput(context, node, 1, OP);
+  const bias = getOptionalInput(context, node, 2);
+  const output = getOutput(context, node, 0, OP);
+  expectType(OP, node, 'input', input, TensorType.INT8);
+  expectType(OP, node, 'filter', filter, TensorType.INT8);
+  expectType(OP, node, 'output', output, TensorType.INT8);
+  expectRank(OP, node, 'input', input, 4);
+  expectRank(OP, node, 'filter', filter, 4);
+  expectRank(OP, node, 'output', output, 4);
+  expectQuantized(OP, node, 'input', input);
+  expectQuantized(OP, node, 'output', output);
+  expectPositive(OP, node, 'stride_h', params.strideH);
+  expectPositive(OP, node, 'stride_w', params.strideW);
+  expectPositive(OP, node, 'dilation_h_factor', params.dilationHFactor);
+  expectPositive(OP, node, 'dilation_w_factor', params.dilationWFactor);
+  const p = data.p;
+  p.batches = input.dims[0]!;
+  p.inH = input.dims[1]!;
+  p.inW = input.dims[2]!;
+  p.inC = input.dims[3]!;
+  p.kH = filter.dims[1]!;
+  p.kW = filter.dims[2]!;
+  p.kC = 1;
+  p.outC = filter.dims[3]!;
+  if (filter.dims[0] !== 1) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) must have shape [1, kH, kW, C], got [${Array.from(filter.dims).join(', ')}]`);
+  if (output.dims[0] !== p.batches || output.dims[3] !== p.outC) {
+    throw new KernelError(OP, node.index, `output shape [${Array.from(output.dims).join(', ')}] does not match batch ${p.batches} and ${p.outC} channels`);
+  }
+  if (p.inC < 1 || p.outC % p.inC !== 0) throw new KernelError(OP, node.index, `output channels ${p.outC} are not a multiple of the input channels ${p.inC}`);
+  p.chMult = p.outC / p.inC;
+  p.strideH = params.strideH;
+  p.strideW = params.strideW;
+  p.dilH = params.dilationHFactor;
+  p.dilW = params.dilationWFactor;
+  expectBias(OP, node, bias, p.outC);
+  const g = windowGeometry(OP, node, params.padding, p.inH, p.inW, p.kH, p.kW, p.strideH, p.strideW, p.dilH, p.dilW, output);
+  p.outH = g.outH;
+  p.outW = g.outW;
+  p.padH = g.padH;
+  p.padW = g.padW;
+  const q = perChannelQuantization(OP, node, context, input, filter, output, p.outC, 3);
+  p.multiplier = q.multiplier;
+  p.shift = q.shift;
+  [p.actMin, p.actMax] = quantizedActivationRange(OP, node, params.fusedActivationFunction, output);
+  p.inputOffset = -input.params.zeroPoint;
+  p.outputOffset = output.params.zeroPoint;
+  data.path = selectDepthwisePath(p);
+  data.scratchIndex = data.path === 'arm_depthwise_conv_s8_opt' ? context.requestScratchBufferInArena(depthwiseConvS8OptBufferSize(p.inC, p.kH, p.kW)) : -1;
+  data.hasBias = bias !== null;
+  data.emu = nodeEmulation(o, node, OP, data.path);
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const data = node.userData as DepthwiseData;
+  const p = data.p;
+  const input = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
+  const filter = context.getEvalTensor(node.inputs[1]!).data as Int8Array;
+  const bias = data.hasBias ? (context.getEvalTensor(node.inputs[2]!).data as Int32Array) : null;
+  const output = context.getEvalTensor(node.outputs[0]!).data as Int8Array;
+  const m = data.emu.machine;
+  if (m === null) {
+    if (data.path === 'arm_depthwise_conv_3x3_s8') depthwiseConv3x3Fast(p, input, filter, bias, output);
+    else if (data.path === 'arm_depthwise_conv_s8_opt') depthwiseConvS8OptFast(p, input, filter, bias, output, context.getScratchBuffer(data.scratchIndex).i16);
+    else depthwiseConvS8Fast(p, input, filter, bias, output);
+    return;
+  }
+  data.emu.record!.invocations++;
+  m.call(); // arm_depthwise_conv_wrapper_s8
+  m.alu(6);
+  m.branch(3);
+  if (data.path === 'arm_depthwise_conv_3x3_s8') depthwiseConv3x3Emu(m, p, input, filter, bias, output, data.acc);
+  else if (data.path === 'arm_depthwise_conv_s8_opt') depthwiseConvS8OptEmu(m, p, input, filter, bias, output, context.getScratchBuffer(data.scratchIndex).i16);
+  else depthwiseConvS8Emu(m, p, input, filter, bias, output, data.acc);
+}
+
+/** Creates the DEPTHWISE_CONV_2D registration for the given options. */
+export function createDepthwiseConv2D(o: ResolvedOptions): Registration<DepthwiseData> {
+  return {
+    builtinCode: BuiltinOperator.DEPTHWISE_CONV_2D,
+    version: 7,
+    provider: PROVIDER,
+    name: 'DEPTHWISE_CONV_2D/cmsis-nn-s8',
+    supports: supported,
+    init: (): DepthwiseData => ({
+      path: 'arm_depthwise_conv_s8',
+      p: emptyConvParams(),
+      scratchIndex: -1,
+      hasBias: false,
+      acc: new Int32Array(4),
+      emu: { machine: null, record: null },
+    }),
+    prepare: (context, node) => prepare(o, context, node),
+    invoke,
+  };
+}
