@@ -1,0 +1,104 @@
+import { builtinOperatorName, opDisplayName, tensorTypeName, type ModelDef } from '@micrort/core';
+import { parseArgs } from '../args.js';
+import { loadModelArg } from '../model-arg.js';
+import { buildInterpreter, buildResolver, runtimeChoice } from '../runtime.js';
+import { printTable, type Out } from '../print.js';
+
+export const INSPECT_FLAGS = { values: ['ops', 'planner', 'arena'], booleans: ['json', 'debug'] };
+
+/** `micrort inspect <model.tflite> [--ops reference] [--json]`: operators, tensors, providers, unsupported ops. */
+export function inspectCommand(argv: readonly string[], out: Out): number {
+  const args = parseArgs(argv, INSPECT_FLAGS);
+  const { model, label } = loadModelArg(args.positional[0]);
+  const choice = runtimeChoice(args);
+  const resolver = buildResolver(choice.ops);
+  const sg = model.subgraphs[0]!;
+  const unsupported: { node: number; op: string; version: number }[] = [];
+  sg.operators.forEach((op, i) => {
+    const c = model.operatorCodes[op.opcodeIndex]!;
+    if (!resolver.has(c.builtinCode, c.version, c.customCode)) unsupported.push({ node: i, op: opDisplayName(c.builtinCode, c.customCode), version: c.version });
+  });
+  // Providers are chosen per node during allocation (a plugin may decline a variant), so allocate when possible.
+  let providers: Map<number, { provider: string; kernel: string }> | null = null;
+  let allocationError: string | null = null;
+  if (unsupported.length === 0) {
+    try {
+      const it = buildInterpreter(model, choice).allocateTensors();
+      providers = new Map(it.nodes().map((n) => [n.index, { provider: n.provider, kernel: n.kernel }]));
+    } catch (e) {
+      allocationError = `${(e as Error).name}: ${(e as Error).message}`;
+    }
+  }
+  const report = inspectReport(model, label, providers, unsupported, allocationError);
+  if (args.flags.has('json')) {
+    out.log(JSON.stringify(report, null, 2));
+    return unsupported.length || allocationError ? 1 : 0;
+  }
+  out.log(`model: ${label}  (schema version ${model.version}${model.description ? `, "${model.description}"` : ''})`);
+  out.log(`subgraphs: ${model.subgraphs.map((s, i) => `#${i} "${s.name}" ${s.operators.length} ops, ${s.tensors.length} tensors`).join('; ')}` + (model.subgraphs.length > 1 ? '  (only subgraph 0 runs)' : ''));
+  if (model.metadata.length) out.log(`metadata: ${model.metadata.map((m) => m.name).join(', ')}`);
+  out.log('');
+  out.log('operators (subgraph 0):');
+  printTable(
+    out,
+    ['node', 'op', 'v', 'inputs', 'outputs', 'provider'],
+    report.operators.map((o) => [String(o.index), o.op, String(o.version), o.inputs.join(','), o.outputs.join(','), o.provider]),
+  );
+  out.log('');
+  out.log('tensors (subgraph 0):');
+  printTable(
+    out,
+    ['idx', 'name', 'dtype', 'shape', 'kind', 'quantization'],
+    report.tensors.map((t) => [String(t.index), t.name.length > 48 ? `${t.name.slice(0, 45)}...` : t.name, t.dtype, `[${t.shape.join(',')}]`, t.kind, t.quantization]),
+  );
+  if (unsupported.length) {
+    out.log('');
+    out.log(`UNSUPPORTED (${unsupported.length} nodes): ${unsupported.map((u) => `node ${u.node} ${u.op} v${u.version}`).join('; ')}`);
+  }
+  if (allocationError) out.log(`\nallocation failed: ${allocationError}`);
+  return unsupported.length || allocationError ? 1 : 0;
+}
+
+function inspectReport(
+  model: ModelDef,
+  label: string,
+  providers: Map<number, { provider: string; kernel: string }> | null,
+  unsupported: { node: number; op: string; version: number }[],
+  allocationError: string | null,
+) {
+  const sg = model.subgraphs[0]!;
+  const inputs = new Set(sg.inputs);
+  const outputs = new Set(sg.outputs);
+  return {
+    model: label,
+    version: model.version,
+    subgraphs: model.subgraphs.map((s, i) => ({ index: i, name: s.name, operators: s.operators.length, tensors: s.tensors.length })),
+    metadata: model.metadata.map((m) => m.name),
+    operators: sg.operators.map((op, i) => {
+      const c = model.operatorCodes[op.opcodeIndex]!;
+      const p = providers?.get(i);
+      const isUnsupported = unsupported.some((u) => u.node === i);
+      return {
+        index: i,
+        op: opDisplayName(c.builtinCode, c.customCode),
+        builtin: builtinOperatorName(c.builtinCode),
+        version: c.version,
+        inputs: Array.from(op.inputs),
+        outputs: Array.from(op.outputs),
+        provider: isUnsupported ? 'UNSUPPORTED' : (p?.provider ?? '?'),
+        kernel: p?.kernel ?? null,
+      };
+    }),
+    tensors: sg.tensors.map((t, i) => {
+      const q = t.quantization;
+      const hasData = (model.buffers[t.buffer]?.data.byteLength ?? 0) > 0;
+      const kind = inputs.has(i) ? 'input' : outputs.has(i) ? 'output' : t.isVariable ? 'variable' : hasData ? 'constant' : 'activation';
+      let quant = '';
+      if (q && q.scale.length === 1) quant = `scale ${q.scale[0]} zp ${q.zeroPoint[0]}`;
+      else if (q && q.scale.length > 1) quant = `per-channel ×${q.scale.length} (dim ${q.quantizedDimension})`;
+      return { index: i, name: t.name, dtype: tensorTypeName(t.type), shape: Array.from(t.shape), kind, quantization: quant };
+    }),
+    unsupported,
+    allocationError,
+  };
+}

@@ -1,0 +1,119 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError, tensorTypeName, type MicroInterpreter, type Tensor } from '@micrort/core';
+import { flagString, parseArgs } from '../args.js';
+import { SplitMix64, fillRandom } from '../inputs.js';
+import { loadModelArg } from '../model-arg.js';
+import { buildInterpreter, runtimeChoice } from '../runtime.js';
+import { formatBytes, printTable, type Out } from '../print.js';
+
+export const RUN_FLAGS = { values: ['inputs', 'outputs', 'ops', 'planner', 'arena', 'seed'], booleans: ['json', 'debug'] };
+
+/** `micrort run [model.tflite] [--inputs DIR] [--outputs DIR] [--ops reference] [--planner NAME] [--arena BYTES|auto] [--seed N] [--json]` */
+export function runCommand(argv: readonly string[], out: Out): number {
+  const args = parseArgs(argv, RUN_FLAGS);
+  const { model, label } = loadModelArg(args.positional[0]);
+  const choice = runtimeChoice(args);
+  const interp = buildInterpreter(model, choice).allocateTensors();
+  const inputsDir = flagString(args, 'inputs');
+  const seed = Number(flagString(args, 'seed') ?? '1');
+  const rng = new SplitMix64(seed);
+  const inputs = [] as { index: number; name: string; dtype: string; shape: number[]; source: string }[];
+  for (let i = 0; i < interp.inputsSize; i++) {
+    const t = interp.input(i);
+    let source = `random (splitmix64 seed ${seed})`;
+    const file = inputsDir ? join(inputsDir, `input_${i}.bin`) : null;
+    if (file && existsSync(file)) {
+      const bytes = readFileSync(file);
+      if (bytes.byteLength !== t.byteLength)
+        throw new InputError(`${file}: input ${i} (${t.name}, ${tensorTypeName(t.type)}[${Array.from(t.dims).join(',')}]) needs ${t.byteLength} bytes, the file has ${bytes.byteLength}`);
+      t.bytes.set(bytes);
+      source = file;
+    } else {
+      if (file) throw new InputError(`input file ${file} not found (input ${i} of ${interp.inputsSize})`);
+      fillRandom(t, rng);
+    }
+    inputs.push({ index: i, name: t.name, dtype: tensorTypeName(t.type), shape: Array.from(t.dims), source });
+  }
+  const t0 = performance.now();
+  interp.invoke();
+  const invokeMs = performance.now() - t0;
+  const outputsDir = flagString(args, 'outputs');
+  if (outputsDir) mkdirSync(outputsDir, { recursive: true });
+  const outputs = [];
+  for (let j = 0; j < interp.outputsSize; j++) {
+    const t = interp.output(j);
+    const file = outputsDir ? join(outputsDir, `output_${j}.bin`) : null;
+    if (file) writeFileSync(file, t.bytes);
+    outputs.push({ ...describeTensor(t), file, values: preview(t) });
+  }
+  const report = runReport(interp, label, choice.ops, inputs, outputs, invokeMs);
+  if (args.flags.has('json')) {
+    out.log(JSON.stringify(report, null, 2));
+    return 0;
+  }
+  out.log(`model: ${label}  (ops: ${choice.ops}, planner: ${report.arena.planner})`);
+  for (const o of outputs)
+    out.log(`output ${o.index} ${o.name}: ${o.dtype}[${o.shape.join(',')}] = [${o.values.join(', ')}${o.elements > o.values.length ? ', …' : ''}]${o.file ? `  → ${o.file}` : ''}`);
+  out.log(
+    `arena: ${formatBytes(report.arena.total)} used (head ${formatBytes(report.arena.head)} planned, tail ${formatBytes(report.arena.tail)} persistent), ` +
+      `arena buffer ${formatBytes(report.arena.arenaBytes)}; first invoke ${invokeMs.toFixed(3)} ms`,
+  );
+  printTable(out, ['node', 'op', 'provider', 'kernel'], report.ops.map((o) => [String(o.index), o.op, o.provider, o.kernel]));
+  return 0;
+}
+
+function describeTensor(t: Tensor) {
+  return {
+    index: t.index,
+    name: t.name,
+    dtype: tensorTypeName(t.type),
+    shape: Array.from(t.dims),
+    elements: t.elementCount,
+    scale: t.quantization ? t.params.scale : null,
+    zeroPoint: t.quantization ? t.params.zeroPoint : null,
+  };
+}
+
+function preview(t: Tensor): (number | string)[] {
+  const n = Math.min(8, t.elementCount);
+  const out: (number | string)[] = [];
+  for (let i = 0; i < n; i++) {
+    const v = t.data[i]!;
+    out.push(typeof v === 'bigint' ? v.toString() : v);
+  }
+  return out;
+}
+
+/** The JSON report of `run` (also used by tests and bench). */
+export function runReport(
+  interp: MicroInterpreter,
+  label: string,
+  ops: string,
+  inputs: unknown[],
+  outputs: unknown[],
+  invokeMs: number,
+) {
+  const u = interp.arenaUsage();
+  return {
+    model: label,
+    opsSet: ops,
+    inputs,
+    outputs,
+    arena: {
+      total: u.usedBytes,
+      head: u.headBytes,
+      tail: u.tailBytes,
+      arenaBytes: u.arenaBytes,
+      persistentBufferBytes: u.persistentBufferBytes,
+      variableBufferBytes: u.variableBufferBytes,
+      scratchBufferBytes: u.scratchBufferBytes,
+      tempHighWaterBytes: u.tempHighWaterBytes,
+      planner: u.planner,
+      planMs: u.planMs,
+    },
+    ops: interp.nodes().map((n) => ({ index: n.index, op: n.op, version: n.version, provider: n.provider, kernel: n.kernel, ...(n.delegate ? { delegate: n.delegate } : {}) })),
+    partitions: interp.partitions(),
+    invokeMs,
+  };
+}

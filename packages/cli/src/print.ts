@@ -1,0 +1,29 @@
+/** Where commands print (stdout/stderr in the CLI, buffers in tests). */
+export interface Out {
+  log(line: string): void;
+  err(line: string): void;
+  /** Progress on a terminal (silent when not a TTY or in --json mode). */
+  progress?(line: string): void;
+}
+
+export const consoleOut: Out = {
+  log: (l) => process.stdout.write(`${l}\n`),
+  err: (l) => process.stderr.write(`${l}\n`),
+  progress: (l) => {
+    if (process.stderr.isTTY) process.stderr.write(`\r${l}\x1b[K`);
+  },
+};
+
+/** 1234 → "1,234 B". */
+export function formatBytes(n: number): string {
+  return `${n.toLocaleString('en-US')} B`;
+}
+
+/** Prints rows as an aligned text table. */
+export function printTable(out: Out, header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  out.log(line(header));
+  out.log(line(widths.map((w) => '-'.repeat(w))));
+  for (const r of rows) out.log(line(r));
+}

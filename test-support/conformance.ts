@@ -1,0 +1,229 @@
+/**
+ * Conformance helpers for tests: run the models in ../shared/conformance (TFLM reference outputs) through
+ * micrort and compare. Tests that use them must skip when `hasConformance` is false, saying why.
+ *
+ * Usage in a vitest file:
+ *   import { hasConformance, listModels, runCase, firstDifferingIntermediate } from '../../../test-support/conformance.js';
+ *   describe.skipIf(!hasConformance)('conformance', () => {
+ *     it('person_detect case 0', () => expect(runCase('person_detect', 0).pass).toBe(true));
+ *   });
+ *   firstDifferingIntermediate('person_detect') → null when every intermediate of case 0 matches, else
+ *   { index, name, producerOp, dtype, mismatches, firstMismatchAt, got, expected } for the first tensor
+ *   (in execution order of its producer) that differs.
+ * Pass `{ resolver: () => myResolver }` to test another kernel package (default: ops-reference).
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MicroInterpreter, OpResolver, loadModel, type ArenaUsage, type MemoryPlanner, type ModelDef } from '@micrort/core';
+import { registerReferenceOps } from '@micrort/ops-reference';
+import { createPlanner } from '@micrort/planners';
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** The repository root. */
+export const REPO_ROOT = resolve(here, '..');
+/** ../shared/conformance beside the repository, or null when absent. */
+export const CONFORMANCE_DIR: string | null = (() => {
+  const d = resolve(REPO_ROOT, '..', 'shared', 'conformance');
+  return existsSync(join(d, 'tflm_figures.json')) ? d : null;
+})();
+export const hasConformance = CONFORMANCE_DIR !== null;
+export const SKIP_REASON = '../shared/conformance is absent: conformance tests skipped (they need the TFLM reference data beside the repo)';
+
+export interface IoSpec {
+  file: string;
+  dtype: string;
+  shape: number[];
+  scale: number | null;
+  zero_point: number | null;
+}
+export interface Manifest {
+  model: string;
+  arena_used_bytes: number;
+  recording_arena_used_bytes?: number;
+  ops: string[];
+  cases: { name?: string; seed?: number; inputs: IoSpec[]; outputs: IoSpec[] }[];
+}
+export interface TflmFigures {
+  arena_used_bytes: number;
+  head_bytes: number;
+  tail_bytes: number;
+  persistent_buffer_bytes: number;
+  variable_buffer_bytes: number;
+  invoke_median_us_ref_O2: number;
+  invoke_median_us_ref_O3: number;
+  invoke_median_us_cmsis_O2: number;
+}
+
+function dir(): string {
+  if (!CONFORMANCE_DIR) throw new Error(SKIP_REASON);
+  return CONFORMANCE_DIR;
+}
+
+/** Model folder names, sorted. */
+export function listModels(): string[] {
+  if (!CONFORMANCE_DIR) return [];
+  return readdirSync(CONFORMANCE_DIR)
+    .filter((n) => existsSync(join(CONFORMANCE_DIR!, n, 'manifest.json')))
+    .sort();
+}
+
+export function readManifest(name: string): Manifest {
+  return JSON.parse(readFileSync(join(dir(), name, 'manifest.json'), 'utf8')) as Manifest;
+}
+
+export function tflmFigures(name: string): TflmFigures | undefined {
+  const all = JSON.parse(readFileSync(join(dir(), 'tflm_figures.json'), 'utf8')) as { models: Record<string, TflmFigures> };
+  return all.models[name];
+}
+
+/** Reads a file into a fresh (aligned) Uint8Array. */
+export function readBytes(path: string): Uint8Array {
+  const b = readFileSync(path);
+  const out = new Uint8Array(b.byteLength);
+  out.set(b);
+  return out;
+}
+
+const modelCache = new Map<string, ModelDef>();
+/** The loaded conformance model (cached per process). */
+export function loadConformanceModel(name: string): ModelDef {
+  let m = modelCache.get(name);
+  if (!m) {
+    m = loadModel(readBytes(join(dir(), name, 'model.tflite')));
+    modelCache.set(name, m);
+  }
+  return m;
+}
+
+export interface RunOptions {
+  resolver?: () => OpResolver;
+  planner?: MemoryPlanner;
+  arena?: number | 'auto';
+}
+
+export function referenceResolver(): OpResolver {
+  return registerReferenceOps(new OpResolver());
+}
+
+export interface OutputComparison {
+  index: number;
+  dtype: string;
+  pass: boolean;
+  mismatches: number;
+  elements: number;
+  maxAbsDiff: number;
+  firstMismatchAt: number;
+}
+
+export interface CaseResult {
+  model: string;
+  caseIndex: number;
+  pass: boolean;
+  outputs: OutputComparison[];
+  arena: ArenaUsage;
+}
+
+/** Builds an allocated interpreter for a conformance model. */
+export function makeInterpreter(name: string, opts: RunOptions = {}): MicroInterpreter {
+  const model = loadConformanceModel(name);
+  const resolver = (opts.resolver ?? referenceResolver)();
+  return new MicroInterpreter(model, resolver, { planner: opts.planner ?? createPlanner('greedy'), arena: opts.arena ?? 'auto' }).allocateTensors();
+}
+
+/** Sets a case's inputs on an interpreter (checking sizes). */
+export function setCaseInputs(interp: MicroInterpreter, name: string, caseIndex: number): void {
+  const m = readManifest(name);
+  const c = m.cases[caseIndex]!;
+  c.inputs.forEach((spec, i) => {
+    const bytes = readBytes(join(dir(), name, `case${caseIndex}`, spec.file));
+    interp.setInput(i, bytes);
+  });
+}
+
+/** Compares raw output bytes by dtype: integers byte-equal, float32 within 1e-5 + 1e-4*|expected|. */
+export function compareBytes(dtype: string, got: Uint8Array, expected: Uint8Array, index = 0): OutputComparison {
+  const res: OutputComparison = { index, dtype, pass: true, mismatches: 0, elements: 0, maxAbsDiff: 0, firstMismatchAt: -1 };
+  if (got.byteLength !== expected.byteLength) {
+    return { ...res, pass: false, mismatches: -1, firstMismatchAt: 0 };
+  }
+  const view = (b: Uint8Array) => {
+    const copy = new Uint8Array(b.byteLength);
+    copy.set(b);
+    switch (dtype) {
+      case 'float32':
+        return new Float32Array(copy.buffer);
+      case 'int8':
+        return new Int8Array(copy.buffer);
+      case 'int16':
+        return new Int16Array(copy.buffer);
+      case 'int32':
+        return new Int32Array(copy.buffer);
+      default:
+        return copy;
+    }
+  };
+  const a = view(got);
+  const b = view(expected);
+  res.elements = a.length;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    const d = Math.abs(x - y);
+    const ok = dtype === 'float32' ? d <= 1e-5 + 1e-4 * Math.abs(y) || (Number.isNaN(x) && Number.isNaN(y)) : x === y;
+    if (!ok) {
+      res.mismatches++;
+      if (res.firstMismatchAt < 0) res.firstMismatchAt = i;
+    }
+    if (d > res.maxAbsDiff) res.maxAbsDiff = d;
+  }
+  res.pass = res.mismatches === 0;
+  return res;
+}
+
+/** Runs one case through a fresh interpreter (first invoke after allocation, as TFLM did). */
+export function runCase(name: string, caseIndex: number, opts: RunOptions = {}): CaseResult {
+  const interp = makeInterpreter(name, opts);
+  setCaseInputs(interp, name, caseIndex);
+  interp.invoke();
+  const m = readManifest(name);
+  const outputs = m.cases[caseIndex]!.outputs.map((spec, j) =>
+    compareBytes(spec.dtype, interp.output(j).bytes, readBytes(join(dir(), name, `case${caseIndex}`, spec.file)), j),
+  );
+  return { model: name, caseIndex, pass: outputs.every((o) => o.pass), outputs, arena: interp.arenaUsage() };
+}
+
+export interface IntermediateEntry {
+  index: number;
+  file: string;
+  name: string;
+  dtype: string;
+  shape: number[];
+  scale: number | null;
+  zero_point: number | null;
+  producer_op: string | null;
+  variable: boolean;
+}
+
+/**
+ * Runs case 0 with a no-reuse (linear) plan so every tensor survives, then compares each intermediate
+ * with TFLM's, in execution order of the producing node. Returns the first that differs, or null.
+ */
+export function firstDifferingIntermediate(name: string, opts: RunOptions = {}) {
+  const interp = makeInterpreter(name, { ...opts, planner: createPlanner('linear') });
+  setCaseInputs(interp, name, 0);
+  interp.invoke();
+  const entries = JSON.parse(readFileSync(join(dir(), name, 'intermediates_case0', 'tensors.json'), 'utf8')) as IntermediateEntry[];
+  const order = new Map<number, number>();
+  interp.nodes().forEach((n, step) => n.outputs.forEach((t) => order.has(t) || order.set(t, step)));
+  const sorted = [...entries].sort((a, b) => (order.get(a.index) ?? -1) - (order.get(b.index) ?? -1));
+  for (const e of sorted) {
+    const got = interp.tensor(e.index).bytes;
+    const expected = readBytes(join(dir(), name, 'intermediates_case0', e.file));
+    const cmp = compareBytes(e.dtype, got, expected, e.index);
+    if (!cmp.pass) {
+      return { ...e, step: order.get(e.index) ?? null, mismatches: cmp.mismatches, elements: cmp.elements, firstMismatchAt: cmp.firstMismatchAt, maxAbsDiff: cmp.maxAbsDiff };
+    }
+  }
+  return null;
+}
