@@ -1,0 +1,44 @@
+/**
+ * The docs' examples are real files (docs/examples) embedded in the markdown as ```ts example:<file>
+ * blocks. This test checks every embedded block equals its file and runs each example.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { main as composePlain } from './examples/compose-plain.js';
+import { main as composeDi } from './examples/compose-di.js';
+import { main as customKernel } from './examples/custom-kernel.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+describe('docs', () => {
+  it('every embedded example equals its file', () => {
+    let blocks = 0;
+    for (const md of readdirSync(here).filter((f) => f.endsWith('.md'))) {
+      const text = readFileSync(join(here, md), 'utf8');
+      for (const m of text.matchAll(/```ts example:(\S+)\n([\s\S]*?)```\n/g)) {
+        blocks++;
+        expect(m[2], `${md}: block for ${m[1]}`).toBe(readFileSync(join(here, 'examples', m[1]!), 'utf8'));
+      }
+    }
+    expect(blocks).toBeGreaterThanOrEqual(4);
+  });
+
+  it('compose-plain runs', () => {
+    expect(composePlain()).toEqual([11, 22, 33, 44]);
+  });
+
+  it('compose-di swaps the planner per deployment', () => {
+    const [greedy, linear] = composeDi();
+    expect(greedy!.planner).toBe('greedy');
+    expect(linear!.planner).toBe('linear');
+    expect(linear!.headBytes).toBeGreaterThan(greedy!.headBytes);
+    expect(greedy!.y).toEqual([2, 13, -1]);
+    expect(linear!.y).toEqual(greedy!.y);
+  });
+
+  it('the third-party custom kernel runs inside a model made by the writer', () => {
+    expect(customKernel()).toEqual([-2, -1, 0, 3, 4]);
+  });
+});
