@@ -1,0 +1,100 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CONFORMANCE_DIR, REPO_ROOT, SKIP_REASON, compareBytes, hasConformance, readManifest, tflmFigures } from '../../../test-support/conformance.js';
+import { main } from '../src/main.js';
+import type { Out } from '../src/print.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'micrort-cli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const o: Out = { log: (l) => out.push(l), err: (l) => err.push(l) };
+  const code = await main(argv, o);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('micrort run', () => {
+  it('runs the built-in demo model with no argument', async () => {
+    const r = await cli('run');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/built-in demo model/);
+    expect(r.out).toMatch(/output 8 probs: float32\[1,4\]/);
+  });
+
+  it('--json prints outputs, arena and per-node providers', async () => {
+    const r = await cli('run', '--json', '--outputs', join(tmp, 'demo'));
+    const j = JSON.parse(r.out);
+    expect(j.outputs[0]).toMatchObject({ dtype: 'float32', shape: [1, 4], file: join(tmp, 'demo', 'output_0.bin') });
+    expect(j.arena.total).toBe(j.arena.head + j.arena.tail);
+    expect(j.ops.map((o: { op: string }) => o.op)).toEqual(['QUANTIZE', 'FULLY_CONNECTED', 'FULLY_CONNECTED', 'SOFTMAX', 'DEQUANTIZE']);
+    expect(new Set(j.ops.map((o: { provider: string }) => o.provider))).toEqual(new Set(['@micrort/ops-reference']));
+    const probs = new Float32Array(readFileSync(join(tmp, 'demo', 'output_0.bin')).buffer.slice(0));
+    expect(probs.reduce((a, b) => a + b, 0)).toBeGreaterThan(0.95);
+  });
+
+  it('errors are one line with the typed error name and a non-zero exit code', async () => {
+    const bad = join(tmp, 'bad.tflite');
+    writeFileSync(bad, new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]));
+    const r = await cli('run', bad);
+    expect(r.code).toBe(1);
+    expect(r.err.split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(/^ModelError: /);
+    const small = await cli('run', '--arena', '64');
+    expect(small.code).toBe(1);
+    expect(small.err).toMatch(/^ArenaTooSmallError: .*an arena of \d+ bytes would fit/);
+    const usage = await cli('run', '--bogus');
+    expect(usage.code).toBe(2);
+    expect(usage.err).toMatch(/^UsageError: unknown option --bogus/);
+    const dbg = await cli('run', bad, '--debug');
+    expect(dbg.err.split('\n').length).toBeGreaterThan(1);
+  });
+});
+
+describe.skipIf(!hasConformance)('micrort run on conformance models (issue 2 set)', () => {
+  for (const model of ['hello_world_float', 'hello_world_int8', 'simple_add_model']) {
+    it(`${model}: every case through run --json equals TFLM's outputs`, async () => {
+      const m = readManifest(model);
+      for (let c = 0; c < m.cases.length; c++) {
+        const outDir = join(tmp, model, `case${c}`);
+        const r = await cli('run', join(CONFORMANCE_DIR!, model, 'model.tflite'), '--inputs', join(CONFORMANCE_DIR!, model, `case${c}`), '--outputs', outDir, '--json');
+        expect(r.code, r.err).toBe(0);
+        const j = JSON.parse(r.out);
+        m.cases[c]!.outputs.forEach((spec, k) => {
+          const cmp = compareBytes(spec.dtype, readFileSync(join(outDir, `output_${k}.bin`)), readFileSync(join(CONFORMANCE_DIR!, model, `case${c}`, spec.file)));
+          expect(cmp.pass, `${model} case ${c} output ${k}: ${JSON.stringify(cmp)}`).toBe(true);
+        });
+        const t = tflmFigures(model)!;
+        expect(j.arena.head).toBeLessThanOrEqual(t.head_bytes);
+        expect(j.arena.total).toBeLessThanOrEqual(t.arena_used_bytes);
+      }
+    });
+  }
+
+  it('inspect lists operators, tensors and providers', async () => {
+    const r = await cli('inspect', join(CONFORMANCE_DIR!, 'person_detect', 'model.tflite'));
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/DEPTHWISE_CONV_2D/);
+    expect(r.out).toMatch(/per-channel ×8 \(dim 3\)/);
+    expect(r.out).toMatch(/@micrort\/ops-reference/);
+  });
+});
+
+if (!hasConformance) it.skip(SKIP_REASON, () => {});
+
+describe('the built command (what `pnpm micrort` runs)', () => {
+  it('node packages/cli/dist/bin.js run prints the demo and exits 0', () => {
+    execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'packages/cli'], { cwd: REPO_ROOT });
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js'), 'run'], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/probs: float32\[1,4\]/);
+    const bad = spawnSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js'), 'frobnicate'], { encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim()).toMatch(/^UsageError: unknown command "frobnicate" \(commands: run, inspect/);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
