@@ -5,6 +5,11 @@
  * used_heap_size before and after each trial. Without a GC inside a trial, the delta is exactly what
  * the trial allocated; a GC makes it negative. The median over trials is therefore an upper bound of
  * the typical allocation per trial (plus the measurement's own constant of a few hundred bytes).
+ *
+ * JIT tiering and deoptimisation can allocate once in a while (code, feedback vectors) even when the
+ * measured code never does; a real per-call allocation shows in every round. So up to `rounds` rounds
+ * are measured and the round with the smallest median is reported (stopping early once a round's
+ * median is at most `goodEnoughBytes`).
  */
 import { getHeapStatistics } from 'node:v8';
 
@@ -16,7 +21,20 @@ export interface AllocationMeasure {
   deltas: number[];
 }
 
-export function measureAllocation(fn: () => void, { warmup = 2000, trials = 7, iterations = 2000 } = {}): AllocationMeasure {
+export function measureAllocation(
+  fn: () => void,
+  { warmup = 2000, trials = 7, iterations = 2000, rounds = 3, goodEnoughBytes = 1024 } = {},
+): AllocationMeasure {
+  let best: AllocationMeasure | null = null;
+  for (let r = 0; r < rounds; r++) {
+    const m = measureRound(fn, r === 0 ? warmup : Math.ceil(warmup / 4), trials, iterations);
+    if (!best || m.medianTrialBytes < best.medianTrialBytes) best = m;
+    if (best.medianTrialBytes <= goodEnoughBytes) break;
+  }
+  return best!;
+}
+
+function measureRound(fn: () => void, warmup: number, trials: number, iterations: number): AllocationMeasure {
   for (let i = 0; i < warmup; i++) fn();
   const deltas: number[] = [];
   for (let t = 0; t < trials; t++) {
