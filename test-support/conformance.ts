@@ -17,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MicroInterpreter, OpResolver, loadModel, type ArenaUsage, type MemoryPlanner, type ModelDef } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
+import { registerSignalOps } from '@micrort/ops-signal';
 import { createPlanner } from '@micrort/planners';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -103,7 +104,7 @@ export interface RunOptions {
 }
 
 export function referenceResolver(): OpResolver {
-  return registerReferenceOps(new OpResolver());
+  return registerSignalOps(registerReferenceOps(new OpResolver()));
 }
 
 export interface OutputComparison {

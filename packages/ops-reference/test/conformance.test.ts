@@ -16,9 +16,7 @@ import {
 } from '../../../test-support/conformance.js';
 
 /** Models micrort does not run yet, with the reason. Everything else must pass. */
-export const NOT_SUPPORTED: Record<string, string> = {
-  audio_preprocessor_int8: "uses TFLM's signal-library custom ops (SignalWindow, SignalRfft, ...), not implemented in ops-reference",
-};
+export const NOT_SUPPORTED: Record<string, string> = {};
 
 const results: CaseResult[] = [];
 

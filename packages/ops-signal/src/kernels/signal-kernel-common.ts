@@ -1,0 +1,91 @@
+/**
+ * Helpers shared by the signal kernels: custom-options parsing with node-aware errors, prepare-time
+ * type/shape checks, and a cached Uint32Array view for UINT64 tensors (read and written as little-endian
+ * word pairs, since kernels may not use BigInt).
+ */
+import { KernelError, TensorType, numElements, tensorTypeName, type EvalTensor, type Node, type Tensor } from '@micrort/core';
+import { FlexBufferError, FlexMap, parseFlexMap } from '../flexbuffers.js';
+
+/** Parses the node's FlexBuffer custom options; a missing or malformed buffer is a KernelError. */
+export function readOptions(op: string, node: Node): FlexMap {
+  const data = node.customInitialData;
+  if (!data || data.byteLength === 0) throw new KernelError(op, node.index, 'custom options (a FlexBuffers map) are missing');
+  try {
+    return parseFlexMap(data);
+  } catch (e) {
+    if (e instanceof FlexBufferError) throw new KernelError(op, node.index, `malformed custom options: ${e.message}`);
+    throw e;
+  }
+}
+
+/** An int32 option; absent or non-integer is a KernelError. */
+export function optionInt32(op: string, node: Node, options: FlexMap, key: string): number {
+  try {
+    return options.int32(key);
+  } catch (e) {
+    if (e instanceof FlexBufferError) throw new KernelError(op, node.index, e.message);
+    throw e;
+  }
+}
+
+/** A bool option; absent or non-integer is a KernelError. */
+export function optionBool(op: string, node: Node, options: FlexMap, key: string): boolean {
+  try {
+    return options.bool(key);
+  } catch (e) {
+    if (e instanceof FlexBufferError) throw new KernelError(op, node.index, e.message);
+    throw e;
+  }
+}
+
+/** Throws unless `lo <= value <= hi`, naming the option. */
+export function checkOptionRange(op: string, node: Node, key: string, value: number, lo: number, hi: number): void {
+  if (!(value >= lo && value <= hi)) throw new KernelError(op, node.index, `option "${key}" is ${value}, must be in [${lo}, ${hi}]`);
+}
+
+/** Throws unless the node has exactly `nIn` inputs and `nOut` outputs, none omitted. */
+export function checkIo(op: string, node: Node, nIn: number, nOut: number): void {
+  if (node.inputs.length !== nIn) throw new KernelError(op, node.index, `expects ${nIn} inputs, got ${node.inputs.length}`);
+  if (node.outputs.length !== nOut) throw new KernelError(op, node.index, `expects ${nOut} outputs, got ${node.outputs.length}`);
+  for (let i = 0; i < nIn; i++) if (node.inputs[i]! < 0) throw new KernelError(op, node.index, `input ${i} is omitted (-1)`);
+  for (let i = 0; i < nOut; i++) if (node.outputs[i]! < 0) throw new KernelError(op, node.index, `output ${i} is omitted (-1)`);
+}
+
+/** Throws unless `t` has type `type`. */
+export function checkType(op: string, node: Node, what: string, t: Tensor, type: TensorType): void {
+  if (t.type !== type)
+    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) has type ${tensorTypeName(t.type)}, expected ${tensorTypeName(type)}`);
+}
+
+/** Throws unless `t` has `rank` dimensions. */
+export function checkRank(op: string, node: Node, what: string, t: Tensor, rank: number): void {
+  if (t.dims.length !== rank)
+    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must have ${rank} dimension(s), has shape [${Array.from(t.dims).join(', ')}]`);
+}
+
+/** Throws unless `t` has exactly `count` elements. */
+export function checkElements(op: string, node: Node, what: string, t: Tensor, count: number): void {
+  const n = numElements(t.dims);
+  if (n !== count) throw new KernelError(op, node.index, `${what} (tensor ${t.index}) has ${n} elements, expected ${count}`);
+}
+
+const EMPTY_U32 = new Uint32Array(0);
+
+/**
+ * A Uint32Array view of a tensor's bytes, created on first use and reused while the tensor stays bound
+ * to the same memory, so `invoke()` allocates nothing after its first call. Element `2i` is the low word
+ * and `2i + 1` the high word of UINT64 element `i` (little-endian, as tensor data are).
+ */
+export class WordView {
+  private view: Uint32Array = EMPTY_U32;
+
+  of(t: EvalTensor): Uint32Array {
+    const b = t.bytes;
+    let v = this.view;
+    if (v.buffer !== b.buffer || v.byteOffset !== b.byteOffset || v.length !== b.byteLength >>> 2) {
+      v = new Uint32Array(b.buffer, b.byteOffset, b.byteLength >>> 2);
+      this.view = v;
+    }
+    return v;
+  }
+}
