@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { main as composePlain } from './examples/compose-plain.js';
 import { main as composeDi } from './examples/compose-di.js';
 import { main as customKernel } from './examples/custom-kernel.js';
+import { main as delegateFuser } from './examples/delegate-fuser.js';
+import { main as delegateGpu } from './examples/delegate-gpu.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -40,5 +42,21 @@ describe('docs', () => {
 
   it('the third-party custom kernel runs inside a model made by the writer', () => {
     expect(customKernel()).toEqual([-2, -1, 0, 3, 4]);
+  });
+
+  it('the worked delegate example fuses MUL, ADD, RELU into one node and matches the CPU', () => {
+    const r = delegateFuser();
+    expect(r.partitions).toEqual([{ delegate: 'fuser', nodeIndex: 4, nodes: [0, 1, 2], inputTensors: [0, 1, 2], outputTensors: [5], internalTensors: [3, 4] }]);
+    expect(r.plan).toEqual(['DELEGATE:fuser', 'SOFTMAX']);
+    expect(r.y).toEqual(r.yCpu);
+    expect(r.plannedBytes).toEqual({ cpu: 80, fused: 48 });
+  });
+
+  it('the GPU delegate example runs the float CNN as one partition', () => {
+    const r = delegateGpu();
+    expect(r.mode).toBe('cpu');
+    expect(r.partitions).toEqual([Array.from({ length: 16 }, (_, i) => i)]);
+    expect(r.leftOnCpu).toEqual([]);
+    expect(r.y.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
   });
 });

@@ -4,6 +4,12 @@ import type { TfLiteContext } from '../kernel/api.js';
 export interface DelegateFlags {
   /** The delegate can handle tensors whose shapes change between invokes. */
   allowDynamicTensors?: boolean;
+  /**
+   * Plan the tensors internal to each delegated subset in the arena (live during the delegate node's
+   * step), for delegates whose kernels work through arena memory. By default they get no arena space:
+   * only the subset's inputs and outputs cross the arena.
+   */
+  keepInternalTensorsInArena?: boolean;
 }
 
 /**
@@ -17,11 +23,21 @@ export interface Delegate {
   /** Name shown by inspection (`gpu`, `my-npu`). */
   readonly name: string;
   prepare(context: TfLiteContext, delegate: Delegate): void;
-  /** Copies a delegate-owned buffer into the tensor's arena memory (for outputs read on the CPU). */
+  /**
+   * Copies the delegate's own buffer of an output tensor of one of its nodes into the tensor's arena
+   * memory. The interpreter calls it right after each delegate node's invoke, for every output of the
+   * node, so CPU kernels and the user read current data (phase invoke: `getEvalTensor` works).
+   */
   copyFromBufferHandle?(context: TfLiteContext, tensorIndex: number): void;
-  /** Copies the tensor's arena memory into the delegate-owned buffer. */
+  /**
+   * Copies the arena memory of a non-constant input tensor of one of its nodes into the delegate's own
+   * buffer. The interpreter calls it right before each delegate node's invoke, for every such input.
+   */
   copyToBufferHandle?(context: TfLiteContext, tensorIndex: number): void;
-  /** Releases delegate-owned buffers. */
+  /**
+   * Releases the delegate's buffer for a tensor. Called on `dispose()`, once per non-constant input and
+   * output tensor of the delegate's nodes.
+   */
   freeBufferHandle?(context: TfLiteContext, tensorIndex: number): void;
   readonly flags?: DelegateFlags;
 }

@@ -57,4 +57,45 @@ describe('partitionGraphIntoIndependentNodeSubsets', () => {
     expect(s[1]).toMatchObject({ inputTensors: [0, 1], outputTensors: [2, 3] });
     expect(s[2]).toMatchObject({ inputTensors: [2], outputTensors: [4] });
   });
+  it('omitted optional inputs (-1) are ignored; a tensor read by several later subsets is exported once', () => {
+    // 0 A gpu: x(0), w(1), -1 → a(2);  1 B cpu: a → b(3);  2 C gpu: a, b → c(4);  3 D cpu: a, c → y(5)
+    const h = nodes([
+      [[0, 1, -1], [2]],
+      [[2], [3]],
+      [[2, 3, -1], [4]],
+      [[2, 4], [5]],
+    ]);
+    const s = partitionGraphIntoIndependentNodeSubsets([0, 1, 2, 3], (i) => h[i]!, new Set([0, 2]), 6, [5]);
+    expect(s.map((x) => [x.delegated, x.nodes])).toEqual([
+      [true, [0]],
+      [false, [1]],
+      [true, [2]],
+      [false, [3]],
+    ]);
+    expect(s[0]).toMatchObject({ inputTensors: [0, 1], outputTensors: [2] });
+    expect(s[1]).toMatchObject({ inputTensors: [2], outputTensors: [3] });
+    expect(s[2]).toMatchObject({ inputTensors: [2, 3], outputTensors: [4] });
+    expect(s[3]).toMatchObject({ inputTensors: [2, 4], outputTensors: [5] });
+  });
+
+  it('every node lands in exactly one subset, in an order that respects every dependency', () => {
+    // a small diamond with a side chain, delegating every other node
+    const h = nodes([
+      [[0], [1]],
+      [[1], [2]],
+      [[1], [3]],
+      [[2, 3], [4]],
+      [[0], [5]],
+      [[5, 4], [6]],
+    ]);
+    const plan = [0, 1, 2, 3, 4, 5];
+    const s = partitionGraphIntoIndependentNodeSubsets(plan, (i) => h[i]!, new Set([1, 3, 4]), 7, [6]);
+    expect(s.flatMap((x) => x.nodes).sort()).toEqual(plan);
+    const producedAt = new Map<number, number>();
+    s.forEach((x, k) => x.nodes.forEach((n) => producedAt.set(h[n]!.outputs[0]!, k)));
+    s.forEach((x, k) => {
+      for (const n of x.nodes) for (const t of Array.from(h[n]!.inputs)) expect(producedAt.get(t) ?? -1).toBeLessThanOrEqual(k);
+      expect(x.nodes.every((n) => [1, 3, 4].includes(n) === x.delegated)).toBe(true);
+    });
+  });
 });

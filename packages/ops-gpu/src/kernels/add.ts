@@ -1,0 +1,6 @@
+/** ADD on the GPU (float32, broadcasting up to 4-D, fused activation); see binary-common.ts. */
+import { BuiltinOperator } from '@micrort/core';
+import { BinaryOp, binaryKernel } from './binary-common.js';
+
+/** ADD: float32. */
+export const addKernel = binaryKernel(BuiltinOperator.ADD, 'ADD', BinaryOp.Add);
