@@ -13,7 +13,9 @@ import { Placement } from './placement.js';
 export interface GreedyPlannerOptions {
   /**
    * Honour `BufferRequirement.inPlaceOf` (an output takes its dying input's offset when it fits there).
-   * TFLM has no in-place planning; with no `inPlaceOf` set the plan is TFLM's either way. Default true.
+   * TFLM has no in-place planning; with no `inPlaceOf` set the plan is TFLM's either way. With in-place
+   * pairs the planner also plans without them and keeps the smaller head (ties: the in-place plan), so
+   * allowing sharing never makes greedy's head larger. Default true.
    */
   inPlace?: boolean;
 }
@@ -51,6 +53,13 @@ export function placeInOrder(placement: Placement, order: Int32Array): void {
   }
 }
 
+/** Greedy placement of every buffer of `table`. */
+function placeAll(table: BufferTable, alignment: number): MemoryPlan {
+  const placement = new Placement(table, alignment);
+  placeInOrder(placement, greedyOrder(table));
+  return toMemoryPlan(table.size, placement.offsets, table.count);
+}
+
 /** TFLM's GreedyMemoryPlanner as a pure planner. */
 export class GreedyPlanner implements MemoryPlanner {
   readonly name: string = 'greedy';
@@ -64,9 +73,12 @@ export class GreedyPlanner implements MemoryPlanner {
     checkRequirements(buffers);
     const alignment = checkAlignment(options);
     const table = buildTable(buffers, this.inPlace);
-    const placement = new Placement(table, alignment);
-    placeInOrder(placement, greedyOrder(table));
-    return toMemoryPlan(table.size, placement.offsets, table.count);
+    const plan = placeAll(table, alignment);
+    if (!table.hasAliases) return plan;
+    // Sharing is a permission: in TFLM's size order an output that takes its input's offset can push a
+    // later, smaller buffer into a worse gap (e.g. the audio preprocessor: 3,056 instead of 3,040 bytes).
+    const plain = placeAll(buildTable(buffers, false), alignment);
+    return plain.headBytes < plan.headBytes ? plain : plan;
   }
 }
 

@@ -17,9 +17,10 @@ export {
   type OptimalPlannerOptions,
   type OptimalSearchInfo,
 } from './optimal.js';
-export { lowerBound } from './lower-bound.js';
+export { lowerBound, lowerBoundAt, type LowerBoundInfo } from './lower-bound.js';
 export { validatePlan, findOverlap, DEFAULT_ALIGNMENT } from './validate.js';
 export { planReport, type PlanReport } from './report.js';
 export { renderPlanSvg, type PlanSvgOptions } from './render-svg.js';
 export { PLANNERS, PLANNER_NAMES, createPlanner, isPlannerName, type PlannerName } from './registry.js';
 export { Prng } from './prng.js';
+export { OFFLINE_PLAN_FORMAT_VERSION, offlinePlanBytes, offlinePlanOffsets, withOfflinePlan } from './embed-plan.js';

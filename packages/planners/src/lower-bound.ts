@@ -7,8 +7,21 @@
 import type { BufferRequirement } from '@micrort/core';
 import { buildAliasTable, checkRequirements } from './plan-common.js';
 
+/** The lower bound and the first execution step at which that many bytes must be live. */
+export interface LowerBoundInfo {
+  /** Max over steps of the bytes live at the step (see {@link lowerBound}). */
+  bytes: number;
+  /** First step where the maximum is reached; -1 with no (non-empty) buffers. */
+  step: number;
+}
+
 /** Max over execution steps of the bytes that must be live at that step (0 with no buffers). */
 export function lowerBound(buffers: readonly BufferRequirement[]): number {
+  return lowerBoundAt(buffers).bytes;
+}
+
+/** {@link lowerBound} together with the step where it is reached (for reports: "the peak is at node n"). */
+export function lowerBoundAt(buffers: readonly BufferRequirement[]): LowerBoundInfo {
   checkRequirements(buffers);
   const n = buffers.length;
   const aliasOf = buildAliasTable(buffers);
@@ -32,10 +45,14 @@ export function lowerBound(buffers: readonly BufferRequirement[]): number {
   const idx = steps.map((_, k) => k).sort((a, b) => steps[a]! - steps[b]!);
   let live = 0;
   let best = 0;
+  let bestStep = -1;
   for (let k = 0; k < idx.length; ) {
     const step = steps[idx[k]!]!;
     while (k < idx.length && steps[idx[k]!] === step) live += deltas[idx[k++]!]!;
-    if (live > best) best = live;
+    if (live > best) {
+      best = live;
+      bestStep = step;
+    }
   }
-  return best;
+  return { bytes: best, step: bestStep };
 }

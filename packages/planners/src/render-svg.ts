@@ -20,6 +20,11 @@ export interface PlanSvgOptions {
   plotHeight?: number;
   /** Prefix of the ids defined in the SVG, to keep several inline SVGs apart (default `mrt`). */
   idPrefix?: string;
+  /**
+   * A label per execution step (e.g. `CONV_2D` for the node run at that step). When given, the x axis
+   * labels every step that has room with `step label` (rotated), and hover texts name the ops.
+   */
+  stepLabels?: readonly string[];
 }
 
 const MARGIN_LEFT = 84;
@@ -46,7 +51,11 @@ export function renderPlanSvg(
   const lb = options.lowerBound;
   const top = 44;
   const plotW = width - MARGIN_LEFT - MARGIN_RIGHT;
-  const height = top + plotH + 84;
+  const stepLabels = options.stepLabels;
+  const longestLabel = stepLabels ? stepLabels.reduce((m, l) => Math.max(m, l.length), 0) + 4 : 0;
+  // Rotated step labels need room below the axis: about 0.6 of their width at font size 9, rotated 45 degrees.
+  const labelRoom = stepLabels ? Math.min(140, Math.ceil(longestLabel * CHAR_WIDTH * 0.6)) : 0;
+  const height = top + plotH + 84 + labelRoom;
 
   let s0 = n > 0 ? Infinity : 0;
   let s1 = n > 0 ? -Infinity : 0;
@@ -92,8 +101,9 @@ export function renderPlanSvg(
     const scratch = b.kind === 'scratch';
     const fill = scratch ? `url(#${id}-scratch)` : `hsl(${(b.id * 47) % 360},55%,72%)`;
     const stroke = scratch ? '#c06000' : '#34495e';
+    const ops = stepLabels ? ` (${stepLabels[b.firstUsed] ?? '?'}${b.lastUsed > b.firstUsed ? ` → ${stepLabels[b.lastUsed] ?? '?'}` : ''})` : '';
     const hover =
-      `${name} (${b.kind} ${b.id}): ${b.size} bytes at offset ${off}, steps ${b.firstUsed}..${b.lastUsed}` +
+      `${name} (${b.kind} ${b.id}): ${b.size} bytes at offset ${off}, steps ${b.firstUsed}..${b.lastUsed}${ops}` +
       (b.offlineOffset !== undefined && b.offlineOffset >= 0 ? ' (offline)' : '');
     out.push(`<g class="buffer ${b.kind}" data-index="${i}"><title>${escapeXml(hover)}</title>`);
     out.push(
@@ -128,14 +138,28 @@ export function renderPlanSvg(
   // Axes.
   const yAxis = top + plotH;
   out.push(`<g class="axis x-axis"><line x1="${x0}" y1="${yAxis}" x2="${num(x1)}" y2="${yAxis}" stroke="#333"/>`);
-  for (const step of stepTicks(s0, s1)) {
-    const cx = x(step) + cellW / 2;
-    out.push(
-      `<line x1="${num(cx)}" y1="${yAxis}" x2="${num(cx)}" y2="${yAxis + 5}" stroke="#333"/>` +
-        `<text x="${num(cx)}" y="${yAxis + 17}" text-anchor="middle">${step}</text>`,
-    );
+  if (stepLabels) {
+    // Every step when the cells are wide enough for a rotated line of text, else every k-th.
+    const every = Math.max(1, Math.ceil(12 / cellW));
+    for (let step = s0; step <= s1; step += every) {
+      const cx = x(step) + cellW / 2;
+      const text = `${step} ${stepLabels[step] ?? ''}`.trimEnd();
+      out.push(
+        `<line x1="${num(cx)}" y1="${yAxis}" x2="${num(cx)}" y2="${yAxis + 5}" stroke="#333"/>` +
+          `<text x="${num(cx + 3)}" y="${yAxis + 10}" text-anchor="end" font-size="9" transform="rotate(-45 ${num(cx + 3)} ${yAxis + 10})">${escapeXml(text)}</text>`,
+      );
+    }
+  } else {
+    for (const step of stepTicks(s0, s1)) {
+      const cx = x(step) + cellW / 2;
+      out.push(
+        `<line x1="${num(cx)}" y1="${yAxis}" x2="${num(cx)}" y2="${yAxis + 5}" stroke="#333"/>` +
+          `<text x="${num(cx)}" y="${yAxis + 17}" text-anchor="middle">${step}</text>`,
+      );
+    }
   }
-  out.push(`<text x="${num(x0 + plotW / 2)}" y="${yAxis + 34}" text-anchor="middle">execution step</text></g>`);
+  const axisTitle = stepLabels ? 'execution step (node op)' : 'execution step';
+  out.push(`<text x="${num(x0 + plotW / 2)}" y="${yAxis + 34 + labelRoom}" text-anchor="middle">${axisTitle}</text></g>`);
   out.push(`<g class="axis y-axis"><line x1="${x0}" y1="${top}" x2="${x0}" y2="${yAxis}" stroke="#333"/>`);
   for (const v of yTicks) {
     const ty = y(v);
