@@ -11,6 +11,7 @@
 import { requantizeFast } from './requantize-fast.js';
 import type { SimdMachine } from '../machine.js';
 import type { ConvParams } from './types.js';
+import type { WordOperands } from './word-view.js';
 
 function finish(acc: number, p: ConvParams, ch: number): number {
   let r = requantizeFast(acc, p.multiplier[ch]!, p.shift[ch]!) + p.outputOffset;
@@ -18,8 +19,212 @@ function finish(acc: number, p: ConvParams, ch: number): number {
   return r < p.actMax ? r : p.actMax;
 }
 
-/** Fast mode. */
-export function depthwiseConv3x3Fast(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+/** Fast mode: word reads when both operands are viewable, else byte reads. */
+export function depthwiseConv3x3Fast(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array, w: WordOperands): void {
+  if (w.inBase >= 0 && w.wBase >= 0) depthwiseConv3x3Words(p, input, kernel, bias, output, w);
+  else depthwiseConv3x3Bytes(p, input, kernel, bias, output);
+}
+
+/**
+ * Fast mode with word reads: per tap, one word of four input channels and one of their four weights
+ * (arm_nn_read_s8x4), bytes sign-extended with shifts, offset added to the inputs (SXTAB16), four
+ * multiply-adds (SMLABB / SMLATT). Two horizontally adjacent pixels with the same filter window share
+ * each weight word (a JS-side blocking; the arithmetic per output is CMSIS-NN's).
+ */
+function depthwiseConv3x3Words(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array, w: WordOperands): void {
+  const inX = p.inW;
+  const inY = p.inH;
+  const ch = p.inC;
+  const rowStride = ch * inX;
+  const pixelStride = p.strideW * ch;
+  let outIdx = 0;
+  for (let inH = -p.padH, oy = 0; oy < p.outH; inH += p.strideH, oy++) {
+    const kerHStart = Math.max(0, -inH);
+    const rows = Math.min(3, inY - inH) - kerHStart;
+    for (let inW = -p.padW, ox = 0; ox < p.outW; ) {
+      const kerWStart = Math.max(0, -inW);
+      const kerWEnd = inX - inW >= 3 ? 3 : 2;
+      const ip = (inH + kerHStart) * rowStride + (inW + kerWStart) * ch;
+      const kp = kerHStart * ch * 3 + kerWStart * ch;
+      const next = inW + p.strideW;
+      if (ox + 1 < p.outW && Math.max(0, -next) === kerWStart && (inX - next >= 3 ? 3 : 2) === kerWEnd) {
+        pixelPairWords(p, input, kernel, bias, output, w, outIdx, ip, pixelStride, kp, rows, kerWEnd - kerWStart, rowStride);
+        outIdx += 2 * ch;
+        ox += 2;
+        inW += 2 * p.strideW;
+      } else {
+        pixelWords(p, input, kernel, bias, output, w, outIdx, ip, kp, rows, kerWEnd - kerWStart, rowStride);
+        outIdx += ch;
+        ox += 1;
+        inW += p.strideW;
+      }
+    }
+  }
+}
+
+/**
+ * All channels of the pixel whose first in-image tap is `input[ip]` (filter tap `kernel[kp]`), over `rows`
+ * filter rows of `taps` taps.
+ */
+function pixelWords(
+  p: ConvParams,
+  input: Int8Array,
+  kernel: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+  w: WordOperands,
+  outIdx: number,
+  ip: number,
+  kp: number,
+  rows: number,
+  taps: number,
+  rowStride: number,
+): void {
+  const iv = w.inView!;
+  const kv = w.wView!;
+  const ib = w.inBase;
+  const kb = w.wBase;
+  const acc = w.acc;
+  const ch = p.inC;
+  const off = p.inputOffset;
+  const kRowStride = ch * 3;
+  let c = 0;
+  for (; c <= ch - 4; c += 4) {
+    let o0 = 0;
+    let o1 = 0;
+    let o2 = 0;
+    let o3 = 0;
+    if (bias !== null) {
+      o0 = bias[c]!;
+      o1 = bias[c + 1]!;
+      o2 = bias[c + 2]!;
+      o3 = bias[c + 3]!;
+    }
+    for (let r = 0, ir = ib + ip + c, kr = kb + kp + c; r < rows; r++, ir += rowStride, kr += kRowStride) {
+      for (let t = 0, i = ir, k = kr; t < taps; t++, i += ch, k += ch) {
+        const x = iv.getInt32(i, true);
+        const f = kv.getInt32(k, true);
+        o0 = (o0 + Math.imul((((x << 24) >> 24) + off) | 0, (f << 24) >> 24)) | 0;
+        o1 = (o1 + Math.imul((((x << 16) >> 24) + off) | 0, (f << 16) >> 24)) | 0;
+        o2 = (o2 + Math.imul((((x << 8) >> 24) + off) | 0, (f << 8) >> 24)) | 0;
+        o3 = (o3 + Math.imul(((x >> 24) + off) | 0, f >> 24)) | 0;
+      }
+    }
+    acc[0] = o0;
+    acc[1] = o1;
+    acc[2] = o2;
+    acc[3] = o3;
+    storeBlock(p, acc, 4, c, output, outIdx + c);
+  }
+  for (; c < ch; c++) {
+    let o = bias !== null ? bias[c]! : 0;
+    for (let r = 0, ir = ip + c, kr = kp + c; r < rows; r++, ir += rowStride, kr += kRowStride) {
+      for (let t = 0, i = ir, k = kr; t < taps; t++, i += ch, k += ch) o = (o + Math.imul((input[i]! + off) | 0, kernel[k]!)) | 0;
+    }
+    acc[0] = o;
+    storeBlock(p, acc, 1, c, output, outIdx + c);
+  }
+}
+
+/** Two adjacent pixels (first taps `pixelStride` apart, same window): each weight word serves both. */
+function pixelPairWords(
+  p: ConvParams,
+  input: Int8Array,
+  kernel: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+  w: WordOperands,
+  outIdx: number,
+  ip: number,
+  pixelStride: number,
+  kp: number,
+  rows: number,
+  taps: number,
+  rowStride: number,
+): void {
+  const iv = w.inView!;
+  const kv = w.wView!;
+  const ib = w.inBase;
+  const kb = w.wBase;
+  const acc = w.acc;
+  const ch = p.inC;
+  const off = p.inputOffset;
+  const kRowStride = ch * 3;
+  const outIdx2 = outIdx + ch;
+  let c = 0;
+  for (; c <= ch - 4; c += 4) {
+    let o0 = 0;
+    let o1 = 0;
+    let o2 = 0;
+    let o3 = 0;
+    if (bias !== null) {
+      o0 = bias[c]!;
+      o1 = bias[c + 1]!;
+      o2 = bias[c + 2]!;
+      o3 = bias[c + 3]!;
+    }
+    let q0 = o0;
+    let q1 = o1;
+    let q2 = o2;
+    let q3 = o3;
+    for (let r = 0, ir = ib + ip + c, kr = kb + kp + c; r < rows; r++, ir += rowStride, kr += kRowStride) {
+      for (let t = 0, i = ir, k = kr; t < taps; t++, i += ch, k += ch) {
+        const f = kv.getInt32(k, true);
+        const f0 = (f << 24) >> 24;
+        const f1 = (f << 16) >> 24;
+        const f2 = (f << 8) >> 24;
+        const f3 = f >> 24;
+        const x = iv.getInt32(i, true);
+        const y = iv.getInt32(i + pixelStride, true);
+        o0 = (o0 + Math.imul((((x << 24) >> 24) + off) | 0, f0)) | 0;
+        o1 = (o1 + Math.imul((((x << 16) >> 24) + off) | 0, f1)) | 0;
+        o2 = (o2 + Math.imul((((x << 8) >> 24) + off) | 0, f2)) | 0;
+        o3 = (o3 + Math.imul(((x >> 24) + off) | 0, f3)) | 0;
+        q0 = (q0 + Math.imul((((y << 24) >> 24) + off) | 0, f0)) | 0;
+        q1 = (q1 + Math.imul((((y << 16) >> 24) + off) | 0, f1)) | 0;
+        q2 = (q2 + Math.imul((((y << 8) >> 24) + off) | 0, f2)) | 0;
+        q3 = (q3 + Math.imul(((y >> 24) + off) | 0, f3)) | 0;
+      }
+    }
+    acc[0] = o0;
+    acc[1] = o1;
+    acc[2] = o2;
+    acc[3] = o3;
+    storeBlock(p, acc, 4, c, output, outIdx + c);
+    acc[0] = q0;
+    acc[1] = q1;
+    acc[2] = q2;
+    acc[3] = q3;
+    storeBlock(p, acc, 4, c, output, outIdx2 + c);
+  }
+  for (; c < ch; c++) {
+    let o = bias !== null ? bias[c]! : 0;
+    let q = o;
+    for (let r = 0, ir = ip + c, kr = kp + c; r < rows; r++, ir += rowStride, kr += kRowStride) {
+      for (let t = 0, i = ir, k = kr; t < taps; t++, i += ch, k += ch) {
+        const f = kernel[k]!;
+        o = (o + Math.imul((input[i]! + off) | 0, f)) | 0;
+        q = (q + Math.imul((input[i + pixelStride]! + off) | 0, f)) | 0;
+      }
+    }
+    acc[0] = o;
+    storeBlock(p, acc, 1, c, output, outIdx + c);
+    acc[0] = q;
+    storeBlock(p, acc, 1, c, output, outIdx2 + c);
+  }
+}
+
+/** Requantizes `acc[0..n)` (channels `ch..ch+n`) into `output[idx..]`: one call site, which V8 inlines. */
+function storeBlock(p: ConvParams, acc: Int32Array, n: number, ch: number, output: Int8Array, idx: number): void {
+  const { multiplier, shift, outputOffset, actMin, actMax } = p;
+  for (let j = 0; j < n; j++) {
+    const r = requantizeFast(acc[j]!, multiplier[ch + j]!, shift[ch + j]!) + outputOffset;
+    output[idx + j] = r < actMin ? actMin : r > actMax ? actMax : r;
+  }
+}
+
+/** Fast mode, byte by byte (operands outside the viewed buffers). */
+function depthwiseConv3x3Bytes(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array): void {
   const inX = p.inW;
   const inY = p.inH;
   const ch = p.inC;

@@ -10,6 +10,7 @@
 import { requantizeFast } from './requantize-fast.js';
 import type { SimdMachine } from '../machine.js';
 import type { ConvParams } from './types.js';
+import type { WordOperands } from './word-view.js';
 
 function finish(acc: number, p: ConvParams, ch: number): number {
   let r = requantizeFast(acc, p.multiplier[ch]!, p.shift[ch]!) + p.outputOffset;
@@ -30,14 +31,31 @@ function windowEnd(base: number, dil: number, size: number, k: number): number {
   return dil > 1 ? Math.min(k, Math.trunc((size - base + dil - 1) / dil)) : Math.min(k, size - base);
 }
 
-/** Fast mode. */
-export function depthwiseConvS8Fast(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+/** Requantizes `acc[0..n)` (channels `ch..ch+n`) into `output[idx..]`: one call site, which V8 inlines. */
+function storeBlock(p: ConvParams, acc: Int32Array, n: number, ch: number, output: Int8Array, idx: number): void {
+  const { multiplier, shift, outputOffset, actMin, actMax } = p;
+  for (let j = 0; j < n; j++) {
+    const r = requantizeFast(acc[j]!, multiplier[ch + j]!, shift[ch + j]!) + outputOffset;
+    output[idx + j] = r < actMin ? actMin : r > actMax ? actMax : r;
+  }
+}
+
+/**
+ * Fast mode. The mult-4 variant reads its four weights per tap as one word when the weights are viewable
+ * (`w.wBase >= 0`).
+ */
+export function depthwiseConvS8Fast(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array, w: WordOperands): void {
   const inX = p.inW;
   const inY = p.inH;
   const inC = p.inC;
   const outC = p.outC;
   const chMult = p.chMult;
   const off = p.inputOffset;
+  const acc = w.acc;
+  if (usesMult4(p) && w.wBase >= 0) {
+    mult4Words(p, input, bias, output, w);
+    return;
+  }
   if (usesMult4(p)) {
     let outIdx = 0;
     for (let inH = -p.padH, oy = 0; oy < p.outH; inH += p.strideH, oy++) {
@@ -70,10 +88,12 @@ export function depthwiseConvS8Fast(p: ConvParams, input: Int8Array, kernel: Int
                 o3 = (o3 + v * kernel[k + 3]!) | 0;
               }
             }
-            output[outIdx++] = finish(o0, p, b);
-            output[outIdx++] = finish(o1, p, b + 1);
-            output[outIdx++] = finish(o2, p, b + 2);
-            output[outIdx++] = finish(o3, p, b + 3);
+            acc[0] = o0;
+            acc[1] = o1;
+            acc[2] = o2;
+            acc[3] = o3;
+            storeBlock(p, acc, 4, b, output, outIdx);
+            outIdx += 4;
             b += 4;
           }
         }
@@ -103,8 +123,66 @@ export function depthwiseConvS8Fast(p: ConvParams, input: Int8Array, kernel: Int
                 acc = (acc + (input[inBase + (y * inX + x) * inC + ic]! + off) * kernel[(ky * p.kW + kx) * (inC * chMult) + oc]!) | 0;
               }
             }
-            output[outIdx++] = finish(acc, p, oc);
+            w.acc[0] = acc;
+            storeBlock(p, w.acc, 1, oc, output, outIdx++);
           }
+        }
+      }
+    }
+  }
+}
+
+/** depthwise_conv_s8_mult_4 with the four weights of a tap read as one word (arm_nn_read_s8x4). */
+function mult4Words(p: ConvParams, input: Int8Array, bias: Int32Array | null, output: Int8Array, w: WordOperands): void {
+  const kv = w.wView!;
+  const kb = w.wBase;
+  const acc = w.acc;
+  const inX = p.inW;
+  const inY = p.inH;
+  const inC = p.inC;
+  const outC = p.outC;
+  const chMult = p.chMult;
+  const kW = p.kW;
+  const off = p.inputOffset;
+  let outIdx = 0;
+  for (let inH = -p.padH, oy = 0; oy < p.outH; inH += p.strideH, oy++) {
+    const kerHStart = Math.max(0, -inH);
+    const kerHEnd = Math.min(p.kH, inY - inH);
+    for (let inW = -p.padW, ox = 0; ox < p.outW; inW += p.strideW, ox++) {
+      const kerWStart = Math.max(0, -inW);
+      const kerWEnd = Math.min(kW, inX - inW);
+      let b = 0;
+      for (let ic = 0, oc = 0; oc < outC; ic++, oc += chMult) {
+        for (let tile = 0; tile < chMult; tile += 4) {
+          let o0 = 0;
+          let o1 = 0;
+          let o2 = 0;
+          let o3 = 0;
+          if (bias !== null) {
+            o0 = bias[b]!;
+            o1 = bias[b + 1]!;
+            o2 = bias[b + 2]!;
+            o3 = bias[b + 3]!;
+          }
+          for (let kh = kerHStart; kh < kerHEnd; kh++) {
+            let k = kb + kh * (outC * kW) + kerWStart * outC + oc + tile;
+            let i = (inH + kh) * (inC * inX) + (inW + kerWStart) * inC + ic;
+            for (let kw = kerWStart; kw < kerWEnd; kw++, k += outC, i += inC) {
+              const v = (input[i]! + off) | 0;
+              const f = kv.getInt32(k, true);
+              o0 = (o0 + Math.imul(v, (f << 24) >> 24)) | 0;
+              o1 = (o1 + Math.imul(v, (f << 16) >> 24)) | 0;
+              o2 = (o2 + Math.imul(v, (f << 8) >> 24)) | 0;
+              o3 = (o3 + Math.imul(v, f >> 24)) | 0;
+            }
+          }
+          acc[0] = o0;
+          acc[1] = o1;
+          acc[2] = o2;
+          acc[3] = o3;
+          storeBlock(p, acc, 4, b, output, outIdx);
+          outIdx += 4;
+          b += 4;
         }
       }
     }

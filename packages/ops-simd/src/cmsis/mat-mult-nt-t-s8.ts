@@ -29,12 +29,23 @@ export interface MatMultNtTArgs {
   lhsColsOffset: number;
   /** Four accumulators used by the emulated block helpers. */
   acc: Int32Array;
+  /**
+   * Fast mode word access (see word-view.ts): views covering `lhs` and `rhs`, and the byte offsets of
+   * `lhs[0]` / `rhs[0]` in them, or -1 to run the byte loops.
+   */
+  lhsView: DataView | null;
+  lhsViewBase: number;
+  rhsView: DataView | null;
+  rhsViewBase: number;
 }
 
 /** Creates an argument block for `q`. */
 export function newMatMultNtTArgs(q: MatMulQuant): MatMultNtTArgs {
   const none = new Int8Array(0);
-  return { q, lhs: none, lhsBase: 0, rhs: none, bias: null, dst: none, dstBase: 0, lhsRows: 0, rhsRows: 0, rhsCols: 0, lhsColsOffset: 0, acc: new Int32Array(4) };
+  return {
+    q, lhs: none, lhsBase: 0, rhs: none, bias: null, dst: none, dstBase: 0, lhsRows: 0, rhsRows: 0, rhsCols: 0, lhsColsOffset: 0, acc: new Int32Array(4),
+    lhsView: null, lhsViewBase: -1, rhsView: null, rhsViewBase: -1,
+  };
 }
 
 function finish(acc: number, q: MatMulQuant, ch: number): number {
@@ -43,8 +54,228 @@ function finish(acc: number, q: MatMulQuant, ch: number): number {
   return r < q.actMax ? r : q.actMax;
 }
 
-/** Fast mode. */
+/**
+ * Fast mode: the word version when both operands are viewable (4-byte reads as arm_nn_read_s8x4 does),
+ * else the byte version.
+ */
 export function matMultNtTS8Fast(g: MatMultNtTArgs): void {
+  if (g.lhsViewBase >= 0 && g.rhsViewBase >= 0) matMultNtTS8Words(g);
+  else matMultNtTS8Bytes(g);
+}
+
+/**
+ * Fast mode with word reads: per step of four columns, one word of each lhs row and of the two rhs rows,
+ * their bytes sign-extended with shifts (SXTB16 / SXTB16 ROR #8) and multiply-added into the
+ * accumulators. CMSIS-NN's blocking is two lhs rows x two rhs rows; here lhs rows go four at a time
+ * (then two, then one), so each widened weight word serves four rows. The sums are the same.
+ */
+function matMultNtTS8Words(g: MatMultNtTArgs): void {
+  const q = g.q;
+  const lhs = g.lhs;
+  const rhs = g.rhs;
+  const lv = g.lhsView!;
+  const rv = g.rhsView!;
+  const lvb = g.lhsViewBase;
+  const rvb = g.rhsViewBase;
+  const bias = g.bias;
+  const dst = g.dst;
+  const lhsRows = g.lhsRows;
+  const rhsRows = g.rhsRows;
+  const rhsCols = g.rhsCols;
+  const cols4 = rhsCols & ~3;
+  const lco = g.lhsColsOffset;
+  const lhsOffset = q.lhsOffset;
+  const acc = g.acc;
+  let rhsIdx = 0;
+  let dstIdx = g.dstBase;
+  let rr = 0;
+  for (; rr <= rhsRows - 2; rr += 2) {
+    let c0 = 0;
+    let c1 = 0;
+    for (let x = 0; x < rhsCols; x++) {
+      c0 += rhs[rhsIdx + x]!;
+      c1 += rhs[rhsIdx + x + rhsCols]!;
+    }
+    c0 = Math.imul(c0, lhsOffset);
+    c1 = Math.imul(c1, lhsOffset);
+    if (bias !== null) {
+      c0 = (c0 + bias[rr]!) | 0;
+      c1 = (c1 + bias[rr + 1]!) | 0;
+    }
+    let lp = g.lhsBase;
+    let dp = dstIdx;
+    let row = 0;
+    // Four lhs rows at a time (a JS-side blocking: each widened weight word serves four rows).
+    for (; row + 3 < lhsRows; row += 4) {
+      let r00 = c0;
+      let r01 = c1;
+      let r10 = c0;
+      let r11 = c1;
+      let r20 = c0;
+      let r21 = c1;
+      let r30 = c0;
+      let r31 = c1;
+      let la = lvb + lp;
+      let ra = rvb + rhsIdx;
+      const laEnd = la + cols4;
+      for (; la < laEnd; la += 4, ra += 4) {
+        const a = rv.getInt32(ra, true);
+        const b = rv.getInt32(ra + rhsCols, true);
+        const a0 = (a << 24) >> 24, a1 = (a << 16) >> 24, a2 = (a << 8) >> 24, a3 = a >> 24;
+        const b0 = (b << 24) >> 24, b1 = (b << 16) >> 24, b2 = (b << 8) >> 24, b3 = b >> 24;
+        let l = lv.getInt32(la, true);
+        let l0 = (l << 24) >> 24, l1 = (l << 16) >> 24, l2 = (l << 8) >> 24, l3 = l >> 24;
+        r00 = (r00 + l0 * a0 + l2 * a2 + l1 * a1 + l3 * a3) | 0;
+        r01 = (r01 + l0 * b0 + l2 * b2 + l1 * b1 + l3 * b3) | 0;
+        l = lv.getInt32(la + lco, true);
+        l0 = (l << 24) >> 24;
+        l1 = (l << 16) >> 24;
+        l2 = (l << 8) >> 24;
+        l3 = l >> 24;
+        r10 = (r10 + l0 * a0 + l2 * a2 + l1 * a1 + l3 * a3) | 0;
+        r11 = (r11 + l0 * b0 + l2 * b2 + l1 * b1 + l3 * b3) | 0;
+        l = lv.getInt32(la + 2 * lco, true);
+        l0 = (l << 24) >> 24;
+        l1 = (l << 16) >> 24;
+        l2 = (l << 8) >> 24;
+        l3 = l >> 24;
+        r20 = (r20 + l0 * a0 + l2 * a2 + l1 * a1 + l3 * a3) | 0;
+        r21 = (r21 + l0 * b0 + l2 * b2 + l1 * b1 + l3 * b3) | 0;
+        l = lv.getInt32(la + 3 * lco, true);
+        l0 = (l << 24) >> 24;
+        l1 = (l << 16) >> 24;
+        l2 = (l << 8) >> 24;
+        l3 = l >> 24;
+        r30 = (r30 + l0 * a0 + l2 * a2 + l1 * a1 + l3 * a3) | 0;
+        r31 = (r31 + l0 * b0 + l2 * b2 + l1 * b1 + l3 * b3) | 0;
+      }
+      for (let col = cols4, li = lp + cols4, ri = rhsIdx + cols4; col < rhsCols; col++, li++, ri++) {
+        const a = rhs[ri]!;
+        const b = rhs[ri + rhsCols]!;
+        let l = lhs[li]!;
+        r00 = (r00 + l * a) | 0;
+        r01 = (r01 + l * b) | 0;
+        l = lhs[li + lco]!;
+        r10 = (r10 + l * a) | 0;
+        r11 = (r11 + l * b) | 0;
+        l = lhs[li + 2 * lco]!;
+        r20 = (r20 + l * a) | 0;
+        r21 = (r21 + l * b) | 0;
+        l = lhs[li + 3 * lco]!;
+        r30 = (r30 + l * a) | 0;
+        r31 = (r31 + l * b) | 0;
+      }
+      acc[0] = r00;
+      acc[1] = r01;
+      acc[2] = r10;
+      acc[3] = r11;
+      storePair(q, acc, 0, rr, dst, dp);
+      storePair(q, acc, 2, rr, dst, dp + rhsRows);
+      acc[0] = r20;
+      acc[1] = r21;
+      acc[2] = r30;
+      acc[3] = r31;
+      storePair(q, acc, 0, rr, dst, dp + 2 * rhsRows);
+      storePair(q, acc, 2, rr, dst, dp + 3 * rhsRows);
+      dp += 4 * rhsRows;
+      lp += 4 * lco;
+    }
+    for (; row + 1 < lhsRows; row += 2) {
+      let r00 = c0;
+      let r01 = c1;
+      let r10 = c0;
+      let r11 = c1;
+      let la = lvb + lp;
+      let ra = rvb + rhsIdx;
+      const laEnd = la + cols4;
+      for (; la < laEnd; la += 4, ra += 4) {
+        const l = lv.getInt32(la, true);
+        const k = lv.getInt32(la + lco, true);
+        const a = rv.getInt32(ra, true);
+        const b = rv.getInt32(ra + rhsCols, true);
+        const l0 = (l << 24) >> 24, l1 = (l << 16) >> 24, l2 = (l << 8) >> 24, l3 = l >> 24;
+        const k0 = (k << 24) >> 24, k1 = (k << 16) >> 24, k2 = (k << 8) >> 24, k3 = k >> 24;
+        const a0 = (a << 24) >> 24, a1 = (a << 16) >> 24, a2 = (a << 8) >> 24, a3 = a >> 24;
+        const b0 = (b << 24) >> 24, b1 = (b << 16) >> 24, b2 = (b << 8) >> 24, b3 = b >> 24;
+        r00 = (r00 + l0 * a0 + l2 * a2 + l1 * a1 + l3 * a3) | 0;
+        r01 = (r01 + l0 * b0 + l2 * b2 + l1 * b1 + l3 * b3) | 0;
+        r10 = (r10 + k0 * a0 + k2 * a2 + k1 * a1 + k3 * a3) | 0;
+        r11 = (r11 + k0 * b0 + k2 * b2 + k1 * b1 + k3 * b3) | 0;
+      }
+      for (let col = cols4, li = lp + cols4, ri = rhsIdx + cols4; col < rhsCols; col++, li++, ri++) {
+        const a = rhs[ri]!;
+        const b = rhs[ri + rhsCols]!;
+        const l = lhs[li]!;
+        const k = lhs[li + lco]!;
+        r00 = (r00 + l * a) | 0;
+        r01 = (r01 + l * b) | 0;
+        r10 = (r10 + k * a) | 0;
+        r11 = (r11 + k * b) | 0;
+      }
+      acc[0] = r00;
+      acc[1] = r01;
+      acc[2] = r10;
+      acc[3] = r11;
+      storePair(q, acc, 0, rr, dst, dp);
+      storePair(q, acc, 2, rr, dst, dp + rhsRows);
+      dp += 2 * rhsRows;
+      lp += 2 * lco;
+    }
+    if (lhsRows % 2) {
+      let r00 = c0;
+      let r01 = c1;
+      let la = lvb + lp;
+      let ra = rvb + rhsIdx;
+      const laEnd = la + cols4;
+      for (; la < laEnd; la += 4, ra += 4) {
+        const l = lv.getInt32(la, true);
+        const a = rv.getInt32(ra, true);
+        const b = rv.getInt32(ra + rhsCols, true);
+        const l0 = (l << 24) >> 24, l1 = (l << 16) >> 24, l2 = (l << 8) >> 24, l3 = l >> 24;
+        r00 = (r00 + l0 * ((a << 24) >> 24) + l2 * ((a << 8) >> 24) + l1 * ((a << 16) >> 24) + l3 * (a >> 24)) | 0;
+        r01 = (r01 + l0 * ((b << 24) >> 24) + l2 * ((b << 8) >> 24) + l1 * ((b << 16) >> 24) + l3 * (b >> 24)) | 0;
+      }
+      for (let col = cols4, li = lp + cols4, ri = rhsIdx + cols4; col < rhsCols; col++, li++, ri++) {
+        const l = lhs[li]!;
+        r00 = (r00 + l * rhs[ri]!) | 0;
+        r01 = (r01 + l * rhs[ri + rhsCols]!) | 0;
+      }
+      acc[0] = r00;
+      acc[1] = r01;
+      storePair(q, acc, 0, rr, dst, dp);
+    }
+    rhsIdx += 2 * rhsCols;
+    dstIdx += 2;
+  }
+  if (rhsRows % 2) {
+    // An odd last rhs row: scalar multiply-accumulates with the offset added to each lhs value.
+    let lp = g.lhsBase;
+    let dp = dstIdx;
+    const last = rhsRows - 1;
+    for (let row = 0; row < lhsRows; row++) {
+      let r = bias !== null ? bias[last]! : 0;
+      for (let col = 0; col < rhsCols; col++) r = (r + (lhs[lp + col]! + lhsOffset) * rhs[rhsIdx + col]!) | 0;
+      dst[dp] = finish(r, q, last);
+      lp += lco;
+      dp += rhsRows;
+    }
+  }
+}
+
+/**
+ * Requantizes `acc[i]` and `acc[i + 1]` (channels `ch`, `ch + 1`) into `dst[idx]`, `dst[idx + 1]`: one
+ * requantization call site, which V8 inlines.
+ */
+function storePair(q: MatMulQuant, acc: Int32Array, i: number, ch: number, dst: Int8Array, idx: number): void {
+  const { multiplier, shift, dstOffset, actMin, actMax } = q;
+  for (let j = 0; j < 2; j++) {
+    const r = requantizeFast(acc[i + j]!, multiplier[ch + j]!, shift[ch + j]!) + dstOffset;
+    dst[idx + j] = r < actMin ? actMin : r > actMax ? actMax : r;
+  }
+}
+
+/** Fast mode, byte by byte (operands outside the viewed buffers). */
+function matMultNtTS8Bytes(g: MatMultNtTArgs): void {
   const q = g.q;
   const lhs = g.lhs;
   const rhs = g.rhs;

@@ -1,9 +1,10 @@
 /**
  * arm_nn_requantize for the fast mode: the same result as intrinsics.ts `requantize` (and TFLM's
  * MultiplyByQuantizedMultiplier) for a non-negative multiplier, computed with as few double operations as
- * possible. When `|x| < 2^22` the product `x * multiplier` (< 2^53) is exact in a double, so the doubling
- * high multiply is one multiply, one add, one exact scale by 2^-31 and a floor; larger values split `x`
- * and the multiplier into 16-bit halves so that every partial sum stays exact.
+ * possible and no data-dependent branch in the rounding. When `|x| < 2^22` the product `x * multiplier`
+ * (< 2^53) is exact in a double, so the doubling high multiply is one multiply, one add, one exact scale
+ * by 2^-31 and a floor; larger values split `x` and the multiplier into 16-bit halves so that every
+ * partial sum stays exact.
  */
 
 const TWO_POW_MINUS_31 = 4.656612873077393e-10;
@@ -23,7 +24,11 @@ export function requantizeFast(x: number, multiplier: number, shift: number): nu
   }
   hi |= 0;
   if (shift >= 0) return hi;
+  // arm_nn_divide_by_power_of_two without branches: the rounding decision depends on the data, so a branch
+  // would be mispredicted about half the time. `threshold - remainder` is negative exactly when the
+  // remainder exceeds the threshold (both lie in [0, 2^31)), so its sign bit is the rounding increment.
   const right = -shift;
-  const mask = ((1 << right) - 1) | 0;
-  return (hi >> right) + ((hi & mask) > (mask >> 1) + (hi < 0 ? 1 : 0) ? 1 : 0);
+  const mask = ~(-1 << right);
+  const threshold = (mask >> 1) + (hi >>> 31);
+  return (hi >> right) + ((threshold - (hi & mask)) >>> 31);
 }

@@ -29,6 +29,7 @@ import { convolve1x1Emu, convolve1x1Fast, convolve1x1FastEmu, convolve1x1FastFas
 import { convolveS8BufferSize, convolveS8Emu, convolveS8Fast, newMatMultKernelArgs, type ConvolveS8Work } from '../cmsis/convolve-s8.js';
 import { newMatMultNtTArgs, type MatMultNtTArgs } from '../cmsis/mat-mult-nt-t-s8.js';
 import { emptyConvParams, type ConvParams } from '../cmsis/types.js';
+import { bufferView, viewBase } from '../cmsis/word-view.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import {
@@ -146,6 +147,9 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   data.work.p = p;
   data.work.kernel = newMatMultKernelArgs(p);
   data.emu = nodeEmulation(o, node, OP, data.path);
+  // Word access for the fast mode: the arena (where the per-channel data just went) and the weights' buffer.
+  data.nt.lhsView = bufferView(p.multiplier.buffer);
+  data.nt.rhsView = filter.isConstant ? bufferView(filter.data.buffer) : data.nt.lhsView;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
@@ -161,6 +165,8 @@ function invoke(context: TfLiteContext, node: Node): void {
   }
   const m = data.emu.machine;
   if (m === null) {
+    data.nt.lhsViewBase = viewBase(data.nt.lhsView, input);
+    data.nt.rhsViewBase = viewBase(data.nt.rhsView, filter);
     switch (data.path) {
       case 'arm_convolve_1x1_s8_fast':
         convolve1x1FastFast(data.p, data.nt, input, filter, bias, output);

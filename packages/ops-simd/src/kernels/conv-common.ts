@@ -10,7 +10,7 @@ import {
   Padding,
   TensorType,
   calculateActivationRangeQuantized,
-  quantizeMultiplier,
+  checkedQuantizeMultiplier,
   tensorTypeName,
   type Node,
   type Tensor,
@@ -93,10 +93,10 @@ export function expectPositive(op: string, node: Node, name: string, value: numb
   if (!Number.isInteger(value) || value < 1) throw new KernelError(op, node.index, `${name} must be an integer >= 1, got ${value}`);
 }
 
-/** Throws unless `t` carries a positive per-tensor scale. */
+/** Throws unless `t` carries a positive, finite per-tensor scale. */
 export function expectQuantized(op: string, node: Node, what: string, t: Tensor): void {
-  if (!t.quantization || t.quantization.scale.length === 0 || !(t.params.scale > 0)) {
-    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must be quantized with a positive scale`);
+  if (!t.quantization || t.quantization.scale.length === 0 || !(t.params.scale > 0 && t.params.scale < Infinity)) {
+    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must be quantized with a positive finite scale`);
   }
 }
 
@@ -152,7 +152,7 @@ export function perChannelQuantization(
   const outScale = output.params.scale;
   for (let c = 0; c < channels; c++) {
     const fs = q.scale.length > 1 ? q.scale[c]! : q.scale[0]!;
-    const qm = quantizeMultiplier((inScale * fs) / outScale);
+    const qm = checkedQuantizeMultiplier(op, node, (inScale * fs) / outScale, `filter (tensor ${filter.index}) channel ${c} multiplier`);
     multiplier[c] = qm.multiplier;
     shift[c] = qm.shift;
   }

@@ -24,6 +24,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { depthwiseConv3x3Emu, depthwiseConv3x3Fast } from '../cmsis/depthwise-conv-3x3-s8.js';
+import { bufferView, noWordOperands, viewBase, type WordOperands } from '../cmsis/word-view.js';
 import { depthwiseConvS8Emu, depthwiseConvS8Fast } from '../cmsis/depthwise-conv-s8.js';
 import { depthwiseConvS8OptBufferSize, depthwiseConvS8OptEmu, depthwiseConvS8OptFast } from '../cmsis/depthwise-conv-s8-opt.js';
 import { emptyConvParams, type ConvParams } from '../cmsis/types.js';
@@ -51,6 +52,8 @@ interface DepthwiseData {
   scratchIndex: number;
   hasBias: boolean;
   acc: Int32Array;
+  /** Fast mode word operands (views set in prepare, bases in invoke). */
+  words: WordOperands;
   emu: NodeEmulation;
 }
 
@@ -126,6 +129,9 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   data.scratchIndex = data.path === 'arm_depthwise_conv_s8_opt' ? context.requestScratchBufferInArena(depthwiseConvS8OptBufferSize(p.inC, p.kH, p.kW)) : -1;
   data.hasBias = bias !== null;
   data.emu = nodeEmulation(o, node, OP, data.path);
+  // Word access for the fast mode: the arena (where the per-channel data just went) and the weights' buffer.
+  data.words.inView = bufferView(p.multiplier.buffer);
+  data.words.wView = filter.isConstant ? bufferView(filter.data.buffer) : data.words.inView;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
@@ -137,9 +143,11 @@ function invoke(context: TfLiteContext, node: Node): void {
   const output = context.getEvalTensor(node.outputs[0]!).data as Int8Array;
   const m = data.emu.machine;
   if (m === null) {
-    if (data.path === 'arm_depthwise_conv_3x3_s8') depthwiseConv3x3Fast(p, input, filter, bias, output);
+    data.words.inBase = viewBase(data.words.inView, input);
+    data.words.wBase = viewBase(data.words.wView, filter);
+    if (data.path === 'arm_depthwise_conv_3x3_s8') depthwiseConv3x3Fast(p, input, filter, bias, output, data.words);
     else if (data.path === 'arm_depthwise_conv_s8_opt') depthwiseConvS8OptFast(p, input, filter, bias, output, context.getScratchBuffer(data.scratchIndex).i16);
-    else depthwiseConvS8Fast(p, input, filter, bias, output);
+    else depthwiseConvS8Fast(p, input, filter, bias, output, data.words);
     return;
   }
   data.emu.record!.invocations++;
@@ -165,6 +173,7 @@ export function createDepthwiseConv2D(o: ResolvedOptions): Registration<Depthwis
       scratchIndex: -1,
       hasBias: false,
       acc: new Int32Array(4),
+      words: noWordOperands(),
       emu: { machine: null, record: null },
     }),
     prepare: (context, node) => prepare(o, context, node),

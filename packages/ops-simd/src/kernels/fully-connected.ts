@@ -20,7 +20,7 @@ import {
   getInput,
   getOptionalInput,
   getOutput,
-  quantizeMultiplier,
+  checkedQuantizeMultiplier,
   type FullyConnectedOptions,
   type Node,
   type Registration,
@@ -87,7 +87,7 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `input (tensor ${input.index}) has ${input.elementCount} elements, expected ${batches} batches x ${depth}`);
   }
   expectBias(OP, node, bias, rows);
-  const qm = quantizeMultiplier(perTensorMultiplier(input, filter, output));
+  const qm = checkedQuantizeMultiplier(OP, node, perTensorMultiplier(input, filter, output), 'output multiplier');
   const [actMin, actMax] = quantizedActivationRange(OP, node, params.fusedActivationFunction, output);
   const fc = data.fc;
   fc.batches = batches;

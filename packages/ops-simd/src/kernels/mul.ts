@@ -3,7 +3,7 @@
  * arm_elementwise_mul_s8 with TFLM's CalculateOpDataMul multiplier
  * `double(scale_1) * double(scale_2) / double(output scale)`. No scratch.
  */
-import { BuiltinOperator, quantizeMultiplier, type MulOptions, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { BuiltinOperator, checkedQuantizeMultiplier, type MulOptions, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { elementwiseMulS8Emu, elementwiseMulS8Fast, type MulParams } from '../cmsis/elementwise-mul-s8.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
@@ -26,7 +26,7 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   g.in1Offset = -in1.params.zeroPoint;
   g.in2Offset = -in2.params.zeroPoint;
   g.outOffset = out.params.zeroPoint;
-  const q = quantizeMultiplier((in1.params.scale * in2.params.scale) / out.params.scale);
+  const q = checkedQuantizeMultiplier(OP, node, (in1.params.scale * in2.params.scale) / out.params.scale, 'output multiplier');
   g.outMult = q.multiplier;
   g.outShift = q.shift;
   [g.actMin, g.actMax] = quantizedActivationRange(OP, node, params?.fusedActivationFunction ?? 0, out);

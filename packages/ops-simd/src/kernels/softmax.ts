@@ -78,6 +78,7 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   } else {
     throw new KernelError(OP, node.index, `output (tensor ${output.index}) must be int8 or int16`);
   }
+  if (!Number.isFinite(params.beta)) throw new KernelError(OP, node.index, `beta must be finite, got ${params.beta}`);
   const q = preprocessSoftmaxScaling(Math.fround(params.beta), input.params.scale);
   if (q.leftShift < 0) throw new KernelError(OP, node.index, `beta * input scale gives a negative left shift ${q.leftShift}`);
   g.rowSize = input.dims[input.dims.length - 1]!;

@@ -1,0 +1,214 @@
+import { type MicroInterpreter, type ModelDef } from '@micrort/core';
+import { UsageError, flagInt, flagString, parseArgs, type ParsedArgs } from '../args.js';
+import { SplitMix64, fillRandom } from '../inputs.js';
+import { loadModelArg } from '../model-arg.js';
+import { buildInterpreter, runtimeChoice, type RuntimeChoice } from '../runtime.js';
+import { formatBytes, printTable, type Out } from '../print.js';
+import { DELEGATE_FLAGS, benchGpuModes, delegateChoice, delegateLabel, releaseDelegates } from '../delegate-flags.js';
+
+/** The flags `bench` accepts (the runtime's, the delegate's, and its own counts and modes). */
+export const BENCH_FLAGS = {
+  values: ['ops', 'simd-mode', 'iters', 'warmup', 'planner', 'arena', 'seed', ...DELEGATE_FLAGS.values],
+  booleans: ['json', 'compare', 'debug', 'in-place'],
+};
+
+/** Default number of timed invokes and of untimed warm-up invokes. */
+export const DEFAULT_ITERS = 10;
+export const DEFAULT_WARMUP = 3;
+
+/** Summary statistics of the timed invokes, in milliseconds. */
+export interface BenchStats {
+  iterations: number;
+  warmup: number;
+  medianMs: number;
+  meanMs: number;
+  minMs: number;
+  maxMs: number;
+  /** 90th percentile (nearest rank). */
+  p90Ms: number;
+}
+
+/** One benchmarked runtime (a model under one kernel set). */
+export interface BenchRun extends BenchStats {
+  model: string;
+  /** The --ops kernel set: `reference` or `simd`. */
+  ops: string;
+  /** `reference`, `simd-fast` or `simd-emulated`. */
+  mode: string;
+  planner: string;
+  /** Size of the arena buffer, and the bytes of it in use (head + tail). */
+  arenaBytes: number;
+  arenaUsedBytes: number;
+  /** Nodes in the execution plan, and how many each provider serves. */
+  nodes: number;
+  providers: Record<string, number>;
+}
+
+/**
+ * Median, mean, min, max and nearest-rank 90th percentile of `samples` (milliseconds, at least one).
+ * The median of an even count is the mean of the two middle samples.
+ */
+export function summarize(samples: readonly number[], warmup: number): BenchStats {
+  const n = samples.length;
+  if (n === 0) throw new RangeError('summarize: no samples');
+  const s = [...samples].sort((a, b) => a - b);
+  const mid = n >> 1;
+  const medianMs = n % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  const meanMs = s.reduce((a, b) => a + b, 0) / n;
+  const p90Ms = s[Math.max(0, Math.ceil(0.9 * n) - 1)]!;
+  return { iterations: n, warmup, medianMs, meanMs, minMs: s[0]!, maxMs: s[n - 1]!, p90Ms };
+}
+
+/**
+ * Runs `warmup` untimed invokes, then times `iters` invokes; `onProgress(done, total)` after each. The
+ * inputs are written back before every invoke (untimed): the memory planner may reuse an input's bytes
+ * for a later tensor once the input is consumed, so without that every invoke after the first would run
+ * on whatever the previous one left there.
+ */
+export function timeInvokes(interp: MicroInterpreter, iters: number, warmup: number, onProgress?: (done: number, total: number) => void): number[] {
+  const inputs = Array.from({ length: interp.inputsSize }, (_, i) => interp.input(i).bytes.slice());
+  const restore = () => inputs.forEach((b, i) => interp.input(i).bytes.set(b));
+  const total = iters + warmup;
+  for (let i = 0; i < warmup; i++) {
+    restore();
+    interp.invoke();
+    onProgress?.(i + 1, total);
+  }
+  const samples: number[] = [];
+  for (let i = 0; i < iters; i++) {
+    restore();
+    const t0 = performance.now();
+    interp.invoke();
+    samples.push(performance.now() - t0);
+    onProgress?.(warmup + i + 1, total);
+  }
+  return samples;
+}
+
+function modeOf(choice: RuntimeChoice): string {
+  const base = choice.ops === 'simd' ? `simd-${choice.simdMode}` : choice.ops;
+  return choice.delegates.length ? `${base}+${delegateLabel(choice.delegates)}` : base;
+}
+
+/** Builds the interpreter for `choice`, fills its inputs from the seeded stream and times it. */
+export function benchModel(
+  model: ModelDef,
+  label: string,
+  choice: RuntimeChoice,
+  opts: { iters: number; warmup: number; seed: number; progress?: (line: string) => void },
+): BenchRun {
+  const interp = buildInterpreter(model, choice).allocateTensors();
+  const rng = new SplitMix64(opts.seed);
+  for (let i = 0; i < interp.inputsSize; i++) fillRandom(interp.input(i), rng);
+  const mode = modeOf(choice);
+  const progress = opts.progress;
+  const samples = timeInvokes(interp, opts.iters, opts.warmup, progress ? (d, t) => progress(`bench ${label} [${mode}] ${d}/${t}`) : undefined);
+  const u = interp.arenaUsage();
+  const providers: Record<string, number> = {};
+  const nodes = interp.nodes();
+  for (const n of nodes) providers[n.provider] = (providers[n.provider] ?? 0) + 1;
+  return {
+    model: label,
+    ops: choice.ops,
+    mode,
+    planner: u.planner,
+    arenaBytes: u.arenaBytes,
+    arenaUsedBytes: u.usedBytes,
+    nodes: nodes.length,
+    providers,
+    ...summarize(samples, opts.warmup),
+  };
+}
+
+function readCounts(args: ParsedArgs): { iters: number; warmup: number; seed: number } {
+  const iters = flagInt(args, 'iters', DEFAULT_ITERS);
+  if (iters < 1) throw new UsageError(`--iters must be at least 1, got ${iters}`);
+  const warmup = flagInt(args, 'warmup', DEFAULT_WARMUP);
+  const seedFlag = flagString(args, 'seed') ?? '1';
+  const seed = Number(seedFlag);
+  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${seedFlag}`);
+  return { iters, warmup, seed };
+}
+
+const ms = (v: number) => v.toFixed(3);
+
+/**
+ * `micrort bench [model.tflite] [--ops reference|simd] [--simd-mode fast|emulated] [--iters N] [--warmup N]
+ * [--compare | --delegate gpu [--gpu-mode M|all]] [--json]`: the median (and mean, min, p90, max) of N
+ * invokes after the warm-up. `--compare` times ops-reference and ops-simd on the same inputs and prints
+ * both medians and their ratio; `--delegate gpu` times the kernels alone, then with the GPU delegate.
+ */
+export function benchCommand(argv: readonly string[], out: Out): number {
+  const args = parseArgs(argv, BENCH_FLAGS);
+  if (args.positional.length > 1) throw new UsageError(`bench takes one model, got ${args.positional.length}: ${args.positional.join(' ')}`);
+  const json = args.flags.has('json');
+  const compare = args.flags.has('compare');
+  if (compare && args.flags.has('ops')) throw new UsageError('--compare runs both --ops reference and --ops simd; leave out --ops');
+  const counts = readCounts(args);
+  const gpuModes = benchGpuModes(args);
+  if (compare && gpuModes) throw new UsageError('--compare and --delegate gpu each run several runtimes; use one of them');
+  const loaded = loadModelArg(args.positional[0]);
+  const model = loaded.model;
+  // The path as given: conformance models are all called model.tflite, their folder names them.
+  const label = args.positional[0] ?? loaded.label;
+  const progress = !json && out.progress ? out.progress.bind(out) : undefined;
+  const opts = { ...counts, ...(progress ? { progress } : {}) };
+
+  const choices: RuntimeChoice[] = [];
+  if (compare) {
+    const simdMode = flagString(args, 'simd-mode');
+    for (const ops of ['reference', 'simd']) {
+      const flags = new Map(args.flags);
+      flags.set('ops', ops);
+      if (ops === 'reference') flags.delete('simd-mode');
+      else if (simdMode !== undefined) flags.set('simd-mode', simdMode);
+      choices.push(runtimeChoice({ positional: args.positional, flags }));
+    }
+  } else if (gpuModes) {
+    // --delegate gpu: the kernels alone, then with the GPU delegate in every available mode (or the one named)
+    const flags = new Map(args.flags);
+    flags.delete('delegate');
+    flags.delete('gpu-mode');
+    const base = runtimeChoice({ positional: args.positional, flags });
+    choices.push(base, ...gpuModes.map((m) => ({ ...base, ...delegateChoice(args, m) })));
+  } else {
+    choices.push(runtimeChoice(args));
+  }
+  let runs: BenchRun[];
+  try {
+    runs = choices.map((c) => benchModel(model, label, c, opts));
+  } finally {
+    for (const c of choices) releaseDelegates(c.delegates);
+  }
+  progress?.('');
+
+  const ratio = compare ? runs[0]!.medianMs / runs[1]!.medianMs : null;
+  if (json) {
+    const several = compare || gpuModes;
+    out.log(JSON.stringify(several ? { model: label, iterations: counts.iters, warmup: counts.warmup, runs, ratio } : runs[0], null, 2));
+    return 0;
+  }
+  out.log(`model: ${label}`);
+  out.log(`${counts.iters} timed invokes after ${counts.warmup} warm-up, inputs splitmix64 seed ${counts.seed}`);
+  printTable(
+    out,
+    ['ops', 'median ms', 'mean ms', 'min ms', 'p90 ms', 'max ms', 'arena', 'providers'],
+    runs.map((r) => [
+      r.mode,
+      ms(r.medianMs),
+      ms(r.meanMs),
+      ms(r.minMs),
+      ms(r.p90Ms),
+      ms(r.maxMs),
+      formatBytes(r.arenaBytes),
+      Object.entries(r.providers)
+        .map(([p, n]) => `${p} ${n}`)
+        .join(', '),
+    ]),
+  );
+  if (gpuModes) for (const r of runs.slice(1)) out.log(`${r.mode}: median ${ms(r.medianMs)} ms, ${(runs[0]!.medianMs / r.medianMs).toFixed(2)}x the speed of ${runs[0]!.mode} (${ms(runs[0]!.medianMs)} ms)`);
+  if (ratio !== null) {
+    out.log(`${runs[1]!.mode} vs reference: ${ratio.toFixed(2)}x (median ${ms(runs[0]!.medianMs)} ms / ${ms(runs[1]!.medianMs)} ms)`);
+  }
+  return 0;
+}
