@@ -113,3 +113,23 @@ export class PlannerError extends MicrortError {}
 
 /** A delegate misbehaved or partitioning failed. */
 export class DelegateError extends MicrortError {}
+
+/**
+ * The model needs more arena than the interpreter's `maxArenaBytes` allows (an oversized or hostile model,
+ * e.g. one whose shapes claim a 2 GB tensor). Thrown before the memory is allocated.
+ */
+export class ArenaLimitError extends MicrortError {
+  constructor(
+    /** What was being allocated (e.g. `variable tensor 3 (state)`, `planned head`). */
+    readonly what: string,
+    readonly requestedBytes: number,
+    /** The arena size the model would need with this allocation (at least). */
+    readonly requiredBytes: number,
+    readonly limitBytes: number,
+  ) {
+    super(
+      `arena limit exceeded: ${what} requested ${requestedBytes} bytes, bringing the arena to at least ${requiredBytes} bytes,` +
+        ` over the limit of ${limitBytes} bytes (raise the interpreter option maxArenaBytes to allow it)`,
+    );
+  }
+}

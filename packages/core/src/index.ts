@@ -18,3 +18,4 @@ export * from './arena/lifetimes.js';
 export * from './delegate/index.js';
 export * from './interpreter/index.js';
 export * from './di/index.js';
+export * from './arena/in-place.js';

@@ -1,10 +1,11 @@
-import { builtinOperatorName, opDisplayName, tensorTypeName, type ModelDef } from '@micrort/core';
+import { builtinOperatorName, opDisplayName, tensorTypeName, type MicroInterpreter, type ModelDef } from '@micrort/core';
 import { parseArgs } from '../args.js';
 import { loadModelArg } from '../model-arg.js';
 import { buildInterpreter, buildResolver, runtimeChoice } from '../runtime.js';
 import { printTable, type Out } from '../print.js';
+import { DELEGATE_FLAGS, delegateReport, printPartitions, releaseDelegates } from '../delegate-flags.js';
 
-export const INSPECT_FLAGS = { values: ['ops', 'planner', 'arena'], booleans: ['json', 'debug'] };
+export const INSPECT_FLAGS = { values: ['ops', 'planner', 'arena', ...DELEGATE_FLAGS.values], booleans: ['json', 'debug'] };
 
 /** `micrort inspect <model.tflite> [--ops reference] [--json]`: operators, tensors, providers, unsupported ops. */
 export function inspectCommand(argv: readonly string[], out: Out): number {
@@ -21,15 +22,21 @@ export function inspectCommand(argv: readonly string[], out: Out): number {
   // Providers are chosen per node during allocation (a plugin may decline a variant), so allocate when possible.
   let providers: Map<number, { provider: string; kernel: string }> | null = null;
   let allocationError: string | null = null;
+  let interp: MicroInterpreter | null = null;
   if (unsupported.length === 0) {
     try {
-      const it = buildInterpreter(model, choice).allocateTensors();
-      providers = new Map(it.nodes().map((n) => [n.index, { provider: n.provider, kernel: n.kernel }]));
+      interp = buildInterpreter(model, choice).allocateTensors();
+      // a delegate node stands for the original nodes it replaced
+      providers = new Map(interp.nodes().flatMap((n) => (n.delegate ? n.delegate.nodes : [n.index]).map((i) => [i, { provider: n.provider, kernel: n.kernel }] as const)));
     } catch (e) {
       allocationError = `${(e as Error).name}: ${(e as Error).message}`;
     }
   }
-  const report = inspectReport(model, label, providers, unsupported, allocationError);
+  const report = {
+    ...inspectReport(model, label, providers, unsupported, allocationError),
+    ...(choice.delegates.length ? { delegates: delegateReport(choice.delegates), partitions: interp?.partitions() ?? [] } : {}),
+  };
+  releaseDelegates(choice.delegates);
   if (args.flags.has('json')) {
     out.log(JSON.stringify(report, null, 2));
     return unsupported.length || allocationError ? 1 : 0;
@@ -54,6 +61,10 @@ export function inspectCommand(argv: readonly string[], out: Out): number {
   if (unsupported.length) {
     out.log('');
     out.log(`UNSUPPORTED (${unsupported.length} nodes): ${unsupported.map((u) => `node ${u.node} ${u.op} v${u.version}`).join('; ')}`);
+  }
+  if (interp && choice.delegates.length) {
+    out.log('');
+    printPartitions(out, interp, choice.delegates);
   }
   if (allocationError) out.log(`\nallocation failed: ${allocationError}`);
   return unsupported.length || allocationError ? 1 : 0;

@@ -1,19 +1,33 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError, tensorTypeName, type MicroInterpreter, type Tensor } from '@micrort/core';
-import { flagString, parseArgs } from '../args.js';
+import { InputError, tensorTypeName, type MicroInterpreter, type ModelDef, type Tensor } from '@micrort/core';
+import { flagString, parseArgs, type ParsedArgs } from '../args.js';
 import { SplitMix64, fillRandom } from '../inputs.js';
 import { loadModelArg } from '../model-arg.js';
-import { buildInterpreter, runtimeChoice } from '../runtime.js';
+import { buildInterpreter, runtimeChoice, type RuntimeChoice } from '../runtime.js';
+import { CYCLE_FLAGS, cycleOptions, cycleReport, printCycleReport } from '../simd-cycles.js';
 import { formatBytes, printTable, type Out } from '../print.js';
+import { DELEGATE_FLAGS, delegateLabel, delegateReport, printPartitions, releaseDelegates } from '../delegate-flags.js';
 
-export const RUN_FLAGS = { values: ['inputs', 'outputs', 'ops', 'planner', 'arena', 'seed'], booleans: ['json', 'debug'] };
+export const RUN_FLAGS = {
+  values: ['inputs', 'outputs', 'ops', 'planner', 'arena', 'seed', 'simd-mode', ...CYCLE_FLAGS.values, ...DELEGATE_FLAGS.values],
+  booleans: ['json', 'debug', 'in-place', ...CYCLE_FLAGS.booleans],
+};
 
 /** `micrort run [model.tflite] [--inputs DIR] [--outputs DIR] [--ops reference] [--planner NAME] [--arena BYTES|auto] [--seed N] [--json]` */
 export function runCommand(argv: readonly string[], out: Out): number {
   const args = parseArgs(argv, RUN_FLAGS);
   const { model, label } = loadModelArg(args.positional[0]);
   const choice = runtimeChoice(args);
+  try {
+    return runWith(args, model, label, choice, out);
+  } finally {
+    releaseDelegates(choice.delegates);
+  }
+}
+
+function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: RuntimeChoice, out: Out): number {
+  const cycleOpts = cycleOptions(args);
   const interp = buildInterpreter(model, choice).allocateTensors();
   const inputsDir = flagString(args, 'inputs');
   const seed = Number(flagString(args, 'seed') ?? '1');
@@ -47,12 +61,19 @@ export function runCommand(argv: readonly string[], out: Out): number {
     if (file) writeFileSync(file, t.bytes);
     outputs.push({ ...describeTensor(t), file, values: preview(t) });
   }
-  const report = runReport(interp, label, choice.ops, inputs, outputs, invokeMs);
+  const cycles = cycleOpts && choice.counters ? cycleReport(interp, choice.counters, cycleOpts) : null;
+  const opsLabel = choice.ops === 'simd' ? `simd (${choice.simdMode})` : choice.ops;
+  const report = {
+    ...runReport(interp, label, opsLabel, inputs, outputs, invokeMs),
+    ...(cycles ? { cycles } : {}),
+    ...(choice.delegates.length ? { delegates: delegateReport(choice.delegates) } : {}),
+  };
   if (args.flags.has('json')) {
     out.log(JSON.stringify(report, null, 2));
     return 0;
   }
-  out.log(`model: ${label}  (ops: ${choice.ops}, planner: ${report.arena.planner})`);
+  const delegated = choice.delegates.length ? `, delegate: ${delegateLabel(choice.delegates)}` : '';
+  out.log(`model: ${label}  (ops: ${opsLabel}${delegated}, planner: ${report.arena.planner})`);
   for (const o of outputs)
     out.log(`output ${o.index} ${o.name}: ${o.dtype}[${o.shape.join(',')}] = [${o.values.join(', ')}${o.elements > o.values.length ? ', …' : ''}]${o.file ? `  → ${o.file}` : ''}`);
   out.log(
@@ -60,6 +81,8 @@ export function runCommand(argv: readonly string[], out: Out): number {
       `arena buffer ${formatBytes(report.arena.arenaBytes)}; first invoke ${invokeMs.toFixed(3)} ms`,
   );
   printTable(out, ['node', 'op', 'provider', 'kernel'], report.ops.map((o) => [String(o.index), o.op, o.provider, o.kernel]));
+  printPartitions(out, interp, choice.delegates);
+  if (cycles) printCycleReport(out, cycles);
   return 0;
 }
 

@@ -1,11 +1,12 @@
-import { MicrortError, ModelError } from '../errors.js';
+import { ArenaLimitError, MicrortError, ModelError } from '../errors.js';
 import { ArenaRegion } from '../kernel/arena-region.js';
 import { AllocationType, Tensor } from '../kernel/tensor.js';
 import type { ModelDef, SubgraphDef } from '../model/model-def.js';
 import type { BufferRequirement, MemoryPlan, MemoryPlanner } from '../planner/memory-planner.js';
 import { validatePlan } from '../planner/validate-plan.js';
 import { ARENA_ALIGNMENT, TensorType, alignUp, elementSize, tensorTypeName } from '../types.js';
-import { computeLifetimes, type PlanStep } from './lifetimes.js';
+import { applyInPlace, type InPlaceCandidates, type InPlacePair } from './in-place.js';
+import { computeLifetimes, findReadBeforeWrite, type PlanStep } from './lifetimes.js';
 import { SingleArenaBufferAllocator } from './single-arena-buffer-allocator.js';
 
 /** A scratch-buffer request made by a kernel in prepare. */
@@ -25,6 +26,8 @@ export interface CommittedPlan {
   requirements: BufferRequirement[];
   plan: MemoryPlan;
   planMs: number;
+  /** Outputs planned in place of a dying input (empty unless the interpreter's `inPlace` is on). */
+  inPlacePairs: InPlacePair[];
 }
 
 /**
@@ -85,6 +88,14 @@ export class MicroAllocator {
         }
       }
     });
+    // A tensor the head must hold whole can never fit an arena under the limit: fail before any kernel
+    // prepares (kernels size their op data from these shapes) and before anything is allocated.
+    const limit = Math.max(this.arena.limitBytes, this.arena.size);
+    for (const t of this.tensors) {
+      if (t.allocationType !== AllocationType.None || t.isVariable || elementSize(t.type) === undefined) continue;
+      const bytes = alignUp(t.byteLength);
+      if (bytes > limit) throw new ArenaLimitError(`tensor ${t.index} (${t.name})`, bytes, bytes, limit);
+    }
     // Variable tensors, in tensor order, persistent in the tail (TFLM AllocateVariables).
     for (const t of this.tensors) {
       if (!t.isVariable) continue;
@@ -143,9 +154,64 @@ export class MicroAllocator {
     return reqs;
   }
 
-  /** FinishModelAllocation: plan the head, size it, bind planned tensors and scratch buffers. */
-  finishModelAllocation(steps: readonly PlanStep[], planner: MemoryPlanner, offlineOffsets: Int32Array | null): CommittedPlan {
+  /**
+   * Rejects a plan in which a step reads a planned tensor that no earlier step wrote (and that is not a
+   * subgraph input), or a subgraph output nothing writes: its bytes would be whatever the arena held.
+   * Also rejects writes into constants (an operator output or a subgraph input that has model data):
+   * they would change the model's bytes, which every interpreter of that model shares.
+   */
+  private checkDataFlow(steps: readonly PlanStep[]): void {
+    const { tensors, subgraph } = this;
+    const path = `subgraphs[${this.subgraphIndex}]`;
+    for (let i = 0; i < subgraph.inputs.length; i++) {
+      const t = tensors[subgraph.inputs[i]!];
+      if (t?.isConstant) throw new ModelError(`subgraph input ${i} is tensor ${t.index} (${t.name || 'unnamed'}), a constant: writing the input would change the model's data`, { table: 'SubGraph', field: 'inputs', index: i, path });
+    }
+    for (let s = 0; s < steps.length; s++) {
+      const outs = steps[s]!.outputs;
+      for (let k = 0; k < outs.length; k++) {
+        const t = tensors[outs[k]!];
+        if (!t?.isConstant) continue;
+        const node = (steps[s] as { index?: number }).index ?? s;
+        throw new ModelError(`operator ${node} writes tensor ${t.index} (${t.name || 'unnamed'}) as output ${k}, but it is a constant with data in the model`, {
+          table: 'Operator', field: 'outputs', index: node, path: `${path}.operators[${node}]`,
+        });
+      }
+    }
+    const hasData = (i: number) => {
+      const t = tensors[i]!;
+      return t.allocationType !== AllocationType.None || elementSize(t.type) === undefined || t.byteLength === 0;
+    };
+    const bad = findReadBeforeWrite(tensors.length, steps, subgraph.inputs, subgraph.outputs, hasData);
+    if (!bad) return;
+    const t = tensors[bad.tensor]!;
+    const what = `tensor ${t.index} (${t.name || 'unnamed'})`;
+    if (bad.step < 0) {
+      throw new ModelError(`subgraph output ${what} is never written: no operator produces it and it is not an input, constant or variable`, {
+        table: 'SubGraph', field: 'outputs', path: `subgraphs[${this.subgraphIndex}]`,
+      });
+    }
+    const node = (steps[bad.step] as { index?: number }).index ?? bad.step;
+    throw new ModelError(
+      `operator ${node} (step ${bad.step} of the execution plan) reads ${what} before any operator writes it; it is not an input, constant or variable (operators out of order, or a tensor nothing produces)`,
+      { table: 'Operator', field: 'inputs', index: node, path: `subgraphs[${this.subgraphIndex}].operators[${node}]` },
+    );
+  }
+
+  /**
+   * FinishModelAllocation: plan the head, size it, bind planned tensors and scratch buffers. With
+   * `inPlace` (per step, the inputs each kernel lets its output 0 share), outputs that qualify get
+   * `inPlaceOf` (see `applyInPlace`) before planning.
+   */
+  finishModelAllocation(
+    steps: readonly PlanStep[],
+    planner: MemoryPlanner,
+    offlineOffsets: Int32Array | null,
+    inPlace: InPlaceCandidates | null = null,
+  ): CommittedPlan {
+    this.checkDataFlow(steps);
     const requirements = this.bufferRequirements(steps, offlineOffsets);
+    const inPlacePairs = inPlace ? applyInPlace(requirements, steps, inPlace, this.subgraph.inputs, this.subgraph.outputs) : [];
     const t0 = now();
     const plan = planner.plan(requirements, { alignment: ARENA_ALIGNMENT });
     const planMs = now() - t0;
@@ -158,7 +224,7 @@ export class MicroAllocator {
       if (r.kind === 'tensor') this.tensors[r.id]!.bind(buffer, offset, AllocationType.ArenaRw);
       else this.scratch[r.id]!.region = new ArenaRegion(buffer, offset, this.scratch[r.id]!.bytes);
     });
-    this.committed = { plannerName: planner.name, requirements, plan, planMs };
+    this.committed = { plannerName: planner.name, requirements, plan, planMs, inPlacePairs };
     return this.committed;
   }
 }

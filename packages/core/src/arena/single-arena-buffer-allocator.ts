@@ -1,6 +1,9 @@
-import { ArenaTooSmallError, MicrortError } from '../errors.js';
+import { ArenaLimitError, ArenaTooSmallError, MicrortError } from '../errors.js';
 import { ArenaRegion } from '../kernel/arena-region.js';
 import { ARENA_ALIGNMENT, alignUp } from '../types.js';
+
+/** Default `maxArenaBytes`: the largest arena a model may make an interpreter allocate (256 MiB). */
+export const DEFAULT_MAX_ARENA_BYTES = 256 * 1024 * 1024;
 
 /**
  * TFLM's SingleArenaBufferAllocator over one ArrayBuffer. Five positions, all byte offsets into the
@@ -15,6 +18,9 @@ import { ARENA_ALIGNMENT, alignUp } from '../types.js';
  * known) and hands out memory from a side buffer; `overflow` records the first failing request and
  * `checkFits()` throws an ArenaTooSmallError naming requested, available and missing bytes and the arena
  * size that would fit. Kernels therefore always get usable memory during init/prepare.
+ *
+ * `limitBytes` bounds what a model can make the allocator reserve, side buffers included: a request that
+ * would bring the required arena size over it throws ArenaLimitError before anything is allocated.
  */
 export class SingleArenaBufferAllocator {
   readonly buffer: ArrayBuffer;
@@ -27,10 +33,15 @@ export class SingleArenaBufferAllocator {
   /** The first request that did not fit, if any. */
   overflow: { what: string; requested: number; available: number } | null = null;
 
-  constructor(bufferOrSize: ArrayBuffer | number) {
+  constructor(
+    bufferOrSize: ArrayBuffer | number,
+    /** Largest arena a model may require (see the class comment). */
+    readonly limitBytes: number = DEFAULT_MAX_ARENA_BYTES,
+  ) {
     if (typeof bufferOrSize === 'number') {
       if (!Number.isInteger(bufferOrSize) || bufferOrSize < 0)
         throw new MicrortError(`arena size must be a non-negative integer number of bytes, got ${bufferOrSize}`);
+      if (bufferOrSize > limitBytes) throw new ArenaLimitError('the arena buffer', bufferOrSize, bufferOrSize, limitBytes);
       this.buffer = new ArrayBuffer(bufferOrSize - (bufferOrSize % ARENA_ALIGNMENT));
     } else {
       this.buffer = bufferOrSize;
@@ -69,6 +80,7 @@ export class SingleArenaBufferAllocator {
   allocatePersistent(bytes: number, what: string): ArenaRegion {
     const size = alignUp(Math.max(0, bytes));
     const available = this.availableBytes;
+    this.checkLimit(what, size, this.requiredBytes + size);
     this.tailPos -= size;
     if (size > available || this.overflow) {
       this.noteOverflow(what, size, available);
@@ -82,6 +94,7 @@ export class SingleArenaBufferAllocator {
     const size = alignUp(Math.max(0, bytes));
     const start = Math.max(this.headPos, this.tempPos);
     const available = this.tailPos - start;
+    this.checkLimit(what, size, start + size + this.tailBytes);
     this.tempPos = start + size;
     this.tempHighWater = Math.max(this.tempHighWater, this.tempPos - this.headPos);
     if (size > available || this.overflow) {
@@ -102,6 +115,7 @@ export class SingleArenaBufferAllocator {
     if (this.tempPos > this.headPos)
       throw new MicrortError(`setHeadSize: ${this.tempPos - this.headPos} bytes of temp allocations are still outstanding`);
     const available = this.tailPos;
+    this.checkLimit('planned head (activations and scratch buffers)', size, size + this.tailBytes);
     this.headPos = size;
     this.tempPos = size;
     if (size > available) this.noteOverflow('planned head (activations and scratch buffers)', size, Math.max(0, available));
@@ -113,6 +127,11 @@ export class SingleArenaBufferAllocator {
       const o = this.overflow;
       throw new ArenaTooSmallError(o.what, o.requested, Math.max(0, o.available), this.size, this.requiredBytes);
     }
+  }
+
+  /** Throws ArenaLimitError when `required` (the arena size this request implies) is over the limit. */
+  private checkLimit(what: string, requested: number, required: number): void {
+    if (required > Math.max(this.limitBytes, this.size)) throw new ArenaLimitError(what, requested, required, Math.max(this.limitBytes, this.size));
   }
 
   private noteOverflow(what: string, requested: number, available: number): void {

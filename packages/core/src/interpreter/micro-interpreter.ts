@@ -1,10 +1,12 @@
 import { ArenaTooSmallError, DelegateError, InputError, InterpreterStateError, KernelError, MicrortError, UnsupportedOpError } from '../errors.js';
 import { MicroAllocator } from '../arena/micro-allocator.js';
-import { SingleArenaBufferAllocator } from '../arena/single-arena-buffer-allocator.js';
+import { kernelInPlaceInputs } from '../arena/in-place.js';
+import { readOfflineMemoryAllocation } from '../model/offline-plan.js';
+import { DEFAULT_MAX_ARENA_BYTES, SingleArenaBufferAllocator } from '../arena/single-arena-buffer-allocator.js';
 import type { PlanStep } from '../arena/lifetimes.js';
 import { Phase, type DelegateParams, type Node, type NodeAndRegistration, type Registration } from '../kernel/api.js';
 import type { ArenaRegion } from '../kernel/arena-region.js';
-import type { Tensor } from '../kernel/tensor.js';
+import { AllocationType, type Tensor } from '../kernel/tensor.js';
 import type { ModelDef } from '../model/model-def.js';
 import type { MemoryPlanner } from '../planner/memory-planner.js';
 import { opDisplayName, type OpResolver } from '../resolver/op-resolver.js';
@@ -21,6 +23,11 @@ export interface InterpreterOptions {
    * tail) with a measuring pass.
    */
   arena?: number | ArrayBuffer | 'auto';
+  /**
+   * Largest arena the model may require, in bytes (default DEFAULT_MAX_ARENA_BYTES, 256 MiB). A model
+   * needing more fails with ArenaLimitError before the memory is allocated.
+   */
+  maxArenaBytes?: number;
   /** The memory planner placing the head (e.g. GreedyMemoryPlanner from @micrort/planners). */
   planner: MemoryPlanner;
   /** Subgraph to run (only 0 is executed; others are loaded and reported). */
@@ -31,8 +38,18 @@ export interface InterpreterOptions {
   delegateOptions?: DelegateOptions;
   /** Values kernels can read with `context.getExternalContext(key)`. */
   externalContexts?: Record<string, unknown>;
-  /** Honour the model's OfflineMemoryAllocation metadata when present (default true). */
+  /**
+   * Offline offsets, one per tensor of the subgraph (-1: plan online), handed to the planner with the
+   * buffer requirements. Default (undefined): read from the model's `OfflineMemoryAllocation` metadata
+   * when present, as TFLM does; null: ignore the metadata.
+   */
   offlineOffsets?: Int32Array | null;
+  /**
+   * Opt-in in-place planning (default false): a node's output 0 may share the memory of an input that
+   * dies at that node when its kernel declares it safe (`Registration.inPlace`); see arena/in-place.ts.
+   * The planner must honour `BufferRequirement.inPlaceOf` for this to save memory.
+   */
+  inPlace?: boolean;
 }
 
 /** One node of the execution plan as shown by inspection. */
@@ -51,6 +68,12 @@ export interface NodeInfo {
   declinedBy?: string[];
 }
 
+/** The delegate node owning a tensor (one its subset produces for the rest of the graph). */
+export interface TensorOwner {
+  delegate: string;
+  nodeIndex: number;
+}
+
 /** A delegated partition, for inspection. */
 export interface PartitionInfo {
   delegate: string;
@@ -58,6 +81,20 @@ export interface PartitionInfo {
   nodes: number[];
   inputTensors: number[];
   outputTensors: number[];
+  /**
+   * Tensors produced and consumed inside the subset. They get no arena space (allocation type
+   * `delegate`) unless the delegate sets `flags.keepInternalTensorsInArena`.
+   */
+  internalTensors: number[];
+}
+
+/** Buffer-handle hooks of a delegate node (only when its delegate defines any). */
+interface DelegateSync {
+  delegate: Delegate;
+  /** Non-constant inputs: `copyToBufferHandle` before the node runs. */
+  toHandles: Int32Array;
+  /** Outputs: `copyFromBufferHandle` after the node runs. */
+  fromHandles: Int32Array;
 }
 
 interface PlanEntry {
@@ -67,6 +104,12 @@ interface PlanEntry {
   version: number;
   declinedBy: string[];
   delegate?: { name: string; nodes: number[] };
+  /** Delegate nodes: tensors internal to the subset. */
+  internalTensors?: number[];
+  /** Delegate nodes: whether internal tensors are planned in the arena (the delegate asked). */
+  keepInternal?: boolean;
+  /** Delegate nodes whose delegate has buffer-handle hooks. */
+  sync?: DelegateSync | null;
 }
 
 class NodeImpl implements Node {
@@ -181,6 +224,13 @@ class Allocation implements ContextHost {
         inputTensors: Int32Array.from(s.inputTensors),
         outputTensors: Int32Array.from(s.outputTensors),
       };
+      const exported = new Set(s.outputTensors);
+      const internalTensors: number[] = [];
+      for (const n of s.nodes) {
+        const outs = this.nodes[n]!.node.outputs;
+        for (let k = 0; k < outs.length; k++) if (outs[k]! >= 0 && !exported.has(outs[k]!)) internalTensors.push(outs[k]!);
+      }
+      const hasHooks = !!d && (!!d.copyToBufferHandle || !!d.copyFromBufferHandle || !!d.freeBufferHandle);
       const entry: PlanEntry = {
         node,
         registration,
@@ -188,21 +238,55 @@ class Allocation implements ContextHost {
         version: 1,
         declinedBy: [],
         delegate: { name, nodes: s.nodes },
+        internalTensors,
+        keepInternal: !!d?.flags?.keepInternalTensorsInArena,
+        sync: hasHooks
+          ? {
+              delegate: d!,
+              toHandles: Int32Array.from(s.inputTensors.filter((t) => !this.tensors[t]!.isConstant)),
+              fromHandles: Int32Array.from(s.outputTensors),
+            }
+          : null,
       };
-      this.nodes.push(entry);
-      newPlan.push(index);
-      this.partitions.push({ delegate: name, nodeIndex: index, nodes: s.nodes, inputTensors: s.inputTensors, outputTensors: s.outputTensors });
       // init runs now, as TFLite's AddNodeWithParameters does; the context stays in the delegate phase.
+      // The entry joins the node list only once init succeeded, so a failed allocation frees only what
+      // was initialized.
       this.currentNode = index;
       node.userData = registration.init ? registration.init(this.context, params) : undefined;
       this.currentNode = -1;
-      for (const t of s.outputTensors) this.tensorOwners.set(t, d);
+      this.nodes.push(entry);
+      newPlan.push(index);
+      this.partitions.push({ delegate: name, nodeIndex: index, nodes: s.nodes, inputTensors: s.inputTensors, outputTensors: s.outputTensors, internalTensors });
+      for (const t of s.outputTensors) this.tensorOwners.set(t, { delegate: name, nodeIndex: index });
     }
     this.plan = newPlan;
   }
 
-  /** Tensor index → owning delegate for delegate-node outputs. */
-  readonly tensorOwners = new Map<number, unknown>();
+  /** Tensor index → owning delegate node, for delegate-node outputs. */
+  readonly tensorOwners = new Map<number, TensorOwner>();
+
+  /**
+   * The step the planner sees for plan entry `i`: the node itself, or for a delegate node that keeps
+   * its subset's internal tensors in the arena, the node with those tensors as extra outputs (live
+   * during its step only).
+   */
+  planStep(i: number): PlanStep {
+    const e = this.nodes[i]!;
+    if (!e.keepInternal || !e.internalTensors?.length) return e.node;
+    return { inputs: e.node.inputs, outputs: [...Array.from(e.node.outputs), ...e.internalTensors] };
+  }
+
+  /** Marks internal tensors of delegated subsets that got no arena space as delegate-owned. */
+  markDelegateTensors(): void {
+    for (const i of this.plan) {
+      const e = this.nodes[i]!;
+      if (!e.internalTensors || e.keepInternal) continue;
+      for (const t of e.internalTensors) {
+        const tensor = this.tensors[t]!;
+        if (tensor.allocationType === AllocationType.None) tensor.allocationType = AllocationType.Delegate;
+      }
+    }
+  }
 
   runDelegatePrepare(delegate: Delegate): void {
     this.currentDelegate = delegate;
@@ -257,19 +341,20 @@ export class MicroInterpreter {
     if (this.state === 'allocated') return this;
     if (this.state === 'failed') throw new InterpreterStateError(`allocateTensors() failed earlier (${this.failure?.message}); create a new interpreter`);
     const spec = this.options.arena ?? 'auto';
+    const limit = this.options.maxArenaBytes ?? DEFAULT_MAX_ARENA_BYTES;
     try {
       if (spec === 'auto') {
         let required: number;
         try {
-          this.attempt(new SingleArenaBufferAllocator(0));
+          this.attempt(new SingleArenaBufferAllocator(0, limit));
           required = 0; // an empty model needs no arena
         } catch (e) {
           if (!(e instanceof ArenaTooSmallError) || e.requiredArenaBytes === undefined) throw e;
           required = e.requiredArenaBytes;
         }
-        if (required > 0) this.attempt(new SingleArenaBufferAllocator(required));
+        if (required > 0) this.attempt(new SingleArenaBufferAllocator(required, limit));
       } else {
-        this.attempt(new SingleArenaBufferAllocator(spec));
+        this.attempt(new SingleArenaBufferAllocator(spec, limit));
       }
       this.state = 'allocated';
     } catch (e) {
@@ -338,12 +423,14 @@ export class MicroInterpreter {
       }
       // prepare, in execution order
       ctx.phase = Phase.Prepare;
+      const inPlace: (number[] | null)[] | null = this.options.inPlace ? [] : null;
       a.plan.forEach((nodeIndex, step) => {
         const entry = a.nodes[nodeIndex]!;
         a.currentNode = nodeIndex;
         a.currentStep = step;
         try {
           entry.registration.prepare?.(ctx, entry.node);
+          if (inPlace) inPlace[step] = kernelInPlaceInputs(entry.registration, ctx, entry.node);
         } catch (e) {
           throw wrapKernelError(e, entry, 'prepare');
         }
@@ -353,13 +440,16 @@ export class MicroInterpreter {
       a.currentStep = -1;
       // FinishModelAllocation
       ctx.phase = Phase.MemoryPlanning;
-      const steps: PlanStep[] = a.plan.map((i) => a.nodes[i]!.node);
-      a.allocator.finishModelAllocation(steps, this.options.planner, this.options.offlineOffsets ?? null);
+      const steps: PlanStep[] = a.plan.map((i) => a.planStep(i));
+      const offline = this.options.offlineOffsets !== undefined ? this.options.offlineOffsets : readOfflineMemoryAllocation(model, this.options.subgraph ?? 0);
+      a.allocator.finishModelAllocation(steps, this.options.planner, offline, inPlace);
+      a.markDelegateTensors();
       ctx.phase = Phase.Idle;
     } catch (e) {
       ctx.phase = Phase.Idle;
-      // free what was initialized
-      for (let k = 0; k < initialized && k < a.nodes.length; k++) {
+      // free what was initialized: the model's nodes up to the failure, and every delegate node
+      for (let k = 0; k < a.nodes.length; k++) {
+        if (k >= initialized && k < sg.operators.length) continue;
         const entry = a.nodes[k]!;
         try {
           entry.registration?.free?.(ctx, entry.node.userData);
@@ -397,7 +487,10 @@ export class MicroInterpreter {
     try {
       for (; i < list.length; i++) {
         const e = list[i]!;
+        const sync = e.sync;
+        if (sync) for (let k = 0; k < sync.toHandles.length; k++) sync.delegate.copyToBufferHandle?.(ctx, sync.toHandles[k]!);
         e.registration.invoke(ctx, e.node);
+        if (sync) for (let k = 0; k < sync.fromHandles.length; k++) sync.delegate.copyFromBufferHandle?.(ctx, sync.fromHandles[k]!);
       }
     } catch (err) {
       throw wrapKernelError(err, list[i]!, 'invoke');
@@ -473,7 +566,21 @@ export class MicroInterpreter {
   dispose(): void {
     if (this.state === 'disposed') return;
     const a = this.alloc;
-    if (a) for (const e of a.nodes) if (e.registration) e.registration.free?.(a.context, e.node.userData);
+    if (a) {
+      for (const e of a.nodes) if (e.registration) e.registration.free?.(a.context, e.node.userData);
+      // Delegates release their buffer handles: every non-constant input and output of their nodes, once.
+      const released = new Set<string>();
+      for (const e of a.nodes) {
+        const sync = e.sync;
+        if (!sync?.delegate.freeBufferHandle) continue;
+        for (const t of [...sync.toHandles, ...sync.fromHandles]) {
+          const key = `${e.delegate!.name}/${t}`;
+          if (released.has(key)) continue;
+          released.add(key);
+          sync.delegate.freeBufferHandle(a.context, t);
+        }
+      }
+    }
     this.alloc = null;
     this.runList = [];
     this.state = 'disposed';
@@ -511,6 +618,11 @@ export class MicroInterpreter {
   /** Delegated partitions (after allocation). */
   partitions(): PartitionInfo[] {
     return this.ready.partitions.slice();
+  }
+
+  /** The delegate node that owns tensor `index` (an output of a delegated subset), or null. */
+  tensorOwner(index: number): TensorOwner | null {
+    return this.ready.tensorOwners.get(index) ?? null;
   }
 
   /** The buffers the planner placed and their offsets (after allocation). */
@@ -565,8 +677,10 @@ function resetVariables(tensors: readonly Tensor[]): void {
 }
 
 function wrapKernelError(e: unknown, entry: PlanEntry, phase: string): Error {
-  if (e instanceof MicrortError) return e;
-  const msg = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  // Typed errors pass through, except a bare MicrortError (e.g. a context callback refusing a tensor
+  // index), which says nothing of the node: it is wrapped like a native error, keeping it as the cause.
+  if (e instanceof MicrortError && e.constructor !== MicrortError) return e;
+  const msg = e instanceof MicrortError ? e.message : e instanceof Error ? `${e.name}: ${e.message}` : String(e);
   const err = new KernelError(entry.op, entry.node.index, `${phase} failed: ${msg}`);
   (err as { cause?: unknown }).cause = e;
   return err;

@@ -81,6 +81,21 @@ export interface Registration<OpData = unknown> {
   prepare?(context: TfLiteContext, node: Node): void;
   invoke(context: TfLiteContext, node: Node): void;
   reset?(context: TfLiteContext, opData: OpData): void;
+
+  /**
+   * Optional, for in-place planning (interpreter option `inPlace: true`): which inputs of this node
+   * output 0 may share memory with. Called right after this node's `prepare` (phase prepare, so
+   * `context.getTensor` works and shapes are final). Returns positions in `node.inputs` (not tensor
+   * indices), in order of preference, or null / an empty array when the kernel cannot run in place.
+   *
+   * Only declare an input when `invoke` stays correct with the output aliasing it byte for byte: same
+   * element width and element count, and every output element `i` written only after the last read of
+   * input element `i` and without reading input elements `< i` afterwards (elementwise loops, LUT
+   * activations, a copy that skips itself). The allocator decides whether the pair is actually shared
+   * (the input must die at this node, must not be a graph input/output, constant or variable, and must
+   * have the output's aligned size).
+   */
+  inPlace?(context: TfLiteContext, node: Node): number | readonly number[] | null;
 }
 
 /** A node together with the registration serving it. */
@@ -94,7 +109,7 @@ export interface DelegateParams {
   delegate: unknown;
   /** Original node indices replaced by this delegate node, in execution order. */
   nodesToReplace: Int32Array;
-  /** Tensors flowing into the subset from outside (no constants). */
+  /** Tensors the subset reads and does not produce: graph inputs, other nodes' outputs and constants (as TFLite). */
   inputTensors: Int32Array;
   /** Tensors produced in the subset and used outside it (or model outputs). */
   outputTensors: Int32Array;

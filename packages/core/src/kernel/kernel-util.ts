@@ -1,5 +1,6 @@
 import { KernelError } from '../errors.js';
 import { ActivationFunctionType } from '../options.js';
+import { quantizeMultiplier, type QuantizedMultiplier } from '../quant/quantize-multiplier.js';
 import { TensorType, tensorTypeName } from '../types.js';
 import type { Node, TfLiteContext } from './api.js';
 import type { EvalTensor, Tensor } from './tensor.js';
@@ -121,4 +122,25 @@ export function sameShape(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/**
+ * `quantize(real)` (default quantizeMultiplier) for a kernel's prepare. Zero, missing or extreme scales
+ * make a real multiplier NaN, infinite or out of the variant's range, where TFLM's TFLITE_CHECKs abort and
+ * the quant helpers throw RangeError; here the node is refused with a KernelError naming `what`.
+ */
+export function checkedQuantizeMultiplier(
+  op: string,
+  node: Node,
+  real: number,
+  what: string,
+  quantize: (real: number) => QuantizedMultiplier = quantizeMultiplier,
+): QuantizedMultiplier {
+  if (!Number.isFinite(real)) throw new KernelError(op, node.index, `${what}: effective scale ${real} is not finite (quantization scales must be non-zero and finite)`);
+  try {
+    return quantize(real);
+  } catch (e) {
+    if (e instanceof RangeError) throw new KernelError(op, node.index, `${what}: ${e.message}`);
+    throw e;
+  }
 }

@@ -9,12 +9,13 @@ import {
   BuiltinOperator,
   TensorType,
   multiplyByQuantizedMultiplier,
-  quantizeMultiplier,
+  checkedQuantizeMultiplier,
   type Node,
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { flatInPlace } from './in-place-common.js';
 import {
   TFLM_OP_DATA_BYTES,
   allocateOpData,
@@ -66,7 +67,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     const needsRescale = input.params.scale !== output.params.scale;
     p[NEEDS_RESCALE] = needsRescale ? 1 : 0;
     if (needsRescale) {
-      const m = quantizeMultiplier(input.params.scale / output.params.scale);
+      const m = checkedQuantizeMultiplier(OP, node, input.params.scale / output.params.scale, 'input/output rescale');
       p[MULTIPLIER] = m.multiplier;
       p[SHIFT] = m.shift;
     }
@@ -113,6 +114,7 @@ export const ABS: Registration<AbsOpData> = {
   builtinCode: BuiltinOperator.ABS,
   version: 5,
   provider: PROVIDER,
+  inPlace: flatInPlace,
   name: 'ABS',
   init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.ABS), count: 0 }),
   prepare,

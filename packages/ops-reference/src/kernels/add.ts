@@ -8,6 +8,7 @@
  */
 import { BuiltinOperator, KernelError, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { broadcastInPlace } from './in-place-common.js';
 import {
   activationRangeFloat,
   activationRangeQuantized,
@@ -116,6 +117,7 @@ export const ADD: Registration<AddOpData> = {
   builtinCode: BuiltinOperator.ADD,
   version: 5,
   provider: PROVIDER,
+  inPlace: broadcastInPlace,
   name: OP,
   init,
   prepare,

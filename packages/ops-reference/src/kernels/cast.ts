@@ -10,6 +10,7 @@
  */
 import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { flatInPlace } from './in-place-common.js';
 import { opDataOf, requireSameElementCount, requireType, unaryTensors } from './elementwise-common.js';
 
 const OP = 'CAST';
@@ -90,6 +91,7 @@ export const CAST: Registration<CastOpData> = {
   builtinCode: BuiltinOperator.CAST,
   version: 6,
   provider: PROVIDER,
+  inPlace: flatInPlace,
   name: 'CAST',
   init: () => ({ mode: CastMode.Assign, count: 0 }),
   prepare,

@@ -4,6 +4,7 @@
  */
 import { BuiltinOperator, type Registration } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { flatInPlace } from './in-place-common.js';
 import { prepareUnaryFloat, type UnaryFloatOpData } from './elementwise-common.js';
 
 const OP = 'COS';
@@ -13,6 +14,7 @@ export const COS: Registration<UnaryFloatOpData> = {
   builtinCode: BuiltinOperator.COS,
   version: 1,
   provider: PROVIDER,
+  inPlace: flatInPlace,
   name: 'COS',
   init: () => ({ count: 0 }),
   prepare: (context, node) => prepareUnaryFloat(OP, context, node),

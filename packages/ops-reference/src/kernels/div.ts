@@ -14,13 +14,14 @@ import {
   TensorType,
   countLeadingSignBits32,
   getReciprocal,
-  quantizeMultiplier,
+  checkedQuantizeMultiplier,
   saturatingRoundingDoublingHighMul,
   type Node,
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { broadcastInPlace } from './in-place-common.js';
 import { roundingDivideByPOTWide } from './activation-common.js';
 import {
   FLT_MAX,
@@ -89,7 +90,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       p[ACT_MIN] = lo;
       p[ACT_MAX] = hi;
       // TFLM: static_cast<double>(s1 / (s2 * s_out)) in float.
-      const m = quantizeMultiplier(Math.fround(input1.params.scale / Math.fround(input2.params.scale * output.params.scale)));
+      const m = checkedQuantizeMultiplier(OP, node, Math.fround(input1.params.scale / Math.fround(input2.params.scale * output.params.scale)), 'output multiplier');
       if (m.multiplier === 0) throw new KernelError(OP, node.index, 'input 1 scale is too small relative to input 2 and output scales (multiplier 0)');
       p[OUTPUT_MULTIPLIER] = m.multiplier;
       p[OUTPUT_SHIFT] = m.shift;
@@ -210,6 +211,7 @@ export const DIV: Registration<DivOpData> = {
   builtinCode: BuiltinOperator.DIV,
   version: 2,
   provider: PROVIDER,
+  inPlace: broadcastInPlace,
   name: 'DIV',
   init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.DIV), plan: null, type: TensorType.FLOAT32, min: -FLT_MAX, max: FLT_MAX }),
   prepare,

@@ -108,11 +108,11 @@ export function activationRangeQuantized(op: string, node: Node, activation: Act
   }
 }
 
-/** Throws unless `tensor` has per-tensor (or first-channel) affine quantization with a positive scale. */
+/** Throws unless `tensor` has per-tensor (or first-channel) affine quantization with a positive, finite scale. */
 export function requireQuantized(op: string, node: Node, tensor: Tensor, what: string): void {
   const q = tensor.quantization;
-  if (!q || q.scale.length === 0 || !(tensor.params.scale > 0))
-    throw new KernelError(op, node.index, `${what} (tensor ${tensor.index}) of type ${tensorTypeName(tensor.type)} needs affine quantization with a positive scale`);
+  if (!q || q.scale.length === 0 || !(tensor.params.scale > 0 && tensor.params.scale < Infinity))
+    throw new KernelError(op, node.index, `${what} (tensor ${tensor.index}) of type ${tensorTypeName(tensor.type)} needs affine quantization with a positive finite scale (got ${q && q.scale.length ? tensor.params.scale : 'none'})`);
 }
 
 /** Throws unless `tensor` is not quantized (TFLM's kTfLiteNoQuantization). */

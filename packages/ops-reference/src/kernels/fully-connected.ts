@@ -20,7 +20,7 @@ import {
   TensorType,
   getQuantizedConvolutionMultiplier,
   numElements,
-  quantizeMultiplier,
+  checkedQuantizeMultiplier,
   tensorTypeName,
   type FullyConnectedOptions,
   type Node,
@@ -196,7 +196,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     const buffers = allocatePerChannelBuffers(context, channels);
     for (let c = 0; c < channels; c++) {
       // TFLM: double(input_scale) * double(filter_scale[c]) / double(output_scale)
-      const m = quantizeMultiplier((inputScale * filterQuant.scale[c]!) / outputScale);
+      const m = checkedQuantizeMultiplier(OP, node, (inputScale * filterQuant.scale[c]!) / outputScale, 'per-channel output multiplier');
       buffers.multiplier[c] = m.multiplier;
       buffers.shift[c] = m.shift;
     }
@@ -211,7 +211,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       if (!(diff <= 0.02))
         fail(node, `bias scale ${bias.params.scale} (tensor ${bias.index}) differs from input_scale * filter_scale = ${productScale} by ${diff} output scales (max 0.02)`);
     }
-    const m = quantizeMultiplier(getQuantizedConvolutionMultiplier(inputScale, filterScale, outputScale));
+    const m = checkedQuantizeMultiplier(OP, node, getQuantizedConvolutionMultiplier(inputScale, filterScale, outputScale), 'output multiplier');
     p[FcWord.OutputMultiplier] = m.multiplier;
     p[FcWord.OutputShift] = m.shift;
     data.multipliers = p.subarray(FcWord.OutputMultiplier, FcWord.OutputMultiplier + 1);

@@ -10,13 +10,14 @@ import {
   BuiltinOperator,
   TensorType,
   multiplyByQuantizedMultiplier,
-  quantizeMultiplier,
+  checkedQuantizeMultiplier,
   type LeakyReluOptions,
   type Node,
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { flatInPlace } from './in-place-common.js';
 import {
   TFLM_OP_DATA_BYTES,
   allocateOpData,
@@ -61,10 +62,10 @@ function prepare(context: TfLiteContext, node: Node): void {
     const p = data.params;
     p[INPUT_ZERO_POINT] = input.params.zeroPoint;
     p[OUTPUT_ZERO_POINT] = output.params.zeroPoint;
-    const alpha = quantizeMultiplier(Math.fround(Math.fround(input.params.scale * data.alpha) / output.params.scale));
+    const alpha = checkedQuantizeMultiplier(OP, node, Math.fround(Math.fround(input.params.scale * data.alpha) / output.params.scale), 'alpha multiplier');
     p[MULTIPLIER_ALPHA] = alpha.multiplier;
     p[SHIFT_ALPHA] = alpha.shift;
-    const identity = quantizeMultiplier(Math.fround(input.params.scale / output.params.scale));
+    const identity = checkedQuantizeMultiplier(OP, node, Math.fround(input.params.scale / output.params.scale), 'identity multiplier');
     p[MULTIPLIER_IDENTITY] = identity.multiplier;
     p[SHIFT_IDENTITY] = identity.shift;
   }
@@ -109,6 +110,7 @@ export const LEAKY_RELU: Registration<LeakyReluOpData> = {
   builtinCode: BuiltinOperator.LEAKY_RELU,
   version: 2,
   provider: PROVIDER,
+  inPlace: flatInPlace,
   name: 'LEAKY_RELU',
   init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.LEAKY_RELU), type: TensorType.FLOAT32, count: 0, alpha: Number.NaN }),
   prepare,

@@ -21,6 +21,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { flatInPlace } from './in-place-common.js';
 import { fixedPointLogistic, int16ActivationParams, int8ActivationParams, logisticInt16 } from './activation-common.js';
 import {
   TFLM_OP_DATA_BYTES,
@@ -144,6 +145,7 @@ export const LOGISTIC: Registration<LogisticOpData> = {
   builtinCode: BuiltinOperator.LOGISTIC,
   version: 3,
   provider: PROVIDER,
+  inPlace: flatInPlace,
   name: 'LOGISTIC',
   init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.LOGISTIC), type: TensorType.FLOAT32, count: 0 }),
   prepare,

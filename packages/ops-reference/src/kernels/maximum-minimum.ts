@@ -7,6 +7,7 @@
  */
 import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { broadcastInPlace } from './in-place-common.js';
 import { binaryTensors, opDataOf, planBinary, requireSameType, requireType, type BroadcastPlan } from './elementwise-common.js';
 
 /** TFLM's MaximumMinimumBroadcastSlow<N = 5>. */
@@ -68,6 +69,7 @@ export const MAXIMUM: Registration<MaxMinOpData> = {
   builtinCode: BuiltinOperator.MAXIMUM,
   version: 4,
   provider: PROVIDER,
+  inPlace: broadcastInPlace,
   name: 'MAXIMUM',
   init: () => ({ plan: null }),
   prepare: prepareFor('MAXIMUM'),
@@ -84,6 +86,7 @@ export const MINIMUM: Registration<MaxMinOpData> = {
   builtinCode: BuiltinOperator.MINIMUM,
   version: 4,
   provider: PROVIDER,
+  inPlace: broadcastInPlace,
   name: 'MINIMUM',
   init: () => ({ plan: null }),
   prepare: prepareFor('MINIMUM'),

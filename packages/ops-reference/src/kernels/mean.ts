@@ -19,7 +19,7 @@ import {
   getInput,
   getOutput,
   multiplyByQuantizedMultiplier,
-  quantizeMultiplier,
+  checkedQuantizeMultiplier,
   tensorTypeName,
 } from '@micrort/core';
 import type { Node, ReducerOptions, Registration, TfLiteContext } from '@micrort/core';
@@ -158,7 +158,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     const outScale = output.params.scale;
     if (!(inScale > 0) || !(outScale > 0))
       throw new KernelError(OP, node.index, `quantized MEAN needs positive scales, got input ${inScale}, output ${outScale}`);
-    const q = quantizeMultiplier(inScale / outScale);
+    const q = checkedQuantizeMultiplier(OP, node, inScale / outScale, 'input/output rescale');
     const folded = count > 0 ? foldCountIntoMultiplier(q.multiplier, q.shift, count) : q;
     data.multiplier = folded.multiplier;
     data.shift = folded.shift;

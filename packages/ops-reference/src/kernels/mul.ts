@@ -10,12 +10,13 @@ import {
   BuiltinOperator,
   TensorType,
   multiplyByQuantizedMultiplier,
-  quantizeMultiplier,
+  checkedQuantizeMultiplier,
   type Node,
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { broadcastInPlace } from './in-place-common.js';
 import {
   TFLM_OP_DATA_BYTES,
   activationRangeFloat,
@@ -92,7 +93,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       p[ACT_MIN] = lo;
       p[ACT_MAX] = hi;
       // TFLM: double(s1) * double(s2) / double(s_out).
-      const m = quantizeMultiplier((input1.params.scale * input2.params.scale) / output.params.scale);
+      const m = checkedQuantizeMultiplier(OP, node, (input1.params.scale * input2.params.scale) / output.params.scale, 'output multiplier');
       p[OUTPUT_MULTIPLIER] = m.multiplier;
       p[OUTPUT_SHIFT] = m.shift;
       p[INPUT1_ZERO_POINT] = input1.params.zeroPoint;
@@ -185,6 +186,7 @@ export const MUL: Registration<MulOpData> = {
   builtinCode: BuiltinOperator.MUL,
   version: 7,
   provider: PROVIDER,
+  inPlace: broadcastInPlace,
   name: 'MUL',
   init: (context) => {
     const region = context.allocatePersistentBuffer(TFLM_OP_DATA_BYTES.MUL);

@@ -10,7 +10,7 @@ import {
   BuiltinOperator,
   KernelError,
   TensorType,
-  quantizeMultiplier,
+  checkedQuantizeMultiplier,
   tensorTypeName,
   typeRange,
   type Node,
@@ -18,6 +18,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { flatInPlace } from './in-place-common.js';
 import { opDataOf, requireQuantized, requireSameElementCount, unaryTensors } from './elementwise-common.js';
 import { affineQuantize, requantize, type IntegerData } from './quantize-common.js';
 
@@ -92,7 +93,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       throw new KernelError(OP, node.index, `requantizing ${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} is not supported`);
     requireQuantized(OP, node, input, 'input');
     // TFLM: double(input_scale) / double(output_scale)
-    const m = quantizeMultiplier(input.params.scale / output.params.scale);
+    const m = checkedQuantizeMultiplier(OP, node, input.params.scale / output.params.scale, 'requantize multiplier');
     p[QuantizeWord.RequantizeMultiplier] = m.multiplier;
     p[QuantizeWord.RequantizeShift] = m.shift;
     data.fromFloat = false;
@@ -130,6 +131,7 @@ export const QUANTIZE: Registration<QuantizeOpData> = {
   builtinCode: BuiltinOperator.QUANTIZE,
   version: 3,
   provider: PROVIDER,
+  inPlace: flatInPlace,
   name: OP,
   init,
   prepare,

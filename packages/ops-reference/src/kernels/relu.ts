@@ -9,12 +9,13 @@ import {
   BuiltinOperator,
   TensorType,
   multiplyByQuantizedMultiplier,
-  quantizeMultiplier,
+  checkedQuantizeMultiplier,
   type Node,
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { flatInPlace } from './in-place-common.js';
 import {
   TFLM_OP_DATA_BYTES,
   allocateOpData,
@@ -58,7 +59,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       requireZeroPoint(OP, node, output, 'output', 0);
     }
     const p = data.params;
-    const m = quantizeMultiplier(input.params.scale / output.params.scale);
+    const m = checkedQuantizeMultiplier(OP, node, input.params.scale / output.params.scale, 'input/output rescale');
     p[OUTPUT_MULTIPLIER] = m.multiplier;
     p[OUTPUT_SHIFT] = m.shift;
     const typeMin = input.type === TensorType.INT8 ? -128 : -32768;
@@ -105,6 +106,7 @@ export const RELU: Registration<ReluOpData> = {
   builtinCode: BuiltinOperator.RELU,
   version: 3,
   provider: PROVIDER,
+  inPlace: flatInPlace,
   name: 'RELU',
   init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.RELU), type: TensorType.FLOAT32, count: 0 }),
   prepare,

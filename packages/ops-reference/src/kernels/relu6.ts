@@ -7,6 +7,7 @@
  */
 import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { flatInPlace } from './in-place-common.js';
 import {
   TFLM_OP_DATA_BYTES,
   opDataOf,
@@ -84,6 +85,7 @@ export const RELU6: Registration<Relu6OpData> = {
   builtinCode: BuiltinOperator.RELU6,
   version: 3,
   provider: PROVIDER,
+  inPlace: flatInPlace,
   name: 'RELU6',
   init: (context) => ({ params: context.allocatePersistentBuffer(TFLM_OP_DATA_BYTES.RELU6).i16, type: TensorType.FLOAT32, count: 0 }),
   prepare,

@@ -8,6 +8,7 @@
  */
 import { BuiltinOperator, KernelError, numElements, tensorTypeName, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { flatInPlace } from './in-place-common.js';
 
 const OP = 'RESHAPE';
 
@@ -69,6 +70,7 @@ export const RESHAPE: Registration = {
   builtinCode: BuiltinOperator.RESHAPE,
   version: 2,
   provider: PROVIDER,
+  inPlace: flatInPlace,
   name: OP,
   prepare,
   invoke,

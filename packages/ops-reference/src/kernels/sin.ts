@@ -4,6 +4,7 @@
  */
 import { BuiltinOperator, type Registration } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { flatInPlace } from './in-place-common.js';
 import { prepareUnaryFloat, type UnaryFloatOpData } from './elementwise-common.js';
 
 const OP = 'SIN';
@@ -13,6 +14,7 @@ export const SIN: Registration<UnaryFloatOpData> = {
   builtinCode: BuiltinOperator.SIN,
   version: 1,
   provider: PROVIDER,
+  inPlace: flatInPlace,
   name: 'SIN',
   init: () => ({ count: 0 }),
   prepare: (context, node) => prepareUnaryFloat(OP, context, node),

@@ -16,7 +16,7 @@ import {
   genLutInt16,
   numElements,
   preprocessSoftmaxScaling,
-  quantizeMultiplier,
+  checkedQuantizeMultiplier,
   tensorTypeName,
   type Node,
   type Registration,
@@ -25,6 +25,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { flatInPlace } from './in-place-common.js';
 import { opDataOf, requireQuantized, unaryTensors } from './elementwise-common.js';
 import {
   SCALED_DIFF_INTEGER_BITS,
@@ -120,7 +121,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (input.type === TensorType.INT16) {
     checkOutputQuantization(node, output, 0, 1 / 32768, false);
     // the exp LUT covers [-10, 0]: input differences are rescaled so that -65535 maps to -10
-    const m = quantizeMultiplier((inputScale * beta) / (10 / 65535));
+    const m = checkedQuantizeMultiplier(OP, node, (inputScale * beta) / (10 / 65535), 'input multiplier');
     p[SoftmaxWord.InputMultiplier] = m.multiplier;
     p[SoftmaxWord.InputLeftShift] = m.shift;
     data.expLut = context.allocatePersistentBuffer(INT16_LUT_SIZE * 2).i16.subarray(0, INT16_LUT_SIZE);
@@ -187,6 +188,7 @@ export const SOFTMAX: Registration<SoftmaxOpData> = {
   builtinCode: BuiltinOperator.SOFTMAX,
   version: 3,
   provider: PROVIDER,
+  inPlace: flatInPlace,
   name: OP,
   init,
   prepare,

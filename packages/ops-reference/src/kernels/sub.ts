@@ -12,12 +12,13 @@ import {
   KernelError,
   TensorType,
   multiplyByQuantizedMultiplierSmallerThanOneExp,
-  quantizeMultiplier,
+  checkedQuantizeMultiplier,
   type Node,
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { broadcastInPlace } from './in-place-common.js';
 import {
   FLT_MAX,
   TFLM_OP_DATA_BYTES,
@@ -96,9 +97,9 @@ function prepare(context: TfLiteContext, node: Node): void {
       p[LEFT_SHIFT] = leftShift;
       // TFLM computes these ratios in float before widening to double.
       const twiceMaxInputScale = Math.fround(2 * Math.max(input1.params.scale, input2.params.scale));
-      const m1 = quantizeMultiplier(Math.fround(input1.params.scale / twiceMaxInputScale));
-      const m2 = quantizeMultiplier(Math.fround(input2.params.scale / twiceMaxInputScale));
-      const mo = quantizeMultiplier(Math.fround(twiceMaxInputScale / Math.fround((1 << leftShift) * output.params.scale)));
+      const m1 = checkedQuantizeMultiplier(OP, node, Math.fround(input1.params.scale / twiceMaxInputScale), 'input 1 multiplier');
+      const m2 = checkedQuantizeMultiplier(OP, node, Math.fround(input2.params.scale / twiceMaxInputScale), 'input 2 multiplier');
+      const mo = checkedQuantizeMultiplier(OP, node, Math.fround(twiceMaxInputScale / Math.fround((1 << leftShift) * output.params.scale)), 'output multiplier');
       p[INPUT1_MULTIPLIER] = m1.multiplier;
       p[INPUT1_SHIFT] = m1.shift;
       p[INPUT2_MULTIPLIER] = m2.multiplier;
@@ -204,6 +205,7 @@ export const SUB: Registration<SubOpData> = {
   builtinCode: BuiltinOperator.SUB,
   version: 5,
   provider: PROVIDER,
+  inPlace: broadcastInPlace,
   name: 'SUB',
   init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.SUB), plan: null, type: TensorType.FLOAT32, min: -FLT_MAX, max: FLT_MAX }),
   prepare,

@@ -133,6 +133,9 @@ function prepare(context: TfLiteContext, node: Node): void {
       if (!(Math.abs(bias.params.scale - expected) < 1e-5))
         throw new KernelError(OP, node.index, `bias scale ${bias.params.scale} must equal activation state scale x weights_time scale (${expected})`);
     }
+    // Zero, missing or extreme scales make these NaN or infinite: refuse the node rather than crash.
+    for (const [what, scale] of [['input x weights_feature / activation state', effectiveScale1], ['activation state x weights_time / output', effectiveScale2]] as const)
+      if (!(scale > 0 && scale < Infinity)) throw new KernelError(OP, node.index, `effective scale ${what} is ${scale}; the scales of input ${input.index}, weights ${weightsFeature.index}/${weightsTime.index}, state ${state.index} and output ${output.index} must be positive and finite`);
     const q1 = quantizeMultiplier(effectiveScale1);
     const q2 = quantizeMultiplier(effectiveScale2);
     p[SvdfParam.SCALE_1_A] = q1.multiplier;

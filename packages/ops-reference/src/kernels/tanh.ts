@@ -21,6 +21,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { flatInPlace } from './in-place-common.js';
 import { fixedPointTanh, int16ActivationParams, int8ActivationParams, tanhInt16 } from './activation-common.js';
 import {
   TFLM_OP_DATA_BYTES,
@@ -135,6 +136,7 @@ export const TANH: Registration<TanhOpData> = {
   builtinCode: BuiltinOperator.TANH,
   version: 3,
   provider: PROVIDER,
+  inPlace: flatInPlace,
   name: 'TANH',
   init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.TANH), type: TensorType.FLOAT32, count: 0 }),
   prepare,

@@ -142,14 +142,27 @@ function validateSizes(node: Node, t: LstmTensors, timeMajor: boolean): LstmSize
   return size;
 }
 
+/** Throws unless `t` has a positive, finite quantization scale (else the multipliers are NaN or infinite). */
+function requireScale(node: Node, what: string, t: Tensor): void {
+  const s = t.params.scale;
+  if (!(s > 0 && s < Infinity)) fail(node, `${what} (tensor ${t.index}) needs a positive finite quantization scale, got ${t.quantization ? s : 'none'}`);
+}
+
+/** quantizeMultiplier of a multiplier checked to be finite (scale products can still overflow). */
+function checkedMultiplier(node: Node, real: number, what: string) {
+  if (!(real >= 0 && real < Infinity)) fail(node, `${what}: effective scale ${real} is not a finite non-negative number`);
+  return quantizeMultiplier(real);
+}
+
 /** Writes one fully connected block (TFLM CalculateOpDataFullyConnected + FullyConnectedParamsQuantized). */
 function writeFcParams(node: Node, p: Int32Array, base: number, x: Tensor, w: Tensor): void {
   if (w.quantization === null || w.quantization.scale.length !== 1)
     fail(node, `weight tensor ${w.index} must be per-tensor quantized (got ${w.quantization?.scale.length ?? 0} scales)`);
+  requireScale(node, 'weight tensor', w);
   // GetQuantizedConvolutionMultipler: float product of the scales, widened, over the Q3.12 output scale.
   const productScale = Math.fround(x.params.scale * w.params.scale);
   if (!(productScale >= 0)) fail(node, `negative scale product ${productScale} for weight tensor ${w.index}`);
-  const q = quantizeMultiplier(productScale / NONLINEAR_INPUT_SCALE);
+  const q = checkedMultiplier(node, productScale / NONLINEAR_INPUT_SCALE, `weight tensor ${w.index}`);
   p[base + LstmParam.FC_IN_OFFSET] = -x.params.zeroPoint;
   p[base + LstmParam.FC_WEIGHTS_OFFSET] = -w.params.zeroPoint;
   p[base + LstmParam.FC_OUT_OFFSET] = 0;
@@ -160,8 +173,8 @@ function writeFcParams(node: Node, p: Int32Array, base: number, x: Tensor, w: Te
 }
 
 /** Writes one element-wise multiplication block (TFLM CreateInterGateMulParams). */
-function writeMulParams(p: Int32Array, base: number, scale1: number, scale2: number, outScale: number, outType: TensorType, outZeroPoint: number): void {
-  const q = quantizeMultiplier((scale1 * scale2) / outScale);
+function writeMulParams(node: Node, p: Int32Array, base: number, scale1: number, scale2: number, outScale: number, outType: TensorType, outZeroPoint: number): void {
+  const q = checkedMultiplier(node, (scale1 * scale2) / outScale, 'gate multiplication');
   const [lo, hi] = typeRange(outType);
   p[base + LstmParam.MUL_IN1_OFFSET] = 0;
   p[base + LstmParam.MUL_IN2_OFFSET] = 0;
@@ -175,15 +188,18 @@ function writeMulParams(p: Int32Array, base: number, scale1: number, scale2: num
 /** TFLM PrepareGateParametersInteger + CreateLstmCellStateInfo. */
 function prepareInteger(node: Node, p: Int32Array, t: LstmTensors, cellClip: number): void {
   const { input, hidden, cell } = t;
+  requireScale(node, 'input', input);
+  requireScale(node, 'hidden state', hidden);
+  requireScale(node, 'cell state', cell);
   for (let g = 0; g < 4; g++) {
     writeFcParams(node, p, fcBase(g, false), input, t.inputWeights[g]!);
     writeFcParams(node, p, fcBase(g, true), hidden, t.recurrentWeights[g]!);
   }
   if (cell.quantization === null) fail(node, `cell state (tensor ${cell.index}) must be quantized`);
   const cellScale = cell.params.scale;
-  writeMulParams(p, LstmParam.MUL_FORGET_CELL, NONLINEAR_OUTPUT_SCALE, cellScale, cellScale, TensorType.INT16, 0);
-  writeMulParams(p, LstmParam.MUL_INPUT_CELL_GATE, NONLINEAR_OUTPUT_SCALE, NONLINEAR_OUTPUT_SCALE, cellScale, TensorType.INT16, 0);
-  writeMulParams(p, LstmParam.MUL_HIDDEN, NONLINEAR_OUTPUT_SCALE, NONLINEAR_OUTPUT_SCALE, hidden.params.scale, hidden.type, hidden.params.zeroPoint);
+  writeMulParams(node, p, LstmParam.MUL_FORGET_CELL, NONLINEAR_OUTPUT_SCALE, cellScale, cellScale, TensorType.INT16, 0);
+  writeMulParams(node, p, LstmParam.MUL_INPUT_CELL_GATE, NONLINEAR_OUTPUT_SCALE, NONLINEAR_OUTPUT_SCALE, cellScale, TensorType.INT16, 0);
+  writeMulParams(node, p, LstmParam.MUL_HIDDEN, NONLINEAR_OUTPUT_SCALE, NONLINEAR_OUTPUT_SCALE, hidden.params.scale, hidden.type, hidden.params.zeroPoint);
 
   // CheckedLog2 (its status is ignored by TFLM): the rounded log2 of the cell scale.
   const power = roundHalfAwayFromZero(Math.fround(Math.log2(cellScale)));
