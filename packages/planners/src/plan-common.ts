@@ -2,7 +2,7 @@
  * Shared helpers of the planners: input checks, the struct-of-arrays view of the requirements used by the
  * hot loops, the in-place (aliasing) rule, and conversion of internal offsets to a {@link MemoryPlan}.
  */
-import type { BufferRequirement, MemoryPlan, PlanOptions } from '@micrort/core';
+import { inPlacePartners, type BufferRequirement, type MemoryPlan, type PlanOptions } from '@micrort/core';
 import { InvalidRequirementError, PlanShapeError } from './errors.js';
 
 /** Largest offset or end an `Int32Array` plan can hold. */
@@ -86,23 +86,7 @@ export interface BufferTable {
  * or -1. Requests that do not meet the rule are ignored: the buffers are then planned apart.
  */
 export function buildAliasTable(buffers: readonly BufferRequirement[]): Int32Array {
-  const aliasOf = new Int32Array(buffers.length).fill(-1);
-  let tensorIndex: Map<number, number> | undefined;
-  for (let i = 0; i < buffers.length; i++) {
-    const t = buffers[i]!.inPlaceOf;
-    if (t === undefined || t < 0) continue;
-    if (!tensorIndex) {
-      tensorIndex = new Map();
-      for (let j = 0; j < buffers.length; j++) {
-        const bj = buffers[j]!;
-        if (bj.kind === 'tensor' && !tensorIndex.has(bj.id)) tensorIndex.set(bj.id, j);
-      }
-    }
-    const j = tensorIndex.get(t);
-    if (j === undefined || j === i) continue;
-    if (buffers[j]!.lastUsed === buffers[i]!.firstUsed) aliasOf[i] = j;
-  }
-  return aliasOf;
+  return inPlacePartners(buffers);
 }
 
 /** True when buffers `i` and `j` form an in-place pair (either direction). */

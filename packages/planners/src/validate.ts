@@ -2,9 +2,9 @@
  * Plan validation: every offset a non-negative multiple of the alignment, the head large enough, and no
  * two buffers alive at the same step sharing a byte (an in-place pair at the very same offset excepted).
  */
-import type { BufferRequirement, MemoryPlan, PlanOptions } from '@micrort/core';
+import { findPlanOverlap, type BufferRequirement, type MemoryPlan, type PlanOptions } from '@micrort/core';
 import { bufferRef, PlanOffsetError, PlanOverlapError, PlanShapeError } from './errors.js';
-import { buildAliasTable, checkAlignment, checkRequirements, isAliasPair, overlapsInTime } from './plan-common.js';
+import { checkAlignment, checkRequirements } from './plan-common.js';
 
 /** Default arena alignment used when none is given (TFLM's 16 bytes). */
 export const DEFAULT_ALIGNMENT = 16;
@@ -42,30 +42,9 @@ export function validatePlan(
 }
 
 /**
- * First pair `[i, j]` of buffers alive at a common step whose byte ranges intersect (in offset order), or
- * undefined. Empty buffers never collide; an in-place pair at the same offset is allowed.
+ * First pair `[i, j]` of buffers alive at a common step whose byte ranges intersect, or undefined
+ * (core's `findPlanOverlap`: empty buffers never collide; an in-place pair at the same offset is allowed).
  */
-export function findOverlap(
-  buffers: readonly BufferRequirement[],
-  offsets: ArrayLike<number>,
-): [number, number] | undefined {
-  const n = buffers.length;
-  const aliasOf = buildAliasTable(buffers);
-  const byOffset: number[] = [];
-  for (let i = 0; i < n; i++) if (buffers[i]!.size > 0) byOffset.push(i);
-  byOffset.sort((a, b) => offsets[a]! - offsets[b]! || a - b);
-  for (let x = 0; x < byOffset.length; x++) {
-    const i = byOffset[x]!;
-    const bi = buffers[i]!;
-    const end = offsets[i]! + bi.size;
-    for (let y = x + 1; y < byOffset.length; y++) {
-      const j = byOffset[y]!;
-      if (offsets[j]! >= end) break;
-      const bj = buffers[j]!;
-      if (!overlapsInTime(bi.firstUsed, bi.lastUsed, bj.firstUsed, bj.lastUsed)) continue;
-      if (offsets[i] === offsets[j] && isAliasPair(aliasOf, i, j)) continue;
-      return i < j ? [i, j] : [j, i];
-    }
-  }
-  return undefined;
+export function findOverlap(buffers: readonly BufferRequirement[], offsets: ArrayLike<number>): [number, number] | undefined {
+  return findPlanOverlap(buffers, offsets);
 }

@@ -20,22 +20,44 @@ export function validatePlan(plannerName: string, reqs: readonly BufferRequireme
   }
   if (plan.headBytes < end)
     throw new PlannerError(`planner ${plannerName} reported a head of ${plan.headBytes} bytes but places buffers up to byte ${end}`);
-  const partner = inPlacePartners(reqs);
-  for (let i = 0; i < reqs.length; i++) {
+  const overlap = findPlanOverlap(reqs, plan.offsets);
+  if (overlap) {
+    const [i, j] = overlap;
     const a = reqs[i]!;
+    const b = reqs[j]!;
     const ao = plan.offsets[i]!;
-    for (let j = i + 1; j < reqs.length; j++) {
+    const bo = plan.offsets[j]!;
+    throw new PlannerError(
+      `planner ${plannerName}: buffers ${describe(a)} at [${ao}, ${ao + a.size}) and ${describe(b)} at [${bo}, ${bo + b.size}) ` +
+        `overlap in memory while both are live (steps ${a.firstUsed}..${a.lastUsed} and ${b.firstUsed}..${b.lastUsed})`,
+    );
+  }
+}
+
+/**
+ * The first pair `[i, j]` (i < j) of buffers live at a common step whose byte ranges intersect, or
+ * undefined. Empty buffers never collide; an in-place pair (see `inPlacePartners`) at the same offset is
+ * allowed. Sweeps buffers in offset order, so it is fast on large plans.
+ */
+export function findPlanOverlap(reqs: readonly BufferRequirement[], offsets: ArrayLike<number>): [number, number] | undefined {
+  const partner = inPlacePartners(reqs);
+  const byOffset: number[] = [];
+  for (let i = 0; i < reqs.length; i++) if (reqs[i]!.size > 0) byOffset.push(i);
+  byOffset.sort((a, b) => offsets[a]! - offsets[b]! || a - b);
+  for (let x = 0; x < byOffset.length; x++) {
+    const i = byOffset[x]!;
+    const a = reqs[i]!;
+    const end = offsets[i]! + a.size;
+    for (let y = x + 1; y < byOffset.length; y++) {
+      const j = byOffset[y]!;
+      if (offsets[j]! >= end) break;
       const b = reqs[j]!;
       if (a.lastUsed < b.firstUsed || b.lastUsed < a.firstUsed) continue;
-      const bo = plan.offsets[j]!;
-      if (ao === bo && (partner[i] === j || partner[j] === i)) continue;
-      if (ao < bo + b.size && bo < ao + a.size && a.size > 0 && b.size > 0)
-        throw new PlannerError(
-          `planner ${plannerName}: buffers ${describe(a)} at [${ao}, ${ao + a.size}) and ${describe(b)} at [${bo}, ${bo + b.size}) ` +
-            `overlap in memory while both are live (steps ${a.firstUsed}..${a.lastUsed} and ${b.firstUsed}..${b.lastUsed})`,
-        );
+      if (offsets[i] === offsets[j] && (partner[i] === j || partner[j] === i)) continue;
+      return i < j ? [i, j] : [j, i];
     }
   }
+  return undefined;
 }
 
 function describe(r: BufferRequirement): string {
