@@ -1,13 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadModel, type ModelDef } from '@micrort/core';
+import { buildFloatCnn } from '@micrort/ops-gpu';
 import { buildDemoModel } from './demo-model.js';
 
-/** Loads the model named on the command line, or the built-in demo model when none is given. */
+/** Built-in models by name: `demo` (the default) and `demo:float-cnn`. */
+export const BUILT_IN_MODELS: Record<string, { label: string; build: () => Uint8Array }> = {
+  demo: { label: 'built-in demo model (int8 MLP classifier, made by the model writer)', build: buildDemoModel },
+  'demo:float-cnn': {
+    label: 'built-in float CNN (conv, depthwise, pooling, FC, softmax; made by the model writer)',
+    build: buildFloatCnn,
+  },
+};
+
+/**
+ * Loads the model named on the command line: a .tflite path, a built-in name (`demo`,
+ * `demo:float-cnn`), or the built-in demo model when none is given.
+ */
 export function loadModelArg(path: string | undefined): { model: ModelDef; label: string; bytes: Uint8Array } {
-  if (!path) {
-    const bytes = buildDemoModel();
-    return { model: loadModel(bytes), label: 'built-in demo model (int8 MLP classifier, made by the model writer)', bytes };
+  if (path === undefined || BUILT_IN_MODELS[path]) {
+    const { build, label } = BUILT_IN_MODELS[path ?? 'demo']!;
+    const bytes = build();
+    return { model: loadModel(bytes), label, bytes };
   }
   const buf = readFileSync(path);
   // Copy into a fresh, aligned ArrayBuffer: Node's Buffer may sit at any offset of a shared pool.
