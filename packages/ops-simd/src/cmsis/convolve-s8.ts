@@ -11,7 +11,7 @@
  * offset `2 * aligned_rhs_cols` of the same buffer (a ping-pong with the second int16 column), exactly as
  * CMSIS-NN does, so `buf8` and `buf16` must view the same memory.
  */
-import { requantizeFast } from './requantize-fast.js';
+import { requantizeClamp } from './requantize-fast.js';
 import type { SimdMachine } from '../machine.js';
 import { matMultKernelS8S16Emu, matMultKernelS8S16Fast, type MatMultKernelArgs } from './mat-mult-kernel-s8-s16.js';
 import { s8ToS16UnorderedEmu, s8ToS16UnorderedFast } from './s8-to-s16-unordered.js';
@@ -41,6 +41,7 @@ export function newMatMultKernelArgs(p: ConvParams): MatMultKernelArgs {
     multiplier: p.multiplier, shift: p.shift, bias: null,
     outOffset: p.outputOffset, actMin: p.actMin, actMax: p.actMax,
     numColA: 0, alignedNumColA: 0, out: none8, out0: 0, out1: 0,
+    aView: null, aViewBase: -1, bView: null, bViewBase: -1,
   };
 }
 
@@ -66,8 +67,6 @@ export function convolveS8Fast(w: ConvolveS8Work, input: Int8Array, filter: Int8
   const aligned = rem !== 0 ? rhsCols + 4 - rem : rhsCols;
   const inputOffset = p.inputOffset;
   const padValue = ((-inputOffset) << 24) >> 24;
-  const mult = p.multiplier;
-  const shift = p.shift;
   k.a = filter;
   k.b = buf16;
   k.bias = bias;
@@ -118,32 +117,42 @@ export function convolveS8Fast(w: ConvolveS8Work, input: Int8Array, filter: Int8
           }
         }
       }
-      if (lhsRows !== 0) {
-        // odd number of output positions: one column against every channel of the group
-        let ia = grp * cpg * rhsCols;
-        for (let i = 0; i < cpg; i++) {
-          const ch = grp * cpg + i;
-          let sum = bias !== null ? bias[ch]! : 0;
-          let ib = 0;
-          let colCount = rhsCols >> 2;
-          while (colCount > 0) {
-            // read_and_pad_reordered (w0, w2) (w1, w3) against the unordered column
-            sum = (sum + filter[ia]! * buf16[ib]! + filter[ia + 2]! * buf16[ib + 1]! + filter[ia + 1]! * buf16[ib + 2]! + filter[ia + 3]! * buf16[ib + 3]!) | 0;
-            ia += 4;
-            ib += 4;
-            colCount--;
-          }
-          colCount = rhsCols & 3;
-          while (colCount > 0) {
-            sum = (sum + filter[ia++]! * buf16[ib++]!) | 0;
-            colCount--;
-          }
-          let r = requantizeFast(sum, mult[ch]!, shift[ch]!) + p.outputOffset;
-          r = r > p.actMin ? r : p.actMin;
-          output[firstOut + i] = r < p.actMax ? r : p.actMax;
-        }
+      if (lhsRows !== 0) oddPositionFast(p, k, grp * cpg, cpg, firstOut, filter, bias, buf16, output);
+    }
+  }
+}
+
+/**
+ * The last column of an odd number of output positions against channels `ch0..ch0+n` (CMSIS-NN's
+ * left-over loop): per four columns one weight word widened with read_and_pad (`(w0, w2)`, `(w1, w3)`)
+ * and two halfword-pair words of the unordered column, then the in-order tail.
+ */
+function oddPositionFast(p: ConvParams, k: MatMultKernelArgs, ch0: number, n: number, out: number, filter: Int8Array, bias: Int32Array | null, buf16: Int16Array, output: Int8Array): void {
+  const rhsCols = k.numColA;
+  const words = k.aViewBase >= 0 && k.bViewBase >= 0;
+  const av = k.aView!;
+  const bv = k.bView!;
+  let ia = ch0 * rhsCols;
+  for (let i = 0; i < n; i++) {
+    const ch = ch0 + i;
+    let sum = bias !== null ? bias[ch]! : 0;
+    let ib = 0;
+    if (words) {
+      for (let colCount = rhsCols >> 2, pa = k.aViewBase + ia, pb = k.bViewBase; colCount > 0; colCount--, pa += 4, pb += 8) {
+        const w = av.getInt32(pa, true);
+        const x = bv.getInt32(pb, true); // x0 | x2
+        const y = bv.getInt32(pb + 4, true); // x1 | x3
+        sum = (sum + ((w << 24) >> 24) * ((x << 16) >> 16) + ((w << 8) >> 24) * (x >> 16) + (((w << 16) >> 24) * ((y << 16) >> 16) + (w >> 24) * (y >> 16))) | 0;
+      }
+      ia += rhsCols & ~3;
+      ib = rhsCols & ~3;
+    } else {
+      for (let colCount = rhsCols >> 2; colCount > 0; colCount--, ia += 4, ib += 4) {
+        sum = (sum + filter[ia]! * buf16[ib]! + filter[ia + 2]! * buf16[ib + 1]! + (filter[ia + 1]! * buf16[ib + 2]! + filter[ia + 3]! * buf16[ib + 3]!)) | 0;
       }
     }
+    for (let colCount = rhsCols & 3; colCount > 0; colCount--) sum = (sum + filter[ia++]! * buf16[ib++]!) | 0;
+    output[out + i] = requantizeClamp(sum, p.multiplier[ch]!, p.shift[ch]!, p.outputOffset, p.actMin, p.actMax);
   }
 }
 

@@ -8,16 +8,10 @@
  * image (`ker_h_start`, the `input_y - in_h` bound, `ker_w_start` and the `input_x - in_w >= 3` test).
  * Leftover channels (C % 4) are done one at a time. No scratch.
  */
-import { requantizeFast } from './requantize-fast.js';
+import { requantizeClamp } from './requantize-fast.js';
 import type { SimdMachine } from '../machine.js';
 import type { ConvParams } from './types.js';
 import type { WordOperands } from './word-view.js';
-
-function finish(acc: number, p: ConvParams, ch: number): number {
-  let r = requantizeFast(acc, p.multiplier[ch]!, p.shift[ch]!) + p.outputOffset;
-  r = r > p.actMin ? r : p.actMin;
-  return r < p.actMax ? r : p.actMax;
-}
 
 /** Fast mode: word reads when both operands are viewable, else byte reads. */
 export function depthwiseConv3x3Fast(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array, w: WordOperands): void {
@@ -26,217 +20,38 @@ export function depthwiseConv3x3Fast(p: ConvParams, input: Int8Array, kernel: In
 }
 
 /**
- * Fast mode with word reads: per tap, one word of four input channels and one of their four weights
- * (arm_nn_read_s8x4), bytes sign-extended with shifts, offset added to the inputs (SXTAB16), four
- * multiply-adds (SMLABB / SMLATT). Two horizontally adjacent pixels with the same filter window share
- * each weight word (a JS-side blocking; the arithmetic per output is CMSIS-NN's).
+ * Fast mode with word reads, CMSIS-NN's loops exactly: one output pixel at a time, four channels at a
+ * time, per filter row the taps at columns 0 (when `ker_w_start == 0`), 1 and 2 (when
+ * `input_x - in_w >= 3`), each one word of four input channels and then one word of their four weights
+ * (arm_nn_read_s8x4 as DataView reads). SXTAB16 (offset added) / SXTB16 and SMLABB / SMLATT become
+ * sign-extending shifts and multiply-adds per channel. Leftover channels (C % 4) one at a time, bytewise.
  */
 function depthwiseConv3x3Words(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array, w: WordOperands): void {
-  const inX = p.inW;
-  const inY = p.inH;
-  const ch = p.inC;
-  const rowStride = ch * inX;
-  const pixelStride = p.strideW * ch;
-  let outIdx = 0;
-  for (let inH = -p.padH, oy = 0; oy < p.outH; inH += p.strideH, oy++) {
-    const kerHStart = Math.max(0, -inH);
-    const rows = Math.min(3, inY - inH) - kerHStart;
-    for (let inW = -p.padW, ox = 0; ox < p.outW; ) {
-      const kerWStart = Math.max(0, -inW);
-      const kerWEnd = inX - inW >= 3 ? 3 : 2;
-      const ip = (inH + kerHStart) * rowStride + (inW + kerWStart) * ch;
-      const kp = kerHStart * ch * 3 + kerWStart * ch;
-      const next = inW + p.strideW;
-      if (ox + 1 < p.outW && Math.max(0, -next) === kerWStart && (inX - next >= 3 ? 3 : 2) === kerWEnd) {
-        pixelPairWords(p, input, kernel, bias, output, w, outIdx, ip, pixelStride, kp, rows, kerWEnd - kerWStart, rowStride);
-        outIdx += 2 * ch;
-        ox += 2;
-        inW += 2 * p.strideW;
-      } else {
-        pixelWords(p, input, kernel, bias, output, w, outIdx, ip, kp, rows, kerWEnd - kerWStart, rowStride);
-        outIdx += ch;
-        ox += 1;
-        inW += p.strideW;
-      }
-    }
-  }
-}
-
-/**
- * All channels of the pixel whose first in-image tap is `input[ip]` (filter tap `kernel[kp]`), over `rows`
- * filter rows of `taps` taps.
- */
-function pixelWords(
-  p: ConvParams,
-  input: Int8Array,
-  kernel: Int8Array,
-  bias: Int32Array | null,
-  output: Int8Array,
-  w: WordOperands,
-  outIdx: number,
-  ip: number,
-  kp: number,
-  rows: number,
-  taps: number,
-  rowStride: number,
-): void {
   const iv = w.inView!;
   const kv = w.wView!;
   const ib = w.inBase;
   const kb = w.wBase;
-  const acc = w.acc;
-  const ch = p.inC;
-  const off = p.inputOffset;
-  const kRowStride = ch * 3;
-  let c = 0;
-  for (; c <= ch - 4; c += 4) {
-    let o0 = 0;
-    let o1 = 0;
-    let o2 = 0;
-    let o3 = 0;
-    if (bias !== null) {
-      o0 = bias[c]!;
-      o1 = bias[c + 1]!;
-      o2 = bias[c + 2]!;
-      o3 = bias[c + 3]!;
-    }
-    for (let r = 0, ir = ib + ip + c, kr = kb + kp + c; r < rows; r++, ir += rowStride, kr += kRowStride) {
-      for (let t = 0, i = ir, k = kr; t < taps; t++, i += ch, k += ch) {
-        const x = iv.getInt32(i, true);
-        const f = kv.getInt32(k, true);
-        o0 = (o0 + Math.imul((((x << 24) >> 24) + off) | 0, (f << 24) >> 24)) | 0;
-        o1 = (o1 + Math.imul((((x << 16) >> 24) + off) | 0, (f << 16) >> 24)) | 0;
-        o2 = (o2 + Math.imul((((x << 8) >> 24) + off) | 0, (f << 8) >> 24)) | 0;
-        o3 = (o3 + Math.imul(((x >> 24) + off) | 0, f >> 24)) | 0;
-      }
-    }
-    acc[0] = o0;
-    acc[1] = o1;
-    acc[2] = o2;
-    acc[3] = o3;
-    storeBlock(p, acc, 4, c, output, outIdx + c);
-  }
-  for (; c < ch; c++) {
-    let o = bias !== null ? bias[c]! : 0;
-    for (let r = 0, ir = ip + c, kr = kp + c; r < rows; r++, ir += rowStride, kr += kRowStride) {
-      for (let t = 0, i = ir, k = kr; t < taps; t++, i += ch, k += ch) o = (o + Math.imul((input[i]! + off) | 0, kernel[k]!)) | 0;
-    }
-    acc[0] = o;
-    storeBlock(p, acc, 1, c, output, outIdx + c);
-  }
-}
-
-/** Two adjacent pixels (first taps `pixelStride` apart, same window): each weight word serves both. */
-function pixelPairWords(
-  p: ConvParams,
-  input: Int8Array,
-  kernel: Int8Array,
-  bias: Int32Array | null,
-  output: Int8Array,
-  w: WordOperands,
-  outIdx: number,
-  ip: number,
-  pixelStride: number,
-  kp: number,
-  rows: number,
-  taps: number,
-  rowStride: number,
-): void {
-  const iv = w.inView!;
-  const kv = w.wView!;
-  const ib = w.inBase;
-  const kb = w.wBase;
-  const acc = w.acc;
-  const ch = p.inC;
-  const off = p.inputOffset;
-  const kRowStride = ch * 3;
-  const outIdx2 = outIdx + ch;
-  let c = 0;
-  for (; c <= ch - 4; c += 4) {
-    let o0 = 0;
-    let o1 = 0;
-    let o2 = 0;
-    let o3 = 0;
-    if (bias !== null) {
-      o0 = bias[c]!;
-      o1 = bias[c + 1]!;
-      o2 = bias[c + 2]!;
-      o3 = bias[c + 3]!;
-    }
-    let q0 = o0;
-    let q1 = o1;
-    let q2 = o2;
-    let q3 = o3;
-    for (let r = 0, ir = ib + ip + c, kr = kb + kp + c; r < rows; r++, ir += rowStride, kr += kRowStride) {
-      for (let t = 0, i = ir, k = kr; t < taps; t++, i += ch, k += ch) {
-        const f = kv.getInt32(k, true);
-        const f0 = (f << 24) >> 24;
-        const f1 = (f << 16) >> 24;
-        const f2 = (f << 8) >> 24;
-        const f3 = f >> 24;
-        const x = iv.getInt32(i, true);
-        const y = iv.getInt32(i + pixelStride, true);
-        o0 = (o0 + Math.imul((((x << 24) >> 24) + off) | 0, f0)) | 0;
-        o1 = (o1 + Math.imul((((x << 16) >> 24) + off) | 0, f1)) | 0;
-        o2 = (o2 + Math.imul((((x << 8) >> 24) + off) | 0, f2)) | 0;
-        o3 = (o3 + Math.imul(((x >> 24) + off) | 0, f3)) | 0;
-        q0 = (q0 + Math.imul((((y << 24) >> 24) + off) | 0, f0)) | 0;
-        q1 = (q1 + Math.imul((((y << 16) >> 24) + off) | 0, f1)) | 0;
-        q2 = (q2 + Math.imul((((y << 8) >> 24) + off) | 0, f2)) | 0;
-        q3 = (q3 + Math.imul(((y >> 24) + off) | 0, f3)) | 0;
-      }
-    }
-    acc[0] = o0;
-    acc[1] = o1;
-    acc[2] = o2;
-    acc[3] = o3;
-    storeBlock(p, acc, 4, c, output, outIdx + c);
-    acc[0] = q0;
-    acc[1] = q1;
-    acc[2] = q2;
-    acc[3] = q3;
-    storeBlock(p, acc, 4, c, output, outIdx2 + c);
-  }
-  for (; c < ch; c++) {
-    let o = bias !== null ? bias[c]! : 0;
-    let q = o;
-    for (let r = 0, ir = ip + c, kr = kp + c; r < rows; r++, ir += rowStride, kr += kRowStride) {
-      for (let t = 0, i = ir, k = kr; t < taps; t++, i += ch, k += ch) {
-        const f = kernel[k]!;
-        o = (o + Math.imul((input[i]! + off) | 0, f)) | 0;
-        q = (q + Math.imul((input[i + pixelStride]! + off) | 0, f)) | 0;
-      }
-    }
-    acc[0] = o;
-    storeBlock(p, acc, 1, c, output, outIdx + c);
-    acc[0] = q;
-    storeBlock(p, acc, 1, c, output, outIdx2 + c);
-  }
-}
-
-/** Requantizes `acc[0..n)` (channels `ch..ch+n`) into `output[idx..]`: one call site, which V8 inlines. */
-function storeBlock(p: ConvParams, acc: Int32Array, n: number, ch: number, output: Int8Array, idx: number): void {
-  const { multiplier, shift, outputOffset, actMin, actMax } = p;
-  for (let j = 0; j < n; j++) {
-    const r = requantizeFast(acc[j]!, multiplier[ch + j]!, shift[ch + j]!) + outputOffset;
-    output[idx + j] = r < actMin ? actMin : r > actMax ? actMax : r;
-  }
-}
-
-/** Fast mode, byte by byte (operands outside the viewed buffers). */
-function depthwiseConv3x3Bytes(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array): void {
   const inX = p.inW;
   const inY = p.inH;
   const ch = p.inC;
+  const ch2 = 2 * ch;
   const off = p.inputOffset;
   const rowStride = ch * inX;
+  const kRowStride = ch * 3;
+  const multiplier = p.multiplier;
+  const shift = p.shift;
+  const outOff = p.outputOffset;
+  const actMin = p.actMin;
+  const actMax = p.actMax;
   let outIdx = 0;
   for (let inH = -p.padH, oy = 0; oy < p.outH; inH += p.strideH, oy++) {
-    const kerHStart = Math.max(0, -inH);
-    const kerHEnd = Math.min(3, inY - inH);
+    const kerHStart = inH < 0 ? -inH : 0;
+    const kerHEnd = inY - inH < 3 ? inY - inH : 3;
     for (let inW = -p.padW, ox = 0; ox < p.outW; inW += p.strideW, ox++) {
-      const kerWStart = Math.max(0, -inW);
+      const firstCol = inW >= 0; // ker_w_start == 0
       const lastCol = inX - inW >= 3;
+      const ip0 = (inH + kerHStart) * rowStride + inW * ch;
+      const kp0 = kerHStart * kRowStride;
       let c = 0;
       for (; c <= ch - 4; c += 4) {
         let o0 = 0;
@@ -249,37 +64,136 @@ function depthwiseConv3x3Bytes(p: ConvParams, input: Int8Array, kernel: Int8Arra
           o2 = bias[c + 2]!;
           o3 = bias[c + 3]!;
         }
-        let ip = (inH + kerHStart) * rowStride + inW * ch + c;
-        let kp = kerHStart * ch * 3 + c;
-        for (let kh = kerHStart; kh < kerHEnd; kh++) {
-          for (let col = kerWStart; col < (lastCol ? 3 : 2); col++) {
-            const i = ip + col * ch;
-            const k = kp + col * ch;
-            o0 = (o0 + (input[i]! + off) * kernel[k]!) | 0;
-            o1 = (o1 + (input[i + 1]! + off) * kernel[k + 1]!) | 0;
-            o2 = (o2 + (input[i + 2]! + off) * kernel[k + 2]!) | 0;
-            o3 = (o3 + (input[i + 3]! + off) * kernel[k + 3]!) | 0;
+        let i = ib + ip0 + c;
+        let k = kb + kp0 + c;
+        for (let kh = kerHStart; kh < kerHEnd; kh++, i += rowStride, k += kRowStride) {
+          if (firstCol) {
+            const x = iv.getInt32(i, true);
+            const f = kv.getInt32(k, true);
+            o0 = (o0 + Math.imul((((x << 24) >> 24) + off) | 0, (f << 24) >> 24)) | 0;
+            o1 = (o1 + Math.imul((((x << 16) >> 24) + off) | 0, (f << 16) >> 24)) | 0;
+            o2 = (o2 + Math.imul((((x << 8) >> 24) + off) | 0, (f << 8) >> 24)) | 0;
+            o3 = (o3 + Math.imul(((x >> 24) + off) | 0, f >> 24)) | 0;
           }
-          ip += rowStride;
-          kp += ch * 3;
+          const x = iv.getInt32(i + ch, true);
+          const f = kv.getInt32(k + ch, true);
+          o0 = (o0 + Math.imul((((x << 24) >> 24) + off) | 0, (f << 24) >> 24)) | 0;
+          o1 = (o1 + Math.imul((((x << 16) >> 24) + off) | 0, (f << 16) >> 24)) | 0;
+          o2 = (o2 + Math.imul((((x << 8) >> 24) + off) | 0, (f << 8) >> 24)) | 0;
+          o3 = (o3 + Math.imul(((x >> 24) + off) | 0, f >> 24)) | 0;
+          if (lastCol) {
+            const y = iv.getInt32(i + ch2, true);
+            const g = kv.getInt32(k + ch2, true);
+            o0 = (o0 + Math.imul((((y << 24) >> 24) + off) | 0, (g << 24) >> 24)) | 0;
+            o1 = (o1 + Math.imul((((y << 16) >> 24) + off) | 0, (g << 16) >> 24)) | 0;
+            o2 = (o2 + Math.imul((((y << 8) >> 24) + off) | 0, (g << 8) >> 24)) | 0;
+            o3 = (o3 + Math.imul(((y >> 24) + off) | 0, g >> 24)) | 0;
+          }
         }
-        output[outIdx++] = finish(o0, p, c);
-        output[outIdx++] = finish(o1, p, c + 1);
-        output[outIdx++] = finish(o2, p, c + 2);
-        output[outIdx++] = finish(o3, p, c + 3);
+        output[outIdx++] = requantizeClamp(o0, multiplier[c]!, shift[c]!, outOff, actMin, actMax);
+        output[outIdx++] = requantizeClamp(o1, multiplier[c + 1]!, shift[c + 1]!, outOff, actMin, actMax);
+        output[outIdx++] = requantizeClamp(o2, multiplier[c + 2]!, shift[c + 2]!, outOff, actMin, actMax);
+        output[outIdx++] = requantizeClamp(o3, multiplier[c + 3]!, shift[c + 3]!, outOff, actMin, actMax);
       }
       for (; c < ch; c++) {
-        let o = bias !== null ? bias[c]! : 0;
-        let ip = (inH + kerHStart) * rowStride + inW * ch + c;
-        let kp = kerHStart * ch * 3 + c;
-        for (let kh = kerHStart; kh < kerHEnd; kh++) {
-          for (let col = kerWStart; col < (lastCol ? 3 : 2); col++) {
-            o = (o + (input[ip + col * ch]! + off) * kernel[kp + col * ch]!) | 0;
-          }
-          ip += rowStride;
-          kp += ch * 3;
+        output[outIdx++] = leftoverChannel(p, input, kernel, bias, c, ip0 + c, kp0 + c, kerHStart, kerHEnd, firstCol, lastCol);
+      }
+    }
+  }
+}
+
+/** One leftover channel of one pixel (CMSIS-NN's scalar loop), requantized. */
+function leftoverChannel(
+  p: ConvParams,
+  input: Int8Array,
+  kernel: Int8Array,
+  bias: Int32Array | null,
+  c: number,
+  ip: number,
+  kp: number,
+  kerHStart: number,
+  kerHEnd: number,
+  firstCol: boolean,
+  lastCol: boolean,
+): number {
+  const ch = p.inC;
+  const off = p.inputOffset;
+  const rowStride = ch * p.inW;
+  let o = bias !== null ? bias[c]! : 0;
+  for (let kh = kerHStart; kh < kerHEnd; kh++, ip += rowStride, kp += 3 * ch) {
+    if (firstCol) o = (o + Math.imul((input[ip]! + off) | 0, kernel[kp]!)) | 0;
+    o = (o + Math.imul((input[ip + ch]! + off) | 0, kernel[kp + ch]!)) | 0;
+    if (lastCol) o = (o + Math.imul((input[ip + 2 * ch]! + off) | 0, kernel[kp + 2 * ch]!)) | 0;
+  }
+  return requantizeClamp(o, p.multiplier[c]!, p.shift[c]!, p.outputOffset, p.actMin, p.actMax);
+}
+
+/** Fast mode, byte by byte (operands outside the viewed buffers): the word version's loops. */
+function depthwiseConv3x3Bytes(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+  const inX = p.inW;
+  const inY = p.inH;
+  const ch = p.inC;
+  const ch2 = 2 * ch;
+  const off = p.inputOffset;
+  const rowStride = ch * inX;
+  const kRowStride = ch * 3;
+  const multiplier = p.multiplier;
+  const shift = p.shift;
+  const outOff = p.outputOffset;
+  const actMin = p.actMin;
+  const actMax = p.actMax;
+  let outIdx = 0;
+  for (let inH = -p.padH, oy = 0; oy < p.outH; inH += p.strideH, oy++) {
+    const kerHStart = inH < 0 ? -inH : 0;
+    const kerHEnd = inY - inH < 3 ? inY - inH : 3;
+    for (let inW = -p.padW, ox = 0; ox < p.outW; inW += p.strideW, ox++) {
+      const firstCol = inW >= 0;
+      const lastCol = inX - inW >= 3;
+      const ip0 = (inH + kerHStart) * rowStride + inW * ch;
+      const kp0 = kerHStart * kRowStride;
+      let c = 0;
+      for (; c <= ch - 4; c += 4) {
+        let o0 = 0;
+        let o1 = 0;
+        let o2 = 0;
+        let o3 = 0;
+        if (bias !== null) {
+          o0 = bias[c]!;
+          o1 = bias[c + 1]!;
+          o2 = bias[c + 2]!;
+          o3 = bias[c + 3]!;
         }
-        output[outIdx++] = finish(o, p, c);
+        let i = ip0 + c;
+        let k = kp0 + c;
+        for (let kh = kerHStart; kh < kerHEnd; kh++, i += rowStride, k += kRowStride) {
+          if (firstCol) {
+            o0 = (o0 + Math.imul((input[i]! + off) | 0, kernel[k]!)) | 0;
+            o1 = (o1 + Math.imul((input[i + 1]! + off) | 0, kernel[k + 1]!)) | 0;
+            o2 = (o2 + Math.imul((input[i + 2]! + off) | 0, kernel[k + 2]!)) | 0;
+            o3 = (o3 + Math.imul((input[i + 3]! + off) | 0, kernel[k + 3]!)) | 0;
+          }
+          const j = i + ch;
+          const l = k + ch;
+          o0 = (o0 + Math.imul((input[j]! + off) | 0, kernel[l]!)) | 0;
+          o1 = (o1 + Math.imul((input[j + 1]! + off) | 0, kernel[l + 1]!)) | 0;
+          o2 = (o2 + Math.imul((input[j + 2]! + off) | 0, kernel[l + 2]!)) | 0;
+          o3 = (o3 + Math.imul((input[j + 3]! + off) | 0, kernel[l + 3]!)) | 0;
+          if (lastCol) {
+            const j2 = i + ch2;
+            const l2 = k + ch2;
+            o0 = (o0 + Math.imul((input[j2]! + off) | 0, kernel[l2]!)) | 0;
+            o1 = (o1 + Math.imul((input[j2 + 1]! + off) | 0, kernel[l2 + 1]!)) | 0;
+            o2 = (o2 + Math.imul((input[j2 + 2]! + off) | 0, kernel[l2 + 2]!)) | 0;
+            o3 = (o3 + Math.imul((input[j2 + 3]! + off) | 0, kernel[l2 + 3]!)) | 0;
+          }
+        }
+        output[outIdx++] = requantizeClamp(o0, multiplier[c]!, shift[c]!, outOff, actMin, actMax);
+        output[outIdx++] = requantizeClamp(o1, multiplier[c + 1]!, shift[c + 1]!, outOff, actMin, actMax);
+        output[outIdx++] = requantizeClamp(o2, multiplier[c + 2]!, shift[c + 2]!, outOff, actMin, actMax);
+        output[outIdx++] = requantizeClamp(o3, multiplier[c + 3]!, shift[c + 3]!, outOff, actMin, actMax);
+      }
+      for (; c < ch; c++) {
+        output[outIdx++] = leftoverChannel(p, input, kernel, bias, c, ip0 + c, kp0 + c, kerHStart, kerHEnd, firstCol, lastCol);
       }
     }
   }

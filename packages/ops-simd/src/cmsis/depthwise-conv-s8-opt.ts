@@ -8,7 +8,7 @@
  *
  * Scratch (arm_depthwise_conv_s8_opt_get_buffer_size, DSP): `C * kH * kW` int16.
  */
-import { requantizeFast } from './requantize-fast.js';
+import { requantizeClamp } from './requantize-fast.js';
 import type { SimdMachine } from '../machine.js';
 import type { ConvParams } from './types.js';
 
@@ -18,9 +18,7 @@ export function depthwiseConvS8OptBufferSize(inC: number, kH: number, kW: number
 }
 
 function finish(acc: number, p: ConvParams, ch: number): number {
-  let r = requantizeFast(acc, p.multiplier[ch]!, p.shift[ch]!) + p.outputOffset;
-  r = r > p.actMin ? r : p.actMin;
-  return r < p.actMax ? r : p.actMax;
+  return requantizeClamp(acc, p.multiplier[ch]!, p.shift[ch]!, p.outputOffset, p.actMin, p.actMax);
 }
 
 /** Fast mode. `col` is the scratch buffer as int16. */

@@ -7,16 +7,10 @@
  *   the image (`ker_x_start`, `ker_x_end`, ... computed with C integer division).
  * Scalar MLAs throughout. No scratch.
  */
-import { requantizeFast } from './requantize-fast.js';
+import { requantizeClamp } from './requantize-fast.js';
 import type { SimdMachine } from '../machine.js';
 import type { ConvParams } from './types.js';
 import type { WordOperands } from './word-view.js';
-
-function finish(acc: number, p: ConvParams, ch: number): number {
-  let r = requantizeFast(acc, p.multiplier[ch]!, p.shift[ch]!) + p.outputOffset;
-  r = r > p.actMin ? r : p.actMin;
-  return r < p.actMax ? r : p.actMax;
-}
 
 /** Whether arm_depthwise_conv_s8 takes its depthwise_conv_s8_mult_4 variant. */
 export function usesMult4(p: ConvParams): boolean {
@@ -31,15 +25,6 @@ function windowEnd(base: number, dil: number, size: number, k: number): number {
   return dil > 1 ? Math.min(k, Math.trunc((size - base + dil - 1) / dil)) : Math.min(k, size - base);
 }
 
-/** Requantizes `acc[0..n)` (channels `ch..ch+n`) into `output[idx..]`: one call site, which V8 inlines. */
-function storeBlock(p: ConvParams, acc: Int32Array, n: number, ch: number, output: Int8Array, idx: number): void {
-  const { multiplier, shift, outputOffset, actMin, actMax } = p;
-  for (let j = 0; j < n; j++) {
-    const r = requantizeFast(acc[j]!, multiplier[ch + j]!, shift[ch + j]!) + outputOffset;
-    output[idx + j] = r < actMin ? actMin : r > actMax ? actMax : r;
-  }
-}
-
 /**
  * Fast mode. The mult-4 variant reads its four weights per tap as one word when the weights are viewable
  * (`w.wBase >= 0`).
@@ -51,7 +36,11 @@ export function depthwiseConvS8Fast(p: ConvParams, input: Int8Array, kernel: Int
   const outC = p.outC;
   const chMult = p.chMult;
   const off = p.inputOffset;
-  const acc = w.acc;
+  const multiplier = p.multiplier;
+  const shift = p.shift;
+  const outOff = p.outputOffset;
+  const actMin = p.actMin;
+  const actMax = p.actMax;
   if (usesMult4(p) && w.wBase >= 0) {
     mult4Words(p, input, bias, output, w);
     return;
@@ -88,12 +77,10 @@ export function depthwiseConvS8Fast(p: ConvParams, input: Int8Array, kernel: Int
                 o3 = (o3 + v * kernel[k + 3]!) | 0;
               }
             }
-            acc[0] = o0;
-            acc[1] = o1;
-            acc[2] = o2;
-            acc[3] = o3;
-            storeBlock(p, acc, 4, b, output, outIdx);
-            outIdx += 4;
+            output[outIdx++] = requantizeClamp(o0, multiplier[b]!, shift[b]!, outOff, actMin, actMax);
+            output[outIdx++] = requantizeClamp(o1, multiplier[b + 1]!, shift[b + 1]!, outOff, actMin, actMax);
+            output[outIdx++] = requantizeClamp(o2, multiplier[b + 2]!, shift[b + 2]!, outOff, actMin, actMax);
+            output[outIdx++] = requantizeClamp(o3, multiplier[b + 3]!, shift[b + 3]!, outOff, actMin, actMax);
             b += 4;
           }
         }
@@ -123,8 +110,7 @@ export function depthwiseConvS8Fast(p: ConvParams, input: Int8Array, kernel: Int
                 acc = (acc + (input[inBase + (y * inX + x) * inC + ic]! + off) * kernel[(ky * p.kW + kx) * (inC * chMult) + oc]!) | 0;
               }
             }
-            w.acc[0] = acc;
-            storeBlock(p, w.acc, 1, oc, output, outIdx++);
+            output[outIdx++] = requantizeClamp(acc, multiplier[oc]!, shift[oc]!, outOff, actMin, actMax);
           }
         }
       }
@@ -136,7 +122,6 @@ export function depthwiseConvS8Fast(p: ConvParams, input: Int8Array, kernel: Int
 function mult4Words(p: ConvParams, input: Int8Array, bias: Int32Array | null, output: Int8Array, w: WordOperands): void {
   const kv = w.wView!;
   const kb = w.wBase;
-  const acc = w.acc;
   const inX = p.inW;
   const inY = p.inH;
   const inC = p.inC;
@@ -144,6 +129,11 @@ function mult4Words(p: ConvParams, input: Int8Array, bias: Int32Array | null, ou
   const chMult = p.chMult;
   const kW = p.kW;
   const off = p.inputOffset;
+  const multiplier = p.multiplier;
+  const shift = p.shift;
+  const outOff = p.outputOffset;
+  const actMin = p.actMin;
+  const actMax = p.actMax;
   let outIdx = 0;
   for (let inH = -p.padH, oy = 0; oy < p.outH; inH += p.strideH, oy++) {
     const kerHStart = Math.max(0, -inH);
@@ -176,12 +166,10 @@ function mult4Words(p: ConvParams, input: Int8Array, bias: Int32Array | null, ou
               o3 = (o3 + Math.imul(v, f >> 24)) | 0;
             }
           }
-          acc[0] = o0;
-          acc[1] = o1;
-          acc[2] = o2;
-          acc[3] = o3;
-          storeBlock(p, acc, 4, b, output, outIdx);
-          outIdx += 4;
+          output[outIdx++] = requantizeClamp(o0, multiplier[b]!, shift[b]!, outOff, actMin, actMax);
+          output[outIdx++] = requantizeClamp(o1, multiplier[b + 1]!, shift[b + 1]!, outOff, actMin, actMax);
+          output[outIdx++] = requantizeClamp(o2, multiplier[b + 2]!, shift[b + 2]!, outOff, actMin, actMax);
+          output[outIdx++] = requantizeClamp(o3, multiplier[b + 3]!, shift[b + 3]!, outOff, actMin, actMax);
           b += 4;
         }
       }

@@ -10,7 +10,7 @@
  *   accumulator with the bias, so the input is widened with plain SXTB16.
  * Both give `bias + sum((x + input_offset) * w)` modulo 2^32, i.e. TFLM's result.
  */
-import { requantizeFast } from './requantize-fast.js';
+import { requantizeClamp } from './requantize-fast.js';
 import type { SimdMachine } from '../machine.js';
 
 /** Arguments of one FULLY_CONNECTED node (bound in prepare / invoke, reused). */
@@ -31,9 +31,7 @@ export interface FullyConnectedArgs {
 }
 
 function finish(acc: number, g: FullyConnectedArgs): number {
-  let r = requantizeFast(acc, g.multiplier, g.shift) + g.dstOffset;
-  r = r > g.actMin ? r : g.actMin;
-  return r < g.actMax ? r : g.actMax;
+  return requantizeClamp(acc, g.multiplier, g.shift, g.dstOffset, g.actMin, g.actMax);
 }
 
 /** arm_vector_sum_s8 (non-MVE): `buf[r] = (bias ? bias[r] : 0) + lhsOffset * sum(row r)`. */
@@ -109,7 +107,12 @@ export function fullyConnectedS8Fast(g: FullyConnectedArgs, input: Int8Array, we
       let a0 = bias !== null ? bias[r]! : 0;
       const lo = sums !== null ? 0 : off;
       if (sums !== null) a0 = (a0 + Math.imul(sums[r]!, off)) | 0;
-      for (let j = 0; j < cols; j++) a0 = (a0 + (input[lhs + j]! + lo) * weights[rhs + j]!) | 0;
+      let j = 0;
+      for (; j + 4 <= cols; j += 4) {
+        const x0 = input[lhs + j]! + lo, x1 = input[lhs + j + 1]! + lo, x2 = input[lhs + j + 2]! + lo, x3 = input[lhs + j + 3]! + lo;
+        a0 = (a0 + x1 * weights[rhs + j + 1]! + x3 * weights[rhs + j + 3]! + (x0 * weights[rhs + j]! + x2 * weights[rhs + j + 2]!)) | 0;
+      }
+      for (; j < cols; j++) a0 = (a0 + (input[lhs + j]! + lo) * weights[rhs + j]!) | 0;
       output[dstBase + r] = finish(a0, g);
     }
   }

@@ -9,7 +9,7 @@
  * `out0` / `out1` are the output indices of channel 0 of this block for position 0 / position 1 (CMSIS's
  * `out_0` and `out_0 + output_ch`; with groups, `output_ch` of the whole layer apart).
  */
-import { requantizeFast } from './requantize-fast.js';
+import { requantizeClamp } from './requantize-fast.js';
 import type { SimdMachine } from '../machine.js';
 
 /** Shared arguments of both modes. */
@@ -33,16 +33,147 @@ export interface MatMultKernelArgs {
   out: Int8Array;
   out0: number;
   out1: number;
+  /**
+   * Fast mode word access (see word-view.ts): views covering `a` and `b` and the byte offsets of `a[0]` /
+   * `b[0]` in them, or -1 to run the element loops.
+   */
+  aView: DataView | null;
+  aViewBase: number;
+  bView: DataView | null;
+  bViewBase: number;
 }
 
-function finish(acc: number, mult: number, shift: number, offset: number, lo: number, hi: number): number {
-  let r = requantizeFast(acc, mult, shift) + offset;
-  r = r > lo ? r : lo;
-  return r < hi ? r : hi;
-}
-
-/** Fast mode. */
+/** Fast mode: the word version when both operands are viewable, else the element version. */
 export function matMultKernelS8S16Fast(g: MatMultKernelArgs): void {
+  if (g.aViewBase >= 0 && g.bViewBase >= 0) matMultKernelS8S16Words(g);
+  else matMultKernelS8S16Elements(g);
+}
+
+/**
+ * Fast mode with word reads, CMSIS-NN's blocking: two channels x two columns, four columns per step,
+ * words read in CMSIS-NN's order (column 0 and column 1 halfword pairs, then the two channels' weight
+ * words, then the next halfword pairs). read_and_pad_reordered + SMLAD become sign-extending shifts and
+ * multiply-adds in the same pairs: `(w0, w2) . (x0, x2)` then `(w1, w3) . (x1, x3)`.
+ */
+function matMultKernelS8S16Words(g: MatMultKernelArgs): void {
+  const av = g.aView!;
+  const bv = g.bView!;
+  const a = g.a;
+  const b = g.b;
+  const out = g.out;
+  const bias = g.bias;
+  const mult = g.multiplier;
+  const shift = g.shift;
+  const numColA = g.numColA;
+  const off = g.outOffset;
+  const lo = g.actMin;
+  const hi = g.actMax;
+  const outCh = g.outCh;
+  const bBase = g.bViewBase;
+  const bBase1 = bBase + 2 * g.alignedNumColA;
+  let out0 = g.out0;
+  let out1 = g.out1;
+  let ch = g.chBase;
+  let ia0 = g.aBase;
+  for (let rowCount = outCh >> 1; rowCount > 0; rowCount--) {
+    let c00 = 0;
+    let c01 = 0;
+    let c10 = 0;
+    let c11 = 0;
+    if (bias !== null) {
+      c00 = c01 = bias[ch]!;
+      c10 = c11 = bias[ch + 1]!;
+    }
+    let pa = g.aViewBase + ia0;
+    let pb0 = bBase;
+    let pb1 = bBase1;
+    for (let colCount = numColA >> 2; colCount > 0; colCount--, pa += 4, pb0 += 8, pb1 += 8) {
+      let x = bv.getInt32(pb0, true); // x0 | x2 (unordered column)
+      let y = bv.getInt32(pb1, true);
+      const wa = av.getInt32(pa, true);
+      const wb = av.getInt32(pa + numColA, true);
+      const w0 = (wa << 24) >> 24, w2 = (wa << 8) >> 24, w1 = (wa << 16) >> 24, w3 = wa >> 24;
+      const v0 = (wb << 24) >> 24, v2 = (wb << 8) >> 24, v1 = (wb << 16) >> 24, v3 = wb >> 24;
+      let xl = (x << 16) >> 16;
+      let xh = x >> 16;
+      let yl = (y << 16) >> 16;
+      let yh = y >> 16;
+      c00 = (c00 + w0 * xl + w2 * xh) | 0;
+      c01 = (c01 + w0 * yl + w2 * yh) | 0;
+      c10 = (c10 + v0 * xl + v2 * xh) | 0;
+      c11 = (c11 + v0 * yl + v2 * yh) | 0;
+      x = bv.getInt32(pb0 + 4, true); // x1 | x3
+      y = bv.getInt32(pb1 + 4, true);
+      xl = (x << 16) >> 16;
+      xh = x >> 16;
+      yl = (y << 16) >> 16;
+      yh = y >> 16;
+      c00 = (c00 + w1 * xl + w3 * xh) | 0;
+      c01 = (c01 + w1 * yl + w3 * yh) | 0;
+      c10 = (c10 + v1 * xl + v3 * xh) | 0;
+      c11 = (c11 + v1 * yl + v3 * yh) | 0;
+    }
+    const tail = numColA & ~3;
+    let ib0 = tail;
+    let ib1 = g.alignedNumColA + tail;
+    ia0 += tail;
+    let ia1 = ia0 + numColA;
+    for (let colCount = numColA & 3; colCount > 0; colCount--) {
+      const a0 = a[ia0++]!;
+      const b0 = b[ib0++]!;
+      const a1 = a[ia1++]!;
+      const b1 = b[ib1++]!;
+      c00 = (c00 + a0 * b0) | 0;
+      c01 = (c01 + a0 * b1) | 0;
+      c10 = (c10 + a1 * b0) | 0;
+      c11 = (c11 + a1 * b1) | 0;
+    }
+    const m0 = mult[ch]!;
+    const s0 = shift[ch]!;
+    const m1 = mult[ch + 1]!;
+    const s1 = shift[ch + 1]!;
+    out[out0++] = requantizeClamp(c00, m0, s0, off, lo, hi);
+    out[out1++] = requantizeClamp(c01, m0, s0, off, lo, hi);
+    out[out0++] = requantizeClamp(c10, m1, s1, off, lo, hi);
+    out[out1++] = requantizeClamp(c11, m1, s1, off, lo, hi);
+    ch += 2;
+    ia0 += numColA; // skip the second row of the pair
+  }
+  if (outCh & 1) {
+    let c00 = 0;
+    let c01 = 0;
+    if (bias !== null) c00 = c01 = bias[ch]!;
+    let pa = g.aViewBase + ia0;
+    let pb0 = bBase;
+    let pb1 = bBase1;
+    for (let colCount = numColA >> 2; colCount > 0; colCount--, pa += 4, pb0 += 8, pb1 += 8) {
+      let x = bv.getInt32(pb0, true);
+      let y = bv.getInt32(pb1, true);
+      const wa = av.getInt32(pa, true);
+      const w0 = (wa << 24) >> 24, w2 = (wa << 8) >> 24, w1 = (wa << 16) >> 24, w3 = wa >> 24;
+      c00 = (c00 + w0 * ((x << 16) >> 16) + w2 * (x >> 16)) | 0;
+      c01 = (c01 + w0 * ((y << 16) >> 16) + w2 * (y >> 16)) | 0;
+      x = bv.getInt32(pb0 + 4, true);
+      y = bv.getInt32(pb1 + 4, true);
+      c00 = (c00 + w1 * ((x << 16) >> 16) + w3 * (x >> 16)) | 0;
+      c01 = (c01 + w1 * ((y << 16) >> 16) + w3 * (y >> 16)) | 0;
+    }
+    const tail = numColA & ~3;
+    let ib0 = tail;
+    let ib1 = g.alignedNumColA + tail;
+    ia0 += tail;
+    for (let colCount = numColA & 3; colCount > 0; colCount--) {
+      const a0 = a[ia0++]!;
+      c00 = (c00 + a0 * b[ib0++]!) | 0;
+      c01 = (c01 + a0 * b[ib1++]!) | 0;
+    }
+    out[out0] = requantizeClamp(c00, mult[ch]!, shift[ch]!, off, lo, hi);
+    out[out1] = requantizeClamp(c01, mult[ch]!, shift[ch]!, off, lo, hi);
+  }
+}
+
+/** Fast mode, element by element (operands outside the viewed buffers): the word version's loops. */
+function matMultKernelS8S16Elements(g: MatMultKernelArgs): void {
   const a = g.a;
   const b = g.b;
   const out = g.out;
@@ -74,7 +205,11 @@ export function matMultKernelS8S16Fast(g: MatMultKernelArgs): void {
     }
     let colCount = numColA >> 2;
     while (colCount > 0) {
-      // weights in read_and_pad_reordered order: (w0, w2) then (w1, w3)
+      // columns stored unordered: x0 x2 x1 x3; weights in read_and_pad_reordered order (w0, w2) (w1, w3)
+      const x0 = b[ib0]!;
+      const x2 = b[ib0 + 1]!;
+      const y0 = b[ib1]!;
+      const y2 = b[ib1 + 1]!;
       const w0 = a[ia0]!;
       const w1 = a[ia0 + 1]!;
       const w2 = a[ia0 + 2]!;
@@ -83,19 +218,14 @@ export function matMultKernelS8S16Fast(g: MatMultKernelArgs): void {
       const v1 = a[ia1 + 1]!;
       const v2 = a[ia1 + 2]!;
       const v3 = a[ia1 + 3]!;
-      // columns stored unordered: x0 x2 x1 x3
-      const x0 = b[ib0]!;
-      const x2 = b[ib0 + 1]!;
       const x1 = b[ib0 + 2]!;
       const x3 = b[ib0 + 3]!;
-      const y0 = b[ib1]!;
-      const y2 = b[ib1 + 1]!;
       const y1 = b[ib1 + 2]!;
       const y3 = b[ib1 + 3]!;
-      c00 = (c00 + w0 * x0 + w2 * x2 + w1 * x1 + w3 * x3) | 0;
-      c01 = (c01 + w0 * y0 + w2 * y2 + w1 * y1 + w3 * y3) | 0;
-      c10 = (c10 + v0 * x0 + v2 * x2 + v1 * x1 + v3 * x3) | 0;
-      c11 = (c11 + v0 * y0 + v2 * y2 + v1 * y1 + v3 * y3) | 0;
+      c00 = (c00 + w0 * x0 + w2 * x2 + (w1 * x1 + w3 * x3)) | 0;
+      c01 = (c01 + w0 * y0 + w2 * y2 + (w1 * y1 + w3 * y3)) | 0;
+      c10 = (c10 + v0 * x0 + v2 * x2 + (v1 * x1 + v3 * x3)) | 0;
+      c11 = (c11 + v0 * y0 + v2 * y2 + (v1 * y1 + v3 * y3)) | 0;
       ia0 += 4;
       ia1 += 4;
       ib0 += 4;
@@ -114,10 +244,10 @@ export function matMultKernelS8S16Fast(g: MatMultKernelArgs): void {
       c11 = (c11 + a1 * b1) | 0;
       colCount--;
     }
-    out[out0++] = finish(c00, mult[ch]!, shift[ch]!, off, lo, hi);
-    out[out1++] = finish(c01, mult[ch]!, shift[ch]!, off, lo, hi);
-    out[out0++] = finish(c10, mult[ch + 1]!, shift[ch + 1]!, off, lo, hi);
-    out[out1++] = finish(c11, mult[ch + 1]!, shift[ch + 1]!, off, lo, hi);
+    out[out0++] = requantizeClamp(c00, mult[ch]!, shift[ch]!, off, lo, hi);
+    out[out1++] = requantizeClamp(c01, mult[ch]!, shift[ch]!, off, lo, hi);
+    out[out0++] = requantizeClamp(c10, mult[ch + 1]!, shift[ch + 1]!, off, lo, hi);
+    out[out1++] = requantizeClamp(c11, mult[ch + 1]!, shift[ch + 1]!, off, lo, hi);
     ch += 2;
     ia0 += numColA; // skip the second row of the pair
     rowCount--;
@@ -134,8 +264,8 @@ export function matMultKernelS8S16Fast(g: MatMultKernelArgs): void {
       const w1 = a[ia0 + 1]!;
       const w2 = a[ia0 + 2]!;
       const w3 = a[ia0 + 3]!;
-      c00 = (c00 + w0 * b[ib0]! + w2 * b[ib0 + 1]! + w1 * b[ib0 + 2]! + w3 * b[ib0 + 3]!) | 0;
-      c01 = (c01 + w0 * b[ib1]! + w2 * b[ib1 + 1]! + w1 * b[ib1 + 2]! + w3 * b[ib1 + 3]!) | 0;
+      c00 = (c00 + w0 * b[ib0]! + w2 * b[ib0 + 1]! + (w1 * b[ib0 + 2]! + w3 * b[ib0 + 3]!)) | 0;
+      c01 = (c01 + w0 * b[ib1]! + w2 * b[ib1 + 1]! + (w1 * b[ib1 + 2]! + w3 * b[ib1 + 3]!)) | 0;
       ia0 += 4;
       ib0 += 4;
       ib1 += 4;
@@ -148,8 +278,8 @@ export function matMultKernelS8S16Fast(g: MatMultKernelArgs): void {
       c01 = (c01 + a0 * b[ib1++]!) | 0;
       colCount--;
     }
-    out[out0] = finish(c00, mult[ch]!, shift[ch]!, off, lo, hi);
-    out[out1] = finish(c01, mult[ch]!, shift[ch]!, off, lo, hi);
+    out[out0] = requantizeClamp(c00, mult[ch]!, shift[ch]!, off, lo, hi);
+    out[out1] = requantizeClamp(c01, mult[ch]!, shift[ch]!, off, lo, hi);
   }
 }
 

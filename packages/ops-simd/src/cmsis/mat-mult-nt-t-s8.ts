@@ -9,7 +9,7 @@
  * (even and odd bytes), eight SMLADs. The column loop is unrolled by 16 as in CMSIS-NN. An odd last rhs
  * row is done with plain scalar MLAs, again as in CMSIS-NN. Output rows are `rhsRows` apart.
  */
-import { requantizeFast } from './requantize-fast.js';
+import { requantizeClamp } from './requantize-fast.js';
 import type { SimdMachine } from '../machine.js';
 import type { MatMulQuant } from './types.js';
 
@@ -48,12 +48,6 @@ export function newMatMultNtTArgs(q: MatMulQuant): MatMultNtTArgs {
   };
 }
 
-function finish(acc: number, q: MatMulQuant, ch: number): number {
-  let r = requantizeFast(acc, q.multiplier[ch]!, q.shift[ch]!) + q.dstOffset;
-  r = r > q.actMin ? r : q.actMin;
-  return r < q.actMax ? r : q.actMax;
-}
-
 /**
  * Fast mode: the word version when both operands are viewable (4-byte reads as arm_nn_read_s8x4 does),
  * else the byte version.
@@ -64,10 +58,12 @@ export function matMultNtTS8Fast(g: MatMultNtTArgs): void {
 }
 
 /**
- * Fast mode with word reads: per step of four columns, one word of each lhs row and of the two rhs rows,
- * their bytes sign-extended with shifts (SXTB16 / SXTB16 ROR #8) and multiply-added into the
- * accumulators. CMSIS-NN's blocking is two lhs rows x two rhs rows; here lhs rows go four at a time
- * (then two, then one), so each widened weight word serves four rows. The sums are the same.
+ * Fast mode with word reads, CMSIS-NN's blocking exactly: per pair of rhs rows, pairs of lhs rows
+ * (2 x 2 accumulators), columns 16 at a time (four 4-column steps), then 4 at a time, then one by one;
+ * an odd last lhs row with the 1 x 2 step; an odd last rhs row scalar. Within a 4-column step the
+ * words are read in CMSIS-NN's order (rhs row 0, lhs row 0, rhs row 1, lhs row 1) with
+ * arm_nn_read_s8x4-style DataView reads, and SXTB16 / SXTB16 ROR #8 + SMLAD become sign-extending
+ * shifts and multiply-adds summed in the same pairs (even bytes, then odd bytes).
  */
 function matMultNtTS8Words(g: MatMultNtTArgs): void {
   const q = g.q;
@@ -82,10 +78,13 @@ function matMultNtTS8Words(g: MatMultNtTArgs): void {
   const lhsRows = g.lhsRows;
   const rhsRows = g.rhsRows;
   const rhsCols = g.rhsCols;
-  const cols4 = rhsCols & ~3;
   const lco = g.lhsColsOffset;
   const lhsOffset = q.lhsOffset;
-  const acc = g.acc;
+  const multiplier = q.multiplier;
+  const shift = q.shift;
+  const dstOffset = q.dstOffset;
+  const actMin = q.actMin;
+  const actMax = q.actMax;
   let rhsIdx = 0;
   let dstIdx = g.dstBase;
   let rr = 0;
@@ -102,107 +101,52 @@ function matMultNtTS8Words(g: MatMultNtTArgs): void {
       c0 = (c0 + bias[rr]!) | 0;
       c1 = (c1 + bias[rr + 1]!) | 0;
     }
+    const m0 = multiplier[rr]!;
+    const s0 = shift[rr]!;
+    const m1 = multiplier[rr + 1]!;
+    const s1 = shift[rr + 1]!;
+    const ra0 = rvb + rhsIdx; // rhs row 0 in its view; row 1 is rhsCols further
     let lp = g.lhsBase;
     let dp = dstIdx;
-    let row = 0;
-    // Four lhs rows at a time (a JS-side blocking: each widened weight word serves four rows).
-    for (; row + 3 < lhsRows; row += 4) {
+    for (let pairs = lhsRows >> 1; pairs > 0; pairs--) {
       let r00 = c0;
       let r01 = c1;
       let r10 = c0;
       let r11 = c1;
-      let r20 = c0;
-      let r21 = c1;
-      let r30 = c0;
-      let r31 = c1;
+      let ra = ra0;
       let la = lvb + lp;
-      let ra = rvb + rhsIdx;
-      const laEnd = la + cols4;
-      for (; la < laEnd; la += 4, ra += 4) {
+      let col = 0;
+      for (; col <= rhsCols - 16; col += 16) {
+        for (let end = la + 16; la < end; la += 4, ra += 4) {
+          const a = rv.getInt32(ra, true);
+          const l = lv.getInt32(la, true);
+          const b = rv.getInt32(ra + rhsCols, true);
+          const k = lv.getInt32(la + lco, true);
+          const a0 = (a << 24) >> 24, a2 = (a << 8) >> 24, a1 = (a << 16) >> 24, a3 = a >> 24;
+          const l0 = (l << 24) >> 24, l2 = (l << 8) >> 24, l1 = (l << 16) >> 24, l3 = l >> 24;
+          const b0 = (b << 24) >> 24, b2 = (b << 8) >> 24, b1 = (b << 16) >> 24, b3 = b >> 24;
+          const k0 = (k << 24) >> 24, k2 = (k << 8) >> 24, k1 = (k << 16) >> 24, k3 = k >> 24;
+          r00 = (r00 + l0 * a0 + l2 * a2 + (l1 * a1 + l3 * a3)) | 0;
+          r01 = (r01 + l0 * b0 + l2 * b2 + (l1 * b1 + l3 * b3)) | 0;
+          r10 = (r10 + k0 * a0 + k2 * a2 + (k1 * a1 + k3 * a3)) | 0;
+          r11 = (r11 + k0 * b0 + k2 * b2 + (k1 * b1 + k3 * b3)) | 0;
+        }
+      }
+      for (; col <= rhsCols - 4; col += 4, la += 4, ra += 4) {
         const a = rv.getInt32(ra, true);
-        const b = rv.getInt32(ra + rhsCols, true);
-        const a0 = (a << 24) >> 24, a1 = (a << 16) >> 24, a2 = (a << 8) >> 24, a3 = a >> 24;
-        const b0 = (b << 24) >> 24, b1 = (b << 16) >> 24, b2 = (b << 8) >> 24, b3 = b >> 24;
-        let l = lv.getInt32(la, true);
-        let l0 = (l << 24) >> 24, l1 = (l << 16) >> 24, l2 = (l << 8) >> 24, l3 = l >> 24;
-        r00 = (r00 + l0 * a0 + l2 * a2 + l1 * a1 + l3 * a3) | 0;
-        r01 = (r01 + l0 * b0 + l2 * b2 + l1 * b1 + l3 * b3) | 0;
-        l = lv.getInt32(la + lco, true);
-        l0 = (l << 24) >> 24;
-        l1 = (l << 16) >> 24;
-        l2 = (l << 8) >> 24;
-        l3 = l >> 24;
-        r10 = (r10 + l0 * a0 + l2 * a2 + l1 * a1 + l3 * a3) | 0;
-        r11 = (r11 + l0 * b0 + l2 * b2 + l1 * b1 + l3 * b3) | 0;
-        l = lv.getInt32(la + 2 * lco, true);
-        l0 = (l << 24) >> 24;
-        l1 = (l << 16) >> 24;
-        l2 = (l << 8) >> 24;
-        l3 = l >> 24;
-        r20 = (r20 + l0 * a0 + l2 * a2 + l1 * a1 + l3 * a3) | 0;
-        r21 = (r21 + l0 * b0 + l2 * b2 + l1 * b1 + l3 * b3) | 0;
-        l = lv.getInt32(la + 3 * lco, true);
-        l0 = (l << 24) >> 24;
-        l1 = (l << 16) >> 24;
-        l2 = (l << 8) >> 24;
-        l3 = l >> 24;
-        r30 = (r30 + l0 * a0 + l2 * a2 + l1 * a1 + l3 * a3) | 0;
-        r31 = (r31 + l0 * b0 + l2 * b2 + l1 * b1 + l3 * b3) | 0;
-      }
-      for (let col = cols4, li = lp + cols4, ri = rhsIdx + cols4; col < rhsCols; col++, li++, ri++) {
-        const a = rhs[ri]!;
-        const b = rhs[ri + rhsCols]!;
-        let l = lhs[li]!;
-        r00 = (r00 + l * a) | 0;
-        r01 = (r01 + l * b) | 0;
-        l = lhs[li + lco]!;
-        r10 = (r10 + l * a) | 0;
-        r11 = (r11 + l * b) | 0;
-        l = lhs[li + 2 * lco]!;
-        r20 = (r20 + l * a) | 0;
-        r21 = (r21 + l * b) | 0;
-        l = lhs[li + 3 * lco]!;
-        r30 = (r30 + l * a) | 0;
-        r31 = (r31 + l * b) | 0;
-      }
-      acc[0] = r00;
-      acc[1] = r01;
-      acc[2] = r10;
-      acc[3] = r11;
-      storePair(q, acc, 0, rr, dst, dp);
-      storePair(q, acc, 2, rr, dst, dp + rhsRows);
-      acc[0] = r20;
-      acc[1] = r21;
-      acc[2] = r30;
-      acc[3] = r31;
-      storePair(q, acc, 0, rr, dst, dp + 2 * rhsRows);
-      storePair(q, acc, 2, rr, dst, dp + 3 * rhsRows);
-      dp += 4 * rhsRows;
-      lp += 4 * lco;
-    }
-    for (; row + 1 < lhsRows; row += 2) {
-      let r00 = c0;
-      let r01 = c1;
-      let r10 = c0;
-      let r11 = c1;
-      let la = lvb + lp;
-      let ra = rvb + rhsIdx;
-      const laEnd = la + cols4;
-      for (; la < laEnd; la += 4, ra += 4) {
         const l = lv.getInt32(la, true);
-        const k = lv.getInt32(la + lco, true);
-        const a = rv.getInt32(ra, true);
         const b = rv.getInt32(ra + rhsCols, true);
-        const l0 = (l << 24) >> 24, l1 = (l << 16) >> 24, l2 = (l << 8) >> 24, l3 = l >> 24;
-        const k0 = (k << 24) >> 24, k1 = (k << 16) >> 24, k2 = (k << 8) >> 24, k3 = k >> 24;
-        const a0 = (a << 24) >> 24, a1 = (a << 16) >> 24, a2 = (a << 8) >> 24, a3 = a >> 24;
-        const b0 = (b << 24) >> 24, b1 = (b << 16) >> 24, b2 = (b << 8) >> 24, b3 = b >> 24;
-        r00 = (r00 + l0 * a0 + l2 * a2 + l1 * a1 + l3 * a3) | 0;
-        r01 = (r01 + l0 * b0 + l2 * b2 + l1 * b1 + l3 * b3) | 0;
-        r10 = (r10 + k0 * a0 + k2 * a2 + k1 * a1 + k3 * a3) | 0;
-        r11 = (r11 + k0 * b0 + k2 * b2 + k1 * b1 + k3 * b3) | 0;
+        const k = lv.getInt32(la + lco, true);
+        const a0 = (a << 24) >> 24, a2 = (a << 8) >> 24, a1 = (a << 16) >> 24, a3 = a >> 24;
+        const l0 = (l << 24) >> 24, l2 = (l << 8) >> 24, l1 = (l << 16) >> 24, l3 = l >> 24;
+        const b0 = (b << 24) >> 24, b2 = (b << 8) >> 24, b1 = (b << 16) >> 24, b3 = b >> 24;
+        const k0 = (k << 24) >> 24, k2 = (k << 8) >> 24, k1 = (k << 16) >> 24, k3 = k >> 24;
+        r00 = (r00 + l0 * a0 + l2 * a2 + (l1 * a1 + l3 * a3)) | 0;
+        r01 = (r01 + l0 * b0 + l2 * b2 + (l1 * b1 + l3 * b3)) | 0;
+        r10 = (r10 + k0 * a0 + k2 * a2 + (k1 * a1 + k3 * a3)) | 0;
+        r11 = (r11 + k0 * b0 + k2 * b2 + (k1 * b1 + k3 * b3)) | 0;
       }
-      for (let col = cols4, li = lp + cols4, ri = rhsIdx + cols4; col < rhsCols; col++, li++, ri++) {
+      for (let li = lp + col, ri = rhsIdx + col; col < rhsCols; col++, li++, ri++) {
         const a = rhs[ri]!;
         const b = rhs[ri + rhsCols]!;
         const l = lhs[li]!;
@@ -212,69 +156,77 @@ function matMultNtTS8Words(g: MatMultNtTArgs): void {
         r10 = (r10 + k * a) | 0;
         r11 = (r11 + k * b) | 0;
       }
-      acc[0] = r00;
-      acc[1] = r01;
-      acc[2] = r10;
-      acc[3] = r11;
-      storePair(q, acc, 0, rr, dst, dp);
-      storePair(q, acc, 2, rr, dst, dp + rhsRows);
-      dp += 2 * rhsRows;
+      dst[dp] = requantizeClamp(r00, m0, s0, dstOffset, actMin, actMax);
+      dst[dp + 1] = requantizeClamp(r01, m1, s1, dstOffset, actMin, actMax);
+      dp += rhsRows;
+      dst[dp] = requantizeClamp(r10, m0, s0, dstOffset, actMin, actMax);
+      dst[dp + 1] = requantizeClamp(r11, m1, s1, dstOffset, actMin, actMax);
+      dp += rhsRows;
       lp += 2 * lco;
     }
     if (lhsRows % 2) {
       let r00 = c0;
       let r01 = c1;
+      let ra = ra0;
       let la = lvb + lp;
-      let ra = rvb + rhsIdx;
-      const laEnd = la + cols4;
-      for (; la < laEnd; la += 4, ra += 4) {
-        const l = lv.getInt32(la, true);
+      let col = 0;
+      for (; col <= rhsCols - 16; col += 16) {
+        for (let end = la + 16; la < end; la += 4, ra += 4) {
+          const a = rv.getInt32(ra, true);
+          const b = rv.getInt32(ra + rhsCols, true);
+          const l = lv.getInt32(la, true);
+          const l0 = (l << 24) >> 24, l2 = (l << 8) >> 24, l1 = (l << 16) >> 24, l3 = l >> 24;
+          r00 = (r00 + l0 * ((a << 24) >> 24) + l2 * ((a << 8) >> 24) + (l1 * ((a << 16) >> 24) + l3 * (a >> 24))) | 0;
+          r01 = (r01 + l0 * ((b << 24) >> 24) + l2 * ((b << 8) >> 24) + (l1 * ((b << 16) >> 24) + l3 * (b >> 24))) | 0;
+        }
+      }
+      for (; col <= rhsCols - 4; col += 4, la += 4, ra += 4) {
         const a = rv.getInt32(ra, true);
         const b = rv.getInt32(ra + rhsCols, true);
-        const l0 = (l << 24) >> 24, l1 = (l << 16) >> 24, l2 = (l << 8) >> 24, l3 = l >> 24;
-        r00 = (r00 + l0 * ((a << 24) >> 24) + l2 * ((a << 8) >> 24) + l1 * ((a << 16) >> 24) + l3 * (a >> 24)) | 0;
-        r01 = (r01 + l0 * ((b << 24) >> 24) + l2 * ((b << 8) >> 24) + l1 * ((b << 16) >> 24) + l3 * (b >> 24)) | 0;
+        const l = lv.getInt32(la, true);
+        const l0 = (l << 24) >> 24, l2 = (l << 8) >> 24, l1 = (l << 16) >> 24, l3 = l >> 24;
+        r00 = (r00 + l0 * ((a << 24) >> 24) + l2 * ((a << 8) >> 24) + (l1 * ((a << 16) >> 24) + l3 * (a >> 24))) | 0;
+        r01 = (r01 + l0 * ((b << 24) >> 24) + l2 * ((b << 8) >> 24) + (l1 * ((b << 16) >> 24) + l3 * (b >> 24))) | 0;
       }
-      for (let col = cols4, li = lp + cols4, ri = rhsIdx + cols4; col < rhsCols; col++, li++, ri++) {
+      for (let li = lp + col, ri = rhsIdx + col; col < rhsCols; col++, li++, ri++) {
         const l = lhs[li]!;
         r00 = (r00 + l * rhs[ri]!) | 0;
         r01 = (r01 + l * rhs[ri + rhsCols]!) | 0;
       }
-      acc[0] = r00;
-      acc[1] = r01;
-      storePair(q, acc, 0, rr, dst, dp);
+      dst[dp] = requantizeClamp(r00, m0, s0, dstOffset, actMin, actMax);
+      dst[dp + 1] = requantizeClamp(r01, m1, s1, dstOffset, actMin, actMax);
     }
     rhsIdx += 2 * rhsCols;
     dstIdx += 2;
   }
-  if (rhsRows % 2) {
-    // An odd last rhs row: scalar multiply-accumulates with the offset added to each lhs value.
-    let lp = g.lhsBase;
-    let dp = dstIdx;
-    const last = rhsRows - 1;
-    for (let row = 0; row < lhsRows; row++) {
-      let r = bias !== null ? bias[last]! : 0;
-      for (let col = 0; col < rhsCols; col++) r = (r + (lhs[lp + col]! + lhsOffset) * rhs[rhsIdx + col]!) | 0;
-      dst[dp] = finish(r, q, last);
-      lp += lco;
-      dp += rhsRows;
-    }
+  if (rhsRows % 2) lastRhsRowFast(g, rhsIdx, dstIdx);
+}
+
+/** The odd last rhs row (both fast variants): scalar MLAs with the offset added to each lhs value. */
+function lastRhsRowFast(g: MatMultNtTArgs, rhsIdx: number, dstIdx: number): void {
+  const q = g.q;
+  const lhs = g.lhs;
+  const rhs = g.rhs;
+  const rhsCols = g.rhsCols;
+  const lhsOffset = q.lhsOffset;
+  const last = g.rhsRows - 1;
+  const m = q.multiplier[last]!;
+  const s = q.shift[last]!;
+  let lp = g.lhsBase;
+  let dp = dstIdx;
+  for (let row = 0; row < g.lhsRows; row++) {
+    let r = g.bias !== null ? g.bias[last]! : 0;
+    for (let col = 0; col < rhsCols; col++) r = (r + Math.imul((lhs[lp + col]! + lhsOffset) | 0, rhs[rhsIdx + col]!)) | 0;
+    g.dst[dp] = requantizeClamp(r, m, s, q.dstOffset, q.actMin, q.actMax);
+    lp += g.lhsColsOffset;
+    dp += g.rhsRows;
   }
 }
 
 /**
- * Requantizes `acc[i]` and `acc[i + 1]` (channels `ch`, `ch + 1`) into `dst[idx]`, `dst[idx + 1]`: one
- * requantization call site, which V8 inlines.
+ * Fast mode, byte by byte (operands outside the viewed buffers): the word version's loops with each word
+ * read as its four bytes.
  */
-function storePair(q: MatMulQuant, acc: Int32Array, i: number, ch: number, dst: Int8Array, idx: number): void {
-  const { multiplier, shift, dstOffset, actMin, actMax } = q;
-  for (let j = 0; j < 2; j++) {
-    const r = requantizeFast(acc[i + j]!, multiplier[ch + j]!, shift[ch + j]!) + dstOffset;
-    dst[idx + j] = r < actMin ? actMin : r > actMax ? actMax : r;
-  }
-}
-
-/** Fast mode, byte by byte (operands outside the viewed buffers). */
 function matMultNtTS8Bytes(g: MatMultNtTArgs): void {
   const q = g.q;
   const lhs = g.lhs;
@@ -286,12 +238,15 @@ function matMultNtTS8Bytes(g: MatMultNtTArgs): void {
   const rhsCols = g.rhsCols;
   const lco = g.lhsColsOffset;
   const lhsOffset = q.lhsOffset;
+  const multiplier = q.multiplier;
+  const shift = q.shift;
+  const dstOffset = q.dstOffset;
+  const actMin = q.actMin;
+  const actMax = q.actMax;
   let rhsIdx = 0;
   let dstIdx = g.dstBase;
   let rr = 0;
   for (; rr <= rhsRows - 2; rr += 2) {
-    let lp = g.lhsBase;
-    let dp = dstIdx;
     let c0 = 0;
     let c1 = 0;
     for (let x = 0; x < rhsCols; x++) {
@@ -304,89 +259,90 @@ function matMultNtTS8Bytes(g: MatMultNtTArgs): void {
       c0 = (c0 + bias[rr]!) | 0;
       c1 = (c1 + bias[rr + 1]!) | 0;
     }
-    let pairs = lhsRows >> 1;
-    while (pairs > 0) {
-      let rp = rhsIdx;
+    const m0 = multiplier[rr]!;
+    const s0 = shift[rr]!;
+    const m1 = multiplier[rr + 1]!;
+    const s1 = shift[rr + 1]!;
+    let lp = g.lhsBase;
+    let dp = dstIdx;
+    for (let pairs = lhsRows >> 1; pairs > 0; pairs--) {
       let r00 = c0;
       let r01 = c1;
       let r10 = c0;
       let r11 = c1;
+      let rp = rhsIdx;
+      let li = lp;
       let col = 0;
-      for (; col <= rhsCols - 4; col += 4) {
-        const l0 = lhs[lp]!, l1 = lhs[lp + 1]!, l2 = lhs[lp + 2]!, l3 = lhs[lp + 3]!;
-        const k0 = lhs[lp + lco]!, k1 = lhs[lp + lco + 1]!, k2 = lhs[lp + lco + 2]!, k3 = lhs[lp + lco + 3]!;
-        const a0 = rhs[rp]!, a1 = rhs[rp + 1]!, a2 = rhs[rp + 2]!, a3 = rhs[rp + 3]!;
-        const b0 = rhs[rp + rhsCols]!, b1 = rhs[rp + rhsCols + 1]!, b2 = rhs[rp + rhsCols + 2]!, b3 = rhs[rp + rhsCols + 3]!;
-        // even bytes (SXTB16) then odd bytes (SXTB16 ROR #8)
-        r00 = (r00 + l0 * a0 + l2 * a2 + l1 * a1 + l3 * a3) | 0;
-        r01 = (r01 + l0 * b0 + l2 * b2 + l1 * b1 + l3 * b3) | 0;
-        r10 = (r10 + k0 * a0 + k2 * a2 + k1 * a1 + k3 * a3) | 0;
-        r11 = (r11 + k0 * b0 + k2 * b2 + k1 * b1 + k3 * b3) | 0;
-        lp += 4;
-        rp += 4;
+      for (; col <= rhsCols - 16; col += 16) {
+        for (let end = li + 16; li < end; li += 4, rp += 4) {
+          const a0 = rhs[rp]!, a1 = rhs[rp + 1]!, a2 = rhs[rp + 2]!, a3 = rhs[rp + 3]!;
+          const l0 = lhs[li]!, l1 = lhs[li + 1]!, l2 = lhs[li + 2]!, l3 = lhs[li + 3]!;
+          const b0 = rhs[rp + rhsCols]!, b1 = rhs[rp + rhsCols + 1]!, b2 = rhs[rp + rhsCols + 2]!, b3 = rhs[rp + rhsCols + 3]!;
+          const k0 = lhs[li + lco]!, k1 = lhs[li + lco + 1]!, k2 = lhs[li + lco + 2]!, k3 = lhs[li + lco + 3]!;
+          r00 = (r00 + l0 * a0 + l2 * a2 + (l1 * a1 + l3 * a3)) | 0;
+          r01 = (r01 + l0 * b0 + l2 * b2 + (l1 * b1 + l3 * b3)) | 0;
+          r10 = (r10 + k0 * a0 + k2 * a2 + (k1 * a1 + k3 * a3)) | 0;
+          r11 = (r11 + k0 * b0 + k2 * b2 + (k1 * b1 + k3 * b3)) | 0;
+        }
       }
-      for (; col < rhsCols; col++) {
+      for (; col <= rhsCols - 4; col += 4, li += 4, rp += 4) {
+        const a0 = rhs[rp]!, a1 = rhs[rp + 1]!, a2 = rhs[rp + 2]!, a3 = rhs[rp + 3]!;
+        const l0 = lhs[li]!, l1 = lhs[li + 1]!, l2 = lhs[li + 2]!, l3 = lhs[li + 3]!;
+        const b0 = rhs[rp + rhsCols]!, b1 = rhs[rp + rhsCols + 1]!, b2 = rhs[rp + rhsCols + 2]!, b3 = rhs[rp + rhsCols + 3]!;
+        const k0 = lhs[li + lco]!, k1 = lhs[li + lco + 1]!, k2 = lhs[li + lco + 2]!, k3 = lhs[li + lco + 3]!;
+        r00 = (r00 + l0 * a0 + l2 * a2 + (l1 * a1 + l3 * a3)) | 0;
+        r01 = (r01 + l0 * b0 + l2 * b2 + (l1 * b1 + l3 * b3)) | 0;
+        r10 = (r10 + k0 * a0 + k2 * a2 + (k1 * a1 + k3 * a3)) | 0;
+        r11 = (r11 + k0 * b0 + k2 * b2 + (k1 * b1 + k3 * b3)) | 0;
+      }
+      for (; col < rhsCols; col++, li++, rp++) {
         const a = rhs[rp]!;
         const b = rhs[rp + rhsCols]!;
-        const l = lhs[lp]!;
-        const k = lhs[lp + lco]!;
+        const l = lhs[li]!;
+        const k = lhs[li + lco]!;
         r00 = (r00 + l * a) | 0;
         r01 = (r01 + l * b) | 0;
         r10 = (r10 + k * a) | 0;
         r11 = (r11 + k * b) | 0;
-        lp++;
-        rp++;
       }
-      dst[dp] = finish(r00, q, rr);
-      dst[dp + 1] = finish(r01, q, rr + 1);
+      dst[dp] = requantizeClamp(r00, m0, s0, dstOffset, actMin, actMax);
+      dst[dp + 1] = requantizeClamp(r01, m1, s1, dstOffset, actMin, actMax);
       dp += rhsRows;
-      dst[dp] = finish(r10, q, rr);
-      dst[dp + 1] = finish(r11, q, rr + 1);
+      dst[dp] = requantizeClamp(r10, m0, s0, dstOffset, actMin, actMax);
+      dst[dp + 1] = requantizeClamp(r11, m1, s1, dstOffset, actMin, actMax);
       dp += rhsRows;
-      lp = lp - rhsCols + 2 * lco;
-      pairs--;
+      lp += 2 * lco;
     }
     if (lhsRows % 2) {
-      let rp = rhsIdx;
       let r00 = c0;
       let r01 = c1;
+      let rp = rhsIdx;
+      let li = lp;
       let col = 0;
-      for (; col <= rhsCols - 4; col += 4) {
-        const l0 = lhs[lp]!, l1 = lhs[lp + 1]!, l2 = lhs[lp + 2]!, l3 = lhs[lp + 3]!;
-        r00 = (r00 + l0 * rhs[rp]! + l2 * rhs[rp + 2]! + l1 * rhs[rp + 1]! + l3 * rhs[rp + 3]!) | 0;
-        r01 = (r01 + l0 * rhs[rp + rhsCols]! + l2 * rhs[rp + rhsCols + 2]! + l1 * rhs[rp + rhsCols + 1]! + l3 * rhs[rp + rhsCols + 3]!) | 0;
-        lp += 4;
-        rp += 4;
+      for (; col <= rhsCols - 16; col += 16) {
+        for (let end = li + 16; li < end; li += 4, rp += 4) {
+          const l0 = lhs[li]!, l1 = lhs[li + 1]!, l2 = lhs[li + 2]!, l3 = lhs[li + 3]!;
+          r00 = (r00 + l0 * rhs[rp]! + l2 * rhs[rp + 2]! + (l1 * rhs[rp + 1]! + l3 * rhs[rp + 3]!)) | 0;
+          r01 = (r01 + l0 * rhs[rp + rhsCols]! + l2 * rhs[rp + rhsCols + 2]! + (l1 * rhs[rp + rhsCols + 1]! + l3 * rhs[rp + rhsCols + 3]!)) | 0;
+        }
       }
-      for (; col < rhsCols; col++) {
-        const l = lhs[lp++]!;
+      for (; col <= rhsCols - 4; col += 4, li += 4, rp += 4) {
+        const l0 = lhs[li]!, l1 = lhs[li + 1]!, l2 = lhs[li + 2]!, l3 = lhs[li + 3]!;
+        r00 = (r00 + l0 * rhs[rp]! + l2 * rhs[rp + 2]! + (l1 * rhs[rp + 1]! + l3 * rhs[rp + 3]!)) | 0;
+        r01 = (r01 + l0 * rhs[rp + rhsCols]! + l2 * rhs[rp + rhsCols + 2]! + (l1 * rhs[rp + rhsCols + 1]! + l3 * rhs[rp + rhsCols + 3]!)) | 0;
+      }
+      for (; col < rhsCols; col++, li++, rp++) {
+        const l = lhs[li]!;
         r00 = (r00 + l * rhs[rp]!) | 0;
         r01 = (r01 + l * rhs[rp + rhsCols]!) | 0;
-        rp++;
       }
-      dst[dp] = finish(r00, q, rr);
-      dst[dp + 1] = finish(r01, q, rr + 1);
+      dst[dp] = requantizeClamp(r00, m0, s0, dstOffset, actMin, actMax);
+      dst[dp + 1] = requantizeClamp(r01, m1, s1, dstOffset, actMin, actMax);
     }
     rhsIdx += 2 * rhsCols;
     dstIdx += 2;
   }
-  if (rhsRows % 2) {
-    let lp = g.lhsBase;
-    let dp = dstIdx;
-    const last = rhsRows - 1;
-    for (let row = 0; row < lhsRows; row++) {
-      let rp = rhsIdx;
-      let r = bias !== null ? bias[last]! : 0;
-      for (let col = 0; col < rhsCols; col++) {
-        r = (r + (lhs[lp]! + lhsOffset) * rhs[rp]!) | 0;
-        rp++;
-        lp++;
-      }
-      lp = lp - rhsCols + lco;
-      dst[dp] = finish(r, q, last);
-      dp += rhsRows;
-    }
-  }
+  if (rhsRows % 2) lastRhsRowFast(g, rhsIdx, dstIdx);
 }
 
 /** Emulated 4-column block of two lhs rows x two rhs rows: 4 loads, 8 SXTB16, 8 SMLAD. */

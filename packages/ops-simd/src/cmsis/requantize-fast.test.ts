@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { multiplyByQuantizedMultiplier } from '@micrort/core';
 import { requantize } from '../intrinsics.js';
-import { requantizeFast } from './requantize-fast.js';
+import { requantizeClamp, requantizeFast } from './requantize-fast.js';
 
 describe('requantizeFast', () => {
   it('equals arm_nn_requantize and TFLM MultiplyByQuantizedMultiplier at the exact-path boundary and extremes', () => {
@@ -23,6 +23,21 @@ describe('requantizeFast', () => {
       const m = (next() >>> 1) | 0;
       const s = (Math.abs(next()) % 62) - 31;
       expect(requantizeFast(x, m, s)).toBe(multiplyByQuantizedMultiplier(x, m, s));
+    }
+  });
+
+  it('requantizeClamp equals arm_nn_requantize + offset + MIN(MAX()) on both of its paths', () => {
+    let seed = 777;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) | 0);
+    const xs = [0, 1, -1, 4194303, -4194303, 4194304, -4194304, 2147483647, -2147483648];
+    for (let i = 0; i < 20000; i++) {
+      const x = i < xs.length ? xs[i]! : i % 2 ? next() >> (8 + (i % 16)) : next();
+      const m = (next() >>> 1) | 0;
+      const s = (Math.abs(next()) % 40) - 31;
+      const off = (next() >> 24) | 0;
+      const r = requantize(x, m, s) + off;
+      expect(requantizeClamp(x, m, s, off, -128, 127)).toBe(Math.min(Math.max(r, -128), 127));
+      expect(requantizeClamp(x, m, s, off, 0, 6)).toBe(Math.min(Math.max(r, 0), 6));
     }
   });
 });

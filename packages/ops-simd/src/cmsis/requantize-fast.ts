@@ -32,3 +32,23 @@ export function requantizeFast(x: number, multiplier: number, shift: number): nu
   const threshold = (mask >> 1) + (hi >>> 31);
   return (hi >> right) + ((threshold - (hi & mask)) >>> 31);
 }
+
+/**
+ * The output stage of the CMSIS-NN kernels in fast mode: `arm_nn_requantize`, plus the output offset,
+ * then `MIN(MAX(r, min), max)`. Small enough for V8 to inline at every call site: the common case (a
+ * right shift and `|acc| < 2^22`, where `acc * multiplier` is exact in a double) is computed here with
+ * no data-dependent branch, everything else by `requantizeFast`.
+ */
+export function requantizeClamp(acc: number, multiplier: number, shift: number, offset: number, min: number, max: number): number {
+  let r: number;
+  if (shift < 0 && acc > -4194304 && acc < 4194304) {
+    const hi = Math.floor((acc * multiplier + 1073741824) * TWO_POW_MINUS_31) | 0;
+    const right = -shift;
+    const mask = ~(-1 << right);
+    r = (hi >> right) + (((mask >> 1) + (hi >>> 31) - (hi & mask)) >>> 31);
+  } else {
+    r = requantizeFast(acc, multiplier, shift);
+  }
+  r += offset;
+  return r < min ? min : r > max ? max : r;
+}

@@ -26,11 +26,9 @@ export interface WordOperands {
   inBase: number;
   wView: DataView | null;
   wBase: number;
-  /** Accumulators handed to the output stage. */
-  acc: Int32Array;
 }
 
 /** Operands with no views (byte loops until prepare sets them). */
 export function noWordOperands(): WordOperands {
-  return { inView: null, inBase: -1, wView: null, wBase: -1, acc: new Int32Array(4) };
+  return { inView: null, inBase: -1, wView: null, wBase: -1 };
 }

@@ -150,6 +150,8 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   // Word access for the fast mode: the arena (where the per-channel data just went) and the weights' buffer.
   data.nt.lhsView = bufferView(p.multiplier.buffer);
   data.nt.rhsView = filter.isConstant ? bufferView(filter.data.buffer) : data.nt.lhsView;
+  data.work.kernel.aView = data.nt.rhsView; // weights
+  data.work.kernel.bView = data.nt.lhsView; // the im2col scratch, in the arena
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
@@ -167,6 +169,8 @@ function invoke(context: TfLiteContext, node: Node): void {
   if (m === null) {
     data.nt.lhsViewBase = viewBase(data.nt.lhsView, input);
     data.nt.rhsViewBase = viewBase(data.nt.rhsView, filter);
+    data.work.kernel.aViewBase = data.nt.rhsViewBase;
+    data.work.kernel.bViewBase = viewBase(data.work.kernel.bView, data.work.buf16);
     switch (data.path) {
       case 'arm_convolve_1x1_s8_fast':
         convolve1x1FastFast(data.p, data.nt, input, filter, bias, output);

@@ -27,6 +27,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { convolve1x1FastEmu, convolve1x1FastFast } from '../cmsis/convolve-1x1.js';
+import { bufferView, viewBase } from '../cmsis/word-view.js';
 import { fullyConnectedS8Emu, fullyConnectedS8Fast, vectorSumS8Emu, vectorSumS8Fast, type FullyConnectedArgs } from '../cmsis/fully-connected-s8.js';
 import { newMatMultNtTArgs, type MatMultNtTArgs } from '../cmsis/mat-mult-nt-t-s8.js';
 import { emptyConvParams, type ConvParams } from '../cmsis/types.js';
@@ -118,6 +119,9 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
     p.multiplier = mult;
     p.shift = shift;
     data.nt = newMatMultNtTArgs({ lhsOffset: fc.lhsOffset, dstOffset: fc.dstOffset, actMin, actMax, multiplier: mult, shift });
+    // Word access for the fast mode: the arena (where the multipliers just went) and the weights' buffer.
+    data.nt.lhsView = bufferView(mult.buffer);
+    data.nt.rhsView = filter.isConstant ? bufferView(filter.data.buffer) : data.nt.lhsView;
   } else {
     data.path = 'arm_fully_connected_s8';
     if (o.fullyConnectedKernelSums) {
@@ -144,6 +148,8 @@ function invoke(context: TfLiteContext, node: Node): void {
   if (data.sumsScratch >= 0) fc.kernelSums = context.getScratchBuffer(data.sumsScratch).i32;
   if (m === null) {
     if (data.path === 'arm_convolve_1x1_s8_fast') {
+      data.nt.lhsViewBase = viewBase(data.nt.lhsView, input);
+      data.nt.rhsViewBase = viewBase(data.nt.rhsView, filter);
       convolve1x1FastFast(data.conv, data.nt, input, filter, bias, output);
       return;
     }
