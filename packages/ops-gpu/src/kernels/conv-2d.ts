@@ -4,18 +4,8 @@
  * bias, clamped to the fused activation. Filter layout [outDepth, filterH, filterW, inDepth].
  */
 import { BuiltinOperator, type Conv2DOptions, type Node, type TfLiteContext } from '@micrort/core';
-import {
-  activationBounds,
-  biasArgument,
-  ensure,
-  inputTensor,
-  optionalInput,
-  requireFloat32,
-  singleOutput,
-  type GpuOpKernel,
-  type KernelPlan,
-  type KernelThis,
-} from './kernel-plan.js';
+import { activationBounds, ensure, type GpuOpKernel, type KernelPlan, type KernelThis } from './kernel-plan.js';
+import { convWindowParams, weightedOpPlan, weightedOpTensors } from './weighted-common.js';
 import { geometryKey, windowGeometry, type WindowGeometry } from './window-common.js';
 
 const OP = 'CONV_2D';
@@ -57,27 +47,14 @@ export const conv2dKernel: GpuOpKernel = {
   builtinCode: BuiltinOperator.CONV_2D,
   name: OP,
   plan(context: TfLiteContext, node: Node): KernelPlan {
-    ensure(node.inputs.length >= 2 && node.inputs.length <= 3, OP, node, `expects 2 or 3 inputs, got ${node.inputs.length}`);
-    const input = inputTensor(context, OP, node, 0);
-    const filter = inputTensor(context, OP, node, 1);
-    const bias = optionalInput(context, node, 2);
-    const output = singleOutput(context, OP, node);
-    requireFloat32(OP, node, { t: input, what: 'input' }, { t: filter, what: 'filter' }, { t: output, what: 'output' });
+    const t = weightedOpTensors(context, OP, node, 'filter');
+    const filter = t.weights;
     ensure(filter.dims.length === 4, OP, node, `filter must be 4-D [outC, kH, kW, inC], got rank ${filter.dims.length}`);
     const o = node.builtinData as Conv2DOptions;
     const [outDepth, filterH, filterW, filterDepth] = Array.from(filter.dims) as [number, number, number, number];
-    const g = windowGeometry(OP, node, input, output, { padding: o.padding, strideH: o.strideH, strideW: o.strideW, dilationH: o.dilationHFactor, dilationW: o.dilationWFactor, filterH, filterW }, outDepth);
+    const g = windowGeometry(OP, node, t.input, t.output, convWindowParams(o, filterH, filterW), outDepth);
     ensure(filterDepth === g.inDepth, OP, node, `grouped convolution (filter depth ${filterDepth}, input depth ${g.inDepth}) is not supported on the GPU`);
     const [actMin, actMax] = activationBounds(OP, node, o.fusedActivationFunction);
-    return {
-      op: OP,
-      key: `${OP}|${geometryKey(g)}|act=${actMin},${actMax}`,
-      source: conv2d,
-      constants: { ...g, actMin, actMax },
-      floatConstants: ['actMin', 'actMax'],
-      outputSize: output.elementCount,
-      output: output.index,
-      args: [{ tensor: input.index }, { tensor: filter.index }, biasArgument(OP, node, bias, outDepth)],
-    };
+    return weightedOpPlan(OP, node, t, `${OP}|${geometryKey(g)}|act=${actMin},${actMax}`, conv2d, { ...g, actMin, actMax }, outDepth);
   },
 };

@@ -4,18 +4,8 @@
  * input × filter[0, ky, kx, oc] where the tap lies inside the input, plus bias, clamped.
  */
 import { BuiltinOperator, type DepthwiseConv2DOptions, type Node, type TfLiteContext } from '@micrort/core';
-import {
-  activationBounds,
-  biasArgument,
-  ensure,
-  inputTensor,
-  optionalInput,
-  requireFloat32,
-  singleOutput,
-  type GpuOpKernel,
-  type KernelPlan,
-  type KernelThis,
-} from './kernel-plan.js';
+import { activationBounds, ensure, type GpuOpKernel, type KernelPlan, type KernelThis } from './kernel-plan.js';
+import { convWindowParams, weightedOpPlan, weightedOpTensors } from './weighted-common.js';
 import { geometryKey, windowGeometry, type WindowGeometry } from './window-common.js';
 
 const OP = 'DEPTHWISE_CONV_2D';
@@ -57,28 +47,16 @@ export const depthwiseConv2dKernel: GpuOpKernel = {
   builtinCode: BuiltinOperator.DEPTHWISE_CONV_2D,
   name: OP,
   plan(context: TfLiteContext, node: Node): KernelPlan {
-    ensure(node.inputs.length >= 2 && node.inputs.length <= 3, OP, node, `expects 2 or 3 inputs, got ${node.inputs.length}`);
-    const input = inputTensor(context, OP, node, 0);
-    const filter = inputTensor(context, OP, node, 1);
-    const bias = optionalInput(context, node, 2);
-    const output = singleOutput(context, OP, node);
-    requireFloat32(OP, node, { t: input, what: 'input' }, { t: filter, what: 'filter' }, { t: output, what: 'output' });
+    const t = weightedOpTensors(context, OP, node, 'filter');
+    const filter = t.weights;
     ensure(filter.dims.length === 4 && filter.dims[0] === 1, OP, node, `filter must be [1, kH, kW, outC], got [${Array.from(filter.dims).join(',')}]`);
     const o = node.builtinData as DepthwiseConv2DOptions;
     const [, filterH, filterW, outDepth] = Array.from(filter.dims) as [number, number, number, number];
-    const g = windowGeometry(OP, node, input, output, { padding: o.padding, strideH: o.strideH, strideW: o.strideW, dilationH: o.dilationHFactor, dilationW: o.dilationWFactor, filterH, filterW }, outDepth);
+    const g = windowGeometry(OP, node, t.input, t.output, convWindowParams(o, filterH, filterW), outDepth);
     ensure(g.inDepth > 0 && outDepth % g.inDepth === 0, OP, node, `output depth ${outDepth} is not a multiple of input depth ${g.inDepth}`);
     const depthMultiplier = outDepth / g.inDepth;
     const [actMin, actMax] = activationBounds(OP, node, o.fusedActivationFunction);
-    return {
-      op: OP,
-      key: `${OP}|${geometryKey(g)}|m=${depthMultiplier}|act=${actMin},${actMax}`,
-      source: depthwiseConv2d,
-      constants: { ...g, depthMultiplier, actMin, actMax },
-      floatConstants: ['actMin', 'actMax'],
-      outputSize: output.elementCount,
-      output: output.index,
-      args: [{ tensor: input.index }, { tensor: filter.index }, biasArgument(OP, node, bias, outDepth)],
-    };
+    const key = `${OP}|${geometryKey(g)}|m=${depthMultiplier}|act=${actMin},${actMax}`;
+    return weightedOpPlan(OP, node, t, key, depthwiseConv2d, { ...g, depthMultiplier, actMin, actMax }, outDepth);
   },
 };

@@ -3,18 +3,8 @@
  * the sum over depth of input[b, d] × weights[o, d], plus bias[o], clamped to the fused activation.
  */
 import { BuiltinOperator, FullyConnectedWeightsFormat, type FullyConnectedOptions, type Node, type TfLiteContext } from '@micrort/core';
-import {
-  activationBounds,
-  biasArgument,
-  ensure,
-  inputTensor,
-  optionalInput,
-  requireFloat32,
-  singleOutput,
-  type GpuOpKernel,
-  type KernelPlan,
-  type KernelThis,
-} from './kernel-plan.js';
+import { activationBounds, ensure, type GpuOpKernel, type KernelPlan, type KernelThis } from './kernel-plan.js';
+import { weightedOpPlan, weightedOpTensors } from './weighted-common.js';
 
 const OP = 'FULLY_CONNECTED';
 
@@ -41,12 +31,8 @@ export const fullyConnectedKernel: GpuOpKernel = {
   builtinCode: BuiltinOperator.FULLY_CONNECTED,
   name: OP,
   plan(context: TfLiteContext, node: Node): KernelPlan {
-    ensure(node.inputs.length >= 2 && node.inputs.length <= 3, OP, node, `expects 2 or 3 inputs, got ${node.inputs.length}`);
-    const input = inputTensor(context, OP, node, 0);
-    const weights = inputTensor(context, OP, node, 1);
-    const bias = optionalInput(context, node, 2);
-    const output = singleOutput(context, OP, node);
-    requireFloat32(OP, node, { t: input, what: 'input' }, { t: weights, what: 'weights' }, { t: output, what: 'output' });
+    const t = weightedOpTensors(context, OP, node, 'weights');
+    const { input, weights, output } = t;
     const o = node.builtinData as FullyConnectedOptions | null;
     ensure(!o || o.weightsFormat === FullyConnectedWeightsFormat.DEFAULT, OP, node, `weights format ${o?.weightsFormat} is not supported on the GPU`);
     ensure(weights.dims.length === 2, OP, node, `weights must be 2-D [units, depth], got rank ${weights.dims.length}`);
@@ -56,15 +42,6 @@ export const fullyConnectedKernel: GpuOpKernel = {
     const batches = input.elementCount / depth;
     ensure(output.elementCount === batches * units, OP, node, `output has ${output.elementCount} elements, expected ${batches} x ${units}`);
     const [actMin, actMax] = activationBounds(OP, node, o?.fusedActivationFunction ?? 0);
-    return {
-      op: OP,
-      key: `${OP}|b=${batches}|units=${units}|depth=${depth}|act=${actMin},${actMax}`,
-      source: fullyConnected,
-      constants: { units, depth, actMin, actMax },
-      floatConstants: ['actMin', 'actMax'],
-      outputSize: output.elementCount,
-      output: output.index,
-      args: [{ tensor: input.index }, { tensor: weights.index }, biasArgument(OP, node, bias, units)],
-    };
+    return weightedOpPlan(OP, node, t, `${OP}|b=${batches}|units=${units}|depth=${depth}|act=${actMin},${actMax}`, fullyConnected, { units, depth, actMin, actMax }, units);
   },
 };

@@ -11,22 +11,11 @@ import {
   multiplyByQuantizedMultiplier,
   checkedQuantizeMultiplier,
   type Node,
-  type Registration,
+  type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { PROVIDER } from '../provider.js';
-import { flatInPlace } from './in-place-common.js';
-import {
-  TFLM_OP_DATA_BYTES,
-  allocateOpData,
-  opDataOf,
-  requireQuantized,
-  requireSameElementCount,
-  requireSameType,
-  requireType,
-  requireZeroPoint,
-  unaryTensors,
-} from './elementwise-common.js';
+import { TFLM_OP_DATA_BYTES, allocateOpData } from './elementwise-common.js';
+import { FLOAT32_INT8_INT16, requireInt16ZeroPoints, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
 
 const OP = 'ABS';
 
@@ -39,31 +28,21 @@ const NEEDS_RESCALE = 4;
 const QUANTIZED = 5;
 const INPUT_TYPE = 6;
 
-interface AbsOpData {
+interface AbsOpData extends UnaryOpData {
   /** TFLM's OpDataAbsRsqrt in the arena. */
   params: Int32Array;
-  count: number;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
-  const data = opDataOf<AbsOpData>(OP, node);
-  const { input, output } = unaryTensors(OP, context, node);
-  requireType(OP, node, input, 'input', [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16]);
-  requireSameType(OP, node, input, output, 'input and output');
-  data.count = requireSameElementCount(OP, node, input, output);
+function prepare(_context: TfLiteContext, node: Node, data: AbsOpData, input: Tensor, output: Tensor): void {
   const p = data.params;
   p[INPUT_TYPE] = input.type;
   const quantized = input.type === TensorType.INT8 || (input.type === TensorType.INT16 && input.quantization !== null && input.quantization.scale.length > 0);
   p[QUANTIZED] = quantized ? 1 : 0;
   if (quantized) {
-    requireQuantized(OP, node, input, 'input');
-    requireQuantized(OP, node, output, 'output');
+    requireQuantizedPair(OP, node, input, output);
     p[INPUT_OFFSET] = input.params.zeroPoint;
     p[OUTPUT_OFFSET] = output.params.zeroPoint;
-    if (input.type === TensorType.INT16) {
-      requireZeroPoint(OP, node, input, 'input', 0);
-      requireZeroPoint(OP, node, output, 'output', 0);
-    }
+    requireInt16ZeroPoints(OP, node, input, output);
     const needsRescale = input.params.scale !== output.params.scale;
     p[NEEDS_RESCALE] = needsRescale ? 1 : 0;
     if (needsRescale) {
@@ -110,13 +89,12 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** ABS reference kernel: float32, int8, int16. */
-export const ABS: Registration<AbsOpData> = {
+export const ABS = unaryKernel<AbsOpData>({
+  name: OP,
   builtinCode: BuiltinOperator.ABS,
   version: 5,
-  provider: PROVIDER,
-  inPlace: flatInPlace,
-  name: 'ABS',
+  types: FLOAT32_INT8_INT16,
   init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.ABS), count: 0 }),
   prepare,
   invoke,
-};
+});

@@ -185,3 +185,26 @@ export function tanhInt16(x: number, multiplier: number, leftShift: number, roun
   result = input >= 0 ? result - (1 << 23) + (1 << 7) : -result + (1 << 23) + (1 << 7) - 1;
   return ((result >> 8) << 16) >> 16;
 }
+
+/**
+ * TFLM int16 LOGISTIC (reference_integer_ops::Logistic) over `count` values from `input[inOffset ..]` to
+ * `output[outOffset ..]` (they may be the same array at the same offset), with the prepare-time
+ * `multiplier` and `leftShift` of `Int16ActivationParams` (multiplier 0: power-of-two input scale, which
+ * runs as multiplier 3 << leftShift with no shift).
+ */
+export function logisticInt16Run(input: Int16Array, inOffset: number, output: Int16Array, outOffset: number, count: number, multiplier: number, leftShift: number): void {
+  const pot = multiplier === 0;
+  const m = pot ? 3 << leftShift : multiplier;
+  const shift = pot ? 0 : leftShift;
+  const round = shift > 0 ? 1 << (shift - 1) : 0;
+  for (let i = 0; i < count; i++) output[outOffset + i] = logisticInt16(input[inOffset + i]!, m, shift, round);
+}
+
+/** TFLM int16 TANH (reference_integer_ops::Tanh), with the conventions of `logisticInt16Run`. */
+export function tanhInt16Run(input: Int16Array, inOffset: number, output: Int16Array, outOffset: number, count: number, multiplier: number, leftShift: number): void {
+  const pot = multiplier === 0;
+  const m = pot ? 3 << leftShift : multiplier;
+  const shift = pot ? 0 : leftShift;
+  const round = shift > 0 ? 1 << (shift - 1) : 0;
+  for (let i = 0; i < count; i++) output[outOffset + i] = tanhInt16(input[inOffset + i]!, m, shift, round);
+}

@@ -12,14 +12,12 @@ import { broadcastInPlace } from './in-place-common.js';
 import {
   activationRangeFloat,
   activationRangeQuantized,
-  binaryTensors,
   fusedActivation,
   opDataOf,
   planBinary,
-  requireNotQuantized,
-  requireQuantized,
-  requireSameType,
-  requireType,
+  requireNotQuantizedInputs,
+  requireQuantizedBinary,
+  typedBinaryTensors,
   type BroadcastPlan,
 } from './elementwise-common.js';
 import { AddWord, OP_DATA_ADD_BYTES, addFloat, addInt32, addQuantized, computeQuantizedAddParams } from './add-common.js';
@@ -45,10 +43,8 @@ function init(context: TfLiteContext): AddOpData {
 
 function prepare(context: TfLiteContext, node: Node): void {
   const data = opDataOf<AddOpData>(OP, node);
-  const { input1, input2, output } = binaryTensors(OP, context, node);
-  requireType(OP, node, output, 'output', [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.INT16]);
-  requireSameType(OP, node, input1, input2, 'inputs');
-  requireSameType(OP, node, input1, output, 'input 1 and output');
+  const t = typedBinaryTensors(OP, context, node, [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.INT16]);
+  const { input1, input2, output } = t;
   const activation = fusedActivation(node);
   checkConvActivation(OP, node, activation);
   const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
@@ -62,13 +58,10 @@ function prepare(context: TfLiteContext, node: Node): void {
       break;
     }
     case TensorType.INT32:
-      requireNotQuantized(OP, node, input1, 'input 1');
-      requireNotQuantized(OP, node, input2, 'input 2');
+      requireNotQuantizedInputs(OP, node, t);
       break;
     default: {
-      requireQuantized(OP, node, input1, 'input 1');
-      requireQuantized(OP, node, input2, 'input 2');
-      requireQuantized(OP, node, output, 'output');
+      requireQuantizedBinary(OP, node, t);
       try {
         computeQuantizedAddParams(
           p,

@@ -9,6 +9,7 @@ import { multiplyByQuantizedMultiplier, quantizeMultiplier } from '@micrort/core
 import { convInt8 } from './conv-2d-eval.js';
 import { computePaddingHeightWidth, emptyGeometry, type ConvGeometry, type ConvOutputParams } from './conv-common.js';
 import { Padding } from '@micrort/core';
+import { lcg } from './__fixtures__/conv-testing.js';
 
 interface Shape {
   n: number;
@@ -24,14 +25,6 @@ interface Shape {
   dh: number;
   dw: number;
   same: boolean;
-}
-
-function lcg(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) | 0;
-    return (s >>> 8) / 16777216;
-  };
 }
 
 function geometry(c: Shape): ConvGeometry {

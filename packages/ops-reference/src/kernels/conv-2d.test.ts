@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   ActivationFunctionType,
-  KernelError,
   KernelHarness,
   Padding,
   TensorType,
@@ -13,6 +12,7 @@ import {
 } from '@micrort/core';
 import { CONV_2D } from './conv-2d.js';
 import { computePaddingHeightWidth } from './conv-common.js';
+import { expectFloatClose, lcg, prepareError } from './__fixtures__/conv-testing.js';
 
 const A = ActivationFunctionType;
 
@@ -195,7 +195,7 @@ describe('CONV_2D float32 random cases', () => {
       const k = makeCase(rnd, c, TensorType.FLOAT32);
       const got = harness(k.input, k.filter, k.output, k.bias, k.options).invoke().outputArray();
       const want = oracle(k);
-      for (let i = 0; i < want.length; i++) expect(Math.abs(got[i]! - want[i]!)).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(want[i]!));
+      expectFloatClose(got, want);
     }
   });
 });
@@ -205,15 +205,6 @@ describe('CONV_2D validation', () => {
   const filter = { type: TensorType.INT8, shape: [2, 2, 2, 2], data: new Array(16).fill(1), scale: [0.5, 0.5], zeroPoint: [0, 0] };
   const output = { type: TensorType.INT8, shape: [1, 2, 2, 2], scale: 1, zeroPoint: 0 };
   const bias = { type: TensorType.INT32, shape: [2], data: [0, 0] };
-  const prepareError = (h: KernelHarness): KernelError => {
-    try {
-      h.prepare();
-    } catch (e) {
-      expect(e).toBeInstanceOf(KernelError);
-      return e as KernelError;
-    }
-    throw new Error('prepare did not throw');
-  };
 
   it('accepts the valid node', () => {
     expect(() => harness(input, filter, output, bias, options()).invoke()).not.toThrow();
@@ -287,14 +278,6 @@ interface Case {
   filter: HarnessTensorSpec & { data: number[]; scale: number[] };
   bias: (HarnessTensorSpec & { data: number[] | bigint[] }) | null;
   output: HarnessTensorSpec & { shape: number[] };
-}
-
-function lcg(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) | 0;
-    return (s >>> 8) / 16777216;
-  };
 }
 
 function makeCase(rnd: () => number, c: CaseShape, type: TensorType, biasType = TensorType.INT32): Case {

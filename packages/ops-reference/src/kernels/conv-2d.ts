@@ -9,13 +9,7 @@
 import {
   BuiltinOperator,
   KernelError,
-  Padding,
   TensorType,
-  checkArity,
-  getInput,
-  getOptionalInput,
-  getOutput,
-  tensorTypeName,
   type Conv2DOptions,
   type Node,
   type Registration,
@@ -25,16 +19,14 @@ import {
 import { PROVIDER } from '../provider.js';
 import {
   Int64Words,
-  allocatePerChannelBuffers,
-  checkBias,
-  checkConvActivation,
-  checkPositive,
-  checkRank,
-  checkSymmetricInt16,
-  computePaddingHeightWidth,
+  checkPaddingAndActivation,
+  checkStridesAndDilations,
+  conv2dTensors,
+  conv2dTypeProblem,
   emptyGeometry,
-  floatActivationRange,
-  populateConvolutionQuantizationParams,
+  emptyOutputParams,
+  finishConvGeometry,
+  prepareConvOutputStage,
   type ConvGeometry,
   type ConvOutputParams,
 } from './conv-common.js';
@@ -43,6 +35,8 @@ import { convFloat, convInt16, convInt8 } from './conv-2d-eval.js';
 const OP = 'CONV_2D';
 /** CONV_2D filters are quantized along dimension 0 (output channels). */
 const CONV_QUANTIZED_DIMENSION = 0;
+/** Bias types of the 16x8 kernel. */
+const INT16_BIAS_TYPES: readonly TensorType[] = [TensorType.INT32, TensorType.INT64];
 
 /** Which inner loop a node runs. */
 const enum ConvKind {
@@ -63,86 +57,33 @@ interface Conv2DOpData {
   bias64: Int64Words;
 }
 
-/**
- * Why this kernel cannot serve the node's type combination, or null when it can. Checks input, filter,
- * output (and bias) element types only; prepare validates the rest.
- */
-function unsupportedTypes(context: TfLiteContext, node: Node): string | null {
-  if (node.inputs.length < 2 || node.outputs.length !== 1) return `expects 2 or 3 inputs and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
-  if (node.inputs[0]! < 0 || node.inputs[1]! < 0 || node.outputs[0]! < 0) return 'input, filter and output tensors are required';
-  const input = context.getTensor(node.inputs[0]!);
-  const filter = context.getTensor(node.inputs[1]!);
-  const output = context.getTensor(node.outputs[0]!);
-  if (input.type !== output.type) return `input type ${tensorTypeName(input.type)} differs from output type ${tensorTypeName(output.type)}`;
-  const ok =
-    (input.type === TensorType.FLOAT32 && filter.type === TensorType.FLOAT32) ||
-    (input.type === TensorType.INT8 && filter.type === TensorType.INT8) ||
-    (input.type === TensorType.INT16 && filter.type === TensorType.INT8);
-  if (!ok) return `unsupported input/filter types ${tensorTypeName(input.type)}/${tensorTypeName(filter.type)} (supported: float32/float32, int8/int8, int16/int8)`;
-  return null;
-}
-
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as Conv2DOpData;
   const params = node.builtinData as Conv2DOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing Conv2DOptions');
-  checkArity(OP, node, [2, 3], 1);
-  const why = unsupportedTypes(context, node);
-  if (why !== null) throw new KernelError(OP, node.index, why);
-
-  const input = getInput(context, node, 0, OP);
-  const filter = getInput(context, node, 1, OP);
-  const bias = getOptionalInput(context, node, 2);
-  const output = getOutput(context, node, 0, OP);
-  checkRank(OP, node, 'input', input, 4);
-  checkRank(OP, node, 'filter', filter, 4);
-  checkRank(OP, node, 'output', output, 4);
-  checkPositive(OP, node, 'stride_h', params.strideH);
-  checkPositive(OP, node, 'stride_w', params.strideW);
-  checkPositive(OP, node, 'dilation_h_factor', params.dilationHFactor);
-  checkPositive(OP, node, 'dilation_w_factor', params.dilationWFactor);
-  if (params.padding !== Padding.SAME && params.padding !== Padding.VALID) throw new KernelError(OP, node.index, `unsupported padding ${params.padding}`);
-  checkConvActivation(OP, node, params.fusedActivationFunction);
+  const { input, filter, bias, output } = conv2dTensors(OP, context, node);
+  checkStridesAndDilations(OP, node, params);
+  checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 
   const g = computeGeometry(node, params, input, filter, output);
   data.geometry = g;
 
-  // TFLM allocates these for every type, float included.
-  const buffers = allocatePerChannelBuffers(context, g.outDepth);
-  const out = data.out;
-  out.multiplier = buffers.multiplier;
-  out.shift = buffers.shift;
-
+  const biasType = prepareConvOutputStage(OP, context, node, input, filter, bias, output, g.outDepth, data.out, {
+    quantizedDimension: CONV_QUANTIZED_DIMENSION,
+    int16BiasTypes: INT16_BIAS_TYPES,
+    floatActivation: params.fusedActivationFunction,
+    quantizedActivation: params.fusedActivationFunction,
+  });
   switch (input.type) {
-    case TensorType.FLOAT32: {
-      checkBias(OP, node, bias, [TensorType.FLOAT32], g.outDepth, input.type);
-      [out.actMin, out.actMax] = floatActivationRange(params.fusedActivationFunction);
+    case TensorType.FLOAT32:
       data.kind = ConvKind.Float32;
       break;
-    }
-    case TensorType.INT8: {
-      checkBias(OP, node, bias, [TensorType.INT32], g.outDepth, input.type);
-      [out.actMin, out.actMax] = populateConvolutionQuantizationParams(
-        OP, node, input, filter, output, params.fusedActivationFunction, g.outDepth, CONV_QUANTIZED_DIMENSION, buffers,
-      );
-      out.inputOffset = -input.params.zeroPoint;
-      out.outputOffset = output.params.zeroPoint;
+    case TensorType.INT8:
       data.kind = ConvKind.Int8;
       break;
-    }
-    default: {
-      // INT16 activations, INT8 weights
-      const biasType = checkBias(OP, node, bias, [TensorType.INT32, TensorType.INT64], g.outDepth, input.type);
-      checkSymmetricInt16(OP, node, 'input', input);
-      checkSymmetricInt16(OP, node, 'output', output);
-      [out.actMin, out.actMax] = populateConvolutionQuantizationParams(
-        OP, node, input, filter, output, params.fusedActivationFunction, g.outDepth, CONV_QUANTIZED_DIMENSION, buffers,
-      );
-      out.inputOffset = 0;
-      out.outputOffset = 0;
+    default:
+      // int16 x int8: an int64 bias needs the int64 accumulator.
       data.kind = biasType === TensorType.INT64 ? ConvKind.Int16Wide : ConvKind.Int16;
-      break;
-    }
   }
   data.hasBias = bias !== null;
 }
@@ -172,20 +113,7 @@ function computeGeometry(node: Node, params: Conv2DOptions, input: Tensor, filte
   }
   const groups = g.inDepth / g.filterDepth;
   if (g.outDepth % groups !== 0) fail(`output channels ${g.outDepth} are not divisible into ${groups} groups`);
-  const pad = computePaddingHeightWidth(
-    g.strideHeight, g.strideWidth, g.dilationHeight, g.dilationWidth, g.inHeight, g.inWidth, g.filterHeight, g.filterWidth, params.padding,
-  );
-  if (pad.outHeight !== output.dims[1] || pad.outWidth !== output.dims[2]) {
-    fail(
-      `output spatial size ${output.dims[1]}x${output.dims[2]} does not match ${pad.outHeight}x${pad.outWidth} computed from input ` +
-        `${g.inHeight}x${g.inWidth}, filter ${g.filterHeight}x${g.filterWidth}, stride ${g.strideHeight}x${g.strideWidth}, ` +
-        `dilation ${g.dilationHeight}x${g.dilationWidth}, padding ${Padding[params.padding]}`,
-    );
-  }
-  g.outHeight = pad.outHeight;
-  g.outWidth = pad.outWidth;
-  g.padHeight = pad.height;
-  g.padWidth = pad.width;
+  finishConvGeometry(OP, node, g, output, params.padding);
   return g;
 }
 
@@ -211,19 +139,17 @@ function invoke(context: TfLiteContext, node: Node): void {
   }
 }
 
-const EMPTY_I32 = new Int32Array(0);
-
 /** CONV_2D, versions 1-8 (int4 filters and hybrid float/int8 are refused). */
 export const CONV_2D: Registration = {
   builtinCode: BuiltinOperator.CONV_2D,
   version: 8,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => unsupportedTypes(context, node) === null,
+  supports: (context, node) => conv2dTypeProblem(context, node) === null,
   init: (): Conv2DOpData => ({
     kind: ConvKind.Float32,
     geometry: emptyGeometry(),
-    out: { multiplier: EMPTY_I32, shift: EMPTY_I32, inputOffset: 0, outputOffset: 0, actMin: 0, actMax: 0 },
+    out: emptyOutputParams(),
     hasBias: false,
     bias64: new Int64Words(),
   }),

@@ -11,6 +11,10 @@ import {
   TensorType,
   calculateActivationRangeFloat,
   calculateActivationRangeQuantized,
+  checkArity,
+  getInput,
+  getOptionalInput,
+  getOutput,
   numElements,
   quantizeMultiplier,
   tensorTypeName,
@@ -360,4 +364,171 @@ export interface ConvOutputParams {
   outputOffset: number;
   actMin: number;
   actMax: number;
+}
+
+/**
+ * Why the convolution kernels cannot serve these element types, or null when they can: the output must
+ * have the input's type, and input/filter must be float32/float32, int8/int8 or int16/int8.
+ */
+export function convTypeProblem(input: Tensor, filter: Tensor, output: Tensor): string | null {
+  if (input.type !== output.type) return `input type ${tensorTypeName(input.type)} differs from output type ${tensorTypeName(output.type)}`;
+  const ok =
+    (input.type === TensorType.FLOAT32 && filter.type === TensorType.FLOAT32) ||
+    (input.type === TensorType.INT8 && filter.type === TensorType.INT8) ||
+    (input.type === TensorType.INT16 && filter.type === TensorType.INT8);
+  if (!ok) return `unsupported input/filter types ${tensorTypeName(input.type)}/${tensorTypeName(filter.type)} (supported: float32/float32, int8/int8, int16/int8)`;
+  return null;
+}
+
+/**
+ * `convTypeProblem` for a node laid out as CONV_2D and DEPTHWISE_CONV_2D are (inputs: input, filter,
+ * optional bias; one output), after checking that layout. Serves both `supports()` and prepare.
+ */
+export function conv2dTypeProblem(context: TfLiteContext, node: Node): string | null {
+  if (node.inputs.length < 2 || node.outputs.length !== 1) return `expects 2 or 3 inputs and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
+  if (node.inputs[0]! < 0 || node.inputs[1]! < 0 || node.outputs[0]! < 0) return 'input, filter and output tensors are required';
+  return convTypeProblem(context.getTensor(node.inputs[0]!), context.getTensor(node.inputs[1]!), context.getTensor(node.outputs[0]!));
+}
+
+/** The tensors of a convolution node. */
+export interface ConvTensors {
+  input: Tensor;
+  filter: Tensor;
+  bias: Tensor | null;
+  output: Tensor;
+}
+
+/**
+ * The tensors of a CONV_2D / DEPTHWISE_CONV_2D node (inputs: input, filter, optional bias), after checking
+ * the arity, the element types (`conv2dTypeProblem`) and that input, filter and output are 4-D.
+ */
+export function conv2dTensors(op: string, context: TfLiteContext, node: Node): ConvTensors {
+  checkArity(op, node, [2, 3], 1);
+  const why = conv2dTypeProblem(context, node);
+  if (why !== null) throw new KernelError(op, node.index, why);
+  const input = getInput(context, node, 0, op);
+  const filter = getInput(context, node, 1, op);
+  const bias = getOptionalInput(context, node, 2);
+  const output = getOutput(context, node, 0, op);
+  checkConvRanks(op, node, input, filter, output);
+  return { input, filter, bias, output };
+}
+
+/** Throws unless input, filter and output all have rank 4. */
+export function checkConvRanks(op: string, node: Node, input: Tensor, filter: Tensor, output: Tensor): void {
+  checkRank(op, node, 'input', input, 4);
+  checkRank(op, node, 'filter', filter, 4);
+  checkRank(op, node, 'output', output, 4);
+}
+
+/** Throws unless the strides and dilation factors of CONV_2D / DEPTHWISE_CONV_2D options are integers >= 1. */
+export function checkStridesAndDilations(
+  op: string,
+  node: Node,
+  o: { strideH: number; strideW: number; dilationHFactor: number; dilationWFactor: number },
+): void {
+  checkPositive(op, node, 'stride_h', o.strideH);
+  checkPositive(op, node, 'stride_w', o.strideW);
+  checkPositive(op, node, 'dilation_h_factor', o.dilationHFactor);
+  checkPositive(op, node, 'dilation_w_factor', o.dilationWFactor);
+}
+
+/** Throws unless the padding is SAME or VALID and the fused activation is one `checkConvActivation` accepts. */
+export function checkPaddingAndActivation(op: string, node: Node, padding: Padding, activation: ActivationFunctionType): void {
+  if (padding !== Padding.SAME && padding !== Padding.VALID) throw new KernelError(op, node.index, `unsupported padding ${padding}`);
+  checkConvActivation(op, node, activation);
+}
+
+/**
+ * Output size and padding of CONV_2D / DEPTHWISE_CONV_2D computed from the input (TFLite
+ * ComputePaddingHeightWidth over the input size): throws unless the output tensor has that spatial size,
+ * else fills `outHeight`, `outWidth`, `padHeight` and `padWidth` of `g` (whose input, filter, stride and
+ * dilation fields are set).
+ */
+export function finishConvGeometry(op: string, node: Node, g: ConvGeometry, output: Tensor, padding: Padding): void {
+  const pad = computePaddingHeightWidth(
+    g.strideHeight, g.strideWidth, g.dilationHeight, g.dilationWidth, g.inHeight, g.inWidth, g.filterHeight, g.filterWidth, padding,
+  );
+  if (pad.outHeight !== output.dims[1] || pad.outWidth !== output.dims[2]) {
+    throw new KernelError(
+      op,
+      node.index,
+      `output spatial size ${output.dims[1]}x${output.dims[2]} does not match ${pad.outHeight}x${pad.outWidth} computed from input ` +
+        `${g.inHeight}x${g.inWidth}, filter ${g.filterHeight}x${g.filterWidth}, stride ${g.strideHeight}x${g.strideWidth}, ` +
+        `dilation ${g.dilationHeight}x${g.dilationWidth}, padding ${Padding[padding]}`,
+    );
+  }
+  g.outHeight = pad.outHeight;
+  g.outWidth = pad.outWidth;
+  g.padHeight = pad.height;
+  g.padWidth = pad.width;
+}
+
+/** Output-stage parameters before prepare: empty per-channel arrays, zero offsets and bounds. */
+export function emptyOutputParams(): ConvOutputParams {
+  return { multiplier: EMPTY_I32, shift: EMPTY_I32, inputOffset: 0, outputOffset: 0, actMin: 0, actMax: 0 };
+}
+
+/** What differs between the convolution kernels in `prepareConvOutputStage`. */
+export interface ConvOutputStageSpec {
+  /** Filter dimension along which per-channel scales run (CONV_2D and TRANSPOSE_CONV 0, DEPTHWISE_CONV_2D 3). */
+  quantizedDimension: number;
+  /** Bias types accepted with int16 activations (float32 takes float32 bias, int8 takes int32). */
+  int16BiasTypes: readonly TensorType[];
+  /** Fused activation applied to float32 outputs. */
+  floatActivation: ActivationFunctionType;
+  /** Activation whose range clamps quantized outputs (TRANSPOSE_CONV: NONE, as TFLM). */
+  quantizedActivation: ActivationFunctionType;
+}
+
+const FLOAT32_BIAS: readonly TensorType[] = [TensorType.FLOAT32];
+const INT32_BIAS: readonly TensorType[] = [TensorType.INT32];
+
+/**
+ * The output stage every convolution kernel prepares the same way (TFLM's ConvPrepare /
+ * DepthwiseConvPrepare / TransposeConvPrepare): allocates the per-channel multiplier and shift arrays
+ * (for every type, float included, as TFLM), checks the bias type and size for the input type, and sets
+ * `out`: the float activation range for float32; for int8 and int16 (zero points 0 required) the
+ * per-channel requantization (PopulateConvolutionQuantizationParams), the quantized activation range and
+ * the input/output offsets. Returns the bias type, or null when the node has no bias.
+ */
+export function prepareConvOutputStage(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  input: Tensor,
+  filter: Tensor,
+  bias: Tensor | null,
+  output: Tensor,
+  numChannels: number,
+  out: ConvOutputParams,
+  spec: ConvOutputStageSpec,
+): TensorType | null {
+  const buffers = allocatePerChannelBuffers(context, numChannels);
+  out.multiplier = buffers.multiplier;
+  out.shift = buffers.shift;
+  switch (input.type) {
+    case TensorType.FLOAT32: {
+      const biasType = checkBias(op, node, bias, FLOAT32_BIAS, numChannels, input.type);
+      [out.actMin, out.actMax] = floatActivationRange(spec.floatActivation);
+      return biasType;
+    }
+    case TensorType.INT8: {
+      const biasType = checkBias(op, node, bias, INT32_BIAS, numChannels, input.type);
+      [out.actMin, out.actMax] = populateConvolutionQuantizationParams(op, node, input, filter, output, spec.quantizedActivation, numChannels, spec.quantizedDimension, buffers);
+      out.inputOffset = -input.params.zeroPoint;
+      out.outputOffset = output.params.zeroPoint;
+      return biasType;
+    }
+    default: {
+      // INT16 activations, INT8 weights
+      const biasType = checkBias(op, node, bias, spec.int16BiasTypes, numChannels, input.type);
+      checkSymmetricInt16(op, node, 'input', input);
+      checkSymmetricInt16(op, node, 'output', output);
+      [out.actMin, out.actMax] = populateConvolutionQuantizationParams(op, node, input, filter, output, spec.quantizedActivation, numChannels, spec.quantizedDimension, buffers);
+      out.inputOffset = 0;
+      out.outputOffset = 0;
+      return biasType;
+    }
+  }
 }

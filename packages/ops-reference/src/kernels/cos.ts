@@ -2,26 +2,20 @@
  * COS (tflite-micro kernels/elementwise.cc: GenericPrepare<IsNumericSupportedType>, CosEval): float32
  * only, elementwise std::cos.
  */
-import { BuiltinOperator, type Registration } from '@micrort/core';
-import { PROVIDER } from '../provider.js';
-import { flatInPlace } from './in-place-common.js';
-import { prepareUnaryFloat, type UnaryFloatOpData } from './elementwise-common.js';
-
-const OP = 'COS';
+import { BuiltinOperator } from '@micrort/core';
+import { FLOAT32_ONLY, unaryKernel, type UnaryOpData } from './unary-common.js';
 
 /** COS reference kernel: float32. */
-export const COS: Registration<UnaryFloatOpData> = {
+export const COS = unaryKernel<UnaryOpData>({
+  name: 'COS',
   builtinCode: BuiltinOperator.COS,
   version: 1,
-  provider: PROVIDER,
-  inPlace: flatInPlace,
-  name: 'COS',
+  types: FLOAT32_ONLY,
   init: () => ({ count: 0 }),
-  prepare: (context, node) => prepareUnaryFloat(OP, context, node),
   invoke(context, node) {
-    const n = (node.userData as UnaryFloatOpData).count;
+    const n = (node.userData as UnaryOpData).count;
     const x = context.getEvalTensor(node.inputs[0]!).data as Float32Array;
     const y = context.getEvalTensor(node.outputs[0]!).data as Float32Array;
     for (let i = 0; i < n; i++) y[i] = Math.cos(x[i]!);
   },
-};
+});

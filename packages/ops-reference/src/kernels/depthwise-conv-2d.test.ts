@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   ActivationFunctionType,
-  KernelError,
   KernelHarness,
   Padding,
   TensorType,
@@ -13,6 +12,7 @@ import {
 } from '@micrort/core';
 import { DEPTHWISE_CONV_2D } from './depthwise-conv-2d.js';
 import { computePaddingHeightWidth } from './conv-common.js';
+import { expectFloatClose, lcg, prepareError } from './__fixtures__/conv-testing.js';
 
 const A = ActivationFunctionType;
 
@@ -155,7 +155,7 @@ describe('DEPTHWISE_CONV_2D float32 random cases', () => {
       const k = makeCase(rnd, c, F);
       const got = harness(k.input, k.filter, k.output, k.bias, k.options).invoke().outputArray();
       const want = oracle(k);
-      for (let i = 0; i < want.length; i++) expect(Math.abs(got[i]! - want[i]!)).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(want[i]!));
+      expectFloatClose(got, want);
     }
   });
 });
@@ -164,28 +164,19 @@ describe('DEPTHWISE_CONV_2D validation', () => {
   const input = { type: TensorType.INT8, shape: [1, 3, 3, 2], data: new Array(18).fill(1), scale: 0.5, zeroPoint: 0 };
   const filter = { type: TensorType.INT8, shape: [1, 2, 2, 2], data: new Array(8).fill(1), scale: [0.5, 0.5], zeroPoint: [0, 0], quantizedDimension: 3 };
   const output = { type: TensorType.INT8, shape: [1, 2, 2, 2], scale: 1, zeroPoint: 0 };
-  const err = (h: KernelHarness): string => {
-    try {
-      h.prepare();
-    } catch (e) {
-      expect(e).toBeInstanceOf(KernelError);
-      return (e as KernelError).message;
-    }
-    throw new Error('prepare did not throw');
-  };
 
   it('accepts the valid node and refuses bad ones with the node index and what is wrong', () => {
     expect(() => harness(input, filter, output, null, options()).invoke()).not.toThrow();
-    expect(err(harness(input, { ...filter, quantizedDimension: 0 }, output, null, options()))).toMatch(/DEPTHWISE_CONV_2D \(node 0\): filter \(tensor 1\) is quantized along dimension 0, expected 3/);
-    expect(err(harness(input, filter, output, null, options({ depthMultiplier: 2 })))).toMatch(/output channels 2 != input channels 2 \* depth_multiplier 2/);
-    expect(err(harness(input, { ...filter, shape: [2, 2, 2, 1], data: new Array(8).fill(1) }, output, null, options()))).toMatch(/must have shape \[1, KH, KW, Cout\]/);
-    expect(err(harness(input, filter, { ...output, shape: [1, 3, 3, 2] }, null, options()))).toMatch(/output spatial size 3x3 does not match 2x2/);
-    expect(err(harness(input, { ...filter, scale: [0.5, 0.5, 0.5], zeroPoint: [0, 0, 0] }, output, null, options()))).toMatch(/3 scales, expected 1 or 2/);
-    expect(err(harness(input, filter, output, { type: TensorType.FLOAT32, shape: [2], data: [0, 0] }, options()))).toMatch(/bias \(tensor 3\) type float32/);
-    expect(err(harness({ ...input, scale: 0 }, filter, output, null, options()))).toMatch(/input \(tensor 0\) scale must be finite and > 0/);
+    expect(prepareError(harness(input, { ...filter, quantizedDimension: 0 }, output, null, options())).message).toMatch(/DEPTHWISE_CONV_2D \(node 0\): filter \(tensor 1\) is quantized along dimension 0, expected 3/);
+    expect(prepareError(harness(input, filter, output, null, options({ depthMultiplier: 2 }))).message).toMatch(/output channels 2 != input channels 2 \* depth_multiplier 2/);
+    expect(prepareError(harness(input, { ...filter, shape: [2, 2, 2, 1], data: new Array(8).fill(1) }, output, null, options())).message).toMatch(/must have shape \[1, KH, KW, Cout\]/);
+    expect(prepareError(harness(input, filter, { ...output, shape: [1, 3, 3, 2] }, null, options())).message).toMatch(/output spatial size 3x3 does not match 2x2/);
+    expect(prepareError(harness(input, { ...filter, scale: [0.5, 0.5, 0.5], zeroPoint: [0, 0, 0] }, output, null, options())).message).toMatch(/3 scales, expected 1 or 2/);
+    expect(prepareError(harness(input, filter, output, { type: TensorType.FLOAT32, shape: [2], data: [0, 0] }, options())).message).toMatch(/bias \(tensor 3\) type float32/);
+    expect(prepareError(harness({ ...input, scale: 0 }, filter, output, null, options())).message).toMatch(/input \(tensor 0\) scale must be finite and > 0/);
     const hybrid = harness({ ...input, type: F }, filter, { ...output, type: F }, null, options());
     expect(hybrid.supports()).toBe(false);
-    expect(err(hybrid)).toMatch(/float32\/int8/);
+    expect(prepareError(hybrid).message).toMatch(/float32\/int8/);
   });
 });
 
@@ -224,14 +215,6 @@ interface Case {
   filter: HarnessTensorSpec & { data: number[]; scale: number[] };
   bias: (HarnessTensorSpec & { data: number[] | bigint[] }) | null;
   output: HarnessTensorSpec & { shape: number[] };
-}
-
-function lcg(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) | 0;
-    return (s >>> 8) / 16777216;
-  };
 }
 
 function makeCase(rnd: () => number, c: CaseShape, type: TensorType): Case {

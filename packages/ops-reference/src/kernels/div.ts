@@ -30,14 +30,12 @@ import {
   activationRangeInt32,
   activationRangeQuantized,
   allocateOpData,
-  binaryTensors,
   fusedActivation,
   opDataOf,
   planBinary,
-  requireNotQuantized,
-  requireQuantized,
-  requireSameType,
-  requireType,
+  requireNotQuantizedInputs,
+  requireQuantizedBinary,
+  typedBinaryTensors,
   type BroadcastPlan,
 } from './elementwise-common.js';
 
@@ -66,10 +64,8 @@ interface DivOpData {
 
 function prepare(context: TfLiteContext, node: Node): void {
   const data = opDataOf<DivOpData>(OP, node);
-  const { input1, input2, output } = binaryTensors(OP, context, node);
-  requireType(OP, node, output, 'output', [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8]);
-  requireSameType(OP, node, input1, input2, 'inputs');
-  requireSameType(OP, node, input1, output, 'input 1 and output');
+  const t = typedBinaryTensors(OP, context, node, [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8]);
+  const { input1, input2, output } = t;
   const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
   const activation = fusedActivation(node);
   const p = data.params;
@@ -78,14 +74,11 @@ function prepare(context: TfLiteContext, node: Node): void {
       [data.min, data.max] = activationRangeFloat(OP, node, activation);
       break;
     case TensorType.INT32:
-      requireNotQuantized(OP, node, input1, 'input 1');
-      requireNotQuantized(OP, node, input2, 'input 2');
+      requireNotQuantizedInputs(OP, node, t);
       [data.min, data.max] = activationRangeInt32(OP, node, activation);
       break;
     default: {
-      requireQuantized(OP, node, input1, 'input 1');
-      requireQuantized(OP, node, input2, 'input 2');
-      requireQuantized(OP, node, output, 'output');
+      requireQuantizedBinary(OP, node, t);
       const [lo, hi] = activationRangeQuantized(OP, node, activation, output);
       p[ACT_MIN] = lo;
       p[ACT_MAX] = hi;

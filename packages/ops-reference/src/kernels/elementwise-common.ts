@@ -351,6 +351,31 @@ export function binaryTensors(op: string, context: TfLiteContext, node: Node): B
   return { input1: context.getTensor(i1), input2: context.getTensor(i2), output: context.getTensor(o) };
 }
 
+/**
+ * `binaryTensors` plus the type checks every binary elementwise kernel starts with: the output type is one
+ * of `outputTypes`, input 2 has input 1's type and input 1 the output's.
+ */
+export function typedBinaryTensors(op: string, context: TfLiteContext, node: Node, outputTypes: readonly TensorType[]): BinaryTensors {
+  const t = binaryTensors(op, context, node);
+  requireType(op, node, t.output, 'output', outputTypes);
+  requireSameType(op, node, t.input1, t.input2, 'inputs');
+  requireSameType(op, node, t.input1, t.output, 'input 1 and output');
+  return t;
+}
+
+/** Throws unless both inputs and the output are quantized (the int8/int16 paths of binary kernels). */
+export function requireQuantizedBinary(op: string, node: Node, t: BinaryTensors): void {
+  requireQuantized(op, node, t.input1, 'input 1');
+  requireQuantized(op, node, t.input2, 'input 2');
+  requireQuantized(op, node, t.output, 'output');
+}
+
+/** Throws when either input of a binary kernel is quantized (its int32 path; TFLM's kTfLiteNoQuantization). */
+export function requireNotQuantizedInputs(op: string, node: Node, t: BinaryTensors): void {
+  requireNotQuantized(op, node, t.input1, 'input 1');
+  requireNotQuantized(op, node, t.input2, 'input 2');
+}
+
 /** The input and the output of a unary op, after arity checks. */
 export interface UnaryTensors {
   input: Tensor;
@@ -380,21 +405,4 @@ export function clampInt(x: number, lo: number, hi: number): number {
 export function clampFloat(x: number, lo: number, hi: number): number {
   const y = x < lo ? lo : x;
   return hi < y ? hi : y;
-}
-
-/** Op data of the float-only unary kernels (SIN, COS). */
-export interface UnaryFloatOpData {
-  count: number;
-}
-
-/**
- * TFLM GenericPrepare<IsNumericSupportedType> for SIN/COS: 1 input, 1 output, both float32 with the same
- * element count.
- */
-export function prepareUnaryFloat(op: string, context: TfLiteContext, node: Node): void {
-  const data = opDataOf<UnaryFloatOpData>(op, node);
-  const { input, output } = unaryTensors(op, context, node);
-  requireType(op, node, input, 'input', [TensorType.FLOAT32]);
-  requireSameType(op, node, input, output, 'input and output');
-  data.count = requireSameElementCount(op, node, input, output);
 }

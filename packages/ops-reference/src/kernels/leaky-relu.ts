@@ -13,21 +13,11 @@ import {
   checkedQuantizeMultiplier,
   type LeakyReluOptions,
   type Node,
-  type Registration,
+  type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { PROVIDER } from '../provider.js';
-import { flatInPlace } from './in-place-common.js';
-import {
-  TFLM_OP_DATA_BYTES,
-  allocateOpData,
-  opDataOf,
-  requireQuantized,
-  requireSameElementCount,
-  requireSameType,
-  requireType,
-  unaryTensors,
-} from './elementwise-common.js';
+import { TFLM_OP_DATA_BYTES, allocateOpData } from './elementwise-common.js';
+import { FLOAT32_INT8_INT16, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
 
 const OP = 'LEAKY_RELU';
 
@@ -39,26 +29,19 @@ const SHIFT_IDENTITY = 3;
 const INPUT_ZERO_POINT = 4;
 const OUTPUT_ZERO_POINT = 5;
 
-interface LeakyReluOpData {
+interface LeakyReluOpData extends UnaryOpData {
   /** TFLM's LeakyReluOpData in the arena. */
   params: Int32Array;
   type: TensorType;
-  count: number;
   /** alpha as a float32 value (float path); NaN until prepare, so the field holds a double from the start. */
   alpha: number;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
-  const data = opDataOf<LeakyReluOpData>(OP, node);
-  const { input, output } = unaryTensors(OP, context, node);
-  requireType(OP, node, input, 'input', [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16]);
-  requireSameType(OP, node, input, output, 'input and output');
-  data.count = requireSameElementCount(OP, node, input, output);
+function prepare(_context: TfLiteContext, node: Node, data: LeakyReluOpData, input: Tensor, output: Tensor): void {
   // The schema default of LeakyReluOptions.alpha is 0.
   data.alpha = Math.fround((node.builtinData as LeakyReluOptions | null)?.alpha ?? 0);
   if (input.type !== TensorType.FLOAT32) {
-    requireQuantized(OP, node, input, 'input');
-    requireQuantized(OP, node, output, 'output');
+    requireQuantizedPair(OP, node, input, output);
     const p = data.params;
     p[INPUT_ZERO_POINT] = input.params.zeroPoint;
     p[OUTPUT_ZERO_POINT] = output.params.zeroPoint;
@@ -106,13 +89,12 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** LEAKY_RELU reference kernel: float32, int8, int16. */
-export const LEAKY_RELU: Registration<LeakyReluOpData> = {
+export const LEAKY_RELU = unaryKernel<LeakyReluOpData>({
+  name: OP,
   builtinCode: BuiltinOperator.LEAKY_RELU,
   version: 2,
-  provider: PROVIDER,
-  inPlace: flatInPlace,
-  name: 'LEAKY_RELU',
+  types: FLOAT32_INT8_INT16,
   init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.LEAKY_RELU), type: TensorType.FLOAT32, count: 0, alpha: Number.NaN }),
   prepare,
   invoke,
-};
+});

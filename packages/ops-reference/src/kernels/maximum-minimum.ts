@@ -8,7 +8,7 @@
 import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
-import { binaryTensors, opDataOf, planBinary, requireSameType, requireType, type BroadcastPlan } from './elementwise-common.js';
+import { opDataOf, planBinary, typedBinaryTensors, type BroadcastPlan } from './elementwise-common.js';
 
 /** TFLM's MaximumMinimumBroadcastSlow<N = 5>. */
 const MAX_BROADCAST_RANK = 5;
@@ -22,10 +22,7 @@ interface MaxMinOpData {
 function prepareFor(op: string) {
   return (context: TfLiteContext, node: Node): void => {
     const data = opDataOf<MaxMinOpData>(op, node);
-    const { input1, input2, output } = binaryTensors(op, context, node);
-    requireType(op, node, output, 'output', [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32]);
-    requireSameType(op, node, input1, input2, 'inputs');
-    requireSameType(op, node, input1, output, 'input 1 and output');
+    const { input1, input2, output } = typedBinaryTensors(op, context, node, [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32]);
     data.plan = planBinary(op, node, input1, input2, output, MAX_BROADCAST_RANK);
   };
 }

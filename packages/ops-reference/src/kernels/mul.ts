@@ -23,14 +23,12 @@ import {
   activationRangeInt32,
   activationRangeQuantized,
   allocateOpData,
-  binaryTensors,
   fusedActivation,
   opDataOf,
   planBinary,
-  requireQuantized,
-  requireSameType,
-  requireType,
+  requireQuantizedBinary,
   requireZeroPoint,
+  typedBinaryTensors,
   type BroadcastPlan,
 } from './elementwise-common.js';
 
@@ -60,10 +58,8 @@ interface MulOpData {
 
 function prepare(context: TfLiteContext, node: Node): void {
   const data = opDataOf<MulOpData>(OP, node);
-  const { input1, input2, output } = binaryTensors(OP, context, node);
-  requireType(OP, node, output, 'output', [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.INT16]);
-  requireSameType(OP, node, input1, input2, 'inputs');
-  requireSameType(OP, node, input1, output, 'input 1 and output');
+  const t = typedBinaryTensors(OP, context, node, [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.INT16]);
+  const { input1, input2, output } = t;
   const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
   const p = data.params;
   const activation = fusedActivation(node);
@@ -81,9 +77,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       break;
     }
     default: {
-      requireQuantized(OP, node, input1, 'input 1');
-      requireQuantized(OP, node, input2, 'input 2');
-      requireQuantized(OP, node, output, 'output');
+      requireQuantizedBinary(OP, node, t);
       if (output.type === TensorType.INT16) {
         requireZeroPoint(OP, node, input1, 'input 1', 0);
         requireZeroPoint(OP, node, input2, 'input 2', 0);

@@ -1,7 +1,6 @@
 /**
- * Shared prepare logic of AVERAGE_POOL_2D and MAX_POOL_2D (TFLM kernels/pooling_common.cc) and the
- * padding arithmetic of TFLM kernels/padding.h (ComputeOutSize, ComputePaddingWithOffset,
- * ComputePaddingHeightWidth).
+ * Shared prepare logic of AVERAGE_POOL_2D and MAX_POOL_2D (TFLM kernels/pooling_common.cc); the padding
+ * arithmetic of TFLM kernels/padding.h is conv-common's.
  */
 import {
   ActivationFunctionType,
@@ -17,6 +16,7 @@ import {
 } from '@micrort/core';
 import type { Node, Pool2DOptions, TfLiteContext } from '@micrort/core';
 import { type OpDataBlock, allocateOpDataBlock, opDataBlock, shapeString } from './transpose-common.js';
+import { computePaddingHeightWidth } from './conv-common.js';
 
 /**
  * sizeof(OpDataPooling) in TFLM: TfLitePaddingValues {width, height, width_offset, height_offset},
@@ -27,63 +27,6 @@ export const OP_DATA_POOLING_BYTES = 32;
 /** init of both pooling kernels: TFLM's OpDataPooling block. */
 export function initPooling(context: TfLiteContext): OpDataBlock {
   return allocateOpDataBlock(context, OP_DATA_POOLING_BYTES);
-}
-
-/** TFLM ComputeOutSize: output size along one spatial axis (0 when the stride is 0 or padding unknown). */
-export function computeOutSize(padding: Padding, imageSize: number, filterSize: number, stride: number, dilationRate = 1): number {
-  const effectiveFilterSize = (filterSize - 1) * dilationRate + 1;
-  if (stride === 0) return 0;
-  switch (padding) {
-    case Padding.SAME:
-      return Math.trunc((imageSize + stride - 1) / stride);
-    case Padding.VALID:
-      return Math.trunc((imageSize + stride - effectiveFilterSize) / stride);
-    default:
-      return 0;
-  }
-}
-
-/** TFLM ComputePaddingWithOffset: the leading padding and the odd remainder (`offset`) of the total. */
-export function computePaddingWithOffset(
-  stride: number,
-  dilationRate: number,
-  inSize: number,
-  filterSize: number,
-  outSize: number,
-): { padding: number; offset: number } {
-  const effectiveFilterSize = (filterSize - 1) * dilationRate + 1;
-  let total = (outSize - 1) * stride + effectiveFilterSize - inSize;
-  total = total > 0 ? total : 0;
-  return { padding: Math.trunc(total / 2), offset: total % 2 };
-}
-
-/** Result of `computePaddingHeightWidth`. */
-export interface PaddingHeightWidth {
-  height: number;
-  width: number;
-  heightOffset: number;
-  widthOffset: number;
-  outHeight: number;
-  outWidth: number;
-}
-
-/** TFLM ComputePaddingHeightWidth: output size and leading padding for both spatial axes. */
-export function computePaddingHeightWidth(
-  strideHeight: number,
-  strideWidth: number,
-  dilationRateHeight: number,
-  dilationRateWidth: number,
-  inHeight: number,
-  inWidth: number,
-  filterHeight: number,
-  filterWidth: number,
-  padding: Padding,
-): PaddingHeightWidth {
-  const outWidth = computeOutSize(padding, inWidth, filterWidth, strideWidth, dilationRateWidth);
-  const outHeight = computeOutSize(padding, inHeight, filterHeight, strideHeight, dilationRateHeight);
-  const h = computePaddingWithOffset(strideHeight, dilationRateHeight, inHeight, filterHeight, outHeight);
-  const w = computePaddingWithOffset(strideWidth, dilationRateWidth, inWidth, filterWidth, outWidth);
-  return { height: h.padding, width: w.padding, heightOffset: h.offset, widthOffset: w.offset, outHeight, outWidth };
 }
 
 /** Op data of the pooling kernels, computed in prepare. */

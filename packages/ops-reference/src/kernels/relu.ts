@@ -11,22 +11,11 @@ import {
   multiplyByQuantizedMultiplier,
   checkedQuantizeMultiplier,
   type Node,
-  type Registration,
+  type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { PROVIDER } from '../provider.js';
-import { flatInPlace } from './in-place-common.js';
-import {
-  TFLM_OP_DATA_BYTES,
-  allocateOpData,
-  opDataOf,
-  requireQuantized,
-  requireSameElementCount,
-  requireSameType,
-  requireType,
-  requireZeroPoint,
-  unaryTensors,
-} from './elementwise-common.js';
+import { TFLM_OP_DATA_BYTES, allocateOpData } from './elementwise-common.js';
+import { FLOAT32_INT8_INT16, requireInt16ZeroPoints, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
 
 const OP = 'RELU';
 
@@ -38,26 +27,16 @@ const OUTPUT_OFFSET = 4;
 const OUTPUT_MULTIPLIER = 5;
 const OUTPUT_SHIFT = 6;
 
-interface ReluOpData {
+interface ReluOpData extends UnaryOpData {
   /** TFLM's ReluOpData in the arena. */
   params: Int32Array;
   type: TensorType;
-  count: number;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
-  const data = opDataOf<ReluOpData>(OP, node);
-  const { input, output } = unaryTensors(OP, context, node);
-  requireType(OP, node, input, 'input', [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16]);
-  requireSameType(OP, node, input, output, 'input and output');
-  data.count = requireSameElementCount(OP, node, input, output);
+function prepare(_context: TfLiteContext, node: Node, data: ReluOpData, input: Tensor, output: Tensor): void {
   if (input.type !== TensorType.FLOAT32) {
-    requireQuantized(OP, node, input, 'input');
-    requireQuantized(OP, node, output, 'output');
-    if (input.type === TensorType.INT16) {
-      requireZeroPoint(OP, node, input, 'input', 0);
-      requireZeroPoint(OP, node, output, 'output', 0);
-    }
+    requireQuantizedPair(OP, node, input, output);
+    requireInt16ZeroPoints(OP, node, input, output);
     const p = data.params;
     const m = checkedQuantizeMultiplier(OP, node, input.params.scale / output.params.scale, 'input/output rescale');
     p[OUTPUT_MULTIPLIER] = m.multiplier;
@@ -102,13 +81,12 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** RELU reference kernel: float32, int8, int16. */
-export const RELU: Registration<ReluOpData> = {
+export const RELU = unaryKernel<ReluOpData>({
+  name: OP,
   builtinCode: BuiltinOperator.RELU,
   version: 3,
-  provider: PROVIDER,
-  inPlace: flatInPlace,
-  name: 'RELU',
+  types: FLOAT32_INT8_INT16,
   init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.RELU), type: TensorType.FLOAT32, count: 0 }),
   prepare,
   invoke,
-};
+});

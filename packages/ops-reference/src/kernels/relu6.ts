@@ -5,18 +5,9 @@
  * input's quantization (TFLM does not requantize: the output is assumed to share the input's scale and
  * zero point).
  */
-import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
-import { PROVIDER } from '../provider.js';
-import { flatInPlace } from './in-place-common.js';
-import {
-  TFLM_OP_DATA_BYTES,
-  opDataOf,
-  requireQuantized,
-  requireSameElementCount,
-  requireSameType,
-  requireType,
-  unaryTensors,
-} from './elementwise-common.js';
+import { BuiltinOperator, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import { TFLM_OP_DATA_BYTES, requireQuantized } from './elementwise-common.js';
+import { FLOAT32_INT8_INT16, unaryKernel, type UnaryOpData } from './unary-common.js';
 
 const OP = 'RELU6';
 
@@ -24,11 +15,10 @@ const OP = 'RELU6';
 const SIX = 0;
 const ZERO = 1;
 
-interface Relu6OpData {
+interface Relu6OpData extends UnaryOpData {
   /** Relu6OpData in the arena: six and zero in the input's quantization. */
   params: Int16Array;
   type: TensorType;
-  count: number;
 }
 
 /**
@@ -41,12 +31,7 @@ export function floatToQuantized(value: number, scale: number, zeroPoint: number
   return r < min ? min : r > max ? max : r;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
-  const data = opDataOf<Relu6OpData>(OP, node);
-  const { input, output } = unaryTensors(OP, context, node);
-  requireType(OP, node, input, 'input', [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16]);
-  requireSameType(OP, node, input, output, 'input and output');
-  data.count = requireSameElementCount(OP, node, input, output);
+function prepare(_context: TfLiteContext, node: Node, data: Relu6OpData, input: Tensor): void {
   if (input.type !== TensorType.FLOAT32) {
     requireQuantized(OP, node, input, 'input');
     const [min, max] = input.type === TensorType.INT8 ? [-128, 127] : [-32768, 32767];
@@ -81,13 +66,12 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** RELU6 reference kernel: float32, int8, int16. */
-export const RELU6: Registration<Relu6OpData> = {
+export const RELU6 = unaryKernel<Relu6OpData>({
+  name: OP,
   builtinCode: BuiltinOperator.RELU6,
   version: 3,
-  provider: PROVIDER,
-  inPlace: flatInPlace,
-  name: 'RELU6',
+  types: FLOAT32_INT8_INT16,
   init: (context) => ({ params: context.allocatePersistentBuffer(TFLM_OP_DATA_BYTES.RELU6).i16, type: TensorType.FLOAT32, count: 0 }),
   prepare,
   invoke,
-};
+});

@@ -26,14 +26,13 @@ import {
   activationRangeInt32,
   activationRangeQuantized,
   allocateOpData,
-  binaryTensors,
   fusedActivation,
   opDataOf,
   planBinary,
   requireNotQuantized,
-  requireQuantized,
-  requireSameType,
-  requireType,
+  requireNotQuantizedInputs,
+  requireQuantizedBinary,
+  typedBinaryTensors,
   type BroadcastPlan,
 } from './elementwise-common.js';
 
@@ -68,10 +67,8 @@ interface SubOpData {
 
 function prepare(context: TfLiteContext, node: Node): void {
   const data = opDataOf<SubOpData>(OP, node);
-  const { input1, input2, output } = binaryTensors(OP, context, node);
-  requireType(OP, node, output, 'output', [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.INT16]);
-  requireSameType(OP, node, input1, input2, 'inputs');
-  requireSameType(OP, node, input1, output, 'input 1 and output');
+  const t = typedBinaryTensors(OP, context, node, [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.INT16]);
+  const { input1, input2, output } = t;
   const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
   const p = data.params;
   p[REQUIRES_BROADCAST] = plan.requiresBroadcast ? 1 : 0;
@@ -81,15 +78,12 @@ function prepare(context: TfLiteContext, node: Node): void {
       [data.min, data.max] = activationRangeFloat(OP, node, activation);
       break;
     case TensorType.INT32:
-      requireNotQuantized(OP, node, input1, 'input 1');
-      requireNotQuantized(OP, node, input2, 'input 2');
+      requireNotQuantizedInputs(OP, node, t);
       requireNotQuantized(OP, node, output, 'output');
       [data.min, data.max] = activationRangeInt32(OP, node, activation);
       break;
     default: {
-      requireQuantized(OP, node, input1, 'input 1');
-      requireQuantized(OP, node, input2, 'input 2');
-      requireQuantized(OP, node, output, 'output');
+      requireQuantizedBinary(OP, node, t);
       p[INPUT1_OFFSET] = -input1.params.zeroPoint;
       p[INPUT2_OFFSET] = -input2.params.zeroPoint;
       p[OUTPUT_OFFSET] = output.params.zeroPoint;

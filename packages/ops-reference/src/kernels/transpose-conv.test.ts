@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   ActivationFunctionType,
-  KernelError,
   KernelHarness,
   Padding,
   TensorType,
@@ -13,6 +12,7 @@ import {
 } from '@micrort/core';
 import { TRANSPOSE_CONV } from './transpose-conv.js';
 import { computePaddingHeightWidth } from './conv-common.js';
+import { expectFloatClose, lcg, prepareError } from './__fixtures__/conv-testing.js';
 
 const A = ActivationFunctionType;
 const F = TensorType.FLOAT32;
@@ -192,7 +192,7 @@ describe('TRANSPOSE_CONV float32 random cases', () => {
       const k = makeCase(rnd, c, F);
       const got = harness(k.input, k.filter, k.output, k.bias, k.options).invoke().outputArray();
       const want = oracle(k);
-      for (let i = 0; i < want.length; i++) expect(Math.abs(got[i]! - want[i]!)).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(want[i]!));
+      expectFloatClose(got, want);
     }
   });
 });
@@ -201,27 +201,18 @@ describe('TRANSPOSE_CONV validation', () => {
   const input = { type: F, shape: [1, 2, 2, 1], data: [1, 2, 3, 4] };
   const filter = { type: F, shape: [1, 3, 3, 1], data: new Array(9).fill(1) };
   const output = { type: F, shape: [1, 4, 4, 1] };
-  const err = (h: KernelHarness): string => {
-    try {
-      h.prepare();
-    } catch (e) {
-      expect(e).toBeInstanceOf(KernelError);
-      return (e as KernelError).message;
-    }
-    throw new Error('prepare did not throw');
-  };
 
   it('checks output_shape, the input/output sizes, channels and types', () => {
-    expect(err(harness(input, filter, output, null, options({ strideH: 2, strideW: 2 }), { type: TensorType.INT32, shape: [4], data: [1, 5, 5, 1], constant: true }))).toMatch(
+    expect(prepareError(harness(input, filter, output, null, options({ strideH: 2, strideW: 2 }), { type: TensorType.INT32, shape: [4], data: [1, 5, 5, 1], constant: true })).message).toMatch(
       /TRANSPOSE_CONV \(node 0\): output_shape \(tensor 0\) is \[1, 5, 5, 1\] but the output tensor is \[1, 4, 4, 1\]/,
     );
-    expect(err(harness(input, filter, output, null, options({ strideH: 2, strideW: 2 }), { type: TensorType.FLOAT32, shape: [4], data: [1, 4, 4, 1], constant: true }))).toMatch(/must be int32/);
-    expect(err(harness(input, filter, output, null, options({ strideH: 1, strideW: 1 })))).toMatch(/input spatial size 2x2 does not match output 4x4 .* \(expected 4x4\)/);
-    expect(err(harness(input, { ...filter, shape: [1, 3, 3, 2], data: new Array(18).fill(1) }, output, null, options({ strideH: 2, strideW: 2 })))).toMatch(/filter \(tensor 1\) input depth 2 differs from input depth 1/);
-    expect(err(harness(input, filter, output, { type: F, shape: [2], data: [0, 0] }, options({ strideH: 2, strideW: 2 })))).toMatch(/bias \(tensor 4\) has 2 elements, expected 1/);
+    expect(prepareError(harness(input, filter, output, null, options({ strideH: 2, strideW: 2 }), { type: TensorType.FLOAT32, shape: [4], data: [1, 4, 4, 1], constant: true })).message).toMatch(/must be int32/);
+    expect(prepareError(harness(input, filter, output, null, options({ strideH: 1, strideW: 1 }))).message).toMatch(/input spatial size 2x2 does not match output 4x4 .* \(expected 4x4\)/);
+    expect(prepareError(harness(input, { ...filter, shape: [1, 3, 3, 2], data: new Array(18).fill(1) }, output, null, options({ strideH: 2, strideW: 2 }))).message).toMatch(/filter \(tensor 1\) input depth 2 differs from input depth 1/);
+    expect(prepareError(harness(input, filter, output, { type: F, shape: [2], data: [0, 0] }, options({ strideH: 2, strideW: 2 }))).message).toMatch(/bias \(tensor 4\) has 2 elements, expected 1/);
     const hybrid = harness(input, { ...filter, type: TensorType.INT8, scale: [1], zeroPoint: [0] }, output, null, options({ strideH: 2, strideW: 2 }));
     expect(hybrid.supports()).toBe(false);
-    expect(err(hybrid)).toMatch(/float32\/int8/);
+    expect(prepareError(hybrid).message).toMatch(/float32\/int8/);
   });
 });
 
@@ -261,14 +252,6 @@ interface Case {
   filter: HarnessTensorSpec & { data: number[]; scale: number[] };
   bias: (HarnessTensorSpec & { data: number[] | bigint[] }) | null;
   output: HarnessTensorSpec & { shape: number[] };
-}
-
-function lcg(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) | 0;
-    return (s >>> 8) / 16777216;
-  };
 }
 
 function makeCase(rnd: () => number, c: CaseShape, type: TensorType): Case {

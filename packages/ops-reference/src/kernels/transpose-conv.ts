@@ -31,17 +31,15 @@ import { PROVIDER } from '../provider.js';
 import {
   Float64Scratch,
   Int64Words,
-  allocatePerChannelBuffers,
-  checkBias,
-  checkConvActivation,
+  checkConvRanks,
+  checkPaddingAndActivation,
   checkPositive,
-  checkRank,
-  checkSymmetricInt16,
   computeOutSize,
   computePaddingHeightWidth,
+  convTypeProblem,
   emptyGeometry,
-  floatActivationRange,
-  populateConvolutionQuantizationParams,
+  emptyOutputParams,
+  prepareConvOutputStage,
   type ConvGeometry,
   type ConvOutputParams,
 } from './conv-common.js';
@@ -54,6 +52,8 @@ const INPUT = 2;
 const BIAS = 3;
 /** TRANSPOSE_CONV filters are quantized along dimension 0 (output channels). */
 const QUANTIZED_DIMENSION = 0;
+/** Bias types of the 16x8 kernel (an int16 bias is widened to int64 each invoke). */
+const INT16_BIAS_TYPES: readonly TensorType[] = [TensorType.INT64, TensorType.INT16];
 
 const enum TransposeKind {
   Float32 = 0,
@@ -86,16 +86,7 @@ function unsupportedTypes(context: TfLiteContext, node: Node): string | null {
   if (node.inputs[OUTPUT_SHAPE]! < 0 || node.inputs[FILTER]! < 0 || node.inputs[INPUT]! < 0 || node.outputs[0]! < 0) {
     return 'output_shape, filter, input and output tensors are required';
   }
-  const input = context.getTensor(node.inputs[INPUT]!);
-  const filter = context.getTensor(node.inputs[FILTER]!);
-  const output = context.getTensor(node.outputs[0]!);
-  if (input.type !== output.type) return `input type ${tensorTypeName(input.type)} differs from output type ${tensorTypeName(output.type)}`;
-  const ok =
-    (input.type === TensorType.FLOAT32 && filter.type === TensorType.FLOAT32) ||
-    (input.type === TensorType.INT8 && filter.type === TensorType.INT8) ||
-    (input.type === TensorType.INT16 && filter.type === TensorType.INT8);
-  if (!ok) return `unsupported input/filter types ${tensorTypeName(input.type)}/${tensorTypeName(filter.type)} (supported: float32/float32, int8/int8, int16/int8)`;
-  return null;
+  return convTypeProblem(context.getTensor(node.inputs[INPUT]!), context.getTensor(node.inputs[FILTER]!), context.getTensor(node.outputs[0]!));
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -111,50 +102,38 @@ function prepare(context: TfLiteContext, node: Node): void {
   const input = getInput(context, node, INPUT, OP);
   const bias = getOptionalInput(context, node, BIAS);
   const output = getOutput(context, node, 0, OP);
-  checkRank(OP, node, 'input', input, 4);
-  checkRank(OP, node, 'filter', filter, 4);
-  checkRank(OP, node, 'output', output, 4);
+  checkConvRanks(OP, node, input, filter, output);
   checkOutputShapeTensor(node, outputShape, output);
   checkPositive(OP, node, 'stride_h', params.strideH);
   checkPositive(OP, node, 'stride_w', params.strideW);
-  if (params.padding !== Padding.SAME && params.padding !== Padding.VALID) throw new KernelError(OP, node.index, `unsupported padding ${params.padding}`);
-  checkConvActivation(OP, node, params.fusedActivationFunction);
+  checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 
   const g = computeGeometry(node, params, input, filter, output);
   data.geometry = g;
   data.outputElements = g.batches * g.outHeight * g.outWidth * g.outDepth;
   data.biasElements = bias ? numElements(bias.dims) : 0;
 
-  const buffers = allocatePerChannelBuffers(context, g.outDepth);
-  const out = data.out;
-  out.multiplier = buffers.multiplier;
-  out.shift = buffers.shift;
   data.scratchIndex = -1;
   data.biasScratchIndex = -1;
   data.biasIsInt16 = false;
 
+  // Quantized outputs clamp to the type's range only (TFLM computes their range with kTfLiteActNone).
+  const biasType = prepareConvOutputStage(OP, context, node, input, filter, bias, output, g.outDepth, data.out, {
+    quantizedDimension: QUANTIZED_DIMENSION,
+    int16BiasTypes: INT16_BIAS_TYPES,
+    floatActivation: params.fusedActivationFunction,
+    quantizedActivation: ActivationFunctionType.NONE,
+  });
   switch (input.type) {
     case TensorType.FLOAT32:
-      checkBias(OP, node, bias, [TensorType.FLOAT32], g.outDepth, input.type);
-      [out.actMin, out.actMax] = floatActivationRange(params.fusedActivationFunction);
       data.kind = TransposeKind.Float32;
       break;
     case TensorType.INT8:
-      checkBias(OP, node, bias, [TensorType.INT32], g.outDepth, input.type);
-      [out.actMin, out.actMax] = populateConvolutionQuantizationParams(OP, node, input, filter, output, ActivationFunctionType.NONE, g.outDepth, QUANTIZED_DIMENSION, buffers);
-      out.inputOffset = -input.params.zeroPoint;
-      out.outputOffset = output.params.zeroPoint;
       data.scratchIndex = context.requestScratchBufferInArena(data.outputElements * 4);
       data.kind = TransposeKind.Int8;
       break;
     default: {
       // INT16 activations, INT8 weights
-      const biasType = checkBias(OP, node, bias, [TensorType.INT64, TensorType.INT16], g.outDepth, input.type);
-      checkSymmetricInt16(OP, node, 'input', input);
-      checkSymmetricInt16(OP, node, 'output', output);
-      [out.actMin, out.actMax] = populateConvolutionQuantizationParams(OP, node, input, filter, output, ActivationFunctionType.NONE, g.outDepth, QUANTIZED_DIMENSION, buffers);
-      out.inputOffset = 0;
-      out.outputOffset = 0;
       data.scratchIndex = context.requestScratchBufferInArena(data.outputElements * 8);
       if (biasType === TensorType.INT16) {
         data.biasIsInt16 = true;
@@ -253,8 +232,6 @@ function invoke(context: TfLiteContext, node: Node): void {
   }
 }
 
-const EMPTY_I32 = new Int32Array(0);
-
 /** TRANSPOSE_CONV, versions 1-5. */
 export const TRANSPOSE_CONV: Registration = {
   builtinCode: BuiltinOperator.TRANSPOSE_CONV,
@@ -265,7 +242,7 @@ export const TRANSPOSE_CONV: Registration = {
   init: (): TransposeConvOpData => ({
     kind: TransposeKind.Float32,
     geometry: emptyGeometry(),
-    out: { multiplier: EMPTY_I32, shift: EMPTY_I32, inputOffset: 0, outputOffset: 0, actMin: 0, actMax: 0 },
+    out: emptyOutputParams(),
     hasBias: false,
     biasIsInt16: false,
     scratchIndex: -1,

@@ -1,0 +1,99 @@
+/**
+ * What LOGISTIC and TANH share (tflite-micro logistic_common.cc, tanh.cc): the 4-word op-data block,
+ * the int8/int16 quantization checks and input rescaling of prepare, and the int8 and int16 loops. The two
+ * ops differ only in the fixed-point function, the required int8 output quantization and the int16
+ * power-of-two shortcut.
+ */
+import { KernelError, TensorType, checkedLog2, multiplyByQuantizedMultiplier, roundingDivideByPOT, type Node, type Tensor } from '@micrort/core';
+import { fixedPointLogistic, fixedPointTanh, int16ActivationParams, int8ActivationParams, logisticInt16Run, tanhInt16Run } from './activation-common.js';
+import { requireZeroPoint } from './elementwise-common.js';
+import { requireInt16ZeroPoints, requireQuantizedPair } from './unary-common.js';
+
+// Word offsets in TFLM's OpDataLogistic / tanh OpData block (4 int32).
+const INPUT_ZERO_POINT = 0;
+const INPUT_RANGE_RADIUS = 1;
+const INPUT_MULTIPLIER = 2;
+const INPUT_LEFT_SHIFT = 3;
+
+/** Which of the two functions a loop computes. */
+export enum SigmoidFunction {
+  Logistic = 0,
+  Tanh = 1,
+}
+
+/** The per-op parts of the shared prepare. */
+export interface SigmoidSpec {
+  fn: SigmoidFunction;
+  /** Required int8 output zero point (LOGISTIC -128, TANH 0). */
+  int8OutputZeroPoint: number;
+  /** The required int8 output scale is 1 / this (LOGISTIC 256, TANH 128). */
+  int8OutputScaleDenominator: number;
+  /** Largest left shift for which a power-of-two int16 input scale needs no multiplier (LOGISTIC 0, TANH 1). */
+  int16MaxPotLeftShift: number;
+}
+
+/**
+ * Quantized prepare of LOGISTIC / TANH: validates input and output quantization for int8 and int16 inputs
+ * (float32 needs nothing) and writes TFLM's op-data words into `p`.
+ *
+ * - int8: output zero point and scale fixed by `spec`; the input scale gives the Q4.27 multiplier, left
+ *   shift and saturation radius.
+ * - int16: zero points 0, output scale 2^-15; the input scale gives the LUT rescaling.
+ */
+export function prepareSigmoidQuantized(op: string, node: Node, input: Tensor, output: Tensor, p: Int32Array, spec: SigmoidSpec): void {
+  if (input.type === TensorType.INT8) {
+    requireQuantizedPair(op, node, input, output);
+    requireZeroPoint(op, node, output, 'output', spec.int8OutputZeroPoint);
+    if (output.params.scale !== 1 / spec.int8OutputScaleDenominator)
+      throw new KernelError(op, node.index, `int8 output (tensor ${output.index}) scale must be 1/${spec.int8OutputScaleDenominator}, got ${output.params.scale}`);
+    const q = int8ActivationParams(input.params.scale);
+    if (q.leftShift < 0)
+      throw new KernelError(op, node.index, `input (tensor ${input.index}) scale ${input.params.scale} is too small (left shift ${q.leftShift})`);
+    p[INPUT_ZERO_POINT] = input.params.zeroPoint;
+    p[INPUT_RANGE_RADIUS] = q.radius;
+    p[INPUT_MULTIPLIER] = q.multiplier;
+    p[INPUT_LEFT_SHIFT] = q.leftShift;
+  } else if (input.type === TensorType.INT16) {
+    requireQuantizedPair(op, node, input, output);
+    requireInt16ZeroPoints(op, node, input, output);
+    const q = int16ActivationParams(input.params.scale, spec.int16MaxPotLeftShift);
+    if (typeof q === 'string') throw new KernelError(op, node.index, q);
+    const outLog2 = checkedLog2(output.params.scale);
+    if (!outLog2.isPowerOfTwo || outLog2.log2 !== -15)
+      throw new KernelError(op, node.index, `int16 output (tensor ${output.index}) scale must be 2^-15, got ${output.params.scale}`);
+    p[INPUT_MULTIPLIER] = q.multiplier;
+    p[INPUT_LEFT_SHIFT] = q.leftShift;
+  }
+}
+
+/**
+ * int8 LOGISTIC / TANH (reference_integer_ops::Logistic / Tanh): inputs beyond the saturation radius give
+ * -128 / 127; others are rescaled to Q4.27, run through gemmlowp's fixed-point function and rounded to
+ * the output scale (LOGISTIC: Q0.31 to 1/256 with zero point -128; TANH: Q0.31 to 1/128).
+ */
+export function sigmoidInt8(fn: SigmoidFunction, x: Int8Array, y: Int8Array, n: number, p: Int32Array): void {
+  const zeroPoint = p[INPUT_ZERO_POINT]!;
+  const radius = p[INPUT_RANGE_RADIUS]!;
+  const multiplier = p[INPUT_MULTIPLIER]!;
+  const leftShift = p[INPUT_LEFT_SHIFT]!;
+  const tanh = fn === SigmoidFunction.Tanh;
+  for (let i = 0; i < n; i++) {
+    const d = x[i]! - zeroPoint;
+    if (d <= -radius) y[i] = -128;
+    else if (d >= radius) y[i] = 127;
+    else {
+      const inQ4 = multiplyByQuantizedMultiplier(d, multiplier, leftShift);
+      const out = tanh ? roundingDivideByPOT(fixedPointTanh(inQ4, 4), 24) : roundingDivideByPOT(fixedPointLogistic(inQ4, 4), 23) - 128;
+      y[i] = out < -128 ? -128 : out > 127 ? 127 : out;
+    }
+  }
+}
+
+/**
+ * int16 LOGISTIC / TANH through TFLM's sigmoid lookup table with linear interpolation (a stored multiplier
+ * of 0 is the power-of-two input scale: the factor 3 of the [-10.7, 10.7] table range, no shift).
+ */
+export function sigmoidInt16(fn: SigmoidFunction, x: Int16Array, y: Int16Array, n: number, p: Int32Array): void {
+  if (fn === SigmoidFunction.Tanh) tanhInt16Run(x, 0, y, 0, n, p[INPUT_MULTIPLIER]!, p[INPUT_LEFT_SHIFT]!);
+  else logisticInt16Run(x, 0, y, 0, n, p[INPUT_MULTIPLIER]!, p[INPUT_LEFT_SHIFT]!);
+}

@@ -1,0 +1,79 @@
+/**
+ * The unary elementwise reference kernels (ABS, RELU, RELU6, LEAKY_RELU, LOGISTIC, TANH, SIN, COS): one
+ * input and one output of the same type and element count, output element `i` computed from input element
+ * `i` alone. `unaryKernel` builds their registrations around one shared prepare (TFLM's GenericPrepare and
+ * the activation prepares all start with the same arity, type and size checks), and the quantization
+ * checks several of them repeat live here too.
+ */
+import { TensorType, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import { flatInPlace } from './in-place-common.js';
+import { opDataOf, requireQuantized, requireSameElementCount, requireSameType, requireType, requireZeroPoint, unaryTensors } from './elementwise-common.js';
+
+/** float32 only (SIN, COS). */
+export const FLOAT32_ONLY: readonly TensorType[] = [TensorType.FLOAT32];
+/** float32, int8 and int16 (the activations and ABS). */
+export const FLOAT32_INT8_INT16: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16];
+
+/** Op data every unary kernel keeps: the element count, set by the shared prepare. */
+export interface UnaryOpData {
+  count: number;
+}
+
+/** What a unary kernel adds to the shared parts. */
+export interface UnaryKernelSpec<T extends UnaryOpData> {
+  /** Op name, for messages and as the registration's name. */
+  name: string;
+  builtinCode: number;
+  /** Highest op version handled. */
+  version: number;
+  /** Input types accepted; the output must have the input's type. */
+  types: readonly TensorType[];
+  init(context: TfLiteContext): T;
+  /**
+   * Type-specific prepare, called after the shared checks passed and stored `data.count` (validates the
+   * quantization and fills the op data).
+   */
+  prepare?(context: TfLiteContext, node: Node, data: T, input: Tensor, output: Tensor): void;
+  invoke(context: TfLiteContext, node: Node): void;
+}
+
+/**
+ * The registration of a unary kernel: its prepare checks 1 input and 1 output, the input type against
+ * `spec.types`, the output type and element count against the input, stores the count and then runs
+ * `spec.prepare`. In-place capable (`flatInPlace`).
+ */
+export function unaryKernel<T extends UnaryOpData>(spec: UnaryKernelSpec<T>): Registration<T> {
+  const { name, types } = spec;
+  const prepareTyped = spec.prepare;
+  return {
+    builtinCode: spec.builtinCode,
+    version: spec.version,
+    provider: PROVIDER,
+    inPlace: flatInPlace,
+    name,
+    init: spec.init,
+    prepare(context: TfLiteContext, node: Node): void {
+      const data = opDataOf<T>(name, node);
+      const { input, output } = unaryTensors(name, context, node);
+      requireType(name, node, input, 'input', types);
+      requireSameType(name, node, input, output, 'input and output');
+      data.count = requireSameElementCount(name, node, input, output);
+      if (prepareTyped) prepareTyped(context, node, data, input, output);
+    },
+    invoke: spec.invoke,
+  };
+}
+
+/** Throws unless both the input and the output have affine quantization with a positive finite scale. */
+export function requireQuantizedPair(op: string, node: Node, input: Tensor, output: Tensor): void {
+  requireQuantized(op, node, input, 'input');
+  requireQuantized(op, node, output, 'output');
+}
+
+/** When the input is int16, throws unless the input and output zero points are 0 (symmetric int16). */
+export function requireInt16ZeroPoints(op: string, node: Node, input: Tensor, output: Tensor): void {
+  if (input.type !== TensorType.INT16) return;
+  requireZeroPoint(op, node, input, 'input', 0);
+  requireZeroPoint(op, node, output, 'output', 0);
+}
