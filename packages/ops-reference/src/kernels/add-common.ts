@@ -81,8 +81,30 @@ export function addQuantizedElement(p: Int32Array, a: number, b: number): number
   return rawOutput < lo ? lo : rawOutput > hi ? hi : rawOutput;
 }
 
-/** Quantized (int8 or int16) ADD over a broadcast plan. */
+/**
+ * Quantized ADD over a broadcast plan. int8 and int16 get separate loops so each element access stays
+ * monomorphic (a loop shared by both typed-array kinds can fall out of optimised code, and unoptimised
+ * code boxes numbers, i.e. allocates, in invoke).
+ */
 export function addQuantized(plan: BroadcastPlan, p: Int32Array, a: Int8Array | Int16Array, b: Int8Array | Int16Array, out: Int8Array | Int16Array): void {
+  if (out instanceof Int8Array) addQuantizedInt8(plan, p, a as Int8Array, b as Int8Array, out);
+  else addQuantizedInt16(plan, p, a as Int16Array, b as Int16Array, out);
+}
+
+function addQuantizedInt8(plan: BroadcastPlan, p: Int32Array, a: Int8Array, b: Int8Array, out: Int8Array): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) out[o] = addQuantizedElement(p, a[i1]!, b[i2]!);
+    plan.next();
+  }
+}
+
+function addQuantizedInt16(plan: BroadcastPlan, p: Int32Array, a: Int16Array, b: Int16Array, out: Int16Array): void {
   const n = plan.inner;
   const s1 = plan.innerStride1;
   const s2 = plan.innerStride2;
