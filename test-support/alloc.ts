@@ -11,7 +11,11 @@
  * are measured and the round with the smallest median is reported (stopping early once a round's
  * median is at most `goodEnoughBytes`).
  */
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+
+// Optimise on the main thread: with concurrent recompilation, a loaded machine can leave hot code in an
+// unoptimised tier (which boxes numbers, i.e. allocates) for the whole measurement. Test processes only.
+setFlagsFromString('--no-concurrent-recompilation');
 
 export interface AllocationMeasure {
   /** Median bytes allocated per trial. */
