@@ -124,6 +124,8 @@ describe.skipIf(!hasConformance)('embedded plans on conformance models', () => {
   });
 });
 
-describe.skipIf(hasConformance)('embedded plans on conformance models', () => {
-  it.skip(SKIP_REASON, () => {});
-});
+if (!hasConformance) {
+  describe('embedded plans on conformance models', () => {
+    it.skip(SKIP_REASON, () => {});
+  });
+}

@@ -93,6 +93,8 @@ describe.skipIf(!hasConformance)('in-place planning on the conformance models', 
   });
 });
 
-describe.skipIf(hasConformance)('in-place planning on the conformance models', () => {
-  it.skip(SKIP_REASON, () => {});
-});
+if (!hasConformance) {
+  describe('in-place planning on the conformance models', () => {
+    it.skip(SKIP_REASON, () => {});
+  });
+}

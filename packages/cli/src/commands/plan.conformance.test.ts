@@ -33,6 +33,8 @@ describe.skipIf(!hasConformance)('micrort plan on the conformance models', () =>
   });
 });
 
-describe.skipIf(hasConformance)('micrort plan on the conformance models', () => {
-  it.skip(SKIP_REASON, () => {});
-});
+if (!hasConformance) {
+  describe('micrort plan on the conformance models', () => {
+    it.skip(SKIP_REASON, () => {});
+  });
+}
