@@ -109,4 +109,13 @@ describe('kernel errors name the node', () => {
     expect(e.message).toBe('CUSTOM:ADD_CONST (node 0): prepare failed: getTensor(-1): tensor index out of range (subgraph has 2 tensors)');
     expect((e as { cause?: unknown }).cause).toBeInstanceOf(MicrortError);
   });
+
+  it('so is one thrown by a provider\'s supports() while resolving kernels', () => {
+    const model = tinyModel([{ shape: [4] }, { shape: [4] }], [{ custom: 'ADD_CONST', inputs: [0], outputs: [1] }], [0], [1]);
+    const kernel = { ...addConstKernel(1), supports: (ctx: { getTensor(i: number): unknown }) => ctx.getTensor(-1) !== null };
+    const interp = new MicroInterpreter(model, new OpResolver().register(kernel as never), { planner });
+    const e = errorOf(() => interp.allocateTensors());
+    expect(e).toBeInstanceOf(KernelError);
+    expect(e.message).toBe('CUSTOM:ADD_CONST (node 0): supports() failed: getTensor(-1): tensor index out of range (subgraph has 2 tensors)');
+  });
 });

@@ -388,7 +388,12 @@ export class MicroInterpreter {
         entry.op = opName;
         entry.version = code.version;
         a.currentNode = i;
-        const res = this.resolver.resolve(code.builtinCode, code.version, code.customCode, ctx, entry.node);
+        let res: ReturnType<OpResolver['resolve']>;
+        try {
+          res = this.resolver.resolve(code.builtinCode, code.version, code.customCode, ctx, entry.node);
+        } catch (e) {
+          throw wrapKernelError(e, entry, 'supports()'); // a provider's supports() threw
+        }
         if (!res || !res.registration) {
           const declined = res ? ` (registered providers declined it: ${res.tried.map((t) => t.provider).join(', ')})` : '';
           unsupported.push(`node ${i} ${opName} v${code.version}${declined}`);
