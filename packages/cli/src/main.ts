@@ -10,7 +10,7 @@ import { consoleOut, type Out } from './print.js';
 
 const USAGE = `micrort — run TensorFlow Lite models the TFLM way
 
-usage:
+usage (a model is a .tflite path or a built-in name: demo, demo:float-cnn):
   micrort run [model.tflite] [--inputs DIR] [--outputs DIR] [--ops reference|simd] [--planner NAME]
               [--arena BYTES|auto] [--seed N] [--json] [--in-place]
               [--simd-mode fast|emulated] [--cycles [--core m4|m7] [--wait-states N]]
