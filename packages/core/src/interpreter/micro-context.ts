@@ -58,8 +58,10 @@ export class MicroContext implements TfLiteContext {
     return this.tensorAt(index, 'getTensor');
   }
 
+  /** Called several times per node per invoke: the phase test is inlined rather than an `includes` scan. */
   getEvalTensor(index: number): EvalTensor {
-    this.guard('getEvalTensor', PREPARE_INVOKE);
+    const phase = this.phase;
+    if (phase !== Phase.Invoke && phase !== Phase.Prepare) this.guard('getEvalTensor', PREPARE_INVOKE);
     return this.tensorAt(index, 'getEvalTensor');
   }
 

@@ -135,3 +135,61 @@ describe('multiplyByQuantizedMultiplierInt64', () => {
     expect(checked).toBeGreaterThan(10_000);
   });
 });
+
+describe('saturatingRoundingDoublingHighMul (double estimate + imul correction)', () => {
+  it('matches the BigInt oracle on large operands, exact ties and near-ties', () => {
+    const r = rng(20261121);
+    const big = [MIN, MIN + 1, MIN + 2, MAX, MAX - 1, MAX - 2, 0x40000000, -0x40000000, 0x7fff0000, 0x3fffffff, -0x3fffffff];
+    for (const a of big) for (const b of big) expect(saturatingRoundingDoublingHighMul(a, b), `${a}*${b}`).toBe(srdhmOracle(a, b));
+    for (let i = 0; i < 2000; i++) {
+      // Products within a few units of k * 2^30 (ties of the rounding) with large magnitudes, both signs.
+      const e = 1 + (i % 30);
+      const a = (r() | 1) >> (i % 7);
+      const b = ((1 << e) + ((i >> 5) % 5) - 2) * (i & 1 ? -1 : 1);
+      expect(saturatingRoundingDoublingHighMul(a, b), `${a}*${b}`).toBe(srdhmOracle(a, b));
+      expect(saturatingRoundingDoublingHighMul(1 << (i % 31), b), `2^${i % 31}*${b}`).toBe(srdhmOracle(1 << (i % 31), b));
+    }
+    for (let i = 0; i < 4000; i++) {
+      const a = r();
+      const b = r() >> (i % 24);
+      expect(saturatingRoundingDoublingHighMul(a, b), `${a}*${b}`).toBe(srdhmOracle(a, b));
+      expect(saturatingRoundingDoublingHighMul(-a | 0, b), `${-a}*${b}`).toBe(srdhmOracle(-a | 0, b));
+    }
+  });
+  it('matches the BigInt oracle where a*b + 2^30 lies within 2^11 of a multiple of 2^31', () => {
+    // b = (s - 2^30) * a^-1 mod 2^31 for odd a, so a*b + 2^30 = s (mod 2^31): the double estimate of
+    // the quotient is most often off right there.
+    const M = 1n << 31n;
+    const inverse = (a: bigint): bigint => {
+      let x = 1n;
+      for (let i = 0; i < 31; i++) x = (x * (2n - a * x)) % M;
+      return ((x % M) + M) % M;
+    };
+    const r = rng(424242);
+    for (let i = 0; i < 1500; i++) {
+      const a = r() | 1;
+      const s = BigInt((r() % 2048) + (i & 1 ? 1 << 30 : 0));
+      let b = Number((((((s - (1n << 30n)) % M) + M) % M) * inverse(((BigInt(a) % M) + M) % M)) % M);
+      if (i & 2) b -= 2 ** 31;
+      expect(saturatingRoundingDoublingHighMul(a, b), `${a}*${b}`).toBe(srdhmOracle(a, b));
+    }
+  });
+});
+
+describe('roundingDivideByPOT (branch-free)', () => {
+  it('matches the BigInt oracle on exact ties, tie neighbours and extremes at every exponent', () => {
+    for (let e = 0; e < 32; e++) {
+      const half = e === 0 ? 0 : 2 ** (e - 1);
+      for (const k of [0, 1, 2, 3, 1000]) {
+        for (const d of [-1, 0, 1]) {
+          const base = k * 2 ** e + half + d;
+          for (const x of [base, -base]) {
+            if (x < MIN || x > MAX) continue;
+            expect(roundingDivideByPOT(x, e), `${x} >> ${e}`).toBe(rdbpotOracle(x, e));
+          }
+        }
+      }
+      for (const x of [MIN, MIN + 1, MAX, MAX - 1, -1, 0, 1]) expect(roundingDivideByPOT(x, e), `${x} >> ${e}`).toBe(rdbpotOracle(x, e));
+    }
+  });
+});

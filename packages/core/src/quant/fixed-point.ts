@@ -5,6 +5,8 @@
 
 const TWO_POW_31 = 2147483648;
 const TWO_POW_32 = 4294967296;
+const TWO_POW_MINUS_31 = 1 / 2147483648;
+const TWO_POW_30 = 1073741824;
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 
@@ -12,35 +14,37 @@ const INT32_MAX = 2147483647;
  * gemmlowp SaturatingRoundingDoublingHighMul: the high 32 bits of 2*a*b, rounded to nearest (nudge
  * 2^30 for a*b >= 0, 1 - 2^30 below, then divide by 2^31 truncating toward zero, so an exact tie rounds
  * up: +0.5 → 1, -0.5 → 0); saturates the single overflow case a = b = INT32_MIN to INT32_MAX.
+ * `a` and `b` are taken as int32 (ToInt32, as the previous formulation's bit operations did).
  *
- * Exactness: a*b is split as a1*b1*2^32 + t with a = a1*2^16 + a0 and b = b1*2^16 + b0 (a0, b0 unsigned
- * 16-bit), so every intermediate is an integer below 2^53.
+ * Both nudges and the truncation together equal floor((a*b + 2^30) / 2^31) for every sign (for a*b < 0,
+ * trunc((a*b + 1 - 2^30) / 2^31) = ceil((y + 1 - 2^31) / 2^31) = floor(y / 2^31) with y = a*b + 2^30),
+ * so no branch on the sign is needed. Exactness without BigInt: q is first estimated from the double
+ * product. Rounding is monotonic and every boundary k*2^31 (and k*2^31 - 2^30) is exactly a double
+ * below 2^63, so the estimate is never too low; the two roundings err by less than 2^10, so it is at
+ * most one too high. The exact remainder a*b + 2^30 - q*2^31 therefore lies in (-2^10, 2^31), and its
+ * low 32 bits follow exactly from `Math.imul(a, b)` (a*b mod 2^32): read as int32 they are negative
+ * exactly when q is one too high (rare, so the branch predicts well).
  */
 export function saturatingRoundingDoublingHighMul(a: number, b: number): number {
+  a |= 0; // C int32 operands (free when they already are; keeps the double product and imul in step)
+  b |= 0;
   if (a === INT32_MIN && b === INT32_MIN) return INT32_MAX;
-  const a0 = a & 0xffff;
-  const a1 = a >> 16;
-  const b0 = b & 0xffff;
-  const b1 = b >> 16;
-  const k = 2 * a1 * b1; // exact, |k| <= 2^31
-  // t = (a1*b0 + a0*b1) * 2^16 + a0*b0, |t| < 2^50
-  const t = (a1 * b0 + a0 * b1) * 65536 + a0 * b0;
-  const nudge = (a >= 0) === (b >= 0) || a === 0 || b === 0 ? 1073741824 : -1073741823;
-  const f = (t + nudge) / TWO_POW_31; // exact: division by a power of two
-  // (a*b + nudge) / 2^31 = k + f; truncate toward zero
-  const r = k + f >= 0 ? k + Math.floor(f) : k + Math.ceil(f);
-  return r | 0;
+  const q = Math.floor((a * b + TWO_POW_30) * TWO_POW_MINUS_31);
+  const r = (Math.imul(a, b) + TWO_POW_30 - ((q & 1) << 31)) | 0;
+  return (r < 0 ? q - 1 : q) | 0;
 }
 
 /**
  * gemmlowp RoundingDivideByPOT: x / 2^exponent rounded to nearest, ties away from zero.
- * `exponent` in [0, 31].
+ * `exponent` in [0, 31]. Branch-free (the sign and the rounding decision are data-dependent, so
+ * branches on them mispredict): `(1 << 31) - 1 | 0` is 0x7fffffff, `x >> 31` is -1 for negative x, and
+ * `(threshold - remainder) >>> 31` is 1 exactly when remainder > threshold (both lie in [0, 2^31)).
  */
 export function roundingDivideByPOT(x: number, exponent: number): number {
-  const mask = exponent >= 31 ? 0x7fffffff : (1 << exponent) - 1;
+  const mask = ((1 << exponent) - 1) | 0;
   const remainder = x & mask;
-  const threshold = (mask >> 1) + (x < 0 ? 1 : 0);
-  return (x >> exponent) + (remainder > threshold ? 1 : 0);
+  const threshold = (mask >> 1) - (x >> 31);
+  return ((x >> exponent) + ((threshold - remainder) >>> 31)) | 0;
 }
 
 /**

@@ -161,7 +161,12 @@ export class IntegerLstmEval implements LstmStepper {
     else logisticInt16(out, 0, n, 0, 0);
   }
 
-  /** reference_integer_ops::FullyConnected, int8 x int8 -> int16 with int32 accumulator and bias. */
+  /**
+   * reference_integer_ops::FullyConnected, int8 x int8 -> int16 with int32 accumulator and bias.
+   * The offsets are factored out of the dot product, exactly in wrapping int32 arithmetic:
+   * sum((w + wOff) * (x + inOff)) = sum(w*x) + inOff*sum(w) + wOff*sum(x) + depth*wOff*inOff,
+   * so the inner loop (unrolled by four) only multiplies and adds raw int8 values.
+   */
   private fcInt8(base: number, x: Int8Array, xOffset: number, depth: number, w: Int8Array, bias: Int32Array | null, rows: number, out: Int16Array): void {
     const p = this.params;
     const inOff = p[base + LstmParam.FC_IN_OFFSET]!;
@@ -172,12 +177,31 @@ export class IntegerLstmEval implements LstmStepper {
     const lo = p[base + LstmParam.FC_ACT_MIN]!;
     const hi = p[base + LstmParam.FC_ACT_MAX]!;
     const s = this.size.stateDimension;
+    const depth4 = depth & ~3;
     for (let r = 0; r < rows; r++) {
       const xb = xOffset + r * depth;
+      let xSum = 0;
+      for (let d = 0; d < depth; d++) xSum += x[xb + d]!;
+      const rowConst = (Math.imul(wOff, xSum) + Math.imul(Math.imul(depth, wOff), inOff)) | 0;
       for (let o = 0; o < s; o++) {
         const wb = o * depth;
         let acc = 0;
-        for (let d = 0; d < depth; d++) acc = (acc + Math.imul(w[wb + d]! + wOff, x[xb + d]! + inOff)) | 0;
+        let wSum = 0;
+        let d = 0;
+        for (; d < depth4; d += 4) {
+          const w0 = w[wb + d]!;
+          const w1 = w[wb + d + 1]!;
+          const w2 = w[wb + d + 2]!;
+          const w3 = w[wb + d + 3]!;
+          acc = (acc + w0 * x[xb + d]! + w1 * x[xb + d + 1]! + w2 * x[xb + d + 2]! + w3 * x[xb + d + 3]!) | 0;
+          wSum = (wSum + w0 + w1 + w2 + w3) | 0;
+        }
+        for (; d < depth; d++) {
+          const wd = w[wb + d]!;
+          acc = (acc + wd * x[xb + d]!) | 0;
+          wSum = (wSum + wd) | 0;
+        }
+        acc = (acc + Math.imul(inOff, wSum) + rowConst) | 0;
         if (bias !== null) acc = (acc + bias[o]!) | 0;
         const v = multiplyByQuantizedMultiplier(acc, mult, shift) + outOff;
         out[r * s + o] = v < lo ? lo : v > hi ? hi : v;

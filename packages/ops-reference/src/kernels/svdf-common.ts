@@ -160,30 +160,38 @@ export function evalSvdfInteger(
   shiftStateLeft(state, batchSize * numFilters * memorySize);
 
   // Feature matmul.
+  const inputSize4 = inputSize & ~3;
   for (let b = 0; b < batchSize; b++) {
     const inBase = b * inputSize;
     const stateBase = b * numFilters * memorySize + memorySize - 1;
     for (let f = 0; f < numFilters; f++) {
       const wBase = f * inputSize;
+      // sum(w * (x - zp)) = sum(w * x) - zp * sum(w), exact in wrapping int32; unrolled by four.
       let dot = 0;
-      for (let k = 0; k < inputSize; k++) dot = (dot + Math.imul(weightsFeature[wBase + k]!, input[inBase + k]! - inputZp)) | 0;
-      dot = multiplyByQuantizedMultiplier(dot, scale1a, scale1b);
+      let wSum = 0;
+      let k = 0;
+      for (; k < inputSize4; k += 4) {
+        const w0 = weightsFeature[wBase + k]!;
+        const w1 = weightsFeature[wBase + k + 1]!;
+        const w2 = weightsFeature[wBase + k + 2]!;
+        const w3 = weightsFeature[wBase + k + 3]!;
+        dot = (dot + w0 * input[inBase + k]! + w1 * input[inBase + k + 1]! + w2 * input[inBase + k + 2]! + w3 * input[inBase + k + 3]!) | 0;
+        wSum = (wSum + w0 + w1 + w2 + w3) | 0;
+      }
+      for (; k < inputSize; k++) {
+        const wk = weightsFeature[wBase + k]!;
+        dot = (dot + wk * input[inBase + k]!) | 0;
+        wSum = (wSum + wk) | 0;
+      }
+      dot = multiplyByQuantizedMultiplier((dot - Math.imul(inputZp, wSum)) | 0, scale1a, scale1b);
       dot = dot < stateMin ? stateMin : dot > stateMax ? stateMax : dot;
       state[stateBase + f * memorySize] = (stateZp + dot) | 0;
     }
   }
 
   // Time matmul.
-  for (let b = 0; b < batchSize; b++) {
-    const stateBase = b * memorySize * numFilters;
-    const scratchBase = b * numFilters;
-    for (let f = 0; f < numFilters; f++) {
-      const rowBase = f * memorySize;
-      let acc = 0;
-      for (let j = 0; j < memorySize; j++) acc = (acc + Math.imul(weightsTime[rowBase + j]!, state[stateBase + rowBase + j]! - stateZp)) | 0;
-      scratch[scratchBase + f] = acc;
-    }
-  }
+  if (state instanceof Int16Array) timeMatmulInt16(s, weightsTime as Int16Array, state, stateZp, scratch);
+  else timeMatmulInt8(s, weightsTime as Int8Array, state, stateZp, scratch);
 
   // Bias, rank reduction.
   for (let b = 0; b < batchSize; b++) {
@@ -204,3 +212,36 @@ export function evalSvdfInteger(
   }
 }
 
+/**
+ * The SVDF time matmul for an int16 state: `scratch[b * F + f] = sum_j weightsTime[f * M + j] *
+ * (state[(b * F + f) * M + j] - stateZp)` in wrapping int32. int16 and int8 get separate functions so
+ * each keeps monomorphic element loads.
+ */
+function timeMatmulInt16(s: SvdfShape, weightsTime: Int16Array, state: Int16Array, stateZp: number, scratch: Int32Array): void {
+  const { batchSize, numFilters, memorySize } = s;
+  for (let b = 0; b < batchSize; b++) {
+    const stateBase = b * memorySize * numFilters;
+    const scratchBase = b * numFilters;
+    for (let f = 0; f < numFilters; f++) {
+      const rowBase = f * memorySize;
+      let acc = 0;
+      for (let j = 0; j < memorySize; j++) acc = (acc + Math.imul(weightsTime[rowBase + j]!, state[stateBase + rowBase + j]! - stateZp)) | 0;
+      scratch[scratchBase + f] = acc;
+    }
+  }
+}
+
+/** {@link timeMatmulInt16} for an int8 state and int8 time weights. */
+function timeMatmulInt8(s: SvdfShape, weightsTime: Int8Array, state: Int8Array, stateZp: number, scratch: Int32Array): void {
+  const { batchSize, numFilters, memorySize } = s;
+  for (let b = 0; b < batchSize; b++) {
+    const stateBase = b * memorySize * numFilters;
+    const scratchBase = b * numFilters;
+    for (let f = 0; f < numFilters; f++) {
+      const rowBase = f * memorySize;
+      let acc = 0;
+      for (let j = 0; j < memorySize; j++) acc = (acc + Math.imul(weightsTime[rowBase + j]!, state[stateBase + rowBase + j]! - stateZp)) | 0;
+      scratch[scratchBase + f] = acc;
+    }
+  }
+}
