@@ -14,7 +14,9 @@ export const BENCH_FLAGS = {
 
 /** Default number of timed invokes and of untimed warm-up invokes. */
 export const DEFAULT_ITERS = 10;
-export const DEFAULT_WARMUP = 3;
+/** Default warm-up: invokes until V8 has had time to optimise (at least 3 and 300 ms, at most 5000). */
+export const DEFAULT_WARMUP = 'auto';
+const AUTO_WARMUP = { minInvokes: 3, minMs: 300, maxInvokes: 5000 } as const;
 
 /** Summary statistics of the timed invokes, in milliseconds. */
 export interface BenchStats {
@@ -95,14 +97,15 @@ export function benchModel(
   model: ModelDef,
   label: string,
   choice: RuntimeChoice,
-  opts: { iters: number; warmup: number; seed: number; progress?: (line: string) => void },
+  opts: { iters: number; warmup: number | 'auto'; seed: number; progress?: (line: string) => void },
 ): BenchRun {
   const interp = buildInterpreter(model, choice).allocateTensors();
   const rng = new SplitMix64(opts.seed);
   for (let i = 0; i < interp.inputsSize; i++) fillRandom(interp.input(i), rng);
   const mode = modeOf(choice);
   const progress = opts.progress;
-  const samples = timeInvokes(interp, opts.iters, opts.warmup, progress ? (d, t) => progress(`bench ${label} [${mode}] ${d}/${t}`) : undefined);
+  const warmup = opts.warmup === 'auto' ? autoWarmup(interp) : opts.warmup;
+  const samples = timeInvokes(interp, opts.iters, opts.warmup === 'auto' ? 0 : warmup, progress ? (d, t) => progress(`bench ${label} [${mode}] ${d}/${t}`) : undefined);
   const u = interp.arenaUsage();
   const providers: Record<string, number> = {};
   const nodes = interp.nodes();
@@ -116,14 +119,29 @@ export function benchModel(
     arenaUsedBytes: u.usedBytes,
     nodes: nodes.length,
     providers,
-    ...summarize(samples, opts.warmup),
+    ...summarize(samples, warmup),
   };
 }
 
-function readCounts(args: ParsedArgs): { iters: number; warmup: number; seed: number } {
+/**
+ * Untimed invokes until the JIT has had time to optimise the kernels: at least 3 invokes and 300 ms (at
+ * most 5000 invokes). Small models need hundreds of invokes before V8 optimises their hot functions, so a
+ * fixed small warm-up would time unoptimised code. Returns how many invokes it ran.
+ */
+function autoWarmup(interp: MicroInterpreter): number {
+  const t0 = performance.now();
+  let n = 0;
+  while (n < AUTO_WARMUP.maxInvokes && (n < AUTO_WARMUP.minInvokes || performance.now() - t0 < AUTO_WARMUP.minMs)) {
+    timeInvokes(interp, 0, 1);
+    n++;
+  }
+  return n;
+}
+
+function readCounts(args: ParsedArgs): { iters: number; warmup: number | 'auto'; seed: number } {
   const iters = flagInt(args, 'iters', DEFAULT_ITERS);
   if (iters < 1) throw new UsageError(`--iters must be at least 1, got ${iters}`);
-  const warmup = flagInt(args, 'warmup', DEFAULT_WARMUP);
+  const warmup = flagString(args, 'warmup') === undefined ? DEFAULT_WARMUP : flagInt(args, 'warmup', 0);
   const seedFlag = flagString(args, 'seed') ?? '1';
   const seed = Number(seedFlag);
   if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${seedFlag}`);
@@ -189,7 +207,7 @@ export function benchCommand(argv: readonly string[], out: Out): number {
     return 0;
   }
   out.log(`model: ${label}`);
-  out.log(`${counts.iters} timed invokes after ${counts.warmup} warm-up, inputs splitmix64 seed ${counts.seed}`);
+  out.log(`${counts.iters} timed invokes after ${counts.warmup === 'auto' ? `${runs.map((r) => r.warmup).join('/')} warm-up invokes (auto: >= 300 ms)` : `${counts.warmup} warm-up invokes`}, inputs splitmix64 seed ${counts.seed}`);
   printTable(
     out,
     ['ops', 'median ms', 'mean ms', 'min ms', 'p90 ms', 'max ms', 'arena', 'providers'],
