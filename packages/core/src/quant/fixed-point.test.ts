@@ -67,6 +67,19 @@ describe('saturatingRoundingDoublingHighMul', () => {
       expect(saturatingRoundingDoublingHighMul(a, b), `${a}*${b}`).toBe(srdhmOracle(a, b));
     }
   });
+
+  it('matches the BigInt oracle for accumulator-sized a (|a| < 2^22, the uncorrected path) and at its edge', () => {
+    const r = rng(11);
+    const lim = 1 << 22;
+    for (const a of [lim - 1, -(lim - 1), lim, -lim, lim + 1, -(lim + 1)])
+      for (const b of [MIN, MAX, MIN + 1, 1 << 30, -(1 << 30), 0x7fff0000, 1])
+        expect(saturatingRoundingDoublingHighMul(a, b), `${a}*${b}`).toBe(srdhmOracle(a, b));
+    for (let i = 0; i < 3000; i++) {
+      const a = r() >> (10 + (i % 12));
+      const b = r();
+      expect(saturatingRoundingDoublingHighMul(a, b), `${a}*${b}`).toBe(srdhmOracle(a, b));
+    }
+  });
 });
 
 describe('roundingDivideByPOT', () => {

@@ -30,6 +30,9 @@ export function saturatingRoundingDoublingHighMul(a: number, b: number): number 
   b |= 0;
   if (a === INT32_MIN && b === INT32_MIN) return INT32_MAX;
   const q = Math.floor((a * b + TWO_POW_30) * TWO_POW_MINUS_31);
+  // |a| < 2^22: a*b + 2^30 is below 2^53, exact in a double, so q needs no correction (the common case
+  // of kernels' accumulators).
+  if (a > -4194304 && a < 4194304) return q | 0;
   const r = (Math.imul(a, b) + TWO_POW_30 - ((q & 1) << 31)) | 0;
   return (r < 0 ? q - 1 : q) | 0;
 }

@@ -8,7 +8,6 @@
  */
 import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplierInt64 } from '@micrort/core';
 import { endTap, firstTap, int64At, type ConvGeometry, type ConvOutputParams } from './conv-common.js';
-import { multiplyByQuantizedMultiplierFast } from './requantize-common.js';
 
 const fround = Math.fround;
 
@@ -70,7 +69,7 @@ export function convInt8(g: ConvGeometry, p: ConvOutputParams, input: Int8Array,
 /** Requantizes, offsets and clamps one accumulator of channel `oc`. */
 function outputValue(acc: number, p: ConvOutputParams, bias: Int32Array | null, oc: number): number {
   if (bias !== null) acc = (acc + bias[oc]!) | 0;
-  const v = multiplyByQuantizedMultiplierFast(acc, p.multiplier[oc]!, p.shift[oc]!) + p.outputOffset;
+  const v = multiplyByQuantizedMultiplier(acc, p.multiplier[oc]!, p.shift[oc]!) + p.outputOffset;
   return v < p.actMin ? p.actMin : v > p.actMax ? p.actMax : v;
 }
 

@@ -6,9 +6,8 @@
  *
  * These functions allocate nothing.
  */
-import { multiplyByQuantizedMultiplierInt64 } from '@micrort/core';
+import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplierInt64 } from '@micrort/core';
 import { endTap, firstTap, int64At, type ConvGeometry, type ConvOutputParams } from './conv-common.js';
-import { multiplyByQuantizedMultiplierFast } from './requantize-common.js';
 
 const fround = Math.fround;
 
@@ -288,7 +287,7 @@ function writeBlock(p: ConvOutputParams, bias: Int32Array | null, output: Int8Ar
   for (let j = 0; j < n; j++) {
     const c = oc + j;
     const acc = bias !== null ? (BLOCK[j]! + bias[c]!) | 0 : BLOCK[j]!;
-    const v = multiplyByQuantizedMultiplierFast(acc, multiplier[c]!, shift[c]!) + outputOffset;
+    const v = multiplyByQuantizedMultiplier(acc, multiplier[c]!, shift[c]!) + outputOffset;
     output[o + c] = v < actMin ? actMin : v > actMax ? actMax : v;
   }
 }
