@@ -53,11 +53,6 @@ function gaps(ops: typeof TFLM_OPS, registered: Map<string, Set<string>>): strin
 const KNOWN_CUSTOM_GAPS: Record<string, string> = {
   'CUSTOM:TFLM_DECODE': "TFLM's compressed-tensor decoder (LUT/Huffman/prune DCM formats) for models written by its compression tool; not yet ported",
   'CUSTOM:CIRCULAR_BUFFER': "TFLM's int8 streaming-history op (kernels/circular_buffer.cc); not yet ported",
-  'CUSTOM:SignalDelay': 'signal library (audio back end), not yet ported (README "Not yet")',
-  'CUSTOM:SignalFramer': 'signal library, not yet ported (README "Not yet")',
-  'CUSTOM:SignalIrfft': 'signal library inverse FFT (int16/int32/float), not yet ported (README "Not yet")',
-  'CUSTOM:SignalOverlapAdd': 'signal library, not yet ported (README "Not yet")',
-  'CUSTOM:SignalStacker': 'signal library, not yet ported (README "Not yet")',
 };
 
 /** The gaps of a group, minus the known ones; and the known ones of the group that are registered now. */

@@ -6,7 +6,9 @@
  * result is the plain DFT.
  *
  * Same structure as the fixed-point version (kiss-fft-int16-common.ts): factors from `kissFactor`,
- * radices 2, 3, 4, 5.
+ * radices 2, 3, 4, 5. Built with `isInverse = true` it holds kiss_fftri's state (negated twiddle
+ * phases, the radix-4 butterfly's inverse rotation) and `inverse()` returns the unscaled inverse
+ * (SignalIrfft divides by the length afterwards, as TFLM's IrfftFloatApply does).
  */
 import type { ArenaRegion } from '@micrort/core';
 import { KISS_MAX_FACTORS, kissFactor, kissFftrUnsupportedReason } from './kiss-fft-int16-common.js';
@@ -20,18 +22,22 @@ export function kissFftrFloatStateBytes(fftLength: number): number {
   return FACTOR_BYTES + 8 * ncfft + 8 * (ncfft >> 1) + 8 * ncfft;
 }
 
-/** A forward real FFT (kiss_fftr) in float32 with its state in one persistent arena region. */
+/** A real FFT (kiss_fftr, or kiss_fftri when `isInverse`) in float32 with its state in one persistent arena region. */
 export class KissFftrFloat {
   readonly ncfft: number;
   private readonly factors: Int32Array;
   private readonly twiddles: Float32Array;
   private readonly superTwiddles: Float32Array;
   private readonly tmp: Float32Array;
+  /** Where kf_work writes: `tmp` (forward) or the caller's time buffer (inverse), from element `fb`. */
+  private F: Float32Array;
+  private fb = 0;
 
-  /** Builds the state in `region` (`kissFftrFloatStateBytes(fftLength)` bytes). */
+  /** Builds the state in `region` (`kissFftrFloatStateBytes(fftLength)` bytes); `isInverse` builds kiss_fftri's. */
   constructor(
     readonly fftLength: number,
     region: ArenaRegion,
+    readonly isInverse = false,
   ) {
     const reason = kissFftrUnsupportedReason(fftLength);
     if (reason) throw new RangeError(reason);
@@ -47,16 +53,18 @@ export class KissFftrFloat {
     this.superTwiddles = new Float32Array(region.buffer, at, 2 * (ncfft >> 1));
     at += 8 * (ncfft >> 1);
     this.tmp = new Float32Array(region.buffer, at, 2 * ncfft);
+    this.F = this.tmp;
 
     this.factors.fill(0);
     this.factors.set(kissFactor(ncfft));
+    const sign = isInverse ? -1 : 1;
     for (let i = 0; i < ncfft; i++) {
-      const phase = (-2 * Math.PI * i) / ncfft;
+      const phase = ((-2 * Math.PI * i) / ncfft) * sign;
       this.twiddles[2 * i] = Math.cos(phase);
       this.twiddles[2 * i + 1] = Math.sin(phase);
     }
     for (let i = 0; i < ncfft >> 1; i++) {
-      const phase = -Math.PI * ((i + 1) / ncfft + 0.5);
+      const phase = -Math.PI * ((i + 1) / ncfft + 0.5) * sign;
       this.superTwiddles[2 * i] = Math.cos(phase);
       this.superTwiddles[2 * i + 1] = Math.sin(phase);
     }
@@ -65,8 +73,11 @@ export class KissFftrFloat {
 
   /** kiss_fftr: `fftLength` real samples to `ncfft + 1` complex bins at `freq[freqOffset ..]`. */
   forward(time: Float32Array, freq: Float32Array, freqOffset: number): void {
+    if (this.isInverse) throw new RangeError('kiss_fftr: this state was built for the inverse transform');
     const ncfft = this.ncfft;
     const tmp = this.tmp;
+    this.F = tmp;
+    this.fb = 0;
     this.work(0, time, 0, 1, 0);
     const tdcR = tmp[0]!;
     const tdcI = tmp[1]!;
@@ -98,8 +109,48 @@ export class KissFftrFloat {
     }
   }
 
+  /**
+   * kiss_fftri: `ncfft + 1` complex bins from `freq[freqOffset ..]` to `fftLength` real samples at
+   * `time[timeOffset ..]`, unscaled (the plain inverse sum).
+   */
+  inverse(freq: Float32Array, freqOffset: number, time: Float32Array, timeOffset: number): void {
+    if (!this.isInverse) throw new RangeError('kiss_fftri: this state was built for the forward transform');
+    const ncfft = this.ncfft;
+    const tmp = this.tmp;
+    const f0 = freq[freqOffset]!;
+    const fn = freq[freqOffset + 2 * ncfft]!;
+    tmp[0] = f0 + fn;
+    tmp[1] = f0 - fn;
+    const st = this.superTwiddles;
+    const half = ncfft >> 1;
+    for (let k = 1; k <= half; k++) {
+      const pk = 2 * k;
+      const pnk = 2 * (ncfft - k);
+      const fkR = freq[freqOffset + pk]!;
+      const fkI = freq[freqOffset + pk + 1]!;
+      const fnkcR = freq[freqOffset + pnk]!;
+      const fnkcI = -freq[freqOffset + pnk + 1]!;
+      const fekR = f(fkR + fnkcR);
+      const fekI = f(fkI + fnkcI);
+      const dR = f(fkR - fnkcR);
+      const dI = f(fkI - fnkcI);
+      const twR = st[2 * k - 2]!;
+      const twI = st[2 * k - 1]!;
+      const fokR = f(f(dR * twR) - f(dI * twI));
+      const fokI = f(f(dR * twI) + f(dI * twR));
+      tmp[pk] = fekR + fokR;
+      tmp[pk + 1] = fekI + fokI;
+      tmp[pnk] = fekR - fokR;
+      tmp[pnk + 1] = -f(fekI - fokI);
+    }
+    this.F = time;
+    this.fb = timeOffset;
+    this.work(0, tmp, 0, 1, 0);
+  }
+
   private work(out: number, fin: Float32Array, fIdx: number, fstride: number, fac: number): void {
-    const F = this.tmp;
+    const F = this.F;
+    const fb = this.fb;
     const p = this.factors[fac]!;
     const m = this.factors[fac + 1]!;
     const end = out + p * m;
@@ -107,8 +158,8 @@ export class KissFftrFloat {
     let fi = fIdx;
     if (m === 1) {
       do {
-        F[2 * o] = fin[2 * fi]!;
-        F[2 * o + 1] = fin[2 * fi + 1]!;
+        F[fb + 2 * o] = fin[2 * fi]!;
+        F[fb + 2 * o + 1] = fin[2 * fi + 1]!;
         fi += fstride;
       } while (++o !== end);
     } else {
@@ -134,10 +185,11 @@ export class KissFftrFloat {
   }
 
   private bfly2(start: number, fstride: number, m: number): void {
-    const F = this.tmp;
+    const F = this.F;
+    const fb = this.fb;
     const tw = this.twiddles;
     for (let k = 0; k < m; k++) {
-      const i0 = 2 * (start + k);
+      const i0 = fb + 2 * (start + k);
       const i1 = i0 + 2 * m;
       const t = 2 * k * fstride;
       const tR = f(f(F[i1]! * tw[t]!) - f(F[i1 + 1]! * tw[t + 1]!));
@@ -150,11 +202,12 @@ export class KissFftrFloat {
   }
 
   private bfly3(start: number, fstride: number, m: number): void {
-    const F = this.tmp;
+    const F = this.F;
+    const fb = this.fb;
     const tw = this.twiddles;
     const epi3I = tw[2 * fstride * m + 1]!;
     for (let k = 0; k < m; k++) {
-      const i0 = 2 * (start + k);
+      const i0 = fb + 2 * (start + k);
       const i1 = i0 + 2 * m;
       const i2 = i1 + 2 * m;
       const t1 = 2 * k * fstride;
@@ -179,10 +232,12 @@ export class KissFftrFloat {
   }
 
   private bfly4(start: number, fstride: number, m: number): void {
-    const F = this.tmp;
+    const F = this.F;
+    const fb = this.fb;
     const tw = this.twiddles;
+    const inverse = this.isInverse;
     for (let k = 0; k < m; k++) {
-      const i0 = 2 * (start + k);
+      const i0 = fb + 2 * (start + k);
       const i1 = i0 + 2 * m;
       const i2 = i1 + 2 * m;
       const i3 = i2 + 2 * m;
@@ -207,22 +262,30 @@ export class KissFftrFloat {
       F[i2 + 1] = f0I - s3I;
       F[i0] = f0R + s3R;
       F[i0 + 1] = f0I + s3I;
-      F[i1] = s5R + s4I;
-      F[i1 + 1] = s5I - s4R;
-      F[i3] = s5R - s4I;
-      F[i3 + 1] = s5I + s4R;
+      if (inverse) {
+        F[i1] = s5R - s4I;
+        F[i1 + 1] = s5I + s4R;
+        F[i3] = s5R + s4I;
+        F[i3 + 1] = s5I - s4R;
+      } else {
+        F[i1] = s5R + s4I;
+        F[i1 + 1] = s5I - s4R;
+        F[i3] = s5R - s4I;
+        F[i3 + 1] = s5I + s4R;
+      }
     }
   }
 
   private bfly5(start: number, fstride: number, m: number): void {
-    const F = this.tmp;
+    const F = this.F;
+    const fb = this.fb;
     const tw = this.twiddles;
     const yaR = tw[2 * fstride * m]!;
     const yaI = tw[2 * fstride * m + 1]!;
     const ybR = tw[4 * fstride * m]!;
     const ybI = tw[4 * fstride * m + 1]!;
     for (let u = 0; u < m; u++) {
-      const i0 = 2 * (start + u);
+      const i0 = fb + 2 * (start + u);
       const i1 = i0 + 2 * m;
       const i2 = i1 + 2 * m;
       const i3 = i2 + 2 * m;

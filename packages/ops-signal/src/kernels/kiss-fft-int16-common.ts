@@ -12,7 +12,11 @@
  * - `HALF_OF(x) = x >> 1`.
  *
  * The real FFT of length N runs a complex FFT of N/2 points on the even/odd samples packed as complex
- * numbers, then splits the result into N/2 + 1 bins. Radices 4, 2, 3 and 5 are supported (kf_factor
+ * numbers, then splits the result into N/2 + 1 bins. The inverse (kiss_fftri, for SignalIrfft) is built
+ * with `isInverse = true`: twiddles and super twiddles use the negated phase, the radix-4 butterfly
+ * swaps its rotation, and `inverse()` merges the N/2 + 1 bins into N/2 complex points (each bin divided
+ * by 2) before the complex transform, whose butterflies again divide by their radix: 1 / N in all, so
+ * the result is the normalized inverse DFT. Radices 4, 2, 3 and 5 are supported (kf_factor
  * picks 4s first, then 2s, then odd primes); other prime factors would need kissfft's generic butterfly,
  * whose temporary buffer TFLM's patched kissfft cannot allocate, so TFLM cannot run them either.
  */
@@ -116,16 +120,20 @@ export class KissFftrInt16 {
   private readonly factors: Int32Array;
   private readonly twiddles: Int16Array;
   private readonly superTwiddles: Int16Array;
-  /** kiss_fftr's tmpbuf: the complex FFT's output. */
+  /** kiss_fftr's tmpbuf: the complex FFT's output (forward) or input (inverse). */
   private readonly tmp: Int16Array;
+  /** Where kf_work writes: `tmp` (forward) or the caller's time buffer (inverse), from element `fb`. */
+  private F: Int16Array;
+  private fb = 0;
 
   /**
    * Builds the state (kiss_fftr_alloc) in `region`, which must hold `kissFftrInt16StateBytes(fftLength)`
-   * bytes; `fftLength` must pass `kissFftrUnsupportedReason`.
+   * bytes; `fftLength` must pass `kissFftrUnsupportedReason`. `isInverse` builds kiss_fftri's state.
    */
   constructor(
     readonly fftLength: number,
     region: ArenaRegion,
+    readonly isInverse = false,
   ) {
     const reason = kissFftrUnsupportedReason(fftLength);
     if (reason) throw new RangeError(reason);
@@ -141,11 +149,13 @@ export class KissFftrInt16 {
     this.superTwiddles = new Int16Array(region.buffer, at, 2 * (ncfft >> 1));
     at += 4 * (ncfft >> 1);
     this.tmp = new Int16Array(region.buffer, at, 2 * ncfft);
+    this.F = this.tmp;
 
     this.factors.fill(0);
     this.factors.set(kissFactor(ncfft));
-    for (let i = 0; i < ncfft; i++) fixedTwiddle((-2 * Math.PI * i) / ncfft, this.twiddles, i);
-    for (let i = 0; i < ncfft >> 1; i++) fixedTwiddle(-Math.PI * ((i + 1) / ncfft + 0.5), this.superTwiddles, i);
+    const sign = isInverse ? -1 : 1;
+    for (let i = 0; i < ncfft; i++) fixedTwiddle(((-2 * Math.PI * i) / ncfft) * sign, this.twiddles, i);
+    for (let i = 0; i < ncfft >> 1; i++) fixedTwiddle(-Math.PI * ((i + 1) / ncfft + 0.5) * sign, this.superTwiddles, i);
     this.tmp.fill(0);
   }
 
@@ -154,8 +164,11 @@ export class KissFftrInt16 {
    * to `freq[freqOffset .. freqOffset + fftLength + 2)`.
    */
   forward(time: Int16Array, freq: Int16Array, freqOffset: number): void {
+    if (this.isInverse) throw new RangeError('kiss_fftr: this state was built for the inverse transform');
     const ncfft = this.ncfft;
     const tmp = this.tmp;
+    this.F = tmp;
+    this.fb = 0;
     this.work(0, time, 0, 1, 0);
 
     const tdcR = sround16(tmp[0]!, DIV2);
@@ -190,11 +203,53 @@ export class KissFftrInt16 {
   }
 
   /**
+   * kiss_fftri: `ncfft + 1` complex bins from `freq[freqOffset .. freqOffset + fftLength + 2)` to
+   * `fftLength` real samples written to `time[timeOffset .. timeOffset + fftLength)`.
+   */
+  inverse(freq: Int16Array, freqOffset: number, time: Int16Array, timeOffset: number): void {
+    if (!this.isInverse) throw new RangeError('kiss_fftri: this state was built for the forward transform');
+    const ncfft = this.ncfft;
+    const tmp = this.tmp;
+    const f0 = freq[freqOffset]!;
+    const fn = freq[freqOffset + 2 * ncfft]!;
+    tmp[0] = sround16(i16(f0 + fn), DIV2);
+    tmp[1] = sround16(i16(f0 - fn), DIV2);
+    const st = this.superTwiddles;
+    const half = ncfft >> 1;
+    for (let k = 1; k <= half; k++) {
+      const pk = 2 * k;
+      const pnk = 2 * (ncfft - k);
+      const fkR = sround16(freq[freqOffset + pk]!, DIV2);
+      const fkI = sround16(freq[freqOffset + pk + 1]!, DIV2);
+      const fnkcR = sround16(freq[freqOffset + pnk]!, DIV2);
+      const fnkcI = sround16(i16(-freq[freqOffset + pnk + 1]!), DIV2);
+      const fekR = i16(fkR + fnkcR);
+      const fekI = i16(fkI + fnkcI);
+      const dR = i16(fkR - fnkcR);
+      const dI = i16(fkI - fnkcI);
+      const twR = st[2 * k - 2]!;
+      const twI = st[2 * k - 1]!;
+      const fokR = cmulR(dR, dI, twR, twI);
+      const fokI = cmulI(dR, dI, twR, twI);
+      tmp[pk] = fekR + fokR;
+      tmp[pk + 1] = fekI + fokI;
+      tmp[pnk] = fekR - fokR;
+      tmp[pnk + 1] = fekI - fokI;
+      tmp[pnk + 1] = -tmp[pnk + 1]!;
+    }
+    this.F = time;
+    this.fb = timeOffset;
+    this.work(0, tmp, 0, 1, 0);
+  }
+
+  /**
    * kf_work: the decimation-in-time recursion over the factor list, writing `p * m` complex outputs
-   * from `out` (complex index) and reading inputs `f[fIdx + j * fstride]`.
+   * from `out` (complex index, into `this.F` from element `this.fb`) and reading inputs
+   * `f[fIdx + j * fstride]`.
    */
   private work(out: number, f: Int16Array, fIdx: number, fstride: number, fac: number): void {
-    const F = this.tmp;
+    const F = this.F;
+    const fb = this.fb;
     const p = this.factors[fac]!;
     const m = this.factors[fac + 1]!;
     const end = out + p * m;
@@ -202,8 +257,8 @@ export class KissFftrInt16 {
     let fi = fIdx;
     if (m === 1) {
       do {
-        F[2 * o] = f[2 * fi]!;
-        F[2 * o + 1] = f[2 * fi + 1]!;
+        F[fb + 2 * o] = f[2 * fi]!;
+        F[fb + 2 * o + 1] = f[2 * fi + 1]!;
         fi += fstride;
       } while (++o !== end);
     } else {
@@ -229,10 +284,11 @@ export class KissFftrInt16 {
   }
 
   private bfly2(start: number, fstride: number, m: number): void {
-    const F = this.tmp;
+    const F = this.F;
+    const fb = this.fb;
     const tw = this.twiddles;
     for (let k = 0; k < m; k++) {
-      const i0 = 2 * (start + k);
+      const i0 = fb + 2 * (start + k);
       const i1 = i0 + 2 * m;
       const f0R = sround16(F[i0]!, DIV2);
       const f0I = sround16(F[i0 + 1]!, DIV2);
@@ -249,11 +305,12 @@ export class KissFftrInt16 {
   }
 
   private bfly3(start: number, fstride: number, m: number): void {
-    const F = this.tmp;
+    const F = this.F;
+    const fb = this.fb;
     const tw = this.twiddles;
     const epi3I = tw[2 * fstride * m + 1]!;
     for (let k = 0; k < m; k++) {
-      const i0 = 2 * (start + k);
+      const i0 = fb + 2 * (start + k);
       const i1 = i0 + 2 * m;
       const i2 = i1 + 2 * m;
       const f0R = sround16(F[i0]!, DIV3);
@@ -284,10 +341,12 @@ export class KissFftrInt16 {
   }
 
   private bfly4(start: number, fstride: number, m: number): void {
-    const F = this.tmp;
+    const F = this.F;
+    const fb = this.fb;
     const tw = this.twiddles;
+    const inverse = this.isInverse;
     for (let k = 0; k < m; k++) {
-      const i0 = 2 * (start + k);
+      const i0 = fb + 2 * (start + k);
       const i1 = i0 + 2 * m;
       const i2 = i1 + 2 * m;
       const i3 = i2 + 2 * m;
@@ -320,22 +379,30 @@ export class KissFftrInt16 {
       F[i2 + 1] = f0I - s3I;
       F[i0] = f0R + s3R;
       F[i0 + 1] = f0I + s3I;
-      F[i1] = s5R + s4I;
-      F[i1 + 1] = s5I - s4R;
-      F[i3] = s5R - s4I;
-      F[i3 + 1] = s5I + s4R;
+      if (inverse) {
+        F[i1] = s5R - s4I;
+        F[i1 + 1] = s5I + s4R;
+        F[i3] = s5R + s4I;
+        F[i3 + 1] = s5I - s4R;
+      } else {
+        F[i1] = s5R + s4I;
+        F[i1 + 1] = s5I - s4R;
+        F[i3] = s5R - s4I;
+        F[i3 + 1] = s5I + s4R;
+      }
     }
   }
 
   private bfly5(start: number, fstride: number, m: number): void {
-    const F = this.tmp;
+    const F = this.F;
+    const fb = this.fb;
     const tw = this.twiddles;
     const yaR = tw[2 * fstride * m]!;
     const yaI = tw[2 * fstride * m + 1]!;
     const ybR = tw[4 * fstride * m]!;
     const ybI = tw[4 * fstride * m + 1]!;
     for (let u = 0; u < m; u++) {
-      const i0 = 2 * (start + u);
+      const i0 = fb + 2 * (start + u);
       const i1 = i0 + 2 * m;
       const i2 = i1 + 2 * m;
       const i3 = i2 + 2 * m;

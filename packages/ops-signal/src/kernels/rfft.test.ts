@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ArenaRegion, KernelHarness, TensorType } from '@micrort/core';
 import { KissFftrInt16, kissFftrInt16StateBytes } from './kiss-fft-int16-common.js';
 import { SIGNAL_RFFT } from './rfft.js';
+import { RFFT_INT32_512_GOLDEN, RFFT_INT32_512_INPUT } from './__fixtures__/tflm-fft-test-data.js';
 
 // Options from TFLM signal/micro/kernels/fft_flexbuffers_generated_data.cc: {T, fft_length}.
 const FFT_64 = (type: number) => Uint8Array.of(0x66, 0x66, 0x74, 0x5f, 0x6c, 0x65, 0x6e, 0x67, 0x74, 0x68, 0x00, 0x54, 0x00, 0x02, 0x03, 0x0f, 0x02, 0x01, 0x02, type, 0x40, 0x04, 0x04, 0x04, 0x24, 0x01);
-const FFT_512_INT16 = Uint8Array.of(
-  0x66, 0x66, 0x74, 0x5f, 0x6c, 0x65, 0x6e, 0x67, 0x74, 0x68, 0x00, 0x54, 0x00, 0x02, 0x03, 0x0f, 0x02, 0x00, 0x01, 0x00, 0x02, 0x00, 0x07, 0x00, 0x00, 0x02,
-  0x05, 0x05, 0x06, 0x25, 0x01,
-);
+const FFT_512 = (type: number) =>
+  Uint8Array.of(0x66, 0x66, 0x74, 0x5f, 0x6c, 0x65, 0x6e, 0x67, 0x74, 0x68, 0x00, 0x54, 0x00, 0x02, 0x03, 0x0f, 0x02, 0x00, 0x01, 0x00, 0x02, 0x00, type, 0x00, 0x00, 0x02, 0x05, 0x05, 0x06, 0x25, 0x01);
+const FFT_512_INT16 = FFT_512(7);
 
 function harness(input: number[], inputShape: number[], outputShape: number[], options: Uint8Array) {
   return new KernelHarness({
@@ -65,6 +65,26 @@ describe('SignalRfft', () => {
     expect(h.scratchSizes).toEqual([256]);
   });
 
+  it('int32: impulse of 64 samples and 512 samples bit-exact with TFLM (RfftTestSize64Int32, RfftTestSize512Int32)', () => {
+    const run = (input: ArrayLike<number>, inShape: number[], outShape: number[], options: Uint8Array) =>
+      new KernelHarness({
+        registration: SIGNAL_RFFT,
+        tensors: [
+          { type: TensorType.INT32, shape: inShape, data: input },
+          { type: TensorType.INT32, shape: outShape },
+        ],
+        inputs: [0],
+        outputs: [1],
+        customInitialData: options,
+      }).invoke();
+    expect(run(impulse(64), [1, 64], [1, 66], FFT_64(2)).outputArray()).toEqual(flat(33));
+    const four = [...impulse(64), ...impulse(64), ...impulse(64), ...impulse(64)];
+    const h = run(four, [2, 2, 64], [2, 2, 66], FFT_64(2));
+    expect(h.outputArray()).toEqual([...flat(33), ...flat(33), ...flat(33), ...flat(33)]); // RfftTestSize64Int32OuterDims4
+    expect(h.scratchSizes).toEqual([256]);
+    expect(run(RFFT_INT32_512_INPUT, [1, 512], [1, 514], FFT_512(2)).outputArray()).toEqual(Array.from(RFFT_INT32_512_GOLDEN));
+  });
+
   it('keeps its state in the arena and its padded frame in scratch', () => {
     const h = harness(impulse(64), [64], [66], FFT_64(7)).prepare();
     expect(h.scratchSizes).toEqual([128]);
@@ -72,7 +92,8 @@ describe('SignalRfft', () => {
   });
 
   it('rejects unsupported types, lengths and shapes', () => {
-    expect(() => harness(impulse(64), [64], [66], FFT_64(2)).prepare()).toThrow(/T = int32 is not supported/);
+    expect(harness(impulse(64), [64], [66], FFT_64(9)).supportsAnswer()).toBe('T = int8 (handles int16, int32, float32)');
+    expect(() => harness(impulse(64), [64], [66], FFT_64(9)).prepare()).toThrow(/T = int8 is not supported/);
     expect(() => harness(impulse(64), [64], [66], FFT_64(0)).prepare()).toThrow(/input \(tensor 0\) has type int16, expected float32/);
     expect(() => harness(impulse(64), [64], [64], FFT_64(7)).prepare()).toThrow(/last output dimension is 64, expected fft_length \+ 2 = 66/);
     expect(() => harness(impulse(80), [80], [66], FFT_64(7)).prepare()).toThrow(/frame length 80 .* must be in \[1, fft_length = 64\]/);

@@ -1,12 +1,12 @@
 /**
  * SignalRfft (TFLM signal/micro/kernels/rfft.cc with signal/src/rfft_int16.cc): forward real FFT of
  * each frame (the last dimension, zero-padded to `fft_length`) to `fft_length / 2 + 1` complex bins,
- * stored as interleaved (re, im). int16 uses kissfft in 16-bit fixed point (see kiss-fft-int16-common.ts),
- * which scales the result by 1 / fft_length; float32 uses kissfft in float (kiss-fft-float-common.ts),
- * unscaled. int32 (kissfft 32-bit fixed point) is not implemented.
+ * stored as interleaved (re, im). int16 and int32 use kissfft in 16- and 32-bit fixed point (see
+ * kiss-fft-int16-common.ts, kiss-fft-int32-common.ts), which scales the result by 1 / fft_length;
+ * float32 uses kissfft in float (kiss-fft-float-common.ts), unscaled.
  *
  * Input: [..., inputLength] of type T (inputLength <= fft_length). Output: [..., fft_length + 2] of type T.
- * Options: `T` (tensor type: int16 or float32), `fft_length` (even; radices 2, 3, 4, 5).
+ * Options: `T` (tensor type: int16, int32 or float32), `fft_length` (even; radices 2, 3, 4, 5).
  * Persistent: the kissfft state (twiddles, factors, work buffer). Scratch: the zero-padded frame.
  */
 import {
@@ -22,9 +22,11 @@ import {
 import { PROVIDER } from '../provider.js';
 import { KissFftrFloat, kissFftrFloatStateBytes } from './kiss-fft-float-common.js';
 import { KissFftrInt16, kissFftrInt16StateBytes, kissFftrUnsupportedReason } from './kiss-fft-int16-common.js';
-import { checkIo, checkType, optionInt32, readOptions } from './signal-kernel-common.js';
+import { KissFftrInt32, kissFftrInt32StateBytes } from './kiss-fft-int32-common.js';
+import { checkIo, checkType, optionInt32, readOptions, supportsOptionType } from './signal-kernel-common.js';
 
 const OP = 'SignalRfft';
+const TYPES: readonly TensorType[] = [TensorType.INT16, TensorType.INT32, TensorType.FLOAT32];
 
 /** Indices into the persistent params (TfLiteAudioFrontendRfftParams). */
 const enum P {
@@ -39,14 +41,14 @@ const enum P {
 
 interface RfftOpData {
   params: Int32Array;
-  /** The int16 transform, or null for float32. */
+  /** The transform of type T; the other two are null. */
   fft16: KissFftrInt16 | null;
-  /** The float32 transform, or null for int16. */
+  fft32: KissFftrInt32 | null;
   fftF32: KissFftrFloat | null;
 }
 
 function init(context: TfLiteContext): RfftOpData {
-  return { params: context.allocatePersistentBuffer(P.COUNT * 4).i32, fft16: null, fftF32: null };
+  return { params: context.allocatePersistentBuffer(P.COUNT * 4).i32, fft16: null, fft32: null, fftF32: null };
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -58,8 +60,8 @@ function prepare(context: TfLiteContext, node: Node): void {
 
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
-  if (type !== TensorType.INT16 && type !== TensorType.FLOAT32)
-    throw new KernelError(OP, node.index, `T = ${tensorTypeName(type)} is not supported: int16 (kissfft 16-bit fixed point) and float32 are implemented`);
+  if (!TYPES.includes(type))
+    throw new KernelError(OP, node.index, `T = ${tensorTypeName(type)} is not supported: int16, int32 (kissfft 16- and 32-bit fixed point) and float32 are implemented`);
   checkType(OP, node, 'input', input, type);
   checkType(OP, node, 'output', output, type);
   if (input.dims.length < 1 || input.dims.length !== output.dims.length)
@@ -86,6 +88,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (type === TensorType.INT16) {
     p[P.SCRATCH_INDEX] = context.requestScratchBufferInArena(fftLength * 2);
     data.fft16 = new KissFftrInt16(fftLength, context.allocatePersistentBuffer(kissFftrInt16StateBytes(fftLength)));
+  } else if (type === TensorType.INT32) {
+    p[P.SCRATCH_INDEX] = context.requestScratchBufferInArena(fftLength * 4);
+    data.fft32 = new KissFftrInt32(fftLength, context.allocatePersistentBuffer(kissFftrInt32StateBytes(fftLength)));
   } else {
     p[P.SCRATCH_INDEX] = context.requestScratchBufferInArena(fftLength * 4);
     data.fftF32 = new KissFftrFloat(fftLength, context.allocatePersistentBuffer(kissFftrFloatStateBytes(fftLength)));
@@ -95,7 +100,23 @@ function prepare(context: TfLiteContext, node: Node): void {
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as RfftOpData;
   if (data.fft16 !== null) invokeInt16(context, node, data.params, data.fft16);
+  else if (data.fft32 !== null) invokeInt32(context, node, data.params, data.fft32);
   else invokeFloat(context, node, data.params, data.fftF32!);
+}
+
+function invokeInt32(context: TfLiteContext, node: Node, p: Int32Array, fft: KissFftrInt32): void {
+  const input = context.getEvalTensor(node.inputs[0]!).data as Int32Array;
+  const output = context.getEvalTensor(node.outputs[0]!).data as Int32Array;
+  const work = context.getScratchBuffer(p[P.SCRATCH_INDEX]!).i32;
+  const fftLength = p[P.FFT_LENGTH]!;
+  const inputSize = p[P.INPUT_SIZE]!;
+  const inputLength = p[P.INPUT_LENGTH]!;
+  const outputStride = p[P.OUTPUT_STRIDE]!;
+  for (let inIdx = 0, outIdx = 0; inIdx < inputSize; inIdx += inputLength, outIdx += outputStride) {
+    for (let j = 0; j < inputLength; j++) work[j] = input[inIdx + j]!;
+    for (let j = inputLength; j < fftLength; j++) work[j] = 0;
+    fft.forward(work, output, outIdx);
+  }
 }
 
 function invokeInt16(context: TfLiteContext, node: Node, p: Int32Array, fft: KissFftrInt16): void {
@@ -128,13 +149,14 @@ function invokeFloat(context: TfLiteContext, node: Node, p: Int32Array, fft: Kis
   }
 }
 
-/** SignalRfft kernel (int16 and float32). */
+/** SignalRfft kernel (int16, int32 and float32). */
 export const SIGNAL_RFFT: Registration<RfftOpData> = {
   builtinCode: BuiltinOperator.CUSTOM,
   customName: OP,
   version: 1,
   provider: PROVIDER,
   name: OP,
+  supports: (_context, node) => supportsOptionType(node, TYPES),
   init,
   prepare,
   invoke,

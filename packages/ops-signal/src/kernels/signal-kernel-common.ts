@@ -3,7 +3,7 @@
  * type/shape checks, and a cached Uint32Array view for UINT64 tensors (read and written as little-endian
  * word pairs, since kernels may not use BigInt).
  */
-import { KernelError, TensorType, numElements, tensorTypeName, type EvalTensor, type Node, type Tensor } from '@micrort/core';
+import { KernelError, TensorType, numElements, tensorTypeName, type EvalTensor, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { FlexBufferError, FlexMap, parseFlexMap } from '@micrort/core';
 
 /** Parses the node's FlexBuffer custom options; a missing or malformed buffer is a KernelError. */
@@ -67,6 +67,41 @@ export function checkRank(op: string, node: Node, what: string, t: Tensor, rank:
 export function checkElements(op: string, node: Node, what: string, t: Tensor, count: number): void {
   const n = numElements(t.dims);
   if (n !== count) throw new KernelError(op, node.index, `${what} (tensor ${t.index}) has ${n} elements, expected ${count}`);
+}
+
+/** `[d0, d1, ...]`, for messages. */
+export function shapeText(t: Tensor): string {
+  return `[${Array.from(t.dims).join(', ')}]`;
+}
+
+/**
+ * A `supports()` answer from the type of input `position`: true when it is one of `types`, otherwise the
+ * reason (`"int8 input (handles int16)"`). An omitted input is left to prepare.
+ */
+export function supportsInputType(context: TfLiteContext, node: Node, types: readonly TensorType[], position = 0): true | string {
+  const index = node.inputs[position];
+  if (index === undefined || index < 0) return true;
+  const type = context.getTensor(index).type;
+  return types.includes(type) ? true : `${tensorTypeName(type)} input (handles ${types.map(tensorTypeName).join(', ')})`;
+}
+
+/**
+ * A `supports()` answer from the custom option `T` (the tensor type the op was built for): true when it
+ * is one of `types`, otherwise the reason. Missing or malformed options are left to prepare, which
+ * reports them.
+ */
+export function supportsOptionType(node: Node, types: readonly TensorType[]): true | string {
+  const data = node.customInitialData;
+  if (!data || data.byteLength === 0) return true;
+  let t: number;
+  try {
+    const m = parseFlexMap(data);
+    if (!m.has('T')) return true;
+    t = m.int32('T');
+  } catch {
+    return true;
+  }
+  return types.includes(t) ? true : `T = ${tensorTypeName(t)} (handles ${types.map(tensorTypeName).join(', ')})`;
 }
 
 const EMPTY_U32 = new Uint32Array(0);
