@@ -13,10 +13,12 @@ import { dataKernels } from './registrations/data.js';
 import { mathKernels } from './registrations/math.js';
 import { complexKernels } from './registrations/complex.js';
 import { tfliteKernels } from './registrations/tflite.js';
+import { tflmCustomKernels } from './registrations/tflm-custom.js';
 
 export { PROVIDER } from './provider.js';
 export { makeDequantize, type DequantizeOptions } from './kernels/dequantize.js';
 export { makeWhile, type WhileKernelOptions } from './kernels/while.js';
+export { CircularBufferAbort } from './kernels/circular-buffer.js';
 
 /** Every reference kernel. */
 export const referenceKernels: readonly Registration[] = [
@@ -30,6 +32,7 @@ export const referenceKernels: readonly Registration[] = [
   ...mathKernels,
   ...complexKernels,
   ...tfliteKernels,
+  ...tflmCustomKernels,
 ];
 
 /** Registers every reference kernel on `resolver`. */

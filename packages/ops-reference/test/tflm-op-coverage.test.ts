@@ -52,7 +52,6 @@ function gaps(ops: typeof TFLM_OPS, registered: Map<string, Set<string>>): strin
  */
 const KNOWN_CUSTOM_GAPS: Record<string, string> = {
   'CUSTOM:TFLM_DECODE': "TFLM's compressed-tensor decoder (LUT/Huffman/prune DCM formats) for models written by its compression tool; not yet ported",
-  'CUSTOM:CIRCULAR_BUFFER': "TFLM's int8 streaming-history op (kernels/circular_buffer.cc); not yet ported",
 };
 
 /** The gaps of a group, minus the known ones; and the known ones of the group that are registered now. */
