@@ -169,6 +169,11 @@ export function buildResolver(ops: string, simd: { mode?: SimdMode; counters?: S
   return resolver;
 }
 
+/** Interpreter options an --ops kernel set needs (ops-wasm: the arena in its WebAssembly memory), else none. */
+export function kernelSetOptions(ops: string): Partial<InterpreterOptions> {
+  return KERNEL_SETS[ops]?.interpreterOptions?.() ?? {};
+}
+
 /** A MicroInterpreter for the model and choice. */
 export function buildInterpreter(model: ModelDef, choice: RuntimeChoice, extra: Partial<InterpreterOptions> = {}): MicroInterpreter {
   return new MicroInterpreter(model, buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters }), {
@@ -177,7 +182,7 @@ export function buildInterpreter(model: ModelDef, choice: RuntimeChoice, extra: 
     ...(choice.delegates.length ? { delegates: choice.delegates, delegateOptions: choice.delegateOptions } : {}),
     ...(choice.inPlace ? { inPlace: true } : {}),
     ...(choice.schedule ? { schedule: choice.schedule } : {}),
-    ...(KERNEL_SETS[choice.ops]?.interpreterOptions?.() ?? {}),
+    ...kernelSetOptions(choice.ops),
     ...extra,
   });
 }

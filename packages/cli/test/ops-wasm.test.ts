@@ -1,4 +1,4 @@
-/** `--ops wasm`: run, bench and inspect compose ops-wasm in front of ops-reference, arena in WebAssembly memory. */
+/** `--ops wasm`: run, bench, inspect, check and plan compose ops-wasm in front of ops-reference, arena in WebAssembly memory. */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,5 +37,17 @@ describe('--ops wasm', () => {
     const i = await cli('inspect', '--ops', 'wasm');
     expect(i.code, i.err).toBe(0);
     expect(i.out).toMatch(/@micrort\/ops-wasm/);
+  });
+
+  it('check and plan give the kernels their WebAssembly arena (the report is the allocated one)', async () => {
+    const c = await cli('check', '--ops', 'wasm', '--json');
+    expect(c.code, c.out + c.err).toBe(0);
+    const report = JSON.parse(c.out);
+    expect(report.ok).toBe(true);
+    expect(report.arena.usedBytes).toBeGreaterThan(0);
+    expect(report.nodes.filter((n: { provider?: string }) => n.provider === '@micrort/ops-wasm').length).toBeGreaterThan(0);
+    const p = await cli('plan', '--ops', 'wasm', '--json');
+    expect(p.code, p.out + p.err).toBe(0);
+    expect(JSON.parse(p.out).ops).toBe('wasm');
   });
 });

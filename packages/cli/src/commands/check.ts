@@ -1,11 +1,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { checkModel, failureReason, nodeLabel, type CheckGroup, type CheckReport, type MemoryPlanner, type OpResolver } from '@micrort/core';
+import { checkModel, failureReason, nodeLabel, type CheckGroup, type CheckOptions, type CheckReport, type OpResolver } from '@micrort/core';
 import { UsageError, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { BUILT_IN_MODELS, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION, flag } from '../options.js';
-import { OPS_OPTION, PLANNER_OPTION, buildResolver, runtimeChoice } from '../runtime.js';
+import { OPS_OPTION, PLANNER_OPTION, buildResolver, kernelSetOptions, runtimeChoice } from '../runtime.js';
 import { formatBytes, printTable, type Out } from '../print.js';
 import { Progress } from '../progress.js';
 
@@ -40,9 +40,10 @@ function checkAction(args: ParsedArgs, out: Out): number {
   }
   if (args.positional.length > 1) throw new UsageError(`check takes one model or folder, got ${args.positional.length}`);
   const target = args.positional[0];
-  if (target !== undefined && isDirectory(target)) return checkFolder(target, resolver, choice.planner, json, out);
+  const options = { planner: choice.planner, ...kernelSetOptions(choice.ops) };
+  if (target !== undefined && isDirectory(target)) return checkFolder(target, resolver, options, json, out);
   const { model, label } = loadModelArg(target);
-  const report = checkModel(model, resolver, { planner: choice.planner });
+  const report = checkModel(model, resolver, options);
   if (json) out.log(JSON.stringify({ model: label, kernels: choice.ops, ...report }, null, 2));
   else printReport(label, report, out);
   return report.ok ? 0 : 1;
@@ -71,7 +72,7 @@ function tfliteFiles(dir: string): string[] {
 }
 
 /** One line per model: runs, or what is missing (`--json`: each result also carries that line as `summary`). */
-function checkFolder(dir: string, resolver: OpResolver, planner: MemoryPlanner, json: boolean, out: Out): number {
+function checkFolder(dir: string, resolver: OpResolver, options: CheckOptions, json: boolean, out: Out): number {
   const files = tfliteFiles(dir);
   if (!files.length) throw new UsageError(`no .tflite file under ${dir}`);
   const rows: { model: string; ok: boolean; summary: string; report?: CheckReport; error?: string }[] = [];
@@ -81,7 +82,7 @@ function checkFolder(dir: string, resolver: OpResolver, planner: MemoryPlanner, 
     progress.update('check', i, files.length, name);
     try {
       const { model } = loadModelArg(file);
-      const report = checkModel(model, resolver, { planner });
+      const report = checkModel(model, resolver, options);
       rows.push({ model: name, ok: report.ok, summary: oneLine(report), report });
     } catch (e) {
       const err = e as Error;

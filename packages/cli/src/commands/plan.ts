@@ -18,6 +18,7 @@ import {
   writeModel,
   type BufferRequirement,
   type InPlacePair,
+  type InterpreterOptions,
   type MemoryPlan,
   type ModelDef,
   type OpResolver,
@@ -39,7 +40,7 @@ import { UsageError, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION, choice, text } from '../options.js';
-import { IN_PLACE_OPTION, OPS_OPTION, RECOMPUTE_BUDGET_OPTION, SIMD_MODE_OPTION, buildResolver, runtimeChoice, scheduleChoice } from '../runtime.js';
+import { IN_PLACE_OPTION, OPS_OPTION, RECOMPUTE_BUDGET_OPTION, SIMD_MODE_OPTION, buildResolver, kernelSetOptions, runtimeChoice, scheduleChoice } from '../runtime.js';
 import { formatMacs, inPlaceSummary, patchSummary } from '../schedule-summary.js';
 import { formatBytes, printTable, type Out } from '../print.js';
 
@@ -96,6 +97,8 @@ export interface PlanOptions {
   timeBudgetMs?: number;
   /** The execution schedule (default normal). */
   schedule?: ScheduleOptions;
+  /** Extra interpreter options the kernels need (ops-wasm's arena backing). */
+  interpreterOptions?: Partial<InterpreterOptions>;
 }
 
 /** A resolver with a planning stand-in registered for every op code of `model` that `resolver` lacks. */
@@ -126,6 +129,7 @@ export function analyzePlan(model: ModelDef, options: PlanOptions): PlanAnalysis
     arena: 'auto',
     inPlace: options.inPlace,
     ...(options.schedule ? { schedule: options.schedule } : {}),
+    ...(options.interpreterOptions ?? {}),
   });
   interp.allocateTensors();
   const committed = interp.memoryPlan();
@@ -279,9 +283,9 @@ function planAction(args: ParsedArgs, out: Out): number {
   const inPlace = args.flags.has('in-place');
   const resolver = () => buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters });
   const analyses = scheduleNames.map((name) =>
-    analyzePlan(model, { resolver, planners, inPlace, ...(name !== 'normal' ? { schedule: scheduleChoice(args, name) } : {}) }),
+    analyzePlan(model, { resolver, planners, inPlace, interpreterOptions: kernelSetOptions(choice.ops), ...(name !== 'normal' ? { schedule: scheduleChoice(args, name) } : {}) }),
   );
-  const normal = scheduleNames.includes('normal') ? analyses[scheduleNames.indexOf('normal')]! : analyzePlan(model, { resolver, planners: ['greedy'], inPlace: false });
+  const normal = scheduleNames.includes('normal') ? analyses[scheduleNames.indexOf('normal')]! : analyzePlan(model, { resolver, planners: ['greedy'], inPlace: false, interpreterOptions: kernelSetOptions(choice.ops) });
   const normalBound = normal.lowerBoundBytes;
   const tflmHead = tflmHeadBytes(path);
   const scheduleRows = analyses.map((a) => scheduleRow(a, normalBound));
@@ -478,7 +482,13 @@ function embedPlan(
   writeFileSync(file, bytes);
   const reloaded = loadModel(bytes);
   const resolver = withStandIns(buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters }), reloaded);
-  const interp = new MicroInterpreter(reloaded, resolver, { planner: createPlanner('offline'), arena: 'auto', inPlace, ...(schedule ? { schedule } : {}) }).allocateTensors();
+  const interp = new MicroInterpreter(reloaded, resolver, {
+    planner: createPlanner('offline'),
+    arena: 'auto',
+    inPlace,
+    ...(schedule ? { schedule } : {}),
+    ...kernelSetOptions(choice.ops),
+  }).allocateTensors();
   const replanned = interp.memoryPlan();
   const where = new Map<number, number>();
   replanned.requirements.forEach((r, i) => r.kind === 'tensor' && where.set(r.id, replanned.plan.offsets[i]!));
