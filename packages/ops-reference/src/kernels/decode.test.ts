@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
+import { BuiltinOperator, KernelHarness, MicroInterpreter, ModelBuilder, OpResolver, Padding, TensorType, loadModel, type HarnessTensorSpec } from '@micrort/core';
+import { createPlanner } from '@micrort/planners';
 import { TFLM_DECODE } from './decode.js';
+import { registerReferenceOps } from '../index.js';
 
 /** A 16-byte Decode Common Metadata header: type, DCM version 1, then the type's bytes from offset 4. */
 const dcm = (type: number, ...rest: number[]) => {
@@ -200,5 +202,39 @@ describe('TFLM_DECODE', () => {
     expect(int8In.supportsAnswer()).toBe('int8 encoded input 0 (handles uint8)');
     const odd = new KernelHarness({ registration: TFLM_DECODE, tensors: [{ type: TensorType.UINT8, shape: [2], constant: true }, { type: TensorType.INT8, shape: [8] }], inputs: [0], outputs: [1] });
     expect(() => odd.prepare()).toThrow(/expects 2 inputs \(encoded, ancillary\) per output: 1 inputs for 1 outputs/);
+  });
+
+  it('in a model: FULLY_CONNECTED and CONV_2D with per-channel weights decoded by TFLM_DECODE equal the same model with constant weights', () => {
+    const scales = [0.01, 0.02, 0.03];
+    const idx = Array.from({ length: 24 }, (_, i) => (i * 5 + 3) & 7);
+    const table = Array.from({ length: 24 }, (_, i) => ((i * 37) % 200) - 100);
+    const packed = new Uint8Array(9);
+    idx.forEach((v, i) => {
+      for (let k = 0; k < 3; k++) if ((v >> (2 - k)) & 1) packed[(i * 3 + k) >> 3]! |= 0x80 >> ((i * 3 + k) & 7);
+    });
+    const build = (op: 'fc' | 'conv', decoded: boolean) => {
+      const b = new ModelBuilder();
+      const wq = { scale: scales, zeroPoint: [0, 0, 0], quantizedDimension: 0 };
+      const wshape = op === 'fc' ? [3, 8] : [3, 1, 1, 8];
+      let w: number;
+      if (decoded) {
+        const enc = b.addTensor({ name: 'encoded', type: TensorType.UINT8, shape: [packed.length], data: packed });
+        const anc = b.addTensor({ name: 'ancillary', type: TensorType.UINT8, shape: [40], data: cat(dcm(LUT, 1, 3, 8), Uint8Array.from(table)) });
+        w = b.addTensor({ name: 'w', type: TensorType.INT8, shape: wshape, quantization: wq });
+        b.addOperator({ op: { custom: 'TFLM_DECODE' }, inputs: [enc, anc], outputs: [w] });
+      } else {
+        w = b.addTensor({ name: 'w', type: TensorType.INT8, shape: wshape, quantization: wq, data: Int8Array.from(idx.map((v, i) => table[Math.floor(i / 8) * 8 + v]!)) });
+      }
+      const x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: op === 'fc' ? [1, 8] : [1, 2, 2, 8], quantization: { scale: 0.05, zeroPoint: -3 } });
+      const bias = b.addTensor({ name: 'b', type: TensorType.INT32, shape: [3], data: Int32Array.from([10, -20, 30]), quantization: { scale: scales.map((v) => v * 0.05), zeroPoint: [0, 0, 0] } });
+      const y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: op === 'fc' ? [1, 3] : [1, 2, 2, 3], quantization: { scale: 0.1, zeroPoint: 2 } });
+      if (op === 'fc') b.addOperator({ op: BuiltinOperator.FULLY_CONNECTED, inputs: [x, w, bias], outputs: [y] });
+      else b.addOperator({ op: BuiltinOperator.CONV_2D, version: 3, inputs: [x, w, bias], outputs: [y], options: { padding: Padding.VALID, strideW: 1, strideH: 1 } });
+      const interp = new MicroInterpreter(loadModel(b.setInputs([x]).setOutputs([y]).build()), registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy') }).allocateTensors();
+      interp.setInput(0, Int8Array.from({ length: op === 'fc' ? 8 : 32 }, (_, i) => i * 7 - 50));
+      interp.invoke();
+      return Array.from(interp.output(0).data as Int8Array);
+    };
+    for (const op of ['fc', 'conv'] as const) expect(build(op, true), op).toEqual(build(op, false));
   });
 });
