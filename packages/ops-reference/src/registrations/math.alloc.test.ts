@@ -123,3 +123,20 @@ describe('math kernels allocate nothing in invoke()', () => {
     expect(m.bytesPerCall).toBeLessThan(1);
   });
 });
+
+describe('the measure itself', () => {
+  let sink: number[] = [];
+  it('sees a function that allocates one small array per call (the check above can fail)', () => {
+    let i = 0;
+    const m = measureAllocation(() => {
+      sink = [i++];
+    }, { warmup: 5000, trials: 5, iterations: 1000 });
+    expect(sink.length).toBe(1);
+    expect(m.bytesPerCall).toBeGreaterThanOrEqual(16);
+  });
+  it('reports the baseline it subtracts (the heap statistics object)', () => {
+    const m = measureAllocation(() => undefined, { warmup: 500, trials: 5, iterations: 1000 });
+    expect(m.baselineTrialBytes).toBeGreaterThanOrEqual(0);
+    expect(m.bytesPerCall).toBeLessThan(1);
+  });
+});
