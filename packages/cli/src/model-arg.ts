@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadModel, type ModelDef } from '@micrort/core';
 import { buildFloatCnn } from '@micrort/ops-gpu';
 import type { ArgumentSpec } from './command.js';
+import { UsageError } from './args.js';
 import { buildDemoModel } from './demo-model.js';
 
 /** Built-in models by name: `demo` (the default) and `demo:float-cnn`. */
@@ -30,9 +31,32 @@ export function loadModelArg(path: string | undefined): { model: ModelDef; label
     const bytes = build();
     return { model: loadModel(bytes), label, bytes };
   }
-  const buf = readFileSync(path);
+  const buf = readModelFile(path);
   // Copy into a fresh, aligned ArrayBuffer: Node's Buffer may sit at any offset of a shared pool.
   const bytes = new Uint8Array(buf.byteLength);
   bytes.set(buf);
   return { model: loadModel(bytes), label: basename(path), bytes };
+}
+
+/**
+ * Reads a model file; a path that is missing, a folder or unreadable is a `UsageError` (exit 2) saying
+ * what the argument may be, not an internal error.
+ */
+function readModelFile(path: string): Buffer {
+  const builtIns = Object.keys(BUILT_IN_MODELS).join(', ');
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new UsageError(`model ${JSON.stringify(path)} not found: give a .tflite file or a built-in model (${builtIns})`);
+    throw new UsageError(`model ${JSON.stringify(path)} cannot be read (${code ?? (e as Error).message})`);
+  }
+  if (isDir) throw new UsageError(`model ${JSON.stringify(path)} is a folder: give a .tflite file (micrort check also takes a folder)`);
+  try {
+    return readFileSync(path);
+  } catch (e) {
+    throw new UsageError(`model ${JSON.stringify(path)} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
 }

@@ -128,13 +128,23 @@ describe('option errors are typed UsageErrors: one line naming the option, the v
   });
 });
 
-describe('runtime errors keep one line `ErrorName: message` and exit 1', () => {
-  it('a missing model file', async () => {
-    const r = await cli('inspect', '/nonexistent/model.tflite');
-    expect(r.code).toBe(1);
-    expect(r.err).toHaveLength(1);
-    expect(r.err[0]).toMatch(/^Error: ENOENT: no such file or directory.*\(internal error; rerun with --debug/);
+describe('a model argument that is not a file is a UsageError saying what to give, exit 2', () => {
+  for (const command of ['run', 'inspect', 'plan', 'bench', 'check', 'deploy']) {
+    it(`${command}: a missing file`, async () => {
+      const r = await cli(command, '/nonexistent/model.tflite');
+      expect(r.code).toBe(2);
+      expect(r.err).toHaveLength(1);
+      expect(r.err[0]).toBe('UsageError: model "/nonexistent/model.tflite" not found: give a .tflite file or a built-in model (demo, demo:float-cnn)');
+    });
+  }
+  it('a folder (outside check, which takes one)', async () => {
+    const r = await cli('inspect', REPO_ROOT);
+    expect(r.code).toBe(2);
+    expect(r.err).toEqual([`UsageError: model ${JSON.stringify(REPO_ROOT)} is a folder: give a .tflite file (micrort check also takes a folder)`]);
   });
+});
+
+describe('runtime errors keep one line `ErrorName: message` and exit 1', () => {
   it('an arena too small, and its stack with --debug', async () => {
     const r = await cli('run', '--arena', '64');
     expect(r.code).toBe(1);
