@@ -7,6 +7,7 @@ export { qs8_conv } from './int8/conv';
 export { qs8_dwconv } from './int8/depthwise-conv';
 export { qs8_add } from './int8/add';
 export { pad_bytes } from './layout/pad';
+export { transpose_bytes } from './layout/transpose';
 export { qs8_avgpool, qs8_maxpool } from './int8/pool';
 export { qs8_mul } from './int8/mul';
 export { quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 } from './int8/quantize';

@@ -16,6 +16,7 @@ import { createConv2D } from './kernels/conv-2d.js';
 import { createDepthwiseConv2D } from './kernels/depthwise-conv-2d.js';
 import { createFullyConnected } from './kernels/fully-connected.js';
 import { createPad } from './kernels/pad.js';
+import { createTranspose } from './kernels/transpose.js';
 import { createConcatenation } from './kernels/concatenation.js';
 import { createMul } from './kernels/mul.js';
 import { createMean } from './kernels/mean.js';
@@ -34,7 +35,7 @@ export interface WasmKernels {
   /**
    * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
    * MEAN over H and W, SOFTMAX, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates; PAD and CONCATENATION of any
-   * fixed-size type; the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
+   * fixed-size type; TRANSPOSE of 1-, 2-, 4- and 8-byte elements; the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
    */
   readonly kernels: Registration[];
   /** Pass as `InterpreterOptions.arenaBacking`: every interpreter gets its own memory and instance. */
@@ -45,7 +46,7 @@ export interface WasmKernels {
 
 /** The registrations of ops-wasm (they find their instance through the arena at prepare). */
 export function createWasmKernels(): Registration[] {
-  return [createConv2D(), createDepthwiseConv2D(), createFullyConnected(), createAdd(), createMul(), createPad(), createConcatenation(), createAveragePool2D(), createMaxPool2D(), createMean(), createSoftmax(), createQuantize(), createDequantize(), createUnidirectionalSequenceLstm(), ...createFloatKernels()] as Registration[];
+  return [createConv2D(), createDepthwiseConv2D(), createFullyConnected(), createAdd(), createMul(), createPad(), createTranspose(), createConcatenation(), createAveragePool2D(), createMaxPool2D(), createMean(), createSoftmax(), createQuantize(), createDequantize(), createUnidirectionalSequenceLstm(), ...createFloatKernels()] as Registration[];
 }
 
 function make(module: WebAssembly.Module, features: WasmFeatures): WasmKernels {

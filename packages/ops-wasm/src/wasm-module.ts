@@ -16,6 +16,7 @@ export interface KernelExports {
   qs8_dwconv(params: number, input: number, output: number): void;
   qs8_add(params: number, input1: number, input2: number, output: number): void;
   pad_bytes(params: number, input: number, output: number): void;
+  transpose_bytes(params: number, input: number, output: number): void;
   concat_bytes(params: number, inputOffsets: number, output: number): void;
   qs8_avgpool(params: number, input: number, output: number): void;
   qs8_mul(params: number, input1: number, input2: number, output: number): void;

@@ -1,0 +1,127 @@
+/**
+ * TRANSPOSE (TFLM kernels/transpose.cc, reference_ops::Transpose) in WebAssembly: permutes the
+ * dimensions (up to 6) of a tensor whose elements are 1, 2, 4 or 8 bytes, with a constant int32/int64
+ * `perm`. It only moves bytes, so every such type is exact. transpose_bytes (assembly/layout/transpose.ts)
+ * walks the output in order; at prepare, output axes whose input axes are also neighbours, in the same
+ * order, are merged (NCHW → NHWC becomes [N, H·W, C] with a unit stride on H·W). Declines a `perm` that
+ * is not constant and elements of other sizes.
+ */
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  elementSize,
+  tensorTypeName,
+  type Node,
+  type Registration,
+  type Tensor,
+  type TfLiteContext,
+} from '@micrort/core';
+import { PROVIDER } from '../provider.js';
+import { kernelsFor } from '../wasm-arena.js';
+import { constantInputCopies, inputOffset } from './kernel-common.js';
+import type { KernelExports } from '../wasm-module.js';
+
+const OP = 'TRANSPOSE';
+/** TFLM's kTransposeMaxDimensions. */
+const MAX_DIMS = 6;
+/** Parameter block: dims[6], input byte strides[6], element size (52 bytes; TFLM keeps no OpData for TRANSPOSE). */
+const TRANSPOSE_PARAMS_BYTES = 52;
+const SIZES = new Set([1, 2, 4, 8]);
+
+interface TransposeData {
+  k: KernelExports | null;
+  params: number;
+  /** Arena copy of a constant input (-1: read the eval tensor). */
+  fixed: number;
+}
+
+function supports(context: TfLiteContext, node: Node): true | string {
+  if (node.inputs.length !== 2 || node.outputs.length !== 1) return 'arity';
+  const input = context.getTensor(node.inputs[0]!);
+  const perm = context.getTensor(node.inputs[1]!);
+  const size = elementSize(input.type);
+  if (size === undefined || !SIZES.has(size)) return `${tensorTypeName(input.type)} input (handles elements of 1, 2, 4 or 8 bytes)`;
+  if (!perm.isConstant) return 'perm is not a constant';
+  if (perm.type !== TensorType.INT32 && perm.type !== TensorType.INT64) return `${tensorTypeName(perm.type)} perm`;
+  if (input.dims.length > MAX_DIMS) return `rank ${input.dims.length} (handles up to ${MAX_DIMS})`;
+  return true;
+}
+
+function readPerm(t: Tensor, rank: number, node: Node): number[] {
+  if (t.dims.length !== 1 || t.dims[0] !== rank) throw new KernelError(OP, node.index, `perm must be a 1-D tensor of ${rank} elements, got shape [${t.dims.join(', ')}]`);
+  const out: number[] = [];
+  const seen = new Array<boolean>(rank).fill(false);
+  for (let i = 0; i < rank; i++) {
+    const p = t.type === TensorType.INT64 ? Number((t.data as BigInt64Array)[i]!) : (t.data as Int32Array)[i]!;
+    if (!(p >= 0 && p < rank)) throw new KernelError(OP, node.index, `perm[${i}] = ${p} is out of range [0, ${rank})`);
+    if (seen[p]) throw new KernelError(OP, node.index, `perm [${out.concat(p).join(', ')}…] is not a permutation (axis ${p} repeated)`);
+    seen[p] = true;
+    out.push(p);
+  }
+  return out;
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  const data = node.userData as TransposeData;
+  if (node.inputs.length !== 2 || node.outputs.length !== 1) throw new KernelError(OP, node.index, 'expects 2 inputs and 1 output');
+  const input = context.getTensor(node.inputs[0]!);
+  const output = context.getTensor(node.outputs[0]!);
+  if (output.type !== input.type) throw new KernelError(OP, node.index, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`);
+  const rank = input.dims.length;
+  if (output.dims.length !== rank) throw new KernelError(OP, node.index, `output rank ${output.dims.length} differs from input rank ${rank}`);
+  const perm = readPerm(context.getTensor(node.inputs[1]!), rank, node);
+  for (let i = 0; i < rank; i++) {
+    if (output.dims[i] !== input.dims[perm[i]!])
+      throw new KernelError(OP, node.index, `output shape [${output.dims.join(', ')}] does not match the permuted input shape [${perm.map((p) => input.dims[p]).join(', ')}]`);
+  }
+  const es = elementSize(input.type)!;
+  const inStride: number[] = new Array<number>(rank);
+  for (let d = rank - 1, s = es; d >= 0; d--) {
+    inStride[d] = s;
+    s *= input.dims[d]!;
+  }
+  // output axes (dim, input byte stride), merging axis k into k + 1 when input axis perm[k] is perm[k + 1] - 1
+  const dims: number[] = [];
+  const strides: number[] = [];
+  for (let k = 0; k < rank; k++) {
+    const n = output.dims[k]!;
+    if (dims.length > 0 && perm[k - 1] === perm[k]! - 1) {
+      dims[dims.length - 1]! *= n;
+      strides[strides.length - 1] = inStride[perm[k]!]!;
+    } else {
+      dims.push(n);
+      strides.push(inStride[perm[k]!]!);
+    }
+  }
+  while (dims.length < MAX_DIMS) dims.unshift(1), strides.unshift(0);
+  const region = context.allocatePersistentBuffer(TRANSPOSE_PARAMS_BYTES);
+  data.k = kernelsFor(OP, node, region);
+  const p = region.i32;
+  for (let i = 0; i < MAX_DIMS; i++) {
+    p[i] = dims[i]!;
+    p[MAX_DIMS + i] = strides[i]!;
+  }
+  p[12] = es;
+  data.params = region.offset;
+  data.fixed = constantInputCopies(context, node, [0])[0]!;
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const data = node.userData as TransposeData;
+  data.k!.transpose_bytes(data.params, inputOffset(context, node, 0, data.fixed), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+}
+
+/** The TRANSPOSE registration. */
+export function createTranspose(): Registration<TransposeData> {
+  return {
+    builtinCode: BuiltinOperator.TRANSPOSE,
+    version: 6,
+    provider: PROVIDER,
+    name: 'TRANSPOSE/wasm-bytes',
+    supports,
+    init: (): TransposeData => ({ k: null, params: 0, fixed: -1 }),
+    prepare,
+    invoke,
+  };
+}
