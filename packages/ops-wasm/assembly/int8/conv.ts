@@ -16,7 +16,7 @@
 // pixel contributes nothing. The bias already holds -input_zp * sum(w), so the padding row (input zero
 // points) contributes zero, as TFLM's skipped taps do.
 import { rdbpot, srdhm } from './requant';
-import { P_ACT_MAX, P_ACT_MIN, P_EXT, P_GATHER, P_IN_C, P_KB8, P_K_H, P_K_W, P_OUT16, P_OUT_C, P_PACKED, P_PTRS, P_ROWS, P_TOTAL, P_ZP_OUT, tapPointers } from './window';
+import { P_ACT_MAX, P_ACT_MIN, P_EXT, P_GATHER, P_IN_C, P_KB8, P_K_H, P_NO_LEFT, P_K_W, P_OUT16, P_OUT_C, P_PACKED, P_PTRS, P_ROWS, P_TOTAL, P_ZP_OUT, tapPointers } from './window';
 
 /** Bytes of one channel pair's parameters. */
 const CH_BYTES: usize = 48;
@@ -27,9 +27,12 @@ const CH_BYTES: usize = 48;
   return i32x4.add(v128.shuffle<i32>(ab, cd, 0, 1, 4, 5), v128.shuffle<i32>(ab, cd, 2, 3, 6, 7));
 }
 
-/** Requantizes four pixels of channel `j` (0 or 1) of the pair whose parameters are at `ch`. */
-@inline function requantChannel(acc: v128, ch: usize, j: usize, zp: v128): v128 {
-  const x = i32x4.shl(i32x4.add(acc, v128.load32_splat(ch + j)), load<i32>(ch + j, 16));
+/**
+ * Requantizes four pixels of channel `j` (0 or 1, as a byte offset / 4) of the pair whose parameters
+ * are at `ch`; `acc` already holds the bias. `noLeft`: the left shift is known to be 0.
+ */
+@inline function requantChannel(acc: v128, ch: usize, j: usize, zp: v128, noLeft: bool): v128 {
+  const x = noLeft ? acc : i32x4.shl(acc, load<i32>(ch + j, 16));
   const y = srdhm(x, v128.load32_splat(ch + j, 8));
   return i32x4.add(rdbpot(y, load<i32>(ch + j, 24), v128.load32_splat(ch + j, 32), v128.load32_splat(ch + j, 40)), zp);
 }
@@ -73,7 +76,7 @@ export function qs8_conv(pp: usize, input: usize, output: usize): void {
   const hi = i8x16.splat(<i8>load<i32>(pp, P_ACT_MAX));
   const zp = i32x4.splat(load<i32>(pp, P_ZP_OUT));
   const pairs = (outC + 1) >> 1;
-  const gStride = CH_BYTES + <usize>(taps * kb8 * 32);
+  const noLeft = load<i32>(pp, P_NO_LEFT) != 0;
   const stride = <usize>outC;
   const ext = <usize>load<u32>(pp, P_EXT);
   const slices = taps * kb8;
@@ -106,50 +109,67 @@ export function qs8_conv(pp: usize, input: usize, output: usize): void {
       }
     }
     const o = output + <usize>q * stride;
-    let ch = packed;
-    for (let g = 0; g < pairs; g++) {
-      let w = ch + CH_BYTES;
-      let a0 = i32x4.splat(0), a1 = i32x4.splat(0), a2 = i32x4.splat(0), a3 = i32x4.splat(0);
-      let b0 = i32x4.splat(0), b1 = i32x4.splat(0), b2 = i32x4.splat(0), b3 = i32x4.splat(0);
-      let x = ext;
-      for (let k = 0; k < slices; k++) {
-        const wa = v128.load(w);
-        const wb = v128.load(w, 16);
-        let v = v128.load(x);
-        a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v, wa));
-        b0 = i32x4.add(b0, i32x4.dot_i16x8_s(v, wb));
-        v = v128.load(x + extRow);
-        a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v, wa));
-        b1 = i32x4.add(b1, i32x4.dot_i16x8_s(v, wb));
-        v = v128.load(x + 2 * extRow);
-        a2 = i32x4.add(a2, i32x4.dot_i16x8_s(v, wa));
-        b2 = i32x4.add(b2, i32x4.dot_i16x8_s(v, wb));
-        v = v128.load(x + 3 * extRow);
-        a3 = i32x4.add(a3, i32x4.dot_i16x8_s(v, wa));
-        b3 = i32x4.add(b3, i32x4.dot_i16x8_s(v, wb));
-        x += 16;
-        w += 32;
-      }
-      // four pixels of channel 2g, and of channel 2g + 1
-      const s0 = requantChannel(hsum4(a0, a1, a2, a3), ch, 0, zp);
-      const s1 = requantChannel(hsum4(b0, b1, b2, b3), ch, 4, zp);
-      const n16 = i16x8.narrow_i32x4_s(s0, s1);
-      const n8 = i8x16.min_s(i8x16.max_s(i8x16.narrow_i16x8_s(n16, n16), lo), hi);
-      const t = v128.shuffle<i8>(n8, n8, 0, 4, 1, 5, 2, 6, 3, 7, 0, 0, 0, 0, 0, 0, 0, 0);
-      const oc = o + <usize>(g << 1);
-      if ((g << 1) + 1 < outC) {
-        v128.store16_lane(oc, t, 0);
-        if (np > 1) v128.store16_lane(oc + stride, t, 1);
-        if (np > 2) v128.store16_lane(oc + 2 * stride, t, 2);
-        if (np > 3) v128.store16_lane(oc + 3 * stride, t, 3);
-      } else {
-        v128.store8_lane(oc, t, 0);
-        if (np > 1) v128.store8_lane(oc + stride, t, 2);
-        if (np > 2) v128.store8_lane(oc + 2 * stride, t, 4);
-        if (np > 3) v128.store8_lane(oc + 3 * stride, t, 6);
-      }
-      ch = w;
+    if (noLeft) {
+      if (np == 4) tilePairs(packed, ext, extRow, slices, pairs, outC, o, stride, 4, true, lo, hi, zp);
+      else tilePairs(packed, ext, extRow, slices, pairs, outC, o, stride, np, true, lo, hi, zp);
+    } else {
+      tilePairs(packed, ext, extRow, slices, pairs, outC, o, stride, np, false, lo, hi, zp);
     }
+  }
+}
+
+/**
+ * The 4-pixel x 2-channel tiles of every channel pair over the sign-extended rows at `ext`, stored at
+ * `o` (`np` pixels of `stride` bytes). Inlined with constant `noLeft` (no channel has a left shift) and,
+ * for full tiles, constant `np` = 4, so those branches fold away.
+ */
+@inline function tilePairs(packed: usize, ext: usize, extRow: usize, slices: i32, pairs: i32, outC: i32, o: usize, stride: usize, np: i32, noLeft: bool, lo: v128, hi: v128, zp: v128): void {
+  let ch = packed;
+  for (let g = 0; g < pairs; g++) {
+    let w = ch + CH_BYTES;
+    // the bias starts lane 0 of each accumulator (the reduction adds the lanes)
+    const bias0 = v128.load32_zero(ch);
+    const bias1 = v128.load32_zero(ch, 4);
+    let a0 = bias0, a1 = bias0, a2 = bias0, a3 = bias0;
+    let b0 = bias1, b1 = bias1, b2 = bias1, b3 = bias1;
+    let x = ext;
+    for (let k = 0; k < slices; k++) {
+      const wa = v128.load(w);
+      const wb = v128.load(w, 16);
+      let v = v128.load(x);
+      a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v, wa));
+      b0 = i32x4.add(b0, i32x4.dot_i16x8_s(v, wb));
+      v = v128.load(x + extRow);
+      a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v, wa));
+      b1 = i32x4.add(b1, i32x4.dot_i16x8_s(v, wb));
+      v = v128.load(x + 2 * extRow);
+      a2 = i32x4.add(a2, i32x4.dot_i16x8_s(v, wa));
+      b2 = i32x4.add(b2, i32x4.dot_i16x8_s(v, wb));
+      v = v128.load(x + 3 * extRow);
+      a3 = i32x4.add(a3, i32x4.dot_i16x8_s(v, wa));
+      b3 = i32x4.add(b3, i32x4.dot_i16x8_s(v, wb));
+      x += 16;
+      w += 32;
+    }
+    // four pixels of channel 2g, and of channel 2g + 1
+    const s0 = requantChannel(hsum4(a0, a1, a2, a3), ch, 0, zp, noLeft);
+    const s1 = requantChannel(hsum4(b0, b1, b2, b3), ch, 4, zp, noLeft);
+    const n16 = i16x8.narrow_i32x4_s(s0, s1);
+    const n8 = i8x16.min_s(i8x16.max_s(i8x16.narrow_i16x8_s(n16, n16), lo), hi);
+    const t = v128.shuffle<i8>(n8, n8, 0, 4, 1, 5, 2, 6, 3, 7, 0, 0, 0, 0, 0, 0, 0, 0);
+    const oc = o + <usize>(g << 1);
+    if ((g << 1) + 1 < outC) {
+      v128.store16_lane(oc, t, 0);
+      if (np > 1) v128.store16_lane(oc + stride, t, 1);
+      if (np > 2) v128.store16_lane(oc + 2 * stride, t, 2);
+      if (np > 3) v128.store16_lane(oc + 3 * stride, t, 3);
+    } else {
+      v128.store8_lane(oc, t, 0);
+      if (np > 1) v128.store8_lane(oc + stride, t, 2);
+      if (np > 2) v128.store8_lane(oc + 2 * stride, t, 4);
+      if (np > 3) v128.store8_lane(oc + 3 * stride, t, 6);
+    }
+    ch = w;
   }
 }
 

@@ -215,7 +215,10 @@ export enum W {
   Rows,
   /** 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED). */
   Direct,
-  /** DEPTHWISE_CONV_2D: 1 when every channel has left shift 0 and right shift >= 1. */
+  /**
+   * DEPTHWISE_CONV_2D: 1 when every channel has left shift 0 and right shift >= 1; CONV_2D (qs8_conv):
+   * 1 when no channel has a left shift (the tile skips the shift).
+   */
   RightOnly,
   /** One-pixel GEMM (LSTM gates): int16 outputs. */
   Out16,
