@@ -1,41 +1,31 @@
 // int8 CONV_2D / FULLY_CONNECTED as a GEMM over tap pointers: for each block of four output pixels,
 // the input pixel of every filter tap (or a row of input zero points where the tap falls in the
 // padding) is looked up once and the four rows are sign-extended to int16 once into a scratch buffer
-// (P_EXT), then every pair of output channels runs a 4-pixel x 2-channel register
-// tile over taps x (channels rounded up to 8), with i32x4.dot_i16x8_s on sign-extended values ("c8": each
-// accumulator holds four partial sums). The reduction puts the four pixels of one channel in one
-// vector, so the requantization uses one multiplier and scalar shifts per vector.
+// (P_EXT), then every group of eight output channels runs a 4-pixel x 8-channel register tile (eight
+// i32x4 accumulators, four channels of one pixel each, starting from the folded bias) over taps x
+// (channels rounded up to 8), with i32x4.dot_i16x8_s ("c2s4", as XNNPACK's QS8 GEMMs: each 8-value
+// slice is four int32 lanes of int16 pairs; the four rotations of the slice meet four weight vectors
+// whose lane l holds channel l's pair (l + j) mod 4, so after the four rotations every lane has summed
+// its channel's whole slice, and no horizontal reduction is needed). The scratch row holds each slice
+// twice in a row, so rotation j is a plain load at byte offset 4j. Requantization is per lane (the
+// channels' own multipliers and shifts, see requant.ts) on the accumulators as they are.
 //
-// Packed weights (src/kernels/weight-pack.ts), per pair of output channels:
-//   [channel parameters: bias (with -input_zp * sum(w) folded in), M, left shift, right shift,
-//    2^r - 1, (2^r - 1) >> 1, two int32 each = 48 bytes]
-//   then for each tap, for each 8-channel slice: 2 channels x 8 weights, sign-extended to int16 at
-//   prepare (32 bytes: a plain v128.load in the loop, which leaves the shuffle ports to the input's
-//   sign extension; 5-13 % faster than int8 weights, for twice the weight bytes in the arena).
+// Packed weights (src/kernels/weight-pack.ts), per group of eight output channels:
+//   [requantization block, channels 0-3][requantization block, channels 4-7]  (2 x 112 bytes; the bias
+//    has -input_zp * sum(w) folded in)
+//   then for each tap, for each 8-channel slice, for each rotation j = 0..3: channels 0-3 then 4-7, lane
+//   l holding the int16 pair (w[2p], w[2p+1]) with p = (l + j) mod 4 (128 bytes per slice: a plain
+//   v128.load in the loop).
 // Channels past the input depth and output channels past outC are zero, so reading a few bytes past a
 // pixel contributes nothing. The bias already holds -input_zp * sum(w), so the padding row (input zero
 // points) contributes zero, as TFLM's skipped taps do.
-import { rdbpot, srdhm } from './requant';
-import { P_ACT_MAX, P_ACT_MIN, P_EXT, P_GATHER, P_IN_C, P_KB8, P_K_H, P_NO_LEFT, P_K_W, P_OUT16, P_OUT_C, P_PACKED, P_PTRS, P_ROWS, P_TOTAL, P_ZP_OUT, tapPointers } from './window';
+import { RQ_BYTES, narrowClamp8, requantLanes, requantLanesRight, storeBytes } from './requant';
+import { P_ACT_MAX, P_ACT_MIN, P_EXT, P_GATHER, P_IN_C, P_KB8, P_K_H, P_K_W, P_OUT16, P_OUT_C, P_PACKED, P_PTRS, P_RIGHT_ONLY, P_ROWS, P_TOTAL, P_ZP_OUT, tapPointers } from './window';
 
-/** Bytes of one channel pair's parameters. */
-const CH_BYTES: usize = 48;
-
-@inline function hsum4(a: v128, b: v128, c: v128, d: v128): v128 {
-  const ab = i32x4.add(v128.shuffle<i32>(a, b, 0, 4, 1, 5), v128.shuffle<i32>(a, b, 2, 6, 3, 7));
-  const cd = i32x4.add(v128.shuffle<i32>(c, d, 0, 4, 1, 5), v128.shuffle<i32>(c, d, 2, 6, 3, 7));
-  return i32x4.add(v128.shuffle<i32>(ab, cd, 0, 1, 4, 5), v128.shuffle<i32>(ab, cd, 2, 3, 6, 7));
-}
-
-/**
- * Requantizes four pixels of channel `j` (0 or 1, as a byte offset / 4) of the pair whose parameters
- * are at `ch`; `acc` already holds the bias. `noLeft`: the left shift is known to be 0.
- */
-@inline function requantChannel(acc: v128, ch: usize, j: usize, zp: v128, noLeft: bool): v128 {
-  const x = noLeft ? acc : i32x4.shl(acc, load<i32>(ch + j, 16));
-  const y = srdhm(x, v128.load32_splat(ch + j, 8));
-  return i32x4.add(rdbpot(y, load<i32>(ch + j, 24), v128.load32_splat(ch + j, 32), v128.load32_splat(ch + j, 40)), zp);
-}
+/** Bytes of one group's two requantization blocks. */
+const RQ2: usize = 2 * RQ_BYTES;
+/** Bytes of one slice of one group's weights: four rotations x two vectors. */
+const SLICE_BYTES: usize = 128;
 
 /**
  * Copies the `taps` runs of `inC` bytes at the pointers in `ptrs` one after the other into `dst` (the
@@ -51,6 +41,17 @@ const CH_BYTES: usize = 48;
       d += 8;
     }
   }
+}
+
+/** Requantized accumulator (per-lane parameters at `rq`) plus the output zero point. */
+@inline function requant(acc: v128, rq: usize, rightOnly: bool, zp: v128): v128 {
+  return i32x4.add(rightOnly ? requantLanesRight(acc, rq) : requantLanes(acc, rq), zp);
+}
+
+/** Stores the eight (or `n` < 8) int8 outputs of lanes 0-7 of `v` at `p`. */
+@inline function store8(p: usize, v: v128, n: i32): void {
+  if (n >= 8) v128.store64_lane(p, v, 0);
+  else storeBytes(p, v, n);
 }
 
 /**
@@ -75,12 +76,12 @@ export function qs8_conv(pp: usize, input: usize, output: usize): void {
   const lo = i8x16.splat(<i8>load<i32>(pp, P_ACT_MIN));
   const hi = i8x16.splat(<i8>load<i32>(pp, P_ACT_MAX));
   const zp = i32x4.splat(load<i32>(pp, P_ZP_OUT));
-  const pairs = (outC + 1) >> 1;
-  const noLeft = load<i32>(pp, P_NO_LEFT) != 0;
+  const groups = (outC + 7) >> 3;
+  const rightOnly = load<i32>(pp, P_RIGHT_ONLY) != 0;
   const stride = <usize>outC;
-  const ext = <usize>load<u32>(pp, P_EXT);
+  const ext = (<usize>load<u32>(pp, P_EXT) + 31) & ~<usize>31; // 32-aligned: no load at +4j crosses a cache line
   const slices = taps * kb8;
-  const extRow = <usize>(slices << 4);
+  const extRow = <usize>(slices << 5);
   if (total == 1 && !gather && taps == 1) {
     gemv(pp, input, output);
     return;
@@ -96,135 +97,127 @@ export function qs8_conv(pp: usize, input: usize, output: usize): void {
         store<u32>(pi, <u32>row);
       }
     }
-    // the four rows, sign-extended once for all channel pairs: taps x kb8 vectors each
+    // the four rows, sign-extended once for all channel groups: taps x kb8 slices of 32 bytes each (the
+    // eight int16 values twice, so a load at +4j is the slice rotated by j lanes)
     for (let i = 0; i < 4; i++) {
       let e = ext + <usize>i * extRow;
       for (let t = 0; t < taps; t++) {
         let x = <usize>load<u32>(ptrs + <usize>i * tapBytes + <usize>(t << 2));
         for (let k = 0; k < kb8; k++) {
-          v128.store(e, v128.load8x8_s(x));
+          const v = v128.load8x8_s(x);
+          v128.store(e, v);
+          v128.store(e, v, 16);
           x += 8;
-          e += 16;
+          e += 32;
         }
       }
     }
     const o = output + <usize>q * stride;
-    if (noLeft) {
-      if (np == 4) tilePairs(packed, ext, extRow, slices, pairs, outC, o, stride, 4, true, lo, hi, zp);
-      else tilePairs(packed, ext, extRow, slices, pairs, outC, o, stride, np, true, lo, hi, zp);
+    if (rightOnly) {
+      if (np == 4) tileGroups(packed, ext, extRow, slices, groups, outC, o, stride, 4, true, lo, hi, zp);
+      else tileGroups(packed, ext, extRow, slices, groups, outC, o, stride, np, true, lo, hi, zp);
     } else {
-      tilePairs(packed, ext, extRow, slices, pairs, outC, o, stride, np, false, lo, hi, zp);
+      tileGroups(packed, ext, extRow, slices, groups, outC, o, stride, np, false, lo, hi, zp);
     }
   }
 }
 
 /**
- * The 4-pixel x 2-channel tiles of every channel pair over the sign-extended rows at `ext`, stored at
- * `o` (`np` pixels of `stride` bytes). Inlined with constant `noLeft` (no channel has a left shift) and,
- * for full tiles, constant `np` = 4, so those branches fold away.
+ * The 4-pixel x 8-channel tiles of every channel group over the sign-extended rows at `ext`, stored at
+ * `o` (`np` pixels of `stride` bytes). Inlined with constant `rightOnly` (every channel has left shift
+ * 0 and right shift >= 1) and, for full tiles, constant `np` = 4, so those branches fold away.
  */
-@inline function tilePairs(packed: usize, ext: usize, extRow: usize, slices: i32, pairs: i32, outC: i32, o: usize, stride: usize, np: i32, noLeft: bool, lo: v128, hi: v128, zp: v128): void {
-  let ch = packed;
-  for (let g = 0; g < pairs; g++) {
-    let w = ch + CH_BYTES;
-    // the bias starts lane 0 of each accumulator (the reduction adds the lanes)
-    const bias0 = v128.load32_zero(ch);
-    const bias1 = v128.load32_zero(ch, 4);
-    let a0 = bias0, a1 = bias0, a2 = bias0, a3 = bias0;
-    let b0 = bias1, b1 = bias1, b2 = bias1, b3 = bias1;
+@inline function tileGroups(packed: usize, ext: usize, extRow: usize, slices: i32, groups: i32, outC: i32, o: usize, stride: usize, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128): void {
+  let rq = packed;
+  for (let g = 0; g < groups; g++) {
+    let w = rq + RQ2;
+    const biasA = v128.load(rq);
+    const biasB = v128.load(rq, RQ_BYTES);
+    let a0 = biasA, a1 = biasA, a2 = biasA, a3 = biasA;
+    let b0 = biasB, b1 = biasB, b2 = biasB, b3 = biasB;
     let x = ext;
+    // slices x four rotations: rotation j of a slice is the load at +4j of its doubled copy
     for (let k = 0; k < slices; k++) {
-      const wa = v128.load(w);
-      const wb = v128.load(w, 16);
-      let v = v128.load(x);
-      a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v, wa));
-      b0 = i32x4.add(b0, i32x4.dot_i16x8_s(v, wb));
-      v = v128.load(x + extRow);
-      a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v, wa));
-      b1 = i32x4.add(b1, i32x4.dot_i16x8_s(v, wb));
-      v = v128.load(x + 2 * extRow);
-      a2 = i32x4.add(a2, i32x4.dot_i16x8_s(v, wa));
-      b2 = i32x4.add(b2, i32x4.dot_i16x8_s(v, wb));
-      v = v128.load(x + 3 * extRow);
-      a3 = i32x4.add(a3, i32x4.dot_i16x8_s(v, wa));
-      b3 = i32x4.add(b3, i32x4.dot_i16x8_s(v, wb));
+      for (let j = 0; j < 4; j++) {
+        const wa = v128.load(w);
+        const wb = v128.load(w, 16);
+        let v = v128.load(x);
+        a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v, wa));
+        b0 = i32x4.add(b0, i32x4.dot_i16x8_s(v, wb));
+        v = v128.load(x + extRow);
+        a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v, wa));
+        b1 = i32x4.add(b1, i32x4.dot_i16x8_s(v, wb));
+        v = v128.load(x + 2 * extRow);
+        a2 = i32x4.add(a2, i32x4.dot_i16x8_s(v, wa));
+        b2 = i32x4.add(b2, i32x4.dot_i16x8_s(v, wb));
+        v = v128.load(x + 3 * extRow);
+        a3 = i32x4.add(a3, i32x4.dot_i16x8_s(v, wa));
+        b3 = i32x4.add(b3, i32x4.dot_i16x8_s(v, wb));
+        x += 4;
+        w += 32;
+      }
       x += 16;
-      w += 32;
     }
-    // four pixels of channel 2g, and of channel 2g + 1
-    const s0 = requantChannel(hsum4(a0, a1, a2, a3), ch, 0, zp, noLeft);
-    const s1 = requantChannel(hsum4(b0, b1, b2, b3), ch, 4, zp, noLeft);
-    const n16 = i16x8.narrow_i32x4_s(s0, s1);
-    const n8 = i8x16.min_s(i8x16.max_s(i8x16.narrow_i16x8_s(n16, n16), lo), hi);
-    const t = v128.shuffle<i8>(n8, n8, 0, 4, 1, 5, 2, 6, 3, 7, 0, 0, 0, 0, 0, 0, 0, 0);
-    const oc = o + <usize>(g << 1);
-    if ((g << 1) + 1 < outC) {
-      v128.store16_lane(oc, t, 0);
-      if (np > 1) v128.store16_lane(oc + stride, t, 1);
-      if (np > 2) v128.store16_lane(oc + 2 * stride, t, 2);
-      if (np > 3) v128.store16_lane(oc + 3 * stride, t, 3);
-    } else {
-      v128.store8_lane(oc, t, 0);
-      if (np > 1) v128.store8_lane(oc + stride, t, 2);
-      if (np > 2) v128.store8_lane(oc + 2 * stride, t, 4);
-      if (np > 3) v128.store8_lane(oc + 3 * stride, t, 6);
-    }
-    ch = w;
+    const rqB = rq + RQ_BYTES;
+    const n = outC - (g << 3);
+    const oc = o + <usize>(g << 3);
+    store8(oc, narrowClamp8(requant(a0, rq, rightOnly, zp), requant(b0, rqB, rightOnly, zp), lo, hi), n);
+    if (np > 1) store8(oc + stride, narrowClamp8(requant(a1, rq, rightOnly, zp), requant(b1, rqB, rightOnly, zp), lo, hi), n);
+    if (np > 2) store8(oc + 2 * stride, narrowClamp8(requant(a2, rq, rightOnly, zp), requant(b2, rqB, rightOnly, zp), lo, hi), n);
+    if (np > 3) store8(oc + 3 * stride, narrowClamp8(requant(a3, rq, rightOnly, zp), requant(b3, rqB, rightOnly, zp), lo, hi), n);
+    rq = w;
   }
 }
 
-/** Scalar MultiplyByQuantizedMultiplier + zero point + clamp of channel `j` of the pair at `ch`. */
-@inline function requantScalar(acc: i32, ch: usize, j: usize, zp: i32, lo: i32, hi: i32): i32 {
-  const x = (acc + load<i32>(ch + j)) << load<i32>(ch + j, 16);
-  const y = <i32>((<i64>x * <i64>load<i32>(ch + j, 8) + (<i64>1 << 30)) >> 31);
-  const r = load<i32>(ch + j, 24);
-  const mask = load<i32>(ch + j, 32);
-  const q = (y >> r) + ((y & mask) > ((mask >> 1) + (y < 0 ? 1 : 0)) ? 1 : 0) + zp;
-  return min(max(q, lo), hi);
-}
-
-@inline function lanesSum(v: v128): i32 {
-  return i32x4.extract_lane(v, 0) + i32x4.extract_lane(v, 1) + i32x4.extract_lane(v, 2) + i32x4.extract_lane(v, 3);
+/** Sum over one slice's four rotations of `v` (lanes: int16 pairs) against the weight vectors at `w` (+ `h` = 0 or 16). */
+@inline function sliceDot(v: v128, w: usize, h: usize): v128 {
+  let s = i32x4.dot_i16x8_s(v, v128.load(w + h));
+  s = i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 1, 2, 3, 0), v128.load(w + h, 32)));
+  s = i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 2, 3, 0, 1), v128.load(w + h, 64)));
+  return i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 3, 0, 1, 2), v128.load(w + h, 96)));
 }
 
 /**
  * One output pixel (FULLY_CONNECTED with one batch, a 1x1 convolution of a 1x1 image, an LSTM gate):
- * the 4-pixel tile would compute three copies of it, so each channel pair is one row of dot products
- * instead. With P_OUT16 the outputs are int16 (the LSTM's Q3.12 gates).
+ * the 4-pixel tile would compute three copies of it, so each channel group is one row of dot products
+ * (the input's rotations by shuffles) instead. With P_OUT16 the outputs are int16 (the LSTM's Q3.12
+ * gates), clamped to [act_min, act_max].
  */
 function gemv(pp: usize, input: usize, output: usize): void {
   const outC = load<i32>(pp, P_OUT_C);
   const kb8 = load<i32>(pp, P_KB8);
   const packed = <usize>load<u32>(pp, P_PACKED);
-  const lo = load<i32>(pp, P_ACT_MIN);
-  const hi = load<i32>(pp, P_ACT_MAX);
-  const zp = load<i32>(pp, P_ZP_OUT);
-  const pairs = (outC + 1) >> 1;
+  const zp = i32x4.splat(load<i32>(pp, P_ZP_OUT));
+  const groups = (outC + 7) >> 3;
   const out16 = load<i32>(pp, P_OUT16) != 0;
-  let ch = packed;
-  for (let g = 0; g < pairs; g++) {
-    let w = ch + CH_BYTES;
+  const rightOnly = load<i32>(pp, P_RIGHT_ONLY) != 0;
+  const lo8 = i8x16.splat(<i8>load<i32>(pp, P_ACT_MIN));
+  const hi8 = i8x16.splat(<i8>load<i32>(pp, P_ACT_MAX));
+  const lo16 = i16x8.splat(<i16>load<i32>(pp, P_ACT_MIN));
+  const hi16 = i16x8.splat(<i16>load<i32>(pp, P_ACT_MAX));
+  let rq = packed;
+  for (let g = 0; g < groups; g++) {
+    let w = rq + RQ2;
     let x = input;
-    let a = i32x4.splat(0), b = i32x4.splat(0);
+    let a = v128.load(rq), b = v128.load(rq, RQ_BYTES);
     for (let k = 0; k < kb8; k++) {
       const v = v128.load8x8_s(x);
-      a = i32x4.add(a, i32x4.dot_i16x8_s(v, v128.load(w)));
-      b = i32x4.add(b, i32x4.dot_i16x8_s(v, v128.load(w, 16)));
+      a = i32x4.add(a, sliceDot(v, w, 0));
+      b = i32x4.add(b, sliceDot(v, w, 16));
       x += 8;
-      w += 32;
+      w += SLICE_BYTES;
     }
-    const va = requantScalar(lanesSum(a), ch, 0, zp, lo, hi);
-    const vb = requantScalar(lanesSum(b), ch, 4, zp, lo, hi);
-    const two = (g << 1) + 1 < outC;
+    const sa = requant(a, rq, rightOnly, zp);
+    const sb = requant(b, rq + RQ_BYTES, rightOnly, zp);
+    const n = outC - (g << 3);
     if (out16) {
-      const o = output + <usize>(g << 2);
-      store<i16>(o, <i16>va);
-      if (two) store<i16>(o, <i16>vb, 2);
+      const v = i16x8.min_s(i16x8.max_s(i16x8.narrow_i32x4_s(sa, sb), lo16), hi16);
+      const o = output + <usize>(g << 4);
+      if (n >= 8) v128.store(o, v);
+      else storeBytes(o, v, n << 1);
     } else {
-      const o = output + <usize>(g << 1);
-      store<i8>(o, <i8>va);
-      if (two) store<i8>(o, <i8>vb, 1);
+      store8(output + <usize>(g << 3), narrowClamp8(sa, sb, lo8, hi8), n);
     }
-    ch = w;
+    rq = w;
   }
 }

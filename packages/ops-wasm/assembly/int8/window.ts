@@ -28,11 +28,10 @@ export const P_ZP_OUT = 88;
 export const P_GATHER = 92; // CONV_2D: 1 when the taps' rows are gathered into compact im2col rows first
 export const P_ROWS = 96; // CONV_2D gather: four rows of ceil(K / 8) * 8 + 16 bytes
 export const P_DIRECT = 100; // 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding)
-export const P_RIGHT_ONLY = 104; // DEPTHWISE_CONV_2D: 1 when every channel has left shift 0 and right shift >= 1
-export const P_NO_LEFT = 104; // CONV_2D (the same word): 1 when no channel has a left shift
+export const P_RIGHT_ONLY = 104; // CONV_2D, DEPTHWISE_CONV_2D: 1 when every channel has left shift 0 and right shift >= 1
 export const P_OUT16 = 108; // one-pixel GEMM (LSTM gates): int16 outputs clamped to [act_min, act_max]
 export const P_DM_TABLE = 116; // DEPTHWISE_CONV_2D with depth multiplier > 1: per group, an i16 swizzle mask and the first input channel (32 bytes)
-export const P_EXT = 112; // CONV_2D tile: scratch for four sign-extended rows (written by the TypeScript side at invoke)
+export const P_EXT = 112; // CONV_2D tile: scratch for four sign-extended rows, each slice stored twice (written by the TypeScript side at invoke)
 
 /** Writes the tap pointers of output pixel `q` to `dst`. */
 @inline export function tapPointers(pp: usize, input: usize, q: i32, dst: usize): void {

@@ -116,7 +116,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[W.Zero] = zero.offset;
   p[W.Ptrs] = ptrs.offset;
   p[W.Direct] = 1;
-  p[W.RightOnly] = q.shift.every((s) => s <= 0) ? 1 : 0; // no left shift
+  p[W.RightOnly] = q.shift.every((s) => s <= -1) ? 1 : 0;
   p[W.ActMin] = actMin;
   p[W.ActMax] = actMax;
   p[W.ZpOut] = output.params.zeroPoint;

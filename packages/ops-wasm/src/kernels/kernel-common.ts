@@ -216,8 +216,8 @@ export enum W {
   /** 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED). */
   Direct,
   /**
-   * DEPTHWISE_CONV_2D: 1 when every channel has left shift 0 and right shift >= 1; CONV_2D (qs8_conv):
-   * 1 when no channel has a left shift (the tile skips the shift).
+   * DEPTHWISE_CONV_2D, and CONV_2D / FULLY_CONNECTED (qs8_conv): 1 when every channel has left shift 0
+   * and right shift >= 1 (the cheaper requantization; 0 is always correct).
    */
   RightOnly,
   /** One-pixel GEMM (LSTM gates): int16 outputs. */
@@ -255,7 +255,10 @@ export function inputOffset(context: TfLiteContext, node: Node, pos: number, fix
   return fixed >= 0 ? fixed : context.getEvalTensor(node.inputs[pos]!).data.byteOffset;
 }
 
-/** Bytes of the scratch qs8_conv's tile needs: four rows of `slices` sign-extended 8-value slices. */
+/**
+ * Bytes of the scratch qs8_conv's tile needs: four rows of `slices` sign-extended 8-value slices, each
+ * stored twice (32 bytes) so its rotations are plain loads.
+ */
 export function extScratchBytes(slices: number): number {
-  return 4 * slices * 16;
+  return 4 * slices * 32 + 16; // + 16: the kernel aligns the rows to 32 bytes
 }

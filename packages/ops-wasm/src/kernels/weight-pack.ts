@@ -13,19 +13,20 @@ function foldedBias(bias: Int32Array | null, sums: Int32Array, zpIn: number): In
   return out;
 }
 
-/** Bytes of the per-pair channel parameters of the GEMM packing (six int32 for each of two channels). */
-export const GEMM_CHANNEL_BYTES = 48;
+/** Bytes of one 8-channel group's weights per 8-value slice: four rotations x two int16 vectors. */
+const GEMM_SLICE_BYTES = 128;
 
 /** Bytes of the GEMM packing of `outC` channels over `taps` taps of `kb8` 8-channel slices. */
 export function gemmPackedBytes(outC: number, taps: number, kb8: number): number {
-  return ((outC + 1) >> 1) * (GEMM_CHANNEL_BYTES + taps * kb8 * 32);
+  return ((outC + 7) >> 3) * (2 * RQ_BYTES + taps * kb8 * GEMM_SLICE_BYTES);
 }
 
 /**
- * Packs filter `[outC, taps, inC]` (int8, row-major) for qs8_conv: per pair of output channels their
- * parameters (bias with the input zero point folded in, M, left shift, right shift r, 2^r - 1,
- * (2^r - 1) >> 1; two int32 each), then per tap and 8-channel slice the 2 x 8 weights as int16 (zero
- * past inC and outC).
+ * Packs filter `[outC, taps, inC]` (int8, row-major) for qs8_conv: per group of eight output channels
+ * two requantization blocks (channels 0-3, 4-7; bias with the input zero point folded in), then per tap
+ * and 8-value slice, for each rotation j = 0..3, the int16 weights of channels 0-3 and then 4-7, lane l
+ * (channel l of the half) holding the pair (w[2p], w[2p+1]) with p = (l + j) mod 4 (zero past inC and
+ * outC).
  */
 export function packGemm(
   dst: ArenaRegion,
@@ -46,28 +47,28 @@ export function packGemm(
     sums[c] = s;
   }
   const b = foldedBias(bias, sums, zpIn);
-  const bytes = dst.i8;
   const words = dst.i32;
-  const groupBytes = GEMM_CHANNEL_BYTES + taps * kb8 * 32;
-  bytes.fill(0, 0, gemmPackedBytes(outC, taps, kb8));
-  for (let g = 0; g * 2 < outC; g++) {
+  const halves = dst.i16;
+  const groupBytes = 2 * RQ_BYTES + taps * kb8 * GEMM_SLICE_BYTES;
+  dst.u8.fill(0, 0, gemmPackedBytes(outC, taps, kb8));
+  for (let g = 0; g * 8 < outC; g++) {
     const at = g * groupBytes;
-    for (let j = 0; j < 2; j++) {
-      const c = g * 2 + j;
+    writeRequantBlock(words, at >> 2, g * 8, outC, b, multiplier, shift);
+    writeRequantBlock(words, (at >> 2) + RQ_WORDS, g * 8 + 4, outC, b, multiplier, shift);
+    const w0 = (at + 2 * RQ_BYTES) >> 1;
+    for (let j = 0; j < 8; j++) {
+      const c = g * 8 + j;
       if (c >= outC) break;
-      const s = shift[c]!;
-      const r = s > 0 ? 0 : -s;
-      const mask = r >= 31 ? 0x7fffffff : (1 << r) - 1;
-      const w = (at >> 2) + j;
-      words[w] = b[c]!;
-      words[w + 2] = multiplier[c]!;
-      words[w + 4] = s > 0 ? s : 0;
-      words[w + 6] = r;
-      words[w + 8] = mask;
-      words[w + 10] = mask >> 1;
+      const half = j >> 2;
+      const l = j & 3;
       for (let t = 0; t < taps; t++) {
         const src = (c * taps + t) * inC;
-        for (let i = 0; i < inC; i++) dst.i16[((at + GEMM_CHANNEL_BYTES) >> 1) + (t * kb8 + (i >> 3)) * 16 + j * 8 + (i & 7)] = filter[src + i]!;
+        for (let i = 0; i < inC; i++) {
+          const slice = t * kb8 + (i >> 3);
+          const pair = (i & 7) >> 1;
+          const rot = (pair - l + 4) & 3; // rotation j where lane l holds pair (l + j) mod 4
+          halves[w0 + (slice * GEMM_SLICE_BYTES) / 2 + rot * 16 + half * 8 + l * 2 + (i & 1)] = filter[src + i]!;
+        }
       }
     }
   }
