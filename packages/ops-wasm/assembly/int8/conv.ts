@@ -190,7 +190,7 @@ function gemv(pp: usize, input: usize, output: usize): void {
   const zp = i32x4.splat(load<i32>(pp, P_ZP_OUT));
   const groups = (outC + 7) >> 3;
   const out16 = load<i32>(pp, P_OUT16) != 0;
-  const rightOnly = load<i32>(pp, P_RIGHT_ONLY) != 0;
+  const rightOnly = !out16 && load<i32>(pp, P_RIGHT_ONLY) != 0; // requantLanesRight is for int8 outputs
   const lo8 = i8x16.splat(<i8>load<i32>(pp, P_ACT_MIN));
   const hi8 = i8x16.splat(<i8>load<i32>(pp, P_ACT_MAX));
   const lo16 = i16x8.splat(<i16>load<i32>(pp, P_ACT_MIN));

@@ -91,6 +91,8 @@ export interface ConvCase {
   activation: ActivationFunctionType;
   /** Multiplier scale: > 1 makes left shifts. */
   gain: number;
+  /** Biases are drawn from [-biasRange, biasRange] (default 40000). */
+  biasRange?: number;
   seed: number;
 }
 
@@ -162,7 +164,7 @@ export function buildConv(c: ConvCase): { def: ModelDef; input: Int8Array } | nu
         name: 'b',
         type: TensorType.INT32,
         shape: [c.outC],
-        data: int32s(r, c.outC, 40000),
+        data: int32s(r, c.outC, c.biasRange ?? 40000),
         quantization: { scale: wScales.map((s) => s * inScale), zeroPoint: wScales.map(() => 0) },
       }),
     );

@@ -1,3 +1,4 @@
+import { ActivationFunctionType } from '@micrort/core';
 import { describe, expect, it } from 'vitest';
 import { buildConv, randomConvCase, runBoth } from '../__tests__/single-op.js';
 
@@ -6,6 +7,24 @@ describe('CONV_2D int8 (wasm) equals ops-reference byte for byte', () => {
     let ran = 0;
     for (let seed = 1; ran < 150; seed++) {
       const c = randomConvCase(seed, false);
+      const m = buildConv(c);
+      if (!m) continue;
+      const r = runBoth(m.def, [m.input]);
+      expect(r.served, JSON.stringify(c)).toBe(1);
+      expect(r.got[0], JSON.stringify(c)).toEqual(r.ref[0]);
+      ran++;
+    }
+  });
+
+  it('at the edges of the cheaper requantization: right shifts 1-2 and 21-23, biases up to 2^30 (results far past int8)', () => {
+    // per-tensor scales, so every channel has the same shift; real multiplier = gain / (20 sqrt(K))
+    let ran = 0;
+    for (let seed = 1; ran < 60; seed++) {
+      const c = { ...randomConvCase(seed, false), perChannel: false, bias: true, activation: ActivationFunctionType.NONE };
+      const k = Math.sqrt(c.kH * c.kW * c.inC) * 20;
+      const shift = [1, 2, 21, 22, 23][seed % 5]!;
+      c.gain = k * 0.75 * 2 ** -shift;
+      c.biasRange = [100, 40000, 2 ** 20, 2 ** 30][(seed >> 2) % 4]!;
       const m = buildConv(c);
       if (!m) continue;
       const r = runBoth(m.def, [m.input]);

@@ -33,6 +33,7 @@ import {
   expectQuantized,
   expectRank,
   quantizedActivationRange,
+  rightOnlyShifts,
   windowGeometry,
 } from './kernel-common.js';
 import { gemmPackedBytes, packGemm } from './weight-pack.js';
@@ -132,7 +133,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[W.ZpOut] = output.params.zeroPoint;
   p[W.Gather] = gather ? 1 : 0;
   p[W.Rows] = rows ? rows.offset : 0;
-  p[W.RightOnly] = q.shift.every((s) => s <= -1) ? 1 : 0;
+  p[W.RightOnly] = rightOnlyShifts(q.shift) ? 1 : 0;
   p[W.Direct] = taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW ? 1 : 0;
   data.params = paramsRegion.offset;
   data.p = p;

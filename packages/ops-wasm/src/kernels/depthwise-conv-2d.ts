@@ -33,6 +33,7 @@ import {
   expectQuantized,
   expectRank,
   quantizedActivationRange,
+  rightOnlyShifts,
   windowGeometry,
 } from './kernel-common.js';
 import { depthwisePackedBytes, gemmPackedBytes, packDepthwise, packGemm } from './weight-pack.js';
@@ -169,7 +170,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     p[W.DmTable] = table.offset;
   }
   p[W.Kb8] = groups;
-  p[W.RightOnly] = q.shift.every((s) => s <= -1) ? 1 : 0;
+  p[W.RightOnly] = rightOnlyShifts(q.shift) ? 1 : 0;
   p[W.Packed] = packed.offset;
   p[W.Zero] = zero.offset;
   p[W.Ptrs] = ptrs.offset;

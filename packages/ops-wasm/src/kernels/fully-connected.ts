@@ -18,7 +18,7 @@ import {
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { W, WINDOW_PARAMS_BYTES, channelMultipliers, constantInputCopies, declineWeighted, expectBias, extScratchBytes, expectQuantized, inputOffset, quantizedActivationRange } from './kernel-common.js';
+import { W, rightOnlyShifts, WINDOW_PARAMS_BYTES, channelMultipliers, constantInputCopies, declineWeighted, expectBias, extScratchBytes, expectQuantized, inputOffset, quantizedActivationRange } from './kernel-common.js';
 import { gemmPackedBytes, packGemm } from './weight-pack.js';
 
 const OP = 'FULLY_CONNECTED';
@@ -116,7 +116,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[W.Zero] = zero.offset;
   p[W.Ptrs] = ptrs.offset;
   p[W.Direct] = 1;
-  p[W.RightOnly] = q.shift.every((s) => s <= -1) ? 1 : 0;
+  p[W.RightOnly] = rightOnlyShifts(q.shift) ? 1 : 0;
   p[W.ActMin] = actMin;
   p[W.ActMax] = actMax;
   p[W.ZpOut] = output.params.zeroPoint;

@@ -158,10 +158,21 @@ export function channelMultipliers(
   return { multiplier, shift };
 }
 
+/** The largest right shift the cheaper int8 requantization (requantLanesRight in assembly/int8/requant.ts) takes. */
+export const RIGHT_ONLY_MAX_SHIFT = 22;
+
+/**
+ * Whether every channel of a layer with int8 outputs can take requantLanesRight: left shift 0 and a
+ * right shift of 1 to RIGHT_ONLY_MAX_SHIFT (TFLM's `shift` -1 to -22).
+ */
+export function rightOnlyShifts(shift: Int32Array): boolean {
+  return shift.every((s) => s <= -1 && s >= -RIGHT_ONLY_MAX_SHIFT);
+}
+
 /**
  * Writes the requantization block of channels `c0 … c0+3` at word `at` of `dst` (channels >= `count`
  * get zeros): bias (already folded with the input zero point), M, 2^left, 2^(31-r) (0 for r = 0),
- * 2^r - 1, (2^r - 1) >> 1, r = 0 mask — see assembly/int8/requant.ts.
+ * 2^(r-1) (0 for r = 0), 2^(22-r) (0 unless 1 <= r <= 22), r = 0 mask — see assembly/int8/requant.ts.
  */
 export function writeRequantBlock(dst: Int32Array, at: number, c0: number, count: number, bias: Int32Array, multiplier: Int32Array, shift: Int32Array): void {
   for (let j = 0; j < 4; j++) {
@@ -173,13 +184,12 @@ export function writeRequantBlock(dst: Int32Array, at: number, c0: number, count
     const s = shift[c]!;
     const left = s > 0 ? s : 0;
     const r = s > 0 ? 0 : -s;
-    const mask = r >= 31 ? 0x7fffffff : (1 << r) - 1;
     dst[at + j] = bias[c]!;
     dst[at + 4 + j] = multiplier[c]!;
     dst[at + 8 + j] = 1 << left;
     dst[at + 12 + j] = r === 0 ? 0 : 2 ** (31 - r);
-    dst[at + 16 + j] = mask;
-    dst[at + 20 + j] = mask >> 1;
+    dst[at + 16 + j] = r === 0 ? 0 : 2 ** (r - 1);
+    dst[at + 20 + j] = r >= 1 && r <= RIGHT_ONLY_MAX_SHIFT ? 2 ** (RIGHT_ONLY_MAX_SHIFT - r) : 0;
     dst[at + 24 + j] = r === 0 ? -1 : 0;
   }
 }
@@ -216,8 +226,9 @@ export enum W {
   /** 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED). */
   Direct,
   /**
-   * DEPTHWISE_CONV_2D, and CONV_2D / FULLY_CONNECTED (qs8_conv): 1 when every channel has left shift 0
-   * and right shift >= 1 (the cheaper requantization; 0 is always correct).
+   * DEPTHWISE_CONV_2D, and CONV_2D / FULLY_CONNECTED (qs8_conv) with int8 outputs: 1 when every channel
+   * has left shift 0 and a right shift of 1 to 22 (`rightOnlyShifts`: the cheaper requantization; 0 is
+   * always correct).
    */
   RightOnly,
   /** One-pixel GEMM (LSTM gates): int16 outputs. */
