@@ -19,7 +19,7 @@
 // Channels past the input depth and output channels past outC are zero, so reading a few bytes past a
 // pixel contributes nothing. The bias already holds -input_zp * sum(w), so the padding row (input zero
 // points) contributes zero, as TFLM's skipped taps do.
-import { RQ_BYTES, narrowClamp8, requantLanes, requantLanesRight, storeBytes } from './requant';
+import { RQ_BYTES, narrow8, narrowClamp8, requantLanes, requantLanesRight, storeBytes } from './requant';
 import { P_ACT_MAX, P_ACT_MIN, P_EXT, P_GATHER, P_IN_C, P_KB8, P_K_H, P_K_W, P_OUT16, P_OUT_C, P_PACKED, P_PTRS, P_RIGHT_ONLY, P_ROWS, P_TOTAL, P_ZP_OUT, tapPointers } from './window';
 
 /** Bytes of one group's two requantization blocks. */
@@ -46,6 +46,11 @@ const SLICE_BYTES: usize = 128;
 /** Requantized accumulator (per-lane parameters at `rq`) plus the output zero point. */
 @inline function requant(acc: v128, rq: usize, rightOnly: bool, zp: v128): v128 {
   return i32x4.add(rightOnly ? requantLanesRight(acc, rq) : requantLanes(acc, rq), zp);
+}
+
+/** Eight int8 outputs from two requantized vectors (requantLanesRight's are already within the activation range). */
+@inline function pack8(a: v128, b: v128, rightOnly: bool, lo: v128, hi: v128): v128 {
+  return rightOnly ? narrow8(a, b) : narrowClamp8(a, b, lo, hi);
 }
 
 /** Stores the eight (or `n` < 8) int8 outputs of lanes 0-7 of `v` at `p`. */
@@ -161,10 +166,10 @@ export function qs8_conv(pp: usize, input: usize, output: usize): void {
     const rqB = rq + RQ_BYTES;
     const n = outC - (g << 3);
     const oc = o + <usize>(g << 3);
-    store8(oc, narrowClamp8(requant(a0, rq, rightOnly, zp), requant(b0, rqB, rightOnly, zp), lo, hi), n);
-    if (np > 1) store8(oc + stride, narrowClamp8(requant(a1, rq, rightOnly, zp), requant(b1, rqB, rightOnly, zp), lo, hi), n);
-    if (np > 2) store8(oc + 2 * stride, narrowClamp8(requant(a2, rq, rightOnly, zp), requant(b2, rqB, rightOnly, zp), lo, hi), n);
-    if (np > 3) store8(oc + 3 * stride, narrowClamp8(requant(a3, rq, rightOnly, zp), requant(b3, rqB, rightOnly, zp), lo, hi), n);
+    store8(oc, pack8(requant(a0, rq, rightOnly, zp), requant(b0, rqB, rightOnly, zp), rightOnly, lo, hi), n);
+    if (np > 1) store8(oc + stride, pack8(requant(a1, rq, rightOnly, zp), requant(b1, rqB, rightOnly, zp), rightOnly, lo, hi), n);
+    if (np > 2) store8(oc + 2 * stride, pack8(requant(a2, rq, rightOnly, zp), requant(b2, rqB, rightOnly, zp), rightOnly, lo, hi), n);
+    if (np > 3) store8(oc + 3 * stride, pack8(requant(a3, rq, rightOnly, zp), requant(b3, rqB, rightOnly, zp), rightOnly, lo, hi), n);
     rq = w;
   }
 }
@@ -216,7 +221,7 @@ function gemv(pp: usize, input: usize, output: usize): void {
       if (n >= 8) v128.store(o, v);
       else storeBytes(o, v, n << 1);
     } else {
-      store8(output + <usize>(g << 3), narrowClamp8(sa, sb, lo8, hi8), n);
+      store8(output + <usize>(g << 3), pack8(sa, sb, rightOnly, lo8, hi8), n);
     }
     rq = w;
   }

@@ -10,7 +10,7 @@
 //   [requantization block, channels 0-3][requantization block, channels 4-7]
 //   [per pair of taps: (w[t], w[t+1]) of channels 0-3, then of channels 4-7, as int16 = 32 bytes].
 // Channels past the depth have zero weights.
-import { RQ_BYTES, narrowClamp8, requantLanes, requantLanesRight, storeBytes } from './requant';
+import { RQ_BYTES, narrow8, narrowClamp8, requantLanes, requantLanesRight, storeBytes } from './requant';
 import { P_ACT_MAX, P_ACT_MIN, P_DM_TABLE, P_IN_IMAGE, P_KB8, P_K_H, P_K_W, P_OUT_C, P_OUT_HW, P_OUT_W, P_PACKED, P_PTRS, P_RIGHT_ONLY, P_TOTAL, P_ZP_OUT, tapPointersAt } from './window';
 
 /** int8 depthwise convolution with the parameter block at `pp` (P_OUT_C = channels, P_KB8 = groups). */
@@ -73,7 +73,8 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
       }
       const s0 = i32x4.add(rightOnly ? requantLanesRight(acc0, rq) : requantLanes(acc0, rq), zp);
       const s1 = i32x4.add(rightOnly ? requantLanesRight(acc1, rq + RQ_BYTES) : requantLanes(acc1, rq + RQ_BYTES), zp);
-      const out = narrowClamp8(s0, s1, lo, hi);
+      // requantLanesRight's results are already within the activation range
+      const out = rightOnly ? narrow8(s0, s1) : narrowClamp8(s0, s1, lo, hi);
       const n = channels - <i32>c;
       if (n >= 8) v128.store64_lane(o + c, out, 0);
       else storeBytes(o + c, out, n);

@@ -10,18 +10,19 @@
 // With one shift for the whole vector, RDBPOT is TFLM's formula: (y >> r) + [(y & (2^r - 1)) >
 // ((2^r - 1) >> 1) + [y < 0]].
 //
-// int8 outputs with 1 <= r <= 22 in every lane (requantLanesRight): only results within 256 of zero
-// matter (the output is y's quotient plus a zero point in [-128, 127], clamped to int8), and RDBPOT is
-// monotonic, so y is first clamped to +-2^(r+8) (beyond that the quotient is +-256, still saturating the
-// same way); then z = y + 2^(r-1) - [y < 0] has |z| < 2^(r+9), z * 2^(22-r) fits in int32, and
-// floor(z / 2^r) = (z * 2^(22-r)) >> 22 exactly: one i32x4.mul and one shift instead of a second
-// 64-bit rounded high word.
+// int8 outputs with 1 <= r <= 22 in every lane (requantLanesRight): RDBPOT is monotonic and moves by at
+// most one per step of y, so y is first clamped to [yLo, yHi], the SRDHM results whose quotient plus the
+// output zero point is exactly act_min / act_max (computed at prepare per channel): beyond them TFLM's
+// clamp gives the same values, and no int8 clamp is needed afterwards. Then z = y + 2^(r-1) - [y < 0]
+// has |z| < 2^(r+9), z * 2^(22-r) fits in int32, and floor(z / 2^r) = (z * 2^(22-r)) >> 22 exactly: one
+// i32x4.mul and one shift instead of a second 64-bit rounded high word.
 
 /** Bytes of one requantization block: seven i32x4 vectors for four output channels. */
 export const RQ_BYTES: i32 = 112;
 // Block layout (byte offsets), written by writeRequantBlock (src/kernels/kernel-common.ts):
 //   0 bias (int32 bias - input zero point * sum of weights), 16 M, 32 2^left, 48 2^(31-r) (0 when r = 0),
-//   64 2^(r-1) (0 when r = 0), 80 2^(22-r) (0 unless 1 <= r <= 22), 96 all-ones where r = 0
+//   64 2^(r-1) (0 when r = 0), 80 2^(22-r) (0 unless 1 <= r <= 22), 96 all-ones where r = 0.
+//   Layers packed for requantLanesRight hold yHi at 32 and yLo at 48 instead.
 
 @inline function hiWords(lo: v128, hi: v128): v128 {
   return v128.shuffle<i32>(lo, hi, 1, 3, 5, 7);
@@ -54,16 +55,13 @@ export const RQ_BYTES: i32 = 112;
 }
 
 /**
- * requantLanes for int8 outputs of blocks where every lane has left shift 0 and 1 <= r <= 22 (the usual
- * case); exact where the result plus a zero point in [-128, 127] lies in int8, and saturating on the
- * same side elsewhere (see the note at the top).
+ * requantLanes for int8 outputs of blocks packed for it (every lane has left shift 0 and 1 <= r <= 22):
+ * the quotient, already within [act_min - zp, act_max - zp] (see the note at the top), without the
+ * output zero point.
  */
 @inline export function requantLanesRight(acc: v128, rq: usize): v128 {
-  const y = roundedHigh(acc, v128.load(rq, 16));
-  const half = v128.load(rq, 64);
-  const u = i32x4.shl(half, 9);
-  const c = i32x4.max_s(i32x4.min_s(y, u), i32x4.neg(u));
-  const z = i32x4.add(i32x4.add(c, half), i32x4.shr_s(c, 31));
+  const y = i32x4.max_s(i32x4.min_s(roundedHigh(acc, v128.load(rq, 16)), v128.load(rq, 32)), v128.load(rq, 48));
+  const z = i32x4.add(i32x4.add(y, v128.load(rq, 64)), i32x4.shr_s(y, 31));
   return i32x4.shr_s(i32x4.mul(z, v128.load(rq, 80)), 22);
 }
 
@@ -90,6 +88,12 @@ export const RQ_BYTES: i32 = 112;
   const rem = y & mask;
   const thr = (mask >> 1) + (y < 0 ? 1 : 0);
   return (y >> r) + (rem > thr ? 1 : 0);
+}
+
+/** Narrows two i32x4 (lanes 0-3, 4-7) to eight saturated int8 in lanes 0-7. */
+@inline export function narrow8(a: v128, b: v128): v128 {
+  const n16 = i16x8.narrow_i32x4_s(a, b);
+  return i8x16.narrow_i16x8_s(n16, n16);
 }
 
 /** Narrows two i32x4 (lanes 0-3, 4-7) to eight saturated int8 in lanes 0-7, then clamps. */

@@ -33,7 +33,7 @@ import {
   expectQuantized,
   expectRank,
   quantizedActivationRange,
-  rightOnlyShifts,
+  rightOnlyRange,
   windowGeometry,
 } from './kernel-common.js';
 import { gemmPackedBytes, packGemm } from './weight-pack.js';
@@ -100,7 +100,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const packTaps = gather ? 1 : taps;
   const packDepth = gather ? taps * inC! : inC!;
   const packed = context.allocatePersistentBuffer(gemmPackedBytes(outC!, packTaps, kb8));
-  packGemm(packed, filter.data as Int8Array, outC!, packTaps, packDepth, kb8, bias ? (bias.data as Int32Array) : null, q.multiplier, q.shift, input.params.zeroPoint);
+  const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
+  packGemm(packed, filter.data as Int8Array, outC!, packTaps, packDepth, kb8, bias ? (bias.data as Int32Array) : null, q.multiplier, q.shift, input.params.zeroPoint, fast);
   const zero = context.allocatePersistentBuffer(((inC! + 7) & ~7) + 8);
   zero.i8.fill(input.params.zeroPoint);
   const ptrs = context.allocatePersistentBuffer(4 * taps * 4);
@@ -133,7 +134,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[W.ZpOut] = output.params.zeroPoint;
   p[W.Gather] = gather ? 1 : 0;
   p[W.Rows] = rows ? rows.offset : 0;
-  p[W.RightOnly] = rightOnlyShifts(q.shift) ? 1 : 0;
+  p[W.RightOnly] = fast ? 1 : 0;
   p[W.Direct] = taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW ? 1 : 0;
   data.params = paramsRegion.offset;
   data.p = p;

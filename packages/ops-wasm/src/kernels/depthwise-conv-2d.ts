@@ -33,7 +33,7 @@ import {
   expectQuantized,
   expectRank,
   quantizedActivationRange,
-  rightOnlyShifts,
+  rightOnlyRange,
   windowGeometry,
 } from './kernel-common.js';
 import { depthwisePackedBytes, gemmPackedBytes, packDepthwise, packGemm } from './weight-pack.js';
@@ -148,7 +148,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   }
   const groups = (channels! + 7) >> 3;
   const packed = context.allocatePersistentBuffer(depthwisePackedBytes(channels!, taps));
-  packDepthwise(packed, filter.data as Int8Array, channels!, taps, bias ? (bias.data as Int32Array) : null, q.multiplier, q.shift, input.params.zeroPoint);
+  const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
+  packDepthwise(packed, filter.data as Int8Array, channels!, taps, bias ? (bias.data as Int32Array) : null, q.multiplier, q.shift, input.params.zeroPoint, fast);
   const zero = context.allocatePersistentBuffer(groups * 8);
   zero.i8.fill(input.params.zeroPoint);
   const ptrs = context.allocatePersistentBuffer((taps + 1) * 4);
@@ -170,7 +171,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     p[W.DmTable] = table.offset;
   }
   p[W.Kb8] = groups;
-  p[W.RightOnly] = rightOnlyShifts(q.shift) ? 1 : 0;
+  p[W.RightOnly] = fast ? 1 : 0;
   p[W.Packed] = packed.offset;
   p[W.Zero] = zero.offset;
   p[W.Ptrs] = ptrs.offset;

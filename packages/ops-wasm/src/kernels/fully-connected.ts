@@ -18,7 +18,7 @@ import {
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { W, rightOnlyShifts, WINDOW_PARAMS_BYTES, channelMultipliers, constantInputCopies, declineWeighted, expectBias, extScratchBytes, expectQuantized, inputOffset, quantizedActivationRange } from './kernel-common.js';
+import { W, rightOnlyRange, WINDOW_PARAMS_BYTES, channelMultipliers, constantInputCopies, declineWeighted, expectBias, extScratchBytes, expectQuantized, inputOffset, quantizedActivationRange } from './kernel-common.js';
 import { gemmPackedBytes, packGemm } from './weight-pack.js';
 
 const OP = 'FULLY_CONNECTED';
@@ -91,7 +91,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const q = channelMultipliers(OP, node, context, input, filter, output, units, fr - 2, !perChannel);
   const kb8 = (depth + 7) >> 3;
   const packed = context.allocatePersistentBuffer(gemmPackedBytes(units, 1, kb8));
-  packGemm(packed, filter.data as Int8Array, units, 1, depth, kb8, bias ? (bias.data as Int32Array) : null, q.multiplier, q.shift, input.params.zeroPoint);
+  const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
+  packGemm(packed, filter.data as Int8Array, units, 1, depth, kb8, bias ? (bias.data as Int32Array) : null, q.multiplier, q.shift, input.params.zeroPoint, fast);
   const zero = context.allocatePersistentBuffer(kb8 * 8);
   const ptrs = context.allocatePersistentBuffer(4 * 4);
 
@@ -116,7 +117,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[W.Zero] = zero.offset;
   p[W.Ptrs] = ptrs.offset;
   p[W.Direct] = 1;
-  p[W.RightOnly] = rightOnlyShifts(q.shift) ? 1 : 0;
+  p[W.RightOnly] = fast ? 1 : 0;
   p[W.ActMin] = actMin;
   p[W.ActMax] = actMax;
   p[W.ZpOut] = output.params.zeroPoint;

@@ -161,20 +161,62 @@ export function channelMultipliers(
 /** The largest right shift the cheaper int8 requantization (requantLanesRight in assembly/int8/requant.ts) takes. */
 export const RIGHT_ONLY_MAX_SHIFT = 22;
 
+/** The int8 output range requantLanesRight clamps to: output zero point and activation bounds. */
+export interface Int8OutputRange {
+  zeroPoint: number;
+  actMin: number;
+  actMax: number;
+}
+
 /**
- * Whether every channel of a layer with int8 outputs can take requantLanesRight: left shift 0 and a
- * right shift of 1 to RIGHT_ONLY_MAX_SHIFT (TFLM's `shift` -1 to -22).
+ * `out` when every channel of a layer with int8 outputs can take requantLanesRight (left shift 0 and a
+ * right shift of 1 to RIGHT_ONLY_MAX_SHIFT: TFLM's `shift` -1 to -22), else null. Pass the result to the
+ * packing (it selects the requantization blocks' layout) and set W.RightOnly from it.
  */
-export function rightOnlyShifts(shift: Int32Array): boolean {
-  return shift.every((s) => s <= -1 && s >= -RIGHT_ONLY_MAX_SHIFT);
+export function rightOnlyRange(shift: Int32Array, out: Int8OutputRange): Int8OutputRange | null {
+  return shift.every((s) => s <= -1 && s >= -RIGHT_ONLY_MAX_SHIFT) ? out : null;
+}
+
+/** TFLM's RoundingDivideByPOT(y, r) (ties away from zero), for the bounds below. */
+function roundingDivideByPOT(y: number, r: number): number {
+  return Math.floor((y + 2 ** (r - 1) - (y < 0 ? 1 : 0)) / 2 ** r);
+}
+
+/**
+ * The range of SRDHM results y that requantLanesRight keeps: the smallest y with
+ * RDBPOT(y, r) + zp >= actMin and the largest with RDBPOT(y, r) + zp <= actMax (RDBPOT is monotonic and
+ * moves by at most 1 per step of y, so clamping y to them gives exactly actMin / actMax beyond).
+ */
+function clampBounds(r: number, out: Int8OutputRange): [number, number] {
+  const lo = out.actMin - out.zeroPoint;
+  const hi = out.actMax - out.zeroPoint;
+  // first guesses within a step or two of the bounds (y + 2^(r-1) crosses a multiple of 2^r), then exact
+  let yLo = lo * 2 ** r - 2 ** (r - 1);
+  while (roundingDivideByPOT(yLo - 1, r) >= lo) yLo--;
+  while (roundingDivideByPOT(yLo, r) < lo) yLo++;
+  let yHi = (hi + 1) * 2 ** r - 2 ** (r - 1) - 1;
+  while (roundingDivideByPOT(yHi + 1, r) <= hi) yHi++;
+  while (roundingDivideByPOT(yHi, r) > hi) yHi--;
+  return [yLo, yHi];
 }
 
 /**
  * Writes the requantization block of channels `c0 … c0+3` at word `at` of `dst` (channels >= `count`
- * get zeros): bias (already folded with the input zero point), M, 2^left, 2^(31-r) (0 for r = 0),
- * 2^(r-1) (0 for r = 0), 2^(22-r) (0 unless 1 <= r <= 22), r = 0 mask — see assembly/int8/requant.ts.
+ * get zeros): bias (already folded with the input zero point), M, then for the general path (`fast`
+ * null) 2^left, 2^(31-r) (0 for r = 0), and for requantLanesRight (`fast`: the layer's int8 output
+ * range, every r in 1..22) the largest and the smallest SRDHM result to keep; then 2^(r-1) (0 for
+ * r = 0), 2^(22-r) (0 unless 1 <= r <= 22), the r = 0 mask — see assembly/int8/requant.ts.
  */
-export function writeRequantBlock(dst: Int32Array, at: number, c0: number, count: number, bias: Int32Array, multiplier: Int32Array, shift: Int32Array): void {
+export function writeRequantBlock(
+  dst: Int32Array,
+  at: number,
+  c0: number,
+  count: number,
+  bias: Int32Array,
+  multiplier: Int32Array,
+  shift: Int32Array,
+  fast: Int8OutputRange | null = null,
+): void {
   for (let j = 0; j < 4; j++) {
     const c = c0 + j;
     if (c >= count) {
@@ -186,8 +228,14 @@ export function writeRequantBlock(dst: Int32Array, at: number, c0: number, count
     const r = s > 0 ? 0 : -s;
     dst[at + j] = bias[c]!;
     dst[at + 4 + j] = multiplier[c]!;
-    dst[at + 8 + j] = 1 << left;
-    dst[at + 12 + j] = r === 0 ? 0 : 2 ** (31 - r);
+    if (fast) {
+      const [yLo, yHi] = clampBounds(r, fast);
+      dst[at + 8 + j] = yHi;
+      dst[at + 12 + j] = yLo;
+    } else {
+      dst[at + 8 + j] = 1 << left;
+      dst[at + 12 + j] = r === 0 ? 0 : 2 ** (31 - r);
+    }
     dst[at + 16 + j] = r === 0 ? 0 : 2 ** (r - 1);
     dst[at + 20 + j] = r >= 1 && r <= RIGHT_ONLY_MAX_SHIFT ? 2 ** (RIGHT_ONLY_MAX_SHIFT - r) : 0;
     dst[at + 24 + j] = r === 0 ? -1 : 0;
@@ -227,8 +275,8 @@ export enum W {
   Direct,
   /**
    * DEPTHWISE_CONV_2D, and CONV_2D / FULLY_CONNECTED (qs8_conv) with int8 outputs: 1 when every channel
-   * has left shift 0 and a right shift of 1 to 22 (`rightOnlyShifts`: the cheaper requantization; 0 is
-   * always correct).
+   * has left shift 0 and a right shift of 1 to 22 and the weights were packed with `rightOnlyRange`'s
+   * range (requantization blocks in requantLanesRight's layout).
    */
   RightOnly,
   /** One-pixel GEMM (LSTM gates): int16 outputs. */

@@ -4,7 +4,7 @@
  * Σ w·(x − zp) + b = Σ w·x + (b − zp·Σ w), in int32 arithmetic that wraps as TFLM's does.
  */
 import type { ArenaRegion } from '@micrort/core';
-import { RQ_BYTES, RQ_WORDS, writeRequantBlock } from './kernel-common.js';
+import { RQ_BYTES, RQ_WORDS, writeRequantBlock, type Int8OutputRange } from './kernel-common.js';
 
 /** Bias with `-zp * sum(weights of the channel)` added; `sums[c]` is the channel's weight sum. */
 function foldedBias(bias: Int32Array | null, sums: Int32Array, zpIn: number): Int32Array {
@@ -26,7 +26,7 @@ export function gemmPackedBytes(outC: number, taps: number, kb8: number): number
  * two requantization blocks (channels 0-3, 4-7; bias with the input zero point folded in), then per tap
  * and 8-value slice, for each rotation j = 0..3, the int16 weights of channels 0-3 and then 4-7, lane l
  * (channel l of the half) holding the pair (w[2p], w[2p+1]) with p = (l + j) mod 4 (zero past inC and
- * outC).
+ * outC). `fast` (rightOnlyRange): requantization blocks for requantLanesRight.
  */
 export function packGemm(
   dst: ArenaRegion,
@@ -39,6 +39,7 @@ export function packGemm(
   multiplier: Int32Array,
   shift: Int32Array,
   zpIn: number,
+  fast: Int8OutputRange | null = null,
 ): void {
   const sums = new Int32Array(outC);
   for (let c = 0; c < outC; c++) {
@@ -53,8 +54,8 @@ export function packGemm(
   dst.u8.fill(0, 0, gemmPackedBytes(outC, taps, kb8));
   for (let g = 0; g * 8 < outC; g++) {
     const at = g * groupBytes;
-    writeRequantBlock(words, at >> 2, g * 8, outC, b, multiplier, shift);
-    writeRequantBlock(words, (at >> 2) + RQ_WORDS, g * 8 + 4, outC, b, multiplier, shift);
+    writeRequantBlock(words, at >> 2, g * 8, outC, b, multiplier, shift, fast);
+    writeRequantBlock(words, (at >> 2) + RQ_WORDS, g * 8 + 4, outC, b, multiplier, shift, fast);
     const w0 = (at + 2 * RQ_BYTES) >> 1;
     for (let j = 0; j < 8; j++) {
       const c = g * 8 + j;
@@ -82,7 +83,8 @@ export function depthwisePackedBytes(channels: number, taps: number): number {
 /**
  * Packs a depthwise filter `[1, taps, channels]` (int8) for qs8_dwconv: per group of eight channels two
  * requantization blocks, then per pair of taps (t, t+1) the int16 pairs (w[t][c], w[t+1][c]) of
- * channels 0-3 and then 4-7 (zero past the depth, and for the missing tap of an odd count).
+ * channels 0-3 and then 4-7 (zero past the depth, and for the missing tap of an odd count). `fast`
+ * (rightOnlyRange): requantization blocks for requantLanesRight.
  */
 export function packDepthwise(
   dst: ArenaRegion,
@@ -93,6 +95,7 @@ export function packDepthwise(
   multiplier: Int32Array,
   shift: Int32Array,
   zpIn: number,
+  fast: Int8OutputRange | null = null,
 ): void {
   const sums = new Int32Array(channels);
   for (let t = 0; t < taps; t++) for (let c = 0; c < channels; c++) sums[c] = (sums[c]! + filter[t * channels + c]!) | 0;
@@ -103,8 +106,8 @@ export function packDepthwise(
   dst.u8.fill(0, 0, depthwisePackedBytes(channels, taps));
   for (let g = 0; g * 8 < channels; g++) {
     const at = g * groupBytes;
-    writeRequantBlock(words, at >> 2, g * 8, channels, b, multiplier, shift);
-    writeRequantBlock(words, (at >> 2) + RQ_WORDS, g * 8 + 4, channels, b, multiplier, shift);
+    writeRequantBlock(words, at >> 2, g * 8, channels, b, multiplier, shift, fast);
+    writeRequantBlock(words, (at >> 2) + RQ_WORDS, g * 8 + 4, channels, b, multiplier, shift, fast);
     const w0 = (at + 2 * RQ_BYTES) >> 1;
     for (let t = 0; t < taps; t++) {
       for (let j = 0; j < 8; j++) {
