@@ -20,7 +20,7 @@
 // pixel contributes nothing. The bias already holds -input_zp * sum(w), so the padding row (input zero
 // points) contributes zero, as TFLM's skipped taps do.
 import { RQ_BYTES, narrow8, narrowClamp8, requantLanes, requantLanesRight, storeBytes } from './requant';
-import { P_ACT_MAX, P_ACT_MIN, P_EXT, P_GATHER, P_IN_C, P_KB8, P_K_H, P_K_W, P_OUT16, P_OUT_C, P_PACKED, P_PTRS, P_RIGHT_ONLY, P_ROWS, P_TOTAL, P_ZP_OUT, tapPointers } from './window';
+import { P_ACT_MAX, P_ACT_MIN, P_DIL_H, P_DIL_W, P_EXT, P_GATHER, P_IN_C, P_IN_H, P_IN_IMAGE, P_IN_W, P_KB8, P_K_H, P_K_W, P_OUT16, P_OUT_C, P_OUT_HW, P_OUT_W, P_PACKED, P_PAD_H, P_PAD_W, P_PTRS, P_RIGHT_ONLY, P_ROWS, P_STRIDE_H, P_STRIDE_W, P_TOTAL, P_ZP_OUT, tapPointers } from './window';
 
 /** Bytes of one group's two requantization blocks. */
 const RQ2: usize = 2 * RQ_BYTES;
@@ -41,6 +41,40 @@ const SLICE_BYTES: usize = 128;
       d += 8;
     }
   }
+}
+
+/**
+ * The compact im2col row of output pixel `q` when its window lies inside the input and its taps along a
+ * row are neighbours (dilation_w 1): each window row is one run of kW x inC bytes, copied 16 bytes at a
+ * time (`dst` has 16 bytes of slack, the memory READ_SLACK bytes past the arena). Returns false, having
+ * written nothing, for other pixels.
+ */
+@inline function gatherInterior(pp: usize, input: usize, q: i32, dst: usize): bool {
+  if (load<i32>(pp, P_DIL_W) != 1) return false;
+  const outHW = load<i32>(pp, P_OUT_HW);
+  const outW = load<i32>(pp, P_OUT_W);
+  const b = q / outHW;
+  const r = q - b * outHW;
+  const oh = r / outW;
+  const ow = r - oh * outW;
+  const inW = load<i32>(pp, P_IN_W);
+  const inC = load<i32>(pp, P_IN_C);
+  const kH = load<i32>(pp, P_K_H);
+  const kW = load<i32>(pp, P_K_W);
+  const dH = load<i32>(pp, P_DIL_H);
+  const ih0 = oh * load<i32>(pp, P_STRIDE_H) - load<i32>(pp, P_PAD_H);
+  const iw0 = ow * load<i32>(pp, P_STRIDE_W) - load<i32>(pp, P_PAD_W);
+  if (ih0 < 0 || iw0 < 0 || iw0 + kW > inW || ih0 + (kH - 1) * dH >= load<i32>(pp, P_IN_H)) return false;
+  const run = <usize>(kW * inC);
+  const rowStep = <usize>(dH * inW * inC);
+  let src = input + <usize>(b * load<i32>(pp, P_IN_IMAGE) + (ih0 * inW + iw0) * inC);
+  let d = dst;
+  for (let kh = 0; kh < kH; kh++) {
+    for (let n: usize = 0; n < run; n += 16) v128.store(d + n, v128.load(src + n));
+    src += rowStep;
+    d += run;
+  }
+  return true;
 }
 
 /** Requantized accumulator (per-lane parameters at `rq`) plus the output zero point. */
@@ -95,11 +129,16 @@ export function qs8_conv(pp: usize, input: usize, output: usize): void {
     const np = min(4, total - q);
     for (let i = 0; i < 4; i++) {
       const pi = ptrs + <usize>i * tapBytes;
-      tapPointers(pp, input, q + min(i, np - 1), pi);
+      const qi = q + min(i, np - 1);
       if (gather) {
         const row = rows + <usize>i * rowBytes;
-        gatherRow(pi, windowTaps, inC, row);
+        if (!gatherInterior(pp, input, qi, row)) {
+          tapPointers(pp, input, qi, pi);
+          gatherRow(pi, windowTaps, inC, row);
+        }
         store<u32>(pi, <u32>row);
+      } else {
+        tapPointers(pp, input, qi, pi);
       }
     }
     // the four rows, sign-extended once for all channel groups: taps x kb8 slices of 32 bytes each (the
