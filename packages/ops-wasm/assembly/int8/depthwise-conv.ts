@@ -11,7 +11,15 @@
 //   [per pair of taps: (w[t], w[t+1]) of channels 0-3, then of channels 4-7, as int16 = 32 bytes].
 // Channels past the depth have zero weights.
 import { RQ_BYTES, narrow8, narrowClamp8, requantLanes, requantLanesRight, storeBytes } from './requant';
-import { P_ACT_MAX, P_ACT_MIN, P_DM_TABLE, P_IN_IMAGE, P_KB8, P_K_H, P_K_W, P_OUT_C, P_OUT_HW, P_OUT_W, P_PACKED, P_PTRS, P_RIGHT_ONLY, P_TOTAL, P_ZP_OUT, tapPointersAt } from './window';
+import { P_ACT_MAX, P_ACT_MIN, P_DIL_H, P_DIL_W, P_DM_TABLE, P_IN_C, P_IN_H, P_IN_IMAGE, P_IN_W, P_KB8, P_K_H, P_K_W, P_OUT_C, P_OUT_HW, P_OUT_W, P_PACKED, P_PAD_H, P_PAD_W, P_PTRS, P_RIGHT_ONLY, P_STRIDE_H, P_STRIDE_W, P_TOTAL, P_ZP_OUT, tapPointersAt } from './window';
+
+/** First and last output index whose window (k taps, dilation d) lies inside [0, n) with stride s and padding p. */
+@inline function interiorRange(n: i32, k: i32, s: i32, d: i32, p: i32): i64 {
+  const first = (p + s - 1) / s;
+  const span = n - 1 - (k - 1) * d + p;
+  const last = span < 0 ? -1 : span / s;
+  return (<i64>first << 32) | <i64>(<u32>last);
+}
 
 /** int8 depthwise convolution with the parameter block at `pp` (P_OUT_C = channels, P_KB8 = groups). */
 export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
@@ -31,10 +39,28 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
   const outW = load<i32>(pp, P_OUT_W);
   const outH = load<i32>(pp, P_OUT_HW) / outW;
   const image = <usize>load<i32>(pp, P_IN_IMAGE);
+  // pixels whose whole window lies inside the input; along a row of them the tap pointers move by
+  // stride_w x depth, so they are updated instead of recomputed
+  const sW = load<i32>(pp, P_STRIDE_W);
+  const rowsIn = interiorRange(load<i32>(pp, P_IN_H), load<i32>(pp, P_K_H), load<i32>(pp, P_STRIDE_H), load<i32>(pp, P_DIL_H), load<i32>(pp, P_PAD_H));
+  const colsIn = interiorRange(load<i32>(pp, P_IN_W), load<i32>(pp, P_K_W), sW, load<i32>(pp, P_DIL_W), load<i32>(pp, P_PAD_W));
+  const ohLo = <i32>(rowsIn >> 32), ohHi = <i32>rowsIn;
+  const owLo = <i32>(colsIn >> 32), owHi = <i32>colsIn;
+  const stepW = <u32>(sW * load<i32>(pp, P_IN_C));
+  const slots = pairs << 1;
   // pixel q = (b, oh, ow), walked without divisions
   let oh = 0, ow = 0, b: usize = 0;
   for (let q = 0; q < total; q++) {
-    tapPointersAt(pp, input + b * image, oh, ow, ptrs);
+    if (ow > owLo && ow <= owHi && oh >= ohLo && oh <= ohHi) {
+      // the previous pixel, in the same row, was inside too
+      for (let t = 0; t < slots; t++) {
+        const at = ptrs + <usize>(t << 2);
+        store<u32>(at, load<u32>(at) + stepW);
+      }
+    } else {
+      tapPointersAt(pp, input + b * image, oh, ow, ptrs);
+      if (taps & 1) store<u32>(ptrs + <usize>(taps << 2), load<u32>(ptrs + <usize>((taps - 1) << 2)));
+    }
     if (++ow == outW) {
       ow = 0;
       if (++oh == outH) {
@@ -42,7 +68,6 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
         b++;
       }
     }
-    if (taps & 1) store<u32>(ptrs + <usize>(taps << 2), load<u32>(ptrs + <usize>((taps - 1) << 2)));
     const o = output + <usize>(q * channels);
     let rq = packed;
     for (let g = 0; g < groups; g++) {
