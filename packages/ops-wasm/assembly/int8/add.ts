@@ -4,6 +4,7 @@
 //   a = (x1 - zp1) << left_shift;  b = (x2 - zp2) << left_shift       (left_shift = 20)
 //   s = MBQMSmallerThanOneExp(a, m1, -r1) + MBQMSmallerThanOneExp(b, m2, -r2)
 //   out = clamp(MBQMSmallerThanOneExp(s, mo, -ro) + zp_out, act_min, act_max)
+// The inputs' SRDHM is two 32-bit multiplies (see inputSide); the output's is the 64-bit one.
 // sixteen elements per step (four i32x4 lanes each), the tail in scalar code.
 import { narrowClamp8, rdbpot, srdhm, storeBytes } from './requant';
 
@@ -27,17 +28,22 @@ const A_S2 = 76; // input 2's
 const A_INNER = 88; // elements of the inner run
 const A_MODE = 92; // 0 both contiguous along the run, 1 input 1 repeated, 2 input 2 repeated
 
-@inline function lane(x1: v128, x2: v128, p: usize, off1: v128, off2: v128, m1: v128, m2: v128, mo: v128, zp: v128): v128 {
-  const left = load<i32>(p, A_LEFT);
-  const r1 = load<i32>(p, A_R1);
-  const r2 = load<i32>(p, A_R2);
-  const ro = load<i32>(p, A_RO);
-  const k1 = i32x4.splat((1 << r1) - 1);
-  const k2 = i32x4.splat((1 << r2) - 1);
-  const ko = i32x4.splat((1 << ro) - 1);
-  const a = rdbpot(srdhm(i32x4.shl(i32x4.add(x1, off1), left), m1), r1, k1, i32x4.shr_s(k1, 1));
-  const b = rdbpot(srdhm(i32x4.shl(i32x4.add(x2, off2), left), m2), r2, k2, i32x4.shr_s(k2, 1));
-  return i32x4.add(rdbpot(srdhm(i32x4.add(a, b), mo), ro, ko, i32x4.shr_s(ko, 1)), zp);
+/**
+ * SRDHM((x + off) << left, m) for int8 x: with v = x + off in [-255, 255], s = 31 - left and
+ * m = mh * 2^s + ml, it is v * mh + ((v * ml + 2^(s-1)) >> s) exactly (both products fit in int32 for
+ * 8 <= left <= 23; src/kernels/add.ts always writes TFLM's left = 20), two i32x4.mul instead of a
+ * 64-bit rounded high word.
+ */
+@inline function inputSide(x: v128, off: v128, mh: v128, ml: v128, half: v128, s: i32): v128 {
+  const v = i32x4.add(x, off);
+  return i32x4.add(i32x4.mul(v, mh), i32x4.shr_s(i32x4.add(i32x4.mul(v, ml), half), s));
+}
+
+@inline function lane(x1: v128, x2: v128, p: usize, off1: v128, off2: v128, mo: v128, zp: v128, k1: v128, k2: v128, ko: v128, half: v128, mh1: v128, ml1: v128, mh2: v128, ml2: v128): v128 {
+  const s = 31 - load<i32>(p, A_LEFT);
+  const a = rdbpot(inputSide(x1, off1, mh1, ml1, half, s), load<i32>(p, A_R1), k1, i32x4.shr_s(k1, 1));
+  const b = rdbpot(inputSide(x2, off2, mh2, ml2, half, s), load<i32>(p, A_R2), k2, i32x4.shr_s(k2, 1));
+  return i32x4.add(rdbpot(srdhm(i32x4.add(a, b), mo), load<i32>(p, A_RO), ko, i32x4.shr_s(ko, 1)), zp);
 }
 
 /** Eight int8 values at `p`, sign-extended, or the value at `p` in every lane (`repeat`). */
@@ -48,12 +54,18 @@ const A_MODE = 92; // 0 both contiguous along the run, 1 input 1 repeated, 2 inp
 export function qs8_add(p: usize, in1: usize, in2: usize, output: usize): void {
   const off1 = i32x4.splat(load<i32>(p, A_OFF1));
   const off2 = i32x4.splat(load<i32>(p, A_OFF2));
-  const m1 = i32x4.splat(load<i32>(p, A_M1));
-  const m2 = i32x4.splat(load<i32>(p, A_M2));
   const mo = i32x4.splat(load<i32>(p, A_MO));
   const zp = i32x4.splat(load<i32>(p, A_ZP_OUT));
   const lo = i8x16.splat(<i8>load<i32>(p, A_ACT_MIN));
   const hi = i8x16.splat(<i8>load<i32>(p, A_ACT_MAX));
+  const k1 = i32x4.splat((1 << load<i32>(p, A_R1)) - 1);
+  const k2 = i32x4.splat((1 << load<i32>(p, A_R2)) - 1);
+  const ko = i32x4.splat((1 << load<i32>(p, A_RO)) - 1);
+  const s = 31 - load<i32>(p, A_LEFT);
+  const half = i32x4.splat(1 << (s - 1));
+  const mask = (1 << s) - 1;
+  const mh1 = i32x4.splat(load<i32>(p, A_M1) >> s), ml1 = i32x4.splat(load<i32>(p, A_M1) & mask);
+  const mh2 = i32x4.splat(load<i32>(p, A_M2) >> s), ml2 = i32x4.splat(load<i32>(p, A_M2) & mask);
   const n = load<i32>(p, A_INNER);
   const mode = load<i32>(p, A_MODE);
   const r1 = mode == 1, r2 = mode == 2;
@@ -68,8 +80,8 @@ export function qs8_add(p: usize, in1: usize, in2: usize, output: usize): void {
           // the last step reads a full eight past the run's end (never used) and stores what is left
           const x1 = load8(a, r1);
           const x2 = load8(b, r2);
-          const s0 = lane(i32x4.extend_low_i16x8_s(x1), i32x4.extend_low_i16x8_s(x2), p, off1, off2, m1, m2, mo, zp);
-          const s1 = lane(i32x4.extend_high_i16x8_s(x1), i32x4.extend_high_i16x8_s(x2), p, off1, off2, m1, m2, mo, zp);
+          const s0 = lane(i32x4.extend_low_i16x8_s(x1), i32x4.extend_low_i16x8_s(x2), p, off1, off2, mo, zp, k1, k2, ko, half, mh1, ml1, mh2, ml2);
+          const s1 = lane(i32x4.extend_high_i16x8_s(x1), i32x4.extend_high_i16x8_s(x2), p, off1, off2, mo, zp, k1, k2, ko, half, mh1, ml1, mh2, ml2);
           const out = narrowClamp8(s0, s1, lo, hi);
           if (n - i >= 8) v128.store64_lane(o + <usize>i, out, 0);
           else storeBytes(o + <usize>i, out, n - i);
