@@ -46,6 +46,17 @@ describe('arena limit (maxArenaBytes)', () => {
     expect(e.message).toMatch(/variable tensor 2 \(t2\) requested 16777216 bytes/);
   });
 
+  it("a kernel's persistent buffer in prepare over the limit: the ArenaLimitError itself, not a bare MicrortError", () => {
+    // The fuzzer saw this as `MicrortError: ArenaLimitError: ...` (the error was re-wrapped by its name).
+    const greedy = { ...addConstKernel(1), prepare: (ctx: { allocatePersistentBuffer(n: number): unknown }) => void ctx.allocatePersistentBuffer(2 << 20) };
+    const model = tinyModel([{ shape: [4] }, { shape: [4] }], [{ custom: 'ADD_CONST', inputs: [0], outputs: [1] }], [0], [1]);
+    const e = errorOf(() => new MicroInterpreter(model, new OpResolver().register(greedy), { planner, maxArenaBytes: 1 << 20 }).allocateTensors());
+    expect(e).toBeInstanceOf(ArenaLimitError);
+    expect(e.constructor).toBe(ArenaLimitError);
+    expect((e as ArenaLimitError).requestedBytes).toBe(2 << 20);
+    expect(e.message).toMatch(/persistent buffer for node 0 .*requested 2097152 bytes.*over the limit of 1048576 bytes/);
+  });
+
   it('the limit bounds the planned head and fixed arenas too; models under it are unaffected', () => {
     expect(() => allocate(chainModel(3, 1024), { maxArenaBytes: 4096 })).toThrow(ArenaLimitError);
     expect(allocate(chainModel(3, 1024), { maxArenaBytes: 1 << 20 }).arenaUsage().arenaBytes).toBeGreaterThan(4096);

@@ -380,6 +380,7 @@ export class Allocation implements ContextHost {
     if (stopped) report.stopped = { name: stopped.name, message: stopped.message };
     (report as { failures?: NodeFailure[] }).failures = failures; // for errorFromReport, not enumerable below
     Object.defineProperty(report, 'failures', { enumerable: false });
+    if (stopped) Object.defineProperty(report, 'stoppedError', { value: stopped, enumerable: false });
     return report;
   }
 }
@@ -408,6 +409,10 @@ export function errorFromReport(report: CheckReport): Error {
     (err as { cause?: unknown }).cause = f.error;
     return err;
   }
+  // The error that stopped preparation (e.g. ArenaLimitError, ArenaTooSmallError), itself: its type and
+  // numbers are what the caller needs; only a report without it (deserialized) gets a generic error.
+  const stoppedError = (report as { stoppedError?: Error }).stoppedError;
+  if (stoppedError) return stoppedError;
   const s = report.stopped;
   return new MicrortError(s ? `${s.name}: ${s.message}` : 'allocation failed');
 }
