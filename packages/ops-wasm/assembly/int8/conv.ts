@@ -20,7 +20,7 @@
 // pixel contributes nothing. The bias already holds -input_zp * sum(w), so the padding row (input zero
 // points) contributes zero, as TFLM's skipped taps do.
 import { RQ_BYTES, narrow8, narrowClamp8, requantLanes, requantLanesRight, storeBytes } from './requant';
-import { P_ACT_MAX, P_ACT_MIN, P_DIL_H, P_DIL_W, P_EXT, P_GATHER, P_IN_C, P_IN_H, P_IN_IMAGE, P_IN_W, P_KB8, P_K_H, P_K_W, P_OUT16, P_OUT_C, P_OUT_HW, P_OUT_W, P_PACKED, P_PAD_H, P_PAD_W, P_PTRS, P_RIGHT_ONLY, P_ROWS, P_STRIDE_H, P_STRIDE_W, P_TOTAL, P_ZP_OUT, tapPointers } from './window';
+import { P_ACT_MAX, P_ACT_MIN, P_DIL_H, P_DIL_W, P_EXT, P_GATHER, P_IN_C, P_IN_H, P_IN_IMAGE, P_IN_W, P_KB8, P_K_H, P_K_W, P_OUT16, P_OUT_C, P_OUT_HW, P_OUT_W, P_PACKED, P_PAD_H, P_PAD_W, P_PTRS, P_RIGHT_ONLY, P_ROWS, P_STRIDE_H, P_STRIDE_W, P_TOTAL, P_ZERO, P_ZP_OUT, tapPointers } from './window';
 
 /** Bytes of one group's two requantization blocks. */
 const RQ2: usize = 2 * RQ_BYTES;
@@ -43,13 +43,20 @@ const SLICE_BYTES: usize = 128;
   }
 }
 
+/** Writes `n` bytes of `v` from `d`, sixteen at a time (up to 15 bytes past `d + n` are written too). */
+@inline function fill16(d: usize, v: v128, n: usize): void {
+  for (let k: usize = 0; k < n; k += 16) v128.store(d + k, v);
+}
+
 /**
- * The compact im2col row of output pixel `q` when its window lies inside the input and its taps along a
- * row are neighbours (dilation_w 1): each window row is one run of kW x inC bytes, copied 16 bytes at a
- * time (`dst` has 16 bytes of slack, the memory READ_SLACK bytes past the arena). Returns false, having
- * written nothing, for other pixels.
+ * The compact im2col row of output pixel `q` when its taps along a window row are neighbours
+ * (dilation_w 1): each window row is one run of kW x inC bytes: the input columns inside the image
+ * copied sixteen bytes at a time, the columns and rows in the padding filled with the input zero
+ * point. Each piece is written after the one before it, so the up to 15 bytes a piece writes past its
+ * end are overwritten by the next (the row has 16 bytes of slack; the memory has READ_SLACK bytes past
+ * the arena for the reads). Returns false, having written nothing, for dilation_w > 1.
  */
-@inline function gatherInterior(pp: usize, input: usize, q: i32, dst: usize): bool {
+@inline function gatherRuns(pp: usize, input: usize, q: i32, dst: usize): bool {
   if (load<i32>(pp, P_DIL_W) != 1) return false;
   const outHW = load<i32>(pp, P_OUT_HW);
   const outW = load<i32>(pp, P_OUT_W);
@@ -57,6 +64,7 @@ const SLICE_BYTES: usize = 128;
   const r = q - b * outHW;
   const oh = r / outW;
   const ow = r - oh * outW;
+  const inH = load<i32>(pp, P_IN_H);
   const inW = load<i32>(pp, P_IN_W);
   const inC = load<i32>(pp, P_IN_C);
   const kH = load<i32>(pp, P_K_H);
@@ -64,14 +72,25 @@ const SLICE_BYTES: usize = 128;
   const dH = load<i32>(pp, P_DIL_H);
   const ih0 = oh * load<i32>(pp, P_STRIDE_H) - load<i32>(pp, P_PAD_H);
   const iw0 = ow * load<i32>(pp, P_STRIDE_W) - load<i32>(pp, P_PAD_W);
-  if (ih0 < 0 || iw0 < 0 || iw0 + kW > inW || ih0 + (kH - 1) * dH >= load<i32>(pp, P_IN_H)) return false;
+  // window columns [kwLo, kwHi) are inside the image
+  const kwLo = max(0, -iw0);
+  const kwHi = min(kW, inW - iw0);
   const run = <usize>(kW * inC);
-  const rowStep = <usize>(dH * inW * inC);
-  let src = input + <usize>(b * load<i32>(pp, P_IN_IMAGE) + (ih0 * inW + iw0) * inC);
+  const lead = <usize>(kwLo * inC);
+  const body = kwHi > kwLo ? <usize>((kwHi - kwLo) * inC) : 0;
+  const zp = i8x16.splat(load<i8>(<usize>load<u32>(pp, P_ZERO)));
+  const image = input + <usize>(b * load<i32>(pp, P_IN_IMAGE));
   let d = dst;
   for (let kh = 0; kh < kH; kh++) {
-    for (let n: usize = 0; n < run; n += 16) v128.store(d + n, v128.load(src + n));
-    src += rowStep;
+    const ih = ih0 + kh * dH;
+    if (ih < 0 || ih >= inH || body == 0) {
+      fill16(d, zp, run);
+    } else {
+      if (lead > 0) fill16(d, zp, lead);
+      const src = image + <usize>((ih * inW + iw0 + kwLo) * inC);
+      for (let n: usize = 0; n < body; n += 16) v128.store(d + lead + n, v128.load(src + n));
+      if (lead + body < run) fill16(d + lead + body, zp, run - lead - body);
+    }
     d += run;
   }
   return true;
@@ -132,7 +151,7 @@ export function qs8_conv(pp: usize, input: usize, output: usize): void {
       const qi = q + min(i, np - 1);
       if (gather) {
         const row = rows + <usize>i * rowBytes;
-        if (!gatherInterior(pp, input, qi, row)) {
+        if (!gatherRuns(pp, input, qi, row)) {
           tapPointers(pp, input, qi, pi);
           gatherRow(pi, windowTaps, inC, row);
         }

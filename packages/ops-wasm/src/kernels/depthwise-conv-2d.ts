@@ -131,7 +131,8 @@ function prepare(context: TfLiteContext, node: Node): void {
     const gather = taps > 1;
     const kb8 = (taps + 7) >> 3;
     const packed = context.allocatePersistentBuffer(gemmPackedBytes(channels, 1, kb8));
-    packGemm(packed, t, channels, 1, taps, kb8, bias ? (bias.data as Int32Array) : null, q.multiplier, q.shift, input.params.zeroPoint);
+    const fastConv = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
+    packGemm(packed, t, channels, 1, taps, kb8, bias ? (bias.data as Int32Array) : null, q.multiplier, q.shift, input.params.zeroPoint, fastConv);
     const zero = context.allocatePersistentBuffer(16);
     zero.i8.fill(input.params.zeroPoint);
     const ptrs = context.allocatePersistentBuffer(4 * taps * 4);
@@ -142,6 +143,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     p[W.Ptrs] = ptrs.offset;
     p[W.Gather] = gather ? 1 : 0;
     p[W.Rows] = rows ? rows.offset : 0;
+    p[W.RightOnly] = fastConv ? 1 : 0;
     data.p = p;
     data.ext = context.requestScratchBufferInArena(extScratchBytes(kb8));
     return;
