@@ -138,13 +138,15 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[W.Direct] = taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW ? 1 : 0;
   data.params = paramsRegion.offset;
   data.p = p;
-  data.ext = context.requestScratchBufferInArena(extScratchBytes(packTaps * kb8));
+  // one output pixel over one tap runs qs8_conv's one-pixel path, which reads the input in place
+  const onePixel = batches! * g.outH * g.outW === 1 && !gather && taps === 1;
+  data.ext = onePixel ? -1 : context.requestScratchBufferInArena(extScratchBytes(packTaps * kb8));
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as ConvData;
-  data.p[W.Ext] = context.getScratchBuffer(data.ext).offset;
+  if (data.ext >= 0) data.p[W.Ext] = context.getScratchBuffer(data.ext).offset;
   data.k!.qs8_conv(data.params, inputOffset(context, node, 0, data.fixed), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
 }
 

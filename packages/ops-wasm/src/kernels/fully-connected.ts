@@ -123,13 +123,14 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[W.ZpOut] = output.params.zeroPoint;
   data.params = paramsRegion.offset;
   data.p = p;
-  data.ext = context.requestScratchBufferInArena(extScratchBytes(kb8));
+  // one batch runs qs8_conv's one-pixel path, which reads the input in place: no scratch rows
+  data.ext = batches === 1 ? -1 : context.requestScratchBufferInArena(extScratchBytes(kb8));
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as FcData;
-  data.p[W.Ext] = context.getScratchBuffer(data.ext).offset;
+  if (data.ext >= 0) data.p[W.Ext] = context.getScratchBuffer(data.ext).offset;
   data.k!.qs8_conv(data.params, inputOffset(context, node, 0, data.fixed), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
 }
 
