@@ -33,7 +33,6 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
   const hi = i8x16.splat(<i8>load<i32>(pp, P_ACT_MAX));
   const zp = i32x4.splat(load<i32>(pp, P_ZP_OUT));
   const pairs = (taps + 1) >> 1;
-  const gStride = <usize>(2 * RQ_BYTES + pairs * 32);
   const rightOnly = load<i32>(pp, P_RIGHT_ONLY) != 0;
   const dmTable = <usize>load<u32>(pp, P_DM_TABLE);
   const outW = load<i32>(pp, P_OUT_W);
@@ -48,62 +47,133 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
   const owLo = <i32>(colsIn >> 32), owHi = <i32>colsIn;
   const stepW = <u32>(sW * load<i32>(pp, P_IN_C));
   const slots = pairs << 1;
-  // pixel q = (b, oh, ow), walked without divisions
+  // second pointer table (two pixels per step when the depth multiplier is 1)
+  const ptrs2 = ptrs + <usize>(slots << 2);
+  // pixel q = (b, oh, ow), walked without divisions; `prev` holds the last pixel's tap pointers
   let oh = 0, ow = 0, b: usize = 0;
-  for (let q = 0; q < total; q++) {
-    if (ow > owLo && ow <= owHi && oh >= ohLo && oh <= ohHi) {
+  let prev = ptrs;
+  for (let q = 0; q < total; ) {
+    const rowIn = oh >= ohLo && oh <= ohHi;
+    const inA = rowIn && ow >= owLo && ow <= owHi;
+    if (inA && ow > owLo) {
       // the previous pixel, in the same row, was inside too
-      for (let t = 0; t < slots; t++) {
-        const at = ptrs + <usize>(t << 2);
-        store<u32>(at, load<u32>(at) + stepW);
-      }
+      advance(prev, ptrs, slots, stepW);
     } else {
       tapPointersAt(pp, input + b * image, oh, ow, ptrs);
       if (taps & 1) store<u32>(ptrs + <usize>(taps << 2), load<u32>(ptrs + <usize>((taps - 1) << 2)));
     }
-    if (++ow == outW) {
+    const two = dmTable == 0 && ow + 1 < outW;
+    if (two) {
+      if (inA && ow + 1 <= owHi) {
+        advance(ptrs, ptrs2, slots, stepW);
+      } else {
+        tapPointersAt(pp, input + b * image, oh, ow + 1, ptrs2);
+        if (taps & 1) store<u32>(ptrs2 + <usize>(taps << 2), load<u32>(ptrs2 + <usize>((taps - 1) << 2)));
+      }
+      if (rightOnly) pixelPair(ptrs, ptrs2, packed, groups, pairs, channels, output + <usize>(q * channels), true, zp, lo, hi);
+      else pixelPair(ptrs, ptrs2, packed, groups, pairs, channels, output + <usize>(q * channels), false, zp, lo, hi);
+      prev = ptrs2;
+      q += 2;
+      ow += 2;
+    } else {
+      onePixel(ptrs, packed, groups, pairs, channels, dmTable, output + <usize>(q * channels), rightOnly, zp, lo, hi);
+      prev = ptrs;
+      q++;
+      ow++;
+    }
+    if (ow == outW) {
       ow = 0;
       if (++oh == outH) {
         oh = 0;
         b++;
       }
     }
-    const o = output + <usize>(q * channels);
-    let rq = packed;
-    for (let g = 0; g < groups; g++) {
-      const c = <usize>(g << 3);
-      let acc0 = v128.load(rq);
-      let acc1 = v128.load(rq, RQ_BYTES);
-      let w = rq + 2 * RQ_BYTES;
-      if (dmTable == 0) {
-        for (let t = 0; t < pairs; t++) {
-          const x0 = v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3)) + c);
-          const x1 = v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3) + 4) + c);
-          acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), v128.load(w)));
-          acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), v128.load(w, 16)));
-          w += 32;
-        }
-      } else {
-        // depth multiplier > 1: output channel c + j reads input channel (c + j) / multiplier
-        const entry = dmTable + <usize>(g << 5);
-        const mask = v128.load(entry);
-        const start = <usize>load<i32>(entry, 16);
-        for (let t = 0; t < pairs; t++) {
-          const x0 = i8x16.swizzle(v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3)) + start), mask);
-          const x1 = i8x16.swizzle(v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3) + 4) + start), mask);
-          acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), v128.load(w)));
-          acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), v128.load(w, 16)));
-          w += 32;
-        }
-      }
-      const s0 = i32x4.add(rightOnly ? requantLanesRight(acc0, rq) : requantLanes(acc0, rq), zp);
-      const s1 = i32x4.add(rightOnly ? requantLanesRight(acc1, rq + RQ_BYTES) : requantLanes(acc1, rq + RQ_BYTES), zp);
-      // requantLanesRight's results are already within the activation range
-      const out = rightOnly ? narrow8(s0, s1) : narrowClamp8(s0, s1, lo, hi);
-      const n = channels - <i32>c;
-      if (n >= 8) v128.store64_lane(o + c, out, 0);
-      else storeBytes(o + c, out, n);
-      rq = w;
+  }
+}
+
+/** dst[t] = src[t] + step for the `slots` tap pointers (the next pixel along a row inside the input). */
+@inline function advance(src: usize, dst: usize, slots: i32, step: u32): void {
+  for (let t = 0; t < slots; t++) {
+    const k = <usize>(t << 2);
+    store<u32>(dst + k, load<u32>(src + k) + step);
+  }
+}
+
+/** Requantized, narrowed outputs of one 8-channel group (requantLanesRight's are within the activation range). */
+@inline function groupOut(acc0: v128, acc1: v128, rq: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128): v128 {
+  const s0 = i32x4.add(rightOnly ? requantLanesRight(acc0, rq) : requantLanes(acc0, rq), zp);
+  const s1 = i32x4.add(rightOnly ? requantLanesRight(acc1, rq + RQ_BYTES) : requantLanes(acc1, rq + RQ_BYTES), zp);
+  return rightOnly ? narrow8(s0, s1) : narrowClamp8(s0, s1, lo, hi);
+}
+
+@inline function store8(p: usize, v: v128, n: i32): void {
+  if (n >= 8) v128.store64_lane(p, v, 0);
+  else storeBytes(p, v, n);
+}
+
+/**
+ * Two neighbouring output pixels (tap pointers at `pa` and `pb`, outputs at `o` and `o + channels`),
+ * depth multiplier 1: each weight vector loaded once for both.
+ */
+@inline function pixelPair(pa: usize, pb: usize, packed: usize, groups: i32, pairs: i32, channels: i32, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128): void {
+  let rq = packed;
+  for (let g = 0; g < groups; g++) {
+    const c = <usize>(g << 3);
+    let a0 = v128.load(rq);
+    let a1 = v128.load(rq, RQ_BYTES);
+    let b0 = a0, b1 = a1;
+    let w = rq + 2 * RQ_BYTES;
+    for (let t = 0; t < pairs; t++) {
+      const wa = v128.load(w);
+      const wb = v128.load(w, 16);
+      const k = <usize>(t << 3);
+      let x0 = v128.load8x8_s(<usize>load<u32>(pa + k) + c);
+      let x1 = v128.load8x8_s(<usize>load<u32>(pa + k, 4) + c);
+      a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), wa));
+      a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), wb));
+      x0 = v128.load8x8_s(<usize>load<u32>(pb + k) + c);
+      x1 = v128.load8x8_s(<usize>load<u32>(pb + k, 4) + c);
+      b0 = i32x4.add(b0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), wa));
+      b1 = i32x4.add(b1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), wb));
+      w += 32;
     }
+    const n = channels - <i32>c;
+    store8(o + c, groupOut(a0, a1, rq, rightOnly, zp, lo, hi), n);
+    store8(o + <usize>channels + c, groupOut(b0, b1, rq, rightOnly, zp, lo, hi), n);
+    rq = w;
+  }
+}
+
+/** One output pixel (tap pointers at `ptrs`, outputs at `o`), any depth multiplier. */
+@inline function onePixel(ptrs: usize, packed: usize, groups: i32, pairs: i32, channels: i32, dmTable: usize, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128): void {
+  let rq = packed;
+  for (let g = 0; g < groups; g++) {
+    const c = <usize>(g << 3);
+    let acc0 = v128.load(rq);
+    let acc1 = v128.load(rq, RQ_BYTES);
+    let w = rq + 2 * RQ_BYTES;
+    if (dmTable == 0) {
+      for (let t = 0; t < pairs; t++) {
+        const x0 = v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3)) + c);
+        const x1 = v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3) + 4) + c);
+        acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), v128.load(w)));
+        acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), v128.load(w, 16)));
+        w += 32;
+      }
+    } else {
+      // depth multiplier > 1: output channel c + j reads input channel (c + j) / multiplier
+      const entry = dmTable + <usize>(g << 5);
+      const mask = v128.load(entry);
+      const start = <usize>load<i32>(entry, 16);
+      for (let t = 0; t < pairs; t++) {
+        const x0 = i8x16.swizzle(v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3)) + start), mask);
+        const x1 = i8x16.swizzle(v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3) + 4) + start), mask);
+        acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), v128.load(w)));
+        acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), v128.load(w, 16)));
+        w += 32;
+      }
+    }
+    store8(o + c, groupOut(acc0, acc1, rq, rightOnly, zp, lo, hi), channels - <i32>c);
+    rq = w;
   }
 }

@@ -154,7 +154,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   packDepthwise(packed, filter.data as Int8Array, channels!, taps, bias ? (bias.data as Int32Array) : null, q.multiplier, q.shift, input.params.zeroPoint, fast);
   const zero = context.allocatePersistentBuffer(groups * 8);
   zero.i8.fill(input.params.zeroPoint);
-  const ptrs = context.allocatePersistentBuffer((taps + 1) * 4);
+  // two tables of tap pointers (qs8_dwconv runs two neighbouring pixels per step), the odd tap count rounded up
+  const ptrs = context.allocatePersistentBuffer(2 * (taps + 1) * 4);
 
   if (opts.depthMultiplier > 1) {
     // per group of eight output channels: the i16 swizzle that puts input channel (c + j) / m in lane j,
