@@ -19,7 +19,7 @@
 // Channels past the input depth and output channels past outC are zero, so reading a few bytes past a
 // pixel contributes nothing. The bias already holds -input_zp * sum(w), so the padding row (input zero
 // points) contributes zero, as TFLM's skipped taps do.
-import { RQ_BYTES, narrow8, narrowClamp8, requantLanes, requantLanesRight, storeBytes } from './requant';
+import { RQ_BYTES, narrow8, narrowClamp8, requantLanes, requantLanesRight, requantRightWith, storeBytes } from './requant';
 import { P_ACT_MAX, P_ACT_MIN, P_DIL_H, P_DIL_W, P_EXT, P_GATHER, P_IN_C, P_IN_H, P_IN_IMAGE, P_IN_W, P_KB8, P_K_H, P_K_W, P_OUT16, P_OUT_C, P_OUT_HW, P_OUT_W, P_PACKED, P_PAD_H, P_PAD_W, P_PTRS, P_RIGHT_ONLY, P_ROWS, P_STRIDE_H, P_STRIDE_W, P_TOTAL, P_ZERO, P_ZP_OUT, tapPointers } from './window';
 
 /** Bytes of one group's two requantization blocks. */
@@ -224,6 +224,29 @@ export function qs8_conv(pp: usize, input: usize, output: usize): void {
     const rqB = rq + RQ_BYTES;
     const n = outC - (g << 3);
     const oc = o + <usize>(g << 3);
+    if (rightOnly) {
+      // each block's vectors loaded once for the four pixels
+      let m = v128.load(rq, 16), yHi = v128.load(rq, 32), yLo = v128.load(rq, 48), half = v128.load(rq, 64), mult = v128.load(rq, 80);
+      a0 = i32x4.add(requantRightWith(a0, m, yHi, yLo, half, mult), zp);
+      a1 = i32x4.add(requantRightWith(a1, m, yHi, yLo, half, mult), zp);
+      a2 = i32x4.add(requantRightWith(a2, m, yHi, yLo, half, mult), zp);
+      a3 = i32x4.add(requantRightWith(a3, m, yHi, yLo, half, mult), zp);
+      m = v128.load(rqB, 16);
+      yHi = v128.load(rqB, 32);
+      yLo = v128.load(rqB, 48);
+      half = v128.load(rqB, 64);
+      mult = v128.load(rqB, 80);
+      b0 = i32x4.add(requantRightWith(b0, m, yHi, yLo, half, mult), zp);
+      b1 = i32x4.add(requantRightWith(b1, m, yHi, yLo, half, mult), zp);
+      b2 = i32x4.add(requantRightWith(b2, m, yHi, yLo, half, mult), zp);
+      b3 = i32x4.add(requantRightWith(b3, m, yHi, yLo, half, mult), zp);
+      store8(oc, narrow8(a0, b0), n);
+      if (np > 1) store8(oc + stride, narrow8(a1, b1), n);
+      if (np > 2) store8(oc + 2 * stride, narrow8(a2, b2), n);
+      if (np > 3) store8(oc + 3 * stride, narrow8(a3, b3), n);
+      rq = w;
+      continue;
+    }
     store8(oc, pack8(requant(a0, rq, rightOnly, zp), requant(b0, rqB, rightOnly, zp), rightOnly, lo, hi), n);
     if (np > 1) store8(oc + stride, pack8(requant(a1, rq, rightOnly, zp), requant(b1, rqB, rightOnly, zp), rightOnly, lo, hi), n);
     if (np > 2) store8(oc + 2 * stride, pack8(requant(a2, rq, rightOnly, zp), requant(b2, rqB, rightOnly, zp), rightOnly, lo, hi), n);

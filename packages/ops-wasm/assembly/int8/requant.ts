@@ -60,9 +60,14 @@ export const RQ_BYTES: i32 = 112;
  * output zero point.
  */
 @inline export function requantLanesRight(acc: v128, rq: usize): v128 {
-  const y = i32x4.max_s(i32x4.min_s(roundedHigh(acc, v128.load(rq, 16)), v128.load(rq, 32)), v128.load(rq, 48));
-  const z = i32x4.add(i32x4.add(y, v128.load(rq, 64)), i32x4.shr_s(y, 31));
-  return i32x4.shr_s(i32x4.mul(z, v128.load(rq, 80)), 22);
+  return requantRightWith(acc, v128.load(rq, 16), v128.load(rq, 32), v128.load(rq, 48), v128.load(rq, 64), v128.load(rq, 80));
+}
+
+/** requantLanesRight with the block's vectors (M, yHi, yLo, 2^(r-1), 2^(22-r)) already loaded. */
+@inline export function requantRightWith(acc: v128, m: v128, yHi: v128, yLo: v128, half: v128, mult: v128): v128 {
+  const y = i32x4.max_s(i32x4.min_s(roundedHigh(acc, m), yHi), yLo);
+  const z = i32x4.add(i32x4.add(y, half), i32x4.shr_s(y, 31));
+  return i32x4.shr_s(i32x4.mul(z, mult), 22);
 }
 
 /** SaturatingRoundingDoublingHighMul(x, m) for m >= 0 (`m` splat in every lane). */
