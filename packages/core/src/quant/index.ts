@@ -6,3 +6,4 @@ export * from './gemmlowp.js';
 export * from './float32-math.js';
 export * from './lut.js';
 export * from './inv-sqrt.js';
+export * from './int16-activation.js';

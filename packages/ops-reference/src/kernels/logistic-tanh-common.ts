@@ -9,13 +9,15 @@ import {
   TensorType,
   checkedLog2,
   expF32,
+  logisticInt16Run,
   multiplyByQuantizedMultiplier,
   roundingDivideByPOT,
+  tanhInt16Run,
   type Node,
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { fixedPointLogistic, fixedPointTanh, int16ActivationParams, int8ActivationParams, logisticInt16Run, tanhInt16Run } from './activation-common.js';
+import { fixedPointLogistic, fixedPointTanh, int16ActivationParams, int8ActivationParams } from './activation-common.js';
 import { requireZeroPoint } from './elementwise-common.js';
 import { requireInt16ZeroPoints, requireQuantizedPair } from './unary-common.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIGMOID_TABLE_UINT16 } from './activation-common.js';
+import { SIGMOID_TABLE_UINT16 } from '@micrort/core';
 import { hiddenTanhParams, logisticInt16, runLstmSteps, tanhInt16, type LstmSizeInfo } from './lstm-common.js';
 
 const sigmoid = (values: number[]) => {

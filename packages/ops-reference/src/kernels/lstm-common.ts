@@ -3,9 +3,9 @@
  * lstm_eval.h, lstm_eval_common.cc): tensor indices, the sizes of one node, the layout of the integer
  * parameters kept in the node's persistent buffer, the per-step slicing rule, and the int16 sigmoid and
  * tanh of the reference integer kernels (reference_integer_ops::Logistic / Tanh on int16, whose LUT math
- * is activation-common's, shared with the LOGISTIC and TANH kernels).
+ * is core's, shared with the LOGISTIC and TANH kernels and ops-wasm's LSTM).
  */
-import { logisticInt16Run } from './activation-common.js';
+import { logisticInt16Run } from '@micrort/core';
 
 /** Input tensor indices of the LSTM node (TFLM lstm_shared.h). */
 export const LstmTensor = {
@@ -164,7 +164,7 @@ export function logisticInt16(data: Int16Array, offset: number, count: number, i
  * (may alias): `tanhInt16Run(input, inOffset, output, outOffset, count, inputMultiplier, inputLeftShift)`,
  * where `inputMultiplier` 0 means the power-of-two case (multiplier 3 << leftShift).
  */
-export { tanhInt16Run as tanhInt16 } from './activation-common.js';
+export { tanhInt16Run as tanhInt16 } from '@micrort/core';
 
 /**
  * Input multiplier and left shift TFLM's lstm_internal::Tanh passes to the int16 tanh for a cell state

@@ -14,10 +14,12 @@ import {
   BuiltinOperator,
   KernelError,
   TensorType,
+  logisticInt16Run,
   multiplyByQuantizedMultiplier,
   numElements,
   quantizeMultiplier,
   roundHalfAwayFromZero,
+  tanhInt16Run,
   tensorTypeName,
   type Node,
   type Registration,
@@ -28,7 +30,6 @@ import {
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { logisticInt16, tanhInt16 } from './int16-activation.js';
 import { W, WINDOW_PARAMS_BYTES, constantInputCopies } from './kernel-common.js';
 import { gemmPackedBytes, packGemm } from './weight-pack.js';
 
@@ -260,8 +261,8 @@ function gate(k: KernelExports, fc: Int32Array, g: number, x: number, hiddenAt: 
   k.qs8_conv(fc[2 * g]!, x, out.byteOffset);
   k.qs8_conv(fc[2 * g + 1]!, hiddenAt, fcScratch.byteOffset);
   addSaturating(out, 0, fcScratch, n);
-  if (useTanh) tanhInt16(out, 0, out, 0, n, 0, 0);
-  else logisticInt16(out, 0, out, 0, n, 0, 0);
+  if (useTanh) tanhInt16Run(out, 0, out, 0, n, 0, 0);
+  else logisticInt16Run(out, 0, out, 0, n, 0, 0);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
@@ -300,7 +301,7 @@ function invoke(context: TfLiteContext, node: Node): void {
       }
       // hidden = tanh(cell) * outputGate
       gate(k, fc, 3, x, hiddenAt, inputGate, fcScratch, S, false);
-      tanhInt16(cell, stateAt, forget, 0, S, d.tanhMultiplier, d.tanhShift);
+      tanhInt16Run(cell, stateAt, forget, 0, S, d.tanhMultiplier, d.tanhShift);
       mul(d.mulHidden, forget, 0, inputGate, 0, hidden, stateAt, S);
       for (let i = 0, o = row * S; i < S; i++) output[o + i] = hidden[stateAt + i]!;
     }

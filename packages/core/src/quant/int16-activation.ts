@@ -1,8 +1,7 @@
 /**
  * TFLM's int16 LOGISTIC and TANH (reference_integer_ops::Logistic / Tanh on int16: a 256-entry sigmoid
- * table with linear interpolation), as the integer LSTM applies them to its Q3.12 gates and its cell
- * state. The same arithmetic as ops-reference's; run in JavaScript on the arena's int16 views (a few
- * hundred values per LSTM step, next to the gates' dot products in WebAssembly).
+ * table with linear interpolation). Shared by the reference kernels and by the integer LSTMs of every
+ * kernel package, which apply them to their Q3.12 gates and cell state.
  */
 
 /**
@@ -28,8 +27,8 @@ export const SIGMOID_TABLE_UINT16: Uint16Array = Uint16Array.from([
   65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535,
 ]);
 
-/** int16 LOGISTIC of one value (9 fractional interpolation bits). */
-function logistic(x: number, multiplier: number, leftShift: number, round: number): number {
+/** TFLM int16 LOGISTIC of one value (sigmoid LUT, 9 fractional interpolation bits). */
+export function logisticInt16(x: number, multiplier: number, leftShift: number, round: number): number {
   const input = (x * multiplier + round) >> leftShift;
   const absInput = input < 0 ? -input : input;
   const uh = absInput >>> 9;
@@ -45,8 +44,8 @@ function logistic(x: number, multiplier: number, leftShift: number, round: numbe
   return ((result >>> 10) << 16) >> 16;
 }
 
-/** int16 TANH of one value (8 fractional interpolation bits). */
-function tanh(x: number, multiplier: number, leftShift: number, round: number): number {
+/** TFLM int16 TANH of one value (same LUT as sigmoid, 8 interpolation bits). */
+export function tanhInt16(x: number, multiplier: number, leftShift: number, round: number): number {
   const input = (x * multiplier + round) >> leftShift;
   const absInput = input < 0 ? -input : input;
   const uh = absInput >>> 8;
@@ -63,22 +62,24 @@ function tanh(x: number, multiplier: number, leftShift: number, round: number): 
 }
 
 /**
- * int16 LOGISTIC over `count` values from `input[inOffset ..]` to `output[outOffset ..]` (may alias);
- * `multiplier` 0 is the power-of-two case (multiplier 3 << leftShift, no shift).
+ * TFLM int16 LOGISTIC (reference_integer_ops::Logistic) over `count` values from `input[inOffset ..]` to
+ * `output[outOffset ..]` (they may be the same array at the same offset), with the prepare-time
+ * `multiplier` and `leftShift` of `Int16ActivationParams` (multiplier 0: power-of-two input scale, which
+ * runs as multiplier 3 << leftShift with no shift).
  */
-export function logisticInt16(input: Int16Array, inOffset: number, output: Int16Array, outOffset: number, count: number, multiplier: number, leftShift: number): void {
+export function logisticInt16Run(input: Int16Array, inOffset: number, output: Int16Array, outOffset: number, count: number, multiplier: number, leftShift: number): void {
   const pot = multiplier === 0;
   const m = pot ? 3 << leftShift : multiplier;
   const shift = pot ? 0 : leftShift;
   const round = shift > 0 ? 1 << (shift - 1) : 0;
-  for (let i = 0; i < count; i++) output[outOffset + i] = logistic(input[inOffset + i]!, m, shift, round);
+  for (let i = 0; i < count; i++) output[outOffset + i] = logisticInt16(input[inOffset + i]!, m, shift, round);
 }
 
-/** int16 TANH, with the conventions of `logisticInt16`. */
-export function tanhInt16(input: Int16Array, inOffset: number, output: Int16Array, outOffset: number, count: number, multiplier: number, leftShift: number): void {
+/** TFLM int16 TANH (reference_integer_ops::Tanh), with the conventions of `logisticInt16Run`. */
+export function tanhInt16Run(input: Int16Array, inOffset: number, output: Int16Array, outOffset: number, count: number, multiplier: number, leftShift: number): void {
   const pot = multiplier === 0;
   const m = pot ? 3 << leftShift : multiplier;
   const shift = pot ? 0 : leftShift;
   const round = shift > 0 ? 1 << (shift - 1) : 0;
-  for (let i = 0; i < count; i++) output[outOffset + i] = tanh(input[inOffset + i]!, m, shift, round);
+  for (let i = 0; i < count; i++) output[outOffset + i] = tanhInt16(input[inOffset + i]!, m, shift, round);
 }
