@@ -35,6 +35,7 @@ import {
   quantizedActivationRange,
   rightOnlyRange,
   windowGeometry,
+  writeWindowParams,
 } from './kernel-common.js';
 import { gemmPackedBytes, packGemm } from './weight-pack.js';
 
@@ -108,30 +109,15 @@ function prepare(context: TfLiteContext, node: Node): void {
   const rows = gather ? context.allocatePersistentBuffer(4 * (kb8 * 8 + 16)) : null;
 
   const p = paramsRegion.i32;
-  p.fill(0, 0, W.Count);
-  p[W.Total] = batches! * g.outH * g.outW;
-  p[W.OutHW] = g.outH * g.outW;
-  p[W.OutW] = g.outW;
-  p[W.InH] = inH!;
-  p[W.InW] = inW!;
-  p[W.InC] = inC!;
-  p[W.InImage] = inH! * inW! * inC!;
-  p[W.OutC] = outC!;
-  p[W.KH] = kH!;
-  p[W.KW] = kW!;
-  p[W.StrideH] = opts.strideH;
-  p[W.StrideW] = opts.strideW;
-  p[W.DilH] = opts.dilationHFactor;
-  p[W.DilW] = opts.dilationWFactor;
-  p[W.PadH] = g.padH;
-  p[W.PadW] = g.padW;
+  writeWindowParams(p, {
+    batches: batches!, inH: inH!, inW: inW!, inC: inC!, outH: g.outH, outW: g.outW, outC: outC!, kH: kH!, kW: kW!,
+    strideH: opts.strideH, strideW: opts.strideW, dilH: opts.dilationHFactor, dilW: opts.dilationWFactor, padH: g.padH, padW: g.padW,
+    actMin, actMax, zpOut: output.params.zeroPoint,
+  });
   p[W.Kb8] = kb8;
   p[W.Packed] = packed.offset;
   p[W.Zero] = zero.offset;
   p[W.Ptrs] = ptrs.offset;
-  p[W.ActMin] = actMin;
-  p[W.ActMax] = actMax;
-  p[W.ZpOut] = output.params.zeroPoint;
   p[W.Gather] = gather ? 1 : 0;
   p[W.Rows] = rows ? rows.offset : 0;
   p[W.RightOnly] = fast ? 1 : 0;

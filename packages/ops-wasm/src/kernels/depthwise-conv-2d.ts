@@ -35,6 +35,7 @@ import {
   quantizedActivationRange,
   rightOnlyRange,
   windowGeometry,
+  writeWindowParams,
 } from './kernel-common.js';
 import { depthwisePackedBytes, gemmPackedBytes, packDepthwise, packGemm } from './weight-pack.js';
 
@@ -99,26 +100,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   const q = channelMultipliers(OP, node, context, input, filter, output, channels!, 3);
   const taps = kH! * kW!;
   const p = paramsRegion.i32;
-  p.fill(0, 0, W.Count);
-  p[W.Total] = batches! * g.outH * g.outW;
-  p[W.OutHW] = g.outH * g.outW;
-  p[W.OutW] = g.outW;
-  p[W.InH] = inH!;
-  p[W.InW] = inW!;
-  p[W.InC] = inC!;
-  p[W.InImage] = inH! * inW! * inC!;
-  p[W.OutC] = channels!;
-  p[W.KH] = kH!;
-  p[W.KW] = kW!;
-  p[W.StrideH] = opts.strideH;
-  p[W.StrideW] = opts.strideW;
-  p[W.DilH] = opts.dilationHFactor;
-  p[W.DilW] = opts.dilationWFactor;
-  p[W.PadH] = g.padH;
-  p[W.PadW] = g.padW;
-  p[W.ActMin] = actMin;
-  p[W.ActMax] = actMax;
-  p[W.ZpOut] = output.params.zeroPoint;
+  writeWindowParams(p, {
+    batches: batches!, inH: inH!, inW: inW!, inC: inC!, outH: g.outH, outW: g.outW, outC: channels!, kH: kH!, kW: kW!,
+    strideH: opts.strideH, strideW: opts.strideW, dilH: opts.dilationHFactor, dilW: opts.dilationWFactor, padH: g.padH, padW: g.padW,
+    actMin, actMax, zpOut: output.params.zeroPoint,
+  });
   data.params = paramsRegion.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
   data.conv = inC === 1 && channels > 1;

@@ -18,7 +18,7 @@ import {
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { W, rightOnlyRange, WINDOW_PARAMS_BYTES, channelMultipliers, constantInputCopies, declineWeighted, expectBias, extScratchBytes, expectQuantized, inputOffset, quantizedActivationRange } from './kernel-common.js';
+import { W, rightOnlyRange, WINDOW_PARAMS_BYTES, channelMultipliers, constantInputCopies, declineWeighted, expectBias, extScratchBytes, expectQuantized, inputOffset, quantizedActivationRange, writeWindowParams } from './kernel-common.js';
 import { gemmPackedBytes, packGemm } from './weight-pack.js';
 
 const OP = 'FULLY_CONNECTED';
@@ -97,30 +97,14 @@ function prepare(context: TfLiteContext, node: Node): void {
   const ptrs = context.allocatePersistentBuffer(4 * 4);
 
   const p = paramsRegion.i32;
-  p.fill(0, 0, W.Count);
-  p[W.Total] = batches;
-  p[W.OutHW] = batches;
-  p[W.OutW] = batches;
-  p[W.InH] = 1;
-  p[W.InW] = batches;
-  p[W.InC] = depth;
-  p[W.InImage] = batches * depth;
-  p[W.OutC] = units;
-  p[W.KH] = 1;
-  p[W.KW] = 1;
-  p[W.StrideH] = 1;
-  p[W.StrideW] = 1;
-  p[W.DilH] = 1;
-  p[W.DilW] = 1;
+  // the batches are one row of 1x1 windows
+  writeWindowParams(p, { batches: 1, inH: 1, inW: batches, inC: depth, outH: 1, outW: batches, outC: units, actMin, actMax, zpOut: output.params.zeroPoint });
   p[W.Kb8] = kb8;
   p[W.Packed] = packed.offset;
   p[W.Zero] = zero.offset;
   p[W.Ptrs] = ptrs.offset;
   p[W.Direct] = 1;
   p[W.RightOnly] = fast ? 1 : 0;
-  p[W.ActMin] = actMin;
-  p[W.ActMax] = actMax;
-  p[W.ZpOut] = output.params.zeroPoint;
   data.params = paramsRegion.offset;
   data.p = p;
   // one batch runs qs8_conv's one-pixel path, which reads the input in place: no scratch rows

@@ -292,6 +292,59 @@ export enum W {
 export const WINDOW_PARAMS_BYTES = W.Count * 4;
 
 /**
+ * The geometry and output words of a windowed kernel's parameter block. FULLY_CONNECTED and the LSTM
+ * gates are 1x1 windows over one row of `inW` pixels, so window, stride, dilation and padding default to
+ * 1, 1, 1 and 0.
+ */
+export interface WindowShape {
+  batches: number;
+  inH: number;
+  inW: number;
+  inC: number;
+  outH: number;
+  outW: number;
+  outC: number;
+  kH?: number;
+  kW?: number;
+  strideH?: number;
+  strideW?: number;
+  dilH?: number;
+  dilW?: number;
+  padH?: number;
+  padW?: number;
+  actMin: number;
+  actMax: number;
+  zpOut?: number;
+}
+
+/**
+ * Clears a windowed kernel's parameter block and writes its geometry and output words (W.Total to
+ * W.PadW, W.ActMin, W.ActMax, W.ZpOut); the caller adds the words of its kernel (packing, buffers, flags).
+ */
+export function writeWindowParams(p: Int32Array, s: WindowShape): void {
+  p.fill(0, 0, W.Count);
+  p[W.Total] = s.batches * s.outH * s.outW;
+  p[W.OutHW] = s.outH * s.outW;
+  p[W.OutW] = s.outW;
+  p[W.InH] = s.inH;
+  p[W.InW] = s.inW;
+  p[W.InC] = s.inC;
+  p[W.InImage] = s.inH * s.inW * s.inC;
+  p[W.OutC] = s.outC;
+  p[W.KH] = s.kH ?? 1;
+  p[W.KW] = s.kW ?? 1;
+  p[W.StrideH] = s.strideH ?? 1;
+  p[W.StrideW] = s.strideW ?? 1;
+  p[W.DilH] = s.dilH ?? 1;
+  p[W.DilW] = s.dilW ?? 1;
+  p[W.PadH] = s.padH ?? 0;
+  p[W.PadW] = s.padW ?? 0;
+  p[W.ActMin] = s.actMin;
+  p[W.ActMax] = s.actMax;
+  p[W.ZpOut] = s.zpOut ?? 0;
+}
+
+/**
  * Constant inputs live in the model's bytes, outside the WebAssembly memory the kernels address. For
  * each input position in `positions`: when the tensor is a constant, copies its bytes once (now, at
  * prepare) into a persistent arena buffer and returns that buffer's offset; else -1, meaning "the eval

@@ -30,7 +30,7 @@ import {
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { W, WINDOW_PARAMS_BYTES, constantInputCopies } from './kernel-common.js';
+import { W, WINDOW_PARAMS_BYTES, constantInputCopies, writeWindowParams } from './kernel-common.js';
 import { gemmPackedBytes, packGemm } from './weight-pack.js';
 
 const OP = 'UNIDIRECTIONAL_SEQUENCE_LSTM';
@@ -152,25 +152,9 @@ function prepareGateFc(context: TfLiteContext, node: Node, x: Tensor, w: Tensor,
   packGemm(packed, w.data as Int8Array, stateDim, 1, depth, kb8, bias ? (bias.data as Int32Array) : null, multiplier, shift, x.params.zeroPoint);
   const region = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);
   const p = region.i32;
-  p.fill(0, 0, W.Count);
-  p[W.Total] = 1;
-  p[W.OutHW] = 1;
-  p[W.OutW] = 1;
-  p[W.InH] = 1;
-  p[W.InW] = 1;
-  p[W.InC] = depth;
-  p[W.InImage] = depth;
-  p[W.OutC] = stateDim;
-  p[W.KH] = 1;
-  p[W.KW] = 1;
-  p[W.StrideH] = 1;
-  p[W.StrideW] = 1;
-  p[W.DilH] = 1;
-  p[W.DilW] = 1;
+  writeWindowParams(p, { batches: 1, inH: 1, inW: 1, inC: depth, outH: 1, outW: 1, outC: stateDim, actMin: -32768, actMax: 32767 });
   p[W.Kb8] = kb8;
   p[W.Packed] = packed.offset;
-  p[W.ActMin] = -32768;
-  p[W.ActMax] = 32767;
   p[W.Direct] = 1;
   p[W.Out16] = 1;
   return region.offset;
