@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadModel, type ModelDef } from '@micrort/core';
 import { buildFloatCnn } from '@micrort/ops-gpu';
@@ -43,20 +43,13 @@ export function loadModelArg(path: string | undefined): { model: ModelDef; label
  * what the argument may be, not an internal error.
  */
 function readModelFile(path: string): Buffer {
-  const builtIns = Object.keys(BUILT_IN_MODELS).join(', ');
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR')
-      throw new UsageError(`model ${JSON.stringify(path)} not found: give a .tflite file or a built-in model (${builtIns})`);
-    throw new UsageError(`model ${JSON.stringify(path)} cannot be read (${code ?? (e as Error).message})`);
-  }
-  if (isDir) throw new UsageError(`model ${JSON.stringify(path)} is a folder: give a .tflite file (micrort check also takes a folder)`);
   try {
     return readFileSync(path);
   } catch (e) {
-    throw new UsageError(`model ${JSON.stringify(path)} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new UsageError(`model ${JSON.stringify(path)} not found: give a .tflite file or a built-in model (${Object.keys(BUILT_IN_MODELS).join(', ')})`);
+    if (code === 'EISDIR') throw new UsageError(`model ${JSON.stringify(path)} is a folder: give a .tflite file (micrort check also takes a folder)`);
+    throw new UsageError(`model ${JSON.stringify(path)} cannot be read (${code ?? (e as Error).message})`);
   }
 }
