@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Runs the whole vitest suite (extra arguments are passed to vitest) and ends with one summary line
-// "N passed, N failed, N skipped" that CI reads. Exits non-zero when a test failed or vitest crashed.
+// "N passed, N failed, N skipped" that CI reads. A file that failed to load or whose hooks threw, an
+// unhandled error or a crash all count as failures (scripts/vitest-summary.mjs). Exits non-zero then.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { summarizeVitest } from './vitest-summary.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, '.tmp');
@@ -17,19 +19,15 @@ const res = spawnSync(
   [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`, ...process.argv.slice(2)],
   { cwd: root, stdio: 'inherit', env: process.env },
 );
-let passed = 0;
-let failed = 0;
-let skipped = 0;
+let report = null;
 if (existsSync(jsonFile)) {
-  const r = JSON.parse(readFileSync(jsonFile, 'utf8'));
-  passed = r.numPassedTests ?? 0;
-  failed = r.numFailedTests ?? 0;
-  skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  // Suites that failed to load count as failures too.
-  const brokenFiles = (r.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
-  failed += brokenFiles;
-} else {
-  failed = Math.max(1, failed);
+  try {
+    report = JSON.parse(readFileSync(jsonFile, 'utf8'));
+  } catch {
+    report = null;
+  }
 }
-console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
-process.exit(res.status === 0 && failed === 0 ? 0 : 1);
+const summary = summarizeVitest(report, res.status, root);
+for (const n of summary.notes) console.log(n);
+console.log(summary.line);
+process.exit(summary.failed === 0 ? 0 : 1);

@@ -11,6 +11,9 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+// The corpus from its TypeScript source (vite bundles the config), so the page builds and serves on a
+// fresh clone before anything is compiled (the corpus package has no dist/ until `pnpm build`).
+import { CORPUS, corpusPath } from '../corpus/src/index.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const OPTIONAL_PACKAGES = ['@micrort/ops-wasm'];
@@ -67,28 +70,23 @@ const CORPUS_MODELS = ['face_detection_short_range', 'face_detection_full_range'
 /**
  * Serves (dev) or emits (build) `corpus/<name>.tflite` for each of `names`, read from the installed
  * MediaPipe packages through @micrort/corpus, and provides `virtual:corpus-models`, their list. When
- * @micrort/corpus is not built or its packages are absent, the list is empty and the page offers none.
+ * the MediaPipe packages are absent, the list is empty and the page offers none.
  */
 function corpusModels(names: readonly string[]): Plugin {
   type Entry = { name: string; description: string; path: string; bytes: number };
   let entries: Entry[] | null = null;
-  const load = async (): Promise<Entry[]> => {
+  const load = (): Entry[] => {
     if (entries) return entries;
     entries = [];
-    try {
-      const corpus = (await import('@micrort/corpus')) as typeof import('@micrort/corpus');
-      for (const name of names) {
-        const m = corpus.CORPUS.find((c) => c.name === name);
-        if (!m) continue;
-        try {
-          const path = corpus.corpusPath(m);
-          entries.push({ name, description: `${m.description} (${m.pkg})`, path, bytes: statSync(path).size });
-        } catch {
-          /* package not installed: not offered */
-        }
+    for (const name of names) {
+      const m = CORPUS.find((c) => c.name === name);
+      if (!m) continue;
+      try {
+        const path = corpusPath(m);
+        entries.push({ name, description: `${m.description} (${m.pkg})`, path, bytes: statSync(path).size });
+      } catch {
+        /* package not installed: not offered */
       }
-    } catch {
-      /* @micrort/corpus not built: no corpus models */
     }
     return entries;
   };
@@ -98,20 +96,20 @@ function corpusModels(names: readonly string[]): Plugin {
     resolveId: (id) => (id === VIRTUAL ? `\0${VIRTUAL}` : null),
     async load(id) {
       if (id !== `\0${VIRTUAL}`) return null;
-      const list = (await load()).map(({ name, description, bytes }) => ({ name, description, bytes, file: `corpus/${name}.tflite` }));
+      const list = load().map(({ name, description, bytes }) => ({ name, description, bytes, file: `corpus/${name}.tflite` }));
       return `export const CORPUS_MODELS = ${JSON.stringify(list)};`;
     },
     configureServer(server) {
       server.middlewares.use(async (req, res, next) => {
         const m = /\/corpus\/([\w-]+)\.tflite$/.exec(req.url ?? '');
-        const e = m ? (await load()).find((x) => x.name === m[1]) : undefined;
+        const e = m ? load().find((x) => x.name === m[1]) : undefined;
         if (!e) return next();
         res.setHeader('content-type', 'application/octet-stream');
         res.end(readFileSync(e.path));
       });
     },
     async generateBundle() {
-      for (const e of await load()) this.emitFile({ type: 'asset', fileName: `corpus/${e.name}.tflite`, source: readFileSync(e.path) });
+      for (const e of load()) this.emitFile({ type: 'asset', fileName: `corpus/${e.name}.tflite`, source: readFileSync(e.path) });
     },
   };
 }
