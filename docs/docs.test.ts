@@ -65,19 +65,27 @@ describe('docs', () => {
     expect(r.logits).toEqual([1.5, -0.5, 2.5, -1.5, 2.5, 0.5, 4.5, 0.5, -0.5, 1.5, 0.5, 0.5, -1.5, 0.5, 0.5, 0.5]);
     r.mask.forEach((v, i) => expect(v).toBeCloseTo(1 / (1 + Math.exp(-r.logits[i]!)), 6));
     expect(r.argmax).toEqual([2, 2, 1, 0]);
-    expect(r.kernels).toEqual(['Convolution2DTransposeBias (@micrort/ops-mediapipe)', 'LOGISTIC (@micrort/ops-reference)', 'MaxPoolingWithArgmax2D (@micrort/ops-mediapipe)']);
+    expect(r.kernels).toEqual([
+      'Convolution2DTransposeBias (@micrort/ops-mediapipe)',
+      'LOGISTIC (@micrort/ops-reference)',
+      'MaxPoolingWithArgmax2D (@micrort/ops-mediapipe)',
+    ]);
   });
 
   it('the kernel-test example: hand-computed values and agreement with TRANSPOSE_CONV', () => {
     const r = mediapipeKernelTest();
-    expect(r.handComputed).toEqual([1.5, 10.5, 2.5, 20.5, 100.5, 1000.5, 200.5, 2000.5, 3.5, 30.5, 4.5, 40.5, 300.5, 3000.5, 400.5, 4000.5]);
+    expect(r.handComputed).toEqual([
+      1.5, 10.5, 2.5, 20.5, 100.5, 1000.5, 200.5, 2000.5, 3.5, 30.5, 4.5, 40.5, 300.5, 3000.5, 400.5, 4000.5,
+    ]);
     expect(r.maxDifference).toBeLessThan(1e-5);
     expect(r.persistentBytes).toBe(0);
   });
 
   it('the worked delegate example fuses MUL, ADD, RELU into one node and matches the CPU', () => {
     const r = delegateFuser();
-    expect(r.partitions).toEqual([{ delegate: 'fuser', nodeIndex: 4, nodes: [0, 1, 2], inputTensors: [0, 1, 2], outputTensors: [5], internalTensors: [3, 4] }]);
+    expect(r.partitions).toEqual([
+      { delegate: 'fuser', nodeIndex: 4, nodes: [0, 1, 2], inputTensors: [0, 1, 2], outputTensors: [5], internalTensors: [3, 4] },
+    ]);
     expect(r.plan).toEqual(['DELEGATE:fuser', 'SOFTMAX']);
     expect(r.y).toEqual(r.yCpu);
     expect(r.plannedBytes).toEqual({ cpu: 80, fused: 48 });

@@ -61,7 +61,9 @@ export function readmeOpCount(readme) {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const json = execFileSync(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'check', '--list-ops', '--json'], { encoding: 'utf8' });
+  const json = execFileSync(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'check', '--list-ops', '--json'], {
+    encoding: 'utf8',
+  });
   const text = opCountText(JSON.parse(json));
   const readme = readFileSync(README, 'utf8');
   if (process.argv.includes('--write')) {

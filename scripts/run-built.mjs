@@ -37,7 +37,12 @@ function stale(dir, seen = new Set()) {
   const config = JSON.parse(readFileSync(tsconfig, 'utf8'));
   const info = join(dir, config.compilerOptions?.tsBuildInfoFile ?? 'dist/.tsbuildinfo');
   const built = existsSync(info) ? statSync(info).mtimeMs : 0;
-  const inputs = Math.max(newest(join(dir, 'src')), newest(tsconfig), newest(join(dir, 'package.json')), newest(join(root, 'tsconfig.base.json')));
+  const inputs = Math.max(
+    newest(join(dir, 'src')),
+    newest(tsconfig),
+    newest(join(dir, 'package.json')),
+    newest(join(root, 'tsconfig.base.json')),
+  );
   if (inputs > built) return true;
   return (config.references ?? []).some((r) => stale(resolve(dir, r.path), seen));
 }

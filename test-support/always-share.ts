@@ -21,7 +21,10 @@ export class AlwaysSharePlanner implements MemoryPlanner {
       r.size = Math.max(r.size, b.size);
     });
     const kept = buffers.map((_, i) => i).filter((i) => partner[i]! < 0);
-    const base = createPlanner('greedy').plan(kept.map((i) => merged[i]!), options);
+    const base = createPlanner('greedy').plan(
+      kept.map((i) => merged[i]!),
+      options,
+    );
     const offsets = new Int32Array(buffers.length);
     kept.forEach((i, k) => (offsets[i] = base.offsets[k]!));
     buffers.forEach((_, i) => partner[i]! >= 0 && (offsets[i] = offsets[root(i)]!));

@@ -92,7 +92,10 @@ export interface DelegateDecision {
  * Handling for a delegate: taken when it claimed a node of the operator under test; a reason that
  * means "no kernel for this op" (`notProvided`) counts as {@link NOT_PROVIDED}, any other as `declined`.
  */
-export function delegateHandling(decisions: () => readonly DelegateDecision[], notProvided: (reason: string) => boolean): (c: CaseContext) => Handling {
+export function delegateHandling(
+  decisions: () => readonly DelegateDecision[],
+  notProvided: (reason: string) => boolean,
+): (c: CaseContext) => Handling {
   return ({ manifest }) => {
     const op = manifest.op!;
     // a delegate names custom nodes by their builtin code only (CUSTOM)
@@ -132,11 +135,22 @@ export function describeConformanceOps(options: SuiteOptions): void {
             try {
               setCaseInputs(interpreter, name, c, 'ops');
               interpreter.invoke();
-              const outputs = spec.outputs.map((o, j) => compareBytes(o.dtype, interpreter.output(j).bytes, readBytes(join(modelDir(name, 'ops'), `case${c}`, o.file)), j));
-              outcome.handling = options.handling({ name, manifest, model: loadConformanceModel(name, 'ops'), interpreter, resolver: options.resolver });
+              const outputs = spec.outputs.map((o, j) =>
+                compareBytes(o.dtype, interpreter.output(j).bytes, readBytes(join(modelDir(name, 'ops'), `case${c}`, o.file)), j),
+              );
+              outcome.handling = options.handling({
+                name,
+                manifest,
+                model: loadConformanceModel(name, 'ops'),
+                interpreter,
+                resolver: options.resolver,
+              });
               outcome.pass = outputs.every((o) => o.pass);
               const how = outcome.handling.taken ? `run by ${options.provider}` : outcome.handling.reason;
-              if (!outcome.pass) expect.fail(`${name} case ${c} (${manifest.variant ?? ''}; ${how}): outputs differ ${JSON.stringify(outputs.filter((o) => !o.pass))}`);
+              if (!outcome.pass)
+                expect.fail(
+                  `${name} case ${c} (${manifest.variant ?? ''}; ${how}): outputs differ ${JSON.stringify(outputs.filter((o) => !o.pass))}`,
+                );
             } finally {
               interpreter.dispose();
             }
@@ -191,7 +205,10 @@ function formatTable(options: SuiteOptions, outcomes: readonly Outcome[]): strin
     `cases ${short} does not take, by reason:`,
     ...[...byReason]
       .sort((a, b) => b[1].cases - a[1].cases)
-      .map(([r, e]) => `  ${String(e.cases).padStart(4)} cases  ${r}  (${e.ops.size} op${e.ops.size === 1 ? '' : 's'}: ${[...e.ops].map(([op, n]) => `${op} ×${n}`).join(', ')})`),
+      .map(
+        ([r, e]) =>
+          `  ${String(e.cases).padStart(4)} cases  ${r}  (${e.ops.size} op${e.ops.size === 1 ? '' : 's'}: ${[...e.ops].map(([op, n]) => `${op} ×${n}`).join(', ')})`,
+      ),
   ];
   return lines.join('\n');
 }

@@ -15,7 +15,18 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MicroInterpreter, OpResolver, loadModel, type ArenaBacking, type ArenaUsage, type Delegate, type MemoryPlanner, type ModelDef, type ScheduleName, type ScheduleOptions } from '@micrort/core';
+import {
+  MicroInterpreter,
+  OpResolver,
+  loadModel,
+  type ArenaBacking,
+  type ArenaUsage,
+  type Delegate,
+  type MemoryPlanner,
+  type ModelDef,
+  type ScheduleName,
+  type ScheduleOptions,
+} from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { createPlanner } from '@micrort/planners';
@@ -37,7 +48,8 @@ export const CONFORMANCE_OPS_DIR: string | null = (() => {
   return existsSync(join(d, 'README.md')) ? d : null;
 })();
 export const hasConformanceOps = CONFORMANCE_OPS_DIR !== null;
-export const OPS_SKIP_REASON = '../shared/conformance-ops is absent: per-operator conformance tests skipped (they need the TFLM reference data beside the repo)';
+export const OPS_SKIP_REASON =
+  '../shared/conformance-ops is absent: per-operator conformance tests skipped (they need the TFLM reference data beside the repo)';
 
 /** Which data set: the 13 whole models (`models`, default) or the single-operator cases (`ops`). */
 export type Suite = 'models' | 'ops';
@@ -257,14 +269,24 @@ export function firstDifferingIntermediate(name: string, opts: RunOptions = {}) 
   interp.invoke();
   const entries = JSON.parse(readFileSync(join(dir(), name, 'intermediates_case0', 'tensors.json'), 'utf8')) as IntermediateEntry[];
   const order = new Map<number, number>();
-  interp.nodes().filter((n) => n.subgraph === 0).forEach((n, step) => n.outputs.forEach((t) => order.has(t) || order.set(t, step)));
+  interp
+    .nodes()
+    .filter((n) => n.subgraph === 0)
+    .forEach((n, step) => n.outputs.forEach((t) => order.has(t) || order.set(t, step)));
   const sorted = [...entries].sort((a, b) => (order.get(a.index) ?? -1) - (order.get(b.index) ?? -1));
   for (const e of sorted) {
     const got = interp.tensor(e.index).bytes;
     const expected = readBytes(join(dir(), name, 'intermediates_case0', e.file));
     const cmp = compareBytes(e.dtype, got, expected, e.index);
     if (!cmp.pass) {
-      return { ...e, step: order.get(e.index) ?? null, mismatches: cmp.mismatches, elements: cmp.elements, firstMismatchAt: cmp.firstMismatchAt, maxAbsDiff: cmp.maxAbsDiff };
+      return {
+        ...e,
+        step: order.get(e.index) ?? null,
+        mismatches: cmp.mismatches,
+        elements: cmp.elements,
+        firstMismatchAt: cmp.firstMismatchAt,
+        maxAbsDiff: cmp.maxAbsDiff,
+      };
     }
   }
   return null;

@@ -10,7 +10,13 @@ import { AlwaysSharePlanner } from './always-share.js';
 import { Rng, randomSpatialModel, type SpatialModel } from './spatial-models.js';
 
 /** Runs `m` once under `schedule` on seeded random inputs; returns the output bytes and the interpreter. */
-export function runSpatialModel(m: SpatialModel, resolver: () => OpResolver, schedule: ScheduleName | ScheduleOptions, planner: MemoryPlanner = createPlanner('greedy'), seed = 1) {
+export function runSpatialModel(
+  m: SpatialModel,
+  resolver: () => OpResolver,
+  schedule: ScheduleName | ScheduleOptions,
+  planner: MemoryPlanner = createPlanner('greedy'),
+  seed = 1,
+) {
   const interp = new MicroInterpreter(loadModel(m.bytes), resolver(), { planner, schedule }).allocateTensors();
   const input = interp.input(0);
   const r = new Rng(seed);
@@ -43,7 +49,12 @@ export function checkFixedStages(resolver: () => OpResolver, type: 'int8' | 'flo
     // rows × cols asks for tiles of ceil(H / rows) × ceil(W / cols) pixels.
     const tileH = Math.ceil(shape[1]! / rows);
     const tileW = Math.ceil(shape[2]! / cols);
-    expect(interp.scheduleReport().patch?.grid, m.layers.join(' | ')).toEqual({ tileH, tileW, rows: Math.ceil(shape[1]! / tileH), cols: Math.ceil(shape[2]! / tileW) });
+    expect(interp.scheduleReport().patch?.grid, m.layers.join(' | ')).toEqual({
+      tileH,
+      tileW,
+      rows: Math.ceil(shape[1]! / tileH),
+      cols: Math.ceil(shape[2]! / tileW),
+    });
     expect({ seed, layers: m.layers, stage, equal: same(out, base.out) }).toMatchObject({ equal: true });
     stages++;
   }
@@ -54,7 +65,12 @@ export function checkFixedStages(resolver: () => OpResolver, type: 'int8' | 'flo
  * Searched schedules (recompute budget 1: any stage that lowers the estimated peak) and every in-place
  * variant that may run (`inPlaceVariants: 'all'`) on aliased buffers; returns the granted in-place nodes and the models that got a stage.
  */
-export function checkSearchedSchedules(resolver: () => OpResolver, type: 'int8' | 'float32', seeds: number, salt = 0): { granted: number; patched: number } {
+export function checkSearchedSchedules(
+  resolver: () => OpResolver,
+  type: 'int8' | 'float32',
+  seeds: number,
+  salt = 0,
+): { granted: number; patched: number } {
   let granted = 0;
   let patched = 0;
   for (let seed = 1; seed <= seeds; seed++) {
@@ -65,7 +81,8 @@ export function checkSearchedSchedules(resolver: () => OpResolver, type: 'int8' 
       const rep = interp.scheduleReport();
       granted += rep.inPlace?.length ?? 0;
       if (rep.patch?.grid) patched++;
-      for (const p of interp.memoryPlan().inPlacePairs) expect(interp.tensor(p.output).bytes.byteOffset).toBe(interp.tensor(p.input).bytes.byteOffset);
+      for (const p of interp.memoryPlan().inPlacePairs)
+        expect(interp.tensor(p.output).bytes.byteOffset).toBe(interp.tensor(p.input).bytes.byteOffset);
       expect({ seed, name, layers: m.layers, equal: same(out, normal) }).toMatchObject({ equal: true });
     }
   }

@@ -83,7 +83,12 @@ export function randomSpatialModel(seed: number, type: 'int8' | 'float32', maxLa
     const count = shape.reduce((a, x) => a * x, 1);
     if (!q) {
       const f = b.addTensor({ name: `w${ops}`, type: T, shape, data: Float32Array.from({ length: count }, () => r.next() * 2 - 1) });
-      const bias = b.addTensor({ name: `b${ops}`, type: T, shape: [cout], data: Float32Array.from({ length: cout }, () => r.next() - 0.5) });
+      const bias = b.addTensor({
+        name: `b${ops}`,
+        type: T,
+        shape: [cout],
+        data: Float32Array.from({ length: cout }, () => r.next() - 0.5),
+      });
       return [f, bias];
     }
     const scales = Array.from({ length: cout }, () => 0.004 + r.next() * 0.02);
@@ -122,10 +127,39 @@ export function randomSpatialModel(seed: number, type: 'int8' | 'float32', maxLa
       const out = tensor(`t${ops}`, oh, ow, cout, outQ);
       const fused = activation();
       if (kind === 'conv')
-        b.addOperator({ op: BuiltinOperator.CONV_2D, version: q ? 3 : 1, inputs: [cur.t, f!, bias!], outputs: [out], options: { padding, strideH: stride, strideW: stride, dilationHFactor: dil, dilationWFactor: dil, fusedActivationFunction: fused } });
+        b.addOperator({
+          op: BuiltinOperator.CONV_2D,
+          version: q ? 3 : 1,
+          inputs: [cur.t, f!, bias!],
+          outputs: [out],
+          options: {
+            padding,
+            strideH: stride,
+            strideW: stride,
+            dilationHFactor: dil,
+            dilationWFactor: dil,
+            fusedActivationFunction: fused,
+          },
+        });
       else
-        b.addOperator({ op: BuiltinOperator.DEPTHWISE_CONV_2D, version: q ? 3 : 1, inputs: [cur.t, f!, bias!], outputs: [out], options: { padding, strideH: stride, strideW: stride, dilationHFactor: dil, dilationWFactor: dil, depthMultiplier: mult, fusedActivationFunction: fused } });
-      layers.push(`${kind === 'conv' ? 'CONV_2D' : `DEPTHWISE_CONV_2D m${mult}`} k${k} s${stride} d${dil} ${Padding[padding]} ${cur.h}x${cur.w}x${cur.c}→${oh}x${ow}x${cout}`);
+        b.addOperator({
+          op: BuiltinOperator.DEPTHWISE_CONV_2D,
+          version: q ? 3 : 1,
+          inputs: [cur.t, f!, bias!],
+          outputs: [out],
+          options: {
+            padding,
+            strideH: stride,
+            strideW: stride,
+            dilationHFactor: dil,
+            dilationWFactor: dil,
+            depthMultiplier: mult,
+            fusedActivationFunction: fused,
+          },
+        });
+      layers.push(
+        `${kind === 'conv' ? 'CONV_2D' : `DEPTHWISE_CONV_2D m${mult}`} k${k} s${stride} d${dil} ${Padding[padding]} ${cur.h}x${cur.w}x${cur.c}→${oh}x${ow}x${cout}`,
+      );
       cur = { t: out, h: oh, w: ow, c: cout, scale: outQ?.scale ?? 1, zp: outQ?.zeroPoint ?? 0 };
     } else if (kind === 'maxpool' || kind === 'avgpool') {
       const k = r.int(2, 3);
@@ -146,7 +180,9 @@ export function randomSpatialModel(seed: number, type: 'int8' | 'float32', maxLa
         outputs: [out],
         options: { padding, strideH: stride, strideW: stride, filterHeight: k, filterWidth: k, fusedActivationFunction: activation() },
       });
-      layers.push(`${kind === 'maxpool' ? 'MAX_POOL_2D' : 'AVERAGE_POOL_2D'} k${k} s${stride} ${Padding[padding]} ${cur.h}x${cur.w}→${oh}x${ow}`);
+      layers.push(
+        `${kind === 'maxpool' ? 'MAX_POOL_2D' : 'AVERAGE_POOL_2D'} k${k} s${stride} ${Padding[padding]} ${cur.h}x${cur.w}→${oh}x${ow}`,
+      );
       cur = { ...cur, t: out, h: oh, w: ow };
     } else if (kind === 'pad') {
       const p = [0, 0, r.int(0, 2), r.int(0, 2), r.int(0, 2), r.int(0, 2), 0, 0];
@@ -163,11 +199,31 @@ export function randomSpatialModel(seed: number, type: 'int8' | 'float32', maxLa
       const midQ = act();
       const [f, bias] = weights([1, k, k, cur.c], cur.c, 3, cur.scale);
       const mid = tensor(`t${ops}`, cur.h, cur.w, cur.c, midQ);
-      b.addOperator({ op: BuiltinOperator.DEPTHWISE_CONV_2D, version: q ? 3 : 1, inputs: [cur.t, f!, bias!], outputs: [mid], options: { padding: Padding.SAME, strideH: 1, strideW: 1, dilationHFactor: 1, dilationWFactor: 1, depthMultiplier: 1, fusedActivationFunction: activation() } });
+      b.addOperator({
+        op: BuiltinOperator.DEPTHWISE_CONV_2D,
+        version: q ? 3 : 1,
+        inputs: [cur.t, f!, bias!],
+        outputs: [mid],
+        options: {
+          padding: Padding.SAME,
+          strideH: 1,
+          strideW: 1,
+          dilationHFactor: 1,
+          dilationWFactor: 1,
+          depthMultiplier: 1,
+          fusedActivationFunction: activation(),
+        },
+      });
       ops++;
       const outQ = act();
       const out = tensor(`t${ops}`, cur.h, cur.w, cur.c, outQ);
-      b.addOperator({ op: BuiltinOperator.ADD, version: q ? 2 : 1, inputs: [cur.t, mid], outputs: [out], options: { fusedActivationFunction: ActivationFunctionType.NONE } });
+      b.addOperator({
+        op: BuiltinOperator.ADD,
+        version: q ? 2 : 1,
+        inputs: [cur.t, mid],
+        outputs: [out],
+        options: { fusedActivationFunction: ActivationFunctionType.NONE },
+      });
       layers.push(`DEPTHWISE_CONV_2D k3 SAME + ADD (residual) ${cur.h}x${cur.w}x${cur.c}`);
       cur = { ...cur, t: out, scale: outQ?.scale ?? 1, zp: outQ?.zeroPoint ?? 0 };
     }

@@ -81,7 +81,10 @@ function loadAddon(): { addon: Addon | null; reason: string | null } {
   try {
     return { addon: require(file) as Addon, reason: null };
   } catch (e) {
-    return { addon: null, reason: `tfjs-tflite-node's addon does not load (${(e as Error).message.split('\n')[0]}): TFLite oracle tests skipped` };
+    return {
+      addon: null,
+      reason: `tfjs-tflite-node's addon does not load (${(e as Error).message.split('\n')[0]}): TFLite oracle tests skipped`,
+    };
   }
 }
 
@@ -91,7 +94,18 @@ export const oracleAvailable = loaded.addon !== null;
 /** Why the oracle is unavailable, or null when it is available. */
 export const ORACLE_SKIP_REASON: string | null = loaded.reason;
 
-const ELEMENT_BYTES: Record<string, number> = { float32: 4, int32: 4, uint32: 4, uint8: 1, int8: 1, bool: 1, int16: 2, int64: 8, uint64: 8, float64: 8 };
+const ELEMENT_BYTES: Record<string, number> = {
+  float32: 4,
+  int32: 4,
+  uint32: 4,
+  uint8: 1,
+  int8: 1,
+  bool: 1,
+  int16: 2,
+  int64: 8,
+  uint64: 8,
+  float64: 8,
+};
 
 function describe(t: AddonTensorInfo, index: number): OracleTensorInfo {
   const shape = t.shape === '' ? [] : t.shape.split(',').map(Number);
@@ -128,7 +142,9 @@ export class TfliteOracle {
       const dst = bytesOf(t.data());
       const src = inputBytes[i]!;
       if (src.byteLength !== dst.byteLength) {
-        throw new Error(`TFLite oracle: input ${i} (${t.name}, ${t.dataType} [${t.shape}]) takes ${dst.byteLength} bytes, got ${src.byteLength}`);
+        throw new Error(
+          `TFLite oracle: input ${i} (${t.name}, ${t.dataType} [${t.shape}]) takes ${dst.byteLength} bytes, got ${src.byteLength}`,
+        );
       }
       dst.set(src);
     });
@@ -175,10 +191,17 @@ export interface CompareOptions {
  * `compareBytes` (integer and bool outputs byte for byte, float32 within 1e-5 + 1e-4·|TFLite|, see
  * `relativeToMax`).
  */
-export function compareWithTflite(modelBytes: Uint8Array, inputBytes: readonly Uint8Array[], options: CompareOptions | (() => OpResolver) = {}): OracleComparison {
+export function compareWithTflite(
+  modelBytes: Uint8Array,
+  inputBytes: readonly Uint8Array[],
+  options: CompareOptions | (() => OpResolver) = {},
+): OracleComparison {
   const opts = typeof options === 'function' ? { resolver: options } : options;
   const expected = runTflite(modelBytes, inputBytes).outputBytes;
-  const interp = new MicroInterpreter(loadModel(modelBytes), (opts.resolver ?? referenceResolver)(), { planner: createPlanner('greedy'), arena: 'auto' }).allocateTensors();
+  const interp = new MicroInterpreter(loadModel(modelBytes), (opts.resolver ?? referenceResolver)(), {
+    planner: createPlanner('greedy'),
+    arena: 'auto',
+  }).allocateTensors();
   inputBytes.forEach((b, i) => interp.setInput(i, b));
   interp.invoke();
   const got = expected.map((_, j) => interp.output(j).bytes.slice());

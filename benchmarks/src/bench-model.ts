@@ -10,7 +10,9 @@ import { findModel } from './models.js';
 import { selectRuntimes } from './runtimes/index.js';
 import type { TimingOptions } from './timing.js';
 
-const { values } = parseArgs({ options: { model: { type: 'string' }, runtimes: { type: 'string', default: '' }, timing: { type: 'string', default: '{}' } } });
+const { values } = parseArgs({
+  options: { model: { type: 'string' }, runtimes: { type: 'string', default: '' }, timing: { type: 'string', default: '{}' } },
+});
 const emit = (tag: string, data: unknown) => process.stdout.write(`${tag} ${JSON.stringify(data)}\n`);
 try {
   if (!values.model) throw new Error('--model NAME is required');

@@ -26,9 +26,24 @@ export interface ChildOptions {
  */
 export function benchInChild(model: BenchModel, runtimes: readonly RuntimeAdapter[], options: ChildOptions = {}): Promise<ModelResult> {
   return new Promise((resolve) => {
-    const args = [SCRIPT, '--model', model.name, '--runtimes', runtimes.map((r) => runtimeKey(r.id)).join(','), '--timing', JSON.stringify(options.timing ?? {})];
+    const args = [
+      SCRIPT,
+      '--model',
+      model.name,
+      '--runtimes',
+      runtimes.map((r) => runtimeKey(r.id)).join(','),
+      '--timing',
+      JSON.stringify(options.timing ?? {}),
+    ];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const result: ModelResult = { model: model.name, kind: model.kind, description: model.description, inputSource: '', reference: null, runtimes: [] };
+    const result: ModelResult = {
+      model: model.name,
+      kind: model.kind,
+      description: model.description,
+      inputSource: '',
+      reference: null,
+      runtimes: [],
+    };
     let current: string | null = null;
     let fatal: string | null = null;
     let stderrTail = '';

@@ -25,7 +25,9 @@ const USAGE = `usage: pnpm bench:peers [--models a,b] [--runtimes k1,k2] [--samp
                         [--svg FILE] [--json FILE] [--in-process] [--list]
   --models     model names (see --list) or .tflite paths (default: the conformance models,
                ${'face_detection_short_range, hand_landmark_lite, mobilenet_v2_float_224'})
-  --runtimes   runtime keys (default: all): ${allRuntimes().map((r) => runtimeKey(r.id)).join(', ')}
+  --runtimes   runtime keys (default: all): ${allRuntimes()
+    .map((r) => runtimeKey(r.id))
+    .join(', ')}
   --samples    timed samples per runtime (default ${DEFAULT_TIMING.samples}); --warmup untimed invokes (default ${DEFAULT_TIMING.warmup})
   --budget-ms  stop sampling a runtime after this long, once 5 samples are in (default ${DEFAULT_TIMING.budgetMs})
   --svg, --json  where the chart and the results go (default benchmarks/out/peers.svg, peers.json)
@@ -67,7 +69,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (values.list) {
     for (const m of modelCatalog()) console.log(`${m.name.padEnd(40)} ${m.kind.padEnd(12)} ${m.description}`);
-    console.log(`runtimes: ${allRuntimes().map((r) => `${runtimeKey(r.id)} (${r.description})`).join('; ')}`);
+    console.log(
+      `runtimes: ${allRuntimes()
+        .map((r) => `${runtimeKey(r.id)} (${r.description})`)
+        .join('; ')}`,
+    );
     return 0;
   }
   let models: BenchModel[];
@@ -86,10 +92,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.error(`UsageError: ${(e as Error).message}`);
     return 2;
   }
-  const progress = new Progress({ log: () => {}, err: () => {}, ...(progressAllowed() ? { progress: terminalProgressLine(process.stderr) } : {}) });
+  const progress = new Progress({
+    log: () => {},
+    err: () => {},
+    ...(progressAllowed() ? { progress: terminalProgressLine(process.stderr) } : {}),
+  });
   const results: ModelResult[] = [];
   for (const [i, m] of models.entries()) {
-    const step = (runtime: string) => progress.update('bench:peers', i, models.length, `model ${i + 1}/${models.length} ${m.name}: ${runtime}`);
+    const step = (runtime: string) =>
+      progress.update('bench:peers', i, models.length, `model ${i + 1}/${models.length} ${m.name}: ${runtime}`);
     const opts = { timing, onStart: step };
     results.push(values['in-process'] ? await benchModel(m, runtimes, opts) : await benchInChild(m, runtimes, opts));
   }
@@ -99,11 +110,24 @@ export async function main(argv: readonly string[]): Promise<number> {
   const sources = [...new Set(results.map((r) => `${r.model}: ${r.inputSource}`))];
   console.log(`\ninputs (the same bytes for every runtime): ${sources.join('; ')}`);
   console.log(`runtimes: ${runtimes.map((r) => `${r.id} = ${r.description}`).join('; ')}`);
-  console.log(`Node ${process.version}; median/min ms per invoke; × ${BASELINE_RUNTIME} = median / ${BASELINE_RUNTIME}'s median (above 1: slower); max |Δ| vs the first runtime that ran (quantized steps for integer outputs)`);
+  console.log(
+    `Node ${process.version}; median/min ms per invoke; × ${BASELINE_RUNTIME} = median / ${BASELINE_RUNTIME}'s median (above 1: slower); max |Δ| vs the first runtime that ran (quantized steps for integer outputs)`,
+  );
   mkdirSync(dirname(values.svg), { recursive: true });
-  writeFileSync(values.svg, renderChart(results, BASELINE_RUNTIME, allRuntimes().map((r) => r.id), `micrort vs LiteRT.js and tfjs-tflite (Node ${process.version})`));
+  writeFileSync(
+    values.svg,
+    renderChart(
+      results,
+      BASELINE_RUNTIME,
+      allRuntimes().map((r) => r.id),
+      `micrort vs LiteRT.js and tfjs-tflite (Node ${process.version})`,
+    ),
+  );
   mkdirSync(dirname(values.json), { recursive: true });
-  writeFileSync(values.json, `${JSON.stringify({ node: process.version, date: new Date().toISOString(), timing: { ...DEFAULT_TIMING, ...timing }, results }, null, 1)}\n`);
+  writeFileSync(
+    values.json,
+    `${JSON.stringify({ node: process.version, date: new Date().toISOString(), timing: { ...DEFAULT_TIMING, ...timing }, results }, null, 1)}\n`,
+  );
   console.log(`chart → ${values.svg}; results → ${values.json}`);
   return 0;
 }

@@ -63,8 +63,14 @@ export function alignOutputs(reference: readonly TensorInfo[], outputs: readonly
 }
 
 /** Compares `got` with the reference outputs `want` (aligned with {@link alignOutputs}). */
-export function compareOutputs(wantInfo: readonly TensorInfo[], want: readonly Uint8Array[], gotInfo: readonly TensorInfo[], got: readonly Uint8Array[]): Agreement {
-  if (want.length !== got.length) return { verdict: 'mismatch', maxAbsDiff: null, detail: `${got.length} outputs, the reference has ${want.length}` };
+export function compareOutputs(
+  wantInfo: readonly TensorInfo[],
+  want: readonly Uint8Array[],
+  gotInfo: readonly TensorInfo[],
+  got: readonly Uint8Array[],
+): Agreement {
+  if (want.length !== got.length)
+    return { verdict: 'mismatch', maxAbsDiff: null, detail: `${got.length} outputs, the reference has ${want.length}` };
   const order = alignOutputs(wantInfo, gotInfo);
   let max = 0;
   let sum = 0;
@@ -79,7 +85,11 @@ export function compareOutputs(wantInfo: readonly TensorInfo[], want: readonly U
     const w = want[j]!;
     const g = got[k]!;
     if (w.byteLength !== g.byteLength || wantInfo[j]!.dtype !== gotInfo[k]!.dtype)
-      return { verdict: 'mismatch', maxAbsDiff: null, detail: `output ${j}: ${gotInfo[k]!.dtype} ${g.byteLength} B, the reference ${wantInfo[j]!.dtype} ${w.byteLength} B` };
+      return {
+        verdict: 'mismatch',
+        maxAbsDiff: null,
+        detail: `output ${j}: ${gotInfo[k]!.dtype} ${g.byteLength} B, the reference ${wantInfo[j]!.dtype} ${w.byteLength} B`,
+      };
     const isFloat = wantInfo[j]!.dtype.startsWith('float');
     if (isFloat) integer = false;
     const a = decode(wantInfo[j]!.dtype, w);

@@ -30,7 +30,10 @@ const hasLiteRt = (() => {
 describe('benchModel (in this process)', () => {
   it('times micrort reference and simd on the same inputs and compares their outputs', async () => {
     const seen: string[] = [];
-    const r = await benchModel(findModel('tiny_float_cnn'), selectRuntimes(['micrort-reference', 'micrort-simd']), { timing: QUICK, onResult: (x) => seen.push(x.runtime) });
+    const r = await benchModel(findModel('tiny_float_cnn'), selectRuntimes(['micrort-reference', 'micrort-simd']), {
+      timing: QUICK,
+      onResult: (x) => seen.push(x.runtime),
+    });
     expect(seen).toEqual(['micrort reference', 'micrort simd']);
     expect(r.reference).toBe('micrort reference');
     expect(r.inputSource).toBe('splitmix64 seed 1');
@@ -73,7 +76,12 @@ describe('bench:peers through the per-model process', () => {
     const table = formatTable([r], 'LiteRT.js').join('\n');
     expect(table).toMatch(/^model\s+runtime\s+median ms\s+min ms\s+× LiteRT\.js\s+max \|Δ\|\s+note$/m);
     expect(table).toMatch(/^tiny_float_cnn\s+micrort reference\s+\d/m);
-    const svg = renderChart([r], 'LiteRT.js', runtimes.map((x) => x.id), 'test');
+    const svg = renderChart(
+      [r],
+      'LiteRT.js',
+      runtimes.map((x) => x.id),
+      'test',
+    );
     expect(svg).toMatch(/^<svg /);
     expect(svg).toContain('tiny_float_cnn');
     expect(svg.match(/<rect /g)!.length).toBe(1 + r.runtimes.filter((x) => x.timing).length);
@@ -91,8 +99,16 @@ describe('compareOutputs', () => {
     expect(compareOutputs(fi, [f32(1, -2, 100)], fi, [f32(1.005, -2, 100)]).verdict).toBe('close');
     expect(compareOutputs(fi, [f32(1, -2, 100)], fi, [f32(1.02, -2, 100)]).verdict).toBe('differs');
     const ii = [info('q', 'int8', 4)];
-    expect(compareOutputs(ii, [i8(5, -128, 127, 0)], ii, [i8(6, -128, 126, 0)])).toEqual({ verdict: 'close', maxAbsDiff: 1, meanAbsDiff: 0.5 });
-    expect(compareOutputs(ii, [i8(5, -128, 127, 0)], ii, [i8(8, -128, 127, 0)])).toEqual({ verdict: 'rounding', maxAbsDiff: 3, meanAbsDiff: 0.75 });
+    expect(compareOutputs(ii, [i8(5, -128, 127, 0)], ii, [i8(6, -128, 126, 0)])).toEqual({
+      verdict: 'close',
+      maxAbsDiff: 1,
+      meanAbsDiff: 0.5,
+    });
+    expect(compareOutputs(ii, [i8(5, -128, 127, 0)], ii, [i8(8, -128, 127, 0)])).toEqual({
+      verdict: 'rounding',
+      maxAbsDiff: 3,
+      meanAbsDiff: 0.75,
+    });
     expect(compareOutputs(ii, [i8(5, -128, 127, 0)], ii, [i8(30, -128, 127, 0)]).verdict).toBe('differs');
     expect(compareOutputs(ii, [i8(5, -128, 127, 0)], ii, [i8(10, -123, 122, 5)]).verdict).toBe('differs'); // mean 5 steps
   });
@@ -136,15 +152,28 @@ describe('table and chart', () => {
     inputSource: 'splitmix64 seed 1',
     reference: 'LiteRT.js',
     runtimes: [
-      { runtime: 'micrort reference', description: '', status: 'refused', error: 'KernelError: DEQUANTIZE (node 0): unsupported input type float16' },
+      {
+        runtime: 'micrort reference',
+        description: '',
+        status: 'refused',
+        error: 'KernelError: DEQUANTIZE (node 0): unsupported input type float16',
+      },
       { runtime: 'micrort wasm', description: '', status: 'unavailable', error: '@micrort/ops-wasm is not installed or built yet' },
       { runtime: 'LiteRT.js', description: '', status: 'ok', timing: { medianMs: 2, minMs: 1.5, batch: 1, samples: 5 } },
-      { runtime: 'tfjs-tflite', description: '', status: 'ok', timing: { medianMs: 3, minMs: 2.5, batch: 1, samples: 5 }, agreement: { verdict: 'zeros', maxAbsDiff: 0.5 } },
+      {
+        runtime: 'tfjs-tflite',
+        description: '',
+        status: 'ok',
+        timing: { medianMs: 3, minMs: 2.5, batch: 1, samples: 5 },
+        agreement: { verdict: 'zeros', maxAbsDiff: 0.5 },
+      },
     ],
   };
   it('says why a runtime has no time, the ratio to LiteRT.js, and distrusts all-zero outputs', () => {
     const t = formatTable([result], 'LiteRT.js');
-    expect(t[2]).toMatch(/^m\s+micrort reference\s+-\s+-\s+-\s+-\s+not runnable yet: KernelError: DEQUANTIZE \(node 0\): unsupported input type float16$/);
+    expect(t[2]).toMatch(
+      /^m\s+micrort reference\s+-\s+-\s+-\s+-\s+not runnable yet: KernelError: DEQUANTIZE \(node 0\): unsupported input type float16$/,
+    );
     expect(t[3]).toMatch(/micrort wasm\s+.*unavailable: @micrort\/ops-wasm is not installed or built yet$/);
     expect(t[4]).toMatch(/LiteRT\.js\s+2\.00\s+1\.50\s+1\.00x\s+-\s+reference outputs$/);
     expect(t[5]).toMatch(/tfjs-tflite\s+3\.00\s+2\.50\s+1\.50x\s+5\.0e-1\s+ALL-ZERO outputs/);

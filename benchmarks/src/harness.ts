@@ -55,7 +55,8 @@ interface Ran {
 function sameSizes(inputs: readonly TensorInfo[], bytes: readonly Uint8Array[]): string | null {
   if (inputs.length !== bytes.length) return `the model has ${inputs.length} inputs here, ${bytes.length} input files`;
   for (let i = 0; i < inputs.length; i++)
-    if (inputs[i]!.bytes !== bytes[i]!.byteLength) return `input ${i} (${inputs[i]!.dtype}[${inputs[i]!.shape.join(',')}]) takes ${inputs[i]!.bytes} bytes, the input is ${bytes[i]!.byteLength}`;
+    if (inputs[i]!.bytes !== bytes[i]!.byteLength)
+      return `input ${i} (${inputs[i]!.dtype}[${inputs[i]!.shape.join(',')}]) takes ${inputs[i]!.bytes} bytes, the input is ${bytes[i]!.byteLength}`;
   return null;
 }
 
@@ -104,5 +105,12 @@ export async function benchModel(model: BenchModel, runtimes: readonly RuntimeAd
     options.onResult?.(result);
   }
   const ref = ran.find((r) => r.outputs);
-  return { model: model.name, kind: model.kind, description: model.description, inputSource: loaded.inputSource, reference: ref?.result.runtime ?? null, runtimes: ran.map((r) => r.result) };
+  return {
+    model: model.name,
+    kind: model.kind,
+    description: model.description,
+    inputSource: loaded.inputSource,
+    reference: ref?.result.runtime ?? null,
+    runtimes: ran.map((r) => r.result),
+  };
 }

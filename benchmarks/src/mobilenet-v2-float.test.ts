@@ -9,11 +9,21 @@ describe('the float MobileNetV2-shaped model', () => {
     // a small input keeps the test fast; the layer structure is the same at 224
     const model = loadModel(buildMobileNetV2Float({ size: 32, classes: 10 }));
     const counts: Record<string, number> = {};
-    const interp = new MicroInterpreter(model, registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy') }).allocateTensors();
+    const interp = new MicroInterpreter(model, registerReferenceOps(new OpResolver()), {
+      planner: createPlanner('greedy'),
+    }).allocateTensors();
     for (const n of interp.nodes()) counts[n.op] = (counts[n.op] ?? 0) + 1;
     const blocks = MOBILENET_V2_STAGES.reduce((s, st) => s + st.n, 0);
     expect(blocks).toBe(17);
-    expect(counts).toEqual({ CONV_2D: 1 + (blocks - 1) + blocks + 1, DEPTHWISE_CONV_2D: 17, ADD: 10, AVERAGE_POOL_2D: 1, RESHAPE: 1, FULLY_CONNECTED: 1, SOFTMAX: 1 });
+    expect(counts).toEqual({
+      CONV_2D: 1 + (blocks - 1) + blocks + 1,
+      DEPTHWISE_CONV_2D: 17,
+      ADD: 10,
+      AVERAGE_POOL_2D: 1,
+      RESHAPE: 1,
+      FULLY_CONNECTED: 1,
+      SOFTMAX: 1,
+    });
     expect(Array.from(interp.input(0).dims)).toEqual([1, 32, 32, 3]);
     const x = interp.input(0).data as Float32Array;
     for (let i = 0; i < x.length; i++) x[i] = Math.sin(i);

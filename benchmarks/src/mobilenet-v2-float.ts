@@ -47,7 +47,16 @@ export function buildMobileNetV2Float(options: MobileNetV2Options = {}): Uint8Ar
   let seed = 1;
   const act = (name: string, shape: number[]) => b.addTensor({ name, type: F, shape });
   const weights = (name: string, shape: number[], fanIn: number) =>
-    b.addTensor({ name, type: F, shape, data: seededFloats(shape.reduce((p, d) => p * d, 1), seed++, Math.sqrt(3 / fanIn)) });
+    b.addTensor({
+      name,
+      type: F,
+      shape,
+      data: seededFloats(
+        shape.reduce((p, d) => p * d, 1),
+        seed++,
+        Math.sqrt(3 / fanIn),
+      ),
+    });
   const bias = (name: string, n: number) => b.addTensor({ name, type: F, shape: [n], data: seededFloats(n, seed++, 0.05) });
   const out = (h: number, stride: number) => Math.ceil(h / stride);
 
@@ -59,7 +68,12 @@ export function buildMobileNetV2Float(options: MobileNetV2Options = {}): Uint8Ar
       op: BuiltinOperator.CONV_2D,
       inputs: [input, weights(`${name}/weights`, [cout, k, k, cin], k * k * cin), bias(`${name}/bias`, cout)],
       outputs: [y],
-      options: { padding: Padding.SAME, strideH: stride, strideW: stride, fusedActivationFunction: relu6 ? ActivationFunctionType.RELU6 : ActivationFunctionType.NONE },
+      options: {
+        padding: Padding.SAME,
+        strideH: stride,
+        strideW: stride,
+        fusedActivationFunction: relu6 ? ActivationFunctionType.RELU6 : ActivationFunctionType.NONE,
+      },
     });
     return { y, h: ho };
   };
@@ -71,7 +85,13 @@ export function buildMobileNetV2Float(options: MobileNetV2Options = {}): Uint8Ar
       op: BuiltinOperator.DEPTHWISE_CONV_2D,
       inputs: [input, weights(`${name}/weights`, [1, 3, 3, c], 9), bias(`${name}/bias`, c)],
       outputs: [y],
-      options: { padding: Padding.SAME, strideH: stride, strideW: stride, depthMultiplier: 1, fusedActivationFunction: ActivationFunctionType.RELU6 },
+      options: {
+        padding: Padding.SAME,
+        strideH: stride,
+        strideW: stride,
+        depthMultiplier: 1,
+        fusedActivationFunction: ActivationFunctionType.RELU6,
+      },
     });
     return { y, h: ho };
   };
@@ -111,7 +131,11 @@ export function buildMobileNetV2Float(options: MobileNetV2Options = {}): Uint8Ar
   const flat = act('flat', [1, 1280]);
   b.addOperator({ op: BuiltinOperator.RESHAPE, inputs: [pooled, shape], outputs: [flat], options: { newShape: Int32Array.of(1, 1280) } });
   const logits = act('logits', [1, classes]);
-  b.addOperator({ op: BuiltinOperator.FULLY_CONNECTED, inputs: [flat, weights('Logits/weights', [classes, 1280], 1280), bias('Logits/bias', classes)], outputs: [logits] });
+  b.addOperator({
+    op: BuiltinOperator.FULLY_CONNECTED,
+    inputs: [flat, weights('Logits/weights', [classes, 1280], 1280), bias('Logits/bias', classes)],
+    outputs: [logits],
+  });
   const probs = act('probs', [1, classes]);
   b.addOperator({ op: BuiltinOperator.SOFTMAX, inputs: [logits], outputs: [probs], options: { beta: 1 } });
   return b.setInputs([x]).setOutputs([probs]).build();

@@ -48,10 +48,16 @@ function conformanceModel(dir: string, name: string): BenchModel {
     kind: 'conformance',
     description: `conformance model (../shared/conformance/${name})`,
     load() {
-      const manifest = JSON.parse(readFileSync(join(dir, name, 'manifest.json'), 'utf8')) as { cases: { name?: string; inputs: { file: string }[] }[] };
+      const manifest = JSON.parse(readFileSync(join(dir, name, 'manifest.json'), 'utf8')) as {
+        cases: { name?: string; inputs: { file: string }[] }[];
+      };
       const c = manifest.cases[0]!;
       const caseDir = join(dir, name, c.name ?? 'case0');
-      return { bytes: readBytes(join(dir, name, 'model.tflite')), inputs: c.inputs.map((i) => readBytes(join(caseDir, i.file))), inputSource: `${name}/${c.name ?? 'case0'} input files` };
+      return {
+        bytes: readBytes(join(dir, name, 'model.tflite')),
+        inputs: c.inputs.map((i) => readBytes(join(caseDir, i.file))),
+        inputSource: `${name}/${c.name ?? 'case0'} input files`,
+      };
     },
   };
 }
@@ -63,7 +69,10 @@ export const CORPUS_MODELS = ['face_detection_short_range', 'hand_landmark_lite'
 
 /** Built models: name → builder. */
 export const BUILT_MODELS: Readonly<Record<string, { description: string; build: () => Uint8Array }>> = {
-  mobilenet_v2_float_224: { description: 'float MobileNetV2 shape, 224x224x3, seeded weights (model writer)', build: () => buildMobileNetV2Float() },
+  mobilenet_v2_float_224: {
+    description: 'float MobileNetV2 shape, 224x224x3, seeded weights (model writer)',
+    build: () => buildMobileNetV2Float(),
+  },
   tiny_float_cnn: { description: 'tiny float CNN, 8x8x3 (model writer; the harness test)', build: buildTinyFloatCnn },
 };
 
@@ -73,18 +82,27 @@ export function modelCatalog(): BenchModel[] {
   const dir = conformanceDir();
   if (dir)
     for (const name of readdirSync(dir).sort())
-      if (existsSync(join(dir, name, 'model.tflite')) && existsSync(join(dir, name, 'manifest.json'))) out.push(conformanceModel(dir, name));
+      if (existsSync(join(dir, name, 'model.tflite')) && existsSync(join(dir, name, 'manifest.json')))
+        out.push(conformanceModel(dir, name));
   for (const m of CORPUS) {
-    out.push({ name: m.name, kind: 'corpus', description: `${m.description} (${m.pkg})`, load: () => ({ bytes: corpusBytes(m), inputs: null, inputSource: seeded }) });
+    out.push({
+      name: m.name,
+      kind: 'corpus',
+      description: `${m.description} (${m.pkg})`,
+      load: () => ({ bytes: corpusBytes(m), inputs: null, inputSource: seeded }),
+    });
   }
-  for (const [name, m] of Object.entries(BUILT_MODELS)) out.push({ name, kind: 'built', description: m.description, load: () => ({ bytes: m.build(), inputs: null, inputSource: seeded }) });
+  for (const [name, m] of Object.entries(BUILT_MODELS))
+    out.push({ name, kind: 'built', description: m.description, load: () => ({ bytes: m.build(), inputs: null, inputSource: seeded }) });
   return out;
 }
 
 /** The default set: the conformance models, the corpus float CNNs and the float MobileNetV2 shape. */
 export function defaultModels(): BenchModel[] {
   const all = modelCatalog();
-  return all.filter((m) => m.kind === 'conformance' || (CORPUS_MODELS as readonly string[]).includes(m.name) || m.name === 'mobilenet_v2_float_224');
+  return all.filter(
+    (m) => m.kind === 'conformance' || (CORPUS_MODELS as readonly string[]).includes(m.name) || m.name === 'mobilenet_v2_float_224',
+  );
 }
 
 /** A model by catalog name, or a .tflite path. */
@@ -92,6 +110,15 @@ export function findModel(name: string): BenchModel {
   const m = modelCatalog().find((x) => x.name === name);
   if (m) return m;
   if (name.endsWith('.tflite') && existsSync(name))
-    return { name: basename(name, '.tflite'), kind: 'file', description: name, load: () => ({ bytes: readBytes(name), inputs: null, inputSource: seeded }) };
-  throw new Error(`unknown model "${name}": not a .tflite file, nor one of ${modelCatalog().map((x) => x.name).join(', ')}`);
+    return {
+      name: basename(name, '.tflite'),
+      kind: 'file',
+      description: name,
+      load: () => ({ bytes: readBytes(name), inputs: null, inputSource: seeded }),
+    };
+  throw new Error(
+    `unknown model "${name}": not a .tflite file, nor one of ${modelCatalog()
+      .map((x) => x.name)
+      .join(', ')}`,
+  );
 }

@@ -70,6 +70,10 @@ export function formatTable(results: readonly ModelResult[], baselineId: string)
   const header = ['model', 'runtime', 'median ms', 'min ms', `× ${baselineId}`, 'max |Δ|', 'note'];
   const rows = tableRows(results, baselineId);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }

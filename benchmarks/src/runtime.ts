@@ -68,7 +68,9 @@ export const DTYPE_BYTES: Readonly<Record<string, number>> = {
 /** `ErrorName: message`, first line only (how a refusal is shown). */
 export function errorLine(e: unknown): string {
   const err = e as { name?: string; message?: string };
-  const msg = String(err?.message ?? e).split('\n')[0]!.trim();
+  const msg = String(err?.message ?? e)
+    .split('\n')[0]!
+    .trim();
   return `${err?.name && err.name !== 'Error' ? `${err.name}: ` : ''}${msg}`;
 }
 
@@ -87,7 +89,9 @@ export async function withCapturedStderr<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    const errors = [...new Set(lines.filter((l) => l.startsWith('ERROR: ') && !/^ERROR: \[[^\]]*\]$/.test(l)).map((l) => l.slice(7).trim()))];
+    const errors = [
+      ...new Set(lines.filter((l) => l.startsWith('ERROR: ') && !/^ERROR: \[[^\]]*\]$/.test(l)).map((l) => l.slice(7).trim())),
+    ];
     const err = e instanceof Error ? e : new Error(String(e));
     const first = err.message.split('\n')[0]!;
     if (errors.length)

@@ -35,7 +35,10 @@ export function renderChart(results: readonly ModelResult[], baselineId: string,
       if (r.timing) {
         const w = Math.max(1, x(r.timing.medianMs) - left);
         const ratio = ratioTo(r, baseline);
-        const flag = r.agreement && (r.agreement.verdict === 'differs' || r.agreement.verdict === 'zeros' || r.agreement.verdict === 'mismatch') ? ' (outputs differ)' : '';
+        const flag =
+          r.agreement && (r.agreement.verdict === 'differs' || r.agreement.verdict === 'zeros' || r.agreement.verdict === 'mismatch')
+            ? ' (outputs differ)'
+            : '';
         body.push(`<rect x="${left}" y="${y + 3}" width="${w.toFixed(1)}" height="${rowH - 5}" fill="${colour}"/>`);
         body.push(
           `<text x="${(left + w + 6).toFixed(1)}" y="${y + 13}">${esc(`${formatMs(r.timing.medianMs)} ms${ratio !== null && r.runtime !== baselineId ? `, ${ratio.toFixed(2)}× ${baselineId}` : ''}${flag}`)}</text>`,
@@ -49,14 +52,18 @@ export function renderChart(results: readonly ModelResult[], baselineId: string,
     y += 8;
   }
   const height = y + 10;
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12">`,
+  );
   out.push(`<rect width="${width}" height="${height}" fill="#fff"/>`);
   out.push(`<text x="8" y="20" font-size="15" font-weight="bold">${esc(title)}</text>`);
   out.push(`<text x="8" y="38" fill="#555">median ms per invoke, log scale; one process per model, same inputs for every runtime</text>`);
   for (let d = lo; d <= hi * 1.0001; d *= 10) {
     const gx = x(d).toFixed(1);
     out.push(`<line x1="${gx}" y1="46" x2="${gx}" y2="${height - 8}" stroke="#ddd"/>`);
-    out.push(`<text x="${gx}" y="52" fill="#777" font-size="10" text-anchor="middle">${d >= 1 ? d.toFixed(0) : String(+d.toPrecision(1))} ms</text>`);
+    out.push(
+      `<text x="${gx}" y="52" fill="#777" font-size="10" text-anchor="middle">${d >= 1 ? d.toFixed(0) : String(+d.toPrecision(1))} ms</text>`,
+    );
   }
   out.push(...body, '</svg>');
   return `${out.join('\n')}\n`;

@@ -30,6 +30,10 @@ export function main(): { planner: string; headBytes: number; y: number[] }[] {
     const it = createInterpreterFromContainer(c, model).allocateTensors();
     (it.input(0).data as Float32Array).fill(-1).set([1, 7], 0);
     it.invoke();
-    return { planner: it.arenaUsage().planner, headBytes: it.arenaUsage().headBytes, y: Array.from(it.output(0).data as Float32Array).slice(0, 3) };
+    return {
+      planner: it.arenaUsage().planner,
+      headBytes: it.arenaUsage().headBytes,
+      y: Array.from(it.output(0).data as Float32Array).slice(0, 3),
+    };
   });
 }

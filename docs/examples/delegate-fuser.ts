@@ -61,7 +61,15 @@ const fusedKernel: Registration<Fused> = {
   init(ctx, data) {
     const params = data as DelegateParams;
     const valueOf = new Map<number, number>();
-    const fused: Fused = { steps: [], tensors: [], inputs: [], constants: [], output: params.outputTensors[0]!, outValue: -1, regs: new Float64Array(0) };
+    const fused: Fused = {
+      steps: [],
+      tensors: [],
+      inputs: [],
+      constants: [],
+      output: params.outputTensors[0]!,
+      outValue: -1,
+      regs: new Float64Array(0),
+    };
     const value = (tensor: number): number => {
       let k = valueOf.get(tensor);
       if (k === undefined) {

@@ -50,7 +50,13 @@ export function main(): { handComputed: number[]; maxDifference: number; persist
     ],
     inputs: [0, 1, 2, 4],
     outputs: [3],
-    builtinData: { padding: Padding.SAME, strideW: 2, strideH: 2, fusedActivationFunction: ActivationFunctionType.NONE, quantizedBiasType: 0 },
+    builtinData: {
+      padding: Padding.SAME,
+      strideW: 2,
+      strideH: 2,
+      fusedActivationFunction: ActivationFunctionType.NONE,
+      quantizedBiasType: 0,
+    },
   }).invoke();
   const a = mine.outputArray();
   const b = reference.outputArray();

@@ -16,7 +16,12 @@ export function main(): { logits: number[]; mask: number[]; argmax: number[]; ke
   const mask = b.addTensor({ name: 'mask', type: F, shape: [1, 4, 4, 1] });
   const pooled = b.addTensor({ name: 'pooled', type: F, shape: [1, 2, 2, 1] });
   const argmax = b.addTensor({ name: 'argmax', type: F, shape: [1, 2, 2, 1] });
-  b.addOperator({ op: { custom: 'Convolution2DTransposeBias' }, inputs: [x, w, bias], outputs: [logits], customOptions: transposeConvBiasOptions('SAME', 2, 2) });
+  b.addOperator({
+    op: { custom: 'Convolution2DTransposeBias' },
+    inputs: [x, w, bias],
+    outputs: [logits],
+    customOptions: transposeConvBiasOptions('SAME', 2, 2),
+  });
   b.addOperator({ op: BuiltinOperator.LOGISTIC, inputs: [logits], outputs: [mask] });
   b.addOperator({
     op: { custom: 'MaxPoolingWithArgmax2D' },

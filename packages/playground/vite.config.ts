@@ -40,7 +40,10 @@ function optionalPackages(names: readonly string[]): Plugin {
       const dir = resolve(here, '..', n.split('/')[1]!);
       let entry: string | null = null;
       try {
-        const pkg = JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as { name?: string; exports?: { '.'?: { source?: string } } };
+        const pkg = JSON.parse(readFileSync(resolve(dir, 'package.json'), 'utf8')) as {
+          name?: string;
+          exports?: { '.'?: { source?: string } };
+        };
         const source = pkg.exports?.['.']?.source;
         if (pkg.name === n && source) entry = resolve(dir, source);
       } catch {
@@ -65,7 +68,13 @@ function optionalPackages(names: readonly string[]): Plugin {
 }
 
 /** Small real models of @micrort/corpus (MediaPipe's npm packages) the site ships beside the page. */
-const CORPUS_MODELS = ['face_detection_short_range', 'face_detection_full_range', 'selfie_segmentation', 'selfie_segmentation_landscape', 'hand_landmark_lite'];
+const CORPUS_MODELS = [
+  'face_detection_short_range',
+  'face_detection_full_range',
+  'selfie_segmentation',
+  'selfie_segmentation_landscape',
+  'hand_landmark_lite',
+];
 
 /**
  * Serves (dev) or emits (build) `corpus/<name>.tflite` for each of `names`, read from the installed

@@ -25,6 +25,7 @@ export function selectRuntimes(keys: readonly string[]): RuntimeAdapter[] {
   const all = allRuntimes();
   if (keys.length === 0) return all;
   for (const k of keys)
-    if (!all.some((r) => runtimeKey(r.id) === k)) throw new Error(`unknown runtime "${k}"; known: ${all.map((r) => runtimeKey(r.id)).join(', ')}`);
+    if (!all.some((r) => runtimeKey(r.id) === k))
+      throw new Error(`unknown runtime "${k}"; known: ${all.map((r) => runtimeKey(r.id)).join(', ')}`);
   return all.filter((r) => keys.includes(runtimeKey(r.id)));
 }

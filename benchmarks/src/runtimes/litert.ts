@@ -76,7 +76,16 @@ interface LiteRtModule {
 }
 
 /** LiteRT element type codes (TfLiteType values). */
-const ELEMENT_TYPES: Readonly<Record<number, string>> = { 1: 'float32', 2: 'int32', 3: 'uint8', 4: 'int64', 6: 'bool', 7: 'int16', 9: 'int8', 10: 'float16' };
+const ELEMENT_TYPES: Readonly<Record<number, string>> = {
+  1: 'float32',
+  2: 'int32',
+  3: 'uint8',
+  4: 'int64',
+  6: 'bool',
+  7: 'int16',
+  9: 'int8',
+  10: 'float16',
+};
 
 let loaded: Promise<{ litert: LiteRtModule; build: string; version: string }> | null = null;
 
@@ -99,7 +108,9 @@ function loadOnce(): Promise<{ litert: LiteRtModule; build: string; version: str
       const file = url.startsWith('file:') ? new URL(url).pathname : url;
       build = basename(file, '.js');
       const source = readFileSync(file, 'utf8');
-      const wrapper = runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file }) as (...a: unknown[]) => void;
+      const wrapper = runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+        filename: file,
+      }) as (...a: unknown[]) => void;
       const module = { exports: {} as unknown };
       wrapper(module.exports, createRequire(file), module, file, dirname(file));
       g['ModuleFactory'] = module.exports;

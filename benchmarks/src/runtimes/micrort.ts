@@ -44,7 +44,12 @@ const call = (m: Record<string, unknown>, name: string, ...args: unknown[]): unk
 /** The kernel packages, one line each. */
 export const KERNEL_PACKAGES: readonly KernelPackage[] = [
   { name: 'reference', specifier: null, setup: () => ({ registrations: [] }) },
-  { name: 'simd', specifier: '@micrort/ops-simd', workspaceDir: 'ops-simd', setup: (m) => ({ registrations: call(m, 'createSimdKernels', { mode: 'fast' }) as Registration[] }) },
+  {
+    name: 'simd',
+    specifier: '@micrort/ops-simd',
+    workspaceDir: 'ops-simd',
+    setup: (m) => ({ registrations: call(m, 'createSimdKernels', { mode: 'fast' }) as Registration[] }),
+  },
   {
     name: 'wasm',
     specifier: '@micrort/ops-wasm',

@@ -44,7 +44,10 @@ function loadOnce(): { tflite: TfliteModule; version: string } {
   try {
     pkgJson = require.resolve('@tensorflow/tfjs-tflite/package.json');
   } catch {
-    throw new RuntimeUnavailableError('tfjs-tflite', '@tensorflow/tfjs-tflite is not installed (a devDependency of benchmarks/: pnpm install)');
+    throw new RuntimeUnavailableError(
+      'tfjs-tflite',
+      '@tensorflow/tfjs-tflite is not installed (a devDependency of benchmarks/: pnpm install)',
+    );
   }
   const wasmDir = join(dirname(pkgJson), 'wasm');
   const g = globalThis as Record<string, unknown>;
@@ -63,7 +66,10 @@ function loadOnce(): { tflite: TfliteModule; version: string } {
 }
 
 function info(t: TfliteTensorInfo): TensorInfo {
-  const shape = t.shape.split(',').filter((s) => s !== '').map(Number);
+  const shape = t.shape
+    .split(',')
+    .filter((s) => s !== '')
+    .map(Number);
   return { name: t.name, dtype: t.dataType, shape, bytes: shape.reduce((p, d) => p * d, 1) * (DTYPE_BYTES[t.dataType] ?? 0) };
 }
 
@@ -86,7 +92,8 @@ export function tfjsTfliteRuntime(): RuntimeAdapter {
         outputs,
         setInput(i, data) {
           const view = u8(mr.getInputs()[i]!.data());
-          if (view.byteLength !== data.byteLength) throw new Error(`tfjs-tflite: input ${i} takes ${view.byteLength} bytes, got ${data.byteLength}`);
+          if (view.byteLength !== data.byteLength)
+            throw new Error(`tfjs-tflite: input ${i} takes ${view.byteLength} bytes, got ${data.byteLength}`);
           view.set(data);
         },
         run() {

@@ -52,7 +52,8 @@ export function flagString(args: ParsedArgs, name: string): string | undefined {
 export function parseIntFlag(name: string, value: string, min = 0): number {
   const n = value.trim() === '' ? NaN : Number(value);
   const problem = (accepted: string) => ({ option: `--${name}`, value, accepted });
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a non-negative integer, got ${value}`, problem('a non-negative integer'));
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`--${name} must be a non-negative integer, got ${value}`, problem('a non-negative integer'));
   if (n < min) throw new UsageError(`--${name} must be at least ${min}, got ${value}`, problem(`an integer >= ${min}`));
   return n;
 }

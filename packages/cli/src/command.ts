@@ -82,7 +82,12 @@ function usageError(cmd: Command, message: string, code: string | undefined): Us
       if (eq > 0) {
         const name = typed.slice(2, eq);
         const known = cmd.options.find((o) => o.long === `--${name}`);
-        if (known && !known.required && !known.optional) return new UsageError(`--${name} takes no value, got ${typed}`, { option: `--${name}`, value: typed.slice(eq + 1), accepted: 'no value' });
+        if (known && !known.required && !known.optional)
+          return new UsageError(`--${name} takes no value, got ${typed}`, {
+            option: `--${name}`,
+            value: typed.slice(eq + 1),
+            accepted: 'no value',
+          });
       }
       const suggestion = /Did you mean (\S+?)\?/.exec(message)?.[1];
       const known = longNames(cmd).filter((n) => n !== 'help');
@@ -194,5 +199,7 @@ export function buildProgram(info: ProgramInfo, commands: readonly CommandSpec[]
 
 /** True for commander's "help or version was printed" exits, which are not errors. */
 export function isHelpExit(e: unknown): e is CommanderError {
-  return e instanceof CommanderError && (e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version');
+  return (
+    e instanceof CommanderError && (e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version')
+  );
 }

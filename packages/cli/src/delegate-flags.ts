@@ -19,7 +19,12 @@ export const DELEGATE_CHOICES = ['none', 'gpu'] as const;
 
 /** The delegate options, to spread into a command's options (run, inspect, bench). */
 export const DELEGATE_OPTIONS: readonly OptionSpec[] = [
-  choice('delegate', 'add a delegate: gpu is the gpu.js GPU delegate (@micrort/ops-gpu), which claims the float32 nodes it supports; run and inspect print its partitions, bench times it beside the kernels alone', DELEGATE_CHOICES, 'none'),
+  choice(
+    'delegate',
+    'add a delegate: gpu is the gpu.js GPU delegate (@micrort/ops-gpu), which claims the float32 nodes it supports; run and inspect print its partitions, bench times it beside the kernels alone',
+    DELEGATE_CHOICES,
+    'none',
+  ),
   text('gpu-mode', 'MODE', "the GPU delegate's gpu.js mode (with --delegate gpu; headlessgl needs a display: xvfb-run -a micrort ...)", {
     accepts: `auto, ${GPU_MODES.join(', ')}; bench also takes all`,
     default: 'auto (the best available); bench: all (every available mode)',
@@ -27,7 +32,11 @@ export const DELEGATE_OPTIONS: readonly OptionSpec[] = [
   }),
   int('max-partitions', 'delegate at most N partitions (the largest are kept)', 'no limit'),
   int('min-partition-size', 'partitions with fewer nodes stay on the CPU', 1),
-  text('exclude-nodes', 'I,J,...', 'node indices never delegated', { accepts: 'comma-separated node indices', default: 'none', check: (v) => void parseNodeList(v) }),
+  text('exclude-nodes', 'I,J,...', 'node indices never delegated', {
+    accepts: 'comma-separated node indices',
+    default: 'none',
+    check: (v) => void parseNodeList(v),
+  }),
 ];
 
 /** Delegates and partitioning options the flags ask for. */
@@ -52,7 +61,11 @@ export function benchGpuModes(args: ParsedArgs): GpuMode[] | null {
 
 function parseMode(m: string): GpuMode | 'auto' {
   if (m === 'auto' || (GPU_MODES as readonly string[]).includes(m)) return m as GpuMode | 'auto';
-  throw new UsageError(`--gpu-mode must be auto, ${GPU_MODES.join(', ')} (or all, for bench); got ${m}`, { option: '--gpu-mode', value: m, accepted: `auto, ${GPU_MODES.join(', ')}, all (bench)` });
+  throw new UsageError(`--gpu-mode must be auto, ${GPU_MODES.join(', ')} (or all, for bench); got ${m}`, {
+    option: '--gpu-mode',
+    value: m,
+    accepted: `auto, ${GPU_MODES.join(', ')}, all (bench)`,
+  });
 }
 
 /** `--exclude-nodes 3,7`: node indices. */
@@ -63,7 +76,11 @@ function parseNodeList(value: string): number[] {
     .map((s) => {
       const n = Number(s);
       if (!Number.isInteger(n) || n < 0)
-        throw new UsageError(`--exclude-nodes takes node indices like 3,7; got ${value}`, { option: '--exclude-nodes', value, accepted: 'comma-separated node indices' });
+        throw new UsageError(`--exclude-nodes takes node indices like 3,7; got ${value}`, {
+          option: '--exclude-nodes',
+          value,
+          accepted: 'comma-separated node indices',
+        });
       return n;
     });
 }
@@ -96,7 +113,14 @@ export function releaseDelegates(delegates: readonly Delegate[]): void {
 export function delegateReport(delegates: readonly Delegate[]) {
   return delegates.map((d) =>
     d instanceof GpuDelegate
-      ? { name: d.name, mode: d.mode, notClaimed: d.decisions().filter((x) => !x.claimed).map(({ node, op, reason }) => ({ node, op, reason })) }
+      ? {
+          name: d.name,
+          mode: d.mode,
+          notClaimed: d
+            .decisions()
+            .filter((x) => !x.claimed)
+            .map(({ node, op, reason }) => ({ node, op, reason })),
+        }
       : { name: d.name },
   );
 }
@@ -106,10 +130,14 @@ export function printPartitions(out: Out, interp: MicroInterpreter, delegates: r
   if (!delegates.length) return;
   for (const d of delegateReport(delegates)) {
     const left = 'notClaimed' in d && d.notClaimed ? d.notClaimed : [];
-    out.log(`delegate ${d.name}${'mode' in d ? `: gpu.js mode ${d.mode}` : ''}${left.length ? `; on the CPU: ${left.map((x) => `node ${x.node} ${x.op} (${x.reason})`).join('; ')}` : ''}`);
+    out.log(
+      `delegate ${d.name}${'mode' in d ? `: gpu.js mode ${d.mode}` : ''}${left.length ? `; on the CPU: ${left.map((x) => `node ${x.node} ${x.op} (${x.reason})`).join('; ')}` : ''}`,
+    );
   }
   const parts = interp.partitions();
   if (!parts.length) out.log('partitions: none (no node delegated)');
   for (const p of parts)
-    out.log(`partition → node ${p.nodeIndex} [${p.delegate}]: nodes ${p.nodes.join(',')}; inputs ${p.inputTensors.join(',')}; outputs ${p.outputTensors.join(',')}; internal ${p.internalTensors.length ? p.internalTensors.join(',') : '-'}`);
+    out.log(
+      `partition → node ${p.nodeIndex} [${p.delegate}]: nodes ${p.nodes.join(',')}; inputs ${p.inputTensors.join(',')}; outputs ${p.outputTensors.join(',')}; internal ${p.internalTensors.length ? p.internalTensors.join(',') : '-'}`,
+    );
 }

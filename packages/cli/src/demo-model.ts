@@ -38,9 +38,20 @@ export function buildDemoModel(): Uint8Array {
     quantization: { scale: w1Scales.map((s) => s / 128), zeroPoint: 0 },
   });
   const h = b.addTensor({ name: 'fc1/relu', type: TensorType.INT8, shape: [1, 32], quantization: { scale: 0.02, zeroPoint: -128 } });
-  const w2 = b.addTensor({ name: 'fc2/weights', type: TensorType.INT8, shape: [4, 32], data: weights(4 * 32, 11), quantization: { scale: 0.01, zeroPoint: 0 } });
+  const w2 = b.addTensor({
+    name: 'fc2/weights',
+    type: TensorType.INT8,
+    shape: [4, 32],
+    data: weights(4 * 32, 11),
+    quantization: { scale: 0.01, zeroPoint: 0 },
+  });
   const logits = b.addTensor({ name: 'logits', type: TensorType.INT8, shape: [1, 4], quantization: { scale: 0.1, zeroPoint: 0 } });
-  const probs = b.addTensor({ name: 'probs_int8', type: TensorType.INT8, shape: [1, 4], quantization: { scale: 1 / 256, zeroPoint: -128 } });
+  const probs = b.addTensor({
+    name: 'probs_int8',
+    type: TensorType.INT8,
+    shape: [1, 4],
+    quantization: { scale: 1 / 256, zeroPoint: -128 },
+  });
   const y = b.addTensor({ name: 'probs', type: TensorType.FLOAT32, shape: [1, 4] });
   b.addOperator({ op: BuiltinOperator.QUANTIZE, inputs: [x], outputs: [xq] });
   b.addOperator({

@@ -48,8 +48,11 @@ function readModelFile(path: string): Buffer {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR')
-      throw new UsageError(`model ${JSON.stringify(path)} not found: give a .tflite file or a built-in model (${Object.keys(BUILT_IN_MODELS).join(', ')})`);
-    if (code === 'EISDIR') throw new UsageError(`model ${JSON.stringify(path)} is a folder: give a .tflite file (micrort check also takes a folder)`);
+      throw new UsageError(
+        `model ${JSON.stringify(path)} not found: give a .tflite file or a built-in model (${Object.keys(BUILT_IN_MODELS).join(', ')})`,
+      );
+    if (code === 'EISDIR')
+      throw new UsageError(`model ${JSON.stringify(path)} is a folder: give a .tflite file (micrort check also takes a folder)`);
     throw new UsageError(`model ${JSON.stringify(path)} cannot be read (${code ?? (e as Error).message})`);
   }
 }

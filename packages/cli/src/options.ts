@@ -29,7 +29,12 @@ export function flag(name: string, description: string): OptionSpec {
 }
 
 /** An option with a free-form value (a path, a list). */
-export function text(name: string, value: string, description: string, extra: { accepts?: string; default?: string; check?: (v: string) => void } = {}): OptionSpec {
+export function text(
+  name: string,
+  value: string,
+  description: string,
+  extra: { accepts?: string; default?: string; check?: (v: string) => void } = {},
+): OptionSpec {
   return { name, value, description, ...extra };
 }
 

@@ -26,7 +26,11 @@ export function formatBytes(n: number): string {
 /** Prints rows as an aligned text table. */
 export function printTable(out: Out, header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   out.log(line(header));
   out.log(line(widths.map((w) => '-'.repeat(w))));
   for (const r of rows) out.log(line(r));

@@ -71,7 +71,12 @@ describe('Progress', () => {
     t = 190_000;
     p.update('b', 2, 4);
     p.update('fuzz', 17, 0, '17 cases');
-    expect(s.lines).toEqual(['██░░  50% eta 0s  a 1/2', '█░░░  25% eta 0s  b 1 of 4 models', '██░░  50% eta 1:30  b 2/4', '0s  fuzz 17 cases']);
+    expect(s.lines).toEqual([
+      '██░░  50% eta 0s  a 1/2',
+      '█░░░  25% eta 0s  b 1 of 4 models',
+      '██░░  50% eta 1:30  b 2/4',
+      '0s  fuzz 17 cases',
+    ]);
   });
 
   it('draws nothing without a progress sink or when disabled (e.g. --json)', () => {

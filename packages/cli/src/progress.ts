@@ -17,7 +17,9 @@ export interface ProgressEnvironment {
 }
 
 /** True when a progress line may be drawn: both stdout and stderr are terminals and `CI` is unset or false. */
-export function progressAllowed(where: ProgressEnvironment = { env: process.env, stdout: process.stdout, stderr: process.stderr }): boolean {
+export function progressAllowed(
+  where: ProgressEnvironment = { env: process.env, stdout: process.stdout, stderr: process.stderr },
+): boolean {
   const ci = where.env['CI'];
   if (ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false') return false;
   return where.stdout.isTTY === true && where.stderr.isTTY === true;
@@ -34,7 +36,10 @@ export interface ProgressStream {
  * truncated to the terminal's width so it never wraps, at most once per `minIntervalMs` (lines in
  * between are dropped); an empty line clears it at once.
  */
-export function terminalProgressLine(stream: ProgressStream, options: { minIntervalMs?: number; now?: () => number } = {}): (line: string) => void {
+export function terminalProgressLine(
+  stream: ProgressStream,
+  options: { minIntervalMs?: number; now?: () => number } = {},
+): (line: string) => void {
   const minIntervalMs = options.minIntervalMs ?? 100;
   const now = options.now ?? (() => performance.now());
   let last = -Infinity;

@@ -55,7 +55,8 @@ export const KERNEL_SETS: Record<string, KernelSet> = {
   reference: { summary: "ops-reference, TFLM's reference kernels", register: () => {} },
   simd: {
     summary: 'ops-simd, CMSIS-NN-style int8 kernels in front of ops-reference',
-    register: (resolver, o) => resolver.registerAll(createSimdKernels({ mode: o.simdMode, ...(o.counters ? { counters: o.counters } : {}) }), { fallback: true }),
+    register: (resolver, o) =>
+      resolver.registerAll(createSimdKernels({ mode: o.simdMode, ...(o.counters ? { counters: o.counters } : {}) }), { fallback: true }),
   },
   wasm: {
     summary: 'ops-wasm, WebAssembly SIMD128 kernels (int8 bit-exact, float32) in front of ops-reference, the arena in WebAssembly memory',
@@ -70,9 +71,22 @@ export const OPS_CHOICES: readonly string[] = Object.keys(KERNEL_SETS);
 export const SIMD_MODES = ['fast', 'emulated'] as const;
 
 /** `--ops NAME`. */
-export const OPS_OPTION: OptionSpec = choice('ops', `kernel set (${Object.entries(KERNEL_SETS).map(([k, v]) => `${k}: ${v.summary}`).join('; ')})`, OPS_CHOICES, 'reference');
+export const OPS_OPTION: OptionSpec = choice(
+  'ops',
+  `kernel set (${Object.entries(KERNEL_SETS)
+    .map(([k, v]) => `${k}: ${v.summary}`)
+    .join('; ')})`,
+  OPS_CHOICES,
+  'reference',
+);
 /** `--simd-mode fast|emulated`. */
-export const SIMD_MODE_OPTION: OptionSpec = choice('simd-mode', 'how --ops simd runs: fast JS, or emulated ARM DSP instructions with counts', SIMD_MODES, 'fast', 'MODE');
+export const SIMD_MODE_OPTION: OptionSpec = choice(
+  'simd-mode',
+  'how --ops simd runs: fast JS, or emulated ARM DSP instructions with counts',
+  SIMD_MODES,
+  'fast',
+  'MODE',
+);
 /** `--planner NAME`. */
 export const PLANNER_OPTION: OptionSpec = choice('planner', 'memory planner of the arena head', PLANNER_NAMES, 'greedy');
 /** `--arena BYTES|auto`. */
@@ -86,22 +100,31 @@ export const IN_PLACE_OPTION: OptionSpec = flag('in-place', 'let outputs share t
 /** `--schedule NAME`. */
 export const SCHEDULE_OPTION: OptionSpec = choice(
   'schedule',
-  'execution schedule: normal (TFLM\'s), inplace (kernels\' in-place variants), patch (the first stage tile by tile), patch+inplace',
+  "execution schedule: normal (TFLM's), inplace (kernels' in-place variants), patch (the first stage tile by tile), patch+inplace",
   SCHEDULE_NAMES,
   'normal',
 );
 /** `--recompute-budget PERCENT`. */
-export const RECOMPUTE_BUDGET_OPTION: OptionSpec = text('recompute-budget', 'PERCENT', 'patch schedules: most extra multiply-accumulates the tiles may recompute, in % of the model\'s', {
-  accepts: 'a non-negative number',
-  default: String(DEFAULT_RECOMPUTE_BUDGET * 100),
-  check: (v) => void parseBudget(v),
-});
+export const RECOMPUTE_BUDGET_OPTION: OptionSpec = text(
+  'recompute-budget',
+  'PERCENT',
+  "patch schedules: most extra multiply-accumulates the tiles may recompute, in % of the model's",
+  {
+    accepts: 'a non-negative number',
+    default: String(DEFAULT_RECOMPUTE_BUDGET * 100),
+    check: (v) => void parseBudget(v),
+  },
+);
 
 /** `--recompute-budget`: a non-negative percentage, as a fraction. */
 export function parseBudget(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isFinite(n) || n < 0)
-    throw new UsageError(`--recompute-budget must be a non-negative number of percent, got ${value}`, { option: '--recompute-budget', value, accepted: 'a non-negative number' });
+    throw new UsageError(`--recompute-budget must be a non-negative number of percent, got ${value}`, {
+      option: '--recompute-budget',
+      value,
+      accepted: 'a non-negative number',
+    });
   return n / 100;
 }
 
@@ -142,7 +165,16 @@ export function runtimeChoice(args: ParsedArgs): RuntimeChoice {
     throw new UsageError(`--cycles needs --ops simd --simd-mode emulated (got --ops ${ops}, --simd-mode ${simdMode})`);
   const counters = ops === 'simd' && simdMode === 'emulated' ? new SimdCounters() : null;
   const schedule = scheduleChoice(args);
-  return { ops, planner, arena, ...delegateChoice(args), simdMode, counters, inPlace: args.flags.has('in-place'), ...(schedule.name !== 'normal' ? { schedule } : {}) };
+  return {
+    ops,
+    planner,
+    arena,
+    ...delegateChoice(args),
+    simdMode,
+    counters,
+    inPlace: args.flags.has('in-place'),
+    ...(schedule.name !== 'normal' ? { schedule } : {}),
+  };
 }
 
 /** `--arena`: a positive byte count or `auto`. */
@@ -150,7 +182,11 @@ export function parseArena(value: string): number | 'auto' {
   if (value === 'auto') return 'auto';
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0)
-    throw new UsageError(`--arena must be a positive number of bytes or auto, got ${value}`, { option: '--arena', value, accepted: 'a positive number of bytes, or auto' });
+    throw new UsageError(`--arena must be a positive number of bytes or auto, got ${value}`, {
+      option: '--arena',
+      value,
+      accepted: 'a positive number of bytes, or auto',
+    });
   return n;
 }
 

@@ -44,7 +44,9 @@ describe('micrort run --cycles (built-in demo model)', () => {
     const simdNodes = r.ops.filter((o: { provider: string }) => o.provider === '@micrort/ops-simd').map((o: { index: number }) => o.index);
     expect(cy.nodes.map((n) => n.index)).toEqual(simdNodes);
     expect(cy.nodesEstimated).toBe(simdNodes.length);
-    expect(cy.notEstimated.map((n) => n.index)).toEqual(r.ops.filter((o: { provider: string }) => o.provider !== '@micrort/ops-simd').map((o: { index: number }) => o.index));
+    expect(cy.notEstimated.map((n) => n.index)).toEqual(
+      r.ops.filter((o: { provider: string }) => o.provider !== '@micrort/ops-simd').map((o: { index: number }) => o.index),
+    );
     for (const n of cy.nodes) {
       expect(n.cycles).toBeGreaterThan(0);
       expect(n.kernel).toMatch(/^arm_/);

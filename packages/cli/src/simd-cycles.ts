@@ -116,9 +116,17 @@ export function printCycleReport(out: Out, r: CycleReport): void {
   const core = `Cortex-${r.core.toUpperCase()}, ${r.waitStates} flash wait state${r.waitStates === 1 ? '' : 's'}`;
   out.log('');
   out.log(`estimated cycles per invoke (${core}; emulated ops-simd instruction counts):`);
-  printTable(out, ['node', 'op', 'kernel', 'cycles', 'share'], r.nodes.map((n) => [String(n.index), n.op, n.kernel, formatCycles(n.cycles), pct(n.share)]));
+  printTable(
+    out,
+    ['node', 'op', 'kernel', 'cycles', 'share'],
+    r.nodes.map((n) => [String(n.index), n.op, n.kernel, formatCycles(n.cycles), pct(n.share)]),
+  );
   out.log('');
-  printTable(out, ['op', 'nodes', 'cycles', 'share'], r.byOp.map((o) => [o.op, String(o.nodes), formatCycles(o.cycles), pct(o.share)]));
+  printTable(
+    out,
+    ['op', 'nodes', 'cycles', 'share'],
+    r.byOp.map((o) => [o.op, String(o.nodes), formatCycles(o.cycles), pct(o.share)]),
+  );
   out.log('');
   out.log(`model: ${formatCycles(r.cyclesPerInvoke)} cycles per invoke over ${r.nodesEstimated} of ${r.nodesTotal} nodes`);
   if (r.notEstimated.length) {

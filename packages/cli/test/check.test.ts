@@ -42,7 +42,7 @@ describe('micrort check', () => {
     expect(r.out).toMatch(/ok: every node resolves and prepares; arena [\d,]+ B/);
   });
 
-  it('every problem at once, grouped by op, with each provider\'s reason; exit 1', async () => {
+  it("every problem at once, grouped by op, with each provider's reason; exit 1", async () => {
     const file = join(tmp, 'broken.tflite');
     writeFileSync(file, brokenModel());
     const r = await cli('check', file, '--ops', 'simd');
@@ -71,7 +71,9 @@ describe('micrort check', () => {
     const r = await cli('check', dir);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/demo\.tflite\s+runs \(5 nodes, arena [\d,]+ B\)/);
-    expect(r.out).toMatch(/sub\/broken\.tflite\s+missing: ADD ×1 \(prepare failed\), CONV_2D ×1 \(declined\), CUSTOM:NotAnOp ×1 \(no provider\)/);
+    expect(r.out).toMatch(
+      /sub\/broken\.tflite\s+missing: ADD ×1 \(prepare failed\), CONV_2D ×1 \(declined\), CUSTOM:NotAnOp ×1 \(no provider\)/,
+    );
     expect(r.out).toMatch(/1 of 2 models run; 1 need something missing/);
     expect(r.progress).toHaveLength(3);
     expect(r.progress[0]).toMatch(/0%.*check demo\.tflite$/);
@@ -80,7 +82,10 @@ describe('micrort check', () => {
     expect((await cli('check', dir, '--json')).progress).toEqual([]);
     const j = JSON.parse((await cli('check', dir, '--json')).out);
     expect([j.models, j.failing]).toEqual([2, 1]);
-    expect(j.results.map((x: { summary: string }) => x.summary)).toEqual([expect.stringMatching(/^runs \(5 nodes/), expect.stringMatching(/^missing: ADD ×1/)]);
+    expect(j.results.map((x: { summary: string }) => x.summary)).toEqual([
+      expect.stringMatching(/^runs \(5 nodes/),
+      expect.stringMatching(/^missing: ADD ×1/),
+    ]);
   });
 
   it('--list-ops lists the registered builtin and custom ops with their count', async () => {
@@ -89,7 +94,9 @@ describe('micrort check', () => {
     const m = /(\d+) builtin ops and (\d+) custom ops registered \(--ops reference\)/.exec(r.out)!;
     const j = JSON.parse((await cli('check', '--list-ops', '--json')).out);
     expect([j.builtinCount, j.customCount]).toEqual([Number(m[1]), Number(m[2])]);
-    expect(j.builtin.map((o: { op: string }) => o.op)).toEqual(expect.arrayContaining(['CONV_2D', 'IF', 'WHILE', 'CALL_ONCE', 'VAR_HANDLE']));
+    expect(j.builtin.map((o: { op: string }) => o.op)).toEqual(
+      expect.arrayContaining(['CONV_2D', 'IF', 'WHILE', 'CALL_ONCE', 'VAR_HANDLE']),
+    );
     expect(j.builtin.length).toBe(j.builtinCount);
     expect((await cli('check', '--list-ops', 'x.tflite')).code).toBe(2);
   });

@@ -34,7 +34,8 @@ describe('micrort --help', () => {
       const r = await cli(...argv);
       expect(r.code, argv.join(' ')).toBe(0);
       expect(r.out).toMatch(/^Usage: micrort <command> \[options\]/);
-      for (const c of COMMANDS) expect(r.out).toMatch(new RegExp(`^  ${c.name} .*${c.summary.slice(0, 30).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
+      for (const c of COMMANDS)
+        expect(r.out).toMatch(new RegExp(`^  ${c.name} .*${c.summary.slice(0, 30).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
       expect(r.out).toContain('exit with code 2 for usage errors, 1 for others');
     }
   });
@@ -55,7 +56,10 @@ describe('micrort --help', () => {
 describe('micrort <command> --help', () => {
   for (const spec of COMMANDS) {
     it(`${spec.name}: documents every option with its accepted values and default, exit 0`, async () => {
-      for (const argv of [[spec.name, '--help'], ['help', spec.name]]) {
+      for (const argv of [
+        [spec.name, '--help'],
+        ['help', spec.name],
+      ]) {
         const r = await cli(...argv);
         expect(r.code).toBe(0);
         expect(r.err).toEqual([]);
@@ -88,7 +92,10 @@ describe('option errors are typed UsageErrors: one line naming the option, the v
     [['run', '--arena', '12kb'], /^UsageError: --arena must be a positive number of bytes or auto, got 12kb$/],
     [['bench', '--iters', '0'], /^UsageError: --iters must be at least 1, got 0$/],
     [['bench', '--warmup', 'lots'], /^UsageError: --warmup must be a non-negative integer, got lots$/],
-    [['plan', '--planner', 'nope'], /^UsageError: unknown --planner "nope": --planner must be one of all, greedy, linear, bestfit, offline, optimal$/],
+    [
+      ['plan', '--planner', 'nope'],
+      /^UsageError: unknown --planner "nope": --planner must be one of all, greedy, linear, bestfit, offline, optimal$/,
+    ],
     [['soak', '--invokes', '0'], /^UsageError: --invokes must be at least 1, got 0$/],
     [['fuzz', '--workers', 'two'], /^UsageError: --workers must be a non-negative integer, got two$/],
     [['run', '--delegate', 'gpu', '--gpu-mode', 'vulkan'], /^UsageError: --gpu-mode must be auto, .*; got vulkan$/],
@@ -134,13 +141,17 @@ describe('a model argument that is not a file is a UsageError saying what to giv
       const r = await cli(command, '/nonexistent/model.tflite');
       expect(r.code).toBe(2);
       expect(r.err).toHaveLength(1);
-      expect(r.err[0]).toBe('UsageError: model "/nonexistent/model.tflite" not found: give a .tflite file or a built-in model (demo, demo:float-cnn)');
+      expect(r.err[0]).toBe(
+        'UsageError: model "/nonexistent/model.tflite" not found: give a .tflite file or a built-in model (demo, demo:float-cnn)',
+      );
     });
   }
   it('a folder (outside check, which takes one)', async () => {
     const r = await cli('inspect', REPO_ROOT);
     expect(r.code).toBe(2);
-    expect(r.err).toEqual([`UsageError: model ${JSON.stringify(REPO_ROOT)} is a folder: give a .tflite file (micrort check also takes a folder)`]);
+    expect(r.err).toEqual([
+      `UsageError: model ${JSON.stringify(REPO_ROOT)} is a folder: give a .tflite file (micrort check also takes a folder)`,
+    ]);
   });
 });
 

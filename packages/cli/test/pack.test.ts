@@ -15,16 +15,28 @@ const work = mkdtempSync(join(tmpdir(), 'micrort-pack-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function sh(cmd: string, args: string[], cwd: string): string {
-  return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+  return execFileSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
 }
 
 describe('published packages', () => {
   it('pack, install with plain npm outside the workspace, and run a model', () => {
     // Build the packages' dist (tsc -b is incremental: fast when CI built already).
-    sh(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', ...PACKAGES.map((p) => `packages/${p}`)], REPO_ROOT);
+    sh(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', ...PACKAGES.map((p) => `packages/${p}`)],
+      REPO_ROOT,
+    );
     const tarballs: Record<string, string> = {};
     for (const p of PACKAGES) {
-      const out = sh('pnpm', ['pack', '--pack-destination', work], join(REPO_ROOT, 'packages', p)).trim().split('\n').pop()!;
+      const out = sh('pnpm', ['pack', '--pack-destination', work], join(REPO_ROOT, 'packages', p))
+        .trim()
+        .split('\n')
+        .pop()!;
       const file = readdirSync(work).find((f) => f.startsWith(`micrort-${p}-`) && f.endsWith('.tgz'));
       expect(file, `tarball for ${p} (pnpm pack said: ${out})`).toBeTruthy();
       tarballs[`@micrort/${p}`] = `file:./${file}`;
@@ -82,4 +94,3 @@ console.log(JSON.stringify({ output: Array.from(it.output(0).data), bytes: Array
     expect(out.arena).toBeGreaterThan(0);
   }, 600_000);
 });
-

@@ -15,6 +15,9 @@ describe('README op count', () => {
     expect(await main(['check', '--list-ops', '--json'], { log: (l) => out.push(l), err: () => {}, progress: () => {} })).toBe(0);
     const text = (opCountText as (j: unknown) => string)(JSON.parse(out.join('\n')));
     expect(text).toMatch(/^ops-reference \(\d+ builtin ops and \d+ custom ops?\), ops-signal \(\d+ custom ops\)/);
-    expect((readmeOpCount as (r: string) => string | null)(readFileSync(README as string, 'utf8')), 'README.md op count (pnpm readme:ops rewrites it)').toBe(text);
+    expect(
+      (readmeOpCount as (r: string) => string | null)(readFileSync(README as string, 'utf8')),
+      'README.md op count (pnpm readme:ops rewrites it)',
+    ).toBe(text);
   });
 });

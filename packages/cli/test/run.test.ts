@@ -3,7 +3,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONFORMANCE_DIR, REPO_ROOT, SKIP_REASON, compareBytes, hasConformance, readManifest, tflmFigures } from '../../../test-support/conformance.js';
+import {
+  CONFORMANCE_DIR,
+  REPO_ROOT,
+  SKIP_REASON,
+  compareBytes,
+  hasConformance,
+  readManifest,
+  tflmFigures,
+} from '../../../test-support/conformance.js';
 import { main } from '../src/main.js';
 import type { Out } from '../src/print.js';
 
@@ -56,7 +64,7 @@ describe('micrort run', () => {
 });
 
 describe('micrort run --schedule', () => {
-  it('gives the normal schedule\'s outputs and reports the stage and the in-place nodes', async () => {
+  it("gives the normal schedule's outputs and reports the stage and the in-place nodes", async () => {
     const normal = JSON.parse((await cli('run', 'demo:float-cnn', '--json')).out);
     for (const schedule of ['inplace', 'patch', 'patch+inplace']) {
       const r = await cli('run', 'demo:float-cnn', '--schedule', schedule, '--json');
@@ -78,11 +86,23 @@ describe.skipIf(!hasConformance)('micrort run on conformance models (issue 2 set
       const m = readManifest(model);
       for (let c = 0; c < m.cases.length; c++) {
         const outDir = join(tmp, model, `case${c}`);
-        const r = await cli('run', join(CONFORMANCE_DIR!, model, 'model.tflite'), '--inputs', join(CONFORMANCE_DIR!, model, `case${c}`), '--outputs', outDir, '--json');
+        const r = await cli(
+          'run',
+          join(CONFORMANCE_DIR!, model, 'model.tflite'),
+          '--inputs',
+          join(CONFORMANCE_DIR!, model, `case${c}`),
+          '--outputs',
+          outDir,
+          '--json',
+        );
         expect(r.code, r.err).toBe(0);
         const j = JSON.parse(r.out);
         m.cases[c]!.outputs.forEach((spec, k) => {
-          const cmp = compareBytes(spec.dtype, readFileSync(join(outDir, `output_${k}.bin`)), readFileSync(join(CONFORMANCE_DIR!, model, `case${c}`, spec.file)));
+          const cmp = compareBytes(
+            spec.dtype,
+            readFileSync(join(outDir, `output_${k}.bin`)),
+            readFileSync(join(CONFORMANCE_DIR!, model, `case${c}`, spec.file)),
+          );
           expect(cmp.pass, `${model} case ${c} output ${k}: ${JSON.stringify(cmp)}`).toBe(true);
         });
         const t = tflmFigures(model)!;
@@ -113,10 +133,14 @@ describe('the built command (what `pnpm micrort` runs)', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim()).toMatch(/^UsageError: unknown command "frobnicate" \(commands: .*\brun\b.*\binspect\b/);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
-    const help = spawnSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js'), 'bench', '--help'], { encoding: 'utf8' });
+    const help = spawnSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js'), 'bench', '--help'], {
+      encoding: 'utf8',
+    });
     expect(help.status, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/^Usage: micrort bench \[options\] \[model\]/);
-    const badValue = spawnSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js'), 'bench', '--iters', 'many'], { encoding: 'utf8' });
+    const badValue = spawnSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'dist', 'bin.js'), 'bench', '--iters', 'many'], {
+      encoding: 'utf8',
+    });
     expect(badValue.status).toBe(2);
     expect(badValue.stdout).toBe('');
     expect(badValue.stderr).toBe('UsageError: --iters must be a non-negative integer, got many\n');

@@ -11,7 +11,10 @@ import { Rng } from '../../../test-support/spatial-models.js';
 import { buildResolver } from '../src/runtime.js';
 
 function run(name: string, schedule: ScheduleName) {
-  const interp = new MicroInterpreter(loadModel(corpusBytes(name)), buildResolver('reference'), { planner: createPlanner('greedy'), schedule }).allocateTensors();
+  const interp = new MicroInterpreter(loadModel(corpusBytes(name)), buildResolver('reference'), {
+    planner: createPlanner('greedy'),
+    schedule,
+  }).allocateTensors();
   const r = new Rng(5);
   for (let i = 0; i < interp.inputsSize; i++) (interp.input(i).data as Float32Array).forEach((_, k, a) => (a[k] = r.next() * 2 - 1));
   interp.invoke();
@@ -20,12 +23,15 @@ function run(name: string, schedule: ScheduleName) {
 }
 
 describe('schedules on MediaPipe float models', () => {
-  it.each(['face_detection_short_range', 'hand_landmark_lite'])('%s: patch+inplace gives the same bytes in less than half the head', (name) => {
-    const normal = run(name, 'normal');
-    const patched = run(name, 'patch+inplace');
-    expect(patched.report.patch?.grid).not.toBeNull();
-    expect(patched.report.patch!.macs.overhead).toBeLessThanOrEqual(0.2);
-    expect(patched.head).toBeLessThan(0.5 * normal.head);
-    expect(patched.outputs).toEqual(normal.outputs);
-  });
+  it.each(['face_detection_short_range', 'hand_landmark_lite'])(
+    '%s: patch+inplace gives the same bytes in less than half the head',
+    (name) => {
+      const normal = run(name, 'normal');
+      const patched = run(name, 'patch+inplace');
+      expect(patched.report.patch?.grid).not.toBeNull();
+      expect(patched.report.patch!.macs.overhead).toBeLessThanOrEqual(0.2);
+      expect(patched.head).toBeLessThan(0.5 * normal.head);
+      expect(patched.outputs).toEqual(normal.outputs);
+    },
+  );
 });

@@ -23,11 +23,23 @@ async function cli(...argv: string[]) {
 }
 
 describe.skipIf(!hasConformance)('schedules with --ops wasm', () => {
-  it('person_detect under patch and patch+inplace: TFLM\'s output bytes, ops-wasm kernels on the tiles', async () => {
+  it("person_detect under patch and patch+inplace: TFLM's output bytes, ops-wasm kernels on the tiles", async () => {
     const dir = join(CONFORMANCE_DIR!, 'person_detect');
     for (const schedule of ['patch', 'patch+inplace']) {
       const outDir = join(tmp, schedule.replace('+', '-'));
-      const r = await cli('run', join(dir, 'model.tflite'), '--ops', 'wasm', '--schedule', schedule, '--inputs', join(dir, 'case0'), '--outputs', outDir, '--json');
+      const r = await cli(
+        'run',
+        join(dir, 'model.tflite'),
+        '--ops',
+        'wasm',
+        '--schedule',
+        schedule,
+        '--inputs',
+        join(dir, 'case0'),
+        '--outputs',
+        outDir,
+        '--json',
+      );
       expect(r.code, r.err).toBe(0);
       const j = JSON.parse(r.out);
       expect(j.schedule.patch.grid).not.toBeNull();

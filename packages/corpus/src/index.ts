@@ -21,20 +21,90 @@ export interface CorpusModel {
 
 /** Every model of the corpus (one entry per distinct file; pose files also ship in @mediapipe/holistic). */
 export const CORPUS: readonly CorpusModel[] = [
-  { name: 'face_detection_short_range', pkg: '@mediapipe/face_detection', file: 'face_detection_short_range.tflite', description: 'BlazeFace short range, 128x128 RGB, float16 weights' },
-  { name: 'face_detection_full_range', pkg: '@mediapipe/face_detection', file: 'face_detection_full_range.tflite', description: 'BlazeFace full range, 192x192 RGB, float16 weights' },
-  { name: 'face_detection_full_range_sparse', pkg: '@mediapipe/face_detection', file: 'face_detection_full_range_sparse.tflite', description: 'BlazeFace full range with sparse weights, 192x192 RGB' },
-  { name: 'hand_landmark_lite', pkg: '@mediapipe/hands', file: 'hand_landmark_lite.tflite', description: 'hand landmarks (lite), 224x224 RGB' },
-  { name: 'hand_landmark_full', pkg: '@mediapipe/hands', file: 'hand_landmark_full.tflite', description: 'hand landmarks (full), 224x224 RGB' },
-  { name: 'pose_landmark_lite', pkg: '@mediapipe/pose', file: 'pose_landmark_lite.tflite', description: 'BlazePose landmarks (lite), 256x256 RGB' },
-  { name: 'pose_landmark_full', pkg: '@mediapipe/pose', file: 'pose_landmark_full.tflite', description: 'BlazePose landmarks (full), 256x256 RGB' },
-  { name: 'pose_landmark_heavy', pkg: '@mediapipe/pose', file: 'pose_landmark_heavy.tflite', description: 'BlazePose landmarks (heavy), 256x256 RGB' },
-  { name: 'selfie_segmentation', pkg: '@mediapipe/selfie_segmentation', file: 'selfie_segmentation.tflite', description: 'selfie segmentation (general), 256x256 RGB' },
-  { name: 'selfie_segmentation_landscape', pkg: '@mediapipe/selfie_segmentation', file: 'selfie_segmentation_landscape.tflite', description: 'selfie segmentation (landscape), 144x256 RGB' },
-  { name: 'object_detection_3d_cup', pkg: '@mediapipe/objectron', file: 'object_detection_3d_cup.tflite', description: 'Objectron 3D detection (cup)' },
-  { name: 'object_detection_3d_chair', pkg: '@mediapipe/objectron', file: 'object_detection_3d_chair.tflite', description: 'Objectron 3D detection (chair)' },
-  { name: 'object_detection_3d_camera', pkg: '@mediapipe/objectron', file: 'object_detection_3d_camera.tflite', description: 'Objectron 3D detection (camera)' },
-  { name: 'object_detection_3d_sneakers', pkg: '@mediapipe/objectron', file: 'object_detection_3d_sneakers.tflite', description: 'Objectron 3D detection (sneakers)' },
+  {
+    name: 'face_detection_short_range',
+    pkg: '@mediapipe/face_detection',
+    file: 'face_detection_short_range.tflite',
+    description: 'BlazeFace short range, 128x128 RGB, float16 weights',
+  },
+  {
+    name: 'face_detection_full_range',
+    pkg: '@mediapipe/face_detection',
+    file: 'face_detection_full_range.tflite',
+    description: 'BlazeFace full range, 192x192 RGB, float16 weights',
+  },
+  {
+    name: 'face_detection_full_range_sparse',
+    pkg: '@mediapipe/face_detection',
+    file: 'face_detection_full_range_sparse.tflite',
+    description: 'BlazeFace full range with sparse weights, 192x192 RGB',
+  },
+  {
+    name: 'hand_landmark_lite',
+    pkg: '@mediapipe/hands',
+    file: 'hand_landmark_lite.tflite',
+    description: 'hand landmarks (lite), 224x224 RGB',
+  },
+  {
+    name: 'hand_landmark_full',
+    pkg: '@mediapipe/hands',
+    file: 'hand_landmark_full.tflite',
+    description: 'hand landmarks (full), 224x224 RGB',
+  },
+  {
+    name: 'pose_landmark_lite',
+    pkg: '@mediapipe/pose',
+    file: 'pose_landmark_lite.tflite',
+    description: 'BlazePose landmarks (lite), 256x256 RGB',
+  },
+  {
+    name: 'pose_landmark_full',
+    pkg: '@mediapipe/pose',
+    file: 'pose_landmark_full.tflite',
+    description: 'BlazePose landmarks (full), 256x256 RGB',
+  },
+  {
+    name: 'pose_landmark_heavy',
+    pkg: '@mediapipe/pose',
+    file: 'pose_landmark_heavy.tflite',
+    description: 'BlazePose landmarks (heavy), 256x256 RGB',
+  },
+  {
+    name: 'selfie_segmentation',
+    pkg: '@mediapipe/selfie_segmentation',
+    file: 'selfie_segmentation.tflite',
+    description: 'selfie segmentation (general), 256x256 RGB',
+  },
+  {
+    name: 'selfie_segmentation_landscape',
+    pkg: '@mediapipe/selfie_segmentation',
+    file: 'selfie_segmentation_landscape.tflite',
+    description: 'selfie segmentation (landscape), 144x256 RGB',
+  },
+  {
+    name: 'object_detection_3d_cup',
+    pkg: '@mediapipe/objectron',
+    file: 'object_detection_3d_cup.tflite',
+    description: 'Objectron 3D detection (cup)',
+  },
+  {
+    name: 'object_detection_3d_chair',
+    pkg: '@mediapipe/objectron',
+    file: 'object_detection_3d_chair.tflite',
+    description: 'Objectron 3D detection (chair)',
+  },
+  {
+    name: 'object_detection_3d_camera',
+    pkg: '@mediapipe/objectron',
+    file: 'object_detection_3d_camera.tflite',
+    description: 'Objectron 3D detection (camera)',
+  },
+  {
+    name: 'object_detection_3d_sneakers',
+    pkg: '@mediapipe/objectron',
+    file: 'object_detection_3d_sneakers.tflite',
+    description: 'Objectron 3D detection (sneakers)',
+  },
 ];
 
 const require = createRequire(import.meta.url);

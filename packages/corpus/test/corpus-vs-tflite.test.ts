@@ -56,7 +56,13 @@ export const RANGE_TOL = 1e-3;
 
 const FULL = process.env.MICRORT_CORPUS === 'full';
 /** Big models: in CI only resolved and prepared, except SAMPLE which is also run and compared. */
-const BIG = new Set(['pose_landmark_heavy', 'object_detection_3d_cup', 'object_detection_3d_chair', 'object_detection_3d_camera', 'object_detection_3d_sneakers']);
+const BIG = new Set([
+  'pose_landmark_heavy',
+  'object_detection_3d_cup',
+  'object_detection_3d_chair',
+  'object_detection_3d_camera',
+  'object_detection_3d_sneakers',
+]);
 const SAMPLE = 'object_detection_3d_cup';
 /** Inputs: seeded uniform floats in [0, 1) — within the input range of every model here (images). */
 const INPUT_RANGE: [number, number] = [0, 1];
@@ -154,7 +160,12 @@ export function tfliteEquivalent(bytes: Uint8Array): Uint8Array {
   const def = loadModel(bytes);
   const custom = def.operatorCodes.findIndex((c) => c.customCode === 'Convolution2DTransposeBias');
   if (custom < 0) return bytes;
-  def.operatorCodes.push({ builtinCode: BuiltinOperator.TRANSPOSE_CONV, deprecatedBuiltinCode: BuiltinOperator.TRANSPOSE_CONV, customCode: null, version: 3 });
+  def.operatorCodes.push({
+    builtinCode: BuiltinOperator.TRANSPOSE_CONV,
+    deprecatedBuiltinCode: BuiltinOperator.TRANSPOSE_CONV,
+    customCode: null,
+    version: 3,
+  });
   const tconv = def.operatorCodes.length - 1;
   for (const sg of def.subgraphs) {
     for (const node of sg.operators) {
@@ -163,12 +174,25 @@ export function tfliteEquivalent(bytes: Uint8Array): Uint8Array {
       const opt = new DataView(o.buffer, o.byteOffset, o.byteLength);
       const padding = opt.getInt32(0, true) === 2 ? Padding.VALID : Padding.SAME;
       def.buffers.push({ data: new Uint8Array(Int32Array.from(sg.tensors[node.outputs[0]!]!.shape).buffer) });
-      sg.tensors.push({ name: `${sg.tensors[node.outputs[0]!]!.name}/output_shape`, type: TensorType.INT32, shape: Int32Array.of(4), buffer: def.buffers.length - 1, quantization: null, isVariable: false });
+      sg.tensors.push({
+        name: `${sg.tensors[node.outputs[0]!]!.name}/output_shape`,
+        type: TensorType.INT32,
+        shape: Int32Array.of(4),
+        buffer: def.buffers.length - 1,
+        quantization: null,
+        isVariable: false,
+      });
       node.opcodeIndex = tconv;
       // custom op: (input, weights, bias); TRANSPOSE_CONV: (output_shape, weights, input, bias)
       node.inputs = Int32Array.of(sg.tensors.length - 1, node.inputs[1]!, node.inputs[0]!, node.inputs[2]!);
       node.builtinOptionsType = BuiltinOptionsType.TransposeConvOptions;
-      node.builtinOptions = { padding, strideW: opt.getInt32(4, true), strideH: opt.getInt32(8, true), fusedActivationFunction: ActivationFunctionType.NONE, quantizedBiasType: 0 };
+      node.builtinOptions = {
+        padding,
+        strideW: opt.getInt32(4, true),
+        strideH: opt.getInt32(8, true),
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        quantizedBiasType: 0,
+      };
       node.customOptions = null;
     }
   }
@@ -180,7 +204,10 @@ function compare(bytes: Uint8Array): OutputDiff[] {
   const oracle = new TfliteOracle(tfliteEquivalent(bytes));
   const inputs = randomInputs(oracle.inputs, 0x5eed1234, INPUT_RANGE);
   const expected = oracle.run(inputs);
-  const interp = new MicroInterpreter(loadModel(bytes), runtime.make(), { planner: createPlanner('greedy'), arena: 'auto' }).allocateTensors();
+  const interp = new MicroInterpreter(loadModel(bytes), runtime.make(), {
+    planner: createPlanner('greedy'),
+    arena: 'auto',
+  }).allocateTensors();
   try {
     inputs.forEach((b, i) => interp.setInput(i, b));
     interp.invoke();
@@ -219,7 +246,9 @@ describe('real-model corpus: micrort vs TFLite', () => {
       row.maxAbs = fmt(worst('maxAbs'));
       row.maxRange = fmt(worst('maxOverRange'));
       const bad = diffs.filter((d) => d.outside !== 0);
-      row.result = bad.length ? `FAIL: ${bad.map((d) => `output ${d.index} (${d.name}) ${d.outside}/${d.elements} outside`).join('; ')}` : `matches (${diffs.length} outputs)`;
+      row.result = bad.length
+        ? `FAIL: ${bad.map((d) => `output ${d.index} (${d.name}) ${d.outside}/${d.elements} outside`).join('; ')}`
+        : `matches (${diffs.length} outputs)`;
       expect(bad, `${m.name}: outputs outside |Δ| ≤ ${REL_TOL}·|TFLite| + ${RANGE_TOL}·range`).toEqual([]);
     });
   }
@@ -228,10 +257,21 @@ describe('real-model corpus: micrort vs TFLite', () => {
 afterAll(() => {
   if (!rows.size) return;
   const head: (keyof Row)[] = ['model', 'mb', 'check', 'maxAbs', 'maxRange', 'result'];
-  const titles: Record<keyof Row, string> = { model: 'model', mb: 'MB', check: 'micrort check', maxAbs: 'max |Δ|', maxRange: 'max |Δ|/range', result: 'vs TFLite' };
+  const titles: Record<keyof Row, string> = {
+    model: 'model',
+    mb: 'MB',
+    check: 'micrort check',
+    maxAbs: 'max |Δ|',
+    maxRange: 'max |Δ|/range',
+    result: 'vs TFLite',
+  };
   const list = CORPUS.map((m: CorpusModel) => rows.get(m.name)).filter((r): r is Row => !!r);
   const width = head.map((k) => Math.max(titles[k].length, ...list.map((r) => r[k].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(width[i]!))
+      .join('  ')
+      .trimEnd();
   console.log(
     [
       '',

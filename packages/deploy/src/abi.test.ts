@@ -85,7 +85,9 @@ function cxxSource(list: readonly StructDef[], abi: Abi): string {
     lines.push(`static_assert(sizeof(${id}) == ${l.size}, "sizeof ${label} (${abi.name}): ${l.size}");`);
     lines.push(`static_assert(alignof(${id}) == ${l.align}, "alignof ${label} (${abi.name}): ${l.align}");`);
     s.fields.forEach(([name], i) =>
-      lines.push(`static_assert(__builtin_offsetof(${id}, ${name.replace(/[^A-Za-z0-9_]/g, '_')}) == ${l.offsets[i]}, "offsetof ${label}.${name} (${abi.name}): ${l.offsets[i]}");`),
+      lines.push(
+        `static_assert(__builtin_offsetof(${id}, ${name.replace(/[^A-Za-z0-9_]/g, '_')}) == ${l.offsets[i]}, "offsetof ${label}.${name} (${abi.name}): ${l.offsets[i]}");`,
+      ),
     );
   }
   return lines.join('\n') + '\n';
@@ -107,7 +109,14 @@ function compiles(compiler: string, flags: readonly string[], source: string): v
     const file = join(dir, 'layouts.cc');
     writeFileSync(file, source);
     const r = spawnSync(compiler, ['-std=c++11', '-fsyntax-only', '-Wno-invalid-offsetof', ...flags, file], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`${compiler} ${flags.join(' ')} rejected the layouts:\n${r.stderr.split('\n').filter((l) => l.includes('static assertion') || l.includes('error')).slice(0, 12).join('\n')}`);
+    if (r.status !== 0)
+      throw new Error(
+        `${compiler} ${flags.join(' ')} rejected the layouts:\n${r.stderr
+          .split('\n')
+          .filter((l) => l.includes('static assertion') || l.includes('error'))
+          .slice(0, 12)
+          .join('\n')}`,
+      );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

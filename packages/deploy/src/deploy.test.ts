@@ -23,9 +23,15 @@ function fcSoftmax(): Uint8Array {
 }
 
 /** A one-op model: `op` from a `type` [2,3] input (plus `extra` constant inputs) to a `outType` output. */
-function oneOp(op: BuiltinOperator | { custom: string }, type: TensorType, outType = type, extra: { type: TensorType; shape: number[]; data: ArrayBufferView }[] = []) {
+function oneOp(
+  op: BuiltinOperator | { custom: string },
+  type: TensorType,
+  outType = type,
+  extra: { type: TensorType; shape: number[]; data: ArrayBufferView }[] = [],
+) {
   const b = new ModelBuilder();
-  const q = type === TensorType.INT8 || type === TensorType.INT16 || type === TensorType.UINT8 ? { scale: [0.1], zeroPoint: [0] } : undefined;
+  const q =
+    type === TensorType.INT8 || type === TensorType.INT16 || type === TensorType.UINT8 ? { scale: [0.1], zeroPoint: [0] } : undefined;
   const x = b.addTensor({ name: 'x', type, shape: [2, 3], ...(q ? { quantization: q } : {}) });
   const consts = extra.map((e, i) => b.addTensor({ name: `c${i}`, ...e }));
   const y = b.addTensor({ name: 'y', type: outType, shape: [2, 3], ...(q && outType === type ? { quantization: q } : {}) });
@@ -44,7 +50,12 @@ describe('deployTflm', () => {
       [32, 'ilp32'],
     ]);
     const [t64, t32] = r.targets;
-    expect(r).toMatchObject({ arenaMinBytes: t64!.arenaMinBytes, arenaUsedBytes: t64!.arenaUsedBytes, headBytes: t64!.headBytes, tailBytes: t64!.tailBytes });
+    expect(r).toMatchObject({
+      arenaMinBytes: t64!.arenaMinBytes,
+      arenaUsedBytes: t64!.arenaUsedBytes,
+      headBytes: t64!.headBytes,
+      tailBytes: t64!.tailBytes,
+    });
     for (const t of r.targets) {
       expect(t.arenaUsedBytes).toBe(t.headBytes + t.tailBytes);
       expect(t.arenaMinBytes % 16).toBe(0);
@@ -76,7 +87,9 @@ describe('deployTflm', () => {
     const offsets = readOfflineMemoryAllocation(loadModel(o.model));
     expect(offsets).not.toBeNull();
     expect([...offsets!].filter((v) => v >= 0).length).toBe(o.tensorOffsets);
-    expect(o.targets.map((t) => [t.arenaMinBytes, t.arenaUsedBytes])).toEqual(plain.targets.map((t) => [t.arenaMinBytes, t.arenaUsedBytes]));
+    expect(o.targets.map((t) => [t.arenaMinBytes, t.arenaUsedBytes])).toEqual(
+      plain.targets.map((t) => [t.arenaMinBytes, t.arenaUsedBytes]),
+    );
     // Deploying the embedded model gives the same figures as the offline plan's.
     const again = deployTflm(o.model);
     expect(again.targets.map((t) => t.arenaMinBytes)).toEqual(o.targets.map((t) => t.arenaMinBytes));
@@ -116,28 +129,40 @@ describe('deployTflm', () => {
 
 describe('tflmRefusals', () => {
   it('refuses builtins TFLM has no kernel for, at the resolver', () => {
-    const f = tflmRefusals(oneOp(BuiltinOperator.REDUCE_PROD, TensorType.FLOAT32, TensorType.FLOAT32, [{ type: TensorType.INT32, shape: [1], data: new Int32Array([1]) }]));
+    const f = tflmRefusals(
+      oneOp(BuiltinOperator.REDUCE_PROD, TensorType.FLOAT32, TensorType.FLOAT32, [
+        { type: TensorType.INT32, shape: [1], data: new Int32Array([1]) },
+      ]),
+    );
     expect(f).toMatchObject([{ op: 'REDUCE_PROD', severity: 'error', stage: 'resolver' }]);
   });
 
   it("refuses (op, type) pairs with TFLM's own message", () => {
-    expect(tflmRefusals(oneOp(BuiltinOperator.EXP, TensorType.INT8))).toMatchObject([{ op: 'EXP', stage: 'prepare', reason: expect.stringContaining('exp.cc:41') }]);
+    expect(tflmRefusals(oneOp(BuiltinOperator.EXP, TensorType.INT8))).toMatchObject([
+      { op: 'EXP', stage: 'prepare', reason: expect.stringContaining('exp.cc:41') },
+    ]);
     expect(tflmRefusals(oneOp(BuiltinOperator.NEG, TensorType.INT32))).toMatchObject([{ op: 'NEG', stage: 'invoke' }]);
     expect(tflmRefusals(oneOp(BuiltinOperator.EXP, TensorType.FLOAT32))).toEqual([]);
     expect(tflmRefusals(oneOp(BuiltinOperator.NEG, TensorType.FLOAT32))).toEqual([]);
   });
 
   it('refuses types no TFLM kernel computes with, except in type-agnostic ops', () => {
-    expect(tflmRefusals(oneOp(BuiltinOperator.ADD, TensorType.UINT8, TensorType.UINT8, [{ type: TensorType.UINT8, shape: [2, 3], data: new Uint8Array(6) }]))).toMatchObject([
-      { op: 'ADD', severity: 'error', reason: expect.stringContaining('uint8') },
-    ]);
+    expect(
+      tflmRefusals(
+        oneOp(BuiltinOperator.ADD, TensorType.UINT8, TensorType.UINT8, [
+          { type: TensorType.UINT8, shape: [2, 3], data: new Uint8Array(6) },
+        ]),
+      ),
+    ).toMatchObject([{ op: 'ADD', severity: 'error', reason: expect.stringContaining('uint8') }]);
     expect(tflmRefusals(oneOp(BuiltinOperator.RELU, TensorType.FLOAT16))).toMatchObject([{ reason: expect.stringContaining('float16') }]);
     expect(tflmRefusals(oneOp(BuiltinOperator.DEQUANTIZE, TensorType.UINT8, TensorType.FLOAT32))).toEqual([]);
     expect(tflmRefusals(oneOp(BuiltinOperator.CAST, TensorType.FLOAT16, TensorType.FLOAT32))).toEqual([]);
   });
 
   it('warns about custom ops the build must provide, and not about the ones TFLM ships', () => {
-    expect(tflmRefusals(oneOp({ custom: 'MyOp' }, TensorType.FLOAT32))).toMatchObject([{ op: 'CUSTOM:MyOp', severity: 'warning', stage: 'build' }]);
+    expect(tflmRefusals(oneOp({ custom: 'MyOp' }, TensorType.FLOAT32))).toMatchObject([
+      { op: 'CUSTOM:MyOp', severity: 'warning', stage: 'build' },
+    ]);
     expect(tflmRefusals(oneOp({ custom: 'SignalWindow' }, TensorType.INT16))).toEqual([]);
   });
 });

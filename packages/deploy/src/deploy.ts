@@ -122,7 +122,12 @@ export function offlineOffsetsOf(model: ModelDef): Int32Array | null {
   return out;
 }
 
-function predictTarget(model: ModelDef, micrort: MicrortPlan, abi: Abi, resourceVariableSlots: number): { target: DeployTarget; prediction: ArenaPrediction } {
+function predictTarget(
+  model: ModelDef,
+  micrort: MicrortPlan,
+  abi: Abi,
+  resourceVariableSlots: number,
+): { target: DeployTarget; prediction: ArenaPrediction } {
   const plan = tflmPlan(model, micrort, abi, kernelModel);
   const prediction = predictArena(model, {
     abi,
@@ -190,10 +195,14 @@ export function deployTflm(input: Uint8Array | ModelDef, options: DeployOptions 
   for (const s of standInList)
     notes.push(
       `micrort cannot prepare ${s.op} (node${s.nodes.length === 1 ? '' : 's'} ${s.nodes.join(', ')}): its tensors are planned from the graph, ` +
-        (s.scratchFrom === 'kernel table' ? "its scratch requests are TFLM's from the kernel table" : 'assuming TFLM requests no scratch buffer for it'),
+        (s.scratchFrom === 'kernel table'
+          ? "its scratch requests are TFLM's from the kernel table"
+          : 'assuming TFLM requests no scratch buffer for it'),
     );
   if (unmodelledOps.length)
-    notes.push(`no kernel model for ${unmodelledOps.join(', ')}: their op data and prepare allocations are missing, so the figures are lower bounds`);
+    notes.push(
+      `no kernel model for ${unmodelledOps.join(', ')}: their op data and prepare allocations are missing, so the figures are lower bounds`,
+    );
   const main = targets.find((t) => t.word === (options.word ?? 64))!;
   return {
     model: label,
@@ -204,7 +213,12 @@ export function deployTflm(input: Uint8Array | ModelDef, options: DeployOptions 
     tailBytes: main.tailBytes,
     ops: resolver.entries.map((e) => e.op).concat(resolver.missing),
     targets,
-    resolver: { count: resolver.count, entries: resolver.entries, missing: resolver.missing, header: resolverHeader(model, { modelLabel: label }) },
+    resolver: {
+      count: resolver.count,
+      entries: resolver.entries,
+      missing: resolver.missing,
+      header: resolverHeader(model, { modelLabel: label }),
+    },
     refusals: tflmRefusals(model),
     offlinePlan,
     standIns: standInList,

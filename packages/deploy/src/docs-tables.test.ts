@@ -26,11 +26,16 @@ function isStruct(v: unknown): v is StructDef {
 
 function structTable(list: readonly StructDef[]): string {
   const cell = (s: StructDef, abi: typeof LP64) => `${sizeOf(s, abi)} / ${alignOf(s, abi)}`;
-  return [
-    '| struct | declared in | LP64 size / align | ILP32 size / align | ILP32, 4-byte enums |',
-    '|---|---|---|---|---|',
-    ...list.map((s) => `| ${s.name} | ${s.source.replace(/^tensorflow\/lite\//, '')} | ${cell(s, LP64)} | ${cell(s, ILP32)} | ${cell(s, INT_ENUMS)} |`),
-  ].join('\n') + '\n';
+  return (
+    [
+      '| struct | declared in | LP64 size / align | ILP32 size / align | ILP32, 4-byte enums |',
+      '|---|---|---|---|---|',
+      ...list.map(
+        (s) =>
+          `| ${s.name} | ${s.source.replace(/^tensorflow\/lite\//, '')} | ${cell(s, LP64)} | ${cell(s, ILP32)} | ${cell(s, INT_ENUMS)} |`,
+      ),
+    ].join('\n') + '\n'
+  );
 }
 
 describe('docs/deploy.md', () => {
@@ -58,11 +63,12 @@ describe('docs/deploy.md', () => {
       const r4 = deployTflm(bytes, { standIns: false, enumBytes32: 4 });
       return `| ${name} | ${f(r.targets[0]!)} | ${f(r.targets[1]!)} | ${f(r4.targets[1]!)} | ${r.targets[0]!.headBytes} |`;
     });
-    const want = [
-      '| model | 64-bit min / used (= TFLM x86-64) | 32-bit min / used | 32-bit, 4-byte enums min / used | head |',
-      '|---|---|---|---|---|',
-      ...rows,
-    ].join('\n') + '\n';
+    const want =
+      [
+        '| model | 64-bit min / used (= TFLM x86-64) | 32-bit min / used | 32-bit, 4-byte enums min / used | head |',
+        '|---|---|---|---|---|',
+        ...rows,
+      ].join('\n') + '\n';
     expect(section(doc, 'model-figures'), want).toBe(want);
   });
 });

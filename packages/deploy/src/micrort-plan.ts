@@ -70,8 +70,15 @@ class RecordingResolver extends OpResolver {
     return { registration, tried: [] };
   }
 
-  override resolve(builtinCode: number, version: number, customName: string | null | undefined, context: TfLiteContext, node: Node): Resolution | null {
-    if (this.useStandIns && this.forced.has(opDisplayName(builtinCode, customName))) return this.standIn(builtinCode, version, customName, node);
+  override resolve(
+    builtinCode: number,
+    version: number,
+    customName: string | null | undefined,
+    context: TfLiteContext,
+    node: Node,
+  ): Resolution | null {
+    if (this.useStandIns && this.forced.has(opDisplayName(builtinCode, customName)))
+      return this.standIn(builtinCode, version, customName, node);
     const res = super.resolve(builtinCode, version, customName, context, node);
     if (!res?.registration) return this.useStandIns ? this.standIn(builtinCode, version, customName, node) : res;
     if (!res.registration.prepare) return res;

@@ -56,7 +56,12 @@ const I32 = TensorType.INT32;
 const I64 = TensorType.INT64;
 const U8 = TensorType.UINT8;
 
-const rule = (where: Where, stage: TypeRule['stage'], message: string, types: { accepts?: TensorType[]; refuses?: TensorType[] }): TypeRule => ({
+const rule = (
+  where: Where,
+  stage: TypeRule['stage'],
+  message: string,
+  types: { accepts?: TensorType[]; refuses?: TensorType[] },
+): TypeRule => ({
   where,
   stage,
   message,
@@ -76,13 +81,27 @@ export const TFLM_TYPE_RULES: Readonly<Partial<Record<string, readonly TypeRule[
   ELU: [rule(IN0, 'invoke', 'ELU only supports float32 and int8 currently', { accepts: [F32, I8] })],
   HARD_SWISH: [rule(IN0, 'invoke', 'Unsupported type INT16', { refuses: [I16] })],
   LOG_SOFTMAX: [rule(IN0, 'invoke', 'LOG_SOFTMAX only supports float32, int8', { accepts: [F32, I8] })],
-  L2_NORMALIZATION: [rule(OUT0, 'prepare', 'l2norm.cc:57 output->type == kTfLiteFloat32 || output->type == kTfLiteInt8 was not true', { accepts: [F32, I8] })],
+  L2_NORMALIZATION: [
+    rule(OUT0, 'prepare', 'l2norm.cc:57 output->type == kTfLiteFloat32 || output->type == kTfLiteInt8 was not true', {
+      accepts: [F32, I8],
+    }),
+  ],
   REDUCE_MAX: [rule(IN0, 'invoke', 'Only float32 and int8 types are supported.', { accepts: [F32, I8] })],
-  CUMSUM: [rule(IN0, 'prepare', 'cumsum.cc:58 input->type == kTfLiteFloat32 || input->type == kTfLiteInt8 was not true', { accepts: [F32, I8] })],
+  CUMSUM: [
+    rule(IN0, 'prepare', 'cumsum.cc:58 input->type == kTfLiteFloat32 || input->type == kTfLiteInt8 was not true', { accepts: [F32, I8] }),
+  ],
   RESIZE_BILINEAR: [rule(OUT0, 'invoke', 'requires float or int8', { accepts: [F32, I8] })],
   MIRROR_PAD: [rule(IN0, 'invoke', 'failed to invoke with status 1 (no kernel message)', { refuses: [I16] })],
-  DEPTH_TO_SPACE: [rule(IN0, 'prepare', 'depth_to_space.cc:56 data_type == kTfLiteFloat32 || data_type == kTfLiteInt8 was not true', { accepts: [F32, I8] })],
-  SPACE_TO_DEPTH: [rule(IN0, 'prepare', 'space_to_depth.cc:55 data_type == kTfLiteFloat32 || data_type == kTfLiteInt8 was not true', { accepts: [F32, I8] })],
+  DEPTH_TO_SPACE: [
+    rule(IN0, 'prepare', 'depth_to_space.cc:56 data_type == kTfLiteFloat32 || data_type == kTfLiteInt8 was not true', {
+      accepts: [F32, I8],
+    }),
+  ],
+  SPACE_TO_DEPTH: [
+    rule(IN0, 'prepare', 'space_to_depth.cc:55 data_type == kTfLiteFloat32 || data_type == kTfLiteInt8 was not true', {
+      accepts: [F32, I8],
+    }),
+  ],
   BATCH_TO_SPACE_ND: [rule(IN0, 'invoke', 'Type INT16 (7) not supported.', { refuses: [I16] })],
   FILL: [rule(IN1, 'invoke', 'Fill only currently supports float32 for input 1', { refuses: [I16] })],
   ZEROS_LIKE: [rule(IN0, 'invoke', 'ZerosLike only currently supports int64, int32, and float32', { accepts: [I64, I32, F32] })],
@@ -90,7 +109,11 @@ export const TFLM_TYPE_RULES: Readonly<Partial<Record<string, readonly TypeRule[
   ARG_MAX: [rule(IN0, 'invoke', 'Only float32, uint8_t and int8_t are supported currently', { accepts: [F32, U8, I8] })],
   ARG_MIN: [rule(IN0, 'invoke', 'Only float32, uint8_t and int8_t are supported currently', { accepts: [F32, U8, I8] })],
   SHAPE: [rule(OUT0, 'invoke', 'Output type INT64 (4) not supported.', { accepts: [I32] })],
-  EMBEDDING_LOOKUP: [rule(IN1, 'prepare', 'embedding_lookup.cc:84 value->type == kTfLiteFloat32 || value->type == kTfLiteInt8 was not true', { accepts: [F32, I8] })],
+  EMBEDDING_LOOKUP: [
+    rule(IN1, 'prepare', 'embedding_lookup.cc:84 value->type == kTfLiteFloat32 || value->type == kTfLiteInt8 was not true', {
+      accepts: [F32, I8],
+    }),
+  ],
   L2_POOL_2D: [rule(IN0, 'prepare', 'l2_pool_2d.cc:71 input->type != kTfLiteFloat32', { accepts: [F32] })],
 };
 
@@ -124,8 +147,7 @@ function typeRefusals(n: NodeView): string[] {
     const t = tensorAt(n, r.where);
     if (!t) continue;
     const refused = r.accepts ? !r.accepts.includes(t.type) : (r.refuses ?? []).includes(t.type);
-    if (refused)
-      out.push(`${r.where[0]} ${r.where[1]} is ${tensorTypeName(t.type)}; TFLM's kernel fails in ${r.stage}: "${r.message}"`);
+    if (refused) out.push(`${r.where[0]} ${r.where[1]} is ${tensorTypeName(t.type)}; TFLM's kernel fails in ${r.stage}: "${r.message}"`);
   }
   return out;
 }
@@ -138,7 +160,8 @@ function generalTypeRefusals(n: NodeView): string[] {
     let why: string | null = null;
     if (n.op === 'DEQUANTIZE' && kind === 'input' && t.type === TensorType.FLOAT16) return; // a warning, see tflmRefusals
     if (NO_KERNEL_TYPES.has(t.type)) why = `no TFLM kernel computes with ${tensorTypeName(t.type)}`;
-    else if (t.type === TensorType.UINT8 && !UINT8_OPS.has(n.op)) why = "TFLM's kernels dropped uint8 (only QUANTIZE, DEQUANTIZE, ARG_MAX and ARG_MIN take it)";
+    else if (t.type === TensorType.UINT8 && !UINT8_OPS.has(n.op))
+      why = "TFLM's kernels dropped uint8 (only QUANTIZE, DEQUANTIZE, ARG_MAX and ARG_MIN take it)";
     else if (t.type === TensorType.INT4 && !(INT4_FILTER_OPS.has(n.op) && kind === 'input' && i === 1 && t.data))
       why = 'TFLM takes int4 only as the constant filter of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED';
     if (why && !found.has(why)) found.set(why, `${kind} ${i} is ${tensorTypeName(t.type)}: ${why}`);
@@ -157,28 +180,40 @@ export function tflmRefusals(model: ModelDef): Refusal[] {
       const at = { subgraph: s, node: i, op: n.op };
       if (n.builtinCode === BuiltinOperator.CUSTOM) {
         if (!TFLM_CUSTOM_METHODS[n.customName ?? ''])
-          found.push({ ...at, severity: 'warning', stage: 'build', reason: `TFLM ships no kernel for custom op "${n.customName}": the build must provide its registration` });
+          found.push({
+            ...at,
+            severity: 'warning',
+            stage: 'build',
+            reason: `TFLM ships no kernel for custom op "${n.customName}": the build must provide its registration`,
+          });
         return;
       }
       if (!TFLM_BUILTIN_METHODS[n.op]) {
-        found.push({ ...at, severity: 'error', stage: 'resolver', reason: `TFLM has no kernel for ${n.op} (no MicroMutableOpResolver method): AllocateTensors fails` });
+        found.push({
+          ...at,
+          severity: 'error',
+          stage: 'resolver',
+          reason: `TFLM has no kernel for ${n.op} (no MicroMutableOpResolver method): AllocateTensors fails`,
+        });
         return;
       }
-      for (const reason of typeRefusals(n)) found.push({ ...at, severity: 'error', stage: reason.includes('fails in prepare') ? 'prepare' : 'invoke', reason });
+      for (const reason of typeRefusals(n))
+        found.push({ ...at, severity: 'error', stage: reason.includes('fails in prepare') ? 'prepare' : 'invoke', reason });
       for (const reason of generalTypeRefusals(n)) found.push({ ...at, severity: 'error', stage: 'prepare', reason });
       if (n.op === 'DEQUANTIZE' && n.inputs[0]?.type === TensorType.FLOAT16)
         found.push({
           ...at,
           severity: 'warning',
           stage: 'prepare',
-          reason: 'float16 input: only recent TFLM builds dequantize float16 (earlier DequantizePrepare accepts int8/int16 only); check yours',
+          reason:
+            'float16 input: only recent TFLM builds dequantize float16 (earlier DequantizePrepare accepts int8/int16 only); check yours',
         });
       if (n.op === 'GREATER' && n.inputs[0]?.type === I16)
         found.push({
           ...at,
           severity: 'warning',
           stage: 'invoke',
-          reason: "GREATER int16: TFLM accepts it but ComparisonsPrepare rescales only int8, so every output is false",
+          reason: 'GREATER int16: TFLM accepts it but ComparisonsPrepare rescales only int8, so every output is false',
         });
     }),
   );

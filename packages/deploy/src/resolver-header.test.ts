@@ -19,37 +19,122 @@ import { registrationFunctionName, resolverHeader, resolverPlan } from './resolv
  * name it passes to AddCustom).
  */
 const TFLM_METHODS: Record<string, string> = {
-  AddAbs: 'ABS', AddAdd: 'ADD', AddAddN: 'ADD_N', AddArgMax: 'ARG_MAX', AddArgMin: 'ARG_MIN',
-  AddAssignVariable: 'ASSIGN_VARIABLE', AddAveragePool2D: 'AVERAGE_POOL_2D', AddBatchMatMul: 'BATCH_MATMUL',
-  AddBatchToSpaceNd: 'BATCH_TO_SPACE_ND', AddBroadcastArgs: 'BROADCAST_ARGS', AddBroadcastTo: 'BROADCAST_TO',
-  AddCallOnce: 'CALL_ONCE', AddCast: 'CAST', AddCeil: 'CEIL', AddCircularBuffer: 'CUSTOM:CIRCULAR_BUFFER',
-  AddConcatenation: 'CONCATENATION', AddConv2D: 'CONV_2D', AddCos: 'COS', AddCumSum: 'CUMSUM',
-  AddDelay: 'CUSTOM:SignalDelay', AddDepthToSpace: 'DEPTH_TO_SPACE', AddDepthwiseConv2D: 'DEPTHWISE_CONV_2D',
-  AddDequantize: 'DEQUANTIZE', AddDetectionPostprocess: 'CUSTOM:TFLite_Detection_PostProcess', AddDiv: 'DIV',
-  AddDynamicUpdateSlice: 'DYNAMIC_UPDATE_SLICE', AddEmbeddingLookup: 'EMBEDDING_LOOKUP', AddEnergy: 'CUSTOM:SignalEnergy',
-  AddElu: 'ELU', AddEqual: 'EQUAL', AddExp: 'EXP', AddExpandDims: 'EXPAND_DIMS', AddFftAutoScale: 'CUSTOM:SignalFftAutoScale',
-  AddFill: 'FILL', AddFilterBank: 'CUSTOM:SignalFilterBank', AddFilterBankLog: 'CUSTOM:SignalFilterBankLog',
+  AddAbs: 'ABS',
+  AddAdd: 'ADD',
+  AddAddN: 'ADD_N',
+  AddArgMax: 'ARG_MAX',
+  AddArgMin: 'ARG_MIN',
+  AddAssignVariable: 'ASSIGN_VARIABLE',
+  AddAveragePool2D: 'AVERAGE_POOL_2D',
+  AddBatchMatMul: 'BATCH_MATMUL',
+  AddBatchToSpaceNd: 'BATCH_TO_SPACE_ND',
+  AddBroadcastArgs: 'BROADCAST_ARGS',
+  AddBroadcastTo: 'BROADCAST_TO',
+  AddCallOnce: 'CALL_ONCE',
+  AddCast: 'CAST',
+  AddCeil: 'CEIL',
+  AddCircularBuffer: 'CUSTOM:CIRCULAR_BUFFER',
+  AddConcatenation: 'CONCATENATION',
+  AddConv2D: 'CONV_2D',
+  AddCos: 'COS',
+  AddCumSum: 'CUMSUM',
+  AddDelay: 'CUSTOM:SignalDelay',
+  AddDepthToSpace: 'DEPTH_TO_SPACE',
+  AddDepthwiseConv2D: 'DEPTHWISE_CONV_2D',
+  AddDequantize: 'DEQUANTIZE',
+  AddDetectionPostprocess: 'CUSTOM:TFLite_Detection_PostProcess',
+  AddDiv: 'DIV',
+  AddDynamicUpdateSlice: 'DYNAMIC_UPDATE_SLICE',
+  AddEmbeddingLookup: 'EMBEDDING_LOOKUP',
+  AddEnergy: 'CUSTOM:SignalEnergy',
+  AddElu: 'ELU',
+  AddEqual: 'EQUAL',
+  AddExp: 'EXP',
+  AddExpandDims: 'EXPAND_DIMS',
+  AddFftAutoScale: 'CUSTOM:SignalFftAutoScale',
+  AddFill: 'FILL',
+  AddFilterBank: 'CUSTOM:SignalFilterBank',
+  AddFilterBankLog: 'CUSTOM:SignalFilterBankLog',
   AddFilterBankSquareRoot: 'CUSTOM:SignalFilterBankSquareRoot',
-  AddFilterBankSpectralSubtraction: 'CUSTOM:SignalFilterBankSpectralSubtraction', AddFloor: 'FLOOR',
-  AddFloorDiv: 'FLOOR_DIV', AddFloorMod: 'FLOOR_MOD', AddFramer: 'CUSTOM:SignalFramer', AddFullyConnected: 'FULLY_CONNECTED',
-  AddGather: 'GATHER', AddGatherNd: 'GATHER_ND', AddGreater: 'GREATER', AddGreaterEqual: 'GREATER_EQUAL',
-  AddHardSwish: 'HARD_SWISH', AddIf: 'IF', AddIrfft: 'CUSTOM:SignalIrfft', AddL2Normalization: 'L2_NORMALIZATION',
-  AddL2Pool2D: 'L2_POOL_2D', AddLeakyRelu: 'LEAKY_RELU', AddLess: 'LESS', AddLessEqual: 'LESS_EQUAL', AddLog: 'LOG',
-  AddLogicalAnd: 'LOGICAL_AND', AddLogicalNot: 'LOGICAL_NOT', AddLogicalOr: 'LOGICAL_OR', AddLogistic: 'LOGISTIC',
-  AddLogSoftmax: 'LOG_SOFTMAX', AddMaximum: 'MAXIMUM', AddMaxPool2D: 'MAX_POOL_2D', AddMirrorPad: 'MIRROR_PAD',
-  AddMean: 'MEAN', AddMinimum: 'MINIMUM', AddMul: 'MUL', AddNeg: 'NEG', AddNotEqual: 'NOT_EQUAL',
-  AddOverlapAdd: 'CUSTOM:SignalOverlapAdd', AddPack: 'PACK', AddPad: 'PAD', AddPadV2: 'PADV2', AddPCAN: 'CUSTOM:SignalPCAN',
-  AddPrelu: 'PRELU', AddQuantize: 'QUANTIZE', AddReadVariable: 'READ_VARIABLE', AddReduceAll: 'REDUCE_ALL',
-  AddReduceMax: 'REDUCE_MAX', AddReduceMin: 'REDUCE_MIN', AddRelu: 'RELU', AddRelu6: 'RELU6', AddReshape: 'RESHAPE',
-  AddResizeBilinear: 'RESIZE_BILINEAR', AddResizeNearestNeighbor: 'RESIZE_NEAREST_NEIGHBOR', AddReverseV2: 'REVERSE_V2',
-  AddRfft: 'CUSTOM:SignalRfft', AddRound: 'ROUND', AddRsqrt: 'RSQRT', AddSelectV2: 'SELECT_V2', AddShape: 'SHAPE',
-  AddSin: 'SIN', AddSlice: 'SLICE', AddSoftmax: 'SOFTMAX', AddSpaceToBatchNd: 'SPACE_TO_BATCH_ND',
-  AddSpaceToDepth: 'SPACE_TO_DEPTH', AddSplit: 'SPLIT', AddSplitV: 'SPLIT_V', AddSqueeze: 'SQUEEZE', AddSqrt: 'SQRT',
-  AddSquare: 'SQUARE', AddSquaredDifference: 'SQUARED_DIFFERENCE', AddStridedSlice: 'STRIDED_SLICE',
-  AddStacker: 'CUSTOM:SignalStacker', AddSub: 'SUB', AddSum: 'SUM', AddSvdf: 'SVDF', AddTanh: 'TANH',
-  AddTransposeConv: 'TRANSPOSE_CONV', AddTranspose: 'TRANSPOSE', AddUnpack: 'UNPACK',
-  AddUnidirectionalSequenceLSTM: 'UNIDIRECTIONAL_SEQUENCE_LSTM', AddVarHandle: 'VAR_HANDLE', AddWhile: 'WHILE',
-  AddWindow: 'CUSTOM:SignalWindow', AddZerosLike: 'ZEROS_LIKE',
+  AddFilterBankSpectralSubtraction: 'CUSTOM:SignalFilterBankSpectralSubtraction',
+  AddFloor: 'FLOOR',
+  AddFloorDiv: 'FLOOR_DIV',
+  AddFloorMod: 'FLOOR_MOD',
+  AddFramer: 'CUSTOM:SignalFramer',
+  AddFullyConnected: 'FULLY_CONNECTED',
+  AddGather: 'GATHER',
+  AddGatherNd: 'GATHER_ND',
+  AddGreater: 'GREATER',
+  AddGreaterEqual: 'GREATER_EQUAL',
+  AddHardSwish: 'HARD_SWISH',
+  AddIf: 'IF',
+  AddIrfft: 'CUSTOM:SignalIrfft',
+  AddL2Normalization: 'L2_NORMALIZATION',
+  AddL2Pool2D: 'L2_POOL_2D',
+  AddLeakyRelu: 'LEAKY_RELU',
+  AddLess: 'LESS',
+  AddLessEqual: 'LESS_EQUAL',
+  AddLog: 'LOG',
+  AddLogicalAnd: 'LOGICAL_AND',
+  AddLogicalNot: 'LOGICAL_NOT',
+  AddLogicalOr: 'LOGICAL_OR',
+  AddLogistic: 'LOGISTIC',
+  AddLogSoftmax: 'LOG_SOFTMAX',
+  AddMaximum: 'MAXIMUM',
+  AddMaxPool2D: 'MAX_POOL_2D',
+  AddMirrorPad: 'MIRROR_PAD',
+  AddMean: 'MEAN',
+  AddMinimum: 'MINIMUM',
+  AddMul: 'MUL',
+  AddNeg: 'NEG',
+  AddNotEqual: 'NOT_EQUAL',
+  AddOverlapAdd: 'CUSTOM:SignalOverlapAdd',
+  AddPack: 'PACK',
+  AddPad: 'PAD',
+  AddPadV2: 'PADV2',
+  AddPCAN: 'CUSTOM:SignalPCAN',
+  AddPrelu: 'PRELU',
+  AddQuantize: 'QUANTIZE',
+  AddReadVariable: 'READ_VARIABLE',
+  AddReduceAll: 'REDUCE_ALL',
+  AddReduceMax: 'REDUCE_MAX',
+  AddReduceMin: 'REDUCE_MIN',
+  AddRelu: 'RELU',
+  AddRelu6: 'RELU6',
+  AddReshape: 'RESHAPE',
+  AddResizeBilinear: 'RESIZE_BILINEAR',
+  AddResizeNearestNeighbor: 'RESIZE_NEAREST_NEIGHBOR',
+  AddReverseV2: 'REVERSE_V2',
+  AddRfft: 'CUSTOM:SignalRfft',
+  AddRound: 'ROUND',
+  AddRsqrt: 'RSQRT',
+  AddSelectV2: 'SELECT_V2',
+  AddShape: 'SHAPE',
+  AddSin: 'SIN',
+  AddSlice: 'SLICE',
+  AddSoftmax: 'SOFTMAX',
+  AddSpaceToBatchNd: 'SPACE_TO_BATCH_ND',
+  AddSpaceToDepth: 'SPACE_TO_DEPTH',
+  AddSplit: 'SPLIT',
+  AddSplitV: 'SPLIT_V',
+  AddSqueeze: 'SQUEEZE',
+  AddSqrt: 'SQRT',
+  AddSquare: 'SQUARE',
+  AddSquaredDifference: 'SQUARED_DIFFERENCE',
+  AddStridedSlice: 'STRIDED_SLICE',
+  AddStacker: 'CUSTOM:SignalStacker',
+  AddSub: 'SUB',
+  AddSum: 'SUM',
+  AddSvdf: 'SVDF',
+  AddTanh: 'TANH',
+  AddTransposeConv: 'TRANSPOSE_CONV',
+  AddTranspose: 'TRANSPOSE',
+  AddUnpack: 'UNPACK',
+  AddUnidirectionalSequenceLSTM: 'UNIDIRECTIONAL_SEQUENCE_LSTM',
+  AddVarHandle: 'VAR_HANDLE',
+  AddWhile: 'WHILE',
+  AddWindow: 'CUSTOM:SignalWindow',
+  AddZerosLike: 'ZEROS_LIKE',
 };
 
 /** Minimal declarations of the TFLM names the headers use; the stub resolver records what is added. */
@@ -130,7 +215,7 @@ describe('resolverPlan', () => {
     expect(registrationFunctionName('9lives')).toBe('Register__9lives');
   });
 
-  it('uses TFLM\'s own Add method for the signal ops and detection post-processing', () => {
+  it("uses TFLM's own Add method for the signal ops and detection post-processing", () => {
     const b = new ModelBuilder();
     const x = b.addTensor({ name: 'x', type: TensorType.INT16, shape: [8] });
     const y = b.addTensor({ name: 'y', type: TensorType.INT16, shape: [8] });
@@ -167,8 +252,7 @@ describe.skipIf(!hasGpp)('resolver headers compile with g++ against minimal TFLM
         writeFileSync(join(dir, `${ns}.h`), resolverHeader(model, { modelLabel: name, namespace: ns }));
         includes.push(`#include "${ns}.h"`);
         const plan = resolverPlan(model);
-        for (const e of plan.entries)
-          if (!e.builtIn) userRegistrations.push(registrationFunctionName(e.op.slice('CUSTOM:'.length)));
+        for (const e of plan.entries) if (!e.builtIn) userRegistrations.push(registrationFunctionName(e.op.slice('CUSTOM:'.length)));
         const expected = plan.entries.map((e) => `"${e.op}"`).join(', ');
         checks.push(
           `  {\n    static_assert(${ns}::kNumOps == ${plan.count}u, "${name}: N");\n` +
@@ -184,7 +268,9 @@ describe.skipIf(!hasGpp)('resolver headers compile with g++ against minimal TFLM
         .join('\n');
       const main = `#include <cstdio>\n#include <cstring>\n${includes.join('\n')}\nnamespace tflite {\n${registrations}\n}\nint main() {\n  int bad = 0;\n${checks.join('\n')}\n  std::printf("%d problems\\n", bad);\n  return bad == 0 ? 0 : 1;\n}\n`;
       writeFileSync(join(dir, 'main.cc'), main);
-      execFileSync('g++', ['-std=c++11', '-Wall', '-Wextra', '-Werror', '-I', dir, '-o', join(dir, 'check'), join(dir, 'main.cc')], { stdio: 'pipe' });
+      execFileSync('g++', ['-std=c++11', '-Wall', '-Wextra', '-Werror', '-I', dir, '-o', join(dir, 'check'), join(dir, 'main.cc')], {
+        stdio: 'pipe',
+      });
       const out = execFileSync(join(dir, 'check'), { encoding: 'utf8' });
       expect(out.trim()).toBe('0 problems');
     } finally {
@@ -193,4 +279,5 @@ describe.skipIf(!hasGpp)('resolver headers compile with g++ against minimal TFLM
   });
 });
 
-if (!hasGpp) describe('resolver headers compile with g++', () => it.skip('g++ is not installed: the C++ compile check is skipped', () => {}));
+if (!hasGpp)
+  describe('resolver headers compile with g++', () => it.skip('g++ is not installed: the C++ compile check is skipped', () => {}));

@@ -39,13 +39,43 @@ export function deploySummary(r: DeployReport): string {
   const w = 38;
   lines.push(`TFLM deployment of ${r.model} (tflite-micro 90b983c2 reference kernels, plain MicroInterpreter)`);
   lines.push(row('', ts.map(targetName), w));
-  lines.push(row('kTensorArenaSize (smallest that works)', ts.map((t) => formatByteCount(t.arenaMinBytes)), w));
-  lines.push(row('arena_used_bytes() TFLM reports', ts.map((t) => formatByteCount(t.arenaUsedBytes)), w));
-  lines.push(row('  head (planned tensors + scratch)', ts.map((t) => formatByteCount(t.headBytes)), w));
-  lines.push(row('  tail', ts.map((t) => formatByteCount(t.tailBytes)), w));
+  lines.push(
+    row(
+      'kTensorArenaSize (smallest that works)',
+      ts.map((t) => formatByteCount(t.arenaMinBytes)),
+      w,
+    ),
+  );
+  lines.push(
+    row(
+      'arena_used_bytes() TFLM reports',
+      ts.map((t) => formatByteCount(t.arenaUsedBytes)),
+      w,
+    ),
+  );
+  lines.push(
+    row(
+      '  head (planned tensors + scratch)',
+      ts.map((t) => formatByteCount(t.headBytes)),
+      w,
+    ),
+  );
+  lines.push(
+    row(
+      '  tail',
+      ts.map((t) => formatByteCount(t.tailBytes)),
+      w,
+    ),
+  );
   for (const kind of Object.keys(SHORT_KIND) as TailKind[]) {
     if (ts.every((t) => t.tailByKind[kind] === 0)) continue;
-    lines.push(row(`    ${SHORT_KIND[kind]}`, ts.map((t) => formatByteCount(t.tailByKind[kind])), w));
+    lines.push(
+      row(
+        `    ${SHORT_KIND[kind]}`,
+        ts.map((t) => formatByteCount(t.tailByKind[kind])),
+        w,
+      ),
+    );
   }
   const limits = [...new Set(ts.map((t) => t.limitedBy))];
   lines.push(`smallest arena set by: ${limits.length === 1 ? limits[0] : ts.map((t) => `${t.word}-bit: ${t.limitedBy}`).join('; ')}`);
@@ -77,7 +107,10 @@ export function deploySummary(r: DeployReport): string {
   else {
     lines.push('TFLM will refuse / needs:');
     const shown = [...groups].slice(0, 6);
-    for (const [key, g] of shown) lines.push(`  ${g.severity === 'error' ? 'refuses' : 'note   '} ${key} (node${g.nodes.length === 1 ? '' : 's'} ${g.nodes.join(', ')})`);
+    for (const [key, g] of shown)
+      lines.push(
+        `  ${g.severity === 'error' ? 'refuses' : 'note   '} ${key} (node${g.nodes.length === 1 ? '' : 's'} ${g.nodes.join(', ')})`,
+      );
     if (groups.size > shown.length) lines.push(`  … ${groups.size - shown.length} more (see --json)`);
   }
   for (const n of r.notes) lines.push(`note: ${n}`);

@@ -52,7 +52,15 @@ export function tflmPlan(
   const unplanned = model.subgraphs.map((_, si) => unplannedTensors(model, si, kernel));
   const isUnplanned = (r: BufferRequirement) => r.kind === 'tensor' && unplanned[r.subgraph ?? 0]!.has(r.id);
   if (micrort.requirements.some(isUnplanned)) differs = true;
-  if (!differs) return { headBytes: micrort.headBytes, scratchRequests, scratch, replanned: false, requirements: micrort.requirements, plan: micrort.plan };
+  if (!differs)
+    return {
+      headBytes: micrort.headBytes,
+      scratchRequests,
+      scratch,
+      replanned: false,
+      requirements: micrort.requirements,
+      plan: micrort.plan,
+    };
   // Tensors as micrort planned them, then every scratch buffer in TFLM's request order, live when its
   // node's scratch lives (or, for a node micrort requested none for, at the step creating its outputs).
   const requirements: BufferRequirement[] = micrort.requirements.filter((r) => r.kind === 'tensor' && !isUnplanned(r));
@@ -62,7 +70,14 @@ export function tflmPlan(
     nodes.forEach((list, node) => {
       const [firstUsed, lastUsed] = micrort.scratchTimes[si]?.[node] ?? [0, lastTime];
       for (const bytes of list)
-        requirements.push({ size: alignUp(bytes), firstUsed, lastUsed, kind: 'scratch', id: id++, label: `scratch #${id - 1} (${si ? `subgraph ${si} ` : ''}node ${node})` });
+        requirements.push({
+          size: alignUp(bytes),
+          firstUsed,
+          lastUsed,
+          kind: 'scratch',
+          id: id++,
+          label: `scratch #${id - 1} (${si ? `subgraph ${si} ` : ''}node ${node})`,
+        });
     }),
   );
   const p = typeof planner === 'object' ? planner : createPlanner(planner);

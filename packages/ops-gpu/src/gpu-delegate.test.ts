@@ -12,7 +12,12 @@ import { MODES, announceModes, expectClose, floats, interpreter, referenceOutput
 
 const F = TensorType.FLOAT32;
 const CNN = buildFloatCnn();
-const CNN_INPUTS = [floats(FLOAT_CNN_INPUT_SHAPE.reduce((s, d) => s * d, 1), 99)];
+const CNN_INPUTS = [
+  floats(
+    FLOAT_CNN_INPUT_SHAPE.reduce((s, d) => s * d, 1),
+    99,
+  ),
+];
 
 /** x[1,4,4,4] → CONV_2D 1x1 → SIN (no GPU kernel) → CONV_2D with 2 groups (not on the GPU) → SOFTMAX → y */
 function mixedModel(): Uint8Array {
@@ -54,7 +59,8 @@ describe('gpu.js modes', () => {
     expect(d.mode).toBe(modes[0]);
     d.destroy();
     expect(() => createGpuDelegate({ mode: 'nope' as never })).toThrow(GpuModeError);
-    if (!isModeSupported('webgl2')) expect(() => createGpuDelegate({ mode: 'webgl2' })).toThrow(/"webgl2" is not available here \(available: /);
+    if (!isModeSupported('webgl2'))
+      expect(() => createGpuDelegate({ mode: 'webgl2' })).toThrow(/"webgl2" is not available here \(available: /);
   });
 });
 
@@ -80,8 +86,14 @@ describe.each(MODES)('GPU delegate in gpu.js mode %s', (mode) => {
     expect(stats.backends).toEqual([mode]);
     expect(stats.fallbacks).toEqual([]);
     // only the input and the output cross the arena: no internal tensor is planned
-    const planned = it.memoryPlan().requirements.filter((r) => r.kind === 'tensor').map((r) => r.id);
-    expect(planned.sort((a, b) => a - b)).toEqual([...it.partitions()[0]!.inputTensors.filter((t) => !it.tensor(t).isConstant), ...it.partitions()[0]!.outputTensors]);
+    const planned = it
+      .memoryPlan()
+      .requirements.filter((r) => r.kind === 'tensor')
+      .map((r) => r.id);
+    expect(planned.sort((a, b) => a - b)).toEqual([
+      ...it.partitions()[0]!.inputTensors.filter((t) => !it.tensor(t).isConstant),
+      ...it.partitions()[0]!.outputTensors,
+    ]);
     it.dispose();
   });
 
@@ -90,7 +102,12 @@ describe.each(MODES)('GPU delegate in gpu.js mode %s', (mode) => {
     const it = interpreter(model, [delegate]);
     // SIN has no GPU kernel, the grouped CONV_2D is not supported: both stay on the CPU
     expect(it.partitions().map((p) => p.nodes)).toEqual([[0], [3]]);
-    expect(it.nodes().map((n) => n.provider)).toEqual(['@micrort/ops-gpu', '@micrort/ops-reference', '@micrort/ops-reference', '@micrort/ops-gpu']);
+    expect(it.nodes().map((n) => n.provider)).toEqual([
+      '@micrort/ops-gpu',
+      '@micrort/ops-reference',
+      '@micrort/ops-reference',
+      '@micrort/ops-gpu',
+    ]);
     expect(delegate.decisions()).toEqual([
       { node: 0, op: 'CONV_2D', claimed: true },
       { node: 1, op: 'SIN', claimed: false, reason: 'no GPU kernel for SIN' },
@@ -128,7 +145,7 @@ describe.each(MODES)('GPU delegate in gpu.js mode %s', (mode) => {
 describe('GPU delegate options and lifecycle', () => {
   const mode = MODES[MODES.length - 1]!; // cpu: options do not depend on the mode
 
-  it('excludeOps and the interpreter\'s excludeNodes keep nodes on the CPU; results stay equal', () => {
+  it("excludeOps and the interpreter's excludeNodes keep nodes on the CPU; results stay equal", () => {
     const d = createGpuDelegate({ mode, excludeOps: ['SOFTMAX'] });
     const it = interpreter(CNN, [d], { excludeNodes: [4] });
     const ops = it.model.subgraphs[0]!.operators.length;
@@ -136,7 +153,10 @@ describe('GPU delegate options and lifecycle', () => {
     expect(delegated).not.toContain(4);
     expect(delegated).not.toContain(ops - 1);
     expect(delegated).toHaveLength(ops - 2);
-    expect(d.decisions().find((x) => x.op === 'SOFTMAX')).toMatchObject({ claimed: false, reason: 'SOFTMAX excluded by the delegate options' });
+    expect(d.decisions().find((x) => x.op === 'SOFTMAX')).toMatchObject({
+      claimed: false,
+      reason: 'SOFTMAX excluded by the delegate options',
+    });
     expectClose(runWith(it, CNN_INPUTS), referenceOutputs(CNN, CNN_INPUTS), 'CNN with exclusions');
     it.dispose();
     d.destroy();

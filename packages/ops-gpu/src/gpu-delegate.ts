@@ -81,7 +81,8 @@ export class GpuDelegate implements Delegate {
         const members: ChainNode[] = Array.from(params.nodesToReplace, (i) => {
           const { node, registration } = context.getNodeAndRegistration(i);
           const op = gpuOpKernel(registration.builtinCode);
-          if (!op) throw new KernelError(`DELEGATE:${delegate.name}`, i, `${builtinOperatorName(registration.builtinCode)} has no GPU kernel`);
+          if (!op)
+            throw new KernelError(`DELEGATE:${delegate.name}`, i, `${builtinOperatorName(registration.builtinCode)} has no GPU kernel`);
           return { node, op };
         });
         return new SubsetChain(env, params, members);

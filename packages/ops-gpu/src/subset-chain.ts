@@ -95,7 +95,8 @@ export class SubsetChain {
       try {
         plan = op.plan(context, node);
       } catch (e) {
-        if (e instanceof KernelError) throw new KernelError(`${this.env.name}:${op.name}`, delegateNode.index, `original node ${node.index}: ${e.detail}`);
+        if (e instanceof KernelError)
+          throw new KernelError(`${this.env.name}:${op.name}`, delegateNode.index, `original node ${node.index}: ${e.detail}`);
         throw e;
       }
       const argSlots = new Int32Array(plan.args.length);
@@ -115,9 +116,16 @@ export class SubsetChain {
           slot = newSlot(this.constantValue(t.data as Float32Array));
         } else {
           if (!subsetInputs.has(arg.tensor))
-            throw new DelegateError(`${this.env.name}: node ${node.index} reads tensor ${arg.tensor}, which is neither produced earlier in its subset nor an input of it`);
+            throw new DelegateError(
+              `${this.env.name}: node ${node.index} reads tensor ${arg.tensor}, which is neither produced earlier in its subset nor an input of it`,
+            );
           slot = newSlot(EMPTY);
-          inputs.push({ tensor: arg.tensor, slot, upload: this.env.onDevice ? this.env.cache.upload(t.elementCount, uploads++) : null, elements: t.elementCount });
+          inputs.push({
+            tensor: arg.tensor,
+            slot,
+            upload: this.env.onDevice ? this.env.cache.upload(t.elementCount, uploads++) : null,
+            elements: t.elementCount,
+          });
         }
         slotOf.set(arg.tensor, slot);
         argSlots[k] = slot;
@@ -143,7 +151,9 @@ export class SubsetChain {
       const expected = context.getTensor(t).elementCount;
       const step = steps.find((s) => s.outSlot === slot)!;
       if (step.plan.outputSize !== expected)
-        throw new DelegateError(`${this.env.name}: output tensor ${t} has ${expected} elements, node ${step.nodeIndex} produces ${step.plan.outputSize}`);
+        throw new DelegateError(
+          `${this.env.name}: output tensor ${t} has ${expected} elements, node ${step.nodeIndex} produces ${step.plan.outputSize}`,
+        );
       outputs.push({ tensor: t, slot });
     }
     this.slots = slots;

@@ -59,7 +59,10 @@ async function bundle(outDir: string): Promise<void> {
 /** Serves index.html and bundle.js from `dir` on 127.0.0.1 (a free port). */
 function serve(dir: string): Promise<{ server: Server; url: string }> {
   const files: Record<string, [string, string]> = {
-    '/': ['text/html', '<!doctype html><html><head><meta charset="utf-8"><title>micrort gpu</title></head><body><script src="/bundle.js"></script></body></html>'],
+    '/': [
+      'text/html',
+      '<!doctype html><html><head><meta charset="utf-8"><title>micrort gpu</title></head><body><script src="/bundle.js"></script></body></html>',
+    ],
   };
   const server = createServer((req, res) => {
     if (req.url === '/bundle.js') {
@@ -96,7 +99,9 @@ describe.skipIf(!hasChromium)('GPU delegate in headless Chromium (WebGL2)', () =
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));
       await page.goto(served.url);
-      await page.waitForFunction(() => (window as unknown as { __micrortResult?: unknown }).__micrortResult !== undefined, null, { timeout: 90_000 });
+      await page.waitForFunction(() => (window as unknown as { __micrortResult?: unknown }).__micrortResult !== undefined, null, {
+        timeout: 90_000,
+      });
       result = (await page.evaluate(() => (window as unknown as { __micrortResult: unknown }).__micrortResult)) as typeof result;
       if (errors.length) console.log(`page errors: ${errors.join('; ')}`);
     } finally {
@@ -113,7 +118,9 @@ describe.skipIf(!hasChromium)('GPU delegate in headless Chromium (WebGL2)', () =
     expect(result).not.toBeNull();
     if (result && 'error' in result && result.error) throw new Error(`the page failed: ${result.error}`);
     const r = result as BrowserResult;
-    console.log(`browser: gpu.js modes ${r.modes.join(', ')}; the delegate ran in mode ${r.mode} (kernel backends ${r.backends.join(', ')})`);
+    console.log(
+      `browser: gpu.js modes ${r.modes.join(', ')}; the delegate ran in mode ${r.mode} (kernel backends ${r.backends.join(', ')})`,
+    );
     expect(r.mode).toBe('webgl2');
     expect(r.backends).toEqual(['webgl2']);
     expect(r.partitions).toEqual([Array.from({ length: 16 }, (_, i) => i)]);

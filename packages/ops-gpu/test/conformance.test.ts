@@ -74,7 +74,12 @@ describe.skipIf(!hasConformance).each(MODES)('float conformance models through t
     const delegated = lstm.partitions().flatMap((p) => p.nodes);
     expect(delegated.length).toBe(ops.length - 1);
     expect(lstm.nodes().length).toBeGreaterThanOrEqual(2);
-    console.log(`trained_lstm (${mode}): plan ${lstm.nodes().map((n) => (n.delegate ? `GPU[${n.delegate.nodes.join(',')}]` : n.op)).join(' → ')}`);
+    console.log(
+      `trained_lstm (${mode}): plan ${lstm
+        .nodes()
+        .map((n) => (n.delegate ? `GPU[${n.delegate.nodes.join(',')}]` : n.op))
+        .join(' → ')}`,
+    );
     lstm.dispose();
   });
 });

@@ -29,9 +29,24 @@ function buildModel(): Uint8Array {
     version: 2,
     inputs: [landmarks],
     outputs: [matrix],
-    customOptions: flexEncode({ subset_idxs: [2, 3, 4, 5], left_rotation_idx: 0, right_rotation_idx: 1, target_rotation_radians: 0, output_height: 4, output_width: 4, scale_x: 1.5, scale_y: 1.5 }),
+    customOptions: flexEncode({
+      subset_idxs: [2, 3, 4, 5],
+      left_rotation_idx: 0,
+      right_rotation_idx: 1,
+      target_rotation_radians: 0,
+      output_height: 4,
+      output_width: 4,
+      scale_x: 1.5,
+      scale_y: 1.5,
+    }),
   });
-  b.addOperator({ op: { custom: 'TransformTensorBilinear' }, version: 2, inputs: [image, matrix], outputs: [crop], customOptions: flexEncode({ output_height: 4, output_width: 4 }) });
+  b.addOperator({
+    op: { custom: 'TransformTensorBilinear' },
+    version: 2,
+    inputs: [image, matrix],
+    outputs: [crop],
+    customOptions: flexEncode({ output_height: 4, output_width: 4 }),
+  });
   b.addOperator({ op: { custom: 'TransformLandmarks' }, version: 2, inputs: [landmarks, matrix], outputs: [moved] });
   // version 1 ops
   const landmarksV1 = t('landmarks_v1', [1, 1, 1, 3 * N]);
@@ -43,10 +58,31 @@ function buildModel(): Uint8Array {
     version: 1,
     inputs: [landmarksV1],
     outputs: [matrixV1],
-    customOptions: flexEncode({ input_hw: [8, 8], output_hw: [3, 3], dimensions: 3, landmarks_range: 8, bbox_size_multiplier: 1.25, left_rotation_idx: 0, right_rotation_idx: 1, subset: [2, 3, 4] }),
+    customOptions: flexEncode({
+      input_hw: [8, 8],
+      output_hw: [3, 3],
+      dimensions: 3,
+      landmarks_range: 8,
+      bbox_size_multiplier: 1.25,
+      left_rotation_idx: 0,
+      right_rotation_idx: 1,
+      subset: [2, 3, 4],
+    }),
   });
-  b.addOperator({ op: { custom: 'TransformTensor' }, version: 1, inputs: [image, matrixV1], outputs: [cropV1], customOptions: flexEncode({ mode: 'bilinear', output_size: [3, 3] }) });
-  b.addOperator({ op: { custom: 'TransformLandmarks' }, version: 1, inputs: [landmarksV1, matrixV1], outputs: [movedV1], customOptions: flexEncode({ dimensions: 3, scale: 1 }) });
+  b.addOperator({
+    op: { custom: 'TransformTensor' },
+    version: 1,
+    inputs: [image, matrixV1],
+    outputs: [cropV1],
+    customOptions: flexEncode({ mode: 'bilinear', output_size: [3, 3] }),
+  });
+  b.addOperator({
+    op: { custom: 'TransformLandmarks' },
+    version: 1,
+    inputs: [landmarksV1, matrixV1],
+    outputs: [movedV1],
+    customOptions: flexEncode({ dimensions: 3, scale: 1 }),
+  });
   // segmentation-style decoder: pool with argmax, unpool, transposed convolution with bias
   const pooled = t('pooled', [1, 4, 4, 2]);
   const argmax = t('argmax', [1, 4, 4, 2]);
@@ -54,18 +90,32 @@ function buildModel(): Uint8Array {
   const pool = poolOptions({ padding: 'VALID', strideWidth: 2, strideHeight: 2, filterWidth: 2, filterHeight: 2 });
   b.addOperator({ op: { custom: 'MaxPoolingWithArgmax2D' }, inputs: [image], outputs: [pooled, argmax], customOptions: pool });
   b.addOperator({ op: { custom: 'MaxUnpooling2D' }, inputs: [pooled, argmax], outputs: [unpooled], customOptions: pool });
-  const weights = t('weights', [3, 2, 2, 2], Float32Array.from({ length: 24 }, (_, i) => ((i * 7) % 11) / 10 - 0.5));
+  const weights = t(
+    'weights',
+    [3, 2, 2, 2],
+    Float32Array.from({ length: 24 }, (_, i) => ((i * 7) % 11) / 10 - 0.5),
+  );
   const bias = t('bias', [3], Float32Array.of(0.25, -0.5, 1));
   const up = t('up', [1, 8, 8, 3]);
-  b.addOperator({ op: { custom: 'Convolution2DTransposeBias' }, inputs: [pooled, weights, bias], outputs: [up], customOptions: transposeConvBiasOptions('SAME', 2, 2) });
+  b.addOperator({
+    op: { custom: 'Convolution2DTransposeBias' },
+    inputs: [pooled, weights, bias],
+    outputs: [up],
+    customOptions: transposeConvBiasOptions('SAME', 2, 2),
+  });
   return b.setInputs([landmarks, image, landmarksV1]).setOutputs([crop, moved, cropV1, movedV1, unpooled, up]).build();
 }
 
 function interpreter(): MicroInterpreter {
-  const it_ = new MicroInterpreter(loadModel(buildModel()), registerMediapipeOps(new OpResolver()), { planner: createPlanner('greedy') }).allocateTensors();
+  const it_ = new MicroInterpreter(loadModel(buildModel()), registerMediapipeOps(new OpResolver()), {
+    planner: createPlanner('greedy'),
+  }).allocateTensors();
   const lm = [0, 0, 0, 4, 1, 0, 1, 1, 0.5, 6, 2, 0.5, 2, 6, 1, 5, 5, 1];
   it_.setInput(0, lm);
-  it_.setInput(1, Float32Array.from({ length: 128 }, (_, i) => Math.sin(i) * 10));
+  it_.setInput(
+    1,
+    Float32Array.from({ length: 128 }, (_, i) => Math.sin(i) * 10),
+  );
   it_.setInput(2, lm);
   return it_;
 }
@@ -101,7 +151,9 @@ describe('every MediaPipe kernel in one model', () => {
     const y = b.addTensor({ name: 'y', type: F, shape: [1, 2, 3] });
     b.addOperator({ op: { custom: 'TransformLandmarks' }, version: 3, inputs: [x, m], outputs: [y] });
     const model = loadModel(b.setInputs([x, m]).setOutputs([y]).build());
-    expect(() => new MicroInterpreter(model, registerMediapipeOps(new OpResolver()), { planner: createPlanner('greedy') }).allocateTensors()).toThrow(UnsupportedOpError);
+    expect(() =>
+      new MicroInterpreter(model, registerMediapipeOps(new OpResolver()), { planner: createPlanner('greedy') }).allocateTensors(),
+    ).toThrow(UnsupportedOpError);
   });
 
   it('invoke() allocates nothing', () => {

@@ -16,28 +16,45 @@ const work = mkdtempSync(join(tmpdir(), 'micrort-pack-mediapipe-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function sh(cmd: string, args: string[], cwd: string): string {
-  return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } });
+  return execFileSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
 }
 
 describe('@micrort/ops-mediapipe as published', () => {
   it('packs, installs from its tarball with plain npm next to core, and runs its ops', () => {
-    sh(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', ...PACKAGES.map((p) => `packages/${p}`)], REPO_ROOT);
+    sh(
+      process.execPath,
+      [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', ...PACKAGES.map((p) => `packages/${p}`)],
+      REPO_ROOT,
+    );
     const app = join(work, 'app');
     mkdirSync(app);
     const tarballs: Record<string, string> = {};
     for (const p of PACKAGES) {
-      const out = sh('pnpm', ['pack', '--pack-destination', work], join(REPO_ROOT, 'packages', p)).trim().split('\n').pop()!;
+      const out = sh('pnpm', ['pack', '--pack-destination', work], join(REPO_ROOT, 'packages', p))
+        .trim()
+        .split('\n')
+        .pop()!;
       const file = readdirSync(work).find((f) => f.startsWith(`micrort-${p}-`) && f.endsWith('.tgz'));
       expect(file, `tarball for ${p} (pnpm pack said: ${out})`).toBeTruthy();
       copyFileSync(join(work, file!), join(app, file!));
       tarballs[`@micrort/${p}`] = `file:./${file}`;
     }
     // the published manifest: core as a peer (a range, not a workspace link), nothing else at run time
-    const manifest = JSON.parse(sh('tar', ['-xOzf', join(app, tarballs['@micrort/ops-mediapipe']!.slice(7)), 'package/package.json'], app)) as Record<string, Record<string, string> | undefined>;
+    const manifest = JSON.parse(
+      sh('tar', ['-xOzf', join(app, tarballs['@micrort/ops-mediapipe']!.slice(7)), 'package/package.json'], app),
+    ) as Record<string, Record<string, string> | undefined>;
     expect(manifest.peerDependencies).toEqual({ '@micrort/core': '^0.1.0' });
     expect(manifest.dependencies).toBeUndefined();
 
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'mediapipe-user-app', private: true, type: 'module', dependencies: tarballs, overrides: tarballs }, null, 2));
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'mediapipe-user-app', private: true, type: 'module', dependencies: tarballs, overrides: tarballs }, null, 2),
+    );
     writeFileSync(
       join(app, 'run.mjs'),
       `import { MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel } from '@micrort/core';
@@ -68,7 +85,12 @@ console.log(JSON.stringify({ up: Array.from(it.output(0).data), pooled: Array.fr
     expect(existsSync(join(installed, 'dist', 'index.js'))).toBe(true);
     expect(existsSync(join(installed, 'src'))).toBe(false);
     expect(readFileSync(join(installed, 'README.md'), 'utf8')).toContain('@micrort/ops-mediapipe');
-    const out = JSON.parse(sh(process.execPath, ['run.mjs'], app)) as { up: number[]; pooled: number[]; argmax: number[]; providers: string[] };
+    const out = JSON.parse(sh(process.execPath, ['run.mjs'], app)) as {
+      up: number[];
+      pooled: number[];
+      argmax: number[];
+      providers: string[];
+    };
     expect(out.up).toEqual([1.5, 10.5, 2.5, 20.5, 100.5, 1000.5, 200.5, 2000.5, 3.5, 30.5, 4.5, 40.5, 300.5, 3000.5, 400.5, 4000.5]);
     expect(out.pooled).toEqual([1000.5, 2000.5, 3000.5, 4000.5]);
     expect(out.argmax).toEqual([3, 3, 3, 3]);

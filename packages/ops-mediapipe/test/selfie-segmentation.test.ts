@@ -81,7 +81,10 @@ function portrait(height = 256, width = 256): Float32Array {
       const body = y > 150 * s && Math.abs(x - cx) < (40 + (y / s - 150) * 0.9) * s;
       const shade = 0.05 * Math.sin(x / 9) * Math.cos(y / 7);
       const rgb = head ? [0.87, 0.68, 0.56] : body ? [0.25, 0.3, 0.45] : [0.3, 0.55, 0.85];
-      image.set(rgb.map((v) => v + shade), (y * width + x) * 3);
+      image.set(
+        rgb.map((v) => v + shade),
+        (y * width + x) * 3,
+      );
     }
   }
   return image;
@@ -112,10 +115,20 @@ describe('selfie_segmentation: the real Convolution2DTransposeBias', () => {
       const seg = b.addTensor({ name: 'segment', type: F, shape: outShape });
       const y = b.addTensor({ name: 'activation', type: F, shape: outShape });
       if (custom) {
-        b.addOperator({ op: { custom: 'Convolution2DTransposeBias' }, inputs: [x, w, bb], outputs: [seg], customOptions: op.customOptions! });
+        b.addOperator({
+          op: { custom: 'Convolution2DTransposeBias' },
+          inputs: [x, w, bb],
+          outputs: [seg],
+          customOptions: op.customOptions!,
+        });
       } else {
         const shape = b.addTensor({ name: 'output_shape', type: TensorType.INT32, shape: [4], data: Int32Array.from(outShape) });
-        b.addOperator({ op: BuiltinOperator.TRANSPOSE_CONV, inputs: [shape, w, x, bb], outputs: [seg], options: { padding: Padding.SAME, strideW: 2, strideH: 2 } });
+        b.addOperator({
+          op: BuiltinOperator.TRANSPOSE_CONV,
+          inputs: [shape, w, x, bb],
+          outputs: [seg],
+          options: { padding: Padding.SAME, strideW: 2, strideH: 2 },
+        });
       }
       b.addOperator({ op: BuiltinOperator.LOGISTIC, inputs: [seg], outputs: [y] });
       return loadModel(b.setInputs([x]).setOutputs([y]).build());
@@ -131,7 +144,8 @@ describe('selfie_segmentation: the real Convolution2DTransposeBias', () => {
     const got = run(true);
     const want = run(false);
     expect(got.length).toBe(24 * 20);
-    for (let i = 0; i < got.length; i++) expect(Math.abs(got[i]! - want[i]!), `element ${i}`).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(want[i]!));
+    for (let i = 0; i < got.length; i++)
+      expect(Math.abs(got[i]! - want[i]!), `element ${i}`).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(want[i]!));
     // not a constant map: the weights really act on the input
     expect(Math.max(...got) - Math.min(...got)).toBeGreaterThan(0.01);
   });
@@ -139,13 +153,17 @@ describe('selfie_segmentation: the real Convolution2DTransposeBias', () => {
   it('the whole model runs with ops-reference + ops-mediapipe; the node equals TRANSPOSE_CONV on its actual input', () => {
     // linear plan: no tensor is reused, so the custom op's input and output can be read after invoke
     const resolver = registerMediapipeOps(registerReferenceOps(new OpResolver()));
-    const interpreter = new MicroInterpreter(loadModel(corpusBytes('selfie_segmentation')), resolver, { planner: createPlanner('linear'), arena: 'auto' }).allocateTensors();
+    const interpreter = new MicroInterpreter(loadModel(corpusBytes('selfie_segmentation')), resolver, {
+      planner: createPlanner('linear'),
+      arena: 'auto',
+    }).allocateTensors();
     const { model, op } = realOp();
     interpreter.setInput(0, portrait());
     interpreter.invoke();
     const out = interpreter.output(0).data as Float32Array;
     expect(out.length).toBe(256 * 256);
-    for (let i = 0; i < out.length; i++) if (!(out[i]! >= 0 && out[i]! <= 1)) throw new Error(`mask value ${out[i]} at ${i} is not in [0, 1]`);
+    for (let i = 0; i < out.length; i++)
+      if (!(out[i]! >= 0 && out[i]! <= 1)) throw new Error(`mask value ${out[i]} at ${i} is not in [0, 1]`);
     // the custom op's node inside the model, recomputed by TRANSPOSE_CONV on its actual input
     const x = Float32Array.from(interpreter.tensor(op.inputs[0]!).data as Float32Array);
     const seg = interpreter.tensor(op.outputs[0]!).data as Float32Array;
@@ -157,47 +175,78 @@ describe('selfie_segmentation: the real Convolution2DTransposeBias', () => {
     const w = b.addTensor({ name: 'w', type: F, shape: weights.shape, data: weights.values });
     const bb = b.addTensor({ name: 'b', type: F, shape: bias.shape, data: bias.values });
     const y = b.addTensor({ name: 'y', type: F, shape: [1, 256, 256, 1] });
-    b.addOperator({ op: BuiltinOperator.TRANSPOSE_CONV, inputs: [shape, w, xt, bb], outputs: [y], options: { padding: Padding.SAME, strideW: 2, strideH: 2 } });
-    const ref = new MicroInterpreter(loadModel(b.setInputs([xt]).setOutputs([y]).build()), registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy') }).allocateTensors();
+    b.addOperator({
+      op: BuiltinOperator.TRANSPOSE_CONV,
+      inputs: [shape, w, xt, bb],
+      outputs: [y],
+      options: { padding: Padding.SAME, strideW: 2, strideH: 2 },
+    });
+    const ref = new MicroInterpreter(loadModel(b.setInputs([xt]).setOutputs([y]).build()), registerReferenceOps(new OpResolver()), {
+      planner: createPlanner('greedy'),
+    }).allocateTensors();
     ref.setInput(0, x);
     ref.invoke();
     const want = ref.output(0).data as Float32Array;
-    for (let i = 0; i < want.length; i++) if (!(Math.abs(seg[i]! - want[i]!) <= 1e-5 + 1e-4 * Math.abs(want[i]!))) throw new Error(`segment[${i}] = ${seg[i]}, TRANSPOSE_CONV gives ${want[i]}`);
+    for (let i = 0; i < want.length; i++)
+      if (!(Math.abs(seg[i]! - want[i]!) <= 1e-5 + 1e-4 * Math.abs(want[i]!)))
+        throw new Error(`segment[${i}] = ${seg[i]}, TRANSPOSE_CONV gives ${want[i]}`);
   }, 300_000);
 
   for (const name of ['selfie_segmentation', 'selfie_segmentation_landscape']) {
-    it.skipIf(!oracleAvailable)(`${name}: the whole model matches TFLite running it with the custom op rewritten as TRANSPOSE_CONV + bias`, () => {
-      // TFLite does not have MediaPipe's op; with the node rewritten as its builtin equivalent (same float16
-      // weights behind DEQUANTIZE, SAME, stride 2) TFLite runs the rest of the model with its own kernels.
-      const original = corpusBytes(name);
-      const def = loadModel(original);
-      const sg = def.subgraphs[0]!;
-      const node = sg.operators.find((o) => def.operatorCodes[o.opcodeIndex]!.customCode === 'Convolution2DTransposeBias')!;
-      expect(Array.from(node.customOptions!)).toEqual([1, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0]); // SAME, stride 2x2
-      def.operatorCodes.push({ builtinCode: BuiltinOperator.TRANSPOSE_CONV, deprecatedBuiltinCode: BuiltinOperator.TRANSPOSE_CONV, customCode: null, version: 3 });
-      def.buffers.push({ data: new Uint8Array(Int32Array.from(sg.tensors[node.outputs[0]!]!.shape).buffer) });
-      sg.tensors.push({ name: 'segment/output_shape', type: TensorType.INT32, shape: Int32Array.of(4), buffer: def.buffers.length - 1, quantization: null, isVariable: false });
-      node.opcodeIndex = def.operatorCodes.length - 1;
-      node.inputs = Int32Array.of(sg.tensors.length - 1, node.inputs[1]!, node.inputs[0]!, node.inputs[2]!);
-      node.builtinOptionsType = BuiltinOptionsType.TransposeConvOptions;
-      node.builtinOptions = { padding: Padding.SAME, strideW: 2, strideH: 2, fusedActivationFunction: ActivationFunctionType.NONE, quantizedBiasType: 0 };
-      node.customOptions = null;
-      const rewritten = writeModel(def);
+    it.skipIf(!oracleAvailable)(
+      `${name}: the whole model matches TFLite running it with the custom op rewritten as TRANSPOSE_CONV + bias`,
+      () => {
+        // TFLite does not have MediaPipe's op; with the node rewritten as its builtin equivalent (same float16
+        // weights behind DEQUANTIZE, SAME, stride 2) TFLite runs the rest of the model with its own kernels.
+        const original = corpusBytes(name);
+        const def = loadModel(original);
+        const sg = def.subgraphs[0]!;
+        const node = sg.operators.find((o) => def.operatorCodes[o.opcodeIndex]!.customCode === 'Convolution2DTransposeBias')!;
+        expect(Array.from(node.customOptions!)).toEqual([1, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0]); // SAME, stride 2x2
+        def.operatorCodes.push({
+          builtinCode: BuiltinOperator.TRANSPOSE_CONV,
+          deprecatedBuiltinCode: BuiltinOperator.TRANSPOSE_CONV,
+          customCode: null,
+          version: 3,
+        });
+        def.buffers.push({ data: new Uint8Array(Int32Array.from(sg.tensors[node.outputs[0]!]!.shape).buffer) });
+        sg.tensors.push({
+          name: 'segment/output_shape',
+          type: TensorType.INT32,
+          shape: Int32Array.of(4),
+          buffer: def.buffers.length - 1,
+          quantization: null,
+          isVariable: false,
+        });
+        node.opcodeIndex = def.operatorCodes.length - 1;
+        node.inputs = Int32Array.of(sg.tensors.length - 1, node.inputs[1]!, node.inputs[0]!, node.inputs[2]!);
+        node.builtinOptionsType = BuiltinOptionsType.TransposeConvOptions;
+        node.builtinOptions = {
+          padding: Padding.SAME,
+          strideW: 2,
+          strideH: 2,
+          fusedActivationFunction: ActivationFunctionType.NONE,
+          quantizedBiasType: 0,
+        };
+        node.customOptions = null;
+        const rewritten = writeModel(def);
 
-      const [, height, width] = Array.from(sg.tensors[sg.inputs[0]!]!.shape);
-      const image = portrait(height!, width!);
-      const input = new Uint8Array(image.buffer, image.byteOffset, image.byteLength);
-      const expected = runTflite(rewritten, [input]).outputBytes[0]!;
-      const resolver = registerMediapipeOps(registerReferenceOps(new OpResolver()));
-      const interpreter = new MicroInterpreter(loadModel(original), resolver, { planner: createPlanner('greedy') }).allocateTensors();
-      interpreter.setInput(0, image);
-      interpreter.invoke();
-      const cmp = compareBytes('float32', interpreter.output(0).bytes, expected);
-      expect(cmp, JSON.stringify(cmp)).toMatchObject({ pass: true, mismatches: 0, elements: height! * width! });
-      // the mask is not flat: the model sees something in the picture
-      const mask = new Float32Array(expected.slice().buffer);
-      expect(Math.max(...mask) - Math.min(...mask)).toBeGreaterThan(0.1);
-      console.log(`${name} vs TFLite: max |difference| ${cmp.maxAbsDiff.toExponential(2)} over ${cmp.elements} mask values`);
-    }, 300_000);
+        const [, height, width] = Array.from(sg.tensors[sg.inputs[0]!]!.shape);
+        const image = portrait(height!, width!);
+        const input = new Uint8Array(image.buffer, image.byteOffset, image.byteLength);
+        const expected = runTflite(rewritten, [input]).outputBytes[0]!;
+        const resolver = registerMediapipeOps(registerReferenceOps(new OpResolver()));
+        const interpreter = new MicroInterpreter(loadModel(original), resolver, { planner: createPlanner('greedy') }).allocateTensors();
+        interpreter.setInput(0, image);
+        interpreter.invoke();
+        const cmp = compareBytes('float32', interpreter.output(0).bytes, expected);
+        expect(cmp, JSON.stringify(cmp)).toMatchObject({ pass: true, mismatches: 0, elements: height! * width! });
+        // the mask is not flat: the model sees something in the picture
+        const mask = new Float32Array(expected.slice().buffer);
+        expect(Math.max(...mask) - Math.min(...mask)).toBeGreaterThan(0.1);
+        console.log(`${name} vs TFLite: max |difference| ${cmp.maxAbsDiff.toExponential(2)} over ${cmp.elements} mask values`);
+      },
+      300_000,
+    );
   }
 });

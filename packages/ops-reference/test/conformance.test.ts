@@ -28,9 +28,14 @@ describe.skipIf(!hasConformance)('conformance (ops-reference)', () => {
         it.skip(`skipped: ${NOT_SUPPORTED[model]}`, () => {});
         return;
       }
-      it('every intermediate tensor of case 0 equals TFLM\'s', () => {
+      it("every intermediate tensor of case 0 equals TFLM's", () => {
         const diff = firstDifferingIntermediate(model);
-        expect(diff, diff ? `first differing: tensor ${diff.index} "${diff.name}" (${diff.producer_op}), ${diff.mismatches}/${diff.elements} elements` : '').toBeNull();
+        expect(
+          diff,
+          diff
+            ? `first differing: tensor ${diff.index} "${diff.name}" (${diff.producer_op}), ${diff.mismatches}/${diff.elements} elements`
+            : '',
+        ).toBeNull();
       });
       manifest.cases.forEach((_, c) => {
         it(`case ${c}`, () => {

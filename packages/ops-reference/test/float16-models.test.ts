@@ -39,7 +39,9 @@ describe.skipIf(!oracleAvailable)('float16 models vs TFLite', () => {
     const bytes = corpusBytes(name);
     const inputs = randomInputs(new TfliteOracle(bytes).inputs);
     const cmp = compareWithTflite(bytes, inputs, { relativeToMax: 1e-6 });
-    expect(cmp.outputs.map((o) => `${o.index}: ${o.mismatches}/${o.elements} (max |Δ| ${o.maxAbsDiff})`)).toEqual(cmp.outputs.map((o) => `${o.index}: 0/${o.elements} (max |Δ| ${o.maxAbsDiff})`));
+    expect(cmp.outputs.map((o) => `${o.index}: ${o.mismatches}/${o.elements} (max |Δ| ${o.maxAbsDiff})`)).toEqual(
+      cmp.outputs.map((o) => `${o.index}: 0/${o.elements} (max |Δ| ${o.maxAbsDiff})`),
+    );
     expect(cmp.outputs.every((o) => o.elements > 0)).toBe(true);
 
     const model = loadModel(bytes);
@@ -54,7 +56,9 @@ describe.skipIf(!oracleAvailable)('float16 models vs TFLite', () => {
     expect(a.persistentBufferBytes - b.persistentBufferBytes).toBe(w.bytes);
     // Unfolded, the planner overlaps each dequantized weight with activations: the arena is smaller.
     expect(b.arenaBytes).toBeLessThan(a.arenaBytes);
-    console.log(`${name}: ${w.tensors.length} float16 weights; arena folded ${a.arenaBytes} B (head ${a.headBytes}, tail ${a.tailBytes}), unfolded ${b.arenaBytes} B (head ${b.headBytes}, tail ${b.tailBytes})`);
+    console.log(
+      `${name}: ${w.tensors.length} float16 weights; arena folded ${a.arenaBytes} B (head ${a.headBytes}, tail ${a.tailBytes}), unfolded ${b.arenaBytes} B (head ${b.headBytes}, tail ${b.tailBytes})`,
+    );
   });
 });
 
@@ -91,7 +95,9 @@ describe.skipIf(!oracleAvailable)('pose_landmark models vs TFLite (ill-condition
       return `${o.index}: max |Δ| ${o.maxAbsDiff.toExponential(2)} = ${(o.maxAbsDiff / max).toExponential(1)} of max`;
     });
     console.log(`${name} vs TFLite: ${ratios.join('; ')}`);
-    expect(cmp.outputs.map((o) => `${o.index}: ${o.mismatches}/${o.elements}`)).toEqual(cmp.outputs.map((o) => `${o.index}: 0/${o.elements}`));
+    expect(cmp.outputs.map((o) => `${o.index}: ${o.mismatches}/${o.elements}`)).toEqual(
+      cmp.outputs.map((o) => `${o.index}: 0/${o.elements}`),
+    );
     expect(cmp.outputs.every((o) => o.elements > 0)).toBe(true);
   });
 });

@@ -14,17 +14,26 @@ import { registerReferenceOps } from '../src/index.js';
 
 type Kind = 'float32' | 'int8' | 'int16' | 'uint8';
 type Op = 'dw' | 'maxpool' | 'avgpool' | 'pad' | 'padv2';
-const TYPE: Record<Kind, TensorType> = { float32: TensorType.FLOAT32, int8: TensorType.INT8, int16: TensorType.INT16, uint8: TensorType.UINT8 };
+const TYPE: Record<Kind, TensorType> = {
+  float32: TensorType.FLOAT32,
+  int8: TensorType.INT8,
+  int16: TensorType.INT16,
+  uint8: TensorType.UINT8,
+};
 
 function model(r: Rng, kind: Kind, op: Op): Uint8Array {
   const b = new ModelBuilder();
   const T = TYPE[kind];
-  const q = kind === 'float32' ? undefined : { scale: 0.05 + r.next() * 0.05, zeroPoint: kind === 'int16' ? 0 : kind === 'uint8' ? r.int(100, 150) : r.int(-10, 10) };
+  const q =
+    kind === 'float32'
+      ? undefined
+      : { scale: 0.05 + r.next() * 0.05, zeroPoint: kind === 'int16' ? 0 : kind === 'uint8' ? r.int(100, 150) : r.int(-10, 10) };
   const n = r.int(1, 2);
   const h = r.int(3, 13);
   const w = r.int(3, 13);
   const c = r.int(1, 6);
-  const act = (shape: number[], name: string, quant = q) => b.addTensor({ name, type: T, shape, ...(quant ? { quantization: quant } : {}) });
+  const act = (shape: number[], name: string, quant = q) =>
+    b.addTensor({ name, type: T, shape, ...(quant ? { quantization: quant } : {}) });
   const input = act([n, h, w, c], 'input');
   const x = act([n, h, w, c], 'x');
   const identity = { padding: Padding.VALID, strideH: 1, strideW: 1, filterHeight: 1, filterWidth: 1 };
@@ -40,7 +49,14 @@ function model(r: Rng, kind: Kind, op: Op): Uint8Array {
     const paddings = b.addTensor({ name: 'paddings', type: TensorType.INT32, shape: [4, 2], data: Int32Array.from(p) });
     const inputs = [x, paddings];
     if (op === 'padv2') {
-      const value = kind === 'float32' ? new Float32Array([1.5]) : kind === 'int16' ? new Int16Array([7]) : kind === 'uint8' ? new Uint8Array([q!.zeroPoint + 3]) : new Int8Array([q!.zeroPoint + 3]);
+      const value =
+        kind === 'float32'
+          ? new Float32Array([1.5])
+          : kind === 'int16'
+            ? new Int16Array([7])
+            : kind === 'uint8'
+              ? new Uint8Array([q!.zeroPoint + 3])
+              : new Int8Array([q!.zeroPoint + 3]);
       inputs.push(b.addTensor({ name: 'value', type: T, shape: [1], data: value, ...(q ? { quantization: q } : {}) }));
     }
     b.addOperator({ op: op === 'pad' ? BuiltinOperator.PAD : BuiltinOperator.PADV2, inputs, outputs: [y] });
@@ -60,26 +76,58 @@ function model(r: Rng, kind: Kind, op: Op): Uint8Array {
         kind === 'float32'
           ? b.addTensor({ name: 'f', type: T, shape: [1, k, k, c], data: Float32Array.from({ length: count }, () => r.next() * 2 - 1) })
           : kind === 'uint8'
-            ? b.addTensor({ name: 'f', type: TensorType.UINT8, shape: [1, k, k, c], data: Uint8Array.from({ length: count }, () => r.int(0, 255)), quantization: { scale: 0.02, zeroPoint: 127 } })
-            : b.addTensor({ name: 'f', type: TensorType.INT8, shape: [1, k, k, c], data: Int8Array.from({ length: count }, () => r.int(-127, 127)), quantization: { scale: fScales, zeroPoint: fScales.map(() => 0), quantizedDimension: 3 } });
+            ? b.addTensor({
+                name: 'f',
+                type: TensorType.UINT8,
+                shape: [1, k, k, c],
+                data: Uint8Array.from({ length: count }, () => r.int(0, 255)),
+                quantization: { scale: 0.02, zeroPoint: 127 },
+              })
+            : b.addTensor({
+                name: 'f',
+                type: TensorType.INT8,
+                shape: [1, k, k, c],
+                data: Int8Array.from({ length: count }, () => r.int(-127, 127)),
+                quantization: { scale: fScales, zeroPoint: fScales.map(() => 0), quantizedDimension: 3 },
+              });
       const biasScale = (i: number) => q!.scale * (kind === 'uint8' ? 0.02 : fScales[i]!);
       const bias =
         kind === 'float32'
           ? b.addTensor({ name: 'bias', type: T, shape: [c], data: Float32Array.from({ length: c }, () => r.next() - 0.5) })
           : kind === 'int16'
-            ? b.addTensor({ name: 'bias', type: TensorType.INT64, shape: [c], data: BigInt64Array.from({ length: c }, () => BigInt(r.int(-2000, 2000))), quantization: { scale: fScales.map((_, i) => biasScale(i)), zeroPoint: fScales.map(() => 0), quantizedDimension: 0 } })
+            ? b.addTensor({
+                name: 'bias',
+                type: TensorType.INT64,
+                shape: [c],
+                data: BigInt64Array.from({ length: c }, () => BigInt(r.int(-2000, 2000))),
+                quantization: { scale: fScales.map((_, i) => biasScale(i)), zeroPoint: fScales.map(() => 0), quantizedDimension: 0 },
+              })
             : b.addTensor({
                 name: 'bias',
                 type: TensorType.INT32,
                 shape: [c],
                 data: Int32Array.from({ length: c }, () => r.int(-500, 500)),
-                quantization: kind === 'uint8' ? { scale: biasScale(0) } : { scale: fScales.map((_, i) => biasScale(i)), zeroPoint: fScales.map(() => 0), quantizedDimension: 0 },
+                quantization:
+                  kind === 'uint8'
+                    ? { scale: biasScale(0) }
+                    : { scale: fScales.map((_, i) => biasScale(i)), zeroPoint: fScales.map(() => 0), quantizedDimension: 0 },
               });
       y = act([n, oh, ow, c], 'y', q ? { scale: q.scale * 2, zeroPoint: q.zeroPoint } : undefined);
-      b.addOperator({ op: BuiltinOperator.DEPTHWISE_CONV_2D, version: kind === 'int16' ? 5 : 3, inputs: [x, filter, bias], outputs: [y], options: { padding, strideH: s, strideW: s, dilationHFactor: d, dilationWFactor: d, depthMultiplier: 1 } });
+      b.addOperator({
+        op: BuiltinOperator.DEPTHWISE_CONV_2D,
+        version: kind === 'int16' ? 5 : 3,
+        inputs: [x, filter, bias],
+        outputs: [y],
+        options: { padding, strideH: s, strideW: s, dilationHFactor: d, dilationWFactor: d, depthMultiplier: 1 },
+      });
     } else {
       y = act([n, oh, ow, c], 'y');
-      b.addOperator({ op: op === 'maxpool' ? BuiltinOperator.MAX_POOL_2D : BuiltinOperator.AVERAGE_POOL_2D, inputs: [x], outputs: [y], options: { padding, strideH: s, strideW: s, filterHeight: k, filterWidth: k } });
+      b.addOperator({
+        op: op === 'maxpool' ? BuiltinOperator.MAX_POOL_2D : BuiltinOperator.AVERAGE_POOL_2D,
+        inputs: [x],
+        outputs: [y],
+        options: { padding, strideH: s, strideW: s, filterHeight: k, filterWidth: k },
+      });
     }
   }
   const out = act([n, oh, ow, c], 'output', op === 'dw' && q ? { scale: q.scale * 2, zeroPoint: q.zeroPoint } : q);

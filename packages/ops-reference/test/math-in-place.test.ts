@@ -25,7 +25,9 @@ function chain(shape: number[], input: { type: TensorType; scale?: number; zeroP
   const x = b.addTensor({ name: 'x', type: input.type, shape, quantization: q(input.scale, input.zeroPoint) });
   let prev = x;
   steps.forEach((s, k) => {
-    const extras = (s.extra ?? []).map((e, j) => b.addTensor({ name: `c${k}_${j}`, type: e.type, shape: e.shape, data: e.data, quantization: q(e.scale, e.zeroPoint) }));
+    const extras = (s.extra ?? []).map((e, j) =>
+      b.addTensor({ name: `c${k}_${j}`, type: e.type, shape: e.shape, data: e.data, quantization: q(e.scale, e.zeroPoint) }),
+    );
     const out = b.addTensor({ name: `t${k}`, type: s.type, shape, quantization: q(s.scale, s.zeroPoint) });
     b.addOperator({ op: s.op, inputs: [prev, ...extras], outputs: [out], options: s.options });
     prev = out;
@@ -34,7 +36,11 @@ function chain(shape: number[], input: { type: TensorType; scale?: number; zeroP
 }
 
 function runModel(bytes: Uint8Array, input: Uint8Array, inPlace: boolean): { out: Uint8Array; pairs: number } {
-  const interp = new MicroInterpreter(loadModel(bytes), registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy'), arena: 'auto', inPlace }).allocateTensors();
+  const interp = new MicroInterpreter(loadModel(bytes), registerReferenceOps(new OpResolver()), {
+    planner: createPlanner('greedy'),
+    arena: 'auto',
+    inPlace,
+  }).allocateTensors();
   interp.setInput(0, input);
   interp.invoke();
   const plan = interp.memoryPlan();
@@ -83,9 +89,17 @@ describe('math kernels in place', () => {
       { op: BuiltinOperator.ELU, type: I8, scale: 0.04, zeroPoint: -20 },
       { op: BuiltinOperator.L2_NORMALIZATION, type: I8, scale: 1 / 128, zeroPoint: 0 },
       { op: BuiltinOperator.LOG_SOFTMAX, type: I8, scale: 16 / 256, zeroPoint: 127 },
-      { op: BuiltinOperator.GREATER, type: TensorType.BOOL, extra: [{ type: I8, shape: [8], data: Int8Array.from([120, 100, 80, 60, 40, 20, 0, -20]), scale: 16 / 256, zeroPoint: 127 }] },
+      {
+        op: BuiltinOperator.GREATER,
+        type: TensorType.BOOL,
+        extra: [{ type: I8, shape: [8], data: Int8Array.from([120, 100, 80, 60, 40, 20, 0, -20]), scale: 16 / 256, zeroPoint: 127 }],
+      },
       { op: BuiltinOperator.LOGICAL_NOT, type: TensorType.BOOL },
-      { op: BuiltinOperator.LOGICAL_OR, type: TensorType.BOOL, extra: [{ type: TensorType.BOOL, shape: [8], data: Uint8Array.from([0, 1, 0, 0, 0, 0, 0, 1]) }] },
+      {
+        op: BuiltinOperator.LOGICAL_OR,
+        type: TensorType.BOOL,
+        extra: [{ type: TensorType.BOOL, shape: [8], data: Uint8Array.from([0, 1, 0, 0, 0, 0, 0, 1]) }],
+      },
     ];
     expectSameInPlace(chain(shape, { type: I8, scale: 0.1, zeroPoint: 0 }, steps), new Uint8Array(data.buffer), steps.length - 1);
   });

@@ -42,7 +42,13 @@ function bytesOf(type: TensorType, values: (number | bigint)[]): Uint8Array {
 }
 
 /** Builds a one-operator model, draws its runtime inputs, and compares micrort with TFLite. */
-function check(op: BuiltinOperator, inputs: In[], output: { type: TensorType; shape: number[] }, options?: BuiltinOptionsSpec, seed = 1): void {
+function check(
+  op: BuiltinOperator,
+  inputs: In[],
+  output: { type: TensorType; shape: number[] },
+  options?: BuiltinOptionsSpec,
+  seed = 1,
+): void {
   const b = new ModelBuilder();
   const r = lcg(seed);
   const ids: number[] = [];
@@ -94,27 +100,111 @@ describe.skipIf(!oracleAvailable)('math kernels vs TFLite (float32, int32, int64
   });
 
   it('binary float32 / int32 ops broadcasting up to 4-D', () => {
-    check(BuiltinOperator.SQUARED_DIFFERENCE, [{ type: F32, shape: [2, 1, 3, 4], draw: uniform(-2, 2) }, { type: F32, shape: [3, 1], draw: uniform(-2, 2) }], { type: F32, shape: [2, 1, 3, 4] });
-    check(BuiltinOperator.SQUARED_DIFFERENCE, [{ type: I32, shape: [3, 4], draw: ints(-1000, 1000) }, { type: I32, shape: [4], draw: ints(-1000, 1000) }], { type: I32, shape: [3, 4] });
+    check(
+      BuiltinOperator.SQUARED_DIFFERENCE,
+      [
+        { type: F32, shape: [2, 1, 3, 4], draw: uniform(-2, 2) },
+        { type: F32, shape: [3, 1], draw: uniform(-2, 2) },
+      ],
+      { type: F32, shape: [2, 1, 3, 4] },
+    );
+    check(
+      BuiltinOperator.SQUARED_DIFFERENCE,
+      [
+        { type: I32, shape: [3, 4], draw: ints(-1000, 1000) },
+        { type: I32, shape: [4], draw: ints(-1000, 1000) },
+      ],
+      { type: I32, shape: [3, 4] },
+    );
     const divisor = (r: () => number) => Math.fround((0.5 + 2.5 * r()) * (r() < 0.5 ? -1 : 1));
-    check(BuiltinOperator.FLOOR_DIV, [{ type: F32, shape: [2, 3, 1, 4], draw: uniform(-10, 10) }, { type: F32, shape: [3, 2, 1], draw: divisor }], { type: F32, shape: [2, 3, 2, 4] });
-    check(BuiltinOperator.FLOOR_MOD, [{ type: F32, shape: [2, 3, 1, 4], draw: uniform(-10, 10) }, { type: F32, shape: [3, 2, 1], draw: divisor }], { type: F32, shape: [2, 3, 2, 4] });
-    check(BuiltinOperator.PRELU, [{ type: F32, shape: [1, 3, 3, 4], draw: uniform(-2, 2) }, { type: F32, shape: [1, 1, 4], data: Float32Array.from([0.25, -0.5, 1.5, 0]) }], { type: F32, shape: [1, 3, 3, 4] });
+    check(
+      BuiltinOperator.FLOOR_DIV,
+      [
+        { type: F32, shape: [2, 3, 1, 4], draw: uniform(-10, 10) },
+        { type: F32, shape: [3, 2, 1], draw: divisor },
+      ],
+      { type: F32, shape: [2, 3, 2, 4] },
+    );
+    check(
+      BuiltinOperator.FLOOR_MOD,
+      [
+        { type: F32, shape: [2, 3, 1, 4], draw: uniform(-10, 10) },
+        { type: F32, shape: [3, 2, 1], draw: divisor },
+      ],
+      { type: F32, shape: [2, 3, 2, 4] },
+    );
+    check(
+      BuiltinOperator.PRELU,
+      [
+        { type: F32, shape: [1, 3, 3, 4], draw: uniform(-2, 2) },
+        { type: F32, shape: [1, 1, 4], data: Float32Array.from([0.25, -0.5, 1.5, 0]) },
+      ],
+      { type: F32, shape: [1, 3, 3, 4] },
+    );
   });
 
   it('comparisons: float32 ties, int32 broadcast both ways, int64 beyond 32 bits, bool', () => {
     const big = (r: () => number) => BigInt(Math.floor(r() * 5) - 2) * 4294967296n + BigInt(Math.floor(r() * 3) - 1);
-    for (const op of [BuiltinOperator.EQUAL, BuiltinOperator.NOT_EQUAL, BuiltinOperator.GREATER, BuiltinOperator.GREATER_EQUAL, BuiltinOperator.LESS, BuiltinOperator.LESS_EQUAL]) {
-      check(op, [{ type: F32, shape: [2, 3, 4], draw: grid(-2, 0.5, 9) }, { type: F32, shape: [3, 1], draw: grid(-2, 0.5, 9) }], { type: BOOL, shape: [2, 3, 4] });
-      check(op, [{ type: I32, shape: [4, 1, 3], draw: ints(-3, 3) }, { type: I32, shape: [2, 1], draw: ints(-3, 3) }], { type: BOOL, shape: [4, 2, 3] });
-      check(op, [{ type: I64, shape: [3, 5], draw: big }, { type: I64, shape: [3, 5], draw: big }], { type: BOOL, shape: [3, 5] });
+    for (const op of [
+      BuiltinOperator.EQUAL,
+      BuiltinOperator.NOT_EQUAL,
+      BuiltinOperator.GREATER,
+      BuiltinOperator.GREATER_EQUAL,
+      BuiltinOperator.LESS,
+      BuiltinOperator.LESS_EQUAL,
+    ]) {
+      check(
+        op,
+        [
+          { type: F32, shape: [2, 3, 4], draw: grid(-2, 0.5, 9) },
+          { type: F32, shape: [3, 1], draw: grid(-2, 0.5, 9) },
+        ],
+        { type: BOOL, shape: [2, 3, 4] },
+      );
+      check(
+        op,
+        [
+          { type: I32, shape: [4, 1, 3], draw: ints(-3, 3) },
+          { type: I32, shape: [2, 1], draw: ints(-3, 3) },
+        ],
+        { type: BOOL, shape: [4, 2, 3] },
+      );
+      check(
+        op,
+        [
+          { type: I64, shape: [3, 5], draw: big },
+          { type: I64, shape: [3, 5], draw: big },
+        ],
+        { type: BOOL, shape: [3, 5] },
+      );
     }
-    check(BuiltinOperator.EQUAL, [{ type: BOOL, shape: [6], draw: bools(0.5) }, { type: BOOL, shape: [6], draw: bools(0.5) }], { type: BOOL, shape: [6] });
+    check(
+      BuiltinOperator.EQUAL,
+      [
+        { type: BOOL, shape: [6], draw: bools(0.5) },
+        { type: BOOL, shape: [6], draw: bools(0.5) },
+      ],
+      { type: BOOL, shape: [6] },
+    );
   });
 
   it('logical ops and SELECT_V2 with three-way broadcasting', () => {
-    check(BuiltinOperator.LOGICAL_AND, [{ type: BOOL, shape: [2, 1, 4], draw: bools(0.6) }, { type: BOOL, shape: [3, 1], draw: bools(0.6) }], { type: BOOL, shape: [2, 3, 4] });
-    check(BuiltinOperator.LOGICAL_OR, [{ type: BOOL, shape: [2, 3, 4], draw: bools(0.3) }, { type: BOOL, shape: [4], draw: bools(0.3) }], { type: BOOL, shape: [2, 3, 4] });
+    check(
+      BuiltinOperator.LOGICAL_AND,
+      [
+        { type: BOOL, shape: [2, 1, 4], draw: bools(0.6) },
+        { type: BOOL, shape: [3, 1], draw: bools(0.6) },
+      ],
+      { type: BOOL, shape: [2, 3, 4] },
+    );
+    check(
+      BuiltinOperator.LOGICAL_OR,
+      [
+        { type: BOOL, shape: [2, 3, 4], draw: bools(0.3) },
+        { type: BOOL, shape: [4], draw: bools(0.3) },
+      ],
+      { type: BOOL, shape: [2, 3, 4] },
+    );
     check(BuiltinOperator.LOGICAL_NOT, [{ type: BOOL, shape: [7], draw: bools(0.5) }], { type: BOOL, shape: [7] });
     check(
       BuiltinOperator.SELECT_V2,
@@ -128,13 +218,32 @@ describe.skipIf(!oracleAvailable)('math kernels vs TFLite (float32, int32, int64
   });
 
   it('ADD_N, CUMSUM in every option combination, ZEROS_LIKE and FILL', () => {
-    check(BuiltinOperator.ADD_N, [0, 1, 2].map(() => ({ type: F32, shape: [2, 3, 4], draw: uniform(-1, 1) })), { type: F32, shape: [2, 3, 4] });
+    check(
+      BuiltinOperator.ADD_N,
+      [0, 1, 2].map(() => ({ type: F32, shape: [2, 3, 4], draw: uniform(-1, 1) })),
+      { type: F32, shape: [2, 3, 4] },
+    );
     for (const axis of [0, 1, -1])
       for (const exclusive of [false, true])
         for (const reverse of [false, true])
-          check(BuiltinOperator.CUMSUM, [{ type: F32, shape: [3, 4, 5], draw: uniform(-1, 1) }, { type: I32, shape: [], data: i32Const([axis]) }], { type: F32, shape: [3, 4, 5] }, { exclusive, reverse });
+          check(
+            BuiltinOperator.CUMSUM,
+            [
+              { type: F32, shape: [3, 4, 5], draw: uniform(-1, 1) },
+              { type: I32, shape: [], data: i32Const([axis]) },
+            ],
+            { type: F32, shape: [3, 4, 5] },
+            { exclusive, reverse },
+          );
     check(BuiltinOperator.ZEROS_LIKE, [{ type: I64, shape: [3, 2], draw: () => -123456789012n }], { type: I64, shape: [3, 2] });
-    check(BuiltinOperator.FILL, [{ type: I32, shape: [3], data: i32Const([2, 3, 4]) }, { type: F32, shape: [], draw: uniform(-10, 10) }], { type: F32, shape: [2, 3, 4] });
+    check(
+      BuiltinOperator.FILL,
+      [
+        { type: I32, shape: [3], data: i32Const([2, 3, 4]) },
+        { type: F32, shape: [], draw: uniform(-10, 10) },
+      ],
+      { type: F32, shape: [2, 3, 4] },
+    );
   });
 
   it('reductions over several axes, negative and duplicated, with and without keep_dims', () => {
@@ -143,7 +252,15 @@ describe.skipIf(!oracleAvailable)('math kernels vs TFLite (float32, int32, int64
       check(op, [x, { type: I32, shape: [2], data: i32Const([1, -1]) }], { type: F32, shape: [2, 4] }, { keepDims: false });
       check(op, [x, { type: I32, shape: [3], data: i32Const([0, 2, 0]) }], { type: F32, shape: [1, 3, 1, 5] }, { keepDims: true });
     }
-    check(BuiltinOperator.REDUCE_ALL, [{ type: BOOL, shape: [3, 2, 4], draw: bools(0.85) }, { type: I32, shape: [1], data: i32Const([2]) }], { type: BOOL, shape: [3, 2] }, { keepDims: false });
+    check(
+      BuiltinOperator.REDUCE_ALL,
+      [
+        { type: BOOL, shape: [3, 2, 4], draw: bools(0.85) },
+        { type: I32, shape: [1], data: i32Const([2]) },
+      ],
+      { type: BOOL, shape: [3, 2] },
+      { keepDims: false },
+    );
   });
 
   it('BATCH_MATMUL in every adj_x / adj_y combination with batch broadcasting', () => {

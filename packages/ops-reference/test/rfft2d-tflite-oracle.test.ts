@@ -25,7 +25,8 @@ function component(code: BuiltinOperator, part: 0 | 1): Registration {
   };
 }
 
-const resolver = () => registerReferenceOps(new OpResolver()).register(component(BuiltinOperator.REAL, 0)).register(component(BuiltinOperator.IMAG, 1));
+const resolver = () =>
+  registerReferenceOps(new OpResolver()).register(component(BuiltinOperator.REAL, 0)).register(component(BuiltinOperator.IMAG, 1));
 
 function spectrumModel(shape: number[], fft: [number, number]): Uint8Array {
   const b = new ModelBuilder();

@@ -8,7 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { MicroInterpreter, type ScheduleName } from '@micrort/core';
 import { createPlanner, lowerBound } from '@micrort/planners';
 import { AlwaysSharePlanner } from '../../../test-support/always-share.js';
-import { SKIP_REASON, hasConformance, listModels, loadConformanceModel, referenceResolver, runCase } from '../../../test-support/conformance.js';
+import {
+  SKIP_REASON,
+  hasConformance,
+  listModels,
+  loadConformanceModel,
+  referenceResolver,
+  runCase,
+} from '../../../test-support/conformance.js';
 
 const SCHEDULES: ScheduleName[] = ['inplace', 'patch', 'patch+inplace'];
 
@@ -28,7 +35,10 @@ describe.skipIf(!hasConformance)('schedules on the conformance models (ops-refer
     it(`${model}: the best schedule's head is at most half the normal schedule's lower bound`, () => {
       if (!listModels().includes(model)) return;
       const head = (schedule: ScheduleName) =>
-        new MicroInterpreter(loadConformanceModel(model), referenceResolver(), { planner: createPlanner('greedy'), schedule }).allocateTensors();
+        new MicroInterpreter(loadConformanceModel(model), referenceResolver(), {
+          planner: createPlanner('greedy'),
+          schedule,
+        }).allocateTensors();
       const normal = head('normal');
       const bound = lowerBound(normal.memoryPlan().requirements);
       const best = Math.min(...SCHEDULES.map((s) => head(s).arenaUsage().headBytes));

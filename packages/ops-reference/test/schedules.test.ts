@@ -5,7 +5,17 @@
  * output bytes (float32 too: tiles add only exact zeros to a sum).
  */
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, Padding, ScheduleError, TensorType, loadModel, type ScheduleOptions } from '@micrort/core';
+import {
+  BuiltinOperator,
+  MicroInterpreter,
+  ModelBuilder,
+  OpResolver,
+  Padding,
+  ScheduleError,
+  TensorType,
+  loadModel,
+  type ScheduleOptions,
+} from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
 import { checkFixedStages, checkSearchedSchedules } from '../../../test-support/schedule-checks.js';
 import { registerReferenceOps } from '../src/index.js';
@@ -23,8 +33,18 @@ describe('schedule errors and reports (ops-reference)', () => {
     const y = b.addTensor({ name: 'y', type: F, shape: [1, 8, 8, 2] });
     const w = b.addTensor({ name: 'w', type: F, shape: [1, 3, 3, 2], data: new Float32Array(18).fill(0.5) });
     const bias = b.addTensor({ name: 'bias', type: F, shape: [2], data: new Float32Array(2) });
-    b.addOperator({ op: BuiltinOperator.DEPTHWISE_CONV_2D, inputs: [x, w, bias], outputs: [a], options: { padding: Padding.SAME, strideH: 1, strideW: 1, depthMultiplier: 1 } });
-    b.addOperator({ op: pool, inputs: [a], outputs: [p], options: { padding: Padding.SAME, strideH: 1, strideW: 1, filterHeight: 3, filterWidth: 3 } });
+    b.addOperator({
+      op: BuiltinOperator.DEPTHWISE_CONV_2D,
+      inputs: [x, w, bias],
+      outputs: [a],
+      options: { padding: Padding.SAME, strideH: 1, strideW: 1, depthMultiplier: 1 },
+    });
+    b.addOperator({
+      op: pool,
+      inputs: [a],
+      outputs: [p],
+      options: { padding: Padding.SAME, strideH: 1, strideW: 1, filterHeight: 3, filterWidth: 3 },
+    });
     b.addOperator({ op: BuiltinOperator.ADD, inputs: [a, p], outputs: [y] });
     return loadModel(b.setInputs([x]).setOutputs([y]).build());
   }
@@ -37,10 +57,12 @@ describe('schedule errors and reports (ops-reference)', () => {
     );
     const internal = make({ name: 'patch', stage: { firstNode: 0, lastNode: 1, rows: 2, cols: 2 } }, BuiltinOperator.MAX_POOL_2D);
     expect(() => internal.allocateTensors()).toThrow(ScheduleError);
-    expect(() => make({ name: 'patch', stage: { firstNode: 0, lastNode: 1, rows: 2, cols: 2 } }, BuiltinOperator.MAX_POOL_2D).allocateTensors()).toThrow(
-      /tensor 1 is produced inside the stage and read after it/,
+    expect(() =>
+      make({ name: 'patch', stage: { firstNode: 0, lastNode: 1, rows: 2, cols: 2 } }, BuiltinOperator.MAX_POOL_2D).allocateTensors(),
+    ).toThrow(/tensor 1 is produced inside the stage and read after it/);
+    expect(() => make({ name: 'patch', stage: { firstNode: 0, lastNode: 0, rows: 9, cols: 2 } }).allocateTensors()).toThrow(
+      /a 9x2 tile grid does not fit the stage output 8x8/,
     );
-    expect(() => make({ name: 'patch', stage: { firstNode: 0, lastNode: 0, rows: 9, cols: 2 } }).allocateTensors()).toThrow(/a 9x2 tile grid does not fit the stage output 8x8/);
     // One node whose output the rest reads is a stage; its bytes are the normal schedule's.
     const one = make({ name: 'patch', stage: { firstNode: 0, lastNode: 0, rows: 3, cols: 2 } }).allocateTensors();
     expect(one.scheduleReport().patch?.grid).toEqual({ rows: 3, cols: 2, tileH: 3, tileW: 4 });
@@ -50,9 +72,15 @@ describe('schedule errors and reports (ops-reference)', () => {
     const interp = make({ name: 'patch' }).allocateTensors();
     const r = interp.scheduleReport();
     expect(r.patch?.grid).toBeNull();
-    expect(r.patch?.reason).toMatch(/^(the peak .* lies outside every run of spatial operators that can be tiled|no stage lowers the peak)/);
+    expect(r.patch?.reason).toMatch(
+      /^(the peak .* lies outside every run of spatial operators that can be tiled|no stage lowers the peak)/,
+    );
     expect(interp.nodes().map((n) => n.op)).toEqual(['DEPTHWISE_CONV_2D', 'AVERAGE_POOL_2D', 'ADD']);
-    expect(new MicroInterpreter(model(BuiltinOperator.AVERAGE_POOL_2D), resolver(), { planner: createPlanner('greedy') }).allocateTensors().scheduleReport()).toEqual({ name: 'normal', patch: null, inPlace: null });
+    expect(
+      new MicroInterpreter(model(BuiltinOperator.AVERAGE_POOL_2D), resolver(), { planner: createPlanner('greedy') })
+        .allocateTensors()
+        .scheduleReport(),
+    ).toEqual({ name: 'normal', patch: null, inPlace: null });
   });
 });
 

@@ -4,11 +4,27 @@
  * face_detection_full_range_sparse (46 float16 sparse weight tensors).
  */
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator as Op, MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel, writeModel, type ModelDef } from '@micrort/core';
+import {
+  BuiltinOperator as Op,
+  MicroInterpreter,
+  ModelBuilder,
+  OpResolver,
+  TensorType,
+  loadModel,
+  writeModel,
+  type ModelDef,
+} from '@micrort/core';
 import { corpusBytes } from '@micrort/corpus';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
-import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable, randomInputs, runTflite, TfliteOracle } from '../../../test-support/tflite-oracle.js';
+import {
+  compareWithTflite,
+  ORACLE_SKIP_REASON,
+  oracleAvailable,
+  randomInputs,
+  runTflite,
+  TfliteOracle,
+} from '../../../test-support/tflite-oracle.js';
 import { denseToSparse, type SparseSpec } from '../src/kernels/__fixtures__/sparse-testing.js';
 import { rng } from './uint8-models.js';
 
@@ -37,7 +53,12 @@ function fcModel(seed: number, spec: SparseSpec): Uint8Array {
   const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [2, 16] });
   const ws = b.addTensor({ name: 'w_sparse', type: TensorType.FLOAT32, shape: [8, 16], data: Float32Array.from(values), sparsity });
   const w = b.addTensor({ name: 'w', type: TensorType.FLOAT32, shape: [8, 16] });
-  const bias = b.addTensor({ name: 'bias', type: TensorType.FLOAT32, shape: [8], data: Float32Array.from({ length: 8 }, () => next() - 0.5) });
+  const bias = b.addTensor({
+    name: 'bias',
+    type: TensorType.FLOAT32,
+    shape: [8],
+    data: Float32Array.from({ length: 8 }, () => next() - 0.5),
+  });
   const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [2, 8] });
   b.addOperator({ op: Op.DENSIFY, inputs: [ws], outputs: [w] });
   b.addOperator({ op: Op.FULLY_CONNECTED, inputs: [x, w, bias], outputs: [y] });
@@ -53,7 +74,12 @@ function float16ConvModel(seed: number): Uint8Array {
   const ws = b.addTensor({ name: 'w_sparse', type: TensorType.FLOAT16, shape: [8, 1, 1, 32], data: Uint16Array.from(values), sparsity });
   const w16 = b.addTensor({ name: 'w16', type: TensorType.FLOAT16, shape: [8, 1, 1, 32] });
   const w = b.addTensor({ name: 'w', type: TensorType.FLOAT32, shape: [8, 1, 1, 32] });
-  const bias = b.addTensor({ name: 'bias', type: TensorType.FLOAT32, shape: [8], data: Float32Array.from({ length: 8 }, () => next() - 0.5) });
+  const bias = b.addTensor({
+    name: 'bias',
+    type: TensorType.FLOAT32,
+    shape: [8],
+    data: Float32Array.from({ length: 8 }, () => next() - 0.5),
+  });
   const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [1, 5, 5, 8] });
   b.addOperator({ op: Op.DENSIFY, inputs: [ws], outputs: [w16] });
   b.addOperator({ op: Op.DEQUANTIZE, inputs: [w16], outputs: [w] });
@@ -67,7 +93,14 @@ function int8Model(seed: number): Uint8Array {
   const dense = sparseWeights(next, 6 * 12, (x) => Math.round(x * 127));
   const { sparsity, values } = denseToSparse(dense, [6, 12], { blockMap: [1], blockSizes: [4], sparse: [false, true, false] });
   const q = { scale: 0.01, zeroPoint: 0 };
-  const ws = b.addTensor({ name: 'w_sparse', type: TensorType.INT8, shape: [6, 12], data: Int8Array.from(values), sparsity, quantization: q });
+  const ws = b.addTensor({
+    name: 'w_sparse',
+    type: TensorType.INT8,
+    shape: [6, 12],
+    data: Int8Array.from(values),
+    sparsity,
+    quantization: q,
+  });
   const w = b.addTensor({ name: 'w', type: TensorType.INT8, shape: [6, 12], quantization: q });
   b.addOperator({ op: Op.DENSIFY, inputs: [ws], outputs: [w] });
   return b.setInputs([]).setOutputs([w]).build();
@@ -86,7 +119,11 @@ function densifiedWeightsModel(def: ModelDef): Uint8Array {
 
 describe.skipIf(!oracleAvailable)('sparse models vs TFLite', () => {
   it('float32 DENSIFY → FULLY_CONNECTED: CSR, 1x4 blocks (TFLite sparse FC), column-major traversal', () => {
-    const specs: SparseSpec[] = [{ sparse: [false, true] }, { blockMap: [1], blockSizes: [4], sparse: [false, true, false] }, { order: [1, 0], sparse: [true, true] }];
+    const specs: SparseSpec[] = [
+      { sparse: [false, true] },
+      { blockMap: [1], blockSizes: [4], sparse: [false, true, false] },
+      { order: [1, 0], sparse: [true, true] },
+    ];
     specs.forEach((spec, k) => {
       const bytes = fcModel(40 + k, spec);
       const cmp = compareWithTflite(bytes, randomInputs(new TfliteOracle(bytes).inputs, 5 + k));
@@ -108,7 +145,10 @@ describe.skipIf(!oracleAvailable)('sparse models vs TFLite', () => {
     const bytes = densifiedWeightsModel(def);
     const expected = runTflite(bytes, []).outputBytes;
     expect(expected.length).toBe(46);
-    const interp = new MicroInterpreter(loadModel(bytes), registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy'), arena: 'auto' }).allocateTensors();
+    const interp = new MicroInterpreter(loadModel(bytes), registerReferenceOps(new OpResolver()), {
+      planner: createPlanner('greedy'),
+      arena: 'auto',
+    }).allocateTensors();
     interp.invoke();
     expected.forEach((e, j) => expect(Buffer.compare(Buffer.from(interp.output(j).bytes), Buffer.from(e))).toBe(0));
     // dense float16 (2 bytes per weight) and folded float32 (4 bytes) both persistent; nothing planned
@@ -116,14 +156,19 @@ describe.skipIf(!oracleAvailable)('sparse models vs TFLite', () => {
     const weights = expected.reduce((n, e) => n + e.byteLength / 4, 0);
     expect(u.headBytes).toBe(0);
     expect(u.persistentBufferBytes).toBeGreaterThanOrEqual(weights * 6);
-    console.log(`face_detection_full_range_sparse: ${weights} weights in 46 sparse tensors (${def.subgraphs[0]!.tensors.filter((t) => t.sparsity).reduce((n, t) => n + def.buffers[t.buffer]!.data.byteLength, 0)} bytes stored) → ${u.persistentBufferBytes} persistent arena bytes after DENSIFY + DEQUANTIZE`);
+    console.log(
+      `face_detection_full_range_sparse: ${weights} weights in 46 sparse tensors (${def.subgraphs[0]!.tensors.filter((t) => t.sparsity).reduce((n, t) => n + def.buffers[t.buffer]!.data.byteLength, 0)} bytes stored) → ${u.persistentBufferBytes} persistent arena bytes after DENSIFY + DEQUANTIZE`,
+    );
   });
 
   it('face_detection_full_range_sparse runs whole (DENSIFY, DEQUANTIZE, RESIZE_BILINEAR, DEPTH_TO_SPACE, ...) and matches TFLite', (ctx) => {
     const bytes = corpusBytes('face_detection_full_range_sparse');
     let missing: string | null = null;
     try {
-      new MicroInterpreter(loadModel(bytes), registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy'), arena: 'auto' }).allocateTensors();
+      new MicroInterpreter(loadModel(bytes), registerReferenceOps(new OpResolver()), {
+        planner: createPlanner('greedy'),
+        arena: 'auto',
+      }).allocateTensors();
     } catch (e) {
       missing = (e as Error).message;
     }

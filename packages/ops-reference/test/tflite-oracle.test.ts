@@ -13,7 +13,12 @@ if (!oracleAvailable) it.skip(`TFLite oracle: ${ORACLE_SKIP_REASON}`, () => {});
 function floatModel(): Uint8Array {
   const b = new ModelBuilder();
   const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [2, 3] });
-  const w = b.addTensor({ name: 'w', type: TensorType.FLOAT32, shape: [4, 3], data: new Float32Array([0.5, -1, 2, 0.25, 0.75, -0.5, 1.5, 0, -2, -0.125, 1, 1]) });
+  const w = b.addTensor({
+    name: 'w',
+    type: TensorType.FLOAT32,
+    shape: [4, 3],
+    data: new Float32Array([0.5, -1, 2, 0.25, 0.75, -0.5, 1.5, 0, -2, -0.125, 1, 1]),
+  });
   const bias = b.addTensor({ name: 'b', type: TensorType.FLOAT32, shape: [4], data: new Float32Array([0.1, -0.2, 0.3, 0]) });
   const h = b.addTensor({ name: 'h', type: TensorType.FLOAT32, shape: [2, 4] });
   const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [2, 4] });

@@ -43,7 +43,9 @@ const signal = providersByOp(registerSignalOps(new OpResolver()));
 
 /** TFLM ops of a group that the expected package does not register. */
 function gaps(ops: typeof TFLM_OPS, registered: Map<string, Set<string>>): string[] {
-  return ops.filter((o) => !o.notInDefaultBuild && !registered.get(resolverKey(o))?.has(o.home)).map((o) => `${resolverKey(o)} (${o.method})`);
+  return ops
+    .filter((o) => !o.notInDefaultBuild && !registered.get(resolverKey(o))?.has(o.home))
+    .map((o) => `${resolverKey(o)} (${o.method})`);
 }
 
 /**
@@ -63,7 +65,10 @@ function unexpected(ops: typeof TFLM_OPS, registered: Map<string, Set<string>>):
 }
 
 console.log(
-  [`TFLM custom ops without a micrort kernel (${Object.keys(KNOWN_CUSTOM_GAPS).length}):`, ...Object.entries(KNOWN_CUSTOM_GAPS).map(([op, why]) => `  ${op}: ${why}`)].join('\n'),
+  [
+    `TFLM custom ops without a micrort kernel (${Object.keys(KNOWN_CUSTOM_GAPS).length}):`,
+    ...Object.entries(KNOWN_CUSTOM_GAPS).map(([op, why]) => `  ${op}: ${why}`),
+  ].join('\n'),
 );
 
 describe("TFLM's MicroMutableOpResolver op set", () => {
@@ -85,12 +90,18 @@ describe("TFLM's MicroMutableOpResolver op set", () => {
   it("ops-reference registers TFLM's kernel-directory custom ops (but the known gaps)", () => {
     const custom = TFLM_OPS.filter((o) => o.kind === 'custom' && o.home === '@micrort/ops-reference');
     expect(custom.map(resolverKey)).toContain('CUSTOM:TFLite_Detection_PostProcess');
-    expect(unexpected(custom, reference), 'gaps: TFLM custom ops ops-reference does not register; filled: remove them from KNOWN_CUSTOM_GAPS').toEqual({ gaps: [], filled: [] });
+    expect(
+      unexpected(custom, reference),
+      'gaps: TFLM custom ops ops-reference does not register; filled: remove them from KNOWN_CUSTOM_GAPS',
+    ).toEqual({ gaps: [], filled: [] });
   });
 
   it("ops-signal registers every op of TFLM's signal library (but the known gaps)", () => {
     const sig = TFLM_OPS.filter((o) => o.home === '@micrort/ops-signal');
-    expect(unexpected(sig, signal), 'gaps: signal-library ops ops-signal does not register; filled: remove them from KNOWN_CUSTOM_GAPS').toEqual({ gaps: [], filled: [] });
+    expect(
+      unexpected(sig, signal),
+      'gaps: signal-library ops ops-signal does not register; filled: remove them from KNOWN_CUSTOM_GAPS',
+    ).toEqual({ gaps: [], filled: [] });
   });
 });
 
@@ -100,15 +111,22 @@ describe("TFLM's MicroMutableOpResolver op set", () => {
 const Q = (scale: number, zeroPoint: number) => ({ scale, zeroPoint });
 const u8 = (b: ModelBuilder, name: string, shape: number[], q = Q(0.05, 128), data?: Uint8Array) =>
   b.addTensor({ name, type: TensorType.UINT8, shape, quantization: q, ...(data ? { data } : {}) });
-const i32 = (b: ModelBuilder, name: string, values: number[], shape = [values.length]) => b.addTensor({ name, type: TensorType.INT32, shape, data: Int32Array.from(values) });
+const i32 = (b: ModelBuilder, name: string, values: number[], shape = [values.length]) =>
+  b.addTensor({ name, type: TensorType.INT32, shape, data: Int32Array.from(values) });
 const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 37 + seed * 11) & 0xff);
 
 /** A single-op uint8 model: `make` adds the op's tensors (constants through `konst`); the other inputs are graph inputs. */
-function uint8Model(op: BuiltinOperator, make: (b: ModelBuilder) => { inputs: number[]; outputs: number[]; options?: BuiltinOptionsSpec }): Uint8Array {
+function uint8Model(
+  op: BuiltinOperator,
+  make: (b: ModelBuilder) => { inputs: number[]; outputs: number[]; options?: BuiltinOptionsSpec },
+): Uint8Array {
   const b = new ModelBuilder({ description: `uint8 ${BuiltinOperator[op]}` });
   const m = make(b);
   b.addOperator({ op, version: 1, inputs: m.inputs, outputs: m.outputs, ...(m.options ? { options: m.options } : {}) });
-  return b.setInputs(m.inputs.filter((t) => t >= 0 && !isConst(b, t))).setOutputs(m.outputs).build();
+  return b
+    .setInputs(m.inputs.filter((t) => t >= 0 && !isConst(b, t)))
+    .setOutputs(m.outputs)
+    .build();
 }
 const consts = new WeakMap<ModelBuilder, Set<number>>();
 function isConst(b: ModelBuilder, t: number): boolean {
@@ -122,7 +140,11 @@ function konst(b: ModelBuilder, t: number): number {
 }
 
 const unary = (op: BuiltinOperator, outQ = Q(0.05, 128), options?: BuiltinOptionsSpec) =>
-  uint8Model(op, (b) => ({ inputs: [u8(b, 'x', [1, 2, 3, 4])], outputs: [u8(b, 'y', [1, 2, 3, 4], outQ)], ...(options ? { options } : {}) }));
+  uint8Model(op, (b) => ({
+    inputs: [u8(b, 'x', [1, 2, 3, 4])],
+    outputs: [u8(b, 'y', [1, 2, 3, 4], outQ)],
+    ...(options ? { options } : {}),
+  }));
 const binary = (op: BuiltinOperator, outQ = Q(0.1, 120)) =>
   uint8Model(op, (b) => ({ inputs: [u8(b, 'a', [1, 2, 3]), u8(b, 'b', [1, 2, 3], Q(0.07, 100))], outputs: [u8(b, 'y', [1, 2, 3], outQ)] }));
 
@@ -131,56 +153,121 @@ const UINT8_MODELS: Record<string, () => Uint8Array> = {
   CONV_2D: () =>
     uint8Model(BuiltinOperator.CONV_2D, (b) => {
       const w = konst(b, u8(b, 'w', [3, 3, 3, 2], Q(0.02, 120), bytes(54, 1)));
-      const bias = konst(b, b.addTensor({ name: 'b', type: TensorType.INT32, shape: [3], data: Int32Array.from([10, -20, 30]), quantization: Q(0.05 * 0.02, 0) }));
-      return { inputs: [u8(b, 'x', [1, 4, 4, 2]), w, bias], outputs: [u8(b, 'y', [1, 4, 4, 3], Q(0.1, 110))], options: { padding: Padding.SAME, strideW: 1, strideH: 1, fusedActivationFunction: ActivationFunctionType.RELU6 } };
+      const bias = konst(
+        b,
+        b.addTensor({
+          name: 'b',
+          type: TensorType.INT32,
+          shape: [3],
+          data: Int32Array.from([10, -20, 30]),
+          quantization: Q(0.05 * 0.02, 0),
+        }),
+      );
+      return {
+        inputs: [u8(b, 'x', [1, 4, 4, 2]), w, bias],
+        outputs: [u8(b, 'y', [1, 4, 4, 3], Q(0.1, 110))],
+        options: { padding: Padding.SAME, strideW: 1, strideH: 1, fusedActivationFunction: ActivationFunctionType.RELU6 },
+      };
     }),
   DEPTHWISE_CONV_2D: () =>
     uint8Model(BuiltinOperator.DEPTHWISE_CONV_2D, (b) => {
       const w = konst(b, u8(b, 'w', [1, 3, 3, 2], Q(0.02, 130), bytes(18, 2)));
-      const bias = konst(b, b.addTensor({ name: 'b', type: TensorType.INT32, shape: [2], data: Int32Array.from([5, -5]), quantization: Q(0.05 * 0.02, 0) }));
-      return { inputs: [u8(b, 'x', [1, 4, 4, 2]), w, bias], outputs: [u8(b, 'y', [1, 4, 4, 2], Q(0.1, 100))], options: { padding: Padding.SAME, strideW: 1, strideH: 1, depthMultiplier: 1 } };
+      const bias = konst(
+        b,
+        b.addTensor({ name: 'b', type: TensorType.INT32, shape: [2], data: Int32Array.from([5, -5]), quantization: Q(0.05 * 0.02, 0) }),
+      );
+      return {
+        inputs: [u8(b, 'x', [1, 4, 4, 2]), w, bias],
+        outputs: [u8(b, 'y', [1, 4, 4, 2], Q(0.1, 100))],
+        options: { padding: Padding.SAME, strideW: 1, strideH: 1, depthMultiplier: 1 },
+      };
     }),
   FULLY_CONNECTED: () =>
     uint8Model(BuiltinOperator.FULLY_CONNECTED, (b) => {
       const w = konst(b, u8(b, 'w', [3, 8], Q(0.02, 127), bytes(24, 3)));
-      const bias = konst(b, b.addTensor({ name: 'b', type: TensorType.INT32, shape: [3], data: Int32Array.from([1, 2, 3]), quantization: Q(0.05 * 0.02, 0) }));
+      const bias = konst(
+        b,
+        b.addTensor({ name: 'b', type: TensorType.INT32, shape: [3], data: Int32Array.from([1, 2, 3]), quantization: Q(0.05 * 0.02, 0) }),
+      );
       return { inputs: [u8(b, 'x', [1, 8]), w, bias], outputs: [u8(b, 'y', [1, 3], Q(0.2, 128))] };
     }),
   AVERAGE_POOL_2D: () =>
-    uint8Model(BuiltinOperator.AVERAGE_POOL_2D, (b) => ({ inputs: [u8(b, 'x', [1, 4, 4, 2])], outputs: [u8(b, 'y', [1, 2, 2, 2])], options: { padding: Padding.VALID, strideW: 2, strideH: 2, filterWidth: 2, filterHeight: 2 } })),
+    uint8Model(BuiltinOperator.AVERAGE_POOL_2D, (b) => ({
+      inputs: [u8(b, 'x', [1, 4, 4, 2])],
+      outputs: [u8(b, 'y', [1, 2, 2, 2])],
+      options: { padding: Padding.VALID, strideW: 2, strideH: 2, filterWidth: 2, filterHeight: 2 },
+    })),
   MAX_POOL_2D: () =>
-    uint8Model(BuiltinOperator.MAX_POOL_2D, (b) => ({ inputs: [u8(b, 'x', [1, 4, 4, 2])], outputs: [u8(b, 'y', [1, 2, 2, 2])], options: { padding: Padding.VALID, strideW: 2, strideH: 2, filterWidth: 2, filterHeight: 2 } })),
+    uint8Model(BuiltinOperator.MAX_POOL_2D, (b) => ({
+      inputs: [u8(b, 'x', [1, 4, 4, 2])],
+      outputs: [u8(b, 'y', [1, 2, 2, 2])],
+      options: { padding: Padding.VALID, strideW: 2, strideH: 2, filterWidth: 2, filterHeight: 2 },
+    })),
   ADD: () => binary(BuiltinOperator.ADD),
   SUB: () => binary(BuiltinOperator.SUB),
   MUL: () => binary(BuiltinOperator.MUL),
-  MAXIMUM: () => uint8Model(BuiltinOperator.MAXIMUM, (b) => ({ inputs: [u8(b, 'a', [2, 3]), u8(b, 'b', [2, 3])], outputs: [u8(b, 'y', [2, 3])] })),
-  MINIMUM: () => uint8Model(BuiltinOperator.MINIMUM, (b) => ({ inputs: [u8(b, 'a', [2, 3]), u8(b, 'b', [2, 3])], outputs: [u8(b, 'y', [2, 3])] })),
+  MAXIMUM: () =>
+    uint8Model(BuiltinOperator.MAXIMUM, (b) => ({ inputs: [u8(b, 'a', [2, 3]), u8(b, 'b', [2, 3])], outputs: [u8(b, 'y', [2, 3])] })),
+  MINIMUM: () =>
+    uint8Model(BuiltinOperator.MINIMUM, (b) => ({ inputs: [u8(b, 'a', [2, 3]), u8(b, 'b', [2, 3])], outputs: [u8(b, 'y', [2, 3])] })),
   SOFTMAX: () => unary(BuiltinOperator.SOFTMAX, Q(1 / 256, 0), { beta: 1 }),
   LOGISTIC: () => unary(BuiltinOperator.LOGISTIC, Q(1 / 256, 0)),
   TANH: () => unary(BuiltinOperator.TANH, Q(1 / 128, 128)),
   RELU: () => unary(BuiltinOperator.RELU),
   RELU6: () => unary(BuiltinOperator.RELU6),
   CONCATENATION: () =>
-    uint8Model(BuiltinOperator.CONCATENATION, (b) => ({ inputs: [u8(b, 'a', [1, 2]), u8(b, 'b', [1, 3])], outputs: [u8(b, 'y', [1, 5])], options: { axis: 1 } })),
+    uint8Model(BuiltinOperator.CONCATENATION, (b) => ({
+      inputs: [u8(b, 'a', [1, 2]), u8(b, 'b', [1, 3])],
+      outputs: [u8(b, 'y', [1, 5])],
+      options: { axis: 1 },
+    })),
   RESHAPE: () =>
-    uint8Model(BuiltinOperator.RESHAPE, (b) => ({ inputs: [u8(b, 'x', [1, 6]), konst(b, i32(b, 'shape', [2, 3]))], outputs: [u8(b, 'y', [2, 3])], options: { newShape: Int32Array.from([2, 3]) } })),
+    uint8Model(BuiltinOperator.RESHAPE, (b) => ({
+      inputs: [u8(b, 'x', [1, 6]), konst(b, i32(b, 'shape', [2, 3]))],
+      outputs: [u8(b, 'y', [2, 3])],
+      options: { newShape: Int32Array.from([2, 3]) },
+    })),
   QUANTIZE: () =>
-    uint8Model(BuiltinOperator.QUANTIZE, (b) => ({ inputs: [b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [4] })], outputs: [u8(b, 'y', [4])] })),
+    uint8Model(BuiltinOperator.QUANTIZE, (b) => ({
+      inputs: [b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [4] })],
+      outputs: [u8(b, 'y', [4])],
+    })),
   DEQUANTIZE: () =>
-    uint8Model(BuiltinOperator.DEQUANTIZE, (b) => ({ inputs: [u8(b, 'x', [4])], outputs: [b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [4] })] })),
-  PAD: () => uint8Model(BuiltinOperator.PAD, (b) => ({ inputs: [u8(b, 'x', [2, 2]), konst(b, i32(b, 'pads', [1, 1, 1, 1], [2, 2]))], outputs: [u8(b, 'y', [4, 4])] })),
+    uint8Model(BuiltinOperator.DEQUANTIZE, (b) => ({
+      inputs: [u8(b, 'x', [4])],
+      outputs: [b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [4] })],
+    })),
+  PAD: () =>
+    uint8Model(BuiltinOperator.PAD, (b) => ({
+      inputs: [u8(b, 'x', [2, 2]), konst(b, i32(b, 'pads', [1, 1, 1, 1], [2, 2]))],
+      outputs: [u8(b, 'y', [4, 4])],
+    })),
   MEAN: () =>
-    uint8Model(BuiltinOperator.MEAN, (b) => ({ inputs: [u8(b, 'x', [1, 2, 2, 3]), konst(b, i32(b, 'axes', [1, 2]))], outputs: [u8(b, 'y', [1, 1, 1, 3])], options: { keepDims: true } })),
+    uint8Model(BuiltinOperator.MEAN, (b) => ({
+      inputs: [u8(b, 'x', [1, 2, 2, 3]), konst(b, i32(b, 'axes', [1, 2]))],
+      outputs: [u8(b, 'y', [1, 1, 1, 3])],
+      options: { keepDims: true },
+    })),
   STRIDED_SLICE: () =>
     uint8Model(BuiltinOperator.STRIDED_SLICE, (b) => ({
       inputs: [u8(b, 'x', [4]), konst(b, i32(b, 'begin', [1])), konst(b, i32(b, 'end', [3])), konst(b, i32(b, 'strides', [1]))],
       outputs: [u8(b, 'y', [2])],
     })),
-  TRANSPOSE: () => uint8Model(BuiltinOperator.TRANSPOSE, (b) => ({ inputs: [u8(b, 'x', [2, 3]), konst(b, i32(b, 'perm', [1, 0]))], outputs: [u8(b, 'y', [3, 2])] })),
+  TRANSPOSE: () =>
+    uint8Model(BuiltinOperator.TRANSPOSE, (b) => ({
+      inputs: [u8(b, 'x', [2, 3]), konst(b, i32(b, 'perm', [1, 0]))],
+      outputs: [u8(b, 'y', [3, 2])],
+    })),
   RESIZE_BILINEAR: () =>
-    uint8Model(BuiltinOperator.RESIZE_BILINEAR, (b) => ({ inputs: [u8(b, 'x', [1, 2, 2, 1]), konst(b, i32(b, 'size', [4, 4]))], outputs: [u8(b, 'y', [1, 4, 4, 1])] })),
+    uint8Model(BuiltinOperator.RESIZE_BILINEAR, (b) => ({
+      inputs: [u8(b, 'x', [1, 2, 2, 1]), konst(b, i32(b, 'size', [4, 4]))],
+      outputs: [u8(b, 'y', [1, 4, 4, 1])],
+    })),
   RESIZE_NEAREST_NEIGHBOR: () =>
-    uint8Model(BuiltinOperator.RESIZE_NEAREST_NEIGHBOR, (b) => ({ inputs: [u8(b, 'x', [1, 2, 2, 1]), konst(b, i32(b, 'size', [4, 4]))], outputs: [u8(b, 'y', [1, 4, 4, 1])] })),
+    uint8Model(BuiltinOperator.RESIZE_NEAREST_NEIGHBOR, (b) => ({
+      inputs: [u8(b, 'x', [1, 2, 2, 1]), konst(b, i32(b, 'size', [4, 4]))],
+      outputs: [u8(b, 'y', [1, 4, 4, 1])],
+    })),
 };
 
 /** float16 constant → DEQUANTIZE (version 3, as the converter writes it) → ADD with the input. */

@@ -42,13 +42,25 @@ export class Uint8ModelBuilder {
 
   /** A random uint8 constant (weights) with the given quantization. */
   weights(name: string, shape: number[], q: Q8): number {
-    return this.b.addTensor({ name, type: TensorType.UINT8, shape, data: randomU8(this.next, count(shape)), quantization: { scale: q.scale, zeroPoint: q.zeroPoint } });
+    return this.b.addTensor({
+      name,
+      type: TensorType.UINT8,
+      shape,
+      data: randomU8(this.next, count(shape)),
+      quantization: { scale: q.scale, zeroPoint: q.zeroPoint },
+    });
   }
 
   /** A random int32 bias of `n` values in [-range, range) with scale inputScale * filterScale (float32 product). */
   bias(name: string, n: number, inputScale: number, filterScale: number, range = 2000): number {
     const data = Int32Array.from({ length: n }, () => Math.floor((this.next() * 2 - 1) * range));
-    return this.b.addTensor({ name, type: TensorType.INT32, shape: [n], data, quantization: { scale: Math.fround(inputScale * filterScale), zeroPoint: 0 } });
+    return this.b.addTensor({
+      name,
+      type: TensorType.INT32,
+      shape: [n],
+      data,
+      quantization: { scale: Math.fround(inputScale * filterScale), zeroPoint: 0 },
+    });
   }
 
   /** An int32 constant (shapes, axes, paddings). */
@@ -86,17 +98,39 @@ export function mobilenetBlock(seed: number, size = 16, channels = 8, classes = 
   const w1 = m.weights('conv1/weights', [channels, 3, 3, 3], qW1);
   const b1 = m.bias('conv1/bias', channels, qIn.scale, qW1.scale);
   const a1 = m.act('conv1/Relu6', [1, half, half, channels], qA1);
-  m.op(BuiltinOperator.CONV_2D, [x, w1, b1], [a1], { padding: Padding.SAME, strideH: 2, strideW: 2, fusedActivationFunction: ActivationFunctionType.RELU6 });
+  m.op(BuiltinOperator.CONV_2D, [x, w1, b1], [a1], {
+    padding: Padding.SAME,
+    strideH: 2,
+    strideW: 2,
+    fusedActivationFunction: ActivationFunctionType.RELU6,
+  });
   const wd = m.weights('dw/depthwise_weights', [1, 3, 3, channels], qDw);
   const bd = m.bias('dw/bias', channels, qA1.scale, qDw.scale);
   const a2 = m.act('dw/Relu6', [1, half, half, channels], qA2);
-  m.op(BuiltinOperator.DEPTHWISE_CONV_2D, [a1, wd, bd], [a2], { padding: Padding.SAME, strideH: 1, strideW: 1, depthMultiplier: 1, fusedActivationFunction: ActivationFunctionType.RELU6 });
+  m.op(BuiltinOperator.DEPTHWISE_CONV_2D, [a1, wd, bd], [a2], {
+    padding: Padding.SAME,
+    strideH: 1,
+    strideW: 1,
+    depthMultiplier: 1,
+    fusedActivationFunction: ActivationFunctionType.RELU6,
+  });
   const wp = m.weights('pw/weights', [2 * channels, 1, 1, channels], qPw);
   const bp = m.bias('pw/bias', 2 * channels, qA2.scale, qPw.scale);
   const a3 = m.act('pw/Relu6', [1, half, half, 2 * channels], qA3);
-  m.op(BuiltinOperator.CONV_2D, [a2, wp, bp], [a3], { padding: Padding.SAME, strideH: 1, strideW: 1, fusedActivationFunction: ActivationFunctionType.RELU6 });
+  m.op(BuiltinOperator.CONV_2D, [a2, wp, bp], [a3], {
+    padding: Padding.SAME,
+    strideH: 1,
+    strideW: 1,
+    fusedActivationFunction: ActivationFunctionType.RELU6,
+  });
   const pooled = m.act('pool/AvgPool', [1, 1, 1, 2 * channels], qA3);
-  m.op(BuiltinOperator.AVERAGE_POOL_2D, [a3], [pooled], { padding: Padding.VALID, strideH: 2, strideW: 2, filterHeight: half, filterWidth: half });
+  m.op(BuiltinOperator.AVERAGE_POOL_2D, [a3], [pooled], {
+    padding: Padding.VALID,
+    strideH: 2,
+    strideW: 2,
+    filterHeight: half,
+    filterWidth: half,
+  });
   const wf = m.weights('logits/weights', [classes, 1, 1, 2 * channels], qFc);
   const bf = m.bias('logits/bias', classes, qA3.scale, qFc.scale);
   const logits = m.act('logits/Conv2d', [1, 1, 1, classes], qLogits);
@@ -122,7 +156,10 @@ export function mobilenetV1(seed: number, alpha = 0.25, size = 96, classes = 100
   const qIn: Q8 = { scale: 0.0078125, zeroPoint: 128 };
   // Weight scales that keep the activations mostly inside [0, 6] (about 60 steps of spread from a
   // K-term dot product of uniform bytes), as trained weights do, so deep layers are not all saturated.
-  const weightQ = (k: number): Q8 => ({ scale: (0.0135 / Math.sqrt(k)) * (0.8 + 0.4 * m.next()), zeroPoint: 100 + Math.floor(m.next() * 56) });
+  const weightQ = (k: number): Q8 => ({
+    scale: (0.0135 / Math.sqrt(k)) * (0.8 + 0.4 * m.next()),
+    zeroPoint: 100 + Math.floor(m.next() * 56),
+  });
   const ch = (c: number) => Math.max(8, Math.round(c * alpha));
   const relu6 = { fusedActivationFunction: ActivationFunctionType.RELU6 };
   let hw = size;
@@ -147,18 +184,44 @@ export function mobilenetV1(seed: number, alpha = 0.25, size = 96, classes = 100
     const b = m.bias(`${name}/bias`, c, q.scale, qw.scale, 30 / qw.scale);
     hw = Math.ceil(hw / stride);
     const y = m.act(name, [1, hw, hw, c], qAct);
-    m.op(BuiltinOperator.DEPTHWISE_CONV_2D, [t, w, b], [y], { padding: Padding.SAME, strideH: stride, strideW: stride, depthMultiplier: 1, ...relu6 });
+    m.op(BuiltinOperator.DEPTHWISE_CONV_2D, [t, w, b], [y], {
+      padding: Padding.SAME,
+      strideH: stride,
+      strideW: stride,
+      depthMultiplier: 1,
+      ...relu6,
+    });
     t = y;
     q = qAct;
   };
   conv('Conv2d_0', ch(32), 3, 2);
-  const blocks: [number, number][] = [[64, 1], [128, 2], [128, 1], [256, 2], [256, 1], [512, 2], [512, 1], [512, 1], [512, 1], [512, 1], [512, 1], [1024, 2], [1024, 1]];
+  const blocks: [number, number][] = [
+    [64, 1],
+    [128, 2],
+    [128, 1],
+    [256, 2],
+    [256, 1],
+    [512, 2],
+    [512, 1],
+    [512, 1],
+    [512, 1],
+    [512, 1],
+    [512, 1],
+    [1024, 2],
+    [1024, 1],
+  ];
   blocks.forEach(([out, stride], i) => {
     depthwise(`Conv2d_${i + 1}_depthwise`, stride);
     conv(`Conv2d_${i + 1}_pointwise`, ch(out), 1, 1);
   });
   const pooled = m.act('AvgPool_1a', [1, 1, 1, c], qAct);
-  m.op(BuiltinOperator.AVERAGE_POOL_2D, [t], [pooled], { padding: Padding.VALID, strideH: 2, strideW: 2, filterHeight: hw, filterWidth: hw });
+  m.op(BuiltinOperator.AVERAGE_POOL_2D, [t], [pooled], {
+    padding: Padding.VALID,
+    strideH: 2,
+    strideW: 2,
+    filterHeight: hw,
+    filterWidth: hw,
+  });
   t = pooled;
   hw = 1;
   conv('Conv2d_1c_1x1', classes, 1, 1, false, { scale: 0.08, zeroPoint: 80 });

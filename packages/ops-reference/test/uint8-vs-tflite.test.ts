@@ -23,11 +23,16 @@ function check(bytes: Uint8Array, sets = 2, fixed?: Uint8Array[], offByOne = fal
     if (offByOne) {
       cmp.got.forEach((g, j) => {
         const far = g.findIndex((v, i) => Math.abs(v - cmp.expected[j]![i]!) > 1);
-        if (far >= 0) out.push(`set ${s} output ${j}: element ${far} differs by more than 1 (micrort ${g[far]}, TFLite ${cmp.expected[j]![far]})`);
+        if (far >= 0)
+          out.push(`set ${s} output ${j}: element ${far} differs by more than 1 (micrort ${g[far]}, TFLite ${cmp.expected[j]![far]})`);
       });
       continue;
     }
-    for (const o of cmp.outputs) if (!o.pass) out.push(`set ${s} output ${o.index}: ${o.mismatches}/${o.elements} differ, first at ${o.firstMismatchAt} (micrort ${cmp.got[o.index]![o.firstMismatchAt]}, TFLite ${cmp.expected[o.index]![o.firstMismatchAt]})`);
+    for (const o of cmp.outputs)
+      if (!o.pass)
+        out.push(
+          `set ${s} output ${o.index}: ${o.mismatches}/${o.elements} differ, first at ${o.firstMismatchAt} (micrort ${cmp.got[o.index]![o.firstMismatchAt]}, TFLite ${cmp.expected[o.index]![o.firstMismatchAt]})`,
+        );
   }
   return out;
 }
@@ -55,26 +60,64 @@ function convModel(c: ConvCase, seed: number): Uint8Array {
   const qo = q(0.1 + m.next() * 0.2, Math.floor(m.next() * 255));
   const dil = c.dilation ?? 1;
   const eff = (k: number) => (k - 1) * dil + 1;
-  const out = (size: number, k: number) => (c.padding === Padding.SAME ? Math.ceil(size / c.stride) : Math.floor((size - eff(k)) / c.stride) + 1);
+  const out = (size: number, k: number) =>
+    c.padding === Padding.SAME ? Math.ceil(size / c.stride) : Math.floor((size - eff(k)) / c.stride) + 1;
   const oh = out(h, c.filter[0]);
   const ow = out(w, c.filter[1]);
   const x = m.act('x', [n, h, w, cin], qi);
   const cout = c.depthwise ? cin * (c.outChannels / cin) : c.outChannels;
-  const filter = c.depthwise ? m.weights('f', [1, c.filter[0], c.filter[1], cout], qf) : m.weights('f', [cout, c.filter[0], c.filter[1], cin], qf);
+  const filter = c.depthwise
+    ? m.weights('f', [1, c.filter[0], c.filter[1], cout], qf)
+    : m.weights('f', [cout, c.filter[0], c.filter[1], cin], qf);
   const inputs = [x, filter];
   if (c.bias) inputs.push(m.bias('b', cout, qi.scale, qf.scale));
   const y = m.act('y', [n, oh, ow, cout], qo);
-  const common = { padding: c.padding, strideH: c.stride, strideW: c.stride, dilationHFactor: dil, dilationWFactor: dil, fusedActivationFunction: c.act };
+  const common = {
+    padding: c.padding,
+    strideH: c.stride,
+    strideW: c.stride,
+    dilationHFactor: dil,
+    dilationWFactor: dil,
+    fusedActivationFunction: c.act,
+  };
   if (c.depthwise) m.op(Op.DEPTHWISE_CONV_2D, inputs, [y], { ...common, depthMultiplier: cout / cin });
   else m.op(Op.CONV_2D, inputs, [y], common);
   return m.build([x], [y]);
 }
 
 const CONV_CASES: ConvCase[] = [
-  { name: '3x3 stride 1 SAME relu6', inShape: [1, 9, 8, 5], filter: [3, 3], outChannels: 7, stride: 1, padding: Padding.SAME, act: A.RELU6, bias: true },
-  { name: '3x3 stride 2 VALID none', inShape: [2, 9, 9, 3], filter: [3, 3], outChannels: 4, stride: 2, padding: Padding.VALID, act: A.NONE, bias: true },
+  {
+    name: '3x3 stride 1 SAME relu6',
+    inShape: [1, 9, 8, 5],
+    filter: [3, 3],
+    outChannels: 7,
+    stride: 1,
+    padding: Padding.SAME,
+    act: A.RELU6,
+    bias: true,
+  },
+  {
+    name: '3x3 stride 2 VALID none',
+    inShape: [2, 9, 9, 3],
+    filter: [3, 3],
+    outChannels: 4,
+    stride: 2,
+    padding: Padding.VALID,
+    act: A.NONE,
+    bias: true,
+  },
   { name: '1x1 relu', inShape: [1, 5, 5, 16], filter: [1, 1], outChannels: 12, stride: 1, padding: Padding.SAME, act: A.RELU, bias: true },
-  { name: '3x2 dilation 2 SAME', inShape: [1, 10, 7, 4], filter: [3, 2], outChannels: 3, stride: 1, dilation: 2, padding: Padding.SAME, act: A.NONE, bias: true },
+  {
+    name: '3x2 dilation 2 SAME',
+    inShape: [1, 10, 7, 4],
+    filter: [3, 2],
+    outChannels: 3,
+    stride: 1,
+    dilation: 2,
+    padding: Padding.SAME,
+    act: A.NONE,
+    bias: true,
+  },
 ];
 
 /** Random uint8 quantization: scale in [lo, lo + span), zero point anywhere in 0..255. */
@@ -83,11 +126,26 @@ function randomQ(next: () => number, lo = 0.01, span = 0.1): Q8 {
 }
 
 /** One binary op on two uint8 graph inputs (shapes may broadcast), with random quantization. */
-function binaryModel(op: Op, shape1: number[], shape2: number[], outShape: number[], seed: number, act: A = A.NONE, options?: object): Uint8Array {
+function binaryModel(
+  op: Op,
+  shape1: number[],
+  shape2: number[],
+  outShape: number[],
+  seed: number,
+  act: A = A.NONE,
+  options?: object,
+): Uint8Array {
   const m = new Uint8ModelBuilder(rng(seed));
   const qa = randomQ(m.next);
   const qb = op === Op.MAXIMUM || op === Op.MINIMUM ? qa : randomQ(m.next);
-  const qo = op === Op.MAXIMUM || op === Op.MINIMUM ? qa : op === Op.MUL ? randomQ(m.next, 0.005, 0.02) : op === Op.DIV ? randomQ(m.next, 0.05, 0.5) : randomQ(m.next, 0.02, 0.1);
+  const qo =
+    op === Op.MAXIMUM || op === Op.MINIMUM
+      ? qa
+      : op === Op.MUL
+        ? randomQ(m.next, 0.005, 0.02)
+        : op === Op.DIV
+          ? randomQ(m.next, 0.05, 0.5)
+          : randomQ(m.next, 0.02, 0.1);
   const a = m.act('a', shape1, qa);
   const b = m.act('b', shape2, qb);
   const y = m.act('y', outShape, qo);
@@ -130,7 +188,12 @@ describe.skipIf(!oracleAvailable)('uint8 vs TFLite', () => {
       const a = m.act('a', [4, 32], randomQ(m.next, 0.005, 0.02));
       const b = m.act('b', [4, 32], randomQ(m.next, 0.005, 0.03));
       const qc = randomQ(m.next, 0.005, 0.03);
-      const c = m.b.addTensor({ name: 'c', type: TensorType.INT8, shape: [4, 32], quantization: { scale: qc.scale, zeroPoint: qc.zeroPoint - 128 } });
+      const c = m.b.addTensor({
+        name: 'c',
+        type: TensorType.INT8,
+        shape: [4, 32],
+        quantization: { scale: qc.scale, zeroPoint: qc.zeroPoint - 128 },
+      });
       const d = m.act('d', [4, 32], randomQ(m.next, 0.005, 0.03));
       const e = m.b.addTensor({ name: 'e', type: TensorType.FLOAT32, shape: [4, 32] });
       m.op(Op.QUANTIZE, [f], [a]);
@@ -151,7 +214,11 @@ describe.skipIf(!oracleAvailable)('uint8 vs TFLite', () => {
       const m = new Uint8ModelBuilder(rng(700 + seed));
       const qo = randomQ(m.next, 0.02, 0.1);
       const axis = seed % 3;
-      const shapes = [[2, 3, 4], [2, 3, 4], [2, 3, 4]].map((sh, i) => sh.map((v, d) => (d === axis ? v + i : v)));
+      const shapes = [
+        [2, 3, 4],
+        [2, 3, 4],
+        [2, 3, 4],
+      ].map((sh, i) => sh.map((v, d) => (d === axis ? v + i : v)));
       const ins = shapes.map((sh, i) => m.act(`x${i}`, sh, i === 1 ? qo : randomQ(m.next, 0.01, 0.2)));
       const outShape = shapes[0]!.map((v, d) => (d === axis ? shapes.reduce((t, sh) => t + sh[d]!, 0) : v));
       const y = m.act('y', outShape, qo);
@@ -185,7 +252,7 @@ describe.skipIf(!oracleAvailable)('uint8 vs TFLite', () => {
     expect(problems).toEqual([]);
   });
 
-  it('RESIZE_BILINEAR (TFLite\'s float template, truncated), ARG_MAX and ARG_MIN', () => {
+  it("RESIZE_BILINEAR (TFLite's float template, truncated), ARG_MAX and ARG_MIN", () => {
     const problems: string[] = [];
     const cases: [number[], [number, number], boolean, boolean][] = [
       [[1, 3, 4, 2], [5, 7], false, false],
@@ -201,7 +268,10 @@ describe.skipIf(!oracleAvailable)('uint8 vs TFLite', () => {
       m.op(Op.RESIZE_BILINEAR, [x, m.int32('size', size)], [y], { alignCorners, halfPixelCenters }, 3);
       problems.push(...check(m.build([x], [y])).map((p) => `resize ${k}: ${p}`));
     });
-    for (const [op, axis] of [[Op.ARG_MAX, 1], [Op.ARG_MIN, -1]] as const) {
+    for (const [op, axis] of [
+      [Op.ARG_MAX, 1],
+      [Op.ARG_MIN, -1],
+    ] as const) {
       const m = new Uint8ModelBuilder(rng(960 + axis));
       const x = m.act('x', [3, 9, 4], randomQ(m.next));
       const y = m.b.addTensor({ name: 'y', type: TensorType.INT32, shape: axis === 1 ? [3, 4] : [3, 9] });
@@ -216,9 +286,17 @@ describe.skipIf(!oracleAvailable)('uint8 vs TFLite', () => {
     for (let i = 0; i < 24; i++) anchors.set([0.1 + 0.2 * (i % 5), 0.1 + 0.2 * Math.floor(i / 5), 0.15, 0.15], 4 * i);
     const qa = q(1 / 255, 0);
     const options = {
-      max_detections: 5, max_classes_per_detection: 1, detections_per_class: 2, use_regular_nms: false,
-      nms_score_threshold: { float: 0.2 }, nms_iou_threshold: { float: 0.5 }, num_classes: 3,
-      y_scale: { float: 10 }, x_scale: { float: 10 }, h_scale: { float: 5 }, w_scale: { float: 5 },
+      max_detections: 5,
+      max_classes_per_detection: 1,
+      detections_per_class: 2,
+      use_regular_nms: false,
+      nms_score_threshold: { float: 0.2 },
+      nms_iou_threshold: { float: 0.5 },
+      num_classes: 3,
+      y_scale: { float: 10 },
+      x_scale: { float: 10 },
+      h_scale: { float: 5 },
+      w_scale: { float: 5 },
     };
     const problems: string[] = [];
     for (const regular of [false, true]) {
@@ -226,9 +304,20 @@ describe.skipIf(!oracleAvailable)('uint8 vs TFLite', () => {
       const boxes = m.act('boxes', [1, 24, 4], q(0.05, 128));
       const scores = m.act('scores', [1, 24, 4], q(1 / 256, 0));
       const anchorsQ = Uint8Array.from(anchors, (v) => Math.round(v / qa.scale));
-      const a = m.b.addTensor({ name: 'anchors', type: TensorType.UINT8, shape: [24, 4], data: anchorsQ, quantization: { scale: qa.scale, zeroPoint: qa.zeroPoint } });
+      const a = m.b.addTensor({
+        name: 'anchors',
+        type: TensorType.UINT8,
+        shape: [24, 4],
+        data: anchorsQ,
+        quantization: { scale: qa.scale, zeroPoint: qa.zeroPoint },
+      });
       const outs = [[1, 5, 4], [1, 5], [1, 5], [1]].map((shape, i) => m.b.addTensor({ name: `out${i}`, type: TensorType.FLOAT32, shape }));
-      m.b.addOperator({ op: { custom: 'TFLite_Detection_PostProcess' }, inputs: [boxes, scores, a], outputs: outs, customOptions: flexMap({ ...options, use_regular_nms: regular }) });
+      m.b.addOperator({
+        op: { custom: 'TFLite_Detection_PostProcess' },
+        inputs: [boxes, scores, a],
+        outputs: outs,
+        customOptions: flexMap({ ...options, use_regular_nms: regular }),
+      });
       const bytes = m.build([boxes, scores], outs);
       const cmp = compareWithTflite(bytes, randomInputs(new TfliteOracle(bytes).inputs, 31));
       for (const o of cmp.outputs) if (!o.pass) problems.push(`regular ${regular} output ${o.index}: ${o.mismatches}/${o.elements} differ`);
@@ -271,7 +360,9 @@ describe.skipIf(!oracleAvailable)('uint8 vs TFLite', () => {
     for (let seed = 0; seed < 4; seed++) {
       const next = rng(996 + seed);
       const qIn = randomQ(next, 0.01, 0.05);
-      problems.push(...check(unaryModel(Op.HARD_SWISH, seed, qIn, randomQ(next, 0.02, 0.05)), 1, [ALL_BYTES]).map((p) => `HARD_SWISH ${seed}: ${p}`));
+      problems.push(
+        ...check(unaryModel(Op.HARD_SWISH, seed, qIn, randomQ(next, 0.02, 0.05)), 1, [ALL_BYTES]).map((p) => `HARD_SWISH ${seed}: ${p}`),
+      );
     }
     expect(problems).toEqual([]);
   });
@@ -285,7 +376,13 @@ describe.skipIf(!oracleAvailable)('uint8 vs TFLite', () => {
       const paddings = m.int32('paddings', [0, 0, 1, 2, 2, 0, 0, 1], [4, 2]);
       const p1 = m.act('pad', [1, 6, 6, 6], qx);
       m.op(Op.PAD, [x, paddings], [p1]);
-      const value = m.b.addTensor({ name: 'value', type: TensorType.UINT8, shape: [], data: Uint8Array.of(7 + seed), quantization: { scale: qx.scale, zeroPoint: qx.zeroPoint } });
+      const value = m.b.addTensor({
+        name: 'value',
+        type: TensorType.UINT8,
+        shape: [],
+        data: Uint8Array.of(7 + seed),
+        quantization: { scale: qx.scale, zeroPoint: qx.zeroPoint },
+      });
       const p2 = m.act('padv2', [1, 6, 6, 6], qx);
       m.op(Op.PADV2, [x, paddings, value], [p2]);
       const r = m.act('reshape', [6, 36], qx);
@@ -293,19 +390,30 @@ describe.skipIf(!oracleAvailable)('uint8 vs TFLite', () => {
       const t = m.act('transpose', [36, 6], qx);
       m.op(Op.TRANSPOSE, [r, m.int32('perm', [1, 0])], [t]);
       const sl = m.act('slice', [17, 3], qx);
-      m.op(Op.STRIDED_SLICE, [t, m.int32('begin', [1, 0]), m.int32('end', [35, 6]), m.int32('strides', [2, 2])], [sl], { beginMask: 0, endMask: 0 });
+      m.op(Op.STRIDED_SLICE, [t, m.int32('begin', [1, 0]), m.int32('end', [35, 6]), m.int32('strides', [2, 2])], [sl], {
+        beginMask: 0,
+        endMask: 0,
+      });
       problems.push(...check(m.build([x], [p1, sl])).map((p) => `seed ${seed}: ${p}`));
     }
     expect(problems).toEqual([]);
   });
 
-  it('LOGISTIC and TANH (TFLite\'s float-computed 256-entry tables), every input value', () => {
+  it("LOGISTIC and TANH (TFLite's float-computed 256-entry tables), every input value", () => {
     const problems: string[] = [];
     for (let seed = 0; seed < 8; seed++) {
       const next = rng(400 + seed);
       const qIn = randomQ(next, 0.005, 0.1);
-      problems.push(...check(unaryModel(Op.LOGISTIC, seed, qIn, q(1 / 256, seed % 2 ? 0 : 3)), 1, [ALL_BYTES]).map((p) => `LOGISTIC seed ${seed}: ${p}`));
-      problems.push(...check(unaryModel(Op.TANH, seed, qIn, seed % 2 ? q(1 / 128, 128) : randomQ(next, 0.005, 0.01)), 1, [ALL_BYTES]).map((p) => `TANH seed ${seed}: ${p}`));
+      problems.push(
+        ...check(unaryModel(Op.LOGISTIC, seed, qIn, q(1 / 256, seed % 2 ? 0 : 3)), 1, [ALL_BYTES]).map(
+          (p) => `LOGISTIC seed ${seed}: ${p}`,
+        ),
+      );
+      problems.push(
+        ...check(unaryModel(Op.TANH, seed, qIn, seed % 2 ? q(1 / 128, 128) : randomQ(next, 0.005, 0.01)), 1, [ALL_BYTES]).map(
+          (p) => `TANH seed ${seed}: ${p}`,
+        ),
+      );
     }
     expect(problems).toEqual([]);
   });
@@ -318,7 +426,9 @@ describe.skipIf(!oracleAvailable)('uint8 vs TFLite', () => {
       const qOut = seed % 3 === 0 ? qIn : randomQ(next, 0.01, 0.1);
       problems.push(...check(unaryModel(Op.RELU, seed, qIn, qOut)).map((p) => `RELU seed ${seed}: ${p}`));
       problems.push(...check(unaryModel(Op.RELU6, seed, qIn, qOut)).map((p) => `RELU6 seed ${seed}: ${p}`));
-      problems.push(...check(unaryModel(Op.LEAKY_RELU, seed, qIn, qOut, { alpha: 0.05 + next() * 0.5 })).map((p) => `LEAKY_RELU seed ${seed}: ${p}`));
+      problems.push(
+        ...check(unaryModel(Op.LEAKY_RELU, seed, qIn, qOut, { alpha: 0.05 + next() * 0.5 })).map((p) => `LEAKY_RELU seed ${seed}: ${p}`),
+      );
     }
     expect(problems).toEqual([]);
   });
@@ -334,8 +444,14 @@ describe.skipIf(!oracleAvailable)('uint8 vs TFLite', () => {
     const problems: string[] = [];
     for (let seed = 0; seed < 6; seed++) {
       const act = [A.NONE, A.RELU, A.RELU6, A.RELU_N1_TO_1][seed % 4]!;
-      problems.push(...check(binaryModel(op, [2, 3, 4, 5], [2, 3, 4, 5], [2, 3, 4, 5], 100 * op + seed, act)).map((p) => `seed ${seed} same: ${p}`));
-      problems.push(...check(binaryModel(op, [2, 1, 4, 5], [3, 1, 5], [2, 3, 4, 5], 100 * op + seed + 50, act)).map((p) => `seed ${seed} broadcast: ${p}`));
+      problems.push(
+        ...check(binaryModel(op, [2, 3, 4, 5], [2, 3, 4, 5], [2, 3, 4, 5], 100 * op + seed, act)).map((p) => `seed ${seed} same: ${p}`),
+      );
+      problems.push(
+        ...check(binaryModel(op, [2, 1, 4, 5], [3, 1, 5], [2, 3, 4, 5], 100 * op + seed + 50, act)).map(
+          (p) => `seed ${seed} broadcast: ${p}`,
+        ),
+      );
     }
     expect(problems).toEqual([]);
   });
@@ -343,7 +459,9 @@ describe.skipIf(!oracleAvailable)('uint8 vs TFLite', () => {
   it('FULLY_CONNECTED: uint8 → uint8 (activations) and uint8 → int16', () => {
     const problems: string[] = [];
     for (let seed = 0; seed < 4; seed++) {
-      problems.push(...check(fcModel(3, 20 + seed, 7, 300 + seed, [A.NONE, A.RELU, A.RELU6, A.RELU_N1_TO_1][seed]!)).map((p) => `seed ${seed}: ${p}`));
+      problems.push(
+        ...check(fcModel(3, 20 + seed, 7, 300 + seed, [A.NONE, A.RELU, A.RELU6, A.RELU_N1_TO_1][seed]!)).map((p) => `seed ${seed}: ${p}`),
+      );
     }
     problems.push(...check(fcModel(2, 16, 5, 310, A.NONE, true)).map((p) => `int16 out: ${p}`));
     expect(problems).toEqual([]);

@@ -7,7 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
-import { SKIP_REASON, firstDifferingIntermediate, hasConformance, makeInterpreter, readManifest, runCase, setCaseInputs } from '../../../test-support/conformance.js';
+import {
+  SKIP_REASON,
+  firstDifferingIntermediate,
+  hasConformance,
+  makeInterpreter,
+  readManifest,
+  runCase,
+  setCaseInputs,
+} from '../../../test-support/conformance.js';
 import { measureAllocation } from '../../../test-support/alloc.js';
 import { registerSignalOps } from '../src/index.js';
 
@@ -20,7 +28,10 @@ function resolver(): OpResolver {
 describe.skipIf(!hasConformance)(`${MODEL} through ops-reference + ops-signal${hasConformance ? '' : ` (${SKIP_REASON})`}`, () => {
   it('every intermediate tensor of case 0 equals TFLM', () => {
     const diff = firstDifferingIntermediate(MODEL, { resolver });
-    expect(diff, diff ? `tensor ${diff.index} "${diff.name}" differs: ${diff.mismatches}/${diff.elements}, first at ${diff.firstMismatchAt}` : '').toBeNull();
+    expect(
+      diff,
+      diff ? `tensor ${diff.index} "${diff.name}" differs: ${diff.mismatches}/${diff.elements}, first at ${diff.firstMismatchAt}` : '',
+    ).toBeNull();
   });
 
   const cases = hasConformance ? readManifest(MODEL).cases.length : 0;

@@ -48,6 +48,15 @@ function declineNonInt8(reg: Registration): Registration {
  */
 export function createSimdKernels(options: SimdKernelOptions = {}): Registration[] {
   const o = resolveOptions(options);
-  const kernels = [createConv2D(o), createDepthwiseConv2D(o), createFullyConnected(o), createAveragePool2D(o), createMaxPool2D(o), createSoftmax(o), createAdd(o), createMul(o)] as Registration[];
+  const kernels = [
+    createConv2D(o),
+    createDepthwiseConv2D(o),
+    createFullyConnected(o),
+    createAveragePool2D(o),
+    createMaxPool2D(o),
+    createSoftmax(o),
+    createAdd(o),
+    createMul(o),
+  ] as Registration[];
   return kernels.map(declineNonInt8);
 }

@@ -21,7 +21,17 @@
  * code compiles to, not a cycle-accurate simulation: register allocation, spills, instruction alignment,
  * caches and branch mispredictions are not modelled (see the package README).
  */
-import { INSTR_CLASSES, INSTR_CLASS_COUNT, LOAD, LOAD_CONST, STORE, namedCounts, type InstrClassName, type NodeCounters, type SimdCounters } from './counters.js';
+import {
+  INSTR_CLASSES,
+  INSTR_CLASS_COUNT,
+  LOAD,
+  LOAD_CONST,
+  STORE,
+  namedCounts,
+  type InstrClassName,
+  type NodeCounters,
+  type SimdCounters,
+} from './counters.js';
 
 /** The cores with a cost table. */
 export type CortexCore = 'm4' | 'm7';
@@ -131,7 +141,8 @@ function cyclesOf(counts: Float64Array, costs: CostTable, waitStates: number, ra
 export function estimateCycles(counters: SimdCounters | readonly NodeCounters[], options: CycleOptions): CycleEstimate {
   const waitStates = options.waitStates ?? 0;
   const ramWaitStates = options.ramWaitStates ?? 0;
-  if (!(waitStates >= 0) || !(ramWaitStates >= 0)) throw new RangeError(`estimateCycles: wait states must be >= 0, got ${waitStates} and ${ramWaitStates}`);
+  if (!(waitStates >= 0) || !(ramWaitStates >= 0))
+    throw new RangeError(`estimateCycles: wait states must be >= 0, got ${waitStates} and ${ramWaitStates}`);
   const costs = costTable(options.core, options.costs);
   const records = Array.isArray(counters) ? (counters as readonly NodeCounters[]) : (counters as SimdCounters).nodes;
   const nodes: NodeCycles[] = [];
@@ -144,12 +155,30 @@ export function estimateCycles(counters: SimdCounters | readonly NodeCounters[],
     const cycles = cyclesOf(r.counts, costs, waitStates, ramWaitStates, byClass);
     const per = r.invocations > 0 ? cycles / r.invocations : 0;
     if (r.invocations > 0) for (let i = 0; i < INSTR_CLASS_COUNT; i++) classTotals[i]! += byClass[i]! / r.invocations;
-    nodes.push({ nodeIndex: r.nodeIndex, op: r.op, kernel: r.kernel, invocations: r.invocations, cycles, cyclesPerInvoke: per, byClass: namedCounts(byClass) });
+    nodes.push({
+      nodeIndex: r.nodeIndex,
+      op: r.op,
+      kernel: r.kernel,
+      invocations: r.invocations,
+      cycles,
+      cyclesPerInvoke: per,
+      byClass: namedCounts(byClass),
+    });
     const entry = (byOp[r.op] ??= { cycles: 0, nodes: 0 });
     entry.cycles += per;
     entry.nodes++;
     totalCycles += cycles;
     perInvoke += per;
   }
-  return { core: options.core, waitStates, ramWaitStates, costs, nodes, totalCycles, cyclesPerInvoke: perInvoke, byOp, byClass: namedCounts(classTotals) };
+  return {
+    core: options.core,
+    waitStates,
+    ramWaitStates,
+    costs,
+    nodes,
+    totalCycles,
+    cyclesPerInvoke: perInvoke,
+    byOp,
+    byClass: namedCounts(classTotals),
+  };
 }

@@ -243,7 +243,7 @@ export function doublingHighMultNoSat(m1: number, m2: number): number {
  */
 export function doublingHighMult(m1: number, m2: number): number {
   if (m1 === INT32_MIN && m2 === INT32_MIN) return INT32_MAX;
-  const nudge = (m1 < 0) !== (m2 < 0) ? 1 - (1 << 30) : 1 << 30;
+  const nudge = m1 < 0 !== m2 < 0 ? 1 - (1 << 30) : 1 << 30;
   smlal(nudge, nudge < 0 ? -1 : 0, m1, m2, MULL);
   const lo = MULL[0]!;
   const hi = MULL[1]!;

@@ -37,7 +37,8 @@ export interface ResolvedOptions {
 /** Applies the defaults. */
 export function resolveOptions(o: SimdKernelOptions = {}): ResolvedOptions {
   const mode = o.mode ?? 'fast';
-  if (mode !== 'fast' && mode !== 'emulated') throw new RangeError(`createSimdKernels: mode must be 'fast' or 'emulated', got '${String(mode)}'`);
+  if (mode !== 'fast' && mode !== 'emulated')
+    throw new RangeError(`createSimdKernels: mode must be 'fast' or 'emulated', got '${String(mode)}'`);
   return { mode, counters: o.counters ?? new SimdCounters(), fullyConnectedKernelSums: o.fullyConnectedKernelSums ?? true };
 }
 

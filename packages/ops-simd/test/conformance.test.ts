@@ -35,7 +35,14 @@ const FAST_MODELS = [
   'mobilenet_v2_quantized_1x3x224x224',
 ];
 /** Small enough to run instruction by instruction. */
-const EMULATED_MODELS = ['hello_world_int8', 'micro_speech_quantized', 'simple_add_model', 'trained_lstm_int8', 'keyword_scrambled_8bit', 'person_detect'];
+const EMULATED_MODELS = [
+  'hello_world_int8',
+  'micro_speech_quantized',
+  'simple_add_model',
+  'trained_lstm_int8',
+  'keyword_scrambled_8bit',
+  'person_detect',
+];
 
 describe.skipIf(!hasConformance)('conformance: ops-simd in front of ops-reference', () => {
   for (const name of FAST_MODELS) {

@@ -26,9 +26,16 @@ describe('ops-simd in the interpreter', () => {
   it('serves every node and requests the CMSIS-NN scratch buffers', () => {
     const interp = interpreter('fast');
     expect(interp.nodes().every((n) => n.provider === PROVIDER)).toBe(true);
-    const scratch = interp.arenaUsage().perNode.filter((n) => n.scratchBytes > 0).map((n) => [n.op, n.scratchBytes]);
+    const scratch = interp
+      .arenaUsage()
+      .perNode.filter((n) => n.scratchBytes > 0)
+      .map((n) => [n.op, n.scratchBytes]);
     // im2col conv: 4 * aligned(3*3*3 = 27 -> 28); opt depthwise: 2 * 8 * 5 * 5; avgpool: 4 * 4
-    expect(scratch).toEqual([['CONV_2D', 112], ['DEPTHWISE_CONV_2D', 400], ['AVERAGE_POOL_2D', 16]]);
+    expect(scratch).toEqual([
+      ['CONV_2D', 112],
+      ['DEPTHWISE_CONV_2D', 400],
+      ['AVERAGE_POOL_2D', 16],
+    ]);
   });
 
   it('gives the same bytes as ops-reference in both modes', () => {

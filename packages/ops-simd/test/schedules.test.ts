@@ -14,7 +14,7 @@ import { PROVIDER, createSimdKernels } from '../src/index.js';
 const resolver = () => registerReferenceOps(new OpResolver()).registerAll(createSimdKernels({ mode: 'fast' }), { fallback: true });
 
 describe('schedules on random spatial chains (ops-simd fast)', () => {
-  it('int8: fixed patch stages with random tile grids give the normal schedule\'s bytes', () => {
+  it("int8: fixed patch stages with random tile grids give the normal schedule's bytes", () => {
     expect(checkFixedStages(resolver, 'int8', 40, 7)).toBeGreaterThan(20);
   });
   it('int8: searched patch, inplace and patch+inplace schedules (every in-place pair aliased) give the normal bytes', () => {
@@ -25,12 +25,19 @@ describe('schedules on random spatial chains (ops-simd fast)', () => {
   it('its DEPTHWISE_CONV_2D runs the in-place variant in fast mode and declines it in emulated mode', () => {
     // A depthwise layer (depth multiplier 1) between two others: its input is not the graph input, its
     // output not the graph output, so the allocator may grant the variant.
-    const m = Array.from({ length: 80 }, (_, i) => randomSpatialModel(i + 1, 'int8')).find((x) => x.layers.length > 2 && x.layers[1]!.startsWith('DEPTHWISE_CONV_2D m1'))!;
+    const m = Array.from({ length: 80 }, (_, i) => randomSpatialModel(i + 1, 'int8')).find(
+      (x) => x.layers.length > 2 && x.layers[1]!.startsWith('DEPTHWISE_CONV_2D m1'),
+    )!;
     const node = m.cuts[0]! + 1;
     for (const mode of ['fast', 'emulated'] as const) {
       const r = () => registerReferenceOps(new OpResolver()).registerAll(createSimdKernels({ mode }), { fallback: true });
       const { interp, out } = runSpatialModel(m, r, { name: 'inplace', inPlaceVariants: 'all' }, new AlwaysSharePlanner());
-      const simdNodes = new Set(interp.nodes().filter((n) => n.provider === PROVIDER && n.op === 'DEPTHWISE_CONV_2D').map((n) => n.index));
+      const simdNodes = new Set(
+        interp
+          .nodes()
+          .filter((n) => n.provider === PROVIDER && n.op === 'DEPTHWISE_CONV_2D')
+          .map((n) => n.index),
+      );
       const granted = interp.scheduleReport().inPlace!.filter((g) => simdNodes.has(g.node));
       expect(simdNodes.has(node)).toBe(true);
       if (mode === 'fast') expect(granted.map((g) => g.node)).toContain(node);

@@ -20,14 +20,20 @@ export const GENERATED_FILE = join(pkg, 'src', 'generated', 'kernels-wasm.ts');
 
 /** asc flags: SIMD128, memory imported (the arena), no runtime, no asserts, no abort import. */
 export const ASC_FLAGS = [
-  '--enable', 'simd',
-  '--runtime', 'stub',
+  '--enable',
+  'simd',
+  '--runtime',
+  'stub',
   '--importMemory',
-  '--initialMemory', '0',
+  '--initialMemory',
+  '0',
   '--noAssert',
-  '--use', 'abort=',
-  '--optimizeLevel', '3',
-  '--shrinkLevel', '0',
+  '--use',
+  'abort=',
+  '--optimizeLevel',
+  '3',
+  '--shrinkLevel',
+  '0',
 ];
 
 function sourceFiles(dir = ASSEMBLY) {
@@ -100,8 +106,10 @@ export async function staleness() {
   const hash = sourceHash();
   const bytes = await compileKernels();
   const problems = [];
-  if (!existsSync(WASM_FILE) || !Buffer.from(readFileSync(WASM_FILE)).equals(Buffer.from(bytes))) problems.push(`${relative(pkg, WASM_FILE)} differs from a fresh build`);
-  if (!existsSync(GENERATED_FILE) || readFileSync(GENERATED_FILE, 'utf8') !== generatedModule(bytes, hash)) problems.push(`${relative(pkg, GENERATED_FILE)} differs from a fresh build`);
+  if (!existsSync(WASM_FILE) || !Buffer.from(readFileSync(WASM_FILE)).equals(Buffer.from(bytes)))
+    problems.push(`${relative(pkg, WASM_FILE)} differs from a fresh build`);
+  if (!existsSync(GENERATED_FILE) || readFileSync(GENERATED_FILE, 'utf8') !== generatedModule(bytes, hash))
+    problems.push(`${relative(pkg, GENERATED_FILE)} differs from a fresh build`);
   return problems;
 }
 
@@ -111,7 +119,9 @@ async function cli() {
   if (args.includes('--check') || (process.env.CI === 'true' && !args.includes('--force'))) {
     const problems = await staleness();
     if (problems.length) {
-      console.error(`ops-wasm: the committed build is stale (${problems.join('; ')}): run \`pnpm build\` and commit packages/ops-wasm/wasm and src/generated`);
+      console.error(
+        `ops-wasm: the committed build is stale (${problems.join('; ')}): run \`pnpm build\` and commit packages/ops-wasm/wasm and src/generated`,
+      );
       process.exit(1);
     }
     return;

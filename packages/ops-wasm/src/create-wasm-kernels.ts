@@ -46,7 +46,24 @@ export interface WasmKernels {
 
 /** The registrations of ops-wasm (they find their instance through the arena at prepare). */
 export function createWasmKernels(): Registration[] {
-  return [createConv2D(), createDepthwiseConv2D(), createFullyConnected(), createAdd(), createMul(), createPad(), createTranspose(), createConcatenation(), createAveragePool2D(), createMaxPool2D(), createMean(), createSoftmax(), createQuantize(), createDequantize(), createUnidirectionalSequenceLstm(), ...createFloatKernels()] as Registration[];
+  return [
+    createConv2D(),
+    createDepthwiseConv2D(),
+    createFullyConnected(),
+    createAdd(),
+    createMul(),
+    createPad(),
+    createTranspose(),
+    createConcatenation(),
+    createAveragePool2D(),
+    createMaxPool2D(),
+    createMean(),
+    createSoftmax(),
+    createQuantize(),
+    createDequantize(),
+    createUnidirectionalSequenceLstm(),
+    ...createFloatKernels(),
+  ] as Registration[];
 }
 
 function make(module: WebAssembly.Module, features: WasmFeatures): WasmKernels {

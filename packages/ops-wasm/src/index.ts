@@ -7,5 +7,13 @@
 export { PROVIDER } from './provider.js';
 export { loadWasmKernels, loadWasmKernelsSync, createWasmKernels, type WasmKernels, type LoadOptions } from './create-wasm-kernels.js';
 export { WasmArenaBacking, isWasmArena } from './wasm-arena.js';
-export { WasmUnsupportedError, checkModuleLayout, detectFeatures, requireFeatures, kernelsWasmBytes, type WasmFeatures, type KernelExports } from './wasm-module.js';
+export {
+  WasmUnsupportedError,
+  checkModuleLayout,
+  detectFeatures,
+  requireFeatures,
+  kernelsWasmBytes,
+  type WasmFeatures,
+  type KernelExports,
+} from './wasm-module.js';
 export { KERNELS_SOURCE_HASH, KERNELS_WASM_SHA256 } from './generated/kernels-wasm.js';

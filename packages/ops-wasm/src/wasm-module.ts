@@ -38,13 +38,41 @@ export class WasmUnsupportedError extends MicrortError {
 
 /** A module that only uses SIMD128 (`i32x4.splat`, `i32x4.dot_i16x8_s`): validates iff the engine has it. */
 const SIMD_PROBE: Uint8Array<ArrayBuffer> = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
-  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // type: () -> v128
-  0x03, 0x02, 0x01, 0x00, // one function of type 0
-  0x0a, 0x0f, 0x01, 0x0d, 0x00, // code: one body of 13 bytes, no locals
-  0x41, 0x01, 0xfd, 0x11, // i32.const 1; i32x4.splat
-  0x41, 0x02, 0xfd, 0x11, // i32.const 2; i32x4.splat
-  0xfd, 0xba, 0x01, // i32x4.dot_i16x8_s
+  0x00,
+  0x61,
+  0x73,
+  0x6d,
+  0x01,
+  0x00,
+  0x00,
+  0x00, // magic, version
+  0x01,
+  0x05,
+  0x01,
+  0x60,
+  0x00,
+  0x01,
+  0x7b, // type: () -> v128
+  0x03,
+  0x02,
+  0x01,
+  0x00, // one function of type 0
+  0x0a,
+  0x0f,
+  0x01,
+  0x0d,
+  0x00, // code: one body of 13 bytes, no locals
+  0x41,
+  0x01,
+  0xfd,
+  0x11, // i32.const 1; i32x4.splat
+  0x41,
+  0x02,
+  0xfd,
+  0x11, // i32.const 2; i32x4.splat
+  0xfd,
+  0xba,
+  0x01, // i32x4.dot_i16x8_s
   0x0b, // end
 ]);
 
@@ -69,7 +97,9 @@ function defaultValidate(): ((bytes: Uint8Array<ArrayBuffer>) => boolean) | null
 export function requireFeatures(f: WasmFeatures): void {
   if (!f.webAssembly) throw new WasmUnsupportedError('this JavaScript engine has no WebAssembly');
   if (!f.simd128)
-    throw new WasmUnsupportedError('this WebAssembly engine lacks SIMD128 (WebAssembly.validate refused a fixed-width SIMD probe; Node >= 16.4, Chrome >= 91, Firefox >= 89 and Safari >= 16.4 have it)');
+    throw new WasmUnsupportedError(
+      'this WebAssembly engine lacks SIMD128 (WebAssembly.validate refused a fixed-width SIMD probe; Node >= 16.4, Chrome >= 91, Firefox >= 89 and Safari >= 16.4 have it)',
+    );
 }
 
 /** The module's bytes (decoded from the generated base64). */
@@ -87,7 +117,9 @@ export function kernelsWasmBytes(): Uint8Array<ArrayBuffer> {
 export function checkModuleLayout(bytes: Uint8Array, module: WebAssembly.Module): void {
   const imports = WebAssembly.Module.imports(module);
   if (imports.length !== 1 || imports[0]!.module !== 'env' || imports[0]!.name !== 'memory' || imports[0]!.kind !== 'memory')
-    throw new MicrortError(`ops-wasm module must import only env.memory, imports ${imports.map((i) => `${i.module}.${i.name}`).join(', ')}`);
+    throw new MicrortError(
+      `ops-wasm module must import only env.memory, imports ${imports.map((i) => `${i.module}.${i.name}`).join(', ')}`,
+    );
   let i = 8;
   while (i < bytes.length) {
     const id = bytes[i++]!;
@@ -99,7 +131,8 @@ export function checkModuleLayout(bytes: Uint8Array, module: WebAssembly.Module)
       size |= (b & 0x7f) << shift;
       shift += 7;
     } while (b & 0x80);
-    if (id === 6 || id === 11) throw new MicrortError(`ops-wasm module has a ${id === 6 ? 'global' : 'data'} section: it would own memory the arena uses`);
+    if (id === 6 || id === 11)
+      throw new MicrortError(`ops-wasm module has a ${id === 6 ? 'global' : 'data'} section: it would own memory the arena uses`);
     i += size;
   }
 }

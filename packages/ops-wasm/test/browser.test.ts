@@ -19,7 +19,16 @@ import type { BrowserResult } from './browser/entry.js';
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 const here = dirname(fileURLToPath(import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 if (!hasChromium) console.log(`ops-wasm browser test skipped: ${CHROMIUM} is absent (install Debian's chromium package to run it)`);
 
@@ -42,7 +51,8 @@ async function bundle(outDir: string): Promise<void> {
 }
 
 function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const page = '<!doctype html><html><head><meta charset="utf-8"><title>micrort ops-wasm</title></head><body><script src="/bundle.js"></script></body></html>';
+  const page =
+    '<!doctype html><html><head><meta charset="utf-8"><title>micrort ops-wasm</title></head><body><script src="/bundle.js"></script></body></html>';
   const server = createServer((req, res) => {
     if (req.url === '/bundle.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' });
@@ -77,7 +87,9 @@ describe.skipIf(!hasChromium)('ops-wasm in headless Chromium', () => {
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));
       await page.goto(served.url);
-      await page.waitForFunction(() => (window as unknown as { __micrortResult?: unknown }).__micrortResult !== undefined, null, { timeout: 90_000 });
+      await page.waitForFunction(() => (window as unknown as { __micrortResult?: unknown }).__micrortResult !== undefined, null, {
+        timeout: 90_000,
+      });
       result = (await page.evaluate(() => (window as unknown as { __micrortResult: unknown }).__micrortResult)) as typeof result;
       if (errors.length) console.log(`page errors: ${errors.join('; ')}`);
     } finally {

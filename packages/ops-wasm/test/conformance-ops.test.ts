@@ -9,7 +9,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OpResolver, builtinOperatorName } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
-import { OPS_SKIP_REASON, hasConformanceOps, listModels, makeInterpreter, readManifest, runCase } from '../../../test-support/conformance.js';
+import {
+  OPS_SKIP_REASON,
+  hasConformanceOps,
+  listModels,
+  makeInterpreter,
+  readManifest,
+  runCase,
+} from '../../../test-support/conformance.js';
 import { PROVIDER, loadWasmKernelsSync } from '../src/index.js';
 
 const wasm = hasConformanceOps ? loadWasmKernelsSync() : null;
@@ -35,7 +42,11 @@ describe.skipIf(!hasConformanceOps)('conformance-ops with ops-wasm', () => {
       const nodes = interp.nodes();
       if (!nodes.some((n) => n.provider === PROVIDER)) {
         const provided = wasm!.kernels.some((k) => nodes.some((n) => n.op === builtinOperatorName(k.builtinCode)));
-        declined.push({ op, name, why: provided ? 'variant declined: falls back to ops-reference' : 'op not provided: falls back to ops-reference' });
+        declined.push({
+          op,
+          name,
+          why: provided ? 'variant declined: falls back to ops-reference' : 'op not provided: falls back to ops-reference',
+        });
         return;
       }
       const entry = { op, name, cases: manifest.cases.length, pass: 0 };

@@ -8,7 +8,15 @@ import { describe, expect, it } from 'vitest';
 import { OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
-import { SKIP_REASON, firstDifferingIntermediate, hasConformance, listModels, makeInterpreter, readManifest, runCase } from '../../../test-support/conformance.js';
+import {
+  SKIP_REASON,
+  firstDifferingIntermediate,
+  hasConformance,
+  listModels,
+  makeInterpreter,
+  readManifest,
+  runCase,
+} from '../../../test-support/conformance.js';
 import { PROVIDER, loadWasmKernelsSync } from '../src/index.js';
 
 const wasm = loadWasmKernelsSync();

@@ -6,13 +6,29 @@
  * and a float chain whose invoke allocates nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, Padding, TensorType, loadModel } from '@micrort/core';
+import {
+  ActivationFunctionType,
+  BuiltinOperator,
+  MicroInterpreter,
+  ModelBuilder,
+  OpResolver,
+  Padding,
+  TensorType,
+  loadModel,
+} from '@micrort/core';
 import { corpusBytes } from '@micrort/corpus';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { createPlanner } from '@micrort/planners';
 import { measureAllocation } from '../../../test-support/alloc.js';
-import { OPS_SKIP_REASON, hasConformanceOps, listModels, makeInterpreter, readManifest, runCase } from '../../../test-support/conformance.js';
+import {
+  OPS_SKIP_REASON,
+  hasConformanceOps,
+  listModels,
+  makeInterpreter,
+  readManifest,
+  runCase,
+} from '../../../test-support/conformance.js';
 import { ORACLE_SKIP_REASON, TfliteOracle, oracleAvailable, randomInputs } from '../../../test-support/tflite-oracle.js';
 import { floats } from '../src/__tests__/single-op-float.js';
 import { rng } from '../src/__tests__/single-op.js';
@@ -43,25 +59,50 @@ function mismatches(got: Uint8Array, expected: Uint8Array): { bad: number; n: nu
 if (!oracleAvailable) it.skip(`float CNNs on ops-wasm vs TFLite: ${ORACLE_SKIP_REASON}`, () => {});
 
 describe.skipIf(!oracleAvailable)('real float CNNs on ops-wasm vs TFLite', () => {
-  it.each(['face_detection_short_range', 'hand_landmark_lite'])('%s: every compute node on ops-wasm, outputs within tolerance of TFLite, twice', (name) => {
-    const bytes = corpusBytes(name);
-    const oracle = new TfliteOracle(bytes);
-    const interp = new MicroInterpreter(loadModel(bytes), resolver(), { planner: createPlanner('greedy'), arena: 'auto', arenaBacking: wasm.arenaBacking }).allocateTensors();
-    const off = interp.nodes().filter((n) => n.provider !== PROVIDER && !NOT_WASM.has(n.op));
-    expect(off.map((n) => `${n.index} ${n.op}`)).toEqual([]);
-    for (const seed of [1, 2]) {
-      const inputs = randomInputs(oracle.inputs, seed);
-      const expected = oracle.run(inputs);
-      inputs.forEach((b, i) => interp.setInput(i, b));
-      interp.invoke();
-      const res = expected.map((e, j) => mismatches(interp.output(j).bytes, e));
-      expect(res.map((r) => r.bad), JSON.stringify(res)).toEqual(res.map(() => 0));
-    }
-  });
+  it.each(['face_detection_short_range', 'hand_landmark_lite'])(
+    '%s: every compute node on ops-wasm, outputs within tolerance of TFLite, twice',
+    (name) => {
+      const bytes = corpusBytes(name);
+      const oracle = new TfliteOracle(bytes);
+      const interp = new MicroInterpreter(loadModel(bytes), resolver(), {
+        planner: createPlanner('greedy'),
+        arena: 'auto',
+        arenaBacking: wasm.arenaBacking,
+      }).allocateTensors();
+      const off = interp.nodes().filter((n) => n.provider !== PROVIDER && !NOT_WASM.has(n.op));
+      expect(off.map((n) => `${n.index} ${n.op}`)).toEqual([]);
+      for (const seed of [1, 2]) {
+        const inputs = randomInputs(oracle.inputs, seed);
+        const expected = oracle.run(inputs);
+        inputs.forEach((b, i) => interp.setInput(i, b));
+        interp.invoke();
+        const res = expected.map((e, j) => mismatches(interp.output(j).bytes, e));
+        expect(
+          res.map((r) => r.bad),
+          JSON.stringify(res),
+        ).toEqual(res.map(() => 0));
+      }
+    },
+  );
 });
 
 /** conformance-ops cases of ops the float kernels serve. */
-const FLOAT_OPS = new Set(['CONV_2D', 'DEPTHWISE_CONV_2D', 'FULLY_CONNECTED', 'ADD', 'MUL', 'AVERAGE_POOL_2D', 'MAX_POOL_2D', 'MEAN', 'CONCATENATION', 'LOGISTIC', 'RELU', 'RELU6', 'HARD_SWISH', 'RESIZE_BILINEAR']);
+const FLOAT_OPS = new Set([
+  'CONV_2D',
+  'DEPTHWISE_CONV_2D',
+  'FULLY_CONNECTED',
+  'ADD',
+  'MUL',
+  'AVERAGE_POOL_2D',
+  'MAX_POOL_2D',
+  'MEAN',
+  'CONCATENATION',
+  'LOGISTIC',
+  'RELU',
+  'RELU6',
+  'HARD_SWISH',
+  'RESIZE_BILINEAR',
+]);
 
 describe.skipIf(!hasConformanceOps)('conformance-ops float32 cases through ops-wasm', () => {
   const names = hasConformanceOps
@@ -75,13 +116,20 @@ describe.skipIf(!hasConformanceOps)('conformance-ops float32 cases through ops-w
     const served: string[] = [];
     for (const name of names) {
       const opts = { suite: 'ops' as const, resolver, arenaBacking: wasm.arenaBacking };
-      if (makeInterpreter(name, opts).nodes().some((n) => n.provider === PROVIDER)) served.push(name);
+      if (
+        makeInterpreter(name, opts)
+          .nodes()
+          .some((n) => n.provider === PROVIDER)
+      )
+        served.push(name);
       for (let c = 0; c < 3; c++) {
         const r = runCase(name, c, opts);
         expect({ name, c, failed: r.outputs.filter((o) => !o.pass) }).toEqual({ name, c, failed: [] });
       }
     }
-    console.log(`conformance-ops float32 on ops-wasm: ${served.join(', ')}; declined: ${names.filter((n) => !served.includes(n)).join(', ')}`);
+    console.log(
+      `conformance-ops float32 on ops-wasm: ${served.join(', ')}; declined: ${names.filter((n) => !served.includes(n)).join(', ')}`,
+    );
     expect(served.length).toBeGreaterThanOrEqual(names.length - 1);
   });
   if (!hasConformanceOps) it.skip(OPS_SKIP_REASON, () => {});
@@ -99,9 +147,19 @@ function floatChain() {
   const t = (name: string, shape: number[], data?: Float32Array) => b.addTensor({ name, type: F, shape, ...(data ? { data } : {}) });
   const x = t('x', [1, 12, 12, 3]);
   const c1 = t('c1', [1, 6, 6, 10]);
-  b.addOperator({ op: BuiltinOperator.CONV_2D, inputs: [x, t('w1', [10, 3, 3, 3], floats(r, 270, -0.4, 0.4)), t('b1', [10], floats(r, 10))], outputs: [c1], options: { padding: Padding.SAME, strideH: 2, strideW: 2, fusedActivationFunction: ActivationFunctionType.RELU6 } });
+  b.addOperator({
+    op: BuiltinOperator.CONV_2D,
+    inputs: [x, t('w1', [10, 3, 3, 3], floats(r, 270, -0.4, 0.4)), t('b1', [10], floats(r, 10))],
+    outputs: [c1],
+    options: { padding: Padding.SAME, strideH: 2, strideW: 2, fusedActivationFunction: ActivationFunctionType.RELU6 },
+  });
   const d1 = t('d1', [1, 6, 6, 10]);
-  b.addOperator({ op: BuiltinOperator.DEPTHWISE_CONV_2D, inputs: [c1, t('w2', [1, 3, 3, 10], floats(r, 90, -0.5, 0.5)), t('b2', [10], floats(r, 10))], outputs: [d1], options: { padding: Padding.SAME, strideH: 1, strideW: 1, depthMultiplier: 1 } });
+  b.addOperator({
+    op: BuiltinOperator.DEPTHWISE_CONV_2D,
+    inputs: [c1, t('w2', [1, 3, 3, 10], floats(r, 90, -0.5, 0.5)), t('b2', [10], floats(r, 10))],
+    outputs: [d1],
+    options: { padding: Padding.SAME, strideH: 1, strideW: 1, depthMultiplier: 1 },
+  });
   const s1 = t('s1', [1, 6, 6, 10]);
   b.addOperator({ op: BuiltinOperator.ADD, inputs: [c1, d1], outputs: [s1] });
   const r1 = t('r1', [1, 6, 6, 10]);
@@ -111,11 +169,27 @@ function floatChain() {
   const m1 = t('m1', [1, 6, 6, 10]);
   b.addOperator({ op: BuiltinOperator.MUL, inputs: [h1, t('g', [10], floats(r, 10, 0.5, 1.5))], outputs: [m1] });
   const up = t('up', [1, 9, 9, 10]);
-  b.addOperator({ op: BuiltinOperator.RESIZE_BILINEAR, version: 3, inputs: [m1, b.addTensor({ name: 'size', type: TensorType.INT32, shape: [2], data: Int32Array.of(9, 9) })], outputs: [up], options: { halfPixelCenters: true } });
+  b.addOperator({
+    op: BuiltinOperator.RESIZE_BILINEAR,
+    version: 3,
+    inputs: [m1, b.addTensor({ name: 'size', type: TensorType.INT32, shape: [2], data: Int32Array.of(9, 9) })],
+    outputs: [up],
+    options: { halfPixelCenters: true },
+  });
   const a1 = t('a1', [1, 5, 5, 10]);
-  b.addOperator({ op: BuiltinOperator.AVERAGE_POOL_2D, inputs: [up], outputs: [a1], options: { padding: Padding.SAME, strideH: 2, strideW: 2, filterHeight: 3, filterWidth: 3 } });
+  b.addOperator({
+    op: BuiltinOperator.AVERAGE_POOL_2D,
+    inputs: [up],
+    outputs: [a1],
+    options: { padding: Padding.SAME, strideH: 2, strideW: 2, filterHeight: 3, filterWidth: 3 },
+  });
   const p1 = t('p1', [1, 5, 5, 10]);
-  b.addOperator({ op: BuiltinOperator.MAX_POOL_2D, inputs: [a1], outputs: [p1], options: { padding: Padding.SAME, strideH: 1, strideW: 1, filterHeight: 2, filterWidth: 2 } });
+  b.addOperator({
+    op: BuiltinOperator.MAX_POOL_2D,
+    inputs: [a1],
+    outputs: [p1],
+    options: { padding: Padding.SAME, strideH: 1, strideW: 1, filterHeight: 2, filterWidth: 2 },
+  });
   const q1 = t('q1', [1, 5, 5, 10]);
   b.addOperator({ op: BuiltinOperator.RELU6, inputs: [a1], outputs: [q1] });
   const cat = t('cat', [1, 5, 5, 20]);
@@ -123,9 +197,18 @@ function floatChain() {
   const l1 = t('l1', [1, 5, 5, 20]);
   b.addOperator({ op: BuiltinOperator.LOGISTIC, inputs: [cat], outputs: [l1] });
   const mean = t('mean', [1, 20]);
-  b.addOperator({ op: BuiltinOperator.MEAN, inputs: [l1, b.addTensor({ name: 'axes', type: TensorType.INT32, shape: [2], data: Int32Array.of(1, 2) })], outputs: [mean], options: { keepDims: false } });
+  b.addOperator({
+    op: BuiltinOperator.MEAN,
+    inputs: [l1, b.addTensor({ name: 'axes', type: TensorType.INT32, shape: [2], data: Int32Array.of(1, 2) })],
+    outputs: [mean],
+    options: { keepDims: false },
+  });
   const y = t('y', [1, 7]);
-  b.addOperator({ op: BuiltinOperator.FULLY_CONNECTED, inputs: [mean, t('w3', [7, 20], floats(r, 140)), t('b3', [7], floats(r, 7))], outputs: [y] });
+  b.addOperator({
+    op: BuiltinOperator.FULLY_CONNECTED,
+    inputs: [mean, t('w3', [7, 20], floats(r, 140)), t('b3', [7], floats(r, 7))],
+    outputs: [y],
+  });
   b.setInputs([x]).setOutputs([y]);
   return { def: b.buildDef(), input: floats(r, 432) };
 }
@@ -134,7 +217,10 @@ describe('float kernels in the interpreter', () => {
   it('serve every node of a float chain, in WebAssembly memory, within tolerance of ops-reference, and invoke() allocates nothing', () => {
     const { def, input } = floatChain();
     const make = (withWasm: boolean) =>
-      new MicroInterpreter(def, withWasm ? resolver() : registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy'), ...(withWasm ? { arenaBacking: wasm.arenaBacking } : {}) }).allocateTensors();
+      new MicroInterpreter(def, withWasm ? resolver() : registerReferenceOps(new OpResolver()), {
+        planner: createPlanner('greedy'),
+        ...(withWasm ? { arenaBacking: wasm.arenaBacking } : {}),
+      }).allocateTensors();
     const ref = make(false);
     const got = make(true);
     expect(got.nodes().map((n) => n.provider)).toEqual(Array(got.nodes().length).fill(PROVIDER));
@@ -154,10 +240,15 @@ describe('float elementwise kernels in place', () => {
   it('with inPlace: true the chain shares buffers (RELU, HARD_SWISH, ADD, ...) and gives the same outputs as without', () => {
     const { def, input } = floatChain();
     const run = (inPlace: boolean) => {
-      const it_ = new MicroInterpreter(def, resolver(), { planner: createPlanner('greedy'), arenaBacking: wasm.arenaBacking, inPlace }).allocateTensors();
+      const it_ = new MicroInterpreter(def, resolver(), {
+        planner: createPlanner('greedy'),
+        arenaBacking: wasm.arenaBacking,
+        inPlace,
+      }).allocateTensors();
       it_.setInput(0, input);
       it_.invoke();
-      const same = (i: number, o: number) => it_.tensor(i).data.buffer === it_.tensor(o).data.buffer && it_.tensor(i).data.byteOffset === it_.tensor(o).data.byteOffset;
+      const same = (i: number, o: number) =>
+        it_.tensor(i).data.buffer === it_.tensor(o).data.buffer && it_.tensor(i).data.byteOffset === it_.tensor(o).data.byteOffset;
       const shared = it_.nodes().filter((n) => n.inputs.some((i) => i >= 0 && same(i, n.outputs[0]!)));
       return { out: Float32Array.from(it_.output(0).data as Float32Array), shared: shared.map((n) => n.op) };
     };

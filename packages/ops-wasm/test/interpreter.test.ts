@@ -29,7 +29,9 @@ describe('ops-wasm in the interpreter', () => {
 
   it('counts the packed weights in the arena report (persistent bytes per node)', () => {
     const { def } = buildChain();
-    const reference = new MicroInterpreter(def, registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy') }).allocateTensors();
+    const reference = new MicroInterpreter(def, registerReferenceOps(new OpResolver()), {
+      planner: createPlanner('greedy'),
+    }).allocateTensors();
     const it_ = wasmInterpreter(def);
     const u = it_.arenaUsage();
     const conv = u.perNode.find((n) => n.op === 'CONV_2D')!;

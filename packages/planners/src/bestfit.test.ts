@@ -9,7 +9,11 @@ const A1 = { alignment: 1 };
 
 describe('bestfit (TFLite ArenaPlanner + SimpleMemoryArena)', () => {
   it('puts whole-run buffers first, by index, then the rest by size', () => {
-    const buffers = bufs([[16, 0, 4], [100, 1, 2], [16, 0, 4]]);
+    const buffers = bufs([
+      [16, 0, 4],
+      [100, 1, 2],
+      [16, 0, 4],
+    ]);
     expect(Array.from(bestFitOrder(buildTable(buffers, false)))).toEqual([0, 2, 1]);
     expect(Array.from(bestfit.plan(buffers, A1).offsets)).toEqual([0, 32, 16]);
     // TFLM's greedy takes the largest first instead.
@@ -17,7 +21,11 @@ describe('bestfit (TFLite ArenaPlanner + SimpleMemoryArena)', () => {
   });
 
   it('breaks size ties by first use (greedy: by latest request)', () => {
-    const buffers = bufs([[50, 1, 2], [50, 2, 3], [10, 0, 0]]);
+    const buffers = bufs([
+      [50, 1, 2],
+      [50, 2, 3],
+      [10, 0, 0],
+    ]);
     expect(Array.from(bestfit.plan(buffers, A1).offsets)).toEqual([0, 50, 0]);
     expect(Array.from(greedy.plan(buffers, A1).offsets)).toEqual([50, 0, 0]);
   });
@@ -44,7 +52,14 @@ describe('bestfit (TFLite ArenaPlanner + SimpleMemoryArena)', () => {
   });
 
   it('gives empty buffers offset 0 and leaves them out of the arena', () => {
-    const plan = bestfit.plan(bufs([[0, 0, 3], [32, 0, 3], [16, 1, 1]]), { alignment: 16 });
+    const plan = bestfit.plan(
+      bufs([
+        [0, 0, 3],
+        [32, 0, 3],
+        [16, 1, 1],
+      ]),
+      { alignment: 16 },
+    );
     expect(Array.from(plan.offsets)).toEqual([0, 0, 32]);
     expect(plan.headBytes).toBe(48);
   });

@@ -23,12 +23,7 @@ export const OFFLINE_PLAN_FORMAT_VERSION = 1;
  * planned tensor, -1 for every other tensor (constants, variables, unplanned subgraphs) and for scratch
  * buffers, which have no tensor.
  */
-export function offlinePlanOffsets(
-  def: ModelDef,
-  requirements: readonly BufferRequirement[],
-  plan: MemoryPlan,
-  subgraph = 0,
-): Int32Array {
+export function offlinePlanOffsets(def: ModelDef, requirements: readonly BufferRequirement[], plan: MemoryPlan, subgraph = 0): Int32Array {
   if (plan.offsets.length !== requirements.length) throw new PlanShapeError('plan offset count', requirements.length, plan.offsets.length);
   const total = def.subgraphs.reduce((n, sg) => n + sg.tensors.length, 0);
   const firstOf = (s: number) => {
@@ -42,7 +37,8 @@ export function offlinePlanOffsets(
     // Models with control flow plan every subgraph's tensors together: `r.subgraph` names the others.
     const s = r.subgraph ?? subgraph;
     const tensors = def.subgraphs[s]?.tensors.length ?? 0;
-    if (!Number.isInteger(r.id) || r.id < 0 || r.id >= tensors) throw new InvalidRequirementError(i, 'id', r.id, `must be a tensor index of subgraph ${s} (it has ${tensors} tensors)`);
+    if (!Number.isInteger(r.id) || r.id < 0 || r.id >= tensors)
+      throw new InvalidRequirementError(i, 'id', r.id, `must be a tensor index of subgraph ${s} (it has ${tensors} tensors)`);
     offsets[firstOf(s) + r.id] = plan.offsets[i]!;
   });
   return offsets;
@@ -63,12 +59,7 @@ export function offlinePlanBytes(subgraphCount: number, offsets: Int32Array): Ui
  * A copy of `def` (sharing its constant buffers) whose `OfflineMemoryAllocation` metadata holds `plan`;
  * an existing entry of that name is replaced. Write it with core's `writeModel`.
  */
-export function withOfflinePlan(
-  def: ModelDef,
-  requirements: readonly BufferRequirement[],
-  plan: MemoryPlan,
-  subgraph = 0,
-): ModelDef {
+export function withOfflinePlan(def: ModelDef, requirements: readonly BufferRequirement[], plan: MemoryPlan, subgraph = 0): ModelDef {
   const bytes = offlinePlanBytes(def.subgraphs.length, offlinePlanOffsets(def, requirements, plan, subgraph));
   const buffers = [...def.buffers, { data: bytes }];
   const metadata = def.metadata.filter((m) => m.name !== OFFLINE_MEMORY_ALLOCATION_METADATA);

@@ -10,13 +10,25 @@ const A1 = { alignment: 1 };
 
 describe('greedy (TFLM GreedyMemoryPlanner)', () => {
   it('TestGreedyBasics: disjoint lifetimes share offset 0', () => {
-    const plan = greedy.plan(bufs([[10, 0, 1], [20, 2, 3]]), A1);
+    const plan = greedy.plan(
+      bufs([
+        [10, 0, 1],
+        [20, 2, 3],
+      ]),
+      A1,
+    );
     expect(Array.from(plan.offsets)).toEqual([0, 0]);
     expect(plan.headBytes).toBe(20);
   });
 
   it('TestGreedyMedium: offsets 50, 70, 40, 0, 0 and head 90', () => {
-    const buffers = bufs([[10, 0, 1], [20, 1, 2], [30, 2, 3], [40, 3, 4], [50, 0, 1]]);
+    const buffers = bufs([
+      [10, 0, 1],
+      [20, 1, 2],
+      [30, 2, 3],
+      [40, 3, 4],
+      [50, 0, 1],
+    ]);
     const plan = greedy.plan(buffers, A1);
     expect(Array.from(plan.offsets)).toEqual([50, 70, 40, 0, 0]);
     expect(plan.headBytes).toBe(90);
@@ -24,7 +36,11 @@ describe('greedy (TFLM GreedyMemoryPlanner)', () => {
   });
 
   it('TestOverlapCase: head 120', () => {
-    const buffers = bufs([[100, 0, 1], [50, 2, 3], [20, 1, 2]]);
+    const buffers = bufs([
+      [100, 0, 1],
+      [50, 2, 3],
+      [20, 1, 2],
+    ]);
     const plan = greedy.plan(buffers, A1);
     expect(plan.headBytes).toBe(120);
     validatePlan(buffers, plan, A1);
@@ -40,13 +56,25 @@ describe('greedy (TFLM GreedyMemoryPlanner)', () => {
   });
 
   it('seed 000 worked example: A 100 [0,1], B 80 [2,3], C 50 [1,2] -> 0, 0, 100, head 150', () => {
-    const plan = greedy.plan(bufs([[100, 0, 1], [80, 2, 3], [50, 1, 2]]), A1);
+    const plan = greedy.plan(
+      bufs([
+        [100, 0, 1],
+        [80, 2, 3],
+        [50, 1, 2],
+      ]),
+      A1,
+    );
     expect(Array.from(plan.offsets)).toEqual([0, 0, 100]);
     expect(plan.headBytes).toBe(150);
   });
 
   it('orders equal sizes latest request first, as TFLM (reverse fill + stable sort)', () => {
-    const buffers = bufs([[32, 0, 1], [32, 1, 2], [64, 0, 2], [32, 2, 3]]);
+    const buffers = bufs([
+      [32, 0, 1],
+      [32, 1, 2],
+      [64, 0, 2],
+      [32, 2, 3],
+    ]);
     expect(Array.from(greedyOrder(buildTable(buffers, true)))).toEqual([2, 3, 1, 0]);
     const plan = greedy.plan(buffers, A1);
     // 2 -> 0; 3 overlaps 2 -> 64; 1 overlaps 2 and 3 -> 96; 0 overlaps 2 and 1 -> 64.
@@ -54,12 +82,7 @@ describe('greedy (TFLM GreedyMemoryPlanner)', () => {
   });
 
   it('takes offline buffers first, in request order, at their offsets, and fills the gaps around them', () => {
-    const buffers = [
-      buf(0, 80, 0, 1),
-      buf(1, 50, 0, 2, { offlineOffset: 100 }),
-      buf(2, 40, 1, 2),
-      buf(3, 8, 0, 0, { offlineOffset: 0 }),
-    ];
+    const buffers = [buf(0, 80, 0, 1), buf(1, 50, 0, 2, { offlineOffset: 100 }), buf(2, 40, 1, 2), buf(3, 8, 0, 0, { offlineOffset: 0 })];
     expect(Array.from(greedyOrder(buildTable(buffers, true)))).toEqual([1, 3, 0, 2]);
     const plan = greedy.plan(buffers, A1);
     // 0 (80, steps 0..1) must clear buffer 3 at [0, 8) -> 8; 2 (steps 1..2) clears 0 -> 88, too small
@@ -69,7 +92,13 @@ describe('greedy (TFLM GreedyMemoryPlanner)', () => {
   });
 
   it('keeps candidates aligned when sizes are not multiples of the alignment', () => {
-    const plan = greedy.plan(bufs([[10, 0, 1], [20, 0, 1]]), { alignment: 16 });
+    const plan = greedy.plan(
+      bufs([
+        [10, 0, 1],
+        [20, 0, 1],
+      ]),
+      { alignment: 16 },
+    );
     expect(Array.from(plan.offsets)).toEqual([32, 0]);
     expect(plan.headBytes).toBe(42);
   });

@@ -5,7 +5,13 @@ import { validatePlan } from './validate.js';
 
 describe('linear (TFLM LinearMemoryPlanner)', () => {
   it('TestBasics: offsets accumulate in request order', () => {
-    const plan = linear.plan(bufs([[10, 0, 1], [20, 1, 2]]), { alignment: 1 });
+    const plan = linear.plan(
+      bufs([
+        [10, 0, 1],
+        [20, 1, 2],
+      ]),
+      { alignment: 1 },
+    );
     expect(Array.from(plan.offsets)).toEqual([0, 10]);
     expect(plan.headBytes).toBe(30);
   });
@@ -24,7 +30,14 @@ describe('linear (TFLM LinearMemoryPlanner)', () => {
   });
 
   it('aligns each offset', () => {
-    const plan = linear.plan(bufs([[10, 0, 0], [20, 0, 0], [1, 0, 0]]), { alignment: 16 });
+    const plan = linear.plan(
+      bufs([
+        [10, 0, 0],
+        [20, 0, 0],
+        [1, 0, 0],
+      ]),
+      { alignment: 16 },
+    );
     expect(Array.from(plan.offsets)).toEqual([0, 16, 48]);
     expect(plan.headBytes).toBe(49);
   });

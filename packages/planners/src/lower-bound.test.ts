@@ -5,7 +5,17 @@ import { lowerBound } from './lower-bound.js';
 describe('lowerBound', () => {
   it('is the largest sum of live sizes at one step', () => {
     // step 0: 10 + 50; step 1: 10 + 20 + 50; step 2: 20 + 30; step 3: 30 + 40; step 4: 40.
-    expect(lowerBound(bufs([[10, 0, 1], [20, 1, 2], [30, 2, 3], [40, 3, 4], [50, 0, 1]]))).toBe(80);
+    expect(
+      lowerBound(
+        bufs([
+          [10, 0, 1],
+          [20, 1, 2],
+          [30, 2, 3],
+          [40, 3, 4],
+          [50, 0, 1],
+        ]),
+      ),
+    ).toBe(80);
   });
 
   it('counts lifetimes inclusively and handles sparse steps', () => {

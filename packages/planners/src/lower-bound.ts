@@ -46,7 +46,7 @@ export function lowerBoundAt(buffers: readonly BufferRequirement[]): LowerBoundI
   let live = 0;
   let best = 0;
   let bestStep = -1;
-  for (let k = 0; k < idx.length; ) {
+  for (let k = 0; k < idx.length;) {
     const step = steps[idx[k]!]!;
     while (k < idx.length && steps[idx[k]!] === step) live += deltas[idx[k++]!]!;
     if (live > best) {

@@ -27,7 +27,10 @@ export function checkOfflineOffsets(buffers: readonly BufferRequirement[], align
   }
   if (fixed.length < 2) return;
   const subset = fixed.map((i) => buffers[i]!);
-  const overlap = findOverlap(subset, subset.map((b) => b.offlineOffset!));
+  const overlap = findOverlap(
+    subset,
+    subset.map((b) => b.offlineOffset!),
+  );
   if (overlap) {
     const a = fixed[overlap[0]]!;
     const b = fixed[overlap[1]]!;

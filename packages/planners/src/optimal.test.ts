@@ -10,7 +10,12 @@ import { bruteForceHead, exhaustiveHead } from './__tests__/brute-force.js';
 
 describe('optimal planner', () => {
   it('beats greedy where TFLM is suboptimal: chain 5, 3, 2, 4 -> 8 (greedy 10)', () => {
-    const buffers = bufs([[5, 0, 1], [3, 1, 2], [2, 2, 3], [4, 3, 4]]);
+    const buffers = bufs([
+      [5, 0, 1],
+      [3, 1, 2],
+      [2, 2, 3],
+      [4, 3, 4],
+    ]);
     expect(greedy.plan(buffers, { alignment: 1 }).headBytes).toBe(10);
     const planner = new OptimalPlanner();
     const plan = planner.plan(buffers, { alignment: 1, timeBudgetMs: 50 });

@@ -49,11 +49,7 @@ function nameOf(b: BufferRequirement): string {
 }
 
 /** Renders `plan` of `buffers` as an SVG document string. */
-export function renderPlanSvg(
-  buffers: readonly BufferRequirement[],
-  plan: MemoryPlan,
-  options: PlanSvgOptions = {},
-): string {
+export function renderPlanSvg(buffers: readonly BufferRequirement[], plan: MemoryPlan, options: PlanSvgOptions = {}): string {
   const n = buffers.length;
   if (plan.offsets.length !== n) throw new PlanShapeError('plan offset count', n, plan.offsets.length);
   const width = Math.max(320, options.width ?? 960);
@@ -102,9 +98,7 @@ export function renderPlanSvg(
   // About 0.55 em per character: shrink a long title to the width rather than clip it.
   const titleSize = Math.max(9, Math.min(15, Math.floor((width - 16) / (title.length * 0.55))));
   out.push(`<text class="title" x="${num(width / 2)}" y="24" text-anchor="middle" font-size="${titleSize}">${escapeXml(title)}</text>`);
-  out.push(
-    `<rect class="plot-area" x="${MARGIN_LEFT}" y="${top}" width="${num(plotW)}" height="${plotH}" fill="#fafafa" stroke="#ddd"/>`,
-  );
+  out.push(`<rect class="plot-area" x="${MARGIN_LEFT}" y="${top}" width="${num(plotW)}" height="${plotH}" fill="#fafafa" stroke="#ddd"/>`);
 
   // Bands (e.g. one tile's steps of a patch stage), behind the buffers.
   for (const band of options.bands ?? []) {
@@ -130,7 +124,9 @@ export function renderPlanSvg(
     const tile = !scratch && tiles?.has(b.id) === true;
     const fill = scratch ? `url(#${id}-scratch)` : tile ? `url(#${id}-tile)` : `hsl(${(b.id * 47) % 360},55%,72%)`;
     const stroke = scratch ? '#c06000' : tile ? '#2e7d32' : '#34495e';
-    const ops = stepLabels ? ` (${stepLabels[b.firstUsed] ?? '?'}${b.lastUsed > b.firstUsed ? ` → ${stepLabels[b.lastUsed] ?? '?'}` : ''})` : '';
+    const ops = stepLabels
+      ? ` (${stepLabels[b.firstUsed] ?? '?'}${b.lastUsed > b.firstUsed ? ` → ${stepLabels[b.lastUsed] ?? '?'}` : ''})`
+      : '';
     const hover =
       `${name} (${b.kind} ${b.id}): ${b.size} bytes at offset ${off}, steps ${b.firstUsed}..${b.lastUsed}${ops}` +
       (b.offlineOffset !== undefined && b.offlineOffset >= 0 ? ' (offline)' : '');
@@ -205,9 +201,7 @@ export function renderPlanSvg(
         `<text x="${x0 - 8}" y="${num(ty + 4)}" text-anchor="end">${escapeXml(formatBytes(v))}</text>`,
     );
   }
-  out.push(
-    `<text transform="translate(16 ${num(top + plotH / 2)}) rotate(-90)" text-anchor="middle">arena offset</text></g>`,
-  );
+  out.push(`<text transform="translate(16 ${num(top + plotH / 2)}) rotate(-90)" text-anchor="middle">arena offset</text></g>`);
 
   // Legend.
   const ly = height - 22;
@@ -217,7 +211,9 @@ export function renderPlanSvg(
       `<rect x="80" y="-9" width="14" height="10" fill="url(#${id}-scratch)" stroke="#c06000"/><text x="100" y="0">scratch</text>` +
       `<line x1="170" y1="-4" x2="200" y2="-4" stroke="#c0392b" stroke-width="1.5" stroke-dasharray="6 4"/><text x="206" y="0">lower bound</text>` +
       `<line x1="290" y1="-4" x2="320" y2="-4" stroke="#333"/><text x="326" y="0">head</text>` +
-      (tiles?.size ? `<rect x="380" y="-9" width="14" height="10" fill="url(#${id}-tile)" stroke="#2e7d32"/><text x="400" y="0">tile buffer (reused by every tile)</text>` : '') +
+      (tiles?.size
+        ? `<rect x="380" y="-9" width="14" height="10" fill="url(#${id}-tile)" stroke="#2e7d32"/><text x="400" y="0">tile buffer (reused by every tile)</text>`
+        : '') +
       `</g>`,
   );
   out.push('</svg>');

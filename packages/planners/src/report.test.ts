@@ -5,7 +5,13 @@ import { linear } from './linear.js';
 import { planReport } from './report.js';
 
 describe('planReport', () => {
-  const buffers = bufs([[10, 0, 1], [20, 1, 2], [30, 2, 3], [40, 3, 4], [50, 0, 1]]);
+  const buffers = bufs([
+    [10, 0, 1],
+    [20, 1, 2],
+    [30, 2, 3],
+    [40, 3, 4],
+    [50, 0, 1],
+  ]);
 
   it('reports head, lower bound, their ratio and the planning time', () => {
     const report = planReport(buffers, greedy, { alignment: 1 });

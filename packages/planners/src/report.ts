@@ -18,11 +18,7 @@ export interface PlanReport {
 }
 
 /** Runs `planner` on `buffers`, validates the plan and compares its head with the lower bound. */
-export function planReport(
-  buffers: readonly BufferRequirement[],
-  planner: MemoryPlanner,
-  options: PlanOptions,
-): PlanReport {
+export function planReport(buffers: readonly BufferRequirement[], planner: MemoryPlanner, options: PlanOptions): PlanReport {
   const t0 = performance.now();
   const plan = planner.plan(buffers, options);
   const planMs = performance.now() - t0;

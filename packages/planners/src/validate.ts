@@ -38,7 +38,8 @@ export function validatePlan(
     throw new PlanShapeError('plan headBytes is below the largest offset + size', head, plan.headBytes);
   }
   const overlap = findOverlap(buffers, offsets);
-  if (overlap) throw new PlanOverlapError(bufferRef(buffers, overlap[0], offsets[overlap[0]]!), bufferRef(buffers, overlap[1], offsets[overlap[1]]!));
+  if (overlap)
+    throw new PlanOverlapError(bufferRef(buffers, overlap[0], offsets[overlap[0]]!), bufferRef(buffers, overlap[1], offsets[overlap[1]]!));
 }
 
 /**

@@ -33,7 +33,14 @@ function shell(tensorCounts: number[]): ModelDef {
     operatorCodes: [],
     subgraphs: tensorCounts.map((n, s) => ({
       name: `sg${s}`,
-      tensors: Array.from({ length: n }, (_, i) => ({ name: `t${i}`, type: 0, shape: Int32Array.of(4), buffer: 0, quantization: null, isVariable: false })),
+      tensors: Array.from({ length: n }, (_, i) => ({
+        name: `t${i}`,
+        type: 0,
+        shape: Int32Array.of(4),
+        buffer: 0,
+        quantization: null,
+        isVariable: false,
+      })),
       inputs: new Int32Array(0),
       outputs: new Int32Array(0),
       operators: [],
@@ -52,7 +59,9 @@ describe('offline plan words', () => {
     const reqs = [tensorReq(2), scratchReq(0), tensorReq(0)];
     const plan: MemoryPlan = { offsets: Int32Array.of(48, 0, 16), headBytes: 64 };
     expect(Array.from(offlinePlanOffsets(shell([3, 2]), reqs, plan))).toEqual([16, -1, 48, -1, -1]);
-    expect(Array.from(offlinePlanOffsets(shell([2, 3]), reqs.slice(0, 1), { offsets: Int32Array.of(32), headBytes: 48 }, 1))).toEqual([-1, -1, -1, -1, 32]);
+    expect(Array.from(offlinePlanOffsets(shell([2, 3]), reqs.slice(0, 1), { offsets: Int32Array.of(32), headBytes: 48 }, 1))).toEqual([
+      -1, -1, -1, -1, 32,
+    ]);
   });
 
   it('writes [version, subgraphs, count, offsets] as little-endian int32', () => {
@@ -64,7 +73,9 @@ describe('offline plan words', () => {
   });
 
   it('rejects requirements that are not tensors of the subgraph, and plans of the wrong length', () => {
-    expect(() => offlinePlanOffsets(shell([2]), [tensorReq(5)], { offsets: Int32Array.of(0), headBytes: 16 })).toThrow(InvalidRequirementError);
+    expect(() => offlinePlanOffsets(shell([2]), [tensorReq(5)], { offsets: Int32Array.of(0), headBytes: 16 })).toThrow(
+      InvalidRequirementError,
+    );
     expect(() => offlinePlanOffsets(shell([2]), [tensorReq(0)], { offsets: new Int32Array(0), headBytes: 0 })).toThrow(/offset count/);
   });
 
@@ -90,38 +101,41 @@ class Spy implements MemoryPlanner {
 }
 
 describe.skipIf(!hasConformance)('embedded plans on conformance models', () => {
-  it.each(['person_detect', 'keyword_scrambled', 'micro_speech_lstm'])('%s: the offline planner reproduces the embedded optimal plan and the outputs stay right', (name) => {
-    const model = loadConformanceModel(name);
-    const first = new MicroInterpreter(model, referenceResolver(), { planner: createPlanner('optimal') }).allocateTensors();
-    const { requirements, plan } = first.memoryPlan();
-    const embedded = loadModel(writeModel(withOfflinePlan(model, requirements, plan)));
+  it.each(['person_detect', 'keyword_scrambled', 'micro_speech_lstm'])(
+    '%s: the offline planner reproduces the embedded optimal plan and the outputs stay right',
+    (name) => {
+      const model = loadConformanceModel(name);
+      const first = new MicroInterpreter(model, referenceResolver(), { planner: createPlanner('optimal') }).allocateTensors();
+      const { requirements, plan } = first.memoryPlan();
+      const embedded = loadModel(writeModel(withOfflinePlan(model, requirements, plan)));
 
-    // Default: the interpreter hands the metadata to the planner, as TFLM does.
-    const spy = new Spy();
-    new MicroInterpreter(embedded, referenceResolver(), { planner: spy }).allocateTensors();
-    const tensors = spy.seen.filter((r) => r.kind === 'tensor');
-    expect(tensors.length).toBeGreaterThan(0);
-    expect(tensors.every((r) => r.offlineOffset! >= 0)).toBe(true);
-    expect(spy.seen.filter((r) => r.kind === 'scratch').every((r) => (r.offlineOffset ?? -1) < 0)).toBe(true);
-    // offlineOffsets: null ignores it.
-    const ignoring = new Spy();
-    new MicroInterpreter(embedded, referenceResolver(), { planner: ignoring, offlineOffsets: null }).allocateTensors();
-    expect(ignoring.seen.every((r) => (r.offlineOffset ?? -1) < 0)).toBe(true);
+      // Default: the interpreter hands the metadata to the planner, as TFLM does.
+      const spy = new Spy();
+      new MicroInterpreter(embedded, referenceResolver(), { planner: spy }).allocateTensors();
+      const tensors = spy.seen.filter((r) => r.kind === 'tensor');
+      expect(tensors.length).toBeGreaterThan(0);
+      expect(tensors.every((r) => r.offlineOffset! >= 0)).toBe(true);
+      expect(spy.seen.filter((r) => r.kind === 'scratch').every((r) => (r.offlineOffset ?? -1) < 0)).toBe(true);
+      // offlineOffsets: null ignores it.
+      const ignoring = new Spy();
+      new MicroInterpreter(embedded, referenceResolver(), { planner: ignoring, offlineOffsets: null }).allocateTensors();
+      expect(ignoring.seen.every((r) => (r.offlineOffset ?? -1) < 0)).toBe(true);
 
-    const again = new MicroInterpreter(embedded, referenceResolver(), { planner: createPlanner('offline') }).allocateTensors();
-    const replanned = again.memoryPlan();
-    expect(replanned.plan.headBytes).toBe(plan.headBytes);
-    // Tensors are bound at their planned offset in the arena buffer: every tensor sits where the plan put it.
-    requirements.forEach((r, i) => {
-      if (r.kind === 'tensor') expect(again.tensor(r.id).bytes.byteOffset).toBe(plan.offsets[i]);
-    });
+      const again = new MicroInterpreter(embedded, referenceResolver(), { planner: createPlanner('offline') }).allocateTensors();
+      const replanned = again.memoryPlan();
+      expect(replanned.plan.headBytes).toBe(plan.headBytes);
+      // Tensors are bound at their planned offset in the arena buffer: every tensor sits where the plan put it.
+      requirements.forEach((r, i) => {
+        if (r.kind === 'tensor') expect(again.tensor(r.id).bytes.byteOffset).toBe(plan.offsets[i]);
+      });
 
-    setCaseInputs(first, name, 0);
-    setCaseInputs(again, name, 0);
-    first.invoke();
-    again.invoke();
-    for (let j = 0; j < first.outputsSize; j++) expect(Array.from(again.output(j).bytes)).toEqual(Array.from(first.output(j).bytes));
-  });
+      setCaseInputs(first, name, 0);
+      setCaseInputs(again, name, 0);
+      first.invoke();
+      again.invoke();
+      for (let j = 0; j < first.outputsSize; j++) expect(Array.from(again.output(j).bytes)).toEqual(Array.from(first.output(j).bytes));
+    },
+  );
 });
 
 if (!hasConformance) {

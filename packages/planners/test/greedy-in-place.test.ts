@@ -11,7 +11,8 @@ function chain(rng: Prng, steps: number): BufferRequirement[] {
     const size = rng.next() < 0.5 && prevSize > 0 ? prevSize : (1 + rng.int(8)) * 16;
     out.push({ kind: 'tensor', id: s, size, firstUsed: s, lastUsed: s + 1, ...(s > 0 && rng.next() < 0.6 ? { inPlaceOf: s - 1 } : {}) });
     prevSize = size;
-    if (rng.next() < 0.4) out.push({ kind: 'tensor', id: 1000 + s, size: (1 + rng.int(6)) * 16, firstUsed: s, lastUsed: Math.min(steps, s + 1 + rng.int(4)) });
+    if (rng.next() < 0.4)
+      out.push({ kind: 'tensor', id: 1000 + s, size: (1 + rng.int(6)) * 16, firstUsed: s, lastUsed: Math.min(steps, s + 1 + rng.int(4)) });
     if (rng.next() < 0.3) out.push({ kind: 'scratch', id: s, size: (1 + rng.int(4)) * 16, firstUsed: s, lastUsed: s });
   }
   return out;

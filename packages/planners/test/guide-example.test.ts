@@ -25,7 +25,7 @@ describe('docs/planners.md', () => {
 
   it('the example planner gives valid plans on random buffer sets, never below the bound', () => {
     let seed = 7;
-    const rnd = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    const rnd = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
     for (let k = 0; k < 20; k++) {
       const buffers: BufferRequirement[] = Array.from({ length: 2 + rnd(20) }, (_, id) => {
         const first = rnd(10);

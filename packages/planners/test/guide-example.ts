@@ -55,5 +55,9 @@ export function main(): { head: number; lowerBound: number; y: number[] } {
 
   interpreter.setInput(0, new Float32Array(64).fill(3).fill(0, 0, 2));
   interpreter.invoke();
-  return { head: report.headBytes, lowerBound: lowerBound(requirements), y: Array.from(interpreter.output(0).data as Float32Array).slice(0, 3) };
+  return {
+    head: report.headBytes,
+    lowerBound: lowerBound(requirements),
+    y: Array.from(interpreter.output(0).data as Float32Array).slice(0, 3),
+  };
 }

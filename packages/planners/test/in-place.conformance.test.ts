@@ -40,7 +40,10 @@ class AlwaysShare implements MemoryPlanner {
       r.size = Math.max(r.size, b.size);
     });
     const kept = buffers.map((_, i) => i).filter((i) => partner[i]! < 0);
-    const base = createPlanner('greedy').plan(kept.map((i) => merged[i]!), options);
+    const base = createPlanner('greedy').plan(
+      kept.map((i) => merged[i]!),
+      options,
+    );
     const offsets = new Int32Array(buffers.length);
     kept.forEach((i, k) => (offsets[i] = base.offsets[k]!));
     buffers.forEach((_, i) => partner[i]! >= 0 && (offsets[i] = offsets[root(i)]!));
@@ -68,7 +71,10 @@ const strip = (reqs: readonly BufferRequirement[]) => reqs.map(({ inPlaceOf: _dr
 describe.skipIf(!hasConformance)('in-place planning on the conformance models', () => {
   it.each(hasConformance ? listModels() : [])('%s: every pair aliased, same outputs', (name) => {
     const { interp, outputs } = runInPlace(name, new AlwaysShare());
-    expect(outputs.every((o) => o.pass), JSON.stringify(outputs)).toBe(true);
+    expect(
+      outputs.every((o) => o.pass),
+      JSON.stringify(outputs),
+    ).toBe(true);
     for (const p of interp.memoryPlan().inPlacePairs)
       expect(interp.tensor(p.output).bytes.byteOffset, `t${p.output} on t${p.input}`).toBe(interp.tensor(p.input).bytes.byteOffset);
   });

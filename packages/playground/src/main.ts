@@ -30,14 +30,30 @@ const errorBanner = h('div', { class: 'error-banner', role: 'alert', 'data-testi
 const progressLabel = h('span', { class: 'progress-label', 'data-testid': 'progress' });
 const progressBar = h('progress', { max: 1, value: 0, hidden: true });
 const status = h('span', { class: 'status', 'data-testid': 'status' }, 'No model open.');
-const fileInput = h('input', { type: 'file', accept: '.tflite,application/octet-stream', 'data-testid': 'file-input', class: 'file-input' });
+const fileInput = h('input', {
+  type: 'file',
+  accept: '.tflite,application/octet-stream',
+  'data-testid': 'file-input',
+  class: 'file-input',
+});
 const builtIn = h(
   'select',
-  { 'data-testid': 'builtin-select', title: 'built-in models (made by the model writer in the page) and real models shipped with the site' },
+  {
+    'data-testid': 'builtin-select',
+    title: 'built-in models (made by the model writer in the page) and real models shipped with the site',
+  },
   h('option', { value: '' }, 'built-in or sample model…'),
-  h('optgroup', { label: 'built-in (made by the model writer)' }, ...BUILT_IN_MODELS.map((m) => h('option', { value: m.name }, `${m.name} — ${m.label}`))),
+  h(
+    'optgroup',
+    { label: 'built-in (made by the model writer)' },
+    ...BUILT_IN_MODELS.map((m) => h('option', { value: m.name }, `${m.name} — ${m.label}`)),
+  ),
   CORPUS_MODELS.length
-    ? h('optgroup', { label: "real models (MediaPipe's npm packages)" }, ...CORPUS_MODELS.map((m) => h('option', { value: `corpus:${m.name}` }, `${m.name} — ${m.description}, ${shortBytes(m.bytes)}`)))
+    ? h(
+        'optgroup',
+        { label: "real models (MediaPipe's npm packages)" },
+        ...CORPUS_MODELS.map((m) => h('option', { value: `corpus:${m.name}` }, `${m.name} — ${m.description}, ${shortBytes(m.bytes)}`)),
+      )
     : null,
 );
 const kernelSelect = h('select', { 'data-testid': 'kernel-select' });
@@ -74,8 +90,17 @@ const app: AppContext = {
 };
 
 // Tabs.
-const panels = Object.fromEntries(TABS.map((t) => [t, h('section', { class: 'panel', 'data-panel': t, hidden: t !== 'model' })])) as Record<Tab, HTMLElement>;
-const tabButtons = TABS.map((t) => h('button', { type: 'button', class: `tab${t === 'model' ? ' active' : ''}`, 'data-tab': t, onclick: () => showTab(t) }, t[0]!.toUpperCase() + t.slice(1)));
+const panels = Object.fromEntries(TABS.map((t) => [t, h('section', { class: 'panel', 'data-panel': t, hidden: t !== 'model' })])) as Record<
+  Tab,
+  HTMLElement
+>;
+const tabButtons = TABS.map((t) =>
+  h(
+    'button',
+    { type: 'button', class: `tab${t === 'model' ? ' active' : ''}`, 'data-tab': t, onclick: () => showTab(t) },
+    t[0]!.toUpperCase() + t.slice(1),
+  ),
+);
 function showTab(t: Tab): void {
   for (const b of tabButtons) b.classList.toggle('active', b.dataset['tab'] === t);
   for (const [k, p] of Object.entries(panels)) p.hidden = k !== t;
@@ -84,14 +109,24 @@ function showTab(t: Tab): void {
 
 const summaryHost = h('div', { 'data-testid': 'summary-host' });
 const histogramHost = h('div', { 'data-testid': 'histogram-host' });
-const welcome = h('div', { class: 'welcome' },
+const welcome = h(
+  'div',
+  { class: 'welcome' },
   h('h2', null, 'Try micrort on your model'),
-  h('p', null, 'Drop a .tflite file anywhere on this page, choose one with the button above, or pick a built-in model. Nothing leaves your machine: the model is loaded, checked, planned and run in this page by the same packages the micrort CLI uses.'),
+  h(
+    'p',
+    null,
+    'Drop a .tflite file anywhere on this page, choose one with the button above, or pick a built-in model. Nothing leaves your machine: the model is loaded, checked, planned and run in this page by the same packages the micrort CLI uses.',
+  ),
 );
 summaryHost.append(welcome);
 const checkHost = h('div', { 'data-testid': 'check-host' });
 const graphView = new GraphView();
-const memoryHost = h('div', { 'data-testid': 'memory-host' }, h('p', { class: 'hint' }, 'Open a model to see how each planner lays out its arena.'));
+const memoryHost = h(
+  'div',
+  { 'data-testid': 'memory-host' },
+  h('p', { class: 'hint' }, 'Open a model to see how each planner lays out its arena.'),
+);
 const runView = new RunView(app);
 const compareView = new CompareView(app, runView);
 panels.model.append(summaryHost, checkHost, histogramHost);
@@ -105,7 +140,9 @@ root.append(
     'header',
     null,
     h('h1', null, 'micrort ', h('span', { class: 'muted' }, 'playground')),
-    h('div', { class: 'pickers' },
+    h(
+      'div',
+      { class: 'pickers' },
       h('label', { class: 'button' }, 'Open .tflite…', fileInput),
       builtIn,
       h('label', null, 'kernels ', kernelSelect),
@@ -139,13 +176,23 @@ async function analyse(gen: number, checked?: () => void): Promise<void> {
   root.dataset['checkReady'] = summary?.name ?? '';
   memoryHost.replaceChildren(h('p', { class: 'hint' }, 'Planning…'));
   try {
-    const plans = await client.call('plans', { kernel: app.kernel() }, (l, d, t) => gen === generation && app.progress(`memory: ${l}`, d, t));
+    const plans = await client.call(
+      'plans',
+      { kernel: app.kernel() },
+      (l, d, t) => gen === generation && app.progress(`memory: ${l}`, d, t),
+    );
     if (gen !== generation) return;
     memoryHost.replaceChildren(renderMemory(plans));
   } catch (e) {
     if (gen !== generation) return;
     const err = e as Error;
-    memoryHost.replaceChildren(h('p', { class: 'err', 'data-testid': 'memory-error' }, `The memory plan needs an allocation, which failed: ${err.name}: ${err.message}`));
+    memoryHost.replaceChildren(
+      h(
+        'p',
+        { class: 'err', 'data-testid': 'memory-error' },
+        `The memory plan needs an allocation, which failed: ${err.name}: ${err.message}`,
+      ),
+    );
   }
   root.dataset['plansReady'] = summary?.name ?? '';
   app.progress(null);
@@ -261,12 +308,23 @@ async function start(): Promise<void> {
   }
   kernelSelect.replaceChildren(
     ...kernels.map((k) =>
-      h('option', { value: k.id, disabled: !k.available, title: k.available ? `${k.description}${k.detail ? ` (${k.detail})` : ''}` : `unavailable: ${k.reason}` }, `${k.label}${k.available ? (k.detail ? ` (${k.detail})` : '') : ' — unavailable'}`),
+      h(
+        'option',
+        {
+          value: k.id,
+          disabled: !k.available,
+          title: k.available ? `${k.description}${k.detail ? ` (${k.detail})` : ''}` : `unavailable: ${k.reason}`,
+        },
+        `${k.label}${k.available ? (k.detail ? ` (${k.detail})` : '') : ' — unavailable'}`,
+      ),
     ),
   );
   kernelSelect.value = 'reference';
   app.progress(null);
-  root.dataset['kernelsReady'] = kernels.filter((k) => k.available).map((k) => k.id).join(',');
+  root.dataset['kernelsReady'] = kernels
+    .filter((k) => k.available)
+    .map((k) => k.id)
+    .join(',');
   const wanted = new URLSearchParams(location.search).get('model');
   if (wanted && BUILT_IN_MODELS.some((m) => m.name === wanted)) await open({ builtIn: wanted });
   else if (wanted && CORPUS_MODELS.some((m) => m.name === wanted)) await openCorpus(wanted);

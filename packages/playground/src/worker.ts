@@ -12,7 +12,10 @@ import type { Method, Methods, Request, Response } from './protocol.js';
 const session = new PlaygroundSession();
 const scope = self as unknown as { postMessage(m: Response): void; onmessage: ((e: MessageEvent<Request>) => void) | null };
 
-type Handler<M extends Method> = (args: Methods[M]['args'], progress: (label: string, done: number, total: number) => void) => Methods[M]['result'] | Promise<Methods[M]['result']>;
+type Handler<M extends Method> = (
+  args: Methods[M]['args'],
+  progress: (label: string, done: number, total: number) => void,
+) => Methods[M]['result'] | Promise<Methods[M]['result']>;
 
 const handlers: { [M in Method]: Handler<M> } = {
   setup: async () => ({ kernels: await kernelAvailability(), planners: [...PLANNER_NAMES] }),

@@ -51,7 +51,14 @@ const CHROMIUM_ARGS = [
 if (!hasChromium) console.log(`playground browser test skipped: ${CHROMIUM} is absent (install Debian's chromium package to run it)`);
 if (hasChromium && !hasConformance) console.log(`playground browser test: ${SKIP_REASON}`);
 
-const MIME: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.png': 'image/png' };
+const MIME: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
 
 /** Builds the site into `outDir` with the package's vite config. */
 async function buildSite(outDir: string): Promise<void> {
@@ -72,7 +79,9 @@ function serve(dir: string): Promise<{ server: Server; url: string }> {
     res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' });
     res.end(readFileSync(file));
   });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })));
+  return new Promise((ok) =>
+    server.listen(0, '127.0.0.1', () => ok({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` })),
+  );
 }
 
 /** Outputs of `bytes` run here in Node with ops-reference on the seeded inputs `micrort run` draws. */
@@ -96,8 +105,7 @@ async function pageOutput(page: Page, j: number): Promise<Uint8Array> {
 /** A minimal RGB PNG (8-bit, no filter, one IDAT), `pixel(x, y)` → [r, g, b]. */
 function encodePng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
   const raw = Buffer.alloc(height * (1 + width * 3));
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * (1 + width * 3) + 1 + x * 3);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * (1 + width * 3) + 1 + x * 3);
   const crcTable = Array.from({ length: 256 }, (_, n) => {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -120,7 +128,12 @@ function encodePng(width: number, height: number, pixel: (x: number, y: number) 
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 async function openTab(page: Page, tab: string): Promise<void> {
@@ -184,7 +197,9 @@ describe.skipIf(!hasChromium)('playground in headless Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'playground-graph.png') });
 
     await openTab(page, 'memory');
-    const planners = await page.$$eval('[data-testid=planner-table] tbody tr', (trs) => trs.map((tr) => (tr as HTMLTableRowElement).cells[0]!.textContent!.trim()));
+    const planners = await page.$$eval('[data-testid=planner-table] tbody tr', (trs) =>
+      trs.map((tr) => (tr as HTMLTableRowElement).cells[0]!.textContent!.trim()),
+    );
     expect(planners).toEqual(['greedy', 'linear', 'bestfit', 'offline', 'optimal']);
     expect(await page.locator('[data-testid=plan-picture] svg g.buffer').count()).toBeGreaterThan(0);
     await page.hover('[data-testid=plan-picture] svg g.buffer >> nth=0');
@@ -205,7 +220,11 @@ describe.skipIf(!hasChromium)('playground in headless Chromium', () => {
 
   it.skipIf(!hasConformance)('loads a conformance model through the file input and runs it: equal to TFLM', async () => {
     const bytes = readFileSync(join(CONFORMANCE_DIR!, 'person_detect', 'model.tflite'));
-    await page.setInputFiles('[data-testid=file-input]', { name: 'person_detect.tflite', mimeType: 'application/octet-stream', buffer: bytes });
+    await page.setInputFiles('[data-testid=file-input]', {
+      name: 'person_detect.tflite',
+      mimeType: 'application/octet-stream',
+      buffer: bytes,
+    });
     await page.waitForSelector('#app[data-plans-ready="person_detect.tflite"]', { timeout: 60_000 });
     expect(await page.textContent('[data-testid=check]')).toContain('All 31 nodes run');
     await openTab(page, 'run');
@@ -217,39 +236,42 @@ describe.skipIf(!hasChromium)('playground in headless Chromium', () => {
     expect(Array.from(await pageOutput(page, 0))).toEqual(Array.from(nodeOutputs(new Uint8Array(bytes), 1)[0]!));
   });
 
-  it.skipIf(!hasConformance)('person_detect with emulated ops-simd: Cortex-M cycles per op, still equal to TFLM; an image input', async () => {
-    await page.selectOption('[data-testid=kernel-select]', 'simd-emulated');
-    await page.waitForSelector('#app[data-plans-ready="person_detect.tflite"]', { timeout: 60_000 });
-    expect(await page.textContent('[data-testid=check]')).toContain('@micrort/ops-simd');
-    await openTab(page, 'run');
-    await page.selectOption('[data-testid=run-planner]', 'greedy');
-    await runAndWait(page);
-    const tflm = readFileSync(join(CONFORMANCE_DIR!, 'person_detect', 'case0', 'output_0.bin'));
-    expect(Array.from(await pageOutput(page, 0))).toEqual(Array.from(tflm));
-    expect(await page.textContent('[data-testid=cycles-total]')).toMatch(/Cortex-M4: [\d,]+ cycles per invoke, Cortex-M7: [\d,]+/);
-    expect(await page.locator('[data-testid=cycles-by-node] .hrow').count()).toBeGreaterThan(20);
-    await page.screenshot({ path: join(ARTIFACTS, 'playground-cycles.png'), fullPage: true });
-    await page.locator('[data-testid=cycles-total]').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(ARTIFACTS, 'playground-cycles-view.png') });
-    await openTab(page, 'graph');
-    await page.click('[data-testid=graph-svg] .box.op[data-node="4"]');
-    await page.screenshot({ path: join(ARTIFACTS, 'playground-person-detect-graph.png') });
+  it.skipIf(!hasConformance)(
+    'person_detect with emulated ops-simd: Cortex-M cycles per op, still equal to TFLM; an image input',
+    async () => {
+      await page.selectOption('[data-testid=kernel-select]', 'simd-emulated');
+      await page.waitForSelector('#app[data-plans-ready="person_detect.tflite"]', { timeout: 60_000 });
+      expect(await page.textContent('[data-testid=check]')).toContain('@micrort/ops-simd');
+      await openTab(page, 'run');
+      await page.selectOption('[data-testid=run-planner]', 'greedy');
+      await runAndWait(page);
+      const tflm = readFileSync(join(CONFORMANCE_DIR!, 'person_detect', 'case0', 'output_0.bin'));
+      expect(Array.from(await pageOutput(page, 0))).toEqual(Array.from(tflm));
+      expect(await page.textContent('[data-testid=cycles-total]')).toMatch(/Cortex-M4: [\d,]+ cycles per invoke, Cortex-M7: [\d,]+/);
+      expect(await page.locator('[data-testid=cycles-by-node] .hrow').count()).toBeGreaterThan(20);
+      await page.screenshot({ path: join(ARTIFACTS, 'playground-cycles.png'), fullPage: true });
+      await page.locator('[data-testid=cycles-total]').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, 'playground-cycles-view.png') });
+      await openTab(page, 'graph');
+      await page.click('[data-testid=graph-svg] .box.op[data-node="4"]');
+      await page.screenshot({ path: join(ARTIFACTS, 'playground-person-detect-graph.png') });
 
-    // An image: 96x96, left half black, right half white; int8 input with the tensor's range gets p − 128.
-    await page.selectOption('[data-testid=kernel-select]', 'reference');
-    await page.waitForSelector('#app[data-plans-ready="person_detect.tflite"]', { timeout: 60_000 });
-    await openTab(page, 'run');
-    await page.selectOption('[data-testid=run-source]', 'image');
-    const png = encodePng(96, 96, (x) => (x < 48 ? [0, 0, 0] : [255, 255, 255]));
-    await page.setInputFiles('[data-testid=run-image]', { name: 'halves.png', mimeType: 'image/png', buffer: png });
-    await page.waitForSelector('canvas.preview');
-    await runAndWait(page);
-    const b64 = await page.getAttribute('[data-testid=run-results] [data-testid=input-0]', 'data-bytes');
-    const input = new Int8Array(Buffer.from(b64 ?? '', 'base64'));
-    const expected = Int8Array.from({ length: 96 * 96 }, (_, i) => (i % 96 < 48 ? -128 : 127));
-    expect(Array.from(input)).toEqual(Array.from(expected));
-    await page.selectOption('[data-testid=run-source]', 'seeded');
-  });
+      // An image: 96x96, left half black, right half white; int8 input with the tensor's range gets p − 128.
+      await page.selectOption('[data-testid=kernel-select]', 'reference');
+      await page.waitForSelector('#app[data-plans-ready="person_detect.tflite"]', { timeout: 60_000 });
+      await openTab(page, 'run');
+      await page.selectOption('[data-testid=run-source]', 'image');
+      const png = encodePng(96, 96, (x) => (x < 48 ? [0, 0, 0] : [255, 255, 255]));
+      await page.setInputFiles('[data-testid=run-image]', { name: 'halves.png', mimeType: 'image/png', buffer: png });
+      await page.waitForSelector('canvas.preview');
+      await runAndWait(page);
+      const b64 = await page.getAttribute('[data-testid=run-results] [data-testid=input-0]', 'data-bytes');
+      const input = new Int8Array(Buffer.from(b64 ?? '', 'base64'));
+      const expected = Int8Array.from({ length: 96 * 96 }, (_, i) => (i % 96 < 48 ? -128 : 127));
+      expect(Array.from(input)).toEqual(Array.from(expected));
+      await page.selectOption('[data-testid=run-source]', 'seeded');
+    },
+  );
 
   it.skipIf(!hasConformance)('compares the kernel packages on person_detect: identical int8 outputs', async () => {
     await openTab(page, 'compare');
@@ -264,10 +286,16 @@ describe.skipIf(!hasChromium)('playground in headless Chromium', () => {
 
   it.skipIf(!hasConformance)('opens mobilenet_v2 (84 nodes): checks, draws and plans it; time to first interaction', async () => {
     const bytes = readFileSync(join(CONFORMANCE_DIR!, 'mobilenet_v2_quantized_1x3x224x224', 'model.tflite'));
-    await page.setInputFiles('[data-testid=file-input]', { name: 'mobilenet_v2.tflite', mimeType: 'application/octet-stream', buffer: bytes });
+    await page.setInputFiles('[data-testid=file-input]', {
+      name: 'mobilenet_v2.tflite',
+      mimeType: 'application/octet-stream',
+      buffer: bytes,
+    });
     await page.waitForSelector('#app[data-model-ready="mobilenet_v2.tflite"]', { timeout: 60_000 });
     const t = (await page.evaluate(() => (window as unknown as { __playgroundTimings: Record<string, number> }).__playgroundTimings))!;
-    console.log(`mobilenet_v2 in the page: summary ${t['summaryMs']!.toFixed(0)} ms, graph drawn ${t['graphMs']!.toFixed(0)} ms, check shown ${t['checkMs']!.toFixed(0)} ms, memory plans shown ${t['plansMs']!.toFixed(0)} ms after the file was chosen`);
+    console.log(
+      `mobilenet_v2 in the page: summary ${t['summaryMs']!.toFixed(0)} ms, graph drawn ${t['graphMs']!.toFixed(0)} ms, check shown ${t['checkMs']!.toFixed(0)} ms, memory plans shown ${t['plansMs']!.toFixed(0)} ms after the file was chosen`,
+    );
     expect(await page.textContent('[data-testid=check]')).toContain('All 84 nodes run');
     await openTab(page, 'memory');
     expect(await page.textContent('[data-testid=lower-bound]')).toMatch(/^2,451,840 B/); // = TFLM's planned head
@@ -282,7 +310,11 @@ describe.skipIf(!hasChromium)('playground in headless Chromium', () => {
   it('shows a corrupt file as the typed error and stays usable', async () => {
     const good = buildDemoModel();
     const corrupt = good.slice(0, 40); // a truncated file
-    await page.setInputFiles('[data-testid=file-input]', { name: 'broken.tflite', mimeType: 'application/octet-stream', buffer: Buffer.from(corrupt) });
+    await page.setInputFiles('[data-testid=file-input]', {
+      name: 'broken.tflite',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(corrupt),
+    });
     await page.waitForSelector('#app[data-open-failed="broken.tflite"]', { timeout: 30_000 });
     const error = await page.textContent('[data-testid=error]');
     expect(error).toMatch(/^ModelError: /);

@@ -34,7 +34,7 @@ describe('summarize', () => {
 });
 
 describe.skipIf(!CONFORMANCE_DIR)('timeInvokes (person_detect, whose planner reuses the input bytes)', () => {
-  it('writes the inputs back before every invoke, so each one computes the first one\'s result', () => {
+  it("writes the inputs back before every invoke, so each one computes the first one's result", () => {
     const { model } = loadModelArg(join(CONFORMANCE_DIR!, 'person_detect', 'model.tflite'));
     const interp = buildInterpreter(model, runtimeChoice({ positional: [], flags: new Map([['ops', 'simd']]) })).allocateTensors();
     interp.input(0).bytes.forEach((_, i, a) => (a[i] = (i * 37) & 0xff));

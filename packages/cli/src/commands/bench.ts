@@ -5,7 +5,18 @@ import { SplitMix64, fillRandom } from '../inputs.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION, choice, flag, int, text } from '../options.js';
 import { Progress } from '../progress.js';
-import { ARENA_OPTION, IN_PLACE_OPTION, OPS_OPTION, PLANNER_OPTION, RECOMPUTE_BUDGET_OPTION, SIMD_MODE_OPTION, buildInterpreter, runtimeChoice, scheduleChoice, type RuntimeChoice } from '../runtime.js';
+import {
+  ARENA_OPTION,
+  IN_PLACE_OPTION,
+  OPS_OPTION,
+  PLANNER_OPTION,
+  RECOMPUTE_BUDGET_OPTION,
+  SIMD_MODE_OPTION,
+  buildInterpreter,
+  runtimeChoice,
+  scheduleChoice,
+  type RuntimeChoice,
+} from '../runtime.js';
 import { formatBytes, printTable, type Out } from '../print.js';
 import { DELEGATE_OPTIONS, benchGpuModes, delegateChoice, delegateLabel, releaseDelegates } from '../delegate-flags.js';
 
@@ -67,7 +78,12 @@ export function summarize(samples: readonly number[], warmup: number): BenchStat
  * for a later tensor once the input is consumed, so without that every invoke after the first would run
  * on whatever the previous one left there.
  */
-export function timeInvokes(interp: MicroInterpreter, iters: number, warmup: number, onProgress?: (done: number, total: number) => void): number[] {
+export function timeInvokes(
+  interp: MicroInterpreter,
+  iters: number,
+  warmup: number,
+  onProgress?: (done: number, total: number) => void,
+): number[] {
   const inputs = Array.from({ length: interp.inputsSize }, (_, i) => interp.input(i).bytes.slice());
   const restore = () => inputs.forEach((b, i) => interp.input(i).bytes.set(b));
   const total = iters + warmup;
@@ -106,7 +122,12 @@ export function benchModel(
   const progress = opts.progress;
   const warmup = opts.warmup === 'auto' ? autoWarmup(interp) : opts.warmup;
   const what = `bench ${label} [${mode}]`;
-  const samples = timeInvokes(interp, opts.iters, opts.warmup === 'auto' ? 0 : warmup, progress?.active ? (d, t) => progress.update(what, d, t) : undefined);
+  const samples = timeInvokes(
+    interp,
+    opts.iters,
+    opts.warmup === 'auto' ? 0 : warmup,
+    progress?.active ? (d, t) => progress.update(what, d, t) : undefined,
+  );
   const u = interp.arenaUsage();
   const providers: Record<string, number> = {};
   const nodes = interp.nodes();
@@ -143,7 +164,12 @@ function autoWarmup(interp: MicroInterpreter): number {
 
 function readCounts(args: ParsedArgs): { iters: number; warmup: number | 'auto'; seed: number } {
   const iters = flagInt(args, 'iters', DEFAULT_ITERS);
-  if (iters < 1) throw new UsageError(`--iters must be at least 1, got ${iters}`, { option: '--iters', value: String(iters), accepted: 'an integer >= 1' });
+  if (iters < 1)
+    throw new UsageError(`--iters must be at least 1, got ${iters}`, {
+      option: '--iters',
+      value: String(iters),
+      accepted: 'an integer >= 1',
+    });
   const warmupFlag = flagString(args, 'warmup');
   const warmup = warmupFlag === undefined || warmupFlag === 'auto' ? DEFAULT_WARMUP : flagInt(args, 'warmup', 0);
   return { iters, warmup, seed: flagInt(args, 'seed', 1) };
@@ -180,7 +206,12 @@ export const benchCommand = defineCommand({
     ARENA_OPTION,
     int('seed', 'seed of the random inputs (splitmix64)', 1),
     IN_PLACE_OPTION,
-    choice('schedule', 'execution schedule, or all to time normal, inplace, patch and patch+inplace side by side', ['all', ...SCHEDULE_NAMES], 'normal'),
+    choice(
+      'schedule',
+      'execution schedule, or all to time normal, inplace, patch and patch+inplace side by side',
+      ['all', ...SCHEDULE_NAMES],
+      'normal',
+    ),
     RECOMPUTE_BUDGET_OPTION,
     JSON_OPTION,
     ...DELEGATE_OPTIONS,
@@ -196,7 +227,8 @@ function benchAction(args: ParsedArgs, out: Out): number {
   const gpuModes = benchGpuModes(args);
   if (compare && gpuModes) throw new UsageError('--compare and --delegate gpu each run several runtimes; use one of them');
   const allSchedules = flagString(args, 'schedule') === 'all';
-  if (allSchedules && (compare || gpuModes)) throw new UsageError(`--schedule all and ${compare ? '--compare' : '--delegate gpu'} each run several runtimes; use one of them`);
+  if (allSchedules && (compare || gpuModes))
+    throw new UsageError(`--schedule all and ${compare ? '--compare' : '--delegate gpu'} each run several runtimes; use one of them`);
   const loaded = loadModelArg(args.positional[0]);
   const model = loaded.model;
   // The path as given: conformance models are all called model.tflite, their folder names them.
@@ -248,7 +280,9 @@ function benchAction(args: ParsedArgs, out: Out): number {
     return 0;
   }
   out.log(`model: ${label}`);
-  out.log(`${counts.iters} timed invokes after ${counts.warmup === 'auto' ? `${runs.map((r) => r.warmup).join('/')} warm-up invokes (auto: >= 300 ms)` : `${counts.warmup} warm-up invokes`}, inputs splitmix64 seed ${counts.seed}`);
+  out.log(
+    `${counts.iters} timed invokes after ${counts.warmup === 'auto' ? `${runs.map((r) => r.warmup).join('/')} warm-up invokes (auto: >= 300 ms)` : `${counts.warmup} warm-up invokes`}, inputs splitmix64 seed ${counts.seed}`,
+  );
   const withSchedule = allSchedules || runs.some((r) => r.schedule !== 'normal');
   printTable(
     out,
@@ -267,10 +301,16 @@ function benchAction(args: ParsedArgs, out: Out): number {
         .join(', '),
     ]),
   );
-  if (gpuModes) for (const r of runs.slice(1)) out.log(`${r.mode}: median ${ms(r.medianMs)} ms, ${(runs[0]!.medianMs / r.medianMs).toFixed(2)}x the speed of ${runs[0]!.mode} (${ms(runs[0]!.medianMs)} ms)`);
+  if (gpuModes)
+    for (const r of runs.slice(1))
+      out.log(
+        `${r.mode}: median ${ms(r.medianMs)} ms, ${(runs[0]!.medianMs / r.medianMs).toFixed(2)}x the speed of ${runs[0]!.mode} (${ms(runs[0]!.medianMs)} ms)`,
+      );
   if (allSchedules)
     for (const r of runs.slice(1))
-      out.log(`${r.schedule}: head ${formatBytes(r.headBytes)} (${(r.headBytes / runs[0]!.headBytes).toFixed(3)}x normal), median ${ms(r.medianMs)} ms (${(r.medianMs / runs[0]!.medianMs).toFixed(2)}x normal)`);
+      out.log(
+        `${r.schedule}: head ${formatBytes(r.headBytes)} (${(r.headBytes / runs[0]!.headBytes).toFixed(3)}x normal), median ${ms(r.medianMs)} ms (${(r.medianMs / runs[0]!.medianMs).toFixed(2)}x normal)`,
+      );
   if (ratio !== null) {
     out.log(`${runs[1]!.mode} vs reference: ${ratio.toFixed(2)}x (median ${ms(runs[0]!.medianMs)} ms / ${ms(runs[1]!.medianMs)} ms)`);
   }

@@ -25,8 +25,18 @@ export const checkCommand = defineCommand({
     'declined it ("no provider registered" when none is), and prepare errors. Exit code 1 when anything\n' +
     'is missing. A folder gives one line per .tflite file under it (runs, or what is missing), with a\n' +
     'progress display on a terminal.',
-  arguments: [{ name: 'model', description: `a .tflite file, a folder of them, or a built-in model (${Object.keys(BUILT_IN_MODELS).join(', ')}; default: demo)` }],
-  options: [OPS_OPTION, PLANNER_OPTION, JSON_OPTION, flag('list-ops', 'list the registered builtin and custom ops with their count instead (the README quotes it)')],
+  arguments: [
+    {
+      name: 'model',
+      description: `a .tflite file, a folder of them, or a built-in model (${Object.keys(BUILT_IN_MODELS).join(', ')}; default: demo)`,
+    },
+  ],
+  options: [
+    OPS_OPTION,
+    PLANNER_OPTION,
+    JSON_OPTION,
+    flag('list-ops', 'list the registered builtin and custom ops with their count instead (the README quotes it)'),
+  ],
   run: checkAction,
 });
 
@@ -92,9 +102,30 @@ function checkFolder(dir: string, resolver: OpResolver, options: CheckOptions, j
   progress.done();
   const failing = rows.filter((r) => !r.ok).length;
   if (json) {
-    out.log(JSON.stringify({ folder: dir, models: rows.length, failing, results: rows.map(({ model, ok, summary, report, error }) => ({ model, ok, summary, ...(report ? { report } : {}), ...(error ? { error } : {}) })) }, null, 2));
+    out.log(
+      JSON.stringify(
+        {
+          folder: dir,
+          models: rows.length,
+          failing,
+          results: rows.map(({ model, ok, summary, report, error }) => ({
+            model,
+            ok,
+            summary,
+            ...(report ? { report } : {}),
+            ...(error ? { error } : {}),
+          })),
+        },
+        null,
+        2,
+      ),
+    );
   } else {
-    printTable(out, ['model', 'result'], rows.map((r) => [r.model, r.summary]));
+    printTable(
+      out,
+      ['model', 'result'],
+      rows.map((r) => [r.model, r.summary]),
+    );
     out.log('');
     out.log(`${rows.length - failing} of ${rows.length} models run; ${failing} need something missing`);
   }
@@ -103,7 +134,8 @@ function checkFolder(dir: string, resolver: OpResolver, options: CheckOptions, j
 
 /** `runs (57 nodes, arena 12,345 B)` or `missing: CONV_2D ×3 (declined), FOO ×1 (no provider)`. */
 function oneLine(r: CheckReport): string {
-  if (r.ok) return `runs (${r.nodeCount} nodes${r.subgraphs > 1 ? `, ${r.subgraphs} subgraphs` : ''}${r.arena ? `, arena ${formatBytes(r.arena.usedBytes)}` : ''})`;
+  if (r.ok)
+    return `runs (${r.nodeCount} nodes${r.subgraphs > 1 ? `, ${r.subgraphs} subgraphs` : ''}${r.arena ? `, arena ${formatBytes(r.arena.usedBytes)}` : ''})`;
   if (r.allocationError) return `cannot allocate: ${r.allocationError.name}: ${r.allocationError.message}`;
   const parts = r.ops
     .filter((o) => o.failing)
@@ -145,7 +177,7 @@ function printReport(label: string, r: CheckReport, out: Out): void {
   const rows: string[][] = [];
   for (const op of r.ops) {
     for (const g of op.groups) {
-      rows.push([op.op, String(g.version), types(g), nodeList(g), g.status === 'ok' ? g.provider ?? '?' : `MISSING (${statusWord(g)})`]);
+      rows.push([op.op, String(g.version), types(g), nodeList(g), g.status === 'ok' ? (g.provider ?? '?') : `MISSING (${statusWord(g)})`]);
     }
   }
   printTable(out, ['op', 'v', 'types (in → out)', 'nodes', 'provider'], rows);
@@ -154,9 +186,15 @@ function printReport(label: string, r: CheckReport, out: Out): void {
     out.log('');
     out.log('why not:');
     for (const { op, g } of failing) {
-      out.log(`  ${op} v${g.version} (${types(g)}), ${g.nodes.length} node${g.nodes.length === 1 ? '' : 's'} (${g.nodes.map(([s, i]) => nodeLabel(s, i)).slice(0, 4).join(', ')}${g.nodes.length > 4 ? ', …' : ''}):`);
+      out.log(
+        `  ${op} v${g.version} (${types(g)}), ${g.nodes.length} node${g.nodes.length === 1 ? '' : 's'} (${g.nodes
+          .map(([s, i]) => nodeLabel(s, i))
+          .slice(0, 4)
+          .join(', ')}${g.nodes.length > 4 ? ', …' : ''}):`,
+      );
       if (g.status === 'no-provider') out.log('    no provider registered for this op and version');
-      for (const d of g.declined ?? []) out.log(`    ${d.provider} (${d.kernel}) declined${d.reason ? `: ${d.reason}` : ' (no reason given)'}`);
+      for (const d of g.declined ?? [])
+        out.log(`    ${d.provider} (${d.kernel}) declined${d.reason ? `: ${d.reason}` : ' (no reason given)'}`);
       if (g.status === 'declined' && !(g.declined ?? []).length) out.log('    every registered provider declined');
       for (const e of g.errors ?? []) out.log(`    ${g.provider ?? '?'} failed: ${e}`);
     }
@@ -164,10 +202,15 @@ function printReport(label: string, r: CheckReport, out: Out): void {
   out.log('');
   if (r.stopped) out.log(`stopped early: ${r.stopped.name}: ${r.stopped.message}`);
   if (r.allocationError) out.log(`every node prepares, but allocation failed: ${r.allocationError.name}: ${r.allocationError.message}`);
-  if (r.ok) out.log(`ok: every node resolves and prepares${r.arena ? `; arena ${formatBytes(r.arena.usedBytes)} (head ${formatBytes(r.arena.headBytes)}, tail ${formatBytes(r.arena.tailBytes)})` : ''}`);
+  if (r.ok)
+    out.log(
+      `ok: every node resolves and prepares${r.arena ? `; arena ${formatBytes(r.arena.usedBytes)} (head ${formatBytes(r.arena.headBytes)}, tail ${formatBytes(r.arena.tailBytes)})` : ''}`,
+    );
   else if (r.failingCount) {
     const first = r.nodes.find((n) => n.status !== 'ok')!;
-    out.log(`${r.failingCount} of ${r.nodeCount} nodes cannot run (first: ${nodeLabel(first.subgraph, first.index)} ${first.op}: ${failureReason(first)})`);
+    out.log(
+      `${r.failingCount} of ${r.nodeCount} nodes cannot run (first: ${nodeLabel(first.subgraph, first.index)} ${first.op}: ${failureReason(first)})`,
+    );
   }
 }
 
@@ -191,10 +234,20 @@ function listOps(resolver: OpResolver, ops: string, json: boolean, out: Out): nu
   };
   if (json) {
     const row = ([op, e]: (typeof entries)[number]) => ({ op, versions: fmtVersions(e.versions), providers: [...e.providers] });
-    out.log(JSON.stringify({ ops, builtinCount: builtin.length, customCount: custom.length, builtin: builtin.map(row), custom: custom.map(row) }, null, 2));
+    out.log(
+      JSON.stringify(
+        { ops, builtinCount: builtin.length, customCount: custom.length, builtin: builtin.map(row), custom: custom.map(row) },
+        null,
+        2,
+      ),
+    );
     return 0;
   }
-  printTable(out, ['op', 'versions', 'providers'], entries.map(([op, e]) => [op, fmtVersions(e.versions), [...e.providers].join(', ')]));
+  printTable(
+    out,
+    ['op', 'versions', 'providers'],
+    entries.map(([op, e]) => [op, fmtVersions(e.versions), [...e.providers].join(', ')]),
+  );
   out.log('');
   out.log(`${builtin.length} builtin ops and ${custom.length} custom ops registered (--ops ${ops})`);
   return 0;

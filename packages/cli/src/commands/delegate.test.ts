@@ -30,13 +30,21 @@ describe('--delegate gpu', () => {
     const r = JSON.parse(gpu.log[0]!);
     expect(r.partitions).toHaveLength(1);
     expect(r.partitions[0]).toMatchObject({ delegate: 'gpu', nodes: Array.from({ length: 16 }, (_, i) => i), outputTensors: [26] });
-    expect(r.ops).toEqual([expect.objectContaining({ op: 'DELEGATE:gpu(cpu)', provider: '@micrort/ops-gpu', delegate: { name: 'gpu', nodes: r.partitions[0].nodes } })]);
+    expect(r.ops).toEqual([
+      expect.objectContaining({
+        op: 'DELEGATE:gpu(cpu)',
+        provider: '@micrort/ops-gpu',
+        delegate: { name: 'gpu', nodes: r.partitions[0].nodes },
+      }),
+    ]);
     expect(r.delegates).toEqual([{ name: 'gpu', mode: 'cpu', notClaimed: [] }]);
     const cpu = capture();
     expect(await main(['run', cnn, '--json'], cpu.out)).toBe(0);
     const c = JSON.parse(cpu.log[0]!);
     expect(c.partitions).toEqual([]);
-    r.outputs[0].values.forEach((v: number, i: number) => expect(Math.abs(v - c.outputs[0].values[i])).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(c.outputs[0].values[i])));
+    r.outputs[0].values.forEach((v: number, i: number) =>
+      expect(Math.abs(v - c.outputs[0].values[i])).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(c.outputs[0].values[i])),
+    );
     // internal tensors take no arena space
     expect(r.arena.head).toBeLessThan(c.arena.head);
   });

@@ -34,7 +34,9 @@ describe('micrort deploy', () => {
   });
 
   it('--json has the headline fields; --word 32 switches them to the 32-bit target', async () => {
-    const r64 = JSON.parse((await cli('deploy', 'demo', '--json')).out) as Record<string, unknown> & { targets: { word: number; arenaMinBytes: number }[] };
+    const r64 = JSON.parse((await cli('deploy', 'demo', '--json')).out) as Record<string, unknown> & {
+      targets: { word: number; arenaMinBytes: number }[];
+    };
     for (const key of ['arenaMinBytes', 'arenaUsedBytes', 'headBytes', 'tailBytes', 'word', 'ops']) expect(r64, key).toHaveProperty(key);
     expect(r64.word).toBe(64);
     expect(r64.ops).toEqual(['QUANTIZE', 'FULLY_CONNECTED', 'SOFTMAX', 'DEQUANTIZE']);
@@ -51,7 +53,10 @@ describe('micrort deploy', () => {
     const header = readFileSync(join(dir, 'demo_op_resolver.h'), 'utf8');
     expect(header).toContain('constexpr unsigned int kNumOps = 4;');
     expect(readFileSync(join(dir, 'summary.txt'), 'utf8')).toContain('offline plan (optimal');
-    const json = JSON.parse(readFileSync(join(dir, 'deploy.json'), 'utf8')) as { files: { model: string }; offlinePlan: { planner: string } };
+    const json = JSON.parse(readFileSync(join(dir, 'deploy.json'), 'utf8')) as {
+      files: { model: string };
+      offlinePlan: { planner: string };
+    };
     expect(json.offlinePlan.planner).toBe('optimal');
     expect(existsSync(json.files.model)).toBe(true);
     const embedded = new Uint8Array(readFileSync(json.files.model));

@@ -39,7 +39,14 @@ function reportJson(r: DeployReport, files: DeployFiles | null): unknown {
   return {
     ...rest,
     resolver: { count: resolver.count, entries: resolver.entries, missing: resolver.missing },
-    offlinePlan: offlinePlan ? { planner: offlinePlan.planner, tensorOffsets: offlinePlan.tensorOffsets, modelBytes: offlinePlan.model.byteLength, targets: offlinePlan.targets } : null,
+    offlinePlan: offlinePlan
+      ? {
+          planner: offlinePlan.planner,
+          tensorOffsets: offlinePlan.tensorOffsets,
+          modelBytes: offlinePlan.model.byteLength,
+          targets: offlinePlan.targets,
+        }
+      : null,
     ...(files ? { files } : {}),
   };
 }
@@ -61,8 +68,16 @@ export const deployCommand = defineCommand({
     choice('word', 'word size of the headline figures (both are always computed)', ['64', '32'], '64', 'BITS'),
     choice('planner', 'plan the head with this planner and embed the plan in the model (TFLM plans with greedy)', EMBED_PLANNERS, 'greedy'),
     flag('embed', 'write the model with the offline plan even for greedy'),
-    text('out', 'DIR', 'write the resolver header, the summary, the JSON report and the offline-plan model into DIR', { default: 'nothing written' }),
-    choice('enum-bytes', 'sizeof(enum) of the 32-bit target: 1 is arm-none-eabi-gcc\'s default (short enums), 4 is -fno-short-enums', ['1', '4'], '1', 'N'),
+    text('out', 'DIR', 'write the resolver header, the summary, the JSON report and the offline-plan model into DIR', {
+      default: 'nothing written',
+    }),
+    choice(
+      'enum-bytes',
+      "sizeof(enum) of the 32-bit target: 1 is arm-none-eabi-gcc's default (short enums), 4 is -fno-short-enums",
+      ['1', '4'],
+      '1',
+      'N',
+    ),
     int('resource-variables', 'slots of the MicroResourceVariables the application creates (models with VAR_HANDLE)', 64, 1),
     flag('strict', 'fail when micrort cannot prepare a node yet, instead of planning it with a stand-in'),
     JSON_OPTION,
@@ -113,8 +128,10 @@ function deployAction(args: ParsedArgs, out: Out): number {
     return report.refusals.some((f) => f.severity === 'error') ? 1 : 0;
   }
   out.log(deploySummary(report));
-  if (files)
-    out.log(`wrote ${[files.header, files.summary, files.json, ...(files.model ? [files.model] : [])].join(', ')}`);
-  else out.log(`(--out DIR writes the resolver header, this summary, the JSON report${report.offlinePlan ? ' and the model with the offline plan' : ''})`);
+  if (files) out.log(`wrote ${[files.header, files.summary, files.json, ...(files.model ? [files.model] : [])].join(', ')}`);
+  else
+    out.log(
+      `(--out DIR writes the resolver header, this summary, the JSON report${report.offlinePlan ? ' and the model with the offline plan' : ''})`,
+    );
   return report.refusals.some((f) => f.severity === 'error') ? 1 : 0;
 }

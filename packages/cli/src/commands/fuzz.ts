@@ -3,7 +3,14 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError, flagInt, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
-import { InProcessExecutor, PoolExecutor, runCampaign, type CampaignProgress, type CampaignSummary, type Executor } from '../fuzz/campaign.js';
+import {
+  InProcessExecutor,
+  PoolExecutor,
+  runCampaign,
+  type CampaignProgress,
+  type CampaignSummary,
+  type Executor,
+} from '../fuzz/campaign.js';
 import { buildCorpus } from '../fuzz/corpus.js';
 import { executeCase } from '../fuzz/execute.js';
 import { WorkerPool } from '../fuzz/pool.js';
@@ -23,7 +30,10 @@ const WORKER_URL = new URL('../fuzz/worker.js', import.meta.url);
 
 /** ../shared/conformance beside the repository (or beside the working directory), or null. */
 export function defaultConformanceDir(): string | null {
-  for (const d of [resolve(here, '..', '..', '..', '..', '..', 'shared', 'conformance'), resolve(process.cwd(), '..', 'shared', 'conformance')]) {
+  for (const d of [
+    resolve(here, '..', '..', '..', '..', '..', 'shared', 'conformance'),
+    resolve(process.cwd(), '..', 'shared', 'conformance'),
+  ]) {
     if (existsSync(resolve(d, 'tflm_figures.json'))) return d;
   }
   return null;
@@ -68,9 +78,11 @@ async function fuzzAction(args: ParsedArgs, out: Out): Promise<number> {
   const seed = flagInt(args, 'seed', 1);
   const cases = flagString(args, 'cases') === undefined ? undefined : flagInt(args, 'cases', 0);
   // --cases alone runs that many cases; --seconds alone (or neither: 60 s) runs for that long; both: whichever ends first.
-  const seconds = flagString(args, 'seconds') === undefined && cases !== undefined ? undefined : flagInt(args, 'seconds', DEFAULT_FUZZ_SECONDS);
+  const seconds =
+    flagString(args, 'seconds') === undefined && cases !== undefined ? undefined : flagInt(args, 'seconds', DEFAULT_FUZZ_SECONDS);
   const conformanceDir = flagString(args, 'conformance') ?? defaultConformanceDir();
-  if (flagString(args, 'conformance') && !existsSync(conformanceDir!)) throw new UsageError(`--conformance ${conformanceDir}: no such directory`);
+  if (flagString(args, 'conformance') && !existsSync(conformanceDir!))
+    throw new UsageError(`--conformance ${conformanceDir}: no such directory`);
   const models = flagString(args, 'models')?.split(',').filter(Boolean);
   const ops = flagString(args, 'ops') ?? 'reference';
   const planner = flagString(args, 'planner') ?? 'greedy';
@@ -79,7 +91,9 @@ async function fuzzAction(args: ParsedArgs, out: Out): Promise<number> {
 
   const inProcess = args.flags.has('in-process') || !existsSync(fileURLToPath(WORKER_URL));
   const workers = flagInt(args, 'workers', 1);
-  const executor: Executor = inProcess ? new InProcessExecutor() : new PoolExecutor(new WorkerPool({ source: { url: WORKER_URL }, workers: Math.max(1, workers) }));
+  const executor: Executor = inProcess
+    ? new InProcessExecutor()
+    : new PoolExecutor(new WorkerPool({ source: { url: WORKER_URL }, workers: Math.max(1, workers) }));
   const outDir = resolve(flagString(args, 'out') ?? 'fuzz-reproducers');
   const progress = new Progress(out, { enabled: !json });
   if (!json) {
@@ -105,7 +119,12 @@ async function fuzzAction(args: ParsedArgs, out: Out): Promise<number> {
             const byCases = cases !== undefined ? p.cases / Math.max(1, cases) : 0;
             const bySeconds = seconds !== undefined ? p.elapsedSeconds / Math.max(1, seconds) : 0;
             const fraction = Math.min(1, Math.max(byCases, bySeconds));
-            progress.update('fuzz', Math.round(fraction * 1000), 1000, `${p.cases} cases, ok ${p.ok}, rejected ${p.rejected}, failures ${p.failures}`);
+            progress.update(
+              'fuzz',
+              Math.round(fraction * 1000),
+              1000,
+              `${p.cases} cases, ok ${p.ok}, rejected ${p.rejected}, failures ${p.failures}`,
+            );
           },
         }
       : {}),
@@ -118,7 +137,9 @@ async function fuzzAction(args: ParsedArgs, out: Out): Promise<number> {
 
 /** The text report of a campaign. */
 export function printSummary(s: CampaignSummary, outDir: string, out: Out): void {
-  out.log(`cases: ${s.cases} in ${s.elapsedSeconds.toFixed(1)} s (${s.casesPerSecond.toFixed(1)}/s)${s.bounded ? '' : ', in-process: hangs are not bounded'}`);
+  out.log(
+    `cases: ${s.cases} in ${s.elapsedSeconds.toFixed(1)} s (${s.casesPerSecond.toFixed(1)}/s)${s.bounded ? '' : ', in-process: hangs are not bounded'}`,
+  );
   const rows = Object.entries(s.outcomes)
     .sort((a, b) => b[1] - a[1])
     .map(([key, n]) => {
@@ -143,7 +164,9 @@ export function printSummary(s: CampaignSummary, outDir: string, out: Out): void
   out.log(`failures: ${s.failures.length} (${Object.keys(s.signatures).length} distinct); reproducers in ${outDir}`);
   for (const [sig, n] of Object.entries(s.signatures).sort((a, b) => b[1] - a[1])) {
     const first = s.failures.find((f) => f.signature === sig)!;
-    out.log(`  ${n}× ${first.kind} at ${first.stage}: ${first.errorName ? `${first.errorName}: ` : ''}${first.message ?? ''} ${first.detail ?? ''}`.trimEnd());
+    out.log(
+      `  ${n}× ${first.kind} at ${first.stage}: ${first.errorName ? `${first.errorName}: ` : ''}${first.message ?? ''} ${first.detail ?? ''}`.trimEnd(),
+    );
     out.log(`     e.g. case ${first.index} (${first.model}: ${first.mutations.join('; ')})${first.file ? ` → ${first.file}` : ''}`);
   }
 }
@@ -154,7 +177,9 @@ function replayCommand(path: string, json: boolean, out: Out): number {
   if (json) out.log(JSON.stringify({ file: path, meta, outcome }, null, 2));
   else {
     if (meta) out.log(`replay: case ${meta.index} of seed ${meta.seed} (${meta.model}: ${meta.mutations.join('; ')})`);
-    out.log(`outcome: ${outcomeKey(outcome)} at ${outcome.stage}${outcome.errorName ? ` — ${outcome.errorName}: ${outcome.message ?? ''}` : ''}${outcome.detail ? ` (${outcome.detail})` : ''}`);
+    out.log(
+      `outcome: ${outcomeKey(outcome)} at ${outcome.stage}${outcome.errorName ? ` — ${outcome.errorName}: ${outcome.message ?? ''}` : ''}${outcome.detail ? ` (${outcome.detail})` : ''}`,
+    );
     if (outcome.stack) out.log(outcome.stack);
   }
   return outcome.result === 'failure' ? 1 : 0;

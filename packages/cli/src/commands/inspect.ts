@@ -27,7 +27,8 @@ function inspectAction(args: ParsedArgs, out: Out): number {
   const unsupported: { node: number; op: string; version: number }[] = [];
   sg.operators.forEach((op, i) => {
     const c = model.operatorCodes[op.opcodeIndex]!;
-    if (!resolver.has(c.builtinCode, c.version, c.customCode)) unsupported.push({ node: i, op: opDisplayName(c.builtinCode, c.customCode), version: c.version });
+    if (!resolver.has(c.builtinCode, c.version, c.customCode))
+      unsupported.push({ node: i, op: opDisplayName(c.builtinCode, c.customCode), version: c.version });
   });
   // Providers are chosen per node during allocation (a plugin may decline a variant), so allocate when possible.
   let providers: Map<number, { provider: string; kernel: string }> | null = null;
@@ -37,7 +38,11 @@ function inspectAction(args: ParsedArgs, out: Out): number {
     try {
       interp = buildInterpreter(model, choice).allocateTensors();
       // a delegate node stands for the original nodes it replaced
-      providers = new Map(interp.nodes().flatMap((n) => (n.delegate ? n.delegate.nodes : [n.index]).map((i) => [i, { provider: n.provider, kernel: n.kernel }] as const)));
+      providers = new Map(
+        interp
+          .nodes()
+          .flatMap((n) => (n.delegate ? n.delegate.nodes : [n.index]).map((i) => [i, { provider: n.provider, kernel: n.kernel }] as const)),
+      );
     } catch (e) {
       allocationError = `${(e as Error).name}: ${(e as Error).message}`;
     }
@@ -52,7 +57,10 @@ function inspectAction(args: ParsedArgs, out: Out): number {
     return unsupported.length || allocationError ? 1 : 0;
   }
   out.log(`model: ${label}  (schema version ${model.version}${model.description ? `, "${model.description}"` : ''})`);
-  out.log(`subgraphs: ${model.subgraphs.map((s, i) => `#${i} "${s.name}" ${s.operators.length} ops, ${s.tensors.length} tensors`).join('; ')}` + (model.subgraphs.length > 1 ? '  (subgraph 0 runs; IF/WHILE/CALL_ONCE run the others; micrort check lists every node)' : ''));
+  out.log(
+    `subgraphs: ${model.subgraphs.map((s, i) => `#${i} "${s.name}" ${s.operators.length} ops, ${s.tensors.length} tensors`).join('; ')}` +
+      (model.subgraphs.length > 1 ? '  (subgraph 0 runs; IF/WHILE/CALL_ONCE run the others; micrort check lists every node)' : ''),
+  );
   if (model.metadata.length) out.log(`metadata: ${model.metadata.map((m) => m.name).join(', ')}`);
   out.log('');
   out.log('operators (subgraph 0):');
@@ -66,7 +74,14 @@ function inspectAction(args: ParsedArgs, out: Out): number {
   printTable(
     out,
     ['idx', 'name', 'dtype', 'shape', 'kind', 'quantization'],
-    report.tensors.map((t) => [String(t.index), t.name.length > 48 ? `${t.name.slice(0, 45)}...` : t.name, t.dtype, `[${t.shape.join(',')}]`, t.kind, t.quantization]),
+    report.tensors.map((t) => [
+      String(t.index),
+      t.name.length > 48 ? `${t.name.slice(0, 45)}...` : t.name,
+      t.dtype,
+      `[${t.shape.join(',')}]`,
+      t.kind,
+      t.quantization,
+    ]),
   );
   if (unsupported.length) {
     out.log('');

@@ -17,18 +17,30 @@ async function planJson(name: string, extra: string[] = []) {
   });
   expect(err, err.join('\n')).toEqual([]);
   expect(code).toBe(0);
-  return JSON.parse(log[0]!) as { planners: PlanRow[]; lowerBoundBytes: number; tailBytes: number; standIns?: { node: number; op: string }[] };
+  return JSON.parse(log[0]!) as {
+    planners: PlanRow[];
+    lowerBoundBytes: number;
+    tailBytes: number;
+    standIns?: { node: number; op: string }[];
+  };
 }
 
 describe.skipIf(!hasConformance)('micrort plan --schedule all on MobileNetV2 and person detection', () => {
-  it.each(['mobilenet_v2_quantized_1x3x224x224', 'person_detect'])('%s: the best schedule needs at most half the normal lower bound, reported beside TFLM\'s head', async (name) => {
-    const r = (await planJson(name, ['--schedule', 'all'])) as unknown as { schedules: ScheduleRow[]; normalLowerBoundBytes: number; tflmHeadBytes: number };
-    expect(r.tflmHeadBytes).toBe(tflmFigures(name)!.head_bytes);
-    const best = Math.min(...r.schedules.map((s) => s.headBytes));
-    expect(best).toBeLessThanOrEqual(0.5 * r.normalLowerBoundBytes);
-    const patch = r.schedules.find((s) => s.name === 'patch')!;
-    expect(patch.extraMacs / patch.modelMacs).toBeLessThanOrEqual(0.2);
-  });
+  it.each(['mobilenet_v2_quantized_1x3x224x224', 'person_detect'])(
+    "%s: the best schedule needs at most half the normal lower bound, reported beside TFLM's head",
+    async (name) => {
+      const r = (await planJson(name, ['--schedule', 'all'])) as unknown as {
+        schedules: ScheduleRow[];
+        normalLowerBoundBytes: number;
+        tflmHeadBytes: number;
+      };
+      expect(r.tflmHeadBytes).toBe(tflmFigures(name)!.head_bytes);
+      const best = Math.min(...r.schedules.map((s) => s.headBytes));
+      expect(best).toBeLessThanOrEqual(0.5 * r.normalLowerBoundBytes);
+      const patch = r.schedules.find((s) => s.name === 'patch')!;
+      expect(patch.extraMacs / patch.modelMacs).toBeLessThanOrEqual(0.2);
+    },
+  );
 });
 
 describe.skipIf(!hasConformance)('micrort plan on the conformance models', () => {

@@ -109,7 +109,10 @@ describe('micrort plan (built-in demo model)', () => {
     const file = join(dir, 'chain-in-place.tflite');
     const r = await json(['plan', source, '--planner', 'greedy', '--in-place', '--embed', file, '--json']);
     expect(r.embed.reproduced).toBe(true);
-    expect(r.inPlacePairs.map((p: { input: number; output: number }) => [p.input, p.output])).toEqual([[1, 2], [2, 3]]);
+    expect(r.inPlacePairs.map((p: { input: number; output: number }) => [p.input, p.output])).toEqual([
+      [1, 2],
+      [2, 3],
+    ]);
     const offsets = readOfflineMemoryAllocation(loadModel(new Uint8Array(readFileSync(file))))!;
     expect(offsets[1]).toBe(offsets[2]);
     const run = await json(['run', file, '--planner', 'offline', '--in-place', '--json']);
@@ -133,7 +136,7 @@ describe('micrort plan (built-in demo model)', () => {
     expect(patch.summary).toMatch(/^nodes \d+-\d+ \(.*\) in \d+x\d+ tiles of \d+x\d+ output pixels, \d+ tile buffers, \+[\d.]+ M MACs/);
   });
 
-  it('--schedule patch --svg draws one tile\'s steps, the tile buffers and the normal lower bound', async () => {
+  it("--schedule patch --svg draws one tile's steps, the tile buffers and the normal lower bound", async () => {
     const file = join(dir, 'patch.svg');
     const r = await json(['plan', 'demo:float-cnn', '--schedule', 'patch', '--planner', 'greedy', '--svg', file, '--json']);
     expect(r.svg).toEqual({ file, planner: 'greedy', schedule: 'patch' });

@@ -27,20 +27,21 @@ import {
   type ScheduleReport,
   SCHEDULE_NAMES,
 } from '@micrort/core';
-import {
-  OptimalPlanner,
-  PLANNER_NAMES,
-  createPlanner,
-  lowerBoundAt,
-  planReport,
-  renderPlanSvg,
-  withOfflinePlan,
-} from '@micrort/planners';
+import { OptimalPlanner, PLANNER_NAMES, createPlanner, lowerBoundAt, planReport, renderPlanSvg, withOfflinePlan } from '@micrort/planners';
 import { UsageError, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION, choice, text } from '../options.js';
-import { IN_PLACE_OPTION, OPS_OPTION, RECOMPUTE_BUDGET_OPTION, SIMD_MODE_OPTION, buildResolver, kernelSetOptions, runtimeChoice, scheduleChoice } from '../runtime.js';
+import {
+  IN_PLACE_OPTION,
+  OPS_OPTION,
+  RECOMPUTE_BUDGET_OPTION,
+  SIMD_MODE_OPTION,
+  buildResolver,
+  kernelSetOptions,
+  runtimeChoice,
+  scheduleChoice,
+} from '../runtime.js';
 import { formatMacs, inPlaceSummary, patchSummary } from '../schedule-summary.js';
 import { formatBytes, printTable, type Out } from '../print.js';
 
@@ -262,8 +263,15 @@ export const planCommand = defineCommand({
     IN_PLACE_OPTION,
     choice('schedule', 'execution schedule to plan, or all to compare them', ['all', ...SCHEDULE_NAMES], 'normal'),
     RECOMPUTE_BUDGET_OPTION,
-    text('svg', 'FILE', 'draw the plan (the named planner, or the smallest head; with --schedule all the best schedule) as an SVG picture', { default: 'no picture' }),
-    text('embed', 'OUT.tflite', 'write the model with that plan as OfflineMemoryAllocation metadata (run it with --planner offline)', { default: 'not written' }),
+    text(
+      'svg',
+      'FILE',
+      'draw the plan (the named planner, or the smallest head; with --schedule all the best schedule) as an SVG picture',
+      { default: 'no picture' },
+    ),
+    text('embed', 'OUT.tflite', 'write the model with that plan as OfflineMemoryAllocation metadata (run it with --planner offline)', {
+      default: 'not written',
+    }),
     JSON_OPTION,
   ],
   run: planAction,
@@ -283,14 +291,25 @@ function planAction(args: ParsedArgs, out: Out): number {
   const inPlace = args.flags.has('in-place');
   const resolver = () => buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters });
   const analyses = scheduleNames.map((name) =>
-    analyzePlan(model, { resolver, planners, inPlace, interpreterOptions: kernelSetOptions(choice.ops), ...(name !== 'normal' ? { schedule: scheduleChoice(args, name) } : {}) }),
+    analyzePlan(model, {
+      resolver,
+      planners,
+      inPlace,
+      interpreterOptions: kernelSetOptions(choice.ops),
+      ...(name !== 'normal' ? { schedule: scheduleChoice(args, name) } : {}),
+    }),
   );
-  const normal = scheduleNames.includes('normal') ? analyses[scheduleNames.indexOf('normal')]! : analyzePlan(model, { resolver, planners: ['greedy'], inPlace: false, interpreterOptions: kernelSetOptions(choice.ops) });
+  const normal = scheduleNames.includes('normal')
+    ? analyses[scheduleNames.indexOf('normal')]!
+    : analyzePlan(model, { resolver, planners: ['greedy'], inPlace: false, interpreterOptions: kernelSetOptions(choice.ops) });
   const normalBound = normal.lowerBoundBytes;
   const tflmHead = tflmHeadBytes(path);
   const scheduleRows = analyses.map((a) => scheduleRow(a, normalBound));
   // The analysis pictured and embedded: the only one, or with --schedule all the smallest head.
-  const best = analyses.reduce((b, a, i) => (scheduleRows[i]!.headBytes < scheduleRows[analyses.indexOf(b)]!.headBytes ? a : b), analyses[0]!);
+  const best = analyses.reduce(
+    (b, a, i) => (scheduleRows[i]!.headBytes < scheduleRows[analyses.indexOf(b)]!.headBytes ? a : b),
+    analyses[0]!,
+  );
   const a = best;
   const chosen = chosenRow(a.rows);
   const schedName = a.schedule.name;
@@ -298,12 +317,17 @@ function planAction(args: ParsedArgs, out: Out): number {
   if (svgFile) writeFileSync(svgFile, planPicture(a, chosen, label, inPlace, normalBound, tflmHead));
   const embedFile = flagString(args, 'embed');
   if (embedFile && a.schedule.patch?.grid)
-    throw new UsageError(`--embed writes offsets of the model's tensors; the ${schedName} schedule plans tile buffers the model does not have (embed a normal or inplace plan)`, {
-      option: '--embed',
-      value: embedFile,
-      accepted: 'a normal or inplace schedule',
-    });
-  const embed = embedFile ? embedPlan(model, a, chosen, embedFile, choice, inPlace, schedName === 'inplace' ? scheduleChoice(args, 'inplace') : undefined) : null;
+    throw new UsageError(
+      `--embed writes offsets of the model's tensors; the ${schedName} schedule plans tile buffers the model does not have (embed a normal or inplace plan)`,
+      {
+        option: '--embed',
+        value: embedFile,
+        accepted: 'a normal or inplace schedule',
+      },
+    );
+  const embed = embedFile
+    ? embedPlan(model, a, chosen, embedFile, choice, inPlace, schedName === 'inplace' ? scheduleChoice(args, 'inplace') : undefined)
+    : null;
 
   if (args.flags.has('json')) {
     out.log(
@@ -319,7 +343,10 @@ function planAction(args: ParsedArgs, out: Out): number {
           normalLowerBoundBytes: normalBound,
           tflmHeadBytes: tflmHead,
           peak: { step: a.peakStep, op: a.peakOp },
-          buffers: { tensors: a.requirements.filter((r) => r.kind === 'tensor').length, scratch: a.requirements.filter((r) => r.kind === 'scratch').length },
+          buffers: {
+            tensors: a.requirements.filter((r) => r.kind === 'tensor').length,
+            scratch: a.requirements.filter((r) => r.kind === 'scratch').length,
+          },
           ...(a.standIns.length ? { standIns: a.standIns } : {}),
           ...(inPlace || a.schedule.inPlace ? { inPlacePairs: a.inPlacePairs } : {}),
           planners: a.rows,
@@ -352,7 +379,14 @@ function planAction(args: ParsedArgs, out: Out): number {
     out,
     header,
     a.rows.map((r) => {
-      const cells = [r.name, formatBytes(r.headBytes), formatBytes(r.totalBytes), formatBytes(r.lowerBoundBytes), r.ratio.toFixed(3), r.planMs.toFixed(2)];
+      const cells = [
+        r.name,
+        formatBytes(r.headBytes),
+        formatBytes(r.totalBytes),
+        formatBytes(r.lowerBoundBytes),
+        r.ratio.toFixed(3),
+        r.planMs.toFixed(2),
+      ];
       if (withPairs) cells.push(formatBytes(r.headBytesWithoutInPlace ?? r.headBytes));
       return cells;
     }),
@@ -365,13 +399,16 @@ function planAction(args: ParsedArgs, out: Out): number {
         : `${r.name}: ${formatBytes(r.headBytes - r.lowerBoundBytes)} above the lower bound; ${r.provenMinimal ? 'proven minimal (the bound is not reachable)' : 'not proven minimal within the search budget'}`,
     );
   }
-  if (planners.includes('offline') && a.offlineBuffers === 0) out.log('offline: the model has no OfflineMemoryAllocation metadata, so every buffer is planned online (as greedy)');
+  if (planners.includes('offline') && a.offlineBuffers === 0)
+    out.log('offline: the model has no OfflineMemoryAllocation metadata, so every buffer is planned online (as greedy)');
   if (withPairs) {
     const overwrites = a.inPlacePairs.filter((p) => p.overwrite).length;
     out.log(
       `in place: ${a.inPlacePairs.length} output${a.inPlacePairs.length === 1 ? '' : 's'} share${a.inPlacePairs.length === 1 ? 's' : ''} the memory of a dying input` +
         (overwrites ? ` (${overwrites} written over it by an in-place variant)` : '') +
-        (a.inPlacePairs.length ? ` (${a.inPlacePairs.map((p) => `t${p.output}←t${p.input} ${a.stepOps[p.step]} ${formatBytes(p.bytes)}`).join(', ')})` : ''),
+        (a.inPlacePairs.length
+          ? ` (${a.inPlacePairs.map((p) => `t${p.output}←t${p.input} ${a.stepOps[p.step]} ${formatBytes(p.bytes)}`).join(', ')})`
+          : ''),
     );
     const bestRow = chosenRow(a.rows);
     const bestPlain = Math.min(...a.rows.map((r) => r.headBytesWithoutInPlace ?? r.headBytes));
@@ -403,13 +440,22 @@ function planAction(args: ParsedArgs, out: Out): number {
         (embed.reproduced
           ? `checked: --planner offline reproduces it (head ${formatBytes(embed.offlineHeadBytes)})`
           : `warning: --planner offline gives head ${formatBytes(embed.offlineHeadBytes)} instead of ${formatBytes(embed.headBytes)}`) +
-        (a.inPlacePairs.length ? `; the plan shares in-place pairs: run it with ${schedName === 'inplace' ? '--schedule inplace' : '--in-place'}` : ''),
+        (a.inPlacePairs.length
+          ? `; the plan shares in-place pairs: run it with ${schedName === 'inplace' ? '--schedule inplace' : '--in-place'}`
+          : ''),
     );
   return 0;
 }
 
 /** `plan --schedule all`: one row per schedule beside the normal lower bound and TFLM's head. */
-function printSchedules(out: Out, label: string, ops: string, rows: readonly ScheduleRow[], normal: PlanAnalysis, tflmHead: number | null): void {
+function printSchedules(
+  out: Out,
+  label: string,
+  ops: string,
+  rows: readonly ScheduleRow[],
+  normal: PlanAnalysis,
+  tflmHead: number | null,
+): void {
   out.log(`model: ${label}  (ops: ${ops})`);
   out.log(
     `normal schedule: lower bound ${formatBytes(normal.lowerBoundBytes)}, live at step ${normal.peakStep} (${normal.peakOp})` +
@@ -417,7 +463,16 @@ function printSchedules(out: Out, label: string, ops: string, rows: readonly Sch
   );
   printTable(
     out,
-    ['schedule', 'head', 'planner', 'lower bound', 'x normal bound', ...(tflmHead !== null ? ['x TFLM head'] : []), 'total arena', 'extra MACs'],
+    [
+      'schedule',
+      'head',
+      'planner',
+      'lower bound',
+      'x normal bound',
+      ...(tflmHead !== null ? ['x TFLM head'] : []),
+      'total arena',
+      'extra MACs',
+    ],
     rows.map((r) => [
       r.name,
       formatBytes(r.headBytes),
@@ -433,7 +488,14 @@ function printSchedules(out: Out, label: string, ops: string, rows: readonly Sch
 }
 
 /** The SVG of a plan, with a patch stage's tile steps and buffers marked and the reference levels. */
-function planPicture(a: PlanAnalysis, chosen: PlanRow, label: string, inPlace: boolean, normalBound: number, tflmHead: number | null): string {
+function planPicture(
+  a: PlanAnalysis,
+  chosen: PlanRow,
+  label: string,
+  inPlace: boolean,
+  normalBound: number,
+  tflmHead: number | null,
+): string {
   const r = a.schedule;
   const patch = r.patch?.grid ? r.patch : null;
   const marks: { bytes: number; label: string }[] = [];
@@ -446,7 +508,9 @@ function planPicture(a: PlanAnalysis, chosen: PlanRow, label: string, inPlace: b
     stepLabels: a.stepOps,
     ...(patch
       ? {
-          bands: [{ from: patch.planRange![0], to: patch.planRange![1], label: `one tile, × ${patch.grid!.rows * patch.grid!.cols} tiles` }],
+          bands: [
+            { from: patch.planRange![0], to: patch.planRange![1], label: `one tile, × ${patch.grid!.rows * patch.grid!.cols} tiles` },
+          ],
           tileBuffers: new Set(patch.buffers.map((b) => b.tensor)),
         }
       : {}),

@@ -1,12 +1,31 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError, MicroProfiler, tensorTypeName, type MicroInterpreter, type ModelDef, type NodeProfile, type Tensor } from '@micrort/core';
+import {
+  InputError,
+  MicroProfiler,
+  tensorTypeName,
+  type MicroInterpreter,
+  type ModelDef,
+  type NodeProfile,
+  type Tensor,
+} from '@micrort/core';
 import { flagInt, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { SplitMix64, fillRandom } from '../inputs.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION, int, text } from '../options.js';
-import { ARENA_OPTION, IN_PLACE_OPTION, OPS_OPTION, PLANNER_OPTION, RECOMPUTE_BUDGET_OPTION, SCHEDULE_OPTION, SIMD_MODE_OPTION, buildInterpreter, runtimeChoice, type RuntimeChoice } from '../runtime.js';
+import {
+  ARENA_OPTION,
+  IN_PLACE_OPTION,
+  OPS_OPTION,
+  PLANNER_OPTION,
+  RECOMPUTE_BUDGET_OPTION,
+  SCHEDULE_OPTION,
+  SIMD_MODE_OPTION,
+  buildInterpreter,
+  runtimeChoice,
+  type RuntimeChoice,
+} from '../runtime.js';
 import { scheduleSummary } from '../schedule-summary.js';
 import { CYCLE_OPTIONS, cycleOptions, cycleReport, printCycleReport } from '../simd-cycles.js';
 import { formatBytes, printTable, type Out } from '../print.js';
@@ -21,14 +40,16 @@ export const runCommand = defineCommand({
     'the arena it used and the provider and kernel of every node.',
   arguments: [MODEL_ARGUMENT],
   options: [
-    text('inputs', 'DIR', 'read input i from DIR/input_<i>.bin (raw little-endian bytes)', { default: 'random inputs (splitmix64, --seed)' }),
+    text('inputs', 'DIR', 'read input i from DIR/input_<i>.bin (raw little-endian bytes)', {
+      default: 'random inputs (splitmix64, --seed)',
+    }),
     text('outputs', 'DIR', 'write output j to DIR/output_<j>.bin', { default: 'not written' }),
     OPS_OPTION,
     SIMD_MODE_OPTION,
     PLANNER_OPTION,
     ARENA_OPTION,
     int('seed', 'seed of the random inputs', 1),
-    int('profile', 'after the first invoke, run N more with the per-node profiler and print each node\'s mean time', 'no profile', 1),
+    int('profile', "after the first invoke, run N more with the per-node profiler and print each node's mean time", 'no profile', 1),
     IN_PLACE_OPTION,
     SCHEDULE_OPTION,
     RECOMPUTE_BUDGET_OPTION,
@@ -65,7 +86,9 @@ function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: Runti
     if (file && existsSync(file)) {
       const bytes = readFileSync(file);
       if (bytes.byteLength !== t.byteLength)
-        throw new InputError(`${file}: input ${i} (${t.name}, ${tensorTypeName(t.type)}[${Array.from(t.dims).join(',')}]) needs ${t.byteLength} bytes, the file has ${bytes.byteLength}`);
+        throw new InputError(
+          `${file}: input ${i} (${t.name}, ${tensorTypeName(t.type)}[${Array.from(t.dims).join(',')}]) needs ${t.byteLength} bytes, the file has ${bytes.byteLength}`,
+        );
       t.bytes.set(bytes);
       source = file;
     } else {
@@ -102,14 +125,20 @@ function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: Runti
   const delegated = choice.delegates.length ? `, delegate: ${delegateLabel(choice.delegates)}` : '';
   out.log(`model: ${label}  (ops: ${opsLabel}${delegated}, planner: ${report.arena.planner})`);
   for (const o of outputs)
-    out.log(`output ${o.index} ${o.name}: ${o.dtype}[${o.shape.join(',')}] = [${o.values.join(', ')}${o.elements > o.values.length ? ', …' : ''}]${o.file ? `  → ${o.file}` : ''}`);
+    out.log(
+      `output ${o.index} ${o.name}: ${o.dtype}[${o.shape.join(',')}] = [${o.values.join(', ')}${o.elements > o.values.length ? ', …' : ''}]${o.file ? `  → ${o.file}` : ''}`,
+    );
   out.log(
     `arena: ${formatBytes(report.arena.total)} used (head ${formatBytes(report.arena.head)} planned, tail ${formatBytes(report.arena.tail)} persistent), ` +
       `arena buffer ${formatBytes(report.arena.arenaBytes)}; first invoke ${invokeMs.toFixed(3)} ms`,
   );
   const schedule = scheduleSummary(report.schedule);
   if (schedule) out.log(schedule);
-  printTable(out, ['node', 'op', 'provider', 'kernel'], report.ops.map((o) => [String(o.index), o.op, o.provider, o.kernel]));
+  printTable(
+    out,
+    ['node', 'op', 'provider', 'kernel'],
+    report.ops.map((o) => [String(o.index), o.op, o.provider, o.kernel]),
+  );
   printPartitions(out, interp, choice.delegates);
   if (cycles) printCycleReport(out, cycles);
   if (profile) {
@@ -117,7 +146,12 @@ function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: Runti
     printTable(
       out,
       ['node', 'op', 'mean ms', 'share'],
-      profile.nodes.map((n) => [n.subgraph ? `${n.subgraph}:${n.nodeIndex}` : String(n.nodeIndex), n.tag, n.meanMs.toFixed(4), `${((100 * n.meanMs) / profile.totalMs).toFixed(1)}%`]),
+      profile.nodes.map((n) => [
+        n.subgraph ? `${n.subgraph}:${n.nodeIndex}` : String(n.nodeIndex),
+        n.tag,
+        n.meanMs.toFixed(4),
+        `${((100 * n.meanMs) / profile.totalMs).toFixed(1)}%`,
+      ]),
     );
   }
   return 0;
@@ -158,14 +192,7 @@ function preview(t: Tensor): (number | string)[] {
 }
 
 /** The JSON report of `run` (also used by tests and bench). */
-export function runReport(
-  interp: MicroInterpreter,
-  label: string,
-  ops: string,
-  inputs: unknown[],
-  outputs: unknown[],
-  invokeMs: number,
-) {
+export function runReport(interp: MicroInterpreter, label: string, ops: string, inputs: unknown[], outputs: unknown[], invokeMs: number) {
   const u = interp.arenaUsage();
   return {
     model: label,
@@ -184,7 +211,14 @@ export function runReport(
       planner: u.planner,
       planMs: u.planMs,
     },
-    ops: interp.nodes().map((n) => ({ index: n.index, op: n.op, version: n.version, provider: n.provider, kernel: n.kernel, ...(n.delegate ? { delegate: n.delegate } : {}) })),
+    ops: interp.nodes().map((n) => ({
+      index: n.index,
+      op: n.op,
+      version: n.version,
+      provider: n.provider,
+      kernel: n.kernel,
+      ...(n.delegate ? { delegate: n.delegate } : {}),
+    })),
     partitions: interp.partitions(),
     schedule: interp.scheduleReport(),
     invokeMs,

@@ -13,7 +13,12 @@ import { ARENA_OPTION, OPS_OPTION, PLANNER_OPTION, buildInterpreter, runtimeChoi
 import type { Out } from '../print.js';
 
 /** Defaults of `micrort soak`. */
-export const SOAK_DEFAULTS = { invokes: 100_000, samples: 20, maxHeapGrowthBytes: 1024 * 1024, maxRssGrowthBytes: 32 * 1024 * 1024 } as const;
+export const SOAK_DEFAULTS = {
+  invokes: 100_000,
+  samples: 20,
+  maxHeapGrowthBytes: 1024 * 1024,
+  maxRssGrowthBytes: 32 * 1024 * 1024,
+} as const;
 
 /** Options of {@link runSoak}. */
 export interface SoakOptions {
@@ -113,7 +118,11 @@ export function runSoak(interp: MicroInterpreter, options: SoakOptions): SoakRep
       last: end.heapUsed,
       max: Math.max(...samples.map((s) => s.heapUsed)),
       growth: heapGrowth,
-      slopeBytesPer1000Invokes: slope(samples.map((s) => s.invokes), samples.map((s) => s.heapUsed)) * 1000,
+      slopeBytesPer1000Invokes:
+        slope(
+          samples.map((s) => s.invokes),
+          samples.map((s) => s.heapUsed),
+        ) * 1000,
     },
     rss: { first: first.rss, last: end.rss, max: Math.max(...samples.map((s) => s.rss)), growth: rssGrowth },
     arrayBuffers: { first: first.arrayBuffers, last: end.arrayBuffers, growth: end.arrayBuffers - first.arrayBuffers },
@@ -129,7 +138,10 @@ function resolveModelPath(arg: string | undefined): string | undefined {
   const dir = defaultConformanceDir();
   const name = arg ?? 'person_detect';
   if (dir && existsSync(join(dir, name, 'model.tflite'))) return join(dir, name, 'model.tflite');
-  if (arg) throw new UsageError(`soak: ${arg} is neither a file, a conformance model${dir ? ` in ${dir}` : ''} nor a built-in model (${Object.keys(BUILT_IN_MODELS).join(', ')})`);
+  if (arg)
+    throw new UsageError(
+      `soak: ${arg} is neither a file, a conformance model${dir ? ` in ${dir}` : ''} nor a built-in model (${Object.keys(BUILT_IN_MODELS).join(', ')})`,
+    );
   return undefined;
 }
 
@@ -150,7 +162,8 @@ export const soakCommand = defineCommand({
   arguments: [
     {
       name: 'model',
-      description: 'a .tflite file, a conformance model name (e.g. person_detect), or a built-in model (default: person_detect when ../shared/conformance is there, else demo)',
+      description:
+        'a .tflite file, a conformance model name (e.g. person_detect), or a built-in model (default: person_detect when ../shared/conformance is there, else demo)',
     },
   ],
   options: [
@@ -160,7 +173,11 @@ export const soakCommand = defineCommand({
     OPS_OPTION,
     PLANNER_OPTION,
     ARENA_OPTION,
-    int('max-heap-growth', 'heap growth (after GC) in bytes from the first to the last sample that fails the run', SOAK_DEFAULTS.maxHeapGrowthBytes),
+    int(
+      'max-heap-growth',
+      'heap growth (after GC) in bytes from the first to the last sample that fails the run',
+      SOAK_DEFAULTS.maxHeapGrowthBytes,
+    ),
     int('max-rss-growth', 'RSS growth in bytes from the first to the last sample that fails the run', SOAK_DEFAULTS.maxRssGrowthBytes),
     JSON_OPTION,
   ],
@@ -178,7 +195,12 @@ function soakAction(args: ParsedArgs, out: Out): number {
   const rng = new SplitMix64(1);
   for (let i = 0; i < interp.inputsSize; i++) fillRandom(interp.input(i), rng);
   const invokes = flagInt(args, 'invokes', SOAK_DEFAULTS.invokes);
-  if (invokes < 1) throw new UsageError(`--invokes must be at least 1, got ${invokes}`, { option: '--invokes', value: String(invokes), accepted: 'an integer >= 1' });
+  if (invokes < 1)
+    throw new UsageError(`--invokes must be at least 1, got ${invokes}`, {
+      option: '--invokes',
+      value: String(invokes),
+      accepted: 'an integer >= 1',
+    });
   const warmupFlag = flagString(args, 'warmup');
   const progress = new Progress(out, { enabled: !json });
   const report = runSoak(interp, {
@@ -188,7 +210,15 @@ function soakAction(args: ParsedArgs, out: Out): number {
     maxHeapGrowthBytes: flagInt(args, 'max-heap-growth', SOAK_DEFAULTS.maxHeapGrowthBytes),
     maxRssGrowthBytes: flagInt(args, 'max-rss-growth', SOAK_DEFAULTS.maxRssGrowthBytes),
     ...(progress.active
-      ? { onProgress: (done: number, total: number, last: MemorySample | null) => progress.update(`soak ${label}`, done, total, `${done}/${total} invokes${last ? `, heap ${mib(last.heapUsed)}, RSS ${mib(last.rss)}` : ''}`) }
+      ? {
+          onProgress: (done: number, total: number, last: MemorySample | null) =>
+            progress.update(
+              `soak ${label}`,
+              done,
+              total,
+              `${done}/${total} invokes${last ? `, heap ${mib(last.heapUsed)}, RSS ${mib(last.rss)}` : ''}`,
+            ),
+        }
       : {}),
   });
   progress.done();
@@ -198,12 +228,16 @@ function soakAction(args: ParsedArgs, out: Out): number {
     return report.pass ? 0 : 1;
   }
   out.log(`soak: ${label}, arena ${u.arenaBytes.toLocaleString('en-US')} B`);
-  out.log(`invokes: ${report.invokes} (${report.warmup} warm-up) in ${report.seconds.toFixed(1)} s, ${report.invokesPerSecond.toFixed(1)}/s`);
+  out.log(
+    `invokes: ${report.invokes} (${report.warmup} warm-up) in ${report.seconds.toFixed(1)} s, ${report.invokesPerSecond.toFixed(1)}/s`,
+  );
   out.log(
     `heap${report.gc ? ' after GC' : ' (no GC available)'}: ${mib(report.heap.first)} after warm-up → ${mib(report.heap.last)} at the end (${signedMib(report.heap.growth)}, ` +
-      `max ${mib(report.heap.max)}, trend ${(report.heap.slopeBytesPer1000Invokes).toFixed(1)} B per 1000 invokes; bound ${signedMib(report.maxHeapGrowthBytes)})`,
+      `max ${mib(report.heap.max)}, trend ${report.heap.slopeBytesPer1000Invokes.toFixed(1)} B per 1000 invokes; bound ${signedMib(report.maxHeapGrowthBytes)})`,
   );
-  out.log(`RSS: ${mib(report.rss.first)} → ${mib(report.rss.last)} (${signedMib(report.rss.growth)}, max ${mib(report.rss.max)}; bound ${signedMib(report.maxRssGrowthBytes)})`);
+  out.log(
+    `RSS: ${mib(report.rss.first)} → ${mib(report.rss.last)} (${signedMib(report.rss.growth)}, max ${mib(report.rss.max)}; bound ${signedMib(report.maxRssGrowthBytes)})`,
+  );
   out.log(`ArrayBuffers: ${mib(report.arrayBuffers.first)} → ${mib(report.arrayBuffers.last)} (${signedMib(report.arrayBuffers.growth)})`);
   out.log(report.pass ? 'result: no growth after warm-up' : 'result: MEMORY GREW after warm-up');
   return report.pass ? 0 : 1;

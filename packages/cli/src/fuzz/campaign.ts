@@ -111,7 +111,14 @@ export interface CampaignSummary {
   signatures: Record<string, number>;
   /** The first message seen for each outcome and stage (`KernelError@allocate` → message). */
   examples: Record<string, string>;
-  memory: { heapFirstGcBytes: number | null; heapLastGcBytes: number | null; heapMaxBytes: number; rssMaxBytes: number; arrayBuffersMaxBytes: number; workerRestarts: number };
+  memory: {
+    heapFirstGcBytes: number | null;
+    heapLastGcBytes: number | null;
+    heapMaxBytes: number;
+    rssMaxBytes: number;
+    arrayBuffersMaxBytes: number;
+    workerRestarts: number;
+  };
   /** Whether hangs were caught by a time bound (worker pool) or could not be (in-process). */
   bounded: boolean;
 }
@@ -166,7 +173,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignSum
     summary.outcomes[key] = (summary.outcomes[key] ?? 0) + 1;
     const stageKey = `${key}@${o.stage}`;
     summary.outcomesByStage[stageKey] = (summary.outcomesByStage[stageKey] ?? 0) + 1;
-    if (o.result !== 'ok' && !(stageKey in summary.examples)) summary.examples[stageKey] = `${o.message ?? ''}${o.detail ? ` (${o.detail})` : ''} [case ${c.index}]`;
+    if (o.result !== 'ok' && !(stageKey in summary.examples))
+      summary.examples[stageKey] = `${o.message ?? ''}${o.detail ? ` (${o.detail})` : ''} [case ${c.index}]`;
     const m = (summary.models[c.model] ??= { cases: 0, ok: 0 });
     m.cases++;
     if (o.result === 'ok') m.ok++;
@@ -214,7 +222,8 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignSum
     summary.failures.push(rec);
   };
 
-  const more = () => (options.cases === undefined || next < options.cases) && (options.seconds === undefined || elapsed() < options.seconds);
+  const more = () =>
+    (options.cases === undefined || next < options.cases) && (options.seconds === undefined || elapsed() < options.seconds);
   const inFlight = new Set<Promise<void>>();
   try {
     while (more() || inFlight.size > 0) {

@@ -44,7 +44,9 @@ export function conformanceModelFiles(dir: string): { name: string; path: string
  * arena size (the per-case arena limit is a multiple of it). The order and weights depend only on the
  * files, so a campaign seed means the same cases on every machine.
  */
-export function buildCorpus(options: { conformanceDir?: string | null; models?: readonly string[]; zoo?: boolean; ops?: string } = {}): CorpusEntry[] {
+export function buildCorpus(
+  options: { conformanceDir?: string | null; models?: readonly string[]; zoo?: boolean; ops?: string } = {},
+): CorpusEntry[] {
   const seeds: { name: string; bytes: Uint8Array }[] = [];
   if (options.zoo ?? true) seeds.push(...zooModels());
   if (options.conformanceDir) {
@@ -54,13 +56,16 @@ export function buildCorpus(options: { conformanceDir?: string | null; models?: 
   const picked = wanted ? seeds.filter((s) => wanted.has(s.name)) : seeds;
   if (wanted) {
     const missing = [...wanted].filter((n) => !seeds.some((s) => s.name === n));
-    if (missing.length) throw new Error(`fuzz corpus: unknown model(s) ${missing.join(', ')} (have: ${seeds.map((s) => s.name).join(', ')})`);
+    if (missing.length)
+      throw new Error(`fuzz corpus: unknown model(s) ${missing.join(', ')} (have: ${seeds.map((s) => s.name).join(', ')})`);
   }
   return picked.map((s) => {
     const def = loadModel(s.bytes);
     let arenaBytes: number | null = null;
     try {
-      const interp = new MicroInterpreter(def, buildResolver(options.ops ?? 'reference'), { planner: createPlanner('greedy') }).allocateTensors();
+      const interp = new MicroInterpreter(def, buildResolver(options.ops ?? 'reference'), {
+        planner: createPlanner('greedy'),
+      }).allocateTensors();
       arenaBytes = interp.arenaUsage().arenaBytes;
       interp.dispose();
     } catch {

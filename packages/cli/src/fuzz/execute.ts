@@ -77,17 +77,31 @@ function run(bytes: Uint8Array, options: ExecuteOptions): CaseOutcome {
     } catch (e) {
       const o = classifyError(e, stage);
       if (o.result === 'failure') return o;
-      return { ...o, result: 'failure', failure: 'inconsistent', detail: `the first interpreter ran; one with an arena of exactly its reported size (${arena.byteLength} bytes) failed` };
+      return {
+        ...o,
+        result: 'failure',
+        failure: 'inconsistent',
+        detail: `the first interpreter ran; one with an arena of exactly its reported size (${arena.byteLength} bytes) failed`,
+      };
     }
     const diff = compareOutputs(expected, snapshotOutputs(b));
-    if (diff) return { result: 'failure', failure: 'nondeterministic', stage, detail: `${diff} (arena pre-filled with 0x00 vs 0x${ARENA_FILL.toString(16)})` };
+    if (diff)
+      return {
+        result: 'failure',
+        failure: 'nondeterministic',
+        stage,
+        detail: `${diff} (arena pre-filled with 0x00 vs 0x${ARENA_FILL.toString(16)})`,
+      };
 
     stage = 'sanitizer';
     // A fresh interpreter, not b.reset(): as in TFLM, reset() does not run a CALL_ONCE again, so a reset
     // run of a model with one is not a first run and may rightly differ from A's.
     const g = makeInterpreter(model, options, new ArrayBuffer(arena.byteLength));
     g.allocateTensors();
-    const guarded = guardTensors(g, model.subgraphs.map((sg) => sg.tensors.length));
+    const guarded = guardTensors(
+      g,
+      model.subgraphs.map((sg) => sg.tensors.length),
+    );
     fillInputs(g, options.inputSeed);
     try {
       g.invoke();
@@ -102,7 +116,12 @@ function run(bytes: Uint8Array, options: ExecuteOptions): CaseOutcome {
     const readDiff = compareOutputs(expected, snapshotOutputs(g));
     if (readDiff) {
       const note = options.inPlace ? ' (in-place planning was on: aliasing an output with an input may also explain it)' : '';
-      return { result: 'failure', failure: 'out-of-bounds-read', stage, detail: `${readDiff} once tensors had guard bytes after their end${note}` };
+      return {
+        result: 'failure',
+        failure: 'out-of-bounds-read',
+        stage,
+        detail: `${readDiff} once tensors had guard bytes after their end${note}`,
+      };
     }
     return { result: 'ok', stage: 'invoke' };
   } catch (e) {
@@ -142,9 +161,10 @@ export function fillInputs(interp: MicroInterpreter, seed: number): void {
     if (t.type === TensorType.FLOAT32) {
       const f = new Float32Array(bytes.buffer);
       for (let k = 0; k < f.length; k++) {
-        f[k] = special && rng.chance(0.1)
-          ? rng.pick([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 3.4e38, -3.4e38, 1e-45])
-          : rng.float() * 4 - 2;
+        f[k] =
+          special && rng.chance(0.1)
+            ? rng.pick([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 3.4e38, -3.4e38, 1e-45])
+            : rng.float() * 4 - 2;
       }
     } else {
       for (let k = 0; k < n; k++) bytes[k] = rng.uint32() & 0xff;

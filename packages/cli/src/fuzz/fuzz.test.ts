@@ -59,7 +59,14 @@ function runWith(reg: Registration) {
 
 describe('fuzz rng and generation', () => {
   it('the same (seed, stream) gives the same sequence; other streams differ', () => {
-    const seq = (seed: number, stream: number) => Array.from({ length: 8 }, ((r) => () => r.uint32())(new Rng(seed, stream)));
+    const seq = (seed: number, stream: number) =>
+      Array.from(
+        { length: 8 },
+        (
+          (r) => () =>
+            r.uint32()
+        )(new Rng(seed, stream)),
+      );
     expect(seq(1, 5)).toEqual(seq(1, 5));
     expect(seq(1, 5)).not.toEqual(seq(1, 6));
     expect(seq(2, 5)).not.toEqual(seq(1, 5));
@@ -104,7 +111,8 @@ describe('fuzz rng and generation', () => {
 
 describe('executeCase checks', () => {
   it('an unmutated seed runs and passes the determinism and guard checks', () => {
-    for (const m of zooModels()) expect(executeCase(m.bytes, { maxArenaBytes: 1 << 20, inputSeed: 1 }), m.name).toMatchObject({ result: 'ok' });
+    for (const m of zooModels())
+      expect(executeCase(m.bytes, { maxArenaBytes: 1 << 20, inputSeed: 1 }), m.name).toMatchObject({ result: 'ok' });
   });
 
   it('a model claiming a 2 GB tensor fails with ArenaLimitError before anything is allocated', () => {
@@ -120,9 +128,11 @@ describe('executeCase checks', () => {
   });
 
   it('a kernel reading past its input is an out-of-bounds-read', () => {
-    const o = runWith(customKernel('ReadPast', (x, y) => {
-      for (let i = 0; i < 4; i++) y[i] = x[i]! + x[i + 1]!;
-    }));
+    const o = runWith(
+      customKernel('ReadPast', (x, y) => {
+        for (let i = 0; i < 4; i++) y[i] = x[i]! + x[i + 1]!;
+      }),
+    );
     expect(o).toMatchObject({ result: 'failure', failure: 'out-of-bounds-read', stage: 'sanitizer' });
   });
 
@@ -140,50 +150,64 @@ describe('executeCase checks', () => {
   });
 
   it('a kernel writing past its output is an out-of-bounds-write naming the tensor', () => {
-    const o = runWith(customKernel('WritePast', (x, y) => {
-      for (let i = 0; i <= 4; i++) y[i] = x[0]!;
-    }));
+    const o = runWith(
+      customKernel('WritePast', (x, y) => {
+        for (let i = 0; i <= 4; i++) y[i] = x[0]!;
+      }),
+    );
     expect(o).toMatchObject({ result: 'failure', failure: 'out-of-bounds-write' });
     expect(o.detail).toMatch(/tensor 1 \(y, FLOAT32\[1,4\]\) written 0 bytes past its end/);
   });
 
   it('a kernel that leaves part of its output unwritten is nondeterministic', () => {
-    const o = runWith(customKernel('Partial', (x, y) => {
-      for (let i = 0; i < 3; i++) y[i] = x[i]!;
-    }));
+    const o = runWith(
+      customKernel('Partial', (x, y) => {
+        for (let i = 0; i < 3; i++) y[i] = x[i]!;
+      }),
+    );
     expect(o).toMatchObject({ result: 'failure', failure: 'nondeterministic', stage: 'determinism' });
   });
 
   it('a kernel that sizes its loop by .length still passes the guard check', () => {
-    const o = runWith(customKernel('ByLength', (x, y) => {
-      for (let i = 0; i < y.length; i++) y[i] = x[i]! * 2;
-    }));
+    const o = runWith(
+      customKernel('ByLength', (x, y) => {
+        for (let i = 0; i < y.length; i++) y[i] = x[i]! * 2;
+      }),
+    );
     expect(o).toMatchObject({ result: 'ok' });
   });
 
   it('a native error in prepare is a kernel-crash; a typed refusal is a rejection', () => {
     const crash = runWith(customKernel('Crash', () => {}, { prepare: () => (null as unknown as { x: number }).x }));
     expect(crash).toMatchObject({ result: 'failure', failure: 'kernel-crash', errorName: 'TypeError' });
-    const refuse = runWith(customKernel('Refuse', () => {}, {
-      prepare: (_ctx, node) => {
-        throw new KernelError('Refuse', node.index, 'input 0 must be int8');
-      },
-    }));
+    const refuse = runWith(
+      customKernel('Refuse', () => {}, {
+        prepare: (_ctx, node) => {
+          throw new KernelError('Refuse', node.index, 'input 0 must be int8');
+        },
+      }),
+    );
     expect(refuse).toMatchObject({ result: 'rejected', errorName: 'KernelError', message: 'Refuse (node 0): input 0 must be int8' });
   });
 
   it('a native error from init is attributed to its node (KernelError) and is a kernel-crash', () => {
-    const o = runWith(customKernel('InitThrows', () => {}, {
-      init: () => {
-        throw new RangeError('boom');
-      },
-    }));
+    const o = runWith(
+      customKernel('InitThrows', () => {}, {
+        init: () => {
+          throw new RangeError('boom');
+        },
+      }),
+    );
     expect(o).toMatchObject({ result: 'failure', failure: 'kernel-crash', errorName: 'RangeError', stage: 'allocate' });
     expect(o.message).toMatch(/\(node 0\): init failed: RangeError: boom/);
   });
 
   it('malformed bytes are a ModelError at load', () => {
-    expect(executeCase(new Uint8Array([1, 2, 3]), { maxArenaBytes: 1 << 20, inputSeed: 1 })).toMatchObject({ result: 'rejected', stage: 'load', errorName: 'ModelError' });
+    expect(executeCase(new Uint8Array([1, 2, 3]), { maxArenaBytes: 1 << 20, inputSeed: 1 })).toMatchObject({
+      result: 'rejected',
+      stage: 'load',
+      errorName: 'ModelError',
+    });
   });
 });
 
@@ -194,8 +218,16 @@ describe('short fuzz campaign (in-process)', () => {
     const zoo = zooModels().length;
     expect(corpus.length).toBe(hasConformance ? zoo + 12 : zoo);
     const sinkDir = join(tmp, 'repro');
-    const summary = await runCampaign({ seed: 2024, cases: 1200, corpus, executor: new InProcessExecutor(), sink: new DirectorySink(sinkDir) });
-    const failures = summary.failures.map((f) => `${f.kind} ${f.errorName ?? ''} ${f.message ?? ''} ${f.detail ?? ''} case ${f.index} ${f.model}: ${f.mutations.join('; ')}`);
+    const summary = await runCampaign({
+      seed: 2024,
+      cases: 1200,
+      corpus,
+      executor: new InProcessExecutor(),
+      sink: new DirectorySink(sinkDir),
+    });
+    const failures = summary.failures.map(
+      (f) => `${f.kind} ${f.errorName ?? ''} ${f.message ?? ''} ${f.detail ?? ''} case ${f.index} ${f.model}: ${f.mutations.join('; ')}`,
+    );
     expect(failures).toEqual([]);
     expect(summary.cases).toBe(1200);
     expect(summary.outcomes.ok).toBeGreaterThan(100);
@@ -215,7 +247,18 @@ describe('reproducers and the fuzz command', () => {
     const options = { maxArenaBytes: 1 << 20, inputSeed: 3 };
     const outcome = executeCase(bytes, { ...options, resolver: () => registerReferenceOps(new OpResolver()).register(reg) });
     const file = new DirectorySink(join(tmp, 'sink')).save(
-      { seed: 1, index: 5, model: 'test', strategy: 'def', mutations: ['none'], bytes, inputSeed: 3, maxArenaBytes: 1 << 20, checks: true, inPlace: false },
+      {
+        seed: 1,
+        index: 5,
+        model: 'test',
+        strategy: 'def',
+        mutations: ['none'],
+        bytes,
+        inputSeed: 3,
+        maxArenaBytes: 1 << 20,
+        checks: true,
+        inPlace: false,
+      },
       outcome,
       options,
     );
@@ -229,7 +272,24 @@ describe('reproducers and the fuzz command', () => {
   it('micrort fuzz --cases N --in-process --json prints the summary and exits 0 without failures', async () => {
     const lines: string[] = [];
     const out: Out = { log: (l) => lines.push(l), err: (l) => lines.push(l) };
-    const code = await main(['fuzz', '--cases', '60', '--seed', '7', '--in-process', '--json', '--conformance', CONFORMANCE_DIR ?? tmp, '--models', 'zoo:int8_conv,zoo:float_elementwise', '--out', join(tmp, 'cmd')], out);
+    const code = await main(
+      [
+        'fuzz',
+        '--cases',
+        '60',
+        '--seed',
+        '7',
+        '--in-process',
+        '--json',
+        '--conformance',
+        CONFORMANCE_DIR ?? tmp,
+        '--models',
+        'zoo:int8_conv,zoo:float_elementwise',
+        '--out',
+        join(tmp, 'cmd'),
+      ],
+      out,
+    );
     const summary = JSON.parse(lines.join('\n'));
     expect(code).toBe(0);
     expect(summary).toMatchObject({ seed: 7, cases: 60, failures: [] });

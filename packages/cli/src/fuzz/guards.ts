@@ -68,7 +68,17 @@ function guardOne(t: Tensor, subgraph: number, guarded: GuardedTensor[]): void {
   }
 }
 
-type AnyTypedArray = Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array;
+type AnyTypedArray =
+  | Uint8Array
+  | Int8Array
+  | Int16Array
+  | Uint16Array
+  | Int32Array
+  | Uint32Array
+  | Float32Array
+  | Float64Array
+  | BigInt64Array
+  | BigUint64Array;
 
 const TYPED_ARRAY_PROTO = Object.getPrototypeOf(Uint8Array.prototype) as object;
 const realLengthGetter = Object.getOwnPropertyDescriptor(TYPED_ARRAY_PROTO, 'length')!.get!;
@@ -92,14 +102,18 @@ function exactSize(view: ArrayBufferView, length: number, byteLength: number): v
     copyWithin: (this: AnyTypedArray, target: number, start: number, end?: number) => AnyTypedArray;
   };
   const clampEnd = (end: number | undefined) => (end === undefined ? length : end < 0 ? Math.max(0, length + end) : Math.min(end, length));
-  const clampStart = (start: number | undefined) => (start === undefined ? 0 : start < 0 ? Math.max(0, length + start) : Math.min(start, length));
+  const clampStart = (start: number | undefined) =>
+    start === undefined ? 0 : start < 0 ? Math.max(0, length + start) : Math.min(start, length);
   Object.defineProperties(v, {
     length: { value: length },
     byteLength: { value: byteLength },
     fill: { value: (value: unknown, start?: number, end?: number) => proto.fill.call(v, value, clampStart(start), clampEnd(end)) },
     subarray: { value: (begin?: number, end?: number) => proto.subarray.call(v, clampStart(begin), clampEnd(end)) },
     slice: { value: (begin?: number, end?: number) => proto.slice.call(v, clampStart(begin), clampEnd(end)) },
-    copyWithin: { value: (target: number, start: number, end?: number) => proto.copyWithin.call(v, clampStart(target), clampStart(start), clampEnd(end)) },
+    copyWithin: {
+      value: (target: number, start: number, end?: number) =>
+        proto.copyWithin.call(v, clampStart(target), clampStart(start), clampEnd(end)),
+    },
     set: {
       value: (source: ArrayLike<unknown>, offset = 0) => {
         const n = source.length; // a guarded source reports its own size

@@ -34,5 +34,10 @@ export function sampleMemory(gc: boolean): MemorySample {
   const collect = gc ? getGc() : null;
   if (collect) collect();
   const mem = process.memoryUsage();
-  return { heapUsed: collect ? getHeapStatistics().used_heap_size : mem.heapUsed, rss: mem.rss, arrayBuffers: mem.arrayBuffers, afterGc: collect !== null };
+  return {
+    heapUsed: collect ? getHeapStatistics().used_heap_size : mem.heapUsed,
+    rss: mem.rss,
+    arrayBuffers: mem.arrayBuffers,
+    afterGc: collect !== null,
+  };
 }

@@ -25,26 +25,106 @@ import type { Rng } from './rng.js';
 export type DefMutator = (def: ModelDef, rng: Rng) => string | null;
 
 /** Integers that find off-by-one, sign and overflow bugs. */
-const INTERESTING_INTS = [0, 1, -1, 2, 3, 4, 5, 6, 7, 8, 16, 127, 128, -128, 255, 256, 1023, 65535, 65536, 1 << 24, 0x3fffffff, 0x7fffffff, -0x80000000, -2];
+const INTERESTING_INTS = [
+  0,
+  1,
+  -1,
+  2,
+  3,
+  4,
+  5,
+  6,
+  7,
+  8,
+  16,
+  127,
+  128,
+  -128,
+  255,
+  256,
+  1023,
+  65535,
+  65536,
+  1 << 24,
+  0x3fffffff,
+  0x7fffffff,
+  -0x80000000,
+  -2,
+];
 /** Dimensions: small, boundary and huge (the arena limit must stop the huge ones). */
 const INTERESTING_DIMS = [0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 64, 255, 1000, 4096, 65536, 1 << 20, 0x7fffffff];
 /** Scales: degenerate, denormal, huge and non-finite values. */
-const INTERESTING_SCALES = [0, -0.5, -1, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e-45, 1e-30, 2 ** -31, 1e-6, 1, 256, 65536, 1e30, 3.4e38];
+const INTERESTING_SCALES = [
+  0,
+  -0.5,
+  -1,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+  1e-45,
+  1e-30,
+  2 ** -31,
+  1e-6,
+  1,
+  256,
+  65536,
+  1e30,
+  3.4e38,
+];
 /** Zero points: at and beyond the int8/uint8/int16/int32 ranges. */
 const INTERESTING_ZERO_POINTS = [0, -128, 127, -129, 128, 255, 256, -32768, 32767, 65535, 0x7fffffff, -0x80000000];
 /** Element types a mutation switches to (element sizes 1, 2, 4 and 8 and types with no fixed size). */
 const TYPES = [
-  TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8, TensorType.INT16, TensorType.INT32, TensorType.INT64, TensorType.BOOL,
-  TensorType.FLOAT16, TensorType.STRING, TensorType.INT4, TensorType.COMPLEX64, TensorType.FLOAT64, TensorType.UINT32, TensorType.UINT16, TensorType.RESOURCE,
+  TensorType.FLOAT32,
+  TensorType.INT8,
+  TensorType.UINT8,
+  TensorType.INT16,
+  TensorType.INT32,
+  TensorType.INT64,
+  TensorType.BOOL,
+  TensorType.FLOAT16,
+  TensorType.STRING,
+  TensorType.INT4,
+  TensorType.COMPLEX64,
+  TensorType.FLOAT64,
+  TensorType.UINT32,
+  TensorType.UINT16,
+  TensorType.RESOURCE,
 ];
 /** Ops micrort implements: swapping an operator's code among these reaches another kernel's prepare. */
 const IMPLEMENTED_OPS = [
-  BuiltinOperator.ADD, BuiltinOperator.AVERAGE_POOL_2D, BuiltinOperator.CONCATENATION, BuiltinOperator.CONV_2D, BuiltinOperator.DEPTHWISE_CONV_2D,
-  BuiltinOperator.DEQUANTIZE, BuiltinOperator.FULLY_CONNECTED, BuiltinOperator.LOGISTIC, BuiltinOperator.MAX_POOL_2D, BuiltinOperator.MUL,
-  BuiltinOperator.RELU, BuiltinOperator.RELU6, BuiltinOperator.RESHAPE, BuiltinOperator.SOFTMAX, BuiltinOperator.TANH, BuiltinOperator.PAD,
-  BuiltinOperator.TRANSPOSE, BuiltinOperator.MEAN, BuiltinOperator.SUB, BuiltinOperator.DIV, BuiltinOperator.STRIDED_SLICE, BuiltinOperator.SVDF,
-  BuiltinOperator.UNIDIRECTIONAL_SEQUENCE_LSTM, BuiltinOperator.QUANTIZE, BuiltinOperator.TRANSPOSE_CONV, BuiltinOperator.MAXIMUM,
-  BuiltinOperator.MINIMUM, BuiltinOperator.ABS, BuiltinOperator.SIN, BuiltinOperator.COS, BuiltinOperator.LEAKY_RELU, BuiltinOperator.CAST,
+  BuiltinOperator.ADD,
+  BuiltinOperator.AVERAGE_POOL_2D,
+  BuiltinOperator.CONCATENATION,
+  BuiltinOperator.CONV_2D,
+  BuiltinOperator.DEPTHWISE_CONV_2D,
+  BuiltinOperator.DEQUANTIZE,
+  BuiltinOperator.FULLY_CONNECTED,
+  BuiltinOperator.LOGISTIC,
+  BuiltinOperator.MAX_POOL_2D,
+  BuiltinOperator.MUL,
+  BuiltinOperator.RELU,
+  BuiltinOperator.RELU6,
+  BuiltinOperator.RESHAPE,
+  BuiltinOperator.SOFTMAX,
+  BuiltinOperator.TANH,
+  BuiltinOperator.PAD,
+  BuiltinOperator.TRANSPOSE,
+  BuiltinOperator.MEAN,
+  BuiltinOperator.SUB,
+  BuiltinOperator.DIV,
+  BuiltinOperator.STRIDED_SLICE,
+  BuiltinOperator.SVDF,
+  BuiltinOperator.UNIDIRECTIONAL_SEQUENCE_LSTM,
+  BuiltinOperator.QUANTIZE,
+  BuiltinOperator.TRANSPOSE_CONV,
+  BuiltinOperator.MAXIMUM,
+  BuiltinOperator.MINIMUM,
+  BuiltinOperator.ABS,
+  BuiltinOperator.SIN,
+  BuiltinOperator.COS,
+  BuiltinOperator.LEAKY_RELU,
+  BuiltinOperator.CAST,
   BuiltinOperator.PADV2,
 ];
 /** Builtin codes at or above this are stored as 127 in `deprecated_builtin_code`. */
@@ -62,7 +142,11 @@ export function cloneDef(def: ModelDef): ModelDef {
     subgraphs: def.subgraphs.map(cloneSubgraph),
     buffers: def.buffers.map((b): BufferDef => ({ data: b.data })),
     metadata: def.metadata.map((m) => ({ ...m })),
-    signatureDefs: def.signatureDefs.map((s) => ({ ...s, inputs: s.inputs.map((t) => ({ ...t })), outputs: s.outputs.map((t) => ({ ...t })) })),
+    signatureDefs: def.signatureDefs.map((s) => ({
+      ...s,
+      inputs: s.inputs.map((t) => ({ ...t })),
+      outputs: s.outputs.map((t) => ({ ...t })),
+    })),
   };
   if (def.metadataBuffer) out.metadataBuffer = def.metadataBuffer.slice();
   return out;
@@ -285,7 +369,11 @@ const mutateQuantization: DefMutator = (def, rng) => {
   const [t, ti] = rng.pick(candidates);
   const where = `subgraphs[${s}].tensors[${ti}].quantization`;
   if (!t.quantization) {
-    t.quantization = { scale: Float32Array.of(rng.pick([0.1, 1 / 256, 0])), zeroPoint: Int32Array.of(rng.pick([0, -128, 5])), quantizedDimension: 0 };
+    t.quantization = {
+      scale: Float32Array.of(rng.pick([0.1, 1 / 256, 0])),
+      zeroPoint: Int32Array.of(rng.pick([0, -128, 5])),
+      quantizedDimension: 0,
+    };
     return `${where} added (scale ${t.quantization.scale[0]}, zero point ${t.quantization.zeroPoint[0]})`;
   }
   const qd = t.quantization;
@@ -308,7 +396,8 @@ const mutateQuantization: DefMutator = (def, rng) => {
     case 3: {
       const grow = rng.chance(0.5);
       const which = rng.chance(0.5) ? 'scale' : 'zero_point';
-      if (which === 'scale') qd.scale = grow ? Float32Array.from([...qd.scale, 0.5]) : qd.scale.subarray(0, Math.max(0, qd.scale.length - 1));
+      if (which === 'scale')
+        qd.scale = grow ? Float32Array.from([...qd.scale, 0.5]) : qd.scale.subarray(0, Math.max(0, qd.scale.length - 1));
       else qd.zeroPoint = grow ? Int32Array.from([...qd.zeroPoint, 0]) : qd.zeroPoint.subarray(0, Math.max(0, qd.zeroPoint.length - 1));
       return `${where}.${which} length ${grow ? '+1' : '-1'}`;
     }
@@ -396,7 +485,14 @@ const truncateBuffer: DefMutator = (def, rng) => {
 
 const addTensor: DefMutator = (def, rng) => {
   const [sg, s] = subgraphOf(def, rng);
-  sg.tensors.push({ name: 'fuzz/extra', type: rng.pick(TYPES), shape: Int32Array.from([1, rng.pick(INTERESTING_DIMS)]), buffer: 0, quantization: null, isVariable: rng.chance(0.3) });
+  sg.tensors.push({
+    name: 'fuzz/extra',
+    type: rng.pick(TYPES),
+    shape: Int32Array.from([1, rng.pick(INTERESTING_DIMS)]),
+    buffer: 0,
+    quantization: null,
+    isVariable: rng.chance(0.3),
+  });
   return `subgraphs[${s}] extra tensor ${sg.tensors.length - 1}`;
 };
 
@@ -435,7 +531,10 @@ const aliasOutput: DefMutator = (def, rng) => {
   const o = rng.int(sg.operators.length);
   const op = sg.operators[o]!;
   if (op.outputs.length === 0) return null;
-  const constants = sg.tensors.map((t, i) => [t, i] as const).filter(([t]) => isConstant(def, t)).map(([, i]) => i);
+  const constants = sg.tensors
+    .map((t, i) => [t, i] as const)
+    .filter(([t]) => isConstant(def, t))
+    .map(([, i]) => i);
   const pool = rng.chance(0.5) && constants.length ? constants : Array.from(op.inputs).filter((i) => i >= 0);
   if (pool.length === 0) return null;
   const v = rng.pick(pool);
@@ -449,7 +548,11 @@ const mutateOpcodeIndex: DefMutator = (def, rng) => {
   if (!picked) return null;
   const [op, where] = picked;
   const before = op.opcodeIndex;
-  op.opcodeIndex = rng.chance(0.85) ? rng.int(def.operatorCodes.length) : rng.chance(0.5) ? def.operatorCodes.length : rng.pick(INTERESTING_INTS);
+  op.opcodeIndex = rng.chance(0.85)
+    ? rng.int(def.operatorCodes.length)
+    : rng.chance(0.5)
+      ? def.operatorCodes.length
+      : rng.pick(INTERESTING_INTS);
   return `${where}.opcode_index ${before} -> ${op.opcodeIndex}`;
 };
 

@@ -58,12 +58,26 @@ export function classifyError(e: unknown, stage: Stage): CaseOutcome {
     const cause = (e as { cause?: unknown }).cause;
     if (cause !== undefined && !(cause instanceof MicrortError)) {
       const c = cause as Error;
-      return { result: 'failure', failure: 'kernel-crash', stage, errorName: c?.name ?? 'Error', message: e.message, ...(c?.stack ? { stack: c.stack } : {}) };
+      return {
+        result: 'failure',
+        failure: 'kernel-crash',
+        stage,
+        errorName: c?.name ?? 'Error',
+        message: e.message,
+        ...(c?.stack ? { stack: c.stack } : {}),
+      };
     }
   }
   if (e instanceof MicrortError) {
     if (!e.message || BAD_MESSAGE.test(e.message)) {
-      return { result: 'failure', failure: 'bad-message', stage, errorName: e.name, message: e.message, ...(e.stack ? { stack: e.stack } : {}) };
+      return {
+        result: 'failure',
+        failure: 'bad-message',
+        stage,
+        errorName: e.name,
+        message: e.message,
+        ...(e.stack ? { stack: e.stack } : {}),
+      };
     }
     return { result: 'rejected', stage, errorName: e.name, message: e.message };
   }

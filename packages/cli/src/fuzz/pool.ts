@@ -51,7 +51,16 @@ class Slot {
     this.job = job;
     const w = this.ensureWorker();
     this.started = performance.now();
-    this.timer = setTimeout(() => this.fail({ result: 'failure', failure: 'hang', stage: 'worker', detail: `no answer within ${job.timeoutMs} ms; worker terminated` }), job.timeoutMs);
+    this.timer = setTimeout(
+      () =>
+        this.fail({
+          result: 'failure',
+          failure: 'hang',
+          stage: 'worker',
+          detail: `no answer within ${job.timeoutMs} ms; worker terminated`,
+        }),
+      job.timeoutMs,
+    );
     w.postMessage(job.req);
   }
 
@@ -65,7 +74,10 @@ class Slot {
     if (this.worker) return this.worker;
     const { source } = this.options;
     const resourceLimits = { maxOldGenerationSizeMb: this.options.heapLimitMb ?? 1024 };
-    const w = source.evalCode !== undefined ? new Worker(source.evalCode, { eval: true, resourceLimits }) : new Worker(source.url!, { resourceLimits });
+    const w =
+      source.evalCode !== undefined
+        ? new Worker(source.evalCode, { eval: true, resourceLimits })
+        : new Worker(source.url!, { resourceLimits });
     // Events of a worker that was already replaced (terminated after a hang) are ignored.
     w.on('message', (res: WorkerResponse) => {
       if (this.worker !== w || !this.job || res.id !== this.job.req.id) return;
@@ -74,7 +86,14 @@ class Slot {
     w.on('error', (e: Error) => {
       if (this.worker !== w) return;
       const code = (e as { code?: string }).code;
-      this.fail({ result: 'failure', failure: 'crash', stage: 'worker', errorName: e.name, message: e.message, detail: code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the worker ran out of heap memory' : `worker error ${code ?? ''}`.trim() });
+      this.fail({
+        result: 'failure',
+        failure: 'crash',
+        stage: 'worker',
+        errorName: e.name,
+        message: e.message,
+        detail: code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the worker ran out of heap memory' : `worker error ${code ?? ''}`.trim(),
+      });
     });
     w.on('exit', (code) => {
       if (this.worker !== w) return;

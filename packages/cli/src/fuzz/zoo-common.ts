@@ -30,7 +30,13 @@ export class Zoo {
     return this.t({ name, type: TensorType.FLOAT32, shape, ...(data ? { data: Float32Array.from(data) } : {}) });
   }
   i8(name: string, shape: number[], scale: number, zeroPoint = 0, data?: number[]): number {
-    return this.t({ name, type: TensorType.INT8, shape, quantization: q(scale, zeroPoint), ...(data ? { data: Int8Array.from(data) } : {}) });
+    return this.t({
+      name,
+      type: TensorType.INT8,
+      shape,
+      quantization: q(scale, zeroPoint),
+      ...(data ? { data: Int8Array.from(data) } : {}),
+    });
   }
   i16(name: string, shape: number[], scale: number, data?: number[]): number {
     return this.t({ name, type: TensorType.INT16, shape, quantization: q(scale, 0), ...(data ? { data: Int16Array.from(data) } : {}) });
@@ -43,7 +49,13 @@ export class Zoo {
     return this.t({ name, type: TensorType.INT32, shape });
   }
   u8(name: string, shape: number[], scale: number, zeroPoint: number, data?: number[]): number {
-    return this.t({ name, type: TensorType.UINT8, shape, quantization: q(scale, zeroPoint), ...(data ? { data: Uint8Array.from(data) } : {}) });
+    return this.t({
+      name,
+      type: TensorType.UINT8,
+      shape,
+      quantization: q(scale, zeroPoint),
+      ...(data ? { data: Uint8Array.from(data) } : {}),
+    });
   }
   bool(name: string, shape: number[]): number {
     return this.t({ name, type: TensorType.BOOL, shape });
@@ -54,10 +66,15 @@ export class Zoo {
   }
   /** Adds a custom operator with raw custom options. */
   custom(name: string, inputs: number[], outputs: number[], customOptions?: Uint8Array, version?: number): void {
-    this.b.addOperator({ op: { custom: name }, inputs, outputs, ...(customOptions ? { customOptions } : {}), ...(version ? { version } : {}) });
+    this.b.addOperator({
+      op: { custom: name },
+      inputs,
+      outputs,
+      ...(customOptions ? { customOptions } : {}),
+      ...(version ? { version } : {}),
+    });
   }
   build(inputs: number[], outputs: number[]): Uint8Array {
     return this.b.setInputs(inputs).setOutputs(outputs).build();
   }
 }
-

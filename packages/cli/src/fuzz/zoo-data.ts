@@ -30,7 +30,12 @@ export function shapeOps(): Uint8Array {
   z.op(Op.SPLIT, [splitAxis, un1], [s0, s1], { numSplits: 2 });
   const sv0 = z.i8('split_v0', [2, 3, 1], 0.1, 1);
   const sv1 = z.i8('split_v1', [2, 3, 3], 0.1, 1);
-  z.op(Op.SPLIT_V, [x8, z.i32('split_v/sizes', [1, -1]), z.t({ name: 'split_v/axis', type: TensorType.INT32, shape: [], data: Int32Array.of(-1) })], [sv0, sv1], { numSplits: 2 });
+  z.op(
+    Op.SPLIT_V,
+    [x8, z.i32('split_v/sizes', [1, -1]), z.t({ name: 'split_v/axis', type: TensorType.INT32, shape: [], data: Int32Array.of(-1) })],
+    [sv0, sv1],
+    { numSplits: 2 },
+  );
   const sliced = z.i8('slice', [2, 2, 3], 0.1, 1);
   z.op(Op.SLICE, [x8, z.i32('slice/begin', [0, 1, 1]), z.i32('slice/size', [2, 2, -1])], [sliced]);
   const rev = z.i8('reverse', [2, 3, 4], 0.1, 1);
@@ -38,7 +43,11 @@ export function shapeOps(): Uint8Array {
   const shape = z.i32t('shape', [3]);
   z.op(Op.SHAPE, [x], [shape]);
   const filled = z.f32('fill', [2, 3]);
-  z.op(Op.FILL, [z.i32('fill/dims', [2, 3]), z.t({ name: 'fill/value', type: TensorType.FLOAT32, shape: [], data: Float32Array.of(0.25) })], [filled]);
+  z.op(
+    Op.FILL,
+    [z.i32('fill/dims', [2, 3]), z.t({ name: 'fill/value', type: TensorType.FLOAT32, shape: [], data: Float32Array.of(0.25) })],
+    [filled],
+  );
   const zeros = z.i8('zeros_like', [2, 3, 4], 0.1, 1);
   z.op(Op.ZEROS_LIKE, [rev], [zeros]);
   const bcast = z.f32('broadcast_to', [2, 3, 4]);
@@ -54,7 +63,15 @@ export function shapeOps(): Uint8Array {
   const dus = z.f32('dynamic_update_slice', [2, 3, 4]);
   z.op(Op.DYNAMIC_UPDATE_SLICE, [un0, upd, z.i32('dus/start', [1, 1, 2])], [dus]);
   const dus8 = z.i8('dynamic_update_slice_int8', [2, 3, 4], 0.1, 1);
-  z.op(Op.DYNAMIC_UPDATE_SLICE, [x8, z.i8('dus8/update', [1, 1, 3], 0.1, 1, lcg(3, 18, -50, 50)), z.t({ name: 'dus8/start', type: TensorType.INT64, shape: [3], data: BigInt64Array.of(0n, 2n, 3n) })], [dus8]);
+  z.op(
+    Op.DYNAMIC_UPDATE_SLICE,
+    [
+      x8,
+      z.i8('dus8/update', [1, 1, 3], 0.1, 1, lcg(3, 18, -50, 50)),
+      z.t({ name: 'dus8/start', type: TensorType.INT64, shape: [3], data: BigInt64Array.of(0n, 2n, 3n) }),
+    ],
+    [dus8],
+  );
   outs.push(s0, sv0, sv1, sliced, shape, filled, zeros, bargs, gathered, gnd, emb, dus, dus8);
   return z.build([x, x8, upd, small], outs);
 }

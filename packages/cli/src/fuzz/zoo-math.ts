@@ -48,12 +48,20 @@ export function floatMath(): Uint8Array {
   const axis = z.t({ name: 'cumsum/axis', type: TensorType.INT32, shape: [], data: Int32Array.of(1) });
   const cum = o('cumsum');
   z.op(Op.CUMSUM, [prelu, axis], [cum], { exclusive: true, reverse: false });
-  const w = z.f32('matmul/w', [4, 5], lcg(20, 11, -8, 8).map((v) => v / 8));
+  const w = z.f32(
+    'matmul/w',
+    [4, 5],
+    lcg(20, 11, -8, 8).map((v) => v / 8),
+  );
   const mm = o('matmul', [2, 3, 5]);
   z.op(Op.BATCH_MATMUL, [addN, w], [mm], { adjX: false, adjY: false });
   const lhs = z.f32('lhs', [2, 1, 4, 3]);
   const mmAdj = o('matmul_adj', [2, 2, 3, 3]);
-  const rhs = z.f32('matmul/rhs', [2, 3, 4], lcg(24, 12, -8, 8).map((v) => v / 8));
+  const rhs = z.f32(
+    'matmul/rhs',
+    [2, 3, 4],
+    lcg(24, 12, -8, 8).map((v) => v / 8),
+  );
   z.op(Op.BATCH_MATMUL, [lhs, rhs], [mmAdj], { adjX: true, adjY: true });
   outs.push(cum, mm, mmAdj);
   return z.build([x, y, lhs], outs);
@@ -84,7 +92,13 @@ export function int8Math(): Uint8Array {
   outs.push(node(Op.CUMSUM, [x, axis], 'cumsum', 0.4, 5, { exclusive: false, reverse: true }));
   outs.push(node(Op.L2_NORMALIZATION, [x], 'l2_norm', 1 / 128, 0));
   outs.push(node(Op.LOG_SOFTMAX, [x], 'log_softmax', 16 / 256, 127));
-  const w = z.t({ name: 'matmul/w', type: TensorType.INT8, shape: [8, 3], data: Int8Array.from(lcg(24, 14, -127, 127)), quantization: { scale: 0.02, zeroPoint: 0 } });
+  const w = z.t({
+    name: 'matmul/w',
+    type: TensorType.INT8,
+    shape: [8, 3],
+    data: Int8Array.from(lcg(24, 14, -127, 127)),
+    quantization: { scale: 0.02, zeroPoint: 0 },
+  });
   outs.push(node(Op.BATCH_MATMUL, [x, w], 'matmul', 0.5, 0, { adjX: false, adjY: false }, [1, 4, 3]));
   return z.build([x, y], outs);
 }

@@ -14,13 +14,36 @@ export function uint8Net(): Uint8Array {
   const z = new Zoo('uint8 (TF1-style quantization)');
   const x = z.u8('x', [1, 6, 6, 3], 0.0078125, 128);
   const w = z.u8('conv/w', [4, 3, 3, 3], 0.02, 121, lcg(108, 21, 0, 255));
-  const bias = z.t({ name: 'conv/b', type: TensorType.INT32, shape: [4], data: Int32Array.from([100, -200, 50, 0]), quantization: { scale: 0.0078125 * 0.02, zeroPoint: 0 } });
+  const bias = z.t({
+    name: 'conv/b',
+    type: TensorType.INT32,
+    shape: [4],
+    data: Int32Array.from([100, -200, 50, 0]),
+    quantization: { scale: 0.0078125 * 0.02, zeroPoint: 0 },
+  });
   const c = z.u8('conv', [1, 3, 3, 4], 0.0235294, 0);
-  z.op(Op.CONV_2D, [x, w, bias], [c], { padding: Padding.SAME, strideW: 2, strideH: 2, fusedActivationFunction: ActivationFunctionType.RELU6 });
+  z.op(Op.CONV_2D, [x, w, bias], [c], {
+    padding: Padding.SAME,
+    strideW: 2,
+    strideH: 2,
+    fusedActivationFunction: ActivationFunctionType.RELU6,
+  });
   const dw = z.u8('dw/w', [1, 3, 3, 4], 0.05, 130, lcg(36, 22, 0, 255));
-  const db = z.t({ name: 'dw/b', type: TensorType.INT32, shape: [4], data: Int32Array.from([7, -7, 70, 0]), quantization: { scale: 0.0235294 * 0.05, zeroPoint: 0 } });
+  const db = z.t({
+    name: 'dw/b',
+    type: TensorType.INT32,
+    shape: [4],
+    data: Int32Array.from([7, -7, 70, 0]),
+    quantization: { scale: 0.0235294 * 0.05, zeroPoint: 0 },
+  });
   const d = z.u8('dw', [1, 3, 3, 4], 0.0235294, 0);
-  z.op(Op.DEPTHWISE_CONV_2D, [c, dw, db], [d], { padding: Padding.SAME, strideW: 1, strideH: 1, depthMultiplier: 1, fusedActivationFunction: ActivationFunctionType.RELU6 });
+  z.op(Op.DEPTHWISE_CONV_2D, [c, dw, db], [d], {
+    padding: Padding.SAME,
+    strideW: 1,
+    strideH: 1,
+    depthMultiplier: 1,
+    fusedActivationFunction: ActivationFunctionType.RELU6,
+  });
   const ap = z.u8('avgpool', [1, 1, 1, 4], 0.0235294, 0);
   z.op(Op.AVERAGE_POOL_2D, [d], [ap], { padding: Padding.VALID, strideW: 3, strideH: 3, filterWidth: 3, filterHeight: 3 });
   const mp = z.u8('maxpool', [1, 2, 2, 4], 0.0235294, 0);
@@ -28,7 +51,13 @@ export function uint8Net(): Uint8Array {
   const flat = z.u8('flat', [1, 4], 0.0235294, 0);
   z.op(Op.RESHAPE, [ap, z.i32('reshape/shape', [1, 4])], [flat], { newShape: Int32Array.of(1, 4) });
   const fw = z.u8('fc/w', [5, 4], 0.015, 119, lcg(20, 23, 0, 255));
-  const fb = z.t({ name: 'fc/b', type: TensorType.INT32, shape: [5], data: Int32Array.from([10, 20, -30, 0, 5]), quantization: { scale: 0.0235294 * 0.015, zeroPoint: 0 } });
+  const fb = z.t({
+    name: 'fc/b',
+    type: TensorType.INT32,
+    shape: [5],
+    data: Int32Array.from([10, 20, -30, 0, 5]),
+    quantization: { scale: 0.0235294 * 0.015, zeroPoint: 0 },
+  });
   const logits = z.u8('logits', [1, 5], 0.1, 128);
   z.op(Op.FULLY_CONNECTED, [flat, fw, fb], [logits]);
   const probs = z.u8('softmax', [1, 5], 1 / 256, 0);
@@ -76,9 +105,14 @@ function toHalf(v: number): number {
 /** float16 weights: constant → DEQUANTIZE → CONV_2D / FULLY_CONNECTED (folded), and a float16 graph input → DEQUANTIZE (at invoke). */
 export function float16Net(): Uint8Array {
   const z = new Zoo('float16 weights and DEQUANTIZE');
-  const half = (name: string, shape: number[], values: number[]) => z.t({ name, type: TensorType.FLOAT16, shape, data: Uint16Array.from(values.map(toHalf)) });
+  const half = (name: string, shape: number[], values: number[]) =>
+    z.t({ name, type: TensorType.FLOAT16, shape, data: Uint16Array.from(values.map(toHalf)) });
   const x = z.f32('x', [1, 5, 5, 2]);
-  const w16 = half('conv/w16', [3, 3, 3, 2], lcg(54, 24, -16, 16).map((v) => v / 32));
+  const w16 = half(
+    'conv/w16',
+    [3, 3, 3, 2],
+    lcg(54, 24, -16, 16).map((v) => v / 32),
+  );
   const w = z.f32('conv/w', [3, 3, 3, 2]);
   z.op(Op.DEQUANTIZE, [w16], [w], undefined, 3);
   const b16 = half('conv/b16', [3], [0.5, -0.25, 0.125]);
@@ -86,7 +120,11 @@ export function float16Net(): Uint8Array {
   z.op(Op.DEQUANTIZE, [b16], [b], undefined, 3);
   const c = z.f32('conv', [1, 5, 5, 3]);
   z.op(Op.CONV_2D, [x, w, b], [c], { padding: Padding.SAME, strideW: 1, strideH: 1, fusedActivationFunction: ActivationFunctionType.RELU });
-  const fw16 = half('fc/w16', [4, 75], lcg(300, 25, -16, 16).map((v) => v / 64));
+  const fw16 = half(
+    'fc/w16',
+    [4, 75],
+    lcg(300, 25, -16, 16).map((v) => v / 64),
+  );
   const fw = z.f32('fc/w', [4, 75]);
   z.op(Op.DEQUANTIZE, [fw16], [fw], undefined, 3);
   const flat = z.f32('flat', [1, 75]);
@@ -103,7 +141,12 @@ export function float16Net(): Uint8Array {
  * CSR sparsity of a 2-D [rows, cols] constant, rows dense and columns sparse: `keep(r, c)` says which
  * entries are stored (the converter stores the non-zero ones); returns the metadata and the stored values.
  */
-function csr(rows: number, cols: number, dense: number[], keep: (r: number, c: number) => boolean): { sparsity: SparsityDef; values: number[] } {
+function csr(
+  rows: number,
+  cols: number,
+  dense: number[],
+  keep: (r: number, c: number) => boolean,
+): { sparsity: SparsityDef; values: number[] } {
   const segments = [0];
   const indices: number[] = [];
   const values: number[] = [];
@@ -122,7 +165,12 @@ function csr(rows: number, cols: number, dense: number[], keep: (r: number, c: n
       blockMap: new Int32Array(0),
       dimMetadata: [
         { format: 'dense', denseSize: rows, arraySegments: null, arrayIndices: null },
-        { format: 'sparseCsr', denseSize: 0, arraySegments: { type: 'int32', values: Int32Array.from(segments) }, arrayIndices: { type: 'int32', values: Int32Array.from(indices) } },
+        {
+          format: 'sparseCsr',
+          denseSize: 0,
+          arraySegments: { type: 'int32', values: Int32Array.from(segments) },
+          arrayIndices: { type: 'int32', values: Int32Array.from(indices) },
+        },
       ],
     },
   };
@@ -148,7 +196,7 @@ export function sparseNet(): Uint8Array {
   blocks.forEach((bs, r) => {
     for (const b of bs) {
       idx.push(b);
-      for (let k = 0; k < 4; k++) v8.push(((r * 8 + b * 4 + k) * 37) % 255 - 127);
+      for (let k = 0; k < 4; k++) v8.push((((r * 8 + b * 4 + k) * 37) % 255) - 127);
     }
     seg.push(idx.length);
   });
@@ -157,18 +205,36 @@ export function sparseNet(): Uint8Array {
     blockMap: Int32Array.of(1),
     dimMetadata: [
       { format: 'dense', denseSize: 4, arraySegments: null, arrayIndices: null },
-      { format: 'sparseCsr', denseSize: 0, arraySegments: { type: 'int32', values: Int32Array.from(seg) }, arrayIndices: { type: 'int32', values: Int32Array.from(idx) } },
+      {
+        format: 'sparseCsr',
+        denseSize: 0,
+        arraySegments: { type: 'int32', values: Int32Array.from(seg) },
+        arrayIndices: { type: 'int32', values: Int32Array.from(idx) },
+      },
       { format: 'dense', denseSize: 4, arraySegments: null, arrayIndices: null },
     ],
   };
-  const w8s = z.t({ name: 'fc8/w_sparse', type: TensorType.INT8, shape: [4, 8], data: Int8Array.from(v8), sparsity: sparsity8, quantization: { scale: 0.02, zeroPoint: 0 } });
+  const w8s = z.t({
+    name: 'fc8/w_sparse',
+    type: TensorType.INT8,
+    shape: [4, 8],
+    data: Int8Array.from(v8),
+    sparsity: sparsity8,
+    quantization: { scale: 0.02, zeroPoint: 0 },
+  });
   const w8 = z.i8('fc8/w', [4, 8], 0.02, 0);
   z.op(Op.DENSIFY, [w8s], [w8]);
   const y8 = z.i8('fc8', [1, 4], 0.1, 0);
   z.op(Op.FULLY_CONNECTED, [x8, w8, -1], [y8]);
   // float16 CSR → DENSIFY → DEQUANTIZE → ADD
   const h = csr(2, 4, [1, 0, -2, 0.5, 0, 0.25, 0, -1], (r, c) => [1, 0, -2, 0.5, 0, 0.25, 0, -1][r * 4 + c] !== 0);
-  const hs = z.t({ name: 'h16_sparse', type: TensorType.FLOAT16, shape: [2, 4], data: Uint16Array.from(h.values.map(toHalf)), sparsity: h.sparsity });
+  const hs = z.t({
+    name: 'h16_sparse',
+    type: TensorType.FLOAT16,
+    shape: [2, 4],
+    data: Uint16Array.from(h.values.map(toHalf)),
+    sparsity: h.sparsity,
+  });
   const hd = z.t({ name: 'h16', type: TensorType.FLOAT16, shape: [2, 4] });
   z.op(Op.DENSIFY, [hs], [hd]);
   const hf = z.f32('h', [2, 4]);
@@ -199,12 +265,32 @@ export function detectionNet(): Uint8Array {
   const z = new Zoo('TFLite_Detection_PostProcess');
   const boxes = z.f32('boxes', [1, 12, 4]);
   const scores = z.f32('scores', [1, 12, 3]);
-  const anchors = z.f32('anchors', [12, 4], Array.from({ length: 12 }, (_, i) => [0.1 + 0.07 * i, 0.9 - 0.06 * i, 0.2 + (i % 3) * 0.1, 0.3 + (i % 4) * 0.05]).flat());
-  const base = { max_detections: 4, max_classes_per_detection: 1, detections_per_class: 2, nms_score_threshold: 0.25, nms_iou_threshold: 0.5, num_classes: 2, y_scale: 10, x_scale: 10, h_scale: 5, w_scale: 5 };
+  const anchors = z.f32(
+    'anchors',
+    [12, 4],
+    Array.from({ length: 12 }, (_, i) => [0.1 + 0.07 * i, 0.9 - 0.06 * i, 0.2 + (i % 3) * 0.1, 0.3 + (i % 4) * 0.05]).flat(),
+  );
+  const base = {
+    max_detections: 4,
+    max_classes_per_detection: 1,
+    detections_per_class: 2,
+    nms_score_threshold: 0.25,
+    nms_iou_threshold: 0.5,
+    num_classes: 2,
+    y_scale: 10,
+    x_scale: 10,
+    h_scale: 5,
+    w_scale: 5,
+  };
   const outs: number[] = [];
   for (const regular of [false, true]) {
     const tag = regular ? 'regular' : 'fast';
-    const o = [z.f32(`${tag}/boxes`, [1, 4, 4]), z.f32(`${tag}/classes`, [1, 4]), z.f32(`${tag}/scores`, [1, 4]), z.f32(`${tag}/count`, [1])];
+    const o = [
+      z.f32(`${tag}/boxes`, [1, 4, 4]),
+      z.f32(`${tag}/classes`, [1, 4]),
+      z.f32(`${tag}/scores`, [1, 4]),
+      z.f32(`${tag}/count`, [1]),
+    ];
     z.custom('TFLite_Detection_PostProcess', [boxes, scores, anchors], o, flexEncode({ ...base, use_regular_nms: regular }));
     outs.push(...o);
   }
@@ -221,7 +307,11 @@ export function mediapipeNet(): Uint8Array {
   const pool = poolOptions({ padding: 'VALID', strideWidth: 2, strideHeight: 2, filterWidth: 2, filterHeight: 2 });
   z.custom('MaxPoolingWithArgmax2D', [image], [pooled, argmax], pool);
   z.custom('MaxUnpooling2D', [pooled, argmax], [unpooled], pool);
-  const w = z.f32('weights', [3, 2, 2, 2], lcg(24, 26, -8, 8).map((v) => v / 16));
+  const w = z.f32(
+    'weights',
+    [3, 2, 2, 2],
+    lcg(24, 26, -8, 8).map((v) => v / 16),
+  );
   const bias = z.f32('bias', [3], [0.25, -0.5, 1]);
   const up = z.f32('up', [1, 8, 8, 3]);
   z.custom('Convolution2DTransposeBias', [pooled, w, bias], [up], transposeConvBiasOptions('SAME', 2, 2));

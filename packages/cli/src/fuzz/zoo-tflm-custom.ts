@@ -24,7 +24,12 @@ export function signalBackEndNet(): Uint8Array {
   const features = i16('features', [6]);
   const stacked = i16('stacked', [18]);
   const stackedValid = z.bool('stacked/valid', []);
-  z.custom('SignalStacker', [features], [stacked, stackedValid], flexEncode({ num_channels: 6, stacker_left_context: 1, stacker_right_context: 1, stacker_step: 1 }));
+  z.custom(
+    'SignalStacker',
+    [features],
+    [stacked, stackedValid],
+    flexEncode({ num_channels: 6, stacker_left_context: 1, stacker_right_context: 1, stacker_step: 1 }),
+  );
   const spectrum16 = i16('spectrum16', [2, 34]);
   const time16 = i16('irfft16', [2, 32]);
   z.custom('SignalIrfft', [spectrum16], [time16], flexEncode({ T: TensorType.INT16, fft_length: 32 }));
@@ -49,13 +54,21 @@ export function tflmCustomNet(): Uint8Array {
   const dcm = (type: number, ...rest: number[]) => [type, 1, 0, 0, ...rest, ...new Array<number>(12 - rest.length).fill(0)];
   const lutOut = z.i8('decoded/lut', [4, 4], 0.1, 0);
   const lut = [u8('lut/encoded', lcg(6, 31, 0, 255)), u8('lut/ancillary', [...dcm(0, 1, 3, 8), ...lcg(8, 32, 0, 255)])];
-  const pruneOut = z.t({ name: 'decoded/prune', type: TensorType.INT8, shape: [2, 8], quantization: { scale: [0.1, 0.2], zeroPoint: [-3, 4], quantizedDimension: 0 } });
+  const pruneOut = z.t({
+    name: 'decoded/prune',
+    type: TensorType.INT8,
+    shape: [2, 8],
+    quantization: { scale: [0.1, 0.2], zeroPoint: [-3, 4], quantizedDimension: 0 },
+  });
   const prune = [u8('prune/encoded', [0b10110010, 0b01101111]), u8('prune/ancillary', [...dcm(2, 1), ...lcg(10, 33, 0, 255)])];
   // Huffman: 8 symbols of 3 bits each (a one-level table of 8 32-bit entries, "symbol found", count 3)
   const huffOut = z.t({ name: 'decoded/huffman', type: TensorType.INT16, shape: [8] });
   const entries = Array.from({ length: 8 }, (_, s) => (0x80000000 | (3 << 27) | ((1000 * s - 3000) & 0xffff)) >>> 0);
   const huffTable = entries.flatMap((e) => [e & 0xff, (e >>> 8) & 0xff, (e >>> 16) & 0xff, e >>> 24]);
-  const huffman = [u8('huffman/encoded', [0b00010100, 0b11100101, 0b11011100, 0, 0, 0, 0, 0]), u8('huffman/ancillary', [...dcm(1, 1, (2 << 4) | 1), ...huffTable])];
+  const huffman = [
+    u8('huffman/encoded', [0b00010100, 0b11100101, 0b11011100, 0, 0, 0, 0, 0]),
+    u8('huffman/ancillary', [...dcm(1, 1, (2 << 4) | 1), ...huffTable]),
+  ];
   z.custom('TFLM_DECODE', [...lut, ...prune, ...huffman], [lutOut, pruneOut, huffOut]);
   return z.build([x], [history, lutOut, pruneOut, huffOut]);
 }

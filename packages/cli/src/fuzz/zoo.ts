@@ -27,21 +27,61 @@ export interface ZooModel {
 function floatConvNet(): Uint8Array {
   const z = new Zoo('float conv net');
   const x = z.f32('x', [1, 6, 6, 2]);
-  const w = z.f32('conv/w', [3, 3, 3, 2], lcg(54, 1, -8, 8).map((v) => v / 16));
+  const w = z.f32(
+    'conv/w',
+    [3, 3, 3, 2],
+    lcg(54, 1, -8, 8).map((v) => v / 16),
+  );
   const bias = z.f32('conv/b', [3], [0.1, -0.2, 0.05]);
   const c = z.f32('conv', [1, 6, 6, 3]);
-  z.b.addOperator({ op: BuiltinOperator.CONV_2D, version: 1, inputs: [x, w, bias], outputs: [c], options: { padding: Padding.SAME, strideW: 1, strideH: 1, fusedActivationFunction: ActivationFunctionType.RELU } });
-  const dw = z.f32('dw/w', [1, 3, 3, 6], lcg(54, 2, -8, 8).map((v) => v / 16));
+  z.b.addOperator({
+    op: BuiltinOperator.CONV_2D,
+    version: 1,
+    inputs: [x, w, bias],
+    outputs: [c],
+    options: { padding: Padding.SAME, strideW: 1, strideH: 1, fusedActivationFunction: ActivationFunctionType.RELU },
+  });
+  const dw = z.f32(
+    'dw/w',
+    [1, 3, 3, 6],
+    lcg(54, 2, -8, 8).map((v) => v / 16),
+  );
   const d = z.f32('dw', [1, 2, 2, 6]);
-  z.b.addOperator({ op: BuiltinOperator.DEPTHWISE_CONV_2D, version: 1, inputs: [c, dw, -1], outputs: [d], options: { padding: Padding.VALID, strideW: 2, strideH: 2, depthMultiplier: 2, fusedActivationFunction: ActivationFunctionType.RELU6 } });
+  z.b.addOperator({
+    op: BuiltinOperator.DEPTHWISE_CONV_2D,
+    version: 1,
+    inputs: [c, dw, -1],
+    outputs: [d],
+    options: { padding: Padding.VALID, strideW: 2, strideH: 2, depthMultiplier: 2, fusedActivationFunction: ActivationFunctionType.RELU6 },
+  });
   const mp = z.f32('maxpool', [1, 1, 1, 6]);
-  z.b.addOperator({ op: BuiltinOperator.MAX_POOL_2D, inputs: [d], outputs: [mp], options: { padding: Padding.VALID, strideW: 2, strideH: 2, filterWidth: 2, filterHeight: 2 } });
+  z.b.addOperator({
+    op: BuiltinOperator.MAX_POOL_2D,
+    inputs: [d],
+    outputs: [mp],
+    options: { padding: Padding.VALID, strideW: 2, strideH: 2, filterWidth: 2, filterHeight: 2 },
+  });
   const ap = z.f32('avgpool', [1, 3, 3, 3]);
-  z.b.addOperator({ op: BuiltinOperator.AVERAGE_POOL_2D, inputs: [c], outputs: [ap], options: { padding: Padding.SAME, strideW: 2, strideH: 2, filterWidth: 3, filterHeight: 3 } });
+  z.b.addOperator({
+    op: BuiltinOperator.AVERAGE_POOL_2D,
+    inputs: [c],
+    outputs: [ap],
+    options: { padding: Padding.SAME, strideW: 2, strideH: 2, filterWidth: 3, filterHeight: 3 },
+  });
   const oshape = z.i32('tconv/shape', [1, 6, 6, 2]);
-  const tw = z.f32('tconv/w', [2, 2, 2, 3], lcg(24, 3, -8, 8).map((v) => v / 16));
+  const tw = z.f32(
+    'tconv/w',
+    [2, 2, 2, 3],
+    lcg(24, 3, -8, 8).map((v) => v / 16),
+  );
   const tc = z.f32('tconv', [1, 6, 6, 2]);
-  z.b.addOperator({ op: BuiltinOperator.TRANSPOSE_CONV, version: 1, inputs: [oshape, tw, ap, -1], outputs: [tc], options: { padding: Padding.SAME, strideW: 2, strideH: 2 } });
+  z.b.addOperator({
+    op: BuiltinOperator.TRANSPOSE_CONV,
+    version: 1,
+    inputs: [oshape, tw, ap, -1],
+    outputs: [tc],
+    options: { padding: Padding.SAME, strideW: 2, strideH: 2 },
+  });
   const axes = z.i32('mean/axes', [1, 2]);
   const m = z.f32('mean', [1, 1, 1, 2]);
   z.b.addOperator({ op: BuiltinOperator.MEAN, inputs: [tc, axes], outputs: [m], options: { keepDims: true } });
@@ -55,26 +95,93 @@ function int8ConvNet(): Uint8Array {
   const xp = z.i8('padded', [1, 7, 7, 2], 0.05, -3);
   z.b.addOperator({ op: BuiltinOperator.PAD, version: 2, inputs: [x, pads], outputs: [xp] });
   const wScales = [0.01, 0.02, 0.015, 0.03];
-  const w = z.t({ name: 'conv/w', type: TensorType.INT8, shape: [4, 3, 3, 2], data: Int8Array.from(lcg(72, 4, -127, 127)), quantization: { scale: wScales, zeroPoint: 0, quantizedDimension: 0 } });
-  const bias = z.t({ name: 'conv/b', type: TensorType.INT32, shape: [4], data: Int32Array.from([100, -50, 0, 25]), quantization: { scale: wScales.map((s) => s * 0.05), zeroPoint: 0 } });
+  const w = z.t({
+    name: 'conv/w',
+    type: TensorType.INT8,
+    shape: [4, 3, 3, 2],
+    data: Int8Array.from(lcg(72, 4, -127, 127)),
+    quantization: { scale: wScales, zeroPoint: 0, quantizedDimension: 0 },
+  });
+  const bias = z.t({
+    name: 'conv/b',
+    type: TensorType.INT32,
+    shape: [4],
+    data: Int32Array.from([100, -50, 0, 25]),
+    quantization: { scale: wScales.map((s) => s * 0.05), zeroPoint: 0 },
+  });
   const c = z.i8('conv', [1, 3, 3, 4], 0.1, 5);
-  z.b.addOperator({ op: BuiltinOperator.CONV_2D, version: 3, inputs: [xp, w, bias], outputs: [c], options: { padding: Padding.VALID, strideW: 2, strideH: 2, dilationWFactor: 1, dilationHFactor: 1, fusedActivationFunction: ActivationFunctionType.RELU } });
+  z.b.addOperator({
+    op: BuiltinOperator.CONV_2D,
+    version: 3,
+    inputs: [xp, w, bias],
+    outputs: [c],
+    options: {
+      padding: Padding.VALID,
+      strideW: 2,
+      strideH: 2,
+      dilationWFactor: 1,
+      dilationHFactor: 1,
+      fusedActivationFunction: ActivationFunctionType.RELU,
+    },
+  });
   const dScales = [0.02, 0.01, 0.03, 0.02];
-  const dw = z.t({ name: 'dw/w', type: TensorType.INT8, shape: [1, 3, 3, 4], data: Int8Array.from(lcg(36, 5, -127, 127)), quantization: { scale: dScales, zeroPoint: 0, quantizedDimension: 3 } });
-  const db = z.t({ name: 'dw/b', type: TensorType.INT32, shape: [4], data: Int32Array.from([7, -7, 70, 0]), quantization: { scale: dScales.map((s) => s * 0.1), zeroPoint: 0 } });
+  const dw = z.t({
+    name: 'dw/w',
+    type: TensorType.INT8,
+    shape: [1, 3, 3, 4],
+    data: Int8Array.from(lcg(36, 5, -127, 127)),
+    quantization: { scale: dScales, zeroPoint: 0, quantizedDimension: 3 },
+  });
+  const db = z.t({
+    name: 'dw/b',
+    type: TensorType.INT32,
+    shape: [4],
+    data: Int32Array.from([7, -7, 70, 0]),
+    quantization: { scale: dScales.map((s) => s * 0.1), zeroPoint: 0 },
+  });
   const d = z.i8('dw', [1, 3, 3, 4], 0.08, -2);
-  z.b.addOperator({ op: BuiltinOperator.DEPTHWISE_CONV_2D, version: 3, inputs: [c, dw, db], outputs: [d], options: { padding: Padding.SAME, strideW: 1, strideH: 1, depthMultiplier: 1, dilationWFactor: 2, dilationHFactor: 2 } });
+  z.b.addOperator({
+    op: BuiltinOperator.DEPTHWISE_CONV_2D,
+    version: 3,
+    inputs: [c, dw, db],
+    outputs: [d],
+    options: { padding: Padding.SAME, strideW: 1, strideH: 1, depthMultiplier: 1, dilationWFactor: 2, dilationHFactor: 2 },
+  });
   const mp = z.i8('maxpool', [1, 2, 2, 4], 0.08, -2);
-  z.b.addOperator({ op: BuiltinOperator.MAX_POOL_2D, version: 2, inputs: [d], outputs: [mp], options: { padding: Padding.SAME, strideW: 2, strideH: 2, filterWidth: 2, filterHeight: 2 } });
+  z.b.addOperator({
+    op: BuiltinOperator.MAX_POOL_2D,
+    version: 2,
+    inputs: [d],
+    outputs: [mp],
+    options: { padding: Padding.SAME, strideW: 2, strideH: 2, filterWidth: 2, filterHeight: 2 },
+  });
   const ap = z.i8('avgpool', [1, 1, 1, 4], 0.08, -2);
-  z.b.addOperator({ op: BuiltinOperator.AVERAGE_POOL_2D, version: 2, inputs: [mp], outputs: [ap], options: { padding: Padding.VALID, strideW: 1, strideH: 1, filterWidth: 2, filterHeight: 2 } });
+  z.b.addOperator({
+    op: BuiltinOperator.AVERAGE_POOL_2D,
+    version: 2,
+    inputs: [mp],
+    outputs: [ap],
+    options: { padding: Padding.VALID, strideW: 1, strideH: 1, filterWidth: 2, filterHeight: 2 },
+  });
   const axes = z.i32('mean/axes', [1, 2]);
   const m = z.i8('mean', [1, 4], 0.05, 1);
   z.b.addOperator({ op: BuiltinOperator.MEAN, version: 2, inputs: [d, axes], outputs: [m], options: { keepDims: false } });
   const tshape = z.i32('tconv/shape', [1, 6, 6, 2]);
-  const tw = z.t({ name: 'tconv/w', type: TensorType.INT8, shape: [2, 3, 3, 4], data: Int8Array.from(lcg(72, 6, -127, 127)), quantization: { scale: [0.01, 0.02], zeroPoint: 0, quantizedDimension: 0 } });
+  const tw = z.t({
+    name: 'tconv/w',
+    type: TensorType.INT8,
+    shape: [2, 3, 3, 4],
+    data: Int8Array.from(lcg(72, 6, -127, 127)),
+    quantization: { scale: [0.01, 0.02], zeroPoint: 0, quantizedDimension: 0 },
+  });
   const tc = z.i8('tconv', [1, 6, 6, 2], 0.2, 0);
-  z.b.addOperator({ op: BuiltinOperator.TRANSPOSE_CONV, version: 3, inputs: [tshape, tw, c, -1], outputs: [tc], options: { padding: Padding.SAME, strideW: 2, strideH: 2 } });
+  z.b.addOperator({
+    op: BuiltinOperator.TRANSPOSE_CONV,
+    version: 3,
+    inputs: [tshape, tw, c, -1],
+    outputs: [tc],
+    options: { padding: Padding.SAME, strideW: 2, strideH: 2 },
+  });
   return z.build([x], [ap, m, tc]);
 }
 
@@ -84,14 +191,25 @@ function floatElementwise(): Uint8Array {
   const b = z.f32('b', [1, 4, 1]);
   const out = (name: string) => z.f32(name, [2, 4, 3]);
   const sub = out('sub');
-  z.b.addOperator({ op: BuiltinOperator.SUB, version: 1, inputs: [a, b], outputs: [sub], options: { fusedActivationFunction: ActivationFunctionType.RELU_N1_TO_1 } });
+  z.b.addOperator({
+    op: BuiltinOperator.SUB,
+    version: 1,
+    inputs: [a, b],
+    outputs: [sub],
+    options: { fusedActivationFunction: ActivationFunctionType.RELU_N1_TO_1 },
+  });
   const mul = out('mul');
   z.b.addOperator({ op: BuiltinOperator.MUL, inputs: [sub, b], outputs: [mul] });
   const k = z.f32('k', [3], [0.5, -2, 4]);
   const div = out('div');
   z.b.addOperator({ op: BuiltinOperator.DIV, inputs: [mul, k], outputs: [div] });
   const add = out('add');
-  z.b.addOperator({ op: BuiltinOperator.ADD, inputs: [div, a], outputs: [add], options: { fusedActivationFunction: ActivationFunctionType.RELU6 } });
+  z.b.addOperator({
+    op: BuiltinOperator.ADD,
+    inputs: [div, a],
+    outputs: [add],
+    options: { fusedActivationFunction: ActivationFunctionType.RELU6 },
+  });
   const mx = out('max');
   z.b.addOperator({ op: BuiltinOperator.MAXIMUM, inputs: [add, b], outputs: [mx] });
   const mn = out('min');
@@ -125,7 +243,13 @@ function int8Elementwise(): Uint8Array {
   const b = z.i8('b', [1, 1, 3, 1], 0.07, -5);
   const o = (name: string, scale: number, zp: number) => z.i8(name, [1, 2, 3, 4], scale, zp);
   const add = o('add', 0.1, 0);
-  z.b.addOperator({ op: BuiltinOperator.ADD, version: 2, inputs: [a, b], outputs: [add], options: { fusedActivationFunction: ActivationFunctionType.RELU } });
+  z.b.addOperator({
+    op: BuiltinOperator.ADD,
+    version: 2,
+    inputs: [a, b],
+    outputs: [add],
+    options: { fusedActivationFunction: ActivationFunctionType.RELU },
+  });
   const sub = o('sub', 0.1, 3);
   z.b.addOperator({ op: BuiltinOperator.SUB, version: 2, inputs: [add, b], outputs: [sub] });
   const mul = o('mul', 0.02, -1);
@@ -163,8 +287,20 @@ function int16Net(): Uint8Array {
   z.b.addOperator({ op: BuiltinOperator.LOGISTIC, version: 3, inputs: [mul], outputs: [lg] });
   const th = z.i16('tanh', [1, 8], 1 / 32768);
   z.b.addOperator({ op: BuiltinOperator.TANH, version: 3, inputs: [add], outputs: [th] });
-  const w = z.t({ name: 'fc/w', type: TensorType.INT8, shape: [3, 8], data: Int8Array.from(lcg(24, 8, -127, 127)), quantization: q(0.01, 0) });
-  const bias = z.t({ name: 'fc/b', type: TensorType.INT64, shape: [3], data: BigInt64Array.from([10n, -10n, 100n]), quantization: q(0.01 / 32768, 0) });
+  const w = z.t({
+    name: 'fc/w',
+    type: TensorType.INT8,
+    shape: [3, 8],
+    data: Int8Array.from(lcg(24, 8, -127, 127)),
+    quantization: q(0.01, 0),
+  });
+  const bias = z.t({
+    name: 'fc/b',
+    type: TensorType.INT64,
+    shape: [3],
+    data: BigInt64Array.from([10n, -10n, 100n]),
+    quantization: q(0.01 / 32768, 0),
+  });
   const fc = z.i16('fc', [1, 3], 1 / 1024);
   z.b.addOperator({ op: BuiltinOperator.FULLY_CONNECTED, version: 7, inputs: [th, w, bias], outputs: [fc] });
   const dq = z.f32('y', [1, 3]);
@@ -182,7 +318,13 @@ function dataMovement(): Uint8Array {
   const end = z.i32('ss/end', [4, 2, 3]);
   const strides = z.i32('ss/strides', [2, 1, 1]);
   const ss = z.i8('slice', [2, 2, 2], 0.1, 1);
-  z.b.addOperator({ op: BuiltinOperator.STRIDED_SLICE, version: 2, inputs: [t, begin, end, strides], outputs: [ss], options: { beginMask: 0, endMask: 0, shrinkAxisMask: 0 } });
+  z.b.addOperator({
+    op: BuiltinOperator.STRIDED_SLICE,
+    version: 2,
+    inputs: [t, begin, end, strides],
+    outputs: [ss],
+    options: { beginMask: 0, endMask: 0, shrinkAxisMask: 0 },
+  });
   const shape = z.i32('reshape/shape', [2, 4]);
   const r = z.i8('reshaped', [2, 4], 0.1, 1);
   z.b.addOperator({ op: BuiltinOperator.RESHAPE, inputs: [ss, shape], outputs: [r], options: { newShape: Int32Array.from([2, 4]) } });
@@ -210,12 +352,25 @@ function dataMovement(): Uint8Array {
 function svdfNet(): Uint8Array {
   const z = new Zoo('float SVDF');
   const x = z.f32('x', [1, 6]);
-  const wf = z.f32('svdf/wf', [4, 6], lcg(24, 9, -8, 8).map((v) => v / 16));
-  const wt = z.f32('svdf/wt', [4, 3], lcg(12, 10, -8, 8).map((v) => v / 16));
+  const wf = z.f32(
+    'svdf/wf',
+    [4, 6],
+    lcg(24, 9, -8, 8).map((v) => v / 16),
+  );
+  const wt = z.f32(
+    'svdf/wt',
+    [4, 3],
+    lcg(12, 10, -8, 8).map((v) => v / 16),
+  );
   const bias = z.f32('svdf/b', [2], [0.1, -0.1]);
   const state = z.t({ name: 'svdf/state', type: TensorType.FLOAT32, shape: [1, 12], variable: true });
   const y = z.f32('y', [1, 2]);
-  z.b.addOperator({ op: BuiltinOperator.SVDF, inputs: [x, wf, wt, bias, state], outputs: [y], options: { rank: 2, fusedActivationFunction: ActivationFunctionType.RELU } });
+  z.b.addOperator({
+    op: BuiltinOperator.SVDF,
+    inputs: [x, wf, wt, bias, state],
+    outputs: [y],
+    options: { rank: 2, fusedActivationFunction: ActivationFunctionType.RELU },
+  });
   return z.build([x], [y]);
 }
 

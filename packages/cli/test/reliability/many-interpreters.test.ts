@@ -53,7 +53,9 @@ describe('many interpreters sharing one loaded model', () => {
       const seeds = [11, 22, 33, 44];
       const expected = seeds.map((s) => alone(model, s, 3));
       const size = make(model).allocateTensors().arenaUsage().arenaBytes;
-      const interps = [make(model, 'greedy'), make(model, 'linear'), make(model, 'bestfit'), make(model, 'greedy', size)].map((i) => i.allocateTensors());
+      const interps = [make(model, 'greedy'), make(model, 'linear'), make(model, 'bestfit'), make(model, 'greedy', size)].map((i) =>
+        i.allocateTensors(),
+      );
       for (let step = 0; step < 3; step++) {
         interps.forEach((it_, k) => fillInputs(it_, seeds[k]! + step));
         // invoke in a different order every step

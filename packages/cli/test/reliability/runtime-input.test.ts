@@ -1,6 +1,14 @@
 // Bad runtime input and interpreter misuse: each gives a clear typed error or the documented behaviour
 // (docs/reliability.md), and the interpreter stays usable where it can.
-import { InputError, InterpreterStateError, MicroInterpreter, OpResolver, UnsupportedOpError, loadModel, type ModelDef } from '@micrort/core';
+import {
+  InputError,
+  InterpreterStateError,
+  MicroInterpreter,
+  OpResolver,
+  UnsupportedOpError,
+  loadModel,
+  type ModelDef,
+} from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { describe, expect, it } from 'vitest';
@@ -118,7 +126,15 @@ describe('interpreter misuse', () => {
     const it_ = make().allocateTensors();
     it_.dispose();
     expect(it_.status).toBe('disposed');
-    for (const use of [() => it_.invoke(), () => it_.input(0), () => it_.output(0), () => it_.setInput(0, new Float32Array(16)), () => it_.arenaUsage(), () => it_.reset(), () => it_.allocateTensors()]) {
+    for (const use of [
+      () => it_.invoke(),
+      () => it_.input(0),
+      () => it_.output(0),
+      () => it_.setInput(0, new Float32Array(16)),
+      () => it_.arenaUsage(),
+      () => it_.reset(),
+      () => it_.allocateTensors(),
+    ]) {
       expect(use).toThrow(InterpreterStateError);
     }
     expect(thrown(() => it_.invoke()).message).toBe('the interpreter was disposed');
@@ -132,7 +148,9 @@ describe('interpreter misuse', () => {
     expect(it_.status).toBe('failed');
     const e = thrown(() => it_.invoke());
     expect(e).toBeInstanceOf(InterpreterStateError);
-    expect(e.message).toMatch(/allocateTensors\(\) failed \(unsupported model: \d+ nodes cannot run: QUANTIZE ×1 \(no provider\).*first: node 0 QUANTIZE v1: no provider registered.*create a new interpreter/);
+    expect(e.message).toMatch(
+      /allocateTensors\(\) failed \(unsupported model: \d+ nodes cannot run: QUANTIZE ×1 \(no provider\).*first: node 0 QUANTIZE v1: no provider registered.*create a new interpreter/,
+    );
     expect(() => it_.allocateTensors()).toThrow(/failed earlier/);
   });
 });

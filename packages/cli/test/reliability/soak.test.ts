@@ -17,9 +17,14 @@ const tmp = mkdtempSync(join(tmpdir(), 'micrort-soak-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('soak', () => {
-  for (const [name, bytes] of [['demo MLP', buildDemoModel()], ['int8 conv (zoo)', zooModels().find((m) => m.name === 'zoo:int8_conv')!.bytes]] as const) {
+  for (const [name, bytes] of [
+    ['demo MLP', buildDemoModel()],
+    ['int8 conv (zoo)', zooModels().find((m) => m.name === 'zoo:int8_conv')!.bytes],
+  ] as const) {
     it(`${name}: 2,000 invokes, no heap growth after warm-up`, () => {
-      const interp = new MicroInterpreter(loadModel(bytes), registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy') }).allocateTensors();
+      const interp = new MicroInterpreter(loadModel(bytes), registerReferenceOps(new OpResolver()), {
+        planner: createPlanner('greedy'),
+      }).allocateTensors();
       fillInputs(interp, 1);
       // One-off heap growth between samples (late JIT tier-up allocating code and feedback, the test
       // runner's own bookkeeping in this process) has read up to ~0.5 MB on a loaded machine. A leak in
@@ -42,7 +47,10 @@ describe('soak', () => {
     const file = join(tmp, 'demo.tflite');
     writeFileSync(file, buildDemoModel());
     const lines: string[] = [];
-    const code = await main(['soak', file, '--invokes', '600', '--samples', '3', '--json'], { log: (l) => lines.push(l), err: (l) => lines.push(l) });
+    const code = await main(['soak', file, '--invokes', '600', '--samples', '3', '--json'], {
+      log: (l) => lines.push(l),
+      err: (l) => lines.push(l),
+    });
     const r = JSON.parse(lines.join('\n'));
     expect(code).toBe(0);
     expect(r).toMatchObject({ model: 'demo.tflite', invokes: 600, warmup: 60, pass: true });

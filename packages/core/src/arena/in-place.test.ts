@@ -89,19 +89,60 @@ describe('inPlacePartners and plan validation', () => {
 describe('kernelInPlaceInputs', () => {
   const node = { index: 3, inputs: Int32Array.of(7, -1, 9) } as unknown as Node;
   const ctx = {} as TfLiteContext;
-  const reg = (inPlace?: Registration['inPlace']): Registration => ({ builtinCode: BuiltinOperator.ADD, name: 'K', invoke: () => {}, ...(inPlace ? { inPlace } : {}) });
+  const reg = (inPlace?: Registration['inPlace']): Registration => ({
+    builtinCode: BuiltinOperator.ADD,
+    name: 'K',
+    invoke: () => {},
+    ...(inPlace ? { inPlace } : {}),
+  });
 
   it('maps input positions to tensor indices, skipping omitted inputs', () => {
     expect(kernelInPlaceInputs(reg(), ctx, node)).toBeNull();
-    expect(kernelInPlaceInputs(reg(() => null), ctx, node)).toBeNull();
-    expect(kernelInPlaceInputs(reg(() => 2), ctx, node)).toEqual([9]);
-    expect(kernelInPlaceInputs(reg(() => [1, 2, 0]), ctx, node)).toEqual([9, 7]);
-    expect(kernelInPlaceInputs(reg(() => [1]), ctx, node)).toBeNull();
+    expect(
+      kernelInPlaceInputs(
+        reg(() => null),
+        ctx,
+        node,
+      ),
+    ).toBeNull();
+    expect(
+      kernelInPlaceInputs(
+        reg(() => 2),
+        ctx,
+        node,
+      ),
+    ).toEqual([9]);
+    expect(
+      kernelInPlaceInputs(
+        reg(() => [1, 2, 0]),
+        ctx,
+        node,
+      ),
+    ).toEqual([9, 7]);
+    expect(
+      kernelInPlaceInputs(
+        reg(() => [1]),
+        ctx,
+        node,
+      ),
+    ).toBeNull();
   });
 
   it('rejects a position outside the node inputs, naming node and kernel', () => {
-    expect(() => kernelInPlaceInputs(reg(() => 3), ctx, node)).toThrow(MicrortError);
-    expect(() => kernelInPlaceInputs(reg(() => 3), ctx, node)).toThrow(/K \(node 3\).*position 3.*3 inputs/);
+    expect(() =>
+      kernelInPlaceInputs(
+        reg(() => 3),
+        ctx,
+        node,
+      ),
+    ).toThrow(MicrortError);
+    expect(() =>
+      kernelInPlaceInputs(
+        reg(() => 3),
+        ctx,
+        node,
+      ),
+    ).toThrow(/K \(node 3\).*position 3.*3 inputs/);
   });
 });
 

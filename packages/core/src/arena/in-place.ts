@@ -160,7 +160,13 @@ export function applyOverwrites(reqs: BufferRequirement[], grants: readonly Gran
     if (!input || !out || out.inPlaceOf !== undefined) continue;
     if (input.lastUsed !== out.firstUsed || offlineOf(input) !== offlineOf(out)) continue;
     out.inPlaceOf = g.input;
-    pairs.push({ step: g.step, output: g.output, input: g.input, bytes: Math.min(input.size, out.size), overwrite: { scratchBytes: g.scratchBytes } });
+    pairs.push({
+      step: g.step,
+      output: g.output,
+      input: g.input,
+      bytes: Math.min(input.size, out.size),
+      overwrite: { scratchBytes: g.scratchBytes },
+    });
   }
   return pairs;
 }

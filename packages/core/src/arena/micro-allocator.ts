@@ -70,7 +70,12 @@ export class MicroAllocator {
     arena: SingleArenaBufferAllocator,
   ) {
     const sg = model.subgraphs[subgraphIndex];
-    if (!sg) throw new ModelError(`subgraph ${subgraphIndex} does not exist (model has ${model.subgraphs.length})`, { table: 'Model', field: 'subgraphs', index: subgraphIndex });
+    if (!sg)
+      throw new ModelError(`subgraph ${subgraphIndex} does not exist (model has ${model.subgraphs.length})`, {
+        table: 'Model',
+        field: 'subgraphs',
+        index: subgraphIndex,
+      });
     this.subgraph = sg;
     this.arena = arena;
     this.subgraphTensors = model.subgraphs.map(() => []);
@@ -99,7 +104,11 @@ export class MicroAllocator {
       for (const t of tensors) {
         if (!t.isVariable) continue;
         const es = elementSize(t.type);
-        if (es === undefined) throw new ModelError(`variable tensor ${t.index} (${t.name}) has type ${tensorTypeName(t.type)}, which has no fixed element size`, { table: 'Tensor', index: t.index });
+        if (es === undefined)
+          throw new ModelError(
+            `variable tensor ${t.index} (${t.name}) has type ${tensorTypeName(t.type)}, which has no fixed element size`,
+            { table: 'Tensor', index: t.index },
+          );
         const bytes = t.byteLength;
         const region = this.arena.allocatePersistent(bytes, `variable tensor ${t.index} (${t.name})`);
         this.variableBufferBytes += alignUp(bytes);
@@ -113,9 +122,14 @@ export class MicroAllocator {
     const subgraph = model.subgraphs[subgraphIndex]!;
     const tensors = this.subgraphTensors[subgraphIndex]!;
     subgraph.tensors.forEach((def, i) => {
-      const quant = def.quantization && def.quantization.scale.length > 0
-        ? { scale: def.quantization.scale, zeroPoint: def.quantization.zeroPoint, quantizedDimension: def.quantization.quantizedDimension }
-        : null;
+      const quant =
+        def.quantization && def.quantization.scale.length > 0
+          ? {
+              scale: def.quantization.scale,
+              zeroPoint: def.quantization.zeroPoint,
+              quantizedDimension: def.quantization.quantizedDimension,
+            }
+          : null;
       const t = new Tensor(i, def.name, def.type, Int32Array.from(def.shape), quant, def.isVariable, def.sparsity ?? null);
       tensors.push(t);
       const buf = model.buffers[def.buffer];
@@ -126,9 +140,15 @@ export class MicroAllocator {
         // A sparse constant holds only its stored values (the verifier checked their count).
         const elements = def.sparsity ? Math.floor(buf.data.byteLength / es) : t.elementCount;
         if (!def.sparsity && buf.data.byteLength !== t.byteLength)
-          throw new ModelError(`constant tensor ${i} (${def.name}) has ${buf.data.byteLength} bytes of data, its shape and type need ${t.byteLength}`, {
-            table: 'Tensor', field: 'buffer', index: i, path: `subgraphs[${subgraphIndex}].tensors[${i}]`,
-          });
+          throw new ModelError(
+            `constant tensor ${i} (${def.name}) has ${buf.data.byteLength} bytes of data, its shape and type need ${t.byteLength}`,
+            {
+              table: 'Tensor',
+              field: 'buffer',
+              index: i,
+              path: `subgraphs[${subgraphIndex}].tensors[${i}]`,
+            },
+          );
         const data = buf.data;
         if (data.byteOffset % es === 0) {
           t.bind(data.buffer, data.byteOffset, AllocationType.MmapRo, elements);
@@ -143,7 +163,8 @@ export class MicroAllocator {
 
   /** A persistent buffer for a kernel or the framework (`node`: `[subgraph, index]` of the asking node). */
   allocatePersistentBuffer(bytes: number, what: string, node?: readonly [number, number]): ArenaRegion {
-    if (!Number.isInteger(bytes) || bytes < 0) throw new MicrortError(`allocatePersistentBuffer: bytes must be a non-negative integer, got ${bytes} (${what})`);
+    if (!Number.isInteger(bytes) || bytes < 0)
+      throw new MicrortError(`allocatePersistentBuffer: bytes must be a non-negative integer, got ${bytes} (${what})`);
     const region = this.arena.allocatePersistent(bytes, what);
     const aligned = alignUp(bytes);
     this.persistentBufferBytes += aligned;
@@ -161,7 +182,8 @@ export class MicroAllocator {
 
   /** Records a scratch request for the node at `step` of `subgraph`'s plan; returns its index. */
   requestScratchBuffer(bytes: number, step: number, nodeIndex: number, subgraph: number = this.subgraphIndex): number {
-    if (!Number.isInteger(bytes) || bytes < 0) throw new MicrortError(`requestScratchBufferInArena: bytes must be a non-negative integer, got ${bytes} (node ${nodeIndex})`);
+    if (!Number.isInteger(bytes) || bytes < 0)
+      throw new MicrortError(`requestScratchBufferInArena: bytes must be a non-negative integer, got ${bytes} (node ${nodeIndex})`);
     this.scratch.push({ bytes, step, nodeIndex, subgraph, region: null });
     return this.scratch.length - 1;
   }
@@ -174,15 +196,28 @@ export class MicroAllocator {
    */
   bufferRequirements(steps: readonly PlanStep[], offlineOffsets: Int32Array | null): BufferRequirement[];
   bufferRequirements(lifetimes: ModelLifetimes, offlineOffsets: readonly (Int32Array | null)[]): BufferRequirement[];
-  bufferRequirements(plan: readonly PlanStep[] | ModelLifetimes, offline: Int32Array | null | readonly (Int32Array | null)[]): BufferRequirement[] {
+  bufferRequirements(
+    plan: readonly PlanStep[] | ModelLifetimes,
+    offline: Int32Array | null | readonly (Int32Array | null)[],
+  ): BufferRequirement[] {
     let lifetimes: ModelLifetimes;
     let offsets: readonly (Int32Array | null)[];
     if (Array.isArray(plan)) {
       const { subgraph } = this;
-      const { firstCreated, lastUsed } = computeLifetimes(this.tensors.length, plan as readonly PlanStep[], subgraph.inputs, subgraph.outputs);
+      const { firstCreated, lastUsed } = computeLifetimes(
+        this.tensors.length,
+        plan as readonly PlanStep[],
+        subgraph.inputs,
+        subgraph.outputs,
+      );
       const steps = (plan as readonly PlanStep[]).map((_, k) => k);
       lifetimes = { subgraphs: this.subgraphTensors.map(() => null), lastTime: Math.max(0, steps.length - 1) };
-      lifetimes.subgraphs[this.subgraphIndex] = { firstCreated, lastUsed, stepStart: Int32Array.from(steps), stepEnd: Int32Array.from(steps) };
+      lifetimes.subgraphs[this.subgraphIndex] = {
+        firstCreated,
+        lastUsed,
+        stepStart: Int32Array.from(steps),
+        stepEnd: Int32Array.from(steps),
+      };
       offsets = this.subgraphTensors.map((_, s) => (s === this.subgraphIndex ? (offline as Int32Array | null) : null));
     } else {
       lifetimes = plan as ModelLifetimes;
@@ -237,7 +272,11 @@ export class MicroAllocator {
     const path = `subgraphs[${subgraphIndex}]`;
     for (let i = 0; i < subgraph.inputs.length; i++) {
       const t = tensors[subgraph.inputs[i]!];
-      if (t?.isConstant) throw new ModelError(`subgraph input ${i} is tensor ${t.index} (${t.name || 'unnamed'}), a constant: writing the input would change the model's data`, { table: 'SubGraph', field: 'inputs', index: i, path });
+      if (t?.isConstant)
+        throw new ModelError(
+          `subgraph input ${i} is tensor ${t.index} (${t.name || 'unnamed'}), a constant: writing the input would change the model's data`,
+          { table: 'SubGraph', field: 'inputs', index: i, path },
+        );
     }
     for (let s = 0; s < steps.length; s++) {
       const outs = steps[s]!.outputs;
@@ -245,9 +284,15 @@ export class MicroAllocator {
         const t = tensors[outs[k]!];
         if (!t?.isConstant) continue;
         const node = (steps[s] as { index?: number }).index ?? s;
-        throw new ModelError(`operator ${node} writes tensor ${t.index} (${t.name || 'unnamed'}) as output ${k}, but it is a constant with data in the model`, {
-          table: 'Operator', field: 'outputs', index: node, path: `${path}.operators[${node}]`,
-        });
+        throw new ModelError(
+          `operator ${node} writes tensor ${t.index} (${t.name || 'unnamed'}) as output ${k}, but it is a constant with data in the model`,
+          {
+            table: 'Operator',
+            field: 'outputs',
+            index: node,
+            path: `${path}.operators[${node}]`,
+          },
+        );
       }
     }
     const hasData = (i: number) => {
@@ -259,9 +304,14 @@ export class MicroAllocator {
     const t = tensors[bad.tensor]!;
     const what = `tensor ${t.index} (${t.name || 'unnamed'})`;
     if (bad.step < 0) {
-      throw new ModelError(`subgraph output ${what} is never written: no operator produces it and it is not an input, constant or variable`, {
-        table: 'SubGraph', field: 'outputs', path,
-      });
+      throw new ModelError(
+        `subgraph output ${what} is never written: no operator produces it and it is not an input, constant or variable`,
+        {
+          table: 'SubGraph',
+          field: 'outputs',
+          path,
+        },
+      );
     }
     const node = (steps[bad.step] as { index?: number }).index ?? bad.step;
     throw new ModelError(
@@ -316,19 +366,15 @@ export class MicroAllocator {
       });
       entrySteps = plans[this.subgraphIndex]?.steps ?? [];
       entryTimes = lifetimes.subgraphs[this.subgraphIndex]?.stepStart;
-      requirements = this.bufferRequirements(lifetimes, plans.map((p) => p?.offlineOffsets ?? null));
+      requirements = this.bufferRequirements(
+        lifetimes,
+        plans.map((p) => p?.offlineOffsets ?? null),
+      );
     }
     const entryRequirements = requirements.filter((r) => r.subgraph === undefined);
     const overwritePairs = overwrites.length ? applyOverwrites(entryRequirements, overwrites) : [];
     const sharedPairs = inPlace
-      ? applyInPlace(
-          entryRequirements,
-          entrySteps,
-          inPlace,
-          this.subgraph.inputs,
-          this.subgraph.outputs,
-          entryTimes,
-        )
+      ? applyInPlace(entryRequirements, entrySteps, inPlace, this.subgraph.inputs, this.subgraph.outputs, entryTimes)
       : [];
     const inPlacePairs = overwritePairs.length ? [...overwritePairs, ...sharedPairs].sort((a, b) => a.step - b.step) : sharedPairs;
     const t0 = now();

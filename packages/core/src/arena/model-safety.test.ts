@@ -40,7 +40,12 @@ describe('arena limit (maxArenaBytes)', () => {
   });
 
   it('a variable tensor over the limit fails the same way (no side buffer is allocated for it)', () => {
-    const model = tinyModel([{ shape: [4] }, { shape: [4] }, { shape: [1 << 22], variable: true }], [{ custom: 'ADD_CONST', inputs: [0], outputs: [1] }], [0], [1]);
+    const model = tinyModel(
+      [{ shape: [4] }, { shape: [4] }, { shape: [1 << 22], variable: true }],
+      [{ custom: 'ADD_CONST', inputs: [0], outputs: [1] }],
+      [0],
+      [1],
+    );
     const e = errorOf(() => allocate(model, { maxArenaBytes: 1 << 20 }));
     expect(e).toBeInstanceOf(ArenaLimitError);
     expect(e.message).toMatch(/variable tensor 2 \(t2\) requested 16777216 bytes/);
@@ -48,9 +53,14 @@ describe('arena limit (maxArenaBytes)', () => {
 
   it("a kernel's persistent buffer in prepare over the limit: the ArenaLimitError itself, not a bare MicrortError", () => {
     // The fuzzer saw this as `MicrortError: ArenaLimitError: ...` (the error was re-wrapped by its name).
-    const greedy = { ...addConstKernel(1), prepare: (ctx: { allocatePersistentBuffer(n: number): unknown }) => void ctx.allocatePersistentBuffer(2 << 20) };
+    const greedy = {
+      ...addConstKernel(1),
+      prepare: (ctx: { allocatePersistentBuffer(n: number): unknown }) => void ctx.allocatePersistentBuffer(2 << 20),
+    };
     const model = tinyModel([{ shape: [4] }, { shape: [4] }], [{ custom: 'ADD_CONST', inputs: [0], outputs: [1] }], [0], [1]);
-    const e = errorOf(() => new MicroInterpreter(model, new OpResolver().register(greedy), { planner, maxArenaBytes: 1 << 20 }).allocateTensors());
+    const e = errorOf(() =>
+      new MicroInterpreter(model, new OpResolver().register(greedy), { planner, maxArenaBytes: 1 << 20 }).allocateTensors(),
+    );
     expect(e).toBeInstanceOf(ArenaLimitError);
     expect(e.constructor).toBe(ArenaLimitError);
     expect((e as ArenaLimitError).requestedBytes).toBe(2 << 20);
@@ -85,7 +95,12 @@ describe('data flow checks at FinishModelAllocation', () => {
   });
 
   it('rejects a subgraph output that nothing writes', () => {
-    const model = tinyModel([{ shape: [4] }, { shape: [4] }, { shape: [4] }], [{ custom: 'ADD_CONST', inputs: [0], outputs: [1] }], [0], [2]);
+    const model = tinyModel(
+      [{ shape: [4] }, { shape: [4] }, { shape: [4] }],
+      [{ custom: 'ADD_CONST', inputs: [0], outputs: [1] }],
+      [0],
+      [2],
+    );
     expect(errorOf(() => allocate(model)).message).toMatch(/subgraph output tensor 2 \(t2\) is never written/);
   });
 
@@ -99,13 +114,31 @@ describe('data flow checks at FinishModelAllocation', () => {
 
   it('accepts constants, variables, empty tensors and subgraph inputs read without a producer', () => {
     const model = tinyModel(
-      [{ shape: [4] }, { shape: [4], data: new Uint8Array(16) }, { shape: [4], variable: true }, { shape: [0] }, { shape: [4] }, { type: TensorType.INT8, shape: [4] }],
+      [
+        { shape: [4] },
+        { shape: [4], data: new Uint8Array(16) },
+        { shape: [4], variable: true },
+        { shape: [0] },
+        { shape: [4] },
+        { type: TensorType.INT8, shape: [4] },
+      ],
       [{ custom: 'ADD_CONST', inputs: [0, 1, 2, 3], outputs: [4] }],
       [0],
       [4],
     );
     expect(allocate(model).status).toBe('allocated');
-    expect(findReadBeforeWrite(3, [{ inputs: [0], outputs: [1] }, { inputs: [1, -1], outputs: [2] }], [0], [2], () => false)).toBeNull();
+    expect(
+      findReadBeforeWrite(
+        3,
+        [
+          { inputs: [0], outputs: [1] },
+          { inputs: [1, -1], outputs: [2] },
+        ],
+        [0],
+        [2],
+        () => false,
+      ),
+    ).toBeNull();
     expect(findReadBeforeWrite(3, [{ inputs: [2], outputs: [1] }], [0], [1], () => false)).toEqual({ tensor: 2, step: 0 });
   });
 });
@@ -121,12 +154,14 @@ describe('kernel errors name the node', () => {
     expect((e as { cause?: unknown }).cause).toBeInstanceOf(MicrortError);
   });
 
-  it('so is one thrown by a provider\'s supports() while resolving kernels', () => {
+  it("so is one thrown by a provider's supports() while resolving kernels", () => {
     const model = tinyModel([{ shape: [4] }, { shape: [4] }], [{ custom: 'ADD_CONST', inputs: [0], outputs: [1] }], [0], [1]);
     const kernel = { ...addConstKernel(1), supports: (ctx: { getTensor(i: number): unknown }) => ctx.getTensor(-1) !== null };
     const interp = new MicroInterpreter(model, new OpResolver().register(kernel as never), { planner });
     const e = errorOf(() => interp.allocateTensors());
     expect(e).toBeInstanceOf(KernelError);
-    expect(e.message).toBe('CUSTOM:ADD_CONST (node 0): supports() failed: getTensor(-1): tensor index out of range (subgraph has 2 tensors)');
+    expect(e.message).toBe(
+      'CUSTOM:ADD_CONST (node 0): supports() failed: getTensor(-1): tensor index out of range (subgraph has 2 tensors)',
+    );
   });
 });

@@ -73,14 +73,17 @@ export class SingleArenaBufferAllocator {
       if (backing) {
         this.buffer = backing.allocate(bytes);
         if (!(this.buffer instanceof ArrayBuffer) || this.buffer.byteLength < bytes)
-          throw new MicrortError(`arena backing ${backing.name} returned ${this.buffer instanceof ArrayBuffer ? `${this.buffer.byteLength} bytes` : 'no ArrayBuffer'}, the arena needs ${bytes}`);
+          throw new MicrortError(
+            `arena backing ${backing.name} returned ${this.buffer instanceof ArrayBuffer ? `${this.buffer.byteLength} bytes` : 'no ArrayBuffer'}, the arena needs ${bytes}`,
+          );
         this.size = bytes;
         this.tailPos = bytes;
         return;
       }
       this.buffer = new ArrayBuffer(bytes);
     } else {
-      if (backing) throw new MicrortError(`arena backing ${backing.name} applies to an arena given as a size or 'auto', not to an ArrayBuffer`);
+      if (backing)
+        throw new MicrortError(`arena backing ${backing.name} applies to an arena given as a size or 'auto', not to an ArrayBuffer`);
       this.buffer = bufferOrSize;
     }
     // Only whole 16-byte blocks are usable, so every region stays aligned.
@@ -168,7 +171,8 @@ export class SingleArenaBufferAllocator {
 
   /** Throws ArenaLimitError when `required` (the arena size this request implies) is over the limit. */
   private checkLimit(what: string, requested: number, required: number): void {
-    if (required > Math.max(this.limitBytes, this.size)) throw new ArenaLimitError(what, requested, required, Math.max(this.limitBytes, this.size));
+    if (required > Math.max(this.limitBytes, this.size))
+      throw new ArenaLimitError(what, requested, required, Math.max(this.limitBytes, this.size));
   }
 
   private noteOverflow(what: string, requested: number, available: number): void {

@@ -78,7 +78,10 @@ describe('DI composition (tsyringe)', () => {
     expect(() => createInterpreterFromContainer(empty, chainModel())).toThrow(/no MemoryPlanner registered/);
     empty.register(TOKENS.MemoryPlanner, { useValue: new TestLinearPlanner() });
     expect(() => createInterpreterFromContainer(empty, chainModel())).toThrow(/no OpProvider registered/);
-    const r = resolverFromProviders([kernels, { name: 'b', kernels: [{ ...addConstKernel(2), provider: 'b' } as Registration], mode: 'fallback' }]);
+    const r = resolverFromProviders([
+      kernels,
+      { name: 'b', kernels: [{ ...addConstKernel(2), provider: 'b' } as Registration], mode: 'fallback' },
+    ]);
     expect(r.listRegistrations().map((x) => x.provider)).toEqual(['b', 'core-test']);
   });
 });

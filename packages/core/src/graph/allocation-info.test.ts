@@ -24,7 +24,12 @@ describe('markModelLifetimes (TFLM AllocationInfoBuilder over subgraphs)', () =>
 
   it('an IF opens one scope per branch inside its step: branch tensors live strictly within it', () => {
     // main: t0 (cond), t1 (x) → IF → t2; then/else: in 0 → op → out 1; after the IF one more op t2 → t3.
-    const branch = (): LifetimeSubgraph => ({ tensorCount: 2, inputs: [0], outputs: [1], steps: [{ inputs: [0], outputs: [1], invokes: NONE }] });
+    const branch = (): LifetimeSubgraph => ({
+      tensorCount: 2,
+      inputs: [0],
+      outputs: [1],
+      steps: [{ inputs: [0], outputs: [1], invokes: NONE }],
+    });
     const main: LifetimeSubgraph = {
       tensorCount: 4,
       inputs: [0, 1],

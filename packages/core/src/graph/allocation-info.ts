@@ -70,7 +70,10 @@ export function markModelLifetimes(subgraphs: readonly LifetimeSubgraph[], entry
   const visit = (s: number, isEntry: boolean, caller: string): void => {
     const sg = subgraphs[s];
     if (!Number.isInteger(s) || !sg)
-      throw new ModelError(`${caller} invokes subgraph ${s}, but the model has ${subgraphs.length} subgraphs`, { table: 'Operator', field: 'builtin_options' });
+      throw new ModelError(`${caller} invokes subgraph ${s}, but the model has ${subgraphs.length} subgraphs`, {
+        table: 'Operator',
+        field: 'builtin_options',
+      });
     if (onStack[s])
       throw new ModelError(`subgraph ${s} invokes itself (${[...path, s].join(' → ')}): recursive control flow cannot be planned`, {
         table: 'SubGraph',
@@ -101,7 +104,8 @@ export function markModelLifetimes(subgraphs: readonly LifetimeSubgraph[], entry
       const t0 = time;
       stepStart[k] = t0;
       for (let i = 0; i < step.outputs.length; i++) create(step.outputs[i]!, t0);
-      for (let j = 0; j < step.invokes.length; j++) visit(step.invokes[j]!, false, `operator ${(step as { index?: number }).index ?? k} of subgraph ${s}`);
+      for (let j = 0; j < step.invokes.length; j++)
+        visit(step.invokes[j]!, false, `operator ${(step as { index?: number }).index ?? k} of subgraph ${s}`);
       const t1 = time;
       stepEnd[k] = t1;
       for (let i = 0; i < step.inputs.length; i++) use(step.inputs[i]!, t1);
@@ -124,7 +128,14 @@ export function markModelLifetimes(subgraphs: readonly LifetimeSubgraph[], entry
 }
 
 /** Union of a visit's lifetimes with the earlier visits of the same subgraph. */
-function merge(result: (SubgraphLifetimes | null)[], s: number, first: Int32Array, last: Int32Array, stepStart: Int32Array, stepEnd: Int32Array): void {
+function merge(
+  result: (SubgraphLifetimes | null)[],
+  s: number,
+  first: Int32Array,
+  last: Int32Array,
+  stepStart: Int32Array,
+  stepEnd: Int32Array,
+): void {
   const prev = result[s];
   if (!prev) {
     result[s] = { firstCreated: first, lastUsed: last, stepStart, stepEnd };

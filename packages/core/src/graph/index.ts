@@ -1,5 +1,11 @@
 export { MicroInterpreterGraph, Subgraph, type NodeFailure, type NodeResolution } from './micro-graph.js';
-export { markModelLifetimes, type LifetimeStep, type LifetimeSubgraph, type ModelLifetimes, type SubgraphLifetimes } from './allocation-info.js';
+export {
+  markModelLifetimes,
+  type LifetimeStep,
+  type LifetimeSubgraph,
+  type ModelLifetimes,
+  type SubgraphLifetimes,
+} from './allocation-info.js';
 export { invokedSubgraphs } from './control-flow.js';
 export {
   MicroResourceVariables,

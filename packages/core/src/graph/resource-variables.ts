@@ -111,9 +111,13 @@ export class MicroResourceVariables implements ResourceVariables {
     const s = this.slot(id, what);
     const b = s.buffer;
     if (!b)
-      throw new MicrortError(`resource variables: ${what} of variable ${id} (${describe(s)}) before any ASSIGN_VARIABLE of it was prepared (it has no buffer)`);
+      throw new MicrortError(
+        `resource variables: ${what} of variable ${id} (${describe(s)}) before any ASSIGN_VARIABLE of it was prepared (it has no buffer)`,
+      );
     if (b.byteLength !== tensor.bytes.byteLength)
-      throw new MicrortError(`resource variables: ${what} of variable ${id} (${describe(s)}, ${b.byteLength} bytes) with tensor ${tensor.index} of ${tensor.bytes.byteLength} bytes`);
+      throw new MicrortError(
+        `resource variables: ${what} of variable ${id} (${describe(s)}, ${b.byteLength} bytes) with tensor ${tensor.index} of ${tensor.bytes.byteLength} bytes`,
+      );
     return b;
   }
 }

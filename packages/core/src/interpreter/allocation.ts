@@ -77,7 +77,7 @@ export class Allocation implements ContextHost {
   }
   requestScratchBuffer(bytes: number): number {
     const cur = this.graph.current;
-    if (cur.step < 0 || !cur.entry) throw new MicrortError('requestScratchBufferInArena called outside a node\'s prepare');
+    if (cur.step < 0 || !cur.entry) throw new MicrortError("requestScratchBufferInArena called outside a node's prepare");
     return this.allocator.requestScratchBuffer(bytes, cur.step, cur.entry.node.index, cur.subgraph);
   }
   scratchRegion(index: number): ArenaRegion | undefined {
@@ -88,7 +88,8 @@ export class Allocation implements ContextHost {
   }
   nodeAndRegistration(nodeIndex: number): NodeAndRegistration {
     const e = this.entry.entries[nodeIndex];
-    if (!e || !e.registration) throw new MicrortError(`getNodeAndRegistration(${nodeIndex}): no such node (there are ${this.entry.entries.length})`);
+    if (!e || !e.registration)
+      throw new MicrortError(`getNodeAndRegistration(${nodeIndex}): no such node (there are ${this.entry.entries.length})`);
     return { node: e.node, registration: e.registration };
   }
   externalContext(key: string): unknown {
@@ -111,7 +112,10 @@ export class Allocation implements ContextHost {
       const n = nodesToReplace[i]!;
       if (!inPlan.has(n)) throw new DelegateError(`delegate ${name} claimed node ${n}, which is not in the execution plan`);
       if (sg.entries[n]!.delegate) throw new DelegateError(`delegate ${name} claimed node ${n}, which is already a delegate node`);
-      if (sg.entries[n]!.invokes.length) throw new DelegateError(`delegate ${name} claimed node ${n} (${sg.entries[n]!.op}), which invokes subgraphs: control flow stays with the interpreter`);
+      if (sg.entries[n]!.invokes.length)
+        throw new DelegateError(
+          `delegate ${name} claimed node ${n} (${sg.entries[n]!.op}), which invokes subgraphs: control flow stays with the interpreter`,
+        );
       if (!exclude.has(n)) claimed.add(n);
     }
     const tensorCount = sg.tensors.length;
@@ -123,7 +127,9 @@ export class Allocation implements ContextHost {
       subsets = partitionGraphIntoIndependentNodeSubsets(sg.plan, getNode, claimed, tensorCount, outputs);
       let kept = subsets.filter((s) => s.delegated && s.nodes.length >= (opts.minPartitionSize ?? 1));
       if (opts.maxPartitions !== undefined && kept.length > opts.maxPartitions)
-        kept = [...kept].sort((a, b) => b.nodes.length - a.nodes.length || a.nodes[0]! - b.nodes[0]!).slice(0, Math.max(0, opts.maxPartitions));
+        kept = [...kept]
+          .sort((a, b) => b.nodes.length - a.nodes.length || a.nodes[0]! - b.nodes[0]!)
+          .slice(0, Math.max(0, opts.maxPartitions));
       const next = new Set(kept.flatMap((s) => s.nodes));
       if (next.size === claimed.size) break;
       claimed = next;
@@ -178,7 +184,14 @@ export class Allocation implements ContextHost {
       entry.initialized = true;
       sg.entries.push(entry);
       newPlan.push(index);
-      this.partitions.push({ delegate: name, nodeIndex: index, nodes: s.nodes, inputTensors: s.inputTensors, outputTensors: s.outputTensors, internalTensors });
+      this.partitions.push({
+        delegate: name,
+        nodeIndex: index,
+        nodes: s.nodes,
+        inputTensors: s.inputTensors,
+        outputTensors: s.outputTensors,
+        internalTensors,
+      });
       for (const t of s.outputTensors) this.tensorOwners.set(t, { delegate: name, nodeIndex: index });
     }
     sg.plan = newPlan;
@@ -192,7 +205,12 @@ export class Allocation implements ContextHost {
    * (checkModel). `inPlace` receives, per entry-subgraph step, the inputs its kernel lets output 0
    * share (when the interpreter's `inPlace` option is on).
    */
-  prepareAll(resolver: OpResolver, inPlace: (number[] | null)[] | null, collectSupportsErrors = false, schedule: ScheduleRun | null = null): CheckReport {
+  prepareAll(
+    resolver: OpResolver,
+    inPlace: (number[] | null)[] | null,
+    collectSupportsErrors = false,
+    schedule: ScheduleRun | null = null,
+  ): CheckReport {
     const { graph, allocator, context: ctx } = this;
     allocator.startModelAllocation();
     const slots = this.options.resourceVariables ?? (hasVarHandle(this.model) ? DEFAULT_RESOURCE_VARIABLE_SLOTS : 0);
@@ -246,7 +264,10 @@ export class Allocation implements ContextHost {
   /** The model's timeline over the current execution plans (graph/allocation-info.ts). */
   timeline(): ModelLifetimes {
     const entryIndex = this.graph.entry;
-    return markModelLifetimes(this.graph.lifetimeSubgraphs((sg, k) => this.stepOf(sg, k)), entryIndex);
+    return markModelLifetimes(
+      this.graph.lifetimeSubgraphs((sg, k) => this.stepOf(sg, k)),
+      entryIndex,
+    );
   }
 
   private stepOf(sg: Subgraph, k: number): LifetimeStep {
@@ -322,7 +343,12 @@ export class Allocation implements ContextHost {
     }
   }
 
-  private buildReport(resolutions: NodeResolution[], failures: NodeFailure[], prepared: Set<PlanEntry>, stopped: Error | null): CheckReport {
+  private buildReport(
+    resolutions: NodeResolution[],
+    failures: NodeFailure[],
+    prepared: Set<PlanEntry>,
+    stopped: Error | null,
+  ): CheckReport {
     const failed = new Map<PlanEntry, NodeFailure>();
     for (const f of failures) if (!failed.has(f.entry)) failed.set(f.entry, f);
     const delegatedTo = new Map<number, string>();
@@ -404,7 +430,12 @@ export function errorFromReport(report: CheckReport): Error {
     const f = failures[0]!;
     const detail = f.error instanceof KernelError ? f.error.detail : f.error.message;
     const op = f.error instanceof KernelError ? f.error.op : f.entry.op;
-    const err = new KernelError(op, f.entry.node.index, `${detail} ${moreFailuresNote(report, f.subgraph, f.entry.node.index)}`, f.subgraph);
+    const err = new KernelError(
+      op,
+      f.entry.node.index,
+      `${detail} ${moreFailuresNote(report, f.subgraph, f.entry.node.index)}`,
+      f.subgraph,
+    );
     err.report = report;
     (err as { cause?: unknown }).cause = f.error;
     return err;

@@ -29,5 +29,11 @@ export interface ArenaUsage {
   planner: string;
   planMs: number;
   /** Per node: persistent and scratch bytes it asked for. */
-  perNode: { index: number; op: string; persistentBytes: number; scratchBytes: number; /** Set for nodes of subgraphs other than the entry one. */ subgraph?: number }[];
+  perNode: {
+    index: number;
+    op: string;
+    persistentBytes: number;
+    scratchBytes: number;
+    /** Set for nodes of subgraphs other than the entry one. */ subgraph?: number;
+  }[];
 }

@@ -184,8 +184,10 @@ export function summarizeFailures(report: Pick<CheckReport, 'nodes'>): string {
   let reason = failureReason(first);
   if (reason.length > 160) reason = `${reason.slice(0, 157)}...`;
   const what = `${failing.length} node${failing.length === 1 ? '' : 's'} cannot run: ${shown.join(', ')}`;
-  return `${what}; first: ${nodeLabel(first.subgraph, first.index)} ${first.op} v${first.version}: ${reason}` +
-    (failing.length > 1 ? ' — run micrort check for the full list' : '');
+  return (
+    `${what}; first: ${nodeLabel(first.subgraph, first.index)} ${first.op} v${first.version}: ${reason}` +
+    (failing.length > 1 ? ' — run micrort check for the full list' : '')
+  );
 }
 
 /**
@@ -193,7 +195,9 @@ export function summarizeFailures(report: Pick<CheckReport, 'nodes'>): string {
  * KernelError about one node adds when others fail too.
  */
 export function moreFailuresNote(report: Pick<CheckReport, 'nodes'>, subgraph: number, index: number): string {
-  const others = report.nodes.filter((n) => n.status !== 'ok' && n.status !== 'not-prepared' && !(n.subgraph === subgraph && n.index === index));
+  const others = report.nodes.filter(
+    (n) => n.status !== 'ok' && n.status !== 'not-prepared' && !(n.subgraph === subgraph && n.index === index),
+  );
   if (!others.length) return '';
   const counts = new Map<string, number>();
   for (const o of others) counts.set(o.op, (counts.get(o.op) ?? 0) + 1);

@@ -72,7 +72,13 @@ describe('checkModel: every node’s outcome in one report', () => {
       ['CUSTOM:MISSING', 1, 1],
       ['CUSTOM:PICKY', 1, 1],
     ]);
-    expect(r.ops[1]!.groups[0]).toMatchObject({ version: 2, status: 'prepare-failed', provider: 'core-test', errors: ['input 0 must be int8'], nodes: [[0, 3]] });
+    expect(r.ops[1]!.groups[0]).toMatchObject({
+      version: 2,
+      status: 'prepare-failed',
+      provider: 'core-test',
+      errors: ['input 0 must be int8'],
+      nodes: [[0, 3]],
+    });
   });
 
   it('allocateTensors throws one short line carrying the same report', () => {
@@ -93,10 +99,15 @@ describe('checkModel: every node’s outcome in one report', () => {
   });
 
   it('several prepare failures: a KernelError naming the first and counting the others', () => {
-    const model = tinyModel([{ shape: [4] }, { shape: [4] }, { shape: [4] }], [
-      { custom: 'FAILS', inputs: [0], outputs: [1] },
-      { custom: 'FAILS', inputs: [1], outputs: [2] },
-    ], [0], [2]);
+    const model = tinyModel(
+      [{ shape: [4] }, { shape: [4] }, { shape: [4] }],
+      [
+        { custom: 'FAILS', inputs: [0], outputs: [1] },
+        { custom: 'FAILS', inputs: [1], outputs: [2] },
+      ],
+      [0],
+      [2],
+    );
     let err: unknown;
     try {
       new MicroInterpreter(model, new OpResolver().register(fails), { planner: new TestLinearPlanner() }).allocateTensors();

@@ -145,7 +145,12 @@ function expectedSeed(): number[] {
 }
 
 function run(model: ModelDef, delegates: Delegate[], opts: DelegateOptions = {}, extra: { arena?: number | 'auto' } = {}) {
-  const it = new MicroInterpreter(model, resolver(), { planner: new TestLinearPlanner(), delegates, delegateOptions: opts, arena: extra.arena ?? 'auto' });
+  const it = new MicroInterpreter(model, resolver(), {
+    planner: new TestLinearPlanner(),
+    delegates,
+    delegateOptions: opts,
+    arena: extra.arena ?? 'auto',
+  });
   it.allocateTensors();
   it.setInput(0, X);
   it.invoke();
@@ -153,7 +158,7 @@ function run(model: ModelDef, delegates: Delegate[], opts: DelegateOptions = {},
 }
 
 describe('delegates in the interpreter', () => {
-  it('the seed example with SIN delegated: four subsets in the seed\'s order, right outputs', () => {
+  it("the seed example with SIN delegated: four subsets in the seed's order, right outputs", () => {
     const d = new JsDelegate('sin', [BuiltinOperator.SIN]);
     const it = run(seedModel(), [d]);
     expect(it.partitions()).toEqual([
@@ -200,7 +205,9 @@ describe('delegates in the interpreter', () => {
     for (const t of [2, 3, 4, 5]) expect(all.tensor(t).allocationType).toBe(AllocationType.Delegate);
     expect(all.tensor(6).allocationType).toBe(AllocationType.ArenaRw);
 
-    const keep = run(seedModel(), [new JsDelegate('keep', [BuiltinOperator.SIN, BuiltinOperator.ADD, BuiltinOperator.MUL], [], { keepInternalTensorsInArena: true })]);
+    const keep = run(seedModel(), [
+      new JsDelegate('keep', [BuiltinOperator.SIN, BuiltinOperator.ADD, BuiltinOperator.MUL], [], { keepInternalTensorsInArena: true }),
+    ]);
     expect(keep.arenaUsage().plannedTensorBytes).toBe(6 * 16);
     for (const t of [2, 3, 4, 5]) expect(keep.tensor(t).allocationType).toBe(AllocationType.ArenaRw);
     expect(Array.from(keep.output(0).data as Float32Array)).toEqual(expectedSeed());
@@ -233,7 +240,7 @@ describe('delegates in the interpreter', () => {
     expect(Array.from(it.output(2).data as Float32Array)).toEqual(Array.from(X, (v) => f(Math.sin(v))));
   });
 
-  it('several delegates apply in order; the second sees the first one\'s nodes and cannot claim them', () => {
+  it("several delegates apply in order; the second sees the first one's nodes and cannot claim them", () => {
     const log: Log = [];
     const sin = new JsDelegate('sin', [BuiltinOperator.SIN], log);
     const arith = new JsDelegate('arith', [BuiltinOperator.ADD, BuiltinOperator.MUL], log);
@@ -259,7 +266,10 @@ describe('delegates in the interpreter', () => {
   });
 
   it('options: maxPartitions keeps the largest, minPartitionSize drops small ones, excludeNodes stays on the CPU', () => {
-    const parts = (codes: number[], opts: DelegateOptions) => run(seedModel(), [new JsDelegate('d', codes)], opts).partitions().map((p) => p.nodes);
+    const parts = (codes: number[], opts: DelegateOptions) =>
+      run(seedModel(), [new JsDelegate('d', codes)], opts)
+        .partitions()
+        .map((p) => p.nodes);
     const SIN = BuiltinOperator.SIN;
     const ADD = BuiltinOperator.ADD;
     const MUL = BuiltinOperator.MUL;

@@ -1,6 +1,13 @@
 import { PhaseError, MicrortError } from '../errors.js';
 import type { ArenaRegion } from '../kernel/arena-region.js';
-import { Phase, type Node, type NodeAndRegistration, type Registration, type ResourceVariables, type TfLiteContext } from '../kernel/api.js';
+import {
+  Phase,
+  type Node,
+  type NodeAndRegistration,
+  type Registration,
+  type ResourceVariables,
+  type TfLiteContext,
+} from '../kernel/api.js';
 import type { EvalTensor, Tensor } from '../kernel/tensor.js';
 
 /** What the context needs from the interpreter's current allocation. */
@@ -64,7 +71,11 @@ export class MicroContext implements TfLiteContext {
   }
 
   getScratchBuffer(index: number): ArenaRegion {
-    this.guard('getScratchBuffer', INVOKE, 'scratch buffers get memory only after planning; keep the index from prepare and fetch the buffer in invoke');
+    this.guard(
+      'getScratchBuffer',
+      INVOKE,
+      'scratch buffers get memory only after planning; keep the index from prepare and fetch the buffer in invoke',
+    );
     const r = this.host.scratchRegion(index);
     if (!r) throw new MicrortError(`getScratchBuffer(${index}): no scratch buffer with that index was requested`);
     return r;
@@ -169,7 +180,12 @@ export class MicroContext implements TfLiteContext {
 
   private guardDelegate(callback: string): void {
     if (!this.delegatePreparing)
-      throw new PhaseError(callback, this.phase === Phase.Prepare ? 'prepare (kernel)' : this.phase, ['delegate prepare'], 'only a delegate\'s prepare() may inspect or rewrite the execution plan');
+      throw new PhaseError(
+        callback,
+        this.phase === Phase.Prepare ? 'prepare (kernel)' : this.phase,
+        ['delegate prepare'],
+        "only a delegate's prepare() may inspect or rewrite the execution plan",
+      );
   }
 }
 

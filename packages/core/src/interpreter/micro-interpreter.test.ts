@@ -86,7 +86,21 @@ describe('MicroInterpreter', () => {
       [0, 1, 'CUSTOM:ADD_CONST', 1, 'no-provider'],
     ]);
     expect(e.report!.ops).toEqual([
-      { op: 'CUSTOM:ADD_CONST', count: 2, failing: 2, groups: [expect.objectContaining({ version: 1, status: 'no-provider', nodes: [[0, 0], [0, 1]] })] },
+      {
+        op: 'CUSTOM:ADD_CONST',
+        count: 2,
+        failing: 2,
+        groups: [
+          expect.objectContaining({
+            version: 1,
+            status: 'no-provider',
+            nodes: [
+              [0, 0],
+              [0, 1],
+            ],
+          }),
+        ],
+      },
     ]);
   });
 

@@ -149,7 +149,8 @@ export class MicroInterpreter {
     if (!options || !options.planner)
       throw new MicrortError('MicroInterpreter: options.planner is required (e.g. new GreedyMemoryPlanner() from @micrort/planners)');
     const sg = options.subgraph ?? 0;
-    if (!model.subgraphs[sg]) throw new MicrortError(`MicroInterpreter: subgraph ${sg} does not exist (model has ${model.subgraphs.length})`);
+    if (!model.subgraphs[sg])
+      throw new MicrortError(`MicroInterpreter: subgraph ${sg} does not exist (model has ${model.subgraphs.length})`);
     this.scheduleSpec = resolveSchedule(options.schedule);
   }
 
@@ -165,7 +166,8 @@ export class MicroInterpreter {
   allocateTensors(): this {
     if (this.state === 'disposed') throw new InterpreterStateError('allocateTensors() after dispose()');
     if (this.state === 'allocated') return this;
-    if (this.state === 'failed') throw new InterpreterStateError(`allocateTensors() failed earlier (${this.failure?.message}); create a new interpreter`);
+    if (this.state === 'failed')
+      throw new InterpreterStateError(`allocateTensors() failed earlier (${this.failure?.message}); create a new interpreter`);
     const spec = this.options.arena ?? 'auto';
     const limit = this.options.maxArenaBytes ?? DEFAULT_MAX_ARENA_BYTES;
     try {
@@ -227,7 +229,8 @@ export class MicroInterpreter {
   private get ready(): Allocation {
     if (this.state === 'disposed') throw new InterpreterStateError('the interpreter was disposed');
     if (this.state !== 'allocated' || !this.alloc) {
-      if (this.state === 'failed') throw new InterpreterStateError(`allocateTensors() failed (${this.failure?.message}); create a new interpreter`);
+      if (this.state === 'failed')
+        throw new InterpreterStateError(`allocateTensors() failed (${this.failure?.message}); create a new interpreter`);
       this.allocateTensors();
     }
     return this.alloc!;
@@ -274,7 +277,10 @@ export class MicroInterpreter {
     const sg = a.graph.subgraphs[s];
     if (!sg) throw new InputError(`subgraph ${s} out of range (model has ${a.graph.subgraphs.length} subgraphs)`);
     const t = sg.tensors[index];
-    if (!t) throw new InputError(`tensor index ${index} out of range (${subgraph === undefined ? 'subgraph' : `subgraph ${s}`} has ${sg.tensors.length} tensors)`);
+    if (!t)
+      throw new InputError(
+        `tensor index ${index} out of range (${subgraph === undefined ? 'subgraph' : `subgraph ${s}`} has ${sg.tensors.length} tensors)`,
+      );
     return t;
   }
 
@@ -288,18 +294,24 @@ export class MicroInterpreter {
     if (values instanceof ArrayBuffer || (values instanceof Uint8Array && t.type !== TensorType.UINT8 && t.type !== TensorType.BOOL)) {
       const bytes = values instanceof ArrayBuffer ? new Uint8Array(values) : values;
       if (bytes.byteLength !== expectedBytes)
-        throw new InputError(`input ${i} (${t.name}) needs ${expectedBytes} bytes (${tensorTypeName(t.type)}[${Array.from(t.dims).join(',')}]), got ${bytes.byteLength}`);
+        throw new InputError(
+          `input ${i} (${t.name}) needs ${expectedBytes} bytes (${tensorTypeName(t.type)}[${Array.from(t.dims).join(',')}]), got ${bytes.byteLength}`,
+        );
       t.bytes.set(bytes);
       return;
     }
     if (ArrayBuffer.isView(values)) {
       const expectedCtor = t.data.constructor;
       if (values.constructor !== expectedCtor)
-        throw new InputError(`input ${i} (${t.name}) is ${tensorTypeName(t.type)} (${expectedCtor.name}), got a ${values.constructor.name}`);
+        throw new InputError(
+          `input ${i} (${t.name}) is ${tensorTypeName(t.type)} (${expectedCtor.name}), got a ${values.constructor.name}`,
+        );
     }
     const n = (values as ArrayLike<number>).length;
     if (n !== t.elementCount)
-      throw new InputError(`input ${i} (${t.name}) has ${t.elementCount} elements (${tensorTypeName(t.type)}[${Array.from(t.dims).join(',')}]), got ${n}`);
+      throw new InputError(
+        `input ${i} (${t.name}) has ${t.elementCount} elements (${tensorTypeName(t.type)}[${Array.from(t.dims).join(',')}]), got ${n}`,
+      );
     (t.data as unknown as { set(v: ArrayLike<number>): void }).set(values as ArrayLike<number>);
   }
 

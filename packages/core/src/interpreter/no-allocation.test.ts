@@ -27,7 +27,9 @@ describe('invoke() allocates nothing', () => {
         (ctx.getEvalTensor(node.outputs[0]!).data as Float32Array).set(tmp);
       },
     };
-    const it_ = new MicroInterpreter(chainModel(2, 16), new OpResolver().register(leaky), { planner: new TestLinearPlanner() }).allocateTensors();
+    const it_ = new MicroInterpreter(chainModel(2, 16), new OpResolver().register(leaky), {
+      planner: new TestLinearPlanner(),
+    }).allocateTensors();
     const m = measureAllocation(() => it_.invoke(), { warmup: 200, trials: 5, iterations: 500 });
     expect(m.medianTrialBytes).toBeGreaterThan(10_000);
   });

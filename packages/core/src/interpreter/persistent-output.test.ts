@@ -14,7 +14,8 @@ function foldKernel(calls: { invoke: number }, when: 'prepare' | 'init' | 'invok
     builtinCode: BuiltinOperator.CUSTOM,
     customName: 'FOLD',
     init(ctx) {
-      if (when === 'init') allocatePersistentOutput(ctx, { index: 0, inputs: Int32Array.of(0), outputs: Int32Array.of(1) } as never, 0, 'FOLD');
+      if (when === 'init')
+        allocatePersistentOutput(ctx, { index: 0, inputs: Int32Array.of(0), outputs: Int32Array.of(1) } as never, 0, 'FOLD');
       return undefined;
     },
     prepare(ctx, node) {
@@ -47,14 +48,20 @@ function model() {
   const w = new Float32Array([1, 2, 3, 4, 5, 6, 7, 8]);
   return tinyModel(
     [{ shape: [8], data: new Uint8Array(w.buffer) }, { shape: [8] }, { shape: [8] }, { shape: [8] }],
-    [{ custom: 'FOLD', inputs: [0], outputs: [1] }, { custom: 'MUL2', inputs: [2, 1], outputs: [3] }],
+    [
+      { custom: 'FOLD', inputs: [0], outputs: [1] },
+      { custom: 'MUL2', inputs: [2, 1], outputs: [3] },
+    ],
     [2],
     [3],
   );
 }
 
 function interp(reg: Registration) {
-  return new MicroInterpreter(model(), new OpResolver().register(reg).register(mulKernel), { planner: new TestLinearPlanner(), arena: 'auto' });
+  return new MicroInterpreter(model(), new OpResolver().register(reg).register(mulKernel), {
+    planner: new TestLinearPlanner(),
+    arena: 'auto',
+  });
 }
 
 describe('allocatePersistentOutput', () => {
@@ -86,11 +93,19 @@ describe('allocatePersistentOutput', () => {
       prepare: (ctx, node) => void allocatePersistentOutput(ctx, node, 0, 'FOLD'),
       invoke: () => {},
     };
-    const m = tinyModel([{ shape: [2], data: new Uint8Array(8) }, { shape: [2], data: new Uint8Array(8) }], [{ custom: 'FOLD', inputs: [0], outputs: [1] }], [], [1]);
+    const m = tinyModel(
+      [
+        { shape: [2], data: new Uint8Array(8) },
+        { shape: [2], data: new Uint8Array(8) },
+      ],
+      [{ custom: 'FOLD', inputs: [0], outputs: [1] }],
+      [],
+      [1],
+    );
     const bad = new MicroInterpreter(m, new OpResolver().register(constOut), { planner: new TestLinearPlanner() });
     expect(() => bad.allocateTensors()).toThrow(KernelError);
-    expect(() => new MicroInterpreter(m, new OpResolver().register(constOut), { planner: new TestLinearPlanner() }).allocateTensors()).toThrow(
-      /FOLD.*output 0 \(tensor 1\) cannot be made persistent: it already has mmap-ro data/,
-    );
+    expect(() =>
+      new MicroInterpreter(m, new OpResolver().register(constOut), { planner: new TestLinearPlanner() }).allocateTensors(),
+    ).toThrow(/FOLD.*output 0 \(tensor 1\) cannot be made persistent: it already has mmap-ro data/);
   });
 });

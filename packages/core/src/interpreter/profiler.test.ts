@@ -51,7 +51,10 @@ describe('profiler', () => {
         throw new Error('boom');
       },
     };
-    const interp = new MicroInterpreter(chainModel(2, 16), new OpResolver().register(failing), { planner: new TestLinearPlanner(), profiler: p }).allocateTensors();
+    const interp = new MicroInterpreter(chainModel(2, 16), new OpResolver().register(failing), {
+      planner: new TestLinearPlanner(),
+      profiler: p,
+    }).allocateTensors();
     expect(() => interp.invoke()).toThrow(/boom/);
     expect(p.events()).toHaveLength(1);
     expect(Number.isNaN(p.events()[0]!.endMs)).toBe(false);

@@ -88,7 +88,6 @@ export class MicroProfiler implements Profiler {
     this.clock = options.now ?? (perf ? null : () => Date.now());
   }
 
-
   beginEvent(tag: string, nodeIndex: number, subgraph: number): number {
     const i = this.count;
     if (i >= this.maxEvents) {
@@ -128,7 +127,14 @@ export class MicroProfiler implements Profiler {
     for (let i = 0; i < this.count; i++) {
       const startMs = this.starts[i]!;
       const endMs = this.ends[i]!;
-      out.push({ tag: this.tags[i]!, nodeIndex: this.nodes[i]!, subgraph: this.subgraphs[i]!, startMs, endMs, durationMs: endMs - startMs });
+      out.push({
+        tag: this.tags[i]!,
+        nodeIndex: this.nodes[i]!,
+        subgraph: this.subgraphs[i]!,
+        startMs,
+        endMs,
+        durationMs: endMs - startMs,
+      });
     }
     return out;
   }

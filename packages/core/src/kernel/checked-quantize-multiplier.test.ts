@@ -9,7 +9,8 @@ const node = { index: 7 } as Node;
 
 describe('checkedQuantizeMultiplier', () => {
   it('equals quantizeMultiplier for finite multipliers', () => {
-    for (const real of [0, 1e-40, 0.3, 1, 1.5, 123456.789, -0.25]) expect(checkedQuantizeMultiplier('OP', node, real, 'x')).toEqual(quantizeMultiplier(real));
+    for (const real of [0, 1e-40, 0.3, 1, 1.5, 123456.789, -0.25])
+      expect(checkedQuantizeMultiplier('OP', node, real, 'x')).toEqual(quantizeMultiplier(real));
   });
   it('refuses NaN and infinities with a KernelError naming the op, node and what', () => {
     for (const real of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
@@ -20,7 +21,9 @@ describe('checkedQuantizeMultiplier', () => {
         e = x;
       }
       expect(e).toBeInstanceOf(KernelError);
-      expect((e as Error).message).toBe(`MUL (node 7): output multiplier: effective scale ${real} is not finite (quantization scales must be non-zero and finite)`);
+      expect((e as Error).message).toBe(
+        `MUL (node 7): output multiplier: effective scale ${real} is not finite (quantization scales must be non-zero and finite)`,
+      );
     }
   });
   it("turns a variant's range check (RangeError) into a KernelError", () => {

@@ -137,7 +137,12 @@ export function checkedQuantizeMultiplier(
   what: string,
   quantize: (real: number) => QuantizedMultiplier = quantizeMultiplier,
 ): QuantizedMultiplier {
-  if (!Number.isFinite(real)) throw new KernelError(op, node.index, `${what}: effective scale ${real} is not finite (quantization scales must be non-zero and finite)`);
+  if (!Number.isFinite(real))
+    throw new KernelError(
+      op,
+      node.index,
+      `${what}: effective scale ${real} is not finite (quantization scales must be non-zero and finite)`,
+    );
   try {
     return quantize(real);
   } catch (e) {
@@ -161,12 +166,25 @@ export function checkedQuantizeMultiplier(
  */
 export function allocatePersistentOutput(context: TfLiteContext, node: Node, i: number, op = 'kernel'): ArenaRegion {
   if (context.phase !== Phase.Prepare)
-    throw new PhaseError('allocatePersistentOutput', context.phase, [Phase.Prepare], 'a persistent output is bound while its kernel prepares');
+    throw new PhaseError(
+      'allocatePersistentOutput',
+      context.phase,
+      [Phase.Prepare],
+      'a persistent output is bound while its kernel prepares',
+    );
   const t = getOutput(context, node, i, op);
   if (t.allocationType === AllocationType.MmapRo || t.allocationType === AllocationType.ArenaRwPersistent || t.isVariable)
-    throw new KernelError(op, node.index, `output ${i} (tensor ${t.index}) cannot be made persistent: it already has ${t.isVariable ? 'variable' : t.allocationType} data`);
+    throw new KernelError(
+      op,
+      node.index,
+      `output ${i} (tensor ${t.index}) cannot be made persistent: it already has ${t.isVariable ? 'variable' : t.allocationType} data`,
+    );
   if (elementSize(t.type) === undefined)
-    throw new KernelError(op, node.index, `output ${i} (tensor ${t.index}) cannot be made persistent: ${tensorTypeName(t.type)} has no fixed element size`);
+    throw new KernelError(
+      op,
+      node.index,
+      `output ${i} (tensor ${t.index}) cannot be made persistent: ${tensorTypeName(t.type)} has no fixed element size`,
+    );
   const region = context.allocatePersistentBuffer(t.byteLength);
   t.bind(region.buffer, region.offset, AllocationType.ArenaRwPersistent);
   return region;

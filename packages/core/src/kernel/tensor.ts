@@ -70,9 +70,10 @@ export class Tensor implements EvalTensor {
      */
     readonly sparsity: SparsityDef | null = null,
   ) {
-    this.params = quantization && quantization.scale.length > 0
-      ? { scale: quantization.scale[0]!, zeroPoint: quantization.zeroPoint[0] ?? 0 }
-      : { scale: 0, zeroPoint: 0 };
+    this.params =
+      quantization && quantization.scale.length > 0
+        ? { scale: quantization.scale[0]!, zeroPoint: quantization.zeroPoint[0] ?? 0 }
+        : { scale: 0, zeroPoint: 0 };
     this.data = EMPTY_U8;
     this.bytes = EMPTY_U8;
     this.allocationType = AllocationType.None;

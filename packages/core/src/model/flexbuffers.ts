@@ -163,7 +163,8 @@ export class FlexMap {
    */
   int32Vector(key: string): number[] {
     const v = this.require(key);
-    if (v.elements === undefined) throw new FlexBufferError(`option "${key}" must be a vector of integers, found ${flexTypeName(v.type)}`, -1);
+    if (v.elements === undefined)
+      throw new FlexBufferError(`option "${key}" must be a vector of integers, found ${flexTypeName(v.type)}`, -1);
     return v.elements.map((e, i) => {
       if (!INTEGER_TYPES.has(e.type))
         throw new FlexBufferError(`option "${key}" must be a vector of integers, element ${i} is ${flexTypeName(e.type)}`, -1);
@@ -254,7 +255,8 @@ class Reader {
   indirect(pos: number, width: number, what: string): number {
     const off = this.uint(pos, width, what);
     const target = pos - off;
-    if (!(target >= 0 && target < this.length)) throw new FlexBufferError(`${what}: offset ${off} at ${pos} points outside the buffer`, pos);
+    if (!(target >= 0 && target < this.length))
+      throw new FlexBufferError(`${what}: offset ${off} at ${pos} points outside the buffer`, pos);
     return target;
   }
 
@@ -297,7 +299,10 @@ export function parseFlexMap(bytes: Uint8Array): FlexMap {
   const size = r.uint(mapPos - w, w, 'map length');
   const valuesEnd = mapPos + size * w;
   if (valuesEnd + size > len)
-    throw new FlexBufferError(`map of ${size} values (${w} bytes each, plus ${size} type bytes) at ${mapPos} overruns the ${len}-byte buffer`, mapPos);
+    throw new FlexBufferError(
+      `map of ${size} values (${w} bytes each, plus ${size} type bytes) at ${mapPos} overruns the ${len}-byte buffer`,
+      mapPos,
+    );
   const keysWidth = r.uint(mapPos - 2 * w, w, 'map keys width');
   checkWidth(keysWidth, 'map keys vector', mapPos - 2 * w);
   const keysPos = r.indirect(headerPos, w, 'map keys offset');
@@ -338,7 +343,8 @@ function readText(r: Reader, type: FlexType, target: number, lengthWidth: number
   if (type === FlexType.KEY) return { type, value: Number.NaN, int32: 0, text: r.key(target, what) };
   const length = r.uint(target - lengthWidth, lengthWidth, `${what} length`);
   r.check(target, length + 1, what);
-  if (r.bytes[target + length] !== 0) throw new FlexBufferError(`${what}: string of ${length} bytes at ${target} is not NUL-terminated`, target);
+  if (r.bytes[target + length] !== 0)
+    throw new FlexBufferError(`${what}: string of ${length} bytes at ${target} is not NUL-terminated`, target);
   let text = '';
   for (let i = target; i < target + length; i++) text += String.fromCharCode(r.bytes[i]!);
   return { type, value: Number.NaN, int32: 0, text };
@@ -364,7 +370,10 @@ function readVector(r: Reader, type: FlexType, target: number, width: number, wh
   else length = r.uint(target - width, width, `${what} length`);
   const typeBytes = typed === null ? length : 0;
   if (target + length * width + typeBytes > r.length)
-    throw new FlexBufferError(`${what}: vector of ${length} elements (${width} bytes each) at ${target} overruns the ${r.length}-byte buffer`, target);
+    throw new FlexBufferError(
+      `${what}: vector of ${length} elements (${width} bytes each) at ${target} overruns the ${r.length}-byte buffer`,
+      target,
+    );
   const elements: FlexValue[] = [];
   for (let i = 0; i < length; i++) {
     const at = target + i * width;

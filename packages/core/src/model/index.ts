@@ -10,11 +10,7 @@ export {
   type QuantizationSpec,
   type BuiltinOptionsSpec,
 } from './model-builder.js';
-export {
-  readOfflineMemoryAllocation,
-  OFFLINE_MEMORY_ALLOCATION_METADATA,
-  ONLINE_PLANNED_BUFFER,
-} from './offline-plan.js';
+export { readOfflineMemoryAllocation, OFFLINE_MEMORY_ALLOCATION_METADATA, ONLINE_PLANNED_BUFFER } from './offline-plan.js';
 export {
   BuiltinOptionsType,
   BUILTIN_OPTIONS_MAX,

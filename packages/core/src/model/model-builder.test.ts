@@ -106,7 +106,9 @@ describe('ModelBuilder', () => {
     expect(e.message).toMatch(/data has 8 bytes, shape \[3\] of int32 needs 12/);
     expect(() => b.addTensor({ name: 'bad', type: TensorType.INT8, shape: [-1] })).toThrow(ModelError);
     const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [1] });
-    expect(() => b.addOperator({ op: BuiltinOperator.RELU, inputs: [x], outputs: [x], options: { beta: 1 } })).toThrow(/takes no builtin options/);
+    expect(() => b.addOperator({ op: BuiltinOperator.RELU, inputs: [x], outputs: [x], options: { beta: 1 } })).toThrow(
+      /takes no builtin options/,
+    );
   });
 
   it('verifies on build: an operator referring to a missing tensor is a ModelError', () => {

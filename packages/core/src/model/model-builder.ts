@@ -2,7 +2,16 @@ import { BuiltinOperator, builtinOperatorName } from '../builtin-ops.js';
 import { ModelError } from '../errors.js';
 import type { BuiltinOptions } from '../options.js';
 import { elementSize, TensorType, tensorTypeName } from '../types.js';
-import type { BufferDef, MetadataDef, ModelDef, OperatorCodeDef, OperatorDef, QuantizationDef, SparsityDef, TensorDef } from './model-def.js';
+import type {
+  BufferDef,
+  MetadataDef,
+  ModelDef,
+  OperatorCodeDef,
+  OperatorDef,
+  QuantizationDef,
+  SparsityDef,
+  TensorDef,
+} from './model-def.js';
 import { builtinOptionsTypeForOp, defaultBuiltinOptions, isParsedOptionsType } from './options-map.js';
 import { verifyModel } from './verifier.js';
 import { TFLITE_SCHEMA_VERSION } from './verify-semantics.js';
@@ -124,7 +133,11 @@ export class ModelBuilder {
   /** Makes subgraph `index` the one being built (0: the main subgraph). */
   selectSubgraph(index: number): this {
     if (!Number.isInteger(index) || index < 0 || index >= this.subgraphs.length)
-      throw new ModelError(`selectSubgraph(${index}): the builder has ${this.subgraphs.length} subgraphs`, { table: 'Model', field: 'subgraphs', index });
+      throw new ModelError(`selectSubgraph(${index}): the builder has ${this.subgraphs.length} subgraphs`, {
+        table: 'Model',
+        field: 'subgraphs',
+        index,
+      });
     this.current = index;
     return this;
   }

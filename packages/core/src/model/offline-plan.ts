@@ -56,10 +56,7 @@ export function readOfflineMemoryAllocation(def: ModelDef, subgraph = 0): Int32A
   const words = data.byteLength / 4;
   const totalTensors = def.subgraphs.reduce((n, sg) => n + sg.tensors.length, 0);
   if (count !== totalTensors) {
-    throw new ModelError(
-      `${OFFLINE_MEMORY_ALLOCATION_METADATA} has ${count} offsets but the model has ${totalTensors} tensors`,
-      loc,
-    );
+    throw new ModelError(`${OFFLINE_MEMORY_ALLOCATION_METADATA} has ${count} offsets but the model has ${totalTensors} tensors`, loc);
   }
   if (HEADER_WORDS + count > words) {
     throw new ModelError(`${OFFLINE_MEMORY_ALLOCATION_METADATA} declares ${count} offsets but holds only ${words - HEADER_WORDS}`, loc);

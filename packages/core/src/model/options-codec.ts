@@ -108,157 +108,385 @@ function reader<O extends TableObject>(make: () => O, read: (o: O) => BuiltinOpt
 
 /** The union members micrort parses, by union type. */
 const OPTIONS_READERS: ReadonlyMap<number, OptionsReader> = new Map<number, OptionsReader>([
-  [BuiltinOptionsType.Conv2DOptions, reader(() => new Conv2DOptions(), (o): Conv2DOptionsDef => ({
-    padding: o.padding() as number,
-    strideW: o.strideW(),
-    strideH: o.strideH(),
-    fusedActivationFunction: o.fusedActivationFunction() as number,
-    dilationWFactor: o.dilationWFactor(),
-    dilationHFactor: o.dilationHFactor(),
-    quantizedBiasType: o.quantizedBiasType() as number,
-  }))],
-  [BuiltinOptionsType.DepthwiseConv2DOptions, reader(() => new DepthwiseConv2DOptions(), (o): DepthwiseConv2DOptionsDef => ({
-    padding: o.padding() as number,
-    strideW: o.strideW(),
-    strideH: o.strideH(),
-    depthMultiplier: o.depthMultiplier(),
-    fusedActivationFunction: o.fusedActivationFunction() as number,
-    dilationWFactor: o.dilationWFactor(),
-    dilationHFactor: o.dilationHFactor(),
-  }))],
-  [BuiltinOptionsType.TransposeConvOptions, reader(() => new TransposeConvOptions(), (o): TransposeConvOptionsDef => ({
-    padding: o.padding() as number,
-    strideW: o.strideW(),
-    strideH: o.strideH(),
-    fusedActivationFunction: o.fusedActivationFunction() as number,
-    quantizedBiasType: o.quantizedBiasType() as number,
-  }))],
-  [BuiltinOptionsType.Pool2DOptions, reader(() => new Pool2DOptions(), (o): Pool2DOptionsDef => ({
-    padding: o.padding() as number,
-    strideW: o.strideW(),
-    strideH: o.strideH(),
-    filterWidth: o.filterWidth(),
-    filterHeight: o.filterHeight(),
-    fusedActivationFunction: o.fusedActivationFunction() as number,
-  }))],
-  [BuiltinOptionsType.FullyConnectedOptions, reader(() => new FullyConnectedOptions(), (o): FullyConnectedOptionsDef => ({
-    fusedActivationFunction: o.fusedActivationFunction() as number,
-    weightsFormat: o.weightsFormat() as number,
-    keepNumDims: o.keepNumDims(),
-    asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
-    quantizedBiasType: o.quantizedBiasType() as number,
-  }))],
-  [BuiltinOptionsType.SoftmaxOptions, reader(() => new SoftmaxOptions(), (o): SoftmaxOptionsDef => ({ beta: o.beta() }))],
-  [BuiltinOptionsType.AddOptions, reader(() => new AddOptions(), (o): AddOptionsDef => ({
-    fusedActivationFunction: o.fusedActivationFunction() as number,
-    potScaleInt16: o.potScaleInt16(),
-  }))],
-  [BuiltinOptionsType.SubOptions, reader(() => new SubOptions(), (o): SubOptionsDef => ({
-    fusedActivationFunction: o.fusedActivationFunction() as number,
-    potScaleInt16: o.potScaleInt16(),
-  }))],
-  [BuiltinOptionsType.MulOptions, reader(() => new MulOptions(), (o): MulOptionsDef => ({
-    fusedActivationFunction: o.fusedActivationFunction() as number,
-  }))],
-  [BuiltinOptionsType.DivOptions, reader(() => new DivOptions(), (o): DivOptionsDef => ({
-    fusedActivationFunction: o.fusedActivationFunction() as number,
-  }))],
-  [BuiltinOptionsType.ConcatenationOptions, reader(() => new ConcatenationOptions(), (o): ConcatenationOptionsDef => ({
-    axis: o.axis(),
-    fusedActivationFunction: o.fusedActivationFunction() as number,
-  }))],
-  [BuiltinOptionsType.ReshapeOptions, reader(() => new ReshapeOptions(), (o): ReshapeOptionsDef => ({
-    newShape: readInt32Vector(o.newShapeLength(), (i) => o.newShape(i)),
-  }))],
-  [BuiltinOptionsType.ReducerOptions, reader(() => new ReducerOptions(), (o): ReducerOptionsDef => ({ keepDims: o.keepDims() }))],
-  [BuiltinOptionsType.StridedSliceOptions, reader(() => new StridedSliceOptions(), (o): StridedSliceOptionsDef => ({
-    beginMask: o.beginMask(),
-    endMask: o.endMask(),
-    ellipsisMask: o.ellipsisMask(),
-    newAxisMask: o.newAxisMask(),
-    shrinkAxisMask: o.shrinkAxisMask(),
-    offset: o.offset(),
-  }))],
-  [BuiltinOptionsType.SVDFOptions, reader(() => new SVDFOptions(), (o): SVDFOptionsDef => ({
-    rank: o.rank(),
-    fusedActivationFunction: o.fusedActivationFunction() as number,
-    asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
-  }))],
-  [BuiltinOptionsType.UnidirectionalSequenceLSTMOptions, reader(() => new UnidirectionalSequenceLSTMOptions(), (o): UnidirectionalSequenceLSTMOptionsDef => ({
-    fusedActivationFunction: o.fusedActivationFunction() as number,
-    cellClip: o.cellClip(),
-    projClip: o.projClip(),
-    timeMajor: o.timeMajor(),
-    asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
-    diagonalRecurrentTensors: o.diagonalRecurrentTensors(),
-  }))],
-  [BuiltinOptionsType.LeakyReluOptions, reader(() => new LeakyReluOptions(), (o): LeakyReluOptionsDef => ({ alpha: o.alpha() }))],
-  [BuiltinOptionsType.CastOptions, reader(() => new CastOptions(), (o): CastOptionsDef => ({
-    inDataType: o.inDataType() as number,
-    outDataType: o.outDataType() as number,
-  }))],
-  [BuiltinOptionsType.SqueezeOptions, reader(() => new SqueezeOptions(), (o): SqueezeOptionsDef => ({
-    squeezeDims: readInt32Vector(o.squeezeDimsLength(), (i) => o.squeezeDims(i)),
-  }))],
-  [BuiltinOptionsType.GatherOptions, reader(() => new GatherOptions(), (o): GatherOptionsDef => ({
-    axis: o.axis(),
-    batchDims: o.batchDims(),
-  }))],
-  [BuiltinOptionsType.SplitOptions, reader(() => new SplitOptions(), (o): SplitOptionsDef => ({ numSplits: o.numSplits() }))],
-  [BuiltinOptionsType.PackOptions, reader(() => new PackOptions(), (o): PackOptionsDef => ({
-    valuesCount: o.valuesCount(),
-    axis: o.axis(),
-  }))],
-  [BuiltinOptionsType.ArgMaxOptions, reader(() => new ArgMaxOptions(), (o): ArgMaxOptionsDef => ({
-    outputType: o.outputType() as number,
-  }))],
-  [BuiltinOptionsType.IfOptions, reader(() => new IfOptions(), (o): IfOptionsDef => ({
-    thenSubgraphIndex: o.thenSubgraphIndex(),
-    elseSubgraphIndex: o.elseSubgraphIndex(),
-  }))],
-  [BuiltinOptionsType.WhileOptions, reader(() => new WhileOptions(), (o): WhileOptionsDef => ({
-    condSubgraphIndex: o.condSubgraphIndex(),
-    bodySubgraphIndex: o.bodySubgraphIndex(),
-  }))],
-  [BuiltinOptionsType.CallOnceOptions, reader(() => new CallOnceOptions(), (o): CallOnceOptionsDef => ({
-    initSubgraphIndex: o.initSubgraphIndex(),
-  }))],
-  [BuiltinOptionsType.VarHandleOptions, reader(() => new VarHandleOptions(), (o): VarHandleOptionsDef => ({
-    container: o.container(),
-    sharedName: o.sharedName(),
-  }))],
-  [BuiltinOptionsType.ArgMinOptions, reader(() => new ArgMinOptions(), (o): ArgMinOptionsDef => ({
-    outputType: o.outputType() as number,
-  }))],
-  [BuiltinOptionsType.ResizeBilinearOptions, reader(() => new ResizeBilinearOptions(), (o): ResizeBilinearOptionsDef => ({
-    alignCorners: o.alignCorners(),
-    halfPixelCenters: o.halfPixelCenters(),
-  }))],
-  [BuiltinOptionsType.ResizeNearestNeighborOptions, reader(() => new ResizeNearestNeighborOptions(), (o): ResizeNearestNeighborOptionsDef => ({
-    alignCorners: o.alignCorners(),
-    halfPixelCenters: o.halfPixelCenters(),
-  }))],
-  [BuiltinOptionsType.SpaceToDepthOptions, reader(() => new SpaceToDepthOptions(), (o): SpaceToDepthOptionsDef => ({
-    blockSize: o.blockSize(),
-  }))],
-  [BuiltinOptionsType.DepthToSpaceOptions, reader(() => new DepthToSpaceOptions(), (o): DepthToSpaceOptionsDef => ({
-    blockSize: o.blockSize(),
-  }))],
-  [BuiltinOptionsType.MirrorPadOptions, reader(() => new MirrorPadOptions(), (o): MirrorPadOptionsDef => ({ mode: o.mode() as number }))],
-  [BuiltinOptionsType.UnpackOptions, reader(() => new UnpackOptions(), (o): UnpackOptionsDef => ({ num: o.num(), axis: o.axis() }))],
-  [BuiltinOptionsType.SplitVOptions, reader(() => new SplitVOptions(), (o): SplitVOptionsDef => ({ numSplits: o.numSplits() }))],
-  [BuiltinOptionsType.L2NormOptions, reader(() => new L2NormOptions(), (o): L2NormOptionsDef => ({
-    fusedActivationFunction: o.fusedActivationFunction() as number,
-  }))],
-  [BuiltinOptionsType.BatchMatMulOptions, reader(() => new BatchMatMulOptions(), (o): BatchMatMulOptionsDef => ({
-    adjX: o.adjX(),
-    adjY: o.adjY(),
-    asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
-  }))],
-  [BuiltinOptionsType.CumsumOptions, reader(() => new CumsumOptions(), (o): CumsumOptionsDef => ({
-    exclusive: o.exclusive(),
-    reverse: o.reverse(),
-  }))],
+  [
+    BuiltinOptionsType.Conv2DOptions,
+    reader(
+      () => new Conv2DOptions(),
+      (o): Conv2DOptionsDef => ({
+        padding: o.padding() as number,
+        strideW: o.strideW(),
+        strideH: o.strideH(),
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        dilationWFactor: o.dilationWFactor(),
+        dilationHFactor: o.dilationHFactor(),
+        quantizedBiasType: o.quantizedBiasType() as number,
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.DepthwiseConv2DOptions,
+    reader(
+      () => new DepthwiseConv2DOptions(),
+      (o): DepthwiseConv2DOptionsDef => ({
+        padding: o.padding() as number,
+        strideW: o.strideW(),
+        strideH: o.strideH(),
+        depthMultiplier: o.depthMultiplier(),
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        dilationWFactor: o.dilationWFactor(),
+        dilationHFactor: o.dilationHFactor(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.TransposeConvOptions,
+    reader(
+      () => new TransposeConvOptions(),
+      (o): TransposeConvOptionsDef => ({
+        padding: o.padding() as number,
+        strideW: o.strideW(),
+        strideH: o.strideH(),
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        quantizedBiasType: o.quantizedBiasType() as number,
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.Pool2DOptions,
+    reader(
+      () => new Pool2DOptions(),
+      (o): Pool2DOptionsDef => ({
+        padding: o.padding() as number,
+        strideW: o.strideW(),
+        strideH: o.strideH(),
+        filterWidth: o.filterWidth(),
+        filterHeight: o.filterHeight(),
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.FullyConnectedOptions,
+    reader(
+      () => new FullyConnectedOptions(),
+      (o): FullyConnectedOptionsDef => ({
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        weightsFormat: o.weightsFormat() as number,
+        keepNumDims: o.keepNumDims(),
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+        quantizedBiasType: o.quantizedBiasType() as number,
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.SoftmaxOptions,
+    reader(
+      () => new SoftmaxOptions(),
+      (o): SoftmaxOptionsDef => ({ beta: o.beta() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.AddOptions,
+    reader(
+      () => new AddOptions(),
+      (o): AddOptionsDef => ({
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        potScaleInt16: o.potScaleInt16(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.SubOptions,
+    reader(
+      () => new SubOptions(),
+      (o): SubOptionsDef => ({
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        potScaleInt16: o.potScaleInt16(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.MulOptions,
+    reader(
+      () => new MulOptions(),
+      (o): MulOptionsDef => ({
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.DivOptions,
+    reader(
+      () => new DivOptions(),
+      (o): DivOptionsDef => ({
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.ConcatenationOptions,
+    reader(
+      () => new ConcatenationOptions(),
+      (o): ConcatenationOptionsDef => ({
+        axis: o.axis(),
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.ReshapeOptions,
+    reader(
+      () => new ReshapeOptions(),
+      (o): ReshapeOptionsDef => ({
+        newShape: readInt32Vector(o.newShapeLength(), (i) => o.newShape(i)),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.ReducerOptions,
+    reader(
+      () => new ReducerOptions(),
+      (o): ReducerOptionsDef => ({ keepDims: o.keepDims() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.StridedSliceOptions,
+    reader(
+      () => new StridedSliceOptions(),
+      (o): StridedSliceOptionsDef => ({
+        beginMask: o.beginMask(),
+        endMask: o.endMask(),
+        ellipsisMask: o.ellipsisMask(),
+        newAxisMask: o.newAxisMask(),
+        shrinkAxisMask: o.shrinkAxisMask(),
+        offset: o.offset(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.SVDFOptions,
+    reader(
+      () => new SVDFOptions(),
+      (o): SVDFOptionsDef => ({
+        rank: o.rank(),
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.UnidirectionalSequenceLSTMOptions,
+    reader(
+      () => new UnidirectionalSequenceLSTMOptions(),
+      (o): UnidirectionalSequenceLSTMOptionsDef => ({
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        cellClip: o.cellClip(),
+        projClip: o.projClip(),
+        timeMajor: o.timeMajor(),
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+        diagonalRecurrentTensors: o.diagonalRecurrentTensors(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.LeakyReluOptions,
+    reader(
+      () => new LeakyReluOptions(),
+      (o): LeakyReluOptionsDef => ({ alpha: o.alpha() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.CastOptions,
+    reader(
+      () => new CastOptions(),
+      (o): CastOptionsDef => ({
+        inDataType: o.inDataType() as number,
+        outDataType: o.outDataType() as number,
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.SqueezeOptions,
+    reader(
+      () => new SqueezeOptions(),
+      (o): SqueezeOptionsDef => ({
+        squeezeDims: readInt32Vector(o.squeezeDimsLength(), (i) => o.squeezeDims(i)),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.GatherOptions,
+    reader(
+      () => new GatherOptions(),
+      (o): GatherOptionsDef => ({
+        axis: o.axis(),
+        batchDims: o.batchDims(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.SplitOptions,
+    reader(
+      () => new SplitOptions(),
+      (o): SplitOptionsDef => ({ numSplits: o.numSplits() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.PackOptions,
+    reader(
+      () => new PackOptions(),
+      (o): PackOptionsDef => ({
+        valuesCount: o.valuesCount(),
+        axis: o.axis(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.ArgMaxOptions,
+    reader(
+      () => new ArgMaxOptions(),
+      (o): ArgMaxOptionsDef => ({
+        outputType: o.outputType() as number,
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.IfOptions,
+    reader(
+      () => new IfOptions(),
+      (o): IfOptionsDef => ({
+        thenSubgraphIndex: o.thenSubgraphIndex(),
+        elseSubgraphIndex: o.elseSubgraphIndex(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.WhileOptions,
+    reader(
+      () => new WhileOptions(),
+      (o): WhileOptionsDef => ({
+        condSubgraphIndex: o.condSubgraphIndex(),
+        bodySubgraphIndex: o.bodySubgraphIndex(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.CallOnceOptions,
+    reader(
+      () => new CallOnceOptions(),
+      (o): CallOnceOptionsDef => ({
+        initSubgraphIndex: o.initSubgraphIndex(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.VarHandleOptions,
+    reader(
+      () => new VarHandleOptions(),
+      (o): VarHandleOptionsDef => ({
+        container: o.container(),
+        sharedName: o.sharedName(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.ArgMinOptions,
+    reader(
+      () => new ArgMinOptions(),
+      (o): ArgMinOptionsDef => ({
+        outputType: o.outputType() as number,
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.ResizeBilinearOptions,
+    reader(
+      () => new ResizeBilinearOptions(),
+      (o): ResizeBilinearOptionsDef => ({
+        alignCorners: o.alignCorners(),
+        halfPixelCenters: o.halfPixelCenters(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.ResizeNearestNeighborOptions,
+    reader(
+      () => new ResizeNearestNeighborOptions(),
+      (o): ResizeNearestNeighborOptionsDef => ({
+        alignCorners: o.alignCorners(),
+        halfPixelCenters: o.halfPixelCenters(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.SpaceToDepthOptions,
+    reader(
+      () => new SpaceToDepthOptions(),
+      (o): SpaceToDepthOptionsDef => ({
+        blockSize: o.blockSize(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.DepthToSpaceOptions,
+    reader(
+      () => new DepthToSpaceOptions(),
+      (o): DepthToSpaceOptionsDef => ({
+        blockSize: o.blockSize(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.MirrorPadOptions,
+    reader(
+      () => new MirrorPadOptions(),
+      (o): MirrorPadOptionsDef => ({ mode: o.mode() as number }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.UnpackOptions,
+    reader(
+      () => new UnpackOptions(),
+      (o): UnpackOptionsDef => ({ num: o.num(), axis: o.axis() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.SplitVOptions,
+    reader(
+      () => new SplitVOptions(),
+      (o): SplitVOptionsDef => ({ numSplits: o.numSplits() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.L2NormOptions,
+    reader(
+      () => new L2NormOptions(),
+      (o): L2NormOptionsDef => ({
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.BatchMatMulOptions,
+    reader(
+      () => new BatchMatMulOptions(),
+      (o): BatchMatMulOptionsDef => ({
+        adjX: o.adjX(),
+        adjY: o.adjY(),
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.CumsumOptions,
+    reader(
+      () => new CumsumOptions(),
+      (o): CumsumOptionsDef => ({
+        exclusive: o.exclusive(),
+        reverse: o.reverse(),
+      }),
+    ),
+  ],
 ]);
 
 /**

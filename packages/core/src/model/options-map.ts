@@ -1,11 +1,5 @@
 import { BuiltinOperator } from '../builtin-ops.js';
-import {
-  ActivationFunctionType,
-  FullyConnectedWeightsFormat,
-  MirrorPadMode,
-  Padding,
-  type BuiltinOptions,
-} from '../options.js';
+import { ActivationFunctionType, FullyConnectedWeightsFormat, MirrorPadMode, Padding, type BuiltinOptions } from '../options.js';
 import { BuiltinOptions as BuiltinOptionsType } from './generated/tflite.js';
 
 /**

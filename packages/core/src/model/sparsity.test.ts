@@ -22,7 +22,12 @@ const CSR: SparsityDef = {
   blockMap: new Int32Array(0),
   dimMetadata: [
     { format: 'dense', denseSize: 4, arraySegments: null, arrayIndices: null },
-    { format: 'sparseCsr', denseSize: 0, arraySegments: { type: 'uint8', values: Int32Array.of(0, 1, 3, 3, 5) }, arrayIndices: { type: 'uint16', values: Int32Array.of(0, 2, 3, 1, 3) } },
+    {
+      format: 'sparseCsr',
+      denseSize: 0,
+      arraySegments: { type: 'uint8', values: Int32Array.of(0, 1, 3, 3, 5) },
+      arrayIndices: { type: 'uint16', values: Int32Array.of(0, 2, 3, 1, 3) },
+    },
   ],
 };
 
@@ -32,7 +37,12 @@ const BLOCKED: SparsityDef = {
   blockMap: Int32Array.of(0, 1),
   dimMetadata: [
     { format: 'dense', denseSize: 2, arraySegments: null, arrayIndices: null },
-    { format: 'sparseCsr', denseSize: 0, arraySegments: { type: 'int32', values: Int32Array.of(0, 2, 4) }, arrayIndices: { type: 'int32', values: Int32Array.of(0, 1, 0, 1) } },
+    {
+      format: 'sparseCsr',
+      denseSize: 0,
+      arraySegments: { type: 'int32', values: Int32Array.of(0, 2, 4) },
+      arrayIndices: { type: 'int32', values: Int32Array.of(0, 1, 0, 1) },
+    },
     { format: 'dense', denseSize: 2, arraySegments: null, arrayIndices: null },
     { format: 'dense', denseSize: 2, arraySegments: null, arrayIndices: null },
   ],
@@ -55,7 +65,9 @@ describe('sparse tensors in the loader, verifier and writer', () => {
     expect(t.sparsity).toEqual(CSR);
     expect(def.buffers[t.buffer]!.data.byteLength).toBe(20);
     expect(loadModel(writeModel(def)).subgraphs[0]!.tensors[0]!.sparsity).toEqual(CSR);
-    expect(loadModel(sparseModel(BLOCKED, [1, 0, 0, 0, 0, 0, 2, 3, 0, 0, 0, 4, 0, 0, 0, 5])).subgraphs[0]!.tensors[0]!.sparsity).toEqual(BLOCKED);
+    expect(loadModel(sparseModel(BLOCKED, [1, 0, 0, 0, 0, 0, 2, 3, 0, 0, 0, 4, 0, 0, 0, 5])).subgraphs[0]!.tensors[0]!.sparsity).toEqual(
+      BLOCKED,
+    );
   });
 
   it('sparseLayout counts the stored values and the block sizes', () => {
@@ -80,17 +92,34 @@ describe('sparse tensors in the loader, verifier and writer', () => {
     expect(e.location).toMatchObject({ table: 'SparsityParameters', field: 'traversal_order', index: 0 });
     reject({ ...CSR, traversalOrder: Int32Array.of(0) }, five, /traversal_order has 1 entries, expected rank 2/);
     reject(withDim(0, { denseSize: 5 }), five, /DENSE with dense_size 5, expected 4/);
-    reject(withDim(1, { arraySegments: { type: 'int32', values: Int32Array.of(0, 1, 3, 5) } }), five, /array_segments has 4 entries, expected 5/);
-    reject(withDim(1, { arraySegments: { type: 'int32', values: Int32Array.of(0, 3, 1, 3, 5) } }), five, /array_segments decreases at \[2\]/);
+    reject(
+      withDim(1, { arraySegments: { type: 'int32', values: Int32Array.of(0, 1, 3, 5) } }),
+      five,
+      /array_segments has 4 entries, expected 5/,
+    );
+    reject(
+      withDim(1, { arraySegments: { type: 'int32', values: Int32Array.of(0, 3, 1, 3, 5) } }),
+      five,
+      /array_segments decreases at \[2\]/,
+    );
     reject(withDim(1, { arraySegments: { type: 'int32', values: Int32Array.of(1, 1, 3, 3, 5) } }), five, /must start at 0/);
-    reject(withDim(1, { arrayIndices: { type: 'int32', values: Int32Array.of(0, 2, 4, 1, 3) } }), five, /array_indices\[2\] = 4 is outside \[0, 4\)/);
+    reject(
+      withDim(1, { arrayIndices: { type: 'int32', values: Int32Array.of(0, 2, 4, 1, 3) } }),
+      five,
+      /array_indices\[2\] = 4 is outside \[0, 4\)/,
+    );
     reject(withDim(1, { arrayIndices: null }), five, /lacks array_segments or array_indices/);
     reject({ ...BLOCKED, blockMap: Int32Array.of(1, 0) }, new Array(16).fill(1), /block_map must be strictly increasing/);
   });
 
   it('rejects a buffer that does not hold exactly the stored values, and sparse tensors read by anything but DENSIFY', () => {
     reject(CSR, [1, 2, 3, 4], /holds 16 bytes but the sparsity metadata enumerate 5 float32 values \(20 bytes\)/);
-    reject(CSR, [1, 2, 3, 4, 5], /sparse tensor 0 is input 0 of operator 0 \(RELU\); micrort densifies sparse tensors only through DENSIFY/, BuiltinOperator.RELU);
+    reject(
+      CSR,
+      [1, 2, 3, 4, 5],
+      /sparse tensor 0 is input 0 of operator 0 \(RELU\); micrort densifies sparse tensors only through DENSIFY/,
+      BuiltinOperator.RELU,
+    );
     const b = new ModelBuilder();
     const w = b.addTensor({ name: 'w', type: TensorType.FLOAT32, shape: [4, 4], sparsity: CSR });
     b.setInputs([w]).setOutputs([w]);

@@ -118,21 +118,27 @@ export function sparseLayout(shape: ArrayLike<number>, s: SparsityDef): SparseLa
   const fail = (field: string, message: string): never => {
     throw new SparsityError(field, message);
   };
-  if (levels !== rank + blocks) fail('traversal_order', `traversal_order has ${levels} entries, expected rank ${rank} + ${blocks} block dimensions`);
-  if (s.dimMetadata.length !== levels) fail('dim_metadata', `dim_metadata has ${s.dimMetadata.length} entries, expected ${levels} (one per traversal level)`);
+  if (levels !== rank + blocks)
+    fail('traversal_order', `traversal_order has ${levels} entries, expected rank ${rank} + ${blocks} block dimensions`);
+  if (s.dimMetadata.length !== levels)
+    fail('dim_metadata', `dim_metadata has ${s.dimMetadata.length} entries, expected ${levels} (one per traversal level)`);
   const seen = new Uint8Array(levels);
   for (let l = 0; l < levels; l++) {
     const d = s.traversalOrder[l]!;
     const [lo, hi] = l < rank ? [0, rank] : [rank, levels];
     if (d < lo || d >= hi || seen[d]) {
-      fail('traversal_order', `traversal_order[${l}] = ${d}: the first ${rank} entries must be a permutation of the dimensions 0..${rank - 1}, the rest of ${rank}..${levels - 1}`);
+      fail(
+        'traversal_order',
+        `traversal_order[${l}] = ${d}: the first ${rank} entries must be a permutation of the dimensions 0..${rank - 1}, the rest of ${rank}..${levels - 1}`,
+      );
     }
     seen[d] = 1;
   }
   for (let k = 0; k < blocks; k++) {
     const d = s.blockMap[k]!;
     if (d < 0 || d >= rank) fail('block_map', `block_map[${k}] = ${d} is not a dimension of the rank-${rank} tensor`);
-    if (k > 0 && d <= s.blockMap[k - 1]!) fail('block_map', `block_map must be strictly increasing, got ${Array.from(s.blockMap).join(', ')}`);
+    if (k > 0 && d <= s.blockMap[k - 1]!)
+      fail('block_map', `block_map must be strictly increasing, got ${Array.from(s.blockMap).join(', ')}`);
   }
   // Block sizes as TFLite's converter reads them, and the blocked extents of the original dimensions.
   const blockSizes = new Int32Array(blocks);
@@ -141,7 +147,8 @@ export function sparseLayout(shape: ArrayLike<number>, s: SparsityDef): SparseLa
     const meta = s.dimMetadata[s.traversalOrder[rank + k]!]!;
     const size = meta.denseSize;
     const d = s.blockMap[k]!;
-    if (meta.format !== 'dense' || !(size > 0)) fail('dim_metadata', `block dimension ${k} must be DENSE with a positive dense_size, got ${meta.format} with ${size}`);
+    if (meta.format !== 'dense' || !(size > 0))
+      fail('dim_metadata', `block dimension ${k} must be DENSE with a positive dense_size, got ${meta.format} with ${size}`);
     if (shape[d]! % size !== 0) fail('dim_metadata', `block size ${size} does not divide dimension ${d} (size ${shape[d]})`);
     blockSizes[k] = size;
     extentOfDim[d] = shape[d]! / size;
@@ -152,19 +159,22 @@ export function sparseLayout(shape: ArrayLike<number>, s: SparsityDef): SparseLa
     const t = s.traversalOrder[l]!;
     const extent = l < rank ? extentOfDim[t]! : blockSizes[t - rank]!;
     if (meta.format === 'dense') {
-      if (meta.denseSize !== extent) fail('dim_metadata', `level ${l} (dimension ${t}) is DENSE with dense_size ${meta.denseSize}, expected ${extent}`);
+      if (meta.denseSize !== extent)
+        fail('dim_metadata', `level ${l} (dimension ${t}) is DENSE with dense_size ${meta.denseSize}, expected ${extent}`);
       positions *= extent;
       continue;
     }
     const seg = meta.arraySegments?.values;
     const idx = meta.arrayIndices?.values;
     if (!seg || !idx) fail('dim_metadata', `level ${l} is SPARSE_CSR but lacks array_segments or array_indices`);
-    if (seg!.length !== positions + 1) fail('dim_metadata', `level ${l}: array_segments has ${seg!.length} entries, expected ${positions + 1}`);
+    if (seg!.length !== positions + 1)
+      fail('dim_metadata', `level ${l}: array_segments has ${seg!.length} entries, expected ${positions + 1}`);
     if (seg![0] !== 0) fail('dim_metadata', `level ${l}: array_segments must start at 0, got ${seg![0]}`);
     for (let i = 1; i < seg!.length; i++) {
       if (seg![i]! < seg![i - 1]!) fail('dim_metadata', `level ${l}: array_segments decreases at [${i}] (${seg![i - 1]} then ${seg![i]})`);
     }
-    if (seg![positions] !== idx!.length) fail('dim_metadata', `level ${l}: array_segments ends at ${seg![positions]} but array_indices has ${idx!.length} entries`);
+    if (seg![positions] !== idx!.length)
+      fail('dim_metadata', `level ${l}: array_segments ends at ${seg![positions]} but array_indices has ${idx!.length} entries`);
     for (let i = 0; i < idx!.length; i++) {
       const v = idx![i]!;
       if (v < 0 || v >= extent) fail('dim_metadata', `level ${l}: array_indices[${i}] = ${v} is outside [0, ${extent})`);

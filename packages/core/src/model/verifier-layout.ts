@@ -276,7 +276,11 @@ const shorts: FieldKind = { kind: 'vector', elementSize: 2 };
 const sparseIndexVector: FieldKind = {
   kind: 'union',
   union: 'SparseIndexVector',
-  members: [table('Int32Vector', [['values', ints]]), table('Uint16Vector', [['values', shorts]]), table('Uint8Vector', [['values', bytes]])],
+  members: [
+    table('Int32Vector', [['values', ints]]),
+    table('Uint16Vector', [['values', shorts]]),
+    table('Uint8Vector', [['values', bytes]]),
+  ],
 };
 
 const dimensionMetadata = table('DimensionMetadata', [

@@ -105,7 +105,8 @@ class SemanticVerifier {
       const loc = { table: 'OperatorCode', index: i, path: `model.operator_codes[${i}]` };
       const deprecated = oc.deprecatedBuiltinCode();
       const builtin = oc.builtinCode();
-      if (deprecated < 0) throw new ModelError(`negative deprecated_builtin_code ${deprecated}`, { ...loc, field: 'deprecated_builtin_code' });
+      if (deprecated < 0)
+        throw new ModelError(`negative deprecated_builtin_code ${deprecated}`, { ...loc, field: 'deprecated_builtin_code' });
       if (builtin < 0) throw new ModelError(`negative builtin_code ${builtin}`, { ...loc, field: 'builtin_code' });
       const effective = Math.max(deprecated, builtin);
       if (effective === BuiltinOperator.CUSTOM && oc.customCode() === null) {
@@ -130,7 +131,8 @@ class SemanticVerifier {
     this.checkIndexList(sg.inputsLength(), (i) => sg.inputs(i)!, tensorCount, false, { table: 'SubGraph', field: 'inputs', path });
     this.checkIndexList(sg.outputsLength(), (i) => sg.outputs(i)!, tensorCount, false, { table: 'SubGraph', field: 'outputs', path });
     const op = new Operator();
-    for (let o = 0, n = sg.operatorsLength(); o < n; o++) this.checkOperator(sg.operators(o, op)!, tensorCount, `${path}.operators[${o}]`, o);
+    for (let o = 0, n = sg.operatorsLength(); o < n; o++)
+      this.checkOperator(sg.operators(o, op)!, tensorCount, `${path}.operators[${o}]`, o);
     if (sparse.length) this.checkSparseUses(sg, new Set(sparse), path);
   }
 
@@ -149,14 +151,17 @@ class SemanticVerifier {
         path,
       });
     };
-    for (let i = 0, n = sg.inputsLength(); i < n; i++) if (sparse.has(sg.inputs(i)!)) uses(sg.inputs(i)!, `subgraph input ${i}`, i, 'inputs');
-    for (let i = 0, n = sg.outputsLength(); i < n; i++) if (sparse.has(sg.outputs(i)!)) uses(sg.outputs(i)!, `subgraph output ${i}`, i, 'outputs');
+    for (let i = 0, n = sg.inputsLength(); i < n; i++)
+      if (sparse.has(sg.inputs(i)!)) uses(sg.inputs(i)!, `subgraph input ${i}`, i, 'inputs');
+    for (let i = 0, n = sg.outputsLength(); i < n; i++)
+      if (sparse.has(sg.outputs(i)!)) uses(sg.outputs(i)!, `subgraph output ${i}`, i, 'outputs');
     for (let o = 0, n = sg.operatorsLength(); o < n; o++) {
       const operator = sg.operators(o, op)!;
       const code = this.opcodes[operator.opcodeIndex()]!;
       for (let k = 0, m = operator.inputsLength(); k < m; k++) {
         const t = operator.inputs(k)!;
-        if (sparse.has(t) && !(code === BuiltinOperator.DENSIFY && k === 0)) uses(t, `input ${k} of operator ${o} (${builtinOperatorName(code)})`, o, 'inputs');
+        if (sparse.has(t) && !(code === BuiltinOperator.DENSIFY && k === 0))
+          uses(t, `input ${k} of operator ${o} (${builtinOperatorName(code)})`, o, 'inputs');
       }
       for (let k = 0, m = operator.outputsLength(); k < m; k++) {
         const t = operator.outputs(k)!;
@@ -220,13 +225,18 @@ class SemanticVerifier {
   ): void {
     const loc = { ...tensorLoc, table: 'SparsityParameters', path: `${tensorLoc.path}.sparsity` };
     const size = elementSize(type);
-    if (size === undefined) throw new ModelError(`a sparse tensor must have a fixed-size type, got ${tensorTypeName(type)}`, { ...tensorLoc, field: 'type' });
+    if (size === undefined)
+      throw new ModelError(`a sparse tensor must have a fixed-size type, got ${tensorTypeName(type)}`, { ...tensorLoc, field: 'type' });
     if (t.isVariable()) throw new ModelError('a sparse tensor cannot be a variable', { ...tensorLoc, field: 'is_variable' });
-    if (constantBytes === 0) throw new ModelError('a sparse tensor must be a constant (its buffer holds the stored values)', { ...tensorLoc, field: 'buffer' });
+    if (constantBytes === 0)
+      throw new ModelError('a sparse tensor must be a constant (its buffer holds the stored values)', { ...tensorLoc, field: 'buffer' });
     this.spend(sparsityElementCount(s), loc);
     let stored: number;
     try {
-      stored = sparseLayout(Int32Array.from({ length: t.shapeLength() }, (_, d) => t.shape(d)!), readSparsity(s)).storedValues;
+      stored = sparseLayout(
+        Int32Array.from({ length: t.shapeLength() }, (_, d) => t.shape(d)!),
+        readSparsity(s),
+      ).storedValues;
     } catch (e) {
       if (e instanceof SparsityError) throw new ModelError(e.message, { ...loc, field: e.field });
       throw e;
@@ -269,7 +279,8 @@ class SemanticVerifier {
     }
     for (let i = 0; i < zeroPoints; i++) {
       const zp = q.zeroPoint(i)!;
-      if (zp < INT32_MIN || zp > INT32_MAX) throw new ModelError(`zero_point[${i}] = ${zp} does not fit in int32`, { ...loc, field: 'zero_point' });
+      if (zp < INT32_MIN || zp > INT32_MAX)
+        throw new ModelError(`zero_point[${i}] = ${zp} does not fit in int32`, { ...loc, field: 'zero_point' });
     }
     const dim = q.quantizedDimension();
     if (dim < 0) throw new ModelError(`negative quantized_dimension ${dim}`, { ...loc, field: 'quantized_dimension' });
@@ -325,22 +336,19 @@ class SemanticVerifier {
     if (largeOffset > MIN_EXTERNAL_OFFSET) {
       const size = op.largeCustomOptionsSize();
       if (largeOffset + size > BigInt(this.fileSize)) {
-        throw new ModelError(`large custom options at file offset ${largeOffset} with ${size} bytes extend past the ${this.fileSize}-byte file`, {
-          ...loc,
-          field: 'large_custom_options_offset',
-        });
+        throw new ModelError(
+          `large custom options at file offset ${largeOffset} with ${size} bytes extend past the ${this.fileSize}-byte file`,
+          {
+            ...loc,
+            field: 'large_custom_options_offset',
+          },
+        );
       }
     }
   }
 
   /** Every index in [0, count) — or -1 where `optional` — else a ModelError naming the element. */
-  private checkIndexList(
-    length: number,
-    at: (i: number) => number,
-    count: number,
-    optional: boolean,
-    loc: ModelErrorLocation,
-  ): void {
+  private checkIndexList(length: number, at: (i: number) => number, count: number, optional: boolean, loc: ModelErrorLocation): void {
     this.spend(length, loc);
     for (let i = 0; i < length; i++) {
       const v = at(i);

@@ -146,7 +146,14 @@ class StructureVerifier {
       this.index = undefined;
       const t = field.type;
       if (t.kind === 'union') {
-        this.verifyUnion(pos, tableSize, this.slot(vtable, vtableSize, field.id - 1), this.slot(vtable, vtableSize, field.id), field, depth);
+        this.verifyUnion(
+          pos,
+          tableSize,
+          this.slot(vtable, vtableSize, field.id - 1),
+          this.slot(vtable, vtableSize, field.id),
+          field,
+          depth,
+        );
         continue;
       }
       const rel = this.slot(vtable, vtableSize, field.id);

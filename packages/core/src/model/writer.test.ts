@@ -36,11 +36,24 @@ const SAMPLE_OPTIONS: ReadonlyArray<readonly [BuiltinOptionsType, BuiltinOptions
   ],
   [
     BuiltinOptionsType.TransposeConvOptions,
-    { padding: Padding.VALID, strideW: 2, strideH: 2, fusedActivationFunction: ActivationFunctionType.TANH, quantizedBiasType: TensorType.INT32 },
+    {
+      padding: Padding.VALID,
+      strideW: 2,
+      strideH: 2,
+      fusedActivationFunction: ActivationFunctionType.TANH,
+      quantizedBiasType: TensorType.INT32,
+    },
   ],
   [
     BuiltinOptionsType.Pool2DOptions,
-    { padding: Padding.VALID, strideW: 2, strideH: 3, filterWidth: 4, filterHeight: 5, fusedActivationFunction: ActivationFunctionType.RELU_N1_TO_1 },
+    {
+      padding: Padding.VALID,
+      strideW: 2,
+      strideH: 3,
+      filterWidth: 4,
+      filterHeight: 5,
+      fusedActivationFunction: ActivationFunctionType.RELU_N1_TO_1,
+    },
   ],
   [
     BuiltinOptionsType.FullyConnectedOptions,
@@ -60,10 +73,7 @@ const SAMPLE_OPTIONS: ReadonlyArray<readonly [BuiltinOptionsType, BuiltinOptions
   [BuiltinOptionsType.ConcatenationOptions, { axis: -1, fusedActivationFunction: ActivationFunctionType.RELU }],
   [BuiltinOptionsType.ReshapeOptions, { newShape: new Int32Array([1, -1, 8]) }],
   [BuiltinOptionsType.ReducerOptions, { keepDims: true }],
-  [
-    BuiltinOptionsType.StridedSliceOptions,
-    { beginMask: 1, endMask: 2, ellipsisMask: 4, newAxisMask: 8, shrinkAxisMask: 16, offset: true },
-  ],
+  [BuiltinOptionsType.StridedSliceOptions, { beginMask: 1, endMask: 2, ellipsisMask: 4, newAxisMask: 8, shrinkAxisMask: 16, offset: true }],
   [BuiltinOptionsType.SVDFOptions, { rank: 2, fusedActivationFunction: ActivationFunctionType.RELU, asymmetricQuantizeInputs: true }],
   [
     BuiltinOptionsType.UnidirectionalSequenceLSTMOptions,
@@ -106,17 +116,15 @@ function modelWithOptions(options: ReadonlyArray<readonly [number, BuiltinOption
   def.operatorCodes.push({ builtinCode: BuiltinOperator.CUSTOM, deprecatedBuiltinCode: 32, customCode: 'Probe', version: 1 });
   const probe = def.operatorCodes.length - 1;
   const sg = def.subgraphs[0]!;
-  sg.operators = options.map(
-    ([type, opts]): OperatorDef => ({
-      opcodeIndex: probe,
-      inputs: new Int32Array([0]),
-      outputs: new Int32Array([3]),
-      intermediates: new Int32Array(0),
-      builtinOptionsType: type,
-      builtinOptions: opts,
-      customOptions: null,
-    }),
-  );
+  sg.operators = options.map(([type, opts]): OperatorDef => ({
+    opcodeIndex: probe,
+    inputs: new Int32Array([0]),
+    outputs: new Int32Array([3]),
+    intermediates: new Int32Array(0),
+    builtinOptionsType: type,
+    builtinOptions: opts,
+    customOptions: null,
+  }));
   return def;
 }
 
@@ -195,7 +203,12 @@ describe('writeModel', () => {
     const def = smallModelBuilder().buildDef();
     const sg = def.subgraphs[0]!;
     def.signatureDefs = [
-      { signatureKey: 'serving_default', subgraphIndex: 0, inputs: [{ name: 'in', tensorIndex: 0 }], outputs: [{ name: 'out', tensorIndex: 8 }] },
+      {
+        signatureKey: 'serving_default',
+        subgraphIndex: 0,
+        inputs: [{ name: 'in', tensorIndex: 0 }],
+        outputs: [{ name: 'out', tensorIndex: 8 }],
+      },
     ];
     def.metadataBuffer = new Int32Array([1]);
     sg.tensors[0]!.shapeSignature = new Int32Array([-1, 4, 4, 2]);

@@ -122,8 +122,14 @@ class ModelWriter {
       return Metadata.createMetadata(b, name, m.buffer + this.bufferShift);
     });
     const signatures = def.signatureDefs.map((s) => {
-      const inputs = SignatureDef.createInputsVector(b, s.inputs.map((t) => this.writeTensorMap(t)));
-      const outputs = SignatureDef.createOutputsVector(b, s.outputs.map((t) => this.writeTensorMap(t)));
+      const inputs = SignatureDef.createInputsVector(
+        b,
+        s.inputs.map((t) => this.writeTensorMap(t)),
+      );
+      const outputs = SignatureDef.createOutputsVector(
+        b,
+        s.outputs.map((t) => this.writeTensorMap(t)),
+      );
       const key = b.createString(s.signatureKey);
       SignatureDef.startSignatureDef(b);
       SignatureDef.addInputs(b, inputs);
@@ -138,7 +144,10 @@ class ModelWriter {
     const description = b.createString(def.description);
     const buffersVec = Model.createBuffersVector(b, buffers);
     const metadataBuffer = def.metadataBuffer?.length
-      ? Model.createMetadataBufferVector(b, def.metadataBuffer.map((i) => i + this.bufferShift))
+      ? Model.createMetadataBufferVector(
+          b,
+          def.metadataBuffer.map((i) => i + this.bufferShift),
+        )
       : 0;
     const metadataVec = metadata.length > 0 ? Model.createMetadataVector(b, metadata) : 0;
     const signaturesVec = signatures.length > 0 ? Model.createSignatureDefsVector(b, signatures) : 0;
@@ -242,11 +251,20 @@ class ModelWriter {
     const b = this.builder;
     switch (a.type) {
       case 'uint8':
-        return { type: SparseIndexVector.Uint8Vector, offset: Uint8Vector.createUint8Vector(b, Uint8Vector.createValuesVector(b, Uint8Array.from(a.values))) };
+        return {
+          type: SparseIndexVector.Uint8Vector,
+          offset: Uint8Vector.createUint8Vector(b, Uint8Vector.createValuesVector(b, Uint8Array.from(a.values))),
+        };
       case 'uint16':
-        return { type: SparseIndexVector.Uint16Vector, offset: Uint16Vector.createUint16Vector(b, Uint16Vector.createValuesVector(b, Array.from(a.values))) };
+        return {
+          type: SparseIndexVector.Uint16Vector,
+          offset: Uint16Vector.createUint16Vector(b, Uint16Vector.createValuesVector(b, Array.from(a.values))),
+        };
       default:
-        return { type: SparseIndexVector.Int32Vector, offset: Int32Vector.createInt32Vector(b, Int32Vector.createValuesVector(b, a.values)) };
+        return {
+          type: SparseIndexVector.Int32Vector,
+          offset: Int32Vector.createInt32Vector(b, Int32Vector.createValuesVector(b, a.values)),
+        };
     }
   }
 
@@ -276,9 +294,7 @@ class ModelWriter {
     const options =
       op.builtinOptionsType !== 0 && op.builtinOptions !== null ? writeBuiltinOptions(b, op.builtinOptionsType, op.builtinOptions) : 0;
     const custom = op.customOptions ? b.createByteVector(op.customOptions) : 0;
-    const mutating = op.mutatingVariableInputs?.length
-      ? Operator.createMutatingVariableInputsVector(b, op.mutatingVariableInputs)
-      : 0;
+    const mutating = op.mutatingVariableInputs?.length ? Operator.createMutatingVariableInputsVector(b, op.mutatingVariableInputs) : 0;
     const options2Type = op.builtinOptions2Type ?? 0;
     let options2 = 0;
     if (options2Type !== 0) {

@@ -15,7 +15,9 @@ export function validatePlan(plannerName: string, reqs: readonly BufferRequireme
   for (let i = 0; i < reqs.length; i++) {
     const o = plan.offsets[i]!;
     if (!(o >= 0) || o % alignment !== 0)
-      throw new PlannerError(`planner ${plannerName} placed buffer ${i} (${describe(reqs[i]!)}) at offset ${o}, not a non-negative multiple of ${alignment}`);
+      throw new PlannerError(
+        `planner ${plannerName} placed buffer ${i} (${describe(reqs[i]!)}) at offset ${o}, not a non-negative multiple of ${alignment}`,
+      );
     end = Math.max(end, o + reqs[i]!.size);
   }
   if (plan.headBytes < end)

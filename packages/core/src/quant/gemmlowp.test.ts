@@ -91,7 +91,7 @@ describe('exp_on_negative_values', () => {
     const quarter = expOnIntervalBetweenNegativeOneQuarterAnd0Excl(-(1 << 29));
     expect(Math.abs(quarter - taylor * Q31)).toBeLessThan(8);
   });
-  it('follows exp within gemmlowp\'s 4th-order accuracy over [-16, 0] in Q5.26', () => {
+  it("follows exp within gemmlowp's 4th-order accuracy over [-16, 0] in Q5.26", () => {
     let worst = 0;
     for (let i = 1; i <= 4000; i++) {
       const a = -Math.round((i / 4000) * 16 * 2 ** 26);

@@ -56,8 +56,7 @@ export function integerFrExp(input: number): IntegerFrExpResult {
  */
 export function quantizeMultiplierIntegerFrExp(realMultiplier: number): QuantizedMultiplier {
   if (realMultiplier === 0) return { multiplier: 0, shift: 0 };
-  if (!Number.isFinite(realMultiplier))
-    throw new RangeError(`quantizeMultiplierIntegerFrExp: multiplier ${realMultiplier} is not finite`);
+  if (!Number.isFinite(realMultiplier)) throw new RangeError(`quantizeMultiplierIntegerFrExp: multiplier ${realMultiplier} is not finite`);
   const r = integerFrExp(realMultiplier);
   let qFixed = r.fraction;
   let shift = r.shift;

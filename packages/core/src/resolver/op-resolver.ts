@@ -102,12 +102,22 @@ export class OpResolver {
    * Picks the provider for one node: the first candidate whose `supports` accepts it. Returns null when
    * no provider is registered or none accepts (the result's `tried` says which were asked).
    */
-  resolve(builtinCode: number, version: number, customName: string | null | undefined, context: TfLiteContext, node: Node): Resolution | null {
+  resolve(
+    builtinCode: number,
+    version: number,
+    customName: string | null | undefined,
+    context: TfLiteContext,
+    node: Node,
+  ): Resolution | null {
     const tried: Resolution['tried'] = [];
     for (const registration of this.candidates(builtinCode, version, customName)) {
       const answer = registration.supports ? registration.supports(context, node) : true;
       const accepted = answer === true;
-      const entry: Resolution['tried'][number] = { provider: registration.provider ?? 'unknown', name: registration.name ?? opDisplayName(builtinCode, customName), accepted };
+      const entry: Resolution['tried'][number] = {
+        provider: registration.provider ?? 'unknown',
+        name: registration.name ?? opDisplayName(builtinCode, customName),
+        accepted,
+      };
       if (typeof answer === 'string' && answer) entry.reason = answer;
       tried.push(entry);
       if (accepted) return { registration, tried };

@@ -52,7 +52,7 @@ describe('stageGeometry', () => {
     expect((geo.steps[3] as { inputs: number[] }).inputs).toEqual([c.id, geo.bufferOf.get(m)]);
   });
 
-  it('a PAD shares its input\'s buffer: its pad value fills outside the input image', () => {
+  it("a PAD shares its input's buffer: its pad value fills outside the input image", () => {
     const g = new TestGraph();
     const x = g.activation([1, 4, 4, 1], TensorType.INT8, 9);
     const p = g.activation([1, 6, 6, 1], TensorType.INT8, 9);

@@ -164,7 +164,10 @@ export function stageGeometry(stage: StageGraph, tensors: readonly Tensor[], til
       });
       nx = { h: ax(wy.h, op.h), w: ax(wy.w, op.w) };
     } else if (op.kind === 'pad') {
-      nx = { h: { step: wy.h.step, lo: wy.h.lo - op.top, hi: wy.h.hi - op.top }, w: { step: wy.w.step, lo: wy.w.lo - op.left, hi: wy.w.hi - op.left } };
+      nx = {
+        h: { step: wy.h.step, lo: wy.h.lo - op.top, hi: wy.h.hi - op.top },
+        w: { step: wy.w.step, lo: wy.w.lo - op.left, hi: wy.w.hi - op.left },
+      };
     } else {
       nx = wy;
     }
@@ -227,7 +230,8 @@ export function stageGeometry(stage: StageGraph, tensors: readonly Tensor[], til
       if (readers.get(x)!.length !== 1) return `the input of PAD node ${pad.node.index} (tensor ${x}) has other readers in the stage`;
       const tx = tensors[x]!;
       const tt = tensors[t]!;
-      if (tx.params.scale !== tt.params.scale || tx.params.zeroPoint !== tt.params.zeroPoint) return `PAD node ${pad.node.index} changes the quantization`;
+      if (tx.params.scale !== tt.params.scale || tx.params.zeroPoint !== tt.params.zeroPoint)
+        return `PAD node ${pad.node.index} changes the quantization`;
       const b = bufferOf.get(x)!;
       bufferOf.set(t, b);
       const [sy, sx] = shift.get(x)!;
@@ -305,7 +309,10 @@ export function stageGeometry(stage: StageGraph, tensors: readonly Tensor[], til
  * Bytes of tile buffers alive at each step of one tile (a buffer lives from the step that writes it to
  * the last step that reads it). `saving(step)` may subtract what an in-place step shares.
  */
-export function tileLiveBytes(g: StageGeometry, saving?: (stepIndex: number) => number): { peak: number; peakStep: number; live: number[] } {
+export function tileLiveBytes(
+  g: StageGeometry,
+  saving?: (stepIndex: number) => number,
+): { peak: number; peakStep: number; live: number[] } {
   const first = new Int32Array(g.buffers.length).fill(-1);
   const last = new Int32Array(g.buffers.length).fill(-1);
   const touch = (b: number, s: number) => {

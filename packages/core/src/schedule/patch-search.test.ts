@@ -47,7 +47,13 @@ describe('searchPatchStage', () => {
     const i = h.activation([1, 8]);
     const o = h.activation([1, 8]);
     h.op(BuiltinOperator.RESHAPE, [i], o, null);
-    const none = searchPatchStage({ steps: [{ node: h.nodes[0]!, code: h.codes[0]!, inPlace: null }], tensors: h.tensors, graphInputs: [i], graphOutputs: [o], recomputeBudget: 1 });
+    const none = searchPatchStage({
+      steps: [{ node: h.nodes[0]!, code: h.codes[0]!, inPlace: null }],
+      tensors: h.tensors,
+      graphInputs: [i],
+      graphOutputs: [o],
+      recomputeBudget: 1,
+    });
     expect(none.best).toBeNull();
     expect(none.reason).toBe('the model has no spatial operators (convolutions, pools, pads, elementwise) to tile');
   });
@@ -70,7 +76,13 @@ describe('searchPatchStage', () => {
     const out = g.activation([1, 1024]);
     g.conv(x, a, 3, 1, Padding.SAME, 2, 4);
     g.op(BuiltinOperator.DEQUANTIZE, [g.constant([4, 1, 1, 4], TensorType.FLOAT16)], w, null);
-    g.op(BuiltinOperator.CONV_2D, [a, w, g.constant([4], TensorType.INT32)], o, { padding: Padding.SAME, strideH: 1, strideW: 1, dilationHFactor: 1, dilationWFactor: 1 });
+    g.op(BuiltinOperator.CONV_2D, [a, w, g.constant([4], TensorType.INT32)], o, {
+      padding: Padding.SAME,
+      strideH: 1,
+      strideW: 1,
+      dilationHFactor: 1,
+      dilationWFactor: 1,
+    });
     g.op(BuiltinOperator.RESHAPE, [o], out, null);
     const steps: SearchStep[] = g.nodes.map((node, k) => ({ node, code: g.codes[k]!, inPlace: null }));
     const described = describeSteps(steps, g.tensors, [out]);

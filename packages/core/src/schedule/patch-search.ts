@@ -124,7 +124,11 @@ export interface StepOps {
 export function describeSteps(steps: readonly SearchStep[], tensors: readonly Tensor[], graphOutputs: ArrayLike<number>): StepOps {
   const constants = constantNodes(steps, tensors, graphOutputs);
   const ops = steps.map((s, k) =>
-    s.code < 0 ? `node ${s.node.index} is not a builtin operator the schedule can tile` : constants.nodes.has(k) ? 'computes from constants only' : describeSpatialOp(s.code, s.node, tensors, constants.tensors),
+    s.code < 0
+      ? `node ${s.node.index} is not a builtin operator the schedule can tile`
+      : constants.nodes.has(k)
+        ? 'computes from constants only'
+        : describeSpatialOp(s.code, s.node, tensors, constants.tensors),
   );
   return { ops, constantNodes: constants.nodes };
 }
@@ -134,7 +138,14 @@ export function describeSteps(steps: readonly SearchStep[], tensors: readonly Te
  * spatial (or compute from constants only: it is hoisted before the stage), and exactly one tensor the
  * spatial nodes produce (the last node's output) may be used after them.
  */
-export function stageGraphOf(steps: readonly SearchStep[], described: StepOps, first: number, last: number, lastUsed: Int32Array, graphOutputs: Set<number>): StageGraph | string {
+export function stageGraphOf(
+  steps: readonly SearchStep[],
+  described: StepOps,
+  first: number,
+  last: number,
+  lastUsed: Int32Array,
+  graphOutputs: Set<number>,
+): StageGraph | string {
   const nodes: StageNode[] = [];
   const produced = new Set<number>();
   const inputs: number[] = [];

@@ -94,7 +94,15 @@ export class PatchStage {
     };
     const firstNode = graph.nodes[0]!.node.index;
     const node = new NodeImpl(firstNode, Int32Array.from(graph.inputs), Int32Array.of(graph.output), NONE, null, null);
-    this.runner = { node, registration, op: `PATCH_STAGE (nodes ${graph.nodes.map((n) => n.node.index).join(',')})`, version: 1, declinedBy: [], initialized: true, invokes: NONE };
+    this.runner = {
+      node,
+      registration,
+      op: `PATCH_STAGE (nodes ${graph.nodes.map((n) => n.node.index).join(',')})`,
+      version: 1,
+      declinedBy: [],
+      initialized: true,
+      invokes: NONE,
+    };
   }
 
   /**
@@ -120,7 +128,14 @@ export class PatchStage {
     for (const b of geometry.buffers) {
       const root = sg.tensors[b.root]!;
       const name = `${root.name || `t${root.index}`} [${b.cropOf === undefined ? 'tile' : 'crop'} ${b.rows}x${b.cols}]`;
-      const t = new Tensor(sg.tensors.length, name, root.type, Int32Array.of(b.batch, b.rows, b.cols, b.channels), root.quantization, false);
+      const t = new Tensor(
+        sg.tensors.length,
+        name,
+        root.type,
+        Int32Array.of(b.batch, b.rows, b.cols, b.channels),
+        root.quantization,
+        false,
+      );
       sg.tensors.push(t);
       stage.bufferTensors.push(t.index);
     }
@@ -157,8 +172,23 @@ export class PatchStage {
           const orig = sg.entries[sg.plan[sn.step]!]!;
           const inputs = Array.from(sn.node.inputs, (t, p) => (st.inputs[p]! >= 0 ? tensorOf(st.inputs[p]!) : t));
           const builtin = sn.op.kind === 'window' ? { ...(sn.node.builtinData as object), padding: Padding.VALID } : sn.node.builtinData;
-          const node = new NodeImpl(sg.entries.length, Int32Array.from(inputs), Int32Array.of(tensorOf(st.output)), sn.node.intermediates, builtin as NodeImpl['builtinData'], sn.node.customInitialData);
-          const e: PlanEntry = { node, registration: null, op: `${orig.op} (tile)`, version: orig.version, declinedBy: [], initialized: false, invokes: NONE };
+          const node = new NodeImpl(
+            sg.entries.length,
+            Int32Array.from(inputs),
+            Int32Array.of(tensorOf(st.output)),
+            sn.node.intermediates,
+            builtin as NodeImpl['builtinData'],
+            sn.node.customInitialData,
+          );
+          const e: PlanEntry = {
+            node,
+            registration: null,
+            op: `${orig.op} (tile)`,
+            version: orig.version,
+            declinedBy: [],
+            initialized: false,
+            invokes: NONE,
+          };
           add(e);
           host.graph.current.entry = e;
           try {
@@ -188,7 +218,12 @@ export class PatchStage {
         }
         case 'scatter': {
           // Its inputs keep the stage inputs and the hoisted nodes' results alive until the last tile.
-          const e = ownEntry('PATCH_SCATTER', stage.stepRegistration('PATCH_SCATTER'), [tensorOf(st.buffer), ...graph.inputs, ...graph.kept], [graph.output]);
+          const e = ownEntry(
+            'PATCH_SCATTER',
+            stage.stepRegistration('PATCH_SCATTER'),
+            [tensorOf(st.buffer), ...graph.inputs, ...graph.kept],
+            [graph.output],
+          );
           add(e);
           stage.steps.push({ kind: StepKind.Scatter, entry: e, buffer: st.buffer, tensor: graph.output });
           break;
@@ -304,7 +339,14 @@ export class PatchStage {
     const b = this.buffer(st.buffer);
     const y0 = this.tileRow * b.h.step + b.h.lo;
     const x0 = this.tileCol * b.w.step + b.w.lo;
-    gatherWindow(this.views[st.buffer]!, this.inputBlocks.get(st.tensor)!, this.blocks[st.buffer]!, y0, x0, b.fills.length ? b.fills[0]!.value : 0);
+    gatherWindow(
+      this.views[st.buffer]!,
+      this.inputBlocks.get(st.tensor)!,
+      this.blocks[st.buffer]!,
+      y0,
+      x0,
+      b.fills.length ? b.fills[0]!.value : 0,
+    );
     this.fill(st.buffer);
   }
 

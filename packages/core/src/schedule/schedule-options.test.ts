@@ -5,10 +5,23 @@ import { DEFAULT_RECOMPUTE_BUDGET, SCHEDULE_NAMES, resolveSchedule } from './sch
 describe('resolveSchedule', () => {
   it('spells out names and options', () => {
     expect(SCHEDULE_NAMES).toEqual(['normal', 'inplace', 'patch', 'patch+inplace']);
-    expect(resolveSchedule(undefined)).toMatchObject({ name: 'normal', patch: false, inPlace: false, recomputeBudget: DEFAULT_RECOMPUTE_BUDGET, stage: null, maxGrid: 8, inPlaceVariants: 'where-needed' });
+    expect(resolveSchedule(undefined)).toMatchObject({
+      name: 'normal',
+      patch: false,
+      inPlace: false,
+      recomputeBudget: DEFAULT_RECOMPUTE_BUDGET,
+      stage: null,
+      maxGrid: 8,
+      inPlaceVariants: 'where-needed',
+    });
     expect(resolveSchedule('inplace')).toMatchObject({ patch: false, inPlace: true });
     expect(resolveSchedule('patch+inplace')).toMatchObject({ patch: true, inPlace: true });
-    expect(resolveSchedule({ name: 'patch', recomputeBudget: 0.5, maxGrid: 4 })).toMatchObject({ patch: true, inPlace: false, recomputeBudget: 0.5, maxGrid: 4 });
+    expect(resolveSchedule({ name: 'patch', recomputeBudget: 0.5, maxGrid: 4 })).toMatchObject({
+      patch: true,
+      inPlace: false,
+      recomputeBudget: 0.5,
+      maxGrid: 4,
+    });
     const stage = { firstNode: 1, lastNode: 3, rows: 2, cols: 3 };
     expect(resolveSchedule({ name: 'patch', stage }).stage).toEqual(stage);
   });

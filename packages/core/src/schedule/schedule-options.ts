@@ -74,18 +74,35 @@ export function resolveSchedule(option: ScheduleName | ScheduleOptions | undefin
   const o: ScheduleOptions = option === undefined ? { name: 'normal' } : typeof option === 'string' ? { name: option } : option;
   if (!isScheduleName(o.name)) throw new ScheduleError(`unknown schedule "${String(o.name)}" (known: ${SCHEDULE_NAMES.join(', ')})`);
   const budget = o.recomputeBudget ?? DEFAULT_RECOMPUTE_BUDGET;
-  if (!(Number.isFinite(budget) && budget >= 0)) throw new ScheduleError(`recomputeBudget must be a non-negative number (0.2 = 20 % more MACs), got ${budget}`);
+  if (!(Number.isFinite(budget) && budget >= 0))
+    throw new ScheduleError(`recomputeBudget must be a non-negative number (0.2 = 20 % more MACs), got ${budget}`);
   const maxGrid = o.maxGrid ?? 8;
-  if (!(Number.isInteger(maxGrid) && maxGrid >= 1 && maxGrid <= 64)) throw new ScheduleError(`maxGrid must be an integer in [1, 64], got ${maxGrid}`);
+  if (!(Number.isInteger(maxGrid) && maxGrid >= 1 && maxGrid <= 64))
+    throw new ScheduleError(`maxGrid must be an integer in [1, 64], got ${maxGrid}`);
   const patch = o.name === 'patch' || o.name === 'patch+inplace';
   if (o.stage) {
     if (!patch) throw new ScheduleError(`a fixed stage needs a patch schedule (patch or patch+inplace), not ${o.name}`);
     const s = o.stage;
-    for (const [k, v] of [['firstNode', s.firstNode], ['lastNode', s.lastNode], ['rows', s.rows], ['cols', s.cols]] as const)
-      if (!(Number.isInteger(v) && v >= (k === 'rows' || k === 'cols' ? 1 : 0))) throw new ScheduleError(`stage.${k} must be a ${k === 'rows' || k === 'cols' ? 'positive' : 'non-negative'} integer, got ${v}`);
+    for (const [k, v] of [
+      ['firstNode', s.firstNode],
+      ['lastNode', s.lastNode],
+      ['rows', s.rows],
+      ['cols', s.cols],
+    ] as const)
+      if (!(Number.isInteger(v) && v >= (k === 'rows' || k === 'cols' ? 1 : 0)))
+        throw new ScheduleError(`stage.${k} must be a ${k === 'rows' || k === 'cols' ? 'positive' : 'non-negative'} integer, got ${v}`);
     if (s.lastNode < s.firstNode) throw new ScheduleError(`stage.lastNode ${s.lastNode} is before stage.firstNode ${s.firstNode}`);
   }
   const inPlaceVariants = o.inPlaceVariants ?? 'where-needed';
-  if (inPlaceVariants !== 'where-needed' && inPlaceVariants !== 'all') throw new ScheduleError(`inPlaceVariants must be where-needed or all, got ${String(inPlaceVariants)}`);
-  return { name: o.name, patch, inPlace: o.name === 'inplace' || o.name === 'patch+inplace', recomputeBudget: budget, stage: o.stage ?? null, maxGrid, inPlaceVariants };
+  if (inPlaceVariants !== 'where-needed' && inPlaceVariants !== 'all')
+    throw new ScheduleError(`inPlaceVariants must be where-needed or all, got ${String(inPlaceVariants)}`);
+  return {
+    name: o.name,
+    patch,
+    inPlace: o.name === 'inplace' || o.name === 'patch+inplace',
+    recomputeBudget: budget,
+    stage: o.stage ?? null,
+    maxGrid,
+    inPlaceVariants,
+  };
 }

@@ -127,21 +127,59 @@ export class ScheduleRun {
       decision = this.spec.stage ? this.fixedDecision(steps, sg) : this.searchDecision(steps, sg);
       this.cache.decision = decision;
     }
-    const base = { nodes: [], ops: [], inputs: [], output: -1, grid: null, buffers: [], planRange: null, evaluated: decision.evaluated } as const;
-    const macs = { model: decision.totalMacs, extra: decision.extraMacs, overhead: decision.totalMacs ? decision.extraMacs / decision.totalMacs : 0 };
+    const base = {
+      nodes: [],
+      ops: [],
+      inputs: [],
+      output: -1,
+      grid: null,
+      buffers: [],
+      planRange: null,
+      evaluated: decision.evaluated,
+    } as const;
+    const macs = {
+      model: decision.totalMacs,
+      extra: decision.extraMacs,
+      overhead: decision.totalMacs ? decision.extraMacs / decision.totalMacs : 0,
+    };
     const estimate = { normalPeak: decision.normalPeak, peak: decision.estimatedPeak };
     if (!decision.stage) {
-      this.patch = { ...base, nodes: [], ops: [], inputs: [], buffers: [], description: `no stage: ${decision.reason}`, reason: decision.reason!, macs, estimate };
+      this.patch = {
+        ...base,
+        nodes: [],
+        ops: [],
+        inputs: [],
+        buffers: [],
+        description: `no stage: ${decision.reason}`,
+        reason: decision.reason!,
+        macs,
+        estimate,
+      };
       return;
     }
     const s = decision.stage;
     const first = sg.plan.findIndex((i) => sg.entries[i]!.node.index === s.firstNode && !sg.entries[i]!.delegate);
     const last = sg.plan.findIndex((i) => sg.entries[i]!.node.index === s.lastNode && !sg.entries[i]!.delegate);
-    const { lastUsed } = computeLifetimes(tensors.length, steps.map((st) => st.node), sg.inputs, sg.outputs);
+    const { lastUsed } = computeLifetimes(
+      tensors.length,
+      steps.map((st) => st.node),
+      sg.inputs,
+      sg.outputs,
+    );
     const built = this.buildStage(host, resolver, steps, first, last, lastUsed, s.tileH, s.tileW);
     if (typeof built === 'string') {
       if (this.spec.stage) throw new ScheduleError(`the fixed patch stage cannot run: ${built}`);
-      this.patch = { ...base, nodes: [], ops: [], inputs: [], buffers: [], description: `no stage: ${built}`, reason: built, macs: { ...macs, extra: 0, overhead: 0 }, estimate: { ...estimate, peak: estimate.normalPeak } };
+      this.patch = {
+        ...base,
+        nodes: [],
+        ops: [],
+        inputs: [],
+        buffers: [],
+        description: `no stage: ${built}`,
+        reason: built,
+        macs: { ...macs, extra: 0, overhead: 0 },
+        estimate: { ...estimate, peak: estimate.normalPeak },
+      };
       return;
     }
     this.stage = built;
@@ -197,7 +235,9 @@ export class ScheduleRun {
     });
     const b = r.best;
     return {
-      stage: b ? { firstNode: steps[b.first]!.node.index, lastNode: steps[b.last]!.node.index, tileH: b.geometry.tileH, tileW: b.geometry.tileW } : null,
+      stage: b
+        ? { firstNode: steps[b.first]!.node.index, lastNode: steps[b.last]!.node.index, tileH: b.geometry.tileH, tileW: b.geometry.tileW }
+        : null,
       ...(b ? {} : { reason: r.reason! }),
       normalPeak: r.normalPeak,
       estimatedPeak: b ? b.estimatedPeak : r.normalPeak,

@@ -6,14 +6,20 @@ import { TestGraph } from './__tests__/graph.js';
 import { axisPadding, describeSpatialOp, nodeMacs, windowOutSize } from './spatial-ops.js';
 
 describe('describeSpatialOp', () => {
-  it('CONV_2D SAME: TFLite\'s padding of the whole tensor, the input zero point as fill, MACs per output', () => {
+  it("CONV_2D SAME: TFLite's padding of the whole tensor, the input zero point as fill, MACs per output", () => {
     const g = new TestGraph();
     const x = g.activation([1, 9, 10, 3], TensorType.INT8, -7);
     const y = g.activation([1, 5, 5, 4]);
     const n = g.conv(x, y, 3, 2, Padding.SAME, 3, 4);
     const op = describeSpatialOp(g.codes[n]!, g.nodes[n]!, g.tensors);
     // height 9 → 5 with stride 2: total padding (5-1)*2+3-9 = 2 → 1 before, 1 after; width 10 → 5: 1 → 0 before, 1 after.
-    expect(op).toMatchObject({ kind: 'window', fill: -7, macsPerOutput: 27, h: { padBefore: 1, padAfter: 1, stride: 2 }, w: { padBefore: 0, padAfter: 1 } });
+    expect(op).toMatchObject({
+      kind: 'window',
+      fill: -7,
+      macsPerOutput: 27,
+      h: { padBefore: 1, padAfter: 1, stride: 2 },
+      w: { padBefore: 0, padAfter: 1 },
+    });
     expect(nodeMacs(g.codes[n]!, g.nodes[n]!, g.tensors)).toBe(5 * 5 * 4 * 27);
   });
 
@@ -47,7 +53,16 @@ describe('describeSpatialOp', () => {
     const x = g.activation([1, 4, 4, 2], TensorType.INT8, 5);
     const y = g.activation([1, 5, 7, 2], TensorType.INT8, 5);
     const n = g.op(BuiltinOperator.PAD, [x, g.constant([4, 2], TensorType.INT32, [0, 0, 1, 0, 2, 1, 0, 0])], y, null);
-    expect(describeSpatialOp(g.codes[n]!, g.nodes[n]!, g.tensors)).toEqual({ kind: 'pad', spatialInputs: [0], macsPerOutput: 0, top: 1, bottom: 0, left: 2, right: 1, value: 5 });
+    expect(describeSpatialOp(g.codes[n]!, g.nodes[n]!, g.tensors)).toEqual({
+      kind: 'pad',
+      spatialInputs: [0],
+      macsPerOutput: 0,
+      top: 1,
+      bottom: 0,
+      left: 2,
+      right: 1,
+      value: 5,
+    });
     const z = g.activation([1, 4, 4, 3], TensorType.INT8, 5);
     const c = g.op(BuiltinOperator.PAD, [x, g.constant([4, 2], TensorType.INT32, [0, 0, 0, 0, 0, 0, 0, 1])], z, null);
     expect(describeSpatialOp(g.codes[c]!, g.nodes[c]!, g.tensors)).toEqual({ kind: 'elementwise', spatialInputs: [0], macsPerOutput: 0 });

@@ -109,7 +109,12 @@ export function isConstantTensor(t: Tensor): boolean {
  * by tile. `tensors` are the node's subgraph's tensors; `computedConstants` are tensors computed from
  * constants only (e.g. DEQUANTIZE of float16 weights, see `constantNodes`), which count as constants.
  */
-export function describeSpatialOp(code: number, node: Node, tensors: readonly Tensor[], computedConstants?: ReadonlySet<number>): SpatialOp | string {
+export function describeSpatialOp(
+  code: number,
+  node: Node,
+  tensors: readonly Tensor[],
+  computedConstants?: ReadonlySet<number>,
+): SpatialOp | string {
   const name = builtinOperatorName(code);
   const isConst: IsConst = computedConstants ? (t) => isConstantTensor(t) || computedConstants.has(t.index) : isConstantTensor;
   if (node.outputs.length !== 1) return `${name} has ${node.outputs.length} outputs`;
@@ -144,7 +149,14 @@ export function spatialTensorProblem(t: Tensor, what: string): string | null {
 /** Whether a tensor holds data fixed before the model runs (a constant, or computed from constants only). */
 type IsConst = (t: Tensor) => boolean;
 
-function spatialInput(name: string, node: Node, tensors: readonly Tensor[], position: number, output: Tensor, isConst: IsConst): Tensor | string {
+function spatialInput(
+  name: string,
+  node: Node,
+  tensors: readonly Tensor[],
+  position: number,
+  output: Tensor,
+  isConst: IsConst,
+): Tensor | string {
   const index = node.inputs[position];
   const t = index !== undefined && index >= 0 ? tensors[index] : undefined;
   if (!t) return `${name} has no input ${position}`;
@@ -180,7 +192,16 @@ export function windowOutSize(padding: Padding, inSize: number, kernel: number, 
   return Math.floor((inSize + stride - effective) / stride);
 }
 
-function axis(name: string, what: string, padding: Padding, inSize: number, outSize: number, kernel: number, stride: number, dilation: number): AxisWindow | string {
+function axis(
+  name: string,
+  what: string,
+  padding: Padding,
+  inSize: number,
+  outSize: number,
+  kernel: number,
+  stride: number,
+  dilation: number,
+): AxisWindow | string {
   if (!(Number.isInteger(kernel) && kernel >= 1 && Number.isInteger(stride) && stride >= 1 && Number.isInteger(dilation) && dilation >= 1))
     return `${name}: ${what} kernel ${kernel}, stride ${stride}, dilation ${dilation} are not positive integers`;
   if (padding !== Padding.SAME && padding !== Padding.VALID) return `${name}: padding ${padding} is neither SAME nor VALID`;
@@ -221,7 +242,8 @@ function convOp(code: number, node: Node, tensors: readonly Tensor[], output: Te
   if (!filter || filter.dims.length !== 4) return `${name}: filter is missing or not rank 4`;
   const constants = constantsOnly(name, node, tensors, 1, isConst);
   if (constants) return constants;
-  if (input.type !== output.type) return `${name}: input type ${tensorTypeName(input.type)} differs from output type ${tensorTypeName(output.type)}`;
+  if (input.type !== output.type)
+    return `${name}: input type ${tensorTypeName(input.type)} differs from output type ${tensorTypeName(output.type)}`;
   if (input.type === TensorType.INT32) return `${name}: int32 input`;
   const kh = filter.dims[1]!;
   const kw = filter.dims[2]!;
@@ -247,7 +269,8 @@ function poolOp(code: number, node: Node, tensors: readonly Tensor[], output: Te
   const w = axis(name, 'width', o.padding, input.dims[2]!, output.dims[2]!, o.filterWidth, o.strideW, 1);
   if (typeof w === 'string') return w;
   const padded = h.padBefore + h.padAfter + w.padBefore + w.padAfter > 0;
-  if (padded && code === BuiltinOperator.AVERAGE_POOL_2D) return `${name} with padding averages over the in-image taps only, which tiles cannot reproduce`;
+  if (padded && code === BuiltinOperator.AVERAGE_POOL_2D)
+    return `${name} with padding averages over the in-image taps only, which tiles cannot reproduce`;
   return { kind: 'window', spatialInputs: [0], macsPerOutput: 0, h, w, fill: padded ? lowest(input.type) : null };
 }
 
@@ -264,7 +287,8 @@ function padOp(code: number, node: Node, tensors: readonly Tensor[], output: Ten
   if (input.type !== output.type) return `${name}: input and output types differ`;
   const paddings = tensors[node.inputs[1]!];
   if (!paddings || !isConstantTensor(paddings)) return `${name}: paddings are not a constant`;
-  if (paddings.elementCount !== 8 || (paddings.type !== TensorType.INT32 && paddings.type !== TensorType.INT64)) return `${name}: paddings are not a constant int32/int64 [4, 2]`;
+  if (paddings.elementCount !== 8 || (paddings.type !== TensorType.INT32 && paddings.type !== TensorType.INT64))
+    return `${name}: paddings are not a constant int32/int64 [4, 2]`;
   const p = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => readInt(paddings, i));
   if (p.some((v) => v < 0)) return `${name} has negative paddings`;
   if (p[0] !== 0 || p[1] !== 0) return `${name} pads the batch axis`;
@@ -272,11 +296,13 @@ function padOp(code: number, node: Node, tensors: readonly Tensor[], output: Ten
   // so the kernel runs on the tiles as an elementwise op.
   if (p[2] === 0 && p[3] === 0 && p[4] === 0 && p[5] === 0) return { kind: 'elementwise', spatialInputs: [0], macsPerOutput: 0 };
   if (p[6] !== 0 || p[7] !== 0) return `${name} pads the channel axis and height or width together`;
-  for (let d = 1; d <= 2; d++) if (output.dims[d] !== input.dims[d]! + p[2 * d]! + p[2 * d + 1]!) return `${name}: output dims do not match the paddings`;
+  for (let d = 1; d <= 2; d++)
+    if (output.dims[d] !== input.dims[d]! + p[2 * d]! + p[2 * d + 1]!) return `${name}: output dims do not match the paddings`;
   let value = input.type === TensorType.INT8 || input.type === TensorType.UINT8 ? output.params.zeroPoint : 0;
   const cv = node.inputs.length === 3 && node.inputs[2]! >= 0 ? tensors[node.inputs[2]!] : undefined;
   if (cv) {
-    if (!isConstantTensor(cv) || cv.elementCount !== 1 || cv.type !== input.type) return `${name}: constant_values is not a constant scalar of the input type`;
+    if (!isConstantTensor(cv) || cv.elementCount !== 1 || cv.type !== input.type)
+      return `${name}: constant_values is not a constant scalar of the input type`;
     value = readInt(cv, 0);
   }
   return { kind: 'pad', spatialInputs: [0], macsPerOutput: 0, top: p[2]!, bottom: p[3]!, left: p[4]!, right: p[5]!, value };
@@ -296,12 +322,14 @@ function elementwiseOp(code: number, node: Node, tensors: readonly Tensor[], out
       // A constant operand may vary along the channels only (it is the same for every tile).
       const d = t.dims;
       const r = d.length;
-      if (r > 4 || (r >= 2 && d[r - 2] !== 1) || (r >= 3 && d[r - 3] !== 1)) return `${name}: constant input ${i} (tensor ${t.index}) varies over height or width`;
+      if (r > 4 || (r >= 2 && d[r - 2] !== 1) || (r >= 3 && d[r - 3] !== 1))
+        return `${name}: constant input ${i} (tensor ${t.index}) varies over height or width`;
       continue;
     }
     const s = spatialInput(name, node, tensors, i, output, isConst);
     if (typeof s === 'string') return s;
-    if (s.dims[1] !== output.dims[1] || s.dims[2] !== output.dims[2]) return `${name}: input ${i} (tensor ${s.index}) is broadcast over height or width`;
+    if (s.dims[1] !== output.dims[1] || s.dims[2] !== output.dims[2])
+      return `${name}: input ${i} (tensor ${s.index}) is broadcast over height or width`;
     spatial.push(i);
   }
   if (spatial.length === 0) return `${name} has no non-constant input`;
@@ -331,7 +359,12 @@ export function nodeMacs(code: number, node: Node, tensors: readonly Tensor[]): 
 }
 
 /** Ops that, applied to constants only, give data fixed before the model runs. */
-const CONSTANT_FOLDABLE = new Set<number>([BuiltinOperator.DEQUANTIZE, BuiltinOperator.DENSIFY, BuiltinOperator.CAST, BuiltinOperator.RESHAPE]);
+const CONSTANT_FOLDABLE = new Set<number>([
+  BuiltinOperator.DEQUANTIZE,
+  BuiltinOperator.DENSIFY,
+  BuiltinOperator.CAST,
+  BuiltinOperator.RESHAPE,
+]);
 
 /**
  * Plan positions of nodes computing from constants only (DEQUANTIZE of float16 weights, DENSIFY of

@@ -60,8 +60,8 @@ describe('tile copies', () => {
     const out: Block = { offset: 128, batch: 1, height: 3, width: 4, pixelBytes: 2 };
     scatterTile(v, crop, out, 1, 2, 2, 1);
     const o = Array.from(i8.subarray(128, 152));
-    expect(o.slice(((1 * 4) + 2) * 2, ((1 * 4) + 3) * 2)).toEqual(px(1, 1));
-    expect(o.slice(((2 * 4) + 2) * 2, ((2 * 4) + 3) * 2)).toEqual(px(2, 1));
+    expect(o.slice((1 * 4 + 2) * 2, (1 * 4 + 3) * 2)).toEqual(px(1, 1));
+    expect(o.slice((2 * 4 + 2) * 2, (2 * 4 + 3) * 2)).toEqual(px(2, 1));
     expect(o.filter((x) => x !== 0)).toHaveLength(4);
   });
 });

@@ -89,10 +89,19 @@ export class KernelHarness {
       if (!allowed.includes(h.phase)) throw new PhaseError(name, h.phase, allowed);
     };
     const noSubgraphs = (name: string): never => {
-      throw new KernelError('harness', 0, `${name}: the kernel harness runs one node, it has no subgraphs (test control flow through a MicroInterpreter)`);
+      throw new KernelError(
+        'harness',
+        0,
+        `${name}: the kernel harness runs one node, it has no subgraphs (test control flow through a MicroInterpreter)`,
+      );
     };
     this.resourceVariables =
-      opts.resourceVariables !== undefined ? new MicroResourceVariables(opts.resourceVariables, (bytes) => new ArenaRegion(new ArrayBuffer(alignUp(Math.max(bytes, 16))), 0, bytes)) : null;
+      opts.resourceVariables !== undefined
+        ? new MicroResourceVariables(
+            opts.resourceVariables,
+            (bytes) => new ArenaRegion(new ArrayBuffer(alignUp(Math.max(bytes, 16))), 0, bytes),
+          )
+        : null;
     this.context = {
       get phase() {
         return h.phase;
@@ -238,12 +247,25 @@ function makeTensor(index: number, spec: HarnessTensorSpec): Tensor {
     scales.length > 0
       ? { scale: Float32Array.from(scales), zeroPoint: Int32Array.from(zps), quantizedDimension: spec.quantizedDimension ?? 0 }
       : null;
-  const t = new Tensor(index, spec.name ?? `t${index}`, spec.type, Int32Array.from(spec.shape), quant, spec.variable ?? false, spec.sparsity ?? null);
+  const t = new Tensor(
+    index,
+    spec.name ?? `t${index}`,
+    spec.type,
+    Int32Array.from(spec.shape),
+    quant,
+    spec.variable ?? false,
+    spec.sparsity ?? null,
+  );
   const es = elementSize(spec.type);
   if (es === undefined) throw new RangeError(`harness: tensor ${index} has unsupported type ${TensorType[spec.type]}`);
   const elements = spec.sparsity ? (spec.data?.length ?? 0) : numElements(spec.shape);
   const buf = new ArrayBuffer(alignUp(Math.max(elements * es, 16)));
-  t.bind(buf, 0, spec.constant ? AllocationType.MmapRo : spec.variable ? AllocationType.ArenaRwPersistent : AllocationType.ArenaRw, elements);
+  t.bind(
+    buf,
+    0,
+    spec.constant ? AllocationType.MmapRo : spec.variable ? AllocationType.ArenaRwPersistent : AllocationType.ArenaRw,
+    elements,
+  );
   if (spec.data) (t.data as unknown as { set(v: ArrayLike<number> | ArrayLike<bigint>): void }).set(spec.data);
   return t;
 }

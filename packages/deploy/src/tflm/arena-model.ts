@@ -137,7 +137,18 @@ export interface ArenaPrediction {
 }
 
 function emptyKinds(): Record<TailKind, number> {
-  return { allocator: 0, graph: 0, builtinData: 0, opData: 0, prepare: 0, variables: 0, scratchHandles: 0, ioTensors: 0, resourceVariables: 0, padding: 0 };
+  return {
+    allocator: 0,
+    graph: 0,
+    builtinData: 0,
+    opData: 0,
+    prepare: 0,
+    variables: 0,
+    scratchHandles: 0,
+    ioTensors: 0,
+    resourceVariables: 0,
+    padding: 0,
+  };
 }
 
 /**
@@ -234,7 +245,7 @@ class ArenaState {
 export function smallestArena(from: number, gaps: readonly ArenaGap[]): { bytes: number; gap: ArenaGap | null } {
   let n = alignTo(from, ARENA_BUFFER_ALIGNMENT);
   let blocking: ArenaGap | null = null;
-  for (let moved = true; moved; ) {
+  for (let moved = true; moved;) {
     moved = false;
     for (const g of gaps)
       if (n > g.lo && n < g.hi) {
@@ -460,4 +471,3 @@ export function predictArena(model: ModelDef, inputs: ArenaModelInputs): ArenaPr
 function where(n: NodeView): string {
   return `${n.subgraph > 0 ? `subgraph ${n.subgraph} ` : ''}node ${n.index} (${n.op})`;
 }
-

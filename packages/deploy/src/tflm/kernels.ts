@@ -344,18 +344,24 @@ const InterGateParameters = struct('InterGateParameters', LSTM_SHARED_H, [
 
 /** kernels/lstm_shared.h OpDataLSTM. */
 export const OpDataLSTM = struct('OpDataLSTM', LSTM_SHARED_H, [
-  ['size_info', struct('LstmSizeInfo', LSTM_SHARED_H, [
-    ['time_major', 'bool'],
-    ['batch_size', 'int'],
-    ['time_steps', 'int'],
-    ['input_dimension', 'int'],
-    ['state_dimension', 'int'],
-  ])],
-  ['cell_state_info', struct('CellStateInfo', LSTM_SHARED_H, [
-    ['cell_clip', 'float'],
-    ['quantized_cell_clip', 'int16'],
-    ['cell_state_scale_power', 'int32'],
-  ])],
+  [
+    'size_info',
+    struct('LstmSizeInfo', LSTM_SHARED_H, [
+      ['time_major', 'bool'],
+      ['batch_size', 'int'],
+      ['time_steps', 'int'],
+      ['input_dimension', 'int'],
+      ['state_dimension', 'int'],
+    ]),
+  ],
+  [
+    'cell_state_info',
+    struct('CellStateInfo', LSTM_SHARED_H, [
+      ['cell_clip', 'float'],
+      ['quantized_cell_clip', 'int16'],
+      ['cell_state_scale_power', 'int32'],
+    ]),
+  ],
   ['cell_gate_nonlinear_type', 'enum'],
   ['forget_gate_parameters', GateParameters],
   ['input_gate_parameters', GateParameters],
@@ -496,9 +502,26 @@ export const OpDataDetectionPostProcess = struct('OpData (detection_postprocess.
   ['intersection_over_union_threshold', 'float'],
   ['num_classes', 'int'],
   ['use_regular_non_max_suppression', 'bool'],
-  ['scale_values', struct('CenterSizeEncoding', `${K}detection_postprocess.cc`, [['y', 'float'], ['x', 'float'], ['h', 'float'], ['w', 'float']])],
+  [
+    'scale_values',
+    struct('CenterSizeEncoding', `${K}detection_postprocess.cc`, [
+      ['y', 'float'],
+      ['x', 'float'],
+      ['h', 'float'],
+      ['w', 'float'],
+    ]),
+  ],
   ['scratch_indices', { array: 'int', length: 11 }],
-  ['quantization_params', { array: struct('TfLiteQuantizationParams', 'tensorflow/lite/core/c/c_api_types.h', [['scale', 'float'], ['zero_point', 'int32']]), length: 3 }],
+  [
+    'quantization_params',
+    {
+      array: struct('TfLiteQuantizationParams', 'tensorflow/lite/core/c/c_api_types.h', [
+        ['scale', 'float'],
+        ['zero_point', 'int32'],
+      ]),
+      length: 3,
+    },
+  ],
 ]);
 
 /** kernels/cumsum.cc OpData (int8 only). */
@@ -792,7 +815,11 @@ function reduceMaxOrMin(n: NodeView, r: KernelArena): void {
 }
 
 /** A reduce.cc kernel: Init allocates OpDataReduce; `prepare` and `scratch` as its Prepare helper. */
-function reduceKernel(prepare: KernelModel['prepare'], scratch: KernelModel['scratch'], source = `${K}reduce.cc, ${K}reduce_common.cc`): KernelModel {
+function reduceKernel(
+  prepare: KernelModel['prepare'],
+  scratch: KernelModel['scratch'],
+  source = `${K}reduce.cc, ${K}reduce_common.cc`,
+): KernelModel {
   return { source, params: TfLiteReducerParams, init: opData(OpDataReduce), prepare, scratch };
 }
 
@@ -847,7 +874,12 @@ function allTemps(n: NodeView, r: KernelArena): void {
 
 /** pooling.cc / pooling_common.cc PoolingPrepare (AVERAGE_POOL_2D, MAX_POOL_2D, L2_POOL_2D): OpDataPooling; input, output. */
 function pooling(): KernelModel {
-  return { source: `${K}pooling.cc, ${K}pooling_common.cc`, params: TfLitePoolParams, init: opData(OpDataPooling), prepare: (_n, r) => temps(r, [0]) };
+  return {
+    source: `${K}pooling.cc, ${K}pooling_common.cc`,
+    params: TfLitePoolParams,
+    init: opData(OpDataPooling),
+    prepare: (_n, r) => temps(r, [0]),
+  };
 }
 
 function comparison(): KernelModel {
@@ -975,15 +1007,35 @@ export const KERNELS: Readonly<Record<string, KernelModel>> = {
    * activations.cc / activations_common.cc: Init allocates ReluOpData; ReluPrepare takes input and output
    * (no conformance model uses RELU: read from the source only).
    */
-  RELU: { source: `${K}activations.cc, ${K}activations_common.cc`, params: null, init: opData(ReluOpData), prepare: (_n, r) => temps(r, [0]) },
+  RELU: {
+    source: `${K}activations.cc, ${K}activations_common.cc`,
+    params: null,
+    init: opData(ReluOpData),
+    prepare: (_n, r) => temps(r, [0]),
+  },
   /** activations.cc: Init allocates Relu6OpData; Relu6Prepare takes only the input (source only). */
-  RELU6: { source: `${K}activations.cc, ${K}activations_common.cc`, params: null, init: opData(Relu6OpData), prepare: (_n, r) => temps(r, [0], []) },
+  RELU6: {
+    source: `${K}activations.cc, ${K}activations_common.cc`,
+    params: null,
+    init: opData(Relu6OpData),
+    prepare: (_n, r) => temps(r, [0], []),
+  },
   /** tanh.cc: Init allocates OpData; CalculateArithmeticOpData takes input and output (source only). */
   TANH: { source: `${K}tanh.cc`, params: null, init: opData(OpDataTanh), prepare: (_n, r) => temps(r, [0]) },
   /** leaky_relu.cc / leaky_relu_common.cc: Init allocates LeakyReluOpData; Prepare takes input and output (source only). */
-  LEAKY_RELU: { source: `${K}leaky_relu.cc, ${K}leaky_relu_common.cc`, params: TfLiteLeakyReluParams, init: opData(LeakyReluOpData), prepare: (_n, r) => temps(r, [0]) },
+  LEAKY_RELU: {
+    source: `${K}leaky_relu.cc, ${K}leaky_relu_common.cc`,
+    params: TfLiteLeakyReluParams,
+    init: opData(LeakyReluOpData),
+    prepare: (_n, r) => temps(r, [0]),
+  },
   /** dequantize.cc / dequantize_common.cc: Init allocates DequantizeOpData; Prepare takes input and output (source only). */
-  DEQUANTIZE: { source: `${K}dequantize.cc, ${K}dequantize_common.cc`, params: null, init: opData(DequantizeOpData), prepare: (_n, r) => temps(r, [0]) },
+  DEQUANTIZE: {
+    source: `${K}dequantize.cc, ${K}dequantize_common.cc`,
+    params: null,
+    init: opData(DequantizeOpData),
+    prepare: (_n, r) => temps(r, [0]),
+  },
   QUANTIZE: {
     source: `${K}quantize.cc, ${K}quantize_common.cc`,
     params: null,
@@ -1019,7 +1071,12 @@ export const KERNELS: Readonly<Record<string, KernelModel>> = {
   MAXIMUM: { source: `${K}maximum_minimum.cc`, params: null },
   MINIMUM: { source: `${K}maximum_minimum.cc`, params: null },
   /** logistic.cc / logistic_common.cc: OpDataLogistic; input, output. */
-  LOGISTIC: { source: `${K}logistic.cc, ${K}logistic_common.cc`, params: null, init: opData(OpDataLogistic), prepare: (_n, r) => temps(r, [0]) },
+  LOGISTIC: {
+    source: `${K}logistic.cc, ${K}logistic_common.cc`,
+    params: null,
+    init: opData(OpDataLogistic),
+    prepare: (_n, r) => temps(r, [0]),
+  },
   AVERAGE_POOL_2D: pooling(),
   MAX_POOL_2D: pooling(),
   /**
@@ -1030,7 +1087,11 @@ export const KERNELS: Readonly<Record<string, KernelModel>> = {
     source: `${K}unidirectional_sequence_lstm.cc, ${K}lstm_eval.cc`,
     params: TfLiteUnidirectionalSequenceLSTMParams,
     init: opData(OpDataLSTM),
-    prepare: (_n, r) => temps(r, Array.from({ length: 24 }, (_, i) => i)),
+    prepare: (_n, r) =>
+      temps(
+        r,
+        Array.from({ length: 24 }, (_, i) => i),
+      ),
     /** Four buffers of batch_size × state_dimension cells (CreateLstmSizeInfo), in the cell state's type. */
     scratch(n) {
       const input = n.inputs[0];
@@ -1154,7 +1215,19 @@ export const KERNELS: Readonly<Record<string, KernelModel>> = {
   /** while.cc: WhileInit allocates OpData {cond, body subgraph index}; WhilePrepare takes no tensors. */
   WHILE: { source: `${K}while.cc`, params: TfLiteWhileParams, init: () => [8] },
   /** call_once.cc: OpData {init_subgraph_index, has_run}; Prepare checks the init subgraph, takes no tensors. */
-  CALL_ONCE: { source: `${K}call_once.cc`, params: TfLiteCallOnceParams, init: (_n, abi) => [sizeOf(struct('OpData (call_once.cc)', `${K}call_once.cc`, [['init_subgraph_index', 'int'], ['has_run', 'bool']]), abi)] },
+  CALL_ONCE: {
+    source: `${K}call_once.cc`,
+    params: TfLiteCallOnceParams,
+    init: (_n, abi) => [
+      sizeOf(
+        struct('OpData (call_once.cc)', `${K}call_once.cc`, [
+          ['init_subgraph_index', 'int'],
+          ['has_run', 'bool'],
+        ]),
+        abi,
+      ),
+    ],
+  },
   /**
    * var_handle.cc: OpData {resource_id}; Prepare creates the resource id and points its output's eval
    * data at it, so the memory planner does not place that output.
@@ -1243,7 +1316,11 @@ export const KERNELS: Readonly<Record<string, KernelModel>> = {
   /** signal energy.cc: EnergyInit allocates TFLMSignalEnergyParams {end_index, start_index}; input, output. */
   'CUSTOM:SignalEnergy': { source: `${SIG}energy.cc`, params: null, init: () => [8], prepare: (_n, r) => temps(r, [0]) },
   /** signal fft_auto_scale_kernel.cc / fft_auto_scale_common.cc: no Init; input, output, scale_bit output. */
-  'CUSTOM:SignalFftAutoScale': { source: `${SIG}fft_auto_scale_kernel.cc, ${SIG}fft_auto_scale_common.cc`, params: null, prepare: (_n, r) => temps(r, [0], [0, 1]) },
+  'CUSTOM:SignalFftAutoScale': {
+    source: `${SIG}fft_auto_scale_kernel.cc, ${SIG}fft_auto_scale_common.cc`,
+    params: null,
+    prepare: (_n, r) => temps(r, [0], [0, 1]),
+  },
   /**
    * signal filter_bank.cc FilterBankInit: TFLMSignalFilterBankParams {FilterbankConfig, work_area}, then
    * the work area of num_channels + 1 uint64; Prepare takes each of the 6 inputs in turn, then the output.
@@ -1270,7 +1347,11 @@ export const KERNELS: Readonly<Record<string, KernelModel>> = {
     prepare: (_n, r) => temps(r, [0], [0, 1]),
   },
   /** signal filter_bank_square_root.cc / _common.cc: no Init; input, scale_bits, output. */
-  'CUSTOM:SignalFilterBankSquareRoot': { source: `${SIG}filter_bank_square_root_common.cc`, params: null, prepare: (_n, r) => temps(r, [0, 1]) },
+  'CUSTOM:SignalFilterBankSquareRoot': {
+    source: `${SIG}filter_bank_square_root_common.cc`,
+    params: null,
+    prepare: (_n, r) => temps(r, [0, 1]),
+  },
   /** signal pcan.cc: TfLitePcanParams {snr_shift}; input, noise_estimate, gain_lut, output. */
   'CUSTOM:SignalPCAN': { source: `${SIG}pcan.cc`, params: null, init: () => [4], prepare: (_n, r) => temps(r, [0, 1, 2]) },
   /**
@@ -1313,11 +1394,21 @@ export const KERNELS: Readonly<Record<string, KernelModel>> = {
   /** elu.cc: Init allocates the 256-entry int8 table; Prepare takes input, output. */
   ELU: { source: `${K}elu.cc`, params: null, init: opData(OpDataElu), prepare: (_n, r) => temps(r, [0]) },
   /** hard_swish.cc / hard_swish_common.cc: HardSwishParams; input, output. */
-  HARD_SWISH: { source: `${K}hard_swish.cc, ${K}hard_swish_common.cc`, params: null, init: opData(HardSwishParams), prepare: (_n, r) => temps(r, [0]) },
+  HARD_SWISH: {
+    source: `${K}hard_swish.cc, ${K}hard_swish_common.cc`,
+    params: null,
+    init: opData(HardSwishParams),
+    prepare: (_n, r) => temps(r, [0]),
+  },
   /** prelu.cc / prelu_common.cc: PreluParams; input, alpha, output. */
   PRELU: { source: `${K}prelu.cc, ${K}prelu_common.cc`, params: null, init: opData(PreluParams), prepare: (_n, r) => temps(r, [0, 1]) },
   /** l2norm.cc: L2NormalizationParams; input, output. */
-  L2_NORMALIZATION: { source: `${K}l2norm.cc`, params: TfLiteL2NormParams, init: opData(L2NormalizationParams), prepare: (_n, r) => temps(r, [0]) },
+  L2_NORMALIZATION: {
+    source: `${K}l2norm.cc`,
+    params: TfLiteL2NormParams,
+    init: opData(L2NormalizationParams),
+    prepare: (_n, r) => temps(r, [0]),
+  },
   /** log_softmax.cc LogSoftmaxPrepare: input, output; int8 allocates LogSoftmaxOpData in Prepare. */
   LOG_SOFTMAX: {
     source: `${K}log_softmax.cc`,
@@ -1328,7 +1419,12 @@ export const KERNELS: Readonly<Record<string, KernelModel>> = {
     },
   },
   /** squared_difference.cc: OpData; input1, input2, output. */
-  SQUARED_DIFFERENCE: { source: `${K}squared_difference.cc`, params: null, init: opData(OpDataSquaredDifference), prepare: (_n, r) => temps(r, [0, 1]) },
+  SQUARED_DIFFERENCE: {
+    source: `${K}squared_difference.cc`,
+    params: null,
+    init: opData(OpDataSquaredDifference),
+    prepare: (_n, r) => temps(r, [0, 1]),
+  },
   /** pooling.cc (L2_POOL_2D shares PoolingPrepare and OpDataPooling). */
   L2_POOL_2D: pooling(),
   /** Elementwise and data-movement kernels with no op data whose Prepare takes every input and output. */
@@ -1407,13 +1503,15 @@ export const KERNELS: Readonly<Record<string, KernelModel>> = {
   MIRROR_PAD: {
     source: `${K}mirror_pad.cc`,
     params: TfLiteMirrorPaddingParams,
-    init: opData(struct('OpDataMirrorPad', `${K}mirror_pad.cc`, [
-      ['input_dims', 'int'],
-      ['output_size', 'int'],
-      ['offset', 'int'],
-      ['output_dims_num_elements_buffer_index', 'int'],
-      ['input_dims_num_elements_buffer_index', 'int'],
-    ])),
+    init: opData(
+      struct('OpDataMirrorPad', `${K}mirror_pad.cc`, [
+        ['input_dims', 'int'],
+        ['output_size', 'int'],
+        ['offset', 'int'],
+        ['output_dims_num_elements_buffer_index', 'int'],
+        ['input_dims_num_elements_buffer_index', 'int'],
+      ]),
+    ),
     prepare: (_n, r) => temps(r, [0, 1]),
     scratch: (n) => [4 * (n.inputs[0]?.shape.length ?? 0), 4 * (n.inputs[0]?.shape.length ?? 0)],
   },

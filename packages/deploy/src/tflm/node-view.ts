@@ -2,15 +2,7 @@
  * What a kernel model sees of one node: its tensors (type, shape, quantization, constant data) and
  * options, read straight from the model (TFLM sizes its op data from the same flatbuffer fields).
  */
-import {
-  BuiltinOperator,
-  TensorType,
-  elementSize,
-  opDisplayName,
-  type ModelDef,
-  type OperatorDef,
-  type TensorDef,
-} from '@micrort/core';
+import { BuiltinOperator, TensorType, elementSize, opDisplayName, type ModelDef, type OperatorDef, type TensorDef } from '@micrort/core';
 
 /** One tensor as a TFLM kernel sees it in prepare. */
 export interface TensorView {

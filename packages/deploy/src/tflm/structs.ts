@@ -107,7 +107,12 @@ export const MicroAllocator = struct(
 );
 
 /** MicroBuiltinDataAllocator (micro_allocator.cc): vtable + IPersistentBufferAllocator* persistent_allocator_. */
-export const MicroBuiltinDataAllocator = struct('MicroBuiltinDataAllocator', 'tensorflow/lite/micro/micro_allocator.cc', [['persistent_allocator_', 'ptr']], 1);
+export const MicroBuiltinDataAllocator = struct(
+  'MicroBuiltinDataAllocator',
+  'tensorflow/lite/micro/micro_allocator.cc',
+  [['persistent_allocator_', 'ptr']],
+  1,
+);
 
 /**
  * SingleArenaBufferAllocator: two polymorphic bases (INonPersistentBufferAllocator,

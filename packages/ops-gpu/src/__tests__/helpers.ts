@@ -31,7 +31,11 @@ export function toModel(model: ModelDef | Uint8Array): ModelDef {
 }
 
 /** An allocated interpreter with the reference kernels and the given delegates. */
-export function interpreter(model: ModelDef | Uint8Array, delegates: Delegate[] = [], delegateOptions: DelegateOptions = {}): MicroInterpreter {
+export function interpreter(
+  model: ModelDef | Uint8Array,
+  delegates: Delegate[] = [],
+  delegateOptions: DelegateOptions = {},
+): MicroInterpreter {
   return new MicroInterpreter(toModel(model), registerReferenceOps(new OpResolver()), {
     planner: createPlanner('greedy'),
     delegates,

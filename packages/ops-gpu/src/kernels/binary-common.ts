@@ -87,10 +87,22 @@ export function binaryKernel(builtinCode: number, name: string, op: BinaryOp): G
       const sa = padShape(name, node, a.dims, 4, 'input 0');
       const sb = padShape(name, node, b.dims, 4, 'input 1');
       for (let d = 0; d < 4; d++) {
-        for (const [s, which] of [[sa, 'input 0'], [sb, 'input 1']] as const)
+        for (const [s, which] of [
+          [sa, 'input 0'],
+          [sb, 'input 1'],
+        ] as const)
           if (s[d] !== out[d] && s[d] !== 1)
-            throw new KernelError(name, node.index, `${which} shape [${Array.from(which === 'input 0' ? a.dims : b.dims).join(',')}] does not broadcast to the output [${Array.from(output.dims).join(',')}]`);
-        ensure(Math.max(sa[d]!, sb[d]!) === out[d], name, node, `output shape [${Array.from(output.dims).join(',')}] is not the broadcast of the inputs`);
+            throw new KernelError(
+              name,
+              node.index,
+              `${which} shape [${Array.from(which === 'input 0' ? a.dims : b.dims).join(',')}] does not broadcast to the output [${Array.from(output.dims).join(',')}]`,
+            );
+        ensure(
+          Math.max(sa[d]!, sb[d]!) === out[d],
+          name,
+          node,
+          `output shape [${Array.from(output.dims).join(',')}] is not the broadcast of the inputs`,
+        );
       }
       const [a0, a1, a2, a3] = broadcastStrides(sa, out) as [number, number, number, number];
       const [b0, b1, b2, b3] = broadcastStrides(sb, out) as [number, number, number, number];

@@ -53,7 +53,12 @@ export const conv2dKernel: GpuOpKernel = {
     const o = node.builtinData as Conv2DOptions;
     const [outDepth, filterH, filterW, filterDepth] = Array.from(filter.dims) as [number, number, number, number];
     const g = windowGeometry(OP, node, t.input, t.output, convWindowParams(o, filterH, filterW), outDepth);
-    ensure(filterDepth === g.inDepth, OP, node, `grouped convolution (filter depth ${filterDepth}, input depth ${g.inDepth}) is not supported on the GPU`);
+    ensure(
+      filterDepth === g.inDepth,
+      OP,
+      node,
+      `grouped convolution (filter depth ${filterDepth}, input depth ${g.inDepth}) is not supported on the GPU`,
+    );
     const [actMin, actMax] = activationBounds(OP, node, o.fusedActivationFunction);
     return weightedOpPlan(OP, node, t, `${OP}|${geometryKey(g)}|act=${actMin},${actMax}`, conv2d, { ...g, actMin, actMax }, outDepth);
   },

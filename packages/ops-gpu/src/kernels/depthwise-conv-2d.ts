@@ -49,7 +49,12 @@ export const depthwiseConv2dKernel: GpuOpKernel = {
   plan(context: TfLiteContext, node: Node): KernelPlan {
     const t = weightedOpTensors(context, OP, node, 'filter');
     const filter = t.weights;
-    ensure(filter.dims.length === 4 && filter.dims[0] === 1, OP, node, `filter must be [1, kH, kW, outC], got [${Array.from(filter.dims).join(',')}]`);
+    ensure(
+      filter.dims.length === 4 && filter.dims[0] === 1,
+      OP,
+      node,
+      `filter must be [1, kH, kW, outC], got [${Array.from(filter.dims).join(',')}]`,
+    );
     const o = node.builtinData as DepthwiseConv2DOptions;
     const [, filterH, filterW, outDepth] = Array.from(filter.dims) as [number, number, number, number];
     const g = windowGeometry(OP, node, t.input, t.output, convWindowParams(o, filterH, filterW), outDepth);

@@ -34,14 +34,32 @@ export const fullyConnectedKernel: GpuOpKernel = {
     const t = weightedOpTensors(context, OP, node, 'weights');
     const { input, weights, output } = t;
     const o = node.builtinData as FullyConnectedOptions | null;
-    ensure(!o || o.weightsFormat === FullyConnectedWeightsFormat.DEFAULT, OP, node, `weights format ${o?.weightsFormat} is not supported on the GPU`);
+    ensure(
+      !o || o.weightsFormat === FullyConnectedWeightsFormat.DEFAULT,
+      OP,
+      node,
+      `weights format ${o?.weightsFormat} is not supported on the GPU`,
+    );
     ensure(weights.dims.length === 2, OP, node, `weights must be 2-D [units, depth], got rank ${weights.dims.length}`);
     const [units, depth] = [weights.dims[0]!, weights.dims[1]!];
     ensure(depth > 0 && units > 0, OP, node, `weights shape [${units},${depth}] is empty`);
-    ensure(input.elementCount % depth === 0, OP, node, `input has ${input.elementCount} elements, not a multiple of the weights depth ${depth}`);
+    ensure(
+      input.elementCount % depth === 0,
+      OP,
+      node,
+      `input has ${input.elementCount} elements, not a multiple of the weights depth ${depth}`,
+    );
     const batches = input.elementCount / depth;
     ensure(output.elementCount === batches * units, OP, node, `output has ${output.elementCount} elements, expected ${batches} x ${units}`);
     const [actMin, actMax] = activationBounds(OP, node, o?.fusedActivationFunction ?? 0);
-    return weightedOpPlan(OP, node, t, `${OP}|b=${batches}|units=${units}|depth=${depth}|act=${actMin},${actMax}`, fullyConnected, { units, depth, actMin, actMax }, units);
+    return weightedOpPlan(
+      OP,
+      node,
+      t,
+      `${OP}|b=${batches}|units=${units}|depth=${depth}|act=${actMin},${actMax}`,
+      fullyConnected,
+      { units, depth, actMin, actMax },
+      units,
+    );
   },
 };

@@ -6,15 +6,7 @@
  * output element per thread (`this.thread.x` is the flat output index) and decompose it into
  * coordinates with the shape constants.
  */
-import {
-  ActivationFunctionType,
-  KernelError,
-  TensorType,
-  tensorTypeName,
-  type Node,
-  type Tensor,
-  type TfLiteContext,
-} from '@micrort/core';
+import { ActivationFunctionType, KernelError, TensorType, tensorTypeName, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 
 /** `this` inside a gpu.js kernel function, as far as these kernels use it. */
 export interface KernelThis<C> {
@@ -77,7 +69,11 @@ export function activationBounds(op: string, node: Node, activation: ActivationF
     case ActivationFunctionType.RELU_N1_TO_1:
       return [-1, 1];
     default:
-      throw new KernelError(op, node.index, `fused activation ${ActivationFunctionType[activation] ?? activation} is not supported on the GPU`);
+      throw new KernelError(
+        op,
+        node.index,
+        `fused activation ${ActivationFunctionType[activation] ?? activation} is not supported on the GPU`,
+      );
   }
 }
 
@@ -96,7 +92,8 @@ export function optionalInput(context: TfLiteContext, node: Node, i: number): Te
 
 /** The single output tensor; throws unless the node has exactly one. */
 export function singleOutput(context: TfLiteContext, op: string, node: Node): Tensor {
-  if (node.outputs.length !== 1 || node.outputs[0]! < 0) throw new KernelError(op, node.index, `expects 1 output, got ${node.outputs.length}`);
+  if (node.outputs.length !== 1 || node.outputs[0]! < 0)
+    throw new KernelError(op, node.index, `expects 1 output, got ${node.outputs.length}`);
   return context.getTensor(node.outputs[0]!);
 }
 

@@ -41,8 +41,14 @@ function pad(this: KernelThis<PadConstants>, input: Float32Array): number {
   const c0 = Math.floor(r2 / this.constants.o1) - this.constants.p0;
   let v = 0;
   if (
-    c0 >= 0 && c0 < this.constants.i0 && c1 >= 0 && c1 < this.constants.i1 &&
-    c2 >= 0 && c2 < this.constants.i2 && c3 >= 0 && c3 < this.constants.i3
+    c0 >= 0 &&
+    c0 < this.constants.i0 &&
+    c1 >= 0 &&
+    c1 < this.constants.i1 &&
+    c2 >= 0 &&
+    c2 < this.constants.i2 &&
+    c3 >= 0 &&
+    c3 < this.constants.i3
   ) {
     v = input[((c0 * this.constants.i1 + c1) * this.constants.i2 + c2) * this.constants.i3 + c3];
   }
@@ -60,16 +66,31 @@ export const padKernel: GpuOpKernel = {
     const output = singleOutput(context, OP, node);
     requireFloat32(OP, node, { t: input, what: 'input' }, { t: output, what: 'output' });
     requireConstant(OP, node, paddings, 'paddings');
-    ensure(paddings.type === TensorType.INT32 || paddings.type === TensorType.INT64, OP, node, `paddings are ${tensorTypeName(paddings.type)}, expected int32 or int64`);
+    ensure(
+      paddings.type === TensorType.INT32 || paddings.type === TensorType.INT64,
+      OP,
+      node,
+      `paddings are ${tensorTypeName(paddings.type)}, expected int32 or int64`,
+    );
     const rank = input.dims.length;
-    ensure(paddings.dims.length === 2 && paddings.dims[0] === rank && paddings.dims[1] === 2, OP, node, `paddings must be [${rank}, 2], got [${Array.from(paddings.dims).join(',')}]`);
+    ensure(
+      paddings.dims.length === 2 && paddings.dims[0] === rank && paddings.dims[1] === 2,
+      OP,
+      node,
+      `paddings must be [${rank}, 2], got [${Array.from(paddings.dims).join(',')}]`,
+    );
     ensure(output.dims.length === rank, OP, node, `output rank ${output.dims.length} differs from input rank ${rank}`);
     const before: number[] = [];
     for (let d = 0; d < rank; d++) {
       const lo = Number(paddings.data[2 * d]);
       const hi = Number(paddings.data[2 * d + 1]);
       ensure(lo >= 0 && hi >= 0, OP, node, `negative padding [${lo}, ${hi}] in dimension ${d}`);
-      ensure(output.dims[d] === input.dims[d]! + lo + hi, OP, node, `output dimension ${d} is ${output.dims[d]}, expected ${input.dims[d]! + lo + hi}`);
+      ensure(
+        output.dims[d] === input.dims[d]! + lo + hi,
+        OP,
+        node,
+        `output dimension ${d} is ${output.dims[d]}, expected ${input.dims[d]! + lo + hi}`,
+      );
       before.push(lo);
     }
     const i = padShape(OP, node, input.dims, 4, 'input');
@@ -79,7 +100,19 @@ export const padKernel: GpuOpKernel = {
       op: OP,
       key: `${OP}|in=${shapeKey(i)}|out=${shapeKey(o)}|before=${p.join(',')}`,
       source: pad,
-      constants: { o1: o[1]!, o2: o[2]!, o3: o[3]!, i0: i[0]!, i1: i[1]!, i2: i[2]!, i3: i[3]!, p0: p[0]!, p1: p[1]!, p2: p[2]!, p3: p[3]! },
+      constants: {
+        o1: o[1]!,
+        o2: o[2]!,
+        o3: o[3]!,
+        i0: i[0]!,
+        i1: i[1]!,
+        i2: i[2]!,
+        i3: i[3]!,
+        p0: p[0]!,
+        p1: p[1]!,
+        p2: p[2]!,
+        p3: p[3]!,
+      },
       floatConstants: [],
       outputSize: output.elementCount,
       output: output.index,

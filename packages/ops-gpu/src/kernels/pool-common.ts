@@ -20,7 +20,15 @@ export function planPooling(op: string, source: KernelSource, context: TfLiteCon
     node,
     input,
     output,
-    { padding: o.padding, strideH: o.strideH, strideW: o.strideW, dilationH: 1, dilationW: 1, filterH: o.filterHeight, filterW: o.filterWidth },
+    {
+      padding: o.padding,
+      strideH: o.strideH,
+      strideW: o.strideW,
+      dilationH: 1,
+      dilationW: 1,
+      filterH: o.filterHeight,
+      filterW: o.filterWidth,
+    },
     input.dims[3]!,
   );
   const [actMin, actMax] = activationBounds(op, node, o.fusedActivationFunction);

@@ -12,7 +12,12 @@ export function unaryKernel(builtinCode: number, name: string, source: KernelSou
       const input = inputTensor(context, name, node, 0);
       const output = singleOutput(context, name, node);
       requireFloat32(name, node, { t: input, what: 'input' }, { t: output, what: 'output' });
-      ensure(input.elementCount === output.elementCount, name, node, `input has ${input.elementCount} elements, output ${output.elementCount}`);
+      ensure(
+        input.elementCount === output.elementCount,
+        name,
+        node,
+        `input has ${input.elementCount} elements, output ${output.elementCount}`,
+      );
       return {
         op: name,
         key: `${name}|n=${output.elementCount}`,

@@ -79,5 +79,13 @@ export function convWindowParams(
   filterH: number,
   filterW: number,
 ): WindowParams {
-  return { padding: o.padding, strideH: o.strideH, strideW: o.strideW, dilationH: o.dilationHFactor, dilationW: o.dilationWFactor, filterH, filterW };
+  return {
+    padding: o.padding,
+    strideH: o.strideH,
+    strideW: o.strideW,
+    dilationH: o.dilationHFactor,
+    dilationW: o.dilationWFactor,
+    filterH,
+    filterW,
+  };
 }

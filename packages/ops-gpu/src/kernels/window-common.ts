@@ -60,7 +60,12 @@ export function windowGeometry(op: string, node: Node, input: Tensor, output: Te
   ensure(input.dims.length === 4, op, node, `input must be 4-D NHWC, got rank ${input.dims.length}`);
   ensure(output.dims.length === 4, op, node, `output must be 4-D NHWC, got rank ${output.dims.length}`);
   ensure(w.padding === Padding.SAME || w.padding === Padding.VALID, op, node, `unknown padding ${w.padding}`);
-  for (const [name, v] of [['stride_h', w.strideH], ['stride_w', w.strideW], ['dilation_h', w.dilationH], ['dilation_w', w.dilationW]] as const)
+  for (const [name, v] of [
+    ['stride_h', w.strideH],
+    ['stride_w', w.strideW],
+    ['dilation_h', w.dilationH],
+    ['dilation_w', w.dilationW],
+  ] as const)
     ensure(Number.isInteger(v) && v >= 1, op, node, `${name} must be a positive integer, got ${v}`);
   const [batches, inHeight, inWidth, inDepth] = Array.from(input.dims) as [number, number, number, number];
   const outHeight = computeOutSize(w.padding, inHeight, w.filterH, w.strideH, w.dilationH);

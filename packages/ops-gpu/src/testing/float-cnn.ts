@@ -34,7 +34,16 @@ export function buildFloatCnn(): Uint8Array {
   const F = TensorType.FLOAT32;
   const act = (name: string, shape: number[]) => b.addTensor({ name, type: F, shape });
   const konst = (name: string, shape: number[], seed: number, scale = 0.5) =>
-    b.addTensor({ name, type: F, shape, data: lcgFloats(shape.reduce((s, d) => s * d, 1), seed, scale) });
+    b.addTensor({
+      name,
+      type: F,
+      shape,
+      data: lcgFloats(
+        shape.reduce((s, d) => s * d, 1),
+        seed,
+        scale,
+      ),
+    });
 
   const x = act('x', [1, 12, 12, 3]);
   const paddings = b.addTensor({ name: 'paddings', type: TensorType.INT32, shape: [4, 2], data: Int32Array.of(0, 0, 1, 1, 1, 1, 0, 0) });
@@ -62,9 +71,19 @@ export function buildFloatCnn(): Uint8Array {
   });
 
   const maxPool = act('max_pool', [1, 3, 3, 16]);
-  b.addOperator({ op: BuiltinOperator.MAX_POOL_2D, inputs: [dw], outputs: [maxPool], options: { padding: Padding.VALID, strideH: 2, strideW: 2, filterHeight: 2, filterWidth: 2 } });
+  b.addOperator({
+    op: BuiltinOperator.MAX_POOL_2D,
+    inputs: [dw],
+    outputs: [maxPool],
+    options: { padding: Padding.VALID, strideH: 2, strideW: 2, filterHeight: 2, filterWidth: 2 },
+  });
   const avgPool = act('avg_pool', [1, 3, 3, 16]);
-  b.addOperator({ op: BuiltinOperator.AVERAGE_POOL_2D, inputs: [maxPool], outputs: [avgPool], options: { padding: Padding.SAME, strideH: 1, strideW: 1, filterHeight: 3, filterWidth: 3 } });
+  b.addOperator({
+    op: BuiltinOperator.AVERAGE_POOL_2D,
+    inputs: [maxPool],
+    outputs: [avgPool],
+    options: { padding: Padding.SAME, strideH: 1, strideW: 1, filterHeight: 3, filterWidth: 3 },
+  });
   const sum = act('sum', [1, 3, 3, 16]);
   b.addOperator({ op: BuiltinOperator.ADD, inputs: [maxPool, avgPool], outputs: [sum] });
   const relu = act('relu', [1, 3, 3, 16]);

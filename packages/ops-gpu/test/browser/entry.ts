@@ -23,7 +23,10 @@ const INPUT_SEEDS = [7, 8];
 
 function outputsOf(delegates: Delegate[]): { outputs: number[][]; partitions: number[][] } {
   const model = loadModel(buildFloatCnn());
-  const it = new MicroInterpreter(model, registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy'), delegates }).allocateTensors();
+  const it = new MicroInterpreter(model, registerReferenceOps(new OpResolver()), {
+    planner: createPlanner('greedy'),
+    delegates,
+  }).allocateTensors();
   const n = FLOAT_CNN_INPUT_SHAPE.reduce((s, d) => s * d, 1);
   const outputs = INPUT_SEEDS.map((seed) => {
     it.setInput(0, lcgFloats(n, seed, 1));

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, BuiltinOperator, KernelError, KernelHarness, Padding, TensorType, type HarnessTensorSpec, type TransposeConvOptions } from '@micrort/core';
+import {
+  ActivationFunctionType,
+  BuiltinOperator,
+  KernelError,
+  KernelHarness,
+  Padding,
+  TensorType,
+  type HarnessTensorSpec,
+  type TransposeConvOptions,
+} from '@micrort/core';
 import { referenceKernels } from '@micrort/ops-reference';
 import { CONVOLUTION_2D_TRANSPOSE_BIAS, transposeConvBiasOptions } from './convolution-2d-transpose-bias.js';
 
@@ -7,7 +16,13 @@ const F = TensorType.FLOAT32;
 const TRANSPOSE_CONV = referenceKernels.find((r) => r.builtinCode === BuiltinOperator.TRANSPOSE_CONV)!;
 
 /** Tensors: 0 input, 1 weights, 2 bias, 3 output. */
-function harness(input: HarnessTensorSpec, weights: HarnessTensorSpec, bias: HarnessTensorSpec, outShape: number[], options: Uint8Array | null) {
+function harness(
+  input: HarnessTensorSpec,
+  weights: HarnessTensorSpec,
+  bias: HarnessTensorSpec,
+  outShape: number[],
+  options: Uint8Array | null,
+) {
   return new KernelHarness({
     registration: CONVOLUTION_2D_TRANSPOSE_BIAS,
     tensors: [input, { ...weights, constant: true }, { ...bias, constant: true }, { type: F, shape: outShape }],
@@ -37,10 +52,7 @@ describe('Convolution2DTransposeBias', () => {
     ).invoke();
     // block of x = x * [[1, 10], [100, 1000]] at (2·iy, 2·ix)
     expect(h.outputArray()).toEqual([
-      1.5, 10.5, 2.5, 20.5,
-      100.5, 1000.5, 200.5, 2000.5,
-      3.5, 30.5, 4.5, 40.5,
-      300.5, 3000.5, 400.5, 4000.5,
+      1.5, 10.5, 2.5, 20.5, 100.5, 1000.5, 200.5, 2000.5, 3.5, 30.5, 4.5, 40.5, 300.5, 3000.5, 400.5, 4000.5,
     ]);
   });
 
@@ -77,12 +89,7 @@ describe('Convolution2DTransposeBias', () => {
       transposeConvBiasOptions('SAME', 2, 2),
     ).invoke();
     // each input pixel covers a 3x3 block at (2·iy, 2·ix); overlaps add; the block of (1, 1) loses its third row/column
-    expect(h.outputArray()).toEqual([
-      1, 1, 3, 2,
-      1, 1, 3, 2,
-      4, 4, 10, 6,
-      3, 3, 7, 4,
-    ]);
+    expect(h.outputArray()).toEqual([1, 1, 3, 2, 1, 1, 3, 2, 4, 4, 10, 6, 3, 3, 7, 4]);
   });
 
   it('matches ops-reference TRANSPOSE_CONV + bias on the same weights (float32 tolerance)', () => {
@@ -132,7 +139,8 @@ describe('Convolution2DTransposeBias', () => {
       const a = mp.outputArray();
       const b = ref.outputArray();
       expect(a.length, JSON.stringify(c)).toBe(b.length);
-      for (let i = 0; i < a.length; i++) expect(Math.abs(a[i]! - b[i]!), `${JSON.stringify(c)} element ${i}`).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(b[i]!));
+      for (let i = 0; i < a.length; i++)
+        expect(Math.abs(a[i]! - b[i]!), `${JSON.stringify(c)} element ${i}`).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(b[i]!));
     }
   });
 
@@ -152,7 +160,11 @@ describe('Convolution2DTransposeBias', () => {
     expect(h.supportsAnswer()).toBe('int8 input 0 (handles float32 only)');
     const two = new KernelHarness({
       registration: CONVOLUTION_2D_TRANSPOSE_BIAS,
-      tensors: [{ type: F, shape: [1, 2, 2, 1] }, { type: F, shape: [1, 2, 2, 1] }, { type: F, shape: [1, 4, 4, 1] }],
+      tensors: [
+        { type: F, shape: [1, 2, 2, 1] },
+        { type: F, shape: [1, 2, 2, 1] },
+        { type: F, shape: [1, 4, 4, 1] },
+      ],
       inputs: [0, 1],
       outputs: [2],
     });
@@ -161,10 +173,20 @@ describe('Convolution2DTransposeBias', () => {
 
   it('prepare rejects bad options, shapes and a wrong output shape with KernelErrors naming them', () => {
     const make = (o: Partial<{ options: Uint8Array | null; weights: number[]; bias: number[]; out: number[] }>) =>
-      harness({ type: F, shape: [1, 2, 2, 3] }, { type: F, shape: o.weights ?? [4, 2, 2, 3] }, { type: F, shape: o.bias ?? [4] }, o.out ?? [1, 4, 4, 4], o.options === undefined ? transposeConvBiasOptions('VALID', 2, 2) : o.options);
+      harness(
+        { type: F, shape: [1, 2, 2, 3] },
+        { type: F, shape: o.weights ?? [4, 2, 2, 3] },
+        { type: F, shape: o.bias ?? [4] },
+        o.out ?? [1, 4, 4, 4],
+        o.options === undefined ? transposeConvBiasOptions('VALID', 2, 2) : o.options,
+      );
     expect(() => make({}).prepare()).not.toThrow();
-    expect(() => make({ options: null }).prepare()).toThrow(/custom options have 0 bytes; a TfLiteTransposeConvParams needs at least 12 \(padding, stride_width, stride_height\)/);
-    expect(() => make({ options: transposeConvBiasOptions('VALID', 0, 2) }).prepare()).toThrow(/option stride_width is 0, must be at least 1/);
+    expect(() => make({ options: null }).prepare()).toThrow(
+      /custom options have 0 bytes; a TfLiteTransposeConvParams needs at least 12 \(padding, stride_width, stride_height\)/,
+    );
+    expect(() => make({ options: transposeConvBiasOptions('VALID', 0, 2) }).prepare()).toThrow(
+      /option stride_width is 0, must be at least 1/,
+    );
     const badPadding = transposeConvBiasOptions('VALID', 2, 2);
     badPadding[0] = 7;
     expect(() => make({ options: badPadding }).prepare()).toThrow(/option padding is 7/);
@@ -181,7 +203,13 @@ describe('Convolution2DTransposeBias', () => {
     const long = new Uint8Array(20);
     long.set(transposeConvBiasOptions('VALID', 2, 2));
     long[12] = 1; // activation RELU: not applied by MediaPipe's kernel
-    const h = harness({ type: F, shape: [1, 1, 1, 1], data: [-1] }, { type: F, shape: [1, 2, 2, 1], data: [1, 2, 3, 4] }, { type: F, shape: [1], data: [0] }, [1, 2, 2, 1], long).invoke();
+    const h = harness(
+      { type: F, shape: [1, 1, 1, 1], data: [-1] },
+      { type: F, shape: [1, 2, 2, 1], data: [1, 2, 3, 4] },
+      { type: F, shape: [1], data: [0] },
+      [1, 2, 2, 1],
+      long,
+    ).invoke();
     expect(h.outputArray()).toEqual([-1, -2, -3, -4]);
   });
 });

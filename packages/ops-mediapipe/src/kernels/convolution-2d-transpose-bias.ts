@@ -15,7 +15,17 @@
  */
 import { BuiltinOperator, KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { StructPadding, checkAtLeast, checkFloat32Node, checkRank, checkShape, float32Supports, paddingName, readStructFields, shapeText } from './mediapipe-common.js';
+import {
+  StructPadding,
+  checkAtLeast,
+  checkFloat32Node,
+  checkRank,
+  checkShape,
+  float32Supports,
+  paddingName,
+  readStructFields,
+  shapeText,
+} from './mediapipe-common.js';
 
 const OP = 'Convolution2DTransposeBias';
 const INPUT = 0;
@@ -43,8 +53,19 @@ const supports = float32Supports(3, 1);
 
 function init(): TransposeConvBiasData {
   return {
-    batches: 0, inHeight: 0, inWidth: 0, inDepth: 0, filterHeight: 0, filterWidth: 0,
-    outHeight: 0, outWidth: 0, outDepth: 0, strideHeight: 1, strideWidth: 1, padHeight: 0, padWidth: 0,
+    batches: 0,
+    inHeight: 0,
+    inWidth: 0,
+    inDepth: 0,
+    filterHeight: 0,
+    filterWidth: 0,
+    outHeight: 0,
+    outWidth: 0,
+    outDepth: 0,
+    strideHeight: 1,
+    strideWidth: 1,
+    padHeight: 0,
+    padWidth: 0,
   };
 }
 
@@ -60,9 +81,17 @@ function prepare(context: TfLiteContext, node: Node): void {
   checkRank(OP, node, 'bias', bias, 1);
   checkRank(OP, node, 'output', output, 4);
   if (weights.dims[0] !== bias.dims[0])
-    throw new KernelError(OP, node.index, `weights (tensor ${weights.index}) have ${weights.dims[0]} output channels but bias (tensor ${bias.index}) has ${bias.dims[0]} values`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `weights (tensor ${weights.index}) have ${weights.dims[0]} output channels but bias (tensor ${bias.index}) has ${bias.dims[0]} values`,
+    );
   if (input.dims[3] !== weights.dims[3])
-    throw new KernelError(OP, node.index, `input (tensor ${input.index}) has ${input.dims[3]} channels but weights (tensor ${weights.index}) ${shapeText(weights.dims)} expect ${weights.dims[3]}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input (tensor ${input.index}) has ${input.dims[3]} channels but weights (tensor ${weights.index}) ${shapeText(weights.dims)} expect ${weights.dims[3]}`,
+    );
 
   const params = readStructFields(OP, node, 'TfLiteTransposeConvParams', ['padding', 'stride_width', 'stride_height']);
   const padding = params[0]!;
@@ -82,7 +111,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.filterWidth = weights.dims[2]!;
   d.strideHeight = strideHeight;
   d.strideWidth = strideWidth;
-  if (d.inHeight < 1 || d.inWidth < 1) throw new KernelError(OP, node.index, `input (tensor ${input.index}) has an empty spatial shape ${shapeText(input.dims)}`);
+  if (d.inHeight < 1 || d.inWidth < 1)
+    throw new KernelError(OP, node.index, `input (tensor ${input.index}) has an empty spatial shape ${shapeText(input.dims)}`);
   let padTotalHeight = 0;
   let padTotalWidth = 0;
   if (padding === StructPadding.Same) {
@@ -97,7 +127,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     checkShape(OP, node, 'output', output, [d.batches, d.outHeight, d.outWidth, d.outDepth]);
   } catch (e) {
     if (!(e instanceof KernelError)) throw e;
-    throw new KernelError(OP, node.index, `${e.detail} (input ${shapeText(input.dims)}, ${d.filterHeight}x${d.filterWidth} filter, stride ${strideHeight}x${strideWidth}, ${paddingName(padding)} padding)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `${e.detail} (input ${shapeText(input.dims)}, ${d.filterHeight}x${d.filterWidth} filter, stride ${strideHeight}x${strideWidth}, ${paddingName(padding)} padding)`,
+    );
   }
 }
 
@@ -107,7 +141,21 @@ function invoke(context: TfLiteContext, node: Node): void {
   const weights = context.getEvalTensor(node.inputs[WEIGHTS]!).data as Float32Array;
   const bias = context.getEvalTensor(node.inputs[BIAS]!).data as Float32Array;
   const output = context.getEvalTensor(node.outputs[0]!).data as Float32Array;
-  const { batches, inHeight, inWidth, inDepth, filterHeight, filterWidth, outHeight, outWidth, outDepth, strideHeight, strideWidth, padHeight, padWidth } = d;
+  const {
+    batches,
+    inHeight,
+    inWidth,
+    inDepth,
+    filterHeight,
+    filterWidth,
+    outHeight,
+    outWidth,
+    outDepth,
+    strideHeight,
+    strideWidth,
+    padHeight,
+    padWidth,
+  } = d;
   // distance between the same tap of consecutive output channels in the [Cout, KH, KW, Cin] weights
   const channelStride = filterHeight * filterWidth * inDepth;
   const outBatch = outHeight * outWidth * outDepth;

@@ -18,7 +18,18 @@ export function matMul(n: number, a: Float32Array, b: Float32Array, out: Float32
 }
 
 /** Writes the 3×3 matrix given row by row into `m` (values rounded to float32 by the store). */
-export function setMat3(m: Float32Array, x00: number, x01: number, x02: number, x10: number, x11: number, x12: number, x20: number, x21: number, x22: number): void {
+export function setMat3(
+  m: Float32Array,
+  x00: number,
+  x01: number,
+  x02: number,
+  x10: number,
+  x11: number,
+  x12: number,
+  x20: number,
+  x21: number,
+  x22: number,
+): void {
   m[0] = x00;
   m[1] = x01;
   m[2] = x02;

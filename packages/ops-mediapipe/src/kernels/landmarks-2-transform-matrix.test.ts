@@ -7,18 +7,33 @@ const F = TensorType.FLOAT32;
 
 /** Landmarks as flat (x, y, z) triples. */
 const LANDMARKS = [
-  0, 0, 0, // 0: left rotation point
-  1, 0, 0, // 1: right rotation point (horizontal)
-  10, 20, 5, // 2
-  30, 60, 5, // 3
-  0, 1, 0, // 4: right rotation point (vertical)
-  25, 30, 1, // 5: inside the box
+  0,
+  0,
+  0, // 0: left rotation point
+  1,
+  0,
+  0, // 1: right rotation point (horizontal)
+  10,
+  20,
+  5, // 2
+  30,
+  60,
+  5, // 3
+  0,
+  1,
+  0, // 4: right rotation point (vertical)
+  25,
+  30,
+  1, // 5: inside the box
 ];
 
 function harness(v: 1 | 2, inputShape: number[], options: Uint8Array | null, data: number[] = LANDMARKS) {
   return new KernelHarness({
     registration: v === 1 ? LANDMARKS_2_TRANSFORM_MATRIX_V1 : LANDMARKS_2_TRANSFORM_MATRIX_V2,
-    tensors: [{ type: F, shape: inputShape, data }, { type: F, shape: [1, 4, 4] }],
+    tensors: [
+      { type: F, shape: inputShape, data },
+      { type: F, shape: [1, 4, 4] },
+    ],
     inputs: [0],
     outputs: [1],
     customInitialData: options,
@@ -26,7 +41,16 @@ function harness(v: 1 | 2, inputShape: number[], options: Uint8Array | null, dat
 }
 
 /** v2 options with typed int vectors, as MediaPipe's converter writes them (subset_idxs: a VECTOR_INT). */
-function v2Options(o: { subset: number[]; left: number; right: number; target?: number; outW: number; outH: number; scaleX?: number; scaleY?: number }): Uint8Array {
+function v2Options(o: {
+  subset: number[];
+  left: number;
+  right: number;
+  target?: number;
+  outW: number;
+  outH: number;
+  scaleX?: number;
+  scaleY?: number;
+}): Uint8Array {
   return flexEncode({
     subset_idxs: o.subset,
     left_rotation_idx: o.left,
@@ -41,7 +65,9 @@ function v2Options(o: { subset: number[]; left: number; right: number; target?: 
 
 function expectClose(actual: number[], expected: number[]): void {
   expect(actual.length).toBe(expected.length);
-  actual.forEach((a, i) => expect(Math.abs(a - expected[i]!), `element ${i}: ${a} vs ${expected[i]}`).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(expected[i]!)));
+  actual.forEach((a, i) =>
+    expect(Math.abs(a - expected[i]!), `element ${i}: ${a} vs ${expected[i]}`).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(expected[i]!)),
+  );
 }
 
 describe('Landmarks2TransformMatrix v2', () => {
@@ -67,7 +93,11 @@ describe('Landmarks2TransformMatrix v2', () => {
     // rotation = π/2 - 0; frame rotation by π/2: (x, y) → (-y, x); box in that frame: x -60..-20, y 10..30
     // → size 40x20, center back in the input (20, 40); t = shift(20, 40) · R(-π/2) · S(1.5·40/8, 1.5·20/4) · shift(-4, -2)
     // (a float32 target: flatbuffers' JS encoder writes float32 values wrongly into the 8-byte slots a double would force)
-    const h = harness(2, [1, 6, 3], v2Options({ subset: [2, 3], left: 0, right: 1, target: Math.fround(Math.PI / 2), outW: 8, outH: 4, scaleX: 1.5, scaleY: 1.5 })).invoke();
+    const h = harness(
+      2,
+      [1, 6, 3],
+      v2Options({ subset: [2, 3], left: 0, right: 1, target: Math.fround(Math.PI / 2), outW: 8, outH: 4, scaleX: 1.5, scaleY: 1.5 }),
+    ).invoke();
     const sx = (1.5 * 40) / 8;
     const sy = (1.5 * 20) / 4;
     // R(-π/2) = [[0, 1], [-1, 0]]; R·S = [[0, sy], [-sx, 0]]; translation = R·S·(-4, -2) + (20, 40)
@@ -76,12 +106,18 @@ describe('Landmarks2TransformMatrix v2', () => {
 
   it('prepare checks the options as MediaPipe does, and every index against the input', () => {
     const ok = { subset: [2, 3], left: 0, right: 1, outW: 10, outH: 20 };
-    expect(() => harness(2, [1, 6, 3], v2Options({ ...ok, subset: [2, 6] })).prepare()).toThrow(/option subset_idxs\[1\] is 6 but the input holds 6 landmarks \(18 values\)/);
-    expect(() => harness(2, [1, 6, 3], v2Options({ ...ok, right: -1 })).prepare()).toThrow(/option right_rotation_idx is -1, must not be negative/);
+    expect(() => harness(2, [1, 6, 3], v2Options({ ...ok, subset: [2, 6] })).prepare()).toThrow(
+      /option subset_idxs\[1\] is 6 but the input holds 6 landmarks \(18 values\)/,
+    );
+    expect(() => harness(2, [1, 6, 3], v2Options({ ...ok, right: -1 })).prepare()).toThrow(
+      /option right_rotation_idx is -1, must not be negative/,
+    );
     expect(() => harness(2, [1, 6, 3], v2Options({ ...ok, outW: 0 })).prepare()).toThrow(/option output_width is 0, must be positive/);
     expect(() => harness(2, [1, 6, 3], v2Options({ ...ok, scaleY: -1 })).prepare()).toThrow(/option scale_y is -1, must be positive/);
     expect(() => harness(2, [1, 6, 3], v2Options({ ...ok, subset: [] })).prepare()).toThrow(/option subset_idxs is empty/);
-    expect(() => harness(2, [1, 6, 3], flexEncode({ subset_idxs: [1, 2] })).prepare()).toThrow(/custom options: flexbuffer: option "left_rotation_idx" is missing/);
+    expect(() => harness(2, [1, 6, 3], flexEncode({ subset_idxs: [1, 2] })).prepare()).toThrow(
+      /custom options: flexbuffer: option "left_rotation_idx" is missing/,
+    );
     expect(() => harness(2, [1, 6, 3], null).prepare()).toThrow(/custom options \(a FlexBuffers map\) are missing/);
     expect(() => harness(2, [1, 18], v2Options(ok)).prepare()).toThrow(/input \(tensor 0\) must have 3 dimensions/);
     const h = harness(2, [1, 6, 3], v2Options({ ...ok, subset: [2, 3, 5] })).prepare();
@@ -91,10 +127,21 @@ describe('Landmarks2TransformMatrix v2', () => {
 
 describe('Landmarks2TransformMatrix v1', () => {
   /** v1 options; input_hw / output_hw / subset as typed int vectors (built element by element). */
-  function v1Options(o: { subset: number[]; inputHw: [number, number]; outputHw: [number, number]; range?: number; multiplier?: number; dimensions?: number }): Uint8Array {
+  function v1Options(o: {
+    subset: number[];
+    inputHw: [number, number];
+    outputHw: [number, number];
+    range?: number;
+    multiplier?: number;
+    dimensions?: number;
+  }): Uint8Array {
     const b = flexBuilder();
     b.startMap();
-    for (const [key, vec] of [['input_hw', o.inputHw], ['output_hw', o.outputHw], ['subset', o.subset]] as const) {
+    for (const [key, vec] of [
+      ['input_hw', o.inputHw],
+      ['output_hw', o.outputHw],
+      ['subset', o.subset],
+    ] as const) {
       b.addKey(key);
       b.startVector();
       for (const v of vec) b.addInt(v);
@@ -124,10 +171,18 @@ describe('Landmarks2TransformMatrix v1', () => {
   it('prepare checks dimensions, sizes and the input shape', () => {
     const ok = { subset: [2, 3], inputHw: [101, 201] as [number, number], outputHw: [5, 9] as [number, number] };
     expect(() => harness(1, [1, 1, 1, 18], v1Options({ ...ok, dimensions: 2 })).prepare()).toThrow(/option dimensions is 2, must be 3/);
-    expect(() => harness(1, [1, 1, 1, 18], v1Options({ ...ok, range: 0 })).prepare()).toThrow(/option landmarks_range is 0, must be positive/);
+    expect(() => harness(1, [1, 1, 1, 18], v1Options({ ...ok, range: 0 })).prepare()).toThrow(
+      /option landmarks_range is 0, must be positive/,
+    );
     expect(() => harness(1, [1, 1, 1, 18], v1Options({ ...ok, multiplier: 0 })).prepare()).toThrow(/option bbox_size_multiplier is 0/);
-    expect(() => harness(1, [1, 1, 1, 18], v1Options({ ...ok, outputHw: [5, 0] })).prepare()).toThrow(/option output_hw is \[5, 0\], both must be positive/);
-    expect(() => harness(1, [1, 1, 2, 9], v1Options(ok)).prepare()).toThrow(/input \(tensor 0\) must have shape \[1, 1, 1, 3N\], has \[1, 1, 2, 9\]/);
-    expect(() => harness(1, [1, 1, 1, 18], v1Options({ ...ok, subset: [2, 3, 9] })).prepare()).toThrow(/option subset\[2\] is 9 but the input holds 6 landmarks/);
+    expect(() => harness(1, [1, 1, 1, 18], v1Options({ ...ok, outputHw: [5, 0] })).prepare()).toThrow(
+      /option output_hw is \[5, 0\], both must be positive/,
+    );
+    expect(() => harness(1, [1, 1, 2, 9], v1Options(ok)).prepare()).toThrow(
+      /input \(tensor 0\) must have shape \[1, 1, 1, 3N\], has \[1, 1, 2, 9\]/,
+    );
+    expect(() => harness(1, [1, 1, 1, 18], v1Options({ ...ok, subset: [2, 3, 9] })).prepare()).toThrow(
+      /option subset\[2\] is 9 but the input holds 6 landmarks/,
+    );
   });
 });

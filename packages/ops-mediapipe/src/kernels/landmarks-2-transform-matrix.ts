@@ -23,7 +23,16 @@
 import { BuiltinOperator, KernelError, type FlexMap, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { matMul, setIdentity4, setMat3 } from './float-matrix-common.js';
-import { checkFloat32Node, checkRank, checkShape, float32Supports, flexOption, readFlexOptions, shapeText, subsetPairs } from './mediapipe-common.js';
+import {
+  checkFloat32Node,
+  checkRank,
+  checkShape,
+  float32Supports,
+  flexOption,
+  readFlexOptions,
+  shapeText,
+  subsetPairs,
+} from './mediapipe-common.js';
 
 const OP = 'Landmarks2TransformMatrix';
 const OUTPUT_SHAPE = [1, 4, 4];
@@ -58,10 +67,24 @@ const supports = float32Supports(1, 1);
 
 function init(): Landmarks2TransformMatrixData {
   return {
-    subset: new Int32Array(0), pairs: 0, leftIdx: 0, rightIdx: 0,
-    targetRotation: 0, outputHeight: 1, outputWidth: 1, scaleX: 1, scaleY: 1,
-    landmarksRange: 1, bboxSizeMultiplier: 1, inputH: 1, inputW: 1, outputH: 1, outputW: 1,
-    m0: new Float32Array(16), m1: new Float32Array(16), m2: new Float32Array(16),
+    subset: new Int32Array(0),
+    pairs: 0,
+    leftIdx: 0,
+    rightIdx: 0,
+    targetRotation: 0,
+    outputHeight: 1,
+    outputWidth: 1,
+    scaleX: 1,
+    scaleY: 1,
+    landmarksRange: 1,
+    bboxSizeMultiplier: 1,
+    inputH: 1,
+    inputW: 1,
+    outputH: 1,
+    outputW: 1,
+    m0: new Float32Array(16),
+    m1: new Float32Array(16),
+    m2: new Float32Array(16),
   };
 }
 
@@ -87,7 +110,15 @@ function fail(node: Node, detail: string): never {
 }
 
 /** Validates the landmark indices against the input and stores the subset pairs in the arena. */
-function prepareIndices(context: TfLiteContext, node: Node, d: Landmarks2TransformMatrixData, subsetKey: string, flat: number[], landmarks: number, values: number): void {
+function prepareIndices(
+  context: TfLiteContext,
+  node: Node,
+  d: Landmarks2TransformMatrixData,
+  subsetKey: string,
+  flat: number[],
+  landmarks: number,
+  values: number,
+): void {
   if (flat.length === 0) fail(node, `option ${subsetKey} is empty`);
   const check = (what: string, idx: number) => {
     if (idx < 0) fail(node, `option ${what} is ${idx}, must not be negative`);
@@ -194,7 +225,8 @@ function prepareV1(context: TfLiteContext, node: Node): void {
   checkFloat32Node(OP, context, node, 1, 1);
   const input = context.getTensor(node.inputs[0]!);
   checkRank(OP, node, 'input', input, 4);
-  if (input.dims[0] !== 1 || input.dims[1] !== 1 || input.dims[2] !== 1) fail(node, `input (tensor ${input.index}) must have shape [1, 1, 1, 3N], has ${shapeText(input.dims)}`);
+  if (input.dims[0] !== 1 || input.dims[1] !== 1 || input.dims[2] !== 1)
+    fail(node, `input (tensor ${input.index}) must have shape [1, 1, 1, 3N], has ${shapeText(input.dims)}`);
   checkShape(OP, node, 'output', context.getTensor(node.outputs[0]!), OUTPUT_SHAPE);
   const options = readFlexOptions(OP, node);
   [d.inputH, d.inputW] = pair(node, options, 'input_hw');

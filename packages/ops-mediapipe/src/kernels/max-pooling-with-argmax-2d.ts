@@ -41,8 +41,18 @@ const supports = float32Supports(1, 2);
 function init(context: TfLiteContext): MaxPoolArgmaxData {
   return {
     padding: allocatePaddingValues(context),
-    batches: 0, inHeight: 0, inWidth: 0, depth: 0, outHeight: 0, outWidth: 0,
-    strideHeight: 1, strideWidth: 1, filterHeight: 1, filterWidth: 1, actMin: -FLT_MAX, actMax: FLT_MAX,
+    batches: 0,
+    inHeight: 0,
+    inWidth: 0,
+    depth: 0,
+    outHeight: 0,
+    outWidth: 0,
+    strideHeight: 1,
+    strideWidth: 1,
+    filterHeight: 1,
+    filterWidth: 1,
+    actMin: -FLT_MAX,
+    actMax: FLT_MAX,
   };
 }
 
@@ -79,7 +89,8 @@ function invoke(context: TfLiteContext, node: Node): void {
   const input = context.getEvalTensor(node.inputs[0]!).data as Float32Array;
   const output = context.getEvalTensor(node.outputs[0]!).data as Float32Array;
   const indices = context.getEvalTensor(node.outputs[1]!).data as Float32Array;
-  const { batches, inHeight, inWidth, depth, outHeight, outWidth, strideHeight, strideWidth, filterHeight, filterWidth, actMin, actMax } = d;
+  const { batches, inHeight, inWidth, depth, outHeight, outWidth, strideHeight, strideWidth, filterHeight, filterWidth, actMin, actMax } =
+    d;
   const padHeight = d.padding[PAD_HEIGHT]!;
   const padWidth = d.padding[PAD_WIDTH]!;
   let out = 0;

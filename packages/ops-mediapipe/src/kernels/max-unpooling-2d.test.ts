@@ -12,7 +12,11 @@ const POOL_2X2 = poolOptions({ padding: 'VALID', strideWidth: 2, strideHeight: 2
 function harness(values: number[], indices: number[], shape: number[], outShape: number[], options: Uint8Array | null = POOL_2X2) {
   return new KernelHarness({
     registration: MAX_UNPOOLING_2D,
-    tensors: [{ type: F, shape, data: values }, { type: F, shape, data: indices }, { type: F, shape: outShape }],
+    tensors: [
+      { type: F, shape, data: values },
+      { type: F, shape, data: indices },
+      { type: F, shape: outShape },
+    ],
     inputs: [0, 1],
     outputs: [2],
     customInitialData: options,
@@ -22,12 +26,7 @@ function harness(values: number[], indices: number[], shape: number[], outShape:
 describe('MaxUnpooling2D', () => {
   it('writes each value where its index points inside its 2x2 block, zero elsewhere (hand-computed)', () => {
     const h = harness([5, 8, 7, -1], [fr(1.1), fr(2.1), fr(3.1), fr(0.1)], [1, 2, 2, 1], [1, 4, 4, 1]).invoke();
-    expect(h.outputArray()).toEqual([
-      0, 5, 0, 0,
-      0, 0, 8, 0,
-      0, 0, -1, 0,
-      0, 7, 0, 0,
-    ]); // 7: block (1, 0), index 3 = (y 1, x 1) → output (3, 1)
+    expect(h.outputArray()).toEqual([0, 5, 0, 0, 0, 0, 8, 0, 0, 0, -1, 0, 0, 7, 0, 0]); // 7: block (1, 0), index 3 = (y 1, x 1) → output (3, 1)
   });
 
   it('overwrites stale output and skips indices whose destination is outside the output, or that are not numbers', () => {
@@ -67,10 +66,16 @@ describe('MaxUnpooling2D', () => {
   });
 
   it('prepare checks the indices shape and the output shape (input size × filter size)', () => {
-    expect(() => harness([1, 2, 3, 4], [0, 0, 0, 0], [1, 2, 2, 1], [1, 4, 2, 1]).prepare()).toThrow(/output \(tensor 2\) has shape \[1, 4, 2, 1\], expected \[1, 4, 4, 1\]/);
+    expect(() => harness([1, 2, 3, 4], [0, 0, 0, 0], [1, 2, 2, 1], [1, 4, 2, 1]).prepare()).toThrow(
+      /output \(tensor 2\) has shape \[1, 4, 2, 1\], expected \[1, 4, 4, 1\]/,
+    );
     const badIndices = new KernelHarness({
       registration: MAX_UNPOOLING_2D,
-      tensors: [{ type: F, shape: [1, 2, 2, 1] }, { type: F, shape: [1, 2, 1, 1] }, { type: F, shape: [1, 4, 4, 1] }],
+      tensors: [
+        { type: F, shape: [1, 2, 2, 1] },
+        { type: F, shape: [1, 2, 1, 1] },
+        { type: F, shape: [1, 4, 4, 1] },
+      ],
       inputs: [0, 1],
       outputs: [2],
       customInitialData: POOL_2X2,

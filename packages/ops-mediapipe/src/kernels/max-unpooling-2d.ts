@@ -41,7 +41,15 @@ const supports = float32Supports(2, 1);
 function init(context: TfLiteContext): MaxUnpoolingData {
   return {
     padding: allocatePaddingValues(context),
-    batches: 0, inHeight: 0, inWidth: 0, depth: 0, outHeight: 0, outWidth: 0, strideHeight: 1, strideWidth: 1, filterWidth: 1,
+    batches: 0,
+    inHeight: 0,
+    inWidth: 0,
+    depth: 0,
+    outHeight: 0,
+    outWidth: 0,
+    strideHeight: 1,
+    strideWidth: 1,
+    filterWidth: 1,
   };
 }
 
@@ -110,4 +118,3 @@ export const MAX_UNPOOLING_2D: Registration<MaxUnpoolingData> = {
   prepare,
   invoke,
 };
-

@@ -4,7 +4,17 @@
  * layouts MediaPipe's ops use — a raw C struct (`TfLiteTransposeConvParams`, `TfLitePoolParams`) and a
  * FlexBuffers map (read with core's bounds-checked `parseFlexMap`).
  */
-import { FlexBufferError, KernelError, TensorType, parseFlexMap, tensorTypeName, type FlexMap, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import {
+  FlexBufferError,
+  KernelError,
+  TensorType,
+  parseFlexMap,
+  tensorTypeName,
+  type FlexMap,
+  type Node,
+  type Tensor,
+  type TfLiteContext,
+} from '@micrort/core';
 
 /** `TfLitePadding` as the C option structs store it. */
 export enum StructPadding {
@@ -16,7 +26,13 @@ export enum StructPadding {
 
 /** Name of a `TfLitePadding` value for messages. */
 export function paddingName(padding: number): string {
-  return padding === StructPadding.Same ? 'SAME' : padding === StructPadding.Valid ? 'VALID' : padding === StructPadding.Unknown ? 'UNKNOWN' : `${padding}`;
+  return padding === StructPadding.Same
+    ? 'SAME'
+    : padding === StructPadding.Valid
+      ? 'VALID'
+      : padding === StructPadding.Unknown
+        ? 'UNKNOWN'
+        : `${padding}`;
 }
 
 /** `[1, 2, 3]` for messages. */
@@ -57,24 +73,32 @@ export function checkFloat32Node(op: string, context: TfLiteContext, node: Node,
 
 /** Throws unless `t` has `rank` dimensions. */
 export function checkRank(op: string, node: Node, what: string, t: Tensor, rank: number): void {
-  if (t.dims.length !== rank) throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must have ${rank} dimensions, has shape ${shapeText(t.dims)}`);
+  if (t.dims.length !== rank)
+    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must have ${rank} dimensions, has shape ${shapeText(t.dims)}`);
 }
 
 /** Throws unless `t`'s first dimension is 1 (MediaPipe's kernels process batch 0 only). */
 export function checkBatchOne(op: string, node: Node, what: string, t: Tensor): void {
-  if (t.dims[0] !== 1) throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must have batch 1, has shape ${shapeText(t.dims)}`);
+  if (t.dims[0] !== 1)
+    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must have batch 1, has shape ${shapeText(t.dims)}`);
 }
 
 /** Throws unless `t`'s shape is `expected` (MediaPipe resizes the output to it; micrort's shapes are static). */
 export function checkShape(op: string, node: Node, what: string, t: Tensor, expected: ArrayLike<number>): void {
   let same = t.dims.length === expected.length;
   for (let i = 0; same && i < expected.length; i++) same = t.dims[i] === expected[i];
-  if (!same) throw new KernelError(op, node.index, `${what} (tensor ${t.index}) has shape ${shapeText(t.dims)}, expected ${shapeText(expected)}`);
+  if (!same)
+    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) has shape ${shapeText(t.dims)}, expected ${shapeText(expected)}`);
 }
 
 /** Throws unless `t` has exactly `count` elements. */
 export function checkElementCount(op: string, node: Node, what: string, t: Tensor, count: number): void {
-  if (t.elementCount !== count) throw new KernelError(op, node.index, `${what} (tensor ${t.index}) has ${t.elementCount} elements (shape ${shapeText(t.dims)}), expected ${count}`);
+  if (t.elementCount !== count)
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} (tensor ${t.index}) has ${t.elementCount} elements (shape ${shapeText(t.dims)}), expected ${count}`,
+    );
 }
 
 /**
@@ -85,7 +109,11 @@ export function readStructFields(op: string, node: Node, struct: string, fields:
   const bytes = node.customInitialData;
   const need = fields.length * 4;
   if (!bytes || bytes.byteLength < need) {
-    throw new KernelError(op, node.index, `custom options have ${bytes ? bytes.byteLength : 0} bytes; a ${struct} needs at least ${need} (${fields.join(', ')})`);
+    throw new KernelError(
+      op,
+      node.index,
+      `custom options have ${bytes ? bytes.byteLength : 0} bytes; a ${struct} needs at least ${need} (${fields.join(', ')})`,
+    );
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, need);
   const out = new Int32Array(fields.length);

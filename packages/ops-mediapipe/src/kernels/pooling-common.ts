@@ -29,14 +29,30 @@ export const PAD_HEIGHT = 1;
 
 /** Reads and validates the node's `TfLitePoolParams` (strides and filter at least 1, known padding and activation). */
 export function readPoolParams(op: string, node: Node): PoolParams {
-  const f = readStructFields(op, node, 'TfLitePoolParams', ['padding', 'stride_width', 'stride_height', 'filter_width', 'filter_height', 'activation']);
-  const p: PoolParams = { padding: f[0]!, strideWidth: f[1]!, strideHeight: f[2]!, filterWidth: f[3]!, filterHeight: f[4]!, activation: f[5]! };
-  if (p.padding !== StructPadding.Same && p.padding !== StructPadding.Valid) throw new KernelError(op, node.index, `option padding is ${p.padding}, must be 1 (SAME) or 2 (VALID)`);
+  const f = readStructFields(op, node, 'TfLitePoolParams', [
+    'padding',
+    'stride_width',
+    'stride_height',
+    'filter_width',
+    'filter_height',
+    'activation',
+  ]);
+  const p: PoolParams = {
+    padding: f[0]!,
+    strideWidth: f[1]!,
+    strideHeight: f[2]!,
+    filterWidth: f[3]!,
+    filterHeight: f[4]!,
+    activation: f[5]!,
+  };
+  if (p.padding !== StructPadding.Same && p.padding !== StructPadding.Valid)
+    throw new KernelError(op, node.index, `option padding is ${p.padding}, must be 1 (SAME) or 2 (VALID)`);
   checkAtLeast(op, node, 'stride_width', p.strideWidth, 1);
   checkAtLeast(op, node, 'stride_height', p.strideHeight, 1);
   checkAtLeast(op, node, 'filter_width', p.filterWidth, 1);
   checkAtLeast(op, node, 'filter_height', p.filterHeight, 1);
-  if (!(p.activation >= 0 && p.activation <= 6)) throw new KernelError(op, node.index, `option activation is ${p.activation}, must be a TfLiteFusedActivation (0..6)`);
+  if (!(p.activation >= 0 && p.activation <= 6))
+    throw new KernelError(op, node.index, `option activation is ${p.activation}, must be a TfLiteFusedActivation (0..6)`);
   return p;
 }
 
@@ -64,7 +80,14 @@ export function activationRange(activation: number): [number, number] {
  * `TfLitePoolParams` struct (padding 1 = SAME or 2 = VALID, strides, filter size, activation; the
  * `computed` padding zero), as the converter writes it.
  */
-export function poolOptions(o: { padding: 'SAME' | 'VALID'; strideWidth: number; strideHeight: number; filterWidth: number; filterHeight: number; activation?: number }): Uint8Array {
+export function poolOptions(o: {
+  padding: 'SAME' | 'VALID';
+  strideWidth: number;
+  strideHeight: number;
+  filterWidth: number;
+  filterHeight: number;
+  activation?: number;
+}): Uint8Array {
   const bytes = new Uint8Array(40);
   const view = new DataView(bytes.buffer);
   const fields = [o.padding === 'SAME' ? 1 : 2, o.strideWidth, o.strideHeight, o.filterWidth, o.filterHeight, o.activation ?? 0];

@@ -16,7 +16,17 @@
 import { BuiltinOperator, KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { dot4 } from './float-matrix-common.js';
-import { checkBatchOne, checkElementCount, checkFloat32Node, checkRank, checkShape, flexOption, float32Supports, readFlexOptions, shapeText } from './mediapipe-common.js';
+import {
+  checkBatchOne,
+  checkElementCount,
+  checkFloat32Node,
+  checkRank,
+  checkShape,
+  flexOption,
+  float32Supports,
+  readFlexOptions,
+  shapeText,
+} from './mediapipe-common.js';
 
 const OP = 'TransformLandmarks';
 const LANDMARKS = 0;
@@ -55,7 +65,8 @@ function prepareV2(context: TfLiteContext, node: Node): void {
   const d = node.userData as TransformLandmarksData;
   const dims = prepareCommon(context, node, 3);
   const depth = dims[2]!;
-  if (depth !== 2 && depth !== 3) throw new KernelError(OP, node.index, `landmarks have ${depth} values each (shape ${shapeText(dims)}), must be 2 or 3`);
+  if (depth !== 2 && depth !== 3)
+    throw new KernelError(OP, node.index, `landmarks have ${depth} values each (shape ${shapeText(dims)}), must be 2 or 3`);
   d.dimensions = depth;
   d.stride = depth;
   d.count = dims[1]!;
@@ -73,10 +84,12 @@ function prepareV1(context: TfLiteContext, node: Node): void {
     if (options.has('dimensions')) d.dimensions = flexOption(OP, node, () => options.int32('dimensions'));
     if (options.has('scale')) d.scale = flexOption(OP, node, () => options.float32('scale'));
   }
-  if (d.dimensions !== 2 && d.dimensions !== 3) throw new KernelError(OP, node.index, `option dimensions is ${d.dimensions}, must be 2 or 3`);
+  if (d.dimensions !== 2 && d.dimensions !== 3)
+    throw new KernelError(OP, node.index, `option dimensions is ${d.dimensions}, must be 2 or 3`);
   if (d.scale === 0) throw new KernelError(OP, node.index, 'option scale is 0');
   const channels = dims[3]!;
-  if (channels % d.dimensions !== 0) throw new KernelError(OP, node.index, `landmarks have ${channels} channels, not a multiple of dimensions ${d.dimensions}`);
+  if (channels % d.dimensions !== 0)
+    throw new KernelError(OP, node.index, `landmarks have ${channels} channels, not a multiple of dimensions ${d.dimensions}`);
   d.stride = d.dimensions;
   d.count = (dims[1]! * dims[2]! * channels) / d.dimensions;
 }

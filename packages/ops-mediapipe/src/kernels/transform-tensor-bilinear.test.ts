@@ -14,7 +14,11 @@ function matrix(row0: number[], row1: number[]): number[] {
 function harness(v: 1 | 2, image: number[], shape: number[], m: number[], outShape: number[], options: Uint8Array | null = null) {
   return new KernelHarness({
     registration: v === 1 ? TRANSFORM_TENSOR_BILINEAR_V1 : TRANSFORM_TENSOR_BILINEAR_V2,
-    tensors: [{ type: F, shape, data: image }, { type: F, shape: [1, 4, 4], data: m }, { type: F, shape: outShape }],
+    tensors: [
+      { type: F, shape, data: image },
+      { type: F, shape: [1, 4, 4], data: m },
+      { type: F, shape: outShape },
+    ],
     inputs: [0, 1],
     outputs: [2],
     customInitialData: options,
@@ -23,14 +27,28 @@ function harness(v: 1 | 2, image: number[], shape: number[], m: number[], outSha
 
 describe('TransformTensorBilinear', () => {
   it('v1 samples output (x, y) at the matrix image of (x, y), bilinearly; the far edge reads 0 (hand-computed)', () => {
-    const h = harness(1, IMAGE_2X2, [1, 2, 2, 1], matrix([0.5, 0, 0, 0], [0, 0.5, 0, 0]), [1, 3, 3, 1], flexEncode({ mode: 'bilinear', output_size: [3, 3] })).invoke();
+    const h = harness(
+      1,
+      IMAGE_2X2,
+      [1, 2, 2, 1],
+      matrix([0.5, 0, 0, 0], [0, 0.5, 0, 0]),
+      [1, 3, 3, 1],
+      flexEncode({ mode: 'bilinear', output_size: [3, 3] }),
+    ).invoke();
     // (2, 1) samples (1, 0.5): upper = 1·10 + 0·0, lower = 1·30 + 0·0, blended 20; (2, 2) samples (1, 1) = 30
     expect(h.outputArray()).toEqual([0, 5, 10, 10, 15, 20, 20, 25, 30]);
   });
 
   it('v2 moves to pixel centers (align corners); points outside the image give 0 (hand-computed)', () => {
     // x' = 0.5x + (0.25 - 0.5) = 0.5x - 0.25: x = 0 → -0.25 (outside), 1 → 0.25, 2 → 0.75, 3 → 1.25 (outside)
-    const h = harness(2, IMAGE_2X2, [1, 2, 2, 1], matrix([0.5, 0, 0, 0], [0, 0.5, 0, 0]), [1, 4, 4, 1], flexEncode({ output_height: 4, output_width: 4 })).invoke();
+    const h = harness(
+      2,
+      IMAGE_2X2,
+      [1, 2, 2, 1],
+      matrix([0.5, 0, 0, 0], [0, 0.5, 0, 0]),
+      [1, 4, 4, 1],
+      flexEncode({ output_height: 4, output_width: 4 }),
+    ).invoke();
     expect(h.outputArray()).toEqual([0, 0, 0, 0, 0, 7.5, 12.5, 0, 0, 17.5, 22.5, 0, 0, 0, 0, 0]);
   });
 
@@ -50,18 +68,30 @@ describe('TransformTensorBilinear', () => {
 
   it('prepare checks options against the output, batch, channels and the matrix size', () => {
     const m = matrix([1, 0, 0, 0], [0, 1, 0, 0]);
-    expect(() => harness(1, IMAGE_2X2, [1, 2, 2, 1], m, [1, 3, 3, 1], flexEncode({ mode: 'nearest' })).prepare()).toThrow(/option mode is "nearest"; only "bilinear"/);
-    expect(() => harness(1, IMAGE_2X2, [1, 2, 2, 1], m, [1, 3, 3, 1], flexEncode({ output_size: [3, 4] })).prepare()).toThrow(/option output_size is 3x4 but the output is 3x3/);
-    expect(() => harness(2, IMAGE_2X2, [1, 2, 2, 1], m, [1, 3, 3, 1], flexEncode({ output_height: 2, output_width: 3 })).prepare()).toThrow(/output_height x output_width is 2x3 but the output is 3x3/);
+    expect(() => harness(1, IMAGE_2X2, [1, 2, 2, 1], m, [1, 3, 3, 1], flexEncode({ mode: 'nearest' })).prepare()).toThrow(
+      /option mode is "nearest"; only "bilinear"/,
+    );
+    expect(() => harness(1, IMAGE_2X2, [1, 2, 2, 1], m, [1, 3, 3, 1], flexEncode({ output_size: [3, 4] })).prepare()).toThrow(
+      /option output_size is 3x4 but the output is 3x3/,
+    );
+    expect(() => harness(2, IMAGE_2X2, [1, 2, 2, 1], m, [1, 3, 3, 1], flexEncode({ output_height: 2, output_width: 3 })).prepare()).toThrow(
+      /output_height x output_width is 2x3 but the output is 3x3/,
+    );
     expect(() => harness(2, IMAGE_2X2, [1, 2, 2, 1], m, [1, 3, 3, 2]).prepare()).toThrow(/expected \[1, height, width, 1\]/);
     expect(() => harness(2, [...IMAGE_2X2, ...IMAGE_2X2], [2, 2, 2, 1], m, [1, 3, 3, 1]).prepare()).toThrow(/must have batch 1/);
     const small = new KernelHarness({
       registration: TRANSFORM_TENSOR_BILINEAR_V2,
-      tensors: [{ type: F, shape: [1, 2, 2, 1] }, { type: F, shape: [2, 4] }, { type: F, shape: [1, 2, 2, 1] }],
+      tensors: [
+        { type: F, shape: [1, 2, 2, 1] },
+        { type: F, shape: [2, 4] },
+        { type: F, shape: [1, 2, 2, 1] },
+      ],
       inputs: [0, 1],
       outputs: [2],
     });
     expect(() => small.prepare()).toThrow(/matrix \(tensor 1\) has 8 elements \(shape \[2, 4\]\), expected 16/);
-    expect(() => harness(2, IMAGE_2X2, [1, 2, 2, 1], m, [1, 3, 3, 1], Uint8Array.of(1, 2, 3)).prepare()).toThrow(/malformed|custom options/);
+    expect(() => harness(2, IMAGE_2X2, [1, 2, 2, 1], m, [1, 3, 3, 1], Uint8Array.of(1, 2, 3)).prepare()).toThrow(
+      /malformed|custom options/,
+    );
   });
 });

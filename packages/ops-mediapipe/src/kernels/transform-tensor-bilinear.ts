@@ -20,7 +20,16 @@
 import { BuiltinOperator, KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { dot4 } from './float-matrix-common.js';
-import { checkBatchOne, checkElementCount, checkFloat32Node, checkRank, flexOption, float32Supports, readFlexOptions, shapeText } from './mediapipe-common.js';
+import {
+  checkBatchOne,
+  checkElementCount,
+  checkFloat32Node,
+  checkRank,
+  flexOption,
+  float32Supports,
+  readFlexOptions,
+  shapeText,
+} from './mediapipe-common.js';
 
 const OP = 'TransformTensorBilinear';
 const OP_V1 = 'TransformTensor';
@@ -52,7 +61,11 @@ function prepareCommon(op: string, context: TfLiteContext, node: Node, d: Transf
   checkRank(op, node, 'output', output, 4);
   checkBatchOne(op, node, 'input', image);
   if (output.dims[0] !== 1 || output.dims[3] !== image.dims[3])
-    throw new KernelError(op, node.index, `output (tensor ${output.index}) has shape ${shapeText(output.dims)}, expected [1, height, width, ${image.dims[3]}] (batch 1, the input's channels)`);
+    throw new KernelError(
+      op,
+      node.index,
+      `output (tensor ${output.index}) has shape ${shapeText(output.dims)}, expected [1, height, width, ${image.dims[3]}] (batch 1, the input's channels)`,
+    );
   checkElementCount(op, node, 'matrix', context.getTensor(node.inputs[MATRIX]!), 16);
   d.inHeight = image.dims[1]!;
   d.inWidth = image.dims[2]!;
@@ -88,11 +101,13 @@ function prepareV1(context: TfLiteContext, node: Node): void {
   const options = readFlexOptions(OP_V1, node);
   if (options.has('mode')) {
     const mode = flexOption(OP_V1, node, () => options.string('mode'));
-    if (mode !== 'bilinear') throw new KernelError(OP_V1, node.index, `option mode is "${mode}"; only "bilinear" interpolation is supported`);
+    if (mode !== 'bilinear')
+      throw new KernelError(OP_V1, node.index, `option mode is "${mode}"; only "bilinear" interpolation is supported`);
   }
   if (options.has('output_size')) {
     const size = flexOption(OP_V1, node, () => options.int32Vector('output_size'));
-    if (size.length !== 2) throw new KernelError(OP_V1, node.index, `option output_size has ${size.length} values, expected 2 ([height, width])`);
+    if (size.length !== 2)
+      throw new KernelError(OP_V1, node.index, `option output_size has ${size.length} values, expected 2 ([height, width])`);
     checkOutputSize(OP_V1, node, d, 'output_size', size[0]!, size[1]!);
   }
 }

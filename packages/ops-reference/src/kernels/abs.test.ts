@@ -8,7 +8,10 @@ function abs(input: HarnessTensorSpec, output: HarnessTensorSpec): KernelHarness
 
 describe('ABS', () => {
   it('float32', () => {
-    const h = abs({ type: TensorType.FLOAT32, shape: [4], data: [-1.5, 0, 2, -Infinity] }, { type: TensorType.FLOAT32, shape: [4] }).invoke();
+    const h = abs(
+      { type: TensorType.FLOAT32, shape: [4], data: [-1.5, 0, 2, -Infinity] },
+      { type: TensorType.FLOAT32, shape: [4] },
+    ).invoke();
     expect(h.outputArray()).toEqual([1.5, 0, 2, Infinity]);
   });
 
@@ -19,7 +22,10 @@ describe('ABS', () => {
     ).invoke();
     // |-133| - 20 = 113, 0 - 20, 5 - 20, 122 - 20
     expect(h.outputArray()).toEqual([113, -20, -15, 102]);
-    const sat = abs({ type: TensorType.INT8, shape: [1], data: [-128], scale: 1, zeroPoint: 0 }, { type: TensorType.INT8, shape: [1], scale: 1, zeroPoint: 0 }).invoke();
+    const sat = abs(
+      { type: TensorType.INT8, shape: [1], data: [-128], scale: 1, zeroPoint: 0 },
+      { type: TensorType.INT8, shape: [1], scale: 1, zeroPoint: 0 },
+    ).invoke();
     expect(sat.outputArray()).toEqual([127]);
   });
 
@@ -41,12 +47,19 @@ describe('ABS', () => {
     const raw = abs({ type: TensorType.INT16, shape: [3], data: [-32768, -7, 7] }, { type: TensorType.INT16, shape: [3] }).invoke();
     expect(raw.outputArray()).toEqual([-32768, 7, 7]);
     expect(() =>
-      abs({ type: TensorType.INT16, shape: [1], data: [0], scale: 1, zeroPoint: 1 }, { type: TensorType.INT16, shape: [1], scale: 1, zeroPoint: 0 }).prepare(),
+      abs(
+        { type: TensorType.INT16, shape: [1], data: [0], scale: 1, zeroPoint: 1 },
+        { type: TensorType.INT16, shape: [1], scale: 1, zeroPoint: 0 },
+      ).prepare(),
     ).toThrow(/ABS \(node 0\): input \(tensor 0\) zero point must be 0, got 1/);
   });
 
   it('rejects int32 and keeps TFLM OpDataAbsRsqrt (28 bytes)', () => {
-    expect(() => abs({ type: TensorType.INT32, shape: [1], data: [0] }, { type: TensorType.INT32, shape: [1] }).prepare()).toThrow(/unsupported input type int32/);
-    expect(abs({ type: TensorType.FLOAT32, shape: [1], data: [0] }, { type: TensorType.FLOAT32, shape: [1] }).prepare().persistentBytes).toBe(32);
+    expect(() => abs({ type: TensorType.INT32, shape: [1], data: [0] }, { type: TensorType.INT32, shape: [1] }).prepare()).toThrow(
+      /unsupported input type int32/,
+    );
+    expect(
+      abs({ type: TensorType.FLOAT32, shape: [1], data: [0] }, { type: TensorType.FLOAT32, shape: [1] }).prepare().persistentBytes,
+    ).toBe(32);
   });
 });

@@ -36,7 +36,9 @@ interface AbsOpData extends UnaryOpData {
 function prepare(_context: TfLiteContext, node: Node, data: AbsOpData, input: Tensor, output: Tensor): void {
   const p = data.params;
   p[INPUT_TYPE] = input.type;
-  const quantized = input.type === TensorType.INT8 || (input.type === TensorType.INT16 && input.quantization !== null && input.quantization.scale.length > 0);
+  const quantized =
+    input.type === TensorType.INT8 ||
+    (input.type === TensorType.INT16 && input.quantization !== null && input.quantization.scale.length > 0);
   p[QUANTIZED] = quantized ? 1 : 0;
   if (quantized) {
     requireQuantizedPair(OP, node, input, output);

@@ -98,7 +98,6 @@ export function int8ActivationParams(inputScale: number): Int8ActivationParams {
   return { multiplier, leftShift: shift, radius: calculateInputRadius(kInputIntegerBits, shift, 31) };
 }
 
-
 /**
  * TFLM's int16 LOGISTIC/TANH input rescaling. `multiplier === 0` marks the power-of-two scale case,
  * which the eval turns into `3 << leftShift` with no shift.

@@ -119,7 +119,13 @@ function addQuantizedScalar(
  * monomorphic (a loop shared by both typed-array kinds can fall out of optimised code, and unoptimised
  * code boxes numbers, i.e. allocates, in invoke).
  */
-export function addQuantized(plan: BroadcastPlan, p: Int32Array, a: Int8Array | Int16Array, b: Int8Array | Int16Array, out: Int8Array | Int16Array): void {
+export function addQuantized(
+  plan: BroadcastPlan,
+  p: Int32Array,
+  a: Int8Array | Int16Array,
+  b: Int8Array | Int16Array,
+  out: Int8Array | Int16Array,
+): void {
   if (out instanceof Int8Array) addQuantizedInt8(plan, p, a as Int8Array, b as Int8Array, out);
   else addQuantizedInt16(plan, p, a as Int16Array, b as Int16Array, out);
 }

@@ -19,7 +19,14 @@ describe('ADD_N', () => {
     const a = [-128, -20, 0, 7, 90, 127];
     const b = [-128, 30, 0, -7, 60, 127];
     const out = run(ADD_N, [q(I8, [6], 0.03, 0, a), q(I8, [6], 0.03, 0, b), q(I8, [6], 0.05, -3)], [0, 1], [2]);
-    expectWithinSteps(out, quantize(a.map((v, i) => (v + b[i]!) * 0.03), 0.05, -3));
+    expectWithinSteps(
+      out,
+      quantize(
+        a.map((v, i) => (v + b[i]!) * 0.03),
+        0.05,
+        -3,
+      ),
+    );
   });
 
   it('int8 with a non-zero input zero point carries one extra -zero point term, as TFLM (its accumulator starts at the input offset)', () => {
@@ -32,20 +39,39 @@ describe('ADD_N', () => {
     const out = run(ADD_N, [...inputs.map((d) => q(I8, [4], s, z, d)), q(I8, [4], so, zo)], [0, 1, 2], [3]);
     const real = [0, 1, 2, 3].map((i) => inputs.reduce((acc, d) => acc + dequantize([d[i]!], s, z)[0]!, 0));
     // TFLM: sum of (x - zp) plus one more (-zp), i.e. the real sum + 5 * 0.02.
-    expectWithinSteps(out, quantize(real.map((r) => r - z * s), so, zo));
+    expectWithinSteps(
+      out,
+      quantize(
+        real.map((r) => r - z * s),
+        so,
+        zo,
+      ),
+    );
     expect(out[2]).toBe(quantize([-z * s], so, zo)[0]); // three real zeros sum to -zp in input scale, not 0
   });
 
   it('refuses a single input, mixed shapes or types, int8 inputs with different quantization, and int16', () => {
-    expect(kernelError(() => harness(ADD_N, [f32([1], [1]), f32([1])], [0], [1]).prepare()).message).toMatch(/expects at least 2 inputs, got 1/);
-    expect(kernelError(() => harness(ADD_N, [f32([2], [1, 2]), f32([1, 2], [1, 2]), f32([2])], [0, 1], [2]).prepare()).message).toMatch(/input 1 \(tensor 1\) has shape \[1,2\], input 0 has \[2\]/);
-    expect(kernelError(() => harness(ADD_N, [q(I8, [1], 0.1, 0, [1]), q(I8, [1], 0.1, 1, [1]), q(I8, [1], 0.1, 0)], [0, 1], [2]).prepare()).message).toMatch(/must share scale and zero point/);
-    const h = harness(ADD_N, [q(TensorType.INT16, [1], 0.1, 0, [1]), q(TensorType.INT16, [1], 0.1, 0, [1]), q(TensorType.INT16, [1], 0.1, 0)], [0, 1], [2]);
+    expect(kernelError(() => harness(ADD_N, [f32([1], [1]), f32([1])], [0], [1]).prepare()).message).toMatch(
+      /expects at least 2 inputs, got 1/,
+    );
+    expect(kernelError(() => harness(ADD_N, [f32([2], [1, 2]), f32([1, 2], [1, 2]), f32([2])], [0, 1], [2]).prepare()).message).toMatch(
+      /input 1 \(tensor 1\) has shape \[1,2\], input 0 has \[2\]/,
+    );
+    expect(
+      kernelError(() => harness(ADD_N, [q(I8, [1], 0.1, 0, [1]), q(I8, [1], 0.1, 1, [1]), q(I8, [1], 0.1, 0)], [0, 1], [2]).prepare())
+        .message,
+    ).toMatch(/must share scale and zero point/);
+    const h = harness(
+      ADD_N,
+      [q(TensorType.INT16, [1], 0.1, 0, [1]), q(TensorType.INT16, [1], 0.1, 0, [1]), q(TensorType.INT16, [1], 0.1, 0)],
+      [0, 1],
+      [2],
+    );
     expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8)');
     expect(kernelError(() => h.prepare()).message).toMatch(/output \(tensor 2\) has type int16; ADD_N handles float32, int8/);
   });
 
-  it('requests TFLM\'s input-pointer scratch (8 bytes per input) and, for int8 only, its 40-byte OpData', () => {
+  it("requests TFLM's input-pointer scratch (8 bytes per input) and, for int8 only, its 40-byte OpData", () => {
     const hf = harness(ADD_N, [f32([1], [1]), f32([1], [1]), f32([1], [1]), f32([1])], [0, 1, 2], [3]).prepare();
     expect(hf.scratchSizes).toEqual([24]);
     expect(hf.persistentBytes).toBe(0);

@@ -63,12 +63,25 @@ function prepare(context: TfLiteContext, node: Node): void {
   const first = inputs[0]!;
   requireHandledType(OP, node, output, 'output', TYPES);
   if (first.type !== output.type)
-    throw new KernelError(OP, node.index, `input 0 (tensor ${first.index}) is ${tensorTypeName(first.type)}, the output (tensor ${output.index}) ${tensorTypeName(output.type)}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input 0 (tensor ${first.index}) is ${tensorTypeName(first.type)}, the output (tensor ${output.index}) ${tensorTypeName(output.type)}`,
+    );
   for (let j = 1; j < n; j++) {
     const t = inputs[j]!;
-    if (t.type !== first.type) throw new KernelError(OP, node.index, `input ${j} (tensor ${t.index}) is ${tensorTypeName(t.type)}, input 0 is ${tensorTypeName(first.type)}`);
+    if (t.type !== first.type)
+      throw new KernelError(
+        OP,
+        node.index,
+        `input ${j} (tensor ${t.index}) is ${tensorTypeName(t.type)}, input 0 is ${tensorTypeName(first.type)}`,
+      );
     if (!sameShape(t.dims, first.dims))
-      throw new KernelError(OP, node.index, `input ${j} (tensor ${t.index}) has shape [${t.dims.join(',')}], input 0 has [${first.dims.join(',')}]`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `input ${j} (tensor ${t.index}) has shape [${t.dims.join(',')}], input 0 has [${first.dims.join(',')}]`,
+      );
   }
   const count = numElements(output.dims);
   if (count !== numElements(first.dims))
@@ -85,7 +98,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   for (let j = 1; j < n; j++) {
     const t = inputs[j]!;
     if (t.params.zeroPoint !== first.params.zeroPoint || t.params.scale !== first.params.scale)
-      throw new KernelError(OP, node.index, `int8 inputs must share scale and zero point: input ${j} has (${t.params.scale}, ${t.params.zeroPoint}), input 0 (${first.params.scale}, ${first.params.zeroPoint})`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `int8 inputs must share scale and zero point: input ${j} has (${t.params.scale}, ${t.params.zeroPoint}), input 0 (${first.params.scale}, ${first.params.zeroPoint})`,
+      );
   }
   const p = (d.params = allocateOpData(context, MATH_OP_DATA_BYTES.ADD_N));
   fillEightBitAddOpData(OP, node, p, first, output, LEFT_SHIFT);
@@ -115,7 +132,10 @@ function addNInt8(views: Int8Array[], out: Int8Array, count: number, p: Int32Arr
   const start = multiplyByQuantizedMultiplierSmallerThanOneExp(inputOffset << LEFT_SHIFT, inputMultiplier, inputShift);
   for (let i = 0; i < count; i++) {
     let acc = start;
-    for (let j = 0; j < m; j++) acc = (acc + multiplyByQuantizedMultiplierSmallerThanOneExp((inputOffset + views[j]![i]!) << LEFT_SHIFT, inputMultiplier, inputShift)) | 0;
+    for (let j = 0; j < m; j++)
+      acc =
+        (acc + multiplyByQuantizedMultiplierSmallerThanOneExp((inputOffset + views[j]![i]!) << LEFT_SHIFT, inputMultiplier, inputShift)) |
+        0;
     const v = (multiplyByQuantizedMultiplierSmallerThanOneExp(acc, outputMultiplier, outputShift) + outputOffset) | 0;
     out[i] = v < lo ? lo : v > hi ? hi : v;
   }

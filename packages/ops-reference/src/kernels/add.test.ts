@@ -2,15 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { ActivationFunctionType, KernelHarness, TensorType, type AddOptions, type HarnessTensorSpec } from '@micrort/core';
 import { ADD } from './add.js';
 
-const opts = (fusedActivationFunction = ActivationFunctionType.NONE, potScaleInt16 = true): AddOptions => ({ fusedActivationFunction, potScaleInt16 });
+const opts = (fusedActivationFunction = ActivationFunctionType.NONE, potScaleInt16 = true): AddOptions => ({
+  fusedActivationFunction,
+  potScaleInt16,
+});
 
 function run(a: HarnessTensorSpec, b: HarnessTensorSpec, out: HarnessTensorSpec, o = opts()): KernelHarness {
   return new KernelHarness({ registration: ADD, tensors: [a, b, out], inputs: [0, 1], outputs: [2], builtinData: o }).invoke();
 }
 
 const f32 = (shape: number[], data?: number[]): HarnessTensorSpec => ({ type: TensorType.FLOAT32, shape, data });
-const i8 = (shape: number[], scale: number, zeroPoint: number, data?: number[]): HarnessTensorSpec => ({ type: TensorType.INT8, shape, data, scale, zeroPoint });
-const i16 = (shape: number[], scale: number, zeroPoint: number, data?: number[]): HarnessTensorSpec => ({ type: TensorType.INT16, shape, data, scale, zeroPoint });
+const i8 = (shape: number[], scale: number, zeroPoint: number, data?: number[]): HarnessTensorSpec => ({
+  type: TensorType.INT8,
+  shape,
+  data,
+  scale,
+  zeroPoint,
+});
+const i16 = (shape: number[], scale: number, zeroPoint: number, data?: number[]): HarnessTensorSpec => ({
+  type: TensorType.INT16,
+  shape,
+  data,
+  scale,
+  zeroPoint,
+});
 
 /** Numpy-style broadcast reference for the tests (index arithmetic, independent of BroadcastPlan). */
 function broadcast(sa: number[], a: number[], sb: number[], b: number[], f: (x: number, y: number) => number): number[] {
@@ -40,7 +55,19 @@ function broadcast(sa: number[], a: number[], sb: number[], b: number[], f: (x: 
 }
 
 /** TFLM general quantized add for one element, with BigInt (independent of the kernel's fixed-point code). */
-function tflmAddOracle(a: number, b: number, s1: number, z1: number, s2: number, z2: number, so: number, zo: number, leftShift: number, lo: number, hi: number): number {
+function tflmAddOracle(
+  a: number,
+  b: number,
+  s1: number,
+  z1: number,
+  s2: number,
+  z2: number,
+  so: number,
+  zo: number,
+  leftShift: number,
+  lo: number,
+  hi: number,
+): number {
   const q = (real: number): [number, number] => {
     let e = Math.floor(Math.log2(real)) + 1;
     while (real / 2 ** e >= 1) e++;
@@ -76,8 +103,12 @@ describe('ADD float32', () => {
     expect(run(f32([2, 1], [1, 2]), f32([1, 3], [10, 20, 30]), f32([2, 3])).outputArray()).toEqual([11, 21, 31, 12, 22, 32]);
   });
   it('applies RELU6 and RELU_N1_TO_1', () => {
-    expect(run(f32([4], [-3, 1, 5.5, 8]), f32([4], [1, 1, 1, 1]), f32([4]), opts(ActivationFunctionType.RELU6)).outputArray()).toEqual([0, 2, 6, 6]);
-    expect(run(f32([3], [-3, 0.25, 5]), f32([3], [0, 0, 0]), f32([3]), opts(ActivationFunctionType.RELU_N1_TO_1)).outputArray()).toEqual([-1, 0.25, 1]);
+    expect(run(f32([4], [-3, 1, 5.5, 8]), f32([4], [1, 1, 1, 1]), f32([4]), opts(ActivationFunctionType.RELU6)).outputArray()).toEqual([
+      0, 2, 6, 6,
+    ]);
+    expect(run(f32([3], [-3, 0.25, 5]), f32([3], [0, 0, 0]), f32([3]), opts(ActivationFunctionType.RELU_N1_TO_1)).outputArray()).toEqual([
+      -1, 0.25, 1,
+    ]);
   });
   it('rounds the sum to float32', () => {
     const h = run(f32([1], [1]), f32([1], [2 ** -30]), f32([1]));
@@ -107,7 +138,9 @@ describe('ADD int32', () => {
   });
   it('rejects quantized int32 inputs', () => {
     const a = { type: TensorType.INT32, shape: [1], data: [1], scale: 1, zeroPoint: 0 };
-    expect(() => run(a, { type: TensorType.INT32, shape: [1], data: [1] }, { type: TensorType.INT32, shape: [1] })).toThrow(/must not be quantized/);
+    expect(() => run(a, { type: TensorType.INT32, shape: [1], data: [1] }, { type: TensorType.INT32, shape: [1] })).toThrow(
+      /must not be quantized/,
+    );
   });
 });
 
@@ -158,7 +191,8 @@ describe('ADD int8 / int16 (general quantized path)', () => {
     }
   });
   it('rejects an unquantized int8 input', () => {
-    expect(() => run({ type: TensorType.INT8, shape: [1], data: [1] }, i8([1], 1, 0, [1]), i8([1], 1, 0))).toThrow(/needs affine quantization/);
+    expect(() => run({ type: TensorType.INT8, shape: [1], data: [1] }, i8([1], 1, 0, [1]), i8([1], 1, 0))).toThrow(
+      /needs affine quantization/,
+    );
   });
 });
-

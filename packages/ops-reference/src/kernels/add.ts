@@ -21,7 +21,15 @@ import {
   typedBinaryTensors,
   type BroadcastPlan,
 } from './elementwise-common.js';
-import { AddWord, OP_DATA_ADD_BYTES, addFloat, addInt32, addQuantized, addQuantizedUint8, computeQuantizedAddParams } from './add-common.js';
+import {
+  AddWord,
+  OP_DATA_ADD_BYTES,
+  addFloat,
+  addInt32,
+  addQuantized,
+  addQuantizedUint8,
+  computeQuantizedAddParams,
+} from './add-common.js';
 import { checkConvActivation } from './conv-common.js';
 
 const OP = 'ADD';
@@ -44,7 +52,13 @@ function init(context: TfLiteContext): AddOpData {
 
 function prepare(context: TfLiteContext, node: Node): void {
   const data = opDataOf<AddOpData>(OP, node);
-  const t = typedBinaryTensors(OP, context, node, [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8]);
+  const t = typedBinaryTensors(OP, context, node, [
+    TensorType.FLOAT32,
+    TensorType.INT32,
+    TensorType.INT8,
+    TensorType.INT16,
+    TensorType.UINT8,
+  ]);
   const { input1, input2, output } = t;
   const activation = fusedActivation(node);
   checkConvActivation(OP, node, activation);
@@ -96,7 +110,14 @@ function invoke(context: TfLiteContext, node: Node): void {
   const out = context.getEvalTensor(node.outputs[0]!).data;
   switch (data.type) {
     case TensorType.FLOAT32:
-      addFloat(plan, a as Float32Array, b as Float32Array, out as Float32Array, data.paramsF32[AddWord.ActMinF32]!, data.paramsF32[AddWord.ActMaxF32]!);
+      addFloat(
+        plan,
+        a as Float32Array,
+        b as Float32Array,
+        out as Float32Array,
+        data.paramsF32[AddWord.ActMinF32]!,
+        data.paramsF32[AddWord.ActMaxF32]!,
+      );
       break;
     case TensorType.INT32:
       addInt32(plan, a as Int32Array, b as Int32Array, out as Int32Array);

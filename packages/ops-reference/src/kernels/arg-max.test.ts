@@ -5,7 +5,14 @@ import { constI32, constI64, harness, prepareError, spec } from './__fixtures__/
 
 const F = TensorType.FLOAT32;
 
-function argMax(type: TensorType, shape: number[], data: number[], axis: number[], outShape: number[], axisShape: number[] = [axis.length]) {
+function argMax(
+  type: TensorType,
+  shape: number[],
+  data: number[],
+  axis: number[],
+  outShape: number[],
+  axisShape: number[] = [axis.length],
+) {
   return harness(ARG_MAX, [spec(type, shape, data), constI32(axis, axisShape), spec(TensorType.INT32, outShape)], 2);
 }
 
@@ -40,13 +47,22 @@ describe('ARG_MAX', () => {
   });
 
   it('refuses an int64 axis, an int64 output and a non-constant axis, as TFLM handles only int32', () => {
-    expect(prepareError(harness(ARG_MAX, [spec(F, [2, 2], [1, 2, 3, 4]), constI64([1]), spec(TensorType.INT32, [2])], 2)).message).toMatch(/axis .* int64/);
-    expect(prepareError(harness(ARG_MAX, [spec(F, [2, 2], [1, 2, 3, 4]), constI32([1]), spec(TensorType.INT64, [2])], 2)).message).toMatch(/output .* int64/);
-    expect(prepareError(harness(ARG_MAX, [spec(F, [2, 2], [1, 2, 3, 4]), spec(TensorType.INT32, [1], [1]), spec(TensorType.INT32, [2])], 2)).message).toMatch(/must be constant/);
+    expect(prepareError(harness(ARG_MAX, [spec(F, [2, 2], [1, 2, 3, 4]), constI64([1]), spec(TensorType.INT32, [2])], 2)).message).toMatch(
+      /axis .* int64/,
+    );
+    expect(prepareError(harness(ARG_MAX, [spec(F, [2, 2], [1, 2, 3, 4]), constI32([1]), spec(TensorType.INT64, [2])], 2)).message).toMatch(
+      /output .* int64/,
+    );
+    expect(
+      prepareError(harness(ARG_MAX, [spec(F, [2, 2], [1, 2, 3, 4]), spec(TensorType.INT32, [1], [1]), spec(TensorType.INT32, [2])], 2))
+        .message,
+    ).toMatch(/must be constant/);
   });
 
   it('refuses an out-of-range axis and a wrong output shape', () => {
     expect(prepareError(argMax(F, [2, 2], [1, 2, 3, 4], [2], [2])).message).toMatch(/axis 2 is out of range for a 2-D tensor/);
-    expect(prepareError(argMax(F, [2, 3], [1, 2, 3, 4, 5, 6], [1], [3])).message).toMatch(/output \(tensor 2\) has shape \[3\], expected \[2\]/);
+    expect(prepareError(argMax(F, [2, 3], [1, 2, 3, 4, 5, 6], [1], [3])).message).toMatch(
+      /output \(tensor 2\) has shape \[3\], expected \[2\]/,
+    );
   });
 });

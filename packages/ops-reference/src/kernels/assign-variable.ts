@@ -41,7 +41,12 @@ export function checkResourceInput(op: string, context: TfLiteContext, node: Nod
 /** The interpreter's resource variables, or a KernelError saying how to get them. */
 export function requireResources(op: string, context: TfLiteContext, node: Node): ResourceVariables {
   const r = context.getResourceVariables();
-  if (!r) throw new KernelError(op, node.index, 'requires resource variables: create the interpreter with the option resourceVariables (a slot count)');
+  if (!r)
+    throw new KernelError(
+      op,
+      node.index,
+      'requires resource variables: create the interpreter with the option resourceVariables (a slot count)',
+    );
   return r;
 }
 

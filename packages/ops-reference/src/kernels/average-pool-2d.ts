@@ -10,7 +10,14 @@ import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { type PoolingOpData, initPooling, preparePooling } from './pooling-common.js';
 import type { NumberArray } from './transpose-common.js';
-import { averagePoolChannelFloat, averagePoolChannelInt, poolInPlace, poolInPlaceVariant, poolScratch, usePoolInPlaceVariant } from './pooling-in-place.js';
+import {
+  averagePoolChannelFloat,
+  averagePoolChannelInt,
+  poolInPlace,
+  poolInPlaceVariant,
+  poolScratch,
+  usePoolInPlaceVariant,
+} from './pooling-in-place.js';
 
 const OP = 'AVERAGE_POOL_2D';
 

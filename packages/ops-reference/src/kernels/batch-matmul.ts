@@ -121,12 +121,17 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = getOutput(context, node, 0, OP);
   requireHandledType(OP, node, lhs, 'lhs', TYPES);
   if (rhs.type !== lhs.type || output.type !== lhs.type)
-    throw new KernelError(OP, node.index, `lhs, rhs and output must share one type (no hybrid or int32 output), got ${tensorTypeName(lhs.type)}, ${tensorTypeName(rhs.type)}, ${tensorTypeName(output.type)}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `lhs, rhs and output must share one type (no hybrid or int32 output), got ${tensorTypeName(lhs.type)}, ${tensorTypeName(rhs.type)}, ${tensorTypeName(output.type)}`,
+    );
   for (const [t, what] of [
     [lhs, 'lhs'],
     [rhs, 'rhs'],
   ] as const)
-    if (t.dims.length < 2 || t.dims.length > RANK) throw new KernelError(OP, node.index, `${what} (tensor ${t.index}) has rank ${t.dims.length}; ranks 2 to 5 are supported`);
+    if (t.dims.length < 2 || t.dims.length > RANK)
+      throw new KernelError(OP, node.index, `${what} (tensor ${t.index}) has rank ${t.dims.length}; ranks 2 to 5 are supported`);
   const options = node.builtinData as BatchMatMulOptions | null;
   const adjX = options?.adjX ?? false;
   const adjY = options?.adjY ?? false;
@@ -157,7 +162,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     const a = l[i]!;
     const b = r[i]!;
     if (a !== b && a !== 1 && b !== 1)
-      throw new KernelError(OP, node.index, `batch dimensions of lhs ${shapeString(lhs.dims)} and rhs ${shapeString(rhs.dims)} cannot be broadcast`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `batch dimensions of lhs ${shapeString(lhs.dims)} and rhs ${shapeString(rhs.dims)} cannot be broadcast`,
+      );
     batch[i] = a === 1 ? b : a;
   }
   const rows = adjX ? l[4]! : l[3]!;
@@ -165,11 +174,19 @@ function prepare(context: TfLiteContext, node: Node): void {
   const rhsDepth = adjY ? r[4]! : r[3]!;
   const cols = adjY ? r[3]! : r[4]!;
   if (lhsDepth !== rhsDepth)
-    throw new KernelError(OP, node.index, `lhs ${shapeString(lhs.dims)}${adjX ? ' (adj_x)' : ''} and rhs ${shapeString(rhs.dims)}${adjY ? ' (adj_y)' : ''} disagree on the accumulation depth: ${lhsDepth} vs ${rhsDepth}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `lhs ${shapeString(lhs.dims)}${adjX ? ' (adj_x)' : ''} and rhs ${shapeString(rhs.dims)}${adjY ? ' (adj_y)' : ''} disagree on the accumulation depth: ${lhsDepth} vs ${rhsDepth}`,
+    );
   const expected = [...Array.from(batch).slice(3 - (outRank - 2)), rows, cols];
   const expectedCount = expected.reduce((a, b) => a * b, 1);
   if (output.dims.length < outRank || output.elementCount !== expectedCount)
-    throw new KernelError(OP, node.index, `output (tensor ${output.index}) has shape ${shapeString(output.dims)}, expected ${shapeString(expected)}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output (tensor ${output.index}) has shape ${shapeString(output.dims)}, expected ${shapeString(expected)}`,
+    );
 
   d.batch = batch;
   d.rows = rows;

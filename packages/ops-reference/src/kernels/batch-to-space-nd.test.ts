@@ -4,7 +4,11 @@ import { BATCH_TO_SPACE_ND } from './batch-to-space-nd.js';
 import { constI32, constI64, harness, iota, prepareError, spec } from './__fixtures__/data-testing.js';
 
 function b2s(type: TensorType, inShape: number[], data: number[], block: number[], crops: number[], outShape: number[]) {
-  return harness(BATCH_TO_SPACE_ND, [spec(type, inShape, data), constI32(block), constI32(crops, [block.length, 2]), spec(type, outShape)], 3);
+  return harness(
+    BATCH_TO_SPACE_ND,
+    [spec(type, inShape, data), constI32(block), constI32(crops, [block.length, 2]), spec(type, outShape)],
+    3,
+  );
 }
 
 describe('BATCH_TO_SPACE_ND', () => {
@@ -38,10 +42,25 @@ describe('BATCH_TO_SPACE_ND', () => {
 
   it('checks rank, block, crops and the output shape', () => {
     expect(prepareError(b2s(TensorType.FLOAT32, [4, 2], iota(8), [2], [0, 0], [2, 4])).message).toMatch(/3-D or 4-D/);
-    expect(prepareError(b2s(TensorType.FLOAT32, [3, 2, 2, 1], iota(12), [2, 2], [0, 0, 0, 0], [1, 4, 4, 1])).message).toMatch(/batch 3 is not a multiple of the block size product 4/);
-    expect(prepareError(b2s(TensorType.FLOAT32, [4, 2, 2, 1], iota(16), [0, 2], [0, 0, 0, 0], [1, 4, 4, 1])).message).toMatch(/block_shape\[0\] is 0/);
-    expect(prepareError(b2s(TensorType.FLOAT32, [4, 2, 2, 1], iota(16), [2, 2], [0, 0, 0, 0], [1, 4, 3, 1])).message).toMatch(/expected \[1, 4, 4, 1\]/);
-    const i64 = harness(BATCH_TO_SPACE_ND, [spec(TensorType.FLOAT32, [4, 1, 1, 1], [1, 2, 3, 4]), constI64([2, 2]), constI32([0, 0, 0, 0], [2, 2]), spec(TensorType.FLOAT32, [1, 2, 2, 1])], 3);
+    expect(prepareError(b2s(TensorType.FLOAT32, [3, 2, 2, 1], iota(12), [2, 2], [0, 0, 0, 0], [1, 4, 4, 1])).message).toMatch(
+      /batch 3 is not a multiple of the block size product 4/,
+    );
+    expect(prepareError(b2s(TensorType.FLOAT32, [4, 2, 2, 1], iota(16), [0, 2], [0, 0, 0, 0], [1, 4, 4, 1])).message).toMatch(
+      /block_shape\[0\] is 0/,
+    );
+    expect(prepareError(b2s(TensorType.FLOAT32, [4, 2, 2, 1], iota(16), [2, 2], [0, 0, 0, 0], [1, 4, 3, 1])).message).toMatch(
+      /expected \[1, 4, 4, 1\]/,
+    );
+    const i64 = harness(
+      BATCH_TO_SPACE_ND,
+      [
+        spec(TensorType.FLOAT32, [4, 1, 1, 1], [1, 2, 3, 4]),
+        constI64([2, 2]),
+        constI32([0, 0, 0, 0], [2, 2]),
+        spec(TensorType.FLOAT32, [1, 2, 2, 1]),
+      ],
+      3,
+    );
     expect(prepareError(i64).message).toMatch(/block_shape .* int64/);
   });
 });

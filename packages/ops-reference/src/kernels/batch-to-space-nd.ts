@@ -43,7 +43,11 @@ function batchToSpace(d: SpaceBatchOpData, input: NumberArray, output: NumberArr
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = node.userData as SpaceBatchOpData;
-  batchToSpace(d, movableData(context.getEvalTensor(node.inputs[0]!), d.layout), movableData(context.getEvalTensor(node.outputs[0]!), d.layout));
+  batchToSpace(
+    d,
+    movableData(context.getEvalTensor(node.inputs[0]!), d.layout),
+    movableData(context.getEvalTensor(node.outputs[0]!), d.layout),
+  );
 }
 
 /** BATCH_TO_SPACE_ND registration (op versions 1..4). */

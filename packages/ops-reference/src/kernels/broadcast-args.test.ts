@@ -20,15 +20,27 @@ describe('BROADCAST_ARGS', () => {
   });
 
   it('incompatible shapes fail the invoke with the dimension named', () => {
-    expect(invokeError(args(TensorType.INT32, [2, 3], [4, 3])).message).toMatch(/not broadcastable: dimension 1 from the end is 2 in shape 1 and 4 in shape 2/);
+    expect(invokeError(args(TensorType.INT32, [2, 3], [4, 3])).message).toMatch(
+      /not broadcastable: dimension 1 from the end is 2 in shape 1 and 4 in shape 2/,
+    );
   });
 
   it('checks types, ranks and the output length', () => {
     expect(prepareError(args(TensorType.INT16, [2], [2])).message).toMatch(/int16/);
-    expect(prepareError(args(TensorType.INT32, [2, 3], [3], 3)).message).toMatch(/output holds 3 dimensions, the broadcast of 2- and 1-dimension shapes has 2/);
-    const mixed = harness(BROADCAST_ARGS, [spec(TensorType.INT32, [1], [1]), spec(TensorType.INT64, [1], [1n]), spec(TensorType.INT32, [1])], 2);
+    expect(prepareError(args(TensorType.INT32, [2, 3], [3], 3)).message).toMatch(
+      /output holds 3 dimensions, the broadcast of 2- and 1-dimension shapes has 2/,
+    );
+    const mixed = harness(
+      BROADCAST_ARGS,
+      [spec(TensorType.INT32, [1], [1]), spec(TensorType.INT64, [1], [1n]), spec(TensorType.INT32, [1])],
+      2,
+    );
     expect(prepareError(mixed).message).toMatch(/shape 2 type int64 .* differs from shape 1 type int32/);
-    const twoD = harness(BROADCAST_ARGS, [spec(TensorType.INT32, [1, 2], [1, 2]), spec(TensorType.INT32, [2], [1, 2]), spec(TensorType.INT32, [2])], 2);
+    const twoD = harness(
+      BROADCAST_ARGS,
+      [spec(TensorType.INT32, [1, 2], [1, 2]), spec(TensorType.INT32, [2], [1, 2]), spec(TensorType.INT32, [2])],
+      2,
+    );
     expect(prepareError(twoD).message).toMatch(/shape 1 \(tensor 0\) must be 1-D/);
   });
 });

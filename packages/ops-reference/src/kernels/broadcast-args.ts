@@ -30,13 +30,22 @@ function prepare(context: TfLiteContext, node: Node): void {
   requireTypeIn(OP, node, shape1, 'shape 1', TYPES);
   requireSameTypeAs(OP, node, shape2, 'shape 2', shape1, 'shape 1');
   requireSameTypeAs(OP, node, output, 'output', shape1, 'shape 1');
-  for (const [t, what] of [[shape1, 'shape 1'], [shape2, 'shape 2'], [output, 'output']] as const)
-    if (t.dims.length !== 1) throw new KernelError(OP, node.index, `${what} (tensor ${t.index}) must be 1-D, got shape ${shapeString(t.dims)}`);
+  for (const [t, what] of [
+    [shape1, 'shape 1'],
+    [shape2, 'shape 2'],
+    [output, 'output'],
+  ] as const)
+    if (t.dims.length !== 1)
+      throw new KernelError(OP, node.index, `${what} (tensor ${t.index}) must be 1-D, got shape ${shapeString(t.dims)}`);
   const len1 = shape1.dims[0]!;
   const len2 = shape2.dims[0]!;
   const outLen = output.dims[0]!;
   if (outLen !== Math.max(len1, len2))
-    throw new KernelError(OP, node.index, `output holds ${outLen} dimensions, the broadcast of ${len1}- and ${len2}-dimension shapes has ${Math.max(len1, len2)}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output holds ${outLen} dimensions, the broadcast of ${len1}- and ${len2}-dimension shapes has ${Math.max(len1, len2)}`,
+    );
   const data: BroadcastArgsOpData = { int64: shape1.type === TensorType.INT64, len1, len2, outLen };
   node.userData = data;
 }
@@ -52,7 +61,9 @@ function invoke(context: TfLiteContext, node: Node): void {
   const out = context.getEvalTensor(node.outputs[0]!);
   const { len1, len2, outLen } = d;
   if (d.int64) {
-    const a = in1.bytes, b = in2.bytes, o = out.bytes;
+    const a = in1.bytes,
+      b = in2.bytes,
+      o = out.bytes;
     for (let i = 0; i < outLen; i++) {
       const s1 = i < len1 ? int64Low32At(a, len1 - 1 - i) : 1;
       const s2 = i < len2 ? int64Low32At(b, len2 - 1 - i) : 1;
@@ -60,7 +71,9 @@ function invoke(context: TfLiteContext, node: Node): void {
       setInt64FromInt32(o, outLen - 1 - i, s1 === 1 ? s2 : s1);
     }
   } else {
-    const a = in1.data as Int32Array, b = in2.data as Int32Array, o = out.data as Int32Array;
+    const a = in1.data as Int32Array,
+      b = in2.data as Int32Array,
+      o = out.data as Int32Array;
     for (let i = 0; i < outLen; i++) {
       const s1 = i < len1 ? a[len1 - 1 - i]! : 1;
       const s2 = i < len2 ? b[len2 - 1 - i]! : 1;

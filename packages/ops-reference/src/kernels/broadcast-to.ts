@@ -8,7 +8,16 @@ import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutp
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { requireSameTypeAs, requireShape, requireTypeIn } from './data-common.js';
-import { type ElementLayout, type NumberArray, elementLayout, extendShape, movableData, readConstantIndexTensor, rowMajorStrides, shapeString } from './transpose-common.js';
+import {
+  type ElementLayout,
+  type NumberArray,
+  elementLayout,
+  extendShape,
+  movableData,
+  readConstantIndexTensor,
+  rowMajorStrides,
+  shapeString,
+} from './transpose-common.js';
 
 const OP = 'BROADCAST_TO';
 /** TFLM's kMaxDims. */
@@ -31,19 +40,32 @@ function prepare(context: TfLiteContext, node: Node): void {
   const layout = elementLayout(input.type, OP, node);
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
   requireTypeIn(OP, node, shapeTensor, 'shape', [TensorType.INT32, TensorType.INT64]);
-  if (shapeTensor.dims.length !== 1) throw new KernelError(OP, node.index, `shape (tensor ${shapeTensor.index}) must be 1-D, got ${shapeString(shapeTensor.dims)}`);
+  if (shapeTensor.dims.length !== 1)
+    throw new KernelError(OP, node.index, `shape (tensor ${shapeTensor.index}) must be 1-D, got ${shapeString(shapeTensor.dims)}`);
   const shape = readConstantIndexTensor(shapeTensor, OP, node, 'shape');
   const inRank = input.dims.length;
   const outRank = shape.length;
   if (inRank > BROADCAST_TO_MAX_DIMS || outRank > BROADCAST_TO_MAX_DIMS)
-    throw new KernelError(OP, node.index, `BROADCAST_TO supports 1 to ${BROADCAST_TO_MAX_DIMS} dimensions; input has ${inRank}, target ${outRank}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `BROADCAST_TO supports 1 to ${BROADCAST_TO_MAX_DIMS} dimensions; input has ${inRank}, target ${outRank}`,
+    );
   if (inRank > outRank)
-    throw new KernelError(OP, node.index, `target shape ${shapeString(shape)} has fewer dimensions than the input ${shapeString(input.dims)}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `target shape ${shapeString(shape)} has fewer dimensions than the input ${shapeString(input.dims)}`,
+    );
   const extending = outRank - inRank;
   for (let i = 0; i < inRank; i++) {
     const d = input.dims[i]!;
     if (d !== 1 && d !== shape[extending + i])
-      throw new KernelError(OP, node.index, `input shape ${shapeString(input.dims)} cannot be broadcast to ${shapeString(shape)} (dimension ${i}: ${d})`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `input shape ${shapeString(input.dims)} cannot be broadcast to ${shapeString(shape)} (dimension ${i}: ${d})`,
+      );
   }
   requireShape(OP, node, output, 'output', shape);
   const inDims = extendShape(input.dims, BROADCAST_TO_MAX_DIMS);
@@ -57,16 +79,24 @@ function prepare(context: TfLiteContext, node: Node): void {
 
 /** Writes the output in row-major order, reading the input through the (0 for broadcast) strides. */
 function broadcast5(d: BroadcastToOpData, src: NumberArray, dst: NumberArray, units: number): void {
-  const od = d.outDims, s = d.inStrides;
-  const n0 = od[0]!, n1 = od[1]!, n2 = od[2]!, n3 = od[3]!, n4 = od[4]!;
-  const s0 = s[0]! * units, s1 = s[1]! * units, s2 = s[2]! * units, s3 = s[3]! * units, s4 = s[4]! * units;
+  const od = d.outDims,
+    s = d.inStrides;
+  const n0 = od[0]!,
+    n1 = od[1]!,
+    n2 = od[2]!,
+    n3 = od[3]!,
+    n4 = od[4]!;
+  const s0 = s[0]! * units,
+    s1 = s[1]! * units,
+    s2 = s[2]! * units,
+    s3 = s[3]! * units,
+    s4 = s[4]! * units;
   let o = 0;
   for (let i0 = 0, p0 = 0; i0 < n0; i0++, p0 += s0)
     for (let i1 = 0, p1 = p0; i1 < n1; i1++, p1 += s1)
       for (let i2 = 0, p2 = p1; i2 < n2; i2++, p2 += s2)
         for (let i3 = 0, p3 = p2; i3 < n3; i3++, p3 += s3)
-          for (let i4 = 0, p = p3; i4 < n4; i4++, p += s4)
-            for (let u = 0; u < units; u++) dst[o++] = src[p + u]!;
+          for (let i4 = 0, p = p3; i4 < n4; i4++, p += s4) for (let u = 0; u < units; u++) dst[o++] = src[p + u]!;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

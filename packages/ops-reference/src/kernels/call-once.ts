@@ -24,7 +24,8 @@ function init(context: TfLiteContext): OpData {
 function prepare(context: TfLiteContext, node: Node): void {
   const d = node.userData as OpData;
   const params = node.builtinData as Partial<CallOnceOptions> | null;
-  if (!params || params.initSubgraphIndex === undefined) throw new KernelError(OP, node.index, 'CallOnceOptions (init_subgraph_index) are missing');
+  if (!params || params.initSubgraphIndex === undefined)
+    throw new KernelError(OP, node.index, 'CallOnceOptions (init_subgraph_index) are missing');
   if (node.inputs.length !== 0) throw new KernelError(OP, node.index, `expects no inputs, got ${node.inputs.length}`);
   if (node.outputs.length !== 0) throw new KernelError(OP, node.index, `expects no outputs, got ${node.outputs.length}`);
   checkSubgraphIndex(OP, context, node, params.initSubgraphIndex, 'init');

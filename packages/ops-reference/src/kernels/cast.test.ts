@@ -18,7 +18,9 @@ function cast(from: TensorType, to: TensorType, data: number[]): number[] {
 
 describe('CAST', () => {
   it('uint32 <-> int32 reinterprets the bits (audio preprocessor Cast / Cast_1)', () => {
-    expect(cast(TensorType.UINT32, TensorType.INT32, [0, 5, 2147483647, 2147483648, 4294967295])).toEqual([0, 5, 2147483647, -2147483648, -1]);
+    expect(cast(TensorType.UINT32, TensorType.INT32, [0, 5, 2147483647, 2147483648, 4294967295])).toEqual([
+      0, 5, 2147483647, -2147483648, -1,
+    ]);
     expect(cast(TensorType.INT32, TensorType.UINT32, [0, 5, -1, -2147483648])).toEqual([0, 5, 4294967295, 2147483648]);
   });
 
@@ -35,9 +37,13 @@ describe('CAST', () => {
   });
 
   it('float32 out of range and NaN follow the x86 conversion instructions', () => {
-    expect(cast(TensorType.FLOAT32, TensorType.INT32, [2147483648, -2147483648, NaN, Infinity])).toEqual([-2147483648, -2147483648, -2147483648, -2147483648]);
+    expect(cast(TensorType.FLOAT32, TensorType.INT32, [2147483648, -2147483648, NaN, Infinity])).toEqual([
+      -2147483648, -2147483648, -2147483648, -2147483648,
+    ]);
     expect(cast(TensorType.FLOAT32, TensorType.INT8, [2147483520, 2147483648, NaN])).toEqual([-128, 0, 0]);
-    expect(cast(TensorType.FLOAT32, TensorType.UINT32, [-1.9, 4294967040, 4294967296, -2147483904, 1e20, NaN])).toEqual([4294967295, 4294967040, 0, 2147483392, 0, 0]);
+    expect(cast(TensorType.FLOAT32, TensorType.UINT32, [-1.9, 4294967040, 4294967296, -2147483904, 1e20, NaN])).toEqual([
+      4294967295, 4294967040, 0, 2147483392, 0, 0,
+    ]);
   });
 
   it('integers -> float32 round to nearest even', () => {
@@ -55,14 +61,20 @@ describe('CAST', () => {
   it('rejects unsupported types and element-count mismatches', () => {
     const bad = new KernelHarness({
       registration: CAST,
-      tensors: [{ type: TensorType.FLOAT64, shape: [1], data: [1] }, { type: TensorType.FLOAT32, shape: [1] }],
+      tensors: [
+        { type: TensorType.FLOAT64, shape: [1], data: [1] },
+        { type: TensorType.FLOAT32, shape: [1] },
+      ],
       inputs: [0],
       outputs: [1],
     });
     expect(() => bad.prepare()).toThrow(/CAST \(node 0\): unsupported input type float64/);
     const count = new KernelHarness({
       registration: CAST,
-      tensors: [{ type: TensorType.INT32, shape: [2], data: [1, 2] }, { type: TensorType.INT8, shape: [1] }],
+      tensors: [
+        { type: TensorType.INT32, shape: [2], data: [1, 2] },
+        { type: TensorType.INT8, shape: [1] },
+      ],
       inputs: [0],
       outputs: [1],
     });

@@ -15,7 +15,15 @@ import { opDataOf, requireSameElementCount, requireType, unaryTensors } from './
 
 const OP = 'CAST';
 
-const INPUT_TYPES = [TensorType.INT8, TensorType.UINT8, TensorType.INT16, TensorType.INT32, TensorType.UINT32, TensorType.FLOAT32, TensorType.BOOL] as const;
+const INPUT_TYPES = [
+  TensorType.INT8,
+  TensorType.UINT8,
+  TensorType.INT16,
+  TensorType.INT32,
+  TensorType.UINT32,
+  TensorType.FLOAT32,
+  TensorType.BOOL,
+] as const;
 const OUTPUT_TYPES = INPUT_TYPES;
 
 /** How the values are converted, chosen in prepare. */

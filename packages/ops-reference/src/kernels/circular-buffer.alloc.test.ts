@@ -12,10 +12,33 @@ import { invokeOnlyContext, measureAllocation } from '../../../../test-support/a
 import { CIRCULAR_BUFFER, CircularBufferAbort } from './circular-buffer.js';
 import { registerReferenceOps } from '../index.js';
 
-const config = (cyclesMax: number) => Uint8Array.of(0x63, 0x79, 0x63, 0x6c, 0x65, 0x73, 0x5f, 0x6d, 0x61, 0x78, 0x00, 0x01, 0x0c, 0x01, 0x01, 0x01, cyclesMax, 0x04, 0x02, 0x24, 0x01);
+const config = (cyclesMax: number) =>
+  Uint8Array.of(
+    0x63,
+    0x79,
+    0x63,
+    0x6c,
+    0x65,
+    0x73,
+    0x5f,
+    0x6d,
+    0x61,
+    0x78,
+    0x00,
+    0x01,
+    0x0c,
+    0x01,
+    0x01,
+    0x01,
+    cyclesMax,
+    0x04,
+    0x02,
+    0x24,
+    0x01,
+  );
 
 describe('CIRCULAR_BUFFER: invoke() allocates nothing', () => {
-  it('kernel alone, cycles_max 1: nothing; cycles_max 2: at most V8\'s message object per aborted invoke', () => {
+  it("kernel alone, cycles_max 1: nothing; cycles_max 2: at most V8's message object per aborted invoke", () => {
     const run = new KernelHarness({
       registration: CIRCULAR_BUFFER,
       tensors: [
@@ -67,8 +90,13 @@ describe('CIRCULAR_BUFFER: invoke() allocates nothing', () => {
     const y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: [1, 6, 1, 16], quantization: q });
     b.addOperator({ op: { custom: 'CIRCULAR_BUFFER' }, inputs: [x], outputs: [hist], customOptions: config(1) });
     b.addOperator({ op: BuiltinOperator.RELU, inputs: [hist], outputs: [y] });
-    const interp = new MicroInterpreter(loadModel(b.setInputs([x]).setOutputs([y]).build()), registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy') }).allocateTensors();
-    interp.setInput(0, Int8Array.from({ length: 16 }, (_, i) => 5 * i - 40));
+    const interp = new MicroInterpreter(loadModel(b.setInputs([x]).setOutputs([y]).build()), registerReferenceOps(new OpResolver()), {
+      planner: createPlanner('greedy'),
+    }).allocateTensors();
+    interp.setInput(
+      0,
+      Int8Array.from({ length: 16 }, (_, i) => 5 * i - 40),
+    );
     const m = measureAllocation(() => interp.invoke(), { warmup: 2000, trials: 5, iterations: 1000 });
     expect(m.medianTrialBytes, `heap deltas per 1000 invokes: ${m.deltas.join(', ')}`).toBeLessThan(4096);
   });

@@ -5,7 +5,30 @@ import { CIRCULAR_BUFFER, CircularBufferAbort } from './circular-buffer.js';
 import { registerReferenceOps } from '../index.js';
 
 // TFLM kernels/circular_buffer_flexbuffers_generated_data.cc: {cycles_max: 1} (the value is byte 16).
-const config = (cyclesMax: number) => Uint8Array.of(0x63, 0x79, 0x63, 0x6c, 0x65, 0x73, 0x5f, 0x6d, 0x61, 0x78, 0x00, 0x01, 0x0c, 0x01, 0x01, 0x01, cyclesMax, 0x04, 0x02, 0x24, 0x01);
+const config = (cyclesMax: number) =>
+  Uint8Array.of(
+    0x63,
+    0x79,
+    0x63,
+    0x6c,
+    0x65,
+    0x73,
+    0x5f,
+    0x6d,
+    0x61,
+    0x78,
+    0x00,
+    0x01,
+    0x0c,
+    0x01,
+    0x01,
+    0x01,
+    cyclesMax,
+    0x04,
+    0x02,
+    0x24,
+    0x01,
+  );
 
 function harness(depth: number, slots: number, options: Uint8Array | null, opts: { variable?: boolean; h?: number } = {}) {
   const h = opts.h ?? 1;
@@ -87,7 +110,7 @@ describe('CIRCULAR_BUFFER', () => {
       expect(ran, `invoke ${i}`).toBe(i % 3 === 2);
       const want = [...new Array<number[]>(3).fill([0, 0, 0, 0]), ...seen].slice(-3).flat();
       expect(h.outputArray(), `invoke ${i}`).toEqual(want);
-      (h.output<Int8Array>()).fill(99); // later nodes reuse the output's memory: the kernel's state must not live there
+      h.output<Int8Array>().fill(99); // later nodes reuse the output's memory: the kernel's state must not live there
     }
   });
 
@@ -158,7 +181,9 @@ describe('CIRCULAR_BUFFER', () => {
     b.addOperator({ op: { custom: 'CIRCULAR_BUFFER' }, inputs: [x], outputs: [hist], customOptions: config(2) });
     b.addOperator({ op: BuiltinOperator.RELU, inputs: [hist], outputs: [y] });
     const model = loadModel(b.setInputs([x]).setOutputs([y]).build());
-    const interp = new MicroInterpreter(model, registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy') }).allocateTensors();
+    const interp = new MicroInterpreter(model, registerReferenceOps(new OpResolver()), {
+      planner: createPlanner('greedy'),
+    }).allocateTensors();
     const out = interp.output(0).data as Int8Array;
     const feed = (v: number[]) => {
       interp.setInput(0, Int8Array.from(v));

@@ -28,7 +28,17 @@
  * Input: int8 [1, 1, h, depth]. Output: int8 [1, num_slots, h, depth]. The optional bool "valid" second
  * output of newer TFLM revisions is not implemented (refused in prepare).
  */
-import { BuiltinOperator, FlexBufferError, KernelError, TensorType, parseFlexMap, tensorTypeName, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import {
+  BuiltinOperator,
+  FlexBufferError,
+  KernelError,
+  TensorType,
+  parseFlexMap,
+  tensorTypeName,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+} from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 
 const OP = 'CIRCULAR_BUFFER';
@@ -46,7 +56,11 @@ export class CircularBufferAbort extends KernelError {
   /** TFLM's status for this outcome. */
   readonly status = K_TFLITE_ABORT;
   constructor(nodeIndex: number, cyclesMax: number) {
-    super(OP, nodeIndex, `runs once every ${cyclesMax} invokes: this invoke ended here (TFLM kTfLiteAbort, status ${K_TFLITE_ABORT}); the history was updated, later nodes did not run`);
+    super(
+      OP,
+      nodeIndex,
+      `runs once every ${cyclesMax} invokes: this invoke ended here (TFLM kTfLiteAbort, status ${K_TFLITE_ABORT}); the history was updated, later nodes did not run`,
+    );
     this.name = 'CircularBufferAbort';
   }
 }
@@ -95,22 +109,41 @@ function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as CircularBufferOpData;
   if (node.inputs.length !== 1 || node.inputs[0]! < 0) throw new KernelError(OP, node.index, `expects 1 input, got ${node.inputs.length}`);
   if (node.outputs.length === 2)
-    throw new KernelError(OP, node.index, "a second (bool 'valid') output is not implemented: micrort follows TFLM's one-output CIRCULAR_BUFFER, which ends the run early instead");
-  if (node.outputs.length !== 1 || node.outputs[0]! < 0) throw new KernelError(OP, node.index, `expects 1 output, got ${node.outputs.length}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      "a second (bool 'valid') output is not implemented: micrort follows TFLM's one-output CIRCULAR_BUFFER, which ends the run early instead",
+    );
+  if (node.outputs.length !== 1 || node.outputs[0]! < 0)
+    throw new KernelError(OP, node.index, `expects 1 output, got ${node.outputs.length}`);
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
   const shape = (d: Int32Array) => `[${Array.from(d).join(', ')}]`;
   if (input.dims.length !== 4 || output.dims.length !== 4)
-    throw new KernelError(OP, node.index, `input ${shape(input.dims)} and output ${shape(output.dims)} must be 4-D: [1, 1, h, depth] and [1, num_slots, h, depth]`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input ${shape(input.dims)} and output ${shape(output.dims)} must be 4-D: [1, 1, h, depth] and [1, num_slots, h, depth]`,
+    );
   const [ib, i1, ih, id] = input.dims as unknown as [number, number, number, number];
   const [ob, slots, oh, od] = output.dims as unknown as [number, number, number, number];
   if (ib !== ob || i1 !== 1 || ih !== oh || id !== od)
-    throw new KernelError(OP, node.index, `input ${shape(input.dims)} must be [batch, 1, h, depth] and output ${shape(output.dims)} [batch, num_slots, h, depth] with the same batch, h and depth`);
-  if (ob !== 1) throw new KernelError(OP, node.index, `batch ${ob}: TFLM's kernel shifts only the first batch, so only batch 1 is supported`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input ${shape(input.dims)} must be [batch, 1, h, depth] and output ${shape(output.dims)} [batch, num_slots, h, depth] with the same batch, h and depth`,
+    );
+  if (ob !== 1)
+    throw new KernelError(OP, node.index, `batch ${ob}: TFLM's kernel shifts only the first batch, so only batch 1 is supported`);
   if (slots < 1 || oh * od < 1) throw new KernelError(OP, node.index, `output ${shape(output.dims)} has no slots or empty slots`);
   if (input.type !== output.type)
-    throw new KernelError(OP, node.index, `input type ${tensorTypeName(input.type)} differs from output type ${tensorTypeName(output.type)}`);
-  if (input.type !== TensorType.INT8) throw new KernelError(OP, node.index, `input type ${tensorTypeName(input.type)} is not supported (TFLM handles int8 only)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input type ${tensorTypeName(input.type)} differs from output type ${tensorTypeName(output.type)}`,
+    );
+  if (input.type !== TensorType.INT8)
+    throw new KernelError(OP, node.index, `input type ${tensorTypeName(input.type)} is not supported (TFLM handles int8 only)`);
 
   let cyclesMax = cyclesMaxOption(node);
   if (cyclesMax <= 0) {

@@ -23,7 +23,10 @@ describe('comparisons', () => {
     expect(compare(LESS_EQUAL, a, b, [1, 1, 1, 4])).toEqual([1, 0, 0, 1]);
     const nan = { EQUAL: 0, NOT_EQUAL: 1, GREATER: 0, GREATER_EQUAL: 0, LESS: 0, LESS_EQUAL: 0 };
     for (const [name, reg] of Object.entries(ALL))
-      expect(compare(reg, f32([2], [Number.NaN, 1]), f32([2], [1, Number.NaN]), [2]), name).toEqual([nan[name as keyof typeof nan], nan[name as keyof typeof nan]]);
+      expect(compare(reg, f32([2], [Number.NaN, 1]), f32([2], [1, Number.NaN]), [2]), name).toEqual([
+        nan[name as keyof typeof nan],
+        nan[name as keyof typeof nan],
+      ]);
     expect(compare(EQUAL, f32([2], [0, Infinity]), f32([2], [-0, Infinity]), [2])).toEqual([1, 1]);
   });
 
@@ -69,10 +72,13 @@ describe('comparisons', () => {
     };
     for (const shape of [[6], [2, 3], [2, 1, 3], [1, 3, 1, 2]])
       for (const [name, expected] of Object.entries(want))
-        expect(compare(ALL[name as keyof typeof ALL], q(I8, shape, 0.5, -9, values), q(I8, [1], 0.5, -9, scalar), shape), `${name} ${shape}`).toEqual(expected);
+        expect(
+          compare(ALL[name as keyof typeof ALL], q(I8, shape, 0.5, -9, values), q(I8, [1], 0.5, -9, scalar), shape),
+          `${name} ${shape}`,
+        ).toEqual(expected);
   });
 
-  it('int8 replicates TFLM\'s rounding, not real arithmetic: -114 * 0.1 and -38 * 0.3 are both -11.4 but compare unequal', () => {
+  it("int8 replicates TFLM's rounding, not real arithmetic: -114 * 0.1 and -38 * 0.3 are both -11.4 but compare unequal", () => {
     // (-114 << 8) * 0.1 rounds to -2918; (-38 << 8) * 0.3 is SRDHM by 0.6 (-5836.8 -> -5837) then a rounding
     // halving (-2918.5 -> -2919): the rescaled values differ.
     const a = q(I8, [1], 0.1, 0, [-114]);
@@ -87,15 +93,29 @@ describe('comparisons', () => {
     expect(compare(GREATER, a, b, [3])).toEqual([1, 0, 0]);
     const h = harness(LESS, [a, b, bool([3])], [0, 1], [2]);
     expect(h.supportsAnswer()).toBe('int16 input (handles float32, int32, int64, int8, uint8)');
-    expect(kernelError(() => h.prepare()).message).toMatch(/LESS \(node 0\): input 1 \(tensor 0\) has type int16; LESS handles float32, int32, int64, int8/);
+    expect(kernelError(() => h.prepare()).message).toMatch(
+      /LESS \(node 0\): input 1 \(tensor 0\) has type int16; LESS handles float32, int32, int64, int8/,
+    );
   });
 
   it('refuses bad inputs with a clear error', () => {
-    expect(kernelError(() => harness(GREATER, [bool([1], [1]), bool([1], [0]), bool([1])], [0, 1], [2]).prepare()).message).toMatch(/has type bool; GREATER handles/);
-    expect(kernelError(() => harness(EQUAL, [f32([2], [1, 2]), f32([2], [1, 2]), f32([2])], [0, 1], [2]).prepare()).message).toMatch(/output \(tensor 2\) has type float32, expected bool/);
-    expect(kernelError(() => harness(EQUAL, [f32([2], [1, 2]), i32([2], [1, 2]), bool([2])], [0, 1], [2]).prepare()).message).toMatch(/inputs: types differ/);
-    expect(kernelError(() => harness(EQUAL, [f32([2, 1, 1, 1, 2], [1, 2, 3, 4]), f32([2], [1, 2]), bool([2, 1, 1, 1, 2])], [0, 1], [2]).prepare()).message).toMatch(/at most 4 dimensions, got rank 5/);
-    expect(kernelError(() => harness(EQUAL, [q(I8, [1], 1.5, 0, [1]), q(I8, [1], 0.5, 0, [1]), bool([1])], [0, 1], [2]).prepare()).message).toMatch(/input 1 scale \(must be below 1\)/);
+    expect(kernelError(() => harness(GREATER, [bool([1], [1]), bool([1], [0]), bool([1])], [0, 1], [2]).prepare()).message).toMatch(
+      /has type bool; GREATER handles/,
+    );
+    expect(kernelError(() => harness(EQUAL, [f32([2], [1, 2]), f32([2], [1, 2]), f32([2])], [0, 1], [2]).prepare()).message).toMatch(
+      /output \(tensor 2\) has type float32, expected bool/,
+    );
+    expect(kernelError(() => harness(EQUAL, [f32([2], [1, 2]), i32([2], [1, 2]), bool([2])], [0, 1], [2]).prepare()).message).toMatch(
+      /inputs: types differ/,
+    );
+    expect(
+      kernelError(() =>
+        harness(EQUAL, [f32([2, 1, 1, 1, 2], [1, 2, 3, 4]), f32([2], [1, 2]), bool([2, 1, 1, 1, 2])], [0, 1], [2]).prepare(),
+      ).message,
+    ).toMatch(/at most 4 dimensions, got rank 5/);
+    expect(
+      kernelError(() => harness(EQUAL, [q(I8, [1], 1.5, 0, [1]), q(I8, [1], 0.5, 0, [1]), bool([1])], [0, 1], [2]).prepare()).message,
+    ).toMatch(/input 1 scale \(must be below 1\)/);
     // Same shapes compare elementwise at any rank.
     expect(compare(EQUAL, f32([1, 1, 1, 1, 2], [1, 2]), f32([1, 1, 1, 1, 2], [1, 3]), [1, 1, 1, 1, 2])).toEqual([1, 0]);
   });

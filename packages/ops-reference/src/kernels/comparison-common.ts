@@ -29,7 +29,16 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { allocateOpData, binaryTensors, opDataOf, planBinary, requireQuantized, requireSameType, type BinaryTensors, type BroadcastPlan } from './elementwise-common.js';
+import {
+  allocateOpData,
+  binaryTensors,
+  opDataOf,
+  planBinary,
+  requireQuantized,
+  requireSameType,
+  type BinaryTensors,
+  type BroadcastPlan,
+} from './elementwise-common.js';
 import { broadcastInPlace } from './in-place-common.js';
 import { MATH_OP_DATA_BYTES, requireHandledType, supportsInputTypes } from './math-common.js';
 import type { NumberArray } from './transpose-common.js';
@@ -54,12 +63,30 @@ export enum Relation {
  * unordered (a NaN operand)], 4 entries per relation.
  */
 const TRUTH = Uint8Array.from([
-  0, 1, 0, 0, // EQUAL
-  1, 0, 1, 1, // NOT_EQUAL
-  0, 0, 1, 0, // GREATER
-  0, 1, 1, 0, // GREATER_EQUAL
-  1, 0, 0, 0, // LESS
-  1, 1, 0, 0, // LESS_EQUAL
+  0,
+  1,
+  0,
+  0, // EQUAL
+  1,
+  0,
+  1,
+  1, // NOT_EQUAL
+  0,
+  0,
+  1,
+  0, // GREATER
+  0,
+  1,
+  1,
+  0, // GREATER_EQUAL
+  1,
+  0,
+  0,
+  0, // LESS
+  1,
+  1,
+  0,
+  0, // LESS_EQUAL
 ]);
 
 // Word offsets in TFLM's ComparisonParams block.
@@ -105,8 +132,20 @@ export interface ComparisonSpec {
 
 /** ComparisonsPrepare's rescaling: -zero point, and the scale as a multiplier below one. */
 function prepareScaling(op: string, node: Node, p: Int32Array, t: BinaryTensors): void {
-  const q1 = checkedQuantizeMultiplier(op, node, t.input1.params.scale, 'input 1 scale (must be below 1)', quantizeMultiplierSmallerThanOneExp);
-  const q2 = checkedQuantizeMultiplier(op, node, t.input2.params.scale, 'input 2 scale (must be below 1)', quantizeMultiplierSmallerThanOneExp);
+  const q1 = checkedQuantizeMultiplier(
+    op,
+    node,
+    t.input1.params.scale,
+    'input 1 scale (must be below 1)',
+    quantizeMultiplierSmallerThanOneExp,
+  );
+  const q2 = checkedQuantizeMultiplier(
+    op,
+    node,
+    t.input2.params.scale,
+    'input 2 scale (must be below 1)',
+    quantizeMultiplierSmallerThanOneExp,
+  );
   p[W_LEFT_SHIFT] = LEFT_SHIFT;
   p[W_INPUT1_OFFSET] = -t.input1.params.zeroPoint;
   p[W_INPUT1_MULTIPLIER] = q1.multiplier;

@@ -5,7 +5,10 @@ import { COMPLEX_ABS } from './complex-abs.js';
 function harness(inType: TensorType, outType: TensorType, shape: number[], pairs: number[], outShape = shape) {
   return new KernelHarness({
     registration: COMPLEX_ABS,
-    tensors: [{ type: inType, shape, data: pairs }, { type: outType, shape: outShape }],
+    tensors: [
+      { type: inType, shape, data: pairs },
+      { type: outType, shape: outShape },
+    ],
     inputs: [0],
     outputs: [1],
   });
@@ -34,8 +37,14 @@ describe('COMPLEX_ABS', () => {
   });
 
   it('prepare checks the output type and shape; supports() names what it handles', () => {
-    expect(() => harness(TensorType.COMPLEX64, TensorType.FLOAT32, [2], [1, 2, 3, 4], [1, 2]).prepare()).toThrow(/output \(tensor 1\) has shape \[1, 2\], expected the input's \[2\]/);
-    expect(harness(TensorType.COMPLEX64, TensorType.FLOAT64, [1], [1, 2]).supportsAnswer()).toBe('float64 output for complex64 input (needs float32)');
-    expect(harness(TensorType.FLOAT32, TensorType.FLOAT32, [1], [1]).supportsAnswer()).toBe('float32 input (handles complex64, complex128)');
+    expect(() => harness(TensorType.COMPLEX64, TensorType.FLOAT32, [2], [1, 2, 3, 4], [1, 2]).prepare()).toThrow(
+      /output \(tensor 1\) has shape \[1, 2\], expected the input's \[2\]/,
+    );
+    expect(harness(TensorType.COMPLEX64, TensorType.FLOAT64, [1], [1, 2]).supportsAnswer()).toBe(
+      'float64 output for complex64 input (needs float32)',
+    );
+    expect(harness(TensorType.FLOAT32, TensorType.FLOAT32, [1], [1]).supportsAnswer()).toBe(
+      'float32 input (handles complex64, complex128)',
+    );
   });
 });

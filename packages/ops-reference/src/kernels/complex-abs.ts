@@ -37,13 +37,15 @@ function realType(type: TensorType): TensorType | null {
 
 /** Why this kernel cannot serve the node's types, or null. */
 function unsupportedTypes(context: TfLiteContext, node: Node): string | null {
-  if (node.inputs.length !== 1 || node.outputs.length !== 1) return `expects 1 input and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
+  if (node.inputs.length !== 1 || node.outputs.length !== 1)
+    return `expects 1 input and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
   if (node.inputs[0]! < 0 || node.outputs[0]! < 0) return 'input and output tensors are required';
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
   const want = realType(input.type);
   if (want === null) return `${tensorTypeName(input.type)} input (handles complex64, complex128)`;
-  if (output.type !== want) return `${tensorTypeName(output.type)} output for ${tensorTypeName(input.type)} input (needs ${tensorTypeName(want)})`;
+  if (output.type !== want)
+    return `${tensorTypeName(output.type)} output for ${tensorTypeName(input.type)} input (needs ${tensorTypeName(want)})`;
   return null;
 }
 
@@ -56,7 +58,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = getOutput(context, node, 0, OP);
   const same = input.dims.length === output.dims.length && input.dims.every((d, i) => output.dims[i] === d);
   if (!same)
-    throw new KernelError(OP, node.index, `output (tensor ${output.index}) has shape [${Array.from(output.dims).join(', ')}], expected the input's [${Array.from(input.dims).join(', ')}]`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output (tensor ${output.index}) has shape [${Array.from(output.dims).join(', ')}], expected the input's [${Array.from(input.dims).join(', ')}]`,
+    );
   data.count = input.elementCount;
   data.double = input.type === TensorType.COMPLEX128;
 }

@@ -21,55 +21,106 @@ describe('CONCATENATION', () => {
   const b = [7, 8, 9, 10, 11, 12];
 
   it('axis 0 appends rows', () => {
-    expect(concat([f32([2, 3], a), f32([2, 3], b)], f32([4, 3]), 0).invoke().outputArray()).toEqual([...a, ...b]);
+    expect(
+      concat([f32([2, 3], a), f32([2, 3], b)], f32([4, 3]), 0)
+        .invoke()
+        .outputArray(),
+    ).toEqual([...a, ...b]);
   });
   it('axis 1 interleaves rows', () => {
-    expect(concat([f32([2, 3], a), f32([2, 3], b)], f32([2, 6]), 1).invoke().outputArray()).toEqual([1, 2, 3, 7, 8, 9, 4, 5, 6, 10, 11, 12]);
+    expect(
+      concat([f32([2, 3], a), f32([2, 3], b)], f32([2, 6]), 1)
+        .invoke()
+        .outputArray(),
+    ).toEqual([1, 2, 3, 7, 8, 9, 4, 5, 6, 10, 11, 12]);
   });
   it('negative axis -1 equals the last axis', () => {
-    expect(concat([f32([2, 3], a), f32([2, 3], b)], f32([2, 6]), -1).invoke().outputArray()).toEqual([1, 2, 3, 7, 8, 9, 4, 5, 6, 10, 11, 12]);
+    expect(
+      concat([f32([2, 3], a), f32([2, 3], b)], f32([2, 6]), -1)
+        .invoke()
+        .outputArray(),
+    ).toEqual([1, 2, 3, 7, 8, 9, 4, 5, 6, 10, 11, 12]);
   });
   it('three inputs of different axis sizes, 3-D, middle axis', () => {
     const x = [1, 2, 3, 4]; // [2, 1, 2]
     const y = [5, 6, 7, 8, 9, 10, 11, 12]; // [2, 2, 2]
     const z = [13, 14, 15, 16]; // [2, 1, 2]
-    const out = concat(
-      [f32([2, 1, 2], x), f32([2, 2, 2], y), f32([2, 1, 2], z)],
-      f32([2, 4, 2]),
-      1,
-    ).invoke().outputArray();
+    const out = concat([f32([2, 1, 2], x), f32([2, 2, 2], y), f32([2, 1, 2], z)], f32([2, 4, 2]), 1)
+      .invoke()
+      .outputArray();
     expect(out).toEqual([1, 2, 5, 6, 7, 8, 13, 14, 3, 4, 9, 10, 11, 12, 15, 16]);
   });
   it('a single input is copied', () => {
-    expect(concat([f32([3], [1, 2, 3])], f32([3]), 0).invoke().outputArray()).toEqual([1, 2, 3]);
+    expect(
+      concat([f32([3], [1, 2, 3])], f32([3]), 0)
+        .invoke()
+        .outputArray(),
+    ).toEqual([1, 2, 3]);
   });
   it('an input with a zero-sized axis contributes nothing', () => {
-    expect(concat([f32([1, 0], []), f32([1, 2], [4, 5])], f32([1, 2]), 1).invoke().outputArray()).toEqual([4, 5]);
+    expect(
+      concat([f32([1, 0], []), f32([1, 2], [4, 5])], f32([1, 2]), 1)
+        .invoke()
+        .outputArray(),
+    ).toEqual([4, 5]);
   });
 
   it('int8 with shared quantization copies values unchanged', () => {
     const q = { scale: 0.1, zeroPoint: -3 };
     const out = concat(
-      [{ type: TensorType.INT8, shape: [1, 2], data: [-128, 1], ...q }, { type: TensorType.INT8, shape: [1, 1], data: [127], ...q }],
+      [
+        { type: TensorType.INT8, shape: [1, 2], data: [-128, 1], ...q },
+        { type: TensorType.INT8, shape: [1, 1], data: [127], ...q },
+      ],
       { type: TensorType.INT8, shape: [1, 3], ...q },
       1,
-    ).invoke().outputArray();
+    )
+      .invoke()
+      .outputArray();
     expect(out).toEqual([-128, 1, 127]);
   });
   it('int16 (zero point 0), int32 and bool', () => {
     const q16 = { scale: 0.5, zeroPoint: 0 };
     expect(
-      concat([{ type: TensorType.INT16, shape: [1], data: [-32768], ...q16 }, { type: TensorType.INT16, shape: [1], data: [32767], ...q16 }], {
-        type: TensorType.INT16, shape: [2], ...q16,
-      }, 0).invoke().outputArray(),
+      concat(
+        [
+          { type: TensorType.INT16, shape: [1], data: [-32768], ...q16 },
+          { type: TensorType.INT16, shape: [1], data: [32767], ...q16 },
+        ],
+        {
+          type: TensorType.INT16,
+          shape: [2],
+          ...q16,
+        },
+        0,
+      )
+        .invoke()
+        .outputArray(),
     ).toEqual([-32768, 32767]);
     expect(
-      concat([{ type: TensorType.INT32, shape: [1, 1], data: [2147483647] }, { type: TensorType.INT32, shape: [1, 1], data: [-2147483648] }], {
-        type: TensorType.INT32, shape: [1, 2],
-      }, 1).invoke().outputArray(),
+      concat(
+        [
+          { type: TensorType.INT32, shape: [1, 1], data: [2147483647] },
+          { type: TensorType.INT32, shape: [1, 1], data: [-2147483648] },
+        ],
+        {
+          type: TensorType.INT32,
+          shape: [1, 2],
+        },
+        1,
+      )
+        .invoke()
+        .outputArray(),
     ).toEqual([2147483647, -2147483648]);
     expect(
-      concat([{ type: TensorType.BOOL, shape: [2], data: [1, 0] }, { type: TensorType.BOOL, shape: [1], data: [1] }], { type: TensorType.BOOL, shape: [3] }, 0)
+      concat(
+        [
+          { type: TensorType.BOOL, shape: [2], data: [1, 0] },
+          { type: TensorType.BOOL, shape: [1], data: [1] },
+        ],
+        { type: TensorType.BOOL, shape: [3] },
+        0,
+      )
         .invoke()
         .outputArray(),
     ).toEqual([1, 0, 1]);
@@ -89,7 +140,10 @@ describe('CONCATENATION', () => {
   describe('prepare rejects', () => {
     it('int8 inputs with a different scale than the output', () => {
       const h = concat(
-        [{ type: TensorType.INT8, shape: [1], data: [1], scale: 0.1, zeroPoint: 0 }, { type: TensorType.INT8, shape: [1], data: [1], scale: 0.2, zeroPoint: 0 }],
+        [
+          { type: TensorType.INT8, shape: [1], data: [1], scale: 0.1, zeroPoint: 0 },
+          { type: TensorType.INT8, shape: [1], data: [1], scale: 0.2, zeroPoint: 0 },
+        ],
         { type: TensorType.INT8, shape: [2], scale: 0.1, zeroPoint: 0 },
         0,
       );
@@ -104,7 +158,11 @@ describe('CONCATENATION', () => {
       expect(() => h.prepare()).toThrow(/zero point 1/);
     });
     it('int16 with a non-zero zero point', () => {
-      const h = concat([{ type: TensorType.INT16, shape: [1], data: [1], scale: 1, zeroPoint: 2 }], { type: TensorType.INT16, shape: [1], scale: 1, zeroPoint: 2 }, 0);
+      const h = concat(
+        [{ type: TensorType.INT16, shape: [1], data: [1], scale: 1, zeroPoint: 2 }],
+        { type: TensorType.INT16, shape: [1], scale: 1, zeroPoint: 2 },
+        0,
+      );
       expect(() => h.prepare()).toThrow(/zero point must be 0/);
     });
     it('an axis out of range', () => {
@@ -115,20 +173,26 @@ describe('CONCATENATION', () => {
       expect(() => concat([f32([2, 3], a), f32([1, 3], [1, 2, 3])], f32([2, 6]), 1).prepare()).toThrow(/input 1 shape \[1, 3\] differs/);
     });
     it('axis sizes that do not add up', () => {
-      expect(() => concat([f32([2, 3], a), f32([2, 3], b)], f32([2, 5]), 1).prepare()).toThrow(/add up to 6 along axis 1, the output has 5/);
+      expect(() => concat([f32([2, 3], a), f32([2, 3], b)], f32([2, 5]), 1).prepare()).toThrow(
+        /add up to 6 along axis 1, the output has 5/,
+      );
     });
     it('a fused activation', () => {
       expect(() => concat([f32([1], [1])], f32([1]), 0, ActivationFunctionType.RELU).prepare()).toThrow(/RELU is not supported/);
     });
     it('mixed types', () => {
-      expect(() => concat([f32([1], [1]), { type: TensorType.INT32, shape: [1], data: [1] }], f32([2]), 0).prepare()).toThrow(/input 1 has type int32/);
+      expect(() => concat([f32([1], [1]), { type: TensorType.INT32, shape: [1], data: [1] }], f32([2]), 0).prepare()).toThrow(
+        /input 1 has type int32/,
+      );
     });
     it('7-D tensors', () => {
       const s = [1, 1, 1, 1, 1, 1, 1];
       expect(() => concat([f32(s, [1])], f32(s), 0).prepare()).toThrow(/at most 6/);
     });
     it('uint16', () => {
-      expect(() => concat([{ type: TensorType.UINT16, shape: [1], data: [1] }], { type: TensorType.UINT16, shape: [1] }, 0).prepare()).toThrow(/unsupported type uint16/);
+      expect(() =>
+        concat([{ type: TensorType.UINT16, shape: [1], data: [1] }], { type: TensorType.UINT16, shape: [1] }, 0).prepare(),
+      ).toThrow(/unsupported type uint16/);
     });
   });
 });

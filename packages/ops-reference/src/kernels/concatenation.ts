@@ -6,15 +6,7 @@
  * reference_ops::ConcatenationWithScaling: an input quantized like the output is copied, any other is
  * requantized element by element in float32 (per-input scale and bias kept in a persistent region).
  */
-import {
-  ActivationFunctionType,
-  BuiltinOperator,
-  KernelError,
-  TensorType,
-  getInput,
-  getOutput,
-  tensorTypeName,
-} from '@micrort/core';
+import { ActivationFunctionType, BuiltinOperator, KernelError, TensorType, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { ConcatenationOptions, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import {
@@ -80,11 +72,19 @@ function prepare(context: TfLiteContext, node: Node): void {
   const params = node.builtinData as ConcatenationOptions | null;
   const activation = params?.fusedActivationFunction ?? ActivationFunctionType.NONE;
   if (activation !== ActivationFunctionType.NONE)
-    throw new KernelError(OP, node.index, `fused activation ${ActivationFunctionType[activation] ?? activation} is not supported (NONE only)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `fused activation ${ActivationFunctionType[activation] ?? activation} is not supported (NONE only)`,
+    );
   const output = getOutput(context, node, 0, OP);
   const type = output.type;
   if (!SUPPORTED.has(type))
-    throw new KernelError(OP, node.index, `unsupported type ${tensorTypeName(type)} (float32, uint8, int8, int16, int32, int64, bool are supported)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `unsupported type ${tensorTypeName(type)} (float32, uint8, int8, int16, int32, int64, bool are supported)`,
+    );
   const rank = output.dims.length;
   if (rank > CONCATENATION_MAX_DIMS)
     throw new KernelError(OP, node.index, `output has ${rank} dimensions, at most ${CONCATENATION_MAX_DIMS} are supported`);
@@ -119,8 +119,7 @@ function prepare(context: TfLiteContext, node: Node): void {
           `input ${i} shape ${shapeString(input.dims)} differs from output shape ${shapeString(output.dims)} in dimension ${d} (axis is ${axis})`,
         );
     }
-    if (type === TensorType.INT8 &&
-        (input.params.scale !== output.params.scale || input.params.zeroPoint !== output.params.zeroPoint))
+    if (type === TensorType.INT8 && (input.params.scale !== output.params.scale || input.params.zeroPoint !== output.params.zeroPoint))
       throw new KernelError(
         OP,
         node.index,
@@ -134,7 +133,11 @@ function prepare(context: TfLiteContext, node: Node): void {
         rescale[2 * i] = Number.NaN;
       } else {
         if (!(input.params.scale > 0) || !(output.params.scale > 0) || !Number.isFinite(inverseOutputScale))
-          throw new KernelError(OP, node.index, `uint8 input ${i} (scale ${input.params.scale}) and output (scale ${output.params.scale}) need positive scales to requantize`);
+          throw new KernelError(
+            OP,
+            node.index,
+            `uint8 input ${i} (scale ${input.params.scale}) and output (scale ${output.params.scale}) need positive scales to requantize`,
+          );
         const scale = f(input.params.scale * inverseOutputScale);
         rescale[2 * i] = scale;
         rescale[2 * i + 1] = f(-input.params.zeroPoint * scale);
@@ -150,7 +153,14 @@ function prepare(context: TfLiteContext, node: Node): void {
   block.setInt32(0, axis, true);
   block.setInt32(24, numInputs, true);
   const data: ConcatenationOpData = {
-    block, layout, outerSize, outRowSlots: axisTotal * inner * layout.units, copySlots, rowOffsets, rescale, outputZeroPoint: output.params.zeroPoint,
+    block,
+    layout,
+    outerSize,
+    outRowSlots: axisTotal * inner * layout.units,
+    copySlots,
+    rowOffsets,
+    rescale,
+    outputZeroPoint: output.params.zeroPoint,
   };
   node.userData = data;
 }
@@ -168,7 +178,17 @@ function copyInput(src: NumberArray, dst: NumberArray, outer: number, size: numb
  * Requantizes one uint8 input's rows into each output row (ConcatenationWithScaling):
  * clamp((int32)roundf(x * scale + bias) + output_zero_point, 0, 255), in float32.
  */
-function requantizeInput(src: Uint8Array, dst: Uint8Array, outer: number, size: number, rowOffset: number, rowSlots: number, scale: number, bias: number, zeroPoint: number): void {
+function requantizeInput(
+  src: Uint8Array,
+  dst: Uint8Array,
+  outer: number,
+  size: number,
+  rowOffset: number,
+  rowSlots: number,
+  scale: number,
+  bias: number,
+  zeroPoint: number,
+): void {
   const f = Math.fround;
   let p = 0;
   for (let k = 0; k < outer; k++) {
@@ -189,7 +209,17 @@ function invoke(context: TfLiteContext, node: Node): void {
   for (let i = 0; i < n; i++) {
     const src = movableData(context.getEvalTensor(node.inputs[i]!), d.layout);
     if (rescale.length !== 0 && !Number.isNaN(rescale[2 * i]!)) {
-      requantizeInput(src as Uint8Array, dst as Uint8Array, d.outerSize, d.copySlots[i]!, d.rowOffsets[i]!, d.outRowSlots, rescale[2 * i]!, rescale[2 * i + 1]!, d.outputZeroPoint);
+      requantizeInput(
+        src as Uint8Array,
+        dst as Uint8Array,
+        d.outerSize,
+        d.copySlots[i]!,
+        d.rowOffsets[i]!,
+        d.outRowSlots,
+        rescale[2 * i]!,
+        rescale[2 * i + 1]!,
+        d.outputZeroPoint,
+      );
     } else {
       copyInput(src, dst, d.outerSize, d.copySlots[i]!, d.rowOffsets[i]!, d.outRowSlots);
     }

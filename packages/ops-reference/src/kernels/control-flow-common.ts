@@ -23,7 +23,11 @@ export function checkSubgraphIndex(op: string, context: TfLiteContext, node: Nod
  */
 export function checkSameTypeAndSize(op: string, node: Node, a: EvalTensor, aWhat: string, b: EvalTensor, bWhat: string): void {
   if (a.type !== b.type)
-    throw new KernelError(op, node.index, `${aWhat} (tensor ${a.index}) is ${tensorTypeName(a.type)} but ${bWhat} (tensor ${b.index}) is ${tensorTypeName(b.type)}`);
+    throw new KernelError(
+      op,
+      node.index,
+      `${aWhat} (tensor ${a.index}) is ${tensorTypeName(a.type)} but ${bWhat} (tensor ${b.index}) is ${tensorTypeName(b.type)}`,
+    );
   const ab = tensorBytes(a);
   const bb = tensorBytes(b);
   if (ab !== bb)

@@ -94,7 +94,14 @@ function run(c: Shape, seed: number, opts: { extreme?: boolean; bias?: boolean }
     multiplier[oc] = q.multiplier;
     shift[oc] = q.shift;
   }
-  const p: ConvOutputParams = { multiplier, shift, inputOffset: opts.extreme ? 128 : int(-20, 20), outputOffset: int(-10, 10), actMin: int(-128, -100), actMax: int(100, 127) };
+  const p: ConvOutputParams = {
+    multiplier,
+    shift,
+    inputOffset: opts.extreme ? 128 : int(-20, 20),
+    outputOffset: int(-10, 10),
+    actMin: int(-128, -100),
+    actMax: int(100, 127),
+  };
   const got = new Int8Array(g.batches * g.outHeight * g.outWidth * g.outDepth);
   convInt8(g, p, input, filter, bias, got);
   return { got: Array.from(got), want: Array.from(oracle(g, p, input, filter, bias)) };

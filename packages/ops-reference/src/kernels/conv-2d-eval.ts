@@ -15,7 +15,14 @@ const fround = Math.fround;
  * Float CONV_2D (reference_ops::Conv). Products and sums are rounded to float32 at each step, as the
  * C++ `float total += input * filter` does without FMA contraction.
  */
-export function convFloat(g: ConvGeometry, p: ConvOutputParams, input: Float32Array, filter: Float32Array, bias: Float32Array | null, output: Float32Array): void {
+export function convFloat(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Float32Array,
+  filter: Float32Array,
+  bias: Float32Array | null,
+  output: Float32Array,
+): void {
   const { batches, inHeight, inWidth, inDepth, filterHeight, filterWidth, filterDepth, outHeight, outWidth, outDepth } = g;
   const { strideHeight, strideWidth, dilationHeight, dilationWidth, padHeight, padWidth } = g;
   const filtersPerGroup = (outDepth / (inDepth / filterDepth)) | 0;
@@ -61,7 +68,14 @@ export function convFloat(g: ConvGeometry, p: ConvOutputParams, input: Float32Ar
  * take `convInt8Rows`; the rest the tap-by-tap loop. Both give the reference's int32 sums exactly (the
  * terms are the same, only their order differs, and int32 addition wraps associatively).
  */
-export function convInt8(g: ConvGeometry, p: ConvOutputParams, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+export function convInt8(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   if (g.dilationWidth === 1 && g.filterDepth === g.inDepth) convInt8Rows(g, p, input, filter, bias, output);
   else convInt8Taps(g, p, input, filter, bias, output);
 }
@@ -91,7 +105,14 @@ function writeBlock(p: ConvOutputParams, bias: Int32Array | null, output: Int8Ar
  * pixels with the same tap range (all but the image borders) are computed together with four output
  * channels: each step loads two inputs and four weights for eight multiply-adds.
  */
-function convInt8Rows(g: ConvGeometry, p: ConvOutputParams, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+function convInt8Rows(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   const { batches, inHeight, inWidth, inDepth, filterHeight, filterWidth, outHeight, outWidth, outDepth } = g;
   const { strideHeight, strideWidth, dilationHeight, padHeight, padWidth } = g;
   const filterRowLen = filterWidth * inDepth;
@@ -104,8 +125,8 @@ function convInt8Rows(g: ConvGeometry, p: ConvOutputParams, input: Int8Array, fi
       const fy0 = firstTap(inYOrigin, dilationHeight);
       const rows = endTap(inYOrigin, dilationHeight, inHeight, filterHeight) - fy0;
       const rowBase = (b * inHeight + inYOrigin + dilationHeight * fy0) * inWidth;
-      let o = ((b * outHeight + oy) * outWidth) * outDepth;
-      for (let ox = 0; ox < outWidth; ) {
+      let o = (b * outHeight + oy) * outWidth * outDepth;
+      for (let ox = 0; ox < outWidth;) {
         const inXOrigin = ox * strideWidth - padWidth;
         const fx0 = firstTap(inXOrigin, 1);
         const fx1 = endTap(inXOrigin, 1, inWidth, filterWidth);
@@ -115,7 +136,23 @@ function convInt8Rows(g: ConvGeometry, p: ConvOutputParams, input: Int8Array, fi
         const len = (fx1 - fx0) * inDepth;
         const next = inXOrigin + strideWidth;
         if (ox + 1 < outWidth && firstTap(next, 1) === fx0 && endTap(next, 1, inWidth, filterWidth) === fx1) {
-          convPixelPair(p, input, filter, bias, output, o, ip, pixelStride, fp, len, rows, inRowStride, filterRowLen, channelStride, outDepth);
+          convPixelPair(
+            p,
+            input,
+            filter,
+            bias,
+            output,
+            o,
+            ip,
+            pixelStride,
+            fp,
+            len,
+            rows,
+            inRowStride,
+            filterRowLen,
+            channelStride,
+            outDepth,
+          );
           ox += 2;
           o += 2 * outDepth;
         } else {
@@ -155,8 +192,14 @@ function convPixelPair(
   const o2 = o + outDepth;
   let oc = 0;
   for (; oc < outDepth - 3; oc += 4) {
-    let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    let b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    let a0 = 0,
+      a1 = 0,
+      a2 = 0,
+      a3 = 0;
+    let b0 = 0,
+      b1 = 0,
+      b2 = 0,
+      b3 = 0;
     let i = ip;
     let f = oc * channelStride + fp;
     for (let r = 0; r < rows; r++) {
@@ -235,7 +278,10 @@ function convPixel(
   const cs3 = 3 * channelStride;
   let oc = 0;
   for (; oc < outDepth - 3; oc += 4) {
-    let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    let a0 = 0,
+      a1 = 0,
+      a2 = 0,
+      a3 = 0;
     let i = ip;
     let f = oc * channelStride + fp;
     for (let r = 0; r < rows; r++) {
@@ -272,7 +318,14 @@ function convPixel(
 }
 
 /** CONV_2D tap by tap: any dilation and grouped convolutions (the filter depth divides the input depth). */
-function convInt8Taps(g: ConvGeometry, p: ConvOutputParams, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+function convInt8Taps(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   const { batches, inHeight, inWidth, inDepth, filterHeight, filterWidth, filterDepth, outHeight, outWidth, outDepth } = g;
   const { strideHeight, strideWidth, dilationHeight, dilationWidth, padHeight, padWidth } = g;
   const filtersPerGroup = (outDepth / (inDepth / filterDepth)) | 0;
@@ -374,7 +427,14 @@ export function convInt16(
  * MultiplyByQuantizedMultiplier with the one multiplier of the node, output zero point, clamp. Taps
  * outside the image are skipped, as in the reference (a padded input equal to its zero point adds 0).
  */
-export function convUint8(g: ConvGeometry, p: ConvOutputParams, input: Uint8Array, filter: Uint8Array, bias: Int32Array | null, output: Uint8Array): void {
+export function convUint8(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Uint8Array,
+  filter: Uint8Array,
+  bias: Int32Array | null,
+  output: Uint8Array,
+): void {
   const { batches, inHeight, inWidth, inDepth, filterHeight, filterWidth, filterDepth, outHeight, outWidth, outDepth } = g;
   const { strideHeight, strideWidth, dilationHeight, dilationWidth, padHeight, padWidth } = g;
   const filtersPerGroup = (outDepth / (inDepth / filterDepth)) | 0;

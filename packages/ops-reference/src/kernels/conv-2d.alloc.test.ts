@@ -12,15 +12,25 @@ import { DEPTHWISE_CONV_2D } from './depthwise-conv-2d.js';
 import { TRANSPOSE_CONV } from './transpose-conv.js';
 
 const F = TensorType.FLOAT32;
-const fill = <T,>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+const fill = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
 const act = (type: TensorType, shape: number[], data?: number[]): HarnessTensorSpec =>
-  type === F ? { type, shape, data } : { type, shape, data, scale: type === TensorType.INT16 ? 0.001 : 0.05, zeroPoint: type === TensorType.INT16 ? 0 : -3 };
+  type === F
+    ? { type, shape, data }
+    : { type, shape, data, scale: type === TensorType.INT16 ? 0.001 : 0.05, zeroPoint: type === TensorType.INT16 ? 0 : -3 };
 const weights = (type: TensorType, shape: number[], qdim: number): HarnessTensorSpec => {
   const n = shape.reduce((a, b) => a * b, 1);
   const c = shape[qdim]!;
   return type === F
     ? { type, shape, data: fill(n, (i) => ((i % 7) - 3) / 4), constant: true }
-    : { type: TensorType.INT8, shape, data: fill(n, (i) => (i * 37) % 255 - 127), scale: fill(c, (i) => 0.01 + i * 0.001), zeroPoint: fill(c, () => 0), quantizedDimension: qdim, constant: true };
+    : {
+        type: TensorType.INT8,
+        shape,
+        data: fill(n, (i) => ((i * 37) % 255) - 127),
+        scale: fill(c, (i) => 0.01 + i * 0.001),
+        zeroPoint: fill(c, () => 0),
+        quantizedDimension: qdim,
+        constant: true,
+      };
 };
 const biasSpec = (type: TensorType, n: number): HarnessTensorSpec => ({
   type,
@@ -30,14 +40,34 @@ const biasSpec = (type: TensorType, n: number): HarnessTensorSpec => ({
 });
 
 function conv(reg: Registration, type: TensorType, biasType: TensorType | null, depthwise: boolean): HarnessOptions {
-  const i = act(type, [1, 5, 5, 2], fill(50, (k) => (type === F ? k / 50 : ((k * 29) % 200) - 100)));
+  const i = act(
+    type,
+    [1, 5, 5, 2],
+    fill(50, (k) => (type === F ? k / 50 : ((k * 29) % 200) - 100)),
+  );
   const f = depthwise ? weights(type, [1, 3, 3, 4], 3) : weights(type, [4, 3, 3, 2], 0);
   const o = act(type, [1, 3, 3, 4]);
   const tensors = [i, f, o];
   if (biasType !== null) tensors.push(biasSpec(biasType, 4));
   const builtinData = depthwise
-    ? { padding: Padding.SAME, strideH: 2, strideW: 2, depthMultiplier: 2, fusedActivationFunction: 1, dilationHFactor: 1, dilationWFactor: 1 }
-    : { padding: Padding.SAME, strideH: 2, strideW: 2, fusedActivationFunction: 1, dilationHFactor: 1, dilationWFactor: 1, quantizedBiasType: 0 };
+    ? {
+        padding: Padding.SAME,
+        strideH: 2,
+        strideW: 2,
+        depthMultiplier: 2,
+        fusedActivationFunction: 1,
+        dilationHFactor: 1,
+        dilationWFactor: 1,
+      }
+    : {
+        padding: Padding.SAME,
+        strideH: 2,
+        strideW: 2,
+        fusedActivationFunction: 1,
+        dilationHFactor: 1,
+        dilationWFactor: 1,
+        quantizedBiasType: 0,
+      };
   return { registration: reg, tensors, inputs: biasType !== null ? [0, 1, 3] : [0, 1], outputs: [2], builtinData };
 }
 
@@ -45,7 +75,11 @@ function transpose(type: TensorType, biasType: TensorType | null): HarnessOption
   const tensors: HarnessTensorSpec[] = [
     { type: TensorType.INT32, shape: [4], data: [1, 4, 4, 3], constant: true },
     weights(type, [3, 3, 3, 2], 0),
-    act(type, [1, 2, 2, 2], fill(8, (k) => (type === F ? k / 8 : ((k * 29) % 200) - 100))),
+    act(
+      type,
+      [1, 2, 2, 2],
+      fill(8, (k) => (type === F ? k / 8 : ((k * 29) % 200) - 100)),
+    ),
     act(type, [1, 4, 4, 3]),
   ];
   if (biasType !== null) tensors.push(biasSpec(biasType, 3));

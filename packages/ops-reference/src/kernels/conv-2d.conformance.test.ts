@@ -7,7 +7,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator, KernelHarness, builtinOperatorName, makeTypedView, type HarnessTensorSpec, type ModelDef, type TensorData } from '@micrort/core';
+import {
+  BuiltinOperator,
+  KernelHarness,
+  builtinOperatorName,
+  makeTypedView,
+  type HarnessTensorSpec,
+  type ModelDef,
+  type TensorData,
+} from '@micrort/core';
 import { CONFORMANCE_DIR, SKIP_REASON, hasConformance, loadConformanceModel, readBytes } from '../../../../test-support/conformance.js';
 import { CONV_2D } from './conv-2d.js';
 import { DEPTHWISE_CONV_2D } from './depthwise-conv-2d.js';
@@ -46,7 +54,11 @@ describe.skipIf(!hasConformance)('conv layers of the conformance models vs TFLM 
       const model = loadConformanceModel(name);
       const sg = model.subgraphs[0]!;
       const entries = new Map<number, Entry>(
-        (JSON.parse(readBytes(join(dir, 'intermediates_case0', 'tensors.json')).reduce((s, b) => s + String.fromCharCode(b), '')) as Entry[]).map((e) => [e.index, e]),
+        (
+          JSON.parse(
+            readBytes(join(dir, 'intermediates_case0', 'tensors.json')).reduce((s, b) => s + String.fromCharCode(b), ''),
+          ) as Entry[]
+        ).map((e) => [e.index, e]),
       );
       let checked = 0;
       sg.operators.forEach((op, nodeIndex) => {
@@ -61,7 +73,9 @@ describe.skipIf(!hasConformance)('conv layers of the conformance models vs TFLM 
             type: t.type,
             shape: Array.from(t.shape),
             name: t.name,
-            ...(q && q.scale.length ? { scale: Array.from(q.scale), zeroPoint: Array.from(q.zeroPoint), quantizedDimension: q.quantizedDimension } : {}),
+            ...(q && q.scale.length
+              ? { scale: Array.from(q.scale), zeroPoint: Array.from(q.zeroPoint), quantizedDimension: q.quantizedDimension }
+              : {}),
           };
           if (local === ids.length - 1) return spec;
           const constant = model.buffers[t.buffer]!.data;
@@ -80,7 +94,10 @@ describe.skipIf(!hasConformance)('conv layers of the conformance models vs TFLM 
         const want = tflmTensor(model, dir, entries, op.outputs[0]!)!;
         let mismatches = 0;
         for (let i = 0; i < want.length; i++) if (got[i] !== want[i]) mismatches++;
-        expect(mismatches, `${name} node ${nodeIndex} ${builtinOperatorName(code)} output tensor ${op.outputs[0]} "${sg.tensors[op.outputs[0]!]!.name}"`).toBe(0);
+        expect(
+          mismatches,
+          `${name} node ${nodeIndex} ${builtinOperatorName(code)} output tensor ${op.outputs[0]} "${sg.tensors[op.outputs[0]!]!.name}"`,
+        ).toBe(0);
         expect(got.length).toBe(want.length);
         checked++;
       });

@@ -30,7 +30,13 @@ function options(o: Partial<Conv2DOptions> = {}): Conv2DOptions {
 }
 
 /** Tensors: 0 input, 1 filter, 2 output, 3 bias (optional). */
-function harness(input: HarnessTensorSpec, filter: HarnessTensorSpec, output: HarnessTensorSpec, bias: HarnessTensorSpec | null, o: Conv2DOptions): KernelHarness {
+function harness(
+  input: HarnessTensorSpec,
+  filter: HarnessTensorSpec,
+  output: HarnessTensorSpec,
+  bias: HarnessTensorSpec | null,
+  o: Conv2DOptions,
+): KernelHarness {
   const tensors = [input, { ...filter, constant: true }, output];
   if (bias) tensors.push({ ...bias, constant: true });
   return new KernelHarness({ registration: CONV_2D, tensors, inputs: bias ? [0, 1, 3] : [0, 1], outputs: [2], builtinData: o });
@@ -60,7 +66,13 @@ describe('CONV_2D float32', () => {
 
   it('matches TFLM InputAndFilterSameWidthHeight', () => {
     const f = { type: TensorType.FLOAT32, shape: [1, 2, 4, 1], data: [1, 2, 3, 4, -1, -1, 1, 1] };
-    const h = harness(input, f, { type: TensorType.FLOAT32, shape: [2, 1, 1, 1] }, { type: TensorType.FLOAT32, shape: [1], data: [0] }, options({ strideH: 2, strideW: 2 })).invoke();
+    const h = harness(
+      input,
+      f,
+      { type: TensorType.FLOAT32, shape: [2, 1, 1, 1] },
+      { type: TensorType.FLOAT32, shape: [1], data: [0] },
+      options({ strideH: 2, strideW: 2 }),
+    ).invoke();
     expect(h.outputArray()).toEqual([10, 34]);
   });
 
@@ -113,7 +125,14 @@ describe('CONV_2D float32', () => {
 describe('CONV_2D int8 per-channel', () => {
   // Scales are powers of two so the requantization is a rounded shift: ch0 x0.125, ch1 x0.25.
   const input = { type: TensorType.INT8, shape: [1, 3, 3, 1], data: [1, 2, 3, 4, 5, 6, 7, 8, 9], scale: 0.5, zeroPoint: -1 };
-  const filter = { type: TensorType.INT8, shape: [2, 2, 2, 1], data: [1, 0, 0, 1, 2, -1, 0, 1], scale: [0.25, 0.5], zeroPoint: [0, 0], quantizedDimension: 0 };
+  const filter = {
+    type: TensorType.INT8,
+    shape: [2, 2, 2, 1],
+    data: [1, 0, 0, 1, 2, -1, 0, 1],
+    scale: [0.25, 0.5],
+    zeroPoint: [0, 0],
+    quantizedDimension: 0,
+  };
   const bias = { type: TensorType.INT32, shape: [2], data: [8, -4] };
   const output = { type: TensorType.INT8, shape: [1, 2, 2, 2], scale: 1, zeroPoint: 3 };
 
@@ -139,7 +158,13 @@ describe('CONV_2D int8 per-channel', () => {
 
   it('saturates at the int8 limits', () => {
     const big = { type: TensorType.INT8, shape: [1, 1, 1, 4], data: [127, 127, 127, 127], scale: 1, zeroPoint: 0 };
-    const f = { type: TensorType.INT8, shape: [2, 1, 1, 4], data: [127, 127, 127, 127, -128, -128, -128, -128], scale: [1, 1], zeroPoint: [0, 0] };
+    const f = {
+      type: TensorType.INT8,
+      shape: [2, 1, 1, 4],
+      data: [127, 127, 127, 127, -128, -128, -128, -128],
+      scale: [1, 1],
+      zeroPoint: [0, 0],
+    };
     const h = harness(big, f, { type: TensorType.INT8, shape: [1, 1, 1, 2], scale: 1, zeroPoint: 0 }, null, options()).invoke();
     expect(h.outputArray()).toEqual([127, -128]);
   });
@@ -220,13 +245,23 @@ describe('CONV_2D validation', () => {
   });
 
   it('names the wrong output shape, scale count, bias and zero points', () => {
-    expect(prepareError(harness(input, filter, { ...output, shape: [1, 3, 3, 2] }, bias, options())).detail).toMatch(/output spatial size 3x3 does not match 2x2/);
-    expect(prepareError(harness(input, { ...filter, scale: [0.5, 0.5, 0.5], zeroPoint: [0, 0, 0] }, output, bias, options())).detail).toMatch(/3 scales, expected 1 or 2/);
-    expect(prepareError(harness(input, filter, output, { ...bias, type: TensorType.INT64, data: [0n, 0n] }, options())).detail).toMatch(/bias \(tensor 3\) type int64/);
-    expect(prepareError(harness(input, filter, output, { ...bias, shape: [3], data: [0, 0, 0] }, options())).detail).toMatch(/3 elements, expected 2/);
+    expect(prepareError(harness(input, filter, { ...output, shape: [1, 3, 3, 2] }, bias, options())).detail).toMatch(
+      /output spatial size 3x3 does not match 2x2/,
+    );
+    expect(
+      prepareError(harness(input, { ...filter, scale: [0.5, 0.5, 0.5], zeroPoint: [0, 0, 0] }, output, bias, options())).detail,
+    ).toMatch(/3 scales, expected 1 or 2/);
+    expect(prepareError(harness(input, filter, output, { ...bias, type: TensorType.INT64, data: [0n, 0n] }, options())).detail).toMatch(
+      /bias \(tensor 3\) type int64/,
+    );
+    expect(prepareError(harness(input, filter, output, { ...bias, shape: [3], data: [0, 0, 0] }, options())).detail).toMatch(
+      /3 elements, expected 2/,
+    );
     expect(prepareError(harness(input, { ...filter, zeroPoint: [0, 1] }, output, bias, options())).detail).toMatch(/zero point 1 is 1/);
     expect(prepareError(harness(input, filter, output, bias, options({ strideH: 0 }))).detail).toMatch(/stride_h must be an integer >= 1/);
-    expect(prepareError(harness(input, filter, output, bias, options({ fusedActivationFunction: A.TANH }))).detail).toMatch(/unsupported fused activation TANH/);
+    expect(prepareError(harness(input, filter, output, bias, options({ fusedActivationFunction: A.TANH }))).detail).toMatch(
+      /unsupported fused activation TANH/,
+    );
     const e = prepareError(harness(input, { ...filter, shape: [2, 2, 2, 3], data: new Array(24).fill(1) }, output, bias, options()));
     expect(e.detail).toMatch(/input depth 2 is not a multiple of the filter input depth 3/);
     expect(e.op).toBe('CONV_2D');
@@ -261,13 +296,111 @@ interface CaseShape {
 }
 
 const CASES: CaseShape[] = [
-  { n: 1, h: 5, w: 5, cin: 3, cout: 4, kh: 3, kw: 3, groups: 1, stride: [1, 1], dilation: [1, 1], padding: Padding.SAME, act: A.NONE, bias: true },
-  { n: 2, h: 7, w: 6, cin: 2, cout: 3, kh: 3, kw: 2, groups: 1, stride: [2, 2], dilation: [1, 1], padding: Padding.SAME, act: A.RELU, bias: true },
-  { n: 1, h: 8, w: 7, cin: 4, cout: 2, kh: 3, kw: 3, groups: 1, stride: [2, 1], dilation: [1, 1], padding: Padding.VALID, act: A.RELU6, bias: false },
-  { n: 1, h: 9, w: 9, cin: 2, cout: 2, kh: 3, kw: 3, groups: 1, stride: [1, 1], dilation: [2, 2], padding: Padding.SAME, act: A.NONE, bias: true },
-  { n: 1, h: 9, w: 8, cin: 3, cout: 3, kh: 2, kw: 3, groups: 1, stride: [2, 2], dilation: [2, 3], padding: Padding.VALID, act: A.NONE, bias: true },
-  { n: 1, h: 6, w: 6, cin: 4, cout: 6, kh: 3, kw: 3, groups: 2, stride: [1, 2], dilation: [1, 1], padding: Padding.SAME, act: A.RELU_N1_TO_1, bias: true },
-  { n: 1, h: 4, w: 4, cin: 8, cout: 5, kh: 1, kw: 1, groups: 1, stride: [1, 1], dilation: [1, 1], padding: Padding.VALID, act: A.NONE, bias: true },
+  {
+    n: 1,
+    h: 5,
+    w: 5,
+    cin: 3,
+    cout: 4,
+    kh: 3,
+    kw: 3,
+    groups: 1,
+    stride: [1, 1],
+    dilation: [1, 1],
+    padding: Padding.SAME,
+    act: A.NONE,
+    bias: true,
+  },
+  {
+    n: 2,
+    h: 7,
+    w: 6,
+    cin: 2,
+    cout: 3,
+    kh: 3,
+    kw: 2,
+    groups: 1,
+    stride: [2, 2],
+    dilation: [1, 1],
+    padding: Padding.SAME,
+    act: A.RELU,
+    bias: true,
+  },
+  {
+    n: 1,
+    h: 8,
+    w: 7,
+    cin: 4,
+    cout: 2,
+    kh: 3,
+    kw: 3,
+    groups: 1,
+    stride: [2, 1],
+    dilation: [1, 1],
+    padding: Padding.VALID,
+    act: A.RELU6,
+    bias: false,
+  },
+  {
+    n: 1,
+    h: 9,
+    w: 9,
+    cin: 2,
+    cout: 2,
+    kh: 3,
+    kw: 3,
+    groups: 1,
+    stride: [1, 1],
+    dilation: [2, 2],
+    padding: Padding.SAME,
+    act: A.NONE,
+    bias: true,
+  },
+  {
+    n: 1,
+    h: 9,
+    w: 8,
+    cin: 3,
+    cout: 3,
+    kh: 2,
+    kw: 3,
+    groups: 1,
+    stride: [2, 2],
+    dilation: [2, 3],
+    padding: Padding.VALID,
+    act: A.NONE,
+    bias: true,
+  },
+  {
+    n: 1,
+    h: 6,
+    w: 6,
+    cin: 4,
+    cout: 6,
+    kh: 3,
+    kw: 3,
+    groups: 2,
+    stride: [1, 2],
+    dilation: [1, 1],
+    padding: Padding.SAME,
+    act: A.RELU_N1_TO_1,
+    bias: true,
+  },
+  {
+    n: 1,
+    h: 4,
+    w: 4,
+    cin: 8,
+    cout: 5,
+    kh: 1,
+    kw: 1,
+    groups: 1,
+    stride: [1, 1],
+    dilation: [1, 1],
+    padding: Padding.VALID,
+    act: A.NONE,
+    bias: true,
+  },
 ];
 
 interface Case {
@@ -282,7 +415,14 @@ interface Case {
 
 function makeCase(rnd: () => number, c: CaseShape, type: TensorType, biasType = TensorType.INT32): Case {
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
-  const options_ = options({ padding: c.padding, strideH: c.stride[0], strideW: c.stride[1], dilationHFactor: c.dilation[0], dilationWFactor: c.dilation[1], fusedActivationFunction: c.act });
+  const options_ = options({
+    padding: c.padding,
+    strideH: c.stride[0],
+    strideW: c.stride[1],
+    dilationHFactor: c.dilation[0],
+    dilationWFactor: c.dilation[1],
+    fusedActivationFunction: c.act,
+  });
   const pad = computePaddingHeightWidth(c.stride[0], c.stride[1], c.dilation[0], c.dilation[1], c.h, c.w, c.kh, c.kw, c.padding);
   const inCount = c.n * c.h * c.w * c.cin;
   const fCount = c.cout * c.kh * c.kw * (c.cin / c.groups);
@@ -311,9 +451,26 @@ function makeCase(rnd: () => number, c: CaseShape, type: TensorType, biasType = 
     type,
     shape: c,
     options: options_,
-    input: { type, shape: [c.n, c.h, c.w, c.cin], data: Array.from({ length: inCount }, () => (i16 ? int(-32768, 32767) : int(-128, 127))), scale: inScale, zeroPoint: inZp },
-    filter: { type: TensorType.INT8, shape: fShape, data: Array.from({ length: fCount }, () => int(-127, 127)), scale: scales, zeroPoint: scales.map(() => 0), quantizedDimension: 0 },
-    bias: c.bias ? (biasType === TensorType.INT64 ? { type: biasType, shape: [c.cout], data: biasValues.map(BigInt) } : { type: biasType, shape: [c.cout], data: biasValues }) : null,
+    input: {
+      type,
+      shape: [c.n, c.h, c.w, c.cin],
+      data: Array.from({ length: inCount }, () => (i16 ? int(-32768, 32767) : int(-128, 127))),
+      scale: inScale,
+      zeroPoint: inZp,
+    },
+    filter: {
+      type: TensorType.INT8,
+      shape: fShape,
+      data: Array.from({ length: fCount }, () => int(-127, 127)),
+      scale: scales,
+      zeroPoint: scales.map(() => 0),
+      quantizedDimension: 0,
+    },
+    bias: c.bias
+      ? biasType === TensorType.INT64
+        ? { type: biasType, shape: [c.cout], data: biasValues.map(BigInt) }
+        : { type: biasType, shape: [c.cout], data: biasValues }
+      : null,
     output: { type, shape: outShape, scale: outScale, zeroPoint: outZp },
   };
 }
@@ -339,7 +496,13 @@ function oracle(k: Case): number[] {
   const inOff = isFloat || i16 ? 0 : -(k.input.zeroPoint as number);
   const outZp = isFloat || i16 ? 0 : (k.output.zeroPoint as number);
   const [lo, hi] = isFloat
-    ? c.act === A.RELU ? [0, Infinity] : c.act === A.RELU6 ? [0, 6] : c.act === A.RELU_N1_TO_1 ? [-1, 1] : [-Infinity, Infinity]
+    ? c.act === A.RELU
+      ? [0, Infinity]
+      : c.act === A.RELU6
+        ? [0, 6]
+        : c.act === A.RELU_N1_TO_1
+          ? [-1, 1]
+          : [-Infinity, Infinity]
     : activationRangeQ(c.act, k.output.scale as number, outZp, i16 ? -32768 : -128, i16 ? 32767 : 127);
   const out: number[] = [];
   for (let b = 0; b < c.n; b++)
@@ -391,7 +554,11 @@ describe('CONV_2D uint8 (TFLite legacy asymmetric uint8, reference_ops::Conv)', 
     expect(harness(input, filter, output, bias(-31), options()).invoke().outputArray()).toEqual([97]); // -21 / 8 = -2.625 → -3
     expect(harness(input, filter, output, null, options()).invoke().outputArray()).toEqual([101]); // 10 / 8 = 1.25 → 1
     // RELU clamps at the zero point; saturation at 255
-    expect(harness(input, filter, output, bias(-200), options({ fusedActivationFunction: A.RELU })).invoke().outputArray()).toEqual([100]);
+    expect(
+      harness(input, filter, output, bias(-200), options({ fusedActivationFunction: A.RELU }))
+        .invoke()
+        .outputArray(),
+    ).toEqual([100]);
     expect(harness(input, filter, output, bias(5000), options()).invoke().outputArray()).toEqual([255]);
   });
 
@@ -416,20 +583,26 @@ describe('CONV_2D uint8 (TFLite legacy asymmetric uint8, reference_ops::Conv)', 
         { type: TensorType.UINT8, shape: [1, pad.outHeight, pad.outWidth, cout], scale: so, zeroPoint: zo },
         { type: TensorType.INT32, shape: [cout], data: b, scale: Math.fround(si * sf), zeroPoint: 0 },
         options({ padding, strideH: stride, strideW: stride, dilationHFactor: dil, dilationWFactor: dil }),
-      ).invoke().outputArray();
+      )
+        .invoke()
+        .outputArray();
       const q = quantizeMultiplier(Math.fround(si * sf) / Math.fround(so));
       const want: number[] = [];
-      for (let oy = 0; oy < pad.outHeight; oy++) for (let ox = 0; ox < pad.outWidth; ox++) for (let oc = 0; oc < cout; oc++) {
-        const g = Math.floor(oc / (cout / groups));
-        let acc = 0;
-        for (let fy = 0; fy < kh; fy++) for (let fx = 0; fx < kw; fx++) for (let ic = 0; ic < fd; ic++) {
-          const iy = oy * stride - pad.height + dil * fy;
-          const ix = ox * stride - pad.width + dil * fx;
-          if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
-          acc += (f[((oc * kh + fy) * kw + fx) * fd + ic]! - zf) * (x[(iy * w + ix) * cin + g * fd + ic]! - zi);
-        }
-        want.push(Math.min(255, Math.max(0, multiplyByQuantizedMultiplier(acc + b[oc]!, q.multiplier, q.shift) + zo)));
-      }
+      for (let oy = 0; oy < pad.outHeight; oy++)
+        for (let ox = 0; ox < pad.outWidth; ox++)
+          for (let oc = 0; oc < cout; oc++) {
+            const g = Math.floor(oc / (cout / groups));
+            let acc = 0;
+            for (let fy = 0; fy < kh; fy++)
+              for (let fx = 0; fx < kw; fx++)
+                for (let ic = 0; ic < fd; ic++) {
+                  const iy = oy * stride - pad.height + dil * fy;
+                  const ix = ox * stride - pad.width + dil * fx;
+                  if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+                  acc += (f[((oc * kh + fy) * kw + fx) * fd + ic]! - zf) * (x[(iy * w + ix) * cin + g * fd + ic]! - zi);
+                }
+            want.push(Math.min(255, Math.max(0, multiplyByQuantizedMultiplier(acc + b[oc]!, q.multiplier, q.shift) + zo)));
+          }
       expect(out).toEqual(want);
     }
   });
@@ -438,7 +611,12 @@ describe('CONV_2D uint8 (TFLite legacy asymmetric uint8, reference_ops::Conv)', 
     const perChannel = { ...filter, shape: [2, 2, 2, 1], data: [1, 2, 3, 4, 5, 6, 7, 8], scale: [0.25, 0.5], zeroPoint: [128, 128] };
     const out2 = { ...output, shape: [1, 1, 1, 2] };
     expect(prepareError(harness(input, perChannel, out2, null, options())).message).toMatch(/filter \(tensor 1\) is uint8 with 2 scales/);
-    expect(prepareError(harness(input, filter, output, { ...bias(1), scale: 0.1 }, options())).message).toMatch(/bias \(tensor 3\) scale 0\.1\d* must equal input scale \* filter scale = 0\.125/);
-    expect(prepareError(harness(input, { ...filter, type: TensorType.INT8, data: [1, -1, 0, 2], zeroPoint: 0 }, output, null, options())).message).toMatch(/uint8\/int8/);
+    expect(prepareError(harness(input, filter, output, { ...bias(1), scale: 0.1 }, options())).message).toMatch(
+      /bias \(tensor 3\) scale 0\.1\d* must equal input scale \* filter scale = 0\.125/,
+    );
+    expect(
+      prepareError(harness(input, { ...filter, type: TensorType.INT8, data: [1, -1, 0, 2], zeroPoint: 0 }, output, null, options()))
+        .message,
+    ).toMatch(/uint8\/int8/);
   });
 });

@@ -113,7 +113,8 @@ function computeGeometry(node: Node, params: Conv2DOptions, input: Tensor, filte
     throw new KernelError(OP, node.index, detail);
   };
   if (output.dims[0] !== g.batches) fail(`output batch ${output.dims[0]} differs from input batch ${g.batches}`);
-  if (output.dims[3] !== g.outDepth) fail(`output has ${output.dims[3]} channels but filter (tensor ${filter.index}) has ${g.outDepth} output channels`);
+  if (output.dims[3] !== g.outDepth)
+    fail(`output has ${output.dims[3]} channels but filter (tensor ${filter.index}) has ${g.outDepth} output channels`);
   if (g.filterDepth < 1 || g.inDepth % g.filterDepth !== 0) {
     fail(`input depth ${g.inDepth} is not a multiple of the filter input depth ${g.filterDepth}`);
   }
@@ -131,19 +132,56 @@ function invoke(context: TfLiteContext, node: Node): void {
   const bias = data.hasBias ? context.getEvalTensor(node.inputs[2]!) : null;
   switch (data.kind) {
     case ConvKind.Float32:
-      convFloat(data.geometry, data.out, input.data as Float32Array, filter.data as Float32Array, bias === null ? null : (bias.data as Float32Array), output.data as Float32Array);
+      convFloat(
+        data.geometry,
+        data.out,
+        input.data as Float32Array,
+        filter.data as Float32Array,
+        bias === null ? null : (bias.data as Float32Array),
+        output.data as Float32Array,
+      );
       break;
     case ConvKind.Int8:
-      convInt8(data.geometry, data.out, input.data as Int8Array, filter.data as Int8Array, bias === null ? null : (bias.data as Int32Array), output.data as Int8Array);
+      convInt8(
+        data.geometry,
+        data.out,
+        input.data as Int8Array,
+        filter.data as Int8Array,
+        bias === null ? null : (bias.data as Int32Array),
+        output.data as Int8Array,
+      );
       break;
     case ConvKind.Int16:
-      convInt16(data.geometry, data.out, input.data as Int16Array, filter.data as Int8Array, bias === null ? null : (bias.data as Int32Array), null, output.data as Int16Array);
+      convInt16(
+        data.geometry,
+        data.out,
+        input.data as Int16Array,
+        filter.data as Int8Array,
+        bias === null ? null : (bias.data as Int32Array),
+        null,
+        output.data as Int16Array,
+      );
       break;
     case ConvKind.Int16Wide:
-      convInt16(data.geometry, data.out, input.data as Int16Array, filter.data as Int8Array, null, data.bias64.of(bias!), output.data as Int16Array);
+      convInt16(
+        data.geometry,
+        data.out,
+        input.data as Int16Array,
+        filter.data as Int8Array,
+        null,
+        data.bias64.of(bias!),
+        output.data as Int16Array,
+      );
       break;
     case ConvKind.Uint8:
-      convUint8(data.geometry, data.out, input.data as Uint8Array, filter.data as Uint8Array, bias === null ? null : (bias.data as Int32Array), output.data as Uint8Array);
+      convUint8(
+        data.geometry,
+        data.out,
+        input.data as Uint8Array,
+        filter.data as Uint8Array,
+        bias === null ? null : (bias.data as Int32Array),
+        output.data as Uint8Array,
+      );
       break;
   }
 }

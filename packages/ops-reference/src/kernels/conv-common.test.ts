@@ -33,7 +33,14 @@ const node: Node = {
 };
 
 function qtensor(index: number, type: TensorType, shape: number[], scale: number[], zp: number[], qdim = 0): Tensor {
-  return new Tensor(index, `t${index}`, type, Int32Array.from(shape), { scale: Float32Array.from(scale), zeroPoint: Int32Array.from(zp), quantizedDimension: qdim }, false);
+  return new Tensor(
+    index,
+    `t${index}`,
+    type,
+    Int32Array.from(shape),
+    { scale: Float32Array.from(scale), zeroPoint: Int32Array.from(zp), quantizedDimension: qdim },
+    false,
+  );
 }
 
 describe('padding (TFLite padding.h)', () => {
@@ -57,7 +64,12 @@ describe('padding (TFLite padding.h)', () => {
     const d = computePaddingHeightWidth(1, 1, 2, 2, 5, 5, 3, 3, Padding.SAME);
     expect(d).toMatchObject({ height: 2, width: 2, outHeight: 5, outWidth: 5 });
     // VALID never pads
-    expect(computePaddingHeightWidth(2, 2, 1, 1, 9, 9, 3, 3, Padding.VALID)).toMatchObject({ height: 0, width: 0, outHeight: 4, outWidth: 4 });
+    expect(computePaddingHeightWidth(2, 2, 1, 1, 9, 9, 3, 3, Padding.VALID)).toMatchObject({
+      height: 0,
+      width: 0,
+      outHeight: 4,
+      outWidth: 4,
+    });
   });
 
   it('filter tap ranges match the per-tap inside-image test', () => {
@@ -175,7 +187,7 @@ describe('requantization used by the kernels (cross-check with BigInt)', () => {
     };
     for (let i = 0; i < 400; i++) {
       const m = 1073741824 + (rnd() & 0x3fffffff);
-      const shift = (rnd() >>> 0) % 20 - 14;
+      const shift = ((rnd() >>> 0) % 20) - 14;
       const x = rnd() >> ((rnd() >>> 0) % 24);
       expect(multiplyByQuantizedMultiplier(x, m, shift), `x=${x} m=${m} s=${shift}`).toBe(mbqmRef(x, m, shift));
       const x64 = x * 1024 + (rnd() & 1023);

@@ -119,7 +119,11 @@ export function checkPositive(op: string, node: Node, name: string, value: numbe
 /** Throws unless `t` has rank `rank`. */
 export function checkRank(op: string, node: Node, what: string, t: Tensor, rank: number): void {
   if (t.dims.length !== rank) {
-    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must have rank ${rank}, got shape [${Array.from(t.dims).join(', ')}]`);
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} (tensor ${t.index}) must have rank ${rank}, got shape [${Array.from(t.dims).join(', ')}]`,
+    );
   }
 }
 
@@ -185,20 +189,27 @@ export function populateConvolutionQuantizationParams(
     ['input', input],
     ['output', output],
   ] as const) {
-    if (!t.quantization || t.quantization.scale.length === 0) fail(`${what} (tensor ${t.index}, ${tensorTypeName(t.type)}) has no quantization parameters`);
-    if (!(t.params.scale > 0) || !Number.isFinite(t.params.scale)) fail(`${what} (tensor ${t.index}) scale must be finite and > 0, got ${t.params.scale}`);
+    if (!t.quantization || t.quantization.scale.length === 0)
+      fail(`${what} (tensor ${t.index}, ${tensorTypeName(t.type)}) has no quantization parameters`);
+    if (!(t.params.scale > 0) || !Number.isFinite(t.params.scale))
+      fail(`${what} (tensor ${t.index}) scale must be finite and > 0, got ${t.params.scale}`);
   }
   const fq = filter.quantization;
   if (!fq || fq.scale.length === 0) return fail(`filter (tensor ${filter.index}) has no quantization parameters`);
   const nScales = fq.scale.length;
   const perChannel = nScales > 1;
   if (perChannel) {
-    if (nScales !== numChannels) fail(`filter (tensor ${filter.index}) has ${nScales} scales, expected 1 or ${numChannels} (one per output channel)`);
+    if (nScales !== numChannels)
+      fail(`filter (tensor ${filter.index}) has ${nScales} scales, expected 1 or ${numChannels} (one per output channel)`);
     if (fq.quantizedDimension !== quantizedDimension) {
-      fail(`filter (tensor ${filter.index}) is quantized along dimension ${fq.quantizedDimension}, expected ${quantizedDimension} (${describeQuant(filter)})`);
+      fail(
+        `filter (tensor ${filter.index}) is quantized along dimension ${fq.quantizedDimension}, expected ${quantizedDimension} (${describeQuant(filter)})`,
+      );
     }
     if (filter.dims[quantizedDimension] !== numChannels) {
-      fail(`filter (tensor ${filter.index}) dimension ${quantizedDimension} is ${filter.dims[quantizedDimension]}, expected ${numChannels}`);
+      fail(
+        `filter (tensor ${filter.index}) dimension ${quantizedDimension} is ${filter.dims[quantizedDimension]}, expected ${numChannels}`,
+      );
     }
   }
   if (fq.zeroPoint.length !== 0 && fq.zeroPoint.length !== 1 && fq.zeroPoint.length !== nScales) {
@@ -211,7 +222,8 @@ export function populateConvolutionQuantizationParams(
   const outputScale = output.params.scale;
   for (let c = 0; c < numChannels; c++) {
     const filterScale = perChannel ? fq.scale[c]! : fq.scale[0]!;
-    if (!(filterScale > 0) || !Number.isFinite(filterScale)) fail(`filter (tensor ${filter.index}) scale ${c} must be finite and > 0, got ${filterScale}`);
+    if (!(filterScale > 0) || !Number.isFinite(filterScale))
+      fail(`filter (tensor ${filter.index}) scale ${c} must be finite and > 0, got ${filterScale}`);
     // (double)input_scale * (double)filter_scale / (double)output_scale, as TFLite computes it
     const q = quantizeMultiplier((inputScale * filterScale) / outputScale);
     buffers.multiplier[c] = q.multiplier;
@@ -228,7 +240,14 @@ export function populateConvolutionQuantizationParams(
  * output_scale) — the scale product is rounded to float first, as TFLite's C++ computes it. Any zero points
  * (the weights are asymmetric). The same multiplier serves every output channel.
  */
-export function populateUint8ConvolutionParams(op: string, node: Node, input: Tensor, filter: Tensor, bias: Tensor | null, output: Tensor): QuantizedMultiplier {
+export function populateUint8ConvolutionParams(
+  op: string,
+  node: Node,
+  input: Tensor,
+  filter: Tensor,
+  bias: Tensor | null,
+  output: Tensor,
+): QuantizedMultiplier {
   const fail = (detail: string): never => {
     throw new KernelError(op, node.index, detail);
   };
@@ -237,9 +256,14 @@ export function populateUint8ConvolutionParams(op: string, node: Node, input: Te
     ['filter', filter],
     ['output', output],
   ] as const) {
-    if (!t.quantization || t.quantization.scale.length === 0) fail(`${what} (tensor ${t.index}, ${tensorTypeName(t.type)}) has no quantization parameters`);
-    if (t.quantization!.scale.length !== 1) fail(`${what} (tensor ${t.index}) is ${tensorTypeName(t.type)} with ${t.quantization!.scale.length} scales; uint8 kernels take per-tensor quantization only`);
-    if (!(t.params.scale > 0) || !Number.isFinite(t.params.scale)) fail(`${what} (tensor ${t.index}) scale must be finite and > 0, got ${t.params.scale}`);
+    if (!t.quantization || t.quantization.scale.length === 0)
+      fail(`${what} (tensor ${t.index}, ${tensorTypeName(t.type)}) has no quantization parameters`);
+    if (t.quantization!.scale.length !== 1)
+      fail(
+        `${what} (tensor ${t.index}) is ${tensorTypeName(t.type)} with ${t.quantization!.scale.length} scales; uint8 kernels take per-tensor quantization only`,
+      );
+    if (!(t.params.scale > 0) || !Number.isFinite(t.params.scale))
+      fail(`${what} (tensor ${t.index}) scale must be finite and > 0, got ${t.params.scale}`);
   }
   const productScale = Math.fround(input.params.scale * filter.params.scale); // TFLite: float * float
   if (bias) {
@@ -255,7 +279,14 @@ export function populateUint8ConvolutionParams(op: string, node: Node, input: Te
  * Checks an optional bias: its type must be one of `allowed` and it must hold one value per output channel.
  * Returns the bias type, or null when the node has no bias.
  */
-export function checkBias(op: string, node: Node, bias: Tensor | null, allowed: readonly TensorType[], outChannels: number, inputType: TensorType): TensorType | null {
+export function checkBias(
+  op: string,
+  node: Node,
+  bias: Tensor | null,
+  allowed: readonly TensorType[],
+  outChannels: number,
+  inputType: TensorType,
+): TensorType | null {
   if (!bias) return null;
   if (!allowed.includes(bias.type)) {
     throw new KernelError(
@@ -265,13 +296,23 @@ export function checkBias(op: string, node: Node, bias: Tensor | null, allowed: 
     );
   }
   const n = numElements(bias.dims);
-  if (n !== outChannels) throw new KernelError(op, node.index, `bias (tensor ${bias.index}) has ${n} elements, expected ${outChannels} (one per output channel)`);
+  if (n !== outChannels)
+    throw new KernelError(
+      op,
+      node.index,
+      `bias (tensor ${bias.index}) has ${n} elements, expected ${outChannels} (one per output channel)`,
+    );
   return bias.type;
 }
 
 /** Throws unless a 16x8 tensor (int16 activations) has zero point 0, as the TFLite quantization spec requires. */
 export function checkSymmetricInt16(op: string, node: Node, what: string, t: Tensor): void {
-  if (t.params.zeroPoint !== 0) throw new KernelError(op, node.index, `${what} (tensor ${t.index}) is int16 with zero point ${t.params.zeroPoint}; int16 activations must have zero point 0`);
+  if (t.params.zeroPoint !== 0)
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} (tensor ${t.index}) is int16 with zero point ${t.params.zeroPoint}; int16 activations must have zero point 0`,
+    );
 }
 
 const EMPTY_I32 = new Int32Array(0);
@@ -413,7 +454,8 @@ export function convTypeProblem(input: Tensor, filter: Tensor, output: Tensor): 
     (input.type === TensorType.INT8 && filter.type === TensorType.INT8) ||
     (input.type === TensorType.INT16 && filter.type === TensorType.INT8) ||
     (input.type === TensorType.UINT8 && filter.type === TensorType.UINT8);
-  if (!ok) return `unsupported input/filter types ${tensorTypeName(input.type)}/${tensorTypeName(filter.type)} (supported: float32/float32, int8/int8, int16/int8, uint8/uint8)`;
+  if (!ok)
+    return `unsupported input/filter types ${tensorTypeName(input.type)}/${tensorTypeName(filter.type)} (supported: float32/float32, int8/int8, int16/int8, uint8/uint8)`;
   return null;
 }
 
@@ -422,7 +464,8 @@ export function convTypeProblem(input: Tensor, filter: Tensor, output: Tensor): 
  * optional bias; one output), after checking that layout. Serves both `supports()` and prepare.
  */
 export function conv2dTypeProblem(context: TfLiteContext, node: Node): string | null {
-  if (node.inputs.length < 2 || node.outputs.length !== 1) return `expects 2 or 3 inputs and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
+  if (node.inputs.length < 2 || node.outputs.length !== 1)
+    return `expects 2 or 3 inputs and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
   if (node.inputs[0]! < 0 || node.inputs[1]! < 0 || node.outputs[0]! < 0) return 'input, filter and output tensors are required';
   return convTypeProblem(context.getTensor(node.inputs[0]!), context.getTensor(node.inputs[1]!), context.getTensor(node.outputs[0]!));
 }
@@ -484,7 +527,15 @@ export function checkPaddingAndActivation(op: string, node: Node, padding: Paddi
  */
 export function finishConvGeometry(op: string, node: Node, g: ConvGeometry, output: Tensor, padding: Padding): void {
   const pad = computePaddingHeightWidth(
-    g.strideHeight, g.strideWidth, g.dilationHeight, g.dilationWidth, g.inHeight, g.inWidth, g.filterHeight, g.filterWidth, padding,
+    g.strideHeight,
+    g.strideWidth,
+    g.dilationHeight,
+    g.dilationWidth,
+    g.inHeight,
+    g.inWidth,
+    g.filterHeight,
+    g.filterWidth,
+    padding,
   );
   if (pad.outHeight !== output.dims[1] || pad.outWidth !== output.dims[2]) {
     throw new KernelError(
@@ -552,7 +603,17 @@ export function prepareConvOutputStage(
     }
     case TensorType.INT8: {
       const biasType = checkBias(op, node, bias, INT32_BIAS, numChannels, input.type);
-      [out.actMin, out.actMax] = populateConvolutionQuantizationParams(op, node, input, filter, output, spec.quantizedActivation, numChannels, spec.quantizedDimension, buffers);
+      [out.actMin, out.actMax] = populateConvolutionQuantizationParams(
+        op,
+        node,
+        input,
+        filter,
+        output,
+        spec.quantizedActivation,
+        numChannels,
+        spec.quantizedDimension,
+        buffers,
+      );
       out.inputOffset = -input.params.zeroPoint;
       out.outputOffset = output.params.zeroPoint;
       return biasType;
@@ -573,7 +634,17 @@ export function prepareConvOutputStage(
       const biasType = checkBias(op, node, bias, spec.int16BiasTypes, numChannels, input.type);
       checkSymmetricInt16(op, node, 'input', input);
       checkSymmetricInt16(op, node, 'output', output);
-      [out.actMin, out.actMax] = populateConvolutionQuantizationParams(op, node, input, filter, output, spec.quantizedActivation, numChannels, spec.quantizedDimension, buffers);
+      [out.actMin, out.actMax] = populateConvolutionQuantizationParams(
+        op,
+        node,
+        input,
+        filter,
+        output,
+        spec.quantizedActivation,
+        numChannels,
+        spec.quantizedDimension,
+        buffers,
+      );
       out.inputOffset = 0;
       out.outputOffset = 0;
       return biasType;

@@ -7,7 +7,10 @@ describe('COS', () => {
     const x = [0, Math.PI / 3, Math.PI, -2, 50];
     const h = new KernelHarness({
       registration: COS,
-      tensors: [{ type: TensorType.FLOAT32, shape: [5], data: x }, { type: TensorType.FLOAT32, shape: [5] }],
+      tensors: [
+        { type: TensorType.FLOAT32, shape: [5], data: x },
+        { type: TensorType.FLOAT32, shape: [5] },
+      ],
       inputs: [0],
       outputs: [1],
     }).invoke();
@@ -21,7 +24,10 @@ describe('COS', () => {
   it('rejects an output with a different element count', () => {
     const h = new KernelHarness({
       registration: COS,
-      tensors: [{ type: TensorType.FLOAT32, shape: [2], data: [0, 1] }, { type: TensorType.FLOAT32, shape: [3] }],
+      tensors: [
+        { type: TensorType.FLOAT32, shape: [2], data: [0, 1] },
+        { type: TensorType.FLOAT32, shape: [3] },
+      ],
       inputs: [0],
       outputs: [1],
     });

@@ -26,7 +26,9 @@ describe('CUMSUM', () => {
     expect(h.invoke().outputArray()).toEqual([1, 2, 3, 4, 6, 8, 10, 12]);
     h.setInput(1, [2]);
     expect(kernelError(() => h.invoke()).message).toMatch(/CUMSUM \(node 0\): invalid axis 2 for a 2-D input/);
-    expect(kernelError(() => harness(CUMSUM, [f32([2, 4], X), i32([1], [-3], true), f32([2, 4])], [0, 1], [2]).prepare()).message).toMatch(/invalid axis -3/);
+    expect(kernelError(() => harness(CUMSUM, [f32([2, 4], X), i32([1], [-3], true), f32([2, 4])], [0, 1], [2]).prepare()).message).toMatch(
+      /invalid axis -3/,
+    );
   });
 
   it('int8 with zero point 0: within one step of the running sums', () => {
@@ -53,10 +55,25 @@ describe('CUMSUM', () => {
     const h = harness(CUMSUM, [i32([2], [1, 2]), i32([1], [0], true), i32([2])], [0, 1], [2]);
     expect(h.supportsAnswer()).toBe('int32 input (handles float32, int8)');
     expect(kernelError(() => h.prepare()).message).toMatch(/input \(tensor 0\) has type int32; CUMSUM handles float32, int8/);
-    expect(kernelError(() => harness(CUMSUM, [f32([2], [1, 2]), i32([2], [0, 0], true), f32([2])], [0, 1], [2]).prepare()).message).toMatch(/must hold one element, it holds 2/);
-    expect(kernelError(() => harness(CUMSUM, [f32([2], [1, 2]), { type: TensorType.INT64, shape: [1], data: [0n], constant: true }, f32([2])], [0, 1], [2]).prepare()).message).toMatch(/expected int32/);
-    expect(kernelError(() => harness(CUMSUM, [f32([2], [1, 2]), i32([1], [0], true), f32([1, 2])], [0, 1], [2]).prepare()).message).toMatch(/differs from the input shape/);
+    expect(kernelError(() => harness(CUMSUM, [f32([2], [1, 2]), i32([2], [0, 0], true), f32([2])], [0, 1], [2]).prepare()).message).toMatch(
+      /must hold one element, it holds 2/,
+    );
+    expect(
+      kernelError(() =>
+        harness(
+          CUMSUM,
+          [f32([2], [1, 2]), { type: TensorType.INT64, shape: [1], data: [0n], constant: true }, f32([2])],
+          [0, 1],
+          [2],
+        ).prepare(),
+      ).message,
+    ).toMatch(/expected int32/);
+    expect(kernelError(() => harness(CUMSUM, [f32([2], [1, 2]), i32([1], [0], true), f32([1, 2])], [0, 1], [2]).prepare()).message).toMatch(
+      /differs from the input shape/,
+    );
     expect(harness(CUMSUM, [f32([2], [1, 2]), i32([1], [0], true), f32([2])], [0, 1], [2]).prepare().persistentBytes).toBe(0);
-    expect(harness(CUMSUM, [q(I8, [2], 0.1, 0, [1, 2]), i32([1], [0], true), q(I8, [2], 0.1, 0)], [0, 1], [2]).prepare().persistentBytes).toBe(48);
+    expect(
+      harness(CUMSUM, [q(I8, [2], 0.1, 0, [1, 2]), i32([1], [0], true), q(I8, [2], 0.1, 0)], [0, 1], [2]).prepare().persistentBytes,
+    ).toBe(48);
   });
 });

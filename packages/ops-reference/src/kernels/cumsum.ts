@@ -54,12 +54,23 @@ function prepare(context: TfLiteContext, node: Node): void {
   const axis = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
   requireHandledType(OP, node, input, 'input', TYPES);
-  if (axis.type !== TensorType.INT32) throw new KernelError(OP, node.index, `axis (tensor ${axis.index}) has type ${tensorTypeName(axis.type)}, expected int32`);
-  if (axis.elementCount !== 1) throw new KernelError(OP, node.index, `axis (tensor ${axis.index}) must hold one element, it holds ${axis.elementCount}`);
+  if (axis.type !== TensorType.INT32)
+    throw new KernelError(OP, node.index, `axis (tensor ${axis.index}) has type ${tensorTypeName(axis.type)}, expected int32`);
+  if (axis.elementCount !== 1)
+    throw new KernelError(OP, node.index, `axis (tensor ${axis.index}) must hold one element, it holds ${axis.elementCount}`);
   if (input.dims.length < 1) throw new KernelError(OP, node.index, `input (tensor ${input.index}) must have at least one dimension`);
-  if (output.type !== input.type) throw new KernelError(OP, node.index, `output (tensor ${output.index}) is ${tensorTypeName(output.type)}, the input ${tensorTypeName(input.type)}`);
+  if (output.type !== input.type)
+    throw new KernelError(
+      OP,
+      node.index,
+      `output (tensor ${output.index}) is ${tensorTypeName(output.type)}, the input ${tensorTypeName(input.type)}`,
+    );
   if (!sameShape(input.dims, output.dims))
-    throw new KernelError(OP, node.index, `output (tensor ${output.index}) shape [${output.dims.join(',')}] differs from the input shape [${input.dims.join(',')}]`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output (tensor ${output.index}) shape [${output.dims.join(',')}] differs from the input shape [${input.dims.join(',')}]`,
+    );
   const options = node.builtinData as CumsumOptions | null;
   d.exclusive = options?.exclusive ?? false;
   d.reverse = options?.reverse ?? false;
@@ -86,7 +97,15 @@ function resolveAxis(node: Node, raw: number, rank: number): number {
  * The loop of reference_ops::CumSum: `outer` = product of the dims before the axis, `depth` = the axis,
  * `inner` = product of the dims after it; element (o, k, i) is at (o * depth + k) * inner + i.
  */
-function cumsumFloat(x: Float32Array, y: Float32Array, outer: number, depth: number, inner: number, exclusive: boolean, reverse: boolean): void {
+function cumsumFloat(
+  x: Float32Array,
+  y: Float32Array,
+  outer: number,
+  depth: number,
+  inner: number,
+  exclusive: boolean,
+  reverse: boolean,
+): void {
   const step = reverse ? -inner : inner;
   for (let o = 0; o < outer; o++) {
     for (let i = 0; i < inner; i++) {
@@ -105,7 +124,16 @@ function cumsumFloat(x: Float32Array, y: Float32Array, outer: number, depth: num
   }
 }
 
-function cumsumInt8(x: Int8Array, y: Int8Array, outer: number, depth: number, inner: number, exclusive: boolean, reverse: boolean, p: Int32Array): void {
+function cumsumInt8(
+  x: Int8Array,
+  y: Int8Array,
+  outer: number,
+  depth: number,
+  inner: number,
+  exclusive: boolean,
+  reverse: boolean,
+  p: Int32Array,
+): void {
   const inputOffset = p[EightBitAddWord.InputOffset]!;
   const inputMultiplier = p[EightBitAddWord.InputMultiplier]!;
   const inputShift = p[EightBitAddWord.InputShift]!;
@@ -159,7 +187,14 @@ export const CUMSUM = {
   provider: PROVIDER,
   name: OP,
   supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, TYPES),
-  init: (): CumsumOpData => ({ type: TensorType.FLOAT32, exclusive: false, reverse: false, dims: new Int32Array(0), axis: -1, params: new Int32Array(0) }),
+  init: (): CumsumOpData => ({
+    type: TensorType.FLOAT32,
+    exclusive: false,
+    reverse: false,
+    dims: new Int32Array(0),
+    axis: -1,
+    params: new Int32Array(0),
+  }),
   prepare,
   invoke,
 };

@@ -22,7 +22,8 @@ describe('data-common', () => {
   });
 
   it('resolves negative axes and names an out-of-range one', () => {
-    const node = new KernelHarness({ registration: SHAPE, tensors: [{ type: TensorType.INT32, shape: [1] }], inputs: [0], outputs: [0] }).node;
+    const node = new KernelHarness({ registration: SHAPE, tensors: [{ type: TensorType.INT32, shape: [1] }], inputs: [0], outputs: [0] })
+      .node;
     expect(resolveAxis('OP', node, -1, 3)).toBe(2);
     expect(() => resolveAxis('OP', node, 3, 3)).toThrow(KernelError);
     expect(() => resolveAxis('OP', node, -4, 3)).toThrow(/axis -4 is out of range for a 3-D tensor \(valid: -3\.\.2\)/);
@@ -31,7 +32,15 @@ describe('data-common', () => {
   });
 
   it('supports() answers name the declined type and what is handled; missing tensors are left to prepare', () => {
-    const h = new KernelHarness({ registration: SHAPE, tensors: [{ type: TensorType.INT16, shape: [1] }, { type: TensorType.INT32, shape: [1] }], inputs: [0], outputs: [1] });
+    const h = new KernelHarness({
+      registration: SHAPE,
+      tensors: [
+        { type: TensorType.INT16, shape: [1] },
+        { type: TensorType.INT32, shape: [1] },
+      ],
+      inputs: [0],
+      outputs: [1],
+    });
     const ctx = { ...h.context, getTensor: (i: number) => h.tensors[i]! } as typeof h.context;
     expect(typeSupport(ctx, h.node, [TensorType.FLOAT32, TensorType.INT8])).toBe('int16 input (handles float32, int8)');
     expect(typeSupport(ctx, h.node, [TensorType.INT32], 0, 'output')).toBe(true);

@@ -60,14 +60,24 @@ export function requireShape(op: string, node: Node, tensor: Tensor, what: strin
   let same = dims.length === expected.length;
   for (let i = 0; same && i < dims.length; i++) same = dims[i] === expected[i];
   if (!same)
-    throw new KernelError(op, node.index, `${what} (tensor ${tensor.index}) has shape ${shapeString(dims)}, expected ${shapeString(expected)}`);
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} (tensor ${tensor.index}) has shape ${shapeString(dims)}, expected ${shapeString(expected)}`,
+    );
 }
 
 /**
  * The single value of a constant axis tensor (a scalar or a 1-element vector), read in prepare. `types`
  * lists the index types the TFLM kernel reads (int32, and int64 where it accepts it).
  */
-export function readConstantAxis(op: string, node: Node, tensor: Tensor, what: string, types: readonly TensorType[] = [TensorType.INT32]): number {
+export function readConstantAxis(
+  op: string,
+  node: Node,
+  tensor: Tensor,
+  what: string,
+  types: readonly TensorType[] = [TensorType.INT32],
+): number {
   requireTypeIn(op, node, tensor, what, types);
   if (tensor.elementCount !== 1)
     throw new KernelError(op, node.index, `${what} (tensor ${tensor.index}) must hold one value, got shape ${shapeString(tensor.dims)}`);
@@ -77,7 +87,8 @@ export function readConstantAxis(op: string, node: Node, tensor: Tensor, what: s
 /** `axis`, made non-negative for a tensor of rank `rank` (`axis + rank` when negative); KernelError when outside [-rank, rank). */
 export function resolveAxis(op: string, node: Node, axis: number, rank: number, what = 'axis'): number {
   const a = axis < 0 ? axis + rank : axis;
-  if (!(a >= 0 && a < rank)) throw new KernelError(op, node.index, `${what} ${axis} is out of range for a ${rank}-D tensor (valid: ${-rank}..${rank - 1})`);
+  if (!(a >= 0 && a < rank))
+    throw new KernelError(op, node.index, `${what} ${axis} is out of range for a ${rank}-D tensor (valid: ${-rank}..${rank - 1})`);
   return a;
 }
 
@@ -85,7 +96,12 @@ export function resolveAxis(op: string, node: Node, axis: number, rank: number, 
  * The checks DEPTH_TO_SPACE and SPACE_TO_DEPTH share (TFLM's CalculateOpData of each): one input and one
  * output, a 4-D (NHWC) input of one of `types`, an output of the same type, and block_size > 0.
  */
-export function prepareBlockRearrange(op: string, context: TfLiteContext, node: Node, types: readonly TensorType[]): { input: Tensor; output: Tensor; blockSize: number } {
+export function prepareBlockRearrange(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  types: readonly TensorType[],
+): { input: Tensor; output: Tensor; blockSize: number } {
   checkArity(op, node, 1, 1);
   const input = getInput(context, node, 0, op);
   const output = getOutput(context, node, 0, op);

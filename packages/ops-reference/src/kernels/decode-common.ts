@@ -9,7 +9,17 @@
  * (its version at byte 4). The type's tables follow from byte 16, in the output's element type (LUT,
  * prune) or as 16/32-bit Huffman table entries, in host (little-endian) byte order.
  */
-import { KernelError, TensorType, elementSize, tensorTypeName, type ArenaRegion, type EvalTensor, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import {
+  KernelError,
+  TensorType,
+  elementSize,
+  tensorTypeName,
+  type ArenaRegion,
+  type EvalTensor,
+  type Node,
+  type Tensor,
+  type TfLiteContext,
+} from '@micrort/core';
 
 export const OP = 'TFLM_DECODE';
 
@@ -54,16 +64,29 @@ export function channelLayout(node: Node, output: Tensor, count: number): Channe
     numChannels = q.scale.length;
     if (q.quantizedDimension === output.dims.length - 1 && numChannels > 1) alternateAxis = true;
     else if (q.quantizedDimension !== 0)
-      throw new KernelError(OP, node.index, `output (tensor ${output.index}): unsupported quantization axis ${q.quantizedDimension} (TFLM decodes channels on axis 0 or on the last axis)`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `output (tensor ${output.index}): unsupported quantization axis ${q.quantizedDimension} (TFLM decodes channels on axis 0 or on the last axis)`,
+      );
   }
-  if (count % numChannels !== 0) throw new KernelError(OP, node.index, `output (tensor ${output.index}) has ${count} elements, not a multiple of its ${numChannels} channels`);
+  if (count % numChannels !== 0)
+    throw new KernelError(
+      OP,
+      node.index,
+      `output (tensor ${output.index}) has ${count} elements, not a multiple of its ${numChannels} channels`,
+    );
   return { numChannels, alternateAxis, elementsPerChannel: alternateAxis ? 1 : count / numChannels };
 }
 
 /** Element size of an output type the decoders write, or a KernelError naming the type. */
 export function outputElementSize(node: Node, output: Tensor, types: readonly TensorType[], what: string): number {
   if (!types.includes(output.type))
-    throw new KernelError(OP, node.index, `output (tensor ${output.index}) has type ${tensorTypeName(output.type)}; ${what} decodes ${types.map(tensorTypeName).join(', ')}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output (tensor ${output.index}) has type ${tensorTypeName(output.type)}; ${what} decodes ${types.map(tensorTypeName).join(', ')}`,
+    );
   return elementSize(output.type)!;
 }
 
@@ -73,7 +96,13 @@ export function outputElementSize(node: Node, output: Tensor, types: readonly Te
  * int32 so no value is boxed). A zero-copy view when the bytes are aligned; otherwise a copy in a
  * persistent arena buffer (counted in the arena).
  */
-export function tableView(context: TfLiteContext, bytes: Uint8Array, byteOffset: number, count: number, bytesPerElement: number): Uint8Array | Uint16Array | Int32Array {
+export function tableView(
+  context: TfLiteContext,
+  bytes: Uint8Array,
+  byteOffset: number,
+  count: number,
+  bytesPerElement: number,
+): Uint8Array | Uint16Array | Int32Array {
   const start = bytes.byteOffset + byteOffset;
   const length = count * bytesPerElement;
   const unit = bytesPerElement === 1 ? 1 : bytesPerElement === 2 ? 2 : 4;

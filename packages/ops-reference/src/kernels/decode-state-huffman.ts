@@ -47,21 +47,32 @@ export class DecodeStateHuffman implements DecodeState {
   constructor(context: TfLiteContext, node: Node, input: Tensor, ancillary: Tensor, output: Tensor) {
     const anc = ancillary.bytes;
     context.allocatePersistentBuffer(TFLM_STATE_BYTES);
-    if (anc[4] !== 1) throw new KernelError(OP, node.index, `ancillary tensor ${ancillary.index}: Huffman version ${anc[4]} is not supported (1 is)`);
+    if (anc[4] !== 1)
+      throw new KernelError(OP, node.index, `ancillary tensor ${ancillary.index}: Huffman version ${anc[4]} is not supported (1 is)`);
     this.wide = (anc[5]! & 0x01) !== 0;
     this.initialBits = ((anc[5]! & 0xf0) >> 4) + 1;
     this.symbolFound = this.wide ? 0x80000000 : 0x8000;
     this.countMask = this.wide ? 0x78000000 : 0x7800;
     this.countShift = this.wide ? 27 : 11;
     this.valueMask = this.wide ? 0x07ffffff : 0x07ff;
-    this.elementBytes = outputElementSize(node, output, this.wide ? [TensorType.INT8, TensorType.INT16] : [TensorType.INT8], this.wide ? 'Huffman with 32-bit tables' : 'Huffman with 16-bit tables');
+    this.elementBytes = outputElementSize(
+      node,
+      output,
+      this.wide ? [TensorType.INT8, TensorType.INT16] : [TensorType.INT8],
+      this.wide ? 'Huffman with 32-bit tables' : 'Huffman with 16-bit tables',
+    );
     this.count = numElements(output.dims);
     this.stream = input.bytes;
     const entryBytes = this.wide ? 4 : 2;
     const entries = Math.floor((anc.length - DCM_BYTES) / entryBytes);
     this.table = tableView(context, anc, DCM_BYTES, entries, entryBytes) as Uint16Array | Int32Array;
     const bad = this.run(null);
-    if (bad >= 0) throw new KernelError(OP, node.index, `ancillary tensor ${ancillary.index}: the codewords of element ${bad} lead outside its ${entries} Huffman table entries`);
+    if (bad >= 0)
+      throw new KernelError(
+        OP,
+        node.index,
+        `ancillary tensor ${ancillary.index}: the codewords of element ${bad} lead outside its ${entries} Huffman table entries`,
+      );
   }
 
   decode(output: EvalTensor): void {

@@ -14,9 +14,25 @@
  * reach past the tables or whose encoded data are too short — where TFLM would read past its buffers.
  */
 import { KernelError, TensorType, numElements, type EvalTensor, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
-import { DCM_BYTES, Int32ViewCache, OP, channelLayout, outputElementSize, packedIndex, tableView, type DecodeState } from './decode-common.js';
+import {
+  DCM_BYTES,
+  Int32ViewCache,
+  OP,
+  channelLayout,
+  outputElementSize,
+  packedIndex,
+  tableView,
+  type DecodeState,
+} from './decode-common.js';
 
-const TYPES: readonly TensorType[] = [TensorType.BOOL, TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.INT64];
+const TYPES: readonly TensorType[] = [
+  TensorType.BOOL,
+  TensorType.FLOAT32,
+  TensorType.INT8,
+  TensorType.INT16,
+  TensorType.INT32,
+  TensorType.INT64,
+];
 /** sizeof(DecodeStateLut) on x86-64 (TFLM allocates it persistently per output). */
 const TFLM_STATE_BYTES = 72;
 
@@ -35,7 +51,8 @@ export class DecodeStateLut implements DecodeState {
   constructor(context: TfLiteContext, node: Node, input: Tensor, ancillary: Tensor, output: Tensor) {
     const anc = ancillary.bytes;
     context.allocatePersistentBuffer(TFLM_STATE_BYTES);
-    if (anc[4] !== 1) throw new KernelError(OP, node.index, `ancillary tensor ${ancillary.index}: LUT version ${anc[4]} is not supported (1 is)`);
+    if (anc[4] !== 1)
+      throw new KernelError(OP, node.index, `ancillary tensor ${ancillary.index}: LUT version ${anc[4]} is not supported (1 is)`);
     this.elementBytes = outputElementSize(node, output, TYPES, 'LUT');
     this.count = numElements(output.dims);
     const layout = channelLayout(node, output, this.count);
@@ -44,15 +61,24 @@ export class DecodeStateLut implements DecodeState {
     this.elementsPerChannel = layout.elementsPerChannel;
     this.bitWidth = anc[5]! & 0x07;
     this.stride = anc[6]!;
-    if (this.bitWidth === 0) throw new KernelError(OP, node.index, `ancillary tensor ${ancillary.index}: LUT bit width 0 (TFLM decodes 1..7 bits)`);
+    if (this.bitWidth === 0)
+      throw new KernelError(OP, node.index, `ancillary tensor ${ancillary.index}: LUT bit width 0 (TFLM decodes 1..7 bits)`);
     this.indices = input.bytes;
     const needBytes = Math.ceil((this.count * this.bitWidth) / 8);
     if (this.indices.length < needBytes)
-      throw new KernelError(OP, node.index, `encoded tensor ${input.index} has ${this.indices.length} bytes; ${this.count} indices of ${this.bitWidth} bits need ${needBytes}`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `encoded tensor ${input.index} has ${this.indices.length} bytes; ${this.count} indices of ${this.bitWidth} bits need ${needBytes}`,
+      );
     const tableEntries = Math.floor((anc.length - DCM_BYTES) / this.elementBytes);
     const reach = this.maxTableReach();
     if (reach >= tableEntries)
-      throw new KernelError(OP, node.index, `ancillary tensor ${ancillary.index} holds ${tableEntries} value-table entries; the encoded indices reach entry ${reach}`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `ancillary tensor ${ancillary.index} holds ${tableEntries} value-table entries; the encoded indices reach entry ${reach}`,
+      );
     this.table = tableView(context, anc, DCM_BYTES, reach + 1, this.elementBytes);
   }
 

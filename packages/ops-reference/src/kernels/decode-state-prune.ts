@@ -12,7 +12,14 @@
 import { KernelError, TensorType, numElements, type EvalTensor, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { DCM_BYTES, Int32ViewCache, OP, channelLayout, outputElementSize, tableView, type DecodeState } from './decode-common.js';
 
-const TYPES: readonly TensorType[] = [TensorType.BOOL, TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.INT64];
+const TYPES: readonly TensorType[] = [
+  TensorType.BOOL,
+  TensorType.FLOAT32,
+  TensorType.INT8,
+  TensorType.INT16,
+  TensorType.INT32,
+  TensorType.INT64,
+];
 /** sizeof(DecodeStatePrune) on x86-64 (TFLM allocates it persistently per output). */
 const TFLM_STATE_BYTES = 80;
 
@@ -33,7 +40,8 @@ export class DecodeStatePrune implements DecodeState {
   constructor(context: TfLiteContext, node: Node, input: Tensor, ancillary: Tensor, output: Tensor) {
     const anc = ancillary.bytes;
     context.allocatePersistentBuffer(TFLM_STATE_BYTES);
-    if (anc[4] !== 1) throw new KernelError(OP, node.index, `ancillary tensor ${ancillary.index}: prune version ${anc[4]} is not supported (1 is)`);
+    if (anc[4] !== 1)
+      throw new KernelError(OP, node.index, `ancillary tensor ${ancillary.index}: prune version ${anc[4]} is not supported (1 is)`);
     this.elementBytes = outputElementSize(node, output, TYPES, 'prune');
     this.count = numElements(output.dims);
     const layout = channelLayout(node, output, this.count);
@@ -46,24 +54,39 @@ export class DecodeStatePrune implements DecodeState {
     if (q && q.scale.length > 0) {
       if (this.numChannels > 1 && output.type === TensorType.INT8) {
         if (q.zeroPoint.length !== this.numChannels)
-          throw new KernelError(OP, node.index, `output (tensor ${output.index}) has ${q.zeroPoint.length} zero points for ${this.numChannels} channels`);
+          throw new KernelError(
+            OP,
+            node.index,
+            `output (tensor ${output.index}) has ${q.zeroPoint.length} zero points for ${this.numChannels} channels`,
+          );
         const region = context.allocatePersistentBuffer(this.numChannels);
         zeroPoints = region.i8.subarray(0, this.numChannels);
         for (let c = 0; c < this.numChannels; c++) zeroPoints[c] = q.zeroPoint[c]!;
       } else {
         single = q.zeroPoint[0] ?? 0;
-        if (output.type !== TensorType.INT8 && single !== 0) throw new KernelError(OP, node.index, `output (tensor ${output.index}): zero-point is not 0 (${single}); TFLM prunes non-int8 tensors to 0 only`);
+        if (output.type !== TensorType.INT8 && single !== 0)
+          throw new KernelError(
+            OP,
+            node.index,
+            `output (tensor ${output.index}): zero-point is not 0 (${single}); TFLM prunes non-int8 tensors to 0 only`,
+          );
       }
     }
     this.zeroPoints = zeroPoints;
     this.singleZeroPoint = single;
     this.bitmap = input.bytes;
     const needBytes = Math.ceil(this.count / 8);
-    if (this.bitmap.length < needBytes) throw new KernelError(OP, node.index, `encoded tensor ${input.index} has ${this.bitmap.length} bytes; a bitmap of ${this.count} elements needs ${needBytes}`);
+    if (this.bitmap.length < needBytes)
+      throw new KernelError(
+        OP,
+        node.index,
+        `encoded tensor ${input.index} has ${this.bitmap.length} bytes; a bitmap of ${this.count} elements needs ${needBytes}`,
+      );
     let kept = 0;
     for (let i = 0; i < this.count; i++) kept += (this.bitmap[i >>> 3]! >>> (~i & 7)) & 1;
     const tableEntries = Math.floor((anc.length - DCM_BYTES) / this.elementBytes);
-    if (kept > tableEntries) throw new KernelError(OP, node.index, `ancillary tensor ${ancillary.index} holds ${tableEntries} values; the bitmap keeps ${kept}`);
+    if (kept > tableEntries)
+      throw new KernelError(OP, node.index, `ancillary tensor ${ancillary.index} holds ${tableEntries} values; the bitmap keeps ${kept}`);
     this.table = tableView(context, anc, DCM_BYTES, kept, this.elementBytes);
   }
 

@@ -37,24 +37,43 @@ function prepare(context: TfLiteContext, node: Node): void {
   const numOutputs = node.outputs.length;
   if (numOutputs < 1) throw new KernelError(OP, node.index, 'has no outputs');
   if (node.inputs.length !== 2 * numOutputs)
-    throw new KernelError(OP, node.index, `expects 2 inputs (encoded, ancillary) per output: ${node.inputs.length} inputs for ${numOutputs} outputs`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `expects 2 inputs (encoded, ancillary) per output: ${node.inputs.length} inputs for ${numOutputs} outputs`,
+    );
   context.allocatePersistentBuffer(numOutputs * 8); // TFLM's DecodeState* array
   data.states = [];
   for (let k = 0; k < numOutputs; k++) {
     const [ii, ai, oi] = [node.inputs[2 * k]!, node.inputs[2 * k + 1]!, node.outputs[k]!];
-    if (ii < 0 || ai < 0 || oi < 0) throw new KernelError(OP, node.index, `pair ${k}: the encoded input, ancillary input and output must all be present`);
+    if (ii < 0 || ai < 0 || oi < 0)
+      throw new KernelError(OP, node.index, `pair ${k}: the encoded input, ancillary input and output must all be present`);
     const input = context.getTensor(ii);
     const ancillary = context.getTensor(ai);
     const output = context.getTensor(oi);
     if (!input.isConstant || !ancillary.isConstant)
-      throw new KernelError(OP, node.index, `pair ${k}: the encoded tensor ${input.index} and the ancillary tensor ${ancillary.index} must be constants (model data)`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `pair ${k}: the encoded tensor ${input.index} and the ancillary tensor ${ancillary.index} must be constants (model data)`,
+      );
     for (const [what, t] of [
       ['encoded', input],
       ['ancillary', ancillary],
     ] as const)
-      if (t.type !== TensorType.UINT8) throw new KernelError(OP, node.index, `pair ${k}: the ${what} tensor ${t.index} has type ${tensorTypeName(t.type)}, expected uint8`);
+      if (t.type !== TensorType.UINT8)
+        throw new KernelError(
+          OP,
+          node.index,
+          `pair ${k}: the ${what} tensor ${t.index} has type ${tensorTypeName(t.type)}, expected uint8`,
+        );
     const anc = ancillary.bytes;
-    if (anc.length < DCM_BYTES) throw new KernelError(OP, node.index, `pair ${k}: the ancillary tensor ${ancillary.index} has ${anc.length} bytes, less than the ${DCM_BYTES}-byte decode metadata`);
+    if (anc.length < DCM_BYTES)
+      throw new KernelError(
+        OP,
+        node.index,
+        `pair ${k}: the ancillary tensor ${ancillary.index} has ${anc.length} bytes, less than the ${DCM_BYTES}-byte decode metadata`,
+      );
     if (anc[1] !== 1) throw new KernelError(OP, node.index, `pair ${k}: decode metadata version ${anc[1]} != 1`);
     switch (anc[0]) {
       case DcmType.LUT:

@@ -51,11 +51,21 @@ describe('DENSIFY (TFLite FormatConverter::SparseToDense)', () => {
   });
 
   it('declines dense inputs and other types with a reason; checks the output', () => {
-    const dense = new KernelHarness({ registration: DENSIFY, tensors: [{ type: TensorType.FLOAT32, shape: [2], data: [1, 2], constant: true }, { type: TensorType.FLOAT32, shape: [2] }], inputs: [0], outputs: [1] });
+    const dense = new KernelHarness({
+      registration: DENSIFY,
+      tensors: [
+        { type: TensorType.FLOAT32, shape: [2], data: [1, 2], constant: true },
+        { type: TensorType.FLOAT32, shape: [2] },
+      ],
+      inputs: [0],
+      outputs: [1],
+    });
     expect(dense.supportsAnswer()).toBe('input (tensor 0) is not sparse');
     const { sparsity, values } = denseToSparse([1, 0, 0, 2], [2, 2], { sparse: [false, true] });
     expect(harness(TensorType.INT32, [2, 2], sparsity, values).supportsAnswer()).toBe('int32 input (handles float32, float16, int8)');
-    expect(() => harness(TensorType.FLOAT32, [2, 2], sparsity, values, [4]).prepare()).toThrow(/output shape \[4\] differs from the input's dense shape \[2, 2\]/);
+    expect(() => harness(TensorType.FLOAT32, [2, 2], sparsity, values, [4]).prepare()).toThrow(
+      /output shape \[4\] differs from the input's dense shape \[2, 2\]/,
+    );
     expect(() => harness(TensorType.FLOAT32, [2, 2], sparsity, values.slice(1)).prepare()).toThrow(KernelError);
   });
 });

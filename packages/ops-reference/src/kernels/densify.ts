@@ -33,7 +33,8 @@ const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.FLOAT16, Te
 
 /** Why this kernel declines the node, or null. */
 function problem(context: TfLiteContext, node: Node): string | null {
-  if (node.inputs.length !== 1 || node.outputs.length !== 1) return `expects 1 input and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
+  if (node.inputs.length !== 1 || node.outputs.length !== 1)
+    return `expects 1 input and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
   if (node.inputs[0]! < 0 || node.outputs[0]! < 0) return 'input and output tensors are required';
   const input = context.getTensor(node.inputs[0]!);
   if (!input.sparsity) return `input (tensor ${input.index}) is not sparse`;
@@ -49,20 +50,33 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = getOutput(context, node, 0, OP);
   if (!input.isConstant) throw new KernelError(OP, node.index, `input (tensor ${input.index}) must be a constant`);
   if (output.type !== input.type)
-    throw new KernelError(OP, node.index, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`,
+    );
   if (!sameShape(output.dims, input.dims))
-    throw new KernelError(OP, node.index, `output shape [${Array.from(output.dims).join(', ')}] differs from the input's dense shape [${Array.from(input.dims).join(', ')}]`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output shape [${Array.from(output.dims).join(', ')}] differs from the input's dense shape [${Array.from(input.dims).join(', ')}]`,
+    );
   const sparsity = input.sparsity!;
   let layout: SparseLayout;
   try {
     layout = sparseLayout(input.dims, sparsity);
   } catch (e) {
-    if (e instanceof SparsityError) throw new KernelError(OP, node.index, `input (tensor ${input.index}) sparsity ${e.field}: ${e.message}`);
+    if (e instanceof SparsityError)
+      throw new KernelError(OP, node.index, `input (tensor ${input.index}) sparsity ${e.field}: ${e.message}`);
     throw e;
   }
   const src = input.data as unknown as NumberArray;
   if (src.length !== layout.storedValues)
-    throw new KernelError(OP, node.index, `input (tensor ${input.index}) holds ${src.length} values, its sparsity enumerates ${layout.storedValues}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input (tensor ${input.index}) holds ${src.length} values, its sparsity enumerates ${layout.storedValues}`,
+    );
   allocatePersistentOutput(context, node, 0, OP);
   densify(input.dims, sparsity, layout, src, output.data as unknown as NumberArray);
 }

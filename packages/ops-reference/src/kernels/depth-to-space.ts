@@ -52,7 +52,11 @@ function depthToSpace(d: DepthToSpaceOpData, input: NumberArray, output: NumberA
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = node.userData as DepthToSpaceOpData;
-  depthToSpace(d, movableData(context.getEvalTensor(node.inputs[0]!), d.layout), movableData(context.getEvalTensor(node.outputs[0]!), d.layout));
+  depthToSpace(
+    d,
+    movableData(context.getEvalTensor(node.inputs[0]!), d.layout),
+    movableData(context.getEvalTensor(node.outputs[0]!), d.layout),
+  );
 }
 
 /** DEPTH_TO_SPACE registration (op versions 1..2). */

@@ -88,7 +88,14 @@ function run(c: Shape, seed: number, withBias = true) {
     multiplier[oc] = q.multiplier;
     shift[oc] = q.shift;
   }
-  const p: ConvOutputParams = { multiplier, shift, inputOffset: int(-20, 20), outputOffset: int(-10, 10), actMin: int(-128, -100), actMax: int(100, 127) };
+  const p: ConvOutputParams = {
+    multiplier,
+    shift,
+    inputOffset: int(-20, 20),
+    outputOffset: int(-10, 10),
+    actMin: int(-128, -100),
+    actMax: int(100, 127),
+  };
   const got = new Int8Array(g.batches * g.outHeight * g.outWidth * g.outDepth);
   depthwiseConvInt8(g, p, input, filter, bias, got);
   return { got: Array.from(got), want: Array.from(oracle(g, p, input, filter, bias)) };

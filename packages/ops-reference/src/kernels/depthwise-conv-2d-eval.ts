@@ -12,7 +12,14 @@ import { endTap, firstTap, int64At, type ConvGeometry, type ConvOutputParams } f
 const fround = Math.fround;
 
 /** Float DEPTHWISE_CONV_2D (reference_ops::DepthwiseConv), float32 rounding at each step. */
-export function depthwiseConvFloat(g: ConvGeometry, p: ConvOutputParams, input: Float32Array, filter: Float32Array, bias: Float32Array | null, output: Float32Array): void {
+export function depthwiseConvFloat(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Float32Array,
+  filter: Float32Array,
+  bias: Float32Array | null,
+  output: Float32Array,
+): void {
   const { batches, inHeight, inWidth, inDepth, filterHeight, filterWidth, outHeight, outWidth, outDepth, depthMultiplier } = g;
   const { strideHeight, strideWidth, dilationHeight, dilationWidth, padHeight, padWidth } = g;
   const actMin = p.actMin;
@@ -57,13 +64,27 @@ export function depthwiseConvFloat(g: ConvGeometry, p: ConvOutputParams, input: 
  * adjacent pixels with the same tap range share each weight load. The int32 sums are the reference's
  * exactly (same terms; int32 addition wraps associatively).
  */
-export function depthwiseConvInt8(g: ConvGeometry, p: ConvOutputParams, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+export function depthwiseConvInt8(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   if (g.depthMultiplier === 1) depthwiseInt8Mult1(g, p, input, filter, bias, output);
   else depthwiseInt8Multiplier(g, p, input, filter, bias, output);
 }
 
 /** Depth multiplier 1: output channel c reads input channel c. */
-function depthwiseInt8Mult1(g: ConvGeometry, p: ConvOutputParams, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+function depthwiseInt8Mult1(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   const { batches, inHeight, inWidth, inDepth, filterHeight, filterWidth, outHeight, outWidth, outDepth } = g;
   const { strideHeight, strideWidth, dilationHeight, dilationWidth, padHeight, padWidth } = g;
   const tapStep = dilationWidth * inDepth; // input distance between horizontally adjacent taps
@@ -77,7 +98,7 @@ function depthwiseInt8Mult1(g: ConvGeometry, p: ConvOutputParams, input: Int8Arr
       const rows = endTap(inYOrigin, dilationHeight, inHeight, filterHeight) - fy0;
       const rowBase = (b * inHeight + inYOrigin + dilationHeight * fy0) * inWidth;
       let o = (b * outHeight + oy) * outWidth * outDepth;
-      for (let ox = 0; ox < outWidth; ) {
+      for (let ox = 0; ox < outWidth;) {
         const inXOrigin = ox * strideWidth - padWidth;
         const fx0 = firstTap(inXOrigin, dilationWidth);
         const fx1 = endTap(inXOrigin, dilationWidth, inWidth, filterWidth);
@@ -85,7 +106,8 @@ function depthwiseInt8Mult1(g: ConvGeometry, p: ConvOutputParams, input: Int8Arr
         const fp = (fy0 * filterWidth + fx0) * outDepth;
         const taps = fx1 - fx0;
         const next = inXOrigin + strideWidth;
-        const pair = ox + 1 < outWidth && firstTap(next, dilationWidth) === fx0 && endTap(next, dilationWidth, inWidth, filterWidth) === fx1;
+        const pair =
+          ox + 1 < outWidth && firstTap(next, dilationWidth) === fx0 && endTap(next, dilationWidth, inWidth, filterWidth) === fx1;
         if (pair) {
           depthwisePixelPair(p, input, filter, bias, output, o, ip, pixelStep, fp, rows, taps, rowStep, tapStep, filterRowStep, outDepth);
           ox += 2;
@@ -125,8 +147,14 @@ function depthwisePixelPair(
   const o2 = o + depth;
   let c = 0;
   for (; c < depth - 3; c += 4) {
-    let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    let b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+    let a0 = 0,
+      a1 = 0,
+      a2 = 0,
+      a3 = 0;
+    let b0 = 0,
+      b1 = 0,
+      b2 = 0,
+      b3 = 0;
     for (let r = 0, ir = ip + c, fr = fp + c; r < rows; r++, ir += rowStep, fr += filterRowStep) {
       for (let t = 0, i = ir, f = fr; t < taps; t++, i += tapStep, f += depth) {
         const w0 = filter[f]!;
@@ -192,7 +220,10 @@ function depthwisePixel(
   const inputOffset = p.inputOffset | 0;
   let c = 0;
   for (; c < depth - 3; c += 4) {
-    let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    let a0 = 0,
+      a1 = 0,
+      a2 = 0,
+      a3 = 0;
     for (let r = 0, ir = ip + c, fr = fp + c; r < rows; r++, ir += rowStep, fr += filterRowStep) {
       for (let t = 0, i = ir, f = fr; t < taps; t++, i += tapStep, f += depth) {
         a0 = (a0 + Math.imul(filter[f]!, (input[i]! + inputOffset) | 0)) | 0;
@@ -210,7 +241,8 @@ function depthwisePixel(
   for (; c < depth; c++) {
     let a = 0;
     for (let r = 0, ir = ip + c, fr = fp + c; r < rows; r++, ir += rowStep, fr += filterRowStep) {
-      for (let t = 0, i = ir, f = fr; t < taps; t++, i += tapStep, f += depth) a = (a + Math.imul(filter[f]!, (input[i]! + inputOffset) | 0)) | 0;
+      for (let t = 0, i = ir, f = fr; t < taps; t++, i += tapStep, f += depth)
+        a = (a + Math.imul(filter[f]!, (input[i]! + inputOffset) | 0)) | 0;
     }
     BLOCK[0] = a;
     writeBlock(p, bias, output, o, c, 1);
@@ -218,7 +250,14 @@ function depthwisePixel(
 }
 
 /** Depth multiplier > 1: output channel `oc` reads input channel `oc / multiplier`. */
-function depthwiseInt8Multiplier(g: ConvGeometry, p: ConvOutputParams, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+function depthwiseInt8Multiplier(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   const { batches, inHeight, inWidth, inDepth, filterHeight, filterWidth, outHeight, outWidth, outDepth, depthMultiplier } = g;
   const { strideHeight, strideWidth, dilationHeight, dilationWidth, padHeight, padWidth } = g;
   const inputOffset = p.inputOffset | 0;
@@ -240,7 +279,10 @@ function depthwiseInt8Multiplier(g: ConvGeometry, p: ConvOutputParams, input: In
           const c1 = ((oc + 1) / dm) | 0;
           const c2 = ((oc + 2) / dm) | 0;
           const c3 = ((oc + 3) / dm) | 0;
-          let a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+          let a0 = 0,
+            a1 = 0,
+            a2 = 0,
+            a3 = 0;
           for (let fy = fy0; fy < fy1; fy++) {
             let ip = ((b * inHeight + inYOrigin + dilationHeight * fy) * inWidth + inXOrigin + dilationWidth * fx0) * inDepth;
             let fp = (fy * filterWidth + fx0) * outDepth + oc;
@@ -296,7 +338,14 @@ function writeBlock(p: ConvOutputParams, bias: Int32Array | null, output: Int8Ar
  * 16x8 DEPTHWISE_CONV_2D: int64 accumulator (exact in doubles), optional INT64 bias given as words (see
  * `Int64Words`), 64-bit MultiplyByQuantizedMultiplier, no zero points.
  */
-export function depthwiseConvInt16(g: ConvGeometry, p: ConvOutputParams, input: Int16Array, filter: Int8Array, bias64: Int32Array | null, output: Int16Array): void {
+export function depthwiseConvInt16(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Int16Array,
+  filter: Int8Array,
+  bias64: Int32Array | null,
+  output: Int16Array,
+): void {
   const { batches, inHeight, inWidth, inDepth, filterHeight, filterWidth, outHeight, outWidth, outDepth, depthMultiplier } = g;
   const { strideHeight, strideWidth, dilationHeight, dilationWidth, padHeight, padWidth } = g;
   const { multiplier, shift, actMin, actMax } = p;
@@ -337,7 +386,14 @@ export function depthwiseConvInt16(g: ConvGeometry, p: ConvOutputParams, input: 
  * (filter - filter_zero_point) * (input - input_zero_point) over the taps inside the image, int32 bias,
  * the node's one multiplier, output zero point, clamp.
  */
-export function depthwiseConvUint8(g: ConvGeometry, p: ConvOutputParams, input: Uint8Array, filter: Uint8Array, bias: Int32Array | null, output: Uint8Array): void {
+export function depthwiseConvUint8(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Uint8Array,
+  filter: Uint8Array,
+  bias: Int32Array | null,
+  output: Uint8Array,
+): void {
   const { batches, inHeight, inWidth, inDepth, filterHeight, filterWidth, outHeight, outWidth, outDepth, depthMultiplier } = g;
   const { strideHeight, strideWidth, dilationHeight, dilationWidth, padHeight, padWidth } = g;
   const inputOffset = p.inputOffset | 0;

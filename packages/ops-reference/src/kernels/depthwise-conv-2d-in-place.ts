@@ -21,7 +21,15 @@ function storeChannel(temp: ArrayLike<number>, output: { [i: number]: number }, 
 }
 
 /** Float32, depth multiplier 1. */
-export function depthwiseInPlaceFloat(g: ConvGeometry, p: ConvOutputParams, input: Float32Array, filter: Float32Array, bias: Float32Array | null, output: Float32Array, temp: Float32Array): void {
+export function depthwiseInPlaceFloat(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Float32Array,
+  filter: Float32Array,
+  bias: Float32Array | null,
+  output: Float32Array,
+  temp: Float32Array,
+): void {
   const { batches, inHeight, inWidth, inDepth: depth, filterHeight, filterWidth, outHeight, outWidth } = g;
   const { strideHeight, strideWidth, dilationHeight, dilationWidth, padHeight, padWidth } = g;
   const actMin = p.actMin;
@@ -57,7 +65,15 @@ export function depthwiseInPlaceFloat(g: ConvGeometry, p: ConvOutputParams, inpu
 }
 
 /** int8 per-channel, depth multiplier 1. */
-export function depthwiseInPlaceInt8(g: ConvGeometry, p: ConvOutputParams, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array, temp: Int8Array): void {
+export function depthwiseInPlaceInt8(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+  temp: Int8Array,
+): void {
   const { batches, inHeight, inWidth, inDepth: depth, filterHeight, filterWidth, outHeight, outWidth } = g;
   const { strideHeight, strideWidth, dilationHeight, dilationWidth, padHeight, padWidth } = g;
   const { multiplier, shift, actMin, actMax } = p;
@@ -83,7 +99,8 @@ export function depthwiseInPlaceInt8(g: ConvGeometry, p: ConvOutputParams, input
           for (let fy = fy0; fy < fy1; fy++) {
             let i = ((b * inHeight + inYOrigin + dilationHeight * fy) * inWidth + inXOrigin + dilationWidth * fx0) * depth + c;
             let f = (fy * filterWidth + fx0) * depth + c;
-            for (let fx = fx0; fx < fx1; fx++, i += tapStep, f += depth) acc = (acc + Math.imul(filter[f]!, (input[i]! + inputOffset) | 0)) | 0;
+            for (let fx = fx0; fx < fx1; fx++, i += tapStep, f += depth)
+              acc = (acc + Math.imul(filter[f]!, (input[i]! + inputOffset) | 0)) | 0;
           }
           const v = multiplyByQuantizedMultiplier((acc + bc) | 0, m, s) + outputOffset;
           temp[q] = v < actMin ? actMin : v > actMax ? actMax : v;
@@ -95,7 +112,15 @@ export function depthwiseInPlaceInt8(g: ConvGeometry, p: ConvOutputParams, input
 }
 
 /** 16x8 (int16 activations, int8 weights, optional int64 bias as words), depth multiplier 1. */
-export function depthwiseInPlaceInt16(g: ConvGeometry, p: ConvOutputParams, input: Int16Array, filter: Int8Array, bias64: Int32Array | null, output: Int16Array, temp: Int16Array): void {
+export function depthwiseInPlaceInt16(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Int16Array,
+  filter: Int8Array,
+  bias64: Int32Array | null,
+  output: Int16Array,
+  temp: Int16Array,
+): void {
   const { batches, inHeight, inWidth, inDepth: depth, filterHeight, filterWidth, outHeight, outWidth } = g;
   const { strideHeight, strideWidth, dilationHeight, dilationWidth, padHeight, padWidth } = g;
   const { multiplier, shift, actMin, actMax } = p;
@@ -115,7 +140,8 @@ export function depthwiseInPlaceInt16(g: ConvGeometry, p: ConvOutputParams, inpu
           for (let fy = fy0; fy < fy1; fy++) {
             const inRow = (b * inHeight + inYOrigin + dilationHeight * fy) * inWidth;
             const filterRow = fy * filterWidth;
-            for (let fx = fx0; fx < fx1; fx++) acc += filter[(filterRow + fx) * depth + c]! * input[(inRow + inXOrigin + dilationWidth * fx) * depth + c]!;
+            for (let fx = fx0; fx < fx1; fx++)
+              acc += filter[(filterRow + fx) * depth + c]! * input[(inRow + inXOrigin + dilationWidth * fx) * depth + c]!;
           }
           if (bias64 !== null) acc += int64At(bias64, c);
           const scaled = multiplyByQuantizedMultiplierInt64(acc, multiplier[c]!, shift[c]!);
@@ -128,7 +154,15 @@ export function depthwiseInPlaceInt16(g: ConvGeometry, p: ConvOutputParams, inpu
 }
 
 /** TFLite's legacy uint8 (one multiplier, filter zero point), depth multiplier 1. */
-export function depthwiseInPlaceUint8(g: ConvGeometry, p: ConvOutputParams, input: Uint8Array, filter: Uint8Array, bias: Int32Array | null, output: Uint8Array, temp: Uint8Array): void {
+export function depthwiseInPlaceUint8(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Uint8Array,
+  filter: Uint8Array,
+  bias: Int32Array | null,
+  output: Uint8Array,
+  temp: Uint8Array,
+): void {
   const { batches, inHeight, inWidth, inDepth: depth, filterHeight, filterWidth, outHeight, outWidth } = g;
   const { strideHeight, strideWidth, dilationHeight, dilationWidth, padHeight, padWidth } = g;
   const inputOffset = p.inputOffset | 0;

@@ -17,11 +17,26 @@ import { expectFloatClose, lcg, prepareError } from './__fixtures__/conv-testing
 const A = ActivationFunctionType;
 
 function options(o: Partial<DepthwiseConv2DOptions> = {}): DepthwiseConv2DOptions {
-  return { padding: Padding.VALID, strideW: 1, strideH: 1, depthMultiplier: 1, fusedActivationFunction: A.NONE, dilationWFactor: 1, dilationHFactor: 1, ...o };
+  return {
+    padding: Padding.VALID,
+    strideW: 1,
+    strideH: 1,
+    depthMultiplier: 1,
+    fusedActivationFunction: A.NONE,
+    dilationWFactor: 1,
+    dilationHFactor: 1,
+    ...o,
+  };
 }
 
 /** Tensors: 0 input, 1 filter, 2 output, 3 bias (optional). */
-function harness(input: HarnessTensorSpec, filter: HarnessTensorSpec, output: HarnessTensorSpec, bias: HarnessTensorSpec | null, o: DepthwiseConv2DOptions): KernelHarness {
+function harness(
+  input: HarnessTensorSpec,
+  filter: HarnessTensorSpec,
+  output: HarnessTensorSpec,
+  bias: HarnessTensorSpec | null,
+  o: DepthwiseConv2DOptions,
+): KernelHarness {
   const tensors = [input, { ...filter, constant: true }, output];
   if (bias) tensors.push({ ...bias, constant: true });
   return new KernelHarness({ registration: DEPTHWISE_CONV_2D, tensors, inputs: bias ? [0, 1, 3] : [0, 1], outputs: [2], builtinData: o });
@@ -36,7 +51,11 @@ describe('DEPTHWISE_CONV_2D float32 (TFLM depthwise_conv_test.cc)', () => {
   const output = { type: F, shape: [1, 2, 1, 4] };
 
   it('SimpleTest with depth multiplier 2, and RELU', () => {
-    expect(harness(input, filter, output, bias, options({ depthMultiplier: 2 })).invoke().outputArray()).toEqual([71, -34, 99, -20, 91, -26, 127, -4]);
+    expect(
+      harness(input, filter, output, bias, options({ depthMultiplier: 2 }))
+        .invoke()
+        .outputArray(),
+    ).toEqual([71, -34, 99, -20, 91, -26, 127, -4]);
     const relu = harness(input, filter, output, bias, options({ depthMultiplier: 2, fusedActivationFunction: A.RELU })).invoke();
     expect(relu.outputArray()).toEqual([71, 0, 99, 0, 91, 0, 127, 0]);
   });
@@ -46,7 +65,10 @@ describe('DEPTHWISE_CONV_2D float32 (TFLM depthwise_conv_test.cc)', () => {
       {
         type: F,
         shape: [1, 4, 6, 2],
-        data: [1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 1, 2, 3, 4, 5, 6, 2, 6, 2, 4, 4, 2, 3, 2, 6, 5, 1, 4, 1, 2, 1, 4, 6, 3],
+        data: [
+          1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 1, 2, 3, 4, 5, 6, 2, 6, 2, 4, 4, 2, 3, 2, 6, 5, 1, 4, 1,
+          2, 1, 4, 6, 3,
+        ],
       },
       filter,
       { type: F, shape: [1, 2, 3, 4] },
@@ -95,7 +117,11 @@ describe('DEPTHWISE_CONV_2D int8 per-channel (quantized dimension 3)', () => {
 
   it('computes hand-checked results with depth multiplier 2 and double rounding', () => {
     // accumulators -2, -4, 1, 0; multipliers 1, 0.5, 0.25, 1. 1 x 0.25: high-mul rounds 0.5 -> 1, shift rounds 0.5 -> 1
-    expect(harness(input, filter, output, null, options({ depthMultiplier: 2 })).invoke().outputArray()).toEqual([-2, -2, 1, 0]);
+    expect(
+      harness(input, filter, output, null, options({ depthMultiplier: 2 }))
+        .invoke()
+        .outputArray(),
+    ).toEqual([-2, -2, 1, 0]);
     // with bias: 8, -14, 5, 100 -> 8, -7, 2 (2.5 -> 3 -> 1.5 -> 2), 100
     const bias = { type: TensorType.INT32, shape: [4], data: [10, -10, 4, 100] };
     const h = harness(input, filter, output, bias, options({ depthMultiplier: 2 })).invoke();
@@ -107,7 +133,11 @@ describe('DEPTHWISE_CONV_2D int8 per-channel (quantized dimension 3)', () => {
     const bias = { type: TensorType.INT32, shape: [4], data: [1000, -1000, 0, 5] };
     const out = { ...output, scale: 0.5, zeroPoint: -10 };
     // multipliers x2, x1, x0.5, x2; accumulators 998, -1004, 1, 5 -> 1996, -1004, 1 (0.5 rounds up), 10; + zero point -10
-    expect(harness(input, filter, out, bias, options({ depthMultiplier: 2 })).invoke().outputArray()).toEqual([127, -128, -9, 0]);
+    expect(
+      harness(input, filter, out, bias, options({ depthMultiplier: 2 }))
+        .invoke()
+        .outputArray(),
+    ).toEqual([127, -128, -9, 0]);
     // RELU6 range in the output's quantized domain: [-10 + 0, -10 + 6 / 0.5] = [-10, 2]
     const r6 = harness(input, filter, out, bias, options({ depthMultiplier: 2, fusedActivationFunction: A.RELU6 })).invoke();
     expect(r6.outputArray()).toEqual([2, -10, -9, 0]);
@@ -124,19 +154,36 @@ describe('DEPTHWISE_CONV_2D int8 per-channel (quantized dimension 3)', () => {
 
 describe('DEPTHWISE_CONV_2D 16x8', () => {
   const input = { type: TensorType.INT16, shape: [1, 1, 1, 2], data: [1000, -3000], scale: 0.5, zeroPoint: 0 };
-  const filter = { type: TensorType.INT8, shape: [1, 1, 1, 4], data: [10, -20, 30, 127], scale: [1, 1, 1, 1], zeroPoint: [0, 0, 0, 0], quantizedDimension: 3 };
+  const filter = {
+    type: TensorType.INT8,
+    shape: [1, 1, 1, 4],
+    data: [10, -20, 30, 127],
+    scale: [1, 1, 1, 1],
+    zeroPoint: [0, 0, 0, 0],
+    quantizedDimension: 3,
+  };
   const output = { type: TensorType.INT16, shape: [1, 1, 1, 4], scale: 1, zeroPoint: 0 };
 
   it('accumulates in 64 bits and rounds half up as the 64-bit MultiplyByQuantizedMultiplier does', () => {
     const bias = { type: TensorType.INT64, shape: [4], data: [1n, -1n, 3n, 0n] };
     // 10001, -20001, -89997, -381000 times 0.5 -> 5001, -10000, saturate, saturate
-    expect(harness(input, filter, output, bias, options({ depthMultiplier: 2 })).invoke().outputArray()).toEqual([5001, -10000, -32768, -32768]);
-    expect(harness(input, filter, output, null, options({ depthMultiplier: 2 })).invoke().outputArray()).toEqual([5000, -10000, -32768, -32768]);
+    expect(
+      harness(input, filter, output, bias, options({ depthMultiplier: 2 }))
+        .invoke()
+        .outputArray(),
+    ).toEqual([5001, -10000, -32768, -32768]);
+    expect(
+      harness(input, filter, output, null, options({ depthMultiplier: 2 }))
+        .invoke()
+        .outputArray(),
+    ).toEqual([5000, -10000, -32768, -32768]);
   });
 
   it('refuses an int32 bias (TFLM reads 16x8 depthwise bias as int64)', () => {
     const bias = { type: TensorType.INT32, shape: [4], data: [0, 0, 0, 0] };
-    expect(() => harness(input, filter, output, bias, options({ depthMultiplier: 2 })).prepare()).toThrow(/bias \(tensor 3\) type int32 is not supported with int16 input; expected int64/);
+    expect(() => harness(input, filter, output, bias, options({ depthMultiplier: 2 })).prepare()).toThrow(
+      /bias \(tensor 3\) type int32 is not supported with int16 input; expected int64/,
+    );
   });
 
   it('matches the TFLM reference algorithm on random cases', () => {
@@ -162,18 +209,39 @@ describe('DEPTHWISE_CONV_2D float32 random cases', () => {
 
 describe('DEPTHWISE_CONV_2D validation', () => {
   const input = { type: TensorType.INT8, shape: [1, 3, 3, 2], data: new Array(18).fill(1), scale: 0.5, zeroPoint: 0 };
-  const filter = { type: TensorType.INT8, shape: [1, 2, 2, 2], data: new Array(8).fill(1), scale: [0.5, 0.5], zeroPoint: [0, 0], quantizedDimension: 3 };
+  const filter = {
+    type: TensorType.INT8,
+    shape: [1, 2, 2, 2],
+    data: new Array(8).fill(1),
+    scale: [0.5, 0.5],
+    zeroPoint: [0, 0],
+    quantizedDimension: 3,
+  };
   const output = { type: TensorType.INT8, shape: [1, 2, 2, 2], scale: 1, zeroPoint: 0 };
 
   it('accepts the valid node and refuses bad ones with the node index and what is wrong', () => {
     expect(() => harness(input, filter, output, null, options()).invoke()).not.toThrow();
-    expect(prepareError(harness(input, { ...filter, quantizedDimension: 0 }, output, null, options())).message).toMatch(/DEPTHWISE_CONV_2D \(node 0\): filter \(tensor 1\) is quantized along dimension 0, expected 3/);
-    expect(prepareError(harness(input, filter, output, null, options({ depthMultiplier: 2 }))).message).toMatch(/output channels 2 != input channels 2 \* depth_multiplier 2/);
-    expect(prepareError(harness(input, { ...filter, shape: [2, 2, 2, 1], data: new Array(8).fill(1) }, output, null, options())).message).toMatch(/must have shape \[1, KH, KW, Cout\]/);
-    expect(prepareError(harness(input, filter, { ...output, shape: [1, 3, 3, 2] }, null, options())).message).toMatch(/output spatial size 3x3 does not match 2x2/);
-    expect(prepareError(harness(input, { ...filter, scale: [0.5, 0.5, 0.5], zeroPoint: [0, 0, 0] }, output, null, options())).message).toMatch(/3 scales, expected 1 or 2/);
-    expect(prepareError(harness(input, filter, output, { type: TensorType.FLOAT32, shape: [2], data: [0, 0] }, options())).message).toMatch(/bias \(tensor 3\) type float32/);
-    expect(prepareError(harness({ ...input, scale: 0 }, filter, output, null, options())).message).toMatch(/input \(tensor 0\) scale must be finite and > 0/);
+    expect(prepareError(harness(input, { ...filter, quantizedDimension: 0 }, output, null, options())).message).toMatch(
+      /DEPTHWISE_CONV_2D \(node 0\): filter \(tensor 1\) is quantized along dimension 0, expected 3/,
+    );
+    expect(prepareError(harness(input, filter, output, null, options({ depthMultiplier: 2 }))).message).toMatch(
+      /output channels 2 != input channels 2 \* depth_multiplier 2/,
+    );
+    expect(
+      prepareError(harness(input, { ...filter, shape: [2, 2, 2, 1], data: new Array(8).fill(1) }, output, null, options())).message,
+    ).toMatch(/must have shape \[1, KH, KW, Cout\]/);
+    expect(prepareError(harness(input, filter, { ...output, shape: [1, 3, 3, 2] }, null, options())).message).toMatch(
+      /output spatial size 3x3 does not match 2x2/,
+    );
+    expect(
+      prepareError(harness(input, { ...filter, scale: [0.5, 0.5, 0.5], zeroPoint: [0, 0, 0] }, output, null, options())).message,
+    ).toMatch(/3 scales, expected 1 or 2/);
+    expect(prepareError(harness(input, filter, output, { type: TensorType.FLOAT32, shape: [2], data: [0, 0] }, options())).message).toMatch(
+      /bias \(tensor 3\) type float32/,
+    );
+    expect(prepareError(harness({ ...input, scale: 0 }, filter, output, null, options())).message).toMatch(
+      /input \(tensor 0\) scale must be finite and > 0/,
+    );
     const hybrid = harness({ ...input, type: F }, filter, { ...output, type: F }, null, options());
     expect(hybrid.supports()).toBe(false);
     expect(prepareError(hybrid).message).toMatch(/float32\/int8/);
@@ -203,7 +271,20 @@ const CASES: CaseShape[] = [
   { n: 2, h: 7, w: 6, cin: 2, dm: 2, kh: 3, kw: 3, stride: [2, 2], dilation: [1, 1], padding: Padding.SAME, act: A.RELU6, bias: true },
   { n: 1, h: 8, w: 9, cin: 4, dm: 1, kh: 3, kw: 2, stride: [2, 1], dilation: [1, 1], padding: Padding.VALID, act: A.RELU, bias: false },
   { n: 1, h: 9, w: 9, cin: 2, dm: 3, kh: 3, kw: 3, stride: [1, 1], dilation: [2, 2], padding: Padding.SAME, act: A.NONE, bias: true },
-  { n: 1, h: 10, w: 9, cin: 3, dm: 1, kh: 2, kw: 3, stride: [2, 2], dilation: [3, 2], padding: Padding.VALID, act: A.RELU_N1_TO_1, bias: true },
+  {
+    n: 1,
+    h: 10,
+    w: 9,
+    cin: 3,
+    dm: 1,
+    kh: 2,
+    kw: 3,
+    stride: [2, 2],
+    dilation: [3, 2],
+    padding: Padding.VALID,
+    act: A.RELU_N1_TO_1,
+    bias: true,
+  },
   { n: 1, h: 6, w: 5, cin: 5, dm: 2, kh: 1, kw: 1, stride: [1, 1], dilation: [1, 1], padding: Padding.SAME, act: A.NONE, bias: true },
 ];
 
@@ -220,7 +301,15 @@ interface Case {
 function makeCase(rnd: () => number, c: CaseShape, type: TensorType): Case {
   const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
   const cout = c.cin * c.dm;
-  const o = options({ padding: c.padding, strideH: c.stride[0], strideW: c.stride[1], dilationHFactor: c.dilation[0], dilationWFactor: c.dilation[1], depthMultiplier: c.dm, fusedActivationFunction: c.act });
+  const o = options({
+    padding: c.padding,
+    strideH: c.stride[0],
+    strideW: c.stride[1],
+    dilationHFactor: c.dilation[0],
+    dilationWFactor: c.dilation[1],
+    depthMultiplier: c.dm,
+    fusedActivationFunction: c.act,
+  });
   const pad = computePaddingHeightWidth(c.stride[0], c.stride[1], c.dilation[0], c.dilation[1], c.h, c.w, c.kh, c.kw, c.padding);
   const inShape = [c.n, c.h, c.w, c.cin];
   const fShape = [1, c.kh, c.kw, cout];
@@ -246,9 +335,26 @@ function makeCase(rnd: () => number, c: CaseShape, type: TensorType): Case {
     type,
     shape: c,
     options: o,
-    input: { type, shape: inShape, data: Array.from({ length: inCount }, () => (i16 ? int(-32768, 32767) : int(-128, 127))), scale: Math.fround(i16 ? 0.0004 : 0.04), zeroPoint: i16 ? 0 : int(-30, 30) },
-    filter: { type: TensorType.INT8, shape: fShape, data: Array.from({ length: fCount }, () => int(-127, 127)), scale: scales, zeroPoint: scales.map(() => 0), quantizedDimension: 3 },
-    bias: c.bias ? (i16 ? { type: TensorType.INT64, shape: [cout], data: biasValues.map(BigInt) } : { type: TensorType.INT32, shape: [cout], data: biasValues }) : null,
+    input: {
+      type,
+      shape: inShape,
+      data: Array.from({ length: inCount }, () => (i16 ? int(-32768, 32767) : int(-128, 127))),
+      scale: Math.fround(i16 ? 0.0004 : 0.04),
+      zeroPoint: i16 ? 0 : int(-30, 30),
+    },
+    filter: {
+      type: TensorType.INT8,
+      shape: fShape,
+      data: Array.from({ length: fCount }, () => int(-127, 127)),
+      scale: scales,
+      zeroPoint: scales.map(() => 0),
+      quantizedDimension: 3,
+    },
+    bias: c.bias
+      ? i16
+        ? { type: TensorType.INT64, shape: [cout], data: biasValues.map(BigInt) }
+        : { type: TensorType.INT32, shape: [cout], data: biasValues }
+      : null,
     output: { type, shape: outShape, scale: Math.fround(i16 ? 0.001 : 0.05), zeroPoint: i16 ? 0 : int(-10, 10) },
   };
 }
@@ -271,7 +377,13 @@ function oracle(k: Case): number[] {
   const inOff = isFloat || i16 ? 0 : -(k.input.zeroPoint as number);
   const outZp = isFloat || i16 ? 0 : (k.output.zeroPoint as number);
   const [lo, hi] = isFloat
-    ? c.act === A.RELU ? [0, Infinity] : c.act === A.RELU6 ? [0, 6] : c.act === A.RELU_N1_TO_1 ? [-1, 1] : [-Infinity, Infinity]
+    ? c.act === A.RELU
+      ? [0, Infinity]
+      : c.act === A.RELU6
+        ? [0, 6]
+        : c.act === A.RELU_N1_TO_1
+          ? [-1, 1]
+          : [-Infinity, Infinity]
     : activationRangeQ(c.act, k.output.scale as number, outZp, i16 ? -32768 : -128, i16 ? 32767 : 127);
   const out = new Array<number>(c.n * oh * ow * cout);
   for (let b = 0; b < c.n; b++)
@@ -296,7 +408,9 @@ function oracle(k: Case): number[] {
               out[at] = Math.min(Math.max(v, lo), hi);
               continue;
             }
-            const { multiplier, shift } = quantizeMultiplier(((k.input.scale as number) * k.filter.scale[oc]!) / (k.output.scale as number));
+            const { multiplier, shift } = quantizeMultiplier(
+              ((k.input.scale as number) * k.filter.scale[oc]!) / (k.output.scale as number),
+            );
             let scaled: number;
             if (i16) {
               scaled = multiplyByQuantizedMultiplierInt64(acc + (k.bias ? Number(k.bias.data[oc]) : 0), multiplier, shift);
@@ -331,24 +445,37 @@ describe('DEPTHWISE_CONV_2D uint8 (TFLite legacy asymmetric uint8, reference_ops
         { type: TensorType.UINT8, shape: [1, kh, kw, cout], data: f, scale: sf, zeroPoint: zf },
         { type: TensorType.UINT8, shape: [1, pad.outHeight, pad.outWidth, cout], scale: so, zeroPoint: zo },
         { type: TensorType.INT32, shape: [cout], data: b, scale: Math.fround(si * sf), zeroPoint: 0 },
-        options({ padding, strideH: stride, strideW: stride, dilationHFactor: dil, dilationWFactor: dil, depthMultiplier: mult, fusedActivationFunction: act }),
-      ).invoke().outputArray();
+        options({
+          padding,
+          strideH: stride,
+          strideW: stride,
+          dilationHFactor: dil,
+          dilationWFactor: dil,
+          depthMultiplier: mult,
+          fusedActivationFunction: act,
+        }),
+      )
+        .invoke()
+        .outputArray();
       const q = quantizeMultiplier(Math.fround(si * sf) / Math.fround(so));
       const so32 = Math.fround(so);
       const lo = act === A.RELU6 ? Math.max(0, zo) : 0;
       const hi = act === A.RELU6 ? Math.min(255, zo + Math.round(Math.fround(6 / so32))) : 255;
       const want: number[] = [];
-      for (let oy = 0; oy < pad.outHeight; oy++) for (let ox = 0; ox < pad.outWidth; ox++) for (let oc = 0; oc < cout; oc++) {
-        const ic = Math.floor(oc / mult);
-        let acc = 0;
-        for (let fy = 0; fy < kh; fy++) for (let fx = 0; fx < kw; fx++) {
-          const iy = oy * stride - pad.height + dil * fy;
-          const ix = ox * stride - pad.width + dil * fx;
-          if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
-          acc += (f[(fy * kw + fx) * cout + oc]! - zf) * (x[(iy * w + ix) * cin + ic]! - zi);
-        }
-        want.push(Math.min(hi, Math.max(lo, multiplyByQuantizedMultiplier(acc + b[oc]!, q.multiplier, q.shift) + zo)));
-      }
+      for (let oy = 0; oy < pad.outHeight; oy++)
+        for (let ox = 0; ox < pad.outWidth; ox++)
+          for (let oc = 0; oc < cout; oc++) {
+            const ic = Math.floor(oc / mult);
+            let acc = 0;
+            for (let fy = 0; fy < kh; fy++)
+              for (let fx = 0; fx < kw; fx++) {
+                const iy = oy * stride - pad.height + dil * fy;
+                const ix = ox * stride - pad.width + dil * fx;
+                if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+                acc += (f[(fy * kw + fx) * cout + oc]! - zf) * (x[(iy * w + ix) * cin + ic]! - zi);
+              }
+            want.push(Math.min(hi, Math.max(lo, multiplyByQuantizedMultiplier(acc + b[oc]!, q.multiplier, q.shift) + zo)));
+          }
       expect(out).toEqual(want);
     }
   });

@@ -84,10 +84,13 @@ function prepare(context: TfLiteContext, node: Node): void {
     quantizedActivation: params.fusedActivationFunction,
   });
   data.kind =
-    input.type === TensorType.FLOAT32 ? DepthwiseKind.Float32
-    : input.type === TensorType.INT8 ? DepthwiseKind.Int8
-    : input.type === TensorType.UINT8 ? DepthwiseKind.Uint8
-    : DepthwiseKind.Int16;
+    input.type === TensorType.FLOAT32
+      ? DepthwiseKind.Float32
+      : input.type === TensorType.INT8
+        ? DepthwiseKind.Int8
+        : input.type === TensorType.UINT8
+          ? DepthwiseKind.Uint8
+          : DepthwiseKind.Int16;
   data.hasBias = bias !== null;
 }
 
@@ -110,7 +113,8 @@ function computeGeometry(node: Node, params: DepthwiseConv2DOptions, input: Tens
   g.strideWidth = params.strideW;
   g.dilationHeight = params.dilationHFactor;
   g.dilationWidth = params.dilationWFactor;
-  if (filter.dims[0] !== 1) fail(`filter (tensor ${filter.index}) must have shape [1, KH, KW, Cout], got [${Array.from(filter.dims).join(', ')}]`);
+  if (filter.dims[0] !== 1)
+    fail(`filter (tensor ${filter.index}) must have shape [1, KH, KW, Cout], got [${Array.from(filter.dims).join(', ')}]`);
   if (output.dims[0] !== g.batches) fail(`output batch ${output.dims[0]} differs from input batch ${g.batches}`);
   if (output.dims[3] !== g.outDepth) fail(`output has ${output.dims[3]} channels but filter (tensor ${filter.index}) has ${g.outDepth}`);
   if (g.inDepth * g.depthMultiplier !== g.outDepth) {
@@ -151,16 +155,48 @@ function invokeInPlace(context: TfLiteContext, node: Node, data: DepthwiseOpData
   const scratch = context.getScratchBuffer(data.inPlaceScratch);
   switch (data.kind) {
     case DepthwiseKind.Float32:
-      depthwiseInPlaceFloat(data.geometry, data.out, input.data as Float32Array, filter.data as Float32Array, bias === null ? null : (bias.data as Float32Array), output.data as Float32Array, scratch.f32);
+      depthwiseInPlaceFloat(
+        data.geometry,
+        data.out,
+        input.data as Float32Array,
+        filter.data as Float32Array,
+        bias === null ? null : (bias.data as Float32Array),
+        output.data as Float32Array,
+        scratch.f32,
+      );
       break;
     case DepthwiseKind.Int8:
-      depthwiseInPlaceInt8(data.geometry, data.out, input.data as Int8Array, filter.data as Int8Array, bias === null ? null : (bias.data as Int32Array), output.data as Int8Array, scratch.i8);
+      depthwiseInPlaceInt8(
+        data.geometry,
+        data.out,
+        input.data as Int8Array,
+        filter.data as Int8Array,
+        bias === null ? null : (bias.data as Int32Array),
+        output.data as Int8Array,
+        scratch.i8,
+      );
       break;
     case DepthwiseKind.Int16:
-      depthwiseInPlaceInt16(data.geometry, data.out, input.data as Int16Array, filter.data as Int8Array, bias === null ? null : data.bias64.of(bias), output.data as Int16Array, scratch.i16);
+      depthwiseInPlaceInt16(
+        data.geometry,
+        data.out,
+        input.data as Int16Array,
+        filter.data as Int8Array,
+        bias === null ? null : data.bias64.of(bias),
+        output.data as Int16Array,
+        scratch.i16,
+      );
       break;
     case DepthwiseKind.Uint8:
-      depthwiseInPlaceUint8(data.geometry, data.out, input.data as Uint8Array, filter.data as Uint8Array, bias === null ? null : (bias.data as Int32Array), output.data as Uint8Array, scratch.u8);
+      depthwiseInPlaceUint8(
+        data.geometry,
+        data.out,
+        input.data as Uint8Array,
+        filter.data as Uint8Array,
+        bias === null ? null : (bias.data as Int32Array),
+        output.data as Uint8Array,
+        scratch.u8,
+      );
       break;
   }
 }
@@ -177,16 +213,44 @@ function invoke(context: TfLiteContext, node: Node): void {
   const bias = data.hasBias ? context.getEvalTensor(node.inputs[2]!) : null;
   switch (data.kind) {
     case DepthwiseKind.Float32:
-      depthwiseConvFloat(data.geometry, data.out, input.data as Float32Array, filter.data as Float32Array, bias === null ? null : (bias.data as Float32Array), output.data as Float32Array);
+      depthwiseConvFloat(
+        data.geometry,
+        data.out,
+        input.data as Float32Array,
+        filter.data as Float32Array,
+        bias === null ? null : (bias.data as Float32Array),
+        output.data as Float32Array,
+      );
       break;
     case DepthwiseKind.Int8:
-      depthwiseConvInt8(data.geometry, data.out, input.data as Int8Array, filter.data as Int8Array, bias === null ? null : (bias.data as Int32Array), output.data as Int8Array);
+      depthwiseConvInt8(
+        data.geometry,
+        data.out,
+        input.data as Int8Array,
+        filter.data as Int8Array,
+        bias === null ? null : (bias.data as Int32Array),
+        output.data as Int8Array,
+      );
       break;
     case DepthwiseKind.Int16:
-      depthwiseConvInt16(data.geometry, data.out, input.data as Int16Array, filter.data as Int8Array, bias === null ? null : data.bias64.of(bias), output.data as Int16Array);
+      depthwiseConvInt16(
+        data.geometry,
+        data.out,
+        input.data as Int16Array,
+        filter.data as Int8Array,
+        bias === null ? null : data.bias64.of(bias),
+        output.data as Int16Array,
+      );
       break;
     case DepthwiseKind.Uint8:
-      depthwiseConvUint8(data.geometry, data.out, input.data as Uint8Array, filter.data as Uint8Array, bias === null ? null : (bias.data as Int32Array), output.data as Uint8Array);
+      depthwiseConvUint8(
+        data.geometry,
+        data.out,
+        input.data as Uint8Array,
+        filter.data as Uint8Array,
+        bias === null ? null : (bias.data as Int32Array),
+        output.data as Uint8Array,
+      );
       break;
   }
 }

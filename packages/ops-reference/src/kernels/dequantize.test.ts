@@ -6,7 +6,13 @@ function run(reg: typeof DEQUANTIZE, input: HarnessTensorSpec, output: HarnessTe
   return new KernelHarness({ registration: reg, tensors: [input, output], inputs: [0], outputs: [1] }).invoke();
 }
 const f32 = (data?: number[], shape = [data?.length ?? 1]): HarnessTensorSpec => ({ type: TensorType.FLOAT32, shape, data });
-const q = (type: TensorType, shape: number[], scale: number | number[], zeroPoint: number | number[], data?: number[]): HarnessTensorSpec => ({ type, shape, scale, zeroPoint, data });
+const q = (
+  type: TensorType,
+  shape: number[],
+  scale: number | number[],
+  zeroPoint: number | number[],
+  data?: number[],
+): HarnessTensorSpec => ({ type, shape, scale, zeroPoint, data });
 
 describe('DEQUANTIZE', () => {
   it('computes scale * (q - zero_point) in float32 for int8, uint8 and int16', () => {
@@ -17,7 +23,9 @@ describe('DEQUANTIZE', () => {
   });
   it('rejects per-channel inputs and non-float outputs', () => {
     expect(() => run(DEQUANTIZE, q(TensorType.INT8, [2], [0.5, 0.25], [0, 0], [1, 2]), f32(undefined, [2]))).toThrow(/per-tensor/);
-    expect(() => run(DEQUANTIZE, q(TensorType.INT8, [2], 0.5, 0, [1, 2]), { type: TensorType.INT32, shape: [2] })).toThrow(/unsupported output type int32/);
+    expect(() => run(DEQUANTIZE, q(TensorType.INT8, [2], 0.5, 0, [1, 2]), { type: TensorType.INT32, shape: [2] })).toThrow(
+      /unsupported output type int32/,
+    );
     expect(() => run(DEQUANTIZE, f32([1]), f32(undefined, [1]))).toThrow(/unsupported input type float32/);
   });
 });
@@ -29,13 +37,18 @@ function halfToFloatBits(h: number): number {
   const m = h & 1023;
   const f = new Float32Array(1);
   if (e === 31) return ((s << 31) | 0x7f800000 | (m << 13)) >>> 0;
-  f[0] = (s ? -1 : 1) * (e === 0 ? m / 1024 * 2 ** -14 : (1 + m / 1024) * 2 ** (e - 15));
+  f[0] = (s ? -1 : 1) * (e === 0 ? (m / 1024) * 2 ** -14 : (1 + m / 1024) * 2 ** (e - 15));
   return new Uint32Array(f.buffer)[0]!;
 }
 
 describe('DEQUANTIZE float16', () => {
   const all = Uint16Array.from({ length: 65536 }, (_, i) => i);
-  const half = (data: ArrayLike<number>, constant: boolean): HarnessTensorSpec => ({ type: TensorType.FLOAT16, shape: [data.length], data, constant });
+  const half = (data: ArrayLike<number>, constant: boolean): HarnessTensorSpec => ({
+    type: TensorType.FLOAT16,
+    shape: [data.length],
+    data,
+    constant,
+  });
 
   it.each([
     ['constant (folded in prepare)', true],
@@ -48,13 +61,27 @@ describe('DEQUANTIZE float16', () => {
     expect(bad.slice(0, 5)).toEqual([]);
     // spot values: 1, -2, max normal, min subnormal, min normal, -0, +inf, a NaN with payload
     const f = h.tensors[1]!.data as Float32Array;
-    expect([f[0x3c00], f[0xc000], f[0x7bff], f[0x0001], f[0x0400], Object.is(f[0x8000], -0), f[0x7c00], f[0xfc00]]).toEqual([1, -2, 65504, 2 ** -24, 2 ** -14, true, Infinity, -Infinity]);
+    expect([f[0x3c00], f[0xc000], f[0x7bff], f[0x0001], f[0x0400], Object.is(f[0x8000], -0), f[0x7c00], f[0xfc00]]).toEqual([
+      1,
+      -2,
+      65504,
+      2 ** -24,
+      2 ** -14,
+      true,
+      Infinity,
+      -Infinity,
+    ]);
     expect(bits[0x7e01]!.toString(16)).toBe('7fc02000');
     expect(bits[0xfd55]!.toString(16)).toBe('ffaaa000');
   });
 
   it('folds a constant input into a persistent output in prepare; invoke leaves it alone', () => {
-    const h = new KernelHarness({ registration: DEQUANTIZE, tensors: [half([0x3c00, 0xc400], true), f32(undefined, [2])], inputs: [0], outputs: [1] });
+    const h = new KernelHarness({
+      registration: DEQUANTIZE,
+      tensors: [half([0x3c00, 0xc400], true), f32(undefined, [2])],
+      inputs: [0],
+      outputs: [1],
+    });
     h.prepare();
     expect(h.persistentBytes).toBe(32 + 16); // op data + 8 bytes of float32 (one 16-byte block)
     expect(Array.from(h.tensors[1]!.data as Float32Array)).toEqual([1, -4]);
@@ -65,7 +92,12 @@ describe('DEQUANTIZE float16', () => {
 
   it('makeDequantize({ foldFloat16Constants: false }) converts on every invoke into the planned output', () => {
     const noFold = makeDequantize({ foldFloat16Constants: false });
-    const h = new KernelHarness({ registration: noFold, tensors: [half([0x3c00, 0xc400], true), f32(undefined, [2])], inputs: [0], outputs: [1] });
+    const h = new KernelHarness({
+      registration: noFold,
+      tensors: [half([0x3c00, 0xc400], true), f32(undefined, [2])],
+      inputs: [0],
+      outputs: [1],
+    });
     h.prepare();
     expect(h.persistentBytes).toBe(32);
     expect(Array.from(h.tensors[1]!.data as Float32Array)).toEqual([0, 0]);

@@ -12,7 +12,17 @@
  * comparable with TFLM's. `makeDequantize({ foldFloat16Constants: false })` makes a kernel that never
  * folds (float16 converted on every invoke into a planned output).
  */
-import { AllocationType, BuiltinOperator, KernelError, TensorType, allocatePersistentOutput, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
+import {
+  AllocationType,
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  allocatePersistentOutput,
+  type Node,
+  type Registration,
+  type Tensor,
+  type TfLiteContext,
+} from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { opDataOf, requireQuantized, requireSameElementCount, requireType, unaryTensors } from './elementwise-common.js';
 import { dequantize, dequantizeFloat16 } from './quantize-common.js';
@@ -65,7 +75,12 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
 
   function init(context: TfLiteContext): DequantizeOpData {
     const region = context.allocatePersistentBuffer(OP_DATA_DEQUANTIZE_BYTES);
-    return { params: region.i32, paramsF64: new Float64Array(region.buffer, region.offset, OP_DATA_DEQUANTIZE_BYTES / 8), count: 0, mode: Mode.Integer };
+    return {
+      params: region.i32,
+      paramsF64: new Float64Array(region.buffer, region.offset, OP_DATA_DEQUANTIZE_BYTES / 8),
+      count: 0,
+      mode: Mode.Integer,
+    };
   }
 
   function prepare(context: TfLiteContext, node: Node): void {
@@ -85,7 +100,11 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
     }
     requireQuantized(OP, node, input, 'input');
     if (input.quantization!.scale.length !== 1)
-      throw new KernelError(OP, node.index, `input (tensor ${input.index}) must be per-tensor quantized, got ${input.quantization!.scale.length} scales`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `input (tensor ${input.index}) must be per-tensor quantized, got ${input.quantization!.scale.length} scales`,
+      );
     data.mode = Mode.Integer;
     data.paramsF64[SCALE_F64] = input.params.scale;
     data.params[ZERO_POINT] = input.params.zeroPoint;
@@ -99,7 +118,13 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
     if (data.mode === Mode.Float16) {
       dequantizeFloat16(input.data as Uint16Array, output.data as Float32Array, output.bytes, data.count);
     } else {
-      dequantize(input.data as Int8Array | Uint8Array | Int16Array, output.data as Float32Array, data.count, data.paramsF64[SCALE_F64]!, data.params[ZERO_POINT]!);
+      dequantize(
+        input.data as Int8Array | Uint8Array | Int16Array,
+        output.data as Float32Array,
+        data.count,
+        data.paramsF64[SCALE_F64]!,
+        data.params[ZERO_POINT]!,
+      );
     }
   }
 

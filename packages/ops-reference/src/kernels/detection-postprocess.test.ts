@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, TensorType } from '@micrort/core';
-import { DEFAULT_DETECTIONS_PER_CLASS, DETECTION_POSTPROCESS, intersectionOverUnion, readDetectionOptions } from './detection-postprocess.js';
+import {
+  DEFAULT_DETECTIONS_PER_CLASS,
+  DETECTION_POSTPROCESS,
+  intersectionOverUnion,
+  readDetectionOptions,
+} from './detection-postprocess.js';
 import { type FlexEntry, flexMap, harness, invokeError, prepareError, spec } from './__fixtures__/data-testing.js';
 
 // TFLM detection_postprocess_test.cc: six boxes, two classes (+ background), six anchors.
@@ -21,7 +26,10 @@ const OPTIONS: Record<string, FlexEntry> = {
   w_scale: { float: 5 },
 };
 
-function detect(options: Record<string, FlexEntry>, o: { boxes?: number[]; boxShape?: number[]; scores?: number[]; scoreShape?: number[]; anchors?: number[]; slots?: number } = {}) {
+function detect(
+  options: Record<string, FlexEntry>,
+  o: { boxes?: number[]; boxShape?: number[]; scores?: number[]; scoreShape?: number[]; anchors?: number[]; slots?: number } = {},
+) {
   const slots = o.slots ?? 3;
   const F = TensorType.FLOAT32;
   return harness(
@@ -86,7 +94,7 @@ describe('TFLite_Detection_PostProcess', () => {
     expect(h.outputArray(3)).toEqual([3]);
   });
 
-  it('fast NMS with 2 classes per detection leaves TFLM\'s gaps (its output index advances per class), as 0', () => {
+  it("fast NMS with 2 classes per detection leaves TFLM's gaps (its output index advances per class), as 0", () => {
     const h = detect({ ...OPTIONS, max_classes_per_detection: 2 }, { slots: 6 });
     h.prepare();
     h.output<Float32Array>(2).fill(-1); // TFLM would leave these bytes in the gaps; micrort writes 0
@@ -97,32 +105,44 @@ describe('TFLite_Detection_PostProcess', () => {
     expect(h.outputArray(3)).toEqual([6]);
   });
 
-  it('outputs with room past max_detections get 0 there, with both NMS kinds (TFLM leaves the arena\'s bytes)', () => {
+  it("outputs with room past max_detections get 0 there, with both NMS kinds (TFLM leaves the arena's bytes)", () => {
     for (const use_regular_nms of [false, true]) {
       const h = detect({ ...OPTIONS, use_regular_nms }, { slots: 5 });
       h.prepare();
       for (let i = 0; i < 3; i++) h.output<Float32Array>(i).fill(-7);
       h.invoke();
       expect(h.outputArray(0).slice(12)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
-      expect([h.outputArray(1).slice(3), h.outputArray(2).slice(3)]).toEqual([[0, 0], [0, 0]]);
+      expect([h.outputArray(1).slice(3), h.outputArray(2).slice(3)]).toEqual([
+        [0, 0],
+        [0, 0],
+      ]);
     }
   });
 
-  it('fast NMS with 2 classes per detection never writes past its outputs (TFLM\'s index would)', () => {
+  it("fast NMS with 2 classes per detection never writes past its outputs (TFLM's index would)", () => {
     const h = detect({ ...OPTIONS, max_classes_per_detection: 2 }, { slots: 6 });
     h.prepare();
     // give each output room past its end, filled with a sentinel: TFLM's index reaches slot 7
-    for (const [i, per] of [[0, 4], [1, 1], [2, 1]] as const) {
+    for (const [i, per] of [
+      [0, 4],
+      [1, 1],
+      [2, 1],
+    ] as const) {
       const t = h.tensors[3 + i]!;
       const longer = new Float32Array(t.data.length + 8 * per).fill(-9);
       t.data = longer;
     }
     h.invoke();
-    for (const [i, per] of [[0, 4], [1, 1], [2, 1]] as const) expect(Array.from(h.output<Float32Array>(i).slice(6 * per)), `output ${i}`).toEqual(new Array(8 * per).fill(-9));
+    for (const [i, per] of [
+      [0, 4],
+      [1, 1],
+      [2, 1],
+    ] as const)
+      expect(Array.from(h.output<Float32Array>(i).slice(6 * per)), `output ${i}`).toEqual(new Array(8 * per).fill(-9));
     expect(h.outputArray(3)).toEqual([6]); // counted as TFLM counts
   });
 
-  it('equal scores keep the lower box first (TFLM\'s stable merge sort)', () => {
+  it("equal scores keep the lower box first (TFLM's stable merge sort)", () => {
     const tied = [0, 0.5, 0.1, 0, 0.1, 0.1, 0, 0.1, 0.1, 0, 0.1, 0.1, 0, 0.1, 0.1, 0, 0.5, 0.1];
     const h = detect({ ...OPTIONS, nms_score_threshold: { float: 0.3 } }, { scores: tied }).invoke();
     expect(h.outputArray(0).slice(0, 8)).toEqual([0, 0, 1, 1, 0, 100, 1, 101]);
@@ -136,7 +156,7 @@ describe('TFLite_Detection_PostProcess', () => {
     expect(intersectionOverUnion(boxes, 0, 3)).toBe(0);
   });
 
-  it('allocates TFLM\'s 112-byte OpData and its eleven scratch buffers in TFLM\'s order and sizes', () => {
+  it("allocates TFLM's 112-byte OpData and its eleven scratch buffers in TFLM's order and sizes", () => {
     const h = detect(OPTIONS).prepare();
     expect(h.persistentBytes).toBe(112);
     expect(h.scratchSizes).toEqual([6, 96, 72, 24, 24, 72, 72, 24, 72, 72, 72]);
@@ -151,19 +171,66 @@ describe('TFLite_Detection_PostProcess', () => {
   it('refuses missing or mistyped options, bad thresholds, mismatched shapes, int16 and unquantized int8 inputs', () => {
     const { num_classes: _, ...noClasses } = OPTIONS;
     expect(prepareError(detect(noClasses)).message).toMatch(/custom options: flexbuffer: option "num_classes" is missing/);
-    expect(prepareError(detect({ ...OPTIONS, nms_iou_threshold: { float: 1.5 } })).message).toMatch(/nms_iou_threshold must be in \(0, 1\], got 1.5/);
+    expect(prepareError(detect({ ...OPTIONS, nms_iou_threshold: { float: 1.5 } })).message).toMatch(
+      /nms_iou_threshold must be in \(0, 1\], got 1.5/,
+    );
     expect(prepareError(detect({ ...OPTIONS, num_classes: 4 })).message).toMatch(/3 classes per box; num_classes 4 allows 4 or 5/);
     expect(prepareError(detect({ ...OPTIONS, max_classes_per_detection: 0 })).message).toMatch(/max_classes_per_detection must be > 0/);
-    expect(prepareError(detect({ ...OPTIONS, use_regular_nms: true, detections_per_class: 0 })).message).toMatch(/detections_per_class must be > 0/);
-    expect(prepareError(detect(OPTIONS, { boxes: BOXES.slice(0, 20), boxShape: [1, 5, 4] })).message).toMatch(/class_predictions must have shape \[1, 5, classes\]/);
-    expect(prepareError(detect({ ...OPTIONS, max_detections: 4 })).message).toMatch(/detection_boxes \(shape \[1, 3, 4\]\) must hold at least 16 values/);
-    const outs = [spec(TensorType.FLOAT32, [1, 3, 4]), spec(TensorType.FLOAT32, [1, 3]), spec(TensorType.FLOAT32, [1, 3]), spec(TensorType.FLOAT32, [1])];
-    const int16 = harness(DETECTION_POSTPROCESS, [spec(TensorType.INT16, [1, 6, 4], BOXES), spec(TensorType.FLOAT32, [1, 6, 3], SCORES), spec(TensorType.FLOAT32, [6, 4], ANCHORS), ...outs], 3, null, flexMap(OPTIONS));
+    expect(prepareError(detect({ ...OPTIONS, use_regular_nms: true, detections_per_class: 0 })).message).toMatch(
+      /detections_per_class must be > 0/,
+    );
+    expect(prepareError(detect(OPTIONS, { boxes: BOXES.slice(0, 20), boxShape: [1, 5, 4] })).message).toMatch(
+      /class_predictions must have shape \[1, 5, classes\]/,
+    );
+    expect(prepareError(detect({ ...OPTIONS, max_detections: 4 })).message).toMatch(
+      /detection_boxes \(shape \[1, 3, 4\]\) must hold at least 16 values/,
+    );
+    const outs = [
+      spec(TensorType.FLOAT32, [1, 3, 4]),
+      spec(TensorType.FLOAT32, [1, 3]),
+      spec(TensorType.FLOAT32, [1, 3]),
+      spec(TensorType.FLOAT32, [1]),
+    ];
+    const int16 = harness(
+      DETECTION_POSTPROCESS,
+      [
+        spec(TensorType.INT16, [1, 6, 4], BOXES),
+        spec(TensorType.FLOAT32, [1, 6, 3], SCORES),
+        spec(TensorType.FLOAT32, [6, 4], ANCHORS),
+        ...outs,
+      ],
+      3,
+      null,
+      flexMap(OPTIONS),
+    );
     expect(int16.supportsAnswer()).toBe('int16 input (handles float32, uint8, int8)');
     expect(prepareError(int16).message).toMatch(/box_encodings \(tensor 0\) has type int16/);
-    const int8 = harness(DETECTION_POSTPROCESS, [spec(TensorType.INT8, [1, 6, 4], BOXES), spec(TensorType.FLOAT32, [1, 6, 3], SCORES), spec(TensorType.FLOAT32, [6, 4], ANCHORS), ...outs], 3, null, flexMap(OPTIONS));
+    const int8 = harness(
+      DETECTION_POSTPROCESS,
+      [
+        spec(TensorType.INT8, [1, 6, 4], BOXES),
+        spec(TensorType.FLOAT32, [1, 6, 3], SCORES),
+        spec(TensorType.FLOAT32, [6, 4], ANCHORS),
+        ...outs,
+      ],
+      3,
+      null,
+      flexMap(OPTIONS),
+    );
     expect(prepareError(int8).message).toMatch(/box_encodings \(tensor 0\) is int8 without a positive scale/);
-    const noOptions = harness(DETECTION_POSTPROCESS, [spec(TensorType.FLOAT32, [1, 6, 4], BOXES), spec(TensorType.FLOAT32, [1, 6, 3], SCORES), spec(TensorType.FLOAT32, [6, 4], ANCHORS), spec(TensorType.FLOAT32, [1, 3, 4]), spec(TensorType.FLOAT32, [1, 3]), spec(TensorType.FLOAT32, [1, 3]), spec(TensorType.FLOAT32, [1])], 3);
+    const noOptions = harness(
+      DETECTION_POSTPROCESS,
+      [
+        spec(TensorType.FLOAT32, [1, 6, 4], BOXES),
+        spec(TensorType.FLOAT32, [1, 6, 3], SCORES),
+        spec(TensorType.FLOAT32, [6, 4], ANCHORS),
+        spec(TensorType.FLOAT32, [1, 3, 4]),
+        spec(TensorType.FLOAT32, [1, 3]),
+        spec(TensorType.FLOAT32, [1, 3]),
+        spec(TensorType.FLOAT32, [1]),
+      ],
+      3,
+    );
     expect(prepareError(noOptions).message).toMatch(/custom options \(a FlexBuffers map\) are missing/);
   });
 });
@@ -175,7 +242,12 @@ describe('TFLite_Detection_PostProcess with uint8 inputs (TFLite quantized SSD)'
     const boxesQ = BOXES.map((v) => v * 2 + 128);
     const scoresQ = SCORES.map((v) => Math.round(v * 256));
     const anchorsQ = ANCHORS.map((v) => v * 2);
-    const outs = () => [spec(TensorType.FLOAT32, [1, 3, 4]), spec(TensorType.FLOAT32, [1, 3]), spec(TensorType.FLOAT32, [1, 3]), spec(TensorType.FLOAT32, [1])];
+    const outs = () => [
+      spec(TensorType.FLOAT32, [1, 3, 4]),
+      spec(TensorType.FLOAT32, [1, 3]),
+      spec(TensorType.FLOAT32, [1, 3]),
+      spec(TensorType.FLOAT32, [1]),
+    ];
     for (const regular of [false, true]) {
       const options = flexMap({ ...OPTIONS, use_regular_nms: regular });
       const q = harness(

@@ -136,26 +136,44 @@ function prepare(context: TfLiteContext, node: Node): void {
   const boxes = getInput(context, node, 0, OP);
   const predictions = getInput(context, node, 1, OP);
   const anchors = getInput(context, node, 2, OP);
-  for (const [t, what] of [[boxes, 'box_encodings'], [predictions, 'class_predictions'], [anchors, 'anchors']] as const) {
+  for (const [t, what] of [
+    [boxes, 'box_encodings'],
+    [predictions, 'class_predictions'],
+    [anchors, 'anchors'],
+  ] as const) {
     requireTypeIn(OP, node, t, what, INPUT_TYPES);
     if (t.type !== TensorType.FLOAT32 && !(t.params.scale > 0 && Number.isFinite(t.params.scale)))
-      throw new KernelError(OP, node.index, `${what} (tensor ${t.index}) is ${t.type === TensorType.UINT8 ? 'uint8' : 'int8'} without a positive scale`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `${what} (tensor ${t.index}) is ${t.type === TensorType.UINT8 ? 'uint8' : 'int8'} without a positive scale`,
+      );
   }
   if (boxes.dims.length !== 3 || boxes.dims[0] !== 1 || boxes.dims[2]! < 4)
     throw new KernelError(OP, node.index, `box_encodings must have shape [1, boxes, >= 4], got ${shapeString(boxes.dims)}`);
   const numBoxes = boxes.dims[1]!;
   if (predictions.dims.length !== 3 || predictions.dims[0] !== 1 || predictions.dims[1] !== numBoxes)
-    throw new KernelError(OP, node.index, `class_predictions must have shape [1, ${numBoxes}, classes], got ${shapeString(predictions.dims)}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `class_predictions must have shape [1, ${numBoxes}, classes], got ${shapeString(predictions.dims)}`,
+    );
   if (anchors.dims.length !== 2 || anchors.dims[0] !== numBoxes || anchors.dims[1] !== 4)
     throw new KernelError(OP, node.index, `anchors must have shape [${numBoxes}, 4], got ${shapeString(anchors.dims)}`);
   const classesWithBackground = predictions.dims[2]!;
   if (!(o.numClasses >= 1)) throw new KernelError(OP, node.index, `num_classes must be >= 1, got ${o.numClasses}`);
   const labelOffset = classesWithBackground - o.numClasses;
   if (labelOffset !== 0 && labelOffset !== 1)
-    throw new KernelError(OP, node.index, `class_predictions has ${classesWithBackground} classes per box; num_classes ${o.numClasses} allows ${o.numClasses} or ${o.numClasses + 1} (background)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `class_predictions has ${classesWithBackground} classes per box; num_classes ${o.numClasses} allows ${o.numClasses} or ${o.numClasses + 1} (background)`,
+    );
   if (!(o.maxDetections >= 0)) throw new KernelError(OP, node.index, `max_detections must be >= 0, got ${o.maxDetections}`);
-  if (!(o.iouThreshold > 0 && o.iouThreshold <= 1)) throw new KernelError(OP, node.index, `nms_iou_threshold must be in (0, 1], got ${o.iouThreshold}`);
-  if (o.useRegularNms && !(o.detectionsPerClass > 0)) throw new KernelError(OP, node.index, `detections_per_class must be > 0, got ${o.detectionsPerClass}`);
+  if (!(o.iouThreshold > 0 && o.iouThreshold <= 1))
+    throw new KernelError(OP, node.index, `nms_iou_threshold must be in (0, 1], got ${o.iouThreshold}`);
+  if (o.useRegularNms && !(o.detectionsPerClass > 0))
+    throw new KernelError(OP, node.index, `detections_per_class must be > 0, got ${o.detectionsPerClass}`);
   if (!o.useRegularNms && !(o.maxClassesPerDetection > 0))
     throw new KernelError(OP, node.index, `max_classes_per_detection must be > 0, got ${o.maxClassesPerDetection}`);
   const outNames = ['detection_boxes', 'detection_classes', 'detection_scores', 'num_detections'];
@@ -168,7 +186,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     if (i < 3) slots = Math.min(slots, i === 0 ? Math.floor(t.elementCount / 4) : t.elementCount);
     requireTypeIn(OP, node, t, outNames[i]!, [TensorType.FLOAT32]);
     if (t.elementCount < minCounts[i]!)
-      throw new KernelError(OP, node.index, `${outNames[i]} (shape ${shapeString(t.dims)}) must hold at least ${minCounts[i]} values for max_detections ${o.maxDetections}`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `${outNames[i]} (shape ${shapeString(t.dims)}) must hold at least ${minCounts[i]} values for max_detections ${o.maxDetections}`,
+      );
   }
 
   // Scratch buffers in TFLM's order and sizes.
@@ -227,7 +249,18 @@ function prepare(context: TfLiteContext, node: Node): void {
     dequantZeroPoint[i] = t.params.zeroPoint;
   });
   const data: DetectionOpData = {
-    block, options: o, numBoxes, boxStride: boxes.dims[2]!, classesWithBackground, labelOffset, scratch, outputs, slots, outputCounts, dequantScale, dequantZeroPoint,
+    block,
+    options: o,
+    numBoxes,
+    boxStride: boxes.dims[2]!,
+    classesWithBackground,
+    labelOffset,
+    scratch,
+    outputs,
+    slots,
+    outputCounts,
+    dequantScale,
+    dequantZeroPoint,
     boxesStaging: boxes.type === TensorType.FLOAT32 ? -1 : request(numBoxes * 16),
     anchorsStaging: anchors.type === TensorType.FLOAT32 ? -1 : request(numBoxes * 16),
   };
@@ -238,7 +271,15 @@ function prepare(context: TfLiteContext, node: Node): void {
  * TFLite's Dequantizer, float(scale) * (q - zero_point) in float32, over `rows` rows of `take` of `stride`
  * values (box encodings and anchors: the 4 center-size values per box; scores: every value).
  */
-function dequantizeRows(q: Uint8Array | Int8Array, rows: number, stride: number, take: number, scale: number, zeroPoint: number, out: Float32Array): void {
+function dequantizeRows(
+  q: Uint8Array | Int8Array,
+  rows: number,
+  stride: number,
+  take: number,
+  scale: number,
+  zeroPoint: number,
+  out: Float32Array,
+): void {
   let o = 0;
   for (let r = 0; r < rows; r++) {
     const base = r * stride;
@@ -247,12 +288,21 @@ function dequantizeRows(q: Uint8Array | Int8Array, rows: number, stride: number,
 }
 
 /** Decodes every box (ymin, xmin, ymax, xmax) into `decoded`, as TFLM's DecodeCenterSizeBoxes. */
-function decodeBoxes(d: DetectionOpData, encodings: Float32Array, encodingStride: number, anchors: Float32Array, decoded: Float32Array): void {
+function decodeBoxes(
+  d: DetectionOpData,
+  encodings: Float32Array,
+  encodingStride: number,
+  anchors: Float32Array,
+  decoded: Float32Array,
+): void {
   const { yScale, xScale, hScale, wScale } = d.options;
   for (let i = 0; i < d.numBoxes; i++) {
     const e = i * encodingStride;
     const a = i * 4;
-    const ay = anchors[a]!, ax = anchors[a + 1]!, ah = anchors[a + 2]!, aw = anchors[a + 3]!;
+    const ay = anchors[a]!,
+      ax = anchors[a + 1]!,
+      ah = anchors[a + 2]!,
+      aw = anchors[a + 3]!;
     const ycenter = f32((encodings[e]! / yScale) * ah + ay);
     const xcenter = f32((encodings[e + 1]! / xScale) * aw + ax);
     const halfH = f32(0.5 * Math.exp(encodings[e + 2]! / hScale) * ah);
@@ -266,7 +316,8 @@ function decodeBoxes(d: DetectionOpData, encodings: Float32Array, encodingStride
 
 /** TFLM's ComputeIntersectionOverUnion, in float32. */
 export function intersectionOverUnion(boxes: Float32Array, i: number, j: number): number {
-  const a = 4 * i, b = 4 * j;
+  const a = 4 * i,
+    b = 4 * j;
   const areaI = f32(f32(boxes[a + 2]! - boxes[a]!) * f32(boxes[a + 3]! - boxes[a + 1]!));
   const areaJ = f32(f32(boxes[b + 2]! - boxes[b]!) * f32(boxes[b + 3]! - boxes[b + 1]!));
   if (areaI <= 0 || areaJ <= 0) return 0;

@@ -4,7 +4,13 @@ import { DIV } from './div.js';
 import { roundingDivideByPOTWide } from './activation-common.js';
 
 function div(a: HarnessTensorSpec, b: HarnessTensorSpec, out: HarnessTensorSpec, activation = ActivationFunctionType.NONE): KernelHarness {
-  return new KernelHarness({ registration: DIV, tensors: [a, b, out], inputs: [0, 1], outputs: [2], builtinData: { fusedActivationFunction: activation } });
+  return new KernelHarness({
+    registration: DIV,
+    tensors: [a, b, out],
+    inputs: [0, 1],
+    outputs: [2],
+    builtinData: { fusedActivationFunction: activation },
+  });
 }
 
 describe('DIV float32', () => {

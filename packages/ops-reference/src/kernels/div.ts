@@ -84,8 +84,14 @@ function prepare(context: TfLiteContext, node: Node): void {
       p[ACT_MIN] = lo;
       p[ACT_MAX] = hi;
       // TFLM: static_cast<double>(s1 / (s2 * s_out)) in float.
-      const m = checkedQuantizeMultiplier(OP, node, Math.fround(input1.params.scale / Math.fround(input2.params.scale * output.params.scale)), 'output multiplier');
-      if (m.multiplier === 0) throw new KernelError(OP, node.index, 'input 1 scale is too small relative to input 2 and output scales (multiplier 0)');
+      const m = checkedQuantizeMultiplier(
+        OP,
+        node,
+        Math.fround(input1.params.scale / Math.fround(input2.params.scale * output.params.scale)),
+        'output multiplier',
+      );
+      if (m.multiplier === 0)
+        throw new KernelError(OP, node.index, 'input 1 scale is too small relative to input 2 and output scales (multiplier 0)');
       p[OUTPUT_MULTIPLIER] = m.multiplier;
       p[OUTPUT_SHIFT] = m.shift;
       p[INPUT1_ZERO_POINT] = input1.params.zeroPoint;
@@ -234,7 +240,13 @@ export const DIV: Registration<DivOpData> = {
   provider: PROVIDER,
   inPlace: broadcastInPlace,
   name: 'DIV',
-  init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.DIV), plan: null, type: TensorType.FLOAT32, min: -FLT_MAX, max: FLT_MAX }),
+  init: (context) => ({
+    params: allocateOpData(context, TFLM_OP_DATA_BYTES.DIV),
+    plan: null,
+    type: TensorType.FLOAT32,
+    min: -FLT_MAX,
+    max: FLT_MAX,
+  }),
   prepare,
   invoke,
 };

@@ -3,9 +3,21 @@ import { TensorType } from '@micrort/core';
 import { DYNAMIC_UPDATE_SLICE } from './dynamic-update-slice.js';
 import { declaredInPlace, harness, invokeAliased, iota, prepareError, spec } from './__fixtures__/data-testing.js';
 
-function dus(type: TensorType, shape: number[], operand: number[], updShape: number[], update: number[], start: number[], indexType = TensorType.INT32) {
+function dus(
+  type: TensorType,
+  shape: number[],
+  operand: number[],
+  updShape: number[],
+  update: number[],
+  start: number[],
+  indexType = TensorType.INT32,
+) {
   const idx = indexType === TensorType.INT64 ? start.map((v) => BigInt(v)) : start;
-  return harness(DYNAMIC_UPDATE_SLICE, [spec(type, shape, operand), spec(type, updShape, update), spec(indexType, [start.length], idx), spec(type, shape)], 3);
+  return harness(
+    DYNAMIC_UPDATE_SLICE,
+    [spec(type, shape, operand), spec(type, updShape, update), spec(indexType, [start.length], idx), spec(type, shape)],
+    3,
+  );
 }
 
 describe('DYNAMIC_UPDATE_SLICE', () => {
@@ -40,8 +52,14 @@ describe('DYNAMIC_UPDATE_SLICE', () => {
 
   it('refuses bool operands, a wrong index count, an update larger than the operand', () => {
     expect(prepareError(dus(TensorType.BOOL, [2], [1, 0], [1], [1], [0])).message).toMatch(/operand \(tensor 0\) has type bool/);
-    expect(prepareError(dus(TensorType.FLOAT32, [2, 2], iota(4), [1, 1], [1], [0])).message).toMatch(/start_indices has shape \[1\], expected \[2\]/);
-    expect(prepareError(dus(TensorType.FLOAT32, [2, 2], iota(4), [3, 1], [1, 2, 3], [0, 0])).message).toMatch(/larger than the operand .* in dimension 0/);
-    expect(prepareError(dus(TensorType.FLOAT32, [2, 2], iota(4), [2], [1, 2], [0, 0])).message).toMatch(/expected 2 dimensions like the operand/);
+    expect(prepareError(dus(TensorType.FLOAT32, [2, 2], iota(4), [1, 1], [1], [0])).message).toMatch(
+      /start_indices has shape \[1\], expected \[2\]/,
+    );
+    expect(prepareError(dus(TensorType.FLOAT32, [2, 2], iota(4), [3, 1], [1, 2, 3], [0, 0])).message).toMatch(
+      /larger than the operand .* in dimension 0/,
+    );
+    expect(prepareError(dus(TensorType.FLOAT32, [2, 2], iota(4), [2], [1, 2], [0, 0])).message).toMatch(
+      /expected 2 dimensions like the operand/,
+    );
   });
 });

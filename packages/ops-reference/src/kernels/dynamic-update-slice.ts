@@ -49,13 +49,25 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (rank > DYNAMIC_UPDATE_SLICE_MAX_DIMS)
     throw new KernelError(OP, node.index, `operand has ${rank} dimensions, at most ${DYNAMIC_UPDATE_SLICE_MAX_DIMS} are supported`);
   if (indices.dims.length !== 1 || indices.dims[0] !== rank)
-    throw new KernelError(OP, node.index, `start_indices has shape ${shapeString(indices.dims)}, expected [${rank}] (one index per operand dimension)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `start_indices has shape ${shapeString(indices.dims)}, expected [${rank}] (one index per operand dimension)`,
+    );
   if (update.dims.length !== rank)
-    throw new KernelError(OP, node.index, `update has shape ${shapeString(update.dims)}, expected ${rank} dimensions like the operand ${shapeString(operand.dims)}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `update has shape ${shapeString(update.dims)}, expected ${rank} dimensions like the operand ${shapeString(operand.dims)}`,
+    );
   const maxStart = new Int32Array(rank);
   for (let i = 0; i < rank; i++) {
     if (update.dims[i]! > operand.dims[i]!)
-      throw new KernelError(OP, node.index, `update shape ${shapeString(update.dims)} is larger than the operand ${shapeString(operand.dims)} in dimension ${i}`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `update shape ${shapeString(update.dims)} is larger than the operand ${shapeString(operand.dims)} in dimension ${i}`,
+      );
     maxStart[i] = operand.dims[i]! - update.dims[i]!;
   }
   const pad = DYNAMIC_UPDATE_SLICE_MAX_DIMS;
@@ -73,17 +85,27 @@ function prepare(context: TfLiteContext, node: Node): void {
 
 /** Copies the update, row by row of its last axis, to its clamped place in the output. */
 function writeUpdate(d: DynamicUpdateSliceOpData, upd: NumberArray, out: NumberArray): void {
-  const u = d.updDims, s = d.outStrides, st = d.starts;
-  const n0 = u[0]!, n1 = u[1]!, n2 = u[2]!, n3 = u[3]!, n4 = u[4]!, n5 = u[5]!;
-  const s0 = s[0]!, s1 = s[1]!, s2 = s[2]!, s3 = s[3]!, s4 = s[4]!;
+  const u = d.updDims,
+    s = d.outStrides,
+    st = d.starts;
+  const n0 = u[0]!,
+    n1 = u[1]!,
+    n2 = u[2]!,
+    n3 = u[3]!,
+    n4 = u[4]!,
+    n5 = u[5]!;
+  const s0 = s[0]!,
+    s1 = s[1]!,
+    s2 = s[2]!,
+    s3 = s[3]!,
+    s4 = s[4]!;
   const base = st[0]! * s0 + st[1]! * s1 + st[2]! * s2 + st[3]! * s3 + st[4]! * s4 + st[5]!;
   let p = 0;
   for (let i0 = 0, q0 = base; i0 < n0; i0++, q0 += s0)
     for (let i1 = 0, q1 = q0; i1 < n1; i1++, q1 += s1)
       for (let i2 = 0, q2 = q1; i2 < n2; i2++, q2 += s2)
         for (let i3 = 0, q3 = q2; i3 < n3; i3++, q3 += s3)
-          for (let i4 = 0, q4 = q3; i4 < n4; i4++, q4 += s4)
-            for (let i5 = 0, q = q4; i5 < n5; i5++) out[q++] = upd[p++]!;
+          for (let i4 = 0, q4 = q3; i4 < n4; i4++, q4 += s4) for (let i5 = 0, q = q4; i5 < n5; i5++) out[q++] = upd[p++]!;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

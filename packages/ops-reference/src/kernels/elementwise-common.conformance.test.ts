@@ -7,7 +7,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, UnsupportedOpError, builtinOperatorName, makeTypedView, numElements, type HarnessTensorSpec, type Registration } from '@micrort/core';
+import {
+  KernelHarness,
+  UnsupportedOpError,
+  builtinOperatorName,
+  makeTypedView,
+  numElements,
+  type HarnessTensorSpec,
+  type Registration,
+} from '@micrort/core';
 import {
   CONFORMANCE_DIR,
   SKIP_REASON,
@@ -72,7 +80,14 @@ function checkNodes(model: string): NodeCheck[] {
     op.outputs.forEach((t, j) => {
       const e = entries.get(t)!;
       const cmp = compareBytes(e.dtype, h.tensors[slot.get(t)!]!.bytes, readBytes(join(dir, e.file)));
-      results.push({ node: nodeIndex, op: builtinOperatorName(code), output: j, pass: cmp.pass, mismatches: cmp.mismatches, elements: cmp.elements });
+      results.push({
+        node: nodeIndex,
+        op: builtinOperatorName(code),
+        output: j,
+        pass: cmp.pass,
+        mismatches: cmp.mismatches,
+        elements: cmp.elements,
+      });
     });
   });
   return results;
@@ -107,7 +122,10 @@ describe.skipIf(!hasConformance)(`elementwise kernels on conformance models${has
       const def = loadConformanceModel(model);
       const producer = Number(diff.producer_op);
       const code = def.operatorCodes[def.subgraphs[0]!.operators[producer]!.opcodeIndex]!.builtinCode;
-      expect(byCode.has(code), `${model}: first differing tensor ${diff.index} (${diff.name}) comes from node ${producer} ${builtinOperatorName(code)}`).toBe(false);
+      expect(
+        byCode.has(code),
+        `${model}: first differing tensor ${diff.index} (${diff.name}) comes from node ${producer} ${builtinOperatorName(code)}`,
+      ).toBe(false);
     }
     if (skipped.length === 2) ctx.skip(`models need kernels outside this group: ${skipped.join(' | ')}`);
   });

@@ -28,14 +28,24 @@ const i16 = (data?: number[], shape = [n]) => ({ type: TensorType.INT16, shape, 
 const f32 = (data?: number[], shape = [n]) => ({ type: TensorType.FLOAT32, shape, data });
 const i32 = (data?: number[], shape = [n]) => ({ type: TensorType.INT32, shape, data });
 
-const unary = (registration: HarnessOptions['registration'], input: HarnessOptions['tensors'][number], output: HarnessOptions['tensors'][number], builtinData: HarnessOptions['builtinData'] = null): HarnessOptions => ({
+const unary = (
+  registration: HarnessOptions['registration'],
+  input: HarnessOptions['tensors'][number],
+  output: HarnessOptions['tensors'][number],
+  builtinData: HarnessOptions['builtinData'] = null,
+): HarnessOptions => ({
   registration,
   tensors: [input, output],
   inputs: [0],
   outputs: [1],
   builtinData,
 });
-const binary = (registration: HarnessOptions['registration'], a: HarnessOptions['tensors'][number], b: HarnessOptions['tensors'][number], out: HarnessOptions['tensors'][number]): HarnessOptions => ({
+const binary = (
+  registration: HarnessOptions['registration'],
+  a: HarnessOptions['tensors'][number],
+  b: HarnessOptions['tensors'][number],
+  out: HarnessOptions['tensors'][number],
+): HarnessOptions => ({
   registration,
   tensors: [a, b, out],
   inputs: [0, 1],
@@ -57,7 +67,10 @@ const configs: [string, HarnessOptions][] = [
   ['LOGISTIC int8', unary(LOGISTIC, i8(ramp(-100, 8)), { type: TensorType.INT8, shape: [n], scale: 1 / 256, zeroPoint: -128 })],
   ['LOGISTIC int16', unary(LOGISTIC, i16(ramp(-30000, 2500)), { type: TensorType.INT16, shape: [n], scale: 1 / 32768, zeroPoint: 0 })],
   ['TANH int8', unary(TANH, i8(ramp(-100, 8)), { type: TensorType.INT8, shape: [n], scale: 1 / 128, zeroPoint: 0 })],
-  ['TANH int16', unary(TANH, { ...i16(ramp(-30000, 2500)), scale: 0.0003 }, { type: TensorType.INT16, shape: [n], scale: 1 / 32768, zeroPoint: 0 })],
+  [
+    'TANH int16',
+    unary(TANH, { ...i16(ramp(-30000, 2500)), scale: 0.0003 }, { type: TensorType.INT16, shape: [n], scale: 1 / 32768, zeroPoint: 0 }),
+  ],
   ['RELU int8', unary(RELU, i8(ramp(-100, 8)), { ...i8(), scale: 0.04 })],
   ['RELU6 int8', unary(RELU6, i8(ramp(-100, 8)), i8())],
   ['LEAKY_RELU int16', unary(LEAKY_RELU, i16(ramp(-30000, 2500)), { ...i16(), scale: 0.0005 }, { alpha: 0.2 })],

@@ -112,7 +112,11 @@ export function activationRangeQuantized(op: string, node: Node, activation: Act
 export function requireQuantized(op: string, node: Node, tensor: Tensor, what: string): void {
   const q = tensor.quantization;
   if (!q || q.scale.length === 0 || !(tensor.params.scale > 0 && tensor.params.scale < Infinity))
-    throw new KernelError(op, node.index, `${what} (tensor ${tensor.index}) of type ${tensorTypeName(tensor.type)} needs affine quantization with a positive finite scale (got ${q && q.scale.length ? tensor.params.scale : 'none'})`);
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} (tensor ${tensor.index}) of type ${tensorTypeName(tensor.type)} needs affine quantization with a positive finite scale (got ${q && q.scale.length ? tensor.params.scale : 'none'})`,
+    );
 }
 
 /** Throws unless `tensor` is not quantized (TFLM's kTfLiteNoQuantization). */
@@ -125,13 +129,21 @@ export function requireNotQuantized(op: string, node: Node, tensor: Tensor, what
 /** Throws unless the zero point of `tensor` is `expected`. */
 export function requireZeroPoint(op: string, node: Node, tensor: Tensor, what: string, expected: number): void {
   if (tensor.params.zeroPoint !== expected)
-    throw new KernelError(op, node.index, `${what} (tensor ${tensor.index}) zero point must be ${expected}, got ${tensor.params.zeroPoint}`);
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} (tensor ${tensor.index}) zero point must be ${expected}, got ${tensor.params.zeroPoint}`,
+    );
 }
 
 /** Throws unless `a` and `b` have the same element type. */
 export function requireSameType(op: string, node: Node, a: Tensor, b: Tensor, what: string): void {
   if (a.type !== b.type)
-    throw new KernelError(op, node.index, `${what}: types differ (tensor ${a.index} is ${tensorTypeName(a.type)}, tensor ${b.index} is ${tensorTypeName(b.type)})`);
+    throw new KernelError(
+      op,
+      node.index,
+      `${what}: types differ (tensor ${a.index} is ${tensorTypeName(a.type)}, tensor ${b.index} is ${tensorTypeName(b.type)})`,
+    );
 }
 
 /** Throws unless `type` is one of `allowed`. */
@@ -149,7 +161,11 @@ export function requireSameElementCount(op: string, node: Node, input: Tensor, o
   const n = numElements(input.dims);
   const m = numElements(output.dims);
   if (n !== m)
-    throw new KernelError(op, node.index, `input (tensor ${input.index}, shape [${input.dims.join(',')}]) and output (tensor ${output.index}, shape [${output.dims.join(',')}]) differ in element count: ${n} vs ${m}`);
+    throw new KernelError(
+      op,
+      node.index,
+      `input (tensor ${input.index}, shape [${input.dims.join(',')}]) and output (tensor ${output.index}, shape [${output.dims.join(',')}]) differ in element count: ${n} vs ${m}`,
+    );
   return n;
 }
 
@@ -198,11 +214,7 @@ export class BroadcastPlan {
   private readonly outerStride2: Int32Array;
   private readonly counter: Int32Array;
 
-  private constructor(
-    shape: Int32Array,
-    requiresBroadcast: boolean,
-    groups: { size: number; s1: number; s2: number }[],
-  ) {
+  private constructor(shape: Int32Array, requiresBroadcast: boolean, groups: { size: number; s1: number; s2: number }[]) {
     this.shape = shape;
     this.requiresBroadcast = requiresBroadcast;
     this.outputSize = numElements(shape);
@@ -253,7 +265,8 @@ export class BroadcastPlan {
       } else if (b === 1) {
         shape[i] = a;
         requiresBroadcast = true;
-      } else return `shapes [${Array.from(dims1).join(',')}] and [${Array.from(dims2).join(',')}] cannot be broadcast (dimension ${i} of the right-aligned shapes: ${a} vs ${b})`;
+      } else
+        return `shapes [${Array.from(dims1).join(',')}] and [${Array.from(dims2).join(',')}] cannot be broadcast (dimension ${i} of the right-aligned shapes: ${a} vs ${b})`;
     }
     // Contiguous strides of each input in elements, 0 where the input is broadcast.
     const groups: { size: number; s1: number; s2: number }[] = [];
@@ -313,9 +326,17 @@ export function extendShape(dims: ArrayLike<number>, rank: number): Int32Array {
  * broadcast shape (or, without broadcasting, the same element count, as TFLM's MatchingElementsSize) and
  * that broadcasting stays within `maxBroadcastRank` dimensions (TFLM's NdArrayDesc size for the op).
  */
-export function planBinary(op: string, node: Node, input1: Tensor, input2: Tensor, output: Tensor, maxBroadcastRank: number): BroadcastPlan {
+export function planBinary(
+  op: string,
+  node: Node,
+  input1: Tensor,
+  input2: Tensor,
+  output: Tensor,
+  maxBroadcastRank: number,
+): BroadcastPlan {
   const plan = BroadcastPlan.create(input1.dims, input2.dims);
-  if (typeof plan === 'string') throw new KernelError(op, node.index, `input 1 (tensor ${input1.index}) and input 2 (tensor ${input2.index}): ${plan}`);
+  if (typeof plan === 'string')
+    throw new KernelError(op, node.index, `input 1 (tensor ${input1.index}) and input 2 (tensor ${input2.index}): ${plan}`);
   const outCount = numElements(output.dims);
   if (plan.requiresBroadcast) {
     const rank = Math.max(plan.shape.length, output.dims.length);
@@ -325,7 +346,11 @@ export function planBinary(op: string, node: Node, input1: Tensor, input2: Tenso
     const b = extendShape(output.dims, rank);
     for (let i = 0; i < rank; i++)
       if (a[i] !== b[i])
-        throw new KernelError(op, node.index, `output (tensor ${output.index}) has shape [${output.dims.join(',')}], expected the broadcast shape [${plan.shape.join(',')}]`);
+        throw new KernelError(
+          op,
+          node.index,
+          `output (tensor ${output.index}) has shape [${output.dims.join(',')}], expected the broadcast shape [${plan.shape.join(',')}]`,
+        );
   } else if (outCount !== plan.outputSize) {
     throw new KernelError(op, node.index, `output (tensor ${output.index}) has ${outCount} elements, inputs have ${plan.outputSize}`);
   }

@@ -9,7 +9,10 @@ const ALL_INT8 = Array.from({ length: 256 }, (_, i) => i - 128);
 describe('ELU', () => {
   it('float32: x < 0 ? expm1(x) : x (TFLM elu_test values)', () => {
     const x = [0, -6, 2, -4, 3, -2, 10, -0.1];
-    expectFloatClose(run(ELU, [f32([8], x), f32([8])], [0], [1]), x.map((v) => (v < 0 ? Math.expm1(v) : v)));
+    expectFloatClose(
+      run(ELU, [f32([8], x), f32([8])], [0], [1]),
+      x.map((v) => (v < 0 ? Math.expm1(v) : v)),
+    );
   });
 
   it('int8: the 256-entry table is within one step of the real ELU for every input, and saturates', () => {

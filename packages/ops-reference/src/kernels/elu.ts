@@ -31,7 +31,14 @@ function eluTransform(x: number): number {
  * TFLM's LUT population for int8 (elu.cc PopulateLookupTable / common.h LUTPopulateInt8), every step in
  * float32: table[uint8(v)] = clamp(int32(round(f(scale_in * (v - zp_in)) * (1 / scale_out)) + zp_out)).
  */
-export function populateInt8Table(inputScale: number, inputZeroPoint: number, outputScale: number, outputZeroPoint: number, transform: (x: number) => number, table: Int8Array): void {
+export function populateInt8Table(
+  inputScale: number,
+  inputZeroPoint: number,
+  outputScale: number,
+  outputZeroPoint: number,
+  transform: (x: number) => number,
+  table: Int8Array,
+): void {
   const f = Math.fround;
   const inverseScale = f(1 / outputScale);
   const inScale = f(inputScale);

@@ -33,9 +33,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   const ids = getInput(context, node, 0, OP);
   const table = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  if (ids.dims.length !== 1) throw new KernelError(OP, node.index, `ids (tensor ${ids.index}) must be 1-D, got shape ${shapeString(ids.dims)}`);
+  if (ids.dims.length !== 1)
+    throw new KernelError(OP, node.index, `ids (tensor ${ids.index}) must be 1-D, got shape ${shapeString(ids.dims)}`);
   requireTypeIn(OP, node, ids, 'ids', [TensorType.INT32]);
-  if (table.dims.length < 2) throw new KernelError(OP, node.index, `table (tensor ${table.index}) must have at least 2 dimensions, got ${shapeString(table.dims)}`);
+  if (table.dims.length < 2)
+    throw new KernelError(OP, node.index, `table (tensor ${table.index}) must have at least 2 dimensions, got ${shapeString(table.dims)}`);
   requireTypeIn(OP, node, table, 'table', TABLE_TYPES);
   const outputTypes = table.type === TensorType.INT8 ? [TensorType.INT8, TensorType.FLOAT32] : [table.type];
   requireTypeIn(OP, node, output, 'output', outputTypes);

@@ -21,11 +21,16 @@ function prepare(context: TfLiteContext, node: Node): void {
   requireTypeIn(OP, node, input, 'input', TYPES);
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
   if (axisTensor.dims.length > 1)
-    throw new KernelError(OP, node.index, `axis (tensor ${axisTensor.index}) must be a scalar or a 1-element vector, got ${axisTensor.dims.length} dimensions`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `axis (tensor ${axisTensor.index}) must be a scalar or a 1-element vector, got ${axisTensor.dims.length} dimensions`,
+    );
   const rank = input.dims.length;
   const raw = readConstantAxis(OP, node, axisTensor, 'axis');
   const axis = raw < 0 ? raw + rank + 1 : raw;
-  if (axis < 0 || axis > rank) throw new KernelError(OP, node.index, `axis ${raw} is out of range for a ${rank}-D input (valid: ${-rank - 1}..${rank})`);
+  if (axis < 0 || axis > rank)
+    throw new KernelError(OP, node.index, `axis ${raw} is out of range for a ${rank}-D input (valid: ${-rank - 1}..${rank})`);
   const expected = Array.from(input.dims);
   expected.splice(axis, 0, 1);
   requireShape(OP, node, output, 'output', expected);

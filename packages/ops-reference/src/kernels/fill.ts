@@ -28,18 +28,31 @@ function prepare(context: TfLiteContext, node: Node): void {
   const dims = getInput(context, node, 0, OP);
   const value = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  if (value.dims.length !== 0) throw new KernelError(OP, node.index, `value (tensor ${value.index}) must be a scalar, it has shape [${value.dims.join(',')}]`);
+  if (value.dims.length !== 0)
+    throw new KernelError(OP, node.index, `value (tensor ${value.index}) must be a scalar, it has shape [${value.dims.join(',')}]`);
   requireHandledType(OP, node, value, 'value', TYPES);
   if (output.type !== value.type)
-    throw new KernelError(OP, node.index, `output (tensor ${output.index}) is ${tensorTypeName(output.type)}, the value ${tensorTypeName(value.type)}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output (tensor ${output.index}) is ${tensorTypeName(output.type)}, the value ${tensorTypeName(value.type)}`,
+    );
   if (!dims.isConstant) return;
   requireHandledType(OP, node, dims, 'dims', DIMS_TYPES);
   if (dims.dims.length !== 1 || dims.dims[0] !== output.dims.length)
-    throw new KernelError(OP, node.index, `dims (tensor ${dims.index}) must be a 1-D tensor of ${output.dims.length} values (the output rank), it has shape [${dims.dims.join(',')}]`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `dims (tensor ${dims.index}) must be a 1-D tensor of ${output.dims.length} values (the output rank), it has shape [${dims.dims.join(',')}]`,
+    );
   for (let i = 0; i < output.dims.length; i++) {
     const v = Number(dims.data[i]!);
     if (v !== output.dims[i])
-      throw new KernelError(OP, node.index, `dims (tensor ${dims.index}) [${Array.from(dims.data as ArrayLike<number | bigint>, Number).join(',')}] differ from the output shape [${output.dims.join(',')}]`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `dims (tensor ${dims.index}) [${Array.from(dims.data as ArrayLike<number | bigint>, Number).join(',')}] differ from the output shape [${output.dims.join(',')}]`,
+      );
   }
 }
 

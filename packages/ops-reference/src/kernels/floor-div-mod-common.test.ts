@@ -5,7 +5,9 @@ import { FLOOR_MOD } from './floor-mod.js';
 
 describe('FLOOR_DIV / FLOOR_MOD', () => {
   it('FLOOR_DIV floors the quotient (TFLM floor_div_test FloorDivModelSimple and broadcast)', () => {
-    expect(run(FLOOR_DIV, [f32([1, 2, 2, 1], [10, 9, 11, 3]), f32([1, 2, 2, 1], [2, 2, 3, 4]), f32([1, 2, 2, 1])], [0, 1], [2])).toEqual([5, 4, 3, 0]);
+    expect(run(FLOOR_DIV, [f32([1, 2, 2, 1], [10, 9, 11, 3]), f32([1, 2, 2, 1], [2, 2, 3, 4]), f32([1, 2, 2, 1])], [0, 1], [2])).toEqual([
+      5, 4, 3, 0,
+    ]);
     expect(run(FLOOR_DIV, [f32([1, 2, 2, 1], [10, -9, -11, 7]), f32([1], [-3]), f32([1, 2, 2, 1])], [0, 1], [2])).toEqual([-4, 3, 3, -3]);
   });
 
@@ -17,7 +19,9 @@ describe('FLOOR_DIV / FLOOR_MOD', () => {
   });
 
   it('FLOOR_MOD takes the sign of the divisor (TFLM floor_mod_test values), exact in float32', () => {
-    expect(run(FLOOR_MOD, [f32([1, 2, 2, 1], [10, 9, 11, 3]), f32([1, 2, 2, 1], [2, 2, 3, 4]), f32([1, 2, 2, 1])], [0, 1], [2])).toEqual([0, 1, 2, 3]);
+    expect(run(FLOOR_MOD, [f32([1, 2, 2, 1], [10, 9, 11, 3]), f32([1, 2, 2, 1], [2, 2, 3, 4]), f32([1, 2, 2, 1])], [0, 1], [2])).toEqual([
+      0, 1, 2, 3,
+    ]);
     expect(run(FLOOR_MOD, [f32([1, 2, 2, 1], [10, -9, -11, 7]), f32([1], [-3]), f32([1, 2, 2, 1])], [0, 1], [2])).toEqual([-2, -0, -2, -2]); // fmodf(-9, -3) is -0
     const f = Math.fround;
     expect(run(FLOOR_MOD, [f32([2], [-0.5, 5.25]), f32([2], [0.75, -2.5]), f32([2])], [0, 1], [2])).toEqual([f(0.25), f(-2.25)]);
@@ -29,7 +33,10 @@ describe('FLOOR_DIV / FLOOR_MOD', () => {
       const h = harness(reg, [i32([1], [4]), i32([1], [2]), i32([1])], [0, 1], [2]);
       expect(h.supportsAnswer()).toBe('int32 input (handles float32)');
       expect(kernelError(() => h.prepare()).message).toMatch(/has type int32; FLOOR_(DIV|MOD) handles float32/);
-      expect(kernelError(() => harness(reg, [f32([2, 1, 1, 1, 1], [1, 2]), f32([2], [1, 2]), f32([2, 1, 1, 1, 2])], [0, 1], [2]).prepare()).message).toMatch(/at most 4 dimensions/);
+      expect(
+        kernelError(() => harness(reg, [f32([2, 1, 1, 1, 1], [1, 2]), f32([2], [1, 2]), f32([2, 1, 1, 1, 2])], [0, 1], [2]).prepare())
+          .message,
+      ).toMatch(/at most 4 dimensions/);
     }
   });
 });

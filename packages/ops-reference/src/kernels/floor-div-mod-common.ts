@@ -19,7 +19,12 @@ export interface FloorDivModOpData {
 }
 
 /** The registration of FLOOR_DIV or FLOOR_MOD around its invoke. */
-export function floorDivModKernel(name: string, builtinCode: number, version: number, invoke: (context: TfLiteContext, node: Node) => void): Registration<FloorDivModOpData> {
+export function floorDivModKernel(
+  name: string,
+  builtinCode: number,
+  version: number,
+  invoke: (context: TfLiteContext, node: Node) => void,
+): Registration<FloorDivModOpData> {
   return {
     builtinCode,
     version,

@@ -74,7 +74,14 @@ export function fullyConnectedFloat(
  * (filter + filter_offset) * (input + input_offset), bias, MultiplyByQuantizedMultiplier, output offset,
  * clamp. `p` is the op-data word block (FcWord offsets).
  */
-export function fullyConnectedInt8(s: FcShape, p: Int32Array, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+export function fullyConnectedInt8(
+  s: FcShape,
+  p: Int32Array,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   const inputOffset = -p[FcWord.InputZeroPoint]!;
   const filterOffset = -p[FcWord.FilterZeroPoint]!;
   const outputOffset = p[FcWord.OutputZeroPoint]!;
@@ -203,7 +210,14 @@ export function fullyConnectedInt16Acc32(
  * zero point 0): int32 accumulation of (filter + filter_offset) * (input + input_offset), bias,
  * MultiplyByQuantizedMultiplier, output offset, clamp — `fullyConnectedInt8`'s arithmetic on uint8 data.
  */
-export function fullyConnectedUint8(s: FcShape, p: Int32Array, input: Uint8Array, filter: Uint8Array, bias: Int32Array | null, output: Uint8Array | Int16Array): void {
+export function fullyConnectedUint8(
+  s: FcShape,
+  p: Int32Array,
+  input: Uint8Array,
+  filter: Uint8Array,
+  bias: Int32Array | null,
+  output: Uint8Array | Int16Array,
+): void {
   const inputOffset = -p[FcWord.InputZeroPoint]!;
   const filterOffset = -p[FcWord.FilterZeroPoint]!;
   const outputOffset = p[FcWord.OutputZeroPoint]!;
@@ -217,7 +231,8 @@ export function fullyConnectedUint8(s: FcShape, p: Int32Array, input: Uint8Array
     for (let oc = 0; oc < outputDepth; oc++) {
       const wBase = oc * accumDepth;
       let acc = 0;
-      for (let d = 0; d < accumDepth; d++) acc = (acc + Math.imul((filter[wBase + d]! + filterOffset) | 0, (input[inBase + d]! + inputOffset) | 0)) | 0;
+      for (let d = 0; d < accumDepth; d++)
+        acc = (acc + Math.imul((filter[wBase + d]! + filterOffset) | 0, (input[inBase + d]! + inputOffset) | 0)) | 0;
       if (bias !== null) acc = (acc + bias[oc]!) | 0;
       acc = (multiplyByQuantizedMultiplier(acc, multiplier, shift) + outputOffset) | 0;
       output[oc + outputDepth * b] = acc < lo ? lo : acc > hi ? hi : acc;

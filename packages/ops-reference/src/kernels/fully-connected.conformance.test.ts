@@ -75,7 +75,9 @@ function checkModel(name: string): NodeCheck[] {
         node: n.index,
         op: n.op,
         status: cmp.pass ? 'match' : 'mismatch',
-        detail: cmp.pass ? undefined : `tensor ${t}: ${cmp.mismatches}/${cmp.elements} differ, first at ${cmp.firstMismatchAt}, max |diff| ${cmp.maxAbsDiff}`,
+        detail: cmp.pass
+          ? undefined
+          : `tensor ${t}: ${cmp.mismatches}/${cmp.elements} differ, first at ${cmp.firstMismatchAt}, max |diff| ${cmp.maxAbsDiff}`,
       });
     }
   }

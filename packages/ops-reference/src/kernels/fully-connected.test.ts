@@ -54,7 +54,12 @@ function rng(seed: number): () => number {
 }
 
 describe('FULLY_CONNECTED float32', () => {
-  const f32 = (shape: number[], data?: number[], constant = false): HarnessTensorSpec => ({ type: TensorType.FLOAT32, shape, data, constant });
+  const f32 = (shape: number[], data?: number[], constant = false): HarnessTensorSpec => ({
+    type: TensorType.FLOAT32,
+    shape,
+    data,
+    constant,
+  });
   it('computes the TFLM SimpleTest goldens', () => {
     const h = run([f32([2, 10], SIMPLE_INPUT), f32([3, 10], SIMPLE_WEIGHTS, true), f32([3], [1, 2, 3], true), f32([2, 3])], [0, 1, 2]);
     expect(h.outputArray()).toEqual(SIMPLE_GOLDEN);
@@ -66,7 +71,11 @@ describe('FULLY_CONNECTED float32', () => {
   });
   it('applies fused RELU (TFLM relu_golden)', () => {
     const w = [...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((v) => -v), ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]];
-    const h = run([f32([2, 10], SIMPLE_INPUT), f32([3, 10], w, true), f32([3], [1, -2, 3], true), f32([2, 3])], [0, 1, 2], opts({ fusedActivationFunction: ActivationFunctionType.RELU }));
+    const h = run(
+      [f32([2, 10], SIMPLE_INPUT), f32([3, 10], w, true), f32([3], [1, -2, 3], true), f32([2, 3])],
+      [0, 1, 2],
+      opts({ fusedActivationFunction: ActivationFunctionType.RELU }),
+    );
     expect(h.outputArray()).toEqual([24, 0, 26, 58, 0, 60]);
   });
   it('clamps infinities to ±FLT_MAX as TFLM does with activation NONE', () => {
@@ -87,7 +96,9 @@ describe('FULLY_CONNECTED float32', () => {
     const t = [f32([2, 10], SIMPLE_INPUT), f32([3, 10], SIMPLE_WEIGHTS, true), f32([2, 3])];
     expect(() => run(t, [0, 1], opts({ weightsFormat: FullyConnectedWeightsFormat.SHUFFLED4x16INT8 }))).toThrow(/shuffled/);
     expect(() => run(t, [0, 1], opts({ fusedActivationFunction: ActivationFunctionType.TANH }))).toThrow(KernelError);
-    expect(() => run([f32([2, 9]), f32([3, 10], SIMPLE_WEIGHTS, true), f32([2, 3])], [0, 1])).toThrow(/18 elements, expected batches 2 x accum_depth 10/);
+    expect(() => run([f32([2, 9]), f32([3, 10], SIMPLE_WEIGHTS, true), f32([2, 3])], [0, 1])).toThrow(
+      /18 elements, expected batches 2 x accum_depth 10/,
+    );
     expect(() => run([f32([2, 10]), f32([3, 10], SIMPLE_WEIGHTS, true), f32([2, 4])], [0, 1])).toThrow(/last dimension 4/);
     expect(() => run([f32([2, 10]), f32([3, 10], SIMPLE_WEIGHTS, true), f32([2], [1, 2], true), f32([2, 3])], [0, 1, 2])).toThrow(/bias/);
   });
@@ -95,7 +106,13 @@ describe('FULLY_CONNECTED float32', () => {
 
 describe('FULLY_CONNECTED int8', () => {
   // input scale 0.5, zp -1; weights scale 1; bias scale 0.5; output scale 1, zp -1 → multiplier 0.5, exact
-  const input = (data = SIMPLE_INPUT) => ({ type: TensorType.INT8, shape: [2, 10], data: data.map((x) => x * 2 - 1), scale: 0.5, zeroPoint: -1 });
+  const input = (data = SIMPLE_INPUT) => ({
+    type: TensorType.INT8,
+    shape: [2, 10],
+    data: data.map((x) => x * 2 - 1),
+    scale: 0.5,
+    zeroPoint: -1,
+  });
   const weights = (data = SIMPLE_WEIGHTS, scale: number | number[] = 1, quantizedDimension = 0) => ({
     type: TensorType.INT8,
     shape: [3, 10],
@@ -105,7 +122,14 @@ describe('FULLY_CONNECTED int8', () => {
     zeroPoint: Array.isArray(scale) ? scale.map(() => 0) : 0,
     quantizedDimension,
   });
-  const bias = (data = [1, 2, 3], scale = 0.5) => ({ type: TensorType.INT32, shape: [3], data: data.map((x) => x / scale), constant: true, scale, zeroPoint: 0 });
+  const bias = (data = [1, 2, 3], scale = 0.5) => ({
+    type: TensorType.INT32,
+    shape: [3],
+    data: data.map((x) => x / scale),
+    constant: true,
+    scale,
+    zeroPoint: 0,
+  });
   const output = (scale = 1, zeroPoint = -1) => ({ type: TensorType.INT8, shape: [2, 3], scale, zeroPoint });
 
   it('computes the SimpleTest goldens exactly (per-tensor)', () => {
@@ -120,16 +144,27 @@ describe('FULLY_CONNECTED int8', () => {
     const big = run([input(), weights(SIMPLE_WEIGHTS.map((v) => v * 10)), bias(), output(1, 0)], [0, 1, 2]);
     // 10x the products: 230+1, 230+2, ... → clamped to 127
     expect(big.outputArray()).toEqual([127, 127, 127, 127, 127, 127]);
-    const relu6 = run([input(), weights(), bias(), output(0.25, -128)], [0, 1, 2], opts({ fusedActivationFunction: ActivationFunctionType.RELU6 }));
+    const relu6 = run(
+      [input(), weights(), bias(), output(0.25, -128)],
+      [0, 1, 2],
+      opts({ fusedActivationFunction: ActivationFunctionType.RELU6 }),
+    );
     // RELU6 max = -128 + round(6 / 0.25) = -104
     expect(relu6.outputArray()).toEqual([-104, -104, -104, -104, -104, -104]);
-    const relu = run([input(SIMPLE_INPUT.map((v) => -v)), weights(), bias(), output(1, 5)], [0, 1, 2], opts({ fusedActivationFunction: ActivationFunctionType.RELU }));
+    const relu = run(
+      [input(SIMPLE_INPUT.map((v) => -v)), weights(), bias(), output(1, 5)],
+      [0, 1, 2],
+      opts({ fusedActivationFunction: ActivationFunctionType.RELU }),
+    );
     // outputs are negative reals → clamped at the quantized 0, i.e. the zero point 5
     expect(relu.outputArray()).toEqual([5, 5, 5, 5, 5, 5]);
   });
   it('uses one multiplier per channel with per-channel filter scales', () => {
     // channel c has scale 2^-c, weights stored 2^c times larger: same real weights → same goldens
-    const w = weights(SIMPLE_WEIGHTS.map((v, i) => v * 2 ** Math.floor(i / 10)), [1, 0.5, 0.25]);
+    const w = weights(
+      SIMPLE_WEIGHTS.map((v, i) => v * 2 ** Math.floor(i / 10)),
+      [1, 0.5, 0.25],
+    );
     // per-channel bias scale is input_scale * filter_scale[c] = 0.5 * 2^-c
     const b = { type: TensorType.INT32, shape: [3], data: [2, 8, 24], constant: true, scale: [0.5, 0.25, 0.125], zeroPoint: [0, 0, 0] };
     const h = run([input(), w, b, output()], [0, 1, 2]);
@@ -161,7 +196,14 @@ describe('FULLY_CONNECTED int8', () => {
       const b = [...Array(units)].map(() => (r() % 20001) - 10000);
       const tensors: HarnessTensorSpec[] = [
         { type: TensorType.INT8, shape: [batches, depth], data: x, scale: inScale, zeroPoint: inZp },
-        { type: TensorType.INT8, shape: [units, depth], data: w, constant: true, scale: perChannel ? wScales : wScales[0]!, zeroPoint: perChannel ? wScales.map(() => 0) : 0 },
+        {
+          type: TensorType.INT8,
+          shape: [units, depth],
+          data: w,
+          constant: true,
+          scale: perChannel ? wScales : wScales[0]!,
+          zeroPoint: perChannel ? wScales.map(() => 0) : 0,
+        },
         { type: TensorType.INT32, shape: [units], data: b, constant: true, scale: Math.fround(inScale * wScales[0]!), zeroPoint: 0 },
         { type: TensorType.INT8, shape: [batches, units], scale: outScale, zeroPoint: outZp },
       ];
@@ -189,7 +231,13 @@ describe('FULLY_CONNECTED int8', () => {
     }
   });
   it('does not allocate in invoke', () => {
-    const h = new KernelHarness({ registration: FULLY_CONNECTED, tensors: [input(), weights(), bias(), output()], inputs: [0, 1, 2], outputs: [3], builtinData: opts() }).prepare();
+    const h = new KernelHarness({
+      registration: FULLY_CONNECTED,
+      tensors: [input(), weights(), bias(), output()],
+      inputs: [0, 1, 2],
+      outputs: [3],
+      builtinData: opts(),
+    }).prepare();
     const ctx = invokeContext(h);
     const node = h.node;
     expect(leastAllocation(() => FULLY_CONNECTED.invoke(ctx, node))).toBeLessThan(8);
@@ -241,7 +289,10 @@ describe('FULLY_CONNECTED int16 x int8', () => {
     expect(run(t, [0, 1], opts({ quantizedBiasType: TensorType.INT64 })).outputArray()).toEqual([23, 23, 23, 57, 57, 57]);
   });
   it('supports per-channel weights', () => {
-    const w = weights(SIMPLE_WEIGHTS.map((v, i) => v * 2 ** Math.floor(i / 10)), [1, 0.5, 0.25]);
+    const w = weights(
+      SIMPLE_WEIGHTS.map((v, i) => v * 2 ** Math.floor(i / 10)),
+      [1, 0.5, 0.25],
+    );
     const bias = { type: TensorType.INT64, shape: [3], data: [1n, 4n, 12n], constant: true, scale: [1, 0.5, 0.25], zeroPoint: [0, 0, 0] };
     expect(run([input(), w, bias, output()], [0, 1, 2]).outputArray()).toEqual(SIMPLE_GOLDEN);
   });
@@ -271,6 +322,7 @@ function invokeContext(h: KernelHarness) {
 /** Bytes per invoke, the least of three measurements (JIT tiering on a busy machine can add a few bytes to one run). */
 function leastAllocation(fn: () => void): number {
   let best = Infinity;
-  for (let i = 0; i < 3 && best >= 8; i++) best = Math.min(best, measureAllocation(fn, { warmup: 5000, trials: 5, iterations: 2000 }).bytesPerCall);
+  for (let i = 0; i < 3 && best >= 8; i++)
+    best = Math.min(best, measureAllocation(fn, { warmup: 5000, trials: 5, iterations: 2000 }).bytesPerCall);
   return best;
 }

@@ -110,17 +110,27 @@ function planShape(node: Node, input: Tensor, filter: Tensor, output: Tensor, ke
   if (or < 1) fail(node, `output (tensor ${output.index}) must have rank >= 1`);
   const outputDepth = output.dims[or - 1]!;
   if (outputDepth !== filterRows)
-    fail(node, `output (tensor ${output.index}) last dimension ${outputDepth} does not match the filter's ${filterRows} output units (filter shape ${shapeOf(filter)})`);
+    fail(
+      node,
+      `output (tensor ${output.index}) last dimension ${outputDepth} does not match the filter's ${filterRows} output units (filter shape ${shapeOf(filter)})`,
+    );
   const outCount = numElements(output.dims);
   const batches = outputDepth === 0 ? 0 : outCount / outputDepth;
   const inCount = numElements(input.dims);
   if (inCount !== batches * accumDepth)
-    fail(node, `input (tensor ${input.index}, shape ${shapeOf(input)}) has ${inCount} elements, expected batches ${batches} x accum_depth ${accumDepth} = ${batches * accumDepth}`);
+    fail(
+      node,
+      `input (tensor ${input.index}, shape ${shapeOf(input)}) has ${inCount} elements, expected batches ${batches} x accum_depth ${accumDepth} = ${batches * accumDepth}`,
+    );
   if (keepNumDims) {
     const ir = input.dims.length;
     let ok = ir === or;
     for (let i = 0; ok && i < or - 1; i++) ok = input.dims[i] === output.dims[i];
-    if (!ok) fail(node, `keep_num_dims: output shape ${shapeOf(output)} must be the input shape ${shapeOf(input)} with the last dimension replaced by ${outputDepth}`);
+    if (!ok)
+      fail(
+        node,
+        `keep_num_dims: output shape ${shapeOf(output)} must be the input shape ${shapeOf(input)} with the last dimension replaced by ${outputDepth}`,
+      );
   }
   return { batches, outputDepth, accumDepth };
 }
@@ -138,7 +148,10 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = context.getTensor(node.outputs[0]!);
 
   if (opts.weightsFormat !== FullyConnectedWeightsFormat.DEFAULT)
-    fail(node, `weights_format ${FullyConnectedWeightsFormat[opts.weightsFormat] ?? opts.weightsFormat} (shuffled weights) is not supported`);
+    fail(
+      node,
+      `weights_format ${FullyConnectedWeightsFormat[opts.weightsFormat] ?? opts.weightsFormat} (shuffled weights) is not supported`,
+    );
   checkConvActivation(OP, node, opts.fusedActivationFunction);
   const uint8ToInt16 = input.type === TensorType.UINT8 && output.type === TensorType.INT16;
   if (input.type !== output.type && !uint8ToInt16)
@@ -148,8 +161,16 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (input.type === TensorType.FLOAT32 && filter.type !== TensorType.FLOAT32)
     fail(node, `hybrid FULLY_CONNECTED (float32 input with ${tensorTypeName(filter.type)} weights) is not supported`);
   if ((input.type === TensorType.INT8 || input.type === TensorType.INT16) && filter.type !== TensorType.INT8)
-    fail(node, `${tensorTypeName(input.type)} input needs int8 weights, got ${tensorTypeName(filter.type)} (filter tensor ${filter.index})`);
-  if (input.type !== TensorType.FLOAT32 && input.type !== TensorType.INT8 && input.type !== TensorType.INT16 && input.type !== TensorType.UINT8)
+    fail(
+      node,
+      `${tensorTypeName(input.type)} input needs int8 weights, got ${tensorTypeName(filter.type)} (filter tensor ${filter.index})`,
+    );
+  if (
+    input.type !== TensorType.FLOAT32 &&
+    input.type !== TensorType.INT8 &&
+    input.type !== TensorType.INT16 &&
+    input.type !== TensorType.UINT8
+  )
     fail(node, `unsupported input type ${tensorTypeName(input.type)}; supported: float32, int8, int16, uint8`);
 
   const shape = planShape(node, input, filter, output, opts.keepNumDims);
@@ -162,7 +183,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const p = data.params;
 
   if (input.type === TensorType.FLOAT32) {
-    if (bias && bias.type !== TensorType.FLOAT32) fail(node, `float32 FULLY_CONNECTED needs a float32 bias, got ${tensorTypeName(bias.type)}`);
+    if (bias && bias.type !== TensorType.FLOAT32)
+      fail(node, `float32 FULLY_CONNECTED needs a float32 bias, got ${tensorTypeName(bias.type)}`);
     [data.floatMin, data.floatMax] = activationRangeFloat(OP, node, opts.fusedActivationFunction);
     data.kind = FcKind.Float32;
     return;
@@ -184,8 +206,10 @@ function prepare(context: TfLiteContext, node: Node): void {
     if (bias && bias.type !== TensorType.INT32) fail(node, `int8 FULLY_CONNECTED needs an int32 bias, got ${tensorTypeName(bias.type)}`);
     data.kind = perChannel ? FcKind.Int8PerChannel : FcKind.Int8;
   } else {
-    if (input.params.zeroPoint !== 0) fail(node, `int16 input (tensor ${input.index}) must have zero point 0, got ${input.params.zeroPoint}`);
-    if (output.params.zeroPoint !== 0) fail(node, `int16 output (tensor ${output.index}) must have zero point 0, got ${output.params.zeroPoint}`);
+    if (input.params.zeroPoint !== 0)
+      fail(node, `int16 input (tensor ${input.index}) must have zero point 0, got ${input.params.zeroPoint}`);
+    if (output.params.zeroPoint !== 0)
+      fail(node, `int16 output (tensor ${output.index}) must have zero point 0, got ${output.params.zeroPoint}`);
     if (bias && bias.type !== TensorType.INT64 && bias.type !== TensorType.INT32)
       fail(node, `int16 FULLY_CONNECTED needs an int64 or int32 bias, got ${tensorTypeName(bias.type)}`);
     const acc64 = bias ? bias.type === TensorType.INT64 : opts.quantizedBiasType === TensorType.INT64;
@@ -201,7 +225,10 @@ function prepare(context: TfLiteContext, node: Node): void {
     const qd = filterQuant.quantizedDimension;
     const channels = filterQuant.scale.length;
     if (qd !== filter.dims.length - 2)
-      fail(node, `per-channel filter (tensor ${filter.index}) must be quantized along its output dimension ${filter.dims.length - 2}, got quantized_dimension ${qd}`);
+      fail(
+        node,
+        `per-channel filter (tensor ${filter.index}) must be quantized along its output dimension ${filter.dims.length - 2}, got quantized_dimension ${qd}`,
+      );
     if (channels !== filter.dims[qd])
       fail(node, `per-channel filter (tensor ${filter.index}) has ${channels} scales for ${filter.dims[qd]} output channels`);
     const buffers = allocatePerChannelBuffers(context, channels);
@@ -220,9 +247,17 @@ function prepare(context: TfLiteContext, node: Node): void {
       const productScale = inputScale * filterScale;
       const diff = Math.abs(productScale - bias.params.scale) / outputScale;
       if (!(diff <= 0.02))
-        fail(node, `bias scale ${bias.params.scale} (tensor ${bias.index}) differs from input_scale * filter_scale = ${productScale} by ${diff} output scales (max 0.02)`);
+        fail(
+          node,
+          `bias scale ${bias.params.scale} (tensor ${bias.index}) differs from input_scale * filter_scale = ${productScale} by ${diff} output scales (max 0.02)`,
+        );
     }
-    const m = checkedQuantizeMultiplier(OP, node, getQuantizedConvolutionMultiplier(inputScale, filterScale, outputScale), 'output multiplier');
+    const m = checkedQuantizeMultiplier(
+      OP,
+      node,
+      getQuantizedConvolutionMultiplier(inputScale, filterScale, outputScale),
+      'output multiplier',
+    );
     p[FcWord.OutputMultiplier] = m.multiplier;
     p[FcWord.OutputShift] = m.shift;
     data.multipliers = p.subarray(FcWord.OutputMultiplier, FcWord.OutputMultiplier + 1);
@@ -242,13 +277,23 @@ function prepare(context: TfLiteContext, node: Node): void {
  * GetQuantizedConvolutionMultipler (float32 scale product, bias scale within 1e-6 of it), the quantized
  * activation range of the output type.
  */
-function prepareUint8(node: Node, data: FullyConnectedOpData, input: Tensor, filter: Tensor, bias: Tensor | null, output: Tensor, opts: FullyConnectedOptions, toInt16: boolean): void {
+function prepareUint8(
+  node: Node,
+  data: FullyConnectedOpData,
+  input: Tensor,
+  filter: Tensor,
+  bias: Tensor | null,
+  output: Tensor,
+  opts: FullyConnectedOptions,
+  toInt16: boolean,
+): void {
   if (filter.quantization!.scale.length !== 1)
     fail(node, `uint8 filter (tensor ${filter.index}) must be per-tensor quantized, got ${filter.quantization!.scale.length} scales`);
   if (bias && bias.type !== TensorType.INT32) fail(node, `uint8 FULLY_CONNECTED needs an int32 bias, got ${tensorTypeName(bias.type)}`);
   if (toInt16) {
     if (!bias) fail(node, 'uint8 input with int16 output needs a bias (TFLite reads it unconditionally)');
-    if (output.params.zeroPoint !== 0) fail(node, `int16 output (tensor ${output.index}) must have zero point 0, got ${output.params.zeroPoint}`);
+    if (output.params.zeroPoint !== 0)
+      fail(node, `int16 output (tensor ${output.index}) must have zero point 0, got ${output.params.zeroPoint}`);
   }
   const m = populateUint8ConvolutionParams(OP, node, input, filter, bias, output);
   const p = data.params;
@@ -282,24 +327,68 @@ function invoke(context: TfLiteContext, node: Node): void {
   const bias = biasTensor === null ? null : biasTensor.data;
   switch (data.kind) {
     case FcKind.Float32:
-      fullyConnectedFloat(data.shape, input as Float32Array, filter as Float32Array, bias as Float32Array | null, output as Float32Array, data.floatMin, data.floatMax);
+      fullyConnectedFloat(
+        data.shape,
+        input as Float32Array,
+        filter as Float32Array,
+        bias as Float32Array | null,
+        output as Float32Array,
+        data.floatMin,
+        data.floatMax,
+      );
       break;
     case FcKind.Int8:
       fullyConnectedInt8(data.shape, data.params, input as Int8Array, filter as Int8Array, bias as Int32Array | null, output as Int8Array);
       break;
     case FcKind.Int8PerChannel:
-      fullyConnectedInt8PerChannel(data.shape, data.params, data.multipliers, data.shifts, input as Int8Array, filter as Int8Array, bias as Int32Array | null, output as Int8Array);
+      fullyConnectedInt8PerChannel(
+        data.shape,
+        data.params,
+        data.multipliers,
+        data.shifts,
+        input as Int8Array,
+        filter as Int8Array,
+        bias as Int32Array | null,
+        output as Int8Array,
+      );
       break;
     case FcKind.Int16Acc64: {
       const words = biasTensor === null ? null : (data.biasWords ?? data.biasWordsCache.of(biasTensor));
-      fullyConnectedInt16Acc64(data.shape, data.params, data.params[FcWord.IsPerChannel] === 1, data.multipliers, data.shifts, input as Int16Array, filter as Int8Array, words, output as Int16Array);
+      fullyConnectedInt16Acc64(
+        data.shape,
+        data.params,
+        data.params[FcWord.IsPerChannel] === 1,
+        data.multipliers,
+        data.shifts,
+        input as Int16Array,
+        filter as Int8Array,
+        words,
+        output as Int16Array,
+      );
       break;
     }
     case FcKind.Uint8:
-      fullyConnectedUint8(data.shape, data.params, input as Uint8Array, filter as Uint8Array, bias as Int32Array | null, output as Uint8Array | Int16Array);
+      fullyConnectedUint8(
+        data.shape,
+        data.params,
+        input as Uint8Array,
+        filter as Uint8Array,
+        bias as Int32Array | null,
+        output as Uint8Array | Int16Array,
+      );
       break;
     case FcKind.Int16Acc32:
-      fullyConnectedInt16Acc32(data.shape, data.params, data.params[FcWord.IsPerChannel] === 1, data.multipliers, data.shifts, input as Int16Array, filter as Int8Array, bias as Int32Array | null, output as Int16Array);
+      fullyConnectedInt16Acc32(
+        data.shape,
+        data.params,
+        data.params[FcWord.IsPerChannel] === 1,
+        data.multipliers,
+        data.shifts,
+        input as Int16Array,
+        filter as Int8Array,
+        bias as Int32Array | null,
+        output as Int16Array,
+      );
       break;
   }
 }

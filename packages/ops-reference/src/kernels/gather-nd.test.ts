@@ -9,18 +9,26 @@ function gatherNd(type: TensorType, shape: number[], params: number[], idxShape:
 
 describe('GATHER_ND', () => {
   it('TFLM GatherNd_ElementIndexingIntoMatrix and SliceIndexingIntoMatrix', () => {
-    expect(gatherNd(TensorType.FLOAT32, [2, 2], [1.5, 2.5, 3.5, 4.5], [2, 2], [0, 0, 1, 1], [2]).invoke().outputArray()).toEqual([1.5, 4.5]);
-    expect(gatherNd(TensorType.FLOAT32, [2, 2], [1.5, 2.5, 3.5, 4.5], [2, 1], [1, 0], [2, 2]).invoke().outputArray()).toEqual([3.5, 4.5, 1.5, 2.5]);
+    expect(gatherNd(TensorType.FLOAT32, [2, 2], [1.5, 2.5, 3.5, 4.5], [2, 2], [0, 0, 1, 1], [2]).invoke().outputArray()).toEqual([
+      1.5, 4.5,
+    ]);
+    expect(gatherNd(TensorType.FLOAT32, [2, 2], [1.5, 2.5, 3.5, 4.5], [2, 1], [1, 0], [2, 2]).invoke().outputArray()).toEqual([
+      3.5, 4.5, 1.5, 2.5,
+    ]);
   });
 
   it('3-D params with 2-index rows and batched indices (int8, uint8)', () => {
     // params [2, 2, 3]; indices [2, 1, 2] -> output [2, 1, 3]
-    expect(gatherNd(TensorType.INT8, [2, 2, 3], iota(12), [2, 1, 2], [1, 0, 0, 1], [2, 1, 3]).invoke().outputArray()).toEqual([6, 7, 8, 3, 4, 5]);
+    expect(gatherNd(TensorType.INT8, [2, 2, 3], iota(12), [2, 1, 2], [1, 0, 0, 1], [2, 1, 3]).invoke().outputArray()).toEqual([
+      6, 7, 8, 3, 4, 5,
+    ]);
     expect(gatherNd(TensorType.UINT8, [3], [7, 8, 255], [1, 1], [2], [1]).invoke().outputArray()).toEqual([255]);
   });
 
   it('an index row selecting outside the params fails the invoke (TFLM checks the flat position)', () => {
-    expect(invokeError(gatherNd(TensorType.FLOAT32, [2, 2], iota(4), [1, 2], [2, 0], [1])).message).toMatch(/index out of bounds: index row 0 selects elements \[4, 5\) of params holding 4/);
+    expect(invokeError(gatherNd(TensorType.FLOAT32, [2, 2], iota(4), [1, 2], [2, 0], [1])).message).toMatch(
+      /index out of bounds: index row 0 selects elements \[4, 5\) of params holding 4/,
+    );
     expect(invokeError(gatherNd(TensorType.FLOAT32, [2, 2], iota(4), [1, 1], [-1], [1, 2])).message).toMatch(/selects elements \[-2, 0\)/);
     // A row whose second index is out of its dimension but whose flat position is inside passes, as in TFLM.
     expect(gatherNd(TensorType.FLOAT32, [2, 2], iota(4), [1, 2], [0, 2], [1]).invoke().outputArray()).toEqual([2]);
@@ -28,9 +36,15 @@ describe('GATHER_ND', () => {
 
   it('refuses int16 params, int64 indices, too long index rows and a wrong output', () => {
     expect(prepareError(gatherNd(TensorType.INT16, [2], [1, 2], [1, 1], [0], [1])).message).toMatch(/int16/);
-    const i64 = harness(GATHER_ND, [spec(TensorType.FLOAT32, [2], [1, 2]), spec(TensorType.INT64, [1, 1], [0n]), spec(TensorType.FLOAT32, [1])], 2);
+    const i64 = harness(
+      GATHER_ND,
+      [spec(TensorType.FLOAT32, [2], [1, 2]), spec(TensorType.INT64, [1, 1], [0n]), spec(TensorType.FLOAT32, [1])],
+      2,
+    );
     expect(prepareError(i64).message).toMatch(/indices .* int64/);
-    expect(prepareError(gatherNd(TensorType.FLOAT32, [2], [1, 2], [1, 2], [0, 0], [1])).message).toMatch(/length 2 must be <= params rank 1/);
+    expect(prepareError(gatherNd(TensorType.FLOAT32, [2], [1, 2], [1, 2], [0, 0], [1])).message).toMatch(
+      /length 2 must be <= params rank 1/,
+    );
     expect(prepareError(gatherNd(TensorType.FLOAT32, [2, 2], iota(4), [1, 1], [0], [1])).message).toMatch(/expected \[1, 2\]/);
   });
 });

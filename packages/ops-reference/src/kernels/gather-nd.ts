@@ -41,7 +41,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (indicesRank < 1) throw new KernelError(OP, node.index, 'indices must be at least a vector');
   const nd = indices.dims[indicesRank - 1]!;
   if (nd > paramsRank) throw new KernelError(OP, node.index, `index innermost dimension length ${nd} must be <= params rank ${paramsRank}`);
-  if (nd > GATHER_ND_MAX_INDEX_DIMS) throw new KernelError(OP, node.index, `index innermost dimension length ${nd} must not exceed ${GATHER_ND_MAX_INDEX_DIMS}`);
+  if (nd > GATHER_ND_MAX_INDEX_DIMS)
+    throw new KernelError(OP, node.index, `index innermost dimension length ${nd} must not exceed ${GATHER_ND_MAX_INDEX_DIMS}`);
   requireShape(OP, node, output, 'output', [...Array.from(indices.dims).slice(0, -1), ...Array.from(params.dims).slice(nd)]);
   const dimStrides = new Int32Array(nd);
   for (let i = 0; i < nd; i++) dimStrides[i] = dimProduct(params.dims, i + 1);

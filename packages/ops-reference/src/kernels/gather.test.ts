@@ -3,14 +3,26 @@ import { TensorType } from '@micrort/core';
 import { GATHER } from './gather.js';
 import { harness, invokeError, iota, prepareError, spec } from './__fixtures__/data-testing.js';
 
-function gather(type: TensorType, shape: number[], params: number[], idxShape: number[], idx: number[], outShape: number[], axis = 0, batchDims = 0, idxType = TensorType.INT32) {
+function gather(
+  type: TensorType,
+  shape: number[],
+  params: number[],
+  idxShape: number[],
+  idx: number[],
+  outShape: number[],
+  axis = 0,
+  batchDims = 0,
+  idxType = TensorType.INT32,
+) {
   const indices = idxType === TensorType.INT64 ? idx.map((v) => BigInt(v)) : idx;
   return harness(GATHER, [spec(type, shape, params), spec(idxType, idxShape, indices), spec(type, outShape)], 2, { axis, batchDims });
 }
 
 describe('GATHER', () => {
   it('TFLM GatherOp_Shuffle: [2,2] params, positions [1, 0]', () => {
-    expect(gather(TensorType.FLOAT32, [2, 2], [-2, 0.5, 0.75, 0.875], [2], [1, 0], [2, 2]).invoke().outputArray()).toEqual([0.75, 0.875, -2, 0.5]);
+    expect(gather(TensorType.FLOAT32, [2, 2], [-2, 0.5, 0.75, 0.875], [2], [1, 0], [2, 2]).invoke().outputArray()).toEqual([
+      0.75, 0.875, -2, 0.5,
+    ]);
   });
 
   it('axis 1 with 2-D indices, and the same axis written -1', () => {
@@ -46,8 +58,12 @@ describe('GATHER', () => {
     const h16 = gather(TensorType.INT16, [2], [1, 2], [1], [0], [1]);
     expect(h16.supportsAnswer()).toBe('int16 input (handles float32, int8, uint8)');
     expect(prepareError(h16).message).toMatch(/params \(tensor 0\) has type int16/);
-    expect(prepareError(gather(TensorType.FLOAT32, [2], [1, 2], [1], [0], [1], 0, 0, TensorType.INT64)).message).toMatch(/indices .* int64/);
-    expect(prepareError(gather(TensorType.FLOAT32, [2, 2], iota(4), [2], [0, 1], [2, 2], 0, 1)).message).toMatch(/batch_dims 1 must not exceed axis 0/);
+    expect(prepareError(gather(TensorType.FLOAT32, [2], [1, 2], [1], [0], [1], 0, 0, TensorType.INT64)).message).toMatch(
+      /indices .* int64/,
+    );
+    expect(prepareError(gather(TensorType.FLOAT32, [2, 2], iota(4), [2], [0, 1], [2, 2], 0, 1)).message).toMatch(
+      /batch_dims 1 must not exceed axis 0/,
+    );
     expect(prepareError(gather(TensorType.FLOAT32, [2, 2], iota(4), [3], [0, 1, 0], [2, 2], 0)).message).toMatch(/expected \[3, 2\]/);
     expect(prepareError(gather(TensorType.FLOAT32, [2, 2], iota(4), [1], [0], [2, 1], 2)).message).toMatch(/axis 2 is out of range/);
   });

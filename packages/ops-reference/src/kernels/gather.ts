@@ -39,12 +39,20 @@ function prepare(context: TfLiteContext, node: Node): void {
   const rawBatchDims = options?.batchDims ?? 0;
   const batchDims = rawBatchDims < 0 ? rawBatchDims + coords.dims.length : rawBatchDims;
   if (!(batchDims >= 0 && batchDims < rank && batchDims <= coords.dims.length))
-    throw new KernelError(OP, node.index, `batch_dims ${rawBatchDims} is out of range for params of rank ${rank} and indices of rank ${coords.dims.length}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `batch_dims ${rawBatchDims} is out of range for params of rank ${rank} and indices of rank ${coords.dims.length}`,
+    );
   if (batchDims > axis) throw new KernelError(OP, node.index, `batch_dims ${batchDims} must not exceed axis ${axis}`);
   for (let i = 0; i < batchDims; i++)
     if (params.dims[i] !== coords.dims[i])
       throw new KernelError(OP, node.index, `batch dimension ${i} differs: params has ${params.dims[i]}, indices ${coords.dims[i]}`);
-  const expected = [...Array.from(params.dims).slice(0, axis), ...Array.from(coords.dims).slice(batchDims), ...Array.from(params.dims).slice(axis + 1)];
+  const expected = [
+    ...Array.from(params.dims).slice(0, axis),
+    ...Array.from(coords.dims).slice(batchDims),
+    ...Array.from(params.dims).slice(axis + 1),
+  ];
   requireShape(OP, node, output, 'output', expected);
   const data: GatherOpData = {
     batchSize: dimProduct(params.dims, 0, batchDims),

@@ -11,7 +11,9 @@ describe('HARD_SWISH', () => {
   it('float32: x * relu6(x + 3) / 6 in float32', () => {
     const x = [-5, -3, -1.5, 0, 0.5, 3, 4.5];
     const f = Math.fround;
-    expect(run(HARD_SWISH, [f32([7], x), f32([7])], [0], [1])).toEqual(x.map((v) => f(f(f(v) * Math.min(6, Math.max(0, f(f(v) + 3)))) / 6)));
+    expect(run(HARD_SWISH, [f32([7], x), f32([7])], [0], [1])).toEqual(
+      x.map((v) => f(f(f(v) * Math.min(6, Math.max(0, f(f(v) + 3)))) / 6)),
+    );
   });
 
   it('int8: within one step of the real function over the whole input range, for several scales', () => {
@@ -21,7 +23,14 @@ describe('HARD_SWISH', () => {
       [0.02, 30, 0.01, -128],
     ] as const) {
       const out = run(HARD_SWISH, [q(I8, [256], inScale, inZp, ALL_INT8), q(I8, [256], outScale, outZp)], [0], [1]);
-      expectWithinSteps(out, quantize(ALL_INT8.map((v) => hardSwish((v - inZp) * inScale)), outScale, outZp));
+      expectWithinSteps(
+        out,
+        quantize(
+          ALL_INT8.map((v) => hardSwish((v - inZp) * inScale)),
+          outScale,
+          outZp,
+        ),
+      );
     }
   });
 
@@ -33,7 +42,9 @@ describe('HARD_SWISH', () => {
   });
 
   it('refuses an output scale below input scale / 128 (TFLM requires exponent <= 0) and int16; keeps HardSwishParams (20 bytes)', () => {
-    expect(kernelError(() => harness(HARD_SWISH, [q(I8, [1], 1, 0, [1]), q(I8, [1], 0.001, 0)], [0], [1]).prepare()).message).toMatch(/output multiplier exponent 3 > 0: input scale 1 \/ 128 must not exceed the output scale/);
+    expect(kernelError(() => harness(HARD_SWISH, [q(I8, [1], 1, 0, [1]), q(I8, [1], 0.001, 0)], [0], [1]).prepare()).message).toMatch(
+      /output multiplier exponent 3 > 0: input scale 1 \/ 128 must not exceed the output scale/,
+    );
     const h = harness(HARD_SWISH, [q(TensorType.INT16, [1], 0.01, 0, [1]), q(TensorType.INT16, [1], 0.01, 0)], [0], [1]);
     expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8, uint8)');
     expect(() => h.prepare()).toThrow(/unsupported input type int16/);

@@ -82,7 +82,11 @@ function prepare(_context: TfLiteContext, node: Node, data: HardSwishOpData, inp
   const out = checkedQuantizeMultiplier(OP, node, f(hiresInputScale / output.params.scale), 'output multiplier');
   const reluish = checkedQuantizeMultiplier(OP, node, f(hiresInputScale / reluishScale), 'relu-ish multiplier');
   if (out.shift > 0)
-    throw new KernelError(OP, node.index, `output multiplier exponent ${out.shift} > 0: input scale ${input.params.scale} / 128 must not exceed the output scale ${output.params.scale} (TFLM requires it)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output multiplier exponent ${out.shift} > 0: input scale ${input.params.scale} / 128 must not exceed the output scale ${output.params.scale} (TFLM requires it)`,
+    );
   data.inputZeroPoint = input.params.zeroPoint;
   data.outputZeroPoint = output.params.zeroPoint;
   data.outputMultiplier = downScaleInt32ToInt16Multiplier(out.multiplier);

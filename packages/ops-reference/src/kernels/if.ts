@@ -10,7 +10,17 @@
  * at every invoke; here prepare checks them once, for both branches. TFLM lets the else-branch have
  * fewer outputs than the node and leaves the others as they were; here they are written 0.
  */
-import { BuiltinOperator, KernelError, TensorType, tensorTypeName, type EvalTensor, type IfOptions, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  tensorTypeName,
+  type EvalTensor,
+  type IfOptions,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+} from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { checkSameTypeAndSize, checkSubgraphIndex, evalTensors, subgraphTensors, tensorBytes } from './control-flow-common.js';
 
@@ -63,7 +73,11 @@ function branch(context: TfLiteContext, node: Node, d: OpData, subgraph: number,
   const nOut = d.outputs.length;
   // TFLM requires the then-branch's counts to match the node; the else-branch may not take more.
   if (exact ? inputs.length !== nIn : inputs.length > nIn)
-    throw new KernelError(OP, node.index, `${name} subgraph ${subgraph} has ${inputs.length} inputs; the node passes it ${nIn} (its inputs after the condition)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `${name} subgraph ${subgraph} has ${inputs.length} inputs; the node passes it ${nIn} (its inputs after the condition)`,
+    );
   if (exact ? outputs.length !== nOut : outputs.length > nOut)
     throw new KernelError(OP, node.index, `${name} subgraph ${subgraph} has ${outputs.length} outputs; the node has ${nOut}`);
   inputs.forEach((t, i) => checkSameTypeAndSize(OP, node, d.inputs[i]!, `input ${i + 1}`, t, `input ${i} of ${name} subgraph ${subgraph}`));
@@ -79,8 +93,10 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (node.inputs.length < 1) throw new KernelError(OP, node.index, 'expects the condition as input 0, got no inputs');
   for (let i = 0; i < node.inputs.length; i++) if (node.inputs[i]! < 0) throw new KernelError(OP, node.index, `input ${i} is omitted (-1)`);
   const cond = context.getTensor(node.inputs[0]!);
-  if (cond.type !== TensorType.BOOL) throw new KernelError(OP, node.index, `condition (input 0) must be bool, got ${tensorTypeName(cond.type)}`);
-  if (cond.elementCount !== 1) throw new KernelError(OP, node.index, `condition (input 0) must have one element, it has ${cond.elementCount}`);
+  if (cond.type !== TensorType.BOOL)
+    throw new KernelError(OP, node.index, `condition (input 0) must be bool, got ${tensorTypeName(cond.type)}`);
+  if (cond.elementCount !== 1)
+    throw new KernelError(OP, node.index, `condition (input 0) must have one element, it has ${cond.elementCount}`);
   checkSubgraphIndex(OP, context, node, params.thenSubgraphIndex, 'then');
   checkSubgraphIndex(OP, context, node, params.elseSubgraphIndex, 'else');
   d.cond = context.getEvalTensor(node.inputs[0]!);

@@ -69,12 +69,26 @@ interface Case {
   declares: number[] | null;
 }
 
-const unary = (name: string, registration: Registration, input: HarnessTensorSpec, output: HarnessTensorSpec, builtinData: HarnessOptions['builtinData'] = null, declares: number[] | null = [0]): Case => ({
+const unary = (
+  name: string,
+  registration: Registration,
+  input: HarnessTensorSpec,
+  output: HarnessTensorSpec,
+  builtinData: HarnessOptions['builtinData'] = null,
+  declares: number[] | null = [0],
+): Case => ({
   name,
   opts: { registration, tensors: [input, output], inputs: [0], outputs: [1], builtinData },
   declares,
 });
-const binary = (name: string, registration: Registration, a: HarnessTensorSpec, b: HarnessTensorSpec, out: HarnessTensorSpec, declares: number[] | null): Case => ({
+const binary = (
+  name: string,
+  registration: Registration,
+  a: HarnessTensorSpec,
+  b: HarnessTensorSpec,
+  out: HarnessTensorSpec,
+  declares: number[] | null,
+): Case => ({
   name,
   opts: { registration, tensors: [a, b, out], inputs: [0, 1], outputs: [2], builtinData: { fusedActivationFunction: 0 } as never },
   declares,

@@ -11,7 +11,9 @@ describe('L2_NORMALIZATION', () => {
     const x = [-1.1, 0.6, 0.7, 1.2, -0.7, 0.1];
     const out = run(L2_NORMALIZATION, [f32([1, 1, 1, 6], x), f32([1, 1, 1, 6])], [0], [1], none);
     expectFloatClose(out, [-0.55, 0.3, 0.35, 0.6, -0.35, 0.05]);
-    expect(run(L2_NORMALIZATION, [f32([2, 2], [0, 0, 3, 4]), f32([2, 2])], [0], [1], none)).toEqual([0, 0, 0.6000000238418579, 0.800000011920929]);
+    expect(run(L2_NORMALIZATION, [f32([2, 2], [0, 0, 3, 4]), f32([2, 2])], [0], [1], none)).toEqual([
+      0, 0, 0.6000000238418579, 0.800000011920929,
+    ]);
   });
 
   it('int8: value * 128 of the normalised row whatever the output quantization says, within one step', () => {
@@ -31,10 +33,16 @@ describe('L2_NORMALIZATION', () => {
   });
 
   it('refuses a fused activation, more than 4 dimensions, and int16 (TFLM refuses it)', () => {
-    expect(kernelError(() => harness(L2_NORMALIZATION, [f32([2], [1, 2]), f32([2])], [0], [1], { fusedActivationFunction: ActivationFunctionType.RELU }).prepare()).message).toMatch(
-      /fused activation RELU is not supported \(TFLM accepts NONE only\)/,
-    );
-    expect(kernelError(() => harness(L2_NORMALIZATION, [f32([1, 1, 1, 1, 2], [1, 2]), f32([1, 1, 1, 1, 2])], [0], [1], none).prepare()).message).toMatch(/5 dimensions, at most 4/);
+    expect(
+      kernelError(() =>
+        harness(L2_NORMALIZATION, [f32([2], [1, 2]), f32([2])], [0], [1], {
+          fusedActivationFunction: ActivationFunctionType.RELU,
+        }).prepare(),
+      ).message,
+    ).toMatch(/fused activation RELU is not supported \(TFLM accepts NONE only\)/);
+    expect(
+      kernelError(() => harness(L2_NORMALIZATION, [f32([1, 1, 1, 1, 2], [1, 2]), f32([1, 1, 1, 1, 2])], [0], [1], none).prepare()).message,
+    ).toMatch(/5 dimensions, at most 4/);
     const h = harness(L2_NORMALIZATION, [q(TensorType.INT16, [2], 0.1, 0, [1, 2]), q(TensorType.INT16, [2], 0.1, 0)], [0], [1], none);
     expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8)');
     expect(() => h.prepare()).toThrow(/unsupported input type int16/);

@@ -49,7 +49,11 @@ function prepare(_context: TfLiteContext, node: Node, data: L2NormOpData, input:
   requireSameShape(OP, node, input, output);
   const activation = (node.builtinData as L2NormOptions | null)?.fusedActivationFunction ?? ActivationFunctionType.NONE;
   if (activation !== ActivationFunctionType.NONE)
-    throw new KernelError(OP, node.index, `fused activation ${ActivationFunctionType[activation] ?? activation} is not supported (TFLM accepts NONE only)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `fused activation ${ActivationFunctionType[activation] ?? activation} is not supported (TFLM accepts NONE only)`,
+    );
   if (input.dims.length === 0) throw new KernelError(OP, node.index, `input (tensor ${input.index}) must have at least one dimension`);
   data.type = input.type;
   data.depth = input.dims[input.dims.length - 1]!;

@@ -7,7 +7,15 @@ import { expectFloatClose, harness, prepareError, spec } from './__fixtures__/da
 const INPUT = [0, 6, 2, 4, 3, 2, 10, 7];
 
 function pool(data: number[], outShape: number[], o: Partial<Pool2DOptions> = {}, type = TensorType.FLOAT32) {
-  const options: Pool2DOptions = { padding: Padding.VALID, strideW: 2, strideH: 2, filterWidth: 2, filterHeight: 2, fusedActivationFunction: ActivationFunctionType.NONE, ...o };
+  const options: Pool2DOptions = {
+    padding: Padding.VALID,
+    strideW: 2,
+    strideH: 2,
+    filterWidth: 2,
+    filterHeight: 2,
+    fusedActivationFunction: ActivationFunctionType.NONE,
+    ...o,
+  };
   return harness(L2_POOL_2D, [spec(type, [1, 2, 4, 1], data), spec(type, outShape)], 1, options);
 }
 
@@ -28,6 +36,8 @@ describe('L2_POOL_2D', () => {
     expect(prepareError(q).message).toMatch(/int8, which is not supported; handled: float32/);
     expect(prepareError(pool(INPUT, [1, 2, 2, 1])).message).toMatch(/expected \[1, 1, 2, 1\]/);
     expect(prepareError(pool(INPUT, [1, 1, 2, 1], { strideW: 0 })).message).toMatch(/strides must be >= 1/);
-    expect(prepareError(pool(INPUT, [1, 1, 2, 1], { fusedActivationFunction: ActivationFunctionType.TANH })).message).toMatch(/unsupported fused activation TANH/);
+    expect(prepareError(pool(INPUT, [1, 1, 2, 1], { fusedActivationFunction: ActivationFunctionType.TANH })).message).toMatch(
+      /unsupported fused activation TANH/,
+    );
   });
 });

@@ -5,7 +5,17 @@
  * activation's range. Padding and output size follow the options (ComputePaddingHeightWidth); the output
  * shape must be the one they give. TFLM keeps no op data.
  */
-import { ActivationFunctionType, BuiltinOperator, KernelError, Padding, TensorType, calculateActivationRangeFloat, checkArity, getInput, getOutput } from '@micrort/core';
+import {
+  ActivationFunctionType,
+  BuiltinOperator,
+  KernelError,
+  Padding,
+  TensorType,
+  calculateActivationRangeFloat,
+  checkArity,
+  getInput,
+  getOutput,
+} from '@micrort/core';
 import type { Node, Pool2DOptions, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { computePaddingHeightWidth } from './conv-common.js';
@@ -34,7 +44,12 @@ interface L2PoolOpData {
   activationMax: number;
 }
 
-const ACTIVATIONS = new Set<number>([ActivationFunctionType.NONE, ActivationFunctionType.RELU, ActivationFunctionType.RELU6, ActivationFunctionType.RELU_N1_TO_1]);
+const ACTIVATIONS = new Set<number>([
+  ActivationFunctionType.NONE,
+  ActivationFunctionType.RELU,
+  ActivationFunctionType.RELU6,
+  ActivationFunctionType.RELU_N1_TO_1,
+]);
 
 function prepare(context: TfLiteContext, node: Node): void {
   checkArity(OP, node, 1, 1);
@@ -46,16 +61,27 @@ function prepare(context: TfLiteContext, node: Node): void {
   requireTypeIn(OP, node, input, 'input', [TensorType.FLOAT32]);
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
   const { strideH: strideHeight, strideW: strideWidth, filterHeight, filterWidth } = params;
-  if (!(strideHeight >= 1 && strideWidth >= 1)) throw new KernelError(OP, node.index, `strides must be >= 1, got stride_h ${strideHeight}, stride_w ${strideWidth}`);
-  if (!(filterHeight >= 1 && filterWidth >= 1)) throw new KernelError(OP, node.index, `filter size must be >= 1, got ${filterHeight}x${filterWidth}`);
-  if (params.padding !== Padding.SAME && params.padding !== Padding.VALID) throw new KernelError(OP, node.index, `unsupported padding ${params.padding}`);
+  if (!(strideHeight >= 1 && strideWidth >= 1))
+    throw new KernelError(OP, node.index, `strides must be >= 1, got stride_h ${strideHeight}, stride_w ${strideWidth}`);
+  if (!(filterHeight >= 1 && filterWidth >= 1))
+    throw new KernelError(OP, node.index, `filter size must be >= 1, got ${filterHeight}x${filterWidth}`);
+  if (params.padding !== Padding.SAME && params.padding !== Padding.VALID)
+    throw new KernelError(OP, node.index, `unsupported padding ${params.padding}`);
   if (!ACTIVATIONS.has(params.fusedActivationFunction))
-    throw new KernelError(OP, node.index, `unsupported fused activation ${ActivationFunctionType[params.fusedActivationFunction] ?? params.fusedActivationFunction}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `unsupported fused activation ${ActivationFunctionType[params.fusedActivationFunction] ?? params.fusedActivationFunction}`,
+    );
   const [batches, inHeight, inWidth, depth] = input.dims as unknown as [number, number, number, number];
   const pad = computePaddingHeightWidth(strideHeight, strideWidth, 1, 1, inHeight, inWidth, filterHeight, filterWidth, params.padding);
   requireShape(OP, node, output, 'output', [batches, pad.outHeight, pad.outWidth, depth]);
   if (pad.outHeight > 0 && pad.outWidth > 0 && (filterHeight - pad.height <= 0 || filterWidth - pad.width <= 0))
-    throw new KernelError(OP, node.index, `filter ${filterHeight}x${filterWidth} with padding ${pad.height}x${pad.width} has a window outside the input`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `filter ${filterHeight}x${filterWidth} with padding ${pad.height}x${pad.width} has a window outside the input`,
+    );
   const [lo, hi] = calculateActivationRangeFloat(params.fusedActivationFunction);
   const data: L2PoolOpData = {
     batches,
@@ -77,7 +103,20 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function l2Pool(d: L2PoolOpData, input: Float32Array, output: Float32Array): void {
-  const { batches, inHeight, inWidth, depth, outHeight, outWidth, strideHeight, strideWidth, filterHeight, filterWidth, activationMin, activationMax } = d;
+  const {
+    batches,
+    inHeight,
+    inWidth,
+    depth,
+    outHeight,
+    outWidth,
+    strideHeight,
+    strideWidth,
+    filterHeight,
+    filterWidth,
+    activationMin,
+    activationMax,
+  } = d;
   let o = 0;
   for (let b = 0; b < batches; b++)
     for (let oy = 0; oy < outHeight; oy++) {
@@ -106,7 +145,11 @@ function l2Pool(d: L2PoolOpData, input: Float32Array, output: Float32Array): voi
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  l2Pool(node.userData as L2PoolOpData, context.getEvalTensor(node.inputs[0]!).data as Float32Array, context.getEvalTensor(node.outputs[0]!).data as Float32Array);
+  l2Pool(
+    node.userData as L2PoolOpData,
+    context.getEvalTensor(node.inputs[0]!).data as Float32Array,
+    context.getEvalTensor(node.outputs[0]!).data as Float32Array,
+  );
 }
 
 /** L2_POOL_2D registration: float32. */

@@ -8,7 +8,11 @@ function leaky(input: HarnessTensorSpec, output: HarnessTensorSpec, alpha: numbe
 
 describe('LEAKY_RELU', () => {
   it('float32: x or alpha * x (alpha may exceed 1 or be negative)', () => {
-    const h = leaky({ type: TensorType.FLOAT32, shape: [4], data: [2, -2, 0, -0.5] }, { type: TensorType.FLOAT32, shape: [4] }, 0.25).invoke();
+    const h = leaky(
+      { type: TensorType.FLOAT32, shape: [4], data: [2, -2, 0, -0.5] },
+      { type: TensorType.FLOAT32, shape: [4] },
+      0.25,
+    ).invoke();
     expect(h.outputArray()).toEqual([2, -0.5, 0, -0.125]);
     const n = leaky({ type: TensorType.FLOAT32, shape: [2], data: [3, -3] }, { type: TensorType.FLOAT32, shape: [2] }, -2).invoke();
     expect(n.outputArray()).toEqual([3, 6]);
@@ -18,7 +22,11 @@ describe('LEAKY_RELU', () => {
     // Same scales: identity is exact; alpha 0.5 halves negative differences. SaturatingRoundingDoublingHighMul
     // rounds the tie -2.5 up to -2 (its nudge for negative products is 1 - 2^30).
     const q = { scale: 0.1, zeroPoint: 10 };
-    const h = leaky({ type: TensorType.INT8, shape: [5], data: [10, 50, 0, 5, -128], ...q }, { type: TensorType.INT8, shape: [5], ...q }, 0.5).invoke();
+    const h = leaky(
+      { type: TensorType.INT8, shape: [5], data: [10, 50, 0, 5, -128], ...q },
+      { type: TensorType.INT8, shape: [5], ...q },
+      0.5,
+    ).invoke();
     expect(h.outputArray()).toEqual([10, 50, 5, 8, -59]);
   });
 
@@ -48,9 +56,15 @@ describe('LEAKY_RELU', () => {
   });
 
   it('rejects mixed types and keeps TFLM LeakyReluOpData (24 bytes)', () => {
-    expect(() => leaky({ type: TensorType.INT8, shape: [1], data: [0], scale: 1, zeroPoint: 0 }, { type: TensorType.INT16, shape: [1], scale: 1, zeroPoint: 0 }, 0.1).prepare()).toThrow(
-      /LEAKY_RELU \(node 0\): input and output: types differ/,
-    );
-    expect(leaky({ type: TensorType.FLOAT32, shape: [1], data: [0] }, { type: TensorType.FLOAT32, shape: [1] }, 0.1).prepare().persistentBytes).toBe(32);
+    expect(() =>
+      leaky(
+        { type: TensorType.INT8, shape: [1], data: [0], scale: 1, zeroPoint: 0 },
+        { type: TensorType.INT16, shape: [1], scale: 1, zeroPoint: 0 },
+        0.1,
+      ).prepare(),
+    ).toThrow(/LEAKY_RELU \(node 0\): input and output: types differ/);
+    expect(
+      leaky({ type: TensorType.FLOAT32, shape: [1], data: [0] }, { type: TensorType.FLOAT32, shape: [1] }, 0.1).prepare().persistentBytes,
+    ).toBe(32);
   });
 });

@@ -46,7 +46,12 @@ function prepare(_context: TfLiteContext, node: Node, data: LeakyReluOpData, inp
     const p = data.params;
     p[INPUT_ZERO_POINT] = input.params.zeroPoint;
     p[OUTPUT_ZERO_POINT] = output.params.zeroPoint;
-    const alpha = checkedQuantizeMultiplier(OP, node, Math.fround(Math.fround(input.params.scale * data.alpha) / output.params.scale), 'alpha multiplier');
+    const alpha = checkedQuantizeMultiplier(
+      OP,
+      node,
+      Math.fround(Math.fround(input.params.scale * data.alpha) / output.params.scale),
+      'alpha multiplier',
+    );
     p[MULTIPLIER_ALPHA] = alpha.multiplier;
     p[SHIFT_ALPHA] = alpha.shift;
     const identity = checkedQuantizeMultiplier(OP, node, Math.fround(input.params.scale / output.params.scale), 'identity multiplier');
@@ -88,16 +93,28 @@ function invoke(context: TfLiteContext, node: Node): void {
   const y = output as Int8Array | Int16Array;
   for (let i = 0; i < n; i++) {
     const d = x[i]! - inZp;
-    const v = (outZp + (d >= 0 ? multiplyByQuantizedMultiplier(d, mIdentity, sIdentity) : multiplyByQuantizedMultiplier(d, mAlpha, sAlpha))) | 0;
+    const v =
+      (outZp + (d >= 0 ? multiplyByQuantizedMultiplier(d, mIdentity, sIdentity) : multiplyByQuantizedMultiplier(d, mAlpha, sAlpha))) | 0;
     y[i] = v < lo ? lo : v > hi ? hi : v;
   }
 }
 
 /** The quantized loop on uint8 data, clamped to [0, 255] (a separate monomorphic loop). */
-function leakyReluUint8(x: Uint8Array, y: Uint8Array, n: number, mAlpha: number, sAlpha: number, mIdentity: number, sIdentity: number, inZp: number, outZp: number): void {
+function leakyReluUint8(
+  x: Uint8Array,
+  y: Uint8Array,
+  n: number,
+  mAlpha: number,
+  sAlpha: number,
+  mIdentity: number,
+  sIdentity: number,
+  inZp: number,
+  outZp: number,
+): void {
   for (let i = 0; i < n; i++) {
     const d = x[i]! - inZp;
-    const v = (outZp + (d >= 0 ? multiplyByQuantizedMultiplier(d, mIdentity, sIdentity) : multiplyByQuantizedMultiplier(d, mAlpha, sAlpha))) | 0;
+    const v =
+      (outZp + (d >= 0 ? multiplyByQuantizedMultiplier(d, mIdentity, sIdentity) : multiplyByQuantizedMultiplier(d, mAlpha, sAlpha))) | 0;
     y[i] = v < 0 ? 0 : v > 255 ? 255 : v;
   }
 }
@@ -108,7 +125,12 @@ export const LEAKY_RELU = unaryKernel<LeakyReluOpData>({
   builtinCode: BuiltinOperator.LEAKY_RELU,
   version: 2,
   types: FLOAT32_INT8_INT16_UINT8,
-  init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.LEAKY_RELU), type: TensorType.FLOAT32, count: 0, alpha: Number.NaN }),
+  init: (context) => ({
+    params: allocateOpData(context, TFLM_OP_DATA_BYTES.LEAKY_RELU),
+    type: TensorType.FLOAT32,
+    count: 0,
+    alpha: Number.NaN,
+  }),
   prepare,
   invoke,
 });

@@ -34,11 +34,17 @@ export function logXForXGreaterThanOrEqualTo1(input: number, outputIntegerBits: 
   const zaHeadroomPlus1 = Math.clz32(za);
   const raTmp = saturatingRoundingMultiplyByPOT(za, zaHeadroomPlus1 - 1);
   const ra = saturatingRoundingMultiplyByPOT(mul(raTmp, SQRT_HALF), 1);
-  const zaPow2Adj = saturatingAddInt32(saturatingRoundingMultiplyByPOT(inputIntegerBits - zaHeadroomPlus1, 31 - accumIntegerBits), shiftedQuarter);
+  const zaPow2Adj = saturatingAddInt32(
+    saturatingRoundingMultiplyByPOT(inputIntegerBits - zaHeadroomPlus1, 31 - accumIntegerBits),
+    shiftedQuarter,
+  );
   const zb = mul(za, SQRT_HALF);
   const zbHeadroom = Math.clz32(zb) - 1;
   const rb = saturatingRoundingMultiplyByPOT(za, zbHeadroom);
-  const zbPow2Adj = saturatingSubInt32(saturatingRoundingMultiplyByPOT(inputIntegerBits - zbHeadroom, 31 - accumIntegerBits), shiftedQuarter);
+  const zbPow2Adj = saturatingSubInt32(
+    saturatingRoundingMultiplyByPOT(inputIntegerBits - zbHeadroom, 31 - accumIntegerBits),
+    shiftedQuarter,
+  );
   const r = ra < rb ? ra : rb;
   const zPow2Adj = zaPow2Adj > zbPow2Adj ? zaPow2Adj : zbPow2Adj;
   const p = roundingHalfSum(r, SQRT_SQRT_HALF);

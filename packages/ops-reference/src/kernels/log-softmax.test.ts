@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { TensorType } from '@micrort/core';
-import { dequantize, expectFloatClose, expectWithinSteps, f32, harness, kernelError, q, quantize, run } from './__fixtures__/math-testing.js';
+import {
+  dequantize,
+  expectFloatClose,
+  expectWithinSteps,
+  f32,
+  harness,
+  kernelError,
+  q,
+  quantize,
+  run,
+} from './__fixtures__/math-testing.js';
 import { LOG_SOFTMAX } from './log-softmax.js';
 import { logXForXGreaterThanOrEqualTo1 } from './log-softmax-common.js';
 
@@ -32,7 +42,9 @@ describe('LOG_SOFTMAX', () => {
   });
 
   it('refuses any other int8 output quantization (TFLM accepts only q(16/256, 127)) and int16', () => {
-    expect(kernelError(() => harness(LOG_SOFTMAX, [q(I8, [2], 0.05, 0, [1, 2]), q(I8, [2], 1 / 16, 0)], [0], [1]).prepare()).message).toMatch(/must be quantized with scale 16\/256 and zero point 127/);
+    expect(
+      kernelError(() => harness(LOG_SOFTMAX, [q(I8, [2], 0.05, 0, [1, 2]), q(I8, [2], 1 / 16, 0)], [0], [1]).prepare()).message,
+    ).toMatch(/must be quantized with scale 16\/256 and zero point 127/);
     const h = harness(LOG_SOFTMAX, [q(TensorType.INT16, [2], 0.05, 0, [1, 2]), q(TensorType.INT16, [2], 0.05, 0)], [0], [1]);
     expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8)');
     expect(() => h.prepare()).toThrow(/unsupported input type int16/);

@@ -69,13 +69,29 @@ function prepare(context: TfLiteContext, node: Node, data: LogSoftmaxOpData, inp
   if (input.type !== TensorType.INT8) return;
   requireQuantizedPair(OP, node, input, output);
   if (output.params.scale !== OUTPUT_SCALE || output.params.zeroPoint !== OUTPUT_ZERO_POINT)
-    throw new KernelError(OP, node.index, `int8 output (tensor ${output.index}) must be quantized with scale 16/256 and zero point 127, got scale ${output.params.scale}, zero point ${output.params.zeroPoint}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `int8 output (tensor ${output.index}) must be quantized with scale 16/256 and zero point 127, got scale ${output.params.scale}, zero point ${output.params.zeroPoint}`,
+    );
   const p = (data.params = allocateOpData(context, MATH_OP_DATA_BYTES.LOG_SOFTMAX));
   // PreprocessLogSoftmaxScalingExp with beta 1: the input scale in Q5.26, capped at 2^31 - 1.
-  const scaling = checkedQuantizeMultiplier(OP, node, Math.min(input.params.scale * 2 ** (31 - INPUT_INTEGER_BITS), 2147483647), 'input multiplier', quantizeMultiplierGreaterThanOne);
+  const scaling = checkedQuantizeMultiplier(
+    OP,
+    node,
+    Math.min(input.params.scale * 2 ** (31 - INPUT_INTEGER_BITS), 2147483647),
+    'input multiplier',
+    quantizeMultiplierGreaterThanOne,
+  );
   // (1 << (31 - left_shift)) is an int shift in C (INT32_MIN for a shift of 31, then refused below).
   const realReverseScalingDivisor = ((1 << (31 - scaling.shift)) | 0) / scaling.multiplier;
-  const reverse = checkedQuantizeMultiplier(OP, node, realReverseScalingDivisor, 'reverse scaling divisor', quantizeMultiplierSmallerThanOneExp);
+  const reverse = checkedQuantizeMultiplier(
+    OP,
+    node,
+    realReverseScalingDivisor,
+    'reverse scaling divisor',
+    quantizeMultiplierSmallerThanOneExp,
+  );
   p[W_INPUT_MULTIPLIER] = scaling.multiplier;
   p[W_INPUT_LEFT_SHIFT] = scaling.shift;
   p[W_REVERSE_SCALING_DIVISOR] = reverse.multiplier;

@@ -17,6 +17,13 @@ function invoke(context: TfLiteContext, node: Node): void {
 
 /** LOGICAL_NOT reference kernel: bool. */
 export const LOGICAL_NOT = {
-  ...unaryKernel<UnaryOpData>({ name: 'LOGICAL_NOT', builtinCode: BuiltinOperator.LOGICAL_NOT, version: 1, types: BOOL, init: () => ({ count: 0 }), invoke }),
+  ...unaryKernel<UnaryOpData>({
+    name: 'LOGICAL_NOT',
+    builtinCode: BuiltinOperator.LOGICAL_NOT,
+    version: 1,
+    types: BOOL,
+    init: () => ({ count: 0 }),
+    invoke,
+  }),
   supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, BOOL),
 };

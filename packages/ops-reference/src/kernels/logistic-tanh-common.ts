@@ -53,16 +53,32 @@ export interface SigmoidSpec {
  * - int16: zero points 0, output scale 2^-15; the input scale gives the LUT rescaling.
  * - uint8 (TFLite only): see `prepareSigmoidUint8`; returns its 256-entry table (null for other types).
  */
-export function prepareSigmoidQuantized(op: string, context: TfLiteContext, node: Node, input: Tensor, output: Tensor, p: Int32Array, spec: SigmoidSpec): Uint8Array | null {
+export function prepareSigmoidQuantized(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  input: Tensor,
+  output: Tensor,
+  p: Int32Array,
+  spec: SigmoidSpec,
+): Uint8Array | null {
   if (input.type === TensorType.UINT8) return prepareSigmoidUint8(op, context, node, input, output, spec.fn);
   if (input.type === TensorType.INT8) {
     requireQuantizedPair(op, node, input, output);
     requireZeroPoint(op, node, output, 'output', spec.int8OutputZeroPoint);
     if (output.params.scale !== 1 / spec.int8OutputScaleDenominator)
-      throw new KernelError(op, node.index, `int8 output (tensor ${output.index}) scale must be 1/${spec.int8OutputScaleDenominator}, got ${output.params.scale}`);
+      throw new KernelError(
+        op,
+        node.index,
+        `int8 output (tensor ${output.index}) scale must be 1/${spec.int8OutputScaleDenominator}, got ${output.params.scale}`,
+      );
     const q = int8ActivationParams(input.params.scale);
     if (q.leftShift < 0)
-      throw new KernelError(op, node.index, `input (tensor ${input.index}) scale ${input.params.scale} is too small (left shift ${q.leftShift})`);
+      throw new KernelError(
+        op,
+        node.index,
+        `input (tensor ${input.index}) scale ${input.params.scale} is too small (left shift ${q.leftShift})`,
+      );
     p[INPUT_ZERO_POINT] = input.params.zeroPoint;
     p[INPUT_RANGE_RADIUS] = q.radius;
     p[INPUT_MULTIPLIER] = q.multiplier;
@@ -91,7 +107,14 @@ export const UINT8_TABLE_SIZE = 256;
  * output_zero_point), 0, 255), every step in float32, with f = 1 / (1 + expf(-x)) or tanhf. LOGISTIC
  * requires output scale 1/256 as TFLite does; TANH takes any output quantization.
  */
-function prepareSigmoidUint8(op: string, context: TfLiteContext, node: Node, input: Tensor, output: Tensor, fn: SigmoidFunction): Uint8Array {
+function prepareSigmoidUint8(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  input: Tensor,
+  output: Tensor,
+  fn: SigmoidFunction,
+): Uint8Array {
   requireQuantizedPair(op, node, input, output);
   if (fn === SigmoidFunction.Logistic && output.params.scale !== 1 / 256)
     throw new KernelError(op, node.index, `uint8 output (tensor ${output.index}) scale must be 1/256, got ${output.params.scale}`);

@@ -13,7 +13,16 @@ describe('LOGISTIC float32', () => {
     const x = [0, 1, -1, 4, -8.5, 20, -10, -100];
     const h = logistic({ type: TensorType.FLOAT32, shape: [8], data: x }, { type: TensorType.FLOAT32, shape: [8] }).invoke();
     const y = h.outputArray();
-    const expected = [0.5, 1 / (1 + Math.exp(-1)), 1 / (1 + Math.exp(1)), 1 / (1 + Math.exp(-4)), 1 / (1 + Math.exp(8.5)), 1, Math.exp(-10), Math.exp(-100)];
+    const expected = [
+      0.5,
+      1 / (1 + Math.exp(-1)),
+      1 / (1 + Math.exp(1)),
+      1 / (1 + Math.exp(-4)),
+      1 / (1 + Math.exp(8.5)),
+      1,
+      Math.exp(-10),
+      Math.exp(-100),
+    ];
     y.forEach((v, i) => expect(near(v, expected[i]!), `x=${x[i]}: ${v} vs ${expected[i]}`).toBe(true));
     expect(y[5]).toBe(1);
   });
@@ -40,7 +49,9 @@ describe('LOGISTIC int8', () => {
 
   it('requires the output zero point -128 and scale 1/256', () => {
     const input = { type: TensorType.INT8, shape: [1], data: [0], scale: 0.1, zeroPoint: 0 };
-    expect(() => logistic(input, { ...out, shape: [1], zeroPoint: 0 }).prepare()).toThrow(/LOGISTIC \(node 0\): output \(tensor 1\) zero point must be -128, got 0/);
+    expect(() => logistic(input, { ...out, shape: [1], zeroPoint: 0 }).prepare()).toThrow(
+      /LOGISTIC \(node 0\): output \(tensor 1\) zero point must be -128, got 0/,
+    );
     expect(() => logistic(input, { ...out, shape: [1], scale: 0.01 }).prepare()).toThrow(/scale must be 1\/256/);
   });
 
@@ -69,17 +80,19 @@ describe('LOGISTIC int16', () => {
     expect(() => logistic({ type: TensorType.INT16, shape: [1], data: [0], scale: 1 / 4096, zeroPoint: 1 }, out(1)).prepare()).toThrow(
       /input \(tensor 0\) zero point must be 0/,
     );
-    expect(() => logistic({ type: TensorType.INT16, shape: [1], data: [0], scale: 1 / 4096, zeroPoint: 0 }, { ...out(1), scale: 1 / 16384 }).prepare()).toThrow(
-      /scale must be 2\^-15/,
-    );
+    expect(() =>
+      logistic({ type: TensorType.INT16, shape: [1], data: [0], scale: 1 / 4096, zeroPoint: 0 }, { ...out(1), scale: 1 / 16384 }).prepare(),
+    ).toThrow(/scale must be 2\^-15/);
   });
 });
 
 describe('LOGISTIC validation', () => {
   it('rejects int32 and mismatched element counts', () => {
-    expect(() => logistic({ type: TensorType.INT32, shape: [1], data: [0] }, { type: TensorType.INT32, shape: [1] }).prepare()).toThrow(/unsupported input type int32/);
-    expect(() => logistic({ type: TensorType.FLOAT32, shape: [2], data: [0, 0] }, { type: TensorType.FLOAT32, shape: [3] }).prepare()).toThrow(
-      /differ in element count: 2 vs 3/,
+    expect(() => logistic({ type: TensorType.INT32, shape: [1], data: [0] }, { type: TensorType.INT32, shape: [1] }).prepare()).toThrow(
+      /unsupported input type int32/,
     );
+    expect(() =>
+      logistic({ type: TensorType.FLOAT32, shape: [2], data: [0, 0] }, { type: TensorType.FLOAT32, shape: [3] }).prepare(),
+    ).toThrow(/differ in element count: 2 vs 3/);
   });
 });

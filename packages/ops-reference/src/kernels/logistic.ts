@@ -11,7 +11,14 @@
  */
 import { BuiltinOperator, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { TFLM_OP_DATA_BYTES, allocateOpData } from './elementwise-common.js';
-import { SigmoidFunction, lookupUint8, prepareSigmoidQuantized, sigmoidInt16, sigmoidInt8, type SigmoidSpec } from './logistic-tanh-common.js';
+import {
+  SigmoidFunction,
+  lookupUint8,
+  prepareSigmoidQuantized,
+  sigmoidInt16,
+  sigmoidInt8,
+  type SigmoidSpec,
+} from './logistic-tanh-common.js';
 import { FLOAT32_INT8_INT16_UINT8, unaryKernel, type UnaryOpData } from './unary-common.js';
 
 const EMPTY_U8 = new Uint8Array(0);
@@ -23,7 +30,12 @@ const CUTOFF_UPPER = 16.619047164916992;
 const CUTOFF_LOWER = -9;
 
 /** int8 output: scale 1/256, zero point -128; int16 power-of-two shortcut for input scale 2^-12 only. */
-const SPEC: SigmoidSpec = { fn: SigmoidFunction.Logistic, int8OutputZeroPoint: -128, int8OutputScaleDenominator: 256, int16MaxPotLeftShift: 0 };
+const SPEC: SigmoidSpec = {
+  fn: SigmoidFunction.Logistic,
+  int8OutputZeroPoint: -128,
+  int8OutputScaleDenominator: 256,
+  int16MaxPotLeftShift: 0,
+};
 
 interface LogisticOpData extends UnaryOpData {
   /** TFLM's OpDataLogistic in the arena. */
@@ -70,7 +82,12 @@ export const LOGISTIC = unaryKernel<LogisticOpData>({
   builtinCode: BuiltinOperator.LOGISTIC,
   version: 3,
   types: FLOAT32_INT8_INT16_UINT8,
-  init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.LOGISTIC), type: TensorType.FLOAT32, count: 0, table: EMPTY_U8 }),
+  init: (context) => ({
+    params: allocateOpData(context, TFLM_OP_DATA_BYTES.LOGISTIC),
+    type: TensorType.FLOAT32,
+    count: 0,
+    table: EMPTY_U8,
+  }),
   prepare,
   invoke,
 });

@@ -119,7 +119,15 @@ export class FloatLstmEval implements LstmStepper {
   }
 
   /** reference_ops::FullyConnected (float, no activation) of `rows` rows of `x` into `out`. */
-  private fc(x: Float32Array, xOffset: number, depth: number, w: Float32Array, bias: Float32Array | null, rows: number, out: Float32Array): void {
+  private fc(
+    x: Float32Array,
+    xOffset: number,
+    depth: number,
+    w: Float32Array,
+    bias: Float32Array | null,
+    rows: number,
+    out: Float32Array,
+  ): void {
     const s = this.size.stateDimension;
     for (let r = 0; r < rows; r++) {
       const xb = xOffset + r * depth;

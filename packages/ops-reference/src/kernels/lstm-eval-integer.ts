@@ -6,12 +6,7 @@
  * Everything runs in invoke without allocating: the evaluator is built in prepare with fixed-size arrays
  * of tensor views that are re-bound at the start of every invoke.
  */
-import {
-  multiplyByQuantizedMultiplier,
-  multiplyByQuantizedMultiplierInt64,
-  type Node,
-  type TfLiteContext,
-} from '@micrort/core';
+import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplierInt64, type Node, type TfLiteContext } from '@micrort/core';
 import {
   GATE_BIAS,
   GATE_INPUT_WEIGHTS,
@@ -148,8 +143,26 @@ export class IntegerLstmEval implements LstmStepper {
     const size = this.size;
     const fcScratch = this.buffers[3]!;
     if (this.bias64 === null) {
-      this.fcInt8(fcBase(g, false), this.input as Int8Array, inputOffset, size.inputDimension, this.inputWeights[g]!, this.bias32[g]!, rows, out);
-      this.fcInt8(fcBase(g, true), this.hidden as Int8Array, stateOffset, size.stateDimension, this.recurrentWeights[g]!, null, rows, fcScratch);
+      this.fcInt8(
+        fcBase(g, false),
+        this.input as Int8Array,
+        inputOffset,
+        size.inputDimension,
+        this.inputWeights[g]!,
+        this.bias32[g]!,
+        rows,
+        out,
+      );
+      this.fcInt8(
+        fcBase(g, true),
+        this.hidden as Int8Array,
+        stateOffset,
+        size.stateDimension,
+        this.recurrentWeights[g]!,
+        null,
+        rows,
+        fcScratch,
+      );
     } else {
       const s = size.stateDimension;
       this.fcInt16(fcBase(g, false), this.input as Int16Array, inputOffset, size.inputDimension, this.inputWeights[g]!, g * s, rows, out);
@@ -167,7 +180,16 @@ export class IntegerLstmEval implements LstmStepper {
    * sum((w + wOff) * (x + inOff)) = sum(w*x) + inOff*sum(w) + wOff*sum(x) + depth*wOff*inOff,
    * so the inner loop (unrolled by four) only multiplies and adds raw int8 values.
    */
-  private fcInt8(base: number, x: Int8Array, xOffset: number, depth: number, w: Int8Array, bias: Int32Array | null, rows: number, out: Int16Array): void {
+  private fcInt8(
+    base: number,
+    x: Int8Array,
+    xOffset: number,
+    depth: number,
+    w: Int8Array,
+    bias: Int32Array | null,
+    rows: number,
+    out: Int16Array,
+  ): void {
     const p = this.params;
     const inOff = p[base + LstmParam.FC_IN_OFFSET]!;
     const wOff = p[base + LstmParam.FC_WEIGHTS_OFFSET]!;
@@ -213,7 +235,16 @@ export class IntegerLstmEval implements LstmStepper {
    * reference_integer_ops::FullyConnected, int16 x int8 -> int16 with int64 accumulator (exact in a
    * double) and the int64 bias at `bias64[biasOffset ..]` (`biasOffset` < 0: no bias).
    */
-  private fcInt16(base: number, x: Int16Array, xOffset: number, depth: number, w: Int8Array, biasOffset: number, rows: number, out: Int16Array): void {
+  private fcInt16(
+    base: number,
+    x: Int16Array,
+    xOffset: number,
+    depth: number,
+    w: Int8Array,
+    biasOffset: number,
+    rows: number,
+    out: Int16Array,
+  ): void {
     const p = this.params;
     const bias64 = this.bias64!;
     const inOff = p[base + LstmParam.FC_IN_OFFSET]!;

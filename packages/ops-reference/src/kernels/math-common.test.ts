@@ -43,14 +43,28 @@ describe('float32 unary kernels', () => {
     expect(h.supportsAnswer()).toBe('int8 input (handles float32)');
     expect(kernelError(() => h.prepare()).message).toMatch(/EXP \(node 0\): unsupported input type int8 \(tensor 0\); supported: float32/);
     for (const reg of [NEG, FLOOR, LOG, SQRT, SQUARE, CEIL, ROUND])
-      expect(() => harness(reg, [{ type: TensorType.INT32, shape: [1], data: [1] }, { type: TensorType.INT32, shape: [1] }], [0], [1]).prepare()).toThrow(/unsupported input type int32/);
+      expect(() =>
+        harness(
+          reg,
+          [
+            { type: TensorType.INT32, shape: [1], data: [1] },
+            { type: TensorType.INT32, shape: [1] },
+          ],
+          [0],
+          [1],
+        ).prepare(),
+      ).toThrow(/unsupported input type int32/);
   });
 
   it('EXP, CEIL and ROUND need identical shapes; the others only the element count', () => {
     for (const reg of [EXP, CEIL, ROUND])
-      expect(kernelError(() => harness(reg, [f32([2, 3], [0, 0, 0, 0, 0, 0]), f32([3, 2])], [0], [1]).prepare()).message).toMatch(/shape \[3,2\] differs from input \(tensor 0\) shape \[2,3\]/);
+      expect(kernelError(() => harness(reg, [f32([2, 3], [0, 0, 0, 0, 0, 0]), f32([3, 2])], [0], [1]).prepare()).message).toMatch(
+        /shape \[3,2\] differs from input \(tensor 0\) shape \[2,3\]/,
+      );
     expect(run(FLOOR, [f32([2, 3], [0.5, 1.5, 2.5, 3.5, 4.5, 5.5]), f32([3, 2])], [0], [1])).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(() => harness(FLOOR, [f32([2, 3], [0, 0, 0, 0, 0, 0]), f32([5])], [0], [1]).prepare()).toThrow(/differ in element count: 6 vs 5/);
+    expect(() => harness(FLOOR, [f32([2, 3], [0, 0, 0, 0, 0, 0]), f32([5])], [0], [1]).prepare()).toThrow(
+      /differ in element count: 6 vs 5/,
+    );
   });
 });
 

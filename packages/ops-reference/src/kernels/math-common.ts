@@ -76,8 +76,20 @@ export enum EightBitAddWord {
  */
 export function fillEightBitAddOpData(op: string, node: Node, p: Int32Array, input: Tensor, output: Tensor, leftShift: number): void {
   const twiceMaxInputScale = 2 * input.params.scale;
-  const inputMultiplier = checkedQuantizeMultiplier(op, node, input.params.scale / twiceMaxInputScale, 'input multiplier', quantizeMultiplierSmallerThanOneExp);
-  const outputMultiplier = checkedQuantizeMultiplier(op, node, twiceMaxInputScale / (2 ** leftShift * output.params.scale), 'output multiplier', quantizeMultiplierSmallerThanOneExp);
+  const inputMultiplier = checkedQuantizeMultiplier(
+    op,
+    node,
+    input.params.scale / twiceMaxInputScale,
+    'input multiplier',
+    quantizeMultiplierSmallerThanOneExp,
+  );
+  const outputMultiplier = checkedQuantizeMultiplier(
+    op,
+    node,
+    twiceMaxInputScale / (2 ** leftShift * output.params.scale),
+    'output multiplier',
+    quantizeMultiplierSmallerThanOneExp,
+  );
   p[EightBitAddWord.ActivationMin] = -128;
   p[EightBitAddWord.ActivationMax] = 127;
   p[EightBitAddWord.InputOffset] = -input.params.zeroPoint;
@@ -109,7 +121,13 @@ export function typeList(types: readonly TensorType[]): string {
  * or a reason such as `"int16 input (handles float32, int8)"`. Malformed nodes (missing input) are
  * accepted so that prepare reports the precise problem.
  */
-export function supportsInputTypes(context: TfLiteContext, node: Node, types: readonly TensorType[], position = 0, what = 'input'): true | string {
+export function supportsInputTypes(
+  context: TfLiteContext,
+  node: Node,
+  types: readonly TensorType[],
+  position = 0,
+  what = 'input',
+): true | string {
   const index = node.inputs[position];
   if (index === undefined || index < 0) return true;
   const type = context.getTensor(index).type;
@@ -119,19 +137,31 @@ export function supportsInputTypes(context: TfLiteContext, node: Node, types: re
 /** Throws unless `tensor`'s type is one of `types`, naming the type and what the kernel handles (TFLM refuses these too). */
 export function requireHandledType(op: string, node: Node, tensor: Tensor, what: string, types: readonly TensorType[]): void {
   if (!types.includes(tensor.type))
-    throw new KernelError(op, node.index, `${what} (tensor ${tensor.index}) has type ${tensorTypeName(tensor.type)}; ${op} handles ${typeList(types)}`);
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} (tensor ${tensor.index}) has type ${tensorTypeName(tensor.type)}; ${op} handles ${typeList(types)}`,
+    );
 }
 
 /** Throws unless input and output have identical dims (TFLM's per-dimension TF_LITE_ENSURE_EQ / HaveSameShapes). */
 export function requireSameShape(op: string, node: Node, input: Tensor, output: Tensor): void {
   if (!sameShape(input.dims, output.dims))
-    throw new KernelError(op, node.index, `output (tensor ${output.index}) shape [${output.dims.join(',')}] differs from input (tensor ${input.index}) shape [${input.dims.join(',')}]`);
+    throw new KernelError(
+      op,
+      node.index,
+      `output (tensor ${output.index}) shape [${output.dims.join(',')}] differs from input (tensor ${input.index}) shape [${input.dims.join(',')}]`,
+    );
 }
 
 /** Throws unless the tensor has at most `max` dimensions. */
 export function requireMaxRank(op: string, node: Node, tensor: Tensor, what: string, max: number): void {
   if (tensor.dims.length > max)
-    throw new KernelError(op, node.index, `${what} (tensor ${tensor.index}) has ${tensor.dims.length} dimensions, at most ${max} are supported`);
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} (tensor ${tensor.index}) has ${tensor.dims.length} dimensions, at most ${max} are supported`,
+    );
 }
 
 const FLOAT32: readonly TensorType[] = [TensorType.FLOAT32];
@@ -163,7 +193,11 @@ export function floatUnaryKernel(spec: FloatUnarySpec): Registration<UnaryOpData
     prepare: spec.sameShape ? (_context, node, _data, input, output) => requireSameShape(name, node, input, output) : undefined,
     invoke(context: TfLiteContext, node: Node): void {
       const d = node.userData as UnaryOpData;
-      run(context.getEvalTensor(node.inputs[0]!).data as Float32Array, context.getEvalTensor(node.outputs[0]!).data as Float32Array, d.count);
+      run(
+        context.getEvalTensor(node.inputs[0]!).data as Float32Array,
+        context.getEvalTensor(node.outputs[0]!).data as Float32Array,
+        d.count,
+      );
     },
   });
   return { ...base, supports: (context, node) => supportsInputTypes(context, node, FLOAT32) };

@@ -6,7 +6,14 @@ function run(
   type: TensorType,
   input: number[],
   outShape: number[],
-  opts: { stride?: [number, number]; padding?: Padding; act?: ActivationFunctionType; scale?: number; zeroPoint?: number; inShape?: number[] } = {},
+  opts: {
+    stride?: [number, number];
+    padding?: Padding;
+    act?: ActivationFunctionType;
+    scale?: number;
+    zeroPoint?: number;
+    inShape?: number[];
+  } = {},
 ): number[] {
   const q = type === TensorType.FLOAT32 ? {} : { scale: opts.scale ?? 1, zeroPoint: opts.zeroPoint ?? 0 };
   const stride = opts.stride ?? [2, 2];
@@ -36,7 +43,9 @@ describe('MAX_POOL_2D', () => {
       expect(run(TensorType.FLOAT32, [0, 6, 2, 4, 3, 2, 10, 7], [1, 1, 2, 1])).toEqual([6, 10]);
     });
     it('RELU', () => {
-      expect(run(TensorType.FLOAT32, [-1, -6, 2, 4, -3, -2, 10.5, 7], [1, 1, 2, 1], { act: ActivationFunctionType.RELU })).toEqual([0, 10.5]);
+      expect(run(TensorType.FLOAT32, [-1, -6, 2, 4, -3, -2, 10.5, 7], [1, 1, 2, 1], { act: ActivationFunctionType.RELU })).toEqual([
+        0, 10.5,
+      ]);
     });
     it('RELU_N1_TO_1', () => {
       const act = ActivationFunctionType.RELU_N1_TO_1;
@@ -84,9 +93,9 @@ describe('MAX_POOL_2D', () => {
   });
 
   it('int8 RELU6 with zero point 5 and scale 0.5 clamps to [5, 17]', () => {
-    expect(run(TensorType.INT8, [-20, 1, 2, 3, 4, 5, 100, 7], [1, 1, 2, 1], { act: ActivationFunctionType.RELU6, scale: 0.5, zeroPoint: 5 })).toEqual([
-      5, 17,
-    ]);
+    expect(
+      run(TensorType.INT8, [-20, 1, 2, 3, 4, 5, 100, 7], [1, 1, 2, 1], { act: ActivationFunctionType.RELU6, scale: 0.5, zeroPoint: 5 }),
+    ).toEqual([5, 17]);
   });
 
   it('int16 full range', () => {
@@ -119,6 +128,8 @@ describe('MAX_POOL_2D uint8 (TFLite reference_ops::MaxPool)', () => {
     // RELU6 with scale 0.5, zero point 10: [10, 22]
     expect(run(TensorType.UINT8, x, [1, 1, 2, 1], { scale: 0.5, zeroPoint: 10, act: ActivationFunctionType.RELU6 })).toEqual([22, 10]);
     // SAME stride 1: the right and bottom windows are clipped to the input
-    expect(run(TensorType.UINT8, x, [1, 2, 4, 1], { stride: [1, 1], padding: Padding.SAME, scale: 0.5, zeroPoint: 0 })).toEqual([255, 255, 7, 7, 11, 11, 7, 7]);
+    expect(run(TensorType.UINT8, x, [1, 2, 4, 1], { stride: [1, 1], padding: Padding.SAME, scale: 0.5, zeroPoint: 0 })).toEqual([
+      255, 255, 7, 7, 11, 11, 7, 7,
+    ]);
   });
 });

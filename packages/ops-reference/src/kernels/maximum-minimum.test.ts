@@ -63,6 +63,8 @@ describe('MAXIMUM / MINIMUM', () => {
 
   it('need no persistent memory (TFLM registers them without init)', () => {
     const f = { type: TensorType.FLOAT32, shape: [1], data: [1] };
-    expect(new KernelHarness({ registration: MAXIMUM, tensors: [f, f, f], inputs: [0, 1], outputs: [2] }).prepare().persistentBytes).toBe(0);
+    expect(new KernelHarness({ registration: MAXIMUM, tensors: [f, f, f], inputs: [0, 1], outputs: [2] }).prepare().persistentBytes).toBe(
+      0,
+    );
   });
 });

@@ -22,7 +22,13 @@ interface MaxMinOpData {
 function prepareFor(op: string) {
   return (context: TfLiteContext, node: Node): void => {
     const data = opDataOf<MaxMinOpData>(op, node);
-    const { input1, input2, output } = typedBinaryTensors(op, context, node, [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.UINT8]);
+    const { input1, input2, output } = typedBinaryTensors(op, context, node, [
+      TensorType.FLOAT32,
+      TensorType.INT8,
+      TensorType.INT16,
+      TensorType.INT32,
+      TensorType.UINT8,
+    ]);
     data.plan = planBinary(op, node, input1, input2, output, MAX_BROADCAST_RANK);
   };
 }

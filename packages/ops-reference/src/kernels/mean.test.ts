@@ -38,7 +38,7 @@ describe('foldCountIntoMultiplier (QuantizedMeanOrSum rescaling)', () => {
     expect(foldCountIntoMultiplier(2 ** 30, 1, 49)).toEqual({ multiplier: Math.floor(2 ** 35 / 49), shift: -4 });
   });
   it('limits the shift to 31 + shift', () => {
-    expect(foldCountIntoMultiplier(2 ** 30, -30, 1024)).toEqual({ multiplier: 2 ** 30 * 2 / 1024, shift: -31 });
+    expect(foldCountIntoMultiplier(2 ** 30, -30, 1024)).toEqual({ multiplier: (2 ** 30 * 2) / 1024, shift: -31 });
   });
   it('count 1 leaves the multiplier unchanged', () => {
     expect(foldCountIntoMultiplier(1234567890, -3, 1)).toEqual({ multiplier: 1234567890, shift: -3 });
@@ -74,7 +74,16 @@ describe('MEAN integer (values derived with TFLM QuantizedMeanOrSum: int32 sum, 
   it('int8 4-D H,W, scale 0.5 -> 0.25, zero points -3 -> 5; -22.33 becomes -23 through double rounding', () => {
     // channel 0: sum -150, (sum + 3*9) -> MBQM(-123, 954437176, -1) = -28, + 5 = -23; channel 1: sum 280 -> 73
     const input = [-128, 127, 5, -7, 33, 90, -100, -3, 0, 1, 64, -64, 17, 17, -50, 120, 9, -1];
-    const h = harness(TensorType.INT8, [1, 3, 3, 2], input, [1, 2], [1, 1, 1, 2], true, { scale: 0.5, zeroPoint: -3 }, { scale: 0.25, zeroPoint: 5 });
+    const h = harness(
+      TensorType.INT8,
+      [1, 3, 3, 2],
+      input,
+      [1, 2],
+      [1, 1, 1, 2],
+      true,
+      { scale: 0.5, zeroPoint: -3 },
+      { scale: 0.25, zeroPoint: 5 },
+    );
     expect(h.invoke().outputArray()).toEqual([-23, 73]);
     expect(h.scratchSizes).toEqual([2 * 4]);
   });

@@ -81,7 +81,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (output.type !== type)
     throw new KernelError(OP, node.index, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(type)}`);
   const rank = input.dims.length;
-  if (rank > REDUCE_MAX_DIMS) throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${REDUCE_MAX_DIMS} are supported`);
+  if (rank > REDUCE_MAX_DIMS)
+    throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${REDUCE_MAX_DIMS} are supported`);
   if (axisTensor.type !== TensorType.INT32)
     throw new KernelError(OP, node.index, `axis tensor has type ${tensorTypeName(axisTensor.type)}, expected int32`);
   if (!axisTensor.isConstant) throw new KernelError(OP, node.index, `axis tensor ${axisTensor.index} must be constant`);
@@ -134,9 +135,18 @@ function prepare(context: TfLiteContext, node: Node): void {
 
 /** sum[out(i)] += in[i] over the (padded 5-D) input in row-major order, wrapping to int32. */
 function accumulateInt(d: MeanOpData, input: NumberArray, sum: Int32Array): void {
-  const n = d.inDims, s = d.outStrides;
-  const n0 = n[0]!, n1 = n[1]!, n2 = n[2]!, n3 = n[3]!, n4 = n[4]!;
-  const s0 = s[0]!, s1 = s[1]!, s2 = s[2]!, s3 = s[3]!, s4 = s[4]!;
+  const n = d.inDims,
+    s = d.outStrides;
+  const n0 = n[0]!,
+    n1 = n[1]!,
+    n2 = n[2]!,
+    n3 = n[3]!,
+    n4 = n[4]!;
+  const s0 = s[0]!,
+    s1 = s[1]!,
+    s2 = s[2]!,
+    s3 = s[3]!,
+    s4 = s[4]!;
   let p = 0;
   for (let i0 = 0; i0 < n0; i0++)
     for (let i1 = 0; i1 < n1; i1++)
@@ -149,9 +159,18 @@ function accumulateInt(d: MeanOpData, input: NumberArray, sum: Int32Array): void
 
 /** Float version of accumulateInt: the Float32Array store rounds each partial sum to float32, as C does. */
 function accumulateFloat(d: MeanOpData, input: Float32Array, sum: Float32Array): void {
-  const n = d.inDims, s = d.outStrides;
-  const n0 = n[0]!, n1 = n[1]!, n2 = n[2]!, n3 = n[3]!, n4 = n[4]!;
-  const s0 = s[0]!, s1 = s[1]!, s2 = s[2]!, s3 = s[3]!, s4 = s[4]!;
+  const n = d.inDims,
+    s = d.outStrides;
+  const n0 = n[0]!,
+    n1 = n[1]!,
+    n2 = n[2]!,
+    n3 = n[3]!,
+    n4 = n[4]!;
+  const s0 = s[0]!,
+    s1 = s[1]!,
+    s2 = s[2]!,
+    s3 = s[3]!,
+    s4 = s[4]!;
   let p = 0;
   for (let i0 = 0; i0 < n0; i0++)
     for (let i1 = 0; i1 < n1; i1++)

@@ -16,17 +16,22 @@ describe('MIRROR_PAD', () => {
   });
 
   it('TFLite PadOneSide_right_Reflect, int64 paddings, uint8 elements', () => {
-    const h = harness(MIRROR_PAD, [spec(TensorType.UINT8, [2, 3], iota(6, 1)), constI64([0, 1, 0, 1], [2, 2]), spec(TensorType.UINT8, [3, 4])], 2, { mode: MirrorPadMode.REFLECT }).invoke();
+    const h = harness(
+      MIRROR_PAD,
+      [spec(TensorType.UINT8, [2, 3], iota(6, 1)), constI64([0, 1, 0, 1], [2, 2]), spec(TensorType.UINT8, [3, 4])],
+      2,
+      { mode: MirrorPadMode.REFLECT },
+    ).invoke();
     expect(h.outputArray()).toEqual([1, 2, 3, 2, 4, 5, 6, 5, 1, 2, 3, 2]);
   });
 
-  it('allocates TFLM\'s 20-byte OpData and requests its two rank-sized scratch buffers', () => {
+  it("allocates TFLM's 20-byte OpData and requests its two rank-sized scratch buffers", () => {
     const h = mirror(TensorType.FLOAT32, [1, 2, 2], iota(4), [0, 0, 1, 1, 0, 0], MirrorPadMode.SYMMETRIC, [1, 4, 2]).prepare();
     expect(h.persistentBytes).toBe(32);
     expect(h.scratchSizes).toEqual([12, 12]);
   });
 
-  it('follows TFLM\'s GetInputDimension (mirror index per output position)', () => {
+  it("follows TFLM's GetInputDimension (mirror index per output position)", () => {
     // REFLECT, left 2, size 3: -2 -> 2, -1 -> 1, then 0 1 2, then right 1 -> 1
     expect([0, 1, 2, 3, 4, 5].map((o) => mirrorInputIndex(o, 2, 3, 1))).toEqual([2, 1, 0, 1, 2, 1]);
     // SYMMETRIC, left 3, size 3: 2 1 0 | 0 1 2 | 2
@@ -34,10 +39,21 @@ describe('MIRROR_PAD', () => {
   });
 
   it('refuses int16 (TFLM fails its eval), paddings too large for the mode, bad shapes', () => {
-    expect(prepareError(mirror(TensorType.INT16, [2], [1, 2], [1, 1], MirrorPadMode.SYMMETRIC, [4])).message).toMatch(/int16, which is not supported/);
-    expect(prepareError(mirror(TensorType.FLOAT32, [2], [1, 2], [2, 0], MirrorPadMode.REFLECT, [4])).message).toMatch(/paddings \[2, 0\] of dimension 0 are too large for its size 2 in REFLECT mode/);
-    expect(prepareError(mirror(TensorType.FLOAT32, [2], [1, 2], [1, 1], MirrorPadMode.REFLECT, [3])).message).toMatch(/output dimension 0 is 3, expected 2 \+ 1 \+ 1 = 4/);
-    const badPads = harness(MIRROR_PAD, [spec(TensorType.FLOAT32, [2], [1, 2]), constI32([1, 1, 0, 0], [2, 2]), spec(TensorType.FLOAT32, [4])], 2, { mode: MirrorPadMode.REFLECT });
+    expect(prepareError(mirror(TensorType.INT16, [2], [1, 2], [1, 1], MirrorPadMode.SYMMETRIC, [4])).message).toMatch(
+      /int16, which is not supported/,
+    );
+    expect(prepareError(mirror(TensorType.FLOAT32, [2], [1, 2], [2, 0], MirrorPadMode.REFLECT, [4])).message).toMatch(
+      /paddings \[2, 0\] of dimension 0 are too large for its size 2 in REFLECT mode/,
+    );
+    expect(prepareError(mirror(TensorType.FLOAT32, [2], [1, 2], [1, 1], MirrorPadMode.REFLECT, [3])).message).toMatch(
+      /output dimension 0 is 3, expected 2 \+ 1 \+ 1 = 4/,
+    );
+    const badPads = harness(
+      MIRROR_PAD,
+      [spec(TensorType.FLOAT32, [2], [1, 2]), constI32([1, 1, 0, 0], [2, 2]), spec(TensorType.FLOAT32, [4])],
+      2,
+      { mode: MirrorPadMode.REFLECT },
+    );
     expect(prepareError(badPads).message).toMatch(/paddings has shape \[2, 2\], expected \[1, 2\]/);
   });
 });

@@ -12,7 +12,14 @@ import { BuiltinOperator, KernelError, MirrorPadMode, TensorType, checkArity, ge
 import type { MirrorPadOptions, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { requireSameTypeAs, requireTypeIn, typeSupport } from './data-common.js';
-import { type NumberArray, type OpDataBlock, allocateOpDataBlock, opDataBlock, readConstantIndexTensor, shapeString } from './transpose-common.js';
+import {
+  type NumberArray,
+  type OpDataBlock,
+  allocateOpDataBlock,
+  opDataBlock,
+  readConstantIndexTensor,
+  shapeString,
+} from './transpose-common.js';
 
 const OP = 'MIRROR_PAD';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -59,7 +66,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   requireTypeIn(OP, node, input, 'input', TYPES);
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
   const rank = input.dims.length;
-  if (rank > MIRROR_PAD_MAX_DIMS) throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${MIRROR_PAD_MAX_DIMS} are supported`);
+  if (rank > MIRROR_PAD_MAX_DIMS)
+    throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${MIRROR_PAD_MAX_DIMS} are supported`);
   if (paddings.dims.length !== 2 || paddings.dims[0] !== rank || paddings.dims[1] !== 2)
     throw new KernelError(OP, node.index, `paddings has shape ${shapeString(paddings.dims)}, expected [${rank}, 2]`);
   requireTypeIn(OP, node, paddings, 'paddings', [TensorType.INT32, TensorType.INT64]);
@@ -69,7 +77,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (options.mode !== MirrorPadMode.REFLECT && options.mode !== MirrorPadMode.SYMMETRIC)
     throw new KernelError(OP, node.index, `unknown mirror pad mode ${options.mode} (REFLECT = 0, SYMMETRIC = 1)`);
   const offset = options.mode === MirrorPadMode.REFLECT ? 1 : 0;
-  if (output.dims.length !== rank) throw new KernelError(OP, node.index, `output has shape ${shapeString(output.dims)}, expected ${rank} dimensions`);
+  if (output.dims.length !== rank)
+    throw new KernelError(OP, node.index, `output has shape ${shapeString(output.dims)}, expected ${rank} dimensions`);
   const shift = MIRROR_PAD_MAX_DIMS - rank;
   const outDims = new Int32Array(MIRROR_PAD_MAX_DIMS).fill(1);
   const inDims = new Int32Array(MIRROR_PAD_MAX_DIMS).fill(1);
@@ -79,16 +88,25 @@ function prepare(context: TfLiteContext, node: Node): void {
     const left = pads[2 * i]!;
     const right = pads[2 * i + 1]!;
     const size = input.dims[i]!;
-    if (left < 0 || right < 0) throw new KernelError(OP, node.index, `paddings of dimension ${i} are [${left}, ${right}], must be non-negative`);
+    if (left < 0 || right < 0)
+      throw new KernelError(OP, node.index, `paddings of dimension ${i} are [${left}, ${right}], must be non-negative`);
     if (size < 1) throw new KernelError(OP, node.index, `input dimension ${i} is empty; there is nothing to mirror`);
     if (output.dims[i] !== size + left + right)
-      throw new KernelError(OP, node.index, `output dimension ${i} is ${output.dims[i]}, expected ${size} + ${left} + ${right} = ${size + left + right}`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `output dimension ${i} is ${output.dims[i]}, expected ${size} + ${left} + ${right} = ${size + left + right}`,
+      );
     const map = new Int32Array(size + left + right);
     for (let o = 0; o < map.length; o++) {
       const m = mirrorInputIndex(o, left, size, offset);
       // Paddings beyond what the mirror covers would make TFLM read outside the input; refuse them.
       if (m < 0 || m >= size)
-        throw new KernelError(OP, node.index, `paddings [${left}, ${right}] of dimension ${i} are too large for its size ${size} in ${offset ? 'REFLECT' : 'SYMMETRIC'} mode`);
+        throw new KernelError(
+          OP,
+          node.index,
+          `paddings [${left}, ${right}] of dimension ${i} are too large for its size ${size} in ${offset ? 'REFLECT' : 'SYMMETRIC'} mode`,
+        );
       map[o] = m;
     }
     outDims[shift + i] = map.length;
@@ -113,11 +131,27 @@ function strideAt(inStrides: Int32Array, a: number, shift: number): number {
 
 /** Row-major output walk; each axis maps its output index through its table, scaled by the input stride. */
 function mirrorPad(d: MirrorPadOpData, inStrides: Int32Array, input: NumberArray, output: NumberArray): void {
-  const od = d.outDims, m = d.maps, shift = MIRROR_PAD_MAX_DIMS - d.rank;
-  const s0 = strideAt(inStrides, 0, shift), s1 = strideAt(inStrides, 1, shift), s2 = strideAt(inStrides, 2, shift);
-  const s3 = strideAt(inStrides, 3, shift), s4 = strideAt(inStrides, 4, shift), s5 = strideAt(inStrides, 5, shift);
-  const m0 = m[0]!, m1 = m[1]!, m2 = m[2]!, m3 = m[3]!, m4 = m[4]!, m5 = m[5]!;
-  const n0 = od[0]!, n1 = od[1]!, n2 = od[2]!, n3 = od[3]!, n4 = od[4]!, n5 = od[5]!;
+  const od = d.outDims,
+    m = d.maps,
+    shift = MIRROR_PAD_MAX_DIMS - d.rank;
+  const s0 = strideAt(inStrides, 0, shift),
+    s1 = strideAt(inStrides, 1, shift),
+    s2 = strideAt(inStrides, 2, shift);
+  const s3 = strideAt(inStrides, 3, shift),
+    s4 = strideAt(inStrides, 4, shift),
+    s5 = strideAt(inStrides, 5, shift);
+  const m0 = m[0]!,
+    m1 = m[1]!,
+    m2 = m[2]!,
+    m3 = m[3]!,
+    m4 = m[4]!,
+    m5 = m[5]!;
+  const n0 = od[0]!,
+    n1 = od[1]!,
+    n2 = od[2]!,
+    n3 = od[3]!,
+    n4 = od[4]!,
+    n5 = od[5]!;
   let o = 0;
   for (let i0 = 0; i0 < n0; i0++) {
     const p0 = m0[i0]! * s0;
@@ -142,14 +176,20 @@ function invoke(context: TfLiteContext, node: Node): void {
   const outStrides = context.getScratchBuffer(d.outStridesScratch).i32;
   const inStrides = context.getScratchBuffer(d.inStridesScratch).i32;
   // As TFLM: the strides (elements per step) of the output and input, in the two scratch buffers.
-  const rank = d.rank, shift = MIRROR_PAD_MAX_DIMS - rank;
+  const rank = d.rank,
+    shift = MIRROR_PAD_MAX_DIMS - rank;
   for (let i = rank - 1, so = 1, si = 1; i >= 0; i--) {
     outStrides[i] = so;
     inStrides[i] = si;
     so *= d.outDims[shift + i]!;
     si *= d.inDims[shift + i]!;
   }
-  mirrorPad(d, inStrides, context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray, context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray);
+  mirrorPad(
+    d,
+    inStrides,
+    context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray,
+    context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray,
+  );
 }
 
 /** MIRROR_PAD registration (op versions 1..3). */

@@ -3,7 +3,13 @@ import { ActivationFunctionType, KernelHarness, TensorType, type HarnessTensorSp
 import { MUL } from './mul.js';
 
 function mul(a: HarnessTensorSpec, b: HarnessTensorSpec, out: HarnessTensorSpec, activation = ActivationFunctionType.NONE): KernelHarness {
-  return new KernelHarness({ registration: MUL, tensors: [a, b, out], inputs: [0, 1], outputs: [2], builtinData: { fusedActivationFunction: activation } });
+  return new KernelHarness({
+    registration: MUL,
+    tensors: [a, b, out],
+    inputs: [0, 1],
+    outputs: [2],
+    builtinData: { fusedActivationFunction: activation },
+  });
 }
 
 describe('MUL float32', () => {

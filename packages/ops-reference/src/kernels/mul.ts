@@ -58,7 +58,13 @@ interface MulOpData {
 
 function prepare(context: TfLiteContext, node: Node): void {
   const data = opDataOf<MulOpData>(OP, node);
-  const t = typedBinaryTensors(OP, context, node, [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8]);
+  const t = typedBinaryTensors(OP, context, node, [
+    TensorType.FLOAT32,
+    TensorType.INT32,
+    TensorType.INT8,
+    TensorType.INT16,
+    TensorType.UINT8,
+  ]);
   const { input1, input2, output } = t;
   const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
   const p = data.params;
@@ -154,7 +160,13 @@ function mulInt32(plan: BroadcastPlan, a: Int32Array, b: Int32Array, out: Int32A
   }
 }
 
-function mulQuantized(plan: BroadcastPlan, a: Int8Array | Int16Array, b: Int8Array | Int16Array, out: Int8Array | Int16Array, p: Int32Array): void {
+function mulQuantized(
+  plan: BroadcastPlan,
+  a: Int8Array | Int16Array,
+  b: Int8Array | Int16Array,
+  out: Int8Array | Int16Array,
+  p: Int32Array,
+): void {
   const off1 = -p[INPUT1_ZERO_POINT]!;
   const off2 = -p[INPUT2_ZERO_POINT]!;
   const offOut = p[OUTPUT_ZERO_POINT]!;

@@ -64,9 +64,17 @@ export function preparePad(op: string, context: TfLiteContext, node: Node): PadO
   const constantValues = getOptionalInput(context, node, 2);
   const output = getOutput(context, node, 0, op);
   if (!SUPPORTED.has(input.type))
-    throw new KernelError(op, node.index, `unsupported input type ${tensorTypeName(input.type)} (float32, int8, int16, int32, uint8 are supported)`);
+    throw new KernelError(
+      op,
+      node.index,
+      `unsupported input type ${tensorTypeName(input.type)} (float32, int8, int16, int32, uint8 are supported)`,
+    );
   if (output.type !== input.type)
-    throw new KernelError(op, node.index, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`);
+    throw new KernelError(
+      op,
+      node.index,
+      `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`,
+    );
   const rank = input.dims.length;
   if (rank > PAD_MAX_DIMS) throw new KernelError(op, node.index, `input has ${rank} dimensions, at most ${PAD_MAX_DIMS} are supported`);
   if (output.dims.length !== rank)
@@ -100,8 +108,10 @@ export function preparePad(op: string, context: TfLiteContext, node: Node): PadO
       );
     if (constantValues.elementCount !== 1)
       throw new KernelError(op, node.index, `constant_values must be a scalar, got shape ${shapeString(constantValues.dims)}`);
-    if (zeroPointPadded(input.type) &&
-        (constantValues.params.zeroPoint !== output.params.zeroPoint || constantValues.params.scale !== output.params.scale))
+    if (
+      zeroPointPadded(input.type) &&
+      (constantValues.params.zeroPoint !== output.params.zeroPoint || constantValues.params.scale !== output.params.scale)
+    )
       throw new KernelError(
         op,
         node.index,
@@ -111,7 +121,8 @@ export function preparePad(op: string, context: TfLiteContext, node: Node): PadO
   } else if (zeroPointPadded(input.type)) {
     const zp = output.params.zeroPoint;
     const [lo, hi] = input.type === TensorType.INT8 ? [-128, 127] : [0, 255];
-    if (zp < lo || zp > hi) throw new KernelError(op, node.index, `output zero point ${zp} is outside the ${tensorTypeName(input.type)} range`);
+    if (zp < lo || zp > hi)
+      throw new KernelError(op, node.index, `output zero point ${zp} is outside the ${tensorTypeName(input.type)} range`);
     defaultPadValue = zp;
   }
   // TFLM's PadParams: paddings of the input's own axes, and kImageStyle (1) for 4-D paddings that leave
@@ -133,10 +144,24 @@ export function preparePad(op: string, context: TfLiteContext, node: Node): PadO
  * padding, the next input row, and the right padding (reference PadImpl's element order).
  */
 function pad5(d: PadOpData, input: NumberArray, output: NumberArray, value: number): void {
-  const od = d.outDims, l = d.left, r = d.right;
-  const o0 = od[0]!, o1 = od[1]!, o2 = od[2]!, o3 = od[3]!, o4 = od[4]!;
-  const l0 = l[0]!, l1 = l[1]!, l2 = l[2]!, l3 = l[3]!, l4 = l[4]!;
-  const e0 = o0 - r[0]!, e1 = o1 - r[1]!, e2 = o2 - r[2]!, e3 = o3 - r[3]!, e4 = o4 - r[4]!;
+  const od = d.outDims,
+    l = d.left,
+    r = d.right;
+  const o0 = od[0]!,
+    o1 = od[1]!,
+    o2 = od[2]!,
+    o3 = od[3]!,
+    o4 = od[4]!;
+  const l0 = l[0]!,
+    l1 = l[1]!,
+    l2 = l[2]!,
+    l3 = l[3]!,
+    l4 = l[4]!;
+  const e0 = o0 - r[0]!,
+    e1 = o1 - r[1]!,
+    e2 = o2 - r[2]!,
+    e3 = o3 - r[3]!,
+    e4 = o4 - r[4]!;
   let p = 0;
   let o = 0;
   for (let i0 = 0; i0 < o0; i0++) {
@@ -166,10 +191,24 @@ function pad5(d: PadOpData, input: NumberArray, output: NumberArray, value: numb
  * the input's first byte and overlap it (PAD's in-place variant); the bytes are `pad5`'s.
  */
 function padBackward(d: PadOpData, input: NumberArray, output: NumberArray, value: number): void {
-  const od = d.outDims, l = d.left, r = d.right;
-  const o0 = od[0]!, o1 = od[1]!, o2 = od[2]!, o3 = od[3]!, o4 = od[4]!;
-  const l0 = l[0]!, l1 = l[1]!, l2 = l[2]!, l3 = l[3]!, l4 = l[4]!;
-  const e0 = o0 - r[0]!, e1 = o1 - r[1]!, e2 = o2 - r[2]!, e3 = o3 - r[3]!, e4 = o4 - r[4]!;
+  const od = d.outDims,
+    l = d.left,
+    r = d.right;
+  const o0 = od[0]!,
+    o1 = od[1]!,
+    o2 = od[2]!,
+    o3 = od[3]!,
+    o4 = od[4]!;
+  const l0 = l[0]!,
+    l1 = l[1]!,
+    l2 = l[2]!,
+    l3 = l[3]!,
+    l4 = l[4]!;
+  const e0 = o0 - r[0]!,
+    e1 = o1 - r[1]!,
+    e2 = o2 - r[2]!,
+    e3 = o3 - r[3]!,
+    e4 = o4 - r[4]!;
   let o = o0 * o1 * o2 * o3 * o4 - 1;
   let p = (e0 - l0) * (e1 - l1) * (e2 - l2) * (e3 - l3) * (e4 - l4) - 1;
   for (let i0 = o0 - 1; i0 >= 0; i0--) {

@@ -10,7 +10,12 @@ function pad(
   input: number[],
   paddings: number[],
   outShape: number[],
-  opts: { q?: { scale: number; zeroPoint: number }; value?: HarnessTensorSpec; reg?: Registration; paddingsSpec?: Partial<HarnessTensorSpec> } = {},
+  opts: {
+    q?: { scale: number; zeroPoint: number };
+    value?: HarnessTensorSpec;
+    reg?: Registration;
+    paddingsSpec?: Partial<HarnessTensorSpec>;
+  } = {},
 ): KernelHarness {
   const tensors: HarnessTensorSpec[] = [
     { type, shape: inShape, data: input, ...(opts.q ?? {}) },
@@ -26,12 +31,14 @@ function pad(
 }
 
 describe('PAD uint8 (TFLite pad.cc EvalInt)', () => {
-  it('pads with the output zero point, or PADV2\'s value, which must be quantized like the output', () => {
+  it("pads with the output zero point, or PADV2's value, which must be quantized like the output", () => {
     const q = { scale: 0.5, zeroPoint: 133 };
     expect(pad(TensorType.UINT8, [2], [7, 255], [1, 2], [5], { q }).invoke().outputArray()).toEqual([133, 7, 255, 133, 133]);
     const value = { type: TensorType.UINT8, shape: [], data: [9], constant: true, ...q };
     expect(pad(TensorType.UINT8, [2], [7, 255], [0, 1], [3], { q, value, reg: PADV2 }).invoke().outputArray()).toEqual([7, 255, 9]);
-    expect(() => pad(TensorType.UINT8, [2], [7, 255], [0, 1], [3], { q, value: { ...value, zeroPoint: 0 }, reg: PADV2 }).prepare()).toThrow(/must equal/);
+    expect(() => pad(TensorType.UINT8, [2], [7, 255], [0, 1], [3], { q, value: { ...value, zeroPoint: 0 }, reg: PADV2 }).prepare()).toThrow(
+      /must equal/,
+    );
   });
 });
 
@@ -55,9 +62,11 @@ describe('PAD', () => {
   });
 
   it('int16 and int32 pad with 0', () => {
-    expect(pad(TensorType.INT16, [2], [-32768, 32767], [2, 1], [5], { q: { scale: 1, zeroPoint: 0 } }).invoke().outputArray()).toEqual([
-      0, 0, -32768, 32767, 0,
-    ]);
+    expect(
+      pad(TensorType.INT16, [2], [-32768, 32767], [2, 1], [5], { q: { scale: 1, zeroPoint: 0 } })
+        .invoke()
+        .outputArray(),
+    ).toEqual([0, 0, -32768, 32767, 0]);
     expect(pad(TensorType.INT32, [1, 2], [-7, 2147483647], [1, 1, 0, 1], [3, 3]).invoke().outputArray()).toEqual([
       0, 0, 0, -7, 2147483647, 0, 0, 0, 0,
     ]);
@@ -87,15 +96,19 @@ describe('PAD', () => {
       expect(() => pad(TensorType.FLOAT32, [3], [1, 2, 3], [1, 1], [4]).prepare()).toThrow(/output dim 0 is 4, expected 3 \+ 1 \+ 1 = 5/);
     });
     it('non-constant paddings', () => {
-      expect(() => pad(TensorType.FLOAT32, [3], [1, 2, 3], [1, 1], [5], { paddingsSpec: { constant: false } }).prepare()).toThrow(/must be constant/);
-    });
-    it('a paddings tensor of the wrong size', () => {
-      expect(() => pad(TensorType.FLOAT32, [3], [1, 2, 3], [], [5], { paddingsSpec: { shape: [1, 3], data: [1, 1, 0] } }).prepare()).toThrow(
-        /expected \[1, 2\]/,
+      expect(() => pad(TensorType.FLOAT32, [3], [1, 2, 3], [1, 1], [5], { paddingsSpec: { constant: false } }).prepare()).toThrow(
+        /must be constant/,
       );
     });
+    it('a paddings tensor of the wrong size', () => {
+      expect(() =>
+        pad(TensorType.FLOAT32, [3], [1, 2, 3], [], [5], { paddingsSpec: { shape: [1, 3], data: [1, 1, 0] } }).prepare(),
+      ).toThrow(/expected \[1, 2\]/);
+    });
     it('6-D inputs', () => {
-      expect(() => pad(TensorType.FLOAT32, [1, 1, 1, 1, 1, 1], [1], new Array(12).fill(0), [1, 1, 1, 1, 1, 1]).prepare()).toThrow(/at most 5/);
+      expect(() => pad(TensorType.FLOAT32, [1, 1, 1, 1, 1, 1], [1], new Array(12).fill(0), [1, 1, 1, 1, 1, 1]).prepare()).toThrow(
+        /at most 5/,
+      );
     });
     it('bool', () => {
       expect(() => pad(TensorType.BOOL, [1], [1], [0, 0], [1]).prepare()).toThrow(/unsupported input type bool/);
@@ -120,7 +133,9 @@ describe('PADV2', () => {
   it('rejects int8 constant_values with another quantization', () => {
     const q = { scale: 0.5, zeroPoint: 2 };
     const value: HarnessTensorSpec = { type: TensorType.INT8, shape: [1], data: [0], scale: 0.5, zeroPoint: 0 };
-    expect(() => pad(TensorType.INT8, [2], [5, 6], [1, 1], [4], { q, value, reg: PADV2 }).prepare()).toThrow(/PADV2 \(node 0\): constant_values/);
+    expect(() => pad(TensorType.INT8, [2], [5, 6], [1, 1], [4], { q, value, reg: PADV2 }).prepare()).toThrow(
+      /PADV2 \(node 0\): constant_values/,
+    );
   });
 
   it('rejects a non-scalar constant_values', () => {

@@ -78,10 +78,8 @@ export function preparePooling(op: string, context: TfLiteContext, node: Node): 
   if (!params) throw new KernelError(op, node.index, 'missing Pool2DOptions');
   const input = getInput(context, node, 0, op);
   const output = getOutput(context, node, 0, op);
-  if (input.dims.length !== 4)
-    throw new KernelError(op, node.index, `input must be 4-D (NHWC), got shape ${shapeString(input.dims)}`);
-  if (output.dims.length !== 4)
-    throw new KernelError(op, node.index, `output must be 4-D (NHWC), got shape ${shapeString(output.dims)}`);
+  if (input.dims.length !== 4) throw new KernelError(op, node.index, `input must be 4-D (NHWC), got shape ${shapeString(input.dims)}`);
+  if (output.dims.length !== 4) throw new KernelError(op, node.index, `output must be 4-D (NHWC), got shape ${shapeString(output.dims)}`);
   const type = input.type;
   if (type !== TensorType.FLOAT32 && type !== TensorType.INT8 && type !== TensorType.INT16 && type !== TensorType.UINT8)
     throw new KernelError(op, node.index, `unsupported input type ${tensorTypeName(type)} (float32, int8, int16, uint8 are supported)`);
@@ -113,9 +111,14 @@ export function preparePooling(op: string, context: TfLiteContext, node: Node): 
   // every window must overlap the input, where TFLM fails at eval.
   const outHeight = output.dims[1]!;
   const outWidth = output.dims[2]!;
-  if (outHeight > 0 && outWidth > 0 &&
-      (filterHeight - pad.height <= 0 || filterWidth - pad.width <= 0 ||
-       (outHeight - 1) * strideHeight - pad.height >= inHeight || (outWidth - 1) * strideWidth - pad.width >= inWidth))
+  if (
+    outHeight > 0 &&
+    outWidth > 0 &&
+    (filterHeight - pad.height <= 0 ||
+      filterWidth - pad.width <= 0 ||
+      (outHeight - 1) * strideHeight - pad.height >= inHeight ||
+      (outWidth - 1) * strideWidth - pad.width >= inWidth)
+  )
     throw new KernelError(
       op,
       node.index,

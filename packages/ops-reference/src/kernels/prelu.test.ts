@@ -17,27 +17,61 @@ describe('PRELU', () => {
     const input = [-128, -60, -1, 0, 1, 60, 127, -100, 30, 5, -5, 90];
     const alpha = [10, -30, 127];
     const [si, zi, sa, za, so, zo] = [0.05, 0, 0.003, -20, 0.04, 3];
-    const out = run(PRELU, [q(I8, [1, 2, 2, 3], si, zi, input), q(I8, [1, 1, 3], sa, za, alpha, true), q(I8, [1, 2, 2, 3], so, zo)], [0, 1], [2]);
+    const out = run(
+      PRELU,
+      [q(I8, [1, 2, 2, 3], si, zi, input), q(I8, [1, 1, 3], sa, za, alpha, true), q(I8, [1, 2, 2, 3], so, zo)],
+      [0, 1],
+      [2],
+    );
     const rx = dequantize(input, si, zi);
     const ra = dequantize(alpha, sa, za);
-    expectWithinSteps(out, quantize(rx.map((x, i) => (x >= 0 ? x : x * ra[i % 3]!)), so, zo));
+    expectWithinSteps(
+      out,
+      quantize(
+        rx.map((x, i) => (x >= 0 ? x : x * ra[i % 3]!)),
+        so,
+        zo,
+      ),
+    );
   });
 
   it('int16 takes an int8 alpha (TFLM requires it) and refuses an int16 one', () => {
     const input = [-32768, -1000, 0, 1000, 32767];
     const out = run(PRELU, [q(I16, [5], 1 / 2048, 0, input), q(I8, [1], 0.004, 0, [50], true), q(I16, [5], 1 / 1024, 0)], [0, 1], [2]);
-    expectWithinSteps(out, quantize(input.map((v) => v / 2048).map((x) => (x >= 0 ? x : x * 0.2)), 1 / 1024, 0, I16));
-    expect(kernelError(() => harness(PRELU, [q(I16, [1], 0.1, 0, [1]), q(I16, [1], 0.1, 0, [1]), q(I16, [1], 0.1, 0)], [0, 1], [2]).prepare()).message).toMatch(
-      /alpha \(tensor 1\) has type int16; a int16 input needs a int8 alpha/,
+    expectWithinSteps(
+      out,
+      quantize(
+        input.map((v) => v / 2048).map((x) => (x >= 0 ? x : x * 0.2)),
+        1 / 1024,
+        0,
+        I16,
+      ),
     );
+    expect(
+      kernelError(() => harness(PRELU, [q(I16, [1], 0.1, 0, [1]), q(I16, [1], 0.1, 0, [1]), q(I16, [1], 0.1, 0)], [0, 1], [2]).prepare())
+        .message,
+    ).toMatch(/alpha \(tensor 1\) has type int16; a int16 input needs a int8 alpha/);
   });
 
   it('refuses other types, non-broadcastable alphas and more than 4 dimensions; keeps PreluParams (28 bytes)', () => {
-    const h = harness(PRELU, [{ type: TensorType.INT32, shape: [1], data: [1] }, { type: TensorType.INT32, shape: [1], data: [1] }, { type: TensorType.INT32, shape: [1] }], [0, 1], [2]);
+    const h = harness(
+      PRELU,
+      [
+        { type: TensorType.INT32, shape: [1], data: [1] },
+        { type: TensorType.INT32, shape: [1], data: [1] },
+        { type: TensorType.INT32, shape: [1] },
+      ],
+      [0, 1],
+      [2],
+    );
     expect(h.supportsAnswer()).toBe('int32 input (handles float32, int8, int16)');
     expect(() => h.prepare()).toThrow(/has type int32; PRELU handles float32, int8, int16/);
-    expect(kernelError(() => harness(PRELU, [f32([2, 3], [1, 2, 3, 4, 5, 6]), f32([2], [1, 2]), f32([2, 3])], [0, 1], [2]).prepare()).message).toMatch(/cannot be broadcast/);
-    expect(kernelError(() => harness(PRELU, [f32([1, 1, 1, 1, 2], [1, 2]), f32([1], [1]), f32([1, 1, 1, 1, 2])], [0, 1], [2]).prepare()).message).toMatch(/at most 4 dimensions/);
+    expect(
+      kernelError(() => harness(PRELU, [f32([2, 3], [1, 2, 3, 4, 5, 6]), f32([2], [1, 2]), f32([2, 3])], [0, 1], [2]).prepare()).message,
+    ).toMatch(/cannot be broadcast/);
+    expect(
+      kernelError(() => harness(PRELU, [f32([1, 1, 1, 1, 2], [1, 2]), f32([1], [1]), f32([1, 1, 1, 1, 2])], [0, 1], [2]).prepare()).message,
+    ).toMatch(/at most 4 dimensions/);
     expect(harness(PRELU, [f32([1], [1]), f32([1], [1]), f32([1])], [0, 1], [2]).prepare().persistentBytes).toBe(32);
   });
 });

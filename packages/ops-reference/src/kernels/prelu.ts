@@ -19,7 +19,15 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { allocateOpData, binaryTensors, opDataOf, planBinary, requireQuantizedBinary, requireSameType, type BroadcastPlan } from './elementwise-common.js';
+import {
+  allocateOpData,
+  binaryTensors,
+  opDataOf,
+  planBinary,
+  requireQuantizedBinary,
+  requireSameType,
+  type BroadcastPlan,
+} from './elementwise-common.js';
 import { MATH_OP_DATA_BYTES, intRange, requireHandledType, supportsInputTypes } from './math-common.js';
 
 const OP = 'PRELU';
@@ -53,7 +61,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   requireSameType(OP, node, input, output, 'input and output');
   const alphaType = input.type === TensorType.FLOAT32 ? TensorType.FLOAT32 : TensorType.INT8;
   if (alpha.type !== alphaType)
-    throw new KernelError(OP, node.index, `alpha (tensor ${alpha.index}) has type ${tensorTypeName(alpha.type)}; a ${tensorTypeName(input.type)} input needs a ${tensorTypeName(alphaType)} alpha`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `alpha (tensor ${alpha.index}) has type ${tensorTypeName(alpha.type)}; a ${tensorTypeName(input.type)} input needs a ${tensorTypeName(alphaType)} alpha`,
+    );
   d.type = input.type;
   if (input.type !== TensorType.FLOAT32) {
     [d.lo, d.hi] = intRange(input.type);
@@ -88,7 +100,15 @@ function preluFloat(plan: BroadcastPlan, x: Float32Array, alpha: Float32Array, o
   }
 }
 
-function preluQuantized(plan: BroadcastPlan, x: Int8Array | Int16Array, alpha: Int8Array, out: Int8Array | Int16Array, p: Int32Array, lo: number, hi: number): void {
+function preluQuantized(
+  plan: BroadcastPlan,
+  x: Int8Array | Int16Array,
+  alpha: Int8Array,
+  out: Int8Array | Int16Array,
+  p: Int32Array,
+  lo: number,
+  hi: number,
+): void {
   const inputOffset = p[W_INPUT_OFFSET]!;
   const alphaOffset = p[W_ALPHA_OFFSET]!;
   const outputOffset = p[W_OUTPUT_OFFSET]!;
@@ -105,7 +125,8 @@ function preluQuantized(plan: BroadcastPlan, x: Int8Array | Int16Array, alpha: I
     let i2 = plan.off2;
     for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) {
       const v = inputOffset + x[i1]!;
-      const scaled = v >= 0 ? multiplyByQuantizedMultiplier(v, m1, sh1) : multiplyByQuantizedMultiplier(Math.imul(v, alphaOffset + alpha[i2]!), m2, sh2);
+      const scaled =
+        v >= 0 ? multiplyByQuantizedMultiplier(v, m1, sh1) : multiplyByQuantizedMultiplier(Math.imul(v, alphaOffset + alpha[i2]!), m2, sh2);
       const y = (scaled + outputOffset) | 0;
       out[o] = y < lo ? lo : y > hi ? hi : y;
     }
@@ -129,7 +150,13 @@ export const PRELU = {
   provider: PROVIDER,
   name: OP,
   supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, TYPES),
-  init: (context: TfLiteContext): PreluOpData => ({ params: allocateOpData(context, MATH_OP_DATA_BYTES.PRELU), plan: null, type: TensorType.FLOAT32, lo: 0, hi: 0 }),
+  init: (context: TfLiteContext): PreluOpData => ({
+    params: allocateOpData(context, MATH_OP_DATA_BYTES.PRELU),
+    plan: null,
+    type: TensorType.FLOAT32,
+    lo: 0,
+    hi: 0,
+  }),
   prepare,
   invoke,
 };

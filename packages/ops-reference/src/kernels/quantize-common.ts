@@ -12,7 +12,15 @@ export type IntegerData = Int8Array | Uint8Array | Int16Array | Int32Array;
  * the float32 division, round-half-away-from-zero, the x86 float→int32 conversion (out of range → INT32_MIN)
  * and the wrapping int32 addition of the C code.
  */
-export function affineQuantize(input: Float32Array, output: IntegerData, count: number, scale: number, zeroPoint: number, lo: number, hi: number): void {
+export function affineQuantize(
+  input: Float32Array,
+  output: IntegerData,
+  count: number,
+  scale: number,
+  zeroPoint: number,
+  lo: number,
+  hi: number,
+): void {
   const s = Math.fround(scale);
   for (let i = 0; i < count; i++) {
     const q = (truncToInt32X86(roundF32(Math.fround(input[i]! / s))) + zeroPoint) | 0;
@@ -43,7 +51,13 @@ export function requantize(
 }
 
 /** reference_ops::Dequantize: x = (float)scale * (float)(q - zero_point), in float32. */
-export function dequantize(input: Int8Array | Uint8Array | Int16Array, output: Float32Array, count: number, scale: number, zeroPoint: number): void {
+export function dequantize(
+  input: Int8Array | Uint8Array | Int16Array,
+  output: Float32Array,
+  count: number,
+  scale: number,
+  zeroPoint: number,
+): void {
   const s = Math.fround(scale);
   for (let i = 0; i < count; i++) output[i] = Math.fround(s * (input[i]! - zeroPoint));
 }

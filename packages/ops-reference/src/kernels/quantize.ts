@@ -83,16 +83,28 @@ function prepare(context: TfLiteContext, node: Node): void {
   const { input, output } = unaryTensors(OP, context, node);
   requireQuantized(OP, node, output, 'output');
   if (output.quantization!.scale.length !== 1)
-    throw new KernelError(OP, node.index, `output (tensor ${output.index}) must be per-tensor quantized, got ${output.quantization!.scale.length} scales`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output (tensor ${output.index}) must be per-tensor quantized, got ${output.quantization!.scale.length} scales`,
+    );
   data.count = requireSameElementCount(OP, node, input, output);
   const p = data.params;
   if (input.type === TensorType.FLOAT32) {
     if (!FLOAT_OUTPUTS.includes(output.type))
-      throw new KernelError(OP, node.index, `float32 input with ${tensorTypeName(output.type)} output is not supported; supported: int8, uint8, int16`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `float32 input with ${tensorTypeName(output.type)} output is not supported; supported: int8, uint8, int16`,
+      );
     data.fromFloat = true;
   } else {
     if (!REQUANTIZE_PAIRS.has(`${input.type}>${output.type}`))
-      throw new KernelError(OP, node.index, `requantizing ${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} is not supported`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `requantizing ${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} is not supported`,
+      );
     requireQuantized(OP, node, input, 'input');
     // TFLM: double(input_scale) / double(output_scale)
     const m = checkedQuantizeMultiplier(OP, node, input.params.scale / output.params.scale, 'requantize multiplier');
@@ -112,7 +124,15 @@ function invoke(context: TfLiteContext, node: Node): void {
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data as IntegerData;
   if (data.fromFloat) {
-    affineQuantize(input as Float32Array, output, data.count, data.paramsF64[QuantizeWord.ScaleF64]!, p[QuantizeWord.OutputZeroPoint]!, data.lo, data.hi);
+    affineQuantize(
+      input as Float32Array,
+      output,
+      data.count,
+      data.paramsF64[QuantizeWord.ScaleF64]!,
+      p[QuantizeWord.OutputZeroPoint]!,
+      data.lo,
+      data.hi,
+    );
   } else {
     requantize(
       input as IntegerData,

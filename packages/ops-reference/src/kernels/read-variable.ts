@@ -4,7 +4,15 @@
  * point of the tensor that first assigned it, TFLM's Allocate), so a read before the first assignment
  * returns that zero point. No op data.
  */
-import { BuiltinOperator, KernelError, type EvalTensor, type Node, type Registration, type ResourceVariables, type TfLiteContext } from '@micrort/core';
+import {
+  BuiltinOperator,
+  KernelError,
+  type EvalTensor,
+  type Node,
+  type Registration,
+  type ResourceVariables,
+  type TfLiteContext,
+} from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { checkResourceInput, requireResources } from './assign-variable.js';
 

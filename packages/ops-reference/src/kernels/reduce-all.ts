@@ -6,7 +6,15 @@
 import { BuiltinOperator, TensorType, type Node, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { supportsInputTypes } from './math-common.js';
-import { OP_DATA_REDUCE_BYTES, Reducer, type ReduceOpData, fillOutputs, foldInput, prepareReduce, writeReduceShapeFields } from './reduce-common.js';
+import {
+  OP_DATA_REDUCE_BYTES,
+  Reducer,
+  type ReduceOpData,
+  fillOutputs,
+  foldInput,
+  prepareReduce,
+  writeReduceShapeFields,
+} from './reduce-common.js';
 import { allocateOpDataBlock, opDataBlock } from './transpose-common.js';
 
 const OP = 'REDUCE_ALL';
@@ -37,7 +45,12 @@ export const REDUCE_ALL = {
   provider: PROVIDER,
   name: OP,
   supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, BOOL),
-  init: (context: TfLiteContext): ReduceOpData => ({ ...allocateOpDataBlock(context, OP_DATA_REDUCE_BYTES), plan: null, reducer: Reducer.All, initial: 1 }),
+  init: (context: TfLiteContext): ReduceOpData => ({
+    ...allocateOpDataBlock(context, OP_DATA_REDUCE_BYTES),
+    plan: null,
+    reducer: Reducer.All,
+    initial: 1,
+  }),
   prepare,
   invoke,
 };

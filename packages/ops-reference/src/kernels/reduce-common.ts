@@ -67,12 +67,22 @@ export function prepareReduce(op: string, context: TfLiteContext, node: Node, ty
   const axis = getInput(context, node, 1, op);
   const output = getOutput(context, node, 0, op);
   if (!types.includes(input.type))
-    throw new KernelError(op, node.index, `input (tensor ${input.index}) has type ${tensorTypeName(input.type)}; ${op} handles ${types.map(tensorTypeName).join(', ')}`);
+    throw new KernelError(
+      op,
+      node.index,
+      `input (tensor ${input.index}) has type ${tensorTypeName(input.type)}; ${op} handles ${types.map(tensorTypeName).join(', ')}`,
+    );
   if (output.type !== input.type)
-    throw new KernelError(op, node.index, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`);
+    throw new KernelError(
+      op,
+      node.index,
+      `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`,
+    );
   const rank = input.dims.length;
-  if (rank > REDUCE_MAX_DIMS) throw new KernelError(op, node.index, `input has ${rank} dimensions, at most ${REDUCE_MAX_DIMS} are supported`);
-  if (axis.type !== TensorType.INT32) throw new KernelError(op, node.index, `axis tensor ${axis.index} has type ${tensorTypeName(axis.type)}, expected int32`);
+  if (rank > REDUCE_MAX_DIMS)
+    throw new KernelError(op, node.index, `input has ${rank} dimensions, at most ${REDUCE_MAX_DIMS} are supported`);
+  if (axis.type !== TensorType.INT32)
+    throw new KernelError(op, node.index, `axis tensor ${axis.index} has type ${tensorTypeName(axis.type)}, expected int32`);
   const raw = readConstantIndexTensor(axis, op, node, 'axis');
   return { input, axis, output, plan: planReduce(op, node, input, output, raw) };
 }
@@ -141,8 +151,16 @@ export function fillOutputs(out: NumberArray, n: number, value: number): void {
 export function foldInput(plan: ReducePlan, reducer: Reducer, input: NumberArray, out: NumberArray): void {
   const n = plan.inDims;
   const s = plan.outStrides;
-  const n0 = n[0]!, n1 = n[1]!, n2 = n[2]!, n3 = n[3]!, n4 = n[4]!;
-  const s0 = s[0]!, s1 = s[1]!, s2 = s[2]!, s3 = s[3]!, s4 = s[4]!;
+  const n0 = n[0]!,
+    n1 = n[1]!,
+    n2 = n[2]!,
+    n3 = n[3]!,
+    n4 = n[4]!;
+  const s0 = s[0]!,
+    s1 = s[1]!,
+    s2 = s[2]!,
+    s3 = s[3]!,
+    s4 = s[4]!;
   let p = 0;
   for (let i0 = 0; i0 < n0; i0++)
     for (let i1 = 0; i1 < n1; i1++)

@@ -15,14 +15,23 @@ describe('REDUCE_MAX / REDUCE_MIN', () => {
   });
 
   it('float32 starts from the type extremes; NaN never replaces the running value', () => {
-    expect(run(REDUCE_MAX, [f32([2], [-Infinity, -Infinity]), i32([1], [0], true), f32([])], [0, 1], [2])).toEqual([-3.4028234663852886e38]);
+    expect(run(REDUCE_MAX, [f32([2], [-Infinity, -Infinity]), i32([1], [0], true), f32([])], [0, 1], [2])).toEqual([
+      -3.4028234663852886e38,
+    ]);
     expect(run(REDUCE_MIN, [f32([3], [Number.NaN, 2, Number.NaN]), i32([1], [0], true), f32([])], [0, 1], [2])).toEqual([2]);
   });
 
   it('int8 compares raw values; scale and zero point must match between input and output', () => {
-    expect(run(REDUCE_MAX, [q(I8, [2, 3], 0.1, 3, [-128, 5, -7, 4, 127, 0]), i32([1], [1], true), q(I8, [2], 0.1, 3)], [0, 1], [2])).toEqual([5, 127]);
-    expect(run(REDUCE_MIN, [q(I8, [2, 3], 0.1, 3, [-128, 5, -7, 4, 127, 0]), i32([1], [0], true), q(I8, [3], 0.1, 3)], [0, 1], [2])).toEqual([-128, 5, -7]);
-    expect(kernelError(() => harness(REDUCE_MAX, [q(I8, [2], 0.1, 3, [1, 2]), i32([1], [0], true), q(I8, [], 0.2, 3)], [0, 1], [2]).prepare()).message).toMatch(/must share scale and zero point/);
+    expect(
+      run(REDUCE_MAX, [q(I8, [2, 3], 0.1, 3, [-128, 5, -7, 4, 127, 0]), i32([1], [1], true), q(I8, [2], 0.1, 3)], [0, 1], [2]),
+    ).toEqual([5, 127]);
+    expect(
+      run(REDUCE_MIN, [q(I8, [2, 3], 0.1, 3, [-128, 5, -7, 4, 127, 0]), i32([1], [0], true), q(I8, [3], 0.1, 3)], [0, 1], [2]),
+    ).toEqual([-128, 5, -7]);
+    expect(
+      kernelError(() => harness(REDUCE_MAX, [q(I8, [2], 0.1, 3, [1, 2]), i32([1], [0], true), q(I8, [], 0.2, 3)], [0, 1], [2]).prepare())
+        .message,
+    ).toMatch(/must share scale and zero point/);
   });
 
   it('refuses int16 as TFLM does ("Only float32 and int8 types are supported.")', () => {
@@ -33,7 +42,7 @@ describe('REDUCE_MAX / REDUCE_MIN', () => {
     }
   });
 
-  it('requests TFLM\'s scratch (4 bytes per input dimension and per axis) and keeps OpDataReduce (40 bytes)', () => {
+  it("requests TFLM's scratch (4 bytes per input dimension and per axis) and keeps OpDataReduce (40 bytes)", () => {
     const h = harness(REDUCE_MAX, [f32([2, 3, 2], X), i32([2], [0, 2], true), f32([3])], [0, 1], [2]).prepare();
     expect(h.scratchSizes).toEqual([12, 8]);
     expect(h.persistentBytes).toBe(48);

@@ -11,7 +11,15 @@
 import { KernelError, TensorType, checkedQuantizeMultiplier, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { supportsInputTypes } from './math-common.js';
-import { OP_DATA_REDUCE_BYTES, Reducer, type ReduceOpData, fillOutputs, foldInput, prepareReduce, writeReduceShapeFields } from './reduce-common.js';
+import {
+  OP_DATA_REDUCE_BYTES,
+  Reducer,
+  type ReduceOpData,
+  fillOutputs,
+  foldInput,
+  prepareReduce,
+  writeReduceShapeFields,
+} from './reduce-common.js';
 import { type NumberArray, allocateOpDataBlock, opDataBlock } from './transpose-common.js';
 
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8];
@@ -25,7 +33,12 @@ export function reduceMinMaxKernel(name: string, builtinCode: number, reducer: R
     provider: PROVIDER,
     name,
     supports: (context, node) => supportsInputTypes(context, node, TYPES),
-    init: (context: TfLiteContext): ReduceOpData => ({ ...allocateOpDataBlock(context, OP_DATA_REDUCE_BYTES), plan: null, reducer, initial: 0 }),
+    init: (context: TfLiteContext): ReduceOpData => ({
+      ...allocateOpDataBlock(context, OP_DATA_REDUCE_BYTES),
+      plan: null,
+      reducer,
+      initial: 0,
+    }),
     prepare(context: TfLiteContext, node: Node): void {
       const block = opDataBlock(name, node);
       const d = node.userData as ReduceOpData;

@@ -27,7 +27,15 @@ function quantizedBound(value: number, scale: number): number {
  * multiplier = QuantizeMultiplier((float)(input_scale / output_scale)); quantized bounds
  * max(0, zp + roundf(actMin / scale)) and (actMax infinite ? 255 : min(255, zp + roundf(actMax / scale))).
  */
-export function prepareReluXUint8(op: string, node: Node, input: Tensor, output: Tensor, actMin: number, actMax: number, p: Int32Array): void {
+export function prepareReluXUint8(
+  op: string,
+  node: Node,
+  input: Tensor,
+  output: Tensor,
+  actMin: number,
+  actMax: number,
+  p: Int32Array,
+): void {
   requireQuantizedPair(op, node, input, output);
   if (p.length < RELU_X_UINT8_WORDS) throw new KernelError(op, node.index, `op data has ${p.length} words, ${RELU_X_UINT8_WORDS} needed`);
   const m = checkedQuantizeMultiplier(op, node, Math.fround(input.params.scale / output.params.scale), 'input/output rescale');

@@ -15,19 +15,28 @@ describe('RELU6', () => {
   it('int8: clamps raw values to [zero point, quantized 6]', () => {
     // scale 0.05, zero point -100: six = round(6 / 0.05) - 100 = 20.
     const q = { scale: 0.05, zeroPoint: -100 };
-    const h = relu6({ type: TensorType.INT8, shape: [6], data: [-128, -100, -99, 19, 20, 127], ...q }, { type: TensorType.INT8, shape: [6], ...q }).invoke();
+    const h = relu6(
+      { type: TensorType.INT8, shape: [6], data: [-128, -100, -99, 19, 20, 127], ...q },
+      { type: TensorType.INT8, shape: [6], ...q },
+    ).invoke();
     expect(h.outputArray()).toEqual([-100, -100, -99, 19, 20, 20]);
   });
 
   it('int8: quantized 6 saturates at the type maximum when out of range', () => {
     const q = { scale: 0.01, zeroPoint: 0 };
-    const h = relu6({ type: TensorType.INT8, shape: [3], data: [-5, 100, 127], ...q }, { type: TensorType.INT8, shape: [3], ...q }).invoke();
+    const h = relu6(
+      { type: TensorType.INT8, shape: [3], data: [-5, 100, 127], ...q },
+      { type: TensorType.INT8, shape: [3], ...q },
+    ).invoke();
     expect(h.outputArray()).toEqual([0, 100, 127]);
   });
 
   it('int16: clamps with the int16 six', () => {
     const q = { scale: 1 / 4096, zeroPoint: 0 };
-    const h = relu6({ type: TensorType.INT16, shape: [4], data: [-32768, 100, 24576, 32767], ...q }, { type: TensorType.INT16, shape: [4], ...q }).invoke();
+    const h = relu6(
+      { type: TensorType.INT16, shape: [4], data: [-32768, 100, 24576, 32767], ...q },
+      { type: TensorType.INT16, shape: [4], ...q },
+    ).invoke();
     expect(h.outputArray()).toEqual([0, 100, 24576, 24576]);
   });
 

@@ -84,7 +84,12 @@ export const RELU6 = unaryKernel<Relu6OpData>({
   builtinCode: BuiltinOperator.RELU6,
   version: 3,
   types: FLOAT32_INT8_INT16_UINT8,
-  init: (context) => ({ params: context.allocatePersistentBuffer(TFLM_OP_DATA_BYTES.RELU6).i16, type: TensorType.FLOAT32, count: 0, uint8Params: EMPTY_I32 }),
+  init: (context) => ({
+    params: context.allocatePersistentBuffer(TFLM_OP_DATA_BYTES.RELU6).i16,
+    type: TensorType.FLOAT32,
+    count: 0,
+    uint8Params: EMPTY_I32,
+  }),
   prepare,
   invoke,
 });

@@ -4,16 +4,31 @@ import { measureAllocation } from '../../../../test-support/alloc.js';
 import { RESHAPE, inferStretchDimension } from './reshape.js';
 
 function harness(tensors: HarnessTensorSpec[], inputs = [0]): KernelHarness {
-  return new KernelHarness({ registration: RESHAPE, tensors, inputs, outputs: [tensors.length - 1], builtinData: { newShape: new Int32Array(0) } });
+  return new KernelHarness({
+    registration: RESHAPE,
+    tensors,
+    inputs,
+    outputs: [tensors.length - 1],
+    builtinData: { newShape: new Int32Array(0) },
+  });
 }
 
 describe('RESHAPE', () => {
   it('copies the bytes for every element type', () => {
-    const f = harness([{ type: TensorType.FLOAT32, shape: [2, 3], data: [1, 2, 3, 4, 5, 6] }, { type: TensorType.FLOAT32, shape: [3, 2] }]).invoke();
+    const f = harness([
+      { type: TensorType.FLOAT32, shape: [2, 3], data: [1, 2, 3, 4, 5, 6] },
+      { type: TensorType.FLOAT32, shape: [3, 2] },
+    ]).invoke();
     expect(f.outputArray()).toEqual([1, 2, 3, 4, 5, 6]);
-    const i8 = harness([{ type: TensorType.INT8, shape: [1, 4], data: [-128, 0, 5, 127], scale: 0.5, zeroPoint: 1 }, { type: TensorType.INT8, shape: [4], scale: 0.5, zeroPoint: 1 }]).invoke();
+    const i8 = harness([
+      { type: TensorType.INT8, shape: [1, 4], data: [-128, 0, 5, 127], scale: 0.5, zeroPoint: 1 },
+      { type: TensorType.INT8, shape: [4], scale: 0.5, zeroPoint: 1 },
+    ]).invoke();
     expect(i8.outputArray()).toEqual([-128, 0, 5, 127]);
-    const i64 = harness([{ type: TensorType.INT64, shape: [2], data: [2n ** 40n, -3n] }, { type: TensorType.INT64, shape: [1, 2] }]).invoke();
+    const i64 = harness([
+      { type: TensorType.INT64, shape: [2], data: [2n ** 40n, -3n] },
+      { type: TensorType.INT64, shape: [1, 2] },
+    ]).invoke();
     expect(Array.from(i64.output<BigInt64Array>())).toEqual([2n ** 40n, -3n]);
   });
   it('accepts the shape as a second input (as TFLM, the output tensor decides)', () => {
@@ -28,15 +43,28 @@ describe('RESHAPE', () => {
     expect(h.outputArray()).toEqual([1, 2, 3, 4]);
   });
   it('does nothing when input and output share memory', () => {
-    const h = harness([{ type: TensorType.INT32, shape: [4], data: [9, 8, 7, 6] }, { type: TensorType.INT32, shape: [2, 2] }]).prepare();
+    const h = harness([
+      { type: TensorType.INT32, shape: [4], data: [9, 8, 7, 6] },
+      { type: TensorType.INT32, shape: [2, 2] },
+    ]).prepare();
     const input = h.tensors[0]!;
     h.tensors[1]!.bind(input.data.buffer, input.data.byteOffset, AllocationType.ArenaRw);
     h.invoke();
     expect(h.outputArray()).toEqual([9, 8, 7, 6]);
   });
   it('rejects type and element-count mismatches', () => {
-    expect(() => harness([{ type: TensorType.INT8, shape: [4], data: [1, 2, 3, 4] }, { type: TensorType.UINT8, shape: [4] }]).invoke()).toThrow(/must match/);
-    expect(() => harness([{ type: TensorType.INT8, shape: [4], data: [1, 2, 3, 4] }, { type: TensorType.INT8, shape: [5] }]).invoke()).toThrow(/has 4 elements.*has 5/);
+    expect(() =>
+      harness([
+        { type: TensorType.INT8, shape: [4], data: [1, 2, 3, 4] },
+        { type: TensorType.UINT8, shape: [4] },
+      ]).invoke(),
+    ).toThrow(/must match/);
+    expect(() =>
+      harness([
+        { type: TensorType.INT8, shape: [4], data: [1, 2, 3, 4] },
+        { type: TensorType.INT8, shape: [5] },
+      ]).invoke(),
+    ).toThrow(/has 4 elements.*has 5/);
   });
   it('infers a single -1 dimension and reports bad shapes', () => {
     const dims = Int32Array.from([2, -1, 3]);
@@ -50,7 +78,10 @@ describe('RESHAPE', () => {
     expect(Array.from(none)).toEqual([3, 4]);
   });
   it('does not allocate in invoke, in place or copying within one buffer', () => {
-    const h = harness([{ type: TensorType.FLOAT32, shape: [64], data: new Array(64).fill(1.5) }, { type: TensorType.FLOAT32, shape: [8, 8] }]).prepare();
+    const h = harness([
+      { type: TensorType.FLOAT32, shape: [64], data: new Array(64).fill(1.5) },
+      { type: TensorType.FLOAT32, shape: [8, 8] },
+    ]).prepare();
     const shared = new ArrayBuffer(1024);
     h.tensors[0]!.bind(shared, 0, AllocationType.ArenaRw);
     h.tensors[1]!.bind(shared, 512, AllocationType.ArenaRw);
@@ -62,6 +93,7 @@ describe('RESHAPE', () => {
 /** Bytes per invoke, the least of three measurements (JIT tiering on a busy machine can add a few bytes to one run). */
 function leastAllocation(fn: () => void): number {
   let best = Infinity;
-  for (let i = 0; i < 3 && best >= 8; i++) best = Math.min(best, measureAllocation(fn, { warmup: 5000, trials: 5, iterations: 2000 }).bytesPerCall);
+  for (let i = 0; i < 3 && best >= 8; i++)
+    best = Math.min(best, measureAllocation(fn, { warmup: 5000, trials: 5, iterations: 2000 }).bytesPerCall);
   return best;
 }

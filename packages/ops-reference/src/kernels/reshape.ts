@@ -38,15 +38,24 @@ export function inferStretchDimension(dims: Int32Array, inputCount: number): str
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  if (node.inputs.length < 1 || node.inputs.length > 2) throw new KernelError(OP, node.index, `expects 1 or 2 inputs, got ${node.inputs.length}`);
+  if (node.inputs.length < 1 || node.inputs.length > 2)
+    throw new KernelError(OP, node.index, `expects 1 or 2 inputs, got ${node.inputs.length}`);
   if (node.outputs.length !== 1) throw new KernelError(OP, node.index, `expects 1 output, got ${node.outputs.length}`);
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
   if (input.type !== output.type)
-    throw new KernelError(OP, node.index, `input type ${tensorTypeName(input.type)} and output type ${tensorTypeName(output.type)} must match`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input type ${tensorTypeName(input.type)} and output type ${tensorTypeName(output.type)} must match`,
+    );
   const inputCount = numElements(input.dims);
   if (node.inputs.length === 1 && output.dims.length === 1 && output.dims[0] === 0 && inputCount === 1)
-    throw new KernelError(OP, node.index, `output (tensor ${output.index}) uses the legacy scalar shape [0], which micrort does not support`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output (tensor ${output.index}) uses the legacy scalar shape [0], which micrort does not support`,
+    );
   const problem = inferStretchDimension(output.dims, inputCount);
   if (problem !== null) throw new KernelError(OP, node.index, problem);
   const outputCount = numElements(output.dims);

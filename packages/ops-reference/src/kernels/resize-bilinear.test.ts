@@ -1,13 +1,32 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TensorType } from '@micrort/core';
-import { OPS_SKIP_REASON, hasConformanceOps, makeInterpreter, modelDir, readBytes, readManifest, setCaseInputs } from '../../../../test-support/conformance.js';
+import {
+  OPS_SKIP_REASON,
+  hasConformanceOps,
+  makeInterpreter,
+  modelDir,
+  readBytes,
+  readManifest,
+  setCaseInputs,
+} from '../../../../test-support/conformance.js';
 import { RESIZE_BILINEAR, interpolationValues, interpolationValuesInteger } from './resize-bilinear.js';
 import { constI32, expectFloatClose, harness, prepareError, spec } from './__fixtures__/data-testing.js';
 
-function resize(type: TensorType, inShape: number[], data: number[], size: [number, number], alignCorners = false, halfPixelCenters = false, q = {}) {
+function resize(
+  type: TensorType,
+  inShape: number[],
+  data: number[],
+  size: [number, number],
+  alignCorners = false,
+  halfPixelCenters = false,
+  q = {},
+) {
   const out = [inShape[0]!, size[0], size[1], inShape[3]!];
-  return harness(RESIZE_BILINEAR, [spec(type, inShape, data, q), constI32(size), spec(type, out, undefined, q)], 2, { alignCorners, halfPixelCenters });
+  return harness(RESIZE_BILINEAR, [spec(type, inShape, data, q), constI32(size), spec(type, out, undefined, q)], 2, {
+    alignCorners,
+    halfPixelCenters,
+  });
 }
 
 const TWO_BATCH_IN = [3, 6, 9, 12, 4, 10, 10, 16];
@@ -17,13 +36,16 @@ describe('RESIZE_BILINEAR', () => {
   it('TFLM float tests: horizontal, vertical, 2-D, two batches, three channels', () => {
     expectFloatClose(resize(TensorType.FLOAT32, [1, 1, 2, 1], [3, 6], [1, 3]).invoke().outputArray(), [3, 5, 6]);
     expectFloatClose(resize(TensorType.FLOAT32, [1, 2, 1, 1], [3, 9], [3, 1]).invoke().outputArray(), [3, 7, 9]);
-    expectFloatClose(resize(TensorType.FLOAT32, [1, 2, 2, 1], [3, 6, 9, 12], [3, 3]).invoke().outputArray(), [3, 5, 6, 7, 9, 10, 9, 11, 12]);
+    expectFloatClose(
+      resize(TensorType.FLOAT32, [1, 2, 2, 1], [3, 6, 9, 12], [3, 3]).invoke().outputArray(),
+      [3, 5, 6, 7, 9, 10, 9, 11, 12],
+    );
     expectFloatClose(resize(TensorType.FLOAT32, [2, 2, 2, 1], TWO_BATCH_IN, [3, 3]).invoke().outputArray(), TWO_BATCH_OUT);
     const three = resize(TensorType.FLOAT32, [1, 2, 2, 2], [3, 4, 6, 10, 9, 10, 12, 16], [3, 3]).invoke();
     expectFloatClose(three.outputArray(), [3, 4, 5, 8, 6, 10, 7, 8, 9, 12, 10, 14, 9, 10, 11, 14, 12, 16]);
   });
 
-  it('blends float32 in TFLM\'s order and precision, bit for bit (not a once-rounded double blend)', () => {
+  it("blends float32 in TFLM's order and precision, bit for bit (not a once-rounded double blend)", () => {
     // 1x2 -> 1x3 without options: output x = 1 samples 2/3 of the way, with TFLM's float32 weights
     // wHi = float(2/3), wLo = 1 - wHi; the row weights are 1 and 0, so the reference's expression reduces to
     // float(float(a * wLo) + float(b * wHi)).
@@ -56,8 +78,12 @@ describe('RESIZE_BILINEAR', () => {
     expectFloatClose(resize(TensorType.FLOAT32, [1, 2, 2, 1], [1, 2, 3, 4], [3, 3], false, true).invoke().outputArray(), want);
     // int8 with values x10: 15, 25, 35 round exactly
     const q = { scale: 0.1, zeroPoint: 0 };
-    expect(resize(TensorType.INT8, [1, 2, 2, 1], [10, 20, 30, 40], [3, 3], true, false, q).invoke().outputArray()).toEqual(want.map((v) => v * 10));
-    expect(resize(TensorType.INT8, [1, 2, 2, 1], [10, 20, 30, 40], [3, 3], false, true, q).invoke().outputArray()).toEqual(want.map((v) => v * 10));
+    expect(resize(TensorType.INT8, [1, 2, 2, 1], [10, 20, 30, 40], [3, 3], true, false, q).invoke().outputArray()).toEqual(
+      want.map((v) => v * 10),
+    );
+    expect(resize(TensorType.INT8, [1, 2, 2, 1], [10, 20, 30, 40], [3, 3], false, true, q).invoke().outputArray()).toEqual(
+      want.map((v) => v * 10),
+    );
   });
 
   it('int8 stays within one step of the float blend on a random 4x5 -> 7x3 half-pixel resize', () => {
@@ -80,13 +106,32 @@ describe('RESIZE_BILINEAR', () => {
   });
 
   it('refuses int16 (as TFLM), align_corners with half_pixel_centers, a non-constant or malformed size, a wrong output', () => {
-    expect(prepareError(resize(TensorType.INT16, [1, 1, 1, 1], [1], [2, 2])).message).toMatch(/int16, which is not supported; handled: float32, int8/);
-    expect(prepareError(resize(TensorType.FLOAT32, [1, 1, 1, 1], [1], [2, 2], true, true)).message).toMatch(/If half_pixel_centers is True, align_corners must be False/);
-    const dynamic = harness(RESIZE_BILINEAR, [spec(TensorType.FLOAT32, [1, 1, 1, 1], [1]), spec(TensorType.INT32, [2], [2, 2]), spec(TensorType.FLOAT32, [1, 2, 2, 1])], 2, { alignCorners: false, halfPixelCenters: false });
+    expect(prepareError(resize(TensorType.INT16, [1, 1, 1, 1], [1], [2, 2])).message).toMatch(
+      /int16, which is not supported; handled: float32, int8/,
+    );
+    expect(prepareError(resize(TensorType.FLOAT32, [1, 1, 1, 1], [1], [2, 2], true, true)).message).toMatch(
+      /If half_pixel_centers is True, align_corners must be False/,
+    );
+    const dynamic = harness(
+      RESIZE_BILINEAR,
+      [spec(TensorType.FLOAT32, [1, 1, 1, 1], [1]), spec(TensorType.INT32, [2], [2, 2]), spec(TensorType.FLOAT32, [1, 2, 2, 1])],
+      2,
+      { alignCorners: false, halfPixelCenters: false },
+    );
     expect(prepareError(dynamic).message).toMatch(/must be constant/);
-    const three = harness(RESIZE_BILINEAR, [spec(TensorType.FLOAT32, [1, 1, 1, 1], [1]), constI32([2, 2, 2]), spec(TensorType.FLOAT32, [1, 2, 2, 1])], 2, { alignCorners: false, halfPixelCenters: false });
+    const three = harness(
+      RESIZE_BILINEAR,
+      [spec(TensorType.FLOAT32, [1, 1, 1, 1], [1]), constI32([2, 2, 2]), spec(TensorType.FLOAT32, [1, 2, 2, 1])],
+      2,
+      { alignCorners: false, halfPixelCenters: false },
+    );
     expect(prepareError(three).message).toMatch(/size must be a 1-D tensor of 2 values/);
-    const wrong = harness(RESIZE_BILINEAR, [spec(TensorType.FLOAT32, [1, 1, 1, 1], [1]), constI32([2, 2]), spec(TensorType.FLOAT32, [1, 2, 3, 1])], 2, { alignCorners: false, halfPixelCenters: false });
+    const wrong = harness(
+      RESIZE_BILINEAR,
+      [spec(TensorType.FLOAT32, [1, 1, 1, 1], [1]), constI32([2, 2]), spec(TensorType.FLOAT32, [1, 2, 3, 1])],
+      2,
+      { alignCorners: false, halfPixelCenters: false },
+    );
     expect(prepareError(wrong).message).toMatch(/expected \[1, 2, 2, 1\]/);
   });
 });

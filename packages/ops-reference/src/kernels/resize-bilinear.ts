@@ -49,7 +49,12 @@ export function interpolationValues(value: number, scale: number, halfPixelCente
 }
 
 /** reference_ops::ComputeInterpolationValuesInteger: [scaled (10-bit), lower, upper]. */
-export function interpolationValuesInteger(value: number, scale10: number, halfPixelCenters: boolean, inputSize: number): [number, number, number] {
+export function interpolationValuesInteger(
+  value: number,
+  scale10: number,
+  halfPixelCenters: boolean,
+  inputSize: number,
+): [number, number, number] {
   const scaled = halfPixelCenters ? value * scale10 + Math.trunc(scale10 / 2) - 512 : value * scale10;
   const lower = Math.max(Math.trunc(scaled / 1024), 0);
   const upper = Math.min(Math.trunc((scaled + 1023) / 1024), inputSize - 1);
@@ -143,7 +148,10 @@ function resizeFloat(d: ResizeBilinearOpData, input: Float32Array, output: Float
       for (let x = 0; x < outWidth; x++) {
         const wxLo = d.wxLo[x]!;
         const wxHi = d.wxHi[x]!;
-        const p00 = rowLo + d.xLo[x]!, p10 = rowHi + d.xLo[x]!, p01 = rowLo + d.xHi[x]!, p11 = rowHi + d.xHi[x]!;
+        const p00 = rowLo + d.xLo[x]!,
+          p10 = rowHi + d.xLo[x]!,
+          p01 = rowLo + d.xHi[x]!,
+          p11 = rowHi + d.xHi[x]!;
         for (let c = 0; c < depth; c++) {
           const t00 = f32(f32(input[p00 + c]! * wyLo) * wxLo);
           const t10 = f32(f32(input[p10 + c]! * wyHi) * wxLo);
@@ -175,10 +183,14 @@ function resizeInt8(d: ResizeBilinearOpData, input: Int8Array, output: Int8Array
         const xHi = d.xHi[x]!;
         const wxLo = d.wxLo[x]!;
         const wxHi = d.wxHi[x]!;
-        const p00 = rowLo + xLo, p10 = rowHi + xLo, p01 = rowLo + xHi, p11 = rowHi + xHi;
+        const p00 = rowLo + xLo,
+          p10 = rowHi + xLo,
+          p01 = rowLo + xHi,
+          p11 = rowHi + xHi;
         for (let c = 0; c < depth; c++) {
           // Every product is an exact integer below 2^31 in magnitude, so double arithmetic is exact.
-          const v = input[p00 + c]! * wyLo * wxLo + input[p10 + c]! * wyHi * wxLo + input[p01 + c]! * wyLo * wxHi + input[p11 + c]! * wyHi * wxHi;
+          const v =
+            input[p00 + c]! * wyLo * wxLo + input[p10 + c]! * wyHi * wxLo + input[p01 + c]! * wyLo * wxHi + input[p11 + c]! * wyHi * wxHi;
           output[o++] = Math.trunc((v + (v > 0 ? ROUND_20 : -ROUND_20)) / ONE_20);
         }
       }
@@ -209,7 +221,10 @@ function resizeUint8(d: ResizeBilinearOpData, input: Uint8Array, output: Uint8Ar
         const w1 = f32(wyLo * d.wxHi[x]!);
         const w2 = f32(wyHi * d.wxLo[x]!);
         const w3 = f32(wyHi * d.wxHi[x]!);
-        const p00 = rowLo + xLo, p01 = rowLo + xHi, p10 = rowHi + xLo, p11 = rowHi + xHi;
+        const p00 = rowLo + xLo,
+          p01 = rowLo + xHi,
+          p10 = rowHi + xLo,
+          p11 = rowHi + xHi;
         for (let c = 0; c < depth; c++) {
           let v = f32(f32(input[p00 + c]! * w0) + f32(input[p01 + c]! * w1));
           v = f32(v + f32(input[p10 + c]! * w2));

@@ -31,8 +31,17 @@ export function prepareResize(op: string, context: TfLiteContext, node: Node, ty
   requireSameTypeAs(op, node, output, 'output', input, 'input');
   requireTypeIn(op, node, size, 'size', [TensorType.INT32]);
   if (size.dims.length !== 1 || size.dims[0] !== 2)
-    throw new KernelError(op, node.index, `size must be a 1-D tensor of 2 values (new_height, new_width), got shape ${shapeString(size.dims)}`);
-  if (!size.isConstant) throw new KernelError(op, node.index, `size (tensor ${size.index}) must be constant: a non-constant size is not supported (as in TFLM)`);
+    throw new KernelError(
+      op,
+      node.index,
+      `size must be a 1-D tensor of 2 values (new_height, new_width), got shape ${shapeString(size.dims)}`,
+    );
+  if (!size.isConstant)
+    throw new KernelError(
+      op,
+      node.index,
+      `size (tensor ${size.index}) must be constant: a non-constant size is not supported (as in TFLM)`,
+    );
   const [outHeight, outWidth] = readConstantIndexTensor(size, op, node, 'size') as [number, number];
   if (!(outHeight > 0 && outWidth > 0)) throw new KernelError(op, node.index, `size [${outHeight}, ${outWidth}] must be positive`);
   const [batches, inHeight, inWidth, depth] = input.dims as unknown as [number, number, number, number];

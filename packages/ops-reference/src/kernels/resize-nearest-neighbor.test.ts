@@ -3,9 +3,19 @@ import { TensorType } from '@micrort/core';
 import { RESIZE_NEAREST_NEIGHBOR, nearestNeighbor } from './resize-nearest-neighbor.js';
 import { constI32, harness, prepareError, spec } from './__fixtures__/data-testing.js';
 
-function resize(type: TensorType, inShape: number[], data: number[], size: [number, number], alignCorners = false, halfPixelCenters = false) {
+function resize(
+  type: TensorType,
+  inShape: number[],
+  data: number[],
+  size: [number, number],
+  alignCorners = false,
+  halfPixelCenters = false,
+) {
   const out = [inShape[0]!, size[0], size[1], inShape[3]!];
-  return harness(RESIZE_NEAREST_NEIGHBOR, [spec(type, inShape, data), constI32(size), spec(type, out)], 2, { alignCorners, halfPixelCenters });
+  return harness(RESIZE_NEAREST_NEIGHBOR, [spec(type, inShape, data), constI32(size), spec(type, out)], 2, {
+    alignCorners,
+    halfPixelCenters,
+  });
 }
 
 describe('RESIZE_NEAREST_NEIGHBOR', () => {
@@ -18,7 +28,9 @@ describe('RESIZE_NEAREST_NEIGHBOR', () => {
   it('TFLM AlignCorners and HalfPixelCenters cases', () => {
     const data = [3, 6, 9, 12];
     expect(resize(TensorType.FLOAT32, [1, 2, 2, 1], data, [3, 3], true).invoke().outputArray()).toEqual([3, 6, 6, 9, 12, 12, 9, 12, 12]);
-    expect(resize(TensorType.FLOAT32, [1, 2, 2, 1], data, [3, 3], false, true).invoke().outputArray()).toEqual([3, 6, 6, 9, 12, 12, 9, 12, 12]);
+    expect(resize(TensorType.FLOAT32, [1, 2, 2, 1], data, [3, 3], false, true).invoke().outputArray()).toEqual([
+      3, 6, 6, 9, 12, 12, 9, 12, 12,
+    ]);
   });
 
   it('two batches, two channels, downscale; uint8', () => {
@@ -34,9 +46,19 @@ describe('RESIZE_NEAREST_NEIGHBOR', () => {
 
   it('refuses int32 (as TFLM), a non-constant size and a wrong output', () => {
     expect(prepareError(resize(TensorType.INT32, [1, 1, 1, 1], [1], [2, 2])).message).toMatch(/int32, which is not supported/);
-    const dynamic = harness(RESIZE_NEAREST_NEIGHBOR, [spec(TensorType.FLOAT32, [1, 1, 1, 1], [1]), spec(TensorType.INT32, [2], [2, 2]), spec(TensorType.FLOAT32, [1, 2, 2, 1])], 2, { alignCorners: false, halfPixelCenters: false });
+    const dynamic = harness(
+      RESIZE_NEAREST_NEIGHBOR,
+      [spec(TensorType.FLOAT32, [1, 1, 1, 1], [1]), spec(TensorType.INT32, [2], [2, 2]), spec(TensorType.FLOAT32, [1, 2, 2, 1])],
+      2,
+      { alignCorners: false, halfPixelCenters: false },
+    );
     expect(prepareError(dynamic).message).toMatch(/must be constant/);
-    const wrong = harness(RESIZE_NEAREST_NEIGHBOR, [spec(TensorType.FLOAT32, [1, 1, 1, 1], [1]), constI32([2, 2]), spec(TensorType.FLOAT32, [1, 2, 2, 2])], 2, { alignCorners: false, halfPixelCenters: false });
+    const wrong = harness(
+      RESIZE_NEAREST_NEIGHBOR,
+      [spec(TensorType.FLOAT32, [1, 1, 1, 1], [1]), constI32([2, 2]), spec(TensorType.FLOAT32, [1, 2, 2, 2])],
+      2,
+      { alignCorners: false, halfPixelCenters: false },
+    );
     expect(prepareError(wrong).message).toMatch(/expected \[1, 2, 2, 1\]/);
   });
 });

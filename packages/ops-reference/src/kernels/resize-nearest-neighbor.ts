@@ -25,7 +25,13 @@ interface ResizeNearestOpData extends ResizeGeometry {
 }
 
 /** reference_ops::GetNearestNeighbor, in float32. */
-export function nearestNeighbor(value: number, inputSize: number, outputSize: number, alignCorners: boolean, halfPixelCenters: boolean): number {
+export function nearestNeighbor(
+  value: number,
+  inputSize: number,
+  outputSize: number,
+  alignCorners: boolean,
+  halfPixelCenters: boolean,
+): number {
   const scale = alignCorners && outputSize > 1 ? f32((inputSize - 1) / (outputSize - 1)) : f32(inputSize / outputSize);
   const offset = halfPixelCenters ? 0.5 : 0;
   const scaled = f32(f32(value + offset) * scale);
@@ -42,7 +48,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const cols = new Int32Array(g.outWidth);
   for (let y = 0; y < g.outHeight; y++)
     rows[y] = nearestNeighbor(y, g.inHeight, g.outHeight, options.alignCorners, options.halfPixelCenters) * g.inWidth * g.depth;
-  for (let x = 0; x < g.outWidth; x++) cols[x] = nearestNeighbor(x, g.inWidth, g.outWidth, options.alignCorners, options.halfPixelCenters) * g.depth;
+  for (let x = 0; x < g.outWidth; x++)
+    cols[x] = nearestNeighbor(x, g.inWidth, g.outWidth, options.alignCorners, options.halfPixelCenters) * g.depth;
   const d: ResizeNearestOpData = { ...g, rows, cols };
   node.userData = d;
 }
@@ -63,7 +70,11 @@ function resizeNearest(d: ResizeNearestOpData, input: NumberArray, output: Numbe
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = node.userData as ResizeNearestOpData;
-  resizeNearest(d, context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray, context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray);
+  resizeNearest(
+    d,
+    context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray,
+    context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray,
+  );
 }
 
 /** RESIZE_NEAREST_NEIGHBOR registration (op versions 1..4). */

@@ -20,15 +20,25 @@ describe('REVERSE_V2', () => {
   });
 
   it('int64, bool, uint8 and int16 elements; an empty axis list copies', () => {
-    expect(Array.from(reverse(TensorType.INT64, [2], [2n ** 62n, -1n], [0]).invoke().output<BigInt64Array>())).toEqual([-1n, 2n ** 62n]);
+    expect(
+      Array.from(
+        reverse(TensorType.INT64, [2], [2n ** 62n, -1n], [0])
+          .invoke()
+          .output<BigInt64Array>(),
+      ),
+    ).toEqual([-1n, 2n ** 62n]);
     expect(reverse(TensorType.BOOL, [3], [1, 0, 0], [0]).invoke().outputArray()).toEqual([0, 0, 1]);
     expect(reverse(TensorType.UINT8, [1, 3], [1, 2, 255], [1]).invoke().outputArray()).toEqual([255, 2, 1]);
     expect(reverse(TensorType.INT16, [2], [-5, 5], []).invoke().outputArray()).toEqual([-5, 5]);
   });
 
   it('refuses non-contiguous axes (as TFLM), an int64 axis tensor, too many axes and an out-of-range axis', () => {
-    expect(prepareError(reverse(TensorType.FLOAT32, [2, 2, 2], iota(8), [0, 2])).message).toMatch(/non-contiguous axes \[0, 2\] are not supported/);
-    expect(prepareError(harness(REVERSE_V2, [spec(TensorType.FLOAT32, [2], [1, 2]), constI64([0]), spec(TensorType.FLOAT32, [2])], 2)).message).toMatch(/axis .* int64/);
+    expect(prepareError(reverse(TensorType.FLOAT32, [2, 2, 2], iota(8), [0, 2])).message).toMatch(
+      /non-contiguous axes \[0, 2\] are not supported/,
+    );
+    expect(
+      prepareError(harness(REVERSE_V2, [spec(TensorType.FLOAT32, [2], [1, 2]), constI64([0]), spec(TensorType.FLOAT32, [2])], 2)).message,
+    ).toMatch(/axis .* int64/);
     expect(prepareError(reverse(TensorType.FLOAT32, [2], [1, 2], [0, 0])).message).toMatch(/2 axes given for a 1-D input/);
     expect(prepareError(reverse(TensorType.FLOAT32, [2], [1, 2], [1])).message).toMatch(/axis 1 is out of range for a 1-D tensor/);
   });

@@ -9,7 +9,14 @@ import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutp
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { dimProduct, requireSameTypeAs, requireShape, requireTypeIn, resolveAxis, typeSupport } from './data-common.js';
-import { type ElementLayout, type NumberArray, elementLayout, movableData, readConstantIndexTensor, shapeString } from './transpose-common.js';
+import {
+  type ElementLayout,
+  type NumberArray,
+  elementLayout,
+  movableData,
+  readConstantIndexTensor,
+  shapeString,
+} from './transpose-common.js';
 
 const OP = 'REVERSE_V2';
 const TYPES = [
@@ -45,12 +52,14 @@ function prepare(context: TfLiteContext, node: Node): void {
   requireTypeIn(OP, node, axisTensor, 'axis', [TensorType.INT32]);
   if (axisTensor.dims.length !== 1) throw new KernelError(OP, node.index, `axis must be 1-D, got shape ${shapeString(axisTensor.dims)}`);
   const rank = input.dims.length;
-  if (rank > REVERSE_V2_MAX_DIMS) throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${REVERSE_V2_MAX_DIMS} are supported`);
+  if (rank > REVERSE_V2_MAX_DIMS)
+    throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${REVERSE_V2_MAX_DIMS} are supported`);
   const raw = readConstantIndexTensor(axisTensor, OP, node, 'axis');
   if (raw.length > rank) throw new KernelError(OP, node.index, `${raw.length} axes given for a ${rank}-D input`);
   const axes = raw.map((a) => resolveAxis(OP, node, a, rank)).sort((a, b) => a - b);
   for (let i = 1; i < axes.length; i++)
-    if (axes[i - 1]! + 1 !== axes[i]) throw new KernelError(OP, node.index, `non-contiguous axes ${shapeString(raw)} are not supported (as in TFLM)`);
+    if (axes[i - 1]! + 1 !== axes[i])
+      throw new KernelError(OP, node.index, `non-contiguous axes ${shapeString(raw)} are not supported (as in TFLM)`);
   const layout = elementLayout(input.type, OP, node);
   const first = axes.length > 0 ? axes[0]! : rank;
   const last = axes.length > 0 ? axes[axes.length - 1]! + 1 : rank;

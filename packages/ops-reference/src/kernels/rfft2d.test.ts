@@ -44,7 +44,9 @@ function naiveRfft2d(input: number[], shape: number[], h: number, w: number): nu
 
 function expectClose(got: number[], want: number[]): void {
   expect(got.length).toBe(want.length);
-  got.forEach((g, i) => expect(Math.abs(g - want[i]!), `value ${i}: ${g} vs ${want[i]}`).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(want[i]!)));
+  got.forEach((g, i) =>
+    expect(Math.abs(g - want[i]!), `value ${i}: ${g} vs ${want[i]}`).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(want[i]!)),
+  );
 }
 
 const X4 = [1, 2, 3, 4, 3, 8, 6, 3, 5, 2, 7, 6, 9, 5, 8, 3];
@@ -63,10 +65,9 @@ describe('RFFT2D', () => {
   it('zero-pads the input to fft_length (TFLite FftLengthGreaterThanInputSize)', () => {
     const x = [1, 2, 3, 4, 3, 8, 6, 3, 5, 2, 7, 6];
     const want = [
-      50, 0, 8.29289341, -33.6776695, -7, 1, 9.70710659, -1.67766953, 0, 0,
-      -10, -20, -16.3639603, -1.12132037, -5, 1, -7.19238806, -2.05025244, -6, 2,
-      10, 0, -4.7781744, -6.12132025, -1, 11, 10.7781744, 1.87867963, 4, 0,
-      -10, 20, 11.1923885, 11.9497471, 5, -5, -3.63603902, -3.12132025, -6, -2,
+      50, 0, 8.29289341, -33.6776695, -7, 1, 9.70710659, -1.67766953, 0, 0, -10, -20, -16.3639603, -1.12132037, -5, 1, -7.19238806,
+      -2.05025244, -6, 2, 10, 0, -4.7781744, -6.12132025, -1, 11, 10.7781744, 1.87867963, 4, 0, -10, 20, 11.1923885, 11.9497471, 5, -5,
+      -3.63603902, -3.12132025, -6, -2,
     ];
     expectClose(harness(x, [3, 4], [4, 8], [4, 5]).invoke().outputArray(), want);
   });
@@ -105,7 +106,9 @@ describe('RFFT2D', () => {
   it('prepare rejects fft lengths fft2d cannot handle, a non-constant fft_length and a wrong output shape', () => {
     expect(() => harness(X4, [4, 4], [4, 6], [4, 4]).prepare()).toThrow(/fft_length is \[4, 6\]; both must be powers of two, at least 2/);
     expect(() => harness(X4, [4, 4], [1, 4], [1, 3]).prepare()).toThrow(/fft_length is \[1, 4\]/);
-    expect(() => harness(X4, [4, 4], [4, 4], [4, 3], { constant: false }).prepare()).toThrow(/fft_length \(tensor 1\) must be a constant tensor/);
+    expect(() => harness(X4, [4, 4], [4, 4], [4, 3], { constant: false }).prepare()).toThrow(
+      /fft_length \(tensor 1\) must be a constant tensor/,
+    );
     expect(() => harness(X4, [4, 4], [4, 4], [4, 4]).prepare()).toThrow(KernelError);
     expect(() => harness(X4, [4, 4], [4, 4], [4, 4]).prepare()).toThrow(/output \(tensor 2\) has shape \[4, 4\], expected \[4, 3\]/);
     expect(() => harness(X4, [16], [4, 4], [4, 3]).prepare()).toThrow(/at least 2 dimensions/);
@@ -114,7 +117,11 @@ describe('RFFT2D', () => {
   it('declines other types in supports() with a reason', () => {
     const h = new KernelHarness({
       registration: RFFT2D,
-      tensors: [{ type: TensorType.FLOAT32, shape: [4, 4] }, { type: TensorType.INT32, shape: [2], data: [4, 4], constant: true }, { type: TensorType.FLOAT32, shape: [4, 3] }],
+      tensors: [
+        { type: TensorType.FLOAT32, shape: [4, 4] },
+        { type: TensorType.INT32, shape: [2], data: [4, 4], constant: true },
+        { type: TensorType.FLOAT32, shape: [4, 3] },
+      ],
       inputs: [0, 1],
       outputs: [2],
     });

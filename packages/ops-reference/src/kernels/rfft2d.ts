@@ -58,8 +58,10 @@ function dims(d: ArrayLike<number>): string {
 
 /** Why this kernel cannot serve the node's types, or null. */
 function unsupportedTypes(context: TfLiteContext, node: Node): string | null {
-  if (node.inputs.length !== 2 || node.outputs.length !== 1) return `expects 2 inputs and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
-  if (node.inputs[INPUT]! < 0 || node.inputs[FFT_LENGTH]! < 0 || node.outputs[0]! < 0) return 'input, fft_length and output tensors are required';
+  if (node.inputs.length !== 2 || node.outputs.length !== 1)
+    return `expects 2 inputs and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
+  if (node.inputs[INPUT]! < 0 || node.inputs[FFT_LENGTH]! < 0 || node.outputs[0]! < 0)
+    return 'input, fft_length and output tensors are required';
   const input = context.getTensor(node.inputs[INPUT]!);
   if (input.type !== TensorType.FLOAT32) return `${tensorTypeName(input.type)} input (handles float32)`;
   const fftLength = context.getTensor(node.inputs[FFT_LENGTH]!);
@@ -82,7 +84,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = getOutput(context, node, 0, OP);
   const rank = input.dims.length;
   if (rank < 2) fail(`input (tensor ${input.index}) must have at least 2 dimensions, has shape ${dims(input.dims)}`);
-  if (fftLength.dims.length !== 1 || fftLength.dims[0] !== 2) fail(`fft_length (tensor ${fftLength.index}) must have shape [2], has ${dims(fftLength.dims)}`);
+  if (fftLength.dims.length !== 1 || fftLength.dims[0] !== 2)
+    fail(`fft_length (tensor ${fftLength.index}) must have shape [2], has ${dims(fftLength.dims)}`);
   if (!fftLength.isConstant) fail(`fft_length (tensor ${fftLength.index}) must be a constant tensor (output shapes are static)`);
   const lengths = fftLength.data as Int32Array;
   const height = lengths[0]!;
@@ -93,7 +96,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   expected[rank - 2] = height;
   expected[rank - 1] = (width >> 1) + 1;
   if (output.dims.length !== rank || expected.some((d, i) => output.dims[i] !== d))
-    fail(`output (tensor ${output.index}) has shape ${dims(output.dims)}, expected ${dims(expected)} (input ${dims(input.dims)}, fft_length [${height}, ${width}])`);
+    fail(
+      `output (tensor ${output.index}) has shape ${dims(output.dims)}, expected ${dims(expected)} (input ${dims(input.dims)}, fft_length [${height}, ${width}])`,
+    );
 
   data.fftHeight = height;
   data.fftWidth = width;

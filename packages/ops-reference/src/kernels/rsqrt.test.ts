@@ -8,7 +8,12 @@ const I16 = TensorType.INT16;
 
 describe('RSQRT', () => {
   it('float32: 1 / sqrtf(x) (TFLM elementwise_test Rsqrt)', () => {
-    expect(run(RSQRT, [f32([4], [1, 2, 4, 9]), f32([4])], [0], [1])).toEqual([1, Math.fround(1 / Math.fround(Math.SQRT2)), 0.5, Math.fround(1 / 3)]);
+    expect(run(RSQRT, [f32([4], [1, 2, 4, 9]), f32([4])], [0], [1])).toEqual([
+      1,
+      Math.fround(1 / Math.fround(Math.SQRT2)),
+      0.5,
+      Math.fround(1 / 3),
+    ]);
     const special = run(RSQRT, [f32([3], [0, -1, Infinity]), f32([3])], [0], [1]);
     expect(special[0]).toBe(Infinity);
     expect(special[1]).toBeNaN();
@@ -32,7 +37,9 @@ describe('RSQRT', () => {
 
   it('int8: a value below the zero point fails the invoke, as TFLM, and the kernel stays usable', () => {
     const h = harness(RSQRT, [q(I8, [3], 0.1, 0, [4, -1, 9]), q(I8, [3], 0.1, 0)], [0], [1]).prepare();
-    expect(kernelError(() => h.invoke()).message).toMatch(/RSQRT \(node 0\): Rsqrt is only defined for positive values \(element 1 is -1, below the input zero point 0\)/);
+    expect(kernelError(() => h.invoke()).message).toMatch(
+      /RSQRT \(node 0\): Rsqrt is only defined for positive values \(element 1 is -1, below the input zero point 0\)/,
+    );
     h.setInput(0, [4, 1, 9]);
     // 1/sqrt(0.4) = 1.58, 1/sqrt(0.1) = 3.16, 1/sqrt(0.9) = 1.05 at output scale 0.1
     expectWithinSteps(h.invoke().outputArray(), [16, 32, 11]);
@@ -44,13 +51,43 @@ describe('RSQRT', () => {
     const raw = [1, 2, 100, 1024, 4096, 32767, 0];
     const out = run(RSQRT, [q(I16, [7], inScale, 0, raw), q(I16, [7], outScale, 0)], [0], [1]);
     expect(out[6]).toBe(32767);
-    expectWithinSteps(out.slice(0, 6), quantize(raw.slice(0, 6).map((v) => 1 / Math.sqrt(v * inScale)), outScale, 0, I16));
-    expect(kernelError(() => harness(RSQRT, [q(I16, [1], inScale, 1, [5]), q(I16, [1], outScale, 0)], [0], [1]).prepare()).message).toMatch(/zero point must be 0, got 1/);
+    expectWithinSteps(
+      out.slice(0, 6),
+      quantize(
+        raw.slice(0, 6).map((v) => 1 / Math.sqrt(v * inScale)),
+        outScale,
+        0,
+        I16,
+      ),
+    );
+    expect(kernelError(() => harness(RSQRT, [q(I16, [1], inScale, 1, [5]), q(I16, [1], outScale, 0)], [0], [1]).prepare()).message).toMatch(
+      /zero point must be 0, got 1/,
+    );
   });
 
   it('refuses unquantized int16 and other types; keeps TFLM OpDataAbsRsqrt (28 bytes) in the arena', () => {
-    expect(kernelError(() => harness(RSQRT, [{ type: I16, shape: [1], data: [4] }, { type: I16, shape: [1] }], [0], [1]).prepare()).message).toMatch(/needs affine quantization/);
-    const h = harness(RSQRT, [{ type: TensorType.INT32, shape: [1], data: [4] }, { type: TensorType.INT32, shape: [1] }], [0], [1]);
+    expect(
+      kernelError(() =>
+        harness(
+          RSQRT,
+          [
+            { type: I16, shape: [1], data: [4] },
+            { type: I16, shape: [1] },
+          ],
+          [0],
+          [1],
+        ).prepare(),
+      ).message,
+    ).toMatch(/needs affine quantization/);
+    const h = harness(
+      RSQRT,
+      [
+        { type: TensorType.INT32, shape: [1], data: [4] },
+        { type: TensorType.INT32, shape: [1] },
+      ],
+      [0],
+      [1],
+    );
     expect(h.supportsAnswer()).toBe('int32 input (handles float32, int8, int16)');
     expect(() => h.prepare()).toThrow(/unsupported input type int32/);
     expect(harness(RSQRT, [f32([1], [1]), f32([1])], [0], [1]).prepare().persistentBytes).toBe(32);

@@ -82,7 +82,12 @@ function rsqrtQuantized(node: Node, d: RsqrtOpData, x: Int8Array | Int16Array, y
   const n = d.count;
   for (let i = 0; i < n; i++) {
     const v = x[i]! - inputOffset;
-    if (v < 0) throw new KernelError(OP, node.index, `Rsqrt is only defined for positive values (element ${i} is ${x[i]}, below the input zero point ${inputOffset})`);
+    if (v < 0)
+      throw new KernelError(
+        OP,
+        node.index,
+        `Rsqrt is only defined for positive values (element ${i} is ${x[i]}, below the input zero point ${inputOffset})`,
+      );
     if (v === 0) {
       y[i] = hi;
       continue;

@@ -5,7 +5,18 @@
  * support type other than int8|int16|float32"; this kernel refuses them in prepare). Values are copied
  * raw, so quantized x, y and output are expected to share scale and zero point (TFLM does not check).
  */
-import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput, numElements, tensorTypeName, type Node, type TfLiteContext } from '@micrort/core';
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  checkArity,
+  getInput,
+  getOutput,
+  numElements,
+  tensorTypeName,
+  type Node,
+  type TfLiteContext,
+} from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { extendShape } from './elementwise-common.js';
 import { MATH_OP_DATA_BYTES, requireHandledType, supportsInputTypes } from './math-common.js';
@@ -43,12 +54,18 @@ function prepare(context: TfLiteContext, node: Node): void {
   const x = getInput(context, node, 1, OP);
   const y = getInput(context, node, 2, OP);
   const output = getOutput(context, node, 0, OP);
-  if (cond.type !== TensorType.BOOL) throw new KernelError(OP, node.index, `condition (tensor ${cond.index}) has type ${tensorTypeName(cond.type)}, expected bool`);
+  if (cond.type !== TensorType.BOOL)
+    throw new KernelError(OP, node.index, `condition (tensor ${cond.index}) has type ${tensorTypeName(cond.type)}, expected bool`);
   requireHandledType(OP, node, x, 'x', TYPES);
   if (y.type !== x.type || output.type !== x.type)
-    throw new KernelError(OP, node.index, `x, y and the output must share one type, got ${tensorTypeName(x.type)}, ${tensorTypeName(y.type)}, ${tensorTypeName(output.type)}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `x, y and the output must share one type, got ${tensorTypeName(x.type)}, ${tensorTypeName(y.type)}, ${tensorTypeName(output.type)}`,
+    );
   for (const t of [cond, x, y, output])
-    if (t.dims.length > RANK) throw new KernelError(OP, node.index, `tensor ${t.index} has ${t.dims.length} dimensions, at most ${RANK} are supported`);
+    if (t.dims.length > RANK)
+      throw new KernelError(OP, node.index, `tensor ${t.index} has ${t.dims.length} dimensions, at most ${RANK} are supported`);
   const c = extendShape(cond.dims, RANK);
   const a = extendShape(x.dims, RANK);
   const b = extendShape(y.dims, RANK);
@@ -61,7 +78,11 @@ function prepare(context: TfLiteContext, node: Node): void {
       [b[i]!, 'y'],
     ] as const)
       if (dim !== 1 && dim !== n)
-        throw new KernelError(OP, node.index, `condition [${cond.dims.join(',')}], x [${x.dims.join(',')}] and y [${y.dims.join(',')}] cannot be broadcast (${what} has ${dim} where another input has ${n})`);
+        throw new KernelError(
+          OP,
+          node.index,
+          `condition [${cond.dims.join(',')}], x [${x.dims.join(',')}] and y [${y.dims.join(',')}] cannot be broadcast (${what} has ${dim} where another input has ${n})`,
+        );
     shape[i] = n;
   }
   const allScalars = numElements(cond.dims) === 1 && numElements(x.dims) === 1 && numElements(y.dims) === 1 && output.elementCount === 1;
@@ -69,7 +90,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     const o = extendShape(output.dims, RANK);
     for (let i = 0; i < RANK; i++)
       if (o[i] !== shape[i])
-        throw new KernelError(OP, node.index, `output (tensor ${output.index}) has shape [${output.dims.join(',')}], the broadcast shape is [${Array.from(shape.subarray(RANK - Math.max(cond.dims.length, x.dims.length, y.dims.length))).join(',')}]`);
+        throw new KernelError(
+          OP,
+          node.index,
+          `output (tensor ${output.index}) has shape [${output.dims.join(',')}], the broadcast shape is [${Array.from(shape.subarray(RANK - Math.max(cond.dims.length, x.dims.length, y.dims.length))).join(',')}]`,
+        );
   }
   d.dims = shape;
   d.condStrides = broadcastStrides(c, shape);
@@ -79,7 +104,13 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.block[0] = allScalars || sameShapes ? 0 : 1;
 }
 
-function select(d: SelectOpData, cond: Uint8Array, x: Float32Array | Int8Array | Int16Array | Uint8Array, y: Float32Array | Int8Array | Int16Array | Uint8Array, out: Float32Array | Int8Array | Int16Array | Uint8Array): void {
+function select(
+  d: SelectOpData,
+  cond: Uint8Array,
+  x: Float32Array | Int8Array | Int16Array | Uint8Array,
+  y: Float32Array | Int8Array | Int16Array | Uint8Array,
+  out: Float32Array | Int8Array | Int16Array | Uint8Array,
+): void {
   const n = d.dims;
   const cs = d.condStrides;
   const xs = d.xStrides;
@@ -120,7 +151,13 @@ export const SELECT_V2 = {
   supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, TYPES, 1, 'x'),
   init: (context: TfLiteContext): SelectOpData => {
     const empty = new Int32Array(RANK);
-    return { block: context.allocatePersistentBuffer(MATH_OP_DATA_BYTES.SELECT_V2).u8, dims: empty, condStrides: empty, xStrides: empty, yStrides: empty };
+    return {
+      block: context.allocatePersistentBuffer(MATH_OP_DATA_BYTES.SELECT_V2).u8,
+      dims: empty,
+      condStrides: empty,
+      xStrides: empty,
+      yStrides: empty,
+    };
   },
   prepare,
   invoke,

@@ -20,7 +20,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   const input = getInput(context, node, 0, OP);
   const output = getOutput(context, node, 0, OP);
   if (output.type !== TensorType.INT32)
-    throw new KernelError(OP, node.index, `output type ${tensorTypeName(output.type)} (tensor ${output.index}) is not supported; handled: int32 (as TFLM)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output type ${tensorTypeName(output.type)} (tensor ${output.index}) is not supported; handled: int32 (as TFLM)`,
+    );
   requireShape(OP, node, output, 'output', [input.dims.length]);
   const data: ShapeOpData = { dims: Int32Array.from(input.dims) };
   node.userData = data;

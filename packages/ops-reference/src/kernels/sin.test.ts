@@ -7,7 +7,10 @@ describe('SIN', () => {
     const x = [0, Math.PI / 6, -Math.PI / 2, 3, 100];
     const h = new KernelHarness({
       registration: SIN,
-      tensors: [{ type: TensorType.FLOAT32, shape: [5], data: x }, { type: TensorType.FLOAT32, shape: [5] }],
+      tensors: [
+        { type: TensorType.FLOAT32, shape: [5], data: x },
+        { type: TensorType.FLOAT32, shape: [5] },
+      ],
       inputs: [0],
       outputs: [1],
     }).invoke();
@@ -21,7 +24,10 @@ describe('SIN', () => {
   it('accepts only float32', () => {
     const h = new KernelHarness({
       registration: SIN,
-      tensors: [{ type: TensorType.INT8, shape: [1], data: [0], scale: 1, zeroPoint: 0 }, { type: TensorType.INT8, shape: [1], scale: 1, zeroPoint: 0 }],
+      tensors: [
+        { type: TensorType.INT8, shape: [1], data: [0], scale: 1, zeroPoint: 0 },
+        { type: TensorType.INT8, shape: [1], scale: 1, zeroPoint: 0 },
+      ],
       inputs: [0],
       outputs: [1],
     });

@@ -14,7 +14,9 @@ describe('SLICE', () => {
   it('TFLite In1D, InputInteger1 and SizeMinus1', () => {
     expect(slice(TensorType.FLOAT32, [4], [1, 2, 3, 4], [1], [2], [2]).invoke().outputArray()).toEqual([2, 3]);
     expect(slice(TensorType.INT32, [3, 2, 3, 1], IN4, [1, 0, 0, 0], [1, 1, 3, 1], [1, 1, 3, 1]).invoke().outputArray()).toEqual([3, 3, 3]);
-    expect(slice(TensorType.INT8, [3, 2, 3, 1], IN4, [1, 0, 0, 0], [2, 1, -1, 1], [2, 1, 3, 1]).invoke().outputArray()).toEqual([3, 3, 3, 5, 5, 5]);
+    expect(slice(TensorType.INT8, [3, 2, 3, 1], IN4, [1, 0, 0, 0], [2, 1, -1, 1], [2, 1, 3, 1]).invoke().outputArray()).toEqual([
+      3, 3, 3, 5, 5, 5,
+    ]);
   });
 
   it('5-D with int64 begin/size; bool and uint8 elements', () => {
@@ -25,7 +27,16 @@ describe('SLICE', () => {
   });
 
   it('runtime begin/size are checked at each invoke (TFLM checks them at eval)', () => {
-    const h = harness(SLICE, [spec(TensorType.FLOAT32, [4], [1, 2, 3, 4]), spec(TensorType.INT32, [1], [2]), spec(TensorType.INT32, [1], [2]), spec(TensorType.FLOAT32, [2])], 3);
+    const h = harness(
+      SLICE,
+      [
+        spec(TensorType.FLOAT32, [4], [1, 2, 3, 4]),
+        spec(TensorType.INT32, [1], [2]),
+        spec(TensorType.INT32, [1], [2]),
+        spec(TensorType.FLOAT32, [2]),
+      ],
+      3,
+    );
     expect(h.invoke().outputArray()).toEqual([3, 4]);
     h.setInput(1, [3]);
     expect(() => h.invoke()).toThrow(/size\[0\] = 2 is outside \[0, 1\] \(begin 3, dimension 4\)/);
@@ -37,9 +48,19 @@ describe('SLICE', () => {
 
   it('refuses constant begin/size that do not fit, a wrong output shape, more than 5 dimensions, int64 elements', () => {
     expect(prepareError(slice(TensorType.FLOAT32, [4], [1, 2, 3, 4], [5], [0], [0])).message).toMatch(/begin\[0\] = 5 is outside \[0, 4\]/);
-    expect(prepareError(slice(TensorType.FLOAT32, [2, 2], iota(4), [0, 0], [1, 2], [2, 1])).message).toMatch(/output has shape \[2, 1\], the slice has shape \[1, 2\]/);
-    expect(prepareError(slice(TensorType.FLOAT32, [1, 1, 1, 1, 1, 1], [1], [0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1])).message).toMatch(/at most 5/);
-    expect(prepareError(harness(SLICE, [spec(TensorType.INT64, [1], [1n]), constI32([0]), constI32([1]), spec(TensorType.INT64, [1])], 3)).message).toMatch(/int64/);
-    expect(prepareError(harness(SLICE, [spec(TensorType.FLOAT32, [1], [1]), constI32([0]), constI64([1]), spec(TensorType.FLOAT32, [1])], 3)).message).toMatch(/size type int64 .* differs from begin type int32/);
+    expect(prepareError(slice(TensorType.FLOAT32, [2, 2], iota(4), [0, 0], [1, 2], [2, 1])).message).toMatch(
+      /output has shape \[2, 1\], the slice has shape \[1, 2\]/,
+    );
+    expect(
+      prepareError(slice(TensorType.FLOAT32, [1, 1, 1, 1, 1, 1], [1], [0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1])).message,
+    ).toMatch(/at most 5/);
+    expect(
+      prepareError(harness(SLICE, [spec(TensorType.INT64, [1], [1n]), constI32([0]), constI32([1]), spec(TensorType.INT64, [1])], 3))
+        .message,
+    ).toMatch(/int64/);
+    expect(
+      prepareError(harness(SLICE, [spec(TensorType.FLOAT32, [1], [1]), constI32([0]), constI64([1]), spec(TensorType.FLOAT32, [1])], 3))
+        .message,
+    ).toMatch(/size type int64 .* differs from begin type int32/);
   });
 });

@@ -11,7 +11,15 @@ import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutp
 import type { EvalTensor, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { int64At, requireSameTypeAs, requireTypeIn, typeSupport } from './data-common.js';
-import { type ElementLayout, type NumberArray, elementLayout, extendShape, movableData, rowMajorStrides, shapeString } from './transpose-common.js';
+import {
+  type ElementLayout,
+  type NumberArray,
+  elementLayout,
+  extendShape,
+  movableData,
+  rowMajorStrides,
+  shapeString,
+} from './transpose-common.js';
 
 const OP = 'SLICE';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.BOOL, TensorType.UINT8] as const;
@@ -66,10 +74,14 @@ function prepare(context: TfLiteContext, node: Node): void {
   requireSameTypeAs(OP, node, size, 'size', begin, 'begin');
   const rank = input.dims.length;
   if (rank > SLICE_MAX_DIMS) throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${SLICE_MAX_DIMS} are supported`);
-  for (const [t, what] of [[begin, 'begin'], [size, 'size']] as const)
+  for (const [t, what] of [
+    [begin, 'begin'],
+    [size, 'size'],
+  ] as const)
     if (t.dims.length !== 1 || t.dims[0] !== rank)
       throw new KernelError(OP, node.index, `${what} has shape ${shapeString(t.dims)}, expected [${rank}] (one entry per input dimension)`);
-  if (output.dims.length !== rank) throw new KernelError(OP, node.index, `output has shape ${shapeString(output.dims)}, expected ${rank} dimensions`);
+  if (output.dims.length !== rank)
+    throw new KernelError(OP, node.index, `output has shape ${shapeString(output.dims)}, expected ${rank} dimensions`);
   const inDims = extendShape(input.dims, SLICE_MAX_DIMS);
   const d: SliceOpData = {
     layout: elementLayout(input.type, OP, node),
@@ -94,17 +106,24 @@ function prepare(context: TfLiteContext, node: Node): void {
 
 /** Copies the selected block in row-major order; the last axis is a contiguous run. */
 function slice5(d: SliceOpData, src: NumberArray, dst: NumberArray, units: number): void {
-  const c = d.counts, st = d.starts, is = d.inStrides;
-  const c0 = c[0]!, c1 = c[1]!, c2 = c[2]!, c3 = c[3]!;
+  const c = d.counts,
+    st = d.starts,
+    is = d.inStrides;
+  const c0 = c[0]!,
+    c1 = c[1]!,
+    c2 = c[2]!,
+    c3 = c[3]!;
   const run = c[4]! * units;
-  const k0 = is[0]! * units, k1 = is[1]! * units, k2 = is[2]! * units, k3 = is[3]! * units;
+  const k0 = is[0]! * units,
+    k1 = is[1]! * units,
+    k2 = is[2]! * units,
+    k3 = is[3]! * units;
   const base = (st[0]! * is[0]! + st[1]! * is[1]! + st[2]! * is[2]! + st[3]! * is[3]! + st[4]!) * units;
   let o = 0;
   for (let i0 = 0, p0 = base; i0 < c0; i0++, p0 += k0)
     for (let i1 = 0, p1 = p0; i1 < c1; i1++, p1 += k1)
       for (let i2 = 0, p2 = p1; i2 < c2; i2++, p2 += k2)
-        for (let i3 = 0, p3 = p2; i3 < c3; i3++, p3 += k3)
-          for (let r = 0, p = p3; r < run; r++) dst[o++] = src[p++]!;
+        for (let i3 = 0, p3 = p2; i3 < c3; i3++, p3 += k3) for (let r = 0, p = p3; r < run; r++) dst[o++] = src[p++]!;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
@@ -113,7 +132,12 @@ function invoke(context: TfLiteContext, node: Node): void {
     const problem = resolve(d, context.getEvalTensor(node.inputs[1]!), context.getEvalTensor(node.inputs[2]!));
     if (problem !== null) throw new KernelError(OP, node.index, problem);
   }
-  slice5(d, movableData(context.getEvalTensor(node.inputs[0]!), d.layout), movableData(context.getEvalTensor(node.outputs[0]!), d.layout), d.layout.units);
+  slice5(
+    d,
+    movableData(context.getEvalTensor(node.inputs[0]!), d.layout),
+    movableData(context.getEvalTensor(node.outputs[0]!), d.layout),
+    d.layout.units,
+  );
 }
 
 /** SLICE registration (op versions 1..6). */

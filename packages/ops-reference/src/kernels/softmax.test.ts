@@ -6,8 +6,20 @@ import { SOFTMAX } from './softmax.js';
 function run(input: HarnessTensorSpec, output: HarnessTensorSpec, beta = 1): KernelHarness {
   return new KernelHarness({ registration: SOFTMAX, tensors: [input, output], inputs: [0], outputs: [1], builtinData: { beta } }).invoke();
 }
-const i8 = (shape: number[], scale: number, zeroPoint: number, data?: number[]): HarnessTensorSpec => ({ type: TensorType.INT8, shape, data, scale, zeroPoint });
-const i16 = (shape: number[], scale: number, zeroPoint: number, data?: number[]): HarnessTensorSpec => ({ type: TensorType.INT16, shape, data, scale, zeroPoint });
+const i8 = (shape: number[], scale: number, zeroPoint: number, data?: number[]): HarnessTensorSpec => ({
+  type: TensorType.INT8,
+  shape,
+  data,
+  scale,
+  zeroPoint,
+});
+const i16 = (shape: number[], scale: number, zeroPoint: number, data?: number[]): HarnessTensorSpec => ({
+  type: TensorType.INT16,
+  shape,
+  data,
+  scale,
+  zeroPoint,
+});
 
 function softmaxRef(xs: number[], beta: number): number[] {
   const m = Math.max(...xs);
@@ -24,15 +36,25 @@ describe('SOFTMAX float32', () => {
     h.outputArray().forEach((v, i) => expect(Math.abs(v - want[i]!)).toBeLessThan(1e-6));
   });
   it('is exactly uniform for equal inputs and one-hot for a dominant input', () => {
-    expect(run({ type: TensorType.FLOAT32, shape: [4], data: [3, 3, 3, 3] }, { type: TensorType.FLOAT32, shape: [4] }).outputArray()).toEqual([0.25, 0.25, 0.25, 0.25]);
-    expect(run({ type: TensorType.FLOAT32, shape: [2], data: [0, -1000] }, { type: TensorType.FLOAT32, shape: [2] }).outputArray()).toEqual([1, 0]);
+    expect(
+      run({ type: TensorType.FLOAT32, shape: [4], data: [3, 3, 3, 3] }, { type: TensorType.FLOAT32, shape: [4] }).outputArray(),
+    ).toEqual([0.25, 0.25, 0.25, 0.25]);
+    expect(run({ type: TensorType.FLOAT32, shape: [2], data: [0, -1000] }, { type: TensorType.FLOAT32, shape: [2] }).outputArray()).toEqual(
+      [1, 0],
+    );
   });
 });
 
-const u8 = (shape: number[], scale: number, zeroPoint: number, data?: number[]): HarnessTensorSpec => ({ type: TensorType.UINT8, shape, data, scale, zeroPoint });
+const u8 = (shape: number[], scale: number, zeroPoint: number, data?: number[]): HarnessTensorSpec => ({
+  type: TensorType.UINT8,
+  shape,
+  data,
+  scale,
+  zeroPoint,
+});
 
 describe('SOFTMAX uint8 (TFLite: float exp table, (int)(p + 0.5f))', () => {
-  it('matches the float formula of TFLite\'s kernel and stays within one step of the exact softmax', () => {
+  it("matches the float formula of TFLite's kernel and stays within one step of the exact softmax", () => {
     const f = Math.fround;
     let seed = 11;
     const r = () => ((seed = (Math.imul(seed, 1103515245) + 12345) | 0) >>> 8) & 0xff;
@@ -47,17 +69,28 @@ describe('SOFTMAX uint8 (TFLite: float exp table, (int)(p + 0.5f))', () => {
       for (const v of e) sum = f(sum + v);
       const inv = f(1 / f(sum * f(1 / 256)));
       expect(got).toEqual(e.map((v) => Math.min(255, Math.trunc(f(f(v * inv) + 0.5)))));
-      const exact = softmaxRef(x.map((v) => v * scale), 1);
+      const exact = softmaxRef(
+        x.map((v) => v * scale),
+        1,
+      );
       got.forEach((v, i) => expect(Math.abs(v / 256 - exact[i]!)).toBeLessThanOrEqual(1 / 256 + 1e-6));
     }
   });
   it('gives 64 (0.25) for four equal inputs, 255 for one element, and int16 outputs roundf(p) + zero point', () => {
-    expect(run(u8([2, 4], 0.5, 7, [9, 9, 9, 9, 0, 0, 0, 0]), u8([2, 4], 1 / 256, 0)).outputArray()).toEqual([64, 64, 64, 64, 64, 64, 64, 64]);
+    expect(run(u8([2, 4], 0.5, 7, [9, 9, 9, 9, 0, 0, 0, 0]), u8([2, 4], 1 / 256, 0)).outputArray()).toEqual([
+      64, 64, 64, 64, 64, 64, 64, 64,
+    ]);
     expect(run(u8([1], 0.5, 7, [3]), u8([1], 1 / 256, 0)).outputArray()).toEqual([255]);
     expect(run(u8([4], 0.5, 0, [1, 1, 1, 1]), i16([4], 1 / 65536, -32768)).outputArray()).toEqual([-16384, -16384, -16384, -16384]);
   });
   it('keeps the table in a persistent 1 KiB region and rejects a uint8 output with a zero point', () => {
-    const h = new KernelHarness({ registration: SOFTMAX, tensors: [u8([3], 0.1, 0, [1, 2, 3]), u8([3], 1 / 256, 0)], inputs: [0], outputs: [1], builtinData: { beta: 1 } }).prepare();
+    const h = new KernelHarness({
+      registration: SOFTMAX,
+      tensors: [u8([3], 0.1, 0, [1, 2, 3]), u8([3], 1 / 256, 0)],
+      inputs: [0],
+      outputs: [1],
+      builtinData: { beta: 1 },
+    }).prepare();
     expect(h.persistentBytes).toBe(80 + 1024);
     expect(() => run(u8([2], 0.1, 0, [1, 2]), u8([2], 1 / 256, 128))).toThrow(/zero point 0/);
     expect(() => run(u8([2], 0.1, 0, [1, 2]), i8([2], 1 / 256, -128))).toThrow(/uint8 or int16 output/);
@@ -80,7 +113,10 @@ describe('SOFTMAX int8', () => {
     for (let t = 0; t < 10; t++) {
       const scale = Math.fround(0.02 + (t % 5) * 0.05);
       const x = [...Array(10)].map(() => r() - 128);
-      const want = softmaxRef(x.map((v) => v * scale), 1);
+      const want = softmaxRef(
+        x.map((v) => v * scale),
+        1,
+      );
       const o8 = run(i8([1, 10], scale, 0, x), i8([1, 10], 1 / 256, -128)).outputArray();
       o8.forEach((v, i) => expect(Math.abs((v + 128) / 256 - want[i]!)).toBeLessThanOrEqual(1 / 256 + 1e-9));
       const o16 = run(i8([1, 10], scale, 0, x), i16([1, 10], 1 / 65536, -32768)).outputArray();
@@ -99,7 +135,13 @@ describe('SOFTMAX int8', () => {
     expect(() => run(i8([2], 1e-9, 0, [1, 2]), i8([2], 1 / 256, -128))).toThrow(/too small/);
   });
   it('does not allocate in invoke', () => {
-    const h = new KernelHarness({ registration: SOFTMAX, tensors: [i8([2, 5], 0.25, 1, [1, 2, 3, 4, 5, -5, -4, -3, -2, -1]), i8([2, 5], 1 / 256, -128)], inputs: [0], outputs: [1], builtinData: { beta: 1 } }).prepare();
+    const h = new KernelHarness({
+      registration: SOFTMAX,
+      tensors: [i8([2, 5], 0.25, 1, [1, 2, 3, 4, 5, -5, -4, -3, -2, -1]), i8([2, 5], 1 / 256, -128)],
+      inputs: [0],
+      outputs: [1],
+      builtinData: { beta: 1 },
+    }).prepare();
     const ctx = { ...h.context, getEvalTensor: (i: number) => h.tensors[i]! };
     expect(leastAllocation(() => SOFTMAX.invoke(ctx, h.node))).toBeLessThan(8);
   });
@@ -107,7 +149,13 @@ describe('SOFTMAX int8', () => {
 
 describe('SOFTMAX int16', () => {
   it('keeps its two 513-entry LUTs in the arena', () => {
-    const h = new KernelHarness({ registration: SOFTMAX, tensors: [i16([2], 1 / 4096, 0, [0, 0]), i16([2], 1 / 32768, 0)], inputs: [0], outputs: [1], builtinData: { beta: 1 } }).prepare();
+    const h = new KernelHarness({
+      registration: SOFTMAX,
+      tensors: [i16([2], 1 / 4096, 0, [0, 0]), i16([2], 1 / 32768, 0)],
+      inputs: [0],
+      outputs: [1],
+      builtinData: { beta: 1 },
+    }).prepare();
     expect(h.persistentBytes).toBe(80 + 2 * 1040); // SoftmaxParams + 2 x 1026 bytes, 16-byte aligned
   });
   it('is ≈ 0.5 for two equal inputs and ≈ 1 / 0 for a dominant one', () => {
@@ -123,7 +171,10 @@ describe('SOFTMAX int16', () => {
     for (let t = 0; t < 6; t++) {
       const scale = 1 / 8192;
       const x = [...Array(8)].map(() => (r() % 20000) - 10000);
-      const want = softmaxRef(x.map((v) => v * scale), 1);
+      const want = softmaxRef(
+        x.map((v) => v * scale),
+        1,
+      );
       const got = run(i16([8], scale, 0, x), i16([8], 1 / 32768, 0)).outputArray();
       got.forEach((v, i) => expect(Math.abs(v / 32768 - want[i]!)).toBeLessThan(4e-3));
     }
@@ -136,6 +187,7 @@ describe('SOFTMAX int16', () => {
 /** Bytes per invoke, the least of three measurements (JIT tiering on a busy machine can add a few bytes to one run). */
 function leastAllocation(fn: () => void): number {
   let best = Infinity;
-  for (let i = 0; i < 3 && best >= 8; i++) best = Math.min(best, measureAllocation(fn, { warmup: 5000, trials: 5, iterations: 2000 }).bytesPerCall);
+  for (let i = 0; i < 3 && best >= 8; i++)
+    best = Math.min(best, measureAllocation(fn, { warmup: 5000, trials: 5, iterations: 2000 }).bytesPerCall);
   return best;
 }

@@ -111,13 +111,18 @@ function prepare(context: TfLiteContext, node: Node): void {
   const count = numElements(input.dims);
   const depth = input.dims[rank - 1]!;
   if (numElements(output.dims) !== count || output.dims[output.dims.length - 1] !== depth)
-    throw new KernelError(OP, node.index, `output shape [${Array.from(output.dims).join(', ')}] must match input shape [${Array.from(input.dims).join(', ')}]`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output shape [${Array.from(output.dims).join(', ')}] must match input shape [${Array.from(input.dims).join(', ')}]`,
+    );
   data.shape = { outer: depth === 0 ? 0 : count / depth, depth };
   data.paramsF64[0] = beta;
   const p = data.params;
 
   if (input.type === TensorType.FLOAT32) {
-    if (output.type !== TensorType.FLOAT32) throw new KernelError(OP, node.index, `float32 input needs a float32 output, got ${tensorTypeName(output.type)}`);
+    if (output.type !== TensorType.FLOAT32)
+      throw new KernelError(OP, node.index, `float32 input needs a float32 output, got ${tensorTypeName(output.type)}`);
     data.kind = SoftmaxKind.Float32;
     return;
   }
@@ -130,7 +135,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (output.type === TensorType.INT16) {
     // int8 → int16 or int16 → int16
   } else if (output.type !== input.type) {
-    throw new KernelError(OP, node.index, `${tensorTypeName(input.type)} input with ${tensorTypeName(output.type)} output is not supported`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `${tensorTypeName(input.type)} input with ${tensorTypeName(output.type)} output is not supported`,
+    );
   }
   requireQuantized(OP, node, input, 'input');
   requireQuantized(OP, node, output, 'output');
@@ -219,10 +228,26 @@ function invoke(context: TfLiteContext, node: Node): void {
       break;
     case SoftmaxKind.Uint8ToUint8:
     case SoftmaxKind.Uint8ToInt16:
-      softmaxUint8(data.shape, input as Uint8Array, output as Uint8Array | Int16Array, data.uint8Table, data.outputScale, data.outputZeroPoint, data.kind === SoftmaxKind.Uint8ToInt16);
+      softmaxUint8(
+        data.shape,
+        input as Uint8Array,
+        output as Uint8Array | Int16Array,
+        data.uint8Table,
+        data.outputScale,
+        data.outputZeroPoint,
+        data.kind === SoftmaxKind.Uint8ToInt16,
+      );
       break;
     case SoftmaxKind.Int16ToInt16:
-      softmaxInt16(data.shape, input as Int16Array, output as Int16Array, p[SoftmaxWord.InputMultiplier]!, p[SoftmaxWord.InputLeftShift]!, data.expLut, data.oneOverOnePlusXLut);
+      softmaxInt16(
+        data.shape,
+        input as Int16Array,
+        output as Int16Array,
+        p[SoftmaxWord.InputMultiplier]!,
+        p[SoftmaxWord.InputLeftShift]!,
+        data.expLut,
+        data.oneOverOnePlusXLut,
+      );
       break;
   }
 }

@@ -69,7 +69,11 @@ export function prepareSpaceBatch(
   for (let i = 0; i < spatial; i++) {
     if (block[i]! < 1) throw new KernelError(op, node.index, `block_shape[${i}] is ${block[i]}, must be >= 1`);
     if (amounts[2 * i]! < 0 || amounts[2 * i + 1]! < 0)
-      throw new KernelError(op, node.index, `${what} of spatial dimension ${i} are [${amounts[2 * i]}, ${amounts[2 * i + 1]}], must be non-negative`);
+      throw new KernelError(
+        op,
+        node.index,
+        `${what} of spatial dimension ${i} are [${amounts[2 * i]}, ${amounts[2 * i + 1]}], must be non-negative`,
+      );
   }
   const [inBatch, inHeight, inWidth, depth] = nhwc(input);
   const [outBatch, outHeight, outWidth] = nhwc(output);
@@ -83,7 +87,11 @@ export function prepareSpaceBatch(
     for (let i = 0; i < spatial; i++) {
       const padded = inSpatial[i]! + amounts[2 * i]! + amounts[2 * i + 1]!;
       if (padded % block[i]! !== 0)
-        throw new KernelError(op, node.index, `padded spatial dimension ${i} (${padded}) is not a multiple of block_shape[${i}] = ${block[i]}`);
+        throw new KernelError(
+          op,
+          node.index,
+          `padded spatial dimension ${i} (${padded}) is not a multiple of block_shape[${i}] = ${block[i]}`,
+        );
       expected.push(padded / block[i]!);
     }
   } else {
@@ -92,7 +100,8 @@ export function prepareSpaceBatch(
     expected.push(inBatch / blocks);
     for (let i = 0; i < spatial; i++) {
       const size = inSpatial[i]! * block[i]! - amounts[2 * i]! - amounts[2 * i + 1]!;
-      if (size < 0) throw new KernelError(op, node.index, `crops of spatial dimension ${i} remove more than its ${inSpatial[i]! * block[i]!} elements`);
+      if (size < 0)
+        throw new KernelError(op, node.index, `crops of spatial dimension ${i} remove more than its ${inSpatial[i]! * block[i]!} elements`);
       expected.push(size);
     }
   }

@@ -4,7 +4,11 @@ import { SPACE_TO_BATCH_ND, OP_DATA_SPACE_TO_BATCH_ND_BYTES } from './space-to-b
 import { constI32, harness, iota, prepareError, spec } from './__fixtures__/data-testing.js';
 
 function s2b(type: TensorType, inShape: number[], data: number[], block: number[], pads: number[], outShape: number[], q = {}) {
-  return harness(SPACE_TO_BATCH_ND, [spec(type, inShape, data, q), constI32(block), constI32(pads, [block.length, 2]), spec(type, outShape, undefined, q)], 3);
+  return harness(
+    SPACE_TO_BATCH_ND,
+    [spec(type, inShape, data, q), constI32(block), constI32(pads, [block.length, 2]), spec(type, outShape, undefined, q)],
+    3,
+  );
 }
 
 describe('SPACE_TO_BATCH_ND', () => {
@@ -40,8 +44,12 @@ describe('SPACE_TO_BATCH_ND', () => {
   });
 
   it('checks paddings and output shape, refuses int16', () => {
-    expect(prepareError(s2b(TensorType.FLOAT32, [1, 5, 2, 1], iota(10), [2, 2], [0, 0, 0, 0], [4, 3, 1, 1])).message).toMatch(/padded spatial dimension 0 \(5\) is not a multiple of block_shape\[0\] = 2/);
-    expect(prepareError(s2b(TensorType.FLOAT32, [1, 4, 2, 1], iota(8), [2, 2], [0, -1, 0, 0], [4, 2, 1, 1])).message).toMatch(/must be non-negative/);
+    expect(prepareError(s2b(TensorType.FLOAT32, [1, 5, 2, 1], iota(10), [2, 2], [0, 0, 0, 0], [4, 3, 1, 1])).message).toMatch(
+      /padded spatial dimension 0 \(5\) is not a multiple of block_shape\[0\] = 2/,
+    );
+    expect(prepareError(s2b(TensorType.FLOAT32, [1, 4, 2, 1], iota(8), [2, 2], [0, -1, 0, 0], [4, 2, 1, 1])).message).toMatch(
+      /must be non-negative/,
+    );
     expect(prepareError(s2b(TensorType.INT16, [1, 2, 2, 1], iota(4), [2, 2], [0, 0, 0, 0], [4, 1, 1, 1])).message).toMatch(/int16/);
   });
 });

@@ -61,7 +61,11 @@ function spaceToBatch(d: SpaceToBatchOpData, input: NumberArray, output: NumberA
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = node.userData as SpaceToBatchOpData;
-  spaceToBatch(d, movableData(context.getEvalTensor(node.inputs[0]!), d.layout), movableData(context.getEvalTensor(node.outputs[0]!), d.layout));
+  spaceToBatch(
+    d,
+    movableData(context.getEvalTensor(node.inputs[0]!), d.layout),
+    movableData(context.getEvalTensor(node.outputs[0]!), d.layout),
+  );
 }
 
 /** SPACE_TO_BATCH_ND registration (op versions 1..4). */

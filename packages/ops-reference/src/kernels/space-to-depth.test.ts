@@ -10,7 +10,9 @@ function s2d(type: TensorType, inShape: number[], data: number[], blockSize: num
 describe('SPACE_TO_DEPTH', () => {
   it('TFLite tests: [1,2,2,2] -> [1,1,1,8]; [1,4,4,1] -> [1,2,2,4]', () => {
     expect(s2d(TensorType.FLOAT32, [1, 2, 2, 2], iota(8, 1), 2, [1, 1, 1, 8]).invoke().outputArray()).toEqual(iota(8, 1));
-    expect(s2d(TensorType.INT8, [1, 4, 4, 1], iota(16, 1), 2, [1, 2, 2, 4]).invoke().outputArray()).toEqual([1, 2, 5, 6, 3, 4, 7, 8, 9, 10, 13, 14, 11, 12, 15, 16]);
+    expect(s2d(TensorType.INT8, [1, 4, 4, 1], iota(16, 1), 2, [1, 2, 2, 4]).invoke().outputArray()).toEqual([
+      1, 2, 5, 6, 3, 4, 7, 8, 9, 10, 13, 14, 11, 12, 15, 16,
+    ]);
   });
 
   it('is the inverse of DEPTH_TO_SPACE on a 2-batch, block-3 tensor (uint8)', () => {
@@ -28,7 +30,9 @@ describe('SPACE_TO_DEPTH', () => {
 
   it('refuses int16, sizes that are not multiples of the block and a wrong output', () => {
     expect(prepareError(s2d(TensorType.INT16, [1, 2, 2, 1], iota(4), 2, [1, 1, 1, 4])).message).toMatch(/int16/);
-    expect(prepareError(s2d(TensorType.FLOAT32, [1, 3, 2, 1], iota(6), 2, [1, 1, 1, 4])).message).toMatch(/height 3 and width 2 must be multiples of block_size 2/);
+    expect(prepareError(s2d(TensorType.FLOAT32, [1, 3, 2, 1], iota(6), 2, [1, 1, 1, 4])).message).toMatch(
+      /height 3 and width 2 must be multiples of block_size 2/,
+    );
     expect(prepareError(s2d(TensorType.FLOAT32, [1, 2, 2, 1], iota(4), 2, [1, 1, 4])).message).toMatch(/expected \[1, 1, 1, 4\]/);
   });
 });

@@ -53,7 +53,11 @@ function spaceToDepth(d: SpaceToDepthOpData, input: NumberArray, output: NumberA
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = node.userData as SpaceToDepthOpData;
-  spaceToDepth(d, movableData(context.getEvalTensor(node.inputs[0]!), d.layout), movableData(context.getEvalTensor(node.outputs[0]!), d.layout));
+  spaceToDepth(
+    d,
+    movableData(context.getEvalTensor(node.inputs[0]!), d.layout),
+    movableData(context.getEvalTensor(node.outputs[0]!), d.layout),
+  );
 }
 
 /** SPACE_TO_DEPTH registration (op versions 1..2). */

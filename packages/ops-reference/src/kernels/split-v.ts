@@ -16,7 +16,8 @@ import { elementLayout, shapeString } from './transpose-common.js';
 const OP = 'SPLIT_V';
 
 function prepare(context: TfLiteContext, node: Node): void {
-  if (node.inputs.length !== 3) throw new KernelError(OP, node.index, `expects 3 inputs (input, size_splits, axis), got ${node.inputs.length}`);
+  if (node.inputs.length !== 3)
+    throw new KernelError(OP, node.index, `expects 3 inputs (input, size_splits, axis), got ${node.inputs.length}`);
   const count = node.outputs.length;
   if (count < 1) throw new KernelError(OP, node.index, 'expects at least 1 output');
   const input = getInput(context, node, 0, OP);
@@ -33,7 +34,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     requireSameTypeAs(OP, node, output, `output ${i}`, input, 'input');
     const ok = output.dims.length === rank && Array.from(output.dims).every((v, k) => k === axis || v === input.dims[k]);
     if (!ok)
-      throw new KernelError(OP, node.index, `output ${i} has shape ${shapeString(output.dims)}; it must equal the input ${shapeString(input.dims)} except along axis ${axis}`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `output ${i} has shape ${shapeString(output.dims)}; it must equal the input ${shapeString(input.dims)} except along axis ${axis}`,
+      );
     runs[i] = output.dims[axis]! * inner;
     total += output.dims[axis]!;
   }

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { TensorType } from '@micrort/core';
-import { dequantize, expectFloatClose, expectWithinSteps, f32, harness, i32, kernelError, q, quantize, run } from './__fixtures__/math-testing.js';
+import {
+  dequantize,
+  expectFloatClose,
+  expectWithinSteps,
+  f32,
+  harness,
+  i32,
+  kernelError,
+  q,
+  quantize,
+  run,
+} from './__fixtures__/math-testing.js';
 import { SQUARED_DIFFERENCE } from './squared-difference.js';
 
 const I8 = TensorType.INT8;
@@ -10,11 +21,18 @@ describe('SQUARED_DIFFERENCE', () => {
   it('float32 with broadcasting (TFLM squared_difference_test FloatBroadcast values)', () => {
     const a = [-0.2, 0.2, -1.2, 0.8, 0.5, -0.5, -0.2, 0.2, -1.2, 0.8, 0.5, -0.5];
     const out = run(SQUARED_DIFFERENCE, [f32([2, 3, 2], a), f32([1], [0.5]), f32([2, 3, 2])], [0, 1], [2]);
-    expectFloatClose(out, a.map((v) => (v - 0.5) ** 2));
+    expectFloatClose(
+      out,
+      a.map((v) => (v - 0.5) ** 2),
+    );
   });
 
   it('int32 wraps like C: (a - b)^2 modulo 2^32', () => {
-    expect(run(SQUARED_DIFFERENCE, [i32([3], [-1, 3, 100000]), i32([3], [-4, 3, -100000]), i32([3])], [0, 1], [2])).toEqual([9, 0, (200000 * 200000) | 0]);
+    expect(run(SQUARED_DIFFERENCE, [i32([3], [-1, 3, 100000]), i32([3], [-4, 3, -100000]), i32([3])], [0, 1], [2])).toEqual([
+      9,
+      0,
+      (200000 * 200000) | 0,
+    ]);
   });
 
   it('int8: within one step of the real squared difference, also broadcasting both ways', () => {
@@ -35,14 +53,29 @@ describe('SQUARED_DIFFERENCE', () => {
     const out = run(SQUARED_DIFFERENCE, [q(I16, [4], 1 / 1024, 0, a), q(I16, [4], 1 / 2048, 0, b), q(I16, [4], 0.25, 0)], [0, 1], [2]);
     const want = a.map((v, i) => (v / 1024 - b[i]! / 2048) ** 2);
     expectWithinSteps(out, quantize(want, 0.25, 0, I16));
-    expect(kernelError(() => harness(SQUARED_DIFFERENCE, [q(I16, [1], 0.1, 1, [1]), q(I16, [1], 0.1, 0, [1]), q(I16, [1], 0.1, 0)], [0, 1], [2]).prepare()).message).toMatch(/input 1 \(tensor 0\) zero point must be 0, got 1/);
+    expect(
+      kernelError(() =>
+        harness(SQUARED_DIFFERENCE, [q(I16, [1], 0.1, 1, [1]), q(I16, [1], 0.1, 0, [1]), q(I16, [1], 0.1, 0)], [0, 1], [2]).prepare(),
+      ).message,
+    ).toMatch(/input 1 \(tensor 0\) zero point must be 0, got 1/);
   });
 
   it('refuses other types and mixed types; keeps TFLM OpData (bool + ArithmeticParams, 112 bytes)', () => {
-    const h = harness(SQUARED_DIFFERENCE, [{ type: TensorType.INT64, shape: [1], data: [1n] }, { type: TensorType.INT64, shape: [1], data: [1n] }, { type: TensorType.INT64, shape: [1] }], [0, 1], [2]);
+    const h = harness(
+      SQUARED_DIFFERENCE,
+      [
+        { type: TensorType.INT64, shape: [1], data: [1n] },
+        { type: TensorType.INT64, shape: [1], data: [1n] },
+        { type: TensorType.INT64, shape: [1] },
+      ],
+      [0, 1],
+      [2],
+    );
     expect(h.supportsAnswer()).toBe('int64 input (handles float32, int32, int8, int16)');
     expect(kernelError(() => h.prepare()).message).toMatch(/has type int64; SQUARED_DIFFERENCE handles float32, int32, int8, int16/);
-    expect(kernelError(() => harness(SQUARED_DIFFERENCE, [f32([1], [1]), i32([1], [1]), f32([1])], [0, 1], [2]).prepare()).message).toMatch(/types differ/);
+    expect(kernelError(() => harness(SQUARED_DIFFERENCE, [f32([1], [1]), i32([1], [1]), f32([1])], [0, 1], [2]).prepare()).message).toMatch(
+      /types differ/,
+    );
     expect(harness(SQUARED_DIFFERENCE, [f32([1], [1]), f32([1], [1]), f32([1])], [0, 1], [2]).prepare().persistentBytes).toBe(112);
   });
 });

@@ -68,7 +68,12 @@ function prepareQuantized(node: Node, p: Int32Array, t: BinaryTensors, leftShift
   const q1 = checkedQuantizeMultiplier(OP, node, s1 / twiceMaxInputScale, 'input 1 multiplier', quantizeMultiplierSmallerThanOneExp);
   const q2 = checkedQuantizeMultiplier(OP, node, s2 / twiceMaxInputScale, 'input 2 multiplier', quantizeMultiplierSmallerThanOneExp);
   // (1 << left_shift * 2) * output_scale is a float multiply in TFLM (exact: a power of two).
-  const out = checkedQuantizeMultiplier(OP, node, (twiceMaxInputScale * twiceMaxInputScale) / Math.fround(2 ** (2 * leftShift) * t.output.params.scale), 'output multiplier');
+  const out = checkedQuantizeMultiplier(
+    OP,
+    node,
+    (twiceMaxInputScale * twiceMaxInputScale) / Math.fround(2 ** (2 * leftShift) * t.output.params.scale),
+    'output multiplier',
+  );
   p[W_INPUT1_OFFSET] = -t.input1.params.zeroPoint;
   p[W_INPUT2_OFFSET] = -t.input2.params.zeroPoint;
   p[W_OUTPUT_OFFSET] = t.output.params.zeroPoint;
@@ -135,7 +140,13 @@ function squaredDifferenceInt32(plan: BroadcastPlan, a: Int32Array, b: Int32Arra
   }
 }
 
-function squaredDifferenceQuantized(plan: BroadcastPlan, a: Int8Array | Int16Array, b: Int8Array | Int16Array, out: Int8Array | Int16Array, p: Int32Array): void {
+function squaredDifferenceQuantized(
+  plan: BroadcastPlan,
+  a: Int8Array | Int16Array,
+  b: Int8Array | Int16Array,
+  out: Int8Array | Int16Array,
+  p: Int32Array,
+): void {
   const off1 = p[W_INPUT1_OFFSET]!;
   const off2 = p[W_INPUT2_OFFSET]!;
   const outOff = p[W_OUTPUT_OFFSET]!;
@@ -192,7 +203,11 @@ export const SQUARED_DIFFERENCE = {
   name: OP,
   inPlace: broadcastInPlace,
   supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, TYPES),
-  init: (context: TfLiteContext): SquaredDifferenceOpData => ({ params: allocateOpData(context, MATH_OP_DATA_BYTES.SQUARED_DIFFERENCE), plan: null, type: TensorType.FLOAT32 }),
+  init: (context: TfLiteContext): SquaredDifferenceOpData => ({
+    params: allocateOpData(context, MATH_OP_DATA_BYTES.SQUARED_DIFFERENCE),
+    plan: null,
+    type: TensorType.FLOAT32,
+  }),
   prepare,
   invoke,
 };

@@ -28,9 +28,21 @@ describe('SQUEEZE', () => {
   });
 
   it('refuses squeezing a dimension that is not 1, an axis out of range and a wrong output shape', () => {
-    expect(prepareError(squeeze(TensorType.FLOAT32, [2, 1], [1, 2], [0], [1])).message).toMatch(/cannot squeeze dimension 0: it has size 2/);
+    expect(prepareError(squeeze(TensorType.FLOAT32, [2, 1], [1, 2], [0], [1])).message).toMatch(
+      /cannot squeeze dimension 0: it has size 2/,
+    );
     expect(prepareError(squeeze(TensorType.FLOAT32, [2, 1], [1, 2], [2], [2])).message).toMatch(/squeeze_dims entry 2 is out of range/);
     expect(prepareError(squeeze(TensorType.FLOAT32, [1, 2, 1], [1, 2], [], [2, 1])).message).toMatch(/expected \[2\]/);
-    expect(prepareError(squeeze(TensorType.FLOAT32, iota(9).map(() => 1), [1], [], [])).message).toMatch(/at most 8/);
+    expect(
+      prepareError(
+        squeeze(
+          TensorType.FLOAT32,
+          iota(9).map(() => 1),
+          [1],
+          [],
+          [],
+        ),
+      ).message,
+    ).toMatch(/at most 8/);
   });
 });

@@ -19,10 +19,15 @@ function prepare(context: TfLiteContext, node: Node): void {
   const input = getInput(context, node, 0, OP);
   const output = getOutput(context, node, 0, OP);
   if (elementSize(input.type) === undefined)
-    throw new KernelError(OP, node.index, `input type ${tensorTypeName(input.type)} (tensor ${input.index}) is not supported (no fixed element size)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input type ${tensorTypeName(input.type)} (tensor ${input.index}) is not supported (no fixed element size)`,
+    );
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
   const rank = input.dims.length;
-  if (rank > SQUEEZE_MAX_DIMS) throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${SQUEEZE_MAX_DIMS} are supported`);
+  if (rank > SQUEEZE_MAX_DIMS)
+    throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${SQUEEZE_MAX_DIMS} are supported`);
   const squeezeDims = (node.builtinData as SqueezeOptions | null)?.squeezeDims ?? new Int32Array(0);
   const squeeze = new Array<boolean>(rank).fill(false);
   if (squeezeDims.length === 0) {
@@ -32,11 +37,21 @@ function prepare(context: TfLiteContext, node: Node): void {
       const a = d < 0 ? d + rank : d;
       if (!(a >= 0 && a < rank)) throw new KernelError(OP, node.index, `squeeze_dims entry ${d} is out of range for a ${rank}-D input`);
       if (input.dims[a] !== 1)
-        throw new KernelError(OP, node.index, `cannot squeeze dimension ${d}: it has size ${input.dims[a]} in input shape [${Array.from(input.dims).join(', ')}], not 1`);
+        throw new KernelError(
+          OP,
+          node.index,
+          `cannot squeeze dimension ${d}: it has size ${input.dims[a]} in input shape [${Array.from(input.dims).join(', ')}], not 1`,
+        );
       squeeze[a] = true;
     }
   }
-  requireShape(OP, node, output, 'output', Array.from(input.dims).filter((_, i) => !squeeze[i]));
+  requireShape(
+    OP,
+    node,
+    output,
+    'output',
+    Array.from(input.dims).filter((_, i) => !squeeze[i]),
+  );
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

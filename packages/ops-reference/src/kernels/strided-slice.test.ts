@@ -17,8 +17,22 @@ interface SliceCase {
 
 function slice(c: SliceCase): KernelHarness {
   const type = c.type ?? TensorType.FLOAT32;
-  const idx = (data: number[]): HarnessTensorSpec => ({ type: TensorType.INT32, shape: [data.length], data, constant: true, ...(c.indexSpec ?? {}) });
-  const options: StridedSliceOptions = { beginMask: 0, endMask: 0, ellipsisMask: 0, newAxisMask: 0, shrinkAxisMask: 0, offset: false, ...c.masks };
+  const idx = (data: number[]): HarnessTensorSpec => ({
+    type: TensorType.INT32,
+    shape: [data.length],
+    data,
+    constant: true,
+    ...(c.indexSpec ?? {}),
+  });
+  const options: StridedSliceOptions = {
+    beginMask: 0,
+    endMask: 0,
+    ellipsisMask: 0,
+    newAxisMask: 0,
+    shrinkAxisMask: 0,
+    offset: false,
+    ...c.masks,
+  };
   return new KernelHarness({
     registration: STRIDED_SLICE,
     tensors: [{ type, shape: c.inShape, data: c.input }, idx(c.begin), idx(c.end), idx(c.strides), { type, shape: c.outShape }],
@@ -74,8 +88,12 @@ describe('STRIDED_SLICE 1-D (TFLite strided_slice_test cases)', () => {
     expect(run({ inShape: [3], input: [1, 2, 3], begin: [-1], end: [-4], strides: [-1], outShape: [3] })).toEqual([3, 2, 1]);
   });
   it('shrink_axis_mask gives a scalar, also from a negative begin', () => {
-    expect(run({ inShape: [4], input: [1, 2, 3, 4], begin: [1], end: [2], strides: [1], outShape: [], masks: { shrinkAxisMask: 1 } })).toEqual([2]);
-    expect(run({ inShape: [4], input: [0, 1, 2, 3], begin: [-1], end: [0], strides: [1], outShape: [], masks: { shrinkAxisMask: 1 } })).toEqual([3]);
+    expect(
+      run({ inShape: [4], input: [1, 2, 3, 4], begin: [1], end: [2], strides: [1], outShape: [], masks: { shrinkAxisMask: 1 } }),
+    ).toEqual([2]);
+    expect(
+      run({ inShape: [4], input: [0, 1, 2, 3], begin: [-1], end: [0], strides: [1], outShape: [], masks: { shrinkAxisMask: 1 } }),
+    ).toEqual([3]);
   });
   it('offset: end is relative to begin', () => {
     expect(in1d(1, 2, 1, 2, { offset: true })).toEqual([2, 3]);
@@ -97,8 +115,12 @@ describe('STRIDED_SLICE 2-D and more', () => {
     expect(run({ inShape: [2, 3], input: IN2D, begin: [1, -1], end: [2, -4], strides: [2, -1], outShape: [1, 3] })).toEqual([6, 5, 4]);
   });
   it('begin_mask on axis 0, end_mask on axis 1', () => {
-    expect(run({ inShape: [2, 3], input: IN2D, begin: [1, 0], end: [2, 2], strides: [1, 1], outShape: [2, 2], masks: { beginMask: 1 } })).toEqual([1, 2, 4, 5]);
-    expect(run({ inShape: [2, 3], input: IN2D, begin: [1, 0], end: [2, 2], strides: [1, 1], outShape: [1, 3], masks: { endMask: 2 } })).toEqual([4, 5, 6]);
+    expect(
+      run({ inShape: [2, 3], input: IN2D, begin: [1, 0], end: [2, 2], strides: [1, 1], outShape: [2, 2], masks: { beginMask: 1 } }),
+    ).toEqual([1, 2, 4, 5]);
+    expect(
+      run({ inShape: [2, 3], input: IN2D, begin: [1, 0], end: [2, 2], strides: [1, 1], outShape: [1, 3], masks: { endMask: 2 } }),
+    ).toEqual([4, 5, 6]);
   });
   it('negative stride with begin_mask / end_mask', () => {
     expect(
@@ -109,34 +131,70 @@ describe('STRIDED_SLICE 2-D and more', () => {
     ).toEqual([5, 4]);
   });
   it('shrink both axes of a [4, 1] input from negative indices', () => {
-    const c = { inShape: [4, 1], input: [0, 1, 2, 3], begin: [-2, -1], end: [-1, 0], strides: [1, 1], outShape: [], masks: { shrinkAxisMask: 3 } };
+    const c = {
+      inShape: [4, 1],
+      input: [0, 1, 2, 3],
+      begin: [-2, -1],
+      end: [-1, 0],
+      strides: [1, 1],
+      outShape: [],
+      masks: { shrinkAxisMask: 3 },
+    };
     expect(run(c)).toEqual([2]);
   });
   it('shrink axis 1 with begin/end masks on axis 0', () => {
     const c = {
-      inShape: [4, 1], input: [0, 1, 2, 3], begin: [0, -1], end: [0, 0], strides: [1, 1], outShape: [4],
+      inShape: [4, 1],
+      input: [0, 1, 2, 3],
+      begin: [0, -1],
+      end: [0, 0],
+      strides: [1, 1],
+      outShape: [4],
       masks: { beginMask: 1, endMask: 1, shrinkAxisMask: 2 },
     };
     expect(run(c)).toEqual([0, 1, 2, 3]);
   });
   it('3-D shrink of the first axis', () => {
-    const c = { inShape: [2, 3, 2], input: Array.from({ length: 12 }, (_, i) => i + 1), begin: [0, 0, 0], end: [1, 3, 2], strides: [1, 1, 1], outShape: [3, 2], masks: { shrinkAxisMask: 1 } };
+    const c = {
+      inShape: [2, 3, 2],
+      input: Array.from({ length: 12 }, (_, i) => i + 1),
+      begin: [0, 0, 0],
+      end: [1, 3, 2],
+      strides: [1, 1, 1],
+      outShape: [3, 2],
+      masks: { shrinkAxisMask: 1 },
+    };
     expect(run(c)).toEqual([1, 2, 3, 4, 5, 6]);
   });
   it('5-D with strides on several axes', () => {
     const input = Array.from({ length: 2 * 2 * 2 * 2 * 3 }, (_, i) => i);
-    const c = { inShape: [2, 2, 2, 2, 3], input, begin: [1, 0, 0, 1, 2], end: [2, 2, 2, 2, -4], strides: [1, 1, 2, 1, -2], outShape: [1, 2, 1, 1, 2] };
+    const c = {
+      inShape: [2, 2, 2, 2, 3],
+      input,
+      begin: [1, 0, 0, 1, 2],
+      end: [2, 2, 2, 2, -4],
+      strides: [1, 1, 2, 1, -2],
+      outShape: [1, 2, 1, 1, 2],
+    };
     // index = i0*24 + i1*12 + i2*6 + i3*3 + i4, i0 = 1, i1 in {0,1}, i2 = 0, i3 = 1, i4 in {2, 0}
     expect(run(c)).toEqual([24 + 3 + 2, 24 + 3, 24 + 12 + 3 + 2, 24 + 12 + 3]);
   });
   it('int8, int16 and int32 tensors', () => {
     for (const type of [TensorType.INT8, TensorType.INT16, TensorType.INT32]) {
-      expect(run({ type, inShape: [4], input: [-128, 5, 127, -1], begin: [3], end: [0], strides: [-1], outShape: [3] })).toEqual([-1, 127, 5]);
+      expect(run({ type, inShape: [4], input: [-128, 5, 127, -1], begin: [3], end: [0], strides: [-1], outShape: [3] })).toEqual([
+        -1, 127, 5,
+      ]);
     }
   });
   it('int64 tensors and int64 indices', () => {
     const h = slice({
-      type: TensorType.INT64, inShape: [3], input: [10n, -20n, 30n], begin: [], end: [], strides: [], outShape: [2],
+      type: TensorType.INT64,
+      inShape: [3],
+      input: [10n, -20n, 30n],
+      begin: [],
+      end: [],
+      strides: [],
+      outShape: [2],
       indexSpec: { type: TensorType.INT64, shape: [1] },
     });
     // override the three index tensors with int64 values
@@ -165,12 +223,14 @@ describe('STRIDED_SLICE prepare rejects', () => {
     expect(() => slice({ ...base, begin: [1, 1] }).prepare()).toThrow(/begin has 2 elements, the input has 1 dimensions/);
   });
   it('a shrunk axis whose begin is past the end', () => {
-    expect(() => slice({ ...base, begin: [4], end: [5], outShape: [], masks: { shrinkAxisMask: 1 } }).prepare()).toThrow(/must select exactly 1/);
+    expect(() => slice({ ...base, begin: [4], end: [5], outShape: [], masks: { shrinkAxisMask: 1 } }).prepare()).toThrow(
+      /must select exactly 1/,
+    );
   });
   it('6-D inputs', () => {
     const six = [0, 0, 0, 0, 0, 0];
-    expect(() => slice({ inShape: [1, 1, 1, 1, 1, 1], input: [1], begin: six, end: six, strides: six, outShape: [1, 1, 1, 1, 1, 1] }).prepare()).toThrow(
-      /at most 5/,
-    );
+    expect(() =>
+      slice({ inShape: [1, 1, 1, 1, 1, 1], input: [1], begin: six, end: six, strides: six, outShape: [1, 1, 1, 1, 1, 1] }).prepare(),
+    ).toThrow(/at most 5/);
   });
 });

@@ -122,12 +122,20 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (rank > STRIDED_SLICE_MAX_DIMS)
     throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${STRIDED_SLICE_MAX_DIMS} are supported`);
   if (output.type !== input.type)
-    throw new KernelError(OP, node.index, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`,
+    );
   const layout = elementLayout(input.type, OP, node);
   const begin = readConstantIndexTensor(beginT, OP, node, 'begin');
   const end = readConstantIndexTensor(endT, OP, node, 'end');
   const strides = readConstantIndexTensor(stridesT, OP, node, 'strides');
-  for (const [name, v] of [['begin', begin], ['end', end], ['strides', strides]] as const)
+  for (const [name, v] of [
+    ['begin', begin],
+    ['end', end],
+    ['strides', strides],
+  ] as const)
     if (v.length !== rank) throw new KernelError(OP, node.index, `${name} has ${v.length} elements, the input has ${rank} dimensions`);
 
   const beginMask = params?.beginMask ?? 0;
@@ -175,10 +183,21 @@ function prepare(context: TfLiteContext, node: Node): void {
 
 /** Copies the selected elements in row-major output order; `units` slots per element. */
 function slice5(d: StridedSliceOpData, src: NumberArray, dst: NumberArray, units: number): void {
-  const c = d.counts, st = d.starts, sp = d.steps, is = d.inStrides;
-  const c0 = c[0]!, c1 = c[1]!, c2 = c[2]!, c3 = c[3]!, c4 = c[4]!;
+  const c = d.counts,
+    st = d.starts,
+    sp = d.steps,
+    is = d.inStrides;
+  const c0 = c[0]!,
+    c1 = c[1]!,
+    c2 = c[2]!,
+    c3 = c[3]!,
+    c4 = c[4]!;
   // Per-axis step in input elements, and the offset of the first selected element.
-  const k0 = sp[0]! * is[0]!, k1 = sp[1]! * is[1]!, k2 = sp[2]! * is[2]!, k3 = sp[3]! * is[3]!, k4 = sp[4]! * is[4]!;
+  const k0 = sp[0]! * is[0]!,
+    k1 = sp[1]! * is[1]!,
+    k2 = sp[2]! * is[2]!,
+    k3 = sp[3]! * is[3]!,
+    k4 = sp[4]! * is[4]!;
   const base = st[0]! * is[0]! + st[1]! * is[1]! + st[2]! * is[2]! + st[3]! * is[3]! + st[4]! * is[4]!;
   let o = 0;
   for (let i0 = 0, p0 = base; i0 < c0; i0++, p0 += k0)

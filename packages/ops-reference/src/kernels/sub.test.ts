@@ -102,7 +102,11 @@ describe('SUB int8', () => {
 
   it('keeps TFLM OpDataSub (52 bytes) in a persistent buffer', () => {
     const q = { scale: 1, zeroPoint: 0 };
-    const h = sub({ type: TensorType.INT8, shape: [1], data: [1], ...q }, { type: TensorType.INT8, shape: [1], data: [1], ...q }, { type: TensorType.INT8, shape: [1], ...q }).prepare();
+    const h = sub(
+      { type: TensorType.INT8, shape: [1], data: [1], ...q },
+      { type: TensorType.INT8, shape: [1], data: [1], ...q },
+      { type: TensorType.INT8, shape: [1], ...q },
+    ).prepare();
     expect(h.persistentBytes).toBe(64);
   });
 });
@@ -125,7 +129,11 @@ describe('SUB int16', () => {
 });
 
 describe('SUB prepare validation', () => {
-  const f = (shape: number[]): HarnessTensorSpec => ({ type: TensorType.FLOAT32, shape, data: new Array(shape.reduce((a, b) => a * b, 1)).fill(0) });
+  const f = (shape: number[]): HarnessTensorSpec => ({
+    type: TensorType.FLOAT32,
+    shape,
+    data: new Array(shape.reduce((a, b) => a * b, 1)).fill(0),
+  });
 
   it('rejects mixed input types', () => {
     const h = sub(f([2]), { type: TensorType.INT32, shape: [2], data: [0, 0] }, f([2]));

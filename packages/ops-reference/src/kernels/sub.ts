@@ -68,7 +68,13 @@ interface SubOpData {
 
 function prepare(context: TfLiteContext, node: Node): void {
   const data = opDataOf<SubOpData>(OP, node);
-  const t = typedBinaryTensors(OP, context, node, [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8]);
+  const t = typedBinaryTensors(OP, context, node, [
+    TensorType.FLOAT32,
+    TensorType.INT32,
+    TensorType.INT8,
+    TensorType.INT16,
+    TensorType.UINT8,
+  ]);
   const { input1, input2, output } = t;
   const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
   const p = data.params;
@@ -95,7 +101,12 @@ function prepare(context: TfLiteContext, node: Node): void {
       const twiceMaxInputScale = Math.fround(2 * Math.max(input1.params.scale, input2.params.scale));
       const m1 = checkedQuantizeMultiplier(OP, node, r(input1.params.scale / twiceMaxInputScale), 'input 1 multiplier');
       const m2 = checkedQuantizeMultiplier(OP, node, r(input2.params.scale / twiceMaxInputScale), 'input 2 multiplier');
-      const mo = checkedQuantizeMultiplier(OP, node, r(twiceMaxInputScale / Math.fround((1 << leftShift) * output.params.scale)), 'output multiplier');
+      const mo = checkedQuantizeMultiplier(
+        OP,
+        node,
+        r(twiceMaxInputScale / Math.fround((1 << leftShift) * output.params.scale)),
+        'output multiplier',
+      );
       p[INPUT1_MULTIPLIER] = m1.multiplier;
       p[INPUT1_SHIFT] = m1.shift;
       p[INPUT2_MULTIPLIER] = m2.multiplier;
@@ -104,7 +115,11 @@ function prepare(context: TfLiteContext, node: Node): void {
       p[OUTPUT_SHIFT] = mo.shift;
       // TFLM's QuantizeMultiplierSmallerThanOneExp requires multipliers below 1.
       if (mo.shift > 0)
-        throw new KernelError(OP, node.index, `output scale ${output.params.scale} is too small for the input scales (rescale multiplier >= 1)`);
+        throw new KernelError(
+          OP,
+          node.index,
+          `output scale ${output.params.scale} is too small for the input scales (rescale multiplier >= 1)`,
+        );
       const [lo, hi] = activationRangeQuantized(OP, node, activation, output);
       p[ACT_MIN] = lo;
       p[ACT_MAX] = hi;
@@ -169,7 +184,13 @@ function subInt32(plan: BroadcastPlan, a: Int32Array, b: Int32Array, out: Int32A
   }
 }
 
-function subQuantized(plan: BroadcastPlan, a: Int8Array | Int16Array, b: Int8Array | Int16Array, out: Int8Array | Int16Array, p: Int32Array): void {
+function subQuantized(
+  plan: BroadcastPlan,
+  a: Int8Array | Int16Array,
+  b: Int8Array | Int16Array,
+  out: Int8Array | Int16Array,
+  p: Int32Array,
+): void {
   const off1 = p[INPUT1_OFFSET]!;
   const off2 = p[INPUT2_OFFSET]!;
   const offOut = p[OUTPUT_OFFSET]!;
@@ -237,7 +258,13 @@ export const SUB: Registration<SubOpData> = {
   provider: PROVIDER,
   inPlace: broadcastInPlace,
   name: 'SUB',
-  init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.SUB), plan: null, type: TensorType.FLOAT32, min: -FLT_MAX, max: FLT_MAX }),
+  init: (context) => ({
+    params: allocateOpData(context, TFLM_OP_DATA_BYTES.SUB),
+    plan: null,
+    type: TensorType.FLOAT32,
+    min: -FLT_MAX,
+    max: FLT_MAX,
+  }),
   prepare,
   invoke,
 };

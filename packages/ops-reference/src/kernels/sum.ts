@@ -7,10 +7,25 @@
  *   sum - zero point * count, MultiplyByQuantizedMultiplier by input scale / output scale, plus the
  *   output zero point, saturated. An empty input gives raw zeros, as TFLM.
  */
-import { BuiltinOperator, TensorType, checkedQuantizeMultiplier, multiplyByQuantizedMultiplier, type Node, type TfLiteContext } from '@micrort/core';
+import {
+  BuiltinOperator,
+  TensorType,
+  checkedQuantizeMultiplier,
+  multiplyByQuantizedMultiplier,
+  type Node,
+  type TfLiteContext,
+} from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { intRange, supportsInputTypes } from './math-common.js';
-import { OP_DATA_REDUCE_BYTES, Reducer, type ReduceOpData, fillOutputs, foldInput, prepareReduce, writeReduceShapeFields } from './reduce-common.js';
+import {
+  OP_DATA_REDUCE_BYTES,
+  Reducer,
+  type ReduceOpData,
+  fillOutputs,
+  foldInput,
+  prepareReduce,
+  writeReduceShapeFields,
+} from './reduce-common.js';
 import { type NumberArray, allocateOpDataBlock, opDataBlock } from './transpose-common.js';
 
 const OP = 'SUM';

@@ -78,7 +78,8 @@ export function evalSvdfFloat(
     for (let f = 0; f < numFilters; f++) {
       const rowBase = f * memorySize;
       let acc = 0;
-      for (let j = 0; j < memorySize; j++) acc = Math.fround(acc + Math.fround(weightsTime[rowBase + j]! * state[stateBase + rowBase + j]!));
+      for (let j = 0; j < memorySize; j++)
+        acc = Math.fround(acc + Math.fround(weightsTime[rowBase + j]! * state[stateBase + rowBase + j]!));
       scratch[scratchBase + f] = acc;
     }
   }
@@ -225,7 +226,8 @@ function timeMatmulInt16(s: SvdfShape, weightsTime: Int16Array, state: Int16Arra
     for (let f = 0; f < numFilters; f++) {
       const rowBase = f * memorySize;
       let acc = 0;
-      for (let j = 0; j < memorySize; j++) acc = (acc + Math.imul(weightsTime[rowBase + j]!, state[stateBase + rowBase + j]! - stateZp)) | 0;
+      for (let j = 0; j < memorySize; j++)
+        acc = (acc + Math.imul(weightsTime[rowBase + j]!, state[stateBase + rowBase + j]! - stateZp)) | 0;
       scratch[scratchBase + f] = acc;
     }
   }
@@ -240,7 +242,8 @@ function timeMatmulInt8(s: SvdfShape, weightsTime: Int8Array, state: Int8Array, 
     for (let f = 0; f < numFilters; f++) {
       const rowBase = f * memorySize;
       let acc = 0;
-      for (let j = 0; j < memorySize; j++) acc = (acc + Math.imul(weightsTime[rowBase + j]!, state[stateBase + rowBase + j]! - stateZp)) | 0;
+      for (let j = 0; j < memorySize; j++)
+        acc = (acc + Math.imul(weightsTime[rowBase + j]!, state[stateBase + rowBase + j]! - stateZp)) | 0;
       scratch[scratchBase + f] = acc;
     }
   }

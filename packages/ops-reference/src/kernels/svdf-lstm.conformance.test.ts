@@ -34,10 +34,19 @@ const KERNELS: Record<number, Registration> = {
   [BuiltinOperator.SVDF]: SVDF as Registration,
   [BuiltinOperator.UNIDIRECTIONAL_SEQUENCE_LSTM]: UNIDIRECTIONAL_SEQUENCE_LSTM as Registration,
 };
-const MODELS = ['keyword_scrambled', 'keyword_scrambled_8bit', 'micro_speech_lstm', 'trained_lstm', 'trained_lstm_int8', 'dtln_noise_suppression'];
+const MODELS = [
+  'keyword_scrambled',
+  'keyword_scrambled_8bit',
+  'micro_speech_lstm',
+  'trained_lstm',
+  'trained_lstm_int8',
+  'dtln_noise_suppression',
+];
 
 function readIntermediates(model: string): Map<number, IntermediateEntry> {
-  const entries = JSON.parse(readFileSync(join(CONFORMANCE_DIR!, model, 'intermediates_case0', 'tensors.json'), 'utf8')) as IntermediateEntry[];
+  const entries = JSON.parse(
+    readFileSync(join(CONFORMANCE_DIR!, model, 'intermediates_case0', 'tensors.json'), 'utf8'),
+  ) as IntermediateEntry[];
   return new Map(entries.map((e) => [e.index, e]));
 }
 
@@ -113,21 +122,27 @@ function nodeCases(model: string): NodeCase[] {
   return cases;
 }
 
-describe.skipIf(!hasConformance)(`SVDF / LSTM nodes of the conformance models vs. TFLM intermediates${hasConformance ? '' : ` (${SKIP_REASON})`}`, () => {
-  for (const model of MODELS) {
-    it(model, () => {
-      const cases = nodeCases(model);
-      expect(cases.length).toBeGreaterThan(0);
-      for (const c of cases) {
-        c.harness.invoke();
-        expect(c.expected.length, `${model} op ${c.opIndex}: output and state tensors to compare`).toBeGreaterThanOrEqual(2);
-        for (const [local, e] of c.expected) {
-          const got = c.harness.tensors[local]!;
-          expect(tensorTypeFromName(e.dtype)).toBe(got.type);
-          const cmp = compareBytes(e.dtype, got.bytes, intermediateBytes(model, e), e.index);
-          expect(cmp.pass, `${model} op ${c.opIndex} tensor ${e.index} (${e.name}): ${cmp.mismatches} of ${cmp.elements} differ, first at ${cmp.firstMismatchAt}, max |diff| ${cmp.maxAbsDiff}`).toBe(true);
+describe.skipIf(!hasConformance)(
+  `SVDF / LSTM nodes of the conformance models vs. TFLM intermediates${hasConformance ? '' : ` (${SKIP_REASON})`}`,
+  () => {
+    for (const model of MODELS) {
+      it(model, () => {
+        const cases = nodeCases(model);
+        expect(cases.length).toBeGreaterThan(0);
+        for (const c of cases) {
+          c.harness.invoke();
+          expect(c.expected.length, `${model} op ${c.opIndex}: output and state tensors to compare`).toBeGreaterThanOrEqual(2);
+          for (const [local, e] of c.expected) {
+            const got = c.harness.tensors[local]!;
+            expect(tensorTypeFromName(e.dtype)).toBe(got.type);
+            const cmp = compareBytes(e.dtype, got.bytes, intermediateBytes(model, e), e.index);
+            expect(
+              cmp.pass,
+              `${model} op ${c.opIndex} tensor ${e.index} (${e.name}): ${cmp.mismatches} of ${cmp.elements} differ, first at ${cmp.firstMismatchAt}, max |diff| ${cmp.maxAbsDiff}`,
+            ).toBe(true);
+          }
         }
-      }
-    });
-  }
-});
+      });
+    }
+  },
+);

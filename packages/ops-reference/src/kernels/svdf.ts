@@ -72,12 +72,21 @@ function init(context: TfLiteContext): SvdfOpData {
 
 function checkDims(node: Node, what: string, t: Tensor, expected: readonly number[]): void {
   const ok = t.dims.length === expected.length && expected.every((d, i) => t.dims[i] === d);
-  if (!ok) throw new KernelError(OP, node.index, `${what} (tensor ${t.index}) has shape [${Array.from(t.dims).join(', ')}], expected [${expected.join(', ')}]`);
+  if (!ok)
+    throw new KernelError(
+      OP,
+      node.index,
+      `${what} (tensor ${t.index}) has shape [${Array.from(t.dims).join(', ')}], expected [${expected.join(', ')}]`,
+    );
 }
 
 function checkType(node: Node, what: string, t: Tensor, allowed: readonly TensorType[]): void {
   if (!allowed.includes(t.type))
-    throw new KernelError(OP, node.index, `${what} (tensor ${t.index}) has type ${tensorTypeName(t.type)}, expected ${allowed.map(tensorTypeName).join(' or ')}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `${what} (tensor ${t.index}) has type ${tensorTypeName(t.type)}, expected ${allowed.map(tensorTypeName).join(' or ')}`,
+    );
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -95,9 +104,14 @@ function prepare(context: TfLiteContext, node: Node): void {
 
   const rank = options.rank;
   if (!(rank > 0)) throw new KernelError(OP, node.index, `rank must be positive, got ${rank}`);
-  if (input.dims.length !== 2) throw new KernelError(OP, node.index, `input (tensor ${input.index}) must be 2-D, got ${input.dims.length}-D`);
+  if (input.dims.length !== 2)
+    throw new KernelError(OP, node.index, `input (tensor ${input.index}) must be 2-D, got ${input.dims.length}-D`);
   if (weightsFeature.dims.length !== 2 || weightsTime.dims.length !== 2)
-    throw new KernelError(OP, node.index, `weights_feature and weights_time must be 2-D, got ${weightsFeature.dims.length}-D and ${weightsTime.dims.length}-D`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `weights_feature and weights_time must be 2-D, got ${weightsFeature.dims.length}-D and ${weightsTime.dims.length}-D`,
+    );
   const batchSize = input.dims[0]!;
   const inputSize = input.dims[1]!;
   const numFilters = weightsFeature.dims[0]!;
@@ -109,7 +123,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   checkDims(node, 'weights_feature', weightsFeature, [numFilters, inputSize]);
   checkDims(node, 'weights_time', weightsTime, [numFilters, memorySize]);
   if (bias !== null && (bias.dims.length < 1 || bias.dims[0] !== numUnits))
-    throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has shape [${Array.from(bias.dims).join(', ')}], expected [${numUnits}]`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `bias (tensor ${bias.index}) has shape [${Array.from(bias.dims).join(', ')}], expected [${numUnits}]`,
+    );
   checkDims(node, 'activation state', state, [batchSize, memorySize * numFilters]);
   if (!state.isVariable) throw new KernelError(OP, node.index, `activation state (tensor ${state.index}) must be a variable tensor`);
 
@@ -131,11 +149,23 @@ function prepare(context: TfLiteContext, node: Node): void {
     if (bias !== null) {
       const expected = Math.fround(state.params.scale * weightsTime.params.scale);
       if (!(Math.abs(bias.params.scale - expected) < 1e-5))
-        throw new KernelError(OP, node.index, `bias scale ${bias.params.scale} must equal activation state scale x weights_time scale (${expected})`);
+        throw new KernelError(
+          OP,
+          node.index,
+          `bias scale ${bias.params.scale} must equal activation state scale x weights_time scale (${expected})`,
+        );
     }
     // Zero, missing or extreme scales make these NaN or infinite: refuse the node rather than crash.
-    for (const [what, scale] of [['input x weights_feature / activation state', effectiveScale1], ['activation state x weights_time / output', effectiveScale2]] as const)
-      if (!(scale > 0 && scale < Infinity)) throw new KernelError(OP, node.index, `effective scale ${what} is ${scale}; the scales of input ${input.index}, weights ${weightsFeature.index}/${weightsTime.index}, state ${state.index} and output ${output.index} must be positive and finite`);
+    for (const [what, scale] of [
+      ['input x weights_feature / activation state', effectiveScale1],
+      ['activation state x weights_time / output', effectiveScale2],
+    ] as const)
+      if (!(scale > 0 && scale < Infinity))
+        throw new KernelError(
+          OP,
+          node.index,
+          `effective scale ${what} is ${scale}; the scales of input ${input.index}, weights ${weightsFeature.index}/${weightsTime.index}, state ${state.index} and output ${output.index} must be positive and finite`,
+        );
     const q1 = quantizeMultiplier(effectiveScale1);
     const q2 = quantizeMultiplier(effectiveScale2);
     p[SvdfParam.SCALE_1_A] = q1.multiplier;

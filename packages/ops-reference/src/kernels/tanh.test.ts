@@ -32,7 +32,9 @@ describe('TANH int8', () => {
 
   it('requires the output scale 1/128 and zero point 0', () => {
     const input = { type: TensorType.INT8, shape: [1], data: [0], scale: 0.1, zeroPoint: 0 };
-    expect(() => tanh(input, { ...out(1), zeroPoint: -128 }).prepare()).toThrow(/TANH \(node 0\): output \(tensor 1\) zero point must be 0, got -128/);
+    expect(() => tanh(input, { ...out(1), zeroPoint: -128 }).prepare()).toThrow(
+      /TANH \(node 0\): output \(tensor 1\) zero point must be 0, got -128/,
+    );
     expect(() => tanh(input, { ...out(1), scale: 1 / 256 }).prepare()).toThrow(/scale must be 1\/128/);
   });
 });
@@ -41,18 +43,29 @@ describe('TANH int16', () => {
   const out = (n: number) => ({ type: TensorType.INT16, shape: [n], scale: 1 / 32768, zeroPoint: 0 });
 
   it('uses the LUT directly for power-of-two scales 2^-12 and 2^-11', () => {
-    const a = tanh({ type: TensorType.INT16, shape: [6], data: [0, 20525, -8362, 18200, -32768, 32767], scale: 1 / 4096, zeroPoint: 0 }, out(6)).invoke();
+    const a = tanh(
+      { type: TensorType.INT16, shape: [6], data: [0, 20525, -8362, 18200, -32768, 32767], scale: 1 / 4096, zeroPoint: 0 },
+      out(6),
+    ).invoke();
     expect(a.outputArray()).toEqual([0, 32765, -31682, 32759, -32767, 32767]);
-    const b = tanh({ type: TensorType.INT16, shape: [4], data: [-31118, -3691, 10259, 3732], scale: 1 / 2048, zeroPoint: 0 }, out(4)).invoke();
+    const b = tanh(
+      { type: TensorType.INT16, shape: [4], data: [-31118, -3691, 10259, 3732], scale: 1 / 2048, zeroPoint: 0 },
+      out(4),
+    ).invoke();
     expect(b.outputArray()).toEqual([-32767, -31033, 32765, 31099]);
   });
 
   it('rescales a general input scale', () => {
-    const h = tanh({ type: TensorType.INT16, shape: [6], data: [8473, 9733, -7230, 11492, -6482, -32768], scale: 0.0003, zeroPoint: 0 }, out(6)).invoke();
+    const h = tanh(
+      { type: TensorType.INT16, shape: [6], data: [8473, 9733, -7230, 11492, -6482, -32768], scale: 0.0003, zeroPoint: 0 },
+      out(6),
+    ).invoke();
     expect(h.outputArray()).toEqual([32364, 32578, -31923, 32701, -31454, -32767]);
   });
 
   it('rejects input scales whose multiplier exceeds 32767', () => {
-    expect(() => tanh({ type: TensorType.INT16, shape: [1], data: [0], scale: 4, zeroPoint: 0 }, out(1)).prepare()).toThrow(/too large for the int16 lookup/);
+    expect(() => tanh({ type: TensorType.INT16, shape: [1], data: [0], scale: 4, zeroPoint: 0 }, out(1)).prepare()).toThrow(
+      /too large for the int16 lookup/,
+    );
   });
 });

@@ -12,7 +12,14 @@
  */
 import { BuiltinOperator, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { TFLM_OP_DATA_BYTES, allocateOpData } from './elementwise-common.js';
-import { SigmoidFunction, lookupUint8, prepareSigmoidQuantized, sigmoidInt16, sigmoidInt8, type SigmoidSpec } from './logistic-tanh-common.js';
+import {
+  SigmoidFunction,
+  lookupUint8,
+  prepareSigmoidQuantized,
+  sigmoidInt16,
+  sigmoidInt8,
+  type SigmoidSpec,
+} from './logistic-tanh-common.js';
 import { FLOAT32_INT8_INT16_UINT8, unaryKernel, type UnaryOpData } from './unary-common.js';
 
 const EMPTY_U8 = new Uint8Array(0);

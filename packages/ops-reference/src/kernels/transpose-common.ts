@@ -86,12 +86,15 @@ export function readConstantIndexTensor(tensor: Tensor, op: string, node: Node, 
     const d = tensor.data as BigInt64Array;
     for (let i = 0; i < n; i++) {
       const v = d[i]!;
-      if (v < -2147483648n || v > 2147483647n)
-        throw new KernelError(op, node.index, `${what}[${i}] = ${v} does not fit in int32`);
+      if (v < -2147483648n || v > 2147483647n) throw new KernelError(op, node.index, `${what}[${i}] = ${v} does not fit in int32`);
       out[i] = Number(v);
     }
   } else {
-    throw new KernelError(op, node.index, `${what} tensor ${tensor.index} has type ${tensorTypeName(tensor.type)}, expected int32 or int64`);
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} tensor ${tensor.index} has type ${tensorTypeName(tensor.type)}, expected int32 or int64`,
+    );
   }
   return out;
 }

@@ -17,7 +17,21 @@ const fround = Math.fround;
 
 /** Float scatter: `acc` is the output itself; each product and each sum is rounded to float32. */
 function scatterFloat(g: ConvGeometry, input: Float32Array, filter: Float32Array, acc: Float32Array): void {
-  const { batches, inHeight, inWidth, inDepth, filterHeight, filterWidth, outHeight, outWidth, outDepth, strideHeight, strideWidth, padHeight, padWidth } = g;
+  const {
+    batches,
+    inHeight,
+    inWidth,
+    inDepth,
+    filterHeight,
+    filterWidth,
+    outHeight,
+    outWidth,
+    outDepth,
+    strideHeight,
+    strideWidth,
+    padHeight,
+    padWidth,
+  } = g;
   // distance between the same tap of consecutive output channels in the [Cout, KH, KW, Cin] filter
   const fStride = filterHeight * filterWidth * inDepth;
   let i = 0;
@@ -48,7 +62,21 @@ function scatterFloat(g: ConvGeometry, input: Float32Array, filter: Float32Array
 
 /** int8 scatter into the int32 scratch (the Int32Array store wraps like the C int32 accumulator). */
 function scatterInt8(g: ConvGeometry, input: Int8Array, inputOffset: number, filter: Int8Array, acc: Int32Array): void {
-  const { batches, inHeight, inWidth, inDepth, filterHeight, filterWidth, outHeight, outWidth, outDepth, strideHeight, strideWidth, padHeight, padWidth } = g;
+  const {
+    batches,
+    inHeight,
+    inWidth,
+    inDepth,
+    filterHeight,
+    filterWidth,
+    outHeight,
+    outWidth,
+    outDepth,
+    strideHeight,
+    strideWidth,
+    padHeight,
+    padWidth,
+  } = g;
   const fStride = filterHeight * filterWidth * inDepth;
   let i = 0;
   for (let b = 0; b < batches; b++) {
@@ -78,7 +106,21 @@ function scatterInt8(g: ConvGeometry, input: Int8Array, inputOffset: number, fil
 
 /** 16x8 scatter into the exact int64 accumulator (a Float64Array: every sum is an integer below 2^53). */
 function scatterInt16(g: ConvGeometry, input: Int16Array, filter: Int8Array, acc: Float64Array): void {
-  const { batches, inHeight, inWidth, inDepth, filterHeight, filterWidth, outHeight, outWidth, outDepth, strideHeight, strideWidth, padHeight, padWidth } = g;
+  const {
+    batches,
+    inHeight,
+    inWidth,
+    inDepth,
+    filterHeight,
+    filterWidth,
+    outHeight,
+    outWidth,
+    outDepth,
+    strideHeight,
+    strideWidth,
+    padHeight,
+    padWidth,
+  } = g;
   const fStride = filterHeight * filterWidth * inDepth;
   let i = 0;
   for (let b = 0; b < batches; b++) {
@@ -110,7 +152,14 @@ function scatterInt16(g: ConvGeometry, input: Int16Array, filter: Int8Array, acc
  * Float TRANSPOSE_CONV (reference_ops::TransposeConv): accumulates into the output (float32 rounding per
  * add), then adds the bias and clamps to the fused activation range.
  */
-export function transposeConvFloat(g: ConvGeometry, p: ConvOutputParams, input: Float32Array, filter: Float32Array, bias: Float32Array | null, output: Float32Array): void {
+export function transposeConvFloat(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Float32Array,
+  filter: Float32Array,
+  bias: Float32Array | null,
+  output: Float32Array,
+): void {
   const n = g.batches * g.outHeight * g.outWidth * g.outDepth;
   output.fill(0, 0, n);
   scatterFloat(g, input, filter, output);
@@ -128,7 +177,15 @@ export function transposeConvFloat(g: ConvGeometry, p: ConvOutputParams, input: 
  * int8 per-channel TRANSPOSE_CONV (reference_integer_ops::TransposeConv): int32 scratch accumulator of
  * (input - input_zero_point) * filter, int32 bias, per-channel requantization, output zero point, clamp.
  */
-export function transposeConvInt8(g: ConvGeometry, p: ConvOutputParams, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array, scratch: Int32Array): void {
+export function transposeConvInt8(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+  scratch: Int32Array,
+): void {
   const n = g.batches * g.outHeight * g.outWidth * g.outDepth;
   scratch.fill(0, 0, n);
   scatterInt8(g, input, p.inputOffset, filter, scratch);

@@ -22,7 +22,14 @@ function options(o: Partial<TransposeConvOptions> = {}): TransposeConvOptions {
 }
 
 /** Tensors: 0 output_shape, 1 filter, 2 input, 3 output, 4 bias (optional). */
-function harness(input: HarnessTensorSpec, filter: HarnessTensorSpec, output: HarnessTensorSpec & { shape: number[] }, bias: HarnessTensorSpec | null, o: TransposeConvOptions, shapeTensor?: HarnessTensorSpec): KernelHarness {
+function harness(
+  input: HarnessTensorSpec,
+  filter: HarnessTensorSpec,
+  output: HarnessTensorSpec & { shape: number[] },
+  bias: HarnessTensorSpec | null,
+  o: TransposeConvOptions,
+  shapeTensor?: HarnessTensorSpec,
+): KernelHarness {
   const tensors: HarnessTensorSpec[] = [
     shapeTensor ?? { type: TensorType.INT32, shape: [4], data: output.shape, constant: true },
     { ...filter, constant: true },
@@ -30,7 +37,13 @@ function harness(input: HarnessTensorSpec, filter: HarnessTensorSpec, output: Ha
     output,
   ];
   if (bias) tensors.push({ ...bias, constant: true });
-  return new KernelHarness({ registration: TRANSPOSE_CONV, tensors, inputs: bias ? [0, 1, 2, 4] : [0, 1, 2], outputs: [3], builtinData: o });
+  return new KernelHarness({
+    registration: TRANSPOSE_CONV,
+    tensors,
+    inputs: bias ? [0, 1, 2, 4] : [0, 1, 2],
+    outputs: [3],
+    builtinData: o,
+  });
 }
 
 describe('TRANSPOSE_CONV float32 (TFLM transpose_conv_test.cc)', () => {
@@ -79,8 +92,8 @@ describe('TRANSPOSE_CONV float32 (TFLM transpose_conv_test.cc)', () => {
       options({ padding: Padding.VALID, strideH: 2, strideW: 2, fusedActivationFunction: A.RELU }),
     ).invoke();
     expect(h.outputArray()).toEqual([
-      4, 6, 6, 8, 10, 14, 9, 12, 13, 16, 10, 12, 12, 14, 28, 32, 21, 24, 25, 28, 13, 12, 9, 8, 35, 40, 45, 52, 57, 64, 0, 0, 0, 0, 0, 0, 39, 44, 47, 52, 0, 0, 0,
-      0, 4, 6, 63, 68, 71, 76,
+      4, 6, 6, 8, 10, 14, 9, 12, 13, 16, 10, 12, 12, 14, 28, 32, 21, 24, 25, 28, 13, 12, 9, 8, 35, 40, 45, 52, 57, 64, 0, 0, 0, 0, 0, 0, 39,
+      44, 47, 52, 0, 0, 0, 0, 4, 6, 63, 68, 71, 76,
     ]);
   });
 
@@ -127,8 +140,16 @@ describe('TRANSPOSE_CONV int8 per-channel', () => {
     const bias = { type: TensorType.INT32, shape: [1], data: [-20] };
     // -17, -14, -20, -7, 1, -18, -8, -1, -16 x 0.25 -> -4, -4, -5, -2, 1, -5, -2, 0, -4; + 10
     const expected = [6, 6, 5, 8, 11, 5, 8, 10, 6];
-    expect(harness(input, filter, output, bias, options({ padding: Padding.VALID })).invoke().outputArray()).toEqual(expected);
-    expect(harness(input, filter, output, bias, options({ padding: Padding.VALID, fusedActivationFunction: A.RELU })).invoke().outputArray()).toEqual(expected);
+    expect(
+      harness(input, filter, output, bias, options({ padding: Padding.VALID }))
+        .invoke()
+        .outputArray(),
+    ).toEqual(expected);
+    expect(
+      harness(input, filter, output, bias, options({ padding: Padding.VALID, fusedActivationFunction: A.RELU }))
+        .invoke()
+        .outputArray(),
+    ).toEqual(expected);
   });
 
   it('saturates and matches the reference on random cases', () => {
@@ -156,13 +177,25 @@ describe('TRANSPOSE_CONV 16x8', () => {
   const expected = [-4, -3, -5, -2, 0, -4, -2, 0, -4];
 
   it('uses an exact int64 accumulator and an int64 bias', () => {
-    const h = harness(input, filter, output, { type: TensorType.INT64, shape: [1], data: [-20n] }, options({ padding: Padding.VALID })).invoke();
+    const h = harness(
+      input,
+      filter,
+      output,
+      { type: TensorType.INT64, shape: [1], data: [-20n] },
+      options({ padding: Padding.VALID }),
+    ).invoke();
     expect(h.outputArray()).toEqual(expected);
     expect(h.scratchSizes).toEqual([9 * 8]);
   });
 
   it('widens an int16 bias through its own scratch buffer, as TFLM does', () => {
-    const h = harness(input, filter, output, { type: TensorType.INT16, shape: [1], data: [-20] }, options({ padding: Padding.VALID })).invoke();
+    const h = harness(
+      input,
+      filter,
+      output,
+      { type: TensorType.INT16, shape: [1], data: [-20] },
+      options({ padding: Padding.VALID }),
+    ).invoke();
     expect(h.outputArray()).toEqual(expected);
     expect(h.scratchSizes).toEqual([9 * 8, 1 * 8]);
     h.invoke(); // a second invoke gives the same result
@@ -170,10 +203,12 @@ describe('TRANSPOSE_CONV 16x8', () => {
   });
 
   it('refuses an int32 bias and non-zero zero points', () => {
-    expect(() => harness(input, filter, output, { type: TensorType.INT32, shape: [1], data: [0] }, options({ padding: Padding.VALID })).prepare()).toThrow(
-      /bias \(tensor 4\) type int32 is not supported with int16 input; expected int64 or int16/,
+    expect(() =>
+      harness(input, filter, output, { type: TensorType.INT32, shape: [1], data: [0] }, options({ padding: Padding.VALID })).prepare(),
+    ).toThrow(/bias \(tensor 4\) type int32 is not supported with int16 input; expected int64 or int16/);
+    expect(() => harness({ ...input, zeroPoint: 1 }, filter, output, null, options({ padding: Padding.VALID })).prepare()).toThrow(
+      /int16 with zero point 1/,
     );
-    expect(() => harness({ ...input, zeroPoint: 1 }, filter, output, null, options({ padding: Padding.VALID })).prepare()).toThrow(/int16 with zero point 1/);
   });
 
   it('matches the reference on random cases', () => {
@@ -203,14 +238,44 @@ describe('TRANSPOSE_CONV validation', () => {
   const output = { type: F, shape: [1, 4, 4, 1] };
 
   it('checks output_shape, the input/output sizes, channels and types', () => {
-    expect(prepareError(harness(input, filter, output, null, options({ strideH: 2, strideW: 2 }), { type: TensorType.INT32, shape: [4], data: [1, 5, 5, 1], constant: true })).message).toMatch(
-      /TRANSPOSE_CONV \(node 0\): output_shape \(tensor 0\) is \[1, 5, 5, 1\] but the output tensor is \[1, 4, 4, 1\]/,
+    expect(
+      prepareError(
+        harness(input, filter, output, null, options({ strideH: 2, strideW: 2 }), {
+          type: TensorType.INT32,
+          shape: [4],
+          data: [1, 5, 5, 1],
+          constant: true,
+        }),
+      ).message,
+    ).toMatch(/TRANSPOSE_CONV \(node 0\): output_shape \(tensor 0\) is \[1, 5, 5, 1\] but the output tensor is \[1, 4, 4, 1\]/);
+    expect(
+      prepareError(
+        harness(input, filter, output, null, options({ strideH: 2, strideW: 2 }), {
+          type: TensorType.FLOAT32,
+          shape: [4],
+          data: [1, 4, 4, 1],
+          constant: true,
+        }),
+      ).message,
+    ).toMatch(/must be int32/);
+    expect(prepareError(harness(input, filter, output, null, options({ strideH: 1, strideW: 1 }))).message).toMatch(
+      /input spatial size 2x2 does not match output 4x4 .* \(expected 4x4\)/,
     );
-    expect(prepareError(harness(input, filter, output, null, options({ strideH: 2, strideW: 2 }), { type: TensorType.FLOAT32, shape: [4], data: [1, 4, 4, 1], constant: true })).message).toMatch(/must be int32/);
-    expect(prepareError(harness(input, filter, output, null, options({ strideH: 1, strideW: 1 }))).message).toMatch(/input spatial size 2x2 does not match output 4x4 .* \(expected 4x4\)/);
-    expect(prepareError(harness(input, { ...filter, shape: [1, 3, 3, 2], data: new Array(18).fill(1) }, output, null, options({ strideH: 2, strideW: 2 }))).message).toMatch(/filter \(tensor 1\) input depth 2 differs from input depth 1/);
-    expect(prepareError(harness(input, filter, output, { type: F, shape: [2], data: [0, 0] }, options({ strideH: 2, strideW: 2 }))).message).toMatch(/bias \(tensor 4\) has 2 elements, expected 1/);
-    const hybrid = harness(input, { ...filter, type: TensorType.INT8, scale: [1], zeroPoint: [0] }, output, null, options({ strideH: 2, strideW: 2 }));
+    expect(
+      prepareError(
+        harness(input, { ...filter, shape: [1, 3, 3, 2], data: new Array(18).fill(1) }, output, null, options({ strideH: 2, strideW: 2 })),
+      ).message,
+    ).toMatch(/filter \(tensor 1\) input depth 2 differs from input depth 1/);
+    expect(
+      prepareError(harness(input, filter, output, { type: F, shape: [2], data: [0, 0] }, options({ strideH: 2, strideW: 2 }))).message,
+    ).toMatch(/bias \(tensor 4\) has 2 elements, expected 1/);
+    const hybrid = harness(
+      input,
+      { ...filter, type: TensorType.INT8, scale: [1], zeroPoint: [0] },
+      output,
+      null,
+      options({ strideH: 2, strideW: 2 }),
+    );
     expect(hybrid.supports()).toBe(false);
     expect(prepareError(hybrid).message).toMatch(/float32\/int8/);
   });
@@ -281,9 +346,26 @@ function makeCase(rnd: () => number, c: CaseShape, type: TensorType): Case {
     type,
     shape: c,
     options: o,
-    input: { type, shape: inShape, data: Array.from({ length: inCount }, () => (i16 ? int(-32768, 32767) : int(-128, 127))), scale: Math.fround(i16 ? 0.0004 : 0.04), zeroPoint: i16 ? 0 : int(-30, 30) },
-    filter: { type: TensorType.INT8, shape: fShape, data: Array.from({ length: fCount }, () => int(-127, 127)), scale: scales, zeroPoint: scales.map(() => 0), quantizedDimension: 0 },
-    bias: c.bias ? (i16 ? { type: TensorType.INT64, shape: [c.cout], data: biasValues.map(BigInt) } : { type: TensorType.INT32, shape: [c.cout], data: biasValues }) : null,
+    input: {
+      type,
+      shape: inShape,
+      data: Array.from({ length: inCount }, () => (i16 ? int(-32768, 32767) : int(-128, 127))),
+      scale: Math.fround(i16 ? 0.0004 : 0.04),
+      zeroPoint: i16 ? 0 : int(-30, 30),
+    },
+    filter: {
+      type: TensorType.INT8,
+      shape: fShape,
+      data: Array.from({ length: fCount }, () => int(-127, 127)),
+      scale: scales,
+      zeroPoint: scales.map(() => 0),
+      quantizedDimension: 0,
+    },
+    bias: c.bias
+      ? i16
+        ? { type: TensorType.INT64, shape: [c.cout], data: biasValues.map(BigInt) }
+        : { type: TensorType.INT32, shape: [c.cout], data: biasValues }
+      : null,
     output: { type, shape: outShape, scale: Math.fround(i16 ? 0.002 : 0.08), zeroPoint: i16 ? 0 : int(-10, 10) },
   };
 }
@@ -297,8 +379,14 @@ function oracle(k: Case): number[] {
   const outZp = isFloat || i16 ? 0 : (k.output.zeroPoint as number);
   // quantized transpose conv clamps to the type range only (TFLM passes kTfLiteActNone)
   const [lo, hi] = isFloat
-    ? c.act === A.RELU ? [0, Infinity] : c.act === A.RELU6 ? [0, 6] : [-Infinity, Infinity]
-    : i16 ? [-32768, 32767] : [-128, 127];
+    ? c.act === A.RELU
+      ? [0, Infinity]
+      : c.act === A.RELU6
+        ? [0, 6]
+        : [-Infinity, Infinity]
+    : i16
+      ? [-32768, 32767]
+      : [-128, 127];
   const out: number[] = [];
   for (let b = 0; b < c.n; b++)
     for (let oy = 0; oy < c.oh; oy++)

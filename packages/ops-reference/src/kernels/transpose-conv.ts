@@ -82,7 +82,8 @@ interface TransposeConvOpData {
 
 /** Why this kernel cannot serve the node's types, or null when it can. */
 function unsupportedTypes(context: TfLiteContext, node: Node): string | null {
-  if (node.inputs.length < 3 || node.outputs.length !== 1) return `expects 3 or 4 inputs and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
+  if (node.inputs.length < 3 || node.outputs.length !== 1)
+    return `expects 3 or 4 inputs and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
   if (node.inputs[OUTPUT_SHAPE]! < 0 || node.inputs[FILTER]! < 0 || node.inputs[INPUT]! < 0 || node.outputs[0]! < 0) {
     return 'output_shape, filter, input and output tensors are required';
   }
@@ -150,16 +151,25 @@ function prepare(context: TfLiteContext, node: Node): void {
 
 /** The output_shape input must be int32 [4] (or empty, as TFLM's tests pass it); a constant one must equal the output shape. */
 function checkOutputShapeTensor(node: Node, shape: Tensor, output: Tensor): void {
-  if (shape.type !== TensorType.INT32) throw new KernelError(OP, node.index, `output_shape (tensor ${shape.index}) must be int32, got ${tensorTypeName(shape.type)}`);
+  if (shape.type !== TensorType.INT32)
+    throw new KernelError(OP, node.index, `output_shape (tensor ${shape.index}) must be int32, got ${tensorTypeName(shape.type)}`);
   const n = numElements(shape.dims);
   if (n !== 0 && (shape.dims.length !== 1 || n !== 4)) {
-    throw new KernelError(OP, node.index, `output_shape (tensor ${shape.index}) must have shape [4], got [${Array.from(shape.dims).join(', ')}]`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output_shape (tensor ${shape.index}) must have shape [4], got [${Array.from(shape.dims).join(', ')}]`,
+    );
   }
   if (n === 4 && shape.isConstant) {
     const v = shape.data as Int32Array;
     for (let i = 0; i < 4; i++) {
       if (v[i] !== output.dims[i]) {
-        throw new KernelError(OP, node.index, `output_shape (tensor ${shape.index}) is [${Array.from(v).join(', ')}] but the output tensor is [${Array.from(output.dims).join(', ')}]`);
+        throw new KernelError(
+          OP,
+          node.index,
+          `output_shape (tensor ${shape.index}) is [${Array.from(v).join(', ')}] but the output tensor is [${Array.from(output.dims).join(', ')}]`,
+        );
       }
     }
   }
@@ -184,10 +194,22 @@ function computeGeometry(node: Node, params: TransposeConvOptions, input: Tensor
   g.strideHeight = params.strideH;
   g.strideWidth = params.strideW;
   if (output.dims[0] !== g.batches) fail(`output batch ${output.dims[0]} differs from input batch ${g.batches}`);
-  if (g.filterDepth !== g.inDepth) fail(`filter (tensor ${filter.index}) input depth ${g.filterDepth} differs from input depth ${g.inDepth}`);
-  if (output.dims[3] !== g.outDepth) fail(`output has ${output.dims[3]} channels but filter (tensor ${filter.index}) has ${g.outDepth} output channels`);
+  if (g.filterDepth !== g.inDepth)
+    fail(`filter (tensor ${filter.index}) input depth ${g.filterDepth} differs from input depth ${g.inDepth}`);
+  if (output.dims[3] !== g.outDepth)
+    fail(`output has ${output.dims[3]} channels but filter (tensor ${filter.index}) has ${g.outDepth} output channels`);
   // Padding as TFLM: ComputePaddingHeightWidth over the *output* size, dilation 1.
-  const pad = computePaddingHeightWidth(g.strideHeight, g.strideWidth, 1, 1, g.outHeight, g.outWidth, g.filterHeight, g.filterWidth, params.padding);
+  const pad = computePaddingHeightWidth(
+    g.strideHeight,
+    g.strideWidth,
+    1,
+    1,
+    g.outHeight,
+    g.outWidth,
+    g.filterHeight,
+    g.filterWidth,
+    params.padding,
+  );
   // A convolution of the output with the same filter, stride and padding must give the input size back.
   const wantH = computeOutSize(params.padding, g.outHeight, g.filterHeight, g.strideHeight);
   const wantW = computeOutSize(params.padding, g.outWidth, g.filterWidth, g.strideWidth);
@@ -210,11 +232,23 @@ function invoke(context: TfLiteContext, node: Node): void {
   const bias = data.hasBias ? context.getEvalTensor(node.inputs[BIAS]!) : null;
   switch (data.kind) {
     case TransposeKind.Float32:
-      transposeConvFloat(data.geometry, data.out, input.data as Float32Array, filter.data as Float32Array, bias === null ? null : (bias.data as Float32Array), output.data as Float32Array);
+      transposeConvFloat(
+        data.geometry,
+        data.out,
+        input.data as Float32Array,
+        filter.data as Float32Array,
+        bias === null ? null : (bias.data as Float32Array),
+        output.data as Float32Array,
+      );
       break;
     case TransposeKind.Int8:
       transposeConvInt8(
-        data.geometry, data.out, input.data as Int8Array, filter.data as Int8Array, bias === null ? null : (bias.data as Int32Array), output.data as Int8Array,
+        data.geometry,
+        data.out,
+        input.data as Int8Array,
+        filter.data as Int8Array,
+        bias === null ? null : (bias.data as Int32Array),
+        output.data as Int8Array,
         context.getScratchBuffer(data.scratchIndex).i32,
       );
       break;
@@ -228,7 +262,16 @@ function invoke(context: TfLiteContext, node: Node): void {
         for (let i = 0; i < data.biasElements; i++) biasWide[i] = b16[i]!;
       }
       const bias64 = bias !== null && !data.biasIsInt16 ? data.bias64.of(bias) : null;
-      transposeConvInt16(data.geometry, data.out, input.data as Int16Array, filter.data as Int8Array, bias64, biasWide, output.data as Int16Array, acc);
+      transposeConvInt16(
+        data.geometry,
+        data.out,
+        input.data as Int16Array,
+        filter.data as Int8Array,
+        bias64,
+        biasWide,
+        output.data as Int16Array,
+        acc,
+      );
       break;
     }
   }

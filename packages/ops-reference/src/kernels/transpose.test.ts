@@ -59,9 +59,18 @@ describe('TRANSPOSE', () => {
   it('3-D int16, every permutation matches a naive multi-index transpose', () => {
     const shape = [2, 3, 4];
     const values = iota(24).map((v) => v * 1000 - 12000);
-    for (const perm of [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]]) {
+    for (const perm of [
+      [0, 1, 2],
+      [0, 2, 1],
+      [1, 0, 2],
+      [1, 2, 0],
+      [2, 0, 1],
+      [2, 1, 0],
+    ]) {
       const outShape = perm.map((p) => shape[p]!);
-      expect(transpose(TensorType.INT16, shape, values, perm, outShape).invoke().outputArray()).toEqual(naiveTranspose(values, shape, perm));
+      expect(transpose(TensorType.INT16, shape, values, perm, outShape).invoke().outputArray()).toEqual(
+        naiveTranspose(values, shape, perm),
+      );
     }
   });
 
@@ -91,7 +100,9 @@ describe('TRANSPOSE', () => {
 
   describe('prepare rejects', () => {
     it('a repeated axis', () => {
-      expect(() => transpose(TensorType.FLOAT32, [2, 2], [1, 2, 3, 4], [1, 1], [2, 2]).prepare()).toThrow(/not a permutation \(axis 1 repeated\)/);
+      expect(() => transpose(TensorType.FLOAT32, [2, 2], [1, 2, 3, 4], [1, 1], [2, 2]).prepare()).toThrow(
+        /not a permutation \(axis 1 repeated\)/,
+      );
     });
     it('an axis out of range', () => {
       expect(() => transpose(TensorType.FLOAT32, [2, 2], [1, 2, 3, 4], [0, 2], [2, 2]).prepare()).toThrow(/perm\[1\] = 2 is out of range/);
@@ -100,13 +111,19 @@ describe('TRANSPOSE', () => {
       expect(() => transpose(TensorType.FLOAT32, [2, 2], [1, 2, 3, 4], [0, 1, 2], [2, 2]).prepare()).toThrow(/1-D tensor of 2 elements/);
     });
     it('an output shape that is not the permuted input shape', () => {
-      expect(() => transpose(TensorType.FLOAT32, [2, 3], iota(6), [1, 0], [2, 3]).prepare()).toThrow(/does not match the permuted input shape \[3, 2\]/);
+      expect(() => transpose(TensorType.FLOAT32, [2, 3], iota(6), [1, 0], [2, 3]).prepare()).toThrow(
+        /does not match the permuted input shape \[3, 2\]/,
+      );
     });
     it('7-D inputs', () => {
-      expect(() => transpose(TensorType.FLOAT32, [1, 1, 1, 1, 1, 1, 1], [1], iota(7), [1, 1, 1, 1, 1, 1, 1]).prepare()).toThrow(/at most 6/);
+      expect(() => transpose(TensorType.FLOAT32, [1, 1, 1, 1, 1, 1, 1], [1], iota(7), [1, 1, 1, 1, 1, 1, 1]).prepare()).toThrow(
+        /at most 6/,
+      );
     });
     it('a non-constant perm', () => {
-      expect(() => transpose(TensorType.FLOAT32, [2, 2], [1, 2, 3, 4], [1, 0], [2, 2], { constant: false }).prepare()).toThrow(/must be constant/);
+      expect(() => transpose(TensorType.FLOAT32, [2, 2], [1, 2, 3, 4], [1, 0], [2, 2], { constant: false }).prepare()).toThrow(
+        /must be constant/,
+      );
     });
     it('a different output type', () => {
       const h = new KernelHarness({

@@ -38,7 +38,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (rank > TRANSPOSE_MAX_DIMS)
     throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${TRANSPOSE_MAX_DIMS} are supported`);
   if (output.type !== input.type)
-    throw new KernelError(OP, node.index, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`,
+    );
   const layout = elementLayout(input.type, OP, node);
   if (permTensor.dims.length !== 1 || permTensor.dims[0] !== rank)
     throw new KernelError(OP, node.index, `perm must be a 1-D tensor of ${rank} elements, got shape ${shapeString(permTensor.dims)}`);
@@ -52,7 +56,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   }
   const expected = perm.map((p) => input.dims[p]!);
   if (!sameShape(expected, output.dims))
-    throw new KernelError(OP, node.index, `output shape ${shapeString(output.dims)} does not match the permuted input shape ${shapeString(expected)}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output shape ${shapeString(output.dims)} does not match the permuted input shape ${shapeString(expected)}`,
+    );
 
   const inStride = rowMajorStrides(Array.from(input.dims));
   const pad = TRANSPOSE_MAX_DIMS - rank;
@@ -70,8 +78,18 @@ function prepare(context: TfLiteContext, node: Node): void {
  * out[o0..o5] = in[sum(o_k * inStrides[k])], output in row-major order; `units` slots per element.
  */
 function gather6(src: NumberArray, dst: NumberArray, dims: Int32Array, strides: Int32Array, units: number): void {
-  const d0 = dims[0]!, d1 = dims[1]!, d2 = dims[2]!, d3 = dims[3]!, d4 = dims[4]!, d5 = dims[5]!;
-  const s0 = strides[0]!, s1 = strides[1]!, s2 = strides[2]!, s3 = strides[3]!, s4 = strides[4]!, s5 = strides[5]!;
+  const d0 = dims[0]!,
+    d1 = dims[1]!,
+    d2 = dims[2]!,
+    d3 = dims[3]!,
+    d4 = dims[4]!,
+    d5 = dims[5]!;
+  const s0 = strides[0]!,
+    s1 = strides[1]!,
+    s2 = strides[2]!,
+    s3 = strides[3]!,
+    s4 = strides[4]!,
+    s5 = strides[5]!;
   let o = 0;
   for (let i0 = 0; i0 < d0; i0++) {
     const b0 = i0 * s0;

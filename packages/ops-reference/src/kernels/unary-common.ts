@@ -8,7 +8,15 @@
 import { TensorType, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { flatInPlace } from './in-place-common.js';
-import { opDataOf, requireQuantized, requireSameElementCount, requireSameType, requireType, requireZeroPoint, unaryTensors } from './elementwise-common.js';
+import {
+  opDataOf,
+  requireQuantized,
+  requireSameElementCount,
+  requireSameType,
+  requireType,
+  requireZeroPoint,
+  unaryTensors,
+} from './elementwise-common.js';
 
 /** float32 only (SIN, COS). */
 export const FLOAT32_ONLY: readonly TensorType[] = [TensorType.FLOAT32];

@@ -149,7 +149,16 @@ interface Built {
  * A harness for the 2x3x2x2 model in `variant`, batch-major (or time-major with the same data
  * rearranged), with `timeSteps` steps; extra tensors (by slot) can be added to test rejections.
  */
-function build(variant: Variant, opts: { timeMajor?: boolean; timeSteps?: number; cellClip?: number; extra?: Record<number, HarnessTensorSpec>; activation?: ActivationFunctionType } = {}): Built {
+function build(
+  variant: Variant,
+  opts: {
+    timeMajor?: boolean;
+    timeSteps?: number;
+    cellClip?: number;
+    extra?: Record<number, HarnessTensorSpec>;
+    activation?: ActivationFunctionType;
+  } = {},
+): Built {
   const timeSteps = opts.timeSteps ?? T;
   const tensors: HarnessTensorSpec[] = [];
   const inputs = new Array<number>(LstmTensor.COUNT).fill(-1);
@@ -167,9 +176,21 @@ function build(variant: Variant, opts: { timeMajor?: boolean; timeSteps?: number
     add(inSlot, { type: variant.weight, shape: [S, I], data: quantize(g.input, variant.weight, wq), constant: true, ...wq });
     add(recSlot, { type: variant.weight, shape: [S, S], data: quantize(g.recurrent, variant.weight, wq), constant: true, ...wq });
     const bias = quantize(g.bias, variant.bias, bq);
-    add(biasSlot, { type: variant.bias, shape: [S], data: variant.bias === TensorType.INT64 ? bias.map(BigInt) : bias, constant: true, ...bq });
+    add(biasSlot, {
+      type: variant.bias,
+      shape: [S],
+      data: variant.bias === TensorType.INT64 ? bias.map(BigInt) : bias,
+      constant: true,
+      ...bq,
+    });
   });
-  add(LstmTensor.OUTPUT_STATE, { type: variant.activation, shape: [B, S], variable: true, data: quantize([0, 0, 0, 0], variant.activation, variant.hidden), ...variant.hidden });
+  add(LstmTensor.OUTPUT_STATE, {
+    type: variant.activation,
+    shape: [B, S],
+    variable: true,
+    data: quantize([0, 0, 0, 0], variant.activation, variant.hidden),
+    ...variant.hidden,
+  });
   add(LstmTensor.CELL_STATE, { type: variant.cell, shape: [B, S], variable: true, ...variant.cellQ });
   for (const [slot, spec] of Object.entries(opts.extra ?? {})) add(Number(slot), spec);
   const outShape = opts.timeMajor ? [timeSteps, B, S] : [B, timeSteps, S];
@@ -180,7 +201,11 @@ function build(variant: Variant, opts: { timeMajor?: boolean; timeSteps?: number
     tensors,
     inputs,
     outputs: [out],
-    builtinData: lstmOptions({ timeMajor: opts.timeMajor ?? false, cellClip: opts.cellClip ?? 6, fusedActivationFunction: opts.activation ?? ActivationFunctionType.TANH }),
+    builtinData: lstmOptions({
+      timeMajor: opts.timeMajor ?? false,
+      cellClip: opts.cellClip ?? 6,
+      fusedActivationFunction: opts.activation ?? ActivationFunctionType.TANH,
+    }),
   });
   return { h, hidden: inputs[LstmTensor.OUTPUT_STATE]!, cell: inputs[LstmTensor.CELL_STATE]! };
 }
@@ -190,7 +215,8 @@ const data = (b: Built, index: number) => Array.from(b.h.tensors[index]!.data as
 /** Batch-major [B, T, X] -> time-major [T, B, X]. */
 function toTimeMajor(values: readonly number[], steps: number, width: number): number[] {
   const out: number[] = [];
-  for (let t = 0; t < steps; t++) for (let b = 0; b < B; b++) out.push(...values.slice((b * steps + t) * width, (b * steps + t + 1) * width));
+  for (let t = 0; t < steps; t++)
+    for (let b = 0; b < B; b++) out.push(...values.slice((b * steps + t) * width, (b * steps + t + 1) * width));
   return out;
 }
 
@@ -296,14 +322,18 @@ describe('UNIDIRECTIONAL_SEQUENCE_LSTM int16 x int8 -> int16 cell, int64 bias (T
 describe('UNIDIRECTIONAL_SEQUENCE_LSTM prepare errors', () => {
   const peephole: HarnessTensorSpec = { type: TensorType.FLOAT32, shape: [S], data: [0, 0], constant: true };
   it('rejects peephole weights, naming the input', () => {
-    expect(() => build(FLOAT, { extra: { [LstmTensor.CELL_TO_FORGET_WEIGHTS]: peephole } }).h.prepare()).toThrow(/peephole connections \(input 10\) is not supported/);
+    expect(() => build(FLOAT, { extra: { [LstmTensor.CELL_TO_FORGET_WEIGHTS]: peephole } }).h.prepare()).toThrow(
+      /peephole connections \(input 10\) is not supported/,
+    );
   });
   it('rejects projection weights', () => {
     const proj: HarnessTensorSpec = { type: TensorType.FLOAT32, shape: [S, S], data: [0, 0, 0, 0], constant: true };
     expect(() => build(FLOAT, { extra: { [LstmTensor.PROJECTION_WEIGHTS]: proj } }).h.prepare()).toThrow(/projection \(input 16\)/);
   });
   it('rejects layer normalization', () => {
-    expect(() => build(FLOAT, { extra: { [LstmTensor.CELL_LAYER_NORM_COEFFICIENTS]: peephole } }).h.prepare()).toThrow(/layer normalization \(input 22\)/);
+    expect(() => build(FLOAT, { extra: { [LstmTensor.CELL_LAYER_NORM_COEFFICIENTS]: peephole } }).h.prepare()).toThrow(
+      /layer normalization \(input 22\)/,
+    );
   });
   it('rejects a cell gate activation other than TANH', () => {
     expect(() => build(FLOAT, { activation: ActivationFunctionType.RELU }).h.prepare()).toThrow(/cell gate activation RELU/);
@@ -312,12 +342,18 @@ describe('UNIDIRECTIONAL_SEQUENCE_LSTM prepare errors', () => {
     expect(() => build(FLOAT, { cellClip: -1 }).h.prepare()).toThrow(KernelError);
   });
   it('rejects an int8 LSTM with an int8 cell state', () => {
-    expect(() => build({ ...INT8, cell: TensorType.INT8 }).h.prepare()).toThrow(/unsupported type combination \(input int8, weights int8, bias int32, cell state int8\)/);
+    expect(() => build({ ...INT8, cell: TensorType.INT8 }).h.prepare()).toThrow(
+      /unsupported type combination \(input int8, weights int8, bias int32, cell state int8\)/,
+    );
   });
 });
 
 describe('UNIDIRECTIONAL_SEQUENCE_LSTM invoke allocates nothing', () => {
-  for (const [name, variant] of [['float32', FLOAT], ['int8', INT8], ['int16', INT16]] as const) {
+  for (const [name, variant] of [
+    ['float32', FLOAT],
+    ['int8', INT8],
+    ['int16', INT16],
+  ] as const) {
     it(name, () => {
       const m = build(variant);
       m.h.setInput(0, quantize(INPUT, variant.activation, variant.input)).prepare();

@@ -89,8 +89,10 @@ function validateTensors(context: TfLiteContext, node: Node) {
   const output = context.getTensor(node.outputs[0]!);
   if (!hidden.isVariable) fail(node, `hidden state (tensor ${hidden.index}) must be a variable tensor`);
   if (!cell.isVariable) fail(node, `cell state (tensor ${cell.index}) must be a variable tensor`);
-  if (hidden.type !== input.type) fail(node, `hidden state type ${tensorTypeName(hidden.type)} differs from input type ${tensorTypeName(input.type)}`);
-  if (output.type !== input.type) fail(node, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`);
+  if (hidden.type !== input.type)
+    fail(node, `hidden state type ${tensorTypeName(hidden.type)} differs from input type ${tensorTypeName(input.type)}`);
+  if (output.type !== input.type)
+    fail(node, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`);
 
   if (optionalInput(context, node, LstmTensor.INPUT_TO_INPUT_WEIGHTS) === null)
     fail(node, 'CIFG LSTM (no input gate weights, input 1) is not supported (TFLM supports the standard LSTM only)');
@@ -101,16 +103,23 @@ function validateTensors(context: TfLiteContext, node: Node) {
   ];
   for (const [first, last, name] of variants)
     for (let i = first; i <= last; i++)
-      if (optionalInput(context, node, i) !== null) fail(node, `${name} (input ${i}) is not supported (TFLM supports the standard LSTM only)`);
+      if (optionalInput(context, node, i) !== null)
+        fail(node, `${name} (input ${i}) is not supported (TFLM supports the standard LSTM only)`);
 
   const inputWeights = GATE_INPUT_WEIGHTS.map((i, g) => requiredInput(context, node, i, `input-to-${GATE_NAMES[g]} weights`));
   const recurrentWeights = GATE_RECURRENT_WEIGHTS.map((i, g) => requiredInput(context, node, i, `recurrent-to-${GATE_NAMES[g]} weights`));
   const biases = GATE_BIAS.map((i, g) => requiredInput(context, node, i, `${GATE_NAMES[g]} gate bias`));
   const weightType = inputWeights[Gate.FORGET]!.type;
   for (const w of [...inputWeights, ...recurrentWeights])
-    if (w.type !== weightType) fail(node, `weight tensor ${w.index} has type ${tensorTypeName(w.type)}, expected ${tensorTypeName(weightType)} like the other weights`);
+    if (w.type !== weightType)
+      fail(
+        node,
+        `weight tensor ${w.index} has type ${tensorTypeName(w.type)}, expected ${tensorTypeName(weightType)} like the other weights`,
+      );
   const biasType = biases[Gate.FORGET]!.type;
-  for (const b of biases) if (b.type !== biasType) fail(node, `bias tensor ${b.index} has type ${tensorTypeName(b.type)}, expected ${tensorTypeName(biasType)} like the other biases`);
+  for (const b of biases)
+    if (b.type !== biasType)
+      fail(node, `bias tensor ${b.index} has type ${tensorTypeName(b.type)}, expected ${tensorTypeName(biasType)} like the other biases`);
   return { input, hidden, cell, output, inputWeights, recurrentWeights, biases, weightType, biasType };
 }
 
@@ -130,13 +139,17 @@ function validateSizes(node: Node, t: LstmTensors, timeMajor: boolean): LstmSize
   };
   const { inputDimension: I, stateDimension: S, batchSize: B } = size;
   const checkMatrix = (w: Tensor, rows: number, cols: number) => {
-    if (w.dims.length !== 2 || w.dims[0] !== rows || w.dims[1] !== cols) fail(node, `weight tensor ${w.index} has shape ${shapeOf(w)}, expected [${rows}, ${cols}]`);
+    if (w.dims.length !== 2 || w.dims[0] !== rows || w.dims[1] !== cols)
+      fail(node, `weight tensor ${w.index} has shape ${shapeOf(w)}, expected [${rows}, ${cols}]`);
   };
   for (const w of t.inputWeights) checkMatrix(w, S, I);
   for (const w of t.recurrentWeights) checkMatrix(w, S, S);
-  for (const b of t.biases) if (b.dims.length !== 1 || b.dims[0] !== S) fail(node, `bias tensor ${b.index} has shape ${shapeOf(b)}, expected [${S}]`);
-  if (numElements(hidden.dims) !== B * S) fail(node, `hidden state (tensor ${hidden.index}) has ${numElements(hidden.dims)} elements, expected batch ${B} x state ${S}`);
-  if (numElements(cell.dims) !== B * S) fail(node, `cell state (tensor ${cell.index}) has ${numElements(cell.dims)} elements, expected batch ${B} x state ${S}`);
+  for (const b of t.biases)
+    if (b.dims.length !== 1 || b.dims[0] !== S) fail(node, `bias tensor ${b.index} has shape ${shapeOf(b)}, expected [${S}]`);
+  if (numElements(hidden.dims) !== B * S)
+    fail(node, `hidden state (tensor ${hidden.index}) has ${numElements(hidden.dims)} elements, expected batch ${B} x state ${S}`);
+  if (numElements(cell.dims) !== B * S)
+    fail(node, `cell state (tensor ${cell.index}) has ${numElements(cell.dims)} elements, expected batch ${B} x state ${S}`);
   if (output.dims.length !== 3 || output.dims[0] !== input.dims[0] || output.dims[1] !== input.dims[1] || output.dims[2] !== S)
     fail(node, `output (tensor ${output.index}) has shape ${shapeOf(output)}, expected [${input.dims[0]}, ${input.dims[1]}, ${S}]`);
   return size;
@@ -145,7 +158,8 @@ function validateSizes(node: Node, t: LstmTensors, timeMajor: boolean): LstmSize
 /** Throws unless `t` has a positive, finite quantization scale (else the multipliers are NaN or infinite). */
 function requireScale(node: Node, what: string, t: Tensor): void {
   const s = t.params.scale;
-  if (!(s > 0 && s < Infinity)) fail(node, `${what} (tensor ${t.index}) needs a positive finite quantization scale, got ${t.quantization ? s : 'none'}`);
+  if (!(s > 0 && s < Infinity))
+    fail(node, `${what} (tensor ${t.index}) needs a positive finite quantization scale, got ${t.quantization ? s : 'none'}`);
 }
 
 /** quantizeMultiplier of a multiplier checked to be finite (scale products can still overflow). */
@@ -173,7 +187,16 @@ function writeFcParams(node: Node, p: Int32Array, base: number, x: Tensor, w: Te
 }
 
 /** Writes one element-wise multiplication block (TFLM CreateInterGateMulParams). */
-function writeMulParams(node: Node, p: Int32Array, base: number, scale1: number, scale2: number, outScale: number, outType: TensorType, outZeroPoint: number): void {
+function writeMulParams(
+  node: Node,
+  p: Int32Array,
+  base: number,
+  scale1: number,
+  scale2: number,
+  outScale: number,
+  outType: TensorType,
+  outZeroPoint: number,
+): void {
   const q = checkedMultiplier(node, (scale1 * scale2) / outScale, 'gate multiplication');
   const [lo, hi] = typeRange(outType);
   p[base + LstmParam.MUL_IN1_OFFSET] = 0;
@@ -199,7 +222,16 @@ function prepareInteger(node: Node, p: Int32Array, t: LstmTensors, cellClip: num
   const cellScale = cell.params.scale;
   writeMulParams(node, p, LstmParam.MUL_FORGET_CELL, NONLINEAR_OUTPUT_SCALE, cellScale, cellScale, TensorType.INT16, 0);
   writeMulParams(node, p, LstmParam.MUL_INPUT_CELL_GATE, NONLINEAR_OUTPUT_SCALE, NONLINEAR_OUTPUT_SCALE, cellScale, TensorType.INT16, 0);
-  writeMulParams(node, p, LstmParam.MUL_HIDDEN, NONLINEAR_OUTPUT_SCALE, NONLINEAR_OUTPUT_SCALE, hidden.params.scale, hidden.type, hidden.params.zeroPoint);
+  writeMulParams(
+    node,
+    p,
+    LstmParam.MUL_HIDDEN,
+    NONLINEAR_OUTPUT_SCALE,
+    NONLINEAR_OUTPUT_SCALE,
+    hidden.params.scale,
+    hidden.type,
+    hidden.params.zeroPoint,
+  );
 
   // CheckedLog2 (its status is ignored by TFLM): the rounded log2 of the cell scale.
   const power = roundHalfAwayFromZero(Math.fround(Math.log2(cellScale)));
@@ -213,7 +245,8 @@ function prepareInteger(node: Node, p: Int32Array, t: LstmTensors, cellClip: num
 
 function checkVariantTypes(node: Node, t: LstmTensors): 'float' | 'int8' | 'int16' {
   const combo = `input ${tensorTypeName(t.input.type)}, weights ${tensorTypeName(t.weightType)}, bias ${tensorTypeName(t.biasType)}, cell state ${tensorTypeName(t.cell.type)}`;
-  const is = (i: TensorType, w: TensorType, b: TensorType, c: TensorType) => t.input.type === i && t.weightType === w && t.biasType === b && t.cell.type === c;
+  const is = (i: TensorType, w: TensorType, b: TensorType, c: TensorType) =>
+    t.input.type === i && t.weightType === w && t.biasType === b && t.cell.type === c;
   if (is(TensorType.FLOAT32, TensorType.FLOAT32, TensorType.FLOAT32, TensorType.FLOAT32)) return 'float';
   if (is(TensorType.INT8, TensorType.INT8, TensorType.INT32, TensorType.INT16)) return 'int8';
   if (is(TensorType.INT16, TensorType.INT8, TensorType.INT64, TensorType.INT16)) return 'int16';
@@ -229,13 +262,17 @@ function prepare(context: TfLiteContext, node: Node): void {
   const size = validateSizes(node, t, options.timeMajor);
   if (!(options.cellClip >= 0)) fail(node, `cell_clip must be >= 0, got ${options.cellClip}`);
   if (options.fusedActivationFunction !== ActivationFunctionType.TANH)
-    fail(node, `unsupported cell gate activation ${ActivationFunctionType[options.fusedActivationFunction] ?? options.fusedActivationFunction} (TFLM supports TANH)`);
+    fail(
+      node,
+      `unsupported cell gate activation ${ActivationFunctionType[options.fusedActivationFunction] ?? options.fusedActivationFunction} (TFLM supports TANH)`,
+    );
   const variant = checkVariantTypes(node, t);
 
   const p = data.params;
   const cellClip = Math.fround(options.cellClip);
   const elementBytes = variant === 'float' ? 4 : 2;
-  for (let i = 0; i < 4; i++) p[LstmParam.SCRATCH_0 + i] = context.requestScratchBufferInArena(size.batchSize * size.stateDimension * elementBytes);
+  for (let i = 0; i < 4; i++)
+    p[LstmParam.SCRATCH_0 + i] = context.requestScratchBufferInArena(size.batchSize * size.stateDimension * elementBytes);
 
   if (variant === 'float') {
     const clip = new Float32Array(p.buffer, p.byteOffset + LstmParam.CELL_CLIP_F32 * 4, 1);
@@ -253,7 +290,8 @@ function prepare(context: TfLiteContext, node: Node): void {
       const b = t.biases[g]!.data as BigInt64Array;
       for (let o = 0; o < size.stateDimension; o++) {
         const v = Number(b[o]!);
-        if (!Number.isSafeInteger(v)) fail(node, `${GATE_NAMES[g]} gate bias (tensor ${t.biases[g]!.index}) element ${o} = ${b[o]} exceeds 2^53`);
+        if (!Number.isSafeInteger(v))
+          fail(node, `${GATE_NAMES[g]} gate bias (tensor ${t.biases[g]!.index}) element ${o} = ${b[o]} exceeds 2^53`);
         bias64[g * size.stateDimension + o] = v;
       }
     }

@@ -37,12 +37,25 @@ function prepare(context: TfLiteContext, node: Node): void {
   const params = (node.builtinData as Partial<VarHandleOptions> | null) ?? {};
   const resources = context.getResourceVariables();
   if (!resources)
-    throw new KernelError(OP, node.index, 'requires resource variables: create the interpreter with the option resourceVariables (a slot count)');
+    throw new KernelError(
+      OP,
+      node.index,
+      'requires resource variables: create the interpreter with the option resourceVariables (a slot count)',
+    );
   const id = resources.createIdIfNoneFound(params.container ?? null, params.sharedName ?? null);
   if (id < 0)
-    throw new KernelError(OP, node.index, `no free resource variable slot for "${params.sharedName ?? ''}" (all ${resources.capacity} are taken; raise the interpreter option resourceVariables)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `no free resource variable slot for "${params.sharedName ?? ''}" (all ${resources.capacity} are taken; raise the interpreter option resourceVariables)`,
+    );
   const output = context.getTensor(node.outputs[0]!);
-  if (output.elementCount !== 1) throw new KernelError(OP, node.index, `output (tensor ${output.index}) must hold one resource id, it has ${output.elementCount} elements`);
+  if (output.elementCount !== 1)
+    throw new KernelError(
+      OP,
+      node.index,
+      `output (tensor ${output.index}) must hold one resource id, it has ${output.elementCount} elements`,
+    );
   d.id = id;
   d.resourceId[0] = id;
   const region = d.resourceId;

@@ -14,7 +14,17 @@
  * KernelError (the interpreter stays usable; the fuzzer registers one so a mutated loop bound is a typed
  * rejection rather than a hang).
  */
-import { BuiltinOperator, KernelError, TensorType, tensorTypeName, type EvalTensor, type Node, type Registration, type TfLiteContext, type WhileOptions } from '@micrort/core';
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  tensorTypeName,
+  type EvalTensor,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+  type WhileOptions,
+} from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { checkSameTypeAndSize, checkSubgraphIndex, copyAll, evalTensors, subgraphTensors } from './control-flow-common.js';
 
@@ -56,7 +66,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const bodyOut = context.numSubgraphOutputs(d.body);
   if (condIn !== n) throw new KernelError(OP, node.index, `cond subgraph ${d.cond} has ${condIn} inputs; the node has ${n}`);
   if (bodyIn !== n) throw new KernelError(OP, node.index, `body subgraph ${d.body} has ${bodyIn} inputs; the node has ${n}`);
-  if (node.outputs.length !== n) throw new KernelError(OP, node.index, `has ${n} inputs and ${node.outputs.length} outputs; they must match`);
+  if (node.outputs.length !== n)
+    throw new KernelError(OP, node.index, `has ${n} inputs and ${node.outputs.length} outputs; they must match`);
   if (bodyOut !== n) throw new KernelError(OP, node.index, `body subgraph ${d.body} has ${bodyOut} outputs; the node has ${n}`);
   if (context.numSubgraphOutputs(d.cond) < 1) throw new KernelError(OP, node.index, `cond subgraph ${d.cond} has no output`);
   d.inputs = evalTensors(context, node.inputs);
@@ -66,7 +77,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.bodyOutputs = subgraphTensors(context, d.body, 'output');
   const condOutput = context.getSubgraphOutput(d.cond, 0);
   if (condOutput.type !== TensorType.BOOL || condOutput.dims.reduce((a, b) => a * b, 1) < 1)
-    throw new KernelError(OP, node.index, `output 0 of cond subgraph ${d.cond} must be a bool with at least one element, it is ${tensorTypeName(condOutput.type)}[${Array.from(condOutput.dims).join(', ')}]`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output 0 of cond subgraph ${d.cond} must be a bool with at least one element, it is ${tensorTypeName(condOutput.type)}[${Array.from(condOutput.dims).join(', ')}]`,
+    );
   d.condOutput = condOutput;
   for (let i = 0; i < n; i++) {
     checkSameTypeAndSize(OP, node, d.inputs[i]!, `input ${i}`, d.outputs[i]!, `output ${i}`);
@@ -87,7 +102,11 @@ function invoke(context: TfLiteContext, node: Node): void {
   let iterations = 0;
   while (condOutput.data[0]) {
     if (iterations++ === max)
-      throw new KernelError(OP, node.index, `the loop ran ${max} times and cond subgraph ${d.cond} still says continue (this kernel stops at maxIterations ${max})`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `the loop ran ${max} times and cond subgraph ${d.cond} still says continue (this kernel stops at maxIterations ${max})`,
+      );
     copyAll(d.bodyInputs, d.outputs);
     context.invokeSubgraph(d.body);
     copyAll(d.outputs, d.bodyOutputs);

@@ -17,6 +17,13 @@ function invoke(context: TfLiteContext, node: Node): void {
 
 /** ZEROS_LIKE reference kernel: int64, int32, int8, float32. */
 export const ZEROS_LIKE = {
-  ...unaryKernel<UnaryOpData>({ name: 'ZEROS_LIKE', builtinCode: BuiltinOperator.ZEROS_LIKE, version: 1, types: TYPES, init: () => ({ count: 0 }), invoke }),
+  ...unaryKernel<UnaryOpData>({
+    name: 'ZEROS_LIKE',
+    builtinCode: BuiltinOperator.ZEROS_LIKE,
+    version: 1,
+    types: TYPES,
+    init: () => ({ count: 0 }),
+    invoke,
+  }),
   supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, TYPES),
 };

@@ -29,7 +29,10 @@ const I32 = TensorType.INT32;
 const BOOL = TensorType.BOOL;
 
 function interpreter(bytes: Uint8Array, options: { resourceVariables?: number } = {}): MicroInterpreter {
-  return new MicroInterpreter(loadModel(bytes), registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy'), ...options }).allocateTensors();
+  return new MicroInterpreter(loadModel(bytes), registerReferenceOps(new OpResolver()), {
+    planner: createPlanner('greedy'),
+    ...options,
+  }).allocateTensors();
 }
 
 /** A subgraph computing `op(a, b)` of two float [n] inputs. */
@@ -54,7 +57,12 @@ function ifModel(): Uint8Array {
   const thenIndex = binarySubgraph(b, 'then', BuiltinOperator.ADD, 3);
   const elseIndex = binarySubgraph(b, 'else', BuiltinOperator.MUL, 3);
   b.selectSubgraph(0);
-  b.addOperator({ op: BuiltinOperator.IF, inputs: [cond, a, c], outputs: [out], options: { thenSubgraphIndex: thenIndex, elseSubgraphIndex: elseIndex } });
+  b.addOperator({
+    op: BuiltinOperator.IF,
+    inputs: [cond, a, c],
+    outputs: [out],
+    options: { thenSubgraphIndex: thenIndex, elseSubgraphIndex: elseIndex },
+  });
   return b.build();
 }
 
@@ -91,10 +99,20 @@ function whileModel(): Uint8Array {
   b.selectSubgraph(body);
   b.addOperator({ op: BuiltinOperator.SUB, inputs: [bn, one], outputs: [bn1] });
   b.addOperator({ op: BuiltinOperator.CAST, inputs: [bn1], outputs: [flag], options: { inDataType: I32, outDataType: BOOL } });
-  b.addOperator({ op: BuiltinOperator.IF, inputs: [flag, bx, two], outputs: [bx1], options: { thenSubgraphIndex: thenIndex, elseSubgraphIndex: elseIndex } });
+  b.addOperator({
+    op: BuiltinOperator.IF,
+    inputs: [flag, bx, two],
+    outputs: [bx1],
+    options: { thenSubgraphIndex: thenIndex, elseSubgraphIndex: elseIndex },
+  });
 
   b.selectSubgraph(0);
-  b.addOperator({ op: BuiltinOperator.WHILE, inputs: [n, x], outputs: [nOut, xOut], options: { condSubgraphIndex: cond, bodySubgraphIndex: body } });
+  b.addOperator({
+    op: BuiltinOperator.WHILE,
+    inputs: [n, x],
+    outputs: [nOut, xOut],
+    options: { condSubgraphIndex: cond, bodySubgraphIndex: body },
+  });
   return b.build();
 }
 
@@ -158,21 +176,42 @@ describe('control flow through the interpreter (ModelBuilder models)', () => {
     const main = requirements.filter((r) => r.subgraph === undefined);
     const then = requirements.filter((r) => r.subgraph === 1);
     const els = requirements.filter((r) => r.subgraph === 2);
-    expect(main.map((r) => [r.firstUsed, r.lastUsed])).toEqual([[0, 4], [0, 4], [0, 4], [0, 4]]);
-    expect(then.map((r) => [r.firstUsed, r.lastUsed])).toEqual([[1, 2], [1, 2], [2, 2]]);
-    expect(els.map((r) => [r.firstUsed, r.lastUsed])).toEqual([[3, 4], [3, 4], [4, 4]]);
+    expect(main.map((r) => [r.firstUsed, r.lastUsed])).toEqual([
+      [0, 4],
+      [0, 4],
+      [0, 4],
+      [0, 4],
+    ]);
+    expect(then.map((r) => [r.firstUsed, r.lastUsed])).toEqual([
+      [1, 2],
+      [1, 2],
+      [2, 2],
+    ]);
+    expect(els.map((r) => [r.firstUsed, r.lastUsed])).toEqual([
+      [3, 4],
+      [3, 4],
+      [4, 4],
+    ]);
     // The two branches never live at once: they take the same bytes.
-    const offsetsOf = (sg: number) => requirements.map((r, i) => (r.subgraph === sg ? plan.offsets[i] : -1)).filter((o) => o >= 0).sort();
+    const offsetsOf = (sg: number) =>
+      requirements
+        .map((r, i) => (r.subgraph === sg ? plan.offsets[i] : -1))
+        .filter((o) => o >= 0)
+        .sort();
     expect(offsetsOf(1)).toEqual(offsetsOf(2));
   });
 
   it('an offline plan embedded from a control-flow model covers every subgraph and reproduces the plan', () => {
     const model = loadModel(whileModel());
-    const first = new MicroInterpreter(model, registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy') }).allocateTensors();
+    const first = new MicroInterpreter(model, registerReferenceOps(new OpResolver()), {
+      planner: createPlanner('greedy'),
+    }).allocateTensors();
     const { requirements, plan } = first.memoryPlan();
     expect(new Set(requirements.map((r) => r.subgraph ?? 0))).toEqual(new Set([0, 1, 2, 3, 4]));
     const embedded = loadModel(writeModel(withOfflinePlan(model, requirements, plan)));
-    const again = new MicroInterpreter(embedded, registerReferenceOps(new OpResolver()), { planner: createPlanner('offline') }).allocateTensors();
+    const again = new MicroInterpreter(embedded, registerReferenceOps(new OpResolver()), {
+      planner: createPlanner('offline'),
+    }).allocateTensors();
     expect(again.memoryPlan().plan.headBytes).toBe(plan.headBytes);
     requirements.forEach((r, i) => {
       if (r.kind === 'tensor') expect(again.tensor(r.id, r.subgraph ?? 0).bytes.byteOffset).toBe(plan.offsets[i]);
@@ -216,16 +255,27 @@ describe('control flow through the interpreter (ModelBuilder models)', () => {
     b.setInputs([ta, tc]).setOutputs([t0, t1]);
     const els = binarySubgraph(b, 'else', BuiltinOperator.SUB, 2); // one output
     b.selectSubgraph(0);
-    b.addOperator({ op: BuiltinOperator.IF, inputs: [cond, a, c], outputs: [o0, o1], options: { thenSubgraphIndex: then, elseSubgraphIndex: els } });
+    b.addOperator({
+      op: BuiltinOperator.IF,
+      inputs: [cond, a, c],
+      outputs: [o0, o1],
+      options: { thenSubgraphIndex: then, elseSubgraphIndex: els },
+    });
     const it_ = interpreter(b.build());
     it_.setInput(1, new Float32Array([3, 4]));
     it_.setInput(2, new Float32Array([2, 5]));
     it_.setInput(0, new Uint8Array([1]));
     it_.invoke();
-    expect([Array.from(it_.output(0).data as Float32Array), Array.from(it_.output(1).data as Float32Array)]).toEqual([[5, 9], [6, 20]]);
+    expect([Array.from(it_.output(0).data as Float32Array), Array.from(it_.output(1).data as Float32Array)]).toEqual([
+      [5, 9],
+      [6, 20],
+    ]);
     it_.setInput(0, new Uint8Array([0]));
     it_.invoke();
-    expect([Array.from(it_.output(0).data as Float32Array), Array.from(it_.output(1).data as Float32Array)]).toEqual([[1, -1], [0, 0]]);
+    expect([Array.from(it_.output(0).data as Float32Array), Array.from(it_.output(1).data as Float32Array)]).toEqual([
+      [1, -1],
+      [0, 0],
+    ]);
   });
 
   it('makeWhile({ maxIterations }) stops a longer loop with a KernelError; the interpreter stays usable', () => {
@@ -258,14 +308,21 @@ describe('control flow through the interpreter (ModelBuilder models)', () => {
     const u = it_.arenaUsage();
     // 64 slots as TFLM's runner: 16 + 40 * 64 bytes of table, plus the variable's 8 bytes (16 aligned).
     expect(u.resourceVariableBytes).toBe(16 + 40 * 64 + 16);
-    expect(it_.nodes().filter((n) => n.subgraph === 1).map((n) => n.op)).toEqual(['VAR_HANDLE', 'ASSIGN_VARIABLE']);
+    expect(
+      it_
+        .nodes()
+        .filter((n) => n.subgraph === 1)
+        .map((n) => n.op),
+    ).toEqual(['VAR_HANDLE', 'ASSIGN_VARIABLE']);
   });
 
   it('the resource-variable slot count is an option; too few slots is a KernelError naming the option', () => {
     const small = interpreter(callOnceModel([0, 0]), { resourceVariables: 1 });
     expect(small.arenaUsage().resourceVariableBytes).toBe(16 + 48 + 16);
     expect(() => interpreter(callOnceModel([0, 0]), { resourceVariables: 0 })).toThrow(KernelError);
-    expect(() => interpreter(callOnceModel([0, 0]), { resourceVariables: 0 })).toThrow(/VAR_HANDLE \(node 1\): requires resource variables: create the interpreter with the option resourceVariables/);
+    expect(() => interpreter(callOnceModel([0, 0]), { resourceVariables: 0 })).toThrow(
+      /VAR_HANDLE \(node 1\): requires resource variables: create the interpreter with the option resourceVariables/,
+    );
   });
 
   it('invoke of a WHILE model with a nested IF allocates nothing', () => {
@@ -289,7 +346,9 @@ describe('control flow through the interpreter (ModelBuilder models)', () => {
     b.setInputs([ta]).setOutputs([tb]);
     b.selectSubgraph(0);
     b.addOperator({ op: BuiltinOperator.IF, inputs: [cond, a], outputs: [out], options: { thenSubgraphIndex: t, elseSubgraphIndex: t } });
-    expect(() => interpreter(b.build())).toThrow(/IF \(node 0\): input 1 \(tensor 1, shape \[3\]\) has 12 bytes but input 0 of then subgraph 1 \(tensor 0, shape \[4\]\) has 16/);
+    expect(() => interpreter(b.build())).toThrow(
+      /IF \(node 0\): input 1 \(tensor 1, shape \[3\]\) has 12 bytes but input 0 of then subgraph 1 \(tensor 0, shape \[4\]\) has 16/,
+    );
   });
 
   it('a subgraph that invokes itself is a ModelError (recursion cannot be planned)', () => {

@@ -45,7 +45,11 @@ import { SQUARED_DIFFERENCE } from '../kernels/squared-difference.js';
 import { SUM } from '../kernels/sum.js';
 import { ZEROS_LIKE } from '../kernels/zeros-like.js';
 
-const F = (shape: number[], fill?: number): HarnessTensorSpec => ({ type: TensorType.FLOAT32, shape, data: fill === undefined ? undefined : new Array(shape.reduce((a, b) => a * b, 1)).fill(fill) });
+const F = (shape: number[], fill?: number): HarnessTensorSpec => ({
+  type: TensorType.FLOAT32,
+  shape,
+  data: fill === undefined ? undefined : new Array(shape.reduce((a, b) => a * b, 1)).fill(fill),
+});
 const Q = (type: TensorType.INT8 | TensorType.INT16, shape: number[], fill?: number, scale = 0.05, zeroPoint = 0): HarnessTensorSpec => ({
   type,
   shape,
@@ -55,13 +59,39 @@ const Q = (type: TensorType.INT8 | TensorType.INT16, shape: number[], fill?: num
 });
 const I8 = TensorType.INT8;
 const I16 = TensorType.INT16;
-const B = (shape: number[], fill?: number): HarnessTensorSpec => ({ type: TensorType.BOOL, shape, data: fill === undefined ? undefined : new Array(shape.reduce((a, b) => a * b, 1)).fill(fill) });
-const I32 = (shape: number[], data: number[] | undefined, constant = false): HarnessTensorSpec => ({ type: TensorType.INT32, shape, data, constant });
-const I64 = (shape: number[], fill: bigint): HarnessTensorSpec => ({ type: TensorType.INT64, shape, data: new Array<bigint>(shape.reduce((a, b) => a * b, 1)).fill(fill) });
+const B = (shape: number[], fill?: number): HarnessTensorSpec => ({
+  type: TensorType.BOOL,
+  shape,
+  data: fill === undefined ? undefined : new Array(shape.reduce((a, b) => a * b, 1)).fill(fill),
+});
+const I32 = (shape: number[], data: number[] | undefined, constant = false): HarnessTensorSpec => ({
+  type: TensorType.INT32,
+  shape,
+  data,
+  constant,
+});
+const I64 = (shape: number[], fill: bigint): HarnessTensorSpec => ({
+  type: TensorType.INT64,
+  shape,
+  data: new Array<bigint>(shape.reduce((a, b) => a * b, 1)).fill(fill),
+});
 
 type Case = [string, Registration, HarnessTensorSpec[], number[], number[], BuiltinOptions | null];
-const unary = (name: string, reg: Registration, input: HarnessTensorSpec, output: HarnessTensorSpec, options: BuiltinOptions | null = null): Case => [name, reg, [input, output], [0], [1], options];
-const binary = (name: string, reg: Registration, a: HarnessTensorSpec, b: HarnessTensorSpec, out: HarnessTensorSpec, options: BuiltinOptions | null = null): Case => [name, reg, [a, b, out], [0, 1], [2], options];
+const unary = (
+  name: string,
+  reg: Registration,
+  input: HarnessTensorSpec,
+  output: HarnessTensorSpec,
+  options: BuiltinOptions | null = null,
+): Case => [name, reg, [input, output], [0], [1], options];
+const binary = (
+  name: string,
+  reg: Registration,
+  a: HarnessTensorSpec,
+  b: HarnessTensorSpec,
+  out: HarnessTensorSpec,
+  options: BuiltinOptions | null = null,
+): Case => [name, reg, [a, b, out], [0, 1], [2], options];
 
 const cases: Case[] = [
   unary('CEIL', CEIL, F([8], 1.5), F([8])),
@@ -99,7 +129,10 @@ const cases: Case[] = [
   binary('FLOOR_MOD', FLOOR_MOD, F([8], 7), F([8], -2), F([8])),
   binary('PRELU int8', PRELU, Q(I8, [2, 4], -10), Q(I8, [4], 20, 0.01), Q(I8, [2, 4])),
   binary('PRELU float32', PRELU, F([2, 4], -1), F([4], 0.25), F([2, 4])),
-  binary('CUMSUM int8', CUMSUM, Q(I8, [2, 4], 3, 0.05, -2), I32([1], [1], true), Q(I8, [2, 4], undefined, 0.1), { exclusive: true, reverse: true }),
+  binary('CUMSUM int8', CUMSUM, Q(I8, [2, 4], 3, 0.05, -2), I32([1], [1], true), Q(I8, [2, 4], undefined, 0.1), {
+    exclusive: true,
+    reverse: true,
+  }),
   binary('CUMSUM float32', CUMSUM, F([2, 4], 1), I32([1], [0], true), F([2, 4]), { exclusive: false, reverse: false }),
   binary('FILL', FILL, I32([1], [8], true), F([], 3), F([8])),
   binary('SUM int8', SUM, Q(I8, [2, 4], 3), I32([1], [1], true), Q(I8, [2], undefined, 0.2), { keepDims: false }),
@@ -107,10 +140,29 @@ const cases: Case[] = [
   binary('REDUCE_MAX int8', REDUCE_MAX, Q(I8, [2, 4], 3), I32([1], [1], true), Q(I8, [2]), { keepDims: false }),
   binary('REDUCE_MIN float32', REDUCE_MIN, F([2, 4], 1), I32([1], [0], true), F([4]), { keepDims: false }),
   binary('REDUCE_ALL', REDUCE_ALL, B([2, 4], 1), I32([1], [1], true), B([2]), { keepDims: false }),
-  binary('BATCH_MATMUL int8', BATCH_MATMUL, Q(I8, [2, 4, 3], 3), Q(I8, [4, 2], 2), Q(I8, [2, 3, 2], undefined, 0.5), { adjX: true, adjY: false, asymmetricQuantizeInputs: false }),
-  binary('BATCH_MATMUL int16', BATCH_MATMUL, Q(I16, [3, 4], 3), Q(I16, [4, 2], 2), Q(I16, [3, 2], undefined, 0.5), { adjX: false, adjY: false, asymmetricQuantizeInputs: false }),
-  binary('BATCH_MATMUL float32', BATCH_MATMUL, F([3, 4], 1), F([2, 4], 2), F([3, 2]), { adjX: false, adjY: true, asymmetricQuantizeInputs: false }),
-  ['ADD_N int8', ADD_N, [Q(I8, [8], 3, 0.05, -4), Q(I8, [8], 5, 0.05, -4), Q(I8, [8], 7, 0.05, -4), Q(I8, [8], undefined, 0.1)], [0, 1, 2], [3], null],
+  binary('BATCH_MATMUL int8', BATCH_MATMUL, Q(I8, [2, 4, 3], 3), Q(I8, [4, 2], 2), Q(I8, [2, 3, 2], undefined, 0.5), {
+    adjX: true,
+    adjY: false,
+    asymmetricQuantizeInputs: false,
+  }),
+  binary('BATCH_MATMUL int16', BATCH_MATMUL, Q(I16, [3, 4], 3), Q(I16, [4, 2], 2), Q(I16, [3, 2], undefined, 0.5), {
+    adjX: false,
+    adjY: false,
+    asymmetricQuantizeInputs: false,
+  }),
+  binary('BATCH_MATMUL float32', BATCH_MATMUL, F([3, 4], 1), F([2, 4], 2), F([3, 2]), {
+    adjX: false,
+    adjY: true,
+    asymmetricQuantizeInputs: false,
+  }),
+  [
+    'ADD_N int8',
+    ADD_N,
+    [Q(I8, [8], 3, 0.05, -4), Q(I8, [8], 5, 0.05, -4), Q(I8, [8], 7, 0.05, -4), Q(I8, [8], undefined, 0.1)],
+    [0, 1, 2],
+    [3],
+    null,
+  ],
   ['ADD_N float32', ADD_N, [F([8], 1), F([8], 2), F([8])], [0, 1], [2], null],
   ['SELECT_V2 int8', SELECT_V2, [B([2, 1], 1), Q(I8, [2, 4], 3), Q(I8, [4], 5), Q(I8, [2, 4])], [0, 1, 2], [3], null],
 ];
@@ -128,9 +180,12 @@ describe('the measure itself', () => {
   let sink: number[] = [];
   it('sees a function that allocates one small array per call (the check above can fail)', () => {
     let i = 0;
-    const m = measureAllocation(() => {
-      sink = [i++];
-    }, { warmup: 5000, trials: 5, iterations: 1000 });
+    const m = measureAllocation(
+      () => {
+        sink = [i++];
+      },
+      { warmup: 5000, trials: 5, iterations: 1000 },
+    );
     expect(sink.length).toBe(1);
     expect(m.bytesPerCall).toBeGreaterThanOrEqual(16);
   });

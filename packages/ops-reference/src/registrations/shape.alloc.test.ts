@@ -19,17 +19,48 @@ const q8 = { scale: 0.5, zeroPoint: -3 };
 const pool = { padding: Padding.SAME, filterHeight: 2, filterWidth: 2, strideH: 2, strideW: 2, fusedActivationFunction: 1 };
 const i8 = (shape: number[], data?: number[]) => ({ type: TensorType.INT8, shape, data, ...q8 });
 const cases: [string, HarnessOptions][] = [
-  ['AVERAGE_POOL_2D int8', { registration: AVERAGE_POOL_2D, tensors: [i8([1, 3, 3, 2], new Array(18).fill(5)), i8([1, 2, 2, 2])], inputs: [0], outputs: [1], builtinData: pool }],
+  [
+    'AVERAGE_POOL_2D int8',
+    {
+      registration: AVERAGE_POOL_2D,
+      tensors: [i8([1, 3, 3, 2], new Array(18).fill(5)), i8([1, 2, 2, 2])],
+      inputs: [0],
+      outputs: [1],
+      builtinData: pool,
+    },
+  ],
   [
     'AVERAGE_POOL_2D float32',
-    { registration: AVERAGE_POOL_2D, tensors: [{ type: TensorType.FLOAT32, shape: [1, 3, 3, 1], data: new Array(9).fill(1.5) }, { type: TensorType.FLOAT32, shape: [1, 2, 2, 1] }], inputs: [0], outputs: [1], builtinData: pool },
+    {
+      registration: AVERAGE_POOL_2D,
+      tensors: [
+        { type: TensorType.FLOAT32, shape: [1, 3, 3, 1], data: new Array(9).fill(1.5) },
+        { type: TensorType.FLOAT32, shape: [1, 2, 2, 1] },
+      ],
+      inputs: [0],
+      outputs: [1],
+      builtinData: pool,
+    },
   ],
-  ['MAX_POOL_2D int8', { registration: MAX_POOL_2D, tensors: [i8([1, 3, 3, 2], new Array(18).fill(5)), i8([1, 2, 2, 2])], inputs: [0], outputs: [1], builtinData: pool }],
+  [
+    'MAX_POOL_2D int8',
+    {
+      registration: MAX_POOL_2D,
+      tensors: [i8([1, 3, 3, 2], new Array(18).fill(5)), i8([1, 2, 2, 2])],
+      inputs: [0],
+      outputs: [1],
+      builtinData: pool,
+    },
+  ],
   [
     'MEAN int8',
     {
       registration: MEAN,
-      tensors: [i8([1, 3, 3, 4], new Array(36).fill(7)), { type: TensorType.INT32, shape: [2], data: [1, 2], constant: true }, { type: TensorType.INT8, shape: [1, 1, 1, 4], scale: 0.25, zeroPoint: 1 }],
+      tensors: [
+        i8([1, 3, 3, 4], new Array(36).fill(7)),
+        { type: TensorType.INT32, shape: [2], data: [1, 2], constant: true },
+        { type: TensorType.INT8, shape: [1, 1, 1, 4], scale: 0.25, zeroPoint: 1 },
+      ],
       inputs: [0, 1],
       outputs: [2],
       builtinData: { keepDims: true },
@@ -39,7 +70,11 @@ const cases: [string, HarnessOptions][] = [
     'MEAN float32',
     {
       registration: MEAN,
-      tensors: [{ type: TensorType.FLOAT32, shape: [2, 3], data: [1, 2, 3, 4, 5, 6] }, { type: TensorType.INT32, shape: [1], data: [0], constant: true }, { type: TensorType.FLOAT32, shape: [3] }],
+      tensors: [
+        { type: TensorType.FLOAT32, shape: [2, 3], data: [1, 2, 3, 4, 5, 6] },
+        { type: TensorType.INT32, shape: [1], data: [0], constant: true },
+        { type: TensorType.FLOAT32, shape: [3] },
+      ],
       inputs: [0, 1],
       outputs: [2],
       builtinData: { keepDims: false },
@@ -47,13 +82,26 @@ const cases: [string, HarnessOptions][] = [
   ],
   [
     'PAD int8',
-    { registration: PAD, tensors: [i8([1, 2, 2, 1], [1, 2, 3, 4]), { type: TensorType.INT32, shape: [4, 2], data: [0, 0, 1, 1, 1, 1, 0, 0], constant: true }, i8([1, 4, 4, 1])], inputs: [0, 1], outputs: [2] },
+    {
+      registration: PAD,
+      tensors: [
+        i8([1, 2, 2, 1], [1, 2, 3, 4]),
+        { type: TensorType.INT32, shape: [4, 2], data: [0, 0, 1, 1, 1, 1, 0, 0], constant: true },
+        i8([1, 4, 4, 1]),
+      ],
+      inputs: [0, 1],
+      outputs: [2],
+    },
   ],
   [
     'TRANSPOSE int64',
     {
       registration: TRANSPOSE,
-      tensors: [{ type: TensorType.INT64, shape: [2, 3], data: [1n, 2n, 3n, 4n, 5n, 6n] }, { type: TensorType.INT32, shape: [2], data: [1, 0], constant: true }, { type: TensorType.INT64, shape: [3, 2] }],
+      tensors: [
+        { type: TensorType.INT64, shape: [2, 3], data: [1n, 2n, 3n, 4n, 5n, 6n] },
+        { type: TensorType.INT32, shape: [2], data: [1, 0], constant: true },
+        { type: TensorType.INT64, shape: [3, 2] },
+      ],
       inputs: [0, 1],
       outputs: [2],
     },
@@ -76,7 +124,13 @@ const cases: [string, HarnessOptions][] = [
   ],
   [
     'CONCATENATION int8',
-    { registration: CONCATENATION, tensors: [i8([2, 1], [1, 2]), i8([2, 2], [3, 4, 5, 6]), i8([2, 3])], inputs: [0, 1], outputs: [2], builtinData: { axis: 1, fusedActivationFunction: 0 } },
+    {
+      registration: CONCATENATION,
+      tensors: [i8([2, 1], [1, 2]), i8([2, 2], [3, 4, 5, 6]), i8([2, 3])],
+      inputs: [0, 1],
+      outputs: [2],
+      builtinData: { axis: 1, fusedActivationFunction: 0 },
+    },
   ],
 ];
 

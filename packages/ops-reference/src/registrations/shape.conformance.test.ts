@@ -9,20 +9,23 @@ import { describe, expect, it } from 'vitest';
 import { UnsupportedOpError } from '@micrort/core';
 import { SKIP_REASON, firstDifferingIntermediate, hasConformance } from '../../../../test-support/conformance.js';
 
-describe.skipIf(!hasConformance)(`whole-model conformance of the models using shape kernels${hasConformance ? '' : ` (${SKIP_REASON})`}`, () => {
-  for (const model of ['person_detect', 'mobilenet_v2_quantized_1x3x224x224', 'audio_preprocessor_int8']) {
-    it(`${model}: no intermediate of case 0 differs from TFLM`, (ctx) => {
-      let first: ReturnType<typeof firstDifferingIntermediate>;
-      try {
-        first = firstDifferingIntermediate(model);
-      } catch (e) {
-        if (e instanceof UnsupportedOpError) {
-          ctx.skip(`ops-reference cannot serve ${model} yet: ${e.message}`);
-          return;
+describe.skipIf(!hasConformance)(
+  `whole-model conformance of the models using shape kernels${hasConformance ? '' : ` (${SKIP_REASON})`}`,
+  () => {
+    for (const model of ['person_detect', 'mobilenet_v2_quantized_1x3x224x224', 'audio_preprocessor_int8']) {
+      it(`${model}: no intermediate of case 0 differs from TFLM`, (ctx) => {
+        let first: ReturnType<typeof firstDifferingIntermediate>;
+        try {
+          first = firstDifferingIntermediate(model);
+        } catch (e) {
+          if (e instanceof UnsupportedOpError) {
+            ctx.skip(`ops-reference cannot serve ${model} yet: ${e.message}`);
+            return;
+          }
+          throw e;
         }
-        throw e;
-      }
-      expect(first).toBeNull();
-    });
-  }
-});
+        expect(first).toBeNull();
+      });
+    }
+  },
+);

@@ -9,13 +9,4 @@ import { STRIDED_SLICE } from '../kernels/strided-slice.js';
 import { CONCATENATION } from '../kernels/concatenation.js';
 
 /** Kernels of this group, in registration order. */
-export const shapeKernels: Registration[] = [
-  AVERAGE_POOL_2D,
-  MAX_POOL_2D,
-  MEAN,
-  PAD,
-  PADV2,
-  TRANSPOSE,
-  STRIDED_SLICE,
-  CONCATENATION,
-];
+export const shapeKernels: Registration[] = [AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, PAD, PADV2, TRANSPOSE, STRIDED_SLICE, CONCATENATION];

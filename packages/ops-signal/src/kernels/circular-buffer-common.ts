@@ -37,7 +37,8 @@ export class Int16CircularBuffer {
 
   /** Initializes an empty buffer (CircularBufferInit) in `region`, which must hold `circularBufferNeededBytes(capacity)` bytes. */
   constructor(region: ArenaRegion, capacity: number) {
-    if (!(Number.isInteger(capacity) && capacity >= 1)) throw new RangeError(`circular buffer capacity ${capacity} must be an integer >= 1`);
+    if (!(Number.isInteger(capacity) && capacity >= 1))
+      throw new RangeError(`circular buffer capacity ${capacity} must be an integer >= 1`);
     const need = circularBufferNeededBytes(capacity);
     if (region.size < need) throw new RangeError(`circular buffer of capacity ${capacity} needs ${need} bytes, region has ${region.size}`);
     this.capacity = capacity;

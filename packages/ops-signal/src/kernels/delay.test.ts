@@ -4,7 +4,31 @@ import { SIGNAL_DELAY } from './delay.js';
 
 // Options from TFLM signal/micro/kernels/delay_flexbuffers_generated_data.cc: {delay_length} (byte 18).
 function options(delayLength: number): Uint8Array {
-  const bytes = Uint8Array.of(0x64, 0x65, 0x6c, 0x61, 0x79, 0x5f, 0x6c, 0x65, 0x6e, 0x67, 0x74, 0x68, 0x00, 0x01, 0x0e, 0x01, 0x01, 0x01, 0x03, 0x04, 0x02, 0x24, 0x01);
+  const bytes = Uint8Array.of(
+    0x64,
+    0x65,
+    0x6c,
+    0x61,
+    0x79,
+    0x5f,
+    0x6c,
+    0x65,
+    0x6e,
+    0x67,
+    0x74,
+    0x68,
+    0x00,
+    0x01,
+    0x0e,
+    0x01,
+    0x01,
+    0x01,
+    0x03,
+    0x04,
+    0x02,
+    0x24,
+    0x01,
+  );
   bytes[18] = delayLength;
   return bytes;
 }
@@ -26,7 +50,13 @@ function harness(shape: number[], delayLength: number, outShape = shape) {
 /** Feeds `input` in chunks of the input size and returns every output, concatenated. */
 function run(h: KernelHarness, input: number[], size: number): number[] {
   const out: number[] = [];
-  for (let i = 0; i < input.length; i += size) out.push(...h.setInput(0, input.slice(i, i + size)).invoke().outputArray());
+  for (let i = 0; i < input.length; i += size)
+    out.push(
+      ...h
+        .setInput(0, input.slice(i, i + size))
+        .invoke()
+        .outputArray(),
+    );
   return out;
 }
 
@@ -52,7 +82,41 @@ describe('SignalDelay', () => {
   });
 
   it('delays each row of [4, 4] separately, delay 5 (TFLM DelayTestMultiDimDelayGreaterThanFrameSize)', () => {
-    const golden = [...new Array<number>(16).fill(0), 0, 1, 2, 3, 0, 5, 6, 7, 0, 9, 10, 11, 0, 13, 14, 15, 4, 0, 0, 0, 8, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0];
+    const golden = [
+      ...new Array<number>(16).fill(0),
+      0,
+      1,
+      2,
+      3,
+      0,
+      5,
+      6,
+      7,
+      0,
+      9,
+      10,
+      11,
+      0,
+      13,
+      14,
+      15,
+      4,
+      0,
+      0,
+      0,
+      8,
+      0,
+      0,
+      0,
+      12,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+    ];
     expect(run(harness([4, 4], 5), [...MULTI_IN, ...new Array<number>(32).fill(0)], 16)).toEqual(golden);
   });
 
@@ -90,7 +154,10 @@ describe('SignalDelay', () => {
           got[r]!.push(...out.slice(r * frame, (r + 1) * frame));
         }
       }
-      for (let r = 0; r < 2; r++) expect(got[r], `frame ${frame}, delay ${delay}, row ${r}`).toEqual([...new Array<number>(delay).fill(0), ...rows[r]!].slice(0, rows[r]!.length));
+      for (let r = 0; r < 2; r++)
+        expect(got[r], `frame ${frame}, delay ${delay}, row ${r}`).toEqual(
+          [...new Array<number>(delay).fill(0), ...rows[r]!].slice(0, rows[r]!.length),
+        );
     }
   });
 

@@ -9,7 +9,16 @@
  *
  * Input: int16, rank >= 1. Output: int16, same shape. Options: `delay_length` (>= 0).
  */
-import { BuiltinOperator, KernelError, TensorType, numElements, sameShape, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  numElements,
+  sameShape,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+} from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { Int16CircularBuffer, circularBufferNeededBytes } from './circular-buffer-common.js';
 import { checkIo, checkOptionRange, checkType, optionInt32, readOptions, shapeText, supportsInputType } from './signal-kernel-common.js';

@@ -19,7 +19,7 @@ export function maxAbs16(input: Int16Array, size: number): number {
   for (let i = 0; i < size; i++) {
     const value = input[i]!;
     if (value > max) max = value;
-    else if (-value > max) max = ((-value) << 16) >> 16;
+    else if (-value > max) max = (-value << 16) >> 16;
   }
   return max;
 }

@@ -14,7 +14,16 @@
  */
 import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { checkElements, checkIo, checkOptionRange, checkRank, checkType, optionBool, optionInt32, readOptions } from './signal-kernel-common.js';
+import {
+  checkElements,
+  checkIo,
+  checkOptionRange,
+  checkRank,
+  checkType,
+  optionBool,
+  optionInt32,
+  readOptions,
+} from './signal-kernel-common.js';
 import { U64 } from './uint64-common.js';
 
 const OP = 'SignalFilterBankSpectralSubtraction';

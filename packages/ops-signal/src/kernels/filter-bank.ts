@@ -15,7 +15,16 @@
  */
 import { BuiltinOperator, KernelError, TensorType, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { checkElements, checkIo, checkOptionRange, checkRank, checkType, optionInt32, readOptions, WordView } from './signal-kernel-common.js';
+import {
+  checkElements,
+  checkIo,
+  checkOptionRange,
+  checkRank,
+  checkType,
+  optionInt32,
+  readOptions,
+  WordView,
+} from './signal-kernel-common.js';
 import { U64 } from './uint64-common.js';
 
 const OP = 'SignalFilterBank';
@@ -37,10 +46,24 @@ interface FilterBankOpData {
 }
 
 function init(context: TfLiteContext): FilterBankOpData {
-  return { params: context.allocatePersistentBuffer(4).i32, work: new Uint32Array(0), output: new WordView(), weight: new U64(), unweight: new U64() };
+  return {
+    params: context.allocatePersistentBuffer(4).i32,
+    work: new Uint32Array(0),
+    output: new WordView(),
+    weight: new U64(),
+    unweight: new U64(),
+  };
 }
 
-function checkChannelTables(node: Node, numChannels: number, energy: Tensor, weights: Tensor, freqStarts: Tensor, weightStarts: Tensor, widths: Tensor): void {
+function checkChannelTables(
+  node: Node,
+  numChannels: number,
+  energy: Tensor,
+  weights: Tensor,
+  freqStarts: Tensor,
+  weightStarts: Tensor,
+  widths: Tensor,
+): void {
   const fs = freqStarts.data as Int16Array;
   const ws = weightStarts.data as Int16Array;
   const w = widths.data as Int16Array;
@@ -77,9 +100,17 @@ function prepare(context: TfLiteContext, node: Node): void {
   }
   const [weights, unweights, freqStarts, weightStarts, widths] = side as [Tensor, Tensor, Tensor, Tensor, Tensor];
   checkElements(OP, node, 'unweights', unweights, weights.dims[0]!);
-  for (const [t, name] of [[freqStarts, names[FREQ_STARTS]], [weightStarts, names[WEIGHT_STARTS]], [widths, names[WIDTHS]]] as const)
+  for (const [t, name] of [
+    [freqStarts, names[FREQ_STARTS]],
+    [weightStarts, names[WEIGHT_STARTS]],
+    [widths, names[WIDTHS]],
+  ] as const)
     if (t.dims[0]! < numChannels + 1)
-      throw new KernelError(OP, node.index, `${name} (tensor ${t.index}) has ${t.dims[0]} entries, num_channels ${numChannels} needs ${numChannels + 1}`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `${name} (tensor ${t.index}) has ${t.dims[0]} entries, num_channels ${numChannels} needs ${numChannels + 1}`,
+      );
   checkRank(OP, node, 'output', output, 1);
   checkType(OP, node, 'output', output, TensorType.UINT64);
   checkElements(OP, node, 'output', output, numChannels);

@@ -6,8 +6,52 @@ import { SIGNAL_FRAMER } from './framer.js';
 // prefill} at bytes 37, 38, 39 (3_1_0 and 5_2_1 are TFLM's two buffers).
 function options(frameSize: number, frameStep: number, prefill: boolean): Uint8Array {
   const bytes = Uint8Array.of(
-    0x66, 0x72, 0x61, 0x6d, 0x65, 0x5f, 0x73, 0x69, 0x7a, 0x65, 0x00, 0x66, 0x72, 0x61, 0x6d, 0x65, 0x5f, 0x73, 0x74, 0x65, 0x70, 0x00, 0x70, 0x72,
-    0x65, 0x66, 0x69, 0x6c, 0x6c, 0x00, 0x03, 0x1f, 0x15, 0x0b, 0x03, 0x01, 0x03, 0x03, 0x01, 0x00, 0x04, 0x04, 0x68, 0x06, 0x24, 0x01,
+    0x66,
+    0x72,
+    0x61,
+    0x6d,
+    0x65,
+    0x5f,
+    0x73,
+    0x69,
+    0x7a,
+    0x65,
+    0x00,
+    0x66,
+    0x72,
+    0x61,
+    0x6d,
+    0x65,
+    0x5f,
+    0x73,
+    0x74,
+    0x65,
+    0x70,
+    0x00,
+    0x70,
+    0x72,
+    0x65,
+    0x66,
+    0x69,
+    0x6c,
+    0x6c,
+    0x00,
+    0x03,
+    0x1f,
+    0x15,
+    0x0b,
+    0x03,
+    0x01,
+    0x03,
+    0x03,
+    0x01,
+    0x00,
+    0x04,
+    0x04,
+    0x68,
+    0x06,
+    0x24,
+    0x01,
   );
   bytes[37] = frameSize;
   bytes[38] = frameStep;
@@ -33,7 +77,15 @@ function harness(inShape: number[], outShape: number[], opts: Uint8Array, validS
  * TFLM's TestFramerInvoke: feeds the golden stream (after the latency) to every row, checks the valid
  * flag and, when valid, every frame of every row against the golden stream.
  */
-function checkAgainstGolden(h: KernelHarness, inShape: number[], outShape: number[], golden: number[], frameSize: number, frameStep: number, prefill: boolean): void {
+function checkAgainstGolden(
+  h: KernelHarness,
+  inShape: number[],
+  outShape: number[],
+  golden: number[],
+  frameSize: number,
+  frameStep: number,
+  prefill: boolean,
+): void {
   const latency = frameSize - frameStep;
   const inputSize = inShape[inShape.length - 1]!;
   const outer = inShape.slice(0, -1).reduce((a, b) => a * b, 1);
@@ -48,7 +100,9 @@ function checkAgainstGolden(h: KernelHarness, inShape: number[], outShape: numbe
     for (let o = 0; o < outer; o++)
       for (let f = 0; f < nFrames; f++) {
         const at = o * frameSize * nFrames + f * frameSize;
-        expect(out.slice(at, at + frameSize), `step ${i}, row ${o}, frame ${f}`).toEqual(golden.slice(i + f * frameStep, i + f * frameStep + frameSize));
+        expect(out.slice(at, at + frameSize), `step ${i}, row ${o}, frame ${f}`).toEqual(
+          golden.slice(i + f * frameStep, i + f * frameStep + frameSize),
+        );
       }
   }
 }
@@ -90,7 +144,10 @@ describe('SignalFramer', () => {
       [6, 1, true, 1],
     ] as const) {
       const h = harness([2, perInvoke], [2, perInvoke / step, size], options(size, step, prefill));
-      const stream: number[][] = [prefill ? new Array<number>(size - step).fill(0) : [], prefill ? new Array<number>(size - step).fill(0) : []];
+      const stream: number[][] = [
+        prefill ? new Array<number>(size - step).fill(0) : [],
+        prefill ? new Array<number>(size - step).fill(0) : [],
+      ];
       const consumed = [0, 0];
       let s = size * 7 + step;
       for (let t = 0; t < 8; t++) {
@@ -107,7 +164,9 @@ describe('SignalFramer', () => {
             const at = (r * (perInvoke / step) + f) * size;
             const got = out.slice(at, at + size);
             if (stream[r]!.length - consumed[r]! >= size) {
-              expect(got, `size ${size} step ${step} t ${t} row ${r} frame ${f}`).toEqual(stream[r]!.slice(consumed[r]!, consumed[r]! + size));
+              expect(got, `size ${size} step ${step} t ${t} row ${r} frame ${f}`).toEqual(
+                stream[r]!.slice(consumed[r]!, consumed[r]! + size),
+              );
               consumed[r]! += step;
             } else {
               allValid = false;
@@ -127,7 +186,9 @@ describe('SignalFramer', () => {
   });
 
   it('rejects bad shapes and options', () => {
-    expect(() => harness([3], [1, 5], options(5, 2, true)).prepare()).toThrow(/last input dimension 3 must be a positive multiple of frame_step 2/);
+    expect(() => harness([3], [1, 5], options(5, 2, true)).prepare()).toThrow(
+      /last input dimension 3 must be a positive multiple of frame_step 2/,
+    );
     expect(() => harness([4], [2, 4], options(5, 2, true)).prepare()).toThrow(/output shape \[2, 4\] must be \[2, 5\]/);
     expect(() => harness([4], [2, 5], options(5, 2, true), [1]).prepare()).toThrow(/valid output .* must have 0 dimension/);
     expect(() => harness([6], [2, 2], options(2, 3, true)).prepare()).toThrow(/prefill needs frame_step \(3\) <= frame_size \(2\)/);

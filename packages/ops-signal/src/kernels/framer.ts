@@ -19,7 +19,17 @@
 import { BuiltinOperator, KernelError, TensorType, numElements, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { Int16CircularBuffer, circularBufferNeededBytes } from './circular-buffer-common.js';
-import { checkIo, checkOptionRange, checkRank, checkType, optionBool, optionInt32, readOptions, shapeText, supportsInputType } from './signal-kernel-common.js';
+import {
+  checkIo,
+  checkOptionRange,
+  checkRank,
+  checkType,
+  optionBool,
+  optionInt32,
+  readOptions,
+  shapeText,
+  supportsInputType,
+} from './signal-kernel-common.js';
 
 const OP = 'SignalFramer';
 
@@ -53,7 +63,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   checkOptionRange(OP, node, 'frame_size', frameSize, 1, 0x3fffffff);
   checkOptionRange(OP, node, 'frame_step', frameStep, 1, 0x3fffffff);
   if (prefill && frameStep > frameSize)
-    throw new KernelError(OP, node.index, `prefill needs frame_step (${frameStep}) <= frame_size (${frameSize}): it writes frame_size - frame_step zeros`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `prefill needs frame_step (${frameStep}) <= frame_size (${frameSize}): it writes frame_size - frame_step zeros`,
+    );
 
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
@@ -70,7 +84,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   const nFrames = innermost / frameStep;
   const expected = [...Array.from(input.dims).slice(0, rank - 1), nFrames, frameSize];
   if (output.dims.length !== rank + 1 || expected.some((d, i) => output.dims[i] !== d))
-    throw new KernelError(OP, node.index, `output shape ${shapeText(output)} must be [${expected.join(', ')}] (input ${shapeText(input)}: ${nFrames} frames of ${frameSize})`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output shape ${shapeText(output)} must be [${expected.join(', ')}] (input ${shapeText(input)}: ${nFrames} frames of ${frameSize})`,
+    );
 
   const p = data.params;
   const outerDims = numElements(input.dims) / innermost;
@@ -82,7 +100,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   // TFLM rounds the capacity up to a multiple of the step (e.g. 400 / 160 -> 480, not 560).
   const capacity = Math.ceil(frameSize / frameStep) * frameStep;
   data.buffers = [];
-  for (let i = 0; i < outerDims; i++) data.buffers.push(new Int16CircularBuffer(context.allocatePersistentBuffer(circularBufferNeededBytes(capacity)), capacity));
+  for (let i = 0; i < outerDims; i++)
+    data.buffers.push(new Int16CircularBuffer(context.allocatePersistentBuffer(circularBufferNeededBytes(capacity)), capacity));
   resetState(data);
 }
 

@@ -11,7 +11,16 @@
  * Persistent: the kissfft state (twiddles, factors, work buffer). No scratch: kissfft writes the frame
  * straight into the output, as TFLM does.
  */
-import { BuiltinOperator, KernelError, TensorType, numElements, tensorTypeName, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  numElements,
+  tensorTypeName,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+} from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { KissFftrFloat, kissFftrFloatStateBytes } from './kiss-fft-float-common.js';
 import { KissFftrInt16, kissFftrInt16StateBytes, kissFftrUnsupportedReason } from './kiss-fft-int16-common.js';
@@ -52,7 +61,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   const type = optionInt32(OP, node, options, 'T');
   const fftLength = optionInt32(OP, node, options, 'fft_length');
   if (!TYPES.includes(type))
-    throw new KernelError(OP, node.index, `T = ${tensorTypeName(type)} is not supported: int16, int32 (kissfft fixed point) and float32 are implemented`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `T = ${tensorTypeName(type)} is not supported: int16, int32 (kissfft fixed point) and float32 are implemented`,
+    );
 
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
@@ -66,8 +79,13 @@ function prepare(context: TfLiteContext, node: Node): void {
   const inputStride = input.dims[input.dims.length - 1]!;
   const outputLength = output.dims[output.dims.length - 1]!;
   if (inputStride !== fftLength + 2)
-    throw new KernelError(OP, node.index, `last input dimension is ${inputStride}, expected fft_length + 2 = ${fftLength + 2} (${fftLength / 2 + 1} complex bins)`);
-  if (outputLength !== fftLength) throw new KernelError(OP, node.index, `last output dimension is ${outputLength}, expected fft_length = ${fftLength}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `last input dimension is ${inputStride}, expected fft_length + 2 = ${fftLength + 2} (${fftLength / 2 + 1} complex bins)`,
+    );
+  if (outputLength !== fftLength)
+    throw new KernelError(OP, node.index, `last output dimension is ${outputLength}, expected fft_length = ${fftLength}`);
   const inputSize = numElements(input.dims);
   const frames = inputSize / inputStride;
   const outFrames = numElements(output.dims) / outputLength;
@@ -78,8 +96,10 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[P.INPUT_SIZE] = inputSize;
   p[P.INPUT_STRIDE] = inputStride;
   p[P.OUTPUT_LENGTH] = outputLength;
-  if (type === TensorType.INT16) data.fft16 = new KissFftrInt16(fftLength, context.allocatePersistentBuffer(kissFftrInt16StateBytes(fftLength)), true);
-  else if (type === TensorType.INT32) data.fft32 = new KissFftrInt32(fftLength, context.allocatePersistentBuffer(kissFftrInt32StateBytes(fftLength)), true);
+  if (type === TensorType.INT16)
+    data.fft16 = new KissFftrInt16(fftLength, context.allocatePersistentBuffer(kissFftrInt16StateBytes(fftLength)), true);
+  else if (type === TensorType.INT32)
+    data.fft32 = new KissFftrInt32(fftLength, context.allocatePersistentBuffer(kissFftrInt32StateBytes(fftLength)), true);
   else data.fftF32 = new KissFftrFloat(fftLength, context.allocatePersistentBuffer(kissFftrFloatStateBytes(fftLength)), true);
 }
 
@@ -93,10 +113,12 @@ function invoke(context: TfLiteContext, node: Node): void {
   const output = context.getEvalTensor(node.outputs[0]!).data;
   if (data.fft16 !== null) {
     const fft = data.fft16;
-    for (let inIdx = 0, outIdx = 0; inIdx < inputSize; inIdx += inputStride, outIdx += outputLength) fft.inverse(input as Int16Array, inIdx, output as Int16Array, outIdx);
+    for (let inIdx = 0, outIdx = 0; inIdx < inputSize; inIdx += inputStride, outIdx += outputLength)
+      fft.inverse(input as Int16Array, inIdx, output as Int16Array, outIdx);
   } else if (data.fft32 !== null) {
     const fft = data.fft32;
-    for (let inIdx = 0, outIdx = 0; inIdx < inputSize; inIdx += inputStride, outIdx += outputLength) fft.inverse(input as Int32Array, inIdx, output as Int32Array, outIdx);
+    for (let inIdx = 0, outIdx = 0; inIdx < inputSize; inIdx += inputStride, outIdx += outputLength)
+      fft.inverse(input as Int32Array, inIdx, output as Int32Array, outIdx);
   } else {
     const fft = data.fftF32!;
     const out = output as Float32Array;

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ArenaRegion } from '@micrort/core';
 import { KissFftrInt32, cmulI32, cmulR32, kissFftrInt32StateBytes, mulShift31 } from './kiss-fft-int32-common.js';
-import { IRFFT_INT32_512_GOLDEN, IRFFT_INT32_512_INPUT, RFFT_INT32_512_GOLDEN, RFFT_INT32_512_INPUT } from './__fixtures__/tflm-fft-test-data.js';
+import {
+  IRFFT_INT32_512_GOLDEN,
+  IRFFT_INT32_512_INPUT,
+  RFFT_INT32_512_GOLDEN,
+  RFFT_INT32_512_INPUT,
+} from './__fixtures__/tflm-fft-test-data.js';
 
 /** kissfft's sround on an exact int64 value, truncated to int32 (BigInt oracle). */
 const sround = (x: bigint) => Number(BigInt.asIntN(32, (x + (1n << 30n)) >> 31n));
@@ -25,7 +30,12 @@ describe('kissfft 32-bit fixed point', () => {
         expect(mulShift31(a, b), `${a} * ${b}`).toBe(sround(BigInt(a) * BigInt(b)));
       }
     for (let i = 0; i < 3000; i++) {
-      const [ar, ai, br, bi] = [rnd(), rnd(), rnd() | 1, rnd()].map((v, k) => (k >= 2 && v === -2147483648 ? -2147483647 : v)) as [number, number, number, number];
+      const [ar, ai, br, bi] = [rnd(), rnd(), rnd() | 1, rnd()].map((v, k) => (k >= 2 && v === -2147483648 ? -2147483647 : v)) as [
+        number,
+        number,
+        number,
+        number,
+      ];
       expect(cmulR32(ar, ai, br, bi)).toBe(sround(BigInt(ar) * BigInt(br) - BigInt(ai) * BigInt(bi)));
       expect(cmulI32(ar, ai, br, bi)).toBe(sround(BigInt(ar) * BigInt(bi) + BigInt(ai) * BigInt(br)));
     }
@@ -77,7 +87,8 @@ describe('kissfft 32-bit fixed point', () => {
       make(n, true).inverse(freq, 0, time, 0);
       for (let t = 0; t < n; t++) {
         let x = freq[0]! + (n % 2 === 0 ? freq[n]! * Math.cos(Math.PI * t) : 0);
-        for (let k = 1; k < n / 2; k++) x += 2 * (freq[2 * k]! * Math.cos((2 * Math.PI * k * t) / n) - freq[2 * k + 1]! * Math.sin((2 * Math.PI * k * t) / n));
+        for (let k = 1; k < n / 2; k++)
+          x += 2 * (freq[2 * k]! * Math.cos((2 * Math.PI * k * t) / n) - freq[2 * k + 1]! * Math.sin((2 * Math.PI * k * t) / n));
         expect(Math.abs(time[t]! - x / n), `n=${n} inverse sample ${t}`).toBeLessThanOrEqual(tol);
       }
     }

@@ -20,6 +20,6 @@ describe('log32 (TFLM Log32)', () => {
     // loge of 2^31 is 45426 * 31 = 1408206; times 2^12 overflows 2^32
     const loge = 1408206;
     const scale = 1 << 12;
-    expect(log32(0x80000000, scale)).toBe((((loge * scale) % 2 ** 32) + 32768) / 65536 | 0);
+    expect(log32(0x80000000, scale)).toBe(((((loge * scale) % 2 ** 32) + 32768) / 65536) | 0);
   });
 });

@@ -5,7 +5,34 @@ import { SIGNAL_OVERLAP_ADD } from './overlap-add.js';
 // Options from TFLM signal/micro/kernels/overlap_add_flexbuffers_generated_data.cc: {T, frame_step};
 // T at byte 19 (0 float32, 7 int16), frame_step at byte 20.
 function options(type: number, frameStep: number): Uint8Array {
-  const bytes = Uint8Array.of(0x66, 0x72, 0x61, 0x6d, 0x65, 0x5f, 0x73, 0x74, 0x65, 0x70, 0x00, 0x54, 0x00, 0x02, 0x03, 0x0f, 0x02, 0x01, 0x02, 0x07, 0x01, 0x04, 0x04, 0x04, 0x24, 0x01);
+  const bytes = Uint8Array.of(
+    0x66,
+    0x72,
+    0x61,
+    0x6d,
+    0x65,
+    0x5f,
+    0x73,
+    0x74,
+    0x65,
+    0x70,
+    0x00,
+    0x54,
+    0x00,
+    0x02,
+    0x03,
+    0x0f,
+    0x02,
+    0x01,
+    0x02,
+    0x07,
+    0x01,
+    0x04,
+    0x04,
+    0x04,
+    0x24,
+    0x01,
+  );
   bytes[19] = type;
   bytes[20] = frameStep;
   return bytes;
@@ -32,9 +59,13 @@ function runGolden(h: KernelHarness, inShape: number[], goldenIn: number[], gold
   const iters = goldenOut.length / (nFrames * frameStep);
   for (let i = 0; i < iters; i++) {
     const block = goldenIn.slice(i * nFrames * frameSize, (i + 1) * nFrames * frameSize);
-    const out = h.setInput(0, Array.from({ length: outer }, () => block).flat()).invoke().outputArray();
+    const out = h
+      .setInput(0, Array.from({ length: outer }, () => block).flat())
+      .invoke()
+      .outputArray();
     const expected = goldenOut.slice(i * nFrames * frameStep, (i + 1) * nFrames * frameStep);
-    for (let o = 0; o < outer; o++) expect(out.slice(o * nFrames * frameStep, (o + 1) * nFrames * frameStep), `iteration ${i}, row ${o}`).toEqual(expected);
+    for (let o = 0; o < outer; o++)
+      expect(out.slice(o * nFrames * frameStep, (o + 1) * nFrames * frameStep), `iteration ${i}, row ${o}`).toEqual(expected);
   }
 }
 
@@ -52,7 +83,10 @@ describe('SignalOverlapAdd', () => {
   it('float32, one frame per invoke (TFLM OverlapAddTestFloat)', () => {
     const h = harness(TensorType.FLOAT32, [1, 3], [1], options(0, 1));
     for (let i = 0; i < 4; i++) {
-      const out = h.setInput(0, IN_F.slice(3 * i, 3 * i + 3)).invoke().outputArray();
+      const out = h
+        .setInput(0, IN_F.slice(3 * i, 3 * i + 3))
+        .invoke()
+        .outputArray();
       expect(Math.abs(out[0]! - OUT_F[i]!)).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(OUT_F[i]!));
     }
   });
@@ -126,7 +160,9 @@ describe('SignalOverlapAdd', () => {
   it('rejects bad types, shapes and options', () => {
     expect(harness(TensorType.INT32, [1, 3], [1], options(2, 1)).supportsAnswer()).toBe('T = int32 (handles int16, float32)');
     expect(() => harness(TensorType.INT32, [1, 3], [1], options(2, 1)).prepare()).toThrow(/T = int32 is not supported/);
-    expect(() => harness(TensorType.INT16, [1, 3], [1], options(0, 1)).prepare()).toThrow(/input \(tensor 0\) has type int16, expected float32/);
+    expect(() => harness(TensorType.INT16, [1, 3], [1], options(0, 1)).prepare()).toThrow(
+      /input \(tensor 0\) has type int16, expected float32/,
+    );
     expect(() => harness(TensorType.INT16, [3], [1]).prepare()).toThrow(/must have at least 2 dimensions/);
     expect(() => harness(TensorType.INT16, [2, 3], [3]).prepare()).toThrow(/output shape \[3\] must be \[2\]/);
     expect(() => harness(TensorType.INT16, [2, 3], [8], options(7, 4)).prepare()).toThrow(/option "frame_step" is 4, must be in \[1, 3\]/);

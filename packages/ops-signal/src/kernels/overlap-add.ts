@@ -10,7 +10,16 @@
  * Input: T [..., n_frames, frame_size] (rank >= 2). Output: T [..., n_frames * frame_step].
  * Options: `T` (int16 or float32), `frame_step` (1..frame_size).
  */
-import { BuiltinOperator, KernelError, TensorType, numElements, tensorTypeName, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  numElements,
+  tensorTypeName,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+} from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { checkIo, checkOptionRange, checkType, optionInt32, readOptions, shapeText, supportsOptionType } from './signal-kernel-common.js';
 
@@ -44,21 +53,27 @@ function prepare(context: TfLiteContext, node: Node): void {
   const options = readOptions(OP, node);
   const type = optionInt32(OP, node, options, 'T');
   const frameStep = optionInt32(OP, node, options, 'frame_step');
-  if (!TYPES.includes(type)) throw new KernelError(OP, node.index, `T = ${tensorTypeName(type)} is not supported (TFLM implements int16 and float32)`);
+  if (!TYPES.includes(type))
+    throw new KernelError(OP, node.index, `T = ${tensorTypeName(type)} is not supported (TFLM implements int16 and float32)`);
 
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
   checkType(OP, node, 'input', input, type);
   checkType(OP, node, 'output', output, type);
   const rank = input.dims.length;
-  if (rank < 2) throw new KernelError(OP, node.index, `input ${shapeText(input)} must have at least 2 dimensions [..., n_frames, frame_size]`);
+  if (rank < 2)
+    throw new KernelError(OP, node.index, `input ${shapeText(input)} must have at least 2 dimensions [..., n_frames, frame_size]`);
   const frameSize = input.dims[rank - 1]!;
   const nFrames = input.dims[rank - 2]!;
   if (frameSize < 1 || nFrames < 1) throw new KernelError(OP, node.index, `input ${shapeText(input)} has an empty frame dimension`);
   checkOptionRange(OP, node, 'frame_step', frameStep, 1, frameSize);
   const expected = [...Array.from(input.dims).slice(0, rank - 2), nFrames * frameStep];
   if (output.dims.length !== rank - 1 || expected.some((d, i) => output.dims[i] !== d))
-    throw new KernelError(OP, node.index, `output shape ${shapeText(output)} must be [${expected.join(', ')}] (${nFrames} frames of ${frameStep} new samples)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output shape ${shapeText(output)} must be [${expected.join(', ')}] (${nFrames} frames of ${frameStep} new samples)`,
+    );
 
   const outerDims = numElements(input.dims) / (frameSize * nFrames);
   const p = data.params;

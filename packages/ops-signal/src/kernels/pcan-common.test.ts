@@ -16,12 +16,12 @@ describe('PCAN fixed-point helpers (TFLM pcan_argc_fixed.cc)', () => {
     const c0 = lut[2]!;
     const c1 = lut[3]!;
     const c2 = lut[4]!;
-    const expected = ((((((c2 * 512) >> 5) + c1 * 32) * 512 + (1 << 14)) >> 15) + c0) << 16 >> 16;
+    const expected = (((((((c2 * 512) >> 5) + c1 * 32) * 512 + (1 << 14)) >> 15) + c0) << 16) >> 16;
     expect(wideDynamicFunction(3, lut)).toBe(expected);
     // a large x uses the last octave: interval 32 -> coefficients at 122..124, frac from x >> 21
     const x = 0xfff00000;
     const frac = (x >>> 21) & 0x3ff;
-    const r = ((((((lut[124]! * frac) >> 5) + lut[123]! * 32) * frac + (1 << 14)) >> 15) + lut[122]!) << 16 >> 16;
+    const r = (((((((lut[124]! * frac) >> 5) + lut[123]! * 32) * frac + (1 << 14)) >> 15) + lut[122]!) << 16) >> 16;
     expect(wideDynamicFunction(x, lut)).toBe(r);
   });
 

@@ -47,7 +47,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   checkElements(OP, node, 'noise estimate', noise, n);
   checkElements(OP, node, 'output', output, n);
   if (lut.dims[0]! < PCAN_GAIN_LUT_MIN_LENGTH)
-    throw new KernelError(OP, node.index, `gain LUT (tensor ${lut.index}) has ${lut.dims[0]} entries, needs ${PCAN_GAIN_LUT_MIN_LENGTH} (3 coefficients + pad per octave of a uint32 noise estimate)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `gain LUT (tensor ${lut.index}) has ${lut.dims[0]} entries, needs ${PCAN_GAIN_LUT_MIN_LENGTH} (3 coefficients + pad per octave of a uint32 noise estimate)`,
+    );
   data.params[0] = snrShift;
 }
 

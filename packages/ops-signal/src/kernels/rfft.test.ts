@@ -5,9 +5,69 @@ import { SIGNAL_RFFT } from './rfft.js';
 import { RFFT_INT32_512_GOLDEN, RFFT_INT32_512_INPUT } from './__fixtures__/tflm-fft-test-data.js';
 
 // Options from TFLM signal/micro/kernels/fft_flexbuffers_generated_data.cc: {T, fft_length}.
-const FFT_64 = (type: number) => Uint8Array.of(0x66, 0x66, 0x74, 0x5f, 0x6c, 0x65, 0x6e, 0x67, 0x74, 0x68, 0x00, 0x54, 0x00, 0x02, 0x03, 0x0f, 0x02, 0x01, 0x02, type, 0x40, 0x04, 0x04, 0x04, 0x24, 0x01);
+const FFT_64 = (type: number) =>
+  Uint8Array.of(
+    0x66,
+    0x66,
+    0x74,
+    0x5f,
+    0x6c,
+    0x65,
+    0x6e,
+    0x67,
+    0x74,
+    0x68,
+    0x00,
+    0x54,
+    0x00,
+    0x02,
+    0x03,
+    0x0f,
+    0x02,
+    0x01,
+    0x02,
+    type,
+    0x40,
+    0x04,
+    0x04,
+    0x04,
+    0x24,
+    0x01,
+  );
 const FFT_512 = (type: number) =>
-  Uint8Array.of(0x66, 0x66, 0x74, 0x5f, 0x6c, 0x65, 0x6e, 0x67, 0x74, 0x68, 0x00, 0x54, 0x00, 0x02, 0x03, 0x0f, 0x02, 0x00, 0x01, 0x00, 0x02, 0x00, type, 0x00, 0x00, 0x02, 0x05, 0x05, 0x06, 0x25, 0x01);
+  Uint8Array.of(
+    0x66,
+    0x66,
+    0x74,
+    0x5f,
+    0x6c,
+    0x65,
+    0x6e,
+    0x67,
+    0x74,
+    0x68,
+    0x00,
+    0x54,
+    0x00,
+    0x02,
+    0x03,
+    0x0f,
+    0x02,
+    0x00,
+    0x01,
+    0x00,
+    0x02,
+    0x00,
+    type,
+    0x00,
+    0x00,
+    0x02,
+    0x05,
+    0x05,
+    0x06,
+    0x25,
+    0x01,
+  );
 const FFT_512_INT16 = FFT_512(7);
 
 function harness(input: number[], inputShape: number[], outputShape: number[], options: Uint8Array) {
@@ -33,7 +93,12 @@ describe('SignalRfft', () => {
 
   it('runs every frame of the outer dimensions (as TFLM RfftTestSize64Int32OuterDims4, for int16)', () => {
     const input = [...impulse(64), ...impulse(64), ...impulse(64), ...impulse(64)];
-    expect(harness(input, [2, 2, 64], [2, 2, 66], FFT_64(7)).invoke().outputArray()).toEqual([...flat(33), ...flat(33), ...flat(33), ...flat(33)]);
+    expect(harness(input, [2, 2, 64], [2, 2, 66], FFT_64(7)).invoke().outputArray()).toEqual([
+      ...flat(33),
+      ...flat(33),
+      ...flat(33),
+      ...flat(33),
+    ]);
   });
 
   it('zero-pads frames shorter than fft_length (480 samples into a 512-point FFT)', () => {
@@ -95,7 +160,9 @@ describe('SignalRfft', () => {
     expect(harness(impulse(64), [64], [66], FFT_64(9)).supportsAnswer()).toBe('T = int8 (handles int16, int32, float32)');
     expect(() => harness(impulse(64), [64], [66], FFT_64(9)).prepare()).toThrow(/T = int8 is not supported/);
     expect(() => harness(impulse(64), [64], [66], FFT_64(0)).prepare()).toThrow(/input \(tensor 0\) has type int16, expected float32/);
-    expect(() => harness(impulse(64), [64], [64], FFT_64(7)).prepare()).toThrow(/last output dimension is 64, expected fft_length \+ 2 = 66/);
+    expect(() => harness(impulse(64), [64], [64], FFT_64(7)).prepare()).toThrow(
+      /last output dimension is 64, expected fft_length \+ 2 = 66/,
+    );
     expect(() => harness(impulse(80), [80], [66], FFT_64(7)).prepare()).toThrow(/frame length 80 .* must be in \[1, fft_length = 64\]/);
     expect(() => harness(impulse(64), [2, 32], [66], FFT_64(7)).prepare()).toThrow(/same rank/);
   });

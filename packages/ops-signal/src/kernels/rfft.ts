@@ -61,11 +61,19 @@ function prepare(context: TfLiteContext, node: Node): void {
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
   if (!TYPES.includes(type))
-    throw new KernelError(OP, node.index, `T = ${tensorTypeName(type)} is not supported: int16, int32 (kissfft 16- and 32-bit fixed point) and float32 are implemented`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `T = ${tensorTypeName(type)} is not supported: int16, int32 (kissfft 16- and 32-bit fixed point) and float32 are implemented`,
+    );
   checkType(OP, node, 'input', input, type);
   checkType(OP, node, 'output', output, type);
   if (input.dims.length < 1 || input.dims.length !== output.dims.length)
-    throw new KernelError(OP, node.index, `input [${Array.from(input.dims).join(', ')}] and output [${Array.from(output.dims).join(', ')}] must have the same rank >= 1`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input [${Array.from(input.dims).join(', ')}] and output [${Array.from(output.dims).join(', ')}] must have the same rank >= 1`,
+    );
   const reason = kissFftrUnsupportedReason(fftLength);
   if (reason) throw new KernelError(OP, node.index, reason);
 
@@ -74,7 +82,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (inputLength < 1 || inputLength > fftLength)
     throw new KernelError(OP, node.index, `frame length ${inputLength} (last input dimension) must be in [1, fft_length = ${fftLength}]`);
   if (outputStride !== fftLength + 2)
-    throw new KernelError(OP, node.index, `last output dimension is ${outputStride}, expected fft_length + 2 = ${fftLength + 2} (${fftLength / 2 + 1} complex bins)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `last output dimension is ${outputStride}, expected fft_length + 2 = ${fftLength + 2} (${fftLength / 2 + 1} complex bins)`,
+    );
   const inputSize = numElements(input.dims);
   const frames = inputSize / inputLength;
   const outFrames = numElements(output.dims) / outputStride;

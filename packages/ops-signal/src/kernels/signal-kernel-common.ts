@@ -3,7 +3,16 @@
  * type/shape checks, and a cached Uint32Array view for UINT64 tensors (read and written as little-endian
  * word pairs, since kernels may not use BigInt).
  */
-import { KernelError, TensorType, numElements, tensorTypeName, type EvalTensor, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import {
+  KernelError,
+  TensorType,
+  numElements,
+  tensorTypeName,
+  type EvalTensor,
+  type Node,
+  type Tensor,
+  type TfLiteContext,
+} from '@micrort/core';
 import { FlexBufferError, FlexMap, parseFlexMap } from '@micrort/core';
 
 /** Parses the node's FlexBuffer custom options; a missing or malformed buffer is a KernelError. */
@@ -54,13 +63,21 @@ export function checkIo(op: string, node: Node, nIn: number, nOut: number): void
 /** Throws unless `t` has type `type`. */
 export function checkType(op: string, node: Node, what: string, t: Tensor, type: TensorType): void {
   if (t.type !== type)
-    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) has type ${tensorTypeName(t.type)}, expected ${tensorTypeName(type)}`);
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} (tensor ${t.index}) has type ${tensorTypeName(t.type)}, expected ${tensorTypeName(type)}`,
+    );
 }
 
 /** Throws unless `t` has `rank` dimensions. */
 export function checkRank(op: string, node: Node, what: string, t: Tensor, rank: number): void {
   if (t.dims.length !== rank)
-    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must have ${rank} dimension(s), has shape [${Array.from(t.dims).join(', ')}]`);
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} (tensor ${t.index}) must have ${rank} dimension(s), has shape [${Array.from(t.dims).join(', ')}]`,
+    );
 }
 
 /** Throws unless `t` has exactly `count` elements. */

@@ -7,15 +7,32 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator, KernelHarness, makeTypedView, numElements, tensorTypeFromName, type HarnessTensorSpec, type Registration } from '@micrort/core';
-import { CONFORMANCE_DIR, SKIP_REASON, compareBytes, hasConformance, loadConformanceModel, type IntermediateEntry } from '../../../../test-support/conformance.js';
+import {
+  BuiltinOperator,
+  KernelHarness,
+  makeTypedView,
+  numElements,
+  tensorTypeFromName,
+  type HarnessTensorSpec,
+  type Registration,
+} from '@micrort/core';
+import {
+  CONFORMANCE_DIR,
+  SKIP_REASON,
+  compareBytes,
+  hasConformance,
+  loadConformanceModel,
+  type IntermediateEntry,
+} from '../../../../test-support/conformance.js';
 import { signalKernels } from '../index.js';
 
 const MODEL = 'audio_preprocessor_int8';
 const KERNELS = new Map<string, Registration>(signalKernels.map((r) => [r.customName!, r]));
 
 function intermediates(): Map<number, IntermediateEntry> {
-  const entries = JSON.parse(readFileSync(join(CONFORMANCE_DIR!, MODEL, 'intermediates_case0', 'tensors.json'), 'utf8')) as IntermediateEntry[];
+  const entries = JSON.parse(
+    readFileSync(join(CONFORMANCE_DIR!, MODEL, 'intermediates_case0', 'tensors.json'), 'utf8'),
+  ) as IntermediateEntry[];
   return new Map(entries.map((e) => [e.index, e]));
 }
 
@@ -81,7 +98,10 @@ describe.skipIf(!hasConformance)(`signal nodes of ${MODEL} vs. TFLM intermediate
         const got = c.harness.tensors[local]!;
         expect(tensorTypeFromName(e.dtype)).toBe(got.type);
         const cmp = compareBytes(e.dtype, got.bytes, bytesOf(e), e.index);
-        expect(cmp.pass, `tensor ${e.index} (${e.name}): ${cmp.mismatches} of ${cmp.elements} differ, first at ${cmp.firstMismatchAt}, max |diff| ${cmp.maxAbsDiff}`).toBe(true);
+        expect(
+          cmp.pass,
+          `tensor ${e.index} (${e.name}): ${cmp.mismatches} of ${cmp.elements} differ, first at ${cmp.firstMismatchAt}, max |diff| ${cmp.maxAbsDiff}`,
+        ).toBe(true);
       }
     });
   }

@@ -39,7 +39,8 @@ describe('sqrt32 / sqrt64 (TFLM Sqrt32, Sqrt64)', () => {
 
   it('matches the bit-by-bit algorithm around squares and at the word boundaries', () => {
     const samples: bigint[] = [];
-    for (const r of [1n, 2n, 255n, 65535n, 65536n, 1n << 20n, 0xfffffffen, 0xffffffffn]) for (const d of [-2n, -1n, 0n, 1n, 2n]) samples.push(r * r + r + d, r * r + d);
+    for (const r of [1n, 2n, 255n, 65535n, 65536n, 1n << 20n, 0xfffffffen, 0xffffffffn])
+      for (const d of [-2n, -1n, 0n, 1n, 2n]) samples.push(r * r + r + d, r * r + d);
     samples.push((1n << 32n) - 1n, 1n << 32n, (1n << 64n) - 1n, 1n << 63n, 0xfffffffe00000001n);
     for (const n of samples) {
       if (n < 0n || n >= 1n << 64n) continue;

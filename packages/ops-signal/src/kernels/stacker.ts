@@ -17,7 +17,16 @@
 import { BuiltinOperator, KernelError, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { Int16CircularBuffer, circularBufferNeededBytes } from './circular-buffer-common.js';
-import { checkElements, checkIo, checkOptionRange, checkRank, checkType, optionInt32, readOptions, supportsInputType } from './signal-kernel-common.js';
+import {
+  checkElements,
+  checkIo,
+  checkOptionRange,
+  checkRank,
+  checkType,
+  optionInt32,
+  readOptions,
+  supportsInputType,
+} from './signal-kernel-common.js';
 
 const OP = 'SignalStacker';
 
@@ -54,7 +63,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const frames = left + right + 1;
   checkOptionRange(OP, node, 'stacker_step', step, 1, frames);
   const bufferSize = numChannels * frames;
-  if (bufferSize > 0x3fffffff) throw new KernelError(OP, node.index, `num_channels * (left + right + 1) = ${bufferSize} values is too large`);
+  if (bufferSize > 0x3fffffff)
+    throw new KernelError(OP, node.index, `num_channels * (left + right + 1) = ${bufferSize} values is too large`);
 
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);

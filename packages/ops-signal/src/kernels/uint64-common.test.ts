@@ -23,7 +23,8 @@ describe('U64 (exact uint64 arithmetic without BigInt)', () => {
     const edges = [0, 1, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xffffffff];
     for (const x of edges) for (const y of edges) expect(value(a.setMul(x, y))).toBe(BigInt(x) * BigInt(y));
     const vals = [...uint32s(7, 400)];
-    for (let i = 0; i + 1 < vals.length; i += 2) expect(value(a.setMul(vals[i]!, vals[i + 1]!))).toBe(BigInt(vals[i]!) * BigInt(vals[i + 1]!));
+    for (let i = 0; i + 1 < vals.length; i += 2)
+      expect(value(a.setMul(vals[i]!, vals[i + 1]!))).toBe(BigInt(vals[i]!) * BigInt(vals[i + 1]!));
   });
 
   it('accumulates products modulo 2^64', () => {

@@ -28,15 +28,29 @@ describe('SignalWindow', () => {
   });
 
   it('length 32, shift 8, saturating (TFLM WindowTestLength32Shift8)', () => {
-    const input = [1221, 1920, 9531, 2795, 1826, 371, 8446, 850, 3129, 8218, 4199, 8358, 205, 5268, 3263, 2849, 8398, 1381, 6305, 668, 8867, 4651, 9121, 6141, 1961, 3750, 8418, 8085, 3308, 1788, 1608, 4761];
-    const weights = [1323, 764, 9100, 4220, 1745, 9311, 178, 9442, 5676, 1817, 5433, 5837, 7635, 4539, 6548, 9690, 6097, 4275, 1523, 3694, 7506, 2797, 5153, 172, 2172, 4540, 6643, 7845, 1719, 7564, 1700, 5227];
-    const golden = [6310, 5730, 32767, 32767, 12446, 13493, 5872, 31350, 32767, 32767, 32767, 32767, 6113, 32767, 32767, 32767, 32767, 23061, 32767, 9639, 32767, 32767, 32767, 4125, 16637, 32767, 32767, 32767, 22212, 32767, 10678, 32767];
+    const input = [
+      1221, 1920, 9531, 2795, 1826, 371, 8446, 850, 3129, 8218, 4199, 8358, 205, 5268, 3263, 2849, 8398, 1381, 6305, 668, 8867, 4651, 9121,
+      6141, 1961, 3750, 8418, 8085, 3308, 1788, 1608, 4761,
+    ];
+    const weights = [
+      1323, 764, 9100, 4220, 1745, 9311, 178, 9442, 5676, 1817, 5433, 5837, 7635, 4539, 6548, 9690, 6097, 4275, 1523, 3694, 7506, 2797,
+      5153, 172, 2172, 4540, 6643, 7845, 1719, 7564, 1700, 5227,
+    ];
+    const golden = [
+      6310, 5730, 32767, 32767, 12446, 13493, 5872, 31350, 32767, 32767, 32767, 32767, 6113, 32767, 32767, 32767, 32767, 23061, 32767, 9639,
+      32767, 32767, 32767, 4125, 16637, 32767, 32767, 32767, 22212, 32767, 10678, 32767,
+    ];
     expect(harness(input, [32], weights, SHIFT(8)).invoke().outputArray()).toEqual(golden);
   });
 
   it('applies the window to every frame of outer dimensions (TFLM WindowTestLength16Shift12OuterDims4)', () => {
     const input = [...RAMP_UP, ...RAMP_UP, ...RAMP_UP, ...RAMP_UP];
-    expect(harness(input, [2, 2, 16], RAMP_DOWN, SHIFT(12)).invoke().outputArray()).toEqual([...GOLDEN_16, ...GOLDEN_16, ...GOLDEN_16, ...GOLDEN_16]);
+    expect(harness(input, [2, 2, 16], RAMP_DOWN, SHIFT(12)).invoke().outputArray()).toEqual([
+      ...GOLDEN_16,
+      ...GOLDEN_16,
+      ...GOLDEN_16,
+      ...GOLDEN_16,
+    ]);
   });
 
   it('saturates negative products to -32768', () => {
@@ -45,7 +59,9 @@ describe('SignalWindow', () => {
 
   it('rejects a bad shift, a partial window and missing options', () => {
     expect(() => harness(RAMP_UP, [16], RAMP_DOWN, SHIFT(40)).prepare()).toThrow(/"shift" is 40, must be in \[0, 31\]/);
-    expect(() => harness(RAMP_UP.slice(0, 12), [12], RAMP_DOWN.slice(0, 8), SHIFT(12)).prepare()).toThrow(/12 samples is not a whole number of 8-sample windows/);
+    expect(() => harness(RAMP_UP.slice(0, 12), [12], RAMP_DOWN.slice(0, 8), SHIFT(12)).prepare()).toThrow(
+      /12 samples is not a whole number of 8-sample windows/,
+    );
     const noOptions = new KernelHarness({
       registration: SIGNAL_WINDOW,
       tensors: [

@@ -5,7 +5,16 @@
  * Inputs: 0 input int16 (rank >= 1, frames of `weights.length` samples), 1 weights int16 [n].
  * Output: int16, same shape as the input. Options: `shift` (int, 0..31).
  */
-import { BuiltinOperator, KernelError, TensorType, numElements, sameShape, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  numElements,
+  sameShape,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+} from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { checkIo, checkOptionRange, checkRank, checkType, optionInt32, readOptions } from './signal-kernel-common.js';
 
@@ -42,7 +51,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   checkType(OP, node, 'weights', weights, TensorType.INT16);
   checkType(OP, node, 'output', output, TensorType.INT16);
   if (!sameShape(input.dims, output.dims))
-    throw new KernelError(OP, node.index, `output shape [${Array.from(output.dims).join(', ')}] differs from input shape [${Array.from(input.dims).join(', ')}]`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output shape [${Array.from(output.dims).join(', ')}] differs from input shape [${Array.from(input.dims).join(', ')}]`,
+    );
   const inputSize = numElements(input.dims);
   const weightSize = weights.dims[0]!;
   if (weightSize < 1 || inputSize % weightSize !== 0)

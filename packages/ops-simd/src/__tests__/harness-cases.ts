@@ -17,7 +17,11 @@ import type { SimdMode } from '../options.js';
 import { channelMultipliers, randomInt32, randomInt8, refConv, refDepthwise, rng, type RefConv } from './reference-math.js';
 
 /** The registration for `code` in `mode`, with fresh counters. */
-export function kernelFor(code: BuiltinOperator, mode: SimdMode, extra: { fullyConnectedKernelSums?: boolean } = {}): { reg: Registration; counters: SimdCounters } {
+export function kernelFor(
+  code: BuiltinOperator,
+  mode: SimdMode,
+  extra: { fullyConnectedKernelSums?: boolean } = {},
+): { reg: Registration; counters: SimdCounters } {
   const counters = new SimdCounters();
   const reg = createSimdKernels({ mode, counters, ...extra }).find((r) => r.builtinCode === code);
   if (!reg) throw new Error(`no ops-simd kernel for ${BuiltinOperator[code]}`);
@@ -85,29 +89,79 @@ export function buildConv(c: ConvCase, mode: SimdMode, depthwise = false): Built
   const outZp = c.outZp ?? -2;
   const input = randomInt8(r, batches * c.inH * c.inW * c.inC);
   const filterShape = depthwise ? [1, c.kH, c.kW, c.outC] : [c.outC, c.kH, c.kW, kC];
-  const filter = randomInt8(r, filterShape.reduce((a, b) => a * b, 1));
+  const filter = randomInt8(
+    r,
+    filterShape.reduce((a, b) => a * b, 1),
+  );
   const bias = c.bias === false ? null : randomInt32(r, c.outC, 6000);
   const tensors = [
     { type: TensorType.INT8, shape: [batches, c.inH, c.inW, c.inC], data: input, scale: inScale, zeroPoint: inZp },
     {
-      type: TensorType.INT8, shape: filterShape, data: filter, constant: true, scale: filterScales, zeroPoint: filterScales.map(() => 0),
+      type: TensorType.INT8,
+      shape: filterShape,
+      data: filter,
+      constant: true,
+      scale: filterScales,
+      zeroPoint: filterScales.map(() => 0),
       quantizedDimension: depthwise ? 3 : 0,
     },
-    { type: TensorType.INT32, shape: [c.outC], data: bias ?? new Int32Array(c.outC), constant: true, scale: filterScales.map((s) => s * inScale), zeroPoint: filterScales.map(() => 0) },
+    {
+      type: TensorType.INT32,
+      shape: [c.outC],
+      data: bias ?? new Int32Array(c.outC),
+      constant: true,
+      scale: filterScales.map((s) => s * inScale),
+      zeroPoint: filterScales.map(() => 0),
+    },
     { type: TensorType.INT8, shape: [batches, outH, outW, c.outC], scale: outScale, zeroPoint: outZp },
   ];
   const activation = c.activation ?? ActivationFunctionType.NONE;
   const code = depthwise ? BuiltinOperator.DEPTHWISE_CONV_2D : BuiltinOperator.CONV_2D;
   const { reg, counters } = kernelFor(code, mode);
   const builtinData = depthwise
-    ? { padding, strideW, strideH, depthMultiplier: c.outC / c.inC, fusedActivationFunction: activation, dilationWFactor: dilW, dilationHFactor: dilH }
-    : { padding, strideW, strideH, fusedActivationFunction: activation, dilationWFactor: dilW, dilationHFactor: dilH, quantizedBiasType: 0 };
+    ? {
+        padding,
+        strideW,
+        strideH,
+        depthMultiplier: c.outC / c.inC,
+        fusedActivationFunction: activation,
+        dilationWFactor: dilW,
+        dilationHFactor: dilH,
+      }
+    : {
+        padding,
+        strideW,
+        strideH,
+        fusedActivationFunction: activation,
+        dilationWFactor: dilW,
+        dilationHFactor: dilH,
+        quantizedBiasType: 0,
+      };
   const harness = new KernelHarness({ registration: reg, tensors, inputs: bias ? [0, 1, 2] : [0, 1], outputs: [3], builtinData });
   const [actMin, actMax] = calculateActivationRangeQuantized(activation, harness.tensors[3]!);
   const { mult, shift } = channelMultipliers(inScale, filterScales, outScale, c.outC);
   const g: RefConv = {
-    batches, inH: c.inH, inW: c.inW, inC: c.inC, outH, outW, outC: c.outC, kH: c.kH, kW: c.kW, strideH, strideW, dilH, dilW, padH, padW,
-    inputOffset: -inZp, outputOffset: outZp, actMin, actMax, mult, shift,
+    batches,
+    inH: c.inH,
+    inW: c.inW,
+    inC: c.inC,
+    outH,
+    outW,
+    outC: c.outC,
+    kH: c.kH,
+    kW: c.kW,
+    strideH,
+    strideW,
+    dilH,
+    dilW,
+    padH,
+    padW,
+    inputOffset: -inZp,
+    outputOffset: outZp,
+    actMin,
+    actMax,
+    mult,
+    shift,
   };
   const expected = depthwise ? refDepthwise(g, c.outC / c.inC, input, filter, bias) : refConv(g, kC, input, filter, bias);
   return { harness, expected, counters };

@@ -26,12 +26,17 @@ export function randomInt8(r: () => number, n: number): Int8Array {
 /** `n` random int32 values in [-range, range]. */
 export function randomInt32(r: () => number, n: number, range: number): Int32Array {
   const a = new Int32Array(n);
-  for (let i = 0; i < n; i++) a[i] = (r() >>> 0) % (2 * range + 1) - range;
+  for (let i = 0; i < n; i++) a[i] = ((r() >>> 0) % (2 * range + 1)) - range;
   return a;
 }
 
 /** Per-channel multipliers as PopulateConvolutionQuantizationParams computes them. */
-export function channelMultipliers(inScale: number, filterScales: number[], outScale: number, channels: number): { mult: number[]; shift: number[] } {
+export function channelMultipliers(
+  inScale: number,
+  filterScales: number[],
+  outScale: number,
+  channels: number,
+): { mult: number[]; shift: number[] } {
   const mult: number[] = [];
   const shift: number[] = [];
   for (let c = 0; c < channels; c++) {
@@ -127,8 +132,18 @@ export function refDepthwise(g: RefConv, chMult: number, input: Int8Array, filte
 
 /** reference_integer_ops::FullyConnected (per-tensor). */
 export function refFullyConnected(
-  batches: number, depth: number, outDepth: number, input: Int8Array, filter: Int8Array, bias: Int32Array | null,
-  inputOffset: number, outputOffset: number, mult: number, shift: number, actMin: number, actMax: number,
+  batches: number,
+  depth: number,
+  outDepth: number,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  inputOffset: number,
+  outputOffset: number,
+  mult: number,
+  shift: number,
+  actMin: number,
+  actMax: number,
 ): Int8Array {
   const out = new Int8Array(batches * outDepth);
   for (let b = 0; b < batches; b++)
@@ -144,8 +159,22 @@ export function refFullyConnected(
 
 /** reference_integer_ops::AveragePool / MaxPool (int8). */
 export function refPool(
-  kind: 'avg' | 'max', batches: number, inH: number, inW: number, c: number, outH: number, outW: number,
-  kH: number, kW: number, strideH: number, strideW: number, padH: number, padW: number, actMin: number, actMax: number, input: Int8Array,
+  kind: 'avg' | 'max',
+  batches: number,
+  inH: number,
+  inW: number,
+  c: number,
+  outH: number,
+  outW: number,
+  kH: number,
+  kW: number,
+  strideH: number,
+  strideW: number,
+  padH: number,
+  padW: number,
+  actMin: number,
+  actMax: number,
+  input: Int8Array,
 ): Int8Array {
   const out = new Int8Array(batches * outH * outW * c);
   for (let b = 0; b < batches; b++)
@@ -166,7 +195,8 @@ export function refPool(
               acc = kind === 'avg' ? acc + v : Math.max(acc, v);
               count++;
             }
-          if (kind === 'avg') acc = acc > 0 ? Math.trunc((acc + Math.trunc(count / 2)) / count) : Math.trunc((acc - Math.trunc(count / 2)) / count);
+          if (kind === 'avg')
+            acc = acc > 0 ? Math.trunc((acc + Math.trunc(count / 2)) / count) : Math.trunc((acc - Math.trunc(count / 2)) / count);
           out[((b * outH + oy) * outW + ox) * c + ch] = clamp(acc, actMin, actMax);
         }
   return out;
@@ -174,7 +204,22 @@ export function refPool(
 
 /** reference_integer_ops::Add / Mul element-wise (int8, no broadcast). */
 export function refAdd(
-  a: Int8Array, b: Int8Array, p: { in1Off: number; in2Off: number; outOff: number; leftShift: number; m1: number; s1: number; m2: number; s2: number; mo: number; so: number; lo: number; hi: number },
+  a: Int8Array,
+  b: Int8Array,
+  p: {
+    in1Off: number;
+    in2Off: number;
+    outOff: number;
+    leftShift: number;
+    m1: number;
+    s1: number;
+    m2: number;
+    s2: number;
+    mo: number;
+    so: number;
+    lo: number;
+    hi: number;
+  },
 ): Int8Array {
   const out = new Int8Array(a.length);
   for (let i = 0; i < a.length; i++) {
@@ -189,7 +234,17 @@ export function refAdd(
 }
 
 /** reference_integer_ops::Mul element-wise (int8, no broadcast). */
-export function refMul(a: Int8Array, b: Int8Array, in1Off: number, in2Off: number, outOff: number, m: number, s: number, lo: number, hi: number): Int8Array {
+export function refMul(
+  a: Int8Array,
+  b: Int8Array,
+  in1Off: number,
+  in2Off: number,
+  outOff: number,
+  m: number,
+  s: number,
+  lo: number,
+  hi: number,
+): Int8Array {
   const out = new Int8Array(a.length);
   for (let i = 0; i < a.length; i++) {
     const raw = multiplyByQuantizedMultiplier(Math.imul(a[i]! + in1Off, b[i]! + in2Off), m, s) + outOff;
@@ -228,7 +283,15 @@ export function gemmlowpExpOnNegative(a: number): number {
   const aModQuarterMinusQuarter = ((a & (quarter - 1)) - quarter) | 0;
   let result = expOnQuarterInterval(srmByPotPositive(aModQuarterMinusQuarter, 5));
   const remainder = (aModQuarterMinusQuarter - a) | 0;
-  const table: [number, number][] = [[-2, 1672461947], [-1, 1302514674], [0, 790015084], [1, 290630308], [2, 39332535], [3, 720401], [4, 242]];
+  const table: [number, number][] = [
+    [-2, 1672461947],
+    [-1, 1302514674],
+    [0, 790015084],
+    [1, 290630308],
+    [2, 39332535],
+    [3, 720401],
+    [4, 242],
+  ];
   for (const [exponent, mult] of table) {
     if (remainder & (1 << (kFractionalBits + exponent))) result = saturatingRoundingDoublingHighMul(result, mult);
   }
@@ -249,7 +312,14 @@ export function gemmlowpOneOverOnePlusX(a: number): number {
 }
 
 /** reference_ops::Softmax (quantized, int8 input; int8 or int16 output) on rows of `depth`. */
-export function refSoftmax(input: Int8Array, depth: number, inputMultiplier: number, inputLeftShift: number, diffMin: number, outBits: 8 | 16): Int32Array {
+export function refSoftmax(
+  input: Int8Array,
+  depth: number,
+  inputMultiplier: number,
+  inputLeftShift: number,
+  diffMin: number,
+  outBits: 8 | 16,
+): Int32Array {
   const rows = input.length / depth;
   const out = new Int32Array(input.length);
   const outMin = outBits === 8 ? -128 : -32768;

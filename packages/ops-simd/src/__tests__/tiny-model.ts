@@ -52,14 +52,40 @@ export function tinyInt8Model(seed = 1, hw = 6): ModelDef {
     const w = add({ shape: [outC, k, k, inC], data: randomInt8(r, outC * k * k * inC), scale: perCh(outC), qdim: 0 });
     const b = add({ shape: [outC], type: TensorType.INT32, data: randomInt32(r, outC, 2000), scale: perCh(outC).map((s) => s * 0.05) });
     const o = add({ shape: [1, hw, hw, outC], scale: outScale, zp: -3 });
-    ops.push({ code: BuiltinOperator.CONV_2D, inputs: [inIdx, w, b], outputs: [o], options: { padding: Padding.SAME, strideW: 1, strideH: 1, fusedActivationFunction: ActivationFunctionType.RELU, dilationWFactor: 1, dilationHFactor: 1, quantizedBiasType: 0 } });
+    ops.push({
+      code: BuiltinOperator.CONV_2D,
+      inputs: [inIdx, w, b],
+      outputs: [o],
+      options: {
+        padding: Padding.SAME,
+        strideW: 1,
+        strideH: 1,
+        fusedActivationFunction: ActivationFunctionType.RELU,
+        dilationWFactor: 1,
+        dilationHFactor: 1,
+        quantizedBiasType: 0,
+      },
+    });
     return o;
   };
   const dw = (inIdx: number, c: number, k: number, hw: number): number => {
     const w = add({ shape: [1, k, k, c], data: randomInt8(r, k * k * c), scale: perCh(c), qdim: 3 });
     const b = add({ shape: [c], type: TensorType.INT32, data: randomInt32(r, c, 2000), scale: perCh(c).map((s) => s * 0.05) });
     const o = add({ shape: [1, hw, hw, c], scale: 0.08, zp: 2 });
-    ops.push({ code: BuiltinOperator.DEPTHWISE_CONV_2D, inputs: [inIdx, w, b], outputs: [o], options: { padding: Padding.SAME, strideW: 1, strideH: 1, depthMultiplier: 1, fusedActivationFunction: ActivationFunctionType.NONE, dilationWFactor: 1, dilationHFactor: 1 } });
+    ops.push({
+      code: BuiltinOperator.DEPTHWISE_CONV_2D,
+      inputs: [inIdx, w, b],
+      outputs: [o],
+      options: {
+        padding: Padding.SAME,
+        strideW: 1,
+        strideH: 1,
+        depthMultiplier: 1,
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        dilationWFactor: 1,
+        dilationHFactor: 1,
+      },
+    });
     return o;
   };
   const ops: { code: BuiltinOperator; inputs: number[]; outputs: number[]; options: BuiltinOptions }[] = [];
@@ -71,9 +97,19 @@ export function tinyInt8Model(seed = 1, hw = 6): ModelDef {
   const d2 = dw(d1, 8, 5, hw); // arm_depthwise_conv_s8_opt (5x5, padding 2)
   const c2 = conv(d2, 8, 4, 1, hw, 0.1); // arm_convolve_1x1_s8_fast
   const mp = add({ shape: [1, half, half, 4], scale: 0.1, zp: -3 });
-  ops.push({ code: BuiltinOperator.MAX_POOL_2D, inputs: [c2], outputs: [mp], options: { padding: Padding.VALID, strideW: 2, strideH: 2, filterWidth: 2, filterHeight: 2, fusedActivationFunction: 0 } });
+  ops.push({
+    code: BuiltinOperator.MAX_POOL_2D,
+    inputs: [c2],
+    outputs: [mp],
+    options: { padding: Padding.VALID, strideW: 2, strideH: 2, filterWidth: 2, filterHeight: 2, fusedActivationFunction: 0 },
+  });
   const ap = add({ shape: [1, 1, 1, 4], scale: 0.1, zp: -3 });
-  ops.push({ code: BuiltinOperator.AVERAGE_POOL_2D, inputs: [mp], outputs: [ap], options: { padding: Padding.VALID, strideW: 1, strideH: 1, filterWidth: half, filterHeight: half, fusedActivationFunction: 0 } });
+  ops.push({
+    code: BuiltinOperator.AVERAGE_POOL_2D,
+    inputs: [mp],
+    outputs: [ap],
+    options: { padding: Padding.VALID, strideW: 1, strideH: 1, filterWidth: half, filterHeight: half, fusedActivationFunction: 0 },
+  });
   const sum = add({ shape: [1, 1, 1, 4], scale: 0.15, zp: 0 });
   ops.push({ code: BuiltinOperator.ADD, inputs: [ap, ap], outputs: [sum], options: { fusedActivationFunction: 0, potScaleInt16: true } });
   const prod = add({ shape: [1, 1, 1, 4], scale: 0.2, zp: 1 });
@@ -81,7 +117,18 @@ export function tinyInt8Model(seed = 1, hw = 6): ModelDef {
   const fw = add({ shape: [5, 4], data: randomInt8(r, 20), scale: 0.01 });
   const fb = add({ shape: [5], type: TensorType.INT32, data: randomInt32(r, 5, 500), scale: 0.002 });
   const fc = add({ shape: [1, 5], scale: 0.05, zp: 4 });
-  ops.push({ code: BuiltinOperator.FULLY_CONNECTED, inputs: [prod, fw, fb], outputs: [fc], options: { fusedActivationFunction: 0, weightsFormat: FullyConnectedWeightsFormat.DEFAULT, keepNumDims: false, asymmetricQuantizeInputs: false, quantizedBiasType: 0 } });
+  ops.push({
+    code: BuiltinOperator.FULLY_CONNECTED,
+    inputs: [prod, fw, fb],
+    outputs: [fc],
+    options: {
+      fusedActivationFunction: 0,
+      weightsFormat: FullyConnectedWeightsFormat.DEFAULT,
+      keepNumDims: false,
+      asymmetricQuantizeInputs: false,
+      quantizedBiasType: 0,
+    },
+  });
   const sm = add({ shape: [1, 5], scale: 1 / 256, zp: -128 });
   ops.push({ code: BuiltinOperator.SOFTMAX, inputs: [fc], outputs: [sm], options: { beta: 1 } });
 
@@ -98,7 +145,11 @@ export function tinyInt8Model(seed = 1, hw = 6): ModelDef {
       type: t.type ?? TensorType.INT8,
       shape: Int32Array.from(t.shape),
       buffer,
-      quantization: { scale: Float32Array.from(scales), zeroPoint: Int32Array.from(scales.map(() => t.zp ?? 0)), quantizedDimension: t.qdim ?? 0 },
+      quantization: {
+        scale: Float32Array.from(scales),
+        zeroPoint: Int32Array.from(scales.map(() => t.zp ?? 0)),
+        quantizedDimension: t.qdim ?? 0,
+      },
       isVariable: false,
     };
   });

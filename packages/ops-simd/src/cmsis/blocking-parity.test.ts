@@ -6,7 +6,16 @@
  * (odd lhs row, odd rhs row, columns % 16, % 4, leftover channels, odd output position) is hit.
  */
 import { describe, expect, it } from 'vitest';
-import { lcg, newTrace, placed, tracedOutput, tracedView, TracingMachine, type AccessTrace, type TracedArray } from '../__tests__/access-trace.js';
+import {
+  lcg,
+  newTrace,
+  placed,
+  tracedOutput,
+  tracedView,
+  TracingMachine,
+  type AccessTrace,
+  type TracedArray,
+} from '../__tests__/access-trace.js';
 import { convolveS8BufferSize, convolveS8Emu, convolveS8Fast, newMatMultKernelArgs, type ConvolveS8Work } from './convolve-s8.js';
 import { depthwiseConv3x3Emu, depthwiseConv3x3Fast } from './depthwise-conv-3x3-s8.js';
 import { depthwiseConvS8OptBufferSize, depthwiseConvS8OptEmu, depthwiseConvS8OptFast } from './depthwise-conv-s8-opt.js';
@@ -75,7 +84,12 @@ describe('arm_nn_mat_mult_nt_t_s8: fast = emulated blocking (2 lhs rows x 2 rhs 
       } else {
         g.dst = tracedOutput(dst, trace);
         if (mode === 'words') {
-          Object.assign(g, { lhsView: tracedView([arrays[0]!], trace), lhsViewBase: lhs.byteOffset, rhsView: tracedView([arrays[1]!], trace), rhsViewBase: rhs.byteOffset });
+          Object.assign(g, {
+            lhsView: tracedView([arrays[0]!], trace),
+            lhsViewBase: lhs.byteOffset,
+            rhsView: tracedView([arrays[1]!], trace),
+            rhsViewBase: rhs.byteOffset,
+          });
         }
         matMultNtTS8Fast(g);
       }
@@ -89,9 +103,25 @@ function dwParams(inH: number, inW: number, inC: number, chMult: number, kH: num
   const p = emptyConvParams();
   const outC = inC * chMult;
   Object.assign(p, {
-    batches: 1, inH, inW, inC, kH, kW, kC: 1, outC, chMult, strideH: stride, strideW: stride, padH: pad, padW: pad,
-    outH: Math.floor((inH + 2 * pad - kH) / stride) + 1, outW: Math.floor((inW + 2 * pad - kW) / stride) + 1,
-    inputOffset: 9, outputOffset: 3, actMin: -128, actMax: 127,
+    batches: 1,
+    inH,
+    inW,
+    inC,
+    kH,
+    kW,
+    kC: 1,
+    outC,
+    chMult,
+    strideH: stride,
+    strideW: stride,
+    padH: pad,
+    padW: pad,
+    outH: Math.floor((inH + 2 * pad - kH) / stride) + 1,
+    outW: Math.floor((inW + 2 * pad - kW) / stride) + 1,
+    inputOffset: 9,
+    outputOffset: 3,
+    actMin: -128,
+    actMax: 127,
     ...multipliers(outC, 1100000000, 3456789, 7),
   });
   return p;
@@ -133,7 +163,12 @@ describe('depthwise: fast = emulated blocking (one pixel at a time, four channel
       } else {
         const w = noWordOperands();
         if (mode === 'words') {
-          Object.assign(w, { inView: tracedView([arrays[0]!], trace), inBase: input.byteOffset, wView: tracedView([arrays[1]!], trace), wBase: kernel.byteOffset });
+          Object.assign(w, {
+            inView: tracedView([arrays[0]!], trace),
+            inBase: input.byteOffset,
+            wView: tracedView([arrays[1]!], trace),
+            wBase: kernel.byteOffset,
+          });
         }
         const o = tracedOutput(out, trace);
         if (path === '3x3') depthwiseConv3x3Fast(p, input, kernel, bias, o, w);
@@ -159,9 +194,24 @@ describe('arm_convolve_s8: fast = emulated blocking (two im2col columns x two ch
     const rnd = lcg(inH * 31 + outC * 3 + kC);
     const p = emptyConvParams();
     Object.assign(p, {
-      batches: 1, inH, inW, inC, kH: k, kW: k, kC, outC, strideH: stride, strideW: stride, padH: pad, padW: pad,
-      outH: Math.floor((inH + 2 * pad - k) / stride) + 1, outW: Math.floor((inW + 2 * pad - k) / stride) + 1,
-      inputOffset: -5, outputOffset: 2, actMin: -128, actMax: 127,
+      batches: 1,
+      inH,
+      inW,
+      inC,
+      kH: k,
+      kW: k,
+      kC,
+      outC,
+      strideH: stride,
+      strideW: stride,
+      padH: pad,
+      padW: pad,
+      outH: Math.floor((inH + 2 * pad - k) / stride) + 1,
+      outW: Math.floor((inW + 2 * pad - k) / stride) + 1,
+      inputOffset: -5,
+      outputOffset: 2,
+      actMin: -128,
+      actMax: 127,
       ...multipliers(outC, 1300000000, 2345678, 8),
     });
     const input = placed(inH * inW * inC, 2, rnd);
@@ -185,7 +235,12 @@ describe('arm_convolve_s8: fast = emulated blocking (two im2col columns x two ch
         convolveS8Emu(new TracingMachine(arrays, out, trace), w, input, filter, bias, out);
       } else {
         if (mode === 'words') {
-          Object.assign(w.kernel, { aView: tracedView([arrays[0]!], trace), aViewBase: filter.byteOffset, bView: tracedView([arrays[1]!], trace), bViewBase: buf16.byteOffset });
+          Object.assign(w.kernel, {
+            aView: tracedView([arrays[0]!], trace),
+            aViewBase: filter.byteOffset,
+            bView: tracedView([arrays[1]!], trace),
+            bViewBase: buf16.byteOffset,
+          });
         }
         convolveS8Fast(w, input, filter, bias, tracedOutput(out, trace));
       }
@@ -204,9 +259,20 @@ describe('arm_fully_connected_s8: fast = emulated blocking (two weight rows, col
     const input = placed(batches * depth, 1, rnd);
     const weights = placed(rows * depth, 2, rnd);
     const bias = Int32Array.from({ length: rows }, () => rnd() * 60);
-    const kernelSums = sums ? Int32Array.from({ length: rows }, (_, r) => weights.subarray(r * depth, (r + 1) * depth).reduce((a, b) => a + b, 0)) : null;
+    const kernelSums = sums
+      ? Int32Array.from({ length: rows }, (_, r) => weights.subarray(r * depth, (r + 1) * depth).reduce((a, b) => a + b, 0))
+      : null;
     const g: FullyConnectedArgs = {
-      batches, depth, rows, lhsOffset: 6, dstOffset: -3, multiplier: 1250000000, shift: -7, actMin: -128, actMax: 127, kernelSums,
+      batches,
+      depth,
+      rows,
+      lhsOffset: 6,
+      dstOffset: -3,
+      multiplier: 1250000000,
+      shift: -7,
+      actMin: -128,
+      actMax: 127,
+      kernelSums,
     };
     const run = (mode: 'bytes' | 'emu') => {
       const trace = newTrace();

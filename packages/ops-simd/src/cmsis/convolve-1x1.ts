@@ -20,7 +20,14 @@ function bind(g: MatMultNtTArgs, input: Int8Array, filter: Int8Array, bias: Int3
 }
 
 /** arm_convolve_1x1_s8_fast, fast mode. */
-export function convolve1x1FastFast(p: ConvParams, g: MatMultNtTArgs, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+export function convolve1x1FastFast(
+  p: ConvParams,
+  g: MatMultNtTArgs,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   bind(g, input, filter, bias, output);
   g.lhsBase = 0;
   g.dstBase = 0;
@@ -32,7 +39,15 @@ export function convolve1x1FastFast(p: ConvParams, g: MatMultNtTArgs, input: Int
 }
 
 /** arm_convolve_1x1_s8_fast, emulated mode. */
-export function convolve1x1FastEmu(m: SimdMachine, p: ConvParams, g: MatMultNtTArgs, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+export function convolve1x1FastEmu(
+  m: SimdMachine,
+  p: ConvParams,
+  g: MatMultNtTArgs,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   m.call();
   m.alu(6); // argument checks, lhs_rows, rhs_rows, rhs_cols
   m.branch();
@@ -47,7 +62,14 @@ export function convolve1x1FastEmu(m: SimdMachine, p: ConvParams, g: MatMultNtTA
 }
 
 /** arm_convolve_1x1_s8 (non-unit stride), fast mode. */
-export function convolve1x1Fast(p: ConvParams, g: MatMultNtTArgs, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+export function convolve1x1Fast(
+  p: ConvParams,
+  g: MatMultNtTArgs,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   bind(g, input, filter, bias, output);
   const rhsCols = p.inC;
   g.lhsRows = p.outW;
@@ -70,7 +92,15 @@ export function convolve1x1Fast(p: ConvParams, g: MatMultNtTArgs, input: Int8Arr
 }
 
 /** arm_convolve_1x1_s8 (non-unit stride), emulated mode. */
-export function convolve1x1Emu(m: SimdMachine, p: ConvParams, g: MatMultNtTArgs, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+export function convolve1x1Emu(
+  m: SimdMachine,
+  p: ConvParams,
+  g: MatMultNtTArgs,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   m.call();
   m.alu(10);
   bind(g, input, filter, bias, output);

@@ -37,11 +37,26 @@ export interface ConvolveS8Work {
 export function newMatMultKernelArgs(p: ConvParams): MatMultKernelArgs {
   const none8 = new Int8Array(0);
   return {
-    a: none8, aBase: 0, b: new Int16Array(0), outCh: 0, chBase: 0,
-    multiplier: p.multiplier, shift: p.shift, bias: null,
-    outOffset: p.outputOffset, actMin: p.actMin, actMax: p.actMax,
-    numColA: 0, alignedNumColA: 0, out: none8, out0: 0, out1: 0,
-    aView: null, aViewBase: -1, bView: null, bViewBase: -1,
+    a: none8,
+    aBase: 0,
+    b: new Int16Array(0),
+    outCh: 0,
+    chBase: 0,
+    multiplier: p.multiplier,
+    shift: p.shift,
+    bias: null,
+    outOffset: p.outputOffset,
+    actMin: p.actMin,
+    actMax: p.actMax,
+    numColA: 0,
+    alignedNumColA: 0,
+    out: none8,
+    out0: 0,
+    out1: 0,
+    aView: null,
+    aViewBase: -1,
+    bView: null,
+    bViewBase: -1,
   };
 }
 
@@ -66,7 +81,7 @@ export function convolveS8Fast(w: ConvolveS8Work, input: Int8Array, filter: Int8
   const rem = rhsCols % 4;
   const aligned = rem !== 0 ? rhsCols + 4 - rem : rhsCols;
   const inputOffset = p.inputOffset;
-  const padValue = ((-inputOffset) << 24) >> 24;
+  const padValue = (-inputOffset << 24) >> 24;
   k.a = filter;
   k.b = buf16;
   k.bias = bias;
@@ -127,7 +142,17 @@ export function convolveS8Fast(w: ConvolveS8Work, input: Int8Array, filter: Int8
  * left-over loop): per four columns one weight word widened with read_and_pad (`(w0, w2)`, `(w1, w3)`)
  * and two halfword-pair words of the unordered column, then the in-order tail.
  */
-function oddPositionFast(p: ConvParams, k: MatMultKernelArgs, ch0: number, n: number, out: number, filter: Int8Array, bias: Int32Array | null, buf16: Int16Array, output: Int8Array): void {
+function oddPositionFast(
+  p: ConvParams,
+  k: MatMultKernelArgs,
+  ch0: number,
+  n: number,
+  out: number,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  buf16: Int16Array,
+  output: Int8Array,
+): void {
   const rhsCols = k.numColA;
   const words = k.aViewBase >= 0 && k.bViewBase >= 0;
   const av = k.aView!;
@@ -142,13 +167,23 @@ function oddPositionFast(p: ConvParams, k: MatMultKernelArgs, ch0: number, n: nu
         const w = av.getInt32(pa, true);
         const x = bv.getInt32(pb, true); // x0 | x2
         const y = bv.getInt32(pb + 4, true); // x1 | x3
-        sum = (sum + ((w << 24) >> 24) * ((x << 16) >> 16) + ((w << 8) >> 24) * (x >> 16) + (((w << 16) >> 24) * ((y << 16) >> 16) + (w >> 24) * (y >> 16))) | 0;
+        sum =
+          (sum +
+            ((w << 24) >> 24) * ((x << 16) >> 16) +
+            ((w << 8) >> 24) * (x >> 16) +
+            (((w << 16) >> 24) * ((y << 16) >> 16) + (w >> 24) * (y >> 16))) |
+          0;
       }
       ia += rhsCols & ~3;
       ib = rhsCols & ~3;
     } else {
       for (let colCount = rhsCols >> 2; colCount > 0; colCount--, ia += 4, ib += 4) {
-        sum = (sum + filter[ia]! * buf16[ib]! + filter[ia + 2]! * buf16[ib + 1]! + (filter[ia + 1]! * buf16[ib + 2]! + filter[ia + 3]! * buf16[ib + 3]!)) | 0;
+        sum =
+          (sum +
+            filter[ia]! * buf16[ib]! +
+            filter[ia + 2]! * buf16[ib + 1]! +
+            (filter[ia + 1]! * buf16[ib + 2]! + filter[ia + 3]! * buf16[ib + 3]!)) |
+          0;
       }
     }
     for (let colCount = rhsCols & 3; colCount > 0; colCount--) sum = (sum + filter[ia++]! * buf16[ib++]!) | 0;
@@ -157,7 +192,14 @@ function oddPositionFast(p: ConvParams, k: MatMultKernelArgs, ch0: number, n: nu
 }
 
 /** Emulated mode. */
-export function convolveS8Emu(m: SimdMachine, w: ConvolveS8Work, input: Int8Array, filter: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+export function convolveS8Emu(
+  m: SimdMachine,
+  w: ConvolveS8Work,
+  input: Int8Array,
+  filter: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   m.call();
   const p = w.p;
   const buf8 = w.buf8;
@@ -181,7 +223,7 @@ export function convolveS8Emu(m: SimdMachine, w: ConvolveS8Work, input: Int8Arra
   m.sdiv(inC, kC);
   m.sdiv(outC, groups);
   const inputOffset = p.inputOffset;
-  const padValue = ((-inputOffset) << 24) >> 24;
+  const padValue = (-inputOffset << 24) >> 24;
   k.a = filter;
   k.b = buf16;
   k.bias = bias;

@@ -14,7 +14,14 @@ import type { ConvParams } from './types.js';
 import type { WordOperands } from './word-view.js';
 
 /** Fast mode: word reads when both operands are viewable, else byte reads. */
-export function depthwiseConv3x3Fast(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array, w: WordOperands): void {
+export function depthwiseConv3x3Fast(
+  p: ConvParams,
+  input: Int8Array,
+  kernel: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+  w: WordOperands,
+): void {
   if (w.inBase >= 0 && w.wBase >= 0) depthwiseConv3x3Words(p, input, kernel, bias, output, w);
   else depthwiseConv3x3Bytes(p, input, kernel, bias, output);
 }
@@ -26,7 +33,14 @@ export function depthwiseConv3x3Fast(p: ConvParams, input: Int8Array, kernel: In
  * (arm_nn_read_s8x4 as DataView reads). SXTAB16 (offset added) / SXTB16 and SMLABB / SMLATT become
  * sign-extending shifts and multiply-adds per channel. Leftover channels (C % 4) one at a time, bytewise.
  */
-function depthwiseConv3x3Words(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array, w: WordOperands): void {
+function depthwiseConv3x3Words(
+  p: ConvParams,
+  input: Int8Array,
+  kernel: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+  w: WordOperands,
+): void {
   const iv = w.inView!;
   const kv = w.wView!;
   const ib = w.inBase;
@@ -221,7 +235,15 @@ function storeEmu(m: SimdMachine, p: ConvParams, acc: number, ch: number, output
 }
 
 /** Emulated mode. `acc` is a 4-element scratch of the node (no allocation). */
-export function depthwiseConv3x3Emu(m: SimdMachine, p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array, acc: Int32Array): void {
+export function depthwiseConv3x3Emu(
+  m: SimdMachine,
+  p: ConvParams,
+  input: Int8Array,
+  kernel: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+  acc: Int32Array,
+): void {
   m.call();
   m.alu(12);
   m.branch(2); // argument checks

@@ -13,7 +13,14 @@ import { requantizeClamp } from './requantize-fast.js';
 import type { ConvParams } from './types.js';
 
 /** Runs the convolution channel by channel through `temp` (at least outH × outW bytes). */
-export function depthwiseConvS8InPlace(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array, temp: Int8Array): void {
+export function depthwiseConvS8InPlace(
+  p: ConvParams,
+  input: Int8Array,
+  kernel: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+  temp: Int8Array,
+): void {
   const { inH, inW, inC: depth, kH, kW, outH, outW, strideH, strideW, padH, padW, dilH, dilW } = p;
   const off = p.inputOffset;
   const pixels = outH * outW;

@@ -22,7 +22,14 @@ function finish(acc: number, p: ConvParams, ch: number): number {
 }
 
 /** Fast mode. `col` is the scratch buffer as int16. */
-export function depthwiseConvS8OptFast(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array, col: Int16Array): void {
+export function depthwiseConvS8OptFast(
+  p: ConvParams,
+  input: Int8Array,
+  kernel: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+  col: Int16Array,
+): void {
   const inX = p.inW;
   const inY = p.inH;
   const ch = p.inC;
@@ -110,7 +117,15 @@ export function depthwiseConvS8OptFast(p: ConvParams, input: Int8Array, kernel: 
 }
 
 /** arm_q7_to_q15_with_offset (DSP), emulated: in-order widening with SXTAB16 and PKHBT/PKHTB. */
-export function q7ToQ15WithOffsetEmu(m: SimdMachine, src: Int8Array, si: number, dst: Int16Array, di: number, n: number, offset: number): void {
+export function q7ToQ15WithOffsetEmu(
+  m: SimdMachine,
+  src: Int8Array,
+  si: number,
+  dst: Int16Array,
+  di: number,
+  n: number,
+  offset: number,
+): void {
   m.call();
   const offX2 = m.pkhbt(offset, offset, 16);
   let blocks = n >> 2;
@@ -144,7 +159,15 @@ function storeEmu(m: SimdMachine, p: ConvParams, acc: number, ch: number, output
 }
 
 /** Emulated mode. */
-export function depthwiseConvS8OptEmu(m: SimdMachine, p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array, col: Int16Array): void {
+export function depthwiseConvS8OptEmu(
+  m: SimdMachine,
+  p: ConvParams,
+  input: Int8Array,
+  kernel: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+  col: Int16Array,
+): void {
   m.call();
   m.alu(16);
   m.branch(2);

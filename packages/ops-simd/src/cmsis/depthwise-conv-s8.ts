@@ -29,7 +29,14 @@ function windowEnd(base: number, dil: number, size: number, k: number): number {
  * Fast mode. The mult-4 variant reads its four weights per tap as one word when the weights are viewable
  * (`w.wBase >= 0`).
  */
-export function depthwiseConvS8Fast(p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array, w: WordOperands): void {
+export function depthwiseConvS8Fast(
+  p: ConvParams,
+  input: Int8Array,
+  kernel: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+  w: WordOperands,
+): void {
   const inX = p.inW;
   const inY = p.inH;
   const inC = p.inC;
@@ -185,7 +192,15 @@ function storeEmu(m: SimdMachine, p: ConvParams, acc: number, ch: number, output
 }
 
 /** Emulated mode. `acc` is a 4-element scratch of the node. */
-export function depthwiseConvS8Emu(m: SimdMachine, p: ConvParams, input: Int8Array, kernel: Int8Array, bias: Int32Array | null, output: Int8Array, acc: Int32Array): void {
+export function depthwiseConvS8Emu(
+  m: SimdMachine,
+  p: ConvParams,
+  input: Int8Array,
+  kernel: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+  acc: Int32Array,
+): void {
   m.call();
   m.alu(6);
   m.branch();

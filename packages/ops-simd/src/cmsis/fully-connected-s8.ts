@@ -35,7 +35,14 @@ function finish(acc: number, g: FullyConnectedArgs): number {
 }
 
 /** arm_vector_sum_s8 (non-MVE): `buf[r] = (bias ? bias[r] : 0) + lhsOffset * sum(row r)`. */
-export function vectorSumS8Fast(buf: Int32Array, cols: number, rows: number, data: Int8Array, lhsOffset: number, bias: Int32Array | null): void {
+export function vectorSumS8Fast(
+  buf: Int32Array,
+  cols: number,
+  rows: number,
+  data: Int8Array,
+  lhsOffset: number,
+  bias: Int32Array | null,
+): void {
   for (let r = 0; r < rows; r++) buf[r] = bias !== null ? bias[r]! : 0;
   if (lhsOffset === 0) return;
   let k = 0;
@@ -47,7 +54,15 @@ export function vectorSumS8Fast(buf: Int32Array, cols: number, rows: number, dat
 }
 
 /** arm_vector_sum_s8, emulated. */
-export function vectorSumS8Emu(m: SimdMachine, buf: Int32Array, cols: number, rows: number, data: Int8Array, lhsOffset: number, bias: Int32Array | null): void {
+export function vectorSumS8Emu(
+  m: SimdMachine,
+  buf: Int32Array,
+  cols: number,
+  rows: number,
+  data: Int8Array,
+  lhsOffset: number,
+  bias: Int32Array | null,
+): void {
   m.call();
   m.branch();
   for (let r = 0; r < rows; r++) {
@@ -69,7 +84,13 @@ export function vectorSumS8Emu(m: SimdMachine, buf: Int32Array, cols: number, ro
 }
 
 /** arm_fully_connected_s8 over all batches, fast mode. */
-export function fullyConnectedS8Fast(g: FullyConnectedArgs, input: Int8Array, weights: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+export function fullyConnectedS8Fast(
+  g: FullyConnectedArgs,
+  input: Int8Array,
+  weights: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   const cols = g.depth;
   const rows = g.rows;
   const sums = g.kernelSums;
@@ -90,7 +111,10 @@ export function fullyConnectedS8Fast(g: FullyConnectedArgs, input: Int8Array, we
       const r1 = rhs + cols;
       let j = 0;
       for (; j + 4 <= cols; j += 4) {
-        const x0 = input[lhs + j]! + lo, x1 = input[lhs + j + 1]! + lo, x2 = input[lhs + j + 2]! + lo, x3 = input[lhs + j + 3]! + lo;
+        const x0 = input[lhs + j]! + lo,
+          x1 = input[lhs + j + 1]! + lo,
+          x2 = input[lhs + j + 2]! + lo,
+          x3 = input[lhs + j + 3]! + lo;
         a0 = (a0 + x1 * weights[rhs + j + 1]! + x3 * weights[rhs + j + 3]! + x0 * weights[rhs + j]! + x2 * weights[rhs + j + 2]!) | 0;
         a1 = (a1 + x1 * weights[r1 + j + 1]! + x3 * weights[r1 + j + 3]! + x0 * weights[r1 + j]! + x2 * weights[r1 + j + 2]!) | 0;
       }
@@ -109,7 +133,10 @@ export function fullyConnectedS8Fast(g: FullyConnectedArgs, input: Int8Array, we
       if (sums !== null) a0 = (a0 + Math.imul(sums[r]!, off)) | 0;
       let j = 0;
       for (; j + 4 <= cols; j += 4) {
-        const x0 = input[lhs + j]! + lo, x1 = input[lhs + j + 1]! + lo, x2 = input[lhs + j + 2]! + lo, x3 = input[lhs + j + 3]! + lo;
+        const x0 = input[lhs + j]! + lo,
+          x1 = input[lhs + j + 1]! + lo,
+          x2 = input[lhs + j + 2]! + lo,
+          x3 = input[lhs + j + 3]! + lo;
         a0 = (a0 + x1 * weights[rhs + j + 1]! + x3 * weights[rhs + j + 3]! + (x0 * weights[rhs + j]! + x2 * weights[rhs + j + 2]!)) | 0;
       }
       for (; j < cols; j++) a0 = (a0 + (input[lhs + j]! + lo) * weights[rhs + j]!) | 0;
@@ -126,7 +153,14 @@ function storeEmu(m: SimdMachine, g: FullyConnectedArgs, acc: number, output: In
 }
 
 /** arm_fully_connected_s8 over all batches, emulated. */
-export function fullyConnectedS8Emu(m: SimdMachine, g: FullyConnectedArgs, input: Int8Array, weights: Int8Array, bias: Int32Array | null, output: Int8Array): void {
+export function fullyConnectedS8Emu(
+  m: SimdMachine,
+  g: FullyConnectedArgs,
+  input: Int8Array,
+  weights: Int8Array,
+  bias: Int32Array | null,
+  output: Int8Array,
+): void {
   m.call(); // arm_fully_connected_s8
   m.alu(2);
   const cols = g.depth;

@@ -92,8 +92,14 @@ function matMultKernelS8S16Words(g: MatMultKernelArgs): void {
       let y = bv.getInt32(pb1, true);
       const wa = av.getInt32(pa, true);
       const wb = av.getInt32(pa + numColA, true);
-      const w0 = (wa << 24) >> 24, w2 = (wa << 8) >> 24, w1 = (wa << 16) >> 24, w3 = wa >> 24;
-      const v0 = (wb << 24) >> 24, v2 = (wb << 8) >> 24, v1 = (wb << 16) >> 24, v3 = wb >> 24;
+      const w0 = (wa << 24) >> 24,
+        w2 = (wa << 8) >> 24,
+        w1 = (wa << 16) >> 24,
+        w3 = wa >> 24;
+      const v0 = (wb << 24) >> 24,
+        v2 = (wb << 8) >> 24,
+        v1 = (wb << 16) >> 24,
+        v3 = wb >> 24;
       let xl = (x << 16) >> 16;
       let xh = x >> 16;
       let yl = (y << 16) >> 16;
@@ -150,7 +156,10 @@ function matMultKernelS8S16Words(g: MatMultKernelArgs): void {
       let x = bv.getInt32(pb0, true);
       let y = bv.getInt32(pb1, true);
       const wa = av.getInt32(pa, true);
-      const w0 = (wa << 24) >> 24, w2 = (wa << 8) >> 24, w1 = (wa << 16) >> 24, w3 = wa >> 24;
+      const w0 = (wa << 24) >> 24,
+        w2 = (wa << 8) >> 24,
+        w1 = (wa << 16) >> 24,
+        w3 = wa >> 24;
       c00 = (c00 + w0 * ((x << 16) >> 16) + w2 * (x >> 16)) | 0;
       c01 = (c01 + w0 * ((y << 16) >> 16) + w2 * (y >> 16)) | 0;
       x = bv.getInt32(pb0 + 4, true);

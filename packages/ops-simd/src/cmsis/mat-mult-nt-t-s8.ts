@@ -43,8 +43,22 @@ export interface MatMultNtTArgs {
 export function newMatMultNtTArgs(q: MatMulQuant): MatMultNtTArgs {
   const none = new Int8Array(0);
   return {
-    q, lhs: none, lhsBase: 0, rhs: none, bias: null, dst: none, dstBase: 0, lhsRows: 0, rhsRows: 0, rhsCols: 0, lhsColsOffset: 0, acc: new Int32Array(4),
-    lhsView: null, lhsViewBase: -1, rhsView: null, rhsViewBase: -1,
+    q,
+    lhs: none,
+    lhsBase: 0,
+    rhs: none,
+    bias: null,
+    dst: none,
+    dstBase: 0,
+    lhsRows: 0,
+    rhsRows: 0,
+    rhsCols: 0,
+    lhsColsOffset: 0,
+    acc: new Int32Array(4),
+    lhsView: null,
+    lhsViewBase: -1,
+    rhsView: null,
+    rhsViewBase: -1,
   };
 }
 
@@ -122,10 +136,22 @@ function matMultNtTS8Words(g: MatMultNtTArgs): void {
           const l = lv.getInt32(la, true);
           const b = rv.getInt32(ra + rhsCols, true);
           const k = lv.getInt32(la + lco, true);
-          const a0 = (a << 24) >> 24, a2 = (a << 8) >> 24, a1 = (a << 16) >> 24, a3 = a >> 24;
-          const l0 = (l << 24) >> 24, l2 = (l << 8) >> 24, l1 = (l << 16) >> 24, l3 = l >> 24;
-          const b0 = (b << 24) >> 24, b2 = (b << 8) >> 24, b1 = (b << 16) >> 24, b3 = b >> 24;
-          const k0 = (k << 24) >> 24, k2 = (k << 8) >> 24, k1 = (k << 16) >> 24, k3 = k >> 24;
+          const a0 = (a << 24) >> 24,
+            a2 = (a << 8) >> 24,
+            a1 = (a << 16) >> 24,
+            a3 = a >> 24;
+          const l0 = (l << 24) >> 24,
+            l2 = (l << 8) >> 24,
+            l1 = (l << 16) >> 24,
+            l3 = l >> 24;
+          const b0 = (b << 24) >> 24,
+            b2 = (b << 8) >> 24,
+            b1 = (b << 16) >> 24,
+            b3 = b >> 24;
+          const k0 = (k << 24) >> 24,
+            k2 = (k << 8) >> 24,
+            k1 = (k << 16) >> 24,
+            k3 = k >> 24;
           r00 = (r00 + l0 * a0 + l2 * a2 + (l1 * a1 + l3 * a3)) | 0;
           r01 = (r01 + l0 * b0 + l2 * b2 + (l1 * b1 + l3 * b3)) | 0;
           r10 = (r10 + k0 * a0 + k2 * a2 + (k1 * a1 + k3 * a3)) | 0;
@@ -137,10 +163,22 @@ function matMultNtTS8Words(g: MatMultNtTArgs): void {
         const l = lv.getInt32(la, true);
         const b = rv.getInt32(ra + rhsCols, true);
         const k = lv.getInt32(la + lco, true);
-        const a0 = (a << 24) >> 24, a2 = (a << 8) >> 24, a1 = (a << 16) >> 24, a3 = a >> 24;
-        const l0 = (l << 24) >> 24, l2 = (l << 8) >> 24, l1 = (l << 16) >> 24, l3 = l >> 24;
-        const b0 = (b << 24) >> 24, b2 = (b << 8) >> 24, b1 = (b << 16) >> 24, b3 = b >> 24;
-        const k0 = (k << 24) >> 24, k2 = (k << 8) >> 24, k1 = (k << 16) >> 24, k3 = k >> 24;
+        const a0 = (a << 24) >> 24,
+          a2 = (a << 8) >> 24,
+          a1 = (a << 16) >> 24,
+          a3 = a >> 24;
+        const l0 = (l << 24) >> 24,
+          l2 = (l << 8) >> 24,
+          l1 = (l << 16) >> 24,
+          l3 = l >> 24;
+        const b0 = (b << 24) >> 24,
+          b2 = (b << 8) >> 24,
+          b1 = (b << 16) >> 24,
+          b3 = b >> 24;
+        const k0 = (k << 24) >> 24,
+          k2 = (k << 8) >> 24,
+          k1 = (k << 16) >> 24,
+          k3 = k >> 24;
         r00 = (r00 + l0 * a0 + l2 * a2 + (l1 * a1 + l3 * a3)) | 0;
         r01 = (r01 + l0 * b0 + l2 * b2 + (l1 * b1 + l3 * b3)) | 0;
         r10 = (r10 + k0 * a0 + k2 * a2 + (k1 * a1 + k3 * a3)) | 0;
@@ -175,7 +213,10 @@ function matMultNtTS8Words(g: MatMultNtTArgs): void {
           const a = rv.getInt32(ra, true);
           const b = rv.getInt32(ra + rhsCols, true);
           const l = lv.getInt32(la, true);
-          const l0 = (l << 24) >> 24, l2 = (l << 8) >> 24, l1 = (l << 16) >> 24, l3 = l >> 24;
+          const l0 = (l << 24) >> 24,
+            l2 = (l << 8) >> 24,
+            l1 = (l << 16) >> 24,
+            l3 = l >> 24;
           r00 = (r00 + l0 * ((a << 24) >> 24) + l2 * ((a << 8) >> 24) + (l1 * ((a << 16) >> 24) + l3 * (a >> 24))) | 0;
           r01 = (r01 + l0 * ((b << 24) >> 24) + l2 * ((b << 8) >> 24) + (l1 * ((b << 16) >> 24) + l3 * (b >> 24))) | 0;
         }
@@ -184,7 +225,10 @@ function matMultNtTS8Words(g: MatMultNtTArgs): void {
         const a = rv.getInt32(ra, true);
         const b = rv.getInt32(ra + rhsCols, true);
         const l = lv.getInt32(la, true);
-        const l0 = (l << 24) >> 24, l2 = (l << 8) >> 24, l1 = (l << 16) >> 24, l3 = l >> 24;
+        const l0 = (l << 24) >> 24,
+          l2 = (l << 8) >> 24,
+          l1 = (l << 16) >> 24,
+          l3 = l >> 24;
         r00 = (r00 + l0 * ((a << 24) >> 24) + l2 * ((a << 8) >> 24) + (l1 * ((a << 16) >> 24) + l3 * (a >> 24))) | 0;
         r01 = (r01 + l0 * ((b << 24) >> 24) + l2 * ((b << 8) >> 24) + (l1 * ((b << 16) >> 24) + l3 * (b >> 24))) | 0;
       }
@@ -275,10 +319,22 @@ function matMultNtTS8Bytes(g: MatMultNtTArgs): void {
       let col = 0;
       for (; col <= rhsCols - 16; col += 16) {
         for (let end = li + 16; li < end; li += 4, rp += 4) {
-          const a0 = rhs[rp]!, a1 = rhs[rp + 1]!, a2 = rhs[rp + 2]!, a3 = rhs[rp + 3]!;
-          const l0 = lhs[li]!, l1 = lhs[li + 1]!, l2 = lhs[li + 2]!, l3 = lhs[li + 3]!;
-          const b0 = rhs[rp + rhsCols]!, b1 = rhs[rp + rhsCols + 1]!, b2 = rhs[rp + rhsCols + 2]!, b3 = rhs[rp + rhsCols + 3]!;
-          const k0 = lhs[li + lco]!, k1 = lhs[li + lco + 1]!, k2 = lhs[li + lco + 2]!, k3 = lhs[li + lco + 3]!;
+          const a0 = rhs[rp]!,
+            a1 = rhs[rp + 1]!,
+            a2 = rhs[rp + 2]!,
+            a3 = rhs[rp + 3]!;
+          const l0 = lhs[li]!,
+            l1 = lhs[li + 1]!,
+            l2 = lhs[li + 2]!,
+            l3 = lhs[li + 3]!;
+          const b0 = rhs[rp + rhsCols]!,
+            b1 = rhs[rp + rhsCols + 1]!,
+            b2 = rhs[rp + rhsCols + 2]!,
+            b3 = rhs[rp + rhsCols + 3]!;
+          const k0 = lhs[li + lco]!,
+            k1 = lhs[li + lco + 1]!,
+            k2 = lhs[li + lco + 2]!,
+            k3 = lhs[li + lco + 3]!;
           r00 = (r00 + l0 * a0 + l2 * a2 + (l1 * a1 + l3 * a3)) | 0;
           r01 = (r01 + l0 * b0 + l2 * b2 + (l1 * b1 + l3 * b3)) | 0;
           r10 = (r10 + k0 * a0 + k2 * a2 + (k1 * a1 + k3 * a3)) | 0;
@@ -286,10 +342,22 @@ function matMultNtTS8Bytes(g: MatMultNtTArgs): void {
         }
       }
       for (; col <= rhsCols - 4; col += 4, li += 4, rp += 4) {
-        const a0 = rhs[rp]!, a1 = rhs[rp + 1]!, a2 = rhs[rp + 2]!, a3 = rhs[rp + 3]!;
-        const l0 = lhs[li]!, l1 = lhs[li + 1]!, l2 = lhs[li + 2]!, l3 = lhs[li + 3]!;
-        const b0 = rhs[rp + rhsCols]!, b1 = rhs[rp + rhsCols + 1]!, b2 = rhs[rp + rhsCols + 2]!, b3 = rhs[rp + rhsCols + 3]!;
-        const k0 = lhs[li + lco]!, k1 = lhs[li + lco + 1]!, k2 = lhs[li + lco + 2]!, k3 = lhs[li + lco + 3]!;
+        const a0 = rhs[rp]!,
+          a1 = rhs[rp + 1]!,
+          a2 = rhs[rp + 2]!,
+          a3 = rhs[rp + 3]!;
+        const l0 = lhs[li]!,
+          l1 = lhs[li + 1]!,
+          l2 = lhs[li + 2]!,
+          l3 = lhs[li + 3]!;
+        const b0 = rhs[rp + rhsCols]!,
+          b1 = rhs[rp + rhsCols + 1]!,
+          b2 = rhs[rp + rhsCols + 2]!,
+          b3 = rhs[rp + rhsCols + 3]!;
+        const k0 = lhs[li + lco]!,
+          k1 = lhs[li + lco + 1]!,
+          k2 = lhs[li + lco + 2]!,
+          k3 = lhs[li + lco + 3]!;
         r00 = (r00 + l0 * a0 + l2 * a2 + (l1 * a1 + l3 * a3)) | 0;
         r01 = (r01 + l0 * b0 + l2 * b2 + (l1 * b1 + l3 * b3)) | 0;
         r10 = (r10 + k0 * a0 + k2 * a2 + (k1 * a1 + k3 * a3)) | 0;
@@ -321,15 +389,23 @@ function matMultNtTS8Bytes(g: MatMultNtTArgs): void {
       let col = 0;
       for (; col <= rhsCols - 16; col += 16) {
         for (let end = li + 16; li < end; li += 4, rp += 4) {
-          const l0 = lhs[li]!, l1 = lhs[li + 1]!, l2 = lhs[li + 2]!, l3 = lhs[li + 3]!;
+          const l0 = lhs[li]!,
+            l1 = lhs[li + 1]!,
+            l2 = lhs[li + 2]!,
+            l3 = lhs[li + 3]!;
           r00 = (r00 + l0 * rhs[rp]! + l2 * rhs[rp + 2]! + (l1 * rhs[rp + 1]! + l3 * rhs[rp + 3]!)) | 0;
-          r01 = (r01 + l0 * rhs[rp + rhsCols]! + l2 * rhs[rp + rhsCols + 2]! + (l1 * rhs[rp + rhsCols + 1]! + l3 * rhs[rp + rhsCols + 3]!)) | 0;
+          r01 =
+            (r01 + l0 * rhs[rp + rhsCols]! + l2 * rhs[rp + rhsCols + 2]! + (l1 * rhs[rp + rhsCols + 1]! + l3 * rhs[rp + rhsCols + 3]!)) | 0;
         }
       }
       for (; col <= rhsCols - 4; col += 4, li += 4, rp += 4) {
-        const l0 = lhs[li]!, l1 = lhs[li + 1]!, l2 = lhs[li + 2]!, l3 = lhs[li + 3]!;
+        const l0 = lhs[li]!,
+          l1 = lhs[li + 1]!,
+          l2 = lhs[li + 2]!,
+          l3 = lhs[li + 3]!;
         r00 = (r00 + l0 * rhs[rp]! + l2 * rhs[rp + 2]! + (l1 * rhs[rp + 1]! + l3 * rhs[rp + 3]!)) | 0;
-        r01 = (r01 + l0 * rhs[rp + rhsCols]! + l2 * rhs[rp + rhsCols + 2]! + (l1 * rhs[rp + rhsCols + 1]! + l3 * rhs[rp + rhsCols + 3]!)) | 0;
+        r01 =
+          (r01 + l0 * rhs[rp + rhsCols]! + l2 * rhs[rp + rhsCols + 2]! + (l1 * rhs[rp + rhsCols + 1]! + l3 * rhs[rp + rhsCols + 3]!)) | 0;
       }
       for (; col < rhsCols; col++, li++, rp++) {
         const l = lhs[li]!;
@@ -346,7 +422,16 @@ function matMultNtTS8Bytes(g: MatMultNtTArgs): void {
 }
 
 /** Emulated 4-column block of two lhs rows x two rhs rows: 4 loads, 8 SXTB16, 8 SMLAD. */
-function blockPairEmu(m: SimdMachine, lhs: Int8Array, lp: number, lco: number, rhs: Int8Array, rp: number, rhsCols: number, acc: Int32Array): void {
+function blockPairEmu(
+  m: SimdMachine,
+  lhs: Int8Array,
+  lp: number,
+  lco: number,
+  rhs: Int8Array,
+  rp: number,
+  rhsCols: number,
+  acc: Int32Array,
+): void {
   let val1 = m.ldcS8x4(rhs, rp);
   const val2 = m.sxtb16(val1);
   let val0 = m.ldS8x4(lhs, lp);

@@ -29,7 +29,15 @@ export function s8ToS16UnorderedFast(src: Int8Array, si: number, dst: Int16Array
 }
 
 /** Emulated mode: PKHBT, LDR, SXTAB16, SXTAB16 ROR #8, two STR per block. */
-export function s8ToS16UnorderedEmu(m: SimdMachine, src: Int8Array, si: number, dst: Int16Array, di: number, n: number, offset: number): void {
+export function s8ToS16UnorderedEmu(
+  m: SimdMachine,
+  src: Int8Array,
+  si: number,
+  dst: Int16Array,
+  di: number,
+  n: number,
+  offset: number,
+): void {
   m.call();
   const offsetX2 = m.pkhbt(offset, offset, 16);
   let blocks = n >> 2;

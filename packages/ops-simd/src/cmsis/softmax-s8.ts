@@ -72,7 +72,10 @@ export function softmaxS8Fast(g: SoftmaxParams, input: Int8Array, output: Int8Ar
     let sum = 0;
     for (let c = 0; c < n; c++) {
       const diff = input[base + c]! - max;
-      if (diff >= g.diffMin) sum = (sum + roundingDivideByPOT(expOnNegativeValues(saturatingRoundingDoublingHighMul(Math.imul(diff, mask), g.mult)), ACCUM_BITS)) | 0;
+      if (diff >= g.diffMin)
+        sum =
+          (sum + roundingDivideByPOT(expOnNegativeValues(saturatingRoundingDoublingHighMul(Math.imul(diff, mask), g.mult)), ACCUM_BITS)) |
+          0;
     }
     const headroom = Math.clz32(sum);
     const shiftedScale = oneOverOnePlusX(((sum > 0 ? sum << headroom : 0) - 2147483648) | 0);

@@ -18,5 +18,20 @@ export interface PoolParams {
 
 /** An all-zero PoolParams. */
 export function emptyPoolParams(): PoolParams {
-  return { batches: 0, inH: 0, inW: 0, ch: 0, outH: 0, outW: 0, kH: 0, kW: 0, strideH: 1, strideW: 1, padH: 0, padW: 0, actMin: -128, actMax: 127 };
+  return {
+    batches: 0,
+    inH: 0,
+    inW: 0,
+    ch: 0,
+    outH: 0,
+    outW: 0,
+    kH: 0,
+    kW: 0,
+    strideH: 1,
+    strideW: 1,
+    padH: 0,
+    padW: 0,
+    actMin: -128,
+    actMax: 127,
+  };
 }

@@ -41,9 +41,29 @@ export interface ConvParams {
 export function emptyConvParams(): ConvParams {
   const none = new Int32Array(0);
   return {
-    batches: 0, inH: 0, inW: 0, inC: 0, kH: 0, kW: 0, kC: 0, outH: 0, outW: 0, outC: 0, chMult: 1,
-    strideH: 1, strideW: 1, padH: 0, padW: 0, dilH: 1, dilW: 1,
-    inputOffset: 0, outputOffset: 0, actMin: -128, actMax: 127, multiplier: none, shift: none,
+    batches: 0,
+    inH: 0,
+    inW: 0,
+    inC: 0,
+    kH: 0,
+    kW: 0,
+    kC: 0,
+    outH: 0,
+    outW: 0,
+    outC: 0,
+    chMult: 1,
+    strideH: 1,
+    strideW: 1,
+    padH: 0,
+    padW: 0,
+    dilH: 1,
+    dilW: 1,
+    inputOffset: 0,
+    outputOffset: 0,
+    actMin: -128,
+    actMax: 127,
+    multiplier: none,
+    shift: none,
   };
 }
 

@@ -69,7 +69,18 @@ describe('arm_nn_mat_mult_nt_t_s8 fast: word path = byte path = emulated', () =>
     };
     const run = (mode: 'words' | 'bytes' | 'emu') => {
       const g: MatMultNtTArgs = newMatMultNtTArgs(q);
-      Object.assign(g, { lhs, lhsBase: 0, rhs, bias, dst: new Int8Array(lhsRows * rhsRows), dstBase: 0, lhsRows, rhsRows, rhsCols, lhsColsOffset: lco });
+      Object.assign(g, {
+        lhs,
+        lhsBase: 0,
+        rhs,
+        bias,
+        dst: new Int8Array(lhsRows * rhsRows),
+        dstBase: 0,
+        lhsRows,
+        rhsRows,
+        rhsCols,
+        lhsColsOffset: lco,
+      });
       if (mode === 'words') {
         const w = words(lhs, rhs);
         Object.assign(g, { lhsView: w.inView, lhsViewBase: w.inBase, rhsView: w.wView, rhsViewBase: w.wBase });
@@ -89,9 +100,25 @@ function dwParams(inH: number, inW: number, inC: number, chMult: number, k: numb
   const p = emptyConvParams();
   const outC = inC * chMult;
   Object.assign(p, {
-    batches: 1, inH, inW, inC, kH: k, kW: k, kC: 1, outC, chMult, strideH: stride, strideW: stride, padH: pad, padW: pad,
-    outH: Math.floor((inH + 2 * pad - k) / stride) + 1, outW: Math.floor((inW + 2 * pad - k) / stride) + 1,
-    inputOffset: 9, outputOffset: 3, actMin: -128, actMax: 127,
+    batches: 1,
+    inH,
+    inW,
+    inC,
+    kH: k,
+    kW: k,
+    kC: 1,
+    outC,
+    chMult,
+    strideH: stride,
+    strideW: stride,
+    padH: pad,
+    padW: pad,
+    outH: Math.floor((inH + 2 * pad - k) / stride) + 1,
+    outW: Math.floor((inW + 2 * pad - k) / stride) + 1,
+    inputOffset: 9,
+    outputOffset: 3,
+    actMin: -128,
+    actMax: 127,
     multiplier: Int32Array.from({ length: outC }, (_, i) => 1100000000 + i * 3456789),
     shift: Int32Array.from({ length: outC }, (_, i) => -(i % 7) - 2),
   });

@@ -46,13 +46,39 @@ const cases: PathCase[] = [
   },
   {
     name: 'im2col stride 2, dilation 2, VALID, per-tensor filter scale',
-    c: { inH: 9, inW: 8, inC: 2, outC: 4, kH: 3, kW: 2, strideH: 2, strideW: 2, dilH: 2, dilW: 2, padding: Padding.VALID, perChannel: false, seed: 6 },
+    c: {
+      inH: 9,
+      inW: 8,
+      inC: 2,
+      outC: 4,
+      kH: 3,
+      kW: 2,
+      strideH: 2,
+      strideW: 2,
+      dilH: 2,
+      dilW: 2,
+      padding: Padding.VALID,
+      perChannel: false,
+      seed: 6,
+    },
     path: 'arm_convolve_s8',
     scratch: [2 * 12 * 2],
   },
   {
     name: 'im2col with padding on a 1x1 filter rejected by the fast paths (dilation) and batch 2',
-    c: { batches: 2, inH: 4, inW: 3, inC: 5, outC: 6, kH: 2, kW: 2, strideH: 1, strideW: 2, seed: 7, activation: ActivationFunctionType.RELU },
+    c: {
+      batches: 2,
+      inH: 4,
+      inW: 3,
+      inC: 5,
+      outC: 6,
+      kH: 2,
+      kW: 2,
+      strideH: 1,
+      strideW: 2,
+      seed: 7,
+      activation: ActivationFunctionType.RELU,
+    },
     path: 'arm_convolve_s8',
     scratch: [2 * 20 * 2],
   },
@@ -92,7 +118,10 @@ describe('CONV_2D (CMSIS-NN paths) matches the TFLM reference', () => {
   });
 
   it('counts exactly 8 SMLADs for two positions x two channels x four columns (one 2x2 block)', () => {
-    const { harness, counters } = buildConv({ inH: 1, inW: 2, inC: 4, outC: 2, kH: 1, kW: 1, padding: Padding.VALID, seed: 9, strideW: 1 }, 'emulated');
+    const { harness, counters } = buildConv(
+      { inH: 1, inW: 2, inC: 4, outC: 2, kH: 1, kW: 1, padding: Padding.VALID, seed: 9, strideW: 1 },
+      'emulated',
+    );
     // 1x1 stride 1 -> arm_nn_mat_mult_nt_t_s8: 8 SMLAD + 2 MUL for the input-offset contributions
     harness.invoke();
     expect(counters.get(0)!.counts[MAC]).toBe(10);
@@ -114,7 +143,15 @@ describe('CONV_2D (CMSIS-NN paths) matches the TFLM reference', () => {
 
 describe('CONV_2D supports() and validation', () => {
   const { reg } = kernelFor(BuiltinOperator.CONV_2D, 'fast');
-  const opts = { padding: Padding.VALID, strideW: 1, strideH: 1, fusedActivationFunction: ActivationFunctionType.NONE, dilationWFactor: 1, dilationHFactor: 1, quantizedBiasType: 0 };
+  const opts = {
+    padding: Padding.VALID,
+    strideW: 1,
+    strideH: 1,
+    fusedActivationFunction: ActivationFunctionType.NONE,
+    dilationWFactor: 1,
+    dilationHFactor: 1,
+    quantizedBiasType: 0,
+  };
 
   it('declines float32 and int16 nodes so another provider serves them', () => {
     for (const type of [TensorType.FLOAT32, TensorType.INT16]) {

@@ -115,9 +115,12 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   p.strideW = params.strideW;
   p.dilH = params.dilationHFactor;
   p.dilW = params.dilationWFactor;
-  if (output.dims[0] !== p.batches) throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${p.batches}`);
-  if (output.dims[3] !== p.outC) throw new KernelError(OP, node.index, `output has ${output.dims[3]} channels, filter (tensor ${filter.index}) has ${p.outC}`);
-  if (p.kC < 1 || p.inC % p.kC !== 0) throw new KernelError(OP, node.index, `input depth ${p.inC} is not a multiple of the filter depth ${p.kC}`);
+  if (output.dims[0] !== p.batches)
+    throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${p.batches}`);
+  if (output.dims[3] !== p.outC)
+    throw new KernelError(OP, node.index, `output has ${output.dims[3]} channels, filter (tensor ${filter.index}) has ${p.outC}`);
+  if (p.kC < 1 || p.inC % p.kC !== 0)
+    throw new KernelError(OP, node.index, `input depth ${p.inC} is not a multiple of the filter depth ${p.kC}`);
   const groups = p.inC / p.kC;
   if (p.outC % groups !== 0) throw new KernelError(OP, node.index, `${p.outC} output channels cannot be split into ${groups} groups`);
   expectBias(OP, node, bias, p.outC);
@@ -139,7 +142,12 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   data.scratchIndex = bytes > 0 ? context.requestScratchBufferInArena(bytes) : -1;
   data.hasBias = bias !== null;
   data.nt = newMatMultNtTArgs({
-    lhsOffset: p.inputOffset, dstOffset: p.outputOffset, actMin: p.actMin, actMax: p.actMax, multiplier: p.multiplier, shift: p.shift,
+    lhsOffset: p.inputOffset,
+    dstOffset: p.outputOffset,
+    actMin: p.actMin,
+    actMax: p.actMax,
+    multiplier: p.multiplier,
+    shift: p.shift,
   });
   data.work.p = p;
   data.work.kernel = newMatMultKernelArgs(p);

@@ -78,13 +78,18 @@ export function windowGeometry(
 
 /** Throws unless `t` is of `type`. */
 export function expectType(op: string, node: Node, what: string, t: Tensor, type: TensorType): void {
-  if (t.type !== type) throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must be ${tensorTypeName(type)}, got ${tensorTypeName(t.type)}`);
+  if (t.type !== type)
+    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must be ${tensorTypeName(type)}, got ${tensorTypeName(t.type)}`);
 }
 
 /** Throws unless `t` has rank `rank`. */
 export function expectRank(op: string, node: Node, what: string, t: Tensor, rank: number): void {
   if (t.dims.length !== rank) {
-    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must have rank ${rank}, got shape [${Array.from(t.dims).join(', ')}]`);
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} (tensor ${t.index}) must have rank ${rank}, got shape [${Array.from(t.dims).join(', ')}]`,
+    );
   }
 }
 
@@ -144,7 +149,11 @@ export function perChannelQuantization(
     throw new KernelError(op, node.index, `filter (tensor ${filter.index}) has ${q.scale.length} scales, expected 1 or ${channels}`);
   }
   if (q.scale.length > 1 && q.quantizedDimension !== quantizedDimension) {
-    throw new KernelError(op, node.index, `filter (tensor ${filter.index}) is quantized along dimension ${q.quantizedDimension}, expected ${quantizedDimension}`);
+    throw new KernelError(
+      op,
+      node.index,
+      `filter (tensor ${filter.index}) is quantized along dimension ${q.quantizedDimension}, expected ${quantizedDimension}`,
+    );
   }
   const multiplier = context.allocatePersistentBuffer(channels * 4).i32.subarray(0, channels);
   const shift = context.allocatePersistentBuffer(channels * 4).i32.subarray(0, channels);

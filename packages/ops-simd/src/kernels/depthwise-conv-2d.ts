@@ -108,11 +108,21 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   p.kW = filter.dims[2]!;
   p.kC = 1;
   p.outC = filter.dims[3]!;
-  if (filter.dims[0] !== 1) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) must have shape [1, kH, kW, C], got [${Array.from(filter.dims).join(', ')}]`);
+  if (filter.dims[0] !== 1)
+    throw new KernelError(
+      OP,
+      node.index,
+      `filter (tensor ${filter.index}) must have shape [1, kH, kW, C], got [${Array.from(filter.dims).join(', ')}]`,
+    );
   if (output.dims[0] !== p.batches || output.dims[3] !== p.outC) {
-    throw new KernelError(OP, node.index, `output shape [${Array.from(output.dims).join(', ')}] does not match batch ${p.batches} and ${p.outC} channels`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output shape [${Array.from(output.dims).join(', ')}] does not match batch ${p.batches} and ${p.outC} channels`,
+    );
   }
-  if (p.inC < 1 || p.outC % p.inC !== 0) throw new KernelError(OP, node.index, `output channels ${p.outC} are not a multiple of the input channels ${p.inC}`);
+  if (p.inC < 1 || p.outC % p.inC !== 0)
+    throw new KernelError(OP, node.index, `output channels ${p.outC} are not a multiple of the input channels ${p.inC}`);
   p.chMult = p.outC / p.inC;
   p.strideH = params.strideH;
   p.strideW = params.strideW;
@@ -131,7 +141,8 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   p.inputOffset = -input.params.zeroPoint;
   p.outputOffset = output.params.zeroPoint;
   data.path = selectDepthwisePath(p);
-  data.scratchIndex = data.path === 'arm_depthwise_conv_s8_opt' ? context.requestScratchBufferInArena(depthwiseConvS8OptBufferSize(p.inC, p.kH, p.kW)) : -1;
+  data.scratchIndex =
+    data.path === 'arm_depthwise_conv_s8_opt' ? context.requestScratchBufferInArena(depthwiseConvS8OptBufferSize(p.inC, p.kH, p.kW)) : -1;
   data.hasBias = bias !== null;
   data.emu = nodeEmulation(o, node, OP, data.path);
   // Word access for the fast mode: the arena (where the per-channel data just went) and the weights' buffer.
@@ -175,7 +186,8 @@ function invoke(context: TfLiteContext, node: Node): void {
     data.words.inBase = viewBase(data.words.inView, input);
     data.words.wBase = viewBase(data.words.wView, filter);
     if (data.path === 'arm_depthwise_conv_3x3_s8') depthwiseConv3x3Fast(p, input, filter, bias, output, data.words);
-    else if (data.path === 'arm_depthwise_conv_s8_opt') depthwiseConvS8OptFast(p, input, filter, bias, output, context.getScratchBuffer(data.scratchIndex).i16);
+    else if (data.path === 'arm_depthwise_conv_s8_opt')
+      depthwiseConvS8OptFast(p, input, filter, bias, output, context.getScratchBuffer(data.scratchIndex).i16);
     else depthwiseConvS8Fast(p, input, filter, bias, output, data.words);
     return;
   }
@@ -184,7 +196,8 @@ function invoke(context: TfLiteContext, node: Node): void {
   m.alu(6);
   m.branch(3);
   if (data.path === 'arm_depthwise_conv_3x3_s8') depthwiseConv3x3Emu(m, p, input, filter, bias, output, data.acc);
-  else if (data.path === 'arm_depthwise_conv_s8_opt') depthwiseConvS8OptEmu(m, p, input, filter, bias, output, context.getScratchBuffer(data.scratchIndex).i16);
+  else if (data.path === 'arm_depthwise_conv_s8_opt')
+    depthwiseConvS8OptEmu(m, p, input, filter, bias, output, context.getScratchBuffer(data.scratchIndex).i16);
   else depthwiseConvS8Emu(m, p, input, filter, bias, output, data.acc);
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, BuiltinOperator, KernelHarness, TensorType, calculateActivationRangeQuantized, quantizeMultiplier } from '@micrort/core';
+import {
+  ActivationFunctionType,
+  BuiltinOperator,
+  KernelHarness,
+  TensorType,
+  calculateActivationRangeQuantized,
+  quantizeMultiplier,
+} from '@micrort/core';
 import { MAC, REQUANT } from '../counters.js';
 import { kernelFor } from '../__tests__/harness-cases.js';
 import { randomInt8, refAdd, refMul, rng } from '../__tests__/reference-math.js';
@@ -43,7 +50,20 @@ function build(kind: 'add' | 'mul', c: EwCase, mode: SimdMode) {
     const q1 = quantizeMultiplier(f(c.s1) / twiceMax);
     const q2 = quantizeMultiplier(f(c.s2) / twiceMax);
     const qo = quantizeMultiplier(twiceMax / ((1 << 20) * f(c.so)));
-    expected = refAdd(a, b, { in1Off: -c.z1, in2Off: -c.z2, outOff: c.zo, leftShift: 20, m1: q1.multiplier, s1: q1.shift, m2: q2.multiplier, s2: q2.shift, mo: qo.multiplier, so: qo.shift, lo, hi });
+    expected = refAdd(a, b, {
+      in1Off: -c.z1,
+      in2Off: -c.z2,
+      outOff: c.zo,
+      leftShift: 20,
+      m1: q1.multiplier,
+      s1: q1.shift,
+      m2: q2.multiplier,
+      s2: q2.shift,
+      mo: qo.multiplier,
+      so: qo.shift,
+      lo,
+      hi,
+    });
   } else {
     const q = quantizeMultiplier((f(c.s1) * f(c.s2)) / f(c.so));
     expected = refMul(a, b, -c.z1, -c.z2, c.zo, q.multiplier, q.shift, lo, hi);
@@ -52,8 +72,14 @@ function build(kind: 'add' | 'mul', c: EwCase, mode: SimdMode) {
 }
 
 const cases: { name: string; c: EwCase }[] = [
-  { name: '4-D, 2*3*3*5 = 90 elements (word blocks + 2 leftover)', c: { shape: [2, 3, 3, 5], s1: 0.05, z1: 3, s2: 0.08, z2: -20, so: 0.1, zo: 7 } },
-  { name: 'equal scales, RELU, 7 elements', c: { shape: [7], s1: 0.02, z1: -128, s2: 0.02, z2: 127, so: 0.03, zo: -128, activation: ActivationFunctionType.RELU, seed: 2 } },
+  {
+    name: '4-D, 2*3*3*5 = 90 elements (word blocks + 2 leftover)',
+    c: { shape: [2, 3, 3, 5], s1: 0.05, z1: 3, s2: 0.08, z2: -20, so: 0.1, zo: 7 },
+  },
+  {
+    name: 'equal scales, RELU, 7 elements',
+    c: { shape: [7], s1: 0.02, z1: -128, s2: 0.02, z2: 127, so: 0.03, zo: -128, activation: ActivationFunctionType.RELU, seed: 2 },
+  },
   { name: 'output multiplier > 1 for MUL', c: { shape: [3, 4], s1: 0.5, z1: 0, s2: 0.4, z2: 1, so: 0.01, zo: 0, seed: 3 } },
 ];
 

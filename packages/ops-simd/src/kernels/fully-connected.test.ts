@@ -48,7 +48,13 @@ function buildFc(c: FcCase, mode: SimdMode) {
     ],
     inputs: bias ? [0, 1, 2] : [0, 1],
     outputs: [3],
-    builtinData: { fusedActivationFunction: activation, weightsFormat: FullyConnectedWeightsFormat.DEFAULT, keepNumDims: c.outShape.length > 2, asymmetricQuantizeInputs: false, quantizedBiasType: 0 },
+    builtinData: {
+      fusedActivationFunction: activation,
+      weightsFormat: FullyConnectedWeightsFormat.DEFAULT,
+      keepNumDims: c.outShape.length > 2,
+      asymmetricQuantizeInputs: false,
+      quantizedBiasType: 0,
+    },
   });
   const [lo, hi] = calculateActivationRangeQuantized(activation, harness.tensors[3]!);
   const q = quantizeMultiplier(Math.fround(Math.fround(inScale) * Math.fround(fScale)) / Math.fround(outScale));
@@ -57,11 +63,41 @@ function buildFc(c: FcCase, mode: SimdMode) {
 }
 
 const cases: { name: string; c: FcCase; path: string; scratch: number[]; persistent: (rows: number) => number }[] = [
-  { name: '2-D, odd rows, depth 10 (2-column tail), kernel sums', c: { outShape: [2, 5], depth: 10 }, path: 'arm_fully_connected_s8', scratch: [], persistent: (n) => alignUp(n * 4) },
-  { name: 'DSP formulation without kernel sums', c: { outShape: [3, 6], depth: 13, kernelSums: false, seed: 2 }, path: 'arm_fully_connected_s8', scratch: [], persistent: () => 0 },
-  { name: 'non-constant weights: kernel sums in scratch', c: { outShape: [1, 4], depth: 9, constantWeights: false, seed: 3 }, path: 'arm_fully_connected_s8', scratch: [16], persistent: () => 0 },
-  { name: 'rank-3 output, depth % 4 == 0: 1x1 convolution', c: { outShape: [1, 3, 7], depth: 8, seed: 4 }, path: 'arm_convolve_1x1_s8_fast', scratch: [], persistent: (n) => 2 * alignUp(n * 4) },
-  { name: 'no bias, RELU', c: { outShape: [2, 3], depth: 16, bias: false, activation: ActivationFunctionType.RELU, seed: 5 }, path: 'arm_fully_connected_s8', scratch: [], persistent: (n) => alignUp(n * 4) },
+  {
+    name: '2-D, odd rows, depth 10 (2-column tail), kernel sums',
+    c: { outShape: [2, 5], depth: 10 },
+    path: 'arm_fully_connected_s8',
+    scratch: [],
+    persistent: (n) => alignUp(n * 4),
+  },
+  {
+    name: 'DSP formulation without kernel sums',
+    c: { outShape: [3, 6], depth: 13, kernelSums: false, seed: 2 },
+    path: 'arm_fully_connected_s8',
+    scratch: [],
+    persistent: () => 0,
+  },
+  {
+    name: 'non-constant weights: kernel sums in scratch',
+    c: { outShape: [1, 4], depth: 9, constantWeights: false, seed: 3 },
+    path: 'arm_fully_connected_s8',
+    scratch: [16],
+    persistent: () => 0,
+  },
+  {
+    name: 'rank-3 output, depth % 4 == 0: 1x1 convolution',
+    c: { outShape: [1, 3, 7], depth: 8, seed: 4 },
+    path: 'arm_convolve_1x1_s8_fast',
+    scratch: [],
+    persistent: (n) => 2 * alignUp(n * 4),
+  },
+  {
+    name: 'no bias, RELU',
+    c: { outShape: [2, 3], depth: 16, bias: false, activation: ActivationFunctionType.RELU, seed: 5 },
+    path: 'arm_fully_connected_s8',
+    scratch: [],
+    persistent: (n) => alignUp(n * 4),
+  },
 ];
 
 describe('FULLY_CONNECTED (CMSIS-NN) matches the TFLM reference', () => {
@@ -100,7 +136,13 @@ describe('FULLY_CONNECTED (CMSIS-NN) matches the TFLM reference', () => {
         ],
         inputs: [0, 1],
         outputs: [2],
-        builtinData: { fusedActivationFunction: 0, weightsFormat: 0, keepNumDims: false, asymmetricQuantizeInputs: false, quantizedBiasType: 0 },
+        builtinData: {
+          fusedActivationFunction: 0,
+          weightsFormat: 0,
+          keepNumDims: false,
+          asymmetricQuantizeInputs: false,
+          quantizedBiasType: 0,
+        },
       });
     expect(mk(0.1, 0).supports()).toBe(true);
     expect(mk([0.1, 0.2], [0, 0]).supportsAnswer()).toBe('per-channel weights (handles per-tensor weights)');

@@ -28,7 +28,13 @@ import {
 } from '@micrort/core';
 import { convolve1x1FastEmu, convolve1x1FastFast } from '../cmsis/convolve-1x1.js';
 import { bufferView, viewBase } from '../cmsis/word-view.js';
-import { fullyConnectedS8Emu, fullyConnectedS8Fast, vectorSumS8Emu, vectorSumS8Fast, type FullyConnectedArgs } from '../cmsis/fully-connected-s8.js';
+import {
+  fullyConnectedS8Emu,
+  fullyConnectedS8Fast,
+  vectorSumS8Emu,
+  vectorSumS8Fast,
+  type FullyConnectedArgs,
+} from '../cmsis/fully-connected-s8.js';
 import { newMatMultNtTArgs, type MatMultNtTArgs } from '../cmsis/mat-mult-nt-t-s8.js';
 import { emptyConvParams, type ConvParams } from '../cmsis/types.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
@@ -79,14 +85,21 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   expectQuantized(OP, node, 'input', input);
   expectQuantized(OP, node, 'filter', filter);
   expectQuantized(OP, node, 'output', output);
-  if (filter.dims.length !== 2) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) must be 2-D, got [${Array.from(filter.dims).join(', ')}]`);
-  if (output.dims.length < 2 || output.dims.length > 4) throw new KernelError(OP, node.index, `output (tensor ${output.index}) must have rank 2..4, got ${output.dims.length}`);
+  if (filter.dims.length !== 2)
+    throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) must be 2-D, got [${Array.from(filter.dims).join(', ')}]`);
+  if (output.dims.length < 2 || output.dims.length > 4)
+    throw new KernelError(OP, node.index, `output (tensor ${output.index}) must have rank 2..4, got ${output.dims.length}`);
   const depth = filter.dims[1]!;
   const rows = output.dims[output.dims.length - 1]!;
-  if (filter.dims[0] !== rows) throw new KernelError(OP, node.index, `filter has ${filter.dims[0]} rows but the output has ${rows} channels`);
+  if (filter.dims[0] !== rows)
+    throw new KernelError(OP, node.index, `filter has ${filter.dims[0]} rows but the output has ${rows} channels`);
   const batches = output.elementCount / rows;
   if (input.elementCount !== batches * depth) {
-    throw new KernelError(OP, node.index, `input (tensor ${input.index}) has ${input.elementCount} elements, expected ${batches} batches x ${depth}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input (tensor ${input.index}) has ${input.elementCount} elements, expected ${batches} batches x ${depth}`,
+    );
   }
   expectBias(OP, node, bias, rows);
   const qm = checkedQuantizeMultiplier(OP, node, perTensorMultiplier(input, filter, output), 'output multiplier');
@@ -182,7 +195,18 @@ export function createFullyConnected(o: ResolvedOptions): Registration<FcData> {
       const conv = emptyConvParams();
       return {
         path: 'arm_fully_connected_s8',
-        fc: { batches: 0, depth: 0, rows: 0, lhsOffset: 0, dstOffset: 0, multiplier: 0, shift: 0, actMin: -128, actMax: 127, kernelSums: null },
+        fc: {
+          batches: 0,
+          depth: 0,
+          rows: 0,
+          lhsOffset: 0,
+          dstOffset: 0,
+          multiplier: 0,
+          shift: 0,
+          actMin: -128,
+          actMax: 127,
+          kernelSums: null,
+        },
         conv,
         nt: newMatMultNtTArgs({ lhsOffset: 0, dstOffset: 0, actMin: -128, actMax: 127, multiplier: conv.multiplier, shift: conv.shift }),
         sumsScratch: -1,

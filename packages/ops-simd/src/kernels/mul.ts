@@ -3,7 +3,14 @@
  * arm_elementwise_mul_s8 with TFLM's CalculateOpDataMul multiplier
  * `double(scale_1) * double(scale_2) / double(output scale)`. No scratch.
  */
-import { BuiltinOperator, checkedQuantizeMultiplier, type MulOptions, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import {
+  BuiltinOperator,
+  checkedQuantizeMultiplier,
+  type MulOptions,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+} from '@micrort/core';
 import { elementwiseMulS8Emu, elementwiseMulS8Fast, type MulParams } from '../cmsis/elementwise-mul-s8.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';

@@ -3,16 +3,7 @@
  * rescaling, as TFLM: the converter gives both the same quantization), rank 4, window geometry and the
  * fused-activation range.
  */
-import {
-  KernelError,
-  TensorType,
-  checkArity,
-  getInput,
-  getOutput,
-  type Node,
-  type Pool2DOptions,
-  type TfLiteContext,
-} from '@micrort/core';
+import { KernelError, TensorType, checkArity, getInput, getOutput, type Node, type Pool2DOptions, type TfLiteContext } from '@micrort/core';
 import type { PoolParams } from '../cmsis/types-pool.js';
 import { arityReason, int8Reason } from './supports-common.js';
 import { expectPositive, expectQuantized, expectRank, expectType, quantizedActivationRange, windowGeometry } from './conv-common.js';
@@ -44,7 +35,11 @@ export function preparePooling(op: string, context: TfLiteContext, node: Node, p
   p.inW = input.dims[2]!;
   p.ch = input.dims[3]!;
   if (output.dims[0] !== p.batches || output.dims[3] !== p.ch) {
-    throw new KernelError(op, node.index, `output shape [${Array.from(output.dims).join(', ')}] does not match input [${Array.from(input.dims).join(', ')}]`);
+    throw new KernelError(
+      op,
+      node.index,
+      `output shape [${Array.from(output.dims).join(', ')}] does not match input [${Array.from(input.dims).join(', ')}]`,
+    );
   }
   p.kH = params.filterHeight;
   p.kW = params.filterWidth;

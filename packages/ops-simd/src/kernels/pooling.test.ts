@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, BuiltinOperator, KernelHarness, Padding, TensorType, calculateActivationRangeQuantized } from '@micrort/core';
+import {
+  ActivationFunctionType,
+  BuiltinOperator,
+  KernelHarness,
+  Padding,
+  TensorType,
+  calculateActivationRangeQuantized,
+} from '@micrort/core';
 import { DIV, LOAD } from '../counters.js';
 import { kernelFor, outAndPad } from '../__tests__/harness-cases.js';
 import { randomInt8, refPool, rng } from '../__tests__/reference-math.js';
@@ -36,7 +43,14 @@ function buildPool(kind: 'avg' | 'max', c: PoolCase, mode: SimdMode) {
     ],
     inputs: [0],
     outputs: [1],
-    builtinData: { padding: c.padding, strideW: c.strideW, strideH: c.strideH, filterWidth: c.kW, filterHeight: c.kH, fusedActivationFunction: activation },
+    builtinData: {
+      padding: c.padding,
+      strideW: c.strideW,
+      strideH: c.strideH,
+      filterWidth: c.kW,
+      filterHeight: c.kH,
+      fusedActivationFunction: activation,
+    },
   });
   const [lo, hi] = calculateActivationRangeQuantized(activation, harness.tensors[1]!);
   const expected = refPool(kind, batches, c.inH, c.inW, c.ch, outH, outW, c.kH, c.kW, c.strideH, c.strideW, padH, padW, lo, hi, input);
@@ -44,9 +58,30 @@ function buildPool(kind: 'avg' | 'max', c: PoolCase, mode: SimdMode) {
 }
 
 const cases: { name: string; c: PoolCase }[] = [
-  { name: '2x2 stride 2 VALID, 7 channels (word + byte tails)', c: { inH: 6, inW: 6, ch: 7, kH: 2, kW: 2, strideH: 2, strideW: 2, padding: Padding.VALID } },
-  { name: '3x3 stride 1 SAME (partial windows at the borders)', c: { inH: 5, inW: 4, ch: 4, kH: 3, kW: 3, strideH: 1, strideW: 1, padding: Padding.SAME, seed: 2 } },
-  { name: '3x2 stride 2x3 SAME, RELU6, batch 2', c: { batches: 2, inH: 7, inW: 8, ch: 3, kH: 3, kW: 2, strideH: 2, strideW: 3, padding: Padding.SAME, activation: ActivationFunctionType.RELU6, seed: 3 } },
+  {
+    name: '2x2 stride 2 VALID, 7 channels (word + byte tails)',
+    c: { inH: 6, inW: 6, ch: 7, kH: 2, kW: 2, strideH: 2, strideW: 2, padding: Padding.VALID },
+  },
+  {
+    name: '3x3 stride 1 SAME (partial windows at the borders)',
+    c: { inH: 5, inW: 4, ch: 4, kH: 3, kW: 3, strideH: 1, strideW: 1, padding: Padding.SAME, seed: 2 },
+  },
+  {
+    name: '3x2 stride 2x3 SAME, RELU6, batch 2',
+    c: {
+      batches: 2,
+      inH: 7,
+      inW: 8,
+      ch: 3,
+      kH: 3,
+      kW: 2,
+      strideH: 2,
+      strideW: 3,
+      padding: Padding.SAME,
+      activation: ActivationFunctionType.RELU6,
+      seed: 3,
+    },
+  },
   { name: 'global pool 5x5 on 5x5', c: { inH: 5, inW: 5, ch: 9, kH: 5, kW: 5, strideH: 1, strideW: 1, padding: Padding.VALID, seed: 4 } },
 ];
 

@@ -61,17 +61,29 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   expectQuantized(OP, node, 'input', input);
   expectQuantized(OP, node, 'output', output);
   if (input.dims.length < 1 || input.elementCount !== output.elementCount) {
-    throw new KernelError(OP, node.index, `input [${Array.from(input.dims).join(', ')}] and output [${Array.from(output.dims).join(', ')}] must have the same size`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input [${Array.from(input.dims).join(', ')}] and output [${Array.from(output.dims).join(', ')}] must have the same size`,
+    );
   }
   const g = data.g;
   if (output.type === TensorType.INT8) {
     if (output.params.zeroPoint !== -128 || Math.abs(output.params.scale - 1 / 256) > 0.001 / 256) {
-      throw new KernelError(OP, node.index, `int8 output must have scale 1/256 and zero point -128, got ${output.params.scale} and ${output.params.zeroPoint}`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `int8 output must have scale 1/256 and zero point -128, got ${output.params.scale} and ${output.params.zeroPoint}`,
+      );
     }
     g.outBits = 8;
   } else if (output.type === TensorType.INT16) {
     if (output.params.zeroPoint !== -32768 || Math.abs(output.params.scale - 1 / 65536) > 0.001 / 65536) {
-      throw new KernelError(OP, node.index, `int16 output must have scale 1/65536 and zero point -32768, got ${output.params.scale} and ${output.params.zeroPoint}`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `int16 output must have scale 1/65536 and zero point -32768, got ${output.params.scale} and ${output.params.zeroPoint}`,
+      );
     }
     g.outBits = 16;
   } else {
@@ -109,7 +121,10 @@ export function createSoftmax(o: ResolvedOptions): Registration<SoftmaxData> {
     provider: PROVIDER,
     name: 'SOFTMAX/cmsis-nn-s8',
     supports: supported,
-    init: (): SoftmaxData => ({ g: { rows: 0, rowSize: 0, mult: 0, shift: 0, diffMin: 0, outBits: 8 }, emu: { machine: null, record: null } }),
+    init: (): SoftmaxData => ({
+      g: { rows: 0, rowSize: 0, mult: 0, shift: 0, diffMin: 0, outBits: 8 },
+      emu: { machine: null, record: null },
+    }),
     prepare: (context, node) => prepare(o, context, node),
     invoke,
   };

@@ -16,7 +16,12 @@ export function arityReason(node: Node, inputs: number | readonly [number, numbe
  * `null` when every listed tensor is int8 (an output may also be one of `outputAlso`), else a reason
  * naming the types, e.g. `"float32 input, float32 output (handles int8)"`.
  */
-export function int8Reason(context: TfLiteContext, node: Node, inputs: readonly number[], outputAlso: readonly TensorType[] = []): string | null {
+export function int8Reason(
+  context: TfLiteContext,
+  node: Node,
+  inputs: readonly number[],
+  outputAlso: readonly TensorType[] = [],
+): string | null {
   const inTypes = inputs.map((i) => context.getTensor(node.inputs[i]!).type);
   const outType = context.getTensor(node.outputs[0]!).type;
   if (inTypes.every((t) => t === TensorType.INT8) && (outType === TensorType.INT8 || outputAlso.includes(outType))) return null;

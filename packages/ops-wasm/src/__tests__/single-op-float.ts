@@ -20,7 +20,12 @@ import { createPlanner } from '@micrort/planners';
 import { PROVIDER } from '../provider.js';
 import { int, pick, rng, wasm } from './single-op.js';
 
-export const ACTIVATIONS = [ActivationFunctionType.NONE, ActivationFunctionType.RELU, ActivationFunctionType.RELU6, ActivationFunctionType.RELU_N1_TO_1];
+export const ACTIVATIONS = [
+  ActivationFunctionType.NONE,
+  ActivationFunctionType.RELU,
+  ActivationFunctionType.RELU6,
+  ActivationFunctionType.RELU_N1_TO_1,
+];
 
 /** `n` floats uniform in [lo, hi). */
 export function floats(r: () => number, n: number, lo = -1, hi = 1): Float32Array {
@@ -39,7 +44,10 @@ export interface FloatRun {
 export function runF32(def: ModelDef, inputs: ArrayBufferView[], withWasm: boolean, resolver?: () => OpResolver): FloatRun {
   const res = resolver ? resolver() : registerReferenceOps(new OpResolver());
   if (withWasm) res.registerAll(wasm().kernels, { fallback: true });
-  const it = new MicroInterpreter(def, res, { planner: createPlanner('greedy'), ...(withWasm ? { arenaBacking: wasm().arenaBacking } : {}) }).allocateTensors();
+  const it = new MicroInterpreter(def, res, {
+    planner: createPlanner('greedy'),
+    ...(withWasm ? { arenaBacking: wasm().arenaBacking } : {}),
+  }).allocateTensors();
   inputs.forEach((x, i) => it.input(i).bytes.set(new Uint8Array(x.buffer, x.byteOffset, x.byteLength)));
   it.invoke();
   const outs = Array.from({ length: it.outputsSize }, (_, j) => new Float32Array(Uint8Array.from(it.output(j).bytes).buffer));
@@ -130,7 +138,12 @@ export function buildConvF32(c: ConvCaseF32): { def: ModelDef; inputs: Float32Ar
   const r = rng(c.seed * 7 + 1);
   const fan = c.depthwise ? c.kH * c.kW : c.kH * c.kW * c.inC;
   const filterShape = c.depthwise ? [1, c.kH, c.kW, c.outC] : [c.outC, c.kH, c.kW, c.inC];
-  const weights = floats(r, filterShape.reduce((a, x) => a * x, 1), -2 / Math.sqrt(fan), 2 / Math.sqrt(fan));
+  const weights = floats(
+    r,
+    filterShape.reduce((a, x) => a * x, 1),
+    -2 / Math.sqrt(fan),
+    2 / Math.sqrt(fan),
+  );
   const b = new ModelBuilder();
   const inT = b.addTensor({ name: 'in', type: TensorType.FLOAT32, shape: [c.batches, c.inH, c.inW, c.inC] });
   const wT = b.addTensor({ name: 'w', type: TensorType.FLOAT32, shape: filterShape, ...(c.dynamicFilter ? {} : { data: weights }) });
@@ -169,17 +182,35 @@ export function buildFullyConnectedF32(seed: number): { def: ModelDef; inputs: F
   const b = new ModelBuilder();
   const inShape = keepNumDims ? [1, batches, depth] : [batches, depth];
   const inT = b.addTensor({ name: 'in', type: TensorType.FLOAT32, shape: inShape });
-  const wT = b.addTensor({ name: 'w', type: TensorType.FLOAT32, shape: [units, depth], data: floats(r, units * depth, -2 / Math.sqrt(depth), 2 / Math.sqrt(depth)) });
+  const wT = b.addTensor({
+    name: 'w',
+    type: TensorType.FLOAT32,
+    shape: [units, depth],
+    data: floats(r, units * depth, -2 / Math.sqrt(depth), 2 / Math.sqrt(depth)),
+  });
   const ins = [inT, wT];
   if (bias) ins.push(b.addTensor({ name: 'b', type: TensorType.FLOAT32, shape: [units], data: floats(r, units, -0.5, 0.5) }));
   const outT = b.addTensor({ name: 'out', type: TensorType.FLOAT32, shape: keepNumDims ? [1, batches, units] : [batches, units] });
-  b.addOperator({ op: BuiltinOperator.FULLY_CONNECTED, version: 1, inputs: ins, outputs: [outT], options: { fusedActivationFunction: activation, keepNumDims } });
+  b.addOperator({
+    op: BuiltinOperator.FULLY_CONNECTED,
+    version: 1,
+    inputs: ins,
+    outputs: [outT],
+    options: { fusedActivationFunction: activation, keepNumDims },
+  });
   b.setInputs([inT]).setOutputs([outT]);
-  return { def: b.buildDef(), inputs: [floats(r, batches * depth)], desc: JSON.stringify({ seed, batches, depth, units, bias, activation, keepNumDims }) };
+  return {
+    def: b.buildDef(),
+    inputs: [floats(r, batches * depth)],
+    desc: JSON.stringify({ seed, batches, depth, units, bias, activation, keepNumDims }),
+  };
 }
 
 /** A random float ADD or MUL whose inputs broadcast (per-channel vectors, scalars, inner/outer repeats), one of them sometimes constant. */
-export function buildBinaryF32(seed: number, op: BuiltinOperator.ADD | BuiltinOperator.MUL): { def: ModelDef; inputs: Float32Array[]; desc: string } {
+export function buildBinaryF32(
+  seed: number,
+  op: BuiltinOperator.ADD | BuiltinOperator.MUL,
+): { def: ModelDef; inputs: Float32Array[]; desc: string } {
   const r = rng(seed);
   const rank = int(r, 1, 4);
   const out = Array.from({ length: rank }, () => int(r, 1, 7));
@@ -207,11 +238,20 @@ export function buildBinaryF32(seed: number, op: BuiltinOperator.ADD | BuiltinOp
   b.addOperator({ op, inputs: [t1, t2], outputs: [o], options: { fusedActivationFunction: activation } });
   const graphInputs = [t1, t2].filter((_, i) => i !== constant);
   b.setInputs(graphInputs).setOutputs([o]);
-  return { def: b.buildDef(), inputs: data.filter((_, i) => i !== constant), desc: JSON.stringify({ seed, a, b: bShape, out, constant, activation }) };
+  return {
+    def: b.buildDef(),
+    inputs: data.filter((_, i) => i !== constant),
+    desc: JSON.stringify({ seed, a, b: bShape, out, constant, activation }),
+  };
 }
 
 /** A unary float op over a random shape, inputs in [-range, range] (with a few exact values mixed in). */
-export function buildUnaryF32(seed: number, op: BuiltinOperator, range: number, specials: readonly number[] = []): { def: ModelDef; inputs: Float32Array[]; desc: string } {
+export function buildUnaryF32(
+  seed: number,
+  op: BuiltinOperator,
+  range: number,
+  specials: readonly number[] = [],
+): { def: ModelDef; inputs: Float32Array[]; desc: string } {
   const r = rng(seed);
   const shape = [1, int(r, 1, 6), int(r, 1, 6), int(r, 1, 19)];
   const n = shape.reduce((p, x) => p * x, 1);
@@ -226,7 +266,10 @@ export function buildUnaryF32(seed: number, op: BuiltinOperator, range: number, 
 }
 
 /** A random float AVERAGE_POOL_2D or MAX_POOL_2D. */
-export function buildPoolF32(seed: number, op: BuiltinOperator.AVERAGE_POOL_2D | BuiltinOperator.MAX_POOL_2D): { def: ModelDef; inputs: Float32Array[]; desc: string } {
+export function buildPoolF32(
+  seed: number,
+  op: BuiltinOperator.AVERAGE_POOL_2D | BuiltinOperator.MAX_POOL_2D,
+): { def: ModelDef; inputs: Float32Array[]; desc: string } {
   const r = rng(seed);
   const [batches, inH, inW, C] = [int(r, 1, 2), int(r, 1, 9), int(r, 1, 9), int(r, 1, 35)];
   const fH = int(r, 1, Math.min(inH, 4));
@@ -240,7 +283,16 @@ export function buildPoolF32(seed: number, op: BuiltinOperator.AVERAGE_POOL_2D |
   const b = new ModelBuilder();
   const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [batches, inH, inW, C] });
   const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [batches, outH, outW, C] });
-  b.addOperator({ op, inputs: [x], outputs: [y], options: { padding, strideH: sH, strideW: sW, filterHeight: fH, filterWidth: fW, fusedActivationFunction: activation } });
+  b.addOperator({
+    op,
+    inputs: [x],
+    outputs: [y],
+    options: { padding, strideH: sH, strideW: sW, filterHeight: fH, filterWidth: fW, fusedActivationFunction: activation },
+  });
   b.setInputs([x]).setOutputs([y]);
-  return { def: b.buildDef(), inputs: [floats(r, batches * inH * inW * C, -4, 4)], desc: JSON.stringify({ seed, batches, inH, inW, C, fH, fW, sH, sW, padding, activation }) };
+  return {
+    def: b.buildDef(),
+    inputs: [floats(r, batches * inH * inW * C, -4, 4)],
+    desc: JSON.stringify({ seed, batches, inH, inW, C, fH, fW, sH, sW, padding, activation }),
+  };
 }

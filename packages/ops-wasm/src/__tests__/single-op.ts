@@ -149,13 +149,22 @@ export function buildConv(c: ConvCase): { def: ModelDef; input: Int8Array } | nu
   const filterShape = c.depthwise ? [1, c.kH, c.kW, c.outC] : [c.outC, c.kH, c.kW, c.inC];
   const wCount = filterShape.reduce((a, x) => a * x, 1);
   const weights = int8s(r, wCount);
-  const inT = b.addTensor({ name: 'in', type: TensorType.INT8, shape: [c.batches, c.inH, c.inW, c.inC], quantization: { scale: inScale, zeroPoint: c.inZp } });
+  const inT = b.addTensor({
+    name: 'in',
+    type: TensorType.INT8,
+    shape: [c.batches, c.inH, c.inW, c.inC],
+    quantization: { scale: inScale, zeroPoint: c.inZp },
+  });
   const wT = b.addTensor({
     name: 'w',
     type: TensorType.INT8,
     shape: filterShape,
     data: weights,
-    quantization: { scale: c.perChannel ? wScales : wScales[0]!, zeroPoint: c.perChannel ? wScales.map(() => 0) : 0, quantizedDimension: c.depthwise ? 3 : 0 },
+    quantization: {
+      scale: c.perChannel ? wScales : wScales[0]!,
+      zeroPoint: c.perChannel ? wScales.map(() => 0) : 0,
+      quantizedDimension: c.depthwise ? 3 : 0,
+    },
   });
   const inputs = [inT, wT];
   if (c.bias) {
@@ -169,7 +178,12 @@ export function buildConv(c: ConvCase): { def: ModelDef; input: Int8Array } | nu
       }),
     );
   }
-  const outT = b.addTensor({ name: 'out', type: TensorType.INT8, shape: [c.batches, outH, outW, c.outC], quantization: { scale: outScale, zeroPoint: c.outZp } });
+  const outT = b.addTensor({
+    name: 'out',
+    type: TensorType.INT8,
+    shape: [c.batches, outH, outW, c.outC],
+    quantization: { scale: outScale, zeroPoint: c.outZp },
+  });
   b.addOperator({
     op: c.depthwise ? BuiltinOperator.DEPTHWISE_CONV_2D : BuiltinOperator.CONV_2D,
     version: c.depthwise ? 3 : 3,
@@ -204,7 +218,12 @@ export function buildFullyConnected(seed: number): { def: ModelDef; input: Int8A
   const wScales = Array.from({ length: perChannel ? units : 1 }, () => 0.002 + r() * 0.02);
   const outScale = (inScale * wScales[0]! * Math.sqrt(depth) * 20) / gain;
   const b = new ModelBuilder();
-  const inT = b.addTensor({ name: 'in', type: TensorType.INT8, shape: [batches, depth], quantization: { scale: inScale, zeroPoint: inZp } });
+  const inT = b.addTensor({
+    name: 'in',
+    type: TensorType.INT8,
+    shape: [batches, depth],
+    quantization: { scale: inScale, zeroPoint: inZp },
+  });
   const wT = b.addTensor({
     name: 'w',
     type: TensorType.INT8,
@@ -218,19 +237,39 @@ export function buildFullyConnected(seed: number): { def: ModelDef; input: Int8A
     type: TensorType.INT32,
     shape: [units],
     data: int32s(r, units, 30000),
-    quantization: perChannel ? { scale: wScales.map((s) => s * inScale), zeroPoint: wScales.map(() => 0) } : { scale: Math.fround(inScale * wScales[0]!), zeroPoint: 0 },
+    quantization: perChannel
+      ? { scale: wScales.map((s) => s * inScale), zeroPoint: wScales.map(() => 0) }
+      : { scale: Math.fround(inScale * wScales[0]!), zeroPoint: 0 },
   });
-  const outT = b.addTensor({ name: 'out', type: TensorType.INT8, shape: [batches, units], quantization: { scale: outScale, zeroPoint: outZp } });
-  b.addOperator({ op: BuiltinOperator.FULLY_CONNECTED, version: 4, inputs: [inT, wT, bT], outputs: [outT], options: { fusedActivationFunction: activation } });
+  const outT = b.addTensor({
+    name: 'out',
+    type: TensorType.INT8,
+    shape: [batches, units],
+    quantization: { scale: outScale, zeroPoint: outZp },
+  });
+  b.addOperator({
+    op: BuiltinOperator.FULLY_CONNECTED,
+    version: 4,
+    inputs: [inT, wT, bT],
+    outputs: [outT],
+    options: { fusedActivationFunction: activation },
+  });
   b.setInputs([inT]).setOutputs([outT]);
-  return { def: b.buildDef(), input: int8s(r, batches * depth), desc: JSON.stringify({ seed, batches, depth, units, perChannel, inZp, outZp, gain, activation }) };
+  return {
+    def: b.buildDef(),
+    input: int8s(r, batches * depth),
+    desc: JSON.stringify({ seed, batches, depth, units, perChannel, inZp, outZp, gain, activation }),
+  };
 }
 
 /**
  * A random int8 ADD (or MUL): operands of one shape, or one of them broadcast ([C], [1, 1, 1, C],
  * [1, H, 1, 1], a scalar, [1, 1, W, C]; either side).
  */
-export function buildAdd(seed: number, op: BuiltinOperator.ADD | BuiltinOperator.MUL = BuiltinOperator.ADD): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+export function buildAdd(
+  seed: number,
+  op: BuiltinOperator.ADD | BuiltinOperator.MUL = BuiltinOperator.ADD,
+): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
   const shape = [1, int(r, 1, 5), int(r, 1, 7), int(r, 1, 19)];
   const small = pick(r, [shape, shape, shape, [shape[3]!], [1, 1, 1, shape[3]!], [1, shape[1]!, 1, 1], [1], [1, 1, shape[2]!, shape[3]!]]);
@@ -252,11 +291,21 @@ export function buildAdd(seed: number, op: BuiltinOperator.ADD | BuiltinOperator
   const a = b.addTensor({ name: 'a', type: TensorType.INT8, shape: shapeA, quantization: { scale: s1, zeroPoint: z1 } });
   // a third of the cases take the second operand from the model (a constant, outside the wasm memory)
   const constant = r() < 0.33 ? int8s(r, nB) : null;
-  const c = b.addTensor({ name: 'b', type: TensorType.INT8, shape: shapeB, quantization: { scale: s2, zeroPoint: z2 }, ...(constant ? { data: constant } : {}) });
+  const c = b.addTensor({
+    name: 'b',
+    type: TensorType.INT8,
+    shape: shapeB,
+    quantization: { scale: s2, zeroPoint: z2 },
+    ...(constant ? { data: constant } : {}),
+  });
   const o = b.addTensor({ name: 'o', type: TensorType.INT8, shape, quantization: { scale: so, zeroPoint: zo } });
   b.addOperator({ op, version: 2, inputs: [a, c], outputs: [o], options: { fusedActivationFunction: activation } });
   b.setInputs(constant ? [a] : [a, c]).setOutputs([o]);
-  return { def: b.buildDef(), inputs: constant ? [int8s(r, nA)] : [int8s(r, nA), int8s(r, nB)], desc: JSON.stringify({ seed, shapeA, shapeB, s1, s2, so, z1, z2, zo, activation, constant: !!constant }) };
+  return {
+    def: b.buildDef(),
+    inputs: constant ? [int8s(r, nA)] : [int8s(r, nA), int8s(r, nB)],
+    desc: JSON.stringify({ seed, shapeA, shapeB, s1, s2, so, z1, z2, zo, activation, constant: !!constant }),
+  };
 }
 
 /** A random PAD of an int8 or float32 tensor of rank 1-5 (raw bytes in and out). */
@@ -295,19 +344,67 @@ export function buildChain(seed = 7): { def: ModelDef; input: Int8Array } {
   const xp = b.addTensor({ name: 'xp', type: TensorType.INT8, shape: [1, 10, 10, 5], quantization: q(0.05, -3) });
   b.addOperator({ op: BuiltinOperator.PAD, inputs: [x, pads], outputs: [xp] });
   const w1s = Array.from({ length: 7 }, () => 0.005 + r() * 0.01);
-  const w1 = b.addTensor({ name: 'w1', type: TensorType.INT8, shape: [7, 3, 3, 5], data: int8s(r, 7 * 45), quantization: { scale: w1s, zeroPoint: w1s.map(() => 0) } });
-  const b1 = b.addTensor({ name: 'b1', type: TensorType.INT32, shape: [7], data: int32s(r, 7, 2000), quantization: { scale: w1s.map((s) => s * 0.05), zeroPoint: w1s.map(() => 0) } });
+  const w1 = b.addTensor({
+    name: 'w1',
+    type: TensorType.INT8,
+    shape: [7, 3, 3, 5],
+    data: int8s(r, 7 * 45),
+    quantization: { scale: w1s, zeroPoint: w1s.map(() => 0) },
+  });
+  const b1 = b.addTensor({
+    name: 'b1',
+    type: TensorType.INT32,
+    shape: [7],
+    data: int32s(r, 7, 2000),
+    quantization: { scale: w1s.map((s) => s * 0.05), zeroPoint: w1s.map(() => 0) },
+  });
   const c1 = b.addTensor({ name: 'c1', type: TensorType.INT8, shape: [1, 8, 8, 7], quantization: q(0.04, 5) });
-  b.addOperator({ op: BuiltinOperator.CONV_2D, version: 3, inputs: [xp, w1, b1], outputs: [c1], options: { padding: Padding.VALID, strideH: 1, strideW: 1, fusedActivationFunction: ActivationFunctionType.RELU6 } });
+  b.addOperator({
+    op: BuiltinOperator.CONV_2D,
+    version: 3,
+    inputs: [xp, w1, b1],
+    outputs: [c1],
+    options: { padding: Padding.VALID, strideH: 1, strideW: 1, fusedActivationFunction: ActivationFunctionType.RELU6 },
+  });
   const w2s = Array.from({ length: 7 }, () => 0.01 + r() * 0.02);
-  const w2 = b.addTensor({ name: 'w2', type: TensorType.INT8, shape: [1, 3, 3, 7], data: int8s(r, 63), quantization: { scale: w2s, zeroPoint: w2s.map(() => 0), quantizedDimension: 3 } });
-  const b2 = b.addTensor({ name: 'b2', type: TensorType.INT32, shape: [7], data: int32s(r, 7, 2000), quantization: { scale: w2s.map((s) => s * 0.04), zeroPoint: w2s.map(() => 0) } });
+  const w2 = b.addTensor({
+    name: 'w2',
+    type: TensorType.INT8,
+    shape: [1, 3, 3, 7],
+    data: int8s(r, 63),
+    quantization: { scale: w2s, zeroPoint: w2s.map(() => 0), quantizedDimension: 3 },
+  });
+  const b2 = b.addTensor({
+    name: 'b2',
+    type: TensorType.INT32,
+    shape: [7],
+    data: int32s(r, 7, 2000),
+    quantization: { scale: w2s.map((s) => s * 0.04), zeroPoint: w2s.map(() => 0) },
+  });
   const d1 = b.addTensor({ name: 'd1', type: TensorType.INT8, shape: [1, 8, 8, 7], quantization: q(0.05, -10) });
-  b.addOperator({ op: BuiltinOperator.DEPTHWISE_CONV_2D, version: 3, inputs: [c1, w2, b2], outputs: [d1], options: { padding: Padding.SAME, strideH: 1, strideW: 1, depthMultiplier: 1 } });
+  b.addOperator({
+    op: BuiltinOperator.DEPTHWISE_CONV_2D,
+    version: 3,
+    inputs: [c1, w2, b2],
+    outputs: [d1],
+    options: { padding: Padding.SAME, strideH: 1, strideW: 1, depthMultiplier: 1 },
+  });
   const s1 = b.addTensor({ name: 's1', type: TensorType.INT8, shape: [1, 8, 8, 7], quantization: q(0.07, 0) });
   b.addOperator({ op: BuiltinOperator.ADD, inputs: [c1, d1], outputs: [s1] });
-  const w3 = b.addTensor({ name: 'w3', type: TensorType.INT8, shape: [10, 448], data: int8s(r, 4480), quantization: { scale: 0.004, zeroPoint: 0 } });
-  const b3 = b.addTensor({ name: 'b3', type: TensorType.INT32, shape: [10], data: int32s(r, 10, 5000), quantization: { scale: Math.fround(0.07 * 0.004), zeroPoint: 0 } });
+  const w3 = b.addTensor({
+    name: 'w3',
+    type: TensorType.INT8,
+    shape: [10, 448],
+    data: int8s(r, 4480),
+    quantization: { scale: 0.004, zeroPoint: 0 },
+  });
+  const b3 = b.addTensor({
+    name: 'b3',
+    type: TensorType.INT32,
+    shape: [10],
+    data: int32s(r, 10, 5000),
+    quantization: { scale: Math.fround(0.07 * 0.004), zeroPoint: 0 },
+  });
   const y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: [1, 10], quantization: q(0.3, 2) });
   b.addOperator({ op: BuiltinOperator.FULLY_CONNECTED, version: 4, inputs: [s1, w3, b3], outputs: [y] });
   b.setInputs([x]).setOutputs([y]);
@@ -315,7 +412,10 @@ export function buildChain(seed = 7): { def: ModelDef; input: Int8Array } {
 }
 
 /** A random int8 AVERAGE_POOL_2D or MAX_POOL_2D. */
-export function buildPool(seed: number, op: BuiltinOperator.AVERAGE_POOL_2D | BuiltinOperator.MAX_POOL_2D): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+export function buildPool(
+  seed: number,
+  op: BuiltinOperator.AVERAGE_POOL_2D | BuiltinOperator.MAX_POOL_2D,
+): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
   const [batches, inH, inW, C] = [int(r, 1, 2), int(r, 1, 9), int(r, 1, 9), int(r, 1, 35)];
   const fH = int(r, 1, Math.min(inH, 4));
@@ -331,16 +431,29 @@ export function buildPool(seed: number, op: BuiltinOperator.AVERAGE_POOL_2D | Bu
   const q = { scale: 0.05, zeroPoint: zp };
   const x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: [batches, inH, inW, C], quantization: q });
   const y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: [batches, outH, outW, C], quantization: q });
-  b.addOperator({ op, version: 2, inputs: [x], outputs: [y], options: { padding, strideH: sH, strideW: sW, filterHeight: fH, filterWidth: fW, fusedActivationFunction: activation } });
+  b.addOperator({
+    op,
+    version: 2,
+    inputs: [x],
+    outputs: [y],
+    options: { padding, strideH: sH, strideW: sW, filterHeight: fH, filterWidth: fW, fusedActivationFunction: activation },
+  });
   b.setInputs([x]).setOutputs([y]);
-  return { def: b.buildDef(), inputs: [int8s(r, batches * inH * inW * C)], desc: JSON.stringify({ seed, batches, inH, inW, C, fH, fW, sH, sW, padding, zp, activation }) };
+  return {
+    def: b.buildDef(),
+    inputs: [int8s(r, batches * inH * inW * C)],
+    desc: JSON.stringify({ seed, batches, inH, inW, C, fH, fW, sH, sW, padding, zp, activation }),
+  };
 }
 
 /**
  * A random QUANTIZE (float32 or int8 to int8) or DEQUANTIZE (int8 to float32) of n elements. Float
  * inputs include exact ties (k + 1/2) x scale, values just beside them, huge values, infinities and NaN.
  */
-export function buildQuantize(seed: number, kind: 'from-float' | 'requantize' | 'dequantize'): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+export function buildQuantize(
+  seed: number,
+  kind: 'from-float' | 'requantize' | 'dequantize',
+): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
   const n = int(r, 1, 40);
   const scale = pick(r, [0.1, 0.0625, 0.3, 1 / 3, 0.007, 2.5]);
@@ -368,14 +481,24 @@ export function buildQuantize(seed: number, kind: 'from-float' | 'requantize' | 
     y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: [n], quantization: { scale, zeroPoint: zp } });
   } else if (kind === 'requantize') {
     input = int8s(r, n);
-    x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: [n], quantization: { scale: scale * pick(r, [1, 0.5, 3.7, 0.013]), zeroPoint: int(r, -128, 127) } });
+    x = b.addTensor({
+      name: 'x',
+      type: TensorType.INT8,
+      shape: [n],
+      quantization: { scale: scale * pick(r, [1, 0.5, 3.7, 0.013]), zeroPoint: int(r, -128, 127) },
+    });
     y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: [n], quantization: { scale, zeroPoint: zp } });
   } else {
     input = int8s(r, n);
     x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: [n], quantization: { scale, zeroPoint: zp } });
     y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [n] });
   }
-  b.addOperator({ op: kind === 'dequantize' ? BuiltinOperator.DEQUANTIZE : BuiltinOperator.QUANTIZE, version: 2, inputs: [x], outputs: [y] });
+  b.addOperator({
+    op: kind === 'dequantize' ? BuiltinOperator.DEQUANTIZE : BuiltinOperator.QUANTIZE,
+    version: 2,
+    inputs: [x],
+    outputs: [y],
+  });
   b.setInputs([x]).setOutputs([y]);
   return { def: b.buildDef(), inputs: [input], desc: JSON.stringify({ seed, kind, n, scale, zp }) };
 }
@@ -395,7 +518,13 @@ export function buildConcat(seed: number): { def: ModelDef; inputs: Int8Array[];
   const constIndex = n > 1 && r() < 0.4 ? int(r, 0, n - 1) : -1;
   const bytesOf = (s: number) => (base.reduce((a, d) => a * d, 1) / base[axis]!) * s * (float ? 4 : 1);
   const ins = sizes.map((s, i) =>
-    b.addTensor({ name: `x${i}`, type, shape: base.map((d, k) => (k === axis ? s : d)), ...q, ...(i === constIndex ? { data: float ? new Float32Array(bytesOf(s) / 4).fill(1.5) : int8s(r, bytesOf(s)) } : {}) }),
+    b.addTensor({
+      name: `x${i}`,
+      type,
+      shape: base.map((d, k) => (k === axis ? s : d)),
+      ...q,
+      ...(i === constIndex ? { data: float ? new Float32Array(bytesOf(s) / 4).fill(1.5) : int8s(r, bytesOf(s)) } : {}),
+    }),
   );
   const out = b.addTensor({ name: 'y', type, shape: base.map((d, k) => (k === axis ? sizes.reduce((a, x) => a + x, 0) : d)), ...q });
   b.addOperator({ op: BuiltinOperator.CONCATENATION, inputs: ins, outputs: [out], options: { axis: r() < 0.5 ? axis : axis - rank } });
@@ -403,7 +532,9 @@ export function buildConcat(seed: number): { def: ModelDef; inputs: Int8Array[];
   // float32: finite values (ops-reference copies floats as numbers, which may quieten NaN payloads)
   const inputs = sizes
     .filter((_, i) => i !== constIndex)
-    .map((s) => (float ? new Int8Array(Float32Array.from({ length: bytesOf(s) / 4 }, () => r() * 100 - 50).buffer) : int8s(r, bytesOf(s), false)));
+    .map((s) =>
+      float ? new Int8Array(Float32Array.from({ length: bytesOf(s) / 4 }, () => r() * 100 - 50).buffer) : int8s(r, bytesOf(s), false),
+    );
   return { def: b.buildDef(), inputs, desc: JSON.stringify({ seed, float, base, axis, sizes, constIndex }) };
 }
 
@@ -412,7 +543,12 @@ export function buildMean(seed: number): { def: ModelDef; inputs: Int8Array[]; d
   const r = rng(seed);
   const [batches, h, w, c] = [int(r, 1, 2), int(r, 1, 14), int(r, 1, 14), int(r, 1, 21)];
   const keepDims = r() < 0.5;
-  const axes = pick(r, [[1, 2], [2, 1], [-3, -2], [1, -2]]);
+  const axes = pick(r, [
+    [1, 2],
+    [2, 1],
+    [-3, -2],
+    [1, -2],
+  ]);
   const inQ = { scale: 0.05, zeroPoint: pick(r, [-128, 127, 0, int(r, -128, 127)]) };
   const outQ = { scale: 0.05 * pick(r, [1, 0.3, 2.7, 0.01]), zeroPoint: pick(r, [-128, 127, 0, int(r, -128, 127)]) };
   const b = new ModelBuilder();
@@ -421,7 +557,11 @@ export function buildMean(seed: number): { def: ModelDef; inputs: Int8Array[]; d
   const y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: keepDims ? [batches, 1, 1, c] : [batches, c], quantization: outQ });
   b.addOperator({ op: BuiltinOperator.MEAN, inputs: [x, a], outputs: [y], options: { keepDims } });
   b.setInputs([x]).setOutputs([y]);
-  return { def: b.buildDef(), inputs: [int8s(r, batches * h * w * c)], desc: JSON.stringify({ seed, batches, h, w, c, keepDims, axes, inQ, outQ }) };
+  return {
+    def: b.buildDef(),
+    inputs: [int8s(r, batches * h * w * c)],
+    desc: JSON.stringify({ seed, batches, h, w, c, keepDims, axes, inQ, outQ }),
+  };
 }
 
 /** A random int8 SOFTMAX (int8 or int16 output) over rows of 1-40 values, random input scales and betas. */
@@ -464,12 +604,32 @@ export function buildLstm(seed: number): { def: ModelDef; inputs: Int8Array[]; d
   const b = new ModelBuilder();
   const x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: timeMajor ? [T, B, I] : [B, T, I], quantization: inQ });
   const weights = (rows: number, cols: number, name: string) =>
-    b.addTensor({ name, type: TensorType.INT8, shape: [rows, cols], data: int8s(r, rows * cols), quantization: { scale: 0.002 + r() * 0.01, zeroPoint: 0 } });
+    b.addTensor({
+      name,
+      type: TensorType.INT8,
+      shape: [rows, cols],
+      data: int8s(r, rows * cols),
+      quantization: { scale: 0.002 + r() * 0.01, zeroPoint: 0 },
+    });
   const inputW = [0, 1, 2, 3].map((g) => weights(S, I, `wi${g}`)); // input, forget, cell, output
   const recW = [0, 1, 2, 3].map((g) => weights(S, S, `wr${g}`));
-  const bias = [0, 1, 2, 3].map((g) => b.addTensor({ name: `b${g}`, type: TensorType.INT32, shape: [S], data: int32s(r, S, 3000), quantization: { scale: 1e-4, zeroPoint: 0 } }));
+  const bias = [0, 1, 2, 3].map((g) =>
+    b.addTensor({
+      name: `b${g}`,
+      type: TensorType.INT32,
+      shape: [S],
+      data: int32s(r, S, 3000),
+      quantization: { scale: 1e-4, zeroPoint: 0 },
+    }),
+  );
   const h = b.addTensor({ name: 'h', type: TensorType.INT8, shape: [B, S], variable: true, quantization: hQ });
-  const c = b.addTensor({ name: 'c', type: TensorType.INT16, shape: [B, S], variable: true, quantization: { scale: cellScale, zeroPoint: 0 } });
+  const c = b.addTensor({
+    name: 'c',
+    type: TensorType.INT16,
+    shape: [B, S],
+    variable: true,
+    quantization: { scale: cellScale, zeroPoint: 0 },
+  });
   const y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: timeMajor ? [T, B, S] : [B, T, S], quantization: hQ });
   const inputs = [x, ...inputW, ...recW, -1, -1, -1, ...bias, -1, -1, h, c, -1, -1, -1, -1];
   b.addOperator({

@@ -42,7 +42,10 @@ function supports(context: TfLiteContext, node: Node): true | string {
   if (!TYPES.has(output.type)) return `${tensorTypeName(output.type)} (handles int8, int16, int32, int64, bool, float32)`;
   for (let i = 0; i < node.inputs.length; i++) {
     const input = context.getTensor(node.inputs[i]!);
-    if (output.type === TensorType.INT8 && (input.params.scale !== output.params.scale || input.params.zeroPoint !== output.params.zeroPoint))
+    if (
+      output.type === TensorType.INT8 &&
+      (input.params.scale !== output.params.scale || input.params.zeroPoint !== output.params.zeroPoint)
+    )
       return `int8 input ${i} quantized unlike the output`;
   }
   return true;
@@ -53,7 +56,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   const params = node.builtinData as ConcatenationOptions | null;
   const activation = params?.fusedActivationFunction ?? ActivationFunctionType.NONE;
   if (activation !== ActivationFunctionType.NONE)
-    throw new KernelError(OP, node.index, `fused activation ${ActivationFunctionType[activation] ?? activation} is not supported (NONE only)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `fused activation ${ActivationFunctionType[activation] ?? activation} is not supported (NONE only)`,
+    );
   const output = context.getTensor(node.outputs[0]!);
   const rank = output.dims.length;
   if (rank > MAX_DIMS) throw new KernelError(OP, node.index, `output has ${rank} dimensions, at most ${MAX_DIMS} are supported`);
@@ -76,11 +83,17 @@ function prepare(context: TfLiteContext, node: Node): void {
   let axisTotal = 0;
   for (let i = 0; i < n; i++) {
     const input = context.getTensor(node.inputs[i]!);
-    if (input.type !== output.type) throw new KernelError(OP, node.index, `input ${i} has type ${tensorTypeName(input.type)}, the output ${tensorTypeName(output.type)}`);
-    if (input.dims.length !== rank) throw new KernelError(OP, node.index, `input ${i} has ${input.dims.length} dimensions, the output ${rank}`);
+    if (input.type !== output.type)
+      throw new KernelError(OP, node.index, `input ${i} has type ${tensorTypeName(input.type)}, the output ${tensorTypeName(output.type)}`);
+    if (input.dims.length !== rank)
+      throw new KernelError(OP, node.index, `input ${i} has ${input.dims.length} dimensions, the output ${rank}`);
     for (let d = 0; d < rank; d++)
       if (d !== axis && input.dims[d] !== output.dims[d])
-        throw new KernelError(OP, node.index, `input ${i} differs from the output in dimension ${d} (${input.dims[d]} vs ${output.dims[d]}; axis is ${axis})`);
+        throw new KernelError(
+          OP,
+          node.index,
+          `input ${i} differs from the output in dimension ${d} (${input.dims[d]} vs ${output.dims[d]}; axis is ${axis})`,
+        );
     if (output.type === TensorType.INT16 && input.params.zeroPoint !== 0)
       throw new KernelError(OP, node.index, `int16 input ${i} zero point must be 0, got ${input.params.zeroPoint}`);
     axisTotal += input.dims[axis]!;
@@ -92,7 +105,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.ptrs = ptrs.i32;
   data.ptrsOffset = ptrs.offset;
   data.params = region.offset;
-  data.fixed = constantInputCopies(context, node, Array.from(node.inputs, (_, i) => i));
+  data.fixed = constantInputCopies(
+    context,
+    node,
+    Array.from(node.inputs, (_, i) => i),
+  );
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

@@ -85,10 +85,25 @@ function prepare(context: TfLiteContext, node: Node): void {
   const [batches, inH, inW, inC] = input.dims as unknown as number[];
   const [outC, kH, kW, kC] = filter.dims as unknown as number[];
   if (kC !== inC) throw new KernelError(OP, node.index, `filter depth ${kC} differs from input depth ${inC} (grouped convolution)`);
-  if (output.dims[0] !== batches) throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
-  if (output.dims[3] !== outC) throw new KernelError(OP, node.index, `output has ${output.dims[3]} channels, filter (tensor ${filter.index}) has ${outC}`);
+  if (output.dims[0] !== batches)
+    throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
+  if (output.dims[3] !== outC)
+    throw new KernelError(OP, node.index, `output has ${output.dims[3]} channels, filter (tensor ${filter.index}) has ${outC}`);
   expectBias(OP, node, bias, outC!);
-  const g = windowGeometry(OP, node, opts.padding, inH!, inW!, kH!, kW!, opts.strideH, opts.strideW, opts.dilationHFactor, opts.dilationWFactor, output);
+  const g = windowGeometry(
+    OP,
+    node,
+    opts.padding,
+    inH!,
+    inW!,
+    kH!,
+    kW!,
+    opts.strideH,
+    opts.strideW,
+    opts.dilationHFactor,
+    opts.dilationWFactor,
+    output,
+  );
   const [actMin, actMax] = quantizedActivationRange(OP, node, opts.fusedActivationFunction, output);
 
   const paramsRegion = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);
@@ -102,7 +117,19 @@ function prepare(context: TfLiteContext, node: Node): void {
   const packDepth = gather ? taps * inC! : inC!;
   const packed = context.allocatePersistentBuffer(gemmPackedBytes(outC!, packTaps, kb8));
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-  packGemm(packed, filter.data as Int8Array, outC!, packTaps, packDepth, kb8, bias ? (bias.data as Int32Array) : null, q.multiplier, q.shift, input.params.zeroPoint, fast);
+  packGemm(
+    packed,
+    filter.data as Int8Array,
+    outC!,
+    packTaps,
+    packDepth,
+    kb8,
+    bias ? (bias.data as Int32Array) : null,
+    q.multiplier,
+    q.shift,
+    input.params.zeroPoint,
+    fast,
+  );
   const zero = context.allocatePersistentBuffer(((inC! + 7) & ~7) + 8);
   zero.i8.fill(input.params.zeroPoint);
   const ptrs = context.allocatePersistentBuffer(4 * taps * 4);
@@ -110,9 +137,24 @@ function prepare(context: TfLiteContext, node: Node): void {
 
   const p = paramsRegion.i32;
   writeWindowParams(p, {
-    batches: batches!, inH: inH!, inW: inW!, inC: inC!, outH: g.outH, outW: g.outW, outC: outC!, kH: kH!, kW: kW!,
-    strideH: opts.strideH, strideW: opts.strideW, dilH: opts.dilationHFactor, dilW: opts.dilationWFactor, padH: g.padH, padW: g.padW,
-    actMin, actMax, zpOut: output.params.zeroPoint,
+    batches: batches!,
+    inH: inH!,
+    inW: inW!,
+    inC: inC!,
+    outH: g.outH,
+    outW: g.outW,
+    outC: outC!,
+    kH: kH!,
+    kW: kW!,
+    strideH: opts.strideH,
+    strideW: opts.strideW,
+    dilH: opts.dilationHFactor,
+    dilW: opts.dilationWFactor,
+    padH: g.padH,
+    padW: g.padW,
+    actMin,
+    actMax,
+    zpOut: output.params.zeroPoint,
   });
   p[W.Kb8] = kb8;
   p[W.Packed] = packed.offset;
@@ -121,7 +163,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[W.Gather] = gather ? 1 : 0;
   p[W.Rows] = rows ? rows.offset : 0;
   p[W.RightOnly] = fast ? 1 : 0;
-  p[W.Direct] = taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW ? 1 : 0;
+  p[W.Direct] =
+    taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW ? 1 : 0;
   data.params = paramsRegion.offset;
   data.p = p;
   // one output pixel over one tap runs qs8_conv's one-pixel path, which reads the input in place

@@ -86,13 +86,36 @@ function prepare(context: TfLiteContext, node: Node): void {
   const [batches, inH, inW, inC] = input.dims as unknown as number[];
   const [one, kH, kW, fC] = filter.dims as unknown as number[];
   const channels = output.dims[3]!;
-  if (one !== 1) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) must have shape [1, kH, kW, channels], got [${Array.from(filter.dims).join(', ')}]`);
+  if (one !== 1)
+    throw new KernelError(
+      OP,
+      node.index,
+      `filter (tensor ${filter.index}) must have shape [1, kH, kW, channels], got [${Array.from(filter.dims).join(', ')}]`,
+    );
   if (fC !== channels) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) has ${fC} channels, the output ${channels}`);
   if (inC! * opts.depthMultiplier !== channels)
-    throw new KernelError(OP, node.index, `output channels ${channels} != input channels ${inC} * depth_multiplier ${opts.depthMultiplier}`);
-  if (output.dims[0] !== batches) throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output channels ${channels} != input channels ${inC} * depth_multiplier ${opts.depthMultiplier}`,
+    );
+  if (output.dims[0] !== batches)
+    throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
   expectBias(OP, node, bias, channels!);
-  const g = windowGeometry(OP, node, opts.padding, inH!, inW!, kH!, kW!, opts.strideH, opts.strideW, opts.dilationHFactor, opts.dilationWFactor, output);
+  const g = windowGeometry(
+    OP,
+    node,
+    opts.padding,
+    inH!,
+    inW!,
+    kH!,
+    kW!,
+    opts.strideH,
+    opts.strideW,
+    opts.dilationHFactor,
+    opts.dilationWFactor,
+    output,
+  );
   const [actMin, actMax] = quantizedActivationRange(OP, node, opts.fusedActivationFunction, output);
 
   const paramsRegion = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);
@@ -101,9 +124,24 @@ function prepare(context: TfLiteContext, node: Node): void {
   const taps = kH! * kW!;
   const p = paramsRegion.i32;
   writeWindowParams(p, {
-    batches: batches!, inH: inH!, inW: inW!, inC: inC!, outH: g.outH, outW: g.outW, outC: channels!, kH: kH!, kW: kW!,
-    strideH: opts.strideH, strideW: opts.strideW, dilH: opts.dilationHFactor, dilW: opts.dilationWFactor, padH: g.padH, padW: g.padW,
-    actMin, actMax, zpOut: output.params.zeroPoint,
+    batches: batches!,
+    inH: inH!,
+    inW: inW!,
+    inC: inC!,
+    outH: g.outH,
+    outW: g.outW,
+    outC: channels!,
+    kH: kH!,
+    kW: kW!,
+    strideH: opts.strideH,
+    strideW: opts.strideW,
+    dilH: opts.dilationHFactor,
+    dilW: opts.dilationWFactor,
+    padH: g.padH,
+    padW: g.padW,
+    actMin,
+    actMax,
+    zpOut: output.params.zeroPoint,
   });
   data.params = paramsRegion.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
@@ -118,7 +156,19 @@ function prepare(context: TfLiteContext, node: Node): void {
     const kb8 = (taps + 7) >> 3;
     const packed = context.allocatePersistentBuffer(gemmPackedBytes(channels, 1, kb8));
     const fastConv = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-    packGemm(packed, t, channels, 1, taps, kb8, bias ? (bias.data as Int32Array) : null, q.multiplier, q.shift, input.params.zeroPoint, fastConv);
+    packGemm(
+      packed,
+      t,
+      channels,
+      1,
+      taps,
+      kb8,
+      bias ? (bias.data as Int32Array) : null,
+      q.multiplier,
+      q.shift,
+      input.params.zeroPoint,
+      fastConv,
+    );
     const zero = context.allocatePersistentBuffer(16);
     zero.i8.fill(input.params.zeroPoint);
     const ptrs = context.allocatePersistentBuffer(4 * taps * 4);
@@ -137,7 +187,17 @@ function prepare(context: TfLiteContext, node: Node): void {
   const groups = (channels! + 7) >> 3;
   const packed = context.allocatePersistentBuffer(depthwisePackedBytes(channels!, taps));
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-  packDepthwise(packed, filter.data as Int8Array, channels!, taps, bias ? (bias.data as Int32Array) : null, q.multiplier, q.shift, input.params.zeroPoint, fast);
+  packDepthwise(
+    packed,
+    filter.data as Int8Array,
+    channels!,
+    taps,
+    bias ? (bias.data as Int32Array) : null,
+    q.multiplier,
+    q.shift,
+    input.params.zeroPoint,
+    fast,
+  );
   const zero = context.allocatePersistentBuffer(groups * 8);
   zero.i8.fill(input.params.zeroPoint);
   // two tables of tap pointers (qs8_dwconv runs two neighbouring pixels per step), the odd tap count rounded up
@@ -173,8 +233,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   if (data.conv) {
     data.p[W.Ext] = context.getScratchBuffer(data.ext).offset;
     data.k!.qs8_conv(data.params, input, output);
-  }
-  else data.k!.qs8_dwconv(data.params, input, output);
+  } else data.k!.qs8_dwconv(data.params, input, output);
 }
 
 /** The DEPTHWISE_CONV_2D registration. */

@@ -48,7 +48,11 @@ function prepare(context: TfLiteContext, node: Node): void {
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as DequantizeData;
-  data.k!.dequantize_s8_f32(data.params, inputOffset(context, node, 0, data.fixed), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+  data.k!.dequantize_s8_f32(
+    data.params,
+    inputOffset(context, node, 0, data.fixed),
+    context.getEvalTensor(node.outputs[0]!).data.byteOffset,
+  );
 }
 
 /** The DEQUANTIZE registration. */

@@ -18,7 +18,20 @@ import {
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { W, rightOnlyRange, WINDOW_PARAMS_BYTES, channelMultipliers, constantInputCopies, declineWeighted, expectBias, extScratchBytes, expectQuantized, inputOffset, quantizedActivationRange, writeWindowParams } from './kernel-common.js';
+import {
+  W,
+  rightOnlyRange,
+  WINDOW_PARAMS_BYTES,
+  channelMultipliers,
+  constantInputCopies,
+  declineWeighted,
+  expectBias,
+  extScratchBytes,
+  expectQuantized,
+  inputOffset,
+  quantizedActivationRange,
+  writeWindowParams,
+} from './kernel-common.js';
 import { gemmPackedBytes, packGemm } from './weight-pack.js';
 
 const OP = 'FULLY_CONNECTED';
@@ -62,17 +75,31 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (fr < 2) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) must have rank >= 2, got shape ${shapeOf(filter)}`);
   const depth = filter.dims[fr - 1]!;
   const units = filter.dims[fr - 2]!;
-  if (depth <= 0) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) has an empty accumulation dimension, shape ${shapeOf(filter)}`);
+  if (depth <= 0)
+    throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) has an empty accumulation dimension, shape ${shapeOf(filter)}`);
   const outDepth = output.dims[output.dims.length - 1];
   if (outDepth !== units)
-    throw new KernelError(OP, node.index, `output (tensor ${output.index}) last dimension ${outDepth} does not match the filter's ${units} output units (filter shape ${shapeOf(filter)})`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output (tensor ${output.index}) last dimension ${outDepth} does not match the filter's ${units} output units (filter shape ${shapeOf(filter)})`,
+    );
   const batches = units === 0 ? 0 : numElements(output.dims) / units;
   if (numElements(input.dims) !== batches * depth)
-    throw new KernelError(OP, node.index, `input (tensor ${input.index}, shape ${shapeOf(input)}) has ${numElements(input.dims)} elements, expected batches ${batches} x accum_depth ${depth}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input (tensor ${input.index}, shape ${shapeOf(input)}) has ${numElements(input.dims)} elements, expected batches ${batches} x accum_depth ${depth}`,
+    );
   if (opts?.keepNumDims) {
     let ok = input.dims.length === output.dims.length;
     for (let i = 0; ok && i < output.dims.length - 1; i++) ok = input.dims[i] === output.dims[i];
-    if (!ok) throw new KernelError(OP, node.index, `keep_num_dims: output shape ${shapeOf(output)} must be the input shape ${shapeOf(input)} with the last dimension replaced by ${units}`);
+    if (!ok)
+      throw new KernelError(
+        OP,
+        node.index,
+        `keep_num_dims: output shape ${shapeOf(output)} must be the input shape ${shapeOf(input)} with the last dimension replaced by ${units}`,
+      );
   }
   expectBias(OP, node, bias, units);
   expectQuantized(OP, node, 'input', input);
@@ -82,7 +109,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     // TFLM GetQuantizedConvolutionMultipler: the bias scale must be close to input_scale * filter_scale.
     const diff = Math.abs(input.params.scale * filter.params.scale - bias.params.scale) / output.params.scale;
     if (!(diff <= 0.02))
-      throw new KernelError(OP, node.index, `bias scale ${bias.params.scale} (tensor ${bias.index}) differs from input_scale * filter_scale by ${diff} output scales (max 0.02)`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `bias scale ${bias.params.scale} (tensor ${bias.index}) differs from input_scale * filter_scale by ${diff} output scales (max 0.02)`,
+      );
   }
   const [actMin, actMax] = quantizedActivationRange(OP, node, activation, output);
 
@@ -92,13 +123,36 @@ function prepare(context: TfLiteContext, node: Node): void {
   const kb8 = (depth + 7) >> 3;
   const packed = context.allocatePersistentBuffer(gemmPackedBytes(units, 1, kb8));
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-  packGemm(packed, filter.data as Int8Array, units, 1, depth, kb8, bias ? (bias.data as Int32Array) : null, q.multiplier, q.shift, input.params.zeroPoint, fast);
+  packGemm(
+    packed,
+    filter.data as Int8Array,
+    units,
+    1,
+    depth,
+    kb8,
+    bias ? (bias.data as Int32Array) : null,
+    q.multiplier,
+    q.shift,
+    input.params.zeroPoint,
+    fast,
+  );
   const zero = context.allocatePersistentBuffer(kb8 * 8);
   const ptrs = context.allocatePersistentBuffer(4 * 4);
 
   const p = paramsRegion.i32;
   // the batches are one row of 1x1 windows
-  writeWindowParams(p, { batches: 1, inH: 1, inW: batches, inC: depth, outH: 1, outW: batches, outC: units, actMin, actMax, zpOut: output.params.zeroPoint });
+  writeWindowParams(p, {
+    batches: 1,
+    inH: 1,
+    inW: batches,
+    inC: depth,
+    outH: 1,
+    outW: batches,
+    outC: units,
+    actMin,
+    actMax,
+    zpOut: output.params.zeroPoint,
+  });
   p[W.Kb8] = kb8;
   p[W.Packed] = packed.offset;
   p[W.Zero] = zero.offset;

@@ -70,12 +70,18 @@ export function windowGeometry(
 
 /** Throws unless `t` is of `type`. */
 export function expectType(op: string, node: Node, what: string, t: Tensor, type: TensorType): void {
-  if (t.type !== type) throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must be ${tensorTypeName(type)}, got ${tensorTypeName(t.type)}`);
+  if (t.type !== type)
+    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must be ${tensorTypeName(type)}, got ${tensorTypeName(t.type)}`);
 }
 
 /** Throws unless `t` has rank `rank`. */
 export function expectRank(op: string, node: Node, what: string, t: Tensor, rank: number): void {
-  if (t.dims.length !== rank) throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must have rank ${rank}, got shape [${Array.from(t.dims).join(', ')}]`);
+  if (t.dims.length !== rank)
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} (tensor ${t.index}) must have rank ${rank}, got shape [${Array.from(t.dims).join(', ')}]`,
+    );
 }
 
 /** Throws unless `value` is an integer >= 1. */
@@ -105,7 +111,8 @@ export function quantizedActivationRange(op: string, node: Node, activation: Act
 export function expectBias(op: string, node: Node, bias: Tensor | null, channels: number): void {
   if (bias === null) return;
   expectType(op, node, 'bias', bias, TensorType.INT32);
-  if (bias.elementCount !== channels) throw new KernelError(op, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${channels}`);
+  if (bias.elementCount !== channels)
+    throw new KernelError(op, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${channels}`);
 }
 
 /** Why an int8 weighted op's tensors are not handled, or null (for `supports()`). */
@@ -143,7 +150,11 @@ export function channelMultipliers(
   if (q.scale.length !== 1 && q.scale.length !== channels)
     throw new KernelError(op, node.index, `filter (tensor ${filter.index}) has ${q.scale.length} scales, expected 1 or ${channels}`);
   if (q.scale.length > 1 && q.quantizedDimension !== quantizedDimension)
-    throw new KernelError(op, node.index, `filter (tensor ${filter.index}) is quantized along dimension ${q.quantizedDimension}, expected ${quantizedDimension}`);
+    throw new KernelError(
+      op,
+      node.index,
+      `filter (tensor ${filter.index}) is quantized along dimension ${q.quantizedDimension}, expected ${quantizedDimension}`,
+    );
   const multiplier = context.allocatePersistentBuffer(channels * 4).i32.subarray(0, channels);
   const shift = context.allocatePersistentBuffer(channels * 4).i32.subarray(0, channels);
   const inScale = input.params.scale;

@@ -65,16 +65,30 @@ function prepare(context: TfLiteContext, node: Node): void {
   expectQuantized(OP, node, 'input', input);
   expectQuantized(OP, node, 'output', output);
   if (output.elementCount !== batches! * c!)
-    throw new KernelError(OP, node.index, `output has ${output.elementCount} elements, reducing [${Array.from(input.dims).join(', ')}] over axes {1, 2} gives ${batches! * c!}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output has ${output.elementCount} elements, reducing [${Array.from(input.dims).join(', ')}] over axes {1, 2} gives ${batches! * c!}`,
+    );
   const keepDims = (node.builtinData as ReducerOptions | null)?.keepDims ?? false;
-  if (keepDims && output.dims.length !== 4) throw new KernelError(OP, node.index, `keep_dims is set but the output is ${output.dims.length}-D`);
+  if (keepDims && output.dims.length !== 4)
+    throw new KernelError(OP, node.index, `keep_dims is set but the output is ${output.dims.length}-D`);
   const count = h! * w!;
   if (count < 1) throw new KernelError(OP, node.index, 'the spatial axes are empty');
   const q = checkedQuantizeMultiplier(OP, node, input.params.scale / output.params.scale, 'input/output rescale');
   const f = foldCount(q.multiplier, q.shift, count);
   const region = context.allocatePersistentBuffer(MEAN_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
-  region.i32.set([batches!, count, c!, Math.imul(input.params.zeroPoint, count), f.multiplier, f.shift > 0 ? f.shift : 0, f.shift > 0 ? 0 : -f.shift, output.params.zeroPoint]);
+  region.i32.set([
+    batches!,
+    count,
+    c!,
+    Math.imul(input.params.zeroPoint, count),
+    f.multiplier,
+    f.shift > 0 ? f.shift : 0,
+    f.shift > 0 ? 0 : -f.shift,
+    output.params.zeroPoint,
+  ]);
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

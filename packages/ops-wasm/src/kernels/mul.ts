@@ -40,7 +40,8 @@ function supports(context: TfLiteContext, node: Node): true | string {
   const a = context.getTensor(node.inputs[0]!);
   const b = context.getTensor(node.inputs[1]!);
   const out = context.getTensor(node.outputs[0]!);
-  if (a.type !== TensorType.INT8 || b.type !== TensorType.INT8 || out.type !== TensorType.INT8) return `${tensorTypeName(out.type)} output (handles int8)`;
+  if (a.type !== TensorType.INT8 || b.type !== TensorType.INT8 || out.type !== TensorType.INT8)
+    return `${tensorTypeName(out.type)} output (handles int8)`;
   const plan = broadcastPlan(a.dims, b.dims, out.dims);
   return typeof plan === 'string' ? plan : true;
 }
@@ -60,7 +61,17 @@ function prepare(context: TfLiteContext, node: Node): void {
   const m = checkedQuantizeMultiplier(OP, node, (a.params.scale * b.params.scale) / out.params.scale, 'output multiplier');
   const region = context.allocatePersistentBuffer(MUL_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
-  region.i32.set([out.elementCount, -a.params.zeroPoint, -b.params.zeroPoint, m.multiplier, m.shift > 0 ? m.shift : 0, m.shift > 0 ? 0 : -m.shift, out.params.zeroPoint, lo, hi]);
+  region.i32.set([
+    out.elementCount,
+    -a.params.zeroPoint,
+    -b.params.zeroPoint,
+    m.multiplier,
+    m.shift > 0 ? m.shift : 0,
+    m.shift > 0 ? 0 : -m.shift,
+    out.params.zeroPoint,
+    lo,
+    hi,
+  ]);
   writePlan(region.i32, 9, plan);
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0, 1]);

@@ -49,7 +49,8 @@ function readPaddings(t: Tensor, node: Node): number[] {
   const out: number[] = [];
   for (let i = 0; i < t.elementCount; i++) {
     const v = t.type === TensorType.INT64 ? Number((t.data as BigInt64Array)[i]!) : (t.data as Int32Array)[i]!;
-    if (!Number.isSafeInteger(v) || v < 0 || v > 0x7fffffff) throw new KernelError(OP, node.index, `paddings[${i}] = ${v} is not a non-negative int32`);
+    if (!Number.isSafeInteger(v) || v < 0 || v > 0x7fffffff)
+      throw new KernelError(OP, node.index, `paddings[${i}] = ${v} is not a non-negative int32`);
     out.push(v);
   }
   return out;
@@ -61,10 +62,17 @@ function prepare(context: TfLiteContext, node: Node): void {
   const input = context.getTensor(node.inputs[0]!);
   const paddings = context.getTensor(node.inputs[1]!);
   const output = context.getTensor(node.outputs[0]!);
-  if (output.type !== input.type) throw new KernelError(OP, node.index, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`);
+  if (output.type !== input.type)
+    throw new KernelError(
+      OP,
+      node.index,
+      `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`,
+    );
   const rank = input.dims.length;
-  if (output.dims.length !== rank) throw new KernelError(OP, node.index, `output rank ${output.dims.length} differs from input rank ${rank}`);
-  if (paddings.elementCount !== rank * 2) throw new KernelError(OP, node.index, `paddings has ${paddings.elementCount} elements, expected [${rank}, 2]`);
+  if (output.dims.length !== rank)
+    throw new KernelError(OP, node.index, `output rank ${output.dims.length} differs from input rank ${rank}`);
+  if (paddings.elementCount !== rank * 2)
+    throw new KernelError(OP, node.index, `paddings has ${paddings.elementCount} elements, expected [${rank}, 2]`);
   const pads = readPaddings(paddings, node);
   let value = 0;
   if (input.type === TensorType.INT8) {
@@ -75,12 +83,16 @@ function prepare(context: TfLiteContext, node: Node): void {
   const o: number[] = [];
   const l: number[] = [];
   const r: number[] = [];
-  for (let i = 0; i < MAX_DIMS - rank; i++) o.push(1), l.push(0), r.push(0);
+  for (let i = 0; i < MAX_DIMS - rank; i++) (o.push(1), l.push(0), r.push(0));
   for (let i = 0; i < rank; i++) {
     const expected = input.dims[i]! + pads[2 * i]! + pads[2 * i + 1]!;
     if (output.dims[i] !== expected)
-      throw new KernelError(OP, node.index, `output dim ${i} is ${output.dims[i]}, expected ${input.dims[i]} + ${pads[2 * i]} + ${pads[2 * i + 1]} = ${expected}`);
-    o.push(output.dims[i]!), l.push(pads[2 * i]!), r.push(pads[2 * i + 1]!);
+      throw new KernelError(
+        OP,
+        node.index,
+        `output dim ${i} is ${output.dims[i]}, expected ${input.dims[i]} + ${pads[2 * i]} + ${pads[2 * i + 1]} = ${expected}`,
+      );
+    (o.push(output.dims[i]!), l.push(pads[2 * i]!), r.push(pads[2 * i + 1]!));
   }
   const es = elementSize(input.type)!;
   o[4]! *= es;
@@ -96,7 +108,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     o.splice(d, 1);
     l.splice(d, 1);
     r.splice(d, 1);
-    o.unshift(1), l.unshift(0), r.unshift(0);
+    (o.unshift(1), l.unshift(0), r.unshift(0));
   }
   const region = context.allocatePersistentBuffer(PAD_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);

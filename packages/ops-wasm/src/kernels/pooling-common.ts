@@ -2,15 +2,7 @@
  * Shared prepare of the int8 pooling kernels (TFLM kernels/pooling_common.cc): validation, TFLite
  * padding, the activation range, and the parameter block of assembly/int8/pool.ts.
  */
-import {
-  KernelError,
-  Padding,
-  TensorType,
-  tensorTypeName,
-  type Node,
-  type Pool2DOptions,
-  type TfLiteContext,
-} from '@micrort/core';
+import { KernelError, Padding, TensorType, tensorTypeName, type Node, type Pool2DOptions, type TfLiteContext } from '@micrort/core';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { computeOutSize, computePadding, constantInputCopies, quantizedActivationRange } from './kernel-common.js';
@@ -49,21 +41,34 @@ export function preparePool(op: string, context: TfLiteContext, node: Node): voi
   const { strideH: sH, strideW: sW, filterHeight: fH, filterWidth: fW } = params;
   if (!(sH >= 1 && sW >= 1)) throw new KernelError(op, node.index, `strides must be >= 1, got stride_h ${sH}, stride_w ${sW}`);
   if (!(fH >= 1 && fW >= 1)) throw new KernelError(op, node.index, `filter size must be >= 1, got ${fH}x${fW}`);
-  if (params.padding !== Padding.SAME && params.padding !== Padding.VALID) throw new KernelError(op, node.index, `unsupported padding ${params.padding}`);
+  if (params.padding !== Padding.SAME && params.padding !== Padding.VALID)
+    throw new KernelError(op, node.index, `unsupported padding ${params.padding}`);
   const [batches, inH, inW, depth] = input.dims as unknown as number[];
   if (output.dims[0] !== batches || output.dims[3] !== depth)
-    throw new KernelError(op, node.index, `output shape ${shape(output)} must keep the input's batch ${batches} and depth ${depth} (input ${shape(input)})`);
+    throw new KernelError(
+      op,
+      node.index,
+      `output shape ${shape(output)} must keep the input's batch ${batches} and depth ${depth} (input ${shape(input)})`,
+    );
   // As TFLM: the output size comes from the output tensor, the padding from the options.
   const padH = computePadding(sH, 1, inH!, fH, computeOutSize(params.padding, inH!, fH, sH, 1));
   const padW = computePadding(sW, 1, inW!, fW, computeOutSize(params.padding, inW!, fW, sW, 1));
   const outH = output.dims[1]!;
   const outW = output.dims[2]!;
   if (outH > 0 && outW > 0 && (fH - padH <= 0 || fW - padW <= 0 || (outH - 1) * sH - padH >= inH! || (outW - 1) * sW - padW >= inW!))
-    throw new KernelError(op, node.index, `output ${outH}x${outW} with filter ${fH}x${fW}, stride ${sH}x${sW} and padding ${padH}x${padW} has a window entirely outside the ${inH}x${inW} input`);
+    throw new KernelError(
+      op,
+      node.index,
+      `output ${outH}x${outW} with filter ${fH}x${fW}, stride ${sH}x${sW} and padding ${padH}x${padW} has a window entirely outside the ${inH}x${inW} input`,
+    );
   if (!(Math.abs(input.params.scale - output.params.scale) <= 1.0e-6))
     throw new KernelError(op, node.index, `input scale ${input.params.scale} and output scale ${output.params.scale} must be equal`);
   if (input.params.zeroPoint !== output.params.zeroPoint)
-    throw new KernelError(op, node.index, `input zero point ${input.params.zeroPoint} and output zero point ${output.params.zeroPoint} must be equal`);
+    throw new KernelError(
+      op,
+      node.index,
+      `input zero point ${input.params.zeroPoint} and output zero point ${output.params.zeroPoint} must be equal`,
+    );
   const [actMin, actMax] = quantizedActivationRange(op, node, params.fusedActivationFunction, output);
   const region = context.allocatePersistentBuffer(POOL_PARAMS_BYTES);
   data.k = kernelsFor(op, node, region);

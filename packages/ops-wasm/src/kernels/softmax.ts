@@ -73,7 +73,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   const count = numElements(input.dims);
   const depth = input.dims[rank - 1]!;
   if (numElements(output.dims) !== count || output.dims[output.dims.length - 1] !== depth)
-    throw new KernelError(OP, node.index, `output shape [${Array.from(output.dims).join(', ')}] must match input shape [${Array.from(input.dims).join(', ')}]`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output shape [${Array.from(output.dims).join(', ')}] must match input shape [${Array.from(input.dims).join(', ')}]`,
+    );
   expectQuantized(OP, node, 'input', input);
   expectQuantized(OP, node, 'output', output);
   const bits = output.type === TensorType.INT16 ? 16 : 8;
@@ -83,7 +87,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   try {
     m = preprocessSoftmaxScaling(beta, input.params.scale, SCALED_DIFF_INTEGER_BITS);
   } catch (e) {
-    throw new KernelError(OP, node.index, `input scale ${input.params.scale} with beta ${beta} is too small to rescale: ${(e as Error).message}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input scale ${input.params.scale} with beta ${beta} is too small to rescale: ${(e as Error).message}`,
+    );
   }
   const diffMin = -calculateInputRadius(SCALED_DIFF_INTEGER_BITS, m.shift);
   // per difference d in [-255, 0]: the Q12.19 term of the sum and the Q0.31 exponential (-1 below diff_min)

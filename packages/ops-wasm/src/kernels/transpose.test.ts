@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { int, int8s, rng, runBoth, wasm } from '../__tests__/single-op.js';
 
 const TYPES = [TensorType.INT8, TensorType.INT16, TensorType.FLOAT32, TensorType.INT64] as const;
-const SIZE = new Map<TensorType, number>([[TensorType.INT8, 1], [TensorType.INT16, 2], [TensorType.FLOAT32, 4], [TensorType.INT64, 8]]);
+const SIZE = new Map<TensorType, number>([
+  [TensorType.INT8, 1],
+  [TensorType.INT16, 2],
+  [TensorType.FLOAT32, 4],
+  [TensorType.INT64, 8],
+]);
 
 function shuffled(r: () => number, n: number): number[] {
   const p = Array.from({ length: n }, (_, i) => i);
@@ -25,14 +30,20 @@ function buildTranspose(seed: number) {
   const b = new ModelBuilder();
   const q = type === TensorType.INT8 ? { quantization: { scale: 0.1, zeroPoint: 3 } } : {};
   const inT = b.addTensor({ name: 'in', type, shape, ...q });
-  const permData = r() < 0.5 ? { type: TensorType.INT32, data: Int32Array.from(perm) } : { type: TensorType.INT64, data: BigInt64Array.from(perm.map(BigInt)) };
+  const permData =
+    r() < 0.5
+      ? { type: TensorType.INT32, data: Int32Array.from(perm) }
+      : { type: TensorType.INT64, data: BigInt64Array.from(perm.map(BigInt)) };
   const pT = b.addTensor({ name: 'perm', shape: [rank], ...permData });
   const outT = b.addTensor({ name: 'out', type, shape: perm.map((p) => shape[p]!), ...q });
   b.addOperator({ op: BuiltinOperator.TRANSPOSE, version: 2, inputs: [inT, pT], outputs: [outT] });
   b.setInputs([inT]).setOutputs([outT]);
   const n = shape.reduce((a, x) => a * x, 1);
   // random bytes; float32 stays finite (no NaN payloads for the reference to quieten)
-  const input = type === TensorType.FLOAT32 ? new Int8Array(Float32Array.from({ length: n }, () => r() * 200 - 100).buffer) : int8s(r, n * SIZE.get(type)!);
+  const input =
+    type === TensorType.FLOAT32
+      ? new Int8Array(Float32Array.from({ length: n }, () => r() * 200 - 100).buffer)
+      : int8s(r, n * SIZE.get(type)!);
   return { def: b.buildDef(), inputs: [input], desc: JSON.stringify({ seed, type, shape, perm }) };
 }
 

@@ -49,7 +49,8 @@ function supports(context: TfLiteContext, node: Node): true | string {
 }
 
 function readPerm(t: Tensor, rank: number, node: Node): number[] {
-  if (t.dims.length !== 1 || t.dims[0] !== rank) throw new KernelError(OP, node.index, `perm must be a 1-D tensor of ${rank} elements, got shape [${t.dims.join(', ')}]`);
+  if (t.dims.length !== 1 || t.dims[0] !== rank)
+    throw new KernelError(OP, node.index, `perm must be a 1-D tensor of ${rank} elements, got shape [${t.dims.join(', ')}]`);
   const out: number[] = [];
   const seen = new Array<boolean>(rank).fill(false);
   for (let i = 0; i < rank; i++) {
@@ -67,13 +68,23 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (node.inputs.length !== 2 || node.outputs.length !== 1) throw new KernelError(OP, node.index, 'expects 2 inputs and 1 output');
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
-  if (output.type !== input.type) throw new KernelError(OP, node.index, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`);
+  if (output.type !== input.type)
+    throw new KernelError(
+      OP,
+      node.index,
+      `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`,
+    );
   const rank = input.dims.length;
-  if (output.dims.length !== rank) throw new KernelError(OP, node.index, `output rank ${output.dims.length} differs from input rank ${rank}`);
+  if (output.dims.length !== rank)
+    throw new KernelError(OP, node.index, `output rank ${output.dims.length} differs from input rank ${rank}`);
   const perm = readPerm(context.getTensor(node.inputs[1]!), rank, node);
   for (let i = 0; i < rank; i++) {
     if (output.dims[i] !== input.dims[perm[i]!])
-      throw new KernelError(OP, node.index, `output shape [${output.dims.join(', ')}] does not match the permuted input shape [${perm.map((p) => input.dims[p]).join(', ')}]`);
+      throw new KernelError(
+        OP,
+        node.index,
+        `output shape [${output.dims.join(', ')}] does not match the permuted input shape [${perm.map((p) => input.dims[p]).join(', ')}]`,
+      );
   }
   const es = elementSize(input.type)!;
   const inStride: number[] = new Array<number>(rank);
@@ -94,7 +105,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       strides.push(inStride[perm[k]!]!);
     }
   }
-  while (dims.length < MAX_DIMS) dims.unshift(1), strides.unshift(0);
+  while (dims.length < MAX_DIMS) (dims.unshift(1), strides.unshift(0));
   const region = context.allocatePersistentBuffer(TRANSPOSE_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
   const p = region.i32;

@@ -117,7 +117,8 @@ function supports(context: TfLiteContext, node: Node): true | string {
 
 function requireScale(node: Node, what: string, t: Tensor): void {
   const s = t.params.scale;
-  if (!(s > 0 && s < Infinity)) fail(node, `${what} (tensor ${t.index}) needs a positive finite quantization scale, got ${t.quantization ? s : 'none'}`);
+  if (!(s > 0 && s < Infinity))
+    fail(node, `${what} (tensor ${t.index}) needs a positive finite quantization scale, got ${t.quantization ? s : 'none'}`);
 }
 
 function checkedMultiplier(node: Node, real: number, what: string) {
@@ -138,9 +139,18 @@ function shapeOf(t: Tensor): string {
  * Packs one gate FC (weights [S, depth], GetQuantizedConvolutionMultipler over the Q3.12 output scale)
  * and writes its parameter block; returns the block's offset.
  */
-function prepareGateFc(context: TfLiteContext, node: Node, x: Tensor, w: Tensor, bias: Tensor | null, stateDim: number, depth: number): number {
+function prepareGateFc(
+  context: TfLiteContext,
+  node: Node,
+  x: Tensor,
+  w: Tensor,
+  bias: Tensor | null,
+  stateDim: number,
+  depth: number,
+): number {
   const rows = w.dims.length === 2 ? w.dims[0]! : -1;
-  if (w.dims.length !== 2 || rows !== stateDim || w.dims[1] !== depth) fail(node, `weight tensor ${w.index} has shape ${shapeOf(w)}, expected [${stateDim}, ${depth}]`);
+  if (w.dims.length !== 2 || rows !== stateDim || w.dims[1] !== depth)
+    fail(node, `weight tensor ${w.index} has shape ${shapeOf(w)}, expected [${stateDim}, ${depth}]`);
   if (w.quantization === null || w.quantization.scale.length !== 1)
     fail(node, `weight tensor ${w.index} must be per-tensor quantized (got ${w.quantization?.scale.length ?? 0} scales)`);
   requireScale(node, 'weight tensor', w);
@@ -149,7 +159,18 @@ function prepareGateFc(context: TfLiteContext, node: Node, x: Tensor, w: Tensor,
   const packed = context.allocatePersistentBuffer(gemmPackedBytes(stateDim, 1, kb8));
   const multiplier = new Int32Array(stateDim).fill(q.multiplier);
   const shift = new Int32Array(stateDim).fill(q.shift);
-  packGemm(packed, w.data as Int8Array, stateDim, 1, depth, kb8, bias ? (bias.data as Int32Array) : null, multiplier, shift, x.params.zeroPoint);
+  packGemm(
+    packed,
+    w.data as Int8Array,
+    stateDim,
+    1,
+    depth,
+    kb8,
+    bias ? (bias.data as Int32Array) : null,
+    multiplier,
+    shift,
+    x.params.zeroPoint,
+  );
   const region = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);
   const p = region.i32;
   writeWindowParams(p, { batches: 1, inH: 1, inW: 1, inC: depth, outH: 1, outW: 1, outC: stateDim, actMin: -32768, actMax: 32767 });
@@ -173,7 +194,10 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (!cell || !cell.isVariable) fail(node, 'cell state (input 19) must be a variable tensor');
   if (hidden.type !== TensorType.INT8 || output.type !== TensorType.INT8) fail(node, 'hidden state and output must be int8 like the input');
   if (options.fusedActivationFunction !== ActivationFunctionType.TANH)
-    fail(node, `unsupported cell gate activation ${ActivationFunctionType[options.fusedActivationFunction] ?? options.fusedActivationFunction} (TFLM supports TANH)`);
+    fail(
+      node,
+      `unsupported cell gate activation ${ActivationFunctionType[options.fusedActivationFunction] ?? options.fusedActivationFunction} (TFLM supports TANH)`,
+    );
   if (!(options.cellClip >= 0)) fail(node, `cell_clip must be >= 0, got ${options.cellClip}`);
   if (input.dims.length !== 3) fail(node, `input (tensor ${input.index}) must be 3-D, got ${shapeOf(input)}`);
   if (hidden.dims.length !== 2) fail(node, `hidden state (tensor ${hidden.index}) must be 2-D, got ${shapeOf(hidden)}`);
@@ -183,8 +207,13 @@ function prepare(context: TfLiteContext, node: Node): void {
   const inputDim = input.dims[2]!;
   const stateDim = hidden.dims[1]!;
   if (timeMajor && batch !== 1) fail(node, `time-major input with ${batch} batches (handles 1)`);
-  if (numElements(hidden.dims) !== batch * stateDim) fail(node, `hidden state (tensor ${hidden.index}) has ${numElements(hidden.dims)} elements, expected batch ${batch} x state ${stateDim}`);
-  if (numElements(cell.dims) !== batch * stateDim) fail(node, `cell state (tensor ${cell.index}) has ${numElements(cell.dims)} elements, expected batch ${batch} x state ${stateDim}`);
+  if (numElements(hidden.dims) !== batch * stateDim)
+    fail(
+      node,
+      `hidden state (tensor ${hidden.index}) has ${numElements(hidden.dims)} elements, expected batch ${batch} x state ${stateDim}`,
+    );
+  if (numElements(cell.dims) !== batch * stateDim)
+    fail(node, `cell state (tensor ${cell.index}) has ${numElements(cell.dims)} elements, expected batch ${batch} x state ${stateDim}`);
   if (output.dims.length !== 3 || output.dims[0] !== input.dims[0] || output.dims[1] !== input.dims[1] || output.dims[2] !== stateDim)
     fail(node, `output (tensor ${output.index}) has shape ${shapeOf(output)}, expected [${input.dims[0]}, ${input.dims[1]}, ${stateDim}]`);
   requireScale(node, 'input', input);
@@ -201,9 +230,18 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.fc = new Int32Array(8);
   for (let g = 0; g < 4; g++) {
     const bias = context.getTensor(node.inputs[GATE_BIAS[g]!]!);
-    if (bias.dims.length !== 1 || bias.dims[0] !== stateDim) fail(node, `bias tensor ${bias.index} has shape ${shapeOf(bias)}, expected [${stateDim}]`);
+    if (bias.dims.length !== 1 || bias.dims[0] !== stateDim)
+      fail(node, `bias tensor ${bias.index} has shape ${shapeOf(bias)}, expected [${stateDim}]`);
     data.fc[2 * g] = prepareGateFc(context, node, input, context.getTensor(node.inputs[GATE_INPUT_WEIGHTS[g]!]!), bias, stateDim, inputDim);
-    data.fc[2 * g + 1] = prepareGateFc(context, node, hidden, context.getTensor(node.inputs[GATE_RECURRENT_WEIGHTS[g]!]!), null, stateDim, stateDim);
+    data.fc[2 * g + 1] = prepareGateFc(
+      context,
+      node,
+      hidden,
+      context.getTensor(node.inputs[GATE_RECURRENT_WEIGHTS[g]!]!),
+      null,
+      stateDim,
+      stateDim,
+    );
   }
   const cellScale = cell.params.scale;
   data.mulForgetCell = mulParams(node, NONLINEAR_OUTPUT_SCALE, cellScale, cellScale, -32768, 32767, 0);
@@ -221,7 +259,16 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 /** out[outAt + i] = clamp(outOffset + MBQM(a[aAt + i] * b[bAt + i])) (int16 inputs, zero offsets). */
-function mul(m: MulParams, a: Int16Array, aAt: number, b: Int16Array, bAt: number, out: Int16Array | Int8Array, outAt: number, n: number): void {
+function mul(
+  m: MulParams,
+  a: Int16Array,
+  aAt: number,
+  b: Int16Array,
+  bAt: number,
+  out: Int16Array | Int8Array,
+  outAt: number,
+  n: number,
+): void {
   const { outOffset, multiplier, shift, lo, hi } = m;
   for (let i = 0; i < n; i++) {
     const v = outOffset + multiplyByQuantizedMultiplier(Math.imul(a[aAt + i]!, b[bAt + i]!), multiplier, shift);
@@ -241,7 +288,17 @@ function addSaturating(a: Int16Array, aAt: number, b: Int16Array, n: number): vo
  * One gate: activation(FC(input) + FC(hidden)) into `out` (TFLM CalculateLstmGate): both FCs in
  * WebAssembly (int16 Q3.12 outputs), the saturating sum and the int16 sigmoid or tanh here.
  */
-function gate(k: KernelExports, fc: Int32Array, g: number, x: number, hiddenAt: number, out: Int16Array, fcScratch: Int16Array, n: number, useTanh: boolean): void {
+function gate(
+  k: KernelExports,
+  fc: Int32Array,
+  g: number,
+  x: number,
+  hiddenAt: number,
+  out: Int16Array,
+  fcScratch: Int16Array,
+  n: number,
+  useTanh: boolean,
+): void {
   k.qs8_conv(fc[2 * g]!, x, out.byteOffset);
   k.qs8_conv(fc[2 * g + 1]!, hiddenAt, fcScratch.byteOffset);
   addSaturating(out, 0, fcScratch, n);

@@ -26,7 +26,9 @@ async function run(): Promise<BrowserResult> {
     planner: createPlanner('greedy'),
     arenaBacking: wasm.arenaBacking,
   }).allocateTensors();
-  const reference = new MicroInterpreter(def, registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy') }).allocateTensors();
+  const reference = new MicroInterpreter(def, registerReferenceOps(new OpResolver()), {
+    planner: createPlanner('greedy'),
+  }).allocateTensors();
   for (const it of [withWasm, reference]) {
     it.setInput(0, input);
     it.invoke();
@@ -42,5 +44,8 @@ async function run(): Promise<BrowserResult> {
 
 run().then(
   (r) => ((window as unknown as { __micrortResult: unknown }).__micrortResult = r),
-  (e: unknown) => ((window as unknown as { __micrortResult: unknown }).__micrortResult = { error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) }),
+  (e: unknown) =>
+    ((window as unknown as { __micrortResult: unknown }).__micrortResult = {
+      error: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
+    }),
 );

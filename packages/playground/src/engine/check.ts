@@ -103,7 +103,13 @@ class StandInResolver extends OpResolver {
   override listRegistrations() {
     return this.inner.listRegistrations();
   }
-  override resolve(builtinCode: number, version: number, customName: string | null | undefined, context: TfLiteContext, node: Node): Resolution | null {
+  override resolve(
+    builtinCode: number,
+    version: number,
+    customName: string | null | undefined,
+    context: TfLiteContext,
+    node: Node,
+  ): Resolution | null {
     const r = this.inner.resolve(builtinCode, version, customName, context, node);
     if (r?.registration) return r;
     this.standIns.add(String(node.index));
@@ -155,7 +161,11 @@ export function checkModelNodes(
   const report = checkModel(model, resolver, { ...rest, planner: createPlanner('greedy') });
   let error: { name: string; message: string } | undefined;
   if (!report.ok) {
-    const interp = new MicroInterpreter(model, resolver, { ...rest, planner: createPlanner('greedy'), arena: 'auto' } as InterpreterOptions);
+    const interp = new MicroInterpreter(model, resolver, {
+      ...rest,
+      planner: createPlanner('greedy'),
+      arena: 'auto',
+    } as InterpreterOptions);
     try {
       interp.allocateTensors();
     } catch (e) {
@@ -178,7 +188,8 @@ export function checkModelNodes(
     };
     if (c.provider) n.provider = c.provider;
     if (c.kernel) n.kernel = c.kernel;
-    if (c.declined?.length) n.declined = c.declined.map((d) => ({ provider: d.provider, kernel: d.kernel, ...(d.reason ? { reason: d.reason } : {}) }));
+    if (c.declined?.length)
+      n.declined = c.declined.map((d) => ({ provider: d.provider, kernel: d.kernel, ...(d.reason ? { reason: d.reason } : {}) }));
     if (c.delegate) n.delegate = c.delegate;
     if (c.error) n.error = `${c.error.name}: ${c.error.message}${c.error.phase !== 'prepare' ? ` (in ${c.error.phase})` : ''}`;
     const decision = c.subgraph === 0 ? decisions.get(c.index) : undefined;
@@ -202,7 +213,17 @@ export function checkModelNodes(
 export function groupNodes(nodes: readonly NodeCheck[]): CheckGroup[] {
   const groups = new Map<string, CheckGroup>();
   for (const n of nodes) {
-    const key = JSON.stringify([n.op, n.version, n.inputTypes, n.outputTypes, n.status, n.provider ?? '', n.delegate ?? '', n.declined ?? [], n.delegateDeclined ?? '']);
+    const key = JSON.stringify([
+      n.op,
+      n.version,
+      n.inputTypes,
+      n.outputTypes,
+      n.status,
+      n.provider ?? '',
+      n.delegate ?? '',
+      n.declined ?? [],
+      n.delegateDeclined ?? '',
+    ]);
     let g = groups.get(key);
     if (!g) {
       g = { op: n.op, version: n.version, inputTypes: n.inputTypes, outputTypes: n.outputTypes, status: n.status, nodes: [] };

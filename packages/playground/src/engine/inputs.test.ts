@@ -3,7 +3,14 @@ import { Tensor, TensorType, makeTypedView, numElements } from '@micrort/core';
 import { imageLayout, writeImage } from './inputs.js';
 
 function tensor(type: TensorType, shape: number[], scale = 0, zeroPoint = 0): Tensor {
-  const t = new Tensor(0, 'in', type, Int32Array.from(shape), scale ? { scale: Float32Array.of(scale), zeroPoint: Int32Array.of(zeroPoint), quantizedDimension: 0 } : null, false);
+  const t = new Tensor(
+    0,
+    'in',
+    type,
+    Int32Array.from(shape),
+    scale ? { scale: Float32Array.of(scale), zeroPoint: Int32Array.of(zeroPoint), quantizedDimension: 0 } : null,
+    false,
+  );
   const size = { [TensorType.FLOAT32]: 4, [TensorType.INT8]: 1, [TensorType.UINT8]: 1, [TensorType.INT16]: 2 }[type as number] ?? 1;
   const buf = new ArrayBuffer(numElements(t.dims) * size);
   t.data = makeTypedView(type, buf, 0, numElements(t.dims));

@@ -65,10 +65,18 @@ export function writeImage(tensor: Tensor, pixels: ImagePixels, range: PixelRang
   const { height: H, width: W, channels: C } = lay;
   const d = tensor.data as Float32Array | Int8Array | Uint8Array | Int16Array;
   const isFloat = tensor.type === TensorType.FLOAT32;
-  const [qmin, qmax] = tensor.type === TensorType.INT8 ? [-128, 127] : tensor.type === TensorType.UINT8 ? [0, 255] : tensor.type === TensorType.INT16 ? [-32768, 32767] : [0, 0];
+  const [qmin, qmax] =
+    tensor.type === TensorType.INT8
+      ? [-128, 127]
+      : tensor.type === TensorType.UINT8
+        ? [0, 255]
+        : tensor.type === TensorType.INT16
+          ? [-32768, 32767]
+          : [0, 0];
   const scale = tensor.params.scale;
   const zp = tensor.params.zeroPoint;
-  if (!isFloat && range !== 'tensor' && !(scale > 0)) throw new RangeError(`input ${tensor.name} is ${tensor.type} without a scale: use the tensor range`);
+  if (!isFloat && range !== 'tensor' && !(scale > 0))
+    throw new RangeError(`input ${tensor.name} is ${tensor.type} without a scale: use the tensor range`);
   const real = (p: number) => (range === '-1..1' ? p / 127.5 - 1 : range === '0..255' ? p : p / 255);
   const value = (p: number): number => {
     if (isFloat) return range === 'tensor' ? p / 255 : real(p);

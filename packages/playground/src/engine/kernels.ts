@@ -112,7 +112,8 @@ export const KERNEL_PACKAGES: readonly KernelPackage[] = [
       } catch (e) {
         throw new KernelUnavailableError('wasm', `@micrort/ops-wasm could not be loaded (${(e as Error).message})`);
       }
-      if (m.unavailable || typeof m.loadWasmKernels !== 'function') throw new KernelUnavailableError('wasm', m.unavailable ?? '@micrort/ops-wasm has no loadWasmKernels()');
+      if (m.unavailable || typeof m.loadWasmKernels !== 'function')
+        throw new KernelUnavailableError('wasm', m.unavailable ?? '@micrort/ops-wasm has no loadWasmKernels()');
       let w: { kernels: Registration[]; arenaBacking: unknown };
       try {
         w = await m.loadWasmKernels();
@@ -147,12 +148,18 @@ export const KERNEL_PACKAGES: readonly KernelPackage[] = [
 /** The package with `id`. */
 export function kernelPackage(id: string): KernelPackage {
   const p = KERNEL_PACKAGES.find((k) => k.id === id);
-  if (!p) throw new KernelUnavailableError(id as KernelId, `unknown kernel package "${id}" (known: ${KERNEL_PACKAGES.map((k) => k.id).join(', ')})`);
+  if (!p)
+    throw new KernelUnavailableError(
+      id as KernelId,
+      `unknown kernel package "${id}" (known: ${KERNEL_PACKAGES.map((k) => k.id).join(', ')})`,
+    );
   return p;
 }
 
 /** Whether each package can be used here: creates and disposes one runtime of each. */
-export async function kernelAvailability(): Promise<{ id: KernelId; label: string; description: string; available: boolean; reason?: string; detail?: string }[]> {
+export async function kernelAvailability(): Promise<
+  { id: KernelId; label: string; description: string; available: boolean; reason?: string; detail?: string }[]
+> {
   const out = [];
   for (const p of KERNEL_PACKAGES) {
     try {

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { diffValues, isClassifierShaped, realValues, storedValues, toBase64, topK, type TensorValue } from './outputs.js';
 
-const int8 = (v: number[], scale?: number, zeroPoint?: number): TensorValue => ({ name: 't', type: 'int8', shape: [1, v.length], bytes: new Uint8Array(Int8Array.from(v).buffer), ...(scale ? { scale, zeroPoint: zeroPoint ?? 0 } : {}) });
-const f32 = (v: number[]): TensorValue => ({ name: 't', type: 'float32', shape: [1, v.length], bytes: new Uint8Array(Float32Array.from(v).buffer) });
+const int8 = (v: number[], scale?: number, zeroPoint?: number): TensorValue => ({
+  name: 't',
+  type: 'int8',
+  shape: [1, v.length],
+  bytes: new Uint8Array(Int8Array.from(v).buffer),
+  ...(scale ? { scale, zeroPoint: zeroPoint ?? 0 } : {}),
+});
+const f32 = (v: number[]): TensorValue => ({
+  name: 't',
+  type: 'float32',
+  shape: [1, v.length],
+  bytes: new Uint8Array(Float32Array.from(v).buffer),
+});
 
 describe('outputs', () => {
   it('reads stored and real values', () => {

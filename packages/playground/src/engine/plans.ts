@@ -4,7 +4,14 @@
  * planner, against the lower bound; plus the tail (persistent op data, variable tensors). Like
  * `micrort plan`: one allocation, then each planner re-plans the same requirements.
  */
-import { ARENA_ALIGNMENT, MicroInterpreter, type BufferRequirement, type InterpreterOptions, type ModelDef, type OpResolver } from '@micrort/core';
+import {
+  ARENA_ALIGNMENT,
+  MicroInterpreter,
+  type BufferRequirement,
+  type InterpreterOptions,
+  type ModelDef,
+  type OpResolver,
+} from '@micrort/core';
 import { OptimalPlanner, PLANNER_NAMES, createPlanner, lowerBoundAt, planReport } from '@micrort/planners';
 import { errorOf, withStandIns } from './check.js';
 
@@ -71,11 +78,20 @@ export interface AnalyzeOptions {
 }
 
 /** Allocates `model` once (greedy, arena auto) and re-plans its head with each planner. */
-export function analyzePlans(model: ModelDef, resolver: OpResolver, interpreterOptions: Partial<InterpreterOptions> & Record<string, unknown>, options: AnalyzeOptions = {}): PlanAnalysis {
+export function analyzePlans(
+  model: ModelDef,
+  resolver: OpResolver,
+  interpreterOptions: Partial<InterpreterOptions> & Record<string, unknown>,
+  options: AnalyzeOptions = {},
+): PlanAnalysis {
   const names = options.planners ?? PLANNER_NAMES;
   options.onProgress?.('allocating (greedy)', 0, names.length + 1);
   const serving = withStandIns(resolver);
-  const interp = new MicroInterpreter(model, serving.resolver, { ...interpreterOptions, planner: createPlanner('greedy'), arena: 'auto' } as InterpreterOptions);
+  const interp = new MicroInterpreter(model, serving.resolver, {
+    ...interpreterOptions,
+    planner: createPlanner('greedy'),
+    arena: 'auto',
+  } as InterpreterOptions);
   let requirements: BufferRequirement[];
   let usage: ReturnType<MicroInterpreter['arenaUsage']>;
   let stepOps: string[];

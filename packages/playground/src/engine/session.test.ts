@@ -58,7 +58,7 @@ describe('PlaygroundSession', () => {
     expect(m.nodes[1]!.options).toContainEqual(['fusedActivationFunction', '1']);
   });
 
-  it('a corrupt file throws the loader\'s ModelError and keeps the open model', () => {
+  it("a corrupt file throws the loader's ModelError and keeps the open model", () => {
     const s = new PlaygroundSession();
     s.open(buildDemoModel(), 'demo');
     expect(() => s.open(buildDemoModel().slice(0, 40), 'broken')).toThrow(expect.objectContaining({ name: 'ModelError' }));
@@ -80,7 +80,14 @@ describe('PlaygroundSession', () => {
 
   it("check: a provider's decline reason is kept", () => {
     const resolver = baseResolver();
-    const picky: Registration = { builtinCode: BuiltinOperator.RELU, version: 1, provider: 'picky', name: 'RELU/picky', supports: () => 'float32 input (handles int8)', invoke() {} };
+    const picky: Registration = {
+      builtinCode: BuiltinOperator.RELU,
+      version: 1,
+      provider: 'picky',
+      name: 'RELU/picky',
+      supports: () => 'float32 input (handles int8)',
+      invoke() {},
+    };
     resolver.register(picky, { fallback: true });
     const r = checkModelNodes(loadModel(modelWithUnknownOp()), resolver);
     expect(r.nodes[2]!.declined).toEqual([{ provider: 'picky', kernel: 'RELU/picky', reason: 'float32 input (handles int8)' }]);
@@ -157,7 +164,10 @@ describe('PlaygroundSession', () => {
     expect(simd.every((n) => (n.cyclesM4 ?? 0) > 0 && (n.cyclesM7 ?? 0) > 0 && n.cmsisKernel?.startsWith('arm_'))).toBe(true);
     expect(r.nodes.filter((n) => n.provider !== '@micrort/ops-simd').every((n) => n.cyclesM4 === null)).toBe(true);
     expect(r.cycles!.estimatedNodes).toBe(2);
-    expect(r.cycles!.m4).toBeCloseTo(r.nodes.reduce((t, n) => t + (n.cyclesM4 ?? 0), 0), 6);
+    expect(r.cycles!.m4).toBeCloseTo(
+      r.nodes.reduce((t, n) => t + (n.cyclesM4 ?? 0), 0),
+      6,
+    );
   });
 
   it('run with raw input bytes; a typed error for the wrong size', async () => {
@@ -167,7 +177,9 @@ describe('PlaygroundSession', () => {
     new Float32Array(input.buffer).fill(0.25);
     const r = await s.run({ kernel: 'reference', planner: 'greedy', input: { kind: 'bytes', inputs: [input] }, profileMs: 1 });
     expect(Array.from(r.inputs[0]!.bytes)).toEqual(Array.from(input));
-    await expect(s.run({ kernel: 'reference', planner: 'greedy', input: { kind: 'bytes', inputs: [new Uint8Array(3)] } })).rejects.toMatchObject({ name: 'InputError' });
+    await expect(
+      s.run({ kernel: 'reference', planner: 'greedy', input: { kind: 'bytes', inputs: [new Uint8Array(3)] } }),
+    ).rejects.toMatchObject({ name: 'InputError' });
   });
 
   it('compare: packages on the same inputs; identical int8 results; absent packages reported, not fatal', async () => {
@@ -207,7 +219,8 @@ describe('PlaygroundSession', () => {
     const g = s.graph();
     expect(g.boxes.filter((b) => b.kind === 'op')).toHaveLength(s.summary.nodes.length);
     expect(g.boxes.filter((b) => b.kind !== 'op')).toHaveLength(2);
-    const uses = s.summary.nodes.reduce((n, node) => n + node.inputs.filter((t) => t >= 0 && !s.summary.tensors[t]!.constant).length, 0) + 1;
+    const uses =
+      s.summary.nodes.reduce((n, node) => n + node.inputs.filter((t) => t >= 0 && !s.summary.tensors[t]!.constant).length, 0) + 1;
     expect(g.edges).toHaveLength(uses);
     expect(g.edges.every((e) => e.points.length >= 2 && e.points.every((p) => Number.isFinite(p.x) && Number.isFinite(p.y)))).toBe(true);
     expect(g.edges[0]!.label).toBe('float32[1,12,12,3]');

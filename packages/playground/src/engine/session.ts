@@ -3,7 +3,15 @@
  * the tests): open, check, lay out the graph, plan the memory, run with one kernel package, compare
  * every package. Results are plain data (structured-clone safe).
  */
-import { MicroInterpreter, loadModel, tensorTypeName, type InterpreterOptions, type MicroProfiler, type ModelDef, type Tensor } from '@micrort/core';
+import {
+  MicroInterpreter,
+  loadModel,
+  tensorTypeName,
+  type InterpreterOptions,
+  type MicroProfiler,
+  type ModelDef,
+  type Tensor,
+} from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
 import { checkModelNodes, errorOf, type CheckReport } from './check.js';
 import { layoutGraph, type GraphLayout } from './graph.js';
@@ -155,7 +163,12 @@ export class PlaygroundSession {
   }
 
   private interpreter(rt: KernelRuntime, planner: string, profiler: MicroProfiler | null): MicroInterpreter {
-    const options = { ...rt.interpreterOptions, ...(profiler ? { profiler } : {}), planner: createPlanner(planner), arena: 'auto' } as InterpreterOptions;
+    const options = {
+      ...rt.interpreterOptions,
+      ...(profiler ? { profiler } : {}),
+      planner: createPlanner(planner),
+      arena: 'auto',
+    } as InterpreterOptions;
     return new MicroInterpreter(this.current, rt.resolver, options).allocateTensors();
   }
 
@@ -173,7 +186,10 @@ export class PlaygroundSession {
   /** Runs the model once for its outputs, then again for the latency profile (and cycle estimate). */
   async run(options: RunOptions, onProgress?: Progress): Promise<RunResult> {
     const rt = await kernelPackage(options.kernel).create();
-    const profiler = createProfiler(this.current.subgraphs.reduce((n, sg) => n + sg.operators.length, 0), MAX_PROFILE_INVOKES);
+    const profiler = createProfiler(
+      this.current.subgraphs.reduce((n, sg) => n + sg.operators.length, 0),
+      MAX_PROFILE_INVOKES,
+    );
     let interp: MicroInterpreter | null = null;
     try {
       onProgress?.('allocating', 0, 3);
@@ -254,7 +270,11 @@ export class PlaygroundSession {
    * Runs every kernel package on the same inputs: allocation time, first and median invoke, and the
    * largest difference of each output from the first package that ran (ops-reference).
    */
-  async compare(input: InputSpec, options: { kernels?: KernelId[]; profileMs?: number } = {}, onProgress?: Progress): Promise<CompareRow[]> {
+  async compare(
+    input: InputSpec,
+    options: { kernels?: KernelId[]; profileMs?: number } = {},
+    onProgress?: Progress,
+  ): Promise<CompareRow[]> {
     const ids = options.kernels ?? KERNEL_PACKAGES.map((k) => k.id);
     const rows: CompareRow[] = [];
     let reference: TensorValue[] | null = null;

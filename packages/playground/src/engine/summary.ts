@@ -66,7 +66,18 @@ export interface ModelSummary {
 }
 
 const ELEMENT_BYTES: Record<string, number> = {
-  float32: 4, float16: 2, float64: 8, int8: 1, uint8: 1, bool: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8,
+  float32: 4,
+  float16: 2,
+  float64: 8,
+  int8: 1,
+  uint8: 1,
+  bool: 1,
+  int16: 2,
+  uint16: 2,
+  int32: 4,
+  uint32: 4,
+  int64: 8,
+  uint64: 8,
 };
 
 function tensorInfo(model: ModelDef, t: TensorDef, index: number): TensorInfo {
@@ -80,7 +91,10 @@ function tensorInfo(model: ModelDef, t: TensorDef, index: number): TensorInfo {
     type,
     shape,
     bytes: (ELEMENT_BYTES[type] ?? 0) * count,
-    quant: q && q.scale.length > 0 ? { scale: Array.from(q.scale), zeroPoint: Array.from(q.zeroPoint), quantizedDimension: q.quantizedDimension } : null,
+    quant:
+      q && q.scale.length > 0
+        ? { scale: Array.from(q.scale), zeroPoint: Array.from(q.zeroPoint), quantizedDimension: q.quantizedDimension }
+        : null,
     constant: t.buffer > 0 && (model.buffers[t.buffer]?.data.byteLength ?? 0) > 0,
     isVariable: t.isVariable,
   };
@@ -98,7 +112,9 @@ export function formatOptionValue(value: unknown): string {
 
 function nodeSummary(model: ModelDef, op: OperatorDef, index: number): NodeSummary {
   const code = model.operatorCodes[op.opcodeIndex]!;
-  const options = op.builtinOptions ? Object.entries(op.builtinOptions as unknown as Record<string, unknown>).map(([k, v]) => [k, formatOptionValue(v)] as [string, string]) : [];
+  const options = op.builtinOptions
+    ? Object.entries(op.builtinOptions as unknown as Record<string, unknown>).map(([k, v]) => [k, formatOptionValue(v)] as [string, string])
+    : [];
   return {
     index,
     op: opDisplayName(code.builtinCode, code.customCode),

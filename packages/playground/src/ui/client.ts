@@ -34,7 +34,11 @@ export class WorkerClient {
   }
 
   /** Calls `method` in the worker; transfers nothing (arguments are copied). */
-  call<M extends Method>(method: M, args: Methods[M]['args'], progress?: (label: string, done: number, total: number) => void): Promise<Methods[M]['result']> {
+  call<M extends Method>(
+    method: M,
+    args: Methods[M]['args'],
+    progress?: (label: string, done: number, total: number) => void,
+  ): Promise<Methods[M]['result']> {
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(progress ? { progress } : {}) });

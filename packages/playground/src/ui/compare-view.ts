@@ -22,12 +22,20 @@ export class CompareView {
   private readonly button = h('button', { type: 'button', class: 'primary', 'data-testid': 'compare-button' }, 'Run every package');
   private summary: ModelSummary | null = null;
 
-  constructor(private readonly app: AppContext, private readonly run: RunView) {
+  constructor(
+    private readonly app: AppContext,
+    private readonly run: RunView,
+  ) {
     this.button.addEventListener('click', () => void this.compare());
     this.element = h(
       'div',
       { class: 'compare' },
-      h('div', { class: 'controls' }, this.button, h('span', { class: 'muted' }, ' on the inputs set in the Run tab (greedy planner); outputs against ops-reference.')),
+      h(
+        'div',
+        { class: 'controls' },
+        this.button,
+        h('span', { class: 'muted' }, ' on the inputs set in the Run tab (greedy planner); outputs against ops-reference.'),
+      ),
       this.results,
     );
   }
@@ -43,7 +51,9 @@ export class CompareView {
     this.button.disabled = true;
     try {
       const kernels = this.app.kernels().map((k) => k.id);
-      const rows = await this.app.client.call('compare', { input: this.run.inputSpec(), kernels }, (l, d, t) => this.app.progress(`compare: ${l}`, d, t));
+      const rows = await this.app.client.call('compare', { input: this.run.inputSpec(), kernels }, (l, d, t) =>
+        this.app.progress(`compare: ${l}`, d, t),
+      );
       this.show(rows);
     } catch (e) {
       this.app.showError(e);
@@ -61,20 +71,36 @@ export class CompareView {
         ['kernels', 'allocate', 'first invoke', 'mean invoke', 'arena', ...outs.map((o, j) => `output ${j} vs reference`)],
         rows.map((r) =>
           r.error
-            ? [h('span', null, r.label), h('span', { class: r.error.name === 'unavailable' ? 'muted' : 'err' }, `${r.error.name === 'unavailable' ? 'unavailable' : r.error.name}: ${r.error.message}`), '', '', '', ...outs.map(() => '')]
+            ? [
+                h('span', null, r.label),
+                h(
+                  'span',
+                  { class: r.error.name === 'unavailable' ? 'muted' : 'err' },
+                  `${r.error.name === 'unavailable' ? 'unavailable' : r.error.name}: ${r.error.message}`,
+                ),
+                '',
+                '',
+                '',
+                ...outs.map(() => ''),
+              ]
             : [
                 h('span', null, r.label, r.detail ? h('span', { class: 'muted' }, ` (${r.detail})`) : null),
                 formatMs(r.allocateMs ?? 0),
                 formatMs(r.firstInvokeMs ?? 0),
                 `${formatMs(r.meanInvokeMs ?? 0)} (${r.invokes} runs)`,
                 formatBytes(r.arenaBytes ?? 0),
-                ...(r.diffs ?? []).map((d, j) => h('span', { class: d.identical || d.withinTolerance ? 'same' : 'err' }, diffText(d, outs[j]?.type ?? ''))),
+                ...(r.diffs ?? []).map((d, j) =>
+                  h('span', { class: d.identical || d.withinTolerance ? 'same' : 'err' }, diffText(d, outs[j]?.type ?? '')),
+                ),
               ],
         ),
         { class: 'compare-table', 'data-testid': 'compare-table' },
       ),
       h('h3', null, 'Mean invoke (after the first)'),
-      barChart(ran.map((r) => ({ label: r.label, value: r.meanInvokeMs! })), formatMs),
+      barChart(
+        ran.map((r) => ({ label: r.label, value: r.meanInvokeMs! })),
+        formatMs,
+      ),
     );
   }
 }

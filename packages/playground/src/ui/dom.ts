@@ -59,5 +59,10 @@ export function formatInt(n: number): string {
 
 /** A table from a header row and body rows. */
 export function table(head: Child[], rows: Child[][], attrs?: Attrs): HTMLTableElement {
-  return h('table', attrs ?? null, h('thead', null, h('tr', null, ...head.map((c) => h('th', null, c)))), h('tbody', null, ...rows.map((r) => h('tr', null, ...r.map((c) => h('td', null, c))))));
+  return h(
+    'table',
+    attrs ?? null,
+    h('thead', null, h('tr', null, ...head.map((c) => h('th', null, c)))),
+    h('tbody', null, ...rows.map((r) => h('tr', null, ...r.map((c) => h('td', null, c))))),
+  );
 }

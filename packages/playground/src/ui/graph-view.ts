@@ -39,7 +39,11 @@ export class GraphView {
     this.svg = s('svg', { class: 'graph-svg', 'data-testid': 'graph-svg' });
     this.layer = s('g');
     this.svg.append(this.layer);
-    this.details = h('aside', { class: 'node-details', 'data-testid': 'node-details' }, h('p', { class: 'hint' }, 'Click a node to see its options, tensors and quantization.'));
+    this.details = h(
+      'aside',
+      { class: 'node-details', 'data-testid': 'node-details' },
+      h('p', { class: 'hint' }, 'Click a node to see its options, tensors and quantization.'),
+    );
     const btn = (label: string, title: string, fn: () => void) => h('button', { type: 'button', title, onclick: fn }, label);
     this.element = h(
       'div',
@@ -47,7 +51,9 @@ export class GraphView {
       h(
         'div',
         { class: 'graph-main' },
-        h('div', { class: 'graph-tools' },
+        h(
+          'div',
+          { class: 'graph-tools' },
           btn('+', 'zoom in', () => this.zoomBy(1.25)),
           btn('−', 'zoom out', () => this.zoomBy(0.8)),
           btn('fit', 'show the whole graph', () => this.fit(true)),
@@ -86,18 +92,41 @@ export class GraphView {
     const edges = s('g', { class: 'edges' });
     for (const e of L.edges) {
       const d = e.points.map((p, i) => `${i ? 'L' : 'M'}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
-      edges.append(s('path', { d, class: 'edge', 'marker-end': 'url(#arrow)' }), s('text', { x: e.labelX.toFixed(1), y: (e.labelY + 4).toFixed(1), class: 'edge-label', 'text-anchor': 'middle' }, e.label));
+      edges.append(
+        s('path', { d, class: 'edge', 'marker-end': 'url(#arrow)' }),
+        s('text', { x: e.labelX.toFixed(1), y: (e.labelY + 4).toFixed(1), class: 'edge-label', 'text-anchor': 'middle' }, e.label),
+      );
     }
     const boxes = s('g', { class: 'boxes' });
     for (const b of L.boxes) {
       const node = b.kind === 'op' ? this.outcomes.get(b.index) : undefined;
       const x = b.x - b.width / 2;
       const y = b.y - b.height / 2;
-      const g = s('g', { class: `box ${b.kind}${this.selected === b.index && b.kind === 'op' ? ' selected' : ''}`, 'data-node': b.kind === 'op' ? b.index : null, transform: `translate(${x.toFixed(1)},${y.toFixed(1)})` });
-      g.append(s('rect', { width: b.width, height: b.height, rx: b.kind === 'op' ? 6 : 14, fill: b.kind === 'op' ? providerColor(node) : '#f4f4f4' }));
+      const g = s('g', {
+        class: `box ${b.kind}${this.selected === b.index && b.kind === 'op' ? ' selected' : ''}`,
+        'data-node': b.kind === 'op' ? b.index : null,
+        transform: `translate(${x.toFixed(1)},${y.toFixed(1)})`,
+      });
+      g.append(
+        s('rect', {
+          width: b.width,
+          height: b.height,
+          rx: b.kind === 'op' ? 6 : 14,
+          fill: b.kind === 'op' ? providerColor(node) : '#f4f4f4',
+        }),
+      );
       if (b.kind === 'op') {
-        g.append(s('text', { x: 8, y: 16, class: 'op-name' }, b.label.length > 22 ? `${b.label.slice(0, 21)}…` : b.label), s('text', { x: b.width - 6, y: 32, class: 'op-index', 'text-anchor': 'end' }, `#${b.index}`));
-        const prov = node ? (node.status !== 'ok' ? node.status : node.delegate ? `${node.delegate} delegate` : (node.provider ?? '').replace(/^@micrort\//, '')) : '';
+        g.append(
+          s('text', { x: 8, y: 16, class: 'op-name' }, b.label.length > 22 ? `${b.label.slice(0, 21)}…` : b.label),
+          s('text', { x: b.width - 6, y: 32, class: 'op-index', 'text-anchor': 'end' }, `#${b.index}`),
+        );
+        const prov = node
+          ? node.status !== 'ok'
+            ? node.status
+            : node.delegate
+              ? `${node.delegate} delegate`
+              : (node.provider ?? '').replace(/^@micrort\//, '')
+          : '';
         g.append(s('text', { x: 8, y: 32, class: 'op-provider' }, prov.length > 23 ? `${prov.slice(0, 22)}…` : prov));
         g.append(s('title', null, `node ${b.index} ${b.label}${node ? ` — ${prov}` : ''}`));
         g.addEventListener('click', (ev) => {
@@ -105,11 +134,25 @@ export class GraphView {
           this.select(b.index);
         });
       } else {
-        g.append(s('text', { x: b.width / 2, y: b.height / 2 + 4, 'text-anchor': 'middle', class: 'io-name' }, `${b.kind === 'input' ? '▶ ' : ''}${b.label.length > 20 ? `${b.label.slice(0, 19)}…` : b.label}${b.kind === 'output' ? ' ◀' : ''}`));
+        g.append(
+          s(
+            'text',
+            { x: b.width / 2, y: b.height / 2 + 4, 'text-anchor': 'middle', class: 'io-name' },
+            `${b.kind === 'input' ? '▶ ' : ''}${b.label.length > 20 ? `${b.label.slice(0, 19)}…` : b.label}${b.kind === 'output' ? ' ◀' : ''}`,
+          ),
+        );
       }
       boxes.append(g);
     }
-    const defs = s('defs', null, s('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#7b8794' })));
+    const defs = s(
+      'defs',
+      null,
+      s(
+        'marker',
+        { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
+        s('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#7b8794' }),
+      ),
+    );
     this.layer.append(defs, edges, boxes);
     this.applyTransform();
   }
@@ -117,7 +160,8 @@ export class GraphView {
   /** Selects node `index`: highlights it and shows its details. */
   select(index: number): void {
     this.selected = index;
-    for (const el of this.layer.querySelectorAll('.box.op')) el.classList.toggle('selected', el.getAttribute('data-node') === String(index));
+    for (const el of this.layer.querySelectorAll('.box.op'))
+      el.classList.toggle('selected', el.getAttribute('data-node') === String(index));
     this.showDetails(index);
   }
 
@@ -130,7 +174,13 @@ export class GraphView {
       list.map((t, i) => {
         if (t < 0) return [`${kind} ${i}`, '(omitted)', '', '', ''];
         const ti = m.tensors[t]!;
-        return [`${kind} ${i}`, `#${t} ${ti.name}`, `${ti.type}[${ti.shape.join(',')}]`, describeQuant(ti.quant), ti.constant ? `constant, ${formatBytes(ti.bytes)}` : ti.isVariable ? 'variable' : formatBytes(ti.bytes)];
+        return [
+          `${kind} ${i}`,
+          `#${t} ${ti.name}`,
+          `${ti.type}[${ti.shape.join(',')}]`,
+          describeQuant(ti.quant),
+          ti.constant ? `constant, ${formatBytes(ti.bytes)}` : ti.isVariable ? 'variable' : formatBytes(ti.bytes),
+        ];
       });
     const perChannel = [...n.inputs, ...n.outputs].filter((t) => t >= 0 && (m.tensors[t]!.quant?.scale.length ?? 0) > 1);
     const parts: (HTMLElement | null)[] = [
@@ -139,7 +189,9 @@ export class GraphView {
         ? h(
             'p',
             null,
-            c.status === 'ok' ? `runs on ${c.delegate ? `${c.delegate} (delegate)` : c.provider}${c.kernel && !c.delegate ? ` — kernel ${c.kernel}` : ''}` : `cannot run: ${c.status}`,
+            c.status === 'ok'
+              ? `runs on ${c.delegate ? `${c.delegate} (delegate)` : c.provider}${c.kernel && !c.delegate ? ` — kernel ${c.kernel}` : ''}`
+              : `cannot run: ${c.status}`,
             ...(c.declined ?? []).map((d) => h('div', { class: 'muted' }, `${d.provider} declined${d.reason ? `: ${d.reason}` : ''}`)),
             c.delegateDeclined ? h('div', { class: 'muted' }, `GPU delegate left it: ${c.delegateDeclined}`) : null,
             c.error ? h('div', { class: 'err' }, c.error) : null,
@@ -147,14 +199,24 @@ export class GraphView {
         : null,
       h('h4', null, 'Options'),
       n.options.length || n.customOptionBytes
-        ? table(['option', 'value'], [...n.options.map(([k, v]) => [k, v]), ...(n.customOptionBytes ? [['custom options', `${n.customOptionBytes} bytes`]] : [])], { class: 'small' })
+        ? table(
+            ['option', 'value'],
+            [...n.options.map(([k, v]) => [k, v]), ...(n.customOptionBytes ? [['custom options', `${n.customOptionBytes} bytes`]] : [])],
+            { class: 'small' },
+          )
         : h('p', { class: 'muted' }, 'none'),
       h('h4', null, 'Tensors'),
-      table(['', 'tensor', 'type', 'quantization', ''], [...tensorRows(n.inputs, 'in'), ...tensorRows(n.outputs, 'out')], { class: 'small' }),
+      table(['', 'tensor', 'type', 'quantization', ''], [...tensorRows(n.inputs, 'in'), ...tensorRows(n.outputs, 'out')], {
+        class: 'small',
+      }),
       ...perChannel.map((t) => {
         const q = m.tensors[t]!.quant!;
         const shown = q.scale.slice(0, 16).map((v, i) => `${Number(v.toPrecision(4))}/${q.zeroPoint[i] ?? 0}`);
-        return h('p', { class: 'muted small' }, `#${t} scales/zero points: ${shown.join(', ')}${q.scale.length > 16 ? `, … (${q.scale.length})` : ''}`);
+        return h(
+          'p',
+          { class: 'muted small' },
+          `#${t} scales/zero points: ${shown.join(', ')}${q.scale.length > 16 ? `, … (${q.scale.length})` : ''}`,
+        );
       }),
     ];
     this.details.replaceChildren(...parts.filter((p): p is HTMLElement => p !== null));

@@ -15,7 +15,10 @@ function signedBytes(d: number): string {
 function note(r: PlannerResult, a: PlanAnalysis): string {
   if (r.error) return `${r.error.name}: ${r.error.message}`;
   if (r.name === 'optimal') return r.provenMinimal ? 'proven minimal' : 'best found within the time budget';
-  if (r.name === 'offline') return a.offlineBuffers ? `${a.offlineBuffers} buffers placed by the model's offline plan` : 'the model has no offline plan: greedy for every buffer';
+  if (r.name === 'offline')
+    return a.offlineBuffers
+      ? `${a.offlineBuffers} buffers placed by the model's offline plan`
+      : 'the model has no offline plan: greedy for every buffer';
   if (r.name === 'greedy') return "TFLM's GreedyMemoryPlanner";
   if (r.name === 'linear') return "TFLM's LinearMemoryPlanner (no reuse)";
   if (r.name === 'bestfit') return "TFLite's best-fit arena";
@@ -24,7 +27,10 @@ function note(r: PlannerResult, a: PlanAnalysis): string {
 
 function hoverText(b: PlanBuffer, offset: number, a: PlanAnalysis): string {
   const op = (step: number) => `${a.stepOps[step] ?? '?'} #${a.stepNodes[step] ?? '?'}`;
-  const life = b.firstUsed === b.lastUsed ? `step ${b.firstUsed} (${op(b.firstUsed)})` : `steps ${b.firstUsed}–${b.lastUsed} (${op(b.firstUsed)} → ${op(b.lastUsed)})`;
+  const life =
+    b.firstUsed === b.lastUsed
+      ? `step ${b.firstUsed} (${op(b.firstUsed)})`
+      : `steps ${b.firstUsed}–${b.lastUsed} (${op(b.firstUsed)} → ${op(b.lastUsed)})`;
   return `${b.kind === 'tensor' ? `tensor #${b.id}` : `scratch #${b.id}`} ${b.label}: ${formatBytes(b.size)} at offset ${offset}, alive ${life}`;
 }
 
@@ -37,14 +43,18 @@ export function renderMemory(a: PlanAnalysis, chosen = 'greedy'): HTMLElement {
   const draw = (name: string) => {
     const r = a.planners.find((p) => p.name === name && !p.error) ?? greedy;
     if (!r) return;
-    picture.innerHTML = renderPlanSvg(a.buffers, { offsets: Int32Array.from(r.offsets), headBytes: r.headBytes }, {
-      title: `${r.name}: head ${shortBytes(r.headBytes)}, lower bound ${shortBytes(a.lowerBoundBytes)}`,
-      lowerBound: a.lowerBoundBytes,
-      stepLabels: a.stepOps,
-      width: Math.max(760, Math.min(1400, 84 + 24 + a.stepOps.length * 14)),
-      plotHeight: 360,
-      idPrefix: `plan-${r.name}`,
-    });
+    picture.innerHTML = renderPlanSvg(
+      a.buffers,
+      { offsets: Int32Array.from(r.offsets), headBytes: r.headBytes },
+      {
+        title: `${r.name}: head ${shortBytes(r.headBytes)}, lower bound ${shortBytes(a.lowerBoundBytes)}`,
+        lowerBound: a.lowerBoundBytes,
+        stepLabels: a.stepOps,
+        width: Math.max(760, Math.min(1400, 84 + 24 + a.stepOps.length * 14)),
+        plotHeight: 360,
+        idPrefix: `plan-${r.name}`,
+      },
+    );
     picture.querySelector('svg')?.setAttribute('data-planner', r.name);
     picture.onmouseover = (e) => {
       const g = (e.target as Element).closest('g.buffer');
@@ -54,7 +64,19 @@ export function renderMemory(a: PlanAnalysis, chosen = 'greedy'): HTMLElement {
     };
   };
   const rows = a.planners.map((r) => [
-    h('label', null, h('input', { type: 'radio', name: 'planner-pic', value: r.name, checked: r.name === chosen, disabled: !!r.error, onchange: () => draw(r.name) }), ` ${r.name}`),
+    h(
+      'label',
+      null,
+      h('input', {
+        type: 'radio',
+        name: 'planner-pic',
+        value: r.name,
+        checked: r.name === chosen,
+        disabled: !!r.error,
+        onchange: () => draw(r.name),
+      }),
+      ` ${r.name}`,
+    ),
     r.error ? '—' : formatBytes(r.headBytes),
     r.error ? '—' : formatBytes(r.arenaBytes),
     r.error ? '—' : `${signedBytes(r.headBytes - a.lowerBoundBytes)} (${(r.ratio * 100).toFixed(1)} %)`,
@@ -68,16 +90,47 @@ export function renderMemory(a: PlanAnalysis, chosen = 'greedy'): HTMLElement {
     h(
       'dl',
       { class: 'facts' },
-      h('dt', null, 'lower bound'), h('dd', { 'data-testid': 'lower-bound' }, `${formatBytes(a.lowerBoundBytes)} — the most bytes alive at one step (step ${a.peakStep}, ${a.stepOps[a.peakStep] ?? '?'}); no plan of this schedule goes below it`),
-      h('dt', null, 'head (greedy)'), h('dd', null, greedy ? formatBytes(greedy.headBytes) : '—', ' — activations and scratch buffers, placed by the planner'),
-      h('dt', null, 'tail'), h('dd', null, `${formatBytes(a.tailBytes)} — persistent: kernel op data ${formatBytes(a.persistentBufferBytes)}, variable tensors ${formatBytes(a.variableBufferBytes)}`),
-      h('dt', null, "arena: 'auto'"), h('dd', { 'data-testid': 'auto-arena' }, `${formatBytes(a.autoArenaBytes)} — what the interpreter allocated with the greedy planner (head + tail)`),
+      h('dt', null, 'lower bound'),
+      h(
+        'dd',
+        { 'data-testid': 'lower-bound' },
+        `${formatBytes(a.lowerBoundBytes)} — the most bytes alive at one step (step ${a.peakStep}, ${a.stepOps[a.peakStep] ?? '?'}); no plan of this schedule goes below it`,
+      ),
+      h('dt', null, 'head (greedy)'),
+      h('dd', null, greedy ? formatBytes(greedy.headBytes) : '—', ' — activations and scratch buffers, placed by the planner'),
+      h('dt', null, 'tail'),
+      h(
+        'dd',
+        null,
+        `${formatBytes(a.tailBytes)} — persistent: kernel op data ${formatBytes(a.persistentBufferBytes)}, variable tensors ${formatBytes(a.variableBufferBytes)}`,
+      ),
+      h('dt', null, "arena: 'auto'"),
+      h(
+        'dd',
+        { 'data-testid': 'auto-arena' },
+        `${formatBytes(a.autoArenaBytes)} — what the interpreter allocated with the greedy planner (head + tail)`,
+      ),
       best && greedy ? h('dt', null, 'best planner') : null,
-      best && greedy ? h('dd', null, `${best.name}: ${formatBytes(best.headBytes)} head, ${signedBytes(best.headBytes - greedy.headBytes)} against greedy`) : null,
+      best && greedy
+        ? h(
+            'dd',
+            null,
+            `${best.name}: ${formatBytes(best.headBytes)} head, ${signedBytes(best.headBytes - greedy.headBytes)} against greedy`,
+          )
+        : null,
       a.standIns.length ? h('dt', null, 'not counted') : null,
-      a.standIns.length ? h('dd', { class: 'err' }, `nodes ${a.standIns.join(', ')} have no kernel: their tensors are planned from the graph, their own scratch and op data are unknown`) : null,
+      a.standIns.length
+        ? h(
+            'dd',
+            { class: 'err' },
+            `nodes ${a.standIns.join(', ')} have no kernel: their tensors are planned from the graph, their own scratch and op data are unknown`,
+          )
+        : null,
     ),
-    table(['planner', 'head', "arena ('auto')", 'vs lower bound', 'vs greedy', 'plan time', ''], rows, { class: 'planners', 'data-testid': 'planner-table' }),
+    table(['planner', 'head', "arena ('auto')", 'vs lower bound', 'vs greedy', 'plan time', ''], rows, {
+      class: 'planners',
+      'data-testid': 'planner-table',
+    }),
     hover,
     picture,
   );

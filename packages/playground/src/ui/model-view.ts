@@ -4,7 +4,14 @@ import { describeQuant, typeAndShape, type ModelSummary, type TensorInfo } from 
 import { formatBytes, h, table } from './dom.js';
 
 function ioRows(list: TensorInfo[], kind: string) {
-  return list.map((t, i) => [`${kind} ${i}`, t.name || '-', t.type, `[${t.shape.join(', ')}]`, describeQuant(t.quant), formatBytes(t.bytes)]);
+  return list.map((t, i) => [
+    `${kind} ${i}`,
+    t.name || '-',
+    t.type,
+    `[${t.shape.join(', ')}]`,
+    describeQuant(t.quant),
+    formatBytes(t.bytes),
+  ]);
 }
 
 /** Name, size, inputs and outputs. */
@@ -15,15 +22,23 @@ export function renderSummary(m: ModelSummary): HTMLElement {
     h(
       'dl',
       { class: 'facts' },
-      h('dt', null, 'model'), h('dd', { 'data-testid': 'model-name' }, m.name),
-      h('dt', null, 'file size'), h('dd', null, formatBytes(m.bytes)),
-      m.description ? h('dt', null, 'description') : null, m.description ? h('dd', null, m.description) : null,
-      h('dt', null, 'schema / subgraphs'), h('dd', null, `version ${m.schemaVersion}, ${m.subgraphs} subgraph${m.subgraphs === 1 ? '' : 's'} (entry: 0)`),
-      h('dt', null, 'nodes / tensors'), h('dd', null, `${m.nodes.length} nodes, ${m.tensors.length} tensors, ${formatBytes(m.constantBytes)} of constants`),
-      m.metadata.length ? h('dt', null, 'metadata') : null, m.metadata.length ? h('dd', null, m.metadata.join(', ')) : null,
+      h('dt', null, 'model'),
+      h('dd', { 'data-testid': 'model-name' }, m.name),
+      h('dt', null, 'file size'),
+      h('dd', null, formatBytes(m.bytes)),
+      m.description ? h('dt', null, 'description') : null,
+      m.description ? h('dd', null, m.description) : null,
+      h('dt', null, 'schema / subgraphs'),
+      h('dd', null, `version ${m.schemaVersion}, ${m.subgraphs} subgraph${m.subgraphs === 1 ? '' : 's'} (entry: 0)`),
+      h('dt', null, 'nodes / tensors'),
+      h('dd', null, `${m.nodes.length} nodes, ${m.tensors.length} tensors, ${formatBytes(m.constantBytes)} of constants`),
+      m.metadata.length ? h('dt', null, 'metadata') : null,
+      m.metadata.length ? h('dd', null, m.metadata.join(', ')) : null,
     ),
     h('h3', null, 'Inputs and outputs'),
-    table(['', 'name', 'type', 'shape', 'quantization', 'bytes'], [...ioRows(m.inputs, 'input'), ...ioRows(m.outputs, 'output')], { class: 'io' }),
+    table(['', 'name', 'type', 'shape', 'quantization', 'bytes'], [...ioRows(m.inputs, 'input'), ...ioRows(m.outputs, 'output')], {
+      class: 'io',
+    }),
   );
 }
 
@@ -38,7 +53,13 @@ export function renderHistogram(m: ModelSummary): HTMLElement {
       'div',
       { class: 'histogram' },
       ...m.opHistogram.map(([op, n]) =>
-        h('div', { class: 'hrow' }, h('span', { class: 'hlabel' }, op), h('span', { class: 'hbar', style: `width:${Math.max(2, (n / max) * 100)}%` }), h('span', { class: 'hcount' }, String(n))),
+        h(
+          'div',
+          { class: 'hrow' },
+          h('span', { class: 'hlabel' }, op),
+          h('span', { class: 'hbar', style: `width:${Math.max(2, (n / max) * 100)}%` }),
+          h('span', { class: 'hcount' }, String(n)),
+        ),
       ),
     ),
   );
@@ -54,7 +75,7 @@ const STATUS_TEXT: Record<string, string> = {
 
 function outcome(g: CheckGroup): HTMLElement {
   const parts: (HTMLElement | string)[] = [];
-  if (g.status === 'ok') parts.push(h('span', { class: 'provider' }, g.delegate ? `${g.delegate} (delegate)` : g.provider ?? ''));
+  if (g.status === 'ok') parts.push(h('span', { class: 'provider' }, g.delegate ? `${g.delegate} (delegate)` : (g.provider ?? '')));
   else parts.push(h('strong', null, STATUS_TEXT[g.status] ?? g.status));
   if (g.status === 'prepare-failed' && g.provider) parts.push(h('span', { class: 'provider' }, ` in ${g.provider}`));
   const notes: HTMLElement[] = [];
@@ -83,7 +104,11 @@ export function renderCheck(r: CheckReport, kernelLabel: string): HTMLElement {
         String(g.version),
         g.inputTypes.join(', '),
         g.outputTypes.join(', '),
-        h('span', { title: g.nodes.join(', ') }, `${g.nodes.length} (${g.nodes.length > 6 ? `${g.nodes.slice(0, 6).join(', ')}, …` : g.nodes.join(', ')})`),
+        h(
+          'span',
+          { title: g.nodes.join(', ') },
+          `${g.nodes.length} (${g.nodes.length > 6 ? `${g.nodes.slice(0, 6).join(', ')}, …` : g.nodes.join(', ')})`,
+        ),
         outcome(g),
       ]),
       { class: 'check-table', 'data-testid': 'check-table' },

@@ -16,9 +16,11 @@ export function renderTensorValue(t: TensorValue, j: number, kind = 'output'): H
   const head = h(
     'p',
     { class: 'tensor-head' },
-    h('strong', null, `${kind} ${j}`), ` ${t.name} — ${t.type}[${t.shape.join(',')}]`,
+    h('strong', null, `${kind} ${j}`),
+    ` ${t.name} — ${t.type}[${t.shape.join(',')}]`,
     quantized ? ` (scale ${Number(t.scale!.toPrecision(6))}, zero point ${t.zeroPoint ?? 0})` : '',
-    ' · ', h('a', { href: blob, download: `${kind}_${j}.bin` }, `${kind}_${j}.bin`),
+    ' · ',
+    h('a', { href: blob, download: `${kind}_${j}.bin` }, `${kind}_${j}.bin`),
   );
   let body: HTMLElement;
   if (isClassifierShaped(t)) {
@@ -42,7 +44,11 @@ export function renderTensorValue(t: TensorValue, j: number, kind = 'output'): H
     body = h(
       'div',
       null,
-      h('p', { class: 'muted small' }, `${stored.length} values${stored.length ? `; min ${fmt(min)}, max ${fmt(max)}, mean ${fmt(sum / stored.length)}${real ? ' (real values)' : ''}` : ''}`),
+      h(
+        'p',
+        { class: 'muted small' },
+        `${stored.length} values${stored.length ? `; min ${fmt(min)}, max ${fmt(max)}, mean ${fmt(sum / stored.length)}${real ? ' (real values)' : ''}` : ''}`,
+      ),
       h('pre', { class: 'raw' }, shown.join(', ') + (stored.length > RAW_SHOWN ? `, … (${stored.length - RAW_SHOWN} more)` : '')),
     );
   }

@@ -33,15 +33,30 @@ export class RunView {
   private image: { pixels: ImagePixels; preview: HTMLCanvasElement; name: string } | null = null;
   private readonly planner = h('select', { 'data-testid': 'run-planner' }, h('option', { value: 'greedy' }, 'greedy'));
   private readonly seed = h('input', { type: 'number', value: '1', min: '0', step: '1', class: 'seed', 'data-testid': 'run-seed' });
-  private readonly source = h('select', { 'data-testid': 'run-source' }, h('option', { value: 'seeded' }, 'random (seeded)'), h('option', { value: 'image' }, 'image'));
-  private readonly range = h('select', { 'data-testid': 'run-range' }, ...(['tensor', '0..1', '-1..1', '0..255'] as PixelRange[]).map((r) => h('option', { value: r }, r === 'tensor' ? "the tensor's range" : r)));
+  private readonly source = h(
+    'select',
+    { 'data-testid': 'run-source' },
+    h('option', { value: 'seeded' }, 'random (seeded)'),
+    h('option', { value: 'image' }, 'image'),
+  );
+  private readonly range = h(
+    'select',
+    { 'data-testid': 'run-range' },
+    ...(['tensor', '0..1', '-1..1', '0..255'] as PixelRange[]).map((r) =>
+      h('option', { value: r }, r === 'tensor' ? "the tensor's range" : r),
+    ),
+  );
   private readonly imageInput = h('input', { type: 'file', accept: 'image/*', 'data-testid': 'run-image' });
   private readonly imageRow = h('span', { class: 'image-row' });
   private readonly runButton = h('button', { type: 'button', class: 'primary', 'data-testid': 'run-button' }, 'Run');
 
   constructor(private readonly app: AppContext) {
     this.controls = h('div', { class: 'controls' });
-    this.results = h('div', { class: 'run-results', 'data-testid': 'run-results' }, h('p', { class: 'hint' }, 'Open a model, then run it.'));
+    this.results = h(
+      'div',
+      { class: 'run-results', 'data-testid': 'run-results' },
+      h('p', { class: 'hint' }, 'Open a model, then run it.'),
+    );
     this.element = h('div', { class: 'run' }, this.controls, this.results);
     this.runButton.addEventListener('click', () => void this.run());
     this.source.addEventListener('change', () => this.updateControls());
@@ -52,7 +67,7 @@ export class RunView {
   /** The planners the worker offers (greedy stays the default). */
   setPlanners(names: readonly string[]): void {
     this.planner.replaceChildren(...names.map((p) => h('option', { value: p }, p)));
-    this.planner.value = names.includes('greedy') ? 'greedy' : names[0] ?? '';
+    this.planner.value = names.includes('greedy') ? 'greedy' : (names[0] ?? '');
   }
 
   /** A new model: resets the results and offers image input when input 0 is image-shaped. */
@@ -122,7 +137,9 @@ export class RunView {
     this.runButton.disabled = true;
     try {
       const input = this.inputSpec();
-      const result = await this.app.client.call('run', { kernel: this.app.kernel(), planner: this.planner.value, input }, (l, d, t) => this.app.progress(`run: ${l}`, d, t));
+      const result = await this.app.client.call('run', { kernel: this.app.kernel(), planner: this.planner.value, input }, (l, d, t) =>
+        this.app.progress(`run: ${l}`, d, t),
+      );
       this.show(result);
     } catch (e) {
       this.app.showError(e);
@@ -142,9 +159,20 @@ export class RunView {
       h(
         'dl',
         { class: 'facts', 'data-testid': 'run-facts' },
-        h('dt', null, 'kernels'), h('dd', null, `${info?.label ?? r.kernel}${r.detail ? ` (${r.detail})` : ''}`),
-        h('dt', null, 'arena'), h('dd', { 'data-testid': 'run-arena' }, `${formatBytes(r.arena.arenaBytes)} (arena: 'auto' with ${r.planner}: head ${formatBytes(r.arena.headBytes)} + tail ${formatBytes(r.arena.tailBytes)})`),
-        h('dt', null, 'invoke'), h('dd', { 'data-testid': 'run-time' }, `first ${formatMs(r.firstInvokeMs)}, then ${formatMs(r.meanInvokeMs)} on average over ${r.invokes} invoke${r.invokes === 1 ? '' : 's'}`),
+        h('dt', null, 'kernels'),
+        h('dd', null, `${info?.label ?? r.kernel}${r.detail ? ` (${r.detail})` : ''}`),
+        h('dt', null, 'arena'),
+        h(
+          'dd',
+          { 'data-testid': 'run-arena' },
+          `${formatBytes(r.arena.arenaBytes)} (arena: 'auto' with ${r.planner}: head ${formatBytes(r.arena.headBytes)} + tail ${formatBytes(r.arena.tailBytes)})`,
+        ),
+        h('dt', null, 'invoke'),
+        h(
+          'dd',
+          { 'data-testid': 'run-time' },
+          `first ${formatMs(r.firstInvokeMs)}, then ${formatMs(r.meanInvokeMs)} on average over ${r.invokes} invoke${r.invokes === 1 ? '' : 's'}`,
+        ),
         r.partitions ? h('dt', null, 'delegated') : null,
         r.partitions ? h('dd', null, r.partitions.map((p) => `[${p.join(', ')}]`).join(' ')) : null,
       ),
@@ -152,24 +180,71 @@ export class RunView {
       h('div', { class: 'outputs', 'data-testid': 'outputs' }, ...r.outputs.map((o, j) => renderTensorValue(o, j))),
       h('details', null, h('summary', null, 'Inputs used'), ...r.inputs.map((t, i) => renderTensorValue(t, i, 'input'))),
       h('h3', null, 'Latency by op'),
-      h('p', { class: 'muted small' }, `Milliseconds per invoke, averaged over ${r.invokes} invoke${r.invokes === 1 ? '' : 's'} (browser timers are coarse: single ops under ~0.1 ms are estimates).`, r.untimedMs > 0.005 ? ` Not attributed to a node: ${formatMs(r.untimedMs)} (the interpreter loop).` : ''),
-      barChart([...byOp].sort((a, b) => b[1] - a[1]).map(([op, ms]) => ({ label: op, value: ms })), formatMs, { 'data-testid': 'latency-by-op' }),
-      h('details', { open: timedNodes.length <= 40 }, h('summary', null, `Latency per node (${timedNodes.length} nodes, execution order)`),
-        barChart(timedNodes.map((n) => ({ label: `#${n.index} ${n.op}`, value: n.ms!, title: `node ${n.index} ${n.op} — ${n.provider} (${n.kernel}): ${formatMs(n.ms!)}`, kind: /simd/.test(n.provider) ? 'simd' : /wasm/.test(n.provider) ? 'wasm' : '' })), formatMs, { 'data-testid': 'latency-by-node' }),
+      h(
+        'p',
+        { class: 'muted small' },
+        `Milliseconds per invoke, averaged over ${r.invokes} invoke${r.invokes === 1 ? '' : 's'} (browser timers are coarse: single ops under ~0.1 ms are estimates).`,
+        r.untimedMs > 0.005 ? ` Not attributed to a node: ${formatMs(r.untimedMs)} (the interpreter loop).` : '',
+      ),
+      barChart(
+        [...byOp].sort((a, b) => b[1] - a[1]).map(([op, ms]) => ({ label: op, value: ms })),
+        formatMs,
+        { 'data-testid': 'latency-by-op' },
+      ),
+      h(
+        'details',
+        { open: timedNodes.length <= 40 },
+        h('summary', null, `Latency per node (${timedNodes.length} nodes, execution order)`),
+        barChart(
+          timedNodes.map((n) => ({
+            label: `#${n.index} ${n.op}`,
+            value: n.ms!,
+            title: `node ${n.index} ${n.op} — ${n.provider} (${n.kernel}): ${formatMs(n.ms!)}`,
+            kind: /simd/.test(n.provider) ? 'simd' : /wasm/.test(n.provider) ? 'wasm' : '',
+          })),
+          formatMs,
+          { 'data-testid': 'latency-by-node' },
+        ),
       ),
     ];
     if (r.cycles) {
       const rows = r.nodes.filter((n) => n.cyclesM4 !== null && n.cyclesM4 !== undefined);
       els.push(
         h('h3', null, 'Cortex-M cycle estimate'),
-        h('p', { 'data-testid': 'cycles-total' }, `Cortex-M4: ${formatInt(r.cycles.m4)} cycles per invoke, Cortex-M7: ${formatInt(r.cycles.m7)}, over the ${r.cycles.estimatedNodes} of ${r.nodes.length} nodes ops-simd served (emulated DSP instruction counts × each core's costs, no flash wait states).`),
-        barChart(rows.map((n) => ({ label: `#${n.index} ${n.op}`, value: n.cyclesM4!, title: `${n.cmsisKernel ?? ''}: M4 ${formatInt(n.cyclesM4!)}, M7 ${formatInt(n.cyclesM7 ?? 0)} cycles`, kind: 'cycles' })), (v) => `${formatInt(v)} cyc`, { 'data-testid': 'cycles-by-node' }),
-        table(['node', 'op', 'CMSIS-NN kernel', 'M4 cycles', 'M7 cycles'], rows.map((n) => [String(n.index), n.op, n.cmsisKernel ?? '', formatInt(n.cyclesM4!), formatInt(n.cyclesM7 ?? 0)]), { class: 'small' }),
+        h(
+          'p',
+          { 'data-testid': 'cycles-total' },
+          `Cortex-M4: ${formatInt(r.cycles.m4)} cycles per invoke, Cortex-M7: ${formatInt(r.cycles.m7)}, over the ${r.cycles.estimatedNodes} of ${r.nodes.length} nodes ops-simd served (emulated DSP instruction counts × each core's costs, no flash wait states).`,
+        ),
+        barChart(
+          rows.map((n) => ({
+            label: `#${n.index} ${n.op}`,
+            value: n.cyclesM4!,
+            title: `${n.cmsisKernel ?? ''}: M4 ${formatInt(n.cyclesM4!)}, M7 ${formatInt(n.cyclesM7 ?? 0)} cycles`,
+            kind: 'cycles',
+          })),
+          (v) => `${formatInt(v)} cyc`,
+          { 'data-testid': 'cycles-by-node' },
+        ),
+        table(
+          ['node', 'op', 'CMSIS-NN kernel', 'M4 cycles', 'M7 cycles'],
+          rows.map((n) => [String(n.index), n.op, n.cmsisKernel ?? '', formatInt(n.cyclesM4!), formatInt(n.cyclesM7 ?? 0)]),
+          { class: 'small' },
+        ),
       );
       const missing = r.nodes.filter((n) => n.cyclesM4 === null);
-      if (missing.length) els.push(h('p', { class: 'muted small' }, `Not estimated (served by ops-reference): ${missing.map((n) => `#${n.index} ${n.op}`).join(', ')}.`));
+      if (missing.length)
+        els.push(
+          h(
+            'p',
+            { class: 'muted small' },
+            `Not estimated (served by ops-reference): ${missing.map((n) => `#${n.index} ${n.op}`).join(', ')}.`,
+          ),
+        );
     } else if (r.kernel !== 'simd-emulated') {
-      els.push(h('p', { class: 'muted small' }, 'Pick "ops-simd (emulated, Cortex-M cycles)" above for the Cortex-M4/M7 cycle estimate per op.'));
+      els.push(
+        h('p', { class: 'muted small' }, 'Pick "ops-simd (emulated, Cortex-M cycles)" above for the Cortex-M4/M7 cycle estimate per op.'),
+      );
     }
     this.results.replaceChildren(...els.filter((e): e is HTMLElement => e !== null));
   }

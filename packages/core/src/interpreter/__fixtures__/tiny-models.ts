@@ -38,7 +38,10 @@ export function tinyModel(tensors: TinyTensor[], ops: TinyOp[], inputs: number[]
       type: t.type ?? TensorType.FLOAT32,
       shape: Int32Array.from(t.shape),
       buffer,
-      quantization: t.scale !== undefined ? { scale: Float32Array.of(t.scale), zeroPoint: Int32Array.of(t.zeroPoint ?? 0), quantizedDimension: 0 } : null,
+      quantization:
+        t.scale !== undefined
+          ? { scale: Float32Array.of(t.scale), zeroPoint: Int32Array.of(t.zeroPoint ?? 0), quantizedDimension: 0 }
+          : null,
       isVariable: t.variable ?? false,
     };
   });

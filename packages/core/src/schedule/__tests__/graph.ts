@@ -17,7 +17,14 @@ export class TestGraph {
   readonly codes: number[] = [];
 
   activation(shape: number[], type = TensorType.INT8, zeroPoint = 3): number {
-    const t = new Tensor(this.tensors.length, `t${this.tensors.length}`, type, Int32Array.from(shape), { scale: Float32Array.of(0.1), zeroPoint: Int32Array.of(zeroPoint), quantizedDimension: 0 }, false);
+    const t = new Tensor(
+      this.tensors.length,
+      `t${this.tensors.length}`,
+      type,
+      Int32Array.from(shape),
+      { scale: Float32Array.of(0.1), zeroPoint: Int32Array.of(zeroPoint), quantizedDimension: 0 },
+      false,
+    );
     this.tensors.push(t);
     return t.index;
   }
@@ -32,17 +39,32 @@ export class TestGraph {
   }
 
   op(code: BuiltinOperator, inputs: number[], output: number, options: object | null): number {
-    this.nodes.push(new NodeImpl(this.nodes.length, Int32Array.from(inputs), Int32Array.of(output), new Int32Array(0), options as never, null));
+    this.nodes.push(
+      new NodeImpl(this.nodes.length, Int32Array.from(inputs), Int32Array.of(output), new Int32Array(0), options as never, null),
+    );
     this.codes.push(code);
     return this.nodes.length - 1;
   }
 
   conv(x: number, out: number, k: number, stride: number, padding: Padding, cin: number, cout: number, dilation = 1): number {
-    return this.op(BuiltinOperator.CONV_2D, [x, this.constant([cout, k, k, cin]), this.constant([cout], TensorType.INT32)], out, { padding, strideH: stride, strideW: stride, dilationHFactor: dilation, dilationWFactor: dilation });
+    return this.op(BuiltinOperator.CONV_2D, [x, this.constant([cout, k, k, cin]), this.constant([cout], TensorType.INT32)], out, {
+      padding,
+      strideH: stride,
+      strideW: stride,
+      dilationHFactor: dilation,
+      dilationWFactor: dilation,
+    });
   }
 
   dw(x: number, out: number, k: number, stride: number, padding: Padding, c: number): number {
-    return this.op(BuiltinOperator.DEPTHWISE_CONV_2D, [x, this.constant([1, k, k, c]), this.constant([c], TensorType.INT32)], out, { padding, strideH: stride, strideW: stride, dilationHFactor: 1, dilationWFactor: 1, depthMultiplier: 1 });
+    return this.op(BuiltinOperator.DEPTHWISE_CONV_2D, [x, this.constant([1, k, k, c]), this.constant([c], TensorType.INT32)], out, {
+      padding,
+      strideH: stride,
+      strideW: stride,
+      dilationHFactor: 1,
+      dilationWFactor: 1,
+      depthMultiplier: 1,
+    });
   }
 
   /** The stage of nodes `first..last` reading `inputs`, writing `output`. */

@@ -10,7 +10,12 @@ import type { BuiltinOptions, HarnessTensorSpec, Registration } from '@micrort/c
 export { expectFloatClose, prepareError } from './conv-testing.js';
 
 /** A tensor spec; `data` makes it an input (or constant with `constant: true`). */
-export function spec(type: TensorType, shape: number[], data?: ArrayLike<number> | ArrayLike<bigint>, extra: Partial<HarnessTensorSpec> = {}): HarnessTensorSpec {
+export function spec(
+  type: TensorType,
+  shape: number[],
+  data?: ArrayLike<number> | ArrayLike<bigint>,
+  extra: Partial<HarnessTensorSpec> = {},
+): HarnessTensorSpec {
   return { type, shape, ...(data !== undefined ? { data } : {}), ...extra };
 }
 

@@ -27,12 +27,24 @@ export function i64(shape: number[], data?: bigint[]): HarnessTensorSpec {
 }
 
 /** A quantized int8 or int16 tensor with raw `data`. */
-export function q(type: TensorType.INT8 | TensorType.INT16, shape: number[], scale: number, zeroPoint: number, data?: number[], constant = false): HarnessTensorSpec {
+export function q(
+  type: TensorType.INT8 | TensorType.INT16,
+  shape: number[],
+  scale: number,
+  zeroPoint: number,
+  data?: number[],
+  constant = false,
+): HarnessTensorSpec {
   return { type, shape, data, scale, zeroPoint, constant };
 }
 
 /** TFLM's test quantization of real values: round(v / scale) + zero point, clamped to the type. */
-export function quantize(values: number[], scale: number, zeroPoint: number, type: TensorType.INT8 | TensorType.INT16 = TensorType.INT8): number[] {
+export function quantize(
+  values: number[],
+  scale: number,
+  zeroPoint: number,
+  type: TensorType.INT8 | TensorType.INT16 = TensorType.INT8,
+): number[] {
   const [lo, hi] = type === TensorType.INT8 ? [-128, 127] : [-32768, 32767];
   return values.map((v) => {
     const r = v / Math.fround(scale);
@@ -47,12 +59,24 @@ export function dequantize(values: ArrayLike<number>, scale: number, zeroPoint: 
 }
 
 /** A harness over `tensors`, with inputs and outputs given by index. */
-export function harness(registration: Registration, tensors: HarnessTensorSpec[], inputs: number[], outputs: number[], builtinData: BuiltinOptions | null = null): KernelHarness {
+export function harness(
+  registration: Registration,
+  tensors: HarnessTensorSpec[],
+  inputs: number[],
+  outputs: number[],
+  builtinData: BuiltinOptions | null = null,
+): KernelHarness {
   return new KernelHarness({ registration, tensors, inputs, outputs, builtinData });
 }
 
 /** Runs init, prepare and invoke and returns output 0 as numbers (bools as 0/1). */
-export function run(registration: Registration, tensors: HarnessTensorSpec[], inputs: number[], outputs: number[], builtinData: BuiltinOptions | null = null): number[] {
+export function run(
+  registration: Registration,
+  tensors: HarnessTensorSpec[],
+  inputs: number[],
+  outputs: number[],
+  builtinData: BuiltinOptions | null = null,
+): number[] {
   return harness(registration, tensors, inputs, outputs, builtinData).invoke().outputArray();
 }
 
@@ -70,11 +94,15 @@ export function kernelError(fn: () => unknown): KernelError {
 /** Expects every quantized result within `steps` of the exact real result quantized the same way. */
 export function expectWithinSteps(got: ArrayLike<number>, want: number[], steps = 1): void {
   expect(got.length).toBe(want.length);
-  for (let i = 0; i < want.length; i++) expect(Math.abs(got[i]! - want[i]!), `element ${i}: got ${got[i]}, want ${want[i]}`).toBeLessThanOrEqual(steps);
+  for (let i = 0; i < want.length; i++)
+    expect(Math.abs(got[i]! - want[i]!), `element ${i}: got ${got[i]}, want ${want[i]}`).toBeLessThanOrEqual(steps);
 }
 
 /** Expects float32 results within the conformance tolerance |got - want| <= 1e-5 + 1e-4 * |want|. */
 export function expectFloatClose(got: ArrayLike<number>, want: ArrayLike<number>): void {
   expect(got.length).toBe(want.length);
-  for (let i = 0; i < want.length; i++) expect(Math.abs(got[i]! - want[i]!), `element ${i}: got ${got[i]}, want ${want[i]}`).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(want[i]!));
+  for (let i = 0; i < want.length; i++)
+    expect(Math.abs(got[i]! - want[i]!), `element ${i}: got ${got[i]}, want ${want[i]}`).toBeLessThanOrEqual(
+      1e-5 + 1e-4 * Math.abs(want[i]!),
+    );
 }

@@ -19,7 +19,12 @@ describe('RELU family, LOGISTIC, HARD_SWISH float32 (wasm)', () => {
       const m = buildUnaryF32(seed, BuiltinOperator.RELU_N1_TO_1, 3, SPECIALS);
       const got = runF32(m.def, m.inputs, true);
       expect(got.served).toBe(1);
-      expect(firstMismatch(got.outs[0]!, m.inputs[0]!.map((x) => Math.min(1, Math.max(-1, x))))).toBeNull();
+      expect(
+        firstMismatch(
+          got.outs[0]!,
+          m.inputs[0]!.map((x) => Math.min(1, Math.max(-1, x))),
+        ),
+      ).toBeNull();
     }
   });
 

@@ -14,7 +14,14 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
-import { declineNonFloat, floatActivationRange, floatKernelsFor, isClampActivation, shapeText, type FloatKernelExports } from './float-common.js';
+import {
+  declineNonFloat,
+  floatActivationRange,
+  floatKernelsFor,
+  isClampActivation,
+  shapeText,
+  type FloatKernelExports,
+} from './float-common.js';
 
 /** Operation codes of f32_binary. */
 export enum BinaryOp {
@@ -79,7 +86,13 @@ export function broadcastPlan(a: ArrayLike<number>, b: ArrayLike<number>, out: A
   }
   const inner = dims.pop() ?? { n: 1, aHas: true, bHas: true };
   if (dims.length > MAX_OUTER) return `broadcast needs ${dims.length} outer loops (handles ${MAX_OUTER})`;
-  const plan: BroadcastPlan = { n: [1, 1, 1], a: [0, 0, 0], b: [0, 0, 0], inner: inner.n, mode: inner.aHas && inner.bHas ? 0 : inner.aHas ? 2 : 1 };
+  const plan: BroadcastPlan = {
+    n: [1, 1, 1],
+    a: [0, 0, 0],
+    b: [0, 0, 0],
+    inner: inner.n,
+    mode: inner.aHas && inner.bHas ? 0 : inner.aHas ? 2 : 1,
+  };
   let sa = inner.aHas ? inner.n : 1;
   let sb = inner.bHas ? inner.n : 1;
   for (let i = dims.length - 1, slot = MAX_OUTER - 1; i >= 0; i--, slot--) {
@@ -107,7 +120,10 @@ export function binaryRegistration(op: string, code: number, version: number, ki
     return [context.getTensor(node.inputs[0]!), context.getTensor(node.inputs[1]!), context.getTensor(node.outputs[0]!)];
   }
   function activationOf(node: Node): ActivationFunctionType {
-    return (node.builtinData as { fusedActivationFunction?: ActivationFunctionType } | null)?.fusedActivationFunction ?? ActivationFunctionType.NONE;
+    return (
+      (node.builtinData as { fusedActivationFunction?: ActivationFunctionType } | null)?.fusedActivationFunction ??
+      ActivationFunctionType.NONE
+    );
   }
   return {
     builtinCode: code,
@@ -129,7 +145,8 @@ export function binaryRegistration(op: string, code: number, version: number, ki
       if (node.inputs.length !== 2 || node.outputs.length !== 1) throw new KernelError(op, node.index, 'expects 2 inputs and 1 output');
       const [a, b, out] = tensors(context, node);
       const plan = broadcastPlan(a.dims, b.dims, out.dims);
-      if (typeof plan === 'string') throw new KernelError(op, node.index, `${plan} (inputs ${shapeText(a)}, ${shapeText(b)}, output ${shapeText(out)})`);
+      if (typeof plan === 'string')
+        throw new KernelError(op, node.index, `${plan} (inputs ${shapeText(a)}, ${shapeText(b)}, output ${shapeText(out)})`);
       const [lo, hi] = floatActivationRange(op, node, activationOf(node));
       const region = context.allocatePersistentBuffer(BINARY_PARAMS_BYTES);
       data.k = floatKernelsFor(op, node, region);

@@ -18,7 +18,18 @@ describe('CONV_2D float32 (wasm) agrees with ops-reference within 1e-5 + 1e-4·|
 
   it('on 1x1 stride-1 convolutions (rows read in place) over many pixels and wide reductions', () => {
     for (let seed = 1; seed <= 20; seed++) {
-      const c = { ...randomConvCaseF32(seed, false), kH: 1, kW: 1, strideH: 1, strideW: 1, inH: 7, inW: 9, inC: 20 + seed * 7, outC: 1 + seed * 3, dynamicFilter: false };
+      const c = {
+        ...randomConvCaseF32(seed, false),
+        kH: 1,
+        kW: 1,
+        strideH: 1,
+        strideW: 1,
+        inH: 7,
+        inW: 9,
+        inC: 20 + seed * 7,
+        outC: 1 + seed * 3,
+        dynamicFilter: false,
+      };
       const m = buildConvF32(c)!;
       expect(compareWithReference(m.def, m.inputs, 1), JSON.stringify(c)).toBeNull();
     }

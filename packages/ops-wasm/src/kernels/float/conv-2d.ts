@@ -57,10 +57,26 @@ function prepare(context: TfLiteContext, node: Node): void {
   const [batches, inH, inW, inC] = input.dims as unknown as number[];
   const [outC, kH, kW, kC] = filter.dims as unknown as number[];
   if (kC !== inC) throw new KernelError(OP, node.index, `filter depth ${kC} differs from input depth ${inC} (grouped convolution)`);
-  if (output.dims[0] !== batches) throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
-  if (output.dims[3] !== outC) throw new KernelError(OP, node.index, `output has ${output.dims[3]} channels, filter (tensor ${filter.index}) has ${outC}`);
-  if (bias && bias.elementCount !== outC) throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${outC}`);
-  const g = windowGeometry(OP, node, opts.padding, inH!, inW!, kH!, kW!, opts.strideH, opts.strideW, opts.dilationHFactor, opts.dilationWFactor, output);
+  if (output.dims[0] !== batches)
+    throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
+  if (output.dims[3] !== outC)
+    throw new KernelError(OP, node.index, `output has ${output.dims[3]} channels, filter (tensor ${filter.index}) has ${outC}`);
+  if (bias && bias.elementCount !== outC)
+    throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${outC}`);
+  const g = windowGeometry(
+    OP,
+    node,
+    opts.padding,
+    inH!,
+    inW!,
+    kH!,
+    kW!,
+    opts.strideH,
+    opts.strideW,
+    opts.dilationHFactor,
+    opts.dilationWFactor,
+    output,
+  );
   const [actMin, actMax] = floatActivationRange(OP, node, opts.fusedActivationFunction);
 
   const taps = kH! * kW!;

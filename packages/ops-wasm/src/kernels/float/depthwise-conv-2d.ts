@@ -19,7 +19,15 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, expectPositive, inputOffset, windowGeometry } from '../kernel-common.js';
-import { declineNonFloat, expectRankF, floatActivationRange, floatKernelsFor, hasFixedData, isClampActivation, type FloatKernelExports } from './float-common.js';
+import {
+  declineNonFloat,
+  expectRankF,
+  floatActivationRange,
+  floatKernelsFor,
+  hasFixedData,
+  isClampActivation,
+  type FloatKernelExports,
+} from './float-common.js';
 import { DW_CT, depthwisePackedFloats, packDepthwiseF32 } from './weight-pack-f32.js';
 
 const OP = 'DEPTHWISE_CONV_2D';
@@ -94,12 +102,36 @@ function prepare(context: TfLiteContext, node: Node): void {
   expectPositive(OP, node, 'dilation_w_factor', opts.dilationWFactor);
   const [batches, inH, inW, channels] = input.dims as unknown as number[];
   const [one, kH, kW, fC] = filter.dims as unknown as number[];
-  if (one !== 1) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) must have shape [1, kH, kW, channels], got [${Array.from(filter.dims).join(', ')}]`);
+  if (one !== 1)
+    throw new KernelError(
+      OP,
+      node.index,
+      `filter (tensor ${filter.index}) must have shape [1, kH, kW, channels], got [${Array.from(filter.dims).join(', ')}]`,
+    );
   if (fC !== channels || output.dims[3] !== channels)
-    throw new KernelError(OP, node.index, `input, filter and output depths must match (depth multiplier 1): ${channels}, ${fC}, ${output.dims[3]}`);
-  if (output.dims[0] !== batches) throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
-  if (bias && bias.elementCount !== channels) throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${channels}`);
-  const g = windowGeometry(OP, node, opts.padding, inH!, inW!, kH!, kW!, opts.strideH, opts.strideW, opts.dilationHFactor, opts.dilationWFactor, output);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input, filter and output depths must match (depth multiplier 1): ${channels}, ${fC}, ${output.dims[3]}`,
+    );
+  if (output.dims[0] !== batches)
+    throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
+  if (bias && bias.elementCount !== channels)
+    throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${channels}`);
+  const g = windowGeometry(
+    OP,
+    node,
+    opts.padding,
+    inH!,
+    inW!,
+    kH!,
+    kW!,
+    opts.strideH,
+    opts.strideW,
+    opts.dilationHFactor,
+    opts.dilationWFactor,
+    output,
+  );
   const [actMin, actMax] = floatActivationRange(OP, node, opts.fusedActivationFunction);
 
   const region = context.allocatePersistentBuffer(DW_PARAMS_BYTES);

@@ -52,7 +52,12 @@ export function hasFixedData(t: Tensor): boolean {
 
 /** Whether a fused activation is one the float kernels clamp to (TFLite's CalculateActivationRange). */
 export function isClampActivation(a: ActivationFunctionType): boolean {
-  return a === ActivationFunctionType.NONE || a === ActivationFunctionType.RELU || a === ActivationFunctionType.RELU6 || a === ActivationFunctionType.RELU_N1_TO_1;
+  return (
+    a === ActivationFunctionType.NONE ||
+    a === ActivationFunctionType.RELU ||
+    a === ActivationFunctionType.RELU6 ||
+    a === ActivationFunctionType.RELU_N1_TO_1
+  );
 }
 
 /** The clamp of a fused activation; throws KernelError for one that is not a clamp. */
@@ -63,7 +68,12 @@ export function floatActivationRange(op: string, node: Node, a: ActivationFuncti
 
 /** Throws unless `t` has rank `rank`. */
 export function expectRankF(op: string, node: Node, what: string, t: Tensor, rank: number): void {
-  if (t.dims.length !== rank) throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must have rank ${rank}, got shape [${Array.from(t.dims).join(', ')}]`);
+  if (t.dims.length !== rank)
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} (tensor ${t.index}) must have rank ${rank}, got shape [${Array.from(t.dims).join(', ')}]`,
+    );
 }
 
 /** Shape as text for errors. */

@@ -49,18 +49,33 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (fr !== 2) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) must have rank 2, got shape ${shapeText(filter)}`);
   const units = filter.dims[0]!;
   const depth = filter.dims[1]!;
-  if (depth <= 0 || units <= 0) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) has an empty dimension, shape ${shapeText(filter)}`);
+  if (depth <= 0 || units <= 0)
+    throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) has an empty dimension, shape ${shapeText(filter)}`);
   if (output.dims[output.dims.length - 1] !== units)
-    throw new KernelError(OP, node.index, `output (tensor ${output.index}) last dimension ${output.dims[output.dims.length - 1]} does not match the filter's ${units} output units (filter shape ${shapeText(filter)})`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output (tensor ${output.index}) last dimension ${output.dims[output.dims.length - 1]} does not match the filter's ${units} output units (filter shape ${shapeText(filter)})`,
+    );
   const batches = numElements(output.dims) / units;
   if (numElements(input.dims) !== batches * depth)
-    throw new KernelError(OP, node.index, `input (tensor ${input.index}, shape ${shapeText(input)}) has ${numElements(input.dims)} elements, expected batches ${batches} x accum_depth ${depth}`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `input (tensor ${input.index}, shape ${shapeText(input)}) has ${numElements(input.dims)} elements, expected batches ${batches} x accum_depth ${depth}`,
+    );
   if (opts?.keepNumDims) {
     let ok = input.dims.length === output.dims.length;
     for (let i = 0; ok && i < output.dims.length - 1; i++) ok = input.dims[i] === output.dims[i];
-    if (!ok) throw new KernelError(OP, node.index, `keep_num_dims: output shape ${shapeText(output)} must be the input shape ${shapeText(input)} with the last dimension replaced by ${units}`);
+    if (!ok)
+      throw new KernelError(
+        OP,
+        node.index,
+        `keep_num_dims: output shape ${shapeText(output)} must be the input shape ${shapeText(input)} with the last dimension replaced by ${units}`,
+      );
   }
-  if (bias && bias.elementCount !== units) throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${units}`);
+  if (bias && bias.elementCount !== units)
+    throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${units}`);
   const [actMin, actMax] = floatActivationRange(OP, node, activation);
   const { p } = prepareGemm(OP, context, node, filter, bias, units, depth, actMin, actMax);
   p[G.Total] = batches;

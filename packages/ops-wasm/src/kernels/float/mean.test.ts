@@ -14,14 +14,34 @@ function buildMean(seed: number, axes: number[], keepDims: boolean) {
   const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: outShape });
   b.addOperator({ op: BuiltinOperator.MEAN, inputs: [x, a], outputs: [y], options: { keepDims } });
   b.setInputs([x]).setOutputs([y]);
-  return { def: b.buildDef(), inputs: [floats(r, shape.reduce((p, d) => p * d, 1), -5, 5)], desc: JSON.stringify({ seed, shape, axes, keepDims }) };
+  return {
+    def: b.buildDef(),
+    inputs: [
+      floats(
+        r,
+        shape.reduce((p, d) => p * d, 1),
+        -5,
+        5,
+      ),
+    ],
+    desc: JSON.stringify({ seed, shape, axes, keepDims }),
+  };
 }
 
 describe('MEAN over height and width, float32 (wasm)', () => {
   it('agrees with ops-reference within 1e-5 + 1e-4·|b| on 60 random images (axes {1, 2} written several ways, keep_dims both ways)', () => {
     for (let seed = 1; seed <= 60; seed++) {
       const r = rng(seed + 1000);
-      const m = buildMean(seed, pick(r, [[1, 2], [2, 1], [-3, -2], [1, 2, 1]]), r() < 0.5);
+      const m = buildMean(
+        seed,
+        pick(r, [
+          [1, 2],
+          [2, 1],
+          [-3, -2],
+          [1, 2, 1],
+        ]),
+        r() < 0.5,
+      );
       expect(compareWithReference(m.def, m.inputs, 1), m.desc).toBeNull();
     }
   });

@@ -50,7 +50,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `handles a 4-D input reduced over axes {1, 2}, got input ${shapeText(input)}`);
   const [batches, h, w, c] = input.dims as unknown as number[];
   if (output.elementCount !== batches! * c!)
-    throw new KernelError(OP, node.index, `output ${shapeText(output)} must have ${batches! * c!} elements (input ${shapeText(input)} reduced over height and width)`);
+    throw new KernelError(
+      OP,
+      node.index,
+      `output ${shapeText(output)} must have ${batches! * c!} elements (input ${shapeText(input)} reduced over height and width)`,
+    );
   if (h! * w! === 0) throw new KernelError(OP, node.index, `input ${shapeText(input)} has no pixels to average`);
   const region = context.allocatePersistentBuffer(16);
   data.k = floatKernelsFor(OP, node, region);

@@ -5,7 +5,14 @@
 import { KernelError, Padding, type Node, type Pool2DOptions, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../../provider.js';
 import { computeOutSize, computePadding, constantInputCopies, inputOffset } from '../kernel-common.js';
-import { declineNonFloat, floatActivationRange, floatKernelsFor, isClampActivation, shapeText, type FloatKernelExports } from './float-common.js';
+import {
+  declineNonFloat,
+  floatActivationRange,
+  floatKernelsFor,
+  isClampActivation,
+  shapeText,
+  type FloatKernelExports,
+} from './float-common.js';
 
 /** Bytes of the parameter block: 14 words (TFLM's OpDataPooling is 32 bytes). */
 const POOL_PARAMS_BYTES = 64;
@@ -30,7 +37,7 @@ export function poolRegistration(op: string, code: number, kernel: 'f32_maxpool'
       const input = context.getTensor(node.inputs[0]!);
       const why = declineNonFloat([input, context.getTensor(node.outputs[0]!)]);
       if (why) return why;
-          const params = node.builtinData as Pool2DOptions | null;
+      const params = node.builtinData as Pool2DOptions | null;
       if (params && !isClampActivation(params.fusedActivationFunction)) return `fused activation ${params.fusedActivationFunction}`;
       return true;
     },
@@ -47,17 +54,26 @@ export function poolRegistration(op: string, code: number, kernel: 'f32_maxpool'
       const { strideH: sH, strideW: sW, filterHeight: fH, filterWidth: fW } = params;
       if (!(sH >= 1 && sW >= 1)) throw new KernelError(op, node.index, `strides must be >= 1, got stride_h ${sH}, stride_w ${sW}`);
       if (!(fH >= 1 && fW >= 1)) throw new KernelError(op, node.index, `filter size must be >= 1, got ${fH}x${fW}`);
-      if (params.padding !== Padding.SAME && params.padding !== Padding.VALID) throw new KernelError(op, node.index, `unsupported padding ${params.padding}`);
+      if (params.padding !== Padding.SAME && params.padding !== Padding.VALID)
+        throw new KernelError(op, node.index, `unsupported padding ${params.padding}`);
       const [batches, inH, inW, depth] = input.dims as unknown as number[];
       if (output.dims[0] !== batches || output.dims[3] !== depth)
-        throw new KernelError(op, node.index, `output shape ${shapeText(output)} must keep the input's batch ${batches} and depth ${depth} (input ${shapeText(input)})`);
+        throw new KernelError(
+          op,
+          node.index,
+          `output shape ${shapeText(output)} must keep the input's batch ${batches} and depth ${depth} (input ${shapeText(input)})`,
+        );
       // As TFLM: the output size comes from the output tensor, the padding from the options.
       const padH = computePadding(sH, 1, inH!, fH, computeOutSize(params.padding, inH!, fH, sH, 1));
       const padW = computePadding(sW, 1, inW!, fW, computeOutSize(params.padding, inW!, fW, sW, 1));
       const outH = output.dims[1]!;
       const outW = output.dims[2]!;
       if (outH > 0 && outW > 0 && (fH - padH <= 0 || fW - padW <= 0 || (outH - 1) * sH - padH >= inH! || (outW - 1) * sW - padW >= inW!))
-        throw new KernelError(op, node.index, `output ${outH}x${outW} with filter ${fH}x${fW}, stride ${sH}x${sW} and padding ${padH}x${padW} has a window entirely outside the ${inH}x${inW} input`);
+        throw new KernelError(
+          op,
+          node.index,
+          `output ${outH}x${outW} with filter ${fH}x${fW}, stride ${sH}x${sW} and padding ${padH}x${padW} has a window entirely outside the ${inH}x${inW} input`,
+        );
       const [lo, hi] = floatActivationRange(op, node, params.fusedActivationFunction);
       const region = context.allocatePersistentBuffer(POOL_PARAMS_BYTES);
       data.k = floatKernelsFor(op, node, region);

@@ -13,9 +13,19 @@ function buildResize(seed: number) {
   const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [batches, inH, inW, C] });
   const size = b.addTensor({ name: 'size', type: TensorType.INT32, shape: [2], data: Int32Array.of(outH, outW) });
   const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [batches, outH, outW, C] });
-  b.addOperator({ op: BuiltinOperator.RESIZE_BILINEAR, version: 3, inputs: [x, size], outputs: [y], options: { alignCorners: mode === 1, halfPixelCenters: mode === 2 } });
+  b.addOperator({
+    op: BuiltinOperator.RESIZE_BILINEAR,
+    version: 3,
+    inputs: [x, size],
+    outputs: [y],
+    options: { alignCorners: mode === 1, halfPixelCenters: mode === 2 },
+  });
   b.setInputs([x]).setOutputs([y]);
-  return { def: b.buildDef(), inputs: [floats(r, batches * inH * inW * C, -4, 4)], desc: JSON.stringify({ seed, batches, inH, inW, C, outH, outW, mode }) };
+  return {
+    def: b.buildDef(),
+    inputs: [floats(r, batches * inH * inW * C, -4, 4)],
+    desc: JSON.stringify({ seed, batches, inH, inW, C, outH, outW, mode }),
+  };
 }
 
 describe('RESIZE_BILINEAR float32 (wasm)', () => {

@@ -5,7 +5,15 @@
  * tables in the arena; invoke blends four input pixels per output pixel, channels along the lanes.
  * Declines other types, a non-constant size and align_corners with half_pixel_centers.
  */
-import { BuiltinOperator, KernelError, TensorType, type Node, type Registration, type ResizeBilinearOptions, type TfLiteContext } from '@micrort/core';
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  type Node,
+  type Registration,
+  type ResizeBilinearOptions,
+  type TfLiteContext,
+} from '@micrort/core';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
 import { declineNonFloat, floatKernelsFor, shapeText, type FloatKernelExports } from './float-common.js';
@@ -36,7 +44,14 @@ function supports(context: TfLiteContext, node: Node): true | string {
  * Writes one axis' table: per output coordinate the lower and upper neighbours' byte offsets (`stride`
  * bytes apart) and their weights, as TFLite computes them in float32.
  */
-function axisTable(words: Int32Array, floats: Float32Array, inSize: number, outSize: number, stride: number, o: ResizeBilinearOptions): void {
+function axisTable(
+  words: Int32Array,
+  floats: Float32Array,
+  inSize: number,
+  outSize: number,
+  stride: number,
+  o: ResizeBilinearOptions,
+): void {
   const scale = o.alignCorners && outSize > 1 ? f32((inSize - 1) / (outSize - 1)) : f32(inSize / outSize);
   for (let i = 0; i < outSize; i++) {
     const scaled = o.halfPixelCenters ? f32(f32(f32(i + 0.5) * scale) - 0.5) : f32(i * scale);
@@ -57,7 +72,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const size = context.getTensor(node.inputs[1]!);
   const output = context.getTensor(node.outputs[0]!);
   const o = (node.builtinData as ResizeBilinearOptions | null) ?? { alignCorners: false, halfPixelCenters: false };
-  if (o.alignCorners && o.halfPixelCenters) throw new KernelError(OP, node.index, 'If half_pixel_centers is True, align_corners must be False.');
+  if (o.alignCorners && o.halfPixelCenters)
+    throw new KernelError(OP, node.index, 'If half_pixel_centers is True, align_corners must be False.');
   if (input.dims.length !== 4) throw new KernelError(OP, node.index, `input must be 4-D (NHWC), got shape ${shapeText(input)}`);
   if (!size.isConstant || size.type !== TensorType.INT32 || size.elementCount !== 2)
     throw new KernelError(OP, node.index, `size (tensor ${size.index}) must be a constant int32 tensor of 2 values`);
@@ -80,7 +96,11 @@ function prepare(context: TfLiteContext, node: Node): void {
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as ResizeData;
-  data.k!.f32_resize_bilinear(data.params, inputOffset(context, node, 0, data.input), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+  data.k!.f32_resize_bilinear(
+    data.params,
+    inputOffset(context, node, 0, data.input),
+    context.getEvalTensor(node.outputs[0]!).data.byteOffset,
+  );
 }
 
 /** The float32 RESIZE_BILINEAR registration. */

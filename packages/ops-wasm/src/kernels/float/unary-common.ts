@@ -23,7 +23,13 @@ export interface UnaryData {
 export type UnaryKernel = 'f32_clamp' | 'f32_sigmoid' | 'f32_hardswish';
 
 /** A float32 unary registration running `kernel`; `bounds` are f32_clamp's. */
-export function unaryRegistration(op: string, code: number, version: number, kernel: UnaryKernel, bounds: [number, number] = [0, 0]): Registration<UnaryData> {
+export function unaryRegistration(
+  op: string,
+  code: number,
+  version: number,
+  kernel: UnaryKernel,
+  bounds: [number, number] = [0, 0],
+): Registration<UnaryData> {
   return {
     builtinCode: code,
     version,
@@ -40,7 +46,11 @@ export function unaryRegistration(op: string, code: number, version: number, ker
       const input = context.getTensor(node.inputs[0]!);
       const output = context.getTensor(node.outputs[0]!);
       if (input.elementCount !== output.elementCount)
-        throw new KernelError(op, node.index, `input ${shapeText(input)} and output ${shapeText(output)} must have the same number of elements`);
+        throw new KernelError(
+          op,
+          node.index,
+          `input ${shapeText(input)} and output ${shapeText(output)} must have the same number of elements`,
+        );
       const region = context.allocatePersistentBuffer(UNARY_PARAMS_BYTES);
       data.k = floatKernelsFor(op, node, region);
       data.input = constantInputCopies(context, node, [0])[0]!;
