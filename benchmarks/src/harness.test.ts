@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../test-support/conformance.js';
+import { REPO_ROOT } from '@micrort/test-support/conformance';
 import { compareOutputs } from './compare.js';
 import { benchModel, type ModelResult } from './harness.js';
 import { findModel } from './models.js';

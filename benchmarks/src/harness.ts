@@ -71,7 +71,7 @@ export async function benchModel(model: BenchModel, runtimes: readonly RuntimeAd
     options.onStart?.(rt.id);
     const result: RuntimeResult = { runtime: rt.id, description: rt.description, status: 'ok' };
     let runner: Runner | null = null;
-    let outputs: Uint8Array[] | null = null;
+    let outputs: Uint8Array[] | null;
     try {
       const t0 = performance.now();
       runner = await rt.load(loaded.bytes, model.name);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../../test-support/conformance.js';
+import { REPO_ROOT } from '@micrort/test-support/conformance';
 import { UsageError } from '../src/args.js';
 import { buildProgram, defineCommand } from '../src/command.js';
 import { COMMANDS } from '../src/commands/index.js';
@@ -189,7 +189,7 @@ describe('adding a command: one defineCommand and one registration', () => {
     expect(c.log).toEqual(['HELLO you', 'HELLO you']);
     const h = capture();
     expect(await main(['--help'], h.out, commands)).toBe(0);
-    expect(h.text()).toMatch(/^  hello \[options\] \[who\]\s+greet someone$/m);
+    expect(h.text()).toMatch(/^ {2}hello \[options\] \[who\]\s+greet someone$/m);
     const hh = capture();
     expect(await main(['hello', '--help'], hh.out, commands)).toBe(0);
     expect(hh.text()).toMatch(/--tone <TONE>\s+how to greet \[one of plain, loud; default: plain\]/);

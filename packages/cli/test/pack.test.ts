@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONFORMANCE_DIR, REPO_ROOT } from '../../../test-support/conformance.js';
+import { CONFORMANCE_DIR, REPO_ROOT } from '@micrort/test-support/conformance';
 
 const PACKAGES = ['core', 'planners', 'ops-reference'];
 const work = mkdtempSync(join(tmpdir(), 'micrort-pack-'));

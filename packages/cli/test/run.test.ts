@@ -11,7 +11,7 @@ import {
   hasConformance,
   readManifest,
   tflmFigures,
-} from '../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 import { main } from '../src/main.js';
 import type { Out } from '../src/print.js';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MicroInterpreter, loadModel, type ScheduleName } from '@micrort/core';
 import { corpusBytes } from '@micrort/corpus';
 import { createPlanner } from '@micrort/planners';
-import { Rng } from '../../../test-support/spatial-models.js';
+import { Rng } from '@micrort/test-support/spatial-models';
 import { buildResolver } from '../src/runtime.js';
 
 function run(name: string, schedule: ScheduleName) {

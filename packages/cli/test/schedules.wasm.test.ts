@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONFORMANCE_DIR, SKIP_REASON, hasConformance } from '../../../test-support/conformance.js';
+import { CONFORMANCE_DIR, SKIP_REASON, hasConformance } from '@micrort/test-support/conformance';
 import { main } from '../src/main.js';
 import type { Out } from '../src/print.js';
 

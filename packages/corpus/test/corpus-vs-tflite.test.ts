@@ -1,7 +1,7 @@
 /**
  * The real-model corpus through micrort and through TFLite itself. Each of the 14 MediaPipe models runs
  * in micrort's default runtime (ops-reference + ops-signal + @micrort/ops-mediapipe, greedy planner)
- * and in TFLite 2.9 (test-support/tflite-oracle.ts) on the same seeded inputs; every output must agree
+ * and in TFLite 2.9 (packages/test-support/src/tflite-oracle.ts) on the same seeded inputs; every output must agree
  * within the whole-float-CNN tolerance below. A model micrort cannot run FAILS (it is never skipped),
  * with the check report's one-line reason.
  *
@@ -46,8 +46,8 @@ import { CORPUS, corpusBytes, linkCorpus, type CorpusModel } from '@micrort/corp
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { createPlanner } from '@micrort/planners';
-import { REPO_ROOT } from '../../../test-support/conformance.js';
-import { ORACLE_SKIP_REASON, TfliteOracle, oracleAvailable, randomInputs } from '../../../test-support/tflite-oracle.js';
+import { REPO_ROOT } from '@micrort/test-support/conformance';
+import { ORACLE_SKIP_REASON, TfliteOracle, oracleAvailable, randomInputs } from '@micrort/test-support/tflite-oracle';
 
 /** Relative term of the tolerance (per element, of |TFLite|). */
 export const REL_TOL = 1e-4;

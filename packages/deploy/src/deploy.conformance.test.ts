@@ -18,7 +18,7 @@ import {
   modelDir,
   readManifest,
   type Suite,
-} from '../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 import { deployTflm, type DeployReport } from './deploy.js';
 
 const tally = { pass: 0, notPrepared: 0, differ: 0 };
@@ -50,7 +50,7 @@ function suiteTests(suite: Suite): void {
       } catch (e) {
         tally.notPrepared++;
         notPrepared.push(name);
-        throw new Error(`micrort cannot prepare ${name} yet: ${(e as Error).message}`);
+        throw new Error(`micrort cannot prepare ${name} yet: ${(e as Error).message}`, { cause: e });
       }
       const good = r.arenaUsedBytes === want.used && r.arenaMinBytes === want.min;
       if (good) tally.pass++;

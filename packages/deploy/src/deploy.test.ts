@@ -4,7 +4,7 @@
  */
 import { BuiltinOperator, ModelBuilder, TensorType, UnsupportedOpError, loadModel, readOfflineMemoryAllocation } from '@micrort/core';
 import { describe, expect, it } from 'vitest';
-import { hasConformance, loadConformanceModel, readManifest } from '../../../test-support/conformance.js';
+import { hasConformance, loadConformanceModel, readManifest } from '@micrort/test-support/conformance';
 import { deployTflm } from './deploy.js';
 import { tflmRefusals } from './refusals.js';
 import { deploySummary } from './summary.js';

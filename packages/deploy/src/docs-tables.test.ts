@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, hasConformance, listModels, modelDir } from '../../../test-support/conformance.js';
+import { REPO_ROOT, hasConformance, listModels, modelDir } from '@micrort/test-support/conformance';
 import { ILP32, LP64, alignOf, ilp32, sizeOf, type StructDef } from './abi.js';
 import { deployTflm, type DeployTarget } from './deploy.js';
 import * as index from './index.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BuiltinOperator, ModelBuilder, TensorType, loadModel, type ModelDef } from '@micrort/core';
 import { describe, expect, it } from 'vitest';
-import { hasConformance, hasConformanceOps, listModels, modelDir, type Suite } from '../../../test-support/conformance.js';
+import { hasConformance, hasConformanceOps, listModels, modelDir, type Suite } from '@micrort/test-support/conformance';
 import { registrationFunctionName, resolverHeader, resolverPlan } from './resolver-header.js';
 
 /**

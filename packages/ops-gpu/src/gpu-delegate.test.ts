@@ -14,7 +14,7 @@ const F = TensorType.FLOAT32;
 const CNN = buildFloatCnn();
 const CNN_INPUTS = [
   floats(
-    FLOAT_CNN_INPUT_SHAPE.reduce((s, d) => s * d, 1),
+    FLOAT_CNN_INPUT_SHAPE.reduce<number>((s, d) => s * d, 1),
     99,
   ),
 ];

@@ -15,7 +15,7 @@ import type { KernelPlan, KernelSource, KernelThis } from './kernels/kernel-plan
 export type CompiledKernel = IKernelRunShortcut;
 
 function copyElement(this: KernelThis<object>, a: Float32Array): number {
-  return a[this.thread.x];
+  return a[this.thread.x]!;
 }
 
 /** Counters of a cache, for reports and tests. */

@@ -229,7 +229,7 @@ function callKernel(kernel: CompiledKernel, args: DeviceValue[]): DeviceValue {
     case 3:
       return kernel(args[0], args[1], args[2]) as DeviceValue;
     default:
-      return kernel.apply(null, args as never) as DeviceValue;
+      return kernel(...(args as never[])) as DeviceValue;
   }
 }
 

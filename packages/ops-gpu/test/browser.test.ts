@@ -126,7 +126,7 @@ describe.skipIf(!hasChromium)('GPU delegate in headless Chromium (WebGL2)', () =
     expect(r.partitions).toEqual([Array.from({ length: 16 }, (_, i) => i)]);
     const f32 = (rows: number[][]) => rows.map((v) => Float32Array.from(v));
     expectClose(f32(r.gpu), f32(r.reference), 'WebGL2 vs ops-reference in the page');
-    const n = FLOAT_CNN_INPUT_SHAPE.reduce((s, d) => s * d, 1);
+    const n = FLOAT_CNN_INPUT_SHAPE.reduce<number>((s, d) => s * d, 1);
     const node = [7, 8].map((seed) => referenceOutputs(buildFloatCnn(), [lcgFloats(n, seed, 1)])[0]!);
     expectClose(f32(r.gpu), node, 'WebGL2 vs ops-reference in Node');
   });

@@ -9,7 +9,7 @@
 import { afterAll } from 'vitest';
 import { OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
-import { describeConformanceOps, delegateHandling } from '../../../test-support/conformance-ops-suite.js';
+import { describeConformanceOps, delegateHandling } from '@micrort/test-support/conformance-ops-suite';
 import { GpuDelegate, PROVIDER } from '../src/index.js';
 
 const delegate = new GpuDelegate({ mode: 'cpu' });

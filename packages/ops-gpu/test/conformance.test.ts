@@ -18,7 +18,7 @@ import {
   readBytes,
   readManifest,
   setCaseInputs,
-} from '../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 import { GpuDelegate } from '../src/gpu-delegate.js';
 import { MODES, announceModes, expectClose } from '../src/__tests__/helpers.js';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { MicroInterpreter, ModelBuilder, OpResolver, TensorType, UnsupportedOpError, loadModel } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
 import { encode as flexEncode } from 'flatbuffers/js/flexbuffers.js';
-import { measureAllocation } from '../../../test-support/alloc.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { mediapipeKernels, poolOptions, registerMediapipeOps, transposeConvBiasOptions } from '../src/index.js';
 
 const F = TensorType.FLOAT32;

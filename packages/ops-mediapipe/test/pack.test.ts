@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../../test-support/conformance.js';
+import { REPO_ROOT } from '@micrort/test-support/conformance';
 
 const PACKAGES = ['core', 'planners', 'ops-mediapipe'];
 const work = mkdtempSync(join(tmpdir(), 'micrort-pack-mediapipe-'));

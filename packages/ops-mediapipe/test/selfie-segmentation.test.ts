@@ -23,8 +23,8 @@ import {
 import { corpusBytes } from '@micrort/corpus';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
-import { compareBytes } from '../../../test-support/conformance.js';
-import { ORACLE_SKIP_REASON, oracleAvailable, runTflite } from '../../../test-support/tflite-oracle.js';
+import { compareBytes } from '@micrort/test-support/conformance';
+import { ORACLE_SKIP_REASON, oracleAvailable, runTflite } from '@micrort/test-support/tflite-oracle';
 import { registerMediapipeOps } from '../src/index.js';
 
 const F = TensorType.FLOAT32;

@@ -4,7 +4,7 @@
  * byte-equal to TFLM's, float32 within 1e-5 + 1e-4*|expected|. Prints a pass table per operator.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { OPS_SKIP_REASON, hasConformanceOps, listModels, readManifest, runCase } from '../../../test-support/conformance.js';
+import { OPS_SKIP_REASON, hasConformanceOps, listModels, readManifest, runCase } from '@micrort/test-support/conformance';
 
 const results: { op: string; pass: boolean }[] = [];
 

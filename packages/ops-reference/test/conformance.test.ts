@@ -13,7 +13,7 @@ import {
   runCase,
   tflmFigures,
   type CaseResult,
-} from '../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 
 /** Models micrort does not run yet, with the reason. Everything else must pass. */
 export const NOT_SUPPORTED: Record<string, string> = {};

@@ -1,6 +1,6 @@
 /**
  * The data-movement kernels of registrations/data.ts against TensorFlow Lite itself (the TFLite 2.9 C
- * library of test-support/tflite-oracle.ts), on single-op models built here: uint8 (which TFLM does not
+ * library of packages/test-support/src/tflite-oracle.ts), on single-op models built here: uint8 (which TFLM does not
  * run, so TFLite's reference kernels are the spec) byte for byte, and float32 resizes, pooling, padding
  * and detection post-processing within the float tolerance. Skips with the oracle's reason when the
  * addon is absent.
@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, MirrorPadMode, ModelBuilder, Padding, TensorType } from '@micrort/core';
 import type { BuiltinOptionsSpec } from '@micrort/core';
-import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable } from '../../../test-support/tflite-oracle.js';
+import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable } from '@micrort/test-support/tflite-oracle';
 import { flexMap } from '../src/kernels/__fixtures__/data-testing.js';
 
 if (!oracleAvailable) it.skip(`TFLite oracle: ${ORACLE_SKIP_REASON}`, () => {});

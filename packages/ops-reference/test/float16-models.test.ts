@@ -9,7 +9,7 @@ import { AllocationType, BuiltinOperator, MicroInterpreter, OpResolver, TensorTy
 import { corpusBytes } from '@micrort/corpus';
 import { makeDequantize, registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
-import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable, randomInputs, TfliteOracle } from '../../../test-support/tflite-oracle.js';
+import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable, randomInputs, TfliteOracle } from '@micrort/test-support/tflite-oracle';
 
 if (!oracleAvailable) it.skip(`float16 models vs TFLite: ${ORACLE_SKIP_REASON}`, () => {});
 

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, Padding, TensorType, loadModel } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
-import { AlwaysSharePlanner } from '../../../test-support/always-share.js';
-import { Rng } from '../../../test-support/spatial-models.js';
+import { AlwaysSharePlanner } from '@micrort/test-support/always-share';
+import { Rng } from '@micrort/test-support/spatial-models';
 import { registerReferenceOps } from '../src/index.js';
 
 type Kind = 'float32' | 'int8' | 'int16' | 'uint8';
@@ -39,8 +39,8 @@ function model(r: Rng, kind: Kind, op: Op): Uint8Array {
   const identity = { padding: Padding.VALID, strideH: 1, strideW: 1, filterHeight: 1, filterWidth: 1 };
   b.addOperator({ op: BuiltinOperator.MAX_POOL_2D, inputs: [input], outputs: [x], options: identity });
   let y: number;
-  let oh = h;
-  let ow = w;
+  let oh: number;
+  let ow: number;
   if (op === 'pad' || op === 'padv2') {
     const p = [0, 0, r.int(0, 2), r.int(0, 2), r.int(0, 2), r.int(0, 2), 0, 0];
     oh = h + p[2]! + p[3]!;

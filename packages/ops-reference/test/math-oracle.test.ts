@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, ModelBuilder, TensorType, elementSize, type BuiltinOptionsSpec } from '@micrort/core';
-import { ORACLE_SKIP_REASON, compareWithTflite, oracleAvailable } from '../../../test-support/tflite-oracle.js';
+import { ORACLE_SKIP_REASON, compareWithTflite, oracleAvailable } from '@micrort/test-support/tflite-oracle';
 import { lcg } from '../src/kernels/__fixtures__/conv-testing.js';
 
 if (!oracleAvailable) it.skip(`math kernels vs TFLite: ${ORACLE_SKIP_REASON}`, () => {});

@@ -1,12 +1,12 @@
 /**
- * RFFT2D and COMPLEX_ABS against TensorFlow Lite itself (the TFLite oracle, test-support/tflite-oracle.ts):
+ * RFFT2D and COMPLEX_ABS against TensorFlow Lite itself (the TFLite oracle, packages/test-support/src/tflite-oracle.ts):
  * TFLite's kernels are the spec for these ops TFLM lacks. The oracle cannot return complex64 tensors, so
  * the model splits the spectrum with REAL and IMAG (TFLite builtins; micrort's side uses the two small
  * test-local kernels below) and also outputs COMPLEX_ABS of it.
  */
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, ModelBuilder, OpResolver, TensorType, type Registration } from '@micrort/core';
-import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable } from '../../../test-support/tflite-oracle.js';
+import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable } from '@micrort/test-support/tflite-oracle';
 import { registerReferenceOps } from '../src/index.js';
 
 if (!oracleAvailable) it.skip(`TFLite oracle: ${ORACLE_SKIP_REASON}`, () => {});

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MicroInterpreter, OpResolver, loadModel } from '@micrort/core';
-import { measureAllocation } from '../../../test-support/alloc.js';
-import { AlwaysSharePlanner } from '../../../test-support/always-share.js';
-import { randomSpatialModel } from '../../../test-support/spatial-models.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
+import { AlwaysSharePlanner } from '@micrort/test-support/always-share';
+import { randomSpatialModel } from '@micrort/test-support/spatial-models';
 import { registerReferenceOps } from '../src/index.js';
 
 describe('schedules allocate nothing in invoke()', () => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { MicroInterpreter, type ScheduleName } from '@micrort/core';
 import { createPlanner, lowerBound } from '@micrort/planners';
-import { AlwaysSharePlanner } from '../../../test-support/always-share.js';
+import { AlwaysSharePlanner } from '@micrort/test-support/always-share';
 import {
   SKIP_REASON,
   hasConformance,
@@ -15,7 +15,7 @@ import {
   loadConformanceModel,
   referenceResolver,
   runCase,
-} from '../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 
 const SCHEDULES: ScheduleName[] = ['inplace', 'patch', 'patch+inplace'];
 

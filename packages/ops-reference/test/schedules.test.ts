@@ -1,5 +1,5 @@
 /**
- * Schedules on random chains of spatial operators (test-support/spatial-models.ts: odd sizes, strides 1
+ * Schedules on random chains of spatial operators (packages/test-support/src/spatial-models.ts: odd sizes, strides 1
  * and 2, dilation, SAME and VALID, residual ADDs, PADs, pools) with the reference kernels: every patch
  * stage and tile grid, and the in-place variants on really aliased buffers, give the normal schedule's
  * output bytes (float32 too: tiles add only exact zeros to a sum).
@@ -17,7 +17,7 @@ import {
   type ScheduleOptions,
 } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
-import { checkFixedStages, checkSearchedSchedules } from '../../../test-support/schedule-checks.js';
+import { checkFixedStages, checkSearchedSchedules } from '@micrort/test-support/schedule-checks';
 import { registerReferenceOps } from '../src/index.js';
 
 const resolver = () => registerReferenceOps(new OpResolver());

@@ -24,7 +24,7 @@ import {
   randomInputs,
   runTflite,
   TfliteOracle,
-} from '../../../test-support/tflite-oracle.js';
+} from '@micrort/test-support/tflite-oracle';
 import { denseToSparse, type SparseSpec } from '../src/kernels/__fixtures__/sparse-testing.js';
 import { rng } from './uint8-models.js';
 

@@ -1,11 +1,11 @@
 /**
- * The TFLite oracle (test-support/tflite-oracle.ts) itself: it runs real and built models, agrees with
+ * The TFLite oracle (packages/test-support/src/tflite-oracle.ts) itself: it runs real and built models, agrees with
  * TFLM's recorded float outputs and with ops-reference, checks input sizes, and names TFLite's refusal.
  */
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, ModelBuilder, TensorType } from '@micrort/core';
-import { compareBytes, hasConformance, modelDir, readBytes, readManifest, SKIP_REASON } from '../../../test-support/conformance.js';
-import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable, runTflite, TfliteOracle } from '../../../test-support/tflite-oracle.js';
+import { compareBytes, hasConformance, modelDir, readBytes, readManifest, SKIP_REASON } from '@micrort/test-support/conformance';
+import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable, runTflite, TfliteOracle } from '@micrort/test-support/tflite-oracle';
 import { join } from 'node:path';
 
 if (!oracleAvailable) it.skip(`TFLite oracle: ${ORACLE_SKIP_REASON}`, () => {});

@@ -1,5 +1,5 @@
 /**
- * Coverage you can prove: every op of TFLM's MicroMutableOpResolver (test-support/tflm-op-set.ts, the
+ * Coverage you can prove: every op of TFLM's MicroMutableOpResolver (packages/test-support/src/tflm-op-set.ts, the
  * Add… methods at the commit ../shared/conformance-ops was recorded with) is registered by the micrort
  * package that should own it — builtins and TFLM's kernel-directory custom ops by ops-reference, the
  * signal library's ops by ops-signal — and the TFLite-only items real files need (uint8 in the ops
@@ -26,7 +26,7 @@ import {
 import { CORPUS, corpusBytes } from '@micrort/corpus';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { registerReferenceOps } from '../src/index.js';
-import { TFLM_OPS, resolverKey } from '../../../test-support/tflm-op-set.js';
+import { TFLM_OPS, resolverKey } from '@micrort/test-support/tflm-op-set';
 
 function providersByOp(resolver: OpResolver): Map<string, Set<string>> {
   const m = new Map<string, Set<string>>();

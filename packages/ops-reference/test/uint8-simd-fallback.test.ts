@@ -15,7 +15,7 @@ describe('uint8 with ops-simd in front of ops-reference', () => {
     const model = loadModel(mobilenetBlock(7));
     const run = (resolver: OpResolver) => {
       const interp = new MicroInterpreter(model, resolver, { planner: createPlanner('greedy'), arena: 'auto' }).allocateTensors();
-      interp.input(0).data.set(Uint8Array.from({ length: interp.input(0).elementCount }, (_, i) => (i * 97) & 255));
+      (interp.input(0).data as Uint8Array).set(Uint8Array.from({ length: interp.input(0).elementCount }, (_, i) => (i * 97) & 255));
       interp.invoke();
       return interp;
     };

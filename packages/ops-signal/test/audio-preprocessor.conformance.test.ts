@@ -15,8 +15,8 @@ import {
   readManifest,
   runCase,
   setCaseInputs,
-} from '../../../test-support/conformance.js';
-import { measureAllocation } from '../../../test-support/alloc.js';
+} from '@micrort/test-support/conformance';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { registerSignalOps } from '../src/index.js';
 
 const MODEL = 'audio_preprocessor_int8';

@@ -7,7 +7,7 @@
  */
 import { OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
-import { describeConformanceOps, kernelHandling } from '../../../test-support/conformance-ops-suite.js';
+import { describeConformanceOps, kernelHandling } from '@micrort/test-support/conformance-ops-suite';
 import { PROVIDER, createSimdKernels, type SimdMode } from '../src/index.js';
 
 for (const mode of ['fast', 'emulated'] as SimdMode[]) {

@@ -15,7 +15,7 @@ import {
   readManifest,
   runCase,
   setCaseInputs,
-} from '../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 import { PROVIDER, SimdCounters, createSimdKernels, estimateCycles, type SimdMode } from '../src/index.js';
 
 function simdResolver(mode: SimdMode, counters?: SimdCounters): () => OpResolver {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { MicroInterpreter, OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
-import { measureAllocation } from '../../../test-support/alloc.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { PROVIDER, SimdCounters, createSimdKernels, estimateCycles, type SimdMode } from '../src/index.js';
 import { LinearTestPlanner, tinyInt8Model } from '../src/__tests__/tiny-model.js';
 import { randomInt8, rng } from '../src/__tests__/reference-math.js';

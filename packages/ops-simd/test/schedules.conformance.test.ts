@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { OpResolver, type ScheduleName } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
 import { registerReferenceOps } from '@micrort/ops-reference';
-import { AlwaysSharePlanner } from '../../../test-support/always-share.js';
-import { SKIP_REASON, hasConformance, listModels, runCase } from '../../../test-support/conformance.js';
+import { AlwaysSharePlanner } from '@micrort/test-support/always-share';
+import { SKIP_REASON, hasConformance, listModels, runCase } from '@micrort/test-support/conformance';
 import { createSimdKernels } from '../src/index.js';
 
 const resolver = () => registerReferenceOps(new OpResolver()).registerAll(createSimdKernels({ mode: 'fast' }), { fallback: true });

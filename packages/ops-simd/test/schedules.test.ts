@@ -1,14 +1,14 @@
 /**
  * Schedules with ops-simd in front of ops-reference on random int8 chains of spatial operators (see
- * test-support/spatial-models.ts): patch stages run ops-simd's kernels on tile buffers, and its in-place
+ * packages/test-support/src/spatial-models.ts): patch stages run ops-simd's kernels on tile buffers, and its in-place
  * DEPTHWISE_CONV_2D runs on really aliased buffers; the bytes are the normal schedule's.
  */
 import { describe, expect, it } from 'vitest';
 import { OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
-import { AlwaysSharePlanner } from '../../../test-support/always-share.js';
-import { checkFixedStages, checkSearchedSchedules, runSpatialModel } from '../../../test-support/schedule-checks.js';
-import { randomSpatialModel } from '../../../test-support/spatial-models.js';
+import { AlwaysSharePlanner } from '@micrort/test-support/always-share';
+import { checkFixedStages, checkSearchedSchedules, runSpatialModel } from '@micrort/test-support/schedule-checks';
+import { randomSpatialModel } from '@micrort/test-support/spatial-models';
 import { PROVIDER, createSimdKernels } from '../src/index.js';
 
 const resolver = () => registerReferenceOps(new OpResolver()).registerAll(createSimdKernels({ mode: 'fast' }), { fallback: true });

@@ -9,14 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OpResolver, builtinOperatorName } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
-import {
-  OPS_SKIP_REASON,
-  hasConformanceOps,
-  listModels,
-  makeInterpreter,
-  readManifest,
-  runCase,
-} from '../../../test-support/conformance.js';
+import { OPS_SKIP_REASON, hasConformanceOps, listModels, makeInterpreter, readManifest, runCase } from '@micrort/test-support/conformance';
 import { PROVIDER, loadWasmKernelsSync } from '../src/index.js';
 
 const wasm = hasConformanceOps ? loadWasmKernelsSync() : null;

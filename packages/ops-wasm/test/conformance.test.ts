@@ -16,7 +16,7 @@ import {
   makeInterpreter,
   readManifest,
   runCase,
-} from '../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 import { PROVIDER, loadWasmKernelsSync } from '../src/index.js';
 
 const wasm = loadWasmKernelsSync();

@@ -1,7 +1,7 @@
 /**
  * The float32 kernels on real float CNNs and in the interpreter: MediaPipe's face detector and hand
  * landmark model (float16 weights folded at prepare by DEQUANTIZE) with ops-wasm in front of
- * ops-reference, outputs against TFLite itself (the oracle, test-support/tflite-oracle.ts) within the
+ * ops-reference, outputs against TFLite itself (the oracle, packages/test-support/src/tflite-oracle.ts) within the
  * float tolerance; the float32 conformance-ops cases of the ops ops-wasm serves against TFLM's outputs;
  * and a float chain whose invoke allocates nothing.
  */
@@ -20,16 +20,9 @@ import { corpusBytes } from '@micrort/corpus';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { createPlanner } from '@micrort/planners';
-import { measureAllocation } from '../../../test-support/alloc.js';
-import {
-  OPS_SKIP_REASON,
-  hasConformanceOps,
-  listModels,
-  makeInterpreter,
-  readManifest,
-  runCase,
-} from '../../../test-support/conformance.js';
-import { ORACLE_SKIP_REASON, TfliteOracle, oracleAvailable, randomInputs } from '../../../test-support/tflite-oracle.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
+import { OPS_SKIP_REASON, hasConformanceOps, listModels, makeInterpreter, readManifest, runCase } from '@micrort/test-support/conformance';
+import { ORACLE_SKIP_REASON, TfliteOracle, oracleAvailable, randomInputs } from '@micrort/test-support/tflite-oracle';
 import { floats } from '../src/__tests__/single-op-float.js';
 import { rng } from '../src/__tests__/single-op.js';
 import { PROVIDER, loadWasmKernelsSync } from '../src/index.js';

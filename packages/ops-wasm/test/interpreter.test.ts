@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { KernelError, MicroInterpreter, OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
-import { measureAllocation } from '../../../test-support/alloc.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { buildChain, buildConv, buildLstm, randomConvCase, runBoth, wasm } from '../src/__tests__/single-op.js';
 import { PROVIDER, WasmUnsupportedError, detectFeatures, isWasmArena, loadWasmKernels, requireFeatures } from '../src/index.js';
 

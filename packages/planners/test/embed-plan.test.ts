@@ -23,7 +23,7 @@ import {
   offlinePlanOffsets,
   withOfflinePlan,
 } from '@micrort/planners';
-import { SKIP_REASON, hasConformance, loadConformanceModel, referenceResolver, setCaseInputs } from '../../../test-support/conformance.js';
+import { SKIP_REASON, hasConformance, loadConformanceModel, referenceResolver, setCaseInputs } from '@micrort/test-support/conformance';
 
 /** A ModelDef shell with the given tensor counts per subgraph (enough for the offset tables). */
 function shell(tensorCounts: number[]): ModelDef {

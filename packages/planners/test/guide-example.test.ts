@@ -13,7 +13,7 @@ describe('docs/planners.md', () => {
   it('embeds guide-example.ts verbatim', () => {
     const guide = readFileSync(join(here, '..', '..', '..', 'docs', 'planners.md'), 'utf8');
     const source = readFileSync(join(here, 'guide-example.ts'), 'utf8');
-    expect(guide).toContain('```ts\n' + source + '```\n');
+    expect(guide).toContain('```ts source:packages/planners/test/guide-example.ts\n' + source + '```\n');
   });
 
   it('the example planner runs a model and reaches the lower bound on it', () => {

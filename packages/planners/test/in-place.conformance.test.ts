@@ -19,7 +19,7 @@ import {
   readManifest,
   referenceResolver,
   setCaseInputs,
-} from '../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 
 /**
  * Plans each in-place chain as one buffer (its first input widened to the chain's lifetime and largest

@@ -27,7 +27,7 @@ import { registerSignalOps } from '@micrort/ops-signal';
 import { createPlanner } from '@micrort/planners';
 import { buildDemoModel } from '@micrort/cli/demo-model';
 import { SplitMix64, fillRandom } from '@micrort/cli/inputs';
-import { CONFORMANCE_DIR, SKIP_REASON, hasConformance } from '../../../test-support/conformance.js';
+import { CONFORMANCE_DIR, SKIP_REASON, hasConformance } from '@micrort/test-support/conformance';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);

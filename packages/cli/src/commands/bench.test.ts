@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFORMANCE_DIR } from '../../../../test-support/conformance.js';
+import { CONFORMANCE_DIR } from '@micrort/test-support/conformance';
 import { main } from '../main.js';
 import { loadModelArg } from '../model-arg.js';
 import type { Out } from '../print.js';

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFORMANCE_DIR, SKIP_REASON, hasConformance, listModels, tflmFigures } from '../../../../test-support/conformance.js';
+import { CONFORMANCE_DIR, SKIP_REASON, hasConformance, listModels, tflmFigures } from '@micrort/test-support/conformance';
 import { main } from '../main.js';
 import type { PlanRow, ScheduleRow } from './plan.js';
 

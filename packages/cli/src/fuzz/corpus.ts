@@ -61,7 +61,7 @@ export function buildCorpus(
   }
   return picked.map((s) => {
     const def = loadModel(s.bytes);
-    let arenaBytes: number | null = null;
+    let arenaBytes: number | null;
     try {
       const interp = new MicroInterpreter(def, buildResolver(options.ops ?? 'reference'), {
         planner: createPlanner('greedy'),

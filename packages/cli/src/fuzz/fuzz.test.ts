@@ -14,7 +14,7 @@ import {
 } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONFORMANCE_DIR, hasConformance } from '../../../../test-support/conformance.js';
+import { CONFORMANCE_DIR, hasConformance } from '@micrort/test-support/conformance';
 import { main } from '../main.js';
 import type { Out } from '../print.js';
 import { InProcessExecutor, runCampaign } from './campaign.js';

@@ -38,11 +38,11 @@ describe('arena backing', () => {
     expect(it_.arenaUsage()).toMatchObject({ arenaBytes: reference.arenaUsage().arenaBytes, usedBytes: reference.arenaUsage().usedBytes });
     expect(it_.input(0).data.buffer).toBe(backing.buffers[0]);
     expect(it_.output(0).data.buffer).toBe(backing.buffers[0]);
-    it_.input(0).data.fill(1);
-    reference.input(0).data.fill(1);
+    (it_.input(0).data as Uint8Array).fill(1);
+    (reference.input(0).data as Uint8Array).fill(1);
     it_.invoke();
     reference.invoke();
-    expect(Array.from(it_.output(0).data)).toEqual(Array.from(reference.output(0).data));
+    expect(Array.from(it_.output(0).data as ArrayLike<number>)).toEqual(Array.from(reference.output(0).data as ArrayLike<number>));
   });
 
   it('a numeric arena comes from the backing; too small still gives ArenaTooSmallError with the size that fits', () => {

@@ -17,7 +17,7 @@ function interp(model = chainModel(), arena: number | 'auto' = 'auto', reg: Regi
 describe('MicroInterpreter', () => {
   it('runs a chain of custom kernels and sizes the arena exactly with auto', () => {
     const it_ = interp().allocateTensors();
-    it_.input(0).data.set([1, 2, 3, 4, 5, 6, 7, 8]);
+    (it_.input(0).data as Float32Array).set([1, 2, 3, 4, 5, 6, 7, 8]);
     it_.invoke();
     expect(Array.from(it_.output(0).data as Float32Array)).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
     const u = it_.arenaUsage();
@@ -31,7 +31,7 @@ describe('MicroInterpreter', () => {
 
   it('a fixed arena of exactly usedBytes works; one 16-byte block less fails with the exact numbers', () => {
     const ok = interp(chainModel(), 176).allocateTensors();
-    ok.input(0).data.fill(0);
+    (ok.input(0).data as Uint8Array).fill(0);
     ok.invoke();
     const small = interp(chainModel(), 160);
     let err: unknown;
@@ -166,7 +166,7 @@ describe('MicroInterpreter', () => {
     };
     const it_ = new MicroInterpreter(model, new OpResolver().register(acc), { planner }).allocateTensors();
     expect(Array.from(it_.tensor(1).data as Int8Array)).toEqual([-5, -5, -5, -5]);
-    it_.input(0).data.fill(1);
+    (it_.input(0).data as Uint8Array).fill(1);
     it_.invoke();
     it_.invoke();
     expect(Array.from(it_.output(0).data as Int8Array)).toEqual([-3, -3, -3, -3]);

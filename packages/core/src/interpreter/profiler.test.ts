@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { measureAllocation } from '../../../../test-support/alloc.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { OpResolver } from '../resolver/op-resolver.js';
 import type { Registration } from '../kernel/api.js';
 import { MicroInterpreter } from './micro-interpreter.js';

@@ -43,7 +43,6 @@ function copy(bytes: Uint8Array = good): Uint8Array {
 
 // Field ids (vtable slots) used below, from schema/tflite.fbs.
 const MODEL_SUBGRAPHS = 2;
-const MODEL_BUFFERS = 4;
 const SUBGRAPH_TENSORS = 0;
 const TENSOR_NAME = 3;
 

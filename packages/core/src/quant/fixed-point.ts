@@ -3,7 +3,6 @@
  * int32 values held in JS numbers.
  */
 
-const TWO_POW_31 = 2147483648;
 const TWO_POW_32 = 4294967296;
 const TWO_POW_MINUS_31 = 1 / 2147483648;
 const TWO_POW_30 = 1073741824;

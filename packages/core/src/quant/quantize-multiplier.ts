@@ -49,7 +49,8 @@ export function roundHalfAwayFromZero(x: number): number {
 export function quantizeMultiplier(realMultiplier: number): QuantizedMultiplier {
   if (realMultiplier === 0) return { multiplier: 0, shift: 0 };
   if (!Number.isFinite(realMultiplier)) throw new RangeError(`quantizeMultiplier: multiplier ${realMultiplier} is not finite`);
-  let [q, shift] = frexp(realMultiplier);
+  const [q, frexpShift] = frexp(realMultiplier);
+  let shift = frexpShift;
   let qFixed = roundHalfAwayFromZero(q * 2147483648);
   if (qFixed > 2147483648) throw new RangeError(`quantizeMultiplier: ${realMultiplier} gives q_fixed ${qFixed} > 2^31`);
   if (qFixed === 2147483648) {

@@ -133,7 +133,6 @@ export function stageGeometry(stage: StageGraph, tensors: readonly Tensor[], til
   const W = out.dims[2]!;
   if (!(tileH >= 1 && tileW >= 1 && tileH <= H && tileW <= W)) return `tile ${tileH}x${tileW} does not fit the stage output ${H}x${W}`;
   const produced = new Set(stage.produced);
-  const stageInputs = new Set(stage.inputs);
   // Readers of each tensor inside the stage: [node position, input position].
   const readers = new Map<number, [number, number][]>();
   stage.nodes.forEach((n, k) => {

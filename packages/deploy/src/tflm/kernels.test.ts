@@ -4,7 +4,7 @@
  * follows.
  */
 import { describe, expect, it } from 'vitest';
-import { hasConformance, hasConformanceOps, listModels, loadConformanceModel, type Suite } from '../../../../test-support/conformance.js';
+import { hasConformance, hasConformanceOps, listModels, loadConformanceModel, type Suite } from '@micrort/test-support/conformance';
 import { TFLM_BUILTIN_METHODS, TFLM_CUSTOM_METHODS } from '../resolver-header.js';
 import { KERNELS, kernelModel } from './kernels.js';
 import { nodeView } from './node-view.js';

@@ -28,7 +28,7 @@ function averagePool2d(this: KernelThis<PoolConstants>, input: Float32Array): nu
     for (let kx = 0; kx < this.constants.filterWidth; kx++) {
       const ix = x0 + kx;
       if (iy >= 0 && iy < this.constants.inHeight && ix >= 0 && ix < this.constants.inWidth) {
-        sum += input[((b * this.constants.inHeight + iy) * this.constants.inWidth + ix) * this.constants.inDepth + c];
+        sum += input[((b * this.constants.inHeight + iy) * this.constants.inWidth + ix) * this.constants.inDepth + c]!;
         count += 1;
       }
     }

@@ -48,8 +48,10 @@ function broadcastBinary(this: KernelThis<BinaryConstants>, a: Float32Array, b: 
   const r2 = Math.floor(r1 / this.constants.d2);
   const c1 = r2 % this.constants.d1;
   const c0 = Math.floor(r2 / this.constants.d1);
-  const x = a[c0 * this.constants.a0 + c1 * this.constants.a1 + c2 * this.constants.a2 + c3 * this.constants.a3];
-  const y = b[c0 * this.constants.b0 + c1 * this.constants.b1 + c2 * this.constants.b2 + c3 * this.constants.b3];
+  const x = a[c0 * this.constants.a0 + c1 * this.constants.a1 + c2 * this.constants.a2 + c3 * this.constants.a3]!;
+  const y = b[c0 * this.constants.b0 + c1 * this.constants.b1 + c2 * this.constants.b2 + c3 * this.constants.b3]!;
+  // gpu.js infers a variable's type from its initializer: the 0 is not dead.
+  // eslint-disable-next-line no-useless-assignment
   let v = 0;
   if (this.constants.op === 0) {
     v = x + y;

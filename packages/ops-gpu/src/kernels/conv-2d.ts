@@ -33,12 +33,12 @@ function conv2d(this: KernelThis<ConvConstants>, input: Float32Array, filter: Fl
         const inBase = ((b * this.constants.inHeight + iy) * this.constants.inWidth + ix) * this.constants.inDepth;
         const fBase = ((oc * this.constants.filterHeight + ky) * this.constants.filterWidth + kx) * this.constants.inDepth;
         for (let c = 0; c < this.constants.inDepth; c++) {
-          sum += input[inBase + c] * filter[fBase + c];
+          sum += input[inBase + c]! * filter[fBase + c]!;
         }
       }
     }
   }
-  sum += bias[oc];
+  sum += bias[oc]!;
   return Math.min(Math.max(sum, this.constants.actMin), this.constants.actMax);
 }
 

@@ -34,11 +34,11 @@ function depthwiseConv2d(this: KernelThis<DepthwiseConstants>, input: Float32Arr
       if (iy >= 0 && iy < this.constants.inHeight && ix >= 0 && ix < this.constants.inWidth) {
         const inIndex = ((b * this.constants.inHeight + iy) * this.constants.inWidth + ix) * this.constants.inDepth + ic;
         const fIndex = (ky * this.constants.filterWidth + kx) * this.constants.outDepth + oc;
-        sum += input[inIndex] * filter[fIndex];
+        sum += input[inIndex]! * filter[fIndex]!;
       }
     }
   }
-  sum += bias[oc];
+  sum += bias[oc]!;
   return Math.min(Math.max(sum, this.constants.actMin), this.constants.actMax);
 }
 

@@ -20,9 +20,9 @@ function fullyConnected(this: KernelThis<FcConstants>, input: Float32Array, weig
   const b = Math.floor(this.thread.x / this.constants.units);
   let sum = 0;
   for (let d = 0; d < this.constants.depth; d++) {
-    sum += input[b * this.constants.depth + d] * weights[o * this.constants.depth + d];
+    sum += input[b * this.constants.depth + d]! * weights[o * this.constants.depth + d]!;
   }
-  sum += bias[o];
+  sum += bias[o]!;
   return Math.min(Math.max(sum, this.constants.actMin), this.constants.actMax);
 }
 

@@ -15,6 +15,7 @@ export interface KernelThis<C> {
 }
 
 /** A gpu.js kernel function over flat float32 arrays, returning one output element. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each kernel's constants have their own shape
 export type KernelSource = (this: KernelThis<any>, ...args: Float32Array[]) => number;
 
 /** Where one kernel argument comes from. */

@@ -7,7 +7,9 @@ import type { KernelThis } from './kernel-plan.js';
 import { unaryKernel } from './unary-common.js';
 
 function logistic(this: KernelThis<object>, input: Float32Array): number {
-  const x = input[this.thread.x];
+  const x = input[this.thread.x]!;
+  // gpu.js infers a variable's type from its initializer: the 0 is not dead.
+  // eslint-disable-next-line no-useless-assignment
   let y = 0;
   if (x > 16.619047164916992) {
     y = 1;

@@ -27,7 +27,7 @@ function maxPool2d(this: KernelThis<PoolConstants>, input: Float32Array): number
     for (let kx = 0; kx < this.constants.filterWidth; kx++) {
       const ix = x0 + kx;
       if (iy >= 0 && iy < this.constants.inHeight && ix >= 0 && ix < this.constants.inWidth) {
-        best = Math.max(best, input[((b * this.constants.inHeight + iy) * this.constants.inWidth + ix) * this.constants.inDepth + c]);
+        best = Math.max(best, input[((b * this.constants.inHeight + iy) * this.constants.inWidth + ix) * this.constants.inDepth + c]!);
       }
     }
   }

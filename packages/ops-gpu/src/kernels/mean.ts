@@ -49,7 +49,7 @@ function mean(this: KernelThis<MeanConstants>, input: Float32Array): number {
       for (let x2 = 0; x2 < this.constants.r2; x2++) {
         for (let x3 = 0; x3 < this.constants.r3; x3++) {
           const index = (((c0 + x0) * this.constants.i1 + (c1 + x1)) * this.constants.i2 + (c2 + x2)) * this.constants.i3 + (c3 + x3);
-          sum += input[index];
+          sum += input[index]!;
         }
       }
     }

@@ -50,7 +50,7 @@ function pad(this: KernelThis<PadConstants>, input: Float32Array): number {
     c3 >= 0 &&
     c3 < this.constants.i3
   ) {
-    v = input[((c0 * this.constants.i1 + c1) * this.constants.i2 + c2) * this.constants.i3 + c3];
+    v = input[((c0 * this.constants.i1 + c1) * this.constants.i2 + c2) * this.constants.i3 + c3]!;
   }
   return v;
 }

@@ -4,7 +4,7 @@ import type { KernelThis } from './kernel-plan.js';
 import { unaryKernel } from './unary-common.js';
 
 function relu(this: KernelThis<object>, input: Float32Array): number {
-  return Math.max(input[this.thread.x], 0);
+  return Math.max(input[this.thread.x]!, 0);
 }
 
 /** RELU: float32. */

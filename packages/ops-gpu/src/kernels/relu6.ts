@@ -4,7 +4,7 @@ import type { KernelThis } from './kernel-plan.js';
 import { unaryKernel } from './unary-common.js';
 
 function relu6(this: KernelThis<object>, input: Float32Array): number {
-  return Math.min(Math.max(input[this.thread.x], 0), 6);
+  return Math.min(Math.max(input[this.thread.x]!, 0), 6);
 }
 
 /** RELU6: float32. */

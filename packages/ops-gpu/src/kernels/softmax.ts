@@ -15,15 +15,15 @@ interface SoftmaxConstants {
 
 function softmax(this: KernelThis<SoftmaxConstants>, input: Float32Array): number {
   const base = Math.floor(this.thread.x / this.constants.depth) * this.constants.depth;
-  let max = input[base];
+  let max = input[base]!;
   for (let k = 1; k < this.constants.depth; k++) {
-    max = Math.max(max, input[base + k]);
+    max = Math.max(max, input[base + k]!);
   }
   let sum = 0;
   for (let k = 0; k < this.constants.depth; k++) {
-    sum += Math.exp((input[base + k] - max) * this.constants.beta);
+    sum += Math.exp((input[base + k]! - max) * this.constants.beta);
   }
-  return Math.exp((input[this.thread.x] - max) * this.constants.beta) / sum;
+  return Math.exp((input[this.thread.x]! - max) * this.constants.beta) / sum;
 }
 
 /** SOFTMAX: float32, any rank >= 1, over the last dimension. */

@@ -8,7 +8,7 @@ import type { KernelThis } from './kernel-plan.js';
 import { unaryKernel } from './unary-common.js';
 
 function tanhClamped(this: KernelThis<object>, input: Float32Array): number {
-  const x = Math.min(Math.max(input[this.thread.x], -9), 9);
+  const x = Math.min(Math.max(input[this.thread.x]!, -9), 9);
   const e = Math.exp(2 * x);
   return (e - 1) / (e + 1);
 }

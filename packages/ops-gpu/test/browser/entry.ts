@@ -27,7 +27,7 @@ function outputsOf(delegates: Delegate[]): { outputs: number[][]; partitions: nu
     planner: createPlanner('greedy'),
     delegates,
   }).allocateTensors();
-  const n = FLOAT_CNN_INPUT_SHAPE.reduce((s, d) => s * d, 1);
+  const n = FLOAT_CNN_INPUT_SHAPE.reduce<number>((s, d) => s * d, 1);
   const outputs = INPUT_SEEDS.map((seed) => {
     it.setInput(0, lcgFloats(n, seed, 1));
     it.invoke();

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ActivationFunctionType, KernelHarness, TensorType, type AddOptions, type HarnessTensorSpec } from '@micrort/core';
-import { measureAllocation } from '../../../../test-support/alloc.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { ADD } from './add.js';
 
 const opts = (): AddOptions => ({ fusedActivationFunction: ActivationFunctionType.NONE, potScaleInt16: true });

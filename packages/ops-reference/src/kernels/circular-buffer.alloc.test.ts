@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, KernelHarness, MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
-import { invokeOnlyContext, measureAllocation } from '../../../../test-support/alloc.js';
+import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { CIRCULAR_BUFFER, CircularBufferAbort } from './circular-buffer.js';
 import { registerReferenceOps } from '../index.js';
 

@@ -97,6 +97,7 @@ function run(c: Shape, seed: number, opts: { extreme?: boolean; bias?: boolean }
   const p: ConvOutputParams = {
     multiplier,
     shift,
+    filterOffset: 0,
     inputOffset: opts.extreme ? 128 : int(-20, 20),
     outputOffset: int(-10, 10),
     actMin: int(-128, -100),

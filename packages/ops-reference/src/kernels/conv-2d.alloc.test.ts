@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { KernelHarness, Padding, TensorType } from '@micrort/core';
 import type { HarnessOptions, HarnessTensorSpec, Registration } from '@micrort/core';
-import { invokeOnlyContext, measureAllocation } from '../../../../test-support/alloc.js';
+import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { CONV_2D } from './conv-2d.js';
 import { DEPTHWISE_CONV_2D } from './depthwise-conv-2d.js';
 import { TRANSPOSE_CONV } from './transpose-conv.js';

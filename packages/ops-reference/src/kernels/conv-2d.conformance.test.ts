@@ -16,7 +16,7 @@ import {
   type ModelDef,
   type TensorData,
 } from '@micrort/core';
-import { CONFORMANCE_DIR, SKIP_REASON, hasConformance, loadConformanceModel, readBytes } from '../../../../test-support/conformance.js';
+import { CONFORMANCE_DIR, SKIP_REASON, hasConformance, loadConformanceModel, readBytes } from '@micrort/test-support/conformance';
 import { CONV_2D } from './conv-2d.js';
 import { DEPTHWISE_CONV_2D } from './depthwise-conv-2d.js';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
-import { invokeOnlyContext, measureAllocation } from '../../../../test-support/alloc.js';
+import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { TFLM_DECODE } from './decode.js';
 
 const dcm = (type: number, ...rest: number[]) => {

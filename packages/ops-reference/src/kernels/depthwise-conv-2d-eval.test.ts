@@ -91,6 +91,7 @@ function run(c: Shape, seed: number, withBias = true) {
   const p: ConvOutputParams = {
     multiplier,
     shift,
+    filterOffset: 0,
     inputOffset: int(-20, 20),
     outputOffset: int(-10, 10),
     actMin: int(-128, -100),

@@ -25,7 +25,7 @@ import {
   loadConformanceModel,
   readBytes,
   type IntermediateEntry,
-} from '../../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 import { elementwiseKernels } from '../registrations/elementwise.js';
 
 const byCode = new Map<number, Registration>(elementwiseKernels.map((r) => [r.builtinCode, r]));

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ActivationFunctionType, KernelHarness, Phase, TensorType, type HarnessOptions, type TfLiteContext } from '@micrort/core';
-import { measureAllocation } from '../../../../test-support/alloc.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { ABS } from './abs.js';
 import { CAST } from './cast.js';
 import { COS } from './cos.js';

@@ -22,7 +22,7 @@ import {
   runCase,
   setCaseInputs,
   type IntermediateEntry,
-} from '../../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 import { createPlanner } from '@micrort/planners';
 
 const MY_OPS = new Set(['FULLY_CONNECTED', 'ADD', 'QUANTIZE', 'DEQUANTIZE', 'RESHAPE', 'SOFTMAX']);

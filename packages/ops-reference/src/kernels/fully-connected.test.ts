@@ -8,7 +8,7 @@ import {
   type FullyConnectedOptions,
   type HarnessTensorSpec,
 } from '@micrort/core';
-import { measureAllocation } from '../../../../test-support/alloc.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { FULLY_CONNECTED } from './fully-connected.js';
 
 const opts = (o: Partial<FullyConnectedOptions> = {}): FullyConnectedOptions => ({

@@ -22,7 +22,6 @@ import {
   activationRangeFloat,
   activationRangeInt32,
   activationRangeQuantized,
-  allocateOpData,
   fusedActivation,
   opDataOf,
   planBinary,

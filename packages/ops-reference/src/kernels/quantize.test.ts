@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
-import { measureAllocation } from '../../../../test-support/alloc.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { QUANTIZE } from './quantize.js';
 
 function run(reg: typeof QUANTIZE, input: HarnessTensorSpec, output: HarnessTensorSpec): KernelHarness {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AllocationType, KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
-import { measureAllocation } from '../../../../test-support/alloc.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { RESHAPE, inferStretchDimension } from './reshape.js';
 
 function harness(tensors: HarnessTensorSpec[], inputs = [0]): KernelHarness {

@@ -9,7 +9,7 @@ import {
   readBytes,
   readManifest,
   setCaseInputs,
-} from '../../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 import { RESIZE_BILINEAR, interpolationValues, interpolationValuesInteger } from './resize-bilinear.js';
 import { constI32, expectFloatClose, harness, prepareError, spec } from './__fixtures__/data-testing.js';
 

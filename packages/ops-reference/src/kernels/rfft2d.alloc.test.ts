@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
-import { measureAllocation } from '../../../../test-support/alloc.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { registerReferenceOps } from '../index.js';
 
 describe('RFFT2D → COMPLEX_ABS model', () => {

@@ -40,7 +40,7 @@ describe('SELECT_V2', () => {
     expect(
       run(
         SELECT_V2,
-        [bool([], [0]), q(TensorType.INT16, [1, 1], 1, 0, [5]), q(TensorType.INT16, [1], 1, 0, [-7]), q(TensorType.INT16, [1])],
+        [bool([], [0]), q(TensorType.INT16, [1, 1], 1, 0, [5]), q(TensorType.INT16, [1], 1, 0, [-7]), q(TensorType.INT16, [1], 1, 0)],
         [0, 1, 2],
         [3],
       ),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
-import { measureAllocation } from '../../../../test-support/alloc.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { SOFTMAX } from './softmax.js';
 
 function run(input: HarnessTensorSpec, output: HarnessTensorSpec, beta = 1): KernelHarness {

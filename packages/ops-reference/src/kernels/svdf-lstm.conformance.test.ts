@@ -26,7 +26,7 @@ import {
   hasConformance,
   loadConformanceModel,
   type IntermediateEntry,
-} from '../../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 import { SVDF } from './svdf.js';
 import { UNIDIRECTIONAL_SEQUENCE_LSTM } from './unidirectional-sequence-lstm.js';
 

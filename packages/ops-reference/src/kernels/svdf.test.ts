@@ -9,7 +9,7 @@ import {
   type SVDFOptions,
   type TfLiteContext,
 } from '@micrort/core';
-import { measureAllocation } from '../../../../test-support/alloc.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { SVDF } from './svdf.js';
 
 // TFLM svdf_test.cc: 2x2x10 (batch 2, input size 2, 10 invocations), 4 units, rank 2, memory 10.

@@ -9,7 +9,7 @@ import {
   type TfLiteContext,
   type UnidirectionalSequenceLSTMOptions,
 } from '@micrort/core';
-import { measureAllocation } from '../../../../test-support/alloc.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
 import { LstmTensor } from './lstm-common.js';
 import { UNIDIRECTIONAL_SEQUENCE_LSTM } from './unidirectional-sequence-lstm.js';
 

@@ -20,8 +20,8 @@ import {
 import { ModelBuilder } from '@micrort/core';
 import { createPlanner, withOfflinePlan } from '@micrort/planners';
 import { writeModel } from '@micrort/core';
-import { measureAllocation } from '../../../../test-support/alloc.js';
-import { OPS_SKIP_REASON, hasConformanceOps, readManifest, referenceResolver, runCase } from '../../../../test-support/conformance.js';
+import { measureAllocation } from '@micrort/test-support/alloc';
+import { OPS_SKIP_REASON, hasConformanceOps, readManifest, referenceResolver, runCase } from '@micrort/test-support/conformance';
 import { makeWhile, registerReferenceOps } from '../index.js';
 
 const F32 = TensorType.FLOAT32;
@@ -157,12 +157,12 @@ describe('control flow through the interpreter (ModelBuilder models)', () => {
     it_.setInput(2, b);
     it_.setInput(0, new Uint8Array([1]));
     it_.invoke();
-    expect(Array.from(it_.output(0).data)).toEqual([11, 22, 33]);
+    expect(Array.from(it_.output(0).data as ArrayLike<number>)).toEqual([11, 22, 33]);
     it_.setInput(0, new Uint8Array([0]));
     it_.invoke();
-    expect(Array.from(it_.output(0).data)).toEqual([10, 40, 90]);
-    expect(Array.from(it_.input(1).data)).toEqual([1, 2, 3]);
-    expect(Array.from(it_.input(2).data)).toEqual([10, 20, 30]);
+    expect(Array.from(it_.output(0).data as ArrayLike<number>)).toEqual([10, 40, 90]);
+    expect(Array.from(it_.input(1).data as ArrayLike<number>)).toEqual([1, 2, 3]);
+    expect(Array.from(it_.input(2).data as ArrayLike<number>)).toEqual([10, 20, 30]);
   });
 
   it('nodes() lists every subgraph; the branches are planned inside the IF step, sharing memory', () => {
@@ -195,7 +195,7 @@ describe('control flow through the interpreter (ModelBuilder models)', () => {
     // The two branches never live at once: they take the same bytes.
     const offsetsOf = (sg: number) =>
       requirements
-        .map((r, i) => (r.subgraph === sg ? plan.offsets[i] : -1))
+        .map((r, i) => (r.subgraph === sg ? plan.offsets[i]! : -1))
         .filter((o) => o >= 0)
         .sort();
     expect(offsetsOf(1)).toEqual(offsetsOf(2));
@@ -221,7 +221,7 @@ describe('control flow through the interpreter (ModelBuilder models)', () => {
       it_.setInput(1, new Float32Array([1, 2]));
       it_.invoke();
     }
-    expect(Array.from(again.output(1).data)).toEqual(Array.from(first.output(1).data));
+    expect(Array.from(again.output(1).data as ArrayLike<number>)).toEqual(Array.from(first.output(1).data as ArrayLike<number>));
   });
 
   it('WHILE loops, with an IF nested in its body; a loop of 0 iterations copies its inputs', () => {
@@ -232,8 +232,8 @@ describe('control flow through the interpreter (ModelBuilder models)', () => {
       it_.setInput(1, new Float32Array(x));
       it_.invoke();
       const [nn, xs] = whileReference(n, x);
-      expect(Array.from(it_.output(0).data)).toEqual([nn]);
-      expect(Array.from(it_.output(1).data)).toEqual(xs);
+      expect(Array.from(it_.output(0).data as ArrayLike<number>)).toEqual([nn]);
+      expect(Array.from(it_.output(1).data as ArrayLike<number>)).toEqual(xs);
     }
   });
 
@@ -299,12 +299,12 @@ describe('control flow through the interpreter (ModelBuilder models)', () => {
     const x = new Float32Array([1, 2]);
     it_.setInput(0, x);
     it_.invoke();
-    expect(Array.from(it_.output(0).data)).toEqual([101, 202]);
+    expect(Array.from(it_.output(0).data as ArrayLike<number>)).toEqual([101, 202]);
     it_.invoke();
-    expect(Array.from(it_.output(0).data)).toEqual([102, 204]);
+    expect(Array.from(it_.output(0).data as ArrayLike<number>)).toEqual([102, 204]);
     it_.reset();
     it_.invoke();
-    expect(Array.from(it_.output(0).data)).toEqual([1, 2]);
+    expect(Array.from(it_.output(0).data as ArrayLike<number>)).toEqual([1, 2]);
     const u = it_.arenaUsage();
     // 64 slots as TFLM's runner: 16 + 40 * 64 bytes of table, plus the variable's 8 bytes (16 aligned).
     expect(u.resourceVariableBytes).toBe(16 + 40 * 64 + 16);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ActivationFunctionType, KernelHarness, MirrorPadMode, Padding, TensorType } from '@micrort/core';
 import type { HarnessOptions, HarnessTensorSpec } from '@micrort/core';
-import { invokeOnlyContext, measureAllocation } from '../../../../test-support/alloc.js';
+import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { dataKernels } from './data.js';
 import { constI32, flexMap, iota, spec } from '../kernels/__fixtures__/data-testing.js';
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { KernelHarness, TensorType } from '@micrort/core';
 import type { BuiltinOptions, HarnessTensorSpec, Registration } from '@micrort/core';
-import { invokeOnlyContext, measureAllocation } from '../../../../test-support/alloc.js';
+import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { ADD_N } from '../kernels/add-n.js';
 import { BATCH_MATMUL } from '../kernels/batch-matmul.js';
 import { CEIL } from '../kernels/ceil.js';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { KernelHarness, Padding, TensorType } from '@micrort/core';
 import type { HarnessOptions } from '@micrort/core';
-import { invokeOnlyContext, measureAllocation } from '../../../../test-support/alloc.js';
+import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { AVERAGE_POOL_2D } from '../kernels/average-pool-2d.js';
 import { MAX_POOL_2D } from '../kernels/max-pool-2d.js';
 import { MEAN } from '../kernels/mean.js';

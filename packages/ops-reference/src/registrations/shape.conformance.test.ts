@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { UnsupportedOpError } from '@micrort/core';
-import { SKIP_REASON, firstDifferingIntermediate, hasConformance } from '../../../../test-support/conformance.js';
+import { SKIP_REASON, firstDifferingIntermediate, hasConformance } from '@micrort/test-support/conformance';
 
 describe.skipIf(!hasConformance)(
   `whole-model conformance of the models using shape kernels${hasConformance ? '' : ` (${SKIP_REASON})`}`,

@@ -16,7 +16,7 @@ import {
   loadConformanceModel,
   readBytes,
   type IntermediateEntry,
-} from '../../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 import { shapeKernels } from './shape.js';
 
 const MODELS = ['person_detect', 'mobilenet_v2_quantized_1x3x224x224', 'audio_preprocessor_int8'];

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { KernelHarness, TensorType, type HarnessOptions } from '@micrort/core';
-import { invokeOnlyContext, measureAllocation } from '../../../../test-support/alloc.js';
+import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { SIGNAL_DELAY } from './delay.js';
 import { SIGNAL_FRAMER } from './framer.js';
 import { SIGNAL_IRFFT } from './irfft.js';

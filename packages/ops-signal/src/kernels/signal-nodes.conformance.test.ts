@@ -23,7 +23,7 @@ import {
   hasConformance,
   loadConformanceModel,
   type IntermediateEntry,
-} from '../../../../test-support/conformance.js';
+} from '@micrort/test-support/conformance';
 import { signalKernels } from '../index.js';
 
 const MODEL = 'audio_preprocessor_int8';

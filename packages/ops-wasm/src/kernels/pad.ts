@@ -83,7 +83,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   const o: number[] = [];
   const l: number[] = [];
   const r: number[] = [];
-  for (let i = 0; i < MAX_DIMS - rank; i++) (o.push(1), l.push(0), r.push(0));
+  for (let i = 0; i < MAX_DIMS - rank; i++) {
+    o.push(1);
+    l.push(0);
+    r.push(0);
+  }
   for (let i = 0; i < rank; i++) {
     const expected = input.dims[i]! + pads[2 * i]! + pads[2 * i + 1]!;
     if (output.dims[i] !== expected)
@@ -92,7 +96,9 @@ function prepare(context: TfLiteContext, node: Node): void {
         node.index,
         `output dim ${i} is ${output.dims[i]}, expected ${input.dims[i]} + ${pads[2 * i]} + ${pads[2 * i + 1]} = ${expected}`,
       );
-    (o.push(output.dims[i]!), l.push(pads[2 * i]!), r.push(pads[2 * i + 1]!));
+    o.push(output.dims[i]!);
+    l.push(pads[2 * i]!);
+    r.push(pads[2 * i + 1]!);
   }
   const es = elementSize(input.type)!;
   o[4]! *= es;
@@ -108,7 +114,9 @@ function prepare(context: TfLiteContext, node: Node): void {
     o.splice(d, 1);
     l.splice(d, 1);
     r.splice(d, 1);
-    (o.unshift(1), l.unshift(0), r.unshift(0));
+    o.unshift(1);
+    l.unshift(0);
+    r.unshift(0);
   }
   const region = context.allocatePersistentBuffer(PAD_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);

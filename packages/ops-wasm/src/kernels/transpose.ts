@@ -105,7 +105,10 @@ function prepare(context: TfLiteContext, node: Node): void {
       strides.push(inStride[perm[k]!]!);
     }
   }
-  while (dims.length < MAX_DIMS) (dims.unshift(1), strides.unshift(0));
+  while (dims.length < MAX_DIMS) {
+    dims.unshift(1);
+    strides.unshift(0);
+  }
   const region = context.allocatePersistentBuffer(TRANSPOSE_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
   const p = region.i32;

@@ -107,7 +107,7 @@ export const KERNEL_PACKAGES: readonly KernelPackage[] = [
     create: async () => {
       let m: WasmModule;
       try {
-        // @ts-ignore -- optional package: when it is not installed the build resolves it to a stand-in saying so
+        // @ts-ignore -- optional package (@ts-expect-error would fail in the build where it is installed): when it is not installed the build resolves it to a stand-in saying so
         m = (await import('@micrort/ops-wasm')) as unknown as WasmModule;
       } catch (e) {
         throw new KernelUnavailableError('wasm', `@micrort/ops-wasm could not be loaded (${(e as Error).message})`);

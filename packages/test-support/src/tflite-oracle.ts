@@ -9,7 +9,7 @@
  * (the addon refuses them as graph inputs/outputs; float16 constants inside the model are fine).
  *
  * Usage in a vitest file:
- *   import { oracleAvailable, ORACLE_SKIP_REASON, runTflite } from '../../../test-support/tflite-oracle.js';
+ *   import { oracleAvailable, ORACLE_SKIP_REASON, runTflite } from '@micrort/test-support/tflite-oracle';
  *   describe.skipIf(!oracleAvailable)('vs TFLite', () => {
  *     it('matches', () => { const { outputs } = runTflite(modelBytes, [inputBytes]); ... });
  *   });

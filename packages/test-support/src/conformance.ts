@@ -3,7 +3,7 @@
  * micrort and compare. Tests that use them must skip when `hasConformance` is false, saying why.
  *
  * Usage in a vitest file:
- *   import { hasConformance, listModels, runCase, firstDifferingIntermediate } from '../../../test-support/conformance.js';
+ *   import { hasConformance, listModels, runCase, firstDifferingIntermediate } from '@micrort/test-support/conformance';
  *   describe.skipIf(!hasConformance)('conformance', () => {
  *     it('person_detect case 0', () => expect(runCase('person_detect', 0).pass).toBe(true));
  *   });
@@ -33,7 +33,7 @@ import { createPlanner } from '@micrort/planners';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root. */
-export const REPO_ROOT = resolve(here, '..');
+export const REPO_ROOT = resolve(here, '..', '..', '..');
 /** ../shared/conformance beside the repository, or null when absent. */
 export const CONFORMANCE_DIR: string | null = (() => {
   const d = resolve(REPO_ROOT, '..', 'shared', 'conformance');
