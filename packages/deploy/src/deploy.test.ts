@@ -142,7 +142,7 @@ describe('deployTflm', () => {
     // TFLM plans the unshaped outputs at 4 bytes and its Eval writes past them: that is a finding.
     expect(r.refusals.filter((f) => f.severity === 'error').map((f) => f.reason)).toEqual([
       expect.stringContaining(
-        'output 0 (detection_boxes) has shape [] in the file: TFLM plans 4 bytes for it and its Eval writes up to 48',
+        'output 0 (detection_boxes) has shape [] in the file: TFLM plans 4 bytes for it and its Eval writes up to 48 bytes there',
       ),
       expect.stringContaining('output 1 (detection_classes)'),
       expect.stringContaining('output 2 (detection_scores)'),

@@ -200,8 +200,8 @@ function detectionOutputOverflows(n: NodeView): string[] {
     if (!t || i >= 4 || t.elements >= needed[i]!) return;
     out.push(
       `output ${i} (${names[i]}) has shape [${Array.from(t.shape).join(', ')}] in the file: TFLM plans ${t.bytes} bytes for it and ` +
-        `its Eval writes up to ${needed[i]! * 4} (max_detections ${maxDetections}) past them, corrupting the arena; give the outputs ` +
-        'their shapes ([1, max_detections, 4], [1, max_detections] twice, [1]) before deploying',
+        `its Eval writes up to ${needed[i]! * 4} bytes there (max_detections ${maxDetections}), past its end into the arena; give ` +
+        'the outputs their shapes ([1, max_detections, 4], [1, max_detections] twice, [1]) before deploying',
     );
   });
   return out;
