@@ -5,8 +5,8 @@
  * @micrort/deploy and docs/deploy.md).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
-import { deployTflm, deploySummary, type DeployReport } from '@micrort/deploy';
+import { basename, dirname, join } from 'node:path';
+import { deployTflm, deploySummary, modelIdentifier, type DeployReport } from '@micrort/deploy';
 import { PLANNER_NAMES } from '@micrort/planners';
 import { flagInt, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
@@ -23,14 +23,6 @@ export interface DeployFiles {
   summary: string;
   json: string;
   model?: string;
-}
-
-/** A file-name stem for the model: its file name, or its folder's name for a file named `model.tflite`. */
-function stemOf(path: string): string {
-  const file = basename(path, extname(path));
-  const folder = basename(dirname(path));
-  const base = (file === 'model' && folder && folder !== '.' ? folder : file).replace(/[^A-Za-z0-9_]+/g, '_');
-  return base && /^[A-Za-z_]/.test(base) ? base : `model_${base}`;
 }
 
 /** The report as JSON: everything but the model bytes and the header text (they go to files). */
@@ -100,8 +92,12 @@ function deployAction(args: ParsedArgs, out: Out): number {
   const label = path && parent && parent !== '.' && !BUILT_IN_MODELS[path] ? `${parent}/${fileLabel}` : fileLabel;
   const planner = flagString(args, 'planner') ?? 'greedy';
   const embed = args.flags.has('embed');
+  // The model's name for file names and the header's include guard: `kws` for models/kws.tflite,
+  // `person_detect` for person_detect/model.tflite (never the folder of a file with a name of its own).
+  const stem = modelIdentifier(path && !BUILT_IN_MODELS[path] ? path : (path ?? 'demo'));
   const report = deployTflm(bytes, {
     modelLabel: label,
+    modelName: stem,
     planner,
     embed,
     word: flagString(args, 'word') === '32' ? 32 : 64,
@@ -113,7 +109,6 @@ function deployAction(args: ParsedArgs, out: Out): number {
   let files: DeployFiles | null = null;
   if (outDir) {
     mkdirSync(outDir, { recursive: true });
-    const stem = stemOf(path && !BUILT_IN_MODELS[path] ? path : (path ?? 'demo'));
     files = { header: join(outDir, `${stem}_op_resolver.h`), summary: join(outDir, 'summary.txt'), json: join(outDir, 'deploy.json') };
     writeFileSync(files.header, report.resolver.header);
     if (report.offlinePlan) {

@@ -3,18 +3,17 @@
  *
  * The buffers come from a real allocation (the model allocated with the chosen kernels, every kernel's
  * prepare run, so scratch buffers are included); their requirements are then re-planned by each planner.
- * Ops no kernel serves (e.g. the signal library's custom ops) get a planning stand-in without prepare:
- * their tensors are planned from the graph, but their own scratch and persistent buffers are unknown.
+ * Nodes micrort cannot prepare (no kernel serves the op, or the kernel's init or prepare throws) get a
+ * planning stand-in without prepare (@micrort/deploy's allocateWithStandIns, as `micrort deploy`): their
+ * tensors are planned at the file's shapes, but their own scratch and persistent buffers are unknown.
+ * `--strict` plans no stand-ins and fails with micrort's error instead.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import {
   ARENA_ALIGNMENT,
-  BuiltinOperator,
-  KernelError,
   MicroInterpreter,
   loadModel,
-  opDisplayName,
   writeModel,
   type BufferRequirement,
   type InPlacePair,
@@ -22,16 +21,16 @@ import {
   type MemoryPlan,
   type ModelDef,
   type OpResolver,
-  type Registration,
   type ScheduleOptions,
   type ScheduleReport,
   SCHEDULE_NAMES,
 } from '@micrort/core';
+import { allocateWithStandIns, type StandIn } from '@micrort/deploy';
 import { OptimalPlanner, PLANNER_NAMES, createPlanner, lowerBoundAt, planReport, renderPlanSvg, withOfflinePlan } from '@micrort/planners';
 import { UsageError, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
-import { JSON_OPTION, choice, text } from '../options.js';
+import { JSON_OPTION, choice, flag, text } from '../options.js';
 import {
   IN_PLACE_OPTION,
   OPS_OPTION,
@@ -44,9 +43,6 @@ import {
 } from '../runtime.js';
 import { formatMacs, inPlaceSummary, patchSummary } from '../schedule-summary.js';
 import { formatBytes, printTable, type Out } from '../print.js';
-
-/** Provider name of the planning stand-ins for ops no kernel serves. */
-export const STAND_IN_PROVIDER = 'micrort plan (stand-in, no kernel)';
 
 /** One planner's figures, as printed and as in `--json`. */
 export interface PlanRow {
@@ -77,8 +73,8 @@ export interface PlanAnalysis {
   peakOp: string;
   /** Op per execution step. */
   stepOps: string[];
-  /** Nodes served by a stand-in (no kernel): their scratch/persistent buffers are not counted. */
-  standIns: { node: number; op: string }[];
+  /** Nodes planned with a stand-in (micrort could not prepare them, `reason` says why): their scratch/persistent buffers are not counted. */
+  standIns: StandIn[];
   inPlacePairs: InPlacePair[];
   rows: PlanRow[];
   plans: Map<string, MemoryPlan>;
@@ -100,44 +96,28 @@ export interface PlanOptions {
   schedule?: ScheduleOptions;
   /** Extra interpreter options the kernels need (ops-wasm's arena backing). */
   interpreterOptions?: Partial<InterpreterOptions>;
-}
-
-/** A resolver with a planning stand-in registered for every op code of `model` that `resolver` lacks. */
-export function withStandIns(resolver: OpResolver, model: ModelDef): OpResolver {
-  for (const code of model.operatorCodes) {
-    if (resolver.has(code.builtinCode, code.version, code.customCode)) continue;
-    const op = opDisplayName(code.builtinCode, code.customCode);
-    const standIn: Registration = {
-      builtinCode: code.builtinCode,
-      ...(code.builtinCode === BuiltinOperator.CUSTOM ? { customName: code.customCode ?? '' } : {}),
-      version: code.version,
-      provider: STAND_IN_PROVIDER,
-      name: `${op} (stand-in)`,
-      invoke(_context, node) {
-        throw new KernelError(op, node.index, 'planning stand-in: no kernel serves this op, the model cannot run');
-      },
-    };
-    resolver.register(standIn, { versions: [code.version, code.version] });
-  }
-  return resolver;
+  /** Plan nodes micrort cannot prepare with stand-ins (default true); false fails with micrort's error (`--strict`). */
+  standIns?: boolean;
 }
 
 /** Allocates `model` once and re-plans its buffers with each planner. */
 export function analyzePlan(model: ModelDef, options: PlanOptions): PlanAnalysis {
-  const resolver = withStandIns(options.resolver(), model);
-  const interp = new MicroInterpreter(model, resolver, {
-    planner: createPlanner('greedy'),
-    arena: 'auto',
-    inPlace: options.inPlace,
-    ...(options.schedule ? { schedule: options.schedule } : {}),
-    ...(options.interpreterOptions ?? {}),
-  });
-  interp.allocateTensors();
+  const { value: interp, standIns } = allocateWithStandIns(
+    options.resolver,
+    (resolver) =>
+      new MicroInterpreter(model, resolver, {
+        planner: createPlanner('greedy'),
+        arena: 'auto',
+        inPlace: options.inPlace,
+        ...(options.schedule ? { schedule: options.schedule } : {}),
+        ...(options.interpreterOptions ?? {}),
+      }).allocateTensors(),
+    { standIns: options.standIns ?? true },
+  );
   const committed = interp.memoryPlan();
   const requirements = committed.requirements;
   const nodes = interp.nodes();
   const stepOps = nodes.map((n) => n.op);
-  const standIns = nodes.filter((n) => n.provider === STAND_IN_PROVIDER).map((n) => ({ node: n.index, op: n.op }));
   const tailBytes = interp.arenaUsage().tailBytes;
   const bound = lowerBoundAt(requirements);
   const planOptions = { alignment: ARENA_ALIGNMENT, ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}) };
@@ -263,6 +243,7 @@ export const planCommand = defineCommand({
     IN_PLACE_OPTION,
     choice('schedule', 'execution schedule to plan, or all to compare them', ['all', ...SCHEDULE_NAMES], 'normal'),
     RECOMPUTE_BUDGET_OPTION,
+    flag('strict', 'fail when micrort cannot prepare a node, instead of planning it with a stand-in'),
     text(
       'svg',
       'FILE',
@@ -290,9 +271,11 @@ function planAction(args: ParsedArgs, out: Out): number {
   const choice = runtimeChoice(withoutPlanner(args));
   const inPlace = args.flags.has('in-place');
   const resolver = () => buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters });
+  const standIns = !args.flags.has('strict');
   const analyses = scheduleNames.map((name) =>
     analyzePlan(model, {
       resolver,
+      standIns,
       planners,
       inPlace,
       interpreterOptions: kernelSetOptions(choice.ops),
@@ -301,7 +284,7 @@ function planAction(args: ParsedArgs, out: Out): number {
   );
   const normal = scheduleNames.includes('normal')
     ? analyses[scheduleNames.indexOf('normal')]!
-    : analyzePlan(model, { resolver, planners: ['greedy'], inPlace: false, interpreterOptions: kernelSetOptions(choice.ops) });
+    : analyzePlan(model, { resolver, standIns, planners: ['greedy'], inPlace: false, interpreterOptions: kernelSetOptions(choice.ops) });
   const normalBound = normal.lowerBoundBytes;
   const tflmHead = tflmHeadBytes(path);
   const scheduleRows = analyses.map((a) => scheduleRow(a, normalBound));
@@ -428,10 +411,10 @@ function planAction(args: ParsedArgs, out: Out): number {
   } else if (tflmHead !== null) {
     out.log(`TFLM head: ${formatBytes(tflmHead)}`);
   }
-  if (a.standIns.length)
+  for (const s of a.standIns)
     out.log(
-      `note: no kernel for ${a.standIns.map((s) => `node ${s.node} ${s.op}`).join(', ')}; planned from the graph with stand-ins, ` +
-        'so their own scratch and persistent buffers are not included',
+      `note: ${s.subgraph ? `subgraph ${s.subgraph} ` : ''}node ${s.node} ${s.op} is planned with a stand-in (micrort cannot prepare it: ${s.reason}); ` +
+        'its tensors are planned at their shapes in the file, its own scratch and persistent buffers are not included (--strict refuses)',
     );
   if (svgFile) out.log(`plan picture (${chosen.name}) → ${svgFile}`);
   if (embed)
@@ -545,14 +528,18 @@ function embedPlan(
   const bytes = writeModel(withOfflinePlan(model, a.requirements, plan));
   writeFileSync(file, bytes);
   const reloaded = loadModel(bytes);
-  const resolver = withStandIns(buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters }), reloaded);
-  const interp = new MicroInterpreter(reloaded, resolver, {
-    planner: createPlanner('offline'),
-    arena: 'auto',
-    inPlace,
-    ...(schedule ? { schedule } : {}),
-    ...kernelSetOptions(choice.ops),
-  }).allocateTensors();
+  const { value: interp } = allocateWithStandIns(
+    () => buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters }),
+    (resolver) =>
+      new MicroInterpreter(reloaded, resolver, {
+        planner: createPlanner('offline'),
+        arena: 'auto',
+        inPlace,
+        ...(schedule ? { schedule } : {}),
+        ...kernelSetOptions(choice.ops),
+      }).allocateTensors(),
+    { standIns: a.standIns.length > 0 },
+  );
   const replanned = interp.memoryPlan();
   const where = new Map<number, number>();
   replanned.requirements.forEach((r, i) => r.kind === 'tensor' && where.set(r.id, replanned.plan.offsets[i]!));
