@@ -1,6 +1,15 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { checkModel, failureReason, nodeLabel, type CheckGroup, type CheckOptions, type CheckReport, type OpResolver } from '@micrort/core';
+import {
+  checkModel,
+  failureReason,
+  nodeLabel,
+  type CheckGroup,
+  type CheckOptions,
+  type DeclinedProvider,
+  type CheckReport,
+  type OpResolver,
+} from '@micrort/core';
 import { UsageError, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { BUILT_IN_MODELS, loadModelArg } from '../model-arg.js';
@@ -135,7 +144,7 @@ function checkFolder(dir: string, resolver: OpResolver, options: CheckOptions, j
 /** `runs (57 nodes, arena 12,345 B)` or `missing: CONV_2D ×3 (declined), FOO ×1 (no provider)`. */
 function oneLine(r: CheckReport): string {
   if (r.ok)
-    return `runs (${r.nodeCount} nodes${r.subgraphs > 1 ? `, ${r.subgraphs} subgraphs` : ''}${r.arena ? `, arena ${formatBytes(r.arena.usedBytes)}` : ''})`;
+    return `runs (${r.nodeCount} node${r.nodeCount === 1 ? '' : 's'}${r.subgraphs > 1 ? `, ${r.subgraphs} subgraphs` : ''}${r.arena ? `, arena ${formatBytes(r.arena.usedBytes)}` : ''})`;
   if (r.allocationError) return `cannot allocate: ${r.allocationError.name}: ${r.allocationError.message}`;
   const parts = r.ops
     .filter((o) => o.failing)
@@ -170,7 +179,21 @@ function nodeList(g: CheckGroup): string {
   return shown.join(',') + (g.nodes.length > 8 ? `,… (${g.nodes.length})` : '');
 }
 
-/** The grouped table, then why each failing group cannot run. */
+/** `CONV_2D v3 (int8,int8,int32 → int8), 2 nodes (node 4, node 9)`. */
+function groupTitle(op: string, g: CheckGroup): string {
+  const shown = g.nodes
+    .slice(0, 4)
+    .map(([s, i]) => nodeLabel(s, i))
+    .join(', ');
+  return `${op} v${g.version} (${types(g)}), ${g.nodes.length} node${g.nodes.length === 1 ? '' : 's'} (${shown}${g.nodes.length > 4 ? ', …' : ''})`;
+}
+
+/** `@micrort/ops-simd (CONV_2D/int8) declined: int32 input (handles int8)`. */
+function declinedLine(d: DeclinedProvider): string {
+  return `${d.provider} (${d.kernel}) declined${d.reason ? `: ${d.reason}` : ' (no reason given)'}`;
+}
+
+/** The grouped table, then why each failing group cannot run and which nodes fell back to a later provider. */
 function printReport(label: string, r: CheckReport, out: Out): void {
   out.log(`model: ${label} — ${r.subgraphs} subgraph${r.subgraphs === 1 ? '' : 's'}, ${r.nodeCount} nodes, ${r.ops.length} ops`);
   out.log('');
@@ -186,17 +209,27 @@ function printReport(label: string, r: CheckReport, out: Out): void {
     out.log('');
     out.log('why not:');
     for (const { op, g } of failing) {
-      out.log(
-        `  ${op} v${g.version} (${types(g)}), ${g.nodes.length} node${g.nodes.length === 1 ? '' : 's'} (${g.nodes
-          .map(([s, i]) => nodeLabel(s, i))
-          .slice(0, 4)
-          .join(', ')}${g.nodes.length > 4 ? ', …' : ''}):`,
-      );
+      out.log(`  ${groupTitle(op, g)}:`);
       if (g.status === 'no-provider') out.log('    no provider registered for this op and version');
-      for (const d of g.declined ?? [])
-        out.log(`    ${d.provider} (${d.kernel}) declined${d.reason ? `: ${d.reason}` : ' (no reason given)'}`);
+      for (const d of g.declined ?? []) out.log(`    ${declinedLine(d)}`);
       if (g.status === 'declined' && !(g.declined ?? []).length) out.log('    every registered provider declined');
       for (const e of g.errors ?? []) out.log(`    ${g.provider ?? '?'} failed: ${e}`);
+    }
+  }
+  // Nodes a provider in front declined and the next one took (ops-wasm declining a uint8 CONV_2D, which
+  // ops-reference runs). Declines by another kernel of the provider that took the node are left out.
+  const fellBack = r.ops.flatMap((op) =>
+    op.groups
+      .filter((g) => g.status === 'ok')
+      .map((g) => ({ op: op.op, g, declined: (g.declined ?? []).filter((d) => d.provider !== g.provider) }))
+      .filter((x) => x.declined.length),
+  );
+  if (fellBack.length) {
+    out.log('');
+    out.log('fell back (a provider in front declined, the next one took the nodes):');
+    for (const { op, g, declined } of fellBack) {
+      out.log(`  ${groupTitle(op, g)} → ${g.provider ?? '?'}:`);
+      for (const d of declined) out.log(`    ${declinedLine(d)}`);
     }
   }
   out.log('');
