@@ -163,13 +163,7 @@ function autoWarmup(interp: MicroInterpreter): number {
 }
 
 function readCounts(args: ParsedArgs): { iters: number; warmup: number | 'auto'; seed: number } {
-  const iters = flagInt(args, 'iters', DEFAULT_ITERS);
-  if (iters < 1)
-    throw new UsageError(`--iters must be at least 1, got ${iters}`, {
-      option: '--iters',
-      value: String(iters),
-      accepted: 'an integer >= 1',
-    });
+  const iters = flagInt(args, 'iters', DEFAULT_ITERS, 1);
   const warmupFlag = flagString(args, 'warmup');
   const warmup = warmupFlag === undefined || warmupFlag === 'auto' ? DEFAULT_WARMUP : flagInt(args, 'warmup', 0);
   return { iters, warmup, seed: flagInt(args, 'seed', 1) };

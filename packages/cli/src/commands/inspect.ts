@@ -1,9 +1,18 @@
-import { builtinOperatorName, opDisplayName, tensorTypeName, type MicroInterpreter, type ModelDef } from '@micrort/core';
+import {
+  builtinOperatorName,
+  checkModel,
+  opDisplayName,
+  tensorTypeName,
+  type MicroInterpreter,
+  type ModelDef,
+  type NodeCheck,
+  type OpResolver,
+} from '@micrort/core';
 import type { ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION } from '../options.js';
-import { ARENA_OPTION, OPS_OPTION, PLANNER_OPTION, buildInterpreter, buildResolver, runtimeChoice } from '../runtime.js';
+import { ARENA_OPTION, OPS_OPTION, PLANNER_OPTION, buildInterpreter, buildResolver, kernelSetOptions, runtimeChoice } from '../runtime.js';
 import { printTable, type Out } from '../print.js';
 import { DELEGATE_OPTIONS, delegateReport, printPartitions, releaseDelegates } from '../delegate-flags.js';
 
@@ -31,7 +40,7 @@ function inspectAction(args: ParsedArgs, out: Out): number {
       unsupported.push({ node: i, op: opDisplayName(c.builtinCode, c.customCode), version: c.version });
   });
   // Providers are chosen per node during allocation (a plugin may decline a variant), so allocate when possible.
-  let providers: Map<number, { provider: string; kernel: string }> | null = null;
+  let providers: Map<number, { provider: string; kernel: string | null }> | null = null;
   let allocationError: string | null = null;
   let interp: MicroInterpreter | null = null;
   if (unsupported.length === 0) {
@@ -47,6 +56,8 @@ function inspectAction(args: ParsedArgs, out: Out): number {
       allocationError = `${(e as Error).name}: ${(e as Error).message}`;
     }
   }
+  // Allocation failed or was not tried: what the check finds for each node (one failing node leaves the others' providers known).
+  providers ??= checkedProviders(model, resolver, choice.ops);
   const report = {
     ...inspectReport(model, label, providers, unsupported, allocationError),
     ...(choice.delegates.length ? { delegates: delegateReport(choice.delegates), partitions: interp?.partitions() ?? [] } : {}),
@@ -95,10 +106,30 @@ function inspectAction(args: ParsedArgs, out: Out): number {
   return unsupported.length || allocationError ? 1 : 0;
 }
 
+/** The provider of each node of subgraph 0 as `checkModel` finds it, or what keeps the node from running. */
+function checkedProviders(model: ModelDef, resolver: OpResolver, ops: string): Map<number, { provider: string; kernel: string | null }> {
+  const report = checkModel(model, resolver, kernelSetOptions(ops));
+  const label = (n: NodeCheck): string => {
+    switch (n.status) {
+      case 'ok':
+        return n.provider ?? '?';
+      case 'prepare-failed':
+        return `${n.provider ?? '?'} (${n.error?.phase ?? 'prepare'} failed)`;
+      case 'declined':
+        return 'DECLINED';
+      case 'no-provider':
+        return 'UNSUPPORTED';
+      default:
+        return 'not prepared';
+    }
+  };
+  return new Map(report.nodes.filter((n) => n.subgraph === 0).map((n) => [n.index, { provider: label(n), kernel: n.kernel ?? null }]));
+}
+
 function inspectReport(
   model: ModelDef,
   label: string,
-  providers: Map<number, { provider: string; kernel: string }> | null,
+  providers: Map<number, { provider: string; kernel: string | null }> | null,
   unsupported: { node: number; op: string; version: number }[],
   allocationError: string | null,
 ) {

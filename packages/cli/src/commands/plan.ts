@@ -6,7 +6,7 @@
  * Ops no kernel serves (e.g. the signal library's custom ops) get a planning stand-in without prepare:
  * their tensors are planned from the graph, but their own scratch and persistent buffers are unknown.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import {
   ARENA_ALIGNMENT,
@@ -42,6 +42,7 @@ import {
   runtimeChoice,
   scheduleChoice,
 } from '../runtime.js';
+import { checkOutputFile, writeOutputFile } from '../output-files.js';
 import { formatMacs, inPlaceSummary, patchSummary } from '../schedule-summary.js';
 import { formatBytes, printTable, type Out } from '../print.js';
 
@@ -279,6 +280,27 @@ export const planCommand = defineCommand({
 
 function planAction(args: ParsedArgs, out: Out): number {
   const path = args.positional[0];
+  const svgFile = flagString(args, 'svg');
+  const embedFile = flagString(args, 'embed');
+  if (svgFile !== undefined) checkOutputFile('--svg', svgFile);
+  if (embedFile !== undefined) checkOutputFile('--embed', embedFile);
+  // A file that still cannot be written (the checks above passed) does not throw the finished analysis
+  // away: the report is printed without it, then the UsageError ends the command.
+  let writeError: UsageError | null = null;
+  const write = (option: string, file: string, data: string | Uint8Array): boolean => {
+    try {
+      writeOutputFile(option, file, data);
+      return true;
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      writeError ??= e;
+      return false;
+    }
+  };
+  const done = (): number => {
+    if (writeError) throw writeError;
+    return 0;
+  };
   const { model, label: fileLabel } = loadModelArg(path);
   // `person_detect/model.tflite` rather than a bare `model.tflite` when the folder names the model.
   const parent = path ? basename(dirname(path)) : '';
@@ -313,9 +335,7 @@ function planAction(args: ParsedArgs, out: Out): number {
   const a = best;
   const chosen = chosenRow(a.rows);
   const schedName = a.schedule.name;
-  const svgFile = flagString(args, 'svg');
-  if (svgFile) writeFileSync(svgFile, planPicture(a, chosen, label, inPlace, normalBound, tflmHead));
-  const embedFile = flagString(args, 'embed');
+  const svgWritten = svgFile ? write('--svg', svgFile, planPicture(a, chosen, label, inPlace, normalBound, tflmHead)) : false;
   if (embedFile && a.schedule.patch?.grid)
     throw new UsageError(
       `--embed writes offsets of the model's tensors; the ${schedName} schedule plans tile buffers the model does not have (embed a normal or inplace plan)`,
@@ -326,7 +346,7 @@ function planAction(args: ParsedArgs, out: Out): number {
       },
     );
   const embed = embedFile
-    ? embedPlan(model, a, chosen, embedFile, choice, inPlace, schedName === 'inplace' ? scheduleChoice(args, 'inplace') : undefined)
+    ? embedPlan(model, a, chosen, embedFile, write, choice, inPlace, schedName === 'inplace' ? scheduleChoice(args, 'inplace') : undefined)
     : null;
 
   if (args.flags.has('json')) {
@@ -352,19 +372,21 @@ function planAction(args: ParsedArgs, out: Out): number {
           planners: a.rows,
           ...(schedName !== 'normal' ? { scheduleReport: a.schedule } : {}),
           ...(scheduleFlag === 'all' ? { schedules: scheduleRows } : {}),
-          ...(svgFile ? { svg: { file: svgFile, planner: chosen.name, ...(schedName !== 'normal' ? { schedule: schedName } : {}) } } : {}),
-          ...(embed ? { embed } : {}),
+          ...(svgFile && svgWritten
+            ? { svg: { file: svgFile, planner: chosen.name, ...(schedName !== 'normal' ? { schedule: schedName } : {}) } }
+            : {}),
+          ...(embed?.written ? { embed } : {}),
         },
         null,
         2,
       ),
     );
-    return 0;
+    return done();
   }
   if (scheduleFlag === 'all') {
     printSchedules(out, label, choice.ops, scheduleRows, normal, tflmHead);
-    if (svgFile) out.log(`plan picture (${schedName}, ${chosen.name}) → ${svgFile}`);
-    return 0;
+    if (svgWritten) out.log(`plan picture (${schedName}, ${chosen.name}) → ${svgFile}`);
+    return done();
   }
   const tensors = a.requirements.filter((r) => r.kind === 'tensor').length;
   out.log(
@@ -433,8 +455,8 @@ function planAction(args: ParsedArgs, out: Out): number {
       `note: no kernel for ${a.standIns.map((s) => `node ${s.node} ${s.op}`).join(', ')}; planned from the graph with stand-ins, ` +
         'so their own scratch and persistent buffers are not included',
     );
-  if (svgFile) out.log(`plan picture (${chosen.name}) → ${svgFile}`);
-  if (embed)
+  if (svgWritten) out.log(`plan picture (${chosen.name}) → ${svgFile}`);
+  if (embed?.written)
     out.log(
       `embedded the ${embed.planner} plan (${embed.tensorOffsets} tensor offsets) → ${embed.file}; ` +
         (embed.reproduced
@@ -444,7 +466,7 @@ function planAction(args: ParsedArgs, out: Out): number {
           ? `; the plan shares in-place pairs: run it with ${schedName === 'inplace' ? '--schedule inplace' : '--in-place'}`
           : ''),
     );
-  return 0;
+  return done();
 }
 
 /** `plan --schedule all`: one row per schedule beside the normal lower bound and TFLM's head. */
@@ -526,6 +548,8 @@ export interface EmbedResult {
   headBytes: number;
   offlineHeadBytes: number;
   reproduced: boolean;
+  /** Whether the file could be written. */
+  written: boolean;
 }
 
 /**
@@ -537,13 +561,14 @@ function embedPlan(
   a: PlanAnalysis,
   row: PlanRow,
   file: string,
+  write: (option: string, file: string, data: Uint8Array) => boolean,
   choice: ReturnType<typeof runtimeChoice>,
   inPlace: boolean,
   schedule?: ScheduleOptions,
 ): EmbedResult {
   const plan = a.plans.get(row.name)!;
   const bytes = writeModel(withOfflinePlan(model, a.requirements, plan));
-  writeFileSync(file, bytes);
+  const written = write('--embed', file, bytes);
   const reloaded = loadModel(bytes);
   const resolver = withStandIns(buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters }), reloaded);
   const interp = new MicroInterpreter(reloaded, resolver, {
@@ -567,5 +592,6 @@ function embedPlan(
     headBytes: plan.headBytes,
     offlineHeadBytes: replanned.plan.headBytes,
     reproduced: same,
+    written,
   };
 }

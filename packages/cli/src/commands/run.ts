@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   InputError,
@@ -26,6 +26,7 @@ import {
   runtimeChoice,
   type RuntimeChoice,
 } from '../runtime.js';
+import { checkOutputDir, makeOutputDir, writeOutputFile } from '../output-files.js';
 import { scheduleSummary } from '../schedule-summary.js';
 import { CYCLE_OPTIONS, cycleOptions, cycleReport, printCycleReport } from '../simd-cycles.js';
 import { formatBytes, printTable, type Out } from '../print.js';
@@ -61,6 +62,8 @@ export const runCommand = defineCommand({
 });
 
 function runAction(args: ParsedArgs, out: Out): number {
+  const outputsDir = flagString(args, 'outputs');
+  if (outputsDir !== undefined) checkOutputDir('--outputs', outputsDir);
   const { model, label } = loadModelArg(args.positional[0]);
   const choice = runtimeChoice(args);
   try {
@@ -72,7 +75,7 @@ function runAction(args: ParsedArgs, out: Out): number {
 
 function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: RuntimeChoice, out: Out): number {
   const cycleOpts = cycleOptions(args);
-  const profileRuns = args.flags.has('profile') ? flagInt(args, 'profile', 10) : 0;
+  const profileRuns = args.flags.has('profile') ? flagInt(args, 'profile', 10, 1) : 0;
   const profiler = profileRuns > 0 ? new MicroProfiler() : null;
   const interp = buildInterpreter(model, choice, profiler ? { profiler } : {}).allocateTensors();
   const inputsDir = flagString(args, 'inputs');
@@ -102,12 +105,12 @@ function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: Runti
   const invokeMs = performance.now() - t0;
   const profile = profiler ? profileNodes(interp, profiler, profileRuns) : null;
   const outputsDir = flagString(args, 'outputs');
-  if (outputsDir) mkdirSync(outputsDir, { recursive: true });
+  if (outputsDir) makeOutputDir('--outputs', outputsDir);
   const outputs = [];
   for (let j = 0; j < interp.outputsSize; j++) {
     const t = interp.output(j);
     const file = outputsDir ? join(outputsDir, `output_${j}.bin`) : null;
-    if (file) writeFileSync(file, t.bytes);
+    if (file) writeOutputFile('--outputs', file, t.bytes);
     outputs.push({ ...describeTensor(t), file, values: preview(t) });
   }
   const cycles = cycleOpts && choice.counters ? cycleReport(interp, choice.counters, cycleOpts) : null;
