@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BuiltinOperator, ModelBuilder, TensorType } from '@micrort/core';
-import { buildDemoModel } from '../src/demo-model.js';
+import { buildDemoModel } from '@micrort/app-kit';
 import { main } from '../src/main.js';
 import type { Out } from '../src/print.js';
 

@@ -80,7 +80,7 @@ describe('micrort <command> --help', () => {
   it('run --help names the values of --ops and the default planner', async () => {
     const r = await cli('run', '--help');
     const text = r.out.replace(/\s+/g, ' ');
-    expect(text).toMatch(/--ops <NAME> kernel set .*\[one of reference, simd, wasm; default: reference\]/);
+    expect(text).toMatch(/--ops <NAME> kernel package .*\[one of reference, simd, wasm; default: reference\]/);
     expect(text).toMatch(/--planner <NAME> .*\[one of greedy, linear, bestfit, offline, optimal; default: greedy\]/);
   });
 });

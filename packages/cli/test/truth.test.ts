@@ -1,9 +1,10 @@
 /**
  * The command line tells the truth (issue 21): a mistyped output path is a UsageError naming it, not an
  * internal ENOENT; `inspect` names each node's provider when another node fails; integer options say
- * one allowed range whatever the mistake.
+ * one allowed range whatever the mistake; `--ops wasm` on a model it cannot serve says so in run,
+ * bench, check and inspect instead of passing ops-reference's work off as its own.
  */
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -93,5 +94,83 @@ describe('integer options state one allowed range', () => {
     const r = await cli('run', '--profile', value);
     expect(r.code).toBe(2);
     expect(r.err).toBe(`UsageError: --profile must be an integer >= 1, got ${value}`);
+  });
+});
+
+/** A uint8 CONV_2D → DEPTHWISE_CONV_2D (TFLite's asymmetric quantization): ops-reference runs it, ops-wasm serves int8 and float32 only. */
+function uint8ConvModel(): Uint8Array {
+  const b = new ModelBuilder();
+  const q = (scale: number, zeroPoint: number) => ({ scale: [scale], zeroPoint: [zeroPoint] });
+  const x = b.addTensor({ name: 'x', type: TensorType.UINT8, shape: [1, 8, 8, 3], quantization: q(0.02, 128) });
+  const w = b.addTensor({
+    name: 'w',
+    type: TensorType.UINT8,
+    shape: [4, 3, 3, 3],
+    quantization: q(0.01, 120),
+    data: Uint8Array.from({ length: 108 }, (_, i) => (i * 37) & 0xff),
+  });
+  const bias = b.addTensor({
+    name: 'b',
+    type: TensorType.INT32,
+    shape: [4],
+    quantization: q(0.0002, 0),
+    data: Int32Array.of(1, -2, 3, -4),
+  });
+  const y = b.addTensor({ name: 'y', type: TensorType.UINT8, shape: [1, 8, 8, 4], quantization: q(0.05, 100) });
+  const dw = b.addTensor({
+    name: 'dw',
+    type: TensorType.UINT8,
+    shape: [1, 3, 3, 4],
+    quantization: q(0.01, 127),
+    data: Uint8Array.from({ length: 36 }, (_, i) => (i * 53) & 0xff),
+  });
+  const db = b.addTensor({ name: 'db', type: TensorType.INT32, shape: [4], quantization: q(0.0005, 0), data: Int32Array.of(0, 1, 2, 3) });
+  const z = b.addTensor({ name: 'z', type: TensorType.UINT8, shape: [1, 8, 8, 4], quantization: q(0.05, 110) });
+  b.addOperator({ op: BuiltinOperator.CONV_2D, inputs: [x, w, bias], outputs: [y], options: { strideW: 1, strideH: 1 } });
+  b.addOperator({
+    op: BuiltinOperator.DEPTHWISE_CONV_2D,
+    inputs: [y, dw, db],
+    outputs: [z],
+    options: { strideW: 1, strideH: 1, depthMultiplier: 1 },
+  });
+  return b.setInputs([x]).setOutputs([z]).build();
+}
+
+describe('--ops wasm on a model it cannot serve says how many nodes each package served', () => {
+  const file = join(tmp, 'uint8-conv.tflite');
+  writeFileSync(file, uint8ConvModel());
+  const extra: Record<string, string[]> = { bench: ['--iters', '2', '--warmup', '0'] };
+
+  it.each([['run'], ['bench'], ['check'], ['inspect']])('%s', async (command) => {
+    const r = await cli(command, file, '--ops', 'wasm', ...(extra[command] ?? []));
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^served: ops-wasm 0 of 2 nodes \(0\.0% of MACs\), ops-reference 2 of 2 \(100\.0% of MACs\)$/m);
+    expect(r.out).toMatch(
+      /^ops-wasm: every node fell back to ops-reference — CONV_2D ×1 \(uint8 .*\); DEPTHWISE_CONV_2D ×1 \(uint8 .*\)$/m,
+    );
+    const j = JSON.parse((await cli(command, file, '--ops', 'wasm', '--json', ...(extra[command] ?? []))).out);
+    const served = j.served as { package: string; nodes: number; totalNodes: number; fellBack: unknown[] }[];
+    expect(served.map((s) => [s.package, s.nodes, s.totalNodes])).toEqual([
+      ['ops-reference', 2, 2],
+      ['ops-signal', 0, 2],
+      ['ops-mediapipe', 0, 2],
+      ['ops-wasm', 0, 2],
+    ]);
+    expect(served[3]!.fellBack).toHaveLength(2);
+  });
+
+  it('a package that serves every node says so, and ops-reference alone is one line', async () => {
+    const wasm = await cli('run', '--ops', 'wasm');
+    expect(wasm.out).toMatch(/^served: ops-wasm 5 of 5 nodes \(100\.0% of MACs\)$/m);
+    expect(wasm.out).not.toMatch(/fell back/);
+    expect((await cli('run')).out).toMatch(/^served: ops-reference 5 of 5 nodes \(100\.0% of MACs\)$/m);
+  });
+
+  it('check of a folder names a package in front that did not serve every node', async () => {
+    const dir = join(tmp, 'served-folder');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'uint8-conv.tflite'), uint8ConvModel());
+    const r = await cli('check', dir, '--ops', 'wasm');
+    expect(r.out).toMatch(/uint8-conv\.tflite\s+runs \(2 nodes, arena [\d,]+ B; ops-wasm served 0\)/);
   });
 });

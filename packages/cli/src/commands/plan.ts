@@ -37,8 +37,7 @@ import {
   OPS_OPTION,
   RECOMPUTE_BUDGET_OPTION,
   SIMD_MODE_OPTION,
-  buildResolver,
-  kernelSetOptions,
+  composeOps,
   runtimeChoice,
   scheduleChoice,
 } from '../runtime.js';
@@ -311,19 +310,21 @@ function planAction(args: ParsedArgs, out: Out): number {
   const scheduleNames: string[] = scheduleFlag === 'all' ? [...SCHEDULE_NAMES] : [scheduleFlag];
   const choice = runtimeChoice(withoutPlanner(args));
   const inPlace = args.flags.has('in-place');
-  const resolver = () => buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters });
+  // A resolver per analysis (stand-ins are added to it), composed the one way every runtime is.
+  const resolver = () => composeOps(choice.ops, { mode: choice.simdMode, counters: choice.counters }).resolver;
+  const kernelOptions = composeOps(choice.ops, { mode: choice.simdMode, counters: choice.counters }).interpreterOptions;
   const analyses = scheduleNames.map((name) =>
     analyzePlan(model, {
       resolver,
       planners,
       inPlace,
-      interpreterOptions: kernelSetOptions(choice.ops),
+      interpreterOptions: kernelOptions,
       ...(name !== 'normal' ? { schedule: scheduleChoice(args, name) } : {}),
     }),
   );
   const normal = scheduleNames.includes('normal')
     ? analyses[scheduleNames.indexOf('normal')]!
-    : analyzePlan(model, { resolver, planners: ['greedy'], inPlace: false, interpreterOptions: kernelSetOptions(choice.ops) });
+    : analyzePlan(model, { resolver, planners: ['greedy'], inPlace: false, interpreterOptions: kernelOptions });
   const normalBound = normal.lowerBoundBytes;
   const tflmHead = tflmHeadBytes(path);
   const scheduleRows = analyses.map((a) => scheduleRow(a, normalBound));
@@ -570,13 +571,14 @@ function embedPlan(
   const bytes = writeModel(withOfflinePlan(model, a.requirements, plan));
   const written = write('--embed', file, bytes);
   const reloaded = loadModel(bytes);
-  const resolver = withStandIns(buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters }), reloaded);
+  const runtime = composeOps(choice.ops, { mode: choice.simdMode, counters: choice.counters });
+  const resolver = withStandIns(runtime.resolver, reloaded);
   const interp = new MicroInterpreter(reloaded, resolver, {
     planner: createPlanner('offline'),
     arena: 'auto',
     inPlace,
     ...(schedule ? { schedule } : {}),
-    ...kernelSetOptions(choice.ops),
+    ...runtime.interpreterOptions,
   }).allocateTensors();
   const replanned = interp.memoryPlan();
   const where = new Map<number, number>();
