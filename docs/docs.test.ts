@@ -42,8 +42,12 @@ describe('docs', () => {
     expect(blocks).toBeGreaterThanOrEqual(3);
   });
 
-  it('compose-plain runs', () => {
-    expect(composePlain()).toEqual([11, 22, 33, 44]);
+  it('compose-plain runs: composeRuntime puts ops-simd in front, ops-reference serves the float ADD', () => {
+    expect(composePlain()).toEqual({
+      y: [11, 22, 33, 44],
+      providers: ['@micrort/ops-reference'],
+      packages: ['ops-reference (register)', 'ops-simd (fallback)'],
+    });
   });
 
   it('compose-di swaps the planner per deployment', () => {

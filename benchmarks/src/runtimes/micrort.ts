@@ -1,105 +1,35 @@
 /**
- * micrort with one kernel package in front of ops-reference. Kernel packages are found with a dynamic
- * import, so one that is not built or not installed yet (e.g. @micrort/ops-wasm before it lands) is
- * reported as unavailable instead of breaking the harness. Adding a kernel package is one entry in
- * {@link KERNEL_PACKAGES}.
+ * micrort with one kernel package in front of ops-reference: one runtime per `kernels` entry of
+ * app-kit's list (the packages the CLI's `--ops` and the playground offer), composed as every app
+ * composes, by core's `composeRuntimeAsync()` over app-kit's base packages and the chosen one. A
+ * package that cannot be loaded or created here (no WebAssembly SIMD128) is reported as unavailable
+ * instead of breaking the harness. Adding a kernel package to app-kit's list adds it here.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { MicroInterpreter, OpResolver, loadModel, tensorTypeName, type InterpreterOptions, type Registration } from '@micrort/core';
-import { registerReferenceOps } from '@micrort/ops-reference';
-import { registerSignalOps } from '@micrort/ops-signal';
-import { registerMediapipeOps } from '@micrort/ops-mediapipe';
+import { composeRuntimeAsync, loadModel, tensorTypeName, type ComposedRuntime, type MicroInterpreter } from '@micrort/core';
+import { APP_KERNEL_PACKAGES, appRuntimePackages, type AppKernelPackage } from '@micrort/app-kit';
 import { createPlanner } from '@micrort/planners';
 import { RuntimeUnavailableError, type RuntimeAdapter, type Runner, type TensorInfo } from '../runtime.js';
 
-/** What a kernel package contributes to a runtime. */
-export interface KernelSetup {
-  /** Registrations put in front of ops-reference with `{ fallback: true }`. */
-  registrations: readonly Registration[];
-  /** Extra interpreter options (e.g. the arena backing of a WebAssembly package). */
-  interpreterOptions?: Record<string, unknown>;
-}
-
-/** A micrort kernel package the harness times. */
-export interface KernelPackage {
-  /** Runtime id in the table, `micrort <name>`. */
-  name: string;
-  /** The package to import (null: ops-reference alone). */
-  specifier: string | null;
-  /** Its folder under packages/, to import the built dist when the package is not a dependency. */
-  workspaceDir?: string;
-  /** Turns the imported module into registrations (and interpreter options). */
-  setup(module: Record<string, unknown>): KernelSetup | Promise<KernelSetup>;
-}
-
-type Fn = (...args: unknown[]) => unknown;
-const call = (m: Record<string, unknown>, name: string, ...args: unknown[]): unknown => {
-  const f = m[name];
-  if (typeof f !== 'function') throw new Error(`the package has no ${name}() export`);
-  return (f as Fn)(...args);
-};
-
-/** The kernel packages, one line each. */
-export const KERNEL_PACKAGES: readonly KernelPackage[] = [
-  { name: 'reference', specifier: null, setup: () => ({ registrations: [] }) },
-  {
-    name: 'simd',
-    specifier: '@micrort/ops-simd',
-    workspaceDir: 'ops-simd',
-    setup: (m) => ({ registrations: call(m, 'createSimdKernels', { mode: 'fast' }) as Registration[] }),
-  },
-  {
-    name: 'wasm',
-    specifier: '@micrort/ops-wasm',
-    workspaceDir: 'ops-wasm',
-    setup: async (m) => {
-      const w = (await call(m, 'loadWasmKernels')) as { kernels: Registration[]; arenaBacking: unknown };
-      return { registrations: w.kernels, interpreterOptions: { arenaBacking: w.arenaBacking } };
-    },
-  },
-];
-
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-
-/** Imports a kernel package by name, else its built dist in the workspace; null when neither is there. */
-async function importPackage(p: KernelPackage): Promise<Record<string, unknown>> {
-  if (!p.specifier) return {};
-  try {
-    return (await import(p.specifier)) as Record<string, unknown>;
-  } catch {
-    const dist = p.workspaceDir ? join(REPO_ROOT, 'packages', p.workspaceDir, 'dist', 'index.js') : null;
-    if (dist && existsSync(dist)) return (await import(pathToFileURL(dist).href)) as Record<string, unknown>;
-    throw new RuntimeUnavailableError(`micrort ${p.name}`, `${p.specifier} is not installed or built yet`);
-  }
-}
+/** The micrort kernel packages the harness times (app-kit's `kernels` entries), reference first. */
+export const KERNEL_PACKAGES: readonly AppKernelPackage[] = APP_KERNEL_PACKAGES.filter((p) => p.role === 'kernels');
 
 /** The adapter of micrort with `pkg` (greedy planner, arena sized exactly). */
-export function micrortRuntime(pkg: KernelPackage): RuntimeAdapter {
-  let setup: Promise<KernelSetup> | null = null;
-  const id = `micrort ${pkg.name}`;
+export function micrortRuntime(pkg: AppKernelPackage): RuntimeAdapter {
+  const id = `micrort ${pkg.id}`;
+  let runtime: Promise<ComposedRuntime> | null = null;
   return {
     id,
-    description: pkg.specifier ? `${pkg.specifier} in front of @micrort/ops-reference` : '@micrort/ops-reference',
+    description: pkg.id === 'reference' ? '@micrort/ops-reference' : `@micrort/${pkg.label} in front of @micrort/ops-reference`,
     async load(bytes: Uint8Array): Promise<Runner> {
-      setup ??= importPackage(pkg).then(async (m) => {
+      runtime ??= (async () => {
         try {
-          return await pkg.setup(m);
+          return await composeRuntimeAsync(appRuntimePackages(await pkg.load()));
         } catch (e) {
-          if (e instanceof RuntimeUnavailableError) throw e;
-          throw new RuntimeUnavailableError(id, `${pkg.specifier}: ${(e as Error).message}`);
+          throw new RuntimeUnavailableError(id, `${pkg.label}: ${(e as Error).message}`);
         }
-      });
-      const s = await setup;
-      const resolver = new OpResolver();
-      registerReferenceOps(resolver);
-      registerSignalOps(resolver);
-      registerMediapipeOps(resolver); // MediaPipe's custom ops (selfie_segmentation's Convolution2DTransposeBias)
-      if (s.registrations.length) resolver.registerAll(s.registrations as Registration[], { fallback: true });
-      const model = loadModel(bytes);
-      const options = { planner: createPlanner('greedy'), arena: 'auto', ...(s.interpreterOptions ?? {}) } as InterpreterOptions;
-      const interp = new MicroInterpreter(model, resolver, options).allocateTensors();
+      })();
+      const rt = await runtime;
+      const interp = rt.createInterpreter(loadModel(bytes), { planner: createPlanner('greedy'), arena: 'auto' }).allocateTensors();
       return micrortRunner(interp);
     },
   };

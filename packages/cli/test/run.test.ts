@@ -143,6 +143,6 @@ describe('the built command (what `pnpm micrort` runs)', () => {
     });
     expect(badValue.status).toBe(2);
     expect(badValue.stdout).toBe('');
-    expect(badValue.stderr).toBe('UsageError: --iters must be a non-negative integer, got many\n');
+    expect(badValue.stderr).toBe('UsageError: --iters must be an integer >= 1, got many\n');
   });
 });

@@ -18,6 +18,6 @@ export * from './arena/lifetimes.js';
 export * from './delegate/index.js';
 export * from './interpreter/index.js';
 export * from './graph/index.js';
-export * from './di/index.js';
+export * from './compose/index.js';
 export * from './arena/in-place.js';
 export * from './schedule/index.js';

@@ -21,8 +21,8 @@ export interface KernelInfo {
 
 /** Methods of the worker: arguments and result. */
 export interface Methods {
-  /** The kernel packages (each loaded once to see whether it runs here) and the planner names. */
-  setup: { args: Record<string, never>; result: { kernels: KernelInfo[]; planners: string[] } };
+  /** The kernel packages (each loaded once to see whether it runs here), the planner names and the built-in models. */
+  setup: { args: Record<string, never>; result: { kernels: KernelInfo[]; planners: string[]; models: { name: string; label: string }[] } };
   open: { args: { bytes: Uint8Array; name: string }; result: ModelSummary };
   openBuiltIn: { args: { name: string }; result: ModelSummary };
   check: { args: { kernel: KernelId }; result: CheckReport };

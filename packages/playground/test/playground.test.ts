@@ -25,8 +25,7 @@ import { MicroInterpreter, OpResolver, loadModel } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { createPlanner } from '@micrort/planners';
-import { buildDemoModel } from '@micrort/cli/demo-model';
-import { SplitMix64, fillRandom } from '@micrort/cli/inputs';
+import { SplitMix64, buildDemoModel, fillRandom } from '@micrort/app-kit';
 import { CONFORMANCE_DIR, SKIP_REASON, hasConformance } from '@micrort/test-support/conformance';
 
 const CHROMIUM = '/usr/bin/chromium';

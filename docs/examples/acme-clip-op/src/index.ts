@@ -1,6 +1,6 @@
 // A third-party kernel package: one custom op, ACME_CLIP(x) = min(max(x, lo), hi) for float32 and int8.
 // Its options are 8 custom-option bytes: two little-endian float32 (lo, hi).
-import { BuiltinOperator, KernelError, TensorType, type Registration } from '@micrort/core';
+import { BuiltinOperator, KernelError, TensorType, type KernelPackage, type Registration } from '@micrort/core';
 
 interface ClipData {
   lo: number;
@@ -60,3 +60,13 @@ export function clipOptions(lo: number, hi: number): Uint8Array {
 
 /** Every kernel of this package. */
 export const acmeKernels: Registration[] = [ACME_CLIP as Registration];
+
+/** The package for composeRuntime(): `composeRuntime([referencePackage, acmePackage])`. */
+export const acmePackage: KernelPackage = {
+  name: 'acme-clip-op',
+  provider: 'acme',
+  summary: "ACME's ACME_CLIP custom op (float32, int8)",
+  provides: ['custom-ops'],
+  join: 'register',
+  create: () => ({ register: (resolver, options) => void resolver.registerAll(acmeKernels, options) }),
+};

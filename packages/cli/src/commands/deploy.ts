@@ -4,7 +4,6 @@
  * header, what TFLM will refuse, and optionally the model with an offline memory plan (see
  * @micrort/deploy and docs/deploy.md).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { deployTflm, deploySummary, modelIdentifier, type DeployReport } from '@micrort/deploy';
 import { PLANNER_NAMES } from '@micrort/planners';
@@ -12,6 +11,7 @@ import { flagInt, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { BUILT_IN_MODELS, MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION, choice, flag, int, text } from '../options.js';
+import { checkOutputDir, makeOutputDir, writeOutputFile } from '../output-files.js';
 import type { Out } from '../print.js';
 
 /** Planners whose plan can be embedded (`offline` replays an embedded plan, it makes none). */
@@ -86,6 +86,8 @@ export const deployCommand = defineCommand({
 
 function deployAction(args: ParsedArgs, out: Out): number {
   const path = args.positional[0];
+  const outDir = flagString(args, 'out');
+  if (outDir !== undefined) checkOutputDir('--out', outDir);
   const { bytes, label: fileLabel } = loadModelArg(path);
   // `person_detect/model.tflite` rather than a bare `model.tflite` when the folder names the model.
   const parent = path ? basename(dirname(path)) : '';
@@ -105,18 +107,17 @@ function deployAction(args: ParsedArgs, out: Out): number {
     resourceVariableSlots: flagInt(args, 'resource-variables', 64),
     standIns: !args.flags.has('strict'),
   });
-  const outDir = flagString(args, 'out');
   let files: DeployFiles | null = null;
   if (outDir) {
-    mkdirSync(outDir, { recursive: true });
+    makeOutputDir('--out', outDir);
     files = { header: join(outDir, `${stem}_op_resolver.h`), summary: join(outDir, 'summary.txt'), json: join(outDir, 'deploy.json') };
-    writeFileSync(files.header, report.resolver.header);
+    writeOutputFile('--out', files.header, report.resolver.header);
     if (report.offlinePlan) {
       files.model = join(outDir, `${stem}.${report.offlinePlan.planner}-plan.tflite`);
-      writeFileSync(files.model, report.offlinePlan.model);
+      writeOutputFile('--out', files.model, report.offlinePlan.model);
     }
-    writeFileSync(files.summary, `${deploySummary(report)}\n`);
-    writeFileSync(files.json, `${JSON.stringify(reportJson(report, files), null, 2)}\n`);
+    writeOutputFile('--out', files.summary, `${deploySummary(report)}\n`);
+    writeOutputFile('--out', files.json, `${JSON.stringify(reportJson(report, files), null, 2)}\n`);
   }
   if (args.flags.has('json')) {
     out.log(JSON.stringify(reportJson(report, files), null, 2));

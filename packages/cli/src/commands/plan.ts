@@ -8,7 +8,7 @@
  * tensors are planned at the file's shapes, but their own scratch and persistent buffers are unknown.
  * `--strict` plans no stand-ins and fails with micrort's error instead.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import {
   ARENA_ALIGNMENT,
@@ -36,11 +36,11 @@ import {
   OPS_OPTION,
   RECOMPUTE_BUDGET_OPTION,
   SIMD_MODE_OPTION,
-  buildResolver,
-  kernelSetOptions,
+  composeOps,
   runtimeChoice,
   scheduleChoice,
 } from '../runtime.js';
+import { checkOutputFile, writeOutputFile } from '../output-files.js';
 import { formatMacs, inPlaceSummary, patchSummary } from '../schedule-summary.js';
 import { formatBytes, printTable, type Out } from '../print.js';
 
@@ -260,6 +260,27 @@ export const planCommand = defineCommand({
 
 function planAction(args: ParsedArgs, out: Out): number {
   const path = args.positional[0];
+  const svgFile = flagString(args, 'svg');
+  const embedFile = flagString(args, 'embed');
+  if (svgFile !== undefined) checkOutputFile('--svg', svgFile);
+  if (embedFile !== undefined) checkOutputFile('--embed', embedFile);
+  // A file that still cannot be written (the checks above passed) does not throw the finished analysis
+  // away: the report is printed without it, then the UsageError ends the command.
+  let writeError: UsageError | null = null;
+  const write = (option: string, file: string, data: string | Uint8Array): boolean => {
+    try {
+      writeOutputFile(option, file, data);
+      return true;
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      writeError ??= e;
+      return false;
+    }
+  };
+  const done = (): number => {
+    if (writeError) throw writeError;
+    return 0;
+  };
   const { model, label: fileLabel } = loadModelArg(path);
   // `person_detect/model.tflite` rather than a bare `model.tflite` when the folder names the model.
   const parent = path ? basename(dirname(path)) : '';
@@ -270,7 +291,10 @@ function planAction(args: ParsedArgs, out: Out): number {
   const scheduleNames: string[] = scheduleFlag === 'all' ? [...SCHEDULE_NAMES] : [scheduleFlag];
   const choice = runtimeChoice(withoutPlanner(args));
   const inPlace = args.flags.has('in-place');
-  const resolver = () => buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters });
+  // A resolver per analysis (stand-ins are added to it), composed the one way every runtime is.
+  const runtime = () => composeOps(choice.ops, { mode: choice.simdMode, counters: choice.counters });
+  const resolver = () => runtime().resolver;
+  const kernelOptions = runtime().interpreterOptions;
   const standIns = !args.flags.has('strict');
   const analyses = scheduleNames.map((name) =>
     analyzePlan(model, {
@@ -278,13 +302,13 @@ function planAction(args: ParsedArgs, out: Out): number {
       standIns,
       planners,
       inPlace,
-      interpreterOptions: kernelSetOptions(choice.ops),
+      interpreterOptions: kernelOptions,
       ...(name !== 'normal' ? { schedule: scheduleChoice(args, name) } : {}),
     }),
   );
   const normal = scheduleNames.includes('normal')
     ? analyses[scheduleNames.indexOf('normal')]!
-    : analyzePlan(model, { resolver, standIns, planners: ['greedy'], inPlace: false, interpreterOptions: kernelSetOptions(choice.ops) });
+    : analyzePlan(model, { resolver, standIns, planners: ['greedy'], inPlace: false, interpreterOptions: kernelOptions });
   const normalBound = normal.lowerBoundBytes;
   const tflmHead = tflmHeadBytes(path);
   const scheduleRows = analyses.map((a) => scheduleRow(a, normalBound));
@@ -296,9 +320,7 @@ function planAction(args: ParsedArgs, out: Out): number {
   const a = best;
   const chosen = chosenRow(a.rows);
   const schedName = a.schedule.name;
-  const svgFile = flagString(args, 'svg');
-  if (svgFile) writeFileSync(svgFile, planPicture(a, chosen, label, inPlace, normalBound, tflmHead));
-  const embedFile = flagString(args, 'embed');
+  const svgWritten = svgFile ? write('--svg', svgFile, planPicture(a, chosen, label, inPlace, normalBound, tflmHead)) : false;
   if (embedFile && a.schedule.patch?.grid)
     throw new UsageError(
       `--embed writes offsets of the model's tensors; the ${schedName} schedule plans tile buffers the model does not have (embed a normal or inplace plan)`,
@@ -309,7 +331,7 @@ function planAction(args: ParsedArgs, out: Out): number {
       },
     );
   const embed = embedFile
-    ? embedPlan(model, a, chosen, embedFile, choice, inPlace, schedName === 'inplace' ? scheduleChoice(args, 'inplace') : undefined)
+    ? embedPlan(model, a, chosen, embedFile, write, choice, inPlace, schedName === 'inplace' ? scheduleChoice(args, 'inplace') : undefined)
     : null;
 
   if (args.flags.has('json')) {
@@ -335,19 +357,21 @@ function planAction(args: ParsedArgs, out: Out): number {
           planners: a.rows,
           ...(schedName !== 'normal' ? { scheduleReport: a.schedule } : {}),
           ...(scheduleFlag === 'all' ? { schedules: scheduleRows } : {}),
-          ...(svgFile ? { svg: { file: svgFile, planner: chosen.name, ...(schedName !== 'normal' ? { schedule: schedName } : {}) } } : {}),
-          ...(embed ? { embed } : {}),
+          ...(svgFile && svgWritten
+            ? { svg: { file: svgFile, planner: chosen.name, ...(schedName !== 'normal' ? { schedule: schedName } : {}) } }
+            : {}),
+          ...(embed?.written ? { embed } : {}),
         },
         null,
         2,
       ),
     );
-    return 0;
+    return done();
   }
   if (scheduleFlag === 'all') {
     printSchedules(out, label, choice.ops, scheduleRows, normal, tflmHead);
-    if (svgFile) out.log(`plan picture (${schedName}, ${chosen.name}) → ${svgFile}`);
-    return 0;
+    if (svgWritten) out.log(`plan picture (${schedName}, ${chosen.name}) → ${svgFile}`);
+    return done();
   }
   const tensors = a.requirements.filter((r) => r.kind === 'tensor').length;
   out.log(
@@ -416,8 +440,8 @@ function planAction(args: ParsedArgs, out: Out): number {
       `note: ${s.subgraph ? `subgraph ${s.subgraph} ` : ''}node ${s.node} ${s.op} is planned with a stand-in (micrort cannot prepare it: ${s.reason}); ` +
         'its tensors are planned at their shapes in the file, its own scratch and persistent buffers are not included (--strict refuses)',
     );
-  if (svgFile) out.log(`plan picture (${chosen.name}) → ${svgFile}`);
-  if (embed)
+  if (svgWritten) out.log(`plan picture (${chosen.name}) → ${svgFile}`);
+  if (embed?.written)
     out.log(
       `embedded the ${embed.planner} plan (${embed.tensorOffsets} tensor offsets) → ${embed.file}; ` +
         (embed.reproduced
@@ -427,7 +451,7 @@ function planAction(args: ParsedArgs, out: Out): number {
           ? `; the plan shares in-place pairs: run it with ${schedName === 'inplace' ? '--schedule inplace' : '--in-place'}`
           : ''),
     );
-  return 0;
+  return done();
 }
 
 /** `plan --schedule all`: one row per schedule beside the normal lower bound and TFLM's head. */
@@ -509,6 +533,8 @@ export interface EmbedResult {
   headBytes: number;
   offlineHeadBytes: number;
   reproduced: boolean;
+  /** Whether the file could be written. */
+  written: boolean;
 }
 
 /**
@@ -520,23 +546,25 @@ function embedPlan(
   a: PlanAnalysis,
   row: PlanRow,
   file: string,
+  write: (option: string, file: string, data: Uint8Array) => boolean,
   choice: ReturnType<typeof runtimeChoice>,
   inPlace: boolean,
   schedule?: ScheduleOptions,
 ): EmbedResult {
   const plan = a.plans.get(row.name)!;
   const bytes = writeModel(withOfflinePlan(model, a.requirements, plan));
-  writeFileSync(file, bytes);
+  const written = write('--embed', file, bytes);
   const reloaded = loadModel(bytes);
+  const runtime = () => composeOps(choice.ops, { mode: choice.simdMode, counters: choice.counters });
   const { value: interp } = allocateWithStandIns(
-    () => buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters }),
+    () => runtime().resolver,
     (resolver) =>
       new MicroInterpreter(reloaded, resolver, {
         planner: createPlanner('offline'),
         arena: 'auto',
         inPlace,
         ...(schedule ? { schedule } : {}),
-        ...kernelSetOptions(choice.ops),
+        ...runtime().interpreterOptions,
       }).allocateTensors(),
     { standIns: a.standIns.length > 0 },
   );
@@ -554,5 +582,6 @@ function embedPlan(
     headBytes: plan.headBytes,
     offlineHeadBytes: replanned.plan.headBytes,
     reproduced: same,
+    written,
   };
 }

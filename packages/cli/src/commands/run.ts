@@ -1,17 +1,18 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   InputError,
   MicroProfiler,
   tensorTypeName,
+  type ComposedRuntime,
   type MicroInterpreter,
   type ModelDef,
   type NodeProfile,
   type Tensor,
 } from '@micrort/core';
+import { SplitMix64, fillRandom } from '@micrort/app-kit';
 import { flagInt, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
-import { SplitMix64, fillRandom } from '../inputs.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION, int, text } from '../options.js';
 import {
@@ -23,13 +24,16 @@ import {
   SCHEDULE_OPTION,
   SIMD_MODE_OPTION,
   buildInterpreter,
+  composeChoice,
   runtimeChoice,
   type RuntimeChoice,
 } from '../runtime.js';
+import { printServed, servedReport } from '../served.js';
+import { checkOutputDir, makeOutputDir, writeOutputFile } from '../output-files.js';
 import { scheduleSummary } from '../schedule-summary.js';
 import { CYCLE_OPTIONS, cycleOptions, cycleReport, printCycleReport } from '../simd-cycles.js';
 import { formatBytes, printTable, type Out } from '../print.js';
-import { DELEGATE_OPTIONS, delegateLabel, delegateReport, printPartitions, releaseDelegates } from '../delegate-flags.js';
+import { DELEGATE_OPTIONS, delegateLabel, delegateReport, printPartitions } from '../delegate-flags.js';
 
 /** `micrort run [model] [--inputs DIR] [--outputs DIR] [--ops NAME] [--planner NAME] [--arena BYTES|auto] [--seed N] [--json] ...` */
 export const runCommand = defineCommand({
@@ -61,20 +65,24 @@ export const runCommand = defineCommand({
 });
 
 function runAction(args: ParsedArgs, out: Out): number {
+  const outputsDir = flagString(args, 'outputs');
+  if (outputsDir !== undefined) checkOutputDir('--outputs', outputsDir);
   const { model, label } = loadModelArg(args.positional[0]);
   const choice = runtimeChoice(args);
+  const runtime = composeChoice(choice);
   try {
-    return runWith(args, model, label, choice, out);
+    return runWith(args, model, label, choice, runtime, out);
   } finally {
-    releaseDelegates(choice.delegates);
+    runtime.dispose();
   }
 }
 
-function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: RuntimeChoice, out: Out): number {
+function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: RuntimeChoice, runtime: ComposedRuntime, out: Out): number {
   const cycleOpts = cycleOptions(args);
-  const profileRuns = args.flags.has('profile') ? flagInt(args, 'profile', 10) : 0;
+  const profileRuns = args.flags.has('profile') ? flagInt(args, 'profile', 10, 1) : 0;
   const profiler = profileRuns > 0 ? new MicroProfiler() : null;
-  const interp = buildInterpreter(model, choice, profiler ? { profiler } : {}).allocateTensors();
+  const interp = buildInterpreter(runtime, model, choice, profiler ? { profiler } : {}).allocateTensors();
+  const served = servedReport(runtime, interp, model);
   const inputsDir = flagString(args, 'inputs');
   const seed = flagInt(args, 'seed', 1);
   const rng = new SplitMix64(seed);
@@ -102,12 +110,12 @@ function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: Runti
   const invokeMs = performance.now() - t0;
   const profile = profiler ? profileNodes(interp, profiler, profileRuns) : null;
   const outputsDir = flagString(args, 'outputs');
-  if (outputsDir) mkdirSync(outputsDir, { recursive: true });
+  if (outputsDir) makeOutputDir('--outputs', outputsDir);
   const outputs = [];
   for (let j = 0; j < interp.outputsSize; j++) {
     const t = interp.output(j);
     const file = outputsDir ? join(outputsDir, `output_${j}.bin`) : null;
-    if (file) writeFileSync(file, t.bytes);
+    if (file) writeOutputFile('--outputs', file, t.bytes);
     outputs.push({ ...describeTensor(t), file, values: preview(t) });
   }
   const cycles = cycleOpts && choice.counters ? cycleReport(interp, choice.counters, cycleOpts) : null;
@@ -116,13 +124,14 @@ function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: Runti
     ...runReport(interp, label, opsLabel, inputs, outputs, invokeMs),
     ...(cycles ? { cycles } : {}),
     ...(profile ? { profile } : {}),
-    ...(choice.delegates.length ? { delegates: delegateReport(choice.delegates) } : {}),
+    served,
+    ...(runtime.delegates.length ? { delegates: delegateReport(runtime.delegates) } : {}),
   };
   if (args.flags.has('json')) {
     out.log(JSON.stringify(report, null, 2));
     return 0;
   }
-  const delegated = choice.delegates.length ? `, delegate: ${delegateLabel(choice.delegates)}` : '';
+  const delegated = runtime.delegates.length ? `, delegate: ${delegateLabel(runtime.delegates)}` : '';
   out.log(`model: ${label}  (ops: ${opsLabel}${delegated}, planner: ${report.arena.planner})`);
   for (const o of outputs)
     out.log(
@@ -139,7 +148,8 @@ function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: Runti
     ['node', 'op', 'provider', 'kernel'],
     report.ops.map((o) => [String(o.index), o.op, o.provider, o.kernel]),
   );
-  printPartitions(out, interp, choice.delegates);
+  printServed(out, served);
+  printPartitions(out, interp, runtime.delegates);
   if (cycles) printCycleReport(out, cycles);
   if (profile) {
     out.log(`profile: mean of ${profile.invokes} invokes, ${profile.totalMs.toFixed(3)} ms per invoke`);

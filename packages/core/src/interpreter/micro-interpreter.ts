@@ -10,7 +10,7 @@ import type { ArenaUsage } from './arena-usage.js';
 import type { MicroContext } from './micro-context.js';
 import { Phase } from '../kernel/api.js';
 import { Allocation, errorFromReport } from './allocation.js';
-import type { CheckReport } from './check-report.js';
+import type { CheckReport, DeclinedProvider } from './check-report.js';
 import type { Profiler } from './profiler.js';
 import { resolveSchedule, type ResolvedSchedule, type ScheduleName, type ScheduleOptions } from '../schedule/schedule-options.js';
 import { ScheduleRun, type PatchDecision, type ScheduleReport } from '../schedule/schedule-run.js';
@@ -97,6 +97,8 @@ export interface NodeInfo {
   delegate?: { name: string; nodes: number[] };
   /** Providers asked before this one that declined the node. */
   declinedBy?: string[];
+  /** The same, with each kernel and its reason: `{ provider: '@micrort/ops-wasm', kernel: 'CONV_2D/wasm-qs8', reason: 'uint8 input …' }`. */
+  declined?: DeclinedProvider[];
 }
 
 /** The delegate node owning a tensor (one its subset produces for the rest of the graph). */
@@ -395,6 +397,7 @@ export class MicroInterpreter {
           outputs: Array.from(e.node.outputs),
           ...(e.delegate ? { delegate: e.delegate } : {}),
           ...(e.declinedBy.length ? { declinedBy: e.declinedBy } : {}),
+          ...(e.declined?.length ? { declined: e.declined } : {}),
         });
       }
     }

@@ -192,7 +192,7 @@ export const CONV_2D: Registration = {
   version: 8,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => conv2dTypeProblem(context, node) === null,
+  supports: (context, node) => conv2dTypeProblem(context, node) ?? true,
   init: (): Conv2DOpData => ({
     kind: ConvKind.Float32,
     geometry: emptyGeometry(),

@@ -261,7 +261,7 @@ export const DEPTHWISE_CONV_2D: Registration = {
   version: 7,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => conv2dTypeProblem(context, node) === null,
+  supports: (context, node) => conv2dTypeProblem(context, node) ?? true,
   init: (): DepthwiseOpData => ({
     kind: DepthwiseKind.Float32,
     geometry: emptyGeometry(),

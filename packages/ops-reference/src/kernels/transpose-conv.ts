@@ -283,7 +283,7 @@ export const TRANSPOSE_CONV: Registration = {
   version: 5,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => unsupportedTypes(context, node) === null,
+  supports: (context, node) => unsupportedTypes(context, node) ?? true,
   init: (): TransposeConvOpData => ({
     kind: TransposeKind.Float32,
     geometry: emptyGeometry(),

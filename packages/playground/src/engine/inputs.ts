@@ -3,7 +3,7 @@
  * draws them: seed 1 reproduces a conformance model's case0 inputs), or, for an image-shaped input, a
  * picture already resized to the tensor's height and width, normalized and quantized to the tensor.
  */
-import { SplitMix64, fillRandom } from '@micrort/cli/inputs';
+import { SplitMix64, fillRandom } from '@micrort/app-kit';
 import { TensorType, type Tensor } from '@micrort/core';
 
 /** Where an image input's pixels go. */

@@ -1,14 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel, type Registration } from '@micrort/core';
-import { buildDemoModel } from '@micrort/cli/demo-model';
-import { SplitMix64, fillRandom } from '@micrort/cli/inputs';
+import {
+  BuiltinOperator,
+  MicroInterpreter,
+  ModelBuilder,
+  OpResolver,
+  TensorType,
+  composeRuntime,
+  loadModel,
+  type Registration,
+} from '@micrort/core';
+import { SplitMix64, appRuntimePackages, buildDemoModel, fillRandom } from '@micrort/app-kit';
 import { corpusBytes } from '@micrort/corpus';
 import { buildFloatCnn } from '@micrort/ops-gpu';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { createPlanner } from '@micrort/planners';
 import { checkModelNodes } from './check.js';
-import { baseResolver } from './kernels.js';
 import { PlaygroundSession } from './session.js';
 
 function nodeOutputs(bytes: Uint8Array, seed: number): Uint8Array[] {
@@ -79,7 +86,7 @@ describe('PlaygroundSession', () => {
   });
 
   it("check: a provider's decline reason is kept", () => {
-    const resolver = baseResolver();
+    const resolver = composeRuntime(appRuntimePackages()).resolver;
     const picky: Registration = {
       builtinCode: BuiltinOperator.RELU,
       version: 1,

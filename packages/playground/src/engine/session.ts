@@ -16,7 +16,7 @@ import { createPlanner } from '@micrort/planners';
 import { checkModelNodes, errorOf, type CheckReport } from './check.js';
 import { layoutGraph, type GraphLayout } from './graph.js';
 import { fillSeeded, writeImage, type ImagePixels, type PixelRange } from './inputs.js';
-import { KERNEL_PACKAGES, KernelUnavailableError, kernelPackage, type KernelId, type KernelRuntime } from './kernels.js';
+import { KERNEL_CHOICES, KernelUnavailableError, kernelChoice, type KernelId, type KernelRuntime } from './kernels.js';
 import { diffValues, type TensorDiff, type TensorValue } from './outputs.js';
 import { analyzePlans, type PlanAnalysis, type PlanProgress } from './plans.js';
 import { createProfiler, msByNode } from './profiler.js';
@@ -139,7 +139,7 @@ export class PlaygroundSession {
 
   /** The check report for a kernel package. */
   async check(kernel: KernelId): Promise<CheckReport> {
-    const rt = await kernelPackage(kernel).create();
+    const rt = await kernelChoice(kernel).create();
     try {
       return checkModelNodes(this.current, rt.resolver, rt.interpreterOptions, rt.delegateDecisions);
     } finally {
@@ -154,7 +154,7 @@ export class PlaygroundSession {
 
   /** The memory picture with every planner. */
   async plans(kernel: KernelId, onProgress?: PlanProgress): Promise<PlanAnalysis> {
-    const rt = await kernelPackage(kernel).create();
+    const rt = await kernelChoice(kernel).create();
     try {
       return analyzePlans(this.current, rt.resolver, rt.interpreterOptions, onProgress ? { onProgress } : {});
     } finally {
@@ -185,7 +185,7 @@ export class PlaygroundSession {
 
   /** Runs the model once for its outputs, then again for the latency profile (and cycle estimate). */
   async run(options: RunOptions, onProgress?: Progress): Promise<RunResult> {
-    const rt = await kernelPackage(options.kernel).create();
+    const rt = await kernelChoice(options.kernel).create();
     const profiler = createProfiler(
       this.current.subgraphs.reduce((n, sg) => n + sg.operators.length, 0),
       MAX_PROFILE_INVOKES,
@@ -275,12 +275,12 @@ export class PlaygroundSession {
     options: { kernels?: KernelId[]; profileMs?: number } = {},
     onProgress?: Progress,
   ): Promise<CompareRow[]> {
-    const ids = options.kernels ?? KERNEL_PACKAGES.map((k) => k.id);
+    const ids = options.kernels ?? KERNEL_CHOICES.map((k) => k.id);
     const rows: CompareRow[] = [];
     let reference: TensorValue[] | null = null;
     let fed: Uint8Array[] | null = null;
     for (const [i, id] of ids.entries()) {
-      const pkg = kernelPackage(id);
+      const pkg = kernelChoice(id);
       onProgress?.(`running ${pkg.label}`, i, ids.length);
       const row: CompareRow = { kernel: id, label: pkg.label };
       rows.push(row);

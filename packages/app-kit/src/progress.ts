@@ -1,13 +1,19 @@
 /**
- * Progress display for long commands (fuzz, soak, bench; reusable by any command).
+ * Progress display for long commands (the CLI's fuzz, soak, bench and check of a folder; the
+ * benchmarks' harness).
  *
  * Two layers: {@link Progress} turns "done of total" into a line (label, bar, percent, ETA, counts or
- * a detail) and hands it to `Out.progress`; {@link terminalProgressLine} is the `Out.progress` of the
- * real CLI, which redraws one line in place on stderr, at most every 100 ms. The CLI installs it only
- * when {@link progressAllowed}: stdout and stderr are terminals and CI is not set, so pipes, files, CI
- * logs and `--json` runs (commands pass `enabled: false`) get no progress output at all.
+ * a detail) and hands it to the output's `progress`; {@link terminalProgressLine} is the `progress` of
+ * a real terminal, which redraws one line in place on stderr, at most every 100 ms. Apps install it
+ * only when {@link progressAllowed}: stdout and stderr are terminals and CI is not set, so pipes,
+ * files, CI logs and `--json` runs (commands pass `enabled: false`) get no progress output at all.
  */
-import type { Out } from './print.js';
+
+/** Where a progress line goes: absent `progress` when no progress may be shown (not a terminal, or CI). */
+export interface ProgressOutput {
+  /** Draws a progress line in place ('' clears it). */
+  progress?(line: string): void;
+}
 
 /** Environment variables and streams {@link progressAllowed} looks at (injectable for tests). */
 export interface ProgressEnvironment {
@@ -32,7 +38,7 @@ export interface ProgressStream {
 }
 
 /**
- * `Out.progress` for a terminal: draws `line` in place (carriage return, erase to end of line),
+ * The `progress` of a terminal: draws `line` in place (carriage return, erase to end of line),
  * truncated to the terminal's width so it never wraps, at most once per `minIntervalMs` (lines in
  * between are dropped); an empty line clears it at once.
  */
@@ -87,7 +93,7 @@ export function progressBar(fraction: number, width: number): string {
  * The progress of one long command. `update(label, done, total, detail?)` draws
  * `████████░░░░░░░░░░░░  40% eta 12s  label detail` (the detail defaults to `done/total`); the ETA
  * comes from the rate since the label's first update. A total of 0 (open-ended work) draws the elapsed
- * time, the label and the detail. `done()` clears the line. With no `Out.progress` (not a terminal) or
+ * time, the label and the detail. `done()` clears the line. With no `progress` (not a terminal) or
  * `enabled: false` every call returns at once.
  */
 export class Progress {
@@ -97,7 +103,7 @@ export class Progress {
   private label = '';
   private start = 0;
 
-  constructor(out: Out, options: ProgressOptions = {}) {
+  constructor(out: ProgressOutput, options: ProgressOptions = {}) {
     this.sink = options.enabled === false || !out.progress ? null : out.progress.bind(out);
     this.now = options.now ?? (() => performance.now());
     this.barWidth = options.barWidth ?? 20;

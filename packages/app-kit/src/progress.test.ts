@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Out } from './print.js';
-import { Progress, formatDuration, progressAllowed, progressBar, terminalProgressLine } from './progress.js';
+import { Progress, type ProgressOutput, formatDuration, progressAllowed, progressBar, terminalProgressLine } from './progress.js';
 
 const tty = { isTTY: true };
 const pipe = { isTTY: false };
@@ -39,7 +38,7 @@ describe('terminalProgressLine', () => {
 describe('Progress', () => {
   function sink() {
     const lines: string[] = [];
-    const out: Out = { log: () => {}, err: () => {}, progress: (l) => lines.push(l) };
+    const out: ProgressOutput = { progress: (l) => lines.push(l) };
     return { out, lines };
   }
 
@@ -86,7 +85,7 @@ describe('Progress', () => {
     off.done();
     expect(off.active).toBe(false);
     expect(s.lines).toEqual([]);
-    const none = new Progress({ log: () => {}, err: () => {} });
+    const none = new Progress({});
     expect(none.active).toBe(false);
     none.update('x', 1, 2);
     none.done();
