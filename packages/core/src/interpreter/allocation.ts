@@ -1,6 +1,6 @@
 /**
- * One allocation attempt of a MicroInterpreter (a fresh one per attempt, so `arena: 'auto'` can measure
- * then allocate): the allocator, the graph layer, the context, and the lifecycle TFLM's
+ * One allocateTensors() of a MicroInterpreter (or one checkModel pass): the allocator, the graph layer,
+ * the context, and the lifecycle TFLM's
  * MicroInterpreter::AllocateTensors runs — resolve → init → delegates → prepare → plan — collecting
  * every node's outcome on the way (see check-report.ts).
  */

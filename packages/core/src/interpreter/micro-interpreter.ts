@@ -1,4 +1,4 @@
-import { ArenaTooSmallError, InputError, InterpreterStateError, MicrortError } from '../errors.js';
+import { InputError, InterpreterStateError, MicrortError } from '../errors.js';
 import { DEFAULT_MAX_ARENA_BYTES, SingleArenaBufferAllocator, type ArenaBacking } from '../arena/single-arena-buffer-allocator.js';
 import type { Tensor } from '../kernel/tensor.js';
 import type { ModelDef } from '../model/model-def.js';
@@ -18,21 +18,25 @@ import { ScheduleRun, type PatchDecision, type ScheduleReport } from '../schedul
 /** Options of a MicroInterpreter. */
 export interface InterpreterOptions {
   /**
-   * The arena: a size in bytes, an ArrayBuffer to use, or `'auto'` (default) to size it exactly (head +
-   * tail) with a measuring pass.
+   * The arena: a size in bytes, an ArrayBuffer to use, or `'auto'` (default): `maxArenaBytes` of address
+   * space, filled from both ends as TFLM fills an arena bigger than the model needs (head from the
+   * start, tail from the end), so every kernel prepares once; `arenaUsage().arenaBytes` is the size a
+   * fixed arena needs (head + temp peak + tail). Only the bytes used are ever written.
    */
   arena?: number | ArrayBuffer | 'auto';
   /**
-   * Where the arena's memory comes from when `arena` is a size or `'auto'` (default: a new
-   * ArrayBuffer). A kernel package that works on the arena in memory it owns supplies one (ops-wasm:
-   * `wasm.arenaBacking`, a WebAssembly.Memory per interpreter). It is asked once, for the final size
-   * (after the measuring pass of `'auto'`); planning, the arena report and ArenaTooSmallError are
-   * unchanged. Not allowed with an ArrayBuffer `arena`. See ArenaBacking for the contract.
+   * Where the arena's memory comes from when `arena` is a size or `'auto'` (default: an ArrayBuffer of
+   * the size; for `'auto'` a SharedArrayBuffer reservation where the platform has one, see
+   * SingleArenaBufferAllocator.reserve). A kernel package that works on the arena in memory it owns supplies one (ops-wasm:
+   * `wasm.arenaBacking`, a WebAssembly.Memory per interpreter). It is asked once: for the size, or for
+   * the reservation of `'auto'`; planning, the arena report and ArenaTooSmallError are unchanged. Not
+   * allowed with an ArrayBuffer `arena`. See ArenaBacking for the contract.
    */
   arenaBacking?: ArenaBacking;
   /**
    * Largest arena the model may require, in bytes (default DEFAULT_MAX_ARENA_BYTES, 256 MiB). A model
-   * needing more fails with ArenaLimitError before the memory is allocated.
+   * needing more fails with ArenaLimitError before the memory is allocated. `arena: 'auto'` reserves
+   * this much address space (pages are committed only where written).
    */
   maxArenaBytes?: number;
   /** The memory planner placing the head (e.g. GreedyMemoryPlanner from @micrort/planners). */
@@ -138,7 +142,7 @@ export class MicroInterpreter {
   private arenaAllocator: SingleArenaBufferAllocator | null = null;
   private failure: Error | null = null;
   private readonly scheduleSpec: ResolvedSchedule;
-  /** The patch schedule's decision, searched once and reused by every allocation attempt. */
+  /** The patch schedule's decision, searched once per interpreter. */
   private readonly scheduleCache: { decision?: PatchDecision } = {};
 
   constructor(
@@ -171,19 +175,11 @@ export class MicroInterpreter {
     const spec = this.options.arena ?? 'auto';
     const limit = this.options.maxArenaBytes ?? DEFAULT_MAX_ARENA_BYTES;
     try {
-      if (spec === 'auto') {
-        let required: number;
-        try {
-          this.attempt(new SingleArenaBufferAllocator(0, limit));
-          required = 0; // an empty model needs no arena
-        } catch (e) {
-          if (!(e instanceof ArenaTooSmallError) || e.requiredArenaBytes === undefined) throw e;
-          required = e.requiredArenaBytes;
-        }
-        if (required > 0) this.attempt(new SingleArenaBufferAllocator(required, limit, this.options.arenaBacking));
-      } else {
-        this.attempt(new SingleArenaBufferAllocator(spec, limit, this.options.arenaBacking));
-      }
+      const arena =
+        spec === 'auto'
+          ? SingleArenaBufferAllocator.reserve(limit, this.options.arenaBacking)
+          : new SingleArenaBufferAllocator(spec, limit, this.options.arenaBacking);
+      this.attempt(arena);
       this.state = 'allocated';
     } catch (e) {
       this.state = 'failed';
@@ -193,6 +189,7 @@ export class MicroInterpreter {
     return this;
   }
 
+  /** One pass: every kernel's init and prepare run once, then planning (see Allocation). */
   private attempt(arena: SingleArenaBufferAllocator): void {
     const a = new Allocation(this.model, this.options, arena);
     const spec = this.scheduleSpec;
