@@ -4,3 +4,4 @@ export * from './arena-usage.js';
 export * from './check-report.js';
 export * from './check.js';
 export * from './profiler.js';
+export type { PartitionInfo, TensorOwner } from './delegate-subsets.js';

@@ -9,8 +9,10 @@ import type { Delegate, DelegateOptions } from '../delegate/delegate.js';
 import type { ArenaUsage } from './arena-usage.js';
 import type { MicroContext } from './micro-context.js';
 import { Phase } from '../kernel/api.js';
-import { Allocation, errorFromReport } from './allocation.js';
+import { Allocation } from './allocation.js';
 import type { CheckReport } from './check-report.js';
+import type { PartitionInfo, TensorOwner } from './delegate-subsets.js';
+import { allocationError } from './node-outcomes.js';
 import type { Profiler } from './profiler.js';
 import { resolveSchedule, type ResolvedSchedule, type ScheduleName, type ScheduleOptions } from '../schedule/schedule-options.js';
 import { ScheduleRun, type PatchDecision, type ScheduleReport } from '../schedule/schedule-run.js';
@@ -103,25 +105,7 @@ export interface NodeInfo {
   declinedBy?: string[];
 }
 
-/** The delegate node owning a tensor (one its subset produces for the rest of the graph). */
-export interface TensorOwner {
-  delegate: string;
-  nodeIndex: number;
-}
-
-/** A delegated partition, for inspection. */
-export interface PartitionInfo {
-  delegate: string;
-  nodeIndex: number;
-  nodes: number[];
-  inputTensors: number[];
-  outputTensors: number[];
-  /**
-   * Tensors produced and consumed inside the subset. They get no arena space (allocation type
-   * `delegate`) unless the delegate sets `flags.keepInternalTensorsInArena`.
-   */
-  internalTensors: number[];
-}
+export type { PartitionInfo, TensorOwner };
 
 type State = 'created' | 'allocated' | 'failed' | 'disposed';
 
@@ -196,8 +180,8 @@ export class MicroInterpreter {
     const inPlace: (number[] | null)[] | null = this.options.inPlace || spec.inPlace ? [] : null;
     const schedule = spec.name === 'normal' ? null : new ScheduleRun(spec, this.scheduleCache);
     try {
-      const report = a.prepareAll(this.resolver, inPlace, false, schedule);
-      if (!report.ok) throw errorFromReport(report);
+      const outcome = a.prepareAll(this.resolver, { inPlace, schedule });
+      if (!outcome.report.ok) throw allocationError(outcome);
       a.planAll(inPlace);
     } catch (e) {
       a.freeAll();
@@ -217,7 +201,7 @@ export class MicroInterpreter {
     const limit = this.options.maxArenaBytes ?? DEFAULT_MAX_ARENA_BYTES;
     const a = new Allocation(this.model, this.options, new SingleArenaBufferAllocator(0, limit));
     try {
-      return a.prepareAll(this.resolver, null);
+      return a.prepareAll(this.resolver, { inPlace: null }).report;
     } finally {
       a.freeAll();
     }
@@ -355,7 +339,7 @@ export class MicroInterpreter {
 
   /** Messages kernels reported with context.reportError(). */
   get errorLog(): readonly string[] {
-    return this.alloc?.errors ?? [];
+    return this.alloc?.host.errors ?? [];
   }
 
   /** The context (for tests and tools). */
@@ -400,12 +384,12 @@ export class MicroInterpreter {
 
   /** Delegated partitions (after allocation). */
   partitions(): PartitionInfo[] {
-    return this.ready.partitions.slice();
+    return this.ready.delegates.partitions.slice();
   }
 
   /** The delegate node that owns tensor `index` (an output of a delegated subset), or null. */
   tensorOwner(index: number): TensorOwner | null {
-    return this.ready.tensorOwners.get(index) ?? null;
+    return this.ready.delegates.tensorOwners.get(index) ?? null;
   }
 
   /**
