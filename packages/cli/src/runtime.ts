@@ -1,10 +1,6 @@
 import {
-  DEFAULT_RECOMPUTE_BUDGET,
   MicroInterpreter,
   OpResolver,
-  SCHEDULE_NAMES,
-  type ScheduleName,
-  type ScheduleOptions,
   type Delegate,
   type DelegateOptions,
   type InterpreterOptions,
@@ -17,6 +13,7 @@ import { registerMediapipeOps } from '@micrort/ops-mediapipe';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { SimdCounters, createSimdKernels, type SimdMode } from '@micrort/ops-simd';
 import { loadWasmKernelsSync, type WasmKernels } from '@micrort/ops-wasm';
+import { DEFAULT_RECOMPUTE_BUDGET, SCHEDULE_NAMES, createSchedule, type ScheduleName, type ScheduleOptions } from '@micrort/schedules';
 import { UsageError, flagString, parseChoiceFlag, type ParsedArgs } from './args.js';
 import { delegateChoice } from './delegate-flags.js';
 import { choice, flag, text, type OptionSpec } from './options.js';
@@ -217,7 +214,7 @@ export function buildInterpreter(model: ModelDef, choice: RuntimeChoice, extra: 
     arena: choice.arena,
     ...(choice.delegates.length ? { delegates: choice.delegates, delegateOptions: choice.delegateOptions } : {}),
     ...(choice.inPlace ? { inPlace: true } : {}),
-    ...(choice.schedule ? { schedule: choice.schedule } : {}),
+    ...(choice.schedule ? { schedule: createSchedule(choice.schedule) } : {}),
     ...kernelSetOptions(choice.ops),
     ...extra,
   });

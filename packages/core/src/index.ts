@@ -20,4 +20,3 @@ export * from './interpreter/index.js';
 export * from './graph/index.js';
 export * from './di/index.js';
 export * from './arena/in-place.js';
-export * from './schedule/index.js';

@@ -1,4 +1,5 @@
-import { SCHEDULE_NAMES, type MicroInterpreter, type ModelDef } from '@micrort/core';
+import type { MicroInterpreter, ModelDef } from '@micrort/core';
+import { SCHEDULE_NAMES } from '@micrort/schedules';
 import { UsageError, flagInt, flagString, parseIntFlag, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { SplitMix64, fillRandom } from '../inputs.js';

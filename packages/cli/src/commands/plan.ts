@@ -23,11 +23,9 @@ import {
   type ModelDef,
   type OpResolver,
   type Registration,
-  type ScheduleOptions,
-  type ScheduleReport,
-  SCHEDULE_NAMES,
 } from '@micrort/core';
 import { OptimalPlanner, PLANNER_NAMES, createPlanner, lowerBoundAt, planReport, renderPlanSvg, withOfflinePlan } from '@micrort/planners';
+import { SCHEDULE_NAMES, createSchedule, scheduleReport, type ScheduleOptions, type ScheduleReport } from '@micrort/schedules';
 import { UsageError, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
@@ -129,7 +127,7 @@ export function analyzePlan(model: ModelDef, options: PlanOptions): PlanAnalysis
     planner: createPlanner('greedy'),
     arena: 'auto',
     inPlace: options.inPlace,
-    ...(options.schedule ? { schedule: options.schedule } : {}),
+    ...(options.schedule ? { schedule: createSchedule(options.schedule) } : {}),
     ...(options.interpreterOptions ?? {}),
   });
   interp.allocateTensors();
@@ -141,7 +139,7 @@ export function analyzePlan(model: ModelDef, options: PlanOptions): PlanAnalysis
   const tailBytes = interp.arenaUsage().tailBytes;
   const bound = lowerBoundAt(requirements);
   const planOptions = { alignment: ARENA_ALIGNMENT, ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}) };
-  const schedule = interp.scheduleReport();
+  const schedule = scheduleReport(interp);
   const withPairs = options.inPlace || schedule.inPlace !== null;
   const plain = withPairs && committed.inPlacePairs.length > 0 ? requirements.map(({ inPlaceOf: _drop, ...r }) => r) : null;
   const rows: PlanRow[] = [];
@@ -550,7 +548,7 @@ function embedPlan(
     planner: createPlanner('offline'),
     arena: 'auto',
     inPlace,
-    ...(schedule ? { schedule } : {}),
+    ...(schedule ? { schedule: createSchedule(schedule) } : {}),
     ...kernelSetOptions(choice.ops),
   }).allocateTensors();
   const replanned = interp.memoryPlan();

@@ -9,6 +9,7 @@ import {
   type NodeProfile,
   type Tensor,
 } from '@micrort/core';
+import { scheduleReport } from '@micrort/schedules';
 import { flagInt, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { SplitMix64, fillRandom } from '../inputs.js';
@@ -220,7 +221,7 @@ export function runReport(interp: MicroInterpreter, label: string, ops: string, 
       ...(n.delegate ? { delegate: n.delegate } : {}),
     })),
     partitions: interp.partitions(),
-    schedule: interp.scheduleReport(),
+    schedule: scheduleReport(interp),
     invokeMs,
   };
 }

@@ -3,8 +3,8 @@
  * MicroInterpreter::AllocateTensors — StartModelAllocation → resolve → init → delegates → schedule →
  * prepare → FinishModelAllocation — over the allocator, the graph layer and the context it owns. The
  * other jobs live beside it: context-host.ts (the callbacks kernels reach), delegate-subsets.ts
- * (delegate partitioning) and node-outcomes.ts (every node's outcome, and the error allocateTensors
- * throws).
+ * (delegate partitioning), schedule-hook.ts (where a schedule plugs in) and node-outcomes.ts (every
+ * node's outcome, and the error allocateTensors throws).
  */
 import { ArenaLimitError } from '../errors.js';
 import { MicroAllocator, type SubgraphPlanSteps } from '../arena/micro-allocator.js';
@@ -26,7 +26,7 @@ import { DelegateSubsets } from './delegate-subsets.js';
 import type { InterpreterOptions } from './micro-interpreter.js';
 import { MicroContext } from './micro-context.js';
 import { buildOutcome, type PrepareOutcome } from './node-outcomes.js';
-import type { ScheduleRun } from '../schedule/schedule-run.js';
+import { EntryPlanEditor, type Schedule, type ScheduleRun } from './schedule-hook.js';
 
 /** What a preparation pass does besides init and prepare. */
 export interface PrepareOptions {
@@ -38,7 +38,7 @@ export interface PrepareOptions {
   /** Record a provider's throwing `supports()` as the node's failure instead of throwing (checkModel). */
   collectSupportsErrors?: boolean;
   /** The schedule to apply (null: TFLM's). */
-  schedule?: ScheduleRun | null;
+  schedule?: Schedule | null;
 }
 
 /** One allocation's state: allocator, context, graph layer, delegates and schedule. */
@@ -50,8 +50,9 @@ export class Allocation {
   readonly delegates: DelegateSubsets;
   /** Arena bytes of the resource-variable slot table (0 without resource variables). */
   resourceVariableTableBytes = 0;
-  /** The schedule applied by prepareAll (null: the normal schedule). */
+  /** The schedule's run of this allocation (null: the normal schedule). */
   schedule: ScheduleRun | null = null;
+  private editor: EntryPlanEditor | null = null;
 
   constructor(
     readonly model: ModelDef,
@@ -105,14 +106,11 @@ export class Allocation {
         for (const d of this.options.delegates) this.delegates.prepare(d);
       }
       const entryIndex = graph.entry;
-      // The schedule rewrites the entry plan (patch stage) before any node prepares, and grants kernels'
-      // in-place variants on the final plan's timeline as they prepare.
-      const schedule = options.schedule ?? null;
-      if (schedule && allReady) {
+      // The schedule may rewrite the entry plan before any node prepares.
+      if (options.schedule && allReady) {
         ctx.phase = Phase.Prepare;
-        this.schedule = schedule;
-        schedule.applyPatch({ sg: this.entry, graph, context: ctx }, resolver);
-        if (schedule.spec.inPlace) schedule.startGrants(this.timeline(), entryIndex, this.entry, ctx);
+        this.editor = new EntryPlanEditor(this.entry, graph, ctx, resolver, () => this.timeline());
+        this.schedule = options.schedule.begin(this.editor);
       }
       const run = this.schedule;
       graph.prepareSubgraphs(
@@ -124,7 +122,7 @@ export class Allocation {
           prepared.add(entry);
           if (sg.index === entryIndex) {
             if (inPlace) inPlace[step] = kernelInPlaceInputs(entry.registration!, ctx, entry.node);
-            run?.afterPrepare(ctx, entry, step);
+            run?.afterPrepare?.(step);
           }
           allocator.arena.resetTempAllocations();
         },
@@ -135,6 +133,7 @@ export class Allocation {
     } finally {
       ctx.phase = Phase.Idle;
     }
+    const editor = this.editor;
     return buildOutcome({
       tensors: allocator.subgraphTensors,
       entry: graph.entry,
@@ -143,7 +142,7 @@ export class Allocation {
       prepared,
       stopped,
       delegatedTo: this.delegates.delegatedNodes(),
-      replacementOf: (e) => this.schedule?.replacement(e),
+      replacementOf: (e) => editor?.replacementOf(e),
     });
   }
 
@@ -179,10 +178,11 @@ export class Allocation {
               : readOfflineMemoryAllocation(this.model, sg.index);
         return { steps: sg.plan.map((_, k) => this.stepOf(sg, k)), offlineOffsets: offline };
       });
-      allocator.finishModelAllocation(lifetimes, this.options.planner, plans, inPlace, this.schedule?.grants ?? []);
+      allocator.finishModelAllocation(lifetimes, this.options.planner, plans, inPlace, this.schedule?.overwrites?.() ?? []);
       this.delegates.markDelegateTensors();
       graph.finalizePlans();
-      this.schedule?.bind();
+      this.editor?.planningDone();
+      this.schedule?.afterPlanning?.();
     } finally {
       ctx.phase = Phase.Idle;
     }

@@ -5,3 +5,4 @@ export * from './check-report.js';
 export * from './check.js';
 export * from './profiler.js';
 export type { PartitionInfo, TensorOwner } from './delegate-subsets.js';
+export type { Schedule, ScheduleRun, SchedulePlan, ScheduleStep, ScheduleNodeSpec, ScheduleTensorSpec } from './schedule-hook.js';

@@ -14,8 +14,7 @@ import type { CheckReport } from './check-report.js';
 import type { PartitionInfo, TensorOwner } from './delegate-subsets.js';
 import { allocationError } from './node-outcomes.js';
 import type { Profiler } from './profiler.js';
-import { resolveSchedule, type ResolvedSchedule, type ScheduleName, type ScheduleOptions } from '../schedule/schedule-options.js';
-import { ScheduleRun, type PatchDecision, type ScheduleReport } from '../schedule/schedule-run.js';
+import type { Schedule, ScheduleRun } from './schedule-hook.js';
 
 /** Options of a MicroInterpreter. */
 export interface InterpreterOptions {
@@ -67,13 +66,12 @@ export interface InterpreterOptions {
    */
   inPlace?: boolean;
   /**
-   * The execution schedule (default `normal`, TFLM's): `inplace` runs kernels' in-place variants (an
-   * output written over a dying input with a small temporary) and implies `inPlace`; `patch` runs the
-   * model's first stage of spatial operators tile by tile (patch-based inference) to lower the peak of
-   * live activations; `patch+inplace` does both. Outputs are the normal schedule's, byte for byte. A
-   * name, or options with the patch schedule's recompute budget or a fixed stage (see schedule/).
+   * The execution schedule (default: none, TFLM's): a plugin that changes which buffers are live when,
+   * never the bytes of any output — e.g. `createSchedule('patch+inplace')` from `@micrort/schedules`
+   * (kernels' in-place variants, the first stage of spatial operators run tile by tile). See
+   * interpreter/schedule-hook.ts for the hook.
    */
-  schedule?: ScheduleName | ScheduleOptions;
+  schedule?: Schedule;
   /**
    * Slots of the model's resource variables (TFLM's MicroResourceVariables; VAR_HANDLE, ASSIGN_VARIABLE,
    * READ_VARIABLE). Default: 64 (what TFLM's runner uses) when the model has a VAR_HANDLE, else none.
@@ -125,9 +123,6 @@ export class MicroInterpreter {
   private alloc: Allocation | null = null;
   private arenaAllocator: SingleArenaBufferAllocator | null = null;
   private failure: Error | null = null;
-  private readonly scheduleSpec: ResolvedSchedule;
-  /** The patch schedule's decision, searched once per interpreter. */
-  private readonly scheduleCache: { decision?: PatchDecision } = {};
 
   constructor(
     readonly model: ModelDef,
@@ -139,7 +134,11 @@ export class MicroInterpreter {
     const sg = options.subgraph ?? 0;
     if (!model.subgraphs[sg])
       throw new MicrortError(`MicroInterpreter: subgraph ${sg} does not exist (model has ${model.subgraphs.length})`);
-    this.scheduleSpec = resolveSchedule(options.schedule);
+    const schedule = options.schedule as unknown;
+    if (schedule !== undefined && (typeof schedule !== 'object' || schedule === null || typeof (schedule as Schedule).begin !== 'function'))
+      throw new MicrortError(
+        `MicroInterpreter: options.schedule must be a schedule object (e.g. createSchedule(${JSON.stringify(schedule)}) from @micrort/schedules), got ${typeof schedule}`,
+      );
   }
 
   /** Lifecycle state: created, allocated, failed (allocateTensors threw) or disposed. */
@@ -163,7 +162,7 @@ export class MicroInterpreter {
         spec === 'auto'
           ? SingleArenaBufferAllocator.reserve(limit, this.options.arenaBacking)
           : new SingleArenaBufferAllocator(spec, limit, this.options.arenaBacking);
-      this.attempt(arena);
+      this.allocate(arena);
       this.state = 'allocated';
     } catch (e) {
       this.state = 'failed';
@@ -174,11 +173,10 @@ export class MicroInterpreter {
   }
 
   /** One pass: every kernel's init and prepare run once, then planning (see Allocation). */
-  private attempt(arena: SingleArenaBufferAllocator): void {
+  private allocate(arena: SingleArenaBufferAllocator): void {
     const a = new Allocation(this.model, this.options, arena);
-    const spec = this.scheduleSpec;
-    const inPlace: (number[] | null)[] | null = this.options.inPlace || spec.inPlace ? [] : null;
-    const schedule = spec.name === 'normal' ? null : new ScheduleRun(spec, this.scheduleCache);
+    const schedule = this.options.schedule ?? null;
+    const inPlace: (number[] | null)[] | null = this.options.inPlace || schedule?.inPlace ? [] : null;
     try {
       const outcome = a.prepareAll(this.resolver, { inPlace, schedule });
       if (!outcome.report.ok) throw allocationError(outcome);
@@ -393,12 +391,11 @@ export class MicroInterpreter {
   }
 
   /**
-   * What the schedule did (after allocation): the patch stage (nodes, tile grid, tile buffers, extra
-   * MACs) and the nodes running in-place variants. For the normal schedule: name `normal`, nothing else.
+   * The schedule's run of this interpreter's allocation (after allocation), or null without a schedule.
+   * The schedule's package reads its report from it (`scheduleReport(interpreter)` of @micrort/schedules).
    */
-  scheduleReport(): ScheduleReport {
-    const a = this.ready;
-    return a.schedule ? a.schedule.report(a.entry) : { name: 'normal', patch: null, inPlace: null };
+  scheduleRun(): ScheduleRun | null {
+    return this.ready.schedule;
   }
 
   /** The buffers the planner placed and their offsets (after allocation). */
