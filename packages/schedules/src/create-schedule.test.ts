@@ -118,4 +118,11 @@ describe('schedules through the hook', () => {
       /DEPTHWISE_CONV_2D is not a spatial operator the patch schedule can tile \(its kernel declares no spatial behaviour\)/,
     );
   });
+
+  it('a schedule name where a schedule object belongs is refused, pointing at createSchedule', () => {
+    const options = { planner: createPlanner('greedy'), schedule: 'patch' as never };
+    expect(() => new MicroInterpreter(loadModel(model()), registerReferenceOps(new OpResolver()), options)).toThrow(
+      /options.schedule must be a schedule object \(e.g. createSchedule\("patch"\) from @micrort\/schedules\)/,
+    );
+  });
 });
