@@ -1,12 +1,8 @@
 import {
-  DEFAULT_RECOMPUTE_BUDGET,
-  SCHEDULE_NAMES,
   composeRuntime,
   withOptions,
   type ComposeEntry,
   type ComposedRuntime,
-  type ScheduleName,
-  type ScheduleOptions,
   type DelegateOptions,
   type InterpreterOptions,
   type MemoryPlanner,
@@ -16,6 +12,7 @@ import {
 import { appRuntimePackages } from '@micrort/app-kit';
 import { PLANNER_NAMES, createPlanner } from '@micrort/planners';
 import { SimdCounters, type SimdMode } from '@micrort/ops-simd';
+import { DEFAULT_RECOMPUTE_BUDGET, SCHEDULE_NAMES, createSchedule, type ScheduleName, type ScheduleOptions } from '@micrort/schedules';
 import { appPackage, appPackageHelp, appPackageIds } from './app-packages.js';
 import { UsageError, flagString, parseChoiceFlag, type ParsedArgs } from './args.js';
 import { delegateChoice } from './delegate-flags.js';
@@ -179,7 +176,7 @@ export function interpreterOptions(choice: RuntimeChoice, extra: Partial<Interpr
     arena: choice.arena,
     ...(choice.delegatePackages.length ? { delegateOptions: choice.delegateOptions } : {}),
     ...(choice.inPlace ? { inPlace: true } : {}),
-    ...(choice.schedule ? { schedule: choice.schedule } : {}),
+    ...(choice.schedule ? { schedule: createSchedule(choice.schedule) } : {}),
     ...extra,
   };
 }

@@ -19,6 +19,7 @@ import { createMaxPool2D } from './kernels/max-pool-2d.js';
 import { createSoftmax } from './kernels/softmax.js';
 import { createAdd } from './kernels/add.js';
 import { createMul } from './kernels/mul.js';
+import { averagePoolSpatial, convSpatial, depthwiseSpatial, maxPoolSpatial, pointwiseSpatial } from './kernels/spatial.js';
 import { resolveOptions, type SimdKernelOptions } from './options.js';
 
 /**
@@ -44,19 +45,20 @@ function declineNonInt8(reg: Registration): Registration {
  * The CMSIS-NN-style kernels (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D, MAX_POOL_2D,
  * SOFTMAX, ADD, MUL), each with a `supports()` that accepts only the int8 variants implemented (other
  * input types are declined with a reason), so registering them with `{ fallback: true }` in front of
- * another provider leaves everything else to it.
+ * another provider leaves everything else to it. The windowed and elementwise ones declare what they do
+ * spatially (`spatial`, kernels/spatial.ts) for the patch schedule.
  */
 export function createSimdKernels(options: SimdKernelOptions = {}): Registration[] {
   const o = resolveOptions(options);
   const kernels = [
-    createConv2D(o),
-    createDepthwiseConv2D(o),
+    { ...createConv2D(o), spatial: convSpatial },
+    { ...createDepthwiseConv2D(o), spatial: depthwiseSpatial },
     createFullyConnected(o),
-    createAveragePool2D(o),
-    createMaxPool2D(o),
+    { ...createAveragePool2D(o), spatial: averagePoolSpatial },
+    { ...createMaxPool2D(o), spatial: maxPoolSpatial },
     createSoftmax(o),
-    createAdd(o),
-    createMul(o),
+    { ...createAdd(o), spatial: pointwiseSpatial },
+    { ...createMul(o), spatial: pointwiseSpatial },
   ] as Registration[];
   return kernels.map(declineNonInt8);
 }

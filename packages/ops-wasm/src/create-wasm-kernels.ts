@@ -27,6 +27,7 @@ import { createDequantize } from './kernels/dequantize.js';
 import { createAveragePool2D } from './kernels/average-pool-2d.js';
 import { createMaxPool2D } from './kernels/max-pool-2d.js';
 import { createFloatKernels } from './kernels/float/index.js';
+import { declareSpatial } from './spatial.js';
 import { WasmArenaBacking } from './wasm-arena.js';
 import { compileKernels, compileKernelsSync, detectFeatures, requireFeatures, type WasmFeatures } from './wasm-module.js';
 
@@ -44,9 +45,12 @@ export interface WasmKernels {
   readonly module: WebAssembly.Module;
 }
 
-/** The registrations of ops-wasm (they find their instance through the arena at prepare). */
+/**
+ * The registrations of ops-wasm (they find their instance through the arena at prepare), with the
+ * spatial behaviour of the windowed and elementwise ones declared (spatial.ts) for the patch schedule.
+ */
 export function createWasmKernels(): Registration[] {
-  return [
+  return declareSpatial([
     createConv2D(),
     createDepthwiseConv2D(),
     createFullyConnected(),
@@ -63,7 +67,7 @@ export function createWasmKernels(): Registration[] {
     createDequantize(),
     createUnidirectionalSequenceLstm(),
     ...createFloatKernels(),
-  ] as Registration[];
+  ] as Registration[]);
 }
 
 function make(module: WebAssembly.Module, features: WasmFeatures): WasmKernels {

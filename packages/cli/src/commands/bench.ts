@@ -1,4 +1,5 @@
-import { SCHEDULE_NAMES, type ComposedRuntime, type Delegate, type MicroInterpreter, type ModelDef } from '@micrort/core';
+import type { ComposedRuntime, Delegate, MicroInterpreter, ModelDef } from '@micrort/core';
+import { SCHEDULE_NAMES } from '@micrort/schedules';
 import { Progress, SplitMix64, fillRandom, servedLines, type PackageShare } from '@micrort/app-kit';
 import { UsageError, flagInt, flagString, parseIntFlag, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';

@@ -21,12 +21,10 @@ import {
   type MemoryPlan,
   type ModelDef,
   type OpResolver,
-  type ScheduleOptions,
-  type ScheduleReport,
-  SCHEDULE_NAMES,
 } from '@micrort/core';
 import { allocateWithStandIns, type StandIn } from '@micrort/deploy';
 import { OptimalPlanner, PLANNER_NAMES, createPlanner, lowerBoundAt, planReport, renderPlanSvg, withOfflinePlan } from '@micrort/planners';
+import { SCHEDULE_NAMES, createSchedule, scheduleReport, type ScheduleOptions, type ScheduleReport } from '@micrort/schedules';
 import { UsageError, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
@@ -109,7 +107,7 @@ export function analyzePlan(model: ModelDef, options: PlanOptions): PlanAnalysis
         planner: createPlanner('greedy'),
         arena: 'auto',
         inPlace: options.inPlace,
-        ...(options.schedule ? { schedule: options.schedule } : {}),
+        ...(options.schedule ? { schedule: createSchedule(options.schedule) } : {}),
         ...(options.interpreterOptions ?? {}),
       }).allocateTensors(),
     { standIns: options.standIns ?? true },
@@ -121,7 +119,7 @@ export function analyzePlan(model: ModelDef, options: PlanOptions): PlanAnalysis
   const tailBytes = interp.arenaUsage().tailBytes;
   const bound = lowerBoundAt(requirements);
   const planOptions = { alignment: ARENA_ALIGNMENT, ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}) };
-  const schedule = interp.scheduleReport();
+  const schedule = scheduleReport(interp);
   const withPairs = options.inPlace || schedule.inPlace !== null;
   const plain = withPairs && committed.inPlacePairs.length > 0 ? requirements.map(({ inPlaceOf: _drop, ...r }) => r) : null;
   const rows: PlanRow[] = [];
@@ -563,7 +561,7 @@ function embedPlan(
         planner: createPlanner('offline'),
         arena: 'auto',
         inPlace,
-        ...(schedule ? { schedule } : {}),
+        ...(schedule ? { schedule: createSchedule(schedule) } : {}),
         ...runtime().interpreterOptions,
       }).allocateTensors(),
     { standIns: a.standIns.length > 0 },

@@ -11,6 +11,7 @@ import {
   type Tensor,
 } from '@micrort/core';
 import { SplitMix64, fillRandom } from '@micrort/app-kit';
+import { scheduleReport } from '@micrort/schedules';
 import { flagInt, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
@@ -230,7 +231,7 @@ export function runReport(interp: MicroInterpreter, label: string, ops: string, 
       ...(n.delegate ? { delegate: n.delegate } : {}),
     })),
     partitions: interp.partitions(),
-    schedule: interp.scheduleReport(),
+    schedule: scheduleReport(interp),
     invokeMs,
   };
 }

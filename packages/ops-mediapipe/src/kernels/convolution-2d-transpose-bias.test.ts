@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ActivationFunctionType,
-  BuiltinOperator,
-  KernelError,
-  KernelHarness,
-  Padding,
-  TensorType,
-  type HarnessTensorSpec,
-  type TransposeConvOptions,
-} from '@micrort/core';
+import { ActivationFunctionType, BuiltinOperator, KernelError, Padding, TensorType, type TransposeConvOptions } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { referenceKernels } from '@micrort/ops-reference';
 import { CONVOLUTION_2D_TRANSPOSE_BIAS, transposeConvBiasOptions } from './convolution-2d-transpose-bias.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { builder as flexBuilder, encode as flexEncode } from 'flatbuffers/js/flexbuffers.js';
 import { LANDMARKS_2_TRANSFORM_MATRIX_V1, LANDMARKS_2_TRANSFORM_MATRIX_V2 } from './landmarks-2-transform-matrix.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { MAX_POOLING_WITH_ARGMAX_2D } from './max-pooling-with-argmax-2d.js';
 import { poolOptions } from './pooling-common.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TensorType, type HarnessTensorSpec, type Registration } from '@micrort/core';
+import { TensorType, type Registration } from '@micrort/core';
+import { type HarnessTensorSpec } from '@micrort/core/testing';
 import { bool, f32, harness, i32, i64, kernelError, q, quantize, run } from './__fixtures__/math-testing.js';
 import { EQUAL } from './equal.js';
 import { GREATER } from './greater.js';

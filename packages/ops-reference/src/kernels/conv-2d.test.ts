@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   ActivationFunctionType,
-  KernelHarness,
   Padding,
   TensorType,
   multiplyByQuantizedMultiplier,
   multiplyByQuantizedMultiplierInt64,
   quantizeMultiplier,
   type Conv2DOptions,
-  type HarnessTensorSpec,
 } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { CONV_2D } from './conv-2d.js';
 import { computePaddingHeightWidth } from './conv-common.js';
 import { expectFloatClose, lcg, prepareError } from './__fixtures__/conv-testing.js';

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   ActivationFunctionType,
-  KernelHarness,
   Padding,
   TensorType,
   multiplyByQuantizedMultiplier,
   multiplyByQuantizedMultiplierInt64,
   quantizeMultiplier,
   type DepthwiseConv2DOptions,
-  type HarnessTensorSpec,
 } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { DEPTHWISE_CONV_2D } from './depthwise-conv-2d.js';
 import { computePaddingHeightWidth } from './conv-common.js';
 import { expectFloatClose, lcg, prepareError } from './__fixtures__/conv-testing.js';

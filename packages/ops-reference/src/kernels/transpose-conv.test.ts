@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   ActivationFunctionType,
-  KernelHarness,
   Padding,
   TensorType,
   multiplyByQuantizedMultiplier,
   multiplyByQuantizedMultiplierInt64,
   quantizeMultiplier,
-  type HarnessTensorSpec,
   type TransposeConvOptions,
 } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { TRANSPOSE_CONV } from './transpose-conv.js';
 import { computePaddingHeightWidth } from './conv-common.js';
 import { expectFloatClose, lcg, prepareError } from './__fixtures__/conv-testing.js';

@@ -5,12 +5,12 @@
 import {
   ActivationFunctionType,
   BuiltinOperator,
-  KernelHarness,
   Padding,
   TensorType,
   calculateActivationRangeQuantized,
   type Registration,
 } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { SimdCounters } from '../counters.js';
 import { createSimdKernels } from '../create-simd-kernels.js';
 import type { SimdMode } from '../options.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, BuiltinOperator, KernelError, KernelHarness, Padding, TensorType } from '@micrort/core';
+import { ActivationFunctionType, BuiltinOperator, KernelError, Padding, TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { MAC } from '../counters.js';
 import { buildConv, kernelFor, type ConvCase } from '../__tests__/harness-cases.js';
 import type { SimdMode } from '../options.js';

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ActivationFunctionType,
-  BuiltinOperator,
-  KernelHarness,
-  Padding,
-  TensorType,
-  calculateActivationRangeQuantized,
-} from '@micrort/core';
+import { ActivationFunctionType, BuiltinOperator, Padding, TensorType, calculateActivationRangeQuantized } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { DIV, LOAD } from '../counters.js';
 import { kernelFor, outAndPad } from '../__tests__/harness-cases.js';
 import { randomInt8, refPool, rng } from '../__tests__/reference-math.js';

@@ -1,14 +1,7 @@
 // Regression tests for prepare-time crashes `micrort fuzz --ops simd` found: NaN/infinite softmax beta and
 // infinite or NaN quantization scales reached quantizeMultiplier, which threw a RangeError inside prepare.
-import {
-  ActivationFunctionType,
-  BuiltinOperator,
-  KernelError,
-  KernelHarness,
-  Padding,
-  TensorType,
-  type HarnessTensorSpec,
-} from '@micrort/core';
+import { ActivationFunctionType, BuiltinOperator, KernelError, Padding, TensorType } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { describe, expect, it } from 'vitest';
 import { kernelFor } from '../__tests__/harness-cases.js';
 

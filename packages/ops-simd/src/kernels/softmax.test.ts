@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator, KernelError, KernelHarness, TensorType } from '@micrort/core';
+import { BuiltinOperator, KernelError, TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { MUL_LONG } from '../counters.js';
 import { expOnNegativeValues, oneOverOnePlusX } from '../cmsis/softmax-s8.js';
 import { kernelFor } from '../__tests__/harness-cases.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType, type Registration } from '@micrort/core';
+import { TensorType, type Registration } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { createSimdKernels } from '../create-simd-kernels.js';
 
 const kernels = createSimdKernels();

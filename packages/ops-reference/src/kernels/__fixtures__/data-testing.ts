@@ -4,8 +4,10 @@
  * custom options.
  */
 import { expect } from 'vitest';
-import { AllocationType, KernelError, KernelHarness, TensorType } from '@micrort/core';
-import type { BuiltinOptions, HarnessTensorSpec, Registration } from '@micrort/core';
+import { AllocationType, KernelError, TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
+import type { BuiltinOptions, Registration } from '@micrort/core';
+import type { HarnessTensorSpec } from '@micrort/core/testing';
 
 export { expectFloatClose, prepareError } from './conv-testing.js';
 

@@ -16,9 +16,7 @@
  * stands for (see spatial-ops.ts). A PAD inside the stage moves nothing: its output shares its input's
  * buffer (the same pixels, seen shifted by the padding), whose out-of-image part holds the pad value.
  */
-import type { Node } from '../kernel/api.js';
-import type { Tensor } from '../kernel/tensor.js';
-import { alignUp, elementSize, type TensorType } from '../types.js';
+import { alignUp, elementSize, type Node, type Tensor, type TensorType } from '@micrort/core';
 import type { SpatialOp } from './spatial-ops.js';
 
 /** The window of one axis: tile `i` covers `[i * step + lo, i * step + hi)`. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScheduleError } from '../errors.js';
-import { DEFAULT_RECOMPUTE_BUDGET, SCHEDULE_NAMES, resolveSchedule } from './schedule-options.js';
+import { DEFAULT_RECOMPUTE_BUDGET, SCHEDULE_NAMES, ScheduleError, resolveSchedule } from './schedule-options.js';
 
 describe('resolveSchedule', () => {
   it('spells out names and options', () => {

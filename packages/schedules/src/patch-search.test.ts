@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator } from '../builtin-ops.js';
-import { Padding } from '../options.js';
-import { TensorType } from '../types.js';
+import { BuiltinOperator, Padding, TensorType } from '@micrort/core';
 import { TestGraph } from './__tests__/graph.js';
 import { describeSteps, normalLiveBytes, searchPatchStage, stageGraphOf, tileSizes, type SearchStep } from './patch-search.js';
 
@@ -17,7 +15,7 @@ function chain() {
   g.dw(a, b, 3, 2, Padding.SAME, 16);
   g.conv(b, c, 1, 1, Padding.SAME, 16, 8);
   g.op(BuiltinOperator.RESHAPE, [c], d, null);
-  const steps: SearchStep[] = g.nodes.map((node, k) => ({ node, code: g.codes[k]!, inPlace: null }));
+  const steps: SearchStep[] = g.steps();
   return { g, steps, x, d };
 }
 
@@ -48,7 +46,7 @@ describe('searchPatchStage', () => {
     const o = h.activation([1, 8]);
     h.op(BuiltinOperator.RESHAPE, [i], o, null);
     const none = searchPatchStage({
-      steps: [{ node: h.nodes[0]!, code: h.codes[0]!, inPlace: null }],
+      steps: h.steps(),
       tensors: h.tensors,
       graphInputs: [i],
       graphOutputs: [o],
@@ -84,7 +82,7 @@ describe('searchPatchStage', () => {
       dilationWFactor: 1,
     });
     g.op(BuiltinOperator.RESHAPE, [o], out, null);
-    const steps: SearchStep[] = g.nodes.map((node, k) => ({ node, code: g.codes[k]!, inPlace: null }));
+    const steps: SearchStep[] = g.steps();
     const described = describeSteps(steps, g.tensors, [out]);
     expect([...described.constantNodes]).toEqual([1]);
     expect(described.ops[2]).toMatchObject({ kind: 'window' });

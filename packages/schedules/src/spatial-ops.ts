@@ -1,29 +1,36 @@
 /**
- * What the patch schedule knows of an operator: how its output pixels depend on its input pixels. Only
- * operators whose output pixel (y, x) reads a fixed window of input pixels, with no other data than
- * constants, can run tile by tile:
+ * What the patch schedule knows of an operator: how its output pixels depend on its input pixels, as
+ * its kernel declares it (`Registration.spatial`, core's SpatialBehaviour), made concrete for the
+ * node's tensors — or why the node cannot run tile by tile. Only a node whose output pixel (y, x) reads
+ * a fixed window of input pixels, with no other data than constants, can:
  *
- * - `window`: CONV_2D, DEPTHWISE_CONV_2D, MAX_POOL_2D, AVERAGE_POOL_2D (kernel, stride, dilation and the
- *   padding TFLite computes for the whole tensor). Image padding is replaced by tile buffers filled with
- *   the value that contributes exactly what TFLM's padding contributes: the input zero point (int8,
- *   uint8) or 0 (int16, float32) for convolutions (TFLM adds `filter * (input - zero_point)`, and a
- *   padded tap is skipped), the type's lowest value for MAX_POOL_2D (the kernel starts from it). An
- *   AVERAGE_POOL_2D with padding divides by the number of in-image taps, which no filling reproduces, so
- *   it is not patchable.
- * - `pad`: PAD / PADV2 of the two spatial axes only. In a tile it moves nothing: its output window is
+ * - `window` (convolutions, pools): kernel, stride, dilation and the padding TFLite computes for the
+ *   whole tensor. Image padding is replaced by tile buffers filled with the value the kernel declares
+ *   for a padded tap (`padValue`); a kernel that declares none (AVERAGE_POOL_2D divides by the in-image
+ *   taps) is tiled only where it has no padding.
+ * - `pad` (PAD / PADV2 of the two spatial axes only). In a tile it moves nothing: its output window is
  *   its input's, seen shifted, with the out-of-image part filled with the pad value (no kernel runs).
  *   A PAD of the channels only is elementwise (its kernel runs on the tiles).
- * - `elementwise`: unary activations and binary arithmetic whose other operand is a constant that does
- *   not vary over height and width.
+ * - `elementwise` (declared `pointwise`): every non-constant input is read pixel by pixel; a constant
+ *   operand may vary along the channels only (it is the same for every tile).
  *
- * Everything else (reshapes, reductions, fully connected, transposes, …) is not patchable; the reason
- * is returned as a string for reports.
+ * The rest of this file is the schedule's own policy: which element types tile buffers hold, which
+ * nodes compute from constants only (hoisted before the tiles), and the model's MACs for the recompute
+ * budget.
  */
-import { BuiltinOperator, builtinOperatorName } from '../builtin-ops.js';
-import type { Node } from '../kernel/api.js';
-import { AllocationType, type Tensor } from '../kernel/tensor.js';
-import { Padding, type Conv2DOptions, type DepthwiseConv2DOptions, type Pool2DOptions } from '../options.js';
-import { TensorType, elementSize, tensorTypeName } from '../types.js';
+import {
+  AllocationType,
+  BuiltinOperator,
+  Padding,
+  TensorType,
+  elementSize,
+  tensorTypeName,
+  type Node,
+  type SpatialBehaviour,
+  type SpatialPad,
+  type SpatialWindow,
+  type Tensor,
+} from '@micrort/core';
 
 /** One spatial axis of a windowed operator. */
 export interface AxisWindow {
@@ -70,34 +77,8 @@ export interface ElementwiseOp extends SpatialBase {
 
 export type SpatialOp = WindowOp | PadOp | ElementwiseOp;
 
-const UNARY = new Set<number>([
-  BuiltinOperator.RELU,
-  BuiltinOperator.RELU6,
-  BuiltinOperator.RELU_N1_TO_1,
-  BuiltinOperator.LEAKY_RELU,
-  BuiltinOperator.LOGISTIC,
-  BuiltinOperator.TANH,
-  BuiltinOperator.HARD_SWISH,
-  BuiltinOperator.QUANTIZE,
-  BuiltinOperator.DEQUANTIZE,
-  BuiltinOperator.ABS,
-  BuiltinOperator.NEG,
-]);
-
-const BINARY = new Set<number>([
-  BuiltinOperator.ADD,
-  BuiltinOperator.SUB,
-  BuiltinOperator.MUL,
-  BuiltinOperator.MAXIMUM,
-  BuiltinOperator.MINIMUM,
-  BuiltinOperator.SQUARED_DIFFERENCE,
-]);
-
 /** Element types whose tile buffers the schedule can fill. */
 const TILE_TYPES = new Set<TensorType>([TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8, TensorType.INT16, TensorType.INT32]);
-
-/** Largest finite float32: TFLM's MAX_POOL_2D starts from `std::numeric_limits<float>::lowest()`. */
-const FLT_LOWEST = -3.4028234663852886e38;
 
 /** Whether `t` is a constant (data in the model). */
 export function isConstantTensor(t: Tensor): boolean {
@@ -105,36 +86,35 @@ export function isConstantTensor(t: Tensor): boolean {
 }
 
 /**
- * How output pixels of `node` (builtin `code`) depend on input pixels, or why the node cannot run tile
- * by tile. `tensors` are the node's subgraph's tensors; `computedConstants` are tensors computed from
- * constants only (e.g. DEQUANTIZE of float16 weights, see `constantNodes`), which count as constants.
+ * How output pixels of `node` (display name `name`) depend on input pixels, given what its kernel
+ * declared (`declared`: the answer of `Registration.spatial`, or null when the kernel has none), or why
+ * the node cannot run tile by tile. `tensors` are the node's subgraph's tensors; `computedConstants`
+ * are tensors computed from constants only (see `constantNodes`), which count as constants.
  */
 export function describeSpatialOp(
-  code: number,
+  name: string,
+  declared: SpatialBehaviour | string | null,
   node: Node,
   tensors: readonly Tensor[],
   computedConstants?: ReadonlySet<number>,
 ): SpatialOp | string {
-  const name = builtinOperatorName(code);
   const isConst: IsConst = computedConstants ? (t) => isConstantTensor(t) || computedConstants.has(t.index) : isConstantTensor;
   if (node.outputs.length !== 1) return `${name} has ${node.outputs.length} outputs`;
   const output = tensors[node.outputs[0]!];
   if (!output) return `${name} has no output tensor`;
   const outProblem = spatialTensorProblem(output, 'output');
   if (outProblem) return `${name}: ${outProblem}`;
-  switch (code) {
-    case BuiltinOperator.CONV_2D:
-    case BuiltinOperator.DEPTHWISE_CONV_2D:
-      return convOp(code, node, tensors, output, isConst);
-    case BuiltinOperator.MAX_POOL_2D:
-    case BuiltinOperator.AVERAGE_POOL_2D:
-      return poolOp(code, node, tensors, output, isConst);
-    case BuiltinOperator.PAD:
-    case BuiltinOperator.PADV2:
-      return padOp(code, node, tensors, output, isConst);
+  if (declared === null) return `${name} is not a spatial operator the patch schedule can tile (its kernel declares no spatial behaviour)`;
+  if (typeof declared === 'string') return `${name}: ${declared}`;
+  switch (declared.kind) {
+    case 'window':
+      return windowOp(name, declared, node, tensors, output, isConst);
+    case 'pad':
+      return padOp(name, declared, node, tensors, output, isConst);
+    case 'pointwise':
+      return elementwiseOp(name, node, tensors, output, isConst);
     default:
-      if (UNARY.has(code) || BINARY.has(code)) return elementwiseOp(code, node, tensors, output, isConst);
-      return `${name} is not a spatial operator the patch schedule can tile`;
+      return `${name}: unknown spatial behaviour ${(declared as { kind: string }).kind}`;
   }
 }
 
@@ -167,17 +147,21 @@ function spatialInput(
   return t;
 }
 
-function constantsOnly(name: string, node: Node, tensors: readonly Tensor[], from: number, isConst: IsConst): string | null {
-  for (let i = from; i < node.inputs.length; i++) {
+/** Every input but `spatial` is a constant (or omitted), or the reason. */
+function othersConstant(name: string, node: Node, tensors: readonly Tensor[], spatial: number, isConst: IsConst): string | null {
+  for (let i = 0; i < node.inputs.length; i++) {
     const index = node.inputs[i]!;
-    if (index < 0) continue;
+    if (i === spatial || index < 0) continue;
     const t = tensors[index];
     if (!t || !isConst(t)) return `${name}: input ${i} (tensor ${index}) is not a constant`;
   }
   return null;
 }
 
-/** TFLite's ComputePaddingWithOffset for one axis: [before, after] for `out` outputs. */
+/**
+ * TFLite's ComputePaddingWithOffset for one axis: [before, after] for `out` outputs.
+ * TODO(kernel-support): use @micrort/kernel-support's computePaddingWithOffset once it lands.
+ */
 export function axisPadding(inSize: number, out: number, kernel: number, stride: number, dilation: number): [number, number] {
   const effective = (kernel - 1) * dilation + 1;
   const total = Math.max((out - 1) * stride + effective - inSize, 0);
@@ -185,7 +169,10 @@ export function axisPadding(inSize: number, out: number, kernel: number, stride:
   return [before, total - before];
 }
 
-/** TFLite's ComputeOutSize. */
+/**
+ * TFLite's ComputeOutSize.
+ * TODO(kernel-support): use @micrort/kernel-support's computeOutSize once it lands.
+ */
 export function windowOutSize(padding: Padding, inSize: number, kernel: number, stride: number, dilation: number): number {
   const effective = (kernel - 1) * dilation + 1;
   if (padding === Padding.SAME) return Math.floor((inSize + stride - 1) / stride);
@@ -211,114 +198,61 @@ function axis(
   return { kernel, stride, dilation, padBefore, padAfter };
 }
 
-/** The value a convolution's padding stands for: the input zero point (int8, uint8), else 0. */
-function convFill(input: Tensor): number {
-  return input.type === TensorType.INT8 || input.type === TensorType.UINT8 ? input.params.zeroPoint : 0;
-}
-
-function lowest(type: TensorType): number {
-  switch (type) {
-    case TensorType.INT8:
-      return -128;
-    case TensorType.UINT8:
-      return 0;
-    case TensorType.INT16:
-      return -32768;
-    case TensorType.INT32:
-      return -2147483648;
-    default:
-      return FLT_LOWEST;
-  }
-}
-
-function convOp(code: number, node: Node, tensors: readonly Tensor[], output: Tensor, isConst: IsConst): WindowOp | string {
-  const name = builtinOperatorName(code);
-  const o = node.builtinData as (Conv2DOptions & DepthwiseConv2DOptions) | null;
-  if (!o) return `${name} has no options`;
-  const input = spatialInput(name, node, tensors, 0, output, isConst);
+function windowOp(
+  name: string,
+  d: SpatialWindow,
+  node: Node,
+  tensors: readonly Tensor[],
+  output: Tensor,
+  isConst: IsConst,
+): WindowOp | string {
+  const input = spatialInput(name, node, tensors, d.input, output, isConst);
   if (typeof input === 'string') return input;
-  const filterIndex = node.inputs[1] ?? -1;
-  const filter = filterIndex >= 0 ? tensors[filterIndex] : undefined;
-  if (!filter || filter.dims.length !== 4) return `${name}: filter is missing or not rank 4`;
-  const constants = constantsOnly(name, node, tensors, 1, isConst);
+  const constants = othersConstant(name, node, tensors, d.input, isConst);
   if (constants) return constants;
   if (input.type !== output.type)
     return `${name}: input type ${tensorTypeName(input.type)} differs from output type ${tensorTypeName(output.type)}`;
-  if (input.type === TensorType.INT32) return `${name}: int32 input`;
-  const kh = filter.dims[1]!;
-  const kw = filter.dims[2]!;
-  const h = axis(name, 'height', o.padding, input.dims[1]!, output.dims[1]!, kh, o.strideH, o.dilationHFactor);
+  const h = axis(name, 'height', d.padding, input.dims[1]!, output.dims[1]!, d.kernelH, d.strideH, d.dilationH);
   if (typeof h === 'string') return h;
-  const w = axis(name, 'width', o.padding, input.dims[2]!, output.dims[2]!, kw, o.strideW, o.dilationWFactor);
+  const w = axis(name, 'width', d.padding, input.dims[2]!, output.dims[2]!, d.kernelW, d.strideW, d.dilationW);
   if (typeof w === 'string') return w;
   const padded = h.padBefore + h.padAfter + w.padBefore + w.padAfter > 0;
-  const macsPerOutput = code === BuiltinOperator.CONV_2D ? kh * kw * filter.dims[3]! : kh * kw;
-  return { kind: 'window', spatialInputs: [0], macsPerOutput, h, w, fill: padded ? convFill(input) : null };
+  if (padded && typeof d.padValue === 'string') return `${name} with padding ${d.padValue}, which tiles cannot reproduce`;
+  const fill = padded ? (d.padValue as number) : null;
+  return { kind: 'window', spatialInputs: [d.input], macsPerOutput: d.macsPerOutput, h, w, fill };
 }
 
-function poolOp(code: number, node: Node, tensors: readonly Tensor[], output: Tensor, isConst: IsConst): WindowOp | string {
-  const name = builtinOperatorName(code);
-  const o = node.builtinData as Pool2DOptions | null;
-  if (!o) return `${name} has no options`;
-  if (node.inputs.length !== 1) return `${name} has ${node.inputs.length} inputs`;
-  const input = spatialInput(name, node, tensors, 0, output, isConst);
-  if (typeof input === 'string') return input;
-  if (input.dims[3] !== output.dims[3]) return `${name}: input and output channels differ`;
-  const h = axis(name, 'height', o.padding, input.dims[1]!, output.dims[1]!, o.filterHeight, o.strideH, 1);
-  if (typeof h === 'string') return h;
-  const w = axis(name, 'width', o.padding, input.dims[2]!, output.dims[2]!, o.filterWidth, o.strideW, 1);
-  if (typeof w === 'string') return w;
-  const padded = h.padBefore + h.padAfter + w.padBefore + w.padAfter > 0;
-  if (padded && code === BuiltinOperator.AVERAGE_POOL_2D)
-    return `${name} with padding averages over the in-image taps only, which tiles cannot reproduce`;
-  return { kind: 'window', spatialInputs: [0], macsPerOutput: 0, h, w, fill: padded ? lowest(input.type) : null };
-}
-
-function readInt(t: Tensor, i: number): number {
-  const v = t.data[i]!;
-  return typeof v === 'bigint' ? Number(v) : v;
-}
-
-function padOp(code: number, node: Node, tensors: readonly Tensor[], output: Tensor, isConst: IsConst): PadOp | ElementwiseOp | string {
-  const name = builtinOperatorName(code);
-  if (node.inputs.length < 2 || node.inputs.length > 3) return `${name} has ${node.inputs.length} inputs`;
-  const input = spatialInput(name, node, tensors, 0, output, isConst);
+function padOp(
+  name: string,
+  d: SpatialPad,
+  node: Node,
+  tensors: readonly Tensor[],
+  output: Tensor,
+  isConst: IsConst,
+): PadOp | ElementwiseOp | string {
+  const input = spatialInput(name, node, tensors, d.input, output, isConst);
   if (typeof input === 'string') return input;
   if (input.type !== output.type) return `${name}: input and output types differ`;
-  const paddings = tensors[node.inputs[1]!];
-  if (!paddings || !isConstantTensor(paddings)) return `${name}: paddings are not a constant`;
-  if (paddings.elementCount !== 8 || (paddings.type !== TensorType.INT32 && paddings.type !== TensorType.INT64))
-    return `${name}: paddings are not a constant int32/int64 [4, 2]`;
-  const p = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => readInt(paddings, i));
+  const p = d.paddings;
+  if (p.length !== 8) return `${name}: ${p.length} paddings declared, NHWC needs 8`;
   if (p.some((v) => v < 0)) return `${name} has negative paddings`;
   if (p[0] !== 0 || p[1] !== 0) return `${name} pads the batch axis`;
   // Channels only (a residual block widening its input): every output pixel reads its own input pixel,
   // so the kernel runs on the tiles as an elementwise op.
-  if (p[2] === 0 && p[3] === 0 && p[4] === 0 && p[5] === 0) return { kind: 'elementwise', spatialInputs: [0], macsPerOutput: 0 };
+  if (p[2] === 0 && p[3] === 0 && p[4] === 0 && p[5] === 0) return { kind: 'elementwise', spatialInputs: [d.input], macsPerOutput: 0 };
   if (p[6] !== 0 || p[7] !== 0) return `${name} pads the channel axis and height or width together`;
-  for (let d = 1; d <= 2; d++)
-    if (output.dims[d] !== input.dims[d]! + p[2 * d]! + p[2 * d + 1]!) return `${name}: output dims do not match the paddings`;
-  let value = input.type === TensorType.INT8 || input.type === TensorType.UINT8 ? output.params.zeroPoint : 0;
-  const cv = node.inputs.length === 3 && node.inputs[2]! >= 0 ? tensors[node.inputs[2]!] : undefined;
-  if (cv) {
-    if (!isConstantTensor(cv) || cv.elementCount !== 1 || cv.type !== input.type)
-      return `${name}: constant_values is not a constant scalar of the input type`;
-    value = readInt(cv, 0);
-  }
-  return { kind: 'pad', spatialInputs: [0], macsPerOutput: 0, top: p[2]!, bottom: p[3]!, left: p[4]!, right: p[5]!, value };
+  for (let a = 1; a <= 2; a++)
+    if (output.dims[a] !== input.dims[a]! + p[2 * a]! + p[2 * a + 1]!) return `${name}: output dims do not match the paddings`;
+  return { kind: 'pad', spatialInputs: [d.input], macsPerOutput: 0, top: p[2]!, bottom: p[3]!, left: p[4]!, right: p[5]!, value: d.value };
 }
 
-function elementwiseOp(code: number, node: Node, tensors: readonly Tensor[], output: Tensor, isConst: IsConst): ElementwiseOp | string {
-  const name = builtinOperatorName(code);
-  const unary = UNARY.has(code);
-  if (unary && node.inputs.length !== 1) return `${name} has ${node.inputs.length} inputs`;
-  if (!unary && node.inputs.length !== 2) return `${name} has ${node.inputs.length} inputs`;
+function elementwiseOp(name: string, node: Node, tensors: readonly Tensor[], output: Tensor, isConst: IsConst): ElementwiseOp | string {
   const spatial: number[] = [];
   for (let i = 0; i < node.inputs.length; i++) {
     const t = tensors[node.inputs[i]!];
     if (!t) return `${name} has no input ${i}`;
     if (isConst(t)) {
-      if (unary) return `${name}: input 0 (tensor ${t.index}) is a constant`;
+      if (node.inputs.length === 1) return `${name}: input 0 (tensor ${t.index}) is a constant`;
       // A constant operand may vary along the channels only (it is the same for every tile).
       const d = t.dims;
       const r = d.length;
@@ -336,7 +270,11 @@ function elementwiseOp(code: number, node: Node, tensors: readonly Tensor[], out
   return { kind: 'elementwise', spatialInputs: spatial, macsPerOutput: 0 };
 }
 
-/** Multiply-accumulates of one node over its whole output (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV; 0 otherwise). */
+/**
+ * Multiply-accumulates of one node over its whole output, by the operator's definition (CONV_2D,
+ * DEPTHWISE_CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV; 0 otherwise): the model's MACs, the base of the
+ * recompute budget, the same whichever kernels serve the nodes.
+ */
 export function nodeMacs(code: number, node: Node, tensors: readonly Tensor[]): number {
   const out = node.outputs.length > 0 && node.outputs[0]! >= 0 ? tensors[node.outputs[0]!] : undefined;
   const filter = node.inputs.length > 1 && node.inputs[1]! >= 0 ? tensors[node.inputs[1]!] : undefined;
@@ -358,7 +296,7 @@ export function nodeMacs(code: number, node: Node, tensors: readonly Tensor[]): 
   }
 }
 
-/** Ops that, applied to constants only, give data fixed before the model runs. */
+/** Ops that, applied to constants only, give data fixed before the model runs (the schedule hoists them). */
 const CONSTANT_FOLDABLE = new Set<number>([
   BuiltinOperator.DEQUANTIZE,
   BuiltinOperator.DENSIFY,
@@ -368,8 +306,8 @@ const CONSTANT_FOLDABLE = new Set<number>([
 
 /**
  * Plan positions of nodes computing from constants only (DEQUANTIZE of float16 weights, DENSIFY of
- * sparse weights, CAST or RESHAPE of constants, and chains of them), and the tensors they produce. A patch stage may contain
- * them: they run once, before its tiles.
+ * sparse weights, CAST or RESHAPE of constants, and chains of them), and the tensors they produce. A
+ * patch stage may contain them: they run once, before its tiles.
  */
 export function constantNodes(
   steps: readonly { node: Node; code: number }[],

@@ -3,23 +3,23 @@
  * grants kernels' in-place variants while they prepare, and reports what it did. The interpreter owns
  * the lifecycle (interpreter/allocation.ts calls in here at those three points).
  */
-import { canGrantInPlaceVariant, type GrantedOverwrite } from '../arena/in-place.js';
-import { computeLifetimes } from '../arena/lifetimes.js';
-import { BuiltinOperator } from '../builtin-ops.js';
-import { ScheduleError } from '../errors.js';
-import type { PlanEntry } from '../graph/graph-node.js';
-import type { MicroInterpreterGraph, Subgraph } from '../graph/micro-graph.js';
-import type { ModelLifetimes } from '../graph/allocation-info.js';
-import type { TfLiteContext } from '../kernel/api.js';
-import type { OpResolver } from '../resolver/op-resolver.js';
-import { alignUp } from '../types.js';
+import {
+  BuiltinOperator,
+  alignUp,
+  computeLifetimes,
+  type GrantedOverwrite,
+  type ScheduleRun,
+  type SchedulePlan,
+  type ScheduleStep,
+} from '@micrort/core';
+import { canGrantInPlaceVariant } from './in-place-grants.js';
 import { stageGeometry, type StageGeometry, type StageGraph } from './patch-geometry.js';
 import { describeSteps, normalLiveBytes, plannedBytes, searchPatchStage, stageGraphOf, type SearchStep } from './patch-search.js';
 import { PatchStage } from './patch-stage.js';
 import { nodeMacs } from './spatial-ops.js';
-import type { ResolvedSchedule, ScheduleName } from './schedule-options.js';
+import { ScheduleError, type ResolvedSchedule, type ScheduleName } from './schedule-options.js';
 
-/** What the patch schedule decided, kept across an interpreter's allocation attempts. */
+/** What the patch schedule decided. */
 export interface PatchDecision {
   /** Operator indices of the stage's first and last nodes, and the tile size; null: no stage. */
   stage: { firstNode: number; lastNode: number; tileH: number; tileW: number } | null;
@@ -87,15 +87,13 @@ export interface ScheduleReport {
   inPlace: InPlaceNodeInfo[] | null;
 }
 
-/** What the schedule needs of the allocation. */
-export interface ScheduleHost {
-  readonly sg: Subgraph;
-  readonly graph: MicroInterpreterGraph;
-  readonly context: TfLiteContext;
-}
-
-/** The schedule of one allocation attempt. */
-export class ScheduleRun {
+/**
+ * What a schedule does during one allocation (core's ScheduleRun): applies the patch stage to the entry
+ * subgraph before its nodes prepare (`begin`), grants kernels' in-place variants while they prepare
+ * (`afterPrepare`), hands the grants to planning (`overwrites`), puts the stage's runner in the run
+ * list (`afterPlanning`), and reports what it did.
+ */
+export class ScheduleSession implements ScheduleRun {
   stage: PatchStage | null = null;
   readonly grants: GrantedOverwrite[] = [];
   private readonly taken = new Set<number>();
@@ -104,29 +102,33 @@ export class ScheduleRun {
   private graphIo = new Set<number>();
   /** Plan positions where a variant lowers the peak (`inPlaceVariants: 'where-needed'`); null: grant everywhere. */
   private needed: Set<number> | null = null;
+  /** The final plan's steps (after `begin`). */
+  private steps: ScheduleStep[] = [];
 
   constructor(
     readonly spec: ResolvedSchedule,
-    /** The interpreter's cache of the patch decision (searched once, reused by later attempts). */
-    private readonly cache: { decision?: PatchDecision },
+    private readonly plan: SchedulePlan,
   ) {}
 
-  /** Before any node prepares: choose (or reuse) the patch stage and build it into the entry subgraph. */
-  applyPatch(host: ScheduleHost, resolver: OpResolver): void {
-    if (!this.spec.patch) return;
-    const { sg } = host;
-    const tensors = sg.tensors;
-    const steps: SearchStep[] = sg.plan.map((i) => {
-      const e = sg.entries[i]!;
+  /** Before any node prepares: the patch stage (patch schedules), then the grant timeline (in-place schedules). */
+  begin(): this {
+    if (this.spec.patch) this.applyPatch();
+    this.steps = this.plan.steps();
+    if (this.spec.inPlace) this.startGrants();
+    return this;
+  }
+
+  /** Chooses the patch stage and builds it into the entry subgraph. */
+  private applyPatch(): void {
+    const { plan } = this;
+    const planSteps = plan.steps();
+    const tensors = plan.tensors;
+    const steps: SearchStep[] = planSteps.map((e) => {
       const reg = e.registration;
-      const code = reg && !e.delegate && e.invokes.length === 0 && reg.builtinCode !== BuiltinOperator.CUSTOM ? reg.builtinCode : -1;
-      return { node: e.node, code, inPlace: this.declaredVariant(host.context, e) };
+      const code = reg && !e.delegated && !e.invokesSubgraphs && reg.builtinCode !== BuiltinOperator.CUSTOM ? reg.builtinCode : -1;
+      return { node: e.node, code, spatial: code >= 0 ? this.declaredSpatial(e) : null, inPlace: this.declaredVariant(e) };
     });
-    let decision = this.cache.decision;
-    if (!decision) {
-      decision = this.spec.stage ? this.fixedDecision(steps, sg) : this.searchDecision(steps, sg);
-      this.cache.decision = decision;
-    }
+    const decision = this.spec.stage ? this.fixedDecision(steps) : this.searchDecision(steps);
     const base = {
       nodes: [],
       ops: [],
@@ -158,15 +160,15 @@ export class ScheduleRun {
       return;
     }
     const s = decision.stage;
-    const first = sg.plan.findIndex((i) => sg.entries[i]!.node.index === s.firstNode && !sg.entries[i]!.delegate);
-    const last = sg.plan.findIndex((i) => sg.entries[i]!.node.index === s.lastNode && !sg.entries[i]!.delegate);
+    const first = planSteps.findIndex((e) => e.node.index === s.firstNode && !e.delegated);
+    const last = planSteps.findIndex((e) => e.node.index === s.lastNode && !e.delegated);
     const { lastUsed } = computeLifetimes(
       tensors.length,
       steps.map((st) => st.node),
-      sg.inputs,
-      sg.outputs,
+      plan.inputs,
+      plan.outputs,
     );
-    const built = this.buildStage(host, resolver, steps, first, last, lastUsed, s.tileH, s.tileW);
+    const built = this.buildStage(steps, first, last, lastUsed, s.tileH, s.tileW);
     if (typeof built === 'string') {
       if (this.spec.stage) throw new ScheduleError(`the fixed patch stage cannot run: ${built}`);
       this.patch = {
@@ -206,8 +208,6 @@ export class ScheduleRun {
   }
 
   private buildStage(
-    host: ScheduleHost,
-    resolver: OpResolver,
     steps: readonly SearchStep[],
     first: number,
     last: number,
@@ -215,21 +215,20 @@ export class ScheduleRun {
     tileH: number,
     tileW: number,
   ): PatchStage | string {
-    const { sg } = host;
     if (first < 0 || last < 0 || last < first) return 'the stage nodes are not in the execution plan in order';
-    const graph = stageOf(steps, sg, first, last, lastUsed);
+    const graph = stageOf(steps, this.plan, first, last, lastUsed);
     if (typeof graph === 'string') return graph;
-    const geometry = stageGeometry(graph, sg.tensors, tileH, tileW);
+    const geometry = stageGeometry(graph, this.plan.tensors, tileH, tileW);
     if (typeof geometry === 'string') return geometry;
-    return PatchStage.build({ sg, graph: host.graph, context: host.context, resolver }, graph, geometry, first, last);
+    return PatchStage.build(this.plan, graph, geometry, first, last);
   }
 
-  private searchDecision(steps: readonly SearchStep[], sg: Subgraph): PatchDecision {
+  private searchDecision(steps: readonly SearchStep[]): PatchDecision {
     const r = searchPatchStage({
       steps,
-      tensors: sg.tensors,
-      graphInputs: sg.inputs,
-      graphOutputs: sg.outputs,
+      tensors: this.plan.tensors,
+      graphInputs: this.plan.inputs,
+      graphOutputs: this.plan.outputs,
       recomputeBudget: this.spec.recomputeBudget,
       maxGrid: this.spec.maxGrid,
     });
@@ -247,24 +246,25 @@ export class ScheduleRun {
     };
   }
 
-  private fixedDecision(steps: readonly SearchStep[], sg: Subgraph): PatchDecision {
+  private fixedDecision(steps: readonly SearchStep[]): PatchDecision {
     const f = this.spec.stage!;
+    const { tensors } = this.plan;
     const pos = (node: number) => steps.findIndex((s) => s.node.index === node && s.code >= 0);
     const first = pos(f.firstNode);
     const last = pos(f.lastNode);
     if (first < 0) throw new ScheduleError(`stage.firstNode ${f.firstNode} is not a node of the entry subgraph's plan`);
     if (last < 0) throw new ScheduleError(`stage.lastNode ${f.lastNode} is not a node of the entry subgraph's plan`);
     if (last < first) throw new ScheduleError(`stage.lastNode ${f.lastNode} runs before stage.firstNode ${f.firstNode}`);
-    const { live, lastUsed } = normalLiveBytes({ steps, tensors: sg.tensors, graphInputs: sg.inputs, graphOutputs: sg.outputs });
-    const graph = stageOf(steps, sg, first, last, lastUsed);
+    const { live, lastUsed } = normalLiveBytes({ steps, tensors, graphInputs: this.plan.inputs, graphOutputs: this.plan.outputs });
+    const graph = stageOf(steps, this.plan, first, last, lastUsed);
     if (typeof graph === 'string') throw new ScheduleError(`nodes ${f.firstNode}..${f.lastNode} cannot form a patch stage: ${graph}`);
-    const out = sg.tensors[graph.output]!;
+    const out = tensors[graph.output]!;
     if (f.rows > out.dims[1]! || f.cols > out.dims[2]!)
       throw new ScheduleError(`a ${f.rows}x${f.cols} tile grid does not fit the stage output ${out.dims[1]}x${out.dims[2]}`);
-    const g = stageGeometry(graph, sg.tensors, Math.ceil(out.dims[1]! / f.rows), Math.ceil(out.dims[2]! / f.cols));
+    const g = stageGeometry(graph, tensors, Math.ceil(out.dims[1]! / f.rows), Math.ceil(out.dims[2]! / f.cols));
     if (typeof g === 'string') throw new ScheduleError(`nodes ${f.firstNode}..${f.lastNode} cannot run in ${f.rows}x${f.cols} tiles: ${g}`);
     let totalMacs = 0;
-    for (const s of steps) if (s.code >= 0) totalMacs += nodeMacs(s.code, s.node, sg.tensors);
+    for (const s of steps) if (s.code >= 0) totalMacs += nodeMacs(s.code, s.node, tensors);
     const normalPeak = live.reduce((a, b) => Math.max(a, b), 0);
     return {
       stage: { firstNode: f.firstNode, lastNode: f.lastNode, tileH: g.tileH, tileW: g.tileW },
@@ -276,10 +276,21 @@ export class ScheduleRun {
     };
   }
 
-  /** The kernel's declared in-place variant of an entry (in-place schedules), for the search's estimate. */
-  private declaredVariant(context: TfLiteContext, e: PlanEntry): SearchStep['inPlace'] {
+  /** What the step's kernel declares it does spatially (`Registration.spatial`); a throwing declaration is a reason. */
+  private declaredSpatial(e: ScheduleStep): SearchStep['spatial'] {
+    const reg = e.registration;
+    if (!reg?.spatial) return null;
+    try {
+      return reg.spatial(this.plan.context, e.node);
+    } catch (err) {
+      return `its kernel's spatial() failed: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+
+  /** The kernel's declared in-place variant of a step (in-place schedules), for the search's estimate. */
+  private declaredVariant(e: ScheduleStep): SearchStep['inPlace'] {
     if (!this.spec.inPlace || !e.registration?.inPlaceVariant || !e.registration.useInPlaceVariant) return null;
-    const v = e.registration.inPlaceVariant(context, e.node);
+    const v = e.registration.inPlaceVariant(this.plan.context, e.node);
     return v ? { input: v.input, tempBytes: v.scratchBytes } : null;
   }
 
@@ -289,19 +300,20 @@ export class ScheduleRun {
    * bytes would otherwise stay above the peak that granting every declared variant reaches: elsewhere
    * it would cost time (one channel at a time) and save no arena. `'all'` grants every one that may run.
    */
-  startGrants(lifetimes: ModelLifetimes, entry: number, sg: Subgraph, context: TfLiteContext): void {
-    const life = lifetimes.subgraphs[entry];
+  private startGrants(): void {
+    const life = this.plan.lifetimes();
     if (!life) return;
-    this.timeline = { firstCreated: life.firstCreated, lastUsed: life.lastUsed, stepStart: life.stepStart };
-    this.graphIo = new Set([...Array.from(sg.inputs), ...Array.from(sg.outputs)]);
+    const { tensors } = this.plan;
+    this.timeline = life;
+    this.graphIo = new Set([...Array.from(this.plan.inputs), ...Array.from(this.plan.outputs)]);
     if (this.spec.inPlaceVariants === 'all') return;
     // Live bytes per step (planned tensors; scratch buffers are not known yet), and each declared
     // variant's saving where it may be granted.
-    const n = sg.plan.length;
+    const n = this.steps.length;
     const times = life.stepStart;
     const last = times.length ? times[n - 1]! : 0;
     const delta = new Float64Array(last + 2);
-    for (const t of sg.tensors) {
+    for (const t of tensors) {
       const bytes = plannedBytes(t);
       const a = life.firstCreated[t.index]!;
       const b = life.lastUsed[t.index]!;
@@ -314,14 +326,14 @@ export class ScheduleRun {
     const saving = new Float64Array(n);
     let reachable = 0;
     for (let k = 0; k < n; k++) {
-      const e = sg.entries[sg.plan[k]!]!;
-      const v = this.declaredVariant(context, e);
+      const e = this.steps[k]!;
+      const v = this.declaredVariant(e);
       const live = liveAt[times[k]!]!;
       if (v) {
         const x = e.node.inputs[v.input] ?? -1;
         const y = e.node.outputs[0] ?? -1;
-        const input = x >= 0 ? sg.tensors[x] : undefined;
-        const output = y >= 0 ? sg.tensors[y] : undefined;
+        const input = x >= 0 ? tensors[x] : undefined;
+        const output = y >= 0 ? tensors[y] : undefined;
         if (canGrantInPlaceVariant(input, output, times[k]!, life.firstCreated, life.lastUsed, this.graphIo, new Set()))
           saving[k] = Math.max(0, Math.min(plannedBytes(input!), plannedBytes(output!)) - alignUp(v.tempBytes));
       }
@@ -332,46 +344,48 @@ export class ScheduleRun {
   }
 
   /** After an entry-subgraph node prepared at plan position `step`: grant its in-place variant when it may run. */
-  afterPrepare(context: TfLiteContext, entry: PlanEntry, step: number): void {
-    const reg = entry.registration;
-    if (!this.spec.inPlace || !this.timeline || !reg?.inPlaceVariant || !reg.useInPlaceVariant) return;
+  afterPrepare(step: number): void {
+    const e = this.steps[step];
+    const reg = e?.registration;
+    if (!e || !this.spec.inPlace || !this.timeline || !reg?.inPlaceVariant || !reg.useInPlaceVariant) return;
     if (this.needed && !this.needed.has(step)) return;
-    const v = reg.inPlaceVariant(context, entry.node);
+    const context = this.plan.context;
+    const v = reg.inPlaceVariant(context, e.node);
     if (!v) return;
-    const x = entry.node.inputs[v.input];
-    const y = entry.node.outputs[0];
+    const x = e.node.inputs[v.input];
+    const y = e.node.outputs[0];
     if (x === undefined || y === undefined || x < 0 || y < 0) return;
     const tl = this.timeline;
     const input = context.getTensor(x);
     const output = context.getTensor(y);
     if (!canGrantInPlaceVariant(input, output, tl.stepStart[step]!, tl.firstCreated, tl.lastUsed, this.graphIo, this.taken)) return;
-    reg.useInPlaceVariant(context, entry.node);
+    reg.useInPlaceVariant(context, e.node);
     this.taken.add(x);
     this.grants.push({ step, input: x, output: y, scratchBytes: v.scratchBytes });
   }
 
+  /** The in-place variants granted, for planning. */
+  overwrites(): readonly GrantedOverwrite[] {
+    return this.grants;
+  }
+
   /** After planning: the stage's runner replaces its steps in the run list. */
-  bind(): void {
+  afterPlanning(): void {
     this.stage?.bind();
   }
 
   /** What the schedule did. */
-  report(sg: Subgraph): ScheduleReport {
+  report(): ScheduleReport {
     return {
       name: this.spec.name,
       patch: this.patch,
       inPlace: this.spec.inPlace
         ? this.grants.map((g) => {
-            const e = sg.entries[sg.plan[g.step]!]!;
+            const e = this.steps[g.step]!;
             return { node: e.node.index, op: e.op, input: g.input, output: g.output, scratchBytes: g.scratchBytes };
           })
         : null,
     };
-  }
-
-  /** The original entry a scheduled entry replaced (check reports map tile nodes back to model nodes). */
-  replacement(entry: PlanEntry): PlanEntry | undefined {
-    return this.stage?.replaced.get(entry);
   }
 }
 
@@ -379,8 +393,8 @@ function builtinName(code: number): string {
   return BuiltinOperator[code] ?? `BUILTIN_${code}`;
 }
 
-function stageOf(steps: readonly SearchStep[], sg: Subgraph, first: number, last: number, lastUsed: Int32Array): StageGraph | string {
-  return stageGraphOf(steps, describeSteps(steps, sg.tensors, sg.outputs), first, last, lastUsed, new Set(Array.from(sg.outputs)));
+function stageOf(steps: readonly SearchStep[], plan: SchedulePlan, first: number, last: number, lastUsed: Int32Array): StageGraph | string {
+  return stageGraphOf(steps, describeSteps(steps, plan.tensors, plan.outputs), first, last, lastUsed, new Set(Array.from(plan.outputs)));
 }
 
 export type { StageGeometry };

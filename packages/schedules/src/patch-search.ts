@@ -9,11 +9,17 @@
  * by tile, and tensors live across it) plus the peak of one tile's buffers. In-place steps the kernels
  * declare (`Registration.inPlaceVariant`) are counted when the schedule uses them.
  */
-import { computeLifetimes, type PlanStep } from '../arena/lifetimes.js';
-import { builtinOperatorName } from '../builtin-ops.js';
-import type { Node } from '../kernel/api.js';
-import { AllocationType, type Tensor } from '../kernel/tensor.js';
-import { alignUp, elementSize } from '../types.js';
+import {
+  AllocationType,
+  alignUp,
+  builtinOperatorName,
+  computeLifetimes,
+  elementSize,
+  type Node,
+  type PlanStep,
+  type SpatialBehaviour,
+  type Tensor,
+} from '@micrort/core';
 import { stageGeometry, tileLiveBytes, type StageGeometry, type StageGraph, type StageNode } from './patch-geometry.js';
 import { constantNodes, describeSpatialOp, nodeMacs, type SpatialOp } from './spatial-ops.js';
 
@@ -22,6 +28,8 @@ export interface SearchStep {
   node: Node;
   /** Builtin operator code (-1 when the node cannot be part of a stage: delegate nodes, custom ops). */
   code: number;
+  /** What the node's kernel declares it does spatially (`Registration.spatial`), or null when it declares nothing. */
+  spatial: SpatialBehaviour | string | null;
   /**
    * The in-place variant the node's kernel declares (input position, temporary bytes), when the schedule
    * uses in-place variants; null otherwise.
@@ -128,7 +136,7 @@ export function describeSteps(steps: readonly SearchStep[], tensors: readonly Te
       ? `node ${s.node.index} is not a builtin operator the schedule can tile`
       : constants.nodes.has(k)
         ? 'computes from constants only'
-        : describeSpatialOp(s.code, s.node, tensors, constants.tensors),
+        : describeSpatialOp(builtinOperatorName(s.code), s.spatial, s.node, tensors, constants.tensors),
   );
   return { ops, constantNodes: constants.nodes };
 }

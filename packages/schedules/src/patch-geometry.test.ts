@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator } from '../builtin-ops.js';
-import { Padding } from '../options.js';
-import { TensorType } from '../types.js';
+import { BuiltinOperator, Padding, TensorType } from '@micrort/core';
 import { TestGraph } from './__tests__/graph.js';
 import { stageGeometry, tileLiveBytes, type StageGeometry } from './patch-geometry.js';
 

@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator } from '../builtin-ops.js';
-import { Padding } from '../options.js';
-import { TensorType } from '../types.js';
+import { BuiltinOperator, Padding, TensorType } from '@micrort/core';
 import { TestGraph } from './__tests__/graph.js';
-import { axisPadding, describeSpatialOp, nodeMacs, windowOutSize } from './spatial-ops.js';
+import { axisPadding, nodeMacs, windowOutSize } from './spatial-ops.js';
 
-describe('describeSpatialOp', () => {
+describe("describeSpatialOp over ops-reference's declarations (Registration.spatial)", () => {
   it("CONV_2D SAME: TFLite's padding of the whole tensor, the input zero point as fill, MACs per output", () => {
     const g = new TestGraph();
     const x = g.activation([1, 9, 10, 3], TensorType.INT8, -7);
     const y = g.activation([1, 5, 5, 4]);
     const n = g.conv(x, y, 3, 2, Padding.SAME, 3, 4);
-    const op = describeSpatialOp(g.codes[n]!, g.nodes[n]!, g.tensors);
+    const op = g.describe(n);
     // height 9 → 5 with stride 2: total padding (5-1)*2+3-9 = 2 → 1 before, 1 after; width 10 → 5: 1 → 0 before, 1 after.
     expect(op).toMatchObject({
       kind: 'window',
@@ -28,10 +26,10 @@ describe('describeSpatialOp', () => {
     const x = g.activation([1, 8, 8, 2], TensorType.FLOAT32);
     const y = g.activation([1, 6, 6, 2], TensorType.FLOAT32);
     const n = g.dw(x, y, 3, 1, Padding.VALID, 2);
-    expect(describeSpatialOp(g.codes[n]!, g.nodes[n]!, g.tensors)).toMatchObject({ kind: 'window', fill: null, macsPerOutput: 9 });
+    expect(g.describe(n)).toMatchObject({ kind: 'window', fill: null, macsPerOutput: 9 });
     const z = g.activation([1, 6, 6, 2], TensorType.FLOAT32);
     const m = g.dw(y, z, 3, 1, Padding.SAME, 2);
-    expect(describeSpatialOp(g.codes[m]!, g.nodes[m]!, g.tensors)).toMatchObject({ fill: 0 });
+    expect(g.describe(m)).toMatchObject({ fill: 0 });
   });
 
   it('MAX_POOL_2D pads with the lowest value; AVERAGE_POOL_2D with padding is refused, without is fine', () => {
@@ -40,12 +38,12 @@ describe('describeSpatialOp', () => {
     const y = g.activation([1, 4, 4, 2]);
     const pool = { padding: Padding.SAME, strideH: 2, strideW: 2, filterHeight: 3, filterWidth: 3 };
     const mp = g.op(BuiltinOperator.MAX_POOL_2D, [x], y, pool);
-    expect(describeSpatialOp(g.codes[mp]!, g.nodes[mp]!, g.tensors)).toMatchObject({ kind: 'window', fill: -128 });
+    expect(g.describe(mp)).toMatchObject({ kind: 'window', fill: -128 });
     const ap = g.op(BuiltinOperator.AVERAGE_POOL_2D, [x], y, pool);
-    expect(describeSpatialOp(g.codes[ap]!, g.nodes[ap]!, g.tensors)).toMatch(/averages over the in-image taps only/);
+    expect(g.describe(ap)).toMatch(/averages over the in-image taps only/);
     const z = g.activation([1, 3, 3, 2]);
     const valid = g.op(BuiltinOperator.AVERAGE_POOL_2D, [x], z, { ...pool, padding: Padding.VALID });
-    expect(describeSpatialOp(g.codes[valid]!, g.nodes[valid]!, g.tensors)).toMatchObject({ kind: 'window', fill: null });
+    expect(g.describe(valid)).toMatchObject({ kind: 'window', fill: null });
   });
 
   it('PAD of height and width: shifts and the output zero point; channels only: elementwise; both or batch: refused', () => {
@@ -53,7 +51,7 @@ describe('describeSpatialOp', () => {
     const x = g.activation([1, 4, 4, 2], TensorType.INT8, 5);
     const y = g.activation([1, 5, 7, 2], TensorType.INT8, 5);
     const n = g.op(BuiltinOperator.PAD, [x, g.constant([4, 2], TensorType.INT32, [0, 0, 1, 0, 2, 1, 0, 0])], y, null);
-    expect(describeSpatialOp(g.codes[n]!, g.nodes[n]!, g.tensors)).toEqual({
+    expect(g.describe(n)).toEqual({
       kind: 'pad',
       spatialInputs: [0],
       macsPerOutput: 0,
@@ -65,13 +63,13 @@ describe('describeSpatialOp', () => {
     });
     const z = g.activation([1, 4, 4, 3], TensorType.INT8, 5);
     const c = g.op(BuiltinOperator.PAD, [x, g.constant([4, 2], TensorType.INT32, [0, 0, 0, 0, 0, 0, 0, 1])], z, null);
-    expect(describeSpatialOp(g.codes[c]!, g.nodes[c]!, g.tensors)).toEqual({ kind: 'elementwise', spatialInputs: [0], macsPerOutput: 0 });
+    expect(g.describe(c)).toEqual({ kind: 'elementwise', spatialInputs: [0], macsPerOutput: 0 });
     const w = g.activation([1, 5, 4, 3], TensorType.INT8, 5);
     const both = g.op(BuiltinOperator.PAD, [x, g.constant([4, 2], TensorType.INT32, [0, 0, 1, 0, 0, 0, 0, 1])], w, null);
-    expect(describeSpatialOp(g.codes[both]!, g.nodes[both]!, g.tensors)).toMatch(/pads the channel axis and height or width together/);
+    expect(g.describe(both)).toMatch(/pads the channel axis and height or width together/);
     const v = g.activation([2, 4, 4, 2], TensorType.INT8, 5);
     const batch = g.op(BuiltinOperator.PAD, [x, g.constant([4, 2], TensorType.INT32, [0, 1, 0, 0, 0, 0, 0, 0])], v, null);
-    expect(describeSpatialOp(g.codes[batch]!, g.nodes[batch]!, g.tensors)).toMatch(/input batch 1 differs from output batch 2/);
+    expect(g.describe(batch)).toMatch(/input batch 1 differs from output batch 2/);
   });
 
   it('elementwise: constants may vary along channels only; activations must not be broadcast over height or width', () => {
@@ -79,12 +77,12 @@ describe('describeSpatialOp', () => {
     const x = g.activation([1, 4, 4, 2]);
     const y = g.activation([1, 4, 4, 2]);
     const ok = g.op(BuiltinOperator.ADD, [x, g.constant([2])], y, {});
-    expect(describeSpatialOp(g.codes[ok]!, g.nodes[ok]!, g.tensors)).toMatchObject({ kind: 'elementwise', spatialInputs: [0] });
+    expect(g.describe(ok)).toMatchObject({ kind: 'elementwise', spatialInputs: [0] });
     const spatialConst = g.op(BuiltinOperator.ADD, [x, g.constant([1, 4, 4, 2])], y, {});
-    expect(describeSpatialOp(g.codes[spatialConst]!, g.nodes[spatialConst]!, g.tensors)).toMatch(/varies over height or width/);
+    expect(g.describe(spatialConst)).toMatch(/varies over height or width/);
     const b = g.activation([1, 1, 1, 2]);
     const broadcast = g.op(BuiltinOperator.MUL, [x, b], y, {});
-    expect(describeSpatialOp(g.codes[broadcast]!, g.nodes[broadcast]!, g.tensors)).toMatch(/broadcast over height or width/);
+    expect(g.describe(broadcast)).toMatch(/broadcast over height or width/);
   });
 
   it('refuses non-spatial ops, rank-2 tensors and constant spatial inputs', () => {
@@ -92,11 +90,11 @@ describe('describeSpatialOp', () => {
     const x = g.activation([1, 8]);
     const y = g.activation([1, 8]);
     const n = g.op(BuiltinOperator.RESHAPE, [x], y, null);
-    expect(describeSpatialOp(g.codes[n]!, g.nodes[n]!, g.tensors)).toMatch(/RESHAPE: output \(tensor 1\) has rank 2/);
+    expect(g.describe(n)).toMatch(/RESHAPE: output \(tensor 1\) has rank 2/);
     const c = g.constant([1, 4, 4, 1]);
     const o = g.activation([1, 4, 4, 1]);
     const r = g.op(BuiltinOperator.RELU, [c], o, null);
-    expect(describeSpatialOp(g.codes[r]!, g.nodes[r]!, g.tensors)).toMatch(/is a constant/);
+    expect(g.describe(r)).toMatch(/is a constant/);
   });
 
   it('windowOutSize and axisPadding follow TFLite', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TensorType } from '../types.js';
+import { TensorType } from '@micrort/core';
 import { arenaViews, cropWindow, fillOutside, gatherWindow, scatterTile, type Block } from './tile-copy.js';
 
 /** An arena of int8 with a 3x4x2 source at byte 0 (values 1..24) and room after it. */

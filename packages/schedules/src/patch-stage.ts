@@ -15,22 +15,25 @@
  * The operators' kernels are prepared once, on the tile shapes (every tile has the same shape), reusing
  * the op data `init` gave the original node, so the arena tail is what the normal schedule needs.
  */
-import { BuiltinOperator, builtinOperatorName } from '../builtin-ops.js';
-import { KernelError, MicrortError } from '../errors.js';
-import { NodeImpl, type PlanEntry } from '../graph/graph-node.js';
-import { wrapNodeError, type MicroInterpreterGraph, type Subgraph } from '../graph/micro-graph.js';
-import type { Registration, TfLiteContext } from '../kernel/api.js';
-import { Tensor } from '../kernel/tensor.js';
-import { Padding } from '../options.js';
-import type { OpResolver } from '../resolver/op-resolver.js';
-import { elementSize, type TensorType } from '../types.js';
+import {
+  BuiltinOperator,
+  KernelError,
+  MicrortError,
+  Padding,
+  builtinOperatorName,
+  elementSize,
+  type Node,
+  type Registration,
+  type SchedulePlan,
+  type Tensor,
+  type TensorType,
+  type TfLiteContext,
+} from '@micrort/core';
 import type { StageGeometry, StageGraph, TileBuffer } from './patch-geometry.js';
 import { arenaViews, cropWindow, fillOutside, gatherWindow, scatterTile, type ArenaViews, type Block } from './tile-copy.js';
 
 /** Provider name shown for the schedule's own steps. */
-export const SCHEDULE_PROVIDER = '@micrort/core (patch schedule)';
-
-const NONE = new Int32Array(0);
+export const SCHEDULE_PROVIDER = '@micrort/schedules (patch schedule)';
 
 const enum StepKind {
   Gather = 0,
@@ -41,34 +44,29 @@ const enum StepKind {
 
 interface RunStep {
   kind: StepKind;
-  entry: PlanEntry;
+  node: Node;
+  /** The kernel of a stage operator's tile node (null for the schedule's own steps). */
+  registration: Registration | null;
+  op: string;
   /** Buffer written (gather, crop, node) or read (scatter). */
   buffer: number;
   /** Gather: the stage input; scatter: the stage output. */
   tensor: number;
 }
 
-/** What building a stage needs of the allocation. */
-export interface StageHost {
-  sg: Subgraph;
-  graph: MicroInterpreterGraph;
-  context: TfLiteContext;
-  resolver: OpResolver;
-}
-
 /** A patch stage built into the entry subgraph. */
 export class PatchStage {
   /** Tensor index of each tile buffer. */
   readonly bufferTensors: number[] = [];
-  /** The plan entries of one tile's steps, in order. */
-  readonly entries: PlanEntry[] = [];
-  /** The original entries of the stage's nodes (no longer in the plan), by node index. */
-  readonly replaced = new Map<PlanEntry, PlanEntry>();
-  /** The entry that runs every tile (in the run list after `bind`). */
-  readonly runner: PlanEntry;
+  /** The nodes of one tile's steps, in order. */
+  readonly nodes: Node[] = [];
+  /** The node that runs every tile (in the run list after `bind`). */
+  runner: Node | null = null;
   /** Tile being run. */
   tileRow = 0;
   tileCol = 0;
+  /** Nodes computing from constants only, moved before the stage's steps. */
+  hoistedCount = 0;
   private readonly steps: RunStep[] = [];
   private blocks: Block[] = [];
   private views: ArenaViews[] = [];
@@ -82,8 +80,11 @@ export class PatchStage {
     /** First and last plan positions the stage replaced. */
     readonly first: number,
     readonly last: number,
-    private readonly sg: Subgraph,
-  ) {
+    private readonly plan: SchedulePlan,
+  ) {}
+
+  /** The node that runs every tile: added after the steps, so they keep the indices they had before. */
+  private addRunner(): void {
     const stage = this;
     const registration: Registration = {
       builtinCode: BuiltinOperator.CUSTOM,
@@ -92,153 +93,98 @@ export class PatchStage {
       name: 'PATCH_STAGE',
       invoke: (context) => stage.run(context),
     };
-    const firstNode = graph.nodes[0]!.node.index;
-    const node = new NodeImpl(firstNode, Int32Array.from(graph.inputs), Int32Array.of(graph.output), NONE, null, null);
-    this.runner = {
-      node,
-      registration,
-      op: `PATCH_STAGE (nodes ${graph.nodes.map((n) => n.node.index).join(',')})`,
-      version: 1,
-      declinedBy: [],
-      initialized: true,
-      invokes: NONE,
-    };
+    const graph = this.graph;
+    const op = `PATCH_STAGE (nodes ${graph.nodes.map((n) => n.node.index).join(',')})`;
+    this.runner = this.plan.addNode({ op, inputs: graph.inputs, outputs: [graph.output] }, registration);
   }
 
   /**
-   * Builds the stage into `host.sg`: tensors for the tile buffers, entries for the steps (each operator's
-   * kernel checked with `supports()` on its tile node), and the new execution plan. Returns the reason
-   * when a kernel declines its tile node; the subgraph is then left as it was.
+   * Builds the stage into the entry subgraph through `plan`: tensors for the tile buffers, nodes for the
+   * steps (each operator's tile node served by its kernel when `supports()` accepts it, else by the
+   * next provider), and the new execution plan. Returns the reason when no kernel takes a tile node;
+   * the subgraph is then left as it was.
    */
-  static build(host: StageHost, graph: StageGraph, geometry: StageGeometry, first: number, last: number): PatchStage | string {
-    const { sg } = host;
-    const tensorCount = sg.tensors.length;
-    const entryCount = sg.entries.length;
-    const stage = new PatchStage(graph, geometry, first, last, sg);
-    const undo = (why: string): string => {
-      for (const [orig, inst] of stage.replaced) {
-        if (inst.node.userData === orig.node.userData) orig.initialized = true;
-        else if (inst.initialized) inst.registration?.free?.(host.context, inst.node.userData);
-      }
-      sg.tensors.length = tensorCount;
-      sg.entries.length = entryCount;
-      return why;
-    };
+  static build(plan: SchedulePlan, graph: StageGraph, geometry: StageGeometry, first: number, last: number): PatchStage | string {
+    const mark = plan.mark();
+    const steps = plan.steps();
+    const stage = new PatchStage(graph, geometry, first, last, plan);
     // Tensors of the tile buffers.
     for (const b of geometry.buffers) {
-      const root = sg.tensors[b.root]!;
+      const root = plan.tensors[b.root]!;
       const name = `${root.name || `t${root.index}`} [${b.cropOf === undefined ? 'tile' : 'crop'} ${b.rows}x${b.cols}]`;
-      const t = new Tensor(
-        sg.tensors.length,
-        name,
-        root.type,
-        Int32Array.of(b.batch, b.rows, b.cols, b.channels),
-        root.quantization,
-        false,
-      );
-      sg.tensors.push(t);
-      stage.bufferTensors.push(t.index);
+      const dims = Int32Array.of(b.batch, b.rows, b.cols, b.channels);
+      stage.bufferTensors.push(plan.addTensor({ name, type: root.type, dims, quantization: root.quantization }));
     }
     const tensorOf = (b: number) => stage.bufferTensors[b]!;
-    const add = (entry: PlanEntry) => {
-      sg.entries.push(entry);
-      stage.entries.push(entry);
+    const own = (kind: StepKind, op: string, inputs: number[], outputs: number[], buffer: number, tensor: number) => {
+      const node = plan.addNode({ op, inputs, outputs }, stage.stepRegistration(op));
+      stage.nodes.push(node);
+      stage.steps.push({ kind, node, registration: null, op, buffer, tensor });
     };
-    const ownEntry = (op: string, registration: Registration, inputs: number[], outputs: number[]): PlanEntry => {
-      const node = new NodeImpl(sg.entries.length, Int32Array.from(inputs), Int32Array.from(outputs), NONE, null, null);
-      return { node, registration, op, version: 1, declinedBy: [], initialized: true, invokes: NONE };
-    };
+    const taken = new Set<number>();
     let firstGather = true;
     for (const st of geometry.steps) {
       switch (st.kind) {
-        case 'gather': {
+        case 'gather':
           // The first gather also "creates" the stage output, so it is live from the stage's start.
-          const outs = firstGather ? [tensorOf(st.buffer), graph.output] : [tensorOf(st.buffer)];
+          own(
+            StepKind.Gather,
+            'PATCH_GATHER',
+            [st.tensor],
+            firstGather ? [tensorOf(st.buffer), graph.output] : [tensorOf(st.buffer)],
+            st.buffer,
+            st.tensor,
+          );
           firstGather = false;
-          const e = ownEntry('PATCH_GATHER', stage.stepRegistration('PATCH_GATHER'), [st.tensor], outs);
-          add(e);
-          stage.steps.push({ kind: StepKind.Gather, entry: e, buffer: st.buffer, tensor: st.tensor });
           break;
-        }
-        case 'crop': {
-          const b = geometry.buffers[st.buffer]!;
-          const e = ownEntry('PATCH_CROP', stage.stepRegistration('PATCH_CROP'), [tensorOf(b.cropOf!)], [tensorOf(st.buffer)]);
-          add(e);
-          stage.steps.push({ kind: StepKind.Crop, entry: e, buffer: st.buffer, tensor: -1 });
+        case 'crop':
+          own(StepKind.Crop, 'PATCH_CROP', [tensorOf(geometry.buffers[st.buffer]!.cropOf!)], [tensorOf(st.buffer)], st.buffer, -1);
           break;
-        }
         case 'node': {
           const sn = graph.nodes[st.index]!;
-          const orig = sg.entries[sg.plan[sn.step]!]!;
+          const orig = steps[sn.step]!;
+          const op = `${orig.op} (tile)`;
           const inputs = Array.from(sn.node.inputs, (t, p) => (st.inputs[p]! >= 0 ? tensorOf(st.inputs[p]!) : t));
-          const builtin = sn.op.kind === 'window' ? { ...(sn.node.builtinData as object), padding: Padding.VALID } : sn.node.builtinData;
-          const node = new NodeImpl(
-            sg.entries.length,
-            Int32Array.from(inputs),
-            Int32Array.of(tensorOf(st.output)),
-            sn.node.intermediates,
-            builtin as NodeImpl['builtinData'],
-            sn.node.customInitialData,
-          );
-          const e: PlanEntry = {
-            node,
-            registration: null,
-            op: `${orig.op} (tile)`,
-            version: orig.version,
-            declinedBy: [],
-            initialized: false,
-            invokes: NONE,
-          };
-          add(e);
-          host.graph.current.entry = e;
-          try {
-            const reg = orig.registration!;
-            const answer = reg.supports ? reg.supports(host.context, node) : true;
-            if (answer === true) {
-              e.registration = reg;
-              node.userData = orig.node.userData;
-              orig.initialized = false;
-              e.initialized = true;
-            } else {
-              const res = host.resolver.resolve(sn.code, orig.version, null, host.context, node);
-              if (!res?.registration) {
-                const why = typeof answer === 'string' && answer ? answer : 'declined';
-                return undo(`the kernel of node ${sn.node.index} (${orig.op}) declines its tile node: ${why}`);
-              }
-              e.registration = res.registration;
-              node.userData = res.registration.init ? res.registration.init(host.context, node.builtinData) : undefined;
-              e.initialized = true;
-            }
-          } finally {
-            host.graph.current.entry = null;
+          const builtinData =
+            sn.op.kind === 'window' ? { ...(sn.node.builtinData as object), padding: Padding.VALID } : sn.node.builtinData;
+          const made = plan.addNodeLike(sn.step, {
+            op,
+            inputs,
+            outputs: [tensorOf(st.output)],
+            intermediates: sn.node.intermediates,
+            builtinData: builtinData as Node['builtinData'],
+            customInitialData: sn.node.customInitialData,
+          });
+          if (typeof made === 'string') {
+            plan.rollback(mark);
+            return `the kernel of node ${sn.node.index} (${orig.op}) declines its tile node: ${made}`;
           }
-          stage.replaced.set(orig, e);
-          stage.steps.push({ kind: StepKind.Node, entry: e, buffer: st.output, tensor: -1 });
+          taken.add(sn.step);
+          stage.nodes.push(made.node);
+          stage.steps.push({ kind: StepKind.Node, node: made.node, registration: made.registration, op, buffer: st.output, tensor: -1 });
           break;
         }
-        case 'scatter': {
+        case 'scatter':
           // Its inputs keep the stage inputs and the hoisted nodes' results alive until the last tile.
-          const e = ownEntry(
+          own(
+            StepKind.Scatter,
             'PATCH_SCATTER',
-            stage.stepRegistration('PATCH_SCATTER'),
             [tensorOf(st.buffer), ...graph.inputs, ...graph.kept],
             [graph.output],
+            st.buffer,
+            graph.output,
           );
-          add(e);
-          stage.steps.push({ kind: StepKind.Scatter, entry: e, buffer: st.buffer, tensor: graph.output });
           break;
-        }
       }
     }
-    // Stage nodes that run no kernel in tiles (PAD) are replaced too.
-    for (const sn of graph.nodes) {
-      const orig = sg.entries[sg.plan[sn.step]!]!;
-      if (!stage.replaced.has(orig)) stage.replaced.set(orig, stage.entries[0]!);
-    }
+    // Stage nodes that run no kernel in tiles (PAD) are done by the stage's first step.
+    for (const sn of graph.nodes) if (!taken.has(sn.step)) plan.doneBy(sn.node, stage.nodes[0]!);
+    stage.addRunner();
     // Nodes computing from constants only run once, before the tiles.
-    const hoisted = graph.hoisted.map((k) => sg.plan[k]!);
+    const order = steps.map((s) => s.node.index);
+    const hoisted = graph.hoisted.map((k) => order[k]!);
     stage.hoistedCount = hoisted.length;
-    sg.plan = [...sg.plan.slice(0, first), ...hoisted, ...stage.entries.map((e) => e.node.index), ...sg.plan.slice(last + 1)];
+    plan.setPlan([...order.slice(0, first), ...hoisted, ...stage.nodes.map((n) => n.index), ...order.slice(last + 1)]);
     return stage;
   }
 
@@ -255,13 +201,10 @@ export class PatchStage {
     };
   }
 
-  /** Nodes computing from constants only, moved before the stage's steps. */
-  hoistedCount = 0;
-
   /** Plan positions of one tile's steps in the scheduled plan. */
   get planRange(): [number, number] {
     const from = this.first + this.hoistedCount;
-    return [from, from + this.entries.length - 1];
+    return [from, from + this.nodes.length - 1];
   }
 
   /**
@@ -269,8 +212,7 @@ export class PatchStage {
    * replaced by its runner.
    */
   bind(): void {
-    const sg = this.sg;
-    const tensors = sg.tensors;
+    const tensors = this.plan.tensors;
     const byType = new Map<TensorType, ArenaViews>();
     const viewsOf = (t: Tensor): ArenaViews => {
       let v = byType.get(t.type);
@@ -293,8 +235,7 @@ export class PatchStage {
     this.outputBlock = blockOf(tensors[this.graph.output]!);
     this.outputViews = viewsOf(tensors[this.graph.output]!);
     const [from, to] = this.planRange;
-    const list = sg.plan.map((i) => sg.entries[i]!);
-    sg.runList = [...list.slice(0, from), this.runner, ...list.slice(to + 1)];
+    this.plan.runInstead(from, to, this.runner!);
   }
 
   /** Runs every tile (the runner's invoke). Allocates nothing. */
@@ -316,9 +257,9 @@ export class PatchStage {
               break;
             case StepKind.Node:
               try {
-                st.entry.registration!.invoke(context, st.entry.node);
+                st.registration!.invoke(context, st.node);
               } catch (e) {
-                throw e instanceof KernelError ? e : wrapNodeError(e, st.entry, 'invoke', this.sg.index);
+                throw tileNodeError(e, st);
               }
               this.fill(st.buffer);
               break;
@@ -390,4 +331,16 @@ export class PatchStage {
     const last = this.graph.nodes[this.graph.nodes.length - 1]!.node.index;
     return `nodes ${first}-${last} (${[...counts].map(([k, v]) => (v > 1 ? `${k} ×${v}` : k)).join(', ')})`;
   }
+}
+
+/**
+ * The error of a failing tile node, attributed to it: typed errors pass through; anything else (a
+ * native error, a bare MicrortError) becomes a KernelError naming the tile node, with the cause kept.
+ */
+function tileNodeError(e: unknown, st: RunStep): Error {
+  if (e instanceof KernelError || (e instanceof MicrortError && e.constructor !== MicrortError)) return e;
+  const msg = e instanceof MicrortError ? e.message : e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  const err = new KernelError(st.op, st.node.index, `invoke failed: ${msg}`);
+  (err as { cause?: unknown }).cause = e;
+  return err;
 }

@@ -11,7 +11,13 @@
  * | `patch`         | the first stage of spatial operators runs tile by tile (patch-based inference) |
  * | `patch+inplace` | both                                                                           |
  */
-import { ScheduleError } from '../errors.js';
+import { MicrortError } from '@micrort/core';
+
+/**
+ * A schedule option cannot be honoured: an unknown schedule name, a bad recompute budget, or a fixed
+ * patch stage whose nodes cannot run tile by tile (the message says which node and why).
+ */
+export class ScheduleError extends MicrortError {}
 
 /** Names of the schedules. */
 export type ScheduleName = 'normal' | 'inplace' | 'patch' | 'patch+inplace';

@@ -5,7 +5,7 @@
  * with `copyWithin` (one native memmove each) and fills use `fill` on a typed view of the arena, so
  * nothing allocates. Offsets are in bytes; every row segment is a whole number of pixels.
  */
-import { TensorType, makeTypedView, type TensorData } from '../types.js';
+import { TensorType, makeTypedView, type TensorData } from '@micrort/core';
 
 /** Views of the arena: bytes, and elements of one type (for fills). */
 export interface ArenaViews {

@@ -1,20 +1,46 @@
 /**
- * Hand-made stage graphs for the schedule tests: tensors (constants bound to data) and nodes, with the
- * spatial ops described the way the search describes them.
+ * Hand-made stage graphs for the schedule tests: tensors (constants bound to data) and nodes, each with
+ * what ops-reference's kernel for its op declares it does spatially (`Registration.spatial`), described
+ * the way the search describes them.
  */
-import { NodeImpl } from '../../graph/graph-node.js';
-import { AllocationType, Tensor } from '../../kernel/tensor.js';
-import { BuiltinOperator } from '../../builtin-ops.js';
-import { Padding } from '../../options.js';
-import { TensorType, elementSize } from '../../types.js';
+import {
+  AllocationType,
+  BuiltinOperator,
+  Padding,
+  Tensor,
+  TensorType,
+  builtinOperatorName,
+  elementSize,
+  type Node,
+  type SpatialBehaviour,
+  type TfLiteContext,
+} from '@micrort/core';
+import { referenceKernels } from '@micrort/ops-reference';
 import type { StageGraph, StageNode } from '../patch-geometry.js';
+import type { SearchStep } from '../patch-search.js';
 import { describeSpatialOp } from '../spatial-ops.js';
+
+/** A node of the test graph (what the schedule reads of a Node). */
+function node(index: number, inputs: number[], outputs: number[], builtinData: object | null): Node {
+  return {
+    index,
+    inputs: Int32Array.from(inputs),
+    outputs: Int32Array.from(outputs),
+    intermediates: new Int32Array(0),
+    temporaries: new Int32Array(0),
+    builtinData: builtinData as Node['builtinData'],
+    customInitialData: null,
+    userData: undefined,
+  };
+}
 
 /** A small graph under construction. */
 export class TestGraph {
   readonly tensors: Tensor[] = [];
-  readonly nodes: NodeImpl[] = [];
+  readonly nodes: Node[] = [];
   readonly codes: number[] = [];
+  /** A context whose getTensor reads this graph (what kernels' `spatial()` use). */
+  readonly context = { getTensor: (i: number) => this.tensors[i]! } as unknown as TfLiteContext;
 
   activation(shape: number[], type = TensorType.INT8, zeroPoint = 3): number {
     const t = new Tensor(
@@ -39,11 +65,25 @@ export class TestGraph {
   }
 
   op(code: BuiltinOperator, inputs: number[], output: number, options: object | null): number {
-    this.nodes.push(
-      new NodeImpl(this.nodes.length, Int32Array.from(inputs), Int32Array.of(output), new Int32Array(0), options as never, null),
-    );
+    this.nodes.push(node(this.nodes.length, inputs, [output], options));
     this.codes.push(code);
     return this.nodes.length - 1;
+  }
+
+  /** What ops-reference's kernel for node `k`'s op declares (null: it declares nothing). */
+  spatial(k: number): SpatialBehaviour | string | null {
+    const reg = referenceKernels.find((r) => r.builtinCode === this.codes[k]);
+    return reg?.spatial ? reg.spatial(this.context, this.nodes[k]!) : null;
+  }
+
+  /** Node `k` described as the search describes it. */
+  describe(k: number) {
+    return describeSpatialOp(builtinOperatorName(this.codes[k]!), this.spatial(k), this.nodes[k]!, this.tensors);
+  }
+
+  /** The search's steps for every node. */
+  steps(): SearchStep[] {
+    return this.nodes.map((node, k) => ({ node, code: this.codes[k]!, spatial: this.spatial(k), inPlace: null }));
   }
 
   conv(x: number, out: number, k: number, stride: number, padding: Padding, cin: number, cout: number, dilation = 1): number {
@@ -71,7 +111,7 @@ export class TestGraph {
   stage(first: number, last: number, inputs: number[], output: number): StageGraph {
     const nodes: StageNode[] = [];
     for (let k = first; k <= last; k++) {
-      const op = describeSpatialOp(this.codes[k]!, this.nodes[k]!, this.tensors);
+      const op = this.describe(k);
       if (typeof op === 'string') throw new Error(op);
       nodes.push({ step: k, node: this.nodes[k]!, code: this.codes[k]!, op });
     }
