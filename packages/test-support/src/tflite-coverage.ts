@@ -171,7 +171,7 @@ export function tfliteCoverageMarkdown(results: readonly ComboCoverage[], comman
     'Types: `f32` float32, `f16` float16, `bf16` bfloat16, `f64` float64, `i4`/`i8`/`i16`/`i32`/`i64` signed and `u8`/`u16`/`u32`/`u64` ' +
       'unsigned integers, `c64`/`c128` complex, `str` string, `res` resource; `i8×8` eight inputs of one type; `-` an omitted ' +
       'optional input; (hybrid) float activations × quantized weights. An op or combination marked ² is not in TFLite 2.9 ' +
-      '(the oracle; tflite-op-set.test.ts checks that 2.9 refuses it).',
+      '(the oracle; tflite-op-set.test.ts checks that 2.9 refuses it) and runs in LiteRT.js 2.5.3 (benchmarks/src/tflite-op-set.litert.test.ts).',
     '',
     '| op | versions | kernel | micrort prepares | micrort lacks |',
     '|---|---|---|---|---|',

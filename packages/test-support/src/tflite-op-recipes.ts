@@ -540,7 +540,7 @@ function dataOp(
   inShape: number[],
   outShape: number[],
   aux: (r: RecipeBuilder, c: TypeCombo) => number[],
-  o: { options?: object; rawOptions?: RawOptionField[]; outQSameAsIn?: boolean } = {},
+  o: { options?: object; rawOptions?: RawOptionField[] } = {},
 ): Recipe {
   return (r, c) => {
     const t = ti(c, 0);

@@ -1,17 +1,28 @@
 /**
  * TFLite's op set as data: every `AddBuiltin(BuiltinOperator_X, Register_X(), min_version,
  * max_version)` and `AddCustom(name, …)` of `tflite::ops::builtin::BuiltinOpResolver`
- * (tensorflow/lite/core/kernels/register.cc, tensorflow/tensorflow at
- * 0314b97f5952b2e5188ffd0f540bd53012d7aa97: 158 builtins and 4 custom ops), and for each op the
- * input/output type combinations its kernel's Prepare/Eval accepts.
+ * (tensorflow/lite/core/kernels/register.cc of tensorflow/tensorflow at
+ * 0314b97f5952b2e5188ffd0f540bd53012d7aa97: 158 builtins and 4 custom ops, in its order), and for each
+ * op the input/output tensor-type combinations its kernel's Prepare/Eval accepts. A
+ * combination is one type per input position (`null`: an optional input left out) and one per output.
  *
- * Where the types come from: each op's kernel file (`source`, under tensorflow/lite/kernels/, read with
- * the search tool at the commit named beside it) — its `switch (input->type)`, `TF_LITE_ENSURE_TYPES_EQ`
- * and `kTfLiteInt8 …` branches — cross-checked against TFLite 2.9's C library (the tfjs-tflite-node
- * oracle): every combination not marked `after29` runs there (tflite-op-set.test.ts in ops-reference
- * builds each op's recipe from tflite-op-recipes.ts and runs it), and every one marked `after29` is
- * refused there. A combination is one type per input position (`null`: an optional input left out)
- * and one per output.
+ * Where the types come from, per op (`source` names the kernel file under tensorflow/lite/kernels/;
+ * `@commit` where the revision read with the search tool is pinned):
+ * - the kernel's own type checks — its `switch (input->type)`, `TF_LITE_ENSURE_TYPES_EQ`, `kTfLiteInt8 …`
+ *   branches — read in the source, and quoted back by the runtimes below when they refuse a type;
+ * - TFLite 2.9's C library (the tfjs-tflite-node oracle): each op's recipe (tflite-op-recipes.ts) was
+ *   built for every element type and index type and run; what 2.9 runs is listed, and
+ *   tflite-op-set.test.ts keeps checking that it runs every combination not marked `after29`;
+ * - current LiteRT (LiteRT.js 2.5.3, built from TFLite's kernels — its errors cite
+ *   third_party/tensorflow/lite/kernels/*.cc): a combination 2.9 refuses is listed, marked `after29`
+ *   with what 2.9 says, when LiteRT.js runs it; benchmarks' tflite-op-set.litert.test.ts keeps checking
+ *   that it runs every one of them, and tflite-op-set.test.ts that 2.9 refuses them. LiteRT.js hands float
+ *   ops to XNNPACK, so float16 activations are listed only where the kernel's own type check names
+ *   float16 (CONCATENATION, FLOOR) or XNNPACK has no such operator (gathers, comparisons, data movement);
+ *   float16 arithmetic that runs in LiteRT.js through XNNPACK alone is not a TFLite kernel type.
+ * Types both runtimes refuse are not listed (e.g. STRIDED_SLICE int64 indices, CAST uint64, PACK bool).
+ * Where 2.9 took more than the current kernel (WHERE's float16/float64/int16… conditions), the current
+ * kernel wins and the op's comment says so.
  *
  * `hybrid` marks TFLite's hybrid kernels: float32 activations × int8/uint8 (or int4) weights,
  * dequantized on the fly (the converter's dynamic-range quantization). `condition` says when a kernel
@@ -195,14 +206,14 @@ export const TFLITE_OPS: readonly TfliteOp[] = [
     c(['float32', 'uint8', 'uint8', 'float32', 'float32'], ['float32'], { hybrid: true }),
   ]),
   // basic_rnn.cc: float32, or hybrid float32 × int8/uint8 weights (input, weights, recurrent weights, bias, hidden state).
-  B('RNN', [1, 3], 'basic_rnn.cc', rnnTypes(5)),
+  B('RNN', [1, 3], 'basic_rnn.cc', rnnTypes()),
   // bidirectional_sequence_rnn.cc: forward and backward cells, float32 or hybrid.
   B('BIDIRECTIONAL_SEQUENCE_RNN', [1, 3], 'bidirectional_sequence_rnn.cc', [
     c(['float32', ...rnnSide('float32'), ...rnnSide('float32'), null, null, null], ['float32', 'float32']),
     c(['float32', ...rnnSide('int8'), ...rnnSide('int8'), null, null, null], ['float32', 'float32'], { hybrid: true }),
     c(['float32', ...rnnSide('uint8'), ...rnnSide('uint8'), null, null, null], ['float32', 'float32'], { hybrid: true }),
   ]),
-  B('UNIDIRECTIONAL_SEQUENCE_RNN', [1, 3], 'unidirectional_sequence_rnn.cc', rnnTypes(5)),
+  B('UNIDIRECTIONAL_SEQUENCE_RNN', [1, 3], 'unidirectional_sequence_rnn.cc', rnnTypes()),
   // embedding_lookup.cc: int32 ids; the value's rows copied for any type of a fixed size (and strings) or dequantized (hybrid:
   // int8/uint8/int4 value, float32 output); 2.9 copied only float32/int8/uint8.
   B('EMBEDDING_LOOKUP', [1, 3], 'embedding_lookup.cc', [
@@ -533,15 +544,21 @@ export const TFLITE_OPS: readonly TfliteOp[] = [
   B('SIN', [1, 1], 'elementwise.cc @0211eb0', same(1, ['float32'])),
   B('COS', [1, 1], 'elementwise.cc @0211eb0', same(1, ['float32'])),
   // transpose_conv.cc: int32 output shape; float32 (bias optional); uint8; int8 (int32 bias); int16 × int8 weights (int64 bias).
-  B('TRANSPOSE_CONV', [1, 4], 'transpose_conv.cc', [
-    c(['int32', 'float32', 'float32', null], ['float32']),
-    c(['int32', 'float32', 'float32', 'float32'], ['float32']),
-    c(['int32', 'uint8', 'uint8', null], ['uint8']),
-    c(['int32', 'int8', 'int8', null], ['int8'], { condition: 'weight zero points 0' }),
-    c(['int32', 'int8', 'int8', 'int32'], ['int8'], { condition: 'weight zero points 0' }),
-    c(['int32', 'int8', 'int16', 'int64'], ['int16'], { condition: 'zero points 0' }),
-    c(['int32', 'int8', 'float32', null], ['float32'], { hybrid: true, ...A29('weights->type != input->type') }),
-  ]),
+  B(
+    'TRANSPOSE_CONV',
+    [1, 4],
+    'transpose_conv.cc',
+    [
+      c(['int32', 'float32', 'float32', null], ['float32']),
+      c(['int32', 'float32', 'float32', 'float32'], ['float32']),
+      c(['int32', 'uint8', 'uint8', null], ['uint8']),
+      c(['int32', 'int8', 'int8', null], ['int8'], { condition: 'weight zero points 0' }),
+      c(['int32', 'int8', 'int8', 'int32'], ['int8'], { condition: 'weight zero points 0' }),
+      c(['int32', 'int8', 'int16', 'int64'], ['int16'], { condition: 'zero points 0' }),
+      c(['int32', 'int8', 'float32', null], ['float32'], { hybrid: true, ...A29('weights->type != input->type') }),
+    ],
+    { note: 'the hybrid combination is known from LiteRT.js only, where XNNPACK may be what runs it' },
+  ),
   // tile.cc: int32/int64 multiples; float32, uint8, int8, int32, int64, bool, string; later int16 and any fixed size.
   B('TILE', [1, 3], 'tile.cc', [
     ...cross(['float32', 'uint8', 'int8', 'int32', 'int64', 'bool', 'string'], I32_64, (t, i) => [t, i]),
@@ -972,7 +989,8 @@ export const TFLITE_OPS: readonly TfliteOp[] = [
     ]),
     { after29: NEW_OP },
   ),
-  // numeric_verify.cc: a quantized (uint8, int8, int16) or float16 input against a float32 reference.
+  // numeric_verify.cc: a quantized (uint8, int8, int16) or float16 input against a float32 reference; one float32 output
+  // (TFLite 2.9 checks NumOutputs == 1; an older revision, @0406598, had none).
   C(
     'NumericVerify',
     'numeric_verify.cc',
@@ -1012,7 +1030,7 @@ function bidiLstm(w: DType): (DType | null)[] {
 }
 
 /** RNN, UNIDIRECTIONAL_SEQUENCE_RNN: float32, or hybrid with int8/uint8 weights. */
-function rnnTypes(_n: number): TypeCombo[] {
+function rnnTypes(): TypeCombo[] {
   return [
     c(['float32', 'float32', 'float32', 'float32', 'float32'], ['float32']),
     c(['float32', 'int8', 'int8', 'float32', 'float32'], ['float32'], { hybrid: true }),
