@@ -571,6 +571,9 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
   ],
 };
 
+/** The known gaps: whole ops, and type combinations of the ops micrort has. */
+const KNOWN_TFLITE_GAPS = { missingOps: MISSING_OPS, missingTypes: MISSING_TYPES } as const;
+
 const DOC = join(REPO_ROOT, 'docs', 'tflite-coverage.md');
 const COMMAND = 'pnpm coverage:tflite';
 
@@ -587,7 +590,8 @@ function gaps(): { key: string; kind: GapKind; listed?: string; why: string }[] 
     for (const c of cs) {
       if (c.prepares) continue;
       const label = comboLabel(c.combo);
-      const listed = MISSING_OPS[name] ?? MISSING_TYPES[name]?.find((g) => g.combos.includes(label))?.reason;
+      const listed =
+        KNOWN_TFLITE_GAPS.missingOps[name] ?? KNOWN_TFLITE_GAPS.missingTypes[name]?.find((g) => g.combos.includes(label))?.reason;
       out.push({ key: `${name} ${label}`, kind: gapKind(c, covered), ...(listed ? { listed } : {}), why: c.reason ?? '' });
     }
   }
@@ -600,13 +604,13 @@ const all = gaps();
 function knownGapLines(): string[] {
   const kindOf = (reason: string): GapKind => (reason === HYBRID ? 'hybrid' : reason === STRING ? 'string' : 'missing type');
   const count = (k: GapKind) => all.filter((g) => g.kind === k && g.listed).length;
-  const lines = [`  missing op (${Object.keys(MISSING_OPS).length} ops, ${count('missing op')} combinations):`];
+  const lines = [`  missing op (${Object.keys(KNOWN_TFLITE_GAPS.missingOps).length} ops, ${count('missing op')} combinations):`];
   const byReason = new Map<string, string[]>();
-  for (const [op, why] of Object.entries(MISSING_OPS)) byReason.set(why, [...(byReason.get(why) ?? []), op]);
+  for (const [op, why] of Object.entries(KNOWN_TFLITE_GAPS.missingOps)) byReason.set(why, [...(byReason.get(why) ?? []), op]);
   for (const [why, ops] of byReason) lines.push(`    ${why}: ${ops.join(', ')}`);
   for (const k of ['missing type', 'hybrid', 'string'] as GapKind[]) {
     lines.push(`  ${k} (${count(k)} combinations):`);
-    for (const [op, groups] of Object.entries(MISSING_TYPES))
+    for (const [op, groups] of Object.entries(KNOWN_TFLITE_GAPS.missingTypes))
       for (const g of groups) if (kindOf(g.reason) === k) lines.push(`    ${op}: ${g.reason} — ${g.combos.join('; ')}`);
   }
   return lines;
@@ -616,7 +620,7 @@ console.log(
   [
     `TFLite op coverage: ${summary.opsPartial}/${summary.ops} ops prepare at least one type combination, ${summary.opsComplete}/${summary.ops} every one; ` +
       `${summary.combosCovered}/${summary.combos} type combinations (${summary.builtins} builtins + ${summary.customs} custom ops).`,
-    'Known gaps (KNOWN_TFLITE_GAPS = MISSING_OPS + MISSING_TYPES), by kind:',
+    'Known gaps (KNOWN_TFLITE_GAPS), by kind:',
     ...knownGapLines(),
   ].join('\n'),
 );
@@ -639,27 +643,31 @@ describe("TFLite's BuiltinOpResolver op set", () => {
   it('the known-gap lists name only ops and combinations of the set', () => {
     const ops = new Map(TFLITE_OPS.map((o) => [tfliteResolverKey(o), new Set(o.types.map(comboLabel))]));
     const unknown = [
-      ...Object.keys(MISSING_OPS).filter((k) => !ops.has(k)),
-      ...Object.entries(MISSING_TYPES).flatMap(([k, gs]) =>
+      ...Object.keys(KNOWN_TFLITE_GAPS.missingOps).filter((k) => !ops.has(k)),
+      ...Object.entries(KNOWN_TFLITE_GAPS.missingTypes).flatMap(([k, gs]) =>
         gs.flatMap((g) => g.combos.filter((c) => !ops.get(k)?.has(c)).map((c) => `${k} ${c}`)),
       ),
     ];
-    expect(unknown, 'stale entries of MISSING_OPS/MISSING_TYPES').toEqual([]);
+    expect(unknown, 'stale entries of KNOWN_TFLITE_GAPS').toEqual([]);
   });
 
   it('every op and type combination micrort does not prepare is a known gap', () => {
     const unlisted = all.filter((g) => !g.listed).map((g) => `${g.key} [${g.kind}] — ${g.why}`);
-    expect(unlisted, 'gaps not in MISSING_OPS/MISSING_TYPES (implement them, or list them with a reason)').toEqual([]);
+    expect(unlisted, 'gaps not in KNOWN_TFLITE_GAPS (implement them, or list them with a reason)').toEqual([]);
   });
 
   it('no listed gap prepares now (remove the entries that were filled)', () => {
     const filled = [
-      ...Object.keys(MISSING_OPS).filter((k) => byOp.get(TFLITE_OPS.find((o) => tfliteResolverKey(o) === k)!)?.some((c) => c.prepares)),
+      ...Object.keys(KNOWN_TFLITE_GAPS.missingOps).filter((k) =>
+        byOp.get(TFLITE_OPS.find((o) => tfliteResolverKey(o) === k)!)?.some((c) => c.prepares),
+      ),
       ...results
-        .filter((r) => r.prepares && MISSING_TYPES[tfliteResolverKey(r.op)]?.some((g) => g.combos.includes(comboLabel(r.combo))))
+        .filter(
+          (r) => r.prepares && KNOWN_TFLITE_GAPS.missingTypes[tfliteResolverKey(r.op)]?.some((g) => g.combos.includes(comboLabel(r.combo))),
+        )
         .map((r) => r.key),
     ];
-    expect(filled, 'listed gaps that micrort prepares now: remove them from MISSING_OPS/MISSING_TYPES').toEqual([]);
+    expect(filled, 'listed gaps that micrort prepares now: remove them from KNOWN_TFLITE_GAPS').toEqual([]);
   });
 
   it(`docs/tflite-coverage.md is current (${COMMAND} writes it)`, () => {
