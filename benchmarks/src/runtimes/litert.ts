@@ -85,6 +85,10 @@ const ELEMENT_TYPES: Readonly<Record<number, string>> = {
   7: 'int16',
   9: 'int8',
   10: 'float16',
+  11: 'float64',
+  13: 'uint64',
+  16: 'uint32',
+  17: 'uint16',
 };
 
 let loaded: Promise<{ litert: LiteRtModule; build: string; version: string }> | null = null;
@@ -114,7 +118,13 @@ function loadOnce(): Promise<{ litert: LiteRtModule; build: string; version: str
       const module = { exports: {} as unknown };
       wrapper(module.exports, createRequire(file), module, file, dirname(file));
       g['ModuleFactory'] = module.exports;
-      g['Module'] = { wasmBinary: readFileSync(file.replace(/\.js$/, '.wasm')) };
+      // Emscripten's log functions write through process.stdout/stderr (its default console.error is bound at
+      // load time, out of reach of withCapturedStderr under a test runner's console).
+      g['Module'] = {
+        wasmBinary: readFileSync(file.replace(/\.js$/, '.wasm')),
+        print: (text: string) => process.stdout.write(`${text}\n`),
+        printErr: (text: string) => process.stderr.write(`${text}\n`),
+      };
     };
     const litert = (await import('@litertjs/core')) as unknown as LiteRtModule;
     await litert.loadLiteRt(`${wasmDir}/`);

@@ -33,6 +33,7 @@ export type {
   SparseIndexArrayDef,
   DimensionMetadataDef,
   MetadataDef,
+  RawOptionField,
   SignatureDefDef,
   SignatureTensorDef,
 } from './model/model-def.js';
