@@ -18,11 +18,12 @@ import {
   poolScratch,
   usePoolInPlaceVariant,
 } from './pooling-in-place.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'AVERAGE_POOL_2D';
 
 function prepare(context: TfLiteContext, node: Node): void {
-  node.userData = preparePooling(OP, context, node);
+  preparePooling(OP, context, node);
 }
 
 /** Float32 average pool; sums and the division are rounded to float32 as in C. */
@@ -90,7 +91,7 @@ function averagePoolInt(d: PoolingOpData, input: NumberArray, output: NumberArra
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as PoolingOpData;
+  const d = opData<PoolingOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!);
   const output = context.getEvalTensor(node.outputs[0]!);
   if (d.inPlaceScratch >= 0) {
@@ -103,7 +104,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** AVERAGE_POOL_2D registration: float32, int8, int16, uint8 (op versions 1..3). */
-export const AVERAGE_POOL_2D: Registration = {
+export const AVERAGE_POOL_2D: Registration<PoolingOpData> = {
   builtinCode: BuiltinOperator.AVERAGE_POOL_2D,
   version: 3,
   provider: PROVIDER,

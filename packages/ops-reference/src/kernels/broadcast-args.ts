@@ -8,8 +8,9 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { int64Low32At, requireSameTypeAs, requireTypeIn, setInt64FromInt32, typeSupport } from './data-common.js';
+import { int64Low32At, requireSameTypeAs, setInt64FromInt32, typeSupport } from './data-common.js';
 import { shapeString } from './transpose-common.js';
+import { expectType } from '@micrort/kernel-support';
 
 const OP = 'BROADCAST_ARGS';
 const TYPES = [TensorType.INT32, TensorType.INT64] as const;
@@ -27,7 +28,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const shape1 = getInput(context, node, 0, OP);
   const shape2 = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  requireTypeIn(OP, node, shape1, 'shape 1', TYPES);
+  expectType(OP, node, 'shape 1', shape1, TYPES);
   requireSameTypeAs(OP, node, shape2, 'shape 2', shape1, 'shape 1');
   requireSameTypeAs(OP, node, output, 'output', shape1, 'shape 1');
   for (const [t, what] of [

@@ -7,7 +7,7 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireSameTypeAs, requireShape, requireTypeIn } from './data-common.js';
+import { requireSameTypeAs, requireShape } from './data-common.js';
 import {
   type ElementLayout,
   type NumberArray,
@@ -18,6 +18,7 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
+import { expectType } from '@micrort/kernel-support';
 
 const OP = 'BROADCAST_TO';
 /** TFLM's kMaxDims. */
@@ -39,7 +40,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = getOutput(context, node, 0, OP);
   const layout = elementLayout(input.type, OP, node);
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
-  requireTypeIn(OP, node, shapeTensor, 'shape', [TensorType.INT32, TensorType.INT64]);
+  expectType(OP, node, 'shape', shapeTensor, [TensorType.INT32, TensorType.INT64]);
   if (shapeTensor.dims.length !== 1)
     throw new KernelError(OP, node.index, `shape (tensor ${shapeTensor.index}) must be 1-D, got ${shapeString(shapeTensor.dims)}`);
   const shape = readConstantIndexTensor(shapeTensor, OP, node, 'shape');

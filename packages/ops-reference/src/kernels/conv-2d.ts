@@ -25,13 +25,11 @@ import {
   conv2dTensors,
   conv2dTypeProblem,
   emptyGeometry,
-  emptyOutputParams,
   finishConvGeometry,
-  prepareConvOutputStage,
   type ConvGeometry,
-  type ConvOutputParams,
 } from './conv-common.js';
 import { convFloat, convInt16, convInt8, convUint8 } from './conv-2d-eval.js';
+import { type ConvOutputParams, emptyOutputParams, prepareConvOutputStage } from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
 /** CONV_2D filters are quantized along dimension 0 (output channels). */

@@ -10,16 +10,13 @@ import {
   multiplyByQuantizedMultiplierInt64,
   type Node,
 } from '@micrort/core';
+import { Int64Words, endTap, firstTap, int64At } from './conv-common.js';
 import {
-  Int64Words,
+  calculateActivationRangeFloat,
   computeOutSize,
   computePaddingHeightWidth,
-  endTap,
-  firstTap,
-  floatActivationRange,
-  int64At,
   populateConvolutionQuantizationParams,
-} from './conv-common.js';
+} from '@micrort/kernel-support';
 
 const node: Node = {
   index: 7,
@@ -197,11 +194,11 @@ describe('requantization used by the kernels (cross-check with BigInt)', () => {
   });
 });
 
-describe('floatActivationRange', () => {
+describe('calculateActivationRangeFloat', () => {
   it('uses float lowest()/max() for the open ends, as TFLM CalculateActivationRange<float>', () => {
-    expect(floatActivationRange(ActivationFunctionType.NONE)).toEqual([-3.4028234663852886e38, 3.4028234663852886e38]);
-    expect(floatActivationRange(ActivationFunctionType.RELU)).toEqual([0, 3.4028234663852886e38]);
-    expect(floatActivationRange(ActivationFunctionType.RELU6)).toEqual([0, 6]);
-    expect(floatActivationRange(ActivationFunctionType.RELU_N1_TO_1)).toEqual([-1, 1]);
+    expect(calculateActivationRangeFloat(ActivationFunctionType.NONE)).toEqual([-3.4028234663852886e38, 3.4028234663852886e38]);
+    expect(calculateActivationRangeFloat(ActivationFunctionType.RELU)).toEqual([0, 3.4028234663852886e38]);
+    expect(calculateActivationRangeFloat(ActivationFunctionType.RELU6)).toEqual([0, 6]);
+    expect(calculateActivationRangeFloat(ActivationFunctionType.RELU_N1_TO_1)).toEqual([-1, 1]);
   });
 });

@@ -27,19 +27,16 @@ import { PROVIDER } from '../provider.js';
 import {
   Int64Words,
   checkPaddingAndActivation,
-  checkPositive,
   checkStridesAndDilations,
   conv2dTensors,
   conv2dTypeProblem,
   emptyGeometry,
-  emptyOutputParams,
   finishConvGeometry,
-  prepareConvOutputStage,
   type ConvGeometry,
-  type ConvOutputParams,
 } from './conv-common.js';
 import { depthwiseConvFloat, depthwiseConvInt16, depthwiseConvInt8, depthwiseConvUint8 } from './depthwise-conv-2d-eval.js';
 import { depthwiseInPlaceFloat, depthwiseInPlaceInt16, depthwiseInPlaceInt8, depthwiseInPlaceUint8 } from './depthwise-conv-2d-in-place.js';
+import { type ConvOutputParams, emptyOutputParams, expectPositive, prepareConvOutputStage } from '@micrort/kernel-support';
 
 const OP = 'DEPTHWISE_CONV_2D';
 /** Depthwise filters are quantized along dimension 3 (output channels). */
@@ -71,7 +68,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (!params) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
   const { input, filter, bias, output } = conv2dTensors(OP, context, node);
   checkStridesAndDilations(OP, node, params);
-  checkPositive(OP, node, 'depth_multiplier', params.depthMultiplier);
+  expectPositive(OP, node, 'depth_multiplier', params.depthMultiplier);
   checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 
   const g = computeGeometry(node, params, input, filter, output);

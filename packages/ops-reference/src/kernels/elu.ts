@@ -10,8 +10,9 @@
  * them in prepare.
  */
 import { BuiltinOperator, TensorType, expF32, roundF32, truncToInt32X86, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
-import { MATH_OP_DATA_BYTES, supportsInputTypes } from './math-common.js';
+import { MATH_OP_DATA_BYTES } from './math-common.js';
 import { requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'ELU';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];

@@ -10,8 +10,9 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireShape, requireTypeIn, typeSupport } from './data-common.js';
+import { requireShape, typeSupport } from './data-common.js';
 import { type NumberArray, shapeString } from './transpose-common.js';
+import { expectType } from '@micrort/kernel-support';
 
 const OP = 'EMBEDDING_LOOKUP';
 const TABLE_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -35,12 +36,12 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = getOutput(context, node, 0, OP);
   if (ids.dims.length !== 1)
     throw new KernelError(OP, node.index, `ids (tensor ${ids.index}) must be 1-D, got shape ${shapeString(ids.dims)}`);
-  requireTypeIn(OP, node, ids, 'ids', [TensorType.INT32]);
+  expectType(OP, node, 'ids', ids, [TensorType.INT32]);
   if (table.dims.length < 2)
     throw new KernelError(OP, node.index, `table (tensor ${table.index}) must have at least 2 dimensions, got ${shapeString(table.dims)}`);
-  requireTypeIn(OP, node, table, 'table', TABLE_TYPES);
+  expectType(OP, node, 'table', table, TABLE_TYPES);
   const outputTypes = table.type === TensorType.INT8 ? [TensorType.INT8, TensorType.FLOAT32] : [table.type];
-  requireTypeIn(OP, node, output, 'output', outputTypes);
+  expectType(OP, node, 'output', output, outputTypes);
   const expected = Array.from(table.dims);
   expected[0] = ids.dims[0]!;
   requireShape(OP, node, output, 'output', expected);

@@ -21,9 +21,7 @@ import {
   FullyConnectedWeightsFormat,
   KernelError,
   TensorType,
-  getQuantizedConvolutionMultiplier,
   numElements,
-  checkedQuantizeMultiplier,
   tensorTypeName,
   type FullyConnectedOptions,
   type Node,
@@ -32,8 +30,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { activationRangeFloat, activationRangeQuantized, allocateOpData, opDataOf, requireQuantized } from './elementwise-common.js';
-import { allocatePerChannelBuffers, checkConvActivation, Int64Words, populateUint8ConvolutionParams } from './conv-common.js';
+import { Int64Words } from './conv-common.js';
 import {
   FcKind,
   FcWord,
@@ -46,6 +43,16 @@ import {
   fullyConnectedUint8,
   type FcShape,
 } from './fully-connected-common.js';
+import {
+  activationRangeFloat,
+  activationRangeQuantized,
+  allocateOpData,
+  calculateOpDataFullyConnected,
+  expectClampActivation,
+  expectQuantized,
+  opData,
+  populateUint8ConvolutionParams,
+} from '@micrort/kernel-support';
 
 const OP = 'FULLY_CONNECTED';
 
@@ -78,7 +85,7 @@ const EMPTY_I32 = new Int32Array(0);
 
 function init(context: TfLiteContext): FullyConnectedOpData {
   return {
-    params: allocateOpData(context, OP_DATA_FULLY_CONNECTED_BYTES),
+    params: allocateOpData(context, OP_DATA_FULLY_CONNECTED_BYTES).i32,
     kind: FcKind.Float32,
     shape: { batches: 0, outputDepth: 0, accumDepth: 0 },
     biasIndex: -1,
@@ -136,7 +143,7 @@ function planShape(node: Node, input: Tensor, filter: Tensor, output: Tensor, ke
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = opDataOf<FullyConnectedOpData>(OP, node);
+  const data = opData<FullyConnectedOpData>(OP, node);
   const opts = (node.builtinData as FullyConnectedOptions | null) ?? DEFAULT_OPTIONS;
   if (node.inputs.length < 2 || node.inputs.length > 3) fail(node, `expects 2 or 3 inputs, got ${node.inputs.length}`);
   if (node.outputs.length !== 1) fail(node, `expects 1 output, got ${node.outputs.length}`);
@@ -152,7 +159,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       node,
       `weights_format ${FullyConnectedWeightsFormat[opts.weightsFormat] ?? opts.weightsFormat} (shuffled weights) is not supported`,
     );
-  checkConvActivation(OP, node, opts.fusedActivationFunction);
+  expectClampActivation(OP, node, opts.fusedActivationFunction);
   const uint8ToInt16 = input.type === TensorType.UINT8 && output.type === TensorType.INT16;
   if (input.type !== output.type && !uint8ToInt16)
     fail(node, `input type ${tensorTypeName(input.type)} and output type ${tensorTypeName(output.type)} must match`);
@@ -190,13 +197,10 @@ function prepare(context: TfLiteContext, node: Node): void {
     return;
   }
 
-  requireQuantized(OP, node, input, 'input');
-  requireQuantized(OP, node, filter, 'filter');
-  requireQuantized(OP, node, output, 'output');
-  const filterQuant = filter.quantization!;
-  const perChannel = filterQuant.scale.length > 1;
-  const inputScale = input.params.scale;
-  const outputScale = output.params.scale;
+  expectQuantized(OP, node, 'input', input);
+  expectQuantized(OP, node, 'filter', filter);
+  expectQuantized(OP, node, 'output', output);
+  const perChannel = filter.quantization!.scale.length > 1;
 
   if (input.type === TensorType.UINT8) {
     prepareUint8(node, data, input, filter, bias, output, opts, uint8ToInt16);
@@ -221,55 +225,22 @@ function prepare(context: TfLiteContext, node: Node): void {
     }
   }
 
-  if (perChannel) {
-    const qd = filterQuant.quantizedDimension;
-    const channels = filterQuant.scale.length;
-    if (qd !== filter.dims.length - 2)
-      fail(
-        node,
-        `per-channel filter (tensor ${filter.index}) must be quantized along its output dimension ${filter.dims.length - 2}, got quantized_dimension ${qd}`,
-      );
-    if (channels !== filter.dims[qd])
-      fail(node, `per-channel filter (tensor ${filter.index}) has ${channels} scales for ${filter.dims[qd]} output channels`);
-    const buffers = allocatePerChannelBuffers(context, channels);
-    for (let c = 0; c < channels; c++) {
-      // TFLM: double(input_scale) * double(filter_scale[c]) / double(output_scale)
-      const m = checkedQuantizeMultiplier(OP, node, (inputScale * filterQuant.scale[c]!) / outputScale, 'per-channel output multiplier');
-      buffers.multiplier[c] = m.multiplier;
-      buffers.shift[c] = m.shift;
-    }
-    data.multipliers = buffers.multiplier;
-    data.shifts = buffers.shift;
+  const q = calculateOpDataFullyConnected(OP, context, node, input, filter, bias, output, opts.fusedActivationFunction);
+  if (q.perChannelBuffers) {
+    data.multipliers = q.perChannelBuffers.multiplier;
+    data.shifts = q.perChannelBuffers.shift;
   } else {
-    // TFLM GetQuantizedConvolutionMultipler: the bias scale must be close to input_scale * filter_scale.
-    const filterScale = filter.params.scale;
-    if (bias) {
-      const productScale = inputScale * filterScale;
-      const diff = Math.abs(productScale - bias.params.scale) / outputScale;
-      if (!(diff <= 0.02))
-        fail(
-          node,
-          `bias scale ${bias.params.scale} (tensor ${bias.index}) differs from input_scale * filter_scale = ${productScale} by ${diff} output scales (max 0.02)`,
-        );
-    }
-    const m = checkedQuantizeMultiplier(
-      OP,
-      node,
-      getQuantizedConvolutionMultiplier(inputScale, filterScale, outputScale),
-      'output multiplier',
-    );
-    p[FcWord.OutputMultiplier] = m.multiplier;
-    p[FcWord.OutputShift] = m.shift;
+    p[FcWord.OutputMultiplier] = q.outputMultiplier;
+    p[FcWord.OutputShift] = q.outputShift;
     data.multipliers = p.subarray(FcWord.OutputMultiplier, FcWord.OutputMultiplier + 1);
     data.shifts = p.subarray(FcWord.OutputShift, FcWord.OutputShift + 1);
   }
-  p[FcWord.IsPerChannel] = perChannel ? 1 : 0;
-  p[FcWord.InputZeroPoint] = input.params.zeroPoint;
-  p[FcWord.FilterZeroPoint] = filter.params.zeroPoint;
-  p[FcWord.OutputZeroPoint] = output.params.zeroPoint;
-  const [lo, hi] = activationRangeQuantized(OP, node, opts.fusedActivationFunction, output);
-  p[FcWord.ActMin] = lo;
-  p[FcWord.ActMax] = hi;
+  p[FcWord.IsPerChannel] = q.perChannel ? 1 : 0;
+  p[FcWord.InputZeroPoint] = q.inputZeroPoint;
+  p[FcWord.FilterZeroPoint] = q.filterZeroPoint;
+  p[FcWord.OutputZeroPoint] = q.outputZeroPoint;
+  p[FcWord.ActMin] = q.actMin;
+  p[FcWord.ActMax] = q.actMax;
 }
 
 /**

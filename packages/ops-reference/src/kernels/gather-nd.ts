@@ -9,8 +9,9 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, requireTypeIn, typeSupport } from './data-common.js';
+import { dimProduct, requireSameTypeAs, requireShape, typeSupport } from './data-common.js';
 import type { NumberArray } from './transpose-common.js';
+import { expectType } from '@micrort/kernel-support';
 
 const OP = 'GATHER_ND';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -32,8 +33,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const params = getInput(context, node, 0, OP);
   const indices = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  requireTypeIn(OP, node, params, 'params', TYPES);
-  requireTypeIn(OP, node, indices, 'indices', [TensorType.INT32]);
+  expectType(OP, node, 'params', params, TYPES);
+  expectType(OP, node, 'indices', indices, [TensorType.INT32]);
   requireSameTypeAs(OP, node, output, 'output', params, 'params');
   const paramsRank = params.dims.length;
   const indicesRank = indices.dims.length;

@@ -10,8 +10,9 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { GatherOptions, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, requireTypeIn, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
 import type { NumberArray } from './transpose-common.js';
+import { expectType } from '@micrort/kernel-support';
 
 const OP = 'GATHER';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -30,8 +31,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const params = getInput(context, node, 0, OP);
   const coords = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  requireTypeIn(OP, node, coords, 'indices', [TensorType.INT32]);
-  requireTypeIn(OP, node, params, 'params', TYPES);
+  expectType(OP, node, 'indices', coords, [TensorType.INT32]);
+  expectType(OP, node, 'params', params, TYPES);
   requireSameTypeAs(OP, node, output, 'output', params, 'params');
   const options = node.builtinData as GatherOptions | null;
   const rank = params.dims.length;

@@ -20,8 +20,9 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { MATH_OP_DATA_BYTES, supportsInputTypes } from './math-common.js';
+import { MATH_OP_DATA_BYTES } from './math-common.js';
 import { requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'HARD_SWISH';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8];

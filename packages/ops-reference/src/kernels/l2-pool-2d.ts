@@ -5,23 +5,12 @@
  * activation's range. Padding and output size follow the options (ComputePaddingHeightWidth); the output
  * shape must be the one they give. TFLM keeps no op data.
  */
-import {
-  ActivationFunctionType,
-  BuiltinOperator,
-  KernelError,
-  Padding,
-  TensorType,
-  calculateActivationRangeFloat,
-  checkArity,
-  getInput,
-  getOutput,
-} from '@micrort/core';
+import { ActivationFunctionType, BuiltinOperator, KernelError, Padding, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Pool2DOptions, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { computePaddingHeightWidth } from './conv-common.js';
-import { requireSameTypeAs, requireShape, requireTypeIn, typeSupport } from './data-common.js';
-import { FLT_MAX } from './pooling-common.js';
+import { requireSameTypeAs, requireShape, typeSupport } from './data-common.js';
 import { shapeString } from './transpose-common.js';
+import { calculateActivationRangeFloat, computePaddingHeightWidth, expectType, FLT_MAX } from '@micrort/kernel-support';
 
 const OP = 'L2_POOL_2D';
 const f32 = Math.fround;
@@ -58,7 +47,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const input = getInput(context, node, 0, OP);
   const output = getOutput(context, node, 0, OP);
   if (input.dims.length !== 4) throw new KernelError(OP, node.index, `input must be 4-D (NHWC), got shape ${shapeString(input.dims)}`);
-  requireTypeIn(OP, node, input, 'input', [TensorType.FLOAT32]);
+  expectType(OP, node, 'input', input, [TensorType.FLOAT32]);
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
   const { strideH: strideHeight, strideW: strideWidth, filterHeight, filterWidth } = params;
   if (!(strideHeight >= 1 && strideWidth >= 1))

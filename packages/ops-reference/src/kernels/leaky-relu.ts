@@ -17,8 +17,9 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { TFLM_OP_DATA_BYTES, allocateOpData } from './elementwise-common.js';
+import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
 import { FLOAT32_INT8_INT16_UINT8, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { allocateOpData } from '@micrort/kernel-support';
 
 const OP = 'LEAKY_RELU';
 
@@ -126,7 +127,7 @@ export const LEAKY_RELU = unaryKernel<LeakyReluOpData>({
   version: 2,
   types: FLOAT32_INT8_INT16_UINT8,
   init: (context) => ({
-    params: allocateOpData(context, TFLM_OP_DATA_BYTES.LEAKY_RELU),
+    params: allocateOpData(context, TFLM_OP_DATA_BYTES.LEAKY_RELU).i32,
     type: TensorType.FLOAT32,
     count: 0,
     alpha: Number.NaN,

@@ -3,8 +3,8 @@
  * is a no-op and its eval requires bool; this kernel refuses other types in prepare); y = !x.
  */
 import { BuiltinOperator, TensorType, type Node, type TfLiteContext } from '@micrort/core';
-import { supportsInputTypes } from './math-common.js';
 import { unaryKernel, type UnaryOpData } from './unary-common.js';
+import { supportsInputTypes } from '@micrort/kernel-support';
 
 const BOOL: readonly TensorType[] = [TensorType.BOOL];
 

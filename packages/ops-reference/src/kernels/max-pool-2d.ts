@@ -7,14 +7,15 @@
 import { BuiltinOperator, TensorType } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { FLT_MAX, type PoolingOpData, initPooling, preparePooling } from './pooling-common.js';
+import { type PoolingOpData, initPooling, preparePooling } from './pooling-common.js';
 import type { NumberArray } from './transpose-common.js';
 import { maxPoolChannel, poolInPlace, poolInPlaceVariant, poolScratch, usePoolInPlaceVariant } from './pooling-in-place.js';
+import { FLT_MAX, opData } from '@micrort/kernel-support';
 
 const OP = 'MAX_POOL_2D';
 
 function prepare(context: TfLiteContext, node: Node): void {
-  node.userData = preparePooling(OP, context, node);
+  preparePooling(OP, context, node);
 }
 
 /**
@@ -51,7 +52,7 @@ function maxPool(d: PoolingOpData, input: NumberArray, output: NumberArray, init
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as PoolingOpData;
+  const d = opData<PoolingOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray;
   const output = context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray;
   if (d.inPlaceScratch >= 0) {
@@ -75,7 +76,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** MAX_POOL_2D registration: float32, int8, int16, uint8 (op versions 1..3). */
-export const MAX_POOL_2D: Registration = {
+export const MAX_POOL_2D: Registration<PoolingOpData> = {
   builtinCode: BuiltinOperator.MAX_POOL_2D,
   version: 3,
   provider: PROVIDER,

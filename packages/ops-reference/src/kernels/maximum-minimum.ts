@@ -8,7 +8,8 @@
 import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
-import { opDataOf, planBinary, typedBinaryTensors, type BroadcastPlan } from './elementwise-common.js';
+import { typedBinaryTensors } from './elementwise-common.js';
+import { type BroadcastPlan, opData, planBinary } from '@micrort/kernel-support';
 
 /** TFLM's MaximumMinimumBroadcastSlow<N = 5>. */
 const MAX_BROADCAST_RANK = 5;
@@ -21,7 +22,7 @@ interface MaxMinOpData {
 
 function prepareFor(op: string) {
   return (context: TfLiteContext, node: Node): void => {
-    const data = opDataOf<MaxMinOpData>(op, node);
+    const data = opData<MaxMinOpData>(op, node);
     const { input1, input2, output } = typedBinaryTensors(op, context, node, [
       TensorType.FLOAT32,
       TensorType.INT8,

@@ -7,8 +7,9 @@
  * rounding are those of max-pool-2d.ts / average-pool-2d.ts, so the bytes are the same.
  */
 import { TensorType, elementSize, type InPlaceVariant, type Node, type TfLiteContext } from '@micrort/core';
-import { FLT_MAX, type PoolingOpData } from './pooling-common.js';
+import { type PoolingOpData } from './pooling-common.js';
 import type { NumberArray } from './transpose-common.js';
+import { FLT_MAX, opData } from '@micrort/kernel-support';
 
 /** Pooling of one channel into `temp`. */
 type ChannelPool = (d: PoolingOpData, input: NumberArray, temp: NumberArray, b: number, c: number) => void;
@@ -128,7 +129,7 @@ export function poolInPlaceVariant(context: TfLiteContext, node: Node): InPlaceV
 export function usePoolInPlaceVariant(context: TfLiteContext, node: Node): void {
   const v = poolInPlaceVariant(context, node);
   if (!v) throw new Error('the pooling in-place variant was granted to a node that does not declare it');
-  (node.userData as PoolingOpData).inPlaceScratch = context.requestScratchBufferInArena(v.scratchBytes);
+  opData<PoolingOpData>('POOL_2D', node).inPlaceScratch = context.requestScratchBufferInArena(v.scratchBytes);
 }
 
 /** The scratch buffer as a typed array of the pooling's element type. */

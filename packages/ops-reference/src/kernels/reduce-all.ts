@@ -5,7 +5,6 @@
  */
 import { BuiltinOperator, TensorType, type Node, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { supportsInputTypes } from './math-common.js';
 import {
   OP_DATA_REDUCE_BYTES,
   Reducer,
@@ -16,6 +15,7 @@ import {
   writeReduceShapeFields,
 } from './reduce-common.js';
 import { allocateOpDataBlock, opDataBlock } from './transpose-common.js';
+import { supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'REDUCE_ALL';
 const BOOL: readonly TensorType[] = [TensorType.BOOL];

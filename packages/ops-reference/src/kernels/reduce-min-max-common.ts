@@ -10,7 +10,6 @@
  */
 import { KernelError, TensorType, checkedQuantizeMultiplier, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { supportsInputTypes } from './math-common.js';
 import {
   OP_DATA_REDUCE_BYTES,
   Reducer,
@@ -21,6 +20,7 @@ import {
   writeReduceShapeFields,
 } from './reduce-common.js';
 import { type NumberArray, allocateOpDataBlock, opDataBlock } from './transpose-common.js';
+import { supportsInputTypes } from '@micrort/kernel-support';
 
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8];
 const FLT_MAX = 3.4028234663852886e38;

@@ -8,7 +8,7 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, requireTypeIn, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
 import {
   type ElementLayout,
   type NumberArray,
@@ -17,6 +17,7 @@ import {
   readConstantIndexTensor,
   shapeString,
 } from './transpose-common.js';
+import { expectType } from '@micrort/kernel-support';
 
 const OP = 'REVERSE_V2';
 const TYPES = [
@@ -46,10 +47,10 @@ function prepare(context: TfLiteContext, node: Node): void {
   const input = getInput(context, node, 0, OP);
   const axisTensor = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  requireTypeIn(OP, node, input, 'input', TYPES);
+  expectType(OP, node, 'input', input, TYPES);
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
   requireShape(OP, node, output, 'output', input.dims);
-  requireTypeIn(OP, node, axisTensor, 'axis', [TensorType.INT32]);
+  expectType(OP, node, 'axis', axisTensor, [TensorType.INT32]);
   if (axisTensor.dims.length !== 1) throw new KernelError(OP, node.index, `axis must be 1-D, got shape ${shapeString(axisTensor.dims)}`);
   const rank = input.dims.length;
   if (rank > REVERSE_V2_MAX_DIMS)

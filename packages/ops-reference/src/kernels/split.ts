@@ -7,9 +7,10 @@
 import { BuiltinOperator, KernelError, TensorType, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, SplitOptions, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, readConstantAxis, requireSameTypeAs, requireShape, requireTypeIn, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, readConstantAxis, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
 import { type SplitPlan, invokeSplit } from './split-common.js';
 import { elementLayout } from './transpose-common.js';
+import { expectType } from '@micrort/kernel-support';
 
 const OP = 'SPLIT';
 /** Types TFLM's SPLIT and SPLIT_V handle, plus uint8. */
@@ -21,7 +22,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (count < 1) throw new KernelError(OP, node.index, 'expects at least 1 output');
   const axisTensor = getInput(context, node, 0, OP);
   const input = getInput(context, node, 1, OP);
-  requireTypeIn(OP, node, input, 'input', SPLIT_TYPES);
+  expectType(OP, node, 'input', input, SPLIT_TYPES);
   const numSplits = (node.builtinData as SplitOptions | null)?.numSplits ?? 0;
   if (numSplits !== 0 && numSplits !== count)
     throw new KernelError(OP, node.index, `num_splits is ${numSplits} but the node has ${count} outputs`);

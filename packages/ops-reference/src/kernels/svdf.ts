@@ -19,7 +19,6 @@ import {
   getOutput,
   quantizeMultiplier,
   tensorTypeName,
-  typeRange,
   type ArenaRegion,
   type Node,
   type Registration,
@@ -29,6 +28,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { SvdfParam, evalSvdfFloat, evalSvdfInteger, type SvdfShape } from './svdf-common.js';
+import { typeRange } from '@micrort/kernel-support';
 
 const OP = 'SVDF';
 const INPUT = 0;

@@ -33,17 +33,19 @@ import {
   Int64Words,
   checkConvRanks,
   checkPaddingAndActivation,
-  checkPositive,
-  computeOutSize,
-  computePaddingHeightWidth,
   convTypeProblem,
   emptyGeometry,
-  emptyOutputParams,
-  prepareConvOutputStage,
   type ConvGeometry,
-  type ConvOutputParams,
 } from './conv-common.js';
 import { transposeConvFloat, transposeConvInt16, transposeConvInt8 } from './transpose-conv-eval.js';
+import {
+  computeOutSize,
+  computePaddingHeightWidth,
+  type ConvOutputParams,
+  emptyOutputParams,
+  expectPositive,
+  prepareConvOutputStage,
+} from '@micrort/kernel-support';
 
 const OP = 'TRANSPOSE_CONV';
 const OUTPUT_SHAPE = 0;
@@ -107,8 +109,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = getOutput(context, node, 0, OP);
   checkConvRanks(OP, node, input, filter, output);
   checkOutputShapeTensor(node, outputShape, output);
-  checkPositive(OP, node, 'stride_h', params.strideH);
-  checkPositive(OP, node, 'stride_w', params.strideW);
+  expectPositive(OP, node, 'stride_h', params.strideH);
+  expectPositive(OP, node, 'stride_w', params.strideW);
   checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 
   const g = computeGeometry(node, params, input, filter, output);

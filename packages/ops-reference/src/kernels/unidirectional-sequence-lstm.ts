@@ -21,7 +21,6 @@ import {
   quantizeMultiplier,
   roundHalfAwayFromZero,
   tensorTypeName,
-  typeRange,
   type Node,
   type Registration,
   type Tensor,
@@ -43,6 +42,7 @@ import {
 } from './lstm-common.js';
 import { FloatLstmEval } from './lstm-eval-float.js';
 import { IntegerLstmEval } from './lstm-eval-integer.js';
+import { typeRange } from '@micrort/kernel-support';
 
 const OP = 'UNIDIRECTIONAL_SEQUENCE_LSTM';
 /** Q3.12: the scale of the gate fully connected outputs (inputs of sigmoid/tanh). */
