@@ -124,6 +124,6 @@ describe('pooling counters and support', () => {
       builtinData: { padding: Padding.VALID, strideW: 2, strideH: 2, filterWidth: 2, filterHeight: 2, fusedActivationFunction: 0 },
     });
     expect(h.supports()).toBe(false);
-    expect(h.supportsAnswer()).toBe('float32 input (ops-simd handles int8)');
+    expect(h.supportsAnswer()).toBe('float32 input (handles int8)');
   });
 });
