@@ -294,3 +294,34 @@ export function prepareConvOutputStage(
       throw new KernelError(op, node.index, `unsupported input type ${tensorTypeName(input.type)}`);
   }
 }
+
+/** The tensors of a convolution node. */
+export interface ConvTensors {
+  input: Tensor;
+  filter: Tensor;
+  bias: Tensor | null;
+  output: Tensor;
+}
+
+/**
+ * `prepareConvOutputStage` for a kernel that takes int8 activations and weights only (the CMSIS-NN-style
+ * and WebAssembly convolutions): int32 bias, `activation` clamping the output; returns the stage.
+ */
+export function int8ConvOutputStage(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  t: ConvTensors,
+  numChannels: number,
+  quantizedDimension: number,
+  activation: ActivationFunctionType,
+): ConvOutputParams {
+  const out = emptyOutputParams();
+  prepareConvOutputStage(op, context, node, t.input, t.filter, t.bias, t.output, numChannels, out, {
+    quantizedDimension,
+    int16BiasTypes: INT32_BIAS,
+    floatActivation: activation,
+    quantizedActivation: activation,
+  });
+  return out;
+}

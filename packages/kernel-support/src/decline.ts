@@ -12,7 +12,8 @@
  * A helper that sees a malformed node (a missing input) lets it through (`null`), so that prepare
  * reports the precise problem as a `KernelError`.
  */
-import { TensorType, tensorTypeName, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import { ActivationFunctionType, TensorType, tensorTypeName, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import { isClampActivation } from './activation.js';
 import { typeList } from './checks.js';
 
 /** `"uint8 input (handles int8)"`: the one wording for a tensor type a kernel does not take. */
@@ -20,12 +21,12 @@ export function typeReason(what: string, type: TensorType, handled: readonly Ten
   return `${tensorTypeName(type)} ${what} (handles ${typeList(handled)})`;
 }
 
-/** `null` when the node has `inputs` (a count or [min, max]) and `outputs` tensors, else the reason. */
+/** `null` when the node has `inputs` (a count, or [min, max] with max possibly Infinity) and `outputs` tensors, else the reason. */
 export function declineArity(node: Node, inputs: number | readonly [number, number], outputs: number): string | null {
   const [lo, hi] = typeof inputs === 'number' ? [inputs, inputs] : inputs;
   if (node.inputs.length >= lo && node.inputs.length <= hi && node.outputs.length === outputs) return null;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const want = lo === hi ? plural(lo, 'input') : `${lo}-${hi} inputs`;
+  const want = lo === hi ? plural(lo, 'input') : hi === Infinity ? `at least ${plural(lo, 'input')}` : `${lo}-${hi} inputs`;
   return `${plural(node.inputs.length, 'input')}, ${plural(node.outputs.length, 'output')} (handles ${want}, ${plural(outputs, 'output')})`;
 }
 
@@ -84,6 +85,19 @@ export function declineNotConstant(context: TfLiteContext, node: Node, position:
 export function declineAsymmetric(what: string, t: Tensor): string | null {
   const zp = t.quantization?.zeroPoint;
   if (zp) for (let i = 0; i < zp.length; i++) if (zp[i] !== 0) return `${what} zero point ${zp[i]} (handles symmetric weights)`;
+  return null;
+}
+
+/** `null` for a fused activation TFLM's kernels clamp to (NONE, RELU, RELU6, RELU_N1_TO_1), else the reason. */
+export function declineActivation(activation: ActivationFunctionType): string | null {
+  return isClampActivation(activation)
+    ? null
+    : `fused activation ${ActivationFunctionType[activation] ?? activation} (handles NONE, RELU, RELU6, RELU_N1_TO_1)`;
+}
+
+/** `null` when every tensor given is of a type in `handled`, else `"int8 tensor 3 (handles float32)"` for the first that is not. */
+export function declineTensorTypes(tensors: readonly (Tensor | null)[], handled: readonly TensorType[]): string | null {
+  for (const t of tensors) if (t && !handled.includes(t.type)) return typeReason(`tensor ${t.index}`, t.type, handled);
   return null;
 }
 

@@ -9,13 +9,77 @@ import {
   ActivationFunctionType,
   checkedQuantizeMultiplier,
   getQuantizedConvolutionMultiplier,
+  numElements,
   type Node,
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
 import { activationRangeQuantized } from './activation.js';
-import { QuantizationError, expectQuantized } from './checks.js';
+import { QuantizationError, TensorShapeError, expectQuantized, shapeText } from './checks.js';
 import { allocatePerChannelBuffers, type PerChannelBuffers } from './conv.js';
+
+/** The matrix product a FULLY_CONNECTED node computes. */
+export interface FullyConnectedShape {
+  /** Rows of the input (output elements / output depth). */
+  batches: number;
+  /** Output units: the filter's rows and the output's last dimension. */
+  outputDepth: number;
+  /** Inputs per unit: the filter's last dimension. */
+  accumDepth: number;
+}
+
+/**
+ * FULLY_CONNECTED's shapes as TFLM's prepare checks them: filter [..., output_depth, accum_depth] (rank >= 2,
+ * accum_depth > 0), output [..., output_depth], the input holding batches * accum_depth elements where
+ * batches = output elements / output_depth; with keep_num_dims the output is the input's shape with the
+ * last dimension replaced. Throws a `TensorShapeError` naming the shapes otherwise.
+ */
+export function expectFullyConnectedShape(
+  op: string,
+  node: Node,
+  input: Tensor,
+  filter: Tensor,
+  output: Tensor,
+  keepNumDims: boolean,
+): FullyConnectedShape {
+  const fail = (what: string, t: Tensor, detail: string): never => {
+    throw new TensorShapeError(op, node.index, what, t.index, Array.from(t.dims), detail);
+  };
+  const fr = filter.dims.length;
+  if (fr < 2) fail('filter', filter, `filter (tensor ${filter.index}) must have rank >= 2, got shape ${shapeText(filter.dims)}`);
+  const accumDepth = filter.dims[fr - 1]!;
+  const filterRows = filter.dims[fr - 2]!;
+  if (accumDepth <= 0)
+    fail('filter', filter, `filter (tensor ${filter.index}) has an empty accumulation dimension, shape ${shapeText(filter.dims)}`);
+  const or = output.dims.length;
+  if (or < 1) fail('output', output, `output (tensor ${output.index}) must have rank >= 1`);
+  const outputDepth = output.dims[or - 1]!;
+  if (outputDepth !== filterRows)
+    fail(
+      'output',
+      output,
+      `output (tensor ${output.index}) last dimension ${outputDepth} does not match the filter's ${filterRows} output units (filter shape ${shapeText(filter.dims)})`,
+    );
+  const batches = outputDepth === 0 ? 0 : numElements(output.dims) / outputDepth;
+  const inCount = numElements(input.dims);
+  if (inCount !== batches * accumDepth)
+    fail(
+      'input',
+      input,
+      `input (tensor ${input.index}, shape ${shapeText(input.dims)}) has ${inCount} elements, expected batches ${batches} x accum_depth ${accumDepth} = ${batches * accumDepth}`,
+    );
+  if (keepNumDims) {
+    let ok = input.dims.length === or;
+    for (let i = 0; ok && i < or - 1; i++) ok = input.dims[i] === output.dims[i];
+    if (!ok)
+      fail(
+        'output',
+        output,
+        `keep_num_dims: output shape ${shapeText(output.dims)} must be the input shape ${shapeText(input.dims)} with the last dimension replaced by ${outputDepth}`,
+      );
+  }
+  return { batches, outputDepth, accumDepth };
+}
 
 /** The quantized fields of TFLM's OpDataFullyConnected. */
 export interface FullyConnectedQuantization {

@@ -49,6 +49,7 @@ import {
   allocateOpData,
   calculateOpDataFullyConnected,
   expectClampActivation,
+  expectFullyConnectedShape,
   expectQuantized,
   opData,
   populateUint8ConvolutionParams,
@@ -102,46 +103,6 @@ function fail(node: Node, detail: string): never {
   throw new KernelError(OP, node.index, detail);
 }
 
-function shapeOf(t: Tensor): string {
-  return `[${Array.from(t.dims).join(', ')}]`;
-}
-
-/** Validates the matrix-product shapes and returns batches / output depth / accumulation depth. */
-function planShape(node: Node, input: Tensor, filter: Tensor, output: Tensor, keepNumDims: boolean): FcShape {
-  const fr = filter.dims.length;
-  if (fr < 2) fail(node, `filter (tensor ${filter.index}) must have rank >= 2, got shape ${shapeOf(filter)}`);
-  const accumDepth = filter.dims[fr - 1]!;
-  const filterRows = filter.dims[fr - 2]!;
-  if (accumDepth <= 0) fail(node, `filter (tensor ${filter.index}) has an empty accumulation dimension, shape ${shapeOf(filter)}`);
-  const or = output.dims.length;
-  if (or < 1) fail(node, `output (tensor ${output.index}) must have rank >= 1`);
-  const outputDepth = output.dims[or - 1]!;
-  if (outputDepth !== filterRows)
-    fail(
-      node,
-      `output (tensor ${output.index}) last dimension ${outputDepth} does not match the filter's ${filterRows} output units (filter shape ${shapeOf(filter)})`,
-    );
-  const outCount = numElements(output.dims);
-  const batches = outputDepth === 0 ? 0 : outCount / outputDepth;
-  const inCount = numElements(input.dims);
-  if (inCount !== batches * accumDepth)
-    fail(
-      node,
-      `input (tensor ${input.index}, shape ${shapeOf(input)}) has ${inCount} elements, expected batches ${batches} x accum_depth ${accumDepth} = ${batches * accumDepth}`,
-    );
-  if (keepNumDims) {
-    const ir = input.dims.length;
-    let ok = ir === or;
-    for (let i = 0; ok && i < or - 1; i++) ok = input.dims[i] === output.dims[i];
-    if (!ok)
-      fail(
-        node,
-        `keep_num_dims: output shape ${shapeOf(output)} must be the input shape ${shapeOf(input)} with the last dimension replaced by ${outputDepth}`,
-      );
-  }
-  return { batches, outputDepth, accumDepth };
-}
-
 function prepare(context: TfLiteContext, node: Node): void {
   const data = opData<FullyConnectedOpData>(OP, node);
   const opts = (node.builtinData as FullyConnectedOptions | null) ?? DEFAULT_OPTIONS;
@@ -180,7 +141,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   )
     fail(node, `unsupported input type ${tensorTypeName(input.type)}; supported: float32, int8, int16, uint8`);
 
-  const shape = planShape(node, input, filter, output, opts.keepNumDims);
+  const shape = expectFullyConnectedShape(OP, node, input, filter, output, opts.keepNumDims);
   if (bias) {
     const n = numElements(bias.dims);
     if (n !== shape.outputDepth) fail(node, `bias (tensor ${bias.index}) has ${n} elements, expected output_depth ${shape.outputDepth}`);

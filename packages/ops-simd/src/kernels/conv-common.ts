@@ -3,8 +3,8 @@
  * its geometry and output stage (TFLM's CalculateOpDataConv, which TFLM's CMSIS-NN kernels call too)
  * into CMSIS-NN's flattened `ConvParams`.
  */
-import type { ActivationFunctionType, Node, Tensor, TfLiteContext } from '@micrort/core';
-import { emptyOutputParams, prepareConvOutputStage, type Window2D } from '@micrort/kernel-support';
+import type { ActivationFunctionType, Node, TfLiteContext } from '@micrort/core';
+import { int8ConvOutputStage, type ConvTensors, type Window2D } from '@micrort/kernel-support';
 import type { ConvParams } from '../cmsis/types.js';
 
 /** The spatial window of `p` (input, filter, strides, dilations), for kernel-support's padding. */
@@ -22,7 +22,7 @@ export function windowOf(p: ConvParams): Window2D {
 }
 
 /**
- * The int8 output stage of a convolution into `p`: kernel-support's `prepareConvOutputStage` (the bias
+ * The int8 output stage of a convolution into `p`: kernel-support's `int8ConvOutputStage` (the bias
  * check, the per-channel multipliers and shifts in two persistent arena arrays, the activation range,
  * the offsets), as TFLM's CMSIS-NN ConvPrepare / DepthwiseConvPrepare compute it.
  */
@@ -30,18 +30,12 @@ export function prepareOutputStage(
   op: string,
   context: TfLiteContext,
   node: Node,
-  t: { input: Tensor; filter: Tensor; bias: Tensor | null; output: Tensor },
+  t: ConvTensors,
   p: ConvParams,
   quantizedDimension: number,
   activation: ActivationFunctionType,
 ): void {
-  const stage = emptyOutputParams();
-  prepareConvOutputStage(op, context, node, t.input, t.filter, t.bias, t.output, p.outC, stage, {
-    quantizedDimension,
-    int16BiasTypes: [],
-    floatActivation: activation,
-    quantizedActivation: activation,
-  });
+  const stage = int8ConvOutputStage(op, context, node, t, p.outC, quantizedDimension, activation);
   p.multiplier = stage.multiplier;
   p.shift = stage.shift;
   p.inputOffset = stage.inputOffset;

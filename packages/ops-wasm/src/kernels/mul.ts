@@ -4,24 +4,14 @@
  * double(s_out)) on 8 elements per step, with the broadcasting of ADD. Declines other types and deeper
  * broadcasts (the next provider serves the node).
  */
-import {
-  ActivationFunctionType,
-  BuiltinOperator,
-  KernelError,
-  TensorType,
-  checkedQuantizeMultiplier,
-  tensorTypeName,
-  type MulOptions,
-  type Node,
-  type Registration,
-  type TfLiteContext,
-} from '@micrort/core';
+import { BuiltinOperator, KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastPlan } from './float/binary-common.js';
 import { writePlan } from './add.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { constantInputCopies, expectQuantized, inputOffset, quantizedActivationRange } from './kernel-common.js';
+import { constantInputCopies, inputOffset } from './kernel-common.js';
+import { calculateOpDataMul, declineArity, declineTypes, fusedActivation, INT8_ONLY } from '@micrort/kernel-support';
 
 const OP = 'MUL';
 const NO_COPIES = new Int32Array(2).fill(-1);
@@ -36,12 +26,13 @@ interface MulData {
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length !== 2 || node.outputs.length !== 1) return 'arity';
+  const arity = declineArity(node, 2, 1);
+  if (arity) return arity;
   const a = context.getTensor(node.inputs[0]!);
   const b = context.getTensor(node.inputs[1]!);
   const out = context.getTensor(node.outputs[0]!);
-  if (a.type !== TensorType.INT8 || b.type !== TensorType.INT8 || out.type !== TensorType.INT8)
-    return `${tensorTypeName(out.type)} output (handles int8)`;
+  const why = declineTypes(context, node, [0, 1], INT8_ONLY);
+  if (why) return why;
   const plan = broadcastPlan(a.dims, b.dims, out.dims);
   return typeof plan === 'string' ? plan : true;
 }
@@ -53,24 +44,20 @@ function prepare(context: TfLiteContext, node: Node): void {
   const out = context.getTensor(node.outputs[0]!);
   const plan = broadcastPlan(a.dims, b.dims, out.dims);
   if (typeof plan === 'string') throw new KernelError(OP, node.index, plan);
-  expectQuantized(OP, node, 'input 1', a);
-  expectQuantized(OP, node, 'input 2', b);
-  expectQuantized(OP, node, 'output', out);
-  const activation = (node.builtinData as MulOptions | null)?.fusedActivationFunction ?? ActivationFunctionType.NONE;
-  const [lo, hi] = quantizedActivationRange(OP, node, activation, out);
-  const m = checkedQuantizeMultiplier(OP, node, (a.params.scale * b.params.scale) / out.params.scale, 'output multiplier');
+  const q = calculateOpDataMul(OP, node, a, b, out, fusedActivation(node));
+  const m = { multiplier: q.outputMultiplier, shift: q.outputShift };
   const region = context.allocatePersistentBuffer(MUL_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
   region.i32.set([
     out.elementCount,
-    -a.params.zeroPoint,
-    -b.params.zeroPoint,
+    -q.input1ZeroPoint,
+    -q.input2ZeroPoint,
     m.multiplier,
     m.shift > 0 ? m.shift : 0,
     m.shift > 0 ? 0 : -m.shift,
-    out.params.zeroPoint,
-    lo,
-    hi,
+    q.outputZeroPoint,
+    q.actMin,
+    q.actMax,
   ]);
   writePlan(region.i32, 9, plan);
   data.params = region.offset;

@@ -14,14 +14,8 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
-import {
-  declineNonFloat,
-  floatActivationRange,
-  floatKernelsFor,
-  isClampActivation,
-  shapeText,
-  type FloatKernelExports,
-} from './float-common.js';
+import { declineNonFloat, floatKernelsFor, shapeText, type FloatKernelExports } from './float-common.js';
+import { activationRangeFloat, declineActivation, declineArity } from '@micrort/kernel-support';
 
 /** Operation codes of f32_binary. */
 export enum BinaryOp {
@@ -131,11 +125,13 @@ export function binaryRegistration(op: string, code: number, version: number, ki
     provider: PROVIDER,
     name: `${op}/wasm-f32`,
     supports(context, node) {
-      if (node.inputs.length !== 2 || node.outputs.length !== 1) return 'arity';
+      const arity = declineArity(node, 2, 1);
+      if (arity) return arity;
       const [a, b, out] = tensors(context, node);
       const why = declineNonFloat([a, b, out]);
       if (why) return why;
-      if (!isClampActivation(activationOf(node))) return `fused activation ${activationOf(node)}`;
+      const act = declineActivation(activationOf(node));
+      if (act) return act;
       const plan = broadcastPlan(a.dims, b.dims, out.dims);
       return typeof plan === 'string' ? plan : true;
     },
@@ -147,7 +143,7 @@ export function binaryRegistration(op: string, code: number, version: number, ki
       const plan = broadcastPlan(a.dims, b.dims, out.dims);
       if (typeof plan === 'string')
         throw new KernelError(op, node.index, `${plan} (inputs ${shapeText(a)}, ${shapeText(b)}, output ${shapeText(out)})`);
-      const [lo, hi] = floatActivationRange(op, node, activationOf(node));
+      const [lo, hi] = activationRangeFloat(op, node, activationOf(node));
       const region = context.allocatePersistentBuffer(BINARY_PARAMS_BYTES);
       data.k = floatKernelsFor(op, node, region);
       data.fixed = constantInputCopies(context, node, [0, 1]);
