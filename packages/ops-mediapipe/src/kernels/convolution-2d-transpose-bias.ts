@@ -19,13 +19,13 @@ import {
   StructPadding,
   checkAtLeast,
   checkFloat32Node,
-  checkRank,
   checkShape,
   float32Supports,
   paddingName,
   readStructFields,
   shapeText,
 } from './mediapipe-common.js';
+import { expectRank } from '@micrort/kernel-support';
 
 const OP = 'Convolution2DTransposeBias';
 const INPUT = 0;
@@ -76,10 +76,10 @@ function prepare(context: TfLiteContext, node: Node): void {
   const weights = context.getTensor(node.inputs[WEIGHTS]!);
   const bias = context.getTensor(node.inputs[BIAS]!);
   const output = context.getTensor(node.outputs[0]!);
-  checkRank(OP, node, 'input', input, 4);
-  checkRank(OP, node, 'weights', weights, 4);
-  checkRank(OP, node, 'bias', bias, 1);
-  checkRank(OP, node, 'output', output, 4);
+  expectRank(OP, node, 'input', input, 4);
+  expectRank(OP, node, 'weights', weights, 4);
+  expectRank(OP, node, 'bias', bias, 1);
+  expectRank(OP, node, 'output', output, 4);
   if (weights.dims[0] !== bias.dims[0])
     throw new KernelError(
       OP,

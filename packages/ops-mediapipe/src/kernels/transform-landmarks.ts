@@ -20,13 +20,13 @@ import {
   checkBatchOne,
   checkElementCount,
   checkFloat32Node,
-  checkRank,
   checkShape,
   flexOption,
   float32Supports,
   readFlexOptions,
   shapeText,
 } from './mediapipe-common.js';
+import { expectRank } from '@micrort/kernel-support';
 
 const OP = 'TransformLandmarks';
 const LANDMARKS = 0;
@@ -54,7 +54,7 @@ function init(): TransformLandmarksData {
 function prepareCommon(context: TfLiteContext, node: Node, rank: number): number[] {
   checkFloat32Node(OP, context, node, 2, 1);
   const landmarks = context.getTensor(node.inputs[LANDMARKS]!);
-  checkRank(OP, node, 'landmarks', landmarks, rank);
+  expectRank(OP, node, 'landmarks', landmarks, rank);
   checkBatchOne(OP, node, 'landmarks', landmarks);
   checkShape(OP, node, 'output', context.getTensor(node.outputs[0]!), landmarks.dims);
   checkElementCount(OP, node, 'matrix', context.getTensor(node.inputs[MATRIX]!), 16);

@@ -24,12 +24,12 @@ import {
   checkBatchOne,
   checkElementCount,
   checkFloat32Node,
-  checkRank,
   flexOption,
   float32Supports,
   readFlexOptions,
   shapeText,
 } from './mediapipe-common.js';
+import { expectRank } from '@micrort/kernel-support';
 
 const OP = 'TransformTensorBilinear';
 const OP_V1 = 'TransformTensor';
@@ -57,8 +57,8 @@ function prepareCommon(op: string, context: TfLiteContext, node: Node, d: Transf
   checkFloat32Node(op, context, node, 2, 1);
   const image = context.getTensor(node.inputs[IMAGE]!);
   const output = context.getTensor(node.outputs[0]!);
-  checkRank(op, node, 'input', image, 4);
-  checkRank(op, node, 'output', output, 4);
+  expectRank(op, node, 'input', image, 4);
+  expectRank(op, node, 'output', output, 4);
   checkBatchOne(op, node, 'input', image);
   if (output.dims[0] !== 1 || output.dims[3] !== image.dims[3])
     throw new KernelError(
