@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ActivationFunctionType,
-  BuiltinOperator,
-  KernelHarness,
-  Padding,
-  TensorType,
-  calculateActivationRangeQuantized,
-} from '@micrort/core';
+import { ActivationFunctionType, BuiltinOperator, KernelHarness, Padding, TensorType } from '@micrort/core';
 import { DIV, LOAD } from '../counters.js';
 import { kernelFor, outAndPad } from '../__tests__/harness-cases.js';
 import { randomInt8, refPool, rng } from '../__tests__/reference-math.js';
 import type { SimdMode } from '../options.js';
+import { calculateActivationRangeQuantized } from '@micrort/kernel-support';
 
 interface PoolCase {
   batches?: number;
