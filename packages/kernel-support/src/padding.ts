@@ -100,6 +100,31 @@ export interface Window2D {
   dilationWidth?: number;
 }
 
+/** The strides and dilations of CONV_2D / DEPTHWISE_CONV_2D options (Conv2DOptions, DepthwiseConv2DOptions). */
+export interface ConvStrides {
+  strideH: number;
+  strideW: number;
+  dilationHFactor: number;
+  dilationWFactor: number;
+}
+
+/**
+ * The window of a CONV_2D / DEPTHWISE_CONV_2D node: the NHWC input's height and width (dims 1, 2), the
+ * filter's (OHWI or 1HWO: dims 1, 2), and the options' strides and dilations.
+ */
+export function convWindow(input: Tensor, filter: Tensor, o: ConvStrides): Window2D {
+  return {
+    inHeight: input.dims[1]!,
+    inWidth: input.dims[2]!,
+    filterHeight: filter.dims[1]!,
+    filterWidth: filter.dims[2]!,
+    strideHeight: o.strideH,
+    strideWidth: o.strideW,
+    dilationHeight: o.dilationHFactor,
+    dilationWidth: o.dilationWFactor,
+  };
+}
+
 /** Throws an `OptionError` unless `padding` is SAME or VALID. */
 export function expectKnownPadding(op: string, node: Node, padding: Padding): void {
   if (padding !== Padding.SAME && padding !== Padding.VALID)

@@ -29,17 +29,17 @@ function prepare(context: TfLiteContext, node: Node): void {
 /** Float32 average pool; sums and the division are rounded to float32 as in C. */
 function averagePoolFloat(d: PoolingOpData, input: Float32Array, output: Float32Array): void {
   const { batches, inHeight, inWidth, depth, outHeight, outWidth, strideHeight, strideWidth, filterHeight, filterWidth } = d;
-  const lo = d.activationMinF;
-  const hi = d.activationMaxF;
+  const lo = d.actMinF;
+  const hi = d.actMaxF;
   let o = 0;
   for (let b = 0; b < batches; b++) {
     const batchBase = b * inHeight;
     for (let oy = 0; oy < outHeight; oy++) {
-      const inY0 = oy * strideHeight - d.padHeight;
+      const inY0 = oy * strideHeight - d.padding.height;
       const fyStart = inY0 < 0 ? -inY0 : 0;
       const fyEnd = Math.min(filterHeight, inHeight - inY0);
       for (let ox = 0; ox < outWidth; ox++) {
-        const inX0 = ox * strideWidth - d.padWidth;
+        const inX0 = ox * strideWidth - d.padding.width;
         const fxStart = inX0 < 0 ? -inX0 : 0;
         const fxEnd = Math.min(filterWidth, inWidth - inX0);
         const count = (fyEnd - fyStart) * (fxEnd - fxStart);
@@ -60,17 +60,17 @@ function averagePoolFloat(d: PoolingOpData, input: Float32Array, output: Float32
 /** int8/int16/uint8 average pool (reference_integer_ops::AveragePool; reference_ops::AveragePool for uint8). */
 function averagePoolInt(d: PoolingOpData, input: NumberArray, output: NumberArray): void {
   const { batches, inHeight, inWidth, depth, outHeight, outWidth, strideHeight, strideWidth, filterHeight, filterWidth } = d;
-  const lo = d.activationMin;
-  const hi = d.activationMax;
+  const lo = d.actMin;
+  const hi = d.actMax;
   let o = 0;
   for (let b = 0; b < batches; b++) {
     const batchBase = b * inHeight;
     for (let oy = 0; oy < outHeight; oy++) {
-      const inY0 = oy * strideHeight - d.padHeight;
+      const inY0 = oy * strideHeight - d.padding.height;
       const fyStart = inY0 < 0 ? -inY0 : 0;
       const fyEnd = Math.min(filterHeight, inHeight - inY0);
       for (let ox = 0; ox < outWidth; ox++) {
-        const inX0 = ox * strideWidth - d.padWidth;
+        const inX0 = ox * strideWidth - d.padding.width;
         const fxStart = inX0 < 0 ? -inX0 : 0;
         const fxEnd = Math.min(filterWidth, inWidth - inX0);
         const count = (fyEnd - fyStart) * (fxEnd - fxStart);

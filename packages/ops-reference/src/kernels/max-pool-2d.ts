@@ -28,11 +28,11 @@ function maxPool(d: PoolingOpData, input: NumberArray, output: NumberArray, init
   for (let b = 0; b < batches; b++) {
     const batchBase = b * inHeight;
     for (let oy = 0; oy < outHeight; oy++) {
-      const inY0 = oy * strideHeight - d.padHeight;
+      const inY0 = oy * strideHeight - d.padding.height;
       const fyStart = inY0 < 0 ? -inY0 : 0;
       const fyEnd = Math.min(filterHeight, inHeight - inY0);
       for (let ox = 0; ox < outWidth; ox++) {
-        const inX0 = ox * strideWidth - d.padWidth;
+        const inX0 = ox * strideWidth - d.padding.width;
         const fxStart = inX0 < 0 ? -inX0 : 0;
         const fxEnd = Math.min(filterWidth, inWidth - inX0);
         for (let c = 0; c < depth; c++) {
@@ -61,16 +61,16 @@ function invoke(context: TfLiteContext, node: Node): void {
   }
   switch (d.type) {
     case TensorType.FLOAT32:
-      maxPool(d, input, output, -FLT_MAX, d.activationMinF, d.activationMaxF);
+      maxPool(d, input, output, -FLT_MAX, d.actMinF, d.actMaxF);
       break;
     case TensorType.INT8:
-      maxPool(d, input, output, -128, d.activationMin, d.activationMax);
+      maxPool(d, input, output, -128, d.actMin, d.actMax);
       break;
     case TensorType.UINT8:
-      maxPool(d, input, output, 0, d.activationMin, d.activationMax);
+      maxPool(d, input, output, 0, d.actMin, d.actMax);
       break;
     default:
-      maxPool(d, input, output, -32768, d.activationMin, d.activationMax);
+      maxPool(d, input, output, -32768, d.actMin, d.actMax);
       break;
   }
 }

@@ -31,7 +31,7 @@ import {
   writeWindowParams,
 } from './kernel-common.js';
 import { gemmPackedBytes, packGemm } from './weight-pack.js';
-import { declineArity, expectPositive, expectRank, expectWindowOutput, int8ConvOutputStage } from '@micrort/kernel-support';
+import { convWindow, declineArity, expectPositive, expectRank, expectWindowOutput, int8ConvOutputStage } from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
 
@@ -82,22 +82,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
   if (output.dims[3] !== outC)
     throw new KernelError(OP, node.index, `output has ${output.dims[3]} channels, filter (tensor ${filter.index}) has ${outC}`);
-  const pad = expectWindowOutput(
-    OP,
-    node,
-    {
-      inHeight: inH!,
-      inWidth: inW!,
-      filterHeight: kH!,
-      filterWidth: kW!,
-      strideHeight: opts.strideH,
-      strideWidth: opts.strideW,
-      dilationHeight: opts.dilationHFactor,
-      dilationWidth: opts.dilationWFactor,
-    },
-    opts.padding,
-    output,
-  );
+  const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
   const g = { outH: pad.outHeight, outW: pad.outWidth, padH: pad.height, padW: pad.width };
 
   const paramsRegion = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);

@@ -31,7 +31,7 @@ import {
   writeWindowParams,
 } from './kernel-common.js';
 import { depthwisePackedBytes, gemmPackedBytes, packDepthwise, packGemm } from './weight-pack.js';
-import { declineArity, expectPositive, expectRank, expectWindowOutput, int8ConvOutputStage } from '@micrort/kernel-support';
+import { convWindow, declineArity, expectPositive, expectRank, expectWindowOutput, int8ConvOutputStage } from '@micrort/kernel-support';
 
 const OP = 'DEPTHWISE_CONV_2D';
 
@@ -94,22 +94,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     );
   if (output.dims[0] !== batches)
     throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
-  const pad = expectWindowOutput(
-    OP,
-    node,
-    {
-      inHeight: inH!,
-      inWidth: inW!,
-      filterHeight: kH!,
-      filterWidth: kW!,
-      strideHeight: opts.strideH,
-      strideWidth: opts.strideW,
-      dilationHeight: opts.dilationHFactor,
-      dilationWidth: opts.dilationWFactor,
-    },
-    opts.padding,
-    output,
-  );
+  const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
   const g = { outH: pad.outHeight, outW: pad.outWidth, padH: pad.height, padW: pad.width };
 
   const paramsRegion = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);

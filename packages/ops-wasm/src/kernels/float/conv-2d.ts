@@ -22,6 +22,7 @@ import { declineNonFloat } from './float-common.js';
 import { G, initGemmData, invokeGemm, prepareGemm, type GemmData } from './gemm-common.js';
 import {
   activationRangeFloat,
+  convWindow,
   declineActivation,
   declineArity,
   expectPositive,
@@ -72,22 +73,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `output has ${output.dims[3]} channels, filter (tensor ${filter.index}) has ${outC}`);
   if (bias && bias.elementCount !== outC)
     throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${outC}`);
-  const pad = expectWindowOutput(
-    OP,
-    node,
-    {
-      inHeight: inH!,
-      inWidth: inW!,
-      filterHeight: kH!,
-      filterWidth: kW!,
-      strideHeight: opts.strideH,
-      strideWidth: opts.strideW,
-      dilationHeight: opts.dilationHFactor,
-      dilationWidth: opts.dilationWFactor,
-    },
-    opts.padding,
-    output,
-  );
+  const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
   const g = { outH: pad.outHeight, outW: pad.outWidth, padH: pad.height, padW: pad.width };
   const [actMin, actMax] = activationRangeFloat(OP, node, opts.fusedActivationFunction);
 

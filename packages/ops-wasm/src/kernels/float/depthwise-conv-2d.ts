@@ -23,6 +23,7 @@ import { declineNonFloat, floatKernelsFor, hasFixedData, type FloatKernelExports
 import { DW_CT, depthwisePackedFloats, packDepthwiseF32 } from './weight-pack-f32.js';
 import {
   activationRangeFloat,
+  convWindow,
   declineActivation,
   declineArity,
   expectPositive,
@@ -120,22 +121,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
   if (bias && bias.elementCount !== channels)
     throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${channels}`);
-  const pad = expectWindowOutput(
-    OP,
-    node,
-    {
-      inHeight: inH!,
-      inWidth: inW!,
-      filterHeight: kH!,
-      filterWidth: kW!,
-      strideHeight: opts.strideH,
-      strideWidth: opts.strideW,
-      dilationHeight: opts.dilationHFactor,
-      dilationWidth: opts.dilationWFactor,
-    },
-    opts.padding,
-    output,
-  );
+  const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
   const g = { outH: pad.outHeight, outW: pad.outWidth, padH: pad.height, padW: pad.width };
   const [actMin, actMax] = activationRangeFloat(OP, node, opts.fusedActivationFunction);
 

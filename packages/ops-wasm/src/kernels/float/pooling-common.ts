@@ -5,6 +5,7 @@
 import { type Node, type Pool2DOptions, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
+import { writePoolGeometry } from '../pooling-common.js';
 import { declineNonFloat, floatKernelsFor, type FloatKernelExports } from './float-common.js';
 import { calculateOpDataPooling, declineActivation, declineArity, FLOAT32_ONLY } from '@micrort/kernel-support';
 
@@ -44,20 +45,7 @@ export function poolRegistration(op: string, code: number, kernel: 'f32_maxpool'
       const region = context.allocatePersistentBuffer(POOL_PARAMS_BYTES);
       data.k = floatKernelsFor(op, node, region);
       data.input = constantInputCopies(context, node, [0])[0]!;
-      region.i32.set([
-        d.batches,
-        d.inHeight,
-        d.inWidth,
-        d.depth,
-        d.outHeight,
-        d.outWidth,
-        d.filterHeight,
-        d.filterWidth,
-        d.strideHeight,
-        d.strideWidth,
-        d.padding.height,
-        d.padding.width,
-      ]);
+      writePoolGeometry(region.i32, d);
       region.f32[12] = d.actMinF;
       region.f32[13] = d.actMaxF;
       data.params = region.offset;
