@@ -8,7 +8,8 @@
  *   TFLM's. The interpreter stores what init returns in `node.userData`.
  * - **prepare fills**: `const data = opData<MyOpData>(OP, node)` then validates and writes the fields
  *   (arrays whose size depends on shapes — per-channel multipliers, lookup tables — are allocated here
- *   with `allocatePersistentBuffer`, as TFLM's Prepare does).
+ *   with `allocatePersistentBuffer`, as TFLM's Prepare does). A kernel whose op data prepare computes
+ *   entirely has `init: newOpData` and ends its prepare with `fillOpData(OP, node, { ...fields })`.
  * - **invoke reads**: `opData<MyOpData>(OP, node)` again; invoke allocates nothing and checks nothing.
  *
  * ```ts
@@ -37,6 +38,24 @@ export function opData<T>(op: string, node: Node): T {
       'op data missing: init() did not run for this node (init allocates, prepare fills, invoke reads)',
     );
   return data as T;
+}
+
+/**
+ * The init of a kernel whose op data prepare computes entirely and TFLM keeps nowhere in the arena: an
+ * empty holder (TFLM's Init allocating an OpData it does not initialize) that prepare fills with
+ * `fillOpData`. The interpreter keeps this one object for the node's life.
+ */
+export function newOpData(): object {
+  return {};
+}
+
+/**
+ * Prepare's fill: copies `values` (every field of the kernel's op data, in one order) into the op data
+ * `init` returned and returns that object — the one invoke reads with `opData`. Fields `init` set (an
+ * arena block) are kept unless `values` names them.
+ */
+export function fillOpData<T extends object>(op: string, node: Node, values: T): T {
+  return Object.assign(opData<object>(op, node), values) as T;
 }
 
 /**

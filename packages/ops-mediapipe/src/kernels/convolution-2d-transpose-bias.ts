@@ -25,7 +25,7 @@ import {
   readStructFields,
   shapeText,
 } from './mediapipe-common.js';
-import { expectRank } from '@micrort/kernel-support';
+import { expectRank, opData } from '@micrort/kernel-support';
 
 const OP = 'Convolution2DTransposeBias';
 const INPUT = 0;
@@ -70,7 +70,7 @@ function init(): TransposeConvBiasData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as TransposeConvBiasData;
+  const d = opData<TransposeConvBiasData>(OP, node);
   checkFloat32Node(OP, context, node, 3, 1);
   const input = context.getTensor(node.inputs[INPUT]!);
   const weights = context.getTensor(node.inputs[WEIGHTS]!);
@@ -136,7 +136,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as TransposeConvBiasData;
+  const d = opData<TransposeConvBiasData>(OP, node);
   const input = context.getEvalTensor(node.inputs[INPUT]!).data as Float32Array;
   const weights = context.getEvalTensor(node.inputs[WEIGHTS]!).data as Float32Array;
   const bias = context.getEvalTensor(node.inputs[BIAS]!).data as Float32Array;

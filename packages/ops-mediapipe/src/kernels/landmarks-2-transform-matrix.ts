@@ -24,7 +24,7 @@ import { BuiltinOperator, KernelError, type FlexMap, type Node, type Registratio
 import { PROVIDER } from '../provider.js';
 import { matMul, setIdentity4, setMat3 } from './float-matrix-common.js';
 import { checkFloat32Node, checkShape, float32Supports, flexOption, readFlexOptions, shapeText, subsetPairs } from './mediapipe-common.js';
-import { expectRank } from '@micrort/kernel-support';
+import { expectRank, opData } from '@micrort/kernel-support';
 
 const OP = 'Landmarks2TransformMatrix';
 const OUTPUT_SHAPE = [1, 4, 4];
@@ -126,7 +126,7 @@ function prepareIndices(
 }
 
 function prepareV2(context: TfLiteContext, node: Node): void {
-  const d = node.userData as Landmarks2TransformMatrixData;
+  const d = opData<Landmarks2TransformMatrixData>(OP, node);
   checkFloat32Node(OP, context, node, 1, 1);
   const input = context.getTensor(node.inputs[0]!);
   expectRank(OP, node, 'input', input, 3);
@@ -148,7 +148,7 @@ function prepareV2(context: TfLiteContext, node: Node): void {
 }
 
 function invokeV2(context: TfLiteContext, node: Node): void {
-  const d = node.userData as Landmarks2TransformMatrixData;
+  const d = opData<Landmarks2TransformMatrixData>(OP, node);
   const lm = context.getEvalTensor(node.inputs[0]!).data as Float32Array;
   const out = context.getEvalTensor(node.outputs[0]!).data as Float32Array;
   const { subset, m0, m1, m2 } = d;
@@ -213,7 +213,7 @@ function invokeV2(context: TfLiteContext, node: Node): void {
 }
 
 function prepareV1(context: TfLiteContext, node: Node): void {
-  const d = node.userData as Landmarks2TransformMatrixData;
+  const d = opData<Landmarks2TransformMatrixData>(OP, node);
   checkFloat32Node(OP, context, node, 1, 1);
   const input = context.getTensor(node.inputs[0]!);
   expectRank(OP, node, 'input', input, 4);
@@ -238,7 +238,7 @@ function prepareV1(context: TfLiteContext, node: Node): void {
 }
 
 function invokeV1(context: TfLiteContext, node: Node): void {
-  const d = node.userData as Landmarks2TransformMatrixData;
+  const d = opData<Landmarks2TransformMatrixData>(OP, node);
   const lm = context.getEvalTensor(node.inputs[0]!).data as Float32Array;
   const out = context.getEvalTensor(node.outputs[0]!).data as Float32Array;
   const { subset, m0, m1, m2, landmarksRange: range } = d;

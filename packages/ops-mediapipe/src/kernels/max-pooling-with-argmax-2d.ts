@@ -14,7 +14,7 @@ import { BuiltinOperator, type Node, type Registration, type TfLiteContext } fro
 import { PROVIDER } from '../provider.js';
 import { checkFloat32Node, checkShape, float32Supports } from './mediapipe-common.js';
 import { PAD_HEIGHT, PAD_WIDTH, activationRange, allocatePaddingValues, poolPadding, readPoolParams } from './pooling-common.js';
-import { computeOutSize, computePadding, expectRank, FLT_MAX } from '@micrort/kernel-support';
+import { computeOutSize, computePadding, expectRank, FLT_MAX, opData } from '@micrort/kernel-support';
 
 const OP = 'MaxPoolingWithArgmax2D';
 /** 0.1f, the offset MediaPipe adds to every index. */
@@ -58,7 +58,7 @@ function init(context: TfLiteContext): MaxPoolArgmaxData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as MaxPoolArgmaxData;
+  const d = opData<MaxPoolArgmaxData>(OP, node);
   checkFloat32Node(OP, context, node, 1, 2);
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
@@ -84,7 +84,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as MaxPoolArgmaxData;
+  const d = opData<MaxPoolArgmaxData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data as Float32Array;
   const output = context.getEvalTensor(node.outputs[0]!).data as Float32Array;
   const indices = context.getEvalTensor(node.outputs[1]!).data as Float32Array;

@@ -16,7 +16,7 @@ import { BuiltinOperator, type Node, type Registration, type TfLiteContext } fro
 import { PROVIDER } from '../provider.js';
 import { checkFloat32Node, checkShape, float32Supports } from './mediapipe-common.js';
 import { PAD_HEIGHT, PAD_WIDTH, allocatePaddingValues, readPoolParams } from './pooling-common.js';
-import { computePadding, expectRank } from '@micrort/kernel-support';
+import { computePadding, expectRank, opData } from '@micrort/kernel-support';
 
 const OP = 'MaxUnpooling2D';
 const INPUT = 0;
@@ -55,7 +55,7 @@ function init(context: TfLiteContext): MaxUnpoolingData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as MaxUnpoolingData;
+  const d = opData<MaxUnpoolingData>(OP, node);
   checkFloat32Node(OP, context, node, 2, 1);
   const input = context.getTensor(node.inputs[INPUT]!);
   const indices = context.getTensor(node.inputs[INDICES]!);
@@ -79,7 +79,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as MaxUnpoolingData;
+  const d = opData<MaxUnpoolingData>(OP, node);
   const input = context.getEvalTensor(node.inputs[INPUT]!).data as Float32Array;
   const indices = context.getEvalTensor(node.inputs[INDICES]!).data as Float32Array;
   const output = context.getEvalTensor(node.outputs[0]!).data as Float32Array;

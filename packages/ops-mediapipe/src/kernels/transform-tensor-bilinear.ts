@@ -29,7 +29,7 @@ import {
   readFlexOptions,
   shapeText,
 } from './mediapipe-common.js';
-import { expectRank } from '@micrort/kernel-support';
+import { expectRank, opData } from '@micrort/kernel-support';
 
 const OP = 'TransformTensorBilinear';
 const OP_V1 = 'TransformTensor';
@@ -81,7 +81,7 @@ function checkOutputSize(op: string, node: Node, d: TransformTensorData, what: s
 }
 
 function prepareV2(context: TfLiteContext, node: Node): void {
-  const d = node.userData as TransformTensorData;
+  const d = opData<TransformTensorData>(OP, node);
   prepareCommon(OP, context, node, d);
   d.alignCorners = true;
   const bytes = node.customInitialData;
@@ -93,7 +93,7 @@ function prepareV2(context: TfLiteContext, node: Node): void {
 }
 
 function prepareV1(context: TfLiteContext, node: Node): void {
-  const d = node.userData as TransformTensorData;
+  const d = opData<TransformTensorData>(OP, node);
   prepareCommon(OP_V1, context, node, d);
   d.alignCorners = false;
   const bytes = node.customInitialData;
@@ -113,7 +113,7 @@ function prepareV1(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as TransformTensorData;
+  const d = opData<TransformTensorData>(OP, node);
   const image = context.getEvalTensor(node.inputs[IMAGE]!).data as Float32Array;
   const m = context.getEvalTensor(node.inputs[MATRIX]!).data as Float32Array;
   const out = context.getEvalTensor(node.outputs[0]!).data as Float32Array;

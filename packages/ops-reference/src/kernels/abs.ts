@@ -16,7 +16,7 @@ import {
 } from '@micrort/core';
 import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
 import { FLOAT32_INT8_INT16, requireInt16ZeroPoints, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
-import { allocateOpData } from '@micrort/kernel-support';
+import { allocateOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'ABS';
 
@@ -57,7 +57,7 @@ function prepare(_context: TfLiteContext, node: Node, data: AbsOpData, input: Te
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as AbsOpData;
+  const data = opData<AbsOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   const p = data.params;

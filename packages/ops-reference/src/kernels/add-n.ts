@@ -26,7 +26,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { EightBitAddWord, MATH_OP_DATA_BYTES, fillEightBitAddOpData } from './math-common.js';
-import { allocateOpData, expectQuantized, expectType, supportsInputTypes } from '@micrort/kernel-support';
+import { allocateOpData, expectQuantized, expectType, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'ADD_N';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
@@ -50,7 +50,7 @@ interface AddNOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as AddNOpData;
+  const d = opData<AddNOpData>(OP, node);
   const n = node.inputs.length;
   if (n < 2) throw new KernelError(OP, node.index, `expects at least 2 inputs, got ${n}`);
   if (node.outputs.length !== 1) throw new KernelError(OP, node.index, `expects 1 output, got ${node.outputs.length}`);
@@ -142,7 +142,7 @@ function addNInt8(views: Int8Array[], out: Int8Array, count: number, p: Int32Arr
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as AddNOpData;
+  const d = opData<AddNOpData>(OP, node);
   const views = d.views;
   for (let j = 0; j < views.length; j++) views[j] = d.inputs[j]!.data as Float32Array | Int8Array;
   const out = context.getEvalTensor(node.outputs[0]!).data;

@@ -9,7 +9,7 @@ import { KernelError, TensorType, checkArity, getInput, getOutput } from '@micro
 import type { Node, TfLiteContext } from '@micrort/core';
 import { dimProduct, readConstantAxis, requireShape, resolveAxis, typeSupport } from './data-common.js';
 import type { NumberArray } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, opData } from '@micrort/kernel-support';
 
 /** Input types TFLM's ArgMinMax eval handles, and TFLite's uint8. */
 export const ARG_MIN_MAX_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -68,7 +68,7 @@ export function argMinMax(d: ArgMinMaxOpData, input: NumberArray, output: Int32A
 
 /** Invoke of both kernels. */
 export function invokeArgMinMax(context: TfLiteContext, node: Node, greater: boolean): void {
-  const d = node.userData as ArgMinMaxOpData;
+  const d = opData<ArgMinMaxOpData>(greater ? 'ARG_MAX' : 'ARG_MIN', node);
   const input = context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray;
   const output = context.getEvalTensor(node.outputs[0]!).data as Int32Array;
   argMinMax(d, input, output, greater);

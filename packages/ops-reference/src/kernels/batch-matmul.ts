@@ -36,7 +36,7 @@ import {
 import { PROVIDER } from '../provider.js';
 import { MATH_OP_DATA_BYTES, intArrayBytes } from './math-common.js';
 import { shapeString } from './transpose-common.js';
-import { expectType, expectZeroPoint, supportsInputTypes, typeRange } from '@micrort/kernel-support';
+import { expectType, expectZeroPoint, opData, supportsInputTypes, typeRange } from '@micrort/kernel-support';
 
 const OP = 'BATCH_MATMUL';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16];
@@ -114,7 +114,7 @@ function transposeRowsColumns(src: Values, dst: Values, batches: number, rows: n
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as BatchMatMulOpData;
+  const d = opData<BatchMatMulOpData>(OP, node);
   checkArity(OP, node, 2, 1);
   const lhs = getInput(context, node, 0, OP);
   const rhs = getInput(context, node, 1, OP);
@@ -291,7 +291,7 @@ function matmulInt16(d: BatchMatMulOpData, lhs: Int16Array, rhs: Int16Array, out
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as BatchMatMulOpData;
+  const d = opData<BatchMatMulOpData>(OP, node);
   let lhs = context.getEvalTensor(node.inputs[0]!).data as Values;
   let rhs = context.getEvalTensor(node.inputs[1]!).data as Values;
   if (d.lhsT) {

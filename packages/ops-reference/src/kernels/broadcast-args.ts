@@ -10,7 +10,7 @@ import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { int64Low32At, requireSameTypeAs, setInt64FromInt32, typeSupport } from './data-common.js';
 import { shapeString } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'BROADCAST_ARGS';
 const TYPES = [TensorType.INT32, TensorType.INT64] as const;
@@ -48,7 +48,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       `output holds ${outLen} dimensions, the broadcast of ${len1}- and ${len2}-dimension shapes has ${Math.max(len1, len2)}`,
     );
   const data: BroadcastArgsOpData = { int64: shape1.type === TensorType.INT64, len1, len2, outLen };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 function incompatible(node: Node, i: number, a: number, b: number): never {
@@ -56,7 +56,7 @@ function incompatible(node: Node, i: number, a: number, b: number): never {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as BroadcastArgsOpData;
+  const d = opData<BroadcastArgsOpData>(OP, node);
   const in1 = context.getEvalTensor(node.inputs[0]!);
   const in2 = context.getEvalTensor(node.inputs[1]!);
   const out = context.getEvalTensor(node.outputs[0]!);
@@ -91,6 +91,7 @@ export const BROADCAST_ARGS: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

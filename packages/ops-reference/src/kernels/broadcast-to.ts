@@ -18,7 +18,7 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'BROADCAST_TO';
 /** TFLM's kMaxDims. */
@@ -75,7 +75,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const inStrides = new Int32Array(BROADCAST_TO_MAX_DIMS);
   for (let i = 0; i < BROADCAST_TO_MAX_DIMS; i++) inStrides[i] = inDims[i] === 1 && outDims[i] !== 1 ? 0 : strides[i]!;
   const data: BroadcastToOpData = { layout, outDims, inStrides };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /** Writes the output in row-major order, reading the input through the (0 for broadcast) strides. */
@@ -101,7 +101,7 @@ function broadcast5(d: BroadcastToOpData, src: NumberArray, dst: NumberArray, un
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as BroadcastToOpData;
+  const d = opData<BroadcastToOpData>(OP, node);
   const src = movableData(context.getEvalTensor(node.inputs[0]!), d.layout);
   const dst = movableData(context.getEvalTensor(node.outputs[0]!), d.layout);
   broadcast5(d, src, dst, d.layout.units);
@@ -113,6 +113,7 @@ export const BROADCAST_TO: Registration = {
   version: 3,
   provider: PROVIDER,
   name: OP,
+  init: newOpData,
   prepare,
   invoke,
 };

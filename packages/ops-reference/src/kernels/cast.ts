@@ -75,7 +75,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as CastOpData;
+  const data = opData<CastOpData>(OP, node);
   const x = context.getEvalTensor(node.inputs[0]!).data as Values;
   const y = context.getEvalTensor(node.outputs[0]!).data as Values;
   const n = data.count;

@@ -259,7 +259,7 @@ function compareInt64(plan: BroadcastPlan, a: Uint8Array, b: Uint8Array, out: Ui
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as ComparisonOpData;
+  const d = opData<ComparisonOpData>('COMPARISON', node);
   const plan = d.plan!;
   const in1 = context.getEvalTensor(node.inputs[0]!);
   const in2 = context.getEvalTensor(node.inputs[1]!);

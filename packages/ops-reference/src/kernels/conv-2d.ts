@@ -29,7 +29,7 @@ import {
   type ConvGeometry,
 } from './conv-common.js';
 import { convFloat, convInt16, convInt8, convUint8 } from './conv-2d-eval.js';
-import { type ConvOutputParams, emptyOutputParams, prepareConvOutputStage } from '@micrort/kernel-support';
+import { type ConvOutputParams, emptyOutputParams, opData, prepareConvOutputStage } from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
 /** CONV_2D filters are quantized along dimension 0 (output channels). */
@@ -59,7 +59,7 @@ interface Conv2DOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = node.userData as Conv2DOpData;
+  const data = opData<Conv2DOpData>(OP, node);
   const params = node.builtinData as Conv2DOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing Conv2DOptions');
   const { input, filter, bias, output } = conv2dTensors(OP, context, node);
@@ -123,7 +123,7 @@ function computeGeometry(node: Node, params: Conv2DOptions, input: Tensor, filte
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as Conv2DOpData;
+  const data = opData<Conv2DOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!);
   const filter = context.getEvalTensor(node.inputs[1]!);
   const output = context.getEvalTensor(node.outputs[0]!);

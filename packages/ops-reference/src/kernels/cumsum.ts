@@ -28,7 +28,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { EightBitAddWord, MATH_OP_DATA_BYTES, fillEightBitAddOpData } from './math-common.js';
-import { allocateOpData, expectQuantized, expectType, supportsInputTypes } from '@micrort/kernel-support';
+import { allocateOpData, expectQuantized, expectType, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'CUMSUM';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
@@ -48,7 +48,7 @@ interface CumsumOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as CumsumOpData;
+  const d = opData<CumsumOpData>(OP, node);
   checkArity(OP, node, 2, 1);
   const input = getInput(context, node, 0, OP);
   const axis = getInput(context, node, 1, OP);
@@ -166,7 +166,7 @@ function cumsumInt8(
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as CumsumOpData;
+  const d = opData<CumsumOpData>(OP, node);
   const dims = d.dims;
   const axis = d.axis >= 0 ? d.axis : resolveAxis(node, (context.getEvalTensor(node.inputs[1]!).data as Int32Array)[0]!, dims.length);
   let outer = 1;

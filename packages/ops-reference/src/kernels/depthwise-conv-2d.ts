@@ -36,7 +36,7 @@ import {
 } from './conv-common.js';
 import { depthwiseConvFloat, depthwiseConvInt16, depthwiseConvInt8, depthwiseConvUint8 } from './depthwise-conv-2d-eval.js';
 import { depthwiseInPlaceFloat, depthwiseInPlaceInt16, depthwiseInPlaceInt8, depthwiseInPlaceUint8 } from './depthwise-conv-2d-in-place.js';
-import { type ConvOutputParams, emptyOutputParams, expectPositive, prepareConvOutputStage } from '@micrort/kernel-support';
+import { type ConvOutputParams, emptyOutputParams, expectPositive, opData, prepareConvOutputStage } from '@micrort/kernel-support';
 
 const OP = 'DEPTHWISE_CONV_2D';
 /** Depthwise filters are quantized along dimension 3 (output channels). */
@@ -63,7 +63,7 @@ interface DepthwiseOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = node.userData as DepthwiseOpData;
+  const data = opData<DepthwiseOpData>(OP, node);
   const params = node.builtinData as DepthwiseConv2DOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
   const { input, filter, bias, output } = conv2dTensors(OP, context, node);
@@ -141,7 +141,7 @@ const IN_PLACE_TYPES = new Set<TensorType>([TensorType.FLOAT32, TensorType.INT8,
 function useInPlaceVariant(context: TfLiteContext, node: Node): void {
   const v = inPlaceVariant(context, node);
   if (!v) throw new KernelError(OP, node.index, 'the in-place variant was granted to a node that does not declare it');
-  (node.userData as DepthwiseOpData).inPlaceScratch = context.requestScratchBufferInArena(v.scratchBytes);
+  opData<DepthwiseOpData>(OP, node).inPlaceScratch = context.requestScratchBufferInArena(v.scratchBytes);
 }
 
 function invokeInPlace(context: TfLiteContext, node: Node, data: DepthwiseOpData): void {
@@ -199,7 +199,7 @@ function invokeInPlace(context: TfLiteContext, node: Node, data: DepthwiseOpData
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as DepthwiseOpData;
+  const data = opData<DepthwiseOpData>(OP, node);
   if (data.inPlaceScratch >= 0) {
     invokeInPlace(context, node, data);
     return;

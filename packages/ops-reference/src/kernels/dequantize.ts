@@ -112,7 +112,7 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
   }
 
   function invoke(context: TfLiteContext, node: Node): void {
-    const data = node.userData as DequantizeOpData;
+    const data = opData<DequantizeOpData>(OP, node);
     if (data.mode === Mode.Folded) return;
     const input = context.getEvalTensor(node.inputs[0]!);
     const output = context.getEvalTensor(node.outputs[0]!);

@@ -33,7 +33,7 @@ import type { FlexMap, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { typeSupport } from './data-common.js';
 import { type OpDataBlock, allocateOpDataBlock, opDataBlock, shapeString } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, fillOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'TFLite_Detection_PostProcess';
 const f32 = Math.fround;
@@ -265,7 +265,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     boxesStaging: boxes.type === TensorType.FLOAT32 ? -1 : request(numBoxes * 16),
     anchorsStaging: anchors.type === TensorType.FLOAT32 ? -1 : request(numBoxes * 16),
   };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /**
@@ -551,7 +551,7 @@ function fastNms(node: Node, d: DetectionOpData, context: TfLiteContext, scores:
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as DetectionOpData;
+  const d = opData<DetectionOpData>(OP, node);
   const n = d.numBoxes;
   const s = d.dequantScale;
   const zp = d.dequantZeroPoint;

@@ -12,7 +12,7 @@ import { PROVIDER } from '../provider.js';
 import { int64At, requireSameTypeAs, requireShape, typeSupport } from './data-common.js';
 import { flatInPlace } from './in-place-common.js';
 import { type NumberArray, extendShape, rowMajorStrides, shapeString } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'DYNAMIC_UPDATE_SLICE';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.UINT8] as const;
@@ -81,7 +81,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     updDims: Int32Array.from(extendShape(update.dims, pad)),
     starts: new Int32Array(pad),
   };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /** Copies the update, row by row of its last axis, to its clamped place in the output. */
@@ -110,7 +110,7 @@ function writeUpdate(d: DynamicUpdateSliceOpData, upd: NumberArray, out: NumberA
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as DynamicUpdateSliceOpData;
+  const d = opData<DynamicUpdateSliceOpData>(OP, node);
   const operand = context.getEvalTensor(node.inputs[0]!);
   const update = context.getEvalTensor(node.inputs[1]!);
   const indices = context.getEvalTensor(node.inputs[2]!);
@@ -139,6 +139,7 @@ export const DYNAMIC_UPDATE_SLICE: Registration = {
   name: OP,
   inPlace: flatInPlace,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -12,7 +12,7 @@ import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { requireShape, typeSupport } from './data-common.js';
 import { type NumberArray, shapeString } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'EMBEDDING_LOOKUP';
 const TABLE_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -56,7 +56,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (hybrid) view.setFloat32(0, table.params.scale, true);
   view.setUint32(8, columns, true);
   const data: EmbeddingLookupOpData = { rows, columns, hybrid, scale: table.params.scale };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 function outOfBounds(node: Node, i: number, id: number, rows: number): never {
@@ -64,7 +64,7 @@ function outOfBounds(node: Node, i: number, id: number, rows: number): never {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as EmbeddingLookupOpData;
+  const d = opData<EmbeddingLookupOpData>(OP, node);
   const ids = context.getEvalTensor(node.inputs[0]!).data as Int32Array;
   const table = context.getEvalTensor(node.inputs[1]!).data as unknown as NumberArray;
   const output = context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray;
@@ -91,6 +91,7 @@ export const EMBEDDING_LOOKUP: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TABLE_TYPES, 1),
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -251,7 +251,7 @@ function checkInt64BiasRange(node: Node, bias: Tensor, words: Int32Array): void 
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as FullyConnectedOpData;
+  const data = opData<FullyConnectedOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const filter = context.getEvalTensor(node.inputs[1]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;

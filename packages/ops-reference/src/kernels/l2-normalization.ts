@@ -26,7 +26,7 @@ import {
 } from '@micrort/core';
 import { MATH_OP_DATA_BYTES, requireSameShape } from './math-common.js';
 import { requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
-import { allocateOpData, expectMaxRank, supportsInputTypes } from '@micrort/kernel-support';
+import { allocateOpData, expectMaxRank, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'L2_NORMALIZATION';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
@@ -102,7 +102,7 @@ function l2NormInt8(x: Int8Array, y: Int8Array, d: L2NormOpData): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as L2NormOpData;
+  const d = opData<L2NormOpData>(OP, node);
   const x = context.getEvalTensor(node.inputs[0]!).data;
   const y = context.getEvalTensor(node.outputs[0]!).data;
   if (d.type === TensorType.FLOAT32) l2NormFloat(x as Float32Array, y as Float32Array, d.outer, d.depth);

@@ -19,7 +19,7 @@ import {
 } from '@micrort/core';
 import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
 import { FLOAT32_INT8_INT16_UINT8, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
-import { allocateOpData } from '@micrort/kernel-support';
+import { allocateOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'LEAKY_RELU';
 
@@ -63,7 +63,7 @@ function prepare(_context: TfLiteContext, node: Node, data: LeakyReluOpData, inp
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as LeakyReluOpData;
+  const data = opData<LeakyReluOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   const n = data.count;

@@ -32,7 +32,7 @@ import {
 import { logXForXGreaterThanOrEqualTo1 } from './log-softmax-common.js';
 import { MATH_OP_DATA_BYTES, requireSameShape } from './math-common.js';
 import { requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
-import { allocateOpData, supportsInputTypes } from '@micrort/kernel-support';
+import { allocateOpData, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'LOG_SOFTMAX';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
@@ -156,7 +156,7 @@ function logSoftmaxInt8(x: Int8Array, y: Int8Array, outer: number, depth: number
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as LogSoftmaxOpData;
+  const d = opData<LogSoftmaxOpData>(OP, node);
   const x = context.getEvalTensor(node.inputs[0]!).data;
   const y = context.getEvalTensor(node.outputs[0]!).data;
   if (d.type === TensorType.FLOAT32) logSoftmaxFloat(x as Float32Array, y as Float32Array, d.outer, d.depth);

@@ -55,7 +55,7 @@ export function logicalKernel(name: string, builtinCode: number, fn: LogicalFunc
       d.plan = planBinary(name, node, t.input1, t.input2, t.output, MAX_BROADCAST_RANK);
     },
     invoke(context: TfLiteContext, node: Node): void {
-      const d = node.userData as LogicalOpData;
+      const d = opData<LogicalOpData>(name, node);
       const a = context.getEvalTensor(node.inputs[0]!).data as Uint8Array;
       const b = context.getEvalTensor(node.inputs[1]!).data as Uint8Array;
       run(d.plan!, a, b, context.getEvalTensor(node.outputs[0]!).data as Uint8Array, fn);

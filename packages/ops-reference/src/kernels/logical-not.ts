@@ -4,12 +4,12 @@
  */
 import { BuiltinOperator, TensorType, type Node, type TfLiteContext } from '@micrort/core';
 import { unaryKernel, type UnaryOpData } from './unary-common.js';
-import { supportsInputTypes } from '@micrort/kernel-support';
+import { opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const BOOL: readonly TensorType[] = [TensorType.BOOL];
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const n = (node.userData as UnaryOpData).count;
+  const n = opData<UnaryOpData>('LOGICAL_NOT', node).count;
   const x = context.getEvalTensor(node.inputs[0]!).data as Uint8Array;
   const y = context.getEvalTensor(node.outputs[0]!).data as Uint8Array;
   for (let i = 0; i < n; i++) y[i] = x[i] === 0 ? 1 : 0;

@@ -20,7 +20,7 @@ import {
   type SigmoidSpec,
 } from './logistic-tanh-common.js';
 import { FLOAT32_INT8_INT16_UINT8, unaryKernel, type UnaryOpData } from './unary-common.js';
-import { allocateOpData } from '@micrort/kernel-support';
+import { allocateOpData, opData } from '@micrort/kernel-support';
 
 const EMPTY_U8 = new Uint8Array(0);
 const OP = 'LOGISTIC';
@@ -52,7 +52,7 @@ function prepare(context: TfLiteContext, node: Node, data: LogisticOpData, input
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as LogisticOpData;
+  const data = opData<LogisticOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   switch (data.type) {

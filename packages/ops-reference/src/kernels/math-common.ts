@@ -5,7 +5,7 @@
  */
 import { KernelError, TensorType, sameShape, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
 import { unaryKernel, type UnaryOpData } from './unary-common.js';
-import { quantizedAddParams, supportsInputTypes } from '@micrort/kernel-support';
+import { opData, quantizedAddParams, supportsInputTypes } from '@micrort/kernel-support';
 
 /**
  * Bytes of the structs TFLM allocates with AllocatePersistentBuffer for these kernels (x86-64 layout,
@@ -138,7 +138,7 @@ export function floatUnaryKernel(spec: FloatUnarySpec): Registration<UnaryOpData
     init: () => ({ count: 0 }),
     prepare: spec.sameShape ? (_context, node, _data, input, output) => requireSameShape(name, node, input, output) : undefined,
     invoke(context: TfLiteContext, node: Node): void {
-      const d = node.userData as UnaryOpData;
+      const d = opData<UnaryOpData>(name, node);
       run(
         context.getEvalTensor(node.inputs[0]!).data as Float32Array,
         context.getEvalTensor(node.outputs[0]!).data as Float32Array,

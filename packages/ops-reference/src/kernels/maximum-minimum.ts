@@ -78,7 +78,7 @@ export const MAXIMUM: Registration<MaxMinOpData> = {
   init: () => ({ plan: null }),
   prepare: prepareFor('MAXIMUM'),
   invoke(context, node) {
-    const plan = (node.userData as MaxMinOpData).plan!;
+    const plan = opData<MaxMinOpData>('MAXIMUM', node).plan!;
     const a = context.getEvalTensor(node.inputs[0]!).data as Values;
     const b = context.getEvalTensor(node.inputs[1]!).data as Values;
     maximum(plan, a, b, context.getEvalTensor(node.outputs[0]!).data as Values);
@@ -95,7 +95,7 @@ export const MINIMUM: Registration<MaxMinOpData> = {
   init: () => ({ plan: null }),
   prepare: prepareFor('MINIMUM'),
   invoke(context, node) {
-    const plan = (node.userData as MaxMinOpData).plan!;
+    const plan = opData<MaxMinOpData>('MINIMUM', node).plan!;
     const a = context.getEvalTensor(node.inputs[0]!).data as Values;
     const b = context.getEvalTensor(node.inputs[1]!).data as Values;
     minimum(plan, a, b, context.getEvalTensor(node.outputs[0]!).data as Values);

@@ -20,7 +20,7 @@ import {
   readConstantIndexTensor,
   shapeString,
 } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, fillOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'MIRROR_PAD';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -122,7 +122,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   block.setInt32(12, outStridesScratch, true);
   block.setInt32(16, inStridesScratch, true);
   const data: MirrorPadOpData = { block, rank, outDims, inDims, maps, outStridesScratch, inStridesScratch };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /** Input stride of padded axis `a` (0 for the leading axes the input does not have). */
@@ -173,7 +173,7 @@ function mirrorPad(d: MirrorPadOpData, inStrides: Int32Array, input: NumberArray
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as MirrorPadOpData;
+  const d = opData<MirrorPadOpData>(OP, node);
   const outStrides = context.getScratchBuffer(d.outStridesScratch).i32;
   const inStrides = context.getScratchBuffer(d.inStridesScratch).i32;
   // As TFLM: the strides (elements per step) of the output and input, in the two scratch buffers.

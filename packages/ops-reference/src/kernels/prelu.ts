@@ -137,7 +137,7 @@ function preluQuantized(
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as PreluOpData;
+  const d = opData<PreluOpData>(OP, node);
   const x = context.getEvalTensor(node.inputs[0]!).data;
   const alpha = context.getEvalTensor(node.inputs[1]!).data;
   const out = context.getEvalTensor(node.outputs[0]!).data;

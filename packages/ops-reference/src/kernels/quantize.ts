@@ -119,7 +119,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as QuantizeOpData;
+  const data = opData<QuantizeOpData>(OP, node);
   const p = data.params;
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data as IntegerData;

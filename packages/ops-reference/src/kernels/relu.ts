@@ -18,7 +18,7 @@ import {
 import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
 import { FLOAT32_INT8_INT16_UINT8, requireInt16ZeroPoints, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
 import { prepareReluXUint8, reluXUint8 } from './relu-common.js';
-import { allocateOpData } from '@micrort/kernel-support';
+import { allocateOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'RELU';
 
@@ -57,7 +57,7 @@ function prepare(_context: TfLiteContext, node: Node, data: ReluOpData, input: T
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as ReluOpData;
+  const data = opData<ReluOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   const n = data.count;

@@ -10,7 +10,7 @@ import { BuiltinOperator, TensorType, type Node, type Tensor, type TfLiteContext
 import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
 import { FLOAT32_INT8_INT16_UINT8, unaryKernel, type UnaryOpData } from './unary-common.js';
 import { RELU_X_UINT8_WORDS, prepareReluXUint8, reluXUint8 } from './relu-common.js';
-import { expectQuantized } from '@micrort/kernel-support';
+import { expectQuantized, opData } from '@micrort/kernel-support';
 
 const OP = 'RELU6';
 
@@ -52,7 +52,7 @@ function prepare(context: TfLiteContext, node: Node, data: Relu6OpData, input: T
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as Relu6OpData;
+  const data = opData<Relu6OpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   const n = data.count;

@@ -17,7 +17,7 @@ import {
   readConstantIndexTensor,
   shapeString,
 } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'REVERSE_V2';
 const TYPES = [
@@ -70,7 +70,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     middle: dimProduct(input.dims, first, last),
     inner: dimProduct(input.dims, last) * layout.units,
   };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 function reverse(d: ReverseOpData, src: NumberArray, dst: NumberArray): void {
@@ -86,7 +86,7 @@ function reverse(d: ReverseOpData, src: NumberArray, dst: NumberArray): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as ReverseOpData;
+  const d = opData<ReverseOpData>(OP, node);
   reverse(d, movableData(context.getEvalTensor(node.inputs[0]!), d.layout), movableData(context.getEvalTensor(node.outputs[0]!), d.layout));
 }
 
@@ -97,6 +97,7 @@ export const REVERSE_V2: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -25,7 +25,7 @@ import {
 } from '@micrort/core';
 import { MATH_OP_DATA_BYTES } from './math-common.js';
 import { FLOAT32_INT8_INT16, requireInt16ZeroPoints, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
-import { allocateOpData, supportsInputTypes, typeRange } from '@micrort/kernel-support';
+import { allocateOpData, opData, supportsInputTypes, typeRange } from '@micrort/kernel-support';
 
 const OP = 'RSQRT';
 /** TFLM's kShift: keeps 1/sqrt(v) an integer before the final rescale. */
@@ -100,7 +100,7 @@ function rsqrtQuantized(node: Node, d: RsqrtOpData, x: Int8Array | Int16Array, y
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as RsqrtOpData;
+  const d = opData<RsqrtOpData>(OP, node);
   const x = context.getEvalTensor(node.inputs[0]!).data;
   const y = context.getEvalTensor(node.outputs[0]!).data;
   const type = d.params[INPUT_TYPE]! as TensorType;

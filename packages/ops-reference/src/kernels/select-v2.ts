@@ -19,7 +19,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { MATH_OP_DATA_BYTES } from './math-common.js';
-import { expectType, extendShape, supportsInputTypes } from '@micrort/kernel-support';
+import { expectType, extendShape, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'SELECT_V2';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8];
@@ -48,7 +48,7 @@ function broadcastStrides(dims: Int32Array, out: Int32Array): Int32Array {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as SelectOpData;
+  const d = opData<SelectOpData>(OP, node);
   checkArity(OP, node, 3, 1);
   const cond = getInput(context, node, 0, OP);
   const x = getInput(context, node, 1, OP);
@@ -132,7 +132,7 @@ function select(
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as SelectOpData;
+  const d = opData<SelectOpData>(OP, node);
   select(
     d,
     context.getEvalTensor(node.inputs[0]!).data as Uint8Array,

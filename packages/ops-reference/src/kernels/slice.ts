@@ -20,7 +20,7 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'SLICE';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.BOOL, TensorType.UINT8] as const;
@@ -102,7 +102,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     if (expected.some((v, i) => v !== output.dims[i]))
       throw new KernelError(OP, node.index, `output has shape ${shapeString(output.dims)}, the slice has shape ${shapeString(expected)}`);
   }
-  node.userData = d;
+  fillOpData(OP, node, d);
 }
 
 /** Copies the selected block in row-major order; the last axis is a contiguous run. */
@@ -128,7 +128,7 @@ function slice5(d: SliceOpData, src: NumberArray, dst: NumberArray, units: numbe
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as SliceOpData;
+  const d = opData<SliceOpData>(OP, node);
   if (!d.constant) {
     const problem = resolve(d, context.getEvalTensor(node.inputs[1]!), context.getEvalTensor(node.inputs[2]!));
     if (problem !== null) throw new KernelError(OP, node.index, problem);
@@ -148,6 +148,7 @@ export const SLICE: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

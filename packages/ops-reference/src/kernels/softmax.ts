@@ -176,7 +176,7 @@ function oneOverOnePlusX(x: number): number {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as SoftmaxOpData;
+  const data = opData<SoftmaxOpData>(OP, node);
   const p = data.params;
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;

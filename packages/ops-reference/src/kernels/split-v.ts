@@ -12,7 +12,7 @@ import { dimProduct, readConstantAxis, requireSameTypeAs, resolveAxis, typeSuppo
 import { type SplitPlan, invokeSplit } from './split-common.js';
 import { SPLIT_TYPES } from './split.js';
 import { elementLayout, shapeString } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'SPLIT_V';
 
@@ -46,11 +46,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (total !== input.dims[axis])
     throw new KernelError(OP, node.index, `the outputs add up to ${total} along axis ${axis}, the input has ${input.dims[axis]}`);
   const plan: SplitPlan = { layout, outer: dimProduct(input.dims, 0, axis), runs };
-  node.userData = plan;
+  fillOpData(OP, node, plan);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  invokeSplit(context, node, node.userData as SplitPlan, 0);
+  invokeSplit(context, node, opData<SplitPlan>(OP, node), 0);
 }
 
 /** SPLIT_V registration (op versions 1..3). */
@@ -60,6 +60,7 @@ export const SPLIT_V: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, SPLIT_TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

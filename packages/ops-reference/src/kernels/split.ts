@@ -10,7 +10,7 @@ import { PROVIDER } from '../provider.js';
 import { dimProduct, readConstantAxis, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
 import { type SplitPlan, invokeSplit } from './split-common.js';
 import { elementLayout } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'SPLIT';
 /** Types TFLM's SPLIT and SPLIT_V handle, plus uint8. */
@@ -40,11 +40,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     requireShape(OP, node, output, `output ${i}`, expected);
   }
   const plan: SplitPlan = { layout, outer: dimProduct(input.dims, 0, axis), runs: new Int32Array(count).fill(run) };
-  node.userData = plan;
+  fillOpData(OP, node, plan);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  invokeSplit(context, node, node.userData as SplitPlan, 1);
+  invokeSplit(context, node, opData<SplitPlan>(OP, node), 1);
 }
 
 /** SPLIT registration (op versions 1..4). */
@@ -54,6 +54,7 @@ export const SPLIT: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, SPLIT_TYPES, 1),
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -179,7 +179,7 @@ function squaredDifferenceQuantized(
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as SquaredDifferenceOpData;
+  const d = opData<SquaredDifferenceOpData>(OP, node);
   const plan = d.plan!;
   const a = context.getEvalTensor(node.inputs[0]!).data;
   const b = context.getEvalTensor(node.inputs[1]!).data;

@@ -21,7 +21,7 @@ import {
   type SigmoidSpec,
 } from './logistic-tanh-common.js';
 import { FLOAT32_INT8_INT16_UINT8, unaryKernel, type UnaryOpData } from './unary-common.js';
-import { allocateOpData } from '@micrort/kernel-support';
+import { allocateOpData, opData } from '@micrort/kernel-support';
 
 const EMPTY_U8 = new Uint8Array(0);
 const OP = 'TANH';
@@ -43,7 +43,7 @@ function prepare(context: TfLiteContext, node: Node, data: TanhOpData, input: Te
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as TanhOpData;
+  const data = opData<TanhOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   const n = data.count;

@@ -44,6 +44,7 @@ import {
   type ConvOutputParams,
   emptyOutputParams,
   expectPositive,
+  opData,
   prepareConvOutputStage,
 } from '@micrort/kernel-support';
 
@@ -95,7 +96,7 @@ function unsupportedTypes(context: TfLiteContext, node: Node): string | null {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = node.userData as TransposeConvOpData;
+  const data = opData<TransposeConvOpData>(OP, node);
   const params = node.builtinData as TransposeConvOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing TransposeConvOptions');
   checkArity(OP, node, [3, 4], 1);
@@ -227,7 +228,7 @@ function computeGeometry(node: Node, params: TransposeConvOptions, input: Tensor
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as TransposeConvOpData;
+  const data = opData<TransposeConvOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[INPUT]!);
   const filter = context.getEvalTensor(node.inputs[FILTER]!);
   const output = context.getEvalTensor(node.outputs[0]!);

@@ -7,7 +7,7 @@ import { BuiltinOperator, type Node, type Registration, type TfLiteContext } fro
 import { elementwiseAddS8Emu, elementwiseAddS8Fast, type AddParams } from '../cmsis/elementwise-add-s8.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
-import { calculateOpDataAdd, fusedActivation } from '@micrort/kernel-support';
+import { calculateOpDataAdd, fusedActivation, opData } from '@micrort/kernel-support';
 import { elementwiseSupported, prepareElementwise } from './elementwise-common.js';
 
 const OP = 'ADD';
@@ -18,7 +18,7 @@ interface AddData {
 }
 
 function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
-  const data = node.userData as AddData;
+  const data = opData<AddData>(OP, node);
   const { in1, in2, out } = prepareElementwise(OP, context, node);
   const q = calculateOpDataAdd(OP, node, in1, in2, out, fusedActivation(node));
   const g = data.g;
@@ -39,7 +39,7 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as AddData;
+  const data = opData<AddData>(OP, node);
   const a = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const b = context.getEvalTensor(node.inputs[1]!).data as Int8Array;
   const out = context.getEvalTensor(node.outputs[0]!).data as Int8Array;

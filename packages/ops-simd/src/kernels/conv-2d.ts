@@ -33,7 +33,16 @@ import { bufferView, viewBase } from '../cmsis/word-view.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import { prepareOutputStage, windowOf } from './conv-common.js';
-import { declineArity, declineTypes, expectPositive, expectRank, expectType, expectWindowOutput, INT8_ONLY } from '@micrort/kernel-support';
+import {
+  declineArity,
+  declineTypes,
+  expectPositive,
+  expectRank,
+  expectType,
+  expectWindowOutput,
+  INT8_ONLY,
+  opData,
+} from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
 
@@ -72,7 +81,7 @@ function unsupported(context: TfLiteContext, node: Node): string | null {
 }
 
 function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
-  const data = node.userData as ConvData;
+  const data = opData<ConvData>(OP, node);
   const params = node.builtinData as Conv2DOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing Conv2DOptions');
   checkArity(OP, node, [2, 3], 1);
@@ -142,7 +151,7 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as ConvData;
+  const data = opData<ConvData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const filter = context.getEvalTensor(node.inputs[1]!).data as Int8Array;
   const bias = data.hasBias ? (context.getEvalTensor(node.inputs[2]!).data as Int32Array) : null;

@@ -36,7 +36,16 @@ import { emptyConvParams, type ConvParams } from '../cmsis/types.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import { prepareOutputStage, windowOf } from './conv-common.js';
-import { declineArity, declineTypes, expectPositive, expectRank, expectType, expectWindowOutput, INT8_ONLY } from '@micrort/kernel-support';
+import {
+  declineArity,
+  declineTypes,
+  expectPositive,
+  expectRank,
+  expectType,
+  expectWindowOutput,
+  INT8_ONLY,
+  opData,
+} from '@micrort/kernel-support';
 
 const OP = 'DEPTHWISE_CONV_2D';
 
@@ -70,7 +79,7 @@ function supported(context: TfLiteContext, node: Node): true | string {
 }
 
 function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
-  const data = node.userData as DepthwiseData;
+  const data = opData<DepthwiseData>(OP, node);
   const params = node.builtinData as DepthwiseConv2DOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
   checkArity(OP, node, [2, 3], 1);
@@ -152,11 +161,11 @@ function inPlaceVariant(o: ResolvedOptions, context: TfLiteContext, node: Node):
 function useInPlaceVariant(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   const v = inPlaceVariant(o, context, node);
   if (!v) throw new KernelError(OP, node.index, 'the in-place variant was granted to a node that does not declare it');
-  (node.userData as DepthwiseData).inPlaceScratch = context.requestScratchBufferInArena(v.scratchBytes);
+  opData<DepthwiseData>(OP, node).inPlaceScratch = context.requestScratchBufferInArena(v.scratchBytes);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as DepthwiseData;
+  const data = opData<DepthwiseData>(OP, node);
   const p = data.p;
   const input = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const filter = context.getEvalTensor(node.inputs[1]!).data as Int8Array;

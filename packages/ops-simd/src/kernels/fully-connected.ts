@@ -39,13 +39,14 @@ import { emptyConvParams, type ConvParams } from '../cmsis/types.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import {
-  INT8_ONLY,
   calculateOpDataFullyConnected,
   declineArity,
   declineAsymmetric,
   declineTypes,
   expectBias,
   expectType,
+  INT8_ONLY,
+  opData,
 } from '@micrort/kernel-support';
 
 const OP = 'FULLY_CONNECTED';
@@ -79,7 +80,7 @@ function supported(context: TfLiteContext, node: Node): true | string {
 }
 
 function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
-  const data = node.userData as FcData;
+  const data = opData<FcData>(OP, node);
   const params = node.builtinData as FullyConnectedOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing FullyConnectedOptions');
   checkArity(OP, node, [2, 3], 1);
@@ -158,7 +159,7 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as FcData;
+  const data = opData<FcData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const filter = context.getEvalTensor(node.inputs[1]!).data as Int8Array;
   const bias = data.hasBias ? (context.getEvalTensor(node.inputs[2]!).data as Int32Array) : null;

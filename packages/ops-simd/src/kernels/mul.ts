@@ -7,7 +7,7 @@ import { BuiltinOperator, type Node, type Registration, type TfLiteContext } fro
 import { elementwiseMulS8Emu, elementwiseMulS8Fast, type MulParams } from '../cmsis/elementwise-mul-s8.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
-import { calculateOpDataMul, fusedActivation } from '@micrort/kernel-support';
+import { calculateOpDataMul, fusedActivation, opData } from '@micrort/kernel-support';
 import { elementwiseSupported, prepareElementwise } from './elementwise-common.js';
 
 const OP = 'MUL';
@@ -18,7 +18,7 @@ interface MulData {
 }
 
 function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
-  const data = node.userData as MulData;
+  const data = opData<MulData>(OP, node);
   const { in1, in2, out } = prepareElementwise(OP, context, node);
   const q = calculateOpDataMul(OP, node, in1, in2, out, fusedActivation(node));
   const g = data.g;
@@ -34,7 +34,7 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as MulData;
+  const data = opData<MulData>(OP, node);
   const a = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const b = context.getEvalTensor(node.inputs[1]!).data as Int8Array;
   const out = context.getEvalTensor(node.outputs[0]!).data as Int8Array;

@@ -19,7 +19,7 @@ import {
 import { softmaxS8Emu, softmaxS8Fast, type SoftmaxParams } from '../cmsis/softmax-s8.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
-import { calculateSoftmaxInt8Params, declineArity, declineTypes, expectType, INT8_ONLY } from '@micrort/kernel-support';
+import { calculateSoftmaxInt8Params, declineArity, declineTypes, expectType, INT8_ONLY, opData } from '@micrort/kernel-support';
 
 const OP = 'SOFTMAX';
 const INT8_OR_INT16: readonly TensorType[] = [TensorType.INT8, TensorType.INT16];
@@ -34,7 +34,7 @@ function supported(context: TfLiteContext, node: Node): true | string {
 }
 
 function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
-  const data = node.userData as SoftmaxData;
+  const data = opData<SoftmaxData>(OP, node);
   const params = node.builtinData as SoftmaxOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing SoftmaxOptions');
   checkArity(OP, node, 1, 1);
@@ -61,7 +61,7 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as SoftmaxData;
+  const data = opData<SoftmaxData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const output = context.getEvalTensor(node.outputs[0]!).data as Int8Array | Int16Array;
   const m = data.emu.machine;
