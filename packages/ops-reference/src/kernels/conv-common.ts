@@ -20,7 +20,14 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { expectClampActivation, expectKnownPadding, expectPositive, expectRank, expectWindowOutput } from '@micrort/kernel-support';
+import {
+  type ConvTensors,
+  expectClampActivation,
+  expectKnownPadding,
+  expectPositive,
+  expectRank,
+  expectWindowOutput,
+} from '@micrort/kernel-support';
 
 const EMPTY_I32 = new Int32Array(0);
 const EMPTY_F64 = new Float64Array(0);
@@ -156,14 +163,6 @@ export function conv2dTypeProblem(context: TfLiteContext, node: Node): string | 
     return `expects 2 or 3 inputs and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
   if (node.inputs[0]! < 0 || node.inputs[1]! < 0 || node.outputs[0]! < 0) return 'input, filter and output tensors are required';
   return convTypeProblem(context.getTensor(node.inputs[0]!), context.getTensor(node.inputs[1]!), context.getTensor(node.outputs[0]!));
-}
-
-/** The tensors of a convolution node. */
-export interface ConvTensors {
-  input: Tensor;
-  filter: Tensor;
-  bias: Tensor | null;
-  output: Tensor;
 }
 
 /**
