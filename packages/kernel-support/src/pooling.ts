@@ -42,6 +42,28 @@ export interface OpDataPooling {
   actMaxF: number;
 }
 
+/** An `OpDataPooling` before prepare (what a kernel's init returns before prepare assigns the calculator's result). */
+export function emptyOpDataPooling(): OpDataPooling {
+  return {
+    type: TensorType.FLOAT32,
+    batches: 0,
+    inHeight: 0,
+    inWidth: 0,
+    depth: 0,
+    outHeight: 0,
+    outWidth: 0,
+    strideHeight: 1,
+    strideWidth: 1,
+    filterHeight: 1,
+    filterWidth: 1,
+    padding: { width: 0, height: 0, widthOffset: 0, heightOffset: 0 },
+    actMin: 0,
+    actMax: 0,
+    actMinF: 0,
+    actMaxF: 0,
+  };
+}
+
 /**
  * TFLM PoolingPrepare: a 2-D pooling node with one input and one output, NHWC of the same type (one of
  * `types`), Pool2DOptions with strides and filter sizes >= 1, SAME or VALID padding and a clamp

@@ -5,8 +5,16 @@
  * the input rescaling of the differences to the row maximum (PreprocessSoftmaxScaling into Q5.26,
  * CalculateInputRadius for the smallest difference that still counts).
  */
-import { TensorType, calculateInputRadius, preprocessSoftmaxScaling, tensorTypeName, type Node, type Tensor } from '@micrort/core';
-import { OptionError, QuantizationError, expectQuantized } from './checks.js';
+import {
+  TensorType,
+  calculateInputRadius,
+  numElements,
+  preprocessSoftmaxScaling,
+  tensorTypeName,
+  type Node,
+  type Tensor,
+} from '@micrort/core';
+import { OptionError, QuantizationError, TensorShapeError, expectQuantized, shapeText } from './checks.js';
 
 /** Integer bits of the scaled input differences (Q5.26), gemmlowp's and TFLM's kScaledDiffIntegerBits. */
 export const SCALED_DIFF_INTEGER_BITS = 5;
@@ -24,6 +32,41 @@ export interface SoftmaxInt8Params {
   diffMin: number;
   /** 8 for an int8 output, 16 for an int16 output. */
   outputBits: 8 | 16;
+}
+
+/** Rows of a softmax: `outer` rows of `depth` elements (the last dimension). */
+export interface SoftmaxShape {
+  outer: number;
+  depth: number;
+}
+
+/**
+ * TFLM's SOFTMAX shape checks: input rank >= 1, the output holding as many elements with the same last
+ * dimension (TFLM resizes it to the input's shape). Returns the rows softmax runs over.
+ */
+export function expectSoftmaxShape(op: string, node: Node, input: Tensor, output: Tensor): SoftmaxShape {
+  const rank = input.dims.length;
+  if (rank < 1)
+    throw new TensorShapeError(
+      op,
+      node.index,
+      'input',
+      input.index,
+      Array.from(input.dims),
+      `input (tensor ${input.index}) must have rank >= 1`,
+    );
+  const count = numElements(input.dims);
+  const depth = input.dims[rank - 1]!;
+  if (numElements(output.dims) !== count || output.dims[output.dims.length - 1] !== depth)
+    throw new TensorShapeError(
+      op,
+      node.index,
+      'output',
+      output.index,
+      Array.from(output.dims),
+      `output shape ${shapeText(output.dims)} must match input shape ${shapeText(input.dims)}`,
+    );
+  return { outer: depth === 0 ? 0 : count / depth, depth };
 }
 
 /** TF_LITE_ENSURE_NEAR on float32 values: |a - b| <= eps evaluated in float32. */

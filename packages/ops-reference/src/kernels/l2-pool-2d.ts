@@ -9,7 +9,14 @@ import { BuiltinOperator, TensorType, getOutput } from '@micrort/core';
 import type { Node, Pool2DOptions, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { requireShape, typeSupport } from './data-common.js';
-import { calculateOpDataPooling, computePaddingHeightWidth, FLOAT32_ONLY, opData, type OpDataPooling } from '@micrort/kernel-support';
+import {
+  calculateOpDataPooling,
+  computePaddingHeightWidth,
+  emptyOpDataPooling,
+  FLOAT32_ONLY,
+  opData,
+  type OpDataPooling,
+} from '@micrort/kernel-support';
 
 const OP = 'L2_POOL_2D';
 const f32 = Math.fround;
@@ -18,24 +25,7 @@ const f32 = Math.fround;
 type L2PoolOpData = OpDataPooling;
 
 function init(): L2PoolOpData {
-  return {
-    type: TensorType.FLOAT32,
-    batches: 0,
-    inHeight: 0,
-    inWidth: 0,
-    depth: 0,
-    outHeight: 0,
-    outWidth: 0,
-    strideHeight: 1,
-    strideWidth: 1,
-    filterHeight: 1,
-    filterWidth: 1,
-    padding: { width: 0, height: 0, widthOffset: 0, heightOffset: 0 },
-    actMin: 0,
-    actMax: 0,
-    actMinF: 0,
-    actMaxF: 0,
-  };
+  return emptyOpDataPooling();
 }
 
 /**

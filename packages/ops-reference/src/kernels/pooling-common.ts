@@ -4,7 +4,7 @@
  * `calculateOpDataPooling`.
  */
 import { TensorType, type Node, type TfLiteContext } from '@micrort/core';
-import { allocateOpDataView, calculateOpDataPooling, opData, type OpDataPooling } from '@micrort/kernel-support';
+import { allocateOpDataView, calculateOpDataPooling, emptyOpDataPooling, opData, type OpDataPooling } from '@micrort/kernel-support';
 
 /**
  * sizeof(OpDataPooling) in TFLM: TfLitePaddingValues {width, height, width_offset, height_offset},
@@ -29,22 +29,7 @@ export interface PoolingOpData extends OpDataPooling {
 /** init of both pooling kernels: TFLM's OpDataPooling block, the rest filled by `preparePooling`. */
 export function initPooling(context: TfLiteContext): PoolingOpData {
   return {
-    type: TensorType.FLOAT32,
-    batches: 0,
-    inHeight: 0,
-    inWidth: 0,
-    depth: 0,
-    outHeight: 0,
-    outWidth: 0,
-    strideHeight: 1,
-    strideWidth: 1,
-    filterHeight: 1,
-    filterWidth: 1,
-    padding: { width: 0, height: 0, widthOffset: 0, heightOffset: 0 },
-    actMin: 0,
-    actMax: 0,
-    actMinF: 0,
-    actMaxF: 0,
+    ...emptyOpDataPooling(),
     block: allocateOpDataView(context, OP_DATA_POOLING_BYTES),
     inPlaceScratch: -1,
   };

@@ -13,7 +13,7 @@ import {
   roundingDivideByPOT,
   saturatingRoundingDoublingHighMul,
 } from '@micrort/core';
-import { ACCUMULATION_INTEGER_BITS, SCALED_DIFF_INTEGER_BITS } from '@micrort/kernel-support';
+import { ACCUMULATION_INTEGER_BITS, SCALED_DIFF_INTEGER_BITS, type SoftmaxShape } from '@micrort/kernel-support';
 
 /** Bytes of TFLM's SoftmaxParams on x86-64 (double, 7 int32/float, 5 pointers). */
 export const SOFTMAX_PARAMS_BYTES = 80;
@@ -26,11 +26,8 @@ export enum SoftmaxWord {
   ZeroPoint = 7,
 }
 
-/** Row layout of a softmax: `outer` rows of `depth` elements (the last dimension). */
-export interface SoftmaxShape {
-  outer: number;
-  depth: number;
-}
+/** Row layout of a softmax: kernel-support's `SoftmaxShape` (`outer` rows of `depth` elements). */
+export type { SoftmaxShape };
 
 const NUM_BITS_OVER_UNIT = new Int32Array(1);
 

@@ -14,7 +14,6 @@ import {
   TensorType,
   expF32,
   genLutInt16,
-  numElements,
   checkedQuantizeMultiplier,
   tensorTypeName,
   type Node,
@@ -37,7 +36,13 @@ import {
   UINT8_SOFTMAX_TABLE_SIZE,
   type SoftmaxShape,
 } from './softmax-common.js';
-import { calculateSoftmaxInt8Params, expectQuantized, expectSoftmaxOutputQuantization, opData } from '@micrort/kernel-support';
+import {
+  calculateSoftmaxInt8Params,
+  expectQuantized,
+  expectSoftmaxOutputQuantization,
+  expectSoftmaxShape,
+  opData,
+} from '@micrort/kernel-support';
 
 const OP = 'SOFTMAX';
 
@@ -87,17 +92,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const data = opData<SoftmaxOpData>(OP, node);
   const { input, output } = unaryTensors(OP, context, node);
   const beta = Math.fround((node.builtinData as SoftmaxOptions | null)?.beta ?? 1);
-  const rank = input.dims.length;
-  if (rank < 1) throw new KernelError(OP, node.index, `input (tensor ${input.index}) must have rank >= 1`);
-  const count = numElements(input.dims);
-  const depth = input.dims[rank - 1]!;
-  if (numElements(output.dims) !== count || output.dims[output.dims.length - 1] !== depth)
-    throw new KernelError(
-      OP,
-      node.index,
-      `output shape [${Array.from(output.dims).join(', ')}] must match input shape [${Array.from(input.dims).join(', ')}]`,
-    );
-  data.shape = { outer: depth === 0 ? 0 : count / depth, depth };
+  data.shape = expectSoftmaxShape(OP, node, input, output);
   data.paramsF64[0] = beta;
   const p = data.params;
 

@@ -19,7 +19,15 @@ import {
 import { softmaxS8Emu, softmaxS8Fast, type SoftmaxParams } from '../cmsis/softmax-s8.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
-import { calculateSoftmaxInt8Params, declineArity, declineTypes, expectType, INT8_ONLY, opData } from '@micrort/kernel-support';
+import {
+  calculateSoftmaxInt8Params,
+  declineArity,
+  declineTypes,
+  expectSoftmaxShape,
+  expectType,
+  INT8_ONLY,
+  opData,
+} from '@micrort/kernel-support';
 
 const OP = 'SOFTMAX';
 const INT8_OR_INT16: readonly TensorType[] = [TensorType.INT8, TensorType.INT16];
@@ -42,18 +50,12 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   const output = getOutput(context, node, 0, OP);
   expectType(OP, node, 'input', input, TensorType.INT8);
   expectType(OP, node, 'output', output, INT8_OR_INT16);
-  if (input.dims.length < 1 || input.elementCount !== output.elementCount) {
-    throw new KernelError(
-      OP,
-      node.index,
-      `input [${Array.from(input.dims).join(', ')}] and output [${Array.from(output.dims).join(', ')}] must have the same size`,
-    );
-  }
+  const shape = expectSoftmaxShape(OP, node, input, output);
   const q = calculateSoftmaxInt8Params(OP, node, input, output, params.beta);
   const g = data.g;
   g.outBits = q.outputBits;
-  g.rowSize = input.dims[input.dims.length - 1]!;
-  g.rows = g.rowSize === 0 ? 0 : input.elementCount / g.rowSize;
+  g.rowSize = shape.depth;
+  g.rows = shape.outer;
   g.mult = q.inputMultiplier;
   g.shift = q.inputLeftShift;
   g.diffMin = q.diffMin;

@@ -8,11 +8,9 @@
  */
 import {
   BuiltinOperator,
-  KernelError,
   TensorType,
   expOnNegativeValues,
   multiplyByQuantizedMultiplierGreaterThanOne,
-  numElements,
   rescale,
   type Node,
   type Registration,
@@ -28,6 +26,7 @@ import {
   calculateSoftmaxInt8Params,
   declineArity,
   declineTypes,
+  expectSoftmaxShape,
   expectType,
   INT8_ONLY,
   SCALED_DIFF_INTEGER_BITS,
@@ -52,16 +51,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as SoftmaxData;
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
-  const rank = input.dims.length;
-  if (rank < 1) throw new KernelError(OP, node.index, `input (tensor ${input.index}) must have rank >= 1`);
-  const count = numElements(input.dims);
-  const depth = input.dims[rank - 1]!;
-  if (numElements(output.dims) !== count || output.dims[output.dims.length - 1] !== depth)
-    throw new KernelError(
-      OP,
-      node.index,
-      `output shape [${Array.from(output.dims).join(', ')}] must match input shape [${Array.from(input.dims).join(', ')}]`,
-    );
+  const { outer, depth } = expectSoftmaxShape(OP, node, input, output);
   expectType(OP, node, 'input', input, TensorType.INT8);
   expectType(OP, node, 'output', output, INT8_OR_INT16);
   const q = calculateSoftmaxInt8Params(OP, node, input, output, (node.builtinData as SoftmaxOptions | null)?.beta ?? 1);
@@ -84,7 +74,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   }
   const region = context.allocatePersistentBuffer(16);
   data.k = kernelsFor(OP, node, region);
-  region.i32.set([depth === 0 ? 0 : count / depth, depth, bits, table.offset]);
+  region.i32.set([outer, depth, bits, table.offset]);
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }
