@@ -4,7 +4,7 @@
  * that collapses to at most three outer loops around one inner run (float/binary-common.ts's
  * broadcastPlan). Declines other types and deeper broadcasts (the next provider serves the node).
  */
-import { BuiltinOperator, KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { BuiltinOperator, KernelError, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastPlan, type BroadcastPlan } from './float/binary-common.js';
 import { kernelsFor } from '../wasm-arena.js';
@@ -40,25 +40,30 @@ interface AddData {
   fixed: Int32Array;
 }
 
-function supports(context: TfLiteContext, node: Node): true | string {
-  const arity = declineArity(node, 2, 1);
-  if (arity) return arity;
-  const a = context.getTensor(node.inputs[0]!);
-  const b = context.getTensor(node.inputs[1]!);
-  const out = context.getTensor(node.outputs[0]!);
-  const why = declineTypes(context, node, [0, 1], INT8_ONLY);
+/** ADD's and MUL's `supports()`: int8 operands whose broadcast `broadcastPlan` lays out. */
+export function supportsInt8Binary(context: TfLiteContext, node: Node): true | string {
+  const why = declineArity(node, 2, 1) ?? declineTypes(context, node, [0, 1], INT8_ONLY);
   if (why) return why;
+  const [a, b, out] = [context.getTensor(node.inputs[0]!), context.getTensor(node.inputs[1]!), context.getTensor(node.outputs[0]!)];
   const plan = broadcastPlan(a.dims, b.dims, out.dims);
   return typeof plan === 'string' ? plan : true;
 }
 
+/** ADD's and MUL's prepare preamble: the tensors and their broadcast plan (a KernelError when it has none). */
+export function int8BinaryTensors(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+): { a: Tensor; b: Tensor; out: Tensor; plan: BroadcastPlan } {
+  const [a, b, out] = [context.getTensor(node.inputs[0]!), context.getTensor(node.inputs[1]!), context.getTensor(node.outputs[0]!)];
+  const plan = broadcastPlan(a.dims, b.dims, out.dims);
+  if (typeof plan === 'string') throw new KernelError(op, node.index, plan);
+  return { a, b, out, plan };
+}
+
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as AddData;
-  const a = context.getTensor(node.inputs[0]!);
-  const b = context.getTensor(node.inputs[1]!);
-  const out = context.getTensor(node.outputs[0]!);
-  const plan = broadcastPlan(a.dims, b.dims, out.dims);
-  if (typeof plan === 'string') throw new KernelError(OP, node.index, plan);
+  const { a, b, out, plan } = int8BinaryTensors(OP, context, node);
   const q = calculateOpDataAdd(OP, node, a, b, out, fusedActivation(node));
   const region = context.allocatePersistentBuffer(ADD_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
@@ -106,7 +111,7 @@ export function createAdd(): Registration<AddData> {
     version: 5,
     provider: PROVIDER,
     name: 'ADD/wasm-qs8',
-    supports,
+    supports: supportsInt8Binary,
     init: (): AddData => ({ k: null, params: 0, fixed: NO_COPIES }),
     prepare,
     invoke,

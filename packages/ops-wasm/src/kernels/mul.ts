@@ -4,14 +4,13 @@
  * double(s_out)) on 8 elements per step, with the broadcasting of ADD. Declines other types and deeper
  * broadcasts (the next provider serves the node).
  */
-import { BuiltinOperator, KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { BuiltinOperator, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { broadcastPlan } from './float/binary-common.js';
-import { writePlan } from './add.js';
+import { int8BinaryTensors, supportsInt8Binary, writePlan } from './add.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { constantInputCopies, inputOffset } from './kernel-common.js';
-import { calculateOpDataMul, declineArity, declineTypes, fusedActivation, INT8_ONLY } from '@micrort/kernel-support';
+import { calculateOpDataMul, fusedActivation } from '@micrort/kernel-support';
 
 const OP = 'MUL';
 const NO_COPIES = new Int32Array(2).fill(-1);
@@ -25,25 +24,9 @@ interface MulData {
   fixed: Int32Array;
 }
 
-function supports(context: TfLiteContext, node: Node): true | string {
-  const arity = declineArity(node, 2, 1);
-  if (arity) return arity;
-  const a = context.getTensor(node.inputs[0]!);
-  const b = context.getTensor(node.inputs[1]!);
-  const out = context.getTensor(node.outputs[0]!);
-  const why = declineTypes(context, node, [0, 1], INT8_ONLY);
-  if (why) return why;
-  const plan = broadcastPlan(a.dims, b.dims, out.dims);
-  return typeof plan === 'string' ? plan : true;
-}
-
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as MulData;
-  const a = context.getTensor(node.inputs[0]!);
-  const b = context.getTensor(node.inputs[1]!);
-  const out = context.getTensor(node.outputs[0]!);
-  const plan = broadcastPlan(a.dims, b.dims, out.dims);
-  if (typeof plan === 'string') throw new KernelError(OP, node.index, plan);
+  const { a, b, out, plan } = int8BinaryTensors(OP, context, node);
   const q = calculateOpDataMul(OP, node, a, b, out, fusedActivation(node));
   const m = { multiplier: q.outputMultiplier, shift: q.outputShift };
   const region = context.allocatePersistentBuffer(MUL_PARAMS_BYTES);
@@ -78,7 +61,7 @@ export function createMul(): Registration<MulData> {
     version: 7,
     provider: PROVIDER,
     name: 'MUL/wasm-qs8',
-    supports,
+    supports: supportsInt8Binary,
     init: (): MulData => ({ k: null, params: 0, fixed: NO_COPIES }),
     prepare,
     invoke,
