@@ -17,7 +17,8 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { activationRangeQuantized, calculateActivationRangeFloat, expectClampActivation } from './activation.js';
-import { QuantizationError, expectBias, expectZeroPoint } from './checks.js';
+import { QuantizationError, expectBias, expectPositive, expectRank, expectZeroPoint } from './checks.js';
+import type { ConvStrides } from './padding.js';
 
 /**
  * The two persistent int32 arrays TFLM allocates per convolution node (per-channel output multipliers and
@@ -301,6 +302,21 @@ export interface ConvTensors {
   filter: Tensor;
   bias: Tensor | null;
   output: Tensor;
+}
+
+/** Throws unless input, filter and output all have rank 4 (NHWC, OHWI / 1HWO, NHWC). */
+export function expectConvRanks(op: string, node: Node, t: { input: Tensor; filter: Tensor; output: Tensor }): void {
+  expectRank(op, node, 'input', t.input, 4);
+  expectRank(op, node, 'filter', t.filter, 4);
+  expectRank(op, node, 'output', t.output, 4);
+}
+
+/** Throws an `OptionError` unless the strides and dilation factors of CONV_2D / DEPTHWISE_CONV_2D options are integers >= 1. */
+export function expectConvStrides(op: string, node: Node, o: ConvStrides): void {
+  expectPositive(op, node, 'stride_h', o.strideH);
+  expectPositive(op, node, 'stride_w', o.strideW);
+  expectPositive(op, node, 'dilation_h_factor', o.dilationHFactor);
+  expectPositive(op, node, 'dilation_w_factor', o.dilationWFactor);
 }
 
 /**

@@ -21,7 +21,6 @@ import { PROVIDER } from '../provider.js';
 import {
   Int64Words,
   checkPaddingAndActivation,
-  checkStridesAndDilations,
   conv2dTensors,
   conv2dTypeProblem,
   emptyGeometry,
@@ -29,7 +28,7 @@ import {
   type ConvGeometry,
 } from './conv-common.js';
 import { convFloat, convInt16, convInt8, convUint8 } from './conv-2d-eval.js';
-import { type ConvOutputParams, emptyOutputParams, opData, prepareConvOutputStage } from '@micrort/kernel-support';
+import { type ConvOutputParams, emptyOutputParams, expectConvStrides, opData, prepareConvOutputStage } from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
 /** CONV_2D filters are quantized along dimension 0 (output channels). */
@@ -63,7 +62,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const params = node.builtinData as Conv2DOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing Conv2DOptions');
   const { input, filter, bias, output } = conv2dTensors(OP, context, node);
-  checkStridesAndDilations(OP, node, params);
+  expectConvStrides(OP, node, params);
   checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 
   const g = computeGeometry(node, params, input, filter, output);

@@ -20,14 +20,7 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import {
-  type ConvTensors,
-  expectClampActivation,
-  expectKnownPadding,
-  expectPositive,
-  expectRank,
-  expectWindowOutput,
-} from '@micrort/kernel-support';
+import { type ConvTensors, expectClampActivation, expectConvRanks, expectKnownPadding, expectWindowOutput } from '@micrort/kernel-support';
 
 const EMPTY_I32 = new Int32Array(0);
 const EMPTY_F64 = new Float64Array(0);
@@ -177,27 +170,8 @@ export function conv2dTensors(op: string, context: TfLiteContext, node: Node): C
   const filter = getInput(context, node, 1, op);
   const bias = getOptionalInput(context, node, 2);
   const output = getOutput(context, node, 0, op);
-  checkConvRanks(op, node, input, filter, output);
+  expectConvRanks(op, node, { input, filter, output });
   return { input, filter, bias, output };
-}
-
-/** Throws unless input, filter and output all have rank 4. */
-export function checkConvRanks(op: string, node: Node, input: Tensor, filter: Tensor, output: Tensor): void {
-  expectRank(op, node, 'input', input, 4);
-  expectRank(op, node, 'filter', filter, 4);
-  expectRank(op, node, 'output', output, 4);
-}
-
-/** Throws unless the strides and dilation factors of CONV_2D / DEPTHWISE_CONV_2D options are integers >= 1. */
-export function checkStridesAndDilations(
-  op: string,
-  node: Node,
-  o: { strideH: number; strideW: number; dilationHFactor: number; dilationWFactor: number },
-): void {
-  expectPositive(op, node, 'stride_h', o.strideH);
-  expectPositive(op, node, 'stride_w', o.strideW);
-  expectPositive(op, node, 'dilation_h_factor', o.dilationHFactor);
-  expectPositive(op, node, 'dilation_w_factor', o.dilationWFactor);
 }
 
 /** Throws unless the padding is SAME or VALID and the fused activation is a clamp (NONE, RELU, RELU6, RELU_N1_TO_1). */

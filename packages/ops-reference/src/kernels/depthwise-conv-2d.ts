@@ -27,7 +27,6 @@ import { PROVIDER } from '../provider.js';
 import {
   Int64Words,
   checkPaddingAndActivation,
-  checkStridesAndDilations,
   conv2dTensors,
   conv2dTypeProblem,
   emptyGeometry,
@@ -36,7 +35,14 @@ import {
 } from './conv-common.js';
 import { depthwiseConvFloat, depthwiseConvInt16, depthwiseConvInt8, depthwiseConvUint8 } from './depthwise-conv-2d-eval.js';
 import { depthwiseInPlaceFloat, depthwiseInPlaceInt16, depthwiseInPlaceInt8, depthwiseInPlaceUint8 } from './depthwise-conv-2d-in-place.js';
-import { type ConvOutputParams, emptyOutputParams, expectPositive, opData, prepareConvOutputStage } from '@micrort/kernel-support';
+import {
+  type ConvOutputParams,
+  emptyOutputParams,
+  expectConvStrides,
+  expectPositive,
+  opData,
+  prepareConvOutputStage,
+} from '@micrort/kernel-support';
 
 const OP = 'DEPTHWISE_CONV_2D';
 /** Depthwise filters are quantized along dimension 3 (output channels). */
@@ -67,7 +73,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const params = node.builtinData as DepthwiseConv2DOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
   const { input, filter, bias, output } = conv2dTensors(OP, context, node);
-  checkStridesAndDilations(OP, node, params);
+  expectConvStrides(OP, node, params);
   expectPositive(OP, node, 'depth_multiplier', params.depthMultiplier);
   checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 

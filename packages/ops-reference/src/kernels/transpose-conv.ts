@@ -28,21 +28,14 @@ import {
   type TransposeConvOptions,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import {
-  Float64Scratch,
-  Int64Words,
-  checkConvRanks,
-  checkPaddingAndActivation,
-  convTypeProblem,
-  emptyGeometry,
-  type ConvGeometry,
-} from './conv-common.js';
+import { Float64Scratch, Int64Words, checkPaddingAndActivation, convTypeProblem, emptyGeometry, type ConvGeometry } from './conv-common.js';
 import { transposeConvFloat, transposeConvInt16, transposeConvInt8 } from './transpose-conv-eval.js';
 import {
   computeOutSize,
   computePaddingHeightWidth,
   type ConvOutputParams,
   emptyOutputParams,
+  expectConvRanks,
   expectPositive,
   opData,
   prepareConvOutputStage,
@@ -108,7 +101,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const input = getInput(context, node, INPUT, OP);
   const bias = getOptionalInput(context, node, BIAS);
   const output = getOutput(context, node, 0, OP);
-  checkConvRanks(OP, node, input, filter, output);
+  expectConvRanks(OP, node, { input, filter, output });
   checkOutputShapeTensor(node, outputShape, output);
   expectPositive(OP, node, 'stride_h', params.strideH);
   expectPositive(OP, node, 'stride_w', params.strideW);

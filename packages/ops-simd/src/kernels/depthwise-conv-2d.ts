@@ -39,8 +39,8 @@ import { prepareOutputStage, windowOf } from './conv-common.js';
 import {
   declineArity,
   declineTypes,
-  expectPositive,
-  expectRank,
+  expectConvRanks,
+  expectConvStrides,
   expectType,
   expectWindowOutput,
   INT8_ONLY,
@@ -90,13 +90,8 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   expectType(OP, node, 'input', input, TensorType.INT8);
   expectType(OP, node, 'filter', filter, TensorType.INT8);
   expectType(OP, node, 'output', output, TensorType.INT8);
-  expectRank(OP, node, 'input', input, 4);
-  expectRank(OP, node, 'filter', filter, 4);
-  expectRank(OP, node, 'output', output, 4);
-  expectPositive(OP, node, 'stride_h', params.strideH);
-  expectPositive(OP, node, 'stride_w', params.strideW);
-  expectPositive(OP, node, 'dilation_h_factor', params.dilationHFactor);
-  expectPositive(OP, node, 'dilation_w_factor', params.dilationWFactor);
+  expectConvRanks(OP, node, { input, filter, output });
+  expectConvStrides(OP, node, params);
   const p = data.p;
   p.batches = input.dims[0]!;
   p.inH = input.dims[1]!;

@@ -31,7 +31,14 @@ import {
   writeWindowParams,
 } from './kernel-common.js';
 import { gemmPackedBytes, packGemm } from './weight-pack.js';
-import { convWindow, declineArity, expectPositive, expectRank, expectWindowOutput, int8ConvOutputStage } from '@micrort/kernel-support';
+import {
+  convWindow,
+  declineArity,
+  expectConvRanks,
+  expectConvStrides,
+  expectWindowOutput,
+  int8ConvOutputStage,
+} from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
 
@@ -68,13 +75,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
   const output = getOutput(context, node, 0, OP);
-  expectRank(OP, node, 'input', input, 4);
-  expectRank(OP, node, 'filter', filter, 4);
-  expectRank(OP, node, 'output', output, 4);
-  expectPositive(OP, node, 'stride_h', opts.strideH);
-  expectPositive(OP, node, 'stride_w', opts.strideW);
-  expectPositive(OP, node, 'dilation_h_factor', opts.dilationHFactor);
-  expectPositive(OP, node, 'dilation_w_factor', opts.dilationWFactor);
+  expectConvRanks(OP, node, { input, filter, output });
+  expectConvStrides(OP, node, opts);
   const [batches, inH, inW, inC] = input.dims as unknown as number[];
   const [outC, kH, kW, kC] = filter.dims as unknown as number[];
   if (kC !== inC) throw new KernelError(OP, node.index, `filter depth ${kC} differs from input depth ${inC} (grouped convolution)`);

@@ -31,7 +31,15 @@ import {
   writeWindowParams,
 } from './kernel-common.js';
 import { depthwisePackedBytes, gemmPackedBytes, packDepthwise, packGemm } from './weight-pack.js';
-import { convWindow, declineArity, expectPositive, expectRank, expectWindowOutput, int8ConvOutputStage } from '@micrort/kernel-support';
+import {
+  convWindow,
+  declineArity,
+  expectConvRanks,
+  expectConvStrides,
+  expectPositive,
+  expectWindowOutput,
+  int8ConvOutputStage,
+} from '@micrort/kernel-support';
 
 const OP = 'DEPTHWISE_CONV_2D';
 
@@ -68,13 +76,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
   const output = getOutput(context, node, 0, OP);
-  expectRank(OP, node, 'input', input, 4);
-  expectRank(OP, node, 'filter', filter, 4);
-  expectRank(OP, node, 'output', output, 4);
-  expectPositive(OP, node, 'stride_h', opts.strideH);
-  expectPositive(OP, node, 'stride_w', opts.strideW);
-  expectPositive(OP, node, 'dilation_h_factor', opts.dilationHFactor);
-  expectPositive(OP, node, 'dilation_w_factor', opts.dilationWFactor);
+  expectConvRanks(OP, node, { input, filter, output });
+  expectConvStrides(OP, node, opts);
   expectPositive(OP, node, 'depth_multiplier', opts.depthMultiplier);
   const [batches, inH, inW, inC] = input.dims as unknown as number[];
   const [one, kH, kW, fC] = filter.dims as unknown as number[];

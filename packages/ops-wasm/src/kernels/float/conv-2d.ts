@@ -25,8 +25,8 @@ import {
   convWindow,
   declineActivation,
   declineArity,
-  expectPositive,
-  expectRank,
+  expectConvRanks,
+  expectConvStrides,
   expectWindowOutput,
 } from '@micrort/kernel-support';
 
@@ -57,13 +57,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
   const output = getOutput(context, node, 0, OP);
-  expectRank(OP, node, 'input', input, 4);
-  expectRank(OP, node, 'filter', filter, 4);
-  expectRank(OP, node, 'output', output, 4);
-  expectPositive(OP, node, 'stride_h', opts.strideH);
-  expectPositive(OP, node, 'stride_w', opts.strideW);
-  expectPositive(OP, node, 'dilation_h_factor', opts.dilationHFactor);
-  expectPositive(OP, node, 'dilation_w_factor', opts.dilationWFactor);
+  expectConvRanks(OP, node, { input, filter, output });
+  expectConvStrides(OP, node, opts);
   const [batches, inH, inW, inC] = input.dims as unknown as number[];
   const [outC, kH, kW, kC] = filter.dims as unknown as number[];
   if (kC !== inC) throw new KernelError(OP, node.index, `filter depth ${kC} differs from input depth ${inC} (grouped convolution)`);
