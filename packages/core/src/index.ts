@@ -244,8 +244,6 @@ export { REVERSE_SHIFT, getInvSqrtQuantizedMultiplierExp } from './quant/inv-sqr
 export { SIGMOID_TABLE_UINT16, logisticInt16, logisticInt16Run, tanhInt16, tanhInt16Run } from './quant/int16-activation.js';
 export {
   allocatePersistentOutput,
-  calculateActivationRangeFloat,
-  calculateActivationRangeQuantized,
   check,
   checkArity,
   checkedQuantizeMultiplier,
@@ -256,6 +254,5 @@ export {
   getOptionalInput,
   getOutput,
   sameShape,
-  typeRange,
   unsupportedType,
 } from './kernel/kernel-util.js';

@@ -10,7 +10,8 @@
  * estimateCycles(counters, { core: 'm4', waitStates: 1 });
  * ```
  */
-import { TensorType, tensorTypeName, type Registration } from '@micrort/core';
+import { TensorType, type Registration } from '@micrort/core';
+import { INT8_ONLY, typeReason } from '@micrort/kernel-support';
 import { createConv2D } from './kernels/conv-2d.js';
 import { createDepthwiseConv2D } from './kernels/depthwise-conv-2d.js';
 import { createFullyConnected } from './kernels/fully-connected.js';
@@ -24,7 +25,7 @@ import { resolveOptions, type SimdKernelOptions } from './options.js';
 
 /**
  * `supports()` of an ops-simd kernel that first declines, with a reason, any node whose input 0 is not
- * int8 (float32, int16, TFLite's uint8, ...): e.g. `"uint8 input (ops-simd handles int8)"`.
+ * int8 (float32, int16, TFLite's uint8, ...): e.g. `"uint8 input (handles int8)"`.
  */
 function declineNonInt8(reg: Registration): Registration {
   const inner = reg.supports;
@@ -34,7 +35,7 @@ function declineNonInt8(reg: Registration): Registration {
       const i = node.inputs[0];
       if (i !== undefined && i >= 0) {
         const type = context.getTensor(i).type;
-        if (type !== TensorType.INT8) return `${tensorTypeName(type)} input (ops-simd handles int8)`;
+        if (type !== TensorType.INT8) return typeReason('input', type, INT8_ONLY);
       }
       return inner ? inner(context, node) : true;
     },

@@ -2,41 +2,28 @@
  * Real models through the real interpreter with `--ops wasm`'s composition: ops-reference (and the
  * signal ops) registered first, ops-wasm in front with `{ fallback: true }`, the arena in the kernels'
  * WebAssembly memory. Every case's outputs must equal TFLM's bytes (float32 within the README
- * tolerance), and case 0's intermediates too. Skipped when ../shared/conformance is absent.
+ * tolerance), and case 0's intermediates too wherever ops-wasm runs a node (test-support's
+ * describeConformanceModels). Skipped when ../shared/conformance is absent.
  */
-import { describe, expect, it } from 'vitest';
 import { OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
-import {
-  SKIP_REASON,
-  firstDifferingIntermediate,
-  hasConformance,
-  listModels,
-  makeInterpreter,
-  readManifest,
-  runCase,
-} from '@micrort/test-support/conformance';
+import { describeConformanceModels } from '@micrort/test-support/conformance-models-suite';
 import { PROVIDER, loadWasmKernelsSync } from '../src/index.js';
 
 const wasm = loadWasmKernelsSync();
-const resolver = () => registerSignalOps(registerReferenceOps(new OpResolver())).registerAll(wasm.kernels, { fallback: true });
-const opts = { resolver, arenaBacking: wasm.arenaBacking };
+const mobilenet = (model: string) => model.startsWith('mobilenet');
 
-describe.skipIf(!hasConformance)('conformance: ops-wasm in front of ops-reference', () => {
-  for (const name of hasConformance ? listModels() : []) {
-    it(`${name}: every case matches TFLM`, () => {
-      const interp = makeInterpreter(name, opts);
-      const served = interp.nodes().filter((n) => n.provider === PROVIDER).length;
-      // the 224x224 MobileNet takes a while per case through the reference fallbacks: case 0 only
-      const cases = name.startsWith('mobilenet') ? 1 : readManifest(name).cases.length;
-      for (let c = 0; c < cases; c++) {
-        const r = runCase(name, c, opts);
-        expect({ name, c, failed: r.outputs.filter((o) => !o.pass) }).toEqual({ name, c, failed: [] });
-      }
-      if (served > 0 && !name.startsWith('mobilenet')) expect(firstDifferingIntermediate(name, opts)).toBeNull();
-      console.log(`${name}: ${served} of ${interp.nodes().length} nodes on ops-wasm`);
-    });
-  }
-  if (!hasConformance) it.skip(SKIP_REASON, () => {});
+describeConformanceModels({
+  label: 'ops-wasm in front of ops-reference',
+  provider: PROVIDER,
+  resolver: () => registerSignalOps(registerReferenceOps(new OpResolver())).registerAll(wasm.kernels, { fallback: true }),
+  arenaBacking: wasm.arenaBacking,
+  // the 224x224 MobileNet takes a while per case through the reference fallbacks: case 0 only
+  cases: (model, available) => (mobilenet(model) ? 1 : available),
+  fewerCases: 'slow through the reference fallbacks',
+  intermediates: (model, served) =>
+    mobilenet(model)
+      ? 'the 224x224 MobileNet: outputs only (a no-reuse plan of every tensor is slow)'
+      : served > 0 || 'no node on ops-wasm: ops-reference’s own suite compares these intermediates',
 });

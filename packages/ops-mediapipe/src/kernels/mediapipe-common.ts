@@ -9,12 +9,12 @@ import {
   KernelError,
   TensorType,
   parseFlexMap,
-  tensorTypeName,
   type FlexMap,
   type Node,
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
+import { FLOAT32_ONLY, typeReason } from '@micrort/kernel-support';
 
 /** `TfLitePadding` as the C option structs store it. */
 export enum StructPadding {
@@ -51,11 +51,11 @@ export function float32NodeProblem(context: TfLiteContext, node: Node, nIn: numb
   for (let i = 0; i < nOut; i++) if (node.outputs[i]! < 0) return `output ${i} is omitted`;
   for (let i = 0; i < nIn; i++) {
     const t = context.getTensor(node.inputs[i]!);
-    if (t.type !== TensorType.FLOAT32) return `${tensorTypeName(t.type)} input ${i} (handles float32 only)`;
+    if (t.type !== TensorType.FLOAT32) return typeReason(`input ${i}`, t.type, FLOAT32_ONLY);
   }
   for (let i = 0; i < nOut; i++) {
     const t = context.getTensor(node.outputs[i]!);
-    if (t.type !== TensorType.FLOAT32) return `${tensorTypeName(t.type)} output ${i} (handles float32 only)`;
+    if (t.type !== TensorType.FLOAT32) return typeReason(`output ${i}`, t.type, FLOAT32_ONLY);
   }
   return null;
 }
@@ -69,12 +69,6 @@ export function float32Supports(nIn: number, nOut: number): (context: TfLiteCont
 export function checkFloat32Node(op: string, context: TfLiteContext, node: Node, nIn: number, nOut: number): void {
   const problem = float32NodeProblem(context, node, nIn, nOut);
   if (problem !== null) throw new KernelError(op, node.index, problem);
-}
-
-/** Throws unless `t` has `rank` dimensions. */
-export function checkRank(op: string, node: Node, what: string, t: Tensor, rank: number): void {
-  if (t.dims.length !== rank)
-    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must have ${rank} dimensions, has shape ${shapeText(t.dims)}`);
 }
 
 /** Throws unless `t`'s first dimension is 1 (MediaPipe's kernels process batch 0 only). */
@@ -141,15 +135,6 @@ export function flexOption<T>(op: string, node: Node, read: () => T): T {
 /** Throws unless `value >= min`, naming the option. */
 export function checkAtLeast(op: string, node: Node, name: string, value: number, min: number): void {
   if (!(value >= min)) throw new KernelError(op, node.index, `option ${name} is ${value}, must be at least ${min}`);
-}
-
-/**
- * TFLite's ComputePadding(stride, dilation 1, in_size, filter_size, out_size): the padding before the
- * first element, never negative (C integer division truncates toward zero).
- */
-export function computePadding(stride: number, inSize: number, filterSize: number, outSize: number): number {
-  const total = (outSize - 1) * stride + filterSize - inSize;
-  return Math.max(Math.trunc(total / 2), 0);
 }
 
 /**

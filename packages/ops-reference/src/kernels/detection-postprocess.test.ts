@@ -204,7 +204,7 @@ describe('TFLite_Detection_PostProcess', () => {
       flexMap(OPTIONS),
     );
     expect(int16.supportsAnswer()).toBe('int16 input (handles float32, uint8, int8)');
-    expect(prepareError(int16).message).toMatch(/box_encodings \(tensor 0\) has type int16/);
+    expect(prepareError(int16).message).toMatch(/unsupported box_encodings type int16 \(tensor 0\)/);
     const int8 = harness(
       DETECTION_POSTPROCESS,
       [

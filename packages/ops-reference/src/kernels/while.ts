@@ -27,6 +27,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { checkSameTypeAndSize, checkSubgraphIndex, copyAll, evalTensors, subgraphTensors } from './control-flow-common.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'WHILE';
 /** sizeof(OpData) in TFLM: two ints. */
@@ -51,7 +52,7 @@ function init(context: TfLiteContext, maxIterations: number): OpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as OpData;
+  const d = opData<OpData>(OP, node);
   const params = node.builtinData as Partial<WhileOptions> | null;
   if (!params || params.condSubgraphIndex === undefined || params.bodySubgraphIndex === undefined)
     throw new KernelError(OP, node.index, 'WhileOptions (cond_subgraph_index, body_subgraph_index) are missing');
@@ -92,7 +93,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as OpData;
+  const d = opData<OpData>(OP, node);
   copyAll(d.condInputs, d.inputs);
   // Preserve the op inputs in the op outputs before a subgraph could overwrite them (as TFLM).
   copyAll(d.outputs, d.inputs);

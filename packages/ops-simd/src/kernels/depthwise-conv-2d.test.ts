@@ -122,6 +122,6 @@ describe('DEPTHWISE_CONV_2D (CMSIS-NN paths) matches the TFLM reference', () => 
       },
     });
     expect(h.supports()).toBe(false);
-    expect(h.supportsAnswer()).toBe('int16 input (ops-simd handles int8)');
+    expect(h.supportsAnswer()).toBe('int16 input (handles int8)');
   });
 });

@@ -4,23 +4,13 @@
  * that collapses to at most three outer loops around one inner run (float/binary-common.ts's
  * broadcastPlan). Declines other types and deeper broadcasts (the next provider serves the node).
  */
-import {
-  BuiltinOperator,
-  KernelError,
-  TensorType,
-  quantizeMultiplierSmallerThanOneExp,
-  tensorTypeName,
-  type AddOptions,
-  type Node,
-  type Registration,
-  type TfLiteContext,
-  ActivationFunctionType,
-} from '@micrort/core';
+import { BuiltinOperator, KernelError, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastPlan, type BroadcastPlan } from './float/binary-common.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { constantInputCopies, expectQuantized, inputOffset, quantizedActivationRange } from './kernel-common.js';
+import { constantInputCopies, inputOffset } from './kernel-common.js';
+import { calculateOpDataAdd, declineArity, declineTypes, fusedActivation, INT8_ONLY } from '@micrort/kernel-support';
 
 const OP = 'ADD';
 const NO_COPIES = new Int32Array(2).fill(-1);
@@ -50,55 +40,47 @@ interface AddData {
   fixed: Int32Array;
 }
 
-function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length !== 2 || node.outputs.length !== 1) return 'arity';
-  const a = context.getTensor(node.inputs[0]!);
-  const b = context.getTensor(node.inputs[1]!);
-  const out = context.getTensor(node.outputs[0]!);
-  if (a.type !== TensorType.INT8 || b.type !== TensorType.INT8 || out.type !== TensorType.INT8)
-    return `${tensorTypeName(out.type)} output (handles int8)`;
+/** ADD's and MUL's `supports()`: int8 operands whose broadcast `broadcastPlan` lays out. */
+export function supportsInt8Binary(context: TfLiteContext, node: Node): true | string {
+  const why = declineArity(node, 2, 1) ?? declineTypes(context, node, [0, 1], INT8_ONLY);
+  if (why) return why;
+  const [a, b, out] = [context.getTensor(node.inputs[0]!), context.getTensor(node.inputs[1]!), context.getTensor(node.outputs[0]!)];
   const plan = broadcastPlan(a.dims, b.dims, out.dims);
   return typeof plan === 'string' ? plan : true;
 }
 
+/** ADD's and MUL's prepare preamble: the tensors and their broadcast plan (a KernelError when it has none). */
+export function int8BinaryTensors(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+): { a: Tensor; b: Tensor; out: Tensor; plan: BroadcastPlan } {
+  const [a, b, out] = [context.getTensor(node.inputs[0]!), context.getTensor(node.inputs[1]!), context.getTensor(node.outputs[0]!)];
+  const plan = broadcastPlan(a.dims, b.dims, out.dims);
+  if (typeof plan === 'string') throw new KernelError(op, node.index, plan);
+  return { a, b, out, plan };
+}
+
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as AddData;
-  const a = context.getTensor(node.inputs[0]!);
-  const b = context.getTensor(node.inputs[1]!);
-  const out = context.getTensor(node.outputs[0]!);
-  const plan = broadcastPlan(a.dims, b.dims, out.dims);
-  if (typeof plan === 'string') throw new KernelError(OP, node.index, plan);
-  expectQuantized(OP, node, 'input 1', a);
-  expectQuantized(OP, node, 'input 2', b);
-  expectQuantized(OP, node, 'output', out);
-  const activation = (node.builtinData as AddOptions | null)?.fusedActivationFunction ?? ActivationFunctionType.NONE;
-  const [lo, hi] = quantizedActivationRange(OP, node, activation, out);
-  const leftShift = 20;
-  const twiceMax = 2 * Math.max(a.params.scale, b.params.scale);
-  let m1, m2, mo;
-  try {
-    m1 = quantizeMultiplierSmallerThanOneExp(a.params.scale / twiceMax);
-    m2 = quantizeMultiplierSmallerThanOneExp(b.params.scale / twiceMax);
-    mo = quantizeMultiplierSmallerThanOneExp(twiceMax / (2 ** leftShift * out.params.scale));
-  } catch (e) {
-    throw new KernelError(OP, node.index, `cannot rescale: ${(e as Error).message}`);
-  }
+  const { a, b, out, plan } = int8BinaryTensors(OP, context, node);
+  const q = calculateOpDataAdd(OP, node, a, b, out, fusedActivation(node));
   const region = context.allocatePersistentBuffer(ADD_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
   const p = region.i32;
   p[A.Count] = out.elementCount;
-  p[A.Off1] = -a.params.zeroPoint;
-  p[A.Off2] = -b.params.zeroPoint;
-  p[A.Left] = leftShift;
-  p[A.M1] = m1.multiplier;
-  p[A.R1] = -m1.shift;
-  p[A.M2] = m2.multiplier;
-  p[A.R2] = -m2.shift;
-  p[A.Mo] = mo.multiplier;
-  p[A.Ro] = -mo.shift;
+  p[A.Off1] = q.input1Offset;
+  p[A.Off2] = q.input2Offset;
+  p[A.Left] = q.leftShift;
+  p[A.M1] = q.input1Multiplier;
+  p[A.R1] = -q.input1Shift;
+  p[A.M2] = q.input2Multiplier;
+  p[A.R2] = -q.input2Shift;
+  p[A.Mo] = q.outputMultiplier;
+  p[A.Ro] = -q.outputShift;
   p[A.ZpOut] = out.params.zeroPoint;
-  p[A.ActMin] = lo;
-  p[A.ActMax] = hi;
+  p[A.ActMin] = q.actMin;
+  p[A.ActMax] = q.actMax;
   writePlan(p, A.ActMax + 1, plan);
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0, 1]);
@@ -129,7 +111,7 @@ export function createAdd(): Registration<AddData> {
     version: 5,
     provider: PROVIDER,
     name: 'ADD/wasm-qs8',
-    supports,
+    supports: supportsInt8Binary,
     init: (): AddData => ({ k: null, params: 0, fixed: NO_COPIES }),
     prepare,
     invoke,

@@ -6,7 +6,8 @@ import { BuiltinOperator, KernelError, TensorType, tensorTypeName, type Node, ty
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { constantInputCopies, expectQuantized, inputOffset } from './kernel-common.js';
+import { constantInputCopies, inputOffset } from './kernel-common.js';
+import { declineArity, expectQuantized } from '@micrort/kernel-support';
 
 const OP = 'DEQUANTIZE';
 /** Parameter block: count, float32 scale, zero point (TFLM's DequantizeOpData is 24 bytes; this block 32). */
@@ -20,7 +21,8 @@ interface DequantizeData {
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length !== 1 || node.outputs.length !== 1) return 'arity';
+  const arity = declineArity(node, 1, 1);
+  if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
   if (input.type !== TensorType.INT8 || output.type !== TensorType.FLOAT32)

@@ -4,24 +4,13 @@
  * double(s_out)) on 8 elements per step, with the broadcasting of ADD. Declines other types and deeper
  * broadcasts (the next provider serves the node).
  */
-import {
-  ActivationFunctionType,
-  BuiltinOperator,
-  KernelError,
-  TensorType,
-  checkedQuantizeMultiplier,
-  tensorTypeName,
-  type MulOptions,
-  type Node,
-  type Registration,
-  type TfLiteContext,
-} from '@micrort/core';
+import { BuiltinOperator, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { broadcastPlan } from './float/binary-common.js';
-import { writePlan } from './add.js';
+import { int8BinaryTensors, supportsInt8Binary, writePlan } from './add.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { constantInputCopies, expectQuantized, inputOffset, quantizedActivationRange } from './kernel-common.js';
+import { constantInputCopies, inputOffset } from './kernel-common.js';
+import { calculateOpDataMul, fusedActivation } from '@micrort/kernel-support';
 
 const OP = 'MUL';
 const NO_COPIES = new Int32Array(2).fill(-1);
@@ -35,42 +24,23 @@ interface MulData {
   fixed: Int32Array;
 }
 
-function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length !== 2 || node.outputs.length !== 1) return 'arity';
-  const a = context.getTensor(node.inputs[0]!);
-  const b = context.getTensor(node.inputs[1]!);
-  const out = context.getTensor(node.outputs[0]!);
-  if (a.type !== TensorType.INT8 || b.type !== TensorType.INT8 || out.type !== TensorType.INT8)
-    return `${tensorTypeName(out.type)} output (handles int8)`;
-  const plan = broadcastPlan(a.dims, b.dims, out.dims);
-  return typeof plan === 'string' ? plan : true;
-}
-
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as MulData;
-  const a = context.getTensor(node.inputs[0]!);
-  const b = context.getTensor(node.inputs[1]!);
-  const out = context.getTensor(node.outputs[0]!);
-  const plan = broadcastPlan(a.dims, b.dims, out.dims);
-  if (typeof plan === 'string') throw new KernelError(OP, node.index, plan);
-  expectQuantized(OP, node, 'input 1', a);
-  expectQuantized(OP, node, 'input 2', b);
-  expectQuantized(OP, node, 'output', out);
-  const activation = (node.builtinData as MulOptions | null)?.fusedActivationFunction ?? ActivationFunctionType.NONE;
-  const [lo, hi] = quantizedActivationRange(OP, node, activation, out);
-  const m = checkedQuantizeMultiplier(OP, node, (a.params.scale * b.params.scale) / out.params.scale, 'output multiplier');
+  const { a, b, out, plan } = int8BinaryTensors(OP, context, node);
+  const q = calculateOpDataMul(OP, node, a, b, out, fusedActivation(node));
+  const m = { multiplier: q.outputMultiplier, shift: q.outputShift };
   const region = context.allocatePersistentBuffer(MUL_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
   region.i32.set([
     out.elementCount,
-    -a.params.zeroPoint,
-    -b.params.zeroPoint,
+    -q.input1ZeroPoint,
+    -q.input2ZeroPoint,
     m.multiplier,
     m.shift > 0 ? m.shift : 0,
     m.shift > 0 ? 0 : -m.shift,
-    out.params.zeroPoint,
-    lo,
-    hi,
+    q.outputZeroPoint,
+    q.actMin,
+    q.actMax,
   ]);
   writePlan(region.i32, 9, plan);
   data.params = region.offset;
@@ -91,7 +61,7 @@ export function createMul(): Registration<MulData> {
     version: 7,
     provider: PROVIDER,
     name: 'MUL/wasm-qs8',
-    supports,
+    supports: supportsInt8Binary,
     init: (): MulData => ({ k: null, params: 0, fixed: NO_COPIES }),
     prepare,
     invoke,

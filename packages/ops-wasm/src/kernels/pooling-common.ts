@@ -1,11 +1,12 @@
 /**
- * Shared prepare of the int8 pooling kernels (TFLM kernels/pooling_common.cc): validation, TFLite
- * padding, the activation range, and the parameter block of assembly/int8/pool.ts.
+ * Shared prepare of the int8 pooling kernels: kernel-support's `calculateOpDataPooling` (TFLM
+ * kernels/pooling_common.cc) written into the parameter block of assembly/int8/pool.ts.
  */
-import { KernelError, Padding, TensorType, tensorTypeName, type Node, type Pool2DOptions, type TfLiteContext } from '@micrort/core';
+import { type Node, type TfLiteContext } from '@micrort/core';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { computeOutSize, computePadding, constantInputCopies, quantizedActivationRange } from './kernel-common.js';
+import { constantInputCopies } from './kernel-common.js';
+import { calculateOpDataPooling, declineArity, declineTypes, INT8_ONLY, type OpDataPooling } from '@micrort/kernel-support';
 
 /** The parameter block: 14 int32 (TFLM's OpDataPooling is 32 bytes; this block is 64). */
 export const POOL_PARAMS_BYTES = 64;
@@ -20,59 +21,39 @@ export interface PoolData {
 
 /** Why an int8 pooling node is not handled, or true. */
 export function supportsPool(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length !== 1 || node.outputs.length !== 1) return 'arity';
-  const input = context.getTensor(node.inputs[0]!);
-  const output = context.getTensor(node.outputs[0]!);
-  if (input.type !== TensorType.INT8 || output.type !== TensorType.INT8) return `${tensorTypeName(input.type)} input (handles int8)`;
-  return true;
+  const arity = declineArity(node, 1, 1);
+  if (arity) return arity;
+  return declineTypes(context, node, [0], INT8_ONLY) ?? true;
+}
+
+/**
+ * Words 0..11 of the pooling parameter blocks (assembly/int8/pool.ts, assembly/float/pool.ts): batches,
+ * input height, width, depth, output height, width, filter height, width, strides, padding.
+ */
+export function writePoolGeometry(p: Int32Array, d: OpDataPooling): void {
+  p[0] = d.batches;
+  p[1] = d.inHeight;
+  p[2] = d.inWidth;
+  p[3] = d.depth;
+  p[4] = d.outHeight;
+  p[5] = d.outWidth;
+  p[6] = d.filterHeight;
+  p[7] = d.filterWidth;
+  p[8] = d.strideHeight;
+  p[9] = d.strideWidth;
+  p[10] = d.padding.height;
+  p[11] = d.padding.width;
 }
 
 /** Validates the node and writes the parameter block; `op` names the op in errors. */
 export function preparePool(op: string, context: TfLiteContext, node: Node): void {
   const data = node.userData as PoolData;
-  const params = node.builtinData as Pool2DOptions | null;
-  if (!params) throw new KernelError(op, node.index, 'missing Pool2DOptions');
-  if (node.inputs.length !== 1 || node.outputs.length !== 1) throw new KernelError(op, node.index, 'expects 1 input and 1 output');
-  const input = context.getTensor(node.inputs[0]!);
-  const output = context.getTensor(node.outputs[0]!);
-  const shape = (t: { dims: Int32Array }) => `[${Array.from(t.dims).join(', ')}]`;
-  if (input.dims.length !== 4) throw new KernelError(op, node.index, `input must be 4-D (NHWC), got shape ${shape(input)}`);
-  if (output.dims.length !== 4) throw new KernelError(op, node.index, `output must be 4-D (NHWC), got shape ${shape(output)}`);
-  const { strideH: sH, strideW: sW, filterHeight: fH, filterWidth: fW } = params;
-  if (!(sH >= 1 && sW >= 1)) throw new KernelError(op, node.index, `strides must be >= 1, got stride_h ${sH}, stride_w ${sW}`);
-  if (!(fH >= 1 && fW >= 1)) throw new KernelError(op, node.index, `filter size must be >= 1, got ${fH}x${fW}`);
-  if (params.padding !== Padding.SAME && params.padding !== Padding.VALID)
-    throw new KernelError(op, node.index, `unsupported padding ${params.padding}`);
-  const [batches, inH, inW, depth] = input.dims as unknown as number[];
-  if (output.dims[0] !== batches || output.dims[3] !== depth)
-    throw new KernelError(
-      op,
-      node.index,
-      `output shape ${shape(output)} must keep the input's batch ${batches} and depth ${depth} (input ${shape(input)})`,
-    );
-  // As TFLM: the output size comes from the output tensor, the padding from the options.
-  const padH = computePadding(sH, 1, inH!, fH, computeOutSize(params.padding, inH!, fH, sH, 1));
-  const padW = computePadding(sW, 1, inW!, fW, computeOutSize(params.padding, inW!, fW, sW, 1));
-  const outH = output.dims[1]!;
-  const outW = output.dims[2]!;
-  if (outH > 0 && outW > 0 && (fH - padH <= 0 || fW - padW <= 0 || (outH - 1) * sH - padH >= inH! || (outW - 1) * sW - padW >= inW!))
-    throw new KernelError(
-      op,
-      node.index,
-      `output ${outH}x${outW} with filter ${fH}x${fW}, stride ${sH}x${sW} and padding ${padH}x${padW} has a window entirely outside the ${inH}x${inW} input`,
-    );
-  if (!(Math.abs(input.params.scale - output.params.scale) <= 1.0e-6))
-    throw new KernelError(op, node.index, `input scale ${input.params.scale} and output scale ${output.params.scale} must be equal`);
-  if (input.params.zeroPoint !== output.params.zeroPoint)
-    throw new KernelError(
-      op,
-      node.index,
-      `input zero point ${input.params.zeroPoint} and output zero point ${output.params.zeroPoint} must be equal`,
-    );
-  const [actMin, actMax] = quantizedActivationRange(op, node, params.fusedActivationFunction, output);
+  const d = calculateOpDataPooling(op, context, node, INT8_ONLY);
   const region = context.allocatePersistentBuffer(POOL_PARAMS_BYTES);
   data.k = kernelsFor(op, node, region);
-  region.i32.set([batches!, inH!, inW!, depth!, outH, outW, fH, fW, sH, sW, padH, padW, actMin, actMax]);
+  writePoolGeometry(region.i32, d);
+  region.i32[12] = d.actMin;
+  region.i32[13] = d.actMax;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

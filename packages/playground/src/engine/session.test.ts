@@ -115,9 +115,10 @@ describe('PlaygroundSession', () => {
     const f = await s.check('reference');
     expect(f.ok).toBe(false);
     expect(f.nodes.map((n) => n.status)).toEqual(['prepare-failed', 'ok']);
-    expect(f.nodes[0]!.error).toMatch(/^KernelError: input \(tensor 0, shape \[1, 4\]\) has 4 elements/);
+    // kernel-support's typed KernelError for a tensor of the wrong shape
+    expect(f.nodes[0]!.error).toMatch(/^TensorShapeError: input \(tensor 0, shape \[1, 4\]\) has 4 elements/);
     expect(f.error?.message).toMatch(/^FULLY_CONNECTED \(node 0\)/);
-    expect(f.error?.name).toBe('KernelError');
+    expect(f.error?.name).toBe('TensorShapeError');
   });
 
   it("plans: each planner's arena is what arena: 'auto' allocates with it; none below the lower bound", async () => {

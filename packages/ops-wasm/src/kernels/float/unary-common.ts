@@ -7,6 +7,7 @@ import { KernelError, sameShape, type Node, type Registration, type TfLiteContex
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
 import { declineNonFloat, floatKernelsFor, shapeText, type FloatKernelExports } from './float-common.js';
+import { declineArity } from '@micrort/kernel-support';
 
 /** Bytes of the parameter block: count, min (f32), max (f32), rounded to 16. */
 const UNARY_PARAMS_BYTES = 16;
@@ -36,7 +37,8 @@ export function unaryRegistration(
     provider: PROVIDER,
     name: `${op}/wasm-f32`,
     supports(context, node) {
-      if (node.inputs.length !== 1 || node.outputs.length !== 1) return 'arity';
+      const arity = declineArity(node, 1, 1);
+      if (arity) return arity;
       return declineNonFloat([context.getTensor(node.inputs[0]!), context.getTensor(node.outputs[0]!)]) ?? true;
     },
     init: (): UnaryData => ({ k: null, params: 0, input: -1 }),
