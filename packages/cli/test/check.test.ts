@@ -142,7 +142,7 @@ describe('micrort check', () => {
     expect(r.out.split('\n').filter((l) => /^ADD\s/.test(l))).toEqual([expect.stringMatching(/0,1,2,3,4,5\s+@micrort\/ops-reference$/)]);
     expect(r.out).toMatch(/fell back .*\n\s+ADD v1 \(int16,int16 → int16\), 6 nodes .*→ @micrort\/ops-reference:/);
     expect(r.out).toMatch(/@micrort\/ops-wasm \(ADD\/wasm-f32\) declined: int16 tensor \{0,1,2,3,…\} \(handles float32\)/);
-    expect(r.out).toMatch(/@micrort\/ops-wasm \(ADD\/wasm-qs8\) declined: int16 output \(handles int8\)/);
+    expect(r.out).toMatch(/@micrort\/ops-wasm \(ADD\/wasm-qs8\) declined: int16 input 1 \(handles int8\)/);
     // --json keeps each node's own reason
     const j = JSON.parse((await cli('check', file, '--ops', 'wasm', '--json')).out);
     expect(j.nodes[5].declined[0].reason).toBe('int16 tensor 5 (handles float32)');

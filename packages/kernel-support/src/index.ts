@@ -16,6 +16,7 @@ export * from './decline.js';
 export * from './fully-connected.js';
 export * from './mul.js';
 export * from './op-data.js';
+export * from './output-shape.js';
 export * from './padding.js';
 export * from './pooling.js';
 export * from './softmax.js';
