@@ -99,6 +99,48 @@ export class KernelError extends MicrortError {
 }
 
 /**
+ * A kernel asked for a shape the framework cannot give a tensor (`context.resizeTensor`,
+ * `declareShapeBound`, `setActualShape`): a constant or variable whose shape would change, a tensor that
+ * is not the node's output, dims that are not non-negative integers, a data-dependent shape over its
+ * bound — or, with `shapes: 'file'`, a computed shape that differs from the file's. Names the tensor
+ * and both shapes.
+ */
+export class TensorResizeError extends KernelError {
+  constructor(
+    op: string,
+    nodeIndex: number,
+    /** The tensor's index in its subgraph. */
+    readonly tensor: number,
+    /** Its dims before the call. */
+    readonly dims: readonly number[],
+    /** The dims asked for. */
+    readonly requested: readonly number[],
+    detail: string,
+    subgraph = 0,
+  ) {
+    super(op, nodeIndex, detail, subgraph);
+  }
+}
+
+/**
+ * A node reads a tensor whose shape depends on data (its producer declared an upper bound) and its
+ * kernel does not read input shapes at invoke (`Registration.dynamicInputShapes`). Names the tensor and
+ * its bound.
+ */
+export class DataDependentShapeError extends KernelError {
+  constructor(
+    op: string,
+    nodeIndex: number,
+    readonly tensor: number,
+    readonly upperBound: readonly number[],
+    detail: string,
+    subgraph = 0,
+  ) {
+    super(op, nodeIndex, detail, subgraph);
+  }
+}
+
+/**
  * Some nodes of the model have no provider that takes them. Its message is one line (counts per op,
  * the first node and why); `report` lists every node's outcome — missing ops, providers' decline
  * reasons and prepare errors — as `checkModel()` does. `op`, `version` and `nodeIndex` name the first

@@ -108,13 +108,16 @@ export { ArenaRegion } from './kernel/arena-region.js';
 export {
   MicroInterpreter,
   type InterpreterOptions,
+  type ResizeInputOptions,
   type NodeInfo,
   type PartitionInfo,
   type TensorOwner,
 } from './interpreter/micro-interpreter.js';
 export type { ArenaUsage } from './interpreter/arena-usage.js';
 export type { CommittedPlan } from './arena/micro-allocator.js';
-export { DEFAULT_MAX_ARENA_BYTES, type ArenaBacking } from './arena/single-arena-buffer-allocator.js';
+export { AUTO_ARENA_RESERVATION_BYTES, DEFAULT_MAX_ARENA_BYTES, type ArenaBacking } from './arena/single-arena-buffer-allocator.js';
+export { FOLDABLE_OPS, FOLD_MAX_BYTES } from './interpreter/folding.js';
+export type { ShapeNote } from './interpreter/shapes.js';
 export { checkModel, type CheckOptions } from './interpreter/check.js';
 export {
   failureReason,
@@ -144,6 +147,8 @@ export {
   InputError,
   PlannerError,
   DelegateError,
+  TensorResizeError,
+  DataDependentShapeError,
   type ModelErrorLocation,
 } from './errors.js';
 
@@ -152,6 +157,7 @@ export {
   Phase,
   type Node,
   type Registration,
+  type ShapeRule,
   type TfLiteContext,
   type NodeAndRegistration,
   type InPlaceVariant,

@@ -124,7 +124,9 @@ export function planWithMicrort(model: ModelDef, options: MicrortPlanOptions = {
       makeResolver,
       (resolver) => {
         records.length = 0; // a retry with more stand-ins records every Prepare again
-        const interp = new MicroInterpreter(model, resolver, { planner, arena });
+        // TFLM's rule: the file's shapes are final and nothing is evaluated at prepare (TFLM plans every
+        // node's outputs in the head, at the shapes the file gives).
+        const interp = new MicroInterpreter(model, resolver, { planner, arena, shapes: 'file' });
         interp.allocateTensors();
         return interp;
       },

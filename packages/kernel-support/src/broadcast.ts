@@ -5,7 +5,8 @@
  * analysis every package shares; `BroadcastPlan` walks it without allocating (the JavaScript kernels);
  * a package with its own loop structure (WebAssembly, GPU shaders) lays the groups out as it needs.
  */
-import { KernelError, numElements, type Node, type Tensor } from '@micrort/core';
+import { KernelError, numElements, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import { setOutputShape } from './output-shape.js';
 
 /** Right-aligns `dims` to `rank` dimensions by prepending 1s (RuntimeShape::ExtendedShape). */
 export function extendShape(dims: ArrayLike<number>, rank: number): Int32Array {
@@ -183,6 +184,23 @@ export class BroadcastPlan {
       this.off2 -= s2 * dims[d]!;
     }
   }
+}
+
+/**
+ * The output shape of a binary elementwise op (TFLite's ProcessBroadcastShapes): input 1's shape when
+ * the inputs have the same shape, else their broadcast (right-aligned, each dimension equal or 1 in one
+ * of them). Throws a KernelError naming both inputs when they do not broadcast.
+ */
+export function binaryOutputShape(op: string, node: Node, input1: Tensor, input2: Tensor): Int32Array {
+  const b = broadcastGroups(input1.dims, input2.dims);
+  if (typeof b === 'string')
+    throw new KernelError(op, node.index, `input 1 (tensor ${input1.index}) and input 2 (tensor ${input2.index}): ${b}`);
+  return b.shape;
+}
+
+/** Sets output `position` of a binary elementwise op to `binaryOutputShape` (setOutputShape) and returns it. */
+export function setBinaryOutputShape(op: string, context: TfLiteContext, node: Node, input1: Tensor, input2: Tensor, position = 0): Tensor {
+  return setOutputShape(op, context, node, position, binaryOutputShape(op, node, input1, input2));
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 import { activationRangeQuantized } from './activation.js';
 import { QuantizationError, TensorShapeError, expectQuantized, shapeText } from './checks.js';
 import { allocatePerChannelBuffers, type PerChannelBuffers } from './conv.js';
+import { setOutputShape } from './output-shape.js';
 
 /** The matrix product a FULLY_CONNECTED node computes. */
 export interface FullyConnectedShape {
@@ -79,6 +80,35 @@ export function expectFullyConnectedShape(
       );
   }
   return { batches, outputDepth, accumDepth };
+}
+
+/**
+ * Sets FULLY_CONNECTED's output shape as TFLite's Prepare does: with keep_num_dims the input's shape with
+ * the last dimension replaced by the filter's output units, else [input elements / accum_depth, units]
+ * (filter [..., units, accum_depth]). Shapes that do not fit leave the output as it is, for
+ * `expectFullyConnectedShape` to name. Returns the output.
+ */
+export function setFullyConnectedOutputShape(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  input: Tensor,
+  filter: Tensor,
+  keepNumDims: boolean,
+): Tensor {
+  const fr = filter.dims.length;
+  const accumDepth = fr >= 2 ? filter.dims[fr - 1]! : 0;
+  const units = fr >= 2 ? filter.dims[fr - 2]! : 0;
+  const inCount = numElements(input.dims);
+  const rank = input.dims.length;
+  if (keepNumDims && rank >= 1 && input.dims[rank - 1] === accumDepth) {
+    const dims = Array.from(input.dims);
+    dims[rank - 1] = units;
+    return setOutputShape(op, context, node, 0, dims);
+  }
+  if (!keepNumDims && accumDepth > 0 && inCount % accumDepth === 0)
+    return setOutputShape(op, context, node, 0, [inCount / accumDepth, units]);
+  return context.getTensor(node.outputs[0]!);
 }
 
 /** The quantized fields of TFLM's OpDataFullyConnected. */

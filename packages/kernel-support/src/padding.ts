@@ -4,8 +4,9 @@
  * (ComputeOutSize, ComputePaddingWithOffset, ComputePaddingHeightWidth), which TFLM's reference and
  * CMSIS-NN kernels share. Integer division truncates toward zero as in C.
  */
-import { KernelError, Padding, type Node, type Tensor } from '@micrort/core';
+import { KernelError, Padding, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { OptionError, TensorShapeError } from './checks.js';
+import { setOutputShape } from './output-shape.js';
 
 /** C integer division of int32 values (truncates toward zero, never -0). */
 function cdiv(a: number, b: number): number {
@@ -163,6 +164,37 @@ export function expectWindowOutput(op: string, node: Node, w: Window2D, padding:
         `${w.inHeight}x${w.inWidth}, filter ${w.filterHeight}x${w.filterWidth}, stride ${w.strideHeight}x${w.strideWidth}, ` +
         `dilation ${dh}x${dw}, padding ${Padding[padding]}`,
     );
+  return pad;
+}
+
+/**
+ * The padding and output size of a window (TFLite ComputePaddingHeightWidth), with the NHWC output's
+ * shape set to `[batches, outHeight, outWidth, channels]` (`setOutputShape`, as TFLite's CONV_2D,
+ * DEPTHWISE_CONV_2D and pooling Prepare resize their output). `OptionError` for a padding other than
+ * SAME or VALID.
+ */
+export function setWindowOutputShape(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  w: Window2D,
+  padding: Padding,
+  batches: number,
+  channels: number,
+): PaddingAndOutputSize {
+  expectKnownPadding(op, node, padding);
+  const pad = computePaddingHeightWidth(
+    w.strideHeight,
+    w.strideWidth,
+    w.dilationHeight ?? 1,
+    w.dilationWidth ?? 1,
+    w.inHeight,
+    w.inWidth,
+    w.filterHeight,
+    w.filterWidth,
+    padding,
+  );
+  setOutputShape(op, context, node, 0, [batches, pad.outHeight, pad.outWidth, channels]);
   return pad;
 }
 

@@ -17,7 +17,7 @@ import {
 } from '@micrort/core';
 import { activationRangeQuantized, calculateActivationRangeFloat, expectClampActivation } from './activation.js';
 import { OptionError, QuantizationError, expectRank, expectSameType, expectType, shapeText } from './checks.js';
-import { poolingPadding, type PaddingValues } from './padding.js';
+import { poolingPadding, setWindowOutputShape, type PaddingValues } from './padding.js';
 
 /** TFLM's OpDataPooling and the NHWC geometry its eval reads. */
 export interface OpDataPooling {
@@ -67,8 +67,9 @@ export function emptyOpDataPooling(): OpDataPooling {
 /**
  * TFLM PoolingPrepare: a 2-D pooling node with one input and one output, NHWC of the same type (one of
  * `types`), Pool2DOptions with strides and filter sizes >= 1, SAME or VALID padding and a clamp
- * activation; the output keeps the input's batch and depth, its height and width come from the output
- * tensor (the padding from the options: `poolingPadding`, every window overlaps the input). Quantized
+ * activation; the output is resized to the input's batch and depth and the height and width the options
+ * give (TFLite's Prepare; TFLM — shape rule 'file' — reads them from the output tensor), the
+ * padding from the options (`poolingPadding`, every window overlaps the input). Quantized
  * input and output must have the same scale (within 1e-6) and zero point: pooling does not rescale; a
  * fused activation needs a positive output scale.
  */
@@ -79,7 +80,6 @@ export function calculateOpDataPooling(op: string, context: TfLiteContext, node:
   const input = getInput(context, node, 0, op);
   const output = getOutput(context, node, 0, op);
   expectRank(op, node, 'input', input, 4);
-  expectRank(op, node, 'output', output, 4);
   expectType(op, node, 'input', input, types);
   expectSameType(op, node, 'input and output', input, output);
   const { strideH: strideHeight, strideW: strideWidth, filterHeight, filterWidth } = params;
@@ -101,7 +101,11 @@ export function calculateOpDataPooling(op: string, context: TfLiteContext, node:
     );
   expectClampActivation(op, node, params.fusedActivationFunction);
   const [batches, inHeight, inWidth, depth] = input.dims as unknown as [number, number, number, number];
-  if (output.dims[0] !== batches || output.dims[3] !== depth)
+  // TFLite's pooling Prepare resizes the output to [batch, out_height, out_width, depth]; TFLM (shape
+  // rule 'file') reads the output's height and width from the tensor and only checks batch and depth.
+  const window = { inHeight, inWidth, filterHeight, filterWidth, strideHeight, strideWidth };
+  if (context.shapeRule !== 'file') setWindowOutputShape(op, context, node, window, params.padding, batches, depth);
+  else if (output.dims.length !== 4 || output.dims[0] !== batches || output.dims[3] !== depth)
     throw new KernelError(
       op,
       node.index,

@@ -84,12 +84,23 @@ export function invokeOnlyContext(h: KernelHarness): TfLiteContext {
   };
   return {
     phase: Phase.Invoke,
+    shapeRule: 'computed',
     tensorsSize: h.tensors.length,
     allocatePersistentBuffer: unsupported,
     requestScratchBufferInArena: unsupported,
     getScratchBuffer: (i: number) => scratch[i]!,
     getTensor: unsupported,
     getEvalTensor: (i: number): EvalTensor => h.tensors[i]!,
+    resizeTensor: unsupported,
+    declareShapeBound: unsupported,
+    // A data-dependent output's dims, in place (as the interpreter's context, without its messages).
+    setActualShape: (i: number, dims: ArrayLike<number>) => {
+      const t = h.tensors[i]!;
+      const bound = t.upperBound;
+      if (bound === null || bound.length !== dims.length) return unsupported();
+      for (let k = 0; k < dims.length; k++) if (!(dims[k]! >= 0 && dims[k]! <= bound[k]!)) return unsupported();
+      for (let k = 0; k < dims.length; k++) t.dims[k] = dims[k]!;
+    },
     reportError: () => undefined,
     getExternalContext: () => undefined,
     getExecutionPlan: unsupported,

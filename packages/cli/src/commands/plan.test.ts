@@ -174,27 +174,38 @@ describe('micrort plan (built-in demo model)', () => {
 });
 
 describe('micrort plan: nodes micrort cannot prepare', () => {
-  it('plans them with a stand-in, says which and why; --strict refuses', async () => {
-    // TFLite_Detection_PostProcess with unshaped outputs: micrort's kernel refuses them in prepare.
+  it('plans an SSD tail whose outputs the file leaves unshaped: prepare sizes them, no stand-in', async () => {
     const file = join(dir, 'ssd.tflite');
     writeFileSync(file, ssdPostProcessModel());
+    const r = await json(['plan', file, '--planner', 'greedy', '--json']);
+    expect(r.standIns).toBeUndefined();
+  });
+
+  it('plans them with a stand-in, says which and why; --strict refuses', async () => {
+    // A custom op no kernel package provides.
+    const b = new ModelBuilder();
+    const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [1, 4] });
+    const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [1, 4] });
+    b.addOperator({ op: { custom: 'NoSuchOp' }, inputs: [x], outputs: [y] });
+    const file = join(dir, 'unknown.tflite');
+    writeFileSync(file, b.setInputs([x]).setOutputs([y]).build());
     const r = await json(['plan', file, '--planner', 'greedy', '--json']);
     expect(r.standIns).toEqual([
       {
         subgraph: 0,
         node: 0,
-        op: 'CUSTOM:TFLite_Detection_PostProcess',
-        reason: expect.stringContaining('its prepare failed: detection_boxes (shape []) must hold at least 12 values'),
+        op: 'CUSTOM:NoSuchOp',
+        reason: expect.stringContaining('no kernel is registered for CUSTOM:NoSuchOp'),
       },
     ]);
     const c = capture();
     expect(await main(['plan', file, '--planner', 'greedy'], c.out)).toBe(0);
     expect(c.text()).toContain(
-      'note: node 0 CUSTOM:TFLite_Detection_PostProcess is planned with a stand-in (micrort cannot prepare it: its prepare failed',
+      'note: node 0 CUSTOM:NoSuchOp is planned with a stand-in (micrort cannot prepare it: no kernel is registered',
     );
     const strict = capture();
     expect(await main(['plan', file, '--strict'], strict.out)).toBe(1);
-    expect(strict.err.join('\n')).toMatch(/KernelError: TFLite_Detection_PostProcess \(node 0\): detection_boxes \(shape \[\]\)/);
+    expect(strict.err.join('\n')).toMatch(/UnsupportedOpError: .*CUSTOM:NoSuchOp/);
   });
 });
 

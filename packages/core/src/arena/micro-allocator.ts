@@ -68,6 +68,8 @@ export class MicroAllocator {
     /** The entry subgraph. */
     readonly subgraphIndex: number,
     arena: SingleArenaBufferAllocator,
+    /** Dims of entry-subgraph tensors (graph inputs) that replace the file's (`resizeInputTensor`). */
+    private readonly inputDims: ReadonlyMap<number, Int32Array> = new Map(),
   ) {
     const sg = model.subgraphs[subgraphIndex];
     if (!sg)
@@ -131,6 +133,9 @@ export class MicroAllocator {
             }
           : null;
       const t = new Tensor(i, def.name, def.type, Int32Array.from(def.shape), quant, def.isVariable, def.sparsity ?? null);
+      if (def.shapeSignature) t.shapeSignature = def.shapeSignature;
+      const resized = subgraphIndex === this.subgraphIndex ? this.inputDims.get(i) : undefined;
+      if (resized) t.setDims(resized);
       tensors.push(t);
       const buf = model.buffers[def.buffer];
       const hasData = !!buf && buf.data.byteLength > 0;

@@ -30,13 +30,39 @@ describe('arena limit (maxArenaBytes)', () => {
   it('a model claiming a ~2 GB activation fails with ArenaLimitError before anything is allocated', () => {
     const model = tinyModel([{ shape: [4] }, { shape: [0x1ffffffc] }], [{ custom: 'ADD_CONST', inputs: [0], outputs: [1] }], [0], [1]);
     const before = process.memoryUsage().arrayBuffers;
+    // Over the first 256 MiB reservation, the model is measured against the default limit (2^31 − 16,
+    // what int32 offsets address): its head, 16 + 0x7ffffff0 bytes, is over it.
     const e = errorOf(() => allocate(model));
     expect(e).toBeInstanceOf(ArenaLimitError);
     const limit = e as ArenaLimitError;
-    expect(limit.requestedBytes).toBe(0x7ffffff0);
+    expect(limit.requestedBytes).toBe(2 ** 31);
     expect(limit.limitBytes).toBe(DEFAULT_MAX_ARENA_BYTES);
-    expect(e.message).toMatch(/tensor 1 \(t1\) requested 2147483632 bytes.*over the limit of 268435456 bytes.*maxArenaBytes/);
+    expect(e.message).toMatch(/planned head .* requested 2147483648 bytes.*over the limit of 2147483632 bytes.*maxArenaBytes/);
+    // With an explicit limit, the tensor itself is refused before any kernel prepares.
+    const explicit = errorOf(() => allocate(model, { maxArenaBytes: 256 << 20 }));
+    expect(explicit.message).toMatch(/tensor 1 \(t1\) requested 2147483632 bytes.*over the limit of 268435456 bytes.*maxArenaBytes/);
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 << 20);
+  });
+
+  it('a model over the 256 MiB first reservation runs without raising a limit; an explicit limit still refuses it', () => {
+    // A 300 MiB activation (TFLite runs models with a 350 MB im2col tensor).
+    const big = (300 << 20) / 4;
+    const model = tinyModel(
+      [{ shape: [4] }, { shape: [big] }, { shape: [big] }],
+      [
+        { custom: 'ADD_CONST', inputs: [0], outputs: [1] },
+        { custom: 'ADD_CONST', inputs: [1], outputs: [2] },
+      ],
+      [0],
+      [2],
+    );
+    const it_ = allocate(model);
+    const usage = it_.arenaUsage();
+    expect(usage.headBytes).toBeGreaterThanOrEqual(2 * (300 << 20));
+    expect(usage.arenaBytes).toBeLessThan(usage.headBytes + 4096);
+    expect(() => allocate(model, { maxArenaBytes: 256 << 20 })).toThrow(ArenaLimitError);
+    expect(() => allocate(model, { maxArenaBytes: 512 << 20 })).toThrow(/over the limit of 536870912 bytes/);
+    expect(allocate(model, { maxArenaBytes: 700 << 20 }).arenaUsage().headBytes).toBe(usage.headBytes);
   });
 
   it('a variable tensor over the limit fails the same way (no side buffer is allocated for it)', () => {

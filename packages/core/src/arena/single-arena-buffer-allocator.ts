@@ -2,8 +2,18 @@ import { ArenaLimitError, ArenaTooSmallError, MicrortError } from '../errors.js'
 import { ArenaRegion } from '../kernel/arena-region.js';
 import { ARENA_ALIGNMENT, alignUp } from '../types.js';
 
-/** Default `maxArenaBytes`: the largest arena a model may make an interpreter allocate (256 MiB). */
-export const DEFAULT_MAX_ARENA_BYTES = 256 * 1024 * 1024;
+/**
+ * Default `maxArenaBytes`: the largest arena a model may make an interpreter allocate when the user sets
+ * no limit — 2^31 − 16 bytes, the most the planner's int32 offsets address (the verifier bounds one
+ * tensor to 2^31 − 1 bytes too). A smaller default would refuse models TFLite runs.
+ */
+export const DEFAULT_MAX_ARENA_BYTES = 2 ** 31 - 16;
+
+/**
+ * The address space `arena: 'auto'` reserves first (256 MiB, or `maxArenaBytes` when smaller); a model
+ * that needs more is measured and gets a reservation of its size (MicroInterpreter.allocateTensors).
+ */
+export const AUTO_ARENA_RESERVATION_BYTES = 256 * 1024 * 1024;
 
 /**
  * Supplies the memory an arena lives in, for a kernel package that must see the arena in memory it owns

@@ -40,6 +40,11 @@ export interface PlanEntry {
   /** Whether `init` ran (so `free` must run). */
   initialized: boolean;
   /**
+   * Evaluated during prepare (its inputs are constants or shapes, interpreter/folding.ts): its outputs
+   * are constants, it reads and writes nothing on the timeline and does not run at invoke.
+   */
+  folded?: boolean;
+  /**
    * Subgraphs this node's kernel may invoke (IF: then, else; WHILE: cond, body; CALL_ONCE: init), in
    * the order TFLM plans them. Empty for other nodes.
    */

@@ -63,7 +63,7 @@ export class MicroInterpreterGraph implements ContextGraph {
   /** Brackets every node's invoke when set (InterpreterOptions.profiler). */
   profiler: Profiler | null = null;
   /** The node whose kernel runs (during invoke), for checking which subgraphs it may invoke. */
-  private running: PlanEntry | null = null;
+  running: PlanEntry | null = null;
 
   constructor(
     readonly model: ModelDef,
@@ -181,11 +181,15 @@ export class MicroInterpreterGraph implements ContextGraph {
 
   /**
    * prepare of every initialized node, subgraph by subgraph, each in execution order (TFLM
-   * PrepareSubgraphs). `afterEach` runs after each successful prepare (in-place declarations, temp
-   * reset). A failing node is reported to `onFailure` and the others are still prepared, so one pass
+   * PrepareSubgraphs). `beforeEach` may refuse a node before its prepare (a data-dependent input),
+   * `afterEach` runs after each successful prepare (folding, in-place declarations, temp reset). A failing node is reported to `onFailure` and the others are still prepared, so one pass
    * finds every node that cannot run; only the arena limit stops it.
    */
-  prepareSubgraphs(onFailure: (f: NodeFailure) => void, afterEach: (sg: Subgraph, entry: PlanEntry, step: number) => void): void {
+  prepareSubgraphs(
+    onFailure: (f: NodeFailure) => void,
+    afterEach: (sg: Subgraph, entry: PlanEntry, step: number) => void,
+    beforeEach?: (sg: Subgraph, entry: PlanEntry) => void,
+  ): void {
     const ctx = this.context;
     ctx.phase = Phase.Prepare;
     for (const sg of this.subgraphs) {
@@ -196,6 +200,7 @@ export class MicroInterpreterGraph implements ContextGraph {
         this.current.entry = entry;
         this.current.step = step;
         try {
+          beforeEach?.(sg, entry);
           entry.registration.prepare?.(ctx, entry.node);
           afterEach(sg, entry, step);
         } catch (e) {
@@ -219,9 +224,9 @@ export class MicroInterpreterGraph implements ContextGraph {
     }));
   }
 
-  /** Binds every subgraph's run list (after planning). */
+  /** Binds every subgraph's run list (after planning): the plan without the nodes folded during prepare. */
   finalizePlans(): void {
-    for (const sg of this.subgraphs) sg.runList = sg.plan.map((i) => sg.entries[i]!);
+    for (const sg of this.subgraphs) sg.runList = sg.plan.map((i) => sg.entries[i]!).filter((e) => !e.folded);
   }
 
   /** Runs the entry subgraph: the interpreter's invoke (phase invoke is set by the caller). */

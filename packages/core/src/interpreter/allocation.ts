@@ -27,6 +27,8 @@ import type { InterpreterOptions } from './micro-interpreter.js';
 import { MicroContext } from './micro-context.js';
 import { buildOutcome, type PrepareOutcome } from './node-outcomes.js';
 import { EntryPlanEditor, type Schedule, type ScheduleRun } from './schedule-hook.js';
+import { ConstantFolder } from './folding.js';
+import { checkDataDependentInputs, shapeNotes } from './shapes.js';
 
 /** What a preparation pass does besides init and prepare. */
 export interface PrepareOptions {
@@ -52,21 +54,34 @@ export class Allocation {
   resourceVariableTableBytes = 0;
   /** The schedule's run of this allocation (null: the normal schedule). */
   schedule: ScheduleRun | null = null;
+  /** Nodes evaluated during prepare and their outputs (interpreter/folding.ts). */
+  readonly folder: ConstantFolder;
   private editor: EntryPlanEditor | null = null;
 
   constructor(
     readonly model: ModelDef,
     readonly options: InterpreterOptions,
     arena: SingleArenaBufferAllocator,
+    /** Graph-input dims set by `resizeInputTensor` (entry-subgraph tensor index → dims). */
+    inputDims?: ReadonlyMap<number, Int32Array>,
   ) {
     const entry = options.subgraph ?? 0;
-    this.allocator = new MicroAllocator(model, entry, arena);
-    this.host = new AllocationContextHost(this.allocator, options.externalContexts);
+    this.allocator = new MicroAllocator(model, entry, arena, inputDims);
+    this.host = new AllocationContextHost(this.allocator, options.externalContexts, options.shapes);
     this.context = new MicroContext(this.host);
+    this.context.shapeRule = options.shapes ?? 'computed';
     this.graph = new MicroInterpreterGraph(model, this.context, this.allocator.subgraphTensors, entry);
     this.graph.profiler = options.profiler ?? null;
     this.delegates = new DelegateSubsets(this.graph, this.context, options.delegateOptions);
     this.host.attach(this.graph, this.delegates);
+    this.folder = new ConstantFolder(
+      this.context,
+      (sg, e) => {
+        const op = sg.def.operators[e.node.index];
+        return op && sg.entries[e.node.index] === e ? model.operatorCodes[op.opcodeIndex]!.builtinCode : -1;
+      },
+      (subgraph, step) => this.allocator.scratch.some((r) => r.subgraph === subgraph && r.step === step),
+    );
   }
 
   /** The entry subgraph (the one the interpreter runs; delegates and schedules apply to it). */
@@ -113,6 +128,7 @@ export class Allocation {
         this.schedule = options.schedule.begin(this.editor);
       }
       const run = this.schedule;
+      const fold = (this.options.shapes ?? 'computed') === 'computed';
       graph.prepareSubgraphs(
         (f) => {
           failures.push(f);
@@ -120,13 +136,16 @@ export class Allocation {
         },
         (sg, entry, step) => {
           prepared.add(entry);
+          const folded = fold && this.folder.tryFold(sg, entry, step);
           if (sg.index === entryIndex) {
-            if (inPlace) inPlace[step] = kernelInPlaceInputs(entry.registration!, ctx, entry.node);
+            if (inPlace) inPlace[step] = folded ? null : kernelInPlaceInputs(entry.registration!, ctx, entry.node);
             run?.afterPrepare?.(step);
           }
           allocator.arena.resetTempAllocations();
         },
+        checkDataDependentInputs,
       );
+      this.folder.place(graph.subgraphs, allocator.arena);
     } catch (e) {
       if (!(e instanceof ArenaLimitError)) throw e;
       stopped = e;
@@ -134,7 +153,7 @@ export class Allocation {
       ctx.phase = Phase.Idle;
     }
     const editor = this.editor;
-    return buildOutcome({
+    const outcome = buildOutcome({
       tensors: allocator.subgraphTensors,
       entry: graph.entry,
       resolutions,
@@ -144,6 +163,9 @@ export class Allocation {
       delegatedTo: this.delegates.delegatedNodes(),
       replacementOf: (e) => editor?.replacementOf(e),
     });
+    const notes = shapeNotes(this.model, graph.subgraphs, graph.entry, this.folder.tensors);
+    if (notes.length) outcome.report.shapes = notes;
+    return outcome;
   }
 
   /** The model's timeline over the current execution plans (graph/allocation-info.ts). */
@@ -156,7 +178,7 @@ export class Allocation {
 
   private stepOf(sg: Subgraph, k: number): LifetimeStep {
     const e = sg.entries[sg.plan[k]!]!;
-    const base: PlanStep = sg.index === this.graph.entry ? this.delegates.planStep(e) : e.node;
+    const base: PlanStep = e.folded ? FOLDED_STEP : sg.index === this.graph.entry ? this.delegates.planStep(e) : e.node;
     return { inputs: base.inputs, outputs: base.outputs, invokes: e.invokes, index: e.node.index } as LifetimeStep;
   }
 
@@ -193,6 +215,9 @@ export class Allocation {
     this.graph.freeSubgraphs();
   }
 }
+
+/** What a folded node reads and writes on the timeline: nothing (its outputs are constants). */
+const FOLDED_STEP: PlanStep = { inputs: new Int32Array(0), outputs: new Int32Array(0) };
 
 function hasVarHandle(model: ModelDef): boolean {
   const codes = new Set<number>();

@@ -20,6 +20,11 @@ export interface ArenaUsage {
    * the ASSIGN_VARIABLE node that allocated them). 0 without resource variables.
    */
   resourceVariableBytes: number;
+  /**
+   * Tensors computed during prepare (folded shape arithmetic) that nodes read at invoke, in the tail;
+   * folded tensors nothing reads at invoke take none.
+   */
+  foldedBytes: number;
   /** Aligned bytes of planned tensors (before reuse). */
   plannedTensorBytes: number;
   /** Aligned bytes of scratch buffers (before reuse). */

@@ -5,6 +5,8 @@
  * `KernelError` thrown by `allocateTensors()` carry the same report (`error.report`).
  */
 
+import type { ShapeNote } from './shapes.js';
+
 /** What happened to one node. */
 export type NodeCheckStatus =
   /** A provider accepted it and its init and prepare succeeded. */
@@ -98,6 +100,11 @@ export interface CheckReport {
   nodes: NodeCheck[];
   /** Nodes grouped by op (ops sorted by name), failing groups first within an op. */
   ops: CheckOp[];
+  /**
+   * Tensors whose shape was not simply the file's: inferred by a kernel's prepare, bounded (data-dependent),
+   * folded (computed during prepare) or resized (graph inputs); absent when there are none.
+   */
+  shapes?: ShapeNote[];
   /** A model-level problem that stopped the check (e.g. the arena limit), when there was one. */
   stopped?: { name: string; message: string };
   /** Arena figures, when the check also planned the model (every node ok and a planner was given). */

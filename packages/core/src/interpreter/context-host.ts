@@ -11,6 +11,8 @@ import type { NodeAndRegistration, Registration } from '../kernel/api.js';
 import type { ArenaRegion } from '../kernel/arena-region.js';
 import type { DelegateSubsets } from './delegate-subsets.js';
 import type { ContextHost } from './micro-context.js';
+import { TensorResizeError } from '../errors.js';
+import { dimsText, resizeTensor, type ShapeRule } from './shapes.js';
 
 /**
  * ContextHost of one allocation. Created before the graph layer (which needs the context, which needs
@@ -26,6 +28,7 @@ export class AllocationContextHost implements ContextHost {
   constructor(
     private readonly allocator: MicroAllocator,
     private readonly externalContexts: Record<string, unknown> | undefined,
+    private readonly shapeRule: ShapeRule = 'computed',
   ) {}
 
   /** Binds the graph layer and the delegate partitioner (once, right after they are created). */
@@ -57,6 +60,29 @@ export class AllocationContextHost implements ContextHost {
     const cur = this.graph.current;
     if (cur.step < 0 || !cur.entry) throw new MicrortError("requestScratchBufferInArena called outside a node's prepare");
     return this.allocator.requestScratchBuffer(bytes, cur.step, cur.entry.node.index, cur.subgraph);
+  }
+
+  /** `resizeTensor` / `declareShapeBound` of the node being prepared (interpreter/shapes.ts). */
+  resizeTensor(index: number, dims: ArrayLike<number>, bound: boolean): void {
+    const cur = this.graph.current;
+    resizeTensor(this.shapeRule, this.graph.subgraphs[cur.subgraph]!.tensors, cur.subgraph, cur.entry, index, dims, bound);
+  }
+
+  /** The error of a `setActualShape` the running node got wrong (never on the allocation-free path). */
+  actualShapeError(index: number, dims: ArrayLike<number>, problem: string): Error {
+    const cur = this.graph.current;
+    const t = this.graph.subgraphs[cur.subgraph]!.tensors[index];
+    const e = this.graph.running;
+    const bound = t?.upperBound ? ` (bound ${dimsText(t.upperBound)})` : '';
+    return new TensorResizeError(
+      e?.op ?? 'kernel',
+      e?.node.index ?? -1,
+      index,
+      t ? Array.from(t.dims) : [],
+      Array.from(dims),
+      `setActualShape(${index}, ${dimsText(dims)}): ${problem}${bound}`,
+      cur.subgraph,
+    );
   }
 
   scratchRegion(index: number): ArenaRegion | undefined {

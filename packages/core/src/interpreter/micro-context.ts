@@ -6,9 +6,11 @@ import {
   type NodeAndRegistration,
   type Registration,
   type ResourceVariables,
+  type ShapeRule,
   type TfLiteContext,
 } from '../kernel/api.js';
 import type { EvalTensor, Tensor } from '../kernel/tensor.js';
+import { actualShapeProblem } from './shapes.js';
 
 /** What the context needs from the interpreter's current allocation. */
 export interface ContextHost {
@@ -20,6 +22,10 @@ export interface ContextHost {
   replaceNodeSubsets(registration: Registration, nodes: ArrayLike<number>, delegate: unknown): void;
   externalContext(key: string): unknown;
   recordError(message: string): void;
+  /** `resizeTensor` (bound false) or `declareShapeBound` (bound true) of the node being prepared. */
+  resizeTensor(index: number, dims: ArrayLike<number>, bound: boolean): void;
+  /** The error a wrong `setActualShape` throws. */
+  actualShapeError(index: number, dims: ArrayLike<number>, problem: string): Error;
   /** The subgraph layer (TFLM's MicroGraph). */
   readonly graph: ContextGraph;
 }
@@ -48,6 +54,8 @@ const EMPTY: readonly Tensor[] = [];
  */
 export class MicroContext implements TfLiteContext {
   phase: Phase = Phase.Idle;
+  /** The allocation's shape rule (interpreter option `shapes`). */
+  shapeRule: ShapeRule = 'computed';
   /** True only while a delegate's prepare runs. */
   delegatePreparing = false;
   /** Tensors of the current subgraph. */
@@ -91,6 +99,26 @@ export class MicroContext implements TfLiteContext {
     const phase = this.phase;
     if (phase !== Phase.Invoke && phase !== Phase.Prepare) this.guard('getEvalTensor', PREPARE_INVOKE);
     return this.tensorAt(index, 'getEvalTensor');
+  }
+
+  resizeTensor(index: number, dims: ArrayLike<number>): void {
+    this.guard('resizeTensor', PREPARE, 'output shapes are set while the node prepares, before memory planning');
+    this.host.resizeTensor(index, dims, false);
+  }
+
+  declareShapeBound(index: number, maxDims: ArrayLike<number>): void {
+    this.guard('declareShapeBound', PREPARE, 'the bound is declared while the node prepares; setActualShape() sets the dims at invoke');
+    this.host.resizeTensor(index, maxDims, true);
+  }
+
+  /** Allocation-free: writes `dims` into the tensor's dims after checking them against its bound. */
+  setActualShape(index: number, dims: ArrayLike<number>): void {
+    if (this.phase !== Phase.Invoke) this.guard('setActualShape', INVOKE, 'in prepare, declare the bound with declareShapeBound()');
+    const t = this.tensorAt(index, 'setActualShape');
+    const problem = actualShapeProblem(t, dims);
+    if (problem !== null) throw this.host.actualShapeError(index, dims, problem);
+    const out = t.dims;
+    for (let i = 0; i < out.length; i++) out[i] = dims[i]!;
   }
 
   reportError(message: string): void {

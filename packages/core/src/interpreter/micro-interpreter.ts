@@ -1,10 +1,15 @@
-import { InputError, InterpreterStateError, MicrortError } from '../errors.js';
-import { DEFAULT_MAX_ARENA_BYTES, SingleArenaBufferAllocator, type ArenaBacking } from '../arena/single-arena-buffer-allocator.js';
+import { ArenaLimitError, ArenaTooSmallError, InputError, InterpreterStateError, MicrortError } from '../errors.js';
+import {
+  AUTO_ARENA_RESERVATION_BYTES,
+  DEFAULT_MAX_ARENA_BYTES,
+  SingleArenaBufferAllocator,
+  type ArenaBacking,
+} from '../arena/single-arena-buffer-allocator.js';
 import type { Tensor } from '../kernel/tensor.js';
 import type { ModelDef } from '../model/model-def.js';
 import type { MemoryPlanner } from '../planner/memory-planner.js';
 import type { OpResolver } from '../resolver/op-resolver.js';
-import { TensorType, tensorTypeName, type TensorData } from '../types.js';
+import { TensorType, alignUp, tensorTypeName, type TensorData } from '../types.js';
 import type { Delegate, DelegateOptions } from '../delegate/delegate.js';
 import type { ArenaUsage } from './arena-usage.js';
 import type { MicroContext } from './micro-context.js';
@@ -15,6 +20,7 @@ import type { PartitionInfo, TensorOwner } from './delegate-subsets.js';
 import { allocationError } from './node-outcomes.js';
 import type { Profiler } from './profiler.js';
 import type { Schedule, ScheduleRun } from './schedule-hook.js';
+import { badDims, dimsText, type ShapeRule } from './shapes.js';
 
 /** Options of a MicroInterpreter. */
 export interface InterpreterOptions {
@@ -35,11 +41,24 @@ export interface InterpreterOptions {
    */
   arenaBacking?: ArenaBacking;
   /**
-   * Largest arena the model may require, in bytes (default DEFAULT_MAX_ARENA_BYTES, 256 MiB). A model
-   * needing more fails with ArenaLimitError before the memory is allocated. `arena: 'auto'` reserves
-   * this much address space (pages are committed only where written).
+   * Largest arena the model may require, in bytes (default DEFAULT_MAX_ARENA_BYTES: 2^31 − 16, the
+   * most an arena's int32 offsets address — no smaller ceiling stops a model TFLite runs). A model
+   * needing more fails with ArenaLimitError before the memory is allocated; set it to bound what a
+   * model you do not trust may take. `arena: 'auto'` first reserves min(maxArenaBytes, 256 MiB) of
+   * address space (pages are committed only where written); a model that needs more is measured in one
+   * more prepare pass and gets a reservation of exactly its size (see allocateTensors).
    */
   maxArenaBytes?: number;
+  /**
+   * How tensor shapes are decided (default `'computed'`): every kernel's prepare computes its outputs'
+   * shapes from its inputs' (TFLite's ResizeTensor) and they win over the file's, which is a hint — an
+   * empty shape, placeholder 1s under a `shape_signature` -1, shapes made stale by `resizeInputTensor`;
+   * shape subgraphs with constant inputs are evaluated during prepare; data-dependent outputs are planned
+   * at their upper bound. `'file'`: TFLM's rule — the file's shapes are final (a kernel computing
+   * another fails with TensorResizeError), nothing is folded or bounded; `@micrort/deploy` plans this
+   * way to predict TFLM's arena. See interpreter/shapes.ts and docs/architecture.md.
+   */
+  shapes?: ShapeRule;
   /** The memory planner placing the head (e.g. GreedyMemoryPlanner from @micrort/planners). */
   planner: MemoryPlanner;
   /**
@@ -101,13 +120,24 @@ export interface NodeInfo {
   delegate?: { name: string; nodes: number[] };
   /** Providers asked before this one that declined the node. */
   declinedBy?: string[];
+  /** Evaluated during prepare (shape arithmetic on constants): it does not run at invoke. */
+  folded?: true;
   /** The same, with each kernel and its reason: `{ provider: '@micrort/ops-wasm', kernel: 'CONV_2D/wasm-qs8', reason: 'uint8 input …' }`. */
   declined?: DeclinedProvider[];
 }
 
 export type { PartitionInfo, TensorOwner };
 
-type State = 'created' | 'allocated' | 'failed' | 'disposed';
+type State = 'created' | 'allocated' | 'resized' | 'failed' | 'disposed';
+
+/** Options of `resizeInputTensor`. */
+export interface ResizeInputOptions {
+  /**
+   * TFLite's ResizeInputTensorStrict: only the dimensions the file's `shape_signature` marks -1 may
+   * change, and the rank stays (default false: any shape, as ResizeInputTensor).
+   */
+  strict?: boolean;
+}
 
 /**
  * The interpreter (TFLM's MicroInterpreter). Construct it with a model, a resolver and options, call
@@ -125,6 +155,8 @@ export class MicroInterpreter {
   private alloc: Allocation | null = null;
   private arenaAllocator: SingleArenaBufferAllocator | null = null;
   private failure: Error | null = null;
+  /** Graph-input dims set by resizeInputTensor, by tensor index (absent: the file's). */
+  private readonly inputDims = new Map<number, Int32Array>();
 
   constructor(
     readonly model: ModelDef,
@@ -143,28 +175,49 @@ export class MicroInterpreter {
       );
   }
 
-  /** Lifecycle state: created, allocated, failed (allocateTensors threw) or disposed. */
+  /**
+   * Lifecycle state: created, allocated, resized (an input's shape changed: allocateTensors() again),
+   * failed (allocateTensors threw) or disposed.
+   */
   get status(): State {
     return this.state;
   }
 
   /**
-   * Allocates and prepares everything. Calling it again after success does nothing. After a failure
-   * (arena too small, unsupported op) the interpreter stays in state `failed`; create a new one.
+   * Allocates and prepares everything. Calling it again after success does nothing; after
+   * `resizeInputTensor` it plans the model again for the new shapes (every kernel's init and prepare run
+   * again, in a new arena; the previous allocation's kernels are freed, and its tensor objects and views
+   * are no longer the interpreter's — fetch `input(i)` / `output(j)` again and set the inputs again).
+   * After a failure (arena too small, unsupported op) the interpreter stays in state `failed` until an
+   * input is resized; otherwise create a new one.
+   *
+   * With `arena: 'auto'`, a model whose arena exceeds the first reservation (min(maxArenaBytes, 256 MiB))
+   * is prepared once more in an arena that only measures, then allocated in a reservation of exactly
+   * what it needs (its kernels prepare three times; every other model's once).
    */
   allocateTensors(): this {
     if (this.state === 'disposed') throw new InterpreterStateError('allocateTensors() after dispose()');
     if (this.state === 'allocated') return this;
     if (this.state === 'failed')
       throw new InterpreterStateError(`allocateTensors() failed earlier (${this.failure?.message}); create a new interpreter`);
+    if (this.state === 'resized') this.release();
     const spec = this.options.arena ?? 'auto';
     const limit = this.options.maxArenaBytes ?? DEFAULT_MAX_ARENA_BYTES;
+    const backing = this.options.arenaBacking;
     try {
-      const arena =
-        spec === 'auto'
-          ? SingleArenaBufferAllocator.reserve(limit, this.options.arenaBacking)
-          : new SingleArenaBufferAllocator(spec, limit, this.options.arenaBacking);
-      this.allocate(arena);
+      if (spec === 'auto') {
+        const first = Math.min(limit, AUTO_ARENA_RESERVATION_BYTES);
+        try {
+          this.allocate(SingleArenaBufferAllocator.reserve(first, backing));
+        } catch (e) {
+          if (!(e instanceof ArenaLimitError) || first >= limit) throw e;
+          // Over the first reservation: measure the model's arena, then reserve exactly that (in 64 KiB pages).
+          const needed = Math.min(limit, alignUp(this.measure(limit), 65536));
+          this.allocate(SingleArenaBufferAllocator.reserve(needed, backing));
+        }
+      } else {
+        this.allocate(new SingleArenaBufferAllocator(spec, limit, backing));
+      }
       this.state = 'allocated';
     } catch (e) {
       this.state = 'failed';
@@ -176,7 +229,7 @@ export class MicroInterpreter {
 
   /** One pass: every kernel's init and prepare run once, then planning (see Allocation). */
   private allocate(arena: SingleArenaBufferAllocator): void {
-    const a = new Allocation(this.model, this.options, arena);
+    const a = new Allocation(this.model, this.options, arena, this.inputDims);
     const schedule = this.options.schedule ?? null;
     const inPlace: (number[] | null)[] | null = this.options.inPlace || schedule?.inPlace ? [] : null;
     try {
@@ -192,6 +245,61 @@ export class MicroInterpreter {
     a.graph.resetVariableTensors();
   }
 
+  /** The arena size the model needs (a prepare pass and planning in an arena that only measures). */
+  private measure(limit: number): number {
+    try {
+      this.allocate(new SingleArenaBufferAllocator(0, limit));
+    } catch (e) {
+      if (e instanceof ArenaTooSmallError && e.requiredArenaBytes !== undefined) return e.requiredArenaBytes;
+      throw e;
+    }
+    const used = this.arenaAllocator!.requiredBytes; // a model that needs no arena at all
+    this.release();
+    return used;
+  }
+
+  /**
+   * Changes the shape of graph input `i` (its position among the inputs, as TFLite's C API
+   * `TfLiteInterpreterResizeInputTensor`; TFLite's C++ `ResizeInputTensor` takes the tensor index).
+   * Any shape of non-negative dims, or with `{ strict: true }` (ResizeInputTensorStrict) only the
+   * dimensions the file's `shape_signature` marks -1 (`input(i).shapeSignature`). Takes effect at the
+   * next `allocateTensors()`, which plans the model again for it — every kernel's prepare computes its
+   * outputs' shapes from the new ones, shape subgraphs are evaluated again — so invoke stays
+   * allocation-free; until then `invoke()` and the tensor accessors throw InterpreterStateError. The
+   * file's shape again, or the current shape, is allowed (the latter changes nothing, as in TFLite).
+   */
+  resizeInputTensor(i: number, dims: ArrayLike<number>, options: ResizeInputOptions = {}): void {
+    if (this.state === 'disposed') throw new InterpreterStateError('resizeInputTensor() after dispose()');
+    const sg = this.model.subgraphs[this.options.subgraph ?? 0]!;
+    if (!Number.isInteger(i) || i < 0 || i >= sg.inputs.length)
+      throw new InputError(`input index ${i} out of range (model has ${sg.inputs.length} inputs)`);
+    const index = sg.inputs[i]!;
+    const def = sg.tensors[index]!;
+    const what = `input ${i} (tensor ${index}, ${def.name || 'unnamed'})`;
+    const t = { type: def.type } as Tensor;
+    const bad = badDims(dims, t);
+    if (bad) throw new InputError(`resizeInputTensor: ${what} cannot have shape ${dimsText(dims)}: ${bad}`);
+    if (def.isVariable || (this.model.buffers[def.buffer]?.data.byteLength ?? 0) > 0)
+      throw new InputError(`resizeInputTensor: ${what} is a ${def.isVariable ? 'variable' : 'constant'}; its shape is fixed`);
+    if (options.strict) {
+      const signature = def.shapeSignature ?? def.shape;
+      if (dims.length !== signature.length)
+        throw new InputError(
+          `resizeInputTensor (strict): ${what} has rank ${signature.length} (shape_signature ${dimsText(signature)}), got ${dimsText(dims)}`,
+        );
+      for (let d = 0; d < dims.length; d++)
+        if (signature[d] !== -1 && dims[d] !== def.shape[d])
+          throw new InputError(
+            `resizeInputTensor (strict): dimension ${d} of ${what} is fixed at ${def.shape[d]} (shape_signature ${dimsText(signature)}), got ${dims[d]}`,
+          );
+    }
+    const current = this.inputDims.get(index) ?? def.shape;
+    if (sameDims(current, dims)) return;
+    if (sameDims(def.shape, dims)) this.inputDims.delete(index);
+    else this.inputDims.set(index, Int32Array.from(dims));
+    if (this.state === 'allocated' || this.state === 'failed') this.state = 'resized';
+  }
+
   /**
    * Resolves and prepares every node of every subgraph without failing on the first problem, and
    * returns every node's outcome (see `checkModel`). Uses an arena that only measures; the interpreter
@@ -199,7 +307,7 @@ export class MicroInterpreter {
    */
   check(): CheckReport {
     const limit = this.options.maxArenaBytes ?? DEFAULT_MAX_ARENA_BYTES;
-    const a = new Allocation(this.model, this.options, new SingleArenaBufferAllocator(0, limit));
+    const a = new Allocation(this.model, this.options, new SingleArenaBufferAllocator(0, limit), this.inputDims);
     try {
       return a.prepareAll(this.resolver, { inPlace: null }).report;
     } finally {
@@ -209,6 +317,8 @@ export class MicroInterpreter {
 
   private get ready(): Allocation {
     if (this.state === 'disposed') throw new InterpreterStateError('the interpreter was disposed');
+    if (this.state === 'resized')
+      throw new InterpreterStateError('an input was resized (resizeInputTensor): call allocateTensors() to plan the new shapes first');
     if (this.state !== 'allocated' || !this.alloc) {
       if (this.state === 'failed')
         throw new InterpreterStateError(`allocateTensors() failed (${this.failure?.message}); create a new interpreter`);
@@ -317,6 +427,12 @@ export class MicroInterpreter {
   /** Frees every kernel's op data. The interpreter cannot be used afterwards. */
   dispose(): void {
     if (this.state === 'disposed') return;
+    this.release();
+    this.state = 'disposed';
+  }
+
+  /** Frees the current allocation's kernels and delegate buffer handles. */
+  private release(): void {
     const a = this.alloc;
     if (a) {
       a.freeAll();
@@ -334,7 +450,7 @@ export class MicroInterpreter {
       }
     }
     this.alloc = null;
-    this.state = 'disposed';
+    this.arenaAllocator = null;
   }
 
   /** Messages kernels reported with context.reportError(). */
@@ -377,6 +493,7 @@ export class MicroInterpreter {
           ...(e.delegate ? { delegate: e.delegate } : {}),
           ...(e.declinedBy.length ? { declinedBy: e.declinedBy } : {}),
           ...(e.declined?.length ? { declined: e.declined } : {}),
+          ...(e.folded ? { folded: true as const } : {}),
         });
       }
     }
@@ -442,6 +559,7 @@ export class MicroInterpreter {
       persistentBufferBytes: a.allocator.persistentBufferBytes,
       variableBufferBytes: a.allocator.variableBufferBytes,
       resourceVariableBytes: a.resourceVariableTableBytes + (rv?.bufferBytes ?? 0),
+      foldedBytes: a.folder.arenaBytes,
       plannedTensorBytes: committed.requirements.filter((r) => r.kind === 'tensor').reduce((s, r) => s + r.size, 0),
       scratchBufferBytes: committed.requirements.filter((r) => r.kind === 'scratch').reduce((s, r) => s + r.size, 0),
       plannedBuffers: committed.requirements.length,
@@ -459,4 +577,10 @@ export class MicroInterpreter {
       throw new InputError(`${kind} index ${i} out of range (model has ${list.length} ${kind}s)`);
     return sg.tensors[list[i]!]!;
   }
+}
+
+function sameDims(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

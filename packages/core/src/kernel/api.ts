@@ -14,6 +14,8 @@ import type { EvalTensor, Tensor } from './tensor.js';
  * | getScratchBuffer                          |      |         |                |   ✓    |
  * | getTensor                                 |  ✓   |   ✓     |                |        |
  * | getEvalTensor                             |      |   ✓     |                |   ✓    |
+ * | resizeTensor, declareShapeBound           |      |   ✓     |                |        |
+ * | setActualShape                            |      |         |                |   ✓    |
  * | getExecutionPlan / getNodeAndRegistration |      | ✓ (delegate prepare only)|  |        |
  * | replaceNodeSubsetsWithDelegateKernels     |      | ✓ (delegate prepare only)|  |        |
  * | getSubgraphInput / getSubgraphOutput      |      |   ✓     |                |   ✓    |
@@ -80,6 +82,15 @@ export interface Registration<OpData = unknown> {
    * op, and the reason is shown when no provider accepts. Absent means "handles every variant".
    */
   supports?(context: TfLiteContext, node: Node): boolean | string;
+
+  /**
+   * True when this kernel reads its inputs' dims at invoke (not only in prepare), so it can consume a
+   * tensor whose shape depends on data (one its producer bounded with `context.declareShapeBound`: its
+   * `dims` change at every invoke, within `upperBound`). Absent or false: a node of this kernel with such
+   * an input fails in prepare with `DataDependentShapeError` naming the tensor, before its prepare runs
+   * — a kernel that sized its loops in prepare would otherwise read the whole bound.
+   */
+  readonly dynamicInputShapes?: boolean;
 
   /** `initData` is the node's builtin options, its custom options bytes, or delegate parameters. */
   init?(context: TfLiteContext, initData: unknown): OpData;
@@ -249,12 +260,26 @@ export interface DelegateParams {
 }
 
 /**
+ * How tensor shapes are decided in an allocation (interpreter option `shapes`): `'computed'` (default,
+ * TFLite's rule) — each kernel's prepare gives its outputs the shapes it computes from its inputs', over
+ * the file's; `'file'` (TFLM's rule) — the file's shapes are final. See `TfLiteContext.resizeTensor`.
+ */
+export type ShapeRule = 'computed' | 'file';
+
+/**
  * The callback table between the framework and its kernels (TfLiteContext + MicroContext). See
  * `Phase` for which callback is allowed when.
  */
 export interface TfLiteContext {
   /** Current phase. */
   readonly phase: Phase;
+  /**
+   * The allocation's shape rule. Under `'file'`, a kernel whose TFLM counterpart reads an output's size
+   * from the output tensor instead of checking it (TFLM's pooling takes the output height and width
+   * there) keeps the file's; every other kernel states its computed shapes as always (`resizeTensor`
+   * then refuses a different one).
+   */
+  readonly shapeRule: ShapeRule;
   /** Number of tensors in the current subgraph. */
   readonly tensorsSize: number;
 
@@ -268,6 +293,44 @@ export interface TfLiteContext {
   getTensor(index: number): Tensor;
   /** The eval tensor (type, dims, data) for invoke. */
   getEvalTensor(index: number): EvalTensor;
+
+  // --- shapes (TFLite's ResizeTensor; see docs/architecture.md, "Shapes") --------------------------------
+
+  /**
+   * Prepare only: output (or intermediate) `index` of the node being prepared has shape `dims`, which the
+   * kernel computed from its inputs' shapes and options (TFLite's `context->ResizeTensor` in Prepare).
+   * Nodes prepare in execution order, so every consumer prepared later sees these dims, and memory
+   * planning sizes the tensor from them. Kernels call it through kernel-support's `setOutputShape`.
+   *
+   * The file's shape is a hint: when it differs — an empty shape where the converter left the size to
+   * TFLite's Prepare, placeholder 1s where `shape_signature` has -1, shapes made stale by
+   * `resizeInputTensor` — the computed shape wins, as in TFLite, and `micrort check` lists the tensor as
+   * inferred. With the interpreter option `shapes: 'file'` (TFLM's rule) the file's shape is final and
+   * a different `dims` throws `TensorResizeError`. Also throws it for a constant or variable tensor whose
+   * shape would change, a tensor that is not an output or intermediate of this node, a tensor already
+   * bound (a persistent output), or dims that are not non-negative integers.
+   */
+  resizeTensor(index: number, dims: ArrayLike<number>): void;
+  /**
+   * Prepare only: output `index` of the node being prepared has a shape that depends on the data (WHERE,
+   * UNIQUE, NON_MAX_SUPPRESSION with a runtime size, TOPK_V2 with a runtime k…); `maxDims` is the
+   * largest shape prepare can prove, with the rank the output always has. The arena plans `maxDims`,
+   * the tensor's `upperBound` keeps them, and its dims are `maxDims` until the first invoke. At every
+   * invoke the kernel then states the actual dims with `setActualShape` — no allocation: `data` stays
+   * the view of the planned bytes and only `dims` change. A consumer reads the actual dims at invoke
+   * and must declare so (`Registration.dynamicInputShapes`); graph outputs are read the same way
+   * (`interpreter.output(j).dims`, values in the first `elementCount` elements of `data`).
+   * When no bound can be proved, the kernel throws kernel-support's `UnboundedShapeError` naming the
+   * tensor instead. Same checks as `resizeTensor`.
+   */
+  declareShapeBound(index: number, maxDims: ArrayLike<number>): void;
+  /**
+   * Invoke only: the actual dims of data-dependent output `index` for this invoke, written into the
+   * tensor's `dims` in place (same rank as the bound, each dimension at most the bound's). Allocates
+   * nothing: pass an `Int32Array` the kernel keeps in its op data. Throws `TensorResizeError` for a
+   * tensor without a bound, another rank or a dimension over the bound.
+   */
+  setActualShape(index: number, dims: ArrayLike<number>): void;
   /** Records an error message (also available from the interpreter's error log). */
   reportError(message: string): void;
   /** An external context registered on the interpreter (e.g. a GPU device handle), or undefined. */

@@ -9,6 +9,13 @@ export enum AllocationType {
   ArenaRw = 'arena-rw',
   /** Persistent in the arena tail: variable tensors, and outputs a kernel bound with `allocatePersistentOutput`. */
   ArenaRwPersistent = 'arena-rw-persistent',
+  /**
+   * A constant computed during prepare (a node evaluated at prepare because its inputs are constants or
+   * shapes, see interpreter/folding.ts): read-only like `MmapRo`. In the arena tail when a node that
+   * still runs at invoke reads it (or it is a subgraph output), else in memory outside the arena that
+   * nothing reads after prepare.
+   */
+  Folded = 'folded',
   /** Owned by a delegate (internal to a delegated subset), no arena space. */
   Delegate = 'delegate',
   /** No data (omitted optional tensor or not yet bound). */
@@ -31,9 +38,15 @@ export interface AffineQuantization {
 /**
  * What a kernel sees during `invoke()` (TFLM's TfLiteEvalTensor): type, dims and a typed view of the data.
  *
- * EvalTensor objects are created once per interpreter and never replaced, so a kernel may keep a reference
+ * EvalTensor objects are created once per allocation and never replaced, so a kernel may keep a reference
  * from `prepare()`. `data`/`bytes` are bound after memory planning; reading them in `prepare()` is only
  * meaningful for constant and variable tensors.
+ *
+ * `dims` are final once the tensor's producer has prepared (`context.resizeTensor`), except for a tensor
+ * whose shape depends on data (`upperBound` set on the Tensor, see `context.declareShapeBound`): its
+ * producer writes the actual dims into this same array at every invoke (`context.setActualShape`), and
+ * `data` stays the view of the planned upper bound — the values are its first `numElements(dims)`
+ * elements. Read `dims` through the tensor (`t.dims`), not a copy kept from prepare.
  */
 export interface EvalTensor {
   readonly index: number;
@@ -56,12 +69,29 @@ export class Tensor implements EvalTensor {
   bytes: Uint8Array;
   allocationType: AllocationType;
   readonly params: QuantizationParams;
+  /**
+   * The file's `shape_signature` (-1 marks a dimension the model leaves open, e.g. the batch), or null
+   * when the file has none. `MicroInterpreter.resizeInputTensor` changes an input's dims within it.
+   */
+  shapeSignature: Int32Array | null = null;
+  /**
+   * Non-null for a tensor whose shape depends on data (WHERE, UNIQUE, …): the largest dims its producer
+   * can prove in prepare (`context.declareShapeBound`). The arena holds that much; `dims` are the
+   * actual dims of the last invoke (the bound until the first). Null for every other tensor.
+   */
+  upperBound: Int32Array | null = null;
 
   constructor(
     readonly index: number,
     readonly name: string,
     readonly type: TensorType,
-    readonly dims: Int32Array,
+    /**
+     * The dimensions: the file's shape until a kernel's prepare computes the real one
+     * (`context.resizeTensor`); the actual dims at invoke for a data-dependent tensor (`upperBound`).
+     * Changed only through the context (or the interpreter's `resizeInputTensor`), in place when the
+     * rank stays.
+     */
+    public dims: Int32Array,
     readonly quantization: AffineQuantization | null,
     readonly isVariable: boolean,
     /**
@@ -89,9 +119,18 @@ export class Tensor implements EvalTensor {
     return this.elementCount * (elementSize(this.type) ?? 0);
   }
 
-  /** True when the data come from the model (constant tensor). */
+  /** True when the data are constant: from the model, or computed during prepare (`Folded`). */
   get isConstant(): boolean {
-    return this.allocationType === AllocationType.MmapRo;
+    return this.allocationType === AllocationType.MmapRo || this.allocationType === AllocationType.Folded;
+  }
+
+  /**
+   * Sets the dims (framework use: the context's resize callbacks and the interpreter's input resize):
+   * in place when the rank is the same, so references to `dims` stay valid, else a new array.
+   */
+  setDims(dims: ArrayLike<number>): void {
+    if (dims.length === this.dims.length) for (let i = 0; i < dims.length; i++) this.dims[i] = dims[i]!;
+    else this.dims = Int32Array.from(dims);
   }
 
   /**

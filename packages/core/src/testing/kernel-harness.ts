@@ -7,6 +7,7 @@ import { AllocationType, Tensor, type EvalTensor } from '../kernel/tensor.js';
 import { TensorType, alignUp, elementSize, numElements } from '../types.js';
 import { MicroResourceVariables } from '../graph/resource-variables.js';
 import type { SparsityDef } from '../model/model-def.js';
+import { actualShapeProblem, resizeTensor, type ShapeRule } from '../interpreter/shapes.js';
 
 /** One tensor of a kernel test. */
 export interface HarnessTensorSpec {
@@ -40,6 +41,12 @@ export interface HarnessOptions {
    * READ_VARIABLE kernels); default none (`getResourceVariables()` returns null).
    */
   resourceVariables?: number;
+  /**
+   * How the context treats `resizeTensor` (as the interpreter option `shapes`): `'computed'` (default)
+   * gives the output the computed shape — after prepare, every resized output gets a fresh buffer of
+   * its new size —, `'file'` keeps the spec's shape and throws TensorResizeError on a different one.
+   */
+  shapes?: ShapeRule;
 }
 
 /**
@@ -67,6 +74,8 @@ export class KernelHarness {
   private scratch: ArenaRegion[] = [];
   private prepared = false;
   private opData: unknown;
+  /** Outputs whose shape the kernel set in prepare (rebound to their new size after prepare). */
+  private readonly resized = new Set<Tensor>();
   /** The context's resource variables (option `resourceVariables`), or null. */
   readonly resourceVariables: MicroResourceVariables | null;
 
@@ -106,6 +115,7 @@ export class KernelHarness {
       get phase() {
         return h.phase;
       },
+      shapeRule: opts.shapes ?? 'computed',
       get tensorsSize() {
         return h.tensors.length;
       },
@@ -138,6 +148,22 @@ export class KernelHarness {
         if (!t) throw new KernelError('harness', 0, `tensor ${index} out of range`);
         return t;
       },
+      resizeTensor(index: number, dims: ArrayLike<number>) {
+        guard('resizeTensor', [Phase.Prepare]);
+        h.resize(index, dims, false);
+      },
+      declareShapeBound(index: number, maxDims: ArrayLike<number>) {
+        guard('declareShapeBound', [Phase.Prepare]);
+        h.resize(index, maxDims, true);
+      },
+      setActualShape(index: number, dims: ArrayLike<number>) {
+        guard('setActualShape', [Phase.Invoke]);
+        const t = h.tensors[index];
+        if (!t) throw new KernelError('harness', 0, `tensor ${index} out of range`);
+        const problem = actualShapeProblem(t, dims);
+        if (problem !== null) throw new KernelError(h.kernelName, 0, `setActualShape(${index}): ${problem}`);
+        for (let i = 0; i < t.dims.length; i++) t.dims[i] = dims[i]!;
+      },
       reportError(message: string) {
         h.errors.push(message);
       },
@@ -165,6 +191,24 @@ export class KernelHarness {
         return h.resourceVariables;
       },
     };
+  }
+
+  private get kernelName(): string {
+    return this.opts.registration.name ?? this.opts.registration.customName ?? 'kernel';
+  }
+
+  /** The context's `resizeTensor` / `declareShapeBound` (the interpreter's checks, interpreter/shapes.ts). */
+  private resize(index: number, dims: ArrayLike<number>, bound: boolean): void {
+    const t = this.tensors[index];
+    // The harness binds outputs before prepare: checked as unbound outputs, as the interpreter sees them.
+    const type = t?.allocationType;
+    if (t && type === AllocationType.ArenaRw) t.allocationType = AllocationType.None;
+    try {
+      resizeTensor(this.opts.shapes ?? 'computed', this.tensors, 0, { op: this.kernelName, node: this.node }, index, dims, bound);
+    } finally {
+      if (t && type !== undefined) t.allocationType = type;
+    }
+    this.resized.add(t!);
   }
 
   /** Whether the registration's `supports` accepts this node (true when it has none). */
@@ -196,6 +240,12 @@ export class KernelHarness {
       reg.prepare?.(this.context, this.node);
     } finally {
       this.phase = Phase.Idle;
+    }
+    // Outputs the kernel resized get a buffer of their new size (the interpreter plans them after prepare).
+    for (const t of this.resized) {
+      if (t.isConstant || t.isVariable) continue;
+      const bytes = alignUp(Math.max(t.byteLength, 16));
+      if (t.bytes.byteLength !== t.byteLength) t.bind(new ArrayBuffer(bytes), 0, AllocationType.ArenaRw);
     }
     this.scratch = this.scratchSizes.map((s) => new ArenaRegion(new ArrayBuffer(alignUp(Math.max(s, 16))), 0, s));
     this.prepared = true;

@@ -26,7 +26,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { EightBitAddWord, MATH_OP_DATA_BYTES, fillEightBitAddOpData } from './math-common.js';
-import { allocateOpData, expectQuantized, expectType, opData, supportsInputTypes } from '@micrort/kernel-support';
+import { allocateOpData, expectQuantized, expectType, opData, setOutputShape, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'ADD_N';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
@@ -83,9 +83,8 @@ function prepare(context: TfLiteContext, node: Node): void {
         `input ${j} (tensor ${t.index}) has shape [${t.dims.join(',')}], input 0 has [${first.dims.join(',')}]`,
       );
   }
+  setOutputShape(OP, context, node, 0, first.dims);
   const count = numElements(output.dims);
-  if (count !== numElements(first.dims))
-    throw new KernelError(OP, node.index, `output (tensor ${output.index}) has ${count} elements, the inputs ${numElements(first.dims)}`);
   d.type = output.type;
   d.count = count;
   d.inputs = inputs.map((t) => context.getEvalTensor(t.index));

@@ -7,9 +7,9 @@
  */
 import { KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, TfLiteContext } from '@micrort/core';
-import { dimProduct, readConstantAxis, requireShape, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, readConstantAxis, resolveAxis, typeSupport } from './data-common.js';
 import type { NumberArray } from './transpose-common.js';
-import { expectType, opData } from '@micrort/kernel-support';
+import { expectType, opData, setOutputShape } from '@micrort/kernel-support';
 
 /** Input types TFLM's ArgMinMax eval handles, and TFLite's uint8. */
 export const ARG_MIN_MAX_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -42,7 +42,7 @@ export function prepareArgMinMax(op: string, context: TfLiteContext, node: Node)
   if (axisSize < 1) throw new KernelError(op, node.index, `axis ${axis} has size 0: there is no element to pick`);
   const expected = Array.from(input.dims);
   expected.splice(axis, 1);
-  requireShape(op, node, output, 'output', expected);
+  setOutputShape(op, context, node, 0, expected);
   return { outer: dimProduct(input.dims, 0, axis), axisSize, inner: dimProduct(input.dims, axis + 1) };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ActivationFunctionType, KernelError, Padding, TensorType } from '@micrort/core';
 import { KernelHarness } from '@micrort/core/testing';
-import type { Pool2DOptions } from '@micrort/core';
+import type { Pool2DOptions, ShapeRule } from '@micrort/core';
 import { AVERAGE_POOL_2D } from './average-pool-2d.js';
 import { computePaddingHeightWidth } from '@micrort/kernel-support';
 
@@ -18,6 +18,8 @@ interface Case {
   zeroPoint?: number;
   outScale?: number;
   outZeroPoint?: number;
+  /** Shape rule: 'file' keeps the output's size from the test (TFLM's PoolingPrepare reads it there). */
+  shapes?: ShapeRule;
 }
 
 function run(c: Case): number[] {
@@ -40,6 +42,7 @@ function run(c: Case): number[] {
     inputs: [0],
     outputs: [1],
     builtinData: options,
+    shapes: c.shapes ?? 'computed',
   });
   return h.invoke().outputArray();
 }
@@ -150,6 +153,7 @@ describe('AVERAGE_POOL_2D', () => {
         outShape: [1, 2, 4, 1],
         filter: [2, 2],
         stride: [1, 1],
+        shapes: 'file',
       });
       expect(out).toEqual([2, 14, 29, 22, 10, 24, 34, 28]);
     });
@@ -252,10 +256,12 @@ describe('AVERAGE_POOL_2D', () => {
       expect(() => run({ ...base, inShape: [2, 4, 1] })).toThrow(KernelError);
     });
     it('an output with a window entirely outside the input', () => {
-      expect(() => run({ ...base, outShape: [1, 1, 3, 1] })).toThrow(/window/);
+      expect(() => run({ ...base, outShape: [1, 1, 3, 1], shapes: 'file' })).toThrow(/window/);
+      // TFLite's rule (the default): the output gets the 1x2 the options give.
+      expect(run({ ...base, outShape: [1, 1, 3, 1] })).toHaveLength(2);
     });
     it('a different output depth', () => {
-      expect(() => run({ ...base, outShape: [1, 1, 2, 2] })).toThrow(/depth/);
+      expect(() => run({ ...base, outShape: [1, 1, 2, 2], shapes: 'file' })).toThrow(/depth/);
     });
     it('int32 input', () => {
       expect(() => run({ ...base, type: TensorType.INT32 })).toThrow(/unsupported input type int32/);

@@ -36,7 +36,7 @@ import {
 import { PROVIDER } from '../provider.js';
 import { MATH_OP_DATA_BYTES, intArrayBytes } from './math-common.js';
 import { shapeString } from './transpose-common.js';
-import { expectType, expectZeroPoint, opData, supportsInputTypes, typeRange } from '@micrort/kernel-support';
+import { expectType, expectZeroPoint, opData, setOutputShape, supportsInputTypes, typeRange } from '@micrort/kernel-support';
 
 const OP = 'BATCH_MATMUL';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16];
@@ -179,14 +179,8 @@ function prepare(context: TfLiteContext, node: Node): void {
       node.index,
       `lhs ${shapeString(lhs.dims)}${adjX ? ' (adj_x)' : ''} and rhs ${shapeString(rhs.dims)}${adjY ? ' (adj_y)' : ''} disagree on the accumulation depth: ${lhsDepth} vs ${rhsDepth}`,
     );
-  const expected = [...Array.from(batch).slice(3 - (outRank - 2)), rows, cols];
-  const expectedCount = expected.reduce((a, b) => a * b, 1);
-  if (output.dims.length < outRank || output.elementCount !== expectedCount)
-    throw new KernelError(
-      OP,
-      node.index,
-      `output (tensor ${output.index}) has shape ${shapeString(output.dims)}, expected ${shapeString(expected)}`,
-    );
+  // TFLite's ResizeOutputTensor: the broadcast batch dimensions, then rows and columns.
+  setOutputShape(OP, context, node, 0, [...Array.from(batch).slice(3 - (outRank - 2)), rows, cols]);
 
   d.batch = batch;
   d.rows = rows;

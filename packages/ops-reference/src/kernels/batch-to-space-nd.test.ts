@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TensorType } from '@micrort/core';
 import { BATCH_TO_SPACE_ND } from './batch-to-space-nd.js';
-import { constI32, constI64, harness, iota, prepareError, spec } from './__fixtures__/data-testing.js';
+import { constI32, constI64, harness, iota, preparedShape, prepareError, spec } from './__fixtures__/data-testing.js';
 
 function b2s(type: TensorType, inShape: number[], data: number[], block: number[], crops: number[], outShape: number[]) {
   return harness(
@@ -48,9 +48,7 @@ describe('BATCH_TO_SPACE_ND', () => {
     expect(prepareError(b2s(TensorType.FLOAT32, [4, 2, 2, 1], iota(16), [0, 2], [0, 0, 0, 0], [1, 4, 4, 1])).message).toMatch(
       /block_shape\[0\] is 0/,
     );
-    expect(prepareError(b2s(TensorType.FLOAT32, [4, 2, 2, 1], iota(16), [2, 2], [0, 0, 0, 0], [1, 4, 3, 1])).message).toMatch(
-      /expected \[1, 4, 4, 1\]/,
-    );
+    expect(preparedShape(b2s(TensorType.FLOAT32, [4, 2, 2, 1], iota(16), [2, 2], [0, 0, 0, 0], [1, 4, 3, 1]))).toEqual([1, 4, 4, 1]);
     const i64 = harness(
       BATCH_TO_SPACE_ND,
       [

@@ -10,7 +10,7 @@ import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { int64Low32At, requireSameTypeAs, setInt64FromInt32, typeSupport } from './data-common.js';
 import { shapeString } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'BROADCAST_ARGS';
 const TYPES = [TensorType.INT32, TensorType.INT64] as const;
@@ -34,19 +34,13 @@ function prepare(context: TfLiteContext, node: Node): void {
   for (const [t, what] of [
     [shape1, 'shape 1'],
     [shape2, 'shape 2'],
-    [output, 'output'],
   ] as const)
     if (t.dims.length !== 1)
       throw new KernelError(OP, node.index, `${what} (tensor ${t.index}) must be 1-D, got shape ${shapeString(t.dims)}`);
   const len1 = shape1.dims[0]!;
   const len2 = shape2.dims[0]!;
-  const outLen = output.dims[0]!;
-  if (outLen !== Math.max(len1, len2))
-    throw new KernelError(
-      OP,
-      node.index,
-      `output holds ${outLen} dimensions, the broadcast of ${len1}- and ${len2}-dimension shapes has ${Math.max(len1, len2)}`,
-    );
+  const outLen = Math.max(len1, len2);
+  setOutputShape(OP, context, node, 0, [outLen]);
   const data: BroadcastArgsOpData = { int64: shape1.type === TensorType.INT64, len1, len2, outLen };
   fillOpData(OP, node, data);
 }

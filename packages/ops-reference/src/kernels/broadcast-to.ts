@@ -7,7 +7,7 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireSameTypeAs, requireShape } from './data-common.js';
+import { requireSameTypeAs } from './data-common.js';
 import {
   type ElementLayout,
   type NumberArray,
@@ -18,7 +18,7 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'BROADCAST_TO';
 /** TFLM's kMaxDims. */
@@ -68,7 +68,7 @@ function prepare(context: TfLiteContext, node: Node): void {
         `input shape ${shapeString(input.dims)} cannot be broadcast to ${shapeString(shape)} (dimension ${i}: ${d})`,
       );
   }
-  requireShape(OP, node, output, 'output', shape);
+  setOutputShape(OP, context, node, 0, shape);
   const inDims = extendShape(input.dims, BROADCAST_TO_MAX_DIMS);
   const strides = rowMajorStrides(inDims);
   const outDims = Int32Array.from(extendShape(shape, BROADCAST_TO_MAX_DIMS));

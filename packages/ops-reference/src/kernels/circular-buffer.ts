@@ -40,7 +40,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { opData } from '@micrort/kernel-support';
+import { opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'CIRCULAR_BUFFER';
 
@@ -137,6 +137,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (ob !== 1)
     throw new KernelError(OP, node.index, `batch ${ob}: TFLM's kernel shifts only the first batch, so only batch 1 is supported`);
   if (slots < 1 || oh * od < 1) throw new KernelError(OP, node.index, `output ${shape(output.dims)} has no slots or empty slots`);
+  // num_slots is the op's only parameter and lives in the output's shape (TFLM's kernel reads it there):
+  // the output keeps that shape, its batch, h and depth the input's.
+  setOutputShape(OP, context, node, 0, [ib, slots, ih, id]);
   if (input.type !== output.type)
     throw new KernelError(
       OP,

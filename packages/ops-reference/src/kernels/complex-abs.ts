@@ -13,14 +13,13 @@ import {
   TensorType,
   checkArity,
   getInput,
-  getOutput,
   tensorTypeName,
   type Node,
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { opData } from '@micrort/kernel-support';
+import { opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'COMPLEX_ABS';
 
@@ -56,14 +55,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const why = unsupportedTypes(context, node);
   if (why !== null) throw new KernelError(OP, node.index, why);
   const input = getInput(context, node, 0, OP);
-  const output = getOutput(context, node, 0, OP);
-  const same = input.dims.length === output.dims.length && input.dims.every((d, i) => output.dims[i] === d);
-  if (!same)
-    throw new KernelError(
-      OP,
-      node.index,
-      `output (tensor ${output.index}) has shape [${Array.from(output.dims).join(', ')}], expected the input's [${Array.from(input.dims).join(', ')}]`,
-    );
+  setOutputShape(OP, context, node, 0, input.dims);
   data.count = input.elementCount;
   data.double = input.type === TensorType.COMPLEX128;
 }

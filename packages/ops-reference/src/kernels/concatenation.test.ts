@@ -3,6 +3,7 @@ import { ActivationFunctionType, TensorType } from '@micrort/core';
 import { KernelHarness } from '@micrort/core/testing';
 import type { HarnessTensorSpec } from '@micrort/core/testing';
 import { CONCATENATION } from './concatenation.js';
+import { preparedShape } from './__fixtures__/conv-testing.js';
 
 function concat(inputs: HarnessTensorSpec[], output: HarnessTensorSpec, axis: number, act = ActivationFunctionType.NONE): KernelHarness {
   return new KernelHarness({
@@ -173,10 +174,8 @@ describe('CONCATENATION', () => {
     it('mismatched non-axis dims', () => {
       expect(() => concat([f32([2, 3], a), f32([1, 3], [1, 2, 3])], f32([2, 6]), 1).prepare()).toThrow(/input 1 shape \[1, 3\] differs/);
     });
-    it('axis sizes that do not add up', () => {
-      expect(() => concat([f32([2, 3], a), f32([2, 3], b)], f32([2, 5]), 1).prepare()).toThrow(
-        /add up to 6 along axis 1, the output has 5/,
-      );
+    it('nothing for an output whose axis size is not the sum: the output gets it', () => {
+      expect(preparedShape(concat([f32([2, 3], a), f32([2, 3], b)], f32([2, 5]), 1))).toEqual([2, 6]);
     });
     it('a fused activation', () => {
       expect(() => concat([f32([1], [1])], f32([1]), 0, ActivationFunctionType.RELU).prepare()).toThrow(/RELU is not supported/);

@@ -6,7 +6,7 @@
  * reference_ops::ConcatenationWithScaling: an input quantized like the output is copied, any other is
  * requantized element by element in float32 (per-input scale and bias kept in a persistent region).
  */
-import { ActivationFunctionType, BuiltinOperator, KernelError, TensorType, getInput, getOutput, tensorTypeName } from '@micrort/core';
+import { ActivationFunctionType, BuiltinOperator, KernelError, TensorType, getInput, tensorTypeName } from '@micrort/core';
 import type { ConcatenationOptions, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import {
@@ -19,7 +19,7 @@ import {
   opDataBlock,
   shapeString,
 } from './transpose-common.js';
-import { fillOpData, opData } from '@micrort/kernel-support';
+import { fillOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'CONCATENATION';
 /** TFLM's RuntimeShape::kMaxSmallSize: the rank limit of CONCATENATION. */
@@ -78,7 +78,15 @@ function prepare(context: TfLiteContext, node: Node): void {
       node.index,
       `fused activation ${ActivationFunctionType[activation] ?? activation} is not supported (NONE only)`,
     );
-  const output = getOutput(context, node, 0, OP);
+  // TFLite's Prepare: input 0's shape with the inputs' sizes along the axis added up.
+  const outShape = Array.from(getInput(context, node, 0, OP).dims);
+  const axis0 = (params?.axis ?? 0) < 0 ? (params?.axis ?? 0) + outShape.length : (params?.axis ?? 0);
+  if (axis0 >= 0 && axis0 < outShape.length) {
+    let sum = 0;
+    for (let i = 0; i < numInputs; i++) sum += getInput(context, node, i, OP).dims[axis0] ?? 0;
+    outShape[axis0] = sum;
+  }
+  const output = setOutputShape(OP, context, node, 0, outShape);
   const type = output.type;
   if (!SUPPORTED.has(type))
     throw new KernelError(

@@ -65,7 +65,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   expectConvStrides(OP, node, params);
   checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 
-  const g = computeGeometry(node, params, input, filter, output);
+  const g = computeGeometry(context, node, params, input, filter);
   data.geometry = g;
 
   const biasType = prepareConvOutputStage(OP, context, node, input, filter, bias, output, g.outDepth, data.out, {
@@ -91,8 +91,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.hasBias = bias !== null;
 }
 
-/** Shapes and padding; checks batch, channel and spatial sizes against the output tensor. */
-function computeGeometry(node: Node, params: Conv2DOptions, input: Tensor, filter: Tensor, output: Tensor): ConvGeometry {
+/** Shapes and padding; the output is resized to [batch, height, width, channels] the options give. */
+function computeGeometry(context: TfLiteContext, node: Node, params: Conv2DOptions, input: Tensor, filter: Tensor): ConvGeometry {
   const g = emptyGeometry();
   g.batches = input.dims[0]!;
   g.inHeight = input.dims[1]!;
@@ -109,15 +109,12 @@ function computeGeometry(node: Node, params: Conv2DOptions, input: Tensor, filte
   const fail = (detail: string): never => {
     throw new KernelError(OP, node.index, detail);
   };
-  if (output.dims[0] !== g.batches) fail(`output batch ${output.dims[0]} differs from input batch ${g.batches}`);
-  if (output.dims[3] !== g.outDepth)
-    fail(`output has ${output.dims[3]} channels but filter (tensor ${filter.index}) has ${g.outDepth} output channels`);
   if (g.filterDepth < 1 || g.inDepth % g.filterDepth !== 0) {
     fail(`input depth ${g.inDepth} is not a multiple of the filter input depth ${g.filterDepth}`);
   }
   const groups = g.inDepth / g.filterDepth;
   if (g.outDepth % groups !== 0) fail(`output channels ${g.outDepth} are not divisible into ${groups} groups`);
-  finishConvGeometry(OP, node, g, output, params.padding);
+  finishConvGeometry(OP, context, node, g, params.padding);
   return g;
 }
 

@@ -20,7 +20,7 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { type ConvTensors, expectClampActivation, expectConvRanks, expectKnownPadding, expectWindowOutput } from '@micrort/kernel-support';
+import { type ConvTensors, expectClampActivation, expectKnownPadding, expectRank, setWindowOutputShape } from '@micrort/kernel-support';
 
 const EMPTY_I32 = new Int32Array(0);
 const EMPTY_F64 = new Float64Array(0);
@@ -170,7 +170,9 @@ export function conv2dTensors(op: string, context: TfLiteContext, node: Node): C
   const filter = getInput(context, node, 1, op);
   const bias = getOptionalInput(context, node, 2);
   const output = getOutput(context, node, 0, op);
-  expectConvRanks(op, node, { input, filter, output });
+  // The output's rank comes from setWindowOutputShape (a file may leave it empty).
+  expectRank(op, node, 'input', input, 4);
+  expectRank(op, node, 'filter', filter, 4);
   return { input, filter, bias, output };
 }
 
@@ -182,12 +184,12 @@ export function checkPaddingAndActivation(op: string, node: Node, padding: Paddi
 
 /**
  * Output size and padding of CONV_2D / DEPTHWISE_CONV_2D computed from the input (kernel-support's
- * `expectWindowOutput`: TFLite ComputePaddingHeightWidth, and the output tensor must have that spatial
- * size): fills `outHeight`, `outWidth`, `padHeight` and `padWidth` of `g` (whose input, filter, stride
- * and dilation fields are set).
+ * `setWindowOutputShape`: TFLite ComputePaddingHeightWidth, and the output resized to
+ * [batches, outHeight, outWidth, outDepth]): fills `outHeight`, `outWidth`, `padHeight` and `padWidth`
+ * of `g` (whose batch, input, filter, output depth, stride and dilation fields are set).
  */
-export function finishConvGeometry(op: string, node: Node, g: ConvGeometry, output: Tensor, padding: Padding): void {
-  const pad = expectWindowOutput(op, node, g, padding, output);
+export function finishConvGeometry(op: string, context: TfLiteContext, node: Node, g: ConvGeometry, padding: Padding): void {
+  const pad = setWindowOutputShape(op, context, node, g, padding, g.batches, g.outDepth);
   g.outHeight = pad.outHeight;
   g.outWidth = pad.outWidth;
   g.padHeight = pad.height;

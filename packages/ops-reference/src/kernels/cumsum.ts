@@ -20,7 +20,6 @@ import {
   getInput,
   getOutput,
   multiplyByQuantizedMultiplierSmallerThanOneExp,
-  sameShape,
   tensorTypeName,
   type CumsumOptions,
   type Node,
@@ -28,7 +27,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { EightBitAddWord, MATH_OP_DATA_BYTES, fillEightBitAddOpData } from './math-common.js';
-import { allocateOpData, expectQuantized, expectType, opData, supportsInputTypes } from '@micrort/kernel-support';
+import { allocateOpData, expectQuantized, expectType, opData, setOutputShape, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'CUMSUM';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
@@ -65,12 +64,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       node.index,
       `output (tensor ${output.index}) is ${tensorTypeName(output.type)}, the input ${tensorTypeName(input.type)}`,
     );
-  if (!sameShape(input.dims, output.dims))
-    throw new KernelError(
-      OP,
-      node.index,
-      `output (tensor ${output.index}) shape [${output.dims.join(',')}] differs from the input shape [${input.dims.join(',')}]`,
-    );
+  setOutputShape(OP, context, node, 0, input.dims);
   const options = node.builtinData as CumsumOptions | null;
   d.exclusive = options?.exclusive ?? false;
   d.reverse = options?.reverse ?? false;

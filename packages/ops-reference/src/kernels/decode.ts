@@ -17,7 +17,7 @@ import { DCM_BYTES, DcmType, OP, type DecodeState } from './decode-common.js';
 import { DecodeStateHuffman } from './decode-state-huffman.js';
 import { DecodeStateLut } from './decode-state-lut.js';
 import { DecodeStatePrune } from './decode-state-prune.js';
-import { opData } from '@micrort/kernel-support';
+import { opData, setOutputShape } from '@micrort/kernel-support';
 
 interface DecodeOpData {
   states: DecodeState[];
@@ -51,7 +51,8 @@ function prepare(context: TfLiteContext, node: Node): void {
       throw new KernelError(OP, node.index, `pair ${k}: the encoded input, ancillary input and output must all be present`);
     const input = context.getTensor(ii);
     const ancillary = context.getTensor(ai);
-    const output = context.getTensor(oi);
+    // The decoded tensor's shape is the file's: the encoded bytes do not carry it (TFLM reads it there).
+    const output = setOutputShape(OP, context, node, k, context.getTensor(oi).dims);
     if (!input.isConstant || !ancillary.isConstant)
       throw new KernelError(
         OP,

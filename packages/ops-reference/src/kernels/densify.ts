@@ -16,7 +16,6 @@ import {
   checkArity,
   getInput,
   getOutput,
-  sameShape,
   sparseLayout,
   tensorTypeName,
   type Node,
@@ -27,6 +26,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import type { NumberArray } from './transpose-common.js';
+import { setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'DENSIFY';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.FLOAT16, TensorType.INT8];
@@ -55,12 +55,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       node.index,
       `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`,
     );
-  if (!sameShape(output.dims, input.dims))
-    throw new KernelError(
-      OP,
-      node.index,
-      `output shape [${Array.from(output.dims).join(', ')}] differs from the input's dense shape [${Array.from(input.dims).join(', ')}]`,
-    );
+  setOutputShape(OP, context, node, 0, input.dims); // the dense shape
   const sparsity = input.sparsity!;
   let layout: SparseLayout;
   try {

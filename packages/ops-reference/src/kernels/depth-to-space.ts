@@ -7,9 +7,9 @@
 import { BuiltinOperator, KernelError, TensorType } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { prepareBlockRearrange, requireShape, typeSupport } from './data-common.js';
+import { prepareBlockRearrange, typeSupport } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
-import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'DEPTH_TO_SPACE';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -25,12 +25,12 @@ interface DepthToSpaceOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const { input, output, blockSize } = prepareBlockRearrange(OP, context, node, TYPES);
+  const { input, blockSize } = prepareBlockRearrange(OP, context, node, TYPES);
   const [batch, inHeight, inWidth, inDepth] = input.dims as unknown as [number, number, number, number];
   if (inDepth % (blockSize * blockSize) !== 0)
     throw new KernelError(OP, node.index, `input depth ${inDepth} is not a multiple of block_size^2 = ${blockSize * blockSize}`);
   const outDepth = inDepth / (blockSize * blockSize);
-  requireShape(OP, node, output, 'output', [batch, inHeight * blockSize, inWidth * blockSize, outDepth]);
+  setOutputShape(OP, context, node, 0, [batch, inHeight * blockSize, inWidth * blockSize, outDepth]);
   const data: DepthToSpaceOpData = { layout: elementLayout(input.type, OP, node), batch, inHeight, inWidth, blockSize, outDepth };
   fillOpData(OP, node, data);
 }

@@ -77,7 +77,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   expectPositive(OP, node, 'depth_multiplier', params.depthMultiplier);
   checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 
-  const g = computeGeometry(node, params, input, filter, output);
+  const g = computeGeometry(context, node, params, input, filter);
   data.geometry = g;
 
   prepareConvOutputStage(OP, context, node, input, filter, bias, output, g.outDepth, data.out, {
@@ -97,8 +97,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.hasBias = bias !== null;
 }
 
-/** Shapes and padding; checks batch, channel and spatial sizes against the output tensor. */
-function computeGeometry(node: Node, params: DepthwiseConv2DOptions, input: Tensor, filter: Tensor, output: Tensor): ConvGeometry {
+/** Shapes and padding; the output is resized to [batch, height, width, channels] the options give. */
+function computeGeometry(context: TfLiteContext, node: Node, params: DepthwiseConv2DOptions, input: Tensor, filter: Tensor): ConvGeometry {
   const fail = (detail: string): never => {
     throw new KernelError(OP, node.index, detail);
   };
@@ -118,12 +118,10 @@ function computeGeometry(node: Node, params: DepthwiseConv2DOptions, input: Tens
   g.dilationWidth = params.dilationWFactor;
   if (filter.dims[0] !== 1)
     fail(`filter (tensor ${filter.index}) must have shape [1, KH, KW, Cout], got [${Array.from(filter.dims).join(', ')}]`);
-  if (output.dims[0] !== g.batches) fail(`output batch ${output.dims[0]} differs from input batch ${g.batches}`);
-  if (output.dims[3] !== g.outDepth) fail(`output has ${output.dims[3]} channels but filter (tensor ${filter.index}) has ${g.outDepth}`);
   if (g.inDepth * g.depthMultiplier !== g.outDepth) {
     fail(`output channels ${g.outDepth} != input channels ${g.inDepth} * depth_multiplier ${g.depthMultiplier}`);
   }
-  finishConvGeometry(OP, node, g, output, params.padding);
+  finishConvGeometry(OP, context, node, g, params.padding);
   return g;
 }
 

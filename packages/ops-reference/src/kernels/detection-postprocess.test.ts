@@ -28,7 +28,15 @@ const OPTIONS: Record<string, FlexEntry> = {
 
 function detect(
   options: Record<string, FlexEntry>,
-  o: { boxes?: number[]; boxShape?: number[]; scores?: number[]; scoreShape?: number[]; anchors?: number[]; slots?: number } = {},
+  o: {
+    boxes?: number[];
+    boxShape?: number[];
+    scores?: number[];
+    scoreShape?: number[];
+    anchors?: number[];
+    /** Output slots in the file; kept (shape rule 'file', TFLM's) when given. */
+    slots?: number;
+  } = {},
 ) {
   const slots = o.slots ?? 3;
   const F = TensorType.FLOAT32;
@@ -46,6 +54,7 @@ function detect(
     3,
     null,
     flexMap(options),
+    o.slots === undefined ? 'computed' : 'file',
   );
 }
 
@@ -182,9 +191,12 @@ describe('TFLite_Detection_PostProcess', () => {
     expect(prepareError(detect(OPTIONS, { boxes: BOXES.slice(0, 20), boxShape: [1, 5, 4] })).message).toMatch(
       /class_predictions must have shape \[1, 5, classes\]/,
     );
-    expect(prepareError(detect({ ...OPTIONS, max_detections: 4 })).message).toMatch(
+    expect(prepareError(detect({ ...OPTIONS, max_detections: 4 }, { slots: 3 })).message).toMatch(
       /detection_boxes \(shape \[1, 3, 4\]\) must hold at least 16 values/,
     );
+    // TFLite's rule (the default): the outputs are sized from the options, whatever the file stores.
+    const sized = detect({ ...OPTIONS, max_detections: 4, max_classes_per_detection: 2 }).prepare();
+    expect(Array.from(sized.node.outputs, (i) => Array.from(sized.tensors[i]!.dims))).toEqual([[1, 8, 4], [1, 8], [1, 8], [1]]);
     const outs = [
       spec(TensorType.FLOAT32, [1, 3, 4]),
       spec(TensorType.FLOAT32, [1, 3]),

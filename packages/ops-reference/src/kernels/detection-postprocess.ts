@@ -6,9 +6,10 @@
  * class scores into TFLM's `scores` scratch buffer, boxes and anchors into one extra scratch buffer each.
  *
  * Inputs: box_encodings [1, boxes, >= 4] (y, x, h, w), class_predictions [1, boxes, classes (+1 when a
- * background class comes first)], anchors [boxes, 4] (y, x, h, w). Outputs: detection_boxes
- * [1, max_detections, 4] (ymin, xmin, ymax, xmax), detection_classes and detection_scores
- * [1, max_detections], num_detections [1], all float32.
+ * background class comes first)], anchors [boxes, 4] (y, x, h, w). Outputs, sized in prepare as TFLite's
+ * Prepare does (real SSD files store them with empty shapes; the file's shape is not used):
+ * detection_boxes [1, D, 4] (ymin, xmin, ymax, xmax), detection_classes and detection_scores [1, D],
+ * num_detections [1], all float32, with D = max_detections × max_classes_per_detection.
  *
  * Options (a FlexBuffers map, read with core's `parseFlexMap`): max_detections, max_classes_per_detection,
  * detections_per_class (default 100), use_regular_nms (default false), nms_score_threshold,
@@ -33,7 +34,7 @@ import type { FlexMap, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { typeSupport } from './data-common.js';
 import { type OpDataBlock, allocateOpDataBlock, opDataBlock, shapeString } from './transpose-common.js';
-import { expectType, fillOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'TFLite_Detection_PostProcess';
 const f32 = Math.fround;
@@ -177,6 +178,18 @@ function prepare(context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `detections_per_class must be > 0, got ${o.detectionsPerClass}`);
   if (!o.useRegularNms && !(o.maxClassesPerDetection > 0))
     throw new KernelError(OP, node.index, `max_classes_per_detection must be > 0, got ${o.maxClassesPerDetection}`);
+  // TFLite's Prepare sizes the outputs from the options (SSD exports store them with empty shapes):
+  // [1, max_detections × max_classes_per_detection, 4], [1, that], [1, that], [1]. The number of
+  // detections is data (num_detections), not a shape. (Regular NMS with max_classes_per_detection 0
+  // keeps max_detections slots, where TFLite's would be empty and its eval write past them.) TFLM
+  // (shape rule 'file') writes into the outputs the file gives, checked below.
+  if (context.shapeRule !== 'file') {
+    const detected = o.maxDetections * (o.useRegularNms ? Math.max(1, o.maxClassesPerDetection) : o.maxClassesPerDetection);
+    setOutputShape(OP, context, node, 0, [1, detected, 4]);
+    setOutputShape(OP, context, node, 1, [1, detected]);
+    setOutputShape(OP, context, node, 2, [1, detected]);
+    setOutputShape(OP, context, node, 3, [1]);
+  }
   const outNames = ['detection_boxes', 'detection_classes', 'detection_scores', 'num_detections'];
   const minCounts = [o.maxDetections * 4, o.maxDetections, o.maxDetections, 1];
   let slots = Number.POSITIVE_INFINITY;

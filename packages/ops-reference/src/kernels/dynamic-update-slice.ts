@@ -9,10 +9,10 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput, numElements } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { int64At, requireSameTypeAs, requireShape, typeSupport } from './data-common.js';
+import { int64At, requireSameTypeAs, typeSupport } from './data-common.js';
 import { flatInPlace } from './in-place-common.js';
 import { type NumberArray, extendShape, rowMajorStrides, shapeString } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'DYNAMIC_UPDATE_SLICE';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.UINT8] as const;
@@ -45,7 +45,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   requireSameTypeAs(OP, node, update, 'update', operand, 'operand');
   requireSameTypeAs(OP, node, output, 'output', operand, 'operand');
   expectType(OP, node, 'start_indices', indices, [TensorType.INT32, TensorType.INT64]);
-  requireShape(OP, node, output, 'output', operand.dims);
+  setOutputShape(OP, context, node, 0, operand.dims);
   const rank = operand.dims.length;
   if (rank > DYNAMIC_UPDATE_SLICE_MAX_DIMS)
     throw new KernelError(OP, node.index, `operand has ${rank} dimensions, at most ${DYNAMIC_UPDATE_SLICE_MAX_DIMS} are supported`);

@@ -5,7 +5,14 @@
  * @micrort/kernel-support's.)
  */
 import { KernelError, type Node, type Tensor, type TensorType, type TfLiteContext } from '@micrort/core';
-import { expectNotQuantized, expectQuantized, expectSameType, expectType } from '@micrort/kernel-support';
+import {
+  expectNotQuantized,
+  expectQuantized,
+  expectSameType,
+  expectType,
+  setBinaryOutputShape,
+  setOutputShape,
+} from '@micrort/kernel-support';
 
 /**
  * Bytes of the op-data structs TFLM allocates with AllocatePersistentBuffer in each kernel's init
@@ -40,7 +47,10 @@ export interface BinaryTensors {
   output: Tensor;
 }
 
-/** Checks that `node` has 2 inputs and 1 output and returns them. */
+/**
+ * Checks that `node` has 2 inputs and 1 output, gives the output the inputs' broadcast shape
+ * (setBinaryOutputShape) and returns them.
+ */
 export function binaryTensors(op: string, context: TfLiteContext, node: Node): BinaryTensors {
   if (node.inputs.length !== 2) throw new KernelError(op, node.index, `expects 2 inputs, got ${node.inputs.length}`);
   if (node.outputs.length !== 1) throw new KernelError(op, node.index, `expects 1 output, got ${node.outputs.length}`);
@@ -49,7 +59,9 @@ export function binaryTensors(op: string, context: TfLiteContext, node: Node): B
   const o = node.outputs[0]!;
   if (i1 < 0 || i2 < 0) throw new KernelError(op, node.index, 'an input is missing (index -1)');
   if (o < 0) throw new KernelError(op, node.index, 'the output is missing (index -1)');
-  return { input1: context.getTensor(i1), input2: context.getTensor(i2), output: context.getTensor(o) };
+  const input1 = context.getTensor(i1);
+  const input2 = context.getTensor(i2);
+  return { input1, input2, output: setBinaryOutputShape(op, context, node, input1, input2) };
 }
 
 /**
@@ -83,7 +95,7 @@ export interface UnaryTensors {
   output: Tensor;
 }
 
-/** Checks that `node` has 1 input and 1 output and returns them. */
+/** Checks that `node` has 1 input and 1 output, gives the output the input's shape and returns them. */
 export function unaryTensors(op: string, context: TfLiteContext, node: Node): UnaryTensors {
   if (node.inputs.length !== 1) throw new KernelError(op, node.index, `expects 1 input, got ${node.inputs.length}`);
   if (node.outputs.length !== 1) throw new KernelError(op, node.index, `expects 1 output, got ${node.outputs.length}`);
@@ -91,7 +103,8 @@ export function unaryTensors(op: string, context: TfLiteContext, node: Node): Un
   const o = node.outputs[0]!;
   if (i < 0) throw new KernelError(op, node.index, 'the input is missing (index -1)');
   if (o < 0) throw new KernelError(op, node.index, 'the output is missing (index -1)');
-  return { input: context.getTensor(i), output: context.getTensor(o) };
+  const input = context.getTensor(i);
+  return { input, output: setOutputShape(op, context, node, 0, input.dims) };
 }
 
 /** Clamps an int32 value to [lo, hi]. */

@@ -10,9 +10,9 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireShape, typeSupport } from './data-common.js';
+import { typeSupport } from './data-common.js';
 import { type NumberArray, shapeString } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'EMBEDDING_LOOKUP';
 const TABLE_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -44,7 +44,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   expectType(OP, node, 'output', output, outputTypes);
   const expected = Array.from(table.dims);
   expected[0] = ids.dims[0]!;
-  requireShape(OP, node, output, 'output', expected);
+  setOutputShape(OP, context, node, 0, expected);
   const hybrid = table.type === TensorType.INT8 && output.type === TensorType.FLOAT32;
   if (hybrid && table.params.zeroPoint !== 0)
     throw new KernelError(OP, node.index, `an int8 table dequantized to float32 must have zero point 0, got ${table.params.zeroPoint}`);

@@ -1,15 +1,15 @@
 /**
  * EXPAND_DIMS (TFLM kernels/expand_dims.cc): inserts a dimension of size 1 at `axis` (a constant int32
- * scalar or 1-element tensor; negative counts from the end, `axis + rank + 1`). The output shape must be
- * the model's; invoke copies the elements (nothing when the output shares the input's memory).
+ * scalar or 1-element tensor; negative counts from the end, `axis + rank + 1`; constant, or folded
+ * during prepare). The output gets the expanded shape; invoke copies the elements (nothing when the output shares the input's memory).
  * Types: float32, int8, int16 as TFLM, and uint8 (a byte copy, as TFLite's kernel).
  */
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { readConstantAxis, requireSameTypeAs, requireShape, typeSupport } from './data-common.js';
+import { readConstantAxis, requireSameTypeAs, typeSupport } from './data-common.js';
 import { flatInPlace } from './in-place-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'EXPAND_DIMS';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8] as const;
@@ -34,7 +34,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `axis ${raw} is out of range for a ${rank}-D input (valid: ${-rank - 1}..${rank})`);
   const expected = Array.from(input.dims);
   expected.splice(axis, 0, 1);
-  requireShape(OP, node, output, 'output', expected);
+  setOutputShape(OP, context, node, 0, expected);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

@@ -17,7 +17,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { expectType, supportsInputTypes } from '@micrort/kernel-support';
+import { expectType, setOutputShape, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'FILL';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8];
@@ -37,23 +37,13 @@ function prepare(context: TfLiteContext, node: Node): void {
       node.index,
       `output (tensor ${output.index}) is ${tensorTypeName(output.type)}, the value ${tensorTypeName(value.type)}`,
     );
+  // dims computed at invoke from data: the output tensor's own shape (TFLM's rule; TFLite would resize
+  // at eval). Constant dims — model data or folded shape arithmetic — give the output its shape.
   if (!dims.isConstant) return;
   expectType(OP, node, 'dims', dims, DIMS_TYPES);
-  if (dims.dims.length !== 1 || dims.dims[0] !== output.dims.length)
-    throw new KernelError(
-      OP,
-      node.index,
-      `dims (tensor ${dims.index}) must be a 1-D tensor of ${output.dims.length} values (the output rank), it has shape [${dims.dims.join(',')}]`,
-    );
-  for (let i = 0; i < output.dims.length; i++) {
-    const v = Number(dims.data[i]!);
-    if (v !== output.dims[i])
-      throw new KernelError(
-        OP,
-        node.index,
-        `dims (tensor ${dims.index}) [${Array.from(dims.data as ArrayLike<number | bigint>, Number).join(',')}] differ from the output shape [${output.dims.join(',')}]`,
-      );
-  }
+  if (dims.dims.length !== 1)
+    throw new KernelError(OP, node.index, `dims (tensor ${dims.index}) must be a 1-D tensor, it has shape [${dims.dims.join(',')}]`);
+  setOutputShape(OP, context, node, 0, Array.from(dims.data as ArrayLike<number | bigint>, Number));
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

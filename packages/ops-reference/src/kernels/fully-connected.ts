@@ -53,6 +53,7 @@ import {
   expectQuantized,
   opData,
   populateUint8ConvolutionParams,
+  setFullyConnectedOutputShape,
 } from '@micrort/kernel-support';
 
 const OP = 'FULLY_CONNECTED';
@@ -141,6 +142,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   )
     fail(node, `unsupported input type ${tensorTypeName(input.type)}; supported: float32, int8, int16, uint8`);
 
+  setFullyConnectedOutputShape(OP, context, node, input, filter, opts.keepNumDims);
   const shape = expectFullyConnectedShape(OP, node, input, filter, output, opts.keepNumDims);
   if (bias) {
     const n = numElements(bias.dims);

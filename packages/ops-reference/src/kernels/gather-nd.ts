@@ -9,9 +9,9 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, typeSupport } from './data-common.js';
+import { dimProduct, requireSameTypeAs, typeSupport } from './data-common.js';
 import type { NumberArray } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'GATHER_ND';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -44,7 +44,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (nd > paramsRank) throw new KernelError(OP, node.index, `index innermost dimension length ${nd} must be <= params rank ${paramsRank}`);
   if (nd > GATHER_ND_MAX_INDEX_DIMS)
     throw new KernelError(OP, node.index, `index innermost dimension length ${nd} must not exceed ${GATHER_ND_MAX_INDEX_DIMS}`);
-  requireShape(OP, node, output, 'output', [...Array.from(indices.dims).slice(0, -1), ...Array.from(params.dims).slice(nd)]);
+  setOutputShape(OP, context, node, 0, [...Array.from(indices.dims).slice(0, -1), ...Array.from(params.dims).slice(nd)]);
   const dimStrides = new Int32Array(nd);
   for (let i = 0; i < nd; i++) dimStrides[i] = dimProduct(params.dims, i + 1);
   const data: GatherNdOpData = {

@@ -10,9 +10,9 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { GatherOptions, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, requireSameTypeAs, resolveAxis, typeSupport } from './data-common.js';
 import type { NumberArray } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'GATHER';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -54,7 +54,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     ...Array.from(coords.dims).slice(batchDims),
     ...Array.from(params.dims).slice(axis + 1),
   ];
-  requireShape(OP, node, output, 'output', expected);
+  setOutputShape(OP, context, node, 0, expected);
   const data: GatherOpData = {
     batchSize: dimProduct(params.dims, 0, batchDims),
     outerSize: dimProduct(params.dims, batchDims, axis),

@@ -23,7 +23,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { checkSameTypeAndSize, checkSubgraphIndex, evalTensors, subgraphTensors, tensorBytes } from './control-flow-common.js';
-import { opData } from '@micrort/kernel-support';
+import { opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'IF';
 /** sizeof(OpData) in TFLM on x86-64: two ints and two pointers. */
@@ -100,6 +100,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `condition (input 0) must have one element, it has ${cond.elementCount}`);
   checkSubgraphIndex(OP, context, node, params.thenSubgraphIndex, 'then');
   checkSubgraphIndex(OP, context, node, params.elseSubgraphIndex, 'else');
+  // The outputs take the then-branch's output shapes (TFLite's Prepare; a branch prepares after the
+  // node in micrort, so these are its file shapes — shapes are not inferred across IF).
+  const thenOutputs = context.numSubgraphOutputs(params.thenSubgraphIndex);
+  for (let i = 0; i < node.outputs.length && i < thenOutputs; i++)
+    if (node.outputs[i]! >= 0) setOutputShape(OP, context, node, i, context.getSubgraphOutput(params.thenSubgraphIndex, i).dims);
   d.cond = context.getEvalTensor(node.inputs[0]!);
   d.inputs = evalTensors(context, node.inputs, 1);
   d.outputs = evalTensors(context, node.outputs);

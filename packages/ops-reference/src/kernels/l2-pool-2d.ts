@@ -5,10 +5,10 @@
  * activation's range. Padding and output size follow the options (ComputePaddingHeightWidth); the output
  * shape must be the one they give. TFLM keeps no op data in the arena.
  */
-import { BuiltinOperator, TensorType, getOutput } from '@micrort/core';
+import { BuiltinOperator, TensorType } from '@micrort/core';
 import type { Node, Pool2DOptions, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireShape, typeSupport } from './data-common.js';
+import { typeSupport } from './data-common.js';
 import {
   calculateOpDataPooling,
   computePaddingHeightWidth,
@@ -16,6 +16,7 @@ import {
   FLOAT32_ONLY,
   opData,
   type OpDataPooling,
+  setOutputShape,
 } from '@micrort/kernel-support';
 
 const OP = 'L2_POOL_2D';
@@ -30,7 +31,7 @@ function init(): L2PoolOpData {
 
 /**
  * TFLM's L2 pool prepare: PoolingPrepare's checks (kernel-support's `calculateOpDataPooling`, float32
- * only), and the output must have the shape the options give (TFLM resizes it to that shape).
+ * only), and the output gets the shape the options give (as TFLite's Prepare resizes it).
  */
 function prepare(context: TfLiteContext, node: Node): void {
   const d = opData<L2PoolOpData>(OP, node);
@@ -47,7 +48,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     d.filterWidth,
     params.padding,
   );
-  requireShape(OP, node, getOutput(context, node, 0, OP), 'output', [d.batches, pad.outHeight, pad.outWidth, d.depth]);
+  setOutputShape(OP, context, node, 0, [d.batches, pad.outHeight, pad.outWidth, d.depth]);
 }
 
 function l2Pool(d: L2PoolOpData, input: Float32Array, output: Float32Array): void {

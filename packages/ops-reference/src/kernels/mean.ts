@@ -87,7 +87,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (axisTensor.type !== TensorType.INT32)
     throw new KernelError(OP, node.index, `axis tensor has type ${tensorTypeName(axisTensor.type)}, expected int32`);
   if (!axisTensor.isConstant) throw new KernelError(OP, node.index, `axis tensor ${axisTensor.index} must be constant`);
-  const { inDims, outStrides, numOutputs, count } = planReduce(OP, node, input, output, axisTensor.data as Int32Array);
+  const { inDims, outStrides, numOutputs, count } = planReduce(OP, context, node, input, output, axisTensor.data as Int32Array);
 
   const data: MeanOpData = {
     block,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MirrorPadMode, TensorType } from '@micrort/core';
 import { MIRROR_PAD, mirrorInputIndex } from './mirror-pad.js';
-import { constI32, constI64, harness, iota, prepareError, spec } from './__fixtures__/data-testing.js';
+import { constI32, constI64, harness, iota, preparedShape, prepareError, spec } from './__fixtures__/data-testing.js';
 
 function mirror(type: TensorType, shape: number[], data: number[], pads: number[], mode: MirrorPadMode, outShape: number[]) {
   return harness(MIRROR_PAD, [spec(type, shape, data), constI32(pads, [shape.length, 2]), spec(type, outShape)], 2, { mode });
@@ -45,9 +45,7 @@ describe('MIRROR_PAD', () => {
     expect(prepareError(mirror(TensorType.FLOAT32, [2], [1, 2], [2, 0], MirrorPadMode.REFLECT, [4])).message).toMatch(
       /paddings \[2, 0\] of dimension 0 are too large for its size 2 in REFLECT mode/,
     );
-    expect(prepareError(mirror(TensorType.FLOAT32, [2], [1, 2], [1, 1], MirrorPadMode.REFLECT, [3])).message).toMatch(
-      /output dimension 0 is 3, expected 2 \+ 1 \+ 1 = 4/,
-    );
+    expect(preparedShape(mirror(TensorType.FLOAT32, [2], [1, 2], [1, 1], MirrorPadMode.REFLECT, [3]))).toEqual([4]);
     const badPads = harness(
       MIRROR_PAD,
       [spec(TensorType.FLOAT32, [2], [1, 2]), constI32([1, 1, 0, 0], [2, 2]), spec(TensorType.FLOAT32, [4])],

@@ -11,6 +11,7 @@
 import { BuiltinOperator, KernelError, MirrorPadMode, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { MirrorPadOptions, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { paddedShape } from './pad-common.js';
 import { requireSameTypeAs, typeSupport } from './data-common.js';
 import {
   type NumberArray,
@@ -20,7 +21,7 @@ import {
   readConstantIndexTensor,
   shapeString,
 } from './transpose-common.js';
-import { expectType, fillOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'MIRROR_PAD';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -78,8 +79,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (options.mode !== MirrorPadMode.REFLECT && options.mode !== MirrorPadMode.SYMMETRIC)
     throw new KernelError(OP, node.index, `unknown mirror pad mode ${options.mode} (REFLECT = 0, SYMMETRIC = 1)`);
   const offset = options.mode === MirrorPadMode.REFLECT ? 1 : 0;
-  if (output.dims.length !== rank)
-    throw new KernelError(OP, node.index, `output has shape ${shapeString(output.dims)}, expected ${rank} dimensions`);
+  if (pads.every((p) => p >= 0)) setOutputShape(OP, context, node, 0, paddedShape(input.dims, pads));
   const shift = MIRROR_PAD_MAX_DIMS - rank;
   const outDims = new Int32Array(MIRROR_PAD_MAX_DIMS).fill(1);
   const inDims = new Int32Array(MIRROR_PAD_MAX_DIMS).fill(1);

@@ -8,7 +8,7 @@ import type { Node, PackOptions, Registration, TfLiteContext } from '@micrort/co
 import { PROVIDER } from '../provider.js';
 import { dimProduct, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'PACK';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.INT64, TensorType.UINT8] as const;
@@ -41,7 +41,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const axis = resolveAxis(OP, node, options?.axis ?? 0, outRank);
   const expected = Array.from(first.dims);
   expected.splice(axis, 0, count);
-  requireShape(OP, node, output, 'output', expected);
+  setOutputShape(OP, context, node, 0, expected);
   const layout = elementLayout(first.type, OP, node);
   const data: PackOpData = { layout, outer: dimProduct(first.dims, 0, axis), run: dimProduct(first.dims, axis) * layout.units };
   fillOpData(OP, node, data);

@@ -15,7 +15,7 @@ import {
   readConstantIndexTensor,
   shapeString,
 } from './transpose-common.js';
-import { opData } from '@micrort/kernel-support';
+import { opData, setOutputShape } from '@micrort/kernel-support';
 
 /** TFLM's PadKernelMaxDimensionCount(). */
 export const PAD_MAX_DIMS = 5;
@@ -56,7 +56,12 @@ function zeroPointPadded(type: TensorType): boolean {
   return type === TensorType.INT8 || type === TensorType.UINT8;
 }
 
-/** TFLM PadPrepare; `op` names the op (PAD or PADV2) in errors. */
+/** Each dimension of `dims` grown by its paddings (`pads`: [before, after] per dimension), as TFLite's ResizeOutputTensor. */
+export function paddedShape(dims: ArrayLike<number>, pads: ArrayLike<number>): number[] {
+  return Array.from(dims, (d, i) => d + pads[2 * i]! + pads[2 * i + 1]!);
+}
+
+/** TFLM PadPrepare, with the output resized to the padded shape; `op` names the op (PAD or PADV2) in errors. */
 export function preparePad(op: string, context: TfLiteContext, node: Node): PadOpData {
   checkArity(op, node, [2, 3], 1);
   const block = opDataBlock(op, node);
@@ -78,11 +83,10 @@ export function preparePad(op: string, context: TfLiteContext, node: Node): PadO
     );
   const rank = input.dims.length;
   if (rank > PAD_MAX_DIMS) throw new KernelError(op, node.index, `input has ${rank} dimensions, at most ${PAD_MAX_DIMS} are supported`);
-  if (output.dims.length !== rank)
-    throw new KernelError(op, node.index, `output rank ${output.dims.length} differs from input rank ${rank}`);
   if (paddings.elementCount !== rank * 2)
     throw new KernelError(op, node.index, `paddings has shape ${shapeString(paddings.dims)}, expected [${rank}, 2]`);
   const pads = readConstantIndexTensor(paddings, op, node, 'paddings');
+  if (pads.every((p) => p >= 0)) setOutputShape(op, context, node, 0, paddedShape(input.dims, pads));
 
   const outDims = Int32Array.from(extendShape(output.dims, PAD_MAX_DIMS));
   const left = new Int32Array(PAD_MAX_DIMS);

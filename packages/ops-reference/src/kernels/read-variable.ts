@@ -15,7 +15,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { checkResourceInput, requireResources } from './assign-variable.js';
-import { opData } from '@micrort/kernel-support';
+import { opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'READ_VARIABLE';
 
@@ -34,6 +34,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (node.inputs.length !== 1) throw new KernelError(OP, node.index, `expects 1 input, got ${node.inputs.length}`);
   if (node.outputs.length !== 1) throw new KernelError(OP, node.index, `expects 1 output, got ${node.outputs.length}`);
   s.id = checkResourceInput(OP, context, node);
+  // The variable's shape is the output's in the file: its buffer is sized by the ASSIGN_VARIABLE that
+  // first prepares (TFLM's rule), and invoke checks the byte counts match.
+  setOutputShape(OP, context, node, 0, context.getTensor(node.outputs[0]!).dims);
   s.output = context.getEvalTensor(node.outputs[0]!);
   s.resources = requireResources(OP, context, node);
 }

@@ -12,7 +12,7 @@
 import { KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { Node, ReducerOptions, Tensor, TfLiteContext } from '@micrort/core';
 import { type NumberArray, readConstantIndexTensor, shapeString } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, setOutputShape } from '@micrort/kernel-support';
 
 /** TFLM's kMaxNumberOfAxis: the input rank limit of the reduce kernels. */
 export const REDUCE_MAX_DIMS = 5;
@@ -80,16 +80,23 @@ export function prepareReduce(op: string, context: TfLiteContext, node: Node, ty
   if (axis.type !== TensorType.INT32)
     throw new KernelError(op, node.index, `axis tensor ${axis.index} has type ${tensorTypeName(axis.type)}, expected int32`);
   const raw = readConstantIndexTensor(axis, op, node, 'axis');
-  return { input, axis, output, plan: planReduce(op, node, input, output, raw) };
+  return { input, axis, output, plan: planReduce(op, context, node, input, output, raw) };
 }
 
 /**
  * The geometry of reducing `input` (at most REDUCE_MAX_DIMS dimensions) over the raw axis values `raw`,
- * checked against `output`: its element count, and its rank when keep_dims is set. Axes resolve as
+ * with `output` resized to the reduced shape (setOutputShape). Axes resolve as
  * TFLite's ResolveAxis: negative ones count from the end, duplicates are ignored, a scalar input ignores
  * them all.
  */
-export function planReduce(op: string, node: Node, input: Tensor, output: Tensor, raw: ArrayLike<number>): ReducePlan {
+export function planReduce(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  input: Tensor,
+  output: Tensor,
+  raw: ArrayLike<number>,
+): ReducePlan {
   const rank = input.dims.length;
   const reduced = new Array<boolean>(rank).fill(false);
   const axes: number[] = [];
@@ -102,6 +109,11 @@ export function planReduce(op: string, node: Node, input: Tensor, output: Tensor
       reduced[r] = true;
     }
   }
+  // TFLite's ResizeOutputTensor: reduced axes become 1 with keep_dims, else they are dropped.
+  const keepDims = (node.builtinData as ReducerOptions | null)?.keepDims ?? false;
+  const outShape: number[] = [];
+  for (let d = 0; d < rank; d++) if (!reduced[d] || keepDims) outShape.push(reduced[d] ? 1 : input.dims[d]!);
+  setOutputShape(op, context, node, 0, outShape);
   const pad = REDUCE_MAX_DIMS - rank;
   const inDims = new Int32Array(REDUCE_MAX_DIMS).fill(1);
   const outStrides = new Int32Array(REDUCE_MAX_DIMS);
@@ -122,7 +134,6 @@ export function planReduce(op: string, node: Node, input: Tensor, output: Tensor
       node.index,
       `output shape ${shapeString(output.dims)} has ${output.elementCount} elements, reducing ${shapeString(input.dims)} over axes ${shapeString(axes)} gives ${stride}`,
     );
-  const keepDims = (node.builtinData as ReducerOptions | null)?.keepDims ?? false;
   if (keepDims && output.dims.length !== rank)
     throw new KernelError(op, node.index, `keep_dims is set but output shape ${shapeString(output.dims)} is not ${rank}-D`);
   return { inDims, outStrides, numOutputs: stride, inputElements: input.elementCount, count, numAxis: raw.length };

@@ -1,14 +1,29 @@
 /**
- * RESHAPE (tflite-micro kernels/reshape.cc + reshape_common.cc), any element type.
+ * RESHAPE (tflite-micro kernels/reshape.cc + reshape_common.cc; the target shape as TFLite's
+ * reshape.cc GetOutputShape), any element type.
  *
- * The output shape is the output tensor's own shape, as in TFLM. A single -1 in it is inferred in
- * prepare from the input's element count (written into the output's dims, before memory planning); the
- * shape input (input 1) and the new_shape option are not needed to run the op and, as in TFLM, are not
- * consulted. invoke copies the bytes, or does nothing when input and output share their memory.
+ * The target shape, as TFLite: the shape input (input 1) when it is a constant int32 vector — model data,
+ * or folded during prepare from the SHAPE → … → PACK subgraph the converter writes for a dynamic batch
+ * (core's interpreter/folding.ts) —, else the new_shape option (`[0]`: a scalar, the legacy encoding),
+ * else — a shape computed at invoke, which TFLite resizes at eval — the output tensor's own shape, as
+ * TFLM. A single -1 is inferred from the input's element count, and the output gets the result
+ * (setOutputShape) before memory planning. invoke copies the bytes, or does nothing when input and
+ * output share their memory.
  */
-import { BuiltinOperator, KernelError, numElements, tensorTypeName, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  numElements,
+  tensorTypeName,
+  type Node,
+  type Registration,
+  type ReshapeOptions,
+  type TfLiteContext,
+} from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { flatInPlace } from './in-place-common.js';
+import { setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'RESHAPE';
 
@@ -50,21 +65,39 @@ function prepare(context: TfLiteContext, node: Node): void {
       `input type ${tensorTypeName(input.type)} and output type ${tensorTypeName(output.type)} must match`,
     );
   const inputCount = numElements(input.dims);
-  if (node.inputs.length === 1 && output.dims.length === 1 && output.dims[0] === 0 && inputCount === 1)
+  const target = targetShape(context, node);
+  if (target === null && node.inputs.length === 1 && output.dims.length === 1 && output.dims[0] === 0 && inputCount === 1)
     throw new KernelError(
       OP,
       node.index,
       `output (tensor ${output.index}) uses the legacy scalar shape [0], which micrort does not support`,
     );
-  const problem = inferStretchDimension(output.dims, inputCount);
+  const dims = target ?? Int32Array.from(output.dims);
+  const problem = inferStretchDimension(dims, inputCount);
   if (problem !== null) throw new KernelError(OP, node.index, problem);
-  const outputCount = numElements(output.dims);
+  const outputCount = numElements(dims);
   if (outputCount !== inputCount)
     throw new KernelError(
       OP,
       node.index,
-      `input (tensor ${input.index}, shape [${Array.from(input.dims).join(', ')}]) has ${inputCount} elements, output (tensor ${output.index}, shape [${Array.from(output.dims).join(', ')}]) has ${outputCount}`,
+      `input (tensor ${input.index}, shape [${Array.from(input.dims).join(', ')}]) has ${inputCount} elements, output (tensor ${output.index}, shape [${Array.from(dims).join(', ')}]) has ${outputCount}`,
     );
+  setOutputShape(OP, context, node, 0, dims);
+}
+
+/**
+ * The target shape TFLite's GetOutputShape takes when micrort knows it in prepare: a constant int32
+ * vector shape input, else the new_shape option ([0] is the legacy scalar); null when neither (the
+ * output keeps its own shape, as TFLM).
+ */
+function targetShape(context: TfLiteContext, node: Node): Int32Array | null {
+  const shapeIndex = node.inputs.length === 2 ? node.inputs[1]! : -1;
+  const shape = shapeIndex >= 0 ? context.getTensor(shapeIndex) : null;
+  if (shape && shape.dims.length === 1 && shape.type === TensorType.INT32 && shape.isConstant)
+    return Int32Array.from(shape.data as Int32Array);
+  const option = (node.builtinData as ReshapeOptions | null)?.newShape;
+  if (option && option.length > 0) return option.length === 1 && option[0] === 0 ? new Int32Array(0) : Int32Array.from(option);
+  return null;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

@@ -6,9 +6,9 @@
  */
 import { KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, TfLiteContext } from '@micrort/core';
-import { requireSameTypeAs, requireShape } from './data-common.js';
+import { requireSameTypeAs } from './data-common.js';
 import { readConstantIndexTensor, shapeString } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, setOutputShape } from '@micrort/kernel-support';
 
 /** The geometry of a resize node. */
 export interface ResizeGeometry {
@@ -46,6 +46,6 @@ export function prepareResize(op: string, context: TfLiteContext, node: Node, ty
   const [outHeight, outWidth] = readConstantIndexTensor(size, op, node, 'size') as [number, number];
   if (!(outHeight > 0 && outWidth > 0)) throw new KernelError(op, node.index, `size [${outHeight}, ${outWidth}] must be positive`);
   const [batches, inHeight, inWidth, depth] = input.dims as unknown as [number, number, number, number];
-  requireShape(op, node, output, 'output', [batches, outHeight, outWidth, depth]);
+  setOutputShape(op, context, node, 0, [batches, outHeight, outWidth, depth]);
   return { type: input.type, batches, inHeight, inWidth, depth, outHeight, outWidth };
 }

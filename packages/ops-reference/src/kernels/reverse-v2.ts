@@ -8,7 +8,7 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, requireSameTypeAs, resolveAxis, typeSupport } from './data-common.js';
 import {
   type ElementLayout,
   type NumberArray,
@@ -17,7 +17,7 @@ import {
   readConstantIndexTensor,
   shapeString,
 } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'REVERSE_V2';
 const TYPES = [
@@ -49,7 +49,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = getOutput(context, node, 0, OP);
   expectType(OP, node, 'input', input, TYPES);
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
-  requireShape(OP, node, output, 'output', input.dims);
+  setOutputShape(OP, context, node, 0, input.dims);
   expectType(OP, node, 'axis', axisTensor, [TensorType.INT32]);
   if (axisTensor.dims.length !== 1) throw new KernelError(OP, node.index, `axis must be 1-D, got shape ${shapeString(axisTensor.dims)}`);
   const rank = input.dims.length;

@@ -18,7 +18,6 @@ import {
   TensorType,
   checkArity,
   getInput,
-  getOutput,
   tensorTypeName,
   type Node,
   type Registration,
@@ -27,7 +26,7 @@ import {
 import { PROVIDER } from '../provider.js';
 import { Float64Scratch } from './conv-common.js';
 import { fftInPlace, fillTwiddles, isPowerOfTwo } from './fft-common.js';
-import { opData } from '@micrort/kernel-support';
+import { opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'RFFT2D';
 const INPUT = 0;
@@ -82,7 +81,6 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (why !== null) fail(why);
   const input = getInput(context, node, INPUT, OP);
   const fftLength = getInput(context, node, FFT_LENGTH, OP);
-  const output = getOutput(context, node, 0, OP);
   const rank = input.dims.length;
   if (rank < 2) fail(`input (tensor ${input.index}) must have at least 2 dimensions, has shape ${dims(input.dims)}`);
   if (fftLength.dims.length !== 1 || fftLength.dims[0] !== 2)
@@ -96,10 +94,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const expected = Array.from(input.dims);
   expected[rank - 2] = height;
   expected[rank - 1] = (width >> 1) + 1;
-  if (output.dims.length !== rank || expected.some((d, i) => output.dims[i] !== d))
-    fail(
-      `output (tensor ${output.index}) has shape ${dims(output.dims)}, expected ${dims(expected)} (input ${dims(input.dims)}, fft_length [${height}, ${width}])`,
-    );
+  setOutputShape(OP, context, node, 0, expected);
 
   data.fftHeight = height;
   data.fftWidth = width;

@@ -19,7 +19,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { MATH_OP_DATA_BYTES } from './math-common.js';
-import { expectType, extendShape, opData, supportsInputTypes } from '@micrort/kernel-support';
+import { expectType, extendShape, opData, setOutputShape, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'SELECT_V2';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8];
@@ -85,17 +85,8 @@ function prepare(context: TfLiteContext, node: Node): void {
         );
     shape[i] = n;
   }
-  const allScalars = numElements(cond.dims) === 1 && numElements(x.dims) === 1 && numElements(y.dims) === 1 && output.elementCount === 1;
-  if (!allScalars) {
-    const o = extendShape(output.dims, RANK);
-    for (let i = 0; i < RANK; i++)
-      if (o[i] !== shape[i])
-        throw new KernelError(
-          OP,
-          node.index,
-          `output (tensor ${output.index}) has shape [${output.dims.join(',')}], the broadcast shape is [${Array.from(shape.subarray(RANK - Math.max(cond.dims.length, x.dims.length, y.dims.length))).join(',')}]`,
-        );
-  }
+  setOutputShape(OP, context, node, 0, shape.subarray(RANK - Math.max(cond.dims.length, x.dims.length, y.dims.length)));
+  const allScalars = numElements(cond.dims) === 1 && numElements(x.dims) === 1 && numElements(y.dims) === 1;
   d.dims = shape;
   d.condStrides = broadcastStrides(c, shape);
   d.xStrides = broadcastStrides(a, shape);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TensorType } from '@micrort/core';
 import { SHAPE } from './shape.js';
-import { harness, iota, prepareError, spec } from './__fixtures__/data-testing.js';
+import { harness, iota, preparedShape, prepareError, spec } from './__fixtures__/data-testing.js';
 
 describe('SHAPE', () => {
   it('writes the input dims, whatever its type (values unread)', () => {
@@ -26,8 +26,6 @@ describe('SHAPE', () => {
     const h = harness(SHAPE, [spec(TensorType.FLOAT32, [2], [1, 2]), spec(TensorType.INT64, [1])], 1);
     expect(h.supportsAnswer()).toBe('int64 output (handles int32)');
     expect(prepareError(h).message).toMatch(/output type int64 \(tensor 1\) is not supported; handled: int32/);
-    expect(prepareError(harness(SHAPE, [spec(TensorType.FLOAT32, [2, 2], iota(4)), spec(TensorType.INT32, [3])], 1)).message).toMatch(
-      /expected \[2\]/,
-    );
+    expect(preparedShape(harness(SHAPE, [spec(TensorType.FLOAT32, [2, 2], iota(4)), spec(TensorType.INT32, [3])], 1))).toEqual([2]);
   });
 });

@@ -6,8 +6,8 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireShape, typeSupport } from './data-common.js';
-import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { typeSupport } from './data-common.js';
+import { fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'SHAPE';
 
@@ -26,7 +26,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       node.index,
       `output type ${tensorTypeName(output.type)} (tensor ${output.index}) is not supported; handled: int32 (as TFLM)`,
     );
-  requireShape(OP, node, output, 'output', [input.dims.length]);
+  setOutputShape(OP, context, node, 0, [input.dims.length]);
   const data: ShapeOpData = { dims: Int32Array.from(input.dims) };
   fillOpData(OP, node, data);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TensorType } from '@micrort/core';
 import { SLICE } from './slice.js';
-import { constI32, constI64, harness, invokeError, iota, prepareError, spec } from './__fixtures__/data-testing.js';
+import { constI32, constI64, harness, invokeError, iota, preparedShape, prepareError, spec } from './__fixtures__/data-testing.js';
 
 function slice(type: TensorType, shape: number[], data: number[], begin: number[], size: number[], outShape: number[], i64 = false) {
   const c = i64 ? constI64 : constI32;
@@ -48,9 +48,7 @@ describe('SLICE', () => {
 
   it('refuses constant begin/size that do not fit, a wrong output shape, more than 5 dimensions, int64 elements', () => {
     expect(prepareError(slice(TensorType.FLOAT32, [4], [1, 2, 3, 4], [5], [0], [0])).message).toMatch(/begin\[0\] = 5 is outside \[0, 4\]/);
-    expect(prepareError(slice(TensorType.FLOAT32, [2, 2], iota(4), [0, 0], [1, 2], [2, 1])).message).toMatch(
-      /output has shape \[2, 1\], the slice has shape \[1, 2\]/,
-    );
+    expect(preparedShape(slice(TensorType.FLOAT32, [2, 2], iota(4), [0, 0], [1, 2], [2, 1]))).toEqual([1, 2]);
     expect(
       prepareError(slice(TensorType.FLOAT32, [1, 1, 1, 1, 1, 1], [1], [0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1])).message,
     ).toMatch(/at most 5/);

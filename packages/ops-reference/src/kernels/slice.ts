@@ -2,8 +2,9 @@
  * SLICE (TFLM kernels/slice.cc, reference_ops::Slice): extracts input[begin : begin + size] (size -1:
  * to the end of the dimension). begin and size are 1-D int32 or int64 tensors of one type, one entry per
  * input dimension (at most 5). TFLM reads and checks them at eval (begin in [0, dim], the resolved size
- * in [0, dim - begin], the selected element count equal to the output's); micrort checks constant ones
- * in prepare and runtime ones at each invoke, where a bad value is a KernelError.
+ * in [0, dim - begin], the selected element count equal to the output's); micrort resolves constant ones
+ * (model data, or folded during prepare) in prepare, where they give the output its shape, and runtime
+ * ones at each invoke, where a bad value is a KernelError.
  *
  * Types: float32, int8, int16, int32, bool as TFLM, and uint8 as TFLite.
  */
@@ -20,7 +21,7 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'SLICE';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.BOOL, TensorType.UINT8] as const;
@@ -43,9 +44,10 @@ interface SliceOpData {
 
 /**
  * Fills `d.starts`/`d.counts` from the begin and size values (read through `at`); returns null, or what is
- * wrong (as TFLM's GetValidatedBeginAndSizeVectors rejects it).
+ * wrong (as TFLM's GetValidatedBeginAndSizeVectors rejects it; `checkCount` false: the output's element
+ * count is not checked, for constant operands that give the output its shape).
  */
-function resolve(d: SliceOpData, begin: EvalTensor, size: EvalTensor): string | null {
+function resolve(d: SliceOpData, begin: EvalTensor, size: EvalTensor, checkCount = true): string | null {
   const shift = SLICE_MAX_DIMS - d.rank;
   let elements = 1;
   for (let i = 0; i < d.rank; i++) {
@@ -60,7 +62,7 @@ function resolve(d: SliceOpData, begin: EvalTensor, size: EvalTensor): string | 
     d.counts[shift + i] = resolved;
     elements *= resolved;
   }
-  return elements === d.outCount ? null : `begin and size select ${elements} elements, the output holds ${d.outCount}`;
+  return !checkCount || elements === d.outCount ? null : `begin and size select ${elements} elements, the output holds ${d.outCount}`;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -81,8 +83,6 @@ function prepare(context: TfLiteContext, node: Node): void {
   ] as const)
     if (t.dims.length !== 1 || t.dims[0] !== rank)
       throw new KernelError(OP, node.index, `${what} has shape ${shapeString(t.dims)}, expected [${rank}] (one entry per input dimension)`);
-  if (output.dims.length !== rank)
-    throw new KernelError(OP, node.index, `output has shape ${shapeString(output.dims)}, expected ${rank} dimensions`);
   const inDims = extendShape(input.dims, SLICE_MAX_DIMS);
   const d: SliceOpData = {
     layout: elementLayout(input.type, OP, node),
@@ -96,11 +96,14 @@ function prepare(context: TfLiteContext, node: Node): void {
     counts: new Int32Array(SLICE_MAX_DIMS).fill(1),
   };
   if (d.constant) {
-    const problem = resolve(d, begin, size);
+    // Constant begin and size (model data or folded) give the output its shape, as TFLite's Prepare.
+    const problem = resolve(d, begin, size, false);
     if (problem !== null) throw new KernelError(OP, node.index, problem);
-    const expected = Array.from(d.counts).slice(SLICE_MAX_DIMS - rank);
-    if (expected.some((v, i) => v !== output.dims[i]))
-      throw new KernelError(OP, node.index, `output has shape ${shapeString(output.dims)}, the slice has shape ${shapeString(expected)}`);
+    setOutputShape(OP, context, node, 0, Array.from(d.counts).slice(SLICE_MAX_DIMS - rank));
+    d.outCount = output.elementCount;
+  } else if (output.dims.length !== rank) {
+    // Computed at invoke: the output keeps its own shape (TFLM's rule), checked against the slice there.
+    throw new KernelError(OP, node.index, `output has shape ${shapeString(output.dims)}, expected ${rank} dimensions`);
   }
   fillOpData(OP, node, d);
 }

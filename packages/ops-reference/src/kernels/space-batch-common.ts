@@ -3,13 +3,15 @@
  * space_to_batch_nd.cc; reference_ops::BatchToSpaceND / SpaceToBatchND): 3-D (NHC, treated as NH1C) or
  * 4-D (NHWC) tensors, a constant int32 block shape (one value per spatial dimension) and constant int32
  * crops / paddings ([spatial, 2]). TFLM reads these operands at eval; micrort needs them in prepare to
- * check the output shape, so they must be constant.
+ * compute the output shape (TFLite's ResizeOutputTensor), so they must be constants — model data, or
+ * folded during prepare from the SHAPE → arithmetic → PACK subgraph the converter writes for a dilated
+ * convolution (interpreter/folding.ts in core).
  */
 import { KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Tensor, TfLiteContext } from '@micrort/core';
 import { requireSameTypeAs } from './data-common.js';
 import { type ElementLayout, elementLayout, readConstantIndexTensor, shapeString } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { expectType, setOutputShape } from '@micrort/kernel-support';
 
 /** Both kernels as NHWC loops (a 3-D tensor has width 1). */
 export interface SpaceBatchOpData {
@@ -56,8 +58,6 @@ export function prepareSpaceBatch(
   requireSameTypeAs(op, node, output, 'output', input, 'input');
   const rank = input.dims.length;
   if (rank < 3 || rank > 4) throw new KernelError(op, node.index, `input must be 3-D or 4-D, got shape ${shapeString(input.dims)}`);
-  if (output.dims.length !== rank)
-    throw new KernelError(op, node.index, `output has shape ${shapeString(output.dims)}, expected ${rank} dimensions like the input`);
   const spatial = rank - 2;
   expectType(op, node, 'block_shape', blockTensor, [TensorType.INT32]);
   expectType(op, node, what, amountTensor, [TensorType.INT32]);
@@ -77,7 +77,6 @@ export function prepareSpaceBatch(
       );
   }
   const [inBatch, inHeight, inWidth, depth] = nhwc(input);
-  const [outBatch, outHeight, outWidth] = nhwc(output);
   const blockHeight = block[0]!;
   const blockWidth = spatial === 2 ? block[1]! : 1;
   const blocks = blockHeight * blockWidth;
@@ -107,8 +106,8 @@ export function prepareSpaceBatch(
     }
   }
   expected.push(depth);
-  if (expected.some((v, i) => v !== output.dims[i]))
-    throw new KernelError(op, node.index, `output has shape ${shapeString(output.dims)}, expected ${shapeString(expected)}`);
+  setOutputShape(op, context, node, 0, expected);
+  const [outBatch, outHeight, outWidth] = nhwc(output);
   return {
     layout: elementLayout(input.type, op, node),
     inBatch,

@@ -8,9 +8,9 @@
 import { BuiltinOperator, KernelError, TensorType } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { prepareBlockRearrange, requireShape, typeSupport } from './data-common.js';
+import { prepareBlockRearrange, typeSupport } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
-import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'SPACE_TO_DEPTH';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -26,13 +26,13 @@ interface SpaceToDepthOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const { input, output, blockSize } = prepareBlockRearrange(OP, context, node, TYPES);
+  const { input, blockSize } = prepareBlockRearrange(OP, context, node, TYPES);
   const [batch, inHeight, inWidth, inDepth] = input.dims as unknown as [number, number, number, number];
   if (inHeight % blockSize !== 0 || inWidth % blockSize !== 0)
     throw new KernelError(OP, node.index, `input height ${inHeight} and width ${inWidth} must be multiples of block_size ${blockSize}`);
   const outHeight = inHeight / blockSize;
   const outWidth = inWidth / blockSize;
-  requireShape(OP, node, output, 'output', [batch, outHeight, outWidth, inDepth * blockSize * blockSize]);
+  setOutputShape(OP, context, node, 0, [batch, outHeight, outWidth, inDepth * blockSize * blockSize]);
   const data: SpaceToDepthOpData = { layout: elementLayout(input.type, OP, node), batch, outHeight, outWidth, blockSize, inDepth };
   fillOpData(OP, node, data);
 }

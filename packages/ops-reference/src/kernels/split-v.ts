@@ -11,8 +11,8 @@ import { PROVIDER } from '../provider.js';
 import { dimProduct, readConstantAxis, requireSameTypeAs, resolveAxis, typeSupport } from './data-common.js';
 import { type SplitPlan, invokeSplit } from './split-common.js';
 import { SPLIT_TYPES } from './split.js';
-import { elementLayout, shapeString } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { elementLayout, readConstantIndexTensor, shapeString } from './transpose-common.js';
+import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'SPLIT_V';
 
@@ -29,8 +29,14 @@ function prepare(context: TfLiteContext, node: Node): void {
   const layout = elementLayout(input.type, OP, node);
   const inner = dimProduct(input.dims, axis + 1) * layout.units;
   const runs = new Int32Array(count);
+  const sizes = splitSizes(context, node, input.dims[axis]!, count);
   let total = 0;
   for (let i = 0; i < count; i++) {
+    if (sizes) {
+      const dims = Array.from(input.dims);
+      dims[axis] = sizes[i]!;
+      setOutputShape(OP, context, node, i, dims);
+    }
     const output = getOutput(context, node, i, OP);
     requireSameTypeAs(OP, node, output, `output ${i}`, input, 'input');
     const ok = output.dims.length === rank && Array.from(output.dims).every((v, k) => k === axis || v === input.dims[k]);
@@ -47,6 +53,27 @@ function prepare(context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `the outputs add up to ${total} along axis ${axis}, the input has ${input.dims[axis]}`);
   const plan: SplitPlan = { layout, outer: dimProduct(input.dims, 0, axis), runs };
   fillOpData(OP, node, plan);
+}
+
+/**
+ * The outputs' sizes along the axis from a constant size_splits (model data or folded; one -1 takes the
+ * rest, as TFLite's split_v Prepare), or null when size_splits is computed at invoke (the outputs keep
+ * their own shapes, TFLM's rule).
+ */
+function splitSizes(context: TfLiteContext, node: Node, axisSize: number, count: number): number[] | null {
+  const t = getInput(context, node, 1, OP);
+  if (!t.isConstant) return null;
+  const sizes = readConstantIndexTensor(t, OP, node, 'size_splits');
+  if (sizes.length !== count)
+    throw new KernelError(OP, node.index, `size_splits has ${sizes.length} entries, the node has ${count} outputs`);
+  const open = sizes.indexOf(-1);
+  if (open >= 0) {
+    if (sizes.indexOf(-1, open + 1) >= 0) throw new KernelError(OP, node.index, 'size_splits has more than one -1');
+    sizes[open] = axisSize - sizes.reduce((a, b, i) => (i === open ? a : a + b), 0);
+  }
+  for (let i = 0; i < count; i++)
+    if (sizes[i]! < 0) throw new KernelError(OP, node.index, `size_splits [${sizes.join(', ')}] do not split an axis of ${axisSize}`);
+  return sizes;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

@@ -7,10 +7,10 @@
 import { BuiltinOperator, KernelError, TensorType, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, SplitOptions, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, readConstantAxis, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, readConstantAxis, requireSameTypeAs, resolveAxis, typeSupport } from './data-common.js';
 import { type SplitPlan, invokeSplit } from './split-common.js';
 import { elementLayout } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'SPLIT';
 /** Types TFLM's SPLIT and SPLIT_V handle, plus uint8. */
@@ -37,7 +37,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   for (let i = 0; i < count; i++) {
     const output = getOutput(context, node, i, OP);
     requireSameTypeAs(OP, node, output, `output ${i}`, input, 'input');
-    requireShape(OP, node, output, `output ${i}`, expected);
+    setOutputShape(OP, context, node, i, expected);
   }
   const plan: SplitPlan = { layout, outer: dimProduct(input.dims, 0, axis), runs: new Int32Array(count).fill(run) };
   fillOpData(OP, node, plan);

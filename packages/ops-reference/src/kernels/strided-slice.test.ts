@@ -4,6 +4,7 @@ import { KernelHarness } from '@micrort/core/testing';
 import type { StridedSliceOptions } from '@micrort/core';
 import type { HarnessTensorSpec } from '@micrort/core/testing';
 import { STRIDED_SLICE, endForAxis, startForAxis } from './strided-slice.js';
+import { preparedShape } from './__fixtures__/conv-testing.js';
 
 interface SliceCase {
   inShape: number[];
@@ -212,8 +213,8 @@ describe('STRIDED_SLICE prepare rejects', () => {
   it('a zero stride', () => {
     expect(() => slice({ ...base, strides: [0] }).prepare()).toThrow(/strides\[0\] is 0/);
   });
-  it('an output shape that differs from the slice', () => {
-    expect(() => slice({ ...base, outShape: [3] }).prepare()).toThrow(/does not match the slice shape \[2\]/);
+  it('nothing for an output shape that differs from the slice: the output gets the slice shape', () => {
+    expect(preparedShape(slice({ ...base, outShape: [3] }))).toEqual([2]);
   });
   it('ellipsis/new-axis masks that change the shape, naming them', () => {
     expect(() => slice({ ...base, outShape: [1, 2], masks: { newAxisMask: 1 } }).prepare()).toThrow(/new_axis_mask are not supported/);

@@ -1,11 +1,12 @@
 /**
  * STRIDED_SLICE (TFLM kernels/strided_slice.cc + strided_slice_common.cc, micro reference_ops::
  * StridedSlice and strided_slice_logic.h): slices a tensor of up to 5 dimensions with constant
- * begin/end/strides (int32 or int64), begin/end masks, shrink_axis_mask, negative indices and the
- * `offset` flag (end relative to begin). Works for every fixed-size element type.
+ * begin/end/strides (int32 or int64; model data, or folded during prepare from shape arithmetic),
+ * begin/end masks, shrink_axis_mask, negative indices and the `offset` flag (end relative to begin). The
+ * output gets the slice's shape. Works for every fixed-size element type.
  *
- * As in TFLM, ellipsis_mask and new_axis_mask are not applied (TFLM zeroes them); the output shape is
- * checked against the slice, so a model that relies on them fails in prepare.
+ * As in TFLM, ellipsis_mask and new_axis_mask are not applied (TFLM zeroes them); with either set the
+ * output shape in the file is checked against the slice, so a model that relies on them fails in prepare.
  */
 import { BuiltinOperator, KernelError, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { Node, Registration, StridedSliceOptions, TfLiteContext } from '@micrort/core';
@@ -23,7 +24,7 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
-import { fillOpData, opData } from '@micrort/kernel-support';
+import { fillOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'STRIDED_SLICE';
 /** Rank the reference loop runs at (StridedSlicePadIndices pads every slice to 5 dimensions). */
@@ -168,8 +169,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     steps[pad + axis] = stride;
     counts[pad + axis] = count;
   }
-  if (expected.length !== output.dims.length || expected.some((v, i) => v !== output.dims[i])) {
-    const masks = (params?.ellipsisMask ?? 0) !== 0 || (params?.newAxisMask ?? 0) !== 0;
+  const masks = (params?.ellipsisMask ?? 0) !== 0 || (params?.newAxisMask ?? 0) !== 0;
+  // The slice's shape is the output's (TFLite's Prepare); with the masks micrort does not apply, the file's
+  // shape must already be it (as TFLM checks).
+  if (!masks) setOutputShape(OP, context, node, 0, expected);
+  else if (expected.length !== output.dims.length || expected.some((v, i) => v !== output.dims[i])) {
     throw new KernelError(
       OP,
       node.index,

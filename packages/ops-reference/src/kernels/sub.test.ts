@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ActivationFunctionType, KernelError, TensorType } from '@micrort/core';
 import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { SUB } from './sub.js';
+import { preparedShape } from './__fixtures__/conv-testing.js';
 
 function sub(a: HarnessTensorSpec, b: HarnessTensorSpec, out: HarnessTensorSpec, activation = ActivationFunctionType.NONE): KernelHarness {
   return new KernelHarness({
@@ -146,8 +147,8 @@ describe('SUB prepare validation', () => {
     expect(() => sub(f([2, 3]), f([4]), f([2, 3])).prepare()).toThrow(/\[2,3\] and \[4\] cannot be broadcast/);
   });
 
-  it('rejects an output of the wrong broadcast shape', () => {
-    expect(() => sub(f([2, 1]), f([1, 3]), f([3, 2])).prepare()).toThrow(/expected the broadcast shape \[2,3\]/);
+  it('gives the output the broadcast shape, whatever the file stored', () => {
+    expect(preparedShape(sub(f([2, 1]), f([1, 3]), f([3, 2])))).toEqual([2, 3]);
   });
 
   it('rejects broadcasting beyond 6 dimensions', () => {

@@ -28,7 +28,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { SvdfParam, evalSvdfFloat, evalSvdfInteger, type SvdfShape } from './svdf-common.js';
-import { opData, typeRange } from '@micrort/kernel-support';
+import { opData, setOutputShape, typeRange } from '@micrort/kernel-support';
 
 const OP = 'SVDF';
 const INPUT = 0;
@@ -119,7 +119,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const numUnits = numFilters / rank;
   const memorySize = weightsTime.dims[1]!;
 
-  checkDims(node, 'output', output, [batchSize, numUnits]);
+  setOutputShape(OP, context, node, 0, [batchSize, numUnits]);
   checkDims(node, 'weights_feature', weightsFeature, [numFilters, inputSize]);
   checkDims(node, 'weights_time', weightsTime, [numFilters, memorySize]);
   if (bias !== null && (bias.dims.length < 1 || bias.dims[0] !== numUnits))

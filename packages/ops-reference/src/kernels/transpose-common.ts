@@ -74,7 +74,12 @@ export function movableData(tensor: EvalTensor, layout: ElementLayout): NumberAr
  */
 export function readConstantIndexTensor(tensor: Tensor, op: string, node: Node, what: string): number[] {
   if (!tensor.isConstant)
-    throw new KernelError(op, node.index, `${what} tensor ${tensor.index} must be constant (non-constant ${what} is not supported)`);
+    throw new KernelError(
+      op,
+      node.index,
+      `${what} tensor ${tensor.index} must be constant (non-constant ${what} is not supported: it is computed at invoke from data, ` +
+        'not from constants and shapes, which micrort evaluates during prepare)',
+    );
   const n = tensor.elementCount;
   const out = new Array<number>(n);
   if (tensor.type === TensorType.INT32) {

@@ -39,6 +39,7 @@ import {
   expectPositive,
   opData,
   prepareConvOutputStage,
+  setOutputShape,
 } from '@micrort/kernel-support';
 
 const OP = 'TRANSPOSE_CONV';
@@ -100,6 +101,10 @@ function prepare(context: TfLiteContext, node: Node): void {
   const filter = getInput(context, node, FILTER, OP);
   const input = getInput(context, node, INPUT, OP);
   const bias = getOptionalInput(context, node, BIAS);
+  // TFLite resizes the output to a constant output_shape (its values, folded or from the file); a shape
+  // computed at invoke leaves the output tensor's own shape, as TFLM.
+  if (outputShape.isConstant && outputShape.type === TensorType.INT32 && outputShape.dims.length === 1 && outputShape.dims[0] === 4)
+    setOutputShape(OP, context, node, 0, outputShape.data as Int32Array);
   const output = getOutput(context, node, 0, OP);
   expectConvRanks(OP, node, { input, filter, output });
   checkOutputShapeTensor(node, outputShape, output);

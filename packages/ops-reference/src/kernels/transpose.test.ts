@@ -3,6 +3,7 @@ import { TensorType } from '@micrort/core';
 import { KernelHarness } from '@micrort/core/testing';
 import type { HarnessTensorSpec } from '@micrort/core/testing';
 import { TRANSPOSE } from './transpose.js';
+import { preparedShape } from './__fixtures__/conv-testing.js';
 
 function transpose(
   type: TensorType,
@@ -111,10 +112,8 @@ describe('TRANSPOSE', () => {
     it('a perm of the wrong length', () => {
       expect(() => transpose(TensorType.FLOAT32, [2, 2], [1, 2, 3, 4], [0, 1, 2], [2, 2]).prepare()).toThrow(/1-D tensor of 2 elements/);
     });
-    it('an output shape that is not the permuted input shape', () => {
-      expect(() => transpose(TensorType.FLOAT32, [2, 3], iota(6), [1, 0], [2, 3]).prepare()).toThrow(
-        /does not match the permuted input shape \[3, 2\]/,
-      );
+    it('nothing for an output shape that is not the permuted input shape: the output gets it', () => {
+      expect(preparedShape(transpose(TensorType.FLOAT32, [2, 3], iota(6), [1, 0], [2, 3]))).toEqual([3, 2]);
     });
     it('7-D inputs', () => {
       expect(() => transpose(TensorType.FLOAT32, [1, 1, 1, 1, 1, 1, 1], [1], iota(7), [1, 1, 1, 1, 1, 1, 1]).prepare()).toThrow(

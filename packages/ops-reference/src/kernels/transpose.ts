@@ -3,7 +3,7 @@
  * dimensions of a tensor of up to 6 dimensions; `perm` comes from a constant int32/int64 tensor.
  * Works for every element type with a fixed size (it only moves elements).
  */
-import { BuiltinOperator, KernelError, checkArity, getInput, getOutput, sameShape, tensorTypeName } from '@micrort/core';
+import { BuiltinOperator, KernelError, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import {
@@ -15,7 +15,7 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
-import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'TRANSPOSE';
 /** TFLM's kTransposeMaxDimensions. */
@@ -56,12 +56,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     seen[p] = true;
   }
   const expected = perm.map((p) => input.dims[p]!);
-  if (!sameShape(expected, output.dims))
-    throw new KernelError(
-      OP,
-      node.index,
-      `output shape ${shapeString(output.dims)} does not match the permuted input shape ${shapeString(expected)}`,
-    );
+  setOutputShape(OP, context, node, 0, expected);
 
   const inStride = rowMajorStrides(Array.from(input.dims));
   const pad = TRANSPOSE_MAX_DIMS - rank;

@@ -42,7 +42,7 @@ import {
 } from './lstm-common.js';
 import { FloatLstmEval } from './lstm-eval-float.js';
 import { IntegerLstmEval } from './lstm-eval-integer.js';
-import { opData, typeRange } from '@micrort/kernel-support';
+import { opData, setOutputShape, typeRange } from '@micrort/kernel-support';
 
 const OP = 'UNIDIRECTIONAL_SEQUENCE_LSTM';
 /** Q3.12: the scale of the gate fully connected outputs (inputs of sigmoid/tanh). */
@@ -259,6 +259,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (!options) fail(node, 'missing UnidirectionalSequenceLSTMOptions');
   checkArity(OP, node, LstmTensor.COUNT, 1);
   const t = validateTensors(context, node);
+  // The output is [time, batch, state] or [batch, time, state], as the input's first two dimensions.
+  if (t.input.dims.length === 3 && t.hidden.dims.length === 2)
+    setOutputShape(OP, context, node, 0, [t.input.dims[0]!, t.input.dims[1]!, t.hidden.dims[1]!]);
   const size = validateSizes(node, t, options.timeMajor);
   if (!(options.cellClip >= 0)) fail(node, `cell_clip must be >= 0, got ${options.cellClip}`);
   if (options.fusedActivationFunction !== ActivationFunctionType.TANH)

@@ -6,10 +6,10 @@
 import { BuiltinOperator, KernelError, TensorType, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext, UnpackOptions } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, requireSameTypeAs, resolveAxis, typeSupport } from './data-common.js';
 import { type SplitPlan, invokeSplit } from './split-common.js';
 import { elementLayout } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'UNPACK';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.UINT8] as const;
@@ -32,7 +32,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   for (let i = 0; i < count; i++) {
     const output = getOutput(context, node, i, OP);
     requireSameTypeAs(OP, node, output, `output ${i}`, input, 'input');
-    requireShape(OP, node, output, `output ${i}`, expected);
+    setOutputShape(OP, context, node, i, expected);
   }
   const layout = elementLayout(input.type, OP, node);
   const run = dimProduct(input.dims, axis + 1) * layout.units;

@@ -14,7 +14,7 @@ import {
   type VarHandleOptions,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { opData } from '@micrort/kernel-support';
+import { opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'VAR_HANDLE';
 /** sizeof(OpData) in TFLM: the int32 resource id. */
@@ -50,13 +50,9 @@ function prepare(context: TfLiteContext, node: Node): void {
       node.index,
       `no free resource variable slot for "${params.sharedName ?? ''}" (all ${resources.capacity} are taken; raise the interpreter option resourceVariables)`,
     );
-  const output = context.getTensor(node.outputs[0]!);
-  if (output.elementCount !== 1)
-    throw new KernelError(
-      OP,
-      node.index,
-      `output (tensor ${output.index}) must hold one resource id, it has ${output.elementCount} elements`,
-    );
+  // One resource id: a scalar, or the file's one-element shape.
+  const file = context.getTensor(node.outputs[0]!);
+  const output = setOutputShape(OP, context, node, 0, file.elementCount === 1 ? file.dims : []);
   d.id = id;
   d.resourceId[0] = id;
   const region = d.resourceId;

@@ -27,7 +27,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { checkSameTypeAndSize, checkSubgraphIndex, copyAll, evalTensors, subgraphTensors } from './control-flow-common.js';
-import { opData } from '@micrort/kernel-support';
+import { opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'WHILE';
 /** sizeof(OpData) in TFLM: two ints. */
@@ -71,6 +71,8 @@ function prepare(context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `has ${n} inputs and ${node.outputs.length} outputs; they must match`);
   if (bodyOut !== n) throw new KernelError(OP, node.index, `body subgraph ${d.body} has ${bodyOut} outputs; the node has ${n}`);
   if (context.numSubgraphOutputs(d.cond) < 1) throw new KernelError(OP, node.index, `cond subgraph ${d.cond} has no output`);
+  // Loop-carried values keep their shapes: output i has input i's (TFLite's Prepare when the body does not resize).
+  for (let i = 0; i < n; i++) if (node.outputs[i]! >= 0) setOutputShape(OP, context, node, i, context.getTensor(node.inputs[i]!).dims);
   d.inputs = evalTensors(context, node.inputs);
   d.outputs = evalTensors(context, node.outputs);
   d.condInputs = subgraphTensors(context, d.cond, 'input');

@@ -27,6 +27,15 @@ export function prepareError(h: KernelHarness): KernelError {
   throw new Error('prepare did not throw');
 }
 
+/**
+ * The shape output `k` has after `h.prepare()`: the one the kernel computed (setOutputShape), whatever
+ * the test's spec stored — TFLite's rule, micrort's default.
+ */
+export function preparedShape(h: KernelHarness, k = 0): number[] {
+  h.prepare();
+  return Array.from(h.tensors[h.node.outputs[k]!]!.dims);
+}
+
 /** Expects every float32 result within |got - want| <= 1e-5 + 1e-4 * |want|. */
 export function expectFloatClose(got: ArrayLike<number>, want: ArrayLike<number>): void {
   for (let i = 0; i < want.length; i++) expect(Math.abs(got[i]! - want[i]!)).toBeLessThanOrEqual(1e-5 + 1e-4 * Math.abs(want[i]!));

@@ -6,10 +6,10 @@
 import { expect } from 'vitest';
 import { AllocationType, KernelError, TensorType } from '@micrort/core';
 import { KernelHarness } from '@micrort/core/testing';
-import type { BuiltinOptions, Registration } from '@micrort/core';
+import type { BuiltinOptions, Registration, ShapeRule } from '@micrort/core';
 import type { HarnessTensorSpec } from '@micrort/core/testing';
 
-export { expectFloatClose, prepareError } from './conv-testing.js';
+export { expectFloatClose, prepareError, preparedShape } from './conv-testing.js';
 
 /** A tensor spec; `data` makes it an input (or constant with `constant: true`). */
 export function spec(
@@ -38,10 +38,11 @@ export function harness(
   inputCount: number,
   builtinData: BuiltinOptions | null = null,
   customInitialData: Uint8Array | null = null,
+  shapes: ShapeRule = 'computed',
 ): KernelHarness {
   const inputs = tensors.slice(0, inputCount).map((_, i) => i);
   const outputs = tensors.slice(inputCount).map((_, i) => inputCount + i);
-  return new KernelHarness({ registration, tensors, inputs, outputs, builtinData, customInitialData });
+  return new KernelHarness({ registration, tensors, inputs, outputs, builtinData, customInitialData, shapes });
 }
 
 /** The KernelError `h.invoke()` throws (after a successful prepare). */
