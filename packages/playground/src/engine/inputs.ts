@@ -15,8 +15,17 @@ export interface ImageLayout {
   channels: 1 | 3;
 }
 
-/** How 0..255 pixel values become the tensor's real values. */
-export type PixelRange = 'tensor' | '0..1' | '-1..1' | '0..255';
+/**
+ * How 0..255 pixel values become the tensor's real values: the model's normalization from its TFLite
+ * metadata ((p − mean) / std per channel), the quantized tensor's whole integer range, or a fixed range.
+ */
+export type PixelRange = 'metadata' | 'tensor' | '0..1' | '-1..1' | '0..255';
+
+/** TFLite metadata's NormalizationOptions: (x − mean) / std per channel (one value: every channel). */
+export interface Normalization {
+  mean: number[];
+  std: number[];
+}
 
 /** Pixels of an image already resized to the tensor's width × height, RGBA row-major (canvas ImageData). */
 export interface ImagePixels {
@@ -44,19 +53,24 @@ function roundAway(x: number): number {
   return x < 0 ? -Math.round(-x) : Math.round(x);
 }
 
-/** The default pixel range for a tensor: quantized inputs use their whole range, float inputs 0..1. */
-export function defaultPixelRange(type: number): PixelRange {
-  return type === TensorType.FLOAT32 ? '0..1' : 'tensor';
+/**
+ * The default pixel range for an input: the metadata's normalization when the model gives one, else the
+ * whole integer range for a quantized input and 0..1 for a float one.
+ */
+export function defaultPixelRange(type: string, normalization: Normalization | null): PixelRange {
+  if (normalization) return 'metadata';
+  return type === 'float32' ? '0..1' : 'tensor';
 }
 
 /**
  * Writes `pixels` into `tensor` (image-shaped, see {@link imageLayout}). With range `tensor` (quantized
  * tensors) pixel p maps linearly onto the integer range: q = qmin + p × (qmax − qmin) / 255, so an int8
  * input gets p − 128 (TFLM's person-detection example) and a uint8 input p. Other ranges give a real
- * value r (p/255, p/127.5 − 1 or p), quantized as q = round(r / scale) + zeroPoint, clamped.
+ * value r (p/255, p/127.5 − 1, p, or (p − mean[c]) / std[c] with the metadata's normalization), written
+ * as is to a float tensor and quantized as q = round(r / scale) + zeroPoint, clamped, to the others.
  * Grayscale tensors take the luma (0.299 R + 0.587 G + 0.114 B).
  */
-export function writeImage(tensor: Tensor, pixels: ImagePixels, range: PixelRange): void {
+export function writeImage(tensor: Tensor, pixels: ImagePixels, range: PixelRange, normalization?: Normalization | null): void {
   const shape = Array.from(tensor.dims);
   const lay = imageLayout(tensor.type, shape);
   if (!lay) throw new RangeError(`input ${tensor.name} (${shape.join('x')}) is not image-shaped`);
@@ -77,10 +91,20 @@ export function writeImage(tensor: Tensor, pixels: ImagePixels, range: PixelRang
   const zp = tensor.params.zeroPoint;
   if (!isFloat && range !== 'tensor' && !(scale > 0))
     throw new RangeError(`input ${tensor.name} is ${tensor.type} without a scale: use the tensor range`);
-  const real = (p: number) => (range === '-1..1' ? p / 127.5 - 1 : range === '0..255' ? p : p / 255);
-  const value = (p: number): number => {
-    if (isFloat) return range === 'tensor' ? p / 255 : real(p);
-    const q = range === 'tensor' ? qmin + roundAway((p * (qmax - qmin)) / 255) : roundAway(real(p) / scale) + zp;
+  if (range === 'metadata' && !normalization)
+    throw new RangeError(`the model gives no normalization for input ${tensor.name}: pick a pixel range`);
+  const per = (list: number[], c: number) => list[list.length === 1 ? 0 : c] ?? list[0] ?? 0;
+  const real = (p: number, c: number) =>
+    range === 'metadata'
+      ? (p - per(normalization!.mean, c)) / (per(normalization!.std, c) || 1)
+      : range === '-1..1'
+        ? p / 127.5 - 1
+        : range === '0..255'
+          ? p
+          : p / 255;
+  const value = (p: number, c: number): number => {
+    if (isFloat) return range === 'tensor' ? p / 255 : real(p, c);
+    const q = range === 'tensor' ? qmin + roundAway((p * (qmax - qmin)) / 255) : roundAway(real(p, c) / scale) + zp;
     return q < qmin ? qmin : q > qmax ? qmax : q;
   };
   const px = pixels.rgba;
@@ -90,7 +114,7 @@ export function writeImage(tensor: Tensor, pixels: ImagePixels, range: PixelRang
       const rgb = C === 3 ? [px[s]!, px[s + 1]!, px[s + 2]!] : [0.299 * px[s]! + 0.587 * px[s + 1]! + 0.114 * px[s + 2]!];
       for (let c = 0; c < C; c++) {
         const at = lay.layout === 'nhwc' ? (y * W + x) * C + c : (c * H + y) * W + x;
-        d[at] = value(rgb[c]!);
+        d[at] = value(rgb[c]!, c);
       }
     }
 }
