@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -165,5 +165,22 @@ describe('the built command (what `pnpm micrort` runs)', () => {
     expect(badValue.status).toBe(2);
     expect(badValue.stdout).toBe('');
     expect(badValue.stderr).toBe('UsageError: --iters must be an integer >= 1, got many\n');
+  });
+
+  it("every package's bin is a file git tracks (pnpm install links it before anything is built); the launcher runs the built CLI", () => {
+    const tracked = new Set(execFileSync('git', ['ls-files'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\n'));
+    const bins: string[] = [];
+    for (const dir of readdirSync(join(REPO_ROOT, 'packages'))) {
+      const manifest = join(REPO_ROOT, 'packages', dir, 'package.json');
+      if (!existsSync(manifest)) continue;
+      const bin = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: string | Record<string, string> }).bin;
+      for (const target of typeof bin === 'string' ? [bin] : Object.values(bin ?? {}))
+        bins.push(`packages/${dir}/${target.replace(/^\.\//, '')}`);
+    }
+    expect(bins).toContain('packages/cli/bin/micrort.js');
+    for (const b of bins) expect(tracked.has(b), `${b} is not tracked: pnpm install would print "Failed to create bin"`).toBe(true);
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'bin', 'micrort.js'), 'run'], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/probs: float32\[1,4\]/);
   });
 });
