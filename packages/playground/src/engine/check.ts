@@ -22,7 +22,7 @@ import {
   type Resolution,
   type TfLiteContext,
 } from '@micrort/core';
-import { packageShares, servedNodesOfCheck, type PackageShare, type ServingPackage } from '@micrort/app-kit';
+import { packageShares, servedNodesOfCheck, type DelegatingPackage, type PackageShare, type ServingPackage } from '@micrort/app-kit';
 import { createPlanner } from '@micrort/planners';
 
 /** What happened to one node (core's NodeCheckStatus). */
@@ -194,7 +194,7 @@ export function checkModelNodes(
   resolver: OpResolver,
   options: Partial<InterpreterOptions> & Record<string, unknown> = {},
   delegateDecisions?: () => { node: number; claimed: boolean; reason?: string }[],
-  packages: readonly ServingPackage[] = [],
+  packages: readonly (ServingPackage & DelegatingPackage)[] = [],
 ): CheckReport {
   const { planner: _p, arena: _a, ...rest } = options;
   const report = checkModel(model, resolver, { ...rest, planner: createPlanner('greedy') });
@@ -243,7 +243,7 @@ export function checkModelNodes(
     subgraphs: report.subgraphs,
     nodes,
     groups: groupNodes(nodes, report.ops),
-    served: packageShares(packages, servedNodesOfCheck(report, model)),
+    served: packageShares(packages, servedNodesOfCheck(report, model, packages)),
     ...(error ? { error } : {}),
     ...(report.ok && report.arena ? { arena: report.arena } : {}),
   };

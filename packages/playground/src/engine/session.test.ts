@@ -121,6 +121,21 @@ describe('PlaygroundSession', () => {
     expect(rows[1]!.diffs![0]!.identical).toBe(true);
   });
 
+  it('the GPU delegate: the check credits the nodes it takes to ops-gpu, as the run does', async () => {
+    const s = new PlaygroundSession();
+    s.open(buildFloatCnn(), 'cnn');
+    const r = await s.check('gpu').catch((e: Error) => e);
+    if (r instanceof Error) {
+      console.log(`GPU delegate check skipped: ${r.message}`);
+      return;
+    }
+    const claimed = r.nodes.filter((n) => n.delegate).length;
+    expect(claimed).toBeGreaterThan(0);
+    expect(r.served.find((p) => p.package === 'ops-gpu')!.nodes).toBe(claimed);
+    const run = await s.run({ kernel: 'gpu', planner: 'greedy', input: { kind: 'seeded', seed: 1 }, profileMs: 1 });
+    expect(run.served.map((p) => [p.package, p.nodes])).toEqual(r.served.map((p) => [p.package, p.nodes]));
+  });
+
   it("one package serving every node reads as before: 'All 5 nodes run with ops-reference.'", async () => {
     const s = new PlaygroundSession();
     s.open(buildDemoModel(), 'demo');
