@@ -61,7 +61,7 @@ export class GraphView {
   private readonly search = h('input', {
     type: 'search',
     class: 'graph-search',
-    placeholder: 'find a node: 12, CONV, tensor name',
+    placeholder: 'find: 12, CONV, a tensor',
     'data-testid': 'graph-search',
     title: 'a node index (12 or #12), part of an op name or of a tensor name; Enter goes to the next match',
   });
