@@ -19,6 +19,7 @@ import type { Browser, Page } from 'playwright-core';
 import { BuiltinOperator, ModelBuilder, TensorType } from '@micrort/core';
 import { encodePng } from '@micrort/test-support/png';
 import { FLOWER_LABELS, buildLabelledUint8Classifier } from '@micrort/test-support/tflite-metadata';
+import { runtimeClosure } from '@micrort/test-support/workspace';
 import { loadModel } from '../src/index.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -26,7 +27,7 @@ const hasChromium = existsSync(CHROMIUM);
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, '..', '..', '..');
 /** The packages the page imports, each mapped to its built entry. */
-const PACKAGES = ['core', 'metadata', 'planners', 'ops-reference', 'ops-signal', 'ops-mediapipe', 'ops-wasm', 'lite'];
+const PACKAGES = runtimeClosure('lite');
 const FLATBUFFERS = dirname(createRequire(join(ROOT, 'packages', 'core', 'package.json')).resolve('flatbuffers/package.json'));
 
 if (!hasChromium) console.log(`@micrort/lite browser test skipped: ${CHROMIUM} is absent (install Debian's chromium package to run it)`);

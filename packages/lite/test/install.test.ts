@@ -13,9 +13,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '@micrort/test-support/conformance';
 import { FLOWER_LABELS, buildLabelledUint8Classifier } from '@micrort/test-support/tflite-metadata';
+import { runtimeClosure } from '@micrort/test-support/workspace';
 
 /** What @micrort/lite needs at run time, itself last. */
-const PACKAGES = ['core', 'metadata', 'planners', 'ops-reference', 'ops-signal', 'ops-mediapipe', 'ops-wasm', 'lite'];
+const PACKAGES = runtimeClosure('lite');
 const work = mkdtempSync(join(tmpdir(), 'micrort-install-lite-'));
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -56,6 +57,15 @@ function checkRun(app: string): void {
 }
 
 describe('installing @micrort/lite into a project of ones own', () => {
+  it("the README's install instructions name exactly the packages lite needs", () => {
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const loop = /for p in ([\w\s-]+); do \(cd packages\/\$p && pnpm pack/.exec(readme);
+    expect(loop, 'the pnpm pack loop in the README').toBeTruthy();
+    expect(loop![1]!.trim().split(/\s+/).sort()).toEqual([...PACKAGES].sort());
+    const mapped = [...readme.matchAll(/"@micrort\/([\w-]+)": "\/micrort\/\1\/dist\/index\.js"/g)].map((m) => m[1]!);
+    expect(mapped.sort()).toEqual([...PACKAGES].sort());
+  });
+
   it('packed tarballs (pnpm pack), installed with plain npm', () => {
     sh(process.execPath, [join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'packages/lite'], REPO_ROOT);
     const tarballs: Record<string, string> = {};
