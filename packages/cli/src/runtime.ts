@@ -14,6 +14,7 @@ import {
 import { PLANNER_NAMES, createPlanner } from '@micrort/planners';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerMediapipeOps } from '@micrort/ops-mediapipe';
+import { registerCoralOps } from '@micrort/ops-coral';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { SimdCounters, createSimdKernels, type SimdMode } from '@micrort/ops-simd';
 import { loadWasmKernelsSync, type WasmKernels } from '@micrort/ops-wasm';
@@ -191,7 +192,7 @@ export function parseArena(value: string): number | 'auto' {
 }
 
 /**
- * The resolver for an --ops choice: ops-reference, the signal library's and MediaPipe's custom ops, with the
+ * The resolver for an --ops choice: ops-reference, the signal library's, MediaPipe's and Coral's custom ops, with the
  * kernel set's kernels registered in front of them (for `simd`: in `simd.mode`, counting into
  * `simd.counters` when emulated).
  */
@@ -201,6 +202,7 @@ export function buildResolver(ops: string, simd: { mode?: SimdMode; counters?: S
   registerReferenceOps(resolver);
   registerSignalOps(resolver); // TFLM's signal-library custom ops (SignalWindow, SignalRfft, ...)
   registerMediapipeOps(resolver); // MediaPipe's custom ops (Convolution2DTransposeBias, ...)
+  registerCoralOps(resolver); // Coral's custom ops (PosenetDecoderOp)
   set.register(resolver, { simdMode: simd.mode ?? 'fast', counters: simd.counters ?? null });
   return resolver;
 }

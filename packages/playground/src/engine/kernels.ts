@@ -1,6 +1,6 @@
 /**
  * The kernel packages the page can run a model with. Every runtime has ops-reference and the signal
- * library's and MediaPipe's custom ops as the fallback (as the CLI's); a package puts its kernels in
+ * library's, MediaPipe's and Coral's custom ops as the fallback (as the CLI's); a package puts its kernels in
  * front of them (`{ fallback: true }`) or, for the GPU delegate, claims the nodes it supports at
  * allocation. Packages are imported on first use (dynamic import: their code is a chunk of its own),
  * and one that is absent from the build or cannot run in this browser is reported as unavailable with
@@ -10,6 +10,7 @@
 import { OpResolver, type Delegate, type InterpreterOptions, type Registration } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerMediapipeOps } from '@micrort/ops-mediapipe';
+import { registerCoralOps } from '@micrort/ops-coral';
 import { registerSignalOps } from '@micrort/ops-signal';
 import type { SimdCounters } from '@micrort/ops-simd';
 
@@ -41,12 +42,13 @@ export interface KernelPackage {
   create(): Promise<KernelRuntime>;
 }
 
-/** A new resolver with ops-reference, the signal and MediaPipe custom ops, and `front` registered in front of them. */
+/** A new resolver with ops-reference, the signal, MediaPipe and Coral custom ops, and `front` registered in front of them. */
 export function baseResolver(front: readonly Registration[] = []): OpResolver {
   const resolver = new OpResolver();
   registerReferenceOps(resolver);
   registerSignalOps(resolver);
   registerMediapipeOps(resolver);
+  registerCoralOps(resolver);
   if (front.length) resolver.registerAll(front, { fallback: true });
   return resolver;
 }
