@@ -31,11 +31,6 @@ export class KeypointPriorityQueue {
 
   constructor(public entries: Float32Array) {}
 
-  /** How many entries fit in `entries`. */
-  get capacity(): number {
-    return (this.entries.length / QUEUE_ENTRY_FLOATS) | 0;
-  }
-
   /** Where the next entry is written before `push()`. */
   get tail(): number {
     return this.size * QUEUE_ENTRY_FLOATS;
