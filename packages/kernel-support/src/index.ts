@@ -12,6 +12,7 @@ export * from './add.js';
 export * from './broadcast.js';
 export * from './checks.js';
 export * from './conv.js';
+export * from './custom-options.js';
 export * from './decline.js';
 export * from './fully-connected.js';
 export * from './macs.js';
