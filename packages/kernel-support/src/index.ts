@@ -21,3 +21,6 @@ export * from './padding.js';
 export * from './pooling.js';
 export * from './softmax.js';
 export * from './sub.js';
+export * from './strings.js';
+export * from './float16.js';
+export * from './int64.js';
