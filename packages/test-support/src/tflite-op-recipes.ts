@@ -24,14 +24,13 @@ import {
 import {
   RecipeBuilder,
   defaultQuant,
-  flexMap,
   isQuantizedType,
   tensorTypeOf,
   type DType,
-  type FlexValue,
   type RecipeIo,
   type RecipeModel,
 } from './tflite-recipe-builder.js';
+import { flexMap, type FlexEntry as FlexValue } from './flexbuffers.js';
 import type { TfliteOp, TypeCombo } from './tflite-op-set.js';
 
 /** Builds the model of one op for one type combination. */
