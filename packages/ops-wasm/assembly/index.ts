@@ -20,3 +20,10 @@ export { f32_binary } from './float/binary';
 export { f32_clamp, f32_sigmoid, f32_hardswish } from './float/unary';
 export { f32_maxpool, f32_avgpool, f32_mean_hw } from './float/pool';
 export { f32_resize_bilinear } from './float/resize-bilinear';
+
+import { ABI_HASH } from './generated/abi';
+
+/** The hash of the ABI this module was built with (scripts/abi.mjs); the loader compares it with src/generated/abi.ts's. */
+export function abi_hash(): i32 {
+  return ABI_HASH;
+}

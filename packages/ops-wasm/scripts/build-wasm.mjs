@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-// Builds the ops-wasm kernels from assembly/ with AssemblyScript (an npm devDependency) into
+// Builds the ops-wasm kernels from assembly/ with AssemblyScript (an npm devDependency). First the ABI
+// (scripts/abi.mjs: the parameter blocks between the TypeScript side and the kernels) is generated into
+//   src/generated/abi.ts               word indices for the TypeScript side
+//   assembly/generated/abi.ts          byte offsets for the kernels
+// then the module is compiled into
 //   wasm/ops-wasm.wasm                 the module, committed
 //   src/generated/kernels-wasm.ts      the same bytes as base64 (so bundlers and Node load it alike),
 //                                      with the hash of the sources it was built from
@@ -9,14 +13,45 @@
 //   --check    compiles and fails when the committed files differ from the fresh build
 //   --force    compiles and writes
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { generateAs, generateTs } from './abi.mjs';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ASSEMBLY = join(pkg, 'assembly');
 export const WASM_FILE = join(pkg, 'wasm', 'ops-wasm.wasm');
 export const GENERATED_FILE = join(pkg, 'src', 'generated', 'kernels-wasm.ts');
+export const ABI_TS_FILE = join(pkg, 'src', 'generated', 'abi.ts');
+export const ABI_AS_FILE = join(pkg, 'assembly', 'generated', 'abi.ts');
+
+/** The generated ABI files and their fresh contents. */
+export function abiFiles() {
+  return [
+    [ABI_TS_FILE, generateTs()],
+    [ABI_AS_FILE, generateAs()],
+  ];
+}
+
+/** The ABI files that differ from a fresh generation (relative paths). */
+export function abiStaleness() {
+  return abiFiles()
+    .filter(([f, text]) => !existsSync(f) || readFileSync(f, 'utf8') !== text)
+    .map(([f]) => `${relative(pkg, f)} differs from a fresh generation of scripts/abi.mjs`);
+}
+
+/** Writes the ABI files that differ; returns whether any changed. */
+function writeAbi() {
+  let changed = false;
+  for (const [f, text] of abiFiles()) {
+    if (existsSync(f) && readFileSync(f, 'utf8') === text) continue;
+    mkdirSync(dirname(f), { recursive: true });
+    writeFileSync(f, text);
+    console.log(`ops-wasm: generated ${relative(process.cwd(), f)}`);
+    changed = true;
+  }
+  return changed;
+}
 
 /** asc flags: SIMD128, memory imported (the arena), no runtime, no asserts, no abort import. */
 export const ASC_FLAGS = [
@@ -103,9 +138,9 @@ export function recordedHash() {
 
 /** Whether the committed files equal a fresh build; returns the differences. */
 export async function staleness() {
+  const problems = abiStaleness();
   const hash = sourceHash();
   const bytes = await compileKernels();
-  const problems = [];
   if (!existsSync(WASM_FILE) || !Buffer.from(readFileSync(WASM_FILE)).equals(Buffer.from(bytes)))
     problems.push(`${relative(pkg, WASM_FILE)} differs from a fresh build`);
   if (!existsSync(GENERATED_FILE) || readFileSync(GENERATED_FILE, 'utf8') !== generatedModule(bytes, hash))
@@ -115,17 +150,18 @@ export async function staleness() {
 
 async function cli() {
   const args = process.argv.slice(2);
-  const hash = sourceHash();
   if (args.includes('--check') || (process.env.CI === 'true' && !args.includes('--force'))) {
     const problems = await staleness();
     if (problems.length) {
       console.error(
-        `ops-wasm: the committed build is stale (${problems.join('; ')}): run \`pnpm build\` and commit packages/ops-wasm/wasm and src/generated`,
+        `ops-wasm: the committed build is stale (${problems.join('; ')}): run \`pnpm build\` and commit packages/ops-wasm/wasm, src/generated and assembly/generated`,
       );
       process.exit(1);
     }
     return;
   }
+  writeAbi();
+  const hash = sourceHash();
   if (!args.includes('--force') && recordedHash() === hash && existsSync(WASM_FILE)) return;
   const bytes = await compileKernels();
   writeFileSync(WASM_FILE, bytes);

@@ -10,6 +10,7 @@ export { WasmArenaBacking, isWasmArena } from './wasm-arena.js';
 export {
   WasmUnsupportedError,
   checkModuleLayout,
+  checkModuleAbi,
   detectFeatures,
   requireFeatures,
   kernelsWasmBytes,
@@ -17,3 +18,4 @@ export {
   type KernelExports,
 } from './wasm-module.js';
 export { KERNELS_SOURCE_HASH, KERNELS_WASM_SHA256 } from './generated/kernels-wasm.js';
+export { ABI_HASH } from './generated/abi.js';

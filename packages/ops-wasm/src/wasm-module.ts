@@ -8,6 +8,7 @@
  * `WasmUnsupportedError` saying so, never a crash.
  */
 import { MicrortError } from '@micrort/core';
+import { ABI_HASH } from './generated/abi.js';
 import { KERNELS_WASM_BASE64 } from './generated/kernels-wasm.js';
 
 /** The exports of the kernels module: byte offsets into the arena, see assembly/index.ts. */
@@ -17,6 +18,8 @@ export interface KernelExports {
   qs8_add(params: number, input1: number, input2: number, output: number): void;
   pad_bytes(params: number, input: number, output: number): void;
   transpose_bytes(params: number, input: number, output: number): void;
+  /** The hash of the ABI (scripts/abi.mjs) the module was built with. */
+  abi_hash(): number;
   concat_bytes(params: number, inputOffsets: number, output: number): void;
   qs8_avgpool(params: number, input: number, output: number): void;
   qs8_mul(params: number, input1: number, input2: number, output: number): void;
@@ -137,11 +140,26 @@ export function checkModuleLayout(bytes: Uint8Array, module: WebAssembly.Module)
   }
 }
 
+/**
+ * Checks that `module` was built with the ABI this package writes (scripts/abi.mjs): its `abi_hash()`
+ * export must equal src/generated/abi.ts's ABI_HASH, so parameter blocks are read where they are written.
+ */
+export function checkModuleAbi(module: WebAssembly.Module, expected: number = ABI_HASH): void {
+  const memory = new WebAssembly.Memory({ initial: 1, maximum: 1 });
+  const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as { abi_hash?: () => number };
+  const got = typeof exports.abi_hash === 'function' ? exports.abi_hash() : null;
+  if (got !== expected)
+    throw new MicrortError(
+      `ops-wasm module was built with another ABI (abi_hash ${got ?? 'missing'}, the package writes ${expected}): rebuild it with \`pnpm build\``,
+    );
+}
+
 /** Compiles the module synchronously (Node, workers; browsers refuse it on the main thread). */
 export function compileKernelsSync(): WebAssembly.Module {
   const bytes = kernelsWasmBytes();
   const module = new WebAssembly.Module(bytes);
   checkModuleLayout(bytes, module);
+  checkModuleAbi(module);
   return module;
 }
 
@@ -150,5 +168,6 @@ export async function compileKernels(): Promise<WebAssembly.Module> {
   const bytes = kernelsWasmBytes();
   const module = await WebAssembly.compile(bytes);
   checkModuleLayout(bytes, module);
+  checkModuleAbi(module);
   return module;
 }

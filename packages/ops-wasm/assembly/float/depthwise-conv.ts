@@ -7,27 +7,9 @@
 // Packed weights (src/kernels/float/weight-pack-f32.ts), per group of eight channels:
 //   [8 biases][for each tap: 8 weights]   (zeros past the depth)
 import { clamp, store8, storeLanes } from './common';
+import { D_ACT_MAX, D_ACT_MIN, D_BATCHES, D_C, D_DIL_H, D_DIL_W, D_IN_H, D_IN_W, D_KH, D_KW, D_OUT_H, D_OUT_W, D_PACKED, D_PAD_H, D_PAD_W, D_PTRS, D_STRIDE_H, D_STRIDE_W, D_ZERO } from '../generated/abi';
 
-// Parameter block (byte offsets of 32-bit words), written by src/kernels/float/depthwise-conv-2d.ts.
-const D_BATCHES = 0;
-const D_OUT_H = 4;
-const D_OUT_W = 8;
-const D_IN_H = 12;
-const D_IN_W = 16;
-const D_C = 20;
-const D_K_H = 24;
-const D_K_W = 28;
-const D_STRIDE_H = 32;
-const D_STRIDE_W = 36;
-const D_DIL_H = 40;
-const D_DIL_W = 44;
-const D_PAD_H = 48;
-const D_PAD_W = 52;
-const D_PACKED = 56;
-const D_ZERO = 60; // zeros, the depth rounded up to 8
-const D_PTRS = 64; // room for the taps' pointers of two pixels
-const D_ACT_MIN = 68; // f32
-const D_ACT_MAX = 72; // f32
+// Parameter block D (scripts/abi.mjs), written by src/kernels/float/depthwise-conv-2d.ts.
 
 /** Output columns of a 3x3 row chunk. */
 const DW_CHUNK = 16;
@@ -149,8 +131,8 @@ export function f32_dwconv(pp: usize, input: usize, output: usize): void {
   const inH = load<i32>(pp, D_IN_H);
   const inW = load<i32>(pp, D_IN_W);
   const C = load<i32>(pp, D_C);
-  const kH = load<i32>(pp, D_K_H);
-  const kW = load<i32>(pp, D_K_W);
+  const kH = load<i32>(pp, D_KH);
+  const kW = load<i32>(pp, D_KW);
   const sH = load<i32>(pp, D_STRIDE_H);
   const sW = load<i32>(pp, D_STRIDE_W);
   const dH = load<i32>(pp, D_DIL_H);

@@ -13,31 +13,9 @@
 // Blocks past the last channel are absent; the last block's missing channels compute zeros that are
 // never stored.
 import { clamp, store8 } from './common';
+import { G_ACT_MAX, G_ACT_MIN, G_DIL_H, G_DIL_W, G_IN_C, G_IN_H, G_IN_IMAGE_BYTES, G_IN_W, G_K, G_KH, G_KW, G_OUT_C, G_OUT_HW, G_OUT_W, G_PACKED, G_PAD_H, G_PAD_W, G_ROWS, G_ROW_BYTES, G_STRIDE_H, G_STRIDE_W, G_TOTAL } from '../generated/abi';
 
-// Parameter block (byte offsets of 32-bit words), written by src/kernels/float/conv-2d.ts and
-// fully-connected.ts.
-export const G_TOTAL = 0; // rows of the GEMM: batches * outH * outW
-export const G_OUT_HW = 4;
-export const G_OUT_W = 8;
-export const G_IN_H = 12;
-export const G_IN_W = 16;
-export const G_IN_C = 20;
-export const G_IN_IMAGE = 24; // bytes of one input image
-export const G_OUT_C = 28;
-export const G_K_H = 32;
-export const G_K_W = 36;
-export const G_STRIDE_H = 40;
-export const G_STRIDE_W = 44;
-export const G_DIL_H = 48;
-export const G_DIL_W = 52;
-export const G_PAD_H = 56;
-export const G_PAD_W = 60;
-export const G_K = 64; // reduction length
-export const G_PACKED = 68;
-export const G_ROWS = 72; // gathered rows (four of G_ROW_BYTES), 0 when direct
-export const G_ACT_MIN = 76; // f32
-export const G_ACT_MAX = 80; // f32
-export const G_ROW_BYTES = 84; // bytes from one row of the GEMM to the next
+// Parameter block G (scripts/abi.mjs), written by src/kernels/float/conv-2d.ts and fully-connected.ts.
 
 /** Copies `n` floats from `src` to `dst` four at a time (up to three more floats are written past the end). */
 @inline function copyRun(dst: usize, src: usize, n: i32): void {
@@ -100,15 +78,15 @@ function gatherRows(pp: usize, input: usize, q: i32, count: i32, rows: usize, ro
   const inH = load<i32>(pp, G_IN_H);
   const inW = load<i32>(pp, G_IN_W);
   const inC = load<i32>(pp, G_IN_C);
-  const kH = load<i32>(pp, G_K_H);
-  const kW = load<i32>(pp, G_K_W);
+  const kH = load<i32>(pp, G_KH);
+  const kW = load<i32>(pp, G_KW);
   const dH = load<i32>(pp, G_DIL_H);
   const dW = load<i32>(pp, G_DIL_W);
   const sH = load<i32>(pp, G_STRIDE_H);
   const sW = load<i32>(pp, G_STRIDE_W);
   const padH = load<i32>(pp, G_PAD_H);
   const padW = load<i32>(pp, G_PAD_W);
-  const imageBytes = <usize>load<u32>(pp, G_IN_IMAGE);
+  const imageBytes = <usize>load<u32>(pp, G_IN_IMAGE_BYTES);
   let b = q / outHW;
   const r = q - b * outHW;
   let oh = r / outW;

@@ -7,26 +7,9 @@
 // The inputs' SRDHM is two 32-bit multiplies (see inputSide); the output's is the 64-bit one.
 // sixteen elements per step (four i32x4 lanes each), the tail in scalar code.
 import { narrowClamp8, rdbpot, srdhm, storeBytes } from './requant';
+import { A_ACT_MAX, A_ACT_MIN, A_INNER, A_LEFT, A_M1, A_M2, A_MO, A_MODE, A_N, A_OFF1, A_OFF2, A_R1, A_R2, A_RO, A_S1, A_S2, A_ZP_OUT } from '../generated/abi';
 
-// Parameter block (byte offsets of int32 words), written by src/kernels/add.ts.
-const A_COUNT = 0; // output elements (the loops below use the plan words)
-const A_OFF1 = 4; // -zp1
-const A_OFF2 = 8; // -zp2
-const A_LEFT = 12;
-const A_M1 = 16;
-const A_R1 = 20; // right shift (>= 0)
-const A_M2 = 24;
-const A_R2 = 28;
-const A_MO = 32;
-const A_RO = 36;
-const A_ZP_OUT = 40;
-const A_ACT_MIN = 44;
-const A_ACT_MAX = 48;
-const A_N0 = 52; // outer loop counts, outermost first
-const A_S1 = 64; // input 1's byte strides of the outer loops
-const A_S2 = 76; // input 2's
-const A_INNER = 88; // elements of the inner run
-const A_MODE = 92; // 0 both contiguous along the run, 1 input 1 repeated, 2 input 2 repeated
+// Parameter block A (scripts/abi.mjs), written by src/kernels/add.ts.
 
 /**
  * SRDHM((x + off) << left, m) for int8 x: with v = x + off in [-255, 255], s = 31 - left and
@@ -71,9 +54,9 @@ export function qs8_add(p: usize, in1: usize, in2: usize, output: usize): void {
   const r1 = mode == 1, r2 = mode == 2;
   const d1: usize = r1 ? 0 : 8, d2: usize = r2 ? 0 : 8;
   let o = output;
-  for (let i0 = 0; i0 < load<i32>(p, A_N0); i0++) {
-    for (let i1 = 0; i1 < load<i32>(p, A_N0 + 4); i1++) {
-      for (let i2 = 0; i2 < load<i32>(p, A_N0 + 8); i2++) {
+  for (let i0 = 0; i0 < load<i32>(p, A_N); i0++) {
+    for (let i1 = 0; i1 < load<i32>(p, A_N + 4); i1++) {
+      for (let i2 = 0; i2 < load<i32>(p, A_N + 8); i2++) {
         let a = in1 + <usize>(i0 * load<i32>(p, A_S1) + i1 * load<i32>(p, A_S1 + 4) + i2 * load<i32>(p, A_S1 + 8));
         let b = in2 + <usize>(i0 * load<i32>(p, A_S2) + i1 * load<i32>(p, A_S2 + 4) + i2 * load<i32>(p, A_S2 + 8));
         for (let i = 0; i < n; i += 8) {

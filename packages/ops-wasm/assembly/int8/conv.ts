@@ -1,7 +1,7 @@
 // int8 CONV_2D / FULLY_CONNECTED as a GEMM over tap pointers: for each block of four output pixels,
 // the input pixel of every filter tap (or a row of input zero points where the tap falls in the
 // padding) is looked up once and the four rows are sign-extended to int16 once into a scratch buffer
-// (P_EXT), then every group of eight output channels runs a 4-pixel x 8-channel register tile (eight
+// (W_EXT), then every group of eight output channels runs a 4-pixel x 8-channel register tile (eight
 // i32x4 accumulators, four channels of one pixel each, starting from the folded bias) over taps x
 // (channels rounded up to 8), with i32x4.dot_i16x8_s ("c2s4", as XNNPACK's QS8 GEMMs: each 8-value
 // slice is four int32 lanes of int16 pairs; the four rotations of the slice meet four weight vectors
@@ -19,8 +19,9 @@
 // Channels past the input depth and output channels past outC are zero, so reading a few bytes past a
 // pixel contributes nothing. The bias already holds -input_zp * sum(w), so the padding row (input zero
 // points) contributes zero, as TFLM's skipped taps do.
-import { RQ_BYTES, narrow8, narrowClamp8, requantLanes, requantLanesRight, requantRightWith, storeBytes } from './requant';
-import { P_ACT_MAX, P_ACT_MIN, P_DIL_H, P_DIL_W, P_EXT, P_GATHER, P_IN_C, P_IN_H, P_IN_IMAGE, P_IN_W, P_KB8, P_K_H, P_K_W, P_OUT16, P_OUT_C, P_OUT_HW, P_OUT_W, P_PACKED, P_PAD_H, P_PAD_W, P_PTRS, P_RIGHT_ONLY, P_ROWS, P_STRIDE_H, P_STRIDE_W, P_TOTAL, P_ZERO, P_ZP_OUT, tapPointers } from './window';
+import { narrow8, narrowClamp8, requantLanes, requantLanesRight, requantRightWith, storeBytes } from './requant';
+import { tapPointers } from './window';
+import { RQ_BIAS, RQ_BYTES, RQ_HALF, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_EXT, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_PTRS, W_RIGHT_ONLY, W_ROWS, W_STRIDE_H, W_STRIDE_W, W_TOTAL, W_ZERO, W_ZP_OUT } from '../generated/abi';
 
 /** Bytes of one group's two requantization blocks. */
 const RQ2: usize = 2 * RQ_BYTES;
@@ -57,29 +58,29 @@ const SLICE_BYTES: usize = 128;
  * the arena for the reads). Returns false, having written nothing, for dilation_w > 1.
  */
 @inline function gatherRuns(pp: usize, input: usize, q: i32, dst: usize): bool {
-  if (load<i32>(pp, P_DIL_W) != 1) return false;
-  const outHW = load<i32>(pp, P_OUT_HW);
-  const outW = load<i32>(pp, P_OUT_W);
+  if (load<i32>(pp, W_DIL_W) != 1) return false;
+  const outHW = load<i32>(pp, W_OUT_HW);
+  const outW = load<i32>(pp, W_OUT_W);
   const b = q / outHW;
   const r = q - b * outHW;
   const oh = r / outW;
   const ow = r - oh * outW;
-  const inH = load<i32>(pp, P_IN_H);
-  const inW = load<i32>(pp, P_IN_W);
-  const inC = load<i32>(pp, P_IN_C);
-  const kH = load<i32>(pp, P_K_H);
-  const kW = load<i32>(pp, P_K_W);
-  const dH = load<i32>(pp, P_DIL_H);
-  const ih0 = oh * load<i32>(pp, P_STRIDE_H) - load<i32>(pp, P_PAD_H);
-  const iw0 = ow * load<i32>(pp, P_STRIDE_W) - load<i32>(pp, P_PAD_W);
+  const inH = load<i32>(pp, W_IN_H);
+  const inW = load<i32>(pp, W_IN_W);
+  const inC = load<i32>(pp, W_IN_C);
+  const kH = load<i32>(pp, W_KH);
+  const kW = load<i32>(pp, W_KW);
+  const dH = load<i32>(pp, W_DIL_H);
+  const ih0 = oh * load<i32>(pp, W_STRIDE_H) - load<i32>(pp, W_PAD_H);
+  const iw0 = ow * load<i32>(pp, W_STRIDE_W) - load<i32>(pp, W_PAD_W);
   // window columns [kwLo, kwHi) are inside the image
   const kwLo = max(0, -iw0);
   const kwHi = min(kW, inW - iw0);
   const run = <usize>(kW * inC);
   const lead = <usize>(kwLo * inC);
   const body = kwHi > kwLo ? <usize>((kwHi - kwLo) * inC) : 0;
-  const zp = i8x16.splat(load<i8>(<usize>load<u32>(pp, P_ZERO)));
-  const image = input + <usize>(b * load<i32>(pp, P_IN_IMAGE));
+  const zp = i8x16.splat(load<i8>(<usize>load<u32>(pp, W_ZERO)));
+  const image = input + <usize>(b * load<i32>(pp, W_IN_IMAGE));
   let d = dst;
   for (let kh = 0; kh < kH; kh++) {
     const ih = ih0 + kh * dH;
@@ -114,30 +115,30 @@ const SLICE_BYTES: usize = 128;
 
 /**
  * int8 convolution (or fully connected: 1x1 over `batches` pixels) with the parameter block at `pp`.
- * With P_GATHER (input depth not a multiple of 8, several taps) the taps' runs are first copied into
+ * With W_GATHER (input depth not a multiple of 8, several taps) the taps' runs are first copied into
  * compact rows, so K = taps x depth is padded to 8 once instead of per tap (a 3x3 filter over 3
  * channels: 32 instead of 72).
  */
 export function qs8_conv(pp: usize, input: usize, output: usize): void {
-  const total = load<i32>(pp, P_TOTAL);
-  const outC = load<i32>(pp, P_OUT_C);
-  const windowTaps = load<i32>(pp, P_K_H) * load<i32>(pp, P_K_W);
-  const gather = load<i32>(pp, P_GATHER) != 0;
-  const inC = load<i32>(pp, P_IN_C);
-  const rows = <usize>load<u32>(pp, P_ROWS);
-  const kb8 = load<i32>(pp, P_KB8);
+  const total = load<i32>(pp, W_TOTAL);
+  const outC = load<i32>(pp, W_OUT_C);
+  const windowTaps = load<i32>(pp, W_KH) * load<i32>(pp, W_KW);
+  const gather = load<i32>(pp, W_GATHER) != 0;
+  const inC = load<i32>(pp, W_IN_C);
+  const rows = <usize>load<u32>(pp, W_ROWS);
+  const kb8 = load<i32>(pp, W_KB8);
   const rowBytes = <usize>((kb8 << 3) + 16);
   const taps = gather ? 1 : windowTaps;
-  const packed = <usize>load<u32>(pp, P_PACKED);
-  const ptrs = <usize>load<u32>(pp, P_PTRS);
+  const packed = <usize>load<u32>(pp, W_PACKED);
+  const ptrs = <usize>load<u32>(pp, W_PTRS);
   const tapBytes = <usize>(windowTaps << 2);
-  const lo = i8x16.splat(<i8>load<i32>(pp, P_ACT_MIN));
-  const hi = i8x16.splat(<i8>load<i32>(pp, P_ACT_MAX));
-  const zp = i32x4.splat(load<i32>(pp, P_ZP_OUT));
+  const lo = i8x16.splat(<i8>load<i32>(pp, W_ACT_MIN));
+  const hi = i8x16.splat(<i8>load<i32>(pp, W_ACT_MAX));
+  const zp = i32x4.splat(load<i32>(pp, W_ZP_OUT));
   const groups = (outC + 7) >> 3;
-  const rightOnly = load<i32>(pp, P_RIGHT_ONLY) != 0;
+  const rightOnly = load<i32>(pp, W_RIGHT_ONLY) != 0;
   const stride = <usize>outC;
-  const ext = (<usize>load<u32>(pp, P_EXT) + 31) & ~<usize>31; // 32-aligned: no load at +4j crosses a cache line
+  const ext = (<usize>load<u32>(pp, W_EXT) + 31) & ~<usize>31; // 32-aligned: no load at +4j crosses a cache line
   const slices = taps * kb8;
   const extRow = <usize>(slices << 5);
   if (total == 1 && !gather && taps == 1) {
@@ -194,8 +195,8 @@ export function qs8_conv(pp: usize, input: usize, output: usize): void {
   let rq = packed;
   for (let g = 0; g < groups; g++) {
     let w = rq + RQ2;
-    const biasA = v128.load(rq);
-    const biasB = v128.load(rq, RQ_BYTES);
+    const biasA = v128.load(rq, RQ_BIAS);
+    const biasB = v128.load(rq, RQ_BYTES + RQ_BIAS);
     let a0 = biasA, a1 = biasA, a2 = biasA, a3 = biasA;
     let b0 = biasB, b1 = biasB, b2 = biasB, b3 = biasB;
     let x = ext;
@@ -226,16 +227,16 @@ export function qs8_conv(pp: usize, input: usize, output: usize): void {
     const oc = o + <usize>(g << 3);
     if (rightOnly) {
       // each block's vectors loaded once for the four pixels
-      let m = v128.load(rq, 16), yHi = v128.load(rq, 32), yLo = v128.load(rq, 48), half = v128.load(rq, 64), mult = v128.load(rq, 80);
+      let m = v128.load(rq, RQ_M), yHi = v128.load(rq, RQ_Y_HI), yLo = v128.load(rq, RQ_Y_LO), half = v128.load(rq, RQ_HALF), mult = v128.load(rq, RQ_MULT22);
       a0 = i32x4.add(requantRightWith(a0, m, yHi, yLo, half, mult), zp);
       a1 = i32x4.add(requantRightWith(a1, m, yHi, yLo, half, mult), zp);
       a2 = i32x4.add(requantRightWith(a2, m, yHi, yLo, half, mult), zp);
       a3 = i32x4.add(requantRightWith(a3, m, yHi, yLo, half, mult), zp);
-      m = v128.load(rqB, 16);
-      yHi = v128.load(rqB, 32);
-      yLo = v128.load(rqB, 48);
-      half = v128.load(rqB, 64);
-      mult = v128.load(rqB, 80);
+      m = v128.load(rqB, RQ_M);
+      yHi = v128.load(rqB, RQ_Y_HI);
+      yLo = v128.load(rqB, RQ_Y_LO);
+      half = v128.load(rqB, RQ_HALF);
+      mult = v128.load(rqB, RQ_MULT22);
       b0 = i32x4.add(requantRightWith(b0, m, yHi, yLo, half, mult), zp);
       b1 = i32x4.add(requantRightWith(b1, m, yHi, yLo, half, mult), zp);
       b2 = i32x4.add(requantRightWith(b2, m, yHi, yLo, half, mult), zp);
@@ -266,26 +267,26 @@ export function qs8_conv(pp: usize, input: usize, output: usize): void {
 /**
  * One output pixel (FULLY_CONNECTED with one batch, a 1x1 convolution of a 1x1 image, an LSTM gate):
  * the 4-pixel tile would compute three copies of it, so each channel group is one row of dot products
- * (the input's rotations by shuffles) instead. With P_OUT16 the outputs are int16 (the LSTM's Q3.12
+ * (the input's rotations by shuffles) instead. With W_OUT16 the outputs are int16 (the LSTM's Q3.12
  * gates), clamped to [act_min, act_max].
  */
 function gemv(pp: usize, input: usize, output: usize): void {
-  const outC = load<i32>(pp, P_OUT_C);
-  const kb8 = load<i32>(pp, P_KB8);
-  const packed = <usize>load<u32>(pp, P_PACKED);
-  const zp = i32x4.splat(load<i32>(pp, P_ZP_OUT));
+  const outC = load<i32>(pp, W_OUT_C);
+  const kb8 = load<i32>(pp, W_KB8);
+  const packed = <usize>load<u32>(pp, W_PACKED);
+  const zp = i32x4.splat(load<i32>(pp, W_ZP_OUT));
   const groups = (outC + 7) >> 3;
-  const out16 = load<i32>(pp, P_OUT16) != 0;
-  const rightOnly = !out16 && load<i32>(pp, P_RIGHT_ONLY) != 0; // requantLanesRight is for int8 outputs
-  const lo8 = i8x16.splat(<i8>load<i32>(pp, P_ACT_MIN));
-  const hi8 = i8x16.splat(<i8>load<i32>(pp, P_ACT_MAX));
-  const lo16 = i16x8.splat(<i16>load<i32>(pp, P_ACT_MIN));
-  const hi16 = i16x8.splat(<i16>load<i32>(pp, P_ACT_MAX));
+  const out16 = load<i32>(pp, W_OUT16) != 0;
+  const rightOnly = !out16 && load<i32>(pp, W_RIGHT_ONLY) != 0; // requantLanesRight is for int8 outputs
+  const lo8 = i8x16.splat(<i8>load<i32>(pp, W_ACT_MIN));
+  const hi8 = i8x16.splat(<i8>load<i32>(pp, W_ACT_MAX));
+  const lo16 = i16x8.splat(<i16>load<i32>(pp, W_ACT_MIN));
+  const hi16 = i16x8.splat(<i16>load<i32>(pp, W_ACT_MAX));
   let rq = packed;
   for (let g = 0; g < groups; g++) {
     let w = rq + RQ2;
     let x = input;
-    let a = v128.load(rq), b = v128.load(rq, RQ_BYTES);
+    let a = v128.load(rq, RQ_BIAS), b = v128.load(rq, RQ_BYTES + RQ_BIAS);
     for (let k = 0; k < kb8; k++) {
       const v = v128.load8x8_s(x);
       a = i32x4.add(a, sliceDot(v, w, 0));

@@ -10,8 +10,9 @@
 //   [requantization block, channels 0-3][requantization block, channels 4-7]
 //   [per pair of taps: (w[t], w[t+1]) of channels 0-3, then of channels 4-7, as int16 = 32 bytes].
 // Channels past the depth have zero weights.
-import { RQ_BYTES, narrow8, narrowClamp8, requantLanes, requantLanesRight, storeBytes } from './requant';
-import { P_ACT_MAX, P_ACT_MIN, P_DIL_H, P_DIL_W, P_DM_TABLE, P_IN_C, P_IN_H, P_IN_IMAGE, P_IN_W, P_KB8, P_K_H, P_K_W, P_OUT_C, P_OUT_HW, P_OUT_W, P_PACKED, P_PAD_H, P_PAD_W, P_PTRS, P_RIGHT_ONLY, P_STRIDE_H, P_STRIDE_W, P_TOTAL, P_ZP_OUT, tapPointersAt } from './window';
+import { narrow8, narrowClamp8, requantLanes, requantLanesRight, storeBytes } from './requant';
+import { tapPointersAt } from './window';
+import { RQ_BIAS, RQ_BYTES, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DM_TABLE, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_PTRS, W_RIGHT_ONLY, W_STRIDE_H, W_STRIDE_W, W_TOTAL, W_ZP_OUT } from '../generated/abi';
 
 /** First and last output index whose window (k taps, dilation d) lies inside [0, n) with stride s and padding p. */
 @inline function interiorRange(n: i32, k: i32, s: i32, d: i32, p: i32): i64 {
@@ -21,31 +22,31 @@ import { P_ACT_MAX, P_ACT_MIN, P_DIL_H, P_DIL_W, P_DM_TABLE, P_IN_C, P_IN_H, P_I
   return (<i64>first << 32) | <i64>(<u32>last);
 }
 
-/** int8 depthwise convolution with the parameter block at `pp` (P_OUT_C = channels, P_KB8 = groups). */
+/** int8 depthwise convolution with the parameter block at `pp` (W_OUT_C = channels, W_KB8 = groups). */
 export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
-  const total = load<i32>(pp, P_TOTAL);
-  const channels = load<i32>(pp, P_OUT_C);
-  const taps = load<i32>(pp, P_K_H) * load<i32>(pp, P_K_W);
-  const groups = load<i32>(pp, P_KB8);
-  const packed = <usize>load<u32>(pp, P_PACKED);
-  const ptrs = <usize>load<u32>(pp, P_PTRS);
-  const lo = i8x16.splat(<i8>load<i32>(pp, P_ACT_MIN));
-  const hi = i8x16.splat(<i8>load<i32>(pp, P_ACT_MAX));
-  const zp = i32x4.splat(load<i32>(pp, P_ZP_OUT));
+  const total = load<i32>(pp, W_TOTAL);
+  const channels = load<i32>(pp, W_OUT_C);
+  const taps = load<i32>(pp, W_KH) * load<i32>(pp, W_KW);
+  const groups = load<i32>(pp, W_KB8);
+  const packed = <usize>load<u32>(pp, W_PACKED);
+  const ptrs = <usize>load<u32>(pp, W_PTRS);
+  const lo = i8x16.splat(<i8>load<i32>(pp, W_ACT_MIN));
+  const hi = i8x16.splat(<i8>load<i32>(pp, W_ACT_MAX));
+  const zp = i32x4.splat(load<i32>(pp, W_ZP_OUT));
   const pairs = (taps + 1) >> 1;
-  const rightOnly = load<i32>(pp, P_RIGHT_ONLY) != 0;
-  const dmTable = <usize>load<u32>(pp, P_DM_TABLE);
-  const outW = load<i32>(pp, P_OUT_W);
-  const outH = load<i32>(pp, P_OUT_HW) / outW;
-  const image = <usize>load<i32>(pp, P_IN_IMAGE);
+  const rightOnly = load<i32>(pp, W_RIGHT_ONLY) != 0;
+  const dmTable = <usize>load<u32>(pp, W_DM_TABLE);
+  const outW = load<i32>(pp, W_OUT_W);
+  const outH = load<i32>(pp, W_OUT_HW) / outW;
+  const image = <usize>load<i32>(pp, W_IN_IMAGE);
   // pixels whose whole window lies inside the input; along a row of them the tap pointers move by
   // stride_w x depth, so they are updated instead of recomputed
-  const sW = load<i32>(pp, P_STRIDE_W);
-  const rowsIn = interiorRange(load<i32>(pp, P_IN_H), load<i32>(pp, P_K_H), load<i32>(pp, P_STRIDE_H), load<i32>(pp, P_DIL_H), load<i32>(pp, P_PAD_H));
-  const colsIn = interiorRange(load<i32>(pp, P_IN_W), load<i32>(pp, P_K_W), sW, load<i32>(pp, P_DIL_W), load<i32>(pp, P_PAD_W));
+  const sW = load<i32>(pp, W_STRIDE_W);
+  const rowsIn = interiorRange(load<i32>(pp, W_IN_H), load<i32>(pp, W_KH), load<i32>(pp, W_STRIDE_H), load<i32>(pp, W_DIL_H), load<i32>(pp, W_PAD_H));
+  const colsIn = interiorRange(load<i32>(pp, W_IN_W), load<i32>(pp, W_KW), sW, load<i32>(pp, W_DIL_W), load<i32>(pp, W_PAD_W));
   const ohLo = <i32>(rowsIn >> 32), ohHi = <i32>rowsIn;
   const owLo = <i32>(colsIn >> 32), owHi = <i32>colsIn;
-  const stepW = <u32>(sW * load<i32>(pp, P_IN_C));
+  const stepW = <u32>(sW * load<i32>(pp, W_IN_C));
   const slots = pairs << 1;
   // second pointer table (two pixels per step when the depth multiplier is 1)
   const ptrs2 = ptrs + <usize>(slots << 2);
@@ -119,8 +120,8 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
   let rq = packed;
   for (let g = 0; g < groups; g++) {
     const c = <usize>(g << 3);
-    let a0 = v128.load(rq);
-    let a1 = v128.load(rq, RQ_BYTES);
+    let a0 = v128.load(rq, RQ_BIAS);
+    let a1 = v128.load(rq, RQ_BYTES + RQ_BIAS);
     let b0 = a0, b1 = a1;
     let w = rq + 2 * RQ_BYTES;
     for (let t = 0; t < pairs; t++) {
@@ -149,8 +150,8 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
   let rq = packed;
   for (let g = 0; g < groups; g++) {
     const c = <usize>(g << 3);
-    let acc0 = v128.load(rq);
-    let acc1 = v128.load(rq, RQ_BYTES);
+    let acc0 = v128.load(rq, RQ_BIAS);
+    let acc1 = v128.load(rq, RQ_BYTES + RQ_BIAS);
     let w = rq + 2 * RQ_BYTES;
     if (dmTable == 0) {
       for (let t = 0; t < pairs; t++) {

@@ -17,12 +17,10 @@
 // has |z| < 2^(r+9), z * 2^(22-r) fits in int32, and floor(z / 2^r) = (z * 2^(22-r)) >> 22 exactly: one
 // i32x4.mul and one shift instead of a second 64-bit rounded high word.
 
-/** Bytes of one requantization block: seven i32x4 vectors for four output channels. */
-export const RQ_BYTES: i32 = 112;
-// Block layout (byte offsets), written by writeRequantBlock (src/kernels/kernel-common.ts):
-//   0 bias (int32 bias - input zero point * sum of weights), 16 M, 32 2^left, 48 2^(31-r) (0 when r = 0),
-//   64 2^(r-1) (0 when r = 0), 80 2^(22-r) (0 unless 1 <= r <= 22), 96 all-ones where r = 0.
-//   Layers packed for requantLanesRight hold yHi at 32 and yLo at 48 instead.
+// The requantization block (RQ in scripts/abi.mjs: bias, M, 2^left or yHi, 2^(31-r) or yLo, 2^(r-1),
+// 2^(22-r), the r = 0 mask; seven i32x4 for four output channels) is written by writeRequantBlock
+// (src/kernels/kernel-common.ts).
+import { RQ_HALF, RQ_LEFT, RQ_M, RQ_MULT22, RQ_RIGHT, RQ_R_ZERO, RQ_Y_HI, RQ_Y_LO } from '../generated/abi';
 
 @inline function hiWords(lo: v128, hi: v128): v128 {
   return v128.shuffle<i32>(lo, hi, 1, 3, 5, 7);
@@ -49,9 +47,9 @@ export const RQ_BYTES: i32 = 112;
 
 /** MultiplyByQuantizedMultiplier of `acc` with the per-lane parameters of the block at `rq`. */
 @inline export function requantLanes(acc: v128, rq: usize): v128 {
-  const y = roundedHigh(i32x4.mul(acc, v128.load(rq, 32)), v128.load(rq, 16));
+  const y = roundedHigh(i32x4.mul(acc, v128.load(rq, RQ_LEFT)), v128.load(rq, RQ_M));
   // lanes with r = 0 keep y
-  return v128.bitselect(y, rdbpotLanes(y, v128.load(rq, 48)), v128.load(rq, 96));
+  return v128.bitselect(y, rdbpotLanes(y, v128.load(rq, RQ_RIGHT)), v128.load(rq, RQ_R_ZERO));
 }
 
 /**
@@ -60,7 +58,7 @@ export const RQ_BYTES: i32 = 112;
  * output zero point.
  */
 @inline export function requantLanesRight(acc: v128, rq: usize): v128 {
-  return requantRightWith(acc, v128.load(rq, 16), v128.load(rq, 32), v128.load(rq, 48), v128.load(rq, 64), v128.load(rq, 80));
+  return requantRightWith(acc, v128.load(rq, RQ_M), v128.load(rq, RQ_Y_HI), v128.load(rq, RQ_Y_LO), v128.load(rq, RQ_HALF), v128.load(rq, RQ_MULT22));
 }
 
 /** requantLanesRight with the block's vectors (M, yHi, yLo, 2^(r-1), 2^(22-r)) already loaded. */

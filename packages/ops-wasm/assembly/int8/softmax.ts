@@ -5,12 +5,9 @@
 // same fixed-point functions (src/kernels/softmax.ts); the reciprocal (gemmlowp one_over_one_plus_x,
 // Newton-Raphson) runs here once per row.
 import { rdbpotScalar } from './requant';
+import { S_BITS, S_DEPTH, S_OUTER, S_TABLE } from '../generated/abi';
 
-// Parameter block (int32 words): outer, depth, output bits (8 or 16), table offset.
-const S_OUTER = 0;
-const S_DEPTH = 4;
-const S_BITS = 8;
-const S_TABLE = 12;
+// Parameter block S (scripts/abi.mjs): outer, depth, output bits (8 or 16), table offset.
 
 const INT32_MIN: i32 = -2147483648;
 const INT32_MAX: i32 = 2147483647;

@@ -16,6 +16,7 @@ import {
   type TfLiteContext,
   ActivationFunctionType,
 } from '@micrort/core';
+import { A, A_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { broadcastPlan, type BroadcastPlan } from './float/binary-common.js';
 import { kernelsFor } from '../wasm-arena.js';
@@ -24,24 +25,8 @@ import { constantInputCopies, expectQuantized, inputOffset, quantizedActivationR
 
 const OP = 'ADD';
 const NO_COPIES = new Int32Array(2).fill(-1);
-/** Parameter block (assembly/int8/add.ts), 24 words; TFLM's OpDataAdd is 60 bytes, this block 96. */
-const ADD_PARAMS_BYTES = 96;
-
-enum A {
-  Count = 0,
-  Off1,
-  Off2,
-  Left,
-  M1,
-  R1,
-  M2,
-  R2,
-  Mo,
-  Ro,
-  ZpOut,
-  ActMin,
-  ActMax,
-}
+/** Parameter block A (scripts/abi.mjs); TFLM's OpDataAdd is 60 bytes. */
+const ADD_PARAMS_BYTES = A_BYTES;
 
 interface AddData {
   k: KernelExports | null;
@@ -99,7 +84,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[A.ZpOut] = out.params.zeroPoint;
   p[A.ActMin] = lo;
   p[A.ActMax] = hi;
-  writePlan(p, A.ActMax + 1, plan);
+  writePlan(p, plan, A.N, A.S1, A.S2, A.Inner, A.Mode);
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0, 1]);
 }
@@ -111,15 +96,18 @@ function invoke(context: TfLiteContext, node: Node): void {
   data.k!.qs8_add(data.params, a, b, context.getEvalTensor(node.outputs[0]!).data.byteOffset);
 }
 
-/** The broadcast plan's words (int8: strides in elements = bytes) from word `at`: n[3], strides 1 and 2, inner, mode. */
-export function writePlan(p: Int32Array, at: number, plan: BroadcastPlan): void {
+/**
+ * The broadcast plan's words (int8: strides in elements = bytes) at the block's word indices: the outer
+ * counts `n`, the inputs' strides `s1` and `s2` (three words each), the inner run and its mode.
+ */
+export function writePlan(p: Int32Array, plan: BroadcastPlan, n: number, s1: number, s2: number, inner: number, mode: number): void {
   for (let k = 0; k < 3; k++) {
-    p[at + k] = plan.n[k]!;
-    p[at + 3 + k] = plan.a[k]! / 4; // broadcastPlan counts float32 bytes
-    p[at + 6 + k] = plan.b[k]! / 4;
+    p[n + k] = plan.n[k]!;
+    p[s1 + k] = plan.a[k]! / 4; // broadcastPlan counts float32 bytes
+    p[s2 + k] = plan.b[k]! / 4;
   }
-  p[at + 9] = plan.inner;
-  p[at + 10] = plan.mode;
+  p[inner] = plan.inner;
+  p[mode] = plan.mode;
 }
 
 /** The ADD registration. */

@@ -15,11 +15,12 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
+import { RQ, RQ_BYTES, W, W_BYTES } from '../generated/abi.js';
 
-/** Bytes of one requantization block (assembly/int8/requant.ts): seven i32x4 for four channels. */
-export const RQ_BYTES = 112;
+/** Bytes of one requantization block (RQ in scripts/abi.mjs, read by assembly/int8/requant.ts): seven i32x4 for four channels. */
+export { RQ_BYTES };
 /** Words of one requantization block. */
-export const RQ_WORDS = RQ_BYTES / 4;
+export const RQ_WORDS = RQ.Words;
 
 /** C integer division (truncates toward zero). */
 function cdiv(a: number, b: number): number {
@@ -231,76 +232,33 @@ export function writeRequantBlock(
   for (let j = 0; j < 4; j++) {
     const c = c0 + j;
     if (c >= count) {
-      for (let k = 0; k < 7; k++) dst[at + 4 * k + j] = 0;
+      for (let k = 0; k < RQ.Words; k += 4) dst[at + k + j] = 0;
       continue;
     }
     const s = shift[c]!;
     const left = s > 0 ? s : 0;
     const r = s > 0 ? 0 : -s;
-    dst[at + j] = bias[c]!;
-    dst[at + 4 + j] = multiplier[c]!;
+    dst[at + RQ.Bias + j] = bias[c]!;
+    dst[at + RQ.M + j] = multiplier[c]!;
     if (fast) {
       const [yLo, yHi] = clampBounds(r, fast);
-      dst[at + 8 + j] = yHi;
-      dst[at + 12 + j] = yLo;
+      dst[at + RQ.YHi + j] = yHi;
+      dst[at + RQ.YLo + j] = yLo;
     } else {
-      dst[at + 8 + j] = 1 << left;
-      dst[at + 12 + j] = r === 0 ? 0 : 2 ** (31 - r);
+      dst[at + RQ.Left + j] = 1 << left;
+      dst[at + RQ.Right + j] = r === 0 ? 0 : 2 ** (31 - r);
     }
-    dst[at + 16 + j] = r === 0 ? 0 : 2 ** (r - 1);
-    dst[at + 20 + j] = r >= 1 && r <= RIGHT_ONLY_MAX_SHIFT ? 2 ** (RIGHT_ONLY_MAX_SHIFT - r) : 0;
-    dst[at + 24 + j] = r === 0 ? -1 : 0;
+    dst[at + RQ.Half + j] = r === 0 ? 0 : 2 ** (r - 1);
+    dst[at + RQ.Mult22 + j] = r >= 1 && r <= RIGHT_ONLY_MAX_SHIFT ? 2 ** (RIGHT_ONLY_MAX_SHIFT - r) : 0;
+    dst[at + RQ.RZero + j] = r === 0 ? -1 : 0;
   }
 }
 
-/** The words of the parameter block shared by the windowed kernels (assembly/int8/window.ts). */
-export enum W {
-  Total = 0,
-  OutHW,
-  OutW,
-  InH,
-  InW,
-  InC,
-  InImage,
-  OutC,
-  KH,
-  KW,
-  StrideH,
-  StrideW,
-  DilH,
-  DilW,
-  PadH,
-  PadW,
-  Kb8,
-  Packed,
-  Zero,
-  Ptrs,
-  ActMin,
-  ActMax,
-  ZpOut,
-  /** CONV_2D: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8). */
-  Gather,
-  /** CONV_2D gather: the row buffers. */
-  Rows,
-  /** 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED). */
-  Direct,
-  /**
-   * DEPTHWISE_CONV_2D, and CONV_2D / FULLY_CONNECTED (qs8_conv) with int8 outputs: 1 when every channel
-   * has left shift 0 and a right shift of 1 to 22 and the weights were packed with `rightOnlyRange`'s
-   * range (requantization blocks in requantLanesRight's layout).
-   */
-  RightOnly,
-  /** One-pixel GEMM (LSTM gates): int16 outputs. */
-  Out16,
-  /** CONV_2D tile: the scratch buffer of four sign-extended rows (set at each invoke: planned memory). */
-  Ext,
-  /** DEPTHWISE_CONV_2D with depth multiplier > 1: the per-group swizzle table (0 otherwise). */
-  DmTable,
-  Count,
-}
+/** The words of the parameter block shared by the windowed kernels (W in scripts/abi.mjs, read by assembly/int8/window.ts). */
+export { W };
 
 /** Bytes of the windowed kernels' parameter block. */
-export const WINDOW_PARAMS_BYTES = W.Count * 4;
+export const WINDOW_PARAMS_BYTES = W_BYTES;
 
 /**
  * The geometry and output words of a windowed kernel's parameter block. FULLY_CONNECTED and the LSTM
@@ -333,7 +291,7 @@ export interface WindowShape {
  * W.PadW, W.ActMin, W.ActMax, W.ZpOut); the caller adds the words of its kernel (packing, buffers, flags).
  */
 export function writeWindowParams(p: Int32Array, s: WindowShape): void {
-  p.fill(0, 0, W.Count);
+  p.fill(0, 0, W.Words);
   p[W.Total] = s.batches * s.outH * s.outW;
   p[W.OutHW] = s.outH * s.outW;
   p[W.OutW] = s.outW;

@@ -16,6 +16,7 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { M, M_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { broadcastPlan } from './float/binary-common.js';
 import { writePlan } from './add.js';
@@ -25,8 +26,8 @@ import { constantInputCopies, expectQuantized, inputOffset, quantizedActivationR
 
 const OP = 'MUL';
 const NO_COPIES = new Int32Array(2).fill(-1);
-/** Parameter block (assembly/int8/mul.ts), 20 words; TFLM's OpDataMul is 40 bytes, this block 80. */
-const MUL_PARAMS_BYTES = 80;
+/** Parameter block M (scripts/abi.mjs); TFLM's OpDataMul is 40 bytes. */
+const MUL_PARAMS_BYTES = M_BYTES;
 
 interface MulData {
   k: KernelExports | null;
@@ -61,18 +62,17 @@ function prepare(context: TfLiteContext, node: Node): void {
   const m = checkedQuantizeMultiplier(OP, node, (a.params.scale * b.params.scale) / out.params.scale, 'output multiplier');
   const region = context.allocatePersistentBuffer(MUL_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
-  region.i32.set([
-    out.elementCount,
-    -a.params.zeroPoint,
-    -b.params.zeroPoint,
-    m.multiplier,
-    m.shift > 0 ? m.shift : 0,
-    m.shift > 0 ? 0 : -m.shift,
-    out.params.zeroPoint,
-    lo,
-    hi,
-  ]);
-  writePlan(region.i32, 9, plan);
+  const p = region.i32;
+  p[M.Count] = out.elementCount;
+  p[M.Off1] = -a.params.zeroPoint;
+  p[M.Off2] = -b.params.zeroPoint;
+  p[M.Mult] = m.multiplier;
+  p[M.Left] = m.shift > 0 ? m.shift : 0;
+  p[M.Right] = m.shift > 0 ? 0 : -m.shift;
+  p[M.ZpOut] = out.params.zeroPoint;
+  p[M.ActMin] = lo;
+  p[M.ActMax] = hi;
+  writePlan(p, plan, M.N, M.S1, M.S2, M.Inner, M.Mode);
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0, 1]);
 }

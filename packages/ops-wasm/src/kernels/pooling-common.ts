@@ -3,12 +3,13 @@
  * padding, the activation range, and the parameter block of assembly/int8/pool.ts.
  */
 import { KernelError, Padding, TensorType, tensorTypeName, type Node, type Pool2DOptions, type TfLiteContext } from '@micrort/core';
+import { Q, Q_BYTES } from '../generated/abi.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { computeOutSize, computePadding, constantInputCopies, quantizedActivationRange } from './kernel-common.js';
 
-/** The parameter block: 14 int32 (TFLM's OpDataPooling is 32 bytes; this block is 64). */
-export const POOL_PARAMS_BYTES = 64;
+/** The parameter block Q (scripts/abi.mjs); TFLM's OpDataPooling is 32 bytes. */
+export const POOL_PARAMS_BYTES = Q_BYTES;
 
 /** Op data of a pooling node. */
 export interface PoolData {
@@ -72,7 +73,21 @@ export function preparePool(op: string, context: TfLiteContext, node: Node): voi
   const [actMin, actMax] = quantizedActivationRange(op, node, params.fusedActivationFunction, output);
   const region = context.allocatePersistentBuffer(POOL_PARAMS_BYTES);
   data.k = kernelsFor(op, node, region);
-  region.i32.set([batches!, inH!, inW!, depth!, outH, outW, fH, fW, sH, sW, padH, padW, actMin, actMax]);
+  const p = region.i32;
+  p[Q.Batches] = batches!;
+  p[Q.InH] = inH!;
+  p[Q.InW] = inW!;
+  p[Q.C] = depth!;
+  p[Q.OutH] = outH;
+  p[Q.OutW] = outW;
+  p[Q.FH] = fH;
+  p[Q.FW] = fW;
+  p[Q.SH] = sH;
+  p[Q.SW] = sW;
+  p[Q.PadH] = padH;
+  p[Q.PadW] = padW;
+  p[Q.ActMin] = actMin;
+  p[Q.ActMax] = actMax;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

@@ -23,6 +23,7 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
+import { S, S_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
@@ -108,9 +109,13 @@ function prepare(context: TfLiteContext, node: Node): void {
       t[i + 1] = -1;
     }
   }
-  const region = context.allocatePersistentBuffer(16);
+  const region = context.allocatePersistentBuffer(S_BYTES);
   data.k = kernelsFor(OP, node, region);
-  region.i32.set([depth === 0 ? 0 : count / depth, depth, bits, table.offset]);
+  const p = region.i32;
+  p[S.Outer] = depth === 0 ? 0 : count / depth;
+  p[S.Depth] = depth;
+  p[S.Bits] = bits;
+  p[S.Table] = table.offset;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

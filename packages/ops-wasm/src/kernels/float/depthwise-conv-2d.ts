@@ -17,6 +17,7 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { D, D_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, expectPositive, inputOffset, windowGeometry } from '../kernel-common.js';
 import {
@@ -32,31 +33,8 @@ import { DW_CT, depthwisePackedFloats, packDepthwiseF32 } from './weight-pack-f3
 
 const OP = 'DEPTHWISE_CONV_2D';
 
-/** Words of f32_dwconv's parameter block (keep in step with assembly/float/depthwise-conv.ts). */
-enum D {
-  Batches = 0,
-  OutH,
-  OutW,
-  InH,
-  InW,
-  C,
-  KH,
-  KW,
-  StrideH,
-  StrideW,
-  DilH,
-  DilW,
-  PadH,
-  PadW,
-  Packed,
-  Zero,
-  Ptrs,
-  ActMin,
-  ActMax,
-  Count,
-}
-/** Bytes of the parameter block (19 words, rounded to 16). */
-const DW_PARAMS_BYTES = 80;
+/** Bytes of f32_dwconv's parameter block (D in scripts/abi.mjs). */
+const DW_PARAMS_BYTES = D_BYTES;
 
 interface DwData {
   k: FloatKernelExports | null;
@@ -149,7 +127,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const ptrs = context.allocatePersistentBuffer(2 * taps * 4);
 
   const p = region.i32;
-  p.fill(0, 0, D.Count);
+  p.fill(0, 0, D.Words);
   p[D.Batches] = batches!;
   p[D.OutH] = g.outH;
   p[D.OutW] = g.outW;

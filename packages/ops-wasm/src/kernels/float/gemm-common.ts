@@ -4,39 +4,16 @@
  * at prepare before calling the kernel.
  */
 import type { ArenaRegion, Node, Tensor, TfLiteContext } from '@micrort/core';
+import { G, G_BYTES } from '../../generated/abi.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
 import { floatKernelsFor, hasFixedData, type FloatKernelExports } from './float-common.js';
 import { gemmPackedFloats, packGemmF32 } from './weight-pack-f32.js';
 
-/** Words of f32_conv's parameter block (keep in step with assembly/float/gemm.ts). */
-export enum G {
-  Total = 0,
-  OutHW,
-  OutW,
-  InH,
-  InW,
-  InC,
-  InImageBytes,
-  OutC,
-  KH,
-  KW,
-  StrideH,
-  StrideW,
-  DilH,
-  DilW,
-  PadH,
-  PadW,
-  K,
-  Packed,
-  Rows,
-  ActMin,
-  ActMax,
-  RowBytes,
-  Count,
-}
+/** Words of f32_conv's parameter block (G in scripts/abi.mjs). */
+export { G };
 
-/** Bytes of the parameter block (22 words, rounded to 16). */
-export const GEMM_PARAMS_BYTES = 96;
+/** Bytes of the parameter block. */
+export const GEMM_PARAMS_BYTES = G_BYTES;
 
 /** Op data of a float GEMM node. */
 export interface GemmData {
@@ -81,7 +58,7 @@ export function prepareGemm(
   data.dynamic = !hasFixedData(filter) || (bias !== null && !hasFixedData(bias));
   if (!data.dynamic) packGemmF32(data.packed, filter.data as Float32Array, bias ? (bias.data as Float32Array) : null, outC, K);
   const p = region.i32;
-  p.fill(0, 0, G.Count);
+  p.fill(0, 0, G.Words);
   p[G.OutC] = outC;
   p[G.K] = K;
   p[G.Packed] = packed.offset;

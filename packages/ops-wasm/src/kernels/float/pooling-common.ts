@@ -3,6 +3,7 @@
  * padding, the fused activation's range and the parameter block of assembly/float/pool.ts.
  */
 import { KernelError, Padding, type Node, type Pool2DOptions, type Registration, type TfLiteContext } from '@micrort/core';
+import { FP, FP_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
 import { computeOutSize, computePadding, constantInputCopies, inputOffset } from '../kernel-common.js';
 import {
@@ -14,8 +15,8 @@ import {
   type FloatKernelExports,
 } from './float-common.js';
 
-/** Bytes of the parameter block: 14 words (TFLM's OpDataPooling is 32 bytes). */
-const POOL_PARAMS_BYTES = 64;
+/** Parameter block FP (scripts/abi.mjs). */
+const POOL_PARAMS_BYTES = FP_BYTES;
 
 /** Op data of a float pooling node. */
 export interface PoolData {
@@ -78,9 +79,21 @@ export function poolRegistration(op: string, code: number, kernel: 'f32_maxpool'
       const region = context.allocatePersistentBuffer(POOL_PARAMS_BYTES);
       data.k = floatKernelsFor(op, node, region);
       data.input = constantInputCopies(context, node, [0])[0]!;
-      region.i32.set([batches!, inH!, inW!, depth!, outH, outW, fH, fW, sH, sW, padH, padW]);
-      region.f32[12] = lo;
-      region.f32[13] = hi;
+      const p = region.i32;
+      p[FP.Batches] = batches!;
+      p[FP.InH] = inH!;
+      p[FP.InW] = inW!;
+      p[FP.C] = depth!;
+      p[FP.OutH] = outH;
+      p[FP.OutW] = outW;
+      p[FP.FH] = fH;
+      p[FP.FW] = fW;
+      p[FP.SH] = sH;
+      p[FP.SW] = sW;
+      p[FP.PadH] = padH;
+      p[FP.PadW] = padW;
+      region.f32[FP.ActMin] = lo;
+      region.f32[FP.ActMax] = hi;
       data.params = region.offset;
     },
     invoke(context, node) {
