@@ -37,38 +37,42 @@ export const BLOCKS = [
       ['PadH', 'i32', 'leading padding along the height'],
       ['PadW', 'i32', 'leading padding along the width'],
       ['Kb8', 'i32', 'qs8_conv: 8-value slices per tap (of the compact row when gathered); qs8_dwconv: 8-channel groups'],
-      ['Packed', 'u32', 'the packed weights and requantization blocks'],
-      ['Zero', 'u32', 'a row of input zero points (taps in the padding read it)'],
-      ['Ptrs', 'u32', 'room for tap pointers (qs8_conv: of four pixels; qs8_dwconv: two tables of the taps rounded up to even)'],
+      ['Packed', 'u32', 'the packed weights: per group of output channels, the folded biases then the int8 weights'],
+      ['Mult', 'u32', "TFLM's per-channel output multipliers (int32, one per output channel)"],
+      ['Shift', 'u32', "TFLM's per-channel output shifts (int32)"],
+      ['ExpandRq', 'i32', '1: the kernel expands Mult and Shift into requantization blocks at the start of the scratch buffer'],
+      ['Rq', 'u32', 'the requantization blocks (RQ), one per four output channels; set by the kernel when ExpandRq'],
+      ['RqStride', 'i32', 'bytes from one requantization block to the next: RQ_BYTES, or 0 when every channel shares one'],
+      ['ZpIn', 'i32', 'input zero point (the zero row holds it)'],
+      ['ZeroBytes', 'i32', 'bytes of the zero row'],
+      ['Zero', 'u32', 'the zero row: input zero points that taps in the padding read (set by the kernel, in the scratch buffer)'],
       ['ActMin', 'i32', 'lower bound of the fused activation'],
       ['ActMax', 'i32', 'upper bound of the fused activation'],
       ['ZpOut', 'i32', 'output zero point'],
       ['Gather', 'i32', 'qs8_conv: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8)'],
-      ['Rows', 'u32', 'qs8_conv gather: four rows of ceil(K / 8) * 8 + 16 bytes'],
       ['Direct', 'i32', "1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED)"],
-      [
-        'RightOnly',
-        'i32',
-        '1 when every channel has left shift 0 and a right shift of 1 to 22 and the weights were packed for requantLanesRight',
-      ],
+      ['RightOnly', 'i32', '1 when every channel has left shift 0 and a right shift of 1 to 22 (int8 outputs): requantLanesRight'],
       ['Out16', 'i32', 'one-pixel GEMM (the LSTM gates): int16 outputs clamped to [act_min, act_max]'],
-      ['Ext', 'u32', 'qs8_conv tile: scratch for four sign-extended rows, each slice stored twice (set at invoke: planned memory)'],
       ['DmTable', 'u32', 'qs8_dwconv with depth multiplier > 1: per group, an i16 swizzle mask and the first input channel (32 bytes)'],
+      ['Scratch', 'u32', "the node's scratch buffer (planned memory; set at each invoke), 0 when it has none"],
+      ['ScrZero', 'i32', 'offset of the zero row in the scratch buffer (the requantization blocks come first)'],
+      ['ScrThread', 'i32', "offset of thread 0's area in the scratch buffer: tap pointers, then gathered rows, then sign-extended rows"],
+      ['ScrThreadBytes', 'i32', "bytes of one thread's area"],
+      ['ThreadRows', 'i32', "offset of the gathered rows in a thread's area (qs8_conv with Gather)"],
+      ['ThreadExt', 'i32', "offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice)"],
     ],
   },
   {
     name: 'RQ',
-    doc: 'One requantization block (assembly/int8/requant.ts): seven i32x4 vectors, lane j for output channel 4g + j.',
+    doc: 'One requantization block (assembly/int8/requant.ts): four i32x4 vectors, lane j for output channel 4k + j.',
     fields: [
-      ['Bias', 'i32x4', 'int32 bias - input zero point * sum of the weights'],
       ['M', 'i32x4', 'quantized multiplier'],
       ['Left', 'i32x4', '2^left (general path)'],
       ['YHi=Left', 'i32x4', 'requantLanesRight: the largest SRDHM result to keep'],
       ['Right', 'i32x4', '2^(31 - r), 0 when r = 0 (general path)'],
       ['YLo=Right', 'i32x4', 'requantLanesRight: the smallest SRDHM result to keep'],
-      ['Half', 'i32x4', '2^(r - 1), 0 when r = 0'],
-      ['Mult22', 'i32x4', '2^(22 - r), 0 unless 1 <= r <= 22'],
-      ['RZero', 'i32x4', 'all ones where r = 0'],
+      ['RZero', 'i32x4', 'all ones where r = 0 (general path)'],
+      ['Mult22=RZero', 'i32x4', 'requantLanesRight: 2^(22 - r)'],
     ],
   },
   {
@@ -320,6 +324,12 @@ export const BLOCKS = [
   },
 ];
 
+/**
+ * Constants both sides use: [name, value, doc].
+ * @type {[string, number, string][]}
+ */
+export const CONSTANTS = [['GEMM_TILE_PIXELS', 4, 'output pixels of one qs8_conv register tile (rows of its scratch buffers)']];
+
 const WORDS = { i32: 1, u32: 1, f32: 1, i32x4: 4 };
 
 /** `OutHW` → `OUT_HW`, `StrideH` → `STRIDE_H`, `YHi` → `Y_HI`, `Kb8` → `KB8`. */
@@ -381,6 +391,7 @@ export function generateTs(blocks = BLOCKS) {
   const lines = [...HEADER('the TypeScript side'), ''];
   lines.push('/** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */');
   lines.push(`export const ABI_HASH = ${abiHash(blocks)};`);
+  for (const [name, value, doc] of CONSTANTS) lines.push('', `/** ${doc} */`, `export const ${name} = ${value};`);
   for (const b of blocks) {
     const { fields, words } = layout(b);
     lines.push('', `/** ${b.doc} Word indices. */`, `export enum ${b.name} {`);
@@ -404,6 +415,7 @@ export function generateAs(blocks = BLOCKS) {
   const lines = [...HEADER('the AssemblyScript side'), ''];
   lines.push('/** Hash of the ABI (src/generated/abi.ts has the same). */');
   lines.push(`export const ABI_HASH: i32 = ${abiHash(blocks)};`);
+  for (const [name, value, doc] of CONSTANTS) lines.push(`export const ${name}: i32 = ${value}; // ${doc}`);
   for (const b of blocks) {
     const { fields } = layout(b);
     lines.push('', `// ${b.doc} Byte offsets:`);

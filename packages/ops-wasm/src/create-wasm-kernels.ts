@@ -27,6 +27,7 @@ import { createDequantize } from './kernels/dequantize.js';
 import { createAveragePool2D } from './kernels/average-pool-2d.js';
 import { createMaxPool2D } from './kernels/max-pool-2d.js';
 import { createFloatKernels } from './kernels/float/index.js';
+import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from './options.js';
 import { WasmArenaBacking } from './wasm-arena.js';
 import { compileKernels, compileKernelsSync, detectFeatures, requireFeatures, type WasmFeatures } from './wasm-module.js';
 
@@ -45,11 +46,12 @@ export interface WasmKernels {
 }
 
 /** The registrations of ops-wasm (they find their instance through the arena at prepare). */
-export function createWasmKernels(): Registration[] {
+export function createWasmKernels(options: Partial<KernelOptions> = {}): Registration[] {
+  const o: KernelOptions = { ...DEFAULT_KERNEL_OPTIONS, ...options };
   return [
-    createConv2D(),
+    createConv2D(o),
     createDepthwiseConv2D(),
-    createFullyConnected(),
+    createFullyConnected(o),
     createAdd(),
     createMul(),
     createPad(),
@@ -62,16 +64,16 @@ export function createWasmKernels(): Registration[] {
     createQuantize(),
     createDequantize(),
     createUnidirectionalSequenceLstm(),
-    ...createFloatKernels(),
+    ...createFloatKernels(o),
   ] as Registration[];
 }
 
-function make(module: WebAssembly.Module, features: WasmFeatures): WasmKernels {
-  return { kernels: createWasmKernels(), arenaBacking: new WasmArenaBacking(module), features, module };
+function make(module: WebAssembly.Module, features: WasmFeatures, options: LoadOptions): WasmKernels {
+  return { kernels: createWasmKernels(options), arenaBacking: new WasmArenaBacking(module), features, module };
 }
 
-/** Options of the loaders. */
-export interface LoadOptions {
+/** Options of the loaders: the kernels' options (see KernelOptions) and the feature probe. */
+export interface LoadOptions extends Partial<KernelOptions> {
   /** Feature probe (default `WebAssembly.validate`); tests pass one that refuses SIMD128. */
   validate?: (bytes: Uint8Array<ArrayBuffer>) => boolean;
 }
@@ -83,12 +85,12 @@ export interface LoadOptions {
 export async function loadWasmKernels(options: LoadOptions = {}): Promise<WasmKernels> {
   const features = options.validate ? detectFeatures(options.validate) : detectFeatures();
   requireFeatures(features);
-  return make(await compileKernels(), features);
+  return make(await compileKernels(), features, options);
 }
 
 /** Compiles the module synchronously (Node, workers); throws WasmUnsupportedError like loadWasmKernels. */
 export function loadWasmKernelsSync(options: LoadOptions = {}): WasmKernels {
   const features = options.validate ? detectFeatures(options.validate) : detectFeatures();
   requireFeatures(features);
-  return make(compileKernelsSync(), features);
+  return make(compileKernelsSync(), features, options);
 }

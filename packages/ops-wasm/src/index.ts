@@ -7,6 +7,7 @@
 export { PROVIDER } from './provider.js';
 export { loadWasmKernels, loadWasmKernelsSync, createWasmKernels, type WasmKernels, type LoadOptions } from './create-wasm-kernels.js';
 export { WasmArenaBacking, isWasmArena } from './wasm-arena.js';
+export { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from './options.js';
 export {
   WasmUnsupportedError,
   checkModuleLayout,

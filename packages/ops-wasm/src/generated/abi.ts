@@ -2,7 +2,10 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -1105593623;
+export const ABI_HASH = -1855153685;
+
+/** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
+export const GEMM_TILE_PIXELS = 4;
 
 /** The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Word indices. */
 export enum W {
@@ -40,63 +43,79 @@ export enum W {
   PadW = 15,
   /** qs8_conv: 8-value slices per tap (of the compact row when gathered); qs8_dwconv: 8-channel groups (i32) */
   Kb8 = 16,
-  /** the packed weights and requantization blocks (u32 arena offset) */
+  /** the packed weights: per group of output channels, the folded biases then the int8 weights (u32 arena offset) */
   Packed = 17,
-  /** a row of input zero points (taps in the padding read it) (u32 arena offset) */
-  Zero = 18,
-  /** room for tap pointers (qs8_conv: of four pixels; qs8_dwconv: two tables of the taps rounded up to even) (u32 arena offset) */
-  Ptrs = 19,
+  /** TFLM's per-channel output multipliers (int32, one per output channel) (u32 arena offset) */
+  Mult = 18,
+  /** TFLM's per-channel output shifts (int32) (u32 arena offset) */
+  Shift = 19,
+  /** 1: the kernel expands Mult and Shift into requantization blocks at the start of the scratch buffer (i32) */
+  ExpandRq = 20,
+  /** the requantization blocks (RQ), one per four output channels; set by the kernel when ExpandRq (u32 arena offset) */
+  Rq = 21,
+  /** bytes from one requantization block to the next: RQ_BYTES, or 0 when every channel shares one (i32) */
+  RqStride = 22,
+  /** input zero point (the zero row holds it) (i32) */
+  ZpIn = 23,
+  /** bytes of the zero row (i32) */
+  ZeroBytes = 24,
+  /** the zero row: input zero points that taps in the padding read (set by the kernel, in the scratch buffer) (u32 arena offset) */
+  Zero = 25,
   /** lower bound of the fused activation (i32) */
-  ActMin = 20,
+  ActMin = 26,
   /** upper bound of the fused activation (i32) */
-  ActMax = 21,
+  ActMax = 27,
   /** output zero point (i32) */
-  ZpOut = 22,
+  ZpOut = 28,
   /** qs8_conv: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8) (i32) */
-  Gather = 23,
-  /** qs8_conv gather: four rows of ceil(K / 8) * 8 + 16 bytes (u32 arena offset) */
-  Rows = 24,
+  Gather = 29,
   /** 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED) (i32) */
-  Direct = 25,
-  /** 1 when every channel has left shift 0 and a right shift of 1 to 22 and the weights were packed for requantLanesRight (i32) */
-  RightOnly = 26,
+  Direct = 30,
+  /** 1 when every channel has left shift 0 and a right shift of 1 to 22 (int8 outputs): requantLanesRight (i32) */
+  RightOnly = 31,
   /** one-pixel GEMM (the LSTM gates): int16 outputs clamped to [act_min, act_max] (i32) */
-  Out16 = 27,
-  /** qs8_conv tile: scratch for four sign-extended rows, each slice stored twice (set at invoke: planned memory) (u32 arena offset) */
-  Ext = 28,
+  Out16 = 32,
   /** qs8_dwconv with depth multiplier > 1: per group, an i16 swizzle mask and the first input channel (32 bytes) (u32 arena offset) */
-  DmTable = 29,
+  DmTable = 33,
+  /** the node's scratch buffer (planned memory; set at each invoke), 0 when it has none (u32 arena offset) */
+  Scratch = 34,
+  /** offset of the zero row in the scratch buffer (the requantization blocks come first) (i32) */
+  ScrZero = 35,
+  /** offset of thread 0's area in the scratch buffer: tap pointers, then gathered rows, then sign-extended rows (i32) */
+  ScrThread = 36,
+  /** bytes of one thread's area (i32) */
+  ScrThreadBytes = 37,
+  /** offset of the gathered rows in a thread's area (qs8_conv with Gather) (i32) */
+  ThreadRows = 38,
+  /** offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice) (i32) */
+  ThreadExt = 39,
   /** Words of the block. */
-  Words = 30,
+  Words = 40,
 }
 /** Bytes of the W block in the arena (its words rounded up to 16 bytes). */
-export const W_BYTES = 128;
+export const W_BYTES = 160;
 
-/** One requantization block (assembly/int8/requant.ts): seven i32x4 vectors, lane j for output channel 4g + j. Word indices. */
+/** One requantization block (assembly/int8/requant.ts): four i32x4 vectors, lane j for output channel 4k + j. Word indices. */
 export enum RQ {
-  /** int32 bias - input zero point * sum of the weights (i32x4 (four words)) */
-  Bias = 0,
   /** quantized multiplier (i32x4 (four words)) */
-  M = 4,
+  M = 0,
   /** 2^left (general path) (i32x4 (four words)) */
-  Left = 8,
+  Left = 4,
   /** requantLanesRight: the largest SRDHM result to keep (i32x4 (four words); the words of Left) */
-  YHi = 8,
+  YHi = 4,
   /** 2^(31 - r), 0 when r = 0 (general path) (i32x4 (four words)) */
-  Right = 12,
+  Right = 8,
   /** requantLanesRight: the smallest SRDHM result to keep (i32x4 (four words); the words of Right) */
-  YLo = 12,
-  /** 2^(r - 1), 0 when r = 0 (i32x4 (four words)) */
-  Half = 16,
-  /** 2^(22 - r), 0 unless 1 <= r <= 22 (i32x4 (four words)) */
-  Mult22 = 20,
-  /** all ones where r = 0 (i32x4 (four words)) */
-  RZero = 24,
+  YLo = 8,
+  /** all ones where r = 0 (general path) (i32x4 (four words)) */
+  RZero = 12,
+  /** requantLanesRight: 2^(22 - r) (i32x4 (four words); the words of RZero) */
+  Mult22 = 12,
   /** Words of the block. */
-  Words = 28,
+  Words = 16,
 }
 /** Bytes of the RQ block in the arena (its words rounded up to 16 bytes). */
-export const RQ_BYTES = 112;
+export const RQ_BYTES = 64;
 
 /** qs8_add (ADD, int8): TFLM quantized add over a broadcast plan. Word indices. */
 export enum A {

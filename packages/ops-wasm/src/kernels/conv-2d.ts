@@ -17,6 +17,7 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
@@ -37,7 +38,8 @@ import {
   windowGeometry,
   writeWindowParams,
 } from './kernel-common.js';
-import { gemmPackedBytes, packGemm } from './weight-pack.js';
+import { packGemm } from './weight-pack.js';
+import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 
 const OP = 'CONV_2D';
 
@@ -46,12 +48,12 @@ interface ConvData {
   params: number;
   /** Arena copy of a constant input (-1: read the eval tensor). */
   fixed: number;
-  /** The parameter block (its Ext word is set at invoke) and the row scratch buffer's index. */
+  /** The parameter block (its Scratch word is set at invoke) and the scratch buffer's index. */
   p: Int32Array;
-  ext: number;
+  scratch: number;
 }
 
-function supports(context: TfLiteContext, node: Node): true | string {
+function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
   if (node.inputs.length < 2 || node.outputs.length !== 1) return 'arity';
   const input = context.getTensor(node.inputs[0]!);
   const filter = context.getTensor(node.inputs[1]!);
@@ -61,7 +63,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
   if (why) return why;
   if (input.dims.length === 4 && filter.dims.length === 4 && input.dims[3] !== filter.dims[3])
     return `grouped convolution (input depth ${input.dims[3]}, filter depth ${filter.dims[3]})`;
-  return true;
+  return declineSmall(filter.elementCount, output.elementCount, filter.dims[0] ?? 0, options) ?? true;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -115,26 +117,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const kb8 = gather ? (taps * inC! + 7) >> 3 : (inC! + 7) >> 3;
   const packTaps = gather ? 1 : taps;
   const packDepth = gather ? taps * inC! : inC!;
-  const packed = context.allocatePersistentBuffer(gemmPackedBytes(outC!, packTaps, kb8));
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-  packGemm(
-    packed,
-    filter.data as Int8Array,
-    outC!,
-    packTaps,
-    packDepth,
-    kb8,
-    bias ? (bias.data as Int32Array) : null,
-    q.multiplier,
-    q.shift,
-    input.params.zeroPoint,
-    fast,
-  );
-  const zero = context.allocatePersistentBuffer(((inC! + 7) & ~7) + 8);
-  zero.i8.fill(input.params.zeroPoint);
-  const ptrs = context.allocatePersistentBuffer(4 * taps * 4);
-  const rows = gather ? context.allocatePersistentBuffer(4 * (kb8 * 8 + 16)) : null;
-
   const p = paramsRegion.i32;
   writeWindowParams(p, {
     batches: batches!,
@@ -156,12 +139,20 @@ function prepare(context: TfLiteContext, node: Node): void {
     actMax,
     zpOut: output.params.zeroPoint,
   });
+  packGemm(
+    context,
+    p,
+    filter.data as Int8Array,
+    outC!,
+    packTaps,
+    packDepth,
+    kb8,
+    bias ? (bias.data as Int32Array) : null,
+    input.params.zeroPoint,
+  );
   p[W.Kb8] = kb8;
-  p[W.Packed] = packed.offset;
-  p[W.Zero] = zero.offset;
-  p[W.Ptrs] = ptrs.offset;
+  p[W.ZpIn] = input.params.zeroPoint;
   p[W.Gather] = gather ? 1 : 0;
-  p[W.Rows] = rows ? rows.offset : 0;
   p[W.RightOnly] = fast ? 1 : 0;
   p[W.Direct] =
     taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW ? 1 : 0;
@@ -169,25 +160,32 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.p = p;
   // one output pixel over one tap runs qs8_conv's one-pixel path, which reads the input in place
   const onePixel = batches! * g.outH * g.outW === 1 && !gather && taps === 1;
-  data.ext = onePixel ? -1 : context.requestScratchBufferInArena(extScratchBytes(packTaps * kb8));
+  data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
+    channels: outC!,
+    zeroBytes: ((inC! + 7) & ~7) + 8,
+    // one pixel's tap pointers (a gathered row with dilation_w 1 is copied in runs, without them)
+    ptrBytes: gather && opts.dilationWFactor === 1 ? 0 : taps * 4,
+    rowBytes: gather ? kb8 * 8 + 16 : 0,
+    extBytes: onePixel ? 0 : extScratchBytes(packTaps * kb8),
+  });
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as ConvData;
-  if (data.ext >= 0) data.p[W.Ext] = context.getScratchBuffer(data.ext).offset;
+  bindWindowScratch(context, data.p, data.scratch);
   data.k!.qs8_conv(data.params, inputOffset(context, node, 0, data.fixed), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
 }
 
 /** The CONV_2D registration. */
-export function createConv2D(): Registration<ConvData> {
+export function createConv2D(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<ConvData> {
   return {
     builtinCode: BuiltinOperator.CONV_2D,
     version: 8,
     provider: PROVIDER,
     name: 'CONV_2D/wasm-qs8-gemm',
-    supports,
-    init: (): ConvData => ({ k: null, params: 0, fixed: -1, p: new Int32Array(0), ext: -1 }),
+    supports: (context, node) => supports(context, node, options),
+    init: (): ConvData => ({ k: null, params: 0, fixed: -1, p: new Int32Array(0), scratch: -1 }),
     prepare,
     invoke,
   };

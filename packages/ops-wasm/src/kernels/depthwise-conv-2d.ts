@@ -37,7 +37,8 @@ import {
   windowGeometry,
   writeWindowParams,
 } from './kernel-common.js';
-import { depthwisePackedBytes, gemmPackedBytes, packDepthwise, packGemm } from './weight-pack.js';
+import { packDepthwise, packGemm } from './weight-pack.js';
+import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 
 const OP = 'DEPTHWISE_CONV_2D';
 
@@ -50,7 +51,7 @@ interface DepthwiseData {
   fixed: number;
   /** conv: the parameter block (its Ext word is set at invoke) and the row scratch buffer's index. */
   p: Int32Array;
-  ext: number;
+  scratch: number;
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
@@ -144,6 +145,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     zpOut: output.params.zeroPoint,
   });
   data.params = paramsRegion.offset;
+  data.p = p;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
   data.conv = inC === 1 && channels > 1;
   if (data.conv) {
@@ -154,54 +156,30 @@ function prepare(context: TfLiteContext, node: Node): void {
     for (let c = 0; c < channels; c++) for (let k = 0; k < taps; k++) t[c * taps + k] = f[k * channels + c]!;
     const gather = taps > 1;
     const kb8 = (taps + 7) >> 3;
-    const packed = context.allocatePersistentBuffer(gemmPackedBytes(channels, 1, kb8));
     const fastConv = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-    packGemm(
-      packed,
-      t,
-      channels,
-      1,
-      taps,
-      kb8,
-      bias ? (bias.data as Int32Array) : null,
-      q.multiplier,
-      q.shift,
-      input.params.zeroPoint,
-      fastConv,
-    );
-    const zero = context.allocatePersistentBuffer(16);
-    zero.i8.fill(input.params.zeroPoint);
-    const ptrs = context.allocatePersistentBuffer(4 * taps * 4);
-    const rows = gather ? context.allocatePersistentBuffer(4 * (kb8 * 8 + 16)) : null;
+    packGemm(context, p, t, channels, 1, taps, kb8, bias ? (bias.data as Int32Array) : null, input.params.zeroPoint);
     p[W.Kb8] = kb8;
-    p[W.Packed] = packed.offset;
-    p[W.Zero] = zero.offset;
-    p[W.Ptrs] = ptrs.offset;
+    p[W.ZpIn] = input.params.zeroPoint;
     p[W.Gather] = gather ? 1 : 0;
-    p[W.Rows] = rows ? rows.offset : 0;
     p[W.RightOnly] = fastConv ? 1 : 0;
-    data.p = p;
-    data.ext = context.requestScratchBufferInArena(extScratchBytes(kb8));
+    data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
+      channels,
+      zeroBytes: 16,
+      ptrBytes: gather && opts.dilationWFactor === 1 ? 0 : taps * 4,
+      rowBytes: gather ? kb8 * 8 + 16 : 0,
+      extBytes: extScratchBytes(kb8),
+    });
     return;
   }
   const groups = (channels! + 7) >> 3;
-  const packed = context.allocatePersistentBuffer(depthwisePackedBytes(channels!, taps));
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-  packDepthwise(
-    packed,
-    filter.data as Int8Array,
-    channels!,
-    taps,
-    bias ? (bias.data as Int32Array) : null,
-    q.multiplier,
-    q.shift,
-    input.params.zeroPoint,
-    fast,
-  );
-  const zero = context.allocatePersistentBuffer(groups * 8);
-  zero.i8.fill(input.params.zeroPoint);
+  packDepthwise(context, p, filter.data as Int8Array, channels!, taps, bias ? (bias.data as Int32Array) : null, input.params.zeroPoint);
   // two tables of tap pointers (qs8_dwconv runs two neighbouring pixels per step), the odd tap count rounded up
-  const ptrs = context.allocatePersistentBuffer(2 * (taps + 1) * 4);
+  data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
+    channels: channels!,
+    zeroBytes: groups * 8 + 8,
+    ptrBytes: 2 * (taps + 1) * 4,
+  });
 
   if (opts.depthMultiplier > 1) {
     // per group of eight output channels: the i16 swizzle that puts input channel (c + j) / m in lane j,
@@ -220,20 +198,17 @@ function prepare(context: TfLiteContext, node: Node): void {
     p[W.DmTable] = table.offset;
   }
   p[W.Kb8] = groups;
+  p[W.ZpIn] = input.params.zeroPoint;
   p[W.RightOnly] = fast ? 1 : 0;
-  p[W.Packed] = packed.offset;
-  p[W.Zero] = zero.offset;
-  p[W.Ptrs] = ptrs.offset;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as DepthwiseData;
   const input = inputOffset(context, node, 0, data.fixed);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
-  if (data.conv) {
-    data.p[W.Ext] = context.getScratchBuffer(data.ext).offset;
-    data.k!.qs8_conv(data.params, input, output);
-  } else data.k!.qs8_dwconv(data.params, input, output);
+  bindWindowScratch(context, data.p, data.scratch);
+  if (data.conv) data.k!.qs8_conv(data.params, input, output);
+  else data.k!.qs8_dwconv(data.params, input, output);
 }
 
 /** The DEPTHWISE_CONV_2D registration. */
@@ -244,7 +219,7 @@ export function createDepthwiseConv2D(): Registration<DepthwiseData> {
     provider: PROVIDER,
     name: 'DEPTHWISE_CONV_2D/wasm-qs8-dw8',
     supports,
-    init: (): DepthwiseData => ({ k: null, params: 0, conv: false, fixed: -1, p: new Int32Array(0), ext: -1 }),
+    init: (): DepthwiseData => ({ k: null, params: 0, conv: false, fixed: -1, p: new Int32Array(0), scratch: -1 }),
     prepare,
     invoke,
   };

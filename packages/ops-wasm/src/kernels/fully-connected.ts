@@ -15,6 +15,7 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
+import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
@@ -32,7 +33,8 @@ import {
   quantizedActivationRange,
   writeWindowParams,
 } from './kernel-common.js';
-import { gemmPackedBytes, packGemm } from './weight-pack.js';
+import { packGemm } from './weight-pack.js';
+import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 
 const OP = 'FULLY_CONNECTED';
 
@@ -41,12 +43,12 @@ interface FcData {
   params: number;
   /** Arena copy of a constant input (-1: read the eval tensor). */
   fixed: number;
-  /** The parameter block (its Ext word is set at invoke) and the row scratch buffer's index. */
+  /** The parameter block (its Scratch word is set at invoke) and the scratch buffer's index. */
   p: Int32Array;
-  ext: number;
+  scratch: number;
 }
 
-function supports(context: TfLiteContext, node: Node): true | string {
+function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
   if (node.inputs.length < 2 || node.outputs.length !== 1) return 'arity';
   const opts = node.builtinData as FullyConnectedOptions | null;
   if (opts && opts.weightsFormat !== FullyConnectedWeightsFormat.DEFAULT) return 'shuffled weights';
@@ -54,7 +56,11 @@ function supports(context: TfLiteContext, node: Node): true | string {
   const filter = context.getTensor(node.inputs[1]!);
   const bias = node.inputs.length > 2 && node.inputs[2]! >= 0 ? context.getTensor(node.inputs[2]!) : null;
   const output = context.getTensor(node.outputs[0]!);
-  return declineWeighted(input, filter, bias, output) ?? true;
+  return (
+    declineWeighted(input, filter, bias, output) ??
+    declineSmall(filter.elementCount, output.elementCount, filter.dims[filter.dims.length - 2] ?? 0, options) ??
+    true
+  );
 }
 
 function shapeOf(t: Tensor): string {
@@ -121,24 +127,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.k = kernelsFor(OP, node, paramsRegion);
   const q = channelMultipliers(OP, node, context, input, filter, output, units, fr - 2, !perChannel);
   const kb8 = (depth + 7) >> 3;
-  const packed = context.allocatePersistentBuffer(gemmPackedBytes(units, 1, kb8));
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-  packGemm(
-    packed,
-    filter.data as Int8Array,
-    units,
-    1,
-    depth,
-    kb8,
-    bias ? (bias.data as Int32Array) : null,
-    q.multiplier,
-    q.shift,
-    input.params.zeroPoint,
-    fast,
-  );
-  const zero = context.allocatePersistentBuffer(kb8 * 8);
-  const ptrs = context.allocatePersistentBuffer(4 * 4);
-
   const p = paramsRegion.i32;
   // the batches are one row of 1x1 windows
   writeWindowParams(p, {
@@ -153,34 +142,39 @@ function prepare(context: TfLiteContext, node: Node): void {
     actMax,
     zpOut: output.params.zeroPoint,
   });
+  packGemm(context, p, filter.data as Int8Array, units, 1, depth, kb8, bias ? (bias.data as Int32Array) : null, input.params.zeroPoint);
   p[W.Kb8] = kb8;
-  p[W.Packed] = packed.offset;
-  p[W.Zero] = zero.offset;
-  p[W.Ptrs] = ptrs.offset;
+  p[W.ZpIn] = input.params.zeroPoint;
   p[W.Direct] = 1;
   p[W.RightOnly] = fast ? 1 : 0;
   data.params = paramsRegion.offset;
   data.p = p;
-  // one batch runs qs8_conv's one-pixel path, which reads the input in place: no scratch rows
-  data.ext = batches === 1 ? -1 : context.requestScratchBufferInArena(extScratchBytes(kb8));
+  // one batch runs qs8_conv's one-pixel path, which reads the input in place: no tap pointers or rows;
+  // every tap is an input row (Direct), so no zero row either
+  data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
+    channels: units,
+    zeroBytes: 0,
+    ptrBytes: batches === 1 ? 0 : 4,
+    extBytes: batches === 1 ? 0 : extScratchBytes(kb8),
+  });
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as FcData;
-  if (data.ext >= 0) data.p[W.Ext] = context.getScratchBuffer(data.ext).offset;
+  bindWindowScratch(context, data.p, data.scratch);
   data.k!.qs8_conv(data.params, inputOffset(context, node, 0, data.fixed), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
 }
 
 /** The FULLY_CONNECTED registration. */
-export function createFullyConnected(): Registration<FcData> {
+export function createFullyConnected(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<FcData> {
   return {
     builtinCode: BuiltinOperator.FULLY_CONNECTED,
     version: 12,
     provider: PROVIDER,
     name: 'FULLY_CONNECTED/wasm-qs8-gemm',
-    supports,
-    init: (): FcData => ({ k: null, params: 0, fixed: -1, p: new Int32Array(0), ext: -1 }),
+    supports: (context, node) => supports(context, node, options),
+    init: (): FcData => ({ k: null, params: 0, fixed: -1, p: new Int32Array(0), scratch: -1 }),
     prepare,
     invoke,
   };

@@ -15,9 +15,10 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { RQ, RQ_BYTES, W, W_BYTES } from '../generated/abi.js';
+import { GEMM_TILE_PIXELS, RQ, RQ_BYTES, W, W_BYTES } from '../generated/abi.js';
+export { GEMM_TILE_PIXELS };
 
-/** Bytes of one requantization block (RQ in scripts/abi.mjs, read by assembly/int8/requant.ts): seven i32x4 for four channels. */
+/** Bytes of one requantization block (RQ in scripts/abi.mjs, read by assembly/int8/requant.ts): four i32x4 for four channels. */
 export { RQ_BYTES };
 /** Words of one requantization block. */
 export const RQ_WORDS = RQ.Words;
@@ -214,17 +215,15 @@ function clampBounds(r: number, out: Int8OutputRange): [number, number] {
 
 /**
  * Writes the requantization block of channels `c0 … c0+3` at word `at` of `dst` (channels >= `count`
- * get zeros): bias (already folded with the input zero point), M, then for the general path (`fast`
- * null) 2^left, 2^(31-r) (0 for r = 0), and for requantLanesRight (`fast`: the layer's int8 output
- * range, every r in 1..22) the largest and the smallest SRDHM result to keep; then 2^(r-1) (0 for
- * r = 0), 2^(22-r) (0 unless 1 <= r <= 22), the r = 0 mask — see assembly/int8/requant.ts.
+ * get zeros): M, then for the general path (`fast` null) 2^left, 2^(31-r) (0 for r = 0) and the r = 0
+ * mask, and for requantLanesRight (`fast`: the layer's int8 output range, every r in 1..22) the
+ * largest and the smallest SRDHM result to keep and 2^(22-r) — see assembly/int8/requant.ts.
  */
 export function writeRequantBlock(
   dst: Int32Array,
   at: number,
   c0: number,
   count: number,
-  bias: Int32Array,
   multiplier: Int32Array,
   shift: Int32Array,
   fast: Int8OutputRange | null = null,
@@ -238,19 +237,17 @@ export function writeRequantBlock(
     const s = shift[c]!;
     const left = s > 0 ? s : 0;
     const r = s > 0 ? 0 : -s;
-    dst[at + RQ.Bias + j] = bias[c]!;
     dst[at + RQ.M + j] = multiplier[c]!;
     if (fast) {
       const [yLo, yHi] = clampBounds(r, fast);
       dst[at + RQ.YHi + j] = yHi;
       dst[at + RQ.YLo + j] = yLo;
+      dst[at + RQ.Mult22 + j] = 2 ** (RIGHT_ONLY_MAX_SHIFT - r);
     } else {
       dst[at + RQ.Left + j] = 1 << left;
       dst[at + RQ.Right + j] = r === 0 ? 0 : 2 ** (31 - r);
+      dst[at + RQ.RZero + j] = r === 0 ? -1 : 0;
     }
-    dst[at + RQ.Half + j] = r === 0 ? 0 : 2 ** (r - 1);
-    dst[at + RQ.Mult22 + j] = r >= 1 && r <= RIGHT_ONLY_MAX_SHIFT ? 2 ** (RIGHT_ONLY_MAX_SHIFT - r) : 0;
-    dst[at + RQ.RZero + j] = r === 0 ? -1 : 0;
   }
 }
 
@@ -337,9 +334,9 @@ export function inputOffset(context: TfLiteContext, node: Node, pos: number, fix
 }
 
 /**
- * Bytes of the scratch qs8_conv's tile needs: four rows of `slices` sign-extended 8-value slices, each
- * stored twice (32 bytes) so its rotations are plain loads.
+ * Bytes of the scratch qs8_conv's tile needs: GEMM_TILE_PIXELS rows of `slices` sign-extended 8-value
+ * slices, each stored twice (32 bytes) so its rotations are plain loads.
  */
 export function extScratchBytes(slices: number): number {
-  return 4 * slices * 32 + 16; // + 16: the kernel aligns the rows to 32 bytes
+  return GEMM_TILE_PIXELS * slices * 32 + 16; // + 16: the kernel aligns the rows to 32 bytes
 }

@@ -1,9 +1,9 @@
 /**
  * SOFTMAX, int8 input, int8 or int16 output, in WebAssembly: qs8_softmax (assembly/int8/softmax.ts),
  * TFLM's reference_ops::Softmax exactly. The 256 possible row differences are tabulated at prepare
- * with core's gemmlowp functions (exp_on_negative_values of the rescaled difference, and its Q12.19
- * term of the sum; a 2 KiB persistent table); the row maximum, the sum, the reciprocal and the output
- * run in WebAssembly. Output quantization as TFLM requires (int8: scale 1/256, zero point -128; int16:
+ * with core's gemmlowp functions (exp_on_negative_values of the rescaled difference; a 1 KiB
+ * persistent table); the row maximum, the sum of the Q12.19 terms, the reciprocal and the output run in
+ * WebAssembly. Output quantization as TFLM requires (int8: scale 1/256, zero point -128; int16:
  * 1/65536, -32768). Declines other types.
  */
 import {
@@ -15,7 +15,6 @@ import {
   multiplyByQuantizedMultiplierGreaterThanOne,
   numElements,
   preprocessSoftmaxScaling,
-  rescale,
   tensorTypeName,
   type Node,
   type Registration,
@@ -31,7 +30,6 @@ import { constantInputCopies, expectQuantized, inputOffset } from './kernel-comm
 
 const OP = 'SOFTMAX';
 const SCALED_DIFF_INTEGER_BITS = 5;
-const ACCUMULATION_INTEGER_BITS = 12;
 
 interface SoftmaxData {
   k: KernelExports | null;
@@ -95,20 +93,15 @@ function prepare(context: TfLiteContext, node: Node): void {
     );
   }
   const diffMin = -calculateInputRadius(SCALED_DIFF_INTEGER_BITS, m.shift);
-  // per difference d in [-255, 0]: the Q12.19 term of the sum and the Q0.31 exponential (-1 below diff_min)
-  const table = context.allocatePersistentBuffer(256 * 8);
+  // per difference d in [-255, 0]: the Q0.31 exponential (-1 below diff_min); its Q12.19 term of the sum
+  // (gemmlowp Rescale<12>: RoundingDivideByPOT by 12) is taken in the kernel
+  const table = context.allocatePersistentBuffer(256 * 4);
   const t = table.i32;
-  for (let d = -255; d <= 0; d++) {
-    const i = (d + 255) * 2;
-    if (d >= diffMin) {
-      const e = expOnNegativeValues(multiplyByQuantizedMultiplierGreaterThanOne(d, m.multiplier, m.shift), SCALED_DIFF_INTEGER_BITS);
-      t[i] = rescale(e, 0, ACCUMULATION_INTEGER_BITS);
-      t[i + 1] = e;
-    } else {
-      t[i] = 0;
-      t[i + 1] = -1;
-    }
-  }
+  for (let d = -255; d <= 0; d++)
+    t[d + 255] =
+      d >= diffMin
+        ? expOnNegativeValues(multiplyByQuantizedMultiplierGreaterThanOne(d, m.multiplier, m.shift), SCALED_DIFF_INTEGER_BITS)
+        : -1;
   const region = context.allocatePersistentBuffer(S_BYTES);
   data.k = kernelsFor(OP, node, region);
   const p = region.i32;

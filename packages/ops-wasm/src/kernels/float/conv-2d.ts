@@ -17,6 +17,7 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
 import { expectPositive, windowGeometry } from '../kernel-common.js';
 import { declineNonFloat, expectRankF, floatActivationRange, isClampActivation } from './float-common.js';
@@ -24,7 +25,7 @@ import { G, initGemmData, invokeGemm, prepareGemm, type GemmData } from './gemm-
 
 const OP = 'CONV_2D';
 
-function supports(context: TfLiteContext, node: Node): true | string {
+function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
   if (node.inputs.length < 2 || node.inputs.length > 3 || node.outputs.length !== 1) return 'arity';
   const input = context.getTensor(node.inputs[0]!);
   const filter = context.getTensor(node.inputs[1]!);
@@ -36,7 +37,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
   if (opts && !isClampActivation(opts.fusedActivationFunction)) return `fused activation ${opts.fusedActivationFunction}`;
   if (input.dims.length === 4 && filter.dims.length === 4 && input.dims[3] !== filter.dims[3])
     return `grouped convolution (input depth ${input.dims[3]}, filter depth ${filter.dims[3]})`;
-  return true;
+  return declineSmall(filter.elementCount, output.elementCount, filter.dims[0] ?? 0, options) ?? true;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -106,13 +107,13 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 /** The float32 CONV_2D registration. */
-export function createConv2DF32(): Registration<GemmData> {
+export function createConv2DF32(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<GemmData> {
   return {
     builtinCode: BuiltinOperator.CONV_2D,
     version: 8,
     provider: PROVIDER,
     name: 'CONV_2D/wasm-f32-gemm4x8',
-    supports,
+    supports: (context, node) => supports(context, node, options),
     init: initGemmData,
     prepare,
     invoke: invokeGemm,

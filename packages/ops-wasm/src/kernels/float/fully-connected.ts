@@ -16,13 +16,14 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
 import { declineNonFloat, floatActivationRange, isClampActivation, shapeText } from './float-common.js';
 import { G, initGemmData, invokeGemm, prepareGemm, type GemmData } from './gemm-common.js';
 
 const OP = 'FULLY_CONNECTED';
 
-function supports(context: TfLiteContext, node: Node): true | string {
+function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
   if (node.inputs.length < 2 || node.inputs.length > 3 || node.outputs.length !== 1) return 'arity';
   const opts = node.builtinData as FullyConnectedOptions | null;
   if (opts && opts.weightsFormat !== FullyConnectedWeightsFormat.DEFAULT) return 'shuffled weights';
@@ -33,7 +34,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
   const output = context.getTensor(node.outputs[0]!);
   const why = declineNonFloat([input, filter, bias, output]);
   if (why) return why;
-  return true;
+  return declineSmall(filter.elementCount, output.elementCount, filter.dims[filter.dims.length - 2] ?? 0, options) ?? true;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -83,13 +84,13 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 /** The float32 FULLY_CONNECTED registration. */
-export function createFullyConnectedF32(): Registration<GemmData> {
+export function createFullyConnectedF32(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<GemmData> {
   return {
     builtinCode: BuiltinOperator.FULLY_CONNECTED,
     version: 12,
     provider: PROVIDER,
     name: 'FULLY_CONNECTED/wasm-f32-gemm4x8',
-    supports,
+    supports: (context, node) => supports(context, node, options),
     init: initGemmData,
     prepare,
     invoke: invokeGemm,

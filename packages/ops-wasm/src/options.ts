@@ -1,0 +1,27 @@
+/**
+ * Options of the ops-wasm registrations, fixed when the package is loaded (prepare sizes buffers from
+ * them).
+ */
+
+/** Options every registration of the package sees. */
+export interface KernelOptions {
+  /**
+   * CONV_2D and FULLY_CONNECTED layers with fewer multiply-accumulates per invoke than this are declined
+   * (ops-reference serves them): they take about a microsecond in JavaScript, and their parameter block,
+   * folded biases and channel padding would outweigh their weights in the arena (hello_world's 16-unit
+   * layers). Default 4096; 0 takes every layer.
+   */
+  minMacs: number;
+}
+
+/** The defaults. */
+export const DEFAULT_KERNEL_OPTIONS: Readonly<KernelOptions> = { minMacs: 4096 };
+
+/**
+ * Why a weighted layer (`weights` weights, `outputs` output elements over `channels` output channels) is
+ * declined under `options` (fewer than minMacs multiply-accumulates per invoke), or null.
+ */
+export function declineSmall(weights: number, outputs: number, channels: number, options: Readonly<KernelOptions>): string | null {
+  const macs = weights * (channels > 0 ? outputs / channels : 0);
+  return macs < options.minMacs ? `${macs} multiply-accumulates per invoke, fewer than minMacs ${options.minMacs}` : null;
+}
