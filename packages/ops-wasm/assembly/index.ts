@@ -3,9 +3,9 @@
 // tensors. The module has no data segment, no globals and no allocator, so the whole memory is the
 // arena (see src/wasm-module.ts). int8 kernels live in int8/, float32 kernels in float/, type-agnostic
 // data movement (PAD, CONCATENATION) in layout/.
-export { qs8_conv } from './int8/conv';
-export { qs8_dwconv } from './int8/depthwise-conv';
-export { qs8_add } from './int8/add';
+export { qs8_conv, qs8_conv_run } from './int8/conv';
+export { qs8_dwconv, qs8_dwconv_run } from './int8/depthwise-conv';
+export { qs8_add, qs8_add_range } from './int8/add';
 export { pad_bytes } from './layout/pad';
 export { transpose_bytes } from './layout/transpose';
 export { qs8_avgpool, qs8_maxpool } from './int8/pool';

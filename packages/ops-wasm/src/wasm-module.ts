@@ -14,8 +14,14 @@ import { KERNELS_WASM_BASE64 } from './generated/kernels-wasm.js';
 /** The exports of the kernels module: byte offsets into the arena, see assembly/index.ts. */
 export interface KernelExports {
   qs8_conv(params: number, input: number, output: number): void;
+  /** qs8_conv over output pixels [q0, q1) with thread `tid`'s scratch area, after the prologue (windowBegin). */
+  qs8_conv_run(params: number, input: number, output: number, q0: number, q1: number, tid: number): void;
   qs8_dwconv(params: number, input: number, output: number): void;
+  /** qs8_dwconv over output pixels [q0, q1) with thread `tid`'s scratch area, after the prologue. */
+  qs8_dwconv_run(params: number, input: number, output: number, q0: number, q1: number, tid: number): void;
   qs8_add(params: number, input1: number, input2: number, output: number): void;
+  /** qs8_add over elements [e0, e1) of a plan-less ADD. */
+  qs8_add_range(params: number, input1: number, input2: number, output: number, e0: number, e1: number): void;
   pad_bytes(params: number, input: number, output: number): void;
   transpose_bytes(params: number, input: number, output: number): void;
   /** The hash of the ABI (scripts/abi.mjs) the module was built with. */

@@ -35,7 +35,6 @@ const EXCEPTIONS: Record<string, { excess: number; why: string }> = {
     excess: 3800,
     why: 'eight 20-unit LSTM gates and a 10-unit FULLY_CONNECTED: parameter blocks, channels padded to 4 and depths to 8, the SOFTMAX table',
   },
-  simple_add_model: { excess: 32, why: 'no constants; the ADD parameter block is 32 bytes larger than ops-reference op data' },
 };
 
 describe.skipIf(!hasConformance)('arena with ops-wasm (lean weights)', () => {

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = -1855153685;
+export const ABI_HASH: i32 = 664590848;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -58,26 +58,37 @@ export const RQ_R_ZERO = 48; // i32x4: all ones where r = 0 (general path)
 export const RQ_MULT22 = 48; // i32x4: requantLanesRight: 2^(22 - r)
 export const RQ_BYTES = 64;
 
-// qs8_add (ADD, int8): TFLM quantized add over a broadcast plan. Byte offsets:
-export const A_COUNT = 0; // i32: output elements
-export const A_OFF1 = 4; // i32: -zp1
-export const A_OFF2 = 8; // i32: -zp2
-export const A_LEFT = 12; // i32: left shift (TFLM: 20)
-export const A_M1 = 16; // i32: input 1 multiplier
-export const A_R1 = 20; // i32: input 1 right shift (>= 0)
-export const A_M2 = 24; // i32: input 2 multiplier
-export const A_R2 = 28; // i32: input 2 right shift (>= 0)
-export const A_MO = 32; // i32: output multiplier
-export const A_RO = 36; // i32: output right shift (>= 0)
-export const A_ZP_OUT = 40; // i32: output zero point
-export const A_ACT_MIN = 44; // i32: lower bound of the fused activation
-export const A_ACT_MAX = 48; // i32: upper bound of the fused activation
-export const A_N = 52; // i32 (3 words): outer loop counts, outermost first
-export const A_S1 = 64; // i32 (3 words): input 1's byte strides of the outer loops
-export const A_S2 = 76; // i32 (3 words): input 2's byte strides of the outer loops
-export const A_INNER = 88; // i32: elements of the inner run
-export const A_MODE = 92; // i32: 0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated
-export const A_BYTES = 96;
+// qs8_add (ADD, int8): TFLM quantized add, as one verified affine rounding (Kind 0) or step by step (Kind 1). Byte offsets:
+export const A_KIND = 0; // i32: 0: out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs; 1: TFLM's three roundings
+export const A_COUNT = 4; // i32: output elements
+export const A_PLAN = 8; // u32: the broadcast plan (BP), 0 when the inputs and the output are one contiguous run of Count
+export const A_ACT_MIN = 12; // i32: lower bound of the fused activation
+export const A_ACT_MAX = 16; // i32: upper bound of the fused activation
+export const A_C1 = 20; // i32: Kind 0: input 1 coefficient
+export const A_C2 = 24; // i32: Kind 0: input 2 coefficient
+export const A_K = 28; // i32: Kind 0: constant (zero points, rounding offset, output zero point times 2^S)
+export const A_S = 32; // i32: Kind 0: right shift
+export const A_T = 36; // i32: Kind 0: sums below T round toward zero from below (ties away from zero)
+export const A_CLAMP = 40; // i32: Kind 0: 1 when the activation range is narrower than int8
+export const A_OFF1 = 20; // i32: Kind 1: -zp1
+export const A_OFF2 = 24; // i32: Kind 1: -zp2
+export const A_LEFT = 28; // i32: Kind 1: left shift (TFLM: 20)
+export const A_M1 = 32; // i32: Kind 1: input 1 multiplier
+export const A_R1 = 36; // i32: Kind 1: input 1 right shift (>= 0)
+export const A_M2 = 40; // i32: Kind 1: input 2 multiplier
+export const A_R2 = 44; // i32: Kind 1: input 2 right shift (>= 0)
+export const A_MO = 48; // i32: Kind 1: output multiplier
+export const A_RO = 52; // i32: Kind 1: output right shift (>= 0)
+export const A_ZP_OUT = 56; // i32: Kind 1: output zero point
+export const A_BYTES = 64;
+
+// A broadcast plan of qs8_add: at most three outer loops around one inner run. Byte offsets:
+export const BP_N = 0; // i32 (3 words): outer loop counts, outermost first
+export const BP_S1 = 12; // i32 (3 words): input 1's byte strides of the outer loops
+export const BP_S2 = 24; // i32 (3 words): input 2's byte strides of the outer loops
+export const BP_INNER = 36; // i32: elements of the inner run
+export const BP_MODE = 40; // i32: 0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated
+export const BP_BYTES = 48;
 
 // qs8_mul (MUL, int8): TFLM MulElementwise over a broadcast plan. Byte offsets:
 export const M_COUNT = 0; // i32: output elements

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -1855153685;
+export const ABI_HASH = 664590848;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -117,49 +117,73 @@ export enum RQ {
 /** Bytes of the RQ block in the arena (its words rounded up to 16 bytes). */
 export const RQ_BYTES = 64;
 
-/** qs8_add (ADD, int8): TFLM quantized add over a broadcast plan. Word indices. */
+/** qs8_add (ADD, int8): TFLM quantized add, as one verified affine rounding (Kind 0) or step by step (Kind 1). Word indices. */
 export enum A {
+  /** 0: out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs; 1: TFLM's three roundings (i32) */
+  Kind = 0,
   /** output elements (i32) */
-  Count = 0,
-  /** -zp1 (i32) */
-  Off1 = 1,
-  /** -zp2 (i32) */
-  Off2 = 2,
-  /** left shift (TFLM: 20) (i32) */
-  Left = 3,
-  /** input 1 multiplier (i32) */
-  M1 = 4,
-  /** input 1 right shift (>= 0) (i32) */
-  R1 = 5,
-  /** input 2 multiplier (i32) */
-  M2 = 6,
-  /** input 2 right shift (>= 0) (i32) */
-  R2 = 7,
-  /** output multiplier (i32) */
-  Mo = 8,
-  /** output right shift (>= 0) (i32) */
-  Ro = 9,
-  /** output zero point (i32) */
-  ZpOut = 10,
+  Count = 1,
+  /** the broadcast plan (BP), 0 when the inputs and the output are one contiguous run of Count (u32 arena offset) */
+  Plan = 2,
   /** lower bound of the fused activation (i32) */
-  ActMin = 11,
+  ActMin = 3,
   /** upper bound of the fused activation (i32) */
-  ActMax = 12,
-  /** outer loop counts, outermost first (i32, 3 words) */
-  N = 13,
-  /** input 1's byte strides of the outer loops (i32, 3 words) */
-  S1 = 16,
-  /** input 2's byte strides of the outer loops (i32, 3 words) */
-  S2 = 19,
-  /** elements of the inner run (i32) */
-  Inner = 22,
-  /** 0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated (i32) */
-  Mode = 23,
+  ActMax = 4,
+  /** Kind 0: input 1 coefficient (i32) */
+  C1 = 5,
+  /** Kind 0: input 2 coefficient (i32) */
+  C2 = 6,
+  /** Kind 0: constant (zero points, rounding offset, output zero point times 2^S) (i32) */
+  K = 7,
+  /** Kind 0: right shift (i32) */
+  S = 8,
+  /** Kind 0: sums below T round toward zero from below (ties away from zero) (i32) */
+  T = 9,
+  /** Kind 0: 1 when the activation range is narrower than int8 (i32) */
+  Clamp = 10,
+  /** Kind 1: -zp1 (i32; the words of C1) */
+  Off1 = 5,
+  /** Kind 1: -zp2 (i32; the words of C2) */
+  Off2 = 6,
+  /** Kind 1: left shift (TFLM: 20) (i32; the words of K) */
+  Left = 7,
+  /** Kind 1: input 1 multiplier (i32; the words of S) */
+  M1 = 8,
+  /** Kind 1: input 1 right shift (>= 0) (i32; the words of T) */
+  R1 = 9,
+  /** Kind 1: input 2 multiplier (i32; the words of Clamp) */
+  M2 = 10,
+  /** Kind 1: input 2 right shift (>= 0) (i32) */
+  R2 = 11,
+  /** Kind 1: output multiplier (i32) */
+  Mo = 12,
+  /** Kind 1: output right shift (>= 0) (i32) */
+  Ro = 13,
+  /** Kind 1: output zero point (i32) */
+  ZpOut = 14,
   /** Words of the block. */
-  Words = 24,
+  Words = 15,
 }
 /** Bytes of the A block in the arena (its words rounded up to 16 bytes). */
-export const A_BYTES = 96;
+export const A_BYTES = 64;
+
+/** A broadcast plan of qs8_add: at most three outer loops around one inner run. Word indices. */
+export enum BP {
+  /** outer loop counts, outermost first (i32, 3 words) */
+  N = 0,
+  /** input 1's byte strides of the outer loops (i32, 3 words) */
+  S1 = 3,
+  /** input 2's byte strides of the outer loops (i32, 3 words) */
+  S2 = 6,
+  /** elements of the inner run (i32) */
+  Inner = 9,
+  /** 0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated (i32) */
+  Mode = 10,
+  /** Words of the block. */
+  Words = 11,
+}
+/** Bytes of the BP block in the arena (its words rounded up to 16 bytes). */
+export const BP_BYTES = 48;
 
 /** qs8_mul (MUL, int8): TFLM MulElementwise over a broadcast plan. Word indices. */
 export enum M {

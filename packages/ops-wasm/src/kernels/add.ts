@@ -1,13 +1,16 @@
 /**
  * ADD, int8, in WebAssembly: qs8_add (assembly/int8/add.ts), TFLM's general quantized add (left shift
- * 20, three MultiplyByQuantizedMultiplierSmallerThanOneExp) on 8 elements per step, with broadcasting
- * that collapses to at most three outer loops around one inner run (float/binary-common.ts's
- * broadcastPlan). Declines other types and deeper broadcasts (the next provider serves the node).
+ * 20, three MultiplyByQuantizedMultiplierSmallerThanOneExp), as one affine rounding verified at prepare
+ * to give TFLM's byte for all 65,536 input pairs (add-fit.ts; sixteen elements per step), else the three
+ * roundings (eight per step); with broadcasting that collapses to at most three outer loops around one
+ * inner run (float/binary-common.ts's broadcastPlan). Declines other types and deeper broadcasts (the
+ * next provider serves the node).
  */
 import {
   BuiltinOperator,
   KernelError,
   TensorType,
+  multiplyByQuantizedMultiplierSmallerThanOneExp,
   quantizeMultiplierSmallerThanOneExp,
   tensorTypeName,
   type AddOptions,
@@ -16,7 +19,8 @@ import {
   type TfLiteContext,
   ActivationFunctionType,
 } from '@micrort/core';
-import { A, A_BYTES } from '../generated/abi.js';
+import { A, A_BYTES, BP, BP_BYTES } from '../generated/abi.js';
+import { fitAffineAdd } from './add-fit.js';
 import { PROVIDER } from '../provider.js';
 import { broadcastPlan, type BroadcastPlan } from './float/binary-common.js';
 import { kernelsFor } from '../wasm-arena.js';
@@ -25,12 +29,16 @@ import { constantInputCopies, expectQuantized, inputOffset, quantizedActivationR
 
 const OP = 'ADD';
 const NO_COPIES = new Int32Array(2).fill(-1);
-/** Parameter block A (scripts/abi.mjs); TFLM's OpDataAdd is 60 bytes. */
+/** Parameter block A (scripts/abi.mjs), 64 bytes (TFLM's OpDataAdd is 60); the affine kind uses the first A.M2 + 1 words. */
 const ADD_PARAMS_BYTES = A_BYTES;
+/** Words of the affine kind (Kind 0). */
+const AFFINE_WORDS = A.Clamp + 1;
 
 interface AddData {
   k: KernelExports | null;
   params: number;
+  /** Kind 0: the verified affine rounding. */
+  affine: boolean;
   /** Arena copies of constant inputs (-1: read the eval tensor). */
   fixed: Int32Array;
 }
@@ -68,23 +76,60 @@ function prepare(context: TfLiteContext, node: Node): void {
   } catch (e) {
     throw new KernelError(OP, node.index, `cannot rescale: ${(e as Error).message}`);
   }
-  const region = context.allocatePersistentBuffer(ADD_PARAMS_BYTES);
+  const zo = out.params.zeroPoint;
+  const mbq = multiplyByQuantizedMultiplierSmallerThanOneExp;
+  const side = (t: typeof a, m: { multiplier: number; shift: number }) => {
+    const contribution = new Int32Array(256);
+    for (let x = -128; x < 128; x++) contribution[x + 128] = mbq((x - t.params.zeroPoint) * 2 ** leftShift, m.multiplier, m.shift);
+    return { zeroPoint: t.params.zeroPoint, contribution };
+  };
+  const real = (m: { multiplier: number; shift: number }) => m.multiplier * 2 ** (m.shift - 31);
+  const fit = fitAffineAdd(
+    side(a, m1),
+    side(b, m2),
+    zo,
+    lo,
+    hi,
+    real(m1) * 2 ** leftShift * real(mo),
+    real(m2) * 2 ** leftShift * real(mo),
+    (sum) => Math.min(hi, Math.max(lo, mbq(sum, mo.multiplier, mo.shift) + zo)),
+  );
+  const region = context.allocatePersistentBuffer(fit ? AFFINE_WORDS * 4 : ADD_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
   const p = region.i32;
   p[A.Count] = out.elementCount;
-  p[A.Off1] = -a.params.zeroPoint;
-  p[A.Off2] = -b.params.zeroPoint;
-  p[A.Left] = leftShift;
-  p[A.M1] = m1.multiplier;
-  p[A.R1] = -m1.shift;
-  p[A.M2] = m2.multiplier;
-  p[A.R2] = -m2.shift;
-  p[A.Mo] = mo.multiplier;
-  p[A.Ro] = -mo.shift;
-  p[A.ZpOut] = out.params.zeroPoint;
   p[A.ActMin] = lo;
   p[A.ActMax] = hi;
-  writePlan(p, plan, A.N, A.S1, A.S2, A.Inner, A.Mode);
+  if (fit) {
+    p[A.Kind] = 0;
+    p[A.C1] = fit.c1;
+    p[A.C2] = fit.c2;
+    p[A.K] = fit.K;
+    p[A.S] = fit.s;
+    p[A.T] = fit.T;
+    p[A.Clamp] = lo > -128 || hi < 127 ? 1 : 0;
+  } else {
+    p[A.Kind] = 1;
+    p[A.Off1] = -a.params.zeroPoint;
+    p[A.Off2] = -b.params.zeroPoint;
+    p[A.Left] = leftShift;
+    p[A.M1] = m1.multiplier;
+    p[A.R1] = -m1.shift;
+    p[A.M2] = m2.multiplier;
+    p[A.R2] = -m2.shift;
+    p[A.Mo] = mo.multiplier;
+    p[A.Ro] = -mo.shift;
+    p[A.ZpOut] = zo;
+  }
+  // one contiguous run needs no plan
+  const contiguous = plan.mode === 0 && plan.n.every((n) => n === 1) && plan.inner === out.elementCount;
+  if (contiguous) p[A.Plan] = 0;
+  else {
+    const bp = context.allocatePersistentBuffer(BP_BYTES);
+    writePlan(bp.i32, plan, BP.N, BP.S1, BP.S2, BP.Inner, BP.Mode);
+    p[A.Plan] = bp.offset;
+  }
+  data.affine = fit !== null;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0, 1]);
 }
@@ -118,7 +163,7 @@ export function createAdd(): Registration<AddData> {
     provider: PROVIDER,
     name: 'ADD/wasm-qs8',
     supports,
-    init: (): AddData => ({ k: null, params: 0, fixed: NO_COPIES }),
+    init: (): AddData => ({ k: null, params: 0, affine: false, fixed: NO_COPIES }),
     prepare,
     invoke,
   };
