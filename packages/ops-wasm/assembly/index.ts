@@ -4,6 +4,7 @@
 // arena (see src/wasm-module.ts). int8 kernels live in int8/, float32 kernels in float/, type-agnostic
 // data movement (PAD, CONCATENATION) in layout/.
 export { qs8_conv, qs8_conv_run } from './int8/conv';
+export { windowBegin as window_begin } from './int8/window';
 export { qs8_dwconv, qs8_dwconv_run } from './int8/depthwise-conv';
 export { qs8_add, qs8_add_range } from './int8/add';
 export { pad_bytes } from './layout/pad';

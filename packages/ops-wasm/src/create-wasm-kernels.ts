@@ -28,8 +28,16 @@ import { createAveragePool2D } from './kernels/average-pool-2d.js';
 import { createMaxPool2D } from './kernels/max-pool-2d.js';
 import { createFloatKernels } from './kernels/float/index.js';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from './options.js';
+import { WasmThreadPool, defaultThreads, threadsAvailable, type PoolOptions } from './threads/pool.js';
 import { WasmArenaBacking } from './wasm-arena.js';
-import { compileKernels, compileKernelsSync, detectFeatures, requireFeatures, type WasmFeatures } from './wasm-module.js';
+import {
+  compileKernels,
+  compileKernelsSync,
+  detectFeatures,
+  requireFeatures,
+  type KernelsVariant,
+  type WasmFeatures,
+} from './wasm-module.js';
 
 /** The loaded package: registrations, the arena backing, and what the engine offered. */
 export interface WasmKernels {
@@ -43,6 +51,14 @@ export interface WasmKernels {
   readonly arenaBacking: WasmArenaBacking;
   readonly features: WasmFeatures;
   readonly module: WebAssembly.Module;
+  /** The build in use: `simd`, or `simd-threads` with workers. */
+  readonly variant: KernelsVariant;
+  /** Threads that run a node: 1, or the main thread and `threads - 1` workers. */
+  readonly threads: number;
+  /** The workers (null with one thread). */
+  readonly pool: WasmThreadPool | null;
+  /** Stops the workers; interpreters made with this package's arena backing must not invoke afterwards. */
+  dispose(): void;
 }
 
 /** The registrations of ops-wasm (they find their instance through the arena at prepare). */
@@ -50,9 +66,9 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
   const o: KernelOptions = { ...DEFAULT_KERNEL_OPTIONS, ...options };
   return [
     createConv2D(o),
-    createDepthwiseConv2D(),
+    createDepthwiseConv2D(o),
     createFullyConnected(o),
-    createAdd(),
+    createAdd(o),
     createMul(),
     createPad(),
     createTranspose(),
@@ -68,14 +84,43 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
   ] as Registration[];
 }
 
-function make(module: WebAssembly.Module, features: WasmFeatures, options: LoadOptions): WasmKernels {
-  return { kernels: createWasmKernels(options), arenaBacking: new WasmArenaBacking(module), features, module };
+function make(
+  module: WebAssembly.Module,
+  variant: KernelsVariant,
+  features: WasmFeatures,
+  threads: number,
+  options: LoadOptions,
+): WasmKernels {
+  const pool = threads > 1 ? WasmThreadPool.start(threads, module, options) : null;
+  return {
+    kernels: createWasmKernels({ ...options, threads }),
+    arenaBacking: new WasmArenaBacking(module, pool),
+    features,
+    module,
+    variant,
+    threads,
+    pool,
+    dispose: () => pool?.terminate(),
+  };
 }
 
-/** Options of the loaders: the kernels' options (see KernelOptions) and the feature probe. */
-export interface LoadOptions extends Partial<KernelOptions> {
+/** Options of the loaders: the kernels' options (see KernelOptions), threads, and the feature probe. */
+export interface LoadOptions extends Partial<Omit<KernelOptions, 'threads'>>, PoolOptions {
+  /**
+   * Threads per node: `'auto'` (default) takes Node's `os.availableParallelism()` or a browser's
+   * `navigator.hardwareConcurrency`; any count falls back to 1 where shared WebAssembly memory is
+   * unavailable (no SharedArrayBuffer: a page that is not cross-origin isolated).
+   */
+  threads?: number | 'auto';
   /** Feature probe (default `WebAssembly.validate`); tests pass one that refuses SIMD128. */
   validate?: (bytes: Uint8Array<ArrayBuffer>) => boolean;
+}
+
+/** The thread count for `threads` here: 1 without shared memory. */
+function resolveThreads(threads: number | 'auto' | undefined): number {
+  const n = threads === undefined || threads === 'auto' ? defaultThreads() : Math.floor(threads);
+  if (!(n >= 1)) throw new RangeError(`ops-wasm: threads must be a positive integer or 'auto', got ${String(threads)}`);
+  return n > 1 && threadsAvailable() ? Math.min(n, 64) : 1;
 }
 
 /**
@@ -85,12 +130,21 @@ export interface LoadOptions extends Partial<KernelOptions> {
 export async function loadWasmKernels(options: LoadOptions = {}): Promise<WasmKernels> {
   const features = options.validate ? detectFeatures(options.validate) : detectFeatures();
   requireFeatures(features);
-  return make(await compileKernels(), features, options);
+  const threads = resolveThreads(options.threads);
+  const variant: KernelsVariant = threads > 1 ? 'simd-threads' : 'simd';
+  const loaded = make(await compileKernels(variant), variant, features, threads, options);
+  await loaded.pool?.whenReady();
+  return loaded;
 }
 
-/** Compiles the module synchronously (Node, workers); throws WasmUnsupportedError like loadWasmKernels. */
+/**
+ * Compiles the module synchronously (Node, workers); throws WasmUnsupportedError like loadWasmKernels.
+ * Workers start in the background: until they are ready the main thread takes every chunk.
+ */
 export function loadWasmKernelsSync(options: LoadOptions = {}): WasmKernels {
   const features = options.validate ? detectFeatures(options.validate) : detectFeatures();
   requireFeatures(features);
-  return make(compileKernelsSync(), features, options);
+  const threads = resolveThreads(options.threads);
+  const variant: KernelsVariant = threads > 1 ? 'simd-threads' : 'simd';
+  return make(compileKernelsSync(variant), variant, features, threads, options);
 }

@@ -8,6 +8,7 @@ export { PROVIDER } from './provider.js';
 export { loadWasmKernels, loadWasmKernelsSync, createWasmKernels, type WasmKernels, type LoadOptions } from './create-wasm-kernels.js';
 export { WasmArenaBacking, isWasmArena } from './wasm-arena.js';
 export { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from './options.js';
+export { WasmThreadPool, WasmThreadError, defaultThreads, threadsAvailable, type PoolOptions } from './threads/pool.js';
 export {
   WasmUnsupportedError,
   checkModuleLayout,
@@ -15,6 +16,7 @@ export {
   detectFeatures,
   requireFeatures,
   kernelsWasmBytes,
+  type KernelsVariant,
   type WasmFeatures,
   type KernelExports,
 } from './wasm-module.js';

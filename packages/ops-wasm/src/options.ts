@@ -12,10 +12,20 @@ export interface KernelOptions {
    * layers). Default 4096; 0 takes every layer.
    */
   minMacs: number;
+  /**
+   * Threads that run a node (the main thread and threads - 1 workers), 1 without a pool. Set by the
+   * loader from its `threads` option; prepare sizes each node's per-thread scratch from it.
+   */
+  threads: number;
+  /**
+   * Nodes with fewer multiply-accumulates (or elementwise ADD with fewer elements, times 16) than this
+   * run on the main thread alone: a job costs a few microseconds to hand out. Default 262144.
+   */
+  parallelMinMacs: number;
 }
 
 /** The defaults. */
-export const DEFAULT_KERNEL_OPTIONS: Readonly<KernelOptions> = { minMacs: 4096 };
+export const DEFAULT_KERNEL_OPTIONS: Readonly<KernelOptions> = { minMacs: 4096, threads: 1, parallelMinMacs: 262144 };
 
 /**
  * Why a weighted layer (`weights` weights, `outputs` output elements over `channels` output channels) is

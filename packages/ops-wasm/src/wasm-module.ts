@@ -9,11 +9,13 @@
  */
 import { MicrortError } from '@micrort/core';
 import { ABI_HASH } from './generated/abi.js';
-import { KERNELS_WASM_BASE64 } from './generated/kernels-wasm.js';
+import { KERNELS_THREADS_WASM_BASE64, KERNELS_WASM_BASE64 } from './generated/kernels-wasm.js';
 
 /** The exports of the kernels module: byte offsets into the arena, see assembly/index.ts. */
 export interface KernelExports {
   qs8_conv(params: number, input: number, output: number): void;
+  /** The windowed kernels' prologue (zero row, requantization blocks), before qs8_conv_run / qs8_dwconv_run. */
+  window_begin(params: number): void;
   /** qs8_conv over output pixels [q0, q1) with thread `tid`'s scratch area, after the prologue (windowBegin). */
   qs8_conv_run(params: number, input: number, output: number, q0: number, q1: number, tid: number): void;
   qs8_dwconv(params: number, input: number, output: number): void;
@@ -111,9 +113,22 @@ export function requireFeatures(f: WasmFeatures): void {
     );
 }
 
-/** The module's bytes (decoded from the generated base64). */
-export function kernelsWasmBytes(): Uint8Array<ArrayBuffer> {
-  const bin = atob(KERNELS_WASM_BASE64);
+/**
+ * The builds of the kernels module (scripts/build-wasm.mjs): `simd` (SIMD128, its own memory per
+ * interpreter) and `simd-threads` (the same kernels importing a shared memory, for workers).
+ */
+export type KernelsVariant = 'simd' | 'simd-threads';
+
+const VARIANT_BASE64: Record<KernelsVariant, string> = { simd: KERNELS_WASM_BASE64, 'simd-threads': KERNELS_THREADS_WASM_BASE64 };
+
+/** Whether a variant imports a shared memory. */
+export function isSharedVariant(variant: KernelsVariant): boolean {
+  return variant.endsWith('-threads');
+}
+
+/** A variant's bytes (decoded from the generated base64). */
+export function kernelsWasmBytes(variant: KernelsVariant = 'simd'): Uint8Array<ArrayBuffer> {
+  const bin = atob(VARIANT_BASE64[variant]);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
@@ -150,8 +165,8 @@ export function checkModuleLayout(bytes: Uint8Array, module: WebAssembly.Module)
  * Checks that `module` was built with the ABI this package writes (scripts/abi.mjs): its `abi_hash()`
  * export must equal src/generated/abi.ts's ABI_HASH, so parameter blocks are read where they are written.
  */
-export function checkModuleAbi(module: WebAssembly.Module, expected: number = ABI_HASH): void {
-  const memory = new WebAssembly.Memory({ initial: 1, maximum: 1 });
+export function checkModuleAbi(module: WebAssembly.Module, expected: number = ABI_HASH, shared = false): void {
+  const memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared });
   const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as { abi_hash?: () => number };
   const got = typeof exports.abi_hash === 'function' ? exports.abi_hash() : null;
   if (got !== expected)
@@ -160,20 +175,20 @@ export function checkModuleAbi(module: WebAssembly.Module, expected: number = AB
     );
 }
 
-/** Compiles the module synchronously (Node, workers; browsers refuse it on the main thread). */
-export function compileKernelsSync(): WebAssembly.Module {
-  const bytes = kernelsWasmBytes();
+/** Compiles a variant synchronously (Node, workers; browsers refuse it on the main thread). */
+export function compileKernelsSync(variant: KernelsVariant = 'simd'): WebAssembly.Module {
+  const bytes = kernelsWasmBytes(variant);
   const module = new WebAssembly.Module(bytes);
   checkModuleLayout(bytes, module);
-  checkModuleAbi(module);
+  checkModuleAbi(module, ABI_HASH, isSharedVariant(variant));
   return module;
 }
 
-/** Compiles the module asynchronously (everywhere). */
-export async function compileKernels(): Promise<WebAssembly.Module> {
-  const bytes = kernelsWasmBytes();
+/** Compiles a variant asynchronously (everywhere). */
+export async function compileKernels(variant: KernelsVariant = 'simd'): Promise<WebAssembly.Module> {
+  const bytes = kernelsWasmBytes(variant);
   const module = await WebAssembly.compile(bytes);
   checkModuleLayout(bytes, module);
-  checkModuleAbi(module);
+  checkModuleAbi(module, ABI_HASH, isSharedVariant(variant));
   return module;
 }

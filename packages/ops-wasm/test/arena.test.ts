@@ -13,7 +13,7 @@ import { registerSignalOps } from '@micrort/ops-signal';
 import { SKIP_REASON, hasConformance, listModels, loadConformanceModel, makeInterpreter } from '@micrort/test-support/conformance';
 import { loadWasmKernelsSync } from '../src/index.js';
 
-const wasm = loadWasmKernelsSync();
+const wasm = loadWasmKernelsSync({ threads: 1 }); // the bound is for one thread (more threads add their scratch rows)
 const reference = () => registerSignalOps(registerReferenceOps(new OpResolver()));
 
 /** Bytes of the constant buffers the model's tensors use. */
@@ -63,7 +63,7 @@ describe.skipIf(!hasConformance)('arena with ops-wasm (lean weights)', () => {
 
 describe('small layers', () => {
   it('CONV_2D and FULLY_CONNECTED below minMacs are declined with the reason; minMacs 0 takes them', () => {
-    const all = loadWasmKernelsSync({ minMacs: 0 }).kernels.find((k) => k.name === 'FULLY_CONNECTED/wasm-qs8-gemm')!;
+    const all = loadWasmKernelsSync({ minMacs: 0, threads: 1 }).kernels.find((k) => k.name === 'FULLY_CONNECTED/wasm-qs8-gemm')!;
     if (!hasConformance) return;
     const it_ = makeInterpreter('hello_world_int8', {
       resolver: () => reference().registerAll(wasm.kernels, { fallback: true }),

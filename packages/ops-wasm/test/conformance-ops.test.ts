@@ -10,16 +10,19 @@ import { OpResolver, builtinOperatorName } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { OPS_SKIP_REASON, hasConformanceOps, listModels, makeInterpreter, readManifest, runCase } from '@micrort/test-support/conformance';
-import { PROVIDER, loadWasmKernelsSync } from '../src/index.js';
+import { PROVIDER } from '../src/index.js';
+import { loadVariants } from './variants.js';
 
-const wasm = hasConformanceOps ? loadWasmKernelsSync() : null;
-const resolver = () => registerSignalOps(registerReferenceOps(new OpResolver())).registerAll(wasm!.kernels, { fallback: true });
-const opts = { suite: 'ops' as const, resolver, arenaBacking: wasm?.arenaBacking };
+// every layer, however small (single-operator models are small): these check the kernels
+const loaded = hasConformanceOps ? await loadVariants({ minMacs: 0 }) : [];
 
 const served: { op: string; name: string; cases: number; pass: number }[] = [];
 const declined: { op: string; name: string; why: string }[] = [];
 
-describe.skipIf(!hasConformanceOps)('conformance-ops with ops-wasm', () => {
+describe.skipIf(!hasConformanceOps).each(loaded)('conformance-ops with ops-wasm ($variant.name)', ({ variant, wasm }) => {
+  const resolver = () => registerSignalOps(registerReferenceOps(new OpResolver())).registerAll(wasm.kernels, { fallback: true });
+  const opts = { suite: 'ops' as const, resolver, arenaBacking: wasm.arenaBacking };
+  const first = variant === loaded[0]!.variant; // the table counts the first variant's models
   for (const name of hasConformanceOps ? listModels('ops') : []) {
     const manifest = readManifest(name, 'ops');
     const op = manifest.op ?? name;
@@ -29,21 +32,22 @@ describe.skipIf(!hasConformanceOps)('conformance-ops with ops-wasm', () => {
         interp = makeInterpreter(name, opts);
       } catch (e) {
         // no provider at all (ops-reference lacks the op here): ops-reference's own suite reports it
-        declined.push({ op, name, why: `no provider: ${(e as Error).constructor.name}` });
+        if (first) declined.push({ op, name, why: `no provider: ${(e as Error).constructor.name}` });
         return;
       }
       const nodes = interp.nodes();
       if (!nodes.some((n) => n.provider === PROVIDER)) {
-        const provided = wasm!.kernels.some((k) => nodes.some((n) => n.op === builtinOperatorName(k.builtinCode)));
-        declined.push({
-          op,
-          name,
-          why: provided ? 'variant declined: falls back to ops-reference' : 'op not provided: falls back to ops-reference',
-        });
+        const provided = wasm.kernels.some((k) => nodes.some((n) => n.op === builtinOperatorName(k.builtinCode)));
+        if (first)
+          declined.push({
+            op,
+            name,
+            why: provided ? 'variant declined: falls back to ops-reference' : 'op not provided: falls back to ops-reference',
+          });
         return;
       }
       const entry = { op, name, cases: manifest.cases.length, pass: 0 };
-      served.push(entry);
+      if (first) served.push(entry);
       manifest.cases.forEach((_, c) => {
         const r = runCase(name, c, opts);
         if (!r.pass) expect.fail(`${name} case ${c} (${manifest.variant ?? ''}): outputs differ ${JSON.stringify(r.outputs)}`);
@@ -60,6 +64,7 @@ if (!hasConformanceOps) {
 }
 
 afterAll(() => {
+  loaded.forEach((l) => l.wasm.dispose());
   if (!served.length && !declined.length) return;
   const cases = served.reduce((s, e) => s + e.cases, 0);
   const pass = served.reduce((s, e) => s + e.pass, 0);
@@ -69,7 +74,7 @@ afterAll(() => {
   console.log(
     [
       '',
-      `conformance-ops with ops-wasm: ${served.length} models on ops-wasm, ${pass}/${cases} cases pass; ${declined.length} models left to ops-reference`,
+      `conformance-ops with ops-wasm (${loaded.map((l) => l.variant.name).join(', ')}): ${served.length} models on ops-wasm, ${pass}/${cases} cases pass in each; ${declined.length} models left to ops-reference`,
       ...lines,
       'left to ops-reference (models):',
       ...[...byOp].sort().map(([k, n]) => `  ${k} (${n})`),

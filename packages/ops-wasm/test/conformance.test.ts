@@ -1,10 +1,11 @@
 /**
  * Real models through the real interpreter with `--ops wasm`'s composition: ops-reference (and the
  * signal ops) registered first, ops-wasm in front with `{ fallback: true }`, the arena in the kernels'
- * WebAssembly memory. Every case's outputs must equal TFLM's bytes (float32 within the README
- * tolerance), and case 0's intermediates too. Skipped when ../shared/conformance is absent.
+ * WebAssembly memory, in every variant of test/variants.ts (one thread; the threaded build on two). Every
+ * case's outputs must equal TFLM's bytes (float32 within the README tolerance), and case 0's
+ * intermediates too. Skipped when ../shared/conformance is absent.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
@@ -17,13 +18,15 @@ import {
   readManifest,
   runCase,
 } from '@micrort/test-support/conformance';
-import { PROVIDER, loadWasmKernelsSync } from '../src/index.js';
+import { PROVIDER } from '../src/index.js';
+import { loadVariants } from './variants.js';
 
-const wasm = loadWasmKernelsSync();
-const resolver = () => registerSignalOps(registerReferenceOps(new OpResolver())).registerAll(wasm.kernels, { fallback: true });
-const opts = { resolver, arenaBacking: wasm.arenaBacking };
+const loaded = hasConformance ? await loadVariants() : [];
+afterAll(() => loaded.forEach((l) => l.wasm.dispose()));
 
-describe.skipIf(!hasConformance)('conformance: ops-wasm in front of ops-reference', () => {
+describe.skipIf(!hasConformance).each(loaded)('conformance: ops-wasm ($variant.name) in front of ops-reference', ({ variant, wasm }) => {
+  const resolver = () => registerSignalOps(registerReferenceOps(new OpResolver())).registerAll(wasm.kernels, { fallback: true });
+  const opts = { resolver, arenaBacking: wasm.arenaBacking };
   for (const name of hasConformance ? listModels() : []) {
     it(`${name}: every case matches TFLM`, () => {
       const interp = makeInterpreter(name, opts);
@@ -35,8 +38,8 @@ describe.skipIf(!hasConformance)('conformance: ops-wasm in front of ops-referenc
         expect({ name, c, failed: r.outputs.filter((o) => !o.pass) }).toEqual({ name, c, failed: [] });
       }
       if (served > 0 && !name.startsWith('mobilenet')) expect(firstDifferingIntermediate(name, opts)).toBeNull();
-      console.log(`${name}: ${served} of ${interp.nodes().length} nodes on ops-wasm`);
+      console.log(`${name} (${variant.name}): ${served} of ${interp.nodes().length} nodes on ops-wasm`);
     });
   }
-  if (!hasConformance) it.skip(SKIP_REASON, () => {});
 });
+if (!hasConformance) describe('conformance: ops-wasm', () => it.skip(SKIP_REASON, () => {}));

@@ -15,7 +15,8 @@ export const DEFAULT_MAX_ARENA_BYTES = 256 * 1024 * 1024;
  *   requested size, or the size `'auto'` measured); the measuring pass of `'auto'` does not call it.
  * - It returns a fresh `ArrayBuffer` (not shared with another interpreter) of at least `bytes` bytes;
  *   the arena is its first `bytes` bytes: offsets 0 … bytes-1, so every tensor view, persistent and
- *   scratch region lies there. Bytes beyond belong to the backing and are never touched.
+ *   scratch region lies there. Bytes beyond belong to the backing and are never touched. A
+ *   `SharedArrayBuffer` is accepted too (ops-wasm's threads share the arena's memory with workers).
  * - The buffer must stay attached for the interpreter's life: never grown (growing a
  *   `WebAssembly.Memory` detaches its old buffer and would leave every view empty), never transferred.
  * - It may throw (e.g. no memory); the error propagates from `allocateTensors()`.
@@ -24,7 +25,12 @@ export interface ArenaBacking {
   /** Short name shown in messages, e.g. `@micrort/ops-wasm linear memory`. */
   readonly name: string;
   /** Returns the arena's backing buffer, at least `bytes` bytes long (see the interface comment). */
-  allocate(bytes: number): ArrayBuffer;
+  allocate(bytes: number): ArrayBuffer | SharedArrayBuffer;
+}
+
+/** Whether `b` is an ArrayBuffer or a SharedArrayBuffer (where the engine has them). */
+function isBuffer(b: unknown): b is ArrayBuffer | SharedArrayBuffer {
+  return b instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer);
 }
 
 /**
@@ -71,11 +77,13 @@ export class SingleArenaBufferAllocator {
       if (bufferOrSize > limitBytes) throw new ArenaLimitError('the arena buffer', bufferOrSize, bufferOrSize, limitBytes);
       const bytes = bufferOrSize - (bufferOrSize % ARENA_ALIGNMENT);
       if (backing) {
-        this.buffer = backing.allocate(bytes);
-        if (!(this.buffer instanceof ArrayBuffer) || this.buffer.byteLength < bytes)
+        const buffer = backing.allocate(bytes);
+        if (!isBuffer(buffer) || buffer.byteLength < bytes)
           throw new MicrortError(
-            `arena backing ${backing.name} returned ${this.buffer instanceof ArrayBuffer ? `${this.buffer.byteLength} bytes` : 'no ArrayBuffer'}, the arena needs ${bytes}`,
+            `arena backing ${backing.name} returned ${isBuffer(buffer) ? `${buffer.byteLength} bytes` : 'no ArrayBuffer'}, the arena needs ${bytes}`,
           );
+        // views work alike over a SharedArrayBuffer; the arena never grows, transfers or slices it
+        this.buffer = buffer as ArrayBuffer;
         this.size = bytes;
         this.tailPos = bytes;
         return;

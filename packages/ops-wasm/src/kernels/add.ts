@@ -21,6 +21,9 @@ import {
 } from '@micrort/core';
 import { A, A_BYTES, BP, BP_BYTES } from '../generated/abi.js';
 import { fitAffineAdd } from './add-fit.js';
+import { Fn } from '../threads/control.js';
+import { parallelFor, threadsFor, type Parallel } from './parallel.js';
+import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import { broadcastPlan, type BroadcastPlan } from './float/binary-common.js';
 import { kernelsFor } from '../wasm-arena.js';
@@ -39,6 +42,9 @@ interface AddData {
   params: number;
   /** Kind 0: the verified affine rounding. */
   affine: boolean;
+  /** Output elements, and the node's share of the thread pool (null: the main thread alone). */
+  count: number;
+  par: Parallel | null;
   /** Arena copies of constant inputs (-1: read the eval tensor). */
   fixed: Int32Array;
 }
@@ -54,7 +60,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
   return typeof plan === 'string' ? plan : true;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as AddData;
   const a = context.getTensor(node.inputs[0]!);
   const b = context.getTensor(node.inputs[1]!);
@@ -130,6 +136,10 @@ function prepare(context: TfLiteContext, node: Node): void {
     p[A.Plan] = bp.offset;
   }
   data.affine = fit !== null;
+  // plan-less ADDs of many elements run on several threads (16 operations per element, roughly)
+  const threads = contiguous ? threadsFor(options, out.elementCount * 16, out.elementCount >> 12) : 1;
+  data.count = out.elementCount;
+  data.par = parallelFor(region, threads, out.elementCount >> 12);
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0, 1]);
 }
@@ -138,7 +148,10 @@ function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as AddData;
   const a = inputOffset(context, node, 0, data.fixed[0]!);
   const b = inputOffset(context, node, 1, data.fixed[1]!);
-  data.k!.qs8_add(data.params, a, b, context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+  const o = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  const par = data.par;
+  if (par) par.pool.run(data.k!, par.instance, Fn.Add, data.params, a, b, o, data.count, 16, par.chunks);
+  else data.k!.qs8_add(data.params, a, b, o);
 }
 
 /**
@@ -156,15 +169,15 @@ export function writePlan(p: Int32Array, plan: BroadcastPlan, n: number, s1: num
 }
 
 /** The ADD registration. */
-export function createAdd(): Registration<AddData> {
+export function createAdd(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<AddData> {
   return {
     builtinCode: BuiltinOperator.ADD,
     version: 5,
     provider: PROVIDER,
     name: 'ADD/wasm-qs8',
     supports,
-    init: (): AddData => ({ k: null, params: 0, affine: false, fixed: NO_COPIES }),
-    prepare,
+    init: (): AddData => ({ k: null, params: 0, affine: false, count: 0, par: null, fixed: NO_COPIES }),
+    prepare: (context, node) => prepare(context, node, options),
     invoke,
   };
 }

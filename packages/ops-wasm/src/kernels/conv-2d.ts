@@ -18,10 +18,13 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../options.js';
+import { Fn } from '../threads/control.js';
+import { parallelFor, threadsFor, type Parallel } from './parallel.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import {
+  GEMM_TILE_PIXELS,
   W,
   WINDOW_PARAMS_BYTES,
   channelMultipliers,
@@ -51,6 +54,9 @@ interface ConvData {
   /** The parameter block (its Scratch word is set at invoke) and the scratch buffer's index. */
   p: Int32Array;
   scratch: number;
+  /** Output pixels, and the node's share of the thread pool (null: the main thread alone). */
+  total: number;
+  par: Parallel | null;
 }
 
 function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
@@ -66,7 +72,7 @@ function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOp
   return declineSmall(filter.elementCount, output.elementCount, filter.dims[0] ?? 0, options) ?? true;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as ConvData;
   const opts = node.builtinData as Conv2DOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing Conv2DOptions');
@@ -160,6 +166,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.p = p;
   // one output pixel over one tap runs qs8_conv's one-pixel path, which reads the input in place
   const onePixel = batches! * g.outH * g.outW === 1 && !gather && taps === 1;
+  const pixels = batches! * g.outH * g.outW;
+  const tiles = Math.ceil(pixels / GEMM_TILE_PIXELS);
+  const threads = onePixel ? 1 : threadsFor(options, pixels * outC! * taps * inC!, tiles);
   data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
     channels: outC!,
     zeroBytes: ((inC! + 7) & ~7) + 8,
@@ -167,14 +176,24 @@ function prepare(context: TfLiteContext, node: Node): void {
     ptrBytes: gather && opts.dilationWFactor === 1 ? 0 : taps * 4,
     rowBytes: gather ? kb8 * 8 + 16 : 0,
     extBytes: onePixel ? 0 : extScratchBytes(packTaps * kb8),
+    threads,
   });
+  data.total = pixels;
+  data.par = parallelFor(paramsRegion, threads, tiles);
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as ConvData;
   bindWindowScratch(context, data.p, data.scratch);
-  data.k!.qs8_conv(data.params, inputOffset(context, node, 0, data.fixed), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+  const input = inputOffset(context, node, 0, data.fixed);
+  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  const k = data.k!;
+  const par = data.par;
+  if (par) {
+    k.window_begin(data.params);
+    par.pool.run(k, par.instance, Fn.Conv, data.params, input, output, 0, data.total, GEMM_TILE_PIXELS, par.chunks);
+  } else k.qs8_conv(data.params, input, output);
 }
 
 /** The CONV_2D registration. */
@@ -185,8 +204,8 @@ export function createConv2D(options: Readonly<KernelOptions> = DEFAULT_KERNEL_O
     provider: PROVIDER,
     name: 'CONV_2D/wasm-qs8-gemm',
     supports: (context, node) => supports(context, node, options),
-    init: (): ConvData => ({ k: null, params: 0, fixed: -1, p: new Int32Array(0), scratch: -1 }),
-    prepare,
+    init: (): ConvData => ({ k: null, params: 0, fixed: -1, p: new Int32Array(0), scratch: -1, total: 0, par: null }),
+    prepare: (context, node) => prepare(context, node, options),
     invoke,
   };
 }

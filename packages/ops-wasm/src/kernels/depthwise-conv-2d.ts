@@ -17,10 +17,14 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { Fn } from '../threads/control.js';
+import { parallelFor, threadsFor, type Parallel } from './parallel.js';
+import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import {
+  GEMM_TILE_PIXELS,
   W,
   WINDOW_PARAMS_BYTES,
   channelMultipliers,
@@ -49,9 +53,13 @@ interface DepthwiseData {
   conv: boolean;
   /** Arena copy of a constant input (-1: read the eval tensor). */
   fixed: number;
-  /** conv: the parameter block (its Ext word is set at invoke) and the row scratch buffer's index. */
+  /** The parameter block (its Scratch word is set at invoke) and the scratch buffer's index. */
   p: Int32Array;
   scratch: number;
+  /** Output pixels; the node's share of the thread pool (null: the main thread alone) and its chunks' alignment. */
+  total: number;
+  par: Parallel | null;
+  align: number;
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
@@ -65,7 +73,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
   return true;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as DepthwiseData;
   const opts = node.builtinData as DepthwiseConv2DOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
@@ -148,6 +156,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.p = p;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
   data.conv = inC === 1 && channels > 1;
+  const pixels = batches! * g.outH * g.outW;
+  data.total = pixels;
   if (data.conv) {
     // One input channel, depth multiplier = output channels: a convolution with K = taps, run by the
     // CONV_2D GEMM on compact im2col rows. The filter [1, kH, kW, out] becomes [out, kH, kW, 1].
@@ -162,24 +172,33 @@ function prepare(context: TfLiteContext, node: Node): void {
     p[W.ZpIn] = input.params.zeroPoint;
     p[W.Gather] = gather ? 1 : 0;
     p[W.RightOnly] = fastConv ? 1 : 0;
+    const tiles = Math.ceil(pixels / GEMM_TILE_PIXELS);
+    const threads = threadsFor(options, pixels * channels * taps, tiles);
     data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
       channels,
       zeroBytes: 16,
       ptrBytes: gather && opts.dilationWFactor === 1 ? 0 : taps * 4,
       rowBytes: gather ? kb8 * 8 + 16 : 0,
       extBytes: extScratchBytes(kb8),
+      threads,
     });
+    data.par = parallelFor(paramsRegion, threads, tiles);
+    data.align = GEMM_TILE_PIXELS;
     return;
   }
   const groups = (channels! + 7) >> 3;
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
   packDepthwise(context, p, filter.data as Int8Array, channels!, taps, bias ? (bias.data as Int32Array) : null, input.params.zeroPoint);
   // two tables of tap pointers (qs8_dwconv runs two neighbouring pixels per step), the odd tap count rounded up
+  const threads = threadsFor(options, pixels * channels! * taps, pixels >> 1);
   data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
     channels: channels!,
     zeroBytes: groups * 8 + 8,
     ptrBytes: 2 * (taps + 1) * 4,
+    threads,
   });
+  data.par = parallelFor(paramsRegion, threads, pixels >> 1);
+  data.align = 2; // pixel pairs
 
   if (opts.depthMultiplier > 1) {
     // per group of eight output channels: the i16 swizzle that puts input channel (c + j) / m in lane j,
@@ -207,20 +226,35 @@ function invoke(context: TfLiteContext, node: Node): void {
   const input = inputOffset(context, node, 0, data.fixed);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
   bindWindowScratch(context, data.p, data.scratch);
-  if (data.conv) data.k!.qs8_conv(data.params, input, output);
-  else data.k!.qs8_dwconv(data.params, input, output);
+  const k = data.k!;
+  const par = data.par;
+  if (par) {
+    k.window_begin(data.params);
+    par.pool.run(k, par.instance, data.conv ? Fn.Conv : Fn.Dwconv, data.params, input, output, 0, data.total, data.align, par.chunks);
+  } else if (data.conv) k.qs8_conv(data.params, input, output);
+  else k.qs8_dwconv(data.params, input, output);
 }
 
 /** The DEPTHWISE_CONV_2D registration. */
-export function createDepthwiseConv2D(): Registration<DepthwiseData> {
+export function createDepthwiseConv2D(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<DepthwiseData> {
   return {
     builtinCode: BuiltinOperator.DEPTHWISE_CONV_2D,
     version: 7,
     provider: PROVIDER,
     name: 'DEPTHWISE_CONV_2D/wasm-qs8-dw8',
     supports,
-    init: (): DepthwiseData => ({ k: null, params: 0, conv: false, fixed: -1, p: new Int32Array(0), scratch: -1 }),
-    prepare,
+    init: (): DepthwiseData => ({
+      k: null,
+      params: 0,
+      conv: false,
+      fixed: -1,
+      p: new Int32Array(0),
+      scratch: -1,
+      total: 0,
+      par: null,
+      align: 1,
+    }),
+    prepare: (context, node) => prepare(context, node, options),
     invoke,
   };
 }

@@ -16,10 +16,13 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../options.js';
+import { Fn } from '../threads/control.js';
+import { parallelFor, threadsFor, type Parallel } from './parallel.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import {
+  GEMM_TILE_PIXELS,
   W,
   rightOnlyRange,
   WINDOW_PARAMS_BYTES,
@@ -46,6 +49,9 @@ interface FcData {
   /** The parameter block (its Scratch word is set at invoke) and the scratch buffer's index. */
   p: Int32Array;
   scratch: number;
+  /** Batches (the GEMM's rows), and the node's share of the thread pool (null: the main thread alone). */
+  total: number;
+  par: Parallel | null;
 }
 
 function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
@@ -67,7 +73,7 @@ function shapeOf(t: Tensor): string {
   return `[${Array.from(t.dims).join(', ')}]`;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as FcData;
   const opts = node.builtinData as FullyConnectedOptions | null;
   const activation = opts?.fusedActivationFunction ?? ActivationFunctionType.NONE;
@@ -151,19 +157,31 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.p = p;
   // one batch runs qs8_conv's one-pixel path, which reads the input in place: no tap pointers or rows;
   // every tap is an input row (Direct), so no zero row either
+  const tiles = Math.ceil(batches / GEMM_TILE_PIXELS);
+  const threads = batches === 1 ? 1 : threadsFor(options, batches * units * depth, tiles);
   data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
     channels: units,
     zeroBytes: 0,
     ptrBytes: batches === 1 ? 0 : 4,
     extBytes: batches === 1 ? 0 : extScratchBytes(kb8),
+    threads,
   });
+  data.total = batches;
+  data.par = parallelFor(paramsRegion, threads, tiles);
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as FcData;
   bindWindowScratch(context, data.p, data.scratch);
-  data.k!.qs8_conv(data.params, inputOffset(context, node, 0, data.fixed), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+  const input = inputOffset(context, node, 0, data.fixed);
+  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  const k = data.k!;
+  const par = data.par;
+  if (par) {
+    k.window_begin(data.params);
+    par.pool.run(k, par.instance, Fn.Conv, data.params, input, output, 0, data.total, GEMM_TILE_PIXELS, par.chunks);
+  } else k.qs8_conv(data.params, input, output);
 }
 
 /** The FULLY_CONNECTED registration. */
@@ -174,8 +192,8 @@ export function createFullyConnected(options: Readonly<KernelOptions> = DEFAULT_
     provider: PROVIDER,
     name: 'FULLY_CONNECTED/wasm-qs8-gemm',
     supports: (context, node) => supports(context, node, options),
-    init: (): FcData => ({ k: null, params: 0, fixed: -1, p: new Int32Array(0), scratch: -1 }),
-    prepare,
+    init: (): FcData => ({ k: null, params: 0, fixed: -1, p: new Int32Array(0), scratch: -1, total: 0, par: null }),
+    prepare: (context, node) => prepare(context, node, options),
     invoke,
   };
 }
