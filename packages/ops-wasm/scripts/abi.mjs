@@ -36,7 +36,16 @@ export const BLOCKS = [
       ['DilW', 'i32', 'dilation along the width'],
       ['PadH', 'i32', 'leading padding along the height'],
       ['PadW', 'i32', 'leading padding along the width'],
-      ['Kb8', 'i32', 'qs8_conv: 8-value slices per tap (of the compact row when gathered); qs8_dwconv: 8-channel groups'],
+      [
+        'Kb8',
+        'i32',
+        'qs8_conv: 8-value slices per tap (of the compact row when gathered), or 16-value blocks with DotMode; qs8_dwconv: 8-channel groups',
+      ],
+      [
+        'DotMode',
+        'i32',
+        'qs8_conv in a relaxed build: 0 the dot_i16x8 tile; 1 the relaxed-dot tile, activations biased to unsigned (usdot engines); 2 the relaxed-dot tile, activations as they are (sdot engines)',
+      ],
       ['Packed', 'u32', 'the packed weights: per group of output channels, the folded biases then the int8 weights'],
       ['Mult', 'u32', "TFLM's per-channel output multipliers (int32, one per output channel)"],
       ['Shift', 'u32', "TFLM's per-channel output shifts (int32)"],

@@ -3,8 +3,8 @@
 // (scripts/abi.mjs: the parameter blocks between the TypeScript side and the kernels) is generated into
 //   src/generated/abi.ts               word indices for the TypeScript side
 //   assembly/generated/abi.ts          byte offsets for the kernels
-// then each variant of the module (VARIANTS: SIMD128, SIMD128 with shared memory for threads) is
-// compiled into
+// then each variant of the module (VARIANTS: SIMD128 and relaxed SIMD, each with its own memory or a
+// shared one for threads) is compiled into
 //   wasm/<variant>.wasm                the modules, committed
 //   src/generated/kernels-wasm.ts      the same bytes as base64 (so bundlers and Node load them alike),
 //                                      with the hash of the sources it was built from
@@ -85,6 +85,13 @@ export const VARIANTS = [
     file: 'ops-wasm-threads.wasm',
     constant: 'KERNELS_THREADS_WASM_BASE64',
     flags: ['--enable', 'threads', '--sharedMemory', '--maximumMemory', '65536'],
+  },
+  { name: 'relaxed', file: 'ops-wasm-relaxed.wasm', constant: 'KERNELS_RELAXED_WASM_BASE64', flags: ['--enable', 'relaxed-simd'] },
+  {
+    name: 'relaxed-threads',
+    file: 'ops-wasm-relaxed-threads.wasm',
+    constant: 'KERNELS_RELAXED_THREADS_WASM_BASE64',
+    flags: ['--enable', 'relaxed-simd', '--enable', 'threads', '--sharedMemory', '--maximumMemory', '65536'],
   },
 ];
 

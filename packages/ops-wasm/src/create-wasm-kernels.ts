@@ -28,9 +28,11 @@ import { createAveragePool2D } from './kernels/average-pool-2d.js';
 import { createMaxPool2D } from './kernels/max-pool-2d.js';
 import { createFloatKernels } from './kernels/float/index.js';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from './options.js';
+import { probeRelaxedDot, type RelaxedDot } from './relaxed.js';
 import { WasmThreadPool, defaultThreads, threadsAvailable, type PoolOptions } from './threads/pool.js';
 import { WasmArenaBacking } from './wasm-arena.js';
 import {
+  WasmUnsupportedError,
   compileKernels,
   compileKernelsSync,
   detectFeatures,
@@ -51,8 +53,10 @@ export interface WasmKernels {
   readonly arenaBacking: WasmArenaBacking;
   readonly features: WasmFeatures;
   readonly module: WebAssembly.Module;
-  /** The build in use: `simd`, or `simd-threads` with workers. */
+  /** The build in use: `simd` or `relaxed`, with `-threads` when there are workers. */
   readonly variant: KernelsVariant;
+  /** What the relaxed build's int8 GEMM uses: the engine's relaxed dot (`usdot`, `sdot`) or dot_i16x8 (`none`). */
+  readonly relaxedDot: RelaxedDot;
   /** Threads that run a node: 1, or the main thread and `threads - 1` workers. */
   readonly threads: number;
   /** The workers (null with one thread). */
@@ -92,12 +96,15 @@ function make(
   options: LoadOptions,
 ): WasmKernels {
   const pool = threads > 1 ? WasmThreadPool.start(threads, module, options) : null;
+  const relaxedDot: RelaxedDot = variant.startsWith('relaxed') ? probeRelaxedDot() : 'none';
+  const dotMode = relaxedDot === 'usdot' ? 1 : relaxedDot === 'sdot' ? 2 : 0;
   return {
-    kernels: createWasmKernels({ ...options, threads }),
+    kernels: createWasmKernels({ ...options, threads, dotMode }),
     arenaBacking: new WasmArenaBacking(module, pool),
     features,
     module,
     variant,
+    relaxedDot,
     threads,
     pool,
     dispose: () => pool?.terminate(),
@@ -105,15 +112,31 @@ function make(
 }
 
 /** Options of the loaders: the kernels' options (see KernelOptions), threads, and the feature probe. */
-export interface LoadOptions extends Partial<Omit<KernelOptions, 'threads'>>, PoolOptions {
+export interface LoadOptions extends Partial<Omit<KernelOptions, 'threads' | 'dotMode'>>, PoolOptions {
   /**
    * Threads per node: `'auto'` (default) takes Node's `os.availableParallelism()` or a browser's
    * `navigator.hardwareConcurrency`; any count falls back to 1 where shared WebAssembly memory is
    * unavailable (no SharedArrayBuffer: a page that is not cross-origin isolated).
    */
   threads?: number | 'auto';
+  /**
+   * Relaxed SIMD: `'auto'` (default) uses the relaxed build where the engine has relaxed SIMD, `false`
+   * never, `true` requires it (WasmUnsupportedError without).
+   */
+  relaxed?: boolean | 'auto';
   /** Feature probe (default `WebAssembly.validate`); tests pass one that refuses SIMD128. */
   validate?: (bytes: Uint8Array<ArrayBuffer>) => boolean;
+}
+
+/** The build for `options` on an engine with `features`, and the thread count. */
+function choose(options: LoadOptions, features: WasmFeatures): { variant: KernelsVariant; threads: number } {
+  if (options.relaxed === true && !features.relaxedSimd)
+    throw new WasmUnsupportedError(
+      'relaxed: true, but this WebAssembly engine lacks relaxed SIMD (Node 20 needs --experimental-wasm-relaxed-simd)',
+    );
+  const relaxed = options.relaxed !== false && features.relaxedSimd;
+  const threads = resolveThreads(options.threads);
+  return { variant: `${relaxed ? 'relaxed' : 'simd'}${threads > 1 ? '-threads' : ''}` as KernelsVariant, threads };
 }
 
 /** The thread count for `threads` here: 1 without shared memory. */
@@ -130,8 +153,7 @@ function resolveThreads(threads: number | 'auto' | undefined): number {
 export async function loadWasmKernels(options: LoadOptions = {}): Promise<WasmKernels> {
   const features = options.validate ? detectFeatures(options.validate) : detectFeatures();
   requireFeatures(features);
-  const threads = resolveThreads(options.threads);
-  const variant: KernelsVariant = threads > 1 ? 'simd-threads' : 'simd';
+  const { variant, threads } = choose(options, features);
   const loaded = make(await compileKernels(variant), variant, features, threads, options);
   await loaded.pool?.whenReady();
   return loaded;
@@ -144,7 +166,6 @@ export async function loadWasmKernels(options: LoadOptions = {}): Promise<WasmKe
 export function loadWasmKernelsSync(options: LoadOptions = {}): WasmKernels {
   const features = options.validate ? detectFeatures(options.validate) : detectFeatures();
   requireFeatures(features);
-  const threads = resolveThreads(options.threads);
-  const variant: KernelsVariant = threads > 1 ? 'simd-threads' : 'simd';
+  const { variant, threads } = choose(options, features);
   return make(compileKernelsSync(variant), variant, features, threads, options);
 }

@@ -22,10 +22,16 @@ export interface KernelOptions {
    * run on the main thread alone: a job costs a few microseconds to hand out. Default 262144.
    */
   parallelMinMacs: number;
+  /**
+   * The int8 GEMM tile of a relaxed build: 0 dot_i16x8 (every SIMD128 engine); 1 relaxed dot with the
+   * activations biased to unsigned (engines whose relaxed dot is exact usdot, x86 VNNI); 2 relaxed dot
+   * on signed activations (exact sdot, Arm). Set by the loader from its probe of the engine.
+   */
+  dotMode: number;
 }
 
 /** The defaults. */
-export const DEFAULT_KERNEL_OPTIONS: Readonly<KernelOptions> = { minMacs: 4096, threads: 1, parallelMinMacs: 262144 };
+export const DEFAULT_KERNEL_OPTIONS: Readonly<KernelOptions> = { minMacs: 4096, threads: 1, parallelMinMacs: 262144, dotMode: 0 };
 
 /**
  * Why a weighted layer (`weights` weights, `outputs` output elements over `channels` output channels) is

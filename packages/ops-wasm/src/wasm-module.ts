@@ -9,7 +9,13 @@
  */
 import { MicrortError } from '@micrort/core';
 import { ABI_HASH } from './generated/abi.js';
-import { KERNELS_THREADS_WASM_BASE64, KERNELS_WASM_BASE64 } from './generated/kernels-wasm.js';
+import {
+  KERNELS_RELAXED_THREADS_WASM_BASE64,
+  KERNELS_RELAXED_WASM_BASE64,
+  KERNELS_THREADS_WASM_BASE64,
+  KERNELS_WASM_BASE64,
+} from './generated/kernels-wasm.js';
+import { hasRelaxedSimd } from './relaxed.js';
 
 /** The exports of the kernels module: byte offsets into the arena, see assembly/index.ts. */
 export interface KernelExports {
@@ -91,12 +97,14 @@ const SIMD_PROBE: Uint8Array<ArrayBuffer> = new Uint8Array([
 export interface WasmFeatures {
   webAssembly: boolean;
   simd128: boolean;
+  /** Relaxed SIMD (Chromium; Node 20 behind --experimental-wasm-relaxed-simd). */
+  relaxedSimd: boolean;
 }
 
 /** Feature detection with `WebAssembly.validate` (the `validate` argument lets tests simulate an engine). */
 export function detectFeatures(validate: ((bytes: Uint8Array<ArrayBuffer>) => boolean) | null = defaultValidate()): WasmFeatures {
-  if (!validate) return { webAssembly: false, simd128: false };
-  return { webAssembly: true, simd128: validate(SIMD_PROBE) };
+  if (!validate) return { webAssembly: false, simd128: false, relaxedSimd: false };
+  return { webAssembly: true, simd128: validate(SIMD_PROBE), relaxedSimd: hasRelaxedSimd(validate) };
 }
 
 function defaultValidate(): ((bytes: Uint8Array<ArrayBuffer>) => boolean) | null {
@@ -115,11 +123,17 @@ export function requireFeatures(f: WasmFeatures): void {
 
 /**
  * The builds of the kernels module (scripts/build-wasm.mjs): `simd` (SIMD128, its own memory per
- * interpreter) and `simd-threads` (the same kernels importing a shared memory, for workers).
+ * interpreter), `relaxed` (the same with relaxed SIMD: f32x4.relaxed_madd, and the relaxed-dot int8
+ * tile where the engine's dot is exact), and each `-threads` (importing a shared memory, for workers).
  */
-export type KernelsVariant = 'simd' | 'simd-threads';
+export type KernelsVariant = 'simd' | 'simd-threads' | 'relaxed' | 'relaxed-threads';
 
-const VARIANT_BASE64: Record<KernelsVariant, string> = { simd: KERNELS_WASM_BASE64, 'simd-threads': KERNELS_THREADS_WASM_BASE64 };
+const VARIANT_BASE64: Record<KernelsVariant, string> = {
+  simd: KERNELS_WASM_BASE64,
+  'simd-threads': KERNELS_THREADS_WASM_BASE64,
+  relaxed: KERNELS_RELAXED_WASM_BASE64,
+  'relaxed-threads': KERNELS_RELAXED_THREADS_WASM_BASE64,
+};
 
 /** Whether a variant imports a shared memory. */
 export function isSharedVariant(variant: KernelsVariant): boolean {

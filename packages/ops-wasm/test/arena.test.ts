@@ -32,7 +32,7 @@ const EXCEPTIONS: Record<string, { excess: number; why: string }> = {
     why: 'its 10x8 one-channel DEPTHWISE_CONV_2D is at the arena peak, and its 1.5 KiB scratch buffer (sign-extended rows) adds to the head',
   },
   trained_lstm_int8: {
-    excess: 3800,
+    excess: 4000,
     why: 'eight 20-unit LSTM gates and a 10-unit FULLY_CONNECTED: parameter blocks, channels padded to 4 and depths to 8, the SOFTMAX table',
   },
 };

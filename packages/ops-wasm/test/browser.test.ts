@@ -132,6 +132,17 @@ describe.skipIf(!hasChromium)('ops-wasm in headless Chromium', () => {
     expect(r.workerChunks).toBeGreaterThan(0);
   });
 
+  it('relaxed SIMD (Chromium has it): the relaxed build, exact on random int8 CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED', () => {
+    const r = (result as BrowserResult).relaxed;
+    expect(r, 'Chromium has relaxed SIMD').not.toBeNull();
+    console.log(
+      `Chromium: relaxed dot = ${r!.dot} (the int8 GEMM ${r!.dot === 'none' ? 'keeps dot_i16x8' : 'takes the relaxed-dot tile'}), ${r!.ran} random nodes`,
+    );
+    expect(r!.variant).toBe('relaxed');
+    expect(r!.served).toBeGreaterThan(r!.ran * 0.9);
+    expect(r!.mismatches).toEqual([]);
+  });
+
   it('not isolated: no SharedArrayBuffer, so threads fall back to one and the outputs are the same', () => {
     if (plain && 'error' in plain && plain.error) throw new Error(`the page failed: ${plain.error}`);
     const r = plain as BrowserResult;

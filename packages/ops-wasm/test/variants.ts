@@ -1,8 +1,9 @@
 /**
  * The builds and configurations of ops-wasm that every conformance suite runs: SIMD128 on one thread,
  * and the threaded build on two threads with every splittable node split (parallelMinMacs 0), so the
- * workers compute chunks of every CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD they can. (The
- * relaxed-SIMD builds run in a child process with --experimental-wasm-relaxed-simd: test/relaxed.test.ts.)
+ * workers compute chunks of every CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD they can. Under
+ * MICRORT_WASM_RELAXED=1 (test/relaxed.test.ts runs the suites again in a Node started with
+ * --experimental-wasm-relaxed-simd) the same two on the relaxed builds instead.
  */
 import { loadWasmKernels, type LoadOptions, type WasmKernels } from '../src/index.js';
 import { threadsAvailable } from '../src/threads/pool.js';
@@ -12,10 +13,16 @@ export interface Variant {
   options: LoadOptions;
 }
 
-/** The variants this engine can run. */
+/** Whether this run covers the relaxed builds (test/relaxed.test.ts's child run). */
+export const RELAXED_RUN =
+  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['MICRORT_WASM_RELAXED'] === '1';
+
+/** The variants this run covers on this engine. */
 export const VARIANTS: Variant[] = [
-  { name: 'simd128', options: { threads: 1 } },
-  ...(threadsAvailable() ? [{ name: 'threads', options: { threads: 2, parallelMinMacs: 0 } }] : []),
+  { name: RELAXED_RUN ? 'relaxed' : 'simd128', options: { threads: 1, relaxed: RELAXED_RUN } },
+  ...(threadsAvailable()
+    ? [{ name: RELAXED_RUN ? 'relaxed-threads' : 'threads', options: { threads: 2, parallelMinMacs: 0, relaxed: RELAXED_RUN } }]
+    : []),
 ];
 
 /** Loads every variant once (the threaded ones with their workers ready), with `extra` options. */

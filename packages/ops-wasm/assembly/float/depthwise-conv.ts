@@ -6,7 +6,7 @@
 //
 // Packed weights (src/kernels/float/weight-pack-f32.ts), per group of eight channels:
 //   [8 biases][for each tap: 8 weights]   (zeros past the depth)
-import { clamp, store8, storeLanes } from './common';
+import { clamp, madd, store8, storeLanes } from './common';
 import { D_ACT_MAX, D_ACT_MIN, D_BATCHES, D_C, D_DIL_H, D_DIL_W, D_IN_H, D_IN_W, D_KH, D_KW, D_OUT_H, D_OUT_W, D_PACKED, D_PAD_H, D_PAD_W, D_PTRS, D_STRIDE_H, D_STRIDE_W, D_ZERO } from '../generated/abi';
 
 // Parameter block D (scripts/abi.mjs), written by src/kernels/float/depthwise-conv-2d.ts.
@@ -40,13 +40,13 @@ const DW_CHUNK = 16;
     if (C - c > 4) {
       for (let p = ptrs; p < ptrEnd; p += 4) {
         const x = <usize>load<u32>(p) + cb;
-        acc0 = f32x4.add(acc0, f32x4.mul(v128.load(x), v128.load(w)));
-        acc1 = f32x4.add(acc1, f32x4.mul(v128.load(x, 16), v128.load(w, 16)));
+        acc0 = madd(v128.load(x), v128.load(w), acc0);
+        acc1 = madd(v128.load(x, 16), v128.load(w, 16), acc1);
         w += 32;
       }
     } else {
       for (let p = ptrs; p < ptrEnd; p += 4) {
-        acc0 = f32x4.add(acc0, f32x4.mul(v128.load(<usize>load<u32>(p) + cb), v128.load(w)));
+        acc0 = madd(v128.load(<usize>load<u32>(p) + cb), v128.load(w), acc0);
         w += 32;
       }
     }
@@ -70,10 +70,10 @@ const DW_CHUNK = 16;
       const xa = <usize>load<u32>(p) + cb;
       const xb = <usize>load<u32>(p + tapBytes) + cb;
       const w0 = v128.load(w), w1 = v128.load(w, 16);
-      a0 = f32x4.add(a0, f32x4.mul(v128.load(xa), w0));
-      a1 = f32x4.add(a1, f32x4.mul(v128.load(xa, 16), w1));
-      b0 = f32x4.add(b0, f32x4.mul(v128.load(xb), w0));
-      b1 = f32x4.add(b1, f32x4.mul(v128.load(xb, 16), w1));
+      a0 = madd(v128.load(xa), w0, a0);
+      a1 = madd(v128.load(xa, 16), w1, a1);
+      b0 = madd(v128.load(xb), w0, b0);
+      b1 = madd(v128.load(xb, 16), w1, b1);
       w += 32;
     }
     store8(outA + cb, clamp(a0, lo, hi), clamp(a1, lo, hi), C - c);
@@ -106,15 +106,15 @@ const DW_CHUNK = 16;
     const n = C - c;
     for (let ow = ow0; ow < ow1; ow++) {
       const a = r0 + x, b = r1 + x, d = r2 + x;
-      let s0 = f32x4.add(bias, f32x4.mul(v128.load(a), w0));
+      let s0 = madd(v128.load(a), w0, bias);
       let s1 = f32x4.mul(v128.load(b), w3);
       let s2 = f32x4.mul(v128.load(d), w6);
-      s0 = f32x4.add(s0, f32x4.mul(v128.load(a + tap), w1));
-      s1 = f32x4.add(s1, f32x4.mul(v128.load(b + tap), w4));
-      s2 = f32x4.add(s2, f32x4.mul(v128.load(d + tap), w7));
-      s0 = f32x4.add(s0, f32x4.mul(v128.load(a + 2 * tap), w2));
-      s1 = f32x4.add(s1, f32x4.mul(v128.load(b + 2 * tap), w5));
-      s2 = f32x4.add(s2, f32x4.mul(v128.load(d + 2 * tap), w8));
+      s0 = madd(v128.load(a + tap), w1, s0);
+      s1 = madd(v128.load(b + tap), w4, s1);
+      s2 = madd(v128.load(d + tap), w7, s2);
+      s0 = madd(v128.load(a + 2 * tap), w2, s0);
+      s1 = madd(v128.load(b + 2 * tap), w5, s1);
+      s2 = madd(v128.load(d + 2 * tap), w8, s2);
       const v = clamp(f32x4.add(f32x4.add(s0, s1), s2), lo, hi);
       if (n >= 4) v128.store(o, v);
       else storeLanes(o, v, n);

@@ -12,7 +12,7 @@
 //   [8 biases][K steps of 8 weights]   (zeros past the output depth)
 // Blocks past the last channel are absent; the last block's missing channels compute zeros that are
 // never stored.
-import { clamp, store8 } from './common';
+import { clamp, madd, store8 } from './common';
 import { G_ACT_MAX, G_ACT_MIN, G_DIL_H, G_DIL_W, G_IN_C, G_IN_H, G_IN_IMAGE_BYTES, G_IN_W, G_K, G_KH, G_KW, G_OUT_C, G_OUT_HW, G_OUT_W, G_PACKED, G_PAD_H, G_PAD_W, G_ROWS, G_ROW_BYTES, G_STRIDE_H, G_STRIDE_W, G_TOTAL } from '../generated/abi';
 
 // Parameter block G (scripts/abi.mjs), written by src/kernels/float/conv-2d.ts and fully-connected.ts.
@@ -150,17 +150,17 @@ export function f32_conv(pp: usize, input: usize, output: usize): void {
         const b1 = v128.load(w, 16);
         w += 32;
         const v0 = v128.load32_splat(x0);
-        acc00 = f32x4.add(acc00, f32x4.mul(v0, b0));
-        acc01 = f32x4.add(acc01, f32x4.mul(v0, b1));
+        acc00 = madd(v0, b0, acc00);
+        acc01 = madd(v0, b1, acc01);
         const v1 = v128.load32_splat(x1);
-        acc10 = f32x4.add(acc10, f32x4.mul(v1, b0));
-        acc11 = f32x4.add(acc11, f32x4.mul(v1, b1));
+        acc10 = madd(v1, b0, acc10);
+        acc11 = madd(v1, b1, acc11);
         const v2 = v128.load32_splat(x2);
-        acc20 = f32x4.add(acc20, f32x4.mul(v2, b0));
-        acc21 = f32x4.add(acc21, f32x4.mul(v2, b1));
+        acc20 = madd(v2, b0, acc20);
+        acc21 = madd(v2, b1, acc21);
         const v3 = v128.load32_splat(x3);
-        acc30 = f32x4.add(acc30, f32x4.mul(v3, b0));
-        acc31 = f32x4.add(acc31, f32x4.mul(v3, b1));
+        acc30 = madd(v3, b0, acc30);
+        acc31 = madd(v3, b1, acc31);
         x0 += 4;
         x1 += 4;
         x2 += 4;

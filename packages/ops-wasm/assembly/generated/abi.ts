@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 664590848;
+export const ABI_HASH: i32 = -942574249;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -22,31 +22,32 @@ export const W_DIL_H = 48; // i32: dilation along the height
 export const W_DIL_W = 52; // i32: dilation along the width
 export const W_PAD_H = 56; // i32: leading padding along the height
 export const W_PAD_W = 60; // i32: leading padding along the width
-export const W_KB8 = 64; // i32: qs8_conv: 8-value slices per tap (of the compact row when gathered); qs8_dwconv: 8-channel groups
-export const W_PACKED = 68; // u32: the packed weights: per group of output channels, the folded biases then the int8 weights
-export const W_MULT = 72; // u32: TFLM's per-channel output multipliers (int32, one per output channel)
-export const W_SHIFT = 76; // u32: TFLM's per-channel output shifts (int32)
-export const W_EXPAND_RQ = 80; // i32: 1: the kernel expands Mult and Shift into requantization blocks at the start of the scratch buffer
-export const W_RQ = 84; // u32: the requantization blocks (RQ), one per four output channels; set by the kernel when ExpandRq
-export const W_RQ_STRIDE = 88; // i32: bytes from one requantization block to the next: RQ_BYTES, or 0 when every channel shares one
-export const W_ZP_IN = 92; // i32: input zero point (the zero row holds it)
-export const W_ZERO_BYTES = 96; // i32: bytes of the zero row
-export const W_ZERO = 100; // u32: the zero row: input zero points that taps in the padding read (set by the kernel, in the scratch buffer)
-export const W_ACT_MIN = 104; // i32: lower bound of the fused activation
-export const W_ACT_MAX = 108; // i32: upper bound of the fused activation
-export const W_ZP_OUT = 112; // i32: output zero point
-export const W_GATHER = 116; // i32: qs8_conv: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8)
-export const W_DIRECT = 120; // i32: 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED)
-export const W_RIGHT_ONLY = 124; // i32: 1 when every channel has left shift 0 and a right shift of 1 to 22 (int8 outputs): requantLanesRight
-export const W_OUT16 = 128; // i32: one-pixel GEMM (the LSTM gates): int16 outputs clamped to [act_min, act_max]
-export const W_DM_TABLE = 132; // u32: qs8_dwconv with depth multiplier > 1: per group, an i16 swizzle mask and the first input channel (32 bytes)
-export const W_SCRATCH = 136; // u32: the node's scratch buffer (planned memory; set at each invoke), 0 when it has none
-export const W_SCR_ZERO = 140; // i32: offset of the zero row in the scratch buffer (the requantization blocks come first)
-export const W_SCR_THREAD = 144; // i32: offset of thread 0's area in the scratch buffer: tap pointers, then gathered rows, then sign-extended rows
-export const W_SCR_THREAD_BYTES = 148; // i32: bytes of one thread's area
-export const W_THREAD_ROWS = 152; // i32: offset of the gathered rows in a thread's area (qs8_conv with Gather)
-export const W_THREAD_EXT = 156; // i32: offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice)
-export const W_BYTES = 160;
+export const W_KB8 = 64; // i32: qs8_conv: 8-value slices per tap (of the compact row when gathered), or 16-value blocks with DotMode; qs8_dwconv: 8-channel groups
+export const W_DOT_MODE = 68; // i32: qs8_conv in a relaxed build: 0 the dot_i16x8 tile; 1 the relaxed-dot tile, activations biased to unsigned (usdot engines); 2 the relaxed-dot tile, activations as they are (sdot engines)
+export const W_PACKED = 72; // u32: the packed weights: per group of output channels, the folded biases then the int8 weights
+export const W_MULT = 76; // u32: TFLM's per-channel output multipliers (int32, one per output channel)
+export const W_SHIFT = 80; // u32: TFLM's per-channel output shifts (int32)
+export const W_EXPAND_RQ = 84; // i32: 1: the kernel expands Mult and Shift into requantization blocks at the start of the scratch buffer
+export const W_RQ = 88; // u32: the requantization blocks (RQ), one per four output channels; set by the kernel when ExpandRq
+export const W_RQ_STRIDE = 92; // i32: bytes from one requantization block to the next: RQ_BYTES, or 0 when every channel shares one
+export const W_ZP_IN = 96; // i32: input zero point (the zero row holds it)
+export const W_ZERO_BYTES = 100; // i32: bytes of the zero row
+export const W_ZERO = 104; // u32: the zero row: input zero points that taps in the padding read (set by the kernel, in the scratch buffer)
+export const W_ACT_MIN = 108; // i32: lower bound of the fused activation
+export const W_ACT_MAX = 112; // i32: upper bound of the fused activation
+export const W_ZP_OUT = 116; // i32: output zero point
+export const W_GATHER = 120; // i32: qs8_conv: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8)
+export const W_DIRECT = 124; // i32: 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED)
+export const W_RIGHT_ONLY = 128; // i32: 1 when every channel has left shift 0 and a right shift of 1 to 22 (int8 outputs): requantLanesRight
+export const W_OUT16 = 132; // i32: one-pixel GEMM (the LSTM gates): int16 outputs clamped to [act_min, act_max]
+export const W_DM_TABLE = 136; // u32: qs8_dwconv with depth multiplier > 1: per group, an i16 swizzle mask and the first input channel (32 bytes)
+export const W_SCRATCH = 140; // u32: the node's scratch buffer (planned memory; set at each invoke), 0 when it has none
+export const W_SCR_ZERO = 144; // i32: offset of the zero row in the scratch buffer (the requantization blocks come first)
+export const W_SCR_THREAD = 148; // i32: offset of thread 0's area in the scratch buffer: tap pointers, then gathered rows, then sign-extended rows
+export const W_SCR_THREAD_BYTES = 152; // i32: bytes of one thread's area
+export const W_THREAD_ROWS = 156; // i32: offset of the gathered rows in a thread's area (qs8_conv with Gather)
+export const W_THREAD_EXT = 160; // i32: offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice)
+export const W_BYTES = 176;
 
 // One requantization block (assembly/int8/requant.ts): four i32x4 vectors, lane j for output channel 4k + j. Byte offsets:
 export const RQ_M = 0; // i32x4: quantized multiplier

@@ -23,7 +23,8 @@
 // the padding row (input zero points) contributes zero, as TFLM's skipped taps do.
 import { narrow8, narrowClamp8, requantLanes, requantLanesRight, requantRightWith, storeBytes } from './requant';
 import { tapPointers, threadArea, windowBegin } from './window';
-import { GEMM_TILE_PIXELS, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
+import { copyBlocks, tileGroupsRelaxed } from './conv-relaxed';
+import { GEMM_TILE_PIXELS, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
 
 /** Full groups of eight output channels, and whether a last group of four follows (at most four channels left). */
 @inline function fullGroups(outC: i32): i32 {
@@ -191,6 +192,39 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
   if (total == 1 && !gather && taps == 1) {
     gemv(pp, input, output);
     return;
+  }
+  if (ASC_FEATURE_RELAXED_SIMD) {
+    const mode = load<i32>(pp, W_DOT_MODE);
+    if (mode != 0) {
+      // W_KB8: 16-value blocks per tap (or per gathered row); activations biased to unsigned for usdot
+      const bias = i8x16.splat(mode == 1 ? -128 : 0);
+      const blockRow = <usize>(taps * kb8) << 5;
+      for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
+        const np = min(GEMM_TILE_PIXELS, q1 - q);
+        for (let i = 0; i < GEMM_TILE_PIXELS; i++) {
+          const qi = q + min(i, np - 1);
+          const e = ext + <usize>i * blockRow;
+          if (gather) {
+            if (!gatherRuns(pp, input, qi, rows)) {
+              tapPointers(pp, input, qi, ptrs);
+              gatherRow(ptrs, windowTaps, inC, rows);
+            }
+            copyBlocks(rows, kb8, e, bias);
+          } else {
+            tapPointers(pp, input, qi, ptrs);
+            for (let t = 0; t < windowTaps; t++) copyBlocks(<usize>load<u32>(ptrs + <usize>(t << 2)), kb8, e + <usize>(t * kb8 * 32), bias);
+          }
+        }
+        const o = output + <usize>q * stride;
+        if (rightOnly) {
+          if (np == GEMM_TILE_PIXELS) tileGroupsRelaxed(packed, rq, rqStride, ext, blockRow, taps * kb8, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp);
+          else tileGroupsRelaxed(packed, rq, rqStride, ext, blockRow, taps * kb8, full, half, outC, o, stride, np, true, lo, hi, zp);
+        } else {
+          tileGroupsRelaxed(packed, rq, rqStride, ext, blockRow, taps * kb8, full, half, outC, o, stride, np, false, lo, hi, zp);
+        }
+      }
+      return;
+    }
   }
   for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
     const np = min(GEMM_TILE_PIXELS, q1 - q);

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 664590848;
+export const ABI_HASH = -942574249;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -41,59 +41,61 @@ export enum W {
   PadH = 14,
   /** leading padding along the width (i32) */
   PadW = 15,
-  /** qs8_conv: 8-value slices per tap (of the compact row when gathered); qs8_dwconv: 8-channel groups (i32) */
+  /** qs8_conv: 8-value slices per tap (of the compact row when gathered), or 16-value blocks with DotMode; qs8_dwconv: 8-channel groups (i32) */
   Kb8 = 16,
+  /** qs8_conv in a relaxed build: 0 the dot_i16x8 tile; 1 the relaxed-dot tile, activations biased to unsigned (usdot engines); 2 the relaxed-dot tile, activations as they are (sdot engines) (i32) */
+  DotMode = 17,
   /** the packed weights: per group of output channels, the folded biases then the int8 weights (u32 arena offset) */
-  Packed = 17,
+  Packed = 18,
   /** TFLM's per-channel output multipliers (int32, one per output channel) (u32 arena offset) */
-  Mult = 18,
+  Mult = 19,
   /** TFLM's per-channel output shifts (int32) (u32 arena offset) */
-  Shift = 19,
+  Shift = 20,
   /** 1: the kernel expands Mult and Shift into requantization blocks at the start of the scratch buffer (i32) */
-  ExpandRq = 20,
+  ExpandRq = 21,
   /** the requantization blocks (RQ), one per four output channels; set by the kernel when ExpandRq (u32 arena offset) */
-  Rq = 21,
+  Rq = 22,
   /** bytes from one requantization block to the next: RQ_BYTES, or 0 when every channel shares one (i32) */
-  RqStride = 22,
+  RqStride = 23,
   /** input zero point (the zero row holds it) (i32) */
-  ZpIn = 23,
+  ZpIn = 24,
   /** bytes of the zero row (i32) */
-  ZeroBytes = 24,
+  ZeroBytes = 25,
   /** the zero row: input zero points that taps in the padding read (set by the kernel, in the scratch buffer) (u32 arena offset) */
-  Zero = 25,
+  Zero = 26,
   /** lower bound of the fused activation (i32) */
-  ActMin = 26,
+  ActMin = 27,
   /** upper bound of the fused activation (i32) */
-  ActMax = 27,
+  ActMax = 28,
   /** output zero point (i32) */
-  ZpOut = 28,
+  ZpOut = 29,
   /** qs8_conv: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8) (i32) */
-  Gather = 29,
+  Gather = 30,
   /** 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED) (i32) */
-  Direct = 30,
+  Direct = 31,
   /** 1 when every channel has left shift 0 and a right shift of 1 to 22 (int8 outputs): requantLanesRight (i32) */
-  RightOnly = 31,
+  RightOnly = 32,
   /** one-pixel GEMM (the LSTM gates): int16 outputs clamped to [act_min, act_max] (i32) */
-  Out16 = 32,
+  Out16 = 33,
   /** qs8_dwconv with depth multiplier > 1: per group, an i16 swizzle mask and the first input channel (32 bytes) (u32 arena offset) */
-  DmTable = 33,
+  DmTable = 34,
   /** the node's scratch buffer (planned memory; set at each invoke), 0 when it has none (u32 arena offset) */
-  Scratch = 34,
+  Scratch = 35,
   /** offset of the zero row in the scratch buffer (the requantization blocks come first) (i32) */
-  ScrZero = 35,
+  ScrZero = 36,
   /** offset of thread 0's area in the scratch buffer: tap pointers, then gathered rows, then sign-extended rows (i32) */
-  ScrThread = 36,
+  ScrThread = 37,
   /** bytes of one thread's area (i32) */
-  ScrThreadBytes = 37,
+  ScrThreadBytes = 38,
   /** offset of the gathered rows in a thread's area (qs8_conv with Gather) (i32) */
-  ThreadRows = 38,
+  ThreadRows = 39,
   /** offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice) (i32) */
-  ThreadExt = 39,
+  ThreadExt = 40,
   /** Words of the block. */
-  Words = 40,
+  Words = 41,
 }
 /** Bytes of the W block in the arena (its words rounded up to 16 bytes). */
-export const W_BYTES = 160;
+export const W_BYTES = 176;
 
 /** One requantization block (assembly/int8/requant.ts): four i32x4 vectors, lane j for output channel 4k + j. Word indices. */
 export enum RQ {

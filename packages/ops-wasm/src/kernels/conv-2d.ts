@@ -41,7 +41,7 @@ import {
   windowGeometry,
   writeWindowParams,
 } from './kernel-common.js';
-import { packGemm } from './weight-pack.js';
+import { packConvGemm } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 
 const OP = 'CONV_2D';
@@ -118,11 +118,6 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   data.k = kernelsFor(OP, node, paramsRegion);
   const q = channelMultipliers(OP, node, context, input, filter, output, outC!, 0);
   const taps = kH! * kW!;
-  // Depth not a multiple of 8 over several taps: gather compact im2col rows (K padded to 8 once).
-  const gather = taps > 1 && inC! % 8 !== 0;
-  const kb8 = gather ? (taps * inC! + 7) >> 3 : (inC! + 7) >> 3;
-  const packTaps = gather ? 1 : taps;
-  const packDepth = gather ? taps * inC! : inC!;
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
   const p = paramsRegion.i32;
   writeWindowParams(p, {
@@ -145,37 +140,37 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     actMax,
     zpOut: output.params.zeroPoint,
   });
-  packGemm(
+  const pixels = batches! * g.outH * g.outW;
+  // one output pixel over one tap runs qs8_conv's one-pixel path, which reads the input in place
+  const onePixel = pixels === 1 && taps === 1;
+  // depth not a multiple of the tile's step over several taps: compact im2col rows (K padded once)
+  const layout = packConvGemm(
     context,
     p,
     filter.data as Int8Array,
     outC!,
-    packTaps,
-    packDepth,
-    kb8,
+    taps,
+    inC!,
     bias ? (bias.data as Int32Array) : null,
     input.params.zeroPoint,
+    options.dotMode,
+    onePixel,
   );
-  p[W.Kb8] = kb8;
   p[W.ZpIn] = input.params.zeroPoint;
-  p[W.Gather] = gather ? 1 : 0;
   p[W.RightOnly] = fast ? 1 : 0;
   p[W.Direct] =
     taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW ? 1 : 0;
   data.params = paramsRegion.offset;
   data.p = p;
-  // one output pixel over one tap runs qs8_conv's one-pixel path, which reads the input in place
-  const onePixel = batches! * g.outH * g.outW === 1 && !gather && taps === 1;
-  const pixels = batches! * g.outH * g.outW;
   const tiles = Math.ceil(pixels / GEMM_TILE_PIXELS);
   const threads = onePixel ? 1 : threadsFor(options, pixels * outC! * taps * inC!, tiles);
   data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
     channels: outC!,
-    zeroBytes: ((inC! + 7) & ~7) + 8,
+    zeroBytes: layout.zeroBytes,
     // one pixel's tap pointers (a gathered row with dilation_w 1 is copied in runs, without them)
-    ptrBytes: gather && opts.dilationWFactor === 1 ? 0 : taps * 4,
-    rowBytes: gather ? kb8 * 8 + 16 : 0,
-    extBytes: onePixel ? 0 : extScratchBytes(packTaps * kb8),
+    ptrBytes: layout.gather && opts.dilationWFactor === 1 ? 0 : taps * 4,
+    rowBytes: layout.rowBytes,
+    extBytes: onePixel ? 0 : extScratchBytes(layout.units),
     threads,
   });
   data.total = pixels;

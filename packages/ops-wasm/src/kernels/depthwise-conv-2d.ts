@@ -41,7 +41,7 @@ import {
   windowGeometry,
   writeWindowParams,
 } from './kernel-common.js';
-import { packDepthwise, packGemm } from './weight-pack.js';
+import { packConvGemm, packDepthwise } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 
 const OP = 'DEPTHWISE_CONV_2D';
@@ -164,22 +164,29 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     const f = filter.data as Int8Array;
     const t = new Int8Array(f.length);
     for (let c = 0; c < channels; c++) for (let k = 0; k < taps; k++) t[c * taps + k] = f[k * channels + c]!;
-    const gather = taps > 1;
-    const kb8 = (taps + 7) >> 3;
     const fastConv = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-    packGemm(context, p, t, channels, 1, taps, kb8, bias ? (bias.data as Int32Array) : null, input.params.zeroPoint);
-    p[W.Kb8] = kb8;
+    const layout = packConvGemm(
+      context,
+      p,
+      t,
+      channels,
+      taps,
+      1,
+      bias ? (bias.data as Int32Array) : null,
+      input.params.zeroPoint,
+      options.dotMode,
+      false,
+    );
     p[W.ZpIn] = input.params.zeroPoint;
-    p[W.Gather] = gather ? 1 : 0;
     p[W.RightOnly] = fastConv ? 1 : 0;
     const tiles = Math.ceil(pixels / GEMM_TILE_PIXELS);
     const threads = threadsFor(options, pixels * channels * taps, tiles);
     data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
       channels,
-      zeroBytes: 16,
-      ptrBytes: gather && opts.dilationWFactor === 1 ? 0 : taps * 4,
-      rowBytes: gather ? kb8 * 8 + 16 : 0,
-      extBytes: extScratchBytes(kb8),
+      zeroBytes: layout.zeroBytes,
+      ptrBytes: layout.gather && opts.dilationWFactor === 1 ? 0 : taps * 4,
+      rowBytes: layout.rowBytes,
+      extBytes: extScratchBytes(layout.units),
       threads,
     });
     data.par = parallelFor(paramsRegion, threads, tiles);

@@ -36,7 +36,7 @@ import {
   quantizedActivationRange,
   writeWindowParams,
 } from './kernel-common.js';
-import { packGemm } from './weight-pack.js';
+import { packConvGemm } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 
 const OP = 'FULLY_CONNECTED';
@@ -132,7 +132,6 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const paramsRegion = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, paramsRegion);
   const q = channelMultipliers(OP, node, context, input, filter, output, units, fr - 2, !perChannel);
-  const kb8 = (depth + 7) >> 3;
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
   const p = paramsRegion.i32;
   // the batches are one row of 1x1 windows
@@ -148,8 +147,18 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     actMax,
     zpOut: output.params.zeroPoint,
   });
-  packGemm(context, p, filter.data as Int8Array, units, 1, depth, kb8, bias ? (bias.data as Int32Array) : null, input.params.zeroPoint);
-  p[W.Kb8] = kb8;
+  const layout = packConvGemm(
+    context,
+    p,
+    filter.data as Int8Array,
+    units,
+    1,
+    depth,
+    bias ? (bias.data as Int32Array) : null,
+    input.params.zeroPoint,
+    options.dotMode,
+    batches === 1,
+  );
   p[W.ZpIn] = input.params.zeroPoint;
   p[W.Direct] = 1;
   p[W.RightOnly] = fast ? 1 : 0;
@@ -163,7 +172,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     channels: units,
     zeroBytes: 0,
     ptrBytes: batches === 1 ? 0 : 4,
-    extBytes: batches === 1 ? 0 : extScratchBytes(kb8),
+    extBytes: batches === 1 ? 0 : extScratchBytes(layout.units),
     threads,
   });
   data.total = batches;

@@ -128,3 +128,124 @@ export function packDepthwise(
   }
   p[W.Packed] = dst.offset;
 }
+
+/** Bytes of the relaxed-dot GEMM packing of `outC` channels over `blocks` 16-value blocks (biases and int8 weights). */
+export function gemmRelaxedPackedBytes(outC: number, blocks: number): number {
+  const { full, half } = gemmGroups(outC);
+  return full * (32 + blocks * 128) + (half ? 16 + blocks * 64 : 0);
+}
+
+/**
+ * Packs filter `[outC, K]` (int8, row-major; K = taps x depth, already compact) for qs8_conv's relaxed-dot
+ * tile (assembly/int8/conv-relaxed.ts) into a new persistent buffer and sets W.Packed: per group of
+ * eight output channels the eight folded biases, then per 16-value block and rotation r = 0..3 the
+ * channels 0-3 then 4-7, lane j holding the block's bytes 4g..4g+3 with g = (j + r) mod 4 (zero past K
+ * and outC); a last group of at most four channels only its four. `unsignedActivations` (usdot): the
+ * kernel reads x + 128, so the bias also takes -128 * sum(w).
+ */
+export function packGemmRelaxed(
+  context: TfLiteContext,
+  p: Int32Array,
+  filter: Int8Array,
+  outC: number,
+  K: number,
+  blocks: number,
+  bias: Int32Array | null,
+  zpIn: number,
+  unsignedActivations: boolean,
+): void {
+  const sums = new Int32Array(outC);
+  for (let c = 0; c < outC; c++) {
+    let s = 0;
+    for (let i = 0, base = c * K; i < K; i++) s += filter[base + i]!;
+    sums[c] = s;
+  }
+  const b = foldedBias(bias, sums, zpIn + (unsignedActivations ? 128 : 0));
+  const dst = context.allocatePersistentBuffer(gemmRelaxedPackedBytes(outC, blocks));
+  const bytes = dst.i8;
+  const words = dst.i32;
+  dst.u8.fill(0);
+  const { full, half } = gemmGroups(outC);
+  let at = 0;
+  for (let g = 0; g < full + (half ? 1 : 0); g++) {
+    const width = g < full ? 8 : 4;
+    for (let j = 0; j < width; j++) if (g * 8 + j < outC) words[(at >> 2) + j] = b[g * 8 + j]!;
+    const w0 = at + 4 * width;
+    const blockBytes = 16 * width; // four rotations x (width / 4) vectors x 16 bytes
+    for (let j = 0; j < width; j++) {
+      const c = g * 8 + j;
+      if (c >= outC) break;
+      const h = j >> 2;
+      const l = j & 3;
+      for (let i = 0; i < K; i++) {
+        const block = i >> 4;
+        const grp = (i & 15) >> 2;
+        const rot = (grp - l + 4) & 3; // rotation r where lane l holds group (l + r) mod 4
+        bytes[w0 + block * blockBytes + rot * (4 * width) + h * 16 + l * 4 + (i & 3)] = filter[c * K + i]!;
+      }
+    }
+    at = w0 + blocks * blockBytes;
+  }
+  p[W.Packed] = dst.offset;
+}
+
+/** What packConvGemm chose, for the node's scratch buffer. */
+export interface ConvGemmLayout {
+  /** Taps gathered into one compact row first. */
+  gather: boolean;
+  /** 8-value slices (or 16-value blocks, relaxed) per tap or compact row: W.Kb8. */
+  kb: number;
+  /** Slices or blocks per pixel row: the tile's scratch takes 32 bytes of each per pixel. */
+  units: number;
+  /** Bytes of one gathered row (with slack). */
+  rowBytes: number;
+  /** Bytes of the zero row (a tap's depth rounded up, with slack). */
+  zeroBytes: number;
+}
+
+/**
+ * Packs filter `[outC, taps, inC]` for qs8_conv and sets W.Kb8, W.DotMode, W.Gather and W.Packed:
+ * the relaxed-dot tile when `dotMode` is 1 (usdot) or 2 (sdot) and the node has more than one output
+ * pixel (the one-pixel GEMM takes the dot_i16x8 packing), else the dot_i16x8 tile. Depths that are not a
+ * multiple of the tile's step over several taps are gathered into compact rows first.
+ */
+export function packConvGemm(
+  context: TfLiteContext,
+  p: Int32Array,
+  filter: Int8Array,
+  outC: number,
+  taps: number,
+  inC: number,
+  bias: Int32Array | null,
+  zpIn: number,
+  dotMode: number,
+  onePixel: boolean,
+): ConvGemmLayout {
+  const relaxed = dotMode !== 0 && !onePixel;
+  const step = relaxed ? 16 : 8;
+  const gather = taps > 1 && inC % step !== 0;
+  const kb = gather ? Math.ceil((taps * inC) / step) : Math.ceil(inC / step);
+  const packTaps = gather ? 1 : taps;
+  p[W.Kb8] = kb;
+  p[W.Gather] = gather ? 1 : 0;
+  p[W.DotMode] = relaxed ? dotMode : 0;
+  if (relaxed) {
+    // [outC, taps, inC] with each tap's depth padded to the blocks (or the compact row's)
+    const depth = gather ? taps * inC : inC;
+    const K = packTaps * kb * 16;
+    const rows = new Int8Array(outC * K);
+    for (let c = 0; c < outC; c++)
+      for (let t = 0; t < packTaps; t++)
+        rows.set(filter.subarray((c * packTaps + t) * depth, (c * packTaps + t + 1) * depth), c * K + t * kb * 16);
+    packGemmRelaxed(context, p, rows, outC, K, packTaps * kb, bias, zpIn, dotMode === 1);
+  } else {
+    packGemm(context, p, filter, outC, packTaps, gather ? taps * inC : inC, kb, bias, zpIn);
+  }
+  return {
+    gather,
+    kb,
+    units: packTaps * kb,
+    rowBytes: gather ? kb * step + 16 : 0,
+    zeroBytes: ((inC + step - 1) & ~(step - 1)) + step,
+  };
+}
