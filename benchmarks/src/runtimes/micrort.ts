@@ -7,20 +7,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { MicroInterpreter, OpResolver, loadModel, tensorTypeName, type InterpreterOptions, type Registration } from '@micrort/core';
-import { registerReferenceOps } from '@micrort/ops-reference';
-import { registerSignalOps } from '@micrort/ops-signal';
-import { registerMediapipeOps } from '@micrort/ops-mediapipe';
-import { createPlanner } from '@micrort/planners';
-import { RuntimeUnavailableError, type RuntimeAdapter, type Runner, type TensorInfo } from '../runtime.js';
+import type { Registration } from '@micrort/core';
+import { RuntimeUnavailableError, type RuntimeAdapter, type Runner } from '../runtime.js';
+import { micrortLoad, type KernelSetup } from './micrort-core.js';
 
-/** What a kernel package contributes to a runtime. */
-export interface KernelSetup {
-  /** Registrations put in front of ops-reference with `{ fallback: true }`. */
-  registrations: readonly Registration[];
-  /** Extra interpreter options (e.g. the arena backing of a WebAssembly package). */
-  interpreterOptions?: Record<string, unknown>;
-}
+export type { KernelSetup };
 
 /** A micrort kernel package the harness times. */
 export interface KernelPackage {
@@ -30,6 +21,8 @@ export interface KernelPackage {
   specifier: string | null;
   /** Its folder under packages/, to import the built dist when the package is not a dependency. */
   workspaceDir?: string;
+  /** Shown after the specifier in the description (e.g. the thread count). */
+  note?: string;
   /** Turns the imported module into registrations (and interpreter options). */
   setup(module: Record<string, unknown>): KernelSetup | Promise<KernelSetup>;
 }
@@ -40,6 +33,18 @@ const call = (m: Record<string, unknown>, name: string, ...args: unknown[]): unk
   if (typeof f !== 'function') throw new Error(`the package has no ${name}() export`);
   return (f as Fn)(...args);
 };
+
+/** ops-wasm on `threads` threads (its relaxed build where the engine has relaxed SIMD). */
+async function wasmSetup(m: Record<string, unknown>, threads: number): Promise<KernelSetup> {
+  const w = (await call(m, 'loadWasmKernels', { threads })) as {
+    kernels: Registration[];
+    arenaBacking: unknown;
+    threads: number;
+    variant: string;
+  };
+  if (w.threads !== threads) throw new Error(`${threads} threads asked, ${w.threads} available (no SharedArrayBuffer)`);
+  return { registrations: w.kernels, interpreterOptions: { arenaBacking: w.arenaBacking }, provider: '@micrort/ops-wasm' };
+}
 
 /** The kernel packages, one line each. */
 export const KERNEL_PACKAGES: readonly KernelPackage[] = [
@@ -54,10 +59,15 @@ export const KERNEL_PACKAGES: readonly KernelPackage[] = [
     name: 'wasm',
     specifier: '@micrort/ops-wasm',
     workspaceDir: 'ops-wasm',
-    setup: async (m) => {
-      const w = (await call(m, 'loadWasmKernels')) as { kernels: Registration[]; arenaBacking: unknown };
-      return { registrations: w.kernels, interpreterOptions: { arenaBacking: w.arenaBacking } };
-    },
+    note: '1 thread',
+    setup: (m) => wasmSetup(m, 1),
+  },
+  {
+    name: 'wasm 2t',
+    specifier: '@micrort/ops-wasm',
+    workspaceDir: 'ops-wasm',
+    note: '2 threads',
+    setup: (m) => wasmSetup(m, 2),
   },
 ];
 
@@ -81,7 +91,9 @@ export function micrortRuntime(pkg: KernelPackage): RuntimeAdapter {
   const id = `micrort ${pkg.name}`;
   return {
     id,
-    description: pkg.specifier ? `${pkg.specifier} in front of @micrort/ops-reference` : '@micrort/ops-reference',
+    description: pkg.specifier
+      ? `${pkg.specifier}${pkg.note ? ` (${pkg.note})` : ''} in front of @micrort/ops-reference`
+      : '@micrort/ops-reference',
     async load(bytes: Uint8Array): Promise<Runner> {
       setup ??= importPackage(pkg).then(async (m) => {
         try {
@@ -92,45 +104,7 @@ export function micrortRuntime(pkg: KernelPackage): RuntimeAdapter {
         }
       });
       const s = await setup;
-      const resolver = new OpResolver();
-      registerReferenceOps(resolver);
-      registerSignalOps(resolver);
-      registerMediapipeOps(resolver); // MediaPipe's custom ops (selfie_segmentation's Convolution2DTransposeBias)
-      if (s.registrations.length) resolver.registerAll(s.registrations as Registration[], { fallback: true });
-      const model = loadModel(bytes);
-      const options = { planner: createPlanner('greedy'), arena: 'auto', ...(s.interpreterOptions ?? {}) } as InterpreterOptions;
-      const interp = new MicroInterpreter(model, resolver, options).allocateTensors();
-      return micrortRunner(interp);
+      return micrortLoad(bytes, s);
     },
-  };
-}
-
-function info(t: { name: string; type: number; dims: ArrayLike<number>; byteLength: number }): TensorInfo {
-  return { name: t.name, dtype: tensorTypeName(t.type), shape: Array.from(t.dims), bytes: t.byteLength };
-}
-
-/**
- * A runner over an allocated interpreter. The inputs are written back before every invoke: the memory
- * planner may reuse an input's bytes once it is consumed, so a second invoke would otherwise run on
- * what the first one left there (the copy is a memcpy of the input, small next to the invoke).
- */
-function micrortRunner(interp: MicroInterpreter): Runner {
-  const inputs = Array.from({ length: interp.inputsSize }, (_, i) => info(interp.input(i)));
-  const outputs = Array.from({ length: interp.outputsSize }, (_, j) => info(interp.output(j)));
-  const saved = inputs.map((t) => new Uint8Array(t.bytes));
-  return {
-    inputs,
-    outputs,
-    setInput(i, bytes) {
-      saved[i]!.set(bytes);
-    },
-    run() {
-      for (let i = 0; i < saved.length; i++) interp.input(i).bytes.set(saved[i]!);
-      interp.invoke();
-    },
-    readOutputs() {
-      return outputs.map((_, j) => interp.output(j).bytes.slice());
-    },
-    dispose() {},
   };
 }

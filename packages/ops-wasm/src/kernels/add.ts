@@ -136,8 +136,8 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     p[A.Plan] = bp.offset;
   }
   data.affine = fit !== null;
-  // plan-less ADDs of many elements run on several threads (16 operations per element, roughly)
-  const threads = contiguous ? threadsFor(options, out.elementCount * 16, out.elementCount >> 12) : 1;
+  // plan-less ADDs of many elements (a quarter of parallelMinMacs) run on several threads
+  const threads = contiguous ? threadsFor(options, out.elementCount * 4, out.elementCount >> 12) : 1;
   data.count = out.elementCount;
   data.par = parallelFor(region, threads, out.elementCount >> 12);
   data.params = region.offset;

@@ -139,10 +139,14 @@ export class WasmThreadPool {
       };
       if (node) {
         const nw = new node.Worker(source, { eval: true });
-        nw.on('message', (m) => pool.onMessage(m));
+        // referenced until it reports ready (so an awaited start keeps the process alive), then unreferenced:
+        // the pool never keeps a process from ending
+        nw.on('message', (m) => {
+          if ((m as { type?: string })?.type === 'ready') nw.unref();
+          pool.onMessage(m);
+        });
         nw.on('error', (e) => died(`${(e as Error)?.message ?? e}`));
         nw.on('exit', (code) => died(`its thread exited (code ${String(code)})`));
-        nw.unref();
         worker = nw;
       } else {
         const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
