@@ -28,13 +28,14 @@ import { RQ_BYTES, RQ_LEFT, RQ_M, RQ_MULT22, RQ_RIGHT, RQ_R_ZERO, RQ_Y_HI, RQ_Y_
 }
 
 /**
- * floor((x*m + 2^30) / 2^31) per lane = the high word of 2*x*m + 2^31: the high word of 2*x*m, plus one
- * where bit 31 of its low word is set (no 64-bit constant to materialize in the loop).
+ * floor((x*m + 2^30) / 2^31) per lane: the high word of (x*m + 2^30) * 2 (the 64-bit products of
+ * i64x2.extmul, the rounding constant added before the doubling).
  */
 @inline function roundedHigh(x: v128, m: v128): v128 {
-  const a = i64x2.shl(i64x2.extmul_low_i32x4_s(x, m), 1);
-  const b = i64x2.shl(i64x2.extmul_high_i32x4_s(x, m), 1);
-  return i32x4.sub(hiWords(a, b), i32x4.shr_s(v128.shuffle<i32>(a, b, 0, 2, 4, 6), 31));
+  const c = i64x2.splat(1 << 30);
+  const a = i64x2.shl(i64x2.add(i64x2.extmul_low_i32x4_s(x, m), c), 1);
+  const b = i64x2.shl(i64x2.add(i64x2.extmul_high_i32x4_s(x, m), c), 1);
+  return hiWords(a, b);
 }
 
 /**
