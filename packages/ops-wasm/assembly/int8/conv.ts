@@ -239,9 +239,9 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
   }
 }
 
-/** Requantized `acc` (right-only blocks' vectors already loaded) plus the output zero point. */
-@inline function rqRight(acc: v128, m: v128, yHi: v128, yLo: v128, mult: v128, zp: v128): v128 {
-  return i32x4.add(requantRightWith(acc, m, yHi, yLo, mult), zp);
+/** Requantized `acc` (right-only blocks' vectors already loaded) plus the output zero point (in `zr`). */
+@inline function rqRight(acc: v128, m: v128, yHi: v128, yLo: v128, mult: v128, zr: v128): v128 {
+  return requantRightWith(acc, m, yHi, yLo, mult, zr);
 }
 
 /**
@@ -288,19 +288,20 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
     const oc = o + <usize>(g << 3);
     if (rightOnly) {
       // each block's vectors loaded once for the tile's pixels
+      const zr = i32x4.add(i32x4.shl(zp, 22), i32x4.splat(1 << 21)); // requantRightWith's round with zp
       let m = v128.load(r, RQ_M), yHi = v128.load(r, RQ_Y_HI), yLo = v128.load(r, RQ_Y_LO), mult = v128.load(r, RQ_MULT22);
-      a0 = rqRight(a0, m, yHi, yLo, mult, zp);
-      a1 = rqRight(a1, m, yHi, yLo, mult, zp);
-      a2 = rqRight(a2, m, yHi, yLo, mult, zp);
-      a3 = rqRight(a3, m, yHi, yLo, mult, zp);
+      a0 = rqRight(a0, m, yHi, yLo, mult, zr);
+      a1 = rqRight(a1, m, yHi, yLo, mult, zr);
+      a2 = rqRight(a2, m, yHi, yLo, mult, zr);
+      a3 = rqRight(a3, m, yHi, yLo, mult, zr);
       m = v128.load(rB, RQ_M);
       yHi = v128.load(rB, RQ_Y_HI);
       yLo = v128.load(rB, RQ_Y_LO);
       mult = v128.load(rB, RQ_MULT22);
-      b0 = rqRight(b0, m, yHi, yLo, mult, zp);
-      b1 = rqRight(b1, m, yHi, yLo, mult, zp);
-      b2 = rqRight(b2, m, yHi, yLo, mult, zp);
-      b3 = rqRight(b3, m, yHi, yLo, mult, zp);
+      b0 = rqRight(b0, m, yHi, yLo, mult, zr);
+      b1 = rqRight(b1, m, yHi, yLo, mult, zr);
+      b2 = rqRight(b2, m, yHi, yLo, mult, zr);
+      b3 = rqRight(b3, m, yHi, yLo, mult, zr);
       store8(oc, narrow8(a0, b0), n);
       if (np > 1) store8(oc + stride, narrow8(a1, b1), n);
       if (np > 2) store8(oc + 2 * stride, narrow8(a2, b2), n);

@@ -12,9 +12,9 @@
 //    sign-extended to i16x8 by v128.load8x8_s].
 // Channels past the depth have zero weights. The requantization blocks are apart (W_RQ), one per four
 // channels W_RQ_STRIDE bytes apart (0 when every channel shares one).
-import { narrow8, narrowClamp8, requantLanes, requantLanesRight, storeBytes } from './requant';
+import { narrow8, narrowClamp8, requantLanes, requantRightWith, storeBytes } from './requant';
 import { tapPointersAt, threadArea, windowBegin } from './window';
-import { W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DM_TABLE, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_TOTAL, W_ZP_OUT } from '../generated/abi';
+import { W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DM_TABLE, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RIGHT_ONLY, W_RQ, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_TOTAL, W_ZP_OUT } from '../generated/abi';
 
 /** First and last output index whose window (k taps, dilation d) lies inside [0, n) with stride s and padding p. */
 @inline function interiorRange(n: i32, k: i32, s: i32, d: i32, p: i32): i64 {
@@ -42,6 +42,7 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
   const lo = i8x16.splat(<i8>load<i32>(pp, W_ACT_MIN));
   const hi = i8x16.splat(<i8>load<i32>(pp, W_ACT_MAX));
   const zp = i32x4.splat(load<i32>(pp, W_ZP_OUT));
+  const zr = i32x4.splat((load<i32>(pp, W_ZP_OUT) << 22) + (1 << 21)); // right-only blocks: zp in the final shift's rounding
   const pairs = (taps + 1) >> 1;
   const rightOnly = load<i32>(pp, W_RIGHT_ONLY) != 0;
   const dmTable = <usize>load<u32>(pp, W_DM_TABLE);
@@ -85,13 +86,13 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
         tapPointersAt(pp, input + b * image, oh, ow + 1, ptrs2);
         if (taps & 1) store<u32>(ptrs2 + <usize>(taps << 2), load<u32>(ptrs2 + <usize>((taps - 1) << 2)));
       }
-      if (rightOnly) pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, output + <usize>(q * channels), true, zp, lo, hi);
+      if (rightOnly) pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, output + <usize>(q * channels), true, zr, lo, hi);
       else pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, output + <usize>(q * channels), false, zp, lo, hi);
       prev = ptrs2;
       q += 2;
       ow += 2;
     } else {
-      onePixel(ptrs, packed, rq, rqStride, groups, pairs, channels, dmTable, output + <usize>(q * channels), rightOnly, zp, lo, hi);
+      onePixel(ptrs, packed, rq, rqStride, groups, pairs, channels, dmTable, output + <usize>(q * channels), rightOnly, rightOnly ? zr : zp, lo, hi);
       prev = ptrs;
       q++;
       ow++;
@@ -114,11 +115,20 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
   }
 }
 
-/** Requantized, narrowed outputs of one 8-channel group (requantLanesRight's are within the activation range). */
+/**
+ * Requantized, narrowed outputs of one 8-channel group (requantRightWith's are within the activation
+ * range). `zp` is the output zero point, or for right-only blocks requantRightWith's rounding constant
+ * zp * 2^22 + 2^21 (the zero point added before the final shift); pixelPair and onePixel pass it on.
+ */
 @inline function groupOut(acc0: v128, acc1: v128, rq: usize, rqB: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128): v128 {
-  const s0 = i32x4.add(rightOnly ? requantLanesRight(acc0, rq) : requantLanes(acc0, rq), zp);
-  const s1 = i32x4.add(rightOnly ? requantLanesRight(acc1, rqB) : requantLanes(acc1, rqB), zp);
-  return rightOnly ? narrow8(s0, s1) : narrowClamp8(s0, s1, lo, hi);
+  if (rightOnly) {
+    return narrow8(rightOut(acc0, rq, zp), rightOut(acc1, rqB, zp));
+  }
+  return narrowClamp8(i32x4.add(requantLanes(acc0, rq), zp), i32x4.add(requantLanes(acc1, rqB), zp), lo, hi);
+}
+
+@inline function rightOut(acc: v128, rq: usize, zr: v128): v128 {
+  return requantRightWith(acc, v128.load(rq, RQ_M), v128.load(rq, RQ_Y_HI), v128.load(rq, RQ_Y_LO), v128.load(rq, RQ_MULT22), zr);
 }
 
 @inline function store8(p: usize, v: v128, n: i32): void {

@@ -63,11 +63,20 @@ import { RQ_BYTES, RQ_LEFT, RQ_M, RQ_MULT22, RQ_RIGHT, RQ_R_ZERO, RQ_Y_HI, RQ_Y_
   return requantRightWith(acc, v128.load(rq, RQ_M), v128.load(rq, RQ_Y_HI), v128.load(rq, RQ_Y_LO), v128.load(rq, RQ_MULT22));
 }
 
-/** requantLanesRight with the block's vectors (M, yHi, yLo, 2^(22-r)) already loaded. */
-@inline export function requantRightWith(acc: v128, m: v128, yHi: v128, yLo: v128, mult: v128): v128 {
+/**
+ * requantLanesRight with the block's vectors (M, yHi, yLo, 2^(22-r)) already loaded, plus `zp` when
+ * `round` = splat(zp * 2^22 + 2^21) (the zero point added before the shift: floor((v + zp * 2^22) / 2^22)
+ * = floor(v / 2^22) + zp, and |v + zp * 2^22| < 2^30 as the quotient plus zp is an int8).
+ */
+@inline export function requantRightWith(acc: v128, m: v128, yHi: v128, yLo: v128, mult: v128, round: v128 = i32x4.splat(1 << 21)): v128 {
   const y = i32x4.max_s(i32x4.min_s(roundedHigh(acc, m), yHi), yLo);
   const u = i32x4.add(y, i32x4.shr_s(y, 31));
-  return i32x4.shr_s(i32x4.add(i32x4.mul(u, mult), i32x4.splat(1 << 21)), 22);
+  return i32x4.shr_s(i32x4.add(i32x4.mul(u, mult), round), 22);
+}
+
+/** requantRightWith's `round` for output zero point `zp`. */
+@inline export function roundWithZp(zp: i32): v128 {
+  return i32x4.splat((zp << 22) + (1 << 21));
 }
 
 /** SaturatingRoundingDoublingHighMul(x, m) for m >= 0 (`m` splat in every lane). */
