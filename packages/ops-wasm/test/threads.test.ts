@@ -1,6 +1,6 @@
 /**
- * Threads: ops-wasm with a pool of workers gives the same bytes as one thread (every int8 kernel that
- * splits its work, forced to split even small nodes), invoke allocates nothing, and a worker that fails
+ * Threads: ops-wasm with a pool of workers gives the same bytes as one thread (every kernel that splits
+ * its work, int8 and float32, forced to split even small nodes), invoke allocates nothing, and a worker that fails
  * or dies is a WasmThreadError, never a hang. Where shared memory is missing the loader falls back to
  * one thread.
  */
@@ -10,6 +10,7 @@ import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { buildAdd, buildConv, buildFullyConnected, randomConvCase } from '../src/__tests__/single-op.js';
+import { buildConvF32, randomConvCaseF32 } from '../src/__tests__/single-op-float.js';
 import { C, Fn } from '../src/threads/control.js';
 import { WasmThreadError, threadsAvailable } from '../src/threads/pool.js';
 import { loadWasmKernels, loadWasmKernelsSync, type WasmKernels } from '../src/index.js';
@@ -19,7 +20,7 @@ const one = loadWasmKernelsSync({ threads: 1, minMacs: 0 });
 const many = await loadWasmKernels({ threads: 3, minMacs: 0, parallelMinMacs: 0 });
 afterAll(() => many.dispose());
 
-function run(w: WasmKernels, def: ModelDef, inputs: Int8Array[]): { out: Uint8Array; it: MicroInterpreter } {
+function run(w: WasmKernels, def: ModelDef, inputs: ArrayBufferView[]): { out: Uint8Array; it: MicroInterpreter } {
   const it = new MicroInterpreter(def, registerReferenceOps(new OpResolver()).registerAll(w.kernels, { fallback: true }), {
     planner: createPlanner('greedy'),
     arenaBacking: w.arenaBacking,
@@ -53,6 +54,20 @@ describe.skipIf(!threadsAvailable())('ops-wasm threads', () => {
       expect(run(many, a.def, a.inputs).out, a.desc).toEqual(run(one, a.def, a.inputs).out);
     }
     // the workers took chunks of these jobs (not only the main thread)
+    expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);
+  });
+
+  it('float32 CONV_2D and DEPTHWISE_CONV_2D give the bytes of one thread', () => {
+    const before = Atomics.load(many.pool!.control, C.WorkerChunks);
+    for (const depthwise of [false, true]) {
+      let ran = 0;
+      for (let seed = 1; ran < 40; seed++) {
+        const m = buildConvF32(randomConvCaseF32(seed, depthwise));
+        if (!m) continue;
+        expect(run(many, m.def, m.inputs).out, `${depthwise ? 'depthwise ' : ''}conv seed ${seed}`).toEqual(run(one, m.def, m.inputs).out);
+        ran++;
+      }
+    }
     expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);
   });
 

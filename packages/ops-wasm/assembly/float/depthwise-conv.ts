@@ -125,7 +125,14 @@ const DW_CHUNK = 16;
 }
 
 export function f32_dwconv(pp: usize, input: usize, output: usize): void {
-  const batches = load<i32>(pp, D_BATCHES);
+  f32_dwconv_run(pp, input, output, 0, load<i32>(pp, D_BATCHES) * load<i32>(pp, D_OUT_H), 0);
+}
+
+/**
+ * f32_dwconv over output rows [r0, r1) of all batches' rows (row b * outH + oh), with thread `tid`'s
+ * tap pointers (D_PTRS holds two pixels' tap pointers per thread).
+ */
+export function f32_dwconv_run(pp: usize, input: usize, output: usize, r0: i32, r1: i32, tid: i32): void {
   const outH = load<i32>(pp, D_OUT_H);
   const outW = load<i32>(pp, D_OUT_W);
   const inH = load<i32>(pp, D_IN_H);
@@ -141,7 +148,7 @@ export function f32_dwconv(pp: usize, input: usize, output: usize): void {
   const padW = load<i32>(pp, D_PAD_W);
   const packed = <usize>load<u32>(pp, D_PACKED);
   const zero = <usize>load<u32>(pp, D_ZERO);
-  const ptrs = <usize>load<u32>(pp, D_PTRS);
+  const ptrs = <usize>load<u32>(pp, D_PTRS) + <usize>(tid * kH * kW * 8);
   const lo = v128.load32_splat(pp, D_ACT_MIN);
   const hi = v128.load32_splat(pp, D_ACT_MAX);
   const taps = kH * kW;
@@ -155,9 +162,11 @@ export function f32_dwconv(pp: usize, input: usize, output: usize): void {
   // output columns whose windows are inside the input horizontally: [owLo, owHi)
   const owLo = min(outW, (padW + sW - 1) / sW);
   const owHi = max(owLo, min(outW, (inW - 1 - (kW - 1) * dW + padW) / sW + 1));
-  for (let b = 0; b < batches; b++) {
+  for (let row = r0; row < r1; row++) {
+    const b = row / outH;
+    const oh = row - b * outH;
     const image = input + <usize>(b * inH) * rowBytes;
-    for (let oh = 0; oh < outH; oh++) {
+    {
       const ih0 = oh * sH - padH;
       const outRow = output + <usize>(b * outH + oh) * outRowBytes;
       let ow = 0;

@@ -110,17 +110,25 @@ function gatherRows(pp: usize, input: usize, q: i32, count: i32, rows: usize, ro
  * same values twice).
  */
 export function f32_conv(pp: usize, input: usize, output: usize): void {
-  const total = load<i32>(pp, G_TOTAL);
+  f32_conv_run(pp, input, output, 0, load<i32>(pp, G_TOTAL), 0);
+}
+
+/**
+ * f32_conv over output pixels [q0, q1) (q0 a multiple of four), gathering into thread `tid`'s four
+ * rows (G_ROWS holds one set of four rows per thread).
+ */
+export function f32_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
   const outC = load<i32>(pp, G_OUT_C);
   const K = load<i32>(pp, G_K);
   const packed = <usize>load<u32>(pp, G_PACKED);
-  const rows = <usize>load<u32>(pp, G_ROWS);
   const rowBytes = <usize>load<u32>(pp, G_ROW_BYTES);
+  const rowsBase = <usize>load<u32>(pp, G_ROWS);
+  const rows = rowsBase == 0 ? 0 : rowsBase + <usize>tid * 4 * rowBytes;
   const lo = v128.load32_splat(pp, G_ACT_MIN);
   const hi = v128.load32_splat(pp, G_ACT_MAX);
   const cStride = <usize>(outC << 2);
-  for (let q = 0; q < total; q += 4) {
-    const last = min(3, total - q - 1);
+  for (let q = q0; q < q1; q += 4) {
+    const last = min(3, q1 - q - 1);
     let a0: usize, a1: usize, a2: usize, a3: usize;
     if (rows == 0) {
       a0 = input + <usize>q * rowBytes;

@@ -441,7 +441,7 @@ export enum G {
   K = 16,
   /** the packed weights (u32 arena offset) */
   Packed = 17,
-  /** gathered rows (four of RowBytes), 0 when direct (u32 arena offset) */
+  /** gathered rows (four of RowBytes per thread), 0 when direct (u32 arena offset) */
   Rows = 18,
   /** lower bound of the fused activation (f32) */
   ActMin = 19,
@@ -489,7 +489,7 @@ export enum D {
   Packed = 14,
   /** zeros, the depth rounded up to 8 (u32 arena offset) */
   Zero = 15,
-  /** room for the taps' pointers of two pixels (u32 arena offset) */
+  /** room for the taps' pointers of two pixels per thread (u32 arena offset) */
   Ptrs = 16,
   /** lower bound of the fused activation (f32) */
   ActMin = 17,

@@ -21,6 +21,7 @@ import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../../
 import { PROVIDER } from '../../provider.js';
 import { expectPositive, windowGeometry } from '../kernel-common.js';
 import { declineNonFloat, expectRankF, floatActivationRange, isClampActivation } from './float-common.js';
+import { parallelFor, threadsFor } from '../parallel.js';
 import { G, initGemmData, invokeGemm, prepareGemm, type GemmData } from './gemm-common.js';
 
 const OP = 'CONV_2D';
@@ -40,7 +41,7 @@ function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOp
   return declineSmall(filter.elementCount, output.elementCount, filter.dims[0] ?? 0, options) ?? true;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const opts = node.builtinData as Conv2DOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing Conv2DOptions');
   checkArity(OP, node, [2, 3], 1);
@@ -83,11 +84,18 @@ function prepare(context: TfLiteContext, node: Node): void {
   const taps = kH! * kW!;
   const direct = taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW;
   const K = taps * inC!;
-  const { p } = prepareGemm(OP, context, node, filter, bias, outC!, K, actMin, actMax);
-  // gathered rows: K floats rounded up to 4, plus 16 bytes a tap's last copy may spill into
+  const { p, region } = prepareGemm(OP, context, node, filter, bias, outC!, K, actMin, actMax);
+  const total = batches! * g.outH * g.outW;
+  const tiles = Math.ceil(total / 4);
+  // float work weighs about four int8 multiply-accumulates
+  const threads = threadsFor(options, 4 * total * outC! * K, tiles);
+  // gathered rows: K floats rounded up to 4, plus 16 bytes a tap's last copy may spill into; four per thread
   const rowBytes = direct ? inC! * 4 : (((K + 3) & ~3) + 4) * 4;
-  const rows = direct ? null : context.allocatePersistentBuffer(4 * rowBytes);
-  p[G.Total] = batches! * g.outH * g.outW;
+  const rows = direct ? null : context.allocatePersistentBuffer(4 * rowBytes * threads);
+  const data = node.userData as GemmData;
+  data.total = total;
+  data.par = parallelFor(region, threads, tiles);
+  p[G.Total] = total;
   p[G.OutHW] = g.outH * g.outW;
   p[G.OutW] = g.outW;
   p[G.InH] = inH!;
@@ -115,7 +123,7 @@ export function createConv2DF32(options: Readonly<KernelOptions> = DEFAULT_KERNE
     name: 'CONV_2D/wasm-f32-gemm4x8',
     supports: (context, node) => supports(context, node, options),
     init: initGemmData,
-    prepare,
+    prepare: (context, node) => prepare(context, node, options),
     invoke: invokeGemm,
   };
 }

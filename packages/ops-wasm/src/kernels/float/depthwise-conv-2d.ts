@@ -18,7 +18,11 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { D, D_BYTES } from '../../generated/abi.js';
+import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
+import { Fn } from '../../threads/control.js';
+import type { JobExports } from '../../threads/pool.js';
+import { parallelFor, threadsFor, type Parallel } from '../parallel.js';
 import { constantInputCopies, expectPositive, inputOffset, windowGeometry } from '../kernel-common.js';
 import {
   declineNonFloat,
@@ -45,6 +49,10 @@ interface DwData {
   dynamic: boolean;
   channels: number;
   taps: number;
+  /** Output rows, all batches together. */
+  rows: number;
+  /** The pool's share when the rows are split across threads, else null. */
+  par: Parallel | null;
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
@@ -62,7 +70,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
   return true;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as DwData;
   const opts = node.builtinData as DepthwiseConv2DOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
@@ -124,7 +132,13 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (!data.dynamic) packDepthwiseF32(data.packed, filter.data as Float32Array, bias ? (bias.data as Float32Array) : null, channels!, taps);
   const zero = context.allocatePersistentBuffer(Math.ceil(channels! / DW_CT) * DW_CT * 4);
   zero.f32.fill(0);
-  const ptrs = context.allocatePersistentBuffer(2 * taps * 4);
+  const rows = batches! * g.outH;
+  // float work weighs about four int8 multiply-accumulates
+  const threads = threadsFor(options, 4 * rows * g.outW * channels! * taps, rows);
+  // two pixels' tap pointers per thread
+  const ptrs = context.allocatePersistentBuffer(2 * taps * 4 * threads);
+  data.rows = rows;
+  data.par = parallelFor(region, threads, rows);
 
   const p = region.i32;
   p.fill(0, 0, D.Words);
@@ -156,19 +170,34 @@ function invoke(context: TfLiteContext, node: Node): void {
     const b = node.inputs.length > 2 && node.inputs[2]! >= 0 ? (context.getEvalTensor(node.inputs[2]!).data as Float32Array) : null;
     packDepthwiseF32(data.packed, context.getEvalTensor(node.inputs[1]!).data as Float32Array, b, data.channels, data.taps);
   }
-  data.k!.f32_dwconv(data.params, inputOffset(context, node, 0, data.input), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+  const input = inputOffset(context, node, 0, data.input);
+  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  const par = data.par;
+  if (par)
+    par.pool.run(data.k as unknown as JobExports, par.instance, Fn.F32Dwconv, data.params, input, output, 0, data.rows, 1, par.chunks);
+  else data.k!.f32_dwconv(data.params, input, output);
 }
 
 /** The float32 DEPTHWISE_CONV_2D registration. */
-export function createDepthwiseConv2DF32(): Registration<DwData> {
+export function createDepthwiseConv2DF32(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<DwData> {
   return {
     builtinCode: BuiltinOperator.DEPTHWISE_CONV_2D,
     version: 7,
     provider: PROVIDER,
     name: 'DEPTHWISE_CONV_2D/wasm-f32-dw8',
     supports,
-    init: (): DwData => ({ k: null, params: 0, input: -1, packed: new Float32Array(0), dynamic: false, channels: 0, taps: 0 }),
-    prepare,
+    init: (): DwData => ({
+      k: null,
+      params: 0,
+      input: -1,
+      packed: new Float32Array(0),
+      dynamic: false,
+      channels: 0,
+      taps: 0,
+      rows: 0,
+      par: null,
+    }),
+    prepare: (context, node) => prepare(context, node, options),
     invoke,
   };
 }

@@ -27,7 +27,7 @@ import { createResizeBilinearF32 } from './resize-bilinear.js';
 export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration[] {
   return [
     createConv2DF32(options),
-    createDepthwiseConv2DF32(),
+    createDepthwiseConv2DF32(options),
     createFullyConnectedF32(options),
     createAddF32(),
     createMulF32(),
