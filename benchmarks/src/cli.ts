@@ -34,6 +34,7 @@ const USAGE = `usage: pnpm bench:peers [--browser] [--models a,b] [--runtimes k1
   --runtimes   runtime keys (default: all): ${allRuntimes()
     .map((r) => runtimeKey(r.id))
     .join(', ')}
+               with --browser: ${BROWSER_RUNTIMES.map((r) => runtimeKey(r.id)).join(', ')}
   --samples    timed samples per runtime (default ${DEFAULT_TIMING.samples}); --warmup untimed invokes (default ${DEFAULT_TIMING.warmup})
   --budget-ms  stop sampling a runtime after this long, once 5 samples are in (default ${DEFAULT_TIMING.budgetMs})
   --svg, --json  where the chart and the results go (default benchmarks/out/peers[-browser].svg, .json)
@@ -85,11 +86,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   let models: BenchModel[];
-  let runtimes;
+  let runtimes: ReturnType<typeof selectRuntimes> = [];
   const timing: Partial<TimingOptions> = {};
   try {
     models = values.models ? values.models.split(',').filter(Boolean).map(findModel) : defaultModels();
-    runtimes = selectRuntimes(values.runtimes.split(',').filter(Boolean));
+    if (values.browser) {
+      const known = BROWSER_RUNTIMES.map((r) => runtimeKey(r.id));
+      for (const k of values.runtimes.split(',').filter(Boolean))
+        if (!known.includes(k)) throw new Error(`unknown browser runtime "${k}"; known: ${known.join(', ')}`);
+    } else runtimes = selectRuntimes(values.runtimes.split(',').filter(Boolean));
     const samples = int('samples', values.samples);
     const warmup = int('warmup', values.warmup);
     const budget = int('budget-ms', values['budget-ms']);
