@@ -14,6 +14,7 @@ import { main as delegateFuser } from './examples/delegate-fuser.js';
 import { main as delegateGpu } from './examples/delegate-gpu.js';
 import { main as mediapipeOps } from './examples/mediapipe-ops.js';
 import { main as mediapipeKernelTest } from './examples/mediapipe-kernel-test.js';
+import { main as liteRun } from './examples/lite-run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -42,8 +43,25 @@ describe('docs', () => {
     expect(blocks).toBeGreaterThanOrEqual(3);
   });
 
-  it('compose-plain runs', () => {
-    expect(composePlain()).toEqual([11, 22, 33, 44]);
+  it('compose-plain runs: composeRuntime puts ops-simd in front, ops-reference serves the float ADD', () => {
+    expect(composePlain()).toEqual({
+      y: [11, 22, 33, 44],
+      providers: ['@micrort/ops-reference'],
+      packages: ['ops-reference (register)', 'ops-simd (fallback)'],
+    });
+  });
+
+  it('lite-run: named outputs; the inputs survive invoke() in @micrort/lite, not TFLM-style', async () => {
+    const r = await liteRun();
+    expect(r.lite).toEqual([
+      [4, 5, 6, 7],
+      [4, 5, 6, 7],
+    ]);
+    expect(r.tflm).toEqual([
+      [4, 5, 6, 7],
+      [6, 7, 8, 9],
+    ]);
+    expect(r.kernels).toEqual(['ops-reference', 'ops-signal', 'ops-mediapipe', 'ops-wasm']);
   });
 
   it('compose-di swaps the planner per deployment', () => {

@@ -16,10 +16,11 @@ import { ROOT, undeclaredImports, workspacePackages } from './workspace-imports.
 /**
  * Lines of hand-written TypeScript core may hold (sources, not tests, fixtures or generated code). Core
  * is the model loader, the callback table, the arena, the interpreter and the registries; kernel math
- * goes to the kernel-support layer and schedules to their own package. Raise it only with a reason in
- * the commit.
+ * goes to the kernel-support layer and schedules to their own package (@micrort/schedules). 10,704
+ * lines once the schedules moved out and the barrel became explicit; the budget leaves ~3 %. Raise it
+ * only with a reason in the commit.
  */
-export const CORE_LINE_BUDGET = 12_500;
+export const CORE_LINE_BUDGET = 11_000;
 
 function run(args: string[]): { status: number | null; output: string } {
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });

@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Progress, progressAllowed, terminalProgressLine } from '@micrort/cli/progress';
+import { Progress, progressAllowed, terminalProgressLine } from '@micrort/app-kit';
 import { benchInChild } from './child.js';
 import { benchModel, type ModelResult } from './harness.js';
 import { mergeRounds, processGroups, roundTiming } from './rounds.js';
@@ -105,11 +105,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.error(`UsageError: ${(e as Error).message}`);
     return 2;
   }
-  const progress = new Progress({
-    log: () => {},
-    err: () => {},
-    ...(progressAllowed() ? { progress: terminalProgressLine(process.stderr) } : {}),
-  });
+  const progress = new Progress(progressAllowed() ? { progress: terminalProgressLine(process.stderr) } : {});
   let rounds: number;
   try {
     rounds = Math.max(1, int('rounds', values.rounds) ?? 3);

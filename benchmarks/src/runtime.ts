@@ -72,6 +72,8 @@ export const DTYPE_BYTES: Readonly<Record<string, number>> = {
   uint32: 4,
   int64: 8,
   float64: 8,
+  uint16: 2,
+  uint64: 8,
 };
 
 /** `ErrorName: message`, first line only (how a refusal is shown). */

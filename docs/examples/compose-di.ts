@@ -1,9 +1,10 @@
-// Compose runtimes with a tsyringe container: kernels, planner and delegates under tokens; a child
-// container per deployment swaps what differs (here: the memory planner).
+// Compose runtimes with a tsyringe container (@micrort/di, over composeRuntime): kernel packages, planner
+// and delegates under tokens; a child container per deployment swaps what differs (here: the planner).
 import 'reflect-metadata';
 import { container } from 'tsyringe';
-import { BuiltinOperator, ModelBuilder, TOKENS, TensorType, createInterpreterFromContainer, loadModel } from '@micrort/core';
-import { referenceKernels, PROVIDER } from '@micrort/ops-reference';
+import { BuiltinOperator, ModelBuilder, TensorType, loadModel } from '@micrort/core';
+import { TOKENS, createInterpreterFromContainer } from '@micrort/di';
+import { referencePackage } from '@micrort/ops-reference';
 import { GreedyPlanner, LinearPlanner } from '@micrort/planners';
 
 export function main(): { planner: string; headBytes: number; y: number[] }[] {
@@ -17,9 +18,9 @@ export function main(): { planner: string; headBytes: number; y: number[] }[] {
   b.addOperator({ op: BuiltinOperator.ADD, inputs: [r2, x], outputs: [y] });
   const model = loadModel(b.setInputs([x]).setOutputs([y]).build());
 
-  // The application's root container: kernels and a default planner.
+  // The application's root container: kernel packages and a default planner.
   const root = container.createChildContainer();
-  root.register(TOKENS.OpProvider, { useValue: { name: PROVIDER, kernels: referenceKernels } });
+  root.register(TOKENS.KernelPackage, { useValue: referencePackage });
   root.register(TOKENS.MemoryPlanner, { useValue: new GreedyPlanner() });
 
   // A deployment that wants the no-reuse baseline planner.

@@ -1,9 +1,11 @@
-// Compose a runtime with plain calls: core + kernels + a planner, then run a model made by the writer.
-import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel } from '@micrort/core';
-import { registerReferenceOps } from '@micrort/ops-reference';
+// Compose a runtime with plain calls: kernel packages through composeRuntime(), a planner, then run a
+// model made by the writer.
+import { BuiltinOperator, MicroInterpreter, ModelBuilder, TensorType, composeRuntime, loadModel, withOptions } from '@micrort/core';
+import { referencePackage } from '@micrort/ops-reference';
+import { SimdCounters, simdPackage } from '@micrort/ops-simd';
 import { GreedyPlanner } from '@micrort/planners';
 
-export function main(): number[] {
+export function main(): { y: number[]; providers: string[]; packages: string[] } {
   // 1. A model: y = x + [1, 2, 3, 4] (any .tflite file works the same way: loadModel(bytes)).
   const b = new ModelBuilder();
   const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [1, 4] });
@@ -12,13 +14,22 @@ export function main(): number[] {
   b.addOperator({ op: BuiltinOperator.ADD, inputs: [x, c], outputs: [y] });
   const model = loadModel(b.setInputs([x]).setOutputs([y]).build());
 
-  // 2. The runtime: reference kernels, TFLM's greedy planner, an arena sized exactly.
-  const resolver = registerReferenceOps(new OpResolver());
-  const interpreter = new MicroInterpreter(model, resolver, { planner: new GreedyPlanner(), arena: 'auto' });
+  // 2. The runtime: ops-reference, with ops-simd's int8 kernels in front (emulated, counting instructions);
+  //    composeRuntime() returns what the interpreter needs.
+  const runtime = composeRuntime([referencePackage, withOptions(simdPackage, { mode: 'emulated', counters: new SimdCounters() })]);
+  const interpreter = new MicroInterpreter(model, runtime.resolver, {
+    ...runtime.interpreterOptions,
+    planner: new GreedyPlanner(),
+    arena: 'auto',
+  });
   interpreter.allocateTensors();
 
-  // 3. Run.
+  // 3. Run. The float ADD is declined by ops-simd (int8 only) and served by ops-reference.
   interpreter.setInput(0, Float32Array.of(10, 20, 30, 40));
   interpreter.invoke();
-  return Array.from(interpreter.output(0).data as Float32Array); // [11, 22, 33, 44]
+  return {
+    y: Array.from(interpreter.output(0).data as Float32Array), // [11, 22, 33, 44]
+    providers: interpreter.nodes().map((n) => n.provider), // ['@micrort/ops-reference']
+    packages: runtime.packages.map((p) => `${p.name} (${p.join})`), // ['ops-reference (register)', 'ops-simd (fallback)']
+  };
 }

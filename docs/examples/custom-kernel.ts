@@ -1,9 +1,9 @@
 // Run a third-party kernel (the custom op ACME_CLIP from @acme/micrort-clip-op) inside a model made by
-// the model writer, next to the reference kernels.
-import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel } from '@micrort/core';
-import { registerReferenceOps } from '@micrort/ops-reference';
+// the model writer, next to the reference kernels: composed by hand, and through its KernelPackage.
+import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, TensorType, composeRuntime, loadModel } from '@micrort/core';
+import { referencePackage, registerReferenceOps } from '@micrort/ops-reference';
 import { GreedyPlanner } from '@micrort/planners';
-import { acmeKernels, clipOptions } from './acme-clip-op/src/index.js';
+import { acmeKernels, acmePackage, clipOptions } from './acme-clip-op/src/index.js';
 
 export function main(): number[] {
   const b = new ModelBuilder();
@@ -14,9 +14,16 @@ export function main(): number[] {
   b.addOperator({ op: BuiltinOperator.ADD, inputs: [clipped, clipped], outputs: [y] });
   const model = loadModel(b.setInputs([x]).setOutputs([y]).build());
 
+  // By hand, TFLM-style: the reference kernels, then this package's.
   const resolver = registerReferenceOps(new OpResolver()).registerAll(acmeKernels);
   const it = new MicroInterpreter(model, resolver, { planner: new GreedyPlanner() }).allocateTensors();
-  it.setInput(0, Float32Array.of(-3, -0.5, 0, 1.5, 9));
-  it.invoke();
-  return Array.from(it.output(0).data as Float32Array); // [-2, -1, 0, 3, 4]
+  // The same runtime from the packages' KernelPackages.
+  const composed = composeRuntime([referencePackage, acmePackage]).createInterpreter(model, { planner: new GreedyPlanner() });
+  const outputs = [it, composed.allocateTensors()].map((interp) => {
+    interp.setInput(0, Float32Array.of(-3, -0.5, 0, 1.5, 9));
+    interp.invoke();
+    return Array.from(interp.output(0).data as Float32Array);
+  });
+  if (outputs[0]!.join() !== outputs[1]!.join()) throw new Error('composed by hand and by composeRuntime, the outputs differ');
+  return outputs[0]!; // [-2, -1, 0, 3, 4]
 }

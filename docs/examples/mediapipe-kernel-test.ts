@@ -2,7 +2,8 @@
 // with the interpreter's phase rules) on hand-computed data; a second implementation checks it on data no
 // one computes by hand — here ops-reference's TRANSPOSE_CONV, which adds the bias after the sums instead of
 // starting from it, so the two agree within float32 tolerance.
-import { ActivationFunctionType, BuiltinOperator, KernelHarness, Padding, TensorType } from '@micrort/core';
+import { ActivationFunctionType, BuiltinOperator, Padding, TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { CONVOLUTION_2D_TRANSPOSE_BIAS, transposeConvBiasOptions } from '@micrort/ops-mediapipe';
 import { referenceKernels } from '@micrort/ops-reference';
 

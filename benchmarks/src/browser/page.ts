@@ -4,12 +4,16 @@
  * benches the named runtimes on them with the harness Node uses (benchModel, timeRuns) and resolves to
  * the ModelResult. One LiteRT.js build per page, so the runner opens a page per group.
  */
-import { loadWasmKernels } from '@micrort/ops-wasm';
+import { composeRuntimeAsync, withOptions, type ComposedRuntime, type KernelPackage } from '@micrort/core';
+import { mediapipePackage } from '@micrort/ops-mediapipe';
+import { referencePackage } from '@micrort/ops-reference';
+import { signalPackage } from '@micrort/ops-signal';
+import { wasmPackage, type LoadOptions } from '@micrort/ops-wasm';
 import { benchModel, type ModelResult } from '../harness.js';
 import type { BenchModel } from '../models.js';
 import type { RuntimeAdapter, Runner } from '../runtime.js';
 import { litertLoad, type LiteRtModule } from '../runtimes/litert-embind.js';
-import { micrortLoad, type KernelSetup } from '../runtimes/micrort-core.js';
+import { micrortLoad } from '../runtimes/micrort-core.js';
 import type { TimingOptions } from '../timing.js';
 
 /** What the runner asks the page for. */
@@ -30,23 +34,29 @@ async function fetchBytes(url: string): Promise<Uint8Array> {
   return new Uint8Array(await r.arrayBuffer());
 }
 
-/** micrort with a kernel setup made once per page. */
-function micrort(id: string, description: string, setup: () => Promise<KernelSetup>): RuntimeAdapter {
-  let s: Promise<KernelSetup> | null = null;
+/**
+ * The packages every page runtime has (ops-reference, the signal and MediaPipe custom ops; imported
+ * directly rather than through app-kit, whose list imports ops-gpu and ops-simd on demand).
+ */
+const BASE: readonly KernelPackage[] = [referencePackage, signalPackage, mediapipePackage];
+
+/** micrort with ops-wasm (`options`, null: ops-reference alone), composed once per page. */
+function micrort(id: string, description: string, options: LoadOptions | null): RuntimeAdapter {
+  let rt: Promise<ComposedRuntime> | null = null;
   return {
     id,
     description,
     async load(bytes: Uint8Array): Promise<Runner> {
-      s ??= setup();
-      return micrortLoad(bytes, await s);
+      rt ??= composeRuntimeAsync(options ? [...BASE, withOptions(wasmPackage, options)] : [...BASE]);
+      const runtime = await rt;
+      const served = runtime.packages.find((p) => p.name === wasmPackage.name);
+      if (options?.threads && served) {
+        const threads = (served.contribution as { threads?: number }).threads;
+        if (threads !== undefined && threads !== options.threads) throw new Error(`${options.threads} threads asked, ${threads} available`);
+      }
+      return micrortLoad(bytes, runtime, options ? wasmPackage.provider : undefined);
     },
   };
-}
-
-async function wasm(options: Parameters<typeof loadWasmKernels>[0]): Promise<KernelSetup> {
-  const w = await loadWasmKernels(options);
-  if (options?.threads && w.threads !== options.threads) throw new Error(`${options.threads} threads asked, ${w.threads} available`);
-  return { registrations: w.kernels, interpreterOptions: { arenaBacking: w.arenaBacking }, provider: '@micrort/ops-wasm' };
 }
 
 /** LiteRT.js from the server's /litert/ folder: the relaxed build where Chromium has relaxed SIMD, or the threaded one. */
@@ -71,17 +81,16 @@ function litert(id: string, threads: number): RuntimeAdapter {
 
 /** The runtimes a page can run, by id. */
 const RUNTIMES: Record<string, () => RuntimeAdapter> = {
-  'micrort reference': () => micrort('micrort reference', '@micrort/ops-reference', async () => ({ registrations: [] })),
+  'micrort reference': () => micrort('micrort reference', '@micrort/ops-reference', null),
   'micrort wasm': () =>
-    micrort('micrort wasm', '@micrort/ops-wasm (1 thread, relaxed build) in front of @micrort/ops-reference', () => wasm({ threads: 1 })),
+    micrort('micrort wasm', '@micrort/ops-wasm (1 thread, relaxed build) in front of @micrort/ops-reference', { threads: 1 }),
   'micrort wasm 2t': () =>
-    micrort('micrort wasm 2t', '@micrort/ops-wasm (2 threads, relaxed build) in front of @micrort/ops-reference', () =>
-      wasm({ threads: 2 }),
-    ),
+    micrort('micrort wasm 2t', '@micrort/ops-wasm (2 threads, relaxed build) in front of @micrort/ops-reference', { threads: 2 }),
   'micrort wasm simd128': () =>
-    micrort('micrort wasm simd128', '@micrort/ops-wasm (1 thread, SIMD128 build) in front of @micrort/ops-reference', () =>
-      wasm({ threads: 1, relaxed: false }),
-    ),
+    micrort('micrort wasm simd128', '@micrort/ops-wasm (1 thread, SIMD128 build) in front of @micrort/ops-reference', {
+      threads: 1,
+      relaxed: false,
+    }),
   'LiteRT.js': () => litert('LiteRT.js', 1),
   'LiteRT.js 2t': () => litert('LiteRT.js 2t', 2),
 };

@@ -69,6 +69,10 @@ const ELEMENT_TYPES: Readonly<Record<number, string>> = {
   7: 'int16',
   9: 'int8',
   10: 'float16',
+  11: 'float64',
+  13: 'uint64',
+  16: 'uint32',
+  17: 'uint16',
 };
 
 function toArray<T>(v: EmVector<T>): T[] {

@@ -83,7 +83,13 @@ function loadOnce(): Promise<{ litert: LiteRtModule; build: string; version: str
       const module = { exports: {} as unknown };
       wrapper(module.exports, createRequire(file), module, file, dirname(file));
       g['ModuleFactory'] = module.exports;
-      g['Module'] = { wasmBinary: readFileSync(file.replace(/\.js$/, '.wasm')) };
+      // Emscripten's log functions write through process.stdout/stderr (its default console.error is bound at
+      // load time, out of reach of withCapturedStderr under a test runner's console).
+      g['Module'] = {
+        wasmBinary: readFileSync(file.replace(/\.js$/, '.wasm')),
+        print: (text: string) => process.stdout.write(`${text}\n`),
+        printErr: (text: string) => process.stderr.write(`${text}\n`),
+      };
     };
     const litert = (await import('@litertjs/core')) as unknown as LiteRtModule;
     await litert.loadLiteRt(`${wasmDir}/`);

@@ -1,36 +1,20 @@
 /**
- * micrort on one model with a kernel package in front of ops-reference (and the signal and MediaPipe
- * ops): the part of the micrort runtime that runs in Node and in the browser page alike.
+ * micrort on one model over a composed runtime (core's `composeRuntime()`: ops-reference and the custom
+ * ops, a kernel package in front): the part of the micrort runtime that runs in Node and in the browser
+ * page alike.
  */
-import { MicroInterpreter, OpResolver, loadModel, tensorTypeName, type InterpreterOptions, type Registration } from '@micrort/core';
-import { registerReferenceOps } from '@micrort/ops-reference';
-import { registerSignalOps } from '@micrort/ops-signal';
-import { registerMediapipeOps } from '@micrort/ops-mediapipe';
+import { loadModel, tensorTypeName, type ComposedRuntime, type MicroInterpreter } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
 import { macShare } from '../macs.js';
 import type { Runner, TensorInfo } from '../runtime.js';
 
-/** What a kernel package contributes to a runtime. */
-export interface KernelSetup {
-  /** Registrations put in front of ops-reference with `{ fallback: true }`. */
-  registrations: readonly Registration[];
-  /** Extra interpreter options (e.g. the arena backing of a WebAssembly package). */
-  interpreterOptions?: Record<string, unknown>;
-  /** The package's provider name: the runner reports the share of multiply-accumulates it served. */
-  provider?: string;
-}
-
-/** Loads `bytes` on micrort with `s` (greedy planner, arena sized exactly). */
-export function micrortLoad(bytes: Uint8Array, s: KernelSetup): Runner {
-  const resolver = new OpResolver();
-  registerReferenceOps(resolver);
-  registerSignalOps(resolver);
-  registerMediapipeOps(resolver); // MediaPipe's custom ops (selfie_segmentation's Convolution2DTransposeBias)
-  if (s.registrations.length) resolver.registerAll(s.registrations as Registration[], { fallback: true });
-  const model = loadModel(bytes);
-  const options = { planner: createPlanner('greedy'), arena: 'auto', ...(s.interpreterOptions ?? {}) } as InterpreterOptions;
-  const interp = new MicroInterpreter(model, resolver, options).allocateTensors();
-  return micrortRunner(interp, s.provider ? macShare(interp, s.provider).share : undefined);
+/**
+ * Loads `bytes` on `runtime` (greedy planner, arena sized by what the model uses). With `provider` (the
+ * front package's provider name) the runner reports the share of multiply-accumulates it served.
+ */
+export function micrortLoad(bytes: Uint8Array, runtime: ComposedRuntime, provider?: string): Runner {
+  const interp = runtime.createInterpreter(loadModel(bytes), { planner: createPlanner('greedy'), arena: 'auto' }).allocateTensors();
+  return micrortRunner(interp, provider ? macShare(interp, provider).share : undefined);
 }
 
 function info(t: { name: string; type: number; dims: ArrayLike<number>; byteLength: number }): TensorInfo {

@@ -51,17 +51,21 @@ export function flagString(args: ParsedArgs, name: string): string | undefined {
  */
 export function parseIntFlag(name: string, value: string, min = 0): number {
   const n = value.trim() === '' ? NaN : Number(value);
-  const problem = (accepted: string) => ({ option: `--${name}`, value, accepted });
-  if (!Number.isInteger(n) || n < 0)
-    throw new UsageError(`--${name} must be a non-negative integer, got ${value}`, problem('a non-negative integer'));
-  if (n < min) throw new UsageError(`--${name} must be at least ${min}, got ${value}`, problem(`an integer >= ${min}`));
+  const accepted = integerRange(min);
+  if (!Number.isInteger(n) || n < min)
+    throw new UsageError(`--${name} must be ${accepted}, got ${value}`, { option: `--${name}`, value, accepted });
   return n;
 }
 
-/** A non-negative integer flag, or the default. */
-export function flagInt(args: ParsedArgs, name: string, def: number): number {
+/** What an integer option with lower bound `min` accepts, as its help and its errors say it. */
+export function integerRange(min: number): string {
+  return min === 0 ? 'a non-negative integer' : `an integer >= ${min}`;
+}
+
+/** An integer flag >= `min` (default 0), or the default. */
+export function flagInt(args: ParsedArgs, name: string, def: number, min = 0): number {
   const v = flagString(args, name);
-  return v === undefined ? def : parseIntFlag(name, v);
+  return v === undefined ? def : parseIntFlag(name, v, min);
 }
 
 /** Checks `value` of `--name` against `choices`; a UsageError listing them otherwise. */

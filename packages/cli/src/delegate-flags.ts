@@ -8,20 +8,21 @@
  *   --min-partition-size N        partitions with fewer nodes stay on the CPU
  *   --exclude-nodes 3,7           node indices never delegated
  */
-import type { Delegate, DelegateOptions, MicroInterpreter } from '@micrort/core';
-import { GPU_MODES, GpuDelegate, availableModes, createGpuDelegate, resolveMode, type GpuMode } from '@micrort/ops-gpu';
+import { withOptions, type ComposeEntry, type Delegate, type DelegateOptions, type MicroInterpreter } from '@micrort/core';
+import { GPU_MODES, GpuDelegate, availableModes, resolveMode, type GpuMode } from '@micrort/ops-gpu';
+import { appPackage, appPackageHelp, appPackageIds } from './app-packages.js';
 import { UsageError, flagInt, flagString, parseChoiceFlag, type ParsedArgs } from './args.js';
 import { choice, int, text, type OptionSpec } from './options.js';
 import type { Out } from './print.js';
 
-/** Delegates `--delegate` can add. */
-export const DELEGATE_CHOICES = ['none', 'gpu'] as const;
+/** Delegates `--delegate` can add: `none`, and the `delegate` packages of app-kit's list. */
+export const DELEGATE_CHOICES: readonly string[] = ['none', ...appPackageIds('delegate')];
 
 /** The delegate options, to spread into a command's options (run, inspect, bench). */
 export const DELEGATE_OPTIONS: readonly OptionSpec[] = [
   choice(
     'delegate',
-    'add a delegate: gpu is the gpu.js GPU delegate (@micrort/ops-gpu), which claims the float32 nodes it supports; run and inspect print its partitions, bench times it beside the kernels alone',
+    `add a delegate (${appPackageHelp('delegate')}); run and inspect print its partitions, bench times it beside the kernels alone`,
     DELEGATE_CHOICES,
     'none',
   ),
@@ -39,9 +40,9 @@ export const DELEGATE_OPTIONS: readonly OptionSpec[] = [
   }),
 ];
 
-/** Delegates and partitioning options the flags ask for. */
+/** Delegate packages (composed after the kernels) and partitioning options the flags ask for. */
 export interface DelegateChoice {
-  delegates: Delegate[];
+  delegatePackages: ComposeEntry[];
   delegateOptions: DelegateOptions;
 }
 
@@ -92,21 +93,19 @@ export function delegateChoice(args: ParsedArgs, gpuMode?: GpuMode): DelegateCho
   if (args.flags.has('min-partition-size')) delegateOptions.minPartitionSize = flagInt(args, 'min-partition-size', 1);
   const exclude = flagString(args, 'exclude-nodes');
   if (exclude !== undefined) delegateOptions.excludeNodes = parseNodeList(exclude);
-  if (delegateName(args) === 'none') return { delegates: [], delegateOptions };
+  const name = delegateName(args);
+  if (name === 'none') return { delegatePackages: [], delegateOptions };
+  const pkg = appPackage(name, '--delegate');
+  if (name !== 'gpu') return { delegatePackages: [pkg], delegateOptions };
   const flag = flagString(args, 'gpu-mode') ?? 'auto';
   if (!gpuMode && flag === 'all') throw new UsageError('--gpu-mode all is for bench; name one mode or auto');
   const mode = gpuMode ?? parseMode(flag);
-  return { delegates: [createGpuDelegate({ mode })], delegateOptions };
+  return { delegatePackages: [withOptions(pkg, { mode })], delegateOptions };
 }
 
 /** The label of a runtime's delegates (`gpu(headlessgl)`), or '' without any. */
 export function delegateLabel(delegates: readonly Delegate[]): string {
   return delegates.map((d) => (d instanceof GpuDelegate ? `${d.name}(${d.mode})` : d.name)).join('+');
-}
-
-/** Frees the delegates' device resources (GPU contexts, compiled kernels). */
-export function releaseDelegates(delegates: readonly Delegate[]): void {
-  for (const d of delegates) if (d instanceof GpuDelegate) d.destroy();
 }
 
 /** JSON-friendly description of the delegates: mode, and nodes left on the CPU with the reason. */

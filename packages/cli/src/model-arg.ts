@@ -1,19 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadModel, type ModelDef } from '@micrort/core';
-import { buildFloatCnn } from '@micrort/ops-gpu';
+import { BUILT_IN_MODELS as APP_MODELS } from '@micrort/app-kit';
 import type { ArgumentSpec } from './command.js';
 import { UsageError } from './args.js';
-import { buildDemoModel } from './demo-model.js';
 
-/** Built-in models by name: `demo` (the default) and `demo:float-cnn`. */
-export const BUILT_IN_MODELS: Record<string, { label: string; build: () => Uint8Array }> = {
-  demo: { label: 'built-in demo model (int8 MLP classifier, made by the model writer)', build: buildDemoModel },
-  'demo:float-cnn': {
-    label: 'built-in float CNN (conv, depthwise, pooling, FC, softmax; made by the model writer)',
-    build: buildFloatCnn,
-  },
-};
+/** Built-in models by name (app-kit's list): `demo` (the default) and `demo:float-cnn`. */
+export const BUILT_IN_MODELS: Record<string, { label: string; build: () => Uint8Array }> = Object.fromEntries(
+  APP_MODELS.map((m) => [m.name, { label: `built-in ${m.name} model (${m.label}: ${m.ops})`, build: () => m.build() }]),
+);
 
 /** The `[model]` argument of run, inspect, plan and bench. */
 export const MODEL_ARGUMENT: ArgumentSpec = {

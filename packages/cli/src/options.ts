@@ -5,7 +5,7 @@
  * these; groups shared by several commands (runtime, delegate, cycle options) live beside the code
  * that reads them.
  */
-import { parseChoiceFlag, parseIntFlag } from './args.js';
+import { integerRange, parseChoiceFlag, parseIntFlag } from './args.js';
 
 /** One option of a command. */
 export interface OptionSpec {
@@ -56,7 +56,7 @@ export function int(name: string, description: string, def?: string | number, mi
     name,
     value,
     description,
-    accepts: min === 0 ? 'a non-negative integer' : `an integer >= ${min}`,
+    accepts: integerRange(min),
     ...(def !== undefined ? { default: String(def) } : {}),
     check: (v) => void parseIntFlag(name, v, min),
   };

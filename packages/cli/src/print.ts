@@ -1,4 +1,4 @@
-import { progressAllowed, terminalProgressLine } from './progress.js';
+import { progressAllowed, terminalProgressLine } from '@micrort/app-kit';
 
 /** Where commands print (stdout/stderr in the CLI, buffers in tests). */
 export interface Out {

@@ -1,81 +1,32 @@
 import {
-  DEFAULT_RECOMPUTE_BUDGET,
-  MicroInterpreter,
-  OpResolver,
-  SCHEDULE_NAMES,
-  type ScheduleName,
-  type ScheduleOptions,
-  type Delegate,
+  composeRuntime,
+  withOptions,
+  type ComposeEntry,
+  type ComposedRuntime,
   type DelegateOptions,
   type InterpreterOptions,
   type MemoryPlanner,
+  type MicroInterpreter,
   type ModelDef,
 } from '@micrort/core';
+import { appRuntimePackages } from '@micrort/app-kit';
 import { PLANNER_NAMES, createPlanner } from '@micrort/planners';
-import { registerReferenceOps } from '@micrort/ops-reference';
-import { registerMediapipeOps } from '@micrort/ops-mediapipe';
-import { registerSignalOps } from '@micrort/ops-signal';
-import { SimdCounters, createSimdKernels, type SimdMode } from '@micrort/ops-simd';
-import { loadWasmKernelsSync, type WasmKernels } from '@micrort/ops-wasm';
+import { SimdCounters, type SimdMode } from '@micrort/ops-simd';
+import { DEFAULT_RECOMPUTE_BUDGET, SCHEDULE_NAMES, createSchedule, type ScheduleName, type ScheduleOptions } from '@micrort/schedules';
+import { appPackage, appPackageHelp, appPackageIds } from './app-packages.js';
 import { UsageError, flagString, parseChoiceFlag, type ParsedArgs } from './args.js';
 import { delegateChoice } from './delegate-flags.js';
 import { choice, flag, text, type OptionSpec } from './options.js';
 
-/** What a kernel set registers with (the `--simd-mode` and its instruction counters). */
-export interface KernelSetOptions {
-  simdMode: SimdMode;
-  counters: SimdCounters | null;
-}
-
-/**
- * A kernel set `--ops` can name. Every runtime has ops-reference (and the signal library's custom ops)
- * as the fallback; a set registers its own kernels in front of them with `{ fallback: true }`, so the
- * resolver picks it per node where it supports the node and ops-reference elsewhere.
- */
-export interface KernelSet {
-  /** One line for `--help`. */
-  summary: string;
-  /** Registers the set's kernels into a resolver that already holds ops-reference. */
-  register(resolver: OpResolver, options: KernelSetOptions): void;
-  /** Interpreter options the set's kernels need (ops-wasm: the arena in WebAssembly memory). */
-  interpreterOptions?(): Partial<InterpreterOptions>;
-}
-
-let loadedWasm: WasmKernels | null = null;
-/**
- * ops-wasm, compiled once per process (throws WasmUnsupportedError, naming what is missing, where the
- * engine lacks WebAssembly SIMD128).
- */
-export function wasmKernels(): WasmKernels {
-  return (loadedWasm ??= loadWasmKernelsSync());
-}
-
-/** The kernel sets of `--ops`, by name. Adding a kernel package to the CLI is one entry here. */
-export const KERNEL_SETS: Record<string, KernelSet> = {
-  reference: { summary: "ops-reference, TFLM's reference kernels", register: () => {} },
-  simd: {
-    summary: 'ops-simd, CMSIS-NN-style int8 kernels in front of ops-reference',
-    register: (resolver, o) =>
-      resolver.registerAll(createSimdKernels({ mode: o.simdMode, ...(o.counters ? { counters: o.counters } : {}) }), { fallback: true }),
-  },
-  wasm: {
-    summary: 'ops-wasm, WebAssembly SIMD128 kernels (int8 bit-exact, float32) in front of ops-reference, the arena in WebAssembly memory',
-    register: (resolver) => resolver.registerAll(wasmKernels().kernels, { fallback: true }),
-    interpreterOptions: () => ({ arenaBacking: wasmKernels().arenaBacking }),
-  },
-};
-
-/** Kernel sets the CLI can compose (the names of {@link KERNEL_SETS}). */
-export const OPS_CHOICES: readonly string[] = Object.keys(KERNEL_SETS);
+/** Kernel packages `--ops` can name (the `kernels` entries of app-kit's list). */
+export const OPS_CHOICES: readonly string[] = appPackageIds('kernels');
 /** Execution modes of `--ops simd` (`--simd-mode`). */
 export const SIMD_MODES = ['fast', 'emulated'] as const;
 
 /** `--ops NAME`. */
 export const OPS_OPTION: OptionSpec = choice(
   'ops',
-  `kernel set (${Object.entries(KERNEL_SETS)
-    .map(([k, v]) => `${k}: ${v.summary}`)
-    .join('; ')})`,
+  `kernel package in front of ops-reference (${appPackageHelp('kernels')})`,
   OPS_CHOICES,
   'reference',
 );
@@ -137,10 +88,12 @@ export function scheduleChoice(args: ParsedArgs, name?: string): ScheduleOptions
 
 /** What the flags asked for. */
 export interface RuntimeChoice {
+  /** `--ops`: the app package in front of the base packages. */
   ops: string;
   planner: MemoryPlanner;
   arena: number | 'auto';
-  delegates: Delegate[];
+  /** `--delegate` (and its options): the delegate packages composed after the kernels. */
+  delegatePackages: ComposeEntry[];
   delegateOptions: DelegateOptions;
   /** `--simd-mode` (only meaningful with `--ops simd`; `emulated` counts instructions). */
   simdMode: SimdMode;
@@ -152,7 +105,7 @@ export interface RuntimeChoice {
   schedule?: ScheduleOptions;
 }
 
-/** Reads --ops, --planner, --arena from the flags. */
+/** Reads --ops, --planner, --arena, --simd-mode, the delegate flags, --in-place and --schedule. */
 export function runtimeChoice(args: ParsedArgs): RuntimeChoice {
   // --cycles needs the emulated ops-simd kernels: it implies --ops simd and --simd-mode emulated.
   const cycles = args.flags.has('cycles');
@@ -191,34 +144,49 @@ export function parseArena(value: string): number | 'auto' {
 }
 
 /**
- * The resolver for an --ops choice: ops-reference, the signal library's and MediaPipe's custom ops, with the
- * kernel set's kernels registered in front of them (for `simd`: in `simd.mode`, counting into
- * `simd.counters` when emulated).
+ * The package `--ops` puts in front of the base, with its options (`--ops simd`: `--simd-mode`,
+ * counting into `counters` when emulated).
  */
-export function buildResolver(ops: string, simd: { mode?: SimdMode; counters?: SimdCounters | null } = {}): OpResolver {
-  const set = KERNEL_SETS[parseChoiceFlag('ops', ops, OPS_CHOICES)]!;
-  const resolver = new OpResolver();
-  registerReferenceOps(resolver);
-  registerSignalOps(resolver); // TFLM's signal-library custom ops (SignalWindow, SignalRfft, ...)
-  registerMediapipeOps(resolver); // MediaPipe's custom ops (Convolution2DTransposeBias, ...)
-  set.register(resolver, { simdMode: simd.mode ?? 'fast', counters: simd.counters ?? null });
-  return resolver;
+export function opsEntry(ops: string, simd: { mode?: SimdMode; counters?: SimdCounters | null } = {}): ComposeEntry {
+  const pkg = appPackage(parseChoiceFlag('ops', ops, OPS_CHOICES), '--ops');
+  if (ops !== 'simd') return pkg;
+  return withOptions(pkg, { mode: simd.mode ?? 'fast', ...(simd.counters ? { counters: simd.counters } : {}) });
 }
 
-/** Interpreter options an --ops kernel set needs (ops-wasm: the arena in its WebAssembly memory), else none. */
-export function kernelSetOptions(ops: string): Partial<InterpreterOptions> {
-  return KERNEL_SETS[ops]?.interpreterOptions?.() ?? {};
+/**
+ * A runtime of `--ops` kernels without delegates: app-kit's base packages with the `ops` package in
+ * front, composed by `composeRuntime()` (its `interpreterOptions` carry what the kernels need, such as
+ * ops-wasm's arena backing).
+ */
+export function composeOps(ops: string, simd: { mode?: SimdMode; counters?: SimdCounters | null } = {}): ComposedRuntime {
+  return composeRuntime(appRuntimePackages(opsEntry(ops, simd)));
 }
 
-/** A MicroInterpreter for the model and choice. */
-export function buildInterpreter(model: ModelDef, choice: RuntimeChoice, extra: Partial<InterpreterOptions> = {}): MicroInterpreter {
-  return new MicroInterpreter(model, buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters }), {
+/** The runtime the flags ask for: the kernels of {@link composeOps} and the `--delegate` packages. Dispose it after its interpreters. */
+export function composeChoice(choice: RuntimeChoice): ComposedRuntime {
+  return composeRuntime(
+    appRuntimePackages(opsEntry(choice.ops, { mode: choice.simdMode, counters: choice.counters }), choice.delegatePackages),
+  );
+}
+
+/** The interpreter options the flags ask for (planner, arena, delegate options, in-place, schedule), `extra` last. */
+export function interpreterOptions(choice: RuntimeChoice, extra: Partial<InterpreterOptions> = {}): InterpreterOptions {
+  return {
     planner: choice.planner,
     arena: choice.arena,
-    ...(choice.delegates.length ? { delegates: choice.delegates, delegateOptions: choice.delegateOptions } : {}),
+    ...(choice.delegatePackages.length ? { delegateOptions: choice.delegateOptions } : {}),
     ...(choice.inPlace ? { inPlace: true } : {}),
-    ...(choice.schedule ? { schedule: choice.schedule } : {}),
-    ...kernelSetOptions(choice.ops),
+    ...(choice.schedule ? { schedule: createSchedule(choice.schedule) } : {}),
     ...extra,
-  });
+  };
+}
+
+/** A MicroInterpreter of `runtime` (composed for `choice`) for the model. */
+export function buildInterpreter(
+  runtime: ComposedRuntime,
+  model: ModelDef,
+  choice: RuntimeChoice,
+  extra: Partial<InterpreterOptions> = {},
+): MicroInterpreter {
+  return runtime.createInterpreter(model, interpreterOptions(choice, extra));
 }

@@ -1,8 +1,8 @@
 /**
- * One-line descriptions of what a schedule did (interpreter.scheduleReport()), shared by run, bench and
+ * One-line descriptions of what a schedule did (scheduleReport(interpreter)), shared by run, bench and
  * plan: the patch stage and its tile grid with the extra multiply-accumulates, the in-place nodes.
  */
-import type { ScheduleReport } from '@micrort/core';
+import type { ScheduleReport } from '@micrort/schedules';
 
 /** `+38.2 M MACs (12.7 %)`. */
 export function formatMacs(extra: number, model: number): string {

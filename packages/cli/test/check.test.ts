@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BuiltinOperator, ModelBuilder, TensorType } from '@micrort/core';
-import { buildDemoModel } from '../src/demo-model.js';
+import { buildDemoModel } from '@micrort/app-kit';
 import { main } from '../src/main.js';
 import type { Out } from '../src/print.js';
 
@@ -32,6 +32,40 @@ function brokenModel(): Uint8Array {
   b.addOperator({ op: { custom: 'NotAnOp' }, inputs: [y], outputs: [z] });
   b.addOperator({ op: BuiltinOperator.ADD, inputs: [p, p], outputs: [q] });
   return b.setInputs([x, p]).setOutputs([z, q]).build();
+}
+
+/** CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV on int32, which no kernel package serves. */
+function int32ConvModel(): Uint8Array {
+  const b = new ModelBuilder();
+  const x = b.addTensor({ name: 'x', type: TensorType.INT32, shape: [1, 2, 2, 1] });
+  const w = b.addTensor({ name: 'w', type: TensorType.INT32, shape: [1, 1, 1, 1], data: new Int32Array([2]) });
+  const y = b.addTensor({ name: 'y', type: TensorType.INT32, shape: [1, 2, 2, 1] });
+  const z = b.addTensor({ name: 'z', type: TensorType.INT32, shape: [1, 2, 2, 1] });
+  const shape = b.addTensor({ name: 'shape', type: TensorType.INT32, shape: [4], data: new Int32Array([1, 2, 2, 1]) });
+  const t = b.addTensor({ name: 't', type: TensorType.INT32, shape: [1, 2, 2, 1] });
+  b.addOperator({ op: BuiltinOperator.CONV_2D, inputs: [x, w, -1], outputs: [y], options: { strideW: 1, strideH: 1 } });
+  b.addOperator({
+    op: BuiltinOperator.DEPTHWISE_CONV_2D,
+    inputs: [y, w, -1],
+    outputs: [z],
+    options: { strideW: 1, strideH: 1, depthMultiplier: 1 },
+  });
+  b.addOperator({ op: BuiltinOperator.TRANSPOSE_CONV, inputs: [shape, w, z], outputs: [t], options: { strideW: 1, strideH: 1 } });
+  return b.setInputs([x]).setOutputs([t]).build();
+}
+
+/** Six int16 ADDs: ops-wasm declines each with a reason naming its own tensor, ops-reference takes them. */
+function int16AddChain(): Uint8Array {
+  const b = new ModelBuilder();
+  const q = { scale: [0.5], zeroPoint: [0] };
+  let x = b.addTensor({ name: 'x', type: TensorType.INT16, shape: [1, 8], quantization: q });
+  const input = x;
+  for (let i = 0; i < 6; i++) {
+    const y = b.addTensor({ name: `y${i}`, type: TensorType.INT16, shape: [1, 8], quantization: q });
+    b.addOperator({ op: BuiltinOperator.ADD, inputs: [x, x], outputs: [y] });
+    x = y;
+  }
+  return b.setInputs([input]).setOutputs([x]).build();
 }
 
 describe('micrort check', () => {
@@ -86,6 +120,44 @@ describe('micrort check', () => {
       expect.stringMatching(/^runs \(5 nodes/),
       expect.stringMatching(/^missing: ADD ×1/),
     ]);
+  });
+
+  it('the text names the reason CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV decline with', async () => {
+    const file = join(tmp, 'int32-conv.tflite');
+    writeFileSync(file, int32ConvModel());
+    const r = await cli('check', file);
+    expect(r.code).toBe(1);
+    expect(r.out).not.toMatch(/no reason given/);
+    expect(r.out).toMatch(/@micrort\/ops-reference \(CONV_2D\) declined: unsupported input\/filter types int32\/int32/);
+    expect(r.out).toMatch(/@micrort\/ops-reference \(DEPTHWISE_CONV_2D\) declined: unsupported input\/filter types int32\/int32/);
+    expect(r.out).toMatch(/@micrort\/ops-reference \(TRANSPOSE_CONV\) declined: unsupported input\/filter types int32\/int32/);
+  });
+
+  it('the text shows why a provider in front declined nodes another one took, one row for reasons that differ in numbers', async () => {
+    const file = join(tmp, 'add16.tflite');
+    writeFileSync(file, int16AddChain());
+    const r = await cli('check', file, '--ops', 'wasm');
+    expect(r.code).toBe(0);
+    // one row for the six nodes although each reason names another tensor
+    expect(r.out.split('\n').filter((l) => /^ADD\s/.test(l))).toEqual([expect.stringMatching(/0,1,2,3,4,5\s+@micrort\/ops-reference$/)]);
+    expect(r.out).toMatch(/fell back .*\n\s+ADD v1 \(int16,int16 → int16\), 6 nodes .*→ @micrort\/ops-reference:/);
+    expect(r.out).toMatch(/@micrort\/ops-wasm \(ADD\/wasm-f32\) declined: int16 tensor \{0,1,2,3,…\} \(handles float32\)/);
+    expect(r.out).toMatch(/@micrort\/ops-wasm \(ADD\/wasm-qs8\) declined: int16 input 1 \(handles int8\)/);
+    // --json keeps each node's own reason
+    const j = JSON.parse((await cli('check', file, '--ops', 'wasm', '--json')).out);
+    expect(j.nodes[5].declined[0].reason).toBe('int16 tensor 5 (handles float32)');
+  });
+
+  it('a folder line says "1 node", not "1 nodes"', async () => {
+    const dir = join(tmp, 'one-node');
+    mkdirSync(dir, { recursive: true });
+    const b = new ModelBuilder();
+    const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [1, 4] });
+    const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [1, 4] });
+    b.addOperator({ op: BuiltinOperator.RELU, inputs: [x], outputs: [y] });
+    writeFileSync(join(dir, 'relu.tflite'), b.setInputs([x]).setOutputs([y]).build());
+    const r = await cli('check', dir);
+    expect(r.out).toMatch(/relu\.tflite\s+runs \(1 node, arena/);
   });
 
   it('--list-ops lists the registered builtin and custom ops with their count', async () => {

@@ -80,7 +80,7 @@ describe('micrort <command> --help', () => {
   it('run --help names the values of --ops and the default planner', async () => {
     const r = await cli('run', '--help');
     const text = r.out.replace(/\s+/g, ' ');
-    expect(text).toMatch(/--ops <NAME> kernel set .*\[one of reference, simd, wasm; default: reference\]/);
+    expect(text).toMatch(/--ops <NAME> kernel package .*\[one of reference, simd, wasm; default: reference\]/);
     expect(text).toMatch(/--planner <NAME> .*\[one of greedy, linear, bestfit, offline, optimal; default: greedy\]/);
   });
 });
@@ -90,14 +90,14 @@ describe('option errors are typed UsageErrors: one line naming the option, the v
     [['run', '--ops', 'fancy'], /^UsageError: unknown --ops "fancy": --ops must be one of reference, simd, wasm$/],
     [['run', '--seed', '-3'], /^UsageError: --seed must be a non-negative integer, got -3$/],
     [['run', '--arena', '12kb'], /^UsageError: --arena must be a positive number of bytes or auto, got 12kb$/],
-    [['bench', '--iters', '0'], /^UsageError: --iters must be at least 1, got 0$/],
+    [['bench', '--iters', '0'], /^UsageError: --iters must be an integer >= 1, got 0$/],
     [['bench', '--warmup', 'lots'], /^UsageError: --warmup must be a non-negative integer, got lots$/],
     [
       ['plan', '--planner', 'nope'],
       /^UsageError: unknown --planner "nope": --planner must be one of all, greedy, linear, bestfit, offline, optimal$/,
     ],
-    [['soak', '--invokes', '0'], /^UsageError: --invokes must be at least 1, got 0$/],
-    [['fuzz', '--workers', 'two'], /^UsageError: --workers must be a non-negative integer, got two$/],
+    [['soak', '--invokes', '0'], /^UsageError: --invokes must be an integer >= 1, got 0$/],
+    [['fuzz', '--workers', 'two'], /^UsageError: --workers must be an integer >= 1, got two$/],
     [['run', '--delegate', 'gpu', '--gpu-mode', 'vulkan'], /^UsageError: --gpu-mode must be auto, .*; got vulkan$/],
     [['run', '--exclude-nodes', '3,x'], /^UsageError: --exclude-nodes takes node indices like 3,7; got 3,x$/],
     [['run', '--bogus'], /^UsageError: unknown option --bogus for micrort run \(known: --inputs, --outputs, --ops, .*--debug\)$/],
@@ -195,7 +195,7 @@ describe('adding a command: one defineCommand and one registration', () => {
     expect(hh.text()).toMatch(/--tone <TONE>\s+how to greet \[one of plain, loud; default: plain\]/);
     const bad = capture();
     expect(await main(['hello', '--times', '0'], bad.out, commands)).toBe(2);
-    expect(bad.err).toEqual(['UsageError: --times must be at least 1, got 0']);
+    expect(bad.err).toEqual(['UsageError: --times must be an integer >= 1, got 0']);
   });
 
   it('a name registered twice is refused', async () => {

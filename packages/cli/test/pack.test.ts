@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONFORMANCE_DIR, REPO_ROOT } from '@micrort/test-support/conformance';
 
-const PACKAGES = ['core', 'planners', 'ops-reference'];
+const PACKAGES = ['core', 'kernel-support', 'planners', 'ops-reference'];
 const work = mkdtempSync(join(tmpdir(), 'micrort-pack-'));
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));

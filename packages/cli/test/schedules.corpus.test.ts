@@ -4,22 +4,25 @@
  * run on the tiles; the outputs are the normal schedule's, byte for byte, in well under half the head.
  */
 import { describe, expect, it } from 'vitest';
-import { MicroInterpreter, loadModel, type ScheduleName } from '@micrort/core';
+import { loadModel } from '@micrort/core';
 import { corpusBytes } from '@micrort/corpus';
 import { createPlanner } from '@micrort/planners';
+import { createSchedule, scheduleReport, type ScheduleName } from '@micrort/schedules';
 import { Rng } from '@micrort/test-support/spatial-models';
-import { buildResolver } from '../src/runtime.js';
+import { composeOps } from '../src/runtime.js';
 
 function run(name: string, schedule: ScheduleName) {
-  const interp = new MicroInterpreter(loadModel(corpusBytes(name)), buildResolver('reference'), {
-    planner: createPlanner('greedy'),
-    schedule,
-  }).allocateTensors();
+  const interp = composeOps('reference')
+    .createInterpreter(loadModel(corpusBytes(name)), {
+      planner: createPlanner('greedy'),
+      schedule: createSchedule(schedule),
+    })
+    .allocateTensors();
   const r = new Rng(5);
   for (let i = 0; i < interp.inputsSize; i++) (interp.input(i).data as Float32Array).forEach((_, k, a) => (a[k] = r.next() * 2 - 1));
   interp.invoke();
   const outputs = Array.from({ length: interp.outputsSize }, (_, j) => Array.from(interp.output(j).bytes));
-  return { outputs, head: interp.arenaUsage().headBytes, report: interp.scheduleReport() };
+  return { outputs, head: interp.arenaUsage().headBytes, report: scheduleReport(interp) };
 }
 
 describe('schedules on MediaPipe float models', () => {

@@ -146,12 +146,6 @@ export class PlannerError extends MicrortError {}
 export class DelegateError extends MicrortError {}
 
 /**
- * A schedule option cannot be honoured: an unknown schedule name, a bad recompute budget, or a fixed
- * patch stage whose nodes cannot run tile by tile (the message says which node and why).
- */
-export class ScheduleError extends MicrortError {}
-
-/**
  * The model needs more arena than the interpreter's `maxArenaBytes` allows (an oversized or hostile model,
  * e.g. one whose shapes claim a 2 GB tensor). Thrown before the memory is allocated.
  */

@@ -52,6 +52,8 @@ const SCALAR_CXX: Record<string, string> = {
   intptr: '__INTPTR_TYPE__',
   // TFLM's enums all have enumerators in 0..255 (TfLiteType, TfLiteFusedActivation, ...).
   enum: 'TflmLikeEnum',
+  // TfLiteQuantizationType in C++ (tensorflow/lite/micro/c/common.h): `enum TfLiteQuantizationType : int`.
+  'int-enum': 'TflmIntEnum',
 };
 
 /** C++ declarations of `list` with static_asserts of the calculator's figures for `abi`. */
@@ -67,6 +69,7 @@ function cxxSource(list: readonly StructDef[], abi: Abi): string {
   const lines = [
     // No library headers (a bare arm-none-eabi toolchain has none): the compiler's own type macros.
     'enum TflmLikeEnum { kTflmLikeFirst = 0, kTflmLikeLast = 255 };',
+    'enum TflmIntEnum : int { kTflmIntFirst = 0, kTflmIntLast = 3 };',
     'struct Poly0 { virtual void f0(); };',
     'struct Poly1 { virtual void f1(); };',
   ];
@@ -138,6 +141,16 @@ describe('struct layout calculator', () => {
     ]);
     expect(structLayout(t, ILP32)).toMatchObject({ size: 2, align: 1, offsets: [0, 1] });
     expect(structLayout(t, ilp32({ enumBytes: 4 }))).toMatchObject({ size: 8, align: 4, offsets: [0, 4] });
+  });
+
+  it('keeps an enum with a fixed int underlying type at 4 bytes under short enums', () => {
+    const s = struct('W', 'test', [
+      ['b', 'bool'],
+      ['q', 'int-enum'],
+      ['e', 'enum'],
+    ]);
+    expect(structLayout(s, ILP32)).toMatchObject({ size: 12, align: 4, offsets: [0, 4, 8] });
+    expect(structLayout(s, LP64)).toMatchObject({ size: 12, align: 4, offsets: [0, 4, 8] });
   });
 
   it('puts vtable pointers first', () => {

@@ -11,6 +11,10 @@
  *   that holds every enumerator), and TFLM's cortex_m_generic makefile does not override it, so every TFLM
  *   enum (all values in 0..255) is one byte. `ilp32({ enumBytes: 4 })` models a build with
  *   `-fno-short-enums` (or a toolchain whose default is int-sized enums).
+ *
+ * An enum declared with a fixed underlying type (`enum X : int`) is that type whatever the enum flags:
+ * TFLM's `TfLiteQuantizationType` is one in C++ (tensorflow/lite/micro/c/common.h at the reference
+ * commit), so it stays 4 bytes under short enums (scalar `int-enum`).
  */
 
 /** A target's C data model. */
@@ -62,7 +66,10 @@ export function abiForWord(word: 64 | 32, options: { enumBytes?: 1 | 4 } = {}): 
   return word === 64 ? LP64 : ilp32(options);
 }
 
-/** Scalar C types used by TFLM's structs. */
+/**
+ * Scalar C types used by TFLM's structs. `enum` is a plain C enum (its size follows the ABI's enum
+ * rule); `int-enum` is a C++ enum with the fixed underlying type `int` (4 bytes on every target).
+ */
 export type Scalar =
   | 'bool'
   | 'char'
@@ -79,7 +86,8 @@ export type Scalar =
   | 'ptr'
   | 'size_t'
   | 'intptr'
-  | 'enum';
+  | 'enum'
+  | 'int-enum';
 
 /** A member type: a scalar, a fixed array, or a nested struct. */
 export type CType = Scalar | { array: CType; length: number } | StructDef;
@@ -128,6 +136,8 @@ function scalarSize(t: Scalar, abi: Abi): number {
       return abi.pointerBytes;
     case 'enum':
       return abi.enumBytes;
+    case 'int-enum':
+      return 4;
   }
 }
 

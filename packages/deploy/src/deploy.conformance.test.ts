@@ -1,7 +1,8 @@
 /**
  * The TFLM arena predictions against native TFLM's figures: for every model of ../shared/conformance
  * (13) and ../shared/conformance-ops (221), the 64-bit `arenaMinBytes` and `arenaUsedBytes` equal the
- * manifest's `arena_min_bytes` and `arena_used_bytes` exactly.
+ * manifest's `arena_min_bytes` and `arena_used_bytes` exactly, and `tflmRefusals` reports no error for any
+ * of them (TFLM ran them all).
  *
  * Every node is prepared by micrort's kernels (no planning stand-ins, `--strict`): a model micrort cannot
  * prepare fails with micrort's error; it is not skipped.
@@ -58,6 +59,8 @@ function suiteTests(suite: Suite): void {
       expect({ used: r.arenaUsedBytes, min: r.arenaMinBytes }, `${name}: ${figures(r)}`).toEqual(want);
       expect(r.word).toBe(64);
       expect(r.exact, `${name}: ${r.notes.join('; ')}`).toBe(true);
+      // TFLM ran every one of these models: nothing in them may be reported as something TFLM refuses.
+      expect(r.refusals.filter((f) => f.severity === 'error').map((f) => `${f.op}: ${f.reason}`)).toEqual([]);
     });
   }
 }

@@ -2,7 +2,16 @@
  * deployTflm end to end on small built models (and hello_world_int8 when ../shared is present): the
  * report's fields, both word sizes, stand-ins, the offline plan, the summary, and the refusals.
  */
-import { BuiltinOperator, ModelBuilder, TensorType, UnsupportedOpError, loadModel, readOfflineMemoryAllocation } from '@micrort/core';
+import {
+  BuiltinOperator,
+  KernelError,
+  ModelBuilder,
+  TensorType,
+  UnsupportedOpError,
+  loadModel,
+  readOfflineMemoryAllocation,
+} from '@micrort/core';
+import { ssdPostProcessModel } from '@micrort/test-support/ssd-model';
 import { describe, expect, it } from 'vitest';
 import { hasConformance, loadConformanceModel, readManifest } from '@micrort/test-support/conformance';
 import { deployTflm } from './deploy.js';
@@ -99,11 +108,45 @@ describe('deployTflm', () => {
     const model = oneOp({ custom: 'MyOp' }, TensorType.FLOAT32);
     expect(() => deployTflm(model, { standIns: false })).toThrow(UnsupportedOpError);
     const r = deployTflm(model);
-    expect(r.standIns).toEqual([{ op: 'CUSTOM:MyOp', nodes: [0], scratchFrom: 'none known' }]);
+    expect(r.standIns).toMatchObject([
+      { op: 'CUSTOM:MyOp', subgraph: 0, nodes: [0], scratchFrom: 'none known', reason: 'no kernel is registered for CUSTOM:MyOp' },
+    ]);
     expect(r.unmodelledOps).toEqual(['CUSTOM:MyOp']);
     expect(r.exact).toBe(false);
-    expect(r.notes.join('\n')).toContain('micrort cannot prepare CUSTOM:MyOp (node 0)');
+    expect(r.notes.join('\n')).toContain(
+      'CUSTOM:MyOp (node 0) is planned with a stand-in: micrort cannot prepare it (no kernel is registered',
+    );
     expect(r.notes.join('\n')).toContain('lower bounds');
+  });
+
+  it('plans a node whose prepare fails (an SSD post-processing with unshaped outputs) with a stand-in; strict refuses', () => {
+    const model = ssdPostProcessModel();
+    // micrort's kernel refuses outputs too small for max_detections: strict mode is micrort's own error.
+    expect(() => deployTflm(model, { standIns: false })).toThrow(KernelError);
+    const r = deployTflm(model, { modelLabel: 'ssd.tflite' });
+    expect(r.standIns).toMatchObject([
+      {
+        op: 'CUSTOM:TFLite_Detection_PostProcess',
+        subgraph: 0,
+        nodes: [0],
+        scratchFrom: 'kernel table',
+        reason: expect.stringContaining('its prepare failed: detection_boxes (shape []) must hold at least 12 values'),
+      },
+    ]);
+    expect(r.exact).toBe(false);
+    const notes = r.notes.join('\n');
+    expect(notes).toContain('CUSTOM:TFLite_Detection_PostProcess (node 0) is planned with a stand-in');
+    expect(notes).toContain("scratch requests are TFLM's from the kernel table");
+    // TFLM's own prepare requests its 11 scratch buffers: they are in the head and the handle array.
+    expect(r.targets[0]!.tailByKind.scratchHandles).toBe(11 * 8);
+    // TFLM plans the unshaped outputs at 4 bytes and its Eval writes past them: that is a finding.
+    expect(r.refusals.filter((f) => f.severity === 'error').map((f) => f.reason)).toEqual([
+      expect.stringContaining(
+        'output 0 (detection_boxes) has shape [] in the file: TFLM plans 4 bytes for it and its Eval writes up to 48 bytes there',
+      ),
+      expect.stringContaining('output 1 (detection_classes)'),
+      expect.stringContaining('output 2 (detection_scores)'),
+    ]);
   });
 
   it('prints a one-screen summary', () => {
@@ -157,6 +200,23 @@ describe('tflmRefusals', () => {
     expect(tflmRefusals(oneOp(BuiltinOperator.RELU, TensorType.FLOAT16))).toMatchObject([{ reason: expect.stringContaining('float16') }]);
     expect(tflmRefusals(oneOp(BuiltinOperator.DEQUANTIZE, TensorType.UINT8, TensorType.FLOAT32))).toEqual([]);
     expect(tflmRefusals(oneOp(BuiltinOperator.CAST, TensorType.FLOAT16, TensorType.FLOAT32))).toEqual([]);
+  });
+
+  it("takes the accepted types from the kernel's dispatch, not from its (stale) error message", () => {
+    // zeros_like.cc's Eval switch handles int64, int32, int8 and float32; its message lists three of them.
+    expect(tflmRefusals(oneOp(BuiltinOperator.ZEROS_LIKE, TensorType.INT8))).toEqual([]);
+    expect(tflmRefusals(oneOp(BuiltinOperator.ZEROS_LIKE, TensorType.INT16))).toMatchObject([
+      { op: 'ZEROS_LIKE', severity: 'error', stage: 'invoke', reason: expect.stringContaining('input 0 is int16') },
+    ]);
+    // arg_min_max.cc dispatches float32 and int8 only (its message still names uint8) and writes int32 indices.
+    const axis = [{ type: TensorType.INT32, shape: [1], data: new Int32Array([1]) }];
+    expect(tflmRefusals(oneOp(BuiltinOperator.ARG_MAX, TensorType.INT8, TensorType.INT32, axis))).toEqual([]);
+    expect(tflmRefusals(oneOp(BuiltinOperator.ARG_MAX, TensorType.UINT8, TensorType.INT32, axis))).toContainEqual(
+      expect.objectContaining({ op: 'ARG_MAX', stage: 'invoke', reason: expect.stringContaining('input 0 is uint8') }),
+    );
+    expect(tflmRefusals(oneOp(BuiltinOperator.ARG_MIN, TensorType.FLOAT32, TensorType.INT64, axis))).toMatchObject([
+      { op: 'ARG_MIN', stage: 'invoke', reason: expect.stringContaining('output 0 is int64') },
+    ]);
   });
 
   it('warns about custom ops the build must provide, and not about the ones TFLM ships', () => {

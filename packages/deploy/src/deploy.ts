@@ -15,7 +15,8 @@ import { withOfflinePlan } from '@micrort/planners';
 import { abiForWord, type Abi } from './abi.js';
 import { planWithMicrort, type MicrortPlan } from './micrort-plan.js';
 import { tflmRefusals, type Refusal } from './refusals.js';
-import { resolverHeader, resolverPlan, type ResolverEntry } from './resolver-header.js';
+import { modelIdentifier, resolverHeader, resolverPlan, type ResolverEntry } from './resolver-header.js';
+import type { StandIn } from './stand-ins.js';
 import { tflmPlan } from './tflm-plan.js';
 import { predictArena, usesResourceVariables, type ArenaPrediction, type TailKind } from './tflm/arena-model.js';
 import { kernelModel } from './tflm/kernels.js';
@@ -37,9 +38,10 @@ export interface DeployOptions {
   /** sizeof(enum) of the 32-bit target: 1 (arm-none-eabi-gcc's default short enums) or 4. */
   enumBytes32?: 1 | 4;
   /**
-   * Plan nodes micrort cannot prepare yet with stand-ins (tensors planned from the graph, scratch
-   * requests from the kernel table when it declares them). Default true; false: such a node throws
-   * micrort's error (UnsupportedOpError, KernelError).
+   * Plan nodes micrort cannot prepare with stand-ins: a node no kernel accepts, or whose kernel's init or
+   * prepare throws, has its tensors planned at the file's shapes and its TFLM allocations (op data,
+   * prepare temporaries, scratch requests) taken from the kernel table when it models the op. Default
+   * true; false (`--strict`): such a node throws micrort's error (UnsupportedOpError, KernelError).
    */
   standIns?: boolean;
   /** Registers the kernels micrort prepares with (default ops-reference + ops-signal). */
@@ -49,8 +51,23 @@ export interface DeployOptions {
    * MicroResourceVariables::Create(allocator, N)); default 64. Ignored for other models.
    */
   resourceVariableSlots?: number;
-  /** Label of the model in the header and summary (e.g. its file name). */
+  /** Label of the model in the header and summary (e.g. its file name, with its folder). */
   modelLabel?: string;
+  /** The model's name in C identifiers (the header's include guard); default modelIdentifier(modelLabel). */
+  modelName?: string;
+}
+
+/** Nodes of one op planned with a stand-in for the same reason, and what that does to the figures. */
+export interface DeployStandIn {
+  op: string;
+  subgraph: number;
+  nodes: number[];
+  /** Why micrort could not prepare them (no kernel, kernels declined, or what init/prepare threw). */
+  reason: string;
+  /** Where TFLM's scratch requests for them come from. */
+  scratchFrom: 'kernel table' | 'none known';
+  /** How the figures are affected, in one sentence. */
+  effect: string;
 }
 
 /** The figures for one target. */
@@ -100,8 +117,8 @@ export interface DeployReport {
   resolver: { count: number; entries: ResolverEntry[]; missing: string[]; header: string };
   refusals: Refusal[];
   offlinePlan: DeployOfflinePlan | null;
-  /** Ops planned with stand-ins (micrort cannot prepare them yet): `scratchFrom` says where their scratch requests came from. */
-  standIns: { op: string; nodes: number[]; scratchFrom: 'kernel table' | 'none known' }[];
+  /** Nodes planned with stand-ins (micrort cannot prepare them): which, why, and how the figures are affected. */
+  standIns: DeployStandIn[];
   /** Ops the kernel table does not model: their allocations are missing, the figures are lower bounds. */
   unmodelledOps: string[];
   /** True when every figure follows from micrort's own prepare and the kernel table (no stand-ins, no unmodelled op). */
@@ -186,23 +203,19 @@ export function deployTflm(input: Uint8Array | ModelDef, options: DeployOptions 
   }
 
   const resolver = resolverPlan(model);
-  const standInList = micrort.standIns.map((s) => ({
-    ...s,
-    scratchFrom: kernelModel(s.op)?.scratch ? ('kernel table' as const) : ('none known' as const),
-  }));
+  const standInList = groupStandIns(micrort.standIns);
   const unmodelledOps = [...new Set(runs.flatMap((r) => r.prediction.unmodelledOps))];
   const notes: string[] = [];
   for (const s of standInList)
     notes.push(
-      `micrort cannot prepare ${s.op} (node${s.nodes.length === 1 ? '' : 's'} ${s.nodes.join(', ')}): its tensors are planned from the graph, ` +
-        (s.scratchFrom === 'kernel table'
-          ? "its scratch requests are TFLM's from the kernel table"
-          : 'assuming TFLM requests no scratch buffer for it'),
+      `${s.op} (${s.subgraph ? `subgraph ${s.subgraph} ` : ''}node${s.nodes.length === 1 ? '' : 's'} ${s.nodes.join(', ')}) is planned with a stand-in: ` +
+        `micrort cannot prepare it (${s.reason}). ${s.effect}`,
     );
   if (unmodelledOps.length)
     notes.push(
       `no kernel model for ${unmodelledOps.join(', ')}: their op data and prepare allocations are missing, so the figures are lower bounds`,
     );
+  const exact = standInList.length === 0 && unmodelledOps.length === 0;
   const main = targets.find((t) => t.word === (options.word ?? 64))!;
   return {
     model: label,
@@ -217,13 +230,54 @@ export function deployTflm(input: Uint8Array | ModelDef, options: DeployOptions 
       count: resolver.count,
       entries: resolver.entries,
       missing: resolver.missing,
-      header: resolverHeader(model, { modelLabel: label }),
+      header: resolverHeader(model, {
+        modelLabel: label,
+        modelName: options.modelName ?? modelIdentifier(label),
+        arena: { targets, offlinePlan: offlinePlan && { planner: offlinePlan.planner, targets: offlinePlan.targets }, exact },
+      }),
     },
     refusals: tflmRefusals(model),
     offlinePlan,
     standIns: standInList,
     unmodelledOps,
-    exact: standInList.length === 0 && unmodelledOps.length === 0,
+    exact,
     notes,
   };
+}
+
+/** What planning `op` with a stand-in does to the figures (its tensors are planned at the file's shapes either way). */
+function standInEffect(op: string): { scratchFrom: DeployStandIn['scratchFrom']; effect: string } {
+  const k = kernelModel(op);
+  if (!k)
+    return {
+      scratchFrom: 'none known',
+      effect:
+        'Its tensors are planned at the shapes in the file; no kernel model covers the op, so its scratch requests, op data and ' +
+        'prepare allocations are missing and the figures are lower bounds.',
+    };
+  if (k.scratch)
+    return {
+      scratchFrom: 'kernel table',
+      effect:
+        "Its tensors are planned at the shapes in the file, as TFLM's planner plans them; its op data, prepare temporaries and scratch " +
+        "requests are TFLM's from the kernel table, so the figures follow TFLM, but no micrort prepare confirmed them (not exact).",
+    };
+  return {
+    scratchFrom: 'none known',
+    effect:
+      'Its tensors are planned at the shapes in the file; its op data and prepare temporaries come from the kernel table, and no scratch ' +
+      "buffer is assumed (micrort's kernel did not run to say), so the head can be short.",
+  };
+}
+
+/** Stand-ins grouped by subgraph, op and reason, with their effect on the figures. */
+function groupStandIns(list: readonly StandIn[]): DeployStandIn[] {
+  const groups = new Map<string, DeployStandIn>();
+  for (const s of list) {
+    const key = `${s.subgraph}\u0000${s.op}\u0000${s.reason}`;
+    const g = groups.get(key);
+    if (g) g.nodes.push(s.node);
+    else groups.set(key, { op: s.op, subgraph: s.subgraph, nodes: [s.node], reason: s.reason, ...standInEffect(s.op) });
+  }
+  return [...groups.values()];
 }

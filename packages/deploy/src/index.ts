@@ -10,6 +10,7 @@ export * from './tflm/node-view.js';
 export * from './tflm/kernel-model.js';
 export * from './tflm/kernels.js';
 export * from './tflm/arena-model.js';
+export * from './stand-ins.js';
 export * from './micrort-plan.js';
 export * from './tflm-plan.js';
 export * from './resolver-header.js';

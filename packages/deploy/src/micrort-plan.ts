@@ -7,23 +7,18 @@
  */
 import {
   ArenaTooSmallError,
-  BuiltinOperator,
-  KernelError,
   MicroInterpreter,
-  opDisplayName,
   OpResolver,
   type BufferRequirement,
   type MemoryPlan,
   type MemoryPlanner,
   type ModelDef,
-  type Node,
   type Registration,
-  type Resolution,
-  type TfLiteContext,
 } from '@micrort/core';
 import { makeDequantize, registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { createPlanner } from '@micrort/planners';
+import { allocateWithStandIns, type RegistrationDecorator, type StandIn } from './stand-ins.js';
 
 /** One Prepare call seen during allocation. */
 interface PrepareRecord {
@@ -32,60 +27,12 @@ interface PrepareRecord {
   scratch: number[];
 }
 
-/** Provider name of the planning stand-ins (ops micrort cannot prepare). */
-export const STAND_IN_PROVIDER = 'micrort deploy (planning stand-in, no kernel)';
-
-/**
- * An OpResolver whose registrations report each Prepare's scratch-buffer requests. With stand-ins, a node
- * no kernel accepts (or whose op is in `forced`) gets a registration without Prepare: its tensors are
- * planned from the graph, and it requests no scratch.
- */
-class RecordingResolver extends OpResolver {
-  readonly records: PrepareRecord[] = [];
-  /** Ops served by a stand-in, with the node indices. */
-  readonly standIns = new Map<string, number[]>();
-
-  constructor(
-    private readonly useStandIns: boolean,
-    private readonly forced: ReadonlySet<string>,
-  ) {
-    super();
-  }
-
-  private standIn(builtinCode: number, version: number, customName: string | null | undefined, node: Node): Resolution {
-    const op = opDisplayName(builtinCode, customName);
-    const nodes = this.standIns.get(op) ?? [];
-    nodes.push(node.index);
-    this.standIns.set(op, nodes);
-    const registration: Registration = {
-      builtinCode,
-      ...(builtinCode === BuiltinOperator.CUSTOM ? { customName: customName ?? '' } : {}),
-      version,
-      provider: STAND_IN_PROVIDER,
-      name: `${op} (stand-in)`,
-      invoke(_context, n) {
-        throw new KernelError(op, n.index, 'planning stand-in: micrort has no kernel for this node');
-      },
-    };
-    return { registration, tried: [] };
-  }
-
-  override resolve(
-    builtinCode: number,
-    version: number,
-    customName: string | null | undefined,
-    context: TfLiteContext,
-    node: Node,
-  ): Resolution | null {
-    if (this.useStandIns && this.forced.has(opDisplayName(builtinCode, customName)))
-      return this.standIn(builtinCode, version, customName, node);
-    const res = super.resolve(builtinCode, version, customName, context, node);
-    if (!res?.registration) return this.useStandIns ? this.standIn(builtinCode, version, customName, node) : res;
-    if (!res.registration.prepare) return res;
-    const inner = res.registration;
-    const records = this.records;
-    const prepare = inner.prepare!;
-    const wrapped: Registration = {
+/** A decorator that records each Prepare's scratch-buffer requests into `records`, in prepare order. */
+function recordScratch(records: PrepareRecord[]): RegistrationDecorator {
+  return (inner: Registration): Registration => {
+    const prepare = inner.prepare;
+    if (!prepare) return inner;
+    return {
       ...inner,
       prepare(ctx, n) {
         const record: PrepareRecord = { nodeIndex: n.index, scratch: [] };
@@ -104,8 +51,7 @@ class RecordingResolver extends OpResolver {
         prepare.call(inner, counting, n);
       },
     };
-    return { ...res, registration: wrapped };
-  }
+  };
 }
 
 /**
@@ -133,9 +79,9 @@ export interface MicrortPlanOptions {
   /** Registers the kernels to prepare with on a resolver; default {@link registerDefaultKernels}. */
   registerKernels?: (resolver: OpResolver) => void;
   /**
-   * Plan nodes micrort cannot prepare (no kernel accepts them, or their Prepare throws a KernelError)
-   * with stand-ins: their tensors are planned from the graph and they request no scratch (default false:
-   * such a node throws micrort's error).
+   * Plan nodes micrort cannot prepare (no kernel accepts them, or their kernel's init or prepare throws)
+   * with stand-ins (see stand-ins.ts): their tensors are planned from the graph and they request no
+   * scratch (default false: such a node throws micrort's error).
    */
   standIns?: boolean;
 }
@@ -156,42 +102,42 @@ export interface MicrortPlan {
   /** Buffers planned and their offsets (subgraph 0), for embedding an offline plan. */
   requirements: BufferRequirement[];
   plan: MemoryPlan;
-  /** Ops planned with a stand-in (only with `standIns`), with their node indices. */
-  standIns: { op: string; nodes: number[] }[];
+  /** Nodes planned with a stand-in (only with `standIns`), each with why micrort could not prepare it. */
+  standIns: StandIn[];
 }
 
 /**
  * Allocates `model` with micrort (every node's Prepare runs) and returns the planned head and the scratch
  * requests per node. Throws micrort's errors (UnsupportedOpError, KernelError, ...) when a node cannot be
- * prepared.
+ * prepared and `standIns` is off.
  */
 export function planWithMicrort(model: ModelDef, options: MicrortPlanOptions = {}): MicrortPlan {
   const planner = typeof options.planner === 'object' ? options.planner : createPlanner(options.planner ?? 'greedy');
-  const forced = new Set<string>();
+  const makeResolver = () => {
+    const r = new OpResolver();
+    (options.registerKernels ?? registerDefaultKernels)(r);
+    return r;
+  };
   const attempt = (arena: number) => {
-    const resolver = new RecordingResolver(options.standIns ?? false, forced);
-    (options.registerKernels ?? registerDefaultKernels)(resolver);
-    const interp = new MicroInterpreter(model, resolver, { planner, arena });
-    interp.allocateTensors();
-    return { interp, records: resolver.records, standIns: resolver.standIns };
+    const records: PrepareRecord[] = [];
+    const allocation = allocateWithStandIns(
+      makeResolver,
+      (resolver) => {
+        records.length = 0; // a retry with more stand-ins records every Prepare again
+        const interp = new MicroInterpreter(model, resolver, { planner, arena });
+        interp.allocateTensors();
+        return interp;
+      },
+      { standIns: options.standIns ?? false, decorate: recordScratch(records) },
+    );
+    return { interp: allocation.value, records, standIns: allocation.standIns };
   };
-  const allocate = (): ReturnType<typeof attempt> => {
-    try {
-      return attempt(0);
-    } catch (e) {
-      if (!(e instanceof ArenaTooSmallError) || e.requiredArenaBytes === undefined) throw e;
-      return attempt(e.requiredArenaBytes);
-    }
-  };
-  let run: ReturnType<typeof attempt> | undefined;
-  while (!run) {
-    try {
-      run = allocate();
-    } catch (e) {
-      // A kernel that accepted the node but whose Prepare rejects it: plan that op with a stand-in too.
-      if (!options.standIns || !(e instanceof KernelError) || forced.has(e.op)) throw e;
-      forced.add(e.op);
-    }
+  let run: ReturnType<typeof attempt>;
+  try {
+    run = attempt(0);
+  } catch (e) {
+    if (!(e instanceof ArenaTooSmallError) || e.requiredArenaBytes === undefined) throw e;
+    run = attempt(e.requiredArenaBytes);
   }
   const { interp, records } = run;
   const committed = interp.memoryPlan();
@@ -232,6 +178,6 @@ export function planWithMicrort(model: ModelDef, options: MicrortPlanOptions = {
     scratchTimes: times,
     requirements: committed.requirements,
     plan: committed.plan,
-    standIns: [...run.standIns].map(([op, nodes]) => ({ op, nodes })),
+    standIns: run.standIns,
   };
 }

@@ -177,7 +177,7 @@ describe('GPU delegate options and lifecycle', () => {
     const d = createGpuDelegate({ mode });
     const it = interpreter(b.setInputs([x]).setOutputs([y]).build(), [d]);
     expect(it.partitions()).toEqual([]);
-    expect(d.decisions()[0]!.reason).toBe('input (tensor 0) is int8; the GPU delegate runs float32 only');
+    expect(d.decisions()[0]!.reason).toBe('unsupported input type int8 (tensor 0); supported: float32');
     it.dispose();
     d.destroy();
   });

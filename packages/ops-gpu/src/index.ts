@@ -7,6 +7,7 @@
 export { PROVIDER } from './provider.js';
 export { GPU_MODES, GpuModeError, availableModes, isDeviceMode, isModeSupported, resolveMode, type GpuMode } from './mode.js';
 export { GpuDelegate, createGpuDelegate, type GpuDelegateOptions, type NodeDecision } from './gpu-delegate.js';
+export { gpuPackage, type GpuContribution } from './kernel-package.js';
 export { KernelCache, type CompiledKernel, type KernelCacheStats } from './kernel-cache.js';
 export { SubsetChain, type ChainEnv, type ChainNode, type DeviceValue } from './subset-chain.js';
 export { GPU_OP_KERNELS, gpuOpKernel, type GpuOpKernel, type KernelArg, type KernelPlan, type KernelSource } from './kernels/index.js';

@@ -2,24 +2,17 @@
  * The float conformance models through the GPU delegate, in every gpu.js mode the machine offers:
  * hello_world_float (three FULLY_CONNECTED: one partition) and trained_lstm (the LSTM stays on the CPU,
  * so the graph partitions). Outputs must match TFLM's within 1e-5 + 1e-4*|expected| (the conformance
- * tolerance) and ops-reference within the delegate's stated tolerance.
+ * tolerance, test-support's describeConformanceModels) and ops-reference within the delegate's stated
+ * tolerance.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MicroInterpreter, OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
-import {
-  CONFORMANCE_DIR,
-  SKIP_REASON,
-  compareBytes,
-  hasConformance,
-  loadConformanceModel,
-  readBytes,
-  readManifest,
-  setCaseInputs,
-} from '@micrort/test-support/conformance';
+import { SKIP_REASON, hasConformance, loadConformanceModel, readManifest, setCaseInputs } from '@micrort/test-support/conformance';
+import { describeConformanceModels } from '@micrort/test-support/conformance-models-suite';
 import { GpuDelegate } from '../src/gpu-delegate.js';
+import { PROVIDER } from '../src/provider.js';
 import { MODES, announceModes, expectClose } from '../src/__tests__/helpers.js';
 
 const MODELS = ['hello_world_float', 'trained_lstm'] as const;
@@ -44,16 +37,23 @@ describe.skipIf(!hasConformance).each(MODES)('float conformance models through t
   });
   afterAll(() => delegate.destroy());
 
+  describeConformanceModels({
+    label: `ops-gpu delegate, gpu.js ${mode}`,
+    provider: PROVIDER,
+    resolver: () => registerReferenceOps(new OpResolver()),
+    delegates: () => [delegate],
+    models: MODELS,
+    requireServed: true,
+    // original nodes the delegate runs
+    served: (i) => i.nodes().reduce((n, node) => n + (node.delegate?.nodes.length ?? 0), 0),
+    intermediates: () => 'the delegate keeps the tensors inside a partition on the GPU',
+  });
+
   for (const name of MODELS) {
-    it(`${name}: every case equals TFLM and ops-reference`, () => {
-      const manifest = readManifest(name);
-      manifest.cases.forEach((c, k) => {
+    it(`${name}: every case equals ops-reference within the delegate's tolerance`, () => {
+      readManifest(name).cases.forEach((_, k) => {
         const it = run(name, k, delegate);
         const ref = run(name, k, null);
-        c.outputs.forEach((spec, j) => {
-          const cmp = compareBytes(spec.dtype, it.output(j).bytes, readBytes(join(CONFORMANCE_DIR!, name, `case${k}`, spec.file)), j);
-          expect(cmp.pass, `${name} case ${k} output ${j} vs TFLM (${mode}): max |diff| ${cmp.maxAbsDiff}`).toBe(true);
-        });
         const outs = (i: MicroInterpreter) => Array.from({ length: i.outputsSize }, (_, j) => i.output(j).data as Float32Array);
         expectClose(outs(it), outs(ref), `${name} case ${k} vs ops-reference (${mode})`);
         it.dispose();

@@ -4,7 +4,7 @@
  * Convolution2DTransposeBias, MaxPoolingWithArgmax2D, MaxUnpooling2D, Landmarks2TransformMatrix (v1, v2),
  * TransformLandmarks (v1, v2) and TransformTensorBilinear (v2; v1 is named TransformTensor).
  */
-import type { OpResolver, RegisterOptions, Registration } from '@micrort/core';
+import type { KernelPackage, OpResolver, RegisterOptions, Registration } from '@micrort/core';
 import { CONVOLUTION_2D_TRANSPOSE_BIAS } from './kernels/convolution-2d-transpose-bias.js';
 import { LANDMARKS_2_TRANSFORM_MATRIX_V1, LANDMARKS_2_TRANSFORM_MATRIX_V2 } from './kernels/landmarks-2-transform-matrix.js';
 import { MAX_POOLING_WITH_ARGMAX_2D } from './kernels/max-pooling-with-argmax-2d.js';
@@ -12,7 +12,9 @@ import { MAX_UNPOOLING_2D } from './kernels/max-unpooling-2d.js';
 import { TRANSFORM_LANDMARKS_V1, TRANSFORM_LANDMARKS_V2 } from './kernels/transform-landmarks.js';
 import { TRANSFORM_TENSOR_BILINEAR_V1, TRANSFORM_TENSOR_BILINEAR_V2 } from './kernels/transform-tensor-bilinear.js';
 
-export { PROVIDER } from './provider.js';
+import { PROVIDER } from './provider.js';
+
+export { PROVIDER };
 export { transposeConvBiasOptions } from './kernels/convolution-2d-transpose-bias.js';
 export { poolOptions } from './kernels/pooling-common.js';
 export {
@@ -54,3 +56,16 @@ export function registerMediapipeOps(resolver: OpResolver, options: Omit<Registe
   }
   return resolver;
 }
+
+/**
+ * ops-mediapipe as a kernel package (`composeRuntime([referencePackage, mediapipePackage, …])`):
+ * MediaPipe's custom ops, each registered for its own op version as `registerMediapipeOps` does.
+ */
+export const mediapipePackage: KernelPackage = {
+  name: 'ops-mediapipe',
+  provider: PROVIDER,
+  summary: "MediaPipe's custom ops (Convolution2DTransposeBias, MaxPoolingWithArgmax2D, MaxUnpooling2D, Landmarks2TransformMatrix, …)",
+  provides: ['custom-ops'],
+  join: 'register',
+  create: () => ({ register: (resolver, options) => void registerMediapipeOps(resolver, options) }),
+};

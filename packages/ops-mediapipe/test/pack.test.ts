@@ -1,7 +1,7 @@
 /**
- * What a user of this package does: `pnpm pack` it with core and planners, install the tarballs with
- * plain npm into a fresh project outside the workspace (ops-mediapipe's peer dependency on core is met
- * by the app's own core), and run a model that uses its ops there.
+ * What a user of this package does: `pnpm pack` it with core, kernel-support and planners, install the
+ * tarballs with plain npm into a fresh project outside the workspace (ops-mediapipe's peer dependency on
+ * core, and kernel-support's, are met by the app's own core), and run a model that uses its ops there.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '@micrort/test-support/conformance';
 
-const PACKAGES = ['core', 'planners', 'ops-mediapipe'];
+const PACKAGES = ['core', 'kernel-support', 'planners', 'ops-mediapipe'];
 const work = mkdtempSync(join(tmpdir(), 'micrort-pack-mediapipe-'));
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -44,12 +44,13 @@ describe('@micrort/ops-mediapipe as published', () => {
       copyFileSync(join(work, file!), join(app, file!));
       tarballs[`@micrort/${p}`] = `file:./${file}`;
     }
-    // the published manifest: core as a peer (a range, not a workspace link), nothing else at run time
+    // the published manifest: core as a peer (a range, not a workspace link), kernel-support as its one
+    // dependency (TFLM's shared kernel math, itself a peer of the app's core)
     const manifest = JSON.parse(
       sh('tar', ['-xOzf', join(app, tarballs['@micrort/ops-mediapipe']!.slice(7)), 'package/package.json'], app),
     ) as Record<string, Record<string, string> | undefined>;
     expect(manifest.peerDependencies).toEqual({ '@micrort/core': '^0.1.0' });
-    expect(manifest.dependencies).toBeUndefined();
+    expect(manifest.dependencies).toEqual({ '@micrort/kernel-support': '^0.1.0' });
 
     writeFileSync(
       join(app, 'package.json'),

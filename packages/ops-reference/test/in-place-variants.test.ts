@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, Padding, TensorType, loadModel } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
+import { createSchedule, scheduleReport } from '@micrort/schedules';
 import { AlwaysSharePlanner } from '@micrort/test-support/always-share';
 import { Rng } from '@micrort/test-support/spatial-models';
 import { registerReferenceOps } from '../src/index.js';
@@ -141,7 +142,7 @@ function run(bytes: Uint8Array, schedule: 'normal' | 'inplace', seed: number) {
   const planner = schedule === 'inplace' ? new AlwaysSharePlanner() : createPlanner('greedy');
   const interp = new MicroInterpreter(loadModel(bytes), registerReferenceOps(new OpResolver()), {
     planner,
-    schedule: { name: schedule, inPlaceVariants: 'all' },
+    schedule: createSchedule({ name: schedule, inPlaceVariants: 'all' }),
   }).allocateTensors();
   const r = new Rng(seed);
   const input = interp.input(0);
@@ -159,7 +160,7 @@ describe('in-place variants of the reference kernels on aliased buffers', () => 
           const bytes = model(new Rng(seed * 31 + op.length), kind, op);
           const normal = run(bytes, 'normal', seed);
           const inPlace = run(bytes, 'inplace', seed);
-          const granted = inPlace.interp.scheduleReport().inPlace!;
+          const granted = scheduleReport(inPlace.interp).inPlace!;
           expect(granted.map((g) => g.node)).toContain(1);
           const x = inPlace.interp.tensor(granted.find((g) => g.node === 1)!.input);
           const y = inPlace.interp.tensor(granted.find((g) => g.node === 1)!.output);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MicroInterpreter, OpResolver, loadModel } from '@micrort/core';
+import { createSchedule, scheduleReport } from '@micrort/schedules';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { AlwaysSharePlanner } from '@micrort/test-support/always-share';
 import { randomSpatialModel } from '@micrort/test-support/spatial-models';
@@ -19,9 +20,9 @@ describe('schedules allocate nothing in invoke()', () => {
       if (!m.layers.some((l) => l.includes('residual')) || !m.layers.some((l) => l.startsWith('PAD'))) continue;
       const interp = new MicroInterpreter(loadModel(m.bytes), registerReferenceOps(new OpResolver()), {
         planner: new AlwaysSharePlanner(),
-        schedule: { name: 'patch+inplace', recomputeBudget: 1, inPlaceVariants: 'all' },
+        schedule: createSchedule({ name: 'patch+inplace', recomputeBudget: 1, inPlaceVariants: 'all' }),
       }).allocateTensors();
-      const r = interp.scheduleReport();
+      const r = scheduleReport(interp);
       if (r.patch?.grid && r.patch.buffers.some((b) => b.crop) && (r.inPlace?.length ?? 0) > 0) {
         picked = interp;
         break;

@@ -5,7 +5,8 @@
  * person detection the best schedule's head is at most half the normal schedule's lower bound.
  */
 import { describe, expect, it } from 'vitest';
-import { MicroInterpreter, type ScheduleName } from '@micrort/core';
+import { MicroInterpreter } from '@micrort/core';
+import { createSchedule, type ScheduleName } from '@micrort/schedules';
 import { createPlanner, lowerBound } from '@micrort/planners';
 import { AlwaysSharePlanner } from '@micrort/test-support/always-share';
 import {
@@ -37,7 +38,7 @@ describe.skipIf(!hasConformance)('schedules on the conformance models (ops-refer
       const head = (schedule: ScheduleName) =>
         new MicroInterpreter(loadConformanceModel(model), referenceResolver(), {
           planner: createPlanner('greedy'),
-          schedule,
+          schedule: createSchedule(schedule),
         }).allocateTensors();
       const normal = head('normal');
       const bound = lowerBound(normal.memoryPlan().requirements);

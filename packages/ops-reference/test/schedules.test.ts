@@ -5,18 +5,9 @@
  * output bytes (float32 too: tiles add only exact zeros to a sum).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  BuiltinOperator,
-  MicroInterpreter,
-  ModelBuilder,
-  OpResolver,
-  Padding,
-  ScheduleError,
-  TensorType,
-  loadModel,
-  type ScheduleOptions,
-} from '@micrort/core';
+import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, Padding, TensorType, loadModel } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
+import { ScheduleError, createSchedule, scheduleReport, type ScheduleOptions } from '@micrort/schedules';
 import { checkFixedStages, checkSearchedSchedules } from '@micrort/test-support/schedule-checks';
 import { registerReferenceOps } from '../src/index.js';
 
@@ -49,7 +40,7 @@ describe('schedule errors and reports (ops-reference)', () => {
     return loadModel(b.setInputs([x]).setOutputs([y]).build());
   }
   const make = (schedule: ScheduleOptions, pool = BuiltinOperator.AVERAGE_POOL_2D) =>
-    new MicroInterpreter(model(pool), resolver(), { planner: createPlanner('greedy'), schedule });
+    new MicroInterpreter(model(pool), resolver(), { planner: createPlanner('greedy'), schedule: createSchedule(schedule) });
 
   it('a fixed stage that cannot be tiled is a ScheduleError saying why', () => {
     expect(() => make({ name: 'patch', stage: { firstNode: 0, lastNode: 1, rows: 2, cols: 2 } }).allocateTensors()).toThrow(
@@ -65,21 +56,21 @@ describe('schedule errors and reports (ops-reference)', () => {
     );
     // One node whose output the rest reads is a stage; its bytes are the normal schedule's.
     const one = make({ name: 'patch', stage: { firstNode: 0, lastNode: 0, rows: 3, cols: 2 } }).allocateTensors();
-    expect(one.scheduleReport().patch?.grid).toEqual({ rows: 3, cols: 2, tileH: 3, tileW: 4 });
+    expect(scheduleReport(one).patch?.grid).toEqual({ rows: 3, cols: 2, tileH: 3, tileW: 4 });
   });
 
   it('the searched schedule reports why no stage helps, and runs as the normal one', () => {
     const interp = make({ name: 'patch' }).allocateTensors();
-    const r = interp.scheduleReport();
+    const r = scheduleReport(interp);
     expect(r.patch?.grid).toBeNull();
     expect(r.patch?.reason).toMatch(
       /^(the peak .* lies outside every run of spatial operators that can be tiled|no stage lowers the peak)/,
     );
     expect(interp.nodes().map((n) => n.op)).toEqual(['DEPTHWISE_CONV_2D', 'AVERAGE_POOL_2D', 'ADD']);
     expect(
-      new MicroInterpreter(model(BuiltinOperator.AVERAGE_POOL_2D), resolver(), { planner: createPlanner('greedy') })
-        .allocateTensors()
-        .scheduleReport(),
+      scheduleReport(
+        new MicroInterpreter(model(BuiltinOperator.AVERAGE_POOL_2D), resolver(), { planner: createPlanner('greedy') }).allocateTensors(),
+      ),
     ).toEqual({ name: 'normal', patch: null, inPlace: null });
   });
 });

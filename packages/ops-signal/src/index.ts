@@ -4,7 +4,7 @@
  * SignalFilterBankSquareRoot, SignalFilterBankSpectralSubtraction, SignalPCAN, SignalFilterBankLog) and
  * the back end (SignalDelay, SignalFramer, SignalIrfft, SignalOverlapAdd, SignalStacker).
  */
-import type { OpResolver, RegisterOptions, Registration } from '@micrort/core';
+import type { KernelPackage, OpResolver, RegisterOptions, Registration } from '@micrort/core';
 import { SIGNAL_DELAY } from './kernels/delay.js';
 import { SIGNAL_ENERGY } from './kernels/energy.js';
 import { SIGNAL_FFT_AUTO_SCALE } from './kernels/fft-auto-scale.js';
@@ -20,7 +20,9 @@ import { SIGNAL_RFFT } from './kernels/rfft.js';
 import { SIGNAL_STACKER } from './kernels/stacker.js';
 import { SIGNAL_WINDOW } from './kernels/window.js';
 
-export { PROVIDER } from './provider.js';
+import { PROVIDER } from './provider.js';
+
+export { PROVIDER };
 // The FlexBuffers reader now lives in @micrort/core; re-exported here for existing users of this package.
 export { FlexBufferError, FlexMap, FlexType, parseFlexMap, type FlexValue } from '@micrort/core';
 export {
@@ -62,3 +64,13 @@ export const signalKernels: readonly Registration[] = [
 export function registerSignalOps(resolver: OpResolver, options: RegisterOptions = {}): OpResolver {
   return resolver.registerAll(signalKernels, options);
 }
+
+/** ops-signal as a kernel package (`composeRuntime([referencePackage, signalPackage, …])`): TFLM's fourteen signal-library custom ops. */
+export const signalPackage: KernelPackage = {
+  name: 'ops-signal',
+  provider: PROVIDER,
+  summary: "TFLM's signal-library custom ops (the audio front end: SignalWindow, SignalRfft, SignalFilterBank, …), bit-exact with TFLM",
+  provides: ['custom-ops'],
+  join: 'register',
+  create: () => ({ register: (resolver, options) => void registerSignalOps(resolver, options) }),
+};

@@ -1,23 +1,17 @@
 /**
  * The audio_preprocessor_int8 conformance model (TFLM's micro_speech front end: window, FFT, energy,
  * mel filterbank, noise reduction, PCAN, log) end to end through the MicroInterpreter with
- * ops-reference + ops-signal: all three cases byte-equal to TFLM, every intermediate of case 0 equal,
- * the noise-estimate state reset between runs, and invoke() allocation-free.
+ * ops-reference + ops-signal: all three cases byte-equal to TFLM and every intermediate of case 0 equal
+ * (test-support's describeConformanceModels), the noise-estimate state reset between runs, and invoke()
+ * allocation-free.
  */
 import { describe, expect, it } from 'vitest';
 import { OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
-import {
-  SKIP_REASON,
-  firstDifferingIntermediate,
-  hasConformance,
-  makeInterpreter,
-  readManifest,
-  runCase,
-  setCaseInputs,
-} from '@micrort/test-support/conformance';
+import { SKIP_REASON, hasConformance, makeInterpreter, setCaseInputs } from '@micrort/test-support/conformance';
+import { describeConformanceModels } from '@micrort/test-support/conformance-models-suite';
 import { measureAllocation } from '@micrort/test-support/alloc';
-import { registerSignalOps } from '../src/index.js';
+import { PROVIDER, registerSignalOps } from '../src/index.js';
 
 const MODEL = 'audio_preprocessor_int8';
 
@@ -25,24 +19,9 @@ function resolver(): OpResolver {
   return registerSignalOps(registerReferenceOps(new OpResolver()));
 }
 
+describeConformanceModels({ label: 'ops-signal', provider: PROVIDER, resolver, models: [MODEL], requireServed: true });
+
 describe.skipIf(!hasConformance)(`${MODEL} through ops-reference + ops-signal${hasConformance ? '' : ` (${SKIP_REASON})`}`, () => {
-  it('every intermediate tensor of case 0 equals TFLM', () => {
-    const diff = firstDifferingIntermediate(MODEL, { resolver });
-    expect(
-      diff,
-      diff ? `tensor ${diff.index} "${diff.name}" differs: ${diff.mismatches}/${diff.elements}, first at ${diff.firstMismatchAt}` : '',
-    ).toBeNull();
-  });
-
-  const cases = hasConformance ? readManifest(MODEL).cases.length : 0;
-  for (let c = 0; c < cases; c++) {
-    it(`case ${c} output is byte-equal to TFLM`, () => {
-      const r = runCase(MODEL, c, { resolver });
-      expect(r.outputs.length).toBe(1);
-      expect(r.pass, JSON.stringify(r.outputs)).toBe(true);
-    });
-  }
-
   it('keeps the noise estimate across invokes and reset() restores the first result', () => {
     const interp = makeInterpreter(MODEL, { resolver });
     setCaseInputs(interp, MODEL, 0);

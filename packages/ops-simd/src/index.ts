@@ -5,6 +5,7 @@
  */
 export { PROVIDER } from './provider.js';
 export { createSimdKernels } from './create-simd-kernels.js';
+export { simdPackage, type SimdContribution } from './kernel-package.js';
 export type { SimdKernelOptions, SimdMode } from './options.js';
 export {
   SimdCounters,

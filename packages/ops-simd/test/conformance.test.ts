@@ -1,21 +1,15 @@
 /**
  * Real models through the real interpreter: ops-reference registered first, ops-simd in front of it with
- * `{ fallback: true }`. Every case's outputs (and, for the emulated runs, every intermediate tensor of
- * case 0) must equal TFLM's bytes. Skipped when ../shared/conformance is absent.
+ * `{ fallback: true }`, in both execution modes (test-support's describeConformanceModels): every case's
+ * outputs and case 0's intermediates must equal TFLM's bytes. The emulated mode runs each served node
+ * instruction by instruction, so it takes case 0 of the smaller models, and estimates their cycles.
+ * Skipped when ../shared/conformance is absent.
  */
 import { describe, expect, it } from 'vitest';
 import { OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
-import {
-  SKIP_REASON,
-  firstDifferingIntermediate,
-  hasConformance,
-  listModels,
-  makeInterpreter,
-  readManifest,
-  runCase,
-  setCaseInputs,
-} from '@micrort/test-support/conformance';
+import { SKIP_REASON, hasConformance, listModels, makeInterpreter, setCaseInputs } from '@micrort/test-support/conformance';
+import { describeConformanceModels } from '@micrort/test-support/conformance-models-suite';
 import { PROVIDER, SimdCounters, createSimdKernels, estimateCycles, type SimdMode } from '../src/index.js';
 
 function simdResolver(mode: SimdMode, counters?: SimdCounters): () => OpResolver {
@@ -43,26 +37,34 @@ const EMULATED_MODELS = [
   'keyword_scrambled_8bit',
   'person_detect',
 ];
+const mobilenet = (model: string) => model.startsWith('mobilenet');
 
-describe.skipIf(!hasConformance)('conformance: ops-simd in front of ops-reference', () => {
-  for (const name of FAST_MODELS) {
-    it(`${name}: every case matches TFLM [fast]`, () => {
-      if (!listModels().includes(name)) return;
-      const interp = makeInterpreter(name, { resolver: simdResolver('fast') });
-      expect(interp.nodes().filter((n) => n.provider === PROVIDER).length).toBeGreaterThan(0);
-      // the 224x224 MobileNet takes seconds per case: case 0 only
-      const cases = name.startsWith('mobilenet') ? 1 : readManifest(name).cases.length;
-      for (let c = 0; c < cases; c++) {
-        const r = runCase(name, c, { resolver: simdResolver('fast') });
-        expect({ name, c, failed: r.outputs.filter((o) => !o.pass) }).toEqual({ name, c, failed: [] });
-      }
-    });
-  }
+describeConformanceModels({
+  label: 'ops-simd, fast',
+  provider: PROVIDER,
+  resolver: simdResolver('fast'),
+  models: FAST_MODELS,
+  requireServed: true,
+  // the 224x224 MobileNet takes seconds per case: case 0 only, outputs only
+  cases: (model, available) => (mobilenet(model) ? 1 : available),
+  fewerCases: 'seconds per case',
+  intermediates: (model) => !mobilenet(model) || 'the 224x224 MobileNet: outputs only',
+});
 
+describeConformanceModels({
+  label: 'ops-simd, emulated',
+  provider: PROVIDER,
+  resolver: simdResolver('emulated'),
+  models: EMULATED_MODELS,
+  requireServed: true,
+  cases: () => 1,
+  fewerCases: 'instruction by instruction: case 0',
+});
+
+describe.skipIf(!hasConformance)('ops-simd emulated: cycle estimates of the conformance models', () => {
   for (const name of EMULATED_MODELS) {
-    it(`${name}: case 0 outputs and intermediates match TFLM, cycles estimated [emulated]`, () => {
+    it(`${name}: every served node counted, M4 slower than M7`, () => {
       if (!listModels().includes(name)) return;
-      expect(firstDifferingIntermediate(name, { resolver: simdResolver('emulated') })).toBeNull();
       const counters = new SimdCounters();
       const interp = makeInterpreter(name, { resolver: simdResolver('emulated', counters) });
       setCaseInputs(interp, name, 0);
@@ -75,6 +77,5 @@ describe.skipIf(!hasConformance)('conformance: ops-simd in front of ops-referenc
       expect(m4.nodes.every((n) => n.invocations === 1 && n.cycles > 0)).toBe(true);
     });
   }
-
   if (!hasConformance) it.skip(SKIP_REASON, () => {});
 });

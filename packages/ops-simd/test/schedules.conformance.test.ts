@@ -4,7 +4,8 @@
  * with a planner that really aliases every pair the allocator grants.
  */
 import { describe, expect, it } from 'vitest';
-import { OpResolver, type ScheduleName } from '@micrort/core';
+import { OpResolver } from '@micrort/core';
+import type { ScheduleName } from '@micrort/schedules';
 import { createPlanner } from '@micrort/planners';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { AlwaysSharePlanner } from '@micrort/test-support/always-share';

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
+import { scheduleReport } from '@micrort/schedules';
 import { AlwaysSharePlanner } from '@micrort/test-support/always-share';
 import { checkFixedStages, checkSearchedSchedules, runSpatialModel } from '@micrort/test-support/schedule-checks';
 import { randomSpatialModel } from '@micrort/test-support/spatial-models';
@@ -38,7 +39,7 @@ describe('schedules on random spatial chains (ops-simd fast)', () => {
           .filter((n) => n.provider === PROVIDER && n.op === 'DEPTHWISE_CONV_2D')
           .map((n) => n.index),
       );
-      const granted = interp.scheduleReport().inPlace!.filter((g) => simdNodes.has(g.node));
+      const granted = scheduleReport(interp).inPlace!.filter((g) => simdNodes.has(g.node));
       expect(simdNodes.has(node)).toBe(true);
       if (mode === 'fast') expect(granted.map((g) => g.node)).toContain(node);
       else expect(granted).toEqual([]);

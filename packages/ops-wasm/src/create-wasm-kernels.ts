@@ -27,6 +27,7 @@ import { createDequantize } from './kernels/dequantize.js';
 import { createAveragePool2D } from './kernels/average-pool-2d.js';
 import { createMaxPool2D } from './kernels/max-pool-2d.js';
 import { createFloatKernels } from './kernels/float/index.js';
+import { declareSpatial } from '@micrort/kernel-support';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from './options.js';
 import { probeRelaxedDot, type RelaxedDot } from './relaxed.js';
 import { WasmThreadPool, defaultThreads, threadsAvailable, type PoolOptions } from './threads/pool.js';
@@ -65,10 +66,13 @@ export interface WasmKernels {
   dispose(): void;
 }
 
-/** The registrations of ops-wasm (they find their instance through the arena at prepare). */
+/**
+ * The registrations of ops-wasm (they find their instance through the arena at prepare), with the
+ * spatial behaviour of the windowed and elementwise ones declared (kernel-support's declareSpatial) for the patch schedule.
+ */
 export function createWasmKernels(options: Partial<KernelOptions> = {}): Registration[] {
   const o: KernelOptions = { ...DEFAULT_KERNEL_OPTIONS, ...options };
-  return [
+  return declareSpatial([
     createConv2D(o),
     createDepthwiseConv2D(o),
     createFullyConnected(o),
@@ -85,7 +89,7 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createDequantize(),
     createUnidirectionalSequenceLstm(),
     ...createFloatKernels(o),
-  ] as Registration[];
+  ] as Registration[]);
 }
 
 function make(

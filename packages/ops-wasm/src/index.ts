@@ -6,6 +6,7 @@
  */
 export { PROVIDER } from './provider.js';
 export { loadWasmKernels, loadWasmKernelsSync, createWasmKernels, type WasmKernels, type LoadOptions } from './create-wasm-kernels.js';
+export { wasmPackage, type WasmContribution } from './kernel-package.js';
 export { WasmArenaBacking, isWasmArena } from './wasm-arena.js';
 export { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from './options.js';
 export { probeRelaxedDot, hasRelaxedSimd, type RelaxedDot } from './relaxed.js';

@@ -189,20 +189,38 @@ export function checkModuleAbi(module: WebAssembly.Module, expected: number = AB
     );
 }
 
-/** Compiles a variant synchronously (Node, workers; browsers refuse it on the main thread). */
+/** Compiled builds, once per realm (a compiled module is immutable and shareable). */
+const compiled = new Map<KernelsVariant, WebAssembly.Module>();
+const compiling = new Map<KernelsVariant, Promise<WebAssembly.Module>>();
+
+/** Compiles a variant synchronously (Node, workers; browsers refuse it on the main thread); once per realm. */
 export function compileKernelsSync(variant: KernelsVariant = 'simd'): WebAssembly.Module {
+  const done = compiled.get(variant);
+  if (done) return done;
   const bytes = kernelsWasmBytes(variant);
   const module = new WebAssembly.Module(bytes);
   checkModuleLayout(bytes, module);
   checkModuleAbi(module, ABI_HASH, isSharedVariant(variant));
+  compiled.set(variant, module);
   return module;
 }
 
-/** Compiles a variant asynchronously (everywhere). */
+/** Compiles a variant asynchronously (everywhere); once per realm. */
 export async function compileKernels(variant: KernelsVariant = 'simd'): Promise<WebAssembly.Module> {
-  const bytes = kernelsWasmBytes(variant);
-  const module = await WebAssembly.compile(bytes);
-  checkModuleLayout(bytes, module);
-  checkModuleAbi(module, ABI_HASH, isSharedVariant(variant));
-  return module;
+  const done = compiled.get(variant);
+  if (done) return done;
+  let pending = compiling.get(variant);
+  if (!pending) {
+    pending = (async () => {
+      const bytes = kernelsWasmBytes(variant);
+      const module = await WebAssembly.compile(bytes);
+      checkModuleLayout(bytes, module);
+      checkModuleAbi(module, ABI_HASH, isSharedVariant(variant));
+      compiled.set(variant, module);
+      return module;
+    })();
+    compiling.set(variant, pending);
+    pending.catch(() => compiling.delete(variant));
+  }
+  return pending;
 }

@@ -7,7 +7,6 @@ import './styles.css';
 import type { CheckReport } from './engine/check.js';
 import type { KernelId } from './engine/kernels.js';
 import { CORPUS_MODELS } from 'virtual:corpus-models';
-import { BUILT_IN_MODELS } from './engine/models.js';
 import type { ModelSummary } from './engine/summary.js';
 import type { KernelInfo } from './protocol.js';
 import { RemoteError, WorkerClient } from './ui/client.js';
@@ -36,6 +35,9 @@ const fileInput = h('input', {
   'data-testid': 'file-input',
   class: 'file-input',
 });
+/** The built-in models (app-kit's list, which the worker reports at setup: it makes them). */
+const builtInGroup = h('optgroup', { label: 'built-in (made by the model writer)' });
+let builtInModels: { name: string; label: string }[] = [];
 const builtIn = h(
   'select',
   {
@@ -43,11 +45,7 @@ const builtIn = h(
     title: 'built-in models (made by the model writer in the page) and real models shipped with the site',
   },
   h('option', { value: '' }, 'built-in or sample model…'),
-  h(
-    'optgroup',
-    { label: 'built-in (made by the model writer)' },
-    ...BUILT_IN_MODELS.map((m) => h('option', { value: m.name }, `${m.name} — ${m.label}`)),
-  ),
+  builtInGroup,
   CORPUS_MODELS.length
     ? h(
         'optgroup',
@@ -74,11 +72,12 @@ const app: AppContext = {
     document.body.classList.toggle('busy', label !== null);
   },
   showError(e, context) {
-    const err = e as Error;
+    const err = e as Error & { advice?: string };
     const name = e instanceof RemoteError || (err && err.name && err.name !== 'Error') ? err.name : 'Error';
     errorBanner.replaceChildren(
       h('div', { 'data-testid': 'error-message' }, h('strong', null, `${name}: `), err?.message ?? String(e)),
       context ? h('div', { class: 'context' }, context) : '',
+      err?.advice ? h('div', { class: 'advice', 'data-testid': 'error-advice' }, err.advice) : '',
       h('button', { type: 'button', class: 'close', title: 'dismiss', onclick: () => app.clearError() }, '×'),
     );
     errorBanner.hidden = false;
@@ -185,12 +184,13 @@ async function analyse(gen: number, checked?: () => void): Promise<void> {
     memoryHost.replaceChildren(renderMemory(plans));
   } catch (e) {
     if (gen !== generation) return;
-    const err = e as Error;
+    const err = e as Error & { advice?: string };
     memoryHost.replaceChildren(
       h(
         'p',
         { class: 'err', 'data-testid': 'memory-error' },
         `The memory plan needs an allocation, which failed: ${err.name}: ${err.message}`,
+        err.advice ? h('div', { class: 'advice' }, err.advice) : null,
       ),
     );
   }
@@ -301,6 +301,8 @@ async function start(): Promise<void> {
   try {
     const setup = await client.call('setup', {});
     kernels = setup.kernels;
+    builtInModels = setup.models;
+    builtInGroup.replaceChildren(...builtInModels.map((m) => h('option', { value: m.name }, `${m.name} — ${m.label}`)));
     runView.setPlanners(setup.planners);
   } catch (e) {
     kernels = [{ id: 'reference', label: 'ops-reference', description: '', available: true }];
@@ -326,7 +328,7 @@ async function start(): Promise<void> {
     .map((k) => k.id)
     .join(',');
   const wanted = new URLSearchParams(location.search).get('model');
-  if (wanted && BUILT_IN_MODELS.some((m) => m.name === wanted)) await open({ builtIn: wanted });
+  if (wanted && builtInModels.some((m) => m.name === wanted)) await open({ builtIn: wanted });
   else if (wanted && CORPUS_MODELS.some((m) => m.name === wanted)) await openCorpus(wanted);
 }
 void start();

@@ -2,7 +2,7 @@
  * Messages between the page and its Web Worker. The page sends `{ id, method, args }`; the worker
  * answers with any number of `progress` messages and then one `result` or `error` for that id.
  */
-import type { CheckReport } from './engine/check.js';
+import type { CheckReport, PageError } from './engine/check.js';
 import type { GraphLayout } from './engine/graph.js';
 import type { KernelId } from './engine/kernels.js';
 import type { PlanAnalysis } from './engine/plans.js';
@@ -21,8 +21,8 @@ export interface KernelInfo {
 
 /** Methods of the worker: arguments and result. */
 export interface Methods {
-  /** The kernel packages (each loaded once to see whether it runs here) and the planner names. */
-  setup: { args: Record<string, never>; result: { kernels: KernelInfo[]; planners: string[] } };
+  /** The kernel packages (each loaded once to see whether it runs here), the planner names and the built-in models. */
+  setup: { args: Record<string, never>; result: { kernels: KernelInfo[]; planners: string[]; models: { name: string; label: string }[] } };
   open: { args: { bytes: Uint8Array; name: string }; result: ModelSummary };
   openBuiltIn: { args: { name: string }; result: ModelSummary };
   check: { args: { kernel: KernelId }; result: CheckReport };
@@ -43,4 +43,4 @@ export interface Request<M extends Method = Method> {
 export type Response =
   | { id: number; type: 'progress'; label: string; done: number; total: number }
   | { id: number; type: 'result'; value: unknown }
-  | { id: number; type: 'error'; error: { name: string; message: string } };
+  | { id: number; type: 'error'; error: PageError };

@@ -3,8 +3,8 @@
  * checking, layout, planning, running), so the page stays responsive.
  */
 import { errorOf } from './engine/check.js';
-import { buildBuiltIn } from './engine/builders.js';
 import { kernelAvailability } from './engine/kernels.js';
+import { BUILT_IN_MODELS, builtInModel } from '@micrort/app-kit';
 import { PLANNER_NAMES } from '@micrort/planners';
 import { PlaygroundSession } from './engine/session.js';
 import type { Method, Methods, Request, Response } from './protocol.js';
@@ -18,9 +18,17 @@ type Handler<M extends Method> = (
 ) => Methods[M]['result'] | Promise<Methods[M]['result']>;
 
 const handlers: { [M in Method]: Handler<M> } = {
-  setup: async () => ({ kernels: await kernelAvailability(), planners: [...PLANNER_NAMES] }),
+  setup: async () => ({
+    kernels: await kernelAvailability(),
+    planners: [...PLANNER_NAMES],
+    models: BUILT_IN_MODELS.map((m) => ({ name: m.name, label: `${m.label} (${m.ops})` })),
+  }),
   open: ({ bytes, name }) => session.open(bytes, name),
-  openBuiltIn: async ({ name }) => session.open(await buildBuiltIn(name), name),
+  openBuiltIn: ({ name }) => {
+    const m = builtInModel(name);
+    if (!m) throw new RangeError(`no built-in model "${name}" (built-ins: ${BUILT_IN_MODELS.map((x) => x.name).join(', ')})`);
+    return session.open(m.build(), name);
+  },
   check: ({ kernel }) => session.check(kernel),
   graph: () => session.graph(),
   plans: ({ kernel }, progress) => session.plans(kernel, progress),

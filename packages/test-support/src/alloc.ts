@@ -18,7 +18,8 @@
  * for a kernel that really allocates, which still fails.
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { ArenaRegion, KernelError, Phase, alignUp, type EvalTensor, type KernelHarness, type TfLiteContext } from '@micrort/core';
+import { ArenaRegion, KernelError, Phase, alignUp, type EvalTensor, type TfLiteContext } from '@micrort/core';
+import { type KernelHarness } from '@micrort/core/testing';
 
 // Optimise on the main thread: with concurrent recompilation, a loaded machine can leave hot code in an
 // unoptimised tier (which boxes numbers, i.e. allocates) for the whole measurement. Test processes only.

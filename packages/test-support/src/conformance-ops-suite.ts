@@ -1,7 +1,8 @@
 /**
- * ../shared/conformance-ops through a kernel package other than ops-reference: every case of every
- * single-operator model runs in a runtime where the package sits in front of ops-reference (kernels
- * registered with `{ fallback: true }`, or a delegate); each case must match TFLM (integers byte for
+ * ../shared/conformance-ops through one kernel package, the helper every kernel package's suite calls:
+ * every case of every single-operator model runs in a runtime where the package sits in front of
+ * ops-reference (kernels registered with `{ fallback: true }`, or a delegate; ops-reference alone for
+ * ops-reference's own suite); each case must match TFLM (integers byte for
  * byte, float32 within 1e-5 + 1e-4·|expected|). For each case the suite also records whether the
  * package ran the operator under test and, when it did not, why: `op not provided: falls back to
  * ops-reference` (the package has no kernel for the op) or `declined: <reason>` (its `supports()` or
@@ -195,14 +196,14 @@ function formatTable(options: SuiteOptions, outcomes: readonly Outcome[]): strin
   const w = Math.max(2, ...ops.map(([op]) => op.length));
   const lines = [
     '',
-    `conformance-ops (${options.label}): ${pass}/${outcomes.length} cases pass; ${short} runs the operator under test in ${taken}, ops-reference in ${outcomes.length - taken}`,
+    `conformance-ops (${options.label}): ${pass}/${outcomes.length} cases pass; ${short} runs the operator under test in ${taken}` +
+      (short === 'ops-reference' ? '' : `, ops-reference in ${outcomes.length - taken}`),
     `${'op'.padEnd(w)}  pass     ${short.padEnd(9)}  not taken`,
     ...ops.map(([op, e]) => {
       const not = [...e.reasons].map(([r, n]) => `${n} ${r === NOT_PROVIDED ? 'op not provided' : r}`).join('; ');
       return `${op.padEnd(w)}  ${`${e.pass}/${e.total}`.padEnd(7)}  ${String(e.taken).padEnd(9)}  ${not}`.trimEnd();
     }),
-    '',
-    `cases ${short} does not take, by reason:`,
+    ...(byReason.size ? ['', `cases ${short} does not take, by reason:`] : []),
     ...[...byReason]
       .sort((a, b) => b[1].cases - a[1].cases)
       .map(

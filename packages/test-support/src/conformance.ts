@@ -24,12 +24,11 @@ import {
   type Delegate,
   type MemoryPlanner,
   type ModelDef,
-  type ScheduleName,
-  type ScheduleOptions,
 } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { createPlanner } from '@micrort/planners';
+import { createSchedule, type ScheduleName, type ScheduleOptions } from '@micrort/schedules';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root. */
@@ -180,7 +179,7 @@ export function makeInterpreter(name: string, opts: RunOptions = {}): MicroInter
     planner: opts.planner ?? createPlanner('greedy'),
     arena: opts.arena ?? 'auto',
     ...(opts.delegates?.length ? { delegates: opts.delegates } : {}),
-    ...(opts.schedule !== undefined ? { schedule: opts.schedule } : {}),
+    ...(opts.schedule !== undefined ? { schedule: createSchedule(opts.schedule) } : {}),
     ...(opts.arenaBacking ? { arenaBacking: opts.arenaBacking } : {}),
   }).allocateTensors();
 }

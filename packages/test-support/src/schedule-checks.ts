@@ -4,8 +4,9 @@
  * (every in-place pair really aliased by AlwaysSharePlanner); the output bytes must be the same.
  */
 import { expect } from 'vitest';
-import { MicroInterpreter, loadModel, type MemoryPlanner, type OpResolver, type ScheduleName, type ScheduleOptions } from '@micrort/core';
+import { MicroInterpreter, loadModel, type MemoryPlanner, type OpResolver } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
+import { createSchedule, scheduleReport, type ScheduleName, type ScheduleOptions } from '@micrort/schedules';
 import { AlwaysSharePlanner } from './always-share.js';
 import { Rng, randomSpatialModel, type SpatialModel } from './spatial-models.js';
 
@@ -17,7 +18,7 @@ export function runSpatialModel(
   planner: MemoryPlanner = createPlanner('greedy'),
   seed = 1,
 ) {
-  const interp = new MicroInterpreter(loadModel(m.bytes), resolver(), { planner, schedule }).allocateTensors();
+  const interp = new MicroInterpreter(loadModel(m.bytes), resolver(), { planner, schedule: createSchedule(schedule) }).allocateTensors();
   const input = interp.input(0);
   const r = new Rng(seed);
   if (m.type === 'int8') (input.data as Int8Array).forEach((_, i, a) => (a[i] = r.int(-128, 127)));
@@ -49,7 +50,7 @@ export function checkFixedStages(resolver: () => OpResolver, type: 'int8' | 'flo
     // rows × cols asks for tiles of ceil(H / rows) × ceil(W / cols) pixels.
     const tileH = Math.ceil(shape[1]! / rows);
     const tileW = Math.ceil(shape[2]! / cols);
-    expect(interp.scheduleReport().patch?.grid, m.layers.join(' | ')).toEqual({
+    expect(scheduleReport(interp).patch?.grid, m.layers.join(' | ')).toEqual({
       tileH,
       tileW,
       rows: Math.ceil(shape[1]! / tileH),
@@ -78,7 +79,7 @@ export function checkSearchedSchedules(
     const normal = runSpatialModel(m, resolver, 'normal').out;
     for (const name of ['patch', 'inplace', 'patch+inplace'] as const) {
       const { out, interp } = runSpatialModel(m, resolver, { name, recomputeBudget: 1, inPlaceVariants: 'all' }, new AlwaysSharePlanner());
-      const rep = interp.scheduleReport();
+      const rep = scheduleReport(interp);
       granted += rep.inPlace?.length ?? 0;
       if (rep.patch?.grid) patched++;
       for (const p of interp.memoryPlan().inPlacePairs)

@@ -62,7 +62,7 @@ interface Addon {
   Interpreter: new (model: ArrayBuffer, options: { threads?: number }) => AddonInterpreter;
 }
 
-function loadAddon(): { addon: Addon | null; reason: string | null } {
+function loadAddon(): { addon: Addon | null; reason: string | null; file?: string } {
   const require = createRequire(import.meta.url);
   let pkgDir: string;
   try {
@@ -79,7 +79,7 @@ function loadAddon(): { addon: Addon | null; reason: string | null } {
     };
   }
   try {
-    return { addon: require(file) as Addon, reason: null };
+    return { addon: require(file) as Addon, reason: null, file };
   } catch (e) {
     return {
       addon: null,
@@ -93,6 +93,8 @@ const loaded = loadAddon();
 export const oracleAvailable = loaded.addon !== null;
 /** Why the oracle is unavailable, or null when it is available. */
 export const ORACLE_SKIP_REASON: string | null = loaded.reason;
+/** The addon's `.node` file when it loaded (for child processes that load it themselves), else null. */
+export const ORACLE_ADDON_FILE: string | null = loaded.file ?? null;
 
 const ELEMENT_BYTES: Record<string, number> = {
   float32: 4,

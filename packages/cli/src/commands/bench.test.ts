@@ -4,7 +4,7 @@ import { CONFORMANCE_DIR } from '@micrort/test-support/conformance';
 import { main } from '../main.js';
 import { loadModelArg } from '../model-arg.js';
 import type { Out } from '../print.js';
-import { buildInterpreter, runtimeChoice } from '../runtime.js';
+import { buildInterpreter, composeChoice, runtimeChoice } from '../runtime.js';
 import { summarize, timeInvokes, type BenchRun } from './bench.js';
 
 /** An Out that records what a command printed. */
@@ -36,7 +36,8 @@ describe('summarize', () => {
 describe.skipIf(!CONFORMANCE_DIR)('timeInvokes (person_detect, whose planner reuses the input bytes)', () => {
   it("writes the inputs back before every invoke, so each one computes the first one's result", () => {
     const { model } = loadModelArg(join(CONFORMANCE_DIR!, 'person_detect', 'model.tflite'));
-    const interp = buildInterpreter(model, runtimeChoice({ positional: [], flags: new Map([['ops', 'simd']]) })).allocateTensors();
+    const choice = runtimeChoice({ positional: [], flags: new Map([['ops', 'simd']]) });
+    const interp = buildInterpreter(composeChoice(choice), model, choice).allocateTensors();
     interp.input(0).bytes.forEach((_, i, a) => (a[i] = (i * 37) & 0xff));
     const input = interp.input(0).bytes.slice();
     interp.invoke();
@@ -120,8 +121,8 @@ describe('micrort bench (built-in demo model)', () => {
     [['--schedule', 'all', '--compare'], /--schedule all and --compare each run several runtimes/],
     [['--schedule', 'fast'], /--schedule must be one of all, normal, inplace, patch, patch\+inplace/],
     [['--recompute-budget', '-3'], /--recompute-budget must be a non-negative number of percent, got -3/],
-    [['--iters', '0'], /--iters must be at least 1/],
-    [['--iters', 'x'], /--iters must be a non-negative integer/],
+    [['--iters', '0'], /--iters must be an integer >= 1/],
+    [['--iters', 'x'], /--iters must be an integer >= 1/],
     [['--compare', '--ops', 'simd'], /leave out --ops/],
     [['--ops', 'fancy'], /--ops must be one of reference, simd/],
     [['--simd-mode', 'turbo', '--ops', 'simd'], /--simd-mode must be one of fast, emulated/],

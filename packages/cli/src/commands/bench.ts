@@ -1,10 +1,10 @@
-import { SCHEDULE_NAMES, type MicroInterpreter, type ModelDef } from '@micrort/core';
+import type { ComposedRuntime, Delegate, MicroInterpreter, ModelDef } from '@micrort/core';
+import { SCHEDULE_NAMES } from '@micrort/schedules';
+import { Progress, SplitMix64, fillRandom, servedLines, type PackageShare } from '@micrort/app-kit';
 import { UsageError, flagInt, flagString, parseIntFlag, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
-import { SplitMix64, fillRandom } from '../inputs.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION, choice, flag, int, text } from '../options.js';
-import { Progress } from '../progress.js';
 import {
   ARENA_OPTION,
   IN_PLACE_OPTION,
@@ -13,12 +13,14 @@ import {
   RECOMPUTE_BUDGET_OPTION,
   SIMD_MODE_OPTION,
   buildInterpreter,
+  composeChoice,
   runtimeChoice,
   scheduleChoice,
   type RuntimeChoice,
 } from '../runtime.js';
+import { servedReport } from '../served.js';
 import { formatBytes, printTable, type Out } from '../print.js';
-import { DELEGATE_OPTIONS, benchGpuModes, delegateChoice, delegateLabel, releaseDelegates } from '../delegate-flags.js';
+import { DELEGATE_OPTIONS, benchGpuModes, delegateChoice, delegateLabel } from '../delegate-flags.js';
 
 /** Default number of timed invokes and of untimed warm-up invokes. */
 export const DEFAULT_ITERS = 10;
@@ -55,6 +57,8 @@ export interface BenchRun extends BenchStats {
   /** Nodes in the execution plan, and how many each provider serves. */
   nodes: number;
   providers: Record<string, number>;
+  /** Each composed package's share of the model's nodes and MACs, and why the package in front declined the rest. */
+  served: PackageShare[];
 }
 
 /**
@@ -103,22 +107,37 @@ export function timeInvokes(
   return samples;
 }
 
-function modeOf(choice: RuntimeChoice): string {
+function modeOf(choice: RuntimeChoice, delegates: readonly Delegate[]): string {
   const base = choice.ops === 'simd' ? `simd-${choice.simdMode}` : choice.ops;
-  return choice.delegates.length ? `${base}+${delegateLabel(choice.delegates)}` : base;
+  return delegates.length ? `${base}+${delegateLabel(delegates)}` : base;
 }
 
-/** Builds the interpreter for `choice`, fills its inputs from the seeded stream and times it. */
+/** Composes the runtime for `choice`, builds the interpreter, fills its inputs from the seeded stream and times it. */
 export function benchModel(
   model: ModelDef,
   label: string,
   choice: RuntimeChoice,
   opts: { iters: number; warmup: number | 'auto'; seed: number; progress?: Progress },
 ): BenchRun {
-  const interp = buildInterpreter(model, choice).allocateTensors();
+  const runtime = composeChoice(choice);
+  try {
+    return benchRuntime(model, label, choice, runtime, opts);
+  } finally {
+    runtime.dispose();
+  }
+}
+
+function benchRuntime(
+  model: ModelDef,
+  label: string,
+  choice: RuntimeChoice,
+  runtime: ComposedRuntime,
+  opts: { iters: number; warmup: number | 'auto'; seed: number; progress?: Progress },
+): BenchRun {
+  const interp = buildInterpreter(runtime, model, choice).allocateTensors();
   const rng = new SplitMix64(opts.seed);
   for (let i = 0; i < interp.inputsSize; i++) fillRandom(interp.input(i), rng);
-  const mode = modeOf(choice);
+  const mode = modeOf(choice, runtime.delegates);
   const progress = opts.progress;
   const warmup = opts.warmup === 'auto' ? autoWarmup(interp) : opts.warmup;
   const what = `bench ${label} [${mode}]`;
@@ -143,6 +162,7 @@ export function benchModel(
     headBytes: u.headBytes,
     nodes: nodes.length,
     providers,
+    served: servedReport(runtime, interp, model),
     ...summarize(samples, warmup),
   };
 }
@@ -163,13 +183,7 @@ function autoWarmup(interp: MicroInterpreter): number {
 }
 
 function readCounts(args: ParsedArgs): { iters: number; warmup: number | 'auto'; seed: number } {
-  const iters = flagInt(args, 'iters', DEFAULT_ITERS);
-  if (iters < 1)
-    throw new UsageError(`--iters must be at least 1, got ${iters}`, {
-      option: '--iters',
-      value: String(iters),
-      accepted: 'an integer >= 1',
-    });
+  const iters = flagInt(args, 'iters', DEFAULT_ITERS, 1);
   const warmupFlag = flagString(args, 'warmup');
   const warmup = warmupFlag === undefined || warmupFlag === 'auto' ? DEFAULT_WARMUP : flagInt(args, 'warmup', 0);
   return { iters, warmup, seed: flagInt(args, 'seed', 1) };
@@ -265,12 +279,7 @@ function benchAction(args: ParsedArgs, out: Out): number {
   } else {
     choices.push(runtimeChoice(args));
   }
-  let runs: BenchRun[];
-  try {
-    runs = choices.map((c) => benchModel(model, label, c, opts));
-  } finally {
-    for (const c of choices) releaseDelegates(c.delegates);
-  }
+  const runs = choices.map((c) => benchModel(model, label, c, opts));
   progress.done();
 
   const ratio = compare ? runs[0]!.medianMs / runs[1]!.medianMs : null;
@@ -313,6 +322,13 @@ function benchAction(args: ParsedArgs, out: Out): number {
       );
   if (ratio !== null) {
     out.log(`${runs[1]!.mode} vs reference: ${ratio.toFixed(2)}x (median ${ms(runs[0]!.medianMs)} ms / ${ms(runs[1]!.medianMs)} ms)`);
+  }
+  // What each timed runtime ran with: a package in front that fell back on most nodes times ops-reference.
+  const seen = new Set<string>();
+  for (const r of runs) {
+    if (seen.has(r.mode)) continue;
+    seen.add(r.mode);
+    for (const line of servedLines(r.served)) out.log(runs.length > 1 ? `[${r.mode}] ${line}` : line);
   }
   return 0;
 }

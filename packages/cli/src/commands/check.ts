@@ -1,13 +1,24 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { checkModel, failureReason, nodeLabel, type CheckGroup, type CheckOptions, type CheckReport, type OpResolver } from '@micrort/core';
+import {
+  checkModel,
+  failureReason,
+  nodeLabel,
+  type CheckGroup,
+  type CheckReport,
+  type ComposedRuntime,
+  type DeclinedProvider,
+  type MemoryPlanner,
+  type OpResolver,
+} from '@micrort/core';
+import { Progress, type PackageShare } from '@micrort/app-kit';
 import { UsageError, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { BUILT_IN_MODELS, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION, flag } from '../options.js';
-import { OPS_OPTION, PLANNER_OPTION, buildResolver, kernelSetOptions, runtimeChoice } from '../runtime.js';
+import { OPS_OPTION, PLANNER_OPTION, composeOps, runtimeChoice } from '../runtime.js';
+import { printServed, servedCheckReport } from '../served.js';
 import { formatBytes, printTable, type Out } from '../print.js';
-import { Progress } from '../progress.js';
 
 /**
  * `micrort check [model.tflite|DIR] [--ops NAME] [--json]`: everything a model needs, in one report —
@@ -43,19 +54,19 @@ export const checkCommand = defineCommand({
 function checkAction(args: ParsedArgs, out: Out): number {
   const choice = runtimeChoice(args);
   const json = args.flags.has('json');
-  const resolver = buildResolver(choice.ops);
+  const runtime = composeOps(choice.ops);
   if (args.flags.has('list-ops')) {
     if (args.positional.length) throw new UsageError('--list-ops takes no model');
-    return listOps(resolver, choice.ops, json, out);
+    return listOps(runtime.resolver, choice.ops, json, out);
   }
   if (args.positional.length > 1) throw new UsageError(`check takes one model or folder, got ${args.positional.length}`);
   const target = args.positional[0];
-  const options = { planner: choice.planner, ...kernelSetOptions(choice.ops) };
-  if (target !== undefined && isDirectory(target)) return checkFolder(target, resolver, options, json, out);
+  if (target !== undefined && isDirectory(target)) return checkFolder(target, runtime, choice.planner, json, out);
   const { model, label } = loadModelArg(target);
-  const report = checkModel(model, resolver, options);
-  if (json) out.log(JSON.stringify({ model: label, kernels: choice.ops, ...report }, null, 2));
-  else printReport(label, report, out);
+  const report = checkModel(model, runtime.resolver, { ...runtime.interpreterOptions, planner: choice.planner });
+  const served = servedCheckReport(runtime, report, model);
+  if (json) out.log(JSON.stringify({ model: label, kernels: choice.ops, ...report, served }, null, 2));
+  else printReport(label, report, served, out);
   return report.ok ? 0 : 1;
 }
 
@@ -82,7 +93,7 @@ function tfliteFiles(dir: string): string[] {
 }
 
 /** One line per model: runs, or what is missing (`--json`: each result also carries that line as `summary`). */
-function checkFolder(dir: string, resolver: OpResolver, options: CheckOptions, json: boolean, out: Out): number {
+function checkFolder(dir: string, runtime: ComposedRuntime, planner: MemoryPlanner, json: boolean, out: Out): number {
   const files = tfliteFiles(dir);
   if (!files.length) throw new UsageError(`no .tflite file under ${dir}`);
   const rows: { model: string; ok: boolean; summary: string; report?: CheckReport; error?: string }[] = [];
@@ -92,8 +103,8 @@ function checkFolder(dir: string, resolver: OpResolver, options: CheckOptions, j
     progress.update('check', i, files.length, name);
     try {
       const { model } = loadModelArg(file);
-      const report = checkModel(model, resolver, options);
-      rows.push({ model: name, ok: report.ok, summary: oneLine(report), report });
+      const report = checkModel(model, runtime.resolver, { ...runtime.interpreterOptions, planner });
+      rows.push({ model: name, ok: report.ok, summary: oneLine(report, servedCheckReport(runtime, report, model)), report });
     } catch (e) {
       const err = e as Error;
       rows.push({ model: name, ok: false, summary: `${err.name}: ${err.message}`, error: `${err.name}: ${err.message}` });
@@ -132,10 +143,17 @@ function checkFolder(dir: string, resolver: OpResolver, options: CheckOptions, j
   return failing ? 1 : 0;
 }
 
-/** `runs (57 nodes, arena 12,345 B)` or `missing: CONV_2D ×3 (declined), FOO ×1 (no provider)`. */
-function oneLine(r: CheckReport): string {
+/**
+ * `runs (57 nodes, arena 12,345 B)` or `missing: CONV_2D ×3 (declined), FOO ×1 (no provider)`; with a
+ * package in front that did not serve every node, what it served: `runs (66 nodes, …; ops-wasm served 0)`.
+ */
+function oneLine(r: CheckReport, served: readonly PackageShare[]): string {
+  const partial = served
+    .filter((s) => s.front && s.nodes < s.totalNodes)
+    .map((s) => `; ${s.package} served ${s.nodes}`)
+    .join('');
   if (r.ok)
-    return `runs (${r.nodeCount} nodes${r.subgraphs > 1 ? `, ${r.subgraphs} subgraphs` : ''}${r.arena ? `, arena ${formatBytes(r.arena.usedBytes)}` : ''})`;
+    return `runs (${r.nodeCount} node${r.nodeCount === 1 ? '' : 's'}${r.subgraphs > 1 ? `, ${r.subgraphs} subgraphs` : ''}${r.arena ? `, arena ${formatBytes(r.arena.usedBytes)}` : ''}${partial})`;
   if (r.allocationError) return `cannot allocate: ${r.allocationError.name}: ${r.allocationError.message}`;
   const parts = r.ops
     .filter((o) => o.failing)
@@ -170,8 +188,22 @@ function nodeList(g: CheckGroup): string {
   return shown.join(',') + (g.nodes.length > 8 ? `,… (${g.nodes.length})` : '');
 }
 
-/** The grouped table, then why each failing group cannot run. */
-function printReport(label: string, r: CheckReport, out: Out): void {
+/** `CONV_2D v3 (int8,int8,int32 → int8), 2 nodes (node 4, node 9)`. */
+function groupTitle(op: string, g: CheckGroup): string {
+  const shown = g.nodes
+    .slice(0, 4)
+    .map(([s, i]) => nodeLabel(s, i))
+    .join(', ');
+  return `${op} v${g.version} (${types(g)}), ${g.nodes.length} node${g.nodes.length === 1 ? '' : 's'} (${shown}${g.nodes.length > 4 ? ', …' : ''})`;
+}
+
+/** `@micrort/ops-simd (CONV_2D/int8) declined: int32 input (handles int8)`. */
+function declinedLine(d: DeclinedProvider): string {
+  return `${d.provider} (${d.kernel}) declined${d.reason ? `: ${d.reason}` : ' (no reason given)'}`;
+}
+
+/** The grouped table, then why each failing group cannot run and which nodes fell back to a later provider. */
+function printReport(label: string, r: CheckReport, served: readonly PackageShare[], out: Out): void {
   out.log(`model: ${label} — ${r.subgraphs} subgraph${r.subgraphs === 1 ? '' : 's'}, ${r.nodeCount} nodes, ${r.ops.length} ops`);
   out.log('');
   const rows: string[][] = [];
@@ -186,20 +218,31 @@ function printReport(label: string, r: CheckReport, out: Out): void {
     out.log('');
     out.log('why not:');
     for (const { op, g } of failing) {
-      out.log(
-        `  ${op} v${g.version} (${types(g)}), ${g.nodes.length} node${g.nodes.length === 1 ? '' : 's'} (${g.nodes
-          .map(([s, i]) => nodeLabel(s, i))
-          .slice(0, 4)
-          .join(', ')}${g.nodes.length > 4 ? ', …' : ''}):`,
-      );
+      out.log(`  ${groupTitle(op, g)}:`);
       if (g.status === 'no-provider') out.log('    no provider registered for this op and version');
-      for (const d of g.declined ?? [])
-        out.log(`    ${d.provider} (${d.kernel}) declined${d.reason ? `: ${d.reason}` : ' (no reason given)'}`);
+      for (const d of g.declined ?? []) out.log(`    ${declinedLine(d)}`);
       if (g.status === 'declined' && !(g.declined ?? []).length) out.log('    every registered provider declined');
       for (const e of g.errors ?? []) out.log(`    ${g.provider ?? '?'} failed: ${e}`);
     }
   }
+  // Nodes a provider in front declined and the next one took (ops-wasm declining a uint8 CONV_2D, which
+  // ops-reference runs). Declines by another kernel of the provider that took the node are left out.
+  const fellBack = r.ops.flatMap((op) =>
+    op.groups
+      .filter((g) => g.status === 'ok')
+      .map((g) => ({ op: op.op, g, declined: (g.declined ?? []).filter((d) => d.provider !== g.provider) }))
+      .filter((x) => x.declined.length),
+  );
+  if (fellBack.length) {
+    out.log('');
+    out.log('fell back (a provider in front declined, the next one took the nodes):');
+    for (const { op, g, declined } of fellBack) {
+      out.log(`  ${groupTitle(op, g)} → ${g.provider ?? '?'}:`);
+      for (const d of declined) out.log(`    ${declinedLine(d)}`);
+    }
+  }
   out.log('');
+  printServed(out, served);
   if (r.stopped) out.log(`stopped early: ${r.stopped.name}: ${r.stopped.message}`);
   if (r.allocationError) out.log(`every node prepares, but allocation failed: ${r.allocationError.name}: ${r.allocationError.message}`);
   if (r.ok)

@@ -2,10 +2,11 @@
  * `micrort deploy`: the summary on stdout, `--json` with the headline fields, `--out` writing the
  * resolver header, summary, JSON report and (with --planner/--embed) the model with its offline plan.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadModel, readOfflineMemoryAllocation } from '@micrort/core';
+import { ssdPostProcessModel } from '@micrort/test-support/ssd-model';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../main.js';
 import type { Out } from '../print.js';
@@ -61,6 +62,38 @@ describe('micrort deploy', () => {
     expect(existsSync(json.files.model)).toBe(true);
     const embedded = new Uint8Array(readFileSync(json.files.model));
     expect(readOfflineMemoryAllocation(loadModel(embedded))).not.toBeNull();
+  });
+
+  it('names the header and its include guard after the model, not the folder, and defines kTensorArenaSize', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'micrort-deploy-cli-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'models'));
+    writeFileSync(join(dir, 'models', 'ssd.tflite'), ssdPostProcessModel());
+    const r = await cli('deploy', join(dir, 'models', 'ssd.tflite'), '--out', join(dir, 'build'), '--json');
+    const report = JSON.parse(r.out) as { targets: { arenaMinBytes: number }[]; files: { header: string } };
+    expect(report.files.header).toBe(join(dir, 'build', 'ssd_op_resolver.h'));
+    const header = readFileSync(report.files.header, 'utf8');
+    expect(header).toContain('#ifndef MICRORT_DEPLOY_SSD_OP_RESOLVER_H_');
+    expect(header).not.toContain('MODELS_');
+    expect(header).toContain(`constexpr size_t kTensorArenaSize = ${report.targets[0]!.arenaMinBytes};`);
+    expect(header).toContain(`constexpr size_t kTensorArenaSize = ${report.targets[1]!.arenaMinBytes};`);
+  });
+
+  it('plans a node micrort cannot prepare with a stand-in and says why; --strict refuses', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'micrort-deploy-cli-'));
+    dirs.push(dir);
+    const file = join(dir, 'ssd.tflite');
+    writeFileSync(file, ssdPostProcessModel());
+    const r = await cli('deploy', file);
+    // Exit 1: TFLM would write the detections past the unshaped outputs (a finding), but the figures come.
+    expect(r.code).toBe(1);
+    expect(r.err).toEqual([]);
+    expect(r.out).toMatch(/kTensorArenaSize \(smallest that works\)\s+[\d,]+ B\s+[\d,]+ B/);
+    expect(r.out).toContain('note: CUSTOM:TFLite_Detection_PostProcess (node 0) is planned with a stand-in: micrort cannot prepare it');
+    expect(r.out).toContain('output 0 (detection_boxes) has shape [] in the file');
+    const strict = await cli('deploy', file, '--strict');
+    expect(strict.code).toBe(1);
+    expect(strict.err.join('\n')).toMatch(/KernelError: TFLite_Detection_PostProcess \(node 0\)/);
   });
 
   it('rejects bad option values with a usage error', async () => {

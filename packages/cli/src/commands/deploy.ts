@@ -4,14 +4,14 @@
  * header, what TFLM will refuse, and optionally the model with an offline memory plan (see
  * @micrort/deploy and docs/deploy.md).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, join } from 'node:path';
-import { deployTflm, deploySummary, type DeployReport } from '@micrort/deploy';
+import { basename, dirname, join } from 'node:path';
+import { deployTflm, deploySummary, modelIdentifier, type DeployReport } from '@micrort/deploy';
 import { PLANNER_NAMES } from '@micrort/planners';
 import { flagInt, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { BUILT_IN_MODELS, MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION, choice, flag, int, text } from '../options.js';
+import { checkOutputDir, makeOutputDir, writeOutputFile } from '../output-files.js';
 import type { Out } from '../print.js';
 
 /** Planners whose plan can be embedded (`offline` replays an embedded plan, it makes none). */
@@ -23,14 +23,6 @@ export interface DeployFiles {
   summary: string;
   json: string;
   model?: string;
-}
-
-/** A file-name stem for the model: its file name, or its folder's name for a file named `model.tflite`. */
-function stemOf(path: string): string {
-  const file = basename(path, extname(path));
-  const folder = basename(dirname(path));
-  const base = (file === 'model' && folder && folder !== '.' ? folder : file).replace(/[^A-Za-z0-9_]+/g, '_');
-  return base && /^[A-Za-z_]/.test(base) ? base : `model_${base}`;
 }
 
 /** The report as JSON: everything but the model bytes and the header text (they go to files). */
@@ -94,14 +86,20 @@ export const deployCommand = defineCommand({
 
 function deployAction(args: ParsedArgs, out: Out): number {
   const path = args.positional[0];
+  const outDir = flagString(args, 'out');
+  if (outDir !== undefined) checkOutputDir('--out', outDir);
   const { bytes, label: fileLabel } = loadModelArg(path);
   // `person_detect/model.tflite` rather than a bare `model.tflite` when the folder names the model.
   const parent = path ? basename(dirname(path)) : '';
   const label = path && parent && parent !== '.' && !BUILT_IN_MODELS[path] ? `${parent}/${fileLabel}` : fileLabel;
   const planner = flagString(args, 'planner') ?? 'greedy';
   const embed = args.flags.has('embed');
+  // The model's name for file names and the header's include guard: `kws` for models/kws.tflite,
+  // `person_detect` for person_detect/model.tflite (never the folder of a file with a name of its own).
+  const stem = modelIdentifier(path && !BUILT_IN_MODELS[path] ? path : (path ?? 'demo'));
   const report = deployTflm(bytes, {
     modelLabel: label,
+    modelName: stem,
     planner,
     embed,
     word: flagString(args, 'word') === '32' ? 32 : 64,
@@ -109,19 +107,17 @@ function deployAction(args: ParsedArgs, out: Out): number {
     resourceVariableSlots: flagInt(args, 'resource-variables', 64),
     standIns: !args.flags.has('strict'),
   });
-  const outDir = flagString(args, 'out');
   let files: DeployFiles | null = null;
   if (outDir) {
-    mkdirSync(outDir, { recursive: true });
-    const stem = stemOf(path && !BUILT_IN_MODELS[path] ? path : (path ?? 'demo'));
+    makeOutputDir('--out', outDir);
     files = { header: join(outDir, `${stem}_op_resolver.h`), summary: join(outDir, 'summary.txt'), json: join(outDir, 'deploy.json') };
-    writeFileSync(files.header, report.resolver.header);
+    writeOutputFile('--out', files.header, report.resolver.header);
     if (report.offlinePlan) {
       files.model = join(outDir, `${stem}.${report.offlinePlan.planner}-plan.tflite`);
-      writeFileSync(files.model, report.offlinePlan.model);
+      writeOutputFile('--out', files.model, report.offlinePlan.model);
     }
-    writeFileSync(files.summary, `${deploySummary(report)}\n`);
-    writeFileSync(files.json, `${JSON.stringify(reportJson(report, files), null, 2)}\n`);
+    writeOutputFile('--out', files.summary, `${deploySummary(report)}\n`);
+    writeOutputFile('--out', files.json, `${JSON.stringify(reportJson(report, files), null, 2)}\n`);
   }
   if (args.flags.has('json')) {
     out.log(JSON.stringify(reportJson(report, files), null, 2));

@@ -18,7 +18,7 @@ import { DirectorySink, readReproducer } from '../fuzz/reproducer.js';
 import { outcomeKey } from '../fuzz/outcome.js';
 import { JSON_OPTION, flag, int, text } from '../options.js';
 import { printTable, type Out } from '../print.js';
-import { Progress } from '../progress.js';
+import { Progress } from '@micrort/app-kit';
 import { OPS_OPTION, PLANNER_OPTION } from '../runtime.js';
 
 /** Default campaign length when neither --seconds nor --cases is given. */

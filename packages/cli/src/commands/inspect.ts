@@ -1,11 +1,30 @@
-import { builtinOperatorName, opDisplayName, tensorTypeName, type MicroInterpreter, type ModelDef } from '@micrort/core';
+import {
+  builtinOperatorName,
+  checkModel,
+  opDisplayName,
+  tensorTypeName,
+  type CheckReport,
+  type ComposedRuntime,
+  type MicroInterpreter,
+  type ModelDef,
+  type NodeCheck,
+} from '@micrort/core';
 import type { ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION } from '../options.js';
-import { ARENA_OPTION, OPS_OPTION, PLANNER_OPTION, buildInterpreter, buildResolver, runtimeChoice } from '../runtime.js';
+import {
+  ARENA_OPTION,
+  OPS_OPTION,
+  PLANNER_OPTION,
+  buildInterpreter,
+  composeChoice,
+  runtimeChoice,
+  type RuntimeChoice,
+} from '../runtime.js';
+import { printServed, servedCheckReport, servedReport } from '../served.js';
 import { printTable, type Out } from '../print.js';
-import { DELEGATE_OPTIONS, delegateReport, printPartitions, releaseDelegates } from '../delegate-flags.js';
+import { DELEGATE_OPTIONS, delegateReport, printPartitions } from '../delegate-flags.js';
 
 /** `micrort inspect [model] [--ops NAME] [--json]`: operators, tensors, providers, unsupported ops. */
 export const inspectCommand = defineCommand({
@@ -22,21 +41,29 @@ export const inspectCommand = defineCommand({
 function inspectAction(args: ParsedArgs, out: Out): number {
   const { model, label } = loadModelArg(args.positional[0]);
   const choice = runtimeChoice(args);
-  const resolver = buildResolver(choice.ops);
+  const runtime = composeChoice(choice);
+  try {
+    return inspectWith(model, label, choice, runtime, args.flags.has('json'), out);
+  } finally {
+    runtime.dispose();
+  }
+}
+
+function inspectWith(model: ModelDef, label: string, choice: RuntimeChoice, runtime: ComposedRuntime, json: boolean, out: Out): number {
   const sg = model.subgraphs[0]!;
   const unsupported: { node: number; op: string; version: number }[] = [];
   sg.operators.forEach((op, i) => {
     const c = model.operatorCodes[op.opcodeIndex]!;
-    if (!resolver.has(c.builtinCode, c.version, c.customCode))
+    if (!runtime.resolver.has(c.builtinCode, c.version, c.customCode))
       unsupported.push({ node: i, op: opDisplayName(c.builtinCode, c.customCode), version: c.version });
   });
   // Providers are chosen per node during allocation (a plugin may decline a variant), so allocate when possible.
-  let providers: Map<number, { provider: string; kernel: string }> | null = null;
+  let providers: Map<number, { provider: string; kernel: string | null }> | null = null;
   let allocationError: string | null = null;
   let interp: MicroInterpreter | null = null;
   if (unsupported.length === 0) {
     try {
-      interp = buildInterpreter(model, choice).allocateTensors();
+      interp = buildInterpreter(runtime, model, choice).allocateTensors();
       // a delegate node stands for the original nodes it replaced
       providers = new Map(
         interp
@@ -44,15 +71,24 @@ function inspectAction(args: ParsedArgs, out: Out): number {
           .flatMap((n) => (n.delegate ? n.delegate.nodes : [n.index]).map((i) => [i, { provider: n.provider, kernel: n.kernel }] as const)),
       );
     } catch (e) {
+      interp = null;
       allocationError = `${(e as Error).name}: ${(e as Error).message}`;
     }
   }
+  // Allocation failed or was not tried: what the check finds for each node (one failing node leaves the others' providers known).
+  let checked: CheckReport | null = null;
+  if (!providers) {
+    const { delegates: _delegates, ...kernelOptions } = runtime.interpreterOptions;
+    checked = checkModel(model, runtime.resolver, kernelOptions);
+    providers = checkedProviders(checked);
+  }
+  const served = interp ? servedReport(runtime, interp, model) : servedCheckReport(runtime, checked!, model);
   const report = {
     ...inspectReport(model, label, providers, unsupported, allocationError),
-    ...(choice.delegates.length ? { delegates: delegateReport(choice.delegates), partitions: interp?.partitions() ?? [] } : {}),
+    served,
+    ...(runtime.delegates.length ? { delegates: delegateReport(runtime.delegates), partitions: interp?.partitions() ?? [] } : {}),
   };
-  releaseDelegates(choice.delegates);
-  if (args.flags.has('json')) {
+  if (json) {
     out.log(JSON.stringify(report, null, 2));
     return unsupported.length || allocationError ? 1 : 0;
   }
@@ -87,18 +123,39 @@ function inspectAction(args: ParsedArgs, out: Out): number {
     out.log('');
     out.log(`UNSUPPORTED (${unsupported.length} nodes): ${unsupported.map((u) => `node ${u.node} ${u.op} v${u.version}`).join('; ')}`);
   }
-  if (interp && choice.delegates.length) {
+  out.log('');
+  printServed(out, served);
+  if (interp && runtime.delegates.length) {
     out.log('');
-    printPartitions(out, interp, choice.delegates);
+    printPartitions(out, interp, runtime.delegates);
   }
   if (allocationError) out.log(`\nallocation failed: ${allocationError}`);
   return unsupported.length || allocationError ? 1 : 0;
 }
 
+/** The provider of each node of subgraph 0 as `checkModel` found it, or what keeps the node from running. */
+function checkedProviders(report: CheckReport): Map<number, { provider: string; kernel: string | null }> {
+  const label = (n: NodeCheck): string => {
+    switch (n.status) {
+      case 'ok':
+        return n.provider ?? '?';
+      case 'prepare-failed':
+        return `${n.provider ?? '?'} (${n.error?.phase ?? 'prepare'} failed)`;
+      case 'declined':
+        return 'DECLINED';
+      case 'no-provider':
+        return 'UNSUPPORTED';
+      default:
+        return 'not prepared';
+    }
+  };
+  return new Map(report.nodes.filter((n) => n.subgraph === 0).map((n) => [n.index, { provider: label(n), kernel: n.kernel ?? null }]));
+}
+
 function inspectReport(
   model: ModelDef,
   label: string,
-  providers: Map<number, { provider: string; kernel: string }> | null,
+  providers: Map<number, { provider: string; kernel: string | null }> | null,
   unsupported: { node: number; op: string; version: number }[],
   allocationError: string | null,
 ) {

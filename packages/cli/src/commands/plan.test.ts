@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BuiltinOperator, ModelBuilder, TensorType, loadModel, readOfflineMemoryAllocation } from '@micrort/core';
 import { PLANNER_NAMES } from '@micrort/planners';
+import { ssdPostProcessModel } from '@micrort/test-support/ssd-model';
 import { main } from '../main.js';
 import type { Out } from '../print.js';
 import { chosenRow, type PlanRow, type ScheduleRow } from './plan.js';
@@ -169,6 +170,31 @@ describe('micrort plan (built-in demo model)', () => {
     const row = (name: string, headBytes: number) => ({ name, headBytes }) as PlanRow;
     expect(chosenRow([row('greedy', 64), row('linear', 96), row('optimal', 64)]).name).toBe('greedy');
     expect(chosenRow([row('greedy', 80), row('optimal', 64)]).name).toBe('optimal');
+  });
+});
+
+describe('micrort plan: nodes micrort cannot prepare', () => {
+  it('plans them with a stand-in, says which and why; --strict refuses', async () => {
+    // TFLite_Detection_PostProcess with unshaped outputs: micrort's kernel refuses them in prepare.
+    const file = join(dir, 'ssd.tflite');
+    writeFileSync(file, ssdPostProcessModel());
+    const r = await json(['plan', file, '--planner', 'greedy', '--json']);
+    expect(r.standIns).toEqual([
+      {
+        subgraph: 0,
+        node: 0,
+        op: 'CUSTOM:TFLite_Detection_PostProcess',
+        reason: expect.stringContaining('its prepare failed: detection_boxes (shape []) must hold at least 12 values'),
+      },
+    ]);
+    const c = capture();
+    expect(await main(['plan', file, '--planner', 'greedy'], c.out)).toBe(0);
+    expect(c.text()).toContain(
+      'note: node 0 CUSTOM:TFLite_Detection_PostProcess is planned with a stand-in (micrort cannot prepare it: its prepare failed',
+    );
+    const strict = capture();
+    expect(await main(['plan', file, '--strict'], strict.out)).toBe(1);
+    expect(strict.err.join('\n')).toMatch(/KernelError: TFLite_Detection_PostProcess \(node 0\): detection_boxes \(shape \[\]\)/);
   });
 });
 

@@ -3,18 +3,17 @@
  *
  * The buffers come from a real allocation (the model allocated with the chosen kernels, every kernel's
  * prepare run, so scratch buffers are included); their requirements are then re-planned by each planner.
- * Ops no kernel serves (e.g. the signal library's custom ops) get a planning stand-in without prepare:
- * their tensors are planned from the graph, but their own scratch and persistent buffers are unknown.
+ * Nodes micrort cannot prepare (no kernel serves the op, or the kernel's init or prepare throws) get a
+ * planning stand-in without prepare (@micrort/deploy's allocateWithStandIns, as `micrort deploy`): their
+ * tensors are planned at the file's shapes, but their own scratch and persistent buffers are unknown.
+ * `--strict` plans no stand-ins and fails with micrort's error instead.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import {
   ARENA_ALIGNMENT,
-  BuiltinOperator,
-  KernelError,
   MicroInterpreter,
   loadModel,
-  opDisplayName,
   writeModel,
   type BufferRequirement,
   type InPlacePair,
@@ -22,31 +21,26 @@ import {
   type MemoryPlan,
   type ModelDef,
   type OpResolver,
-  type Registration,
-  type ScheduleOptions,
-  type ScheduleReport,
-  SCHEDULE_NAMES,
 } from '@micrort/core';
+import { allocateWithStandIns, type StandIn } from '@micrort/deploy';
 import { OptimalPlanner, PLANNER_NAMES, createPlanner, lowerBoundAt, planReport, renderPlanSvg, withOfflinePlan } from '@micrort/planners';
+import { SCHEDULE_NAMES, createSchedule, scheduleReport, type ScheduleOptions, type ScheduleReport } from '@micrort/schedules';
 import { UsageError, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
-import { JSON_OPTION, choice, text } from '../options.js';
+import { JSON_OPTION, choice, flag, text } from '../options.js';
 import {
   IN_PLACE_OPTION,
   OPS_OPTION,
   RECOMPUTE_BUDGET_OPTION,
   SIMD_MODE_OPTION,
-  buildResolver,
-  kernelSetOptions,
+  composeOps,
   runtimeChoice,
   scheduleChoice,
 } from '../runtime.js';
+import { checkOutputFile, writeOutputFile } from '../output-files.js';
 import { formatMacs, inPlaceSummary, patchSummary } from '../schedule-summary.js';
 import { formatBytes, printTable, type Out } from '../print.js';
-
-/** Provider name of the planning stand-ins for ops no kernel serves. */
-export const STAND_IN_PROVIDER = 'micrort plan (stand-in, no kernel)';
 
 /** One planner's figures, as printed and as in `--json`. */
 export interface PlanRow {
@@ -77,8 +71,8 @@ export interface PlanAnalysis {
   peakOp: string;
   /** Op per execution step. */
   stepOps: string[];
-  /** Nodes served by a stand-in (no kernel): their scratch/persistent buffers are not counted. */
-  standIns: { node: number; op: string }[];
+  /** Nodes planned with a stand-in (micrort could not prepare them, `reason` says why): their scratch/persistent buffers are not counted. */
+  standIns: StandIn[];
   inPlacePairs: InPlacePair[];
   rows: PlanRow[];
   plans: Map<string, MemoryPlan>;
@@ -100,48 +94,32 @@ export interface PlanOptions {
   schedule?: ScheduleOptions;
   /** Extra interpreter options the kernels need (ops-wasm's arena backing). */
   interpreterOptions?: Partial<InterpreterOptions>;
-}
-
-/** A resolver with a planning stand-in registered for every op code of `model` that `resolver` lacks. */
-export function withStandIns(resolver: OpResolver, model: ModelDef): OpResolver {
-  for (const code of model.operatorCodes) {
-    if (resolver.has(code.builtinCode, code.version, code.customCode)) continue;
-    const op = opDisplayName(code.builtinCode, code.customCode);
-    const standIn: Registration = {
-      builtinCode: code.builtinCode,
-      ...(code.builtinCode === BuiltinOperator.CUSTOM ? { customName: code.customCode ?? '' } : {}),
-      version: code.version,
-      provider: STAND_IN_PROVIDER,
-      name: `${op} (stand-in)`,
-      invoke(_context, node) {
-        throw new KernelError(op, node.index, 'planning stand-in: no kernel serves this op, the model cannot run');
-      },
-    };
-    resolver.register(standIn, { versions: [code.version, code.version] });
-  }
-  return resolver;
+  /** Plan nodes micrort cannot prepare with stand-ins (default true); false fails with micrort's error (`--strict`). */
+  standIns?: boolean;
 }
 
 /** Allocates `model` once and re-plans its buffers with each planner. */
 export function analyzePlan(model: ModelDef, options: PlanOptions): PlanAnalysis {
-  const resolver = withStandIns(options.resolver(), model);
-  const interp = new MicroInterpreter(model, resolver, {
-    planner: createPlanner('greedy'),
-    arena: 'auto',
-    inPlace: options.inPlace,
-    ...(options.schedule ? { schedule: options.schedule } : {}),
-    ...(options.interpreterOptions ?? {}),
-  });
-  interp.allocateTensors();
+  const { value: interp, standIns } = allocateWithStandIns(
+    options.resolver,
+    (resolver) =>
+      new MicroInterpreter(model, resolver, {
+        planner: createPlanner('greedy'),
+        arena: 'auto',
+        inPlace: options.inPlace,
+        ...(options.schedule ? { schedule: createSchedule(options.schedule) } : {}),
+        ...(options.interpreterOptions ?? {}),
+      }).allocateTensors(),
+    { standIns: options.standIns ?? true },
+  );
   const committed = interp.memoryPlan();
   const requirements = committed.requirements;
   const nodes = interp.nodes();
   const stepOps = nodes.map((n) => n.op);
-  const standIns = nodes.filter((n) => n.provider === STAND_IN_PROVIDER).map((n) => ({ node: n.index, op: n.op }));
   const tailBytes = interp.arenaUsage().tailBytes;
   const bound = lowerBoundAt(requirements);
   const planOptions = { alignment: ARENA_ALIGNMENT, ...(options.timeBudgetMs !== undefined ? { timeBudgetMs: options.timeBudgetMs } : {}) };
-  const schedule = interp.scheduleReport();
+  const schedule = scheduleReport(interp);
   const withPairs = options.inPlace || schedule.inPlace !== null;
   const plain = withPairs && committed.inPlacePairs.length > 0 ? requirements.map(({ inPlaceOf: _drop, ...r }) => r) : null;
   const rows: PlanRow[] = [];
@@ -263,6 +241,7 @@ export const planCommand = defineCommand({
     IN_PLACE_OPTION,
     choice('schedule', 'execution schedule to plan, or all to compare them', ['all', ...SCHEDULE_NAMES], 'normal'),
     RECOMPUTE_BUDGET_OPTION,
+    flag('strict', 'fail when micrort cannot prepare a node, instead of planning it with a stand-in'),
     text(
       'svg',
       'FILE',
@@ -279,6 +258,27 @@ export const planCommand = defineCommand({
 
 function planAction(args: ParsedArgs, out: Out): number {
   const path = args.positional[0];
+  const svgFile = flagString(args, 'svg');
+  const embedFile = flagString(args, 'embed');
+  if (svgFile !== undefined) checkOutputFile('--svg', svgFile);
+  if (embedFile !== undefined) checkOutputFile('--embed', embedFile);
+  // A file that still cannot be written (the checks above passed) does not throw the finished analysis
+  // away: the report is printed without it, then the UsageError ends the command.
+  let writeError: UsageError | null = null;
+  const write = (option: string, file: string, data: string | Uint8Array): boolean => {
+    try {
+      writeOutputFile(option, file, data);
+      return true;
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      writeError ??= e;
+      return false;
+    }
+  };
+  const done = (): number => {
+    if (writeError) throw writeError;
+    return 0;
+  };
   const { model, label: fileLabel } = loadModelArg(path);
   // `person_detect/model.tflite` rather than a bare `model.tflite` when the folder names the model.
   const parent = path ? basename(dirname(path)) : '';
@@ -289,19 +289,24 @@ function planAction(args: ParsedArgs, out: Out): number {
   const scheduleNames: string[] = scheduleFlag === 'all' ? [...SCHEDULE_NAMES] : [scheduleFlag];
   const choice = runtimeChoice(withoutPlanner(args));
   const inPlace = args.flags.has('in-place');
-  const resolver = () => buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters });
+  // A resolver per analysis (stand-ins are added to it), composed the one way every runtime is.
+  const runtime = () => composeOps(choice.ops, { mode: choice.simdMode, counters: choice.counters });
+  const resolver = () => runtime().resolver;
+  const kernelOptions = runtime().interpreterOptions;
+  const standIns = !args.flags.has('strict');
   const analyses = scheduleNames.map((name) =>
     analyzePlan(model, {
       resolver,
+      standIns,
       planners,
       inPlace,
-      interpreterOptions: kernelSetOptions(choice.ops),
+      interpreterOptions: kernelOptions,
       ...(name !== 'normal' ? { schedule: scheduleChoice(args, name) } : {}),
     }),
   );
   const normal = scheduleNames.includes('normal')
     ? analyses[scheduleNames.indexOf('normal')]!
-    : analyzePlan(model, { resolver, planners: ['greedy'], inPlace: false, interpreterOptions: kernelSetOptions(choice.ops) });
+    : analyzePlan(model, { resolver, standIns, planners: ['greedy'], inPlace: false, interpreterOptions: kernelOptions });
   const normalBound = normal.lowerBoundBytes;
   const tflmHead = tflmHeadBytes(path);
   const scheduleRows = analyses.map((a) => scheduleRow(a, normalBound));
@@ -313,9 +318,7 @@ function planAction(args: ParsedArgs, out: Out): number {
   const a = best;
   const chosen = chosenRow(a.rows);
   const schedName = a.schedule.name;
-  const svgFile = flagString(args, 'svg');
-  if (svgFile) writeFileSync(svgFile, planPicture(a, chosen, label, inPlace, normalBound, tflmHead));
-  const embedFile = flagString(args, 'embed');
+  const svgWritten = svgFile ? write('--svg', svgFile, planPicture(a, chosen, label, inPlace, normalBound, tflmHead)) : false;
   if (embedFile && a.schedule.patch?.grid)
     throw new UsageError(
       `--embed writes offsets of the model's tensors; the ${schedName} schedule plans tile buffers the model does not have (embed a normal or inplace plan)`,
@@ -326,7 +329,7 @@ function planAction(args: ParsedArgs, out: Out): number {
       },
     );
   const embed = embedFile
-    ? embedPlan(model, a, chosen, embedFile, choice, inPlace, schedName === 'inplace' ? scheduleChoice(args, 'inplace') : undefined)
+    ? embedPlan(model, a, chosen, embedFile, write, choice, inPlace, schedName === 'inplace' ? scheduleChoice(args, 'inplace') : undefined)
     : null;
 
   if (args.flags.has('json')) {
@@ -352,19 +355,21 @@ function planAction(args: ParsedArgs, out: Out): number {
           planners: a.rows,
           ...(schedName !== 'normal' ? { scheduleReport: a.schedule } : {}),
           ...(scheduleFlag === 'all' ? { schedules: scheduleRows } : {}),
-          ...(svgFile ? { svg: { file: svgFile, planner: chosen.name, ...(schedName !== 'normal' ? { schedule: schedName } : {}) } } : {}),
-          ...(embed ? { embed } : {}),
+          ...(svgFile && svgWritten
+            ? { svg: { file: svgFile, planner: chosen.name, ...(schedName !== 'normal' ? { schedule: schedName } : {}) } }
+            : {}),
+          ...(embed?.written ? { embed } : {}),
         },
         null,
         2,
       ),
     );
-    return 0;
+    return done();
   }
   if (scheduleFlag === 'all') {
     printSchedules(out, label, choice.ops, scheduleRows, normal, tflmHead);
-    if (svgFile) out.log(`plan picture (${schedName}, ${chosen.name}) → ${svgFile}`);
-    return 0;
+    if (svgWritten) out.log(`plan picture (${schedName}, ${chosen.name}) → ${svgFile}`);
+    return done();
   }
   const tensors = a.requirements.filter((r) => r.kind === 'tensor').length;
   out.log(
@@ -428,13 +433,13 @@ function planAction(args: ParsedArgs, out: Out): number {
   } else if (tflmHead !== null) {
     out.log(`TFLM head: ${formatBytes(tflmHead)}`);
   }
-  if (a.standIns.length)
+  for (const s of a.standIns)
     out.log(
-      `note: no kernel for ${a.standIns.map((s) => `node ${s.node} ${s.op}`).join(', ')}; planned from the graph with stand-ins, ` +
-        'so their own scratch and persistent buffers are not included',
+      `note: ${s.subgraph ? `subgraph ${s.subgraph} ` : ''}node ${s.node} ${s.op} is planned with a stand-in (micrort cannot prepare it: ${s.reason}); ` +
+        'its tensors are planned at their shapes in the file, its own scratch and persistent buffers are not included (--strict refuses)',
     );
-  if (svgFile) out.log(`plan picture (${chosen.name}) → ${svgFile}`);
-  if (embed)
+  if (svgWritten) out.log(`plan picture (${chosen.name}) → ${svgFile}`);
+  if (embed?.written)
     out.log(
       `embedded the ${embed.planner} plan (${embed.tensorOffsets} tensor offsets) → ${embed.file}; ` +
         (embed.reproduced
@@ -444,7 +449,7 @@ function planAction(args: ParsedArgs, out: Out): number {
           ? `; the plan shares in-place pairs: run it with ${schedName === 'inplace' ? '--schedule inplace' : '--in-place'}`
           : ''),
     );
-  return 0;
+  return done();
 }
 
 /** `plan --schedule all`: one row per schedule beside the normal lower bound and TFLM's head. */
@@ -526,6 +531,8 @@ export interface EmbedResult {
   headBytes: number;
   offlineHeadBytes: number;
   reproduced: boolean;
+  /** Whether the file could be written. */
+  written: boolean;
 }
 
 /**
@@ -537,22 +544,28 @@ function embedPlan(
   a: PlanAnalysis,
   row: PlanRow,
   file: string,
+  write: (option: string, file: string, data: Uint8Array) => boolean,
   choice: ReturnType<typeof runtimeChoice>,
   inPlace: boolean,
   schedule?: ScheduleOptions,
 ): EmbedResult {
   const plan = a.plans.get(row.name)!;
   const bytes = writeModel(withOfflinePlan(model, a.requirements, plan));
-  writeFileSync(file, bytes);
+  const written = write('--embed', file, bytes);
   const reloaded = loadModel(bytes);
-  const resolver = withStandIns(buildResolver(choice.ops, { mode: choice.simdMode, counters: choice.counters }), reloaded);
-  const interp = new MicroInterpreter(reloaded, resolver, {
-    planner: createPlanner('offline'),
-    arena: 'auto',
-    inPlace,
-    ...(schedule ? { schedule } : {}),
-    ...kernelSetOptions(choice.ops),
-  }).allocateTensors();
+  const runtime = () => composeOps(choice.ops, { mode: choice.simdMode, counters: choice.counters });
+  const { value: interp } = allocateWithStandIns(
+    () => runtime().resolver,
+    (resolver) =>
+      new MicroInterpreter(reloaded, resolver, {
+        planner: createPlanner('offline'),
+        arena: 'auto',
+        inPlace,
+        ...(schedule ? { schedule: createSchedule(schedule) } : {}),
+        ...runtime().interpreterOptions,
+      }).allocateTensors(),
+    { standIns: a.standIns.length > 0 },
+  );
   const replanned = interp.memoryPlan();
   const where = new Map<number, number>();
   replanned.requirements.forEach((r, i) => r.kind === 'tensor' && where.set(r.id, replanned.plan.offsets[i]!));
@@ -567,5 +580,6 @@ function embedPlan(
     headBytes: plan.headBytes,
     offlineHeadBytes: replanned.plan.headBytes,
     reproduced: same,
+    written,
   };
 }

@@ -1,17 +1,20 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   InputError,
   MicroProfiler,
+  TensorType,
   tensorTypeName,
+  type ComposedRuntime,
   type MicroInterpreter,
   type ModelDef,
   type NodeProfile,
   type Tensor,
 } from '@micrort/core';
+import { SplitMix64, fillRandom, formatTopEntry, isClassifierShape, readAnnotations, topK, type TopEntry } from '@micrort/app-kit';
+import { scheduleReport } from '@micrort/schedules';
 import { flagInt, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
-import { SplitMix64, fillRandom } from '../inputs.js';
 import { MODEL_ARGUMENT, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION, int, text } from '../options.js';
 import {
@@ -23,13 +26,16 @@ import {
   SCHEDULE_OPTION,
   SIMD_MODE_OPTION,
   buildInterpreter,
+  composeChoice,
   runtimeChoice,
   type RuntimeChoice,
 } from '../runtime.js';
+import { printServed, servedReport } from '../served.js';
+import { checkOutputDir, makeOutputDir, writeOutputFile } from '../output-files.js';
 import { scheduleSummary } from '../schedule-summary.js';
 import { CYCLE_OPTIONS, cycleOptions, cycleReport, printCycleReport } from '../simd-cycles.js';
 import { formatBytes, printTable, type Out } from '../print.js';
-import { DELEGATE_OPTIONS, delegateLabel, delegateReport, printPartitions, releaseDelegates } from '../delegate-flags.js';
+import { DELEGATE_OPTIONS, delegateLabel, delegateReport, printPartitions } from '../delegate-flags.js';
 
 /** `micrort run [model] [--inputs DIR] [--outputs DIR] [--ops NAME] [--planner NAME] [--arena BYTES|auto] [--seed N] [--json] ...` */
 export const runCommand = defineCommand({
@@ -61,20 +67,32 @@ export const runCommand = defineCommand({
 });
 
 function runAction(args: ParsedArgs, out: Out): number {
-  const { model, label } = loadModelArg(args.positional[0]);
+  const outputsDir = flagString(args, 'outputs');
+  if (outputsDir !== undefined) checkOutputDir('--outputs', outputsDir);
+  const { model, label, bytes } = loadModelArg(args.positional[0]);
   const choice = runtimeChoice(args);
+  const runtime = composeChoice(choice);
   try {
-    return runWith(args, model, label, choice, out);
+    return runWith(args, model, label, bytes, choice, runtime, out);
   } finally {
-    releaseDelegates(choice.delegates);
+    runtime.dispose();
   }
 }
 
-function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: RuntimeChoice, out: Out): number {
+function runWith(
+  args: ParsedArgs,
+  model: ModelDef,
+  label: string,
+  bytes: Uint8Array,
+  choice: RuntimeChoice,
+  runtime: ComposedRuntime,
+  out: Out,
+): number {
   const cycleOpts = cycleOptions(args);
-  const profileRuns = args.flags.has('profile') ? flagInt(args, 'profile', 10) : 0;
+  const profileRuns = args.flags.has('profile') ? flagInt(args, 'profile', 10, 1) : 0;
   const profiler = profileRuns > 0 ? new MicroProfiler() : null;
-  const interp = buildInterpreter(model, choice, profiler ? { profiler } : {}).allocateTensors();
+  const interp = buildInterpreter(runtime, model, choice, profiler ? { profiler } : {}).allocateTensors();
+  const served = servedReport(runtime, interp, model);
   const inputsDir = flagString(args, 'inputs');
   const seed = flagInt(args, 'seed', 1);
   const rng = new SplitMix64(seed);
@@ -102,13 +120,15 @@ function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: Runti
   const invokeMs = performance.now() - t0;
   const profile = profiler ? profileNodes(interp, profiler, profileRuns) : null;
   const outputsDir = flagString(args, 'outputs');
-  if (outputsDir) mkdirSync(outputsDir, { recursive: true });
+  if (outputsDir) makeOutputDir('--outputs', outputsDir);
+  const annotations = readAnnotations(bytes, model);
   const outputs = [];
   for (let j = 0; j < interp.outputsSize; j++) {
     const t = interp.output(j);
     const file = outputsDir ? join(outputsDir, `output_${j}.bin`) : null;
-    if (file) writeFileSync(file, t.bytes);
-    outputs.push({ ...describeTensor(t), file, values: preview(t) });
+    if (file) writeOutputFile('--outputs', file, t.bytes);
+    const top = classScores(t, annotations.outputLabels[j] ?? null);
+    outputs.push({ ...describeTensor(t), file, values: preview(t), ...(top ? { top } : {}) });
   }
   const cycles = cycleOpts && choice.counters ? cycleReport(interp, choice.counters, cycleOpts) : null;
   const opsLabel = choice.ops === 'simd' ? `simd (${choice.simdMode})` : choice.ops;
@@ -116,18 +136,28 @@ function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: Runti
     ...runReport(interp, label, opsLabel, inputs, outputs, invokeMs),
     ...(cycles ? { cycles } : {}),
     ...(profile ? { profile } : {}),
-    ...(choice.delegates.length ? { delegates: delegateReport(choice.delegates) } : {}),
+    served,
+    ...(runtime.delegates.length ? { delegates: delegateReport(runtime.delegates) } : {}),
+    ...(annotations.error ? { metadataError: annotations.error } : {}),
   };
   if (args.flags.has('json')) {
     out.log(JSON.stringify(report, null, 2));
     return 0;
   }
-  const delegated = choice.delegates.length ? `, delegate: ${delegateLabel(choice.delegates)}` : '';
+  const delegated = runtime.delegates.length ? `, delegate: ${delegateLabel(runtime.delegates)}` : '';
   out.log(`model: ${label}  (ops: ${opsLabel}${delegated}, planner: ${report.arena.planner})`);
   for (const o of outputs)
     out.log(
       `output ${o.index} ${o.name}: ${o.dtype}[${o.shape.join(',')}] = [${o.values.join(', ')}${o.elements > o.values.length ? ', …' : ''}]${o.file ? `  → ${o.file}` : ''}`,
     );
+  outputs.forEach((o, j) => {
+    if (!o.top) return;
+    const named = o.top[0]?.label !== undefined;
+    out.log(
+      `top ${o.top.length} of output ${j} (${o.name})${named ? '' : ', classes by index (the model names none)'}: ${o.top.map(formatTopEntry).join(', ')}`,
+    );
+  });
+  if (annotations.error) out.log(`metadata not read (${annotations.error}): classes shown by index`);
   out.log(
     `arena: ${formatBytes(report.arena.total)} used (head ${formatBytes(report.arena.head)} planned, tail ${formatBytes(report.arena.tail)} persistent), ` +
       `arena buffer ${formatBytes(report.arena.arenaBytes)}; first invoke ${invokeMs.toFixed(3)} ms`,
@@ -139,7 +169,8 @@ function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: Runti
     ['node', 'op', 'provider', 'kernel'],
     report.ops.map((o) => [String(o.index), o.op, o.provider, o.kernel]),
   );
-  printPartitions(out, interp, choice.delegates);
+  printServed(out, served);
+  printPartitions(out, interp, runtime.delegates);
   if (cycles) printCycleReport(out, cycles);
   if (profile) {
     out.log(`profile: mean of ${profile.invokes} invokes, ${profile.totalMs.toFixed(3)} ms per invoke`);
@@ -181,6 +212,19 @@ function describeTensor(t: Tensor) {
   };
 }
 
+/**
+ * The top 5 of a classifier-shaped output (`[N]` or `[1, N]`, numbers), as real values, labelled from
+ * the model's metadata when it names the classes; null for other outputs.
+ */
+function classScores(t: Tensor, labels: string[] | null): TopEntry[] | null {
+  if (!isClassifierShape(t.dims) || typeof t.data[0] === 'bigint' || t.type === TensorType.BOOL) return null;
+  const data = t.data as ArrayLike<number>;
+  const scale = t.quantization ? t.params.scale : 0;
+  const zp = t.quantization ? t.params.zeroPoint : 0;
+  const real = scale > 0 && t.type !== TensorType.FLOAT32 ? Float64Array.from(data, (q) => (q - zp) * scale) : data;
+  return topK(real, 5, labels);
+}
+
 function preview(t: Tensor): (number | string)[] {
   const n = Math.min(8, t.elementCount);
   const out: (number | string)[] = [];
@@ -220,7 +264,7 @@ export function runReport(interp: MicroInterpreter, label: string, ops: string, 
       ...(n.delegate ? { delegate: n.delegate } : {}),
     })),
     partitions: interp.partitions(),
-    schedule: interp.scheduleReport(),
+    schedule: scheduleReport(interp),
     invokeMs,
   };
 }

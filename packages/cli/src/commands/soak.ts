@@ -5,11 +5,10 @@ import { UsageError, flagInt, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
 import { sampleMemory, type MemorySample } from '../fuzz/heap.js';
 import { defaultConformanceDir } from './fuzz.js';
-import { SplitMix64, fillRandom } from '../inputs.js';
 import { BUILT_IN_MODELS, loadModelArg } from '../model-arg.js';
 import { JSON_OPTION, int } from '../options.js';
-import { Progress } from '../progress.js';
-import { ARENA_OPTION, OPS_OPTION, PLANNER_OPTION, buildInterpreter, runtimeChoice } from '../runtime.js';
+import { Progress, SplitMix64, fillRandom } from '@micrort/app-kit';
+import { ARENA_OPTION, OPS_OPTION, PLANNER_OPTION, buildInterpreter, composeChoice, runtimeChoice } from '../runtime.js';
 import type { Out } from '../print.js';
 
 /** Defaults of `micrort soak`. */
@@ -191,16 +190,11 @@ function soakAction(args: ParsedArgs, out: Out): number {
   const model = loaded.model;
   // A conformance model is named by its folder (every file there is model.tflite).
   const label = path && !existsSync(args.positional[0] ?? '') && !BUILT_IN_MODELS[path] ? basename(dirname(path)) : loaded.label;
-  const interp = buildInterpreter(model, runtimeChoice(args)).allocateTensors();
+  const choice = runtimeChoice(args);
+  const interp = buildInterpreter(composeChoice(choice), model, choice).allocateTensors();
   const rng = new SplitMix64(1);
   for (let i = 0; i < interp.inputsSize; i++) fillRandom(interp.input(i), rng);
-  const invokes = flagInt(args, 'invokes', SOAK_DEFAULTS.invokes);
-  if (invokes < 1)
-    throw new UsageError(`--invokes must be at least 1, got ${invokes}`, {
-      option: '--invokes',
-      value: String(invokes),
-      accepted: 'an integer >= 1',
-    });
+  const invokes = flagInt(args, 'invokes', SOAK_DEFAULTS.invokes, 1);
   const warmupFlag = flagString(args, 'warmup');
   const progress = new Progress(out, { enabled: !json });
   const report = runSoak(interp, {

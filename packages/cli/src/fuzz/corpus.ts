@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { MicroInterpreter, loadModel, type ModelDef } from '@micrort/core';
+import { loadModel, type ModelDef } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
-import { buildResolver } from '../runtime.js';
+import { composeOps } from '../runtime.js';
 import { zooModels } from './zoo.js';
 
 /** A seed model the fuzzer mutates. */
@@ -63,9 +63,9 @@ export function buildCorpus(
     const def = loadModel(s.bytes);
     let arenaBytes: number | null;
     try {
-      const interp = new MicroInterpreter(def, buildResolver(options.ops ?? 'reference'), {
-        planner: createPlanner('greedy'),
-      }).allocateTensors();
+      const interp = composeOps(options.ops ?? 'reference')
+        .createInterpreter(def, { planner: createPlanner('greedy') })
+        .allocateTensors();
       arenaBytes = interp.arenaUsage().arenaBytes;
       interp.dispose();
     } catch {

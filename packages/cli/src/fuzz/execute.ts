@@ -1,7 +1,7 @@
 import { MicroInterpreter, TensorType, loadModel, type ModelDef, type OpResolver } from '@micrort/core';
 import { makeWhile } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
-import { buildResolver } from '../runtime.js';
+import { composeOps } from '../runtime.js';
 import { findGuardWrite, guardTensors, isGuardArtifact } from './guards.js';
 import { classifyError, type CaseOutcome, type Stage } from './outcome.js';
 import { Rng } from './rng.js';
@@ -137,9 +137,12 @@ function run(bytes: Uint8Array, options: ExecuteOptions): CaseOutcome {
 export const FUZZ_MAX_WHILE_ITERATIONS = 10_000;
 
 function makeInterpreter(model: ModelDef, options: ExecuteOptions, arena: 'auto' | ArrayBuffer): MicroInterpreter {
-  const resolver = options.resolver ? options.resolver() : buildResolver(options.ops ?? 'reference');
+  const runtime = options.resolver ? null : composeOps(options.ops ?? 'reference');
+  const resolver = options.resolver ? options.resolver() : runtime!.resolver;
   resolver.register(makeWhile({ maxIterations: FUZZ_MAX_WHILE_ITERATIONS }), { override: true });
   return new MicroInterpreter(model, resolver, {
+    // what the kernels need (ops-wasm's arena backing), unless the case brings its own arena buffer
+    ...(runtime && arena === 'auto' ? runtime.interpreterOptions : {}),
     planner: createPlanner(options.planner ?? 'greedy'),
     arena,
     maxArenaBytes: options.maxArenaBytes,

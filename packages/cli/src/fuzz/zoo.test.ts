@@ -1,12 +1,12 @@
-import { MicroInterpreter, loadModel } from '@micrort/core';
+import { loadModel } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
-import { buildResolver } from '../runtime.js';
+import { composeOps } from '../runtime.js';
 import { describe, expect, it } from 'vitest';
 import { zooModels } from './zoo.js';
 
 describe('fuzz seed zoo', () => {
   it.each(zooModels().map((m) => [m.name, m] as const))('%s loads, allocates and invokes', (_, m) => {
-    const interp = new MicroInterpreter(loadModel(m.bytes), buildResolver('reference'), { planner: createPlanner('greedy') });
+    const interp = composeOps('reference').createInterpreter(loadModel(m.bytes), { planner: createPlanner('greedy') });
     interp.allocateTensors();
     for (let i = 0; i < interp.inputsSize; i++) {
       const d = interp.input(i).bytes;

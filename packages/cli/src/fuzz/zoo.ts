@@ -1,5 +1,5 @@
 import { ActivationFunctionType, BuiltinOperator, Padding, TensorType } from '@micrort/core';
-import { buildDemoModel } from '../demo-model.js';
+import { buildDemoModel } from '@micrort/app-kit';
 import { Zoo, lcg, q } from './zoo-common.js';
 import { shapeOps, spatialOps } from './zoo-data.js';
 import { ifModel, variablesModel, whileModel } from './zoo-graph.js';

@@ -12,7 +12,7 @@ import {
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { describe, expect, it } from 'vitest';
-import { buildDemoModel } from '../../src/demo-model.js';
+import { buildDemoModel } from '@micrort/app-kit';
 import { fillInputs } from '../../src/fuzz/execute.js';
 import { zooModels } from '../../src/fuzz/zoo.js';
 

@@ -8,7 +8,7 @@ import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSoak } from '../../src/commands/soak.js';
-import { buildDemoModel } from '../../src/demo-model.js';
+import { buildDemoModel } from '@micrort/app-kit';
 import { fillInputs } from '../../src/fuzz/execute.js';
 import { main } from '../../src/main.js';
 import { zooModels } from '../../src/fuzz/zoo.js';

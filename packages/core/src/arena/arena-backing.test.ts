@@ -24,7 +24,7 @@ function pageBacking(): ArenaBacking & { requests: number[]; buffers: ArrayBuffe
 }
 
 describe('arena backing', () => {
-  it("'auto' asks the backing once, for the measured size, and every tensor lives in its buffer", () => {
+  it("'auto' asks the backing once, for the reservation (maxArenaBytes), and every tensor lives in its buffer", () => {
     const backing = pageBacking();
     const reference = new MicroInterpreter(chainModel(4, 64), new OpResolver().register(addConstKernel(0.5, 64) as Registration), {
       planner: new TestLinearPlanner(),
@@ -32,9 +32,10 @@ describe('arena backing', () => {
     const it_ = new MicroInterpreter(chainModel(4, 64), new OpResolver().register(addConstKernel(0.5, 64) as Registration), {
       planner: new TestLinearPlanner(),
       arenaBacking: backing,
+      maxArenaBytes: 1 << 20,
     }).allocateTensors();
-    expect(backing.requests).toEqual([reference.arenaUsage().arenaBytes]);
-    // The arena is the requested prefix of the page-rounded buffer: report unchanged.
+    expect(backing.requests).toEqual([1 << 20]);
+    // The head at the start of the reservation, the tail at its end: the report is the measured size.
     expect(it_.arenaUsage()).toMatchObject({ arenaBytes: reference.arenaUsage().arenaBytes, usedBytes: reference.arenaUsage().usedBytes });
     expect(it_.input(0).data.buffer).toBe(backing.buffers[0]);
     expect(it_.output(0).data.buffer).toBe(backing.buffers[0]);

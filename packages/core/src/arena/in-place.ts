@@ -9,8 +9,6 @@
  */
 import { MicrortError } from '../errors.js';
 import type { Node, Registration, TfLiteContext } from '../kernel/api.js';
-import { AllocationType, type Tensor } from '../kernel/tensor.js';
-import { elementSize } from '../types.js';
 import type { BufferRequirement } from '../planner/memory-planner.js';
 import type { PlanStep } from './lifetimes.js';
 
@@ -38,7 +36,7 @@ export interface InPlacePair {
   overwrite?: { scratchBytes: number };
 }
 
-/** An in-place variant the allocator granted during prepare (see `grantInPlaceVariant`). */
+/** An in-place variant a schedule granted during prepare (`ScheduleRun.overwrites`); planned by `applyOverwrites`. */
 export interface GrantedOverwrite {
   step: number;
   input: number;
@@ -118,30 +116,6 @@ export function applyInPlace(
     }
   }
   return pairs;
-}
-
-/**
- * Whether a kernel's in-place variant may be granted at entry-subgraph `step` (time `time` on the
- * model's timeline): the input and output are different tensors that the planner will place (not
- * constant, variable, or bound by a kernel), neither is a graph input or output, the input was created
- * before the step and dies at it, the output is created at it, and no other variant took the input.
- */
-export function canGrantInPlaceVariant(
-  input: Tensor | undefined,
-  output: Tensor | undefined,
-  time: number,
-  firstCreated: Int32Array,
-  lastUsed: Int32Array,
-  graphIo: ReadonlySet<number>,
-  taken: ReadonlySet<number>,
-): boolean {
-  if (!input || !output || input === output) return false;
-  for (const t of [input, output]) {
-    if (t.allocationType !== AllocationType.None || t.isVariable || elementSize(t.type) === undefined) return false;
-    if (graphIo.has(t.index)) return false;
-  }
-  if (taken.has(input.index)) return false;
-  return lastUsed[input.index] === time && firstCreated[input.index]! < time && firstCreated[output.index] === time;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Node, Registration } from '../kernel/api.js';
 import type { Delegate } from '../delegate/delegate.js';
+import type { DeclinedProvider } from '../interpreter/check-report.js';
 
 /** A node of a subgraph (TfLiteNode): a model operator or a delegate node. */
 export class NodeImpl implements Node {
@@ -34,6 +35,8 @@ export interface PlanEntry {
   version: number;
   /** Providers asked before the chosen one that declined the node. */
   declinedBy: string[];
+  /** The same, with each kernel and its reason (set when the node is resolved). */
+  declined?: DeclinedProvider[];
   /** Whether `init` ran (so `free` must run). */
   initialized: boolean;
   /**

@@ -140,7 +140,9 @@ export class MicroInterpreterGraph implements ContextGraph {
         }
         if (res?.registration) {
           entry.registration = res.registration;
-          entry.declinedBy = res.tried.filter((t) => !t.accepted).map((t) => t.provider);
+          const declined = res.tried.filter((t) => !t.accepted);
+          entry.declinedBy = declined.map((t) => t.provider);
+          entry.declined = declined.map((t) => ({ provider: t.provider, kernel: t.name, ...(t.reason ? { reason: t.reason } : {}) }));
         }
         out.push({ subgraph: sg.index, entry, resolution: res });
       }

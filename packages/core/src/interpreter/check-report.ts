@@ -65,6 +65,10 @@ export interface CheckGroup {
   outputTypes: string[];
   status: NodeCheckStatus;
   provider?: string;
+  /**
+   * The providers that declined the group's nodes; a reason that differs between nodes only in its
+   * numbers is merged (`int8 tensor {97,1,…} (handles float32)`; each node's own reason is in `nodes`).
+   */
   declined?: DeclinedProvider[];
   /** Distinct error messages of the group's nodes (status prepare-failed). */
   errors?: string[];
@@ -102,10 +106,41 @@ export interface CheckReport {
   allocationError?: { name: string; message: string };
 }
 
-/** Groups node outcomes by op, then by version, tensor types and outcome. */
+/** Numbers in a reason (tensor indices, sizes, versions): what may differ between nodes of one group. */
+const NUMBER = /\d+(?:\.\d+)?/g;
+
+/** A reason with its numbers taken out: `int8 tensor 97 (handles float32)` → `int8 tensor # (handles float32)`. */
+export function reasonShape(reason: string): string {
+  return reason.replace(NUMBER, '#');
+}
+
+/**
+ * Reasons of one shape (see {@link reasonShape}) as one line: the numbers they share as they are, the
+ * ones that differ listed in braces, at most four — `int8 tensor {97,1,116,…} (handles float32)`.
+ */
+export function mergeReasons(reasons: readonly string[]): string {
+  const distinct = [...new Set(reasons)];
+  if (distinct.length <= 1) return distinct[0] ?? '';
+  const texts = distinct[0]!.split(NUMBER);
+  const slots = distinct.map((r) => r.match(NUMBER) ?? []);
+  return texts
+    .map((text, i) => {
+      if (i === texts.length - 1) return text;
+      const values = [...new Set(slots.map((s) => s[i] ?? '?'))];
+      return text + (values.length === 1 ? values[0]! : `{${values.slice(0, 4).join(',')}${values.length > 4 ? ',…' : ''}}`);
+    })
+    .join('');
+}
+
+/**
+ * Groups node outcomes by op, then by version, tensor types, outcome and the providers that declined
+ * (with the shape of their reasons: reasons that differ only in numbers, such as tensor indices, share
+ * a group, and the group's reason lists the numbers, see {@link mergeReasons}).
+ */
 export function groupByOp(nodes: readonly NodeCheck[]): CheckOp[] {
   const byOp = new Map<string, CheckOp>();
   const groupKey = new Map<CheckOp, Map<string, CheckGroup>>();
+  const reasonsOf = new Map<DeclinedProvider, string[]>();
   for (const n of nodes) {
     let op = byOp.get(n.op);
     if (!op) {
@@ -118,22 +153,29 @@ export function groupByOp(nodes: readonly NodeCheck[]): CheckOp[] {
     const inputTypes = n.inputs.map((t) => t.type);
     const outputTypes = n.outputs.map((t) => t.type);
     const declined = n.declined ?? [];
-    const key = JSON.stringify([n.version, inputTypes, outputTypes, n.status, n.provider ?? '', declined]);
+    const declinedKey = declined.map((d) => [d.provider, d.kernel, d.reason === undefined ? null : reasonShape(d.reason)]);
+    const key = JSON.stringify([n.version, inputTypes, outputTypes, n.status, n.provider ?? '', declinedKey]);
     const groups = groupKey.get(op)!;
     let g = groups.get(key);
     if (!g) {
       g = { version: n.version, inputTypes, outputTypes, status: n.status, nodes: [] };
       if (n.provider) g.provider = n.provider;
-      if (declined.length) g.declined = declined;
+      if (declined.length) g.declined = declined.map((d) => ({ ...d }));
+      for (const d of g.declined ?? []) reasonsOf.set(d, []);
       groups.set(key, g);
       op.groups.push(g);
     }
+    g.declined?.forEach((d, i) => {
+      const reason = declined[i]?.reason;
+      if (reason !== undefined) reasonsOf.get(d)!.push(reason);
+    });
     g.nodes.push([n.subgraph, n.index]);
     if (n.error) {
       g.errors ??= [];
       if (!g.errors.includes(n.error.message)) g.errors.push(n.error.message);
     }
   }
+  for (const [d, reasons] of reasonsOf) if (reasons.length) d.reason = mergeReasons(reasons);
   const ops = [...byOp.values()].sort((a, b) => a.op.localeCompare(b.op));
   for (const op of ops) op.groups.sort((a, b) => Number(a.status === 'ok') - Number(b.status === 'ok') || a.version - b.version);
   return ops;

@@ -4,6 +4,7 @@ import type { Registration } from '../kernel/api.js';
 import { OpResolver } from '../resolver/op-resolver.js';
 import { TensorType } from '../types.js';
 import { checkModel } from './check.js';
+import { mergeReasons, reasonShape } from './check-report.js';
 import { MicroInterpreter } from './micro-interpreter.js';
 import { TestLinearPlanner, addConstKernel, tinyModel } from './__fixtures__/tiny-models.js';
 
@@ -127,5 +128,16 @@ describe('checkModel: every node’s outcome in one report', () => {
     expect(r.ok).toBe(true);
     expect(r.arena).toEqual({ usedBytes: 48, headBytes: 32, tailBytes: 16 });
     expect(checkModel(model, new OpResolver().register(addConstKernel(1) as Registration)).arena).toBeUndefined();
+  });
+});
+
+describe('grouping reasons that differ only in numbers', () => {
+  it('mergeReasons keeps shared numbers and lists the ones that differ, at most four', () => {
+    expect(mergeReasons(['int8 tensor 97 (handles float32)'])).toBe('int8 tensor 97 (handles float32)');
+    expect(mergeReasons(['int8 tensor 97 (handles float32)', 'int8 tensor 1 (handles float32)', 'int8 tensor 97 (handles float32)'])).toBe(
+      'int8 tensor {97,1} (handles float32)',
+    );
+    expect(mergeReasons(['a 1 b 2.5', 'a 1 b 3', 'a 1 b 4', 'a 1 b 5', 'a 1 b 6'])).toBe('a 1 b {2.5,3,4,5,…}');
+    expect(reasonShape('stride 2 of tensor 14')).toBe('stride # of tensor #');
   });
 });

@@ -41,7 +41,7 @@ export function checkModel(model: ModelDef, resolver: OpResolver, options: Check
   const a = new Allocation(model, { ...options, planner: options.planner ?? NOT_PLANNING }, new SingleArenaBufferAllocator(0, limit));
   let report: CheckReport;
   try {
-    report = a.prepareAll(resolver, null, true);
+    report = a.prepareAll(resolver, { inPlace: null, collectSupportsErrors: true }).report;
   } finally {
     a.freeAll();
   }

@@ -309,14 +309,14 @@ describe('delegates in the interpreter', () => {
     expect(calls.sort()).toEqual(['free:0', 'free:2', 'free:4', 'free:5']);
   });
 
-  it('every initialized delegate node is freed: after the measuring pass of arena auto, on failure and on dispose', () => {
+  it('every initialized delegate node is freed: on failure and on dispose', () => {
     const d = new JsDelegate('sin', [BuiltinOperator.SIN]);
     const it = run(seedModel(), [d]);
-    // 'auto' allocates twice (measure, then for real): two delegate nodes each time
-    expect(d.inits).toBe(4);
-    expect(d.frees).toBe(2);
+    // 'auto' allocates once: two delegate nodes, freed on dispose
+    expect(d.inits).toBe(2);
+    expect(d.frees).toBe(0);
     it.dispose();
-    expect(d.frees).toBe(4);
+    expect(d.frees).toBe(2);
 
     const small = new JsDelegate('sin', [BuiltinOperator.SIN]);
     expect(() => run(seedModel(), [small], {}, { arena: 64 })).toThrow(/arena/i);

@@ -29,6 +29,44 @@ describe('MicroInterpreter', () => {
     expect(u.arenaBytes).toBe(176);
   });
 
+  it("'auto' prepares every kernel once, and the op-data views kept from prepare are the arena's memory", () => {
+    type Op = { value: Float32Array | null; scratch: number };
+    const calls = { init: 0, prepare: 0, free: 0 };
+    const views: Float32Array[] = [];
+    const base = addConstKernel(1, 64);
+    const counting: Registration<Op> = {
+      ...base,
+      init: (ctx, data) => {
+        calls.init++;
+        return base.init!(ctx, data);
+      },
+      prepare: (ctx, node) => {
+        calls.prepare++;
+        base.prepare!(ctx, node);
+        views.push((node.userData as Op).value!);
+      },
+      free: () => void calls.free++,
+    };
+    const auto = interp(chainModel(5), 'auto', counting as Registration).allocateTensors();
+    expect(calls).toEqual({ init: 5, prepare: 5, free: 0 });
+    for (const v of views) expect(v.buffer).toBe(auto.input(0).data.buffer);
+    const u = auto.arenaUsage();
+    // TestLinearPlanner places every buffer apart: 6 tensors of 32 bytes and 5 scratch buffers of 64.
+    expect([u.headBytes, u.tailBytes, u.arenaBytes]).toEqual([6 * 32 + 5 * 64, 5 * 16, 6 * 32 + 5 * 64 + 5 * 16]);
+    // A fixed arena of the measured size: one pass too, the same figures and outputs.
+    calls.init = calls.prepare = 0;
+    const fixed = interp(chainModel(5), u.arenaBytes, counting as Registration).allocateTensors();
+    expect(calls).toEqual({ init: 5, prepare: 5, free: 0 });
+    expect(fixed.arenaUsage()).toMatchObject({ headBytes: u.headBytes, tailBytes: u.tailBytes, arenaBytes: u.arenaBytes });
+    for (const it_ of [auto, fixed]) {
+      (it_.input(0).data as Float32Array).fill(0.5);
+      it_.invoke();
+      expect(Array.from(it_.output(0).data as Float32Array)).toEqual(new Array(8).fill(5.5));
+      it_.dispose();
+    }
+    expect(calls.free).toBe(10);
+  });
+
   it('a fixed arena of exactly usedBytes works; one 16-byte block less fails with the exact numbers', () => {
     const ok = interp(chainModel(), 176).allocateTensors();
     (ok.input(0).data as Uint8Array).fill(0);

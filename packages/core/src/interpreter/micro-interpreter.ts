@@ -1,4 +1,4 @@
-import { ArenaTooSmallError, InputError, InterpreterStateError, MicrortError } from '../errors.js';
+import { InputError, InterpreterStateError, MicrortError } from '../errors.js';
 import { DEFAULT_MAX_ARENA_BYTES, SingleArenaBufferAllocator, type ArenaBacking } from '../arena/single-arena-buffer-allocator.js';
 import type { Tensor } from '../kernel/tensor.js';
 import type { ModelDef } from '../model/model-def.js';
@@ -9,30 +9,35 @@ import type { Delegate, DelegateOptions } from '../delegate/delegate.js';
 import type { ArenaUsage } from './arena-usage.js';
 import type { MicroContext } from './micro-context.js';
 import { Phase } from '../kernel/api.js';
-import { Allocation, errorFromReport } from './allocation.js';
-import type { CheckReport } from './check-report.js';
+import { Allocation } from './allocation.js';
+import type { CheckReport, DeclinedProvider } from './check-report.js';
+import type { PartitionInfo, TensorOwner } from './delegate-subsets.js';
+import { allocationError } from './node-outcomes.js';
 import type { Profiler } from './profiler.js';
-import { resolveSchedule, type ResolvedSchedule, type ScheduleName, type ScheduleOptions } from '../schedule/schedule-options.js';
-import { ScheduleRun, type PatchDecision, type ScheduleReport } from '../schedule/schedule-run.js';
+import type { Schedule, ScheduleRun } from './schedule-hook.js';
 
 /** Options of a MicroInterpreter. */
 export interface InterpreterOptions {
   /**
-   * The arena: a size in bytes, an ArrayBuffer to use, or `'auto'` (default) to size it exactly (head +
-   * tail) with a measuring pass.
+   * The arena: a size in bytes, an ArrayBuffer to use, or `'auto'` (default): `maxArenaBytes` of address
+   * space, filled from both ends as TFLM fills an arena bigger than the model needs (head from the
+   * start, tail from the end), so every kernel prepares once; `arenaUsage().arenaBytes` is the size a
+   * fixed arena needs (head + temp peak + tail). Only the bytes used are ever written.
    */
   arena?: number | ArrayBuffer | 'auto';
   /**
-   * Where the arena's memory comes from when `arena` is a size or `'auto'` (default: a new
-   * ArrayBuffer). A kernel package that works on the arena in memory it owns supplies one (ops-wasm:
-   * `wasm.arenaBacking`, a WebAssembly.Memory per interpreter). It is asked once, for the final size
-   * (after the measuring pass of `'auto'`); planning, the arena report and ArenaTooSmallError are
-   * unchanged. Not allowed with an ArrayBuffer `arena`. See ArenaBacking for the contract.
+   * Where the arena's memory comes from when `arena` is a size or `'auto'` (default: an ArrayBuffer of
+   * the size; for `'auto'` a SharedArrayBuffer reservation where the platform has one, see
+   * SingleArenaBufferAllocator.reserve). A kernel package that works on the arena in memory it owns supplies one (ops-wasm:
+   * `wasm.arenaBacking`, a WebAssembly.Memory per interpreter). It is asked once: for the size, or for
+   * the reservation of `'auto'`; planning, the arena report and ArenaTooSmallError are unchanged. Not
+   * allowed with an ArrayBuffer `arena`. See ArenaBacking for the contract.
    */
   arenaBacking?: ArenaBacking;
   /**
    * Largest arena the model may require, in bytes (default DEFAULT_MAX_ARENA_BYTES, 256 MiB). A model
-   * needing more fails with ArenaLimitError before the memory is allocated.
+   * needing more fails with ArenaLimitError before the memory is allocated. `arena: 'auto'` reserves
+   * this much address space (pages are committed only where written).
    */
   maxArenaBytes?: number;
   /** The memory planner placing the head (e.g. GreedyMemoryPlanner from @micrort/planners). */
@@ -61,13 +66,12 @@ export interface InterpreterOptions {
    */
   inPlace?: boolean;
   /**
-   * The execution schedule (default `normal`, TFLM's): `inplace` runs kernels' in-place variants (an
-   * output written over a dying input with a small temporary) and implies `inPlace`; `patch` runs the
-   * model's first stage of spatial operators tile by tile (patch-based inference) to lower the peak of
-   * live activations; `patch+inplace` does both. Outputs are the normal schedule's, byte for byte. A
-   * name, or options with the patch schedule's recompute budget or a fixed stage (see schedule/).
+   * The execution schedule (default: none, TFLM's): a plugin that changes which buffers are live when,
+   * never the bytes of any output — e.g. `createSchedule('patch+inplace')` from `@micrort/schedules`
+   * (kernels' in-place variants, the first stage of spatial operators run tile by tile). See
+   * interpreter/schedule-hook.ts for the hook.
    */
-  schedule?: ScheduleName | ScheduleOptions;
+  schedule?: Schedule;
   /**
    * Slots of the model's resource variables (TFLM's MicroResourceVariables; VAR_HANDLE, ASSIGN_VARIABLE,
    * READ_VARIABLE). Default: 64 (what TFLM's runner uses) when the model has a VAR_HANDLE, else none.
@@ -97,27 +101,11 @@ export interface NodeInfo {
   delegate?: { name: string; nodes: number[] };
   /** Providers asked before this one that declined the node. */
   declinedBy?: string[];
+  /** The same, with each kernel and its reason: `{ provider: '@micrort/ops-wasm', kernel: 'CONV_2D/wasm-qs8', reason: 'uint8 input …' }`. */
+  declined?: DeclinedProvider[];
 }
 
-/** The delegate node owning a tensor (one its subset produces for the rest of the graph). */
-export interface TensorOwner {
-  delegate: string;
-  nodeIndex: number;
-}
-
-/** A delegated partition, for inspection. */
-export interface PartitionInfo {
-  delegate: string;
-  nodeIndex: number;
-  nodes: number[];
-  inputTensors: number[];
-  outputTensors: number[];
-  /**
-   * Tensors produced and consumed inside the subset. They get no arena space (allocation type
-   * `delegate`) unless the delegate sets `flags.keepInternalTensorsInArena`.
-   */
-  internalTensors: number[];
-}
+export type { PartitionInfo, TensorOwner };
 
 type State = 'created' | 'allocated' | 'failed' | 'disposed';
 
@@ -137,9 +125,6 @@ export class MicroInterpreter {
   private alloc: Allocation | null = null;
   private arenaAllocator: SingleArenaBufferAllocator | null = null;
   private failure: Error | null = null;
-  private readonly scheduleSpec: ResolvedSchedule;
-  /** The patch schedule's decision, searched once and reused by every allocation attempt. */
-  private readonly scheduleCache: { decision?: PatchDecision } = {};
 
   constructor(
     readonly model: ModelDef,
@@ -151,7 +136,11 @@ export class MicroInterpreter {
     const sg = options.subgraph ?? 0;
     if (!model.subgraphs[sg])
       throw new MicrortError(`MicroInterpreter: subgraph ${sg} does not exist (model has ${model.subgraphs.length})`);
-    this.scheduleSpec = resolveSchedule(options.schedule);
+    const schedule = options.schedule as unknown;
+    if (schedule !== undefined && (typeof schedule !== 'object' || schedule === null || typeof (schedule as Schedule).begin !== 'function'))
+      throw new MicrortError(
+        `MicroInterpreter: options.schedule must be a schedule object (e.g. createSchedule(${JSON.stringify(schedule)}) from @micrort/schedules), got ${typeof schedule}`,
+      );
   }
 
   /** Lifecycle state: created, allocated, failed (allocateTensors threw) or disposed. */
@@ -171,19 +160,11 @@ export class MicroInterpreter {
     const spec = this.options.arena ?? 'auto';
     const limit = this.options.maxArenaBytes ?? DEFAULT_MAX_ARENA_BYTES;
     try {
-      if (spec === 'auto') {
-        let required: number;
-        try {
-          this.attempt(new SingleArenaBufferAllocator(0, limit));
-          required = 0; // an empty model needs no arena
-        } catch (e) {
-          if (!(e instanceof ArenaTooSmallError) || e.requiredArenaBytes === undefined) throw e;
-          required = e.requiredArenaBytes;
-        }
-        if (required > 0) this.attempt(new SingleArenaBufferAllocator(required, limit, this.options.arenaBacking));
-      } else {
-        this.attempt(new SingleArenaBufferAllocator(spec, limit, this.options.arenaBacking));
-      }
+      const arena =
+        spec === 'auto'
+          ? SingleArenaBufferAllocator.reserve(limit, this.options.arenaBacking)
+          : new SingleArenaBufferAllocator(spec, limit, this.options.arenaBacking);
+      this.allocate(arena);
       this.state = 'allocated';
     } catch (e) {
       this.state = 'failed';
@@ -193,14 +174,14 @@ export class MicroInterpreter {
     return this;
   }
 
-  private attempt(arena: SingleArenaBufferAllocator): void {
+  /** One pass: every kernel's init and prepare run once, then planning (see Allocation). */
+  private allocate(arena: SingleArenaBufferAllocator): void {
     const a = new Allocation(this.model, this.options, arena);
-    const spec = this.scheduleSpec;
-    const inPlace: (number[] | null)[] | null = this.options.inPlace || spec.inPlace ? [] : null;
-    const schedule = spec.name === 'normal' ? null : new ScheduleRun(spec, this.scheduleCache);
+    const schedule = this.options.schedule ?? null;
+    const inPlace: (number[] | null)[] | null = this.options.inPlace || schedule?.inPlace ? [] : null;
     try {
-      const report = a.prepareAll(this.resolver, inPlace, false, schedule);
-      if (!report.ok) throw errorFromReport(report);
+      const outcome = a.prepareAll(this.resolver, { inPlace, schedule });
+      if (!outcome.report.ok) throw allocationError(outcome);
       a.planAll(inPlace);
     } catch (e) {
       a.freeAll();
@@ -220,7 +201,7 @@ export class MicroInterpreter {
     const limit = this.options.maxArenaBytes ?? DEFAULT_MAX_ARENA_BYTES;
     const a = new Allocation(this.model, this.options, new SingleArenaBufferAllocator(0, limit));
     try {
-      return a.prepareAll(this.resolver, null);
+      return a.prepareAll(this.resolver, { inPlace: null }).report;
     } finally {
       a.freeAll();
     }
@@ -240,6 +221,12 @@ export class MicroInterpreter {
    * Runs the entry subgraph once (and, through IF / WHILE / CALL_ONCE, the subgraphs they invoke).
    * Allocates tensors first if needed (as TFLM does). Allocates nothing. A kernel error leaves the
    * interpreter usable for the next invoke.
+   *
+   * As in TFLM, the input tensors' memory is planned like any other activation: once the last node
+   * that reads an input has run, later tensors may be placed over its bytes. After `invoke()` the input
+   * tensors may hold other values, so set every input again before the next `invoke()` (a second
+   * `invoke()` without `setInput` can give different outputs). `@micrort/lite` keeps its own copy of
+   * the inputs and writes them before each invoke.
    */
   invoke(): void {
     const a = this.ready;
@@ -260,7 +247,7 @@ export class MicroInterpreter {
     return this.model.subgraphs[this.options.subgraph ?? 0]!.outputs.length;
   }
 
-  /** Input tensor `i` (write into `.data`). */
+  /** Input tensor `i` (write into `.data` before each `invoke()`: invoke may overwrite it, see {@link invoke}). */
   input(i: number): Tensor {
     return this.ioTensor('input', i);
   }
@@ -358,7 +345,7 @@ export class MicroInterpreter {
 
   /** Messages kernels reported with context.reportError(). */
   get errorLog(): readonly string[] {
-    return this.alloc?.errors ?? [];
+    return this.alloc?.host.errors ?? [];
   }
 
   /** The context (for tests and tools). */
@@ -395,6 +382,7 @@ export class MicroInterpreter {
           outputs: Array.from(e.node.outputs),
           ...(e.delegate ? { delegate: e.delegate } : {}),
           ...(e.declinedBy.length ? { declinedBy: e.declinedBy } : {}),
+          ...(e.declined?.length ? { declined: e.declined } : {}),
         });
       }
     }
@@ -403,21 +391,20 @@ export class MicroInterpreter {
 
   /** Delegated partitions (after allocation). */
   partitions(): PartitionInfo[] {
-    return this.ready.partitions.slice();
+    return this.ready.delegates.partitions.slice();
   }
 
   /** The delegate node that owns tensor `index` (an output of a delegated subset), or null. */
   tensorOwner(index: number): TensorOwner | null {
-    return this.ready.tensorOwners.get(index) ?? null;
+    return this.ready.delegates.tensorOwners.get(index) ?? null;
   }
 
   /**
-   * What the schedule did (after allocation): the patch stage (nodes, tile grid, tile buffers, extra
-   * MACs) and the nodes running in-place variants. For the normal schedule: name `normal`, nothing else.
+   * The schedule's run of this interpreter's allocation (after allocation), or null without a schedule.
+   * The schedule's package reads its report from it (`scheduleReport(interpreter)` of @micrort/schedules).
    */
-  scheduleReport(): ScheduleReport {
-    const a = this.ready;
-    return a.schedule ? a.schedule.report(a.entry) : { name: 'normal', patch: null, inPlace: null };
+  scheduleRun(): ScheduleRun | null {
+    return this.ready.schedule;
   }
 
   /** The buffers the planner placed and their offsets (after allocation). */

@@ -1,4 +1,4 @@
-import type { BuiltinOptions } from '../options.js';
+import type { BuiltinOptions, Padding } from '../options.js';
 import type { ArenaRegion } from './arena-region.js';
 import type { EvalTensor, Tensor } from './tensor.js';
 
@@ -104,7 +104,7 @@ export interface Registration<OpData = unknown> {
   inPlace?(context: TfLiteContext, node: Node): number | readonly number[] | null;
 
   /**
-   * Optional, for the in-place schedules (`schedule: 'inplace'` or `'patch+inplace'`): the kernel has a
+   * Optional, for the in-place schedules (`createSchedule('inplace' | 'patch+inplace')`, @micrort/schedules): the kernel has a
    * variant that writes output 0 over the buffer of one input, using a small temporary instead of a
    * whole separate output — e.g. DEPTHWISE_CONV_2D computing one channel at a time into a one-channel
    * scratch buffer, then storing it where that channel's input was. Called in phase prepare, before or
@@ -124,6 +124,68 @@ export interface Registration<OpData = unknown> {
    * the variant from then on.
    */
   useInPlaceVariant?(context: TfLiteContext, node: Node): void;
+
+  /**
+   * Optional, for schedules that run a node on windows of its tensors (the patch schedule of
+   * `@micrort/schedules`): what this kernel does spatially — how each pixel of its NHWC output 0
+   * depends on its inputs' pixels (see SpatialBehaviour). Called in phase prepare before this node's
+   * `prepare`, with the model's shapes (`context.getTensor` works); the answer must depend only on the
+   * node's tensors and options. Returns a short reason when this node has no such behaviour. Absent:
+   * the node never runs on windows. The kernel states facts of its op; the schedule decides whether
+   * the node can run tile by tile (ranks, types, constants, geometry).
+   */
+  spatial?(context: TfLiteContext, node: Node): SpatialBehaviour | string;
+}
+
+/** What a kernel does spatially (see `Registration.spatial`). */
+export type SpatialBehaviour = SpatialWindow | SpatialPad | SpatialPointwise;
+
+/**
+ * Output pixel (y, x) reads a `kernelH × kernelW` window of input `input` (strided, dilated, padded as
+ * TFLite computes for the whole tensor): convolutions and pools. Every other input must be a constant.
+ */
+export interface SpatialWindow {
+  kind: 'window';
+  /** Position in `node.inputs` of the input read through the window. */
+  input: number;
+  kernelH: number;
+  kernelW: number;
+  strideH: number;
+  strideW: number;
+  dilationH: number;
+  dilationW: number;
+  padding: Padding;
+  /**
+   * The value a padded tap stands for: a tile filled with it outside the image gives exactly the
+   * kernel's output (TFLM's int8 convolutions add `filter × (input − zero point)` and skip padded
+   * taps: the input zero point; float: 0; MAX_POOL_2D starts from the type's lowest value). When no
+   * value does, why, completing "<op> with padding …" (AVERAGE_POOL_2D: `averages over the in-image
+   * taps only`).
+   */
+  padValue: number | string;
+  /** Multiply-accumulates per output element. */
+  macsPerOutput: number;
+}
+
+/**
+ * A PAD: output pixel (y, x) is input `input`'s pixel (y − top, x − left), or `value` outside it. The
+ * paddings are constants of the node (e.g. PAD's paddings tensor).
+ */
+export interface SpatialPad {
+  kind: 'pad';
+  input: number;
+  /** Padding before and after each NHWC axis: `[batchBefore, batchAfter, top, bottom, left, right, channelsBefore, channelsAfter]`. */
+  paddings: readonly number[];
+  /** The value written outside the input, in the tensor's element type. */
+  value: number;
+}
+
+/**
+ * Output element i reads element i of every input (activations, elementwise arithmetic); a constant
+ * input may be broadcast.
+ */
+export interface SpatialPointwise {
+  kind: 'pointwise';
 }
 
 /** What a kernel's in-place variant needs (see `Registration.inPlaceVariant`). */

@@ -1,5 +1,4 @@
 import { KernelError, PhaseError } from '../errors.js';
-import { ActivationFunctionType } from '../options.js';
 import { quantizeMultiplier, type QuantizedMultiplier } from '../quant/quantize-multiplier.js';
 import { TensorType, elementSize, tensorTypeName } from '../types.js';
 import { Phase, type Node, type TfLiteContext } from './api.js';
@@ -58,64 +57,6 @@ export function checkArity(op: string, node: Node, nIn: number | [number, number
 /** Throws KernelError naming the unsupported type. */
 export function unsupportedType(op: string, node: Node, type: TensorType, what = 'input type'): never {
   throw new KernelError(op, node.index, `unsupported ${what} ${tensorTypeName(type)}`);
-}
-
-/** TFLM CalculateActivationRange for float: [min, max] of the fused activation. */
-export function calculateActivationRangeFloat(activation: ActivationFunctionType): [number, number] {
-  switch (activation) {
-    case ActivationFunctionType.RELU:
-      return [0, Number.POSITIVE_INFINITY];
-    case ActivationFunctionType.RELU6:
-      return [0, 6];
-    case ActivationFunctionType.RELU_N1_TO_1:
-      return [-1, 1];
-    default:
-      return [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
-  }
-}
-
-/** Range of the integer type (int8: [-128, 127], int16, uint8, int32). */
-export function typeRange(type: TensorType): [number, number] {
-  switch (type) {
-    case TensorType.INT8:
-      return [-128, 127];
-    case TensorType.UINT8:
-      return [0, 255];
-    case TensorType.INT16:
-      return [-32768, 32767];
-    case TensorType.INT32:
-      return [-2147483648, 2147483647];
-    default:
-      throw new RangeError(`typeRange: ${tensorTypeName(type)} is not an integer type`);
-  }
-}
-
-/**
- * TFLM CalculateActivationRangeQuantized: the fused activation's range in the output's quantized domain,
- * intersected with the type's range. Quantization uses TfLiteRound(x / scale) + zero_point.
- */
-export function calculateActivationRangeQuantized(activation: ActivationFunctionType, output: Tensor): [number, number] {
-  const [qmin, qmax] = typeRange(output.type);
-  const scale = output.params.scale;
-  const zp = output.params.zeroPoint;
-  // TFLM Quantize(): float division then TfLiteRound (half away from zero)
-  const q = (f: number) => zp + roundAwayFromZero(Math.fround(f / scale));
-  switch (activation) {
-    case ActivationFunctionType.RELU:
-      return [Math.max(qmin, q(0)), qmax];
-    case ActivationFunctionType.RELU6:
-      return [Math.max(qmin, q(0)), Math.min(qmax, q(6))];
-    case ActivationFunctionType.RELU_N1_TO_1:
-      return [Math.max(qmin, q(-1)), Math.min(qmax, q(1))];
-    case ActivationFunctionType.NONE:
-      return [qmin, qmax];
-    default:
-      throw new RangeError(`unsupported fused activation ${ActivationFunctionType[activation] ?? activation}`);
-  }
-}
-
-function roundAwayFromZero(x: number): number {
-  return x < 0 ? -Math.round(-x) : Math.round(x);
 }
 
 /** Whether two shapes are equal. */

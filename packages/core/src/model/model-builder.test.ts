@@ -1,3 +1,4 @@
+import * as flatbuffers from 'flatbuffers';
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator } from '../builtin-ops.js';
 import { ModelError } from '../errors.js';
@@ -7,6 +8,7 @@ import { expectModelError, smallModelBuilder } from './__tests__/helpers.js';
 import { loadModel } from './loader.js';
 import { ModelBuilder } from './model-builder.js';
 import { BuiltinOptionsType, defaultBuiltinOptions } from './options-map.js';
+import { Model } from './generated/tflite.js';
 
 describe('ModelBuilder', () => {
   it('builds a model that loads back with its tensors, operators, options and metadata', () => {
@@ -88,6 +90,60 @@ describe('ModelBuilder', () => {
     expect(def.operatorCodes[0]).toMatchObject({ builtinCode: BuiltinOperator.CUSTOM, customCode: 'SignalWindow' });
     expect(Array.from(def.subgraphs[0]!.operators[0]!.customOptions!)).toEqual([1, 2, 3]);
     expect(def.subgraphs[0]!.operators[0]!.builtinOptions).toBeNull();
+  });
+
+  it('writes raw option tables by slot (builtin_options and builtin_options_2), defaults included', () => {
+    const b = new ModelBuilder();
+    const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [4] });
+    const y = b.addTensor({ name: 'y', type: TensorType.INT32, shape: [4] });
+    b.addOperator({
+      op: BuiltinOperator.BUCKETIZE,
+      inputs: [x],
+      outputs: [y],
+      rawOptions: [{ id: 0, type: 'float32[]', value: [0.5, 1.5] }],
+    });
+    b.addOperator({
+      op: BuiltinOperator.HASHTABLE,
+      inputs: [],
+      outputs: [y],
+      rawOptions: [
+        { id: 0, type: 'int32', value: 7 },
+        { id: 1, type: 'int8', value: TensorType.INT64 },
+        { id: 2, type: 'int8', value: 0 },
+      ],
+      options2: {
+        type: 7,
+        fields: [
+          { id: 0, type: 'bool', value: true },
+          { id: 1, type: 'int64[]', value: [3, -1] },
+        ],
+      },
+    });
+    const bytes = b.setInputs([x]).setOutputs([y]).build();
+    const def = loadModel(bytes);
+    expect(def.subgraphs[0]!.operators.map((o) => [o.builtinOptionsType, o.builtinOptions2Type])).toEqual([
+      [BuiltinOptionsType.BucketizeOptions, undefined],
+      [BuiltinOptionsType.HashtableOptions, 7],
+    ]);
+    // Read the tables back by slot, as TFLite's generated accessors do.
+    const sg = Model.getRootAsModel(new flatbuffers.ByteBuffer(bytes)).subgraphs(0)!;
+    const table = (opIndex: number, second: boolean): flatbuffers.Table => {
+      const t = { bb: null, bb_pos: 0 };
+      const op = sg.operators(opIndex)!;
+      return (second ? op.builtinOptions2(t) : op.builtinOptions(t)) as flatbuffers.Table;
+    };
+    const field = (t: flatbuffers.Table, id: number) => t.bb.__offset(t.bb_pos, 4 + 2 * id);
+    const bucketize = table(0, false);
+    const boundaries = bucketize.bb.__vector(bucketize.bb_pos + field(bucketize, 0));
+    expect([bucketize.bb.readFloat32(boundaries), bucketize.bb.readFloat32(boundaries + 4)]).toEqual([0.5, 1.5]);
+    const hashtable = table(1, false);
+    expect(hashtable.bb.readInt32(hashtable.bb_pos + field(hashtable, 0))).toBe(7);
+    expect(hashtable.bb.readInt8(hashtable.bb_pos + field(hashtable, 1))).toBe(TensorType.INT64);
+    expect(field(hashtable, 2)).not.toBe(0); // a value equal to the schema default is still written
+    const scatter = table(1, true);
+    expect(scatter.bb.readInt8(scatter.bb_pos + field(scatter, 0))).toBe(1);
+    const dims = scatter.bb.__vector(scatter.bb_pos + field(scatter, 1));
+    expect([scatter.bb.readInt64(dims), scatter.bb.readInt64(dims + 8)]).toEqual([3n, -1n]);
   });
 
   it('copies constant data, so later changes to the caller array do not leak in', () => {

@@ -9,6 +9,7 @@ import type {
   OperatorCodeDef,
   OperatorDef,
   QuantizationDef,
+  RawOptionField,
   SparsityDef,
   TensorDef,
 } from './model-def.js';
@@ -65,6 +66,13 @@ export interface OperatorSpec {
   options?: BuiltinOptionsSpec;
   /** Raw custom options bytes (flexbuffer) for custom ops. */
   customOptions?: Uint8Array;
+  /**
+   * The op's builtin options table as fields by schema slot, for option tables micrort does not parse
+   * (HashtableOptions, Conv3DOptions, LSHProjectionOptions…); written instead of `options`.
+   */
+  rawOptions?: readonly RawOptionField[];
+  /** A `builtin_options_2` table (StableHLO ops): the union discriminant and the table's fields by slot. */
+  options2?: { type: number; fields?: readonly RawOptionField[] };
 }
 
 /** Options of the {@link ModelBuilder} constructor. */
@@ -197,7 +205,7 @@ export class ModelBuilder {
     const custom = typeof spec.op === 'object' ? spec.op.custom : null;
     const code = custom !== null ? BuiltinOperator.CUSTOM : (spec.op as BuiltinOperator);
     const optionsType = custom !== null ? 0 : builtinOptionsTypeForOp(code);
-    if (spec.options !== undefined && optionsType === 0) {
+    if ((spec.options !== undefined || spec.rawOptions !== undefined) && optionsType === 0) {
       const name = custom !== null ? `custom op "${custom}"` : builtinOperatorName(code);
       throw new ModelError(`${name} takes no builtin options`, { table: 'Operator', field: 'builtin_options', index });
     }
@@ -207,7 +215,7 @@ export class ModelBuilder {
         ? ({ ...defaultBuiltinOptions(optionsType), ...(spec.options ?? {}) } as BuiltinOptions)
         : {};
     }
-    this.operators.push({
+    const def: OperatorDef = {
       opcodeIndex: this.opcode(code, custom, spec.version ?? 1),
       inputs: Int32Array.from(spec.inputs),
       outputs: Int32Array.from(spec.outputs),
@@ -215,7 +223,13 @@ export class ModelBuilder {
       builtinOptionsType: optionsType,
       builtinOptions,
       customOptions: spec.customOptions ? spec.customOptions.slice() : null,
-    });
+    };
+    if (spec.rawOptions) def.rawBuiltinOptions = spec.rawOptions;
+    if (spec.options2) {
+      def.builtinOptions2Type = spec.options2.type;
+      def.rawBuiltinOptions2 = spec.options2.fields ?? [];
+    }
+    this.operators.push(def);
     return index;
   }
 

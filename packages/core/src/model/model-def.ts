@@ -83,6 +83,25 @@ export interface OperatorDef {
   mutatingVariableInputs?: boolean[];
   /** Discriminant of the `builtin_options_2` union (StableHLO options), when non-zero; its table is not parsed. */
   builtinOptions2Type?: number;
+  /**
+   * Fields of the `builtin_options` table given by schema slot, for the writer: when set, the table is
+   * written from these fields instead of from `builtinOptions` (the way to write the option tables
+   * micrort does not parse, such as HashtableOptions or Conv3DOptions). The loader never sets it.
+   */
+  rawBuiltinOptions?: readonly RawOptionField[];
+  /** The same for the `builtin_options_2` table (written only when `builtinOptions2Type` is non-zero). */
+  rawBuiltinOptions2?: readonly RawOptionField[];
+}
+
+/**
+ * One field of a FlatBuffers options table, by its slot: `id` is the field's position among the
+ * table's fields in TFLite's schema.fbs (from 0, deprecated fields counted). Scalars are always
+ * written, even when equal to the schema default.
+ */
+export interface RawOptionField {
+  id: number;
+  type: 'bool' | 'int8' | 'int16' | 'int32' | 'int64' | 'float32' | 'string' | 'int32[]' | 'int64[]' | 'float32[]';
+  value: boolean | number | string | readonly number[];
 }
 
 export interface SubgraphDef {

@@ -24,6 +24,7 @@ import type {
   ModelDef,
   OperatorDef,
   QuantizationDef,
+  RawOptionField,
   SignatureTensorDef,
   SparseIndexArrayDef,
   SparsityDef,
@@ -291,17 +292,16 @@ class ModelWriter {
     const outputs = Operator.createOutputsVector(b, op.outputs);
     const intermediates = op.intermediates.length > 0 ? Operator.createIntermediatesVector(b, op.intermediates) : 0;
     // A union type with no table (builtinOptions null) is written as the type alone, as it was read.
-    const options =
-      op.builtinOptionsType !== 0 && op.builtinOptions !== null ? writeBuiltinOptions(b, op.builtinOptionsType, op.builtinOptions) : 0;
+    let options = 0;
+    if (op.builtinOptionsType !== 0 && op.rawBuiltinOptions) options = writeRawTable(b, op.rawBuiltinOptions);
+    else if (op.builtinOptionsType !== 0 && op.builtinOptions !== null)
+      options = writeBuiltinOptions(b, op.builtinOptionsType, op.builtinOptions);
     const custom = op.customOptions ? b.createByteVector(op.customOptions) : 0;
     const mutating = op.mutatingVariableInputs?.length ? Operator.createMutatingVariableInputsVector(b, op.mutatingVariableInputs) : 0;
     const options2Type = op.builtinOptions2Type ?? 0;
     let options2 = 0;
-    if (options2Type !== 0) {
-      // micrort does not parse BuiltinOptions2 tables: write an empty table of the recorded type.
-      b.startObject(0);
-      options2 = b.endObject();
-    }
+    // micrort does not parse BuiltinOptions2 tables: the raw fields when given, else an empty table.
+    if (options2Type !== 0) options2 = writeRawTable(b, op.rawBuiltinOptions2 ?? []);
     Operator.startOperator(b);
     Operator.addOpcodeIndex(b, op.opcodeIndex);
     Operator.addInputs(b, inputs);
@@ -323,4 +323,36 @@ class ModelWriter {
     const name = b.createString(t.name);
     return TensorMap.createTensorMap(b, name, t.tensorIndex);
   }
+}
+
+/**
+ * Writes a table from fields given by slot (see {@link RawOptionField}); vectors and strings first, as
+ * FlatBuffers requires. Scalars are written even when they equal the schema default.
+ */
+function writeRawTable(b: flatbuffers.Builder, fields: readonly RawOptionField[]): flatbuffers.Offset {
+  const offsets = fields.map((f) => {
+    if (f.type === 'string') return b.createString(String(f.value));
+    if (!f.type.endsWith('[]')) return 0;
+    const v = f.value as readonly number[];
+    const size = f.type === 'int64[]' ? 8 : 4;
+    b.startVector(size, v.length, size);
+    for (let i = v.length - 1; i >= 0; i--) {
+      if (f.type === 'int64[]') b.addInt64(BigInt(v[i]!));
+      else if (f.type === 'float32[]') b.addFloat32(v[i]!);
+      else b.addInt32(v[i]!);
+    }
+    return b.endVector();
+  });
+  b.startObject(fields.reduce((n, f) => Math.max(n, f.id + 1), 0));
+  fields.forEach((f, i) => {
+    const n = Number(f.value);
+    // A default that differs from the value, so that the builder writes every field.
+    if (f.type === 'bool' || f.type === 'int8') b.addFieldInt8(f.id, n, n + 1);
+    else if (f.type === 'int16') b.addFieldInt16(f.id, n, n + 1);
+    else if (f.type === 'int32') b.addFieldInt32(f.id, n, n + 1);
+    else if (f.type === 'int64') b.addFieldInt64(f.id, BigInt(n), BigInt(n) + 1n);
+    else if (f.type === 'float32') b.addFieldFloat32(f.id, n, Number.NaN);
+    else b.addFieldOffset(f.id, offsets[i]!, 0);
+  });
+  return b.endObject();
 }

@@ -423,12 +423,20 @@ export const OpDataTransposeConv = struct('OpData (transpose_conv.cc)', `${K}tra
   ['per_channel_output_shift', 'ptr'],
 ]);
 
-/** kernels/reduce.h OpDataReduce. */
+/**
+ * kernels/reduce.h OpDataReduce. At the reference commit MEAN/SUM's Prepare requests up to three scratch
+ * buffers (the int32 sums, the temporary index of the input rank, the resolved axes; see
+ * reduceMeanOrSumScratch), after TFLM moved the index arrays off the stack into the arena
+ * (tflite-micro PR 3281); each request's index lives in the op data, so the struct holds three buffer
+ * indices where the older reduce.h had two (temp_buffer_idx, resolved_axis_idx): 44 bytes, not 40. The
+ * third field's name is ours; its position does not change the size (every member is 4 bytes).
+ */
 export const OpDataReduce = struct('OpDataReduce', `${K}reduce.h`, [
   ['multiplier', 'int32'],
   ['shift', 'int'],
   ['temp_buffer_idx', 'int'],
   ['resolved_axis_idx', 'int'],
+  ['temp_index_idx', 'int'],
   ['input_zp', 'int'],
   ['input_scale', 'float'],
   ['output_zp', 'int'],
@@ -472,14 +480,18 @@ export const OpDataEmbeddingLookup = struct('OpData (embedding_lookup.cc)', `${K
   ['num_columns', 'size_t'],
 ]);
 
-/** kernels/elementwise.cc OpDataAbsRsqrt. */
+/**
+ * kernels/elementwise.cc OpDataAbsRsqrt. `input_quantization_type` is a TfLiteQuantizationType, which C++
+ * sees as `enum : int` (tensorflow/lite/micro/c/common.h): 4 bytes and 4-aligned even with short enums,
+ * so the struct is 28 bytes on both targets (20 if it were a short enum like `input_type`).
+ */
 export const OpDataAbsRsqrt = struct('OpDataAbsRsqrt', `${K}elementwise.cc`, [
   ['multiplier', 'int32'],
   ['shift', 'int'],
   ['input_offset', 'int'],
   ['output_offset', 'int'],
   ['needs_rescale', 'bool'],
-  ['input_quantization_type', 'enum'],
+  ['input_quantization_type', 'int-enum'],
   ['input_type', 'enum'],
 ]);
 
@@ -872,7 +884,7 @@ function allTemps(n: NodeView, r: KernelArena): void {
   n.outputs.forEach((_, i) => r.tempOutput(i));
 }
 
-/** pooling.cc / pooling_common.cc PoolingPrepare (AVERAGE_POOL_2D, MAX_POOL_2D, L2_POOL_2D): OpDataPooling; input, output. */
+/** pooling.cc / pooling_common.cc PoolingPrepare (AVERAGE_POOL_2D, MAX_POOL_2D): OpDataPooling; input, output. */
 function pooling(): KernelModel {
   return {
     source: `${K}pooling.cc, ${K}pooling_common.cc`,
@@ -1425,8 +1437,21 @@ export const KERNELS: Readonly<Record<string, KernelModel>> = {
     init: opData(OpDataSquaredDifference),
     prepare: (_n, r) => temps(r, [0, 1]),
   },
-  /** pooling.cc (L2_POOL_2D shares PoolingPrepare and OpDataPooling). */
-  L2_POOL_2D: pooling(),
+  /**
+   * l2_pool_2d.cc, a kernel of its own (not pooling.cc): registered with no Init, so no OpDataPooling.
+   * L2Prepare takes the output, then the input, writes the padding into the parsed TfLitePoolParams, and
+   * moves the output dims into a persistent TfLiteIntArray of the output rank
+   * (CreateWritableTensorDimsWithCopy), filling it while both temps are live.
+   */
+  L2_POOL_2D: {
+    source: `${K}l2_pool_2d.cc`,
+    params: TfLitePoolParams,
+    prepare(n, r) {
+      r.tempOutput(0, ['dims']);
+      r.tempInput(0);
+      writableDims(n, r);
+    },
+  },
   /** Elementwise and data-movement kernels with no op data whose Prepare takes every input and output. */
   ...allTempsOps(),
   /** Params-only kernels (parsed options; Prepare takes every input and output). */

@@ -8,9 +8,13 @@ import { struct, type StructDef } from '../abi.js';
 
 const COMMON_H = 'tensorflow/lite/core/c/common.h';
 
-/** TfLiteQuantization { TfLiteQuantizationType type; void* params; }. */
+/**
+ * TfLiteQuantization { TfLiteQuantizationType type; void* params; }. TfLiteQuantizationType is declared
+ * `enum TfLiteQuantizationType : int` for C++ (tensorflow/lite/micro/c/common.h at the reference commit):
+ * 4 bytes even under -fshort-enums (the pointer after it pads it to 4 on ILP32 either way).
+ */
 export const TfLiteQuantization = struct('TfLiteQuantization', COMMON_H, [
-  ['type', 'enum'],
+  ['type', 'int-enum'],
   ['params', 'ptr'],
 ]);
 

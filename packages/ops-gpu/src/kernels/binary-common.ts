@@ -5,7 +5,6 @@
  */
 import { KernelError, type AddOptions, type Node, type TfLiteContext } from '@micrort/core';
 import {
-  activationBounds,
   ensure,
   inputTensor,
   padShape,
@@ -16,6 +15,7 @@ import {
   type KernelPlan,
   type KernelThis,
 } from './kernel-plan.js';
+import { activationRangeFloat } from '@micrort/kernel-support';
 
 /** Which arithmetic a binary kernel does (a shader constant, so each op compiles its own shader). */
 export enum BinaryOp {
@@ -109,7 +109,7 @@ export function binaryKernel(builtinCode: number, name: string, op: BinaryOp): G
       const [a0, a1, a2, a3] = broadcastStrides(sa, out) as [number, number, number, number];
       const [b0, b1, b2, b3] = broadcastStrides(sb, out) as [number, number, number, number];
       const o = node.builtinData as AddOptions | null;
-      const [actMin, actMax] = activationBounds(name, node, o?.fusedActivationFunction ?? 0);
+      const [actMin, actMax] = activationRangeFloat(name, node, o?.fusedActivationFunction ?? 0);
       return {
         op: name,
         key: `${name}|a=${shapeKey(sa)}|b=${shapeKey(sb)}|out=${shapeKey(out)}|act=${actMin},${actMax}`,

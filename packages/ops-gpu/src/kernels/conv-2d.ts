@@ -4,9 +4,10 @@
  * bias, clamped to the fused activation. Filter layout [outDepth, filterH, filterW, inDepth].
  */
 import { BuiltinOperator, type Conv2DOptions, type Node, type TfLiteContext } from '@micrort/core';
-import { activationBounds, ensure, type GpuOpKernel, type KernelPlan, type KernelThis } from './kernel-plan.js';
+import { ensure, type GpuOpKernel, type KernelPlan, type KernelThis } from './kernel-plan.js';
 import { convWindowParams, weightedOpPlan, weightedOpTensors } from './weighted-common.js';
 import { geometryKey, windowGeometry, type WindowGeometry } from './window-common.js';
+import { activationRangeFloat } from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
 
@@ -59,7 +60,7 @@ export const conv2dKernel: GpuOpKernel = {
       node,
       `grouped convolution (filter depth ${filterDepth}, input depth ${g.inDepth}) is not supported on the GPU`,
     );
-    const [actMin, actMax] = activationBounds(OP, node, o.fusedActivationFunction);
+    const [actMin, actMax] = activationRangeFloat(OP, node, o.fusedActivationFunction);
     return weightedOpPlan(OP, node, t, `${OP}|${geometryKey(g)}|act=${actMin},${actMax}`, conv2d, { ...g, actMin, actMax }, outDepth);
   },
 };

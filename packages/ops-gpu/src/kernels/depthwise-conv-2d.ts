@@ -4,9 +4,10 @@
  * input × filter[0, ky, kx, oc] where the tap lies inside the input, plus bias, clamped.
  */
 import { BuiltinOperator, type DepthwiseConv2DOptions, type Node, type TfLiteContext } from '@micrort/core';
-import { activationBounds, ensure, type GpuOpKernel, type KernelPlan, type KernelThis } from './kernel-plan.js';
+import { ensure, type GpuOpKernel, type KernelPlan, type KernelThis } from './kernel-plan.js';
 import { convWindowParams, weightedOpPlan, weightedOpTensors } from './weighted-common.js';
 import { geometryKey, windowGeometry, type WindowGeometry } from './window-common.js';
+import { activationRangeFloat } from '@micrort/kernel-support';
 
 const OP = 'DEPTHWISE_CONV_2D';
 
@@ -60,7 +61,7 @@ export const depthwiseConv2dKernel: GpuOpKernel = {
     const g = windowGeometry(OP, node, t.input, t.output, convWindowParams(o, filterH, filterW), outDepth);
     ensure(g.inDepth > 0 && outDepth % g.inDepth === 0, OP, node, `output depth ${outDepth} is not a multiple of input depth ${g.inDepth}`);
     const depthMultiplier = outDepth / g.inDepth;
-    const [actMin, actMax] = activationBounds(OP, node, o.fusedActivationFunction);
+    const [actMin, actMax] = activationRangeFloat(OP, node, o.fusedActivationFunction);
     const key = `${OP}|${geometryKey(g)}|m=${depthMultiplier}|act=${actMin},${actMax}`;
     return weightedOpPlan(OP, node, t, key, depthwiseConv2d, { ...g, depthMultiplier, actMin, actMax }, outDepth);
   },

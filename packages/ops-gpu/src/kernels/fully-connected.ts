@@ -3,8 +3,9 @@
  * the sum over depth of input[b, d] × weights[o, d], plus bias[o], clamped to the fused activation.
  */
 import { BuiltinOperator, FullyConnectedWeightsFormat, type FullyConnectedOptions, type Node, type TfLiteContext } from '@micrort/core';
-import { activationBounds, ensure, type GpuOpKernel, type KernelPlan, type KernelThis } from './kernel-plan.js';
+import { ensure, type GpuOpKernel, type KernelPlan, type KernelThis } from './kernel-plan.js';
 import { weightedOpPlan, weightedOpTensors } from './weighted-common.js';
+import { activationRangeFloat } from '@micrort/kernel-support';
 
 const OP = 'FULLY_CONNECTED';
 
@@ -51,7 +52,7 @@ export const fullyConnectedKernel: GpuOpKernel = {
     );
     const batches = input.elementCount / depth;
     ensure(output.elementCount === batches * units, OP, node, `output has ${output.elementCount} elements, expected ${batches} x ${units}`);
-    const [actMin, actMax] = activationBounds(OP, node, o?.fusedActivationFunction ?? 0);
+    const [actMin, actMax] = activationRangeFloat(OP, node, o?.fusedActivationFunction ?? 0);
     return weightedOpPlan(
       OP,
       node,

@@ -6,7 +6,8 @@
  * output element per thread (`this.thread.x` is the flat output index) and decompose it into
  * coordinates with the shape constants.
  */
-import { ActivationFunctionType, KernelError, TensorType, tensorTypeName, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import { KernelError, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import { FLOAT32_ONLY, expectType } from '@micrort/kernel-support';
 
 /** `this` inside a gpu.js kernel function, as far as these kernels use it. */
 export interface KernelThis<C> {
@@ -55,29 +56,6 @@ export interface GpuOpKernel {
   plan(context: TfLiteContext, node: Node): KernelPlan;
 }
 
-/** The largest finite float32; stands for ±infinity in activation bounds (GLSL has no infinity literal). */
-export const FLT_MAX = 3.4028234663852886e38;
-
-/** Float activation bounds [min, max] of a fused activation; throws for TANH / SIGN_BIT. */
-export function activationBounds(op: string, node: Node, activation: ActivationFunctionType): [number, number] {
-  switch (activation) {
-    case ActivationFunctionType.NONE:
-      return [-FLT_MAX, FLT_MAX];
-    case ActivationFunctionType.RELU:
-      return [0, FLT_MAX];
-    case ActivationFunctionType.RELU6:
-      return [0, 6];
-    case ActivationFunctionType.RELU_N1_TO_1:
-      return [-1, 1];
-    default:
-      throw new KernelError(
-        op,
-        node.index,
-        `fused activation ${ActivationFunctionType[activation] ?? activation} is not supported on the GPU`,
-      );
-  }
-}
-
 /** Tensor at input position `i`, or throws when it is missing. */
 export function inputTensor(context: TfLiteContext, op: string, node: Node, i: number): Tensor {
   const idx = node.inputs[i];
@@ -100,9 +78,7 @@ export function singleOutput(context: TfLiteContext, op: string, node: Node): Te
 
 /** Throws unless every tensor is float32. */
 export function requireFloat32(op: string, node: Node, ...tensors: { t: Tensor; what: string }[]): void {
-  for (const { t, what } of tensors)
-    if (t.type !== TensorType.FLOAT32)
-      throw new KernelError(op, node.index, `${what} (tensor ${t.index}) is ${tensorTypeName(t.type)}; the GPU delegate runs float32 only`);
+  for (const { t, what } of tensors) expectType(op, node, what, t, FLOAT32_ONLY);
 }
 
 /** Throws unless the tensor has data from the model (weights, paddings, axes). */

@@ -1,45 +1,43 @@
 /**
- * Shared checks of AVERAGE_POOL_2D and MAX_POOL_2D (float32): 4-D NHWC input and output of the same
- * depth, TFLite's padding and output size, the fused activation bounds.
+ * Shared plan of AVERAGE_POOL_2D and MAX_POOL_2D (float32): kernel-support's `calculateOpDataPooling`
+ * (TFLM's PoolingPrepare: NHWC input and output of the same depth, padding from the options, output size
+ * from the output tensor, the fused activation's bounds) as the shader's constants.
  */
-import { type Node, type Pool2DOptions, type TfLiteContext } from '@micrort/core';
-import { activationBounds, ensure, inputTensor, requireFloat32, singleOutput, type KernelPlan, type KernelSource } from './kernel-plan.js';
-import { geometryKey, windowGeometry } from './window-common.js';
+import type { Node, TfLiteContext } from '@micrort/core';
+import { FLOAT32_ONLY, calculateOpDataPooling } from '@micrort/kernel-support';
+import { type KernelPlan, type KernelSource } from './kernel-plan.js';
+import { geometryKey, type WindowGeometry } from './window-common.js';
 
 /** The plan of a float pooling node running `source`. */
 export function planPooling(op: string, source: KernelSource, context: TfLiteContext, node: Node): KernelPlan {
-  ensure(node.inputs.length === 1, op, node, `expects 1 input, got ${node.inputs.length}`);
-  const input = inputTensor(context, op, node, 0);
-  const output = singleOutput(context, op, node);
-  requireFloat32(op, node, { t: input, what: 'input' }, { t: output, what: 'output' });
-  const o = node.builtinData as Pool2DOptions;
-  ensure(o.filterHeight >= 1 && o.filterWidth >= 1, op, node, `filter ${o.filterHeight}x${o.filterWidth} is empty`);
-  ensure(input.dims.length === 4, op, node, `input must be 4-D NHWC, got rank ${input.dims.length}`);
-  const g = windowGeometry(
-    op,
-    node,
-    input,
-    output,
-    {
-      padding: o.padding,
-      strideH: o.strideH,
-      strideW: o.strideW,
-      dilationH: 1,
-      dilationW: 1,
-      filterH: o.filterHeight,
-      filterW: o.filterWidth,
-    },
-    input.dims[3]!,
-  );
-  const [actMin, actMax] = activationBounds(op, node, o.fusedActivationFunction);
+  const d = calculateOpDataPooling(op, context, node, FLOAT32_ONLY);
+  const g: WindowGeometry = {
+    batches: d.batches,
+    inHeight: d.inHeight,
+    inWidth: d.inWidth,
+    inDepth: d.depth,
+    outHeight: d.outHeight,
+    outWidth: d.outWidth,
+    outDepth: d.depth,
+    filterHeight: d.filterHeight,
+    filterWidth: d.filterWidth,
+    strideH: d.strideHeight,
+    strideW: d.strideWidth,
+    dilationH: 1,
+    dilationW: 1,
+    padH: d.padding.height,
+    padW: d.padding.width,
+  };
+  const actMin = d.actMinF;
+  const actMax = d.actMaxF;
   return {
     op,
     key: `${op}|${geometryKey(g)}|act=${actMin},${actMax}`,
     source,
     constants: { ...g, actMin, actMax },
     floatConstants: ['actMin', 'actMax'],
-    outputSize: output.elementCount,
-    output: output.index,
-    args: [{ tensor: input.index }],
+    outputSize: d.batches * d.outHeight * d.outWidth * d.depth,
+    output: node.outputs[0]!,
+    args: [{ tensor: node.inputs[0]! }],
   };
 }

@@ -1,9 +1,10 @@
 /**
- * Geometry shared by the windowed ops (CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D, MAX_POOL_2D): TFLite's
- * ComputeOutSize / ComputePaddingHeightWidth (kernels/padding.h), and the NHWC shape constants the GPU
- * kernels decompose their flat thread index with.
+ * Geometry shared by the windowed ops (CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D, MAX_POOL_2D): the NHWC
+ * shape constants the GPU kernels decompose their flat thread index with, from kernel-support's padding
+ * (TFLite's kernels/padding.h).
  */
-import { Padding, type Node, type Tensor } from '@micrort/core';
+import type { Node, Padding, Tensor } from '@micrort/core';
+import { expectPositive, expectRank, expectWindowOutput } from '@micrort/kernel-support';
 import { ensure } from './kernel-plan.js';
 
 /** Spatial stride, dilation and padding of a windowed op. */
@@ -36,41 +37,37 @@ export interface WindowGeometry {
   padW: number;
 }
 
-/** TFLite ComputeOutSize (C integer division). */
-export function computeOutSize(padding: Padding, image: number, filter: number, stride: number, dilation: number): number {
-  const effective = (filter - 1) * dilation + 1;
-  if (stride === 0) return 0;
-  if (padding === Padding.SAME) return Math.trunc((image + stride - 1) / stride);
-  if (padding === Padding.VALID) return Math.trunc((image + stride - effective) / stride);
-  return 0;
-}
-
-/** TFLite ComputePaddingWithOffset's padding (half the total padding, rounded down). */
-export function computePadding(stride: number, dilation: number, inSize: number, filter: number, outSize: number): number {
-  const effective = (filter - 1) * dilation + 1;
-  const total = Math.max(0, (outSize - 1) * stride + effective - inSize);
-  return Math.trunc(total / 2);
-}
-
 /**
- * Validates a 4-D NHWC input/output pair against the window parameters and returns the geometry.
- * Throws `KernelError` (via `ensure`) when the output shape is not what TFLite computes.
+ * Validates a 4-D NHWC input/output pair against the window parameters and returns the geometry:
+ * kernel-support's checks and `expectWindowOutput` (TFLite's ComputePaddingHeightWidth; the output's
+ * height and width must be the ones the options give), plus the output's batch and depth. Throws a
+ * `KernelError` naming what differs; the delegate then leaves the node on the CPU.
  */
 export function windowGeometry(op: string, node: Node, input: Tensor, output: Tensor, w: WindowParams, outDepth: number): WindowGeometry {
-  ensure(input.dims.length === 4, op, node, `input must be 4-D NHWC, got rank ${input.dims.length}`);
-  ensure(output.dims.length === 4, op, node, `output must be 4-D NHWC, got rank ${output.dims.length}`);
-  ensure(w.padding === Padding.SAME || w.padding === Padding.VALID, op, node, `unknown padding ${w.padding}`);
-  for (const [name, v] of [
-    ['stride_h', w.strideH],
-    ['stride_w', w.strideW],
-    ['dilation_h', w.dilationH],
-    ['dilation_w', w.dilationW],
-  ] as const)
-    ensure(Number.isInteger(v) && v >= 1, op, node, `${name} must be a positive integer, got ${v}`);
+  expectRank(op, node, 'input', input, 4);
+  expectRank(op, node, 'output', output, 4);
+  expectPositive(op, node, 'stride_h', w.strideH);
+  expectPositive(op, node, 'stride_w', w.strideW);
+  expectPositive(op, node, 'dilation_h_factor', w.dilationH);
+  expectPositive(op, node, 'dilation_w_factor', w.dilationW);
   const [batches, inHeight, inWidth, inDepth] = Array.from(input.dims) as [number, number, number, number];
-  const outHeight = computeOutSize(w.padding, inHeight, w.filterH, w.strideH, w.dilationH);
-  const outWidth = computeOutSize(w.padding, inWidth, w.filterW, w.strideW, w.dilationW);
-  const expected = [batches, outHeight, outWidth, outDepth];
+  const pad = expectWindowOutput(
+    op,
+    node,
+    {
+      inHeight,
+      inWidth,
+      filterHeight: w.filterH,
+      filterWidth: w.filterW,
+      strideHeight: w.strideH,
+      strideWidth: w.strideW,
+      dilationHeight: w.dilationH,
+      dilationWidth: w.dilationW,
+    },
+    w.padding,
+    output,
+  );
+  const expected = [batches, pad.outHeight, pad.outWidth, outDepth];
   ensure(
     expected.every((d, i) => output.dims[i] === d),
     op,
@@ -82,8 +79,8 @@ export function windowGeometry(op: string, node: Node, input: Tensor, output: Te
     inHeight,
     inWidth,
     inDepth,
-    outHeight,
-    outWidth,
+    outHeight: pad.outHeight,
+    outWidth: pad.outWidth,
     outDepth,
     filterHeight: w.filterH,
     filterWidth: w.filterW,
@@ -91,8 +88,8 @@ export function windowGeometry(op: string, node: Node, input: Tensor, output: Te
     strideW: w.strideW,
     dilationH: w.dilationH,
     dilationW: w.dilationW,
-    padH: computePadding(w.strideH, w.dilationH, inHeight, w.filterH, outHeight),
-    padW: computePadding(w.strideW, w.dilationW, inWidth, w.filterW, outWidth),
+    padH: pad.height,
+    padW: pad.width,
   };
 }
 

@@ -19,13 +19,13 @@ import {
   StructPadding,
   checkAtLeast,
   checkFloat32Node,
-  checkRank,
   checkShape,
   float32Supports,
   paddingName,
   readStructFields,
-  shapeText,
 } from './mediapipe-common.js';
+import { shapeText } from '@micrort/kernel-support';
+import { expectRank, opData } from '@micrort/kernel-support';
 
 const OP = 'Convolution2DTransposeBias';
 const INPUT = 0;
@@ -70,16 +70,16 @@ function init(): TransposeConvBiasData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as TransposeConvBiasData;
+  const d = opData<TransposeConvBiasData>(OP, node);
   checkFloat32Node(OP, context, node, 3, 1);
   const input = context.getTensor(node.inputs[INPUT]!);
   const weights = context.getTensor(node.inputs[WEIGHTS]!);
   const bias = context.getTensor(node.inputs[BIAS]!);
   const output = context.getTensor(node.outputs[0]!);
-  checkRank(OP, node, 'input', input, 4);
-  checkRank(OP, node, 'weights', weights, 4);
-  checkRank(OP, node, 'bias', bias, 1);
-  checkRank(OP, node, 'output', output, 4);
+  expectRank(OP, node, 'input', input, 4);
+  expectRank(OP, node, 'weights', weights, 4);
+  expectRank(OP, node, 'bias', bias, 1);
+  expectRank(OP, node, 'output', output, 4);
   if (weights.dims[0] !== bias.dims[0])
     throw new KernelError(
       OP,
@@ -136,7 +136,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as TransposeConvBiasData;
+  const d = opData<TransposeConvBiasData>(OP, node);
   const input = context.getEvalTensor(node.inputs[INPUT]!).data as Float32Array;
   const weights = context.getEvalTensor(node.inputs[WEIGHTS]!).data as Float32Array;
   const bias = context.getEvalTensor(node.inputs[BIAS]!).data as Float32Array;

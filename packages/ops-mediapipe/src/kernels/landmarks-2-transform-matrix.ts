@@ -23,16 +23,9 @@
 import { BuiltinOperator, KernelError, type FlexMap, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { matMul, setIdentity4, setMat3 } from './float-matrix-common.js';
-import {
-  checkFloat32Node,
-  checkRank,
-  checkShape,
-  float32Supports,
-  flexOption,
-  readFlexOptions,
-  shapeText,
-  subsetPairs,
-} from './mediapipe-common.js';
+import { checkFloat32Node, checkShape, float32Supports, subsetPairs } from './mediapipe-common.js';
+import { flexOption, readFlexOptions, shapeText } from '@micrort/kernel-support';
+import { expectRank, opData } from '@micrort/kernel-support';
 
 const OP = 'Landmarks2TransformMatrix';
 const OUTPUT_SHAPE = [1, 4, 4];
@@ -134,10 +127,10 @@ function prepareIndices(
 }
 
 function prepareV2(context: TfLiteContext, node: Node): void {
-  const d = node.userData as Landmarks2TransformMatrixData;
+  const d = opData<Landmarks2TransformMatrixData>(OP, node);
   checkFloat32Node(OP, context, node, 1, 1);
   const input = context.getTensor(node.inputs[0]!);
-  checkRank(OP, node, 'input', input, 3);
+  expectRank(OP, node, 'input', input, 3);
   checkShape(OP, node, 'output', context.getTensor(node.outputs[0]!), OUTPUT_SHAPE);
   const options = readFlexOptions(OP, node);
   const flat = flexOption(OP, node, () => options.int32Vector('subset_idxs'));
@@ -156,7 +149,7 @@ function prepareV2(context: TfLiteContext, node: Node): void {
 }
 
 function invokeV2(context: TfLiteContext, node: Node): void {
-  const d = node.userData as Landmarks2TransformMatrixData;
+  const d = opData<Landmarks2TransformMatrixData>(OP, node);
   const lm = context.getEvalTensor(node.inputs[0]!).data as Float32Array;
   const out = context.getEvalTensor(node.outputs[0]!).data as Float32Array;
   const { subset, m0, m1, m2 } = d;
@@ -221,10 +214,10 @@ function invokeV2(context: TfLiteContext, node: Node): void {
 }
 
 function prepareV1(context: TfLiteContext, node: Node): void {
-  const d = node.userData as Landmarks2TransformMatrixData;
+  const d = opData<Landmarks2TransformMatrixData>(OP, node);
   checkFloat32Node(OP, context, node, 1, 1);
   const input = context.getTensor(node.inputs[0]!);
-  checkRank(OP, node, 'input', input, 4);
+  expectRank(OP, node, 'input', input, 4);
   if (input.dims[0] !== 1 || input.dims[1] !== 1 || input.dims[2] !== 1)
     fail(node, `input (tensor ${input.index}) must have shape [1, 1, 1, 3N], has ${shapeText(input.dims)}`);
   checkShape(OP, node, 'output', context.getTensor(node.outputs[0]!), OUTPUT_SHAPE);
@@ -246,7 +239,7 @@ function prepareV1(context: TfLiteContext, node: Node): void {
 }
 
 function invokeV1(context: TfLiteContext, node: Node): void {
-  const d = node.userData as Landmarks2TransformMatrixData;
+  const d = opData<Landmarks2TransformMatrixData>(OP, node);
   const lm = context.getEvalTensor(node.inputs[0]!).data as Float32Array;
   const out = context.getEvalTensor(node.outputs[0]!).data as Float32Array;
   const { subset, m0, m1, m2, landmarksRange: range } = d;

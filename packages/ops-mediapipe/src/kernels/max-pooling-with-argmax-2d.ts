@@ -12,8 +12,9 @@
  */
 import { BuiltinOperator, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { StructPadding, checkFloat32Node, checkRank, checkShape, computePadding, float32Supports } from './mediapipe-common.js';
-import { FLT_MAX, PAD_HEIGHT, PAD_WIDTH, activationRange, allocatePaddingValues, readPoolParams } from './pooling-common.js';
+import { checkFloat32Node, checkShape, float32Supports } from './mediapipe-common.js';
+import { PAD_HEIGHT, PAD_WIDTH, activationRange, allocatePaddingValues, poolPadding, readPoolParams } from './pooling-common.js';
+import { computeOutSize, computePadding, expectRank, FLT_MAX, opData } from '@micrort/kernel-support';
 
 const OP = 'MaxPoolingWithArgmax2D';
 /** 0.1f, the offset MediaPipe adds to every index. */
@@ -57,26 +58,24 @@ function init(context: TfLiteContext): MaxPoolArgmaxData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as MaxPoolArgmaxData;
+  const d = opData<MaxPoolArgmaxData>(OP, node);
   checkFloat32Node(OP, context, node, 1, 2);
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
   const indices = context.getTensor(node.outputs[1]!);
-  checkRank(OP, node, 'input', input, 4);
+  expectRank(OP, node, 'input', input, 4);
   const p = readPoolParams(OP, node);
-  const outSize = (size: number, filter: number, stride: number) =>
-    p.padding === StructPadding.Same ? Math.trunc((size + stride - 1) / stride) : Math.trunc((size - filter + stride) / stride);
   d.batches = input.dims[0]!;
   d.inHeight = input.dims[1]!;
   d.inWidth = input.dims[2]!;
   d.depth = input.dims[3]!;
-  d.outHeight = outSize(d.inHeight, p.filterHeight, p.strideHeight);
-  d.outWidth = outSize(d.inWidth, p.filterWidth, p.strideWidth);
+  d.outHeight = computeOutSize(poolPadding(p), d.inHeight, p.filterHeight, p.strideHeight);
+  d.outWidth = computeOutSize(poolPadding(p), d.inWidth, p.filterWidth, p.strideWidth);
   const shape = [d.batches, d.outHeight, d.outWidth, d.depth];
   checkShape(OP, node, 'output', output, shape);
   checkShape(OP, node, 'indices output', indices, shape);
-  d.padding[PAD_HEIGHT] = computePadding(p.strideHeight, d.inHeight, p.filterHeight, d.outHeight);
-  d.padding[PAD_WIDTH] = computePadding(p.strideWidth, d.inWidth, p.filterWidth, d.outWidth);
+  d.padding[PAD_HEIGHT] = computePadding(p.strideHeight, 1, d.inHeight, p.filterHeight, d.outHeight);
+  d.padding[PAD_WIDTH] = computePadding(p.strideWidth, 1, d.inWidth, p.filterWidth, d.outWidth);
   d.strideHeight = p.strideHeight;
   d.strideWidth = p.strideWidth;
   d.filterHeight = p.filterHeight;
@@ -85,7 +84,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as MaxPoolArgmaxData;
+  const d = opData<MaxPoolArgmaxData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data as Float32Array;
   const output = context.getEvalTensor(node.outputs[0]!).data as Float32Array;
   const indices = context.getEvalTensor(node.outputs[1]!).data as Float32Array;

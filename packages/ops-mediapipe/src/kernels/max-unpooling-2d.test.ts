@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel } from '@micrort/core';
+import { MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { GreedyPlanner } from '@micrort/planners';
 import { registerMediapipeOps } from '../index.js';
 import { MAX_UNPOOLING_2D } from './max-unpooling-2d.js';

@@ -14,8 +14,9 @@
  */
 import { BuiltinOperator, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { checkFloat32Node, checkRank, checkShape, computePadding, float32Supports } from './mediapipe-common.js';
+import { checkFloat32Node, checkShape, float32Supports } from './mediapipe-common.js';
 import { PAD_HEIGHT, PAD_WIDTH, allocatePaddingValues, readPoolParams } from './pooling-common.js';
+import { computePadding, expectRank, opData } from '@micrort/kernel-support';
 
 const OP = 'MaxUnpooling2D';
 const INPUT = 0;
@@ -54,12 +55,12 @@ function init(context: TfLiteContext): MaxUnpoolingData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as MaxUnpoolingData;
+  const d = opData<MaxUnpoolingData>(OP, node);
   checkFloat32Node(OP, context, node, 2, 1);
   const input = context.getTensor(node.inputs[INPUT]!);
   const indices = context.getTensor(node.inputs[INDICES]!);
   const output = context.getTensor(node.outputs[0]!);
-  checkRank(OP, node, 'input', input, 4);
+  expectRank(OP, node, 'input', input, 4);
   checkShape(OP, node, 'indices', indices, input.dims);
   const p = readPoolParams(OP, node);
   d.batches = input.dims[0]!;
@@ -70,15 +71,15 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.outWidth = d.inWidth * p.filterWidth;
   checkShape(OP, node, 'output', output, [d.batches, d.outHeight, d.outWidth, d.depth]);
   // MediaPipe pads as if the output were pooled down to the input: ComputePadding(stride, 1, out, filter, in).
-  d.padding[PAD_HEIGHT] = computePadding(p.strideHeight, d.outHeight, p.filterHeight, d.inHeight);
-  d.padding[PAD_WIDTH] = computePadding(p.strideWidth, d.outWidth, p.filterWidth, d.inWidth);
+  d.padding[PAD_HEIGHT] = computePadding(p.strideHeight, 1, d.outHeight, p.filterHeight, d.inHeight);
+  d.padding[PAD_WIDTH] = computePadding(p.strideWidth, 1, d.outWidth, p.filterWidth, d.inWidth);
   d.strideHeight = p.strideHeight;
   d.strideWidth = p.strideWidth;
   d.filterWidth = p.filterWidth;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as MaxUnpoolingData;
+  const d = opData<MaxUnpoolingData>(OP, node);
   const input = context.getEvalTensor(node.inputs[INPUT]!).data as Float32Array;
   const indices = context.getEvalTensor(node.inputs[INDICES]!).data as Float32Array;
   const output = context.getEvalTensor(node.outputs[0]!).data as Float32Array;

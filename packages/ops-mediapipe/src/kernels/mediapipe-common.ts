@@ -2,19 +2,11 @@
  * Helpers shared by the MediaPipe kernels: what `supports()` asks (arity, float32 everywhere), prepare-time
  * checks that throw `KernelError`s naming tensors and shapes, and readers for the two custom-options
  * layouts MediaPipe's ops use — a raw C struct (`TfLiteTransposeConvParams`, `TfLitePoolParams`) and a
- * FlexBuffers map (read with core's bounds-checked `parseFlexMap`).
+ * FlexBuffers map (kernel-support's `readFlexOptions`, over core's bounds-checked `parseFlexMap`).
  */
-import {
-  FlexBufferError,
-  KernelError,
-  TensorType,
-  parseFlexMap,
-  tensorTypeName,
-  type FlexMap,
-  type Node,
-  type Tensor,
-  type TfLiteContext,
-} from '@micrort/core';
+import { KernelError, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import { shapeText } from '@micrort/kernel-support';
+import { FLOAT32_ONLY, typeReason } from '@micrort/kernel-support';
 
 /** `TfLitePadding` as the C option structs store it. */
 export enum StructPadding {
@@ -35,11 +27,6 @@ export function paddingName(padding: number): string {
         : `${padding}`;
 }
 
-/** `[1, 2, 3]` for messages. */
-export function shapeText(dims: ArrayLike<number>): string {
-  return `[${Array.from(dims).join(', ')}]`;
-}
-
 /**
  * Why the node's arity or types are not handled, or null when they are: exactly `nIn` inputs and `nOut`
  * outputs, none omitted, every one float32. What `supports()` answers (as a reason) and prepare throws.
@@ -51,11 +38,11 @@ export function float32NodeProblem(context: TfLiteContext, node: Node, nIn: numb
   for (let i = 0; i < nOut; i++) if (node.outputs[i]! < 0) return `output ${i} is omitted`;
   for (let i = 0; i < nIn; i++) {
     const t = context.getTensor(node.inputs[i]!);
-    if (t.type !== TensorType.FLOAT32) return `${tensorTypeName(t.type)} input ${i} (handles float32 only)`;
+    if (t.type !== TensorType.FLOAT32) return typeReason(`input ${i}`, t.type, FLOAT32_ONLY);
   }
   for (let i = 0; i < nOut; i++) {
     const t = context.getTensor(node.outputs[i]!);
-    if (t.type !== TensorType.FLOAT32) return `${tensorTypeName(t.type)} output ${i} (handles float32 only)`;
+    if (t.type !== TensorType.FLOAT32) return typeReason(`output ${i}`, t.type, FLOAT32_ONLY);
   }
   return null;
 }
@@ -69,12 +56,6 @@ export function float32Supports(nIn: number, nOut: number): (context: TfLiteCont
 export function checkFloat32Node(op: string, context: TfLiteContext, node: Node, nIn: number, nOut: number): void {
   const problem = float32NodeProblem(context, node, nIn, nOut);
   if (problem !== null) throw new KernelError(op, node.index, problem);
-}
-
-/** Throws unless `t` has `rank` dimensions. */
-export function checkRank(op: string, node: Node, what: string, t: Tensor, rank: number): void {
-  if (t.dims.length !== rank)
-    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must have ${rank} dimensions, has shape ${shapeText(t.dims)}`);
 }
 
 /** Throws unless `t`'s first dimension is 1 (MediaPipe's kernels process batch 0 only). */
@@ -121,35 +102,9 @@ export function readStructFields(op: string, node: Node, struct: string, fields:
   return out;
 }
 
-/** The node's FlexBuffers options; missing or malformed options are a KernelError. */
-export function readFlexOptions(op: string, node: Node): FlexMap {
-  const bytes = node.customInitialData;
-  if (!bytes || bytes.byteLength === 0) throw new KernelError(op, node.index, 'custom options (a FlexBuffers map) are missing');
-  return flexOption(op, node, () => parseFlexMap(bytes));
-}
-
-/** Runs one FlexMap read, turning a FlexBufferError (missing key, wrong type) into a KernelError for the node. */
-export function flexOption<T>(op: string, node: Node, read: () => T): T {
-  try {
-    return read();
-  } catch (e) {
-    if (e instanceof FlexBufferError) throw new KernelError(op, node.index, `custom options: ${e.message}`);
-    throw e;
-  }
-}
-
 /** Throws unless `value >= min`, naming the option. */
 export function checkAtLeast(op: string, node: Node, name: string, value: number, min: number): void {
   if (!(value >= min)) throw new KernelError(op, node.index, `option ${name} is ${value}, must be at least ${min}`);
-}
-
-/**
- * TFLite's ComputePadding(stride, dilation 1, in_size, filter_size, out_size): the padding before the
- * first element, never negative (C integer division truncates toward zero).
- */
-export function computePadding(stride: number, inSize: number, filterSize: number, outSize: number): number {
-  const total = (outSize - 1) * stride + filterSize - inSize;
-  return Math.max(Math.trunc(total / 2), 0);
 }
 
 /**

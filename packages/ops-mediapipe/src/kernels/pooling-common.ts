@@ -4,11 +4,9 @@
  * filter_height, activation, then the `computed` padding the kernels ignore), and MediaPipe's init
  * allocates a `TfLitePaddingValues` (4 int32: width, height, width_offset, height_offset) as op data.
  */
-import { KernelError, type Node, type TfLiteContext } from '@micrort/core';
+import { KernelError, Padding, type ActivationFunctionType, type Node, type TfLiteContext } from '@micrort/core';
+import { calculateActivationRangeFloat } from '@micrort/kernel-support';
 import { StructPadding, checkAtLeast, readStructFields } from './mediapipe-common.js';
-
-/** std::numeric_limits<float>::max(). */
-export const FLT_MAX = 3.4028234663852886e38;
 
 /** The fields of `TfLitePoolParams` the kernels read. */
 export interface PoolParams {
@@ -61,18 +59,17 @@ export function allocatePaddingValues(context: TfLiteContext): Int32Array {
   return context.allocatePersistentBuffer(PADDING_VALUES_BYTES).i32;
 }
 
-/** TFLite CalculateActivationRange(float) for a `TfLiteFusedActivation`: [min, max]. */
+/**
+ * TFLite CalculateActivationRange(float) for a `TfLiteFusedActivation` (its values 0..5 are the schema's
+ * ActivationFunctionType; 6, SIGMOID, clamps nothing): kernel-support's `calculateActivationRangeFloat`.
+ */
 export function activationRange(activation: number): [number, number] {
-  switch (activation) {
-    case 1:
-      return [0, FLT_MAX];
-    case 2:
-      return [-1, 1];
-    case 3:
-      return [0, 6];
-    default:
-      return [-FLT_MAX, FLT_MAX];
-  }
+  return calculateActivationRangeFloat(activation as ActivationFunctionType);
+}
+
+/** The schema's padding for a `TfLitePoolParams` padding (SAME or VALID; readPoolParams refuses others). */
+export function poolPadding(p: PoolParams): Padding {
+  return p.padding === StructPadding.Same ? Padding.SAME : Padding.VALID;
 }
 
 /**

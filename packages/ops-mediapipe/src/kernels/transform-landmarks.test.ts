@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { encode as flexEncode } from 'flatbuffers/js/flexbuffers.js';
 import { TRANSFORM_LANDMARKS_V1, TRANSFORM_LANDMARKS_V2 } from './transform-landmarks.js';
 

@@ -16,17 +16,9 @@
 import { BuiltinOperator, KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { dot4 } from './float-matrix-common.js';
-import {
-  checkBatchOne,
-  checkElementCount,
-  checkFloat32Node,
-  checkRank,
-  checkShape,
-  flexOption,
-  float32Supports,
-  readFlexOptions,
-  shapeText,
-} from './mediapipe-common.js';
+import { checkBatchOne, checkElementCount, checkFloat32Node, checkShape, float32Supports } from './mediapipe-common.js';
+import { flexOption, readFlexOptions, shapeText } from '@micrort/kernel-support';
+import { expectRank, opData } from '@micrort/kernel-support';
 
 const OP = 'TransformLandmarks';
 const LANDMARKS = 0;
@@ -54,7 +46,7 @@ function init(): TransformLandmarksData {
 function prepareCommon(context: TfLiteContext, node: Node, rank: number): number[] {
   checkFloat32Node(OP, context, node, 2, 1);
   const landmarks = context.getTensor(node.inputs[LANDMARKS]!);
-  checkRank(OP, node, 'landmarks', landmarks, rank);
+  expectRank(OP, node, 'landmarks', landmarks, rank);
   checkBatchOne(OP, node, 'landmarks', landmarks);
   checkShape(OP, node, 'output', context.getTensor(node.outputs[0]!), landmarks.dims);
   checkElementCount(OP, node, 'matrix', context.getTensor(node.inputs[MATRIX]!), 16);
@@ -62,7 +54,7 @@ function prepareCommon(context: TfLiteContext, node: Node, rank: number): number
 }
 
 function prepareV2(context: TfLiteContext, node: Node): void {
-  const d = node.userData as TransformLandmarksData;
+  const d = opData<TransformLandmarksData>(OP, node);
   const dims = prepareCommon(context, node, 3);
   const depth = dims[2]!;
   if (depth !== 2 && depth !== 3)
@@ -74,7 +66,7 @@ function prepareV2(context: TfLiteContext, node: Node): void {
 }
 
 function prepareV1(context: TfLiteContext, node: Node): void {
-  const d = node.userData as TransformLandmarksData;
+  const d = opData<TransformLandmarksData>(OP, node);
   const dims = prepareCommon(context, node, 4);
   d.dimensions = 3;
   d.scale = 1;
@@ -95,7 +87,7 @@ function prepareV1(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as TransformLandmarksData;
+  const d = opData<TransformLandmarksData>(OP, node);
   const lm = context.getEvalTensor(node.inputs[LANDMARKS]!).data as Float32Array;
   const m = context.getEvalTensor(node.inputs[MATRIX]!).data as Float32Array;
   const out = context.getEvalTensor(node.outputs[0]!).data as Float32Array;

@@ -20,16 +20,9 @@
 import { BuiltinOperator, KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { dot4 } from './float-matrix-common.js';
-import {
-  checkBatchOne,
-  checkElementCount,
-  checkFloat32Node,
-  checkRank,
-  flexOption,
-  float32Supports,
-  readFlexOptions,
-  shapeText,
-} from './mediapipe-common.js';
+import { checkBatchOne, checkElementCount, checkFloat32Node, float32Supports } from './mediapipe-common.js';
+import { flexOption, readFlexOptions, shapeText } from '@micrort/kernel-support';
+import { expectRank, opData } from '@micrort/kernel-support';
 
 const OP = 'TransformTensorBilinear';
 const OP_V1 = 'TransformTensor';
@@ -57,8 +50,8 @@ function prepareCommon(op: string, context: TfLiteContext, node: Node, d: Transf
   checkFloat32Node(op, context, node, 2, 1);
   const image = context.getTensor(node.inputs[IMAGE]!);
   const output = context.getTensor(node.outputs[0]!);
-  checkRank(op, node, 'input', image, 4);
-  checkRank(op, node, 'output', output, 4);
+  expectRank(op, node, 'input', image, 4);
+  expectRank(op, node, 'output', output, 4);
   checkBatchOne(op, node, 'input', image);
   if (output.dims[0] !== 1 || output.dims[3] !== image.dims[3])
     throw new KernelError(
@@ -81,7 +74,7 @@ function checkOutputSize(op: string, node: Node, d: TransformTensorData, what: s
 }
 
 function prepareV2(context: TfLiteContext, node: Node): void {
-  const d = node.userData as TransformTensorData;
+  const d = opData<TransformTensorData>(OP, node);
   prepareCommon(OP, context, node, d);
   d.alignCorners = true;
   const bytes = node.customInitialData;
@@ -93,7 +86,7 @@ function prepareV2(context: TfLiteContext, node: Node): void {
 }
 
 function prepareV1(context: TfLiteContext, node: Node): void {
-  const d = node.userData as TransformTensorData;
+  const d = opData<TransformTensorData>(OP, node);
   prepareCommon(OP_V1, context, node, d);
   d.alignCorners = false;
   const bytes = node.customInitialData;
@@ -113,7 +106,7 @@ function prepareV1(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as TransformTensorData;
+  const d = opData<TransformTensorData>(OP, node);
   const image = context.getEvalTensor(node.inputs[IMAGE]!).data as Float32Array;
   const m = context.getEvalTensor(node.inputs[MATRIX]!).data as Float32Array;
   const out = context.getEvalTensor(node.outputs[0]!).data as Float32Array;

@@ -14,8 +14,9 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { TFLM_OP_DATA_BYTES, allocateOpData } from './elementwise-common.js';
+import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
 import { FLOAT32_INT8_INT16, requireInt16ZeroPoints, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { allocateOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'ABS';
 
@@ -56,7 +57,7 @@ function prepare(_context: TfLiteContext, node: Node, data: AbsOpData, input: Te
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as AbsOpData;
+  const data = opData<AbsOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   const p = data.params;
@@ -96,7 +97,7 @@ export const ABS = unaryKernel<AbsOpData>({
   builtinCode: BuiltinOperator.ABS,
   version: 5,
   types: FLOAT32_INT8_INT16,
-  init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.ABS), count: 0 }),
+  init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.ABS).i32, count: 0 }),
   prepare,
   invoke,
 });

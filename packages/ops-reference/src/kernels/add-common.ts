@@ -1,10 +1,12 @@
 /**
- * ADD math (tflite-micro kernels/add_common.cc; reference_ops::Add / AddElementwise / BroadcastAdd6DSlow,
- * reference_integer_ops::Add): the op-data block, the general quantized parameters and the loops, which
- * walk a `BroadcastPlan` (plain elementwise when the shapes match).
+ * ADD's reference loops (reference_ops::Add / AddElementwise / BroadcastAdd6DSlow,
+ * reference_integer_ops::Add) and TFLM's OpDataAdd block they read; the parameters themselves are
+ * kernel-support's `calculateOpDataAdd` (add_common.cc). The loops walk a `BroadcastPlan` (plain
+ * elementwise when the shapes match).
  */
-import { multiplyByQuantizedMultiplierSmallerThanOneExp, quantizeMultiplierSmallerThanOneExp } from '@micrort/core';
-import { clampFloat, type BroadcastPlan } from './elementwise-common.js';
+import { multiplyByQuantizedMultiplierSmallerThanOneExp } from '@micrort/core';
+import { clampFloat } from './elementwise-common.js';
+import { type BroadcastPlan, type OpDataAdd } from '@micrort/kernel-support';
 
 /** Bytes of TFLM's OpDataAdd (bool + 12 int32 + 2 float). */
 export const OP_DATA_ADD_BYTES = 60;
@@ -29,39 +31,23 @@ export enum AddWord {
   ActMaxF32 = 14,
 }
 
-/** The scales and zero points the general quantized ADD parameters are derived from. */
-export interface QuantizedAddScales {
-  input1Scale: number;
-  input1ZeroPoint: number;
-  input2Scale: number;
-  input2ZeroPoint: number;
-  outputScale: number;
-  outputZeroPoint: number;
-}
-
 /**
- * TFLM CalculateOpDataAdd for int8/int16 (the general path; TFLM uses it for int16 too, whatever
- * pot_scale_int16 says): left shift 20 (int8) or 15 (int16), each input rescaled by
- * scale_i / (2 * max(scale1, scale2)) and the sum by 2 * max(scale1, scale2) / (2^left_shift * output_scale),
- * all with QuantizeMultiplierSmallerThanOneExp. Writes the words of `p` (not the activation range).
- * Throws RangeError when a multiplier is not in (0, 1), as TFLite's checks abort.
+ * Writes kernel-support's `OpDataAdd` (TFLM's CalculateOpDataAdd result) into the words of TFLM's
+ * OpDataAdd block `p`, activation range included.
  */
-export function computeQuantizedAddParams(p: Int32Array, s: QuantizedAddScales, int16: boolean): void {
-  const leftShift = int16 ? 15 : 20;
-  const twiceMaxInputScale = 2 * Math.max(s.input1Scale, s.input2Scale);
-  const m1 = quantizeMultiplierSmallerThanOneExp(s.input1Scale / twiceMaxInputScale);
-  const m2 = quantizeMultiplierSmallerThanOneExp(s.input2Scale / twiceMaxInputScale);
-  const mo = quantizeMultiplierSmallerThanOneExp(twiceMaxInputScale / (2 ** leftShift * s.outputScale));
-  p[AddWord.LeftShift] = leftShift;
-  p[AddWord.Input1Offset] = -s.input1ZeroPoint;
-  p[AddWord.Input2Offset] = -s.input2ZeroPoint;
-  p[AddWord.OutputOffset] = s.outputZeroPoint;
-  p[AddWord.Input1Multiplier] = m1.multiplier;
-  p[AddWord.Input1Shift] = m1.shift;
-  p[AddWord.Input2Multiplier] = m2.multiplier;
-  p[AddWord.Input2Shift] = m2.shift;
-  p[AddWord.OutputMultiplier] = mo.multiplier;
-  p[AddWord.OutputShift] = mo.shift;
+export function writeOpDataAdd(p: Int32Array, d: OpDataAdd): void {
+  p[AddWord.LeftShift] = d.leftShift;
+  p[AddWord.Input1Offset] = d.input1Offset;
+  p[AddWord.Input2Offset] = d.input2Offset;
+  p[AddWord.OutputOffset] = d.outputOffset;
+  p[AddWord.Input1Multiplier] = d.input1Multiplier;
+  p[AddWord.Input1Shift] = d.input1Shift;
+  p[AddWord.Input2Multiplier] = d.input2Multiplier;
+  p[AddWord.Input2Shift] = d.input2Shift;
+  p[AddWord.OutputMultiplier] = d.outputMultiplier;
+  p[AddWord.OutputShift] = d.outputShift;
+  p[AddWord.ActMin] = d.actMin;
+  p[AddWord.ActMax] = d.actMax;
 }
 
 /**

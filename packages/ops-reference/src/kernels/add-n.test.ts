@@ -68,7 +68,7 @@ describe('ADD_N', () => {
       [2],
     );
     expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8)');
-    expect(kernelError(() => h.prepare()).message).toMatch(/output \(tensor 2\) has type int16; ADD_N handles float32, int8/);
+    expect(kernelError(() => h.prepare()).message).toMatch(/unsupported output type int16 \(tensor 2\); supported: float32, int8/);
   });
 
   it("requests TFLM's input-pointer scratch (8 bytes per input) and, for int8 only, its 40-byte OpData", () => {

@@ -25,8 +25,8 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { allocateOpData, requireQuantized } from './elementwise-common.js';
-import { EightBitAddWord, MATH_OP_DATA_BYTES, fillEightBitAddOpData, requireHandledType, supportsInputTypes } from './math-common.js';
+import { EightBitAddWord, MATH_OP_DATA_BYTES, fillEightBitAddOpData } from './math-common.js';
+import { allocateOpData, expectQuantized, expectType, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'ADD_N';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
@@ -50,7 +50,7 @@ interface AddNOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as AddNOpData;
+  const d = opData<AddNOpData>(OP, node);
   const n = node.inputs.length;
   if (n < 2) throw new KernelError(OP, node.index, `expects at least 2 inputs, got ${n}`);
   if (node.outputs.length !== 1) throw new KernelError(OP, node.index, `expects 1 output, got ${node.outputs.length}`);
@@ -61,7 +61,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     return context.getTensor(index);
   });
   const first = inputs[0]!;
-  requireHandledType(OP, node, output, 'output', TYPES);
+  expectType(OP, node, 'output', output, TYPES);
   if (first.type !== output.type)
     throw new KernelError(
       OP,
@@ -93,8 +93,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const scratchIndex = context.requestScratchBufferInArena(POINTER_BYTES * n);
   if (output.type === TensorType.FLOAT32) return;
 
-  requireQuantized(OP, node, first, 'input 0');
-  requireQuantized(OP, node, output, 'output');
+  expectQuantized(OP, node, 'input 0', first);
+  expectQuantized(OP, node, 'output', output);
   for (let j = 1; j < n; j++) {
     const t = inputs[j]!;
     if (t.params.zeroPoint !== first.params.zeroPoint || t.params.scale !== first.params.scale)
@@ -104,7 +104,7 @@ function prepare(context: TfLiteContext, node: Node): void {
         `int8 inputs must share scale and zero point: input ${j} has (${t.params.scale}, ${t.params.zeroPoint}), input 0 (${first.params.scale}, ${first.params.zeroPoint})`,
       );
   }
-  const p = (d.params = allocateOpData(context, MATH_OP_DATA_BYTES.ADD_N));
+  const p = (d.params = allocateOpData(context, MATH_OP_DATA_BYTES.ADD_N).i32);
   fillEightBitAddOpData(OP, node, p, first, output, LEFT_SHIFT);
   p[W_SCRATCH_INDEX] = scratchIndex;
 }
@@ -142,7 +142,7 @@ function addNInt8(views: Int8Array[], out: Int8Array, count: number, p: Int32Arr
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as AddNOpData;
+  const d = opData<AddNOpData>(OP, node);
   const views = d.views;
   for (let j = 0; j < views.length; j++) views[j] = d.inputs[j]!.data as Float32Array | Int8Array;
   const out = context.getEvalTensor(node.outputs[0]!).data;

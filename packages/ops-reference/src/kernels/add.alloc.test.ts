@@ -3,7 +3,8 @@
  * shaped by the other ADD tests (int16, float, other broadcasts), as a kernel in a real model sees it.
  */
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, KernelHarness, TensorType, type AddOptions, type HarnessTensorSpec } from '@micrort/core';
+import { ActivationFunctionType, TensorType, type AddOptions } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { ADD } from './add.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, KernelHarness, TensorType, type AddOptions, type HarnessTensorSpec } from '@micrort/core';
+import { ActivationFunctionType, TensorType, type AddOptions } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { ADD } from './add.js';
 
 const opts = (fusedActivationFunction = ActivationFunctionType.NONE, potScaleInt16 = true): AddOptions => ({

@@ -7,30 +7,20 @@
  * TFLite's uint8 (the same general path with left shift 20, TFLite kernels/add.cc).
  * Broadcasting follows numpy/TFLite rules up to 6 dimensions.
  */
-import { BuiltinOperator, KernelError, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
+import { requireNotQuantizedInputs, typedBinaryTensors } from './elementwise-common.js';
+import { AddWord, OP_DATA_ADD_BYTES, addFloat, addInt32, addQuantized, addQuantizedUint8, writeOpDataAdd } from './add-common.js';
 import {
   activationRangeFloat,
-  activationRangeQuantized,
+  calculateOpDataAdd,
+  expectClampActivation,
   fusedActivation,
-  opDataOf,
+  opData,
   planBinary,
-  requireNotQuantizedInputs,
-  requireQuantizedBinary,
-  typedBinaryTensors,
   type BroadcastPlan,
-} from './elementwise-common.js';
-import {
-  AddWord,
-  OP_DATA_ADD_BYTES,
-  addFloat,
-  addInt32,
-  addQuantized,
-  addQuantizedUint8,
-  computeQuantizedAddParams,
-} from './add-common.js';
-import { checkConvActivation } from './conv-common.js';
+} from '@micrort/kernel-support';
 
 const OP = 'ADD';
 /** Largest rank broadcasting supports (TFLM's BroadcastAdd6DSlow). */
@@ -51,7 +41,7 @@ function init(context: TfLiteContext): AddOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = opDataOf<AddOpData>(OP, node);
+  const data = opData<AddOpData>(OP, node);
   const t = typedBinaryTensors(OP, context, node, [
     TensorType.FLOAT32,
     TensorType.INT32,
@@ -61,7 +51,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   ]);
   const { input1, input2, output } = t;
   const activation = fusedActivation(node);
-  checkConvActivation(OP, node, activation);
+  expectClampActivation(OP, node, activation);
   const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
   const p = data.params;
   p[AddWord.RequiresBroadcast] = plan.requiresBroadcast ? 1 : 0;
@@ -75,35 +65,15 @@ function prepare(context: TfLiteContext, node: Node): void {
     case TensorType.INT32:
       requireNotQuantizedInputs(OP, node, t);
       break;
-    default: {
-      requireQuantizedBinary(OP, node, t);
-      try {
-        computeQuantizedAddParams(
-          p,
-          {
-            input1Scale: input1.params.scale,
-            input1ZeroPoint: input1.params.zeroPoint,
-            input2Scale: input2.params.scale,
-            input2ZeroPoint: input2.params.zeroPoint,
-            outputScale: output.params.scale,
-            outputZeroPoint: output.params.zeroPoint,
-          },
-          output.type === TensorType.INT16,
-        );
-      } catch (e) {
-        throw new KernelError(OP, node.index, `cannot rescale: ${(e as Error).message}`);
-      }
-      const [lo, hi] = activationRangeQuantized(OP, node, activation, output);
-      p[AddWord.ActMin] = lo;
-      p[AddWord.ActMax] = hi;
-    }
+    default:
+      writeOpDataAdd(p, calculateOpDataAdd(OP, node, input1, input2, output, activation));
   }
   data.plan = plan;
   data.type = output.type;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as AddOpData;
+  const data = opData<AddOpData>(OP, node);
   const plan = data.plan!;
   const a = context.getEvalTensor(node.inputs[0]!).data;
   const b = context.getEvalTensor(node.inputs[1]!).data;

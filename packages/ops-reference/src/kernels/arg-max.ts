@@ -3,11 +3,12 @@ import { BuiltinOperator } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { argMinMaxSupport, invokeArgMinMax, prepareArgMinMax } from './arg-min-max-common.js';
+import { fillOpData, newOpData } from '@micrort/kernel-support';
 
 const OP = 'ARG_MAX';
 
 function prepare(context: TfLiteContext, node: Node): void {
-  node.userData = prepareArgMinMax(OP, context, node);
+  fillOpData(OP, node, prepareArgMinMax(OP, context, node));
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
@@ -21,6 +22,7 @@ export const ARG_MAX: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: argMinMaxSupport,
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -7,8 +7,9 @@
  */
 import { KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, TfLiteContext } from '@micrort/core';
-import { dimProduct, readConstantAxis, requireShape, requireTypeIn, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, readConstantAxis, requireShape, resolveAxis, typeSupport } from './data-common.js';
 import type { NumberArray } from './transpose-common.js';
+import { expectType, opData } from '@micrort/kernel-support';
 
 /** Input types TFLM's ArgMinMax eval handles, and TFLite's uint8. */
 export const ARG_MIN_MAX_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -32,8 +33,8 @@ export function prepareArgMinMax(op: string, context: TfLiteContext, node: Node)
   const input = getInput(context, node, 0, op);
   const axisTensor = getInput(context, node, 1, op);
   const output = getOutput(context, node, 0, op);
-  requireTypeIn(op, node, input, 'input', ARG_MIN_MAX_TYPES);
-  requireTypeIn(op, node, output, 'output', [TensorType.INT32]);
+  expectType(op, node, 'input', input, ARG_MIN_MAX_TYPES);
+  expectType(op, node, 'output', output, [TensorType.INT32]);
   const rank = input.dims.length;
   if (rank < 1) throw new KernelError(op, node.index, 'input must have at least 1 dimension');
   const axis = resolveAxis(op, node, readConstantAxis(op, node, axisTensor, 'axis'), rank);
@@ -67,7 +68,7 @@ export function argMinMax(d: ArgMinMaxOpData, input: NumberArray, output: Int32A
 
 /** Invoke of both kernels. */
 export function invokeArgMinMax(context: TfLiteContext, node: Node, greater: boolean): void {
-  const d = node.userData as ArgMinMaxOpData;
+  const d = opData<ArgMinMaxOpData>(greater ? 'ARG_MAX' : 'ARG_MIN', node);
   const input = context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray;
   const output = context.getEvalTensor(node.outputs[0]!).data as Int32Array;
   argMinMax(d, input, output, greater);

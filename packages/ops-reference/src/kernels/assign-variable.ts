@@ -19,6 +19,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'ASSIGN_VARIABLE';
 
@@ -55,7 +56,7 @@ function init(): State {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const s = node.userData as State;
+  const s = opData<State>(OP, node);
   if (node.inputs.length !== 2) throw new KernelError(OP, node.index, `expects 2 inputs, got ${node.inputs.length}`);
   if (node.outputs.length !== 0) throw new KernelError(OP, node.index, `expects no outputs, got ${node.outputs.length}`);
   s.id = checkResourceInput(OP, context, node);
@@ -69,7 +70,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(_context: TfLiteContext, node: Node): void {
-  const s = node.userData as State;
+  const s = opData<State>(OP, node);
   s.resources!.assign(s.id!.data[0] as number, s.value!);
 }
 

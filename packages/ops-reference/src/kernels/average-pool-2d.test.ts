@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, KernelError, KernelHarness, Padding, TensorType } from '@micrort/core';
+import { ActivationFunctionType, KernelError, Padding, TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import type { Pool2DOptions } from '@micrort/core';
 import { AVERAGE_POOL_2D } from './average-pool-2d.js';
-import { computePaddingHeightWidth } from './conv-common.js';
+import { computePaddingHeightWidth } from '@micrort/kernel-support';
 
 interface Case {
   type: TensorType;

@@ -18,27 +18,28 @@ import {
   poolScratch,
   usePoolInPlaceVariant,
 } from './pooling-in-place.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'AVERAGE_POOL_2D';
 
 function prepare(context: TfLiteContext, node: Node): void {
-  node.userData = preparePooling(OP, context, node);
+  preparePooling(OP, context, node);
 }
 
 /** Float32 average pool; sums and the division are rounded to float32 as in C. */
 function averagePoolFloat(d: PoolingOpData, input: Float32Array, output: Float32Array): void {
   const { batches, inHeight, inWidth, depth, outHeight, outWidth, strideHeight, strideWidth, filterHeight, filterWidth } = d;
-  const lo = d.activationMinF;
-  const hi = d.activationMaxF;
+  const lo = d.actMinF;
+  const hi = d.actMaxF;
   let o = 0;
   for (let b = 0; b < batches; b++) {
     const batchBase = b * inHeight;
     for (let oy = 0; oy < outHeight; oy++) {
-      const inY0 = oy * strideHeight - d.padHeight;
+      const inY0 = oy * strideHeight - d.padding.height;
       const fyStart = inY0 < 0 ? -inY0 : 0;
       const fyEnd = Math.min(filterHeight, inHeight - inY0);
       for (let ox = 0; ox < outWidth; ox++) {
-        const inX0 = ox * strideWidth - d.padWidth;
+        const inX0 = ox * strideWidth - d.padding.width;
         const fxStart = inX0 < 0 ? -inX0 : 0;
         const fxEnd = Math.min(filterWidth, inWidth - inX0);
         const count = (fyEnd - fyStart) * (fxEnd - fxStart);
@@ -59,17 +60,17 @@ function averagePoolFloat(d: PoolingOpData, input: Float32Array, output: Float32
 /** int8/int16/uint8 average pool (reference_integer_ops::AveragePool; reference_ops::AveragePool for uint8). */
 function averagePoolInt(d: PoolingOpData, input: NumberArray, output: NumberArray): void {
   const { batches, inHeight, inWidth, depth, outHeight, outWidth, strideHeight, strideWidth, filterHeight, filterWidth } = d;
-  const lo = d.activationMin;
-  const hi = d.activationMax;
+  const lo = d.actMin;
+  const hi = d.actMax;
   let o = 0;
   for (let b = 0; b < batches; b++) {
     const batchBase = b * inHeight;
     for (let oy = 0; oy < outHeight; oy++) {
-      const inY0 = oy * strideHeight - d.padHeight;
+      const inY0 = oy * strideHeight - d.padding.height;
       const fyStart = inY0 < 0 ? -inY0 : 0;
       const fyEnd = Math.min(filterHeight, inHeight - inY0);
       for (let ox = 0; ox < outWidth; ox++) {
-        const inX0 = ox * strideWidth - d.padWidth;
+        const inX0 = ox * strideWidth - d.padding.width;
         const fxStart = inX0 < 0 ? -inX0 : 0;
         const fxEnd = Math.min(filterWidth, inWidth - inX0);
         const count = (fyEnd - fyStart) * (fxEnd - fxStart);
@@ -90,7 +91,7 @@ function averagePoolInt(d: PoolingOpData, input: NumberArray, output: NumberArra
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as PoolingOpData;
+  const d = opData<PoolingOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!);
   const output = context.getEvalTensor(node.outputs[0]!);
   if (d.inPlaceScratch >= 0) {
@@ -103,7 +104,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** AVERAGE_POOL_2D registration: float32, int8, int16, uint8 (op versions 1..3). */
-export const AVERAGE_POOL_2D: Registration = {
+export const AVERAGE_POOL_2D: Registration<PoolingOpData> = {
   builtinCode: BuiltinOperator.AVERAGE_POOL_2D,
   version: 3,
   provider: PROVIDER,

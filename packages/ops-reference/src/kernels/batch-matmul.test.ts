@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TensorType, type BatchMatMulOptions, type HarnessTensorSpec } from '@micrort/core';
+import { TensorType, type BatchMatMulOptions } from '@micrort/core';
+import { type HarnessTensorSpec } from '@micrort/core/testing';
 import { f32, harness, kernelError, q, run } from './__fixtures__/math-testing.js';
 import { lcg } from './__fixtures__/conv-testing.js';
 import { BATCH_MATMUL } from './batch-matmul.js';

@@ -34,9 +34,9 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireZeroPoint } from './elementwise-common.js';
-import { MATH_OP_DATA_BYTES, intArrayBytes, intRange, requireHandledType, supportsInputTypes } from './math-common.js';
+import { MATH_OP_DATA_BYTES, intArrayBytes } from './math-common.js';
 import { shapeString } from './transpose-common.js';
+import { expectType, expectZeroPoint, opData, supportsInputTypes, typeRange } from '@micrort/kernel-support';
 
 const OP = 'BATCH_MATMUL';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16];
@@ -114,12 +114,12 @@ function transposeRowsColumns(src: Values, dst: Values, batches: number, rows: n
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as BatchMatMulOpData;
+  const d = opData<BatchMatMulOpData>(OP, node);
   checkArity(OP, node, 2, 1);
   const lhs = getInput(context, node, 0, OP);
   const rhs = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  requireHandledType(OP, node, lhs, 'lhs', TYPES);
+  expectType(OP, node, 'lhs', lhs, TYPES);
   if (rhs.type !== lhs.type || output.type !== lhs.type)
     throw new KernelError(
       OP,
@@ -140,9 +140,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (lhs.type !== TensorType.FLOAT32) {
     context.allocatePersistentBuffer(MATH_OP_DATA_BYTES.BATCH_MATMUL_QUANTIZATION);
     if (lhs.type === TensorType.INT16) {
-      requireZeroPoint(OP, node, lhs, 'lhs', 0);
-      requireZeroPoint(OP, node, rhs, 'rhs', 0);
-      requireZeroPoint(OP, node, output, 'output', 0);
+      expectZeroPoint(OP, node, 'lhs', lhs, 0);
+      expectZeroPoint(OP, node, 'rhs', rhs, 0);
+      expectZeroPoint(OP, node, 'output', output, 0);
     }
     const real = getQuantizedConvolutionMultiplier(lhs.params.scale, rhs.params.scale, output.params.scale);
     const q = checkedQuantizeMultiplier(OP, node, real, 'lhs scale * rhs scale / output scale');
@@ -151,7 +151,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     d.lhsZeroPoint = lhs.params.zeroPoint;
     d.rhsZeroPoint = rhs.params.zeroPoint;
     d.outputZeroPoint = output.params.zeroPoint;
-    [d.lo, d.hi] = intRange(lhs.type);
+    [d.lo, d.hi] = typeRange(lhs.type);
   }
 
   const outRank = Math.max(lhs.dims.length, rhs.dims.length);
@@ -291,7 +291,7 @@ function matmulInt16(d: BatchMatMulOpData, lhs: Int16Array, rhs: Int16Array, out
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as BatchMatMulOpData;
+  const d = opData<BatchMatMulOpData>(OP, node);
   let lhs = context.getEvalTensor(node.inputs[0]!).data as Values;
   let rhs = context.getEvalTensor(node.inputs[1]!).data as Values;
   if (d.lhsT) {

@@ -10,12 +10,13 @@ import { PROVIDER } from '../provider.js';
 import { typeSupport } from './data-common.js';
 import { type SpaceBatchOpData, prepareSpaceBatch } from './space-batch-common.js';
 import { type NumberArray, movableData } from './transpose-common.js';
+import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'BATCH_TO_SPACE_ND';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
 
 function prepare(context: TfLiteContext, node: Node): void {
-  node.userData = prepareSpaceBatch(OP, context, node, TYPES, 'crops', false);
+  fillOpData(OP, node, prepareSpaceBatch(OP, context, node, TYPES, 'crops', false));
 }
 
 /** For each input pixel that survives the crop, copies its `depth` elements to its output position. */
@@ -42,7 +43,7 @@ function batchToSpace(d: SpaceBatchOpData, input: NumberArray, output: NumberArr
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as SpaceBatchOpData;
+  const d = opData<SpaceBatchOpData>(OP, node);
   batchToSpace(
     d,
     movableData(context.getEvalTensor(node.inputs[0]!), d.layout),
@@ -57,6 +58,7 @@ export const BATCH_TO_SPACE_ND: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -8,8 +8,9 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { int64Low32At, requireSameTypeAs, requireTypeIn, setInt64FromInt32, typeSupport } from './data-common.js';
+import { int64Low32At, requireSameTypeAs, setInt64FromInt32, typeSupport } from './data-common.js';
 import { shapeString } from './transpose-common.js';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'BROADCAST_ARGS';
 const TYPES = [TensorType.INT32, TensorType.INT64] as const;
@@ -27,7 +28,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const shape1 = getInput(context, node, 0, OP);
   const shape2 = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  requireTypeIn(OP, node, shape1, 'shape 1', TYPES);
+  expectType(OP, node, 'shape 1', shape1, TYPES);
   requireSameTypeAs(OP, node, shape2, 'shape 2', shape1, 'shape 1');
   requireSameTypeAs(OP, node, output, 'output', shape1, 'shape 1');
   for (const [t, what] of [
@@ -47,7 +48,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       `output holds ${outLen} dimensions, the broadcast of ${len1}- and ${len2}-dimension shapes has ${Math.max(len1, len2)}`,
     );
   const data: BroadcastArgsOpData = { int64: shape1.type === TensorType.INT64, len1, len2, outLen };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 function incompatible(node: Node, i: number, a: number, b: number): never {
@@ -55,7 +56,7 @@ function incompatible(node: Node, i: number, a: number, b: number): never {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as BroadcastArgsOpData;
+  const d = opData<BroadcastArgsOpData>(OP, node);
   const in1 = context.getEvalTensor(node.inputs[0]!);
   const in2 = context.getEvalTensor(node.inputs[1]!);
   const out = context.getEvalTensor(node.outputs[0]!);
@@ -90,6 +91,7 @@ export const BROADCAST_ARGS: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

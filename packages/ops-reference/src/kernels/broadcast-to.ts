@@ -7,7 +7,7 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireSameTypeAs, requireShape, requireTypeIn } from './data-common.js';
+import { requireSameTypeAs, requireShape } from './data-common.js';
 import {
   type ElementLayout,
   type NumberArray,
@@ -18,6 +18,7 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'BROADCAST_TO';
 /** TFLM's kMaxDims. */
@@ -39,7 +40,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = getOutput(context, node, 0, OP);
   const layout = elementLayout(input.type, OP, node);
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
-  requireTypeIn(OP, node, shapeTensor, 'shape', [TensorType.INT32, TensorType.INT64]);
+  expectType(OP, node, 'shape', shapeTensor, [TensorType.INT32, TensorType.INT64]);
   if (shapeTensor.dims.length !== 1)
     throw new KernelError(OP, node.index, `shape (tensor ${shapeTensor.index}) must be 1-D, got ${shapeString(shapeTensor.dims)}`);
   const shape = readConstantIndexTensor(shapeTensor, OP, node, 'shape');
@@ -74,7 +75,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const inStrides = new Int32Array(BROADCAST_TO_MAX_DIMS);
   for (let i = 0; i < BROADCAST_TO_MAX_DIMS; i++) inStrides[i] = inDims[i] === 1 && outDims[i] !== 1 ? 0 : strides[i]!;
   const data: BroadcastToOpData = { layout, outDims, inStrides };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /** Writes the output in row-major order, reading the input through the (0 for broadcast) strides. */
@@ -100,7 +101,7 @@ function broadcast5(d: BroadcastToOpData, src: NumberArray, dst: NumberArray, un
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as BroadcastToOpData;
+  const d = opData<BroadcastToOpData>(OP, node);
   const src = movableData(context.getEvalTensor(node.inputs[0]!), d.layout);
   const dst = movableData(context.getEvalTensor(node.outputs[0]!), d.layout);
   broadcast5(d, src, dst, d.layout.units);
@@ -112,6 +113,7 @@ export const BROADCAST_TO: Registration = {
   version: 3,
   provider: PROVIDER,
   name: OP,
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -6,6 +6,7 @@
 import { BuiltinOperator, KernelError, type CallOnceOptions, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { checkSubgraphIndex } from './control-flow-common.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'CALL_ONCE';
 /** sizeof(OpData) in TFLM: an int and a bool. */
@@ -22,7 +23,7 @@ function init(context: TfLiteContext): OpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as OpData;
+  const d = opData<OpData>(OP, node);
   const params = node.builtinData as Partial<CallOnceOptions> | null;
   if (!params || params.initSubgraphIndex === undefined)
     throw new KernelError(OP, node.index, 'CallOnceOptions (init_subgraph_index) are missing');
@@ -34,7 +35,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as OpData;
+  const d = opData<OpData>(OP, node);
   if (d.hasRun) return;
   context.invokeSubgraph(d.initSubgraph);
   d.hasRun = true;

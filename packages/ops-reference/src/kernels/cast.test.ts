@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { CAST, floatToInt32X86, floatToUint32X86 } from './cast.js';
 
 function cast(from: TensorType, to: TensorType, data: number[]): number[] {

@@ -11,7 +11,8 @@
 import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { flatInPlace } from './in-place-common.js';
-import { opDataOf, requireSameElementCount, requireType, unaryTensors } from './elementwise-common.js';
+import { unaryTensors } from './elementwise-common.js';
+import { expectSameElementCount, expectType, opData } from '@micrort/kernel-support';
 
 const OP = 'CAST';
 
@@ -62,11 +63,11 @@ export function floatToUint32X86(x: number): number {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = opDataOf<CastOpData>(OP, node);
+  const data = opData<CastOpData>(OP, node);
   const { input, output } = unaryTensors(OP, context, node);
-  requireType(OP, node, input, 'input', INPUT_TYPES);
-  requireType(OP, node, output, 'output', OUTPUT_TYPES);
-  data.count = requireSameElementCount(OP, node, input, output);
+  expectType(OP, node, 'input', input, INPUT_TYPES);
+  expectType(OP, node, 'output', output, OUTPUT_TYPES);
+  data.count = expectSameElementCount(OP, node, input, output);
   if (output.type === TensorType.BOOL) data.mode = input.type === TensorType.BOOL ? CastMode.Assign : CastMode.ToBool;
   else if (input.type === TensorType.FLOAT32 && output.type === TensorType.UINT32) data.mode = CastMode.FloatToUint32;
   else if (input.type === TensorType.FLOAT32 && output.type !== TensorType.FLOAT32) data.mode = CastMode.FloatToInt32;
@@ -74,7 +75,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as CastOpData;
+  const data = opData<CastOpData>(OP, node);
   const x = context.getEvalTensor(node.inputs[0]!).data as Values;
   const y = context.getEvalTensor(node.outputs[0]!).data as Values;
   const n = data.count;

@@ -6,7 +6,8 @@
  * the other allocation tests.
  */
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator, KernelHarness, MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel } from '@micrort/core';
+import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { createPlanner } from '@micrort/planners';
 import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { CIRCULAR_BUFFER, CircularBufferAbort } from './circular-buffer.js';

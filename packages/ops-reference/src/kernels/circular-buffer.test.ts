@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator, KernelHarness, MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel } from '@micrort/core';
+import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { createPlanner } from '@micrort/planners';
 import { CIRCULAR_BUFFER, CircularBufferAbort } from './circular-buffer.js';
 import { registerReferenceOps } from '../index.js';

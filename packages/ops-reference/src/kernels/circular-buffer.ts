@@ -40,6 +40,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'CIRCULAR_BUFFER';
 
@@ -106,7 +107,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = node.userData as CircularBufferOpData;
+  const data = opData<CircularBufferOpData>(OP, node);
   if (node.inputs.length !== 1 || node.inputs[0]! < 0) throw new KernelError(OP, node.index, `expects 1 input, got ${node.inputs.length}`);
   if (node.outputs.length === 2)
     throw new KernelError(
@@ -170,7 +171,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as CircularBufferOpData;
+  const data = opData<CircularBufferOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const output = context.getEvalTensor(node.outputs[0]!).data as Int8Array;
   const depth = data.depth;

@@ -29,19 +29,20 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { binaryTensors, type BinaryTensors } from './elementwise-common.js';
+import { broadcastInPlace } from './in-place-common.js';
+import { MATH_OP_DATA_BYTES } from './math-common.js';
+import type { NumberArray } from './transpose-common.js';
 import {
   allocateOpData,
-  binaryTensors,
-  opDataOf,
-  planBinary,
-  requireQuantized,
-  requireSameType,
-  type BinaryTensors,
   type BroadcastPlan,
-} from './elementwise-common.js';
-import { broadcastInPlace } from './in-place-common.js';
-import { MATH_OP_DATA_BYTES, requireHandledType, supportsInputTypes } from './math-common.js';
-import type { NumberArray } from './transpose-common.js';
+  expectQuantized,
+  expectSameType,
+  expectType,
+  opData,
+  planBinary,
+  supportsInputTypes,
+} from '@micrort/kernel-support';
 
 /** TFLM's Broadcast4DSlow: comparisons broadcast up to 4 dimensions. */
 const MAX_BROADCAST_RANK = 4;
@@ -158,10 +159,10 @@ function prepareScaling(op: string, node: Node, p: Int32Array, t: BinaryTensors)
 function prepareFor(spec: ComparisonSpec) {
   const { name, types } = spec;
   return (context: TfLiteContext, node: Node): void => {
-    const d = opDataOf<ComparisonOpData>(name, node);
+    const d = opData<ComparisonOpData>(name, node);
     const t = binaryTensors(name, context, node);
-    requireHandledType(name, node, t.input1, 'input 1', types);
-    requireSameType(name, node, t.input1, t.input2, 'inputs');
+    expectType(name, node, 'input 1', t.input1, types);
+    expectSameType(name, node, 'inputs', t.input1, t.input2);
     if (t.output.type !== TensorType.BOOL)
       throw new KernelError(name, node.index, `output (tensor ${t.output.index}) has type ${tensorTypeName(t.output.type)}, expected bool`);
     d.plan = planBinary(name, node, t.input1, t.input2, t.output, MAX_BROADCAST_RANK);
@@ -170,8 +171,8 @@ function prepareFor(spec: ComparisonSpec) {
     const type = t.input1.type;
     // uint8 (TFLite's ComparisonQuantized) takes the int8 path: left shift 8, each input's scale a multiplier.
     if (type === TensorType.INT8 || type === TensorType.INT16 || type === TensorType.UINT8) {
-      requireQuantized(name, node, t.input1, 'input 1');
-      requireQuantized(name, node, t.input2, 'input 2');
+      expectQuantized(name, node, 'input 1', t.input1);
+      expectQuantized(name, node, 'input 2', t.input2);
       prepareScaling(name, node, d.params, t);
       d.mode = Mode.Scaled;
     } else d.mode = type === TensorType.INT64 ? Mode.Int64 : Mode.Raw;
@@ -258,7 +259,7 @@ function compareInt64(plan: BroadcastPlan, a: Uint8Array, b: Uint8Array, out: Ui
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as ComparisonOpData;
+  const d = opData<ComparisonOpData>('COMPARISON', node);
   const plan = d.plan!;
   const in1 = context.getEvalTensor(node.inputs[0]!);
   const in2 = context.getEvalTensor(node.inputs[1]!);
@@ -285,7 +286,7 @@ export function comparisonKernel(spec: ComparisonSpec): Registration<ComparisonO
     name: spec.name,
     inPlace: broadcastInPlace,
     supports: (context, node) => supportsInputTypes(context, node, spec.types),
-    init: (context) => ({ params: allocateOpData(context, MATH_OP_DATA_BYTES.COMPARISON), plan: null, mode: Mode.Raw, truth: 0 }),
+    init: (context) => ({ params: allocateOpData(context, MATH_OP_DATA_BYTES.COMPARISON).i32, plan: null, mode: Mode.Raw, truth: 0 }),
     prepare: prepareFor(spec),
     invoke,
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { COMPLEX_ABS } from './complex-abs.js';
 
 function harness(inType: TensorType, outType: TensorType, shape: number[], pairs: number[], outShape = shape) {

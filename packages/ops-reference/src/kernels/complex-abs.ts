@@ -20,6 +20,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'COMPLEX_ABS';
 
@@ -50,7 +51,7 @@ function unsupportedTypes(context: TfLiteContext, node: Node): string | null {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = node.userData as ComplexAbsOpData;
+  const data = opData<ComplexAbsOpData>(OP, node);
   checkArity(OP, node, 1, 1);
   const why = unsupportedTypes(context, node);
   if (why !== null) throw new KernelError(OP, node.index, why);
@@ -68,7 +69,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as ComplexAbsOpData;
+  const data = opData<ComplexAbsOpData>(OP, node);
   const n = data.count;
   if (data.double) {
     const z = context.getEvalTensor(node.inputs[0]!).data as Float64Array;

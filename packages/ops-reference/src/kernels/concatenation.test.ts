@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, KernelHarness, TensorType } from '@micrort/core';
-import type { HarnessTensorSpec } from '@micrort/core';
+import { ActivationFunctionType, TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
+import type { HarnessTensorSpec } from '@micrort/core/testing';
 import { CONCATENATION } from './concatenation.js';
 
 function concat(inputs: HarnessTensorSpec[], output: HarnessTensorSpec, axis: number, act = ActivationFunctionType.NONE): KernelHarness {

@@ -19,6 +19,7 @@ import {
   opDataBlock,
   shapeString,
 } from './transpose-common.js';
+import { fillOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'CONCATENATION';
 /** TFLM's RuntimeShape::kMaxSmallSize: the rank limit of CONCATENATION. */
@@ -162,7 +163,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     rescale,
     outputZeroPoint: output.params.zeroPoint,
   };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /** Copies one input's rows into their place in each output row. */
@@ -202,7 +203,7 @@ function requantizeInput(
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as ConcatenationOpData;
+  const d = opData<ConcatenationOpData>(OP, node);
   const dst = movableData(context.getEvalTensor(node.outputs[0]!), d.layout);
   const n = node.inputs.length;
   const rescale = d.rescale;

@@ -7,9 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { multiplyByQuantizedMultiplier, quantizeMultiplier } from '@micrort/core';
 import { convInt8 } from './conv-2d-eval.js';
-import { computePaddingHeightWidth, emptyGeometry, type ConvGeometry, type ConvOutputParams } from './conv-common.js';
+import { emptyGeometry, type ConvGeometry } from './conv-common.js';
 import { Padding } from '@micrort/core';
 import { lcg } from './__fixtures__/conv-testing.js';
+import { computePaddingHeightWidth, type ConvOutputParams } from '@micrort/kernel-support';
 
 interface Shape {
   n: number;

@@ -7,7 +7,8 @@
  * These functions allocate nothing.
  */
 import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplierInt64 } from '@micrort/core';
-import { endTap, firstTap, int64At, type ConvGeometry, type ConvOutputParams } from './conv-common.js';
+import { endTap, firstTap, int64At, type ConvGeometry } from './conv-common.js';
+import { type ConvOutputParams } from '@micrort/kernel-support';
 
 const fround = Math.fround;
 

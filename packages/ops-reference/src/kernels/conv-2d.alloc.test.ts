@@ -4,8 +4,10 @@
  * (the harness' own context allocates in its phase guards) while V8's heap usage is watched.
  */
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, Padding, TensorType } from '@micrort/core';
-import type { HarnessOptions, HarnessTensorSpec, Registration } from '@micrort/core';
+import { Padding, TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
+import type { Registration } from '@micrort/core';
+import type { HarnessOptions, HarnessTensorSpec } from '@micrort/core/testing';
 import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { CONV_2D } from './conv-2d.js';
 import { DEPTHWISE_CONV_2D } from './depthwise-conv-2d.js';

@@ -7,15 +7,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  BuiltinOperator,
-  KernelHarness,
-  builtinOperatorName,
-  makeTypedView,
-  type HarnessTensorSpec,
-  type ModelDef,
-  type TensorData,
-} from '@micrort/core';
+import { BuiltinOperator, builtinOperatorName, makeTypedView, type ModelDef, type TensorData } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { CONFORMANCE_DIR, SKIP_REASON, hasConformance, loadConformanceModel, readBytes } from '@micrort/test-support/conformance';
 import { CONV_2D } from './conv-2d.js';
 import { DEPTHWISE_CONV_2D } from './depthwise-conv-2d.js';

@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   ActivationFunctionType,
-  KernelHarness,
   Padding,
   TensorType,
   multiplyByQuantizedMultiplier,
   multiplyByQuantizedMultiplierInt64,
   quantizeMultiplier,
   type Conv2DOptions,
-  type HarnessTensorSpec,
 } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { CONV_2D } from './conv-2d.js';
-import { computePaddingHeightWidth } from './conv-common.js';
 import { expectFloatClose, lcg, prepareError } from './__fixtures__/conv-testing.js';
+import { computePaddingHeightWidth } from '@micrort/kernel-support';
 
 const A = ActivationFunctionType;
 
@@ -246,7 +245,7 @@ describe('CONV_2D validation', () => {
 
   it('names the wrong output shape, scale count, bias and zero points', () => {
     expect(prepareError(harness(input, filter, { ...output, shape: [1, 3, 3, 2] }, bias, options())).detail).toMatch(
-      /output spatial size 3x3 does not match 2x2/,
+      /output \(tensor 2\) spatial size 3x3 does not match 2x2/,
     );
     expect(
       prepareError(harness(input, { ...filter, scale: [0.5, 0.5, 0.5], zeroPoint: [0, 0, 0] }, output, bias, options())).detail,
@@ -271,7 +270,7 @@ describe('CONV_2D validation', () => {
   it('requires zero points of 0 for int16 activations', () => {
     const i16 = { ...input, type: TensorType.INT16, zeroPoint: 5 };
     const o16 = { ...output, type: TensorType.INT16 };
-    expect(prepareError(harness(i16, filter, o16, null, options())).detail).toMatch(/int16 with zero point 5/);
+    expect(prepareError(harness(i16, filter, o16, null, options())).detail).toMatch(/input \(tensor 0\) zero point must be 0, got 5/);
   });
 });
 

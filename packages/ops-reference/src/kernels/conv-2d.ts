@@ -21,17 +21,14 @@ import { PROVIDER } from '../provider.js';
 import {
   Int64Words,
   checkPaddingAndActivation,
-  checkStridesAndDilations,
   conv2dTensors,
   conv2dTypeProblem,
   emptyGeometry,
-  emptyOutputParams,
   finishConvGeometry,
-  prepareConvOutputStage,
   type ConvGeometry,
-  type ConvOutputParams,
 } from './conv-common.js';
 import { convFloat, convInt16, convInt8, convUint8 } from './conv-2d-eval.js';
+import { type ConvOutputParams, emptyOutputParams, expectConvStrides, opData, prepareConvOutputStage } from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
 /** CONV_2D filters are quantized along dimension 0 (output channels). */
@@ -61,11 +58,11 @@ interface Conv2DOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = node.userData as Conv2DOpData;
+  const data = opData<Conv2DOpData>(OP, node);
   const params = node.builtinData as Conv2DOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing Conv2DOptions');
   const { input, filter, bias, output } = conv2dTensors(OP, context, node);
-  checkStridesAndDilations(OP, node, params);
+  expectConvStrides(OP, node, params);
   checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 
   const g = computeGeometry(node, params, input, filter, output);
@@ -125,7 +122,7 @@ function computeGeometry(node: Node, params: Conv2DOptions, input: Tensor, filte
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as Conv2DOpData;
+  const data = opData<Conv2DOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!);
   const filter = context.getEvalTensor(node.inputs[1]!);
   const output = context.getEvalTensor(node.outputs[0]!);
@@ -192,7 +189,7 @@ export const CONV_2D: Registration = {
   version: 8,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => conv2dTypeProblem(context, node) === null,
+  supports: (context, node) => conv2dTypeProblem(context, node) ?? true,
   init: (): Conv2DOpData => ({
     kind: ConvKind.Float32,
     geometry: emptyGeometry(),

@@ -1,77 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ActivationFunctionType,
-  AllocationType,
-  KernelError,
-  Padding,
-  Tensor,
-  TensorType,
-  multiplyByQuantizedMultiplier,
-  multiplyByQuantizedMultiplierInt64,
-  type Node,
-} from '@micrort/core';
-import {
-  Int64Words,
-  computeOutSize,
-  computePaddingHeightWidth,
-  endTap,
-  firstTap,
-  floatActivationRange,
-  int64At,
-  populateConvolutionQuantizationParams,
-} from './conv-common.js';
+import { AllocationType, Tensor, TensorType, multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplierInt64 } from '@micrort/core';
+import { Int64Words, endTap, firstTap, int64At } from './conv-common.js';
 
-const node: Node = {
-  index: 7,
-  inputs: new Int32Array(0),
-  outputs: new Int32Array(0),
-  intermediates: new Int32Array(0),
-  temporaries: new Int32Array(0),
-  builtinData: null,
-  customInitialData: null,
-  userData: undefined,
-};
-
-function qtensor(index: number, type: TensorType, shape: number[], scale: number[], zp: number[], qdim = 0): Tensor {
-  return new Tensor(
-    index,
-    `t${index}`,
-    type,
-    Int32Array.from(shape),
-    { scale: Float32Array.from(scale), zeroPoint: Int32Array.from(zp), quantizedDimension: qdim },
-    false,
-  );
-}
-
-describe('padding (TFLite padding.h)', () => {
-  it('computes SAME and VALID output sizes with C truncation', () => {
-    expect(computeOutSize(Padding.SAME, 5, 3, 2)).toBe(3);
-    expect(computeOutSize(Padding.VALID, 5, 3, 2)).toBe(2);
-    expect(computeOutSize(Padding.VALID, 7, 3, 1, 2)).toBe(3); // effective filter 5
-    expect(computeOutSize(Padding.VALID, 2, 5, 1)).toBe(-2); // (2 + 1 - 5) / 1
-    expect(computeOutSize(Padding.VALID, 2, 5, 2)).toBe(0); // -1 / 2 truncates to 0
-    expect(computeOutSize(Padding.SAME, 5, 3, 0)).toBe(0);
-  });
-
-  it('splits odd total padding with the extra pixel in the offset', () => {
-    // 224 -> 112 with a 3x3 filter, stride 2: total padding (111*2 + 3 - 224) = 1
-    const p = computePaddingHeightWidth(2, 2, 1, 1, 224, 224, 3, 3, Padding.SAME);
-    expect(p).toEqual({ height: 0, heightOffset: 1, width: 0, widthOffset: 1, outHeight: 112, outWidth: 112 });
-    // 5x5 input, 3x3 filter, stride 1 SAME: total 2 -> 1 each side
-    const q = computePaddingHeightWidth(1, 1, 1, 1, 5, 6, 3, 3, Padding.SAME);
-    expect(q).toMatchObject({ height: 1, heightOffset: 0, width: 1, widthOffset: 0, outHeight: 5, outWidth: 6 });
-    // dilation 2 makes the 3x3 filter 5x5: total 4 -> 2
-    const d = computePaddingHeightWidth(1, 1, 2, 2, 5, 5, 3, 3, Padding.SAME);
-    expect(d).toMatchObject({ height: 2, width: 2, outHeight: 5, outWidth: 5 });
-    // VALID never pads
-    expect(computePaddingHeightWidth(2, 2, 1, 1, 9, 9, 3, 3, Padding.VALID)).toMatchObject({
-      height: 0,
-      width: 0,
-      outHeight: 4,
-      outWidth: 4,
-    });
-  });
-
+describe('filter tap bounds of the convolution loops', () => {
   it('filter tap ranges match the per-tap inside-image test', () => {
     for (let origin = -7; origin <= 9; origin++) {
       for (let dil = 1; dil <= 3; dil++) {
@@ -89,52 +20,6 @@ describe('padding (TFLite padding.h)', () => {
           expect(got, `origin ${origin} dilation ${dil} extent ${extent}`).toEqual(inside);
         }
       }
-    }
-  });
-});
-
-describe('populateConvolutionQuantizationParams', () => {
-  const buffers = () => ({ multiplier: new Int32Array(3), shift: new Int32Array(3) });
-
-  it('computes per-channel multipliers from input*filter/output scales', () => {
-    const input = qtensor(0, TensorType.INT8, [1, 2, 2, 1], [0.5], [0]);
-    const filter = qtensor(1, TensorType.INT8, [3, 1, 1, 1], [0.25, 0.5, 0.75], [0, 0, 0]);
-    const output = qtensor(2, TensorType.INT8, [1, 2, 2, 3], [1], [-3]);
-    const b = buffers();
-    const range = populateConvolutionQuantizationParams('CONV_2D', node, input, filter, output, ActivationFunctionType.RELU, 3, 0, b);
-    // 0.125 = 2^30 * 2^(-2-31+... ) i.e. multiplier 2^30, shift -2; 0.25 -> shift -1; 0.375 = 0.75 * 2^-1
-    expect(Array.from(b.multiplier)).toEqual([1073741824, 1073741824, 1610612736]);
-    expect(Array.from(b.shift)).toEqual([-2, -1, -1]);
-    expect(range).toEqual([-3, 127]); // RELU: max(-128, zero point)
-  });
-
-  it('broadcasts a per-tensor filter scale', () => {
-    const input = qtensor(0, TensorType.INT8, [1, 1, 1, 1], [1], [0]);
-    const filter = qtensor(1, TensorType.INT8, [3, 1, 1, 1], [0.5], [0]);
-    const output = qtensor(2, TensorType.INT8, [1, 1, 1, 3], [1], [0]);
-    const b = buffers();
-    populateConvolutionQuantizationParams('CONV_2D', node, input, filter, output, ActivationFunctionType.NONE, 3, 0, b);
-    expect(Array.from(b.shift)).toEqual([0, 0, 0]);
-    expect(Array.from(b.multiplier)).toEqual([1073741824, 1073741824, 1073741824]);
-  });
-
-  it('rejects a wrong scale count, quantized dimension and non-zero filter zero points', () => {
-    const input = qtensor(0, TensorType.INT8, [1, 1, 1, 1], [1], [0]);
-    const output = qtensor(2, TensorType.INT8, [1, 1, 1, 3], [1], [0]);
-    const call = (filter: Tensor) => () =>
-      populateConvolutionQuantizationParams('CONV_2D', node, input, filter, output, ActivationFunctionType.NONE, 3, 0, buffers());
-    expect(call(qtensor(1, TensorType.INT8, [3, 1, 1, 1], [1, 1], [0, 0]))).toThrow(/2 scales, expected 1 or 3/);
-    expect(call(qtensor(1, TensorType.INT8, [3, 1, 1, 3], [1, 1, 1], [0, 0, 0], 3))).toThrow(/quantized along dimension 3, expected 0/);
-    expect(call(qtensor(1, TensorType.INT8, [3, 1, 1, 1], [1, 1, 1], [0, 2, 0]))).toThrow(/zero point 1 is 2/);
-    expect(call(qtensor(1, TensorType.INT8, [3, 1, 1, 1], [1, 0, 1], [0, 0, 0]))).toThrow(KernelError);
-    const noQuant = new Tensor(1, 'f', TensorType.INT8, Int32Array.from([3, 1, 1, 1]), null, false);
-    expect(call(noQuant)).toThrow(/filter \(tensor 1\) has no quantization/);
-    try {
-      call(qtensor(1, TensorType.INT8, [3, 1, 1, 1], [1, 1], [0, 0]))();
-    } catch (e) {
-      expect(e).toBeInstanceOf(KernelError);
-      expect((e as KernelError).nodeIndex).toBe(7);
-      expect((e as KernelError).op).toBe('CONV_2D');
     }
   });
 });
@@ -194,14 +79,5 @@ describe('requantization used by the kernels (cross-check with BigInt)', () => {
       const s64 = shift > 7 ? 7 : shift;
       expect(multiplyByQuantizedMultiplierInt64(x64, m, s64), `x64=${x64} m=${m} s=${s64}`).toBe(mbqm64Ref(x64, m, s64));
     }
-  });
-});
-
-describe('floatActivationRange', () => {
-  it('uses float lowest()/max() for the open ends, as TFLM CalculateActivationRange<float>', () => {
-    expect(floatActivationRange(ActivationFunctionType.NONE)).toEqual([-3.4028234663852886e38, 3.4028234663852886e38]);
-    expect(floatActivationRange(ActivationFunctionType.RELU)).toEqual([0, 3.4028234663852886e38]);
-    expect(floatActivationRange(ActivationFunctionType.RELU6)).toEqual([0, 6]);
-    expect(floatActivationRange(ActivationFunctionType.RELU_N1_TO_1)).toEqual([-1, 1]);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { BuiltinOperator } from '@micrort/core';
 import { FLOAT32_ONLY, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { opData } from '@micrort/kernel-support';
 
 /** COS reference kernel: float32. */
 export const COS = unaryKernel<UnaryOpData>({
@@ -13,7 +14,7 @@ export const COS = unaryKernel<UnaryOpData>({
   types: FLOAT32_ONLY,
   init: () => ({ count: 0 }),
   invoke(context, node) {
-    const n = (node.userData as UnaryOpData).count;
+    const n = opData<UnaryOpData>('COS', node).count;
     const x = context.getEvalTensor(node.inputs[0]!).data as Float32Array;
     const y = context.getEvalTensor(node.outputs[0]!).data as Float32Array;
     for (let i = 0; i < n; i++) y[i] = Math.cos(x[i]!);

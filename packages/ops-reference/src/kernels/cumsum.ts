@@ -27,8 +27,8 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { allocateOpData, requireQuantized } from './elementwise-common.js';
-import { EightBitAddWord, MATH_OP_DATA_BYTES, fillEightBitAddOpData, requireHandledType, supportsInputTypes } from './math-common.js';
+import { EightBitAddWord, MATH_OP_DATA_BYTES, fillEightBitAddOpData } from './math-common.js';
+import { allocateOpData, expectQuantized, expectType, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'CUMSUM';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
@@ -48,12 +48,12 @@ interface CumsumOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as CumsumOpData;
+  const d = opData<CumsumOpData>(OP, node);
   checkArity(OP, node, 2, 1);
   const input = getInput(context, node, 0, OP);
   const axis = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  requireHandledType(OP, node, input, 'input', TYPES);
+  expectType(OP, node, 'input', input, TYPES);
   if (axis.type !== TensorType.INT32)
     throw new KernelError(OP, node.index, `axis (tensor ${axis.index}) has type ${tensorTypeName(axis.type)}, expected int32`);
   if (axis.elementCount !== 1)
@@ -80,9 +80,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (axis.isConstant) d.axis = resolveAxis(node, (axis.data as Int32Array)[0]!, input.dims.length);
   if (input.type === TensorType.FLOAT32) return;
 
-  requireQuantized(OP, node, input, 'input');
-  requireQuantized(OP, node, output, 'output');
-  const p = (d.params = allocateOpData(context, MATH_OP_DATA_BYTES.CUMSUM));
+  expectQuantized(OP, node, 'input', input);
+  expectQuantized(OP, node, 'output', output);
+  const p = (d.params = allocateOpData(context, MATH_OP_DATA_BYTES.CUMSUM).i32);
   fillEightBitAddOpData(OP, node, p, input, output, LEFT_SHIFT);
 }
 
@@ -166,7 +166,7 @@ function cumsumInt8(
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as CumsumOpData;
+  const d = opData<CumsumOpData>(OP, node);
   const dims = d.dims;
   const axis = d.axis >= 0 ? d.axis : resolveAxis(node, (context.getEvalTensor(node.inputs[1]!).data as Int32Array)[0]!, dims.length);
   let outer = 1;

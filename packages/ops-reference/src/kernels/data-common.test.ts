@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelError, KernelHarness, TensorType } from '@micrort/core';
+import { KernelError, TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { dimProduct, int64At, int64Low32At, resolveAxis, setInt64FromInt32, typeSupport } from './data-common.js';
 import { SHAPE } from './shape.js';
 

@@ -7,11 +7,7 @@
 import { KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { DepthToSpaceOptions, Node, SpaceToDepthOptions, Tensor, TfLiteContext } from '@micrort/core';
 import { readConstantIndexTensor, shapeString } from './transpose-common.js';
-
-/** Type names for messages: `float32, int8, uint8`. */
-export function typeList(types: readonly TensorType[]): string {
-  return types.map(tensorTypeName).join(', ');
-}
+import { declineType, expectType } from '@micrort/kernel-support';
 
 /**
  * A `supports()` answer: `true` when the tensor at `node.inputs[position]` (or `node.outputs[position]`
@@ -27,21 +23,7 @@ export function typeSupport(
 ): true | string {
   const index = (io === 'input' ? node.inputs : node.outputs)[position];
   if (index === undefined || index < 0) return true;
-  const type = context.getTensor(index).type;
-  return allowed.includes(type) ? true : `${tensorTypeName(type)} ${io} (handles ${typeList(allowed)})`;
-}
-
-/**
- * Throws KernelError unless `tensor` has one of `allowed` (the types TFLM's kernel accepts, plus uint8 for
- * kernels that only move bytes); the message names the type, the tensor and what is handled.
- */
-export function requireTypeIn(op: string, node: Node, tensor: Tensor, what: string, allowed: readonly TensorType[]): void {
-  if (!allowed.includes(tensor.type))
-    throw new KernelError(
-      op,
-      node.index,
-      `${what} (tensor ${tensor.index}) has type ${tensorTypeName(tensor.type)}, which is not supported; handled: ${typeList(allowed)}`,
-    );
+  return declineType(io, context.getTensor(index), allowed) ?? true;
 }
 
 /** Throws KernelError unless `a` and `b` have the same type. */
@@ -78,7 +60,7 @@ export function readConstantAxis(
   what: string,
   types: readonly TensorType[] = [TensorType.INT32],
 ): number {
-  requireTypeIn(op, node, tensor, what, types);
+  expectType(op, node, what, tensor, types);
   if (tensor.elementCount !== 1)
     throw new KernelError(op, node.index, `${what} (tensor ${tensor.index}) must hold one value, got shape ${shapeString(tensor.dims)}`);
   return readConstantIndexTensor(tensor, op, node, what)[0]!;
@@ -106,7 +88,7 @@ export function prepareBlockRearrange(
   const input = getInput(context, node, 0, op);
   const output = getOutput(context, node, 0, op);
   if (input.dims.length !== 4) throw new KernelError(op, node.index, `input must be 4-D (NHWC), got shape ${shapeString(input.dims)}`);
-  requireTypeIn(op, node, input, 'input', types);
+  expectType(op, node, 'input', input, types);
   requireSameTypeAs(op, node, output, 'output', input, 'input');
   const blockSize = (node.builtinData as DepthToSpaceOptions | SpaceToDepthOptions | null)?.blockSize ?? 0;
   if (!(blockSize > 0)) throw new KernelError(op, node.index, `block_size must be > 0, got ${blockSize}`);

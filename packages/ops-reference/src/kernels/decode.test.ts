@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BuiltinOperator,
-  KernelHarness,
-  MicroInterpreter,
-  ModelBuilder,
-  OpResolver,
-  Padding,
-  TensorType,
-  loadModel,
-  type HarnessTensorSpec,
-} from '@micrort/core';
+import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, Padding, TensorType, loadModel } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { createPlanner } from '@micrort/planners';
 import { TFLM_DECODE } from './decode.js';
 import { registerReferenceOps } from '../index.js';

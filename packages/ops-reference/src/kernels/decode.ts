@@ -17,6 +17,7 @@ import { DCM_BYTES, DcmType, OP, type DecodeState } from './decode-common.js';
 import { DecodeStateHuffman } from './decode-state-huffman.js';
 import { DecodeStateLut } from './decode-state-lut.js';
 import { DecodeStatePrune } from './decode-state-prune.js';
+import { opData } from '@micrort/kernel-support';
 
 interface DecodeOpData {
   states: DecodeState[];
@@ -33,7 +34,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = node.userData as DecodeOpData;
+  const data = opData<DecodeOpData>(OP, node);
   const numOutputs = node.outputs.length;
   if (numOutputs < 1) throw new KernelError(OP, node.index, 'has no outputs');
   if (node.inputs.length !== 2 * numOutputs)
@@ -94,7 +95,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const states = (node.userData as DecodeOpData).states;
+  const states = opData<DecodeOpData>(OP, node).states;
   for (let k = 0; k < states.length; k++) states[k]!.decode(context.getEvalTensor(node.outputs[k]!));
 }
 

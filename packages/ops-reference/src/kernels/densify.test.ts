@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AllocationType, KernelError, KernelHarness, TensorType, type HarnessTensorSpec, type SparsityDef } from '@micrort/core';
+import { AllocationType, KernelError, TensorType, type SparsityDef } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { DENSIFY } from './densify.js';
 import { denseToSparse, type SparseSpec } from './__fixtures__/sparse-testing.js';
 import { lcg } from './__fixtures__/conv-testing.js';

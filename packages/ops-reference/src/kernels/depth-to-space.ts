@@ -9,6 +9,7 @@ import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { prepareBlockRearrange, requireShape, typeSupport } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
+import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'DEPTH_TO_SPACE';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -31,7 +32,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const outDepth = inDepth / (blockSize * blockSize);
   requireShape(OP, node, output, 'output', [batch, inHeight * blockSize, inWidth * blockSize, outDepth]);
   const data: DepthToSpaceOpData = { layout: elementLayout(input.type, OP, node), batch, inHeight, inWidth, blockSize, outDepth };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 function depthToSpace(d: DepthToSpaceOpData, input: NumberArray, output: NumberArray): void {
@@ -51,7 +52,7 @@ function depthToSpace(d: DepthToSpaceOpData, input: NumberArray, output: NumberA
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as DepthToSpaceOpData;
+  const d = opData<DepthToSpaceOpData>(OP, node);
   depthToSpace(
     d,
     movableData(context.getEvalTensor(node.inputs[0]!), d.layout),
@@ -66,6 +67,7 @@ export const DEPTH_TO_SPACE: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { Padding, multiplyByQuantizedMultiplier, quantizeMultiplier } from '@micrort/core';
 import { depthwiseConvInt8 } from './depthwise-conv-2d-eval.js';
-import { computePaddingHeightWidth, emptyGeometry, type ConvGeometry, type ConvOutputParams } from './conv-common.js';
+import { emptyGeometry, type ConvGeometry } from './conv-common.js';
 import { lcg } from './__fixtures__/conv-testing.js';
+import { computePaddingHeightWidth, type ConvOutputParams } from '@micrort/kernel-support';
 
 interface Shape {
   n: number;

@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   ActivationFunctionType,
-  KernelHarness,
   Padding,
   TensorType,
   multiplyByQuantizedMultiplier,
   multiplyByQuantizedMultiplierInt64,
   quantizeMultiplier,
   type DepthwiseConv2DOptions,
-  type HarnessTensorSpec,
 } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { DEPTHWISE_CONV_2D } from './depthwise-conv-2d.js';
-import { computePaddingHeightWidth } from './conv-common.js';
 import { expectFloatClose, lcg, prepareError } from './__fixtures__/conv-testing.js';
+import { computePaddingHeightWidth } from '@micrort/kernel-support';
 
 const A = ActivationFunctionType;
 
@@ -231,7 +230,7 @@ describe('DEPTHWISE_CONV_2D validation', () => {
       prepareError(harness(input, { ...filter, shape: [2, 2, 2, 1], data: new Array(8).fill(1) }, output, null, options())).message,
     ).toMatch(/must have shape \[1, KH, KW, Cout\]/);
     expect(prepareError(harness(input, filter, { ...output, shape: [1, 3, 3, 2] }, null, options())).message).toMatch(
-      /output spatial size 3x3 does not match 2x2/,
+      /output \(tensor 2\) spatial size 3x3 does not match 2x2/,
     );
     expect(
       prepareError(harness(input, { ...filter, scale: [0.5, 0.5, 0.5], zeroPoint: [0, 0, 0] }, output, null, options())).message,

@@ -27,19 +27,22 @@ import { PROVIDER } from '../provider.js';
 import {
   Int64Words,
   checkPaddingAndActivation,
-  checkPositive,
-  checkStridesAndDilations,
   conv2dTensors,
   conv2dTypeProblem,
   emptyGeometry,
-  emptyOutputParams,
   finishConvGeometry,
-  prepareConvOutputStage,
   type ConvGeometry,
-  type ConvOutputParams,
 } from './conv-common.js';
 import { depthwiseConvFloat, depthwiseConvInt16, depthwiseConvInt8, depthwiseConvUint8 } from './depthwise-conv-2d-eval.js';
 import { depthwiseInPlaceFloat, depthwiseInPlaceInt16, depthwiseInPlaceInt8, depthwiseInPlaceUint8 } from './depthwise-conv-2d-in-place.js';
+import {
+  type ConvOutputParams,
+  emptyOutputParams,
+  expectConvStrides,
+  expectPositive,
+  opData,
+  prepareConvOutputStage,
+} from '@micrort/kernel-support';
 
 const OP = 'DEPTHWISE_CONV_2D';
 /** Depthwise filters are quantized along dimension 3 (output channels). */
@@ -66,12 +69,12 @@ interface DepthwiseOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = node.userData as DepthwiseOpData;
+  const data = opData<DepthwiseOpData>(OP, node);
   const params = node.builtinData as DepthwiseConv2DOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
   const { input, filter, bias, output } = conv2dTensors(OP, context, node);
-  checkStridesAndDilations(OP, node, params);
-  checkPositive(OP, node, 'depth_multiplier', params.depthMultiplier);
+  expectConvStrides(OP, node, params);
+  expectPositive(OP, node, 'depth_multiplier', params.depthMultiplier);
   checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 
   const g = computeGeometry(node, params, input, filter, output);
@@ -144,7 +147,7 @@ const IN_PLACE_TYPES = new Set<TensorType>([TensorType.FLOAT32, TensorType.INT8,
 function useInPlaceVariant(context: TfLiteContext, node: Node): void {
   const v = inPlaceVariant(context, node);
   if (!v) throw new KernelError(OP, node.index, 'the in-place variant was granted to a node that does not declare it');
-  (node.userData as DepthwiseOpData).inPlaceScratch = context.requestScratchBufferInArena(v.scratchBytes);
+  opData<DepthwiseOpData>(OP, node).inPlaceScratch = context.requestScratchBufferInArena(v.scratchBytes);
 }
 
 function invokeInPlace(context: TfLiteContext, node: Node, data: DepthwiseOpData): void {
@@ -202,7 +205,7 @@ function invokeInPlace(context: TfLiteContext, node: Node, data: DepthwiseOpData
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as DepthwiseOpData;
+  const data = opData<DepthwiseOpData>(OP, node);
   if (data.inPlaceScratch >= 0) {
     invokeInPlace(context, node, data);
     return;
@@ -261,7 +264,7 @@ export const DEPTHWISE_CONV_2D: Registration = {
   version: 7,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => conv2dTypeProblem(context, node) === null,
+  supports: (context, node) => conv2dTypeProblem(context, node) ?? true,
   init: (): DepthwiseOpData => ({
     kind: DepthwiseKind.Float32,
     geometry: emptyGeometry(),

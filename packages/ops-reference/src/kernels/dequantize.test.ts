@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelError, KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
+import { KernelError, TensorType } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { DEQUANTIZE, makeDequantize } from './dequantize.js';
 
 function run(reg: typeof DEQUANTIZE, input: HarnessTensorSpec, output: HarnessTensorSpec): KernelHarness {

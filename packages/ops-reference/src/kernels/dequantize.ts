@@ -24,8 +24,9 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { opDataOf, requireQuantized, requireSameElementCount, requireType, unaryTensors } from './elementwise-common.js';
+import { unaryTensors } from './elementwise-common.js';
 import { dequantize, dequantizeFloat16 } from './quantize-common.js';
+import { expectQuantized, expectSameElementCount, expectType, opData } from '@micrort/kernel-support';
 
 const OP = 'DEQUANTIZE';
 
@@ -84,11 +85,11 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
   }
 
   function prepare(context: TfLiteContext, node: Node): void {
-    const data = opDataOf<DequantizeOpData>(OP, node);
+    const data = opData<DequantizeOpData>(OP, node);
     const { input, output } = unaryTensors(OP, context, node);
-    requireType(OP, node, input, 'input', [TensorType.INT8, TensorType.UINT8, TensorType.INT16, TensorType.FLOAT16]);
-    requireType(OP, node, output, 'output', [TensorType.FLOAT32]);
-    data.count = requireSameElementCount(OP, node, input, output);
+    expectType(OP, node, 'input', input, [TensorType.INT8, TensorType.UINT8, TensorType.INT16, TensorType.FLOAT16]);
+    expectType(OP, node, 'output', output, [TensorType.FLOAT32]);
+    data.count = expectSameElementCount(OP, node, input, output);
     if (input.type === TensorType.FLOAT16) {
       data.mode = Mode.Float16;
       if (fold && isPrepareTimeValue(input)) {
@@ -98,7 +99,7 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
       }
       return;
     }
-    requireQuantized(OP, node, input, 'input');
+    expectQuantized(OP, node, 'input', input);
     if (input.quantization!.scale.length !== 1)
       throw new KernelError(
         OP,
@@ -111,7 +112,7 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
   }
 
   function invoke(context: TfLiteContext, node: Node): void {
-    const data = node.userData as DequantizeOpData;
+    const data = opData<DequantizeOpData>(OP, node);
     if (data.mode === Mode.Folded) return;
     const input = context.getEvalTensor(node.inputs[0]!);
     const output = context.getEvalTensor(node.outputs[0]!);

@@ -6,7 +6,8 @@ import {
   intersectionOverUnion,
   readDetectionOptions,
 } from './detection-postprocess.js';
-import { type FlexEntry, flexMap, harness, invokeError, prepareError, spec } from './__fixtures__/data-testing.js';
+import { type FlexEntry, flexMap } from '@micrort/test-support/flexbuffers';
+import { harness, invokeError, prepareError, spec } from './__fixtures__/data-testing.js';
 
 // TFLM detection_postprocess_test.cc: six boxes, two classes (+ background), six anchors.
 const BOXES = [0, 0, 0, 0, 0, 1, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0];
@@ -204,7 +205,7 @@ describe('TFLite_Detection_PostProcess', () => {
       flexMap(OPTIONS),
     );
     expect(int16.supportsAnswer()).toBe('int16 input (handles float32, uint8, int8)');
-    expect(prepareError(int16).message).toMatch(/box_encodings \(tensor 0\) has type int16/);
+    expect(prepareError(int16).message).toMatch(/unsupported box_encodings type int16 \(tensor 0\)/);
     const int8 = harness(
       DETECTION_POSTPROCESS,
       [

@@ -31,8 +31,9 @@
 import { BuiltinOperator, FlexBufferError, KernelError, TensorType, checkArity, getInput, getOutput, parseFlexMap } from '@micrort/core';
 import type { FlexMap, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireTypeIn, typeSupport } from './data-common.js';
+import { typeSupport } from './data-common.js';
 import { type OpDataBlock, allocateOpDataBlock, opDataBlock, shapeString } from './transpose-common.js';
+import { expectType, fillOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'TFLite_Detection_PostProcess';
 const f32 = Math.fround;
@@ -141,7 +142,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     [predictions, 'class_predictions'],
     [anchors, 'anchors'],
   ] as const) {
-    requireTypeIn(OP, node, t, what, INPUT_TYPES);
+    expectType(OP, node, what, t, INPUT_TYPES);
     if (t.type !== TensorType.FLOAT32 && !(t.params.scale > 0 && Number.isFinite(t.params.scale)))
       throw new KernelError(
         OP,
@@ -184,7 +185,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     const t = getOutput(context, node, i, OP);
     outputCounts[i] = t.elementCount;
     if (i < 3) slots = Math.min(slots, i === 0 ? Math.floor(t.elementCount / 4) : t.elementCount);
-    requireTypeIn(OP, node, t, outNames[i]!, [TensorType.FLOAT32]);
+    expectType(OP, node, outNames[i]!, t, [TensorType.FLOAT32]);
     if (t.elementCount < minCounts[i]!)
       throw new KernelError(
         OP,
@@ -264,7 +265,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     boxesStaging: boxes.type === TensorType.FLOAT32 ? -1 : request(numBoxes * 16),
     anchorsStaging: anchors.type === TensorType.FLOAT32 ? -1 : request(numBoxes * 16),
   };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /**
@@ -550,7 +551,7 @@ function fastNms(node: Node, d: DetectionOpData, context: TfLiteContext, scores:
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as DetectionOpData;
+  const d = opData<DetectionOpData>(OP, node);
   const n = d.numBoxes;
   const s = d.dequantScale;
   const zp = d.dequantZeroPoint;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
+import { ActivationFunctionType, TensorType } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { DIV } from './div.js';
 import { roundingDivideByPOTWide } from './activation-common.js';
 

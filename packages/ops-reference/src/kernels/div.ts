@@ -24,21 +24,18 @@ import {
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
 import { roundingDivideByPOTWide } from './activation-common.js';
+import { TFLM_OP_DATA_BYTES, requireNotQuantizedInputs, requireQuantizedBinary, typedBinaryTensors } from './elementwise-common.js';
 import {
-  FLT_MAX,
-  TFLM_OP_DATA_BYTES,
   activationRangeFloat,
   activationRangeInt32,
   activationRangeQuantized,
   allocateOpData,
-  fusedActivation,
-  opDataOf,
-  planBinary,
-  requireNotQuantizedInputs,
-  requireQuantizedBinary,
-  typedBinaryTensors,
   type BroadcastPlan,
-} from './elementwise-common.js';
+  FLT_MAX,
+  fusedActivation,
+  opData,
+  planBinary,
+} from '@micrort/kernel-support';
 
 const OP = 'DIV';
 /** TFLM's BroadcastDivSlow<N = 5>. */
@@ -64,7 +61,7 @@ interface DivOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = opDataOf<DivOpData>(OP, node);
+  const data = opData<DivOpData>(OP, node);
   const t = typedBinaryTensors(OP, context, node, [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.UINT8]);
   const { input1, input2, output } = t;
   const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
@@ -104,7 +101,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as DivOpData;
+  const data = opData<DivOpData>(OP, node);
   const plan = data.plan!;
   const a = context.getEvalTensor(node.inputs[0]!).data;
   const b = context.getEvalTensor(node.inputs[1]!).data;
@@ -241,7 +238,7 @@ export const DIV: Registration<DivOpData> = {
   inPlace: broadcastInPlace,
   name: 'DIV',
   init: (context) => ({
-    params: allocateOpData(context, TFLM_OP_DATA_BYTES.DIV),
+    params: allocateOpData(context, TFLM_OP_DATA_BYTES.DIV).i32,
     plan: null,
     type: TensorType.FLOAT32,
     min: -FLT_MAX,

@@ -9,9 +9,10 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput, numElements } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { int64At, requireSameTypeAs, requireShape, requireTypeIn, typeSupport } from './data-common.js';
+import { int64At, requireSameTypeAs, requireShape, typeSupport } from './data-common.js';
 import { flatInPlace } from './in-place-common.js';
 import { type NumberArray, extendShape, rowMajorStrides, shapeString } from './transpose-common.js';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'DYNAMIC_UPDATE_SLICE';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.UINT8] as const;
@@ -40,10 +41,10 @@ function prepare(context: TfLiteContext, node: Node): void {
   const update = getInput(context, node, 1, OP);
   const indices = getInput(context, node, 2, OP);
   const output = getOutput(context, node, 0, OP);
-  requireTypeIn(OP, node, operand, 'operand', TYPES);
+  expectType(OP, node, 'operand', operand, TYPES);
   requireSameTypeAs(OP, node, update, 'update', operand, 'operand');
   requireSameTypeAs(OP, node, output, 'output', operand, 'operand');
-  requireTypeIn(OP, node, indices, 'start_indices', [TensorType.INT32, TensorType.INT64]);
+  expectType(OP, node, 'start_indices', indices, [TensorType.INT32, TensorType.INT64]);
   requireShape(OP, node, output, 'output', operand.dims);
   const rank = operand.dims.length;
   if (rank > DYNAMIC_UPDATE_SLICE_MAX_DIMS)
@@ -80,7 +81,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     updDims: Int32Array.from(extendShape(update.dims, pad)),
     starts: new Int32Array(pad),
   };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /** Copies the update, row by row of its last axis, to its clamped place in the output. */
@@ -109,7 +110,7 @@ function writeUpdate(d: DynamicUpdateSliceOpData, upd: NumberArray, out: NumberA
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as DynamicUpdateSliceOpData;
+  const d = opData<DynamicUpdateSliceOpData>(OP, node);
   const operand = context.getEvalTensor(node.inputs[0]!);
   const update = context.getEvalTensor(node.inputs[1]!);
   const indices = context.getEvalTensor(node.inputs[2]!);
@@ -138,6 +139,7 @@ export const DYNAMIC_UPDATE_SLICE: Registration = {
   name: OP,
   inPlace: flatInPlace,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

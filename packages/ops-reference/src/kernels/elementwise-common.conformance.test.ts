@@ -7,15 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  KernelHarness,
-  UnsupportedOpError,
-  builtinOperatorName,
-  makeTypedView,
-  numElements,
-  type HarnessTensorSpec,
-  type Registration,
-} from '@micrort/core';
+import { UnsupportedOpError, builtinOperatorName, makeTypedView, numElements, type Registration } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import {
   CONFORMANCE_DIR,
   SKIP_REASON,

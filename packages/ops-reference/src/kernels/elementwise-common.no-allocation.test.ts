@@ -5,7 +5,8 @@
  * allocated even one small object per call would add >= 16 kB to every trial.
  */
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, KernelHarness, Phase, TensorType, type HarnessOptions, type TfLiteContext } from '@micrort/core';
+import { ActivationFunctionType, Phase, TensorType, type TfLiteContext } from '@micrort/core';
+import { KernelHarness, type HarnessOptions } from '@micrort/core/testing';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { ABS } from './abs.js';
 import { CAST } from './cast.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BroadcastPlan, extendShape } from './elementwise-common.js';
+import { BroadcastPlan, extendShape } from '@micrort/kernel-support';
 
 /** Walks a plan and lists [index in input 1, index in input 2] for every output element in order. */
 function walk(plan: BroadcastPlan): [number, number][] {

@@ -10,8 +10,9 @@
  * them in prepare.
  */
 import { BuiltinOperator, TensorType, expF32, roundF32, truncToInt32X86, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
-import { MATH_OP_DATA_BYTES, supportsInputTypes } from './math-common.js';
+import { MATH_OP_DATA_BYTES } from './math-common.js';
 import { requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'ELU';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
@@ -59,7 +60,7 @@ function prepare(_context: TfLiteContext, node: Node, data: EluOpData, input: Te
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as EluOpData;
+  const d = opData<EluOpData>(OP, node);
   const n = d.count;
   if (d.type === TensorType.FLOAT32) {
     const x = context.getEvalTensor(node.inputs[0]!).data as Float32Array;

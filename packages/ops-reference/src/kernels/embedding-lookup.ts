@@ -10,8 +10,9 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireShape, requireTypeIn, typeSupport } from './data-common.js';
+import { requireShape, typeSupport } from './data-common.js';
 import { type NumberArray, shapeString } from './transpose-common.js';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'EMBEDDING_LOOKUP';
 const TABLE_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -35,12 +36,12 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = getOutput(context, node, 0, OP);
   if (ids.dims.length !== 1)
     throw new KernelError(OP, node.index, `ids (tensor ${ids.index}) must be 1-D, got shape ${shapeString(ids.dims)}`);
-  requireTypeIn(OP, node, ids, 'ids', [TensorType.INT32]);
+  expectType(OP, node, 'ids', ids, [TensorType.INT32]);
   if (table.dims.length < 2)
     throw new KernelError(OP, node.index, `table (tensor ${table.index}) must have at least 2 dimensions, got ${shapeString(table.dims)}`);
-  requireTypeIn(OP, node, table, 'table', TABLE_TYPES);
+  expectType(OP, node, 'table', table, TABLE_TYPES);
   const outputTypes = table.type === TensorType.INT8 ? [TensorType.INT8, TensorType.FLOAT32] : [table.type];
-  requireTypeIn(OP, node, output, 'output', outputTypes);
+  expectType(OP, node, 'output', output, outputTypes);
   const expected = Array.from(table.dims);
   expected[0] = ids.dims[0]!;
   requireShape(OP, node, output, 'output', expected);
@@ -55,7 +56,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (hybrid) view.setFloat32(0, table.params.scale, true);
   view.setUint32(8, columns, true);
   const data: EmbeddingLookupOpData = { rows, columns, hybrid, scale: table.params.scale };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 function outOfBounds(node: Node, i: number, id: number, rows: number): never {
@@ -63,7 +64,7 @@ function outOfBounds(node: Node, i: number, id: number, rows: number): never {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as EmbeddingLookupOpData;
+  const d = opData<EmbeddingLookupOpData>(OP, node);
   const ids = context.getEvalTensor(node.inputs[0]!).data as Int32Array;
   const table = context.getEvalTensor(node.inputs[1]!).data as unknown as NumberArray;
   const output = context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray;
@@ -90,6 +91,7 @@ export const EMBEDDING_LOOKUP: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TABLE_TYPES, 1),
+  init: newOpData,
   prepare,
   invoke,
 };

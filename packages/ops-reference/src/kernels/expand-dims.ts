@@ -7,8 +7,9 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { readConstantAxis, requireSameTypeAs, requireShape, requireTypeIn, typeSupport } from './data-common.js';
+import { readConstantAxis, requireSameTypeAs, requireShape, typeSupport } from './data-common.js';
 import { flatInPlace } from './in-place-common.js';
+import { expectType } from '@micrort/kernel-support';
 
 const OP = 'EXPAND_DIMS';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8] as const;
@@ -18,7 +19,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const input = getInput(context, node, 0, OP);
   const axisTensor = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  requireTypeIn(OP, node, input, 'input', TYPES);
+  expectType(OP, node, 'input', input, TYPES);
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
   if (axisTensor.dims.length > 1)
     throw new KernelError(

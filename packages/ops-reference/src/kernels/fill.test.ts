@@ -29,7 +29,7 @@ describe('FILL', () => {
       /must be a 1-D tensor of 2 values/,
     );
     expect(kernelError(() => harness(FILL, [f32([2], [2, 3], true), f32([], [1]), f32([2, 3])], [0, 1], [2]).prepare()).message).toMatch(
-      /dims \(tensor 0\) has type float32; FILL handles int8, int16, int32, int64/,
+      /unsupported dims type float32 \(tensor 0\); supported: int8, int16, int32, int64/,
     );
     expect(run(FILL, [i32([2], [9, 9]), f32([], [2]), f32([2])], [0, 1], [2])).toEqual([2, 2]);
   });
@@ -43,6 +43,6 @@ describe('FILL', () => {
     );
     const h = harness(FILL, [i32([1], [2], true), q(TensorType.INT16, [], 0.1, 0, [1]), q(TensorType.INT16, [2], 0.1, 0)], [0, 1], [2]);
     expect(h.supportsAnswer()).toBe('int16 value (handles float32, int32, int8)');
-    expect(kernelError(() => h.prepare()).message).toMatch(/value \(tensor 1\) has type int16; FILL handles float32, int32, int8/);
+    expect(kernelError(() => h.prepare()).message).toMatch(/unsupported value type int16 \(tensor 1\); supported: float32, int32, int8/);
   });
 });

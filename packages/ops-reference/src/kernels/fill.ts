@@ -17,7 +17,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireHandledType, supportsInputTypes } from './math-common.js';
+import { expectType, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'FILL';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8];
@@ -30,7 +30,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = getOutput(context, node, 0, OP);
   if (value.dims.length !== 0)
     throw new KernelError(OP, node.index, `value (tensor ${value.index}) must be a scalar, it has shape [${value.dims.join(',')}]`);
-  requireHandledType(OP, node, value, 'value', TYPES);
+  expectType(OP, node, 'value', value, TYPES);
   if (output.type !== value.type)
     throw new KernelError(
       OP,
@@ -38,7 +38,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       `output (tensor ${output.index}) is ${tensorTypeName(output.type)}, the value ${tensorTypeName(value.type)}`,
     );
   if (!dims.isConstant) return;
-  requireHandledType(OP, node, dims, 'dims', DIMS_TYPES);
+  expectType(OP, node, 'dims', dims, DIMS_TYPES);
   if (dims.dims.length !== 1 || dims.dims[0] !== output.dims.length)
     throw new KernelError(
       OP,

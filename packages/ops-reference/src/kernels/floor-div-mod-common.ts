@@ -6,9 +6,9 @@
  */
 import { TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { binaryTensors, opDataOf, planBinary, requireSameType, type BroadcastPlan } from './elementwise-common.js';
+import { binaryTensors } from './elementwise-common.js';
 import { broadcastInPlace } from './in-place-common.js';
-import { requireHandledType, supportsInputTypes } from './math-common.js';
+import { type BroadcastPlan, expectSameType, expectType, opData, planBinary, supportsInputTypes } from '@micrort/kernel-support';
 
 const FLOAT32: readonly TensorType[] = [TensorType.FLOAT32];
 const MAX_BROADCAST_RANK = 4;
@@ -34,11 +34,11 @@ export function floorDivModKernel(
     supports: (context, node) => supportsInputTypes(context, node, FLOAT32),
     init: () => ({ plan: null }),
     prepare(context: TfLiteContext, node: Node): void {
-      const d = opDataOf<FloorDivModOpData>(name, node);
+      const d = opData<FloorDivModOpData>(name, node);
       const t = binaryTensors(name, context, node);
-      requireHandledType(name, node, t.input1, 'input 1', FLOAT32);
-      requireSameType(name, node, t.input1, t.input2, 'inputs');
-      requireSameType(name, node, t.input1, t.output, 'input 1 and output');
+      expectType(name, node, 'input 1', t.input1, FLOAT32);
+      expectSameType(name, node, 'inputs', t.input1, t.input2);
+      expectSameType(name, node, 'input 1 and output', t.input1, t.output);
       d.plan = planBinary(name, node, t.input1, t.input2, t.output, MAX_BROADCAST_RANK);
     },
     invoke,

@@ -5,11 +5,12 @@
  */
 import { BuiltinOperator, KernelError, type Node, type TfLiteContext } from '@micrort/core';
 import { type FloorDivModOpData, floorDivModKernel } from './floor-div-mod-common.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'FLOOR_DIV';
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const plan = (node.userData as FloorDivModOpData).plan!;
+  const plan = opData<FloorDivModOpData>(OP, node).plan!;
   const a = context.getEvalTensor(node.inputs[0]!).data as Float32Array;
   const b = context.getEvalTensor(node.inputs[1]!).data as Float32Array;
   const out = context.getEvalTensor(node.outputs[0]!).data as Float32Array;

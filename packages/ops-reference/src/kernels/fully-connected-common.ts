@@ -8,6 +8,7 @@
 import { multiplyByQuantizedMultiplier, multiplyByQuantizedMultiplierInt64 } from '@micrort/core';
 import { clampFloat } from './elementwise-common.js';
 import { int64At } from './conv-common.js';
+import { type FullyConnectedShape } from '@micrort/kernel-support';
 
 /** Bytes of TFLM's OpDataFullyConnected on x86-64 (9 int32, 2 pointers, bool; no compression). */
 export const OP_DATA_FULLY_CONNECTED_BYTES = 64;
@@ -38,12 +39,8 @@ export enum FcKind {
   Uint8 = 5,
 }
 
-/** Shape of the matrix product, fixed in prepare. */
-export interface FcShape {
-  batches: number;
-  outputDepth: number;
-  accumDepth: number;
-}
+/** Shape of the matrix product, fixed in prepare (kernel-support's `expectFullyConnectedShape`). */
+export type FcShape = FullyConnectedShape;
 
 /** Float FULLY_CONNECTED (reference_ops::FullyConnected) in float32 arithmetic, clamped to [lo, hi]. */
 export function fullyConnectedFloat(

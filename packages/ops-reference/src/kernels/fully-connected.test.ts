@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ActivationFunctionType,
-  FullyConnectedWeightsFormat,
-  KernelError,
-  KernelHarness,
-  TensorType,
-  type FullyConnectedOptions,
-  type HarnessTensorSpec,
-} from '@micrort/core';
+import { ActivationFunctionType, FullyConnectedWeightsFormat, KernelError, TensorType, type FullyConnectedOptions } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { FULLY_CONNECTED } from './fully-connected.js';
 

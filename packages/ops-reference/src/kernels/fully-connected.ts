@@ -21,9 +21,7 @@ import {
   FullyConnectedWeightsFormat,
   KernelError,
   TensorType,
-  getQuantizedConvolutionMultiplier,
   numElements,
-  checkedQuantizeMultiplier,
   tensorTypeName,
   type FullyConnectedOptions,
   type Node,
@@ -32,8 +30,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { activationRangeFloat, activationRangeQuantized, allocateOpData, opDataOf, requireQuantized } from './elementwise-common.js';
-import { allocatePerChannelBuffers, checkConvActivation, Int64Words, populateUint8ConvolutionParams } from './conv-common.js';
+import { Int64Words } from './conv-common.js';
 import {
   FcKind,
   FcWord,
@@ -46,6 +43,17 @@ import {
   fullyConnectedUint8,
   type FcShape,
 } from './fully-connected-common.js';
+import {
+  activationRangeFloat,
+  activationRangeQuantized,
+  allocateOpData,
+  calculateOpDataFullyConnected,
+  expectClampActivation,
+  expectFullyConnectedShape,
+  expectQuantized,
+  opData,
+  populateUint8ConvolutionParams,
+} from '@micrort/kernel-support';
 
 const OP = 'FULLY_CONNECTED';
 
@@ -78,7 +86,7 @@ const EMPTY_I32 = new Int32Array(0);
 
 function init(context: TfLiteContext): FullyConnectedOpData {
   return {
-    params: allocateOpData(context, OP_DATA_FULLY_CONNECTED_BYTES),
+    params: allocateOpData(context, OP_DATA_FULLY_CONNECTED_BYTES).i32,
     kind: FcKind.Float32,
     shape: { batches: 0, outputDepth: 0, accumDepth: 0 },
     biasIndex: -1,
@@ -95,48 +103,8 @@ function fail(node: Node, detail: string): never {
   throw new KernelError(OP, node.index, detail);
 }
 
-function shapeOf(t: Tensor): string {
-  return `[${Array.from(t.dims).join(', ')}]`;
-}
-
-/** Validates the matrix-product shapes and returns batches / output depth / accumulation depth. */
-function planShape(node: Node, input: Tensor, filter: Tensor, output: Tensor, keepNumDims: boolean): FcShape {
-  const fr = filter.dims.length;
-  if (fr < 2) fail(node, `filter (tensor ${filter.index}) must have rank >= 2, got shape ${shapeOf(filter)}`);
-  const accumDepth = filter.dims[fr - 1]!;
-  const filterRows = filter.dims[fr - 2]!;
-  if (accumDepth <= 0) fail(node, `filter (tensor ${filter.index}) has an empty accumulation dimension, shape ${shapeOf(filter)}`);
-  const or = output.dims.length;
-  if (or < 1) fail(node, `output (tensor ${output.index}) must have rank >= 1`);
-  const outputDepth = output.dims[or - 1]!;
-  if (outputDepth !== filterRows)
-    fail(
-      node,
-      `output (tensor ${output.index}) last dimension ${outputDepth} does not match the filter's ${filterRows} output units (filter shape ${shapeOf(filter)})`,
-    );
-  const outCount = numElements(output.dims);
-  const batches = outputDepth === 0 ? 0 : outCount / outputDepth;
-  const inCount = numElements(input.dims);
-  if (inCount !== batches * accumDepth)
-    fail(
-      node,
-      `input (tensor ${input.index}, shape ${shapeOf(input)}) has ${inCount} elements, expected batches ${batches} x accum_depth ${accumDepth} = ${batches * accumDepth}`,
-    );
-  if (keepNumDims) {
-    const ir = input.dims.length;
-    let ok = ir === or;
-    for (let i = 0; ok && i < or - 1; i++) ok = input.dims[i] === output.dims[i];
-    if (!ok)
-      fail(
-        node,
-        `keep_num_dims: output shape ${shapeOf(output)} must be the input shape ${shapeOf(input)} with the last dimension replaced by ${outputDepth}`,
-      );
-  }
-  return { batches, outputDepth, accumDepth };
-}
-
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = opDataOf<FullyConnectedOpData>(OP, node);
+  const data = opData<FullyConnectedOpData>(OP, node);
   const opts = (node.builtinData as FullyConnectedOptions | null) ?? DEFAULT_OPTIONS;
   if (node.inputs.length < 2 || node.inputs.length > 3) fail(node, `expects 2 or 3 inputs, got ${node.inputs.length}`);
   if (node.outputs.length !== 1) fail(node, `expects 1 output, got ${node.outputs.length}`);
@@ -152,7 +120,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       node,
       `weights_format ${FullyConnectedWeightsFormat[opts.weightsFormat] ?? opts.weightsFormat} (shuffled weights) is not supported`,
     );
-  checkConvActivation(OP, node, opts.fusedActivationFunction);
+  expectClampActivation(OP, node, opts.fusedActivationFunction);
   const uint8ToInt16 = input.type === TensorType.UINT8 && output.type === TensorType.INT16;
   if (input.type !== output.type && !uint8ToInt16)
     fail(node, `input type ${tensorTypeName(input.type)} and output type ${tensorTypeName(output.type)} must match`);
@@ -173,7 +141,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   )
     fail(node, `unsupported input type ${tensorTypeName(input.type)}; supported: float32, int8, int16, uint8`);
 
-  const shape = planShape(node, input, filter, output, opts.keepNumDims);
+  const shape = expectFullyConnectedShape(OP, node, input, filter, output, opts.keepNumDims);
   if (bias) {
     const n = numElements(bias.dims);
     if (n !== shape.outputDepth) fail(node, `bias (tensor ${bias.index}) has ${n} elements, expected output_depth ${shape.outputDepth}`);
@@ -190,13 +158,10 @@ function prepare(context: TfLiteContext, node: Node): void {
     return;
   }
 
-  requireQuantized(OP, node, input, 'input');
-  requireQuantized(OP, node, filter, 'filter');
-  requireQuantized(OP, node, output, 'output');
-  const filterQuant = filter.quantization!;
-  const perChannel = filterQuant.scale.length > 1;
-  const inputScale = input.params.scale;
-  const outputScale = output.params.scale;
+  expectQuantized(OP, node, 'input', input);
+  expectQuantized(OP, node, 'filter', filter);
+  expectQuantized(OP, node, 'output', output);
+  const perChannel = filter.quantization!.scale.length > 1;
 
   if (input.type === TensorType.UINT8) {
     prepareUint8(node, data, input, filter, bias, output, opts, uint8ToInt16);
@@ -221,55 +186,22 @@ function prepare(context: TfLiteContext, node: Node): void {
     }
   }
 
-  if (perChannel) {
-    const qd = filterQuant.quantizedDimension;
-    const channels = filterQuant.scale.length;
-    if (qd !== filter.dims.length - 2)
-      fail(
-        node,
-        `per-channel filter (tensor ${filter.index}) must be quantized along its output dimension ${filter.dims.length - 2}, got quantized_dimension ${qd}`,
-      );
-    if (channels !== filter.dims[qd])
-      fail(node, `per-channel filter (tensor ${filter.index}) has ${channels} scales for ${filter.dims[qd]} output channels`);
-    const buffers = allocatePerChannelBuffers(context, channels);
-    for (let c = 0; c < channels; c++) {
-      // TFLM: double(input_scale) * double(filter_scale[c]) / double(output_scale)
-      const m = checkedQuantizeMultiplier(OP, node, (inputScale * filterQuant.scale[c]!) / outputScale, 'per-channel output multiplier');
-      buffers.multiplier[c] = m.multiplier;
-      buffers.shift[c] = m.shift;
-    }
-    data.multipliers = buffers.multiplier;
-    data.shifts = buffers.shift;
+  const q = calculateOpDataFullyConnected(OP, context, node, input, filter, bias, output, opts.fusedActivationFunction);
+  if (q.perChannelBuffers) {
+    data.multipliers = q.perChannelBuffers.multiplier;
+    data.shifts = q.perChannelBuffers.shift;
   } else {
-    // TFLM GetQuantizedConvolutionMultipler: the bias scale must be close to input_scale * filter_scale.
-    const filterScale = filter.params.scale;
-    if (bias) {
-      const productScale = inputScale * filterScale;
-      const diff = Math.abs(productScale - bias.params.scale) / outputScale;
-      if (!(diff <= 0.02))
-        fail(
-          node,
-          `bias scale ${bias.params.scale} (tensor ${bias.index}) differs from input_scale * filter_scale = ${productScale} by ${diff} output scales (max 0.02)`,
-        );
-    }
-    const m = checkedQuantizeMultiplier(
-      OP,
-      node,
-      getQuantizedConvolutionMultiplier(inputScale, filterScale, outputScale),
-      'output multiplier',
-    );
-    p[FcWord.OutputMultiplier] = m.multiplier;
-    p[FcWord.OutputShift] = m.shift;
+    p[FcWord.OutputMultiplier] = q.outputMultiplier;
+    p[FcWord.OutputShift] = q.outputShift;
     data.multipliers = p.subarray(FcWord.OutputMultiplier, FcWord.OutputMultiplier + 1);
     data.shifts = p.subarray(FcWord.OutputShift, FcWord.OutputShift + 1);
   }
-  p[FcWord.IsPerChannel] = perChannel ? 1 : 0;
-  p[FcWord.InputZeroPoint] = input.params.zeroPoint;
-  p[FcWord.FilterZeroPoint] = filter.params.zeroPoint;
-  p[FcWord.OutputZeroPoint] = output.params.zeroPoint;
-  const [lo, hi] = activationRangeQuantized(OP, node, opts.fusedActivationFunction, output);
-  p[FcWord.ActMin] = lo;
-  p[FcWord.ActMax] = hi;
+  p[FcWord.IsPerChannel] = q.perChannel ? 1 : 0;
+  p[FcWord.InputZeroPoint] = q.inputZeroPoint;
+  p[FcWord.FilterZeroPoint] = q.filterZeroPoint;
+  p[FcWord.OutputZeroPoint] = q.outputZeroPoint;
+  p[FcWord.ActMin] = q.actMin;
+  p[FcWord.ActMax] = q.actMax;
 }
 
 /**
@@ -319,7 +251,7 @@ function checkInt64BiasRange(node: Node, bias: Tensor, words: Int32Array): void 
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as FullyConnectedOpData;
+  const data = opData<FullyConnectedOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const filter = context.getEvalTensor(node.inputs[1]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;

@@ -9,8 +9,9 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, requireTypeIn, typeSupport } from './data-common.js';
+import { dimProduct, requireSameTypeAs, requireShape, typeSupport } from './data-common.js';
 import type { NumberArray } from './transpose-common.js';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'GATHER_ND';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -32,8 +33,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const params = getInput(context, node, 0, OP);
   const indices = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  requireTypeIn(OP, node, params, 'params', TYPES);
-  requireTypeIn(OP, node, indices, 'indices', [TensorType.INT32]);
+  expectType(OP, node, 'params', params, TYPES);
+  expectType(OP, node, 'indices', indices, [TensorType.INT32]);
   requireSameTypeAs(OP, node, output, 'output', params, 'params');
   const paramsRank = params.dims.length;
   const indicesRank = indices.dims.length;
@@ -53,7 +54,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     paramsSize: params.elementCount,
     dimStrides,
   };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 function outOfBounds(node: Node, slice: number, from: number, d: GatherNdOpData): never {
@@ -65,7 +66,7 @@ function outOfBounds(node: Node, slice: number, from: number, d: GatherNdOpData)
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as GatherNdOpData;
+  const d = opData<GatherNdOpData>(OP, node);
   const params = context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray;
   const indices = context.getEvalTensor(node.inputs[1]!).data as Int32Array;
   const output = context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray;
@@ -89,6 +90,7 @@ export const GATHER_ND: Registration = {
     const p = typeSupport(context, node, TYPES);
     return p === true ? typeSupport(context, node, [TensorType.INT32], 1) : p;
   },
+  init: newOpData,
   prepare,
   invoke,
 };

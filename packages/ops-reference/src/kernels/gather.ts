@@ -10,8 +10,9 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { GatherOptions, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, requireTypeIn, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
 import type { NumberArray } from './transpose-common.js';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'GATHER';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -30,8 +31,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const params = getInput(context, node, 0, OP);
   const coords = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  requireTypeIn(OP, node, coords, 'indices', [TensorType.INT32]);
-  requireTypeIn(OP, node, params, 'params', TYPES);
+  expectType(OP, node, 'indices', coords, [TensorType.INT32]);
+  expectType(OP, node, 'params', params, TYPES);
   requireSameTypeAs(OP, node, output, 'output', params, 'params');
   const options = node.builtinData as GatherOptions | null;
   const rank = params.dims.length;
@@ -61,7 +62,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     innerSize: dimProduct(params.dims, axis + 1),
     coordSize: dimProduct(coords.dims, batchDims),
   };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 function outOfRange(node: Node, at: number, value: number, axisSize: number): never {
@@ -88,7 +89,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   const params = context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray;
   const coords = context.getEvalTensor(node.inputs[1]!).data as Int32Array;
   const output = context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray;
-  gather(node, node.userData as GatherOpData, params, coords, output);
+  gather(node, opData<GatherOpData>(OP, node), params, coords, output);
 }
 
 /** GATHER registration (op versions 1..7). */
@@ -101,6 +102,7 @@ export const GATHER: Registration = {
     const p = typeSupport(context, node, TYPES);
     return p === true ? typeSupport(context, node, [TensorType.INT32], 1) : p;
   },
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -20,8 +20,9 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { MATH_OP_DATA_BYTES, supportsInputTypes } from './math-common.js';
+import { MATH_OP_DATA_BYTES } from './math-common.js';
 import { requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'HARD_SWISH';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8];
@@ -123,7 +124,7 @@ function hardSwishInt8(x: number, d: HardSwishOpData, lo = -128, hi = 127): numb
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as HardSwishOpData;
+  const d = opData<HardSwishOpData>(OP, node);
   const n = d.count;
   if (d.type === TensorType.FLOAT32) {
     const f = Math.fround;

@@ -23,6 +23,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { checkSameTypeAndSize, checkSubgraphIndex, evalTensors, subgraphTensors, tensorBytes } from './control-flow-common.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'IF';
 /** sizeof(OpData) in TFLM on x86-64: two ints and two pointers. */
@@ -86,7 +87,7 @@ function branch(context: TfLiteContext, node: Node, d: OpData, subgraph: number,
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as OpData;
+  const d = opData<OpData>(OP, node);
   const params = node.builtinData as Partial<IfOptions> | null;
   if (!params || params.thenSubgraphIndex === undefined || params.elseSubgraphIndex === undefined)
     throw new KernelError(OP, node.index, 'IfOptions (then_subgraph_index, else_subgraph_index) are missing');
@@ -109,7 +110,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as OpData;
+  const d = opData<OpData>(OP, node);
   const active = d.cond!.data[0] ? d.then! : d.else!;
   const { inputs, outputs, inputCopies, outputCopies } = d;
   const subIn = active.inputs;

@@ -4,7 +4,8 @@
  * leave out inputs that cannot be shared (other element width, broadcast input).
  */
 import { describe, expect, it } from 'vitest';
-import { AllocationType, KernelHarness, TensorType, type HarnessOptions, type HarnessTensorSpec, type Registration } from '@micrort/core';
+import { AllocationType, TensorType, type Registration } from '@micrort/core';
+import { KernelHarness, type HarnessOptions, type HarnessTensorSpec } from '@micrort/core/testing';
 import { ABS } from './abs.js';
 import { ADD } from './add.js';
 import { CAST } from './cast.js';

@@ -24,9 +24,9 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { allocateOpData } from './elementwise-common.js';
-import { MATH_OP_DATA_BYTES, requireMaxRank, requireSameShape, supportsInputTypes } from './math-common.js';
+import { MATH_OP_DATA_BYTES, requireSameShape } from './math-common.js';
 import { requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { allocateOpData, expectMaxRank, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'L2_NORMALIZATION';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
@@ -45,7 +45,7 @@ interface L2NormOpData extends UnaryOpData {
 }
 
 function prepare(_context: TfLiteContext, node: Node, data: L2NormOpData, input: Tensor, output: Tensor): void {
-  requireMaxRank(OP, node, input, 'input', 4);
+  expectMaxRank(OP, node, 'input', input, 4);
   requireSameShape(OP, node, input, output);
   const activation = (node.builtinData as L2NormOptions | null)?.fusedActivationFunction ?? ActivationFunctionType.NONE;
   if (activation !== ActivationFunctionType.NONE)
@@ -102,7 +102,7 @@ function l2NormInt8(x: Int8Array, y: Int8Array, d: L2NormOpData): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as L2NormOpData;
+  const d = opData<L2NormOpData>(OP, node);
   const x = context.getEvalTensor(node.inputs[0]!).data;
   const y = context.getEvalTensor(node.outputs[0]!).data;
   if (d.type === TensorType.FLOAT32) l2NormFloat(x as Float32Array, y as Float32Array, d.outer, d.depth);
@@ -117,7 +117,7 @@ export const L2_NORMALIZATION = {
     version: 2,
     types: TYPES,
     init: (context) => ({
-      params: allocateOpData(context, MATH_OP_DATA_BYTES.L2_NORMALIZATION),
+      params: allocateOpData(context, MATH_OP_DATA_BYTES.L2_NORMALIZATION).i32,
       type: TensorType.FLOAT32,
       depth: 0,
       outer: 0,

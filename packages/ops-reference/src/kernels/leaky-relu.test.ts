@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { LEAKY_RELU } from './leaky-relu.js';
 
 function leaky(input: HarnessTensorSpec, output: HarnessTensorSpec, alpha: number): KernelHarness {

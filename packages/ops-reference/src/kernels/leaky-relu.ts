@@ -17,8 +17,9 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { TFLM_OP_DATA_BYTES, allocateOpData } from './elementwise-common.js';
+import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
 import { FLOAT32_INT8_INT16_UINT8, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { allocateOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'LEAKY_RELU';
 
@@ -62,7 +63,7 @@ function prepare(_context: TfLiteContext, node: Node, data: LeakyReluOpData, inp
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as LeakyReluOpData;
+  const data = opData<LeakyReluOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   const n = data.count;
@@ -126,7 +127,7 @@ export const LEAKY_RELU = unaryKernel<LeakyReluOpData>({
   version: 2,
   types: FLOAT32_INT8_INT16_UINT8,
   init: (context) => ({
-    params: allocateOpData(context, TFLM_OP_DATA_BYTES.LEAKY_RELU),
+    params: allocateOpData(context, TFLM_OP_DATA_BYTES.LEAKY_RELU).i32,
     type: TensorType.FLOAT32,
     count: 0,
     alpha: Number.NaN,

@@ -29,10 +29,10 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { allocateOpData } from './elementwise-common.js';
 import { logXForXGreaterThanOrEqualTo1 } from './log-softmax-common.js';
-import { MATH_OP_DATA_BYTES, requireSameShape, supportsInputTypes } from './math-common.js';
+import { MATH_OP_DATA_BYTES, requireSameShape } from './math-common.js';
 import { requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { allocateOpData, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'LOG_SOFTMAX';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
@@ -74,7 +74,7 @@ function prepare(context: TfLiteContext, node: Node, data: LogSoftmaxOpData, inp
       node.index,
       `int8 output (tensor ${output.index}) must be quantized with scale 16/256 and zero point 127, got scale ${output.params.scale}, zero point ${output.params.zeroPoint}`,
     );
-  const p = (data.params = allocateOpData(context, MATH_OP_DATA_BYTES.LOG_SOFTMAX));
+  const p = (data.params = allocateOpData(context, MATH_OP_DATA_BYTES.LOG_SOFTMAX).i32);
   // PreprocessLogSoftmaxScalingExp with beta 1: the input scale in Q5.26, capped at 2^31 - 1.
   const scaling = checkedQuantizeMultiplier(
     OP,
@@ -156,7 +156,7 @@ function logSoftmaxInt8(x: Int8Array, y: Int8Array, outer: number, depth: number
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as LogSoftmaxOpData;
+  const d = opData<LogSoftmaxOpData>(OP, node);
   const x = context.getEvalTensor(node.inputs[0]!).data;
   const y = context.getEvalTensor(node.outputs[0]!).data;
   if (d.type === TensorType.FLOAT32) logSoftmaxFloat(x as Float32Array, y as Float32Array, d.outer, d.depth);

@@ -5,9 +5,9 @@
  */
 import { TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { opDataOf, planBinary, typedBinaryTensors, type BroadcastPlan } from './elementwise-common.js';
+import { typedBinaryTensors } from './elementwise-common.js';
 import { broadcastInPlace } from './in-place-common.js';
-import { supportsInputTypes } from './math-common.js';
+import { type BroadcastPlan, opData, planBinary, supportsInputTypes } from '@micrort/kernel-support';
 
 const BOOL: readonly TensorType[] = [TensorType.BOOL];
 /** TFLM's BroadcastBinaryFunction4DSlow. */
@@ -50,12 +50,12 @@ export function logicalKernel(name: string, builtinCode: number, fn: LogicalFunc
     supports: (context, node) => supportsInputTypes(context, node, BOOL),
     init: () => ({ plan: null }),
     prepare(context: TfLiteContext, node: Node): void {
-      const d = opDataOf<LogicalOpData>(name, node);
+      const d = opData<LogicalOpData>(name, node);
       const t = typedBinaryTensors(name, context, node, BOOL);
       d.plan = planBinary(name, node, t.input1, t.input2, t.output, MAX_BROADCAST_RANK);
     },
     invoke(context: TfLiteContext, node: Node): void {
-      const d = node.userData as LogicalOpData;
+      const d = opData<LogicalOpData>(name, node);
       const a = context.getEvalTensor(node.inputs[0]!).data as Uint8Array;
       const b = context.getEvalTensor(node.inputs[1]!).data as Uint8Array;
       run(d.plan!, a, b, context.getEvalTensor(node.outputs[0]!).data as Uint8Array, fn);

@@ -18,8 +18,8 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { fixedPointLogistic, fixedPointTanh, int16ActivationParams, int8ActivationParams } from './activation-common.js';
-import { requireZeroPoint } from './elementwise-common.js';
 import { requireInt16ZeroPoints, requireQuantizedPair } from './unary-common.js';
+import { expectZeroPoint } from '@micrort/kernel-support';
 
 // Word offsets in TFLM's OpDataLogistic / tanh OpData block (4 int32).
 const INPUT_ZERO_POINT = 0;
@@ -65,7 +65,7 @@ export function prepareSigmoidQuantized(
   if (input.type === TensorType.UINT8) return prepareSigmoidUint8(op, context, node, input, output, spec.fn);
   if (input.type === TensorType.INT8) {
     requireQuantizedPair(op, node, input, output);
-    requireZeroPoint(op, node, output, 'output', spec.int8OutputZeroPoint);
+    expectZeroPoint(op, node, 'output', output, spec.int8OutputZeroPoint);
     if (output.params.scale !== 1 / spec.int8OutputScaleDenominator)
       throw new KernelError(
         op,

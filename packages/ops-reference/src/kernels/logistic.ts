@@ -10,7 +10,7 @@
  *   scale 2^-15, input rescaled by 3 * 4096 * scale (or a power-of-two shortcut for scale 2^-12).
  */
 import { BuiltinOperator, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
-import { TFLM_OP_DATA_BYTES, allocateOpData } from './elementwise-common.js';
+import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
 import {
   SigmoidFunction,
   lookupUint8,
@@ -20,6 +20,7 @@ import {
   type SigmoidSpec,
 } from './logistic-tanh-common.js';
 import { FLOAT32_INT8_INT16_UINT8, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { allocateOpData, opData } from '@micrort/kernel-support';
 
 const EMPTY_U8 = new Uint8Array(0);
 const OP = 'LOGISTIC';
@@ -51,7 +52,7 @@ function prepare(context: TfLiteContext, node: Node, data: LogisticOpData, input
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as LogisticOpData;
+  const data = opData<LogisticOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   switch (data.type) {
@@ -83,7 +84,7 @@ export const LOGISTIC = unaryKernel<LogisticOpData>({
   version: 3,
   types: FLOAT32_INT8_INT16_UINT8,
   init: (context) => ({
-    params: allocateOpData(context, TFLM_OP_DATA_BYTES.LOGISTIC),
+    params: allocateOpData(context, TFLM_OP_DATA_BYTES.LOGISTIC).i32,
     type: TensorType.FLOAT32,
     count: 0,
     table: EMPTY_U8,

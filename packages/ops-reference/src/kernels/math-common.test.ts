@@ -9,7 +9,8 @@ import { NEG } from './neg.js';
 import { ROUND, roundHalfToEven } from './round.js';
 import { SQRT } from './sqrt.js';
 import { SQUARE } from './square.js';
-import { intArrayBytes, supportsInputTypes } from './math-common.js';
+import { intArrayBytes } from './math-common.js';
+import { supportsInputTypes } from '@micrort/kernel-support';
 
 const unary = (reg: Parameters<typeof run>[0], data: number[]) => run(reg, [f32([data.length], data), f32([data.length])], [0], [1]);
 

@@ -3,19 +3,9 @@
  * registrations/math.ts): TFLM's op-data sizes for them, `supports()` answers for the (op, type) pairs
  * TFLM refuses, the shape checks TFLM's prepares repeat, and the float unary kernel builder.
  */
-import {
-  KernelError,
-  TensorType,
-  checkedQuantizeMultiplier,
-  quantizeMultiplierSmallerThanOneExp,
-  sameShape,
-  tensorTypeName,
-  type Node,
-  type Registration,
-  type Tensor,
-  type TfLiteContext,
-} from '@micrort/core';
+import { KernelError, TensorType, sameShape, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
 import { unaryKernel, type UnaryOpData } from './unary-common.js';
+import { opData, quantizedAddParams, supportsInputTypes } from '@micrort/kernel-support';
 
 /**
  * Bytes of the structs TFLM allocates with AllocatePersistentBuffer for these kernels (x86-64 layout,
@@ -75,73 +65,39 @@ export enum EightBitAddWord {
  * offset -zero point, output offset the output zero point; activation range [-128, 127].
  */
 export function fillEightBitAddOpData(op: string, node: Node, p: Int32Array, input: Tensor, output: Tensor, leftShift: number): void {
-  const twiceMaxInputScale = 2 * input.params.scale;
-  const inputMultiplier = checkedQuantizeMultiplier(
-    op,
-    node,
-    input.params.scale / twiceMaxInputScale,
-    'input multiplier',
-    quantizeMultiplierSmallerThanOneExp,
-  );
-  const outputMultiplier = checkedQuantizeMultiplier(
-    op,
-    node,
-    twiceMaxInputScale / (2 ** leftShift * output.params.scale),
-    'output multiplier',
-    quantizeMultiplierSmallerThanOneExp,
-  );
+  const s = input.params.scale;
+  let q;
+  try {
+    // CalculateOpDataAdd's rescaling with both inputs in `input`'s quantization (left shift 20 for int8)
+    q = quantizedAddParams(
+      {
+        input1Scale: s,
+        input1ZeroPoint: input.params.zeroPoint,
+        input2Scale: s,
+        input2ZeroPoint: input.params.zeroPoint,
+        outputScale: output.params.scale,
+        outputZeroPoint: output.params.zeroPoint,
+      },
+      leftShift === 15,
+    );
+  } catch (e) {
+    if (e instanceof RangeError) throw new KernelError(op, node.index, `cannot rescale: ${e.message}`);
+    throw e;
+  }
   p[EightBitAddWord.ActivationMin] = -128;
   p[EightBitAddWord.ActivationMax] = 127;
-  p[EightBitAddWord.InputOffset] = -input.params.zeroPoint;
-  p[EightBitAddWord.OutputOffset] = output.params.zeroPoint;
-  p[EightBitAddWord.InputMultiplier] = inputMultiplier.multiplier;
-  p[EightBitAddWord.InputShift] = inputMultiplier.shift;
-  p[EightBitAddWord.OutputMultiplier] = outputMultiplier.multiplier;
-  p[EightBitAddWord.OutputShift] = outputMultiplier.shift;
-  p[EightBitAddWord.LeftShift] = leftShift;
+  p[EightBitAddWord.InputOffset] = q.input1Offset;
+  p[EightBitAddWord.OutputOffset] = q.outputOffset;
+  p[EightBitAddWord.InputMultiplier] = q.input1Multiplier;
+  p[EightBitAddWord.InputShift] = q.input1Shift;
+  p[EightBitAddWord.OutputMultiplier] = q.outputMultiplier;
+  p[EightBitAddWord.OutputShift] = q.outputShift;
+  p[EightBitAddWord.LeftShift] = q.leftShift;
 }
 
 /** Bytes of a TfLiteIntArray of `rank` dims (TfLiteIntArrayGetSizeInBytes: int size + int data[rank]). */
 export function intArrayBytes(rank: number): number {
   return 4 + 4 * rank;
-}
-
-/** The int range of an int8 or int16 tensor type. */
-export function intRange(type: TensorType): [number, number] {
-  return type === TensorType.INT8 ? [-128, 127] : [-32768, 32767];
-}
-
-/** Comma-separated type names, for messages ("float32, int8"). */
-export function typeList(types: readonly TensorType[]): string {
-  return types.map(tensorTypeName).join(', ');
-}
-
-/**
- * The `supports()` answer for a kernel that handles `types` for the tensor at input `position`: `true`,
- * or a reason such as `"int16 input (handles float32, int8)"`. Malformed nodes (missing input) are
- * accepted so that prepare reports the precise problem.
- */
-export function supportsInputTypes(
-  context: TfLiteContext,
-  node: Node,
-  types: readonly TensorType[],
-  position = 0,
-  what = 'input',
-): true | string {
-  const index = node.inputs[position];
-  if (index === undefined || index < 0) return true;
-  const type = context.getTensor(index).type;
-  return types.includes(type) ? true : `${tensorTypeName(type)} ${what} (handles ${typeList(types)})`;
-}
-
-/** Throws unless `tensor`'s type is one of `types`, naming the type and what the kernel handles (TFLM refuses these too). */
-export function requireHandledType(op: string, node: Node, tensor: Tensor, what: string, types: readonly TensorType[]): void {
-  if (!types.includes(tensor.type))
-    throw new KernelError(
-      op,
-      node.index,
-      `${what} (tensor ${tensor.index}) has type ${tensorTypeName(tensor.type)}; ${op} handles ${typeList(types)}`,
-    );
 }
 
 /** Throws unless input and output have identical dims (TFLM's per-dimension TF_LITE_ENSURE_EQ / HaveSameShapes). */
@@ -151,16 +107,6 @@ export function requireSameShape(op: string, node: Node, input: Tensor, output: 
       op,
       node.index,
       `output (tensor ${output.index}) shape [${output.dims.join(',')}] differs from input (tensor ${input.index}) shape [${input.dims.join(',')}]`,
-    );
-}
-
-/** Throws unless the tensor has at most `max` dimensions. */
-export function requireMaxRank(op: string, node: Node, tensor: Tensor, what: string, max: number): void {
-  if (tensor.dims.length > max)
-    throw new KernelError(
-      op,
-      node.index,
-      `${what} (tensor ${tensor.index}) has ${tensor.dims.length} dimensions, at most ${max} are supported`,
     );
 }
 
@@ -192,7 +138,7 @@ export function floatUnaryKernel(spec: FloatUnarySpec): Registration<UnaryOpData
     init: () => ({ count: 0 }),
     prepare: spec.sameShape ? (_context, node, _data, input, output) => requireSameShape(name, node, input, output) : undefined,
     invoke(context: TfLiteContext, node: Node): void {
-      const d = node.userData as UnaryOpData;
+      const d = opData<UnaryOpData>(name, node);
       run(
         context.getEvalTensor(node.inputs[0]!).data as Float32Array,
         context.getEvalTensor(node.outputs[0]!).data as Float32Array,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, KernelHarness, Padding, TensorType } from '@micrort/core';
+import { ActivationFunctionType, Padding, TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { MAX_POOL_2D } from './max-pool-2d.js';
 
 function run(

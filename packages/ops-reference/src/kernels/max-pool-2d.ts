@@ -7,14 +7,15 @@
 import { BuiltinOperator, TensorType } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { FLT_MAX, type PoolingOpData, initPooling, preparePooling } from './pooling-common.js';
+import { type PoolingOpData, initPooling, preparePooling } from './pooling-common.js';
 import type { NumberArray } from './transpose-common.js';
 import { maxPoolChannel, poolInPlace, poolInPlaceVariant, poolScratch, usePoolInPlaceVariant } from './pooling-in-place.js';
+import { FLT_MAX, opData } from '@micrort/kernel-support';
 
 const OP = 'MAX_POOL_2D';
 
 function prepare(context: TfLiteContext, node: Node): void {
-  node.userData = preparePooling(OP, context, node);
+  preparePooling(OP, context, node);
 }
 
 /**
@@ -27,11 +28,11 @@ function maxPool(d: PoolingOpData, input: NumberArray, output: NumberArray, init
   for (let b = 0; b < batches; b++) {
     const batchBase = b * inHeight;
     for (let oy = 0; oy < outHeight; oy++) {
-      const inY0 = oy * strideHeight - d.padHeight;
+      const inY0 = oy * strideHeight - d.padding.height;
       const fyStart = inY0 < 0 ? -inY0 : 0;
       const fyEnd = Math.min(filterHeight, inHeight - inY0);
       for (let ox = 0; ox < outWidth; ox++) {
-        const inX0 = ox * strideWidth - d.padWidth;
+        const inX0 = ox * strideWidth - d.padding.width;
         const fxStart = inX0 < 0 ? -inX0 : 0;
         const fxEnd = Math.min(filterWidth, inWidth - inX0);
         for (let c = 0; c < depth; c++) {
@@ -51,7 +52,7 @@ function maxPool(d: PoolingOpData, input: NumberArray, output: NumberArray, init
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as PoolingOpData;
+  const d = opData<PoolingOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray;
   const output = context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray;
   if (d.inPlaceScratch >= 0) {
@@ -60,22 +61,22 @@ function invoke(context: TfLiteContext, node: Node): void {
   }
   switch (d.type) {
     case TensorType.FLOAT32:
-      maxPool(d, input, output, -FLT_MAX, d.activationMinF, d.activationMaxF);
+      maxPool(d, input, output, -FLT_MAX, d.actMinF, d.actMaxF);
       break;
     case TensorType.INT8:
-      maxPool(d, input, output, -128, d.activationMin, d.activationMax);
+      maxPool(d, input, output, -128, d.actMin, d.actMax);
       break;
     case TensorType.UINT8:
-      maxPool(d, input, output, 0, d.activationMin, d.activationMax);
+      maxPool(d, input, output, 0, d.actMin, d.actMax);
       break;
     default:
-      maxPool(d, input, output, -32768, d.activationMin, d.activationMax);
+      maxPool(d, input, output, -32768, d.actMin, d.actMax);
       break;
   }
 }
 
 /** MAX_POOL_2D registration: float32, int8, int16, uint8 (op versions 1..3). */
-export const MAX_POOL_2D: Registration = {
+export const MAX_POOL_2D: Registration<PoolingOpData> = {
   builtinCode: BuiltinOperator.MAX_POOL_2D,
   version: 3,
   provider: PROVIDER,

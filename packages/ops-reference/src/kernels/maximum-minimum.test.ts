@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType, type HarnessTensorSpec, type Registration } from '@micrort/core';
+import { TensorType, type Registration } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { MAXIMUM, MINIMUM } from './maximum-minimum.js';
 
 function run(reg: Registration, a: HarnessTensorSpec, b: HarnessTensorSpec, out: HarnessTensorSpec): KernelHarness {

@@ -8,7 +8,8 @@
 import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
-import { opDataOf, planBinary, typedBinaryTensors, type BroadcastPlan } from './elementwise-common.js';
+import { typedBinaryTensors } from './elementwise-common.js';
+import { type BroadcastPlan, opData, planBinary } from '@micrort/kernel-support';
 
 /** TFLM's MaximumMinimumBroadcastSlow<N = 5>. */
 const MAX_BROADCAST_RANK = 5;
@@ -21,7 +22,7 @@ interface MaxMinOpData {
 
 function prepareFor(op: string) {
   return (context: TfLiteContext, node: Node): void => {
-    const data = opDataOf<MaxMinOpData>(op, node);
+    const data = opData<MaxMinOpData>(op, node);
     const { input1, input2, output } = typedBinaryTensors(op, context, node, [
       TensorType.FLOAT32,
       TensorType.INT8,
@@ -77,7 +78,7 @@ export const MAXIMUM: Registration<MaxMinOpData> = {
   init: () => ({ plan: null }),
   prepare: prepareFor('MAXIMUM'),
   invoke(context, node) {
-    const plan = (node.userData as MaxMinOpData).plan!;
+    const plan = opData<MaxMinOpData>('MAXIMUM', node).plan!;
     const a = context.getEvalTensor(node.inputs[0]!).data as Values;
     const b = context.getEvalTensor(node.inputs[1]!).data as Values;
     maximum(plan, a, b, context.getEvalTensor(node.outputs[0]!).data as Values);
@@ -94,7 +95,7 @@ export const MINIMUM: Registration<MaxMinOpData> = {
   init: () => ({ plan: null }),
   prepare: prepareFor('MINIMUM'),
   invoke(context, node) {
-    const plan = (node.userData as MaxMinOpData).plan!;
+    const plan = opData<MaxMinOpData>('MINIMUM', node).plan!;
     const a = context.getEvalTensor(node.inputs[0]!).data as Values;
     const b = context.getEvalTensor(node.inputs[1]!).data as Values;
     minimum(plan, a, b, context.getEvalTensor(node.outputs[0]!).data as Values);

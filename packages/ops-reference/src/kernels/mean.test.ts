@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelError, KernelHarness, TensorType } from '@micrort/core';
+import { KernelError, TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { MEAN, foldCountIntoMultiplier } from './mean.js';
 
 interface Q {

@@ -27,6 +27,7 @@ import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { OP_DATA_REDUCE_BYTES, REDUCE_MAX_DIMS, planReduce } from './reduce-common.js';
 import { type NumberArray, type OpDataBlock, allocateOpDataBlock, opDataBlock } from './transpose-common.js';
+import { fillOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'MEAN';
 
@@ -130,7 +131,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   }
   block.setInt32(32, numOutputs, true);
   block.setInt32(36, axisTensor.elementCount, true);
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /** sum[out(i)] += in[i] over the (padded 5-D) input in row-major order, wrapping to int32. */
@@ -208,7 +209,7 @@ function meanInt(d: MeanOpData, input: NumberArray, out: NumberArray, sum: Int32
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as MeanOpData;
+  const d = opData<MeanOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!);
   const output = context.getEvalTensor(node.outputs[0]!);
   if (d.type === TensorType.FLOAT32) meanFloat(d, input.data as Float32Array, output.data as Float32Array);

@@ -11,7 +11,7 @@
 import { BuiltinOperator, KernelError, MirrorPadMode, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { MirrorPadOptions, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireSameTypeAs, requireTypeIn, typeSupport } from './data-common.js';
+import { requireSameTypeAs, typeSupport } from './data-common.js';
 import {
   type NumberArray,
   type OpDataBlock,
@@ -20,6 +20,7 @@ import {
   readConstantIndexTensor,
   shapeString,
 } from './transpose-common.js';
+import { expectType, fillOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'MIRROR_PAD';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -63,14 +64,14 @@ function prepare(context: TfLiteContext, node: Node): void {
   const input = getInput(context, node, 0, OP);
   const paddings = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  requireTypeIn(OP, node, input, 'input', TYPES);
+  expectType(OP, node, 'input', input, TYPES);
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
   const rank = input.dims.length;
   if (rank > MIRROR_PAD_MAX_DIMS)
     throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${MIRROR_PAD_MAX_DIMS} are supported`);
   if (paddings.dims.length !== 2 || paddings.dims[0] !== rank || paddings.dims[1] !== 2)
     throw new KernelError(OP, node.index, `paddings has shape ${shapeString(paddings.dims)}, expected [${rank}, 2]`);
-  requireTypeIn(OP, node, paddings, 'paddings', [TensorType.INT32, TensorType.INT64]);
+  expectType(OP, node, 'paddings', paddings, [TensorType.INT32, TensorType.INT64]);
   const pads = readConstantIndexTensor(paddings, OP, node, 'paddings');
   const options = node.builtinData as MirrorPadOptions | null;
   if (!options) throw new KernelError(OP, node.index, 'missing MirrorPadOptions');
@@ -121,7 +122,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   block.setInt32(12, outStridesScratch, true);
   block.setInt32(16, inStridesScratch, true);
   const data: MirrorPadOpData = { block, rank, outDims, inDims, maps, outStridesScratch, inStridesScratch };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /** Input stride of padded axis `a` (0 for the leading axes the input does not have). */
@@ -172,7 +173,7 @@ function mirrorPad(d: MirrorPadOpData, inStrides: Int32Array, input: NumberArray
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as MirrorPadOpData;
+  const d = opData<MirrorPadOpData>(OP, node);
   const outStrides = context.getScratchBuffer(d.outStridesScratch).i32;
   const inStrides = context.getScratchBuffer(d.inStridesScratch).i32;
   // As TFLM: the strides (elements per step) of the output and input, in the two scratch buffers.

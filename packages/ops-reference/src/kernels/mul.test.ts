@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
+import { ActivationFunctionType, TensorType } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { MUL } from './mul.js';
 
 function mul(a: HarnessTensorSpec, b: HarnessTensorSpec, out: HarnessTensorSpec, activation = ActivationFunctionType.NONE): KernelHarness {

@@ -10,26 +10,22 @@ import {
   BuiltinOperator,
   TensorType,
   multiplyByQuantizedMultiplier,
-  checkedQuantizeMultiplier,
   type Node,
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
+import { TFLM_OP_DATA_BYTES, typedBinaryTensors } from './elementwise-common.js';
 import {
-  TFLM_OP_DATA_BYTES,
   activationRangeFloat,
   activationRangeInt32,
-  activationRangeQuantized,
-  fusedActivation,
-  opDataOf,
-  planBinary,
-  requireQuantizedBinary,
-  requireZeroPoint,
-  typedBinaryTensors,
   type BroadcastPlan,
-} from './elementwise-common.js';
+  calculateOpDataMul,
+  fusedActivation,
+  opData,
+  planBinary,
+} from '@micrort/kernel-support';
 
 const OP = 'MUL';
 /** TFLM's kMaxMulBroadcastDim. */
@@ -56,7 +52,7 @@ interface MulOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = opDataOf<MulOpData>(OP, node);
+  const data = opData<MulOpData>(OP, node);
   const t = typedBinaryTensors(OP, context, node, [
     TensorType.FLOAT32,
     TensorType.INT32,
@@ -82,22 +78,14 @@ function prepare(context: TfLiteContext, node: Node): void {
       break;
     }
     default: {
-      requireQuantizedBinary(OP, node, t);
-      if (output.type === TensorType.INT16) {
-        requireZeroPoint(OP, node, input1, 'input 1', 0);
-        requireZeroPoint(OP, node, input2, 'input 2', 0);
-        requireZeroPoint(OP, node, output, 'output', 0);
-      }
-      const [lo, hi] = activationRangeQuantized(OP, node, activation, output);
-      p[ACT_MIN] = lo;
-      p[ACT_MAX] = hi;
-      // TFLM: double(s1) * double(s2) / double(s_out).
-      const m = checkedQuantizeMultiplier(OP, node, (input1.params.scale * input2.params.scale) / output.params.scale, 'output multiplier');
-      p[OUTPUT_MULTIPLIER] = m.multiplier;
-      p[OUTPUT_SHIFT] = m.shift;
-      p[INPUT1_ZERO_POINT] = input1.params.zeroPoint;
-      p[INPUT2_ZERO_POINT] = input2.params.zeroPoint;
-      p[OUTPUT_ZERO_POINT] = output.params.zeroPoint;
+      const d = calculateOpDataMul(OP, node, input1, input2, output, activation);
+      p[ACT_MIN] = d.actMin;
+      p[ACT_MAX] = d.actMax;
+      p[OUTPUT_MULTIPLIER] = d.outputMultiplier;
+      p[OUTPUT_SHIFT] = d.outputShift;
+      p[INPUT1_ZERO_POINT] = d.input1ZeroPoint;
+      p[INPUT2_ZERO_POINT] = d.input2ZeroPoint;
+      p[OUTPUT_ZERO_POINT] = d.outputZeroPoint;
     }
   }
   data.plan = plan;
@@ -105,7 +93,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as MulOpData;
+  const data = opData<MulOpData>(OP, node);
   const plan = data.plan!;
   const a = context.getEvalTensor(node.inputs[0]!).data;
   const b = context.getEvalTensor(node.inputs[1]!).data;

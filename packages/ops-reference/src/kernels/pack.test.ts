@@ -44,7 +44,7 @@ describe('PACK', () => {
   });
 
   it('refuses bool (as TFLM), mismatched inputs, values_count and output shape', () => {
-    expect(prepareError(pack(TensorType.BOOL, [1], [[1], [0]], 0, [2, 1])).message).toMatch(/bool, which is not supported/);
+    expect(prepareError(pack(TensorType.BOOL, [1], [[1], [0]], 0, [2, 1])).message).toMatch(/type bool \(tensor \d+\); supported:/);
     const mismatched = harness(
       PACK,
       [spec(TensorType.FLOAT32, [2], [1, 2]), spec(TensorType.FLOAT32, [3], [1, 2, 3]), spec(TensorType.FLOAT32, [2, 2])],

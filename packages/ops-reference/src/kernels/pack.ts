@@ -6,8 +6,9 @@
 import { BuiltinOperator, KernelError, TensorType, getInput, getOutput } from '@micrort/core';
 import type { Node, PackOptions, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, requireTypeIn, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'PACK';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.INT64, TensorType.UINT8] as const;
@@ -29,7 +30,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (valuesCount !== count) throw new KernelError(OP, node.index, `values_count is ${valuesCount} but the node has ${count} inputs`);
   const first = getInput(context, node, 0, OP);
   const output = getOutput(context, node, 0, OP);
-  requireTypeIn(OP, node, first, 'input 0', TYPES);
+  expectType(OP, node, 'input 0', first, TYPES);
   requireSameTypeAs(OP, node, output, 'output', first, 'input 0');
   for (let i = 1; i < count; i++) {
     const t = getInput(context, node, i, OP);
@@ -43,7 +44,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   requireShape(OP, node, output, 'output', expected);
   const layout = elementLayout(first.type, OP, node);
   const data: PackOpData = { layout, outer: dimProduct(first.dims, 0, axis), run: dimProduct(first.dims, axis) * layout.units };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /** Input `i`'s runs go to run slot i of each output row. */
@@ -56,7 +57,7 @@ function packInput(src: NumberArray, dst: NumberArray, i: number, count: number,
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as PackOpData;
+  const d = opData<PackOpData>(OP, node);
   const dst = movableData(context.getEvalTensor(node.outputs[0]!), d.layout);
   const count = node.inputs.length;
   for (let i = 0; i < count; i++) packInput(movableData(context.getEvalTensor(node.inputs[i]!), d.layout), dst, i, count, d.outer, d.run);
@@ -69,6 +70,7 @@ export const PACK: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

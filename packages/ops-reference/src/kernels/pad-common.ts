@@ -15,6 +15,7 @@ import {
   readConstantIndexTensor,
   shapeString,
 } from './transpose-common.js';
+import { opData } from '@micrort/kernel-support';
 
 /** TFLM's PadKernelMaxDimensionCount(). */
 export const PAD_MAX_DIMS = 5;
@@ -249,12 +250,12 @@ export function padInPlaceVariant(context: TfLiteContext, node: Node): InPlaceVa
 
 /** Switches a prepared PAD/PADV2 node to the backward copy. */
 export function usePadInPlaceVariant(_context: TfLiteContext, node: Node): void {
-  (node.userData as PadOpData).inPlace = true;
+  opData<PadOpData>('PAD', node).inPlace = true;
 }
 
 /** PAD/PADV2 invoke. */
 export function invokePad(context: TfLiteContext, node: Node): void {
-  const d = node.userData as PadOpData;
+  const d = opData<PadOpData>('PAD', node);
   const input = context.getEvalTensor(node.inputs[0]!);
   const output = context.getEvalTensor(node.outputs[0]!);
   const value = d.padValueTensor >= 0 ? (context.getEvalTensor(d.padValueTensor).data as unknown as NumberArray)[0]! : d.defaultPadValue;

@@ -6,11 +6,12 @@ import { BuiltinOperator } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { initPad, invokePad, padInPlaceVariant, preparePad, usePadInPlaceVariant } from './pad-common.js';
+import { fillOpData } from '@micrort/kernel-support';
 
 const OP = 'PADV2';
 
 function prepare(context: TfLiteContext, node: Node): void {
-  node.userData = preparePad(OP, context, node);
+  fillOpData(OP, node, preparePad(OP, context, node));
 }
 
 /** PADV2 registration (op versions 1..4). */

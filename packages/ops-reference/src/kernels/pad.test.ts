@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
-import type { HarnessTensorSpec, Registration } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
+import type { Registration } from '@micrort/core';
+import type { HarnessTensorSpec } from '@micrort/core/testing';
 import { PAD } from './pad.js';
 import { PADV2 } from './pad-v2.js';
 

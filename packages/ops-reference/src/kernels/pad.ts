@@ -7,11 +7,12 @@ import { BuiltinOperator } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { initPad, invokePad, padInPlaceVariant, preparePad, usePadInPlaceVariant } from './pad-common.js';
+import { fillOpData } from '@micrort/kernel-support';
 
 const OP = 'PAD';
 
 function prepare(context: TfLiteContext, node: Node): void {
-  node.userData = preparePad(OP, context, node);
+  fillOpData(OP, node, preparePad(OP, context, node));
 }
 
 /** PAD registration (op versions 1..4). */

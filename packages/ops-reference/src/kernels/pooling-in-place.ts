@@ -7,8 +7,9 @@
  * rounding are those of max-pool-2d.ts / average-pool-2d.ts, so the bytes are the same.
  */
 import { TensorType, elementSize, type InPlaceVariant, type Node, type TfLiteContext } from '@micrort/core';
-import { FLT_MAX, type PoolingOpData } from './pooling-common.js';
+import { type PoolingOpData } from './pooling-common.js';
 import type { NumberArray } from './transpose-common.js';
+import { FLT_MAX, opData } from '@micrort/kernel-support';
 
 /** Pooling of one channel into `temp`. */
 type ChannelPool = (d: PoolingOpData, input: NumberArray, temp: NumberArray, b: number, c: number) => void;
@@ -35,15 +36,15 @@ export const maxPoolChannel: ChannelPool = (d, input, temp, b, c) => {
   const { inHeight, inWidth, depth, outHeight, outWidth, strideHeight, strideWidth, filterHeight, filterWidth } = d;
   const initial = lowestOf(d.type);
   const float = d.type === TensorType.FLOAT32;
-  const lo = float ? d.activationMinF : d.activationMin;
-  const hi = float ? d.activationMaxF : d.activationMax;
+  const lo = float ? d.actMinF : d.actMin;
+  const hi = float ? d.actMaxF : d.actMax;
   let q = 0;
   for (let oy = 0; oy < outHeight; oy++) {
-    const inY0 = oy * strideHeight - d.padHeight;
+    const inY0 = oy * strideHeight - d.padding.height;
     const fyStart = inY0 < 0 ? -inY0 : 0;
     const fyEnd = Math.min(filterHeight, inHeight - inY0);
     for (let ox = 0; ox < outWidth; ox++) {
-      const inX0 = ox * strideWidth - d.padWidth;
+      const inX0 = ox * strideWidth - d.padding.width;
       const fxStart = inX0 < 0 ? -inX0 : 0;
       const fxEnd = Math.min(filterWidth, inWidth - inX0);
       let max = initial;
@@ -62,15 +63,15 @@ export const maxPoolChannel: ChannelPool = (d, input, temp, b, c) => {
 /** Float32 average of channel c. */
 export const averagePoolChannelFloat: ChannelPool = (d, input, temp, b, c) => {
   const { inHeight, inWidth, depth, outHeight, outWidth, strideHeight, strideWidth, filterHeight, filterWidth } = d;
-  const lo = d.activationMinF;
-  const hi = d.activationMaxF;
+  const lo = d.actMinF;
+  const hi = d.actMaxF;
   let q = 0;
   for (let oy = 0; oy < outHeight; oy++) {
-    const inY0 = oy * strideHeight - d.padHeight;
+    const inY0 = oy * strideHeight - d.padding.height;
     const fyStart = inY0 < 0 ? -inY0 : 0;
     const fyEnd = Math.min(filterHeight, inHeight - inY0);
     for (let ox = 0; ox < outWidth; ox++) {
-      const inX0 = ox * strideWidth - d.padWidth;
+      const inX0 = ox * strideWidth - d.padding.width;
       const fxStart = inX0 < 0 ? -inX0 : 0;
       const fxEnd = Math.min(filterWidth, inWidth - inX0);
       const count = (fyEnd - fyStart) * (fxEnd - fxStart);
@@ -88,15 +89,15 @@ export const averagePoolChannelFloat: ChannelPool = (d, input, temp, b, c) => {
 /** Integer average of channel c (round half away from zero, C truncating division). */
 export const averagePoolChannelInt: ChannelPool = (d, input, temp, b, c) => {
   const { inHeight, inWidth, depth, outHeight, outWidth, strideHeight, strideWidth, filterHeight, filterWidth } = d;
-  const lo = d.activationMin;
-  const hi = d.activationMax;
+  const lo = d.actMin;
+  const hi = d.actMax;
   let q = 0;
   for (let oy = 0; oy < outHeight; oy++) {
-    const inY0 = oy * strideHeight - d.padHeight;
+    const inY0 = oy * strideHeight - d.padding.height;
     const fyStart = inY0 < 0 ? -inY0 : 0;
     const fyEnd = Math.min(filterHeight, inHeight - inY0);
     for (let ox = 0; ox < outWidth; ox++) {
-      const inX0 = ox * strideWidth - d.padWidth;
+      const inX0 = ox * strideWidth - d.padding.width;
       const fxStart = inX0 < 0 ? -inX0 : 0;
       const fxEnd = Math.min(filterWidth, inWidth - inX0);
       const count = (fyEnd - fyStart) * (fxEnd - fxStart);
@@ -128,7 +129,7 @@ export function poolInPlaceVariant(context: TfLiteContext, node: Node): InPlaceV
 export function usePoolInPlaceVariant(context: TfLiteContext, node: Node): void {
   const v = poolInPlaceVariant(context, node);
   if (!v) throw new Error('the pooling in-place variant was granted to a node that does not declare it');
-  (node.userData as PoolingOpData).inPlaceScratch = context.requestScratchBufferInArena(v.scratchBytes);
+  opData<PoolingOpData>('POOL_2D', node).inPlaceScratch = context.requestScratchBufferInArena(v.scratchBytes);
 }
 
 /** The scratch buffer as a typed array of the pooling's element type. */

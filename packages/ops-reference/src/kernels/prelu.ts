@@ -19,16 +19,18 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { binaryTensors, requireQuantizedBinary } from './elementwise-common.js';
+import { MATH_OP_DATA_BYTES } from './math-common.js';
 import {
   allocateOpData,
-  binaryTensors,
-  opDataOf,
-  planBinary,
-  requireQuantizedBinary,
-  requireSameType,
   type BroadcastPlan,
-} from './elementwise-common.js';
-import { MATH_OP_DATA_BYTES, intRange, requireHandledType, supportsInputTypes } from './math-common.js';
+  expectSameType,
+  expectType,
+  opData,
+  planBinary,
+  supportsInputTypes,
+  typeRange,
+} from '@micrort/kernel-support';
 
 const OP = 'PRELU';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16];
@@ -54,11 +56,11 @@ interface PreluOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = opDataOf<PreluOpData>(OP, node);
+  const d = opData<PreluOpData>(OP, node);
   const t = binaryTensors(OP, context, node);
   const { input1: input, input2: alpha, output } = t;
-  requireHandledType(OP, node, input, 'input', TYPES);
-  requireSameType(OP, node, input, output, 'input and output');
+  expectType(OP, node, 'input', input, TYPES);
+  expectSameType(OP, node, 'input and output', input, output);
   const alphaType = input.type === TensorType.FLOAT32 ? TensorType.FLOAT32 : TensorType.INT8;
   if (alpha.type !== alphaType)
     throw new KernelError(
@@ -68,7 +70,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     );
   d.type = input.type;
   if (input.type !== TensorType.FLOAT32) {
-    [d.lo, d.hi] = intRange(input.type);
+    [d.lo, d.hi] = typeRange(input.type);
     requireQuantizedBinary(OP, node, t);
     const p = d.params;
     const m1 = checkedQuantizeMultiplier(OP, node, input.params.scale / output.params.scale, 'identity multiplier');
@@ -135,7 +137,7 @@ function preluQuantized(
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as PreluOpData;
+  const d = opData<PreluOpData>(OP, node);
   const x = context.getEvalTensor(node.inputs[0]!).data;
   const alpha = context.getEvalTensor(node.inputs[1]!).data;
   const out = context.getEvalTensor(node.outputs[0]!).data;
@@ -151,7 +153,7 @@ export const PRELU = {
   name: OP,
   supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, TYPES),
   init: (context: TfLiteContext): PreluOpData => ({
-    params: allocateOpData(context, MATH_OP_DATA_BYTES.PRELU),
+    params: allocateOpData(context, MATH_OP_DATA_BYTES.PRELU).i32,
     plan: null,
     type: TensorType.FLOAT32,
     lo: 0,

@@ -13,15 +13,15 @@ import {
   TensorType,
   checkedQuantizeMultiplier,
   tensorTypeName,
-  typeRange,
   type Node,
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { flatInPlace } from './in-place-common.js';
-import { opDataOf, requireQuantized, requireSameElementCount, unaryTensors } from './elementwise-common.js';
+import { unaryTensors } from './elementwise-common.js';
 import { affineQuantize, requantize, type IntegerData } from './quantize-common.js';
+import { expectQuantized, expectSameElementCount, opData, typeRange } from '@micrort/kernel-support';
 
 const OP = 'QUANTIZE';
 
@@ -79,16 +79,16 @@ function init(context: TfLiteContext): QuantizeOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = opDataOf<QuantizeOpData>(OP, node);
+  const data = opData<QuantizeOpData>(OP, node);
   const { input, output } = unaryTensors(OP, context, node);
-  requireQuantized(OP, node, output, 'output');
+  expectQuantized(OP, node, 'output', output);
   if (output.quantization!.scale.length !== 1)
     throw new KernelError(
       OP,
       node.index,
       `output (tensor ${output.index}) must be per-tensor quantized, got ${output.quantization!.scale.length} scales`,
     );
-  data.count = requireSameElementCount(OP, node, input, output);
+  data.count = expectSameElementCount(OP, node, input, output);
   const p = data.params;
   if (input.type === TensorType.FLOAT32) {
     if (!FLOAT_OUTPUTS.includes(output.type))
@@ -105,7 +105,7 @@ function prepare(context: TfLiteContext, node: Node): void {
         node.index,
         `requantizing ${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} is not supported`,
       );
-    requireQuantized(OP, node, input, 'input');
+    expectQuantized(OP, node, 'input', input);
     // TFLM: double(input_scale) / double(output_scale)
     const m = checkedQuantizeMultiplier(OP, node, input.params.scale / output.params.scale, 'requantize multiplier');
     p[QuantizeWord.RequantizeMultiplier] = m.multiplier;
@@ -119,7 +119,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as QuantizeOpData;
+  const data = opData<QuantizeOpData>(OP, node);
   const p = data.params;
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data as IntegerData;

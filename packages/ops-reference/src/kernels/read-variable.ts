@@ -15,6 +15,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { checkResourceInput, requireResources } from './assign-variable.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'READ_VARIABLE';
 
@@ -29,7 +30,7 @@ function init(): State {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const s = node.userData as State;
+  const s = opData<State>(OP, node);
   if (node.inputs.length !== 1) throw new KernelError(OP, node.index, `expects 1 input, got ${node.inputs.length}`);
   if (node.outputs.length !== 1) throw new KernelError(OP, node.index, `expects 1 output, got ${node.outputs.length}`);
   s.id = checkResourceInput(OP, context, node);
@@ -38,7 +39,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(_context: TfLiteContext, node: Node): void {
-  const s = node.userData as State;
+  const s = opData<State>(OP, node);
   s.resources!.read(s.id!.data[0] as number, s.output!);
 }
 

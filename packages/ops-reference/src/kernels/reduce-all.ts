@@ -5,7 +5,6 @@
  */
 import { BuiltinOperator, TensorType, type Node, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { supportsInputTypes } from './math-common.js';
 import {
   OP_DATA_REDUCE_BYTES,
   Reducer,
@@ -16,13 +15,14 @@ import {
   writeReduceShapeFields,
 } from './reduce-common.js';
 import { allocateOpDataBlock, opDataBlock } from './transpose-common.js';
+import { opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'REDUCE_ALL';
 const BOOL: readonly TensorType[] = [TensorType.BOOL];
 
 function prepare(context: TfLiteContext, node: Node): void {
   const block = opDataBlock(OP, node);
-  const d = node.userData as ReduceOpData;
+  const d = opData<ReduceOpData>(OP, node);
   const { input, axis, plan } = prepareReduce(OP, context, node, BOOL);
   block.setInt32(8, context.requestScratchBufferInArena(4 * input.dims.length), true);
   block.setInt32(12, context.requestScratchBufferInArena(4 * axis.elementCount), true);
@@ -31,7 +31,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as ReduceOpData;
+  const d = opData<ReduceOpData>(OP, node);
   const plan = d.plan!;
   const out = context.getEvalTensor(node.outputs[0]!).data as Uint8Array;
   fillOutputs(out, plan.numOutputs, 1);

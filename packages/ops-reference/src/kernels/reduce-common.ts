@@ -12,6 +12,7 @@
 import { KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { Node, ReducerOptions, Tensor, TfLiteContext } from '@micrort/core';
 import { type NumberArray, readConstantIndexTensor, shapeString } from './transpose-common.js';
+import { expectType } from '@micrort/kernel-support';
 
 /** TFLM's kMaxNumberOfAxis: the input rank limit of the reduce kernels. */
 export const REDUCE_MAX_DIMS = 5;
@@ -66,12 +67,7 @@ export function prepareReduce(op: string, context: TfLiteContext, node: Node, ty
   const input = getInput(context, node, 0, op);
   const axis = getInput(context, node, 1, op);
   const output = getOutput(context, node, 0, op);
-  if (!types.includes(input.type))
-    throw new KernelError(
-      op,
-      node.index,
-      `input (tensor ${input.index}) has type ${tensorTypeName(input.type)}; ${op} handles ${types.map(tensorTypeName).join(', ')}`,
-    );
+  expectType(op, node, 'input', input, types);
   if (output.type !== input.type)
     throw new KernelError(
       op,

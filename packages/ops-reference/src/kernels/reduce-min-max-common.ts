@@ -10,7 +10,6 @@
  */
 import { KernelError, TensorType, checkedQuantizeMultiplier, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { supportsInputTypes } from './math-common.js';
 import {
   OP_DATA_REDUCE_BYTES,
   Reducer,
@@ -20,7 +19,8 @@ import {
   prepareReduce,
   writeReduceShapeFields,
 } from './reduce-common.js';
-import { type NumberArray, allocateOpDataBlock, opDataBlock } from './transpose-common.js';
+import { type NumberArray, allocateOpDataBlock } from './transpose-common.js';
+import { opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8];
 const FLT_MAX = 3.4028234663852886e38;
@@ -40,8 +40,8 @@ export function reduceMinMaxKernel(name: string, builtinCode: number, reducer: R
       initial: 0,
     }),
     prepare(context: TfLiteContext, node: Node): void {
-      const block = opDataBlock(name, node);
-      const d = node.userData as ReduceOpData;
+      const d = opData<ReduceOpData>(name, node);
+      const block = d.block;
       const { input, axis, output, plan } = prepareReduce(name, context, node, TYPES);
       const float = input.type === TensorType.FLOAT32;
       if (!float) {
@@ -67,7 +67,7 @@ export function reduceMinMaxKernel(name: string, builtinCode: number, reducer: R
       d.plan = plan;
     },
     invoke(context: TfLiteContext, node: Node): void {
-      const d = node.userData as ReduceOpData;
+      const d = opData<ReduceOpData>(name, node);
       const plan = d.plan!;
       const out = context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray;
       fillOutputs(out, plan.numOutputs, d.initial);

@@ -15,9 +15,10 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { TFLM_OP_DATA_BYTES, allocateOpData } from './elementwise-common.js';
+import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
 import { FLOAT32_INT8_INT16_UINT8, requireInt16ZeroPoints, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
 import { prepareReluXUint8, reluXUint8 } from './relu-common.js';
+import { allocateOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'RELU';
 
@@ -56,7 +57,7 @@ function prepare(_context: TfLiteContext, node: Node, data: ReluOpData, input: T
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as ReluOpData;
+  const data = opData<ReluOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   const n = data.count;
@@ -94,7 +95,7 @@ export const RELU = unaryKernel<ReluOpData>({
   builtinCode: BuiltinOperator.RELU,
   version: 3,
   types: FLOAT32_INT8_INT16_UINT8,
-  init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.RELU), type: TensorType.FLOAT32, count: 0 }),
+  init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.RELU).i32, type: TensorType.FLOAT32, count: 0 }),
   prepare,
   invoke,
 });

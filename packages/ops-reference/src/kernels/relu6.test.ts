@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { RELU6, floatToQuantized } from './relu6.js';
 
 function relu6(input: HarnessTensorSpec, output: HarnessTensorSpec): KernelHarness {

@@ -7,9 +7,10 @@
  * its 28-byte block is allocated in prepare, beside TFLM's 4-byte one.
  */
 import { BuiltinOperator, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
-import { TFLM_OP_DATA_BYTES, requireQuantized } from './elementwise-common.js';
+import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
 import { FLOAT32_INT8_INT16_UINT8, unaryKernel, type UnaryOpData } from './unary-common.js';
 import { RELU_X_UINT8_WORDS, prepareReluXUint8, reluXUint8 } from './relu-common.js';
+import { expectQuantized, opData } from '@micrort/kernel-support';
 
 const OP = 'RELU6';
 
@@ -42,7 +43,7 @@ function prepare(context: TfLiteContext, node: Node, data: Relu6OpData, input: T
     data.uint8Params = context.allocatePersistentBuffer(RELU_X_UINT8_WORDS * 4).i32;
     prepareReluXUint8(OP, node, input, output, 0, 6, data.uint8Params);
   } else if (input.type !== TensorType.FLOAT32) {
-    requireQuantized(OP, node, input, 'input');
+    expectQuantized(OP, node, 'input', input);
     const [min, max] = input.type === TensorType.INT8 ? [-128, 127] : [-32768, 32767];
     data.params[ZERO] = input.params.zeroPoint;
     data.params[SIX] = floatToQuantized(6, input.params.scale, input.params.zeroPoint, min, max);
@@ -51,7 +52,7 @@ function prepare(context: TfLiteContext, node: Node, data: Relu6OpData, input: T
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as Relu6OpData;
+  const data = opData<Relu6OpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   const n = data.count;

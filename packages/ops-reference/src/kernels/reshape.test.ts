@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AllocationType, KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
+import { AllocationType, TensorType } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { RESHAPE, inferStretchDimension } from './reshape.js';
 

@@ -17,6 +17,7 @@ import type { Node, Registration, ResizeBilinearOptions, TfLiteContext } from '@
 import { PROVIDER } from '../provider.js';
 import { typeSupport } from './data-common.js';
 import { type ResizeGeometry, prepareResize } from './resize-common.js';
+import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'RESIZE_BILINEAR';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -124,7 +125,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   };
   axisTables(g, g.inHeight, g.outHeight, g.inWidth * g.depth, options, d.yLo, d.yHi, d.wyLo, d.wyHi);
   axisTables(g, g.inWidth, g.outWidth, g.depth, options, d.xLo, d.xHi, d.wxLo, d.wxHi);
-  node.userData = d;
+  fillOpData(OP, node, d);
 }
 
 /**
@@ -238,7 +239,7 @@ function resizeUint8(d: ResizeBilinearOpData, input: Uint8Array, output: Uint8Ar
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as ResizeBilinearOpData;
+  const d = opData<ResizeBilinearOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   if (d.type === TensorType.FLOAT32) resizeFloat(d, input as Float32Array, output as Float32Array);
@@ -253,6 +254,7 @@ export const RESIZE_BILINEAR: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

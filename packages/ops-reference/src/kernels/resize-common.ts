@@ -6,8 +6,9 @@
  */
 import { KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, TfLiteContext } from '@micrort/core';
-import { requireSameTypeAs, requireShape, requireTypeIn } from './data-common.js';
+import { requireSameTypeAs, requireShape } from './data-common.js';
 import { readConstantIndexTensor, shapeString } from './transpose-common.js';
+import { expectType } from '@micrort/kernel-support';
 
 /** The geometry of a resize node. */
 export interface ResizeGeometry {
@@ -27,9 +28,9 @@ export function prepareResize(op: string, context: TfLiteContext, node: Node, ty
   const size = getInput(context, node, 1, op);
   const output = getOutput(context, node, 0, op);
   if (input.dims.length !== 4) throw new KernelError(op, node.index, `input must be 4-D (NHWC), got shape ${shapeString(input.dims)}`);
-  requireTypeIn(op, node, input, 'input', types);
+  expectType(op, node, 'input', input, types);
   requireSameTypeAs(op, node, output, 'output', input, 'input');
-  requireTypeIn(op, node, size, 'size', [TensorType.INT32]);
+  expectType(op, node, 'size', size, [TensorType.INT32]);
   if (size.dims.length !== 1 || size.dims[0] !== 2)
     throw new KernelError(
       op,

@@ -45,7 +45,7 @@ describe('RESIZE_NEAREST_NEIGHBOR', () => {
   });
 
   it('refuses int32 (as TFLM), a non-constant size and a wrong output', () => {
-    expect(prepareError(resize(TensorType.INT32, [1, 1, 1, 1], [1], [2, 2])).message).toMatch(/int32, which is not supported/);
+    expect(prepareError(resize(TensorType.INT32, [1, 1, 1, 1], [1], [2, 2])).message).toMatch(/type int32 \(tensor \d+\); supported:/);
     const dynamic = harness(
       RESIZE_NEAREST_NEIGHBOR,
       [spec(TensorType.FLOAT32, [1, 1, 1, 1], [1]), spec(TensorType.INT32, [2], [2, 2]), spec(TensorType.FLOAT32, [1, 2, 2, 1])],

@@ -11,6 +11,7 @@ import { PROVIDER } from '../provider.js';
 import { typeSupport } from './data-common.js';
 import { type ResizeGeometry, prepareResize } from './resize-common.js';
 import { type NumberArray } from './transpose-common.js';
+import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'RESIZE_NEAREST_NEIGHBOR';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8] as const;
@@ -51,7 +52,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   for (let x = 0; x < g.outWidth; x++)
     cols[x] = nearestNeighbor(x, g.inWidth, g.outWidth, options.alignCorners, options.halfPixelCenters) * g.depth;
   const d: ResizeNearestOpData = { ...g, rows, cols };
-  node.userData = d;
+  fillOpData(OP, node, d);
 }
 
 function resizeNearest(d: ResizeNearestOpData, input: NumberArray, output: NumberArray): void {
@@ -69,7 +70,7 @@ function resizeNearest(d: ResizeNearestOpData, input: NumberArray, output: Numbe
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as ResizeNearestOpData;
+  const d = opData<ResizeNearestOpData>(OP, node);
   resizeNearest(
     d,
     context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray,
@@ -84,6 +85,7 @@ export const RESIZE_NEAREST_NEIGHBOR: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

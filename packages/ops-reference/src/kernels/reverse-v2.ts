@@ -8,7 +8,7 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, requireTypeIn, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
 import {
   type ElementLayout,
   type NumberArray,
@@ -17,6 +17,7 @@ import {
   readConstantIndexTensor,
   shapeString,
 } from './transpose-common.js';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'REVERSE_V2';
 const TYPES = [
@@ -46,10 +47,10 @@ function prepare(context: TfLiteContext, node: Node): void {
   const input = getInput(context, node, 0, OP);
   const axisTensor = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  requireTypeIn(OP, node, input, 'input', TYPES);
+  expectType(OP, node, 'input', input, TYPES);
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
   requireShape(OP, node, output, 'output', input.dims);
-  requireTypeIn(OP, node, axisTensor, 'axis', [TensorType.INT32]);
+  expectType(OP, node, 'axis', axisTensor, [TensorType.INT32]);
   if (axisTensor.dims.length !== 1) throw new KernelError(OP, node.index, `axis must be 1-D, got shape ${shapeString(axisTensor.dims)}`);
   const rank = input.dims.length;
   if (rank > REVERSE_V2_MAX_DIMS)
@@ -69,7 +70,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     middle: dimProduct(input.dims, first, last),
     inner: dimProduct(input.dims, last) * layout.units,
   };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 function reverse(d: ReverseOpData, src: NumberArray, dst: NumberArray): void {
@@ -85,7 +86,7 @@ function reverse(d: ReverseOpData, src: NumberArray, dst: NumberArray): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as ReverseOpData;
+  const d = opData<ReverseOpData>(OP, node);
   reverse(d, movableData(context.getEvalTensor(node.inputs[0]!), d.layout), movableData(context.getEvalTensor(node.outputs[0]!), d.layout));
 }
 
@@ -96,6 +97,7 @@ export const REVERSE_V2: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelError, KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
+import { KernelError, TensorType } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { RFFT2D } from './rfft2d.js';
 
 /** Tensors: 0 input float32, 1 fft_length int32 [2] (constant), 2 output complex64. */

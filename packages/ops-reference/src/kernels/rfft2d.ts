@@ -27,6 +27,7 @@ import {
 import { PROVIDER } from '../provider.js';
 import { Float64Scratch } from './conv-common.js';
 import { fftInPlace, fillTwiddles, isPowerOfTwo } from './fft-common.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'RFFT2D';
 const INPUT = 0;
@@ -72,7 +73,7 @@ function unsupportedTypes(context: TfLiteContext, node: Node): string | null {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = node.userData as Rfft2dOpData;
+  const data = opData<Rfft2dOpData>(OP, node);
   const fail = (detail: string): never => {
     throw new KernelError(OP, node.index, detail);
   };
@@ -120,7 +121,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as Rfft2dOpData;
+  const d = opData<Rfft2dOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[INPUT]!).data as Float32Array;
   const output = context.getEvalTensor(node.outputs[0]!).data as Float32Array; // complex64: (re, im) pairs
   const work = d.work.of(context.getScratchBuffer(d.scratchIndex), d.workLength);

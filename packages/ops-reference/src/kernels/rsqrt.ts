@@ -23,9 +23,9 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { allocateOpData } from './elementwise-common.js';
-import { MATH_OP_DATA_BYTES, intRange, supportsInputTypes } from './math-common.js';
+import { MATH_OP_DATA_BYTES } from './math-common.js';
 import { FLOAT32_INT8_INT16, requireInt16ZeroPoints, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { allocateOpData, opData, supportsInputTypes, typeRange } from '@micrort/kernel-support';
 
 const OP = 'RSQRT';
 /** TFLM's kShift: keeps 1/sqrt(v) an integer before the final rescale. */
@@ -56,7 +56,7 @@ function prepare(_context: TfLiteContext, node: Node, data: RsqrtOpData, input: 
   // int16 without quantization would run TFLM's quantized path with an unset multiplier: refused.
   requireQuantizedPair(OP, node, input, output);
   requireInt16ZeroPoints(OP, node, input, output);
-  [data.lo, data.hi] = intRange(input.type);
+  [data.lo, data.hi] = typeRange(input.type);
   p[INPUT_OFFSET] = input.params.zeroPoint;
   p[OUTPUT_OFFSET] = output.params.zeroPoint;
   p[NEEDS_RESCALE] = input.params.scale !== output.params.scale ? 1 : 0;
@@ -100,7 +100,7 @@ function rsqrtQuantized(node: Node, d: RsqrtOpData, x: Int8Array | Int16Array, y
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as RsqrtOpData;
+  const d = opData<RsqrtOpData>(OP, node);
   const x = context.getEvalTensor(node.inputs[0]!).data;
   const y = context.getEvalTensor(node.outputs[0]!).data;
   const type = d.params[INPUT_TYPE]! as TensorType;
@@ -115,7 +115,13 @@ export const RSQRT = {
     builtinCode: BuiltinOperator.RSQRT,
     version: 3,
     types: FLOAT32_INT8_INT16,
-    init: (context) => ({ params: allocateOpData(context, MATH_OP_DATA_BYTES.RSQRT), invSqrt: new Int32Array(2), lo: 0, hi: 0, count: 0 }),
+    init: (context) => ({
+      params: allocateOpData(context, MATH_OP_DATA_BYTES.RSQRT).i32,
+      invSqrt: new Int32Array(2),
+      lo: 0,
+      hi: 0,
+      count: 0,
+    }),
     prepare,
     invoke,
   }),

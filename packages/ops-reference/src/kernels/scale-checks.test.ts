@@ -1,7 +1,8 @@
 // Regression tests for prepare-time crashes the fuzzer (packages/cli/src/fuzz) found: zero, missing,
 // infinite or NaN quantization scales (and NaN/infinite options) reached quantizeMultiplier, which threw a
 // RangeError from inside prepare. Each kernel now refuses the node with a KernelError naming the tensor.
-import { ActivationFunctionType, KernelError, KernelHarness, TensorType, type HarnessTensorSpec, type Registration } from '@micrort/core';
+import { ActivationFunctionType, KernelError, TensorType, type Registration } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { describe, expect, it } from 'vitest';
 import { FULLY_CONNECTED } from './fully-connected.js';
 import { LEAKY_RELU } from './leaky-relu.js';

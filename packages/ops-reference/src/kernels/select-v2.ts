@@ -18,8 +18,8 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { extendShape } from './elementwise-common.js';
-import { MATH_OP_DATA_BYTES, requireHandledType, supportsInputTypes } from './math-common.js';
+import { MATH_OP_DATA_BYTES } from './math-common.js';
+import { expectType, extendShape, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'SELECT_V2';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8];
@@ -48,7 +48,7 @@ function broadcastStrides(dims: Int32Array, out: Int32Array): Int32Array {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as SelectOpData;
+  const d = opData<SelectOpData>(OP, node);
   checkArity(OP, node, 3, 1);
   const cond = getInput(context, node, 0, OP);
   const x = getInput(context, node, 1, OP);
@@ -56,7 +56,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = getOutput(context, node, 0, OP);
   if (cond.type !== TensorType.BOOL)
     throw new KernelError(OP, node.index, `condition (tensor ${cond.index}) has type ${tensorTypeName(cond.type)}, expected bool`);
-  requireHandledType(OP, node, x, 'x', TYPES);
+  expectType(OP, node, 'x', x, TYPES);
   if (y.type !== x.type || output.type !== x.type)
     throw new KernelError(
       OP,
@@ -132,7 +132,7 @@ function select(
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as SelectOpData;
+  const d = opData<SelectOpData>(OP, node);
   select(
     d,
     context.getEvalTensor(node.inputs[0]!).data as Uint8Array,

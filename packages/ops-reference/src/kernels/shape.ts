@@ -7,6 +7,7 @@ import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutp
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { requireShape, typeSupport } from './data-common.js';
+import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'SHAPE';
 
@@ -27,11 +28,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     );
   requireShape(OP, node, output, 'output', [input.dims.length]);
   const data: ShapeOpData = { dims: Int32Array.from(input.dims) };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as ShapeOpData;
+  const d = opData<ShapeOpData>(OP, node);
   (context.getEvalTensor(node.outputs[0]!).data as Int32Array).set(d.dims);
 }
 
@@ -42,6 +43,7 @@ export const SHAPE: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, [TensorType.INT32], 0, 'output'),
+  init: newOpData,
   prepare,
   invoke,
 };

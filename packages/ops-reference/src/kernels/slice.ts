@@ -10,7 +10,7 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { EvalTensor, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { int64At, requireSameTypeAs, requireTypeIn, typeSupport } from './data-common.js';
+import { int64At, requireSameTypeAs, typeSupport } from './data-common.js';
 import {
   type ElementLayout,
   type NumberArray,
@@ -20,6 +20,7 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'SLICE';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.BOOL, TensorType.UINT8] as const;
@@ -68,9 +69,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   const begin = getInput(context, node, 1, OP);
   const size = getInput(context, node, 2, OP);
   const output = getOutput(context, node, 0, OP);
-  requireTypeIn(OP, node, input, 'input', TYPES);
+  expectType(OP, node, 'input', input, TYPES);
   requireSameTypeAs(OP, node, output, 'output', input, 'input');
-  requireTypeIn(OP, node, begin, 'begin', [TensorType.INT32, TensorType.INT64]);
+  expectType(OP, node, 'begin', begin, [TensorType.INT32, TensorType.INT64]);
   requireSameTypeAs(OP, node, size, 'size', begin, 'begin');
   const rank = input.dims.length;
   if (rank > SLICE_MAX_DIMS) throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${SLICE_MAX_DIMS} are supported`);
@@ -101,7 +102,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     if (expected.some((v, i) => v !== output.dims[i]))
       throw new KernelError(OP, node.index, `output has shape ${shapeString(output.dims)}, the slice has shape ${shapeString(expected)}`);
   }
-  node.userData = d;
+  fillOpData(OP, node, d);
 }
 
 /** Copies the selected block in row-major order; the last axis is a contiguous run. */
@@ -127,7 +128,7 @@ function slice5(d: SliceOpData, src: NumberArray, dst: NumberArray, units: numbe
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as SliceOpData;
+  const d = opData<SliceOpData>(OP, node);
   if (!d.constant) {
     const problem = resolve(d, context.getEvalTensor(node.inputs[1]!), context.getEvalTensor(node.inputs[2]!));
     if (problem !== null) throw new KernelError(OP, node.index, problem);
@@ -147,6 +148,7 @@ export const SLICE: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

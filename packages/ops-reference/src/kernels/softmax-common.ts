@@ -13,6 +13,7 @@ import {
   roundingDivideByPOT,
   saturatingRoundingDoublingHighMul,
 } from '@micrort/core';
+import { ACCUMULATION_INTEGER_BITS, SCALED_DIFF_INTEGER_BITS, type SoftmaxShape } from '@micrort/kernel-support';
 
 /** Bytes of TFLM's SoftmaxParams on x86-64 (double, 7 int32/float, 5 pointers). */
 export const SOFTMAX_PARAMS_BYTES = 80;
@@ -25,15 +26,8 @@ export enum SoftmaxWord {
   ZeroPoint = 7,
 }
 
-/** Integer bits of the scaled input differences (Q5.26) and of the sum of exponentials (Q12.19). */
-export const SCALED_DIFF_INTEGER_BITS = 5;
-const ACCUMULATION_INTEGER_BITS = 12;
-
-/** Row layout of a softmax: `outer` rows of `depth` elements (the last dimension). */
-export interface SoftmaxShape {
-  outer: number;
-  depth: number;
-}
+/** Row layout of a softmax: kernel-support's `SoftmaxShape` (`outer` rows of `depth` elements). */
+export type { SoftmaxShape };
 
 const NUM_BITS_OVER_UNIT = new Int32Array(1);
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { SOFTMAX } from './softmax.js';
 

@@ -12,11 +12,8 @@ import {
   INT16_LUT_SIZE,
   KernelError,
   TensorType,
-  calculateInputRadius,
   expF32,
   genLutInt16,
-  numElements,
-  preprocessSoftmaxScaling,
   checkedQuantizeMultiplier,
   tensorTypeName,
   type Node,
@@ -27,9 +24,8 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { flatInPlace } from './in-place-common.js';
-import { opDataOf, requireQuantized, unaryTensors } from './elementwise-common.js';
+import { unaryTensors } from './elementwise-common.js';
 import {
-  SCALED_DIFF_INTEGER_BITS,
   SOFTMAX_PARAMS_BYTES,
   SoftmaxWord,
   softmaxFloat,
@@ -40,6 +36,13 @@ import {
   UINT8_SOFTMAX_TABLE_SIZE,
   type SoftmaxShape,
 } from './softmax-common.js';
+import {
+  calculateSoftmaxInt8Params,
+  expectQuantized,
+  expectSoftmaxOutputQuantization,
+  expectSoftmaxShape,
+  opData,
+} from '@micrort/kernel-support';
 
 const OP = 'SOFTMAX';
 
@@ -85,38 +88,11 @@ function init(context: TfLiteContext): SoftmaxOpData {
   };
 }
 
-/** TF_LITE_ENSURE_NEAR on float32 values: |a - b| <= eps evaluated in float32. */
-function near(a: number, b: number, eps: number): boolean {
-  return Math.abs(Math.fround(Math.fround(a) - Math.fround(b))) <= Math.fround(eps);
-}
-
-function checkOutputQuantization(node: Node, output: Tensor, zeroPoint: number, scale: number, exact: boolean): void {
-  const zp = output.params.zeroPoint;
-  const s = output.params.scale;
-  const scaleOk = exact ? s === Math.fround(scale) : near(s, scale, Math.fround(Math.fround(0.001) * Math.fround(scale)));
-  if (zp !== zeroPoint || !scaleOk)
-    throw new KernelError(
-      OP,
-      node.index,
-      `${tensorTypeName(output.type)} output (tensor ${output.index}) must have zero point ${zeroPoint} and scale ${exact ? '' : '≈ '}${scale}, got zero point ${zp} and scale ${s}`,
-    );
-}
-
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = opDataOf<SoftmaxOpData>(OP, node);
+  const data = opData<SoftmaxOpData>(OP, node);
   const { input, output } = unaryTensors(OP, context, node);
   const beta = Math.fround((node.builtinData as SoftmaxOptions | null)?.beta ?? 1);
-  const rank = input.dims.length;
-  if (rank < 1) throw new KernelError(OP, node.index, `input (tensor ${input.index}) must have rank >= 1`);
-  const count = numElements(input.dims);
-  const depth = input.dims[rank - 1]!;
-  if (numElements(output.dims) !== count || output.dims[output.dims.length - 1] !== depth)
-    throw new KernelError(
-      OP,
-      node.index,
-      `output shape [${Array.from(output.dims).join(', ')}] must match input shape [${Array.from(input.dims).join(', ')}]`,
-    );
-  data.shape = { outer: depth === 0 ? 0 : count / depth, depth };
+  data.shape = expectSoftmaxShape(OP, node, input, output);
   data.paramsF64[0] = beta;
   const p = data.params;
 
@@ -141,12 +117,12 @@ function prepare(context: TfLiteContext, node: Node): void {
       `${tensorTypeName(input.type)} input with ${tensorTypeName(output.type)} output is not supported`,
     );
   }
-  requireQuantized(OP, node, input, 'input');
-  requireQuantized(OP, node, output, 'output');
+  expectQuantized(OP, node, 'input', input);
+  expectQuantized(OP, node, 'output', output);
   const inputScale = input.params.scale;
 
   if (input.type === TensorType.INT16) {
-    checkOutputQuantization(node, output, 0, 1 / 32768, false);
+    expectSoftmaxOutputQuantization(OP, node, output, 0, 1 / 32768, false);
     // the exp LUT covers [-10, 0]: input differences are rescaled so that -65535 maps to -10
     const m = checkedQuantizeMultiplier(OP, node, (inputScale * beta) / (10 / 65535), 'input multiplier');
     p[SoftmaxWord.InputMultiplier] = m.multiplier;
@@ -160,22 +136,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     return;
   }
 
-  if (output.type === TensorType.INT16) {
-    checkOutputQuantization(node, output, -32768, 1 / 65536, false);
-    data.kind = SoftmaxKind.Int8ToInt16;
-  } else {
-    checkOutputQuantization(node, output, -128, 1 / 256, true);
-    data.kind = SoftmaxKind.Int8ToInt8;
-  }
-  let m;
-  try {
-    m = preprocessSoftmaxScaling(beta, inputScale, SCALED_DIFF_INTEGER_BITS);
-  } catch (e) {
-    throw new KernelError(OP, node.index, `input scale ${inputScale} with beta ${beta} is too small to rescale: ${(e as Error).message}`);
-  }
-  p[SoftmaxWord.InputMultiplier] = m.multiplier;
-  p[SoftmaxWord.InputLeftShift] = m.shift;
-  p[SoftmaxWord.DiffMin] = -calculateInputRadius(SCALED_DIFF_INTEGER_BITS, m.shift);
+  const q = calculateSoftmaxInt8Params(OP, node, input, output, beta);
+  data.kind = q.outputBits === 16 ? SoftmaxKind.Int8ToInt16 : SoftmaxKind.Int8ToInt8;
+  p[SoftmaxWord.InputMultiplier] = q.inputMultiplier;
+  p[SoftmaxWord.InputLeftShift] = q.inputLeftShift;
+  p[SoftmaxWord.DiffMin] = q.diffMin;
 }
 
 /**
@@ -186,8 +151,8 @@ function prepare(context: TfLiteContext, node: Node): void {
 function prepareUint8(context: TfLiteContext, node: Node, data: SoftmaxOpData, input: Tensor, output: Tensor, beta: number): void {
   if (output.type !== TensorType.UINT8 && output.type !== TensorType.INT16)
     throw new KernelError(OP, node.index, `uint8 input needs a uint8 or int16 output, got ${tensorTypeName(output.type)}`);
-  requireQuantized(OP, node, input, 'input');
-  requireQuantized(OP, node, output, 'output');
+  expectQuantized(OP, node, 'input', input);
+  expectQuantized(OP, node, 'output', output);
   const os = output.params.scale;
   if (!(os > 0) || !Number.isFinite(os) || !(input.params.scale > 0) || !Number.isFinite(input.params.scale))
     throw new KernelError(OP, node.index, `input scale ${input.params.scale} and output scale ${os} must be finite and > 0`);
@@ -206,7 +171,7 @@ function oneOverOnePlusX(x: number): number {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as SoftmaxOpData;
+  const data = opData<SoftmaxOpData>(OP, node);
   const p = data.params;
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;

@@ -7,8 +7,9 @@
  */
 import { KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Tensor, TfLiteContext } from '@micrort/core';
-import { requireSameTypeAs, requireTypeIn } from './data-common.js';
+import { requireSameTypeAs } from './data-common.js';
 import { type ElementLayout, elementLayout, readConstantIndexTensor, shapeString } from './transpose-common.js';
+import { expectType } from '@micrort/kernel-support';
 
 /** Both kernels as NHWC loops (a 3-D tensor has width 1). */
 export interface SpaceBatchOpData {
@@ -51,15 +52,15 @@ export function prepareSpaceBatch(
   const blockTensor = getInput(context, node, 1, op);
   const amountTensor = getInput(context, node, 2, op);
   const output = getOutput(context, node, 0, op);
-  requireTypeIn(op, node, input, 'input', types);
+  expectType(op, node, 'input', input, types);
   requireSameTypeAs(op, node, output, 'output', input, 'input');
   const rank = input.dims.length;
   if (rank < 3 || rank > 4) throw new KernelError(op, node.index, `input must be 3-D or 4-D, got shape ${shapeString(input.dims)}`);
   if (output.dims.length !== rank)
     throw new KernelError(op, node.index, `output has shape ${shapeString(output.dims)}, expected ${rank} dimensions like the input`);
   const spatial = rank - 2;
-  requireTypeIn(op, node, blockTensor, 'block_shape', [TensorType.INT32]);
-  requireTypeIn(op, node, amountTensor, what, [TensorType.INT32]);
+  expectType(op, node, 'block_shape', blockTensor, [TensorType.INT32]);
+  expectType(op, node, what, amountTensor, [TensorType.INT32]);
   if (blockTensor.elementCount !== spatial)
     throw new KernelError(op, node.index, `block_shape has shape ${shapeString(blockTensor.dims)}, expected [${spatial}]`);
   if (amountTensor.elementCount !== spatial * 2)

@@ -13,6 +13,7 @@ import { PROVIDER } from '../provider.js';
 import { typeSupport } from './data-common.js';
 import { type SpaceBatchOpData, prepareSpaceBatch } from './space-batch-common.js';
 import { type NumberArray, allocateOpDataBlock, movableData, opDataBlock } from './transpose-common.js';
+import { fillOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'SPACE_TO_BATCH_ND';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -30,7 +31,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const padValue = output.type === TensorType.UINT8 ? output.params.zeroPoint & 0xff : 0;
   block.setInt32(0, padValue, true);
   const data: SpaceToBatchOpData = { ...d, padValue };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /** For each output pixel: its `depth` elements from the padded input, or the pad value. */
@@ -60,7 +61,7 @@ function spaceToBatch(d: SpaceToBatchOpData, input: NumberArray, output: NumberA
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as SpaceToBatchOpData;
+  const d = opData<SpaceToBatchOpData>(OP, node);
   spaceToBatch(
     d,
     movableData(context.getEvalTensor(node.inputs[0]!), d.layout),

@@ -10,6 +10,7 @@ import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { prepareBlockRearrange, requireShape, typeSupport } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
+import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'SPACE_TO_DEPTH';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
@@ -33,7 +34,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const outWidth = inWidth / blockSize;
   requireShape(OP, node, output, 'output', [batch, outHeight, outWidth, inDepth * blockSize * blockSize]);
   const data: SpaceToDepthOpData = { layout: elementLayout(input.type, OP, node), batch, outHeight, outWidth, blockSize, inDepth };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 function spaceToDepth(d: SpaceToDepthOpData, input: NumberArray, output: NumberArray): void {
@@ -52,7 +53,7 @@ function spaceToDepth(d: SpaceToDepthOpData, input: NumberArray, output: NumberA
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as SpaceToDepthOpData;
+  const d = opData<SpaceToDepthOpData>(OP, node);
   spaceToDepth(
     d,
     movableData(context.getEvalTensor(node.inputs[0]!), d.layout),
@@ -67,6 +68,7 @@ export const SPACE_TO_DEPTH: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

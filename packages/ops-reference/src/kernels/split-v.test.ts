@@ -59,6 +59,6 @@ describe('SPLIT_V', () => {
       ],
       3,
     );
-    expect(prepareError(i64).message).toMatch(/input \(tensor 0\) has type int64/);
+    expect(prepareError(i64).message).toMatch(/unsupported input type int64 \(tensor 0\)/);
   });
 });

@@ -8,10 +8,11 @@
 import { BuiltinOperator, KernelError, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, readConstantAxis, requireSameTypeAs, requireTypeIn, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, readConstantAxis, requireSameTypeAs, resolveAxis, typeSupport } from './data-common.js';
 import { type SplitPlan, invokeSplit } from './split-common.js';
 import { SPLIT_TYPES } from './split.js';
 import { elementLayout, shapeString } from './transpose-common.js';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'SPLIT_V';
 
@@ -22,7 +23,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (count < 1) throw new KernelError(OP, node.index, 'expects at least 1 output');
   const input = getInput(context, node, 0, OP);
   const axisTensor = getInput(context, node, 2, OP);
-  requireTypeIn(OP, node, input, 'input', SPLIT_TYPES);
+  expectType(OP, node, 'input', input, SPLIT_TYPES);
   const rank = input.dims.length;
   const axis = resolveAxis(OP, node, readConstantAxis(OP, node, axisTensor, 'axis'), rank);
   const layout = elementLayout(input.type, OP, node);
@@ -45,11 +46,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (total !== input.dims[axis])
     throw new KernelError(OP, node.index, `the outputs add up to ${total} along axis ${axis}, the input has ${input.dims[axis]}`);
   const plan: SplitPlan = { layout, outer: dimProduct(input.dims, 0, axis), runs };
-  node.userData = plan;
+  fillOpData(OP, node, plan);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  invokeSplit(context, node, node.userData as SplitPlan, 0);
+  invokeSplit(context, node, opData<SplitPlan>(OP, node), 0);
 }
 
 /** SPLIT_V registration (op versions 1..3). */
@@ -59,6 +60,7 @@ export const SPLIT_V: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, SPLIT_TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -7,9 +7,10 @@
 import { BuiltinOperator, KernelError, TensorType, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, SplitOptions, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, readConstantAxis, requireSameTypeAs, requireShape, requireTypeIn, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, readConstantAxis, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
 import { type SplitPlan, invokeSplit } from './split-common.js';
 import { elementLayout } from './transpose-common.js';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'SPLIT';
 /** Types TFLM's SPLIT and SPLIT_V handle, plus uint8. */
@@ -21,7 +22,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (count < 1) throw new KernelError(OP, node.index, 'expects at least 1 output');
   const axisTensor = getInput(context, node, 0, OP);
   const input = getInput(context, node, 1, OP);
-  requireTypeIn(OP, node, input, 'input', SPLIT_TYPES);
+  expectType(OP, node, 'input', input, SPLIT_TYPES);
   const numSplits = (node.builtinData as SplitOptions | null)?.numSplits ?? 0;
   if (numSplits !== 0 && numSplits !== count)
     throw new KernelError(OP, node.index, `num_splits is ${numSplits} but the node has ${count} outputs`);
@@ -39,11 +40,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     requireShape(OP, node, output, `output ${i}`, expected);
   }
   const plan: SplitPlan = { layout, outer: dimProduct(input.dims, 0, axis), runs: new Int32Array(count).fill(run) };
-  node.userData = plan;
+  fillOpData(OP, node, plan);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  invokeSplit(context, node, node.userData as SplitPlan, 1);
+  invokeSplit(context, node, opData<SplitPlan>(OP, node), 1);
 }
 
 /** SPLIT registration (op versions 1..4). */
@@ -53,6 +54,7 @@ export const SPLIT: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, SPLIT_TYPES, 1),
+  init: newOpData,
   prepare,
   invoke,
 };

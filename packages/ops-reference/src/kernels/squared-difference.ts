@@ -19,19 +19,20 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { binaryTensors, requireQuantizedBinary, type BinaryTensors } from './elementwise-common.js';
+import { broadcastInPlace } from './in-place-common.js';
+import { MATH_OP_DATA_BYTES } from './math-common.js';
 import {
   allocateOpData,
-  binaryTensors,
-  opDataOf,
-  planBinary,
-  requireQuantizedBinary,
-  requireSameType,
-  requireZeroPoint,
-  type BinaryTensors,
   type BroadcastPlan,
-} from './elementwise-common.js';
-import { broadcastInPlace } from './in-place-common.js';
-import { MATH_OP_DATA_BYTES, intRange, requireHandledType, supportsInputTypes } from './math-common.js';
+  expectSameType,
+  expectType,
+  expectZeroPoint,
+  opData,
+  planBinary,
+  supportsInputTypes,
+  typeRange,
+} from '@micrort/kernel-support';
 
 const OP = 'SQUARED_DIFFERENCE';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.INT16];
@@ -84,22 +85,22 @@ function prepareQuantized(node: Node, p: Int32Array, t: BinaryTensors, leftShift
   p[W_INPUT2_SHIFT] = q2.shift;
   p[W_OUTPUT_MULTIPLIER] = out.multiplier;
   p[W_OUTPUT_SHIFT] = out.shift;
-  [p[W_ACTIVATION_MIN], p[W_ACTIVATION_MAX]] = intRange(t.input1.type);
+  [p[W_ACTIVATION_MIN], p[W_ACTIVATION_MAX]] = typeRange(t.input1.type);
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = opDataOf<SquaredDifferenceOpData>(OP, node);
+  const d = opData<SquaredDifferenceOpData>(OP, node);
   const t = binaryTensors(OP, context, node);
-  requireHandledType(OP, node, t.input1, 'input 1', TYPES);
-  requireSameType(OP, node, t.input1, t.input2, 'inputs');
-  requireSameType(OP, node, t.input2, t.output, 'input 2 and output');
+  expectType(OP, node, 'input 1', t.input1, TYPES);
+  expectSameType(OP, node, 'inputs', t.input1, t.input2);
+  expectSameType(OP, node, 'input 2 and output', t.input2, t.output);
   d.type = t.input1.type;
   if (d.type === TensorType.INT8 || d.type === TensorType.INT16) {
     requireQuantizedBinary(OP, node, t);
     if (d.type === TensorType.INT16) {
-      requireZeroPoint(OP, node, t.input1, 'input 1', 0);
-      requireZeroPoint(OP, node, t.input2, 'input 2', 0);
-      requireZeroPoint(OP, node, t.output, 'output', 0);
+      expectZeroPoint(OP, node, 'input 1', t.input1, 0);
+      expectZeroPoint(OP, node, 'input 2', t.input2, 0);
+      expectZeroPoint(OP, node, 'output', t.output, 0);
     }
     // int8: a left shift of 7 keeps 255^2 * 2^14 within int32; int16 values need none.
     prepareQuantized(node, d.params, t, d.type === TensorType.INT8 ? 7 : 0);
@@ -178,7 +179,7 @@ function squaredDifferenceQuantized(
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as SquaredDifferenceOpData;
+  const d = opData<SquaredDifferenceOpData>(OP, node);
   const plan = d.plan!;
   const a = context.getEvalTensor(node.inputs[0]!).data;
   const b = context.getEvalTensor(node.inputs[1]!).data;
@@ -204,7 +205,7 @@ export const SQUARED_DIFFERENCE = {
   inPlace: broadcastInPlace,
   supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, TYPES),
   init: (context: TfLiteContext): SquaredDifferenceOpData => ({
-    params: allocateOpData(context, MATH_OP_DATA_BYTES.SQUARED_DIFFERENCE),
+    params: allocateOpData(context, MATH_OP_DATA_BYTES.SQUARED_DIFFERENCE).i32,
     plan: null,
     type: TensorType.FLOAT32,
   }),

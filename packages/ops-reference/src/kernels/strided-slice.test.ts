@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
-import type { HarnessTensorSpec, StridedSliceOptions } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
+import type { StridedSliceOptions } from '@micrort/core';
+import type { HarnessTensorSpec } from '@micrort/core/testing';
 import { STRIDED_SLICE, endForAxis, startForAxis } from './strided-slice.js';
 
 interface SliceCase {

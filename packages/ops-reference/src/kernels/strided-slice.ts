@@ -23,6 +23,7 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
+import { fillOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'STRIDED_SLICE';
 /** Rank the reference loop runs at (StridedSlicePadIndices pads every slice to 5 dimensions). */
@@ -178,7 +179,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   }
   writeParams(block, begin, end, strides, params);
   const data: StridedSliceOpData = { block, layout, starts, steps, counts, inStrides: Int32Array.from(rowMajorStrides(dims)) };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /** Copies the selected elements in row-major output order; `units` slots per element. */
@@ -216,7 +217,7 @@ function slice5(d: StridedSliceOpData, src: NumberArray, dst: NumberArray, units
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as StridedSliceOpData;
+  const d = opData<StridedSliceOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!);
   const output = context.getEvalTensor(node.outputs[0]!);
   slice5(d, movableData(input, d.layout), movableData(output, d.layout), d.layout.units);

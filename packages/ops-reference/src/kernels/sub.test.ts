@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, KernelError, KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
+import { ActivationFunctionType, KernelError, TensorType } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { SUB } from './sub.js';
 
 function sub(a: HarnessTensorSpec, b: HarnessTensorSpec, out: HarnessTensorSpec, activation = ActivationFunctionType.NONE): KernelHarness {

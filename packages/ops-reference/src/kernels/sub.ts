@@ -10,32 +10,27 @@
  */
 import {
   BuiltinOperator,
-  KernelError,
   TensorType,
   multiplyByQuantizedMultiplierSmallerThanOneExp,
-  checkedQuantizeMultiplier,
   type Node,
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
+import { TFLM_OP_DATA_BYTES, requireNotQuantizedInputs, typedBinaryTensors } from './elementwise-common.js';
 import {
-  FLT_MAX,
-  TFLM_OP_DATA_BYTES,
   activationRangeFloat,
   activationRangeInt32,
-  activationRangeQuantized,
   allocateOpData,
-  fusedActivation,
-  opDataOf,
-  planBinary,
-  requireNotQuantized,
-  requireNotQuantizedInputs,
-  requireQuantizedBinary,
-  typedBinaryTensors,
   type BroadcastPlan,
-} from './elementwise-common.js';
+  calculateOpDataSub,
+  expectNotQuantized,
+  FLT_MAX,
+  fusedActivation,
+  opData,
+  planBinary,
+} from '@micrort/kernel-support';
 
 const OP = 'SUB';
 /** TFLM's kMaxBroadcastDim in BroadcastSubCommon. */
@@ -67,7 +62,7 @@ interface SubOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = opDataOf<SubOpData>(OP, node);
+  const data = opData<SubOpData>(OP, node);
   const t = typedBinaryTensors(OP, context, node, [
     TensorType.FLOAT32,
     TensorType.INT32,
@@ -86,43 +81,23 @@ function prepare(context: TfLiteContext, node: Node): void {
       break;
     case TensorType.INT32:
       requireNotQuantizedInputs(OP, node, t);
-      requireNotQuantized(OP, node, output, 'output');
+      expectNotQuantized(OP, node, 'output', output);
       [data.min, data.max] = activationRangeInt32(OP, node, activation);
       break;
     default: {
-      requireQuantizedBinary(OP, node, t);
-      p[INPUT1_OFFSET] = -input1.params.zeroPoint;
-      p[INPUT2_OFFSET] = -input2.params.zeroPoint;
-      p[OUTPUT_OFFSET] = output.params.zeroPoint;
-      const leftShift = output.type === TensorType.INT16 ? 15 : 20;
-      p[LEFT_SHIFT] = leftShift;
-      // TFLM computes these ratios in float before widening to double; TFLite (uint8) in double.
-      const r = output.type === TensorType.UINT8 ? (x: number) => x : Math.fround;
-      const twiceMaxInputScale = Math.fround(2 * Math.max(input1.params.scale, input2.params.scale));
-      const m1 = checkedQuantizeMultiplier(OP, node, r(input1.params.scale / twiceMaxInputScale), 'input 1 multiplier');
-      const m2 = checkedQuantizeMultiplier(OP, node, r(input2.params.scale / twiceMaxInputScale), 'input 2 multiplier');
-      const mo = checkedQuantizeMultiplier(
-        OP,
-        node,
-        r(twiceMaxInputScale / Math.fround((1 << leftShift) * output.params.scale)),
-        'output multiplier',
-      );
-      p[INPUT1_MULTIPLIER] = m1.multiplier;
-      p[INPUT1_SHIFT] = m1.shift;
-      p[INPUT2_MULTIPLIER] = m2.multiplier;
-      p[INPUT2_SHIFT] = m2.shift;
-      p[OUTPUT_MULTIPLIER] = mo.multiplier;
-      p[OUTPUT_SHIFT] = mo.shift;
-      // TFLM's QuantizeMultiplierSmallerThanOneExp requires multipliers below 1.
-      if (mo.shift > 0)
-        throw new KernelError(
-          OP,
-          node.index,
-          `output scale ${output.params.scale} is too small for the input scales (rescale multiplier >= 1)`,
-        );
-      const [lo, hi] = activationRangeQuantized(OP, node, activation, output);
-      p[ACT_MIN] = lo;
-      p[ACT_MAX] = hi;
+      const d = calculateOpDataSub(OP, node, input1, input2, output, activation);
+      p[INPUT1_OFFSET] = d.input1Offset;
+      p[INPUT2_OFFSET] = d.input2Offset;
+      p[OUTPUT_OFFSET] = d.outputOffset;
+      p[LEFT_SHIFT] = d.leftShift;
+      p[INPUT1_MULTIPLIER] = d.input1Multiplier;
+      p[INPUT1_SHIFT] = d.input1Shift;
+      p[INPUT2_MULTIPLIER] = d.input2Multiplier;
+      p[INPUT2_SHIFT] = d.input2Shift;
+      p[OUTPUT_MULTIPLIER] = d.outputMultiplier;
+      p[OUTPUT_SHIFT] = d.outputShift;
+      p[ACT_MIN] = d.actMin;
+      p[ACT_MAX] = d.actMax;
     }
   }
   data.plan = plan;
@@ -130,7 +105,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as SubOpData;
+  const data = opData<SubOpData>(OP, node);
   const plan = data.plan!;
   const a = context.getEvalTensor(node.inputs[0]!).data;
   const b = context.getEvalTensor(node.inputs[1]!).data;
@@ -259,7 +234,7 @@ export const SUB: Registration<SubOpData> = {
   inPlace: broadcastInPlace,
   name: 'SUB',
   init: (context) => ({
-    params: allocateOpData(context, TFLM_OP_DATA_BYTES.SUB),
+    params: allocateOpData(context, TFLM_OP_DATA_BYTES.SUB).i32,
     plan: null,
     type: TensorType.FLOAT32,
     min: -FLT_MAX,

@@ -16,7 +16,6 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { intRange, supportsInputTypes } from './math-common.js';
 import {
   OP_DATA_REDUCE_BYTES,
   Reducer,
@@ -27,6 +26,7 @@ import {
   writeReduceShapeFields,
 } from './reduce-common.js';
 import { type NumberArray, allocateOpDataBlock, opDataBlock } from './transpose-common.js';
+import { opData, supportsInputTypes, typeRange } from '@micrort/kernel-support';
 
 const OP = 'SUM';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16];
@@ -45,7 +45,7 @@ interface SumOpData extends ReduceOpData {
 
 function prepare(context: TfLiteContext, node: Node): void {
   const block = opDataBlock(OP, node);
-  const d = node.userData as SumOpData;
+  const d = opData<SumOpData>(OP, node);
   const { input, output, plan } = prepareReduce(OP, context, node, TYPES);
   d.plan = plan;
   d.reducer = input.type === TensorType.FLOAT32 ? Reducer.SumFloat : Reducer.SumInt;
@@ -57,7 +57,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.inputZeroPoint = input.params.zeroPoint;
   d.outputZeroPoint = output.params.zeroPoint;
   d.zeroPointTimesCount = Math.imul(input.params.zeroPoint, plan.count);
-  [d.lo, d.hi] = intRange(input.type);
+  [d.lo, d.hi] = typeRange(input.type);
   d.scratchIndex = context.requestScratchBufferInArena(4 * plan.numOutputs);
   block.setInt32(0, q.multiplier, true);
   block.setInt32(4, q.shift, true);
@@ -83,7 +83,7 @@ function sumInt(d: SumOpData, input: NumberArray, out: NumberArray, sums: Int32A
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as SumOpData;
+  const d = opData<SumOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray;
   const out = context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray;
   if (d.reducer === Reducer.SumFloat) {

@@ -10,15 +10,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   BuiltinOperator,
-  KernelHarness,
   TensorType,
   makeTypedView,
   numElements,
   tensorTypeFromName,
-  type HarnessTensorSpec,
   type ModelDef,
   type Registration,
 } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import {
   CONFORMANCE_DIR,
   SKIP_REASON,

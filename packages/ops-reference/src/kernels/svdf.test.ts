@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ActivationFunctionType,
-  ArenaRegion,
-  KernelError,
-  KernelHarness,
-  TensorType,
-  type HarnessTensorSpec,
-  type SVDFOptions,
-  type TfLiteContext,
-} from '@micrort/core';
+import { ActivationFunctionType, ArenaRegion, KernelError, TensorType, type SVDFOptions, type TfLiteContext } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { SVDF } from './svdf.js';
 

@@ -19,7 +19,6 @@ import {
   getOutput,
   quantizeMultiplier,
   tensorTypeName,
-  typeRange,
   type ArenaRegion,
   type Node,
   type Registration,
@@ -29,6 +28,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { SvdfParam, evalSvdfFloat, evalSvdfInteger, type SvdfShape } from './svdf-common.js';
+import { opData, typeRange } from '@micrort/kernel-support';
 
 const OP = 'SVDF';
 const INPUT = 0;
@@ -90,7 +90,7 @@ function checkType(node: Node, what: string, t: Tensor, allowed: readonly Tensor
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = node.userData as SvdfOpData;
+  const data = opData<SvdfOpData>(OP, node);
   const options = node.builtinData as SVDFOptions | null;
   if (!options) throw new KernelError(OP, node.index, 'missing SVDFOptions');
   checkArity(OP, node, 5, 1);
@@ -204,7 +204,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as SvdfOpData;
+  const data = opData<SvdfOpData>(OP, node);
   const p = data.params;
   const inputs = node.inputs;
   const input = context.getEvalTensor(inputs[INPUT]!).data;

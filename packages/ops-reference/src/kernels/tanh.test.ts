@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType, type HarnessTensorSpec } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { TANH } from './tanh.js';
 
 function tanh(input: HarnessTensorSpec, output: HarnessTensorSpec): KernelHarness {

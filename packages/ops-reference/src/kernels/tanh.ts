@@ -11,7 +11,7 @@
  * - uint8 (TFLite only): TFLite's 256-entry float-computed table (tanhf), built in prepare.
  */
 import { BuiltinOperator, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
-import { TFLM_OP_DATA_BYTES, allocateOpData } from './elementwise-common.js';
+import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
 import {
   SigmoidFunction,
   lookupUint8,
@@ -21,6 +21,7 @@ import {
   type SigmoidSpec,
 } from './logistic-tanh-common.js';
 import { FLOAT32_INT8_INT16_UINT8, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { allocateOpData, opData } from '@micrort/kernel-support';
 
 const EMPTY_U8 = new Uint8Array(0);
 const OP = 'TANH';
@@ -42,7 +43,7 @@ function prepare(context: TfLiteContext, node: Node, data: TanhOpData, input: Te
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as TanhOpData;
+  const data = opData<TanhOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   const n = data.count;
@@ -70,7 +71,12 @@ export const TANH = unaryKernel<TanhOpData>({
   builtinCode: BuiltinOperator.TANH,
   version: 3,
   types: FLOAT32_INT8_INT16_UINT8,
-  init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.TANH), type: TensorType.FLOAT32, count: 0, table: EMPTY_U8 }),
+  init: (context) => ({
+    params: allocateOpData(context, TFLM_OP_DATA_BYTES.TANH).i32,
+    type: TensorType.FLOAT32,
+    count: 0,
+    table: EMPTY_U8,
+  }),
   prepare,
   invoke,
 });

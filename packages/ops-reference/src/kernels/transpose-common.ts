@@ -5,6 +5,7 @@
  */
 import { KernelError, TensorType, elementSize, tensorTypeName } from '@micrort/core';
 import type { EvalTensor, Node, Tensor, TfLiteContext } from '@micrort/core';
+import { allocateOpDataView, opData } from '@micrort/kernel-support';
 
 /** What `init` of these kernels returns: the arena block holding TFLM's OpData struct. */
 export interface OpDataBlock {
@@ -12,20 +13,17 @@ export interface OpDataBlock {
 }
 
 /**
- * Allocates, in init, a persistent block of `bytes` (the size of the kernel's TFLM OpData struct on the
- * x86-64 build the conformance figures come from), so arena figures stay comparable with TFLM's; prepare
- * fills it with TFLM's fields (little-endian, TFLM's layout).
+ * init of these kernels: a persistent block of `bytes` (the size of the kernel's TFLM OpData struct on
+ * the x86-64 build the conformance figures come from), so arena figures stay comparable with TFLM's;
+ * prepare fills it with TFLM's fields (little-endian, TFLM's layout) and `fillOpData`s the rest.
  */
 export function allocateOpDataBlock(context: TfLiteContext, bytes: number): OpDataBlock {
-  const r = context.allocatePersistentBuffer(bytes);
-  return { block: new DataView(r.buffer, r.offset, bytes) };
+  return { block: allocateOpDataView(context, bytes) };
 }
 
-/** The op-data block that `init` stored in `node.userData`; KernelError when init did not run. */
+/** The op-data block `init` allocated (kernel-support's `opData`: a KernelError when init did not run). */
 export function opDataBlock(op: string, node: Node): DataView {
-  const block = (node.userData as Partial<OpDataBlock> | null | undefined)?.block;
-  if (!(block instanceof DataView)) throw new KernelError(op, node.index, 'op data missing: init() was not called before prepare()');
-  return block;
+  return opData<OpDataBlock>(op, node).block;
 }
 
 /** An indexable array of numbers: every typed array of micrort except the BigInt ones. */

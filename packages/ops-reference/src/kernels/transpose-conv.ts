@@ -28,22 +28,18 @@ import {
   type TransposeConvOptions,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { Float64Scratch, Int64Words, checkPaddingAndActivation, convTypeProblem, emptyGeometry, type ConvGeometry } from './conv-common.js';
+import { transposeConvFloat, transposeConvInt16, transposeConvInt8 } from './transpose-conv-eval.js';
 import {
-  Float64Scratch,
-  Int64Words,
-  checkConvRanks,
-  checkPaddingAndActivation,
-  checkPositive,
   computeOutSize,
   computePaddingHeightWidth,
-  convTypeProblem,
-  emptyGeometry,
-  emptyOutputParams,
-  prepareConvOutputStage,
-  type ConvGeometry,
   type ConvOutputParams,
-} from './conv-common.js';
-import { transposeConvFloat, transposeConvInt16, transposeConvInt8 } from './transpose-conv-eval.js';
+  emptyOutputParams,
+  expectConvRanks,
+  expectPositive,
+  opData,
+  prepareConvOutputStage,
+} from '@micrort/kernel-support';
 
 const OP = 'TRANSPOSE_CONV';
 const OUTPUT_SHAPE = 0;
@@ -93,7 +89,7 @@ function unsupportedTypes(context: TfLiteContext, node: Node): string | null {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = node.userData as TransposeConvOpData;
+  const data = opData<TransposeConvOpData>(OP, node);
   const params = node.builtinData as TransposeConvOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing TransposeConvOptions');
   checkArity(OP, node, [3, 4], 1);
@@ -105,10 +101,10 @@ function prepare(context: TfLiteContext, node: Node): void {
   const input = getInput(context, node, INPUT, OP);
   const bias = getOptionalInput(context, node, BIAS);
   const output = getOutput(context, node, 0, OP);
-  checkConvRanks(OP, node, input, filter, output);
+  expectConvRanks(OP, node, { input, filter, output });
   checkOutputShapeTensor(node, outputShape, output);
-  checkPositive(OP, node, 'stride_h', params.strideH);
-  checkPositive(OP, node, 'stride_w', params.strideW);
+  expectPositive(OP, node, 'stride_h', params.strideH);
+  expectPositive(OP, node, 'stride_w', params.strideW);
   checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 
   const g = computeGeometry(node, params, input, filter, output);
@@ -225,7 +221,7 @@ function computeGeometry(node: Node, params: TransposeConvOptions, input: Tensor
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as TransposeConvOpData;
+  const data = opData<TransposeConvOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[INPUT]!);
   const filter = context.getEvalTensor(node.inputs[FILTER]!);
   const output = context.getEvalTensor(node.outputs[0]!);
@@ -283,7 +279,7 @@ export const TRANSPOSE_CONV: Registration = {
   version: 5,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => unsupportedTypes(context, node) === null,
+  supports: (context, node) => unsupportedTypes(context, node) ?? true,
   init: (): TransposeConvOpData => ({
     kind: TransposeKind.Float32,
     geometry: emptyGeometry(),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
-import type { HarnessTensorSpec } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
+import type { HarnessTensorSpec } from '@micrort/core/testing';
 import { TRANSPOSE } from './transpose.js';
 
 function transpose(

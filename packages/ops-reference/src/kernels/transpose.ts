@@ -15,6 +15,7 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
+import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'TRANSPOSE';
 /** TFLM's kTransposeMaxDimensions. */
@@ -71,7 +72,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     inStrides[pad + k] = inStride[perm[k]!]!;
   }
   const data: TransposeOpData = { layout, outDims, inStrides };
-  node.userData = data;
+  fillOpData(OP, node, data);
 }
 
 /**
@@ -117,7 +118,7 @@ function gather6(src: NumberArray, dst: NumberArray, dims: Int32Array, strides: 
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as TransposeOpData;
+  const data = opData<TransposeOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!);
   const output = context.getEvalTensor(node.outputs[0]!);
   gather6(movableData(input, data.layout), movableData(output, data.layout), data.outDims, data.inStrides, data.layout.units);
@@ -129,6 +130,7 @@ export const TRANSPOSE: Registration = {
   version: 6,
   provider: PROVIDER,
   name: OP,
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -7,16 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   ActivationFunctionType as A,
-  KernelHarness,
   TensorType,
   expF32,
   multiplyByQuantizedMultiplier,
   multiplyByQuantizedMultiplierSmallerThanOneExp,
   quantizeMultiplier,
   quantizeMultiplierSmallerThanOneExp,
-  type HarnessTensorSpec,
   type Registration,
 } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { ADD } from './add.js';
 import { SUB } from './sub.js';
 import { MUL } from './mul.js';

@@ -8,15 +8,8 @@
 import { TensorType, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { flatInPlace } from './in-place-common.js';
-import {
-  opDataOf,
-  requireQuantized,
-  requireSameElementCount,
-  requireSameType,
-  requireType,
-  requireZeroPoint,
-  unaryTensors,
-} from './elementwise-common.js';
+import { unaryTensors } from './elementwise-common.js';
+import { expectQuantized, expectSameElementCount, expectSameType, expectType, expectZeroPoint, opData } from '@micrort/kernel-support';
 
 /** float32 only (SIN, COS). */
 export const FLOAT32_ONLY: readonly TensorType[] = [TensorType.FLOAT32];
@@ -64,11 +57,11 @@ export function unaryKernel<T extends UnaryOpData>(spec: UnaryKernelSpec<T>): Re
     name,
     init: spec.init,
     prepare(context: TfLiteContext, node: Node): void {
-      const data = opDataOf<T>(name, node);
+      const data = opData<T>(name, node);
       const { input, output } = unaryTensors(name, context, node);
-      requireType(name, node, input, 'input', types);
-      requireSameType(name, node, input, output, 'input and output');
-      data.count = requireSameElementCount(name, node, input, output);
+      expectType(name, node, 'input', input, types);
+      expectSameType(name, node, 'input and output', input, output);
+      data.count = expectSameElementCount(name, node, input, output);
       if (prepareTyped) prepareTyped(context, node, data, input, output);
     },
     invoke: spec.invoke,
@@ -77,13 +70,13 @@ export function unaryKernel<T extends UnaryOpData>(spec: UnaryKernelSpec<T>): Re
 
 /** Throws unless both the input and the output have affine quantization with a positive finite scale. */
 export function requireQuantizedPair(op: string, node: Node, input: Tensor, output: Tensor): void {
-  requireQuantized(op, node, input, 'input');
-  requireQuantized(op, node, output, 'output');
+  expectQuantized(op, node, 'input', input);
+  expectQuantized(op, node, 'output', output);
 }
 
 /** When the input is int16, throws unless the input and output zero points are 0 (symmetric int16). */
 export function requireInt16ZeroPoints(op: string, node: Node, input: Tensor, output: Tensor): void {
   if (input.type !== TensorType.INT16) return;
-  requireZeroPoint(op, node, input, 'input', 0);
-  requireZeroPoint(op, node, output, 'output', 0);
+  expectZeroPoint(op, node, 'input', input, 0);
+  expectZeroPoint(op, node, 'output', output, 0);
 }

@@ -3,12 +3,11 @@ import {
   ActivationFunctionType,
   ArenaRegion,
   KernelError,
-  KernelHarness,
   TensorType,
-  type HarnessTensorSpec,
   type TfLiteContext,
   type UnidirectionalSequenceLSTMOptions,
 } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { LstmTensor } from './lstm-common.js';
 import { UNIDIRECTIONAL_SEQUENCE_LSTM } from './unidirectional-sequence-lstm.js';

@@ -21,7 +21,6 @@ import {
   quantizeMultiplier,
   roundHalfAwayFromZero,
   tensorTypeName,
-  typeRange,
   type Node,
   type Registration,
   type Tensor,
@@ -43,6 +42,7 @@ import {
 } from './lstm-common.js';
 import { FloatLstmEval } from './lstm-eval-float.js';
 import { IntegerLstmEval } from './lstm-eval-integer.js';
+import { opData, typeRange } from '@micrort/kernel-support';
 
 const OP = 'UNIDIRECTIONAL_SEQUENCE_LSTM';
 /** Q3.12: the scale of the gate fully connected outputs (inputs of sigmoid/tanh). */
@@ -254,7 +254,7 @@ function checkVariantTypes(node: Node, t: LstmTensors): 'float' | 'int8' | 'int1
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const data = node.userData as LstmOpData;
+  const data = opData<LstmOpData>(OP, node);
   const options = node.builtinData as UnidirectionalSequenceLSTMOptions | null;
   if (!options) fail(node, 'missing UnidirectionalSequenceLSTMOptions');
   checkArity(OP, node, LstmTensor.COUNT, 1);
@@ -300,7 +300,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  (node.userData as LstmOpData).eval!.run(context, node);
+  opData<LstmOpData>(OP, node).eval!.run(context, node);
 }
 
 /** UNIDIRECTIONAL_SEQUENCE_LSTM: float32, int8x8->16 and int16x8->16. */

@@ -6,9 +6,10 @@
 import { BuiltinOperator, KernelError, TensorType, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext, UnpackOptions } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, requireTypeIn, resolveAxis, typeSupport } from './data-common.js';
+import { dimProduct, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
 import { type SplitPlan, invokeSplit } from './split-common.js';
 import { elementLayout } from './transpose-common.js';
+import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'UNPACK';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.UINT8] as const;
@@ -16,7 +17,7 @@ const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType
 function prepare(context: TfLiteContext, node: Node): void {
   if (node.inputs.length !== 1) throw new KernelError(OP, node.index, `expects 1 input, got ${node.inputs.length}`);
   const input = getInput(context, node, 0, OP);
-  requireTypeIn(OP, node, input, 'input', TYPES);
+  expectType(OP, node, 'input', input, TYPES);
   const options = node.builtinData as UnpackOptions | null;
   const rank = input.dims.length;
   if (rank < 1) throw new KernelError(OP, node.index, 'input must have at least 1 dimension');
@@ -36,11 +37,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   const layout = elementLayout(input.type, OP, node);
   const run = dimProduct(input.dims, axis + 1) * layout.units;
   const plan: SplitPlan = { layout, outer: dimProduct(input.dims, 0, axis), runs: new Int32Array(count).fill(run) };
-  node.userData = plan;
+  fillOpData(OP, node, plan);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  invokeSplit(context, node, node.userData as SplitPlan, 0);
+  invokeSplit(context, node, opData<SplitPlan>(OP, node), 0);
 }
 
 /** UNPACK registration (op versions 1..4). */
@@ -50,6 +51,7 @@ export const UNPACK: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -14,6 +14,7 @@ import {
   type VarHandleOptions,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'VAR_HANDLE';
 /** sizeof(OpData) in TFLM: the int32 resource id. */
@@ -31,7 +32,7 @@ function init(context: TfLiteContext): OpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as OpData;
+  const d = opData<OpData>(OP, node);
   if (node.inputs.length !== 0) throw new KernelError(OP, node.index, `expects no inputs, got ${node.inputs.length}`);
   if (node.outputs.length !== 1) throw new KernelError(OP, node.index, `expects 1 output, got ${node.outputs.length}`);
   const params = (node.builtinData as Partial<VarHandleOptions> | null) ?? {};
@@ -64,7 +65,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 
 function invoke(_context: TfLiteContext, node: Node): void {
   // The output is the op data; keep the id in it whatever ran before (TFLM re-points the output).
-  const d = node.userData as OpData;
+  const d = opData<OpData>(OP, node);
   d.resourceId[0] = d.id;
 }
 

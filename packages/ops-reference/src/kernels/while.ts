@@ -27,13 +27,17 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { checkSameTypeAndSize, checkSubgraphIndex, copyAll, evalTensors, subgraphTensors } from './control-flow-common.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'WHILE';
 /** sizeof(OpData) in TFLM: two ints. */
 const TFLM_OP_DATA_BYTES = 8;
 
 interface OpData {
-  /** Body runs allowed per invoke (Infinity: as TFLM). */
+  /**
+   * Body runs allowed per invoke; -1: no limit, as TFLM. An int, never Infinity: a double field is boxed
+   * on every load in unoptimised code, and invoke must allocate nothing however V8 compiles it.
+   */
   maxIterations: number;
   cond: number;
   body: number;
@@ -51,7 +55,7 @@ function init(context: TfLiteContext, maxIterations: number): OpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const d = node.userData as OpData;
+  const d = opData<OpData>(OP, node);
   const params = node.builtinData as Partial<WhileOptions> | null;
   if (!params || params.condSubgraphIndex === undefined || params.bodySubgraphIndex === undefined)
     throw new KernelError(OP, node.index, 'WhileOptions (cond_subgraph_index, body_subgraph_index) are missing');
@@ -92,7 +96,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const d = node.userData as OpData;
+  const d = opData<OpData>(OP, node);
   copyAll(d.condInputs, d.inputs);
   // Preserve the op inputs in the op outputs before a subgraph could overwrite them (as TFLM).
   copyAll(d.outputs, d.inputs);
@@ -101,7 +105,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   const max = d.maxIterations;
   let iterations = 0;
   while (condOutput.data[0]) {
-    if (iterations++ === max)
+    if (max >= 0 && iterations++ === max)
       throw new KernelError(
         OP,
         node.index,
@@ -126,8 +130,11 @@ export interface WhileKernelOptions {
 
 /** A WHILE kernel; `WHILE` is `makeWhile()` (no iteration limit, as TFLM). */
 export function makeWhile(options: WhileKernelOptions = {}): Registration<OpData> {
-  const maxIterations = options.maxIterations ?? Number.POSITIVE_INFINITY;
-  if (!(maxIterations >= 0)) throw new RangeError(`makeWhile: maxIterations must be >= 0, got ${maxIterations}`);
+  const requested = options.maxIterations ?? Number.POSITIVE_INFINITY;
+  if (!(requested >= 0) || (requested !== Number.POSITIVE_INFINITY && !Number.isInteger(requested)))
+    throw new RangeError(`makeWhile: maxIterations must be an integer >= 0 or Infinity, got ${requested}`);
+  // Past 2^31 - 1 body runs a limit is no limit in practice; keep the field a small int (-1: none).
+  const maxIterations = requested > 0x7fffffff ? -1 : requested;
   return {
     builtinCode: BuiltinOperator.WHILE,
     provider: PROVIDER,

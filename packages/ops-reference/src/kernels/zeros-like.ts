@@ -5,8 +5,8 @@
  * zero point, as TFLM writes them.
  */
 import { BuiltinOperator, TensorType, type Node, type TfLiteContext } from '@micrort/core';
-import { supportsInputTypes } from './math-common.js';
 import { unaryKernel, type UnaryOpData } from './unary-common.js';
+import { supportsInputTypes } from '@micrort/kernel-support';
 
 const TYPES: readonly TensorType[] = [TensorType.INT64, TensorType.INT32, TensorType.INT8, TensorType.FLOAT32];
 

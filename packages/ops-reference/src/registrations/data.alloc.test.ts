@@ -4,11 +4,13 @@
  * (the harness' own context allocates in its phase guards) while V8's heap usage is watched.
  */
 import { describe, expect, it } from 'vitest';
-import { ActivationFunctionType, KernelHarness, MirrorPadMode, Padding, TensorType } from '@micrort/core';
-import type { HarnessOptions, HarnessTensorSpec } from '@micrort/core';
+import { ActivationFunctionType, MirrorPadMode, Padding, TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
+import type { HarnessOptions, HarnessTensorSpec } from '@micrort/core/testing';
 import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { dataKernels } from './data.js';
-import { constI32, flexMap, iota, spec } from '../kernels/__fixtures__/data-testing.js';
+import { flexMap } from '@micrort/test-support/flexbuffers';
+import { constI32, iota, spec } from '../kernels/__fixtures__/data-testing.js';
 
 const reg = (name: string) => dataKernels.find((r) => r.name === name)!;
 const F = TensorType.FLOAT32;

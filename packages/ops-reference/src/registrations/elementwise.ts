@@ -12,21 +12,22 @@ import { RELU6 } from '../kernels/relu6.js';
 import { SIN } from '../kernels/sin.js';
 import { SUB } from '../kernels/sub.js';
 import { TANH } from '../kernels/tanh.js';
+import { pointwiseSpatial, withSpatial } from '@micrort/kernel-support';
 
 /** Kernels of this group, in registration order. */
 export const elementwiseKernels: Registration[] = [
-  SUB,
-  MUL,
+  withSpatial(SUB, pointwiseSpatial),
+  withSpatial(MUL, pointwiseSpatial),
   DIV,
-  MAXIMUM,
-  MINIMUM,
-  ABS,
+  withSpatial(MAXIMUM, pointwiseSpatial),
+  withSpatial(MINIMUM, pointwiseSpatial),
+  withSpatial(ABS, pointwiseSpatial),
   SIN,
   COS,
-  LOGISTIC,
-  TANH,
-  RELU,
-  RELU6,
-  LEAKY_RELU,
+  withSpatial(LOGISTIC, pointwiseSpatial),
+  withSpatial(TANH, pointwiseSpatial),
+  withSpatial(RELU, pointwiseSpatial),
+  withSpatial(RELU6, pointwiseSpatial),
+  withSpatial(LEAKY_RELU, pointwiseSpatial),
   CAST,
 ];

@@ -5,8 +5,10 @@
  * float paths are both covered where a kernel has them.
  */
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
-import type { BuiltinOptions, HarnessTensorSpec, Registration } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
+import type { BuiltinOptions, Registration } from '@micrort/core';
+import type { HarnessTensorSpec } from '@micrort/core/testing';
 import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { ADD_N } from '../kernels/add-n.js';
 import { BATCH_MATMUL } from '../kernels/batch-matmul.js';

@@ -35,6 +35,7 @@ import { SQUARE } from '../kernels/square.js';
 import { SQUARED_DIFFERENCE } from '../kernels/squared-difference.js';
 import { SUM } from '../kernels/sum.js';
 import { ZEROS_LIKE } from '../kernels/zeros-like.js';
+import { pointwiseSpatial, withSpatial } from '@micrort/kernel-support';
 
 /** Kernels of this group (math, comparison, logic, reductions), in registration order. */
 export const mathKernels: Registration[] = [
@@ -46,11 +47,11 @@ export const mathKernels: Registration[] = [
   SQRT,
   RSQRT,
   SQUARE,
-  NEG,
+  withSpatial(NEG, pointwiseSpatial),
   ELU,
-  HARD_SWISH,
+  withSpatial(HARD_SWISH, pointwiseSpatial),
   PRELU,
-  SQUARED_DIFFERENCE,
+  withSpatial(SQUARED_DIFFERENCE, pointwiseSpatial),
   FLOOR_DIV,
   FLOOR_MOD,
   EQUAL,

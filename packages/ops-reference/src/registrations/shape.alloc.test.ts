@@ -4,8 +4,9 @@
  * own context allocates in its phase guards) while V8's heap usage is watched.
  */
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, Padding, TensorType } from '@micrort/core';
-import type { HarnessOptions } from '@micrort/core';
+import { Padding, TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
+import type { HarnessOptions } from '@micrort/core/testing';
 import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { AVERAGE_POOL_2D } from '../kernels/average-pool-2d.js';
 import { MAX_POOL_2D } from '../kernels/max-pool-2d.js';

@@ -6,8 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, makeTypedView, numElements } from '@micrort/core';
-import type { HarnessTensorSpec, ModelDef, Registration, TensorDef } from '@micrort/core';
+import { makeTypedView, numElements } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
+import type { ModelDef, Registration, TensorDef } from '@micrort/core';
+import type { HarnessTensorSpec } from '@micrort/core/testing';
 import {
   CONFORMANCE_DIR,
   SKIP_REASON,

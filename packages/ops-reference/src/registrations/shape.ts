@@ -7,6 +7,16 @@ import { PADV2 } from '../kernels/pad-v2.js';
 import { TRANSPOSE } from '../kernels/transpose.js';
 import { STRIDED_SLICE } from '../kernels/strided-slice.js';
 import { CONCATENATION } from '../kernels/concatenation.js';
+import { averagePoolSpatial, maxPoolSpatial, padSpatial, withSpatial } from '@micrort/kernel-support';
 
 /** Kernels of this group, in registration order. */
-export const shapeKernels: Registration[] = [AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, PAD, PADV2, TRANSPOSE, STRIDED_SLICE, CONCATENATION];
+export const shapeKernels: Registration[] = [
+  withSpatial(AVERAGE_POOL_2D, averagePoolSpatial),
+  withSpatial(MAX_POOL_2D, maxPoolSpatial),
+  MEAN,
+  withSpatial(PAD, padSpatial),
+  withSpatial(PADV2, padSpatial),
+  TRANSPOSE,
+  STRIDED_SLICE,
+  CONCATENATION,
+];

@@ -5,7 +5,8 @@
  * watched. The check can fail: one small object per call adds >= 16 kB per 1000 invokes.
  */
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType, type HarnessOptions } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness, type HarnessOptions } from '@micrort/core/testing';
 import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { SIGNAL_DELAY } from './delay.js';
 import { SIGNAL_FRAMER } from './framer.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { SIGNAL_DELAY } from './delay.js';
 
 // Options from TFLM signal/micro/kernels/delay_flexbuffers_generated_data.cc: {delay_length} (byte 18).

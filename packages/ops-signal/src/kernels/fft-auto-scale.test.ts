@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { SIGNAL_FFT_AUTO_SCALE, maxAbs16 } from './fft-auto-scale.js';
 
 function harness(input: number[]) {

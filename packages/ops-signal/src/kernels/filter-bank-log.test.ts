@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { SIGNAL_FILTER_BANK_LOG } from './filter-bank-log.js';
 import { log32 } from './log-common.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { parseFlexMap } from '@micrort/core';
 import { SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION } from './filter-bank-spectral-subtraction.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { SIGNAL_FILTER_BANK_SQUARE_ROOT } from './filter-bank-square-root.js';
 
 function harness(input: bigint[], scaleBits: number) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { SIGNAL_FILTER_BANK } from './filter-bank.js';
 
 // Vectors from TFLM signal/micro/kernels/filter_bank_test.cc (FilterBankTest16Channel) and its flexbuffers.

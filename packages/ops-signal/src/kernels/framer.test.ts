@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { SIGNAL_FRAMER } from './framer.js';
 
 // Options from TFLM signal/micro/kernels/framer_flexbuffers_generated_data.cc: {frame_size, frame_step,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { SIGNAL_OVERLAP_ADD } from './overlap-add.js';
 
 // Options from TFLM signal/micro/kernels/overlap_add_flexbuffers_generated_data.cc: {T, frame_step};

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType } from '@micrort/core';
+import { TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { SIGNAL_PCAN } from './pcan.js';
 
 // Vectors from TFLM signal/micro/kernels/pcan_test.cc (Mix1Ref1Case) and its flexbuffers.

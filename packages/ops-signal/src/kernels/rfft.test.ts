@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ArenaRegion, KernelHarness, TensorType } from '@micrort/core';
+import { ArenaRegion, TensorType } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { KissFftrInt16, kissFftrInt16StateBytes } from './kiss-fft-int16-common.js';
 import { SIGNAL_RFFT } from './rfft.js';
 import { RFFT_INT32_512_GOLDEN, RFFT_INT32_512_INPUT } from './__fixtures__/tflm-fft-test-data.js';

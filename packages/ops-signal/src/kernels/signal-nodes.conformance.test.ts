@@ -7,15 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  BuiltinOperator,
-  KernelHarness,
-  makeTypedView,
-  numElements,
-  tensorTypeFromName,
-  type HarnessTensorSpec,
-  type Registration,
-} from '@micrort/core';
+import { BuiltinOperator, makeTypedView, numElements, tensorTypeFromName, type Registration } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 import {
   CONFORMANCE_DIR,
   SKIP_REASON,

@@ -2,19 +2,13 @@
  * Test-only builders of KernelHarness cases for the ops-simd kernels, with the matching TFLM-reference
  * expectations from reference-math.ts.
  */
-import {
-  ActivationFunctionType,
-  BuiltinOperator,
-  KernelHarness,
-  Padding,
-  TensorType,
-  calculateActivationRangeQuantized,
-  type Registration,
-} from '@micrort/core';
+import { ActivationFunctionType, BuiltinOperator, Padding, TensorType, type Registration } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { SimdCounters } from '../counters.js';
 import { createSimdKernels } from '../create-simd-kernels.js';
 import type { SimdMode } from '../options.js';
 import { channelMultipliers, randomInt32, randomInt8, refConv, refDepthwise, rng, type RefConv } from './reference-math.js';
+import { calculateActivationRangeQuantized } from '@micrort/kernel-support';
 
 /** The registration for `code` in `mode`, with fresh counters. */
 export function kernelFor(

@@ -3,19 +3,11 @@
  * arm_elementwise_add_s8 with TFLM's CalculateOpDataAdd parameters (left shift 20, input multipliers
  * `scale_i / (2 * max scale)`, output multiplier `2 * max scale / (2^20 * output scale)`). No scratch.
  */
-import {
-  BuiltinOperator,
-  KernelError,
-  quantizeMultiplier,
-  type AddOptions,
-  type Node,
-  type Registration,
-  type TfLiteContext,
-} from '@micrort/core';
+import { BuiltinOperator, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { elementwiseAddS8Emu, elementwiseAddS8Fast, type AddParams } from '../cmsis/elementwise-add-s8.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
-import { quantizedActivationRange } from './conv-common.js';
+import { calculateOpDataAdd, fusedActivation, opData } from '@micrort/kernel-support';
 import { elementwiseSupported, prepareElementwise } from './elementwise-common.js';
 
 const OP = 'ADD';
@@ -25,39 +17,29 @@ interface AddData {
   emu: NodeEmulation;
 }
 
-/** QuantizeMultiplierSmallerThanOneExp: QuantizeMultiplier with a non-positive shift. */
-function smallerThanOne(op: string, node: Node, real: number, what: string): { multiplier: number; shift: number } {
-  const q = quantizeMultiplier(real);
-  if (q.shift > 0) throw new KernelError(op, node.index, `${what} multiplier ${real} is not smaller than one`);
-  return q;
-}
-
 function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
-  const data = node.userData as AddData;
-  const params = node.builtinData as AddOptions | null;
+  const data = opData<AddData>(OP, node);
   const { in1, in2, out } = prepareElementwise(OP, context, node);
+  const q = calculateOpDataAdd(OP, node, in1, in2, out, fusedActivation(node));
   const g = data.g;
   g.size = out.elementCount;
-  g.leftShift = 20;
-  g.in1Offset = -in1.params.zeroPoint;
-  g.in2Offset = -in2.params.zeroPoint;
-  g.outOffset = out.params.zeroPoint;
-  const twiceMax = 2 * Math.max(in1.params.scale, in2.params.scale);
-  const q1 = smallerThanOne(OP, node, in1.params.scale / twiceMax, 'input 1');
-  const q2 = smallerThanOne(OP, node, in2.params.scale / twiceMax, 'input 2');
-  const qo = smallerThanOne(OP, node, twiceMax / ((1 << g.leftShift) * out.params.scale), 'output');
-  g.in1Mult = q1.multiplier;
-  g.in1Shift = q1.shift;
-  g.in2Mult = q2.multiplier;
-  g.in2Shift = q2.shift;
-  g.outMult = qo.multiplier;
-  g.outShift = qo.shift;
-  [g.actMin, g.actMax] = quantizedActivationRange(OP, node, params?.fusedActivationFunction ?? 0, out);
+  g.leftShift = q.leftShift;
+  g.in1Offset = q.input1Offset;
+  g.in2Offset = q.input2Offset;
+  g.outOffset = q.outputOffset;
+  g.in1Mult = q.input1Multiplier;
+  g.in1Shift = q.input1Shift;
+  g.in2Mult = q.input2Multiplier;
+  g.in2Shift = q.input2Shift;
+  g.outMult = q.outputMultiplier;
+  g.outShift = q.outputShift;
+  g.actMin = q.actMin;
+  g.actMax = q.actMax;
   data.emu = nodeEmulation(o, node, OP, 'arm_elementwise_add_s8');
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as AddData;
+  const data = opData<AddData>(OP, node);
   const a = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const b = context.getEvalTensor(node.inputs[1]!).data as Int8Array;
   const out = context.getEvalTensor(node.outputs[0]!).data as Int8Array;

@@ -8,6 +8,7 @@ import { emptyPoolParams, type PoolParams } from '../cmsis/types-pool.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import { poolingSupported, preparePooling } from './pooling-common.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'AVERAGE_POOL_2D';
 
@@ -18,7 +19,7 @@ interface AvgPoolData {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as AvgPoolData;
+  const data = opData<AvgPoolData>(OP, node);
   const src = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const dst = context.getEvalTensor(node.outputs[0]!).data as Int8Array;
   const buffer = context.getScratchBuffer(data.scratchIndex).i32;
@@ -41,7 +42,7 @@ export function createAveragePool2D(o: ResolvedOptions): Registration<AvgPoolDat
     supports: poolingSupported,
     init: (): AvgPoolData => ({ p: emptyPoolParams(), scratchIndex: -1, emu: { machine: null, record: null } }),
     prepare: (context, node) => {
-      const data = node.userData as AvgPoolData;
+      const data = opData<AvgPoolData>(OP, node);
       preparePooling(OP, context, node, data.p);
       data.scratchIndex = context.requestScratchBufferInArena(avgpoolS8BufferSize(data.p.ch));
       data.emu = nodeEmulation(o, node, OP, 'arm_avgpool_s8');

@@ -32,17 +32,17 @@ import { emptyConvParams, type ConvParams } from '../cmsis/types.js';
 import { bufferView, viewBase } from '../cmsis/word-view.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
-import { arityReason, int8Reason } from './supports-common.js';
+import { prepareOutputStage, windowOf } from './conv-common.js';
 import {
-  expectBias,
-  expectPositive,
-  expectQuantized,
-  expectRank,
+  declineArity,
+  declineTypes,
+  expectConvRanks,
+  expectConvStrides,
   expectType,
-  perChannelQuantization,
-  quantizedActivationRange,
-  windowGeometry,
-} from './conv-common.js';
+  expectWindowOutput,
+  INT8_ONLY,
+  opData,
+} from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
 
@@ -77,11 +77,11 @@ export function convBufferSize(path: ConvPath, p: ConvParams): number {
 
 /** Why the node is not an int8 convolution this kernel runs (int16 activations, float...), or null. */
 function unsupported(context: TfLiteContext, node: Node): string | null {
-  return arityReason(node, [2, 3], 1) ?? int8Reason(context, node, [0, 1]);
+  return declineArity(node, [2, 3], 1) ?? declineTypes(context, node, [0, 1], INT8_ONLY);
 }
 
 function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
-  const data = node.userData as ConvData;
+  const data = opData<ConvData>(OP, node);
   const params = node.builtinData as Conv2DOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing Conv2DOptions');
   checkArity(OP, node, [2, 3], 1);
@@ -92,15 +92,8 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   expectType(OP, node, 'input', input, TensorType.INT8);
   expectType(OP, node, 'filter', filter, TensorType.INT8);
   expectType(OP, node, 'output', output, TensorType.INT8);
-  expectRank(OP, node, 'input', input, 4);
-  expectRank(OP, node, 'filter', filter, 4);
-  expectRank(OP, node, 'output', output, 4);
-  expectQuantized(OP, node, 'input', input);
-  expectQuantized(OP, node, 'output', output);
-  expectPositive(OP, node, 'stride_h', params.strideH);
-  expectPositive(OP, node, 'stride_w', params.strideW);
-  expectPositive(OP, node, 'dilation_h_factor', params.dilationHFactor);
-  expectPositive(OP, node, 'dilation_w_factor', params.dilationWFactor);
+  expectConvRanks(OP, node, { input, filter, output });
+  expectConvStrides(OP, node, params);
 
   const p = data.p;
   p.batches = input.dims[0]!;
@@ -123,19 +116,12 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `input depth ${p.inC} is not a multiple of the filter depth ${p.kC}`);
   const groups = p.inC / p.kC;
   if (p.outC % groups !== 0) throw new KernelError(OP, node.index, `${p.outC} output channels cannot be split into ${groups} groups`);
-  expectBias(OP, node, bias, p.outC);
-  const g = windowGeometry(OP, node, params.padding, p.inH, p.inW, p.kH, p.kW, p.strideH, p.strideW, p.dilH, p.dilW, output);
-  p.outH = g.outH;
-  p.outW = g.outW;
-  p.padH = g.padH;
-  p.padW = g.padW;
-
-  const q = perChannelQuantization(OP, node, context, input, filter, output, p.outC, 0);
-  p.multiplier = q.multiplier;
-  p.shift = q.shift;
-  [p.actMin, p.actMax] = quantizedActivationRange(OP, node, params.fusedActivationFunction, output);
-  p.inputOffset = -input.params.zeroPoint;
-  p.outputOffset = output.params.zeroPoint;
+  const pad = expectWindowOutput(OP, node, windowOf(p), params.padding, output);
+  p.outH = pad.outHeight;
+  p.outW = pad.outWidth;
+  p.padH = pad.height;
+  p.padW = pad.width;
+  prepareOutputStage(OP, context, node, { input, filter, bias, output }, p, 0, params.fusedActivationFunction);
 
   data.path = selectConvPath(p);
   const bytes = convBufferSize(data.path, p);
@@ -160,7 +146,7 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as ConvData;
+  const data = opData<ConvData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const filter = context.getEvalTensor(node.inputs[1]!).data as Int8Array;
   const bias = data.hasBias ? (context.getEvalTensor(node.inputs[2]!).data as Int32Array) : null;

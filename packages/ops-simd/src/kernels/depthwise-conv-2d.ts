@@ -35,17 +35,17 @@ import { depthwiseConvS8OptBufferSize, depthwiseConvS8OptEmu, depthwiseConvS8Opt
 import { emptyConvParams, type ConvParams } from '../cmsis/types.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
-import { arityReason, int8Reason } from './supports-common.js';
+import { prepareOutputStage, windowOf } from './conv-common.js';
 import {
-  expectBias,
-  expectPositive,
-  expectQuantized,
-  expectRank,
+  declineArity,
+  declineTypes,
+  expectConvRanks,
+  expectConvStrides,
   expectType,
-  perChannelQuantization,
-  quantizedActivationRange,
-  windowGeometry,
-} from './conv-common.js';
+  expectWindowOutput,
+  INT8_ONLY,
+  opData,
+} from '@micrort/kernel-support';
 
 const OP = 'DEPTHWISE_CONV_2D';
 
@@ -75,11 +75,11 @@ export function selectDepthwisePath(p: ConvParams): DepthwisePath {
 
 /** `true` for an int8 depthwise convolution, else why not (int16 activations, float...). */
 function supported(context: TfLiteContext, node: Node): true | string {
-  return arityReason(node, [2, 3], 1) ?? int8Reason(context, node, [0, 1]) ?? true;
+  return declineArity(node, [2, 3], 1) ?? declineTypes(context, node, [0, 1], INT8_ONLY) ?? true;
 }
 
 function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
-  const data = node.userData as DepthwiseData;
+  const data = opData<DepthwiseData>(OP, node);
   const params = node.builtinData as DepthwiseConv2DOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
   checkArity(OP, node, [2, 3], 1);
@@ -90,15 +90,8 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   expectType(OP, node, 'input', input, TensorType.INT8);
   expectType(OP, node, 'filter', filter, TensorType.INT8);
   expectType(OP, node, 'output', output, TensorType.INT8);
-  expectRank(OP, node, 'input', input, 4);
-  expectRank(OP, node, 'filter', filter, 4);
-  expectRank(OP, node, 'output', output, 4);
-  expectQuantized(OP, node, 'input', input);
-  expectQuantized(OP, node, 'output', output);
-  expectPositive(OP, node, 'stride_h', params.strideH);
-  expectPositive(OP, node, 'stride_w', params.strideW);
-  expectPositive(OP, node, 'dilation_h_factor', params.dilationHFactor);
-  expectPositive(OP, node, 'dilation_w_factor', params.dilationWFactor);
+  expectConvRanks(OP, node, { input, filter, output });
+  expectConvStrides(OP, node, params);
   const p = data.p;
   p.batches = input.dims[0]!;
   p.inH = input.dims[1]!;
@@ -128,16 +121,12 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   p.strideW = params.strideW;
   p.dilH = params.dilationHFactor;
   p.dilW = params.dilationWFactor;
-  expectBias(OP, node, bias, p.outC);
-  const g = windowGeometry(OP, node, params.padding, p.inH, p.inW, p.kH, p.kW, p.strideH, p.strideW, p.dilH, p.dilW, output);
-  p.outH = g.outH;
-  p.outW = g.outW;
-  p.padH = g.padH;
-  p.padW = g.padW;
-  const q = perChannelQuantization(OP, node, context, input, filter, output, p.outC, 3);
-  p.multiplier = q.multiplier;
-  p.shift = q.shift;
-  [p.actMin, p.actMax] = quantizedActivationRange(OP, node, params.fusedActivationFunction, output);
+  const pad = expectWindowOutput(OP, node, windowOf(p), params.padding, output);
+  p.outH = pad.outHeight;
+  p.outW = pad.outWidth;
+  p.padH = pad.height;
+  p.padW = pad.width;
+  prepareOutputStage(OP, context, node, { input, filter, bias, output }, p, 3, params.fusedActivationFunction);
   p.inputOffset = -input.params.zeroPoint;
   p.outputOffset = output.params.zeroPoint;
   data.path = selectDepthwisePath(p);
@@ -155,7 +144,7 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
  * the input, one output channel of scratch (cmsis/depthwise-conv-s8-in-place.ts).
  */
 function inPlaceVariant(o: ResolvedOptions, context: TfLiteContext, node: Node): InPlaceVariant | null {
-  if (o.mode !== 'fast' || !supported(context, node)) return null;
+  if (o.mode !== 'fast' || supported(context, node) !== true) return null;
   const params = node.builtinData as DepthwiseConv2DOptions | null;
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
@@ -167,11 +156,11 @@ function inPlaceVariant(o: ResolvedOptions, context: TfLiteContext, node: Node):
 function useInPlaceVariant(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   const v = inPlaceVariant(o, context, node);
   if (!v) throw new KernelError(OP, node.index, 'the in-place variant was granted to a node that does not declare it');
-  (node.userData as DepthwiseData).inPlaceScratch = context.requestScratchBufferInArena(v.scratchBytes);
+  opData<DepthwiseData>(OP, node).inPlaceScratch = context.requestScratchBufferInArena(v.scratchBytes);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as DepthwiseData;
+  const data = opData<DepthwiseData>(OP, node);
   const p = data.p;
   const input = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const filter = context.getEvalTensor(node.inputs[1]!).data as Int8Array;

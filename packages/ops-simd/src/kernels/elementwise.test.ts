@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ActivationFunctionType,
-  BuiltinOperator,
-  KernelHarness,
-  TensorType,
-  calculateActivationRangeQuantized,
-  quantizeMultiplier,
-} from '@micrort/core';
+import { ActivationFunctionType, BuiltinOperator, TensorType, quantizeMultiplier } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { MAC, REQUANT } from '../counters.js';
 import { kernelFor } from '../__tests__/harness-cases.js';
 import { randomInt8, refAdd, refMul, rng } from '../__tests__/reference-math.js';
 import type { SimdMode } from '../options.js';
+import { calculateActivationRangeQuantized } from '@micrort/kernel-support';
 
 interface EwCase {
   shape: number[];

@@ -3,16 +3,16 @@ import {
   ActivationFunctionType,
   BuiltinOperator,
   FullyConnectedWeightsFormat,
-  KernelHarness,
   TensorType,
   alignUp,
-  calculateActivationRangeQuantized,
   quantizeMultiplier,
 } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { MAC } from '../counters.js';
 import { kernelFor } from '../__tests__/harness-cases.js';
 import { randomInt32, randomInt8, refFullyConnected, rng } from '../__tests__/reference-math.js';
 import type { SimdMode } from '../options.js';
+import { calculateActivationRangeQuantized } from '@micrort/kernel-support';
 
 interface FcCase {
   outShape: number[];

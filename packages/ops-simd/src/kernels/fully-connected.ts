@@ -20,7 +20,6 @@ import {
   getInput,
   getOptionalInput,
   getOutput,
-  checkedQuantizeMultiplier,
   type FullyConnectedOptions,
   type Node,
   type Registration,
@@ -39,10 +38,19 @@ import { newMatMultNtTArgs, type MatMultNtTArgs } from '../cmsis/mat-mult-nt-t-s
 import { emptyConvParams, type ConvParams } from '../cmsis/types.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
-import { arityReason, int8Reason } from './supports-common.js';
-import { expectBias, expectQuantized, expectType, perTensorMultiplier, quantizedActivationRange } from './conv-common.js';
+import {
+  calculateOpDataFullyConnected,
+  declineArity,
+  declineAsymmetric,
+  declineTypes,
+  expectBias,
+  expectType,
+  INT8_ONLY,
+  opData,
+} from '@micrort/kernel-support';
 
 const OP = 'FULLY_CONNECTED';
+const INT32_BIAS: readonly TensorType[] = [TensorType.INT32];
 
 /** The CMSIS-NN function serving a FULLY_CONNECTED node. */
 export type FullyConnectedPath = 'arm_convolve_1x1_s8_fast' | 'arm_fully_connected_s8';
@@ -60,18 +68,19 @@ interface FcData {
 
 /** `true` for int8 with per-tensor symmetric weights in the default layout, else why not. */
 function supported(context: TfLiteContext, node: Node): true | string {
-  const why = arityReason(node, [2, 3], 1) ?? int8Reason(context, node, [0, 1]);
+  const why = declineArity(node, [2, 3], 1) ?? declineTypes(context, node, [0, 1], INT8_ONLY);
   if (why) return why;
   const q = context.getTensor(node.inputs[1]!).quantization;
   if (q && q.scale.length > 1) return 'per-channel weights (handles per-tensor weights)';
-  if (q && (q.zeroPoint[0] ?? 0) !== 0) return `weights zero point ${q.zeroPoint[0]} (handles symmetric weights)`;
+  const asymmetric = declineAsymmetric('weights', context.getTensor(node.inputs[1]!));
+  if (asymmetric) return asymmetric;
   const opts = node.builtinData as FullyConnectedOptions | null;
   if (opts && opts.weightsFormat !== FullyConnectedWeightsFormat.DEFAULT) return `weights format ${opts.weightsFormat} (handles DEFAULT)`;
   return true;
 }
 
 function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
-  const data = node.userData as FcData;
+  const data = opData<FcData>(OP, node);
   const params = node.builtinData as FullyConnectedOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing FullyConnectedOptions');
   checkArity(OP, node, [2, 3], 1);
@@ -82,9 +91,6 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   expectType(OP, node, 'input', input, TensorType.INT8);
   expectType(OP, node, 'filter', filter, TensorType.INT8);
   expectType(OP, node, 'output', output, TensorType.INT8);
-  expectQuantized(OP, node, 'input', input);
-  expectQuantized(OP, node, 'filter', filter);
-  expectQuantized(OP, node, 'output', output);
   if (filter.dims.length !== 2)
     throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) must be 2-D, got [${Array.from(filter.dims).join(', ')}]`);
   if (output.dims.length < 2 || output.dims.length > 4)
@@ -101,9 +107,10 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
       `input (tensor ${input.index}) has ${input.elementCount} elements, expected ${batches} batches x ${depth}`,
     );
   }
-  expectBias(OP, node, bias, rows);
-  const qm = checkedQuantizeMultiplier(OP, node, perTensorMultiplier(input, filter, output), 'output multiplier');
-  const [actMin, actMax] = quantizedActivationRange(OP, node, params.fusedActivationFunction, output);
+  expectBias(OP, node, bias, INT32_BIAS, rows, input.type);
+  const q = calculateOpDataFullyConnected(OP, context, node, input, filter, bias, output, params.fusedActivationFunction);
+  const qm = { multiplier: q.outputMultiplier, shift: q.outputShift };
+  const { actMin, actMax } = q;
   const fc = data.fc;
   fc.batches = batches;
   fc.depth = depth;
@@ -152,7 +159,7 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as FcData;
+  const data = opData<FcData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const filter = context.getEvalTensor(node.inputs[1]!).data as Int8Array;
   const bias = data.hasBias ? (context.getEvalTensor(node.inputs[2]!).data as Int32Array) : null;

@@ -8,6 +8,7 @@ import { emptyPoolParams, type PoolParams } from '../cmsis/types-pool.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import { poolingSupported, preparePooling } from './pooling-common.js';
+import { opData } from '@micrort/kernel-support';
 
 const OP = 'MAX_POOL_2D';
 
@@ -17,7 +18,7 @@ interface MaxPoolData {
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as MaxPoolData;
+  const data = opData<MaxPoolData>(OP, node);
   const src = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const dst = context.getEvalTensor(node.outputs[0]!).data as Int8Array;
   const m = data.emu.machine;
@@ -39,7 +40,7 @@ export function createMaxPool2D(o: ResolvedOptions): Registration<MaxPoolData> {
     supports: poolingSupported,
     init: (): MaxPoolData => ({ p: emptyPoolParams(), emu: { machine: null, record: null } }),
     prepare: (context, node) => {
-      const data = node.userData as MaxPoolData;
+      const data = opData<MaxPoolData>(OP, node);
       preparePooling(OP, context, node, data.p);
       data.emu = nodeEmulation(o, node, OP, 'arm_max_pool_s8');
     },

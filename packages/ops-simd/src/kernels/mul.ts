@@ -3,18 +3,11 @@
  * arm_elementwise_mul_s8 with TFLM's CalculateOpDataMul multiplier
  * `double(scale_1) * double(scale_2) / double(output scale)`. No scratch.
  */
-import {
-  BuiltinOperator,
-  checkedQuantizeMultiplier,
-  type MulOptions,
-  type Node,
-  type Registration,
-  type TfLiteContext,
-} from '@micrort/core';
+import { BuiltinOperator, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { elementwiseMulS8Emu, elementwiseMulS8Fast, type MulParams } from '../cmsis/elementwise-mul-s8.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
-import { quantizedActivationRange } from './conv-common.js';
+import { calculateOpDataMul, fusedActivation, opData } from '@micrort/kernel-support';
 import { elementwiseSupported, prepareElementwise } from './elementwise-common.js';
 
 const OP = 'MUL';
@@ -25,23 +18,23 @@ interface MulData {
 }
 
 function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
-  const data = node.userData as MulData;
-  const params = node.builtinData as MulOptions | null;
+  const data = opData<MulData>(OP, node);
   const { in1, in2, out } = prepareElementwise(OP, context, node);
+  const q = calculateOpDataMul(OP, node, in1, in2, out, fusedActivation(node));
   const g = data.g;
   g.size = out.elementCount;
-  g.in1Offset = -in1.params.zeroPoint;
-  g.in2Offset = -in2.params.zeroPoint;
-  g.outOffset = out.params.zeroPoint;
-  const q = checkedQuantizeMultiplier(OP, node, (in1.params.scale * in2.params.scale) / out.params.scale, 'output multiplier');
-  g.outMult = q.multiplier;
-  g.outShift = q.shift;
-  [g.actMin, g.actMax] = quantizedActivationRange(OP, node, params?.fusedActivationFunction ?? 0, out);
+  g.in1Offset = -q.input1ZeroPoint;
+  g.in2Offset = -q.input2ZeroPoint;
+  g.outOffset = q.outputZeroPoint;
+  g.outMult = q.outputMultiplier;
+  g.outShift = q.outputShift;
+  g.actMin = q.actMin;
+  g.actMax = q.actMax;
   data.emu = nodeEmulation(o, node, OP, 'arm_elementwise_mul_s8');
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as MulData;
+  const data = opData<MulData>(OP, node);
   const a = context.getEvalTensor(node.inputs[0]!).data as Int8Array;
   const b = context.getEvalTensor(node.inputs[1]!).data as Int8Array;
   const out = context.getEvalTensor(node.outputs[0]!).data as Int8Array;

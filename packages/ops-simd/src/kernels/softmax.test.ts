@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator, KernelError, KernelHarness, TensorType } from '@micrort/core';
+import { BuiltinOperator, KernelError, TensorType, calculateInputRadius, preprocessSoftmaxScaling } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { MUL_LONG } from '../counters.js';
 import { expOnNegativeValues, oneOverOnePlusX } from '../cmsis/softmax-s8.js';
 import { kernelFor } from '../__tests__/harness-cases.js';
 import { gemmlowpExpOnNegative, gemmlowpOneOverOnePlusX, randomInt8, refSoftmax, rng } from '../__tests__/reference-math.js';
 import type { SimdMode } from '../options.js';
-import { calculateInputRadius, preprocessSoftmaxScaling } from './softmax.js';
 
 function buildSoftmax(shape: number[], inScale: number, beta: number, outBits: 8 | 16, mode: SimdMode, seed = 1, data?: Int8Array) {
   const r = rng(seed);
@@ -24,8 +24,9 @@ function buildSoftmax(shape: number[], inScale: number, beta: number, outBits: 8
     outputs: [1],
     builtinData: { beta },
   });
-  const q = preprocessSoftmaxScaling(Math.fround(beta), Math.fround(inScale));
-  const expected = refSoftmax(input, shape[shape.length - 1]!, q.multiplier, q.leftShift, -calculateInputRadius(q.leftShift), outBits);
+  // TFLite's PreprocessSoftmaxScaling / CalculateInputRadius (core's), Q5.26 differences
+  const q = preprocessSoftmaxScaling(Math.fround(beta), Math.fround(inScale), 5);
+  const expected = refSoftmax(input, shape[shape.length - 1]!, q.multiplier, q.shift, -calculateInputRadius(5, q.shift), outBits);
   return { harness, expected, counters };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { KernelHarness, TensorType, type Registration } from '@micrort/core';
+import { TensorType, type Registration } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
 import { createSimdKernels } from '../create-simd-kernels.js';
 
 const kernels = createSimdKernels();
@@ -12,8 +13,8 @@ describe('ops-simd declines what it does not run, with a reason', () => {
       const reg = byName(name);
       expect(reg).toBeDefined();
       for (const [type, reason] of [
-        [TensorType.UINT8, 'uint8 input (ops-simd handles int8)'],
-        [TensorType.FLOAT32, 'float32 input (ops-simd handles int8)'],
+        [TensorType.UINT8, 'uint8 input (handles int8)'],
+        [TensorType.FLOAT32, 'float32 input (handles int8)'],
       ] as const) {
         const t = { type, shape: [1, 2, 2, 1], scale: 0.5, zeroPoint: 3 };
         const h = new KernelHarness({ registration: reg, tensors: [t, { ...t, constant: true }, t], inputs: [0, 1], outputs: [2] });

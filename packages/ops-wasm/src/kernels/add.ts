@@ -9,15 +9,11 @@
 import {
   BuiltinOperator,
   KernelError,
-  TensorType,
   multiplyByQuantizedMultiplierSmallerThanOneExp,
-  quantizeMultiplierSmallerThanOneExp,
-  tensorTypeName,
-  type AddOptions,
   type Node,
   type Registration,
+  type Tensor,
   type TfLiteContext,
-  ActivationFunctionType,
 } from '@micrort/core';
 import { A, A_BYTES, BP, BP_BYTES } from '../generated/abi.js';
 import { fitAffineAdd } from './add-fit.js';
@@ -28,7 +24,8 @@ import { PROVIDER } from '../provider.js';
 import { broadcastPlan, type BroadcastPlan } from './float/binary-common.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { constantInputCopies, expectQuantized, inputOffset, quantizedActivationRange } from './kernel-common.js';
+import { constantInputCopies, inputOffset } from './kernel-common.js';
+import { calculateOpDataAdd, declineArity, declineTypes, fusedActivation, INT8_ONLY } from '@micrort/kernel-support';
 
 const OP = 'ADD';
 const NO_COPIES = new Int32Array(2).fill(-1);
@@ -49,42 +46,40 @@ interface AddData {
   fixed: Int32Array;
 }
 
-function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length !== 2 || node.outputs.length !== 1) return 'arity';
-  const a = context.getTensor(node.inputs[0]!);
-  const b = context.getTensor(node.inputs[1]!);
-  const out = context.getTensor(node.outputs[0]!);
-  if (a.type !== TensorType.INT8 || b.type !== TensorType.INT8 || out.type !== TensorType.INT8)
-    return `${tensorTypeName(out.type)} output (handles int8)`;
+/** ADD's and MUL's `supports()`: int8 operands whose broadcast `broadcastPlan` lays out. */
+export function supportsInt8Binary(context: TfLiteContext, node: Node): true | string {
+  const why = declineArity(node, 2, 1) ?? declineTypes(context, node, [0, 1], INT8_ONLY);
+  if (why) return why;
+  const [a, b, out] = [context.getTensor(node.inputs[0]!), context.getTensor(node.inputs[1]!), context.getTensor(node.outputs[0]!)];
   const plan = broadcastPlan(a.dims, b.dims, out.dims);
   return typeof plan === 'string' ? plan : true;
 }
 
+/** ADD's and MUL's prepare preamble: the tensors and their broadcast plan (a KernelError when it has none). */
+export function int8BinaryTensors(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+): { a: Tensor; b: Tensor; out: Tensor; plan: BroadcastPlan } {
+  const [a, b, out] = [context.getTensor(node.inputs[0]!), context.getTensor(node.inputs[1]!), context.getTensor(node.outputs[0]!)];
+  const plan = broadcastPlan(a.dims, b.dims, out.dims);
+  if (typeof plan === 'string') throw new KernelError(op, node.index, plan);
+  return { a, b, out, plan };
+}
+
 function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as AddData;
-  const a = context.getTensor(node.inputs[0]!);
-  const b = context.getTensor(node.inputs[1]!);
-  const out = context.getTensor(node.outputs[0]!);
-  const plan = broadcastPlan(a.dims, b.dims, out.dims);
-  if (typeof plan === 'string') throw new KernelError(OP, node.index, plan);
-  expectQuantized(OP, node, 'input 1', a);
-  expectQuantized(OP, node, 'input 2', b);
-  expectQuantized(OP, node, 'output', out);
-  const activation = (node.builtinData as AddOptions | null)?.fusedActivationFunction ?? ActivationFunctionType.NONE;
-  const [lo, hi] = quantizedActivationRange(OP, node, activation, out);
-  const leftShift = 20;
-  const twiceMax = 2 * Math.max(a.params.scale, b.params.scale);
-  let m1, m2, mo;
-  try {
-    m1 = quantizeMultiplierSmallerThanOneExp(a.params.scale / twiceMax);
-    m2 = quantizeMultiplierSmallerThanOneExp(b.params.scale / twiceMax);
-    mo = quantizeMultiplierSmallerThanOneExp(twiceMax / (2 ** leftShift * out.params.scale));
-  } catch (e) {
-    throw new KernelError(OP, node.index, `cannot rescale: ${(e as Error).message}`);
-  }
+  const { a, b, out, plan } = int8BinaryTensors(OP, context, node);
+  const q = calculateOpDataAdd(OP, node, a, b, out, fusedActivation(node));
+  const lo = q.actMin;
+  const hi = q.actMax;
+  const leftShift = q.leftShift;
+  const m1 = { multiplier: q.input1Multiplier, shift: q.input1Shift };
+  const m2 = { multiplier: q.input2Multiplier, shift: q.input2Shift };
+  const mo = { multiplier: q.outputMultiplier, shift: q.outputShift };
   const zo = out.params.zeroPoint;
   const mbq = multiplyByQuantizedMultiplierSmallerThanOneExp;
-  const side = (t: typeof a, m: { multiplier: number; shift: number }) => {
+  const side = (t: Tensor, m: { multiplier: number; shift: number }) => {
     const contribution = new Int32Array(256);
     for (let x = -128; x < 128; x++) contribution[x + 128] = mbq((x - t.params.zeroPoint) * 2 ** leftShift, m.multiplier, m.shift);
     return { zeroPoint: t.params.zeroPoint, contribution };
@@ -116,8 +111,8 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     p[A.Clamp] = lo > -128 || hi < 127 ? 1 : 0;
   } else {
     p[A.Kind] = 1;
-    p[A.Off1] = -a.params.zeroPoint;
-    p[A.Off2] = -b.params.zeroPoint;
+    p[A.Off1] = q.input1Offset;
+    p[A.Off2] = q.input2Offset;
     p[A.Left] = leftShift;
     p[A.M1] = m1.multiplier;
     p[A.R1] = -m1.shift;
@@ -175,7 +170,7 @@ export function createAdd(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTI
     version: 5,
     provider: PROVIDER,
     name: 'ADD/wasm-qs8',
-    supports,
+    supports: supportsInt8Binary,
     init: (): AddData => ({ k: null, params: 0, affine: false, count: 0, par: null, fixed: NO_COPIES }),
     prepare: (context, node) => prepare(context, node, options),
     invoke,

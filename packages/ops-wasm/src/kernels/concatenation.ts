@@ -22,6 +22,7 @@ import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import { constantInputCopies, inputOffset } from './kernel-common.js';
 import type { KernelExports } from '../wasm-module.js';
+import { declineArity } from '@micrort/kernel-support';
 
 const OP = 'CONCATENATION';
 const MAX_DIMS = 6;
@@ -38,7 +39,8 @@ interface ConcatData {
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length < 1 || node.outputs.length !== 1) return 'arity';
+  const arity = declineArity(node, [1, Infinity], 1);
+  if (arity) return arity;
   const output = context.getTensor(node.outputs[0]!);
   if (!TYPES.has(output.type)) return `${tensorTypeName(output.type)} (handles int8, int16, int32, int64, bool, float32)`;
   for (let i = 0; i < node.inputs.length; i++) {

@@ -27,22 +27,24 @@ import {
   GEMM_TILE_PIXELS,
   W,
   WINDOW_PARAMS_BYTES,
-  channelMultipliers,
   constantInputCopies,
   inputOffset,
   declineWeighted,
-  expectBias,
   extScratchBytes,
-  expectPositive,
-  expectQuantized,
-  expectRank,
-  quantizedActivationRange,
   rightOnlyRange,
-  windowGeometry,
   writeWindowParams,
 } from './kernel-common.js';
 import { packConvGemm, packDepthwise } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
+import {
+  convWindow,
+  declineArity,
+  expectConvRanks,
+  expectConvStrides,
+  expectPositive,
+  expectWindowOutput,
+  int8ConvOutputStage,
+} from '@micrort/kernel-support';
 
 const OP = 'DEPTHWISE_CONV_2D';
 
@@ -63,7 +65,8 @@ interface DepthwiseData {
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length < 2 || node.outputs.length !== 1) return 'arity';
+  const arity = declineArity(node, [2, 3], 1);
+  if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
   const filter = context.getTensor(node.inputs[1]!);
   const bias = node.inputs.length > 2 && node.inputs[2]! >= 0 ? context.getTensor(node.inputs[2]!) : null;
@@ -82,15 +85,8 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
   const output = getOutput(context, node, 0, OP);
-  expectRank(OP, node, 'input', input, 4);
-  expectRank(OP, node, 'filter', filter, 4);
-  expectRank(OP, node, 'output', output, 4);
-  expectQuantized(OP, node, 'input', input);
-  expectQuantized(OP, node, 'output', output);
-  expectPositive(OP, node, 'stride_h', opts.strideH);
-  expectPositive(OP, node, 'stride_w', opts.strideW);
-  expectPositive(OP, node, 'dilation_h_factor', opts.dilationHFactor);
-  expectPositive(OP, node, 'dilation_w_factor', opts.dilationWFactor);
+  expectConvRanks(OP, node, { input, filter, output });
+  expectConvStrides(OP, node, opts);
   expectPositive(OP, node, 'depth_multiplier', opts.depthMultiplier);
   const [batches, inH, inW, inC] = input.dims as unknown as number[];
   const [one, kH, kW, fC] = filter.dims as unknown as number[];
@@ -110,26 +106,13 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     );
   if (output.dims[0] !== batches)
     throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
-  expectBias(OP, node, bias, channels!);
-  const g = windowGeometry(
-    OP,
-    node,
-    opts.padding,
-    inH!,
-    inW!,
-    kH!,
-    kW!,
-    opts.strideH,
-    opts.strideW,
-    opts.dilationHFactor,
-    opts.dilationWFactor,
-    output,
-  );
-  const [actMin, actMax] = quantizedActivationRange(OP, node, opts.fusedActivationFunction, output);
+  const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
+  const g = { outH: pad.outHeight, outW: pad.outWidth, padH: pad.height, padW: pad.width };
 
   const paramsRegion = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, paramsRegion);
-  const q = channelMultipliers(OP, node, context, input, filter, output, channels!, 3);
+  const q = int8ConvOutputStage(OP, context, node, { input, filter, bias, output }, channels!, 3, opts.fusedActivationFunction);
+  const { actMin, actMax } = q;
   const taps = kH! * kW!;
   const p = paramsRegion.i32;
   writeWindowParams(p, {

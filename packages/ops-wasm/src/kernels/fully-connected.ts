@@ -7,12 +7,11 @@ import {
   ActivationFunctionType,
   BuiltinOperator,
   FullyConnectedWeightsFormat,
+  TensorType,
   KernelError,
-  numElements,
   type FullyConnectedOptions,
   type Node,
   type Registration,
-  type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
 import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../options.js';
@@ -26,20 +25,24 @@ import {
   W,
   rightOnlyRange,
   WINDOW_PARAMS_BYTES,
-  channelMultipliers,
   constantInputCopies,
   declineWeighted,
-  expectBias,
   extScratchBytes,
-  expectQuantized,
   inputOffset,
-  quantizedActivationRange,
   writeWindowParams,
 } from './kernel-common.js';
 import { packConvGemm } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
+import {
+  allocatePerChannelBuffers,
+  calculateOpDataFullyConnected,
+  declineArity,
+  expectBias,
+  expectFullyConnectedShape,
+} from '@micrort/kernel-support';
 
 const OP = 'FULLY_CONNECTED';
+const INT32_BIAS: readonly TensorType[] = [TensorType.INT32];
 
 interface FcData {
   k: KernelExports | null;
@@ -55,7 +58,8 @@ interface FcData {
 }
 
 function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
-  if (node.inputs.length < 2 || node.outputs.length !== 1) return 'arity';
+  const arity = declineArity(node, [2, 3], 1);
+  if (arity) return arity;
   const opts = node.builtinData as FullyConnectedOptions | null;
   if (opts && opts.weightsFormat !== FullyConnectedWeightsFormat.DEFAULT) return 'shuffled weights';
   const input = context.getTensor(node.inputs[0]!);
@@ -69,10 +73,6 @@ function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOp
   );
 }
 
-function shapeOf(t: Tensor): string {
-  return `[${Array.from(t.dims).join(', ')}]`;
-}
-
 function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as FcData;
   const opts = node.builtinData as FullyConnectedOptions | null;
@@ -83,55 +83,22 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const filter = context.getTensor(node.inputs[1]!);
   const bias = node.inputs.length > 2 && node.inputs[2]! >= 0 ? context.getTensor(node.inputs[2]!) : null;
   const output = context.getTensor(node.outputs[0]!);
-  const fr = filter.dims.length;
-  if (fr < 2) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) must have rank >= 2, got shape ${shapeOf(filter)}`);
-  const depth = filter.dims[fr - 1]!;
-  const units = filter.dims[fr - 2]!;
-  if (depth <= 0)
-    throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) has an empty accumulation dimension, shape ${shapeOf(filter)}`);
-  const outDepth = output.dims[output.dims.length - 1];
-  if (outDepth !== units)
-    throw new KernelError(
-      OP,
-      node.index,
-      `output (tensor ${output.index}) last dimension ${outDepth} does not match the filter's ${units} output units (filter shape ${shapeOf(filter)})`,
-    );
-  const batches = units === 0 ? 0 : numElements(output.dims) / units;
-  if (numElements(input.dims) !== batches * depth)
-    throw new KernelError(
-      OP,
-      node.index,
-      `input (tensor ${input.index}, shape ${shapeOf(input)}) has ${numElements(input.dims)} elements, expected batches ${batches} x accum_depth ${depth}`,
-    );
-  if (opts?.keepNumDims) {
-    let ok = input.dims.length === output.dims.length;
-    for (let i = 0; ok && i < output.dims.length - 1; i++) ok = input.dims[i] === output.dims[i];
-    if (!ok)
-      throw new KernelError(
-        OP,
-        node.index,
-        `keep_num_dims: output shape ${shapeOf(output)} must be the input shape ${shapeOf(input)} with the last dimension replaced by ${units}`,
-      );
-  }
-  expectBias(OP, node, bias, units);
-  expectQuantized(OP, node, 'input', input);
-  expectQuantized(OP, node, 'output', output);
-  const perChannel = (filter.quantization?.scale.length ?? 0) > 1;
-  if (!perChannel && bias) {
-    // TFLM GetQuantizedConvolutionMultipler: the bias scale must be close to input_scale * filter_scale.
-    const diff = Math.abs(input.params.scale * filter.params.scale - bias.params.scale) / output.params.scale;
-    if (!(diff <= 0.02))
-      throw new KernelError(
-        OP,
-        node.index,
-        `bias scale ${bias.params.scale} (tensor ${bias.index}) differs from input_scale * filter_scale by ${diff} output scales (max 0.02)`,
-      );
-  }
-  const [actMin, actMax] = quantizedActivationRange(OP, node, activation, output);
-
+  const {
+    batches,
+    outputDepth: units,
+    accumDepth: depth,
+  } = expectFullyConnectedShape(OP, node, input, filter, output, opts?.keepNumDims ?? false);
+  expectBias(OP, node, bias, INT32_BIAS, units, input.type);
   const paramsRegion = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, paramsRegion);
-  const q = channelMultipliers(OP, node, context, input, filter, output, units, fr - 2, !perChannel);
+  const fc = calculateOpDataFullyConnected(OP, context, node, input, filter, bias, output, activation);
+  const { actMin, actMax } = fc;
+  // the GEMM's requantization blocks take one multiplier per unit: a per-tensor one in every unit
+  const q = fc.perChannelBuffers ?? allocatePerChannelBuffers(context, units);
+  if (!fc.perChannelBuffers) {
+    q.multiplier.fill(fc.outputMultiplier);
+    q.shift.fill(fc.outputShift);
+  }
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
   const p = paramsRegion.i32;
   // the batches are one row of 1x1 windows

@@ -1,20 +1,11 @@
 /**
- * Prepare-time helpers shared by the ops-wasm kernels: validation that throws `KernelError`s naming the
- * tensor and values, TFLite padding, per-channel requantization parameters (TFLM's
- * PopulateConvolutionQuantizationParams) and the requantization blocks the wasm kernels read.
+ * What the ops-wasm kernels share beyond @micrort/kernel-support's prepare math (padding, requantization
+ * parameters, checks): what `supports()` declines for the weighted int8 ops, the requantization blocks
+ * and the windowed parameter block the wasm kernels read, and the copies of constant inputs into the
+ * WebAssembly memory.
  */
-import {
-  ActivationFunctionType,
-  KernelError,
-  Padding,
-  TensorType,
-  calculateActivationRangeQuantized,
-  checkedQuantizeMultiplier,
-  tensorTypeName,
-  type Node,
-  type Tensor,
-  type TfLiteContext,
-} from '@micrort/core';
+import { TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import { INT8_ONLY, declineAsymmetric, declineType } from '@micrort/kernel-support';
 import { GEMM_TILE_PIXELS, RQ, RQ_BYTES, W, W_BYTES } from '../generated/abi.js';
 export { GEMM_TILE_PIXELS };
 
@@ -23,152 +14,14 @@ export { RQ_BYTES };
 /** Words of one requantization block. */
 export const RQ_WORDS = RQ.Words;
 
-/** C integer division (truncates toward zero). */
-function cdiv(a: number, b: number): number {
-  return Math.trunc(a / b);
-}
-
-/** TFLite ComputeOutSize. */
-export function computeOutSize(padding: Padding, image: number, filter: number, stride: number, dilation: number): number {
-  const effective = (filter - 1) * dilation + 1;
-  return padding === Padding.SAME ? cdiv(image + stride - 1, stride) : cdiv(image + stride - effective, stride);
-}
-
-/** TFLite ComputePaddingWithOffset: leading padding (half of the total, rounded down). */
-export function computePadding(stride: number, dilation: number, inSize: number, filter: number, outSize: number): number {
-  const effective = (filter - 1) * dilation + 1;
-  const total = (outSize - 1) * stride + effective - inSize;
-  return total > 0 ? cdiv(total, 2) : 0;
-}
-
-/** Output size and leading padding, checked against the output tensor. */
-export function windowGeometry(
-  op: string,
-  node: Node,
-  padding: Padding,
-  inH: number,
-  inW: number,
-  kH: number,
-  kW: number,
-  strideH: number,
-  strideW: number,
-  dilH: number,
-  dilW: number,
-  output: Tensor,
-): { outH: number; outW: number; padH: number; padW: number } {
-  if (padding !== Padding.SAME && padding !== Padding.VALID) throw new KernelError(op, node.index, `unsupported padding ${padding}`);
-  const outH = computeOutSize(padding, inH, kH, strideH, dilH);
-  const outW = computeOutSize(padding, inW, kW, strideW, dilW);
-  if (output.dims[1] !== outH || output.dims[2] !== outW) {
-    throw new KernelError(
-      op,
-      node.index,
-      `output (tensor ${output.index}) is ${output.dims[1]}x${output.dims[2]} but input ${inH}x${inW}, window ${kH}x${kW}, ` +
-        `stride ${strideH}x${strideW}, dilation ${dilH}x${dilW}, ${Padding[padding]} padding give ${outH}x${outW}`,
-    );
-  }
-  return { outH, outW, padH: computePadding(strideH, dilH, inH, kH, outH), padW: computePadding(strideW, dilW, inW, kW, outW) };
-}
-
-/** Throws unless `t` is of `type`. */
-export function expectType(op: string, node: Node, what: string, t: Tensor, type: TensorType): void {
-  if (t.type !== type)
-    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must be ${tensorTypeName(type)}, got ${tensorTypeName(t.type)}`);
-}
-
-/** Throws unless `t` has rank `rank`. */
-export function expectRank(op: string, node: Node, what: string, t: Tensor, rank: number): void {
-  if (t.dims.length !== rank)
-    throw new KernelError(
-      op,
-      node.index,
-      `${what} (tensor ${t.index}) must have rank ${rank}, got shape [${Array.from(t.dims).join(', ')}]`,
-    );
-}
-
-/** Throws unless `value` is an integer >= 1. */
-export function expectPositive(op: string, node: Node, name: string, value: number): void {
-  if (!Number.isInteger(value) || value < 1) throw new KernelError(op, node.index, `${name} must be an integer >= 1, got ${value}`);
-}
-
-/** Throws unless `t` carries a positive, finite per-tensor scale. */
-export function expectQuantized(op: string, node: Node, what: string, t: Tensor): void {
-  if (!t.quantization || t.quantization.scale.length === 0 || !(t.params.scale > 0 && t.params.scale < Infinity))
-    throw new KernelError(op, node.index, `${what} (tensor ${t.index}) must be quantized with a positive finite scale`);
-}
-
-/** The int8 activation range of a fused activation TFLM accepts for these ops. */
-export function quantizedActivationRange(op: string, node: Node, activation: ActivationFunctionType, output: Tensor): [number, number] {
-  if (
-    activation !== ActivationFunctionType.NONE &&
-    activation !== ActivationFunctionType.RELU &&
-    activation !== ActivationFunctionType.RELU6 &&
-    activation !== ActivationFunctionType.RELU_N1_TO_1
-  )
-    throw new KernelError(op, node.index, `unsupported fused activation ${ActivationFunctionType[activation] ?? activation}`);
-  return calculateActivationRangeQuantized(activation, output);
-}
-
-/** Checks an optional int32 bias of `channels` elements. */
-export function expectBias(op: string, node: Node, bias: Tensor | null, channels: number): void {
-  if (bias === null) return;
-  expectType(op, node, 'bias', bias, TensorType.INT32);
-  if (bias.elementCount !== channels)
-    throw new KernelError(op, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${channels}`);
-}
-
 /** Why an int8 weighted op's tensors are not handled, or null (for `supports()`). */
 export function declineWeighted(input: Tensor, filter: Tensor, bias: Tensor | null, output: Tensor): string | null {
-  if (input.type !== TensorType.INT8 || output.type !== TensorType.INT8)
-    return `${tensorTypeName(input.type)} input / ${tensorTypeName(output.type)} output (handles int8)`;
-  if (filter.type !== TensorType.INT8) return `${tensorTypeName(filter.type)} filter (handles int8)`;
+  const why =
+    declineType('input', input, INT8_ONLY) ?? declineType('output', output, INT8_ONLY) ?? declineType('filter', filter, INT8_ONLY);
+  if (why) return why;
   if (!filter.isConstant) return 'filter is not a constant (weights are packed at prepare)';
   if (bias && (bias.type !== TensorType.INT32 || !bias.isConstant)) return 'bias is not a constant int32 tensor';
-  const zp = filter.quantization?.zeroPoint;
-  if (zp) for (let i = 0; i < zp.length; i++) if (zp[i] !== 0) return `filter zero point ${zp[i]} (handles symmetric filters)`;
-  return null;
-}
-
-/**
- * Per-channel multipliers and shifts as TFLM's PopulateConvolutionQuantizationParams:
- * `double(input scale) * double(filter scale[c]) / double(output scale)` through QuantizeMultiplier (a
- * per-tensor filter scale serves every channel). With `floatProduct` (FULLY_CONNECTED per-tensor,
- * GetQuantizedConvolutionMultipler) the product of the two scales is rounded to float32 first.
- * The arrays are in the arena (TFLM keeps them in persistent buffers too).
- */
-export function channelMultipliers(
-  op: string,
-  node: Node,
-  context: TfLiteContext,
-  input: Tensor,
-  filter: Tensor,
-  output: Tensor,
-  channels: number,
-  quantizedDimension: number,
-  floatProduct = false,
-): { multiplier: Int32Array; shift: Int32Array } {
-  const q = filter.quantization;
-  if (!q || q.scale.length === 0) throw new KernelError(op, node.index, `filter (tensor ${filter.index}) is not quantized`);
-  if (q.scale.length !== 1 && q.scale.length !== channels)
-    throw new KernelError(op, node.index, `filter (tensor ${filter.index}) has ${q.scale.length} scales, expected 1 or ${channels}`);
-  if (q.scale.length > 1 && q.quantizedDimension !== quantizedDimension)
-    throw new KernelError(
-      op,
-      node.index,
-      `filter (tensor ${filter.index}) is quantized along dimension ${q.quantizedDimension}, expected ${quantizedDimension}`,
-    );
-  const multiplier = context.allocatePersistentBuffer(channels * 4).i32.subarray(0, channels);
-  const shift = context.allocatePersistentBuffer(channels * 4).i32.subarray(0, channels);
-  const inScale = input.params.scale;
-  const outScale = output.params.scale;
-  for (let c = 0; c < channels; c++) {
-    const fs = q.scale.length > 1 ? q.scale[c]! : q.scale[0]!;
-    const real = floatProduct ? Math.fround(inScale * fs) / outScale : (inScale * fs) / outScale;
-    const qm = checkedQuantizeMultiplier(op, node, real, `filter (tensor ${filter.index}) channel ${c} multiplier`);
-    multiplier[c] = qm.multiplier;
-    shift[c] = qm.shift;
-  }
-  return { multiplier, shift };
+  return declineAsymmetric('filter', filter);
 }
 
 /** The largest right shift the cheaper int8 requantization (requantLanesRight in assembly/int8/requant.ts) takes. */

@@ -18,7 +18,8 @@ import { E, E_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { constantInputCopies, expectQuantized, inputOffset } from './kernel-common.js';
+import { constantInputCopies, inputOffset } from './kernel-common.js';
+import { declineArity, expectQuantized } from '@micrort/kernel-support';
 
 const OP = 'MEAN';
 /** Parameter block E (scripts/abi.mjs); TFLM's OpDataReduce is 40 bytes. */
@@ -40,7 +41,8 @@ function spatialAxes(context: TfLiteContext, node: Node): boolean {
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length !== 2 || node.outputs.length !== 1) return 'arity';
+  const arity = declineArity(node, 2, 1);
+  if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
   if (input.type !== TensorType.INT8 || output.type !== TensorType.INT8) return `${tensorTypeName(input.type)} (handles int8)`;

@@ -4,25 +4,14 @@
  * double(s_out)) on 8 elements per step, with the broadcasting of ADD. Declines other types and deeper
  * broadcasts (the next provider serves the node).
  */
-import {
-  ActivationFunctionType,
-  BuiltinOperator,
-  KernelError,
-  TensorType,
-  checkedQuantizeMultiplier,
-  tensorTypeName,
-  type MulOptions,
-  type Node,
-  type Registration,
-  type TfLiteContext,
-} from '@micrort/core';
+import { BuiltinOperator, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { M, M_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
-import { broadcastPlan } from './float/binary-common.js';
-import { writePlan } from './add.js';
+import { int8BinaryTensors, supportsInt8Binary, writePlan } from './add.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { constantInputCopies, expectQuantized, inputOffset, quantizedActivationRange } from './kernel-common.js';
+import { constantInputCopies, inputOffset } from './kernel-common.js';
+import { calculateOpDataMul, fusedActivation } from '@micrort/kernel-support';
 
 const OP = 'MUL';
 const NO_COPIES = new Int32Array(2).fill(-1);
@@ -36,42 +25,23 @@ interface MulData {
   fixed: Int32Array;
 }
 
-function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length !== 2 || node.outputs.length !== 1) return 'arity';
-  const a = context.getTensor(node.inputs[0]!);
-  const b = context.getTensor(node.inputs[1]!);
-  const out = context.getTensor(node.outputs[0]!);
-  if (a.type !== TensorType.INT8 || b.type !== TensorType.INT8 || out.type !== TensorType.INT8)
-    return `${tensorTypeName(out.type)} output (handles int8)`;
-  const plan = broadcastPlan(a.dims, b.dims, out.dims);
-  return typeof plan === 'string' ? plan : true;
-}
-
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as MulData;
-  const a = context.getTensor(node.inputs[0]!);
-  const b = context.getTensor(node.inputs[1]!);
-  const out = context.getTensor(node.outputs[0]!);
-  const plan = broadcastPlan(a.dims, b.dims, out.dims);
-  if (typeof plan === 'string') throw new KernelError(OP, node.index, plan);
-  expectQuantized(OP, node, 'input 1', a);
-  expectQuantized(OP, node, 'input 2', b);
-  expectQuantized(OP, node, 'output', out);
-  const activation = (node.builtinData as MulOptions | null)?.fusedActivationFunction ?? ActivationFunctionType.NONE;
-  const [lo, hi] = quantizedActivationRange(OP, node, activation, out);
-  const m = checkedQuantizeMultiplier(OP, node, (a.params.scale * b.params.scale) / out.params.scale, 'output multiplier');
+  const { a, b, out, plan } = int8BinaryTensors(OP, context, node);
+  const q = calculateOpDataMul(OP, node, a, b, out, fusedActivation(node));
+  const m = { multiplier: q.outputMultiplier, shift: q.outputShift };
   const region = context.allocatePersistentBuffer(MUL_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
   const p = region.i32;
   p[M.Count] = out.elementCount;
-  p[M.Off1] = -a.params.zeroPoint;
-  p[M.Off2] = -b.params.zeroPoint;
+  p[M.Off1] = -q.input1ZeroPoint;
+  p[M.Off2] = -q.input2ZeroPoint;
   p[M.Mult] = m.multiplier;
   p[M.Left] = m.shift > 0 ? m.shift : 0;
   p[M.Right] = m.shift > 0 ? 0 : -m.shift;
-  p[M.ZpOut] = out.params.zeroPoint;
-  p[M.ActMin] = lo;
-  p[M.ActMax] = hi;
+  p[M.ZpOut] = q.outputZeroPoint;
+  p[M.ActMin] = q.actMin;
+  p[M.ActMax] = q.actMax;
   writePlan(p, plan, M.N, M.S1, M.S2, M.Inner, M.Mode);
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0, 1]);
@@ -91,7 +61,7 @@ export function createMul(): Registration<MulData> {
     version: 7,
     provider: PROVIDER,
     name: 'MUL/wasm-qs8',
-    supports,
+    supports: supportsInt8Binary,
     init: (): MulData => ({ k: null, params: 0, fixed: NO_COPIES }),
     prepare,
     invoke,

@@ -21,6 +21,7 @@ import { PD, PD_BYTES } from '../generated/abi.js';
 import { kernelsFor } from '../wasm-arena.js';
 import { constantInputCopies, inputOffset } from './kernel-common.js';
 import type { KernelExports } from '../wasm-module.js';
+import { declineArity } from '@micrort/kernel-support';
 
 const OP = 'PAD';
 const MAX_DIMS = 5;
@@ -36,7 +37,8 @@ interface PadData {
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length !== 2 || node.outputs.length !== 1) return node.inputs.length === 3 ? 'constant_values input' : 'arity';
+  if (node.inputs.length !== 2 || node.outputs.length !== 1)
+    return node.inputs.length === 3 ? 'constant_values input' : declineArity(node, 2, 1)!;
   const input = context.getTensor(node.inputs[0]!);
   const paddings = context.getTensor(node.inputs[1]!);
   if (!TYPES.has(input.type)) return `${tensorTypeName(input.type)} input (handles int8, int16, int32, float32)`;

@@ -17,7 +17,8 @@ import { Z, Z_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { constantInputCopies, expectQuantized, inputOffset } from './kernel-common.js';
+import { constantInputCopies, inputOffset } from './kernel-common.js';
+import { declineArity, expectQuantized } from '@micrort/kernel-support';
 
 const OP = 'QUANTIZE';
 /** Parameter block Z (scripts/abi.mjs); TFLM's OpDataQuantizeReference is 32 bytes. */
@@ -32,7 +33,8 @@ interface QuantizeData {
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length !== 1 || node.outputs.length !== 1) return 'arity';
+  const arity = declineArity(node, 1, 1);
+  if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
   if (output.type !== TensorType.INT8 || (input.type !== TensorType.FLOAT32 && input.type !== TensorType.INT8))

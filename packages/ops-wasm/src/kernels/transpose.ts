@@ -22,6 +22,7 @@ import { kernelsFor } from '../wasm-arena.js';
 import { TP, TP_BYTES } from '../generated/abi.js';
 import { constantInputCopies, inputOffset } from './kernel-common.js';
 import type { KernelExports } from '../wasm-module.js';
+import { declineArity } from '@micrort/kernel-support';
 
 const OP = 'TRANSPOSE';
 /** TFLM's kTransposeMaxDimensions. */
@@ -38,7 +39,8 @@ interface TransposeData {
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length !== 2 || node.outputs.length !== 1) return 'arity';
+  const arity = declineArity(node, 2, 1);
+  if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
   const perm = context.getTensor(node.inputs[1]!);
   const size = elementSize(input.type);

@@ -32,6 +32,7 @@ import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { RQ_BYTES, RQ_WORDS, W, WINDOW_PARAMS_BYTES, constantInputCopies, writeRequantBlock, writeWindowParams } from './kernel-common.js';
 import { packGemm } from './weight-pack.js';
+import { declineArity } from '@micrort/kernel-support';
 
 const OP = 'UNIDIRECTIONAL_SEQUENCE_LSTM';
 /** Gate FC outputs are Q3.12, gate activations Q0.15. */
@@ -94,7 +95,8 @@ function optional(context: TfLiteContext, node: Node, i: number): Tensor | null 
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length !== T.COUNT || node.outputs.length !== 1) return 'arity';
+  const arity = declineArity(node, T.COUNT, 1);
+  if (arity) return arity;
   const input = optional(context, node, T.INPUT);
   const cell = optional(context, node, T.CELL_STATE);
   if (!input || input.type !== TensorType.INT8) return `${input ? tensorTypeName(input.type) : 'missing'} input (handles the int8 LSTM)`;

@@ -4,7 +4,8 @@
  * tolerance check of the conformance rules.
  */
 import { expect } from 'vitest';
-import { KernelError, type KernelHarness } from '@micrort/core';
+import { KernelError } from '@micrort/core';
+import { type KernelHarness } from '@micrort/core/testing';
 
 /** A linear congruential generator of numbers in [0, 1), reproducible from `seed`. */
 export function lcg(seed: number): () => number {

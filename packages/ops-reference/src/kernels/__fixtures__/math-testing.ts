@@ -4,7 +4,8 @@
  * a one-call runner, and checks for "within one quantization step".
  */
 import { expect } from 'vitest';
-import { KernelError, KernelHarness, TensorType, type BuiltinOptions, type HarnessTensorSpec, type Registration } from '@micrort/core';
+import { KernelError, TensorType, type BuiltinOptions, type Registration } from '@micrort/core';
+import { KernelHarness, type HarnessTensorSpec } from '@micrort/core/testing';
 
 /** A float32 tensor (an output when `data` is omitted). */
 export function f32(shape: number[], data?: number[], constant = false): HarnessTensorSpec {

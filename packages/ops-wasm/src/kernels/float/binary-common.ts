@@ -15,14 +15,8 @@ import {
 import { B, B_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
-import {
-  declineNonFloat,
-  floatActivationRange,
-  floatKernelsFor,
-  isClampActivation,
-  shapeText,
-  type FloatKernelExports,
-} from './float-common.js';
+import { declineNonFloat, floatKernelsFor, shapeText, type FloatKernelExports } from './float-common.js';
+import { activationRangeFloat, broadcastGroups, broadcastsTo, declineActivation, declineArity } from '@micrort/kernel-support';
 
 /** Operation codes of f32_binary. */
 export enum BinaryOp {
@@ -46,45 +40,36 @@ export interface BroadcastPlan {
 }
 
 /**
- * Collapses the broadcast of `a` and `b` to `out` (TFLite's rules: dimensions aligned at the end, each
- * 1 or the output's). Returns a reason string when the shapes do not broadcast to `out` or need more
- * than three outer loops.
+ * Lays kernel-support's broadcast analysis (`broadcastGroups`: TFLite's rules, dimensions aligned at the
+ * end, neighbours both inputs treat alike merged) out as this kernel's loops: the innermost group is the
+ * run, the others (at most three) outer loops with byte strides. Returns a reason string when the shapes
+ * do not broadcast to `out` or need more than three outer loops.
  */
 export function broadcastPlan(a: ArrayLike<number>, b: ArrayLike<number>, out: ArrayLike<number>): BroadcastPlan | string {
-  const R = out.length;
-  if (a.length > R || b.length > R) return `inputs of rank ${a.length} and ${b.length} for an output of rank ${R}`;
-  const dims: { n: number; aHas: boolean; bHas: boolean }[] = [];
-  for (let d = 0; d < R; d++) {
-    const o = out[d]!;
-    const ad = d - (R - a.length) >= 0 ? a[d - (R - a.length)]! : 1;
-    const bd = d - (R - b.length) >= 0 ? b[d - (R - b.length)]! : 1;
-    if ((ad !== o && ad !== 1) || (bd !== o && bd !== 1) || o !== Math.max(ad, bd))
-      return `shapes [${Array.from(a).join(', ')}] and [${Array.from(b).join(', ')}] do not broadcast to [${Array.from(out).join(', ')}]`;
-    if (o === 1) continue;
-    const aHas = ad !== 1;
-    const bHas = bd !== 1;
-    const last = dims[dims.length - 1];
-    if (last && last.aHas === aHas && last.bHas === bHas) last.n *= o;
-    else dims.push({ n: o, aHas, bHas });
-  }
-  const inner = dims.pop() ?? { n: 1, aHas: true, bHas: true };
-  if (dims.length > MAX_OUTER) return `broadcast needs ${dims.length} outer loops (handles ${MAX_OUTER})`;
+  if (a.length > out.length || b.length > out.length)
+    return `inputs of rank ${a.length} and ${b.length} for an output of rank ${out.length}`;
+  const g = broadcastGroups(a, b);
+  if (typeof g === 'string' || !broadcastsTo(g, out))
+    return `shapes [${Array.from(a).join(', ')}] and [${Array.from(b).join(', ')}] do not broadcast to [${Array.from(out).join(', ')}]`;
+  const inner = g.groups[0] ?? { size: 1, has1: true, has2: true };
+  const outer = g.groups.slice(1);
+  if (outer.length > MAX_OUTER) return `broadcast needs ${outer.length} outer loops (handles ${MAX_OUTER})`;
   const plan: BroadcastPlan = {
     n: [1, 1, 1],
     a: [0, 0, 0],
     b: [0, 0, 0],
-    inner: inner.n,
-    mode: inner.aHas && inner.bHas ? 0 : inner.aHas ? 2 : 1,
+    inner: inner.size,
+    mode: inner.has1 && inner.has2 ? 0 : inner.has1 ? 2 : 1,
   };
-  let sa = inner.aHas ? inner.n : 1;
-  let sb = inner.bHas ? inner.n : 1;
-  for (let i = dims.length - 1, slot = MAX_OUTER - 1; i >= 0; i--, slot--) {
-    const d = dims[i]!;
-    plan.n[slot] = d.n;
-    plan.a[slot] = d.aHas ? sa * 4 : 0;
-    plan.b[slot] = d.bHas ? sb * 4 : 0;
-    if (d.aHas) sa *= d.n;
-    if (d.bHas) sb *= d.n;
+  let sa = inner.has1 ? inner.size : 1;
+  let sb = inner.has2 ? inner.size : 1;
+  for (let i = 0, slot = MAX_OUTER - 1; i < outer.length; i++, slot--) {
+    const d = outer[i]!;
+    plan.n[slot] = d.size;
+    plan.a[slot] = d.has1 ? sa * 4 : 0;
+    plan.b[slot] = d.has2 ? sb * 4 : 0;
+    if (d.has1) sa *= d.size;
+    if (d.has2) sb *= d.size;
   }
   return plan;
 }
@@ -114,11 +99,13 @@ export function binaryRegistration(op: string, code: number, version: number, ki
     provider: PROVIDER,
     name: `${op}/wasm-f32`,
     supports(context, node) {
-      if (node.inputs.length !== 2 || node.outputs.length !== 1) return 'arity';
+      const arity = declineArity(node, 2, 1);
+      if (arity) return arity;
       const [a, b, out] = tensors(context, node);
       const why = declineNonFloat([a, b, out]);
       if (why) return why;
-      if (!isClampActivation(activationOf(node))) return `fused activation ${activationOf(node)}`;
+      const act = declineActivation(activationOf(node));
+      if (act) return act;
       const plan = broadcastPlan(a.dims, b.dims, out.dims);
       return typeof plan === 'string' ? plan : true;
     },
@@ -130,7 +117,7 @@ export function binaryRegistration(op: string, code: number, version: number, ki
       const plan = broadcastPlan(a.dims, b.dims, out.dims);
       if (typeof plan === 'string')
         throw new KernelError(op, node.index, `${plan} (inputs ${shapeText(a)}, ${shapeText(b)}, output ${shapeText(out)})`);
-      const [lo, hi] = floatActivationRange(op, node, activationOf(node));
+      const [lo, hi] = activationRangeFloat(op, node, activationOf(node));
       const region = context.allocatePersistentBuffer(BINARY_PARAMS_BYTES);
       data.k = floatKernelsFor(op, node, region);
       data.fixed = constantInputCopies(context, node, [0, 1]);

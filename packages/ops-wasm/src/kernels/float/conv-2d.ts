@@ -19,15 +19,24 @@ import {
 } from '@micrort/core';
 import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
-import { expectPositive, windowGeometry } from '../kernel-common.js';
-import { declineNonFloat, expectRankF, floatActivationRange, isClampActivation } from './float-common.js';
+import { declineNonFloat } from './float-common.js';
 import { parallelFor, threadsFor } from '../parallel.js';
 import { G, initGemmData, invokeGemm, prepareGemm, type GemmData } from './gemm-common.js';
+import {
+  activationRangeFloat,
+  convWindow,
+  declineActivation,
+  declineArity,
+  expectConvRanks,
+  expectConvStrides,
+  expectWindowOutput,
+} from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
 
 function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
-  if (node.inputs.length < 2 || node.inputs.length > 3 || node.outputs.length !== 1) return 'arity';
+  const arity = declineArity(node, [2, 3], 1);
+  if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
   const filter = context.getTensor(node.inputs[1]!);
   const bias = node.inputs.length > 2 && node.inputs[2]! >= 0 ? context.getTensor(node.inputs[2]!) : null;
@@ -35,7 +44,8 @@ function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOp
   const why = declineNonFloat([input, filter, bias, output]);
   if (why) return why;
   const opts = node.builtinData as Conv2DOptions | null;
-  if (opts && !isClampActivation(opts.fusedActivationFunction)) return `fused activation ${opts.fusedActivationFunction}`;
+  const act = opts ? declineActivation(opts.fusedActivationFunction) : null;
+  if (act) return act;
   if (input.dims.length === 4 && filter.dims.length === 4 && input.dims[3] !== filter.dims[3])
     return `grouped convolution (input depth ${input.dims[3]}, filter depth ${filter.dims[3]})`;
   return declineSmall(filter.elementCount, output.elementCount, filter.dims[0] ?? 0, options) ?? true;
@@ -49,13 +59,8 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
   const output = getOutput(context, node, 0, OP);
-  expectRankF(OP, node, 'input', input, 4);
-  expectRankF(OP, node, 'filter', filter, 4);
-  expectRankF(OP, node, 'output', output, 4);
-  expectPositive(OP, node, 'stride_h', opts.strideH);
-  expectPositive(OP, node, 'stride_w', opts.strideW);
-  expectPositive(OP, node, 'dilation_h_factor', opts.dilationHFactor);
-  expectPositive(OP, node, 'dilation_w_factor', opts.dilationWFactor);
+  expectConvRanks(OP, node, { input, filter, output });
+  expectConvStrides(OP, node, opts);
   const [batches, inH, inW, inC] = input.dims as unknown as number[];
   const [outC, kH, kW, kC] = filter.dims as unknown as number[];
   if (kC !== inC) throw new KernelError(OP, node.index, `filter depth ${kC} differs from input depth ${inC} (grouped convolution)`);
@@ -65,21 +70,9 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     throw new KernelError(OP, node.index, `output has ${output.dims[3]} channels, filter (tensor ${filter.index}) has ${outC}`);
   if (bias && bias.elementCount !== outC)
     throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${outC}`);
-  const g = windowGeometry(
-    OP,
-    node,
-    opts.padding,
-    inH!,
-    inW!,
-    kH!,
-    kW!,
-    opts.strideH,
-    opts.strideW,
-    opts.dilationHFactor,
-    opts.dilationWFactor,
-    output,
-  );
-  const [actMin, actMax] = floatActivationRange(OP, node, opts.fusedActivationFunction);
+  const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
+  const g = { outH: pad.outHeight, outW: pad.outWidth, padH: pad.height, padW: pad.width };
+  const [actMin, actMax] = activationRangeFloat(OP, node, opts.fusedActivationFunction);
 
   const taps = kH! * kW!;
   const direct = taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW;

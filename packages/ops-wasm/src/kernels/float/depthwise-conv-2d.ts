@@ -23,17 +23,18 @@ import { PROVIDER } from '../../provider.js';
 import { Fn } from '../../threads/control.js';
 import type { JobExports } from '../../threads/pool.js';
 import { parallelFor, threadsFor, type Parallel } from '../parallel.js';
-import { constantInputCopies, expectPositive, inputOffset, windowGeometry } from '../kernel-common.js';
-import {
-  declineNonFloat,
-  expectRankF,
-  floatActivationRange,
-  floatKernelsFor,
-  hasFixedData,
-  isClampActivation,
-  type FloatKernelExports,
-} from './float-common.js';
+import { constantInputCopies, inputOffset } from '../kernel-common.js';
+import { declineNonFloat, floatKernelsFor, hasFixedData, type FloatKernelExports } from './float-common.js';
 import { DW_CT, depthwisePackedFloats, packDepthwiseF32 } from './weight-pack-f32.js';
+import {
+  activationRangeFloat,
+  convWindow,
+  declineActivation,
+  declineArity,
+  expectConvRanks,
+  expectConvStrides,
+  expectWindowOutput,
+} from '@micrort/kernel-support';
 
 const OP = 'DEPTHWISE_CONV_2D';
 
@@ -56,7 +57,8 @@ interface DwData {
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length < 2 || node.inputs.length > 3 || node.outputs.length !== 1) return 'arity';
+  const arity = declineArity(node, [2, 3], 1);
+  if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
   const filter = context.getTensor(node.inputs[1]!);
   const bias = node.inputs.length > 2 && node.inputs[2]! >= 0 ? context.getTensor(node.inputs[2]!) : null;
@@ -64,7 +66,8 @@ function supports(context: TfLiteContext, node: Node): true | string {
   const why = declineNonFloat([input, filter, bias, output]);
   if (why) return why;
   const opts = node.builtinData as DepthwiseConv2DOptions | null;
-  if (opts && !isClampActivation(opts.fusedActivationFunction)) return `fused activation ${opts.fusedActivationFunction}`;
+  const act = opts ? declineActivation(opts.fusedActivationFunction) : null;
+  if (act) return act;
   if (input.dims.length === 4 && output.dims.length === 4 && input.dims[3] !== output.dims[3])
     return `depth multiplier ${output.dims[3]! / input.dims[3]!} (handles 1)`;
   return true;
@@ -79,13 +82,8 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
   const output = getOutput(context, node, 0, OP);
-  expectRankF(OP, node, 'input', input, 4);
-  expectRankF(OP, node, 'filter', filter, 4);
-  expectRankF(OP, node, 'output', output, 4);
-  expectPositive(OP, node, 'stride_h', opts.strideH);
-  expectPositive(OP, node, 'stride_w', opts.strideW);
-  expectPositive(OP, node, 'dilation_h_factor', opts.dilationHFactor);
-  expectPositive(OP, node, 'dilation_w_factor', opts.dilationWFactor);
+  expectConvRanks(OP, node, { input, filter, output });
+  expectConvStrides(OP, node, opts);
   const [batches, inH, inW, channels] = input.dims as unknown as number[];
   const [one, kH, kW, fC] = filter.dims as unknown as number[];
   if (one !== 1)
@@ -104,21 +102,9 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
   if (bias && bias.elementCount !== channels)
     throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${channels}`);
-  const g = windowGeometry(
-    OP,
-    node,
-    opts.padding,
-    inH!,
-    inW!,
-    kH!,
-    kW!,
-    opts.strideH,
-    opts.strideW,
-    opts.dilationHFactor,
-    opts.dilationWFactor,
-    output,
-  );
-  const [actMin, actMax] = floatActivationRange(OP, node, opts.fusedActivationFunction);
+  const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
+  const g = { outH: pad.outHeight, outW: pad.outWidth, padH: pad.height, padW: pad.width };
+  const [actMin, actMax] = activationRangeFloat(OP, node, opts.fusedActivationFunction);
 
   const region = context.allocatePersistentBuffer(DW_PARAMS_BYTES);
   data.k = floatKernelsFor(OP, node, region);

@@ -10,7 +10,6 @@ import {
   BuiltinOperator,
   FullyConnectedWeightsFormat,
   KernelError,
-  numElements,
   type FullyConnectedOptions,
   type Node,
   type Registration,
@@ -18,16 +17,26 @@ import {
 } from '@micrort/core';
 import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
-import { declineNonFloat, floatActivationRange, isClampActivation, shapeText } from './float-common.js';
+import { declineNonFloat, shapeText } from './float-common.js';
 import { G, initGemmData, invokeGemm, prepareGemm, type GemmData } from './gemm-common.js';
+import {
+  activationRangeFloat,
+  declineActivation,
+  declineArity,
+  expectBias,
+  expectFullyConnectedShape,
+  FLOAT32_ONLY,
+} from '@micrort/kernel-support';
 
 const OP = 'FULLY_CONNECTED';
 
 function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
-  if (node.inputs.length < 2 || node.inputs.length > 3 || node.outputs.length !== 1) return 'arity';
+  const arity = declineArity(node, [2, 3], 1);
+  if (arity) return arity;
   const opts = node.builtinData as FullyConnectedOptions | null;
   if (opts && opts.weightsFormat !== FullyConnectedWeightsFormat.DEFAULT) return 'shuffled weights';
-  if (opts && !isClampActivation(opts.fusedActivationFunction)) return `fused activation ${opts.fusedActivationFunction}`;
+  const act = opts ? declineActivation(opts.fusedActivationFunction) : null;
+  if (act) return act;
   const input = context.getTensor(node.inputs[0]!);
   const filter = context.getTensor(node.inputs[1]!);
   const bias = node.inputs.length > 2 && node.inputs[2]! >= 0 ? context.getTensor(node.inputs[2]!) : null;
@@ -46,38 +55,16 @@ function prepare(context: TfLiteContext, node: Node): void {
   const filter = context.getTensor(node.inputs[1]!);
   const bias = node.inputs.length > 2 && node.inputs[2]! >= 0 ? context.getTensor(node.inputs[2]!) : null;
   const output = context.getTensor(node.outputs[0]!);
-  const fr = filter.dims.length;
-  if (fr !== 2) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) must have rank 2, got shape ${shapeText(filter)}`);
-  const units = filter.dims[0]!;
-  const depth = filter.dims[1]!;
-  if (depth <= 0 || units <= 0)
-    throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) has an empty dimension, shape ${shapeText(filter)}`);
-  if (output.dims[output.dims.length - 1] !== units)
-    throw new KernelError(
-      OP,
-      node.index,
-      `output (tensor ${output.index}) last dimension ${output.dims[output.dims.length - 1]} does not match the filter's ${units} output units (filter shape ${shapeText(filter)})`,
-    );
-  const batches = numElements(output.dims) / units;
-  if (numElements(input.dims) !== batches * depth)
-    throw new KernelError(
-      OP,
-      node.index,
-      `input (tensor ${input.index}, shape ${shapeText(input)}) has ${numElements(input.dims)} elements, expected batches ${batches} x accum_depth ${depth}`,
-    );
-  if (opts?.keepNumDims) {
-    let ok = input.dims.length === output.dims.length;
-    for (let i = 0; ok && i < output.dims.length - 1; i++) ok = input.dims[i] === output.dims[i];
-    if (!ok)
-      throw new KernelError(
-        OP,
-        node.index,
-        `keep_num_dims: output shape ${shapeText(output)} must be the input shape ${shapeText(input)} with the last dimension replaced by ${units}`,
-      );
-  }
-  if (bias && bias.elementCount !== units)
-    throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${units}`);
-  const [actMin, actMax] = floatActivationRange(OP, node, activation);
+  if (filter.dims.length !== 2)
+    throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) must have rank 2, got shape ${shapeText(filter)}`);
+  const {
+    batches,
+    outputDepth: units,
+    accumDepth: depth,
+  } = expectFullyConnectedShape(OP, node, input, filter, output, opts?.keepNumDims ?? false);
+  if (units <= 0) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) has no output units, shape ${shapeText(filter)}`);
+  expectBias(OP, node, bias, FLOAT32_ONLY, units, input.type);
+  const [actMin, actMax] = activationRangeFloat(OP, node, activation);
   const { p } = prepareGemm(OP, context, node, filter, bias, units, depth, actMin, actMax);
   p[G.Total] = batches;
   p[G.RowBytes] = depth * 4;

@@ -18,6 +18,7 @@ import { R, R_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
 import { declineNonFloat, floatKernelsFor, shapeText, type FloatKernelExports } from './float-common.js';
+import { declineArity } from '@micrort/kernel-support';
 
 const OP = 'RESIZE_BILINEAR';
 const f32 = Math.fround;
@@ -30,7 +31,8 @@ interface ResizeData {
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
-  if (node.inputs.length !== 2 || node.outputs.length !== 1) return 'arity';
+  const arity = declineArity(node, 2, 1);
+  if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
   const why = declineNonFloat([input, context.getTensor(node.outputs[0]!)]);
   if (why) return why;

@@ -8,6 +8,7 @@ import { U, U_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
 import { declineNonFloat, floatKernelsFor, shapeText, type FloatKernelExports } from './float-common.js';
+import { declineArity } from '@micrort/kernel-support';
 
 /** Bytes of the parameter block U (scripts/abi.mjs): count, min (f32), max (f32). */
 const UNARY_PARAMS_BYTES = U_BYTES;
@@ -37,7 +38,8 @@ export function unaryRegistration(
     provider: PROVIDER,
     name: `${op}/wasm-f32`,
     supports(context, node) {
-      if (node.inputs.length !== 1 || node.outputs.length !== 1) return 'arity';
+      const arity = declineArity(node, 1, 1);
+      if (arity) return arity;
       return declineNonFloat([context.getTensor(node.inputs[0]!), context.getTensor(node.outputs[0]!)]) ?? true;
     },
     init: (): UnaryData => ({ k: null, params: 0, input: -1 }),

@@ -1,0 +1,2 @@
+export * from './kernel-package.js';
+export * from './compose-runtime.js';

@@ -1,2 +1,0 @@
-export * from './delegate.js';
-export * from './partition.js';

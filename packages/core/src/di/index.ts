@@ -1,2 +1,0 @@
-export * from './tokens.js';
-export * from './compose.js';

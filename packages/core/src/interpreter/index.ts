@@ -1,6 +1,0 @@
-export * from './micro-interpreter.js';
-export * from './micro-context.js';
-export * from './arena-usage.js';
-export * from './check-report.js';
-export * from './check.js';
-export * from './profiler.js';

@@ -1,2 +1,0 @@
-export * from './memory-planner.js';
-export * from './validate-plan.js';

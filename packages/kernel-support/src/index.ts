@@ -1,0 +1,26 @@
+/**
+ * @micrort/kernel-support — TFLM's shared kernel math, written once for every kernel package (as TFLM's
+ * `kernels/*_common.cc` and `padding.h` serve both its reference and its CMSIS-NN kernels): padding and
+ * output geometry, fused-activation ranges, the op-data calculators of CONV_2D / DEPTHWISE_CONV_2D /
+ * TRANSPOSE_CONV, FULLY_CONNECTED, ADD, SUB, MUL, the pools and SOFTMAX, broadcast plans, the prepare
+ * checks with typed errors, the reasons `supports()` gives, and the op-data idiom (init allocates,
+ * prepare fills, invoke reads). It imports only `@micrort/core`; integer results follow TFLM to the bit
+ * by construction, since every package computes its parameters here.
+ */
+export * from './activation.js';
+export * from './add.js';
+export * from './broadcast.js';
+export * from './checks.js';
+export * from './conv.js';
+export * from './custom-options.js';
+export * from './decline.js';
+export * from './fully-connected.js';
+export * from './macs.js';
+export * from './mul.js';
+export * from './op-data.js';
+export * from './output-shape.js';
+export * from './padding.js';
+export * from './pooling.js';
+export * from './softmax.js';
+export * from './spatial.js';
+export * from './sub.js';

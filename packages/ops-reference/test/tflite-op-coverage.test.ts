@@ -1,0 +1,678 @@
+/**
+ * Coverage of TFLite's op set, proved by building models: for every op of TFLite's BuiltinOpResolver
+ * (packages/test-support/src/tflite-op-set.ts: 158 builtins and 4 custom ops at the register.cc commit
+ * it names) and every tensor-type combination its kernel accepts, the op's recipe
+ * (tflite-op-recipes.ts) builds a small model and `checkModel` asks micrort (ops-reference +
+ * ops-signal) whether the op prepares. Every combination that does not must be in the known-gap lists
+ * below (KNOWN_TFLITE_GAPS, in two parts: MISSING_OPS, whole ops; MISSING_TYPES, combinations of ops
+ * micrort has), each with its reason;
+ * the tests fail on any other gap and on a listed gap that prepares now, so the lists stay true. The
+ * file prints the summary and the gaps by kind (missing op, missing type, hybrid, string).
+ *
+ * docs/tflite-coverage.md is generated from the same run: `pnpm coverage:tflite` writes it, the last
+ * test fails when it is stale.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, referenceResolver } from '@micrort/test-support/conformance';
+import {
+  checkAllCombos,
+  gapKind,
+  groupByOp,
+  summarize,
+  tfliteCoverageMarkdown,
+  type ComboCoverage,
+  type GapKind,
+} from '@micrort/test-support/tflite-coverage';
+import { comboLabel } from '@micrort/test-support/tflite-op-recipes';
+import { TFLITE_OPS, tfliteResolverKey } from '@micrort/test-support/tflite-op-set';
+
+/** A group of type combinations of one op that micrort does not prepare yet. */
+interface TypeGap {
+  reason: string;
+  combos: readonly string[];
+}
+
+const NOT_YET = 'not implemented yet';
+const HYBRID = 'hybrid kernel (float32 activations × quantized weights) not implemented yet';
+const STRING = 'string tensors not supported yet';
+
+/**
+ * Ops of BuiltinOpResolver micrort has no kernel for (every type combination of the op is a gap), and
+ * why. Printed by this file; the tests fail when an op here prepares any combination.
+ */
+const MISSING_OPS: Readonly<Record<string, string>> = {
+  RELU_N1_TO_1: NOT_YET,
+  RELU_0_TO_1: NOT_YET,
+  RNN: NOT_YET,
+  BIDIRECTIONAL_SEQUENCE_RNN: NOT_YET,
+  UNIDIRECTIONAL_SEQUENCE_RNN: NOT_YET,
+  EMBEDDING_LOOKUP_SPARSE: NOT_YET,
+  LSH_PROJECTION: NOT_YET,
+  HASHTABLE_LOOKUP: NOT_YET,
+  LOCAL_RESPONSE_NORMALIZATION: NOT_YET,
+  LSTM: NOT_YET,
+  BIDIRECTIONAL_SEQUENCE_LSTM: NOT_YET,
+  SKIP_GRAM: NOT_YET,
+  TOPK_V2: NOT_YET,
+  SELECT: NOT_YET,
+  TILE: NOT_YET,
+  REDUCE_PROD: NOT_YET,
+  REDUCE_ANY: NOT_YET,
+  SPARSE_TO_DENSE: NOT_YET,
+  RANK: NOT_YET,
+  POW: NOT_YET,
+  FAKE_QUANT: NOT_YET,
+  ONE_HOT: NOT_YET,
+  RANGE: NOT_YET,
+  UNIQUE: NOT_YET,
+  WHERE: NOT_YET,
+  REVERSE_SEQUENCE: NOT_YET,
+  MATRIX_DIAG: NOT_YET,
+  MATRIX_SET_DIAG: NOT_YET,
+  NON_MAX_SUPPRESSION_V4: NOT_YET,
+  NON_MAX_SUPPRESSION_V5: NOT_YET,
+  SCATTER_ND: NOT_YET,
+  SEGMENT_SUM: NOT_YET,
+  CONV_3D: NOT_YET,
+  IMAG: NOT_YET,
+  REAL: NOT_YET,
+  HASHTABLE: NOT_YET,
+  HASHTABLE_FIND: NOT_YET,
+  HASHTABLE_IMPORT: NOT_YET,
+  HASHTABLE_SIZE: NOT_YET,
+  CONV_3D_TRANSPOSE: NOT_YET,
+  MULTINOMIAL: NOT_YET,
+  RANDOM_STANDARD_NORMAL: NOT_YET,
+  BUCKETIZE: NOT_YET,
+  RANDOM_UNIFORM: NOT_YET,
+  GELU: NOT_YET,
+  UNSORTED_SEGMENT_PROD: NOT_YET,
+  UNSORTED_SEGMENT_MAX: NOT_YET,
+  UNSORTED_SEGMENT_MIN: NOT_YET,
+  UNSORTED_SEGMENT_SUM: NOT_YET,
+  ATAN2: NOT_YET,
+  SIGN: NOT_YET,
+  BITCAST: NOT_YET,
+  BITWISE_XOR: NOT_YET,
+  RIGHT_SHIFT: NOT_YET,
+  STABLEHLO_SCATTER: NOT_YET,
+  'CUSTOM:NumericVerify': NOT_YET,
+  'CUSTOM:Mfcc': NOT_YET,
+  'CUSTOM:AudioSpectrogram': NOT_YET,
+};
+
+/**
+ * Type combinations micrort does not prepare yet in ops it has, by op (`inputs→outputs` as in
+ * comboLabel), each group with why. Printed by this file; the tests fail when one of them prepares.
+ */
+const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
+  ABS: [{ reason: 'int32 not implemented yet', combos: ['int32→int32'] }],
+  CONV_2D: [
+    { reason: 'int4 not implemented yet', combos: ['int8,int4,int32→int8'] },
+    { reason: HYBRID, combos: ['float32,int8,float32→float32', 'float32,uint8,float32→float32'] },
+  ],
+  DEPTHWISE_CONV_2D: [
+    { reason: 'int4 not implemented yet', combos: ['int8,int4,int32→int8'] },
+    { reason: HYBRID, combos: ['float32,int8,float32→float32'] },
+  ],
+  SVDF: [{ reason: HYBRID, combos: ['float32,int8,int8,float32,float32→float32', 'float32,uint8,uint8,float32,float32→float32'] }],
+  EMBEDDING_LOOKUP: [
+    { reason: 'int16 not implemented yet', combos: ['int32,int16→int16'] },
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['int32,int64→int64'] },
+    { reason: 'bool not implemented yet', combos: ['int32,bool→bool'] },
+    { reason: 'float16 not implemented yet', combos: ['int32,float16→float16'] },
+    { reason: 'float64 not implemented yet', combos: ['int32,float64→float64'] },
+    { reason: 'uint16 not implemented yet', combos: ['int32,uint16→uint16'] },
+    { reason: 'uint32 not implemented yet', combos: ['int32,uint32→uint32'] },
+    { reason: 'uint64 not implemented yet', combos: ['int32,uint64→uint64'] },
+    { reason: 'complex64 not implemented yet', combos: ['int32,complex64→complex64'] },
+    { reason: STRING, combos: ['int32,string→string'] },
+    { reason: HYBRID, combos: ['int32,uint8→float32', 'int32,int4→float32'] },
+  ],
+  FULLY_CONNECTED: [
+    { reason: 'int4 not implemented yet', combos: ['int8,int4,int32→int8'] },
+    { reason: HYBRID, combos: ['float32,int8,float32→float32', 'float32,uint8,float32→float32', 'float32,int4,float32→float32'] },
+  ],
+  CONCATENATION: [
+    { reason: 'float16 not implemented yet', combos: ['float16,float16→float16'] },
+    { reason: 'bfloat16 not implemented yet', combos: ['bfloat16,bfloat16→bfloat16'] },
+    { reason: 'uint32 not implemented yet', combos: ['uint32,uint32→uint32'] },
+  ],
+  ADD: [{ reason: 'int64 not implemented yet', combos: ['int64,int64→int64'] }],
+  SPACE_TO_BATCH_ND: [
+    { reason: 'int32 not implemented yet', combos: ['int32,int32,int32→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['int64,int32,int32→int64'] },
+    { reason: 'int16 not implemented yet', combos: ['int16,int32,int32→int16'] },
+    { reason: 'float16 not implemented yet', combos: ['float16,int32,int32→float16'] },
+    { reason: 'float64 not implemented yet', combos: ['float64,int32,int32→float64'] },
+    { reason: 'uint16 not implemented yet', combos: ['uint16,int32,int32→uint16'] },
+    { reason: 'uint32 not implemented yet', combos: ['uint32,int32,int32→uint32'] },
+    { reason: 'uint64 not implemented yet', combos: ['uint64,int32,int32→uint64'] },
+    { reason: 'complex64 not implemented yet', combos: ['complex64,int32,int32→complex64'] },
+    { reason: 'bool not implemented yet', combos: ['bool,int32,int32→bool'] },
+  ],
+  BATCH_TO_SPACE_ND: [
+    { reason: 'int32 not implemented yet', combos: ['int32,int32,int32→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['int64,int32,int32→int64'] },
+    { reason: 'int16 not implemented yet', combos: ['int16,int32,int32→int16'] },
+    { reason: 'float16 not implemented yet', combos: ['float16,int32,int32→float16'] },
+    { reason: 'float64 not implemented yet', combos: ['float64,int32,int32→float64'] },
+    { reason: 'uint16 not implemented yet', combos: ['uint16,int32,int32→uint16'] },
+    { reason: 'uint32 not implemented yet', combos: ['uint32,int32,int32→uint32'] },
+    { reason: 'uint64 not implemented yet', combos: ['uint64,int32,int32→uint64'] },
+    { reason: 'complex64 not implemented yet', combos: ['complex64,int32,int32→complex64'] },
+    { reason: 'bool not implemented yet', combos: ['bool,int32,int32→bool'] },
+  ],
+  MUL: [
+    { reason: 'int64 not implemented yet', combos: ['int64,int64→int64'] },
+    { reason: 'complex64 not implemented yet', combos: ['complex64,complex64→complex64'] },
+    { reason: 'uint32 not implemented yet', combos: ['uint32,uint32→uint32'] },
+  ],
+  L2_NORMALIZATION: [{ reason: 'uint8 not implemented yet', combos: ['uint8→uint8'] }],
+  UNIDIRECTIONAL_SEQUENCE_LSTM: [
+    {
+      reason: HYBRID,
+      combos: [
+        'float32,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,-,-,-,-→float32',
+        'float32,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,-,-,-,-→float32',
+      ],
+    },
+  ],
+  PAD: [
+    { reason: 'int64 not implemented yet', combos: ['int64,int32→int64', 'int64,int64→int64'] },
+    { reason: 'bool not implemented yet', combos: ['bool,int32→bool', 'bool,int64→bool'] },
+  ],
+  PADV2: [
+    { reason: 'int64 not implemented yet', combos: ['int64,int32,int64→int64', 'int64,int64,int64→int64'] },
+    { reason: 'bool not implemented yet', combos: ['bool,int32,bool→bool', 'bool,int64,bool→bool'] },
+  ],
+  RESIZE_BILINEAR: [{ reason: 'int16 not implemented yet', combos: ['int16,int32→int16'] }],
+  RESIZE_NEAREST_NEIGHBOR: [
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'float16 not implemented yet', combos: ['float16,int32→float16'] },
+    { reason: 'uint16 not implemented yet', combos: ['uint16,int32→uint16'] },
+    { reason: 'uint32 not implemented yet', combos: ['uint32,int32→uint32'] },
+    { reason: 'bool not implemented yet', combos: ['bool,int32→bool'] },
+  ],
+  SPACE_TO_DEPTH: [
+    { reason: 'int32 not implemented yet', combos: ['int32→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['int64→int64'] },
+  ],
+  DEPTH_TO_SPACE: [
+    { reason: 'int32 not implemented yet', combos: ['int32→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['int64→int64'] },
+  ],
+  GATHER: [
+    {
+      reason: 'int64 not implemented yet',
+      combos: ['float32,int64→float32', 'uint8,int64→uint8', 'int8,int64→int8', 'int64,int32→int64', 'int64,int64→int64'],
+    },
+    {
+      reason: 'int16 not implemented yet',
+      combos: ['int16,int32→int16', 'float32,int16→float32', 'uint8,int16→uint8', 'int8,int16→int8', 'int16,int16→int16'],
+    },
+    { reason: 'int16, int64 not implemented yet', combos: ['int16,int64→int16', 'int64,int16→int64'] },
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'int32, int64 not implemented yet', combos: ['int32,int64→int32'] },
+    { reason: 'bool not implemented yet', combos: ['bool,int32→bool'] },
+    { reason: 'int64, bool not implemented yet', combos: ['bool,int64→bool'] },
+    { reason: STRING, combos: ['string,int32→string', 'string,int64→string', 'string,int16→string'] },
+    { reason: 'int16, int32 not implemented yet', combos: ['int32,int16→int32'] },
+    { reason: 'int16, bool not implemented yet', combos: ['bool,int16→bool'] },
+    { reason: 'int4 not implemented yet', combos: ['int4,int32→int4'] },
+    { reason: 'int4, int64 not implemented yet', combos: ['int4,int64→int4'] },
+    { reason: 'int4, int16 not implemented yet', combos: ['int4,int16→int4'] },
+    { reason: 'float16 not implemented yet', combos: ['float16,int32→float16'] },
+  ],
+  MEAN: [
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['int64,int32→int64'] },
+  ],
+  DIV: [{ reason: 'int16 not implemented yet', combos: ['int16,int16→int16'] }],
+  SUB: [{ reason: 'int64 not implemented yet', combos: ['int64,int64→int64'] }],
+  SPLIT: [{ reason: 'int64 not implemented yet', combos: ['int32,int64→int64,int64'] }],
+  SPLIT_V: [{ reason: 'int64 not implemented yet', combos: ['int64,int32,int32→int64,int64', 'int64,int64,int32→int64,int64'] }],
+  SQUEEZE: [{ reason: STRING, combos: ['string→string'] }],
+  STRIDED_SLICE: [{ reason: STRING, combos: ['string,int32,int32,int32→string'] }],
+  EXP: [
+    { reason: 'int8 not implemented yet', combos: ['int8→int8'] },
+    { reason: 'int16 not implemented yet', combos: ['int16→int16'] },
+  ],
+  LOG: [
+    { reason: 'int8 not implemented yet', combos: ['int8→int8'] },
+    { reason: 'int16 not implemented yet', combos: ['int16→int16'] },
+  ],
+  LOG_SOFTMAX: [{ reason: 'uint8 not implemented yet', combos: ['uint8→uint8'] }],
+  CAST: [
+    {
+      reason: 'int64 not implemented yet',
+      combos: [
+        'float32→int64',
+        'int8→int64',
+        'uint8→int64',
+        'int16→int64',
+        'int32→int64',
+        'uint32→int64',
+        'int64→float32',
+        'int64→int8',
+        'int64→uint8',
+        'int64→int16',
+        'int64→int32',
+        'int64→uint32',
+        'int64→bool',
+        'bool→int64',
+      ],
+    },
+    {
+      reason: 'complex64 not implemented yet',
+      combos: [
+        'float32→complex64',
+        'int8→complex64',
+        'uint8→complex64',
+        'int16→complex64',
+        'int32→complex64',
+        'uint32→complex64',
+        'bool→complex64',
+        'complex64→float32',
+        'complex64→int8',
+        'complex64→uint8',
+        'complex64→int16',
+        'complex64→int32',
+        'complex64→uint32',
+        'complex64→bool',
+      ],
+    },
+    {
+      reason: 'float64 not implemented yet',
+      combos: [
+        'float32→float64',
+        'int8→float64',
+        'uint8→float64',
+        'int16→float64',
+        'int32→float64',
+        'uint32→float64',
+        'bool→float64',
+        'float64→float32',
+        'float64→int8',
+        'float64→uint8',
+        'float64→int16',
+        'float64→int32',
+        'float64→uint32',
+        'float64→bool',
+      ],
+    },
+    {
+      reason: 'float16 not implemented yet',
+      combos: [
+        'float32→float16',
+        'int8→float16',
+        'uint8→float16',
+        'int16→float16',
+        'int32→float16',
+        'uint32→float16',
+        'bool→float16',
+        'float16→float32',
+        'float16→int8',
+        'float16→uint8',
+        'float16→int16',
+        'float16→int32',
+        'float16→uint32',
+        'float16→bool',
+      ],
+    },
+    {
+      reason: 'uint16 not implemented yet',
+      combos: [
+        'float32→uint16',
+        'int8→uint16',
+        'uint8→uint16',
+        'int16→uint16',
+        'int32→uint16',
+        'uint32→uint16',
+        'bool→uint16',
+        'uint16→float32',
+        'uint16→int8',
+        'uint16→uint8',
+        'uint16→int16',
+        'uint16→int32',
+        'uint16→uint32',
+        'uint16→bool',
+      ],
+    },
+    { reason: 'int64, complex64 not implemented yet', combos: ['int64→complex64', 'complex64→int64'] },
+    { reason: 'float64, int64 not implemented yet', combos: ['int64→float64', 'float64→int64'] },
+    { reason: 'float16, int64 not implemented yet', combos: ['int64→float16', 'float16→int64'] },
+    { reason: 'uint16, int64 not implemented yet', combos: ['int64→uint16', 'uint16→int64'] },
+    { reason: 'float64, complex64 not implemented yet', combos: ['complex64→float64', 'float64→complex64'] },
+    { reason: 'float16, complex64 not implemented yet', combos: ['complex64→float16', 'float16→complex64'] },
+    { reason: 'uint16, complex64 not implemented yet', combos: ['complex64→uint16', 'uint16→complex64'] },
+    { reason: 'float16, float64 not implemented yet', combos: ['float64→float16', 'float16→float64'] },
+    { reason: 'float64, uint16 not implemented yet', combos: ['float64→uint16', 'uint16→float64'] },
+    { reason: 'float16, uint16 not implemented yet', combos: ['float16→uint16', 'uint16→float16'] },
+    { reason: 'bfloat16 not implemented yet', combos: ['float32→bfloat16', 'bfloat16→float32'] },
+  ],
+  DEQUANTIZE: [{ reason: 'int4 not implemented yet', combos: ['int4→float32'] }],
+  PRELU: [
+    { reason: 'uint8 not implemented yet', combos: ['uint8,uint8→uint8'] },
+    { reason: 'int16 not implemented yet', combos: ['int16,int16→int16'] },
+  ],
+  MAXIMUM: [{ reason: 'int64 not implemented yet', combos: ['int64,int64→int64'] }],
+  MINIMUM: [{ reason: 'int64 not implemented yet', combos: ['int64,int64→int64'] }],
+  ARG_MAX: [
+    {
+      reason: 'int64 not implemented yet',
+      combos: [
+        'float32,int32→int64',
+        'float32,int64→int32',
+        'float32,int64→int64',
+        'uint8,int32→int64',
+        'uint8,int64→int32',
+        'uint8,int64→int64',
+        'int8,int32→int64',
+        'int8,int64→int32',
+        'int8,int64→int64',
+      ],
+    },
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'int32, int64 not implemented yet', combos: ['int32,int32→int64', 'int32,int64→int32', 'int32,int64→int64'] },
+    { reason: 'bool not implemented yet', combos: ['bool,int32→int32'] },
+    { reason: 'int64, bool not implemented yet', combos: ['bool,int32→int64', 'bool,int64→int32', 'bool,int64→int64'] },
+  ],
+  ARG_MIN: [
+    {
+      reason: 'int64 not implemented yet',
+      combos: [
+        'float32,int32→int64',
+        'float32,int64→int32',
+        'float32,int64→int64',
+        'uint8,int32→int64',
+        'uint8,int64→int32',
+        'uint8,int64→int64',
+        'int8,int32→int64',
+        'int8,int64→int32',
+        'int8,int64→int64',
+      ],
+    },
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'int32, int64 not implemented yet', combos: ['int32,int32→int64', 'int32,int64→int32', 'int32,int64→int64'] },
+    { reason: 'bool not implemented yet', combos: ['bool,int32→int32'] },
+    { reason: 'int64, bool not implemented yet', combos: ['bool,int32→int64', 'bool,int64→int32', 'bool,int64→int64'] },
+  ],
+  GREATER: [{ reason: 'float16 not implemented yet', combos: ['float16,float16→bool'] }],
+  GREATER_EQUAL: [
+    { reason: 'int16 not implemented yet', combos: ['int16,int16→bool'] },
+    { reason: 'float16 not implemented yet', combos: ['float16,float16→bool'] },
+  ],
+  LESS: [
+    { reason: 'int16 not implemented yet', combos: ['int16,int16→bool'] },
+    { reason: 'float16 not implemented yet', combos: ['float16,float16→bool'] },
+  ],
+  LESS_EQUAL: [
+    { reason: 'int16 not implemented yet', combos: ['int16,int16→bool'] },
+    { reason: 'float16 not implemented yet', combos: ['float16,float16→bool'] },
+  ],
+  FLOOR: [
+    { reason: 'float16 not implemented yet', combos: ['float16→float16'] },
+    { reason: 'bfloat16 not implemented yet', combos: ['bfloat16→bfloat16'] },
+  ],
+  NEG: [
+    { reason: 'int32 not implemented yet', combos: ['int32→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['int64→int64'] },
+  ],
+  SELECT_V2: [
+    { reason: 'int32 not implemented yet', combos: ['bool,int32,int32→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['bool,int64,int64→int64'] },
+    { reason: 'bool not implemented yet', combos: ['bool,bool,bool→bool'] },
+    { reason: 'uint32 not implemented yet', combos: ['bool,uint32,uint32→uint32'] },
+    { reason: 'float16 not implemented yet', combos: ['bool,float16,float16→float16'] },
+    { reason: 'float64 not implemented yet', combos: ['bool,float64,float64→float64'] },
+    { reason: 'uint16 not implemented yet', combos: ['bool,uint16,uint16→uint16'] },
+    { reason: 'uint64 not implemented yet', combos: ['bool,uint64,uint64→uint64'] },
+    { reason: 'complex64 not implemented yet', combos: ['bool,complex64,complex64→complex64'] },
+  ],
+  SLICE: [
+    { reason: 'int64 not implemented yet', combos: ['int64,int32,int32→int64', 'int64,int64,int64→int64'] },
+    { reason: STRING, combos: ['string,int32,int32→string', 'string,int64,int64→string'] },
+    { reason: 'float16 not implemented yet', combos: ['float16,int32,int32→float16'] },
+    { reason: 'float64 not implemented yet', combos: ['float64,int32,int32→float64'] },
+    { reason: 'uint16 not implemented yet', combos: ['uint16,int32,int32→uint16'] },
+    { reason: 'uint32 not implemented yet', combos: ['uint32,int32,int32→uint32'] },
+    { reason: 'uint64 not implemented yet', combos: ['uint64,int32,int32→uint64'] },
+    { reason: 'complex64 not implemented yet', combos: ['complex64,int32,int32→complex64'] },
+  ],
+  TRANSPOSE_CONV: [
+    { reason: 'uint8 not implemented yet', combos: ['int32,uint8,uint8,-→uint8'] },
+    { reason: HYBRID, combos: ['int32,int8,float32,-→float32'] },
+  ],
+  SUM: [
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['int64,int32→int64'] },
+    { reason: 'uint8 not implemented yet', combos: ['uint8,int32→uint8'] },
+  ],
+  REDUCE_MAX: [
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['int64,int32→int64'] },
+    { reason: 'int16 not implemented yet', combos: ['int16,int32→int16'] },
+  ],
+  REDUCE_MIN: [
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['int64,int32→int64'] },
+    { reason: 'int16 not implemented yet', combos: ['int16,int32→int16'] },
+  ],
+  EXPAND_DIMS: [
+    { reason: 'float16 not implemented yet', combos: ['float16,int32→float16'] },
+    { reason: 'float64 not implemented yet', combos: ['float64,int32→float64'] },
+    { reason: 'uint16 not implemented yet', combos: ['uint16,int32→uint16'] },
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'uint32 not implemented yet', combos: ['uint32,int32→uint32'] },
+    { reason: 'int64 not implemented yet', combos: ['int64,int32→int64', 'float32,int64→float32', 'int8,int64→int8'] },
+    { reason: 'uint64 not implemented yet', combos: ['uint64,int32→uint64'] },
+    { reason: 'bool not implemented yet', combos: ['bool,int32→bool'] },
+    { reason: 'complex64 not implemented yet', combos: ['complex64,int32→complex64'] },
+    { reason: STRING, combos: ['string,int32→string', 'string,int64→string'] },
+    { reason: 'int64, bool not implemented yet', combos: ['bool,int64→bool'] },
+  ],
+  EQUAL: [
+    { reason: STRING, combos: ['string,string→bool'] },
+    { reason: 'int16 not implemented yet', combos: ['int16,int16→bool'] },
+    { reason: 'float16 not implemented yet', combos: ['float16,float16→bool'] },
+  ],
+  NOT_EQUAL: [
+    { reason: STRING, combos: ['string,string→bool'] },
+    { reason: 'int16 not implemented yet', combos: ['int16,int16→bool'] },
+    { reason: 'float16 not implemented yet', combos: ['float16,float16→bool'] },
+  ],
+  SQRT: [
+    { reason: 'int8 not implemented yet', combos: ['int8→int8'] },
+    { reason: 'int16 not implemented yet', combos: ['int16→int16'] },
+  ],
+  SHAPE: [
+    { reason: 'int64 not implemented yet', combos: ['float32→int64', 'int8→int64'] },
+    { reason: STRING, combos: ['string→int64'] },
+  ],
+  PACK: [{ reason: 'uint32 not implemented yet', combos: ['uint32,uint32→uint32'] }],
+  UNPACK: [
+    { reason: 'bool not implemented yet', combos: ['bool→bool,bool'] },
+    { reason: 'float16 not implemented yet', combos: ['float16→float16,float16'] },
+  ],
+  FLOOR_DIV: [
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'int16 not implemented yet', combos: ['int16,int16→int16'] },
+    { reason: 'int8 not implemented yet', combos: ['int8,int8→int8'] },
+  ],
+  FLOOR_MOD: [
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['int64,int64→int64'] },
+    { reason: 'int16 not implemented yet', combos: ['int16,int16→int16'] },
+    { reason: 'int8 not implemented yet', combos: ['int8,int8→int8'] },
+  ],
+  FILL: [
+    { reason: 'int64 not implemented yet', combos: ['int32,int64→int64', 'int64,int64→int64'] },
+    { reason: 'bool not implemented yet', combos: ['int32,bool→bool', 'int64,bool→bool'] },
+    { reason: STRING, combos: ['int32,string→string', 'int64,string→string'] },
+    { reason: 'int16 not implemented yet', combos: ['int32,int16→int16', 'int64,int16→int16'] },
+    { reason: 'float16 not implemented yet', combos: ['int32,float16→float16', 'int64,float16→float16'] },
+    { reason: 'float64 not implemented yet', combos: ['int32,float64→float64'] },
+    { reason: 'uint8 not implemented yet', combos: ['int32,uint8→uint8'] },
+    { reason: 'uint16 not implemented yet', combos: ['int32,uint16→uint16'] },
+    { reason: 'uint32 not implemented yet', combos: ['int32,uint32→uint32'] },
+    { reason: 'uint64 not implemented yet', combos: ['int32,uint64→uint64'] },
+    { reason: 'complex64 not implemented yet', combos: ['int32,complex64→complex64'] },
+  ],
+  MIRROR_PAD: [
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32', 'int32,int64→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['int64,int32→int64', 'int64,int64→int64'] },
+    { reason: 'int16 not implemented yet', combos: ['int16,int32→int16', 'int16,int64→int16'] },
+    { reason: 'float16 not implemented yet', combos: ['float16,int32→float16'] },
+    { reason: 'float64 not implemented yet', combos: ['float64,int32→float64'] },
+    { reason: 'uint16 not implemented yet', combos: ['uint16,int32→uint16'] },
+    { reason: 'uint32 not implemented yet', combos: ['uint32,int32→uint32'] },
+    { reason: 'uint64 not implemented yet', combos: ['uint64,int32→uint64'] },
+    { reason: 'complex64 not implemented yet', combos: ['complex64,int32→complex64'] },
+    { reason: 'bool not implemented yet', combos: ['bool,int32→bool'] },
+  ],
+  REVERSE_V2: [{ reason: 'float16 not implemented yet', combos: ['float16,int32→float16'] }],
+  ADD_N: [{ reason: 'int32 not implemented yet', combos: ['int32,int32,int32→int32'] }],
+  GATHER_ND: [
+    {
+      reason: 'int64 not implemented yet',
+      combos: ['float32,int64→float32', 'uint8,int64→uint8', 'int8,int64→int8', 'int64,int32→int64', 'int64,int64→int64'],
+    },
+    {
+      reason: 'int16 not implemented yet',
+      combos: ['int16,int32→int16', 'float32,int16→float32', 'uint8,int16→uint8', 'int8,int16→int8', 'int16,int16→int16'],
+    },
+    { reason: 'int16, int64 not implemented yet', combos: ['int16,int64→int16', 'int64,int16→int64'] },
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'int32, int64 not implemented yet', combos: ['int32,int64→int32'] },
+    { reason: STRING, combos: ['string,int32→string', 'string,int64→string', 'string,int16→string'] },
+    { reason: 'int16, int32 not implemented yet', combos: ['int32,int16→int32'] },
+    { reason: 'int16, bool not implemented yet', combos: ['bool,int16→bool'] },
+    { reason: 'bool not implemented yet', combos: ['bool,int32→bool'] },
+    { reason: 'int64, bool not implemented yet', combos: ['bool,int64→bool'] },
+    { reason: 'float16 not implemented yet', combos: ['float16,int32→float16'] },
+  ],
+  QUANTIZE: [{ reason: 'int4 not implemented yet', combos: ['float32→int4'] }],
+  BATCH_MATMUL: [
+    { reason: HYBRID, combos: ['float32,int8→float32'] },
+    { reason: 'this combination of types not implemented yet', combos: ['int16,int8→int16'] },
+  ],
+  CUMSUM: [
+    { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
+    { reason: 'int64 not implemented yet', combos: ['int64,int32→int64'] },
+  ],
+  DYNAMIC_UPDATE_SLICE: [
+    { reason: 'int64 not implemented yet', combos: ['int64,int64,int32→int64', 'int64,int64,int64→int64'] },
+    { reason: 'bool not implemented yet', combos: ['bool,bool,int32→bool', 'bool,bool,int64→bool'] },
+    { reason: 'float16 not implemented yet', combos: ['float16,float16,int32→float16', 'float16,float16,int64→float16'] },
+  ],
+};
+
+/** The known gaps: whole ops, and type combinations of the ops micrort has. */
+const KNOWN_TFLITE_GAPS = { missingOps: MISSING_OPS, missingTypes: MISSING_TYPES } as const;
+
+const DOC = join(REPO_ROOT, 'docs', 'tflite-coverage.md');
+const COMMAND = 'pnpm coverage:tflite';
+
+const results: ComboCoverage[] = checkAllCombos(referenceResolver);
+const byOp = groupByOp(results);
+const summary = summarize(results);
+
+/** Every gap as `OP inputs→outputs` with its kind and listed reason (undefined when not listed). */
+function gaps(): { key: string; kind: GapKind; listed?: string; why: string }[] {
+  const out: { key: string; kind: GapKind; listed?: string; why: string }[] = [];
+  for (const [op, cs] of byOp) {
+    const name = tfliteResolverKey(op);
+    const covered = cs.some((c) => c.prepares);
+    for (const c of cs) {
+      if (c.prepares) continue;
+      const label = comboLabel(c.combo);
+      const listed =
+        KNOWN_TFLITE_GAPS.missingOps[name] ?? KNOWN_TFLITE_GAPS.missingTypes[name]?.find((g) => g.combos.includes(label))?.reason;
+      out.push({ key: `${name} ${label}`, kind: gapKind(c, covered), ...(listed ? { listed } : {}), why: c.reason ?? '' });
+    }
+  }
+  return out;
+}
+
+const all = gaps();
+
+/** The known gaps as printed lines, by kind: missing ops by name, the others by op and reason. */
+function knownGapLines(): string[] {
+  const kindOf = (reason: string): GapKind => (reason === HYBRID ? 'hybrid' : reason === STRING ? 'string' : 'missing type');
+  const count = (k: GapKind) => all.filter((g) => g.kind === k && g.listed).length;
+  const lines = [`  missing op (${Object.keys(KNOWN_TFLITE_GAPS.missingOps).length} ops, ${count('missing op')} combinations):`];
+  const byReason = new Map<string, string[]>();
+  for (const [op, why] of Object.entries(KNOWN_TFLITE_GAPS.missingOps)) byReason.set(why, [...(byReason.get(why) ?? []), op]);
+  for (const [why, ops] of byReason) lines.push(`    ${why}: ${ops.join(', ')}`);
+  for (const k of ['missing type', 'hybrid', 'string'] as GapKind[]) {
+    lines.push(`  ${k} (${count(k)} combinations):`);
+    for (const [op, groups] of Object.entries(KNOWN_TFLITE_GAPS.missingTypes))
+      for (const g of groups) if (kindOf(g.reason) === k) lines.push(`    ${op}: ${g.reason} — ${g.combos.join('; ')}`);
+  }
+  return lines;
+}
+
+console.log(
+  [
+    `TFLite op coverage: ${summary.opsPartial}/${summary.ops} ops prepare at least one type combination, ${summary.opsComplete}/${summary.ops} every one; ` +
+      `${summary.combosCovered}/${summary.combos} type combinations (${summary.builtins} builtins + ${summary.customs} custom ops).`,
+    'Known gaps (KNOWN_TFLITE_GAPS), by kind:',
+    ...knownGapLines(),
+  ].join('\n'),
+);
+
+describe("TFLite's BuiltinOpResolver op set", () => {
+  it('the data: 158 builtins and 4 custom ops, unique, each with type combinations and a recipe that builds', () => {
+    expect(summary.builtins).toBe(158);
+    expect(summary.customs).toBe(4);
+    const keys = TFLITE_OPS.map(tfliteResolverKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const op of TFLITE_OPS) {
+      const labels = op.types.map(comboLabel);
+      expect(new Set(labels).size, `${tfliteResolverKey(op)} lists a combination twice`).toBe(labels.length);
+      expect(op.types.length, tfliteResolverKey(op)).toBeGreaterThan(0);
+    }
+    // checkAllCombos built every recipe; a failing build would have thrown above.
+    expect(results.length).toBe(TFLITE_OPS.reduce((n, o) => n + o.types.length, 0));
+  });
+
+  it('the known-gap lists name only ops and combinations of the set', () => {
+    const ops = new Map(TFLITE_OPS.map((o) => [tfliteResolverKey(o), new Set(o.types.map(comboLabel))]));
+    const unknown = [
+      ...Object.keys(KNOWN_TFLITE_GAPS.missingOps).filter((k) => !ops.has(k)),
+      ...Object.entries(KNOWN_TFLITE_GAPS.missingTypes).flatMap(([k, gs]) =>
+        gs.flatMap((g) => g.combos.filter((c) => !ops.get(k)?.has(c)).map((c) => `${k} ${c}`)),
+      ),
+    ];
+    expect(unknown, 'stale entries of KNOWN_TFLITE_GAPS').toEqual([]);
+  });
+
+  it('every op and type combination micrort does not prepare is a known gap', () => {
+    const unlisted = all.filter((g) => !g.listed).map((g) => `${g.key} [${g.kind}] — ${g.why}`);
+    expect(unlisted, 'gaps not in KNOWN_TFLITE_GAPS (implement them, or list them with a reason)').toEqual([]);
+  });
+
+  it('no listed gap prepares now (remove the entries that were filled)', () => {
+    const filled = [
+      ...Object.keys(KNOWN_TFLITE_GAPS.missingOps).filter((k) =>
+        byOp.get(TFLITE_OPS.find((o) => tfliteResolverKey(o) === k)!)?.some((c) => c.prepares),
+      ),
+      ...results
+        .filter(
+          (r) => r.prepares && KNOWN_TFLITE_GAPS.missingTypes[tfliteResolverKey(r.op)]?.some((g) => g.combos.includes(comboLabel(r.combo))),
+        )
+        .map((r) => r.key),
+    ];
+    expect(filled, 'listed gaps that micrort prepares now: remove them from KNOWN_TFLITE_GAPS').toEqual([]);
+  });
+
+  it(`docs/tflite-coverage.md is current (${COMMAND} writes it)`, () => {
+    const text = tfliteCoverageMarkdown(results, COMMAND);
+    if (process.env['MICRORT_WRITE_COVERAGE']) writeFileSync(DOC, text);
+    expect(readFileSync(DOC, 'utf8'), `docs/tflite-coverage.md is stale: run ${COMMAND}`).toBe(text);
+  });
+});
