@@ -17,13 +17,15 @@ import { ROOT, undeclaredImports, workspacePackages } from './workspace-imports.
  * Lines of hand-written TypeScript core may hold (sources, not tests, fixtures or generated code). Core
  * is the model loader, the callback table, the arena, the interpreter and the registries; kernel math
  * goes to the kernel-support layer and schedules to their own package (@micrort/schedules). 10,704
- * lines once the schedules moved out and the barrel became explicit; the budget leaves ~3 %. Raised to
- * 12,000 for dynamic shapes (issue 20), which belong to the allocation layer: the resize contract of the
- * callback table and its checks (interpreter/shapes.ts), prepare-time folding (interpreter/folding.ts),
- * resizeInputTensor and re-planning, and the arena sized past its first reservation. Raise it only with
- * a reason in the commit.
+ * lines once the schedules moved out and the barrel became explicit; the budget leaves ~3 %. Raise it
+ * only with a reason in the commit. 11,500 since string tensors joined core's tensor model (TFLite's
+ * serialized format: the loader's constant buffers, planning by capacity, setInputStrings/outputStrings)
+ * with int32 word views and the hashtable, LSH and skip-gram options (issue 20, ~350 lines). 12,800 for
+ * dynamic shapes (issue 20), which belong to the allocation layer: the resize contract of the callback
+ * table and its checks (interpreter/shapes.ts), prepare-time folding (interpreter/folding.ts),
+ * resizeInputTensor and re-planning, and the arena sized past its first reservation (~1,000 lines).
  */
-export const CORE_LINE_BUDGET = 12_000;
+export const CORE_LINE_BUDGET = 12_800;
 
 function run(args: string[]): { status: number | null; output: string } {
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });

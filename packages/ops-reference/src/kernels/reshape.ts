@@ -24,6 +24,7 @@ import {
 import { PROVIDER } from '../provider.js';
 import { flatInPlace } from './in-place-common.js';
 import { setOutputShape } from '@micrort/kernel-support';
+import { prepareStringCopy } from './data-common.js';
 
 const OP = 'RESHAPE';
 
@@ -83,6 +84,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       `input (tensor ${input.index}, shape [${Array.from(input.dims).join(', ')}]) has ${inputCount} elements, output (tensor ${output.index}, shape [${Array.from(dims).join(', ')}]) has ${outputCount}`,
     );
   setOutputShape(OP, context, node, 0, dims);
+  prepareStringCopy(OP, context, node, input);
 }
 
 /**
