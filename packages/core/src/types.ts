@@ -21,6 +21,14 @@ export enum TensorType {
   UINT16 = 16,
   INT4 = 17,
   BFLOAT16 = 18,
+  /** Two-bit integers, packed four per byte in constants (LiteRT). */
+  INT2 = 19,
+  /** Unsigned four-bit integers, packed two per byte in constants (LiteRT). */
+  UINT4 = 20,
+  /** 8-bit floats (LiteRT): 4 exponent bits, 3 mantissa bits, finite only. */
+  FLOAT8_E4M3FN = 21,
+  /** 8-bit floats (LiteRT): 5 exponent bits, 2 mantissa bits. */
+  FLOAT8_E5M2 = 22,
 }
 
 /** The typed array a tensor of each supported element type is viewed through. */
@@ -56,7 +64,10 @@ const ELEMENT_SIZE: Record<number, number> = {
   [TensorType.RESOURCE]: 4,
 };
 
-/** Bytes per element of `type`, or `undefined` for types micrort cannot hold in an arena (STRING, VARIANT, INT4). */
+/**
+ * Bytes per element of `type`, or `undefined` for types micrort cannot hold in an arena (STRING, VARIANT, the
+ * sub-byte INT4, UINT4 and INT2, the 8-bit floats).
+ */
 export function elementSize(type: TensorType): number | undefined {
   return ELEMENT_SIZE[type];
 }

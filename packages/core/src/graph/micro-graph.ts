@@ -77,14 +77,16 @@ export class MicroInterpreterGraph implements ContextGraph {
       const sg = this.subgraphs[s]!;
       def.operators.forEach((op, i) => {
         const code = model.operatorCodes[op.opcodeIndex]!;
+        // The StableHLO ops keep their options in builtin_options_2 (TFLite's ParseOpData hands either as builtin_data).
+        const options = op.builtinOptions ?? op.builtinOptions2 ?? null;
         sg.entries.push({
-          node: new NodeImpl(i, op.inputs, op.outputs, op.intermediates, op.builtinOptions, op.customOptions),
+          node: new NodeImpl(i, op.inputs, op.outputs, op.intermediates, options, op.customOptions),
           registration: null,
           op: opDisplayName(code.builtinCode, code.customCode),
           version: code.version,
           declinedBy: [],
           initialized: false,
-          invokes: invokedSubgraphs(code.builtinCode, op.builtinOptions),
+          invokes: invokedSubgraphs(code.builtinCode, options),
         });
         sg.plan.push(i);
       });
@@ -240,7 +242,7 @@ export class MicroInterpreterGraph implements ContextGraph {
       throw new MicrortError(
         !sg
           ? `invokeSubgraph(${subgraph}): no such subgraph (the model has ${this.subgraphs.length})`
-          : `invokeSubgraph(${subgraph}) from ${who}: ${allowed} (subgraphs are planned for the IF, WHILE and CALL_ONCE nodes that invoke them)`,
+          : `invokeSubgraph(${subgraph}) from ${who}: ${allowed} (subgraphs are planned for the IF, WHILE, CALL_ONCE, STABLEHLO_COMPOSITE and STABLEHLO_CASE nodes that invoke them)`,
       );
     }
     this.run(subgraph);

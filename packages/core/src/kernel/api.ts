@@ -1,4 +1,4 @@
-import type { BuiltinOptions, Padding } from '../options.js';
+import type { BuiltinOptions, BuiltinOptions2, Padding } from '../options.js';
 import type { ArenaRegion } from './arena-region.js';
 import type { EvalTensor, Tensor } from './tensor.js';
 
@@ -43,8 +43,8 @@ export interface Node {
   readonly intermediates: Int32Array;
   /** Temporaries (unused by TFLM kernels, kept for API parity). */
   readonly temporaries: Int32Array;
-  /** Parsed builtin options (see options.ts), or null. */
-  readonly builtinData: BuiltinOptions | null;
+  /** Parsed builtin options (see options.ts): `builtin_options`, else `builtin_options_2` (the StableHLO ops), or null. */
+  readonly builtinData: BuiltinOptions | BuiltinOptions2 | null;
   /** Custom options bytes for custom ops, or null. */
   readonly customInitialData: Uint8Array | null;
   /** Whatever the registration's `init` returned (the kernel's op data). */
