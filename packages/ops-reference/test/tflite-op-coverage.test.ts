@@ -97,7 +97,6 @@ const MISSING_OPS: Readonly<Record<string, string>> = {
   BITCAST: NOT_YET,
   BITWISE_XOR: NOT_YET,
   RIGHT_SHIFT: NOT_YET,
-  STABLEHLO_SCATTER: NOT_YET,
   'CUSTOM:NumericVerify': NOT_YET,
   'CUSTOM:Mfcc': NOT_YET,
   'CUSTOM:AudioSpectrogram': NOT_YET,

@@ -6,6 +6,8 @@ import type {
   IfOptions,
   StablehloCaseOptions,
   StablehloCompositeOptions,
+  StablehloReduceWindowOptions,
+  StablehloScatterOptions,
   WhileOptions,
 } from '../options.js';
 
@@ -35,6 +37,24 @@ export function invokedSubgraphs(builtinCode: number, options: BuiltinOptions | 
       return Int32Array.of((options as Partial<StablehloCompositeOptions>).decompositionSubgraphIndex ?? 0);
     case BuiltinOperator.STABLEHLO_CASE:
       return Int32Array.from((options as Partial<StablehloCaseOptions>).branchSubgraphIndices ?? []);
+    default:
+      return NONE;
+  }
+}
+
+/**
+ * The region subgraphs an operator reads but never runs: LiteRT's STABLEHLO_SCATTER (update computation)
+ * and STABLEHLO_REDUCE_WINDOW (body) look at their region's single operator to know the computation.
+ * A subgraph that is only such a region is neither prepared nor planned (as in LiteRT, which never
+ * prepares it): its operators may be ones no kernel takes in its types (a MUL on int64 scalars).
+ */
+export function regionSubgraphs(builtinCode: number, options: BuiltinOptions | BuiltinOptions2 | null): Int32Array {
+  if (!options) return NONE;
+  switch (builtinCode) {
+    case BuiltinOperator.STABLEHLO_SCATTER:
+      return Int32Array.of((options as Partial<StablehloScatterOptions>).updateComputationSubgraphIndex ?? 0);
+    case BuiltinOperator.STABLEHLO_REDUCE_WINDOW:
+      return Int32Array.of((options as Partial<StablehloReduceWindowOptions>).bodySubgraphIndex ?? 0);
     default:
       return NONE;
   }

@@ -11,7 +11,7 @@ import { TensorType } from '../types.js';
 import type { ModelDef, SubgraphDef } from '../model/model-def.js';
 import { opDisplayName, type OpResolver, type Resolution } from '../resolver/op-resolver.js';
 import type { ContextGraph, MicroContext } from '../interpreter/micro-context.js';
-import { invokedSubgraphs } from './control-flow.js';
+import { invokedSubgraphs, regionSubgraphs } from './control-flow.js';
 import { NodeImpl, type PlanEntry } from './graph-node.js';
 import type { LifetimeStep, LifetimeSubgraph } from './allocation-info.js';
 import type { Profiler } from '../interpreter/profiler.js';
@@ -25,6 +25,8 @@ export class Subgraph {
   runList: PlanEntry[] = [];
   /** Whether the model's timeline reaches this subgraph (its tensors are planned). */
   planned = false;
+  /** Only read as a region (control-flow.ts regionSubgraphs): its nodes are neither resolved, initialized nor prepared. */
+  regionOnly = false;
 
   constructor(
     readonly index: number,
@@ -91,7 +93,25 @@ export class MicroInterpreterGraph implements ContextGraph {
         sg.plan.push(i);
       });
     });
+    this.markRegions();
     this.enter(entry);
+  }
+
+  /** Marks the subgraphs that operators only read as regions and nothing invokes (nor is the entry). */
+  private markRegions(): void {
+    const invoked = new Set<number>([this.entry]);
+    const regions = new Set<number>();
+    this.model.subgraphs.forEach((def, s) =>
+      def.operators.forEach((op, i) => {
+        for (const x of this.subgraphs[s]!.entries[i]!.invokes) invoked.add(x);
+        for (const x of regionSubgraphs(
+          this.model.operatorCodes[op.opcodeIndex]!.builtinCode,
+          op.builtinOptions ?? op.builtinOptions2 ?? null,
+        ))
+          regions.add(x);
+      }),
+    );
+    for (const s of regions) if (!invoked.has(s) && this.subgraphs[s]) this.subgraphs[s]!.regionOnly = true;
   }
 
   get subgraphCount(): number {
@@ -101,6 +121,10 @@ export class MicroInterpreterGraph implements ContextGraph {
   subgraphIo(subgraph: number, kind: 'input' | 'output'): Int32Array {
     const sg = this.subgraphs[subgraph]!;
     return kind === 'input' ? sg.inputs : sg.outputs;
+  }
+
+  subgraphBuiltinCodes(subgraph: number): readonly number[] {
+    return this.model.subgraphs[subgraph]!.operators.map((op) => this.model.operatorCodes[op.opcodeIndex]!.builtinCode);
   }
 
   subgraphTensor(subgraph: number, tensorIndex: number): Tensor {
@@ -126,6 +150,7 @@ export class MicroInterpreterGraph implements ContextGraph {
     const ctx = this.context;
     ctx.phase = Phase.Init;
     for (const sg of this.subgraphs) {
+      if (sg.regionOnly) continue;
       this.enter(sg.index);
       for (const entry of sg.entries) {
         const opDef = sg.def.operators[entry.node.index]!;
@@ -191,6 +216,7 @@ export class MicroInterpreterGraph implements ContextGraph {
     const ctx = this.context;
     ctx.phase = Phase.Prepare;
     for (const sg of this.subgraphs) {
+      if (sg.regionOnly) continue;
       this.enter(sg.index);
       sg.plan.forEach((nodeIndex, step) => {
         const entry = sg.entries[nodeIndex]!;

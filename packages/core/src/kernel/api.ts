@@ -21,6 +21,7 @@ import type { EvalTensor, Tensor } from './tensor.js';
  * | getResourceVariables                      |      |   ✓     |                |   ✓    |
  * | reportError, getExternalContext           | any  |  any    |  any           |  any   |
  * | numSubgraphs, numSubgraphInputs/Outputs, currentSubgraph | any | any | any    |  any   |
+ * | subgraphBuiltinCodes                      | any  |  any    |  any           |  any   |
  */
 export enum Phase {
   /** Before allocateTensors() or after dispose: no callback but reportError is allowed. */
@@ -296,6 +297,12 @@ export interface TfLiteContext {
   numSubgraphInputs(subgraph: number): number;
   /** Number of outputs of subgraph `subgraph` (TFLM NumSubgraphOutputs). */
   numSubgraphOutputs(subgraph: number): number;
+  /**
+   * The builtin operator codes of subgraph `subgraph`'s operators, in execution order (the model's
+   * operators, before any delegation). LiteRT's STABLEHLO_SCATTER and STABLEHLO_REDUCE_WINDOW read their
+   * region's single operator this way to know the computation. MicrortError when it does not exist.
+   */
+  subgraphBuiltinCodes(subgraph: number): readonly number[];
   /**
    * Input `i` of subgraph `subgraph` (TFLM GetSubgraphInput): type and dims in prepare, data bound in
    * invoke. Write it before `invokeSubgraph`.
