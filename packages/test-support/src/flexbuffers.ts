@@ -1,8 +1,8 @@
 /**
  * A FlexBuffers map writer for tests that build custom ops' options (TFLite_Detection_PostProcess, the
- * signal library's ops) and composite attributes: the layout `flexbuffers::Builder` writes for a root
- * map whose values are all 8 bytes wide, or all 4 bytes wide (`width` 4: int32 and float32 values, as the
- * converter writes `fbb.Float("scale", f)`; readers that take a float's 4 bytes need this one).
+ * signal library's ops, the TFLite op recipes) and composite attributes: the layout `flexbuffers::Builder`
+ * writes for a root map whose values are all 8 bytes wide, or all 4 bytes wide (`width` 4: int32 and float32
+ * values, as the converter writes `fbb.Float("scale", f)`; readers that take a float's 4 bytes need this one).
  */
 
 /** A value of the map: an integer (INT), a bool (BOOL), or `{ float }` (FLOAT, written as a double). */
@@ -19,7 +19,7 @@ export function flexMap(entries: Record<string, FlexEntry>, width: 4 | 8 = 8): U
   const keyAt: number[] = [];
   for (const key of keys) {
     keyAt.push(out.length);
-    for (const ch of key) out.push(ch.charCodeAt(0));
+    for (const byte of new TextEncoder().encode(key)) out.push(byte);
     out.push(0);
   }
   out.push(keys.length);
