@@ -109,6 +109,9 @@ export {
   type StablehloRngBitGeneratorOptions,
   type ReduceWindowOptions,
   type StablehloCaseOptions,
+  type LSHProjectionOptions,
+  type SkipGramOptions,
+  type HashtableOptions,
 } from './options.js';
 
 // --- Tensors and element types ---------------------------------------------------------------------
@@ -116,6 +119,7 @@ export {
   TensorType,
   ARENA_ALIGNMENT,
   alignUp,
+  dataByteLength,
   elementSize,
   makeTypedView,
   numElements,
@@ -124,6 +128,8 @@ export {
   type TensorData,
 } from './types.js';
 export { Tensor, AllocationType, type EvalTensor, type AffineQuantization, type QuantizationParams } from './kernel/tensor.js';
+export { decodeStrings, encodeStrings, stringCount, stringHeaderBytes, stringStart, validateStringBuffer } from './kernel/strings.js';
+export { DEFAULT_STRING_INPUT_BYTES } from './arena/micro-allocator.js';
 export { ArenaRegion } from './kernel/arena-region.js';
 
 // --- Running a model ---------------------------------------------------------------------------------
@@ -166,6 +172,8 @@ export {
   InputError,
   PlannerError,
   DelegateError,
+  StringCapacityError,
+  UnboundedStringError,
   type ModelErrorLocation,
 } from './errors.js';
 

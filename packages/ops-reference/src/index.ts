@@ -15,6 +15,7 @@ import { complexKernels } from './registrations/complex.js';
 import { tfliteKernels } from './registrations/tflite.js';
 import { litertKernels } from './registrations/litert.js';
 import { tflmCustomKernels } from './registrations/tflm-custom.js';
+import { typesKernels } from './registrations/types.js';
 
 import { PROVIDER } from './provider.js';
 
@@ -37,6 +38,7 @@ export const referenceKernels: readonly Registration[] = [
   ...tfliteKernels,
   ...litertKernels,
   ...tflmCustomKernels,
+  ...typesKernels,
 ];
 
 /** Registers every reference kernel on `resolver`. */

@@ -4,12 +4,13 @@
  * empty. At most 8 input dimensions. The output takes the squeezed shape through kernel-support's
  * `setOutputShape` (TFLite's ResizeTensor: a converter that stored a 0-D result as shape [1] gets the
  * shape TFLite computes, [], wherever setOutputShape resizes); invoke copies the bytes (nothing when the
- * output shares the input's memory). Any fixed-size type (TFLM copies raw bytes).
+ * output shares the input's memory). Any fixed-size type (TFLM copies raw bytes), and string as TFLite
+ * (the serialized strings pass through whole).
  */
-import { BuiltinOperator, KernelError, checkArity, elementSize, getInput, getOutput, tensorTypeName } from '@micrort/core';
+import { BuiltinOperator, KernelError, TensorType, checkArity, elementSize, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { Node, Registration, SqueezeOptions, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireSameTypeAs } from './data-common.js';
+import { prepareStringCopy, requireSameTypeAs } from './data-common.js';
 import { setOutputShape } from '@micrort/kernel-support';
 import { flatInPlace } from './in-place-common.js';
 
@@ -21,7 +22,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   checkArity(OP, node, 1, 1);
   const input = getInput(context, node, 0, OP);
   const output = getOutput(context, node, 0, OP);
-  if (elementSize(input.type) === undefined)
+  if (elementSize(input.type) === undefined && input.type !== TensorType.STRING)
     throw new KernelError(
       OP,
       node.index,
@@ -55,6 +56,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     0,
     Array.from(input.dims).filter((_, i) => !squeeze[i]),
   );
+  prepareStringCopy(OP, context, node, input);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
