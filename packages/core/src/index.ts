@@ -87,6 +87,17 @@ export {
   type WhileOptions,
   type CallOnceOptions,
   type VarHandleOptions,
+  type GeluOptions,
+  type OneHotOptions,
+  type UniqueOptions,
+  type ReverseSequenceOptions,
+  type LocalResponseNormalizationOptions,
+  type FakeQuantOptions,
+  type Conv3DOptions,
+  type RandomOptions,
+  type BucketizeOptions,
+  type EmbeddingLookupSparseOptions,
+  type SparseToDenseOptions,
 } from './options.js';
 
 // --- Tensors and element types ---------------------------------------------------------------------

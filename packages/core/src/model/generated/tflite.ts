@@ -132,6 +132,12 @@ export function unionListToSparseIndexVector(
   }
 }
 
+export enum CombinerType {
+  SUM = 0,
+  MEAN = 1,
+  SQRTN = 2
+}
+
 /**
  * Discriminant = 1-based position in this list (0 = NONE). The order is part of the file format.
  */
@@ -3520,8 +3526,44 @@ static getSizePrefixedRootAsLocalResponseNormalizationOptions(bb:flatbuffers.Byt
   return (obj || new LocalResponseNormalizationOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+radius():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+bias():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+alpha():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+beta():number {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
 static startLocalResponseNormalizationOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(4);
+}
+
+static addRadius(builder:flatbuffers.Builder, radius:number) {
+  builder.addFieldInt32(0, radius, 0);
+}
+
+static addBias(builder:flatbuffers.Builder, bias:number) {
+  builder.addFieldFloat32(1, bias, 0.0);
+}
+
+static addAlpha(builder:flatbuffers.Builder, alpha:number) {
+  builder.addFieldFloat32(2, alpha, 0.0);
+}
+
+static addBeta(builder:flatbuffers.Builder, beta:number) {
+  builder.addFieldFloat32(3, beta, 0.0);
 }
 
 static endLocalResponseNormalizationOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3529,8 +3571,12 @@ static endLocalResponseNormalizationOptions(builder:flatbuffers.Builder):flatbuf
   return offset;
 }
 
-static createLocalResponseNormalizationOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createLocalResponseNormalizationOptions(builder:flatbuffers.Builder, radius:number, bias:number, alpha:number, beta:number):flatbuffers.Offset {
   LocalResponseNormalizationOptions.startLocalResponseNormalizationOptions(builder);
+  LocalResponseNormalizationOptions.addRadius(builder, radius);
+  LocalResponseNormalizationOptions.addBias(builder, bias);
+  LocalResponseNormalizationOptions.addAlpha(builder, alpha);
+  LocalResponseNormalizationOptions.addBeta(builder, beta);
   return LocalResponseNormalizationOptions.endLocalResponseNormalizationOptions(builder);
 }
 }
@@ -3652,8 +3698,17 @@ static getSizePrefixedRootAsEmbeddingLookupSparseOptions(bb:flatbuffers.ByteBuff
   return (obj || new EmbeddingLookupSparseOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+combiner():CombinerType {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : CombinerType.SUM;
+}
+
 static startEmbeddingLookupSparseOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addCombiner(builder:flatbuffers.Builder, combiner:CombinerType) {
+  builder.addFieldInt8(0, combiner, CombinerType.SUM);
 }
 
 static endEmbeddingLookupSparseOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3661,8 +3716,9 @@ static endEmbeddingLookupSparseOptions(builder:flatbuffers.Builder):flatbuffers.
   return offset;
 }
 
-static createEmbeddingLookupSparseOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createEmbeddingLookupSparseOptions(builder:flatbuffers.Builder, combiner:CombinerType):flatbuffers.Offset {
   EmbeddingLookupSparseOptions.startEmbeddingLookupSparseOptions(builder);
+  EmbeddingLookupSparseOptions.addCombiner(builder, combiner);
   return EmbeddingLookupSparseOptions.endEmbeddingLookupSparseOptions(builder);
 }
 }
@@ -4279,8 +4335,17 @@ static getSizePrefixedRootAsSparseToDenseOptions(bb:flatbuffers.ByteBuffer, obj?
   return (obj || new SparseToDenseOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+validateIndices():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startSparseToDenseOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addValidateIndices(builder:flatbuffers.Builder, validateIndices:boolean) {
+  builder.addFieldInt8(0, +validateIndices, +false);
 }
 
 static endSparseToDenseOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -4288,8 +4353,9 @@ static endSparseToDenseOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createSparseToDenseOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createSparseToDenseOptions(builder:flatbuffers.Builder, validateIndices:boolean):flatbuffers.Offset {
   SparseToDenseOptions.startSparseToDenseOptions(builder);
+  SparseToDenseOptions.addValidateIndices(builder, validateIndices);
   return SparseToDenseOptions.endSparseToDenseOptions(builder);
 }
 }
@@ -4510,8 +4576,44 @@ static getSizePrefixedRootAsFakeQuantOptions(bb:flatbuffers.ByteBuffer, obj?:Fak
   return (obj || new FakeQuantOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+min():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+max():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+numBits():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+narrowRange():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startFakeQuantOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(4);
+}
+
+static addMin(builder:flatbuffers.Builder, min:number) {
+  builder.addFieldFloat32(0, min, 0.0);
+}
+
+static addMax(builder:flatbuffers.Builder, max:number) {
+  builder.addFieldFloat32(1, max, 0.0);
+}
+
+static addNumBits(builder:flatbuffers.Builder, numBits:number) {
+  builder.addFieldInt32(2, numBits, 0);
+}
+
+static addNarrowRange(builder:flatbuffers.Builder, narrowRange:boolean) {
+  builder.addFieldInt8(3, +narrowRange, +false);
 }
 
 static endFakeQuantOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -4519,8 +4621,12 @@ static endFakeQuantOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createFakeQuantOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createFakeQuantOptions(builder:flatbuffers.Builder, min:number, max:number, numBits:number, narrowRange:boolean):flatbuffers.Offset {
   FakeQuantOptions.startFakeQuantOptions(builder);
+  FakeQuantOptions.addMin(builder, min);
+  FakeQuantOptions.addMax(builder, max);
+  FakeQuantOptions.addNumBits(builder, numBits);
+  FakeQuantOptions.addNarrowRange(builder, narrowRange);
   return FakeQuantOptions.endFakeQuantOptions(builder);
 }
 }
@@ -4576,8 +4682,17 @@ static getSizePrefixedRootAsOneHotOptions(bb:flatbuffers.ByteBuffer, obj?:OneHot
   return (obj || new OneHotOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+axis():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
 static startOneHotOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addAxis(builder:flatbuffers.Builder, axis:number) {
+  builder.addFieldInt32(0, axis, 0);
 }
 
 static endOneHotOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -4585,8 +4700,9 @@ static endOneHotOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createOneHotOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createOneHotOptions(builder:flatbuffers.Builder, axis:number):flatbuffers.Offset {
   OneHotOptions.startOneHotOptions(builder);
+  OneHotOptions.addAxis(builder, axis);
   return OneHotOptions.endOneHotOptions(builder);
 }
 }
@@ -5005,8 +5121,17 @@ static getSizePrefixedRootAsUniqueOptions(bb:flatbuffers.ByteBuffer, obj?:Unique
   return (obj || new UniqueOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+idxOutType():TensorType {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : TensorType.INT32;
+}
+
 static startUniqueOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addIdxOutType(builder:flatbuffers.Builder, idxOutType:TensorType) {
+  builder.addFieldInt8(0, idxOutType, TensorType.INT32);
 }
 
 static endUniqueOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -5014,8 +5139,9 @@ static endUniqueOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createUniqueOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createUniqueOptions(builder:flatbuffers.Builder, idxOutType:TensorType):flatbuffers.Offset {
   UniqueOptions.startUniqueOptions(builder);
+  UniqueOptions.addIdxOutType(builder, idxOutType);
   return UniqueOptions.endUniqueOptions(builder);
 }
 }
@@ -5236,8 +5362,26 @@ static getSizePrefixedRootAsReverseSequenceOptions(bb:flatbuffers.ByteBuffer, ob
   return (obj || new ReverseSequenceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+seqDim():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+batchDim():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
 static startReverseSequenceOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(2);
+}
+
+static addSeqDim(builder:flatbuffers.Builder, seqDim:number) {
+  builder.addFieldInt32(0, seqDim, 0);
+}
+
+static addBatchDim(builder:flatbuffers.Builder, batchDim:number) {
+  builder.addFieldInt32(1, batchDim, 0);
 }
 
 static endReverseSequenceOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -5245,8 +5389,10 @@ static endReverseSequenceOptions(builder:flatbuffers.Builder):flatbuffers.Offset
   return offset;
 }
 
-static createReverseSequenceOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createReverseSequenceOptions(builder:flatbuffers.Builder, seqDim:number, batchDim:number):flatbuffers.Offset {
   ReverseSequenceOptions.startReverseSequenceOptions(builder);
+  ReverseSequenceOptions.addSeqDim(builder, seqDim);
+  ReverseSequenceOptions.addBatchDim(builder, batchDim);
   return ReverseSequenceOptions.endReverseSequenceOptions(builder);
 }
 }
@@ -5930,8 +6076,80 @@ static getSizePrefixedRootAsConv3DOptions(bb:flatbuffers.ByteBuffer, obj?:Conv3D
   return (obj || new Conv3DOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+padding():Padding {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : Padding.SAME;
+}
+
+strideD():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+strideW():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+strideH():number {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+fusedActivationFunction():ActivationFunctionType {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : ActivationFunctionType.NONE;
+}
+
+dilationDFactor():number {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 1;
+}
+
+dilationWFactor():number {
+  const offset = this.bb!.__offset(this.bb_pos, 16);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 1;
+}
+
+dilationHFactor():number {
+  const offset = this.bb!.__offset(this.bb_pos, 18);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 1;
+}
+
 static startConv3DOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(8);
+}
+
+static addPadding(builder:flatbuffers.Builder, padding:Padding) {
+  builder.addFieldInt8(0, padding, Padding.SAME);
+}
+
+static addStrideD(builder:flatbuffers.Builder, strideD:number) {
+  builder.addFieldInt32(1, strideD, 0);
+}
+
+static addStrideW(builder:flatbuffers.Builder, strideW:number) {
+  builder.addFieldInt32(2, strideW, 0);
+}
+
+static addStrideH(builder:flatbuffers.Builder, strideH:number) {
+  builder.addFieldInt32(3, strideH, 0);
+}
+
+static addFusedActivationFunction(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType) {
+  builder.addFieldInt8(4, fusedActivationFunction, ActivationFunctionType.NONE);
+}
+
+static addDilationDFactor(builder:flatbuffers.Builder, dilationDFactor:number) {
+  builder.addFieldInt32(5, dilationDFactor, 1);
+}
+
+static addDilationWFactor(builder:flatbuffers.Builder, dilationWFactor:number) {
+  builder.addFieldInt32(6, dilationWFactor, 1);
+}
+
+static addDilationHFactor(builder:flatbuffers.Builder, dilationHFactor:number) {
+  builder.addFieldInt32(7, dilationHFactor, 1);
 }
 
 static endConv3DOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -5939,8 +6157,16 @@ static endConv3DOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createConv3DOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createConv3DOptions(builder:flatbuffers.Builder, padding:Padding, strideD:number, strideW:number, strideH:number, fusedActivationFunction:ActivationFunctionType, dilationDFactor:number, dilationWFactor:number, dilationHFactor:number):flatbuffers.Offset {
   Conv3DOptions.startConv3DOptions(builder);
+  Conv3DOptions.addPadding(builder, padding);
+  Conv3DOptions.addStrideD(builder, strideD);
+  Conv3DOptions.addStrideW(builder, strideW);
+  Conv3DOptions.addStrideH(builder, strideH);
+  Conv3DOptions.addFusedActivationFunction(builder, fusedActivationFunction);
+  Conv3DOptions.addDilationDFactor(builder, dilationDFactor);
+  Conv3DOptions.addDilationWFactor(builder, dilationWFactor);
+  Conv3DOptions.addDilationHFactor(builder, dilationHFactor);
   return Conv3DOptions.endConv3DOptions(builder);
 }
 }
@@ -6218,8 +6444,26 @@ static getSizePrefixedRootAsRandomOptions(bb:flatbuffers.ByteBuffer, obj?:Random
   return (obj || new RandomOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+seed():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+seed2():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
 static startRandomOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(2);
+}
+
+static addSeed(builder:flatbuffers.Builder, seed:bigint) {
+  builder.addFieldInt64(0, seed, BigInt('0'));
+}
+
+static addSeed2(builder:flatbuffers.Builder, seed2:bigint) {
+  builder.addFieldInt64(1, seed2, BigInt('0'));
 }
 
 static endRandomOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -6227,8 +6471,10 @@ static endRandomOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createRandomOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createRandomOptions(builder:flatbuffers.Builder, seed:bigint, seed2:bigint):flatbuffers.Offset {
   RandomOptions.startRandomOptions(builder);
+  RandomOptions.addSeed(builder, seed);
+  RandomOptions.addSeed2(builder, seed2);
   return RandomOptions.endRandomOptions(builder);
 }
 }
@@ -6251,8 +6497,44 @@ static getSizePrefixedRootAsBucketizeOptions(bb:flatbuffers.ByteBuffer, obj?:Buc
   return (obj || new BucketizeOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+boundaries(index: number):number|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readFloat32(this.bb!.__vector(this.bb_pos + offset) + index * 4) : 0;
+}
+
+boundariesLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+boundariesArray():Float32Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? new Float32Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
 static startBucketizeOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addBoundaries(builder:flatbuffers.Builder, boundariesOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, boundariesOffset, 0);
+}
+
+static createBoundariesVector(builder:flatbuffers.Builder, data:number[]|Float32Array):flatbuffers.Offset;
+/**
+ * @deprecated This Uint8Array overload will be removed in the future.
+ */
+static createBoundariesVector(builder:flatbuffers.Builder, data:number[]|Uint8Array):flatbuffers.Offset;
+static createBoundariesVector(builder:flatbuffers.Builder, data:number[]|Float32Array|Uint8Array):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addFloat32(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startBoundariesVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
 }
 
 static endBucketizeOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -6260,8 +6542,9 @@ static endBucketizeOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createBucketizeOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createBucketizeOptions(builder:flatbuffers.Builder, boundariesOffset:flatbuffers.Offset):flatbuffers.Offset {
   BucketizeOptions.startBucketizeOptions(builder);
+  BucketizeOptions.addBoundaries(builder, boundariesOffset);
   return BucketizeOptions.endBucketizeOptions(builder);
 }
 }
@@ -6284,8 +6567,17 @@ static getSizePrefixedRootAsGeluOptions(bb:flatbuffers.ByteBuffer, obj?:GeluOpti
   return (obj || new GeluOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+approximate():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startGeluOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addApproximate(builder:flatbuffers.Builder, approximate:boolean) {
+  builder.addFieldInt8(0, +approximate, +false);
 }
 
 static endGeluOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -6293,8 +6585,9 @@ static endGeluOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createGeluOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createGeluOptions(builder:flatbuffers.Builder, approximate:boolean):flatbuffers.Offset {
   GeluOptions.startGeluOptions(builder);
+  GeluOptions.addApproximate(builder, approximate);
   return GeluOptions.endGeluOptions(builder);
 }
 }
