@@ -13,6 +13,7 @@ import { dataKernels } from './registrations/data.js';
 import { mathKernels } from './registrations/math.js';
 import { complexKernels } from './registrations/complex.js';
 import { tfliteKernels } from './registrations/tflite.js';
+import { tfliteBuiltinKernels } from './registrations/tflite-builtins.js';
 import { tflmCustomKernels } from './registrations/tflm-custom.js';
 
 import { PROVIDER } from './provider.js';
@@ -34,6 +35,7 @@ export const referenceKernels: readonly Registration[] = [
   ...mathKernels,
   ...complexKernels,
   ...tfliteKernels,
+  ...tfliteBuiltinKernels,
   ...tflmCustomKernels,
 ];
 
