@@ -41,6 +41,17 @@ export const TFLITE_BUILTIN_OPS: Readonly<Record<string, readonly number[]>> = {
   UNSORTED_SEGMENT_PROD: [],
   UNSORTED_SEGMENT_MAX: [],
   UNSORTED_SEGMENT_MIN: [],
+  WHERE: [0],
+  UNIQUE: [0],
+  TOPK_V2: [],
+  NON_MAX_SUPPRESSION_V4: [],
+  NON_MAX_SUPPRESSION_V5: [],
+  EMBEDDING_LOOKUP_SPARSE: [],
+  CONV_3D: [],
+  CONV_3D_TRANSPOSE: [],
+  RANDOM_UNIFORM: [],
+  RANDOM_STANDARD_NORMAL: [],
+  MULTINOMIAL: [],
 };
 
 /**
@@ -59,6 +70,14 @@ export const TFLITE_KERNEL_FAULTS: Readonly<Record<string, { types: readonly str
     reason:
       'matrix_set_diag.cc handles int64, int32, int16, int8 and uint8 and moves every other type as float32: 8-byte types are half filled, 1- and 2-byte types written past the output',
   },
+};
+
+/**
+ * Outputs TFLite 2.9 writes as int32 whatever integer type the model declares (the current kernel writes
+ * the declared type): compared by value. By op, the output positions.
+ */
+export const TFLITE29_INT32_OUTPUTS: Readonly<Record<string, readonly number[]>> = {
+  TOPK_V2: [1],
 };
 
 /** Whether TFLite's kernel is known wrong for this combination (see TFLITE_KERNEL_FAULTS). */

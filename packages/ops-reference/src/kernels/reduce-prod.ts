@@ -105,7 +105,8 @@ function invoke(context: TfLiteContext, node: Node): void {
       let p = n > 0 ? x[base + r[0]!]! - zp : 1;
       for (let k = 1; k < n; k++) p = multiplyByQuantizedMultiplierInt64(p * (x[base + r[k]!]! - zp), d.multiplier, d.shift);
       const v = multiplyByQuantizedMultiplierInt64(p, d.multiplier, d.shift) + d.outputZeroPoint;
-      const [lo, hi] = d.type === TensorType.INT8 ? [-128, 127] : [-32768, 32767];
+      const lo = d.type === TensorType.INT8 ? -128 : -32768;
+      const hi = d.type === TensorType.INT8 ? 127 : 32767;
       (yt.data as Int8Array | Int16Array)[o] = v < lo ? lo : v > hi ? hi : v;
     } else if (d.type === TensorType.FLOAT32) {
       const x = xt.data as Float32Array;
