@@ -52,6 +52,9 @@ export const TFLITE_BUILTIN_OPS: Readonly<Record<string, readonly number[]>> = {
   RANDOM_UNIFORM: [],
   RANDOM_STANDARD_NORMAL: [],
   MULTINOMIAL: [],
+  'CUSTOM:AudioSpectrogram': [],
+  'CUSTOM:Mfcc': [],
+  'CUSTOM:NumericVerify': [],
 };
 
 /**

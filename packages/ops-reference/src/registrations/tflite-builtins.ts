@@ -7,6 +7,7 @@
  */
 import type { Registration } from '@micrort/core';
 import { ATAN2 } from '../kernels/atan2.js';
+import { AUDIO_SPECTROGRAM } from '../kernels/audio-spectrogram.js';
 import { BITCAST } from '../kernels/bitcast.js';
 import { BITWISE_XOR } from '../kernels/bitwise-xor.js';
 import { BUCKETIZE } from '../kernels/bucketize.js';
@@ -19,9 +20,11 @@ import { IMAG } from '../kernels/imag.js';
 import { LOCAL_RESPONSE_NORMALIZATION } from '../kernels/local-response-normalization.js';
 import { MATRIX_DIAG } from '../kernels/matrix-diag.js';
 import { MATRIX_SET_DIAG } from '../kernels/matrix-set-diag.js';
+import { MFCC } from '../kernels/mfcc.js';
 import { MULTINOMIAL } from '../kernels/multinomial.js';
 import { NON_MAX_SUPPRESSION_V4 } from '../kernels/non-max-suppression-v4.js';
 import { NON_MAX_SUPPRESSION_V5 } from '../kernels/non-max-suppression-v5.js';
+import { NUMERIC_VERIFY } from '../kernels/numeric-verify.js';
 import { ONE_HOT } from '../kernels/one-hot.js';
 import { POW } from '../kernels/pow.js';
 import { RANDOM_STANDARD_NORMAL } from '../kernels/random-standard-normal.js';
@@ -93,4 +96,7 @@ export const tfliteBuiltinKernels: Registration[] = [
   RANDOM_UNIFORM,
   RANDOM_STANDARD_NORMAL,
   MULTINOMIAL,
+  AUDIO_SPECTROGRAM,
+  MFCC,
+  NUMERIC_VERIFY,
 ];
