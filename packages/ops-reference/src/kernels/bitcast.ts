@@ -17,6 +17,7 @@ import {
 } from '@micrort/core';
 import { declineArity, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
+import { supportsFixedSize } from './tflite-ops-common.js';
 
 const OP = 'BITCAST';
 
@@ -55,7 +56,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   const n = opData<BitcastOpData>(OP, node).bytes;
   const x = context.getEvalTensor(node.inputs[0]!).bytes;
   const y = context.getEvalTensor(node.outputs[0]!).bytes;
-  if (x.byteOffset !== y.byteOffset || x.buffer !== y.buffer) y.set(x.subarray(0, n));
+  if (x.byteOffset !== y.byteOffset || x.buffer !== y.buffer) for (let i = 0; i < n; i++) y[i] = x[i]!;
 }
 
 /** BITCAST registration (op version 1). */
@@ -64,7 +65,7 @@ export const BITCAST: Registration = {
   version: 1,
   provider: PROVIDER,
   name: OP,
-  supports: (_context, node) => declineArity(node, 1, 1) ?? true,
+  supports: (context, node) => declineArity(node, 1, 1) ?? supportsFixedSize(context, node, 0),
   init: newOpData,
   prepare,
   invoke,

@@ -14,7 +14,7 @@ import {
 } from '@micrort/core';
 import { declineArity, expectSameType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
-import { copyElements, fixedElementSize } from './tflite-ops-common.js';
+import { copyElements, fixedElementSize, supportsFixedSize } from './tflite-ops-common.js';
 
 const OP = 'MATRIX_DIAG';
 
@@ -50,7 +50,7 @@ export const MATRIX_DIAG: Registration = {
   version: 1,
   provider: PROVIDER,
   name: OP,
-  supports: (_context, node) => declineArity(node, 1, 1) ?? true,
+  supports: (context, node) => declineArity(node, 1, 1) ?? supportsFixedSize(context, node, 0),
   init: newOpData,
   prepare,
   invoke,

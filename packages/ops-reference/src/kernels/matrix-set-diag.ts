@@ -14,7 +14,7 @@ import {
 } from '@micrort/core';
 import { declineArity, expectSameType, fillOpData, newOpData, opData, sameDims, setOutputShape } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
-import { copyElements, fixedElementSize } from './tflite-ops-common.js';
+import { copyElements, fixedElementSize, supportsFixedSize } from './tflite-ops-common.js';
 
 const OP = 'MATRIX_SET_DIAG';
 
@@ -61,7 +61,7 @@ export const MATRIX_SET_DIAG: Registration = {
   version: 1,
   provider: PROVIDER,
   name: OP,
-  supports: (_context, node) => declineArity(node, 2, 1) ?? true,
+  supports: (context, node) => declineArity(node, 2, 1) ?? supportsFixedSize(context, node, 0),
   init: newOpData,
   prepare,
   invoke,

@@ -94,7 +94,7 @@ function invoke(context: TfLiteContext, node: Node): void {
         philoxNext(d.copy, samples);
         used = 0;
       }
-      const target = uint64ToDouble(samples[used]!, samples[used + 1]!) * total;
+      const target = uint64ToDouble(samples, used) * total;
       used += 2;
       let lo = 0;
       let hi = classes;

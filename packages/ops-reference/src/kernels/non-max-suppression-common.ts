@@ -20,20 +20,27 @@ import { constantInts } from './tflite-ops-common.js';
 
 const F32: readonly TensorType[] = [TensorType.FLOAT32];
 
-interface NmsOpData {
+/** Op data of the NMS kernels: the candidate heap, sized in prepare. */
+export interface NmsOpData {
   numBoxes: number;
   maxOutput: number;
-  /** The candidate heap: box index, (decayed) score, suppress_begin_index. */
+  /**
+   * The candidate heap, in three parallel arrays of numBoxes + 1 entries (box index, (decayed) score,
+   * suppress_begin_index); the last entry is the value being sifted (doubles stay in typed arrays: a
+   * score passed to a call that is not inlined would be boxed).
+   */
   heapIndex: Int32Array;
   heapScore: Float32Array;
   heapBegin: Int32Array;
   heapSize: number;
+  /** iou_threshold, score_threshold, soft_nms_sigma of this invoke; [3]: the last IoU computed. */
+  params: Float64Array;
 }
 
 const f = Math.fround;
 
-/** TFLite's ComputeIntersectionOverUnion in float32. */
-function iou(boxes: Float32Array, i: number, j: number): number {
+/** TFLite's ComputeIntersectionOverUnion in float32, of boxes i and j, into d.params[3]. */
+function iou(d: NmsOpData, boxes: Float32Array, i: number, j: number): void {
   const a = i * 4;
   const b = j * 4;
   const iy1 = Math.min(boxes[a]!, boxes[a + 2]!);
@@ -46,11 +53,14 @@ function iou(boxes: Float32Array, i: number, j: number): number {
   const jx2 = Math.max(boxes[b + 1]!, boxes[b + 3]!);
   const areaI = f(f(iy2 - iy1) * f(ix2 - ix1));
   const areaJ = f(f(jy2 - jy1) * f(jx2 - jx1));
-  if (areaI <= 0 || areaJ <= 0) return 0;
+  if (areaI <= 0 || areaJ <= 0) {
+    d.params[3] = 0;
+    return;
+  }
   const h = Math.max(f(Math.min(iy2, jy2) - Math.max(iy1, jy1)), 0);
   const w = Math.max(f(Math.min(ix2, jx2) - Math.max(ix1, jx1)), 0);
   const inter = f(h * w);
-  return f(inter / f(f(areaI + areaJ) - inter));
+  d.params[3] = f(inter / f(f(areaI + areaJ) - inter));
 }
 
 // libstdc++'s heap (std::priority_queue with comparator a.score < b.score), on three parallel arrays.
@@ -60,26 +70,23 @@ function moveEntry(d: NmsOpData, to: number, from: number): void {
   d.heapBegin[to] = d.heapBegin[from]!;
 }
 
-function setEntry(d: NmsOpData, at: number, index: number, score: number, begin: number): void {
-  d.heapIndex[at] = index;
-  d.heapScore[at] = score;
-  d.heapBegin[at] = begin;
-}
-
-/** __push_heap: sifts (index, score, begin) up from `hole` towards `top`. */
-function pushHeapFrom(d: NmsOpData, hole: number, top: number, index: number, score: number, begin: number): void {
+/** __push_heap: sifts the value held in the spare entry (numBoxes) up from `hole` towards `top`. */
+function pushHeapFrom(d: NmsOpData, hole: number, top: number): void {
+  const spare = d.numBoxes;
+  const score = d.heapScore[spare]!;
   let parent = (hole - 1) >> 1;
   while (hole > top && d.heapScore[parent]! < score) {
     moveEntry(d, hole, parent);
     hole = parent;
     parent = (hole - 1) >> 1;
   }
-  setEntry(d, hole, index, score, begin);
+  moveEntry(d, hole, spare);
 }
 
-function heapPush(d: NmsOpData, index: number, score: number, begin: number): void {
+/** push: the candidate in the spare entry joins the heap. */
+function heapPush(d: NmsOpData): void {
   d.heapSize++;
-  pushHeapFrom(d, d.heapSize - 1, 0, index, score, begin);
+  pushHeapFrom(d, d.heapSize - 1, 0);
 }
 
 /** pop_heap + pop_back: the top leaves; __adjust_heap re-seats the last entry. */
@@ -87,9 +94,7 @@ function heapPop(d: NmsOpData): void {
   const last = d.heapSize - 1;
   d.heapSize = last;
   if (last <= 0) return;
-  const index = d.heapIndex[last]!;
-  const score = d.heapScore[last]!;
-  const begin = d.heapBegin[last]!;
+  moveEntry(d, d.numBoxes, last);
   const len = last;
   let hole = 0;
   let child = 0;
@@ -104,23 +109,33 @@ function heapPop(d: NmsOpData): void {
     moveEntry(d, hole, child - 1);
     hole = child - 1;
   }
-  pushHeapFrom(d, hole, 0, index, score, begin);
+  pushHeapFrom(d, hole, 0);
 }
 
-/** TFLite's NonMaxSuppression; returns the number selected. */
+/**
+ * TFLite's NonMaxSuppression with the thresholds in d.params (iou, score, sigma); returns the number
+ * selected.
+ */
 export function nonMaxSuppression(
   d: NmsOpData,
   boxes: Float32Array,
   scores: Float32Array,
   maxOutput: number,
-  iouThreshold: number,
-  scoreThreshold: number,
-  sigma: number,
   selected: Int32Array,
   selectedScores: Float32Array | null,
 ): number {
+  const iouThreshold = d.params[0]!;
+  const scoreThreshold = d.params[1]!;
+  const sigma = d.params[2]!;
+  const spare = d.numBoxes;
   d.heapSize = 0;
-  for (let i = 0; i < d.numBoxes; i++) if (scores[i]! > scoreThreshold) heapPush(d, i, scores[i]!, 0);
+  for (let i = 0; i < d.numBoxes; i++)
+    if (scores[i]! > scoreThreshold) {
+      d.heapIndex[spare] = i;
+      d.heapScore[spare] = scores[i]!;
+      d.heapBegin[spare] = 0;
+      heapPush(d);
+    }
   const outputs = Math.min(d.heapSize, maxOutput);
   let count = 0;
   if (outputs === 0) return 0;
@@ -133,7 +148,8 @@ export function nonMaxSuppression(
     heapPop(d);
     let hard = false;
     for (let j = count - 1; j >= begin; j--) {
-      const o = iou(boxes, index, selected[j]!);
+      iou(d, boxes, index, selected[j]!);
+      const o = d.params[3]!;
       if (o >= iouThreshold) {
         hard = true;
         break;
@@ -150,7 +166,12 @@ export function nonMaxSuppression(
         if (selectedScores) selectedScores[count] = score;
         count++;
       }
-      if (score > scoreThreshold) heapPush(d, index, score, nextBegin);
+      if (score > scoreThreshold) {
+        d.heapIndex[spare] = index;
+        d.heapScore[spare] = score;
+        d.heapBegin[spare] = nextBegin;
+        heapPush(d);
+      }
     }
   }
   return count;
@@ -174,6 +195,7 @@ export function nonMaxSuppressionKernel(op: string, builtinCode: number, v5: boo
       heapScore: new Float32Array(0),
       heapBegin: new Int32Array(0),
       heapSize: 0,
+      params: new Float64Array(4),
     }),
     prepare(context: TfLiteContext, node: Node) {
       checkArity(op, node, inputs, outputs);
@@ -208,19 +230,18 @@ export function nonMaxSuppressionKernel(op: string, builtinCode: number, v5: boo
       const d = opData<NmsOpData>(op, node);
       d.numBoxes = n;
       d.maxOutput = maxOutput;
-      d.heapIndex = new Int32Array(n);
-      d.heapScore = new Float32Array(n);
-      d.heapBegin = new Int32Array(n);
+      d.heapIndex = new Int32Array(n + 1);
+      d.heapScore = new Float32Array(n + 1);
+      d.heapBegin = new Int32Array(n + 1);
     },
     invoke(context: TfLiteContext, node: Node) {
       const d = opData<NmsOpData>(op, node);
-      const scalar = (i: number) => (context.getEvalTensor(node.inputs[i]!).data as Float32Array)[0]!;
-      const iouThreshold = scalar(3);
-      const scoreThreshold = scalar(4);
-      const sigma = v5 ? scalar(5) : 0;
-      if (!(iouThreshold >= 0 && iouThreshold <= 1))
-        throw new KernelError(op, node.index, `iou_threshold ${iouThreshold} is outside [0, 1]`);
-      if (sigma < 0) throw new KernelError(op, node.index, `soft_nms_sigma ${sigma} is negative`);
+      const p = d.params;
+      p[0] = (context.getEvalTensor(node.inputs[3]!).data as Float32Array)[0]!;
+      p[1] = (context.getEvalTensor(node.inputs[4]!).data as Float32Array)[0]!;
+      p[2] = v5 ? (context.getEvalTensor(node.inputs[5]!).data as Float32Array)[0]! : 0;
+      if (!(p[0]! >= 0 && p[0]! <= 1)) throw new KernelError(op, node.index, `iou_threshold ${p[0]} is outside [0, 1]`);
+      if (p[2]! < 0) throw new KernelError(op, node.index, `soft_nms_sigma ${p[2]} is negative`);
       const selected = context.getEvalTensor(node.outputs[0]!).data as Int32Array;
       const selectedScores = v5 ? (context.getEvalTensor(node.outputs[1]!).data as Float32Array) : null;
       const count = nonMaxSuppression(
@@ -228,9 +249,6 @@ export function nonMaxSuppressionKernel(op: string, builtinCode: number, v5: boo
         context.getEvalTensor(node.inputs[0]!).data as Float32Array,
         context.getEvalTensor(node.inputs[1]!).data as Float32Array,
         d.maxOutput,
-        iouThreshold,
-        scoreThreshold,
-        sigma,
         selected,
         selectedScores,
       );

@@ -85,25 +85,33 @@ export function philoxSkip(state: PhiloxState, count: number): void {
 const F32_BITS = new Uint32Array(1);
 const F32_VIEW = new Float32Array(F32_BITS.buffer);
 
-/** Uint32ToFloat: a float in [0, 1) from the low 23 bits. */
-export function uint32ToFloat(x: number): number {
-  F32_BITS[0] = (127 << 23) | (x & 0x7fffff);
+/**
+ * Uint32ToFloat of `samples[i]`: a float in [0, 1) from the low 23 bits. (The uint32 is read here rather
+ * than passed: a value ≥ 2^31 is no small integer, and passing it to a call that is not inlined boxes it.)
+ */
+export function uint32ToFloat(samples: Uint32Array, i: number): number {
+  F32_BITS[0] = (127 << 23) | (samples[i]! & 0x7fffff);
   return Math.fround(F32_VIEW[0]! - 1);
 }
 
-/** Uint64ToDouble: a double in [0, 1) from the low 20 bits of x0 and all of x1. */
-export function uint64ToDouble(x0: number, x1: number): number {
-  return ((x0 & 0xfffff) * 4294967296 + x1) / 4503599627370496;
+/** Uint64ToDouble of samples[i], samples[i + 1]: a double in [0, 1) from the low 20 bits of the first and all of the second. */
+export function uint64ToDouble(samples: Uint32Array, i: number): number {
+  return ((samples[i]! & 0xfffff) * 4294967296 + samples[i + 1]!) / 4503599627370496;
 }
 
 const TWO_PI_F = 2 * Math.PI;
+const EPSILON = Math.fround(1e-7);
 
-/** BoxMullerFloat (the Linux sincosf path): two standard normal floats into out[at], out[at + 1] (when inside `out`). */
-export function boxMullerFloat(x0: number, x1: number, out: Float32Array, at: number): void {
+/** BoxMullerFloat (the Linux sincosf path) of samples[i], samples[i + 1]: two standard normal floats into out[at], out[at + 1] (when inside `out`). */
+export function boxMullerFloat(samples: Uint32Array, i: number, out: Float32Array, at: number): void {
   const f = Math.fround;
-  let u1 = uint32ToFloat(x0);
-  if (u1 < f(1e-7)) u1 = f(1e-7);
-  const v1 = f(TWO_PI_F * uint32ToFloat(x1));
+  // Uint32ToFloat of both samples, written out here: a double returned by a call that is not inlined is boxed.
+  F32_BITS[0] = (127 << 23) | (samples[i]! & 0x7fffff);
+  let u1 = f(F32_VIEW[0]! - 1);
+  F32_BITS[0] = (127 << 23) | (samples[i + 1]! & 0x7fffff);
+  const u = f(F32_VIEW[0]! - 1);
+  if (u1 < EPSILON) u1 = EPSILON;
+  const v1 = f(TWO_PI_F * u);
   const u2 = f(Math.sqrt(f(-2 * f(Math.log(u1)))));
   out[at] = f(Math.sin(v1)) * u2;
   // TFLite writes the pair's second value past an odd-sized output; it is dropped here.

@@ -24,7 +24,8 @@ import { noShapeBound } from './data-dependent-shape.js';
 import { boxMullerFloat, philoxNext, philoxState, unseeded, uint32ToFloat, type PhiloxState } from './philox-common.js';
 import { constantInts, expectShapeValues } from './tflite-ops-common.js';
 
-interface RandomOpData {
+/** Op data of the random kernels: the generator state and its last four draws. */
+export interface RandomOpData {
   state: PhiloxState;
   samples: Uint32Array;
   count: number;
@@ -70,8 +71,8 @@ export function randomKernel(op: string, builtinCode: number, normal: boolean): 
       for (let at = 0; at < d.count; at += 4) {
         philoxNext(d.state, s);
         const n = Math.min(4, d.count - at);
-        if (normal) for (let i = 0; i < n; i += 2) boxMullerFloat(s[i]!, s[i + 1]!, out, at + i);
-        else for (let i = 0; i < n; i++) out[at + i] = uint32ToFloat(s[i]!);
+        if (normal) for (let i = 0; i < n; i += 2) boxMullerFloat(s, i, out, at + i);
+        else for (let i = 0; i < n; i++) out[at + i] = uint32ToFloat(s, i);
       }
     },
   };

@@ -6,16 +6,15 @@ import {
   BuiltinOperator,
   TensorType,
   checkArity,
-  elementSize,
   getInput,
   getOutput,
-  tensorTypeName,
   type Node,
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
-import { TensorTypeError, declineArity, expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
+import { declineArity, expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
+import { fixedElementSize, supportsFixedSize } from './tflite-ops-common.js';
 
 const OP = 'RANK';
 
@@ -26,7 +25,7 @@ interface RankOpData {
 function prepare(context: TfLiteContext, node: Node): void {
   checkArity(OP, node, 1, 1);
   const input = getInput(context, node, 0, OP);
-  if (elementSize(input.type) === undefined) throw new TensorTypeError(OP, node.index, 'input', input.index, input.type, []);
+  fixedElementSize(OP, node, 'input', input);
   expectType(OP, node, 'output', getOutput(context, node, 0, OP), [TensorType.INT32]);
   setOutputShape(OP, context, node, 0, []);
   fillOpData<RankOpData>(OP, node, { rank: input.dims.length });
@@ -42,12 +41,7 @@ export const RANK: Registration = {
   version: 1,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => {
-    const why = declineArity(node, 1, 1);
-    if (why) return why;
-    const t = context.getTensor(node.inputs[0]!);
-    return elementSize(t.type) === undefined ? `${tensorTypeName(t.type)} input (handles fixed-size element types)` : true;
-  },
+  supports: (context, node) => declineArity(node, 1, 1) ?? supportsFixedSize(context, node),
   init: newOpData,
   prepare,
   invoke,

@@ -93,11 +93,13 @@ export function reluXUint8(p: Int32Array, x: Uint8Array | Int8Array, y: Uint8Arr
 }
 
 /** Op data of the TFLite clamp activations (RELU_N1_TO_1, RELU_0_TO_1). */
-interface ClampReluOpData {
+export interface ClampReluOpData {
   type: TensorType;
   count: number;
   /** The ReluX block for uint8 and int8 (persistent, TFLite's ReluOpData + ReluParams). */
   params: Int32Array;
+  /** float32: the bounds [lo, hi] (read from a Float32Array, they stay unboxed doubles in the clamp). */
+  bounds: Float32Array;
 }
 
 const CLAMP_TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.UINT8, TensorType.INT8];
@@ -114,7 +116,12 @@ export function clampReluKernel(op: string, builtinCode: number, lo: number, hi:
     provider: PROVIDER,
     name: op,
     supports: (context, node) => declineArity(node, 1, 1) ?? declineTypes(context, node, [0], CLAMP_TYPES) ?? true,
-    init: (context) => ({ type: TensorType.FLOAT32, count: 0, params: context.allocatePersistentBuffer(RELU_X_UINT8_WORDS * 4).i32 }),
+    init: (context) => ({
+      type: TensorType.FLOAT32,
+      count: 0,
+      params: context.allocatePersistentBuffer(RELU_X_UINT8_WORDS * 4).i32,
+      bounds: Float32Array.from([lo, hi]),
+    }),
     prepare(context, node) {
       const data = opData<ClampReluOpData>(op, node);
       const { input, output, count } = prepareUnary(op, context, node, CLAMP_TYPES);
@@ -133,9 +140,11 @@ export function clampReluKernel(op: string, builtinCode: number, lo: number, hi:
       }
       const xf = x as Float32Array;
       const yf = y as Float32Array;
+      const low = data.bounds[0]!;
+      const high = data.bounds[1]!;
       for (let i = 0; i < data.count; i++) {
         const v = xf[i]!;
-        yf[i] = v > hi ? hi : v < lo ? lo : v;
+        yf[i] = v > high ? high : v < low ? low : v;
       }
     },
   };

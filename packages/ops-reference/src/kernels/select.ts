@@ -18,7 +18,7 @@ import {
 } from '@micrort/core';
 import { declineArity, expectSameType, expectType, fillOpData, newOpData, opData, sameDims, setOutputShape } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
-import { copyElements, fixedElementSize } from './tflite-ops-common.js';
+import { copyElements, fixedElementSize, supportsFixedSize } from './tflite-ops-common.js';
 
 const OP = 'SELECT';
 
@@ -73,7 +73,7 @@ export const SELECT: Registration = {
   version: 4,
   provider: PROVIDER,
   name: OP,
-  supports: (_context, node) => declineArity(node, 3, 1) ?? true,
+  supports: (context, node) => declineArity(node, 3, 1) ?? supportsFixedSize(context, node, 1),
   init: newOpData,
   prepare,
   invoke,

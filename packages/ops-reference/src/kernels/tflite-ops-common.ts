@@ -116,6 +116,23 @@ export function copyElements(src: Uint8Array, from: number, dst: Uint8Array, to:
 /** The element size of a fixed-size type; a KernelError naming the tensor for types without one (string). */
 export function fixedElementSize(op: string, node: Node, what: string, t: Tensor): number {
   const size = elementSize(t.type);
-  if (size === undefined) throw new TensorTypeError(op, node.index, what, t.index, t.type, []);
+  if (size === undefined)
+    throw new TensorTypeError(
+      op,
+      node.index,
+      what,
+      t.index,
+      t.type,
+      [],
+      `unsupported ${what} type ${tensorTypeName(t.type)} (tensor ${t.index}): this kernel moves elements of a fixed size`,
+    );
   return size;
+}
+
+/** The `supports()` answer of a kernel that moves elements of any fixed size: declines string (and other unsized) inputs at `position`. */
+export function supportsFixedSize(context: TfLiteContext, node: Node, position = 0): true | string {
+  const index = node.inputs[position];
+  if (index === undefined || index < 0) return true;
+  const t = context.getTensor(index);
+  return elementSize(t.type) === undefined ? `${tensorTypeName(t.type)} input (handles fixed-size element types)` : true;
 }

@@ -20,7 +20,7 @@ import {
 import { declineArity, expectRank, expectSameType, expectType, opData, setOutputShape } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
 import { noShapeBound } from './data-dependent-shape.js';
-import { constantInts, copyElements, fixedElementSize } from './tflite-ops-common.js';
+import { constantInts, copyElements, fixedElementSize, supportsFixedSize } from './tflite-ops-common.js';
 
 const OP = 'TILE';
 
@@ -102,7 +102,7 @@ export const TILE: Registration<TileOpData> = {
   version: 3,
   provider: PROVIDER,
   name: OP,
-  supports: (_context, node) => declineArity(node, 2, 1) ?? true,
+  supports: (context, node) => declineArity(node, 2, 1) ?? supportsFixedSize(context, node, 0),
   init: () => ({ inDims: new Int32Array(0), multiples: new Int32Array(0), size: 0 }),
   prepare,
   invoke,

@@ -22,7 +22,8 @@ export enum SegmentOp {
   Min,
 }
 
-interface UnsortedSegmentOpData {
+/** Op data of the UNSORTED_SEGMENT_* kernels. */
+export interface UnsortedSegmentOpData {
   ids: number;
   sliceSize: number;
   segments: number;
@@ -88,7 +89,8 @@ export function unsortedSegmentKernel(name: string, builtinCode: number, op: Seg
       const ids = context.getEvalTensor(node.inputs[1]!).data as Int32Array;
       const y = context.getEvalTensor(node.outputs[0]!).data as Float32Array | Int32Array;
       const { sliceSize: s, float } = d;
-      y.fill(d.initial, 0, d.segments * s);
+      const initial = d.initial;
+      for (let i = 0; i < d.segments * s; i++) y[i] = initial;
       for (let i = 0; i < d.ids; i++) {
         const id = ids[i]!;
         if (id < 0) continue;
