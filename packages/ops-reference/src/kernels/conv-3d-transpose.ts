@@ -2,7 +2,8 @@
  * CONV_3D_TRANSPOSE (TFLite conv3d_transpose.cc, reference_ops::Conv3DTranspose): the float32 input
  * [n, d, h, w, c_in] scattered through the float32 filter [kd, kh, kw, c_out, c_in] into an output of the
  * int32 `output_shape` [n, d', h', w', c_out] (strides, dilations, SAME/VALID padding computed as for the
- * convolution from the output's sizes), then the optional bias [c_out] and the fused activation. The
+ * convolution from the output's sizes), then the optional bias (bias[c] on output channel c; TFLite
+ * requires c_in values, so c_out ≤ c_in here) and the fused activation. The
  * output shape is read in prepare from a constant; a runtime shape has no bound (data-dependent-shape.ts).
  */
 import {
@@ -62,9 +63,18 @@ function prepare(context: TfLiteContext, node: Node): void {
       `output_shape [${shape.join(',')}] does not match the input's batch and the filter's output channels`,
     );
   if (bias) {
+    // TFLite checks the bias against the filter's input channels (dims[4]) and adds bias[output channel]:
+    // a model passes its check only with as many bias values as input channels, and reads past the bias
+    // when there are more output channels than that — refused here.
     expectType(OP, node, 'bias', bias, F32);
-    if (bias.elementCount !== filter.dims[3])
-      throw new KernelError(OP, node.index, `bias has ${bias.elementCount} values for ${filter.dims[3]} channels`);
+    if (bias.elementCount !== filter.dims[4])
+      throw new KernelError(
+        OP,
+        node.index,
+        `bias has ${bias.elementCount} values, TFLite requires the filter's ${filter.dims[4]} input channels`,
+      );
+    if (filter.dims[3]! > bias.elementCount)
+      throw new KernelError(OP, node.index, `${filter.dims[3]} output channels read past a bias of ${bias.elementCount} values`);
   }
   const g = conv3DGeometry(OP, node, [shape[1]!, shape[2]!, shape[3]!], [filter.dims[0]!, filter.dims[1]!, filter.dims[2]!]);
   setOutputShape(OP, context, node, 0, shape);

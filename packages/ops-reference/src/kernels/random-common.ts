@@ -3,7 +3,8 @@
  * by a constant int32 vector, filled from TFLite's Philox generator (philox-common.ts) seeded by
  * RandomOptions' two seeds: uniform values in [0, 1) from each uint32 (Uint32ToFloat), or standard normal
  * pairs (BoxMullerFloat). Each invoke draws four uint32 at a time and continues where the last one stopped,
- * as TFLite's generator does — the same seeds give TFLite's sequence. Seeds 0 and 0 mean unseeded: TFLite
+ * as TFLite's generator does — the same seeds give TFLite's sequence (each seed cut to 32 bits, as TFLite
+ * keeps them). Seeds 0 and 0 mean unseeded: TFLite
  * then seeds from /dev/urandom, this kernel from the platform's crypto source. A runtime shape has no
  * bound (data-dependent-shape.ts).
  */
@@ -31,11 +32,16 @@ export interface RandomOpData {
   count: number;
 }
 
-/** The generator of a node: its options' seeds, or fresh random ones when both are 0. */
+/**
+ * The generator of a node: its options' seeds, or fresh random ones when both are 0. TFLite keeps each
+ * seed in an `int` (TfLiteRandomParams): the schema's 64-bit values are cut to their low 32 bits and
+ * sign-extended — TFLite 2.9 and LiteRT.js 2.5.3 both give the same numbers for seed 2^40 + 3 as for 3 —
+ * and so are they here.
+ */
 export function seededState(node: Node): PhiloxState {
   const o = node.builtinData as RandomOptions | null;
-  const seed = o?.seed ?? 0n;
-  const seed2 = o?.seed2 ?? 0n;
+  const seed = BigInt.asIntN(32, o?.seed ?? 0n);
+  const seed2 = BigInt.asIntN(32, o?.seed2 ?? 0n);
   return seed === 0n && seed2 === 0n ? philoxState(...unseeded()) : philoxState(seed, seed2);
 }
 

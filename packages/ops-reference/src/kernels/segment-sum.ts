@@ -1,6 +1,7 @@
 /**
  * SEGMENT_SUM (TFLite segment_sum.cc, reference_ops::SegmentSum): rows of the data (float32 or int32)
- * summed into the output row their sorted, non-negative int32 segment id names; the output has
+ * summed into the output row their int32 segment id names (starting at 0 and rising by 0 or 1 from row to
+ * row, as TFLite checks); the output has
  * ids[last] + 1 rows. The ids are read in prepare from a constant (they give the output's size); with
  * runtime ids there is no bound (data-dependent-shape.ts).
  */
@@ -54,8 +55,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   const values = constantInts(OP, node, ids, 'segment_ids');
   if (values === null) noShapeBound(OP, context, node, 0, 'the segment_ids input is not constant (it sets the number of segments)');
   values.forEach((v, i) => {
-    if (v < 0 || (i > 0 && v < values[i - 1]!))
-      throw new KernelError(OP, node.index, `segment_ids must be sorted and non-negative: segment_ids[${i}] = ${v}`);
+    const previous = i > 0 ? values[i - 1]! : -1;
+    if (v < 0 || (v !== previous && v !== previous + 1))
+      throw new KernelError(OP, node.index, `segment_ids must start at 0 and rise by 0 or 1 (as TFLite checks): segment_ids[${i}] = ${v}`);
   });
   const segments = values.length === 0 ? 0 : values[values.length - 1]! + 1;
   setOutputShape(OP, context, node, 0, [segments, ...Array.from(data.dims).slice(1)]);

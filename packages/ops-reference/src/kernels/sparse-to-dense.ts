@@ -2,7 +2,7 @@
  * SPARSE_TO_DENSE (TFLite sparse_to_dense.cc, reference_ops::SparseToDense): an output of
  * `output_shape` (at most 4-D) filled with `default_value`, then `values[i]` (or the single value of a
  * 0-D `values`) written at each index: a 0-/1-D `indices` names positions of a 1-D output, a 2-D
- * [N, rank] one full index tuples. float32, int32, int64, int8, uint8 values (moved as bytes); int32 or
+ * [N, rank] one full index tuples (a 0-D `values` only with a single index, as TFLite checks). float32, int32, int64, int8, uint8 values (moved as bytes); int32 or
  * int64 indices and shape. An index outside the output fails the invoke (TFLite writes out of bounds).
  * `validate_indices` is ignored, as TFLite ignores it. The shape is read in prepare from a constant; a
  * runtime shape has no bound.
@@ -64,6 +64,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (rank > 4) throw new KernelError(OP, node.index, `the output has ${rank} dimensions, at most 4`);
   if (values.dims.length === 1 && values.dims[0]! < count)
     throw new KernelError(OP, node.index, `values has ${values.dims[0]} entries for ${count} indices`);
+  // TFLite's CheckDimensionsMatch: a 0-D value goes with exactly one index.
+  if (values.dims.length === 0 && count !== 1)
+    throw new KernelError(OP, node.index, `a scalar value goes with one index, got ${count} (TFLite refuses this too)`);
   const shape = constantInts(OP, node, shapeTensor, 'output_shape');
   if (shape === null) noShapeBound(OP, context, node, 0, 'the output_shape input is not constant');
   expectShapeValues(OP, node, 'output_shape', shape);
