@@ -12,7 +12,7 @@ import { createPlanner } from '@micrort/planners';
 import { referenceResolver } from '@micrort/test-support/conformance';
 import { compareOutput, runMicrort, type OutputDiff } from '@micrort/test-support/output-compare';
 import { compareSingleOp, singleOpModel, type SingleOpModel } from '@micrort/test-support/single-op-model';
-import { flexMap } from '@micrort/test-support/tflite-recipe-builder';
+import { flexMap } from '@micrort/test-support/flexbuffers';
 import { ORACLE_SKIP_REASON, TfliteOracle, oracleAvailable } from '@micrort/test-support/tflite-oracle';
 
 if (!oracleAvailable) it.skip(`TFLite oracle: ${ORACLE_SKIP_REASON}`, () => {});

@@ -10,7 +10,8 @@ import { KernelHarness } from '@micrort/core/testing';
 import type { HarnessOptions, HarnessTensorSpec } from '@micrort/core/testing';
 import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { tfliteBuiltinKernels } from './tflite-builtins.js';
-import { constI32, flexMap, iota, spec } from '../kernels/__fixtures__/data-testing.js';
+import { flexMap } from '@micrort/test-support/flexbuffers';
+import { constI32, iota, spec } from '../kernels/__fixtures__/data-testing.js';
 
 const F = TensorType.FLOAT32;
 const I32 = TensorType.INT32;
