@@ -19,9 +19,11 @@ import { ROOT, undeclaredImports, workspacePackages } from './workspace-imports.
  * goes to the kernel-support layer and schedules to their own package (@micrort/schedules). 10,704
  * lines once the schedules moved out and the barrel became explicit; the budget leaves ~3 %. Raise it
  * only with a reason in the commit. 11,000 → 11,500: the option tables of eleven more TFLite ops
- * (GELU, ONE_HOT, UNIQUE, CONV_3D…, read and written like the others: ~290 lines).
+ * (GELU, ONE_HOT, UNIQUE, CONV_3D…, read and written like the others: ~290 lines). 11,500 → 11,750:
+ * the option tables of the recurrent ops and LSH_PROJECTION (LSTM, RNN and their sequence and
+ * bidirectional forms: ~230 lines).
  */
-export const CORE_LINE_BUDGET = 11_500;
+export const CORE_LINE_BUDGET = 11_750;
 
 function run(args: string[]): { status: number | null; output: string } {
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });

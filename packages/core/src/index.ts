@@ -98,6 +98,12 @@ export {
   type BucketizeOptions,
   type EmbeddingLookupSparseOptions,
   type SparseToDenseOptions,
+  type LSHProjectionOptions,
+  type RNNOptions,
+  type LSTMOptions,
+  type SequenceRNNOptions,
+  type BidirectionalSequenceLSTMOptions,
+  type BidirectionalSequenceRNNOptions,
 } from './options.js';
 
 // --- Tensors and element types ---------------------------------------------------------------------

@@ -310,6 +310,51 @@ export interface SparseToDenseOptions {
   validateIndices: boolean;
 }
 
+/** LSH_PROJECTION: LSHProjectionType UNKNOWN = 0, SPARSE = 1, DENSE = 2. */
+export interface LSHProjectionOptions {
+  type: number;
+}
+
+/** RNN: the activation of the hidden state. */
+export interface RNNOptions {
+  fusedActivationFunction: ActivationFunctionType;
+  asymmetricQuantizeInputs: boolean;
+}
+
+/** LSTM: the cell and hidden activation, clips (0: none), LSTMKernelType FULL = 0 or BASIC = 1. */
+export interface LSTMOptions {
+  fusedActivationFunction: ActivationFunctionType;
+  cellClip: number;
+  projClip: number;
+  kernelType: number;
+  asymmetricQuantizeInputs: boolean;
+}
+
+/** UNIDIRECTIONAL_SEQUENCE_RNN. */
+export interface SequenceRNNOptions {
+  timeMajor: boolean;
+  fusedActivationFunction: ActivationFunctionType;
+  asymmetricQuantizeInputs: boolean;
+}
+
+/** BIDIRECTIONAL_SEQUENCE_LSTM (`timeMajor` defaults to true in the schema). */
+export interface BidirectionalSequenceLSTMOptions {
+  fusedActivationFunction: ActivationFunctionType;
+  cellClip: number;
+  projClip: number;
+  mergeOutputs: boolean;
+  timeMajor: boolean;
+  asymmetricQuantizeInputs: boolean;
+}
+
+/** BIDIRECTIONAL_SEQUENCE_RNN. */
+export interface BidirectionalSequenceRNNOptions {
+  timeMajor: boolean;
+  fusedActivationFunction: ActivationFunctionType;
+  mergeOutputs: boolean;
+  asymmetricQuantizeInputs: boolean;
+}
+
 /** Options of an op whose options table has no fields micrort reads (PadOptions, TransposeOptions, ...). */
 export type EmptyOptions = Record<string, never>;
 
@@ -364,4 +409,10 @@ export type BuiltinOptions =
   | BucketizeOptions
   | EmbeddingLookupSparseOptions
   | SparseToDenseOptions
+  | LSHProjectionOptions
+  | RNNOptions
+  | LSTMOptions
+  | SequenceRNNOptions
+  | BidirectionalSequenceLSTMOptions
+  | BidirectionalSequenceRNNOptions
   | EmptyOptions;

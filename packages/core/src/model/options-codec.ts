@@ -25,6 +25,12 @@ import type {
   BucketizeOptions as BucketizeOptionsDef,
   EmbeddingLookupSparseOptions as EmbeddingLookupSparseOptionsDef,
   SparseToDenseOptions as SparseToDenseOptionsDef,
+  LSHProjectionOptions as LSHProjectionOptionsDef,
+  RNNOptions as RNNOptionsDef,
+  LSTMOptions as LSTMOptionsDef,
+  SequenceRNNOptions as SequenceRNNOptionsDef,
+  BidirectionalSequenceLSTMOptions as BidirectionalSequenceLSTMOptionsDef,
+  BidirectionalSequenceRNNOptions as BidirectionalSequenceRNNOptionsDef,
   DepthwiseConv2DOptions as DepthwiseConv2DOptionsDef,
   DivOptions as DivOptionsDef,
   FullyConnectedOptions as FullyConnectedOptionsDef,
@@ -76,6 +82,12 @@ import {
   BucketizeOptions,
   EmbeddingLookupSparseOptions,
   SparseToDenseOptions,
+  LSHProjectionOptions,
+  RNNOptions,
+  LSTMOptions,
+  SequenceRNNOptions,
+  BidirectionalSequenceLSTMOptions,
+  BidirectionalSequenceRNNOptions,
   DepthwiseConv2DOptions,
   DivOptions,
   FullyConnectedOptions,
@@ -595,6 +607,73 @@ const OPTIONS_READERS: ReadonlyMap<number, OptionsReader> = new Map<number, Opti
       (o): SparseToDenseOptionsDef => ({ validateIndices: o.validateIndices() }),
     ),
   ],
+  [
+    BuiltinOptionsType.LSHProjectionOptions,
+    reader(
+      () => new LSHProjectionOptions(),
+      (o): LSHProjectionOptionsDef => ({ type: o.type() as number }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.RNNOptions,
+    reader(
+      () => new RNNOptions(),
+      (o): RNNOptionsDef => ({
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.LSTMOptions,
+    reader(
+      () => new LSTMOptions(),
+      (o): LSTMOptionsDef => ({
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        cellClip: o.cellClip(),
+        projClip: o.projClip(),
+        kernelType: o.kernelType() as number,
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.SequenceRNNOptions,
+    reader(
+      () => new SequenceRNNOptions(),
+      (o): SequenceRNNOptionsDef => ({
+        timeMajor: o.timeMajor(),
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.BidirectionalSequenceLSTMOptions,
+    reader(
+      () => new BidirectionalSequenceLSTMOptions(),
+      (o): BidirectionalSequenceLSTMOptionsDef => ({
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        cellClip: o.cellClip(),
+        projClip: o.projClip(),
+        mergeOutputs: o.mergeOutputs(),
+        timeMajor: o.timeMajor(),
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.BidirectionalSequenceRNNOptions,
+    reader(
+      () => new BidirectionalSequenceRNNOptions(),
+      (o): BidirectionalSequenceRNNOptionsDef => ({
+        timeMajor: o.timeMajor(),
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        mergeOutputs: o.mergeOutputs(),
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+      }),
+    ),
+  ],
 ]);
 
 /**
@@ -825,6 +904,44 @@ export function writeBuiltinOptions(
       return EmbeddingLookupSparseOptions.createEmbeddingLookupSparseOptions(builder, num('combiner'));
     case BuiltinOptionsType.SparseToDenseOptions:
       return SparseToDenseOptions.createSparseToDenseOptions(builder, bool('validateIndices'));
+    case BuiltinOptionsType.LSHProjectionOptions:
+      return LSHProjectionOptions.createLSHProjectionOptions(builder, num('type'));
+    case BuiltinOptionsType.RNNOptions:
+      return RNNOptions.createRNNOptions(builder, num('fusedActivationFunction'), bool('asymmetricQuantizeInputs'));
+    case BuiltinOptionsType.LSTMOptions:
+      return LSTMOptions.createLSTMOptions(
+        builder,
+        num('fusedActivationFunction'),
+        num('cellClip'),
+        num('projClip'),
+        num('kernelType'),
+        bool('asymmetricQuantizeInputs'),
+      );
+    case BuiltinOptionsType.SequenceRNNOptions:
+      return SequenceRNNOptions.createSequenceRNNOptions(
+        builder,
+        bool('timeMajor'),
+        num('fusedActivationFunction'),
+        bool('asymmetricQuantizeInputs'),
+      );
+    case BuiltinOptionsType.BidirectionalSequenceLSTMOptions:
+      return BidirectionalSequenceLSTMOptions.createBidirectionalSequenceLSTMOptions(
+        builder,
+        num('fusedActivationFunction'),
+        num('cellClip'),
+        num('projClip'),
+        bool('mergeOutputs'),
+        bool('timeMajor'),
+        bool('asymmetricQuantizeInputs'),
+      );
+    case BuiltinOptionsType.BidirectionalSequenceRNNOptions:
+      return BidirectionalSequenceRNNOptions.createBidirectionalSequenceRNNOptions(
+        builder,
+        bool('timeMajor'),
+        num('fusedActivationFunction'),
+        bool('mergeOutputs'),
+        bool('asymmetricQuantizeInputs'),
+      );
     default:
       builder.startObject(0);
       return builder.endObject();

@@ -73,6 +73,12 @@ const PARSED_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly B
   [T.BucketizeOptions, [B.BUCKETIZE]],
   [T.EmbeddingLookupSparseOptions, [B.EMBEDDING_LOOKUP_SPARSE]],
   [T.SparseToDenseOptions, [B.SPARSE_TO_DENSE]],
+  [T.LSHProjectionOptions, [B.LSH_PROJECTION]],
+  [T.RNNOptions, [B.RNN]],
+  [T.LSTMOptions, [B.LSTM]],
+  [T.SequenceRNNOptions, [B.UNIDIRECTIONAL_SEQUENCE_RNN]],
+  [T.BidirectionalSequenceLSTMOptions, [B.BIDIRECTIONAL_SEQUENCE_LSTM]],
+  [T.BidirectionalSequenceRNNOptions, [B.BIDIRECTIONAL_SEQUENCE_RNN]],
 ];
 
 /**
@@ -81,16 +87,12 @@ const PARSED_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly B
  */
 const OTHER_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly BuiltinOperator[]]> = [
   [T.ConcatEmbeddingsOptions, [B.CONCAT_EMBEDDINGS]],
-  [T.LSHProjectionOptions, [B.LSH_PROJECTION]],
-  [T.RNNOptions, [B.RNN]],
-  [T.LSTMOptions, [B.LSTM]],
   [T.CallOptions, [B.CALL]],
   [T.SkipGramOptions, [B.SKIP_GRAM]],
   [T.PadOptions, [B.PAD]],
   [T.BatchToSpaceNDOptions, [B.BATCH_TO_SPACE_ND]],
   [T.SpaceToBatchNDOptions, [B.SPACE_TO_BATCH_ND]],
   [T.TransposeOptions, [B.TRANSPOSE]],
-  [T.SequenceRNNOptions, [B.UNIDIRECTIONAL_SEQUENCE_RNN]],
   [T.ExpOptions, [B.EXP]],
   [T.TopKV2Options, [B.TOPK_V2]],
   [T.LogSoftmaxOptions, [B.LOG_SOFTMAX]],
@@ -117,8 +119,6 @@ const OTHER_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly Bu
   [T.SquareOptions, [B.SQUARE]],
   [T.ZerosLikeOptions, [B.ZEROS_LIKE]],
   [T.FillOptions, [B.FILL]],
-  [T.BidirectionalSequenceLSTMOptions, [B.BIDIRECTIONAL_SEQUENCE_LSTM]],
-  [T.BidirectionalSequenceRNNOptions, [B.BIDIRECTIONAL_SEQUENCE_RNN]],
   [T.FloorModOptions, [B.FLOOR_MOD]],
   [T.RangeOptions, [B.RANGE]],
   [T.SquaredDifferenceOptions, [B.SQUARED_DIFFERENCE]],
@@ -341,6 +341,36 @@ export function defaultBuiltinOptions(type: number): BuiltinOptions {
       return { boundaries: new Float32Array(0) };
     case T.EmbeddingLookupSparseOptions:
       return { combiner: 0 };
+    case T.LSHProjectionOptions:
+      return { type: 0 };
+    case T.RNNOptions:
+      return { fusedActivationFunction: ActivationFunctionType.NONE, asymmetricQuantizeInputs: false };
+    case T.LSTMOptions:
+      return {
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        cellClip: 0,
+        projClip: 0,
+        kernelType: 0,
+        asymmetricQuantizeInputs: false,
+      };
+    case T.SequenceRNNOptions:
+      return { timeMajor: false, fusedActivationFunction: ActivationFunctionType.NONE, asymmetricQuantizeInputs: false };
+    case T.BidirectionalSequenceLSTMOptions:
+      return {
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        cellClip: 0,
+        projClip: 0,
+        mergeOutputs: false,
+        timeMajor: true,
+        asymmetricQuantizeInputs: false,
+      };
+    case T.BidirectionalSequenceRNNOptions:
+      return {
+        timeMajor: false,
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        mergeOutputs: false,
+        asymmetricQuantizeInputs: false,
+      };
     case T.SparseToDenseOptions:
       return { validateIndices: false };
     default:

@@ -241,6 +241,37 @@ const random = table('RandomOptions', [
 const bucketize = table('BucketizeOptions', [['boundaries', floats]]);
 const embeddingLookupSparse = scalars('EmbeddingLookupSparseOptions', [['combiner', 1]]);
 const sparseToDense = scalars('SparseToDenseOptions', [['validate_indices', 1]]);
+const lshProjection = scalars('LSHProjectionOptions', [['type', 1]]);
+const rnn = scalars('RNNOptions', [
+  ['fused_activation_function', 1],
+  ['asymmetric_quantize_inputs', 1],
+]);
+const lstm = table('LSTMOptions', [
+  ['fused_activation_function', u8],
+  ['cell_clip', f32],
+  ['proj_clip', f32],
+  ['kernel_type', u8],
+  ['asymmetric_quantize_inputs', u8],
+]);
+const sequenceRnn = scalars('SequenceRNNOptions', [
+  ['time_major', 1],
+  ['fused_activation_function', 1],
+  ['asymmetric_quantize_inputs', 1],
+]);
+const bidirectionalSequenceLstm = table('BidirectionalSequenceLSTMOptions', [
+  ['fused_activation_function', u8],
+  ['cell_clip', f32],
+  ['proj_clip', f32],
+  ['merge_outputs', u8],
+  ['time_major', u8],
+  ['asymmetric_quantize_inputs', u8],
+]);
+const bidirectionalSequenceRnn = scalars('BidirectionalSequenceRNNOptions', [
+  ['time_major', 1],
+  ['fused_activation_function', 1],
+  ['merge_outputs', 1],
+  ['asymmetric_quantize_inputs', 1],
+]);
 
 /** Parsed option tables by their (1-based) position in the BuiltinOptions union. */
 const PARSED_MEMBERS: Readonly<Record<number, TableLayout>> = {
@@ -293,6 +324,12 @@ const PARSED_MEMBERS: Readonly<Record<number, TableLayout>> = {
   114: random,
   115: bucketize,
   116: gelu,
+  4: lshProjection,
+  7: rnn,
+  14: lstm,
+  31: sequenceRnn,
+  69: bidirectionalSequenceLstm,
+  70: bidirectionalSequenceRnn,
 };
 
 /** Number of members of the BuiltinOptions union (RightShiftOptions = 126). */

@@ -131,6 +131,31 @@ const SAMPLE_OPTIONS: ReadonlyArray<readonly [BuiltinOptionsType, BuiltinOptions
   [BuiltinOptionsType.BucketizeOptions, { boundaries: Float32Array.from([-1, 0.5, 2]) }],
   [BuiltinOptionsType.EmbeddingLookupSparseOptions, { combiner: 2 }],
   [BuiltinOptionsType.SparseToDenseOptions, { validateIndices: true }],
+  [BuiltinOptionsType.LSHProjectionOptions, { type: 2 }],
+  [BuiltinOptionsType.RNNOptions, { fusedActivationFunction: ActivationFunctionType.RELU, asymmetricQuantizeInputs: true }],
+  [
+    BuiltinOptionsType.LSTMOptions,
+    { fusedActivationFunction: ActivationFunctionType.TANH, cellClip: 3.5, projClip: 0.25, kernelType: 1, asymmetricQuantizeInputs: true },
+  ],
+  [
+    BuiltinOptionsType.SequenceRNNOptions,
+    { timeMajor: true, fusedActivationFunction: ActivationFunctionType.TANH, asymmetricQuantizeInputs: true },
+  ],
+  [
+    BuiltinOptionsType.BidirectionalSequenceLSTMOptions,
+    {
+      fusedActivationFunction: ActivationFunctionType.TANH,
+      cellClip: 2,
+      projClip: 1.5,
+      mergeOutputs: true,
+      timeMajor: false,
+      asymmetricQuantizeInputs: true,
+    },
+  ],
+  [
+    BuiltinOptionsType.BidirectionalSequenceRNNOptions,
+    { timeMajor: true, fusedActivationFunction: ActivationFunctionType.RELU6, mergeOutputs: true, asymmetricQuantizeInputs: true },
+  ],
 ];
 
 /** A model whose operators carry the given options (custom op codes, so no op/options check applies). */

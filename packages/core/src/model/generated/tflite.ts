@@ -132,6 +132,17 @@ export function unionListToSparseIndexVector(
   }
 }
 
+export enum LSHProjectionType {
+  UNKNOWN = 0,
+  SPARSE = 1,
+  DENSE = 2
+}
+
+export enum LSTMKernelType {
+  FULL = 0,
+  BASIC = 1
+}
+
 export enum CombinerType {
   SUM = 0,
   MEAN = 1,
@@ -3417,8 +3428,17 @@ static getSizePrefixedRootAsLSHProjectionOptions(bb:flatbuffers.ByteBuffer, obj?
   return (obj || new LSHProjectionOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+type():LSHProjectionType {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : LSHProjectionType.UNKNOWN;
+}
+
 static startLSHProjectionOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addType(builder:flatbuffers.Builder, type:LSHProjectionType) {
+  builder.addFieldInt8(0, type, LSHProjectionType.UNKNOWN);
 }
 
 static endLSHProjectionOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3426,8 +3446,9 @@ static endLSHProjectionOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createLSHProjectionOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createLSHProjectionOptions(builder:flatbuffers.Builder, type:LSHProjectionType):flatbuffers.Offset {
   LSHProjectionOptions.startLSHProjectionOptions(builder);
+  LSHProjectionOptions.addType(builder, type);
   return LSHProjectionOptions.endLSHProjectionOptions(builder);
 }
 }
@@ -3450,8 +3471,26 @@ static getSizePrefixedRootAsRNNOptions(bb:flatbuffers.ByteBuffer, obj?:RNNOption
   return (obj || new RNNOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+fusedActivationFunction():ActivationFunctionType {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : ActivationFunctionType.NONE;
+}
+
+asymmetricQuantizeInputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startRNNOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(2);
+}
+
+static addFusedActivationFunction(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType) {
+  builder.addFieldInt8(0, fusedActivationFunction, ActivationFunctionType.NONE);
+}
+
+static addAsymmetricQuantizeInputs(builder:flatbuffers.Builder, asymmetricQuantizeInputs:boolean) {
+  builder.addFieldInt8(1, +asymmetricQuantizeInputs, +false);
 }
 
 static endRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3459,8 +3498,10 @@ static endRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createRNNOptions(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType, asymmetricQuantizeInputs:boolean):flatbuffers.Offset {
   RNNOptions.startRNNOptions(builder);
+  RNNOptions.addFusedActivationFunction(builder, fusedActivationFunction);
+  RNNOptions.addAsymmetricQuantizeInputs(builder, asymmetricQuantizeInputs);
   return RNNOptions.endRNNOptions(builder);
 }
 }
@@ -3599,8 +3640,53 @@ static getSizePrefixedRootAsLSTMOptions(bb:flatbuffers.ByteBuffer, obj?:LSTMOpti
   return (obj || new LSTMOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+fusedActivationFunction():ActivationFunctionType {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : ActivationFunctionType.NONE;
+}
+
+cellClip():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+projClip():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+kernelType():LSTMKernelType {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : LSTMKernelType.FULL;
+}
+
+asymmetricQuantizeInputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startLSTMOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(5);
+}
+
+static addFusedActivationFunction(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType) {
+  builder.addFieldInt8(0, fusedActivationFunction, ActivationFunctionType.NONE);
+}
+
+static addCellClip(builder:flatbuffers.Builder, cellClip:number) {
+  builder.addFieldFloat32(1, cellClip, 0.0);
+}
+
+static addProjClip(builder:flatbuffers.Builder, projClip:number) {
+  builder.addFieldFloat32(2, projClip, 0.0);
+}
+
+static addKernelType(builder:flatbuffers.Builder, kernelType:LSTMKernelType) {
+  builder.addFieldInt8(3, kernelType, LSTMKernelType.FULL);
+}
+
+static addAsymmetricQuantizeInputs(builder:flatbuffers.Builder, asymmetricQuantizeInputs:boolean) {
+  builder.addFieldInt8(4, +asymmetricQuantizeInputs, +false);
 }
 
 static endLSTMOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3608,8 +3694,13 @@ static endLSTMOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createLSTMOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createLSTMOptions(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType, cellClip:number, projClip:number, kernelType:LSTMKernelType, asymmetricQuantizeInputs:boolean):flatbuffers.Offset {
   LSTMOptions.startLSTMOptions(builder);
+  LSTMOptions.addFusedActivationFunction(builder, fusedActivationFunction);
+  LSTMOptions.addCellClip(builder, cellClip);
+  LSTMOptions.addProjClip(builder, projClip);
+  LSTMOptions.addKernelType(builder, kernelType);
+  LSTMOptions.addAsymmetricQuantizeInputs(builder, asymmetricQuantizeInputs);
   return LSTMOptions.endLSTMOptions(builder);
 }
 }
@@ -3873,8 +3964,35 @@ static getSizePrefixedRootAsSequenceRNNOptions(bb:flatbuffers.ByteBuffer, obj?:S
   return (obj || new SequenceRNNOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+timeMajor():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
+fusedActivationFunction():ActivationFunctionType {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : ActivationFunctionType.NONE;
+}
+
+asymmetricQuantizeInputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startSequenceRNNOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(3);
+}
+
+static addTimeMajor(builder:flatbuffers.Builder, timeMajor:boolean) {
+  builder.addFieldInt8(0, +timeMajor, +false);
+}
+
+static addFusedActivationFunction(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType) {
+  builder.addFieldInt8(1, fusedActivationFunction, ActivationFunctionType.NONE);
+}
+
+static addAsymmetricQuantizeInputs(builder:flatbuffers.Builder, asymmetricQuantizeInputs:boolean) {
+  builder.addFieldInt8(2, +asymmetricQuantizeInputs, +false);
 }
 
 static endSequenceRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3882,8 +4000,11 @@ static endSequenceRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createSequenceRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createSequenceRNNOptions(builder:flatbuffers.Builder, timeMajor:boolean, fusedActivationFunction:ActivationFunctionType, asymmetricQuantizeInputs:boolean):flatbuffers.Offset {
   SequenceRNNOptions.startSequenceRNNOptions(builder);
+  SequenceRNNOptions.addTimeMajor(builder, timeMajor);
+  SequenceRNNOptions.addFusedActivationFunction(builder, fusedActivationFunction);
+  SequenceRNNOptions.addAsymmetricQuantizeInputs(builder, asymmetricQuantizeInputs);
   return SequenceRNNOptions.endSequenceRNNOptions(builder);
 }
 }
@@ -4923,8 +5044,62 @@ static getSizePrefixedRootAsBidirectionalSequenceLSTMOptions(bb:flatbuffers.Byte
   return (obj || new BidirectionalSequenceLSTMOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+fusedActivationFunction():ActivationFunctionType {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : ActivationFunctionType.NONE;
+}
+
+cellClip():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+projClip():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+mergeOutputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
+timeMajor():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : true;
+}
+
+asymmetricQuantizeInputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startBidirectionalSequenceLSTMOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(6);
+}
+
+static addFusedActivationFunction(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType) {
+  builder.addFieldInt8(0, fusedActivationFunction, ActivationFunctionType.NONE);
+}
+
+static addCellClip(builder:flatbuffers.Builder, cellClip:number) {
+  builder.addFieldFloat32(1, cellClip, 0.0);
+}
+
+static addProjClip(builder:flatbuffers.Builder, projClip:number) {
+  builder.addFieldFloat32(2, projClip, 0.0);
+}
+
+static addMergeOutputs(builder:flatbuffers.Builder, mergeOutputs:boolean) {
+  builder.addFieldInt8(3, +mergeOutputs, +false);
+}
+
+static addTimeMajor(builder:flatbuffers.Builder, timeMajor:boolean) {
+  builder.addFieldInt8(4, +timeMajor, +true);
+}
+
+static addAsymmetricQuantizeInputs(builder:flatbuffers.Builder, asymmetricQuantizeInputs:boolean) {
+  builder.addFieldInt8(5, +asymmetricQuantizeInputs, +false);
 }
 
 static endBidirectionalSequenceLSTMOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -4932,8 +5107,14 @@ static endBidirectionalSequenceLSTMOptions(builder:flatbuffers.Builder):flatbuff
   return offset;
 }
 
-static createBidirectionalSequenceLSTMOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createBidirectionalSequenceLSTMOptions(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType, cellClip:number, projClip:number, mergeOutputs:boolean, timeMajor:boolean, asymmetricQuantizeInputs:boolean):flatbuffers.Offset {
   BidirectionalSequenceLSTMOptions.startBidirectionalSequenceLSTMOptions(builder);
+  BidirectionalSequenceLSTMOptions.addFusedActivationFunction(builder, fusedActivationFunction);
+  BidirectionalSequenceLSTMOptions.addCellClip(builder, cellClip);
+  BidirectionalSequenceLSTMOptions.addProjClip(builder, projClip);
+  BidirectionalSequenceLSTMOptions.addMergeOutputs(builder, mergeOutputs);
+  BidirectionalSequenceLSTMOptions.addTimeMajor(builder, timeMajor);
+  BidirectionalSequenceLSTMOptions.addAsymmetricQuantizeInputs(builder, asymmetricQuantizeInputs);
   return BidirectionalSequenceLSTMOptions.endBidirectionalSequenceLSTMOptions(builder);
 }
 }
@@ -4956,8 +5137,44 @@ static getSizePrefixedRootAsBidirectionalSequenceRNNOptions(bb:flatbuffers.ByteB
   return (obj || new BidirectionalSequenceRNNOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+timeMajor():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
+fusedActivationFunction():ActivationFunctionType {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : ActivationFunctionType.NONE;
+}
+
+mergeOutputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
+asymmetricQuantizeInputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startBidirectionalSequenceRNNOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(4);
+}
+
+static addTimeMajor(builder:flatbuffers.Builder, timeMajor:boolean) {
+  builder.addFieldInt8(0, +timeMajor, +false);
+}
+
+static addFusedActivationFunction(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType) {
+  builder.addFieldInt8(1, fusedActivationFunction, ActivationFunctionType.NONE);
+}
+
+static addMergeOutputs(builder:flatbuffers.Builder, mergeOutputs:boolean) {
+  builder.addFieldInt8(2, +mergeOutputs, +false);
+}
+
+static addAsymmetricQuantizeInputs(builder:flatbuffers.Builder, asymmetricQuantizeInputs:boolean) {
+  builder.addFieldInt8(3, +asymmetricQuantizeInputs, +false);
 }
 
 static endBidirectionalSequenceRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -4965,8 +5182,12 @@ static endBidirectionalSequenceRNNOptions(builder:flatbuffers.Builder):flatbuffe
   return offset;
 }
 
-static createBidirectionalSequenceRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createBidirectionalSequenceRNNOptions(builder:flatbuffers.Builder, timeMajor:boolean, fusedActivationFunction:ActivationFunctionType, mergeOutputs:boolean, asymmetricQuantizeInputs:boolean):flatbuffers.Offset {
   BidirectionalSequenceRNNOptions.startBidirectionalSequenceRNNOptions(builder);
+  BidirectionalSequenceRNNOptions.addTimeMajor(builder, timeMajor);
+  BidirectionalSequenceRNNOptions.addFusedActivationFunction(builder, fusedActivationFunction);
+  BidirectionalSequenceRNNOptions.addMergeOutputs(builder, mergeOutputs);
+  BidirectionalSequenceRNNOptions.addAsymmetricQuantizeInputs(builder, asymmetricQuantizeInputs);
   return BidirectionalSequenceRNNOptions.endBidirectionalSequenceRNNOptions(builder);
 }
 }
