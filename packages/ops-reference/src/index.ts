@@ -14,6 +14,7 @@ import { mathKernels } from './registrations/math.js';
 import { complexKernels } from './registrations/complex.js';
 import { tfliteKernels } from './registrations/tflite.js';
 import { tfliteBuiltinKernels } from './registrations/tflite-builtins.js';
+import { tfliteRecurrentKernels } from './registrations/tflite-recurrent.js';
 import { tflmCustomKernels } from './registrations/tflm-custom.js';
 
 import { PROVIDER } from './provider.js';
@@ -36,6 +37,7 @@ export const referenceKernels: readonly Registration[] = [
   ...complexKernels,
   ...tfliteKernels,
   ...tfliteBuiltinKernels,
+  ...tfliteRecurrentKernels,
   ...tflmCustomKernels,
 ];
 

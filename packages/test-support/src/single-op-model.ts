@@ -19,6 +19,8 @@ export interface Operand {
   q?: QuantizationSpec;
   /** A constant of the model (default: a graph input). */
   constant?: boolean;
+  /** A variable tensor (recurrent state: neither a graph input nor data; TFLite and micrort zero it). */
+  variable?: boolean;
 }
 
 /** What describes the operator besides its tensors. */
@@ -47,6 +49,14 @@ export function singleOpModel(spec: OpSpec, inputs: readonly (Operand | null)[],
   const bytes: Uint8Array[] = [];
   const ins = inputs.map((o, i) => {
     if (!o) return -1;
+    if (o.variable)
+      return b.addTensor({
+        name: `in${i}`,
+        type: tensorTypeOf(o.type),
+        shape: o.shape,
+        variable: true,
+        ...(o.q ? { quantization: o.q } : {}),
+      });
     const values = o.values ?? randomValues(o.type, elementCount(o.shape), seed * 7919 + i * 104729, o.range);
     const data = encodeValues(o.type, values);
     const index = b.addTensor({
