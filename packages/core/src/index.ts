@@ -104,6 +104,8 @@ export {
   type SequenceRNNOptions,
   type BidirectionalSequenceLSTMOptions,
   type BidirectionalSequenceRNNOptions,
+  type SkipGramOptions,
+  type HashtableOptions,
 } from './options.js';
 
 // --- Tensors and element types ---------------------------------------------------------------------
@@ -111,6 +113,7 @@ export {
   TensorType,
   ARENA_ALIGNMENT,
   alignUp,
+  dataByteLength,
   elementSize,
   makeTypedView,
   numElements,
@@ -119,6 +122,8 @@ export {
   type TensorData,
 } from './types.js';
 export { Tensor, AllocationType, type EvalTensor, type AffineQuantization, type QuantizationParams } from './kernel/tensor.js';
+export { decodeStrings, encodeStrings, stringCount, stringHeaderBytes, stringStart, validateStringBuffer } from './kernel/strings.js';
+export { DEFAULT_STRING_INPUT_BYTES } from './arena/micro-allocator.js';
 export { ArenaRegion } from './kernel/arena-region.js';
 
 // --- Running a model ---------------------------------------------------------------------------------
@@ -161,6 +166,8 @@ export {
   InputError,
   PlannerError,
   DelegateError,
+  StringCapacityError,
+  UnboundedStringError,
   type ModelErrorLocation,
 } from './errors.js';
 

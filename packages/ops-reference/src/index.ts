@@ -16,6 +16,7 @@ import { tfliteKernels } from './registrations/tflite.js';
 import { tfliteBuiltinKernels } from './registrations/tflite-builtins.js';
 import { tfliteRecurrentKernels } from './registrations/tflite-recurrent.js';
 import { tflmCustomKernels } from './registrations/tflm-custom.js';
+import { typesKernels } from './registrations/types.js';
 
 import { PROVIDER } from './provider.js';
 
@@ -39,6 +40,7 @@ export const referenceKernels: readonly Registration[] = [
   ...tfliteBuiltinKernels,
   ...tfliteRecurrentKernels,
   ...tflmCustomKernels,
+  ...typesKernels,
 ];
 
 /** Registers every reference kernel on `resolver`. */

@@ -3,6 +3,9 @@ import type {
   AddOptions as AddOptionsDef,
   ArgMaxOptions as ArgMaxOptionsDef,
   ArgMinOptions as ArgMinOptionsDef,
+  HashtableOptions as HashtableOptionsDef,
+  LSHProjectionOptions as LSHProjectionOptionsDef,
+  SkipGramOptions as SkipGramOptionsDef,
   BatchMatMulOptions as BatchMatMulOptionsDef,
   BuiltinOptions as BuiltinOptionsDef,
   CallOnceOptions as CallOnceOptionsDef,
@@ -25,7 +28,6 @@ import type {
   BucketizeOptions as BucketizeOptionsDef,
   EmbeddingLookupSparseOptions as EmbeddingLookupSparseOptionsDef,
   SparseToDenseOptions as SparseToDenseOptionsDef,
-  LSHProjectionOptions as LSHProjectionOptionsDef,
   RNNOptions as RNNOptionsDef,
   LSTMOptions as LSTMOptionsDef,
   SequenceRNNOptions as SequenceRNNOptionsDef,
@@ -59,6 +61,9 @@ import type {
 } from '../options.js';
 import {
   AddOptions,
+  HashtableOptions,
+  LSHProjectionOptions,
+  SkipGramOptions,
   ArgMaxOptions,
   CallOnceOptions,
   ArgMinOptions,
@@ -82,7 +87,6 @@ import {
   BucketizeOptions,
   EmbeddingLookupSparseOptions,
   SparseToDenseOptions,
-  LSHProjectionOptions,
   RNNOptions,
   LSTMOptions,
   SequenceRNNOptions,
@@ -433,6 +437,27 @@ const OPTIONS_READERS: ReadonlyMap<number, OptionsReader> = new Map<number, Opti
     ),
   ],
   [
+    BuiltinOptionsType.LSHProjectionOptions,
+    reader(
+      () => new LSHProjectionOptions(),
+      (o): LSHProjectionOptionsDef => ({ type: o.type() as number }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.SkipGramOptions,
+    reader(
+      () => new SkipGramOptions(),
+      (o): SkipGramOptionsDef => ({ ngramSize: o.ngramSize(), maxSkipSize: o.maxSkipSize(), includeAllNgrams: o.includeAllNgrams() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.HashtableOptions,
+    reader(
+      () => new HashtableOptions(),
+      (o): HashtableOptionsDef => ({ tableId: o.tableId(), keyDtype: o.keyDtype() as number, valueDtype: o.valueDtype() as number }),
+    ),
+  ],
+  [
     BuiltinOptionsType.ResizeBilinearOptions,
     reader(
       () => new ResizeBilinearOptions(),
@@ -605,13 +630,6 @@ const OPTIONS_READERS: ReadonlyMap<number, OptionsReader> = new Map<number, Opti
     reader(
       () => new SparseToDenseOptions(),
       (o): SparseToDenseOptionsDef => ({ validateIndices: o.validateIndices() }),
-    ),
-  ],
-  [
-    BuiltinOptionsType.LSHProjectionOptions,
-    reader(
-      () => new LSHProjectionOptions(),
-      (o): LSHProjectionOptionsDef => ({ type: o.type() as number }),
     ),
   ],
   [
@@ -844,6 +862,12 @@ export function writeBuiltinOptions(
     }
     case BuiltinOptionsType.ArgMinOptions:
       return ArgMinOptions.createArgMinOptions(builder, num('outputType'));
+    case BuiltinOptionsType.LSHProjectionOptions:
+      return LSHProjectionOptions.createLSHProjectionOptions(builder, num('type'));
+    case BuiltinOptionsType.SkipGramOptions:
+      return SkipGramOptions.createSkipGramOptions(builder, num('ngramSize'), num('maxSkipSize'), bool('includeAllNgrams'));
+    case BuiltinOptionsType.HashtableOptions:
+      return HashtableOptions.createHashtableOptions(builder, num('tableId'), num('keyDtype'), num('valueDtype'));
     case BuiltinOptionsType.ResizeBilinearOptions:
       return ResizeBilinearOptions.createResizeBilinearOptions(builder, bool('alignCorners'), bool('halfPixelCenters'));
     case BuiltinOptionsType.ResizeNearestNeighborOptions:
@@ -904,8 +928,6 @@ export function writeBuiltinOptions(
       return EmbeddingLookupSparseOptions.createEmbeddingLookupSparseOptions(builder, num('combiner'));
     case BuiltinOptionsType.SparseToDenseOptions:
       return SparseToDenseOptions.createSparseToDenseOptions(builder, bool('validateIndices'));
-    case BuiltinOptionsType.LSHProjectionOptions:
-      return LSHProjectionOptions.createLSHProjectionOptions(builder, num('type'));
     case BuiltinOptionsType.RNNOptions:
       return RNNOptions.createRNNOptions(builder, num('fusedActivationFunction'), bool('asymmetricQuantizeInputs'));
     case BuiltinOptionsType.LSTMOptions:

@@ -204,6 +204,17 @@ const cumsum = scalars('CumsumOptions', [
   ['exclusive', 1],
   ['reverse', 1],
 ]);
+const lshProjection = scalars('LSHProjectionOptions', [['type', 1]]);
+const skipGram = scalars('SkipGramOptions', [
+  ['ngram_size', 4],
+  ['max_skip_size', 4],
+  ['include_all_ngrams', 1],
+]);
+const hashtable = scalars('HashtableOptions', [
+  ['table_id', 4],
+  ['key_dtype', 1],
+  ['value_dtype', 1],
+]);
 
 const gelu = scalars('GeluOptions', [['approximate', 1]]);
 const oneHot = scalars('OneHotOptions', [['axis', 4]]);
@@ -241,7 +252,6 @@ const random = table('RandomOptions', [
 const bucketize = table('BucketizeOptions', [['boundaries', floats]]);
 const embeddingLookupSparse = scalars('EmbeddingLookupSparseOptions', [['combiner', 1]]);
 const sparseToDense = scalars('SparseToDenseOptions', [['validate_indices', 1]]);
-const lshProjection = scalars('LSHProjectionOptions', [['type', 1]]);
 const rnn = scalars('RNNOptions', [
   ['fused_activation_function', 1],
   ['asymmetric_quantize_inputs', 1],
@@ -277,6 +287,7 @@ const bidirectionalSequenceRnn = scalars('BidirectionalSequenceRNNOptions', [
 const PARSED_MEMBERS: Readonly<Record<number, TableLayout>> = {
   1: conv2D,
   2: depthwiseConv2D,
+  4: lshProjection,
   5: pool2D,
   6: svdf,
   8: fullyConnected,
@@ -286,6 +297,7 @@ const PARSED_MEMBERS: Readonly<Record<number, TableLayout>> = {
   12: l2Norm,
   15: resizeBilinear,
   17: reshape,
+  18: skipGram,
   19: spaceToDepth,
   21: mul,
   23: gather,
@@ -307,6 +319,7 @@ const PARSED_MEMBERS: Readonly<Record<number, TableLayout>> = {
   92: ifOptions,
   93: whileOptions,
   103: callOnce,
+  107: hashtable,
   111: varHandle,
   77: mirrorPad,
   79: splitV,
@@ -324,7 +337,6 @@ const PARSED_MEMBERS: Readonly<Record<number, TableLayout>> = {
   114: random,
   115: bucketize,
   116: gelu,
-  4: lshProjection,
   7: rnn,
   14: lstm,
   31: sequenceRnn,

@@ -97,6 +97,9 @@ const SAMPLE_OPTIONS: ReadonlyArray<readonly [BuiltinOptionsType, BuiltinOptions
   [BuiltinOptionsType.WhileOptions, { condSubgraphIndex: 3, bodySubgraphIndex: 4 }],
   [BuiltinOptionsType.CallOnceOptions, { initSubgraphIndex: 5 }],
   [BuiltinOptionsType.VarHandleOptions, { container: 'c', sharedName: 'counter' }],
+  [BuiltinOptionsType.LSHProjectionOptions, { type: 2 }],
+  [BuiltinOptionsType.SkipGramOptions, { ngramSize: 3, maxSkipSize: 1, includeAllNgrams: true }],
+  [BuiltinOptionsType.HashtableOptions, { tableId: 7, keyDtype: 5, valueDtype: 4 }],
   [BuiltinOptionsType.ArgMinOptions, { outputType: TensorType.INT32 }],
   [BuiltinOptionsType.ResizeBilinearOptions, { alignCorners: true, halfPixelCenters: true }],
   [BuiltinOptionsType.ResizeNearestNeighborOptions, { alignCorners: true, halfPixelCenters: true }],
@@ -131,7 +134,6 @@ const SAMPLE_OPTIONS: ReadonlyArray<readonly [BuiltinOptionsType, BuiltinOptions
   [BuiltinOptionsType.BucketizeOptions, { boundaries: Float32Array.from([-1, 0.5, 2]) }],
   [BuiltinOptionsType.EmbeddingLookupSparseOptions, { combiner: 2 }],
   [BuiltinOptionsType.SparseToDenseOptions, { validateIndices: true }],
-  [BuiltinOptionsType.LSHProjectionOptions, { type: 2 }],
   [BuiltinOptionsType.RNNOptions, { fusedActivationFunction: ActivationFunctionType.RELU, asymmetricQuantizeInputs: true }],
   [
     BuiltinOptionsType.LSTMOptions,
