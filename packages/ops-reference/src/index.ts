@@ -14,6 +14,8 @@ import { mathKernels } from './registrations/math.js';
 import { complexKernels } from './registrations/complex.js';
 import { tfliteKernels } from './registrations/tflite.js';
 import { litertKernels } from './registrations/litert.js';
+import { tfliteBuiltinKernels } from './registrations/tflite-builtins.js';
+import { tfliteRecurrentKernels } from './registrations/tflite-recurrent.js';
 import { tflmCustomKernels } from './registrations/tflm-custom.js';
 import { typesKernels } from './registrations/types.js';
 
@@ -37,6 +39,8 @@ export const referenceKernels: readonly Registration[] = [
   ...complexKernels,
   ...tfliteKernels,
   ...litertKernels,
+  ...tfliteBuiltinKernels,
+  ...tfliteRecurrentKernels,
   ...tflmCustomKernels,
   ...typesKernels,
 ];
