@@ -46,7 +46,6 @@ const MISSING_OPS: Readonly<Record<string, string>> = {
   LSH_PROJECTION: NOT_YET,
   HASHTABLE_LOOKUP: NOT_YET,
   SKIP_GRAM: NOT_YET,
-  STABLEHLO_SCATTER: NOT_YET,
 };
 
 /**
