@@ -64,6 +64,13 @@ function guardOne(t: Tensor, subgraph: number, guarded: GuardedTensor[]): void {
     const bytes = new Uint8Array(buffer, 0, logicalBytes);
     t.data = data;
     t.bytes = bytes;
+    // `words` (int32 words over the same bytes, for types whose size is a multiple of 4) is how kernels
+    // move int64, float64 and other wide elements: it must see the private buffer, guard included.
+    if (t.words.length > 0) {
+      const words = new Int32Array(buffer, 0, (logicalBytes + guardBytes) / 4);
+      exactSize(words, logicalBytes / 4, logicalBytes);
+      t.words = words;
+    }
     guarded.push({ tensor: t, subgraph, logicalBytes, all });
   }
 }
