@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BuiltinOperator, ModelBuilder, TensorType } from '@micrort/core';
 import { buildDemoModel } from '@micrort/app-kit';
+import { dilatedConvModel } from '@micrort/test-support/dynamic-models';
 import { main } from '../src/main.js';
 import type { Out } from '../src/print.js';
 
@@ -171,5 +172,19 @@ describe('micrort check', () => {
     );
     expect(j.builtin.length).toBe(j.builtinCount);
     expect((await cli('check', '--list-ops', 'x.tflite')).code).toBe(2);
+  });
+
+  it('lists the tensors whose shapes were inferred or folded in prepare (text and JSON)', async () => {
+    const file = join(tmp, 'dilated.tflite');
+    writeFileSync(file, dilatedConvModel([1, 9, 9, 2]));
+    const r = await cli('check', file);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(
+      /shapes: 3 inferred in prepare, 8 folded \(computed in prepare\), 0 bounded \(data-dependent\), 0 resized inputs/,
+    );
+    expect(r.out).toMatch(/inferred .* y .*\[1, 1, 1, 3\] → \[1, 5, 5, 3\] +BATCH_TO_SPACE_ND #10/);
+    expect(r.out).toMatch(/folded .* dilated\/paddings .*\[2, 2\] +PACK #6 +constant in arena tail/);
+    const j = JSON.parse((await cli('check', file, '--json')).out) as { shapes: { kind: string; name: string }[] };
+    expect(j.shapes.filter((n) => n.kind === 'folded').map((n) => n.name)).toContain('dilated/shape');
   });
 });

@@ -1,8 +1,9 @@
 /**
  * An SSD detector's tail as a small model: TFLite_Detection_PostProcess (6 boxes, 2 classes plus
  * background, max_detections 3, fast NMS) whose four outputs have no shape in the file, as SSD exports that
- * leave them to TFLite's dynamic resize write them. micrort's kernel refuses such outputs in prepare;
- * `micrort deploy` and `micrort plan` must plan the node with a stand-in instead (tests of both use it).
+ * leave them to TFLite's dynamic resize write them. micrort's kernel sizes them in prepare, as TFLite's
+ * Prepare does; under TFLM's rule (`shapes: 'file'`), which `micrort deploy` and `micrort plan` use to
+ * predict TFLM, they are refused and those tools plan the node with a stand-in (tests of both use it).
  */
 import { ModelBuilder, TensorType } from '@micrort/core';
 import { flexMap } from './flexbuffers.js';

@@ -241,6 +241,7 @@ function printReport(label: string, r: CheckReport, served: readonly PackageShar
       for (const d of declined) out.log(`    ${declinedLine(d)}`);
     }
   }
+  printShapes(r, out);
   out.log('');
   printServed(out, served);
   if (r.stopped) out.log(`stopped early: ${r.stopped.name}: ${r.stopped.message}`);
@@ -255,6 +256,38 @@ function printReport(label: string, r: CheckReport, served: readonly PackageShar
       `${r.failingCount} of ${r.nodeCount} nodes cannot run (first: ${nodeLabel(first.subgraph, first.index)} ${first.op}: ${failureReason(first)})`,
     );
   }
+}
+
+/** `[1, 2, 3]`. */
+function dimsText(dims: readonly number[]): string {
+  return `[${dims.join(', ')}]`;
+}
+
+/**
+ * The tensors whose shape was not simply the file's (core's ShapeNote): inferred by a kernel's prepare,
+ * folded (computed during prepare), bounded (data-dependent, planned at the bound), resized inputs.
+ */
+function printShapes(r: CheckReport, out: Out): void {
+  const notes = r.shapes ?? [];
+  if (!notes.length) return;
+  const count = (kind: string): number => notes.filter((n) => n.kind === kind).length;
+  out.log('');
+  out.log(
+    `shapes: ${count('inferred')} inferred in prepare, ${count('folded')} folded (computed in prepare), ${count('bounded')} bounded (data-dependent), ${count('resized')} resized inputs`,
+  );
+  const rows = notes.map((n) => [
+    n.kind,
+    `${n.subgraph ? `${n.subgraph}:` : ''}${n.tensor}`,
+    n.name,
+    n.kind === 'folded' && sameList(n.fileShape, n.shape) ? dimsText(n.shape) : `${dimsText(n.fileShape)} → ${dimsText(n.shape)}`,
+    n.op !== undefined ? `${n.op} #${n.node}` : 'input',
+    n.kind === 'folded' ? (n.inArena ? 'constant in arena tail' : 'constant, no arena') : n.kind === 'bounded' ? 'planned at bound' : '',
+  ]);
+  printTable(out, ['shape', 'tensor', 'name', 'file → planned', 'producer', ''], rows);
+}
+
+function sameList(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 /** The registered ops of an --ops choice, with a count (the README quotes it). */
