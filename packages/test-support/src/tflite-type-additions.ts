@@ -363,7 +363,15 @@ export const TYPES_SLICE_COMBOS: readonly string[] = [
 ];
 
 /** Whole ops the types slice added (every combination of each is checked). */
-export const TYPES_SLICE_OPS: readonly string[] = ['HASHTABLE', 'HASHTABLE_IMPORT', 'HASHTABLE_FIND', 'HASHTABLE_SIZE'];
+export const TYPES_SLICE_OPS: readonly string[] = [
+  'HASHTABLE',
+  'HASHTABLE_IMPORT',
+  'HASHTABLE_FIND',
+  'HASHTABLE_SIZE',
+  'LSH_PROJECTION',
+  'SKIP_GRAM',
+  'HASHTABLE_LOOKUP',
+];
 
 /**
  * Combinations TFLite 2.9 has but computes wrongly, with why: they are checked against LiteRT.js (whose
