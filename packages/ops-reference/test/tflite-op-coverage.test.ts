@@ -44,7 +44,6 @@ const STRING = 'string tensors not supported yet';
  */
 const MISSING_OPS: Readonly<Record<string, string>> = {
   BIDIRECTIONAL_SEQUENCE_LSTM: NOT_YET,
-  STABLEHLO_SCATTER: NOT_YET,
 };
 
 /**
