@@ -20,11 +20,11 @@ function allocated(bytes: Uint8Array, resize?: readonly number[]): MicroInterpre
 }
 
 const CASES: [string, () => MicroInterpreter][] = [
+  ['-1 batch resized to 4 (RESHAPE/BROADCAST_TO targets from SHAPE)', () => allocated(dynamicBatchModel(1), [4, 4])],
   ['empty-shaped ADD output', () => allocated(emptyShapeAddModel())],
   ['SSD tail (TFLite_Detection_PostProcess, empty output shapes)', () => allocated(ssdTailModel())],
   ['dilated convolution with folded paddings/crops', () => allocated(dilatedConvModel([1, 9, 9, 2]))],
   ['dilated convolution resized to [2, 13, 11, 2]', () => allocated(dilatedConvModel([1, 9, 9, 2]), [2, 13, 11, 2])],
-  ['-1 batch resized to 4 (RESHAPE/BROADCAST_TO targets from SHAPE)', () => allocated(dynamicBatchModel(1), [4, 4])],
 ];
 
 describe('dynamic-shape models allocate nothing in invoke()', () => {
