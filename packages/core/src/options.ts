@@ -191,6 +191,25 @@ export interface ArgMinOptions {
   outputType: number;
 }
 
+/** LSH_PROJECTION: the projection type (schema LSHProjectionType: 1 SPARSE, 2 DENSE, 0 UNKNOWN). */
+export interface LSHProjectionOptions {
+  type: number;
+}
+
+/** SKIP_GRAM options. */
+export interface SkipGramOptions {
+  ngramSize: number;
+  maxSkipSize: number;
+  includeAllNgrams: boolean;
+}
+
+/** HASHTABLE: the table's id (tables are shared across subgraphs by id) and its key and value types. */
+export interface HashtableOptions {
+  tableId: number;
+  keyDtype: number;
+  valueDtype: number;
+}
+
 /** RESIZE_BILINEAR options (the deprecated new_height/new_width fields are not read). */
 export interface ResizeBilinearOptions {
   alignCorners: boolean;
@@ -246,6 +265,110 @@ export interface CumsumOptions {
   reverse: boolean;
 }
 
+/** GELU: `approximate` selects the tanh approximation instead of the exact erf form. */
+export interface GeluOptions {
+  approximate: boolean;
+}
+
+export interface OneHotOptions {
+  axis: number;
+}
+
+/** UNIQUE: the TensorType of the index output (INT32 or INT64). */
+export interface UniqueOptions {
+  idxOutType: number;
+}
+
+export interface ReverseSequenceOptions {
+  seqDim: number;
+  batchDim: number;
+}
+
+export interface LocalResponseNormalizationOptions {
+  radius: number;
+  bias: number;
+  alpha: number;
+  beta: number;
+}
+
+export interface FakeQuantOptions {
+  min: number;
+  max: number;
+  numBits: number;
+  narrowRange: boolean;
+}
+
+/** CONV_3D and CONV_3D_TRANSPOSE options. */
+export interface Conv3DOptions {
+  padding: Padding;
+  strideD: number;
+  strideW: number;
+  strideH: number;
+  fusedActivationFunction: ActivationFunctionType;
+  dilationDFactor: number;
+  dilationWFactor: number;
+  dilationHFactor: number;
+}
+
+/** RANDOM_STANDARD_NORMAL, RANDOM_UNIFORM, MULTINOMIAL: the two 64-bit seeds (0 and 0: unseeded). */
+export interface RandomOptions {
+  seed: bigint;
+  seed2: bigint;
+}
+
+export interface BucketizeOptions {
+  boundaries: Float32Array;
+}
+
+/** EMBEDDING_LOOKUP_SPARSE: CombinerType SUM = 0, MEAN = 1, SQRTN = 2. */
+export interface EmbeddingLookupSparseOptions {
+  combiner: number;
+}
+
+export interface SparseToDenseOptions {
+  validateIndices: boolean;
+}
+
+/** RNN: the activation of the hidden state. */
+export interface RNNOptions {
+  fusedActivationFunction: ActivationFunctionType;
+  asymmetricQuantizeInputs: boolean;
+}
+
+/** LSTM: the cell and hidden activation, clips (0: none), LSTMKernelType FULL = 0 or BASIC = 1. */
+export interface LSTMOptions {
+  fusedActivationFunction: ActivationFunctionType;
+  cellClip: number;
+  projClip: number;
+  kernelType: number;
+  asymmetricQuantizeInputs: boolean;
+}
+
+/** UNIDIRECTIONAL_SEQUENCE_RNN. */
+export interface SequenceRNNOptions {
+  timeMajor: boolean;
+  fusedActivationFunction: ActivationFunctionType;
+  asymmetricQuantizeInputs: boolean;
+}
+
+/** BIDIRECTIONAL_SEQUENCE_LSTM (`timeMajor` defaults to true in the schema). */
+export interface BidirectionalSequenceLSTMOptions {
+  fusedActivationFunction: ActivationFunctionType;
+  cellClip: number;
+  projClip: number;
+  mergeOutputs: boolean;
+  timeMajor: boolean;
+  asymmetricQuantizeInputs: boolean;
+}
+
+/** BIDIRECTIONAL_SEQUENCE_RNN. */
+export interface BidirectionalSequenceRNNOptions {
+  timeMajor: boolean;
+  fusedActivationFunction: ActivationFunctionType;
+  mergeOutputs: boolean;
+  asymmetricQuantizeInputs: boolean;
+}
+
 /** Options of an op whose options table has no fields micrort reads (PadOptions, TransposeOptions, ...). */
 export type EmptyOptions = Record<string, never>;
 
@@ -279,6 +402,9 @@ export type BuiltinOptions =
   | CallOnceOptions
   | VarHandleOptions
   | ArgMinOptions
+  | LSHProjectionOptions
+  | SkipGramOptions
+  | HashtableOptions
   | ResizeBilinearOptions
   | ResizeNearestNeighborOptions
   | SpaceToDepthOptions
@@ -289,4 +415,104 @@ export type BuiltinOptions =
   | L2NormOptions
   | BatchMatMulOptions
   | CumsumOptions
+  | GeluOptions
+  | OneHotOptions
+  | UniqueOptions
+  | ReverseSequenceOptions
+  | LocalResponseNormalizationOptions
+  | FakeQuantOptions
+  | Conv3DOptions
+  | RandomOptions
+  | BucketizeOptions
+  | EmbeddingLookupSparseOptions
+  | SparseToDenseOptions
+  | RNNOptions
+  | LSTMOptions
+  | SequenceRNNOptions
+  | BidirectionalSequenceLSTMOptions
+  | BidirectionalSequenceRNNOptions
   | EmptyOptions;
+
+// --- BuiltinOptions2: the StableHLO operators (LiteRT) -----------------------------------------------
+// The loader reads every `builtin_options_2` table field by field (int64 dimensions and indices as
+// int32, which the verifier checks they fit); these are the tables of the ops that have a kernel.
+
+/** STABLEHLO_COMPOSITE: the composite's name and attributes, and the subgraph that decomposes it. */
+export interface StablehloCompositeOptions {
+  /** e.g. `odml.group_norm`, '' when absent. */
+  name: string;
+  decompositionSubgraphIndex: number;
+  /** `composite_attributes` (a flexbuffer map when the format is FLEXBUFFERS = 0); empty when absent. */
+  compositeAttributes: Uint8Array;
+  compositeAttributesFormat: number;
+  version: number;
+}
+
+/** STABLEHLO_SCATTER (XLA's scatter dimension numbers; the update computation is a subgraph). */
+export interface StablehloScatterOptions {
+  indicesAreSorted: boolean;
+  updateWindowDims: Int32Array;
+  insertedWindowDims: Int32Array;
+  scatterDimsToOperandDims: Int32Array;
+  indexVectorDim: number;
+  uniqueIndices: boolean;
+  updateComputationSubgraphIndex: number;
+}
+
+/** STABLEHLO_PAD: low/high edge padding (may be negative) and interior padding, per dimension. */
+export interface StablehloPadOptions {
+  edgePaddingLow: Int32Array;
+  edgePaddingHigh: Int32Array;
+  interiorPadding: Int32Array;
+}
+
+/** STABLEHLO_GATHER (XLA's gather dimension numbers). */
+export interface StablehloGatherOptions {
+  offsetDims: Int32Array;
+  collapsedSliceDims: Int32Array;
+  startIndexMap: Int32Array;
+  indexVectorDim: number;
+  sliceSizes: Int32Array;
+  indicesAreSorted: boolean;
+}
+
+/** STABLEHLO_REDUCE_WINDOW: the window, and the body subgraph that names the reduction. */
+export interface StablehloReduceWindowOptions {
+  windowDimensions: Int32Array;
+  windowStrides: Int32Array;
+  baseDilations: Int32Array;
+  windowDilations: Int32Array;
+  /** Low and high padding per dimension, interleaved: [low0, high0, low1, high1, …]. */
+  padding: Int32Array;
+  bodySubgraphIndex: number;
+}
+
+/** STABLEHLO_RNG_BIT_GENERATOR: the `RngAlgorithm` (0 DEFAULT, 1 PHILOX, 2 THREEFRY). */
+export interface StablehloRngBitGeneratorOptions {
+  algorithm: number;
+}
+
+/** REDUCE_WINDOW (deprecated in LiteRT's schema): the `ReduceWindowFunction` (1 ADD … 6 ANY). */
+export interface ReduceWindowOptions {
+  reduceFunction: number;
+}
+
+/** STABLEHLO_CASE: the branch subgraphs, by the index input's value. */
+export interface StablehloCaseOptions {
+  branchSubgraphIndices: Int32Array;
+}
+
+/** Any other `builtin_options_2` table: its fields by camelCase name. */
+export type StablehloOptions = Readonly<Record<string, number | boolean | string | Int32Array | Float32Array | Uint8Array>>;
+
+/** Any parsed `builtin_options_2` table. */
+export type BuiltinOptions2 =
+  | StablehloCompositeOptions
+  | StablehloScatterOptions
+  | StablehloPadOptions
+  | StablehloGatherOptions
+  | StablehloReduceWindowOptions
+  | StablehloRngBitGeneratorOptions
+  | ReduceWindowOptions
+  | StablehloCaseOptions
+  | StablehloOptions;

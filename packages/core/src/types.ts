@@ -21,6 +21,14 @@ export enum TensorType {
   UINT16 = 16,
   INT4 = 17,
   BFLOAT16 = 18,
+  /** Two-bit integers, packed four per byte in constants (LiteRT). */
+  INT2 = 19,
+  /** Unsigned four-bit integers, packed two per byte in constants (LiteRT). */
+  UINT4 = 20,
+  /** 8-bit floats (LiteRT): 4 exponent bits, 3 mantissa bits, finite only. */
+  FLOAT8_E4M3FN = 21,
+  /** 8-bit floats (LiteRT): 5 exponent bits, 2 mantissa bits. */
+  FLOAT8_E5M2 = 22,
 }
 
 /** The typed array a tensor of each supported element type is viewed through. */
@@ -56,9 +64,24 @@ const ELEMENT_SIZE: Record<number, number> = {
   [TensorType.RESOURCE]: 4,
 };
 
-/** Bytes per element of `type`, or `undefined` for types micrort cannot hold in an arena (STRING, VARIANT, INT4). */
+/**
+ * Bytes per element of `type`, or `undefined` for types without a fixed whole-byte element: STRING
+ * (variable length, see `kernel/strings.ts`), the sub-byte INT4 (two per byte, see {@link dataByteLength}),
+ * UINT4 and INT2, VARIANT, and the 8-bit floats micrort cannot hold in an arena.
+ */
 export function elementSize(type: TensorType): number | undefined {
   return ELEMENT_SIZE[type];
+}
+
+/**
+ * Bytes of the data of `elements` elements of `type`: the element size times the count, for INT4 the
+ * packed size (two values per byte, low nibble first: TFLite's packed int4), `undefined` for STRING and
+ * VARIANT, whose size depends on their contents.
+ */
+export function dataByteLength(type: TensorType, elements: number): number | undefined {
+  if (type === TensorType.INT4) return Math.ceil(elements / 2);
+  const es = ELEMENT_SIZE[type];
+  return es === undefined ? undefined : elements * es;
 }
 
 /** Lower-case dtype name as used by the conformance files (`int8`, `float32`, ...). */
@@ -76,7 +99,9 @@ export function tensorTypeFromName(name: string): TensorType | undefined {
 /**
  * A typed view of `length` elements of `type` over `buffer` at `byteOffset`.
  * `byteOffset` must be a multiple of the element size. FLOAT16/BFLOAT16 are viewed as raw Uint16Array,
- * BOOL as Uint8Array, COMPLEX64 as Float32Array pairs, RESOURCE (resource ids) as Int32Array.
+ * BOOL as Uint8Array, COMPLEX64 as Float32Array pairs, RESOURCE (resource ids) as Int32Array. STRING and
+ * INT4 are viewed as their raw bytes (`length` is then a byte count): a string tensor's serialized
+ * buffer (count, offsets, bytes), an int4 tensor's packed nibbles (as Int8Array).
  */
 export function makeTypedView(type: TensorType, buffer: ArrayBufferLike, byteOffset: number, length: number): TensorData {
   switch (type) {
@@ -108,6 +133,10 @@ export function makeTypedView(type: TensorType, buffer: ArrayBufferLike, byteOff
       return new Float32Array(buffer, byteOffset, length * 2);
     case TensorType.COMPLEX128:
       return new Float64Array(buffer, byteOffset, length * 2);
+    case TensorType.STRING:
+      return new Uint8Array(buffer, byteOffset, length);
+    case TensorType.INT4:
+      return new Int8Array(buffer, byteOffset, length);
     default:
       throw new RangeError(`makeTypedView: tensor type ${tensorTypeName(type)} has no typed-array view`);
   }

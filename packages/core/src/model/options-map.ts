@@ -1,12 +1,12 @@
 import { BuiltinOperator } from '../builtin-ops.js';
 import { ActivationFunctionType, FullyConnectedWeightsFormat, MirrorPadMode, Padding, type BuiltinOptions } from '../options.js';
-import { BuiltinOptions as BuiltinOptionsType } from './generated/tflite.js';
+import { BuiltinOptions as BuiltinOptionsType, BuiltinOptions2 as BuiltinOptions2Type } from './generated/tflite.js';
 
 /**
  * Discriminant values of the schema's `BuiltinOptions` union (`BuiltinOptionsType.Conv2DOptions` = 1, ...;
  * 0 = NONE). The value is the member's position in the union, a fact of the file format.
  */
-export { BuiltinOptionsType };
+export { BuiltinOptionsType, BuiltinOptions2Type };
 
 /** Number of members of the `BuiltinOptions` union (the largest valid discriminant). */
 export const BUILTIN_OPTIONS_MAX = BuiltinOptionsType.RightShiftOptions;
@@ -52,6 +52,9 @@ const PARSED_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly B
   [T.CallOnceOptions, [B.CALL_ONCE]],
   [T.VarHandleOptions, [B.VAR_HANDLE]],
   [T.ArgMinOptions, [B.ARG_MIN]],
+  [T.LSHProjectionOptions, [B.LSH_PROJECTION]],
+  [T.SkipGramOptions, [B.SKIP_GRAM]],
+  [T.HashtableOptions, [B.HASHTABLE]],
   [T.ResizeBilinearOptions, [B.RESIZE_BILINEAR]],
   [T.ResizeNearestNeighborOptions, [B.RESIZE_NEAREST_NEIGHBOR]],
   [T.SpaceToDepthOptions, [B.SPACE_TO_DEPTH]],
@@ -62,6 +65,22 @@ const PARSED_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly B
   [T.L2NormOptions, [B.L2_NORMALIZATION]],
   [T.BatchMatMulOptions, [B.BATCH_MATMUL]],
   [T.CumsumOptions, [B.CUMSUM]],
+  [T.GeluOptions, [B.GELU]],
+  [T.OneHotOptions, [B.ONE_HOT]],
+  [T.UniqueOptions, [B.UNIQUE]],
+  [T.ReverseSequenceOptions, [B.REVERSE_SEQUENCE]],
+  [T.LocalResponseNormalizationOptions, [B.LOCAL_RESPONSE_NORMALIZATION]],
+  [T.FakeQuantOptions, [B.FAKE_QUANT]],
+  [T.Conv3DOptions, [B.CONV_3D, B.CONV_3D_TRANSPOSE]],
+  [T.RandomOptions, [B.RANDOM_STANDARD_NORMAL, B.RANDOM_UNIFORM, B.MULTINOMIAL]],
+  [T.BucketizeOptions, [B.BUCKETIZE]],
+  [T.EmbeddingLookupSparseOptions, [B.EMBEDDING_LOOKUP_SPARSE]],
+  [T.SparseToDenseOptions, [B.SPARSE_TO_DENSE]],
+  [T.RNNOptions, [B.RNN]],
+  [T.LSTMOptions, [B.LSTM]],
+  [T.SequenceRNNOptions, [B.UNIDIRECTIONAL_SEQUENCE_RNN]],
+  [T.BidirectionalSequenceLSTMOptions, [B.BIDIRECTIONAL_SEQUENCE_LSTM]],
+  [T.BidirectionalSequenceRNNOptions, [B.BIDIRECTIONAL_SEQUENCE_RNN]],
 ];
 
 /**
@@ -70,18 +89,11 @@ const PARSED_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly B
  */
 const OTHER_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly BuiltinOperator[]]> = [
   [T.ConcatEmbeddingsOptions, [B.CONCAT_EMBEDDINGS]],
-  [T.LSHProjectionOptions, [B.LSH_PROJECTION]],
-  [T.RNNOptions, [B.RNN]],
-  [T.LocalResponseNormalizationOptions, [B.LOCAL_RESPONSE_NORMALIZATION]],
-  [T.LSTMOptions, [B.LSTM]],
   [T.CallOptions, [B.CALL]],
-  [T.SkipGramOptions, [B.SKIP_GRAM]],
-  [T.EmbeddingLookupSparseOptions, [B.EMBEDDING_LOOKUP_SPARSE]],
   [T.PadOptions, [B.PAD]],
   [T.BatchToSpaceNDOptions, [B.BATCH_TO_SPACE_ND]],
   [T.SpaceToBatchNDOptions, [B.SPACE_TO_BATCH_ND]],
   [T.TransposeOptions, [B.TRANSPOSE]],
-  [T.SequenceRNNOptions, [B.UNIDIRECTIONAL_SEQUENCE_RNN]],
   [T.ExpOptions, [B.EXP]],
   [T.TopKV2Options, [B.TOPK_V2]],
   [T.LogSoftmaxOptions, [B.LOG_SOFTMAX]],
@@ -95,36 +107,29 @@ const OTHER_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly Bu
   [T.LessEqualOptions, [B.LESS_EQUAL]],
   [T.SelectOptions, [B.SELECT]],
   [T.SliceOptions, [B.SLICE]],
-  [T.SparseToDenseOptions, [B.SPARSE_TO_DENSE]],
   [T.TileOptions, [B.TILE]],
   [T.ExpandDimsOptions, [B.EXPAND_DIMS]],
   [T.EqualOptions, [B.EQUAL]],
   [T.NotEqualOptions, [B.NOT_EQUAL]],
   [T.ShapeOptions, [B.SHAPE]],
   [T.PowOptions, [B.POW]],
-  [T.FakeQuantOptions, [B.FAKE_QUANT]],
   [T.LogicalOrOptions, [B.LOGICAL_OR]],
-  [T.OneHotOptions, [B.ONE_HOT]],
   [T.LogicalAndOptions, [B.LOGICAL_AND]],
   [T.LogicalNotOptions, [B.LOGICAL_NOT]],
   [T.FloorDivOptions, [B.FLOOR_DIV]],
   [T.SquareOptions, [B.SQUARE]],
   [T.ZerosLikeOptions, [B.ZEROS_LIKE]],
   [T.FillOptions, [B.FILL]],
-  [T.BidirectionalSequenceLSTMOptions, [B.BIDIRECTIONAL_SEQUENCE_LSTM]],
-  [T.BidirectionalSequenceRNNOptions, [B.BIDIRECTIONAL_SEQUENCE_RNN]],
   [T.FloorModOptions, [B.FLOOR_MOD]],
   [T.RangeOptions, [B.RANGE]],
   [T.SquaredDifferenceOptions, [B.SQUARED_DIFFERENCE]],
   [T.AbsOptions, [B.ABS]],
-  [T.UniqueOptions, [B.UNIQUE]],
   [T.ReverseV2Options, [B.REVERSE_V2]],
   [T.AddNOptions, [B.ADD_N]],
   [T.GatherNdOptions, [B.GATHER_ND]],
   [T.CosOptions, [B.COS]],
   [T.WhereOptions, [B.WHERE]],
   [T.RankOptions, [B.RANK]],
-  [T.ReverseSequenceOptions, [B.REVERSE_SEQUENCE]],
   [T.MatrixDiagOptions, [B.MATRIX_DIAG]],
   [T.QuantizeOptions, [B.QUANTIZE]],
   [T.MatrixSetDiagOptions, [B.MATRIX_SET_DIAG]],
@@ -137,16 +142,11 @@ const OTHER_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly Bu
   [T.SegmentSumOptions, [B.SEGMENT_SUM]],
   [T.BroadcastToOptions, [B.BROADCAST_TO]],
   [T.Rfft2dOptions, [B.RFFT2D]],
-  [T.Conv3DOptions, [B.CONV_3D, B.CONV_3D_TRANSPOSE]],
-  [T.HashtableOptions, [B.HASHTABLE]],
   [T.HashtableFindOptions, [B.HASHTABLE_FIND]],
   [T.HashtableImportOptions, [B.HASHTABLE_IMPORT]],
   [T.HashtableSizeOptions, [B.HASHTABLE_SIZE]],
   [T.ReadVariableOptions, [B.READ_VARIABLE]],
   [T.AssignVariableOptions, [B.ASSIGN_VARIABLE]],
-  [T.RandomOptions, [B.RANDOM_STANDARD_NORMAL, B.RANDOM_UNIFORM, B.MULTINOMIAL]],
-  [T.BucketizeOptions, [B.BUCKETIZE]],
-  [T.GeluOptions, [B.GELU]],
   [T.DynamicUpdateSliceOptions, [B.DYNAMIC_UPDATE_SLICE]],
   [T.UnsortedSegmentProdOptions, [B.UNSORTED_SEGMENT_PROD]],
   [T.UnsortedSegmentMaxOptions, [B.UNSORTED_SEGMENT_MAX]],
@@ -186,6 +186,49 @@ export function builtinOptionsTypeForOp(code: number): BuiltinOptionsType {
  */
 export function parsedOptionsTypeForOp(code: number): BuiltinOptionsType | undefined {
   return PARSED_BY_OP.get(code);
+}
+
+const T2 = BuiltinOptions2Type;
+
+/** The `builtin_options_2` table of each StableHLO operator that has one (LiteRT's converter). */
+const OPTIONS_2_OPS: ReadonlyArray<readonly [BuiltinOptions2Type, BuiltinOperator]> = [
+  [T2.StablehloConcatenateOptions, B.STABLEHLO_CONCATENATE],
+  [T2.StablehloBroadcastInDimOptions, B.STABLEHLO_BROADCAST_IN_DIM],
+  [T2.StablehloSliceOptions, B.STABLEHLO_SLICE],
+  [T2.StablehloConvolutionOptions, B.STABLEHLO_CONVOLUTION],
+  [T2.StablehloCustomCallOptions, B.STABLEHLO_CUSTOM_CALL],
+  [T2.StablehloReduceOptions, B.STABLEHLO_REDUCE],
+  [T2.StablehloScatterOptions, B.STABLEHLO_SCATTER],
+  [T2.StablehloCompareOptions, B.STABLEHLO_COMPARE],
+  [T2.StablehloDynamicSliceOptions, B.STABLEHLO_DYNAMIC_SLICE],
+  [T2.StablehloPadOptions, B.STABLEHLO_PAD],
+  [T2.StablehloIotaOptions, B.STABLEHLO_IOTA],
+  [T2.StablehloDotGeneralOptions, B.STABLEHLO_DOT_GENERAL],
+  [T2.StablehloReduceWindowOptions, B.STABLEHLO_REDUCE_WINDOW],
+  [T2.StablehloSortOptions, B.STABLEHLO_SORT],
+  [T2.StablehloWhileOptions, B.STABLEHLO_WHILE],
+  [T2.StablehloGatherOptions, B.STABLEHLO_GATHER],
+  [T2.StablehloTransposeOptions, B.STABLEHLO_TRANSPOSE],
+  [T2.DilateOptions, B.DILATE],
+  [T2.StablehloRngBitGeneratorOptions, B.STABLEHLO_RNG_BIT_GENERATOR],
+  [T2.ReduceWindowOptions, B.REDUCE_WINDOW],
+  [T2.StableHLOCompositeOptions, B.STABLEHLO_COMPOSITE],
+  [T2.StablehloShiftLeftOptions, B.STABLEHLO_SHIFT_LEFT],
+  [T2.StablehloCaseOptions, B.STABLEHLO_CASE],
+];
+const OPTIONS_2_BY_OP = new Map<number, BuiltinOptions2Type>(OPTIONS_2_OPS.map(([type, op]) => [op, type]));
+
+/**
+ * The `builtin_options_2` discriminant of builtin op `code` (the StableHLO ops), or 0 (NONE). The verifier
+ * rejects an operator of such an op whose `builtin_options_2_type` is another table.
+ */
+export function builtinOptions2TypeForOp(code: number): BuiltinOptions2Type {
+  return OPTIONS_2_BY_OP.get(code) ?? T2.NONE;
+}
+
+/** Name of a `BuiltinOptions2` discriminant, or `BuiltinOptions2#<n>` when unknown. */
+export function builtinOptions2TypeName(type: number): string {
+  return (BuiltinOptions2Type as unknown as Record<number, string | undefined>)[type] ?? `BuiltinOptions2#${type}`;
 }
 
 /** True when micrort parses options of this union type into one of the interfaces of options.ts. */
@@ -294,6 +337,12 @@ export function defaultBuiltinOptions(type: number): BuiltinOptions {
       return { initSubgraphIndex: 0 };
     case T.VarHandleOptions:
       return { container: null, sharedName: null };
+    case T.LSHProjectionOptions:
+      return { type: 0 };
+    case T.SkipGramOptions:
+      return { ngramSize: 0, maxSkipSize: 0, includeAllNgrams: false };
+    case T.HashtableOptions:
+      return { tableId: 0, keyDtype: 0, valueDtype: 0 };
     case T.ResizeBilinearOptions:
     case T.ResizeNearestNeighborOptions:
       return { alignCorners: false, halfPixelCenters: false };
@@ -312,6 +361,65 @@ export function defaultBuiltinOptions(type: number): BuiltinOptions {
       return { adjX: false, adjY: false, asymmetricQuantizeInputs: false };
     case T.CumsumOptions:
       return { exclusive: false, reverse: false };
+    case T.GeluOptions:
+      return { approximate: false };
+    case T.OneHotOptions:
+      return { axis: 0 };
+    case T.UniqueOptions:
+      return { idxOutType: 2 }; // INT32
+    case T.ReverseSequenceOptions:
+      return { seqDim: 0, batchDim: 0 };
+    case T.LocalResponseNormalizationOptions:
+      return { radius: 0, bias: 0, alpha: 0, beta: 0 };
+    case T.FakeQuantOptions:
+      return { min: 0, max: 0, numBits: 0, narrowRange: false };
+    case T.Conv3DOptions:
+      return {
+        padding: Padding.SAME,
+        strideD: 0,
+        strideW: 0,
+        strideH: 0,
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        dilationDFactor: 1,
+        dilationWFactor: 1,
+        dilationHFactor: 1,
+      };
+    case T.RandomOptions:
+      return { seed: 0n, seed2: 0n };
+    case T.BucketizeOptions:
+      return { boundaries: new Float32Array(0) };
+    case T.EmbeddingLookupSparseOptions:
+      return { combiner: 0 };
+    case T.RNNOptions:
+      return { fusedActivationFunction: ActivationFunctionType.NONE, asymmetricQuantizeInputs: false };
+    case T.LSTMOptions:
+      return {
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        cellClip: 0,
+        projClip: 0,
+        kernelType: 0,
+        asymmetricQuantizeInputs: false,
+      };
+    case T.SequenceRNNOptions:
+      return { timeMajor: false, fusedActivationFunction: ActivationFunctionType.NONE, asymmetricQuantizeInputs: false };
+    case T.BidirectionalSequenceLSTMOptions:
+      return {
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        cellClip: 0,
+        projClip: 0,
+        mergeOutputs: false,
+        timeMajor: true,
+        asymmetricQuantizeInputs: false,
+      };
+    case T.BidirectionalSequenceRNNOptions:
+      return {
+        timeMajor: false,
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        mergeOutputs: false,
+        asymmetricQuantizeInputs: false,
+      };
+    case T.SparseToDenseOptions:
+      return { validateIndices: false };
     default:
       return {};
   }

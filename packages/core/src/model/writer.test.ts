@@ -6,6 +6,7 @@ import { expectSameBuffers, smallModelBuilder, u32, withoutBuffers } from './__t
 import { loadModel } from './loader.js';
 import type { ModelDef, OperatorDef } from './model-def.js';
 import { BuiltinOptionsType, builtinOptionsTypeName, defaultBuiltinOptions, isParsedOptionsType } from './options-map.js';
+import { defaultBuiltinOptions2 } from './options2-codec.js';
 import { writeModel } from './writer.js';
 
 /** Non-default values for every options type micrort parses. */
@@ -97,6 +98,9 @@ const SAMPLE_OPTIONS: ReadonlyArray<readonly [BuiltinOptionsType, BuiltinOptions
   [BuiltinOptionsType.WhileOptions, { condSubgraphIndex: 3, bodySubgraphIndex: 4 }],
   [BuiltinOptionsType.CallOnceOptions, { initSubgraphIndex: 5 }],
   [BuiltinOptionsType.VarHandleOptions, { container: 'c', sharedName: 'counter' }],
+  [BuiltinOptionsType.LSHProjectionOptions, { type: 2 }],
+  [BuiltinOptionsType.SkipGramOptions, { ngramSize: 3, maxSkipSize: 1, includeAllNgrams: true }],
+  [BuiltinOptionsType.HashtableOptions, { tableId: 7, keyDtype: 5, valueDtype: 4 }],
   [BuiltinOptionsType.ArgMinOptions, { outputType: TensorType.INT32 }],
   [BuiltinOptionsType.ResizeBilinearOptions, { alignCorners: true, halfPixelCenters: true }],
   [BuiltinOptionsType.ResizeNearestNeighborOptions, { alignCorners: true, halfPixelCenters: true }],
@@ -108,6 +112,53 @@ const SAMPLE_OPTIONS: ReadonlyArray<readonly [BuiltinOptionsType, BuiltinOptions
   [BuiltinOptionsType.L2NormOptions, { fusedActivationFunction: ActivationFunctionType.RELU }],
   [BuiltinOptionsType.BatchMatMulOptions, { adjX: true, adjY: true, asymmetricQuantizeInputs: true }],
   [BuiltinOptionsType.CumsumOptions, { exclusive: true, reverse: true }],
+  [BuiltinOptionsType.GeluOptions, { approximate: true }],
+  [BuiltinOptionsType.OneHotOptions, { axis: -1 }],
+  [BuiltinOptionsType.UniqueOptions, { idxOutType: TensorType.INT64 }],
+  [BuiltinOptionsType.ReverseSequenceOptions, { seqDim: 2, batchDim: 1 }],
+  [BuiltinOptionsType.LocalResponseNormalizationOptions, { radius: 3, bias: 1.5, alpha: 0.25, beta: 0.75 }],
+  [BuiltinOptionsType.FakeQuantOptions, { min: -1.5, max: 2.5, numBits: 8, narrowRange: true }],
+  [
+    BuiltinOptionsType.Conv3DOptions,
+    {
+      padding: Padding.VALID,
+      strideD: 2,
+      strideW: 3,
+      strideH: 4,
+      fusedActivationFunction: ActivationFunctionType.RELU,
+      dilationDFactor: 2,
+      dilationWFactor: 3,
+      dilationHFactor: 4,
+    },
+  ],
+  [BuiltinOptionsType.RandomOptions, { seed: 0x123456789abcdefn, seed2: -7n }],
+  [BuiltinOptionsType.BucketizeOptions, { boundaries: Float32Array.from([-1, 0.5, 2]) }],
+  [BuiltinOptionsType.EmbeddingLookupSparseOptions, { combiner: 2 }],
+  [BuiltinOptionsType.SparseToDenseOptions, { validateIndices: true }],
+  [BuiltinOptionsType.RNNOptions, { fusedActivationFunction: ActivationFunctionType.RELU, asymmetricQuantizeInputs: true }],
+  [
+    BuiltinOptionsType.LSTMOptions,
+    { fusedActivationFunction: ActivationFunctionType.TANH, cellClip: 3.5, projClip: 0.25, kernelType: 1, asymmetricQuantizeInputs: true },
+  ],
+  [
+    BuiltinOptionsType.SequenceRNNOptions,
+    { timeMajor: true, fusedActivationFunction: ActivationFunctionType.TANH, asymmetricQuantizeInputs: true },
+  ],
+  [
+    BuiltinOptionsType.BidirectionalSequenceLSTMOptions,
+    {
+      fusedActivationFunction: ActivationFunctionType.TANH,
+      cellClip: 2,
+      projClip: 1.5,
+      mergeOutputs: true,
+      timeMajor: false,
+      asymmetricQuantizeInputs: true,
+    },
+  ],
+  [
+    BuiltinOptionsType.BidirectionalSequenceRNNOptions,
+    { timeMajor: true, fusedActivationFunction: ActivationFunctionType.RELU6, mergeOutputs: true, asymmetricQuantizeInputs: true },
+  ],
 ];
 
 /** A model whose operators carry the given options (custom op codes, so no op/options check applies). */
@@ -217,6 +268,8 @@ describe('writeModel', () => {
     sg.operators[0]!.mutatingVariableInputs = [false, false, true];
     sg.operators[1]!.builtinOptions2Type = 3;
     const loaded = loadModel(writeModel(def));
+    // An empty table of type 3 (StablehloSliceOptions) reads back with every field at its default.
+    sg.operators[1]!.builtinOptions2 = defaultBuiltinOptions2(3);
     expect(withoutBuffers(loaded)).toEqual(withoutBuffers(def));
     expectSameBuffers(def, loaded);
   });

@@ -1,6 +1,7 @@
 /**
  * DEQUANTIZE (tflite-micro kernels/dequantize.cc + dequantize_common.cc; TFLite kernels/dequantize.cc
- * for float16): int8, uint8 or int16 to float32 as (float)scale * (q - zero_point), and float16 to
+ * for float16 and int4): int8, uint8 or int16 to float32 as (float)scale * (q - zero_point), TFLite's
+ * packed int4 the same way (two values per byte, low nibble first, sign-extended), and float16 to
  * float32 (exact IEEE half → float, TFLite only). Per-tensor quantization only (TFLM reads the first
  * scale; a per-channel input is rejected here instead of being silently dequantized with one scale).
  *
@@ -43,6 +44,8 @@ const enum Mode {
   Float16 = 1,
   /** Float16 constant folded in prepare: nothing to do. */
   Folded = 2,
+  /** int4, two per byte (low nibble first), sign-extended. */
+  Int4 = 3,
 }
 
 interface DequantizeOpData {
@@ -70,6 +73,16 @@ export interface DequantizeOptions {
   foldFloat16Constants?: boolean;
 }
 
+/** int4 values (packed two per byte, low nibble first) as (float)scale * (q - zero_point), TFLite's int4 DEQUANTIZE. */
+function dequantizeInt4(packed: Int8Array, output: Float32Array, count: number, scale: number, zeroPoint: number): void {
+  const s = Math.fround(scale);
+  for (let i = 0; i < count; i++) {
+    const b = packed[i >> 1]!;
+    const q = (i & 1) === 0 ? (b << 28) >> 28 : b >> 4;
+    output[i] = Math.fround(s * (q - zeroPoint));
+  }
+}
+
 /** A DEQUANTIZE kernel; `DEQUANTIZE` is `makeDequantize()` (folds constant float16 inputs). */
 export function makeDequantize(options: DequantizeOptions = {}): Registration<DequantizeOpData> {
   const fold = options.foldFloat16Constants ?? true;
@@ -87,7 +100,7 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
   function prepare(context: TfLiteContext, node: Node): void {
     const data = opData<DequantizeOpData>(OP, node);
     const { input, output } = unaryTensors(OP, context, node);
-    expectType(OP, node, 'input', input, [TensorType.INT8, TensorType.UINT8, TensorType.INT16, TensorType.FLOAT16]);
+    expectType(OP, node, 'input', input, [TensorType.INT8, TensorType.UINT8, TensorType.INT16, TensorType.FLOAT16, TensorType.INT4]);
     expectType(OP, node, 'output', output, [TensorType.FLOAT32]);
     data.count = expectSameElementCount(OP, node, input, output);
     if (input.type === TensorType.FLOAT16) {
@@ -106,7 +119,7 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
         node.index,
         `input (tensor ${input.index}) must be per-tensor quantized, got ${input.quantization!.scale.length} scales`,
       );
-    data.mode = Mode.Integer;
+    data.mode = input.type === TensorType.INT4 ? Mode.Int4 : Mode.Integer;
     data.paramsF64[SCALE_F64] = input.params.scale;
     data.params[ZERO_POINT] = input.params.zeroPoint;
   }
@@ -118,6 +131,14 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
     const output = context.getEvalTensor(node.outputs[0]!);
     if (data.mode === Mode.Float16) {
       dequantizeFloat16(input.data as Uint16Array, output.data as Float32Array, output.bytes, data.count);
+    } else if (data.mode === Mode.Int4) {
+      dequantizeInt4(
+        input.data as Int8Array,
+        output.data as Float32Array,
+        data.count,
+        data.paramsF64[SCALE_F64]!,
+        data.params[ZERO_POINT]!,
+      );
     } else {
       dequantize(
         input.data as Int8Array | Uint8Array | Int16Array,
