@@ -45,7 +45,6 @@ const STRING = 'string tensors not supported yet';
 const MISSING_OPS: Readonly<Record<string, string>> = {
   LSH_PROJECTION: NOT_YET,
   HASHTABLE_LOOKUP: NOT_YET,
-  BIDIRECTIONAL_SEQUENCE_LSTM: NOT_YET,
   SKIP_GRAM: NOT_YET,
 };
 
@@ -79,6 +78,15 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
       combos: [
         'float32,int8,int8,float32,float32,int8,int8,float32,float32,-,-,-→float32,float32',
         'float32,uint8,uint8,float32,float32,uint8,uint8,float32,float32,-,-,-→float32,float32',
+      ],
+    },
+  ],
+  BIDIRECTIONAL_SEQUENCE_LSTM: [
+    {
+      reason: HYBRID,
+      combos: [
+        'float32,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,float32,float32,-,-,-,-,-,-,-,-,-→float32,float32',
+        'float32,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,float32,float32,-,-,-,-,-,-,-,-,-→float32,float32',
       ],
     },
   ],
