@@ -96,7 +96,7 @@ export const BLOCKS = [
       [
         'Kind',
         'i32',
-        "0: out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs; 1: TFLM's three roundings",
+        "bit 0: 0 out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs, 1 TFLM's three roundings; bit 1: uint8 tensors (values, zero points and bounds taken minus 128)",
       ],
       ['Count', 'i32', 'output elements'],
       ['Plan', 'u32', 'the broadcast plan (BP), 0 when the inputs and the output are one contiguous run of Count'],

@@ -61,7 +61,7 @@ export const RQ_MULT22 = 48; // i32x4: requantLanesRight: 2^(22 - r)
 export const RQ_BYTES = 64;
 
 // qs8_add (ADD, int8): TFLM quantized add, as one verified affine rounding (Kind 0) or step by step (Kind 1). Byte offsets:
-export const A_KIND = 0; // i32: 0: out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs; 1: TFLM's three roundings
+export const A_KIND = 0; // i32: bit 0: 0 out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs, 1 TFLM's three roundings; bit 1: uint8 tensors (values, zero points and bounds taken minus 128)
 export const A_COUNT = 4; // i32: output elements
 export const A_PLAN = 8; // u32: the broadcast plan (BP), 0 when the inputs and the output are one contiguous run of Count
 export const A_ACT_MIN = 12; // i32: lower bound of the fused activation

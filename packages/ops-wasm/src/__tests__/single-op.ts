@@ -281,7 +281,10 @@ export function buildFullyConnected(seed: number, uint8 = false): { def: ModelDe
 export function buildAdd(
   seed: number,
   op: BuiltinOperator.ADD | BuiltinOperator.MUL = BuiltinOperator.ADD,
+  uint8 = false,
 ): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+  const type = uint8 ? TensorType.UINT8 : TensorType.INT8;
+  const zs = uint8 ? 128 : 0; // uint8: the int8 draws' zero points + 128 (the bytes are the same)
   const r = rng(seed);
   const shape = [1, int(r, 1, 5), int(r, 1, 7), int(r, 1, 19)];
   const small = pick(r, [shape, shape, shape, [shape[3]!], [1, 1, 1, shape[3]!], [1, shape[1]!, 1, 1], [1], [1, 1, shape[2]!, shape[3]!]]);
@@ -300,23 +303,23 @@ export function buildAdd(
   const zo = zps();
   const activation = pick(r, ACTS);
   const b = new ModelBuilder();
-  const a = b.addTensor({ name: 'a', type: TensorType.INT8, shape: shapeA, quantization: { scale: s1, zeroPoint: z1 } });
+  const a = b.addTensor({ name: 'a', type, shape: shapeA, quantization: { scale: s1, zeroPoint: z1 + zs } });
   // a third of the cases take the second operand from the model (a constant, outside the wasm memory)
   const constant = r() < 0.33 ? int8s(r, nB) : null;
   const c = b.addTensor({
     name: 'b',
-    type: TensorType.INT8,
+    type,
     shape: shapeB,
-    quantization: { scale: s2, zeroPoint: z2 },
-    ...(constant ? { data: constant } : {}),
+    quantization: { scale: s2, zeroPoint: z2 + zs },
+    ...(constant ? { data: uint8 ? new Uint8Array(constant.buffer) : constant } : {}),
   });
-  const o = b.addTensor({ name: 'o', type: TensorType.INT8, shape, quantization: { scale: so, zeroPoint: zo } });
+  const o = b.addTensor({ name: 'o', type, shape, quantization: { scale: so, zeroPoint: zo + zs } });
   b.addOperator({ op, version: 2, inputs: [a, c], outputs: [o], options: { fusedActivationFunction: activation } });
   b.setInputs(constant ? [a] : [a, c]).setOutputs([o]);
   return {
     def: b.buildDef(),
     inputs: constant ? [int8s(r, nA)] : [int8s(r, nA), int8s(r, nB)],
-    desc: JSON.stringify({ seed, shapeA, shapeB, s1, s2, so, z1, z2, zo, activation, constant: !!constant }),
+    desc: JSON.stringify({ seed, uint8, shapeA, shapeB, s1, s2, so, z1, z2, zo, activation, constant: !!constant }),
   };
 }
 

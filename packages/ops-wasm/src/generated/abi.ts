@@ -123,7 +123,7 @@ export const RQ_BYTES = 64;
 
 /** qs8_add (ADD, int8): TFLM quantized add, as one verified affine rounding (Kind 0) or step by step (Kind 1). Word indices. */
 export enum A {
-  /** 0: out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs; 1: TFLM's three roundings (i32) */
+  /** bit 0: 0 out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs, 1 TFLM's three roundings; bit 1: uint8 tensors (values, zero points and bounds taken minus 128) (i32) */
   Kind = 0,
   /** output elements (i32) */
   Count = 1,
