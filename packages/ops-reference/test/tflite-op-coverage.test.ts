@@ -109,14 +109,6 @@ const MISSING_OPS: Readonly<Record<string, string>> = {
  */
 const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
   ABS: [{ reason: 'int32 not implemented yet', combos: ['int32→int32'] }],
-  CONV_2D: [
-    { reason: 'int4 not implemented yet', combos: ['int8,int4,int32→int8'] },
-    { reason: HYBRID, combos: ['float32,int8,float32→float32', 'float32,uint8,float32→float32'] },
-  ],
-  DEPTHWISE_CONV_2D: [
-    { reason: 'int4 not implemented yet', combos: ['int8,int4,int32→int8'] },
-    { reason: HYBRID, combos: ['float32,int8,float32→float32'] },
-  ],
   SVDF: [{ reason: HYBRID, combos: ['float32,int8,int8,float32,float32→float32', 'float32,uint8,uint8,float32,float32→float32'] }],
   EMBEDDING_LOOKUP: [
     { reason: 'int16 not implemented yet', combos: ['int32,int16→int16'] },
@@ -131,10 +123,6 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
     { reason: 'complex64 not implemented yet', combos: ['int32,complex64→complex64'] },
     { reason: STRING, combos: ['int32,string→string'] },
     { reason: HYBRID, combos: ['int32,uint8→float32', 'int32,int4→float32'] },
-  ],
-  FULLY_CONNECTED: [
-    { reason: 'int4 not implemented yet', combos: ['int8,int4,int32→int8'] },
-    { reason: HYBRID, combos: ['float32,int8,float32→float32', 'float32,uint8,float32→float32', 'float32,int4,float32→float32'] },
   ],
   CONCATENATION: [
     { reason: 'float16 not implemented yet', combos: ['float16,float16→float16'] },

@@ -136,6 +136,11 @@ export class MicroAllocator {
       const hasData = !!buf && buf.data.byteLength > 0;
       if (hasData && !def.isVariable) {
         const es = elementSize(def.type);
+        // INT4 constants: the stored bytes (two values per byte, or one per byte), unpacked by kernels.
+        if (def.type === TensorType.INT4) {
+          t.bindPacked(buf.data);
+          return;
+        }
         if (es === undefined) return; // e.g. STRING constants: kernels read bytes themselves
         // A sparse constant holds only its stored values (the verifier checked their count).
         const elements = def.sparsity ? Math.floor(buf.data.byteLength / es) : t.elementCount;

@@ -105,6 +105,16 @@ export class Tensor implements EvalTensor {
     this.allocationType = allocationType;
   }
 
+  /**
+   * Binds a constant whose elements are smaller than a byte (INT4): `data` (an Int8Array) and `bytes`
+   * view its stored bytes — two values per byte, low nibble first, or one per byte — as the file has them.
+   */
+  bindPacked(stored: Uint8Array): void {
+    this.data = new Int8Array(stored.buffer, stored.byteOffset, stored.byteLength);
+    this.bytes = stored;
+    this.allocationType = AllocationType.MmapRo;
+  }
+
   /** Drops the data binding. */
   unbind(): void {
     this.data = EMPTY_U8;

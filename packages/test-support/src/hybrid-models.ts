@@ -1,0 +1,266 @@
+/**
+ * Writer-made models of TFLite's hybrid kernels (float32 activations × int8 / uint8 / int4 weights, the
+ * converter's dynamic-range quantization), for the tests that compare micrort with TFLite 2.9 (the
+ * tfjs-tflite-node oracle) and with LiteRT.js: one op per model, seeded random weights and inputs.
+ *
+ * Each case says which runtime is its reference: `tflite29` where TFLite 2.9's kernel takes it (and does
+ * not hand it to XNNPACK), `litert` for what only current LiteRT runs (per-channel FULLY_CONNECTED and
+ * BATCH_MATMUL, int4 weights, hybrid TRANSPOSE_CONV, blockwise weights).
+ */
+import { ActivationFunctionType, BuiltinOperator, ModelBuilder, Padding, TensorType, type BuiltinOptionsSpec } from '@micrort/core';
+
+/** One model with its inputs and the runtime it is checked against. */
+export interface HybridCase {
+  name: string;
+  bytes: Uint8Array;
+  /** Raw little-endian bytes of each graph input. */
+  inputs: Uint8Array[];
+  reference: 'tflite29' | 'litert';
+  /**
+   * Compare only every n-th output element (from 0), with why: where the reference computes the others
+   * wrongly (TFLite's hybrid DEPTHWISE_CONV_2D reads a per-channel scale for every channel, past a
+   * per-tensor filter's one scale).
+   */
+  only?: { every: number; why: string };
+}
+
+/** Weight element types of the hybrid kernels. */
+export type HybridWeightType = 'int8' | 'uint8' | 'int4';
+
+/** A seeded generator (mulberry32) of numbers in [0, 1). */
+export function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let z = s;
+    z = Math.imul(z ^ (z >>> 15), z | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const count = (shape: readonly number[]) => shape.reduce((a, b) => a * b, 1);
+
+/** A ModelBuilder with a seeded generator and helpers for float activations and quantized weights. */
+export class HybridBuilder {
+  readonly b = new ModelBuilder();
+  readonly inputs: number[] = [];
+  readonly inputBytes: Uint8Array[] = [];
+  readonly next: () => number;
+
+  constructor(seed: number) {
+    this.next = seeded(seed);
+  }
+
+  /** Random floats in [lo, hi). */
+  floats(n: number, lo = -2, hi = 2): Float32Array {
+    return Float32Array.from({ length: n }, () => lo + (hi - lo) * this.next());
+  }
+
+  /** A float32 graph input with random values (or the given ones). */
+  input(name: string, shape: number[], values?: Float32Array): number {
+    const t = this.b.addTensor({ name, type: TensorType.FLOAT32, shape });
+    this.inputs.push(t);
+    const v = values ?? this.floats(count(shape));
+    this.inputBytes.push(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+    return t;
+  }
+
+  /** A float32 activation (output or intermediate). */
+  float(name: string, shape: number[]): number {
+    return this.b.addTensor({ name, type: TensorType.FLOAT32, shape });
+  }
+
+  /** A float32 constant with random values in [lo, hi). */
+  floatConst(name: string, shape: number[], lo = -1, hi = 1): number {
+    return this.b.addTensor({ name, type: TensorType.FLOAT32, shape, data: this.floats(count(shape), lo, hi) });
+  }
+
+  /** A float32 variable (state) tensor. */
+  state(name: string, shape: number[]): number {
+    return this.b.addTensor({ name, type: TensorType.FLOAT32, shape, variable: true });
+  }
+
+  /**
+   * Quantized constant weights: int8 in [-127, 127], uint8 (bytes any value, zero point 128 as the
+   * converter's legacy hybrid weights carry it), int4 in [-8, 7] packed two per byte. `scales` is one
+   * scale, or one per index of `dimension`.
+   */
+  weights(name: string, type: HybridWeightType, shape: number[], scales: number | number[], dimension = 0): number {
+    const n = count(shape);
+    let data: Uint8Array | Int8Array;
+    if (type === 'int4') {
+      data = new Uint8Array(Math.ceil(n / 2));
+      for (let i = 0; i < n; i++) {
+        const v = Math.floor(this.next() * 16) - 8;
+        data[i >> 1] = data[i >> 1]! | ((v & 15) << (i & 1 ? 4 : 0));
+      }
+    } else if (type === 'uint8') data = Uint8Array.from({ length: n }, () => Math.floor(this.next() * 256));
+    else data = Int8Array.from({ length: n }, () => Math.floor(this.next() * 255) - 127);
+    const perChannel = Array.isArray(scales);
+    const zero = type === 'uint8' ? 128 : 0;
+    return this.b.addTensor({
+      name,
+      type: type === 'int4' ? TensorType.INT4 : type === 'uint8' ? TensorType.UINT8 : TensorType.INT8,
+      shape,
+      data,
+      quantization: perChannel
+        ? { scale: scales, zeroPoint: new Array<number>(scales.length).fill(zero), quantizedDimension: dimension }
+        : { scale: scales, zeroPoint: zero },
+    });
+  }
+
+  /** Per-channel scales: `n` values spread around `base`. */
+  scales(n: number, base = 0.01): number[] {
+    return Array.from({ length: n }, () => base * (0.5 + this.next()));
+  }
+
+  op(op: BuiltinOperator, inputs: number[], outputs: number[], options?: BuiltinOptionsSpec, version?: number): void {
+    this.b.addOperator({ op, inputs, outputs, ...(options ? { options } : {}), ...(version ? { version } : {}) });
+  }
+
+  build(name: string, outputs: number[], reference: HybridCase['reference'], only?: HybridCase['only']): HybridCase {
+    return {
+      name,
+      bytes: this.b.setInputs(this.inputs).setOutputs(outputs).build(),
+      inputs: this.inputBytes,
+      reference,
+      ...(only ? { only } : {}),
+    };
+  }
+}
+
+/** A hybrid FULLY_CONNECTED. */
+export interface FcSpec {
+  batches: number;
+  accum: number;
+  units: number;
+  weights: HybridWeightType;
+  perChannel?: boolean;
+  asymmetric?: boolean;
+  activation?: ActivationFunctionType;
+  bias?: boolean;
+  /** Zero the first input row (TFLite skips the product of an all-zero input). */
+  zeroInput?: boolean;
+}
+
+export function hybridFullyConnected(s: FcSpec, seed: number): HybridCase {
+  const m = new HybridBuilder(seed);
+  const values = s.zeroInput ? new Float32Array(s.batches * s.accum) : undefined;
+  const x = m.input('x', [s.batches, s.accum], values);
+  const w = m.weights('w', s.weights, [s.units, s.accum], s.perChannel ? m.scales(s.units) : 0.01);
+  const inputs = [x, w];
+  if (s.bias ?? true) inputs.push(m.floatConst('b', [s.units]));
+  const y = m.float('y', [s.batches, s.units]);
+  m.op(BuiltinOperator.FULLY_CONNECTED, inputs, [y], {
+    fusedActivationFunction: s.activation ?? ActivationFunctionType.NONE,
+    asymmetricQuantizeInputs: s.asymmetric ?? false,
+  });
+  const name = `FULLY_CONNECTED ${s.batches}x${s.accum}→${s.units} ${s.weights}${s.perChannel ? ' per-channel' : ''}${s.asymmetric ? ' asymmetric' : ''}${s.bias === false ? ' no bias' : ''} ${ActivationFunctionType[s.activation ?? 0]}${s.zeroInput ? ' zero input' : ''}`;
+  return m.build(name, [y], s.perChannel || s.weights === 'int4' ? 'litert' : 'tflite29');
+}
+
+/** The FULLY_CONNECTED cases: TFLite 2.9 (per-tensor) and LiteRT.js (per-channel, int4). */
+export function hybridFullyConnectedCases(): HybridCase[] {
+  const A = ActivationFunctionType;
+  const specs: FcSpec[] = [
+    { batches: 1, accum: 16, units: 5, weights: 'int8' },
+    { batches: 3, accum: 37, units: 8, weights: 'int8', activation: A.RELU },
+    { batches: 2, accum: 20, units: 6, weights: 'int8', asymmetric: true, activation: A.RELU6 },
+    { batches: 4, accum: 33, units: 7, weights: 'int8', asymmetric: true, bias: false, activation: A.TANH },
+    { batches: 2, accum: 24, units: 9, weights: 'uint8', activation: A.RELU_N1_TO_1 },
+    { batches: 2, accum: 12, units: 3, weights: 'int8', zeroInput: true, activation: A.RELU },
+    { batches: 2, accum: 32, units: 6, weights: 'int8', perChannel: true },
+    { batches: 3, accum: 64, units: 8, weights: 'int8', perChannel: true, asymmetric: true, activation: A.RELU },
+    { batches: 2, accum: 64, units: 8, weights: 'int4', perChannel: true },
+    { batches: 1, accum: 40, units: 6, weights: 'int4' },
+  ];
+  return specs.map((s, i) => hybridFullyConnected(s, 100 + i));
+}
+
+/** Padding and geometry shared by the convolution cases. */
+export interface ConvSpec {
+  inShape: [number, number, number, number];
+  kernel: [number, number];
+  channels: number;
+  stride?: number;
+  dilation?: number;
+  padding?: Padding;
+  weights: HybridWeightType;
+  perChannel?: boolean;
+  activation?: ActivationFunctionType;
+}
+
+function outSize(size: number, k: number, stride: number, dilation: number, padding: Padding): number {
+  const eff = (k - 1) * dilation + 1;
+  return padding === Padding.SAME ? Math.ceil(size / stride) : Math.floor((size - eff) / stride) + 1;
+}
+
+export function hybridConv2d(s: ConvSpec, seed: number, reference: HybridCase['reference'] = 'tflite29'): HybridCase {
+  const m = new HybridBuilder(seed);
+  const [n, h, w, cin] = s.inShape;
+  const stride = s.stride ?? 1;
+  const dil = s.dilation ?? 1;
+  const padding = s.padding ?? Padding.SAME;
+  const x = m.input('x', [n, h, w, cin]);
+  const f = m.weights('f', s.weights, [s.channels, s.kernel[0], s.kernel[1], cin], s.perChannel ? m.scales(s.channels) : 0.01);
+  const b = m.floatConst('b', [s.channels]);
+  const y = m.float('y', [n, outSize(h, s.kernel[0], stride, dil, padding), outSize(w, s.kernel[1], stride, dil, padding), s.channels]);
+  m.op(BuiltinOperator.CONV_2D, [x, f, b], [y], {
+    padding,
+    strideH: stride,
+    strideW: stride,
+    dilationHFactor: dil,
+    dilationWFactor: dil,
+    fusedActivationFunction: s.activation ?? ActivationFunctionType.NONE,
+  });
+  const name = `CONV_2D ${s.inShape.join('x')} k${s.kernel.join('x')} s${stride} d${dil} ${Padding[padding]} →${s.channels} ${s.weights}${s.perChannel ? ' per-channel' : ''} ${ActivationFunctionType[s.activation ?? 0]}`;
+  return m.build(name, [y], reference);
+}
+
+export function hybridDepthwise(s: ConvSpec & { multiplier: number }, seed: number): HybridCase {
+  const m = new HybridBuilder(seed);
+  const [n, h, w, cin] = s.inShape;
+  const stride = s.stride ?? 1;
+  const dil = s.dilation ?? 1;
+  const padding = s.padding ?? Padding.SAME;
+  const cout = cin * s.multiplier;
+  const x = m.input('x', [n, h, w, cin]);
+  const f = m.weights('f', s.weights, [1, s.kernel[0], s.kernel[1], cout], s.perChannel === false ? 0.01 : m.scales(cout), 3);
+  const b = m.floatConst('b', [cout]);
+  const y = m.float('y', [n, outSize(h, s.kernel[0], stride, dil, padding), outSize(w, s.kernel[1], stride, dil, padding), cout]);
+  m.op(BuiltinOperator.DEPTHWISE_CONV_2D, [x, f, b], [y], {
+    padding,
+    strideH: stride,
+    strideW: stride,
+    dilationHFactor: dil,
+    dilationWFactor: dil,
+    depthMultiplier: s.multiplier,
+    fusedActivationFunction: s.activation ?? ActivationFunctionType.NONE,
+  });
+  const name = `DEPTHWISE_CONV_2D ${s.inShape.join('x')} k${s.kernel.join('x')} s${stride} d${dil} ${Padding[padding]} x${s.multiplier}${s.perChannel === false ? ' per-tensor' : ''} ${ActivationFunctionType[s.activation ?? 0]}`;
+  const only = s.perChannel === false ? { every: cout, why: "TFLite reads a scale per channel past the filter's one scale" } : undefined;
+  return m.build(name, [y], 'tflite29', only);
+}
+
+/** The CONV_2D and DEPTHWISE_CONV_2D cases. */
+export function hybridConvCases(): HybridCase[] {
+  const A = ActivationFunctionType;
+  return [
+    hybridConv2d({ inShape: [1, 5, 5, 3], kernel: [3, 3], channels: 4, weights: 'int8', activation: A.RELU }, 200),
+    hybridConv2d({ inShape: [2, 6, 7, 4], kernel: [1, 1], channels: 5, weights: 'int8' }, 201),
+    hybridConv2d({ inShape: [1, 9, 8, 3], kernel: [3, 2], channels: 6, stride: 2, padding: Padding.VALID, weights: 'uint8' }, 202),
+    hybridConv2d({ inShape: [1, 8, 8, 2], kernel: [3, 3], channels: 4, dilation: 2, weights: 'int8', activation: A.RELU6 }, 203),
+    hybridConv2d({ inShape: [2, 5, 5, 3], kernel: [3, 3], channels: 4, weights: 'int8', perChannel: true }, 204),
+    hybridConv2d({ inShape: [1, 7, 6, 3], kernel: [2, 3], channels: 5, stride: 2, dilation: 2, weights: 'int8', perChannel: true }, 205),
+    hybridConv2d({ inShape: [1, 5, 5, 4], kernel: [3, 3], channels: 3, weights: 'int4', perChannel: true }, 206, 'litert'),
+    hybridDepthwise({ inShape: [1, 5, 5, 3], kernel: [3, 3], channels: 0, multiplier: 1, weights: 'int8' }, 210),
+    hybridDepthwise({ inShape: [2, 6, 5, 2], kernel: [3, 3], channels: 0, multiplier: 2, weights: 'int8', activation: A.RELU }, 211),
+    hybridDepthwise(
+      { inShape: [1, 9, 9, 3], kernel: [3, 3], channels: 0, multiplier: 1, stride: 2, padding: Padding.VALID, weights: 'int8' },
+      212,
+    ),
+    hybridDepthwise({ inShape: [1, 8, 7, 2], kernel: [2, 3], channels: 0, multiplier: 3, dilation: 2, weights: 'int8' }, 213),
+    hybridDepthwise({ inShape: [1, 6, 6, 4], kernel: [3, 3], channels: 0, multiplier: 1, weights: 'int8', perChannel: false }, 214),
+  ];
+}
