@@ -544,10 +544,6 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
     { reason: 'float16 not implemented yet', combos: ['float16,int32→float16'] },
   ],
   QUANTIZE: [{ reason: 'int4 not implemented yet', combos: ['float32→int4'] }],
-  BATCH_MATMUL: [
-    { reason: HYBRID, combos: ['float32,int8→float32'] },
-    { reason: 'this combination of types not implemented yet', combos: ['int16,int8→int16'] },
-  ],
   CUMSUM: [
     { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
     { reason: 'int64 not implemented yet', combos: ['int64,int32→int64'] },

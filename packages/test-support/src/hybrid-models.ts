@@ -288,6 +288,80 @@ export function hybridConvCases(): HybridCase[] {
   ];
 }
 
+/** A hybrid BATCH_MATMUL: float32 LHS × constant int8 RHS. */
+export interface MatmulSpec {
+  lhs: number[];
+  rhs: number[];
+  adjX?: boolean;
+  adjY?: boolean;
+  perChannel?: boolean;
+  asymmetric?: boolean;
+  /** LiteRT.js hands the node to XNNPACK: compared within XNNPACK_TOLERANCE of the output's range. */
+  xnnpack?: boolean;
+}
+
+export function hybridBatchMatmul(s: MatmulSpec, seed: number): HybridCase {
+  const m = new HybridBuilder(seed);
+  const lr = s.lhs.length;
+  const rr = s.rhs.length;
+  const rows = s.adjX ? s.lhs[lr - 1]! : s.lhs[lr - 2]!;
+  const cols = s.adjY ? s.rhs[rr - 2]! : s.rhs[rr - 1]!;
+  const rank = Math.max(lr, rr);
+  const l = [...new Array<number>(rank - lr).fill(1), ...s.lhs];
+  const r = [...new Array<number>(rank - rr).fill(1), ...s.rhs];
+  const batch = l.slice(0, rank - 2).map((d, i) => (d === 1 ? r[i]! : d));
+  const x = m.input('lhs', s.lhs);
+  const w = m.weights('rhs', 'int8', s.rhs, s.perChannel ? m.scales(cols) : 0.01, s.adjY ? rr - 2 : rr - 1);
+  const y = m.float('y', [...batch, rows, cols]);
+  m.op(BuiltinOperator.BATCH_MATMUL, [x, w], [y], {
+    adjX: s.adjX ?? false,
+    adjY: s.adjY ?? false,
+    asymmetricQuantizeInputs: s.asymmetric ?? false,
+  });
+  const name = `BATCH_MATMUL [${s.lhs.join(',')}]${s.adjX ? 'ᵀ' : ''} × int8 [${s.rhs.join(',')}]${s.adjY ? 'ᵀ' : ''}${s.perChannel ? ' per-channel' : ''}${s.asymmetric ? ' asymmetric' : ''}${s.xnnpack ? ' (XNNPACK in LiteRT.js)' : ''}`;
+  const c = m.build(name, [y], s.perChannel ? 'litert' : 'tflite29');
+  return s.xnnpack ? { ...c, relativeToMax: XNNPACK_TOLERANCE } : c;
+}
+
+/** The hybrid BATCH_MATMUL cases, and int16 × int8 (a16w8, LiteRT only). */
+export function batchMatmulCases(): HybridCase[] {
+  const cases = [
+    hybridBatchMatmul({ lhs: [2, 3, 5], rhs: [2, 5, 4] }, 400),
+    hybridBatchMatmul({ lhs: [2, 3, 5], rhs: [5, 4], asymmetric: true }, 401),
+    hybridBatchMatmul({ lhs: [1, 2, 4, 6], rhs: [3, 1, 6, 2] }, 402),
+    hybridBatchMatmul({ lhs: [2, 6, 3], rhs: [2, 4, 6], adjX: true, adjY: true, asymmetric: true }, 403),
+    // LiteRT.js hands symmetric hybrid BATCH_MATMUL to XNNPACK: per-channel symmetric has no TFLite-kernel
+    // reference there (it composes the per-tensor symmetric path, exact against 2.9, and the per-channel
+    // scales, exact against LiteRT.js with asymmetric inputs).
+    hybridBatchMatmul({ lhs: [3, 7], rhs: [7, 5], perChannel: true, xnnpack: true }, 404),
+    hybridBatchMatmul({ lhs: [2, 7, 3], rhs: [2, 7, 5], adjX: true, perChannel: true, xnnpack: true }, 406),
+    hybridBatchMatmul({ lhs: [2, 3, 8], rhs: [6, 8], adjY: true, perChannel: true, asymmetric: true }, 405),
+  ];
+  // int16 × int8 → int16, zero points 0 (TFLite requires them), as the a16w8 quantizer writes it.
+  for (const [seed, lhsShape, rhsShape] of [
+    [410, [2, 3, 5], [2, 5, 4]],
+    [411, [1, 4, 16], [16, 3]],
+  ] as const) {
+    const m = new HybridBuilder(seed);
+    const x = m.b.addTensor({ name: 'lhs', type: TensorType.INT16, shape: [...lhsShape], quantization: { scale: 1 / 1024, zeroPoint: 0 } });
+    m.inputs.push(x);
+    const lhs = Int16Array.from({ length: count(lhsShape) }, () => Math.floor(m.next() * 65536) - 32768);
+    m.inputBytes.push(new Uint8Array(lhs.buffer));
+    const rhs = m.b.addTensor({
+      name: 'rhs',
+      type: TensorType.INT8,
+      shape: [...rhsShape],
+      data: Int8Array.from({ length: count(rhsShape) }, () => Math.floor(m.next() * 255) - 127),
+      quantization: { scale: 0.01, zeroPoint: 0 },
+    });
+    const outShape = [...lhsShape.slice(0, -1), rhsShape[rhsShape.length - 1]!];
+    const y = m.b.addTensor({ name: 'y', type: TensorType.INT16, shape: outShape, quantization: { scale: 1 / 256, zeroPoint: 0 } });
+    m.op(BuiltinOperator.BATCH_MATMUL, [x, rhs], [y], { adjX: false, adjY: false });
+    cases.push(m.build(`BATCH_MATMUL int16 [${lhsShape.join(',')}] × int8 [${rhsShape.join(',')}] → int16`, [y], 'litert'));
+  }
+  return cases;
+}
+
 /**
  * int8 activations × int4 weights (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED; per-channel symmetric
  * weights, int32 bias, int8 output), which only current LiteRT runs. LiteRT.js runs them through TFLite's
@@ -349,5 +423,7 @@ export function int4IntegerCases(): HybridCase[] {
 
 /** Every case whose reference is LiteRT.js. */
 export function hybridLiteRtCases(): HybridCase[] {
-  return [...hybridFullyConnectedCases(), ...hybridConvCases(), ...int4IntegerCases()].filter((c) => c.reference === 'litert');
+  return [...hybridFullyConnectedCases(), ...hybridConvCases(), ...batchMatmulCases(), ...int4IntegerCases()].filter(
+    (c) => c.reference === 'litert',
+  );
 }
