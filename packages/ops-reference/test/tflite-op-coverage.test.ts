@@ -431,10 +431,7 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
     { reason: 'uint64 not implemented yet', combos: ['uint64,int32,int32→uint64'] },
     { reason: 'complex64 not implemented yet', combos: ['complex64,int32,int32→complex64'] },
   ],
-  TRANSPOSE_CONV: [
-    { reason: 'uint8 not implemented yet', combos: ['int32,uint8,uint8,-→uint8'] },
-    { reason: HYBRID, combos: ['int32,int8,float32,-→float32'] },
-  ],
+  TRANSPOSE_CONV: [{ reason: 'uint8 not implemented yet', combos: ['int32,uint8,uint8,-→uint8'] }],
   SUM: [
     { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },
     { reason: 'int64 not implemented yet', combos: ['int64,int32→int64'] },

@@ -288,6 +288,62 @@ export function hybridConvCases(): HybridCase[] {
   ];
 }
 
+/** A hybrid TRANSPOSE_CONV (current LiteRT): float32 input, int8 filter [Cout, KH, KW, Cin]. */
+export interface TransposeSpec {
+  inShape: [number, number, number, number];
+  kernel: [number, number];
+  channels: number;
+  stride: number;
+  padding: Padding;
+  perChannel?: boolean;
+  bias?: boolean;
+  activation?: ActivationFunctionType;
+}
+
+export function hybridTransposeConv(s: TransposeSpec, seed: number): HybridCase {
+  const m = new HybridBuilder(seed);
+  const [n, h, w, cin] = s.inShape;
+  const outH = s.padding === Padding.SAME ? h * s.stride : (h - 1) * s.stride + s.kernel[0];
+  const outW = s.padding === Padding.SAME ? w * s.stride : (w - 1) * s.stride + s.kernel[1];
+  const outShape = [n, outH, outW, s.channels];
+  const shape = m.b.addTensor({ name: 'output_shape', type: TensorType.INT32, shape: [4], data: Int32Array.from(outShape) });
+  const f = m.weights('f', 'int8', [s.channels, s.kernel[0], s.kernel[1], cin], s.perChannel ? m.scales(s.channels) : 0.01);
+  const x = m.input('x', [n, h, w, cin]);
+  const bias = s.bias ? m.floatConst('b', [s.channels]) : -1;
+  const y = m.float('y', outShape);
+  m.op(BuiltinOperator.TRANSPOSE_CONV, [shape, f, x, bias], [y], {
+    padding: s.padding,
+    strideH: s.stride,
+    strideW: s.stride,
+    fusedActivationFunction: s.activation ?? ActivationFunctionType.NONE,
+  });
+  const name = `TRANSPOSE_CONV ${s.inShape.join('x')} k${s.kernel.join('x')} s${s.stride} ${Padding[s.padding]} →${s.channels}${s.perChannel ? ' per-channel' : ''}${s.bias ? ' bias' : ''} ${ActivationFunctionType[s.activation ?? 0]}`;
+  return m.build(name, [y], 'litert');
+}
+
+/** The hybrid TRANSPOSE_CONV cases. */
+export function transposeConvCases(): HybridCase[] {
+  return [
+    hybridTransposeConv({ inShape: [1, 3, 3, 2], kernel: [3, 3], channels: 4, stride: 2, padding: Padding.SAME }, 500),
+    hybridTransposeConv(
+      { inShape: [2, 3, 4, 3], kernel: [2, 3], channels: 3, stride: 1, padding: Padding.VALID, perChannel: true, bias: true },
+      501,
+    ),
+    hybridTransposeConv(
+      {
+        inShape: [1, 4, 3, 2],
+        kernel: [3, 3],
+        channels: 5,
+        stride: 2,
+        padding: Padding.SAME,
+        perChannel: true,
+        activation: ActivationFunctionType.RELU,
+      },
+      502,
+    ),
+  ];
+}
+
 /** A hybrid BATCH_MATMUL: float32 LHS × constant int8 RHS. */
 export interface MatmulSpec {
   lhs: number[];
@@ -423,7 +479,11 @@ export function int4IntegerCases(): HybridCase[] {
 
 /** Every case whose reference is LiteRT.js. */
 export function hybridLiteRtCases(): HybridCase[] {
-  return [...hybridFullyConnectedCases(), ...hybridConvCases(), ...batchMatmulCases(), ...int4IntegerCases()].filter(
-    (c) => c.reference === 'litert',
-  );
+  return [
+    ...hybridFullyConnectedCases(),
+    ...hybridConvCases(),
+    ...transposeConvCases(),
+    ...batchMatmulCases(),
+    ...int4IntegerCases(),
+  ].filter((c) => c.reference === 'litert');
 }

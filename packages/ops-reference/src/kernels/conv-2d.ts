@@ -82,7 +82,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.hasBias = bias !== null;
   if (input.type === TensorType.FLOAT32 && filter.type !== TensorType.FLOAT32) {
     data.kind = ConvKind.Hybrid;
-    data.hybrid = prepareHybridConv(OP, context, node, filter, bias, output, g, params.fusedActivationFunction, false);
+    data.hybrid = prepareHybridConv(OP, context, node, filter, bias, output, g, params.fusedActivationFunction, 'conv');
     return;
   }
   data.unpackedFilter = unpackedInt4Filter(OP, context, node, filter);

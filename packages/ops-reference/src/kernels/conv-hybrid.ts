@@ -1,7 +1,8 @@
 /**
- * Hybrid CONV_2D and DEPTHWISE_CONV_2D (TFLite kernels/conv.cc EvalHybrid / EvalHybridPerChannel,
- * depthwise_conv.cc EvalHybridPerChannel): float32 input and output, quantized weights (CONV_2D: int8,
- * uint8 read as int8, int4; DEPTHWISE_CONV_2D: int8), a float32 bias, a clamp activation.
+ * Hybrid CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV (TFLite kernels/conv.cc EvalHybrid /
+ * EvalHybridPerChannel, depthwise_conv.cc EvalHybridPerChannel, transpose_conv.cc EvalHybrid): float32
+ * input and output, quantized weights (CONV_2D: int8, uint8 read as int8, int4; the others: int8), a
+ * float32 bias, a clamp activation.
  *
  * Each batch's input is quantized to int8 at run time (kernel-support's hybrid module):
  * - CONV_2D with one weight scale (or all scales equal, or uint8 weights): symmetric, the scale folded
@@ -11,6 +12,10 @@
  *   im2col with the zero point, so padding adds 0); CONV_2D out = float(acc) · (factor · channel scale),
  *   DEPTHWISE_CONV_2D out = (float(acc) · factor) · channel scale (the order of TFLite's optimized
  *   kernels, which is what runs).
+ * - TRANSPOSE_CONV: asymmetric per batch as the depthwise kernel; every input element's
+ *   (q − zero point) × weight is scattered into exact int32 accumulators, then
+ *   out = (float(acc) · factor) · channel scale (TFLite's reference kernel scatters float products, so
+ *   the two differ in the last bits of a sum).
  * Then the float bias and the activation clamp. acc is exact int32; the two float products and the sum
  * are rounded to float32 as TFLite's.
  */
@@ -23,6 +28,7 @@ import {
   scaleFactors,
 } from '@micrort/kernel-support';
 import type { ConvGeometry } from './conv-common.js';
+import { scatterInt8 } from './transpose-conv-eval.js';
 
 const f = Math.fround;
 
@@ -37,11 +43,16 @@ export interface HybridConvPlan {
   quantizedIndex: number;
   factorsIndex: number;
   zeroPointsIndex: number;
+  /** TRANSPOSE_CONV's int32 accumulators, else -1. */
+  accumulatorsIndex: number;
 }
 
+/** Which hybrid convolution a node is. */
+export type HybridConvKind = 'conv' | 'depthwise' | 'transpose';
+
 /**
- * Prepares a hybrid CONV_2D (`depthwise` false) or DEPTHWISE_CONV_2D node whose geometry `g` is set:
- * checks types, binds the int8 weights and per-channel scales, requests the scratch buffers.
+ * Prepares a hybrid CONV_2D, DEPTHWISE_CONV_2D or TRANSPOSE_CONV node whose geometry `g` is set: checks
+ * types, binds the int8 weights and per-channel scales, requests the scratch buffers.
  */
 export function prepareHybridConv(
   op: string,
@@ -52,7 +63,7 @@ export function prepareHybridConv(
   output: Tensor,
   g: ConvGeometry,
   activation: ActivationFunctionType,
-  depthwise: boolean,
+  kind: HybridConvKind,
 ): HybridConvPlan {
   const fail = (detail: string): never => {
     throw new KernelError(op, node.index, detail);
@@ -61,15 +72,15 @@ export function prepareHybridConv(
     fail(`hybrid output (tensor ${output.index}) must be float32, got ${tensorTypeName(output.type)}`);
   if (bias && bias.type !== TensorType.FLOAT32)
     fail(`hybrid bias (tensor ${bias.index}) must be float32, got ${tensorTypeName(bias.type)}`);
-  if (depthwise && filter.type !== TensorType.INT8)
+  if (kind !== 'conv' && filter.type !== TensorType.INT8)
     fail(`hybrid ${op} takes int8 weights (TFLite's kernel), got ${tensorTypeName(filter.type)} (tensor ${filter.index})`);
-  const { scale, perChannel } = hybridWeightScales(op, node, 'filter', filter, depthwise ? 3 : 0, g.outDepth);
+  const { scale, perChannel } = hybridWeightScales(op, node, 'filter', filter, kind === 'depthwise' ? 3 : 0, g.outDepth);
   const filterData = hybridWeightsInt8(op, context, node, 'filter', filter);
   if (filterData === null) fail(`hybrid filter (tensor ${filter.index}) must be a constant`);
   const groups = g.inDepth / g.filterDepth;
   const varying = perChannel !== null && filter.type !== TensorType.UINT8 && perChannel.some((s) => s !== perChannel[0]);
   let channelScales: Float32Array | null = null;
-  if (depthwise || varying || groups !== 1) {
+  if (kind !== 'conv' || varying || groups !== 1) {
     channelScales = perChannel ?? new Float32Array(g.outDepth).fill(scale);
   }
   const [lo, hi] = calculateActivationRangeFloat(activation);
@@ -83,6 +94,8 @@ export function prepareHybridConv(
     quantizedIndex: context.requestScratchBufferInArena(Math.max(1, g.batches * inputSize)),
     factorsIndex: context.requestScratchBufferInArena(Math.max(1, g.batches) * 4),
     zeroPointsIndex: context.requestScratchBufferInArena(Math.max(1, g.batches) * 4),
+    accumulatorsIndex:
+      kind === 'transpose' ? context.requestScratchBufferInArena(Math.max(1, g.batches * g.outHeight * g.outWidth * g.outDepth) * 4) : -1,
   };
 }
 
@@ -183,6 +196,35 @@ export function evalHybridDepthwise(
             output[outBase + oc] = v < lo ? lo : v > hi ? hi : v;
           }
         }
+      }
+    }
+  }
+}
+
+/** Hybrid TRANSPOSE_CONV: int32 scatter of (q − zero point) × weight, then (float(acc) · factor) · scale. */
+export function evalHybridTransposeConv(
+  plan: HybridConvPlan,
+  context: TfLiteContext,
+  g: ConvGeometry,
+  input: Float32Array,
+  bias: Float32Array | null,
+  output: Float32Array,
+): void {
+  const { quantized, factors, zeroPoints } = quantizeInput(plan, context, g, input);
+  const { filter, lo, hi } = plan;
+  const scales = plan.perChannel!;
+  const perBatch = g.outHeight * g.outWidth * g.outDepth;
+  const acc = context.getScratchBuffer(plan.accumulatorsIndex).i32;
+  acc.fill(0, 0, g.batches * perBatch);
+  scatterInt8(g, quantized, 0, filter, acc, zeroPoints);
+  const outDepth = g.outDepth;
+  for (let b = 0; b < g.batches; b++) {
+    const factor = factors[b]!;
+    for (let o = b * perBatch; o < (b + 1) * perBatch; o += outDepth) {
+      for (let oc = 0; oc < outDepth; oc++) {
+        let v = f(f(f(acc[o + oc]!) * factor) * scales[oc]!);
+        if (bias !== null) v = f(v + bias[oc]!);
+        output[o + oc] = v < lo ? lo : v > hi ? hi : v;
       }
     }
   }

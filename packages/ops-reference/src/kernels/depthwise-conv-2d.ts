@@ -94,7 +94,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.hasBias = bias !== null;
   if (input.type === TensorType.FLOAT32 && filter.type !== TensorType.FLOAT32) {
     data.kind = DepthwiseKind.Hybrid;
-    data.hybrid = prepareHybridConv(OP, context, node, filter, bias, output, g, params.fusedActivationFunction, true);
+    data.hybrid = prepareHybridConv(OP, context, node, filter, bias, output, g, params.fusedActivationFunction, 'depthwise');
     return;
   }
   data.unpackedFilter = unpackedInt4Filter(OP, context, node, filter);
