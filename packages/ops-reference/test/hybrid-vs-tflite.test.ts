@@ -7,7 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { compareBytes } from '@micrort/test-support/conformance';
 import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable } from '@micrort/test-support/tflite-oracle';
-import { batchMatmulCases, hybridConvCases, hybridFullyConnectedCases, type HybridCase } from '@micrort/test-support/hybrid-models';
+import {
+  batchMatmulCases,
+  hybridConvCases,
+  hybridFullyConnectedCases,
+  svdfCases,
+  type HybridCase,
+} from '@micrort/test-support/hybrid-models';
 
 if (!oracleAvailable) it.skip(`hybrid kernels vs TFLite: ${ORACLE_SKIP_REASON}`, () => {});
 
@@ -28,6 +34,6 @@ function check(c: HybridCase): void {
 }
 
 describe.skipIf(!oracleAvailable)('hybrid kernels vs TFLite 2.9', () => {
-  const cases = [...hybridFullyConnectedCases(), ...hybridConvCases(), ...batchMatmulCases()];
+  const cases = [...hybridFullyConnectedCases(), ...hybridConvCases(), ...batchMatmulCases(), ...svdfCases()];
   for (const c of cases.filter((c) => c.reference === 'tflite29')) it(c.name, () => check(c));
 });

@@ -109,7 +109,6 @@ const MISSING_OPS: Readonly<Record<string, string>> = {
  */
 const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
   ABS: [{ reason: 'int32 not implemented yet', combos: ['int32→int32'] }],
-  SVDF: [{ reason: HYBRID, combos: ['float32,int8,int8,float32,float32→float32', 'float32,uint8,uint8,float32,float32→float32'] }],
   EMBEDDING_LOOKUP: [
     { reason: 'int16 not implemented yet', combos: ['int32,int16→int16'] },
     { reason: 'int32 not implemented yet', combos: ['int32,int32→int32'] },

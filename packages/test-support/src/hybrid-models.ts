@@ -288,6 +288,47 @@ export function hybridConvCases(): HybridCase[] {
   ];
 }
 
+/** A hybrid SVDF: float32 input and state, int8/uint8 feature and time weights. */
+export interface SvdfSpec {
+  batch: number;
+  input: number;
+  units: number;
+  rank: number;
+  memory: number;
+  weights: 'int8' | 'uint8';
+  asymmetric?: boolean;
+  bias?: boolean;
+  activation?: ActivationFunctionType;
+}
+
+export function hybridSvdf(s: SvdfSpec, seed: number): HybridCase {
+  const m = new HybridBuilder(seed);
+  const filters = s.units * s.rank;
+  const x = m.input('x', [s.batch, s.input]);
+  const wf = m.weights('weights_feature', s.weights, [filters, s.input], 0.02);
+  const wt = m.weights('weights_time', s.weights, [filters, s.memory], 0.03);
+  const bias = s.bias === false ? -1 : m.floatConst('bias', [s.units]);
+  const state = m.state('state', [s.batch, s.memory * filters]);
+  const y = m.float('y', [s.batch, s.units]);
+  m.op(BuiltinOperator.SVDF, [x, wf, wt, bias, state], [y], {
+    rank: s.rank,
+    fusedActivationFunction: s.activation ?? ActivationFunctionType.NONE,
+    asymmetricQuantizeInputs: s.asymmetric ?? false,
+  });
+  const name = `SVDF ${s.batch}x${s.input} units ${s.units} rank ${s.rank} memory ${s.memory} ${s.weights}${s.asymmetric ? ' asymmetric' : ''}${s.bias === false ? ' no bias' : ''} ${ActivationFunctionType[s.activation ?? 0]}`;
+  return m.build(name, [y], 'tflite29');
+}
+
+/** The hybrid SVDF cases (TFLite 2.9). */
+export function svdfCases(): HybridCase[] {
+  const A = ActivationFunctionType;
+  return [
+    hybridSvdf({ batch: 2, input: 3, units: 4, rank: 1, memory: 5, weights: 'int8', activation: A.RELU }, 600),
+    hybridSvdf({ batch: 3, input: 8, units: 3, rank: 2, memory: 4, weights: 'int8', asymmetric: true }, 601),
+    hybridSvdf({ batch: 1, input: 10, units: 5, rank: 2, memory: 3, weights: 'uint8', bias: false, activation: A.TANH }, 602),
+  ];
+}
+
 /** A hybrid TRANSPOSE_CONV (current LiteRT): float32 input, int8 filter [Cout, KH, KW, Cin]. */
 export interface TransposeSpec {
   inShape: [number, number, number, number];
