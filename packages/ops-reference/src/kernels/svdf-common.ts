@@ -65,7 +65,7 @@ export function evalSvdfFloat(
   scratch: Float32Array,
   output: Float32Array,
 ): void {
-  const { batchSize, inputSize, numFilters, numUnits, memorySize, rank } = s;
+  const { batchSize, inputSize, numFilters, memorySize } = s;
   shiftStateLeft(state, batchSize * numFilters * memorySize);
 
   // Feature matmul: the newest activation goes to the last column of each filter row.
