@@ -121,7 +121,6 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
     { reason: 'uint64 not implemented yet', combos: ['int32,uint64→uint64'] },
     { reason: 'complex64 not implemented yet', combos: ['int32,complex64→complex64'] },
     { reason: STRING, combos: ['int32,string→string'] },
-    { reason: HYBRID, combos: ['int32,uint8→float32', 'int32,int4→float32'] },
   ],
   CONCATENATION: [
     { reason: 'float16 not implemented yet', combos: ['float16,float16→float16'] },

@@ -288,6 +288,37 @@ export function hybridConvCases(): HybridCase[] {
   ];
 }
 
+/** A hybrid EMBEDDING_LOOKUP: int32 ids (a graph input) into a quantized table, float32 output. */
+export function hybridEmbeddingLookup(
+  ids: number[],
+  rows: number,
+  columns: number[],
+  weights: HybridWeightType,
+  perRow: boolean,
+  seed: number,
+): HybridCase {
+  const m = new HybridBuilder(seed);
+  const t = m.b.addTensor({ name: 'ids', type: TensorType.INT32, shape: [ids.length] });
+  m.inputs.push(t);
+  m.inputBytes.push(new Uint8Array(Int32Array.from(ids).buffer));
+  const table = m.weights('table', weights, [rows, ...columns], perRow ? m.scales(rows, 0.05) : 0.05);
+  const y = m.float('y', [ids.length, ...columns]);
+  m.op(BuiltinOperator.EMBEDDING_LOOKUP, [t, table], [y]);
+  const name = `EMBEDDING_LOOKUP ${ids.length} of ${rows}x${columns.join('x')} ${weights}${perRow ? ' per-row' : ''}`;
+  return m.build(name, [y], perRow || weights === 'int4' ? 'litert' : 'tflite29');
+}
+
+/** The hybrid EMBEDDING_LOOKUP cases. */
+export function embeddingCases(): HybridCase[] {
+  return [
+    hybridEmbeddingLookup([3, 0, 3, 5], 6, [4], 'uint8', false, 700),
+    hybridEmbeddingLookup([1, 2], 3, [2, 5], 'int8', false, 701),
+    hybridEmbeddingLookup([4, 0, 2], 5, [6], 'int8', true, 702),
+    hybridEmbeddingLookup([2, 1, 2], 3, [8], 'int4', false, 703),
+    hybridEmbeddingLookup([0, 3], 4, [2, 3], 'int4', true, 704),
+  ];
+}
+
 /** A hybrid SVDF: float32 input and state, int8/uint8 feature and time weights. */
 export interface SvdfSpec {
   batch: number;
@@ -525,6 +556,7 @@ export function hybridLiteRtCases(): HybridCase[] {
     ...hybridConvCases(),
     ...transposeConvCases(),
     ...batchMatmulCases(),
+    ...embeddingCases(),
     ...int4IntegerCases(),
   ].filter((c) => c.reference === 'litert');
 }

@@ -6,16 +6,22 @@
  * Types: a float32 table gives a float32 output; an int8 table gives an int8 output (row copy) or a
  * float32 output dequantized with the table's scale (its zero point must be 0, as TFLM requires). int16
  * tables are refused, as TFLM refuses them; uint8 tables are copied to a uint8 output, as TFLite's kernel.
+ *
+ * TFLite's hybrid lookups (embedding_lookup.cc EvalHybrid) give a float32 output from a quantized table:
+ * int8, uint8 (its bytes read as int8 and the zero point not used, as TFLite 2.9 does; current LiteRT
+ * refuses a non-zero uint8 zero point) and int4 (a constant, unpacked once in prepare; its rows must have
+ * an even length: TFLite reads an odd-length int4 row from the wrong nibble), with one scale, or one per
+ * row (quantized dimension 0): value × scale in float32.
  */
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { requireShape, typeSupport } from './data-common.js';
 import { type NumberArray, shapeString } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { expectType, fillOpData, hybridWeightScales, hybridWeightsInt8, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'EMBEDDING_LOOKUP';
-const TABLE_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
+const TABLE_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8, TensorType.INT4] as const;
 /** sizeof(OpData) of TFLM's kernel on x86-64: float scale, size_t num_columns. */
 export const OP_DATA_EMBEDDING_LOOKUP_BYTES = 16;
 
@@ -24,9 +30,13 @@ interface EmbeddingLookupOpData {
   rows: number;
   /** Elements per row. */
   columns: number;
-  /** int8 table, float32 output. */
+  /** Quantized table, float32 output (TFLite's hybrid lookup). */
   hybrid: boolean;
   scale: number;
+  /** Hybrid: the table's int8 values (uint8 read as int8, int4 unpacked), or null to read the tensor. */
+  values: Int8Array | null;
+  /** Hybrid: one scale per row, or null for one scale. */
+  rowScales: Float32Array | null;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -40,22 +50,35 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (table.dims.length < 2)
     throw new KernelError(OP, node.index, `table (tensor ${table.index}) must have at least 2 dimensions, got ${shapeString(table.dims)}`);
   expectType(OP, node, 'table', table, TABLE_TYPES);
-  const outputTypes = table.type === TensorType.INT8 ? [TensorType.INT8, TensorType.FLOAT32] : [table.type];
+  const outputTypes =
+    table.type === TensorType.INT8 || table.type === TensorType.UINT8
+      ? [table.type, TensorType.FLOAT32]
+      : table.type === TensorType.INT4
+        ? [TensorType.FLOAT32]
+        : [table.type];
   expectType(OP, node, 'output', output, outputTypes);
   const expected = Array.from(table.dims);
   expected[0] = ids.dims[0]!;
   requireShape(OP, node, output, 'output', expected);
-  const hybrid = table.type === TensorType.INT8 && output.type === TensorType.FLOAT32;
-  if (hybrid && table.params.zeroPoint !== 0)
+  const hybrid = table.type !== TensorType.FLOAT32 && output.type === TensorType.FLOAT32;
+  if (hybrid && table.type === TensorType.INT8 && table.params.zeroPoint !== 0)
     throw new KernelError(OP, node.index, `an int8 table dequantized to float32 must have zero point 0, got ${table.params.zeroPoint}`);
   const rows = table.dims[0]!;
   const columns = rows > 0 ? table.elementCount / rows : 0;
+  let values: Int8Array | null = null;
+  let rowScales: Float32Array | null = null;
+  if (hybrid) {
+    if (table.type === TensorType.INT4 && columns % 2 !== 0)
+      throw new KernelError(OP, node.index, `int4 table (tensor ${table.index}) rows have ${columns} values; an even count is needed`);
+    values = table.type === TensorType.INT8 && !table.isConstant ? null : hybridWeightsInt8(OP, context, node, 'table', table);
+    rowScales = hybridWeightScales(OP, node, 'table', table, 0, rows).perChannel;
+  }
   // TFLM allocates its OpData in prepare and fills scale (hybrid only) and num_columns.
   const block = context.allocatePersistentBuffer(OP_DATA_EMBEDDING_LOOKUP_BYTES);
   const view = new DataView(block.buffer, block.offset, OP_DATA_EMBEDDING_LOOKUP_BYTES);
   if (hybrid) view.setFloat32(0, table.params.scale, true);
   view.setUint32(8, columns, true);
-  const data: EmbeddingLookupOpData = { rows, columns, hybrid, scale: table.params.scale };
+  const data: EmbeddingLookupOpData = { rows, columns, hybrid, scale: table.params.scale, values, rowScales };
   fillOpData(OP, node, data);
 }
 
@@ -77,7 +100,9 @@ function invoke(context: TfLiteContext, node: Node): void {
     let p = id * columns;
     let o = i * columns;
     if (d.hybrid) {
-      for (let c = 0; c < columns; c++) output[o++] = table[p++]! * scale;
+      const values = d.values ?? table;
+      const s = d.rowScales === null ? scale : d.rowScales[id]!;
+      for (let c = 0; c < columns; c++) output[o++] = values[p++]! * s;
     } else {
       for (let c = 0; c < columns; c++) output[o++] = table[p++]!;
     }
