@@ -66,7 +66,7 @@ describe('EMBEDDING_LOOKUP', () => {
       [spec(TensorType.INT32, [1], [0]), spec(TensorType.INT16, [1, 2], [1, 2]), spec(TensorType.INT16, [1, 2])],
       2,
     );
-    expect(t16.supportsAnswer()).toBe('int16 input (handles float32, int8, uint8)');
+    expect(t16.supportsAnswer()).toBe('int16 input (handles float32, int8, uint8, int4)');
     expect(prepareError(t16).message).toMatch(/unsupported table type int16 \(tensor 1\)/);
     expect(
       prepareError(
