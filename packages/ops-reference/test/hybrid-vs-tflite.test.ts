@@ -9,6 +9,7 @@ import { compareBytes } from '@micrort/test-support/conformance';
 import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable } from '@micrort/test-support/tflite-oracle';
 import {
   batchMatmulCases,
+  dequantizeCases,
   embeddingCases,
   hybridConvCases,
   hybridFullyConnectedCases,
@@ -35,6 +36,13 @@ function check(c: HybridCase): void {
 }
 
 describe.skipIf(!oracleAvailable)('hybrid kernels vs TFLite 2.9', () => {
-  const cases = [...hybridFullyConnectedCases(), ...hybridConvCases(), ...batchMatmulCases(), ...svdfCases(), ...embeddingCases()];
+  const cases = [
+    ...hybridFullyConnectedCases(),
+    ...hybridConvCases(),
+    ...batchMatmulCases(),
+    ...svdfCases(),
+    ...embeddingCases(),
+    ...dequantizeCases(),
+  ];
   for (const c of cases.filter((c) => c.reference === 'tflite29')) it(c.name, () => check(c));
 });

@@ -340,7 +340,6 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
     { reason: 'float16, uint16 not implemented yet', combos: ['float16→uint16', 'uint16→float16'] },
     { reason: 'bfloat16 not implemented yet', combos: ['float32→bfloat16', 'bfloat16→float32'] },
   ],
-  DEQUANTIZE: [{ reason: 'int4 not implemented yet', combos: ['int4→float32'] }],
   PRELU: [
     { reason: 'uint8 not implemented yet', combos: ['uint8,uint8→uint8'] },
     { reason: 'int16 not implemented yet', combos: ['int16,int16→int16'] },

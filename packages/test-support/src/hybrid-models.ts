@@ -319,6 +319,59 @@ export function embeddingCases(): HybridCase[] {
   ];
 }
 
+/**
+ * DEQUANTIZE of a per-channel quantized tensor (a graph input, int8/uint8) or of constant int4
+ * weights (per tensor or per channel).
+ */
+export function dequantizeCase(
+  type: 'int8' | 'int16' | 'uint8' | 'int4',
+  shape: number[],
+  dimension: number | null,
+  seed: number,
+): HybridCase {
+  const m = new HybridBuilder(seed);
+  const n = count(shape);
+  const channels = dimension === null ? 1 : shape[dimension]!;
+  const scales = dimension === null ? 0.03 : m.scales(channels, 0.03);
+  let x: number;
+  if (type === 'int4') x = m.weights('x', 'int4', shape, scales, dimension ?? 0);
+  else {
+    const zero = (c: number) => (type === 'uint8' ? 120 + c : c - 2);
+    const tt = type === 'int8' ? TensorType.INT8 : TensorType.UINT8;
+    x = m.b.addTensor({
+      name: 'x',
+      type: tt,
+      shape,
+      quantization: Array.isArray(scales)
+        ? { scale: scales, zeroPoint: scales.map((_, c) => zero(c)), quantizedDimension: dimension! }
+        : { scale: scales, zeroPoint: zero(0) },
+    });
+    m.inputs.push(x);
+    const bytes = Uint8Array.from({ length: n }, () => Math.floor(m.next() * 256));
+    m.inputBytes.push(bytes);
+  }
+  const y = m.float('y', shape);
+  m.op(BuiltinOperator.DEQUANTIZE, [x], [y]);
+  const name = `DEQUANTIZE ${type} [${shape.join(',')}]${dimension === null ? '' : ` per-channel along ${dimension}`}`;
+  if (type !== 'int4') return m.build(name, [y], 'tflite29');
+  // A model without inputs returns zeros in LiteRT.js: the weights are added to a float input.
+  const a = m.input('a', shape);
+  const z = m.float('z', shape);
+  m.op(BuiltinOperator.ADD, [y, a], [z]);
+  return m.build(`${name} + float input`, [z], 'litert');
+}
+
+/** The per-channel and int4 DEQUANTIZE cases. */
+export function dequantizeCases(): HybridCase[] {
+  return [
+    dequantizeCase('int8', [3, 4], 0, 800),
+    dequantizeCase('int8', [2, 5, 3], 1, 801),
+    dequantizeCase('uint8', [4, 2, 3], 2, 802),
+    dequantizeCase('int4', [3, 6], null, 804),
+    dequantizeCase('int4', [4, 2, 2], 0, 805),
+  ];
+}
+
 /** A hybrid SVDF: float32 input and state, int8/uint8 feature and time weights. */
 export interface SvdfSpec {
   batch: number;
@@ -557,6 +610,7 @@ export function hybridLiteRtCases(): HybridCase[] {
     ...transposeConvCases(),
     ...batchMatmulCases(),
     ...embeddingCases(),
+    ...dequantizeCases(),
     ...int4IntegerCases(),
   ].filter((c) => c.reference === 'litert');
 }

@@ -1,8 +1,9 @@
 /**
  * DEQUANTIZE (tflite-micro kernels/dequantize.cc + dequantize_common.cc; TFLite kernels/dequantize.cc
- * for float16): int8, uint8 or int16 to float32 as (float)scale * (q - zero_point), and float16 to
- * float32 (exact IEEE half → float, TFLite only). Per-tensor quantization only (TFLM reads the first
- * scale; a per-channel input is rejected here instead of being silently dequantized with one scale).
+ * for float16, int4 and per-channel): int8, uint8, int16 or int4 (a constant, unpacked once in prepare)
+ * to float32 as (float)scale * (q - zero_point), and float16 to float32 (exact IEEE half → float, TFLite
+ * only). A per-channel int8, uint8 or int4 input (TFLite's PerChannelDequantize; TFLite refuses int16
+ * there) takes each element's scale and zero point from its index along the quantized dimension.
  *
  * Constant float16 inputs (the converter's float16 weights, also when DENSIFY expanded them in prepare)
  * are folded as TFLite does: the output is made persistent (`allocatePersistentOutput`) and computed once
@@ -25,8 +26,8 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { unaryTensors } from './elementwise-common.js';
-import { dequantize, dequantizeFloat16 } from './quantize-common.js';
-import { expectQuantized, expectSameElementCount, expectType, opData } from '@micrort/kernel-support';
+import { dequantize, dequantizeFloat16, dequantizePerChannel } from './quantize-common.js';
+import { expectQuantized, expectSameElementCount, expectType, opData, unpackInt4 } from '@micrort/kernel-support';
 
 const OP = 'DEQUANTIZE';
 
@@ -43,6 +44,8 @@ const enum Mode {
   Float16 = 1,
   /** Float16 constant folded in prepare: nothing to do. */
   Folded = 2,
+  /** Per-channel scales and zero points (TFLite's PerChannelDequantize). */
+  PerChannel = 3,
 }
 
 interface DequantizeOpData {
@@ -50,6 +53,14 @@ interface DequantizeOpData {
   paramsF64: Float64Array;
   count: number;
   mode: Mode;
+  /** int4 input unpacked in prepare (read instead of the input tensor), else null. */
+  unpacked: Int8Array | null;
+  /** Per channel: the scales, zero points and the data's blocks around the quantized dimension. */
+  scales: Float32Array;
+  zeroPoints: Int32Array;
+  outer: number;
+  channels: number;
+  inner: number;
 }
 
 /**
@@ -81,13 +92,19 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
       paramsF64: new Float64Array(region.buffer, region.offset, OP_DATA_DEQUANTIZE_BYTES / 8),
       count: 0,
       mode: Mode.Integer,
+      unpacked: null,
+      scales: new Float32Array(0),
+      zeroPoints: new Int32Array(0),
+      outer: 0,
+      channels: 0,
+      inner: 0,
     };
   }
 
   function prepare(context: TfLiteContext, node: Node): void {
     const data = opData<DequantizeOpData>(OP, node);
     const { input, output } = unaryTensors(OP, context, node);
-    expectType(OP, node, 'input', input, [TensorType.INT8, TensorType.UINT8, TensorType.INT16, TensorType.FLOAT16]);
+    expectType(OP, node, 'input', input, [TensorType.INT8, TensorType.UINT8, TensorType.INT16, TensorType.FLOAT16, TensorType.INT4]);
     expectType(OP, node, 'output', output, [TensorType.FLOAT32]);
     data.count = expectSameElementCount(OP, node, input, output);
     if (input.type === TensorType.FLOAT16) {
@@ -100,12 +117,34 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
       return;
     }
     expectQuantized(OP, node, 'input', input);
-    if (input.quantization!.scale.length !== 1)
-      throw new KernelError(
-        OP,
-        node.index,
-        `input (tensor ${input.index}) must be per-tensor quantized, got ${input.quantization!.scale.length} scales`,
-      );
+    if (input.type === TensorType.INT4) {
+      if (!input.isConstant) throw new KernelError(OP, node.index, `int4 input (tensor ${input.index}) must be a constant`);
+      data.unpacked = context.allocatePersistentBuffer(data.count).i8.subarray(0, data.count);
+      unpackInt4(input.data as Int8Array, data.count, data.unpacked);
+    }
+    const q = input.quantization!;
+    if (q.scale.length !== 1) {
+      const dim = q.quantizedDimension;
+      if (dim < 0 || dim >= input.dims.length || input.dims[dim] !== q.scale.length)
+        throw new KernelError(
+          OP,
+          node.index,
+          `input (tensor ${input.index}) has ${q.scale.length} scales along dimension ${dim} of shape [${Array.from(input.dims).join(', ')}]`,
+        );
+      if (input.type === TensorType.INT16)
+        throw new KernelError(
+          OP,
+          node.index,
+          `int16 input (tensor ${input.index}) must be per-tensor quantized (TFLite's per-channel DEQUANTIZE takes int8, uint8 and int4)`,
+        );
+      data.mode = Mode.PerChannel;
+      data.scales = q.scale;
+      data.zeroPoints = q.zeroPoint;
+      data.channels = q.scale.length;
+      data.outer = input.dims.slice(0, dim).reduce((a, b) => a * b, 1);
+      data.inner = input.dims.slice(dim + 1).reduce((a, b) => a * b, 1);
+      return;
+    }
     data.mode = Mode.Integer;
     data.paramsF64[SCALE_F64] = input.params.scale;
     data.params[ZERO_POINT] = input.params.zeroPoint;
@@ -116,16 +155,13 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
     if (data.mode === Mode.Folded) return;
     const input = context.getEvalTensor(node.inputs[0]!);
     const output = context.getEvalTensor(node.outputs[0]!);
+    const values = data.unpacked ?? (input.data as Int8Array | Uint8Array | Int16Array);
     if (data.mode === Mode.Float16) {
       dequantizeFloat16(input.data as Uint16Array, output.data as Float32Array, output.bytes, data.count);
+    } else if (data.mode === Mode.PerChannel) {
+      dequantizePerChannel(values, output.data as Float32Array, data.outer, data.channels, data.inner, data.scales, data.zeroPoints);
     } else {
-      dequantize(
-        input.data as Int8Array | Uint8Array | Int16Array,
-        output.data as Float32Array,
-        data.count,
-        data.paramsF64[SCALE_F64]!,
-        data.params[ZERO_POINT]!,
-      );
+      dequantize(values, output.data as Float32Array, data.count, data.paramsF64[SCALE_F64]!, data.params[ZERO_POINT]!);
     }
   }
 
