@@ -14,6 +14,7 @@ import { main as delegateFuser } from './examples/delegate-fuser.js';
 import { main as delegateGpu } from './examples/delegate-gpu.js';
 import { main as mediapipeOps } from './examples/mediapipe-ops.js';
 import { main as mediapipeKernelTest } from './examples/mediapipe-kernel-test.js';
+import { main as liteRun } from './examples/lite-run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -48,6 +49,19 @@ describe('docs', () => {
       providers: ['@micrort/ops-reference'],
       packages: ['ops-reference (register)', 'ops-simd (fallback)'],
     });
+  });
+
+  it('lite-run: named outputs; the inputs survive invoke() in @micrort/lite, not TFLM-style', async () => {
+    const r = await liteRun();
+    expect(r.lite).toEqual([
+      [4, 5, 6, 7],
+      [4, 5, 6, 7],
+    ]);
+    expect(r.tflm).toEqual([
+      [4, 5, 6, 7],
+      [6, 7, 8, 9],
+    ]);
+    expect(r.kernels).toEqual(['ops-reference', 'ops-signal', 'ops-mediapipe', 'ops-wasm']);
   });
 
   it('compose-di swaps the planner per deployment', () => {

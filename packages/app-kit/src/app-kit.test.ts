@@ -51,6 +51,7 @@ describe('the kernel packages the apps offer', () => {
       'ops-reference',
       'ops-signal',
       'ops-mediapipe',
+      'ops-coral',
       'ops-simd',
     ]);
   });

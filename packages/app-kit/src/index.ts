@@ -11,3 +11,4 @@ export * from './built-in-models.js';
 export { buildDemoModel } from './demo-model.js';
 export { SplitMix64, fillRandom } from './inputs.js';
 export * from './progress.js';
+export * from './labels.js';

@@ -5,15 +5,16 @@
  * {@link APP_KERNEL_PACKAGES} (and the package in this package's dependencies).
  */
 import type { ComposeEntry, KernelPackage } from '@micrort/core';
+import { coralPackage } from '@micrort/ops-coral';
 import { mediapipePackage } from '@micrort/ops-mediapipe';
 import { referencePackage } from '@micrort/ops-reference';
 import { signalPackage } from '@micrort/ops-signal';
 
 /**
  * What every app runtime has, in composition order: ops-reference (every TFLM builtin: the fallback
- * of every other package), TFLM's signal-library custom ops and MediaPipe's custom ops.
+ * of every other package), TFLM's signal-library custom ops, MediaPipe's and Coral's custom ops.
  */
-export const BASE_PACKAGES: readonly KernelPackage[] = [referencePackage, signalPackage, mediapipePackage];
+export const BASE_PACKAGES: readonly KernelPackage[] = [referencePackage, signalPackage, mediapipePackage, coralPackage];
 
 /** A kernel package or delegate an app offers. */
 export interface AppKernelPackage {

@@ -80,13 +80,25 @@ export function servedNodesOfInterpreter(interp: MicroInterpreter, model: ModelD
   return out;
 }
 
-/** The nodes of a `checkModel()` report: a node that cannot run has no provider. */
-export function servedNodesOfCheck(report: CheckReport, model: ModelDef): ServedNode[] {
+/** A composed package as far as its delegates go (a `ComposedPackage` is one). */
+export interface DelegatingPackage {
+  readonly provider: string;
+  readonly contribution?: { readonly delegates?: readonly { readonly name: string }[] };
+}
+
+/**
+ * The nodes of a `checkModel()` report: a node that cannot run has no provider; a node a delegate took
+ * over is served by the package whose delegate it is (found by the delegate's name among `packages`'
+ * delegates), not by the kernel that would have run it.
+ */
+export function servedNodesOfCheck(report: CheckReport, model: ModelDef, packages: readonly DelegatingPackage[] = []): ServedNode[] {
+  const byDelegate = new Map<string, string>();
+  for (const p of packages) for (const d of p.contribution?.delegates ?? []) byDelegate.set(d.name, p.provider);
   return report.nodes.map((n) => ({
     subgraph: n.subgraph,
     index: n.index,
     op: n.op,
-    provider: n.status === 'ok' ? (n.provider ?? null) : null,
+    provider: n.status !== 'ok' ? null : n.delegate !== undefined ? (byDelegate.get(n.delegate) ?? n.delegate) : (n.provider ?? null),
     declined: n.declined ?? [],
     macs: nodeMacs(model, n.subgraph, n.index),
   }));

@@ -13,7 +13,7 @@ export function servedReport(runtime: ComposedRuntime, interp: MicroInterpreter,
 
 /** The same for a `checkModel()` report (a node that cannot run is served by none). */
 export function servedCheckReport(runtime: ComposedRuntime, report: CheckReport, model: ModelDef): PackageShare[] {
-  return packageShares(runtime.packages, servedNodesOfCheck(report, model));
+  return packageShares(runtime.packages, servedNodesOfCheck(report, model, runtime.packages));
 }
 
 /** Prints the summary lines. */

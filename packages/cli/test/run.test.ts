@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   readManifest,
   tflmFigures,
 } from '@micrort/test-support/conformance';
+import { FLOWER_LABELS, buildLabelledUint8Classifier } from '@micrort/test-support/tflite-metadata';
 import { main } from '../src/main.js';
 import type { Out } from '../src/print.js';
 
@@ -43,6 +44,26 @@ describe('micrort run', () => {
     expect(new Set(j.ops.map((o: { provider: string }) => o.provider))).toEqual(new Set(['@micrort/ops-reference']));
     const probs = new Float32Array(readFileSync(join(tmp, 'demo', 'output_0.bin')).buffer.slice(0));
     expect(probs.reduce((a, b) => a + b, 0)).toBeGreaterThan(0.95);
+  });
+
+  it('names the classes of a classifier from the TFLite metadata in its top 5', async () => {
+    const file = join(tmp, 'flowers.tflite');
+    writeFileSync(file, buildLabelledUint8Classifier());
+    const r = await cli('run', file);
+    expect(r.code).toBe(0);
+    const line = r.out.split('\n').find((l) => l.startsWith('top 5 of output 0 (probabilities): '));
+    expect(line).toBeDefined();
+    const named = line!
+      .slice(line!.indexOf(': ') + 2)
+      .split(', ')
+      .map((e) => e.split(' ')[0]);
+    expect([...named].sort()).toEqual([...FLOWER_LABELS].sort());
+    const j = JSON.parse((await cli('run', file, '--json')).out);
+    expect(j.outputs[0].top).toHaveLength(5);
+    expect(FLOWER_LABELS).toContain(j.outputs[0].top[0].label);
+    expect(j.outputs[0].top[0].score).toBeGreaterThan(j.outputs[0].top[1].score);
+    // without metadata the classes are indices, and the line says so
+    expect((await cli('run')).out).toMatch(/top 4 of output 0 \(probs\), classes by index \(the model names none\): #\d /);
   });
 
   it('errors are one line with the typed error name and a non-zero exit code', async () => {
@@ -144,5 +165,22 @@ describe('the built command (what `pnpm micrort` runs)', () => {
     expect(badValue.status).toBe(2);
     expect(badValue.stdout).toBe('');
     expect(badValue.stderr).toBe('UsageError: --iters must be an integer >= 1, got many\n');
+  });
+
+  it("every package's bin is a file git tracks (pnpm install links it before anything is built); the launcher runs the built CLI", () => {
+    const tracked = new Set(execFileSync('git', ['ls-files'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\n'));
+    const bins: string[] = [];
+    for (const dir of readdirSync(join(REPO_ROOT, 'packages'))) {
+      const manifest = join(REPO_ROOT, 'packages', dir, 'package.json');
+      if (!existsSync(manifest)) continue;
+      const bin = (JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: string | Record<string, string> }).bin;
+      for (const target of typeof bin === 'string' ? [bin] : Object.values(bin ?? {}))
+        bins.push(`packages/${dir}/${target.replace(/^\.\//, '')}`);
+    }
+    expect(bins).toContain('packages/cli/bin/micrort.js');
+    for (const b of bins) expect(tracked.has(b), `${b} is not tracked: pnpm install would print "Failed to create bin"`).toBe(true);
+    const r = spawnSync(process.execPath, [join(REPO_ROOT, 'packages', 'cli', 'bin', 'micrort.js'), 'run'], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/probs: float32\[1,4\]/);
   });
 });

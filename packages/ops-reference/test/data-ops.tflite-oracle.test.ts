@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, MirrorPadMode, ModelBuilder, Padding, TensorType } from '@micrort/core';
 import type { BuiltinOptionsSpec } from '@micrort/core';
 import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable } from '@micrort/test-support/tflite-oracle';
-import { flexMap } from '../src/kernels/__fixtures__/data-testing.js';
+import { flexMap } from '@micrort/test-support/flexbuffers';
 
 if (!oracleAvailable) it.skip(`TFLite oracle: ${ORACLE_SKIP_REASON}`, () => {});
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ActivationFunctionType as A, BuiltinOperator as Op, Padding, TensorType } from '@micrort/core';
 import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable, randomInputs, TfliteOracle } from '@micrort/test-support/tflite-oracle';
 import { mobilenetBlock, mobilenetV1, rng, Uint8ModelBuilder, type Q8 } from './uint8-models.js';
-import { flexMap } from '../src/kernels/__fixtures__/data-testing.js';
+import { flexMap } from '@micrort/test-support/flexbuffers';
 
 if (!oracleAvailable) it.skip(`uint8 kernels vs TFLite: ${ORACLE_SKIP_REASON}`, () => {});
 

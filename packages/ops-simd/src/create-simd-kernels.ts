@@ -20,7 +20,7 @@ import { createMaxPool2D } from './kernels/max-pool-2d.js';
 import { createSoftmax } from './kernels/softmax.js';
 import { createAdd } from './kernels/add.js';
 import { createMul } from './kernels/mul.js';
-import { averagePoolSpatial, convSpatial, depthwiseSpatial, maxPoolSpatial, pointwiseSpatial } from './kernels/spatial.js';
+import { averagePoolSpatial, convSpatial, depthwiseSpatial, maxPoolSpatial, pointwiseSpatial } from '@micrort/kernel-support';
 import { resolveOptions, type SimdKernelOptions } from './options.js';
 
 /**
@@ -47,7 +47,7 @@ function declineNonInt8(reg: Registration): Registration {
  * SOFTMAX, ADD, MUL), each with a `supports()` that accepts only the int8 variants implemented (other
  * input types are declined with a reason), so registering them with `{ fallback: true }` in front of
  * another provider leaves everything else to it. The windowed and elementwise ones declare what they do
- * spatially (`spatial`, kernels/spatial.ts) for the patch schedule.
+ * spatially (`spatial`, from kernel-support) for the patch schedule.
  */
 export function createSimdKernels(options: SimdKernelOptions = {}): Registration[] {
   const o = resolveOptions(options);

@@ -27,7 +27,7 @@ import { createDequantize } from './kernels/dequantize.js';
 import { createAveragePool2D } from './kernels/average-pool-2d.js';
 import { createMaxPool2D } from './kernels/max-pool-2d.js';
 import { createFloatKernels } from './kernels/float/index.js';
-import { declareSpatial } from './spatial.js';
+import { declareSpatial } from '@micrort/kernel-support';
 import { WasmArenaBacking } from './wasm-arena.js';
 import { compileKernels, compileKernelsSync, detectFeatures, requireFeatures, type WasmFeatures } from './wasm-module.js';
 
@@ -47,7 +47,7 @@ export interface WasmKernels {
 
 /**
  * The registrations of ops-wasm (they find their instance through the arena at prepare), with the
- * spatial behaviour of the windowed and elementwise ones declared (spatial.ts) for the patch schedule.
+ * spatial behaviour of the windowed and elementwise ones declared (kernel-support's declareSpatial) for the patch schedule.
  */
 export function createWasmKernels(): Registration[] {
   return declareSpatial([

@@ -72,11 +72,12 @@ const app: AppContext = {
     document.body.classList.toggle('busy', label !== null);
   },
   showError(e, context) {
-    const err = e as Error;
+    const err = e as Error & { advice?: string };
     const name = e instanceof RemoteError || (err && err.name && err.name !== 'Error') ? err.name : 'Error';
     errorBanner.replaceChildren(
       h('div', { 'data-testid': 'error-message' }, h('strong', null, `${name}: `), err?.message ?? String(e)),
       context ? h('div', { class: 'context' }, context) : '',
+      err?.advice ? h('div', { class: 'advice', 'data-testid': 'error-advice' }, err.advice) : '',
       h('button', { type: 'button', class: 'close', title: 'dismiss', onclick: () => app.clearError() }, '×'),
     );
     errorBanner.hidden = false;
@@ -183,12 +184,13 @@ async function analyse(gen: number, checked?: () => void): Promise<void> {
     memoryHost.replaceChildren(renderMemory(plans));
   } catch (e) {
     if (gen !== generation) return;
-    const err = e as Error;
+    const err = e as Error & { advice?: string };
     memoryHost.replaceChildren(
       h(
         'p',
         { class: 'err', 'data-testid': 'memory-error' },
         `The memory plan needs an allocation, which failed: ${err.name}: ${err.message}`,
+        err.advice ? h('div', { class: 'advice' }, err.advice) : null,
       ),
     );
   }

@@ -2,7 +2,7 @@
  * Messages between the page and its Web Worker. The page sends `{ id, method, args }`; the worker
  * answers with any number of `progress` messages and then one `result` or `error` for that id.
  */
-import type { CheckReport } from './engine/check.js';
+import type { CheckReport, PageError } from './engine/check.js';
 import type { GraphLayout } from './engine/graph.js';
 import type { KernelId } from './engine/kernels.js';
 import type { PlanAnalysis } from './engine/plans.js';
@@ -43,4 +43,4 @@ export interface Request<M extends Method = Method> {
 export type Response =
   | { id: number; type: 'progress'; label: string; done: number; total: number }
   | { id: number; type: 'result'; value: unknown }
-  | { id: number; type: 'error'; error: { name: string; message: string } };
+  | { id: number; type: 'error'; error: PageError };

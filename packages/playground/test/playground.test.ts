@@ -18,15 +18,16 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { MicroInterpreter, OpResolver, loadModel } from '@micrort/core';
+import { MicroInterpreter, ModelBuilder, OpResolver, TensorType, loadModel } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { createPlanner } from '@micrort/planners';
 import { SplitMix64, buildDemoModel, fillRandom } from '@micrort/app-kit';
 import { CONFORMANCE_DIR, SKIP_REASON, hasConformance } from '@micrort/test-support/conformance';
+import { FLOWER_LABELS, buildLabelledUint8Classifier } from '@micrort/test-support/tflite-metadata';
+import { encodePng } from '@micrort/test-support/png';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -101,38 +102,53 @@ async function pageOutput(page: Page, j: number): Promise<Uint8Array> {
   return new Uint8Array(Buffer.from(b64 ?? '', 'base64'));
 }
 
-/** A minimal RGB PNG (8-bit, no filter, one IDAT), `pixel(x, y)` → [r, g, b]. */
-function encodePng(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
-  const raw = Buffer.alloc(height * (1 + width * 3));
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * (1 + width * 3) + 1 + x * 3);
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
+/** Rounds half away from zero (the page's quantization of pixels). */
+function roundAway(x: number): number {
+  return x < 0 ? -Math.round(-x) : Math.round(x);
+}
+
+/** x → CUSTOM "NoSuchOpA" → CUSTOM "NoSuchOpB" → y: two nodes no package serves. */
+function modelWithTwoUnknownOps(): Uint8Array {
+  const b = new ModelBuilder({ description: 'two unknown custom ops' });
+  const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [1, 4] });
+  const m = b.addTensor({ name: 'mid', type: TensorType.FLOAT32, shape: [1, 4] });
+  const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [1, 4] });
+  b.addOperator({ op: { custom: 'NoSuchOpA' }, inputs: [x], outputs: [m] });
+  b.addOperator({ op: { custom: 'NoSuchOpB' }, inputs: [m], outputs: [y] });
+  return b.setInputs([x]).setOutputs([y]).build();
+}
+
+/** Rows of the check table as text. */
+async function checkRows(page: Page): Promise<string[]> {
+  return page.$$eval('[data-testid=check-table] tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
+}
+
+/** Opens the labelled uint8 classifier (built here, with TFLite metadata) through the file input, with ops-reference picked. */
+async function openFlowers(page: Page): Promise<Uint8Array> {
+  const bytes = buildLabelledUint8Classifier();
+  if ((await page.inputValue('[data-testid=kernel-select]')) !== 'reference') await pickKernels(page, 'reference');
+  // the page sets data-plans-ready once the model is checked and planned; the previous model may have the same name
+  await page.evaluate(() => document.getElementById('app')!.removeAttribute('data-plans-ready'));
+  await page.setInputFiles('[data-testid=file-input]', {
+    name: 'flowers.tflite',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(bytes),
   });
-  const crc = (b: Buffer) => {
-    let c = 0xffffffff;
-    for (const v of b) c = crcTable[(c ^ v) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc(body), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  await page.waitForSelector('#app[data-plans-ready="flowers.tflite"]', { timeout: 60_000 });
+  return bytes;
+}
+
+/** Whether ops-wasm runs in this browser (it says why not when it does not). */
+async function wasmAvailable(page: Page): Promise<boolean> {
+  const ok = (await page.getAttribute('#app', 'data-kernels-ready'))!.split(',').includes('wasm');
+  if (!ok) console.log('ops-wasm is unavailable in this browser: its part of the test is skipped');
+  return ok;
+}
+
+/** Picks a kernel package in the header and waits for the open model's check and plans (the change clears data-plans-ready at once). */
+async function pickKernels(page: Page, id: string): Promise<void> {
+  await page.selectOption('[data-testid=kernel-select]', id);
+  await page.waitForSelector('#app[data-plans-ready]', { timeout: 120_000 });
 }
 
 async function openTab(page: Page, tab: string): Promise<void> {
@@ -306,7 +322,148 @@ describe.skipIf(!hasChromium)('playground in headless Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'playground-mobilenet-graph.png') });
   });
 
-  it('shows a corrupt file as the typed error and stays usable', async () => {
+  it('a float model (a MediaPipe sample the page offers) takes an uploaded image; with ops-wasm the page says who ran what', async () => {
+    const sample = 'corpus:face_detection_short_range';
+    if (!(await page.locator(`[data-testid=builtin-select] option[value="${sample}"]`).count())) {
+      console.log('float image test skipped: the MediaPipe samples are not installed (@micrort/corpus)');
+      return;
+    }
+    await page.selectOption('[data-testid=builtin-select]', sample);
+    await page.waitForSelector('#app[data-plans-ready="face_detection_short_range.tflite"]', { timeout: 120_000 });
+    await openTab(page, 'run');
+    // float32[1,128,128,3]: the image input is offered (it was disabled for every float model)
+    expect(await page.$eval('[data-testid=run-source] option[value=image]', (o) => (o as HTMLOptionElement).disabled)).toBe(false);
+    await page.selectOption('[data-testid=run-source]', 'image', { timeout: 5_000 });
+    expect(await page.inputValue('[data-testid=run-range]')).toBe('0..1'); // no metadata: 0..1 for a float input
+    const png = encodePng(128, 128, (x, y) => (x < 64 ? [255, 0, 0] : y < 64 ? [0, 0, 255] : [255, 255, 255]));
+    await page.setInputFiles('[data-testid=run-image]', { name: 'quarters.png', mimeType: 'image/png', buffer: png });
+    await page.waitForSelector('canvas.preview');
+    await runAndWait(page);
+    const b64 = await page.getAttribute('[data-testid=run-results] [data-testid=input-0]', 'data-bytes');
+    const input = new Float32Array(new Uint8Array(Buffer.from(b64 ?? '', 'base64')).buffer);
+    const expected = Float32Array.from({ length: 128 * 128 * 3 }, (_, i) => {
+      const px = Math.floor(i / 3);
+      const [x, y, c] = [px % 128, Math.floor(px / 128), i % 3];
+      return (x < 64 ? [255, 0, 0] : y < 64 ? [0, 0, 255] : [255, 255, 255])[c]! / 255;
+    });
+    expect(Array.from(input)).toEqual(Array.from(expected));
+    await page.locator('canvas.preview').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-float-image.png') });
+
+    // ops-wasm serves 86 of the 164 nodes (the float16 DEQUANTIZEs and RESHAPEs fall back): said so, not "all run with ops-wasm"
+    if (!(await wasmAvailable(page))) return;
+    await pickKernels(page, 'wasm');
+    const headline = await page.textContent('[data-testid=check] p.headline');
+    expect(headline).toContain('All 164 nodes run: ops-wasm 86 of 164 nodes (100.0% of MACs), ops-reference 78 of 164 (0.0% of MACs).');
+    expect(headline).not.toContain('run with ops-wasm');
+    expect(await page.textContent('[data-testid=check-served]')).toMatch(/^ops-wasm: 78 nodes fell back to ops-reference — DEQUANTIZE ×74/);
+    await openTab(page, 'model');
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-facedetect-wasm.png') });
+    await openTab(page, 'run');
+    await page.selectOption('[data-testid=run-source]', 'seeded');
+    await runAndWait(page);
+    expect(await page.textContent('[data-testid=run-served]')).toContain('ops-wasm 86 of 164 nodes');
+    await pickKernels(page, 'reference');
+  });
+
+  it('a uint8 model with labels in its TFLite metadata: labels in the top 5, its normalization for an image', async () => {
+    const bytes = await openFlowers(page);
+    const summary = await page.textContent('[data-testid=summary]');
+    expect(summary).toContain('TFLite metadataflower classifier (test) · v1 · by micrort tests · Apache-2.0');
+    expect(summary).toContain('labelsoutput 0: 5 labels (daisy, dandelion, roses, sunflowers, …)');
+    expect(summary).toContain('input normalization(pixel − 127.5) / 127.5');
+    await openTab(page, 'model');
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-labels-model.png'), fullPage: true });
+    await openTab(page, 'run');
+    await page.selectOption('[data-testid=run-source]', 'image');
+    expect(await page.inputValue('[data-testid=run-range]')).toBe('metadata');
+    const pixel = (x: number, y: number): [number, number, number] => [x * 16, y * 16, 255 - x * 8];
+    await page.setInputFiles('[data-testid=run-image]', { name: 'ramp.png', mimeType: 'image/png', buffer: encodePng(16, 16, pixel) });
+    await page.waitForSelector('canvas.preview');
+    await runAndWait(page);
+    // (p − 127.5) / 127.5, quantized with scale 1/128 and zero point 128
+    const q = (p: number) => Math.max(0, Math.min(255, roundAway((p - 127.5) / 127.5 / (1 / 128)) + 128));
+    const expected = Array.from({ length: 16 * 16 * 3 }, (_, i) => q(pixel(Math.floor(i / 3) % 16, Math.floor(i / 48))[i % 3]!));
+    const b64 = await page.getAttribute('[data-testid=run-results] [data-testid=input-0]', 'data-bytes');
+    const input = new Uint8Array(Buffer.from(b64 ?? '', 'base64'));
+    expect(Array.from(input)).toEqual(expected);
+    // the top 5 names the classes, in the order of the model's scores (computed here in Node on the same input)
+    const it2 = new MicroInterpreter(loadModel(bytes), registerReferenceOps(new OpResolver()), {
+      planner: createPlanner('greedy'),
+    }).allocateTensors();
+    it2.setInput(0, input);
+    it2.invoke();
+    expect(Array.from(await pageOutput(page, 0))).toEqual(Array.from(it2.output(0).bytes));
+    const scores = Array.from(it2.output(0).data as Uint8Array);
+    const order = scores
+      .map((s, i) => [s, i] as const)
+      .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+      .map(([, i]) => FLOWER_LABELS[i]);
+    const shown = await page.$$eval('[data-testid=output-0-topk] tbody tr td:nth-child(3)', (tds) => tds.map((td) => td.textContent));
+    expect(shown).toEqual(order);
+    await page.locator('[data-testid=output-0-topk]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-labels-top5.png') });
+  });
+
+  it('ops-wasm with fallbacks on the uint8 model: the headline says 0 of 8 nodes; one check row per reason shape', async () => {
+    if (!(await wasmAvailable(page))) return;
+    await openFlowers(page);
+    await pickKernels(page, 'wasm');
+    const headline = await page.textContent('[data-testid=check] p.headline');
+    expect(headline).toContain('All 8 nodes run: ops-wasm 0 of 8 nodes (0.0% of MACs), ops-reference 8 of 8 (100.0% of MACs).');
+    expect(await page.textContent('[data-testid=check-served]')).toMatch(/^ops-wasm: every node fell back to ops-reference — CONV_2D ×3/);
+    // three CONV_2D nodes declined for "uint8 tensor 0 / 6 / 9": one row, not three
+    const rows = await checkRows(page);
+    expect(rows.filter((r) => r.startsWith('CONV_2D'))).toHaveLength(1);
+    expect(rows).toHaveLength(6);
+    expect(rows.find((r) => r.startsWith('CONV_2D'))).toContain('uint8 tensor {0,6,9} (handles float32)');
+    await openTab(page, 'model');
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-wasm-fallback.png'), fullPage: true });
+    await openTab(page, 'run');
+    await page.selectOption('[data-testid=run-source]', 'seeded');
+    await runAndWait(page);
+    expect(await page.textContent('[data-testid=run-results]')).toContain('ops-wasm 0 of 8 nodes');
+  });
+
+  it('the graph: a legend of who runs the nodes, node search, option enums by name', async () => {
+    await openFlowers(page);
+    await openTab(page, 'graph');
+    await page.click('[data-testid=graph-svg] .box.op[data-node="3"]');
+    const conv = await page.textContent('[data-testid=node-details]');
+    expect(conv).toContain('paddingSAME'); // was "padding0"
+    expect(conv).toContain('fusedActivationFunctionRELU6'); // was 3
+    expect(await page.textContent('[data-testid=graph-legend]', { timeout: 5_000 })).toContain('ops-reference (8)');
+    await page.fill('[data-testid=graph-search]', 'softmax');
+    expect(await page.textContent('[data-testid=graph-search-count]')).toMatch(/^1 node/);
+    await page.fill('[data-testid=graph-search]', '#2');
+    await page.press('[data-testid=graph-search]', 'Enter');
+    expect(await page.textContent('[data-testid=graph-search-count]')).toBe('1 of 1 node');
+    expect(await page.textContent('[data-testid=node-details]')).toContain('#2 CONV_2D');
+    expect(await page.locator('[data-testid=graph-svg] .box.op.match').count()).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-graph-legend-search.png') });
+    await page.fill('[data-testid=graph-search]', '');
+  });
+
+  it('Compare says when a package served no node (ops-wasm and the GPU delegate on the uint8 model)', async () => {
+    if (!(await wasmAvailable(page))) return;
+    await openFlowers(page);
+    await openTab(page, 'run');
+    await page.selectOption('[data-testid=run-source]', 'seeded');
+    await openTab(page, 'compare');
+    await page.evaluate(() => document.querySelector('[data-testid=compare-results]')!.replaceChildren());
+    await page.click('[data-testid=compare-button]');
+    await page.waitForSelector('[data-testid=compare-table]', { timeout: 120_000 });
+    const compare = await page.$$eval('[data-testid=compare-table] tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
+    const wasmRow = compare.find((r) => r.startsWith('ops-wasm'))!;
+    expect(wasmRow).toContain('ops-wasm served no node: ops-wasm 0 of 8 nodes (0.0% of MACs), ops-reference 8 of 8 (100.0% of MACs)');
+    expect(wasmRow).toContain('identical bytes');
+    const gpuRow = compare.find((r) => r.startsWith('ops-gpu'));
+    if (gpuRow && !/unavailable/.test(gpuRow)) expect(gpuRow).toContain('ops-gpu served no node');
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-compare-served.png'), fullPage: true });
+  });
+
+  it('shows a corrupt file as the typed error, says what to do, and stays usable', async () => {
+    await openFlowers(page);
     const good = buildDemoModel();
     const corrupt = good.slice(0, 40); // a truncated file
     await page.setInputFiles('[data-testid=file-input]', {
@@ -317,10 +474,33 @@ describe.skipIf(!hasChromium)('playground in headless Chromium', () => {
     await page.waitForSelector('#app[data-open-failed="broken.tflite"]', { timeout: 30_000 });
     const error = await page.textContent('[data-testid=error]');
     expect(error).toMatch(/^ModelError: /);
+    expect(error).toContain('This file is not a .tflite model micrort can read. Open another file');
+    expect(error).toContain('flowers.tflite stays open');
     await page.screenshot({ path: join(ARTIFACTS, 'playground-error.png') });
     // Still usable: the model open before stays open and runs.
     await runAndWait(page);
     expect(await page.isHidden('[data-testid=error]')).toBe(true);
+  });
+
+  it('a model with nodes no package serves: the page says what to do in the page, not in the CLI', async () => {
+    await page.setInputFiles('[data-testid=file-input]', {
+      name: 'unknown-ops.tflite',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from(modelWithTwoUnknownOps()),
+    });
+    await page.waitForSelector('#app[data-plans-ready="unknown-ops.tflite"]', { timeout: 60_000 });
+    const checkError = (await page.textContent('[data-testid=check-error]'))!;
+    expect(checkError).toMatch(/^UnsupportedOpError: unsupported model: 2 nodes cannot run/);
+    expect(checkError).not.toContain('micrort check');
+    expect(checkError).toContain("the Model tab's check table lists them all");
+    expect(checkError).toContain('Custom ops no package in this page provides: a kernel package that registers them is needed');
+    await openTab(page, 'run');
+    await page.click('[data-testid=run-button]');
+    await page.waitForSelector('[data-testid=error-advice]', { timeout: 30_000 });
+    expect(await page.textContent('[data-testid=error-advice]')).toContain("the Model tab's check table lists every node that cannot run");
+    expect(await page.textContent('[data-testid=error]')).not.toContain('micrort check');
+    await page.screenshot({ path: join(ARTIFACTS, 'playground-unsupported-error.png') });
+    await page.click('[data-testid=error] button.close');
   });
 
   it('logged no console errors', () => {

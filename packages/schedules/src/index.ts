@@ -30,8 +30,6 @@ export {
   describeSpatialOp,
   constantNodes,
   nodeMacs,
-  axisPadding,
-  windowOutSize,
   type SpatialOp,
   type WindowOp,
   type PadOp,

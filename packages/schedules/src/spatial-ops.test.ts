@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, Padding, TensorType } from '@micrort/core';
 import { TestGraph } from './__tests__/graph.js';
-import { axisPadding, nodeMacs, windowOutSize } from './spatial-ops.js';
+import { nodeMacs } from './spatial-ops.js';
 
 describe("describeSpatialOp over ops-reference's declarations (Registration.spatial)", () => {
   it("CONV_2D SAME: TFLite's padding of the whole tensor, the input zero point as fill, MACs per output", () => {
@@ -95,12 +95,5 @@ describe("describeSpatialOp over ops-reference's declarations (Registration.spat
     const o = g.activation([1, 4, 4, 1]);
     const r = g.op(BuiltinOperator.RELU, [c], o, null);
     expect(g.describe(r)).toMatch(/is a constant/);
-  });
-
-  it('windowOutSize and axisPadding follow TFLite', () => {
-    expect(windowOutSize(Padding.SAME, 7, 3, 2, 1)).toBe(4);
-    expect(windowOutSize(Padding.VALID, 7, 3, 2, 2)).toBe(2);
-    expect(axisPadding(7, 4, 3, 2, 1)).toEqual([1, 1]);
-    expect(axisPadding(8, 4, 3, 2, 1)).toEqual([0, 1]);
   });
 });

@@ -31,6 +31,7 @@ import {
   type SpatialWindow,
   type Tensor,
 } from '@micrort/core';
+import { computeOutSize, computePaddingWithOffset, opMacs } from '@micrort/kernel-support';
 
 /** One spatial axis of a windowed operator. */
 export interface AxisWindow {
@@ -158,27 +159,6 @@ function othersConstant(name: string, node: Node, tensors: readonly Tensor[], sp
   return null;
 }
 
-/**
- * TFLite's ComputePaddingWithOffset for one axis: [before, after] for `out` outputs.
- * TODO(kernel-support): use @micrort/kernel-support's computePaddingWithOffset once it lands.
- */
-export function axisPadding(inSize: number, out: number, kernel: number, stride: number, dilation: number): [number, number] {
-  const effective = (kernel - 1) * dilation + 1;
-  const total = Math.max((out - 1) * stride + effective - inSize, 0);
-  const before = Math.floor(total / 2);
-  return [before, total - before];
-}
-
-/**
- * TFLite's ComputeOutSize.
- * TODO(kernel-support): use @micrort/kernel-support's computeOutSize once it lands.
- */
-export function windowOutSize(padding: Padding, inSize: number, kernel: number, stride: number, dilation: number): number {
-  const effective = (kernel - 1) * dilation + 1;
-  if (padding === Padding.SAME) return Math.floor((inSize + stride - 1) / stride);
-  return Math.floor((inSize + stride - effective) / stride);
-}
-
 function axis(
   name: string,
   what: string,
@@ -192,9 +172,11 @@ function axis(
   if (!(Number.isInteger(kernel) && kernel >= 1 && Number.isInteger(stride) && stride >= 1 && Number.isInteger(dilation) && dilation >= 1))
     return `${name}: ${what} kernel ${kernel}, stride ${stride}, dilation ${dilation} are not positive integers`;
   if (padding !== Padding.SAME && padding !== Padding.VALID) return `${name}: padding ${padding} is neither SAME nor VALID`;
-  const expected = windowOutSize(padding, inSize, kernel, stride, dilation);
+  const expected = computeOutSize(padding, inSize, kernel, stride, dilation);
   if (expected !== outSize) return `${name}: output ${what} ${outSize} differs from ${expected} computed from the input`;
-  const [padBefore, padAfter] = padding === Padding.SAME ? axisPadding(inSize, outSize, kernel, stride, dilation) : [0, 0];
+  const { padding: padBefore, offset } =
+    padding === Padding.SAME ? computePaddingWithOffset(stride, dilation, inSize, kernel, outSize) : { padding: 0, offset: 0 };
+  const padAfter = padBefore + offset;
   return { kernel, stride, dilation, padBefore, padAfter };
 }
 
@@ -276,24 +258,8 @@ function elementwiseOp(name: string, node: Node, tensors: readonly Tensor[], out
  * recompute budget, the same whichever kernels serve the nodes.
  */
 export function nodeMacs(code: number, node: Node, tensors: readonly Tensor[]): number {
-  const out = node.outputs.length > 0 && node.outputs[0]! >= 0 ? tensors[node.outputs[0]!] : undefined;
-  const filter = node.inputs.length > 1 && node.inputs[1]! >= 0 ? tensors[node.inputs[1]!] : undefined;
-  if (!out) return 0;
-  switch (code) {
-    case BuiltinOperator.CONV_2D:
-      return filter && filter.dims.length === 4 ? out.elementCount * filter.dims[1]! * filter.dims[2]! * filter.dims[3]! : 0;
-    case BuiltinOperator.DEPTHWISE_CONV_2D:
-      return filter && filter.dims.length === 4 ? out.elementCount * filter.dims[1]! * filter.dims[2]! : 0;
-    case BuiltinOperator.FULLY_CONNECTED:
-      return filter && filter.dims.length === 2 ? out.elementCount * filter.dims[1]! : 0;
-    case BuiltinOperator.TRANSPOSE_CONV: {
-      const w = node.inputs[1]! >= 0 ? tensors[node.inputs[1]!] : undefined;
-      const input = node.inputs[2]! >= 0 ? tensors[node.inputs[2]!] : undefined;
-      return w && input && w.dims.length === 4 ? input.elementCount * w.dims[0]! * w.dims[1]! * w.dims[2]! : 0;
-    }
-    default:
-      return 0;
-  }
+  const dims = (k: number | undefined) => (k !== undefined && k >= 0 ? tensors[k]?.dims : undefined);
+  return opMacs(code, dims(node.outputs[0]), dims(node.inputs[1]), dims(node.inputs[2]));
 }
 
 /** Ops that, applied to constants only, give data fixed before the model runs (the schedule hoists them). */

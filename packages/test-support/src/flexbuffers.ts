@@ -1,6 +1,6 @@
 /**
  * A FlexBuffers map writer for tests that build custom ops' options (TFLite_Detection_PostProcess, the
- * signal library's ops): the layout `flexbuffers::Builder` writes for a root map whose values are all
+ * signal library's ops, the TFLite op recipes): the layout `flexbuffers::Builder` writes for a root map whose values are all
  * 8 bytes wide.
  */
 
@@ -18,7 +18,7 @@ export function flexMap(entries: Record<string, FlexEntry>): Uint8Array {
   const keyAt: number[] = [];
   for (const key of keys) {
     keyAt.push(out.length);
-    for (const ch of key) out.push(ch.charCodeAt(0));
+    for (const byte of new TextEncoder().encode(key)) out.push(byte);
     out.push(0);
   }
   out.push(keys.length);

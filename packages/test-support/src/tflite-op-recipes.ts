@@ -21,16 +21,8 @@ import {
   type QuantizationSpec,
   type RawOptionField,
 } from '@micrort/core';
-import {
-  RecipeBuilder,
-  defaultQuant,
-  flexMap,
-  isQuantizedType,
-  tensorTypeOf,
-  type DType,
-  type FlexValue,
-  type RecipeModel,
-} from './tflite-recipe-builder.js';
+import { RecipeBuilder, defaultQuant, isQuantizedType, tensorTypeOf, type DType, type RecipeModel } from './tflite-recipe-builder.js';
+import { flexMap, type FlexEntry as FlexValue } from './flexbuffers.js';
 import type { TfliteOp, TypeCombo } from './tflite-op-set.js';
 
 /** Builds the model of one op for one type combination. */

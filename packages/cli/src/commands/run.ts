@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   InputError,
   MicroProfiler,
+  TensorType,
   tensorTypeName,
   type ComposedRuntime,
   type MicroInterpreter,
@@ -10,7 +11,7 @@ import {
   type NodeProfile,
   type Tensor,
 } from '@micrort/core';
-import { SplitMix64, fillRandom } from '@micrort/app-kit';
+import { SplitMix64, fillRandom, formatTopEntry, isClassifierShape, readAnnotations, topK, type TopEntry } from '@micrort/app-kit';
 import { scheduleReport } from '@micrort/schedules';
 import { flagInt, flagString, type ParsedArgs } from '../args.js';
 import { defineCommand } from '../command.js';
@@ -68,17 +69,25 @@ export const runCommand = defineCommand({
 function runAction(args: ParsedArgs, out: Out): number {
   const outputsDir = flagString(args, 'outputs');
   if (outputsDir !== undefined) checkOutputDir('--outputs', outputsDir);
-  const { model, label } = loadModelArg(args.positional[0]);
+  const { model, label, bytes } = loadModelArg(args.positional[0]);
   const choice = runtimeChoice(args);
   const runtime = composeChoice(choice);
   try {
-    return runWith(args, model, label, choice, runtime, out);
+    return runWith(args, model, label, bytes, choice, runtime, out);
   } finally {
     runtime.dispose();
   }
 }
 
-function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: RuntimeChoice, runtime: ComposedRuntime, out: Out): number {
+function runWith(
+  args: ParsedArgs,
+  model: ModelDef,
+  label: string,
+  bytes: Uint8Array,
+  choice: RuntimeChoice,
+  runtime: ComposedRuntime,
+  out: Out,
+): number {
   const cycleOpts = cycleOptions(args);
   const profileRuns = args.flags.has('profile') ? flagInt(args, 'profile', 10, 1) : 0;
   const profiler = profileRuns > 0 ? new MicroProfiler() : null;
@@ -112,12 +121,14 @@ function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: Runti
   const profile = profiler ? profileNodes(interp, profiler, profileRuns) : null;
   const outputsDir = flagString(args, 'outputs');
   if (outputsDir) makeOutputDir('--outputs', outputsDir);
+  const annotations = readAnnotations(bytes, model);
   const outputs = [];
   for (let j = 0; j < interp.outputsSize; j++) {
     const t = interp.output(j);
     const file = outputsDir ? join(outputsDir, `output_${j}.bin`) : null;
     if (file) writeOutputFile('--outputs', file, t.bytes);
-    outputs.push({ ...describeTensor(t), file, values: preview(t) });
+    const top = classScores(t, annotations.outputLabels[j] ?? null);
+    outputs.push({ ...describeTensor(t), file, values: preview(t), ...(top ? { top } : {}) });
   }
   const cycles = cycleOpts && choice.counters ? cycleReport(interp, choice.counters, cycleOpts) : null;
   const opsLabel = choice.ops === 'simd' ? `simd (${choice.simdMode})` : choice.ops;
@@ -127,6 +138,7 @@ function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: Runti
     ...(profile ? { profile } : {}),
     served,
     ...(runtime.delegates.length ? { delegates: delegateReport(runtime.delegates) } : {}),
+    ...(annotations.error ? { metadataError: annotations.error } : {}),
   };
   if (args.flags.has('json')) {
     out.log(JSON.stringify(report, null, 2));
@@ -138,6 +150,14 @@ function runWith(args: ParsedArgs, model: ModelDef, label: string, choice: Runti
     out.log(
       `output ${o.index} ${o.name}: ${o.dtype}[${o.shape.join(',')}] = [${o.values.join(', ')}${o.elements > o.values.length ? ', …' : ''}]${o.file ? `  → ${o.file}` : ''}`,
     );
+  outputs.forEach((o, j) => {
+    if (!o.top) return;
+    const named = o.top[0]?.label !== undefined;
+    out.log(
+      `top ${o.top.length} of output ${j} (${o.name})${named ? '' : ', classes by index (the model names none)'}: ${o.top.map(formatTopEntry).join(', ')}`,
+    );
+  });
+  if (annotations.error) out.log(`metadata not read (${annotations.error}): classes shown by index`);
   out.log(
     `arena: ${formatBytes(report.arena.total)} used (head ${formatBytes(report.arena.head)} planned, tail ${formatBytes(report.arena.tail)} persistent), ` +
       `arena buffer ${formatBytes(report.arena.arenaBytes)}; first invoke ${invokeMs.toFixed(3)} ms`,
@@ -190,6 +210,19 @@ function describeTensor(t: Tensor) {
     scale: t.quantization ? t.params.scale : null,
     zeroPoint: t.quantization ? t.params.zeroPoint : null,
   };
+}
+
+/**
+ * The top 5 of a classifier-shaped output (`[N]` or `[1, N]`, numbers), as real values, labelled from
+ * the model's metadata when it names the classes; null for other outputs.
+ */
+function classScores(t: Tensor, labels: string[] | null): TopEntry[] | null {
+  if (!isClassifierShape(t.dims) || typeof t.data[0] === 'bigint' || t.type === TensorType.BOOL) return null;
+  const data = t.data as ArrayLike<number>;
+  const scale = t.quantization ? t.params.scale : 0;
+  const zp = t.quantization ? t.params.zeroPoint : 0;
+  const real = scale > 0 && t.type !== TensorType.FLOAT32 ? Float64Array.from(data, (q) => (q - zp) * scale) : data;
+  return topK(real, 5, labels);
 }
 
 function preview(t: Tensor): (number | string)[] {

@@ -221,6 +221,12 @@ export class MicroInterpreter {
    * Runs the entry subgraph once (and, through IF / WHILE / CALL_ONCE, the subgraphs they invoke).
    * Allocates tensors first if needed (as TFLM does). Allocates nothing. A kernel error leaves the
    * interpreter usable for the next invoke.
+   *
+   * As in TFLM, the input tensors' memory is planned like any other activation: once the last node
+   * that reads an input has run, later tensors may be placed over its bytes. After `invoke()` the input
+   * tensors may hold other values, so set every input again before the next `invoke()` (a second
+   * `invoke()` without `setInput` can give different outputs). `@micrort/lite` keeps its own copy of
+   * the inputs and writes them before each invoke.
    */
   invoke(): void {
     const a = this.ready;
@@ -241,7 +247,7 @@ export class MicroInterpreter {
     return this.model.subgraphs[this.options.subgraph ?? 0]!.outputs.length;
   }
 
-  /** Input tensor `i` (write into `.data`). */
+  /** Input tensor `i` (write into `.data` before each `invoke()`: invoke may overwrite it, see {@link invoke}). */
   input(i: number): Tensor {
     return this.ioTensor('input', i);
   }

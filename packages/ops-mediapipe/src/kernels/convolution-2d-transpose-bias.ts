@@ -23,8 +23,8 @@ import {
   float32Supports,
   paddingName,
   readStructFields,
-  shapeText,
 } from './mediapipe-common.js';
+import { shapeText } from '@micrort/kernel-support';
 import { expectRank, opData } from '@micrort/kernel-support';
 
 const OP = 'Convolution2DTransposeBias';

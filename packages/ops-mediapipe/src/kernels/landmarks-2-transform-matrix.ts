@@ -23,7 +23,8 @@
 import { BuiltinOperator, KernelError, type FlexMap, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { matMul, setIdentity4, setMat3 } from './float-matrix-common.js';
-import { checkFloat32Node, checkShape, float32Supports, flexOption, readFlexOptions, shapeText, subsetPairs } from './mediapipe-common.js';
+import { checkFloat32Node, checkShape, float32Supports, subsetPairs } from './mediapipe-common.js';
+import { flexOption, readFlexOptions, shapeText } from '@micrort/kernel-support';
 import { expectRank, opData } from '@micrort/kernel-support';
 
 const OP = 'Landmarks2TransformMatrix';

@@ -2,18 +2,10 @@
  * Helpers shared by the MediaPipe kernels: what `supports()` asks (arity, float32 everywhere), prepare-time
  * checks that throw `KernelError`s naming tensors and shapes, and readers for the two custom-options
  * layouts MediaPipe's ops use — a raw C struct (`TfLiteTransposeConvParams`, `TfLitePoolParams`) and a
- * FlexBuffers map (read with core's bounds-checked `parseFlexMap`).
+ * FlexBuffers map (kernel-support's `readFlexOptions`, over core's bounds-checked `parseFlexMap`).
  */
-import {
-  FlexBufferError,
-  KernelError,
-  TensorType,
-  parseFlexMap,
-  type FlexMap,
-  type Node,
-  type Tensor,
-  type TfLiteContext,
-} from '@micrort/core';
+import { KernelError, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import { shapeText } from '@micrort/kernel-support';
 import { FLOAT32_ONLY, typeReason } from '@micrort/kernel-support';
 
 /** `TfLitePadding` as the C option structs store it. */
@@ -33,11 +25,6 @@ export function paddingName(padding: number): string {
       : padding === StructPadding.Unknown
         ? 'UNKNOWN'
         : `${padding}`;
-}
-
-/** `[1, 2, 3]` for messages. */
-export function shapeText(dims: ArrayLike<number>): string {
-  return `[${Array.from(dims).join(', ')}]`;
 }
 
 /**
@@ -113,23 +100,6 @@ export function readStructFields(op: string, node: Node, struct: string, fields:
   const out = new Int32Array(fields.length);
   for (let i = 0; i < fields.length; i++) out[i] = view.getInt32(4 * i, true);
   return out;
-}
-
-/** The node's FlexBuffers options; missing or malformed options are a KernelError. */
-export function readFlexOptions(op: string, node: Node): FlexMap {
-  const bytes = node.customInitialData;
-  if (!bytes || bytes.byteLength === 0) throw new KernelError(op, node.index, 'custom options (a FlexBuffers map) are missing');
-  return flexOption(op, node, () => parseFlexMap(bytes));
-}
-
-/** Runs one FlexMap read, turning a FlexBufferError (missing key, wrong type) into a KernelError for the node. */
-export function flexOption<T>(op: string, node: Node, read: () => T): T {
-  try {
-    return read();
-  } catch (e) {
-    if (e instanceof FlexBufferError) throw new KernelError(op, node.index, `custom options: ${e.message}`);
-    throw e;
-  }
 }
 
 /** Throws unless `value >= min`, naming the option. */

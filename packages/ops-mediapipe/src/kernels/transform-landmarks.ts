@@ -16,16 +16,8 @@
 import { BuiltinOperator, KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { dot4 } from './float-matrix-common.js';
-import {
-  checkBatchOne,
-  checkElementCount,
-  checkFloat32Node,
-  checkShape,
-  flexOption,
-  float32Supports,
-  readFlexOptions,
-  shapeText,
-} from './mediapipe-common.js';
+import { checkBatchOne, checkElementCount, checkFloat32Node, checkShape, float32Supports } from './mediapipe-common.js';
+import { flexOption, readFlexOptions, shapeText } from '@micrort/kernel-support';
 import { expectRank, opData } from '@micrort/kernel-support';
 
 const OP = 'TransformLandmarks';

@@ -6,7 +6,8 @@ import {
   intersectionOverUnion,
   readDetectionOptions,
 } from './detection-postprocess.js';
-import { type FlexEntry, flexMap, harness, invokeError, prepareError, spec } from './__fixtures__/data-testing.js';
+import { type FlexEntry, flexMap } from '@micrort/test-support/flexbuffers';
+import { harness, invokeError, prepareError, spec } from './__fixtures__/data-testing.js';
 
 // TFLM detection_postprocess_test.cc: six boxes, two classes (+ background), six anchors.
 const BOXES = [0, 0, 0, 0, 0, 1, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0];

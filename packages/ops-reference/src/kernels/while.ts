@@ -34,7 +34,10 @@ const OP = 'WHILE';
 const TFLM_OP_DATA_BYTES = 8;
 
 interface OpData {
-  /** Body runs allowed per invoke (Infinity: as TFLM). */
+  /**
+   * Body runs allowed per invoke; -1: no limit, as TFLM. An int, never Infinity: a double field is boxed
+   * on every load in unoptimised code, and invoke must allocate nothing however V8 compiles it.
+   */
   maxIterations: number;
   cond: number;
   body: number;
@@ -102,7 +105,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   const max = d.maxIterations;
   let iterations = 0;
   while (condOutput.data[0]) {
-    if (iterations++ === max)
+    if (max >= 0 && iterations++ === max)
       throw new KernelError(
         OP,
         node.index,
@@ -127,8 +130,11 @@ export interface WhileKernelOptions {
 
 /** A WHILE kernel; `WHILE` is `makeWhile()` (no iteration limit, as TFLM). */
 export function makeWhile(options: WhileKernelOptions = {}): Registration<OpData> {
-  const maxIterations = options.maxIterations ?? Number.POSITIVE_INFINITY;
-  if (!(maxIterations >= 0)) throw new RangeError(`makeWhile: maxIterations must be >= 0, got ${maxIterations}`);
+  const requested = options.maxIterations ?? Number.POSITIVE_INFINITY;
+  if (!(requested >= 0) || (requested !== Number.POSITIVE_INFINITY && !Number.isInteger(requested)))
+    throw new RangeError(`makeWhile: maxIterations must be an integer >= 0 or Infinity, got ${requested}`);
+  // Past 2^31 - 1 body runs a limit is no limit in practice; keep the field a small int (-1: none).
+  const maxIterations = requested > 0x7fffffff ? -1 : requested;
   return {
     builtinCode: BuiltinOperator.WHILE,
     provider: PROVIDER,

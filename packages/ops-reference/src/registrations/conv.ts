@@ -2,7 +2,7 @@ import type { Registration } from '@micrort/core';
 import { CONV_2D } from '../kernels/conv-2d.js';
 import { DEPTHWISE_CONV_2D } from '../kernels/depthwise-conv-2d.js';
 import { TRANSPOSE_CONV } from '../kernels/transpose-conv.js';
-import { convSpatial, depthwiseSpatial, withSpatial } from '../kernels/spatial.js';
+import { convSpatial, depthwiseSpatial, withSpatial } from '@micrort/kernel-support';
 
 /** Kernels of this group, in registration order. */
 export const convKernels: Registration[] = [

@@ -9,7 +9,8 @@ import { KernelHarness } from '@micrort/core/testing';
 import type { HarnessOptions, HarnessTensorSpec } from '@micrort/core/testing';
 import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { dataKernels } from './data.js';
-import { constI32, flexMap, iota, spec } from '../kernels/__fixtures__/data-testing.js';
+import { flexMap } from '@micrort/test-support/flexbuffers';
+import { constI32, iota, spec } from '../kernels/__fixtures__/data-testing.js';
 
 const reg = (name: string) => dataKernels.find((r) => r.name === name)!;
 const F = TensorType.FLOAT32;

@@ -12,7 +12,7 @@ import { RELU6 } from '../kernels/relu6.js';
 import { SIN } from '../kernels/sin.js';
 import { SUB } from '../kernels/sub.js';
 import { TANH } from '../kernels/tanh.js';
-import { pointwiseSpatial, withSpatial } from '../kernels/spatial.js';
+import { pointwiseSpatial, withSpatial } from '@micrort/kernel-support';
 
 /** Kernels of this group, in registration order. */
 export const elementwiseKernels: Registration[] = [

@@ -5,7 +5,7 @@ import { FULLY_CONNECTED } from '../kernels/fully-connected.js';
 import { QUANTIZE } from '../kernels/quantize.js';
 import { RESHAPE } from '../kernels/reshape.js';
 import { SOFTMAX } from '../kernels/softmax.js';
-import { pointwiseSpatial, withSpatial } from '../kernels/spatial.js';
+import { pointwiseSpatial, withSpatial } from '@micrort/kernel-support';
 
 /** Kernels of this group, in registration order. */
 export const firstSetKernels: Registration[] = [

@@ -35,7 +35,7 @@ import { SQUARE } from '../kernels/square.js';
 import { SQUARED_DIFFERENCE } from '../kernels/squared-difference.js';
 import { SUM } from '../kernels/sum.js';
 import { ZEROS_LIKE } from '../kernels/zeros-like.js';
-import { pointwiseSpatial, withSpatial } from '../kernels/spatial.js';
+import { pointwiseSpatial, withSpatial } from '@micrort/kernel-support';
 
 /** Kernels of this group (math, comparison, logic, reductions), in registration order. */
 export const mathKernels: Registration[] = [

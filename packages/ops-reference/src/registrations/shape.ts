@@ -7,7 +7,7 @@ import { PADV2 } from '../kernels/pad-v2.js';
 import { TRANSPOSE } from '../kernels/transpose.js';
 import { STRIDED_SLICE } from '../kernels/strided-slice.js';
 import { CONCATENATION } from '../kernels/concatenation.js';
-import { averagePoolSpatial, maxPoolSpatial, padSpatial, withSpatial } from '../kernels/spatial.js';
+import { averagePoolSpatial, maxPoolSpatial, padSpatial, withSpatial } from '@micrort/kernel-support';
 
 /** Kernels of this group, in registration order. */
 export const shapeKernels: Registration[] = [

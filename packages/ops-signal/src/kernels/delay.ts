@@ -21,7 +21,8 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { Int16CircularBuffer, circularBufferNeededBytes } from './circular-buffer-common.js';
-import { checkIo, checkOptionRange, checkType, optionInt32, readOptions, shapeText, supportsInputType } from './signal-kernel-common.js';
+import { checkIo, checkOptionRange, checkType, optionInt32, shapeText, supportsInputType } from './signal-kernel-common.js';
+import { readFlexOptions } from '@micrort/kernel-support';
 
 const OP = 'SignalDelay';
 
@@ -46,7 +47,7 @@ function init(context: TfLiteContext): DelayOpData {
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as DelayOpData;
   checkIo(OP, node, 1, 1);
-  const delayLength = optionInt32(OP, node, readOptions(OP, node), 'delay_length');
+  const delayLength = optionInt32(OP, node, readFlexOptions(OP, node), 'delay_length');
   checkOptionRange(OP, node, 'delay_length', delayLength, 0, 0x3fffffff);
 
   const input = context.getTensor(node.inputs[0]!);

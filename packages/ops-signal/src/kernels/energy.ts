@@ -11,7 +11,8 @@
  */
 import { BuiltinOperator, KernelError, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { checkIo, checkRank, checkType, optionInt32, readOptions } from './signal-kernel-common.js';
+import { checkIo, checkRank, checkType, optionInt32 } from './signal-kernel-common.js';
+import { readFlexOptions } from '@micrort/kernel-support';
 
 const OP = 'SignalEnergy';
 
@@ -33,7 +34,7 @@ function init(context: TfLiteContext): EnergyOpData {
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as EnergyOpData;
   checkIo(OP, node, 1, 1);
-  const options = readOptions(OP, node);
+  const options = readFlexOptions(OP, node);
   const endIndex = optionInt32(OP, node, options, 'end_index');
   const startIndex = optionInt32(OP, node, options, 'start_index');
   const input = context.getTensor(node.inputs[0]!);

@@ -8,7 +8,8 @@
 import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { log32 } from './log-common.js';
-import { checkElements, checkIo, checkOptionRange, checkRank, checkType, optionInt32, readOptions } from './signal-kernel-common.js';
+import { checkElements, checkIo, checkOptionRange, checkRank, checkType, optionInt32 } from './signal-kernel-common.js';
+import { readFlexOptions } from '@micrort/kernel-support';
 
 const OP = 'SignalFilterBankLog';
 
@@ -30,7 +31,7 @@ function init(context: TfLiteContext): FilterBankLogOpData {
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as FilterBankLogOpData;
   checkIo(OP, node, 1, 1);
-  const options = readOptions(OP, node);
+  const options = readFlexOptions(OP, node);
   const correctionBits = optionInt32(OP, node, options, 'input_correction_bits');
   const outputScale = optionInt32(OP, node, options, 'output_scale');
   checkOptionRange(OP, node, 'input_correction_bits', correctionBits, 0, 31);

@@ -14,16 +14,8 @@
  */
 import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import {
-  checkElements,
-  checkIo,
-  checkOptionRange,
-  checkRank,
-  checkType,
-  optionBool,
-  optionInt32,
-  readOptions,
-} from './signal-kernel-common.js';
+import { checkElements, checkIo, checkOptionRange, checkRank, checkType, optionBool, optionInt32 } from './signal-kernel-common.js';
+import { readFlexOptions } from '@micrort/kernel-support';
 import { U64 } from './uint64-common.js';
 
 const OP = 'SignalFilterBankSpectralSubtraction';
@@ -56,7 +48,7 @@ function init(context: TfLiteContext): SpectralSubtractionOpData {
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as SpectralSubtractionOpData;
   checkIo(OP, node, 1, 2);
-  const o = readOptions(OP, node);
+  const o = readFlexOptions(OP, node);
   const p = data.params;
   p[P.ALTERNATE_ONE_MINUS_SMOOTHING] = optionInt32(OP, node, o, 'alternate_one_minus_smoothing');
   p[P.ALTERNATE_SMOOTHING] = optionInt32(OP, node, o, 'alternate_smoothing');

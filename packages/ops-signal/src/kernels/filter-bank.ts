@@ -15,16 +15,8 @@
  */
 import { BuiltinOperator, KernelError, TensorType, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import {
-  checkElements,
-  checkIo,
-  checkOptionRange,
-  checkRank,
-  checkType,
-  optionInt32,
-  readOptions,
-  WordView,
-} from './signal-kernel-common.js';
+import { checkElements, checkIo, checkOptionRange, checkRank, checkType, optionInt32, WordView } from './signal-kernel-common.js';
+import { readFlexOptions } from '@micrort/kernel-support';
 import { U64 } from './uint64-common.js';
 
 const OP = 'SignalFilterBank';
@@ -82,7 +74,7 @@ function checkChannelTables(
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as FilterBankOpData;
   checkIo(OP, node, 6, 1);
-  const options = readOptions(OP, node);
+  const options = readFlexOptions(OP, node);
   const numChannels = optionInt32(OP, node, options, 'num_channels');
   checkOptionRange(OP, node, 'num_channels', numChannels, 1, 0x7ffffffe);
 

@@ -26,10 +26,10 @@ import {
   checkType,
   optionBool,
   optionInt32,
-  readOptions,
   shapeText,
   supportsInputType,
 } from './signal-kernel-common.js';
+import { readFlexOptions } from '@micrort/kernel-support';
 
 const OP = 'SignalFramer';
 
@@ -56,7 +56,7 @@ function init(context: TfLiteContext): FramerOpData {
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as FramerOpData;
   checkIo(OP, node, 1, 2);
-  const options = readOptions(OP, node);
+  const options = readFlexOptions(OP, node);
   const frameSize = optionInt32(OP, node, options, 'frame_size');
   const frameStep = optionInt32(OP, node, options, 'frame_step');
   const prefill = optionBool(OP, node, options, 'prefill');

@@ -21,7 +21,8 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { checkIo, checkOptionRange, checkType, optionInt32, readOptions, shapeText, supportsOptionType } from './signal-kernel-common.js';
+import { checkIo, checkOptionRange, checkType, optionInt32, shapeText, supportsOptionType } from './signal-kernel-common.js';
+import { readFlexOptions } from '@micrort/kernel-support';
 
 const OP = 'SignalOverlapAdd';
 const TYPES: readonly TensorType[] = [TensorType.INT16, TensorType.FLOAT32];
@@ -50,7 +51,7 @@ function init(context: TfLiteContext): OverlapAddOpData {
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as OverlapAddOpData;
   checkIo(OP, node, 1, 1);
-  const options = readOptions(OP, node);
+  const options = readFlexOptions(OP, node);
   const type = optionInt32(OP, node, options, 'T');
   const frameStep = optionInt32(OP, node, options, 'frame_step');
   if (!TYPES.includes(type))

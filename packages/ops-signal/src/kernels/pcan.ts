@@ -9,7 +9,8 @@
 import { BuiltinOperator, KernelError, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { applyPcanAutoGainControl, PCAN_GAIN_LUT_MIN_LENGTH } from './pcan-common.js';
-import { checkElements, checkIo, checkOptionRange, checkRank, checkType, optionInt32, readOptions } from './signal-kernel-common.js';
+import { checkElements, checkIo, checkOptionRange, checkRank, checkType, optionInt32 } from './signal-kernel-common.js';
+import { readFlexOptions } from '@micrort/kernel-support';
 import { U64 } from './uint64-common.js';
 
 const OP = 'SignalPCAN';
@@ -27,7 +28,7 @@ function init(context: TfLiteContext): PcanOpData {
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as PcanOpData;
   checkIo(OP, node, 3, 1);
-  const options = readOptions(OP, node);
+  const options = readFlexOptions(OP, node);
   const snrShift = optionInt32(OP, node, options, 'snr_shift');
   checkOptionRange(OP, node, 'snr_shift', snrShift, 0, 63);
   const input = context.getTensor(node.inputs[0]!);

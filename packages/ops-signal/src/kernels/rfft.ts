@@ -23,7 +23,8 @@ import { PROVIDER } from '../provider.js';
 import { KissFftrFloat, kissFftrFloatStateBytes } from './kiss-fft-float-common.js';
 import { KissFftrInt16, kissFftrInt16StateBytes, kissFftrUnsupportedReason } from './kiss-fft-int16-common.js';
 import { KissFftrInt32, kissFftrInt32StateBytes } from './kiss-fft-int32-common.js';
-import { checkIo, checkType, optionInt32, readOptions, supportsOptionType } from './signal-kernel-common.js';
+import { checkIo, checkType, optionInt32, supportsOptionType } from './signal-kernel-common.js';
+import { readFlexOptions } from '@micrort/kernel-support';
 
 const OP = 'SignalRfft';
 const TYPES: readonly TensorType[] = [TensorType.INT16, TensorType.INT32, TensorType.FLOAT32];
@@ -54,7 +55,7 @@ function init(context: TfLiteContext): RfftOpData {
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as RfftOpData;
   checkIo(OP, node, 1, 1);
-  const options = readOptions(OP, node);
+  const options = readFlexOptions(OP, node);
   const type = optionInt32(OP, node, options, 'T');
   const fftLength = optionInt32(OP, node, options, 'fft_length');
 

@@ -13,38 +13,17 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { FlexBufferError, FlexMap, parseFlexMap } from '@micrort/core';
-
-/** Parses the node's FlexBuffer custom options; a missing or malformed buffer is a KernelError. */
-export function readOptions(op: string, node: Node): FlexMap {
-  const data = node.customInitialData;
-  if (!data || data.byteLength === 0) throw new KernelError(op, node.index, 'custom options (a FlexBuffers map) are missing');
-  try {
-    return parseFlexMap(data);
-  } catch (e) {
-    if (e instanceof FlexBufferError) throw new KernelError(op, node.index, `malformed custom options: ${e.message}`);
-    throw e;
-  }
-}
+import { FlexMap, parseFlexMap } from '@micrort/core';
+import { flexOption } from '@micrort/kernel-support';
 
 /** An int32 option; absent or non-integer is a KernelError. */
 export function optionInt32(op: string, node: Node, options: FlexMap, key: string): number {
-  try {
-    return options.int32(key);
-  } catch (e) {
-    if (e instanceof FlexBufferError) throw new KernelError(op, node.index, e.message);
-    throw e;
-  }
+  return flexOption(op, node, () => options.int32(key));
 }
 
 /** A bool option; absent or non-integer is a KernelError. */
 export function optionBool(op: string, node: Node, options: FlexMap, key: string): boolean {
-  try {
-    return options.bool(key);
-  } catch (e) {
-    if (e instanceof FlexBufferError) throw new KernelError(op, node.index, e.message);
-    throw e;
-  }
+  return flexOption(op, node, () => options.bool(key));
 }
 
 /** Throws unless `lo <= value <= hi`, naming the option. */

@@ -17,16 +17,8 @@
 import { BuiltinOperator, KernelError, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { Int16CircularBuffer, circularBufferNeededBytes } from './circular-buffer-common.js';
-import {
-  checkElements,
-  checkIo,
-  checkOptionRange,
-  checkRank,
-  checkType,
-  optionInt32,
-  readOptions,
-  supportsInputType,
-} from './signal-kernel-common.js';
+import { checkElements, checkIo, checkOptionRange, checkRank, checkType, optionInt32, supportsInputType } from './signal-kernel-common.js';
+import { readFlexOptions } from '@micrort/kernel-support';
 
 const OP = 'SignalStacker';
 
@@ -52,7 +44,7 @@ function init(context: TfLiteContext): StackerOpData {
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as StackerOpData;
   checkIo(OP, node, 1, 2);
-  const o = readOptions(OP, node);
+  const o = readFlexOptions(OP, node);
   const numChannels = optionInt32(OP, node, o, 'num_channels');
   const left = optionInt32(OP, node, o, 'stacker_left_context');
   const right = optionInt32(OP, node, o, 'stacker_right_context');

@@ -16,7 +16,8 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { checkIo, checkOptionRange, checkRank, checkType, optionInt32, readOptions } from './signal-kernel-common.js';
+import { checkIo, checkOptionRange, checkRank, checkType, optionInt32 } from './signal-kernel-common.js';
+import { readFlexOptions } from '@micrort/kernel-support';
 
 const OP = 'SignalWindow';
 
@@ -38,7 +39,7 @@ function init(context: TfLiteContext): WindowOpData {
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as WindowOpData;
   checkIo(OP, node, 2, 1);
-  const options = readOptions(OP, node);
+  const options = readFlexOptions(OP, node);
   const shift = optionInt32(OP, node, options, 'shift');
   checkOptionRange(OP, node, 'shift', shift, 0, 31);
 

@@ -1,15 +1,20 @@
 /**
  * The `check` report of the page: every node's provider, or why each registered provider declined it,
- * or its init/prepare error — grouped by op, version, tensor types and outcome. Built on core's
- * `checkModel()`; this module adds what the page shows beside it: the typed error `allocateTensors()`
- * throws for the same model and kernels, and why the GPU delegate left a node alone.
+ * or its init/prepare error — grouped as core's `checkModel()` groups them (op, version, tensor types,
+ * outcome, and the shape of the decline reasons: reasons that differ only in tensor numbers share a
+ * row). This module adds what the page shows beside it: each kernel package's share of the nodes and
+ * MACs (app-kit's `packageShares`), the typed error `allocateTensors()` throws for the same model and
+ * kernels, and why the GPU delegate left a node alone.
  */
 import {
   KernelError,
   MicroInterpreter,
   OpResolver,
   checkModel,
+  mergeReasons,
   opDisplayName,
+  reasonShape,
+  type CheckOp,
   type InterpreterOptions,
   type ModelDef,
   type Node,
@@ -17,6 +22,7 @@ import {
   type Resolution,
   type TfLiteContext,
 } from '@micrort/core';
+import { packageShares, servedNodesOfCheck, type DelegatingPackage, type PackageShare, type ServingPackage } from '@micrort/app-kit';
 import { createPlanner } from '@micrort/planners';
 
 /** What happened to one node (core's NodeCheckStatus). */
@@ -53,7 +59,7 @@ export interface NodeCheck {
   error?: string;
 }
 
-/** Nodes of one op sharing version, tensor types and outcome: one row of the grouped table. */
+/** Nodes of one op sharing version, tensor types, outcome and the shape of the reasons: one row of the grouped table. */
 export interface CheckGroup {
   op: string;
   version: number;
@@ -79,8 +85,10 @@ export interface CheckReport {
   subgraphs: number;
   /** Groups, failing ones first, then by op name. */
   groups: CheckGroup[];
-  /** The typed error `allocateTensors()` throws for this model and kernels (`UnsupportedOpError: …`). */
-  error?: { name: string; message: string };
+  /** Each composed package's share of the nodes and MACs; for a package in front, what fell back and why. */
+  served: PackageShare[];
+  /** The typed error `allocateTensors()` throws for this model and kernels (`UnsupportedOpError: …`), with advice for the page. */
+  error?: PageError;
   /** Arena figures of the allocation (every node ok): head + tail, as `arena: 'auto'` sizes it. */
   arena?: { usedBytes: number; headBytes: number; tailBytes: number };
 }
@@ -140,10 +148,40 @@ export function withStandIns(resolver: OpResolver): { resolver: OpResolver; stan
   return { resolver: r, standIns: () => [...r.standIns].map(Number).sort((a, b) => a - b) };
 }
 
-/** `Name: message` of a thrown value. */
-export function errorOf(e: unknown): { name: string; message: string } {
-  if (e instanceof Error) return { name: e.name === 'Error' ? e.constructor.name || 'Error' : e.name, message: e.message };
-  return { name: 'Error', message: String(e) };
+/** An error as the page shows it: the typed error's name and message, and what to do about it in the page. */
+export interface PageError {
+  name: string;
+  message: string;
+  /** What a person can do in the page (pick another model, another kernel package, …), when the page knows. */
+  advice?: string;
+}
+
+/** Where the page lists every node that cannot run (core's messages name the CLI's `micrort check`). */
+const FULL_LIST = "the Model tab's check table lists them all";
+
+/** What to do in the page, by error name. */
+const ADVICE: Record<string, string> = {
+  ModelError:
+    'This file is not a .tflite model micrort can read. Open another file (the button above, or drop one on the page), or pick a built-in or sample model.',
+  UnsupportedOpError:
+    "The Model tab's check table shows every node that cannot run and why. Pick another kernel package in the header: ops-reference serves every TFLM builtin.",
+  KernelError:
+    "The Model tab's check table shows every node that cannot run and why. Pick another kernel package in the header: ops-reference serves every TFLM builtin.",
+  KernelUnavailableError: 'This kernel package cannot run in this browser: pick another in the header.',
+  ArenaLimitError: 'The model needs a larger arena than the page allows; the Memory tab shows where the memory goes.',
+  ArenaTooSmallError: 'The Memory tab shows what the arena holds and how large it must be.',
+  InputError: 'Check the Run tab: the inputs must match the model (image size and type, or seeded random inputs).',
+};
+
+/** `Name: message` of a thrown value, with the CLI's pointers replaced by the page's, and advice for the page. */
+export function errorOf(e: unknown): PageError {
+  const name = e instanceof Error ? (e.name === 'Error' ? e.constructor.name || 'Error' : e.name) : 'Error';
+  const message = (e instanceof Error ? e.message : String(e)).replace(/run micrort check for the full list/g, FULL_LIST);
+  const custom = name === 'UnsupportedOpError' && /CUSTOM:\S+ ×\d+ \(no provider\)/.test(message);
+  const advice = custom
+    ? "Custom ops no package in this page provides: a kernel package that registers them is needed (see docs/writing-a-kernel-package.md); the Model tab's check table lists every node that cannot run."
+    : ADVICE[name];
+  return { name, message, ...(advice ? { advice } : {}) };
 }
 
 /**
@@ -156,10 +194,11 @@ export function checkModelNodes(
   resolver: OpResolver,
   options: Partial<InterpreterOptions> & Record<string, unknown> = {},
   delegateDecisions?: () => { node: number; claimed: boolean; reason?: string }[],
+  packages: readonly (ServingPackage & DelegatingPackage)[] = [],
 ): CheckReport {
   const { planner: _p, arena: _a, ...rest } = options;
   const report = checkModel(model, resolver, { ...rest, planner: createPlanner('greedy') });
-  let error: { name: string; message: string } | undefined;
+  let error: PageError | undefined;
   if (!report.ok) {
     const interp = new MicroInterpreter(model, resolver, {
       ...rest,
@@ -203,42 +242,57 @@ export function checkModelNodes(
     failingCount: failing.length,
     subgraphs: report.subgraphs,
     nodes,
-    groups: groupNodes(nodes),
+    groups: groupNodes(nodes, report.ops),
+    served: packageShares(packages, servedNodesOfCheck(report, model, packages)),
     ...(error ? { error } : {}),
     ...(report.ok && report.arena ? { arena: report.arena } : {}),
   };
 }
 
-/** Groups node outcomes by op, version, tensor types, outcome and provider; failing groups first. */
-export function groupNodes(nodes: readonly NodeCheck[]): CheckGroup[] {
-  const groups = new Map<string, CheckGroup>();
-  for (const n of nodes) {
-    const key = JSON.stringify([
-      n.op,
-      n.version,
-      n.inputTypes,
-      n.outputTypes,
-      n.status,
-      n.provider ?? '',
-      n.delegate ?? '',
-      n.declined ?? [],
-      n.delegateDeclined ?? '',
-    ]);
-    let g = groups.get(key);
-    if (!g) {
-      g = { op: n.op, version: n.version, inputTypes: n.inputTypes, outputTypes: n.outputTypes, status: n.status, nodes: [] };
-      if (n.provider) g.provider = n.provider;
-      if (n.delegate) g.delegate = n.delegate;
-      if (n.declined) g.declined = n.declined;
-      if (n.delegateDeclined) g.delegateDeclined = n.delegateDeclined;
-      groups.set(key, g);
+/**
+ * The rows of the check table: core's groups (`checkModel()`'s `ops`: op, version, tensor types, outcome,
+ * provider and the decline reasons' shape, their numbers merged), each split further by the delegate
+ * that took its nodes and the shape of the reason it left the others; failing rows first, then by op.
+ */
+export function groupNodes(nodes: readonly NodeCheck[], ops: readonly CheckOp[]): CheckGroup[] {
+  const byKey = new Map(nodes.map((n) => [`${n.subgraph}:${n.index}`, n]));
+  const rows: CheckGroup[] = [];
+  for (const op of ops)
+    for (const g of op.groups) {
+      const parts = new Map<string, { row: CheckGroup; reasons: string[] }>();
+      for (const [sg, index] of g.nodes) {
+        const n = byKey.get(`${sg}:${index}`);
+        if (!n) continue;
+        const key = JSON.stringify([n.delegate ?? '', n.delegateDeclined === undefined ? null : reasonShape(n.delegateDeclined)]);
+        let part = parts.get(key);
+        if (!part) {
+          const row: CheckGroup = {
+            op: op.op,
+            version: g.version,
+            inputTypes: g.inputTypes,
+            outputTypes: g.outputTypes,
+            status: g.status,
+            nodes: [],
+          };
+          if (g.provider) row.provider = g.provider;
+          if (n.delegate) row.delegate = n.delegate;
+          if (g.declined)
+            row.declined = g.declined.map((d) => ({ provider: d.provider, kernel: d.kernel, ...(d.reason ? { reason: d.reason } : {}) }));
+          part = { row, reasons: [] };
+          parts.set(key, part);
+        }
+        part.row.nodes.push(sg === 0 ? String(index) : `${index} (subgraph ${sg})`);
+        if (n.delegateDeclined !== undefined) part.reasons.push(n.delegateDeclined);
+        if (n.error) {
+          part.row.errors ??= [];
+          if (!part.row.errors.includes(n.error)) part.row.errors.push(n.error);
+        }
+      }
+      for (const { row, reasons } of parts.values()) {
+        if (reasons.length) row.delegateDeclined = mergeReasons(reasons);
+        rows.push(row);
+      }
     }
-    g.nodes.push(n.subgraph === 0 ? String(n.index) : `${n.index} (subgraph ${n.subgraph})`);
-    if (n.error) {
-      g.errors ??= [];
-      if (!g.errors.includes(n.error)) g.errors.push(n.error);
-    }
-  }
   const rank = (s: NodeCheckStatus) => (s === 'ok' ? 2 : s === 'not-prepared' ? 1 : 0);
-  return [...groups.values()].sort((a, b) => rank(a.status) - rank(b.status) || a.op.localeCompare(b.op) || a.version - b.version);
+  return rows.sort((a, b) => rank(a.status) - rank(b.status) || a.op.localeCompare(b.op) || a.version - b.version);
 }

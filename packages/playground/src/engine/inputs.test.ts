@@ -59,3 +59,22 @@ describe('image inputs', () => {
     expect(() => writeImage(t, PIXELS, 'tensor')).toThrow(/2x2.*4x4/);
   });
 });
+
+describe("the metadata's normalization", () => {
+  it('(p − mean) / std per channel, written to a float input as is', () => {
+    const f = tensor(TensorType.FLOAT32, [1, 2, 2, 3]);
+    writeImage(f, PIXELS, 'metadata', { mean: [0, 127.5, 255], std: [255, 127.5, 1] });
+    const want = [255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255].map((p, i) =>
+      Math.fround([(x: number) => x / 255, (x: number) => x / 127.5 - 1, (x: number) => x - 255][i % 3]!(p)),
+    );
+    expect(Array.from(f.data as Float32Array)).toEqual(want);
+  });
+
+  it('one mean and std for every channel, then quantized (uint8, scale 1/128, zero point 128)', () => {
+    const u = tensor(TensorType.UINT8, [1, 2, 2, 3], 1 / 128, 128);
+    writeImage(u, PIXELS, 'metadata', { mean: [127.5], std: [127.5] });
+    // 255 → 1.0 → 128 + 128 = 256 → clamped 255; 0 → -1 → 0
+    expect(Array.from(u.data as Uint8Array)).toEqual([255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255]);
+    expect(() => writeImage(u, PIXELS, 'metadata', null)).toThrow(/gives no normalization/);
+  });
+});

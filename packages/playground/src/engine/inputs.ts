@@ -5,18 +5,21 @@
  */
 import { SplitMix64, fillRandom } from '@micrort/app-kit';
 import { TensorType, type Tensor } from '@micrort/core';
+import { writePixels, type PixelNormalization } from '@micrort/lite';
 
-/** Where an image input's pixels go. */
-export interface ImageLayout {
-  layout: 'nhwc' | 'nchw';
-  height: number;
-  width: number;
-  /** 1 (grayscale) or 3 (RGB). */
-  channels: 1 | 3;
+export { imageLayout, type ImageLayout } from '@micrort/lite';
+
+/**
+ * How 0..255 pixel values become the tensor's real values: the model's normalization from its TFLite
+ * metadata ((p − mean) / std per channel), the quantized tensor's whole integer range, or a fixed range.
+ */
+export type PixelRange = 'metadata' | 'tensor' | '0..1' | '-1..1' | '0..255';
+
+/** TFLite metadata's NormalizationOptions: (x − mean) / std per channel (one value: every channel). */
+export interface Normalization {
+  mean: number[];
+  std: number[];
 }
-
-/** How 0..255 pixel values become the tensor's real values. */
-export type PixelRange = 'tensor' | '0..1' | '-1..1' | '0..255';
 
 /** Pixels of an image already resized to the tensor's width × height, RGBA row-major (canvas ImageData). */
 export interface ImagePixels {
@@ -25,74 +28,38 @@ export interface ImagePixels {
   rgba: Uint8Array | Uint8ClampedArray;
 }
 
-const IMAGE_TYPES = new Set<number>([TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8, TensorType.INT16]);
+/**
+ * The default pixel range for an input: the metadata's normalization when the model gives one, else the
+ * whole integer range for a quantized input and 0..1 for a float one.
+ */
+export function defaultPixelRange(type: string, normalization: Normalization | null): PixelRange {
+  if (normalization) return 'metadata';
+  return type === 'float32' ? '0..1' : 'tensor';
+}
+
+/** The ranges as @micrort/lite's normalizations ((p − mean) / std). */
+const RANGES: Record<'0..1' | '-1..1' | '0..255', PixelNormalization> = {
+  '0..1': { mean: [0], std: [255] },
+  '-1..1': { mean: [127.5], std: [127.5] },
+  '0..255': { mean: [0], std: [1] },
+};
 
 /**
- * The image layout of a tensor shape, or null when it is not image-shaped: 4-D, batch 1, 1 or 3
- * channels last (NHWC) or, failing that, first (NCHW), of type float32, int8, uint8 or int16.
+ * Writes `pixels` into `tensor` (image-shaped, see {@link imageLayout}) with @micrort/lite's
+ * `writePixels` — what a program using the high-level API gets for the same image. With range
+ * `tensor` (quantized tensors) pixel p maps linearly onto the integer range: q = qmin + p × (qmax −
+ * qmin) / 255, so an int8 input gets p − 128 (TFLM's person-detection example) and a uint8 input p
+ * (a float tensor takes 0..1). Other ranges give a real value r ((p − mean) / std: p/255, (p − 127.5) /
+ * 127.5, p, or the metadata's normalization), written as is to a float tensor and quantized as
+ * q = round(r / scale) + zeroPoint, clamped, to the others. Grayscale tensors take the luma.
  */
-export function imageLayout(type: number, shape: readonly number[]): ImageLayout | null {
-  if (shape.length !== 4 || shape[0] !== 1 || !IMAGE_TYPES.has(type)) return null;
-  const [, a, b, c] = shape as [number, number, number, number];
-  if ((c === 1 || c === 3) && a > 1 && b > 1) return { layout: 'nhwc', height: a, width: b, channels: c };
-  if ((a === 1 || a === 3) && b > 1 && c > 1) return { layout: 'nchw', height: b, width: c, channels: a };
-  return null;
-}
-
-/** round half away from zero (TFLite's std::round). */
-function roundAway(x: number): number {
-  return x < 0 ? -Math.round(-x) : Math.round(x);
-}
-
-/** The default pixel range for a tensor: quantized inputs use their whole range, float inputs 0..1. */
-export function defaultPixelRange(type: number): PixelRange {
-  return type === TensorType.FLOAT32 ? '0..1' : 'tensor';
-}
-
-/**
- * Writes `pixels` into `tensor` (image-shaped, see {@link imageLayout}). With range `tensor` (quantized
- * tensors) pixel p maps linearly onto the integer range: q = qmin + p × (qmax − qmin) / 255, so an int8
- * input gets p − 128 (TFLM's person-detection example) and a uint8 input p. Other ranges give a real
- * value r (p/255, p/127.5 − 1 or p), quantized as q = round(r / scale) + zeroPoint, clamped.
- * Grayscale tensors take the luma (0.299 R + 0.587 G + 0.114 B).
- */
-export function writeImage(tensor: Tensor, pixels: ImagePixels, range: PixelRange): void {
-  const shape = Array.from(tensor.dims);
-  const lay = imageLayout(tensor.type, shape);
-  if (!lay) throw new RangeError(`input ${tensor.name} (${shape.join('x')}) is not image-shaped`);
-  if (pixels.width !== lay.width || pixels.height !== lay.height)
-    throw new RangeError(`the image is ${pixels.width}x${pixels.height}, input ${tensor.name} needs ${lay.width}x${lay.height}`);
-  const { height: H, width: W, channels: C } = lay;
-  const d = tensor.data as Float32Array | Int8Array | Uint8Array | Int16Array;
+export function writeImage(tensor: Tensor, pixels: ImagePixels, range: PixelRange, normalization?: Normalization | null): void {
+  if (range === 'metadata' && !normalization)
+    throw new RangeError(`the model gives no normalization for input ${tensor.name}: pick a pixel range`);
   const isFloat = tensor.type === TensorType.FLOAT32;
-  const [qmin, qmax] =
-    tensor.type === TensorType.INT8
-      ? [-128, 127]
-      : tensor.type === TensorType.UINT8
-        ? [0, 255]
-        : tensor.type === TensorType.INT16
-          ? [-32768, 32767]
-          : [0, 0];
-  const scale = tensor.params.scale;
-  const zp = tensor.params.zeroPoint;
-  if (!isFloat && range !== 'tensor' && !(scale > 0))
-    throw new RangeError(`input ${tensor.name} is ${tensor.type} without a scale: use the tensor range`);
-  const real = (p: number) => (range === '-1..1' ? p / 127.5 - 1 : range === '0..255' ? p : p / 255);
-  const value = (p: number): number => {
-    if (isFloat) return range === 'tensor' ? p / 255 : real(p);
-    const q = range === 'tensor' ? qmin + roundAway((p * (qmax - qmin)) / 255) : roundAway(real(p) / scale) + zp;
-    return q < qmin ? qmin : q > qmax ? qmax : q;
-  };
-  const px = pixels.rgba;
-  for (let y = 0; y < H; y++)
-    for (let x = 0; x < W; x++) {
-      const s = (y * W + x) * 4;
-      const rgb = C === 3 ? [px[s]!, px[s + 1]!, px[s + 2]!] : [0.299 * px[s]! + 0.587 * px[s + 1]! + 0.114 * px[s + 2]!];
-      for (let c = 0; c < C; c++) {
-        const at = lay.layout === 'nhwc' ? (y * W + x) * C + c : (c * H + y) * W + x;
-        d[at] = value(rgb[c]!);
-      }
-    }
+  const norm: PixelNormalization =
+    range === 'metadata' ? normalization! : range === 'tensor' ? (isFloat ? RANGES['0..1'] : 'tensor') : RANGES[range];
+  writePixels(tensor, { width: pixels.width, height: pixels.height, data: pixels.rgba }, norm);
 }
 
 /** Fills every input of the interpreter from one splitmix64 stream seeded with `seed`, input 0 first. */

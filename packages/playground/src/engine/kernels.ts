@@ -10,7 +10,13 @@
  * emulated variant, whose instruction counters feed the page's Cortex-M cycle estimate.
  */
 import { composeRuntimeAsync, withOptions, type ComposeEntry, type InterpreterOptions, type OpResolver } from '@micrort/core';
-import { APP_KERNEL_PACKAGES, appRuntimePackages, type AppKernelPackage } from '@micrort/app-kit';
+import {
+  APP_KERNEL_PACKAGES,
+  appRuntimePackages,
+  type AppKernelPackage,
+  type DelegatingPackage,
+  type ServingPackage,
+} from '@micrort/app-kit';
 import type { SimdCounters } from '@micrort/ops-simd';
 
 /** Ids of the page's kernel choices: app-kit's ids, and `simd-emulated`. */
@@ -22,6 +28,8 @@ export interface KernelRuntime {
   resolver: OpResolver;
   /** Options the packages need (ops-wasm: the arena in WebAssembly memory; ops-gpu: the delegate). */
   interpreterOptions: Partial<InterpreterOptions>;
+  /** The composed packages, in composition order (for which package served each node). */
+  packages: readonly (ServingPackage & DelegatingPackage)[];
   /** `simd-emulated`: the instruction counters the kernels count into (for the cycle estimate). */
   counters: SimdCounters | null;
   /** A delegate's: which nodes it claimed or declined and why, after allocation. */
@@ -81,6 +89,7 @@ async function compose(id: KernelId, app: AppKernelPackage, options?: object): P
     id,
     resolver: rt.resolver,
     interpreterOptions: rt.interpreterOptions,
+    packages: rt.packages,
     counters: counters ?? null,
     ...(delegate?.decisions ? { delegateDecisions: () => delegate.decisions!() } : {}),
     ...(delegate?.mode ? { detail: `gpu.js ${delegate.mode}` } : {}),

@@ -15,7 +15,9 @@ import { buildFloatCnn } from '@micrort/ops-gpu';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { createPlanner } from '@micrort/planners';
-import { checkModelNodes } from './check.js';
+import { FLOWER_LABELS, buildLabelledUint8Classifier } from '@micrort/test-support/tflite-metadata';
+import { checkModelNodes, errorOf } from './check.js';
+import { checkHeadline, fallbackLines } from './served.js';
 import { PlaygroundSession } from './session.js';
 
 function nodeOutputs(bytes: Uint8Array, seed: number): Uint8Array[] {
@@ -62,7 +64,94 @@ describe('PlaygroundSession', () => {
     expect(m.outputs.map((t) => [t.name, t.type, t.shape])).toEqual([['probs', 'float32', [1, 4]]]);
     expect(m.opHistogram[0]).toEqual(['FULLY_CONNECTED', 2]);
     expect(m.tensors.find((t) => t.name === 'fc1/weights')!.quant!.scale).toHaveLength(32);
-    expect(m.nodes[1]!.options).toContainEqual(['fusedActivationFunction', '1']);
+    expect(m.nodes[1]!.options).toContainEqual(['fusedActivationFunction', 'RELU']);
+    expect(m.imageInput).toBeNull(); // [1,16] is not an image
+  });
+
+  it('names option enums (padding SAME, RELU6); a float32 image input is an image input', () => {
+    const s = new PlaygroundSession();
+    const m = s.open(buildFloatCnn(), 'cnn');
+    const conv = m.nodes.find((n) => n.op === 'CONV_2D')!;
+    expect(conv.options.find(([k]) => k === 'padding')?.[1]).toMatch(/^(SAME|VALID)$/);
+    expect(conv.options.find(([k]) => k === 'fusedActivationFunction')?.[1]).toMatch(/^(NONE|RELU|RELU6|RELU_N1_TO_1|TANH)$/);
+    expect(m.imageInput).toMatchObject({ layout: 'nhwc', height: 12, width: 12, channels: 3, type: 'float32', normalization: null });
+  });
+
+  it("a uint8 model with TFLite metadata: its labels, normalization and name; the labels' top 5", async () => {
+    const s = new PlaygroundSession();
+    const m = s.open(buildLabelledUint8Classifier(), 'flowers.tflite');
+    expect(m.modelMetadata).toMatchObject({ name: 'flower classifier (test)', author: 'micrort tests' });
+    expect(m.outputLabels).toEqual([FLOWER_LABELS]);
+    expect(m.imageInput).toMatchObject({ type: 'uint8', normalization: { mean: [127.5], std: [127.5] } });
+    expect(m.metadataError).toBeNull();
+    const pixels = { width: 16, height: 16, rgba: new Uint8Array(16 * 16 * 4).fill(255) };
+    const r = await s.run({
+      kernel: 'reference',
+      planner: 'greedy',
+      input: { kind: 'image', pixels, range: 'metadata', seed: 1 },
+      profileMs: 1,
+    });
+    // (255 − 127.5) / 127.5 = 1 → round(1 × 128) + 128 = 256, clamped to 255
+    expect(Array.from(r.inputs[0]!.bytes).every((v) => v === 255)).toBe(true);
+  });
+
+  it('ops-wasm on a uint8 model: served 0 of 8 nodes, said so; tensor numbers in reasons do not split the rows', async () => {
+    const s = new PlaygroundSession();
+    s.open(buildLabelledUint8Classifier(), 'flowers.tflite');
+    const r = await s.check('wasm').catch((e: Error) => e);
+    if (r instanceof Error) {
+      console.log(`ops-wasm check skipped: ${r.message}`);
+      return;
+    }
+    expect(r.ok).toBe(true);
+    const wasm = r.served.find((p) => p.package === 'ops-wasm')!;
+    expect(wasm).toMatchObject({ nodes: 0, totalNodes: 8, front: true });
+    expect(checkHeadline(r, 'ops-wasm')).toBe(
+      'All 8 nodes run: ops-wasm 0 of 8 nodes (0.0% of MACs), ops-reference 8 of 8 (100.0% of MACs).',
+    );
+    expect(fallbackLines(r.served)[0]).toMatch(/^ops-wasm: every node fell back to ops-reference — CONV_2D ×3 \(/);
+    // three CONV_2D nodes whose reasons differ only in a tensor number: one row, the numbers merged
+    const convs = r.groups.filter((g) => g.op === 'CONV_2D');
+    expect(convs).toHaveLength(1);
+    expect(convs[0]!.nodes).toEqual(['0', '2', '3']);
+    expect(convs[0]!.declined!.map((d) => d.reason)).toContain('uint8 tensor {0,6,9} (handles float32)');
+    expect(r.groups).toHaveLength(6);
+    const rows = await s.compare({ kind: 'seeded', seed: 1 }, { kernels: ['reference', 'wasm'], profileMs: 1 });
+    expect(rows[1]!.served!.find((p) => p.package === 'ops-wasm')!.nodes).toBe(0);
+    expect(rows[1]!.diffs![0]!.identical).toBe(true);
+  });
+
+  it('the GPU delegate: the check credits the nodes it takes to ops-gpu, as the run does', async () => {
+    const s = new PlaygroundSession();
+    s.open(buildFloatCnn(), 'cnn');
+    const r = await s.check('gpu').catch((e: Error) => e);
+    if (r instanceof Error) {
+      console.log(`GPU delegate check skipped: ${r.message}`);
+      return;
+    }
+    const claimed = r.nodes.filter((n) => n.delegate).length;
+    expect(claimed).toBeGreaterThan(0);
+    expect(r.served.find((p) => p.package === 'ops-gpu')!.nodes).toBe(claimed);
+    const run = await s.run({ kernel: 'gpu', planner: 'greedy', input: { kind: 'seeded', seed: 1 }, profileMs: 1 });
+    expect(run.served.map((p) => [p.package, p.nodes])).toEqual(r.served.map((p) => [p.package, p.nodes]));
+  });
+
+  it("one package serving every node reads as before: 'All 5 nodes run with ops-reference.'", async () => {
+    const s = new PlaygroundSession();
+    s.open(buildDemoModel(), 'demo');
+    expect(checkHeadline(await s.check('reference'), 'ops-reference')).toBe('All 5 nodes run with ops-reference.');
+  });
+
+  it('errors tell what to do in the page, not in the CLI', () => {
+    const e = errorOf(
+      Object.assign(new Error('unsupported model: 2 nodes cannot run: … — run micrort check for the full list'), {
+        name: 'UnsupportedOpError',
+      }),
+    );
+    expect(e.message).not.toMatch(/micrort check/);
+    expect(e.message).toMatch(/the Model tab's check table lists them all$/);
+    expect(e.advice).toMatch(/Pick another kernel package in the header/);
+    expect(errorOf(Object.assign(new Error('bad'), { name: 'ModelError' })).advice).toMatch(/Open another file/);
   });
 
   it("a corrupt file throws the loader's ModelError and keeps the open model", () => {

@@ -13,7 +13,8 @@ import {
   type Tensor,
 } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
-import { checkModelNodes, errorOf, type CheckReport } from './check.js';
+import { packageShares, readAnnotations, servedNodesOfInterpreter, type PackageShare } from '@micrort/app-kit';
+import { checkModelNodes, errorOf, type CheckReport, type PageError } from './check.js';
 import { layoutGraph, type GraphLayout } from './graph.js';
 import { fillSeeded, writeImage, type ImagePixels, type PixelRange } from './inputs.js';
 import { KERNEL_CHOICES, KernelUnavailableError, kernelChoice, type KernelId, type KernelRuntime } from './kernels.js';
@@ -25,7 +26,7 @@ import { summarize, type ModelSummary } from './summary.js';
 /** What a run is fed. */
 export type InputSpec =
   | { kind: 'seeded'; seed: number }
-  /** Pixels for input 0 (already resized to it); other inputs seeded with `seed`. */
+  /** Pixels for input 0 (already resized to it); other inputs seeded with `seed`. `metadata`: the model's normalization. */
   | { kind: 'image'; pixels: ImagePixels; range: PixelRange; seed: number }
   /** Raw bytes per input. */
   | { kind: 'bytes'; inputs: Uint8Array[] };
@@ -74,6 +75,8 @@ export interface RunResult {
   cycles?: { m4: number; m7: number; estimatedNodes: number };
   /** The GPU delegate's partitions (node lists). */
   partitions?: number[][];
+  /** Each composed package's share of the nodes and MACs, and what fell back from the package in front. */
+  served: PackageShare[];
 }
 
 /** One kernel package in a comparison. */
@@ -82,7 +85,9 @@ export interface CompareRow {
   label: string;
   detail?: string;
   /** Why it did not run (unavailable here, or the model is refused). */
-  error?: { name: string; message: string };
+  error?: PageError;
+  /** Each composed package's share of the nodes and MACs (who really ran the model). */
+  served?: PackageShare[];
   allocateMs?: number;
   firstInvokeMs?: number;
   /** Mean of the invokes after the first. */
@@ -120,7 +125,7 @@ export class PlaygroundSession {
     const copy = new Uint8Array(bytes.byteLength);
     copy.set(bytes);
     const model = loadModel(copy);
-    const summary = summarize(model, name, bytes.byteLength);
+    const summary = summarize(model, name, bytes.byteLength, readAnnotations(copy, model));
     this.model = model;
     this.summaryCache = summary;
     this.fileBytes = bytes.byteLength;
@@ -141,7 +146,7 @@ export class PlaygroundSession {
   async check(kernel: KernelId): Promise<CheckReport> {
     const rt = await kernelChoice(kernel).create();
     try {
-      return checkModelNodes(this.current, rt.resolver, rt.interpreterOptions, rt.delegateDecisions);
+      return checkModelNodes(this.current, rt.resolver, rt.interpreterOptions, rt.delegateDecisions, rt.packages);
     } finally {
       rt.dispose();
     }
@@ -180,7 +185,7 @@ export class PlaygroundSession {
       return;
     }
     fillSeeded(inputs, spec.seed);
-    if (spec.kind === 'image') writeImage(inputs[0]!, spec.pixels, spec.range);
+    if (spec.kind === 'image') writeImage(inputs[0]!, spec.pixels, spec.range, this.summary.imageInput?.normalization);
   }
 
   /** Runs the model once for its outputs, then again for the latency profile (and cycle estimate). */
@@ -240,6 +245,7 @@ export class PlaygroundSession {
         invokes,
         nodes,
         untimedMs: Math.max(0, total / invokes - timed),
+        served: packageShares(rt.packages, servedNodesOfInterpreter(interp, this.current)),
       };
       if (rt.counters) {
         const { estimateCycles } = await import('@micrort/ops-simd');
@@ -293,6 +299,7 @@ export class PlaygroundSession {
         interp = this.interpreter(rt, 'greedy', null);
         row.allocateMs = performance.now() - t0;
         row.arenaBytes = interp.arenaUsage().arenaBytes;
+        row.served = packageShares(rt.packages, servedNodesOfInterpreter(interp, this.current));
         if (fed) fed.forEach((b, k) => interp!.input(k).bytes.set(b));
         else {
           this.feed(interp, input);

@@ -3,7 +3,19 @@
  * (type, shape, quantization), the op histogram, and every tensor and node of the entry subgraph for
  * the node details. Plain data (structured-clone safe): it crosses from the worker to the page.
  */
-import { opDisplayName, tensorTypeName, type ModelDef, type OperatorDef, type TensorDef } from '@micrort/core';
+import {
+  ActivationFunctionType,
+  FullyConnectedWeightsFormat,
+  MirrorPadMode,
+  Padding,
+  opDisplayName,
+  tensorTypeName,
+  type ModelDef,
+  type OperatorDef,
+  type TensorDef,
+} from '@micrort/core';
+import type { ModelAnnotations } from '@micrort/app-kit';
+import { imageLayout, type ImageLayout, type Normalization } from './inputs.js';
 
 /** Quantization of a tensor, for display. */
 export interface QuantInfo {
@@ -38,7 +50,7 @@ export interface NodeSummary {
   /** Tensor indices; -1 marks an omitted optional input. */
   inputs: number[];
   outputs: number[];
-  /** Builtin options as `name: value` pairs (enums as numbers, arrays as lists). */
+  /** Builtin options as `name: value` pairs (enums by name, e.g. `padding: SAME`; arrays as lists). */
   options: [string, string][];
   /** Bytes of custom options (CUSTOM ops), else 0. */
   customOptionBytes: number;
@@ -62,7 +74,24 @@ export interface ModelSummary {
   opHistogram: [string, number][];
   /** Bytes of constant data (weights) in the entry subgraph. */
   constantBytes: number;
+  /** Names of the model's metadata entries (`TFLITE_METADATA`, `min_runtime_version`, …). */
   metadata: string[];
+  /** What TFLite metadata (`TFLITE_METADATA`) says about the model, when it has some. */
+  modelMetadata: { name: string; description: string; version: string; author: string; license: string } | null;
+  /** Why the metadata could not be read, when it could not (the model still runs). */
+  metadataError: string | null;
+  /** Each output's class labels (TFLite metadata's TENSOR_AXIS_LABELS file), null where the model names none. */
+  outputLabels: (string[] | null)[];
+  /** Input 0 when it is an image (4-D, batch 1, 1 or 3 channels, NHWC or NCHW, float32/int8/uint8/int16). */
+  imageInput: ImageInput | null;
+}
+
+/** An image-shaped input and how its pixels are to be normalized. */
+export interface ImageInput extends ImageLayout {
+  /** `float32`, `uint8`, … */
+  type: string;
+  /** The metadata's normalization ((pixel − mean) / std per channel), when it gives one. */
+  normalization: Normalization | null;
 }
 
 const ELEMENT_BYTES: Record<string, number> = {
@@ -100,6 +129,25 @@ function tensorInfo(model: ModelDef, t: TensorDef, index: number): TensorInfo {
   };
 }
 
+/** Option fields whose numbers are schema enums, and the enum's name of each value. */
+const ENUM_OPTIONS: Record<string, (v: number) => string | undefined> = {
+  padding: (v) => Padding[v],
+  fusedActivationFunction: (v) => ActivationFunctionType[v],
+  weightsFormat: (v) => FullyConnectedWeightsFormat[v],
+  mode: (v) => MirrorPadMode[v],
+  inDataType: (v) => tensorTypeName(v),
+  outDataType: (v) => tensorTypeName(v),
+  outputType: (v) => tensorTypeName(v),
+  // 0 means "not set" in the schema (the bias takes the kernel's default type)
+  quantizedBiasType: (v) => (v === 0 ? 'default' : tensorTypeName(v)),
+};
+
+/** An option's value as shown: an enum field by its name (`SAME`, `RELU6`, `int32`), else {@link formatOptionValue}. */
+export function formatOption(key: string, value: unknown): string {
+  const name = typeof value === 'number' ? ENUM_OPTIONS[key]?.(value) : undefined;
+  return name && !/^(unknown|\d)/i.test(name) ? name : formatOptionValue(value);
+}
+
 /** `value` as a short string: numbers, booleans, typed arrays and arrays as lists. */
 export function formatOptionValue(value: unknown): string {
   if (value === null || value === undefined) return '-';
@@ -113,7 +161,7 @@ export function formatOptionValue(value: unknown): string {
 function nodeSummary(model: ModelDef, op: OperatorDef, index: number): NodeSummary {
   const code = model.operatorCodes[op.opcodeIndex]!;
   const options = op.builtinOptions
-    ? Object.entries(op.builtinOptions as unknown as Record<string, unknown>).map(([k, v]) => [k, formatOptionValue(v)] as [string, string])
+    ? Object.entries(op.builtinOptions as unknown as Record<string, unknown>).map(([k, v]) => [k, formatOption(k, v)] as [string, string])
     : [];
   return {
     index,
@@ -126,8 +174,8 @@ function nodeSummary(model: ModelDef, op: OperatorDef, index: number): NodeSumma
   };
 }
 
-/** The summary of `model` (file `name`, `bytes` long). */
-export function summarize(model: ModelDef, name: string, bytes: number): ModelSummary {
+/** The summary of `model` (file `name`, `bytes` long), with what its TFLite metadata says (`annotations`). */
+export function summarize(model: ModelDef, name: string, bytes: number, annotations?: ModelAnnotations): ModelSummary {
   const sg = model.subgraphs[0]!;
   const tensors = sg.tensors.map((t, i) => tensorInfo(model, t, i));
   const nodes = sg.operators.map((op, i) => nodeSummary(model, op, i));
@@ -147,7 +195,21 @@ export function summarize(model: ModelDef, name: string, bytes: number): ModelSu
     opHistogram,
     constantBytes: tensors.filter((t) => t.constant).reduce((s, t) => s + t.bytes, 0),
     metadata: model.metadata.map((m) => m.name),
+    modelMetadata: metadataFacts(annotations),
+    metadataError: annotations?.error ?? null,
+    outputLabels: Array.from(sg.outputs, (_, j) => annotations?.outputLabels[j] ?? null),
+    imageInput: imageInputOf(sg.tensors[sg.inputs[0] ?? -1], annotations?.inputNormalization[0] ?? null),
   };
+}
+
+function metadataFacts(annotations: ModelAnnotations | undefined): ModelSummary['modelMetadata'] {
+  const m = annotations?.metadata?.metadata;
+  return m ? { name: m.name, description: m.description, version: m.version, author: m.author, license: m.license } : null;
+}
+
+function imageInputOf(t: TensorDef | undefined, normalization: Normalization | null): ImageInput | null {
+  const layout = t ? imageLayout(t.type, Array.from(t.shape)) : null;
+  return t && layout ? { ...layout, type: tensorTypeName(t.type).toLowerCase(), normalization } : null;
 }
 
 /** `int8[1,96,96,1]`. */

@@ -3,7 +3,12 @@ import type { Method, Methods, Request, Response } from '../protocol.js';
 
 /** An error the worker reported: keeps the typed error's name (`ModelError`, `UnsupportedOpError`, …). */
 export class RemoteError extends Error {
-  constructor(name: string, message: string) {
+  constructor(
+    name: string,
+    message: string,
+    /** What to do about it in the page, when the worker knows. */
+    readonly advice?: string,
+  ) {
     super(message);
     this.name = name;
   }
@@ -24,7 +29,7 @@ export class WorkerClient {
       else {
         this.pending.delete(m.id);
         if (m.type === 'result') p.resolve(m.value);
-        else p.reject(new RemoteError(m.error.name, m.error.message));
+        else p.reject(new RemoteError(m.error.name, m.error.message, m.error.advice));
       }
     };
     worker.onerror = (e) => {

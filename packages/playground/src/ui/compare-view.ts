@@ -4,6 +4,7 @@
  */
 import type { TensorDiff } from '../engine/outputs.js';
 import type { CompareRow } from '../engine/session.js';
+import { fallbackLines, sharesText } from '../engine/served.js';
 import type { ModelSummary } from '../engine/summary.js';
 import type { AppContext } from './context.js';
 import { barChart } from './charts.js';
@@ -14,6 +15,20 @@ function diffText(d: TensorDiff, type: string): string {
   if (d.identical) return 'identical bytes';
   const unit = type === 'float32' ? '' : ' (quantized steps)';
   return `max |Δ| ${Number(d.maxAbs.toPrecision(4))}${unit}, ${d.differing} of ${d.count} differ${d.withinTolerance ? ', within float tolerance' : ''}`;
+}
+
+/** Which package ran how many of the nodes: a package that served none says so, with why. */
+function servedCell(r: CompareRow): HTMLElement {
+  const shares = r.served ?? [];
+  const notes = fallbackLines(shares);
+  const front = shares.filter((s) => s.front);
+  const none = front.filter((s) => s.nodes === 0);
+  return h(
+    'span',
+    { class: none.length ? 'err' : notes.length ? 'partial' : '', title: notes.join('\n'), 'data-testid': 'compare-served' },
+    none.length ? `${none.map((s) => s.package).join(', ')} served no node: ` : '',
+    sharesText(shares),
+  );
 }
 
 export class CompareView {
@@ -34,7 +49,11 @@ export class CompareView {
         'div',
         { class: 'controls' },
         this.button,
-        h('span', { class: 'muted' }, ' on the inputs set in the Run tab (greedy planner); outputs against ops-reference.'),
+        h(
+          'span',
+          { class: 'muted' },
+          ' on the inputs set in the Run tab (greedy planner); outputs against ops-reference. "served" says which package ran how many nodes: a package falls back to ops-reference node by node.',
+        ),
       ),
       this.results,
     );
@@ -68,7 +87,7 @@ export class CompareView {
     const ran = rows.filter((r) => r.meanInvokeMs !== undefined);
     this.results.replaceChildren(
       table(
-        ['kernels', 'allocate', 'first invoke', 'mean invoke', 'arena', ...outs.map((o, j) => `output ${j} vs reference`)],
+        ['kernels', 'served', 'allocate', 'first invoke', 'mean invoke', 'arena', ...outs.map((o, j) => `output ${j} vs reference`)],
         rows.map((r) =>
           r.error
             ? [
@@ -81,10 +100,12 @@ export class CompareView {
                 '',
                 '',
                 '',
+                '',
                 ...outs.map(() => ''),
               ]
             : [
                 h('span', null, r.label, r.detail ? h('span', { class: 'muted' }, ` (${r.detail})`) : null),
+                servedCell(r),
                 formatMs(r.allocateMs ?? 0),
                 formatMs(r.firstInvokeMs ?? 0),
                 `${formatMs(r.meanInvokeMs ?? 0)} (${r.invokes} runs)`,

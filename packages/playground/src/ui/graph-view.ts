@@ -1,7 +1,8 @@
 /**
  * The Graph tab: the dagre layout drawn as SVG, panned by dragging and zoomed with the wheel (or the
- * buttons); boxes are coloured by the provider that runs them; clicking a node shows its options,
- * tensors and quantization.
+ * buttons); boxes are coloured by the provider that runs them, with a legend of the colours and how many
+ * nodes each provider runs; a search box finds nodes by index, op or tensor name and steps through them;
+ * clicking a node shows its options (enums by name), tensors and quantization.
  */
 import type { CheckReport, NodeCheck } from '../engine/check.js';
 import type { GraphLayout } from '../engine/graph.js';
@@ -20,6 +21,28 @@ export function providerColor(n: NodeCheck | undefined): string {
   return '#dbe8fb';
 }
 
+/** What a node's colour stands for in the legend: its provider (short), its delegate, or that it cannot run. */
+function legendLabel(n: NodeCheck): string {
+  if (n.status !== 'ok') return 'cannot run';
+  if (n.delegate) return `${n.delegate} (delegate)`;
+  return (n.provider ?? '?').replace(/^@micrort\//, '');
+}
+
+/** Nodes of `summary` that `query` finds: `12` or `#12` by index, else op names and tensor names containing it (any case). */
+export function findNodes(summary: ModelSummary, query: string): number[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return [];
+  const index = /^#?(\d+)$/.exec(q);
+  if (index) return summary.nodes.some((n) => n.index === Number(index[1])) ? [Number(index[1])] : [];
+  return summary.nodes
+    .filter(
+      (n) =>
+        n.op.toLowerCase().includes(q) ||
+        [...n.inputs, ...n.outputs].some((t) => t >= 0 && (summary.tensors[t]?.name ?? '').toLowerCase().includes(q)),
+    )
+    .map((n) => n.index);
+}
+
 export class GraphView {
   readonly element: HTMLElement;
   private readonly svg: SVGSVGElement;
@@ -34,6 +57,17 @@ export class GraphView {
   private tx = 0;
   private ty = 0;
   private selected: number | null = null;
+  private readonly legend = h('div', { class: 'graph-legend', 'data-testid': 'graph-legend' });
+  private readonly search = h('input', {
+    type: 'search',
+    class: 'graph-search',
+    placeholder: 'find: 12, CONV, a tensor',
+    'data-testid': 'graph-search',
+    title: 'a node index (12 or #12), part of an op name or of a tensor name; Enter goes to the next match',
+  });
+  private readonly searchCount = h('span', { class: 'muted small', 'data-testid': 'graph-search-count' });
+  private matches: number[] = [];
+  private matchAt = -1;
 
   constructor() {
     this.svg = s('svg', { class: 'graph-svg', 'data-testid': 'graph-svg' });
@@ -58,13 +92,72 @@ export class GraphView {
           btn('−', 'zoom out', () => this.zoomBy(0.8)),
           btn('fit', 'show the whole graph', () => this.fit(true)),
           btn('1:1', 'readable size, from the top', () => this.fit(false)),
+          this.search,
+          this.searchCount,
           h('span', { class: 'hint' }, 'drag to pan, wheel to zoom'),
         ),
+        this.legend,
         this.svg,
       ),
       this.details,
     );
     this.installPanZoom();
+    this.search.addEventListener('input', () => this.find(false));
+    this.search.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        this.find(true);
+      }
+    });
+  }
+
+  /** Marks the nodes the search box finds; `next`: goes to the next of them (centred and selected). */
+  private find(next: boolean): void {
+    const q = this.search.value;
+    const found = this.summary ? findNodes(this.summary, q) : [];
+    if (found.join() !== this.matches.join()) this.matchAt = -1;
+    this.matches = found;
+    const set = new Set(found);
+    this.svg.classList.toggle('searching', q.trim() !== '');
+    for (const el of this.layer.querySelectorAll('.box.op')) el.classList.toggle('match', set.has(Number(el.getAttribute('data-node'))));
+    if (next && found.length) {
+      this.matchAt = (this.matchAt + 1) % found.length;
+      this.select(found[this.matchAt]!);
+      this.centreOn(found[this.matchAt]!);
+    }
+    this.searchCount.textContent = !q.trim()
+      ? ''
+      : found.length
+        ? `${this.matchAt >= 0 ? `${this.matchAt + 1} of ` : ''}${found.length} node${found.length === 1 ? '' : 's'}${this.matchAt < 0 ? ' (Enter: go to the first)' : ''}`
+        : 'no node matches';
+  }
+
+  /** Pans (at a readable zoom) so node `index` is in the middle of the view. */
+  private centreOn(index: number): void {
+    const b = this.layout?.boxes.find((x) => x.kind === 'op' && x.index === index);
+    if (!b) return;
+    const r = this.svg.getBoundingClientRect();
+    this.scale = Math.max(this.scale, 0.8);
+    this.tx = (r.width || 800) / 2 - b.x * this.scale;
+    this.ty = (r.height || 600) / 2 - b.y * this.scale;
+    this.applyTransform();
+  }
+
+  /** The legend: each colour on the graph, what it stands for and how many nodes have it. */
+  private drawLegend(): void {
+    const counts = new Map<string, { color: string; n: number }>();
+    for (const n of this.outcomes.values()) {
+      const label = legendLabel(n);
+      const c = counts.get(label) ?? { color: providerColor(n), n: 0 };
+      c.n++;
+      counts.set(label, c);
+    }
+    this.legend.replaceChildren(
+      ...(counts.size ? [h('span', { class: 'muted small' }, 'runs on: ')] : []),
+      ...[...counts].map(([label, { color, n }]) =>
+        h('span', { class: 'legend-item' }, h('span', { class: 'swatch', style: `background:${color}` }), `${label} (${n})`),
+      ),
+    );
   }
 
   /** Draws a layout (after a model is opened). */
@@ -72,7 +165,10 @@ export class GraphView {
     this.layout = layout;
     this.summary = summary;
     this.selected = null;
+    this.outcomes = new Map();
+    this.drawLegend();
     this.redraw();
+    this.find(false);
     this.fitted = false;
     requestAnimationFrame(() => this.refit());
   }
@@ -81,7 +177,9 @@ export class GraphView {
   setCheck(check: CheckReport | null): void {
     this.check = check;
     this.outcomes = new Map((check?.nodes ?? []).filter((n) => n.subgraph === 0).map((n) => [n.index, n]));
+    this.drawLegend();
     this.redraw();
+    this.find(false);
     if (this.selected !== null) this.showDetails(this.selected);
   }
 

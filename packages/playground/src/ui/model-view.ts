@@ -1,5 +1,6 @@
 /** The Model tab: what the file is, its inputs and outputs, its op histogram and the check table. */
 import type { CheckGroup, CheckReport } from '../engine/check.js';
+import { checkHeadline, fallbackLines } from '../engine/served.js';
 import { describeQuant, typeAndShape, type ModelSummary, type TensorInfo } from '../engine/summary.js';
 import { formatBytes, h, table } from './dom.js';
 
@@ -34,12 +35,35 @@ export function renderSummary(m: ModelSummary): HTMLElement {
       h('dd', null, `${m.nodes.length} nodes, ${m.tensors.length} tensors, ${formatBytes(m.constantBytes)} of constants`),
       m.metadata.length ? h('dt', null, 'metadata') : null,
       m.metadata.length ? h('dd', null, m.metadata.join(', ')) : null,
+      ...metadataFacts(m),
     ),
     h('h3', null, 'Inputs and outputs'),
     table(['', 'name', 'type', 'shape', 'quantization', 'bytes'], [...ioRows(m.inputs, 'input'), ...ioRows(m.outputs, 'output')], {
       class: 'io',
     }),
   );
+}
+
+/** What the model's TFLite metadata says: its name and author, the labels of each output, the input's normalization. */
+function metadataFacts(m: ModelSummary): (HTMLElement | null)[] {
+  const md = m.modelMetadata;
+  const labelled = m.outputLabels.map((l, j) =>
+    l ? `output ${j}: ${l.length} labels (${l.slice(0, 4).join(', ')}${l.length > 4 ? ', …' : ''})` : null,
+  );
+  const norm = m.imageInput?.normalization;
+  const facts: [string, string][] = [];
+  if (md) {
+    facts.push([
+      'TFLite metadata',
+      [md.name, md.version, md.author && `by ${md.author}`, md.license].filter(Boolean).join(' · ') || '(unnamed)',
+    ]);
+    if (md.description) facts.push(['about', md.description]);
+  }
+  if (labelled.some(Boolean)) facts.push(['labels', labelled.filter(Boolean).join('; ')]);
+  if (norm)
+    facts.push(['input normalization', `(pixel − ${norm.mean.join('/')}) / ${norm.std.join('/')} (used for image inputs in the Run tab)`]);
+  if (m.metadataError) facts.push(['metadata', `not read: ${m.metadataError} — classes are shown by index`]);
+  return facts.flatMap(([k, v]) => [h('dt', null, k), h('dd', { 'data-testid': `meta-${k.split(' ')[0]!.toLowerCase()}` }, v)]);
 }
 
 /** The op histogram. */
@@ -85,18 +109,28 @@ function outcome(g: CheckGroup): HTMLElement {
   return h('div', null, ...parts, notes.length ? h('ul', { class: 'reasons' }, ...notes) : null);
 }
 
-/** The grouped check table. */
+/** The grouped check table, headed by which package serves how many nodes (and MACs). */
 export function renderCheck(r: CheckReport, kernelLabel: string): HTMLElement {
-  const where = r.subgraphs > 1 ? ` (${r.subgraphs} subgraphs)` : '';
-  const headline = r.ok
-    ? `All ${r.nodeCount} nodes${where} run with ${kernelLabel}.`
-    : `${r.failingCount} of ${r.nodeCount} nodes${where} cannot run with ${kernelLabel}.`;
+  const fallbacks = fallbackLines(r.served);
   return h(
     'div',
     { class: `check ${r.ok ? 'ok' : 'failing'}`, 'data-testid': 'check' },
     h('h3', null, 'Check: which kernel runs each node'),
-    h('p', { class: 'headline' }, headline, r.arena ? ` Arena (arena: 'auto', greedy): ${formatBytes(r.arena.usedBytes)}.` : ''),
-    r.error ? h('p', { class: 'error-line', 'data-testid': 'check-error' }, `${r.error.name}: ${r.error.message}`) : null,
+    h(
+      'p',
+      { class: 'headline', 'data-testid': 'check-headline' },
+      checkHeadline(r, kernelLabel),
+      r.arena ? ` Arena (arena: 'auto', greedy): ${formatBytes(r.arena.usedBytes)}.` : '',
+    ),
+    fallbacks.length ? h('ul', { class: 'served-notes', 'data-testid': 'check-served' }, ...fallbacks.map((l) => h('li', null, l))) : null,
+    r.error
+      ? h(
+          'div',
+          { class: 'error-line', 'data-testid': 'check-error' },
+          `${r.error.name}: ${r.error.message}`,
+          r.error.advice ? h('div', { class: 'advice' }, r.error.advice) : null,
+        )
+      : null,
     table(
       ['op', 'v', 'input types', 'output types', 'nodes', 'outcome'],
       r.groups.map((g) => [

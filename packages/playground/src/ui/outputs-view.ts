@@ -9,8 +9,8 @@ function fmt(v: number): string {
   return Number(v.toPrecision(6)).toString();
 }
 
-/** One output tensor. */
-export function renderTensorValue(t: TensorValue, j: number, kind = 'output'): HTMLElement {
+/** One output tensor; `labels` name a classifier's classes (the model's TFLite metadata), when it has them. */
+export function renderTensorValue(t: TensorValue, j: number, kind = 'output', labels?: readonly string[] | null): HTMLElement {
   const quantized = t.type !== 'float32' && !!t.scale;
   const blob = URL.createObjectURL(new Blob([t.bytes.slice().buffer], { type: 'application/octet-stream' }));
   const head = h(
@@ -24,10 +24,24 @@ export function renderTensorValue(t: TensorValue, j: number, kind = 'output'): H
   );
   let body: HTMLElement;
   if (isClassifierShaped(t)) {
-    body = table(
-      ['rank', 'class', quantized ? 'score (real)' : 'score', ...(quantized ? ['stored'] : [])],
-      topK(t, 5).map((r, i) => [String(i + 1), String(r.index), fmt(r.score), ...(quantized ? [String(r.stored)] : [])]),
-      { class: 'topk small' },
+    const named = !!labels && labels.length > 0;
+    body = h(
+      'div',
+      null,
+      table(
+        ['rank', 'class', ...(named ? ['label'] : []), quantized ? 'score (real)' : 'score', ...(quantized ? ['stored'] : [])],
+        topK(t, 5).map((r, i) => [
+          String(i + 1),
+          String(r.index),
+          ...(named ? [h('strong', { class: 'label' }, labels[r.index] ?? `(no label: the file has ${labels.length})`)] : []),
+          fmt(r.score),
+          ...(quantized ? [String(r.stored)] : []),
+        ]),
+        { class: 'topk small', 'data-testid': `${kind}-${j}-topk` },
+      ),
+      named || kind !== 'output'
+        ? null
+        : h('p', { class: 'muted small' }, 'Classes by index: the model names none (no label file in its TFLite metadata).'),
     );
   } else {
     const stored = storedValues(t);

@@ -3,15 +3,14 @@
  * quantized to an image-shaped input), run with the header's kernel package; outputs, arena and
  * timings, the per-op latency profile, and with emulated ops-simd the Cortex-M4/M7 cycle estimate.
  */
-import { defaultPixelRange, imageLayout, type ImagePixels, type PixelRange } from '../engine/inputs.js';
+import { defaultPixelRange, type ImagePixels, type PixelRange } from '../engine/inputs.js';
+import { fallbackLines, sharesText } from '../engine/served.js';
 import type { InputSpec, RunResult } from '../engine/session.js';
 import type { ModelSummary } from '../engine/summary.js';
 import { barChart } from './charts.js';
 import type { AppContext } from './context.js';
 import { formatBytes, formatInt, formatMs, h, table } from './dom.js';
 import { renderTensorValue } from './outputs-view.js';
-
-const TENSOR_TYPES: Record<string, number> = { float32: 1, int32: 2, uint8: 3, int64: 4, int16: 7, int8: 9 };
 
 /** Resizes an image file to width × height (canvas, bilinear) and returns its RGBA pixels. */
 async function imagePixels(file: Blob, width: number, height: number): Promise<{ pixels: ImagePixels; preview: HTMLCanvasElement }> {
@@ -42,8 +41,8 @@ export class RunView {
   private readonly range = h(
     'select',
     { 'data-testid': 'run-range' },
-    ...(['tensor', '0..1', '-1..1', '0..255'] as PixelRange[]).map((r) =>
-      h('option', { value: r }, r === 'tensor' ? "the tensor's range" : r),
+    ...(['metadata', 'tensor', '0..1', '-1..1', '0..255'] as PixelRange[]).map((r) =>
+      h('option', { value: r }, r === 'tensor' ? "the tensor's whole range" : r === 'metadata' ? "the model's normalization" : r),
     ),
   );
   private readonly imageInput = h('input', { type: 'file', accept: 'image/*', 'data-testid': 'run-image' });
@@ -70,30 +69,41 @@ export class RunView {
     this.planner.value = names.includes('greedy') ? 'greedy' : (names[0] ?? '');
   }
 
-  /** A new model: resets the results and offers image input when input 0 is image-shaped. */
+  /** A new model: resets the results and offers image input when input 0 is an image (any of its types, float32 included). */
   setModel(summary: ModelSummary): void {
     this.summary = summary;
     this.image = null;
     this.imageInput.value = '';
-    const in0 = summary.inputs[0];
-    const lay = in0 ? imageLayout(TENSOR_TYPES[in0.type] ?? -1, in0.shape) : null;
-    this.source.querySelector('option[value=image]')!.toggleAttribute('disabled', !lay);
-    if (!lay) this.source.value = 'seeded';
-    if (in0) this.range.value = defaultPixelRange(TENSOR_TYPES[in0.type] ?? -1);
+    const img = summary.imageInput;
+    const imageOption = this.source.querySelector('option[value=image]')!;
+    imageOption.toggleAttribute('disabled', !img);
+    imageOption.setAttribute(
+      'title',
+      img ? `an image file, resized to ${img.width}×${img.height}` : 'input 0 is not an image (4-D, batch 1, 1 or 3 channels)',
+    );
+    if (!img) this.source.value = 'seeded';
+    const norm = img?.normalization;
+    const metaOption = this.range.querySelector('option[value=metadata]')!;
+    metaOption.toggleAttribute('disabled', !norm);
+    metaOption.textContent = norm
+      ? `the model's normalization: (p − ${norm.mean.join('/')}) / ${norm.std.join('/')}`
+      : "the model's normalization (none given)";
+    const quantized = img ? img.type !== 'float32' : false;
+    this.range.querySelector('option[value=tensor]')!.toggleAttribute('disabled', !quantized);
+    if (img) this.range.value = defaultPixelRange(img.type, norm ?? null);
     this.results.replaceChildren(h('p', { class: 'hint' }, `Run ${summary.name} with the kernels picked above.`));
     this.updateControls();
   }
 
   private updateControls(): void {
-    const in0 = this.summary?.inputs[0];
-    const lay = in0 ? imageLayout(TENSOR_TYPES[in0.type] ?? -1, in0.shape) : null;
+    const lay = this.summary?.imageInput ?? null;
     const img = this.source.value === 'image' && lay;
     this.imageRow.replaceChildren(
       ...(img
         ? [
             h('label', null, 'image ', this.imageInput),
             h('label', null, 'pixels map to ', this.range),
-            h('span', { class: 'muted' }, ` → ${lay.width}×${lay.height}×${lay.channels} ${lay.layout.toUpperCase()} ${in0!.type}`),
+            h('span', { class: 'muted' }, ` → ${lay.width}×${lay.height}×${lay.channels} ${lay.layout.toUpperCase()} ${lay.type}`),
             ...(this.image ? [this.image.preview] : []),
           ]
         : []),
@@ -109,15 +119,17 @@ export class RunView {
 
   private async loadImage(): Promise<void> {
     const file = this.imageInput.files?.[0];
-    const in0 = this.summary?.inputs[0];
-    const lay = in0 ? imageLayout(TENSOR_TYPES[in0.type] ?? -1, in0.shape) : null;
+    const lay = this.summary?.imageInput;
     if (!file || !lay) return;
     try {
       const { pixels, preview } = await imagePixels(file, lay.width, lay.height);
       this.image = { pixels, preview, name: file.name };
       this.updateControls();
     } catch (e) {
-      this.app.showError(new Error(`could not read the image ${file.name}: ${(e as Error).message}`));
+      this.app.showError(
+        new Error(`could not read the image ${file.name}: ${(e as Error).message}`),
+        'Choose a PNG, JPEG, GIF, WebP or BMP file (anything this browser shows), or switch the inputs to random.',
+      );
     }
   }
 
@@ -125,7 +137,7 @@ export class RunView {
   inputSpec(): InputSpec {
     const seed = Math.max(0, Math.floor(Number(this.seed.value) || 0));
     if (this.source.value === 'image') {
-      if (!this.image) throw new Error('choose an image file first (or switch the inputs to random)');
+      if (!this.image) throw new Error('no image chosen: choose an image file beside "pixels map to" (or switch the inputs to random)');
       return { kind: 'image', pixels: this.image.pixels, range: this.range.value as PixelRange, seed };
     }
     return { kind: 'seeded', seed };
@@ -161,6 +173,13 @@ export class RunView {
         { class: 'facts', 'data-testid': 'run-facts' },
         h('dt', null, 'kernels'),
         h('dd', null, `${info?.label ?? r.kernel}${r.detail ? ` (${r.detail})` : ''}`),
+        h('dt', null, 'served'),
+        h(
+          'dd',
+          { 'data-testid': 'run-served' },
+          sharesText(r.served),
+          ...fallbackLines(r.served).map((l) => h('div', { class: 'served-notes' }, l)),
+        ),
         h('dt', null, 'arena'),
         h(
           'dd',
@@ -177,7 +196,11 @@ export class RunView {
         r.partitions ? h('dd', null, r.partitions.map((p) => `[${p.join(', ')}]`).join(' ')) : null,
       ),
       h('h3', null, 'Outputs'),
-      h('div', { class: 'outputs', 'data-testid': 'outputs' }, ...r.outputs.map((o, j) => renderTensorValue(o, j))),
+      h(
+        'div',
+        { class: 'outputs', 'data-testid': 'outputs' },
+        ...r.outputs.map((o, j) => renderTensorValue(o, j, 'output', this.summary?.outputLabels[j])),
+      ),
       h('details', null, h('summary', null, 'Inputs used'), ...r.inputs.map((t, i) => renderTensorValue(t, i, 'input'))),
       h('h3', null, 'Latency by op'),
       h(

@@ -61,58 +61,6 @@ export function iota(n: number, from = 0): number[] {
   return Array.from({ length: n }, (_, i) => from + i);
 }
 
-/** A FlexBuffers map value: an integer, a bool, or a float (written as a double). */
-export type FlexEntry = number | boolean | { float: number };
-
-/**
- * Writes a FlexBuffers root map with 8-byte values, as flexbuffers::Builder lays one out (sorted key
- * strings, keys vector, map header, values, packed types, root). Integers are INT, booleans BOOL,
- * `{ float }` FLOAT (a double).
- */
-export function flexMap(entries: Record<string, FlexEntry>): Uint8Array {
-  const keys = Object.keys(entries).sort();
-  const out: number[] = [];
-  const keyPos: number[] = [];
-  for (const key of keys) {
-    keyPos.push(out.length);
-    for (const ch of key) out.push(ch.charCodeAt(0));
-    out.push(0);
-  }
-  // Keys vector (1-byte offsets), preceded by its length.
-  out.push(keys.length);
-  const keysPos = out.length;
-  keys.forEach((_, i) => out.push(keysPos + i - keyPos[i]!));
-  while (out.length % 8 !== 0) out.push(0);
-  const le8 = (v: number | bigint) => {
-    const b = new Uint8Array(8);
-    new DataView(b.buffer).setBigInt64(0, BigInt(v), true);
-    return Array.from(b);
-  };
-  const header = out.length;
-  out.push(...le8(header - keysPos), ...le8(1), ...le8(keys.length));
-  const mapPos = out.length;
-  const types: number[] = [];
-  for (const key of keys) {
-    const v = entries[key]!;
-    if (typeof v === 'boolean') {
-      out.push(...le8(v ? 1 : 0));
-      types.push((26 << 2) | 3);
-    } else if (typeof v === 'number') {
-      out.push(...le8(v));
-      types.push((1 << 2) | 3);
-    } else {
-      const b = new Uint8Array(8);
-      new DataView(b.buffer).setFloat64(0, v.float, true);
-      out.push(...b);
-      types.push((3 << 2) | 3);
-    }
-  }
-  out.push(...types);
-  const rootPos = out.length;
-  out.push(rootPos - mapPos, (9 << 2) | 3, 1);
-  return Uint8Array.from(out);
-}
-
 /** What `registration.inPlace` declares for the prepared harness `h` (called in a prepare-phase view of its context). */
 export function declaredInPlace(h: KernelHarness, registration: Registration): number | readonly number[] | null {
   const ctx = { ...h.context, phase: 'prepare', getTensor: (i: number) => h.tensors[i]! } as typeof h.context;

@@ -1,11 +1,11 @@
 /**
- * What the ops-wasm kernels do spatially (`Registration.spatial`), for schedules that run nodes on
- * windows of their tensors (the patch schedule of @micrort/schedules runs person detection's tiles on
- * these kernels): convolutions and pools read a window of their input, PAD shifts it, activations and
- * elementwise arithmetic are pointwise. `declareSpatial` attaches them to the registrations of those ops.
- *
- * TODO(kernel-support): the same describers as ops-reference's src/kernels/spatial.ts; they belong
- * beside the conv and pooling op-data calculators of @micrort/kernel-support.
+ * What kernels do spatially (`Registration.spatial`), for schedules that run nodes on windows of their
+ * tensors (the patch schedule of @micrort/schedules): convolutions and pools read a window of their
+ * input, PAD / PADV2 shift it, activations and elementwise arithmetic are pointwise. Each describer
+ * states facts of the op from the node's options and tensors (TFLM's semantics: a convolution's padded
+ * tap stands for the input zero point, a max pool's for the type's lowest value, an average pool leaves
+ * padded taps out); the schedule decides whether the node can run tile by tile. Every kernel package
+ * attaches them the same way: `withSpatial` for one registration, `declareSpatial` for a list.
  */
 import {
   BuiltinOperator,
@@ -19,6 +19,11 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
+
+/** `registration` with its spatial behaviour declared. */
+export function withSpatial<T>(registration: Registration<T>, spatial: NonNullable<Registration['spatial']>): Registration<T> {
+  return { ...registration, spatial };
+}
 
 const POINTWISE: SpatialBehaviour = Object.freeze({ kind: 'pointwise' });
 
@@ -146,13 +151,14 @@ export function padSpatial(context: TfLiteContext, node: Node): SpatialBehaviour
   return { kind: 'pad', input: 0, paddings: [0, 1, 2, 3, 4, 5, 6, 7].map((i) => readInt(paddings, i)), value };
 }
 
-/** The describer of each op whose ops-wasm kernels have a spatial behaviour. */
+/** The describer of each op with a spatial behaviour (`declareSpatial`). */
 const BY_OP = new Map<number, NonNullable<Registration['spatial']>>([
   [BuiltinOperator.CONV_2D, convSpatial],
   [BuiltinOperator.DEPTHWISE_CONV_2D, depthwiseSpatial],
   [BuiltinOperator.MAX_POOL_2D, maxPoolSpatial],
   [BuiltinOperator.AVERAGE_POOL_2D, averagePoolSpatial],
   [BuiltinOperator.PAD, padSpatial],
+  [BuiltinOperator.PADV2, padSpatial],
   ...[
     BuiltinOperator.ADD,
     BuiltinOperator.MUL,
@@ -166,8 +172,12 @@ const BY_OP = new Map<number, NonNullable<Registration['spatial']>>([
   ].map((op) => [op, pointwiseSpatial] as const),
 ]);
 
-/** `kernels` with the spatial behaviour of their ops declared. */
-export function declareSpatial(kernels: Registration[]): Registration[] {
+/**
+ * `kernels` with the spatial behaviour of their ops declared (CONV_2D, DEPTHWISE_CONV_2D, the pools, PAD,
+ * PADV2, and the pointwise ADD, MUL, QUANTIZE, DEQUANTIZE, LOGISTIC, RELU, RELU6, RELU_N1_TO_1,
+ * HARD_SWISH); other registrations are returned as they are.
+ */
+export function declareSpatial(kernels: readonly Registration[]): Registration[] {
   return kernels.map((r) => {
     const spatial = BY_OP.get(r.builtinCode);
     return spatial ? { ...r, spatial } : r;
