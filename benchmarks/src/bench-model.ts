@@ -11,7 +11,12 @@ import { selectRuntimes } from './runtimes/index.js';
 import type { TimingOptions } from './timing.js';
 
 const { values } = parseArgs({
-  options: { model: { type: 'string' }, runtimes: { type: 'string', default: '' }, timing: { type: 'string', default: '{}' } },
+  options: {
+    model: { type: 'string' },
+    runtimes: { type: 'string', default: '' },
+    timing: { type: 'string', default: '{}' },
+    'keep-outputs': { type: 'boolean', default: false },
+  },
 });
 const emit = (tag: string, data: unknown) => process.stdout.write(`${tag} ${JSON.stringify(data)}\n`);
 try {
@@ -20,6 +25,7 @@ try {
   const runtimes = selectRuntimes(values.runtimes.split(',').filter(Boolean));
   await benchModel(model, runtimes, {
     timing: JSON.parse(values.timing) as Partial<TimingOptions>,
+    keepOutputs: values['keep-outputs'],
     onLoaded: (meta) => emit('MODEL', { model: model.name, kind: model.kind, description: model.description, ...meta }),
     onStart: (runtime) => emit('START', { runtime }),
     onResult: (r) => emit('RESULT', r),

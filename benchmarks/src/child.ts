@@ -17,6 +17,10 @@ export interface ChildOptions {
   timeoutMs?: number;
   onStart?: (runtime: string) => void;
   onResult?: (r: RuntimeResult) => void;
+  /** Node flags for the process (a runtime group's, e.g. --experimental-wasm-relaxed-simd). */
+  nodeFlags?: readonly string[];
+  /** Report each runtime's first outputs (base64), for comparisons across processes. */
+  keepOutputs?: boolean;
 }
 
 /**
@@ -27,6 +31,7 @@ export interface ChildOptions {
 export function benchInChild(model: BenchModel, runtimes: readonly RuntimeAdapter[], options: ChildOptions = {}): Promise<ModelResult> {
   return new Promise((resolve) => {
     const args = [
+      ...(options.nodeFlags ?? []),
       SCRIPT,
       '--model',
       model.name,
@@ -34,6 +39,7 @@ export function benchInChild(model: BenchModel, runtimes: readonly RuntimeAdapte
       runtimes.map((r) => runtimeKey(r.id)).join(','),
       '--timing',
       JSON.stringify(options.timing ?? {}),
+      ...(options.keepOutputs ? ['--keep-outputs'] : []),
     ];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const result: ModelResult = {

@@ -13,6 +13,8 @@ import { parseArgs } from 'node:util';
 import { Progress, progressAllowed, terminalProgressLine } from '@micrort/app-kit';
 import { benchInChild } from './child.js';
 import { benchModel, type ModelResult } from './harness.js';
+import { mergeRounds, processGroups, roundTiming } from './rounds.js';
+import { BROWSER_RUNTIMES, benchInBrowser } from './browser/run-browser.js';
 import { defaultModels, findModel, modelCatalog, type BenchModel } from './models.js';
 import { formatTable } from './report.js';
 import { BASELINE_RUNTIME, allRuntimes, runtimeKey, selectRuntimes } from './runtimes/index.js';
@@ -21,16 +23,21 @@ import { DEFAULT_TIMING, type TimingOptions } from './timing.js';
 
 const OUT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'out');
 
-const USAGE = `usage: pnpm bench:peers [--models a,b] [--runtimes k1,k2] [--samples N] [--warmup N] [--budget-ms MS]
-                        [--svg FILE] [--json FILE] [--in-process] [--list]
+const USAGE = `usage: pnpm bench:peers [--browser] [--models a,b] [--runtimes k1,k2] [--rounds N] [--samples N] [--warmup N]
+                        [--budget-ms MS] [--svg FILE] [--json FILE] [--in-process] [--list]
+  --browser    run the table in headless Chromium (/usr/bin/chromium), the page cross-origin isolated:
+               micrort (one thread, two threads, SIMD128 build) beside LiteRT.js's relaxed and threaded builds
+  --rounds     alternating rounds per model (default 3): every process (or page) group runs once per round;
+               the table shows the median of the round medians
   --models     model names (see --list) or .tflite paths (default: the conformance models,
                ${'face_detection_short_range, hand_landmark_lite, mobilenet_v2_float_224'})
   --runtimes   runtime keys (default: all): ${allRuntimes()
     .map((r) => runtimeKey(r.id))
     .join(', ')}
+               with --browser: ${BROWSER_RUNTIMES.map((r) => runtimeKey(r.id)).join(', ')}
   --samples    timed samples per runtime (default ${DEFAULT_TIMING.samples}); --warmup untimed invokes (default ${DEFAULT_TIMING.warmup})
   --budget-ms  stop sampling a runtime after this long, once 5 samples are in (default ${DEFAULT_TIMING.budgetMs})
-  --svg, --json  where the chart and the results go (default benchmarks/out/peers.svg, peers.json)
+  --svg, --json  where the chart and the results go (default benchmarks/out/peers[-browser].svg, .json)
   --in-process   bench every model in this process (default: one process per model)`;
 
 function int(name: string, v: string | undefined): number | undefined {
@@ -52,8 +59,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         samples: { type: 'string' },
         warmup: { type: 'string' },
         'budget-ms': { type: 'string' },
-        svg: { type: 'string', default: join(OUT_DIR, 'peers.svg') },
-        json: { type: 'string', default: join(OUT_DIR, 'peers.json') },
+        rounds: { type: 'string' },
+        browser: { type: 'boolean', default: false },
+        svg: { type: 'string' },
+        json: { type: 'string' },
         'in-process': { type: 'boolean', default: false },
         list: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -77,11 +86,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   let models: BenchModel[];
-  let runtimes;
+  let runtimes: ReturnType<typeof selectRuntimes> = [];
   const timing: Partial<TimingOptions> = {};
   try {
     models = values.models ? values.models.split(',').filter(Boolean).map(findModel) : defaultModels();
-    runtimes = selectRuntimes(values.runtimes.split(',').filter(Boolean));
+    if (values.browser) {
+      const known = BROWSER_RUNTIMES.map((r) => runtimeKey(r.id));
+      for (const k of values.runtimes.split(',').filter(Boolean))
+        if (!known.includes(k)) throw new Error(`unknown browser runtime "${k}"; known: ${known.join(', ')}`);
+    } else runtimes = selectRuntimes(values.runtimes.split(',').filter(Boolean));
     const samples = int('samples', values.samples);
     const warmup = int('warmup', values.warmup);
     const budget = int('budget-ms', values['budget-ms']);
@@ -93,39 +106,101 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const progress = new Progress(progressAllowed() ? { progress: terminalProgressLine(process.stderr) } : {});
+  let rounds: number;
+  try {
+    rounds = Math.max(1, int('rounds', values.rounds) ?? 3);
+  } catch (e) {
+    console.error(`UsageError: ${(e as Error).message}`);
+    return 2;
+  }
+  const svgFile = values.svg ?? join(OUT_DIR, values.browser ? 'peers-browser.svg' : 'peers.svg');
+  const jsonFile = values.json ?? join(OUT_DIR, values.browser ? 'peers-browser.json' : 'peers.json');
+  if (values.browser) {
+    const keys = values.runtimes.split(',').filter(Boolean);
+    const ids = BROWSER_RUNTIMES.filter((r) => keys.length === 0 || keys.includes(runtimeKey(r.id))).map((r) => r.id);
+    const { results, browser } = await benchInBrowser(models, {
+      timing,
+      rounds,
+      runtimes: ids,
+      onStep: (model, what) => progress.update('bench:peers --browser', 0, 1, `${model}: ${what}`),
+    });
+    progress.done();
+    report(
+      results,
+      BROWSER_RUNTIMES.filter((r) => ids.includes(r.id)),
+      `${browser}, ${rounds} rounds alternating`,
+      svgFile,
+      jsonFile,
+      { ...DEFAULT_TIMING, ...timing },
+      browser,
+    );
+    return 0;
+  }
+  const groups = processGroups(runtimes);
   const results: ModelResult[] = [];
   for (const [i, m] of models.entries()) {
-    const step = (runtime: string) =>
-      progress.update('bench:peers', i, models.length, `model ${i + 1}/${models.length} ${m.name}: ${runtime}`);
-    const opts = { timing, onStart: step };
-    results.push(values['in-process'] ? await benchModel(m, runtimes, opts) : await benchInChild(m, runtimes, opts));
+    const parts: ModelResult[] = [];
+    for (let r = 0; r < rounds; r++) {
+      for (const g of groups) {
+        const step = (runtime: string) =>
+          progress.update(
+            'bench:peers',
+            i,
+            models.length,
+            `model ${i + 1}/${models.length} ${m.name}: round ${r + 1}/${rounds} ${runtime}`,
+          );
+        const opts = { timing: roundTiming(timing, DEFAULT_TIMING, rounds), onStart: step, keepOutputs: r === 0, nodeFlags: g.flags };
+        parts.push(
+          values['in-process'] && g.flags.length === 0 ? await benchModel(m, g.runtimes, opts) : await benchInChild(m, g.runtimes, opts),
+        );
+      }
+    }
+    results.push(mergeRounds(parts, runtimes));
   }
   progress.done();
+  report(
+    results,
+    runtimes,
+    `Node ${process.version}, ${rounds} rounds alternating`,
+    svgFile,
+    jsonFile,
+    { ...DEFAULT_TIMING, ...timing },
+    `Node ${process.version}`,
+  );
+  return 0;
+}
+
+/** Prints the table and writes the chart and the JSON. */
+function report(
+  results: ModelResult[],
+  runtimes: readonly { id: string; description: string }[],
+  where: string,
+  svgFile: string,
+  jsonFile: string,
+  timing: TimingOptions,
+  engine: string,
+): void {
   const lines = formatTable(results, BASELINE_RUNTIME);
   for (const l of lines) console.log(l);
   const sources = [...new Set(results.map((r) => `${r.model}: ${r.inputSource}`))];
   console.log(`\ninputs (the same bytes for every runtime): ${sources.join('; ')}`);
   console.log(`runtimes: ${runtimes.map((r) => `${r.id} = ${r.description}`).join('; ')}`);
   console.log(
-    `Node ${process.version}; median/min ms per invoke; × ${BASELINE_RUNTIME} = median / ${BASELINE_RUNTIME}'s median (above 1: slower); max |Δ| vs the first runtime that ran (quantized steps for integer outputs)`,
+    `${where}; median of the round medians / min ms per invoke; × ${BASELINE_RUNTIME} = median / ${BASELINE_RUNTIME}'s median (above 1: slower); max |Δ| vs the first runtime that ran (quantized steps for integer outputs)`,
   );
-  mkdirSync(dirname(values.svg), { recursive: true });
+  mkdirSync(dirname(svgFile), { recursive: true });
   writeFileSync(
-    values.svg,
+    svgFile,
     renderChart(
       results,
       BASELINE_RUNTIME,
-      allRuntimes().map((r) => r.id),
-      `micrort vs LiteRT.js and tfjs-tflite (Node ${process.version})`,
+      runtimes.map((r) => r.id),
+      `micrort vs LiteRT.js and tfjs-tflite (${engine})`,
     ),
   );
-  mkdirSync(dirname(values.json), { recursive: true });
-  writeFileSync(
-    values.json,
-    `${JSON.stringify({ node: process.version, date: new Date().toISOString(), timing: { ...DEFAULT_TIMING, ...timing }, results }, null, 1)}\n`,
-  );
-  console.log(`chart → ${values.svg}; results → ${values.json}`);
-  return 0;
+  mkdirSync(dirname(jsonFile), { recursive: true });
+  writeFileSync(jsonFile, `${JSON.stringify({ engine, where, date: new Date().toISOString(), timing, results }, null, 1)}\n`);
+  console.log(`chart → ${svgFile}; results → ${jsonFile}`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {

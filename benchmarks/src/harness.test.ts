@@ -4,6 +4,7 @@
  * no assertion on any time's size.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ import { compareOutputs } from './compare.js';
 import { benchModel, type ModelResult } from './harness.js';
 import { findModel } from './models.js';
 import { formatTable } from './report.js';
+import { mergeRounds, processGroups } from './rounds.js';
+import { CHROMIUM } from './browser/run-browser.js';
 import { selectRuntimes } from './runtimes/index.js';
 import { renderChart } from './svg.js';
 import { timeRuns } from './timing.js';
@@ -87,6 +90,57 @@ describe('bench:peers through the per-model process', () => {
     expect(svg.match(/<rect /g)!.length).toBe(1 + r.runtimes.filter((x) => x.timing).length);
   });
 });
+
+describe('alternating rounds and process groups', () => {
+  it('runs each group per round, merges the medians and compares outputs across groups', async () => {
+    const { benchInChild } = (await import(join(REPO_ROOT, 'benchmarks', 'dist', 'child.js'))) as typeof import('./child.js');
+    const runtimes = selectRuntimes(['micrort-reference', 'micrort-wasm', ...(hasLiteRt ? ['litert-js-2t'] : [])]);
+    const groups = processGroups(runtimes);
+    expect(groups.map((g) => g.group)).toEqual(hasLiteRt ? ['default', 'litert-threads'] : ['default']);
+    const parts: ModelResult[] = [];
+    for (let r = 0; r < 2; r++)
+      for (const g of groups)
+        parts.push(
+          await benchInChild(findModel('tiny_float_cnn'), g.runtimes, {
+            timing: QUICK,
+            timeoutMs: 60_000,
+            keepOutputs: r === 0,
+            nodeFlags: g.flags,
+          }),
+        );
+    const m = mergeRounds(parts, runtimes);
+    expect(m.runtimes.map((x) => x.runtime)).toEqual(runtimes.map((x) => x.id));
+    expect(m.reference).toBe('micrort reference');
+    for (const x of m.runtimes) {
+      expect(x.status, x.error).toBe('ok');
+      expect(x.rounds).toBe(2);
+      expect(x.outputsB64).toBeUndefined();
+    }
+    // the tiny CNN's smallest layers stay in JavaScript (below ops-wasm's minMacs)
+    expect(m.runtimes[1]!.macShare).toBeGreaterThan(0);
+    expect(m.runtimes[1]!.macShare).toBeLessThanOrEqual(1);
+    expect(m.runtimes[1]!.agreement?.verdict).toMatch(/exact|close/);
+    if (hasLiteRt) expect(m.runtimes[2]!.agreement?.verdict).toMatch(/exact|close/);
+    expect(formatTable([m], 'LiteRT.js').join('\n')).toMatch(/ops-wasm served \d+% of MACs/);
+  });
+});
+
+describe.skipIf(!existsSync(CHROMIUM))('bench:peers --browser', () => {
+  it('runs micrort (one and two threads) and LiteRT.js in headless Chromium, pages cross-origin isolated', async () => {
+    const { benchInBrowser } = (await import(
+      join(REPO_ROOT, 'benchmarks', 'dist', 'browser', 'run-browser.js')
+    )) as typeof import('./browser/run-browser.js');
+    const ids = ['micrort reference', 'micrort wasm', 'micrort wasm 2t', ...(hasLiteRt ? ['LiteRT.js'] : [])];
+    const { results, browser } = await benchInBrowser([findModel('tiny_float_cnn')], { rounds: 1, timing: QUICK, runtimes: ids });
+    expect(browser).toMatch(/^Chromium/);
+    const m = results[0]!;
+    expect(m.runtimes.map((x) => x.runtime)).toEqual(ids);
+    for (const x of m.runtimes) expect(x.status, x.error).toBe('ok');
+    expect(m.runtimes[2]!.macShare).toBeGreaterThan(0); // two threads need SharedArrayBuffer: the page is isolated
+    for (const x of m.runtimes.slice(1)) expect(x.agreement?.verdict).toMatch(/exact|close/);
+  });
+});
+if (!existsSync(CHROMIUM)) it.skip(`bench:peers --browser: ${CHROMIUM} is absent`, () => {});
 
 describe('compareOutputs', () => {
   const f32 = (...v: number[]) => new Uint8Array(Float32Array.from(v).buffer);

@@ -23,6 +23,12 @@ export interface RuntimeResult {
   outputs?: TensorInfo[];
   /** Agreement with the reference runtime's outputs (absent for the reference itself). */
   agreement?: Agreement;
+  /** micrort with a kernel package: the share (0-1) of the model's multiply-accumulates that package served. */
+  macShare?: number | null;
+  /** The first run's output bytes, base64 (only with `keepOutputs`: the parent compares runtimes of other processes). */
+  outputsB64?: string[];
+  /** Rounds whose medians `timing` combines (absent: one). */
+  rounds?: number;
 }
 
 /** One model across the runtimes. */
@@ -45,6 +51,8 @@ export interface BenchOptions {
   onStart?: (runtime: string) => void;
   /** Called once the model is loaded (before any runtime). */
   onLoaded?: (meta: { inputSource: string; bytes: number }) => void;
+  /** Put the first run's outputs in each result (base64). */
+  keepOutputs?: boolean;
 }
 
 interface Ran {
@@ -76,6 +84,7 @@ export async function benchModel(model: BenchModel, runtimes: readonly RuntimeAd
       const t0 = performance.now();
       runner = await rt.load(loaded.bytes, model.name);
       result.loadMs = performance.now() - t0;
+      if (runner.macShare !== undefined) result.macShare = runner.macShare;
       result.inputs = [...runner.inputs];
       result.outputs = [...runner.outputs];
       inputs ??= seededInputs(runner.inputs);
@@ -84,6 +93,7 @@ export async function benchModel(model: BenchModel, runtimes: readonly RuntimeAd
       inputs.forEach((b, i) => runner!.setInput(i, b));
       await runner.run();
       outputs = await runner.readOutputs();
+      if (options.keepOutputs) result.outputsB64 = outputs.map((o) => base64(o));
       const r = runner;
       result.timing = await timeRuns(() => r.run(), timing);
     } catch (e) {
@@ -113,4 +123,19 @@ export async function benchModel(model: BenchModel, runtimes: readonly RuntimeAd
     reference: ref?.result.runtime ?? null,
     runtimes: ran.map((r) => r.result),
   };
+}
+
+/** Base64 of bytes (Node and browsers). */
+export function base64(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+/** Bytes of base64. */
+export function fromBase64(b64: string): Uint8Array {
+  const s = atob(b64);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
 }

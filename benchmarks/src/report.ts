@@ -22,8 +22,15 @@ export function ratioTo(r: RuntimeResult, baseline: RuntimeResult | undefined): 
   return r.timing && baseline?.timing ? r.timing.medianMs / baseline.timing.medianMs : null;
 }
 
-/** The note column: why a runtime has no time, or how its outputs compare. */
+/** The note column: why a runtime has no time, or how its outputs compare (and the share of MACs a kernel package served). */
 export function noteOf(r: RuntimeResult, reference: string | null): string {
+  const note = outputNote(r, reference);
+  if (r.macShare === undefined || r.macShare === null || r.status !== 'ok') return note;
+  const share = `${r.runtime.replace(/^micrort (\S+).*$/, 'ops-$1')} served ${(100 * r.macShare).toFixed(r.macShare > 0.999 && r.macShare < 1 ? 2 : 0)}% of MACs`;
+  return note ? `${note}; ${share}` : share;
+}
+
+function outputNote(r: RuntimeResult, reference: string | null): string {
   if (r.status === 'unavailable') return `unavailable: ${r.error}`;
   if (r.status === 'refused') return `${r.runtime.startsWith('micrort') ? 'not runnable yet' : 'refused'}: ${r.error}`;
   if (!r.agreement) return r.runtime === reference ? 'reference outputs' : '';

@@ -28,6 +28,8 @@ export interface Runner {
   readOutputs(): Uint8Array[] | Promise<Uint8Array[]>;
   /** Frees what the runtime holds (WASM heap, arenas). */
   dispose(): void;
+  /** micrort with a kernel package: the share (0-1) of the model's multiply-accumulates that package served. */
+  readonly macShare?: number | null;
 }
 
 /** A runtime the harness can time. */
@@ -38,6 +40,13 @@ export interface RuntimeAdapter {
   readonly description: string;
   /** Loads a model; throws when the runtime cannot load it or refuses it (reported, never fatal). */
   load(model: Uint8Array, name: string): Promise<Runner>;
+  /**
+   * Runtimes that must run in a process of their own (a LiteRT.js build other than the default: one
+   * LiteRT.js per process) name their group; absent: the default group.
+   */
+  readonly group?: string;
+  /** Node flags the group's process needs (e.g. --experimental-wasm-relaxed-simd). */
+  readonly nodeFlags?: readonly string[];
 }
 
 /** A runtime that could not be set up at all (package missing, no SIMD): reported for every model. */

@@ -3,7 +3,7 @@
  * it is the reference for the output comparison), then the peers a user would pick instead.
  */
 import type { RuntimeAdapter } from '../runtime.js';
-import { litertRuntime } from './litert.js';
+import { litertRuntime, litertThreadsRuntime } from './litert.js';
 import { KERNEL_PACKAGES, micrortRuntime } from './micrort.js';
 import { tfjsTfliteRuntime } from './tfjs-tflite.js';
 
@@ -12,7 +12,7 @@ export const BASELINE_RUNTIME = 'LiteRT.js';
 
 /** Every runtime, in report order. */
 export function allRuntimes(): RuntimeAdapter[] {
-  return [...KERNEL_PACKAGES.map(micrortRuntime), litertRuntime(), tfjsTfliteRuntime()];
+  return [...KERNEL_PACKAGES.map(micrortRuntime), litertRuntime(), litertThreadsRuntime(2), tfjsTfliteRuntime()];
 }
 
 /** A runtime id as typed on the command line: `micrort reference` → `micrort-reference`, `LiteRT.js` → `litert-js`. */

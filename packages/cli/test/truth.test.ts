@@ -136,6 +136,21 @@ function uint8ConvModel(): Uint8Array {
   return b.setInputs([x]).setOutputs([z]).build();
 }
 
+/** A float32 CONV_2D of 36,864 multiply-accumulates: every node on ops-wasm (above its minMacs). */
+function floatConvModel(): Uint8Array {
+  const b = new ModelBuilder();
+  const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [1, 8, 8, 8] });
+  const w = b.addTensor({
+    name: 'w',
+    type: TensorType.FLOAT32,
+    shape: [8, 3, 3, 8],
+    data: Float32Array.from({ length: 576 }, (_, i) => ((i * 37) % 17) / 17 - 0.5),
+  });
+  const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [1, 8, 8, 8] });
+  b.addOperator({ op: BuiltinOperator.CONV_2D, inputs: [x, w, -1], outputs: [y], options: { strideW: 1, strideH: 1 } });
+  return b.setInputs([x]).setOutputs([y]).build();
+}
+
 describe('--ops wasm on a model it cannot serve says how many nodes each package served', () => {
   const file = join(tmp, 'uint8-conv.tflite');
   writeFileSync(file, uint8ConvModel());
@@ -161,10 +176,18 @@ describe('--ops wasm on a model it cannot serve says how many nodes each package
   });
 
   it('a package that serves every node says so, and ops-reference alone is one line', async () => {
-    const wasm = await cli('run', '--ops', 'wasm');
-    expect(wasm.out).toMatch(/^served: ops-wasm 5 of 5 nodes \(100\.0% of MACs\)$/m);
+    const conv = join(tmp, 'float-conv.tflite');
+    writeFileSync(conv, floatConvModel());
+    const wasm = await cli('run', conv, '--ops', 'wasm');
+    expect(wasm.out).toMatch(/^served: ops-wasm 1 of 1 nodes \(100\.0% of MACs\)$/m);
     expect(wasm.out).not.toMatch(/fell back/);
     expect((await cli('run')).out).toMatch(/^served: ops-reference 5 of 5 nodes \(100\.0% of MACs\)$/m);
+  });
+
+  it("layers below ops-wasm's minMacs fall back, and the line says why", async () => {
+    const wasm = await cli('run', '--ops', 'wasm');
+    expect(wasm.out).toMatch(/^served: ops-wasm 3 of 5 nodes \(0\.0% of MACs\), ops-reference 2 of 5 \(100\.0% of MACs\)$/m);
+    expect(wasm.out).toMatch(/FULLY_CONNECTED ×2 \(.*fewer than minMacs 4096\)/);
   });
 
   it('check of a folder names a package in front that did not serve every node', async () => {

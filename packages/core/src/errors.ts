@@ -164,3 +164,32 @@ export class ArenaLimitError extends MicrortError {
     );
   }
 }
+
+/** Serialized strings do not fit the bytes planned for their STRING tensor (see kernel/strings.ts). */
+export class StringCapacityError extends MicrortError {
+  constructor(
+    /** The tensor (or what is written). */
+    readonly what: string,
+    readonly requiredBytes: number,
+    readonly capacityBytes: number,
+  ) {
+    super(`${what}: the strings need ${requiredBytes} bytes, ${capacityBytes} were planned`);
+  }
+}
+
+/**
+ * A STRING tensor the model computes has no size bound: its producer could not bound it in prepare
+ * (nothing allocates in invoke, so every string tensor is planned at an upper bound). Names the tensor.
+ */
+export class UnboundedStringError extends MicrortError {
+  constructor(
+    readonly tensorIndex: number,
+    readonly tensorName: string,
+    readonly subgraph: number,
+  ) {
+    super(
+      `string tensor ${tensorIndex} (${tensorName || 'unnamed'}${subgraph ? `, subgraph ${subgraph}` : ''}) has no size bound: ` +
+        'the kernel that produces it set none in prepare, and its contents are only known at invoke',
+    );
+  }
+}

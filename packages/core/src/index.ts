@@ -87,6 +87,9 @@ export {
   type WhileOptions,
   type CallOnceOptions,
   type VarHandleOptions,
+  type LSHProjectionOptions,
+  type SkipGramOptions,
+  type HashtableOptions,
 } from './options.js';
 
 // --- Tensors and element types ---------------------------------------------------------------------
@@ -94,6 +97,7 @@ export {
   TensorType,
   ARENA_ALIGNMENT,
   alignUp,
+  dataByteLength,
   elementSize,
   makeTypedView,
   numElements,
@@ -102,6 +106,8 @@ export {
   type TensorData,
 } from './types.js';
 export { Tensor, AllocationType, type EvalTensor, type AffineQuantization, type QuantizationParams } from './kernel/tensor.js';
+export { decodeStrings, encodeStrings, stringCount, stringHeaderBytes, stringStart, validateStringBuffer } from './kernel/strings.js';
+export { DEFAULT_STRING_INPUT_BYTES } from './arena/micro-allocator.js';
 export { ArenaRegion } from './kernel/arena-region.js';
 
 // --- Running a model ---------------------------------------------------------------------------------
@@ -144,6 +150,8 @@ export {
   InputError,
   PlannerError,
   DelegateError,
+  StringCapacityError,
+  UnboundedStringError,
   type ModelErrorLocation,
 } from './errors.js';
 

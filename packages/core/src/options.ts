@@ -191,6 +191,25 @@ export interface ArgMinOptions {
   outputType: number;
 }
 
+/** LSH_PROJECTION: the projection type (schema LSHProjectionType: 1 SPARSE, 2 DENSE, 0 UNKNOWN). */
+export interface LSHProjectionOptions {
+  type: number;
+}
+
+/** SKIP_GRAM options. */
+export interface SkipGramOptions {
+  ngramSize: number;
+  maxSkipSize: number;
+  includeAllNgrams: boolean;
+}
+
+/** HASHTABLE: the table's id (tables are shared across subgraphs by id) and its key and value types. */
+export interface HashtableOptions {
+  tableId: number;
+  keyDtype: number;
+  valueDtype: number;
+}
+
 /** RESIZE_BILINEAR options (the deprecated new_height/new_width fields are not read). */
 export interface ResizeBilinearOptions {
   alignCorners: boolean;
@@ -279,6 +298,9 @@ export type BuiltinOptions =
   | CallOnceOptions
   | VarHandleOptions
   | ArgMinOptions
+  | LSHProjectionOptions
+  | SkipGramOptions
+  | HashtableOptions
   | ResizeBilinearOptions
   | ResizeNearestNeighborOptions
   | SpaceToDepthOptions

@@ -56,9 +56,23 @@ const ELEMENT_SIZE: Record<number, number> = {
   [TensorType.RESOURCE]: 4,
 };
 
-/** Bytes per element of `type`, or `undefined` for types micrort cannot hold in an arena (STRING, VARIANT, INT4). */
+/**
+ * Bytes per element of `type`, or `undefined` for types without a fixed whole-byte element: STRING
+ * (variable length, see `kernel/strings.ts`), INT4 (two per byte, see {@link dataByteLength}), VARIANT.
+ */
 export function elementSize(type: TensorType): number | undefined {
   return ELEMENT_SIZE[type];
+}
+
+/**
+ * Bytes of the data of `elements` elements of `type`: the element size times the count, for INT4 the
+ * packed size (two values per byte, low nibble first: TFLite's packed int4), `undefined` for STRING and
+ * VARIANT, whose size depends on their contents.
+ */
+export function dataByteLength(type: TensorType, elements: number): number | undefined {
+  if (type === TensorType.INT4) return Math.ceil(elements / 2);
+  const es = ELEMENT_SIZE[type];
+  return es === undefined ? undefined : elements * es;
 }
 
 /** Lower-case dtype name as used by the conformance files (`int8`, `float32`, ...). */
@@ -76,7 +90,9 @@ export function tensorTypeFromName(name: string): TensorType | undefined {
 /**
  * A typed view of `length` elements of `type` over `buffer` at `byteOffset`.
  * `byteOffset` must be a multiple of the element size. FLOAT16/BFLOAT16 are viewed as raw Uint16Array,
- * BOOL as Uint8Array, COMPLEX64 as Float32Array pairs, RESOURCE (resource ids) as Int32Array.
+ * BOOL as Uint8Array, COMPLEX64 as Float32Array pairs, RESOURCE (resource ids) as Int32Array. STRING and
+ * INT4 are viewed as their raw bytes (`length` is then a byte count): a string tensor's serialized
+ * buffer (count, offsets, bytes), an int4 tensor's packed nibbles (as Int8Array).
  */
 export function makeTypedView(type: TensorType, buffer: ArrayBufferLike, byteOffset: number, length: number): TensorData {
   switch (type) {
@@ -108,6 +124,10 @@ export function makeTypedView(type: TensorType, buffer: ArrayBufferLike, byteOff
       return new Float32Array(buffer, byteOffset, length * 2);
     case TensorType.COMPLEX128:
       return new Float64Array(buffer, byteOffset, length * 2);
+    case TensorType.STRING:
+      return new Uint8Array(buffer, byteOffset, length);
+    case TensorType.INT4:
+      return new Int8Array(buffer, byteOffset, length);
     default:
       throw new RangeError(`makeTypedView: tensor type ${tensorTypeName(type)} has no typed-array view`);
   }

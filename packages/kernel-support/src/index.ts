@@ -26,3 +26,6 @@ export * from './pooling.js';
 export * from './softmax.js';
 export * from './spatial.js';
 export * from './sub.js';
+export * from './strings.js';
+export * from './float16.js';
+export * from './int64.js';

@@ -14,6 +14,7 @@ import { mathKernels } from './registrations/math.js';
 import { complexKernels } from './registrations/complex.js';
 import { tfliteKernels } from './registrations/tflite.js';
 import { tflmCustomKernels } from './registrations/tflm-custom.js';
+import { typesKernels } from './registrations/types.js';
 
 import { PROVIDER } from './provider.js';
 
@@ -35,6 +36,7 @@ export const referenceKernels: readonly Registration[] = [
   ...complexKernels,
   ...tfliteKernels,
   ...tflmCustomKernels,
+  ...typesKernels,
 ];
 
 /** Registers every reference kernel on `resolver`. */

@@ -3,9 +3,10 @@
 // tensors. The module has no data segment, no globals and no allocator, so the whole memory is the
 // arena (see src/wasm-module.ts). int8 kernels live in int8/, float32 kernels in float/, type-agnostic
 // data movement (PAD, CONCATENATION) in layout/.
-export { qs8_conv } from './int8/conv';
-export { qs8_dwconv } from './int8/depthwise-conv';
-export { qs8_add } from './int8/add';
+export { qs8_conv, qs8_conv_run } from './int8/conv';
+export { windowBegin as window_begin } from './int8/window';
+export { qs8_dwconv, qs8_dwconv_run } from './int8/depthwise-conv';
+export { qs8_add, qs8_add_range } from './int8/add';
 export { pad_bytes } from './layout/pad';
 export { transpose_bytes } from './layout/transpose';
 export { qs8_avgpool, qs8_maxpool } from './int8/pool';
@@ -14,9 +15,16 @@ export { quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 } from './int8/qua
 export { concat_bytes } from './layout/concat';
 export { qs8_mean_hw } from './int8/mean';
 export { qs8_softmax } from './int8/softmax';
-export { f32_conv } from './float/gemm';
-export { f32_dwconv } from './float/depthwise-conv';
+export { f32_conv, f32_conv_run } from './float/gemm';
+export { f32_dwconv, f32_dwconv_run } from './float/depthwise-conv';
 export { f32_binary } from './float/binary';
 export { f32_clamp, f32_sigmoid, f32_hardswish } from './float/unary';
 export { f32_maxpool, f32_avgpool, f32_mean_hw } from './float/pool';
 export { f32_resize_bilinear } from './float/resize-bilinear';
+
+import { ABI_HASH } from './generated/abi';
+
+/** The hash of the ABI this module was built with (scripts/abi.mjs); the loader compares it with src/generated/abi.ts's. */
+export function abi_hash(): i32 {
+  return ABI_HASH;
+}

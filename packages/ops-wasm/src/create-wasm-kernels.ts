@@ -28,8 +28,19 @@ import { createAveragePool2D } from './kernels/average-pool-2d.js';
 import { createMaxPool2D } from './kernels/max-pool-2d.js';
 import { createFloatKernels } from './kernels/float/index.js';
 import { declareSpatial } from '@micrort/kernel-support';
+import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from './options.js';
+import { probeRelaxedDot, type RelaxedDot } from './relaxed.js';
+import { WasmThreadPool, defaultThreads, threadsAvailable, type PoolOptions } from './threads/pool.js';
 import { WasmArenaBacking } from './wasm-arena.js';
-import { compileKernels, compileKernelsSync, detectFeatures, requireFeatures, type WasmFeatures } from './wasm-module.js';
+import {
+  WasmUnsupportedError,
+  compileKernels,
+  compileKernelsSync,
+  detectFeatures,
+  requireFeatures,
+  type KernelsVariant,
+  type WasmFeatures,
+} from './wasm-module.js';
 
 /** The loaded package: registrations, the arena backing, and what the engine offered. */
 export interface WasmKernels {
@@ -43,18 +54,29 @@ export interface WasmKernels {
   readonly arenaBacking: WasmArenaBacking;
   readonly features: WasmFeatures;
   readonly module: WebAssembly.Module;
+  /** The build in use: `simd` or `relaxed`, with `-threads` when there are workers. */
+  readonly variant: KernelsVariant;
+  /** What the relaxed build's int8 GEMM uses: the engine's relaxed dot (`usdot`, `sdot`) or dot_i16x8 (`none`). */
+  readonly relaxedDot: RelaxedDot;
+  /** Threads that run a node: 1, or the main thread and `threads - 1` workers. */
+  readonly threads: number;
+  /** The workers (null with one thread). */
+  readonly pool: WasmThreadPool | null;
+  /** Stops the workers; interpreters made with this package's arena backing must not invoke afterwards. */
+  dispose(): void;
 }
 
 /**
  * The registrations of ops-wasm (they find their instance through the arena at prepare), with the
  * spatial behaviour of the windowed and elementwise ones declared (kernel-support's declareSpatial) for the patch schedule.
  */
-export function createWasmKernels(): Registration[] {
+export function createWasmKernels(options: Partial<KernelOptions> = {}): Registration[] {
+  const o: KernelOptions = { ...DEFAULT_KERNEL_OPTIONS, ...options };
   return declareSpatial([
-    createConv2D(),
-    createDepthwiseConv2D(),
-    createFullyConnected(),
-    createAdd(),
+    createConv2D(o),
+    createDepthwiseConv2D(o),
+    createFullyConnected(o),
+    createAdd(o),
     createMul(),
     createPad(),
     createTranspose(),
@@ -66,18 +88,66 @@ export function createWasmKernels(): Registration[] {
     createQuantize(),
     createDequantize(),
     createUnidirectionalSequenceLstm(),
-    ...createFloatKernels(),
+    ...createFloatKernels(o),
   ] as Registration[]);
 }
 
-function make(module: WebAssembly.Module, features: WasmFeatures): WasmKernels {
-  return { kernels: createWasmKernels(), arenaBacking: new WasmArenaBacking(module), features, module };
+function make(
+  module: WebAssembly.Module,
+  variant: KernelsVariant,
+  features: WasmFeatures,
+  threads: number,
+  options: LoadOptions,
+): WasmKernels {
+  const pool = threads > 1 ? WasmThreadPool.start(threads, module, options) : null;
+  const relaxedDot: RelaxedDot = variant.startsWith('relaxed') ? probeRelaxedDot() : 'none';
+  const dotMode = relaxedDot === 'usdot' ? 1 : relaxedDot === 'sdot' ? 2 : 0;
+  return {
+    kernels: createWasmKernels({ ...options, threads, dotMode }),
+    arenaBacking: new WasmArenaBacking(module, pool),
+    features,
+    module,
+    variant,
+    relaxedDot,
+    threads,
+    pool,
+    dispose: () => pool?.terminate(),
+  };
 }
 
-/** Options of the loaders. */
-export interface LoadOptions {
+/** Options of the loaders: the kernels' options (see KernelOptions), threads, and the feature probe. */
+export interface LoadOptions extends Partial<Omit<KernelOptions, 'threads' | 'dotMode'>>, PoolOptions {
+  /**
+   * Threads per node: `'auto'` (default) takes Node's `os.availableParallelism()` or a browser's
+   * `navigator.hardwareConcurrency`; any count falls back to 1 where shared WebAssembly memory is
+   * unavailable (no SharedArrayBuffer: a page that is not cross-origin isolated).
+   */
+  threads?: number | 'auto';
+  /**
+   * Relaxed SIMD: `'auto'` (default) uses the relaxed build where the engine has relaxed SIMD, `false`
+   * never, `true` requires it (WasmUnsupportedError without).
+   */
+  relaxed?: boolean | 'auto';
   /** Feature probe (default `WebAssembly.validate`); tests pass one that refuses SIMD128. */
   validate?: (bytes: Uint8Array<ArrayBuffer>) => boolean;
+}
+
+/** The build for `options` on an engine with `features`, and the thread count. */
+function choose(options: LoadOptions, features: WasmFeatures): { variant: KernelsVariant; threads: number } {
+  if (options.relaxed === true && !features.relaxedSimd)
+    throw new WasmUnsupportedError(
+      'relaxed: true, but this WebAssembly engine lacks relaxed SIMD (Node 20 needs --experimental-wasm-relaxed-simd)',
+    );
+  const relaxed = options.relaxed !== false && features.relaxedSimd;
+  const threads = resolveThreads(options.threads);
+  return { variant: `${relaxed ? 'relaxed' : 'simd'}${threads > 1 ? '-threads' : ''}` as KernelsVariant, threads };
+}
+
+/** The thread count for `threads` here: 1 without shared memory. */
+function resolveThreads(threads: number | 'auto' | undefined): number {
+  const n = threads === undefined || threads === 'auto' ? defaultThreads() : Math.floor(threads);
+  if (!(n >= 1)) throw new RangeError(`ops-wasm: threads must be a positive integer or 'auto', got ${String(threads)}`);
+  return n > 1 && threadsAvailable() ? Math.min(n, 64) : 1;
 }
 
 /**
@@ -87,12 +157,19 @@ export interface LoadOptions {
 export async function loadWasmKernels(options: LoadOptions = {}): Promise<WasmKernels> {
   const features = options.validate ? detectFeatures(options.validate) : detectFeatures();
   requireFeatures(features);
-  return make(await compileKernels(), features);
+  const { variant, threads } = choose(options, features);
+  const loaded = make(await compileKernels(variant), variant, features, threads, options);
+  await loaded.pool?.whenReady();
+  return loaded;
 }
 
-/** Compiles the module synchronously (Node, workers); throws WasmUnsupportedError like loadWasmKernels. */
+/**
+ * Compiles the module synchronously (Node, workers); throws WasmUnsupportedError like loadWasmKernels.
+ * Workers start in the background: until they are ready the main thread takes every chunk.
+ */
 export function loadWasmKernelsSync(options: LoadOptions = {}): WasmKernels {
   const features = options.validate ? detectFeatures(options.validate) : detectFeatures();
   requireFeatures(features);
-  return make(compileKernelsSync(), features);
+  const { variant, threads } = choose(options, features);
+  return make(compileKernelsSync(variant), variant, features, threads, options);
 }

@@ -1,22 +1,20 @@
 import type { KernelContribution, KernelPackage } from '@micrort/core';
-import { createWasmKernels, type LoadOptions } from './create-wasm-kernels.js';
+import { loadWasmKernels, loadWasmKernelsSync, type LoadOptions, type WasmKernels } from './create-wasm-kernels.js';
 import { PROVIDER } from './provider.js';
-import { WasmArenaBacking } from './wasm-arena.js';
-import { compileKernels, compileKernelsSync, detectFeatures, requireFeatures } from './wasm-module.js';
 
-/** The kernels module, compiled once per realm (a compiled module is immutable and shareable). */
-let compiled: WebAssembly.Module | null = null;
-let compiling: Promise<WebAssembly.Module> | null = null;
-
-function checkFeatures(options: LoadOptions): void {
-  requireFeatures(options.validate ? detectFeatures(options.validate) : detectFeatures());
+/** What ops-wasm's creation returns: the contribution, and the build and thread count it chose. */
+export interface WasmContribution extends KernelContribution {
+  readonly variant: WasmKernels['variant'];
+  readonly threads: number;
 }
 
-function contribution(module: WebAssembly.Module): KernelContribution {
-  const kernels = createWasmKernels();
+function contribution(wasm: WasmKernels): WasmContribution {
   return {
-    register: (resolver, join) => void resolver.registerAll(kernels, join),
-    interpreterOptions: { arenaBacking: new WasmArenaBacking(module) },
+    register: (resolver, join) => void resolver.registerAll(wasm.kernels, join),
+    interpreterOptions: { arenaBacking: wasm.arenaBacking },
+    dispose: () => wasm.dispose(),
+    variant: wasm.variant,
+    threads: wasm.threads,
   };
 }
 
@@ -24,25 +22,27 @@ function contribution(module: WebAssembly.Module): KernelContribution {
  * ops-wasm as a kernel package: the WebAssembly SIMD128 kernels in front of the packages composed
  * before it (ops-reference serves what they decline), and the interpreter's arena in the module's
  * WebAssembly memory (`interpreterOptions.arenaBacking`). Created asynchronously (`composeRuntimeAsync`,
- * what a browser's main thread needs) or synchronously (`composeRuntime`: Node, workers); both throw
- * WasmUnsupportedError, naming what is missing, where the engine lacks WebAssembly SIMD128. The module
- * is compiled once per realm.
+ * what a browser's main thread needs) or synchronously (`composeRuntime`: Node, workers) with
+ * loadWasmKernels' options (threads, relaxed SIMD); both throw WasmUnsupportedError, naming what is
+ * missing, where the engine lacks WebAssembly SIMD128. Each build is compiled once per realm;
+ * `ComposedRuntime.dispose()` stops the workers.
  */
 export const wasmPackage: KernelPackage<LoadOptions> = {
   name: 'ops-wasm',
   provider: PROVIDER,
-  summary: 'WebAssembly SIMD128 kernels (int8 bit-exact with TFLM, float32), the arena in WebAssembly memory',
+  summary:
+    'WebAssembly SIMD128 kernels (int8 and uint8 bit-exact with TFLM, float32), threads, relaxed SIMD, the arena in WebAssembly memory',
   provides: ['builtin-ops'],
   join: 'fallback',
-  options: [{ name: 'validate', summary: 'the feature probe (tests pass one that refuses SIMD128)', default: 'WebAssembly.validate' }],
+  options: [
+    { name: 'threads', summary: 'threads per node (1 where shared WebAssembly memory is unavailable)', default: "'auto'" },
+    { name: 'relaxed', summary: 'the relaxed-SIMD build: where the engine has it, never, or required', default: "'auto'" },
+    { name: 'validate', summary: 'the feature probe (tests pass one that refuses SIMD128)', default: 'WebAssembly.validate' },
+  ],
   create(options: LoadOptions = {}) {
-    checkFeatures(options);
-    compiled ??= compileKernelsSync();
-    return contribution(compiled);
+    return contribution(loadWasmKernelsSync(options));
   },
   async createAsync(options: LoadOptions = {}) {
-    checkFeatures(options);
-    compiled ??= await (compiling ??= compileKernels());
-    return contribution(compiled);
+    return contribution(await loadWasmKernels(options));
   },
 };

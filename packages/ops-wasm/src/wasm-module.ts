@@ -8,15 +8,32 @@
  * `WasmUnsupportedError` saying so, never a crash.
  */
 import { MicrortError } from '@micrort/core';
-import { KERNELS_WASM_BASE64 } from './generated/kernels-wasm.js';
+import { ABI_HASH } from './generated/abi.js';
+import {
+  KERNELS_RELAXED_THREADS_WASM_BASE64,
+  KERNELS_RELAXED_WASM_BASE64,
+  KERNELS_THREADS_WASM_BASE64,
+  KERNELS_WASM_BASE64,
+} from './generated/kernels-wasm.js';
+import { hasRelaxedSimd } from './relaxed.js';
 
 /** The exports of the kernels module: byte offsets into the arena, see assembly/index.ts. */
 export interface KernelExports {
   qs8_conv(params: number, input: number, output: number): void;
+  /** The windowed kernels' prologue (zero row, requantization blocks), before qs8_conv_run / qs8_dwconv_run. */
+  window_begin(params: number): void;
+  /** qs8_conv over output pixels [q0, q1) with thread `tid`'s scratch area, after the prologue (windowBegin). */
+  qs8_conv_run(params: number, input: number, output: number, q0: number, q1: number, tid: number): void;
   qs8_dwconv(params: number, input: number, output: number): void;
+  /** qs8_dwconv over output pixels [q0, q1) with thread `tid`'s scratch area, after the prologue. */
+  qs8_dwconv_run(params: number, input: number, output: number, q0: number, q1: number, tid: number): void;
   qs8_add(params: number, input1: number, input2: number, output: number): void;
+  /** qs8_add over elements [e0, e1) of a plan-less ADD. */
+  qs8_add_range(params: number, input1: number, input2: number, output: number, e0: number, e1: number): void;
   pad_bytes(params: number, input: number, output: number): void;
   transpose_bytes(params: number, input: number, output: number): void;
+  /** The hash of the ABI (scripts/abi.mjs) the module was built with. */
+  abi_hash(): number;
   concat_bytes(params: number, inputOffsets: number, output: number): void;
   qs8_avgpool(params: number, input: number, output: number): void;
   qs8_mul(params: number, input1: number, input2: number, output: number): void;
@@ -80,12 +97,14 @@ const SIMD_PROBE: Uint8Array<ArrayBuffer> = new Uint8Array([
 export interface WasmFeatures {
   webAssembly: boolean;
   simd128: boolean;
+  /** Relaxed SIMD (Chromium; Node 20 behind --experimental-wasm-relaxed-simd). */
+  relaxedSimd: boolean;
 }
 
 /** Feature detection with `WebAssembly.validate` (the `validate` argument lets tests simulate an engine). */
 export function detectFeatures(validate: ((bytes: Uint8Array<ArrayBuffer>) => boolean) | null = defaultValidate()): WasmFeatures {
-  if (!validate) return { webAssembly: false, simd128: false };
-  return { webAssembly: true, simd128: validate(SIMD_PROBE) };
+  if (!validate) return { webAssembly: false, simd128: false, relaxedSimd: false };
+  return { webAssembly: true, simd128: validate(SIMD_PROBE), relaxedSimd: hasRelaxedSimd(validate) };
 }
 
 function defaultValidate(): ((bytes: Uint8Array<ArrayBuffer>) => boolean) | null {
@@ -102,9 +121,28 @@ export function requireFeatures(f: WasmFeatures): void {
     );
 }
 
-/** The module's bytes (decoded from the generated base64). */
-export function kernelsWasmBytes(): Uint8Array<ArrayBuffer> {
-  const bin = atob(KERNELS_WASM_BASE64);
+/**
+ * The builds of the kernels module (scripts/build-wasm.mjs): `simd` (SIMD128, its own memory per
+ * interpreter), `relaxed` (the same with relaxed SIMD: f32x4.relaxed_madd, and the relaxed-dot int8
+ * tile where the engine's dot is exact), and each `-threads` (importing a shared memory, for workers).
+ */
+export type KernelsVariant = 'simd' | 'simd-threads' | 'relaxed' | 'relaxed-threads';
+
+const VARIANT_BASE64: Record<KernelsVariant, string> = {
+  simd: KERNELS_WASM_BASE64,
+  'simd-threads': KERNELS_THREADS_WASM_BASE64,
+  relaxed: KERNELS_RELAXED_WASM_BASE64,
+  'relaxed-threads': KERNELS_RELAXED_THREADS_WASM_BASE64,
+};
+
+/** Whether a variant imports a shared memory. */
+export function isSharedVariant(variant: KernelsVariant): boolean {
+  return variant.endsWith('-threads');
+}
+
+/** A variant's bytes (decoded from the generated base64). */
+export function kernelsWasmBytes(variant: KernelsVariant = 'simd'): Uint8Array<ArrayBuffer> {
+  const bin = atob(VARIANT_BASE64[variant]);
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
@@ -137,18 +175,52 @@ export function checkModuleLayout(bytes: Uint8Array, module: WebAssembly.Module)
   }
 }
 
-/** Compiles the module synchronously (Node, workers; browsers refuse it on the main thread). */
-export function compileKernelsSync(): WebAssembly.Module {
-  const bytes = kernelsWasmBytes();
+/**
+ * Checks that `module` was built with the ABI this package writes (scripts/abi.mjs): its `abi_hash()`
+ * export must equal src/generated/abi.ts's ABI_HASH, so parameter blocks are read where they are written.
+ */
+export function checkModuleAbi(module: WebAssembly.Module, expected: number = ABI_HASH, shared = false): void {
+  const memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared });
+  const exports = new WebAssembly.Instance(module, { env: { memory } }).exports as { abi_hash?: () => number };
+  const got = typeof exports.abi_hash === 'function' ? exports.abi_hash() : null;
+  if (got !== expected)
+    throw new MicrortError(
+      `ops-wasm module was built with another ABI (abi_hash ${got ?? 'missing'}, the package writes ${expected}): rebuild it with \`pnpm build\``,
+    );
+}
+
+/** Compiled builds, once per realm (a compiled module is immutable and shareable). */
+const compiled = new Map<KernelsVariant, WebAssembly.Module>();
+const compiling = new Map<KernelsVariant, Promise<WebAssembly.Module>>();
+
+/** Compiles a variant synchronously (Node, workers; browsers refuse it on the main thread); once per realm. */
+export function compileKernelsSync(variant: KernelsVariant = 'simd'): WebAssembly.Module {
+  const done = compiled.get(variant);
+  if (done) return done;
+  const bytes = kernelsWasmBytes(variant);
   const module = new WebAssembly.Module(bytes);
   checkModuleLayout(bytes, module);
+  checkModuleAbi(module, ABI_HASH, isSharedVariant(variant));
+  compiled.set(variant, module);
   return module;
 }
 
-/** Compiles the module asynchronously (everywhere). */
-export async function compileKernels(): Promise<WebAssembly.Module> {
-  const bytes = kernelsWasmBytes();
-  const module = await WebAssembly.compile(bytes);
-  checkModuleLayout(bytes, module);
-  return module;
+/** Compiles a variant asynchronously (everywhere); once per realm. */
+export async function compileKernels(variant: KernelsVariant = 'simd'): Promise<WebAssembly.Module> {
+  const done = compiled.get(variant);
+  if (done) return done;
+  let pending = compiling.get(variant);
+  if (!pending) {
+    pending = (async () => {
+      const bytes = kernelsWasmBytes(variant);
+      const module = await WebAssembly.compile(bytes);
+      checkModuleLayout(bytes, module);
+      checkModuleAbi(module, ABI_HASH, isSharedVariant(variant));
+      compiled.set(variant, module);
+      return module;
+    })();
+    compiling.set(variant, pending);
+    pending.catch(() => compiling.delete(variant));
+  }
+  return pending;
 }

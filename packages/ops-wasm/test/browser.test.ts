@@ -50,15 +50,19 @@ async function bundle(outDir: string): Promise<void> {
   } as never);
 }
 
+/** Serves the page cross-origin isolated (COOP/COEP: SharedArrayBuffer and threads), or plain under `?plain`. */
 function serve(dir: string): Promise<{ server: Server; url: string }> {
   const page =
     '<!doctype html><html><head><meta charset="utf-8"><title>micrort ops-wasm</title></head><body><script src="/bundle.js"></script></body></html>';
+  const isolation = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
   const server = createServer((req, res) => {
-    if (req.url === '/bundle.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' });
+    const plain = (req.headers.referer ?? req.url ?? '').includes('?plain');
+    const headers = plain ? {} : isolation;
+    if (req.url?.startsWith('/bundle.js')) {
+      res.writeHead(200, { 'content-type': 'text/javascript', ...headers });
       res.end(readFileSync(join(dir, 'bundle.js')));
-    } else if (req.url === '/') {
-      res.writeHead(200, { 'content-type': 'text/html' });
+    } else if (req.url === '/' || req.url === '/?plain') {
+      res.writeHead(200, { 'content-type': 'text/html', ...headers });
       res.end(page);
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' });
@@ -74,6 +78,7 @@ describe.skipIf(!hasChromium)('ops-wasm in headless Chromium', () => {
   let dir = '';
   let server: Server | null = null;
   let result: BrowserResult | { error: string } | null = null;
+  let plain: BrowserResult | { error: string } | null = null;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'micrort-wasm-browser-'));
@@ -83,15 +88,19 @@ describe.skipIf(!hasChromium)('ops-wasm in headless Chromium', () => {
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     try {
-      const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(String(e)));
-      await page.goto(served.url);
-      await page.waitForFunction(() => (window as unknown as { __micrortResult?: unknown }).__micrortResult !== undefined, null, {
-        timeout: 90_000,
-      });
-      result = (await page.evaluate(() => (window as unknown as { __micrortResult: unknown }).__micrortResult)) as typeof result;
-      if (errors.length) console.log(`page errors: ${errors.join('; ')}`);
+      const visit = async (url: string) => {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (e) => errors.push(String(e)));
+        await page.goto(url);
+        await page.waitForFunction(() => (window as unknown as { __micrortResult?: unknown }).__micrortResult !== undefined, null, {
+          timeout: 90_000,
+        });
+        if (errors.length) console.log(`page errors: ${errors.join('; ')}`);
+        return (await page.evaluate(() => (window as unknown as { __micrortResult: unknown }).__micrortResult)) as typeof result;
+      };
+      result = await visit(served.url);
+      plain = await visit(`${served.url}?plain`);
     } finally {
       await browser.close();
     }
@@ -112,5 +121,34 @@ describe.skipIf(!hasChromium)('ops-wasm in headless Chromium', () => {
     expect(r.wasm).toEqual(r.reference);
     const { def, input } = buildChain();
     expect(r.wasm).toEqual(Array.from(runBoth(def, [input]).ref[0]!));
+  });
+
+  it('cross-origin isolated: threads (a Blob-URL worker, the main thread spinning) give the same bytes, and workers take chunks', () => {
+    const r = result as BrowserResult;
+    expect(r.isolated).toBe(true);
+    expect(r.autoThreads).toBeGreaterThanOrEqual(1);
+    expect(r.threadedThreads).toBe(2);
+    expect(r.threaded).toEqual(r.reference);
+    expect(r.workerChunks).toBeGreaterThan(0);
+  });
+
+  it('relaxed SIMD (Chromium has it): the relaxed build, exact on random int8 CONV_2D / DEPTHWISE_CONV_2D / FULLY_CONNECTED', () => {
+    const r = (result as BrowserResult).relaxed;
+    expect(r, 'Chromium has relaxed SIMD').not.toBeNull();
+    console.log(
+      `Chromium: relaxed dot = ${r!.dot} (the int8 GEMM ${r!.dot === 'none' ? 'keeps dot_i16x8' : 'takes the relaxed-dot tile'}), ${r!.ran} random nodes`,
+    );
+    expect(r!.variant).toBe('relaxed');
+    expect(r!.served).toBeGreaterThan(r!.ran * 0.9);
+    expect(r!.mismatches).toEqual([]);
+  });
+
+  it('not isolated: no SharedArrayBuffer, so threads fall back to one and the outputs are the same', () => {
+    if (plain && 'error' in plain && plain.error) throw new Error(`the page failed: ${plain.error}`);
+    const r = plain as BrowserResult;
+    expect(r.isolated).toBe(false);
+    expect(r.autoThreads).toBe(1);
+    expect(r.threadedThreads).toBe(1);
+    expect(r.threaded).toEqual(r.reference);
   });
 });

@@ -1,23 +1,30 @@
 /**
  * The per-operator conformance suite (../shared/conformance-ops) with ops-wasm in front of ops-reference,
- * the arena in WebAssembly memory, as `--ops wasm` composes it: every case must equal TFLM's outputs
- * (integers byte for byte, float32 within 1e-5 + 1e-4*|expected|), whichever package runs the operator
- * under test. The table printed at the end counts the cases ops-wasm runs and names why it leaves the
- * others to ops-reference (`op not provided: falls back to ops-reference`, or its `supports()` reason).
+ * the arena in WebAssembly memory, as `--ops wasm` composes it, in every variant of test/variants.ts (one
+ * thread; the threaded build on two): every case must equal TFLM's outputs (integers byte for byte,
+ * float32 within 1e-5 + 1e-4*|expected|), whichever package runs the operator under test. The table
+ * printed at the end counts the cases ops-wasm runs and names why it leaves the others to ops-reference
+ * (`op not provided: falls back to ops-reference`, or its `supports()` reason).
  */
+import { afterAll } from 'vitest';
 import { OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
 import { hasConformanceOps } from '@micrort/test-support/conformance';
 import { describeConformanceOps, kernelHandling } from '@micrort/test-support/conformance-ops-suite';
-import { PROVIDER, loadWasmKernelsSync } from '../src/index.js';
+import { PROVIDER } from '../src/index.js';
+import { VARIANTS, loadVariants } from './variants.js';
 
-const wasm = hasConformanceOps ? loadWasmKernelsSync() : null;
+// every layer, however small (single-operator models are small): these check the kernels
+const loaded = hasConformanceOps ? await loadVariants({ minMacs: 0 }) : [];
+afterAll(() => loaded.forEach((l) => l.wasm.dispose()));
 
-describeConformanceOps({
-  label: 'ops-wasm',
-  provider: PROVIDER,
-  resolver: () => registerSignalOps(registerReferenceOps(new OpResolver())).registerAll(wasm!.kernels, { fallback: true }),
-  ...(wasm ? { arenaBacking: wasm.arenaBacking } : {}),
-  handling: kernelHandling(PROVIDER),
-});
+for (const { variant, wasm } of loaded.length ? loaded : [{ variant: VARIANTS[0]!, wasm: null }]) {
+  describeConformanceOps({
+    label: `ops-wasm (${variant.name})`,
+    provider: PROVIDER,
+    resolver: () => registerSignalOps(registerReferenceOps(new OpResolver())).registerAll(wasm!.kernels, { fallback: true }),
+    ...(wasm ? { arenaBacking: wasm.arenaBacking } : {}),
+    handling: kernelHandling(PROVIDER),
+  });
+}

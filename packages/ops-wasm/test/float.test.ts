@@ -27,7 +27,7 @@ import { floats } from '../src/__tests__/single-op-float.js';
 import { rng } from '../src/__tests__/single-op.js';
 import { PROVIDER, loadWasmKernelsSync } from '../src/index.js';
 
-const wasm = loadWasmKernelsSync();
+const wasm = loadWasmKernelsSync({ minMacs: 0 }); // every layer, however small: these tests check the kernels
 const resolver = () => registerSignalOps(registerReferenceOps(new OpResolver())).registerAll(wasm.kernels, { fallback: true });
 
 /** Ops of the real models that stay on ops-reference: folded DEQUANTIZE (nothing to do at invoke), RESHAPE, PAD (int8 side's, served too). */

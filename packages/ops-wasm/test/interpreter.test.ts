@@ -93,7 +93,7 @@ describe('ops-wasm in the interpreter', () => {
 
   it('declines with WasmUnsupportedError where WebAssembly.validate refuses SIMD128, and where there is no WebAssembly', async () => {
     const noSimd = detectFeatures(() => false);
-    expect(noSimd).toEqual({ webAssembly: true, simd128: false });
+    expect(noSimd).toEqual({ webAssembly: true, simd128: false, relaxedSimd: false });
     expect(() => requireFeatures(noSimd)).toThrow(WasmUnsupportedError);
     expect(() => requireFeatures(noSimd)).toThrow(/lacks SIMD128/);
     expect(() => requireFeatures(detectFeatures(null))).toThrow(/no WebAssembly/);

@@ -8,8 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 // @ts-expect-error: a plain .mjs build script without types
-import { WASM_FILE, recordedHash, sourceHash, staleness } from '../scripts/build-wasm.mjs';
-import { KERNELS_SOURCE_HASH, KERNELS_WASM_SHA256, checkModuleLayout, kernelsWasmBytes } from '../src/index.js';
+import { VARIANTS, WASM_FILE, WASM_FILES, recordedHash, sourceHash, staleness } from '../scripts/build-wasm.mjs';
+import {
+  ABI_HASH,
+  KERNELS_SOURCE_HASH,
+  KERNELS_WASM_SHA256,
+  checkModuleAbi,
+  checkModuleLayout,
+  detectFeatures,
+  kernelsWasmBytes,
+} from '../src/index.js';
+import { isSharedVariant, type KernelsVariant } from '../src/wasm-module.js';
 
 describe('the committed kernels module', () => {
   it('equals a fresh build of assembly/ (run `pnpm build` and commit wasm/ and src/generated/ when this fails)', async () => {
@@ -23,6 +32,18 @@ describe('the committed kernels module', () => {
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(KERNELS_WASM_SHA256);
     expect(Buffer.from(bytes).equals(readFileSync(WASM_FILE as string))).toBe(true);
     expect(() => checkModuleLayout(bytes, new WebAssembly.Module(bytes))).not.toThrow();
+  });
+
+  it('every variant is committed, loads, and owns no memory (the threaded one imports a shared memory)', () => {
+    const relaxed = detectFeatures().relaxedSimd; // Node 20 compiles the relaxed builds only with the flag (test/relaxed.test.ts)
+    (VARIANTS as { name: KernelsVariant; file: string }[]).forEach((v, i) => {
+      const bytes = kernelsWasmBytes(v.name);
+      expect(Buffer.from(bytes).equals(readFileSync((WASM_FILES as string[])[i]!)), v.name).toBe(true);
+      if (v.name.startsWith('relaxed') && !relaxed) return;
+      expect(() => checkModuleLayout(bytes, new WebAssembly.Module(bytes)), v.name).not.toThrow();
+      expect(() => checkModuleAbi(new WebAssembly.Module(bytes), ABI_HASH, isSharedVariant(v.name)), v.name).not.toThrow();
+    });
+    expect(() => checkModuleAbi(new WebAssembly.Module(kernelsWasmBytes('simd-threads')), ABI_HASH, false)).toThrow();
   });
 
   it('the layout check refuses a module with a data segment', () => {

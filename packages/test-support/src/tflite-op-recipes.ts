@@ -21,7 +21,15 @@ import {
   type QuantizationSpec,
   type RawOptionField,
 } from '@micrort/core';
-import { RecipeBuilder, defaultQuant, isQuantizedType, tensorTypeOf, type DType, type RecipeModel } from './tflite-recipe-builder.js';
+import {
+  RecipeBuilder,
+  defaultQuant,
+  isQuantizedType,
+  tensorTypeOf,
+  type DType,
+  type RecipeIo,
+  type RecipeModel,
+} from './tflite-recipe-builder.js';
 import { flexMap, type FlexEntry as FlexValue } from './flexbuffers.js';
 import type { TfliteOp, TypeCombo } from './tflite-op-set.js';
 
@@ -550,11 +558,12 @@ function dataOp(
 }
 
 const gather: Recipe = (r, c) => {
-  // String params must be 1-D (gather.cc).
+  // String params must be 1-D (gather.cc); int4 params move as bytes, so their rows hold an even count.
   const strings = ti(c, 0) === 'string';
-  const x = r.input(ti(c, 0), strings ? [4] : [4, 3]);
+  const row = ti(c, 0) === 'int4' ? 2 : 3;
+  const x = r.input(ti(c, 0), strings ? [4] : [4, row]);
   const idx = ints(r, ti(c, 1), [3, 0, 2]);
-  const y = r.output(to(c), strings ? [3] : [3, 3]);
+  const y = r.output(to(c), strings ? [3] : [3, row]);
   r.target({ op: B.GATHER, inputs: [x, idx], outputs: [y], options: { axis: 0, batchDims: 0 } });
 };
 
@@ -707,7 +716,10 @@ const range: Recipe = (r, c) => {
 
 const cast: Recipe = (r, c) => {
   const t = ti(c, 0);
-  const x = r.input(t, [2, 3], { q: null, ...(t === 'float32' ? { range: [-3, 3] as [number, number] } : {}) });
+  // Floats cast to an unsigned type stay where C++ defines the result (a truncated value the type holds).
+  const unsigned = to(c) === 'uint8' || to(c) === 'uint16' || to(c) === 'uint32';
+  const range: [number, number] = unsigned ? [-0.9, 3] : [-3, 3];
+  const x = r.input(t, [2, 3], { q: null, ...(t === 'float32' ? { range } : {}) });
   const y = r.output(to(c), [2, 3], { q: null });
   r.target({ op: B.CAST, inputs: [x], outputs: [y], options: { inDataType: tensorTypeOf(t), outDataType: tensorTypeOf(to(c)) } });
 };
@@ -1526,12 +1538,15 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
   'CUSTOM:TFLite_Detection_PostProcess': detectionPostprocess,
 };
 
-/** Builds the model of op `op` for type combination `combo` (operator version: the op's lowest). */
-export function buildRecipe(op: TfliteOp, combo: TypeCombo): RecipeModel {
+/**
+ * Builds the model of op `op` for type combination `combo` (operator version: the op's lowest); `io`
+ * chooses which types the graph's inputs and outputs may have and whether other outputs get probes.
+ */
+export function buildRecipe(op: TfliteOp, combo: TypeCombo, io: RecipeIo = {}): RecipeModel {
   const key = op.kind === 'builtin' ? op.name : `CUSTOM:${op.name}`;
   const recipe = RECIPES[key];
   if (!recipe) throw new Error(`no recipe for ${key}`);
-  const r = new RecipeBuilder(`${key} ${comboLabel(combo)}`, op.versions[0]);
+  const r = new RecipeBuilder(`${key} ${comboLabel(combo)}`, op.versions[0], io);
   recipe(r, combo);
   return r.build();
 }

@@ -5,7 +5,9 @@
  * and that keeps every model runnable by TFLite's C library through the tfjs-tflite-node addon, which
  * cannot pass tensors of some types across the graph boundary (string, float16, complex, resource…):
  * such an input becomes a constant, and such an output gets a SHAPE node behind it (the "sink"), so that
- * the op under test still runs and the graph's outputs are int32.
+ * the op under test still runs and the graph's outputs are int32. With {@link RecipeIo} `probes`, such
+ * an output also gets ops that turn its values into a type the runtime returns (see {@link RecipeBuilder}),
+ * so a comparison sees the values and not only the shape.
  */
 import {
   BuiltinOperator,
@@ -57,6 +59,21 @@ export const ORACLE_IO_TYPES: ReadonlySet<DType> = new Set<DType>([
   'uint64',
   'bool',
 ]);
+
+/** Types LiteRT.js (benchmarks/src/runtimes/litert.ts) feeds and returns: the addon's and float16, uint16. */
+export const LITERT_IO_TYPES: ReadonlySet<DType> = new Set<DType>([...ORACLE_IO_TYPES, 'float16', 'uint16']);
+
+/**
+ * Which types a recipe's graph inputs and outputs may have (default: the tfjs-tflite-node addon's,
+ * {@link ORACLE_IO_TYPES}), and whether outputs of other types get value probes besides the SHAPE sink:
+ * float16 → DEQUANTIZE, complex64 → CAST (the real part) and COMPLEX_ABS, bfloat16 → CAST to float32,
+ * int4 → DEQUANTIZE, string → a HASHTABLE_FIND in a table of every string constant of the recipe (each
+ * output string becomes its int64 position in that vocabulary, -1 when absent).
+ */
+export interface RecipeIo {
+  types?: ReadonlySet<DType>;
+  probes?: boolean;
+}
 
 /** Bytes per element of the fixed-size types (int4 is stored one value per byte in a constant here: see {@link encodeValues}). */
 const SIZE: Partial<Record<DType, number>> = {
@@ -276,6 +293,8 @@ export interface RecipeModel {
   inputs: Uint8Array[];
   /** Index (in subgraph 0) of the operator under test. */
   target: number;
+  /** Positions among the graph outputs of the SHAPE sinks (int32 shapes of outputs the runtime cannot return). */
+  sinks: number[];
 }
 
 /**
@@ -289,22 +308,30 @@ export class RecipeBuilder {
   private readonly graphInputs: number[] = [];
   private readonly inputBytes: Uint8Array[] = [];
   private readonly graphOutputs: number[] = [];
-  private readonly sinks: { from: number; rank: number }[] = [];
+  private readonly sinks: { from: number; rank: number; type: DType; shape: readonly number[] }[] = [];
   private targetIndex = -1;
   private seed = 1;
+  /** Every string the recipe's string constants hold (the vocabulary of string probes). */
+  private readonly vocabulary = new Set<string>();
+  private readonly ioTypes: ReadonlySet<DType>;
+  private readonly probes: boolean;
 
   /** `version`: the operator version `target()` writes unless the spec names one. */
   constructor(
     description: string,
     private readonly version = 1,
+    io: RecipeIo = {},
   ) {
     this.b = new ModelBuilder({ description });
+    this.ioTypes = io.types ?? ORACLE_IO_TYPES;
+    this.probes = io.probes ?? false;
   }
 
   /** The bytes of a tensor's contents: given values, or generated ones. */
   private contents(t: DType, shape: readonly number[], o: TensorOptions): Uint8Array {
     if (t === 'string') {
       const strings = (o.values as readonly string[] | undefined) ?? Array.from({ length: numElements(shape) }, (_, i) => `s${i}`);
+      for (const v of strings) this.vocabulary.add(v);
       return encodeStrings(strings);
     }
     let values = (o.values as readonly number[] | undefined) ?? randomValues(t, numElements(shape), this.seed++ * 7919, o.range);
@@ -345,7 +372,7 @@ export class RecipeBuilder {
 
   /** A graph input with deterministic data; a constant when the addon cannot feed type `t`. */
   input(t: DType, shape: readonly number[], o: TensorOptions = {}): number {
-    if (!ORACLE_IO_TYPES.has(t)) return this.constant(t, shape, o);
+    if (!this.ioTypes.has(t)) return this.constant(t, shape, o);
     const index = this.tensor(t, shape, { ...o, name: o.name ?? `in${this.graphInputs.length}` });
     this.graphInputs.push(index);
     this.inputBytes.push(this.contents(t, shape, o));
@@ -355,14 +382,14 @@ export class RecipeBuilder {
   /** A graph output; behind a SHAPE sink when the addon cannot return type `t`. */
   output(t: DType, shape: readonly number[], o: TensorOptions = {}): number {
     const index = this.tensor(t, shape, { ...o, name: o.name ?? `out${this.graphOutputs.length + this.sinks.length}` });
-    this.markOutput(index, t, shape.length);
+    this.markOutput(index, t, shape.length, shape);
     return index;
   }
 
   /** Makes an existing tensor a graph output (a SHAPE sink for types the addon cannot return). */
-  markOutput(index: number, t: DType, rank: number): void {
-    if (ORACLE_IO_TYPES.has(t)) this.graphOutputs.push(index);
-    else this.sinks.push({ from: index, rank });
+  markOutput(index: number, t: DType, rank: number, shape: readonly number[] = new Array<number>(rank).fill(1)): void {
+    if (this.ioTypes.has(t)) this.graphOutputs.push(index);
+    else this.sinks.push({ from: index, rank, type: t, shape });
   }
 
   /** Adds the op under test. */
@@ -376,17 +403,89 @@ export class RecipeBuilder {
     return this.b.addOperator(spec);
   }
 
+  /** A float32 (or int64) graph output made from the values of sink `from` (see {@link RecipeIo}). */
+  private probe(from: number, t: DType, shape: readonly number[]): void {
+    const out = (type: TensorType, name: string) => {
+      const y = this.b.addTensor({ name: `${name}${from}`, type, shape });
+      this.graphOutputs.push(y);
+      return y;
+    };
+    const castTo = (type: TensorType, name: string) =>
+      this.b.addOperator({
+        op: BuiltinOperator.CAST,
+        inputs: [from],
+        outputs: [out(type, name)],
+        options: { inDataType: tensorTypeOf(t), outDataType: type },
+      });
+    switch (t) {
+      case 'float16':
+      case 'int4':
+        this.b.addOperator({ op: BuiltinOperator.DEQUANTIZE, inputs: [from], outputs: [out(TensorType.FLOAT32, 'dequantized')] });
+        return;
+      case 'bfloat16':
+        castTo(TensorType.FLOAT32, 'cast');
+        return;
+      case 'complex64':
+        castTo(TensorType.FLOAT32, 'real');
+        this.b.addOperator({ op: BuiltinOperator.COMPLEX_ABS, inputs: [from], outputs: [out(TensorType.FLOAT32, 'abs')] });
+        return;
+      case 'string': {
+        const words = [...this.vocabulary].sort();
+        const h = this.b.addTensor({ name: `vocab${from}`, type: TensorType.RESOURCE, shape: [] });
+        this.b.addOperator({
+          op: BuiltinOperator.HASHTABLE,
+          inputs: [],
+          outputs: [h],
+          rawOptions: [
+            { id: 0, type: 'int32', value: 1000 + from },
+            { id: 1, type: 'int8', value: TensorType.STRING },
+            { id: 2, type: 'int8', value: TensorType.INT64 },
+          ],
+        });
+        const keys = this.b.addTensor({
+          name: `vocabKeys${from}`,
+          type: TensorType.STRING,
+          shape: [words.length],
+          data: encodeStrings(words),
+        });
+        const ids = this.b.addTensor({
+          name: `vocabIds${from}`,
+          type: TensorType.INT64,
+          shape: [words.length],
+          data: encodeValues(
+            'int64',
+            words.map((_, i) => i),
+          ),
+        });
+        this.b.addOperator({ op: BuiltinOperator.HASHTABLE_IMPORT, inputs: [h, keys, ids], outputs: [] });
+        const dflt = this.b.addTensor({
+          name: `vocabDefault${from}`,
+          type: TensorType.INT64,
+          shape: [],
+          data: encodeValues('int64', [-1]),
+        });
+        this.b.addOperator({ op: BuiltinOperator.HASHTABLE_FIND, inputs: [h, from, dflt], outputs: [out(TensorType.INT64, 'vocabId')] });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
   /** Writes the model. */
   build(): RecipeModel {
     if (this.targetIndex < 0) throw new Error('RecipeBuilder: no target op');
+    const sinks: number[] = [];
     for (const s of this.sinks) {
       const y = this.b.addTensor({ name: `sink${s.from}`, type: TensorType.INT32, shape: [s.rank] });
       this.b.addOperator({ op: BuiltinOperator.SHAPE, inputs: [s.from], outputs: [y], rawOptions: SHAPE_INT32 });
+      sinks.push(this.graphOutputs.length);
       this.graphOutputs.push(y);
+      if (this.probes) this.probe(s.from, s.type, s.shape);
     }
     this.b.selectSubgraph(0);
     const bytes = this.b.setInputs(this.graphInputs).setOutputs(this.graphOutputs).build();
-    return { bytes, inputs: this.inputBytes.slice(), target: this.targetIndex };
+    return { bytes, inputs: this.inputBytes.slice(), target: this.targetIndex, sinks };
   }
 }
 

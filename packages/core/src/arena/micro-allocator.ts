@@ -1,14 +1,21 @@
-import { ArenaLimitError, MicrortError, ModelError } from '../errors.js';
+import { ArenaLimitError, MicrortError, ModelError, UnboundedStringError } from '../errors.js';
 import { ArenaRegion } from '../kernel/arena-region.js';
 import { AllocationType, Tensor } from '../kernel/tensor.js';
 import type { ModelDef, SubgraphDef } from '../model/model-def.js';
 import type { BufferRequirement, MemoryPlan, MemoryPlanner } from '../planner/memory-planner.js';
 import { validatePlan } from '../planner/validate-plan.js';
-import { ARENA_ALIGNMENT, TensorType, alignUp, elementSize, tensorTypeName } from '../types.js';
+import { ARENA_ALIGNMENT, TensorType, alignUp, dataByteLength, elementSize, tensorTypeName } from '../types.js';
+import { stringHeaderBytes, validateStringBuffer } from '../kernel/strings.js';
 import { applyInPlace, applyOverwrites, type GrantedOverwrite, type InPlaceCandidates, type InPlacePair } from './in-place.js';
 import { computeLifetimes, findReadBeforeWrite, type PlanStep } from './lifetimes.js';
 import { SingleArenaBufferAllocator } from './single-arena-buffer-allocator.js';
 import type { ModelLifetimes } from '../graph/allocation-info.js';
+
+/**
+ * Default bytes of strings a STRING graph input may hold (its header comes on top): the interpreter
+ * option `stringInputBytes`.
+ */
+export const DEFAULT_STRING_INPUT_BYTES = 4096;
 
 /** A scratch-buffer request made by a kernel in prepare. */
 export interface ScratchRequest {
@@ -86,15 +93,24 @@ export class MicroAllocator {
     return this.subgraphTensors[this.subgraphIndex]!;
   }
 
-  /** StartModelAllocation: tensor objects of every subgraph, constant views, variable tensors in the tail. */
-  startModelAllocation(): void {
+  /**
+   * StartModelAllocation: tensor objects of every subgraph, constant views, variable tensors in the
+   * tail. String graph inputs of the entry subgraph get `stringInputBytes` of strings (plus their
+   * header) as their capacity.
+   */
+  startModelAllocation(stringInputBytes: number = DEFAULT_STRING_INPUT_BYTES): void {
     this.model.subgraphs.forEach((_, s) => this.createTensors(s));
+    for (const i of this.subgraph.inputs) {
+      const t = this.tensors[i];
+      if (t && t.type === TensorType.STRING && t.allocationType === AllocationType.None)
+        t.setStringCapacity(stringHeaderBytes(t.elementCount) + stringInputBytes);
+    }
     // A tensor the head must hold whole can never fit an arena under the limit: fail before any kernel
     // prepares (kernels size their op data from these shapes) and before anything is allocated.
     const limit = Math.max(this.arena.limitBytes, this.arena.size);
     for (const tensors of this.subgraphTensors) {
       for (const t of tensors) {
-        if (t.allocationType !== AllocationType.None || t.isVariable || elementSize(t.type) === undefined) continue;
+        if (t.allocationType !== AllocationType.None || t.isVariable || dataByteLength(t.type, 0) === undefined) continue;
         const bytes = alignUp(t.byteLength);
         if (bytes > limit) throw new ArenaLimitError(`tensor ${t.index} (${t.name})`, bytes, bytes, limit);
       }
@@ -135,13 +151,29 @@ export class MicroAllocator {
       const buf = model.buffers[def.buffer];
       const hasData = !!buf && buf.data.byteLength > 0;
       if (hasData && !def.isVariable) {
-        const es = elementSize(def.type);
-        // INT4 constants: the stored bytes (two values per byte, or one per byte), unpacked by kernels.
-        if (def.type === TensorType.INT4) {
-          t.bindPacked(buf.data);
+        if (def.type === TensorType.STRING) {
+          const problem = validateStringBuffer(buf.data, t.elementCount);
+          if (problem)
+            throw new ModelError(`constant string tensor ${i} (${def.name}) is not a serialized string buffer: ${problem}`, {
+              table: 'Tensor',
+              field: 'buffer',
+              index: i,
+              path: `subgraphs[${subgraphIndex}].tensors[${i}]`,
+            });
+          t.setStringCapacity(buf.data.byteLength);
+          t.bind(buf.data.buffer, buf.data.byteOffset, AllocationType.MmapRo);
           return;
         }
-        if (es === undefined) return; // e.g. STRING constants: kernels read bytes themselves
+        if (def.type === TensorType.INT4 && !def.sparsity && buf.data.byteLength === t.elementCount && t.elementCount > 1) {
+          // An int4 constant written one value per byte (the verifier accepts both): packed here, so
+          // kernels see TFLite's packed layout only (two per byte, low nibble first).
+          const packed = new Uint8Array(alignUp(t.byteLength));
+          for (let k = 0; k < t.elementCount; k++) packed[k >> 1]! |= (buf.data[k]! & 0xf) << ((k & 1) * 4);
+          t.bind(packed.buffer, 0, AllocationType.MmapRo);
+          return;
+        }
+        const es = def.type === TensorType.INT4 ? 1 : elementSize(def.type);
+        if (es === undefined) return; // a VARIANT constant: no kernel reads it
         // A sparse constant holds only its stored values (the verifier checked their count).
         const elements = def.sparsity ? Math.floor(buf.data.byteLength / es) : t.elementCount;
         if (!def.sparsity && buf.data.byteLength !== t.byteLength)
@@ -236,8 +268,10 @@ export class MicroAllocator {
       const offlineOffsets = offsets[s] ?? null;
       for (const t of tensors) {
         if (t.allocationType !== AllocationType.None) continue; // constant, variable or bound by its kernel
-        if (elementSize(t.type) === undefined) continue;
         if (firstCreated[t.index] === -1 || lastUsed[t.index] === -1) continue;
+        if (t.type === TensorType.STRING) {
+          if (t.stringCapacity === 0) throw new UnboundedStringError(t.index, t.name, s);
+        } else if (dataByteLength(t.type, 0) === undefined) continue;
         const off = offlineOffsets && t.index < offlineOffsets.length ? offlineOffsets[t.index]! : -1;
         const req: BufferRequirement = {
           size: alignUp(t.byteLength),
@@ -302,7 +336,11 @@ export class MicroAllocator {
     }
     const hasData = (i: number) => {
       const t = tensors[i]!;
-      return t.allocationType !== AllocationType.None || elementSize(t.type) === undefined || t.byteLength === 0;
+      return (
+        t.allocationType !== AllocationType.None ||
+        (t.type !== TensorType.STRING && dataByteLength(t.type, 0) === undefined) ||
+        (t.type !== TensorType.STRING && t.byteLength === 0)
+      );
     };
     const bad = findReadBeforeWrite(tensors.length, steps, subgraph.inputs, subgraph.outputs, hasData);
     if (!bad) return;

@@ -17,7 +17,7 @@ export const DEFAULT_MAX_ARENA_BYTES = 256 * 1024 * 1024;
  *   the model uses (`arenaUsage().arenaBytes`) are ever written.
  * - It returns a fresh `ArrayBuffer` (not shared with another interpreter) of at least `bytes` bytes;
  *   the arena is its first `bytes` bytes: offsets 0 … bytes-1, so every tensor view, persistent and
- *   scratch region lies there. Bytes beyond belong to the backing and are never touched.
+ *   scratch region lies there (a SharedArrayBuffer too). Bytes beyond belong to the backing, never touched.
  * - The buffer must stay attached for the interpreter's life: never grown (growing a
  *   `WebAssembly.Memory` detaches its old buffer and would leave every view empty), never transferred.
  *   Pages never written cost no memory on the platforms micrort targets (they are committed lazily).
@@ -27,7 +27,7 @@ export interface ArenaBacking {
   /** Short name shown in messages, e.g. `@micrort/ops-wasm linear memory`. */
   readonly name: string;
   /** Returns the arena's backing buffer, at least `bytes` bytes long (see the interface comment). */
-  allocate(bytes: number): ArrayBuffer;
+  allocate(bytes: number): ArrayBuffer | SharedArrayBuffer;
 }
 
 /**
@@ -233,11 +233,12 @@ export class SingleArenaBufferAllocator {
   }
 }
 
-function backedBuffer(backing: ArenaBacking, bytes: number): ArrayBuffer {
-  const buffer = backing.allocate(bytes);
-  if (!(buffer instanceof ArrayBuffer) || buffer.byteLength < bytes)
+function backedBuffer(backing: ArenaBacking, bytes: number): ArrayBufferLike {
+  const buffer = backing.allocate(bytes); // views work alike over a SharedArrayBuffer (ops-wasm's threads)
+  const ok = buffer instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer);
+  if (!ok || buffer.byteLength < bytes)
     throw new MicrortError(
-      `arena backing ${backing.name} returned ${buffer instanceof ArrayBuffer ? `${buffer.byteLength} bytes` : 'no ArrayBuffer'}, the arena needs ${bytes}`,
+      `arena backing ${backing.name} returned ${ok ? `${buffer.byteLength} bytes` : 'no ArrayBuffer'}, the arena needs ${bytes}`,
     );
   return buffer;
 }

@@ -86,7 +86,7 @@ export class Allocation {
   prepareAll(resolver: OpResolver, options: PrepareOptions): PrepareOutcome {
     const { graph, allocator, context: ctx } = this;
     const { inPlace } = options;
-    allocator.startModelAllocation();
+    allocator.startModelAllocation(this.options.stringInputBytes);
     const slots = this.options.resourceVariables ?? (hasVarHandle(this.model) ? DEFAULT_RESOURCE_VARIABLE_SLOTS : 0);
     if (slots > 0) {
       const rv = new MicroResourceVariables(slots, (bytes, what) => allocator.arena.allocatePersistent(bytes, what));

@@ -5,6 +5,7 @@ import type { ModelDef } from '../model/model-def.js';
 import type { MemoryPlanner } from '../planner/memory-planner.js';
 import type { OpResolver } from '../resolver/op-resolver.js';
 import { TensorType, tensorTypeName, type TensorData } from '../types.js';
+import { decodeStrings, encodeStrings, validateStringBuffer } from '../kernel/strings.js';
 import type { Delegate, DelegateOptions } from '../delegate/delegate.js';
 import type { ArenaUsage } from './arena-usage.js';
 import type { MicroContext } from './micro-context.js';
@@ -78,6 +79,12 @@ export interface InterpreterOptions {
    * The slot table takes 16 + 40 × slots bytes of the arena tail, as in TFLM.
    */
   resourceVariables?: number;
+  /**
+   * Bytes of strings each STRING graph input can take (its header — count and offsets — comes on
+   * top); default 4096. String inputs are planned at this size, since nothing is allocated in invoke:
+   * `setInputStrings` refuses more with an InputError.
+   */
+  stringInputBytes?: number;
   /**
    * Called around every node's invoke (every subgraph), e.g. a `MicroProfiler` for a per-op latency
    * profile. Absent (default): the invoke loop does no timing at all.
@@ -277,6 +284,12 @@ export class MicroInterpreter {
    */
   setInput(i: number, values: TensorData | ArrayBuffer | ArrayLike<number>): void {
     const t = this.input(i);
+    if (t.type === TensorType.STRING) {
+      if (!(values instanceof Uint8Array || values instanceof ArrayBuffer))
+        throw new InputError(`input ${i} (${t.name}) is a string tensor: give its strings to setInputStrings(), or serialized bytes`);
+      this.writeStringInput(i, t, values instanceof ArrayBuffer ? new Uint8Array(values) : values);
+      return;
+    }
     const expectedBytes = t.byteLength;
     if (values instanceof ArrayBuffer || (values instanceof Uint8Array && t.type !== TensorType.UINT8 && t.type !== TensorType.BOOL)) {
       const bytes = values instanceof ArrayBuffer ? new Uint8Array(values) : values;
@@ -300,6 +313,36 @@ export class MicroInterpreter {
         `input ${i} (${t.name}) has ${t.elementCount} elements (${tensorTypeName(t.type)}[${Array.from(t.dims).join(',')}]), got ${n}`,
       );
     (t.data as unknown as { set(v: ArrayLike<number>): void }).set(values as ArrayLike<number>);
+  }
+
+  /**
+   * Writes `strings` (UTF-8 text or raw bytes) into STRING input `i` in TFLite's serialized format.
+   * There must be one string per element of the input's shape, and they must fit the bytes planned for
+   * the input (the interpreter option `stringInputBytes`): else an InputError with the sizes.
+   */
+  setInputStrings(i: number, strings: readonly (string | Uint8Array)[]): void {
+    const t = this.input(i);
+    if (t.type !== TensorType.STRING) throw new InputError(`input ${i} (${t.name}) is ${tensorTypeName(t.type)}, not a string tensor`);
+    this.writeStringInput(i, t, encodeStrings(strings));
+  }
+
+  /** The strings of STRING output `j` (decoded as UTF-8; `raw`: as byte arrays). */
+  outputStrings(j: number): string[];
+  outputStrings(j: number, raw: true): Uint8Array[];
+  outputStrings(j: number, raw = false): string[] | Uint8Array[] {
+    const t = this.output(j);
+    if (t.type !== TensorType.STRING) throw new InputError(`output ${j} (${t.name}) is ${tensorTypeName(t.type)}, not a string tensor`);
+    return raw ? decodeStrings(t.bytes, true) : decodeStrings(t.bytes);
+  }
+
+  private writeStringInput(i: number, t: Tensor, bytes: Uint8Array): void {
+    const problem = validateStringBuffer(bytes, t.elementCount);
+    if (problem) throw new InputError(`input ${i} (${t.name}): ${problem}`);
+    if (bytes.byteLength > t.byteLength)
+      throw new InputError(
+        `input ${i} (${t.name}): the strings take ${bytes.byteLength} bytes, ${t.byteLength} are planned (raise the interpreter option stringInputBytes)`,
+      );
+    t.bytes.set(bytes);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { TensorType, type TensorData, elementSize, makeTypedView, numElements } from '../types.js';
+import { TensorType, type TensorData, dataByteLength, elementSize, makeTypedView, numElements } from '../types.js';
 import type { SparsityDef } from '../model/model-def.js';
 
 /** Where a tensor's data live (TFLM's TfLiteAllocationType). */
@@ -43,9 +43,16 @@ export interface EvalTensor {
   data: TensorData;
   /** The same bytes as a Uint8Array. */
   bytes: Uint8Array;
+  /**
+   * The same bytes as int32 words, for element types whose size is a multiple of 4 (INT32, UINT32,
+   * FLOAT32, RESOURCE, and INT64/UINT64/FLOAT64/COMPLEX as little-endian (low, high) word pairs, so
+   * 64-bit kernels work on int32 halves without BigInt); empty for the other types.
+   */
+  words: Int32Array;
 }
 
 const EMPTY_U8 = new Uint8Array(0);
+const EMPTY_I32 = new Int32Array(0);
 
 /**
  * The prepare-time tensor (TFLM's TfLiteTensor): everything in EvalTensor plus name, quantization,
@@ -54,8 +61,16 @@ const EMPTY_U8 = new Uint8Array(0);
 export class Tensor implements EvalTensor {
   data: TensorData;
   bytes: Uint8Array;
+  words: Int32Array;
   allocationType: AllocationType;
   readonly params: QuantizationParams;
+  /**
+   * STRING tensors: the bytes their serialized strings (TFLite's format: int32 count, count + 1 int32
+   * offsets, the bytes; see kernel/strings.ts) may take — a constant's own length, the upper bound the
+   * producing kernel set in prepare (`setStringCapacity`), or for a string graph input the interpreter's
+   * `stringInputBytes` budget. This is the tensor's `byteLength`, what the planner places. 0: unsized.
+   */
+  stringCapacity = 0;
 
   constructor(
     readonly index: number,
@@ -76,6 +91,7 @@ export class Tensor implements EvalTensor {
         : { scale: 0, zeroPoint: 0 };
     this.data = EMPTY_U8;
     this.bytes = EMPTY_U8;
+    this.words = EMPTY_I32;
     this.allocationType = AllocationType.None;
   }
 
@@ -84,9 +100,13 @@ export class Tensor implements EvalTensor {
     return numElements(this.dims);
   }
 
-  /** Size of the data in bytes (TfLiteTensor::bytes), 0 for types without a fixed element size. */
+  /**
+   * Size of the data in bytes (TfLiteTensor::bytes): element count × element size; INT4 packed two per
+   * byte; STRING its `stringCapacity`; 0 for other types without a fixed element size.
+   */
   get byteLength(): number {
-    return this.elementCount * (elementSize(this.type) ?? 0);
+    if (this.type === TensorType.STRING) return this.stringCapacity;
+    return dataByteLength(this.type, this.elementCount) ?? 0;
   }
 
   /** True when the data come from the model (constant tensor). */
@@ -100,25 +120,32 @@ export class Tensor implements EvalTensor {
    * values only.
    */
   bind(buffer: ArrayBufferLike, byteOffset: number, allocationType: AllocationType, elements = this.elementCount): void {
-    this.data = makeTypedView(this.type, buffer, byteOffset, elements);
-    this.bytes = new Uint8Array(buffer, byteOffset, elements * (elementSize(this.type) ?? 0));
+    const byteLength = this.type === TensorType.STRING ? this.stringCapacity : (dataByteLength(this.type, elements) ?? 0);
+    this.data = makeTypedView(
+      this.type,
+      buffer,
+      byteOffset,
+      this.type === TensorType.STRING || this.type === TensorType.INT4 ? byteLength : elements,
+    );
+    this.bytes = new Uint8Array(buffer, byteOffset, byteLength);
+    const es = elementSize(this.type);
+    this.words = es !== undefined && es % 4 === 0 && byteOffset % 4 === 0 ? new Int32Array(buffer, byteOffset, byteLength / 4) : EMPTY_I32;
     this.allocationType = allocationType;
   }
 
   /**
-   * Binds a constant whose elements are smaller than a byte (INT4): `data` (an Int8Array) and `bytes`
-   * view its stored bytes — two values per byte, low nibble first, or one per byte — as the file has them.
+   * Sets the byte capacity of a STRING tensor (see `stringCapacity`): before it is bound, i.e. in
+   * prepare. A no-op for other types.
    */
-  bindPacked(stored: Uint8Array): void {
-    this.data = new Int8Array(stored.buffer, stored.byteOffset, stored.byteLength);
-    this.bytes = stored;
-    this.allocationType = AllocationType.MmapRo;
+  setStringCapacity(bytes: number): void {
+    if (this.type === TensorType.STRING) this.stringCapacity = bytes;
   }
 
   /** Drops the data binding. */
   unbind(): void {
     this.data = EMPTY_U8;
     this.bytes = EMPTY_U8;
+    this.words = EMPTY_I32;
     this.allocationType = AllocationType.None;
   }
 }

@@ -3,6 +3,9 @@ import type {
   AddOptions as AddOptionsDef,
   ArgMaxOptions as ArgMaxOptionsDef,
   ArgMinOptions as ArgMinOptionsDef,
+  HashtableOptions as HashtableOptionsDef,
+  LSHProjectionOptions as LSHProjectionOptionsDef,
+  SkipGramOptions as SkipGramOptionsDef,
   BatchMatMulOptions as BatchMatMulOptionsDef,
   BuiltinOptions as BuiltinOptionsDef,
   CallOnceOptions as CallOnceOptionsDef,
@@ -42,6 +45,9 @@ import type {
 } from '../options.js';
 import {
   AddOptions,
+  HashtableOptions,
+  LSHProjectionOptions,
+  SkipGramOptions,
   ArgMaxOptions,
   CallOnceOptions,
   ArgMinOptions,
@@ -399,6 +405,27 @@ const OPTIONS_READERS: ReadonlyMap<number, OptionsReader> = new Map<number, Opti
     ),
   ],
   [
+    BuiltinOptionsType.LSHProjectionOptions,
+    reader(
+      () => new LSHProjectionOptions(),
+      (o): LSHProjectionOptionsDef => ({ type: o.type() as number }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.SkipGramOptions,
+    reader(
+      () => new SkipGramOptions(),
+      (o): SkipGramOptionsDef => ({ ngramSize: o.ngramSize(), maxSkipSize: o.maxSkipSize(), includeAllNgrams: o.includeAllNgrams() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.HashtableOptions,
+    reader(
+      () => new HashtableOptions(),
+      (o): HashtableOptionsDef => ({ tableId: o.tableId(), keyDtype: o.keyDtype() as number, valueDtype: o.valueDtype() as number }),
+    ),
+  ],
+  [
     BuiltinOptionsType.ResizeBilinearOptions,
     reader(
       () => new ResizeBilinearOptions(),
@@ -657,6 +684,12 @@ export function writeBuiltinOptions(
     }
     case BuiltinOptionsType.ArgMinOptions:
       return ArgMinOptions.createArgMinOptions(builder, num('outputType'));
+    case BuiltinOptionsType.LSHProjectionOptions:
+      return LSHProjectionOptions.createLSHProjectionOptions(builder, num('type'));
+    case BuiltinOptionsType.SkipGramOptions:
+      return SkipGramOptions.createSkipGramOptions(builder, num('ngramSize'), num('maxSkipSize'), bool('includeAllNgrams'));
+    case BuiltinOptionsType.HashtableOptions:
+      return HashtableOptions.createHashtableOptions(builder, num('tableId'), num('keyDtype'), num('valueDtype'));
     case BuiltinOptionsType.ResizeBilinearOptions:
       return ResizeBilinearOptions.createResizeBilinearOptions(builder, bool('alignCorners'), bool('halfPixelCenters'));
     case BuiltinOptionsType.ResizeNearestNeighborOptions:

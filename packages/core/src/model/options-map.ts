@@ -52,6 +52,9 @@ const PARSED_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly B
   [T.CallOnceOptions, [B.CALL_ONCE]],
   [T.VarHandleOptions, [B.VAR_HANDLE]],
   [T.ArgMinOptions, [B.ARG_MIN]],
+  [T.LSHProjectionOptions, [B.LSH_PROJECTION]],
+  [T.SkipGramOptions, [B.SKIP_GRAM]],
+  [T.HashtableOptions, [B.HASHTABLE]],
   [T.ResizeBilinearOptions, [B.RESIZE_BILINEAR]],
   [T.ResizeNearestNeighborOptions, [B.RESIZE_NEAREST_NEIGHBOR]],
   [T.SpaceToDepthOptions, [B.SPACE_TO_DEPTH]],
@@ -70,12 +73,10 @@ const PARSED_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly B
  */
 const OTHER_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly BuiltinOperator[]]> = [
   [T.ConcatEmbeddingsOptions, [B.CONCAT_EMBEDDINGS]],
-  [T.LSHProjectionOptions, [B.LSH_PROJECTION]],
   [T.RNNOptions, [B.RNN]],
   [T.LocalResponseNormalizationOptions, [B.LOCAL_RESPONSE_NORMALIZATION]],
   [T.LSTMOptions, [B.LSTM]],
   [T.CallOptions, [B.CALL]],
-  [T.SkipGramOptions, [B.SKIP_GRAM]],
   [T.EmbeddingLookupSparseOptions, [B.EMBEDDING_LOOKUP_SPARSE]],
   [T.PadOptions, [B.PAD]],
   [T.BatchToSpaceNDOptions, [B.BATCH_TO_SPACE_ND]],
@@ -138,7 +139,6 @@ const OTHER_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly Bu
   [T.BroadcastToOptions, [B.BROADCAST_TO]],
   [T.Rfft2dOptions, [B.RFFT2D]],
   [T.Conv3DOptions, [B.CONV_3D, B.CONV_3D_TRANSPOSE]],
-  [T.HashtableOptions, [B.HASHTABLE]],
   [T.HashtableFindOptions, [B.HASHTABLE_FIND]],
   [T.HashtableImportOptions, [B.HASHTABLE_IMPORT]],
   [T.HashtableSizeOptions, [B.HASHTABLE_SIZE]],
@@ -294,6 +294,12 @@ export function defaultBuiltinOptions(type: number): BuiltinOptions {
       return { initSubgraphIndex: 0 };
     case T.VarHandleOptions:
       return { container: null, sharedName: null };
+    case T.LSHProjectionOptions:
+      return { type: 0 };
+    case T.SkipGramOptions:
+      return { ngramSize: 0, maxSkipSize: 0, includeAllNgrams: false };
+    case T.HashtableOptions:
+      return { tableId: 0, keyDtype: 0, valueDtype: 0 };
     case T.ResizeBilinearOptions:
     case T.ResizeNearestNeighborOptions:
       return { alignCorners: false, halfPixelCenters: false };

@@ -204,11 +204,23 @@ const cumsum = scalars('CumsumOptions', [
   ['exclusive', 1],
   ['reverse', 1],
 ]);
+const lshProjection = scalars('LSHProjectionOptions', [['type', 1]]);
+const skipGram = scalars('SkipGramOptions', [
+  ['ngram_size', 4],
+  ['max_skip_size', 4],
+  ['include_all_ngrams', 1],
+]);
+const hashtable = scalars('HashtableOptions', [
+  ['table_id', 4],
+  ['key_dtype', 1],
+  ['value_dtype', 1],
+]);
 
 /** Parsed option tables by their (1-based) position in the BuiltinOptions union. */
 const PARSED_MEMBERS: Readonly<Record<number, TableLayout>> = {
   1: conv2D,
   2: depthwiseConv2D,
+  4: lshProjection,
   5: pool2D,
   6: svdf,
   8: fullyConnected,
@@ -218,6 +230,7 @@ const PARSED_MEMBERS: Readonly<Record<number, TableLayout>> = {
   12: l2Norm,
   15: resizeBilinear,
   17: reshape,
+  18: skipGram,
   19: spaceToDepth,
   21: mul,
   23: gather,
@@ -239,6 +252,7 @@ const PARSED_MEMBERS: Readonly<Record<number, TableLayout>> = {
   92: ifOptions,
   93: whileOptions,
   103: callOnce,
+  107: hashtable,
   111: varHandle,
   77: mirrorPad,
   79: splitV,

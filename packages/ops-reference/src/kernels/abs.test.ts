@@ -55,10 +55,16 @@ describe('ABS', () => {
     ).toThrow(/ABS \(node 0\): input \(tensor 0\) zero point must be 0, got 1/);
   });
 
-  it('rejects int32 and keeps TFLM OpDataAbsRsqrt (28 bytes)', () => {
-    expect(() => abs({ type: TensorType.INT32, shape: [1], data: [0] }, { type: TensorType.INT32, shape: [1] }).prepare()).toThrow(
-      /unsupported input type int32/,
+  it('rejects uint8, takes int32 (TFLite, wrapping as C), and keeps TFLM OpDataAbsRsqrt (28 bytes)', () => {
+    expect(() => abs({ type: TensorType.UINT8, shape: [1], data: [0] }, { type: TensorType.UINT8, shape: [1] }).prepare()).toThrow(
+      /unsupported input type uint8/,
     );
+    expect(
+      abs({ type: TensorType.INT32, shape: [3], data: [-5, 7, -2147483648] }, { type: TensorType.INT32, shape: [3] })
+        .prepare()
+        .invoke()
+        .outputArray(),
+    ).toEqual([5, 7, -2147483648]);
     expect(
       abs({ type: TensorType.FLOAT32, shape: [1], data: [0] }, { type: TensorType.FLOAT32, shape: [1] }).prepare().persistentBytes,
     ).toBe(32);

@@ -3,7 +3,8 @@
  *
  * float32: |x|. int8 and quantized int16: |x - input zero point|, requantized to the output scale when
  * the scales differ, plus the output zero point, clamped to the type (int16 needs zero points of 0).
- * Unquantized int16: |x| wrapped to int16 as C's static_cast (|-32768| gives -32768).
+ * Unquantized int16: |x| wrapped to int16 as C's static_cast (|-32768| gives -32768). int32 (TFLite's,
+ * after 2.9): |x| wrapped the same way (|INT32_MIN| gives INT32_MIN).
  */
 import {
   BuiltinOperator,
@@ -91,12 +92,12 @@ function invoke(context: TfLiteContext, node: Node): void {
   }
 }
 
-/** ABS reference kernel: float32, int8, int16. */
+/** ABS reference kernel: float32, int8, int16, int32. */
 export const ABS = unaryKernel<AbsOpData>({
   name: OP,
   builtinCode: BuiltinOperator.ABS,
   version: 5,
-  types: FLOAT32_INT8_INT16,
+  types: [...FLOAT32_INT8_INT16, TensorType.INT32],
   init: (context) => ({ params: allocateOpData(context, TFLM_OP_DATA_BYTES.ABS).i32, count: 0 }),
   prepare,
   invoke,

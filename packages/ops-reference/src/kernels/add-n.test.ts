@@ -67,7 +67,7 @@ describe('ADD_N', () => {
       [0, 1],
       [2],
     );
-    expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8)');
+    expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8, int32)');
     expect(kernelError(() => h.prepare()).message).toMatch(/unsupported output type int16 \(tensor 2\); supported: float32, int8/);
   });
 

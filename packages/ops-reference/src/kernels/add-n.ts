@@ -3,6 +3,7 @@
  * one shape and type.
  *
  * - float32: x = 0, then x += input_j[i] for j in input order, in float32.
+ * - int32 (TFLite): the same sum with 32-bit wrap-around.
  * - int8 (every input with the same scale and zero point): TFLM's 8-bit add path with left shift 20 and
  *   input multiplier 1/2 (QuantizeMultiplierSmallerThanOneExp), where the accumulator STARTS at the
  *   rescaled input offset (-zero point) instead of 0: with a non-zero input zero point each output
@@ -29,7 +30,7 @@ import { EightBitAddWord, MATH_OP_DATA_BYTES, fillEightBitAddOpData } from './ma
 import { allocateOpData, expectQuantized, expectType, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'ADD_N';
-const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
+const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT32];
 /** TFLM's kAddNIntegerShift. */
 const LEFT_SHIFT = 20;
 /** sizeof(T*) on x86-64: TFLM's scratch holds one pointer per input. */
@@ -44,7 +45,7 @@ interface AddNOpData {
   /** The inputs' eval tensors (stable objects), read at invoke. */
   inputs: EvalTensor[];
   /** Their data views, refreshed at every invoke into this preallocated array. */
-  views: (Float32Array | Int8Array)[];
+  views: (Float32Array | Int8Array | Int32Array)[];
   /** TFLM's int8 OpData in the arena (empty for float32, where TFLM allocates none). */
   params: Int32Array;
 }
@@ -91,7 +92,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.inputs = inputs.map((t) => context.getEvalTensor(t.index));
   d.views = inputs.map(() => (output.type === TensorType.FLOAT32 ? new Float32Array(0) : new Int8Array(0)));
   const scratchIndex = context.requestScratchBufferInArena(POINTER_BYTES * n);
-  if (output.type === TensorType.FLOAT32) return;
+  if (output.type === TensorType.FLOAT32 || output.type === TensorType.INT32) return;
 
   expectQuantized(OP, node, 'input 0', first);
   expectQuantized(OP, node, 'output', output);
@@ -114,6 +115,15 @@ function addNFloat(views: Float32Array[], out: Float32Array, count: number): voi
   for (let i = 0; i < count; i++) {
     let x = 0;
     for (let j = 0; j < m; j++) x = Math.fround(x + views[j]![i]!);
+    out[i] = x;
+  }
+}
+
+function addNInt32(views: Int32Array[], out: Int32Array, count: number): void {
+  const m = views.length;
+  for (let i = 0; i < count; i++) {
+    let x = 0;
+    for (let j = 0; j < m; j++) x = (x + views[j]![i]!) | 0;
     out[i] = x;
   }
 }
@@ -144,13 +154,14 @@ function addNInt8(views: Int8Array[], out: Int8Array, count: number, p: Int32Arr
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<AddNOpData>(OP, node);
   const views = d.views;
-  for (let j = 0; j < views.length; j++) views[j] = d.inputs[j]!.data as Float32Array | Int8Array;
+  for (let j = 0; j < views.length; j++) views[j] = d.inputs[j]!.data as Float32Array | Int8Array | Int32Array;
   const out = context.getEvalTensor(node.outputs[0]!).data;
   if (d.type === TensorType.FLOAT32) addNFloat(views as Float32Array[], out as Float32Array, d.count);
+  else if (d.type === TensorType.INT32) addNInt32(views as Int32Array[], out as Int32Array, d.count);
   else addNInt8(views as Int8Array[], out as Int8Array, d.count, d.params);
 }
 
-/** ADD_N reference kernel: float32, int8. */
+/** ADD_N reference kernel: float32, int8, int32. */
 export const ADD_N = {
   builtinCode: BuiltinOperator.ADD_N,
   version: 1,

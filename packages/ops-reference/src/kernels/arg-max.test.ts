@@ -42,17 +42,21 @@ describe('ARG_MAX', () => {
 
   it('refuses int16 input (as TFLM), naming the type, in supports() and prepare', () => {
     const h = argMax(TensorType.INT16, [2, 2], [1, 2, 3, 4], [1], [2]);
-    expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8, uint8)');
-    expect(prepareError(h).message).toMatch(/unsupported input type int16 \(tensor 0\); supported: float32, int8, uint8/);
+    expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8, uint8, int32, bool)');
+    expect(prepareError(h).message).toMatch(/unsupported input type int16 \(tensor 0\); supported: float32, int8, uint8, int32, bool/);
   });
 
-  it('refuses an int64 axis, an int64 output and a non-constant axis, as TFLM handles only int32', () => {
-    expect(prepareError(harness(ARG_MAX, [spec(F, [2, 2], [1, 2, 3, 4]), constI64([1]), spec(TensorType.INT32, [2])], 2)).message).toMatch(
-      /axis .* int64/,
-    );
-    expect(prepareError(harness(ARG_MAX, [spec(F, [2, 2], [1, 2, 3, 4]), constI32([1]), spec(TensorType.INT64, [2])], 2)).message).toMatch(
-      /output .* int64/,
-    );
+  it("takes TFLite's int64 axis and int64 output (indices in the low words), refuses a non-constant axis", () => {
+    expect(
+      harness(ARG_MAX, [spec(F, [2, 2], [1, 2, 4, 3]), constI64([1]), spec(TensorType.INT32, [2])], 2)
+        .prepare()
+        .invoke()
+        .outputArray(),
+    ).toEqual([1, 0]);
+    const wide = harness(ARG_MAX, [spec(F, [2, 2], [1, 2, 4, 3]), constI32([1]), spec(TensorType.INT64, [2])], 2)
+      .prepare()
+      .invoke();
+    expect(Array.from(wide.output<BigInt64Array>())).toEqual([1n, 0n]);
     expect(
       prepareError(harness(ARG_MAX, [spec(F, [2, 2], [1, 2, 3, 4]), spec(TensorType.INT32, [1], [1]), spec(TensorType.INT32, [2])], 2))
         .message,

@@ -1,9 +1,10 @@
 /**
  * Shared kernel of ARG_MAX and ARG_MIN (TFLM kernels/arg_min_max.cc, reference_ops::ArgMinMax): the index
  * of the largest (smallest) element along one axis; ties keep the first index (strict comparison), a NaN
- * never replaces the current best. As TFLM: float32 or int8 input (and uint8, which TFLite's
- * arg_min_max.cc also takes: raw values compared), a constant int32 axis (scalar or 1-element; negative
- * counts from the end), an int32 output. TFLM keeps no op data.
+ * never replaces the current best. As TFLM: float32 or int8 input, a constant int32 axis (scalar or
+ * 1-element; negative counts from the end), an int32 output; and as TFLite's arg_min_max.cc, uint8, int32
+ * and bool inputs (raw values compared), an int64 axis and an int64 output (the index in the low word).
+ * TFLM keeps no op data.
  */
 import { KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, TfLiteContext } from '@micrort/core';
@@ -11,20 +12,23 @@ import { dimProduct, readConstantAxis, requireShape, resolveAxis, typeSupport } 
 import type { NumberArray } from './transpose-common.js';
 import { expectType, opData } from '@micrort/kernel-support';
 
-/** Input types TFLM's ArgMinMax eval handles, and TFLite's uint8. */
-export const ARG_MIN_MAX_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
+/** Input types TFLM's ArgMinMax eval handles, and TFLite's uint8, int32, bool. */
+export const ARG_MIN_MAX_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8, TensorType.INT32, TensorType.BOOL] as const;
+const OUTPUT_TYPES = [TensorType.INT32, TensorType.INT64] as const;
 
 /** Op data computed in prepare. */
 export interface ArgMinMaxOpData {
   outer: number;
   axisSize: number;
   inner: number;
+  /** The output is int64: indices go to the low words. */
+  int64Out: boolean;
 }
 
 /** `supports()` of both kernels: the input type, then the int32 output. */
 export function argMinMaxSupport(context: TfLiteContext, node: Node): true | string {
   const input = typeSupport(context, node, ARG_MIN_MAX_TYPES);
-  return input === true ? typeSupport(context, node, [TensorType.INT32], 0, 'output') : input;
+  return input === true ? typeSupport(context, node, OUTPUT_TYPES, 0, 'output') : input;
 }
 
 /** Prepare of both kernels: validates types, axis and output shape. */
@@ -34,16 +38,21 @@ export function prepareArgMinMax(op: string, context: TfLiteContext, node: Node)
   const axisTensor = getInput(context, node, 1, op);
   const output = getOutput(context, node, 0, op);
   expectType(op, node, 'input', input, ARG_MIN_MAX_TYPES);
-  expectType(op, node, 'output', output, [TensorType.INT32]);
+  expectType(op, node, 'output', output, OUTPUT_TYPES);
   const rank = input.dims.length;
   if (rank < 1) throw new KernelError(op, node.index, 'input must have at least 1 dimension');
-  const axis = resolveAxis(op, node, readConstantAxis(op, node, axisTensor, 'axis'), rank);
+  const axis = resolveAxis(op, node, readConstantAxis(op, node, axisTensor, 'axis', [TensorType.INT32, TensorType.INT64]), rank);
   const axisSize = input.dims[axis]!;
   if (axisSize < 1) throw new KernelError(op, node.index, `axis ${axis} has size 0: there is no element to pick`);
   const expected = Array.from(input.dims);
   expected.splice(axis, 1);
   requireShape(op, node, output, 'output', expected);
-  return { outer: dimProduct(input.dims, 0, axis), axisSize, inner: dimProduct(input.dims, axis + 1) };
+  return {
+    outer: dimProduct(input.dims, 0, axis),
+    axisSize,
+    inner: dimProduct(input.dims, axis + 1),
+    int64Out: output.type === TensorType.INT64,
+  };
 }
 
 /** ArgMinMax with `greater` (ARG_MAX) or less (ARG_MIN): writes the first index of the extreme value. */
@@ -61,7 +70,10 @@ export function argMinMax(d: ArgMinMaxOpData, input: NumberArray, output: Int32A
           bestIndex = i;
         }
       }
-      output[o * inner + k] = bestIndex;
+      if (d.int64Out) {
+        output[2 * (o * inner + k)] = bestIndex;
+        output[2 * (o * inner + k) + 1] = 0;
+      } else output[o * inner + k] = bestIndex;
     }
   }
 }
@@ -70,6 +82,6 @@ export function argMinMax(d: ArgMinMaxOpData, input: NumberArray, output: Int32A
 export function invokeArgMinMax(context: TfLiteContext, node: Node, greater: boolean): void {
   const d = opData<ArgMinMaxOpData>(greater ? 'ARG_MAX' : 'ARG_MIN', node);
   const input = context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray;
-  const output = context.getEvalTensor(node.outputs[0]!).data as Int32Array;
-  argMinMax(d, input, output, greater);
+  const output = context.getEvalTensor(node.outputs[0]!);
+  argMinMax(d, input, d.int64Out ? output.words : (output.data as Int32Array), greater);
 }

@@ -34,10 +34,13 @@ describe('BATCH_TO_SPACE_ND', () => {
     expect(h.outputArray()).toEqual([0, 255, 1, 254, 2, 253, 3, 252]);
   });
 
-  it('refuses int16 as TFLM does, with the handled types', () => {
-    const h = b2s(TensorType.INT16, [4, 1, 1, 1], [1, 2, 3, 4], [2, 2], [0, 0, 0, 0], [1, 2, 2, 1]);
-    expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8, uint8)');
-    expect(prepareError(h).message).toMatch(/type int16 \(tensor \d+\); supported: float32, int8, uint8/);
+  it('moves int16 (TFLite), refuses complex128 naming the handled types', () => {
+    expect(b2s(TensorType.INT16, [4, 1, 1, 1], [1, 2, 3, 4], [2, 2], [0, 0, 0, 0], [1, 2, 2, 1]).prepare().invoke().outputArray()).toEqual([
+      1, 2, 3, 4,
+    ]);
+    const h = b2s(TensorType.COMPLEX128, [4, 1, 1, 1], [1, 0, 2, 0, 3, 0, 4, 0], [2, 2], [0, 0, 0, 0], [1, 2, 2, 1]);
+    expect(h.supportsAnswer()).toMatch(/^complex128 input \(handles float32, float16, float64, int8, uint8/);
+    expect(prepareError(h).message).toMatch(/type complex128 \(tensor \d+\); supported: float32, float16/);
   });
 
   it('checks rank, block, crops and the output shape', () => {

@@ -1,19 +1,19 @@
 /**
  * BATCH_TO_SPACE_ND (TFLM kernels/batch_to_space_nd.cc, reference_ops::BatchToSpaceND): moves blocks of
  * the batch dimension back into the spatial dimensions, then crops. 3-D or 4-D; constant int32
- * block_shape and crops (space-batch-common.ts). Types: float32 and int8 as TFLM (int16 is refused, as
- * TFLM refuses it), and uint8 (a byte copy, as TFLite's kernel). TFLM keeps no op data.
+ * block_shape and crops (space-batch-common.ts). Types: float32 and int8 as TFLM, and every other
+ * fixed-size type (an element copy, as TFLite's kernel). TFLM keeps no op data.
  */
-import { BuiltinOperator, TensorType } from '@micrort/core';
+import { BuiltinOperator } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { typeSupport } from './data-common.js';
+import { FIXED_SIZE_TYPES, typeSupport } from './data-common.js';
 import { type SpaceBatchOpData, prepareSpaceBatch } from './space-batch-common.js';
 import { type NumberArray, movableData } from './transpose-common.js';
 import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'BATCH_TO_SPACE_ND';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
+const TYPES = FIXED_SIZE_TYPES;
 
 function prepare(context: TfLiteContext, node: Node): void {
   fillOpData(OP, node, prepareSpaceBatch(OP, context, node, TYPES, 'crops', false));

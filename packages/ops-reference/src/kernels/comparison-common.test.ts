@@ -88,15 +88,15 @@ describe('comparisons', () => {
     expect(compare(GREATER, a, b, [1])).toEqual([1]);
   });
 
-  it('GREATER accepts int16 and rescales it (the other comparisons refuse int16, as TFLM)', () => {
+  it("GREATER rescales int16 (TFLM); LESS compares TFLite's int16 raw; uint32 is refused", () => {
     const a = q(TensorType.INT16, [3], 0.001, 0, [1000, -500, 20]);
     const b = q(TensorType.INT16, [3], 0.002, 0, [499, -250, 10]);
     expect(compare(GREATER, a, b, [3])).toEqual([1, 0, 0]);
-    const h = harness(LESS, [a, b, bool([3])], [0, 1], [2]);
-    expect(h.supportsAnswer()).toBe('int16 input (handles float32, int32, int64, int8, uint8)');
-    expect(kernelError(() => h.prepare()).message).toMatch(
-      /LESS \(node 0\): unsupported input 1 type int16 \(tensor 0\); supported: float32, int32, int64, int8/,
-    );
+    expect(compare(LESS, a, b, [3])).toEqual([0, 1, 0]);
+    const u = { type: TensorType.UINT32, shape: [1], data: [1] };
+    const h = harness(LESS, [u, u, bool([1])], [0, 1], [2]);
+    expect(h.supportsAnswer()).toBe('uint32 input (handles float32, int32, int64, int8, uint8, int16, float16)');
+    expect(kernelError(() => h.prepare()).message).toMatch(/LESS \(node 0\): unsupported input 1 type uint32 \(tensor 0\)/);
   });
 
   it('refuses bad inputs with a clear error', () => {

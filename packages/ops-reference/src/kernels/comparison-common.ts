@@ -16,6 +16,11 @@
  * GREATER int16: TFLM at the conformance commit computes the rescaling parameters for int8 only, so its
  * int16 path multiplies by zero and answers false everywhere; this kernel computes them for int16 too
  * (as later TFLM does), so int16 GREATER compares the rescaled values.
+ *
+ * TFLite's types beyond TFLM's (its comparisons.cc): int16 for the other relations — LESS, LESS_EQUAL and
+ * GREATER_EQUAL compare the raw int16 values whatever their quantization, EQUAL and NOT_EQUAL rescale
+ * quantized int16 like int8 and compare unquantized int16 raw (`int16` of the spec); float16, compared
+ * as the half values; and for EQUAL and NOT_EQUAL, strings, compared byte for byte.
  */
 import {
   KernelError,
@@ -34,6 +39,8 @@ import { broadcastInPlace } from './in-place-common.js';
 import { MATH_OP_DATA_BYTES } from './math-common.js';
 import type { NumberArray } from './transpose-common.js';
 import {
+  halfToFloat,
+  stringsEqual,
   allocateOpData,
   type BroadcastPlan,
   expectQuantized,
@@ -109,6 +116,10 @@ enum Mode {
   Scaled,
   /** int64: two int32 words per element from the bytes. */
   Int64,
+  /** float16: the half values. */
+  Half,
+  /** string: byte-for-byte equality (EQUAL, NOT_EQUAL). */
+  String,
 }
 
 /** Op data of a comparison kernel. */
@@ -127,8 +138,14 @@ export interface ComparisonSpec {
   builtinCode: number;
   version: number;
   relation: Relation;
-  /** Input types TFLM's eval handles for this op. */
+  /** Input types TFLM's (and TFLite's) eval handles for this op. */
   types: readonly TensorType[];
+  /**
+   * How int16 is compared: `scaled` rescales as int8 (TFLM's GREATER), `raw` compares the values
+   * (TFLite's LESS, LESS_EQUAL, GREATER_EQUAL), `scaled-if-quantized` rescales quantized tensors and
+   * compares the others raw (TFLite's EQUAL, NOT_EQUAL). Default `scaled`.
+   */
+  int16?: 'scaled' | 'raw' | 'scaled-if-quantized';
 }
 
 /** ComparisonsPrepare's rescaling: -zero point, and the scale as a multiplier below one. */
@@ -170,12 +187,22 @@ function prepareFor(spec: ComparisonSpec) {
     d.truth = spec.relation * 4;
     const type = t.input1.type;
     // uint8 (TFLite's ComparisonQuantized) takes the int8 path: left shift 8, each input's scale a multiplier.
-    if (type === TensorType.INT8 || type === TensorType.INT16 || type === TensorType.UINT8) {
+    const int16 = spec.int16 ?? 'scaled';
+    const rawInt16 = type === TensorType.INT16 && (int16 === 'raw' || (int16 === 'scaled-if-quantized' && t.input1.params.scale === 0));
+    if ((type === TensorType.INT8 || type === TensorType.INT16 || type === TensorType.UINT8) && !rawInt16) {
       expectQuantized(name, node, 'input 1', t.input1);
       expectQuantized(name, node, 'input 2', t.input2);
       prepareScaling(name, node, d.params, t);
       d.mode = Mode.Scaled;
-    } else d.mode = type === TensorType.INT64 ? Mode.Int64 : Mode.Raw;
+    } else
+      d.mode =
+        type === TensorType.INT64
+          ? Mode.Int64
+          : type === TensorType.FLOAT16
+            ? Mode.Half
+            : type === TensorType.STRING
+              ? Mode.String
+              : Mode.Raw;
   };
 }
 
@@ -258,6 +285,38 @@ function compareInt64(plan: BroadcastPlan, a: Uint8Array, b: Uint8Array, out: Ui
   }
 }
 
+/** float16 values (raw half bits in), compared as numbers (NaN unordered). */
+function compareHalf(plan: BroadcastPlan, a: Uint16Array, b: Uint16Array, out: Uint8Array, truth: number): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) {
+      const x = halfToFloat(a[i1]!);
+      const y = halfToFloat(b[i2]!);
+      out[o] = TRUTH[truth + (x < y ? 0 : x > y ? 2 : x === y ? 1 : 3)]!;
+    }
+    plan.next();
+  }
+}
+
+/** Strings (serialized buffers), equal or not byte for byte. */
+function compareStrings(plan: BroadcastPlan, a: Uint8Array, b: Uint8Array, out: Uint8Array, truth: number): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) out[o] = TRUTH[truth + (stringsEqual(a, i1, b, i2) ? 1 : 0)]!;
+    plan.next();
+  }
+}
+
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<ComparisonOpData>('COMPARISON', node);
   const plan = d.plan!;
@@ -273,6 +332,12 @@ function invoke(context: TfLiteContext, node: Node): void {
       break;
     case Mode.Int64:
       compareInt64(plan, in1.bytes, in2.bytes, out, d.truth);
+      break;
+    case Mode.Half:
+      compareHalf(plan, in1.data as Uint16Array, in2.data as Uint16Array, out, d.truth);
+      break;
+    case Mode.String:
+      compareStrings(plan, in1.bytes, in2.bytes, out, d.truth);
       break;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * CONCATENATION (TFLM kernels/concatenation.cc, reference_ops::Concatenation): joins float32, int8,
- * int16, int32, int64 or bool tensors of up to 6 dimensions along one axis (negative allowed). As TFLM
+ * int16, int32, int64 or bool tensors (and TFLite's float16, bfloat16, uint32) of up to 6 dimensions
+ * along one axis (negative allowed). As TFLM
  * requires, int8 inputs share the output's scale and zero point (no requantization) and int16 tensors
  * have zero point 0; the fused activation must be NONE. uint8 (TFLite only) follows TFLite's
  * reference_ops::ConcatenationWithScaling: an input quantized like the output is copied, any other is
@@ -33,6 +34,9 @@ const SUPPORTED = new Set<TensorType>([
   TensorType.INT32,
   TensorType.INT64,
   TensorType.BOOL,
+  TensorType.FLOAT16,
+  TensorType.BFLOAT16,
+  TensorType.UINT32,
 ]);
 
 /**

@@ -51,10 +51,23 @@ describe('CUMSUM', () => {
     expect(ex[5]).toBe(quantize([-z * s], so, zo)[0]);
   });
 
-  it('refuses int32 as TFLM does, axis tensors that are not one int32 value, and shape mismatches; int8 keeps its 36-byte OpData', () => {
-    const h = harness(CUMSUM, [i32([2], [1, 2]), i32([1], [0], true), i32([2])], [0, 1], [2]);
-    expect(h.supportsAnswer()).toBe('int32 input (handles float32, int8)');
-    expect(kernelError(() => h.prepare()).message).toMatch(/unsupported input type int32 \(tensor 0\); supported: float32, int8/);
+  it('sums int32 (TFLite), refuses int16, axis tensors that are not one int32 value, and shape mismatches; int8 keeps its 36-byte OpData', () => {
+    expect(
+      harness(CUMSUM, [i32([3], [1, 2, 2147483647]), i32([1], [0], true), i32([3])], [0, 1], [2])
+        .prepare()
+        .invoke()
+        .outputArray(),
+    ).toEqual([1, 3, -2147483646]);
+    const h = harness(
+      CUMSUM,
+      [{ type: TensorType.INT16, shape: [2], data: [1, 2] }, i32([1], [0], true), { type: TensorType.INT16, shape: [2] }],
+      [0, 1],
+      [2],
+    );
+    expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8, int32, int64)');
+    expect(kernelError(() => h.prepare()).message).toMatch(
+      /unsupported input type int16 \(tensor 0\); supported: float32, int8, int32, int64/,
+    );
     expect(kernelError(() => harness(CUMSUM, [f32([2], [1, 2]), i32([2], [0, 0], true), f32([2])], [0, 1], [2]).prepare()).message).toMatch(
       /must hold one element, it holds 2/,
     );

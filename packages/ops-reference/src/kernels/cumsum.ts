@@ -9,6 +9,8 @@
  *   input offset (-zero point) instead of 0, so with a non-zero input zero point every output carries
  *   one extra -zero point term (`cumsum_int8_reverse` / `cumsum_int8_exclusive` pin it).
  *
+ * - int32 and int64 (TFLite's): the running sum with wrap-around (int64 on int32 word pairs).
+ *
  * TFLM refuses other input types in prepare (int32 included). The axis is read in prepare when the axis
  * tensor is constant; otherwise at invoke, where an out-of-range axis fails the invoke as in TFLM.
  */
@@ -28,10 +30,10 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { EightBitAddWord, MATH_OP_DATA_BYTES, fillEightBitAddOpData } from './math-common.js';
-import { allocateOpData, expectQuantized, expectType, opData, supportsInputTypes } from '@micrort/kernel-support';
+import { add64, allocateOpData, copy64, expectQuantized, expectType, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'CUMSUM';
-const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
+const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT32, TensorType.INT64];
 /** TFLM's kCumSumIntegerShift. */
 const LEFT_SHIFT = 20;
 
@@ -78,7 +80,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.dims = input.dims;
   d.axis = -1;
   if (axis.isConstant) d.axis = resolveAxis(node, (axis.data as Int32Array)[0]!, input.dims.length);
-  if (input.type === TensorType.FLOAT32) return;
+  if (input.type !== TensorType.INT8) return;
 
   expectQuantized(OP, node, 'input', input);
   expectQuantized(OP, node, 'output', output);
@@ -119,6 +121,57 @@ function cumsumFloat(
           acc = Math.fround(acc + x[index]!);
           y[index] = acc;
         }
+      }
+    }
+  }
+}
+
+function cumsumInt32(
+  x: Int32Array,
+  y: Int32Array,
+  outer: number,
+  depth: number,
+  inner: number,
+  exclusive: boolean,
+  reverse: boolean,
+): void {
+  const step = reverse ? -inner : inner;
+  for (let o = 0; o < outer; o++) {
+    for (let i = 0; i < inner; i++) {
+      let index = o * depth * inner + i + (reverse ? (depth - 1) * inner : 0);
+      let acc = 0;
+      for (let k = 0; k < depth; k++, index += step) {
+        const v = x[index]!;
+        if (exclusive) y[index] = acc;
+        acc = (acc + v) | 0;
+        if (!exclusive) y[index] = acc;
+      }
+    }
+  }
+}
+
+/** The int64 running sum (word pairs); ACC holds the accumulator. */
+const ACC = new Int32Array(4);
+function cumsumInt64(
+  x: Int32Array,
+  y: Int32Array,
+  outer: number,
+  depth: number,
+  inner: number,
+  exclusive: boolean,
+  reverse: boolean,
+): void {
+  const step = reverse ? -inner : inner;
+  for (let o = 0; o < outer; o++) {
+    for (let i = 0; i < inner; i++) {
+      let index = o * depth * inner + i + (reverse ? (depth - 1) * inner : 0);
+      ACC[0] = 0;
+      ACC[1] = 0;
+      for (let k = 0; k < depth; k++, index += step) {
+        copy64(ACC, 2, x, 2 * index);
+        if (exclusive) copy64(y, 2 * index, ACC, 0);
+        add64(ACC, 0, ACC, 0, ACC, 2);
+        if (!exclusive) copy64(y, 2 * index, ACC, 0);
       }
     }
   }
@@ -174,13 +227,17 @@ function invoke(context: TfLiteContext, node: Node): void {
   for (let i = 0; i < axis; i++) outer *= dims[i]!;
   for (let i = axis + 1; i < dims.length; i++) inner *= dims[i]!;
   const depth = dims[axis]!;
-  const x = context.getEvalTensor(node.inputs[0]!).data;
-  const y = context.getEvalTensor(node.outputs[0]!).data;
+  const xt = context.getEvalTensor(node.inputs[0]!);
+  const yt = context.getEvalTensor(node.outputs[0]!);
+  const x = xt.data;
+  const y = yt.data;
   if (d.type === TensorType.FLOAT32) cumsumFloat(x as Float32Array, y as Float32Array, outer, depth, inner, d.exclusive, d.reverse);
+  else if (d.type === TensorType.INT32) cumsumInt32(x as Int32Array, y as Int32Array, outer, depth, inner, d.exclusive, d.reverse);
+  else if (d.type === TensorType.INT64) cumsumInt64(xt.words, yt.words, outer, depth, inner, d.exclusive, d.reverse);
   else cumsumInt8(x as Int8Array, y as Int8Array, outer, depth, inner, d.exclusive, d.reverse, d.params);
 }
 
-/** CUMSUM reference kernel: float32, int8. */
+/** CUMSUM reference kernel: float32, int8, int32, int64. */
 export const CUMSUM = {
   builtinCode: BuiltinOperator.CUMSUM,
   version: 1,

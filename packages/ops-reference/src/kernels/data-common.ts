@@ -5,9 +5,29 @@
  * raw bytes in invoke (no BigInt, no allocation).
  */
 import { KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
-import type { DepthToSpaceOptions, Node, SpaceToDepthOptions, Tensor, TfLiteContext } from '@micrort/core';
+import type { DepthToSpaceOptions, EvalTensor, Node, SpaceToDepthOptions, Tensor, TfLiteContext } from '@micrort/core';
 import { readConstantIndexTensor, shapeString } from './transpose-common.js';
-import { declineType, expectType } from '@micrort/kernel-support';
+import { StringWriter, declineType, expectType, selectedStringsBound, setStringOutputCapacity } from '@micrort/kernel-support';
+
+/**
+ * Every element type with a fixed size that TFLite's generic data-movement kernels take (they move
+ * elements by their size): the float, integer, bool and complex64 types.
+ */
+export const FIXED_SIZE_TYPES: readonly TensorType[] = [
+  TensorType.FLOAT32,
+  TensorType.FLOAT16,
+  TensorType.FLOAT64,
+  TensorType.INT8,
+  TensorType.UINT8,
+  TensorType.INT16,
+  TensorType.UINT16,
+  TensorType.INT32,
+  TensorType.UINT32,
+  TensorType.INT64,
+  TensorType.UINT64,
+  TensorType.BOOL,
+  TensorType.COMPLEX64,
+];
 
 /**
  * A `supports()` answer: `true` when the tensor at `node.inputs[position]` (or `node.outputs[position]`
@@ -104,6 +124,26 @@ export function dimProduct(dims: ArrayLike<number>, from = 0, to: number = dims.
 
 const TWO_POW_32 = 4294967296;
 
+/** Integer types of index and position tensors (TFLite's gathers take int16, int32, int64). */
+export const INDEX_TYPES: readonly TensorType[] = [TensorType.INT32, TensorType.INT64, TensorType.INT16];
+
+/**
+ * Element `i` of an int16, int32 or int64 index tensor, as a number (int64 exact within ±2^53; beyond,
+ * a value of that magnitude, which every bound check rejects). No BigInt, no allocation.
+ */
+export function indexAt(t: EvalTensor, i: number): number {
+  switch (t.type) {
+    case TensorType.INT64: {
+      const w = t.words;
+      return w[2 * i + 1]! * TWO_POW_32 + (w[2 * i]! >>> 0);
+    }
+    case TensorType.INT16:
+      return (t.data as Int16Array)[i]!;
+    default:
+      return (t.data as Int32Array)[i]!;
+  }
+}
+
 /**
  * Element `i` of an int64 tensor given as its raw little-endian bytes, as a number (exact within ±2^53).
  * For invoke-time index tensors: reads no BigInt and allocates nothing.
@@ -133,4 +173,52 @@ export function setInt64FromInt32(bytes: Uint8Array, i: number, value: number): 
   bytes[p + 5] = sign;
   bytes[p + 6] = sign;
   bytes[p + 7] = sign;
+}
+
+/**
+ * How a data-movement kernel moves STRING elements: it runs its own element mover on the element
+ * indices (`iota`, 0 … n − 1) into `map` — output element k is input string `map[k]` — and the strings
+ * are then written in that order. Both arrays are persistent arena memory made in prepare.
+ */
+export interface StringMove {
+  readonly iota: Int32Array;
+  readonly map: Int32Array;
+  readonly writer: StringWriter;
+}
+
+/**
+ * Prepares the string move of a node whose STRING output takes its elements from the STRING tensor
+ * `source`: sets the output's capacity (every output string one of `source`'s; `distinct` when each is
+ * used at most once) and allocates `iota` and `map`.
+ */
+export function prepareStringMove(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  source: Tensor,
+  distinct: boolean,
+  position = 0,
+): StringMove {
+  const output = context.getTensor(node.outputs[position]!);
+  setStringOutputCapacity(op, context, node, position, selectedStringsBound(source, output.elementCount, distinct));
+  const iota = context.allocatePersistentBuffer(4 * source.elementCount).i32;
+  for (let i = 0; i < iota.length; i++) iota[i] = i;
+  const map = context.allocatePersistentBuffer(4 * output.elementCount).i32;
+  return { iota, map, writer: new StringWriter(`${op} output (tensor ${output.index})`) };
+}
+
+/** Writes output strings `map[0]`, `map[1]`, … of the serialized `source` into `out` (no allocation). */
+export function writeMappedStrings(m: StringMove, source: Uint8Array, out: Uint8Array, count = m.map.length): void {
+  m.writer.begin(out, count);
+  for (let k = 0; k < count; k++) m.writer.appendString(source, m.map[k]!);
+  m.writer.finish();
+}
+
+/**
+ * For kernels that pass a tensor's bytes through unchanged (RESHAPE, SQUEEZE, EXPAND_DIMS): a STRING
+ * output gets the input's size (a constant's length, else its capacity), so invoke's byte copy carries
+ * the serialized strings whole.
+ */
+export function prepareStringCopy(op: string, context: TfLiteContext, node: Node, input: Tensor): void {
+  if (input.type === TensorType.STRING) setStringOutputCapacity(op, context, node, 0, input.byteLength);
 }

@@ -2,7 +2,8 @@
  * DEPTH_TO_SPACE (TFLM kernels/depth_to_space.cc, reference_ops::DepthToSpace): 4-D NHWC; each input
  * pixel's channels become a block_size x block_size patch of output pixels with depth / block_size^2
  * channels: out[b][h][w][c] = in[b][h / bs][w / bs][((h % bs) * bs + w % bs) * outDepth + c].
- * Types: float32 and int8 as TFLM (int16 is refused, as TFLM refuses it), and uint8 as TFLite.
+ * Types: float32 and int8 as TFLM (int16 is refused, as TFLM refuses it), and uint8, int32 and int64 as
+ * TFLite.
  */
 import { BuiltinOperator, KernelError, TensorType } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
@@ -12,7 +13,7 @@ import { type ElementLayout, type NumberArray, elementLayout, movableData } from
 import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'DEPTH_TO_SPACE';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
+const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8, TensorType.INT32, TensorType.INT64] as const;
 
 /** Op data computed in prepare (TFLM keeps none). */
 interface DepthToSpaceOpData {
@@ -36,7 +37,9 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function depthToSpace(d: DepthToSpaceOpData, input: NumberArray, output: NumberArray): void {
-  const { batch, inHeight, inWidth, blockSize, outDepth } = d;
+  const { batch, inHeight, inWidth, blockSize } = d;
+  // An element of `units` slots moves as that many channels.
+  const outDepth = d.outDepth * d.layout.units;
   const inDepth = outDepth * blockSize * blockSize;
   let o = 0;
   for (let b = 0; b < batch; b++)

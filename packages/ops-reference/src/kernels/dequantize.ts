@@ -1,9 +1,11 @@
 /**
  * DEQUANTIZE (tflite-micro kernels/dequantize.cc + dequantize_common.cc; TFLite kernels/dequantize.cc
- * for float16, int4 and per-channel): int8, uint8, int16 or int4 (a constant, unpacked once in prepare)
- * to float32 as (float)scale * (q - zero_point), and float16 to float32 (exact IEEE half → float, TFLite
- * only). A per-channel int8, uint8 or int4 input (TFLite's PerChannelDequantize; TFLite refuses int16
- * there) takes each element's scale and zero point from its index along the quantized dimension.
+ * for float16, int4 and per-channel): int8, uint8, int16 or int4 to float32 as (float)scale * (q -
+ * zero_point), and float16 to float32 (exact IEEE half → float, TFLite only). int4 is TFLite's packed
+ * layout (two values per byte, low nibble first, sign-extended): a constant is unpacked once in prepare,
+ * a runtime int4 tensor on every invoke. A per-channel int8, uint8 or int4 constant input (TFLite's
+ * PerChannelDequantize; TFLite refuses int16 there) takes each element's scale and zero point from its
+ * index along the quantized dimension.
  *
  * Constant float16 inputs (the converter's float16 weights, also when DENSIFY expanded them in prepare)
  * are folded as TFLite does: the output is made persistent (`allocatePersistentOutput`) and computed once
@@ -46,6 +48,8 @@ const enum Mode {
   Folded = 2,
   /** Per-channel scales and zero points (TFLite's PerChannelDequantize). */
   PerChannel = 3,
+  /** A runtime int4 input, two per byte (low nibble first), sign-extended. */
+  Int4 = 4,
 }
 
 interface DequantizeOpData {
@@ -70,6 +74,16 @@ interface DequantizeOpData {
  */
 function isPrepareTimeValue(t: Tensor): boolean {
   return t.isConstant || (t.allocationType === AllocationType.ArenaRwPersistent && !t.isVariable);
+}
+
+/** int4 values (packed two per byte, low nibble first) as (float)scale * (q - zero_point), TFLite's int4 DEQUANTIZE. */
+function dequantizeInt4(packed: Int8Array, output: Float32Array, count: number, scale: number, zeroPoint: number): void {
+  const s = Math.fround(scale);
+  for (let i = 0; i < count; i++) {
+    const b = packed[i >> 1]!;
+    const q = (i & 1) === 0 ? (b << 28) >> 28 : b >> 4;
+    output[i] = Math.fround(s * (q - zeroPoint));
+  }
 }
 
 /** Options of {@link makeDequantize}. */
@@ -117,12 +131,19 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
       return;
     }
     expectQuantized(OP, node, 'input', input);
+    const q = input.quantization!;
+    if (input.type === TensorType.INT4 && !input.isConstant) {
+      if (q.scale.length !== 1)
+        throw new KernelError(OP, node.index, `a per-channel int4 input (tensor ${input.index}) must be a constant`);
+      data.mode = Mode.Int4;
+      data.paramsF64[SCALE_F64] = input.params.scale;
+      data.params[ZERO_POINT] = input.params.zeroPoint;
+      return;
+    }
     if (input.type === TensorType.INT4) {
-      if (!input.isConstant) throw new KernelError(OP, node.index, `int4 input (tensor ${input.index}) must be a constant`);
       data.unpacked = context.allocatePersistentBuffer(data.count).i8.subarray(0, data.count);
       unpackInt4(input.data as Int8Array, data.count, data.unpacked);
     }
-    const q = input.quantization!;
     if (q.scale.length !== 1) {
       const dim = q.quantizedDimension;
       if (dim < 0 || dim >= input.dims.length || input.dims[dim] !== q.scale.length)
@@ -160,6 +181,8 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
       dequantizeFloat16(input.data as Uint16Array, output.data as Float32Array, output.bytes, data.count);
     } else if (data.mode === Mode.PerChannel) {
       dequantizePerChannel(values, output.data as Float32Array, data.outer, data.channels, data.inner, data.scales, data.zeroPoints);
+    } else if (data.mode === Mode.Int4) {
+      dequantizeInt4(input.data as Int8Array, output.data as Float32Array, data.count, data.paramsF64[SCALE_F64]!, data.params[ZERO_POINT]!);
     } else {
       dequantize(values, output.data as Float32Array, data.count, data.paramsF64[SCALE_F64]!, data.params[ZERO_POINT]!);
     }

@@ -50,8 +50,11 @@ describe('DYNAMIC_UPDATE_SLICE', () => {
     expect(invokeAliased(make, 0).outputArray()).toEqual([1, 2, 3, 4, -1, 6, 7, -2, 9]);
   });
 
-  it('refuses bool operands, a wrong index count, an update larger than the operand', () => {
-    expect(prepareError(dus(TensorType.BOOL, [2], [1, 0], [1], [1], [0])).message).toMatch(/unsupported operand type bool \(tensor 0\)/);
+  it("updates TFLite's bool; refuses uint32 operands, a wrong index count, an update larger than the operand", () => {
+    expect(dus(TensorType.BOOL, [2], [1, 0], [1], [0], [1]).invoke().outputArray()).toEqual([1, 0]);
+    expect(prepareError(dus(TensorType.UINT32, [2], [1, 0], [1], [1], [0])).message).toMatch(
+      /unsupported operand type uint32 \(tensor 0\)/,
+    );
     expect(prepareError(dus(TensorType.FLOAT32, [2, 2], iota(4), [1, 1], [1], [0])).message).toMatch(
       /start_indices has shape \[1\], expected \[2\]/,
     );

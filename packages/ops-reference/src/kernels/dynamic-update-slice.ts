@@ -3,19 +3,37 @@
  * operand with the `update` tensor written at `start_indices` (a runtime 1-D int32 or int64 tensor, one
  * index per operand dimension). Each start index is clamped to [0, operand_dim - update_dim], as TFLM
  * and XLA do, so no index is out of range. Up to 6 dimensions; update and operand have the same rank and
- * every update dimension fits the operand's. Types: float32, int8, int16, int32 as TFLM, and uint8 as
- * TFLite. When the output shares the operand's memory (in-place planning) the copy is skipped.
+ * every update dimension fits the operand's. Types: float32, int8, int16, int32 as TFLM, and uint8,
+ * int64, bool and float16 as TFLite. When the output shares the operand's memory (in-place planning)
+ * the copy is skipped.
  */
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput, numElements } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { int64At, requireSameTypeAs, requireShape, typeSupport } from './data-common.js';
 import { flatInPlace } from './in-place-common.js';
-import { type NumberArray, extendShape, rowMajorStrides, shapeString } from './transpose-common.js';
+import {
+  type ElementLayout,
+  type NumberArray,
+  elementLayout,
+  extendShape,
+  movableData,
+  rowMajorStrides,
+  shapeString,
+} from './transpose-common.js';
 import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'DYNAMIC_UPDATE_SLICE';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.UINT8] as const;
+const TYPES = [
+  TensorType.FLOAT32,
+  TensorType.INT8,
+  TensorType.INT16,
+  TensorType.INT32,
+  TensorType.UINT8,
+  TensorType.INT64,
+  TensorType.BOOL,
+  TensorType.FLOAT16,
+] as const;
 /** TFLM's kMaxDimensions. */
 export const DYNAMIC_UPDATE_SLICE_MAX_DIMS = 6;
 
@@ -33,6 +51,7 @@ interface DynamicUpdateSliceOpData {
   updDims: Int32Array;
   /** Clamped starts of the current invoke (padded), filled without allocating. */
   starts: Int32Array;
+  layout: ElementLayout;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -80,6 +99,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     outStrides: Int32Array.from(rowMajorStrides(extendShape(operand.dims, pad))),
     updDims: Int32Array.from(extendShape(update.dims, pad)),
     starts: new Int32Array(pad),
+    layout: elementLayout(operand.type, OP, node),
   };
   fillOpData(OP, node, data);
 }
@@ -88,19 +108,20 @@ function prepare(context: TfLiteContext, node: Node): void {
 function writeUpdate(d: DynamicUpdateSliceOpData, upd: NumberArray, out: NumberArray): void {
   const u = d.updDims,
     s = d.outStrides,
-    st = d.starts;
+    st = d.starts,
+    k = d.layout.units;
   const n0 = u[0]!,
     n1 = u[1]!,
     n2 = u[2]!,
     n3 = u[3]!,
     n4 = u[4]!,
-    n5 = u[5]!;
-  const s0 = s[0]!,
-    s1 = s[1]!,
-    s2 = s[2]!,
-    s3 = s[3]!,
-    s4 = s[4]!;
-  const base = st[0]! * s0 + st[1]! * s1 + st[2]! * s2 + st[3]! * s3 + st[4]! * s4 + st[5]!;
+    n5 = u[5]! * k;
+  const s0 = s[0]! * k,
+    s1 = s[1]! * k,
+    s2 = s[2]! * k,
+    s3 = s[3]! * k,
+    s4 = s[4]! * k;
+  const base = st[0]! * s0 + st[1]! * s1 + st[2]! * s2 + st[3]! * s3 + st[4]! * s4 + st[5]! * k;
   let p = 0;
   for (let i0 = 0, q0 = base; i0 < n0; i0++, q0 += s0)
     for (let i1 = 0, q1 = q0; i1 < n1; i1++, q1 += s1)
@@ -128,7 +149,7 @@ function invoke(context: TfLiteContext, node: Node): void {
     const hi = d.maxStart[i]!;
     d.starts[shift + i] = raw < 0 ? 0 : raw > hi ? hi : raw;
   }
-  writeUpdate(d, update.data as unknown as NumberArray, output.data as unknown as NumberArray);
+  writeUpdate(d, movableData(update, d.layout), movableData(output, d.layout));
 }
 
 /** DYNAMIC_UPDATE_SLICE registration (op versions 1..4). */

@@ -60,14 +60,20 @@ describe('EMBEDDING_LOOKUP', () => {
     expect(() => h.invoke()).toThrow(/ids\[0\] = -1/);
   });
 
-  it('refuses int16 tables (as TFLM), int64 ids, a zero point in the hybrid case and a wrong output', () => {
+  it('copies int16 rows (TFLite), refuses complex128 tables, int64 ids, a zero point in the hybrid case and a wrong output', () => {
     const t16 = harness(
       EMBEDDING_LOOKUP,
-      [spec(TensorType.INT32, [1], [0]), spec(TensorType.INT16, [1, 2], [1, 2]), spec(TensorType.INT16, [1, 2])],
+      [spec(TensorType.INT32, [1], [0]), spec(TensorType.INT16, [1, 2], [1, -2]), spec(TensorType.INT16, [1, 2])],
       2,
     );
-    expect(t16.supportsAnswer()).toBe('int16 input (handles float32, int8, uint8, int4)');
-    expect(prepareError(t16).message).toMatch(/unsupported table type int16 \(tensor 1\)/);
+    expect(t16.prepare().invoke().outputArray()).toEqual([1, -2]);
+    const c128 = harness(
+      EMBEDDING_LOOKUP,
+      [spec(TensorType.INT32, [1], [0]), spec(TensorType.COMPLEX128, [1, 1], [1, 2]), spec(TensorType.COMPLEX128, [1, 1])],
+      2,
+    );
+    expect(c128.supportsAnswer()).toMatch(/^complex128 input \(handles float32/);
+    expect(prepareError(c128).message).toMatch(/unsupported table type complex128 \(tensor 1\)/);
     expect(
       prepareError(
         harness(

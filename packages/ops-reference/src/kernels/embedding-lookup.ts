@@ -4,8 +4,9 @@
  * id outside [0, rows) fails the invoke with a KernelError, as TFLM fails it.
  *
  * Types: a float32 table gives a float32 output; an int8 table gives an int8 output (row copy) or a
- * float32 output dequantized with the table's scale (its zero point must be 0, as TFLM requires). int16
- * tables are refused, as TFLM refuses them; uint8 tables are copied to a uint8 output, as TFLite's kernel.
+ * float32 output dequantized with the table's scale (its zero point must be 0, as TFLM requires). As
+ * TFLite's kernel, a table of any other fixed-size type (uint8, int16, int32, int64, bool, float16,
+ * float64, uint16, uint32, uint64, complex64) or of strings is copied row by row to an output of its type.
  *
  * TFLite's hybrid lookups (embedding_lookup.cc EvalHybrid) give a float32 output from a quantized table:
  * int8, uint8 (its bytes read as int8 and the zero point not used, as TFLite 2.9 does; current LiteRT
@@ -16,12 +17,12 @@
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireShape, typeSupport } from './data-common.js';
-import { type NumberArray, shapeString } from './transpose-common.js';
+import { FIXED_SIZE_TYPES, type StringMove, prepareStringMove, requireShape, typeSupport, writeMappedStrings } from './data-common.js';
+import { type ElementLayout, type NumberArray, elementLayout, movableData, shapeString } from './transpose-common.js';
 import { expectType, fillOpData, hybridWeightScales, hybridWeightsInt8, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'EMBEDDING_LOOKUP';
-const TABLE_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8, TensorType.INT4] as const;
+const TABLE_TYPES: readonly TensorType[] = [...FIXED_SIZE_TYPES, TensorType.STRING, TensorType.INT4];
 /** sizeof(OpData) of TFLM's kernel on x86-64: float scale, size_t num_columns. */
 export const OP_DATA_EMBEDDING_LOOKUP_BYTES = 16;
 
@@ -37,6 +38,9 @@ interface EmbeddingLookupOpData {
   values: Int8Array | null;
   /** Hybrid: one scale per row, or null for one scale. */
   rowScales: Float32Array | null;
+  layout: ElementLayout;
+  /** A STRING table: the rows' strings are written through this. */
+  strings: StringMove | null;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -78,7 +82,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   const view = new DataView(block.buffer, block.offset, OP_DATA_EMBEDDING_LOOKUP_BYTES);
   if (hybrid) view.setFloat32(0, table.params.scale, true);
   view.setUint32(8, columns, true);
-  const data: EmbeddingLookupOpData = { rows, columns, hybrid, scale: table.params.scale, values, rowScales };
+  const strings = table.type === TensorType.STRING ? prepareStringMove(OP, context, node, table, false) : null;
+  const layout = strings || hybrid ? { useWords: false, units: 1 } : elementLayout(table.type, OP, node);
+  const data: EmbeddingLookupOpData = { rows, columns, hybrid, scale: table.params.scale, values, rowScales, layout, strings };
   fillOpData(OP, node, data);
 }
 
@@ -89,10 +95,14 @@ function outOfBounds(node: Node, i: number, id: number, rows: number): never {
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<EmbeddingLookupOpData>(OP, node);
   const ids = context.getEvalTensor(node.inputs[0]!).data as Int32Array;
-  const table = context.getEvalTensor(node.inputs[1]!).data as unknown as NumberArray;
-  const output = context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray;
-  const { rows, columns, scale } = d;
+  const tableTensor = context.getEvalTensor(node.inputs[1]!);
+  const outputTensor = context.getEvalTensor(node.outputs[0]!);
+  const strings = d.strings;
+  const table = strings ? strings.iota : movableData(tableTensor, d.layout);
+  const output = strings ? strings.map : movableData(outputTensor, d.layout);
+  const { rows, scale } = d;
   if (rows === 0) return; // TFLM propagates the empty table
+  const columns = d.columns * d.layout.units;
   const n = ids.length;
   for (let i = 0; i < n; i++) {
     const id = ids[i]!;
@@ -100,13 +110,14 @@ function invoke(context: TfLiteContext, node: Node): void {
     let p = id * columns;
     let o = i * columns;
     if (d.hybrid) {
-      const values = d.values ?? table;
+      const values = d.values ?? (table as NumberArray);
       const s = d.rowScales === null ? scale : d.rowScales[id]!;
       for (let c = 0; c < columns; c++) output[o++] = values[p++]! * s;
     } else {
       for (let c = 0; c < columns; c++) output[o++] = table[p++]!;
     }
   }
+  if (strings) writeMappedStrings(strings, tableTensor.bytes, outputTensor.bytes);
 }
 
 /** EMBEDDING_LOOKUP registration (op versions 1..4). */

@@ -19,12 +19,17 @@ describe('EXPAND_DIMS', () => {
     expect(expand(TensorType.FLOAT32, [], [7], 0, [1]).invoke().outputArray()).toEqual([7]);
   });
 
-  it('refuses an int64 axis and an int32 input (as TFLM), an out-of-range axis and a wrong output shape', () => {
+  it("takes TFLite's int64 axis and int32 input, refuses complex128, an out-of-range axis and a wrong output shape", () => {
     expect(
-      prepareError(harness(EXPAND_DIMS, [spec(TensorType.FLOAT32, [2], [1, 2]), constI64([0]), spec(TensorType.FLOAT32, [1, 2])], 2))
-        .message,
-    ).toMatch(/axis .* int64/);
-    expect(prepareError(expand(TensorType.INT32, [2], [1, 2], 0, [1, 2])).message).toMatch(/type int32 \(tensor \d+\); supported:/);
+      harness(EXPAND_DIMS, [spec(TensorType.FLOAT32, [2], [1, 2]), constI64([0]), spec(TensorType.FLOAT32, [1, 2])], 2)
+        .prepare()
+        .invoke()
+        .outputArray(),
+    ).toEqual([1, 2]);
+    expect(expand(TensorType.INT32, [2], [1, 2], 0, [1, 2]).invoke().outputArray()).toEqual([1, 2]);
+    expect(prepareError(expand(TensorType.COMPLEX128, [1], [1, 2], 0, [1, 1])).message).toMatch(
+      /type complex128 \(tensor \d+\); supported:/,
+    );
     expect(prepareError(expand(TensorType.FLOAT32, [2], [1, 2], 2, [2, 1])).message).toMatch(
       /axis 2 is out of range for a 1-D input \(valid: -2\.\.1\)/,
     );

@@ -2,17 +2,18 @@
  * EXPAND_DIMS (TFLM kernels/expand_dims.cc): inserts a dimension of size 1 at `axis` (a constant int32
  * scalar or 1-element tensor; negative counts from the end, `axis + rank + 1`). The output shape must be
  * the model's; invoke copies the elements (nothing when the output shares the input's memory).
- * Types: float32, int8, int16 as TFLM, and uint8 (a byte copy, as TFLite's kernel).
+ * Types: float32, int8, int16 as TFLM; every fixed-size type and string (a byte copy, as TFLite's
+ * kernel), with an int32 or int64 axis, as TFLite.
  */
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { readConstantAxis, requireSameTypeAs, requireShape, typeSupport } from './data-common.js';
+import { FIXED_SIZE_TYPES, prepareStringCopy, readConstantAxis, requireSameTypeAs, requireShape, typeSupport } from './data-common.js';
 import { flatInPlace } from './in-place-common.js';
 import { expectType } from '@micrort/kernel-support';
 
 const OP = 'EXPAND_DIMS';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8] as const;
+const TYPES: readonly TensorType[] = [...FIXED_SIZE_TYPES, TensorType.STRING];
 
 function prepare(context: TfLiteContext, node: Node): void {
   checkArity(OP, node, 2, 1);
@@ -28,13 +29,14 @@ function prepare(context: TfLiteContext, node: Node): void {
       `axis (tensor ${axisTensor.index}) must be a scalar or a 1-element vector, got ${axisTensor.dims.length} dimensions`,
     );
   const rank = input.dims.length;
-  const raw = readConstantAxis(OP, node, axisTensor, 'axis');
+  const raw = readConstantAxis(OP, node, axisTensor, 'axis', [TensorType.INT32, TensorType.INT64]);
   const axis = raw < 0 ? raw + rank + 1 : raw;
   if (axis < 0 || axis > rank)
     throw new KernelError(OP, node.index, `axis ${raw} is out of range for a ${rank}-D input (valid: ${-rank - 1}..${rank})`);
   const expected = Array.from(input.dims);
   expected.splice(axis, 0, 1);
   requireShape(OP, node, output, 'output', expected);
+  prepareStringCopy(OP, context, node, input);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

@@ -34,15 +34,18 @@ describe('FILL', () => {
     expect(run(FILL, [i32([2], [9, 9]), f32([], [2]), f32([2])], [0, 1], [2])).toEqual([2, 2]);
   });
 
-  it('refuses a non-scalar value, a value/output type mismatch and int16 values (TFLM refuses them)', () => {
+  it("refuses a non-scalar value, a value/output type mismatch and complex128 values; fills TFLite's int16", () => {
     expect(kernelError(() => harness(FILL, [i32([1], [2], true), f32([1], [1]), f32([2])], [0, 1], [2]).prepare()).message).toMatch(
       /value \(tensor 1\) must be a scalar/,
     );
     expect(kernelError(() => harness(FILL, [i32([1], [2], true), f32([], [1]), i32([2])], [0, 1], [2]).prepare()).message).toMatch(
       /output \(tensor 2\) is int32, the value float32/,
     );
-    const h = harness(FILL, [i32([1], [2], true), q(TensorType.INT16, [], 0.1, 0, [1]), q(TensorType.INT16, [2], 0.1, 0)], [0, 1], [2]);
-    expect(h.supportsAnswer()).toBe('int16 value (handles float32, int32, int8)');
-    expect(kernelError(() => h.prepare()).message).toMatch(/unsupported value type int16 \(tensor 1\); supported: float32, int32, int8/);
+    const h16 = harness(FILL, [i32([1], [2], true), q(TensorType.INT16, [], 0.1, 0, [-7]), q(TensorType.INT16, [2], 0.1, 0)], [0, 1], [2]);
+    expect(h16.prepare().invoke().outputArray()).toEqual([-7, -7]);
+    const c = { type: TensorType.COMPLEX128, shape: [], data: [1, 2] };
+    const h = harness(FILL, [i32([1], [2], true), c, { type: TensorType.COMPLEX128, shape: [2] }], [0, 1], [2]);
+    expect(h.supportsAnswer()).toMatch(/^complex128 value \(handles float32, float16/);
+    expect(kernelError(() => h.prepare()).message).toMatch(/unsupported value type complex128 \(tensor 1\)/);
   });
 });

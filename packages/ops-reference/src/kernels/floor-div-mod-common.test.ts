@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TensorType } from '@micrort/core';
 import { f32, harness, i32, kernelError, run } from './__fixtures__/math-testing.js';
 import { FLOOR_DIV } from './floor-div.js';
 import { FLOOR_MOD } from './floor-mod.js';
@@ -28,11 +29,24 @@ describe('FLOOR_DIV / FLOOR_MOD', () => {
     expect(run(FLOOR_MOD, [f32([1], [1]), f32([1], [0]), f32([1])], [0, 1], [2])[0]).toBeNaN();
   });
 
-  it('refuse int32 as TFLM does ("Type \'INT32\' is not supported by FLOOR_DIV") and broadcasting beyond 4-D', () => {
+  it("take TFLite's int32 (floor semantics), refuse uint8 and broadcasting beyond 4-D", () => {
+    expect(
+      harness(FLOOR_DIV, [i32([2], [7, -7]), i32([2], [2, 2]), i32([2])], [0, 1], [2])
+        .prepare()
+        .invoke()
+        .outputArray(),
+    ).toEqual([3, -4]);
+    expect(
+      harness(FLOOR_MOD, [i32([2], [7, -7]), i32([2], [-2, 2]), i32([2])], [0, 1], [2])
+        .prepare()
+        .invoke()
+        .outputArray(),
+    ).toEqual([-1, 1]);
     for (const reg of [FLOOR_DIV, FLOOR_MOD]) {
-      const h = harness(reg, [i32([1], [4]), i32([1], [2]), i32([1])], [0, 1], [2]);
-      expect(h.supportsAnswer()).toBe('int32 input (handles float32)');
-      expect(kernelError(() => h.prepare()).message).toMatch(/type int32 \(tensor \d+\); supported:/);
+      const u8 = { type: TensorType.UINT8, shape: [1], data: [4] };
+      const h = harness(reg, [u8, u8, { type: TensorType.UINT8, shape: [1] }], [0, 1], [2]);
+      expect(h.supportsAnswer()).toMatch(/^uint8 input \(handles float32, int32/);
+      expect(kernelError(() => h.prepare()).message).toMatch(/type uint8 \(tensor \d+\); supported:/);
       expect(
         kernelError(() => harness(reg, [f32([2, 1, 1, 1, 1], [1, 2]), f32([2], [1, 2]), f32([2, 1, 1, 1, 2])], [0, 1], [2]).prepare())
           .message,

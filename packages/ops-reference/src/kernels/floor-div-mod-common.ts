@@ -1,28 +1,45 @@
 /**
  * The shared prepare of FLOOR_DIV and FLOOR_MOD (tflite-micro kernels/floor_div.cc, floor_mod.cc): two
- * inputs and the output of one type, float32 only (TFLM's eval refuses int32: "Type 'INT32' is not
- * supported by FLOOR_DIV."; this kernel refuses it in prepare), broadcasting up to 4-D
- * (BroadcastBinaryFunction4DSlow). Neither kernel has op data in TFLM's arena.
+ * inputs and the output of one type, broadcasting up to 4-D (BroadcastBinaryFunction4DSlow). TFLM takes
+ * float32 only; TFLite also int32 (and later int16, int8), and FLOOR_MOD int64. Neither kernel has op
+ * data in TFLM's arena. Integer divisors are checked for zeros before anything is written, as TFLite's
+ * eval does ("Division by 0").
  */
-import { TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { KernelError, TensorType, type EvalTensor, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { binaryTensors } from './elementwise-common.js';
 import { broadcastInPlace } from './in-place-common.js';
 import { type BroadcastPlan, expectSameType, expectType, opData, planBinary, supportsInputTypes } from '@micrort/kernel-support';
 
-const FLOAT32: readonly TensorType[] = [TensorType.FLOAT32];
 const MAX_BROADCAST_RANK = 4;
 
-/** Op data of FLOOR_DIV / FLOOR_MOD: the broadcast plan. */
+/** Op data of FLOOR_DIV / FLOOR_MOD: the broadcast plan and the element type. */
 export interface FloorDivModOpData {
   plan: BroadcastPlan | null;
+  type: TensorType;
 }
 
-/** The registration of FLOOR_DIV or FLOOR_MOD around its invoke. */
+/** Throws the "Division by 0" error when the divisor holds a zero (int64: a zero word pair). */
+export function checkDivisor(op: string, node: Node, divisor: EvalTensor): void {
+  if (divisor.type === TensorType.INT64) {
+    const w = divisor.words;
+    for (let i = 0; i < w.length; i += 2) if ((w[i]! | w[i + 1]!) === 0) divisionByZero(op, node, i / 2);
+    return;
+  }
+  const d = divisor.data as Int32Array | Float32Array;
+  for (let i = 0; i < d.length; i++) if (d[i] === 0) divisionByZero(op, node, i);
+}
+
+function divisionByZero(op: string, node: Node, i: number): never {
+  throw new KernelError(op, node.index, `Division by 0 (divisor element ${i})`);
+}
+
+/** The registration of FLOOR_DIV or FLOOR_MOD around its invoke, for element types `types`. */
 export function floorDivModKernel(
   name: string,
   builtinCode: number,
   version: number,
+  types: readonly TensorType[],
   invoke: (context: TfLiteContext, node: Node) => void,
 ): Registration<FloorDivModOpData> {
   return {
@@ -31,15 +48,16 @@ export function floorDivModKernel(
     provider: PROVIDER,
     name,
     inPlace: broadcastInPlace,
-    supports: (context, node) => supportsInputTypes(context, node, FLOAT32),
-    init: () => ({ plan: null }),
+    supports: (context, node) => supportsInputTypes(context, node, types),
+    init: () => ({ plan: null, type: TensorType.FLOAT32 }),
     prepare(context: TfLiteContext, node: Node): void {
       const d = opData<FloorDivModOpData>(name, node);
       const t = binaryTensors(name, context, node);
-      expectType(name, node, 'input 1', t.input1, FLOAT32);
+      expectType(name, node, 'input 1', t.input1, types);
       expectSameType(name, node, 'inputs', t.input1, t.input2);
       expectSameType(name, node, 'input 1 and output', t.input1, t.output);
       d.plan = planBinary(name, node, t.input1, t.input2, t.output, MAX_BROADCAST_RANK);
+      d.type = t.input1.type;
     },
     invoke,
   };

@@ -4,17 +4,29 @@
  * a row is checked through its flat position: a slice starting before the params or ending after them
  * fails the invoke with a KernelError ("gather_nd index out of bounds").
  *
- * Types: float32 and int8 params as TFLM, and uint8 as TFLite; int32 indices only (as TFLM).
+ * Types: float32 and int8 params with int32 indices as TFLM; as TFLite, params of every fixed-size type
+ * and string, and int16 or int64 indices.
  */
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, typeSupport } from './data-common.js';
-import type { NumberArray } from './transpose-common.js';
+import {
+  FIXED_SIZE_TYPES,
+  INDEX_TYPES,
+  type StringMove,
+  dimProduct,
+  indexAt,
+  prepareStringMove,
+  requireSameTypeAs,
+  requireShape,
+  typeSupport,
+  writeMappedStrings,
+} from './data-common.js';
+import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
 import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'GATHER_ND';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
+const TYPES: readonly TensorType[] = [...FIXED_SIZE_TYPES, TensorType.STRING];
 /** TFLM's MAX_INDICES_ND. */
 export const GATHER_ND_MAX_INDEX_DIMS = 5;
 
@@ -26,6 +38,9 @@ interface GatherNdOpData {
   paramsSize: number;
   /** Elements per step of each indexed dimension. */
   dimStrides: Int32Array;
+  layout: ElementLayout;
+  /** STRING params: the gathered strings are written through this. */
+  strings: StringMove | null;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -34,7 +49,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const indices = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
   expectType(OP, node, 'params', params, TYPES);
-  expectType(OP, node, 'indices', indices, [TensorType.INT32]);
+  expectType(OP, node, 'indices', indices, INDEX_TYPES);
   requireSameTypeAs(OP, node, output, 'output', params, 'params');
   const paramsRank = params.dims.length;
   const indicesRank = indices.dims.length;
@@ -53,6 +68,8 @@ function prepare(context: TfLiteContext, node: Node): void {
     sliceSize: dimProduct(params.dims, nd),
     paramsSize: params.elementCount,
     dimStrides,
+    layout: params.type === TensorType.STRING ? { useWords: false, units: 1 } : elementLayout(params.type, OP, node),
+    strings: params.type === TensorType.STRING ? prepareStringMove(OP, context, node, params, false) : null,
   };
   fillOpData(OP, node, data);
 }
@@ -67,17 +84,22 @@ function outOfBounds(node: Node, slice: number, from: number, d: GatherNdOpData)
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<GatherNdOpData>(OP, node);
-  const params = context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray;
-  const indices = context.getEvalTensor(node.inputs[1]!).data as Int32Array;
-  const output = context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray;
+  const paramsTensor = context.getEvalTensor(node.inputs[0]!);
+  const indices = context.getEvalTensor(node.inputs[1]!);
+  const outputTensor = context.getEvalTensor(node.outputs[0]!);
+  const strings = d.strings;
+  const params: NumberArray = strings ? strings.iota : movableData(paramsTensor, d.layout);
+  const output: NumberArray = strings ? strings.map : movableData(outputTensor, d.layout);
   const { nSlices, indexDims, sliceSize, paramsSize, dimStrides } = d;
+  const units = d.layout.units;
   let o = 0;
   for (let i = 0; i < nSlices; i++) {
     let from = 0;
-    for (let j = 0; j < indexDims; j++) from += indices[i * indexDims + j]! * dimStrides[j]!;
+    for (let j = 0; j < indexDims; j++) from += indexAt(indices, i * indexDims + j) * dimStrides[j]!;
     if (from < 0 || from + sliceSize > paramsSize) outOfBounds(node, i, from, d);
-    for (let k = 0, p = from; k < sliceSize; k++) output[o++] = params[p++]!;
+    for (let k = 0, p = from * units, n = sliceSize * units; k < n; k++) output[o++] = params[p++]!;
   }
+  if (strings) writeMappedStrings(strings, paramsTensor.bytes, outputTensor.bytes);
 }
 
 /** GATHER_ND registration (op versions 1..5). */
@@ -88,7 +110,7 @@ export const GATHER_ND: Registration = {
   name: OP,
   supports: (context, node) => {
     const p = typeSupport(context, node, TYPES);
-    return p === true ? typeSupport(context, node, [TensorType.INT32], 1) : p;
+    return p === true ? typeSupport(context, node, INDEX_TYPES, 1) : p;
   },
   init: newOpData,
   prepare,

@@ -4,18 +4,31 @@
  * shape: params[:axis] + indices[batch_dims:] + params[axis+1:]. A position outside [0, params[axis])
  * fails the invoke with a KernelError, as TFLM fails it.
  *
- * Types: float32 and int8 params as TFLM (int16 is refused, as TFLM refuses it), and uint8 as TFLite;
- * int32 indices only (TFLM refuses int64 positions).
+ * Types: float32 and int8 params with int32 indices as TFLM; as TFLite, params of every other fixed-size
+ * type, 1-D strings, and packed int4 (moved as bytes: the inner slice must hold an even count, as
+ * TFLite's reference Gather assumes), with int16, int32 or int64 indices.
  */
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
-import type { GatherOptions, Node, Registration, TfLiteContext } from '@micrort/core';
+import type { EvalTensor, GatherOptions, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
-import type { NumberArray } from './transpose-common.js';
+import {
+  FIXED_SIZE_TYPES,
+  INDEX_TYPES,
+  type StringMove,
+  dimProduct,
+  indexAt,
+  prepareStringMove,
+  requireSameTypeAs,
+  requireShape,
+  resolveAxis,
+  typeSupport,
+  writeMappedStrings,
+} from './data-common.js';
+import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
 import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'GATHER';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
+const TYPES: readonly TensorType[] = [...FIXED_SIZE_TYPES, TensorType.STRING, TensorType.INT4];
 
 /** Op data computed in prepare (TFLM keeps none). */
 interface GatherOpData {
@@ -24,6 +37,9 @@ interface GatherOpData {
   axisSize: number;
   innerSize: number;
   coordSize: number;
+  layout: ElementLayout;
+  /** STRING params: the gathered strings are written through this. */
+  strings: StringMove | null;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -31,7 +47,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const params = getInput(context, node, 0, OP);
   const coords = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
-  expectType(OP, node, 'indices', coords, [TensorType.INT32]);
+  expectType(OP, node, 'indices', coords, INDEX_TYPES);
   expectType(OP, node, 'params', params, TYPES);
   requireSameTypeAs(OP, node, output, 'output', params, 'params');
   const options = node.builtinData as GatherOptions | null;
@@ -55,12 +71,27 @@ function prepare(context: TfLiteContext, node: Node): void {
     ...Array.from(params.dims).slice(axis + 1),
   ];
   requireShape(OP, node, output, 'output', expected);
+  if (params.type === TensorType.STRING && rank !== 1)
+    throw new KernelError(OP, node.index, `string params must be 1-D (as TFLite), got ${rank} dimensions`);
+  let innerSize = dimProduct(params.dims, axis + 1);
+  if (params.type === TensorType.INT4) {
+    if (innerSize % 2 !== 0)
+      throw new KernelError(
+        OP,
+        node.index,
+        `int4 params need an even number of values per gathered slice (TFLite moves bytes), got ${innerSize}`,
+      );
+    innerSize /= 2;
+  }
+  const strings = params.type === TensorType.STRING ? prepareStringMove(OP, context, node, params, false) : null;
   const data: GatherOpData = {
     batchSize: dimProduct(params.dims, 0, batchDims),
     outerSize: dimProduct(params.dims, batchDims, axis),
     axisSize: params.dims[axis]!,
-    innerSize: dimProduct(params.dims, axis + 1),
+    innerSize,
     coordSize: dimProduct(coords.dims, batchDims),
+    layout: strings || params.type === TensorType.INT4 ? { useWords: false, units: 1 } : elementLayout(params.type, OP, node),
+    strings,
   };
   fillOpData(OP, node, data);
 }
@@ -69,15 +100,16 @@ function outOfRange(node: Node, at: number, value: number, axisSize: number): ne
   throw new KernelError(OP, node.index, `indices[${at}] = ${value} is out of range: the gathered axis has size ${axisSize}`);
 }
 
-function gather(node: Node, d: GatherOpData, params: NumberArray, coords: Int32Array, output: NumberArray): void {
-  const { batchSize, outerSize, axisSize, innerSize, coordSize } = d;
+function gather(node: Node, d: GatherOpData, params: NumberArray, coords: EvalTensor, output: NumberArray): void {
+  const { batchSize, outerSize, axisSize, coordSize } = d;
+  const innerSize = d.innerSize * d.layout.units;
   let o = 0;
   for (let b = 0; b < batchSize; b++)
     for (let outer = 0; outer < outerSize; outer++) {
       const rowBase = (b * outerSize + outer) * axisSize;
       for (let c = 0; c < coordSize; c++) {
         const at = b * coordSize + c;
-        const v = coords[at]!;
+        const v = indexAt(coords, at);
         if (v < 0 || v >= axisSize) outOfRange(node, at, v, axisSize);
         let p = (rowBase + v) * innerSize;
         for (let k = 0; k < innerSize; k++) output[o++] = params[p++]!;
@@ -86,10 +118,15 @@ function gather(node: Node, d: GatherOpData, params: NumberArray, coords: Int32A
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
-  const params = context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray;
-  const coords = context.getEvalTensor(node.inputs[1]!).data as Int32Array;
-  const output = context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray;
-  gather(node, opData<GatherOpData>(OP, node), params, coords, output);
+  const d = opData<GatherOpData>(OP, node);
+  const params = context.getEvalTensor(node.inputs[0]!);
+  const coords = context.getEvalTensor(node.inputs[1]!);
+  const output = context.getEvalTensor(node.outputs[0]!);
+  const strings = d.strings;
+  if (strings) {
+    gather(node, d, strings.iota, coords, strings.map);
+    writeMappedStrings(strings, params.bytes, output.bytes);
+  } else gather(node, d, movableData(params, d.layout), coords, movableData(output, d.layout));
 }
 
 /** GATHER registration (op versions 1..7). */
@@ -100,7 +137,7 @@ export const GATHER: Registration = {
   name: OP,
   supports: (context, node) => {
     const p = typeSupport(context, node, TYPES);
-    return p === true ? typeSupport(context, node, [TensorType.INT32], 1) : p;
+    return p === true ? typeSupport(context, node, INDEX_TYPES, 1) : p;
   },
   init: newOpData,
   prepare,

@@ -1,6 +1,7 @@
 /**
  * GREATER_EQUAL (tflite-micro kernels/comparisons.cc): bool output, x >= y elementwise with broadcasting up to 4-D,
- * for float32, int32, int64, int8 (int8 compared after TFLM's rescaling; see comparison-common.ts).
+ * for float32, int32, int64, int8 (int8 compared after TFLM's rescaling; see comparison-common.ts), and as
+ * TFLite int16 (the raw values) and float16.
  */
 import { BuiltinOperator, TensorType } from '@micrort/core';
 import { Relation, comparisonKernel } from './comparison-common.js';
@@ -11,5 +12,6 @@ export const GREATER_EQUAL = comparisonKernel({
   builtinCode: BuiltinOperator.GREATER_EQUAL,
   version: 2,
   relation: Relation.GreaterEqual,
-  types: [TensorType.FLOAT32, TensorType.INT32, TensorType.INT64, TensorType.INT8, TensorType.UINT8],
+  types: [TensorType.FLOAT32, TensorType.INT32, TensorType.INT64, TensorType.INT8, TensorType.UINT8, TensorType.INT16, TensorType.FLOAT16],
+  int16: 'raw',
 });

@@ -48,13 +48,13 @@ describe('float32 unary kernels', () => {
         harness(
           reg,
           [
-            { type: TensorType.INT32, shape: [1], data: [1] },
-            { type: TensorType.INT32, shape: [1] },
+            { type: TensorType.UINT32, shape: [1], data: [1] },
+            { type: TensorType.UINT32, shape: [1] },
           ],
           [0],
           [1],
         ).prepare(),
-      ).toThrow(/unsupported input type int32/);
+      ).toThrow(/unsupported input type uint32/);
   });
 
   it('EXP, CEIL and ROUND need identical shapes; the others only the element count', () => {

@@ -1,7 +1,8 @@
 /**
  * MAXIMUM and MINIMUM (tflite-micro kernels/maximum_minimum.cc; reference_ops::MaximumMinimumBroadcastSlow).
  *
- * float32, int8, int16, int32 and uint8 (TFLite) with broadcasting up to 5-D. Like TFLM, the raw values
+ * float32, int8, int16, int32, and TFLite's uint8 and int64 (compared as int32 word pairs), with
+ * broadcasting up to 5-D. Like TFLM, the raw values
  * are compared, so quantized inputs and output are assumed to share scale and zero point; MAXIMUM picks
  * `a > b ? a : b` and MINIMUM `a < b ? a : b` (so a NaN in `a` yields `b`, as in TFLM).
  */
@@ -9,6 +10,7 @@ import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteC
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
 import { typedBinaryTensors } from './elementwise-common.js';
+import { Int64Op, binaryInt64 } from './int64-common.js';
 import { type BroadcastPlan, opData, planBinary } from '@micrort/kernel-support';
 
 /** TFLM's MaximumMinimumBroadcastSlow<N = 5>. */
@@ -18,6 +20,7 @@ type Values = Float32Array | Int8Array | Int16Array | Int32Array | Uint8Array;
 
 interface MaxMinOpData {
   plan: BroadcastPlan | null;
+  int64: boolean;
 }
 
 function prepareFor(op: string) {
@@ -29,8 +32,10 @@ function prepareFor(op: string) {
       TensorType.INT16,
       TensorType.INT32,
       TensorType.UINT8,
+      TensorType.INT64,
     ]);
     data.plan = planBinary(op, node, input1, input2, output, MAX_BROADCAST_RANK);
+    data.int64 = output.type === TensorType.INT64;
   };
 }
 
@@ -68,6 +73,12 @@ function minimum(plan: BroadcastPlan, a: Values, b: Values, out: Values): void {
   }
 }
 
+function invokeInt64(op: string, fn: Int64Op, context: TfLiteContext, node: Node, plan: BroadcastPlan): void {
+  const a = context.getEvalTensor(node.inputs[0]!).words;
+  const b = context.getEvalTensor(node.inputs[1]!).words;
+  binaryInt64(op, node, fn, plan, a, b, context.getEvalTensor(node.outputs[0]!).words, null);
+}
+
 /** MAXIMUM reference kernel: float32, int8, int16, int32, uint8 with broadcasting up to 5-D. */
 export const MAXIMUM: Registration<MaxMinOpData> = {
   builtinCode: BuiltinOperator.MAXIMUM,
@@ -75,10 +86,12 @@ export const MAXIMUM: Registration<MaxMinOpData> = {
   provider: PROVIDER,
   inPlace: broadcastInPlace,
   name: 'MAXIMUM',
-  init: () => ({ plan: null }),
+  init: () => ({ plan: null, int64: false }),
   prepare: prepareFor('MAXIMUM'),
   invoke(context, node) {
-    const plan = opData<MaxMinOpData>('MAXIMUM', node).plan!;
+    const d = opData<MaxMinOpData>('MAXIMUM', node);
+    const plan = d.plan!;
+    if (d.int64) return invokeInt64('MAXIMUM', Int64Op.Max, context, node, plan);
     const a = context.getEvalTensor(node.inputs[0]!).data as Values;
     const b = context.getEvalTensor(node.inputs[1]!).data as Values;
     maximum(plan, a, b, context.getEvalTensor(node.outputs[0]!).data as Values);
@@ -92,10 +105,12 @@ export const MINIMUM: Registration<MaxMinOpData> = {
   provider: PROVIDER,
   inPlace: broadcastInPlace,
   name: 'MINIMUM',
-  init: () => ({ plan: null }),
+  init: () => ({ plan: null, int64: false }),
   prepare: prepareFor('MINIMUM'),
   invoke(context, node) {
-    const plan = opData<MaxMinOpData>('MINIMUM', node).plan!;
+    const d = opData<MaxMinOpData>('MINIMUM', node);
+    const plan = d.plan!;
+    if (d.int64) return invokeInt64('MINIMUM', Int64Op.Min, context, node, plan);
     const a = context.getEvalTensor(node.inputs[0]!).data as Values;
     const b = context.getEvalTensor(node.inputs[1]!).data as Values;
     minimum(plan, a, b, context.getEvalTensor(node.outputs[0]!).data as Values);

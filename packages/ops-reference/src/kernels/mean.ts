@@ -11,6 +11,10 @@
  *   removed as `sum - zp_in * count`, then MultiplyByQuantizedMultiplier with the multiplier of
  *   scale_in / scale_out into which 1/count has been folded, plus zp_out, saturated. TFLite's
  *   reference kernel runs the same QuantizedMeanOrSum for uint8 (reduce.cc EvalQuantizedMean).
+ * - int32, int64 (TFLite's reference_ops::Mean): int64 sums (wrapping; int32 inputs sign-extended, so
+ *   they never overflow), divided by the count truncating toward zero (C++'s `/`), the int32 output
+ *   taking the low word. On int32 word pairs (kernel-support's int64.ts), in a scratch buffer of 8 bytes
+ *   per output.
  */
 import {
   BuiltinOperator,
@@ -23,11 +27,12 @@ import {
   checkedQuantizeMultiplier,
   tensorTypeName,
 } from '@micrort/core';
-import type { Node, Registration, TfLiteContext } from '@micrort/core';
+import type { EvalTensor, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { OP_DATA_REDUCE_BYTES, REDUCE_MAX_DIMS, planReduce } from './reduce-common.js';
 import { type NumberArray, type OpDataBlock, allocateOpDataBlock, opDataBlock } from './transpose-common.js';
-import { fillOpData, opData } from '@micrort/kernel-support';
+import { add64, fillOpData, neg64, opData, setInt64FromNumber, udivmod64 } from '@micrort/kernel-support';
+import { type ReducePlan, foldInputInt64, Reducer } from './reduce-common.js';
 
 const OP = 'MEAN';
 
@@ -51,6 +56,8 @@ export interface MeanOpData extends OpDataBlock {
   qmin: number;
   qmax: number;
   scratchIndex: number;
+  /** The reduction's geometry (int64 sums fold through it). */
+  plan: ReducePlan | null;
 }
 
 /**
@@ -77,8 +84,19 @@ function prepare(context: TfLiteContext, node: Node): void {
   const axisTensor = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
   const type = input.type;
-  if (type !== TensorType.FLOAT32 && type !== TensorType.INT8 && type !== TensorType.INT16 && type !== TensorType.UINT8)
-    throw new KernelError(OP, node.index, `unsupported input type ${tensorTypeName(type)} (float32, int8, int16, uint8 are supported)`);
+  if (
+    type !== TensorType.FLOAT32 &&
+    type !== TensorType.INT8 &&
+    type !== TensorType.INT16 &&
+    type !== TensorType.UINT8 &&
+    type !== TensorType.INT32 &&
+    type !== TensorType.INT64
+  )
+    throw new KernelError(
+      OP,
+      node.index,
+      `unsupported input type ${tensorTypeName(type)} (float32, int8, int16, uint8, int32, int64 are supported)`,
+    );
   if (output.type !== type)
     throw new KernelError(OP, node.index, `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(type)}`);
   const rank = input.dims.length;
@@ -87,7 +105,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (axisTensor.type !== TensorType.INT32)
     throw new KernelError(OP, node.index, `axis tensor has type ${tensorTypeName(axisTensor.type)}, expected int32`);
   if (!axisTensor.isConstant) throw new KernelError(OP, node.index, `axis tensor ${axisTensor.index} must be constant`);
-  const { inDims, outStrides, numOutputs, count } = planReduce(OP, node, input, output, axisTensor.data as Int32Array);
+  const plan = planReduce(OP, node, input, output, axisTensor.data as Int32Array);
+  const { inDims, outStrides, numOutputs, count } = plan;
 
   const data: MeanOpData = {
     block,
@@ -105,8 +124,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     qmin: 0,
     qmax: 0,
     scratchIndex: -1,
+    plan,
   };
-  if (type !== TensorType.FLOAT32) {
+  if (type === TensorType.INT32 || type === TensorType.INT64) {
+    data.scratchIndex = context.requestScratchBufferInArena(numOutputs * 8);
+  } else if (type !== TensorType.FLOAT32) {
     const inScale = input.params.scale;
     const outScale = output.params.scale;
     if (!(inScale > 0) || !(outScale > 0))
@@ -208,11 +230,56 @@ function meanInt(d: MeanOpData, input: NumberArray, out: NumberArray, sum: Int32
   }
 }
 
+const WIDE = new Int32Array(2);
+
+/** int32 / int64 mean: int64 sums in `sums` (words), then truncating division by the count. */
+function meanWide(d: MeanOpData, input: EvalTensor, output: EvalTensor, sums: Int32Array): void {
+  const n = d.numOutputs;
+  sums.fill(0, 0, 2 * n);
+  if (d.type === TensorType.INT64) foldInputInt64(d.plan!, Reducer.SumInt, input.words, sums);
+  else {
+    const x = input.data as Int32Array;
+    const nd = d.inDims,
+      st = d.outStrides;
+    let p = 0;
+    for (let i0 = 0; i0 < nd[0]!; i0++)
+      for (let i1 = 0; i1 < nd[1]!; i1++)
+        for (let i2 = 0; i2 < nd[2]!; i2++)
+          for (let i3 = 0; i3 < nd[3]!; i3++) {
+            let o = i0 * st[0]! + i1 * st[1]! + i2 * st[2]! + i3 * st[3]!;
+            for (let i4 = 0; i4 < nd[4]!; i4++, o += st[4]!) {
+              setInt64FromNumber(WIDE, 0, x[p++]!);
+              add64(sums, 2 * o, sums, 2 * o, WIDE, 0);
+            }
+          }
+  }
+  const out = output.words.length > 0 && d.type === TensorType.INT64 ? output.words : null;
+  const out32 = output.data as Int32Array;
+  const count = d.count;
+  for (let i = 0; i < n; i++) {
+    if (count === 0) {
+      if (out) out.fill(0, 2 * i, 2 * i + 2);
+      else out32[i] = 0;
+      continue;
+    }
+    const neg = sums[2 * i + 1]! < 0;
+    if (neg) neg64(sums, 2 * i, sums, 2 * i);
+    udivmod64(WIDE, 0, sums[2 * i]!, sums[2 * i + 1]!, count, 0);
+    if (neg) neg64(WIDE, 0, WIDE, 0);
+    if (out) {
+      out[2 * i] = WIDE[0]!;
+      out[2 * i + 1] = WIDE[1]!;
+    } else out32[i] = WIDE[0]!;
+  }
+}
+
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<MeanOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!);
   const output = context.getEvalTensor(node.outputs[0]!);
   if (d.type === TensorType.FLOAT32) meanFloat(d, input.data as Float32Array, output.data as Float32Array);
+  else if (d.type === TensorType.INT32 || d.type === TensorType.INT64)
+    meanWide(d, input, output, context.getScratchBuffer(d.scratchIndex).i32);
   else
     meanInt(d, input.data as unknown as NumberArray, output.data as unknown as NumberArray, context.getScratchBuffer(d.scratchIndex).i32);
 }

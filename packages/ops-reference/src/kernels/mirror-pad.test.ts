@@ -38,9 +38,12 @@ describe('MIRROR_PAD', () => {
     expect([0, 1, 2, 3, 4, 5, 6].map((o) => mirrorInputIndex(o, 3, 3, 0))).toEqual([2, 1, 0, 0, 1, 2, 2]);
   });
 
-  it('refuses int16 (TFLM fails its eval), paddings too large for the mode, bad shapes', () => {
-    expect(prepareError(mirror(TensorType.INT16, [2], [1, 2], [1, 1], MirrorPadMode.SYMMETRIC, [4])).message).toMatch(
-      /type int16 \(tensor \d+\); supported:/,
+  it("pads TFLite's int16; refuses complex128, paddings too large for the mode, bad shapes", () => {
+    expect(mirror(TensorType.INT16, [2], [1, -2], [1, 1], MirrorPadMode.SYMMETRIC, [4]).prepare().invoke().outputArray()).toEqual([
+      1, 1, -2, -2,
+    ]);
+    expect(prepareError(mirror(TensorType.COMPLEX128, [1], [1, 2], [0, 0], MirrorPadMode.SYMMETRIC, [1])).message).toMatch(
+      /type complex128 \(tensor \d+\); supported:/,
     );
     expect(prepareError(mirror(TensorType.FLOAT32, [2], [1, 2], [2, 0], MirrorPadMode.REFLECT, [4])).message).toMatch(
       /paddings \[2, 0\] of dimension 0 are too large for its size 2 in REFLECT mode/,

@@ -4,18 +4,22 @@
  * [rank, 2] tensor. The index arithmetic is TFLM's GetInputDimension, including its clamping of paddings
  * larger than the mirrored part; it is tabulated per dimension in prepare. Up to 6 dimensions.
  *
- * Types: float32 and int8 as TFLM (int16 is refused: TFLM's eval fails it), and uint8 as TFLite. As TFLM,
+ * Types: float32 and int8 as TFLM (whose eval fails int16), and as TFLite uint8, int32, int64, int16 and
+ * every other fixed-size type (its current kernel moves elements by size). As TFLM,
  * the kernel allocates its 20-byte OpData and requests two scratch buffers of rank int32 (the output and
  * input strides, which invoke fills and uses).
  */
 import { BuiltinOperator, KernelError, MirrorPadMode, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { MirrorPadOptions, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireSameTypeAs, typeSupport } from './data-common.js';
+import { FIXED_SIZE_TYPES, requireSameTypeAs, typeSupport } from './data-common.js';
 import {
+  type ElementLayout,
   type NumberArray,
   type OpDataBlock,
   allocateOpDataBlock,
+  elementLayout,
+  movableData,
   opDataBlock,
   readConstantIndexTensor,
   shapeString,
@@ -23,7 +27,7 @@ import {
 import { expectType, fillOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'MIRROR_PAD';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
+const TYPES = FIXED_SIZE_TYPES;
 /** Rank the loops run at (front-padded with 1s). */
 export const MIRROR_PAD_MAX_DIMS = 6;
 /**
@@ -41,6 +45,7 @@ interface MirrorPadOpData extends OpDataBlock {
   maps: Int32Array[];
   outStridesScratch: number;
   inStridesScratch: number;
+  layout: ElementLayout;
 }
 
 /** TFLM's GetInputDimension: the input index mirrored into output index `padded` along one axis. */
@@ -121,7 +126,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   block.setInt32(8, offset, true);
   block.setInt32(12, outStridesScratch, true);
   block.setInt32(16, inStridesScratch, true);
-  const data: MirrorPadOpData = { block, rank, outDims, inDims, maps, outStridesScratch, inStridesScratch };
+  const layout = elementLayout(input.type, OP, node);
+  const data: MirrorPadOpData = { block, rank, outDims, inDims, maps, outStridesScratch, inStridesScratch, layout };
   fillOpData(OP, node, data);
 }
 
@@ -153,6 +159,7 @@ function mirrorPad(d: MirrorPadOpData, inStrides: Int32Array, input: NumberArray
     n3 = od[3]!,
     n4 = od[4]!,
     n5 = od[5]!;
+  const units = d.layout.units;
   let o = 0;
   for (let i0 = 0; i0 < n0; i0++) {
     const p0 = m0[i0]! * s0;
@@ -164,7 +171,12 @@ function mirrorPad(d: MirrorPadOpData, inStrides: Int32Array, input: NumberArray
           const p3 = p2 + m3[i3]! * s3;
           for (let i4 = 0; i4 < n4; i4++) {
             const p4 = p3 + m4[i4]! * s4;
-            for (let i5 = 0; i5 < n5; i5++) output[o++] = input[p4 + m5[i5]! * s5]!;
+            if (units === 1) for (let i5 = 0; i5 < n5; i5++) output[o++] = input[p4 + m5[i5]! * s5]!;
+            else
+              for (let i5 = 0; i5 < n5; i5++) {
+                const p = (p4 + m5[i5]! * s5) * units;
+                for (let u = 0; u < units; u++) output[o++] = input[p + u]!;
+              }
           }
         }
       }
@@ -188,8 +200,8 @@ function invoke(context: TfLiteContext, node: Node): void {
   mirrorPad(
     d,
     inStrides,
-    context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray,
-    context.getEvalTensor(node.outputs[0]!).data as unknown as NumberArray,
+    movableData(context.getEvalTensor(node.inputs[0]!), d.layout),
+    movableData(context.getEvalTensor(node.outputs[0]!), d.layout),
   );
 }
 

@@ -5,10 +5,15 @@
  * float32 multiplies and clamps to the fused activation range; int32 multiplies with 32-bit wrap-around
  * and clamps to the activation range; int8 and int16 requantize the product of the offset inputs with
  * one multiplier (int16 requires zero points of 0); TFLite's uint8 (kernels/mul.cc) does the same.
+ * TFLite's other types: int64 (wrap-around on int32 word pairs, int64-common.ts), uint32 (modulo 2^32)
+ * and complex64 (std::complex<float> products), the last two without a fused activation.
  */
 import {
+  ActivationFunctionType,
   BuiltinOperator,
+  KernelError,
   TensorType,
+  tensorTypeName,
   multiplyByQuantizedMultiplier,
   type Node,
   type Registration,
@@ -17,6 +22,7 @@ import {
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
 import { TFLM_OP_DATA_BYTES, typedBinaryTensors } from './elementwise-common.js';
+import { Int64Op, binaryInt64, int64ActivationRange } from './int64-common.js';
 import {
   activationRangeFloat,
   activationRangeInt32,
@@ -49,6 +55,8 @@ interface MulOpData {
   paramsF32: Float32Array;
   plan: BroadcastPlan | null;
   type: TensorType;
+  /** int64: the activation range as words, or null. */
+  int64Range: Int32Array | null;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -59,6 +67,9 @@ function prepare(context: TfLiteContext, node: Node): void {
     TensorType.INT8,
     TensorType.INT16,
     TensorType.UINT8,
+    TensorType.INT64,
+    TensorType.UINT32,
+    TensorType.COMPLEX64,
   ]);
   const { input1, input2, output } = t;
   const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
@@ -77,6 +88,14 @@ function prepare(context: TfLiteContext, node: Node): void {
       p[ACT_MAX] = hi;
       break;
     }
+    case TensorType.INT64:
+      data.int64Range = int64ActivationRange(OP, node, activation);
+      break;
+    case TensorType.UINT32:
+    case TensorType.COMPLEX64:
+      if (activation !== ActivationFunctionType.NONE)
+        throw new KernelError(OP, node.index, `a fused activation is not supported for ${tensorTypeName(output.type)}`);
+      break;
     default: {
       const d = calculateOpDataMul(OP, node, input1, input2, output, activation);
       p[ACT_MIN] = d.actMin;
@@ -105,11 +124,68 @@ function invoke(context: TfLiteContext, node: Node): void {
     case TensorType.INT32:
       mulInt32(plan, a as Int32Array, b as Int32Array, out as Int32Array, data.params[ACT_MIN]!, data.params[ACT_MAX]!);
       break;
+    case TensorType.INT64:
+      binaryInt64(
+        OP,
+        node,
+        Int64Op.Mul,
+        plan,
+        context.getEvalTensor(node.inputs[0]!).words,
+        context.getEvalTensor(node.inputs[1]!).words,
+        context.getEvalTensor(node.outputs[0]!).words,
+        data.int64Range,
+      );
+      break;
+    case TensorType.UINT32:
+      mulUint32(plan, a as Uint32Array, b as Uint32Array, out as Uint32Array);
+      break;
+    case TensorType.COMPLEX64:
+      mulComplex(plan, a as Float32Array, b as Float32Array, out as Float32Array);
+      break;
     case TensorType.UINT8:
       mulQuantizedUint8(plan, a as Uint8Array, b as Uint8Array, out as Uint8Array, data.params);
       break;
     default:
       mulQuantized(plan, a as Int8Array | Int16Array, b as Int8Array | Int16Array, out as Int8Array | Int16Array, data.params);
+  }
+}
+
+/** uint32 products modulo 2^32 (TFLite's Mul<uint32_t>). */
+function mulUint32(plan: BroadcastPlan, a: Uint32Array, b: Uint32Array, out: Uint32Array): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) out[o] = Math.imul(a[i1]!, b[i2]!);
+    plan.next();
+  }
+}
+
+/**
+ * complex64 products as std::complex<float>: re = a.re·b.re − a.im·b.im, im = a.re·b.im + a.im·b.re,
+ * each product and sum rounded to float32 (a float32 product is exact in a double before `fround`; the
+ * double sum of two float32 values rounds to float32 as float arithmetic would, see the int64 notes).
+ */
+function mulComplex(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Float32Array): void {
+  const n = plan.inner;
+  const s1 = plan.innerStride1 * 2;
+  const s2 = plan.innerStride2 * 2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1 * 2;
+    let i2 = plan.off2 * 2;
+    for (let k = 0, o = plan.offOut * 2; k < n; k++, o += 2, i1 += s1, i2 += s2) {
+      const ar = a[i1]!,
+        ai = a[i1 + 1]!,
+        br = b[i2]!,
+        bi = b[i2 + 1]!;
+      out[o] = Math.fround(ar * br) - Math.fround(ai * bi);
+      out[o + 1] = Math.fround(ar * bi) + Math.fround(ai * br);
+    }
+    plan.next();
   }
 }
 
@@ -211,7 +287,7 @@ export const MUL: Registration<MulOpData> = {
   name: 'MUL',
   init: (context) => {
     const region = context.allocatePersistentBuffer(TFLM_OP_DATA_BYTES.MUL);
-    return { params: region.i32, paramsF32: region.f32, plan: null, type: TensorType.FLOAT32 };
+    return { params: region.i32, paramsF32: region.f32, plan: null, type: TensorType.FLOAT32, int64Range: null };
   },
   prepare,
   invoke,

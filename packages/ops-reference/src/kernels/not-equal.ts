@@ -1,6 +1,7 @@
 /**
  * NOT_EQUAL (tflite-micro kernels/comparisons.cc): bool output, x != y elementwise with broadcasting up to 4-D,
- * for bool, float32, int32, int64, int8 (int8 compared after TFLM's rescaling; see comparison-common.ts).
+ * for bool, float32, int32, int64, int8 (int8 compared after TFLM's rescaling; see comparison-common.ts),
+ * and as TFLite int16, float16 and string.
  */
 import { BuiltinOperator, TensorType } from '@micrort/core';
 import { Relation, comparisonKernel } from './comparison-common.js';
@@ -11,5 +12,16 @@ export const NOT_EQUAL = comparisonKernel({
   builtinCode: BuiltinOperator.NOT_EQUAL,
   version: 3,
   relation: Relation.NotEqual,
-  types: [TensorType.BOOL, TensorType.FLOAT32, TensorType.INT32, TensorType.INT64, TensorType.INT8, TensorType.UINT8],
+  types: [
+    TensorType.BOOL,
+    TensorType.FLOAT32,
+    TensorType.INT32,
+    TensorType.INT64,
+    TensorType.INT8,
+    TensorType.UINT8,
+    TensorType.INT16,
+    TensorType.FLOAT16,
+    TensorType.STRING,
+  ],
+  int16: 'scaled-if-quantized',
 });

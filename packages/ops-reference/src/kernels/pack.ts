@@ -1,7 +1,7 @@
 /**
  * PACK (TFLM kernels/pack.cc): stacks `values_count` tensors of one shape along a new axis `axis`
  * (negative counts from the end of the output's rank). Types: float32, int8, int16, int32, int64 as TFLM,
- * and uint8 as TFLite. TFLM keeps no op data.
+ * and uint8 and uint32 as TFLite. TFLM keeps no op data.
  */
 import { BuiltinOperator, KernelError, TensorType, getInput, getOutput } from '@micrort/core';
 import type { Node, PackOptions, Registration, TfLiteContext } from '@micrort/core';
@@ -11,7 +11,15 @@ import { type ElementLayout, type NumberArray, elementLayout, movableData } from
 import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'PACK';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.INT64, TensorType.UINT8] as const;
+const TYPES = [
+  TensorType.FLOAT32,
+  TensorType.INT8,
+  TensorType.INT16,
+  TensorType.INT32,
+  TensorType.INT64,
+  TensorType.UINT8,
+  TensorType.UINT32,
+] as const;
 
 /** Op data computed in prepare. */
 interface PackOpData {

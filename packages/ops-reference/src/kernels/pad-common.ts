@@ -1,8 +1,9 @@
 /**
  * Shared kernel of PAD and PADV2 (TFLM kernels/pad.cc + pad_common.cc, reference_ops::Pad): pads a
- * float32/int8/int16/int32 (or TFLite's uint8) tensor of up to 5 dimensions with constant paddings. The
- * pad value is the optional third input (PADV2), else 0, except int8 and uint8, which pad with the output
- * zero point (TFLite's pad.cc EvalInt for uint8).
+ * float32/int8/int16/int32 (or TFLite's uint8, int64, bool) tensor of up to 5 dimensions with constant
+ * paddings. The pad value is the optional third input (PADV2), else 0, except int8 and uint8, which pad
+ * with the output zero point (TFLite's pad.cc EvalInt for uint8). int64 elements move as int32 word
+ * pairs.
  */
 import { KernelError, TensorType, checkArity, getInput, getOptionalInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { InPlaceVariant, Node, TfLiteContext } from '@micrort/core';
@@ -47,9 +48,19 @@ export interface PadOpData extends OpDataBlock {
    * down, so it may start at the input's first byte (see `padBackward`).
    */
   inPlace: boolean;
+  /** int64 elements: moved as (low, high) int32 word pairs. */
+  words: boolean;
 }
 
-const SUPPORTED = new Set<TensorType>([TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.UINT8]);
+const SUPPORTED = new Set<TensorType>([
+  TensorType.FLOAT32,
+  TensorType.INT8,
+  TensorType.INT16,
+  TensorType.INT32,
+  TensorType.UINT8,
+  TensorType.INT64,
+  TensorType.BOOL,
+]);
 
 /** int8 and uint8 pad with the output zero point and need constant_values quantized like the output. */
 function zeroPointPadded(type: TensorType): boolean {
@@ -68,7 +79,7 @@ export function preparePad(op: string, context: TfLiteContext, node: Node): PadO
     throw new KernelError(
       op,
       node.index,
-      `unsupported input type ${tensorTypeName(input.type)} (float32, int8, int16, int32, uint8 are supported)`,
+      `unsupported input type ${tensorTypeName(input.type)} (float32, int8, int16, int32, uint8, int64, bool are supported)`,
     );
   if (output.type !== input.type)
     throw new KernelError(
@@ -137,7 +148,16 @@ export function preparePad(op: string, context: TfLiteContext, node: Node): PadO
   const imageStyle = pads.length === 8 && pads[0] === 0 && pads[1] === 0 && pads[6] === 0 && pads[7] === 0;
   block.setUint8(48, imageStyle ? 1 : 2);
   block.setInt32(52, zeroPointPadded(input.type) ? output.params.zeroPoint : 0, true);
-  return { block, outDims, left, right, defaultPadValue, padValueTensor: constantValues ? constantValues.index : -1, inPlace: false };
+  return {
+    block,
+    outDims,
+    left,
+    right,
+    defaultPadValue,
+    padValueTensor: constantValues ? constantValues.index : -1,
+    inPlace: false,
+    words: input.type === TensorType.INT64,
+  };
 }
 
 /**
@@ -253,11 +273,49 @@ export function usePadInPlaceVariant(_context: TfLiteContext, node: Node): void 
   opData<PadOpData>('PAD', node).inPlace = true;
 }
 
+/** `pad5` for 8-byte elements as int32 word pairs, the pad value being `lo`, `hi`. */
+function pad5Words(d: PadOpData, input: Int32Array, output: Int32Array, lo: number, hi: number): void {
+  const od = d.outDims,
+    l = d.left,
+    r = d.right;
+  const o4 = od[4]!,
+    l4 = l[4]!,
+    e4 = o4 - r[4]!;
+  let p = 0;
+  let o = 0;
+  for (let i0 = 0; i0 < od[0]!; i0++) {
+    const pad0 = i0 < l[0]! || i0 >= od[0]! - r[0]!;
+    for (let i1 = 0; i1 < od[1]!; i1++) {
+      const pad1 = pad0 || i1 < l[1]! || i1 >= od[1]! - r[1]!;
+      for (let i2 = 0; i2 < od[2]!; i2++) {
+        const pad2 = pad1 || i2 < l[2]! || i2 >= od[2]! - r[2]!;
+        for (let i3 = 0; i3 < od[3]!; i3++) {
+          const padRow = pad2 || i3 < l[3]! || i3 >= od[3]! - r[3]!;
+          for (let i4 = 0; i4 < o4; i4++) {
+            if (padRow || i4 < l4 || i4 >= e4) {
+              output[o++] = lo;
+              output[o++] = hi;
+            } else {
+              output[o++] = input[p++]!;
+              output[o++] = input[p++]!;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 /** PAD/PADV2 invoke. */
 export function invokePad(context: TfLiteContext, node: Node): void {
   const d = opData<PadOpData>('PAD', node);
   const input = context.getEvalTensor(node.inputs[0]!);
   const output = context.getEvalTensor(node.outputs[0]!);
+  if (d.words) {
+    const v = d.padValueTensor >= 0 ? context.getEvalTensor(d.padValueTensor).words : null;
+    pad5Words(d, input.words, output.words, v ? v[0]! : 0, v ? v[1]! : 0);
+    return;
+  }
   const value = d.padValueTensor >= 0 ? (context.getEvalTensor(d.padValueTensor).data as unknown as NumberArray)[0]! : d.defaultPadValue;
   if (d.inPlace) padBackward(d, input.data as unknown as NumberArray, output.data as unknown as NumberArray, value);
   else pad5(d, input.data as unknown as NumberArray, output.data as unknown as NumberArray, value);

@@ -12,7 +12,7 @@
 import { KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { Node, ReducerOptions, Tensor, TfLiteContext } from '@micrort/core';
 import { type NumberArray, readConstantIndexTensor, shapeString } from './transpose-common.js';
-import { expectType } from '@micrort/kernel-support';
+import { add64, compare64, copy64, expectType } from '@micrort/kernel-support';
 
 /** TFLM's kMaxNumberOfAxis: the input rank limit of the reduce kernels. */
 export const REDUCE_MAX_DIMS = 5;
@@ -196,4 +196,35 @@ export interface ReduceOpData {
   reducer: Reducer;
   /** The value outputs start from (the reducer's identity). */
   initial: number;
+  /** int64 input: folded on int32 words. */
+  int64?: boolean;
+}
+
+/**
+ * `foldInput` for int64 (TFLite's int64 reductions): `input` and `out` are int32 word views (two words
+ * per element), `out` holds the initial values; Max/Min compare, SumInt adds with wrap-around.
+ */
+export function foldInputInt64(plan: ReducePlan, reducer: Reducer, input: Int32Array, out: Int32Array): void {
+  const n = plan.inDims;
+  const s = plan.outStrides;
+  let p = 0;
+  for (let i0 = 0; i0 < n[0]!; i0++)
+    for (let i1 = 0; i1 < n[1]!; i1++)
+      for (let i2 = 0; i2 < n[2]!; i2++)
+        for (let i3 = 0; i3 < n[3]!; i3++) {
+          let o = i0 * s[0]! + i1 * s[1]! + i2 * s[2]! + i3 * s[3]!;
+          for (let i4 = 0; i4 < n[4]!; i4++, o += s[4]!, p += 2) {
+            const w = 2 * o;
+            if (reducer === Reducer.SumInt) add64(out, w, out, w, input, p);
+            else if (reducer === Reducer.Max ? compare64(input, p, out, w) > 0 : compare64(input, p, out, w) < 0) copy64(out, w, input, p);
+          }
+        }
+}
+
+/** Fills `n` int64 outputs (word view) with the value whose words are `lo`, `hi`. */
+export function fillOutputsInt64(out: Int32Array, n: number, lo: number, hi: number): void {
+  for (let i = 0; i < n; i++) {
+    out[2 * i] = lo;
+    out[2 * i + 1] = hi;
+  }
 }

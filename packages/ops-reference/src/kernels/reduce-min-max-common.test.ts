@@ -34,11 +34,19 @@ describe('REDUCE_MAX / REDUCE_MIN', () => {
     ).toMatch(/must share scale and zero point/);
   });
 
-  it('refuses int16 as TFLM does ("Only float32 and int8 types are supported.")', () => {
+  it("reduces TFLite's int16 (raw values), refuses uint16", () => {
+    const max = harness(
+      REDUCE_MAX,
+      [q(TensorType.INT16, [2], 0.1, 0, [1, -2]), i32([1], [0], true), q(TensorType.INT16, [], 0.1, 0)],
+      [0, 1],
+      [2],
+    );
+    expect(max.prepare().invoke().outputArray()).toEqual([1]);
     for (const reg of [REDUCE_MAX, REDUCE_MIN]) {
-      const h = harness(reg, [q(TensorType.INT16, [2], 0.1, 0, [1, 2]), i32([1], [0], true), q(TensorType.INT16, [], 0.1, 0)], [0, 1], [2]);
-      expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8, uint8)');
-      expect(kernelError(() => h.prepare()).message).toMatch(/type int16 \(tensor \d+\); supported:/);
+      const u = { type: TensorType.UINT16, shape: [2], data: [1, 2] };
+      const h = harness(reg, [u, i32([1], [0], true), { type: TensorType.UINT16, shape: [] }], [0, 1], [2]);
+      expect(h.supportsAnswer()).toBe('uint16 input (handles float32, int8, uint8, int16, int32, int64)');
+      expect(kernelError(() => h.prepare()).message).toMatch(/type uint16 \(tensor \d+\); supported:/);
     }
   });
 

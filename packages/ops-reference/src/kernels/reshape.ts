@@ -9,6 +9,7 @@
 import { BuiltinOperator, KernelError, numElements, tensorTypeName, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { flatInPlace } from './in-place-common.js';
+import { prepareStringCopy } from './data-common.js';
 
 const OP = 'RESHAPE';
 
@@ -65,6 +66,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       node.index,
       `input (tensor ${input.index}, shape [${Array.from(input.dims).join(', ')}]) has ${inputCount} elements, output (tensor ${output.index}, shape [${Array.from(output.dims).join(', ')}]) has ${outputCount}`,
     );
+  prepareStringCopy(OP, context, node, input);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

@@ -44,8 +44,9 @@ describe('RESIZE_NEAREST_NEIGHBOR', () => {
     expect(nearestNeighbor(24, 2, 50, false, false)).toBe(0);
   });
 
-  it('refuses int32 (as TFLM), a non-constant size and a wrong output', () => {
-    expect(prepareError(resize(TensorType.INT32, [1, 1, 1, 1], [1], [2, 2])).message).toMatch(/type int32 \(tensor \d+\); supported:/);
+  it("copies TFLite's int32; refuses float64, a non-constant size and a wrong output", () => {
+    expect(resize(TensorType.INT32, [1, 1, 1, 1], [-5], [2, 2]).invoke().outputArray()).toEqual([-5, -5, -5, -5]);
+    expect(prepareError(resize(TensorType.FLOAT64, [1, 1, 1, 1], [1], [2, 2])).message).toMatch(/type float64 \(tensor \d+\); supported:/);
     const dynamic = harness(
       RESIZE_NEAREST_NEIGHBOR,
       [spec(TensorType.FLOAT32, [1, 1, 1, 1], [1]), spec(TensorType.INT32, [2], [2, 2]), spec(TensorType.FLOAT32, [1, 2, 2, 1])],

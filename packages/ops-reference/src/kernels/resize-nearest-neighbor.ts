@@ -2,8 +2,8 @@
  * RESIZE_NEAREST_NEIGHBOR (TFLM kernels/resize_nearest_neighbor.cc, reference_ops::ResizeNearestNeighbor),
  * options align_corners and half_pixel_centers. The source row and column of every output row and column
  * are computed in prepare with TFLM's float32 arithmetic (GetNearestNeighbor: floor, or round half away
- * from zero with align_corners); invoke copies pixels. Types: float32, int8, int16 as TFLM, and uint8 as
- * TFLite. TFLM keeps no op data.
+ * from zero with align_corners); invoke copies pixels. Types: float32, int8, int16 as TFLM, and uint8,
+ * int32, float16, uint16, uint32 and bool as TFLite. TFLM keeps no op data.
  */
 import { BuiltinOperator, TensorType } from '@micrort/core';
 import type { Node, Registration, ResizeNearestNeighborOptions, TfLiteContext } from '@micrort/core';
@@ -14,7 +14,17 @@ import { type NumberArray } from './transpose-common.js';
 import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'RESIZE_NEAREST_NEIGHBOR';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8] as const;
+const TYPES = [
+  TensorType.FLOAT32,
+  TensorType.INT8,
+  TensorType.INT16,
+  TensorType.UINT8,
+  TensorType.INT32,
+  TensorType.FLOAT16,
+  TensorType.UINT16,
+  TensorType.UINT32,
+  TensorType.BOOL,
+] as const;
 const f32 = Math.fround;
 
 /** Op data computed in prepare. */

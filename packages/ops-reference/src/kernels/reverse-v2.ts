@@ -3,7 +3,7 @@
  * constant 1-D int32 tensor (negative counts from the end). As TFLM, the axes must be contiguous once
  * sorted ("Non-contiguous axes not supported"), the input has at most 6 dimensions and no more axes than
  * dimensions; reversing contiguous axes a..b reverses their combined index. An empty axis list copies.
- * Types: float32, int8, uint8, int16, int32, int64, bool (as TFLM).
+ * Types: float32, int8, uint8, int16, int32, int64, bool (as TFLM), and float16 (as TFLite).
  */
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
@@ -28,6 +28,7 @@ const TYPES = [
   TensorType.INT32,
   TensorType.INT64,
   TensorType.BOOL,
+  TensorType.FLOAT16,
 ] as const;
 /** TFLM's kMaxDimensions (RuntimeShape::kMaxSmallSize). */
 export const REVERSE_V2_MAX_DIMS = 6;

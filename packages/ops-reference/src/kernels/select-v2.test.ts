@@ -47,10 +47,17 @@ describe('SELECT_V2', () => {
     ).toEqual([-7]);
   });
 
-  it('refuses int32 values as TFLM does, a non-bool condition, incompatible shapes and a wrong output shape', () => {
-    const h = harness(SELECT_V2, [bool([1], [1]), i32([1], [1]), i32([1], [2]), i32([1])], [0, 1, 2], [3]);
-    expect(h.supportsAnswer()).toBe('int32 x (handles float32, int8, int16, uint8)');
-    expect(kernelError(() => h.prepare()).message).toMatch(/unsupported x type int32 \(tensor 1\); supported: float32, int8, int16/);
+  it("selects TFLite's int32; refuses complex128, a non-bool condition, incompatible shapes and a wrong output shape", () => {
+    expect(
+      harness(SELECT_V2, [bool([1], [0]), i32([1], [1]), i32([1], [2]), i32([1])], [0, 1, 2], [3])
+        .prepare()
+        .invoke()
+        .outputArray(),
+    ).toEqual([2]);
+    const c = { type: TensorType.COMPLEX128, shape: [1], data: [1, 2] };
+    const h = harness(SELECT_V2, [bool([1], [1]), c, c, { type: TensorType.COMPLEX128, shape: [1] }], [0, 1, 2], [3]);
+    expect(h.supportsAnswer()).toMatch(/^complex128 x \(handles float32, float16/);
+    expect(kernelError(() => h.prepare()).message).toMatch(/unsupported x type complex128 \(tensor 1\); supported: float32/);
     expect(
       kernelError(() => harness(SELECT_V2, [f32([1], [1]), f32([1], [1]), f32([1], [2]), f32([1])], [0, 1, 2], [3]).prepare()).message,
     ).toMatch(/condition \(tensor 0\) has type float32, expected bool/);

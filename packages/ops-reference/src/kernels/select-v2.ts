@@ -1,9 +1,11 @@
 /**
  * SELECT_V2 (tflite-micro kernels/select.cc; reference_ops::Select / BroadcastSelect5DSlow): output[i] =
  * condition[i] ? x[i] : y[i], with the bool condition, x and y broadcast against each other up to 5-D.
- * x, y and the output share one type: float32, int8 or int16 (TFLM refuses others at invoke, "Does not
- * support type other than int8|int16|float32"; this kernel refuses them in prepare). Values are copied
- * raw, so quantized x, y and output are expected to share scale and zero point (TFLM does not check).
+ * x, y and the output share one type: float32, int8 or int16 as TFLM (which refuses others at invoke,
+ * "Does not support type other than int8|int16|float32"), and as TFLite every other fixed-size type
+ * (uint8, int32, int64, bool, and the float16/float64/uint16/uint32/uint64/complex64 its current kernel
+ * takes). Values are copied raw, so quantized x, y and output are expected to share scale and zero point
+ * (neither checks).
  */
 import {
   BuiltinOperator,
@@ -20,9 +22,11 @@ import {
 import { PROVIDER } from '../provider.js';
 import { MATH_OP_DATA_BYTES } from './math-common.js';
 import { expectType, extendShape, opData, supportsInputTypes } from '@micrort/kernel-support';
+import { FIXED_SIZE_TYPES } from './data-common.js';
+import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
 
 const OP = 'SELECT_V2';
-const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8];
+const TYPES: readonly TensorType[] = FIXED_SIZE_TYPES;
 const RANK = 5;
 
 interface SelectOpData {
@@ -34,6 +38,7 @@ interface SelectOpData {
   condStrides: Int32Array;
   xStrides: Int32Array;
   yStrides: Int32Array;
+  layout: ElementLayout;
 }
 
 /** Contiguous strides of `dims` (padded to 5), with 0 wherever the dim is 1 but the output's is not. */
@@ -96,6 +101,7 @@ function prepare(context: TfLiteContext, node: Node): void {
           `output (tensor ${output.index}) has shape [${output.dims.join(',')}], the broadcast shape is [${Array.from(shape.subarray(RANK - Math.max(cond.dims.length, x.dims.length, y.dims.length))).join(',')}]`,
         );
   }
+  d.layout = elementLayout(x.type, OP, node);
   d.dims = shape;
   d.condStrides = broadcastStrides(c, shape);
   d.xStrides = broadcastStrides(a, shape);
@@ -104,13 +110,13 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.block[0] = allScalars || sameShapes ? 0 : 1;
 }
 
-function select(
-  d: SelectOpData,
-  cond: Uint8Array,
-  x: Float32Array | Int8Array | Int16Array | Uint8Array,
-  y: Float32Array | Int8Array | Int16Array | Uint8Array,
-  out: Float32Array | Int8Array | Int16Array | Uint8Array,
-): void {
+/** One element of `units` slots: out[o·u …] = src[i·u …]. */
+function copyUnits(out: NumberArray, o: number, src: NumberArray, i: number, units: number): void {
+  for (let u = 0; u < units; u++) out[o * units + u] = src[i * units + u]!;
+}
+
+function select(d: SelectOpData, cond: Uint8Array, x: NumberArray, y: NumberArray, out: NumberArray): void {
+  const units = d.layout.units;
   const n = d.dims;
   const cs = d.condStrides;
   const xs = d.xStrides;
@@ -127,7 +133,11 @@ function select(
           let ic = i0 * cs[0]! + i1 * cs[1]! + i2 * cs[2]! + i3 * cs[3]!;
           let ix = i0 * xs[0]! + i1 * xs[1]! + i2 * xs[2]! + i3 * xs[3]!;
           let iy = i0 * ys[0]! + i1 * ys[1]! + i2 * ys[2]! + i3 * ys[3]!;
-          for (let i4 = 0; i4 < n4; i4++, o++, ic += c4, ix += x4, iy += y4) out[o] = cond[ic] !== 0 ? x[ix]! : y[iy]!;
+          if (units === 1) for (let i4 = 0; i4 < n4; i4++, o++, ic += c4, ix += x4, iy += y4) out[o] = cond[ic] !== 0 ? x[ix]! : y[iy]!;
+          else
+            for (let i4 = 0; i4 < n4; i4++, o++, ic += c4, ix += x4, iy += y4)
+              if (cond[ic] !== 0) copyUnits(out, o, x, ix, units);
+              else copyUnits(out, o, y, iy, units);
         }
 }
 
@@ -136,13 +146,13 @@ function invoke(context: TfLiteContext, node: Node): void {
   select(
     d,
     context.getEvalTensor(node.inputs[0]!).data as Uint8Array,
-    context.getEvalTensor(node.inputs[1]!).data as Float32Array,
-    context.getEvalTensor(node.inputs[2]!).data as Float32Array,
-    context.getEvalTensor(node.outputs[0]!).data as Float32Array,
+    movableData(context.getEvalTensor(node.inputs[1]!), d.layout),
+    movableData(context.getEvalTensor(node.inputs[2]!), d.layout),
+    movableData(context.getEvalTensor(node.outputs[0]!), d.layout),
   );
 }
 
-/** SELECT_V2 reference kernel: float32, int8, int16 values with a bool condition. */
+/** SELECT_V2 reference kernel: values of any fixed-size type with a bool condition. */
 export const SELECT_V2 = {
   builtinCode: BuiltinOperator.SELECT_V2,
   version: 2,
@@ -157,6 +167,7 @@ export const SELECT_V2 = {
       condStrides: empty,
       xStrides: empty,
       yStrides: empty,
+      layout: { useWords: false, units: 1 },
     };
   },
   prepare,

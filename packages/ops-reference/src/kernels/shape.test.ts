@@ -22,10 +22,12 @@ describe('SHAPE', () => {
     ).toEqual([]);
   });
 
-  it('refuses an int64 output as TFLM does (out_type INT64), and a wrong length', () => {
-    const h = harness(SHAPE, [spec(TensorType.FLOAT32, [2], [1, 2]), spec(TensorType.INT64, [1])], 1);
-    expect(h.supportsAnswer()).toBe('int64 output (handles int32)');
-    expect(prepareError(h).message).toMatch(/output type int64 \(tensor 1\) is not supported; handled: int32/);
+  it("writes TFLite's int64 output (out_type INT64), refuses a float32 output and a wrong length", () => {
+    const h64 = harness(SHAPE, [spec(TensorType.FLOAT32, [2, 3], iota(6)), spec(TensorType.INT64, [2])], 1);
+    expect(Array.from(h64.prepare().invoke().output<BigInt64Array>())).toEqual([2n, 3n]);
+    const h = harness(SHAPE, [spec(TensorType.FLOAT32, [2], [1, 2]), spec(TensorType.FLOAT32, [1])], 1);
+    expect(h.supportsAnswer()).toBe('float32 output (handles int32, int64)');
+    expect(prepareError(h).message).toMatch(/output type float32 \(tensor 1\) is not supported; handled: int32, int64/);
     expect(prepareError(harness(SHAPE, [spec(TensorType.FLOAT32, [2, 2], iota(4)), spec(TensorType.INT32, [3])], 1)).message).toMatch(
       /expected \[2\]/,
     );

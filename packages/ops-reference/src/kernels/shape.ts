@@ -1,7 +1,7 @@
 /**
  * SHAPE (TFLM kernels/shape.cc): writes the input's dimensions into a 1-D int32 output. The input may have
- * any type (its values are not read). As in TFLM, only an int32 output is handled (an int64 `out_type`
- * is refused).
+ * any type, strings included (its values are not read). TFLite's int64 `out_type` is handled too (the
+ * dimensions in the low words).
  */
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
@@ -20,29 +20,31 @@ function prepare(context: TfLiteContext, node: Node): void {
   checkArity(OP, node, 1, 1);
   const input = getInput(context, node, 0, OP);
   const output = getOutput(context, node, 0, OP);
-  if (output.type !== TensorType.INT32)
+  if (output.type !== TensorType.INT32 && output.type !== TensorType.INT64)
     throw new KernelError(
       OP,
       node.index,
-      `output type ${tensorTypeName(output.type)} (tensor ${output.index}) is not supported; handled: int32 (as TFLM)`,
+      `output type ${tensorTypeName(output.type)} (tensor ${output.index}) is not supported; handled: int32, int64`,
     );
   requireShape(OP, node, output, 'output', [input.dims.length]);
-  const data: ShapeOpData = { dims: Int32Array.from(input.dims) };
+  const dims = Int32Array.from(input.dims);
+  // int64: each dimension as a (low, high = 0) word pair.
+  const data: ShapeOpData = { dims: output.type === TensorType.INT64 ? Int32Array.from(Array.from(dims).flatMap((v) => [v, 0])) : dims };
   fillOpData(OP, node, data);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<ShapeOpData>(OP, node);
-  (context.getEvalTensor(node.outputs[0]!).data as Int32Array).set(d.dims);
+  context.getEvalTensor(node.outputs[0]!).words.set(d.dims);
 }
 
-/** SHAPE registration: any input type, int32 output. */
+/** SHAPE registration: any input type, int32 or int64 output. */
 export const SHAPE: Registration = {
   builtinCode: BuiltinOperator.SHAPE,
   version: 1,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => typeSupport(context, node, [TensorType.INT32], 0, 'output'),
+  supports: (context, node) => typeSupport(context, node, [TensorType.INT32, TensorType.INT64], 0, 'output'),
   init: newOpData,
   prepare,
   invoke,

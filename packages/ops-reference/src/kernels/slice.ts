@@ -5,12 +5,21 @@
  * in [0, dim - begin], the selected element count equal to the output's); micrort checks constant ones
  * in prepare and runtime ones at each invoke, where a bad value is a KernelError.
  *
- * Types: float32, int8, int16, int32, bool as TFLM, and uint8 as TFLite.
+ * Types: float32, int8, int16, int32, bool as TFLM; as TFLite, uint8, int64, every other fixed-size
+ * type (TFLite's slice moves elements by size) and string (the selected strings, in order).
  */
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { EvalTensor, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { int64At, requireSameTypeAs, typeSupport } from './data-common.js';
+import {
+  FIXED_SIZE_TYPES,
+  type StringMove,
+  int64At,
+  prepareStringMove,
+  requireSameTypeAs,
+  typeSupport,
+  writeMappedStrings,
+} from './data-common.js';
 import {
   type ElementLayout,
   type NumberArray,
@@ -23,7 +32,7 @@ import {
 import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'SLICE';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.BOOL, TensorType.UINT8] as const;
+const TYPES: readonly TensorType[] = [...FIXED_SIZE_TYPES, TensorType.STRING];
 /** TFLM's kMaxDim. */
 export const SLICE_MAX_DIMS = 5;
 
@@ -39,6 +48,8 @@ interface SliceOpData {
   constant: boolean;
   starts: Int32Array;
   counts: Int32Array;
+  /** STRING input: the selected strings are written through this. */
+  strings: StringMove | null;
 }
 
 /**
@@ -85,7 +96,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `output has shape ${shapeString(output.dims)}, expected ${rank} dimensions`);
   const inDims = extendShape(input.dims, SLICE_MAX_DIMS);
   const d: SliceOpData = {
-    layout: elementLayout(input.type, OP, node),
+    layout: input.type === TensorType.STRING ? { useWords: false, units: 1 } : elementLayout(input.type, OP, node),
     rank,
     inDims: Int32Array.from(inDims),
     inStrides: Int32Array.from(rowMajorStrides(inDims)),
@@ -94,6 +105,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     constant: begin.isConstant && size.isConstant,
     starts: new Int32Array(SLICE_MAX_DIMS),
     counts: new Int32Array(SLICE_MAX_DIMS).fill(1),
+    strings: input.type === TensorType.STRING ? prepareStringMove(OP, context, node, input, true) : null,
   };
   if (d.constant) {
     const problem = resolve(d, begin, size);
@@ -132,6 +144,11 @@ function invoke(context: TfLiteContext, node: Node): void {
   if (!d.constant) {
     const problem = resolve(d, context.getEvalTensor(node.inputs[1]!), context.getEvalTensor(node.inputs[2]!));
     if (problem !== null) throw new KernelError(OP, node.index, problem);
+  }
+  if (d.strings) {
+    slice5(d, d.strings.iota, d.strings.map, 1);
+    writeMappedStrings(d.strings, context.getEvalTensor(node.inputs[0]!).bytes, context.getEvalTensor(node.outputs[0]!).bytes);
+    return;
   }
   slice5(
     d,

@@ -1,7 +1,8 @@
 /**
  * SPACE_TO_BATCH_ND (TFLM kernels/space_to_batch_nd.cc, reference_ops::SpaceToBatchND): pads the spatial
  * dimensions, then moves blocks of them into the batch dimension. 3-D or 4-D; constant int32 block_shape
- * and paddings (space-batch-common.ts). Types: float32 and int8 as TFLM, and uint8 as TFLite.
+ * and paddings (space-batch-common.ts). Types: float32 and int8 as TFLM, and every other fixed-size type
+ * as TFLite (padding writes 0, or a uint8 output's zero point).
  *
  * Padded elements are raw 0 for float32 and int8, as in TFLM: its SpaceToBatchParams.output_offset (the
  * pad byte) is never set and stays 0, whatever the int8 zero point. For uint8, TFLite's kernel sets it to
@@ -10,13 +11,13 @@
 import { BuiltinOperator, TensorType } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { typeSupport } from './data-common.js';
+import { FIXED_SIZE_TYPES, typeSupport } from './data-common.js';
 import { type SpaceBatchOpData, prepareSpaceBatch } from './space-batch-common.js';
 import { type NumberArray, allocateOpDataBlock, movableData, opDataBlock } from './transpose-common.js';
 import { fillOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'SPACE_TO_BATCH_ND';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
+const TYPES = FIXED_SIZE_TYPES;
 /** sizeof(SpaceToBatchParams) in TFLM: int32 output_offset. */
 export const OP_DATA_SPACE_TO_BATCH_ND_BYTES = 4;
 

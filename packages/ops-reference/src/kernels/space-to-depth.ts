@@ -3,7 +3,7 @@
  * block_size x block_size patch of input pixels becomes one output pixel with depth * block_size^2
  * channels: out[b][h / bs][w / bs][((h % bs) * bs + w % bs) * inDepth + c] = in[b][h][w][c]. Height and
  * width must be multiples of block_size. Types: float32 and int8 as TFLM (int16 is refused, as TFLM
- * refuses it), and uint8 as TFLite.
+ * refuses it), and uint8, int32 and int64 as TFLite.
  */
 import { BuiltinOperator, KernelError, TensorType } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
@@ -13,7 +13,7 @@ import { type ElementLayout, type NumberArray, elementLayout, movableData } from
 import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'SPACE_TO_DEPTH';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
+const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8, TensorType.INT32, TensorType.INT64] as const;
 
 /** Op data computed in prepare (TFLM keeps none). */
 interface SpaceToDepthOpData {
@@ -38,7 +38,9 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 function spaceToDepth(d: SpaceToDepthOpData, input: NumberArray, output: NumberArray): void {
-  const { batch, outHeight, outWidth, blockSize, inDepth } = d;
+  const { batch, outHeight, outWidth, blockSize } = d;
+  // An element of `units` slots moves as that many channels.
+  const inDepth = d.inDepth * d.layout.units;
   const inHeight = outHeight * blockSize;
   const inWidth = outWidth * blockSize;
   let o = 0;

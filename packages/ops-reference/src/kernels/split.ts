@@ -1,8 +1,8 @@
 /**
  * SPLIT (TFLM kernels/split.cc): splits input 1 into `num_splits` equal parts along the constant axis
  * (input 0: an int32 scalar or 1-element tensor; negative counts from the end). Every output has the
- * input's shape with axis size input / outputs. Types: float32, int8, int16, int32 as TFLM, and uint8 as
- * TFLite. TFLM keeps no op data.
+ * input's shape with axis size input / outputs. Types: float32, int8, int16, int32 as TFLM, and uint8 and
+ * int64 as TFLite. TFLM keeps no op data.
  */
 import { BuiltinOperator, KernelError, TensorType, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, SplitOptions, TfLiteContext } from '@micrort/core';
@@ -13,8 +13,15 @@ import { elementLayout } from './transpose-common.js';
 import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'SPLIT';
-/** Types TFLM's SPLIT and SPLIT_V handle, plus uint8. */
-export const SPLIT_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.UINT8] as const;
+/** Types TFLM's SPLIT and SPLIT_V handle, plus uint8 and int64 (TFLite's). */
+export const SPLIT_TYPES = [
+  TensorType.FLOAT32,
+  TensorType.INT8,
+  TensorType.INT16,
+  TensorType.INT32,
+  TensorType.UINT8,
+  TensorType.INT64,
+] as const;
 
 function prepare(context: TfLiteContext, node: Node): void {
   if (node.inputs.length !== 2) throw new KernelError(OP, node.index, `expects 2 inputs (axis, input), got ${node.inputs.length}`);

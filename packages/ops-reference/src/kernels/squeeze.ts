@@ -2,12 +2,13 @@
  * SQUEEZE (TFLM kernels/squeeze.cc): removes dimensions of size 1 — those listed in `squeeze_dims`
  * (negative counts from the end; each must have size 1), or every size-1 dimension when the list is
  * empty. At most 8 input dimensions. The output shape must be the squeezed shape; invoke copies the bytes
- * (nothing when the output shares the input's memory). Any fixed-size type (TFLM copies raw bytes).
+ * (nothing when the output shares the input's memory). Any fixed-size type (TFLM copies raw bytes), and
+ * string as TFLite (the serialized strings pass through whole).
  */
-import { BuiltinOperator, KernelError, checkArity, elementSize, getInput, getOutput, tensorTypeName } from '@micrort/core';
+import { BuiltinOperator, KernelError, TensorType, checkArity, elementSize, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { Node, Registration, SqueezeOptions, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { requireSameTypeAs, requireShape } from './data-common.js';
+import { prepareStringCopy, requireSameTypeAs, requireShape } from './data-common.js';
 import { flatInPlace } from './in-place-common.js';
 
 const OP = 'SQUEEZE';
@@ -18,7 +19,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   checkArity(OP, node, 1, 1);
   const input = getInput(context, node, 0, OP);
   const output = getOutput(context, node, 0, OP);
-  if (elementSize(input.type) === undefined)
+  if (elementSize(input.type) === undefined && input.type !== TensorType.STRING)
     throw new KernelError(
       OP,
       node.index,
@@ -52,6 +53,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     'output',
     Array.from(input.dims).filter((_, i) => !squeeze[i]),
   );
+  prepareStringCopy(OP, context, node, input);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

@@ -2,12 +2,14 @@
  * STRIDED_SLICE (TFLM kernels/strided_slice.cc + strided_slice_common.cc, micro reference_ops::
  * StridedSlice and strided_slice_logic.h): slices a tensor of up to 5 dimensions with constant
  * begin/end/strides (int32 or int64), begin/end masks, shrink_axis_mask, negative indices and the
- * `offset` flag (end relative to begin). Works for every fixed-size element type.
+ * `offset` flag (end relative to begin). Works for every fixed-size element type, and for strings (as
+ * TFLite: the selected strings, in order).
  *
  * As in TFLM, ellipsis_mask and new_axis_mask are not applied (TFLM zeroes them); the output shape is
  * checked against the slice, so a model that relies on them fails in prepare.
  */
-import { BuiltinOperator, KernelError, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
+import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
+import { type StringMove, prepareStringMove, writeMappedStrings } from './data-common.js';
 import type { Node, Registration, StridedSliceOptions, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import {
@@ -46,6 +48,8 @@ export interface StridedSliceOpData extends OpDataBlock {
   counts: Int32Array;
   /** Row-major strides of the (padded) input, in elements. */
   inStrides: Int32Array;
+  /** STRING input (TFLite): the selected strings are written through this. */
+  strings: StringMove | null;
 }
 
 /** strided_slice::Clamp. */
@@ -128,7 +132,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       node.index,
       `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`,
     );
-  const layout = elementLayout(input.type, OP, node);
+  const layout = input.type === TensorType.STRING ? { useWords: false, units: 1 } : elementLayout(input.type, OP, node);
   const begin = readConstantIndexTensor(beginT, OP, node, 'begin');
   const end = readConstantIndexTensor(endT, OP, node, 'end');
   const strides = readConstantIndexTensor(stridesT, OP, node, 'strides');
@@ -178,7 +182,8 @@ function prepare(context: TfLiteContext, node: Node): void {
     );
   }
   writeParams(block, begin, end, strides, params);
-  const data: StridedSliceOpData = { block, layout, starts, steps, counts, inStrides: Int32Array.from(rowMajorStrides(dims)) };
+  const strings = input.type === TensorType.STRING ? prepareStringMove(OP, context, node, input, true) : null;
+  const data: StridedSliceOpData = { block, layout, starts, steps, counts, inStrides: Int32Array.from(rowMajorStrides(dims)), strings };
   fillOpData(OP, node, data);
 }
 
@@ -220,6 +225,11 @@ function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<StridedSliceOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!);
   const output = context.getEvalTensor(node.outputs[0]!);
+  if (d.strings) {
+    slice5(d, d.strings.iota, d.strings.map, 1);
+    writeMappedStrings(d.strings, input.bytes, output.bytes);
+    return;
+  }
   slice5(d, movableData(input, d.layout), movableData(output, d.layout), d.layout.units);
 }
 

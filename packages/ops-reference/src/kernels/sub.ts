@@ -19,6 +19,7 @@ import {
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
 import { TFLM_OP_DATA_BYTES, requireNotQuantizedInputs, typedBinaryTensors } from './elementwise-common.js';
+import { Int64Op, binaryInt64, int64ActivationRange } from './int64-common.js';
 import {
   activationRangeFloat,
   activationRangeInt32,
@@ -59,6 +60,8 @@ interface SubOpData {
   /** Activation range for float32/int32 outputs (initialised with doubles so the fields never change representation). */
   min: number;
   max: number;
+  /** int64: the activation range as words, or null. */
+  int64Range: Int32Array | null;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -69,6 +72,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     TensorType.INT8,
     TensorType.INT16,
     TensorType.UINT8,
+    TensorType.INT64,
   ]);
   const { input1, input2, output } = t;
   const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
@@ -83,6 +87,10 @@ function prepare(context: TfLiteContext, node: Node): void {
       requireNotQuantizedInputs(OP, node, t);
       expectNotQuantized(OP, node, 'output', output);
       [data.min, data.max] = activationRangeInt32(OP, node, activation);
+      break;
+    case TensorType.INT64:
+      requireNotQuantizedInputs(OP, node, t);
+      data.int64Range = int64ActivationRange(OP, node, activation);
       break;
     default: {
       const d = calculateOpDataSub(OP, node, input1, input2, output, activation);
@@ -112,10 +120,13 @@ function invoke(context: TfLiteContext, node: Node): void {
   const out = context.getEvalTensor(node.outputs[0]!).data;
   switch (data.type) {
     case TensorType.FLOAT32:
-      subFloat(plan, a as Float32Array, b as Float32Array, out as Float32Array, data.min, data.max);
+      subFloat(plan, a as Float32Array, b as Float32Array, out as Float32Array, data);
       break;
     case TensorType.INT32:
       subInt32(plan, a as Int32Array, b as Int32Array, out as Int32Array, data.min, data.max);
+      break;
+    case TensorType.INT64:
+      subInt64(context, node, plan, data.int64Range);
       break;
     case TensorType.UINT8:
       subQuantizedUint8(plan, a as Uint8Array, b as Uint8Array, out as Uint8Array, data.params);
@@ -125,7 +136,10 @@ function invoke(context: TfLiteContext, node: Node): void {
   }
 }
 
-function subFloat(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Float32Array, lo: number, hi: number): void {
+/** The float32 path; the activation range is read from the op data, so no double crosses a call. */
+function subFloat(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Float32Array, data: SubOpData): void {
+  const lo = data.min;
+  const hi = data.max;
   const n = plan.inner;
   const s1 = plan.innerStride1;
   const s2 = plan.innerStride2;
@@ -141,6 +155,12 @@ function subFloat(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Fl
     }
     plan.next();
   }
+}
+
+function subInt64(context: TfLiteContext, node: Node, plan: BroadcastPlan, range: Int32Array | null): void {
+  const a = context.getEvalTensor(node.inputs[0]!).words;
+  const b = context.getEvalTensor(node.inputs[1]!).words;
+  binaryInt64(OP, node, Int64Op.Sub, plan, a, b, context.getEvalTensor(node.outputs[0]!).words, range);
 }
 
 function subInt32(plan: BroadcastPlan, a: Int32Array, b: Int32Array, out: Int32Array, lo: number, hi: number): void {
@@ -239,6 +259,7 @@ export const SUB: Registration<SubOpData> = {
     type: TensorType.FLOAT32,
     min: -FLT_MAX,
     max: FLT_MAX,
+    int64Range: null,
   }),
   prepare,
   invoke,

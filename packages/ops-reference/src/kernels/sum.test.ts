@@ -69,11 +69,11 @@ describe('SUM', () => {
     ).toMatch(/keep_dims is set/);
     const h = harness(
       SUM,
-      [{ type: TensorType.INT32, shape: [2], data: [1, 2] }, i32([1], [0], true), { type: TensorType.INT32, shape: [] }],
+      [{ type: TensorType.UINT32, shape: [2], data: [1, 2] }, i32([1], [0], true), { type: TensorType.UINT32, shape: [] }],
       [0, 1],
       [2],
     );
-    expect(h.supportsAnswer()).toBe('int32 input (handles float32, int8, int16)');
+    expect(h.supportsAnswer()).toBe('uint32 input (handles float32, int8, int16, int32, int64, uint8)');
     expect(harness(SUM, [f32([2, 3], X.slice(0, 6)), i32([1], [1], true), f32([2])], [0, 1], [2]).prepare().scratchSizes).toEqual([]);
     const hq = harness(SUM, [q(I8, [2, 3], 0.1, 0, [1, 2, 3, 4, 5, 6]), i32([1], [1], true), q(I8, [2], 0.1, 0)], [0, 1], [2]).prepare();
     expect(hq.scratchSizes).toEqual([8]);

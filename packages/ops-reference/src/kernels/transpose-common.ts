@@ -33,38 +33,33 @@ export interface NumberArray {
 }
 
 /**
- * How a kernel that only moves elements reads and writes a tensor: through its typed `data` view
- * (`useBytes` false) or its raw `bytes` (for 64-bit integer types, whose BigInt views would allocate a
- * BigInt per read), with `units` array slots per element (1, 2 for complex types, 8 bytes for int64).
+ * How a kernel that only moves elements reads and writes a tensor: through its typed `data` view (1- and
+ * 2-byte types), or its int32 `words` (every type whose size is a multiple of 4: float32 and uint32 too,
+ * so a move never reads a value a JavaScript number must box — a float, a uint32 above 2^31 — whatever
+ * mix of types a shared kernel has seen, and NaN bits stay as they are; int64, uint64, float64 and complex
+ * as 2 or 4 words, whose BigInt views would allocate a BigInt per read), with `units` array slots per
+ * element.
  */
 export interface ElementLayout {
-  readonly useBytes: boolean;
+  readonly useWords: boolean;
   readonly units: number;
 }
 
-const BYTE_UNITS_8: ElementLayout = { useBytes: true, units: 8 };
-const COMPLEX_UNITS: ElementLayout = { useBytes: false, units: 2 };
-const SINGLE_UNIT: ElementLayout = { useBytes: false, units: 1 };
+const WORDS_1: ElementLayout = { useWords: true, units: 1 };
+const WORDS_2: ElementLayout = { useWords: true, units: 2 };
+const WORDS_4: ElementLayout = { useWords: true, units: 4 };
+const SINGLE_UNIT: ElementLayout = { useWords: false, units: 1 };
 
 /** The layout used to move elements of `type`; KernelError for types without a fixed element size. */
 export function elementLayout(type: TensorType, op: string, node: Node): ElementLayout {
-  if (elementSize(type) === undefined)
-    throw new KernelError(op, node.index, `unsupported tensor type ${tensorTypeName(type)} (no fixed element size)`);
-  switch (type) {
-    case TensorType.INT64:
-    case TensorType.UINT64:
-      return BYTE_UNITS_8;
-    case TensorType.COMPLEX64:
-    case TensorType.COMPLEX128:
-      return COMPLEX_UNITS;
-    default:
-      return SINGLE_UNIT;
-  }
+  const size = elementSize(type);
+  if (size === undefined) throw new KernelError(op, node.index, `unsupported tensor type ${tensorTypeName(type)} (no fixed element size)`);
+  return size === 4 ? WORDS_1 : size === 8 ? WORDS_2 : size === 16 ? WORDS_4 : SINGLE_UNIT;
 }
 
 /** The array a data-movement kernel works on for `tensor` under `layout` (no allocation). */
 export function movableData(tensor: EvalTensor, layout: ElementLayout): NumberArray {
-  return layout.useBytes ? tensor.bytes : (tensor.data as unknown as NumberArray);
+  return layout.useWords ? tensor.words : (tensor.data as unknown as NumberArray);
 }
 
 /**

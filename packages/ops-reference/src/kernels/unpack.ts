@@ -1,7 +1,7 @@
 /**
  * UNPACK (TFLM kernels/unpack.cc): splits the input along `axis` into `num` tensors of rank - 1 (one per
- * index along the axis). Types: float32, int8, int16, int32 as TFLM, and uint8 as TFLite. TFLM keeps no
- * op data.
+ * index along the axis). Types: float32, int8, int16, int32 as TFLM, and uint8, bool and float16 as
+ * TFLite. TFLM keeps no op data.
  */
 import { BuiltinOperator, KernelError, TensorType, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext, UnpackOptions } from '@micrort/core';
@@ -12,7 +12,15 @@ import { elementLayout } from './transpose-common.js';
 import { expectType, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'UNPACK';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.UINT8] as const;
+const TYPES = [
+  TensorType.FLOAT32,
+  TensorType.INT8,
+  TensorType.INT16,
+  TensorType.INT32,
+  TensorType.UINT8,
+  TensorType.BOOL,
+  TensorType.FLOAT16,
+] as const;
 
 function prepare(context: TfLiteContext, node: Node): void {
   if (node.inputs.length !== 1) throw new KernelError(OP, node.index, `expects 1 input, got ${node.inputs.length}`);

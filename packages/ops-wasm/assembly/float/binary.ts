@@ -3,22 +3,9 @@
 // per dimension, 0 where it is broadcast) around one inner run that is contiguous in the output: both
 // inputs contiguous along it, or one of them a single value repeated over it.
 import { clamp, storeLanes } from './common';
+import { B_ACT_MAX, B_ACT_MIN, B_INNER, B_MODE, B_N, B_OP, B_S1, B_S2 } from '../generated/abi';
 
-// Parameter block (byte offsets of 32-bit words), written by src/kernels/float/binary-common.ts.
-const B_OP = 0; // 0 ADD, 1 MUL
-const B_N0 = 4;
-const B_N1 = 8;
-const B_N2 = 12;
-const B_A0 = 16; // input 1's byte strides of the outer dimensions
-const B_A1 = 20;
-const B_A2 = 24;
-const B_B0 = 28; // input 2's
-const B_B1 = 32;
-const B_B2 = 36;
-const B_INNER = 40; // elements of the inner run
-const B_MODE = 44; // 0 both contiguous, 1 input 1 repeated over the run, 2 input 2 repeated
-const B_ACT_MIN = 48; // f32
-const B_ACT_MAX = 52; // f32
+// Parameter block B (scripts/abi.mjs), written by src/kernels/float/binary-common.ts.
 
 @inline function apply(op: i32, x: v128, y: v128): v128 {
   return op == 0 ? f32x4.add(x, y) : f32x4.mul(x, y);
@@ -60,9 +47,9 @@ const B_ACT_MAX = 52; // f32
 
 export function f32_binary(pp: usize, in1: usize, in2: usize, output: usize): void {
   const op = load<i32>(pp, B_OP);
-  const n0 = load<i32>(pp, B_N0), n1 = load<i32>(pp, B_N1), n2 = load<i32>(pp, B_N2);
-  const a0 = <usize>load<u32>(pp, B_A0), a1 = <usize>load<u32>(pp, B_A1), a2 = <usize>load<u32>(pp, B_A2);
-  const b0 = <usize>load<u32>(pp, B_B0), b1 = <usize>load<u32>(pp, B_B1), b2 = <usize>load<u32>(pp, B_B2);
+  const n0 = load<i32>(pp, B_N), n1 = load<i32>(pp, (B_N + 4)), n2 = load<i32>(pp, (B_N + 8));
+  const a0 = <usize>load<u32>(pp, B_S1), a1 = <usize>load<u32>(pp, (B_S1 + 4)), a2 = <usize>load<u32>(pp, (B_S1 + 8));
+  const b0 = <usize>load<u32>(pp, B_S2), b1 = <usize>load<u32>(pp, (B_S2 + 4)), b2 = <usize>load<u32>(pp, (B_S2 + 8));
   const inner = load<i32>(pp, B_INNER);
   const mode = load<i32>(pp, B_MODE);
   const lo = v128.load32_splat(pp, B_ACT_MIN);

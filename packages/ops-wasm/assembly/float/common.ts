@@ -1,4 +1,13 @@
-// Helpers shared by the float32 kernels: the fused-activation clamp and stores of a partial vector.
+// Helpers shared by the float32 kernels: multiply-add, the fused-activation clamp and stores of a partial vector.
+
+/**
+ * a * b + c lane by lane: f32x4.relaxed_madd in the relaxed builds (a fused multiply-add where the CPU
+ * has one: one rounding instead of two, within the float tolerance), mul then add elsewhere.
+ */
+@inline export function madd(a: v128, b: v128, c: v128): v128 {
+  if (ASC_FEATURE_RELAXED_SIMD) return f32x4.relaxed_madd(a, b, c);
+  return f32x4.add(c, f32x4.mul(a, b));
+}
 
 /**
  * min(max(v, lo), hi) lane by lane, as TFLite's ActivationFunctionWithMinMax (a NaN stays NaN). pmax/pmin

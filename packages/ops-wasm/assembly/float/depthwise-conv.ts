@@ -6,28 +6,10 @@
 //
 // Packed weights (src/kernels/float/weight-pack-f32.ts), per group of eight channels:
 //   [8 biases][for each tap: 8 weights]   (zeros past the depth)
-import { clamp, store8, storeLanes } from './common';
+import { clamp, madd, store8, storeLanes } from './common';
+import { D_ACT_MAX, D_ACT_MIN, D_BATCHES, D_C, D_DIL_H, D_DIL_W, D_IN_H, D_IN_W, D_KH, D_KW, D_OUT_H, D_OUT_W, D_PACKED, D_PAD_H, D_PAD_W, D_PTRS, D_STRIDE_H, D_STRIDE_W, D_ZERO } from '../generated/abi';
 
-// Parameter block (byte offsets of 32-bit words), written by src/kernels/float/depthwise-conv-2d.ts.
-const D_BATCHES = 0;
-const D_OUT_H = 4;
-const D_OUT_W = 8;
-const D_IN_H = 12;
-const D_IN_W = 16;
-const D_C = 20;
-const D_K_H = 24;
-const D_K_W = 28;
-const D_STRIDE_H = 32;
-const D_STRIDE_W = 36;
-const D_DIL_H = 40;
-const D_DIL_W = 44;
-const D_PAD_H = 48;
-const D_PAD_W = 52;
-const D_PACKED = 56;
-const D_ZERO = 60; // zeros, the depth rounded up to 8
-const D_PTRS = 64; // room for the taps' pointers of two pixels
-const D_ACT_MIN = 68; // f32
-const D_ACT_MAX = 72; // f32
+// Parameter block D (scripts/abi.mjs), written by src/kernels/float/depthwise-conv-2d.ts.
 
 /** Output columns of a 3x3 row chunk. */
 const DW_CHUNK = 16;
@@ -58,13 +40,13 @@ const DW_CHUNK = 16;
     if (C - c > 4) {
       for (let p = ptrs; p < ptrEnd; p += 4) {
         const x = <usize>load<u32>(p) + cb;
-        acc0 = f32x4.add(acc0, f32x4.mul(v128.load(x), v128.load(w)));
-        acc1 = f32x4.add(acc1, f32x4.mul(v128.load(x, 16), v128.load(w, 16)));
+        acc0 = madd(v128.load(x), v128.load(w), acc0);
+        acc1 = madd(v128.load(x, 16), v128.load(w, 16), acc1);
         w += 32;
       }
     } else {
       for (let p = ptrs; p < ptrEnd; p += 4) {
-        acc0 = f32x4.add(acc0, f32x4.mul(v128.load(<usize>load<u32>(p) + cb), v128.load(w)));
+        acc0 = madd(v128.load(<usize>load<u32>(p) + cb), v128.load(w), acc0);
         w += 32;
       }
     }
@@ -88,10 +70,10 @@ const DW_CHUNK = 16;
       const xa = <usize>load<u32>(p) + cb;
       const xb = <usize>load<u32>(p + tapBytes) + cb;
       const w0 = v128.load(w), w1 = v128.load(w, 16);
-      a0 = f32x4.add(a0, f32x4.mul(v128.load(xa), w0));
-      a1 = f32x4.add(a1, f32x4.mul(v128.load(xa, 16), w1));
-      b0 = f32x4.add(b0, f32x4.mul(v128.load(xb), w0));
-      b1 = f32x4.add(b1, f32x4.mul(v128.load(xb, 16), w1));
+      a0 = madd(v128.load(xa), w0, a0);
+      a1 = madd(v128.load(xa, 16), w1, a1);
+      b0 = madd(v128.load(xb), w0, b0);
+      b1 = madd(v128.load(xb, 16), w1, b1);
       w += 32;
     }
     store8(outA + cb, clamp(a0, lo, hi), clamp(a1, lo, hi), C - c);
@@ -124,15 +106,15 @@ const DW_CHUNK = 16;
     const n = C - c;
     for (let ow = ow0; ow < ow1; ow++) {
       const a = r0 + x, b = r1 + x, d = r2 + x;
-      let s0 = f32x4.add(bias, f32x4.mul(v128.load(a), w0));
+      let s0 = madd(v128.load(a), w0, bias);
       let s1 = f32x4.mul(v128.load(b), w3);
       let s2 = f32x4.mul(v128.load(d), w6);
-      s0 = f32x4.add(s0, f32x4.mul(v128.load(a + tap), w1));
-      s1 = f32x4.add(s1, f32x4.mul(v128.load(b + tap), w4));
-      s2 = f32x4.add(s2, f32x4.mul(v128.load(d + tap), w7));
-      s0 = f32x4.add(s0, f32x4.mul(v128.load(a + 2 * tap), w2));
-      s1 = f32x4.add(s1, f32x4.mul(v128.load(b + 2 * tap), w5));
-      s2 = f32x4.add(s2, f32x4.mul(v128.load(d + 2 * tap), w8));
+      s0 = madd(v128.load(a + tap), w1, s0);
+      s1 = madd(v128.load(b + tap), w4, s1);
+      s2 = madd(v128.load(d + tap), w7, s2);
+      s0 = madd(v128.load(a + 2 * tap), w2, s0);
+      s1 = madd(v128.load(b + 2 * tap), w5, s1);
+      s2 = madd(v128.load(d + 2 * tap), w8, s2);
       const v = clamp(f32x4.add(f32x4.add(s0, s1), s2), lo, hi);
       if (n >= 4) v128.store(o, v);
       else storeLanes(o, v, n);
@@ -143,14 +125,21 @@ const DW_CHUNK = 16;
 }
 
 export function f32_dwconv(pp: usize, input: usize, output: usize): void {
-  const batches = load<i32>(pp, D_BATCHES);
+  f32_dwconv_run(pp, input, output, 0, load<i32>(pp, D_BATCHES) * load<i32>(pp, D_OUT_H), 0);
+}
+
+/**
+ * f32_dwconv over output rows [r0, r1) of all batches' rows (row b * outH + oh), with thread `tid`'s
+ * tap pointers (D_PTRS holds two pixels' tap pointers per thread).
+ */
+export function f32_dwconv_run(pp: usize, input: usize, output: usize, r0: i32, r1: i32, tid: i32): void {
   const outH = load<i32>(pp, D_OUT_H);
   const outW = load<i32>(pp, D_OUT_W);
   const inH = load<i32>(pp, D_IN_H);
   const inW = load<i32>(pp, D_IN_W);
   const C = load<i32>(pp, D_C);
-  const kH = load<i32>(pp, D_K_H);
-  const kW = load<i32>(pp, D_K_W);
+  const kH = load<i32>(pp, D_KH);
+  const kW = load<i32>(pp, D_KW);
   const sH = load<i32>(pp, D_STRIDE_H);
   const sW = load<i32>(pp, D_STRIDE_W);
   const dH = load<i32>(pp, D_DIL_H);
@@ -159,7 +148,7 @@ export function f32_dwconv(pp: usize, input: usize, output: usize): void {
   const padW = load<i32>(pp, D_PAD_W);
   const packed = <usize>load<u32>(pp, D_PACKED);
   const zero = <usize>load<u32>(pp, D_ZERO);
-  const ptrs = <usize>load<u32>(pp, D_PTRS);
+  const ptrs = <usize>load<u32>(pp, D_PTRS) + <usize>(tid * kH * kW * 8);
   const lo = v128.load32_splat(pp, D_ACT_MIN);
   const hi = v128.load32_splat(pp, D_ACT_MAX);
   const taps = kH * kW;
@@ -173,9 +162,11 @@ export function f32_dwconv(pp: usize, input: usize, output: usize): void {
   // output columns whose windows are inside the input horizontally: [owLo, owHi)
   const owLo = min(outW, (padW + sW - 1) / sW);
   const owHi = max(owLo, min(outW, (inW - 1 - (kW - 1) * dW + padW) / sW + 1));
-  for (let b = 0; b < batches; b++) {
+  for (let row = r0; row < r1; row++) {
+    const b = row / outH;
+    const oh = row - b * outH;
     const image = input + <usize>(b * inH) * rowBytes;
-    for (let oh = 0; oh < outH; oh++) {
+    {
       const ih0 = oh * sH - padH;
       const outRow = output + <usize>(b * outH + oh) * outRowBytes;
       let ow = 0;

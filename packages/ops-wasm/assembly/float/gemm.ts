@@ -12,32 +12,10 @@
 //   [8 biases][K steps of 8 weights]   (zeros past the output depth)
 // Blocks past the last channel are absent; the last block's missing channels compute zeros that are
 // never stored.
-import { clamp, store8 } from './common';
+import { clamp, madd, store8 } from './common';
+import { G_ACT_MAX, G_ACT_MIN, G_DIL_H, G_DIL_W, G_IN_C, G_IN_H, G_IN_IMAGE_BYTES, G_IN_W, G_K, G_KH, G_KW, G_OUT_C, G_OUT_HW, G_OUT_W, G_PACKED, G_PAD_H, G_PAD_W, G_ROWS, G_ROW_BYTES, G_STRIDE_H, G_STRIDE_W, G_TOTAL } from '../generated/abi';
 
-// Parameter block (byte offsets of 32-bit words), written by src/kernels/float/conv-2d.ts and
-// fully-connected.ts.
-export const G_TOTAL = 0; // rows of the GEMM: batches * outH * outW
-export const G_OUT_HW = 4;
-export const G_OUT_W = 8;
-export const G_IN_H = 12;
-export const G_IN_W = 16;
-export const G_IN_C = 20;
-export const G_IN_IMAGE = 24; // bytes of one input image
-export const G_OUT_C = 28;
-export const G_K_H = 32;
-export const G_K_W = 36;
-export const G_STRIDE_H = 40;
-export const G_STRIDE_W = 44;
-export const G_DIL_H = 48;
-export const G_DIL_W = 52;
-export const G_PAD_H = 56;
-export const G_PAD_W = 60;
-export const G_K = 64; // reduction length
-export const G_PACKED = 68;
-export const G_ROWS = 72; // gathered rows (four of G_ROW_BYTES), 0 when direct
-export const G_ACT_MIN = 76; // f32
-export const G_ACT_MAX = 80; // f32
-export const G_ROW_BYTES = 84; // bytes from one row of the GEMM to the next
+// Parameter block G (scripts/abi.mjs), written by src/kernels/float/conv-2d.ts and fully-connected.ts.
 
 /** Copies `n` floats from `src` to `dst` four at a time (up to three more floats are written past the end). */
 @inline function copyRun(dst: usize, src: usize, n: i32): void {
@@ -100,15 +78,15 @@ function gatherRows(pp: usize, input: usize, q: i32, count: i32, rows: usize, ro
   const inH = load<i32>(pp, G_IN_H);
   const inW = load<i32>(pp, G_IN_W);
   const inC = load<i32>(pp, G_IN_C);
-  const kH = load<i32>(pp, G_K_H);
-  const kW = load<i32>(pp, G_K_W);
+  const kH = load<i32>(pp, G_KH);
+  const kW = load<i32>(pp, G_KW);
   const dH = load<i32>(pp, G_DIL_H);
   const dW = load<i32>(pp, G_DIL_W);
   const sH = load<i32>(pp, G_STRIDE_H);
   const sW = load<i32>(pp, G_STRIDE_W);
   const padH = load<i32>(pp, G_PAD_H);
   const padW = load<i32>(pp, G_PAD_W);
-  const imageBytes = <usize>load<u32>(pp, G_IN_IMAGE);
+  const imageBytes = <usize>load<u32>(pp, G_IN_IMAGE_BYTES);
   let b = q / outHW;
   const r = q - b * outHW;
   let oh = r / outW;
@@ -132,17 +110,25 @@ function gatherRows(pp: usize, input: usize, q: i32, count: i32, rows: usize, ro
  * same values twice).
  */
 export function f32_conv(pp: usize, input: usize, output: usize): void {
-  const total = load<i32>(pp, G_TOTAL);
+  f32_conv_run(pp, input, output, 0, load<i32>(pp, G_TOTAL), 0);
+}
+
+/**
+ * f32_conv over output pixels [q0, q1) (q0 a multiple of four), gathering into thread `tid`'s four
+ * rows (G_ROWS holds one set of four rows per thread).
+ */
+export function f32_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
   const outC = load<i32>(pp, G_OUT_C);
   const K = load<i32>(pp, G_K);
   const packed = <usize>load<u32>(pp, G_PACKED);
-  const rows = <usize>load<u32>(pp, G_ROWS);
   const rowBytes = <usize>load<u32>(pp, G_ROW_BYTES);
+  const rowsBase = <usize>load<u32>(pp, G_ROWS);
+  const rows = rowsBase == 0 ? 0 : rowsBase + <usize>tid * 4 * rowBytes;
   const lo = v128.load32_splat(pp, G_ACT_MIN);
   const hi = v128.load32_splat(pp, G_ACT_MAX);
   const cStride = <usize>(outC << 2);
-  for (let q = 0; q < total; q += 4) {
-    const last = min(3, total - q - 1);
+  for (let q = q0; q < q1; q += 4) {
+    const last = min(3, q1 - q - 1);
     let a0: usize, a1: usize, a2: usize, a3: usize;
     if (rows == 0) {
       a0 = input + <usize>q * rowBytes;
@@ -172,17 +158,17 @@ export function f32_conv(pp: usize, input: usize, output: usize): void {
         const b1 = v128.load(w, 16);
         w += 32;
         const v0 = v128.load32_splat(x0);
-        acc00 = f32x4.add(acc00, f32x4.mul(v0, b0));
-        acc01 = f32x4.add(acc01, f32x4.mul(v0, b1));
+        acc00 = madd(v0, b0, acc00);
+        acc01 = madd(v0, b1, acc01);
         const v1 = v128.load32_splat(x1);
-        acc10 = f32x4.add(acc10, f32x4.mul(v1, b0));
-        acc11 = f32x4.add(acc11, f32x4.mul(v1, b1));
+        acc10 = madd(v1, b0, acc10);
+        acc11 = madd(v1, b1, acc11);
         const v2 = v128.load32_splat(x2);
-        acc20 = f32x4.add(acc20, f32x4.mul(v2, b0));
-        acc21 = f32x4.add(acc21, f32x4.mul(v2, b1));
+        acc20 = madd(v2, b0, acc20);
+        acc21 = madd(v2, b1, acc21);
         const v3 = v128.load32_splat(x3);
-        acc30 = f32x4.add(acc30, f32x4.mul(v3, b0));
-        acc31 = f32x4.add(acc31, f32x4.mul(v3, b1));
+        acc30 = madd(v3, b0, acc30);
+        acc31 = madd(v3, b1, acc31);
         x0 += 4;
         x1 += 4;
         x2 += 4;

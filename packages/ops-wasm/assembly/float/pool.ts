@@ -3,29 +3,16 @@
 // the lowest float, the average divides the window's sum by the number of input pixels in it (padding
 // is never counted), both then clamped to the fused activation's range.
 import { clamp, store8 } from './common';
+import { FM_BATCHES, FM_C, FM_PIXELS, FP_ACT_MAX, FP_ACT_MIN, FP_BATCHES, FP_C, FP_FH, FP_FW, FP_IN_H, FP_IN_W, FP_OUT_H, FP_OUT_W, FP_PAD_H, FP_PAD_W, FP_SH, FP_SW } from '../generated/abi';
 
-// Parameter block (byte offsets of 32-bit words), written by src/kernels/float/pooling-common.ts.
-const P_BATCHES = 0;
-const P_IN_H = 4;
-const P_IN_W = 8;
-const P_C = 12;
-const P_OUT_H = 16;
-const P_OUT_W = 20;
-const P_F_H = 24;
-const P_F_W = 28;
-const P_S_H = 32;
-const P_S_W = 36;
-const P_PAD_H = 40;
-const P_PAD_W = 44;
-const P_ACT_MIN = 48; // f32
-const P_ACT_MAX = 52; // f32
+// Parameter blocks FP and FM (scripts/abi.mjs), written by src/kernels/float/pooling-common.ts and mean.ts.
 
 @inline function pool(p: usize, input: usize, output: usize, isMax: bool): void {
-  const batches = load<i32>(p, P_BATCHES), inH = load<i32>(p, P_IN_H), inW = load<i32>(p, P_IN_W), C = load<i32>(p, P_C);
-  const outH = load<i32>(p, P_OUT_H), outW = load<i32>(p, P_OUT_W), fH = load<i32>(p, P_F_H), fW = load<i32>(p, P_F_W);
-  const sH = load<i32>(p, P_S_H), sW = load<i32>(p, P_S_W), padH = load<i32>(p, P_PAD_H), padW = load<i32>(p, P_PAD_W);
-  const lo = v128.load32_splat(p, P_ACT_MIN);
-  const hi = v128.load32_splat(p, P_ACT_MAX);
+  const batches = load<i32>(p, FP_BATCHES), inH = load<i32>(p, FP_IN_H), inW = load<i32>(p, FP_IN_W), C = load<i32>(p, FP_C);
+  const outH = load<i32>(p, FP_OUT_H), outW = load<i32>(p, FP_OUT_W), fH = load<i32>(p, FP_FH), fW = load<i32>(p, FP_FW);
+  const sH = load<i32>(p, FP_SH), sW = load<i32>(p, FP_SW), padH = load<i32>(p, FP_PAD_H), padW = load<i32>(p, FP_PAD_W);
+  const lo = v128.load32_splat(p, FP_ACT_MIN);
+  const hi = v128.load32_splat(p, FP_ACT_MAX);
   const pixel = <usize>(C << 2);
   const row = <usize>inW * pixel;
   let o = output;
@@ -80,7 +67,7 @@ export function f32_avgpool(p: usize, input: usize, output: usize): void {
 
 // MEAN over height and width: words 0 batches, 4 pixels (height x width), 8 channels.
 export function f32_mean_hw(p: usize, input: usize, output: usize): void {
-  const batches = load<i32>(p, 0), pixels = load<i32>(p, 4), C = load<i32>(p, 8);
+  const batches = load<i32>(p, FM_BATCHES), pixels = load<i32>(p, FM_PIXELS), C = load<i32>(p, FM_C);
   const count = f32x4.splat(<f32>pixels);
   const pixel = <usize>(C << 2);
   const inf = f32x4.splat(Infinity);

@@ -2,15 +2,9 @@
 // which weights: src/kernels/float/resize-bilinear.ts): each output pixel blends four input pixels,
 // channels along the lanes.
 import { storeLanes } from './common';
+import { R_BATCHES, R_C, R_IN_IMAGE, R_OUT_H, R_OUT_W, R_X, R_Y } from '../generated/abi';
 
-// Parameter block (byte offsets of 32-bit words).
-const R_BATCHES = 0;
-const R_OUT_H = 4;
-const R_OUT_W = 8;
-const R_C = 12;
-const R_IN_IMAGE = 16; // bytes of one input image
-const R_Y = 20; // per output row: lower row's byte offset, upper row's, their weights (f32)
-const R_X = 24; // per output column: left pixel's byte offset, right pixel's, their weights (f32)
+// Parameter block R (scripts/abi.mjs).
 
 export function f32_resize_bilinear(p: usize, input: usize, output: usize): void {
   const batches = load<i32>(p, R_BATCHES), outH = load<i32>(p, R_OUT_H), outW = load<i32>(p, R_OUT_W), C = load<i32>(p, R_C);

@@ -2,11 +2,9 @@
 // step; the last partial vector reads past the end (the arena has slack) and stores only its lanes.
 // Output and input may be the same tensor (every element is read before it is written).
 import { clamp, storeLanes } from './common';
+import { U_COUNT, U_MAX, U_MIN } from '../generated/abi';
 
-// Parameter block (byte offsets of 32-bit words), written by src/kernels/float/unary-common.ts.
-const U_COUNT = 0;
-const U_MIN = 4; // f32 (f32_clamp)
-const U_MAX = 8; // f32 (f32_clamp)
+// Parameter block U (scripts/abi.mjs), written by src/kernels/float/unary-common.ts.
 
 @inline function put(o: usize, v: v128, left: i32): void {
   if (left >= 4) v128.store(o, v);

@@ -1,31 +1,36 @@
 // int8 CONV_2D / FULLY_CONNECTED as a GEMM over tap pointers: for each block of four output pixels,
 // the input pixel of every filter tap (or a row of input zero points where the tap falls in the
 // padding) is looked up once and the four rows are sign-extended to int16 once into a scratch buffer
-// (P_EXT), then every group of eight output channels runs a 4-pixel x 8-channel register tile (eight
+// (W_EXT), then every group of eight output channels runs a 4-pixel x 8-channel register tile (eight
 // i32x4 accumulators, four channels of one pixel each, starting from the folded bias) over taps x
 // (channels rounded up to 8), with i32x4.dot_i16x8_s ("c2s4", as XNNPACK's QS8 GEMMs: each 8-value
 // slice is four int32 lanes of int16 pairs; the four rotations of the slice meet four weight vectors
 // whose lane l holds channel l's pair (l + j) mod 4, so after the four rotations every lane has summed
 // its channel's whole slice, and no horizontal reduction is needed). The scratch row holds each slice
-// twice in a row, so rotation j is a plain load at byte offset 4j. Requantization is per lane (the
-// channels' own multipliers and shifts, see requant.ts) on the accumulators as they are.
+// twice in a row, so rotation j is a plain load at byte offset 4j. The weights stay int8 in memory:
+// v128.load8x8_s sign-extends each 8-byte half to i16x8 as it loads it (as XNNPACK's wasmsimd qs8
+// kernels do). Requantization is per lane (the channels' own multipliers and shifts, see requant.ts)
+// on the accumulators as they are.
 //
 // Packed weights (src/kernels/weight-pack.ts), per group of eight output channels:
-//   [requantization block, channels 0-3][requantization block, channels 4-7]  (2 x 112 bytes; the bias
-//    has -input_zp * sum(w) folded in)
+//   [8 folded biases, int32: bias - input_zp * sum(w)]
 //   then for each tap, for each 8-channel slice, for each rotation j = 0..3: channels 0-3 then 4-7, lane
-//   l holding the int16 pair (w[2p], w[2p+1]) with p = (l + j) mod 4 (128 bytes per slice: a plain
-//   v128.load in the loop).
-// Channels past the input depth and output channels past outC are zero, so reading a few bytes past a
-// pixel contributes nothing. The bias already holds -input_zp * sum(w), so the padding row (input zero
-// points) contributes zero, as TFLM's skipped taps do.
-import { RQ_BYTES, narrow8, narrowClamp8, requantLanes, requantLanesRight, requantRightWith, storeBytes } from './requant';
-import { P_ACT_MAX, P_ACT_MIN, P_DIL_H, P_DIL_W, P_EXT, P_GATHER, P_IN_C, P_IN_H, P_IN_IMAGE, P_IN_W, P_KB8, P_K_H, P_K_W, P_OUT16, P_OUT_C, P_OUT_HW, P_OUT_W, P_PACKED, P_PAD_H, P_PAD_W, P_PTRS, P_RIGHT_ONLY, P_ROWS, P_STRIDE_H, P_STRIDE_W, P_TOTAL, P_ZERO, P_ZP_OUT, tapPointers } from './window';
+//   l holding the int8 pair (w[2p], w[2p+1]) with p = (l + j) mod 4 (64 bytes per slice).
+// A last group of at most four channels holds 4 biases and only channels 0-3 (32 bytes per slice).
+// The requantization blocks are apart (W_RQ), one per four channels W_RQ_STRIDE bytes apart (0 when
+// every channel shares one). Channels past the input depth and output channels past outC are zero, so
+// reading a few bytes past a pixel contributes nothing. The bias already holds -input_zp * sum(w), so
+// the padding row (input zero points) contributes zero, as TFLM's skipped taps do.
+import { narrow8, narrowClamp8, requantLanes, requantLanesRight, requantRightWith, storeBytes } from './requant';
+import { tapPointers, threadArea, windowBegin } from './window';
+import { copyBlocks, tileGroupsRelaxed } from './conv-relaxed';
+import { GEMM_TILE_PIXELS, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
 
-/** Bytes of one group's two requantization blocks. */
-const RQ2: usize = 2 * RQ_BYTES;
-/** Bytes of one slice of one group's weights: four rotations x two vectors. */
-const SLICE_BYTES: usize = 128;
+/** Full groups of eight output channels, and whether a last group of four follows (at most four channels left). */
+@inline function fullGroups(outC: i32): i32 {
+  const rest = outC & 7;
+  return rest >= 1 && rest <= 4 ? outC >> 3 : (outC + 7) >> 3;
+}
 
 /**
  * Copies the `taps` runs of `inC` bytes at the pointers in `ptrs` one after the other into `dst` (the
@@ -57,29 +62,29 @@ const SLICE_BYTES: usize = 128;
  * the arena for the reads). Returns false, having written nothing, for dilation_w > 1.
  */
 @inline function gatherRuns(pp: usize, input: usize, q: i32, dst: usize): bool {
-  if (load<i32>(pp, P_DIL_W) != 1) return false;
-  const outHW = load<i32>(pp, P_OUT_HW);
-  const outW = load<i32>(pp, P_OUT_W);
+  if (load<i32>(pp, W_DIL_W) != 1) return false;
+  const outHW = load<i32>(pp, W_OUT_HW);
+  const outW = load<i32>(pp, W_OUT_W);
   const b = q / outHW;
   const r = q - b * outHW;
   const oh = r / outW;
   const ow = r - oh * outW;
-  const inH = load<i32>(pp, P_IN_H);
-  const inW = load<i32>(pp, P_IN_W);
-  const inC = load<i32>(pp, P_IN_C);
-  const kH = load<i32>(pp, P_K_H);
-  const kW = load<i32>(pp, P_K_W);
-  const dH = load<i32>(pp, P_DIL_H);
-  const ih0 = oh * load<i32>(pp, P_STRIDE_H) - load<i32>(pp, P_PAD_H);
-  const iw0 = ow * load<i32>(pp, P_STRIDE_W) - load<i32>(pp, P_PAD_W);
+  const inH = load<i32>(pp, W_IN_H);
+  const inW = load<i32>(pp, W_IN_W);
+  const inC = load<i32>(pp, W_IN_C);
+  const kH = load<i32>(pp, W_KH);
+  const kW = load<i32>(pp, W_KW);
+  const dH = load<i32>(pp, W_DIL_H);
+  const ih0 = oh * load<i32>(pp, W_STRIDE_H) - load<i32>(pp, W_PAD_H);
+  const iw0 = ow * load<i32>(pp, W_STRIDE_W) - load<i32>(pp, W_PAD_W);
   // window columns [kwLo, kwHi) are inside the image
   const kwLo = max(0, -iw0);
   const kwHi = min(kW, inW - iw0);
   const run = <usize>(kW * inC);
   const lead = <usize>(kwLo * inC);
   const body = kwHi > kwLo ? <usize>((kwHi - kwLo) * inC) : 0;
-  const zp = i8x16.splat(load<i8>(<usize>load<u32>(pp, P_ZERO)));
-  const image = input + <usize>(b * load<i32>(pp, P_IN_IMAGE));
+  const zp = i8x16.splat(<i8>load<i32>(pp, W_ZP_IN));
+  const image = input + <usize>(b * load<i32>(pp, W_IN_IMAGE));
   let d = dst;
   for (let kh = 0; kh < kH; kh++) {
     const ih = ih0 + kh * dH;
@@ -112,98 +117,155 @@ const SLICE_BYTES: usize = 128;
   else storeBytes(p, v, n);
 }
 
+/** Sign-extends the `kb8` 8-value slices at `x` into `e`, each stored twice (a load at +4j is the slice rotated by j lanes). */
+@inline function extendRun(x: usize, kb8: i32, e: usize): void {
+  for (let k = 0; k < kb8; k++) {
+    const v = v128.load8x8_s(x);
+    v128.store(e, v);
+    v128.store(e, v, 16);
+    x += 8;
+    e += 32;
+  }
+}
+
+/**
+ * The sign-extended rows of the tile at pixel `q` (`np` real pixels; the rest repeat the last) into
+ * `ext`, one pixel at a time: its tap pointers into `ptrs` (or its compact row gathered into `row`),
+ * then taps x kb8 slices of 32 bytes.
+ */
+@inline function tileRows(pp: usize, input: usize, q: i32, np: i32, gather: bool, ptrs: usize, row: usize, windowTaps: i32, inC: i32, kb8: i32, ext: usize, extRow: usize): void {
+  for (let i = 0; i < GEMM_TILE_PIXELS; i++) {
+    const qi = q + min(i, np - 1);
+    const e = ext + <usize>i * extRow;
+    if (gather) {
+      if (!gatherRuns(pp, input, qi, row)) {
+        tapPointers(pp, input, qi, ptrs);
+        gatherRow(ptrs, windowTaps, inC, row);
+      }
+      extendRun(row, kb8, e);
+    } else {
+      tapPointers(pp, input, qi, ptrs);
+      for (let t = 0; t < windowTaps; t++) extendRun(<usize>load<u32>(ptrs + <usize>(t << 2)), kb8, e + <usize>(t * kb8 * 32));
+    }
+  }
+}
+
 /**
  * int8 convolution (or fully connected: 1x1 over `batches` pixels) with the parameter block at `pp`.
- * With P_GATHER (input depth not a multiple of 8, several taps) the taps' runs are first copied into
+ * With W_GATHER (input depth not a multiple of 8, several taps) the taps' runs are first copied into
  * compact rows, so K = taps x depth is padded to 8 once instead of per tap (a 3x3 filter over 3
  * channels: 32 instead of 72).
  */
 export function qs8_conv(pp: usize, input: usize, output: usize): void {
-  const total = load<i32>(pp, P_TOTAL);
-  const outC = load<i32>(pp, P_OUT_C);
-  const windowTaps = load<i32>(pp, P_K_H) * load<i32>(pp, P_K_W);
-  const gather = load<i32>(pp, P_GATHER) != 0;
-  const inC = load<i32>(pp, P_IN_C);
-  const rows = <usize>load<u32>(pp, P_ROWS);
-  const kb8 = load<i32>(pp, P_KB8);
-  const rowBytes = <usize>((kb8 << 3) + 16);
+  windowBegin(pp);
+  qs8_conv_run(pp, input, output, 0, load<i32>(pp, W_TOTAL), 0);
+}
+
+/**
+ * qs8_conv over output pixels [q0, q1) with the scratch area of thread `tid`, after windowBegin (one
+ * pixel in all: the one-pixel GEMM, which takes every channel).
+ */
+export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
+  const total = load<i32>(pp, W_TOTAL);
+  const outC = load<i32>(pp, W_OUT_C);
+  const windowTaps = load<i32>(pp, W_KH) * load<i32>(pp, W_KW);
+  const gather = load<i32>(pp, W_GATHER) != 0;
+  const inC = load<i32>(pp, W_IN_C);
+  const kb8 = load<i32>(pp, W_KB8);
   const taps = gather ? 1 : windowTaps;
-  const packed = <usize>load<u32>(pp, P_PACKED);
-  const ptrs = <usize>load<u32>(pp, P_PTRS);
-  const tapBytes = <usize>(windowTaps << 2);
-  const lo = i8x16.splat(<i8>load<i32>(pp, P_ACT_MIN));
-  const hi = i8x16.splat(<i8>load<i32>(pp, P_ACT_MAX));
-  const zp = i32x4.splat(load<i32>(pp, P_ZP_OUT));
-  const groups = (outC + 7) >> 3;
-  const rightOnly = load<i32>(pp, P_RIGHT_ONLY) != 0;
+  const packed = <usize>load<u32>(pp, W_PACKED);
+  const area = threadArea(pp, tid);
+  const ptrs = area;
+  const rows = area + <usize>load<i32>(pp, W_THREAD_ROWS);
+  const lo = i8x16.splat(<i8>load<i32>(pp, W_ACT_MIN));
+  const hi = i8x16.splat(<i8>load<i32>(pp, W_ACT_MAX));
+  const zp = i32x4.splat(load<i32>(pp, W_ZP_OUT));
+  const full = fullGroups(outC);
+  const half = full << 3 < outC;
+  const rq = <usize>load<u32>(pp, W_RQ);
+  const rqStride = <usize>load<i32>(pp, W_RQ_STRIDE);
+  const rightOnly = load<i32>(pp, W_RIGHT_ONLY) != 0;
   const stride = <usize>outC;
-  const ext = (<usize>load<u32>(pp, P_EXT) + 31) & ~<usize>31; // 32-aligned: no load at +4j crosses a cache line
+  const ext = (area + <usize>load<i32>(pp, W_THREAD_EXT) + 31) & ~<usize>31; // 32-aligned: no load at +4j crosses a cache line
   const slices = taps * kb8;
   const extRow = <usize>(slices << 5);
   if (total == 1 && !gather && taps == 1) {
     gemv(pp, input, output);
     return;
   }
-  for (let q = 0; q < total; q += 4) {
-    const np = min(4, total - q);
-    for (let i = 0; i < 4; i++) {
-      const pi = ptrs + <usize>i * tapBytes;
-      const qi = q + min(i, np - 1);
-      if (gather) {
-        const row = rows + <usize>i * rowBytes;
-        if (!gatherRuns(pp, input, qi, row)) {
-          tapPointers(pp, input, qi, pi);
-          gatherRow(pi, windowTaps, inC, row);
+  if (ASC_FEATURE_RELAXED_SIMD) {
+    const mode = load<i32>(pp, W_DOT_MODE);
+    if (mode != 0) {
+      // W_KB8: 16-value blocks per tap (or per gathered row); activations biased to unsigned for usdot
+      const bias = i8x16.splat(mode == 1 ? -128 : 0);
+      const blockRow = <usize>(taps * kb8) << 5;
+      for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
+        const np = min(GEMM_TILE_PIXELS, q1 - q);
+        for (let i = 0; i < GEMM_TILE_PIXELS; i++) {
+          const qi = q + min(i, np - 1);
+          const e = ext + <usize>i * blockRow;
+          if (gather) {
+            if (!gatherRuns(pp, input, qi, rows)) {
+              tapPointers(pp, input, qi, ptrs);
+              gatherRow(ptrs, windowTaps, inC, rows);
+            }
+            copyBlocks(rows, kb8, e, bias);
+          } else {
+            tapPointers(pp, input, qi, ptrs);
+            for (let t = 0; t < windowTaps; t++) copyBlocks(<usize>load<u32>(ptrs + <usize>(t << 2)), kb8, e + <usize>(t * kb8 * 32), bias);
+          }
         }
-        store<u32>(pi, <u32>row);
-      } else {
-        tapPointers(pp, input, qi, pi);
-      }
-    }
-    // the four rows, sign-extended once for all channel groups: taps x kb8 slices of 32 bytes each (the
-    // eight int16 values twice, so a load at +4j is the slice rotated by j lanes)
-    for (let i = 0; i < 4; i++) {
-      let e = ext + <usize>i * extRow;
-      for (let t = 0; t < taps; t++) {
-        let x = <usize>load<u32>(ptrs + <usize>i * tapBytes + <usize>(t << 2));
-        for (let k = 0; k < kb8; k++) {
-          const v = v128.load8x8_s(x);
-          v128.store(e, v);
-          v128.store(e, v, 16);
-          x += 8;
-          e += 32;
+        const o = output + <usize>q * stride;
+        if (rightOnly) {
+          if (np == GEMM_TILE_PIXELS) tileGroupsRelaxed(packed, rq, rqStride, ext, blockRow, taps * kb8, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp);
+          else tileGroupsRelaxed(packed, rq, rqStride, ext, blockRow, taps * kb8, full, half, outC, o, stride, np, true, lo, hi, zp);
+        } else {
+          tileGroupsRelaxed(packed, rq, rqStride, ext, blockRow, taps * kb8, full, half, outC, o, stride, np, false, lo, hi, zp);
         }
       }
+      return;
     }
+  }
+  for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
+    const np = min(GEMM_TILE_PIXELS, q1 - q);
+    tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, extRow);
     const o = output + <usize>q * stride;
     if (rightOnly) {
-      if (np == 4) tileGroups(packed, ext, extRow, slices, groups, outC, o, stride, 4, true, lo, hi, zp);
-      else tileGroups(packed, ext, extRow, slices, groups, outC, o, stride, np, true, lo, hi, zp);
+      if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp);
+      else tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, np, true, lo, hi, zp);
     } else {
-      tileGroups(packed, ext, extRow, slices, groups, outC, o, stride, np, false, lo, hi, zp);
+      tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, np, false, lo, hi, zp);
     }
   }
 }
 
+/** Requantized `acc` (right-only blocks' vectors already loaded) plus the output zero point (in `zr`). */
+@inline function rqRight(acc: v128, m: v128, yHi: v128, yLo: v128, mult: v128, zr: v128): v128 {
+  return requantRightWith(acc, m, yHi, yLo, mult, zr);
+}
+
 /**
- * The 4-pixel x 8-channel tiles of every channel group over the sign-extended rows at `ext`, stored at
- * `o` (`np` pixels of `stride` bytes). Inlined with constant `rightOnly` (every channel has left shift
- * 0 and right shift >= 1) and, for full tiles, constant `np` = 4, so those branches fold away.
+ * The 4-pixel x 8-channel tiles of every full channel group, then the 4-pixel x 4-channel tile of a
+ * last half group, over the sign-extended rows at `ext`, stored at `o` (`np` pixels of `stride` bytes).
+ * Inlined with constant `rightOnly` (every channel has left shift 0 and right shift >= 1) and, for full
+ * tiles, constant `np` = GEMM_TILE_PIXELS = 4, so those branches fold away. (A 5-pixel tile, ten
+ * accumulators, ran 45 % slower: V8 spills.)
  */
-@inline function tileGroups(packed: usize, ext: usize, extRow: usize, slices: i32, groups: i32, outC: i32, o: usize, stride: usize, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128): void {
-  let rq = packed;
-  for (let g = 0; g < groups; g++) {
-    let w = rq + RQ2;
-    const biasA = v128.load(rq);
-    const biasB = v128.load(rq, RQ_BYTES);
+@inline function tileGroups(packed: usize, rq: usize, rqStride: usize, ext: usize, extRow: usize, slices: i32, full: i32, half: bool, outC: i32, o: usize, stride: usize, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128): void {
+  let w = packed;
+  let r = rq;
+  for (let g = 0; g < full; g++) {
+    const biasA = v128.load(w);
+    const biasB = v128.load(w, 16);
+    w += 32;
     let a0 = biasA, a1 = biasA, a2 = biasA, a3 = biasA;
     let b0 = biasB, b1 = biasB, b2 = biasB, b3 = biasB;
     let x = ext;
     // slices x four rotations: rotation j of a slice is the load at +4j of its doubled copy
     for (let k = 0; k < slices; k++) {
       for (let j = 0; j < 4; j++) {
-        const wa = v128.load(w);
-        const wb = v128.load(w, 16);
+        const wa = v128.load8x8_s(w);
+        const wb = v128.load8x8_s(w, 8);
         let v = v128.load(x);
         a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v, wa));
         b0 = i32x4.add(b0, i32x4.dot_i16x8_s(v, wb));
@@ -217,93 +279,146 @@ export function qs8_conv(pp: usize, input: usize, output: usize): void {
         a3 = i32x4.add(a3, i32x4.dot_i16x8_s(v, wa));
         b3 = i32x4.add(b3, i32x4.dot_i16x8_s(v, wb));
         x += 4;
-        w += 32;
+        w += 16;
       }
       x += 16;
     }
-    const rqB = rq + RQ_BYTES;
+    const rB = r + rqStride;
     const n = outC - (g << 3);
     const oc = o + <usize>(g << 3);
     if (rightOnly) {
-      // each block's vectors loaded once for the four pixels
-      let m = v128.load(rq, 16), yHi = v128.load(rq, 32), yLo = v128.load(rq, 48), half = v128.load(rq, 64), mult = v128.load(rq, 80);
-      a0 = i32x4.add(requantRightWith(a0, m, yHi, yLo, half, mult), zp);
-      a1 = i32x4.add(requantRightWith(a1, m, yHi, yLo, half, mult), zp);
-      a2 = i32x4.add(requantRightWith(a2, m, yHi, yLo, half, mult), zp);
-      a3 = i32x4.add(requantRightWith(a3, m, yHi, yLo, half, mult), zp);
-      m = v128.load(rqB, 16);
-      yHi = v128.load(rqB, 32);
-      yLo = v128.load(rqB, 48);
-      half = v128.load(rqB, 64);
-      mult = v128.load(rqB, 80);
-      b0 = i32x4.add(requantRightWith(b0, m, yHi, yLo, half, mult), zp);
-      b1 = i32x4.add(requantRightWith(b1, m, yHi, yLo, half, mult), zp);
-      b2 = i32x4.add(requantRightWith(b2, m, yHi, yLo, half, mult), zp);
-      b3 = i32x4.add(requantRightWith(b3, m, yHi, yLo, half, mult), zp);
+      // each block's vectors loaded once for the tile's pixels
+      const zr = i32x4.add(i32x4.shl(zp, 22), i32x4.splat(1 << 21)); // requantRightWith's round with zp
+      let m = v128.load(r, RQ_M), yHi = v128.load(r, RQ_Y_HI), yLo = v128.load(r, RQ_Y_LO), mult = v128.load(r, RQ_MULT22);
+      a0 = rqRight(a0, m, yHi, yLo, mult, zr);
+      a1 = rqRight(a1, m, yHi, yLo, mult, zr);
+      a2 = rqRight(a2, m, yHi, yLo, mult, zr);
+      a3 = rqRight(a3, m, yHi, yLo, mult, zr);
+      m = v128.load(rB, RQ_M);
+      yHi = v128.load(rB, RQ_Y_HI);
+      yLo = v128.load(rB, RQ_Y_LO);
+      mult = v128.load(rB, RQ_MULT22);
+      b0 = rqRight(b0, m, yHi, yLo, mult, zr);
+      b1 = rqRight(b1, m, yHi, yLo, mult, zr);
+      b2 = rqRight(b2, m, yHi, yLo, mult, zr);
+      b3 = rqRight(b3, m, yHi, yLo, mult, zr);
       store8(oc, narrow8(a0, b0), n);
       if (np > 1) store8(oc + stride, narrow8(a1, b1), n);
       if (np > 2) store8(oc + 2 * stride, narrow8(a2, b2), n);
       if (np > 3) store8(oc + 3 * stride, narrow8(a3, b3), n);
-      rq = w;
-      continue;
+    } else {
+      store8(oc, pack8(requant(a0, r, false, zp), requant(b0, rB, false, zp), false, lo, hi), n);
+      if (np > 1) store8(oc + stride, pack8(requant(a1, r, false, zp), requant(b1, rB, false, zp), false, lo, hi), n);
+      if (np > 2) store8(oc + 2 * stride, pack8(requant(a2, r, false, zp), requant(b2, rB, false, zp), false, lo, hi), n);
+      if (np > 3) store8(oc + 3 * stride, pack8(requant(a3, r, false, zp), requant(b3, rB, false, zp), false, lo, hi), n);
     }
-    store8(oc, pack8(requant(a0, rq, rightOnly, zp), requant(b0, rqB, rightOnly, zp), rightOnly, lo, hi), n);
-    if (np > 1) store8(oc + stride, pack8(requant(a1, rq, rightOnly, zp), requant(b1, rqB, rightOnly, zp), rightOnly, lo, hi), n);
-    if (np > 2) store8(oc + 2 * stride, pack8(requant(a2, rq, rightOnly, zp), requant(b2, rqB, rightOnly, zp), rightOnly, lo, hi), n);
-    if (np > 3) store8(oc + 3 * stride, pack8(requant(a3, rq, rightOnly, zp), requant(b3, rqB, rightOnly, zp), rightOnly, lo, hi), n);
-    rq = w;
+    r = rB + rqStride;
+  }
+  if (!half) return;
+  // the last group of at most four channels: 4 pixels x 4 channels
+  const bias = v128.load(w);
+  w += 16;
+  let a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+  let x = ext;
+  for (let k = 0; k < slices; k++) {
+    for (let j = 0; j < 4; j++) {
+      const wa = v128.load8x8_s(w);
+      a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v128.load(x), wa));
+      a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v128.load(x + extRow), wa));
+      a2 = i32x4.add(a2, i32x4.dot_i16x8_s(v128.load(x + 2 * extRow), wa));
+      a3 = i32x4.add(a3, i32x4.dot_i16x8_s(v128.load(x + 3 * extRow), wa));
+      x += 4;
+      w += 8;
+    }
+    x += 16;
+  }
+  const n = outC - (full << 3);
+  const oc = o + <usize>(full << 3);
+  a0 = requant(a0, r, rightOnly, zp);
+  storeBytes(oc, pack8(a0, a0, rightOnly, lo, hi), n);
+  if (np > 1) {
+    a1 = requant(a1, r, rightOnly, zp);
+    storeBytes(oc + stride, pack8(a1, a1, rightOnly, lo, hi), n);
+  }
+  if (np > 2) {
+    a2 = requant(a2, r, rightOnly, zp);
+    storeBytes(oc + 2 * stride, pack8(a2, a2, rightOnly, lo, hi), n);
+  }
+  if (np > 3) {
+    a3 = requant(a3, r, rightOnly, zp);
+    storeBytes(oc + 3 * stride, pack8(a3, a3, rightOnly, lo, hi), n);
   }
 }
 
-/** Sum over one slice's four rotations of `v` (lanes: int16 pairs) against the weight vectors at `w` (+ `h` = 0 or 16). */
-@inline function sliceDot(v: v128, w: usize, h: usize): v128 {
-  let s = i32x4.dot_i16x8_s(v, v128.load(w + h));
-  s = i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 1, 2, 3, 0), v128.load(w + h, 32)));
-  s = i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 2, 3, 0, 1), v128.load(w + h, 64)));
-  return i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 3, 0, 1, 2), v128.load(w + h, 96)));
+/**
+ * Sum over one slice's four rotations of `v` (lanes: int16 pairs) against the int8 weights at `w`, the
+ * rotations `rs` bytes apart (16 in a full group, whose second half is at +8; 8 in a half group).
+ */
+@inline function sliceDot(v: v128, w: usize, rs: usize): v128 {
+  let s = i32x4.dot_i16x8_s(v, v128.load8x8_s(w));
+  s = i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 1, 2, 3, 0), v128.load8x8_s(w + rs)));
+  s = i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 2, 3, 0, 1), v128.load8x8_s(w + 2 * rs)));
+  return i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 3, 0, 1, 2), v128.load8x8_s(w + 3 * rs)));
+}
+
+/** Stores the outputs of one group (`n` channels from `c`): int16 clamped to [lo16, hi16], or int8. */
+@inline function storeGroup(output: usize, c: i32, n: i32, sa: v128, sb: v128, out16: bool, rightOnly: bool, lo8: v128, hi8: v128, lo16: v128, hi16: v128): void {
+  if (out16) {
+    const v = i16x8.min_s(i16x8.max_s(i16x8.narrow_i32x4_s(sa, sb), lo16), hi16);
+    const o = output + <usize>(c << 1);
+    if (n >= 8) v128.store(o, v);
+    else storeBytes(o, v, n << 1);
+  } else {
+    store8(output + <usize>c, pack8(sa, sb, rightOnly, lo8, hi8), n);
+  }
 }
 
 /**
  * One output pixel (FULLY_CONNECTED with one batch, a 1x1 convolution of a 1x1 image, an LSTM gate):
  * the 4-pixel tile would compute three copies of it, so each channel group is one row of dot products
- * (the input's rotations by shuffles) instead. With P_OUT16 the outputs are int16 (the LSTM's Q3.12
+ * (the input's rotations by shuffles) instead. With W_OUT16 the outputs are int16 (the LSTM's Q3.12
  * gates), clamped to [act_min, act_max].
  */
 function gemv(pp: usize, input: usize, output: usize): void {
-  const outC = load<i32>(pp, P_OUT_C);
-  const kb8 = load<i32>(pp, P_KB8);
-  const packed = <usize>load<u32>(pp, P_PACKED);
-  const zp = i32x4.splat(load<i32>(pp, P_ZP_OUT));
-  const groups = (outC + 7) >> 3;
-  const out16 = load<i32>(pp, P_OUT16) != 0;
-  const rightOnly = !out16 && load<i32>(pp, P_RIGHT_ONLY) != 0; // requantLanesRight is for int8 outputs
-  const lo8 = i8x16.splat(<i8>load<i32>(pp, P_ACT_MIN));
-  const hi8 = i8x16.splat(<i8>load<i32>(pp, P_ACT_MAX));
-  const lo16 = i16x8.splat(<i16>load<i32>(pp, P_ACT_MIN));
-  const hi16 = i16x8.splat(<i16>load<i32>(pp, P_ACT_MAX));
-  let rq = packed;
-  for (let g = 0; g < groups; g++) {
-    let w = rq + RQ2;
+  const outC = load<i32>(pp, W_OUT_C);
+  const kb8 = load<i32>(pp, W_KB8);
+  const zp = i32x4.splat(load<i32>(pp, W_ZP_OUT));
+  const full = fullGroups(outC);
+  const half = full << 3 < outC;
+  const rqStride = <usize>load<i32>(pp, W_RQ_STRIDE);
+  const out16 = load<i32>(pp, W_OUT16) != 0;
+  const rightOnly = !out16 && load<i32>(pp, W_RIGHT_ONLY) != 0; // requantLanesRight is for int8 outputs
+  const lo8 = i8x16.splat(<i8>load<i32>(pp, W_ACT_MIN));
+  const hi8 = i8x16.splat(<i8>load<i32>(pp, W_ACT_MAX));
+  const lo16 = i16x8.splat(<i16>load<i32>(pp, W_ACT_MIN));
+  const hi16 = i16x8.splat(<i16>load<i32>(pp, W_ACT_MAX));
+  let w = <usize>load<u32>(pp, W_PACKED);
+  let r = <usize>load<u32>(pp, W_RQ);
+  for (let g = 0; g < full; g++) {
+    let a = v128.load(w), b = v128.load(w, 16);
+    w += 32;
     let x = input;
-    let a = v128.load(rq), b = v128.load(rq, RQ_BYTES);
     for (let k = 0; k < kb8; k++) {
       const v = v128.load8x8_s(x);
-      a = i32x4.add(a, sliceDot(v, w, 0));
-      b = i32x4.add(b, sliceDot(v, w, 16));
+      a = i32x4.add(a, sliceDot(v, w, 16));
+      b = i32x4.add(b, sliceDot(v, w + 8, 16));
       x += 8;
-      w += SLICE_BYTES;
+      w += 64;
     }
-    const sa = requant(a, rq, rightOnly, zp);
-    const sb = requant(b, rq + RQ_BYTES, rightOnly, zp);
-    const n = outC - (g << 3);
-    if (out16) {
-      const v = i16x8.min_s(i16x8.max_s(i16x8.narrow_i32x4_s(sa, sb), lo16), hi16);
-      const o = output + <usize>(g << 4);
-      if (n >= 8) v128.store(o, v);
-      else storeBytes(o, v, n << 1);
-    } else {
-      store8(output + <usize>(g << 3), pack8(sa, sb, rightOnly, lo8, hi8), n);
-    }
-    rq = w;
+    const sa = requant(a, r, rightOnly, zp);
+    const sb = requant(b, r + rqStride, rightOnly, zp);
+    storeGroup(output, g << 3, outC - (g << 3), sa, sb, out16, rightOnly, lo8, hi8, lo16, hi16);
+    r += 2 * rqStride;
   }
+  if (!half) return;
+  let a = v128.load(w);
+  w += 16;
+  let x = input;
+  for (let k = 0; k < kb8; k++) {
+    a = i32x4.add(a, sliceDot(v128.load8x8_s(x), w, 8));
+    x += 8;
+    w += 32;
+  }
+  const sa = requant(a, r, rightOnly, zp);
+  storeGroup(output, full << 3, outC - (full << 3), sa, sa, out16, rightOnly, lo8, hi8, lo16, hi16);
 }

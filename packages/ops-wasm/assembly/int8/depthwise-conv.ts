@@ -7,11 +7,14 @@
 // start from the folded bias.
 //
 // Packed weights (src/kernels/weight-pack.ts), per group of eight channels:
-//   [requantization block, channels 0-3][requantization block, channels 4-7]
-//   [per pair of taps: (w[t], w[t+1]) of channels 0-3, then of channels 4-7, as int16 = 32 bytes].
-// Channels past the depth have zero weights.
-import { RQ_BYTES, narrow8, narrowClamp8, requantLanes, requantLanesRight, storeBytes } from './requant';
-import { P_ACT_MAX, P_ACT_MIN, P_DIL_H, P_DIL_W, P_DM_TABLE, P_IN_C, P_IN_H, P_IN_IMAGE, P_IN_W, P_KB8, P_K_H, P_K_W, P_OUT_C, P_OUT_HW, P_OUT_W, P_PACKED, P_PAD_H, P_PAD_W, P_PTRS, P_RIGHT_ONLY, P_STRIDE_H, P_STRIDE_W, P_TOTAL, P_ZP_OUT, tapPointersAt } from './window';
+//   [8 folded biases, int32]
+//   [per pair of taps: (w[t], w[t+1]) of channels 0-3, then of channels 4-7, int8 = 16 bytes, each half
+//    sign-extended to i16x8 by v128.load8x8_s].
+// Channels past the depth have zero weights. The requantization blocks are apart (W_RQ), one per four
+// channels W_RQ_STRIDE bytes apart (0 when every channel shares one).
+import { narrow8, narrowClamp8, requantLanes, requantRightWith, storeBytes } from './requant';
+import { tapPointersAt, threadArea, windowBegin } from './window';
+import { W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DM_TABLE, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RIGHT_ONLY, W_RQ, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_TOTAL, W_ZP_OUT } from '../generated/abi';
 
 /** First and last output index whose window (k taps, dilation d) lies inside [0, n) with stride s and padding p. */
 @inline function interiorRange(n: i32, k: i32, s: i32, d: i32, p: i32): i64 {
@@ -21,48 +24,61 @@ import { P_ACT_MAX, P_ACT_MIN, P_DIL_H, P_DIL_W, P_DM_TABLE, P_IN_C, P_IN_H, P_I
   return (<i64>first << 32) | <i64>(<u32>last);
 }
 
-/** int8 depthwise convolution with the parameter block at `pp` (P_OUT_C = channels, P_KB8 = groups). */
+/** int8 depthwise convolution with the parameter block at `pp` (W_OUT_C = channels, W_KB8 = groups). */
 export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
-  const total = load<i32>(pp, P_TOTAL);
-  const channels = load<i32>(pp, P_OUT_C);
-  const taps = load<i32>(pp, P_K_H) * load<i32>(pp, P_K_W);
-  const groups = load<i32>(pp, P_KB8);
-  const packed = <usize>load<u32>(pp, P_PACKED);
-  const ptrs = <usize>load<u32>(pp, P_PTRS);
-  const lo = i8x16.splat(<i8>load<i32>(pp, P_ACT_MIN));
-  const hi = i8x16.splat(<i8>load<i32>(pp, P_ACT_MAX));
-  const zp = i32x4.splat(load<i32>(pp, P_ZP_OUT));
+  windowBegin(pp);
+  qs8_dwconv_run(pp, input, output, 0, load<i32>(pp, W_TOTAL), 0);
+}
+
+/** qs8_dwconv over output pixels [q0, q1) with the scratch area of thread `tid` (two tap-pointer tables), after windowBegin. */
+export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
+  const channels = load<i32>(pp, W_OUT_C);
+  const taps = load<i32>(pp, W_KH) * load<i32>(pp, W_KW);
+  const groups = load<i32>(pp, W_KB8);
+  const packed = <usize>load<u32>(pp, W_PACKED);
+  const rq = <usize>load<u32>(pp, W_RQ);
+  const rqStride = <usize>load<i32>(pp, W_RQ_STRIDE);
+  const ptrs = threadArea(pp, tid);
+  const lo = i8x16.splat(<i8>load<i32>(pp, W_ACT_MIN));
+  const hi = i8x16.splat(<i8>load<i32>(pp, W_ACT_MAX));
+  const zp = i32x4.splat(load<i32>(pp, W_ZP_OUT));
+  const zr = i32x4.splat((load<i32>(pp, W_ZP_OUT) << 22) + (1 << 21)); // right-only blocks: zp in the final shift's rounding
   const pairs = (taps + 1) >> 1;
-  const rightOnly = load<i32>(pp, P_RIGHT_ONLY) != 0;
-  const dmTable = <usize>load<u32>(pp, P_DM_TABLE);
-  const outW = load<i32>(pp, P_OUT_W);
-  const outH = load<i32>(pp, P_OUT_HW) / outW;
-  const image = <usize>load<i32>(pp, P_IN_IMAGE);
+  const rightOnly = load<i32>(pp, W_RIGHT_ONLY) != 0;
+  const dmTable = <usize>load<u32>(pp, W_DM_TABLE);
+  const outW = load<i32>(pp, W_OUT_W);
+  const outH = load<i32>(pp, W_OUT_HW) / outW;
+  const image = <usize>load<i32>(pp, W_IN_IMAGE);
   // pixels whose whole window lies inside the input; along a row of them the tap pointers move by
   // stride_w x depth, so they are updated instead of recomputed
-  const sW = load<i32>(pp, P_STRIDE_W);
-  const rowsIn = interiorRange(load<i32>(pp, P_IN_H), load<i32>(pp, P_K_H), load<i32>(pp, P_STRIDE_H), load<i32>(pp, P_DIL_H), load<i32>(pp, P_PAD_H));
-  const colsIn = interiorRange(load<i32>(pp, P_IN_W), load<i32>(pp, P_K_W), sW, load<i32>(pp, P_DIL_W), load<i32>(pp, P_PAD_W));
+  const sW = load<i32>(pp, W_STRIDE_W);
+  const rowsIn = interiorRange(load<i32>(pp, W_IN_H), load<i32>(pp, W_KH), load<i32>(pp, W_STRIDE_H), load<i32>(pp, W_DIL_H), load<i32>(pp, W_PAD_H));
+  const colsIn = interiorRange(load<i32>(pp, W_IN_W), load<i32>(pp, W_KW), sW, load<i32>(pp, W_DIL_W), load<i32>(pp, W_PAD_W));
   const ohLo = <i32>(rowsIn >> 32), ohHi = <i32>rowsIn;
   const owLo = <i32>(colsIn >> 32), owHi = <i32>colsIn;
-  const stepW = <u32>(sW * load<i32>(pp, P_IN_C));
+  const stepW = <u32>(sW * load<i32>(pp, W_IN_C));
   const slots = pairs << 1;
   // second pointer table (two pixels per step when the depth multiplier is 1)
   const ptrs2 = ptrs + <usize>(slots << 2);
-  // pixel q = (b, oh, ow), walked without divisions; `prev` holds the last pixel's tap pointers
-  let oh = 0, ow = 0, b: usize = 0;
+  // pixel q = (b, oh, ow), walked without divisions from q0; `prev` holds the last pixel's tap pointers
+  const outHW = outH * outW;
+  let b = <usize>(q0 / outHW);
+  let oh = (q0 - <i32>b * outHW) / outW;
+  let ow = q0 - <i32>b * outHW - oh * outW;
   let prev = ptrs;
-  for (let q = 0; q < total; ) {
+  let fresh = true;
+  for (let q = q0; q < q1; ) {
     const rowIn = oh >= ohLo && oh <= ohHi;
     const inA = rowIn && ow >= owLo && ow <= owHi;
-    if (inA && ow > owLo) {
+    if (inA && ow > owLo && !fresh) {
       // the previous pixel, in the same row, was inside too
       advance(prev, ptrs, slots, stepW);
     } else {
       tapPointersAt(pp, input + b * image, oh, ow, ptrs);
       if (taps & 1) store<u32>(ptrs + <usize>(taps << 2), load<u32>(ptrs + <usize>((taps - 1) << 2)));
     }
-    const two = dmTable == 0 && ow + 1 < outW;
+    fresh = false;
+    const two = dmTable == 0 && ow + 1 < outW && q + 1 < q1;
     if (two) {
       if (inA && ow + 1 <= owHi) {
         advance(ptrs, ptrs2, slots, stepW);
@@ -70,13 +86,13 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
         tapPointersAt(pp, input + b * image, oh, ow + 1, ptrs2);
         if (taps & 1) store<u32>(ptrs2 + <usize>(taps << 2), load<u32>(ptrs2 + <usize>((taps - 1) << 2)));
       }
-      if (rightOnly) pixelPair(ptrs, ptrs2, packed, groups, pairs, channels, output + <usize>(q * channels), true, zp, lo, hi);
-      else pixelPair(ptrs, ptrs2, packed, groups, pairs, channels, output + <usize>(q * channels), false, zp, lo, hi);
+      if (rightOnly) pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, output + <usize>(q * channels), true, zr, lo, hi);
+      else pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, output + <usize>(q * channels), false, zp, lo, hi);
       prev = ptrs2;
       q += 2;
       ow += 2;
     } else {
-      onePixel(ptrs, packed, groups, pairs, channels, dmTable, output + <usize>(q * channels), rightOnly, zp, lo, hi);
+      onePixel(ptrs, packed, rq, rqStride, groups, pairs, channels, dmTable, output + <usize>(q * channels), rightOnly, rightOnly ? zr : zp, lo, hi);
       prev = ptrs;
       q++;
       ow++;
@@ -99,11 +115,20 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
   }
 }
 
-/** Requantized, narrowed outputs of one 8-channel group (requantLanesRight's are within the activation range). */
-@inline function groupOut(acc0: v128, acc1: v128, rq: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128): v128 {
-  const s0 = i32x4.add(rightOnly ? requantLanesRight(acc0, rq) : requantLanes(acc0, rq), zp);
-  const s1 = i32x4.add(rightOnly ? requantLanesRight(acc1, rq + RQ_BYTES) : requantLanes(acc1, rq + RQ_BYTES), zp);
-  return rightOnly ? narrow8(s0, s1) : narrowClamp8(s0, s1, lo, hi);
+/**
+ * Requantized, narrowed outputs of one 8-channel group (requantRightWith's are within the activation
+ * range). `zp` is the output zero point, or for right-only blocks requantRightWith's rounding constant
+ * zp * 2^22 + 2^21 (the zero point added before the final shift); pixelPair and onePixel pass it on.
+ */
+@inline function groupOut(acc0: v128, acc1: v128, rq: usize, rqB: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128): v128 {
+  if (rightOnly) {
+    return narrow8(rightOut(acc0, rq, zp), rightOut(acc1, rqB, zp));
+  }
+  return narrowClamp8(i32x4.add(requantLanes(acc0, rq), zp), i32x4.add(requantLanes(acc1, rqB), zp), lo, hi);
+}
+
+@inline function rightOut(acc: v128, rq: usize, zr: v128): v128 {
+  return requantRightWith(acc, v128.load(rq, RQ_M), v128.load(rq, RQ_Y_HI), v128.load(rq, RQ_Y_LO), v128.load(rq, RQ_MULT22), zr);
 }
 
 @inline function store8(p: usize, v: v128, n: i32): void {
@@ -115,17 +140,18 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
  * Two neighbouring output pixels (tap pointers at `pa` and `pb`, outputs at `o` and `o + channels`),
  * depth multiplier 1: each weight vector loaded once for both.
  */
-@inline function pixelPair(pa: usize, pb: usize, packed: usize, groups: i32, pairs: i32, channels: i32, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128): void {
-  let rq = packed;
+@inline function pixelPair(pa: usize, pb: usize, packed: usize, rq: usize, rqStride: usize, groups: i32, pairs: i32, channels: i32, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128): void {
+  let w = packed;
+  let r = rq;
   for (let g = 0; g < groups; g++) {
     const c = <usize>(g << 3);
-    let a0 = v128.load(rq);
-    let a1 = v128.load(rq, RQ_BYTES);
+    let a0 = v128.load(w);
+    let a1 = v128.load(w, 16);
     let b0 = a0, b1 = a1;
-    let w = rq + 2 * RQ_BYTES;
+    w += 32;
     for (let t = 0; t < pairs; t++) {
-      const wa = v128.load(w);
-      const wb = v128.load(w, 16);
+      const wa = v128.load8x8_s(w);
+      const wb = v128.load8x8_s(w, 8);
       const k = <usize>(t << 3);
       let x0 = v128.load8x8_s(<usize>load<u32>(pa + k) + c);
       let x1 = v128.load8x8_s(<usize>load<u32>(pa + k, 4) + c);
@@ -135,30 +161,32 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
       x1 = v128.load8x8_s(<usize>load<u32>(pb + k, 4) + c);
       b0 = i32x4.add(b0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), wa));
       b1 = i32x4.add(b1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), wb));
-      w += 32;
+      w += 16;
     }
     const n = channels - <i32>c;
-    store8(o + c, groupOut(a0, a1, rq, rightOnly, zp, lo, hi), n);
-    store8(o + <usize>channels + c, groupOut(b0, b1, rq, rightOnly, zp, lo, hi), n);
-    rq = w;
+    const rB = r + rqStride;
+    store8(o + c, groupOut(a0, a1, r, rB, rightOnly, zp, lo, hi), n);
+    store8(o + <usize>channels + c, groupOut(b0, b1, r, rB, rightOnly, zp, lo, hi), n);
+    r = rB + rqStride;
   }
 }
 
 /** One output pixel (tap pointers at `ptrs`, outputs at `o`), any depth multiplier. */
-@inline function onePixel(ptrs: usize, packed: usize, groups: i32, pairs: i32, channels: i32, dmTable: usize, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128): void {
-  let rq = packed;
+@inline function onePixel(ptrs: usize, packed: usize, rq: usize, rqStride: usize, groups: i32, pairs: i32, channels: i32, dmTable: usize, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128): void {
+  let w = packed;
+  let r = rq;
   for (let g = 0; g < groups; g++) {
     const c = <usize>(g << 3);
-    let acc0 = v128.load(rq);
-    let acc1 = v128.load(rq, RQ_BYTES);
-    let w = rq + 2 * RQ_BYTES;
+    let acc0 = v128.load(w);
+    let acc1 = v128.load(w, 16);
+    w += 32;
     if (dmTable == 0) {
       for (let t = 0; t < pairs; t++) {
         const x0 = v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3)) + c);
         const x1 = v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3) + 4) + c);
-        acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), v128.load(w)));
-        acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), v128.load(w, 16)));
-        w += 32;
+        acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), v128.load8x8_s(w)));
+        acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), v128.load8x8_s(w, 8)));
+        w += 16;
       }
     } else {
       // depth multiplier > 1: output channel c + j reads input channel (c + j) / multiplier
@@ -168,12 +196,13 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
       for (let t = 0; t < pairs; t++) {
         const x0 = i8x16.swizzle(v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3)) + start), mask);
         const x1 = i8x16.swizzle(v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3) + 4) + start), mask);
-        acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), v128.load(w)));
-        acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), v128.load(w, 16)));
-        w += 32;
+        acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), v128.load8x8_s(w)));
+        acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), v128.load8x8_s(w, 8)));
+        w += 16;
       }
     }
-    store8(o + c, groupOut(acc0, acc1, rq, rightOnly, zp, lo, hi), channels - <i32>c);
-    rq = w;
+    const rB = r + rqStride;
+    store8(o + c, groupOut(acc0, acc1, r, rB, rightOnly, zp, lo, hi), channels - <i32>c);
+    r = rB + rqStride;
   }
 }

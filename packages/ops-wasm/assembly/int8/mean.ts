@@ -3,16 +3,9 @@
 // as sum - zp_in * count, MultiplyByQuantizedMultiplier with 1/count folded into the multiplier (done
 // at prepare, src/kernels/mean.ts), plus zp_out, saturated to int8. Eight channels per step.
 import { narrowClamp8, rdbpot, srdhm, storeBytes } from './requant';
+import { E_BATCHES, E_C, E_HW, E_LEFT, E_MULT, E_RIGHT, E_ZP_COUNT, E_ZP_OUT } from '../generated/abi';
 
-// Parameter block (byte offsets of int32 words).
-const E_BATCHES = 0;
-const E_HW = 4;
-const E_C = 8;
-const E_ZP_COUNT = 12; // zp_in * count (int32, wrapping)
-const E_MULT = 16;
-const E_LEFT = 20;
-const E_RIGHT = 24;
-const E_ZP_OUT = 28;
+// Parameter block E (scripts/abi.mjs).
 
 export function qs8_mean_hw(p: usize, input: usize, output: usize): void {
   const batches = load<i32>(p, E_BATCHES);

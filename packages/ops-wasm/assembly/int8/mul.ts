@@ -2,22 +2,9 @@
 //   out = clamp(zp_out + MultiplyByQuantizedMultiplier((x1 - zp1) * (x2 - zp2), M, shift), act_min, act_max)
 // eight elements per step (the tail from a full-width read, stored lane by lane).
 import { narrowClamp8, rdbpot, srdhm, storeBytes } from './requant';
+import { M_ACT_MAX, M_ACT_MIN, M_INNER, M_LEFT, M_MODE, M_MULT, M_N, M_OFF1, M_OFF2, M_RIGHT, M_S1, M_S2, M_ZP_OUT } from '../generated/abi';
 
-// Parameter block (byte offsets of int32 words), written by src/kernels/mul.ts.
-const M_COUNT = 0; // output elements (the loops below use the plan words)
-const M_OFF1 = 4; // -zp1
-const M_OFF2 = 8; // -zp2
-const M_MULT = 12;
-const M_LEFT = 16;
-const M_RIGHT = 20;
-const M_ZP_OUT = 24;
-const M_ACT_MIN = 28;
-const M_ACT_MAX = 32;
-const M_N0 = 36; // outer loop counts, outermost first
-const M_S1 = 48; // input 1's byte strides of the outer loops
-const M_S2 = 60; // input 2's
-const M_INNER = 72; // elements of the inner run
-const M_MODE = 76; // 0 both contiguous along the run, 1 input 1 repeated, 2 input 2 repeated
+// Parameter block M (scripts/abi.mjs), written by src/kernels/mul.ts.
 
 @inline function lanes(x1: v128, x2: v128, off1: v128, off2: v128, m: v128, left: i32, right: i32, mask: v128, half: v128, zp: v128): v128 {
   const prod = i32x4.shl(i32x4.mul(i32x4.add(x1, off1), i32x4.add(x2, off2)), left);
@@ -44,9 +31,9 @@ export function qs8_mul(p: usize, in1: usize, in2: usize, output: usize): void {
   const r1 = mode == 1, r2 = mode == 2;
   const d1: usize = r1 ? 0 : 8, d2: usize = r2 ? 0 : 8;
   let o = output;
-  for (let i0 = 0; i0 < load<i32>(p, M_N0); i0++) {
-    for (let i1 = 0; i1 < load<i32>(p, M_N0 + 4); i1++) {
-      for (let i2 = 0; i2 < load<i32>(p, M_N0 + 8); i2++) {
+  for (let i0 = 0; i0 < load<i32>(p, M_N); i0++) {
+    for (let i1 = 0; i1 < load<i32>(p, M_N + 4); i1++) {
+      for (let i2 = 0; i2 < load<i32>(p, M_N + 8); i2++) {
         let a = in1 + <usize>(i0 * load<i32>(p, M_S1) + i1 * load<i32>(p, M_S1 + 4) + i2 * load<i32>(p, M_S1 + 8));
         let b = in2 + <usize>(i0 * load<i32>(p, M_S2) + i1 * load<i32>(p, M_S2 + 4) + i2 * load<i32>(p, M_S2 + 8));
         for (let i = 0; i < n; i += 8) {

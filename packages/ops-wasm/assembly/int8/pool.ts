@@ -3,22 +3,9 @@
 // (sum +- count/2) / count with C truncation, computed exactly as f64 division then truncation (the
 // sums are below 2^31 and the counts below 2^21, so the rounded quotient never crosses an integer).
 import { storeBytes } from './requant';
+import { Q_ACT_MAX, Q_ACT_MIN, Q_BATCHES, Q_C, Q_FH, Q_FW, Q_IN_H, Q_IN_W, Q_OUT_H, Q_OUT_W, Q_PAD_H, Q_PAD_W, Q_SH, Q_SW } from '../generated/abi';
 
-// Parameter block (byte offsets of int32 words), written by src/kernels/pooling-common.ts.
-const Q_BATCHES = 0;
-const Q_IN_H = 4;
-const Q_IN_W = 8;
-const Q_C = 12;
-const Q_OUT_H = 16;
-const Q_OUT_W = 20;
-const Q_F_H = 24;
-const Q_F_W = 28;
-const Q_S_H = 32;
-const Q_S_W = 36;
-const Q_PAD_H = 40;
-const Q_PAD_W = 44;
-const Q_ACT_MIN = 48;
-const Q_ACT_MAX = 52;
+// Parameter block Q (scripts/abi.mjs), written by src/kernels/pooling-common.ts.
 
 /** (acc +- half) / count, truncated, on four lanes. */
 @inline function roundedDiv(acc: v128, half: v128, count: v128): v128 {
@@ -30,8 +17,8 @@ const Q_ACT_MAX = 52;
 
 export function qs8_avgpool(p: usize, input: usize, output: usize): void {
   const batches = load<i32>(p, Q_BATCHES), inH = load<i32>(p, Q_IN_H), inW = load<i32>(p, Q_IN_W), C = load<i32>(p, Q_C);
-  const outH = load<i32>(p, Q_OUT_H), outW = load<i32>(p, Q_OUT_W), fH = load<i32>(p, Q_F_H), fW = load<i32>(p, Q_F_W);
-  const sH = load<i32>(p, Q_S_H), sW = load<i32>(p, Q_S_W), padH = load<i32>(p, Q_PAD_H), padW = load<i32>(p, Q_PAD_W);
+  const outH = load<i32>(p, Q_OUT_H), outW = load<i32>(p, Q_OUT_W), fH = load<i32>(p, Q_FH), fW = load<i32>(p, Q_FW);
+  const sH = load<i32>(p, Q_SH), sW = load<i32>(p, Q_SW), padH = load<i32>(p, Q_PAD_H), padW = load<i32>(p, Q_PAD_W);
   const lo = i8x16.splat(<i8>load<i32>(p, Q_ACT_MIN));
   const hi = i8x16.splat(<i8>load<i32>(p, Q_ACT_MAX));
   const row = <usize>(inW * C);
@@ -72,8 +59,8 @@ export function qs8_avgpool(p: usize, input: usize, output: usize): void {
 
 export function qs8_maxpool(p: usize, input: usize, output: usize): void {
   const batches = load<i32>(p, Q_BATCHES), inH = load<i32>(p, Q_IN_H), inW = load<i32>(p, Q_IN_W), C = load<i32>(p, Q_C);
-  const outH = load<i32>(p, Q_OUT_H), outW = load<i32>(p, Q_OUT_W), fH = load<i32>(p, Q_F_H), fW = load<i32>(p, Q_F_W);
-  const sH = load<i32>(p, Q_S_H), sW = load<i32>(p, Q_S_W), padH = load<i32>(p, Q_PAD_H), padW = load<i32>(p, Q_PAD_W);
+  const outH = load<i32>(p, Q_OUT_H), outW = load<i32>(p, Q_OUT_W), fH = load<i32>(p, Q_FH), fW = load<i32>(p, Q_FW);
+  const sH = load<i32>(p, Q_SH), sW = load<i32>(p, Q_SW), padH = load<i32>(p, Q_PAD_H), padW = load<i32>(p, Q_PAD_W);
   const lo = i8x16.splat(<i8>load<i32>(p, Q_ACT_MIN));
   const hi = i8x16.splat(<i8>load<i32>(p, Q_ACT_MAX));
   const row = <usize>(inW * C);

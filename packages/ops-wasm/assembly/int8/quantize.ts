@@ -5,16 +5,9 @@
 //   int8 -> int8:    q = clamp(MultiplyByQuantizedMultiplier(x - zp_in, M, shift) + zp_out, -128, 127);
 //   int8 -> float32: x = (float)scale * (float)(q - zp).
 import { rdbpot, srdhm, storeBytes } from './requant';
+import { Z_COUNT, Z_LEFT, Z_MULT, Z_RIGHT, Z_SCALE, Z_ZP_IN, Z_ZP_OUT } from '../generated/abi';
 
-// Parameter block (byte offsets of int32 words; f32 scale as raw bits), written by src/kernels/quantize.ts
-// and dequantize.ts.
-const Z_COUNT = 0;
-const Z_SCALE = 4; // float32 (QUANTIZE from float, DEQUANTIZE)
-const Z_ZP_OUT = 8; // QUANTIZE: output zero point; DEQUANTIZE: input zero point
-const Z_MULT = 12; // requantize
-const Z_LEFT = 16;
-const Z_RIGHT = 20;
-const Z_ZP_IN = 24;
+// Parameter block Z (scripts/abi.mjs), written by src/kernels/quantize.ts and dequantize.ts.
 
 /** roundf (half away from zero), exact: the integer part plus the sign when the fraction is >= 1/2. */
 @inline function roundAway(x: v128): v128 {

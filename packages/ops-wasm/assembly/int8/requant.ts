@@ -13,29 +13,29 @@
 // int8 outputs with 1 <= r <= 22 in every lane (requantLanesRight): RDBPOT is monotonic and moves by at
 // most one per step of y, so y is first clamped to [yLo, yHi], the SRDHM results whose quotient plus the
 // output zero point is exactly act_min / act_max (computed at prepare per channel): beyond them TFLM's
-// clamp gives the same values, and no int8 clamp is needed afterwards. Then z = y + 2^(r-1) - [y < 0]
-// has |z| < 2^(r+9), z * 2^(22-r) fits in int32, and floor(z / 2^r) = (z * 2^(22-r)) >> 22 exactly: one
-// i32x4.mul and one shift instead of a second 64-bit rounded high word.
+// clamp gives the same values, and no int8 clamp is needed afterwards. Then u = y - [y < 0] has
+// |u| < 2^(r+9), u * 2^(22-r) + 2^21 fits in int32, and floor((u + 2^(r-1)) / 2^r) =
+// (u * 2^(22-r) + 2^21) >> 22 exactly (numerator and denominator times 2^(22-r)): one i32x4.mul and one
+// shift instead of a second 64-bit rounded high word.
 
-/** Bytes of one requantization block: seven i32x4 vectors for four output channels. */
-export const RQ_BYTES: i32 = 112;
-// Block layout (byte offsets), written by writeRequantBlock (src/kernels/kernel-common.ts):
-//   0 bias (int32 bias - input zero point * sum of weights), 16 M, 32 2^left, 48 2^(31-r) (0 when r = 0),
-//   64 2^(r-1) (0 when r = 0), 80 2^(22-r) (0 unless 1 <= r <= 22), 96 all-ones where r = 0.
-//   Layers packed for requantLanesRight hold yHi at 32 and yLo at 48 instead.
+// The requantization block (RQ in scripts/abi.mjs: M, then 2^left, 2^(31-r) and the r = 0 mask, or for
+// requantLanesRight yHi, yLo and 2^(22-r); four i32x4 for four output channels) is written by
+// writeRequantBlock (src/kernels/kernel-common.ts).
+import { RQ_BYTES, RQ_LEFT, RQ_M, RQ_MULT22, RQ_RIGHT, RQ_R_ZERO, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_MIN, W_MULT, W_OUT_C, W_RIGHT_ONLY, W_SHIFT, W_ZP_OUT } from '../generated/abi';
 
 @inline function hiWords(lo: v128, hi: v128): v128 {
   return v128.shuffle<i32>(lo, hi, 1, 3, 5, 7);
 }
 
 /**
- * floor((x*m + 2^30) / 2^31) per lane = the high word of 2*x*m + 2^31: the high word of 2*x*m, plus one
- * where bit 31 of its low word is set (no 64-bit constant to materialize in the loop).
+ * floor((x*m + 2^30) / 2^31) per lane: the high word of (x*m + 2^30) * 2 (the 64-bit products of
+ * i64x2.extmul, the rounding constant added before the doubling).
  */
 @inline function roundedHigh(x: v128, m: v128): v128 {
-  const a = i64x2.shl(i64x2.extmul_low_i32x4_s(x, m), 1);
-  const b = i64x2.shl(i64x2.extmul_high_i32x4_s(x, m), 1);
-  return i32x4.sub(hiWords(a, b), i32x4.shr_s(v128.shuffle<i32>(a, b, 0, 2, 4, 6), 31));
+  const c = i64x2.splat(1 << 30);
+  const a = i64x2.shl(i64x2.add(i64x2.extmul_low_i32x4_s(x, m), c), 1);
+  const b = i64x2.shl(i64x2.add(i64x2.extmul_high_i32x4_s(x, m), c), 1);
+  return hiWords(a, b);
 }
 
 /**
@@ -49,9 +49,9 @@ export const RQ_BYTES: i32 = 112;
 
 /** MultiplyByQuantizedMultiplier of `acc` with the per-lane parameters of the block at `rq`. */
 @inline export function requantLanes(acc: v128, rq: usize): v128 {
-  const y = roundedHigh(i32x4.mul(acc, v128.load(rq, 32)), v128.load(rq, 16));
+  const y = roundedHigh(i32x4.mul(acc, v128.load(rq, RQ_LEFT)), v128.load(rq, RQ_M));
   // lanes with r = 0 keep y
-  return v128.bitselect(y, rdbpotLanes(y, v128.load(rq, 48)), v128.load(rq, 96));
+  return v128.bitselect(y, rdbpotLanes(y, v128.load(rq, RQ_RIGHT)), v128.load(rq, RQ_R_ZERO));
 }
 
 /**
@@ -60,14 +60,23 @@ export const RQ_BYTES: i32 = 112;
  * output zero point.
  */
 @inline export function requantLanesRight(acc: v128, rq: usize): v128 {
-  return requantRightWith(acc, v128.load(rq, 16), v128.load(rq, 32), v128.load(rq, 48), v128.load(rq, 64), v128.load(rq, 80));
+  return requantRightWith(acc, v128.load(rq, RQ_M), v128.load(rq, RQ_Y_HI), v128.load(rq, RQ_Y_LO), v128.load(rq, RQ_MULT22));
 }
 
-/** requantLanesRight with the block's vectors (M, yHi, yLo, 2^(r-1), 2^(22-r)) already loaded. */
-@inline export function requantRightWith(acc: v128, m: v128, yHi: v128, yLo: v128, half: v128, mult: v128): v128 {
+/**
+ * requantLanesRight with the block's vectors (M, yHi, yLo, 2^(22-r)) already loaded, plus `zp` when
+ * `round` = splat(zp * 2^22 + 2^21) (the zero point added before the shift: floor((v + zp * 2^22) / 2^22)
+ * = floor(v / 2^22) + zp, and |v + zp * 2^22| < 2^30 as the quotient plus zp is an int8).
+ */
+@inline export function requantRightWith(acc: v128, m: v128, yHi: v128, yLo: v128, mult: v128, round: v128 = i32x4.splat(1 << 21)): v128 {
   const y = i32x4.max_s(i32x4.min_s(roundedHigh(acc, m), yHi), yLo);
-  const z = i32x4.add(i32x4.add(y, half), i32x4.shr_s(y, 31));
-  return i32x4.shr_s(i32x4.mul(z, mult), 22);
+  const u = i32x4.add(y, i32x4.shr_s(y, 31));
+  return i32x4.shr_s(i32x4.add(i32x4.mul(u, mult), round), 22);
+}
+
+/** requantRightWith's `round` for output zero point `zp`. */
+@inline export function roundWithZp(zp: i32): v128 {
+  return i32x4.splat((zp << 22) + (1 << 21));
 }
 
 /** SaturatingRoundingDoublingHighMul(x, m) for m >= 0 (`m` splat in every lane). */
@@ -128,4 +137,49 @@ export const RQ_BYTES: i32 = 112;
     n -= 2;
   }
   if (n >= 1) v128.store8_lane(p, v, 0);
+}
+
+/** 2^e per lane for 0 <= e <= 30, exact: the float32 with exponent e, converted. */
+@inline function pow2(e: v128): v128 {
+  return i32x4.trunc_sat_f32x4_s(i32x4.shl(i32x4.add(e, i32x4.splat(127)), 23));
+}
+
+/**
+ * Expands TFLM's per-channel multipliers and shifts (W_MULT, W_SHIFT: int32 arrays, one per output
+ * channel) into requantization blocks at `rq`, one per four channels. For W_RIGHT_ONLY layers (every
+ * r = -shift in 1..22): M, yHi = hi * 2^r + 2^(r-1) - [hi >= 0], yLo = lo * 2^r - 2^(r-1) + [lo <= 0]
+ * (the SRDHM results whose RoundingDivideByPOT is exactly hi = act_max - zp_out and lo = act_min -
+ * zp_out), 2^(22-r). Otherwise M, 2^left (left 31: INT32_MIN, as x << 31 wraps), 2^(31-r), the r = 0
+ * mask. Lanes past the last channel hold whatever follows the arrays; their outputs are never stored.
+ */
+export function expandRequant(pp: usize, rq: usize): void {
+  const mult = <usize>load<u32>(pp, W_MULT);
+  const shift = <usize>load<u32>(pp, W_SHIFT);
+  const blocks = (load<i32>(pp, W_OUT_C) + 3) >> 2;
+  const zp = load<i32>(pp, W_ZP_OUT);
+  const lo = load<i32>(pp, W_ACT_MIN) - zp;
+  const hi = load<i32>(pp, W_ACT_MAX) - zp;
+  const rightOnly = load<i32>(pp, W_RIGHT_ONLY) != 0;
+  const zero = i32x4.splat(0);
+  for (let k = 0; k < blocks; k++) {
+    const o = rq + <usize>(k * RQ_BYTES);
+    const at = <usize>(k << 4);
+    const s = v128.load(shift + at);
+    v128.store(o, v128.load(mult + at), RQ_M);
+    if (rightOnly) {
+      const r = i32x4.min_s(i32x4.max_s(i32x4.neg(s), i32x4.splat(1)), i32x4.splat(22)); // past the last channel: any r
+      const p = pow2(r);
+      const half = i32x4.shr_s(p, 1);
+      v128.store(o, i32x4.sub(i32x4.add(i32x4.mul(p, i32x4.splat(hi)), half), i32x4.splat(hi >= 0 ? 1 : 0)), RQ_Y_HI);
+      v128.store(o, i32x4.add(i32x4.sub(i32x4.mul(p, i32x4.splat(lo)), half), i32x4.splat(lo <= 0 ? 1 : 0)), RQ_Y_LO);
+      v128.store(o, pow2(i32x4.sub(i32x4.splat(22), r)), RQ_MULT22);
+    } else {
+      const left = i32x4.max_s(s, zero);
+      const r = i32x4.max_s(i32x4.neg(s), zero);
+      const l31 = i32x4.eq(left, i32x4.splat(31));
+      v128.store(o, v128.bitselect(i32x4.splat(-2147483648), pow2(i32x4.min_s(left, i32x4.splat(30))), l31), RQ_LEFT);
+      v128.store(o, pow2(i32x4.min_s(i32x4.max_s(i32x4.sub(i32x4.splat(31), r), zero), i32x4.splat(30))), RQ_RIGHT);
+      v128.store(o, i32x4.eq(r, zero), RQ_R_ZERO);
+    }
+  }
 }

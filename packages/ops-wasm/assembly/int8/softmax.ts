@@ -1,17 +1,16 @@
 // int8 SOFTMAX (TFLM reference_ops::Softmax<int8_t, int8_t | int16_t>): per row, the differences to the
 // row maximum (at or above diff_min) go through gemmlowp's exp_on_negative_values in Q5.26 -> Q0.31,
 // are summed in Q12.19, and each is multiplied by the reciprocal of the sum. An int8 difference takes
-// only 256 values, so the exponentials (and their Q12.19 terms) are a table built at prepare with the
+// only 256 values, so the exponentials are a table built at prepare with the
 // same fixed-point functions (src/kernels/softmax.ts); the reciprocal (gemmlowp one_over_one_plus_x,
 // Newton-Raphson) runs here once per row.
 import { rdbpotScalar } from './requant';
+import { S_BITS, S_DEPTH, S_OUTER, S_TABLE } from '../generated/abi';
 
-// Parameter block (int32 words): outer, depth, output bits (8 or 16), table offset.
-const S_OUTER = 0;
-const S_DEPTH = 4;
-const S_BITS = 8;
-const S_TABLE = 12;
+// Parameter block S (scripts/abi.mjs): outer, depth, output bits (8 or 16), table offset.
 
+/** gemmlowp's integer bits of the Q12.19 sum of exponentials. */
+const ACCUMULATION_INTEGER_BITS = 12;
 const INT32_MIN: i32 = -2147483648;
 const INT32_MAX: i32 = 2147483647;
 
@@ -51,7 +50,7 @@ export function qs8_softmax(p: usize, input: usize, output: usize): void {
   const outer = load<i32>(p, S_OUTER);
   const depth = load<i32>(p, S_DEPTH);
   const bits = load<i32>(p, S_BITS);
-  const table = <usize>load<u32>(p, S_TABLE) + 255 * 8; // entry of difference 0
+  const table = <usize>load<u32>(p, S_TABLE) + 255 * 4; // entry of difference 0
   const outMin = bits == 8 ? -128 : -32768;
   const outMax = bits == 8 ? 127 : 32767;
   for (let r = 0; r < outer; r++) {
@@ -66,17 +65,20 @@ export function qs8_softmax(p: usize, input: usize, output: usize): void {
     m = i8x16.max_s(m, v128.shuffle<i8>(m, m, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0));
     let rowMax = <i32>i8x16.extract_lane_s(m, 0);
     for (; c < depth; c++) rowMax = max(rowMax, <i32>load<i8>(row + <usize>c));
-    // sum of the Q12.19 terms (wrapping, as the reference)
-    const base = table - <usize>(rowMax << 3);
+    // sum of the Q12.19 terms, Rescale<12> of the exponentials (wrapping, as the reference)
+    const base = table - <usize>(rowMax << 2);
     let sum = 0;
-    for (c = 0; c < depth; c++) sum += load<i32>(base + <usize>(<i32>load<i8>(row + <usize>c) << 3));
+    for (c = 0; c < depth; c++) {
+      const e = load<i32>(base + <usize>(<i32>load<i8>(row + <usize>c) << 2));
+      if (e >= 0) sum += rdbpotScalar(e, ACCUMULATION_INTEGER_BITS);
+    }
     // reciprocal of the sum: GetReciprocal(sum, 12)
     const headroomPlusOne = <i32>clz(sum);
     const numBitsOverUnit = 12 - headroomPlusOne;
     const scale = oneOverOnePlusX((sum << headroomPlusOne) - INT32_MIN);
     const exponent = numBitsOverUnit + 31 - bits;
     for (c = 0; c < depth; c++) {
-      const e = load<i32>(base + <usize>(<i32>load<i8>(row + <usize>c) << 3), 4);
+      const e = load<i32>(base + <usize>(<i32>load<i8>(row + <usize>c) << 2));
       let v = outMin;
       if (e >= 0) v = min(max(rdbpotScalar(srdhmSat(scale, e), exponent) + outMin, outMin), outMax);
       if (bits == 8) store<i8>(output + <usize>(r * depth + c), <i8>v);

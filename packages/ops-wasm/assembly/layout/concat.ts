@@ -3,15 +3,17 @@
 // moved with memory.copy. src/kernels/concatenation.ts writes the parameter block and, at each invoke,
 // the inputs' offsets (they are fixed once the arena is planned, but known only then).
 
-// Parameter block (int32 words): outer, input count, then per input its run in bytes; the input
-// offsets follow at `ptrs`.
+// Parameter block CC (scripts/abi.mjs): outer, input count, then per input its run in bytes; the input
+// offsets are in the table at `ptrs`.
+import { CC_INPUTS, CC_OUTER, CC_RUN } from '../generated/abi';
+
 export function concat_bytes(p: usize, ptrs: usize, output: usize): void {
-  const outer = load<i32>(p);
-  const n = load<i32>(p, 4);
+  const outer = load<i32>(p, CC_OUTER);
+  const n = load<i32>(p, CC_INPUTS);
   let o = output;
   for (let k = 0; k < outer; k++) {
     for (let i = 0; i < n; i++) {
-      const run = <usize>load<i32>(p + <usize>(i << 2), 8);
+      const run = <usize>load<i32>(p + <usize>(i << 2), CC_RUN);
       memory.copy(o, <usize>load<u32>(ptrs + <usize>(i << 2)) + <usize>k * run, run);
       o += run;
     }

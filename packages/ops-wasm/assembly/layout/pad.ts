@@ -1,13 +1,10 @@
 // PAD with a constant byte (int8: the output zero point; float32/int32/int16: zero bytes) over up to
 // five dimensions, in bytes. src/kernels/pad.ts collapses trailing dimensions that are not padded into
 // the innermost one, so each copy moves whole runs of the input (memory.copy / memory.fill).
+import { PD_L, PD_O, PD_R, PD_VALUE } from '../generated/abi';
 
-// Parameter block (byte offsets of int32 words): output dims o0..o4 (o4 in bytes), leading pads l0..l4,
+// Parameter block PD (scripts/abi.mjs): output dims o0..o4 (o4 in bytes), leading pads l0..l4,
 // trailing pads r0..r4 (l4, r4 in bytes), the fill byte.
-const PD_O = 0;
-const PD_L = 20;
-const PD_R = 40;
-const PD_VALUE = 60;
 
 export function pad_bytes(p: usize, input: usize, output: usize): void {
   const o0 = load<i32>(p, PD_O), o1 = load<i32>(p, PD_O + 4), o2 = load<i32>(p, PD_O + 8), o3 = load<i32>(p, PD_O + 12), o4 = load<i32>(p, PD_O + 16);

@@ -2,11 +2,9 @@
 // writes, at prepare, the output dims (front-padded with 1s, neighbouring axes that stay neighbours in
 // the input merged) and for each output axis the stride in bytes of the input axis it reads; the loops
 // follow the output, so the writes are sequential and the reads strided.
+import { TP_D, TP_ES, TP_S } from '../generated/abi';
 
-// Parameter block (byte offsets of int32 words): dims d0..d5, input byte strides s0..s5, element size.
-const TP_D = 0;
-const TP_S = 24;
-const TP_ES = 48;
+// Parameter block TP (scripts/abi.mjs): dims d0..d5, input byte strides s0..s5, element size.
 
 @inline function run<T>(p: usize, input: usize, output: usize): void {
   const d0 = load<i32>(p, TP_D), d1 = load<i32>(p, TP_D + 4), d2 = load<i32>(p, TP_D + 8);

@@ -20,7 +20,7 @@ import { loadWasmKernelsSync, type WasmKernels } from '../create-wasm-kernels.js
 let loaded: WasmKernels | null = null;
 /** The package, loaded once per test file. */
 export function wasm(): WasmKernels {
-  return (loaded ??= loadWasmKernelsSync());
+  return (loaded ??= loadWasmKernelsSync({ minMacs: 0, threads: 1 })); // tiny random layers too; threads: test/threads.test.ts
 }
 
 /** mulberry32. */

@@ -1,10 +1,25 @@
 /**
  * ADD, int8, in WebAssembly: qs8_add (assembly/int8/add.ts), TFLM's general quantized add (left shift
- * 20, three MultiplyByQuantizedMultiplierSmallerThanOneExp) on 8 elements per step, with broadcasting
- * that collapses to at most three outer loops around one inner run (float/binary-common.ts's
- * broadcastPlan). Declines other types and deeper broadcasts (the next provider serves the node).
+ * 20, three MultiplyByQuantizedMultiplierSmallerThanOneExp), as one affine rounding verified at prepare
+ * to give TFLM's byte for all 65,536 input pairs (add-fit.ts; sixteen elements per step), else the three
+ * roundings (eight per step); with broadcasting that collapses to at most three outer loops around one
+ * inner run (float/binary-common.ts's broadcastPlan). Declines other types and deeper broadcasts (the
+ * next provider serves the node).
  */
-import { BuiltinOperator, KernelError, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
+import {
+  BuiltinOperator,
+  KernelError,
+  multiplyByQuantizedMultiplierSmallerThanOneExp,
+  type Node,
+  type Registration,
+  type Tensor,
+  type TfLiteContext,
+} from '@micrort/core';
+import { A, A_BYTES, BP, BP_BYTES } from '../generated/abi.js';
+import { fitAffineAdd } from './add-fit.js';
+import { Fn } from '../threads/control.js';
+import { parallelFor, threadsFor, type Parallel } from './parallel.js';
+import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import { broadcastPlan, type BroadcastPlan } from './float/binary-common.js';
 import { kernelsFor } from '../wasm-arena.js';
@@ -14,28 +29,19 @@ import { calculateOpDataAdd, declineArity, declineTypes, fusedActivation, INT8_O
 
 const OP = 'ADD';
 const NO_COPIES = new Int32Array(2).fill(-1);
-/** Parameter block (assembly/int8/add.ts), 24 words; TFLM's OpDataAdd is 60 bytes, this block 96. */
-const ADD_PARAMS_BYTES = 96;
-
-enum A {
-  Count = 0,
-  Off1,
-  Off2,
-  Left,
-  M1,
-  R1,
-  M2,
-  R2,
-  Mo,
-  Ro,
-  ZpOut,
-  ActMin,
-  ActMax,
-}
+/** Parameter block A (scripts/abi.mjs), 64 bytes (TFLM's OpDataAdd is 60); the affine kind uses the first A.M2 + 1 words. */
+const ADD_PARAMS_BYTES = A_BYTES;
+/** Words of the affine kind (Kind 0). */
+const AFFINE_WORDS = A.Clamp + 1;
 
 interface AddData {
   k: KernelExports | null;
   params: number;
+  /** Kind 0: the verified affine rounding. */
+  affine: boolean;
+  /** Output elements, and the node's share of the thread pool (null: the main thread alone). */
+  count: number;
+  par: Parallel | null;
   /** Arena copies of constant inputs (-1: read the eval tensor). */
   fixed: Int32Array;
 }
@@ -61,27 +67,74 @@ export function int8BinaryTensors(
   return { a, b, out, plan };
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as AddData;
   const { a, b, out, plan } = int8BinaryTensors(OP, context, node);
   const q = calculateOpDataAdd(OP, node, a, b, out, fusedActivation(node));
-  const region = context.allocatePersistentBuffer(ADD_PARAMS_BYTES);
+  const lo = q.actMin;
+  const hi = q.actMax;
+  const leftShift = q.leftShift;
+  const m1 = { multiplier: q.input1Multiplier, shift: q.input1Shift };
+  const m2 = { multiplier: q.input2Multiplier, shift: q.input2Shift };
+  const mo = { multiplier: q.outputMultiplier, shift: q.outputShift };
+  const zo = out.params.zeroPoint;
+  const mbq = multiplyByQuantizedMultiplierSmallerThanOneExp;
+  const side = (t: Tensor, m: { multiplier: number; shift: number }) => {
+    const contribution = new Int32Array(256);
+    for (let x = -128; x < 128; x++) contribution[x + 128] = mbq((x - t.params.zeroPoint) * 2 ** leftShift, m.multiplier, m.shift);
+    return { zeroPoint: t.params.zeroPoint, contribution };
+  };
+  const real = (m: { multiplier: number; shift: number }) => m.multiplier * 2 ** (m.shift - 31);
+  const fit = fitAffineAdd(
+    side(a, m1),
+    side(b, m2),
+    zo,
+    lo,
+    hi,
+    real(m1) * 2 ** leftShift * real(mo),
+    real(m2) * 2 ** leftShift * real(mo),
+    (sum) => Math.min(hi, Math.max(lo, mbq(sum, mo.multiplier, mo.shift) + zo)),
+  );
+  const region = context.allocatePersistentBuffer(fit ? AFFINE_WORDS * 4 : ADD_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
   const p = region.i32;
   p[A.Count] = out.elementCount;
-  p[A.Off1] = q.input1Offset;
-  p[A.Off2] = q.input2Offset;
-  p[A.Left] = q.leftShift;
-  p[A.M1] = q.input1Multiplier;
-  p[A.R1] = -q.input1Shift;
-  p[A.M2] = q.input2Multiplier;
-  p[A.R2] = -q.input2Shift;
-  p[A.Mo] = q.outputMultiplier;
-  p[A.Ro] = -q.outputShift;
-  p[A.ZpOut] = out.params.zeroPoint;
-  p[A.ActMin] = q.actMin;
-  p[A.ActMax] = q.actMax;
-  writePlan(p, A.ActMax + 1, plan);
+  p[A.ActMin] = lo;
+  p[A.ActMax] = hi;
+  if (fit) {
+    p[A.Kind] = 0;
+    p[A.C1] = fit.c1;
+    p[A.C2] = fit.c2;
+    p[A.K] = fit.K;
+    p[A.S] = fit.s;
+    p[A.T] = fit.T;
+    p[A.Clamp] = lo > -128 || hi < 127 ? 1 : 0;
+  } else {
+    p[A.Kind] = 1;
+    p[A.Off1] = q.input1Offset;
+    p[A.Off2] = q.input2Offset;
+    p[A.Left] = leftShift;
+    p[A.M1] = m1.multiplier;
+    p[A.R1] = -m1.shift;
+    p[A.M2] = m2.multiplier;
+    p[A.R2] = -m2.shift;
+    p[A.Mo] = mo.multiplier;
+    p[A.Ro] = -mo.shift;
+    p[A.ZpOut] = zo;
+  }
+  // one contiguous run needs no plan
+  const contiguous = plan.mode === 0 && plan.n.every((n) => n === 1) && plan.inner === out.elementCount;
+  if (contiguous) p[A.Plan] = 0;
+  else {
+    const bp = context.allocatePersistentBuffer(BP_BYTES);
+    writePlan(bp.i32, plan, BP.N, BP.S1, BP.S2, BP.Inner, BP.Mode);
+    p[A.Plan] = bp.offset;
+  }
+  data.affine = fit !== null;
+  // plan-less ADDs of many elements (a quarter of parallelMinMacs) run on several threads
+  const threads = contiguous ? threadsFor(options, out.elementCount * 4, out.elementCount >> 12) : 1;
+  data.count = out.elementCount;
+  data.par = parallelFor(region, threads, out.elementCount >> 12);
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0, 1]);
 }
@@ -90,30 +143,36 @@ function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as AddData;
   const a = inputOffset(context, node, 0, data.fixed[0]!);
   const b = inputOffset(context, node, 1, data.fixed[1]!);
-  data.k!.qs8_add(data.params, a, b, context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+  const o = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  const par = data.par;
+  if (par) par.pool.run(data.k!, par.instance, Fn.Add, data.params, a, b, o, data.count, 16, par.chunks);
+  else data.k!.qs8_add(data.params, a, b, o);
 }
 
-/** The broadcast plan's words (int8: strides in elements = bytes) from word `at`: n[3], strides 1 and 2, inner, mode. */
-export function writePlan(p: Int32Array, at: number, plan: BroadcastPlan): void {
+/**
+ * The broadcast plan's words (int8: strides in elements = bytes) at the block's word indices: the outer
+ * counts `n`, the inputs' strides `s1` and `s2` (three words each), the inner run and its mode.
+ */
+export function writePlan(p: Int32Array, plan: BroadcastPlan, n: number, s1: number, s2: number, inner: number, mode: number): void {
   for (let k = 0; k < 3; k++) {
-    p[at + k] = plan.n[k]!;
-    p[at + 3 + k] = plan.a[k]! / 4; // broadcastPlan counts float32 bytes
-    p[at + 6 + k] = plan.b[k]! / 4;
+    p[n + k] = plan.n[k]!;
+    p[s1 + k] = plan.a[k]! / 4; // broadcastPlan counts float32 bytes
+    p[s2 + k] = plan.b[k]! / 4;
   }
-  p[at + 9] = plan.inner;
-  p[at + 10] = plan.mode;
+  p[inner] = plan.inner;
+  p[mode] = plan.mode;
 }
 
 /** The ADD registration. */
-export function createAdd(): Registration<AddData> {
+export function createAdd(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<AddData> {
   return {
     builtinCode: BuiltinOperator.ADD,
     version: 5,
     provider: PROVIDER,
     name: 'ADD/wasm-qs8',
     supports: supportsInt8Binary,
-    init: (): AddData => ({ k: null, params: 0, fixed: NO_COPIES }),
-    prepare,
+    init: (): AddData => ({ k: null, params: 0, affine: false, count: 0, par: null, fixed: NO_COPIES }),
+    prepare: (context, node) => prepare(context, node, options),
     invoke,
   };
 }

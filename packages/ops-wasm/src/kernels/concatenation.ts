@@ -17,6 +17,7 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { CC } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import { constantInputCopies, inputOffset } from './kernel-common.js';
@@ -77,11 +78,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   let outer = 1;
   for (let d = 0; d < axis; d++) outer *= output.dims[d]!;
   const n = node.inputs.length;
-  const region = context.allocatePersistentBuffer((2 + n) * 4);
+  const region = context.allocatePersistentBuffer((CC.Words + n) * 4);
   data.k = kernelsFor(OP, node, region);
   const p = region.i32;
-  p[0] = outer;
-  p[1] = n;
+  p[CC.Outer] = outer;
+  p[CC.Inputs] = n;
   let axisTotal = 0;
   for (let i = 0; i < n; i++) {
     const input = context.getTensor(node.inputs[i]!);
@@ -99,7 +100,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     if (output.type === TensorType.INT16 && input.params.zeroPoint !== 0)
       throw new KernelError(OP, node.index, `int16 input ${i} zero point must be 0, got ${input.params.zeroPoint}`);
     axisTotal += input.dims[axis]!;
-    p[2 + i] = input.dims[axis]! * inner;
+    p[CC.Run + i] = input.dims[axis]! * inner;
   }
   if (axisTotal !== output.dims[axis])
     throw new KernelError(OP, node.index, `inputs add up to ${axisTotal} along axis ${axis}, the output has ${output.dims[axis]}`);

@@ -17,10 +17,14 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../options.js';
+import { Fn } from '../threads/control.js';
+import { parallelFor, threadsFor, type Parallel } from './parallel.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import {
+  GEMM_TILE_PIXELS,
   W,
   WINDOW_PARAMS_BYTES,
   constantInputCopies,
@@ -30,7 +34,8 @@ import {
   rightOnlyRange,
   writeWindowParams,
 } from './kernel-common.js';
-import { gemmPackedBytes, packGemm } from './weight-pack.js';
+import { packConvGemm } from './weight-pack.js';
+import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 import {
   convWindow,
   declineArity,
@@ -47,12 +52,15 @@ interface ConvData {
   params: number;
   /** Arena copy of a constant input (-1: read the eval tensor). */
   fixed: number;
-  /** The parameter block (its Ext word is set at invoke) and the row scratch buffer's index. */
+  /** The parameter block (its Scratch word is set at invoke) and the scratch buffer's index. */
   p: Int32Array;
-  ext: number;
+  scratch: number;
+  /** Output pixels, and the node's share of the thread pool (null: the main thread alone). */
+  total: number;
+  par: Parallel | null;
 }
 
-function supports(context: TfLiteContext, node: Node): true | string {
+function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
   const arity = declineArity(node, [2, 3], 1);
   if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
@@ -63,10 +71,10 @@ function supports(context: TfLiteContext, node: Node): true | string {
   if (why) return why;
   if (input.dims.length === 4 && filter.dims.length === 4 && input.dims[3] !== filter.dims[3])
     return `grouped convolution (input depth ${input.dims[3]}, filter depth ${filter.dims[3]})`;
-  return true;
+  return declineSmall(filter.elementCount, output.elementCount, filter.dims[0] ?? 0, options) ?? true;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as ConvData;
   const opts = node.builtinData as Conv2DOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing Conv2DOptions');
@@ -92,31 +100,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const q = int8ConvOutputStage(OP, context, node, { input, filter, bias, output }, outC!, 0, opts.fusedActivationFunction);
   const { actMin, actMax } = q;
   const taps = kH! * kW!;
-  // Depth not a multiple of 8 over several taps: gather compact im2col rows (K padded to 8 once).
-  const gather = taps > 1 && inC! % 8 !== 0;
-  const kb8 = gather ? (taps * inC! + 7) >> 3 : (inC! + 7) >> 3;
-  const packTaps = gather ? 1 : taps;
-  const packDepth = gather ? taps * inC! : inC!;
-  const packed = context.allocatePersistentBuffer(gemmPackedBytes(outC!, packTaps, kb8));
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-  packGemm(
-    packed,
-    filter.data as Int8Array,
-    outC!,
-    packTaps,
-    packDepth,
-    kb8,
-    bias ? (bias.data as Int32Array) : null,
-    q.multiplier,
-    q.shift,
-    input.params.zeroPoint,
-    fast,
-  );
-  const zero = context.allocatePersistentBuffer(((inC! + 7) & ~7) + 8);
-  zero.i8.fill(input.params.zeroPoint);
-  const ptrs = context.allocatePersistentBuffer(4 * taps * 4);
-  const rows = gather ? context.allocatePersistentBuffer(4 * (kb8 * 8 + 16)) : null;
-
   const p = paramsRegion.i32;
   writeWindowParams(p, {
     batches: batches!,
@@ -138,39 +122,67 @@ function prepare(context: TfLiteContext, node: Node): void {
     actMax,
     zpOut: output.params.zeroPoint,
   });
-  p[W.Kb8] = kb8;
-  p[W.Packed] = packed.offset;
-  p[W.Zero] = zero.offset;
-  p[W.Ptrs] = ptrs.offset;
-  p[W.Gather] = gather ? 1 : 0;
-  p[W.Rows] = rows ? rows.offset : 0;
+  const pixels = batches! * g.outH * g.outW;
+  // one output pixel over one tap runs qs8_conv's one-pixel path, which reads the input in place
+  const onePixel = pixels === 1 && taps === 1;
+  // depth not a multiple of the tile's step over several taps: compact im2col rows (K padded once)
+  const layout = packConvGemm(
+    context,
+    p,
+    filter.data as Int8Array,
+    outC!,
+    taps,
+    inC!,
+    bias ? (bias.data as Int32Array) : null,
+    input.params.zeroPoint,
+    options.dotMode,
+    onePixel,
+  );
+  p[W.ZpIn] = input.params.zeroPoint;
   p[W.RightOnly] = fast ? 1 : 0;
   p[W.Direct] =
     taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW ? 1 : 0;
   data.params = paramsRegion.offset;
   data.p = p;
-  // one output pixel over one tap runs qs8_conv's one-pixel path, which reads the input in place
-  const onePixel = batches! * g.outH * g.outW === 1 && !gather && taps === 1;
-  data.ext = onePixel ? -1 : context.requestScratchBufferInArena(extScratchBytes(packTaps * kb8));
+  const tiles = Math.ceil(pixels / GEMM_TILE_PIXELS);
+  const threads = onePixel ? 1 : threadsFor(options, pixels * outC! * taps * inC!, tiles);
+  data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
+    channels: outC!,
+    zeroBytes: layout.zeroBytes,
+    // one pixel's tap pointers (a gathered row with dilation_w 1 is copied in runs, without them)
+    ptrBytes: layout.gather && opts.dilationWFactor === 1 ? 0 : taps * 4,
+    rowBytes: layout.rowBytes,
+    extBytes: onePixel ? 0 : extScratchBytes(layout.units),
+    threads,
+  });
+  data.total = pixels;
+  data.par = parallelFor(paramsRegion, threads, tiles);
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as ConvData;
-  if (data.ext >= 0) data.p[W.Ext] = context.getScratchBuffer(data.ext).offset;
-  data.k!.qs8_conv(data.params, inputOffset(context, node, 0, data.fixed), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+  bindWindowScratch(context, data.p, data.scratch);
+  const input = inputOffset(context, node, 0, data.fixed);
+  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  const k = data.k!;
+  const par = data.par;
+  if (par) {
+    k.window_begin(data.params);
+    par.pool.run(k, par.instance, Fn.Conv, data.params, input, output, 0, data.total, GEMM_TILE_PIXELS, par.chunks);
+  } else k.qs8_conv(data.params, input, output);
 }
 
 /** The CONV_2D registration. */
-export function createConv2D(): Registration<ConvData> {
+export function createConv2D(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<ConvData> {
   return {
     builtinCode: BuiltinOperator.CONV_2D,
     version: 8,
     provider: PROVIDER,
     name: 'CONV_2D/wasm-qs8-gemm',
-    supports,
-    init: (): ConvData => ({ k: null, params: 0, fixed: -1, p: new Int32Array(0), ext: -1 }),
-    prepare,
+    supports: (context, node) => supports(context, node, options),
+    init: (): ConvData => ({ k: null, params: 0, fixed: -1, p: new Int32Array(0), scratch: -1, total: 0, par: null }),
+    prepare: (context, node) => prepare(context, node, options),
     invoke,
   };
 }

@@ -17,10 +17,14 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { Fn } from '../threads/control.js';
+import { parallelFor, threadsFor, type Parallel } from './parallel.js';
+import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import {
+  GEMM_TILE_PIXELS,
   W,
   WINDOW_PARAMS_BYTES,
   constantInputCopies,
@@ -30,7 +34,8 @@ import {
   rightOnlyRange,
   writeWindowParams,
 } from './kernel-common.js';
-import { depthwisePackedBytes, gemmPackedBytes, packDepthwise, packGemm } from './weight-pack.js';
+import { packConvGemm, packDepthwise } from './weight-pack.js';
+import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 import {
   convWindow,
   declineArity,
@@ -50,9 +55,13 @@ interface DepthwiseData {
   conv: boolean;
   /** Arena copy of a constant input (-1: read the eval tensor). */
   fixed: number;
-  /** conv: the parameter block (its Ext word is set at invoke) and the row scratch buffer's index. */
+  /** The parameter block (its Scratch word is set at invoke) and the scratch buffer's index. */
   p: Int32Array;
-  ext: number;
+  scratch: number;
+  /** Output pixels; the node's share of the thread pool (null: the main thread alone) and its chunks' alignment. */
+  total: number;
+  par: Parallel | null;
+  align: number;
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
@@ -67,7 +76,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
   return true;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as DepthwiseData;
   const opts = node.builtinData as DepthwiseConv2DOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
@@ -127,64 +136,59 @@ function prepare(context: TfLiteContext, node: Node): void {
     zpOut: output.params.zeroPoint,
   });
   data.params = paramsRegion.offset;
+  data.p = p;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
   data.conv = inC === 1 && channels > 1;
+  const pixels = batches! * g.outH * g.outW;
+  data.total = pixels;
   if (data.conv) {
     // One input channel, depth multiplier = output channels: a convolution with K = taps, run by the
     // CONV_2D GEMM on compact im2col rows. The filter [1, kH, kW, out] becomes [out, kH, kW, 1].
     const f = filter.data as Int8Array;
     const t = new Int8Array(f.length);
     for (let c = 0; c < channels; c++) for (let k = 0; k < taps; k++) t[c * taps + k] = f[k * channels + c]!;
-    const gather = taps > 1;
-    const kb8 = (taps + 7) >> 3;
-    const packed = context.allocatePersistentBuffer(gemmPackedBytes(channels, 1, kb8));
     const fastConv = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-    packGemm(
-      packed,
+    const layout = packConvGemm(
+      context,
+      p,
       t,
       channels,
-      1,
       taps,
-      kb8,
+      1,
       bias ? (bias.data as Int32Array) : null,
-      q.multiplier,
-      q.shift,
       input.params.zeroPoint,
-      fastConv,
+      options.dotMode,
+      false,
     );
-    const zero = context.allocatePersistentBuffer(16);
-    zero.i8.fill(input.params.zeroPoint);
-    const ptrs = context.allocatePersistentBuffer(4 * taps * 4);
-    const rows = gather ? context.allocatePersistentBuffer(4 * (kb8 * 8 + 16)) : null;
-    p[W.Kb8] = kb8;
-    p[W.Packed] = packed.offset;
-    p[W.Zero] = zero.offset;
-    p[W.Ptrs] = ptrs.offset;
-    p[W.Gather] = gather ? 1 : 0;
-    p[W.Rows] = rows ? rows.offset : 0;
+    p[W.ZpIn] = input.params.zeroPoint;
     p[W.RightOnly] = fastConv ? 1 : 0;
-    data.p = p;
-    data.ext = context.requestScratchBufferInArena(extScratchBytes(kb8));
+    const tiles = Math.ceil(pixels / GEMM_TILE_PIXELS);
+    const threads = threadsFor(options, pixels * channels * taps, tiles);
+    data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
+      channels,
+      zeroBytes: layout.zeroBytes,
+      ptrBytes: layout.gather && opts.dilationWFactor === 1 ? 0 : taps * 4,
+      rowBytes: layout.rowBytes,
+      extBytes: extScratchBytes(layout.units),
+      threads,
+    });
+    data.par = parallelFor(paramsRegion, threads, tiles);
+    data.align = GEMM_TILE_PIXELS;
     return;
   }
   const groups = (channels! + 7) >> 3;
-  const packed = context.allocatePersistentBuffer(depthwisePackedBytes(channels!, taps));
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-  packDepthwise(
-    packed,
-    filter.data as Int8Array,
-    channels!,
-    taps,
-    bias ? (bias.data as Int32Array) : null,
-    q.multiplier,
-    q.shift,
-    input.params.zeroPoint,
-    fast,
-  );
-  const zero = context.allocatePersistentBuffer(groups * 8);
-  zero.i8.fill(input.params.zeroPoint);
+  packDepthwise(context, p, filter.data as Int8Array, channels!, taps, bias ? (bias.data as Int32Array) : null, input.params.zeroPoint);
   // two tables of tap pointers (qs8_dwconv runs two neighbouring pixels per step), the odd tap count rounded up
-  const ptrs = context.allocatePersistentBuffer(2 * (taps + 1) * 4);
+  const threads = threadsFor(options, pixels * channels! * taps, pixels >> 1);
+  data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
+    channels: channels!,
+    zeroBytes: groups * 8 + 8,
+    ptrBytes: 2 * (taps + 1) * 4,
+    threads,
+  });
+  data.par = parallelFor(paramsRegion, threads, pixels >> 1);
+  data.align = 2; // pixel pairs
 
   if (opts.depthMultiplier > 1) {
     // per group of eight output channels: the i16 swizzle that puts input channel (c + j) / m in lane j,
@@ -203,32 +207,44 @@ function prepare(context: TfLiteContext, node: Node): void {
     p[W.DmTable] = table.offset;
   }
   p[W.Kb8] = groups;
+  p[W.ZpIn] = input.params.zeroPoint;
   p[W.RightOnly] = fast ? 1 : 0;
-  p[W.Packed] = packed.offset;
-  p[W.Zero] = zero.offset;
-  p[W.Ptrs] = ptrs.offset;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as DepthwiseData;
   const input = inputOffset(context, node, 0, data.fixed);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
-  if (data.conv) {
-    data.p[W.Ext] = context.getScratchBuffer(data.ext).offset;
-    data.k!.qs8_conv(data.params, input, output);
-  } else data.k!.qs8_dwconv(data.params, input, output);
+  bindWindowScratch(context, data.p, data.scratch);
+  const k = data.k!;
+  const par = data.par;
+  if (par) {
+    k.window_begin(data.params);
+    par.pool.run(k, par.instance, data.conv ? Fn.Conv : Fn.Dwconv, data.params, input, output, 0, data.total, data.align, par.chunks);
+  } else if (data.conv) k.qs8_conv(data.params, input, output);
+  else k.qs8_dwconv(data.params, input, output);
 }
 
 /** The DEPTHWISE_CONV_2D registration. */
-export function createDepthwiseConv2D(): Registration<DepthwiseData> {
+export function createDepthwiseConv2D(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<DepthwiseData> {
   return {
     builtinCode: BuiltinOperator.DEPTHWISE_CONV_2D,
     version: 7,
     provider: PROVIDER,
     name: 'DEPTHWISE_CONV_2D/wasm-qs8-dw8',
     supports,
-    init: (): DepthwiseData => ({ k: null, params: 0, conv: false, fixed: -1, p: new Int32Array(0), ext: -1 }),
-    prepare,
+    init: (): DepthwiseData => ({
+      k: null,
+      params: 0,
+      conv: false,
+      fixed: -1,
+      p: new Int32Array(0),
+      scratch: -1,
+      total: 0,
+      par: null,
+      align: 1,
+    }),
+    prepare: (context, node) => prepare(context, node, options),
     invoke,
   };
 }

@@ -3,6 +3,7 @@
  * in float32, as TFLM. Declines other types and per-channel inputs.
  */
 import { BuiltinOperator, KernelError, TensorType, tensorTypeName, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { Z, Z_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
@@ -10,8 +11,8 @@ import { constantInputCopies, inputOffset } from './kernel-common.js';
 import { declineArity, expectQuantized } from '@micrort/kernel-support';
 
 const OP = 'DEQUANTIZE';
-/** Parameter block: count, float32 scale, zero point (TFLM's DequantizeOpData is 24 bytes; this block 32). */
-const DEQUANTIZE_PARAMS_BYTES = 32;
+/** Parameter block Z (scripts/abi.mjs): count, float32 scale, zero point; TFLM's DequantizeOpData is 24 bytes. */
+const DEQUANTIZE_PARAMS_BYTES = Z_BYTES;
 
 interface DequantizeData {
   k: KernelExports | null;
@@ -40,10 +41,10 @@ function prepare(context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `input has ${input.elementCount} elements, output ${output.elementCount}`);
   const region = context.allocatePersistentBuffer(DEQUANTIZE_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
-  region.i32.fill(0, 0, 8);
-  region.i32[0] = input.elementCount;
-  region.f32[1] = input.params.scale;
-  region.i32[2] = input.params.zeroPoint;
+  region.i32.fill(0, 0, Z.Words);
+  region.i32[Z.Count] = input.elementCount;
+  region.f32[Z.Scale] = input.params.scale;
+  region.i32[Z.ZpOut] = input.params.zeroPoint;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

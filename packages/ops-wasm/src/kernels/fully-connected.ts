@@ -14,10 +14,14 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../options.js';
+import { Fn } from '../threads/control.js';
+import { parallelFor, threadsFor, type Parallel } from './parallel.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import {
+  GEMM_TILE_PIXELS,
   W,
   rightOnlyRange,
   WINDOW_PARAMS_BYTES,
@@ -27,7 +31,8 @@ import {
   inputOffset,
   writeWindowParams,
 } from './kernel-common.js';
-import { gemmPackedBytes, packGemm } from './weight-pack.js';
+import { packConvGemm } from './weight-pack.js';
+import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 import {
   allocatePerChannelBuffers,
   calculateOpDataFullyConnected,
@@ -44,12 +49,15 @@ interface FcData {
   params: number;
   /** Arena copy of a constant input (-1: read the eval tensor). */
   fixed: number;
-  /** The parameter block (its Ext word is set at invoke) and the row scratch buffer's index. */
+  /** The parameter block (its Scratch word is set at invoke) and the scratch buffer's index. */
   p: Int32Array;
-  ext: number;
+  scratch: number;
+  /** Batches (the GEMM's rows), and the node's share of the thread pool (null: the main thread alone). */
+  total: number;
+  par: Parallel | null;
 }
 
-function supports(context: TfLiteContext, node: Node): true | string {
+function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
   const arity = declineArity(node, [2, 3], 1);
   if (arity) return arity;
   const opts = node.builtinData as FullyConnectedOptions | null;
@@ -58,10 +66,14 @@ function supports(context: TfLiteContext, node: Node): true | string {
   const filter = context.getTensor(node.inputs[1]!);
   const bias = node.inputs.length > 2 && node.inputs[2]! >= 0 ? context.getTensor(node.inputs[2]!) : null;
   const output = context.getTensor(node.outputs[0]!);
-  return declineWeighted(input, filter, bias, output) ?? true;
+  return (
+    declineWeighted(input, filter, bias, output) ??
+    declineSmall(filter.elementCount, output.elementCount, filter.dims[filter.dims.length - 2] ?? 0, options) ??
+    true
+  );
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as FcData;
   const opts = node.builtinData as FullyConnectedOptions | null;
   const activation = opts?.fusedActivationFunction ?? ActivationFunctionType.NONE;
@@ -87,25 +99,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     q.multiplier.fill(fc.outputMultiplier);
     q.shift.fill(fc.outputShift);
   }
-  const kb8 = (depth + 7) >> 3;
-  const packed = context.allocatePersistentBuffer(gemmPackedBytes(units, 1, kb8));
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-  packGemm(
-    packed,
-    filter.data as Int8Array,
-    units,
-    1,
-    depth,
-    kb8,
-    bias ? (bias.data as Int32Array) : null,
-    q.multiplier,
-    q.shift,
-    input.params.zeroPoint,
-    fast,
-  );
-  const zero = context.allocatePersistentBuffer(kb8 * 8);
-  const ptrs = context.allocatePersistentBuffer(4 * 4);
-
   const p = paramsRegion.i32;
   // the batches are one row of 1x1 windows
   writeWindowParams(p, {
@@ -120,35 +114,62 @@ function prepare(context: TfLiteContext, node: Node): void {
     actMax,
     zpOut: output.params.zeroPoint,
   });
-  p[W.Kb8] = kb8;
-  p[W.Packed] = packed.offset;
-  p[W.Zero] = zero.offset;
-  p[W.Ptrs] = ptrs.offset;
+  const layout = packConvGemm(
+    context,
+    p,
+    filter.data as Int8Array,
+    units,
+    1,
+    depth,
+    bias ? (bias.data as Int32Array) : null,
+    input.params.zeroPoint,
+    options.dotMode,
+    batches === 1,
+  );
+  p[W.ZpIn] = input.params.zeroPoint;
   p[W.Direct] = 1;
   p[W.RightOnly] = fast ? 1 : 0;
   data.params = paramsRegion.offset;
   data.p = p;
-  // one batch runs qs8_conv's one-pixel path, which reads the input in place: no scratch rows
-  data.ext = batches === 1 ? -1 : context.requestScratchBufferInArena(extScratchBytes(kb8));
+  // one batch runs qs8_conv's one-pixel path, which reads the input in place: no tap pointers or rows;
+  // every tap is an input row (Direct), so no zero row either
+  const tiles = Math.ceil(batches / GEMM_TILE_PIXELS);
+  const threads = batches === 1 ? 1 : threadsFor(options, batches * units * depth, tiles);
+  data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {
+    channels: units,
+    zeroBytes: 0,
+    ptrBytes: batches === 1 ? 0 : 4,
+    extBytes: batches === 1 ? 0 : extScratchBytes(layout.units),
+    threads,
+  });
+  data.total = batches;
+  data.par = parallelFor(paramsRegion, threads, tiles);
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as FcData;
-  if (data.ext >= 0) data.p[W.Ext] = context.getScratchBuffer(data.ext).offset;
-  data.k!.qs8_conv(data.params, inputOffset(context, node, 0, data.fixed), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+  bindWindowScratch(context, data.p, data.scratch);
+  const input = inputOffset(context, node, 0, data.fixed);
+  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  const k = data.k!;
+  const par = data.par;
+  if (par) {
+    k.window_begin(data.params);
+    par.pool.run(k, par.instance, Fn.Conv, data.params, input, output, 0, data.total, GEMM_TILE_PIXELS, par.chunks);
+  } else k.qs8_conv(data.params, input, output);
 }
 
 /** The FULLY_CONNECTED registration. */
-export function createFullyConnected(): Registration<FcData> {
+export function createFullyConnected(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<FcData> {
   return {
     builtinCode: BuiltinOperator.FULLY_CONNECTED,
     version: 12,
     provider: PROVIDER,
     name: 'FULLY_CONNECTED/wasm-qs8-gemm',
-    supports,
-    init: (): FcData => ({ k: null, params: 0, fixed: -1, p: new Int32Array(0), ext: -1 }),
-    prepare,
+    supports: (context, node) => supports(context, node, options),
+    init: (): FcData => ({ k: null, params: 0, fixed: -1, p: new Int32Array(0), scratch: -1, total: 0, par: null }),
+    prepare: (context, node) => prepare(context, node, options),
     invoke,
   };
 }

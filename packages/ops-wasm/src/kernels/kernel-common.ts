@@ -6,11 +6,13 @@
  */
 import { TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { INT8_ONLY, declineAsymmetric, declineType } from '@micrort/kernel-support';
+import { GEMM_TILE_PIXELS, RQ, RQ_BYTES, W, W_BYTES } from '../generated/abi.js';
+export { GEMM_TILE_PIXELS };
 
-/** Bytes of one requantization block (assembly/int8/requant.ts): seven i32x4 for four channels. */
-export const RQ_BYTES = 112;
+/** Bytes of one requantization block (RQ in scripts/abi.mjs, read by assembly/int8/requant.ts): four i32x4 for four channels. */
+export { RQ_BYTES };
 /** Words of one requantization block. */
-export const RQ_WORDS = RQ_BYTES / 4;
+export const RQ_WORDS = RQ.Words;
 
 /** Why an int8 weighted op's tensors are not handled, or null (for `supports()`). */
 export function declineWeighted(input: Tensor, filter: Tensor, bias: Tensor | null, output: Tensor): string | null {
@@ -66,17 +68,15 @@ function clampBounds(r: number, out: Int8OutputRange): [number, number] {
 
 /**
  * Writes the requantization block of channels `c0 … c0+3` at word `at` of `dst` (channels >= `count`
- * get zeros): bias (already folded with the input zero point), M, then for the general path (`fast`
- * null) 2^left, 2^(31-r) (0 for r = 0), and for requantLanesRight (`fast`: the layer's int8 output
- * range, every r in 1..22) the largest and the smallest SRDHM result to keep; then 2^(r-1) (0 for
- * r = 0), 2^(22-r) (0 unless 1 <= r <= 22), the r = 0 mask — see assembly/int8/requant.ts.
+ * get zeros): M, then for the general path (`fast` null) 2^left, 2^(31-r) (0 for r = 0) and the r = 0
+ * mask, and for requantLanesRight (`fast`: the layer's int8 output range, every r in 1..22) the
+ * largest and the smallest SRDHM result to keep and 2^(22-r) — see assembly/int8/requant.ts.
  */
 export function writeRequantBlock(
   dst: Int32Array,
   at: number,
   c0: number,
   count: number,
-  bias: Int32Array,
   multiplier: Int32Array,
   shift: Int32Array,
   fast: Int8OutputRange | null = null,
@@ -84,76 +84,31 @@ export function writeRequantBlock(
   for (let j = 0; j < 4; j++) {
     const c = c0 + j;
     if (c >= count) {
-      for (let k = 0; k < 7; k++) dst[at + 4 * k + j] = 0;
+      for (let k = 0; k < RQ.Words; k += 4) dst[at + k + j] = 0;
       continue;
     }
     const s = shift[c]!;
     const left = s > 0 ? s : 0;
     const r = s > 0 ? 0 : -s;
-    dst[at + j] = bias[c]!;
-    dst[at + 4 + j] = multiplier[c]!;
+    dst[at + RQ.M + j] = multiplier[c]!;
     if (fast) {
       const [yLo, yHi] = clampBounds(r, fast);
-      dst[at + 8 + j] = yHi;
-      dst[at + 12 + j] = yLo;
+      dst[at + RQ.YHi + j] = yHi;
+      dst[at + RQ.YLo + j] = yLo;
+      dst[at + RQ.Mult22 + j] = 2 ** (RIGHT_ONLY_MAX_SHIFT - r);
     } else {
-      dst[at + 8 + j] = 1 << left;
-      dst[at + 12 + j] = r === 0 ? 0 : 2 ** (31 - r);
+      dst[at + RQ.Left + j] = 1 << left;
+      dst[at + RQ.Right + j] = r === 0 ? 0 : 2 ** (31 - r);
+      dst[at + RQ.RZero + j] = r === 0 ? -1 : 0;
     }
-    dst[at + 16 + j] = r === 0 ? 0 : 2 ** (r - 1);
-    dst[at + 20 + j] = r >= 1 && r <= RIGHT_ONLY_MAX_SHIFT ? 2 ** (RIGHT_ONLY_MAX_SHIFT - r) : 0;
-    dst[at + 24 + j] = r === 0 ? -1 : 0;
   }
 }
 
-/** The words of the parameter block shared by the windowed kernels (assembly/int8/window.ts). */
-export enum W {
-  Total = 0,
-  OutHW,
-  OutW,
-  InH,
-  InW,
-  InC,
-  InImage,
-  OutC,
-  KH,
-  KW,
-  StrideH,
-  StrideW,
-  DilH,
-  DilW,
-  PadH,
-  PadW,
-  Kb8,
-  Packed,
-  Zero,
-  Ptrs,
-  ActMin,
-  ActMax,
-  ZpOut,
-  /** CONV_2D: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8). */
-  Gather,
-  /** CONV_2D gather: the row buffers. */
-  Rows,
-  /** 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED). */
-  Direct,
-  /**
-   * DEPTHWISE_CONV_2D, and CONV_2D / FULLY_CONNECTED (qs8_conv) with int8 outputs: 1 when every channel
-   * has left shift 0 and a right shift of 1 to 22 and the weights were packed with `rightOnlyRange`'s
-   * range (requantization blocks in requantLanesRight's layout).
-   */
-  RightOnly,
-  /** One-pixel GEMM (LSTM gates): int16 outputs. */
-  Out16,
-  /** CONV_2D tile: the scratch buffer of four sign-extended rows (set at each invoke: planned memory). */
-  Ext,
-  /** DEPTHWISE_CONV_2D with depth multiplier > 1: the per-group swizzle table (0 otherwise). */
-  DmTable,
-  Count,
-}
+/** The words of the parameter block shared by the windowed kernels (W in scripts/abi.mjs, read by assembly/int8/window.ts). */
+export { W };
 
 /** Bytes of the windowed kernels' parameter block. */
-export const WINDOW_PARAMS_BYTES = W.Count * 4;
+export const WINDOW_PARAMS_BYTES = W_BYTES;
 
 /**
  * The geometry and output words of a windowed kernel's parameter block. FULLY_CONNECTED and the LSTM
@@ -186,7 +141,7 @@ export interface WindowShape {
  * W.PadW, W.ActMin, W.ActMax, W.ZpOut); the caller adds the words of its kernel (packing, buffers, flags).
  */
 export function writeWindowParams(p: Int32Array, s: WindowShape): void {
-  p.fill(0, 0, W.Count);
+  p.fill(0, 0, W.Words);
   p[W.Total] = s.batches * s.outH * s.outW;
   p[W.OutHW] = s.outH * s.outW;
   p[W.OutW] = s.outW;
@@ -232,9 +187,9 @@ export function inputOffset(context: TfLiteContext, node: Node, pos: number, fix
 }
 
 /**
- * Bytes of the scratch qs8_conv's tile needs: four rows of `slices` sign-extended 8-value slices, each
- * stored twice (32 bytes) so its rotations are plain loads.
+ * Bytes of the scratch qs8_conv's tile needs: GEMM_TILE_PIXELS rows of `slices` sign-extended 8-value
+ * slices, each stored twice (32 bytes) so its rotations are plain loads.
  */
 export function extScratchBytes(slices: number): number {
-  return 4 * slices * 32 + 16; // + 16: the kernel aligns the rows to 32 bytes
+  return GEMM_TILE_PIXELS * slices * 32 + 16; // + 16: the kernel aligns the rows to 32 bytes
 }

@@ -14,6 +14,7 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { E, E_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
@@ -21,8 +22,8 @@ import { constantInputCopies, inputOffset } from './kernel-common.js';
 import { declineArity, expectQuantized } from '@micrort/kernel-support';
 
 const OP = 'MEAN';
-/** Parameter block (assembly/int8/mean.ts), 8 words; TFLM's OpDataReduce is 40 bytes, this block 48. */
-const MEAN_PARAMS_BYTES = 48;
+/** Parameter block E (scripts/abi.mjs); TFLM's OpDataReduce is 40 bytes. */
+const MEAN_PARAMS_BYTES = E_BYTES;
 
 interface MeanData {
   k: KernelExports | null;
@@ -81,16 +82,15 @@ function prepare(context: TfLiteContext, node: Node): void {
   const f = foldCount(q.multiplier, q.shift, count);
   const region = context.allocatePersistentBuffer(MEAN_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
-  region.i32.set([
-    batches!,
-    count,
-    c!,
-    Math.imul(input.params.zeroPoint, count),
-    f.multiplier,
-    f.shift > 0 ? f.shift : 0,
-    f.shift > 0 ? 0 : -f.shift,
-    output.params.zeroPoint,
-  ]);
+  const p = region.i32;
+  p[E.Batches] = batches!;
+  p[E.HW] = count;
+  p[E.C] = c!;
+  p[E.ZpCount] = Math.imul(input.params.zeroPoint, count);
+  p[E.Mult] = f.multiplier;
+  p[E.Left] = f.shift > 0 ? f.shift : 0;
+  p[E.Right] = f.shift > 0 ? 0 : -f.shift;
+  p[E.ZpOut] = output.params.zeroPoint;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

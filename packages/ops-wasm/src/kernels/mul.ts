@@ -5,6 +5,7 @@
  * broadcasts (the next provider serves the node).
  */
 import { BuiltinOperator, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { M, M_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { int8BinaryTensors, supportsInt8Binary, writePlan } from './add.js';
 import { kernelsFor } from '../wasm-arena.js';
@@ -14,8 +15,8 @@ import { calculateOpDataMul, fusedActivation } from '@micrort/kernel-support';
 
 const OP = 'MUL';
 const NO_COPIES = new Int32Array(2).fill(-1);
-/** Parameter block (assembly/int8/mul.ts), 20 words; TFLM's OpDataMul is 40 bytes, this block 80. */
-const MUL_PARAMS_BYTES = 80;
+/** Parameter block M (scripts/abi.mjs); TFLM's OpDataMul is 40 bytes. */
+const MUL_PARAMS_BYTES = M_BYTES;
 
 interface MulData {
   k: KernelExports | null;
@@ -31,18 +32,17 @@ function prepare(context: TfLiteContext, node: Node): void {
   const m = { multiplier: q.outputMultiplier, shift: q.outputShift };
   const region = context.allocatePersistentBuffer(MUL_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
-  region.i32.set([
-    out.elementCount,
-    -q.input1ZeroPoint,
-    -q.input2ZeroPoint,
-    m.multiplier,
-    m.shift > 0 ? m.shift : 0,
-    m.shift > 0 ? 0 : -m.shift,
-    q.outputZeroPoint,
-    q.actMin,
-    q.actMax,
-  ]);
-  writePlan(region.i32, 9, plan);
+  const p = region.i32;
+  p[M.Count] = out.elementCount;
+  p[M.Off1] = -q.input1ZeroPoint;
+  p[M.Off2] = -q.input2ZeroPoint;
+  p[M.Mult] = m.multiplier;
+  p[M.Left] = m.shift > 0 ? m.shift : 0;
+  p[M.Right] = m.shift > 0 ? 0 : -m.shift;
+  p[M.ZpOut] = q.outputZeroPoint;
+  p[M.ActMin] = q.actMin;
+  p[M.ActMax] = q.actMax;
+  writePlan(p, plan, M.N, M.S1, M.S2, M.Inner, M.Mode);
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0, 1]);
 }

@@ -17,6 +17,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { PD, PD_BYTES } from '../generated/abi.js';
 import { kernelsFor } from '../wasm-arena.js';
 import { constantInputCopies, inputOffset } from './kernel-common.js';
 import type { KernelExports } from '../wasm-module.js';
@@ -24,8 +25,8 @@ import { declineArity } from '@micrort/kernel-support';
 
 const OP = 'PAD';
 const MAX_DIMS = 5;
-/** Parameter block: o[5], l[5], r[5], fill byte (64 bytes; TFLM's OpData for PAD is 56). */
-const PAD_PARAMS_BYTES = 64;
+/** Parameter block PD (scripts/abi.mjs): o[5], l[5], r[5], fill byte; TFLM's OpData for PAD is 56 bytes. */
+const PAD_PARAMS_BYTES = PD_BYTES;
 const TYPES = new Set([TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.FLOAT32]);
 
 interface PadData {
@@ -124,11 +125,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.k = kernelsFor(OP, node, region);
   const p = region.i32;
   for (let i = 0; i < MAX_DIMS; i++) {
-    p[i] = o[i]!;
-    p[5 + i] = l[i]!;
-    p[10 + i] = r[i]!;
+    p[PD.O + i] = o[i]!;
+    p[PD.L + i] = l[i]!;
+    p[PD.R + i] = r[i]!;
   }
-  p[15] = value & 0xff;
+  p[PD.Value] = value & 0xff;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

@@ -3,13 +3,14 @@
  * kernels/pooling_common.cc) written into the parameter block of assembly/int8/pool.ts.
  */
 import { type Node, type TfLiteContext } from '@micrort/core';
+import { FP, Q, Q_BYTES } from '../generated/abi.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { constantInputCopies } from './kernel-common.js';
 import { calculateOpDataPooling, declineArity, declineTypes, INT8_ONLY, type OpDataPooling } from '@micrort/kernel-support';
 
-/** The parameter block: 14 int32 (TFLM's OpDataPooling is 32 bytes; this block is 64). */
-export const POOL_PARAMS_BYTES = 64;
+/** The parameter block Q (scripts/abi.mjs); TFLM's OpDataPooling is 32 bytes. */
+export const POOL_PARAMS_BYTES = Q_BYTES;
 
 /** Op data of a pooling node. */
 export interface PoolData {
@@ -27,22 +28,23 @@ export function supportsPool(context: TfLiteContext, node: Node): true | string 
 }
 
 /**
- * Words 0..11 of the pooling parameter blocks (assembly/int8/pool.ts, assembly/float/pool.ts): batches,
- * input height, width, depth, output height, width, filter height, width, strides, padding.
+ * The geometry words of the pooling parameter blocks Q (assembly/int8/pool.ts) and FP
+ * (assembly/float/pool.ts), which scripts/abi.mjs lays out alike: batches, input height, width, depth,
+ * output height, width, filter height, width, strides, padding.
  */
-export function writePoolGeometry(p: Int32Array, d: OpDataPooling): void {
-  p[0] = d.batches;
-  p[1] = d.inHeight;
-  p[2] = d.inWidth;
-  p[3] = d.depth;
-  p[4] = d.outHeight;
-  p[5] = d.outWidth;
-  p[6] = d.filterHeight;
-  p[7] = d.filterWidth;
-  p[8] = d.strideHeight;
-  p[9] = d.strideWidth;
-  p[10] = d.padding.height;
-  p[11] = d.padding.width;
+export function writePoolGeometry(p: Int32Array, d: OpDataPooling, B: typeof Q | typeof FP = Q): void {
+  p[B.Batches] = d.batches;
+  p[B.InH] = d.inHeight;
+  p[B.InW] = d.inWidth;
+  p[B.C] = d.depth;
+  p[B.OutH] = d.outHeight;
+  p[B.OutW] = d.outWidth;
+  p[B.FH] = d.filterHeight;
+  p[B.FW] = d.filterWidth;
+  p[B.SH] = d.strideHeight;
+  p[B.SW] = d.strideWidth;
+  p[B.PadH] = d.padding.height;
+  p[B.PadW] = d.padding.width;
 }
 
 /** Validates the node and writes the parameter block; `op` names the op in errors. */
@@ -51,9 +53,9 @@ export function preparePool(op: string, context: TfLiteContext, node: Node): voi
   const d = calculateOpDataPooling(op, context, node, INT8_ONLY);
   const region = context.allocatePersistentBuffer(POOL_PARAMS_BYTES);
   data.k = kernelsFor(op, node, region);
-  writePoolGeometry(region.i32, d);
-  region.i32[12] = d.actMin;
-  region.i32[13] = d.actMax;
+  writePoolGeometry(region.i32, d, Q);
+  region.i32[Q.ActMin] = d.actMin;
+  region.i32[Q.ActMax] = d.actMax;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

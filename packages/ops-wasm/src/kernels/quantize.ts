@@ -13,6 +13,7 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { Z, Z_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
@@ -20,8 +21,8 @@ import { constantInputCopies, inputOffset } from './kernel-common.js';
 import { declineArity, expectQuantized } from '@micrort/kernel-support';
 
 const OP = 'QUANTIZE';
-/** Parameter block (assembly/int8/quantize.ts), 7 words; TFLM's OpDataQuantizeReference is 32 bytes. */
-const QUANTIZE_PARAMS_BYTES = 32;
+/** Parameter block Z (scripts/abi.mjs); TFLM's OpDataQuantizeReference is 32 bytes. */
+const QUANTIZE_PARAMS_BYTES = Z_BYTES;
 
 interface QuantizeData {
   k: KernelExports | null;
@@ -52,19 +53,19 @@ function prepare(context: TfLiteContext, node: Node): void {
   const region = context.allocatePersistentBuffer(QUANTIZE_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
   const p = region.i32;
-  p.fill(0, 0, 8);
-  p[0] = output.elementCount;
-  p[2] = output.params.zeroPoint;
+  p.fill(0, 0, Z.Words);
+  p[Z.Count] = output.elementCount;
+  p[Z.ZpOut] = output.params.zeroPoint;
   data.fromFloat = input.type === TensorType.FLOAT32;
   if (data.fromFloat) {
-    region.f32[1] = output.params.scale;
+    region.f32[Z.Scale] = output.params.scale;
   } else {
     expectQuantized(OP, node, 'input', input);
     const m = checkedQuantizeMultiplier(OP, node, input.params.scale / output.params.scale, 'requantize multiplier');
-    p[3] = m.multiplier;
-    p[4] = m.shift > 0 ? m.shift : 0;
-    p[5] = m.shift > 0 ? 0 : -m.shift;
-    p[6] = input.params.zeroPoint;
+    p[Z.Mult] = m.multiplier;
+    p[Z.Left] = m.shift > 0 ? m.shift : 0;
+    p[Z.Right] = m.shift > 0 ? 0 : -m.shift;
+    p[Z.ZpIn] = input.params.zeroPoint;
   }
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;

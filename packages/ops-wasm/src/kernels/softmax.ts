@@ -1,9 +1,9 @@
 /**
  * SOFTMAX, int8 input, int8 or int16 output, in WebAssembly: qs8_softmax (assembly/int8/softmax.ts),
  * TFLM's reference_ops::Softmax exactly. The 256 possible row differences are tabulated at prepare
- * with core's gemmlowp functions (exp_on_negative_values of the rescaled difference, and its Q12.19
- * term of the sum; a 2 KiB persistent table); the row maximum, the sum, the reciprocal and the output
- * run in WebAssembly. Output quantization as TFLM requires (int8: scale 1/256, zero point -128; int16:
+ * with core's gemmlowp functions (exp_on_negative_values of the rescaled difference; a 1 KiB
+ * persistent table); the row maximum, the sum of the Q12.19 terms, the reciprocal and the output run in
+ * WebAssembly. Output quantization as TFLM requires (int8: scale 1/256, zero point -128; int16:
  * 1/65536, -32768). Declines other types.
  */
 import {
@@ -11,18 +11,17 @@ import {
   TensorType,
   expOnNegativeValues,
   multiplyByQuantizedMultiplierGreaterThanOne,
-  rescale,
   type Node,
   type Registration,
   type SoftmaxOptions,
   type TfLiteContext,
 } from '@micrort/core';
+import { S, S_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { constantInputCopies, inputOffset } from './kernel-common.js';
 import {
-  ACCUMULATION_INTEGER_BITS,
   calculateSoftmaxInt8Params,
   declineArity,
   declineTypes,
@@ -58,23 +57,22 @@ function prepare(context: TfLiteContext, node: Node): void {
   const bits = q.outputBits;
   const m = { multiplier: q.inputMultiplier, shift: q.inputLeftShift };
   const diffMin = q.diffMin;
-  // per difference d in [-255, 0]: the Q12.19 term of the sum and the Q0.31 exponential (-1 below diff_min)
-  const table = context.allocatePersistentBuffer(256 * 8);
+  // per difference d in [-255, 0]: the Q0.31 exponential (-1 below diff_min); its Q12.19 term of the sum
+  // (gemmlowp Rescale<12>: RoundingDivideByPOT by 12) is taken in the kernel
+  const table = context.allocatePersistentBuffer(256 * 4);
   const t = table.i32;
-  for (let d = -255; d <= 0; d++) {
-    const i = (d + 255) * 2;
-    if (d >= diffMin) {
-      const e = expOnNegativeValues(multiplyByQuantizedMultiplierGreaterThanOne(d, m.multiplier, m.shift), SCALED_DIFF_INTEGER_BITS);
-      t[i] = rescale(e, 0, ACCUMULATION_INTEGER_BITS);
-      t[i + 1] = e;
-    } else {
-      t[i] = 0;
-      t[i + 1] = -1;
-    }
-  }
-  const region = context.allocatePersistentBuffer(16);
+  for (let d = -255; d <= 0; d++)
+    t[d + 255] =
+      d >= diffMin
+        ? expOnNegativeValues(multiplyByQuantizedMultiplierGreaterThanOne(d, m.multiplier, m.shift), SCALED_DIFF_INTEGER_BITS)
+        : -1;
+  const region = context.allocatePersistentBuffer(S_BYTES);
   data.k = kernelsFor(OP, node, region);
-  region.i32.set([outer, depth, bits, table.offset]);
+  const p = region.i32;
+  p[S.Outer] = outer;
+  p[S.Depth] = depth;
+  p[S.Bits] = bits;
+  p[S.Table] = table.offset;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

@@ -19,6 +19,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
+import { TP, TP_BYTES } from '../generated/abi.js';
 import { constantInputCopies, inputOffset } from './kernel-common.js';
 import type { KernelExports } from '../wasm-module.js';
 import { declineArity } from '@micrort/kernel-support';
@@ -26,8 +27,8 @@ import { declineArity } from '@micrort/kernel-support';
 const OP = 'TRANSPOSE';
 /** TFLM's kTransposeMaxDimensions. */
 const MAX_DIMS = 6;
-/** Parameter block: dims[6], input byte strides[6], element size (52 bytes; TFLM keeps no OpData for TRANSPOSE). */
-const TRANSPOSE_PARAMS_BYTES = 52;
+/** Parameter block TP (scripts/abi.mjs): dims[6], input byte strides[6], element size; TFLM keeps no OpData for TRANSPOSE. */
+const TRANSPOSE_PARAMS_BYTES = TP_BYTES;
 const SIZES = new Set([1, 2, 4, 8]);
 
 interface TransposeData {
@@ -115,10 +116,10 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.k = kernelsFor(OP, node, region);
   const p = region.i32;
   for (let i = 0; i < MAX_DIMS; i++) {
-    p[i] = dims[i]!;
-    p[MAX_DIMS + i] = strides[i]!;
+    p[TP.D + i] = dims[i]!;
+    p[TP.S + i] = strides[i]!;
   }
-  p[12] = es;
+  p[TP.Es] = es;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

@@ -30,8 +30,8 @@ import {
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { W, WINDOW_PARAMS_BYTES, constantInputCopies, writeWindowParams } from './kernel-common.js';
-import { gemmPackedBytes, packGemm } from './weight-pack.js';
+import { RQ_BYTES, RQ_WORDS, W, WINDOW_PARAMS_BYTES, constantInputCopies, writeRequantBlock, writeWindowParams } from './kernel-common.js';
+import { packGemm } from './weight-pack.js';
 import { declineArity } from '@micrort/kernel-support';
 
 const OP = 'UNIDIRECTIONAL_SEQUENCE_LSTM';
@@ -158,26 +158,19 @@ function prepareGateFc(
   requireScale(node, 'weight tensor', w);
   const q = checkedMultiplier(node, Math.fround(x.params.scale * w.params.scale) / NONLINEAR_INPUT_SCALE, `weight tensor ${w.index}`);
   const kb8 = (depth + 7) >> 3;
-  const packed = context.allocatePersistentBuffer(gemmPackedBytes(stateDim, 1, kb8));
-  const multiplier = new Int32Array(stateDim).fill(q.multiplier);
-  const shift = new Int32Array(stateDim).fill(q.shift);
-  packGemm(
-    packed,
-    w.data as Int8Array,
-    stateDim,
-    1,
-    depth,
-    kb8,
-    bias ? (bias.data as Int32Array) : null,
-    multiplier,
-    shift,
-    x.params.zeroPoint,
-  );
+  const multiplier = new Int32Array([q.multiplier]);
+  const shift = new Int32Array([q.shift]);
   const region = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);
   const p = region.i32;
   writeWindowParams(p, { batches: 1, inH: 1, inW: 1, inC: depth, outH: 1, outW: 1, outC: stateDim, actMin: -32768, actMax: 32767 });
+  packGemm(context, p, w.data as Int8Array, stateDim, 1, depth, kb8, bias ? (bias.data as Int32Array) : null, x.params.zeroPoint);
+  // one requantization block for every unit (per-tensor weights), in the arena beside the weights
+  const rq = context.allocatePersistentBuffer(RQ_BYTES);
+  writeRequantBlock(rq.i32, 0, 0, 1, multiplier, shift);
+  for (let k = 0; k < RQ_WORDS; k++) rq.i32[k] = rq.i32[k & ~3]!;
+  p[W.Rq] = rq.offset;
+  p[W.RqStride] = 0;
   p[W.Kb8] = kb8;
-  p[W.Packed] = packed.offset;
   p[W.Direct] = 1;
   p[W.Out16] = 1;
   return region.offset;

@@ -1,10 +1,12 @@
 /**
  * Packing constant weights, once at prepare, into the layouts the wasm microkernels read (see
- * assembly/int8/conv.ts and depthwise-conv.ts). The input zero point is folded into the bias:
- * Σ w·(x − zp) + b = Σ w·x + (b − zp·Σ w), in int32 arithmetic that wraps as TFLM's does.
+ * assembly/int8/conv.ts and depthwise-conv.ts). Weights stay int8 (the kernels sign-extend them with
+ * `v128.load8x8_s`), so they cost their model bytes plus the folded biases (the requantization reads
+ * TFLM's own per-channel multipliers and shifts, see window-scratch.ts). The input zero point is folded
+ * into the bias: Σ w·(x − zp) + b = Σ w·x + (b − zp·Σ w), in int32 arithmetic that wraps as TFLM's does.
  */
-import type { ArenaRegion } from '@micrort/core';
-import { RQ_BYTES, RQ_WORDS, writeRequantBlock, type Int8OutputRange } from './kernel-common.js';
+import type { TfLiteContext } from '@micrort/core';
+import { W } from './kernel-common.js';
 
 /** Bias with `-zp * sum(weights of the channel)` added; `sums[c]` is the channel's weight sum. */
 function foldedBias(bias: Int32Array | null, sums: Int32Array, zpIn: number): Int32Array {
@@ -13,33 +15,37 @@ function foldedBias(bias: Int32Array | null, sums: Int32Array, zpIn: number): In
   return out;
 }
 
-/** Bytes of one 8-channel group's weights per 8-value slice: four rotations x two int16 vectors. */
-const GEMM_SLICE_BYTES = 128;
+/** The GEMM's channel groups: full groups of eight, and a last group of four when at most four channels are left. */
+export function gemmGroups(outC: number): { full: number; half: boolean } {
+  const rest = outC & 7;
+  return rest >= 1 && rest <= 4 ? { full: outC >> 3, half: true } : { full: (outC + 7) >> 3, half: false };
+}
 
-/** Bytes of the GEMM packing of `outC` channels over `taps` taps of `kb8` 8-channel slices. */
+/** Bytes of the GEMM packing of `outC` channels over `taps` taps of `kb8` 8-value slices (biases and int8 weights). */
 export function gemmPackedBytes(outC: number, taps: number, kb8: number): number {
-  return ((outC + 7) >> 3) * (2 * RQ_BYTES + taps * kb8 * GEMM_SLICE_BYTES);
+  const { full, half } = gemmGroups(outC);
+  const slices = taps * kb8;
+  return full * (32 + slices * 64) + (half ? 16 + slices * 32 : 0);
 }
 
 /**
- * Packs filter `[outC, taps, inC]` (int8, row-major) for qs8_conv: per group of eight output channels
- * two requantization blocks (channels 0-3, 4-7; bias with the input zero point folded in), then per tap
- * and 8-value slice, for each rotation j = 0..3, the int16 weights of channels 0-3 and then 4-7, lane l
- * (channel l of the half) holding the pair (w[2p], w[2p+1]) with p = (l + j) mod 4 (zero past inC and
- * outC). `fast` (rightOnlyRange): requantization blocks for requantLanesRight.
+ * Packs filter `[outC, taps, inC]` (int8, row-major) for qs8_conv into a new persistent buffer and sets
+ * W.Packed. Per group of eight output channels: the eight folded biases (int32),
+ * then per tap and 8-value slice, for each rotation j = 0..3, the int8 weights of channels 0-3 and then
+ * 4-7, lane l (channel l of the half) holding the pair (w[2p], w[2p+1]) with p = (l + j) mod 4 (zero
+ * past inC and outC): 64 bytes per slice, each half sign-extended in the loop by `v128.load8x8_s`. A
+ * last group of at most four channels has four biases and only the first half (32 bytes per slice).
  */
 export function packGemm(
-  dst: ArenaRegion,
+  context: TfLiteContext,
+  p: Int32Array,
   filter: Int8Array,
   outC: number,
   taps: number,
   inC: number,
   kb8: number,
   bias: Int32Array | null,
-  multiplier: Int32Array,
-  shift: Int32Array,
   zpIn: number,
-  fast: Int8OutputRange | null = null,
 ): void {
   const sums = new Int32Array(outC);
   for (let c = 0; c < outC; c++) {
@@ -48,19 +54,22 @@ export function packGemm(
     sums[c] = s;
   }
   const b = foldedBias(bias, sums, zpIn);
+  const dst = context.allocatePersistentBuffer(gemmPackedBytes(outC, taps, kb8));
+  const bytes = dst.i8;
   const words = dst.i32;
-  const halves = dst.i16;
-  const groupBytes = 2 * RQ_BYTES + taps * kb8 * GEMM_SLICE_BYTES;
-  dst.u8.fill(0, 0, gemmPackedBytes(outC, taps, kb8));
-  for (let g = 0; g * 8 < outC; g++) {
-    const at = g * groupBytes;
-    writeRequantBlock(words, at >> 2, g * 8, outC, b, multiplier, shift, fast);
-    writeRequantBlock(words, (at >> 2) + RQ_WORDS, g * 8 + 4, outC, b, multiplier, shift, fast);
-    const w0 = (at + 2 * RQ_BYTES) >> 1;
-    for (let j = 0; j < 8; j++) {
+  const slices = taps * kb8;
+  dst.u8.fill(0);
+  const { full, half } = gemmGroups(outC);
+  let at = 0;
+  for (let g = 0; g < full + (half ? 1 : 0); g++) {
+    const width = g < full ? 8 : 4;
+    for (let j = 0; j < width; j++) if (g * 8 + j < outC) words[(at >> 2) + j] = b[g * 8 + j]!;
+    const w0 = at + 4 * width;
+    const sliceBytes = 8 * width; // four rotations x (width / 4) halves x 8 bytes
+    for (let j = 0; j < width; j++) {
       const c = g * 8 + j;
       if (c >= outC) break;
-      const half = j >> 2;
+      const h = j >> 2;
       const l = j & 3;
       for (let t = 0; t < taps; t++) {
         const src = (c * taps + t) * inC;
@@ -68,53 +77,175 @@ export function packGemm(
           const slice = t * kb8 + (i >> 3);
           const pair = (i & 7) >> 1;
           const rot = (pair - l + 4) & 3; // rotation j where lane l holds pair (l + j) mod 4
-          halves[w0 + (slice * GEMM_SLICE_BYTES) / 2 + rot * 16 + half * 8 + l * 2 + (i & 1)] = filter[src + i]!;
+          bytes[w0 + slice * sliceBytes + rot * (2 * width) + h * 8 + l * 2 + (i & 1)] = filter[src + i]!;
         }
       }
     }
+    at = w0 + slices * sliceBytes;
   }
+  p[W.Packed] = dst.offset;
 }
 
-/** Bytes of the depthwise packing of `channels` channels over `taps` taps. */
+/** Bytes of the depthwise packing of `channels` channels over `taps` taps (biases and int8 weights). */
 export function depthwisePackedBytes(channels: number, taps: number): number {
-  return ((channels + 7) >> 3) * (2 * RQ_BYTES + ((taps + 1) >> 1) * 32);
+  return ((channels + 7) >> 3) * (32 + ((taps + 1) >> 1) * 16);
 }
 
 /**
- * Packs a depthwise filter `[1, taps, channels]` (int8) for qs8_dwconv: per group of eight channels two
- * requantization blocks, then per pair of taps (t, t+1) the int16 pairs (w[t][c], w[t+1][c]) of
- * channels 0-3 and then 4-7 (zero past the depth, and for the missing tap of an odd count). `fast`
- * (rightOnlyRange): requantization blocks for requantLanesRight.
+ * Packs a depthwise filter `[1, taps, channels]` (int8) for qs8_dwconv into a new persistent buffer and
+ * sets W.Packed. Per group of eight channels: the eight folded biases (int32), then per pair of taps
+ * (t, t+1) the int8 pairs (w[t][c], w[t+1][c]) of channels 0-3 and then 4-7, 16 bytes (zero past the
+ * depth, and for the missing tap of an odd count).
  */
 export function packDepthwise(
-  dst: ArenaRegion,
+  context: TfLiteContext,
+  p: Int32Array,
   filter: Int8Array,
   channels: number,
   taps: number,
   bias: Int32Array | null,
-  multiplier: Int32Array,
-  shift: Int32Array,
   zpIn: number,
-  fast: Int8OutputRange | null = null,
 ): void {
   const sums = new Int32Array(channels);
   for (let t = 0; t < taps; t++) for (let c = 0; c < channels; c++) sums[c] = (sums[c]! + filter[t * channels + c]!) | 0;
   const b = foldedBias(bias, sums, zpIn);
+  const dst = context.allocatePersistentBuffer(depthwisePackedBytes(channels, taps));
+  const bytes = dst.i8;
   const words = dst.i32;
-  const halves = dst.i16;
-  const groupBytes = 2 * RQ_BYTES + ((taps + 1) >> 1) * 32;
-  dst.u8.fill(0, 0, depthwisePackedBytes(channels, taps));
+  const groupBytes = 32 + ((taps + 1) >> 1) * 16;
+  dst.u8.fill(0);
   for (let g = 0; g * 8 < channels; g++) {
     const at = g * groupBytes;
-    writeRequantBlock(words, at >> 2, g * 8, channels, b, multiplier, shift, fast);
-    writeRequantBlock(words, (at >> 2) + RQ_WORDS, g * 8 + 4, channels, b, multiplier, shift, fast);
-    const w0 = (at + 2 * RQ_BYTES) >> 1;
+    for (let j = 0; j < 8; j++) if (g * 8 + j < channels) words[(at >> 2) + j] = b[g * 8 + j]!;
+    const w0 = at + 32;
     for (let t = 0; t < taps; t++) {
       for (let j = 0; j < 8; j++) {
         const c = g * 8 + j;
-        // pair t >> 1, half j >> 2 (channels 0-3 | 4-7), lane pair j & 3, element t & 1
-        if (c < channels) halves[w0 + (t >> 1) * 16 + (j >> 2) * 8 + (j & 3) * 2 + (t & 1)] = filter[t * channels + c]!;
+        // pair t >> 1, channel j (two bytes per channel: taps t and t+1)
+        if (c < channels) bytes[w0 + (t >> 1) * 16 + j * 2 + (t & 1)] = filter[t * channels + c]!;
       }
     }
   }
+  p[W.Packed] = dst.offset;
+}
+
+/** Bytes of the relaxed-dot GEMM packing of `outC` channels over `blocks` 16-value blocks (biases and int8 weights). */
+export function gemmRelaxedPackedBytes(outC: number, blocks: number): number {
+  const { full, half } = gemmGroups(outC);
+  return full * (32 + blocks * 128) + (half ? 16 + blocks * 64 : 0);
+}
+
+/**
+ * Packs filter `[outC, K]` (int8, row-major; K = taps x depth, already compact) for qs8_conv's relaxed-dot
+ * tile (assembly/int8/conv-relaxed.ts) into a new persistent buffer and sets W.Packed: per group of
+ * eight output channels the eight folded biases, then per 16-value block and rotation r = 0..3 the
+ * channels 0-3 then 4-7, lane j holding the block's bytes 4g..4g+3 with g = (j + r) mod 4 (zero past K
+ * and outC); a last group of at most four channels only its four. `unsignedActivations` (usdot): the
+ * kernel reads x + 128, so the bias also takes -128 * sum(w).
+ */
+export function packGemmRelaxed(
+  context: TfLiteContext,
+  p: Int32Array,
+  filter: Int8Array,
+  outC: number,
+  K: number,
+  blocks: number,
+  bias: Int32Array | null,
+  zpIn: number,
+  unsignedActivations: boolean,
+): void {
+  const sums = new Int32Array(outC);
+  for (let c = 0; c < outC; c++) {
+    let s = 0;
+    for (let i = 0, base = c * K; i < K; i++) s += filter[base + i]!;
+    sums[c] = s;
+  }
+  const b = foldedBias(bias, sums, zpIn + (unsignedActivations ? 128 : 0));
+  const dst = context.allocatePersistentBuffer(gemmRelaxedPackedBytes(outC, blocks));
+  const bytes = dst.i8;
+  const words = dst.i32;
+  dst.u8.fill(0);
+  const { full, half } = gemmGroups(outC);
+  let at = 0;
+  for (let g = 0; g < full + (half ? 1 : 0); g++) {
+    const width = g < full ? 8 : 4;
+    for (let j = 0; j < width; j++) if (g * 8 + j < outC) words[(at >> 2) + j] = b[g * 8 + j]!;
+    const w0 = at + 4 * width;
+    const blockBytes = 16 * width; // four rotations x (width / 4) vectors x 16 bytes
+    for (let j = 0; j < width; j++) {
+      const c = g * 8 + j;
+      if (c >= outC) break;
+      const h = j >> 2;
+      const l = j & 3;
+      for (let i = 0; i < K; i++) {
+        const block = i >> 4;
+        const grp = (i & 15) >> 2;
+        const rot = (grp - l + 4) & 3; // rotation r where lane l holds group (l + r) mod 4
+        bytes[w0 + block * blockBytes + rot * (4 * width) + h * 16 + l * 4 + (i & 3)] = filter[c * K + i]!;
+      }
+    }
+    at = w0 + blocks * blockBytes;
+  }
+  p[W.Packed] = dst.offset;
+}
+
+/** What packConvGemm chose, for the node's scratch buffer. */
+export interface ConvGemmLayout {
+  /** Taps gathered into one compact row first. */
+  gather: boolean;
+  /** 8-value slices (or 16-value blocks, relaxed) per tap or compact row: W.Kb8. */
+  kb: number;
+  /** Slices or blocks per pixel row: the tile's scratch takes 32 bytes of each per pixel. */
+  units: number;
+  /** Bytes of one gathered row (with slack). */
+  rowBytes: number;
+  /** Bytes of the zero row (a tap's depth rounded up, with slack). */
+  zeroBytes: number;
+}
+
+/**
+ * Packs filter `[outC, taps, inC]` for qs8_conv and sets W.Kb8, W.DotMode, W.Gather and W.Packed:
+ * the relaxed-dot tile when `dotMode` is 1 (usdot) or 2 (sdot) and the node has more than one output
+ * pixel (the one-pixel GEMM takes the dot_i16x8 packing), else the dot_i16x8 tile. Depths that are not a
+ * multiple of the tile's step over several taps are gathered into compact rows first.
+ */
+export function packConvGemm(
+  context: TfLiteContext,
+  p: Int32Array,
+  filter: Int8Array,
+  outC: number,
+  taps: number,
+  inC: number,
+  bias: Int32Array | null,
+  zpIn: number,
+  dotMode: number,
+  onePixel: boolean,
+): ConvGemmLayout {
+  const relaxed = dotMode !== 0 && !onePixel;
+  const step = relaxed ? 16 : 8;
+  const gather = taps > 1 && inC % step !== 0;
+  const kb = gather ? Math.ceil((taps * inC) / step) : Math.ceil(inC / step);
+  const packTaps = gather ? 1 : taps;
+  p[W.Kb8] = kb;
+  p[W.Gather] = gather ? 1 : 0;
+  p[W.DotMode] = relaxed ? dotMode : 0;
+  if (relaxed) {
+    // [outC, taps, inC] with each tap's depth padded to the blocks (or the compact row's)
+    const depth = gather ? taps * inC : inC;
+    const K = packTaps * kb * 16;
+    const rows = new Int8Array(outC * K);
+    for (let c = 0; c < outC; c++)
+      for (let t = 0; t < packTaps; t++)
+        rows.set(filter.subarray((c * packTaps + t) * depth, (c * packTaps + t + 1) * depth), c * K + t * kb * 16);
+    packGemmRelaxed(context, p, rows, outC, K, packTaps * kb, bias, zpIn, dotMode === 1);
+  } else {
+    packGemm(context, p, filter, outC, packTaps, gather ? taps * inC : inC, kb, bias, zpIn);
+  }
+  return {
+    gather,
+    kb,
+    units: packTaps * kb,
+    rowBytes: gather ? kb * step + 16 : 0,
+    zeroBytes: ((inC + step - 1) & ~(step - 1)) + step,
+  };
 }

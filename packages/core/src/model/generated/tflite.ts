@@ -132,6 +132,12 @@ export function unionListToSparseIndexVector(
   }
 }
 
+export enum LSHProjectionType {
+  UNKNOWN = 0,
+  SPARSE = 1,
+  DENSE = 2
+}
+
 /**
  * Discriminant = 1-based position in this list (0 = NONE). The order is part of the file format.
  */
@@ -3411,8 +3417,17 @@ static getSizePrefixedRootAsLSHProjectionOptions(bb:flatbuffers.ByteBuffer, obj?
   return (obj || new LSHProjectionOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+type():LSHProjectionType {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : LSHProjectionType.UNKNOWN;
+}
+
 static startLSHProjectionOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addType(builder:flatbuffers.Builder, type:LSHProjectionType) {
+  builder.addFieldInt8(0, type, LSHProjectionType.UNKNOWN);
 }
 
 static endLSHProjectionOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3420,8 +3435,9 @@ static endLSHProjectionOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createLSHProjectionOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createLSHProjectionOptions(builder:flatbuffers.Builder, type:LSHProjectionType):flatbuffers.Offset {
   LSHProjectionOptions.startLSHProjectionOptions(builder);
+  LSHProjectionOptions.addType(builder, type);
   return LSHProjectionOptions.endLSHProjectionOptions(builder);
 }
 }
@@ -3619,8 +3635,35 @@ static getSizePrefixedRootAsSkipGramOptions(bb:flatbuffers.ByteBuffer, obj?:Skip
   return (obj || new SkipGramOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+ngramSize():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+maxSkipSize():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+includeAllNgrams():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startSkipGramOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(3);
+}
+
+static addNgramSize(builder:flatbuffers.Builder, ngramSize:number) {
+  builder.addFieldInt32(0, ngramSize, 0);
+}
+
+static addMaxSkipSize(builder:flatbuffers.Builder, maxSkipSize:number) {
+  builder.addFieldInt32(1, maxSkipSize, 0);
+}
+
+static addIncludeAllNgrams(builder:flatbuffers.Builder, includeAllNgrams:boolean) {
+  builder.addFieldInt8(2, +includeAllNgrams, +false);
 }
 
 static endSkipGramOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3628,8 +3671,11 @@ static endSkipGramOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createSkipGramOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createSkipGramOptions(builder:flatbuffers.Builder, ngramSize:number, maxSkipSize:number, includeAllNgrams:boolean):flatbuffers.Offset {
   SkipGramOptions.startSkipGramOptions(builder);
+  SkipGramOptions.addNgramSize(builder, ngramSize);
+  SkipGramOptions.addMaxSkipSize(builder, maxSkipSize);
+  SkipGramOptions.addIncludeAllNgrams(builder, includeAllNgrams);
   return SkipGramOptions.endSkipGramOptions(builder);
 }
 }
@@ -5963,8 +6009,35 @@ static getSizePrefixedRootAsHashtableOptions(bb:flatbuffers.ByteBuffer, obj?:Has
   return (obj || new HashtableOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+tableId():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+keyDtype():TensorType {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : TensorType.FLOAT32;
+}
+
+valueDtype():TensorType {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : TensorType.FLOAT32;
+}
+
 static startHashtableOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(3);
+}
+
+static addTableId(builder:flatbuffers.Builder, tableId:number) {
+  builder.addFieldInt32(0, tableId, 0);
+}
+
+static addKeyDtype(builder:flatbuffers.Builder, keyDtype:TensorType) {
+  builder.addFieldInt8(1, keyDtype, TensorType.FLOAT32);
+}
+
+static addValueDtype(builder:flatbuffers.Builder, valueDtype:TensorType) {
+  builder.addFieldInt8(2, valueDtype, TensorType.FLOAT32);
 }
 
 static endHashtableOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -5972,8 +6045,11 @@ static endHashtableOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createHashtableOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createHashtableOptions(builder:flatbuffers.Builder, tableId:number, keyDtype:TensorType, valueDtype:TensorType):flatbuffers.Offset {
   HashtableOptions.startHashtableOptions(builder);
+  HashtableOptions.addTableId(builder, tableId);
+  HashtableOptions.addKeyDtype(builder, keyDtype);
+  HashtableOptions.addValueDtype(builder, valueDtype);
   return HashtableOptions.endHashtableOptions(builder);
 }
 }

@@ -12,6 +12,7 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
+import { B, B_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
 import { declineNonFloat, floatKernelsFor, shapeText, type FloatKernelExports } from './float-common.js';
@@ -23,26 +24,8 @@ export enum BinaryOp {
   Mul = 1,
 }
 
-/** Words of f32_binary's parameter block (keep in step with assembly/float/binary.ts). */
-enum B {
-  Op = 0,
-  N0,
-  N1,
-  N2,
-  A0,
-  A1,
-  A2,
-  B0,
-  B1,
-  B2,
-  Inner,
-  Mode,
-  ActMin,
-  ActMax,
-  Count,
-}
-/** Bytes of the parameter block (14 words, rounded to 16). */
-const BINARY_PARAMS_BYTES = 64;
+/** Bytes of f32_binary's parameter block (B in scripts/abi.mjs). */
+const BINARY_PARAMS_BYTES = B_BYTES;
 /** Outer dimensions the kernel loops over. */
 const MAX_OUTER = 3;
 
@@ -139,11 +122,11 @@ export function binaryRegistration(op: string, code: number, version: number, ki
       data.k = floatKernelsFor(op, node, region);
       data.fixed = constantInputCopies(context, node, [0, 1]);
       const p = region.i32;
-      p.fill(0, 0, B.Count);
+      p.fill(0, 0, B.Words);
       p[B.Op] = kind;
-      p.set(plan.n, B.N0);
-      p.set(plan.a, B.A0);
-      p.set(plan.b, B.B0);
+      p.set(plan.n, B.N);
+      p.set(plan.a, B.S1);
+      p.set(plan.b, B.S2);
       p[B.Inner] = out.elementCount === 0 ? 0 : plan.inner;
       p[B.Mode] = plan.mode;
       region.f32[B.ActMin] = lo;

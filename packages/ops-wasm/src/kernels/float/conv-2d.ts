@@ -17,8 +17,10 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
 import { declineNonFloat } from './float-common.js';
+import { parallelFor, threadsFor } from '../parallel.js';
 import { G, initGemmData, invokeGemm, prepareGemm, type GemmData } from './gemm-common.js';
 import {
   activationRangeFloat,
@@ -32,7 +34,7 @@ import {
 
 const OP = 'CONV_2D';
 
-function supports(context: TfLiteContext, node: Node): true | string {
+function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
   const arity = declineArity(node, [2, 3], 1);
   if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
@@ -46,10 +48,10 @@ function supports(context: TfLiteContext, node: Node): true | string {
   if (act) return act;
   if (input.dims.length === 4 && filter.dims.length === 4 && input.dims[3] !== filter.dims[3])
     return `grouped convolution (input depth ${input.dims[3]}, filter depth ${filter.dims[3]})`;
-  return true;
+  return declineSmall(filter.elementCount, output.elementCount, filter.dims[0] ?? 0, options) ?? true;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const opts = node.builtinData as Conv2DOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing Conv2DOptions');
   checkArity(OP, node, [2, 3], 1);
@@ -75,11 +77,18 @@ function prepare(context: TfLiteContext, node: Node): void {
   const taps = kH! * kW!;
   const direct = taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW;
   const K = taps * inC!;
-  const { p } = prepareGemm(OP, context, node, filter, bias, outC!, K, actMin, actMax);
-  // gathered rows: K floats rounded up to 4, plus 16 bytes a tap's last copy may spill into
+  const { p, region } = prepareGemm(OP, context, node, filter, bias, outC!, K, actMin, actMax);
+  const total = batches! * g.outH * g.outW;
+  const tiles = Math.ceil(total / 4);
+  // float work weighs about four int8 multiply-accumulates
+  const threads = threadsFor(options, 4 * total * outC! * K, tiles);
+  // gathered rows: K floats rounded up to 4, plus 16 bytes a tap's last copy may spill into; four per thread
   const rowBytes = direct ? inC! * 4 : (((K + 3) & ~3) + 4) * 4;
-  const rows = direct ? null : context.allocatePersistentBuffer(4 * rowBytes);
-  p[G.Total] = batches! * g.outH * g.outW;
+  const rows = direct ? null : context.allocatePersistentBuffer(4 * rowBytes * threads);
+  const data = node.userData as GemmData;
+  data.total = total;
+  data.par = parallelFor(region, threads, tiles);
+  p[G.Total] = total;
   p[G.OutHW] = g.outH * g.outW;
   p[G.OutW] = g.outW;
   p[G.InH] = inH!;
@@ -99,15 +108,15 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 /** The float32 CONV_2D registration. */
-export function createConv2DF32(): Registration<GemmData> {
+export function createConv2DF32(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<GemmData> {
   return {
     builtinCode: BuiltinOperator.CONV_2D,
     version: 8,
     provider: PROVIDER,
     name: 'CONV_2D/wasm-f32-gemm4x8',
-    supports,
+    supports: (context, node) => supports(context, node, options),
     init: initGemmData,
-    prepare,
+    prepare: (context, node) => prepare(context, node, options),
     invoke: invokeGemm,
   };
 }

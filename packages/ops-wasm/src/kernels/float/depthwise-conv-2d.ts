@@ -17,7 +17,12 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { D, D_BYTES } from '../../generated/abi.js';
+import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
+import { Fn } from '../../threads/control.js';
+import type { JobExports } from '../../threads/pool.js';
+import { parallelFor, threadsFor, type Parallel } from '../parallel.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
 import { declineNonFloat, floatKernelsFor, hasFixedData, type FloatKernelExports } from './float-common.js';
 import { DW_CT, depthwisePackedFloats, packDepthwiseF32 } from './weight-pack-f32.js';
@@ -33,31 +38,8 @@ import {
 
 const OP = 'DEPTHWISE_CONV_2D';
 
-/** Words of f32_dwconv's parameter block (keep in step with assembly/float/depthwise-conv.ts). */
-enum D {
-  Batches = 0,
-  OutH,
-  OutW,
-  InH,
-  InW,
-  C,
-  KH,
-  KW,
-  StrideH,
-  StrideW,
-  DilH,
-  DilW,
-  PadH,
-  PadW,
-  Packed,
-  Zero,
-  Ptrs,
-  ActMin,
-  ActMax,
-  Count,
-}
-/** Bytes of the parameter block (19 words, rounded to 16). */
-const DW_PARAMS_BYTES = 80;
+/** Bytes of f32_dwconv's parameter block (D in scripts/abi.mjs). */
+const DW_PARAMS_BYTES = D_BYTES;
 
 interface DwData {
   k: FloatKernelExports | null;
@@ -68,6 +50,10 @@ interface DwData {
   dynamic: boolean;
   channels: number;
   taps: number;
+  /** Output rows, all batches together. */
+  rows: number;
+  /** The pool's share when the rows are split across threads, else null. */
+  par: Parallel | null;
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
@@ -87,7 +73,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
   return true;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as DwData;
   const opts = node.builtinData as DepthwiseConv2DOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
@@ -132,10 +118,16 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (!data.dynamic) packDepthwiseF32(data.packed, filter.data as Float32Array, bias ? (bias.data as Float32Array) : null, channels!, taps);
   const zero = context.allocatePersistentBuffer(Math.ceil(channels! / DW_CT) * DW_CT * 4);
   zero.f32.fill(0);
-  const ptrs = context.allocatePersistentBuffer(2 * taps * 4);
+  const rows = batches! * g.outH;
+  // float work weighs about four int8 multiply-accumulates
+  const threads = threadsFor(options, 4 * rows * g.outW * channels! * taps, rows);
+  // two pixels' tap pointers per thread
+  const ptrs = context.allocatePersistentBuffer(2 * taps * 4 * threads);
+  data.rows = rows;
+  data.par = parallelFor(region, threads, rows);
 
   const p = region.i32;
-  p.fill(0, 0, D.Count);
+  p.fill(0, 0, D.Words);
   p[D.Batches] = batches!;
   p[D.OutH] = g.outH;
   p[D.OutW] = g.outW;
@@ -164,19 +156,34 @@ function invoke(context: TfLiteContext, node: Node): void {
     const b = node.inputs.length > 2 && node.inputs[2]! >= 0 ? (context.getEvalTensor(node.inputs[2]!).data as Float32Array) : null;
     packDepthwiseF32(data.packed, context.getEvalTensor(node.inputs[1]!).data as Float32Array, b, data.channels, data.taps);
   }
-  data.k!.f32_dwconv(data.params, inputOffset(context, node, 0, data.input), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+  const input = inputOffset(context, node, 0, data.input);
+  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  const par = data.par;
+  if (par)
+    par.pool.run(data.k as unknown as JobExports, par.instance, Fn.F32Dwconv, data.params, input, output, 0, data.rows, 1, par.chunks);
+  else data.k!.f32_dwconv(data.params, input, output);
 }
 
 /** The float32 DEPTHWISE_CONV_2D registration. */
-export function createDepthwiseConv2DF32(): Registration<DwData> {
+export function createDepthwiseConv2DF32(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<DwData> {
   return {
     builtinCode: BuiltinOperator.DEPTHWISE_CONV_2D,
     version: 7,
     provider: PROVIDER,
     name: 'DEPTHWISE_CONV_2D/wasm-f32-dw8',
     supports,
-    init: (): DwData => ({ k: null, params: 0, input: -1, packed: new Float32Array(0), dynamic: false, channels: 0, taps: 0 }),
-    prepare,
+    init: (): DwData => ({
+      k: null,
+      params: 0,
+      input: -1,
+      packed: new Float32Array(0),
+      dynamic: false,
+      channels: 0,
+      taps: 0,
+      rows: 0,
+      par: null,
+    }),
+    prepare: (context, node) => prepare(context, node, options),
     invoke,
   };
 }

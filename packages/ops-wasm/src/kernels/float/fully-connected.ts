@@ -15,6 +15,7 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
+import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
 import { declineNonFloat, shapeText } from './float-common.js';
 import { G, initGemmData, invokeGemm, prepareGemm, type GemmData } from './gemm-common.js';
@@ -29,7 +30,7 @@ import {
 
 const OP = 'FULLY_CONNECTED';
 
-function supports(context: TfLiteContext, node: Node): true | string {
+function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
   const arity = declineArity(node, [2, 3], 1);
   if (arity) return arity;
   const opts = node.builtinData as FullyConnectedOptions | null;
@@ -42,7 +43,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
   const output = context.getTensor(node.outputs[0]!);
   const why = declineNonFloat([input, filter, bias, output]);
   if (why) return why;
-  return true;
+  return declineSmall(filter.elementCount, output.elementCount, filter.dims[filter.dims.length - 2] ?? 0, options) ?? true;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -70,13 +71,13 @@ function prepare(context: TfLiteContext, node: Node): void {
 }
 
 /** The float32 FULLY_CONNECTED registration. */
-export function createFullyConnectedF32(): Registration<GemmData> {
+export function createFullyConnectedF32(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<GemmData> {
   return {
     builtinCode: BuiltinOperator.FULLY_CONNECTED,
     version: 12,
     provider: PROVIDER,
     name: 'FULLY_CONNECTED/wasm-f32-gemm4x8',
-    supports,
+    supports: (context, node) => supports(context, node, options),
     init: initGemmData,
     prepare,
     invoke: invokeGemm,

@@ -4,39 +4,19 @@
  * at prepare before calling the kernel.
  */
 import type { ArenaRegion, Node, Tensor, TfLiteContext } from '@micrort/core';
+import { G, G_BYTES } from '../../generated/abi.js';
+import { Fn } from '../../threads/control.js';
+import type { JobExports } from '../../threads/pool.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
+import type { Parallel } from '../parallel.js';
 import { floatKernelsFor, hasFixedData, type FloatKernelExports } from './float-common.js';
 import { gemmPackedFloats, packGemmF32 } from './weight-pack-f32.js';
 
-/** Words of f32_conv's parameter block (keep in step with assembly/float/gemm.ts). */
-export enum G {
-  Total = 0,
-  OutHW,
-  OutW,
-  InH,
-  InW,
-  InC,
-  InImageBytes,
-  OutC,
-  KH,
-  KW,
-  StrideH,
-  StrideW,
-  DilH,
-  DilW,
-  PadH,
-  PadW,
-  K,
-  Packed,
-  Rows,
-  ActMin,
-  ActMax,
-  RowBytes,
-  Count,
-}
+/** Words of f32_conv's parameter block (G in scripts/abi.mjs). */
+export { G };
 
-/** Bytes of the parameter block (22 words, rounded to 16). */
-export const GEMM_PARAMS_BYTES = 96;
+/** Bytes of the parameter block. */
+export const GEMM_PARAMS_BYTES = G_BYTES;
 
 /** Op data of a float GEMM node. */
 export interface GemmData {
@@ -49,10 +29,14 @@ export interface GemmData {
   dynamic: boolean;
   outC: number;
   K: number;
+  /** Output pixels (GEMM rows). */
+  total: number;
+  /** The pool's share when the rows are split across threads (CONV_2D), else null. */
+  par: Parallel | null;
 }
 
 export function initGemmData(): GemmData {
-  return { k: null, params: 0, input: -1, packed: new Float32Array(0), dynamic: false, outC: 0, K: 0 };
+  return { k: null, params: 0, input: -1, packed: new Float32Array(0), dynamic: false, outC: 0, K: 0, total: 0, par: null };
 }
 
 /**
@@ -81,7 +65,7 @@ export function prepareGemm(
   data.dynamic = !hasFixedData(filter) || (bias !== null && !hasFixedData(bias));
   if (!data.dynamic) packGemmF32(data.packed, filter.data as Float32Array, bias ? (bias.data as Float32Array) : null, outC, K);
   const p = region.i32;
-  p.fill(0, 0, G.Count);
+  p.fill(0, 0, G.Words);
   p[G.OutC] = outC;
   p[G.K] = K;
   p[G.Packed] = packed.offset;
@@ -91,12 +75,17 @@ export function prepareGemm(
   return { p, region };
 }
 
-/** Invoke of a float GEMM node: repacks dynamic weights, then runs f32_conv in place. */
+/** Invoke of a float GEMM node: repacks dynamic weights, then runs f32_conv in place (or its rows on the pool's threads). */
 export function invokeGemm(context: TfLiteContext, node: Node): void {
   const data = node.userData as GemmData;
   if (data.dynamic) {
     const b = node.inputs.length > 2 && node.inputs[2]! >= 0 ? (context.getEvalTensor(node.inputs[2]!).data as Float32Array) : null;
     packGemmF32(data.packed, context.getEvalTensor(node.inputs[1]!).data as Float32Array, b, data.outC, data.K);
   }
-  data.k!.f32_conv(data.params, inputOffset(context, node, 0, data.input), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+  const input = inputOffset(context, node, 0, data.input);
+  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  const par = data.par;
+  if (par)
+    par.pool.run(data.k as unknown as JobExports, par.instance, Fn.F32Conv, data.params, input, output, 0, data.total, 4, par.chunks);
+  else data.k!.f32_conv(data.params, input, output);
 }

@@ -3,6 +3,7 @@
  * float32 nodes only (`supports()` says why it declines anything else).
  */
 import type { Registration } from '@micrort/core';
+import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../../options.js';
 import { createAddF32 } from './add.js';
 import { createAveragePool2DF32 } from './average-pool-2d.js';
 import { createConv2DF32 } from './conv-2d.js';
@@ -23,11 +24,11 @@ import { createResizeBilinearF32 } from './resize-bilinear.js';
  * RELU, RELU6, RELU_N1_TO_1, HARD_SWISH and RESIZE_BILINEAR for float32 (PAD and CONCATENATION of
  * float32 are the type-agnostic byte kernels').
  */
-export function createFloatKernels(): Registration[] {
+export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration[] {
   return [
-    createConv2DF32(),
-    createDepthwiseConv2DF32(),
-    createFullyConnectedF32(),
+    createConv2DF32(options),
+    createDepthwiseConv2DF32(options),
+    createFullyConnectedF32(options),
     createAddF32(),
     createMulF32(),
     createAveragePool2DF32(),

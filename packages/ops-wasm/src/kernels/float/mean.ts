@@ -5,6 +5,7 @@
  * TFLite's reference Mean), then is divided by their count. Declines other types, axes and ranks.
  */
 import { BuiltinOperator, KernelError, TensorType, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
+import { FM, FM_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
 import { declineNonFloat, floatKernelsFor, shapeText, type FloatKernelExports } from './float-common.js';
@@ -58,10 +59,12 @@ function prepare(context: TfLiteContext, node: Node): void {
       `output ${shapeText(output)} must have ${batches! * c!} elements (input ${shapeText(input)} reduced over height and width)`,
     );
   if (h! * w! === 0) throw new KernelError(OP, node.index, `input ${shapeText(input)} has no pixels to average`);
-  const region = context.allocatePersistentBuffer(16);
+  const region = context.allocatePersistentBuffer(FM_BYTES);
   data.k = floatKernelsFor(OP, node, region);
   data.input = constantInputCopies(context, node, [0])[0]!;
-  region.i32.set([batches!, h! * w!, c!]);
+  region.i32[FM.Batches] = batches!;
+  region.i32[FM.Pixels] = h! * w!;
+  region.i32[FM.C] = c!;
   data.params = region.offset;
 }
 

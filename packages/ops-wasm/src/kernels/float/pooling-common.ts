@@ -3,14 +3,15 @@
  * kernels/pooling_common.cc) written into the parameter block of assembly/float/pool.ts.
  */
 import { type Node, type Pool2DOptions, type Registration, type TfLiteContext } from '@micrort/core';
+import { FP, FP_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
 import { writePoolGeometry } from '../pooling-common.js';
 import { declineNonFloat, floatKernelsFor, type FloatKernelExports } from './float-common.js';
 import { calculateOpDataPooling, declineActivation, declineArity, FLOAT32_ONLY } from '@micrort/kernel-support';
 
-/** Bytes of the parameter block: 14 words (TFLM's OpDataPooling is 32 bytes). */
-const POOL_PARAMS_BYTES = 64;
+/** Parameter block FP (scripts/abi.mjs). */
+const POOL_PARAMS_BYTES = FP_BYTES;
 
 /** Op data of a float pooling node. */
 export interface PoolData {
@@ -45,9 +46,9 @@ export function poolRegistration(op: string, code: number, kernel: 'f32_maxpool'
       const region = context.allocatePersistentBuffer(POOL_PARAMS_BYTES);
       data.k = floatKernelsFor(op, node, region);
       data.input = constantInputCopies(context, node, [0])[0]!;
-      writePoolGeometry(region.i32, d);
-      region.f32[12] = d.actMinF;
-      region.f32[13] = d.actMaxF;
+      writePoolGeometry(region.i32, d, FP);
+      region.f32[FP.ActMin] = d.actMinF;
+      region.f32[FP.ActMax] = d.actMaxF;
       data.params = region.offset;
     },
     invoke(context, node) {

@@ -14,6 +14,7 @@ import {
   type ResizeBilinearOptions,
   type TfLiteContext,
 } from '@micrort/core';
+import { R, R_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
 import { declineNonFloat, floatKernelsFor, shapeText, type FloatKernelExports } from './float-common.js';
@@ -85,14 +86,21 @@ function prepare(context: TfLiteContext, node: Node): void {
   const d = output.dims;
   if (d.length !== 4 || d[0] !== batches || d[1] !== outH || d[2] !== outW || d[3] !== depth)
     throw new KernelError(OP, node.index, `output ${shapeText(output)} must be [${batches}, ${outH}, ${outW}, ${depth}]`);
-  const region = context.allocatePersistentBuffer(32);
+  const region = context.allocatePersistentBuffer(R_BYTES);
   data.k = floatKernelsFor(OP, node, region);
   data.input = constantInputCopies(context, node, [0])[0]!;
   const ys = context.allocatePersistentBuffer(16 * outH!);
   const xs = context.allocatePersistentBuffer(16 * outW!);
   axisTable(ys.i32, ys.f32, inH!, outH!, inW! * depth! * 4, o);
   axisTable(xs.i32, xs.f32, inW!, outW!, depth! * 4, o);
-  region.i32.set([batches!, outH!, outW!, depth!, inH! * inW! * depth! * 4, ys.offset, xs.offset]);
+  const p = region.i32;
+  p[R.Batches] = batches!;
+  p[R.OutH] = outH!;
+  p[R.OutW] = outW!;
+  p[R.C] = depth!;
+  p[R.InImage] = inH! * inW! * depth! * 4;
+  p[R.Y] = ys.offset;
+  p[R.X] = xs.offset;
   data.params = region.offset;
 }
 

@@ -4,13 +4,14 @@
  * in place when the planner lets them (`inPlace`: every element is read before it is written).
  */
 import { KernelError, sameShape, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { U, U_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
 import { declineNonFloat, floatKernelsFor, shapeText, type FloatKernelExports } from './float-common.js';
 import { declineArity } from '@micrort/kernel-support';
 
-/** Bytes of the parameter block: count, min (f32), max (f32), rounded to 16. */
-const UNARY_PARAMS_BYTES = 16;
+/** Bytes of the parameter block U (scripts/abi.mjs): count, min (f32), max (f32). */
+const UNARY_PARAMS_BYTES = U_BYTES;
 
 /** Op data of a float unary node. */
 export interface UnaryData {
@@ -56,9 +57,9 @@ export function unaryRegistration(
       const region = context.allocatePersistentBuffer(UNARY_PARAMS_BYTES);
       data.k = floatKernelsFor(op, node, region);
       data.input = constantInputCopies(context, node, [0])[0]!;
-      region.i32[0] = output.elementCount;
-      region.f32[1] = bounds[0];
-      region.f32[2] = bounds[1];
+      region.i32[U.Count] = output.elementCount;
+      region.f32[U.Min] = bounds[0];
+      region.f32[U.Max] = bounds[1];
       data.params = region.offset;
     },
     invoke(context, node) {

@@ -1,0 +1,457 @@
+// The ABI between the TypeScript side of @micrort/ops-wasm and its AssemblyScript kernels, declared once:
+// every parameter block (the words a kernel's prepare writes into the arena and the kernel reads) and
+// every packed-data block both sides address. scripts/build-wasm.mjs generates from it
+//   src/generated/abi.ts        one enum of word indices per block (`p[W.OutC] = ...`) and its byte size
+//   assembly/generated/abi.ts   one byte-offset constant per field (`load<i32>(pp, W_OUT_C)`)
+// and test/abi.test.ts fails when either file differs from a fresh generation or when the compiled module
+// was built from another ABI (its `abi_hash()` export against ABI_HASH).
+//
+// A block: { name (the TypeScript enum, also the AssemblyScript prefix), doc, fields }; a field:
+// [Name, type, doc, count?] with type 'i32' | 'u32' (an arena offset) | 'f32' | 'i32x4' (four words) and
+// count the number of consecutive elements (an array), or 'rest' for a trailing array of any length. A
+// field named with `=Other` takes the offset of field Other (another reading of the same words).
+
+/** @typedef {[string, 'i32' | 'u32' | 'f32' | 'i32x4', string, (number | 'rest')?]} Field */
+/** @typedef {{ name: string; doc: string; fields: Field[] }} Block */
+
+/** @type {Block[]} */
+export const BLOCKS = [
+  {
+    name: 'W',
+    doc: 'The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D).',
+    fields: [
+      ['Total', 'i32', 'output pixels: batches * outH * outW'],
+      ['OutHW', 'i32', 'outH * outW'],
+      ['OutW', 'i32', 'output width'],
+      ['InH', 'i32', 'input height'],
+      ['InW', 'i32', 'input width'],
+      ['InC', 'i32', 'input depth'],
+      ['InImage', 'i32', 'bytes of one input image: inH * inW * inC'],
+      ['OutC', 'i32', 'output channels (DEPTHWISE_CONV_2D: channels)'],
+      ['KH', 'i32', 'window height'],
+      ['KW', 'i32', 'window width'],
+      ['StrideH', 'i32', 'stride along the height'],
+      ['StrideW', 'i32', 'stride along the width'],
+      ['DilH', 'i32', 'dilation along the height'],
+      ['DilW', 'i32', 'dilation along the width'],
+      ['PadH', 'i32', 'leading padding along the height'],
+      ['PadW', 'i32', 'leading padding along the width'],
+      [
+        'Kb8',
+        'i32',
+        'qs8_conv: 8-value slices per tap (of the compact row when gathered), or 16-value blocks with DotMode; qs8_dwconv: 8-channel groups',
+      ],
+      [
+        'DotMode',
+        'i32',
+        'qs8_conv in a relaxed build: 0 the dot_i16x8 tile; 1 the relaxed-dot tile, activations biased to unsigned (usdot engines); 2 the relaxed-dot tile, activations as they are (sdot engines)',
+      ],
+      ['Packed', 'u32', 'the packed weights: per group of output channels, the folded biases then the int8 weights'],
+      ['Mult', 'u32', "TFLM's per-channel output multipliers (int32, one per output channel)"],
+      ['Shift', 'u32', "TFLM's per-channel output shifts (int32)"],
+      ['ExpandRq', 'i32', '1: the kernel expands Mult and Shift into requantization blocks at the start of the scratch buffer'],
+      ['Rq', 'u32', 'the requantization blocks (RQ), one per four output channels; set by the kernel when ExpandRq'],
+      ['RqStride', 'i32', 'bytes from one requantization block to the next: RQ_BYTES, or 0 when every channel shares one'],
+      ['ZpIn', 'i32', 'input zero point (the zero row holds it)'],
+      ['ZeroBytes', 'i32', 'bytes of the zero row'],
+      ['Zero', 'u32', 'the zero row: input zero points that taps in the padding read (set by the kernel, in the scratch buffer)'],
+      ['ActMin', 'i32', 'lower bound of the fused activation'],
+      ['ActMax', 'i32', 'upper bound of the fused activation'],
+      ['ZpOut', 'i32', 'output zero point'],
+      ['Gather', 'i32', 'qs8_conv: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8)'],
+      ['Direct', 'i32', "1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED)"],
+      ['RightOnly', 'i32', '1 when every channel has left shift 0 and a right shift of 1 to 22 (int8 outputs): requantLanesRight'],
+      ['Out16', 'i32', 'one-pixel GEMM (the LSTM gates): int16 outputs clamped to [act_min, act_max]'],
+      ['DmTable', 'u32', 'qs8_dwconv with depth multiplier > 1: per group, an i16 swizzle mask and the first input channel (32 bytes)'],
+      ['Scratch', 'u32', "the node's scratch buffer (planned memory; set at each invoke), 0 when it has none"],
+      ['ScrZero', 'i32', 'offset of the zero row in the scratch buffer (the requantization blocks come first)'],
+      ['ScrThread', 'i32', "offset of thread 0's area in the scratch buffer: tap pointers, then gathered rows, then sign-extended rows"],
+      ['ScrThreadBytes', 'i32', "bytes of one thread's area"],
+      ['ThreadRows', 'i32', "offset of the gathered rows in a thread's area (qs8_conv with Gather)"],
+      ['ThreadExt', 'i32', "offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice)"],
+    ],
+  },
+  {
+    name: 'RQ',
+    doc: 'One requantization block (assembly/int8/requant.ts): four i32x4 vectors, lane j for output channel 4k + j.',
+    fields: [
+      ['M', 'i32x4', 'quantized multiplier'],
+      ['Left', 'i32x4', '2^left (general path)'],
+      ['YHi=Left', 'i32x4', 'requantLanesRight: the largest SRDHM result to keep'],
+      ['Right', 'i32x4', '2^(31 - r), 0 when r = 0 (general path)'],
+      ['YLo=Right', 'i32x4', 'requantLanesRight: the smallest SRDHM result to keep'],
+      ['RZero', 'i32x4', 'all ones where r = 0 (general path)'],
+      ['Mult22=RZero', 'i32x4', 'requantLanesRight: 2^(22 - r)'],
+    ],
+  },
+  {
+    name: 'A',
+    doc: 'qs8_add (ADD, int8): TFLM quantized add, as one verified affine rounding (Kind 0) or step by step (Kind 1).',
+    fields: [
+      [
+        'Kind',
+        'i32',
+        "0: out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs; 1: TFLM's three roundings",
+      ],
+      ['Count', 'i32', 'output elements'],
+      ['Plan', 'u32', 'the broadcast plan (BP), 0 when the inputs and the output are one contiguous run of Count'],
+      ['ActMin', 'i32', 'lower bound of the fused activation'],
+      ['ActMax', 'i32', 'upper bound of the fused activation'],
+      ['C1', 'i32', 'Kind 0: input 1 coefficient'],
+      ['C2', 'i32', 'Kind 0: input 2 coefficient'],
+      ['K', 'i32', 'Kind 0: constant (zero points, rounding offset, output zero point times 2^S)'],
+      ['S', 'i32', 'Kind 0: right shift'],
+      ['T', 'i32', 'Kind 0: sums below T round toward zero from below (ties away from zero)'],
+      ['Clamp', 'i32', 'Kind 0: 1 when the activation range is narrower than int8'],
+      ['Off1=C1', 'i32', 'Kind 1: -zp1'],
+      ['Off2=C2', 'i32', 'Kind 1: -zp2'],
+      ['Left=K', 'i32', 'Kind 1: left shift (TFLM: 20)'],
+      ['M1=S', 'i32', 'Kind 1: input 1 multiplier'],
+      ['R1=T', 'i32', 'Kind 1: input 1 right shift (>= 0)'],
+      ['M2=Clamp', 'i32', 'Kind 1: input 2 multiplier'],
+      ['R2', 'i32', 'Kind 1: input 2 right shift (>= 0)'],
+      ['Mo', 'i32', 'Kind 1: output multiplier'],
+      ['Ro', 'i32', 'Kind 1: output right shift (>= 0)'],
+      ['ZpOut', 'i32', 'Kind 1: output zero point'],
+    ],
+  },
+  {
+    name: 'BP',
+    doc: 'A broadcast plan of qs8_add: at most three outer loops around one inner run.',
+    fields: [
+      ['N', 'i32', 'outer loop counts, outermost first', 3],
+      ['S1', 'i32', "input 1's byte strides of the outer loops", 3],
+      ['S2', 'i32', "input 2's byte strides of the outer loops", 3],
+      ['Inner', 'i32', 'elements of the inner run'],
+      ['Mode', 'i32', '0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated'],
+    ],
+  },
+  {
+    name: 'M',
+    doc: 'qs8_mul (MUL, int8): TFLM MulElementwise over a broadcast plan.',
+    fields: [
+      ['Count', 'i32', 'output elements'],
+      ['Off1', 'i32', '-zp1'],
+      ['Off2', 'i32', '-zp2'],
+      ['Mult', 'i32', 'output multiplier'],
+      ['Left', 'i32', 'left shift'],
+      ['Right', 'i32', 'right shift'],
+      ['ZpOut', 'i32', 'output zero point'],
+      ['ActMin', 'i32', 'lower bound of the fused activation'],
+      ['ActMax', 'i32', 'upper bound of the fused activation'],
+      ['N', 'i32', 'outer loop counts, outermost first', 3],
+      ['S1', 'i32', "input 1's byte strides of the outer loops", 3],
+      ['S2', 'i32', "input 2's byte strides of the outer loops", 3],
+      ['Inner', 'i32', 'elements of the inner run'],
+      ['Mode', 'i32', '0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated'],
+    ],
+  },
+  {
+    name: 'E',
+    doc: 'qs8_mean_hw (MEAN over the spatial axes, int8).',
+    fields: [
+      ['Batches', 'i32', 'batches'],
+      ['HW', 'i32', 'pixels per image'],
+      ['C', 'i32', 'channels'],
+      ['ZpCount', 'i32', 'zp_in * count (int32, wrapping)'],
+      ['Mult', 'i32', 'multiplier with 1/count folded in'],
+      ['Left', 'i32', 'left shift'],
+      ['Right', 'i32', 'right shift'],
+      ['ZpOut', 'i32', 'output zero point'],
+    ],
+  },
+  {
+    name: 'S',
+    doc: 'qs8_softmax (SOFTMAX, int8 input).',
+    fields: [
+      ['Outer', 'i32', 'rows'],
+      ['Depth', 'i32', 'row length'],
+      ['Bits', 'i32', 'output bits (8 or 16)'],
+      ['Table', 'u32', 'the 256 exponentials and their Q12.19 terms'],
+    ],
+  },
+  {
+    name: 'Z',
+    doc: 'quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE).',
+    fields: [
+      ['Count', 'i32', 'elements'],
+      ['Scale', 'f32', 'QUANTIZE from float32: output scale; DEQUANTIZE: input scale'],
+      ['ZpOut', 'i32', 'QUANTIZE: output zero point; DEQUANTIZE: input zero point'],
+      ['Mult', 'i32', 'requantize: multiplier'],
+      ['Left', 'i32', 'requantize: left shift'],
+      ['Right', 'i32', 'requantize: right shift'],
+      ['ZpIn', 'i32', 'requantize: input zero point'],
+    ],
+  },
+  {
+    name: 'Q',
+    doc: 'qs8_avgpool, qs8_maxpool (AVERAGE_POOL_2D, MAX_POOL_2D, int8).',
+    fields: [
+      ['Batches', 'i32', 'batches'],
+      ['InH', 'i32', 'input height'],
+      ['InW', 'i32', 'input width'],
+      ['C', 'i32', 'channels'],
+      ['OutH', 'i32', 'output height'],
+      ['OutW', 'i32', 'output width'],
+      ['FH', 'i32', 'filter height'],
+      ['FW', 'i32', 'filter width'],
+      ['SH', 'i32', 'stride along the height'],
+      ['SW', 'i32', 'stride along the width'],
+      ['PadH', 'i32', 'leading padding along the height'],
+      ['PadW', 'i32', 'leading padding along the width'],
+      ['ActMin', 'i32', 'lower bound of the fused activation'],
+      ['ActMax', 'i32', 'upper bound of the fused activation'],
+    ],
+  },
+  {
+    name: 'PD',
+    doc: 'pad_bytes (PAD of any fixed-size type, in bytes; the innermost dimension in bytes).',
+    fields: [
+      ['O', 'i32', 'output dimensions (the last in bytes)', 5],
+      ['L', 'i32', 'leading pads (the last in bytes)', 5],
+      ['R', 'i32', 'trailing pads (the last in bytes)', 5],
+      ['Value', 'i32', 'the fill byte'],
+    ],
+  },
+  {
+    name: 'TP',
+    doc: 'transpose_bytes (TRANSPOSE of 1-, 2-, 4- or 8-byte elements, up to 6-D).',
+    fields: [
+      ['D', 'i32', 'output dimensions, outermost first', 6],
+      ['S', 'i32', 'input byte strides of the output dimensions', 6],
+      ['Es', 'i32', 'element size in bytes'],
+    ],
+  },
+  {
+    name: 'CC',
+    doc: 'concat_bytes (CONCATENATION in bytes); the input offsets are in a table of their own.',
+    fields: [
+      ['Outer', 'i32', 'slices before the axis'],
+      ['Inputs', 'i32', 'number of inputs'],
+      ['Run', 'i32', 'per input, the bytes of its run per slice', 'rest'],
+    ],
+  },
+  {
+    name: 'B',
+    doc: 'f32_binary (ADD, MUL, float32) over a broadcast plan.',
+    fields: [
+      ['Op', 'i32', '0 ADD, 1 MUL'],
+      ['N', 'i32', 'outer loop counts, outermost first', 3],
+      ['S1', 'i32', "input 1's byte strides of the outer loops", 3],
+      ['S2', 'i32', "input 2's byte strides of the outer loops", 3],
+      ['Inner', 'i32', 'elements of the inner run'],
+      ['Mode', 'i32', '0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated'],
+      ['ActMin', 'f32', 'lower bound of the fused activation'],
+      ['ActMax', 'f32', 'upper bound of the fused activation'],
+    ],
+  },
+  {
+    name: 'U',
+    doc: 'f32_clamp, f32_sigmoid, f32_hardswish (float32 activations).',
+    fields: [
+      ['Count', 'i32', 'elements'],
+      ['Min', 'f32', 'f32_clamp: lower bound'],
+      ['Max', 'f32', 'f32_clamp: upper bound'],
+    ],
+  },
+  {
+    name: 'G',
+    doc: 'f32_conv (CONV_2D, FULLY_CONNECTED, float32).',
+    fields: [
+      ['Total', 'i32', 'rows of the GEMM: batches * outH * outW'],
+      ['OutHW', 'i32', 'outH * outW'],
+      ['OutW', 'i32', 'output width'],
+      ['InH', 'i32', 'input height'],
+      ['InW', 'i32', 'input width'],
+      ['InC', 'i32', 'input depth'],
+      ['InImageBytes', 'i32', 'bytes of one input image'],
+      ['OutC', 'i32', 'output channels'],
+      ['KH', 'i32', 'window height'],
+      ['KW', 'i32', 'window width'],
+      ['StrideH', 'i32', 'stride along the height'],
+      ['StrideW', 'i32', 'stride along the width'],
+      ['DilH', 'i32', 'dilation along the height'],
+      ['DilW', 'i32', 'dilation along the width'],
+      ['PadH', 'i32', 'leading padding along the height'],
+      ['PadW', 'i32', 'leading padding along the width'],
+      ['K', 'i32', 'reduction length'],
+      ['Packed', 'u32', 'the packed weights'],
+      ['Rows', 'u32', 'gathered rows (four of RowBytes per thread), 0 when direct'],
+      ['ActMin', 'f32', 'lower bound of the fused activation'],
+      ['ActMax', 'f32', 'upper bound of the fused activation'],
+      ['RowBytes', 'i32', 'bytes from one row of the GEMM to the next'],
+    ],
+  },
+  {
+    name: 'D',
+    doc: 'f32_dwconv (DEPTHWISE_CONV_2D, float32, depth multiplier 1).',
+    fields: [
+      ['Batches', 'i32', 'batches'],
+      ['OutH', 'i32', 'output height'],
+      ['OutW', 'i32', 'output width'],
+      ['InH', 'i32', 'input height'],
+      ['InW', 'i32', 'input width'],
+      ['C', 'i32', 'channels'],
+      ['KH', 'i32', 'window height'],
+      ['KW', 'i32', 'window width'],
+      ['StrideH', 'i32', 'stride along the height'],
+      ['StrideW', 'i32', 'stride along the width'],
+      ['DilH', 'i32', 'dilation along the height'],
+      ['DilW', 'i32', 'dilation along the width'],
+      ['PadH', 'i32', 'leading padding along the height'],
+      ['PadW', 'i32', 'leading padding along the width'],
+      ['Packed', 'u32', 'the packed weights'],
+      ['Zero', 'u32', 'zeros, the depth rounded up to 8'],
+      ['Ptrs', 'u32', "room for the taps' pointers of two pixels per thread"],
+      ['ActMin', 'f32', 'lower bound of the fused activation'],
+      ['ActMax', 'f32', 'upper bound of the fused activation'],
+    ],
+  },
+  {
+    name: 'FP',
+    doc: 'f32_maxpool, f32_avgpool (MAX_POOL_2D, AVERAGE_POOL_2D, float32).',
+    fields: [
+      ['Batches', 'i32', 'batches'],
+      ['InH', 'i32', 'input height'],
+      ['InW', 'i32', 'input width'],
+      ['C', 'i32', 'channels'],
+      ['OutH', 'i32', 'output height'],
+      ['OutW', 'i32', 'output width'],
+      ['FH', 'i32', 'filter height'],
+      ['FW', 'i32', 'filter width'],
+      ['SH', 'i32', 'stride along the height'],
+      ['SW', 'i32', 'stride along the width'],
+      ['PadH', 'i32', 'leading padding along the height'],
+      ['PadW', 'i32', 'leading padding along the width'],
+      ['ActMin', 'f32', 'lower bound of the fused activation'],
+      ['ActMax', 'f32', 'upper bound of the fused activation'],
+    ],
+  },
+  {
+    name: 'FM',
+    doc: 'f32_mean_hw (MEAN over the spatial axes, float32).',
+    fields: [
+      ['Batches', 'i32', 'batches'],
+      ['Pixels', 'i32', 'pixels per image'],
+      ['C', 'i32', 'channels'],
+    ],
+  },
+  {
+    name: 'R',
+    doc: 'f32_resize_bilinear (RESIZE_BILINEAR, float32).',
+    fields: [
+      ['Batches', 'i32', 'batches'],
+      ['OutH', 'i32', 'output height'],
+      ['OutW', 'i32', 'output width'],
+      ['C', 'i32', 'channels'],
+      ['InImage', 'i32', 'bytes of one input image'],
+      ['Y', 'u32', "per output row: the lower row's byte offset, the upper row's, their weights (f32)"],
+      ['X', 'u32', "per output column: the left pixel's byte offset, the right pixel's, their weights (f32)"],
+    ],
+  },
+];
+
+/**
+ * Constants both sides use: [name, value, doc].
+ * @type {[string, number, string][]}
+ */
+export const CONSTANTS = [['GEMM_TILE_PIXELS', 4, 'output pixels of one qs8_conv register tile (rows of its scratch buffers)']];
+
+const WORDS = { i32: 1, u32: 1, f32: 1, i32x4: 4 };
+
+/** `OutHW` → `OUT_HW`, `StrideH` → `STRIDE_H`, `YHi` → `Y_HI`, `Kb8` → `KB8`. */
+export function snake(name) {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .toUpperCase();
+}
+
+/**
+ * The fields of `block` with their word index, in order; `count` is the words of the block (a trailing
+ * 'rest' array counts zero).
+ */
+export function layout(block) {
+  const out = [];
+  const at = new Map();
+  let word = 0;
+  for (const [decl, type, doc, count = 1] of block.fields) {
+    const [name, alias] = decl.split('=');
+    if (alias !== undefined) {
+      if (!at.has(alias)) throw new Error(`abi: ${block.name}.${name} aliases unknown field ${alias}`);
+      out.push({ name, type, doc, count, word: at.get(alias), alias });
+      continue;
+    }
+    if (at.has(name)) throw new Error(`abi: ${block.name}.${name} declared twice`);
+    at.set(name, word);
+    out.push({ name, type, doc, count, word });
+    word += count === 'rest' ? 0 : WORDS[type] * count;
+  }
+  return { fields: out, words: word };
+}
+
+/** Bytes a block takes in the arena: its words, rounded up to 16 bytes. */
+export function blockBytes(block) {
+  return (layout(block).words * 4 + 15) & ~15;
+}
+
+/** FNV-1a of the ABI's canonical JSON: both generated files carry it, and the module returns it from abi_hash(). */
+export function abiHash(blocks = BLOCKS) {
+  const text = JSON.stringify(
+    blocks.map((b) => ({ name: b.name, fields: layout(b).fields.map((f) => [f.name, f.type, f.count, f.word]) })),
+  );
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h | 0;
+}
+
+const HEADER = (what) => [
+  `// Generated by packages/ops-wasm/scripts/build-wasm.mjs from scripts/abi.mjs (${what}): do not edit.`,
+  '// Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.',
+];
+
+/** src/generated/abi.ts: one enum of word indices per block, its byte size, and the ABI hash. */
+export function generateTs(blocks = BLOCKS) {
+  const lines = [...HEADER('the TypeScript side'), ''];
+  lines.push('/** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */');
+  lines.push(`export const ABI_HASH = ${abiHash(blocks)};`);
+  for (const [name, value, doc] of CONSTANTS) lines.push('', `/** ${doc} */`, `export const ${name} = ${value};`);
+  for (const b of blocks) {
+    const { fields, words } = layout(b);
+    lines.push('', `/** ${b.doc} Word indices. */`, `export enum ${b.name} {`);
+    for (const f of fields) {
+      const kind = f.type === 'i32x4' ? 'i32x4 (four words)' : f.type === 'u32' ? 'u32 arena offset' : f.type;
+      const n = f.count === 'rest' ? ', a trailing array' : f.count > 1 ? `, ${f.count} words` : '';
+      lines.push(`  /** ${f.doc} (${kind}${n}${f.alias ? `; the words of ${f.alias}` : ''}) */`);
+      lines.push(`  ${f.name} = ${f.word},`);
+    }
+    lines.push(`  /** Words of the block${fields.some((f) => f.count === 'rest') ? ' before the trailing array' : ''}. */`);
+    lines.push(`  Words = ${words},`, '}');
+    lines.push(`/** Bytes of the ${b.name} block in the arena (its words rounded up to 16 bytes). */`);
+    lines.push(`export const ${b.name}_BYTES = ${blockBytes(b)};`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** assembly/generated/abi.ts: one byte-offset constant per field (`<BLOCK>_<FIELD>`), the block sizes and the hash. */
+export function generateAs(blocks = BLOCKS) {
+  const lines = [...HEADER('the AssemblyScript side'), ''];
+  lines.push('/** Hash of the ABI (src/generated/abi.ts has the same). */');
+  lines.push(`export const ABI_HASH: i32 = ${abiHash(blocks)};`);
+  for (const [name, value, doc] of CONSTANTS) lines.push(`export const ${name}: i32 = ${value}; // ${doc}`);
+  for (const b of blocks) {
+    const { fields } = layout(b);
+    lines.push('', `// ${b.doc} Byte offsets:`);
+    for (const f of fields) {
+      const n = f.count === 'rest' ? ' (trailing array)' : f.count > 1 ? ` (${f.count} words)` : '';
+      lines.push(`export const ${b.name}_${snake(f.name)} = ${f.word * 4}; // ${f.type}${n}: ${f.doc}`);
+    }
+    lines.push(`export const ${b.name}_BYTES = ${blockBytes(b)};`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}

@@ -1,0 +1,126 @@
+/**
+ * Threads: ops-wasm with a pool of workers gives the same bytes as one thread (every kernel that splits
+ * its work, int8 and float32, forced to split even small nodes), invoke allocates nothing, and a worker that fails
+ * or dies is a WasmThreadError, never a hang. Where shared memory is missing the loader falls back to
+ * one thread.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { MicroInterpreter, OpResolver, type ModelDef } from '@micrort/core';
+import { registerReferenceOps } from '@micrort/ops-reference';
+import { createPlanner } from '@micrort/planners';
+import { measureAllocation } from '@micrort/test-support/alloc';
+import { buildAdd, buildConv, buildFullyConnected, randomConvCase } from '../src/__tests__/single-op.js';
+import { buildConvF32, randomConvCaseF32 } from '../src/__tests__/single-op-float.js';
+import { C, Fn } from '../src/threads/control.js';
+import { WasmThreadError, threadsAvailable } from '../src/threads/pool.js';
+import { loadWasmKernels, loadWasmKernelsSync, type WasmKernels } from '../src/index.js';
+
+const one = loadWasmKernelsSync({ threads: 1, minMacs: 0 });
+// every node that can split does, however small
+const many = await loadWasmKernels({ threads: 3, minMacs: 0, parallelMinMacs: 0 });
+afterAll(() => many.dispose());
+
+function run(w: WasmKernels, def: ModelDef, inputs: ArrayBufferView[]): { out: Uint8Array; it: MicroInterpreter } {
+  const it = new MicroInterpreter(def, registerReferenceOps(new OpResolver()).registerAll(w.kernels, { fallback: true }), {
+    planner: createPlanner('greedy'),
+    arenaBacking: w.arenaBacking,
+  }).allocateTensors();
+  inputs.forEach((x, i) => it.input(i).bytes.set(new Uint8Array(x.buffer, x.byteOffset, x.byteLength)));
+  it.invoke();
+  return { out: it.output(0).bytes.slice(), it };
+}
+
+describe.skipIf(!threadsAvailable())('ops-wasm threads', () => {
+  it('loads the threaded build with a pool of workers', () => {
+    expect(many.threads).toBe(3);
+    expect(many.variant).toBe('simd-threads');
+    expect(many.pool?.ready).toBe(2);
+    expect(one.pool).toBeNull();
+  });
+
+  it('CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and ADD give the bytes of one thread', () => {
+    const before = Atomics.load(many.pool!.control, C.WorkerChunks);
+    let ran = 0;
+    for (let seed = 1; ran < 60; seed++) {
+      const m = buildConv(randomConvCase(seed, seed % 3 === 0));
+      if (!m) continue;
+      expect(run(many, m.def, [m.input]).out, `conv seed ${seed}`).toEqual(run(one, m.def, [m.input]).out);
+      ran++;
+    }
+    for (let seed = 1; seed <= 30; seed++) {
+      const m = buildFullyConnected(seed);
+      expect(run(many, m.def, [m.input]).out, m.desc).toEqual(run(one, m.def, [m.input]).out);
+      const a = buildAdd(seed);
+      expect(run(many, a.def, a.inputs).out, a.desc).toEqual(run(one, a.def, a.inputs).out);
+    }
+    // the workers took chunks of these jobs (not only the main thread)
+    expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);
+  });
+
+  it('float32 CONV_2D and DEPTHWISE_CONV_2D give the bytes of one thread', () => {
+    const before = Atomics.load(many.pool!.control, C.WorkerChunks);
+    for (const depthwise of [false, true]) {
+      let ran = 0;
+      for (let seed = 1; ran < 40; seed++) {
+        const m = buildConvF32(randomConvCaseF32(seed, depthwise));
+        if (!m) continue;
+        expect(run(many, m.def, m.inputs).out, `${depthwise ? 'depthwise ' : ''}conv seed ${seed}`).toEqual(run(one, m.def, m.inputs).out);
+        ran++;
+      }
+    }
+    expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);
+  });
+
+  it('invoke on several threads allocates nothing', () => {
+    const m = buildConv({ ...randomConvCase(7, false), batches: 1 });
+    if (!m) return;
+    const { it: it_ } = run(many, m.def, [m.input]);
+    const r = measureAllocation(() => it_.invoke(), { warmup: 300, trials: 7, iterations: 500 });
+    expect(r.medianTrialBytes, `heap deltas per trial: ${r.deltas.join(', ')}`).toBeLessThan(4096);
+  });
+
+  it('a chunk that throws in a worker is a WasmThreadError naming the worker, and the pool goes on', async () => {
+    const w = await loadWasmKernels({ threads: 2 });
+    try {
+      const x = w.pool!;
+      expect(() => x.run(null as never, 0, Fn.TestThrow, 0, 0, 0, 0, 4, 1, 4)).toThrow(WasmThreadError);
+      expect(() => x.run(null as never, 0, Fn.TestThrow, 0, 0, 0, 0, 4, 1, 4)).toThrow(/worker 1: test: a chunk threw/);
+    } finally {
+      w.dispose();
+    }
+  });
+
+  it('a worker that dies holding a chunk is a WasmThreadError after the stall timeout, and every later job throws at once', async () => {
+    const w = await loadWasmKernels({ threads: 2, stallTimeoutMs: 300 });
+    const x = w.pool!;
+    const t0 = Date.now();
+    expect(() => x.run(null as never, 0, Fn.TestDie, 0, 0, 0, 0, 4, 1, 4)).toThrow(WasmThreadError);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(() => x.run(null as never, 0, Fn.Add, 0, 0, 0, 0, 4, 1, 4)).toThrow(WasmThreadError);
+    w.dispose();
+  });
+
+  it('a worker that died between jobs fails the next job at once', async () => {
+    const w = await loadWasmKernels({ threads: 2 });
+    const x = w.pool!;
+    x.terminate();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(() => x.run(null as never, 0, Fn.Add, 0, 0, 0, 0, 4, 1, 4)).toThrow(WasmThreadError);
+  });
+});
+
+describe('without shared memory', () => {
+  it('falls back to one thread and the plain SIMD128 build', () => {
+    const g = globalThis as { SharedArrayBuffer?: unknown };
+    const saved = g.SharedArrayBuffer;
+    delete g.SharedArrayBuffer;
+    try {
+      const w = loadWasmKernelsSync({ threads: 4 });
+      expect(w.threads).toBe(1);
+      expect(w.variant).toBe('simd');
+      expect(w.pool).toBeNull();
+    } finally {
+      g.SharedArrayBuffer = saved;
+    }
+  });
+});
