@@ -182,7 +182,13 @@ export function makeDequantize(options: DequantizeOptions = {}): Registration<De
     } else if (data.mode === Mode.PerChannel) {
       dequantizePerChannel(values, output.data as Float32Array, data.outer, data.channels, data.inner, data.scales, data.zeroPoints);
     } else if (data.mode === Mode.Int4) {
-      dequantizeInt4(input.data as Int8Array, output.data as Float32Array, data.count, data.paramsF64[SCALE_F64]!, data.params[ZERO_POINT]!);
+      dequantizeInt4(
+        input.data as Int8Array,
+        output.data as Float32Array,
+        data.count,
+        data.paramsF64[SCALE_F64]!,
+        data.params[ZERO_POINT]!,
+      );
     } else {
       dequantize(values, output.data as Float32Array, data.count, data.paramsF64[SCALE_F64]!, data.params[ZERO_POINT]!);
     }
