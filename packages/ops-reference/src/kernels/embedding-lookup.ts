@@ -18,7 +18,7 @@ import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutp
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { FIXED_SIZE_TYPES, type StringMove, prepareStringMove, requireShape, typeSupport, writeMappedStrings } from './data-common.js';
-import { type ElementLayout, type NumberArray, elementLayout, movableData, shapeString } from './transpose-common.js';
+import { type ElementLayout, elementLayout, movableData, shapeString } from './transpose-common.js';
 import { expectType, fillOpData, hybridWeightScales, hybridWeightsInt8, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'EMBEDDING_LOOKUP';
@@ -92,15 +92,30 @@ function outOfBounds(node: Node, i: number, id: number, rows: number): never {
   throw new KernelError(OP, node.index, `ids[${i}] = ${id} is out of bounds: the table has rows [0, ${rows - 1}]`);
 }
 
+/** TFLite's hybrid lookup: rows of a quantized table times their scale, into a float32 output. */
+function invokeHybrid(node: Node, d: EmbeddingLookupOpData, ids: Int32Array, table: Int8Array, output: Float32Array): void {
+  const { rows, columns, scale, rowScales } = d;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (id < 0 || id >= rows) outOfBounds(node, i, id, rows);
+    const s = rowScales === null ? scale : rowScales[id]!;
+    for (let c = 0, p = id * columns, o = i * columns; c < columns; c++) output[o++] = table[p++]! * s;
+  }
+}
+
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<EmbeddingLookupOpData>(OP, node);
   const ids = context.getEvalTensor(node.inputs[0]!).data as Int32Array;
   const tableTensor = context.getEvalTensor(node.inputs[1]!);
   const outputTensor = context.getEvalTensor(node.outputs[0]!);
+  if (d.hybrid && d.rows > 0) {
+    invokeHybrid(node, d, ids, d.values ?? (tableTensor.data as Int8Array), outputTensor.data as Float32Array);
+    return;
+  }
   const strings = d.strings;
   const table = strings ? strings.iota : movableData(tableTensor, d.layout);
   const output = strings ? strings.map : movableData(outputTensor, d.layout);
-  const { rows, scale } = d;
+  const { rows } = d;
   if (rows === 0) return; // TFLM propagates the empty table
   const columns = d.columns * d.layout.units;
   const n = ids.length;
@@ -109,13 +124,7 @@ function invoke(context: TfLiteContext, node: Node): void {
     if (id < 0 || id >= rows) outOfBounds(node, i, id, rows);
     let p = id * columns;
     let o = i * columns;
-    if (d.hybrid) {
-      const values = d.values ?? (table as NumberArray);
-      const s = d.rowScales === null ? scale : d.rowScales[id]!;
-      for (let c = 0; c < columns; c++) output[o++] = values[p++]! * s;
-    } else {
-      for (let c = 0; c < columns; c++) output[o++] = table[p++]!;
-    }
+    for (let c = 0; c < columns; c++) output[o++] = table[p++]!;
   }
   if (strings) writeMappedStrings(strings, tableTensor.bytes, outputTensor.bytes);
 }
