@@ -18,11 +18,13 @@ import { ROOT, undeclaredImports, workspacePackages } from './workspace-imports.
  * is the model loader, the callback table, the arena, the interpreter and the registries; kernel math
  * goes to the kernel-support layer and schedules to their own package (@micrort/schedules). 10,704
  * lines once the schedules moved out and the barrel became explicit; the budget leaves ~3 %. Raise it
- * only with a reason in the commit. 11,500 since string tensors joined core's tensor model (TFLite's
+ * only with a reason in the commit. 11,000 → 11,500 since string tensors joined core's tensor model (TFLite's
  * serialized format: the loader's constant buffers, planning by capacity, setInputStrings/outputStrings)
- * with int32 word views and the hashtable, LSH and skip-gram options (issue 20, ~350 lines).
+ * with int32 word views and the hashtable, LSH and skip-gram options (issue 20, ~350 lines). 11,500 →
+ * 12,100: the option tables of sixteen more TFLite ops (GELU, ONE_HOT, UNIQUE, CONV_3D…, and the
+ * recurrent ones: LSTM, RNN and their sequence and bidirectional forms; ~500 lines).
  */
-export const CORE_LINE_BUDGET = 11_500;
+export const CORE_LINE_BUDGET = 12_100;
 
 function run(args: string[]): { status: number | null; output: string } {
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });

@@ -265,6 +265,110 @@ export interface CumsumOptions {
   reverse: boolean;
 }
 
+/** GELU: `approximate` selects the tanh approximation instead of the exact erf form. */
+export interface GeluOptions {
+  approximate: boolean;
+}
+
+export interface OneHotOptions {
+  axis: number;
+}
+
+/** UNIQUE: the TensorType of the index output (INT32 or INT64). */
+export interface UniqueOptions {
+  idxOutType: number;
+}
+
+export interface ReverseSequenceOptions {
+  seqDim: number;
+  batchDim: number;
+}
+
+export interface LocalResponseNormalizationOptions {
+  radius: number;
+  bias: number;
+  alpha: number;
+  beta: number;
+}
+
+export interface FakeQuantOptions {
+  min: number;
+  max: number;
+  numBits: number;
+  narrowRange: boolean;
+}
+
+/** CONV_3D and CONV_3D_TRANSPOSE options. */
+export interface Conv3DOptions {
+  padding: Padding;
+  strideD: number;
+  strideW: number;
+  strideH: number;
+  fusedActivationFunction: ActivationFunctionType;
+  dilationDFactor: number;
+  dilationWFactor: number;
+  dilationHFactor: number;
+}
+
+/** RANDOM_STANDARD_NORMAL, RANDOM_UNIFORM, MULTINOMIAL: the two 64-bit seeds (0 and 0: unseeded). */
+export interface RandomOptions {
+  seed: bigint;
+  seed2: bigint;
+}
+
+export interface BucketizeOptions {
+  boundaries: Float32Array;
+}
+
+/** EMBEDDING_LOOKUP_SPARSE: CombinerType SUM = 0, MEAN = 1, SQRTN = 2. */
+export interface EmbeddingLookupSparseOptions {
+  combiner: number;
+}
+
+export interface SparseToDenseOptions {
+  validateIndices: boolean;
+}
+
+/** RNN: the activation of the hidden state. */
+export interface RNNOptions {
+  fusedActivationFunction: ActivationFunctionType;
+  asymmetricQuantizeInputs: boolean;
+}
+
+/** LSTM: the cell and hidden activation, clips (0: none), LSTMKernelType FULL = 0 or BASIC = 1. */
+export interface LSTMOptions {
+  fusedActivationFunction: ActivationFunctionType;
+  cellClip: number;
+  projClip: number;
+  kernelType: number;
+  asymmetricQuantizeInputs: boolean;
+}
+
+/** UNIDIRECTIONAL_SEQUENCE_RNN. */
+export interface SequenceRNNOptions {
+  timeMajor: boolean;
+  fusedActivationFunction: ActivationFunctionType;
+  asymmetricQuantizeInputs: boolean;
+}
+
+/** BIDIRECTIONAL_SEQUENCE_LSTM (`timeMajor` defaults to true in the schema). */
+export interface BidirectionalSequenceLSTMOptions {
+  fusedActivationFunction: ActivationFunctionType;
+  cellClip: number;
+  projClip: number;
+  mergeOutputs: boolean;
+  timeMajor: boolean;
+  asymmetricQuantizeInputs: boolean;
+}
+
+/** BIDIRECTIONAL_SEQUENCE_RNN. */
+export interface BidirectionalSequenceRNNOptions {
+  timeMajor: boolean;
+  fusedActivationFunction: ActivationFunctionType;
+  mergeOutputs: boolean;
+  asymmetricQuantizeInputs: boolean;
+}
+
 /** Options of an op whose options table has no fields micrort reads (PadOptions, TransposeOptions, ...). */
 export type EmptyOptions = Record<string, never>;
 
@@ -311,4 +415,20 @@ export type BuiltinOptions =
   | L2NormOptions
   | BatchMatMulOptions
   | CumsumOptions
+  | GeluOptions
+  | OneHotOptions
+  | UniqueOptions
+  | ReverseSequenceOptions
+  | LocalResponseNormalizationOptions
+  | FakeQuantOptions
+  | Conv3DOptions
+  | RandomOptions
+  | BucketizeOptions
+  | EmbeddingLookupSparseOptions
+  | SparseToDenseOptions
+  | RNNOptions
+  | LSTMOptions
+  | SequenceRNNOptions
+  | BidirectionalSequenceLSTMOptions
+  | BidirectionalSequenceRNNOptions
   | EmptyOptions;

@@ -13,6 +13,8 @@ import { dataKernels } from './registrations/data.js';
 import { mathKernels } from './registrations/math.js';
 import { complexKernels } from './registrations/complex.js';
 import { tfliteKernels } from './registrations/tflite.js';
+import { tfliteBuiltinKernels } from './registrations/tflite-builtins.js';
+import { tfliteRecurrentKernels } from './registrations/tflite-recurrent.js';
 import { tflmCustomKernels } from './registrations/tflm-custom.js';
 import { typesKernels } from './registrations/types.js';
 
@@ -35,6 +37,8 @@ export const referenceKernels: readonly Registration[] = [
   ...mathKernels,
   ...complexKernels,
   ...tfliteKernels,
+  ...tfliteBuiltinKernels,
+  ...tfliteRecurrentKernels,
   ...tflmCustomKernels,
   ...typesKernels,
 ];

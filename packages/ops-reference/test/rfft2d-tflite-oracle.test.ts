@@ -1,32 +1,17 @@
 /**
  * RFFT2D and COMPLEX_ABS against TensorFlow Lite itself (the TFLite oracle, packages/test-support/src/tflite-oracle.ts):
  * TFLite's kernels are the spec for these ops TFLM lacks. The oracle cannot return complex64 tensors, so
- * the model splits the spectrum with REAL and IMAG (TFLite builtins; micrort's side uses the two small
- * test-local kernels below) and also outputs COMPLEX_ABS of it.
+ * the model splits the spectrum with REAL and IMAG (TFLite builtins, ops-reference's REAL and IMAG on
+ * micrort's side) and also outputs COMPLEX_ABS of it.
  */
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator, ModelBuilder, OpResolver, TensorType, type Registration } from '@micrort/core';
+import { BuiltinOperator, ModelBuilder, OpResolver, TensorType } from '@micrort/core';
 import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable } from '@micrort/test-support/tflite-oracle';
 import { registerReferenceOps } from '../src/index.js';
 
 if (!oracleAvailable) it.skip(`TFLite oracle: ${ORACLE_SKIP_REASON}`, () => {});
 
-/** REAL / IMAG for complex64 → float32, test-only (one component of each (re, im) pair). */
-function component(code: BuiltinOperator, part: 0 | 1): Registration {
-  return {
-    builtinCode: code,
-    version: 1,
-    provider: 'test',
-    invoke(context, node) {
-      const z = context.getEvalTensor(node.inputs[0]!).data as Float32Array;
-      const y = context.getEvalTensor(node.outputs[0]!).data as Float32Array;
-      for (let i = 0; i < y.length; i++) y[i] = z[2 * i + part]!;
-    },
-  };
-}
-
-const resolver = () =>
-  registerReferenceOps(new OpResolver()).register(component(BuiltinOperator.REAL, 0)).register(component(BuiltinOperator.IMAG, 1));
+const resolver = () => registerReferenceOps(new OpResolver());
 
 function spectrumModel(shape: number[], fft: [number, number]): Uint8Array {
   const b = new ModelBuilder();

@@ -17,6 +17,22 @@ import type {
   Conv2DOptions as Conv2DOptionsDef,
   DepthToSpaceOptions as DepthToSpaceOptionsDef,
   CumsumOptions as CumsumOptionsDef,
+  GeluOptions as GeluOptionsDef,
+  OneHotOptions as OneHotOptionsDef,
+  UniqueOptions as UniqueOptionsDef,
+  ReverseSequenceOptions as ReverseSequenceOptionsDef,
+  LocalResponseNormalizationOptions as LocalResponseNormalizationOptionsDef,
+  FakeQuantOptions as FakeQuantOptionsDef,
+  Conv3DOptions as Conv3DOptionsDef,
+  RandomOptions as RandomOptionsDef,
+  BucketizeOptions as BucketizeOptionsDef,
+  EmbeddingLookupSparseOptions as EmbeddingLookupSparseOptionsDef,
+  SparseToDenseOptions as SparseToDenseOptionsDef,
+  RNNOptions as RNNOptionsDef,
+  LSTMOptions as LSTMOptionsDef,
+  SequenceRNNOptions as SequenceRNNOptionsDef,
+  BidirectionalSequenceLSTMOptions as BidirectionalSequenceLSTMOptionsDef,
+  BidirectionalSequenceRNNOptions as BidirectionalSequenceRNNOptionsDef,
   DepthwiseConv2DOptions as DepthwiseConv2DOptionsDef,
   DivOptions as DivOptionsDef,
   FullyConnectedOptions as FullyConnectedOptionsDef,
@@ -60,6 +76,22 @@ import {
   DepthToSpaceOptions,
   BatchMatMulOptions,
   CumsumOptions,
+  GeluOptions,
+  OneHotOptions,
+  UniqueOptions,
+  ReverseSequenceOptions,
+  LocalResponseNormalizationOptions,
+  FakeQuantOptions,
+  Conv3DOptions,
+  RandomOptions,
+  BucketizeOptions,
+  EmbeddingLookupSparseOptions,
+  SparseToDenseOptions,
+  RNNOptions,
+  LSTMOptions,
+  SequenceRNNOptions,
+  BidirectionalSequenceLSTMOptions,
+  BidirectionalSequenceRNNOptions,
   DepthwiseConv2DOptions,
   DivOptions,
   FullyConnectedOptions,
@@ -514,6 +546,152 @@ const OPTIONS_READERS: ReadonlyMap<number, OptionsReader> = new Map<number, Opti
       }),
     ),
   ],
+  [
+    BuiltinOptionsType.GeluOptions,
+    reader(
+      () => new GeluOptions(),
+      (o): GeluOptionsDef => ({ approximate: o.approximate() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.OneHotOptions,
+    reader(
+      () => new OneHotOptions(),
+      (o): OneHotOptionsDef => ({ axis: o.axis() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.UniqueOptions,
+    reader(
+      () => new UniqueOptions(),
+      (o): UniqueOptionsDef => ({ idxOutType: o.idxOutType() as number }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.ReverseSequenceOptions,
+    reader(
+      () => new ReverseSequenceOptions(),
+      (o): ReverseSequenceOptionsDef => ({ seqDim: o.seqDim(), batchDim: o.batchDim() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.LocalResponseNormalizationOptions,
+    reader(
+      () => new LocalResponseNormalizationOptions(),
+      (o): LocalResponseNormalizationOptionsDef => ({ radius: o.radius(), bias: o.bias(), alpha: o.alpha(), beta: o.beta() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.FakeQuantOptions,
+    reader(
+      () => new FakeQuantOptions(),
+      (o): FakeQuantOptionsDef => ({ min: o.min(), max: o.max(), numBits: o.numBits(), narrowRange: o.narrowRange() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.Conv3DOptions,
+    reader(
+      () => new Conv3DOptions(),
+      (o): Conv3DOptionsDef => ({
+        padding: o.padding() as number,
+        strideD: o.strideD(),
+        strideW: o.strideW(),
+        strideH: o.strideH(),
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        dilationDFactor: o.dilationDFactor(),
+        dilationWFactor: o.dilationWFactor(),
+        dilationHFactor: o.dilationHFactor(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.RandomOptions,
+    reader(
+      () => new RandomOptions(),
+      (o): RandomOptionsDef => ({ seed: o.seed(), seed2: o.seed2() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.BucketizeOptions,
+    reader(
+      () => new BucketizeOptions(),
+      (o): BucketizeOptionsDef => ({ boundaries: Float32Array.from(o.boundariesArray() ?? []) }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.EmbeddingLookupSparseOptions,
+    reader(
+      () => new EmbeddingLookupSparseOptions(),
+      (o): EmbeddingLookupSparseOptionsDef => ({ combiner: o.combiner() as number }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.SparseToDenseOptions,
+    reader(
+      () => new SparseToDenseOptions(),
+      (o): SparseToDenseOptionsDef => ({ validateIndices: o.validateIndices() }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.RNNOptions,
+    reader(
+      () => new RNNOptions(),
+      (o): RNNOptionsDef => ({
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.LSTMOptions,
+    reader(
+      () => new LSTMOptions(),
+      (o): LSTMOptionsDef => ({
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        cellClip: o.cellClip(),
+        projClip: o.projClip(),
+        kernelType: o.kernelType() as number,
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.SequenceRNNOptions,
+    reader(
+      () => new SequenceRNNOptions(),
+      (o): SequenceRNNOptionsDef => ({
+        timeMajor: o.timeMajor(),
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.BidirectionalSequenceLSTMOptions,
+    reader(
+      () => new BidirectionalSequenceLSTMOptions(),
+      (o): BidirectionalSequenceLSTMOptionsDef => ({
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        cellClip: o.cellClip(),
+        projClip: o.projClip(),
+        mergeOutputs: o.mergeOutputs(),
+        timeMajor: o.timeMajor(),
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+      }),
+    ),
+  ],
+  [
+    BuiltinOptionsType.BidirectionalSequenceRNNOptions,
+    reader(
+      () => new BidirectionalSequenceRNNOptions(),
+      (o): BidirectionalSequenceRNNOptionsDef => ({
+        timeMajor: o.timeMajor(),
+        fusedActivationFunction: o.fusedActivationFunction() as number,
+        mergeOutputs: o.mergeOutputs(),
+        asymmetricQuantizeInputs: o.asymmetricQuantizeInputs(),
+      }),
+    ),
+  ],
 ]);
 
 /**
@@ -710,6 +888,82 @@ export function writeBuiltinOptions(
       return BatchMatMulOptions.createBatchMatMulOptions(builder, bool('adjX'), bool('adjY'), bool('asymmetricQuantizeInputs'));
     case BuiltinOptionsType.CumsumOptions:
       return CumsumOptions.createCumsumOptions(builder, bool('exclusive'), bool('reverse'));
+    case BuiltinOptionsType.GeluOptions:
+      return GeluOptions.createGeluOptions(builder, bool('approximate'));
+    case BuiltinOptionsType.OneHotOptions:
+      return OneHotOptions.createOneHotOptions(builder, num('axis'));
+    case BuiltinOptionsType.UniqueOptions:
+      return UniqueOptions.createUniqueOptions(builder, num('idxOutType'));
+    case BuiltinOptionsType.ReverseSequenceOptions:
+      return ReverseSequenceOptions.createReverseSequenceOptions(builder, num('seqDim'), num('batchDim'));
+    case BuiltinOptionsType.LocalResponseNormalizationOptions:
+      return LocalResponseNormalizationOptions.createLocalResponseNormalizationOptions(
+        builder,
+        num('radius'),
+        num('bias'),
+        num('alpha'),
+        num('beta'),
+      );
+    case BuiltinOptionsType.FakeQuantOptions:
+      return FakeQuantOptions.createFakeQuantOptions(builder, num('min'), num('max'), num('numBits'), bool('narrowRange'));
+    case BuiltinOptionsType.Conv3DOptions:
+      return Conv3DOptions.createConv3DOptions(
+        builder,
+        num('padding'),
+        num('strideD'),
+        num('strideW'),
+        num('strideH'),
+        num('fusedActivationFunction'),
+        num('dilationDFactor'),
+        num('dilationWFactor'),
+        num('dilationHFactor'),
+      );
+    case BuiltinOptionsType.RandomOptions:
+      return RandomOptions.createRandomOptions(builder, BigInt(field<bigint>(o, d, 'seed')), BigInt(field<bigint>(o, d, 'seed2')));
+    case BuiltinOptionsType.BucketizeOptions: {
+      const b = Array.from((field<ArrayLike<number> | undefined>(o, d, 'boundaries') ?? []) as ArrayLike<number>);
+      return BucketizeOptions.createBucketizeOptions(builder, b.length > 0 ? BucketizeOptions.createBoundariesVector(builder, b) : 0);
+    }
+    case BuiltinOptionsType.EmbeddingLookupSparseOptions:
+      return EmbeddingLookupSparseOptions.createEmbeddingLookupSparseOptions(builder, num('combiner'));
+    case BuiltinOptionsType.SparseToDenseOptions:
+      return SparseToDenseOptions.createSparseToDenseOptions(builder, bool('validateIndices'));
+    case BuiltinOptionsType.RNNOptions:
+      return RNNOptions.createRNNOptions(builder, num('fusedActivationFunction'), bool('asymmetricQuantizeInputs'));
+    case BuiltinOptionsType.LSTMOptions:
+      return LSTMOptions.createLSTMOptions(
+        builder,
+        num('fusedActivationFunction'),
+        num('cellClip'),
+        num('projClip'),
+        num('kernelType'),
+        bool('asymmetricQuantizeInputs'),
+      );
+    case BuiltinOptionsType.SequenceRNNOptions:
+      return SequenceRNNOptions.createSequenceRNNOptions(
+        builder,
+        bool('timeMajor'),
+        num('fusedActivationFunction'),
+        bool('asymmetricQuantizeInputs'),
+      );
+    case BuiltinOptionsType.BidirectionalSequenceLSTMOptions:
+      return BidirectionalSequenceLSTMOptions.createBidirectionalSequenceLSTMOptions(
+        builder,
+        num('fusedActivationFunction'),
+        num('cellClip'),
+        num('projClip'),
+        bool('mergeOutputs'),
+        bool('timeMajor'),
+        bool('asymmetricQuantizeInputs'),
+      );
+    case BuiltinOptionsType.BidirectionalSequenceRNNOptions:
+      return BidirectionalSequenceRNNOptions.createBidirectionalSequenceRNNOptions(
+        builder,
+        bool('timeMajor'),
+        num('fusedActivationFunction'),
+        bool('mergeOutputs'),
+        bool('asymmetricQuantizeInputs'),
+      );
     default:
       builder.startObject(0);
       return builder.endObject();

@@ -65,6 +65,22 @@ const PARSED_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly B
   [T.L2NormOptions, [B.L2_NORMALIZATION]],
   [T.BatchMatMulOptions, [B.BATCH_MATMUL]],
   [T.CumsumOptions, [B.CUMSUM]],
+  [T.GeluOptions, [B.GELU]],
+  [T.OneHotOptions, [B.ONE_HOT]],
+  [T.UniqueOptions, [B.UNIQUE]],
+  [T.ReverseSequenceOptions, [B.REVERSE_SEQUENCE]],
+  [T.LocalResponseNormalizationOptions, [B.LOCAL_RESPONSE_NORMALIZATION]],
+  [T.FakeQuantOptions, [B.FAKE_QUANT]],
+  [T.Conv3DOptions, [B.CONV_3D, B.CONV_3D_TRANSPOSE]],
+  [T.RandomOptions, [B.RANDOM_STANDARD_NORMAL, B.RANDOM_UNIFORM, B.MULTINOMIAL]],
+  [T.BucketizeOptions, [B.BUCKETIZE]],
+  [T.EmbeddingLookupSparseOptions, [B.EMBEDDING_LOOKUP_SPARSE]],
+  [T.SparseToDenseOptions, [B.SPARSE_TO_DENSE]],
+  [T.RNNOptions, [B.RNN]],
+  [T.LSTMOptions, [B.LSTM]],
+  [T.SequenceRNNOptions, [B.UNIDIRECTIONAL_SEQUENCE_RNN]],
+  [T.BidirectionalSequenceLSTMOptions, [B.BIDIRECTIONAL_SEQUENCE_LSTM]],
+  [T.BidirectionalSequenceRNNOptions, [B.BIDIRECTIONAL_SEQUENCE_RNN]],
 ];
 
 /**
@@ -73,16 +89,11 @@ const PARSED_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly B
  */
 const OTHER_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly BuiltinOperator[]]> = [
   [T.ConcatEmbeddingsOptions, [B.CONCAT_EMBEDDINGS]],
-  [T.RNNOptions, [B.RNN]],
-  [T.LocalResponseNormalizationOptions, [B.LOCAL_RESPONSE_NORMALIZATION]],
-  [T.LSTMOptions, [B.LSTM]],
   [T.CallOptions, [B.CALL]],
-  [T.EmbeddingLookupSparseOptions, [B.EMBEDDING_LOOKUP_SPARSE]],
   [T.PadOptions, [B.PAD]],
   [T.BatchToSpaceNDOptions, [B.BATCH_TO_SPACE_ND]],
   [T.SpaceToBatchNDOptions, [B.SPACE_TO_BATCH_ND]],
   [T.TransposeOptions, [B.TRANSPOSE]],
-  [T.SequenceRNNOptions, [B.UNIDIRECTIONAL_SEQUENCE_RNN]],
   [T.ExpOptions, [B.EXP]],
   [T.TopKV2Options, [B.TOPK_V2]],
   [T.LogSoftmaxOptions, [B.LOG_SOFTMAX]],
@@ -96,36 +107,29 @@ const OTHER_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly Bu
   [T.LessEqualOptions, [B.LESS_EQUAL]],
   [T.SelectOptions, [B.SELECT]],
   [T.SliceOptions, [B.SLICE]],
-  [T.SparseToDenseOptions, [B.SPARSE_TO_DENSE]],
   [T.TileOptions, [B.TILE]],
   [T.ExpandDimsOptions, [B.EXPAND_DIMS]],
   [T.EqualOptions, [B.EQUAL]],
   [T.NotEqualOptions, [B.NOT_EQUAL]],
   [T.ShapeOptions, [B.SHAPE]],
   [T.PowOptions, [B.POW]],
-  [T.FakeQuantOptions, [B.FAKE_QUANT]],
   [T.LogicalOrOptions, [B.LOGICAL_OR]],
-  [T.OneHotOptions, [B.ONE_HOT]],
   [T.LogicalAndOptions, [B.LOGICAL_AND]],
   [T.LogicalNotOptions, [B.LOGICAL_NOT]],
   [T.FloorDivOptions, [B.FLOOR_DIV]],
   [T.SquareOptions, [B.SQUARE]],
   [T.ZerosLikeOptions, [B.ZEROS_LIKE]],
   [T.FillOptions, [B.FILL]],
-  [T.BidirectionalSequenceLSTMOptions, [B.BIDIRECTIONAL_SEQUENCE_LSTM]],
-  [T.BidirectionalSequenceRNNOptions, [B.BIDIRECTIONAL_SEQUENCE_RNN]],
   [T.FloorModOptions, [B.FLOOR_MOD]],
   [T.RangeOptions, [B.RANGE]],
   [T.SquaredDifferenceOptions, [B.SQUARED_DIFFERENCE]],
   [T.AbsOptions, [B.ABS]],
-  [T.UniqueOptions, [B.UNIQUE]],
   [T.ReverseV2Options, [B.REVERSE_V2]],
   [T.AddNOptions, [B.ADD_N]],
   [T.GatherNdOptions, [B.GATHER_ND]],
   [T.CosOptions, [B.COS]],
   [T.WhereOptions, [B.WHERE]],
   [T.RankOptions, [B.RANK]],
-  [T.ReverseSequenceOptions, [B.REVERSE_SEQUENCE]],
   [T.MatrixDiagOptions, [B.MATRIX_DIAG]],
   [T.QuantizeOptions, [B.QUANTIZE]],
   [T.MatrixSetDiagOptions, [B.MATRIX_SET_DIAG]],
@@ -138,15 +142,11 @@ const OTHER_OPTIONS_OPS: ReadonlyArray<readonly [BuiltinOptionsType, readonly Bu
   [T.SegmentSumOptions, [B.SEGMENT_SUM]],
   [T.BroadcastToOptions, [B.BROADCAST_TO]],
   [T.Rfft2dOptions, [B.RFFT2D]],
-  [T.Conv3DOptions, [B.CONV_3D, B.CONV_3D_TRANSPOSE]],
   [T.HashtableFindOptions, [B.HASHTABLE_FIND]],
   [T.HashtableImportOptions, [B.HASHTABLE_IMPORT]],
   [T.HashtableSizeOptions, [B.HASHTABLE_SIZE]],
   [T.ReadVariableOptions, [B.READ_VARIABLE]],
   [T.AssignVariableOptions, [B.ASSIGN_VARIABLE]],
-  [T.RandomOptions, [B.RANDOM_STANDARD_NORMAL, B.RANDOM_UNIFORM, B.MULTINOMIAL]],
-  [T.BucketizeOptions, [B.BUCKETIZE]],
-  [T.GeluOptions, [B.GELU]],
   [T.DynamicUpdateSliceOptions, [B.DYNAMIC_UPDATE_SLICE]],
   [T.UnsortedSegmentProdOptions, [B.UNSORTED_SEGMENT_PROD]],
   [T.UnsortedSegmentMaxOptions, [B.UNSORTED_SEGMENT_MAX]],
@@ -318,6 +318,65 @@ export function defaultBuiltinOptions(type: number): BuiltinOptions {
       return { adjX: false, adjY: false, asymmetricQuantizeInputs: false };
     case T.CumsumOptions:
       return { exclusive: false, reverse: false };
+    case T.GeluOptions:
+      return { approximate: false };
+    case T.OneHotOptions:
+      return { axis: 0 };
+    case T.UniqueOptions:
+      return { idxOutType: 2 }; // INT32
+    case T.ReverseSequenceOptions:
+      return { seqDim: 0, batchDim: 0 };
+    case T.LocalResponseNormalizationOptions:
+      return { radius: 0, bias: 0, alpha: 0, beta: 0 };
+    case T.FakeQuantOptions:
+      return { min: 0, max: 0, numBits: 0, narrowRange: false };
+    case T.Conv3DOptions:
+      return {
+        padding: Padding.SAME,
+        strideD: 0,
+        strideW: 0,
+        strideH: 0,
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        dilationDFactor: 1,
+        dilationWFactor: 1,
+        dilationHFactor: 1,
+      };
+    case T.RandomOptions:
+      return { seed: 0n, seed2: 0n };
+    case T.BucketizeOptions:
+      return { boundaries: new Float32Array(0) };
+    case T.EmbeddingLookupSparseOptions:
+      return { combiner: 0 };
+    case T.RNNOptions:
+      return { fusedActivationFunction: ActivationFunctionType.NONE, asymmetricQuantizeInputs: false };
+    case T.LSTMOptions:
+      return {
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        cellClip: 0,
+        projClip: 0,
+        kernelType: 0,
+        asymmetricQuantizeInputs: false,
+      };
+    case T.SequenceRNNOptions:
+      return { timeMajor: false, fusedActivationFunction: ActivationFunctionType.NONE, asymmetricQuantizeInputs: false };
+    case T.BidirectionalSequenceLSTMOptions:
+      return {
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        cellClip: 0,
+        projClip: 0,
+        mergeOutputs: false,
+        timeMajor: true,
+        asymmetricQuantizeInputs: false,
+      };
+    case T.BidirectionalSequenceRNNOptions:
+      return {
+        timeMajor: false,
+        fusedActivationFunction: ActivationFunctionType.NONE,
+        mergeOutputs: false,
+        asymmetricQuantizeInputs: false,
+      };
+    case T.SparseToDenseOptions:
+      return { validateIndices: false };
     default:
       return {};
   }

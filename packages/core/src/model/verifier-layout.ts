@@ -216,6 +216,73 @@ const hashtable = scalars('HashtableOptions', [
   ['value_dtype', 1],
 ]);
 
+const gelu = scalars('GeluOptions', [['approximate', 1]]);
+const oneHot = scalars('OneHotOptions', [['axis', 4]]);
+const unique = scalars('UniqueOptions', [['idx_out_type', 1]]);
+const reverseSequence = scalars('ReverseSequenceOptions', [
+  ['seq_dim', 4],
+  ['batch_dim', 4],
+]);
+const lrn = table('LocalResponseNormalizationOptions', [
+  ['radius', i32],
+  ['bias', f32],
+  ['alpha', f32],
+  ['beta', f32],
+]);
+const fakeQuant = table('FakeQuantOptions', [
+  ['min', f32],
+  ['max', f32],
+  ['num_bits', i32],
+  ['narrow_range', u8],
+]);
+const conv3D = scalars('Conv3DOptions', [
+  ['padding', 1],
+  ['stride_d', 4],
+  ['stride_w', 4],
+  ['stride_h', 4],
+  ['fused_activation_function', 1],
+  ['dilation_d_factor', 4],
+  ['dilation_w_factor', 4],
+  ['dilation_h_factor', 4],
+]);
+const random = table('RandomOptions', [
+  ['seed', u64],
+  ['seed2', u64],
+]);
+const bucketize = table('BucketizeOptions', [['boundaries', floats]]);
+const embeddingLookupSparse = scalars('EmbeddingLookupSparseOptions', [['combiner', 1]]);
+const sparseToDense = scalars('SparseToDenseOptions', [['validate_indices', 1]]);
+const rnn = scalars('RNNOptions', [
+  ['fused_activation_function', 1],
+  ['asymmetric_quantize_inputs', 1],
+]);
+const lstm = table('LSTMOptions', [
+  ['fused_activation_function', u8],
+  ['cell_clip', f32],
+  ['proj_clip', f32],
+  ['kernel_type', u8],
+  ['asymmetric_quantize_inputs', u8],
+]);
+const sequenceRnn = scalars('SequenceRNNOptions', [
+  ['time_major', 1],
+  ['fused_activation_function', 1],
+  ['asymmetric_quantize_inputs', 1],
+]);
+const bidirectionalSequenceLstm = table('BidirectionalSequenceLSTMOptions', [
+  ['fused_activation_function', u8],
+  ['cell_clip', f32],
+  ['proj_clip', f32],
+  ['merge_outputs', u8],
+  ['time_major', u8],
+  ['asymmetric_quantize_inputs', u8],
+]);
+const bidirectionalSequenceRnn = scalars('BidirectionalSequenceRNNOptions', [
+  ['time_major', 1],
+  ['fused_activation_function', 1],
+  ['merge_outputs', 1],
+  ['asymmetric_quantize_inputs', 1],
+]);
+
 /** Parsed option tables by their (1-based) position in the BuiltinOptions union. */
 const PARSED_MEMBERS: Readonly<Record<number, TableLayout>> = {
   1: conv2D,
@@ -259,6 +326,22 @@ const PARSED_MEMBERS: Readonly<Record<number, TableLayout>> = {
   94: depthToSpace,
   101: batchMatMul,
   102: cumsum,
+  13: lrn,
+  20: embeddingLookupSparse,
+  50: sparseToDense,
+  58: fakeQuant,
+  61: oneHot,
+  80: unique,
+  87: reverseSequence,
+  106: conv3D,
+  114: random,
+  115: bucketize,
+  116: gelu,
+  7: rnn,
+  14: lstm,
+  31: sequenceRnn,
+  69: bidirectionalSequenceLstm,
+  70: bidirectionalSequenceRnn,
 };
 
 /** Number of members of the BuiltinOptions union (RightShiftOptions = 126). */

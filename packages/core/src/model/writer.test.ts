@@ -111,6 +111,53 @@ const SAMPLE_OPTIONS: ReadonlyArray<readonly [BuiltinOptionsType, BuiltinOptions
   [BuiltinOptionsType.L2NormOptions, { fusedActivationFunction: ActivationFunctionType.RELU }],
   [BuiltinOptionsType.BatchMatMulOptions, { adjX: true, adjY: true, asymmetricQuantizeInputs: true }],
   [BuiltinOptionsType.CumsumOptions, { exclusive: true, reverse: true }],
+  [BuiltinOptionsType.GeluOptions, { approximate: true }],
+  [BuiltinOptionsType.OneHotOptions, { axis: -1 }],
+  [BuiltinOptionsType.UniqueOptions, { idxOutType: TensorType.INT64 }],
+  [BuiltinOptionsType.ReverseSequenceOptions, { seqDim: 2, batchDim: 1 }],
+  [BuiltinOptionsType.LocalResponseNormalizationOptions, { radius: 3, bias: 1.5, alpha: 0.25, beta: 0.75 }],
+  [BuiltinOptionsType.FakeQuantOptions, { min: -1.5, max: 2.5, numBits: 8, narrowRange: true }],
+  [
+    BuiltinOptionsType.Conv3DOptions,
+    {
+      padding: Padding.VALID,
+      strideD: 2,
+      strideW: 3,
+      strideH: 4,
+      fusedActivationFunction: ActivationFunctionType.RELU,
+      dilationDFactor: 2,
+      dilationWFactor: 3,
+      dilationHFactor: 4,
+    },
+  ],
+  [BuiltinOptionsType.RandomOptions, { seed: 0x123456789abcdefn, seed2: -7n }],
+  [BuiltinOptionsType.BucketizeOptions, { boundaries: Float32Array.from([-1, 0.5, 2]) }],
+  [BuiltinOptionsType.EmbeddingLookupSparseOptions, { combiner: 2 }],
+  [BuiltinOptionsType.SparseToDenseOptions, { validateIndices: true }],
+  [BuiltinOptionsType.RNNOptions, { fusedActivationFunction: ActivationFunctionType.RELU, asymmetricQuantizeInputs: true }],
+  [
+    BuiltinOptionsType.LSTMOptions,
+    { fusedActivationFunction: ActivationFunctionType.TANH, cellClip: 3.5, projClip: 0.25, kernelType: 1, asymmetricQuantizeInputs: true },
+  ],
+  [
+    BuiltinOptionsType.SequenceRNNOptions,
+    { timeMajor: true, fusedActivationFunction: ActivationFunctionType.TANH, asymmetricQuantizeInputs: true },
+  ],
+  [
+    BuiltinOptionsType.BidirectionalSequenceLSTMOptions,
+    {
+      fusedActivationFunction: ActivationFunctionType.TANH,
+      cellClip: 2,
+      projClip: 1.5,
+      mergeOutputs: true,
+      timeMajor: false,
+      asymmetricQuantizeInputs: true,
+    },
+  ],
+  [
+    BuiltinOptionsType.BidirectionalSequenceRNNOptions,
+    { timeMajor: true, fusedActivationFunction: ActivationFunctionType.RELU6, mergeOutputs: true, asymmetricQuantizeInputs: true },
+  ],
 ];
 
 /** A model whose operators carry the given options (custom op codes, so no op/options check applies). */

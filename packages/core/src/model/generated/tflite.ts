@@ -138,6 +138,17 @@ export enum LSHProjectionType {
   DENSE = 2
 }
 
+export enum LSTMKernelType {
+  FULL = 0,
+  BASIC = 1
+}
+
+export enum CombinerType {
+  SUM = 0,
+  MEAN = 1,
+  SQRTN = 2
+}
+
 /**
  * Discriminant = 1-based position in this list (0 = NONE). The order is part of the file format.
  */
@@ -3460,8 +3471,26 @@ static getSizePrefixedRootAsRNNOptions(bb:flatbuffers.ByteBuffer, obj?:RNNOption
   return (obj || new RNNOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+fusedActivationFunction():ActivationFunctionType {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : ActivationFunctionType.NONE;
+}
+
+asymmetricQuantizeInputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startRNNOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(2);
+}
+
+static addFusedActivationFunction(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType) {
+  builder.addFieldInt8(0, fusedActivationFunction, ActivationFunctionType.NONE);
+}
+
+static addAsymmetricQuantizeInputs(builder:flatbuffers.Builder, asymmetricQuantizeInputs:boolean) {
+  builder.addFieldInt8(1, +asymmetricQuantizeInputs, +false);
 }
 
 static endRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3469,8 +3498,10 @@ static endRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createRNNOptions(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType, asymmetricQuantizeInputs:boolean):flatbuffers.Offset {
   RNNOptions.startRNNOptions(builder);
+  RNNOptions.addFusedActivationFunction(builder, fusedActivationFunction);
+  RNNOptions.addAsymmetricQuantizeInputs(builder, asymmetricQuantizeInputs);
   return RNNOptions.endRNNOptions(builder);
 }
 }
@@ -3536,8 +3567,44 @@ static getSizePrefixedRootAsLocalResponseNormalizationOptions(bb:flatbuffers.Byt
   return (obj || new LocalResponseNormalizationOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+radius():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+bias():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+alpha():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+beta():number {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
 static startLocalResponseNormalizationOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(4);
+}
+
+static addRadius(builder:flatbuffers.Builder, radius:number) {
+  builder.addFieldInt32(0, radius, 0);
+}
+
+static addBias(builder:flatbuffers.Builder, bias:number) {
+  builder.addFieldFloat32(1, bias, 0.0);
+}
+
+static addAlpha(builder:flatbuffers.Builder, alpha:number) {
+  builder.addFieldFloat32(2, alpha, 0.0);
+}
+
+static addBeta(builder:flatbuffers.Builder, beta:number) {
+  builder.addFieldFloat32(3, beta, 0.0);
 }
 
 static endLocalResponseNormalizationOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3545,8 +3612,12 @@ static endLocalResponseNormalizationOptions(builder:flatbuffers.Builder):flatbuf
   return offset;
 }
 
-static createLocalResponseNormalizationOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createLocalResponseNormalizationOptions(builder:flatbuffers.Builder, radius:number, bias:number, alpha:number, beta:number):flatbuffers.Offset {
   LocalResponseNormalizationOptions.startLocalResponseNormalizationOptions(builder);
+  LocalResponseNormalizationOptions.addRadius(builder, radius);
+  LocalResponseNormalizationOptions.addBias(builder, bias);
+  LocalResponseNormalizationOptions.addAlpha(builder, alpha);
+  LocalResponseNormalizationOptions.addBeta(builder, beta);
   return LocalResponseNormalizationOptions.endLocalResponseNormalizationOptions(builder);
 }
 }
@@ -3569,8 +3640,53 @@ static getSizePrefixedRootAsLSTMOptions(bb:flatbuffers.ByteBuffer, obj?:LSTMOpti
   return (obj || new LSTMOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+fusedActivationFunction():ActivationFunctionType {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : ActivationFunctionType.NONE;
+}
+
+cellClip():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+projClip():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+kernelType():LSTMKernelType {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : LSTMKernelType.FULL;
+}
+
+asymmetricQuantizeInputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startLSTMOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(5);
+}
+
+static addFusedActivationFunction(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType) {
+  builder.addFieldInt8(0, fusedActivationFunction, ActivationFunctionType.NONE);
+}
+
+static addCellClip(builder:flatbuffers.Builder, cellClip:number) {
+  builder.addFieldFloat32(1, cellClip, 0.0);
+}
+
+static addProjClip(builder:flatbuffers.Builder, projClip:number) {
+  builder.addFieldFloat32(2, projClip, 0.0);
+}
+
+static addKernelType(builder:flatbuffers.Builder, kernelType:LSTMKernelType) {
+  builder.addFieldInt8(3, kernelType, LSTMKernelType.FULL);
+}
+
+static addAsymmetricQuantizeInputs(builder:flatbuffers.Builder, asymmetricQuantizeInputs:boolean) {
+  builder.addFieldInt8(4, +asymmetricQuantizeInputs, +false);
 }
 
 static endLSTMOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3578,8 +3694,13 @@ static endLSTMOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createLSTMOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createLSTMOptions(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType, cellClip:number, projClip:number, kernelType:LSTMKernelType, asymmetricQuantizeInputs:boolean):flatbuffers.Offset {
   LSTMOptions.startLSTMOptions(builder);
+  LSTMOptions.addFusedActivationFunction(builder, fusedActivationFunction);
+  LSTMOptions.addCellClip(builder, cellClip);
+  LSTMOptions.addProjClip(builder, projClip);
+  LSTMOptions.addKernelType(builder, kernelType);
+  LSTMOptions.addAsymmetricQuantizeInputs(builder, asymmetricQuantizeInputs);
   return LSTMOptions.endLSTMOptions(builder);
 }
 }
@@ -3698,8 +3819,17 @@ static getSizePrefixedRootAsEmbeddingLookupSparseOptions(bb:flatbuffers.ByteBuff
   return (obj || new EmbeddingLookupSparseOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+combiner():CombinerType {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : CombinerType.SUM;
+}
+
 static startEmbeddingLookupSparseOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addCombiner(builder:flatbuffers.Builder, combiner:CombinerType) {
+  builder.addFieldInt8(0, combiner, CombinerType.SUM);
 }
 
 static endEmbeddingLookupSparseOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3707,8 +3837,9 @@ static endEmbeddingLookupSparseOptions(builder:flatbuffers.Builder):flatbuffers.
   return offset;
 }
 
-static createEmbeddingLookupSparseOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createEmbeddingLookupSparseOptions(builder:flatbuffers.Builder, combiner:CombinerType):flatbuffers.Offset {
   EmbeddingLookupSparseOptions.startEmbeddingLookupSparseOptions(builder);
+  EmbeddingLookupSparseOptions.addCombiner(builder, combiner);
   return EmbeddingLookupSparseOptions.endEmbeddingLookupSparseOptions(builder);
 }
 }
@@ -3863,8 +3994,35 @@ static getSizePrefixedRootAsSequenceRNNOptions(bb:flatbuffers.ByteBuffer, obj?:S
   return (obj || new SequenceRNNOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+timeMajor():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
+fusedActivationFunction():ActivationFunctionType {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : ActivationFunctionType.NONE;
+}
+
+asymmetricQuantizeInputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startSequenceRNNOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(3);
+}
+
+static addTimeMajor(builder:flatbuffers.Builder, timeMajor:boolean) {
+  builder.addFieldInt8(0, +timeMajor, +false);
+}
+
+static addFusedActivationFunction(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType) {
+  builder.addFieldInt8(1, fusedActivationFunction, ActivationFunctionType.NONE);
+}
+
+static addAsymmetricQuantizeInputs(builder:flatbuffers.Builder, asymmetricQuantizeInputs:boolean) {
+  builder.addFieldInt8(2, +asymmetricQuantizeInputs, +false);
 }
 
 static endSequenceRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3872,8 +4030,11 @@ static endSequenceRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createSequenceRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createSequenceRNNOptions(builder:flatbuffers.Builder, timeMajor:boolean, fusedActivationFunction:ActivationFunctionType, asymmetricQuantizeInputs:boolean):flatbuffers.Offset {
   SequenceRNNOptions.startSequenceRNNOptions(builder);
+  SequenceRNNOptions.addTimeMajor(builder, timeMajor);
+  SequenceRNNOptions.addFusedActivationFunction(builder, fusedActivationFunction);
+  SequenceRNNOptions.addAsymmetricQuantizeInputs(builder, asymmetricQuantizeInputs);
   return SequenceRNNOptions.endSequenceRNNOptions(builder);
 }
 }
@@ -4325,8 +4486,17 @@ static getSizePrefixedRootAsSparseToDenseOptions(bb:flatbuffers.ByteBuffer, obj?
   return (obj || new SparseToDenseOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+validateIndices():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startSparseToDenseOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addValidateIndices(builder:flatbuffers.Builder, validateIndices:boolean) {
+  builder.addFieldInt8(0, +validateIndices, +false);
 }
 
 static endSparseToDenseOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -4334,8 +4504,9 @@ static endSparseToDenseOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createSparseToDenseOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createSparseToDenseOptions(builder:flatbuffers.Builder, validateIndices:boolean):flatbuffers.Offset {
   SparseToDenseOptions.startSparseToDenseOptions(builder);
+  SparseToDenseOptions.addValidateIndices(builder, validateIndices);
   return SparseToDenseOptions.endSparseToDenseOptions(builder);
 }
 }
@@ -4556,8 +4727,44 @@ static getSizePrefixedRootAsFakeQuantOptions(bb:flatbuffers.ByteBuffer, obj?:Fak
   return (obj || new FakeQuantOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+min():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+max():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+numBits():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+narrowRange():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startFakeQuantOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(4);
+}
+
+static addMin(builder:flatbuffers.Builder, min:number) {
+  builder.addFieldFloat32(0, min, 0.0);
+}
+
+static addMax(builder:flatbuffers.Builder, max:number) {
+  builder.addFieldFloat32(1, max, 0.0);
+}
+
+static addNumBits(builder:flatbuffers.Builder, numBits:number) {
+  builder.addFieldInt32(2, numBits, 0);
+}
+
+static addNarrowRange(builder:flatbuffers.Builder, narrowRange:boolean) {
+  builder.addFieldInt8(3, +narrowRange, +false);
 }
 
 static endFakeQuantOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -4565,8 +4772,12 @@ static endFakeQuantOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createFakeQuantOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createFakeQuantOptions(builder:flatbuffers.Builder, min:number, max:number, numBits:number, narrowRange:boolean):flatbuffers.Offset {
   FakeQuantOptions.startFakeQuantOptions(builder);
+  FakeQuantOptions.addMin(builder, min);
+  FakeQuantOptions.addMax(builder, max);
+  FakeQuantOptions.addNumBits(builder, numBits);
+  FakeQuantOptions.addNarrowRange(builder, narrowRange);
   return FakeQuantOptions.endFakeQuantOptions(builder);
 }
 }
@@ -4622,8 +4833,17 @@ static getSizePrefixedRootAsOneHotOptions(bb:flatbuffers.ByteBuffer, obj?:OneHot
   return (obj || new OneHotOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+axis():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
 static startOneHotOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addAxis(builder:flatbuffers.Builder, axis:number) {
+  builder.addFieldInt32(0, axis, 0);
 }
 
 static endOneHotOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -4631,8 +4851,9 @@ static endOneHotOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createOneHotOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createOneHotOptions(builder:flatbuffers.Builder, axis:number):flatbuffers.Offset {
   OneHotOptions.startOneHotOptions(builder);
+  OneHotOptions.addAxis(builder, axis);
   return OneHotOptions.endOneHotOptions(builder);
 }
 }
@@ -4853,8 +5074,62 @@ static getSizePrefixedRootAsBidirectionalSequenceLSTMOptions(bb:flatbuffers.Byte
   return (obj || new BidirectionalSequenceLSTMOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+fusedActivationFunction():ActivationFunctionType {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : ActivationFunctionType.NONE;
+}
+
+cellClip():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+projClip():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readFloat32(this.bb_pos + offset) : 0.0;
+}
+
+mergeOutputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
+timeMajor():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : true;
+}
+
+asymmetricQuantizeInputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startBidirectionalSequenceLSTMOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(6);
+}
+
+static addFusedActivationFunction(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType) {
+  builder.addFieldInt8(0, fusedActivationFunction, ActivationFunctionType.NONE);
+}
+
+static addCellClip(builder:flatbuffers.Builder, cellClip:number) {
+  builder.addFieldFloat32(1, cellClip, 0.0);
+}
+
+static addProjClip(builder:flatbuffers.Builder, projClip:number) {
+  builder.addFieldFloat32(2, projClip, 0.0);
+}
+
+static addMergeOutputs(builder:flatbuffers.Builder, mergeOutputs:boolean) {
+  builder.addFieldInt8(3, +mergeOutputs, +false);
+}
+
+static addTimeMajor(builder:flatbuffers.Builder, timeMajor:boolean) {
+  builder.addFieldInt8(4, +timeMajor, +true);
+}
+
+static addAsymmetricQuantizeInputs(builder:flatbuffers.Builder, asymmetricQuantizeInputs:boolean) {
+  builder.addFieldInt8(5, +asymmetricQuantizeInputs, +false);
 }
 
 static endBidirectionalSequenceLSTMOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -4862,8 +5137,14 @@ static endBidirectionalSequenceLSTMOptions(builder:flatbuffers.Builder):flatbuff
   return offset;
 }
 
-static createBidirectionalSequenceLSTMOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createBidirectionalSequenceLSTMOptions(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType, cellClip:number, projClip:number, mergeOutputs:boolean, timeMajor:boolean, asymmetricQuantizeInputs:boolean):flatbuffers.Offset {
   BidirectionalSequenceLSTMOptions.startBidirectionalSequenceLSTMOptions(builder);
+  BidirectionalSequenceLSTMOptions.addFusedActivationFunction(builder, fusedActivationFunction);
+  BidirectionalSequenceLSTMOptions.addCellClip(builder, cellClip);
+  BidirectionalSequenceLSTMOptions.addProjClip(builder, projClip);
+  BidirectionalSequenceLSTMOptions.addMergeOutputs(builder, mergeOutputs);
+  BidirectionalSequenceLSTMOptions.addTimeMajor(builder, timeMajor);
+  BidirectionalSequenceLSTMOptions.addAsymmetricQuantizeInputs(builder, asymmetricQuantizeInputs);
   return BidirectionalSequenceLSTMOptions.endBidirectionalSequenceLSTMOptions(builder);
 }
 }
@@ -4886,8 +5167,44 @@ static getSizePrefixedRootAsBidirectionalSequenceRNNOptions(bb:flatbuffers.ByteB
   return (obj || new BidirectionalSequenceRNNOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+timeMajor():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
+fusedActivationFunction():ActivationFunctionType {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : ActivationFunctionType.NONE;
+}
+
+mergeOutputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
+asymmetricQuantizeInputs():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startBidirectionalSequenceRNNOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(4);
+}
+
+static addTimeMajor(builder:flatbuffers.Builder, timeMajor:boolean) {
+  builder.addFieldInt8(0, +timeMajor, +false);
+}
+
+static addFusedActivationFunction(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType) {
+  builder.addFieldInt8(1, fusedActivationFunction, ActivationFunctionType.NONE);
+}
+
+static addMergeOutputs(builder:flatbuffers.Builder, mergeOutputs:boolean) {
+  builder.addFieldInt8(2, +mergeOutputs, +false);
+}
+
+static addAsymmetricQuantizeInputs(builder:flatbuffers.Builder, asymmetricQuantizeInputs:boolean) {
+  builder.addFieldInt8(3, +asymmetricQuantizeInputs, +false);
 }
 
 static endBidirectionalSequenceRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -4895,8 +5212,12 @@ static endBidirectionalSequenceRNNOptions(builder:flatbuffers.Builder):flatbuffe
   return offset;
 }
 
-static createBidirectionalSequenceRNNOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createBidirectionalSequenceRNNOptions(builder:flatbuffers.Builder, timeMajor:boolean, fusedActivationFunction:ActivationFunctionType, mergeOutputs:boolean, asymmetricQuantizeInputs:boolean):flatbuffers.Offset {
   BidirectionalSequenceRNNOptions.startBidirectionalSequenceRNNOptions(builder);
+  BidirectionalSequenceRNNOptions.addTimeMajor(builder, timeMajor);
+  BidirectionalSequenceRNNOptions.addFusedActivationFunction(builder, fusedActivationFunction);
+  BidirectionalSequenceRNNOptions.addMergeOutputs(builder, mergeOutputs);
+  BidirectionalSequenceRNNOptions.addAsymmetricQuantizeInputs(builder, asymmetricQuantizeInputs);
   return BidirectionalSequenceRNNOptions.endBidirectionalSequenceRNNOptions(builder);
 }
 }
@@ -5051,8 +5372,17 @@ static getSizePrefixedRootAsUniqueOptions(bb:flatbuffers.ByteBuffer, obj?:Unique
   return (obj || new UniqueOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+idxOutType():TensorType {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : TensorType.INT32;
+}
+
 static startUniqueOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addIdxOutType(builder:flatbuffers.Builder, idxOutType:TensorType) {
+  builder.addFieldInt8(0, idxOutType, TensorType.INT32);
 }
 
 static endUniqueOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -5060,8 +5390,9 @@ static endUniqueOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createUniqueOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createUniqueOptions(builder:flatbuffers.Builder, idxOutType:TensorType):flatbuffers.Offset {
   UniqueOptions.startUniqueOptions(builder);
+  UniqueOptions.addIdxOutType(builder, idxOutType);
   return UniqueOptions.endUniqueOptions(builder);
 }
 }
@@ -5282,8 +5613,26 @@ static getSizePrefixedRootAsReverseSequenceOptions(bb:flatbuffers.ByteBuffer, ob
   return (obj || new ReverseSequenceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+seqDim():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+batchDim():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
 static startReverseSequenceOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(2);
+}
+
+static addSeqDim(builder:flatbuffers.Builder, seqDim:number) {
+  builder.addFieldInt32(0, seqDim, 0);
+}
+
+static addBatchDim(builder:flatbuffers.Builder, batchDim:number) {
+  builder.addFieldInt32(1, batchDim, 0);
 }
 
 static endReverseSequenceOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -5291,8 +5640,10 @@ static endReverseSequenceOptions(builder:flatbuffers.Builder):flatbuffers.Offset
   return offset;
 }
 
-static createReverseSequenceOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createReverseSequenceOptions(builder:flatbuffers.Builder, seqDim:number, batchDim:number):flatbuffers.Offset {
   ReverseSequenceOptions.startReverseSequenceOptions(builder);
+  ReverseSequenceOptions.addSeqDim(builder, seqDim);
+  ReverseSequenceOptions.addBatchDim(builder, batchDim);
   return ReverseSequenceOptions.endReverseSequenceOptions(builder);
 }
 }
@@ -5976,8 +6327,80 @@ static getSizePrefixedRootAsConv3DOptions(bb:flatbuffers.ByteBuffer, obj?:Conv3D
   return (obj || new Conv3DOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+padding():Padding {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : Padding.SAME;
+}
+
+strideD():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+strideW():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+strideH():number {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+fusedActivationFunction():ActivationFunctionType {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : ActivationFunctionType.NONE;
+}
+
+dilationDFactor():number {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 1;
+}
+
+dilationWFactor():number {
+  const offset = this.bb!.__offset(this.bb_pos, 16);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 1;
+}
+
+dilationHFactor():number {
+  const offset = this.bb!.__offset(this.bb_pos, 18);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 1;
+}
+
 static startConv3DOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(8);
+}
+
+static addPadding(builder:flatbuffers.Builder, padding:Padding) {
+  builder.addFieldInt8(0, padding, Padding.SAME);
+}
+
+static addStrideD(builder:flatbuffers.Builder, strideD:number) {
+  builder.addFieldInt32(1, strideD, 0);
+}
+
+static addStrideW(builder:flatbuffers.Builder, strideW:number) {
+  builder.addFieldInt32(2, strideW, 0);
+}
+
+static addStrideH(builder:flatbuffers.Builder, strideH:number) {
+  builder.addFieldInt32(3, strideH, 0);
+}
+
+static addFusedActivationFunction(builder:flatbuffers.Builder, fusedActivationFunction:ActivationFunctionType) {
+  builder.addFieldInt8(4, fusedActivationFunction, ActivationFunctionType.NONE);
+}
+
+static addDilationDFactor(builder:flatbuffers.Builder, dilationDFactor:number) {
+  builder.addFieldInt32(5, dilationDFactor, 1);
+}
+
+static addDilationWFactor(builder:flatbuffers.Builder, dilationWFactor:number) {
+  builder.addFieldInt32(6, dilationWFactor, 1);
+}
+
+static addDilationHFactor(builder:flatbuffers.Builder, dilationHFactor:number) {
+  builder.addFieldInt32(7, dilationHFactor, 1);
 }
 
 static endConv3DOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -5985,8 +6408,16 @@ static endConv3DOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createConv3DOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createConv3DOptions(builder:flatbuffers.Builder, padding:Padding, strideD:number, strideW:number, strideH:number, fusedActivationFunction:ActivationFunctionType, dilationDFactor:number, dilationWFactor:number, dilationHFactor:number):flatbuffers.Offset {
   Conv3DOptions.startConv3DOptions(builder);
+  Conv3DOptions.addPadding(builder, padding);
+  Conv3DOptions.addStrideD(builder, strideD);
+  Conv3DOptions.addStrideW(builder, strideW);
+  Conv3DOptions.addStrideH(builder, strideH);
+  Conv3DOptions.addFusedActivationFunction(builder, fusedActivationFunction);
+  Conv3DOptions.addDilationDFactor(builder, dilationDFactor);
+  Conv3DOptions.addDilationWFactor(builder, dilationWFactor);
+  Conv3DOptions.addDilationHFactor(builder, dilationHFactor);
   return Conv3DOptions.endConv3DOptions(builder);
 }
 }
@@ -6294,8 +6725,26 @@ static getSizePrefixedRootAsRandomOptions(bb:flatbuffers.ByteBuffer, obj?:Random
   return (obj || new RandomOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+seed():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+seed2():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
 static startRandomOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(2);
+}
+
+static addSeed(builder:flatbuffers.Builder, seed:bigint) {
+  builder.addFieldInt64(0, seed, BigInt('0'));
+}
+
+static addSeed2(builder:flatbuffers.Builder, seed2:bigint) {
+  builder.addFieldInt64(1, seed2, BigInt('0'));
 }
 
 static endRandomOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -6303,8 +6752,10 @@ static endRandomOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createRandomOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createRandomOptions(builder:flatbuffers.Builder, seed:bigint, seed2:bigint):flatbuffers.Offset {
   RandomOptions.startRandomOptions(builder);
+  RandomOptions.addSeed(builder, seed);
+  RandomOptions.addSeed2(builder, seed2);
   return RandomOptions.endRandomOptions(builder);
 }
 }
@@ -6327,8 +6778,44 @@ static getSizePrefixedRootAsBucketizeOptions(bb:flatbuffers.ByteBuffer, obj?:Buc
   return (obj || new BucketizeOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+boundaries(index: number):number|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readFloat32(this.bb!.__vector(this.bb_pos + offset) + index * 4) : 0;
+}
+
+boundariesLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+boundariesArray():Float32Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? new Float32Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
 static startBucketizeOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addBoundaries(builder:flatbuffers.Builder, boundariesOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, boundariesOffset, 0);
+}
+
+static createBoundariesVector(builder:flatbuffers.Builder, data:number[]|Float32Array):flatbuffers.Offset;
+/**
+ * @deprecated This Uint8Array overload will be removed in the future.
+ */
+static createBoundariesVector(builder:flatbuffers.Builder, data:number[]|Uint8Array):flatbuffers.Offset;
+static createBoundariesVector(builder:flatbuffers.Builder, data:number[]|Float32Array|Uint8Array):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addFloat32(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startBoundariesVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
 }
 
 static endBucketizeOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -6336,8 +6823,9 @@ static endBucketizeOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createBucketizeOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createBucketizeOptions(builder:flatbuffers.Builder, boundariesOffset:flatbuffers.Offset):flatbuffers.Offset {
   BucketizeOptions.startBucketizeOptions(builder);
+  BucketizeOptions.addBoundaries(builder, boundariesOffset);
   return BucketizeOptions.endBucketizeOptions(builder);
 }
 }
@@ -6360,8 +6848,17 @@ static getSizePrefixedRootAsGeluOptions(bb:flatbuffers.ByteBuffer, obj?:GeluOpti
   return (obj || new GeluOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+approximate():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startGeluOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addApproximate(builder:flatbuffers.Builder, approximate:boolean) {
+  builder.addFieldInt8(0, +approximate, +false);
 }
 
 static endGeluOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -6369,8 +6866,9 @@ static endGeluOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createGeluOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createGeluOptions(builder:flatbuffers.Builder, approximate:boolean):flatbuffers.Offset {
   GeluOptions.startGeluOptions(builder);
+  GeluOptions.addApproximate(builder, approximate);
   return GeluOptions.endGeluOptions(builder);
 }
 }

@@ -1,0 +1,109 @@
+/**
+ * TILE (TFLite tile.cc): the input repeated `multiples[i]` times along each dimension i. Any fixed-size
+ * element type (TFLite 2.9: float32, uint8, int8, int32, int64, bool; later int16 and the wide types),
+ * int32 or int64 multiples. The output shape comes from constant multiples in prepare; with runtime
+ * multiples there is no bound (data-dependent-shape.ts). Elements are moved as bytes, innermost
+ * dimension first, then each finished block is copied `multiples - 1` more times (TFLite's
+ * TileOneDimension).
+ */
+import {
+  BuiltinOperator,
+  KernelError,
+  TensorType,
+  checkArity,
+  getInput,
+  getOutput,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+} from '@micrort/core';
+import { declineArity, expectRank, expectSameType, expectType, opData, setOutputShape } from '@micrort/kernel-support';
+import { PROVIDER } from '../provider.js';
+import { noShapeBound } from './data-dependent-shape.js';
+import { constantInts, copyElements, fixedElementSize, supportsFixedSize } from './tflite-ops-common.js';
+
+const OP = 'TILE';
+
+interface TileOpData {
+  inDims: Int32Array;
+  multiples: Int32Array;
+  size: number;
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  checkArity(OP, node, 2, 1);
+  const input = getInput(context, node, 0, OP);
+  const multiplesTensor = getInput(context, node, 1, OP);
+  const output = getOutput(context, node, 0, OP);
+  const size = fixedElementSize(OP, node, 'input', input);
+  expectSameType(OP, node, 'input and output', input, output);
+  expectType(OP, node, 'multiples', multiplesTensor, [TensorType.INT32, TensorType.INT64]);
+  expectRank(OP, node, 'multiples', multiplesTensor, 1);
+  if (multiplesTensor.dims[0] !== input.dims.length)
+    throw new KernelError(OP, node.index, `multiples has ${multiplesTensor.dims[0]} values for an input of rank ${input.dims.length}`);
+  const multiples = constantInts(OP, node, multiplesTensor, 'multiples');
+  if (multiples === null) noShapeBound(OP, context, node, 0, 'the multiples input is not constant');
+  multiples.forEach((m, i) => {
+    if (m < 0) throw new KernelError(OP, node.index, `multiples[${i}] = ${m} is negative`);
+  });
+  setOutputShape(
+    OP,
+    context,
+    node,
+    0,
+    Array.from(input.dims, (d, i) => d * multiples[i]!),
+  );
+  const data = opData<TileOpData>(OP, node);
+  data.inDims = Int32Array.from(input.dims);
+  data.multiples = Int32Array.from(multiples);
+  data.size = size;
+}
+
+/** Tiles dimension `dim` and the ones inside it; returns [input elements read, output elements written]. */
+function tileDim(d: TileOpData, dim: number, x: Uint8Array, inAt: number, y: Uint8Array, outAt: number, counts: Int32Array): void {
+  const n = d.inDims[dim]!;
+  const m = d.multiples[dim]!;
+  const size = d.size;
+  let read = 0;
+  let written = 0;
+  if (dim === d.inDims.length - 1) {
+    copyElements(x, inAt, y, outAt, n, size);
+    read = n;
+    written = n;
+  } else {
+    for (let i = 0; i < n; i++) {
+      tileDim(d, dim + 1, x, inAt + read, y, outAt + written, counts);
+      read += counts[0]!;
+      written += counts[1]!;
+    }
+  }
+  for (let k = 1; k < m; k++) y.copyWithin((outAt + written * k) * size, outAt * size, (outAt + written) * size);
+  counts[0] = read;
+  counts[1] = written * m;
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const d = opData<TileOpData>(OP, node);
+  const x = context.getEvalTensor(node.inputs[0]!).bytes;
+  const y = context.getEvalTensor(node.outputs[0]!).bytes;
+  if (d.inDims.length === 0) {
+    copyElements(x, 0, y, 0, 1, d.size);
+    return;
+  }
+  tileDim(d, 0, x, 0, y, 0, COUNTS);
+}
+
+/** Scratch for tileDim's two return values (invoke is synchronous, so one module-level pair serves every node). */
+const COUNTS = new Int32Array(2);
+
+/** TILE registration (op versions 1..3). */
+export const TILE: Registration<TileOpData> = {
+  builtinCode: BuiltinOperator.TILE,
+  version: 3,
+  provider: PROVIDER,
+  name: OP,
+  supports: (context, node) => declineArity(node, 2, 1) ?? supportsFixedSize(context, node, 0),
+  init: () => ({ inDims: new Int32Array(0), multiples: new Int32Array(0), size: 0 }),
+  prepare,
+  invoke,
+};

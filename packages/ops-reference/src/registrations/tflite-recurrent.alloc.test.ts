@@ -1,0 +1,98 @@
+/**
+ * "invoke() allocates nothing" for the recurrent kernels of tflite-recurrent.ts: each is prepared with
+ * KernelHarness (LSTM with every variant at once: peephole, layer norm, projection with bias and
+ * clips; BIDIRECTIONAL_SEQUENCE_RNN with aux weights and merged outputs), then invoked many times
+ * through a bare invoke-phase context while V8's heap usage is watched.
+ */
+import { describe, expect, it } from 'vitest';
+import { ActivationFunctionType as Act, TensorType } from '@micrort/core';
+import type { BuiltinOptions } from '@micrort/core';
+import { KernelHarness } from '@micrort/core/testing';
+import type { HarnessOptions, HarnessTensorSpec } from '@micrort/core/testing';
+import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
+import { tfliteRecurrentKernels } from './tflite-recurrent.js';
+import { iota, spec } from '../kernels/__fixtures__/data-testing.js';
+
+const F = TensorType.FLOAT32;
+const reg = (name: string) => tfliteRecurrentKernels.find((r) => r.name === name)!;
+const wave = (n: number, k = 0.7) => iota(n).map((v) => Math.sin(v * k) * 0.5);
+const x = (shape: number[]) => spec(F, shape, wave(shape.reduce((a, b) => a * b, 1)));
+const w = (shape: number[], k = 1.3) =>
+  spec(
+    F,
+    shape,
+    wave(
+      shape.reduce((a, b) => a * b, 1),
+      k,
+    ),
+    { constant: true },
+  );
+const state = (shape: number[]) => spec(F, shape, undefined, { variable: true });
+const out = (shape: number[]) => spec(F, shape);
+
+/** Harness options: `tensors` in order, `inputs` by position (-1: omitted), the rest outputs. */
+function opts(
+  name: string,
+  inputs: (HarnessTensorSpec | null)[],
+  outputs: HarnessTensorSpec[],
+  builtinData: BuiltinOptions,
+): [string, HarnessOptions] {
+  const tensors: HarnessTensorSpec[] = [];
+  const at = inputs.map((t) => (t === null ? -1 : tensors.push(t) - 1));
+  const outAt = outputs.map((t) => tensors.push(t) - 1);
+  return [name, { registration: reg(name.split(' ')[0]!), tensors, inputs: at, outputs: outAt, builtinData }];
+}
+
+const rnnCell = (units: number, inputSize: number, batch: number) => [
+  w([units, inputSize]),
+  w([units, units], 0.9),
+  w([units]),
+  state([batch, units]),
+];
+
+const cases: [string, HarnessOptions][] = [
+  opts('RNN', [x([2, 3]), ...rnnCell(4, 3, 2)], [out([2, 4])], { fusedActivationFunction: Act.TANH, asymmetricQuantizeInputs: false }),
+  opts('UNIDIRECTIONAL_SEQUENCE_RNN batch-major', [x([2, 3, 3]), ...rnnCell(4, 3, 2)], [out([2, 3, 4])], {
+    timeMajor: false,
+    fusedActivationFunction: Act.RELU,
+    asymmetricQuantizeInputs: false,
+  }),
+  opts(
+    'BIDIRECTIONAL_SEQUENCE_RNN aux weights, merged',
+    [x([3, 2, 3]), ...rnnCell(4, 3, 2), ...rnnCell(2, 3, 2), x([3, 2, 2]), w([4, 2]), w([2, 2])],
+    [out([3, 2, 6])],
+    { timeMajor: true, fusedActivationFunction: Act.TANH, mergeOutputs: true, asymmetricQuantizeInputs: false },
+  ),
+  opts(
+    'LSTM peephole, layer norm, projection',
+    [
+      x([2, 3]),
+      ...[0, 1, 2, 3].map(() => w([4, 3])),
+      ...[0, 1, 2, 3].map(() => w([4, 2], 0.8)),
+      ...[0, 1, 2].map(() => w([4], 0.5)),
+      ...[0, 1, 2, 3].map(() => w([4], 0.3)),
+      w([2, 4]),
+      w([2], 0.2),
+      state([2, 2]),
+      state([2, 4]),
+      ...[0, 1, 2, 3].map(() => w([4], 0.4)),
+    ],
+    [out([2, 2])],
+    { fusedActivationFunction: Act.TANH, cellClip: 3, projClip: 0.5, kernelType: 0, asymmetricQuantizeInputs: false },
+  ),
+];
+
+describe('TFLite recurrent builtins allocate nothing in invoke()', () => {
+  it('covers every kernel of tflite-recurrent.ts', () => {
+    const covered = new Set(cases.map(([, o]) => o.registration));
+    expect(tfliteRecurrentKernels.filter((r) => !covered.has(r)).map((r) => r.name)).toEqual([]);
+  });
+
+  it.each(cases)('%s', (_, options) => {
+    const h = new KernelHarness(options).prepare();
+    const ctx = invokeOnlyContext(h);
+    const r = options.registration;
+    const m = measureAllocation(() => r.invoke(ctx, h.node), { warmup: 3000, trials: 5, iterations: 500 });
+    expect(m.bytesPerCall).toBeLessThan(1);
+  });
+});

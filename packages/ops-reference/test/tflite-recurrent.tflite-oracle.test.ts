@@ -1,0 +1,234 @@
+/**
+ * The recurrent kernels of registrations/tflite-recurrent.ts (RNN, UNIDIRECTIONAL_SEQUENCE_RNN,
+ * BIDIRECTIONAL_SEQUENCE_RNN, LSTM) against TFLite 2.9 on writer-made models: every activation, time-
+ * and batch-major layouts, merged and split bidirectional outputs, aux inputs with and without aux
+ * weights, and the LSTM variants (CIFG, peephole, layer norm, projection with and without bias, the
+ * clips). Each model is invoked three times with new inputs, so the states carried across invokes are
+ * compared too. Floats within 1e-5 + 1e-4·|TFLite|.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  ActivationFunctionType as Act,
+  BuiltinOperator as Op,
+  MicroInterpreter,
+  loadModel,
+  tensorTypeName,
+  type BuiltinOptionsSpec,
+} from '@micrort/core';
+import { createPlanner } from '@micrort/planners';
+import { referenceResolver } from '@micrort/test-support/conformance';
+import { compareOutput } from '@micrort/test-support/output-compare';
+import { singleOpModel, type Operand } from '@micrort/test-support/single-op-model';
+import { encodeValues, randomValues } from '@micrort/test-support/tflite-recipe-builder';
+import { ORACLE_SKIP_REASON, TfliteOracle, oracleAvailable } from '@micrort/test-support/tflite-oracle';
+
+if (!oracleAvailable) it.skip(`TFLite oracle: ${ORACLE_SKIP_REASON}`, () => {});
+
+const INVOKES = 3;
+const maxDiff = new Map<string, number>();
+
+const input = (shape: number[]): Operand => ({ type: 'float32', shape, range: [-1, 1] });
+const weight = (shape: number[], range: [number, number] = [-0.6, 0.6]): Operand => ({ type: 'float32', shape, range, constant: true });
+const state = (shape: number[]): Operand => ({ type: 'float32', shape, variable: true });
+const out = (shape: number[]): Operand => ({ type: 'float32', shape });
+
+/**
+ * Builds the model, then invokes it INVOKES times in micrort and in TFLite 2.9 with the same fresh
+ * inputs each time, comparing every output after every invoke.
+ */
+function expectSame(
+  label: string,
+  op: Op,
+  options: BuiltinOptionsSpec,
+  inputs: readonly (Operand | null)[],
+  outputs: readonly Operand[],
+  seed: number,
+): void {
+  const model = singleOpModel({ op, options }, inputs, outputs, seed);
+  const oracle = new TfliteOracle(model.bytes);
+  const interp = new MicroInterpreter(loadModel(model.bytes), referenceResolver(), { planner: createPlanner('greedy'), arena: 'auto' });
+  interp.allocateTensors();
+  const graphInputs = inputs.filter((o): o is Operand => o !== null && !o.constant && !o.variable);
+  for (let k = 0; k < INVOKES; k++) {
+    const bytes = graphInputs.map((o, i) =>
+      encodeValues(
+        o.type,
+        randomValues(
+          o.type,
+          o.shape.reduce((a, b) => a * b, 1),
+          seed * 31 + k * 977 + i,
+          o.range,
+        ),
+      ),
+    );
+    const want = oracle.run(bytes);
+    bytes.forEach((b, i) => interp.setInput(i, b));
+    interp.invoke();
+    want.forEach((w, j) => {
+      const d = compareOutput(
+        { dtype: tensorTypeName(interp.output(j).type), bytes: interp.output(j).bytes.slice() },
+        { dtype: oracle.outputs[j]!.dtype, bytes: w },
+      );
+      maxDiff.set(label, Math.max(maxDiff.get(label) ?? 0, d.maxAbsDiff));
+      expect(d.ok, `${label}, invoke ${k}, output ${j}: ${d.detail}`).toBe(true);
+    });
+  }
+  interp.dispose();
+}
+
+const ACTIVATIONS = [Act.TANH, Act.RELU, Act.NONE, Act.RELU6, Act.RELU_N1_TO_1, Act.SIGN_BIT];
+
+/** One RNN cell's inputs: weights, recurrent weights, bias, hidden state. */
+const rnnCell = (units: number, inputSize: number, batch: number): Operand[] => [
+  weight([units, inputSize]),
+  weight([units, units], [-0.4, 0.4]),
+  weight([units]),
+  state([batch, units]),
+];
+
+/** The 24 inputs of an LSTM with the given variant. */
+function lstmInputs(
+  x: Operand,
+  batch: number,
+  nInput: number,
+  nCell: number,
+  nOutput: number,
+  v: { cifg?: boolean; peephole?: boolean; layerNorm?: boolean; projection?: boolean; projectionBias?: boolean },
+): (Operand | null)[] {
+  const w = (cols: number) => weight([nCell, cols], [-0.5, 0.5]);
+  const vec = (range: [number, number] = [-0.5, 0.5]) => weight([nCell], range);
+  const cifg = v.cifg ?? false;
+  return [
+    x,
+    cifg ? null : w(nInput),
+    w(nInput),
+    w(nInput),
+    w(nInput),
+    cifg ? null : w(nOutput),
+    w(nOutput),
+    w(nOutput),
+    w(nOutput),
+    v.peephole && !cifg ? vec() : null,
+    v.peephole ? vec() : null,
+    v.peephole ? vec() : null,
+    cifg ? null : vec(),
+    vec([0.5, 1.5]),
+    vec(),
+    vec(),
+    v.projection ? weight([nOutput, nCell], [-0.5, 0.5]) : null,
+    v.projection && v.projectionBias ? weight([nOutput], [-0.2, 0.2]) : null,
+    state([batch, nOutput]),
+    state([batch, nCell]),
+    v.layerNorm && !cifg ? vec([0.5, 1.5]) : null,
+    v.layerNorm ? vec([0.5, 1.5]) : null,
+    v.layerNorm ? vec([0.5, 1.5]) : null,
+    v.layerNorm ? vec([0.5, 1.5]) : null,
+  ];
+}
+
+describe.skipIf(!oracleAvailable)('TFLite recurrent builtins vs TFLite 2.9', () => {
+  it('RNN: every activation, batch 1 and 3', () => {
+    let seed = 1;
+    for (const activation of ACTIVATIONS)
+      for (const batch of [1, 3])
+        expectSame(
+          'RNN',
+          Op.RNN,
+          { fusedActivationFunction: activation },
+          [input([batch, 5]), ...rnnCell(4, 5, batch)],
+          [out([batch, 4])],
+          seed++,
+        );
+  });
+
+  it('UNIDIRECTIONAL_SEQUENCE_RNN: time- and batch-major, activations', () => {
+    let seed = 100;
+    for (const timeMajor of [false, true])
+      for (const activation of [Act.TANH, Act.RELU, Act.NONE]) {
+        const [batch, time, inputSize, units] = [2, 4, 3, 5];
+        const lead = timeMajor ? [time, batch] : [batch, time];
+        expectSame(
+          'UNIDIRECTIONAL_SEQUENCE_RNN',
+          Op.UNIDIRECTIONAL_SEQUENCE_RNN,
+          { timeMajor, fusedActivationFunction: activation },
+          [input([...lead, inputSize]), ...rnnCell(units, inputSize, batch)],
+          [out([...lead, units])],
+          seed++,
+        );
+      }
+  });
+
+  it('BIDIRECTIONAL_SEQUENCE_RNN: layouts, merged outputs, aux input with and without aux weights', () => {
+    let seed = 200;
+    const [batch, time, inputSize, fwUnits, bwUnits] = [2, 3, 4, 3, 5];
+    for (const timeMajor of [true, false])
+      for (const merge of [false, true])
+        for (const aux of ['none', 'weights', 'backward-input'] as const) {
+          // Batch-major, TFLite's float kernel runs the backward cell on the input even when the aux input
+          // is its input (stacking without cross links; its time-major loop reads the aux input, as the
+          // kernel's own comment defines): micrort reads the aux input in both layouts, so that case is
+          // compared time-major only.
+          if (!timeMajor && aux === 'backward-input') continue;
+          const lead = timeMajor ? [time, batch] : [batch, time];
+          // The aux input has the input's size: TFLite steps through the aux input by the input's size (its
+          // bidirectional_sequence_rnn.cc EvalFloat), reading out of bounds when the aux input is narrower;
+          // micrort steps by the aux input's own size, which agrees whenever TFLite reads in bounds.
+          const auxSize = inputSize;
+          const inputs = [
+            input([...lead, inputSize]),
+            ...rnnCell(fwUnits, inputSize, batch),
+            ...rnnCell(bwUnits, inputSize, batch),
+            aux === 'none' ? null : input([...lead, auxSize]),
+            aux === 'weights' ? weight([fwUnits, auxSize]) : null,
+            aux === 'weights' ? weight([bwUnits, auxSize]) : null,
+          ];
+          const outputs = merge ? [out([...lead, fwUnits + bwUnits])] : [out([...lead, fwUnits]), out([...lead, bwUnits])];
+          expectSame(
+            `BIDIRECTIONAL_SEQUENCE_RNN time_major ${timeMajor} merge ${merge} aux ${aux}`,
+            Op.BIDIRECTIONAL_SEQUENCE_RNN,
+            { timeMajor, mergeOutputs: merge, fusedActivationFunction: Act.TANH },
+            inputs,
+            outputs,
+            seed++,
+          );
+        }
+  });
+
+  it('LSTM: plain, CIFG, peephole, layer norm, projection (with and without bias), clips, activations', () => {
+    let seed = 300;
+    const variants = [
+      {},
+      { cifg: true },
+      { peephole: true },
+      { peephole: true, cifg: true },
+      { layerNorm: true },
+      { layerNorm: true, cifg: true, peephole: true },
+      { projection: true },
+      { projection: true, projectionBias: true },
+      { projection: true, projectionBias: true, layerNorm: true, peephole: true },
+    ];
+    for (const v of variants)
+      for (const [activation, cellClip, projClip] of [
+        [Act.TANH, 0, 0],
+        [Act.TANH, 0.3, 0.1],
+        [Act.RELU, 0, 0],
+        [Act.NONE, 0, 0],
+      ] as const) {
+        const [batch, nInput, nCell] = [2, 3, 4];
+        const nOutput = v.projection ? 3 : nCell;
+        expectSame(
+          'LSTM',
+          Op.LSTM,
+          { fusedActivationFunction: activation, cellClip, projClip },
+          lstmInputs(input([batch, nInput]), batch, nInput, nCell, nOutput, v),
+          [out([batch, nOutput])],
+          seed++,
+        );
+      }
+  });
+
+  it('prints the largest differences', () => {
+    console.log([...maxDiff].map(([op, d]) => `${op}: max |Δ| ${d.toExponential(2)}`).join('\n'));
+    expect(new Set([...maxDiff.keys()].map((k) => k.split(' ')[0])).size).toBe(4);
+  });
+});
