@@ -22,9 +22,12 @@ import { ROOT, undeclaredImports, workspacePackages } from './workspace-imports.
  * serialized format: the loader's constant buffers, planning by capacity, setInputStrings/outputStrings)
  * with int32 word views and the hashtable, LSH and skip-gram options (issue 20, ~350 lines). 11,500 →
  * 12,100: the option tables of sixteen more TFLite ops (GELU, ONE_HOT, UNIQUE, CONV_3D…, and the
- * recurrent ones: LSTM, RNN and their sequence and bidirectional forms; ~500 lines).
+ * recurrent ones: LSTM, RNN and their sequence and bidirectional forms; ~500 lines). 12,100 → 13,500 for
+ * LiteRT's schema 3d (issue 20): every table of the current schema in the verifier's layout, the
+ * StableHLO options (BuiltinOptions2) read and written by one layout-driven codec, quantization details,
+ * external buffers and their checks.
  */
-export const CORE_LINE_BUDGET = 12_100;
+export const CORE_LINE_BUDGET = 13_500;
 
 function run(args: string[]): { status: number | null; output: string } {
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
-import { loadModel, type ModelDef } from '@micrort/core';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, resolve, sep } from 'node:path';
+import { ModelError, loadModel, type ModelDef } from '@micrort/core';
 import { BUILT_IN_MODELS as APP_MODELS } from '@micrort/app-kit';
 import type { ArgumentSpec } from './command.js';
 import { UsageError } from './args.js';
@@ -30,7 +30,36 @@ export function loadModelArg(path: string | undefined): { model: ModelDef; label
   // Copy into a fresh, aligned ArrayBuffer: Node's Buffer may sit at any offset of a shared pool.
   const bytes = new Uint8Array(buf.byteLength);
   bytes.set(buf);
-  return { model: loadModel(bytes), label: basename(path), bytes };
+  return { model: loadWithExternalFiles(bytes, path), label: basename(path), bytes };
+}
+
+/**
+ * Loads a model file whose constants may live in external files (LiteRT's external buffers): each file
+ * the model names is read from the model's folder when the loader asks for it (a name that leads out of
+ * that folder is never read). A file that is not there is a UsageError saying where it was looked for.
+ */
+function loadWithExternalFiles(bytes: Uint8Array, path: string): ModelDef {
+  const folder = resolve(dirname(path));
+  const read = new Map<string, Uint8Array | undefined>();
+  const externalFiles = new Proxy({} as Record<string, Uint8Array>, {
+    get: (_, name) => {
+      if (typeof name !== 'string') return undefined;
+      if (!read.has(name)) {
+        const file = resolve(folder, name);
+        read.set(name, file.startsWith(folder + sep) && existsSync(file) ? new Uint8Array(readFileSync(file)) : undefined);
+      }
+      return read.get(name);
+    },
+  });
+  try {
+    return loadModel(bytes, { externalFiles });
+  } catch (e) {
+    if (e instanceof ModelError && e.location.field === 'external_buffers')
+      throw new UsageError(
+        `${e.message.replace(/: pass .*$/, '')}: put ${/ and /.test(e.message) ? 'them' : 'it'} in ${folder}, next to the model`,
+      );
+    throw e;
+  }
 }
 
 /**

@@ -28,6 +28,10 @@ export type {
   OperatorCodeDef,
   BufferDef,
   QuantizationDef,
+  QuantizationDetailsDef,
+  VariantSubTypeDef,
+  ExternalBufferDef,
+  ExternalBufferGroupDef,
   SparsityDef,
   SparseIndexType,
   SparseIndexArrayDef,
@@ -38,7 +42,15 @@ export type {
   SignatureTensorDef,
 } from './model/model-def.js';
 export { readOfflineMemoryAllocation, OFFLINE_MEMORY_ALLOCATION_METADATA, ONLINE_PLANNED_BUFFER } from './model/offline-plan.js';
-export { BuiltinOptionsType, BUILTIN_OPTIONS_MAX, defaultBuiltinOptions, isParsedOptionsType } from './model/options-map.js';
+export {
+  BuiltinOptionsType,
+  BuiltinOptions2Type,
+  BUILTIN_OPTIONS_MAX,
+  builtinOptions2TypeForOp,
+  defaultBuiltinOptions,
+  isParsedOptionsType,
+} from './model/options-map.js';
+export { defaultBuiltinOptions2 } from './model/options2-codec.js';
 export { FlexBufferError, FlexType, FlexMap, parseFlexMap, type FlexValue } from './model/flexbuffers.js';
 export { sparseLayout, SparsityError, type SparseLayout } from './model/sparsity.js';
 export { BuiltinOperator, builtinOperatorName } from './builtin-ops.js';
@@ -87,6 +99,16 @@ export {
   type WhileOptions,
   type CallOnceOptions,
   type VarHandleOptions,
+  type BuiltinOptions2,
+  type StablehloOptions,
+  type StablehloCompositeOptions,
+  type StablehloScatterOptions,
+  type StablehloPadOptions,
+  type StablehloGatherOptions,
+  type StablehloReduceWindowOptions,
+  type StablehloRngBitGeneratorOptions,
+  type ReduceWindowOptions,
+  type StablehloCaseOptions,
   type GeluOptions,
   type OneHotOptions,
   type UniqueOptions,

@@ -432,3 +432,87 @@ export type BuiltinOptions =
   | BidirectionalSequenceLSTMOptions
   | BidirectionalSequenceRNNOptions
   | EmptyOptions;
+
+// --- BuiltinOptions2: the StableHLO operators (LiteRT) -----------------------------------------------
+// The loader reads every `builtin_options_2` table field by field (int64 dimensions and indices as
+// int32, which the verifier checks they fit); these are the tables of the ops that have a kernel.
+
+/** STABLEHLO_COMPOSITE: the composite's name and attributes, and the subgraph that decomposes it. */
+export interface StablehloCompositeOptions {
+  /** e.g. `odml.group_norm`, '' when absent. */
+  name: string;
+  decompositionSubgraphIndex: number;
+  /** `composite_attributes` (a flexbuffer map when the format is FLEXBUFFERS = 0); empty when absent. */
+  compositeAttributes: Uint8Array;
+  compositeAttributesFormat: number;
+  version: number;
+}
+
+/** STABLEHLO_SCATTER (XLA's scatter dimension numbers; the update computation is a subgraph). */
+export interface StablehloScatterOptions {
+  indicesAreSorted: boolean;
+  updateWindowDims: Int32Array;
+  insertedWindowDims: Int32Array;
+  scatterDimsToOperandDims: Int32Array;
+  indexVectorDim: number;
+  uniqueIndices: boolean;
+  updateComputationSubgraphIndex: number;
+}
+
+/** STABLEHLO_PAD: low/high edge padding (may be negative) and interior padding, per dimension. */
+export interface StablehloPadOptions {
+  edgePaddingLow: Int32Array;
+  edgePaddingHigh: Int32Array;
+  interiorPadding: Int32Array;
+}
+
+/** STABLEHLO_GATHER (XLA's gather dimension numbers). */
+export interface StablehloGatherOptions {
+  offsetDims: Int32Array;
+  collapsedSliceDims: Int32Array;
+  startIndexMap: Int32Array;
+  indexVectorDim: number;
+  sliceSizes: Int32Array;
+  indicesAreSorted: boolean;
+}
+
+/** STABLEHLO_REDUCE_WINDOW: the window, and the body subgraph that names the reduction. */
+export interface StablehloReduceWindowOptions {
+  windowDimensions: Int32Array;
+  windowStrides: Int32Array;
+  baseDilations: Int32Array;
+  windowDilations: Int32Array;
+  /** Low and high padding per dimension, interleaved: [low0, high0, low1, high1, …]. */
+  padding: Int32Array;
+  bodySubgraphIndex: number;
+}
+
+/** STABLEHLO_RNG_BIT_GENERATOR: the `RngAlgorithm` (0 DEFAULT, 1 PHILOX, 2 THREEFRY). */
+export interface StablehloRngBitGeneratorOptions {
+  algorithm: number;
+}
+
+/** REDUCE_WINDOW (deprecated in LiteRT's schema): the `ReduceWindowFunction` (1 ADD … 6 ANY). */
+export interface ReduceWindowOptions {
+  reduceFunction: number;
+}
+
+/** STABLEHLO_CASE: the branch subgraphs, by the index input's value. */
+export interface StablehloCaseOptions {
+  branchSubgraphIndices: Int32Array;
+}
+
+/** Any other `builtin_options_2` table: its fields by camelCase name. */
+export type StablehloOptions = Readonly<Record<string, number | boolean | string | Int32Array | Float32Array | Uint8Array>>;
+
+/** Any parsed `builtin_options_2` table. */
+export type BuiltinOptions2 =
+  | StablehloCompositeOptions
+  | StablehloScatterOptions
+  | StablehloPadOptions
+  | StablehloGatherOptions
+  | StablehloReduceWindowOptions
+  | StablehloRngBitGeneratorOptions
+  | ReduceWindowOptions
+  | StablehloCaseOptions
+  | StablehloOptions;

@@ -21,6 +21,14 @@ export enum TensorType {
   UINT16 = 16,
   INT4 = 17,
   BFLOAT16 = 18,
+  /** Two-bit integers, packed four per byte in constants (LiteRT). */
+  INT2 = 19,
+  /** Unsigned four-bit integers, packed two per byte in constants (LiteRT). */
+  UINT4 = 20,
+  /** 8-bit floats (LiteRT): 4 exponent bits, 3 mantissa bits, finite only. */
+  FLOAT8_E4M3FN = 21,
+  /** 8-bit floats (LiteRT): 5 exponent bits, 2 mantissa bits. */
+  FLOAT8_E5M2 = 22,
 }
 
 /** The typed array a tensor of each supported element type is viewed through. */
@@ -58,7 +66,8 @@ const ELEMENT_SIZE: Record<number, number> = {
 
 /**
  * Bytes per element of `type`, or `undefined` for types without a fixed whole-byte element: STRING
- * (variable length, see `kernel/strings.ts`), INT4 (two per byte, see {@link dataByteLength}), VARIANT.
+ * (variable length, see `kernel/strings.ts`), the sub-byte INT4 (two per byte, see {@link dataByteLength}),
+ * UINT4 and INT2, VARIANT, and the 8-bit floats micrort cannot hold in an arena.
  */
 export function elementSize(type: TensorType): number | undefined {
   return ELEMENT_SIZE[type];

@@ -13,6 +13,7 @@ import { dataKernels } from './registrations/data.js';
 import { mathKernels } from './registrations/math.js';
 import { complexKernels } from './registrations/complex.js';
 import { tfliteKernels } from './registrations/tflite.js';
+import { litertKernels } from './registrations/litert.js';
 import { tfliteBuiltinKernels } from './registrations/tflite-builtins.js';
 import { tfliteRecurrentKernels } from './registrations/tflite-recurrent.js';
 import { tflmCustomKernels } from './registrations/tflm-custom.js';
@@ -37,6 +38,7 @@ export const referenceKernels: readonly Registration[] = [
   ...mathKernels,
   ...complexKernels,
   ...tfliteKernels,
+  ...litertKernels,
   ...tfliteBuiltinKernels,
   ...tfliteRecurrentKernels,
   ...tflmCustomKernels,

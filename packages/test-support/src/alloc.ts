@@ -99,6 +99,7 @@ export function invokeOnlyContext(h: KernelHarness): TfLiteContext {
     numSubgraphs: unsupported,
     numSubgraphInputs: unsupported,
     numSubgraphOutputs: unsupported,
+    subgraphBuiltinCodes: unsupported,
     getSubgraphInput: unsupported,
     getSubgraphOutput: unsupported,
     invokeSubgraph: unsupported,

@@ -11,7 +11,7 @@ import { TensorType } from '../types.js';
 import type { ModelDef, SubgraphDef } from '../model/model-def.js';
 import { opDisplayName, type OpResolver, type Resolution } from '../resolver/op-resolver.js';
 import type { ContextGraph, MicroContext } from '../interpreter/micro-context.js';
-import { invokedSubgraphs } from './control-flow.js';
+import { invokedSubgraphs, regionSubgraphs } from './control-flow.js';
 import { NodeImpl, type PlanEntry } from './graph-node.js';
 import type { LifetimeStep, LifetimeSubgraph } from './allocation-info.js';
 import type { Profiler } from '../interpreter/profiler.js';
@@ -25,6 +25,8 @@ export class Subgraph {
   runList: PlanEntry[] = [];
   /** Whether the model's timeline reaches this subgraph (its tensors are planned). */
   planned = false;
+  /** Only read as a region (control-flow.ts regionSubgraphs): its nodes are neither resolved, initialized nor prepared. */
+  regionOnly = false;
 
   constructor(
     readonly index: number,
@@ -77,19 +79,39 @@ export class MicroInterpreterGraph implements ContextGraph {
       const sg = this.subgraphs[s]!;
       def.operators.forEach((op, i) => {
         const code = model.operatorCodes[op.opcodeIndex]!;
+        // The StableHLO ops keep their options in builtin_options_2 (TFLite's ParseOpData hands either as builtin_data).
+        const options = op.builtinOptions ?? op.builtinOptions2 ?? null;
         sg.entries.push({
-          node: new NodeImpl(i, op.inputs, op.outputs, op.intermediates, op.builtinOptions, op.customOptions),
+          node: new NodeImpl(i, op.inputs, op.outputs, op.intermediates, options, op.customOptions),
           registration: null,
           op: opDisplayName(code.builtinCode, code.customCode),
           version: code.version,
           declinedBy: [],
           initialized: false,
-          invokes: invokedSubgraphs(code.builtinCode, op.builtinOptions),
+          invokes: invokedSubgraphs(code.builtinCode, options),
         });
         sg.plan.push(i);
       });
     });
+    this.markRegions();
     this.enter(entry);
+  }
+
+  /** Marks the subgraphs that operators only read as regions and nothing invokes (nor is the entry). */
+  private markRegions(): void {
+    const invoked = new Set<number>([this.entry]);
+    const regions = new Set<number>();
+    this.model.subgraphs.forEach((def, s) =>
+      def.operators.forEach((op, i) => {
+        for (const x of this.subgraphs[s]!.entries[i]!.invokes) invoked.add(x);
+        for (const x of regionSubgraphs(
+          this.model.operatorCodes[op.opcodeIndex]!.builtinCode,
+          op.builtinOptions ?? op.builtinOptions2 ?? null,
+        ))
+          regions.add(x);
+      }),
+    );
+    for (const s of regions) if (!invoked.has(s) && this.subgraphs[s]) this.subgraphs[s]!.regionOnly = true;
   }
 
   get subgraphCount(): number {
@@ -99,6 +121,10 @@ export class MicroInterpreterGraph implements ContextGraph {
   subgraphIo(subgraph: number, kind: 'input' | 'output'): Int32Array {
     const sg = this.subgraphs[subgraph]!;
     return kind === 'input' ? sg.inputs : sg.outputs;
+  }
+
+  subgraphBuiltinCodes(subgraph: number): readonly number[] {
+    return this.model.subgraphs[subgraph]!.operators.map((op) => this.model.operatorCodes[op.opcodeIndex]!.builtinCode);
   }
 
   subgraphTensor(subgraph: number, tensorIndex: number): Tensor {
@@ -124,6 +150,7 @@ export class MicroInterpreterGraph implements ContextGraph {
     const ctx = this.context;
     ctx.phase = Phase.Init;
     for (const sg of this.subgraphs) {
+      if (sg.regionOnly) continue;
       this.enter(sg.index);
       for (const entry of sg.entries) {
         const opDef = sg.def.operators[entry.node.index]!;
@@ -189,6 +216,7 @@ export class MicroInterpreterGraph implements ContextGraph {
     const ctx = this.context;
     ctx.phase = Phase.Prepare;
     for (const sg of this.subgraphs) {
+      if (sg.regionOnly) continue;
       this.enter(sg.index);
       sg.plan.forEach((nodeIndex, step) => {
         const entry = sg.entries[nodeIndex]!;
@@ -240,7 +268,7 @@ export class MicroInterpreterGraph implements ContextGraph {
       throw new MicrortError(
         !sg
           ? `invokeSubgraph(${subgraph}): no such subgraph (the model has ${this.subgraphs.length})`
-          : `invokeSubgraph(${subgraph}) from ${who}: ${allowed} (subgraphs are planned for the IF, WHILE and CALL_ONCE nodes that invoke them)`,
+          : `invokeSubgraph(${subgraph}) from ${who}: ${allowed} (subgraphs are planned for the IF, WHILE, CALL_ONCE, STABLEHLO_COMPOSITE and STABLEHLO_CASE nodes that invoke them)`,
       );
     }
     this.run(subgraph);

@@ -28,6 +28,7 @@ export interface ContextHost {
 export interface ContextGraph {
   readonly subgraphCount: number;
   subgraphIo(subgraph: number, kind: 'input' | 'output'): Int32Array;
+  subgraphBuiltinCodes(subgraph: number): readonly number[];
   subgraphTensor(subgraph: number, tensorIndex: number): Tensor;
   invokeSubgraph(subgraph: number): void;
   readonly resourceVariables: ResourceVariables | null;
@@ -126,6 +127,11 @@ export class MicroContext implements TfLiteContext {
 
   numSubgraphOutputs(subgraph: number): number {
     return this.io(subgraph, 'output', 'numSubgraphOutputs').length;
+  }
+
+  subgraphBuiltinCodes(subgraph: number): readonly number[] {
+    this.io(subgraph, 'input', 'subgraphBuiltinCodes');
+    return this.host.graph.subgraphBuiltinCodes(subgraph);
   }
 
   getSubgraphInput(subgraph: number, i: number): EvalTensor {

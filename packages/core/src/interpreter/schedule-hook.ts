@@ -20,7 +20,7 @@ import { NodeImpl, type PlanEntry } from '../graph/graph-node.js';
 import type { MicroInterpreterGraph, Subgraph } from '../graph/micro-graph.js';
 import type { Node, NodeAndRegistration, Registration, TfLiteContext } from '../kernel/api.js';
 import { Tensor, type AffineQuantization } from '../kernel/tensor.js';
-import type { BuiltinOptions } from '../options.js';
+import type { BuiltinOptions, BuiltinOptions2 } from '../options.js';
 import type { OpResolver } from '../resolver/op-resolver.js';
 import type { TensorType } from '../types.js';
 
@@ -65,7 +65,7 @@ export interface ScheduleNodeSpec {
   inputs: ArrayLike<number>;
   outputs: ArrayLike<number>;
   intermediates?: Int32Array;
-  builtinData?: BuiltinOptions | null;
+  builtinData?: BuiltinOptions | BuiltinOptions2 | null;
   customInitialData?: Uint8Array | null;
 }
 

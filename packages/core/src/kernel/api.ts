@@ -1,4 +1,4 @@
-import type { BuiltinOptions, Padding } from '../options.js';
+import type { BuiltinOptions, BuiltinOptions2, Padding } from '../options.js';
 import type { ArenaRegion } from './arena-region.js';
 import type { EvalTensor, Tensor } from './tensor.js';
 
@@ -21,6 +21,7 @@ import type { EvalTensor, Tensor } from './tensor.js';
  * | getResourceVariables                      |      |   ✓     |                |   ✓    |
  * | reportError, getExternalContext           | any  |  any    |  any           |  any   |
  * | numSubgraphs, numSubgraphInputs/Outputs, currentSubgraph | any | any | any    |  any   |
+ * | subgraphBuiltinCodes                      | any  |  any    |  any           |  any   |
  */
 export enum Phase {
   /** Before allocateTensors() or after dispose: no callback but reportError is allowed. */
@@ -43,8 +44,8 @@ export interface Node {
   readonly intermediates: Int32Array;
   /** Temporaries (unused by TFLM kernels, kept for API parity). */
   readonly temporaries: Int32Array;
-  /** Parsed builtin options (see options.ts), or null. */
-  readonly builtinData: BuiltinOptions | null;
+  /** Parsed builtin options (see options.ts): `builtin_options`, else `builtin_options_2` (the StableHLO ops), or null. */
+  readonly builtinData: BuiltinOptions | BuiltinOptions2 | null;
   /** Custom options bytes for custom ops, or null. */
   readonly customInitialData: Uint8Array | null;
   /** Whatever the registration's `init` returned (the kernel's op data). */
@@ -296,6 +297,12 @@ export interface TfLiteContext {
   numSubgraphInputs(subgraph: number): number;
   /** Number of outputs of subgraph `subgraph` (TFLM NumSubgraphOutputs). */
   numSubgraphOutputs(subgraph: number): number;
+  /**
+   * The builtin operator codes of subgraph `subgraph`'s operators, in execution order (the model's
+   * operators, before any delegation). LiteRT's STABLEHLO_SCATTER and STABLEHLO_REDUCE_WINDOW read their
+   * region's single operator this way to know the computation. MicrortError when it does not exist.
+   */
+  subgraphBuiltinCodes(subgraph: number): readonly number[];
   /**
    * Input `i` of subgraph `subgraph` (TFLM GetSubgraphInput): type and dims in prepare, data bound in
    * invoke. Write it before `invokeSubgraph`.

@@ -1,30 +1,39 @@
 import * as flatbuffers from 'flatbuffers';
 import { ARENA_ALIGNMENT, type TensorType } from '../types.js';
 import {
+  BlockwiseQuantization,
   Buffer,
+  CustomQuantization,
+  ExternalBuffer,
   Metadata,
+  MultiAxisQuantization,
   Model,
   Operator,
   OperatorCode,
+  QuantizationDetails,
   QuantizationParameters,
   SignatureDef,
   SubGraph,
   Tensor,
   TensorMap,
 } from './generated/tflite.js';
+import { ModelError } from '../errors.js';
 import type {
   BufferDef,
+  ExternalBufferDef,
   MetadataDef,
   ModelDef,
   OperatorCodeDef,
   OperatorDef,
   QuantizationDef,
+  QuantizationDetailsDef,
   SignatureDefDef,
   SignatureTensorDef,
   SubgraphDef,
   TensorDef,
 } from './model-def.js';
 import { readBuiltinOptions } from './options-codec.js';
+import { readBuiltinOptions2 } from './options2-codec.js';
 import { readSparsity } from './sparsity.js';
 import { verifyModel, type VerifyOptions } from './verifier.js';
 
@@ -35,6 +44,13 @@ export interface LoadOptions extends VerifyOptions {
    * `writeModel` in the same process): an unverified malformed file may then throw anything.
    */
   verify?: boolean;
+  /**
+   * The files a model keeps constant data in (LiteRT's external buffers, schema 3d), by the name the
+   * model gives them (`ExternalBufferGroup.name`, e.g. `"weights.bin"`): each tensor whose data live
+   * there gets a buffer viewing its `length` bytes at `offset`. A model that names such a file is refused
+   * with a ModelError saying which file, which tensors and how to pass it, unless it is given here.
+   */
+  externalFiles?: Readonly<Record<string, Uint8Array>>;
 }
 
 /** Buffer `offset`/`size` fields are meaningful only when offset > 1 (schema comment). */
@@ -55,7 +71,48 @@ const MIN_EXTERNAL_OFFSET = 1n;
 export function loadModel(bytes: Uint8Array, options: LoadOptions = {}): ModelDef {
   const file = bytes.byteOffset % ARENA_ALIGNMENT === 0 ? bytes : bytes.slice();
   if (options.verify ?? true) verifyModel(file, options);
-  return new ModelReader(file).read();
+  const def = new ModelReader(file).read();
+  if (def.externalBuffers?.length) resolveExternalBuffers(def, options.externalFiles ?? {});
+  return def;
+}
+
+/**
+ * Gives every tensor whose data live in an external file (`TensorDef.externalBuffer`) a buffer over
+ * those bytes of `files`; a ModelError names the files missing (and the tensors that need them) or a
+ * slice that runs past its file or does not match its tensor.
+ */
+function resolveExternalBuffers(def: ModelDef, files: Readonly<Record<string, Uint8Array>>): void {
+  const byId = new Map((def.externalBuffers ?? []).map((e) => [e.id, e]));
+  const groups = def.externalBufferGroups ?? [];
+  const missing = new Map<string, string[]>();
+  def.subgraphs.forEach((sg, s) =>
+    sg.tensors.forEach((t, i) => {
+      if (!t.externalBuffer) return;
+      const ext = byId.get(t.externalBuffer)!;
+      const name = groups[ext.group]!.name;
+      const loc = { table: 'Tensor', field: 'external_buffer', index: i, path: `model.subgraphs[${s}].tensors[${i}]` };
+      const file = files[name];
+      if (!file) {
+        missing.set(name, [...(missing.get(name) ?? []), `"${t.name}"`]);
+        return;
+      }
+      if (ext.offset + ext.length > file.byteLength)
+        throw new ModelError(
+          `tensor "${t.name}" reads ${ext.length} bytes at offset ${ext.offset} of external file "${name}", which has ${file.byteLength}`,
+          loc,
+        );
+      t.buffer = def.buffers.push(alignedBytes(file.subarray(ext.offset, ext.offset + ext.length))) - 1;
+    }),
+  );
+  if (missing.size === 0) return;
+  const list = [...missing].map(
+    ([name, tensors]) => `"${name}" (${tensors.length} tensors: ${tensors.slice(0, 3).join(', ')}${tensors.length > 3 ? ', …' : ''})`,
+  );
+  throw new ModelError(
+    `the model keeps constant data outside the .tflite file, in ${list.join(' and ')}: pass ${missing.size === 1 ? 'that file' : 'those files'} ` +
+      `as loadModel(bytes, { externalFiles: { ${[...missing.keys()].map((n) => `"${n}": <its bytes>`).join(', ')} } })`,
+    { table: 'Model', field: 'external_buffers' },
+  );
 }
 
 /** A view of `data` when its absolute byte offset is 16-byte aligned, else an aligned copy. */
@@ -79,6 +136,8 @@ function copyFloat32(length: number, at: (i: number) => number | null): Float32A
 
 class ModelReader {
   private readonly model: Model;
+  /** Byte length of each buffer's data (read before the tensors, which keep sparsity only on constants). */
+  private bufferBytes: number[] = [];
 
   constructor(private readonly file: Uint8Array) {
     this.model = Model.getRootAsModel(new flatbuffers.ByteBuffer(file));
@@ -95,6 +154,7 @@ class ModelReader {
       metadata: this.readMetadata(),
       signatureDefs: this.readSignatureDefs(),
     };
+    this.readExternalBuffers(def);
     const sg = new SubGraph();
     for (let i = 0, n = m.subgraphsLength(); i < n; i++) def.subgraphs.push(this.readSubgraph(m.subgraphs(i, sg)!));
     if (m.metadataBufferLength() > 0) def.metadataBuffer = copyInt32(m.metadataBufferLength(), (i) => m.metadataBuffer(i));
@@ -119,6 +179,7 @@ class ModelReader {
 
   private readBuffers(): BufferDef[] {
     const out: BufferDef[] = [];
+    this.bufferBytes = [];
     const b = new Buffer();
     for (let i = 0, n = this.model.buffersLength(); i < n; i++) {
       const buffer = this.model.buffers(i, b)!;
@@ -130,6 +191,7 @@ class ModelReader {
       } else {
         out.push(alignedBytes(buffer.dataArray() ?? new Uint8Array(0)));
       }
+      this.bufferBytes.push(out[out.length - 1]!.data.byteLength);
     }
     return out;
   }
@@ -162,8 +224,44 @@ class ModelReader {
     };
     if (t.shapeSignatureLength() > 0) def.shapeSignature = copyInt32(t.shapeSignatureLength(), (i) => t.shapeSignature(i));
     const sparsity = t.sparsity();
-    if (sparsity) def.sparsity = readSparsity(sparsity);
+    // As TFLite's SetTensorParametersReadWrite: sparsity means something on constants only.
+    if (sparsity && (this.bufferBytes[def.buffer] ?? 0) > 0) def.sparsity = readSparsity(sparsity);
+    if (t.hasRank()) def.hasRank = true;
+    if (t.variantTensorsLength() > 0) {
+      def.variantTensors = [];
+      for (let i = 0, n = t.variantTensorsLength(); i < n; i++) {
+        const v = t.variantTensors(i)!;
+        def.variantTensors.push({
+          shape: copyInt32(v.shapeLength(), (k) => v.shape(k)),
+          type: v.type() as number as TensorType,
+          hasRank: v.hasRank(),
+        });
+      }
+    }
+    if (t.externalBuffer() !== 0) def.externalBuffer = t.externalBuffer();
     return def;
+  }
+
+  /** The `details` union, when set. */
+  private readDetails(q: QuantizationParameters): QuantizationDetailsDef | undefined {
+    switch (q.detailsType()) {
+      case QuantizationDetails.CustomQuantization: {
+        const c = q.details(new CustomQuantization()) as CustomQuantization | null;
+        return { kind: 'custom', custom: c?.customArray() ?? new Uint8Array(0) };
+      }
+      case QuantizationDetails.BlockwiseQuantization: {
+        const b = q.details(new BlockwiseQuantization()) as BlockwiseQuantization | null;
+        return b ? { kind: 'blockwise', scales: b.scales(), zeroPoints: b.zeroPoints(), blockSize: b.blockSize() } : undefined;
+      }
+      case QuantizationDetails.MultiAxisQuantization: {
+        const m = q.details(new MultiAxisQuantization()) as MultiAxisQuantization | null;
+        if (!m) return undefined;
+        const dims = copyInt32(m.quantizedDimensionsLength(), (i) => m.quantizedDimensions(i));
+        return { kind: 'multiAxis', scales: m.scales(), zeroPoints: m.zeroPoints(), blockSize: m.blockSize(), quantizedDimensions: dims };
+      }
+      default:
+        return undefined;
+    }
   }
 
   /** `null` for an absent table and for the empty table converters write on float tensors. */
@@ -172,7 +270,8 @@ class ModelReader {
     const scales = q.scaleLength();
     const mins = q.minLength();
     const maxs = q.maxLength();
-    if (scales === 0 && q.zeroPointLength() === 0 && mins === 0 && maxs === 0) return null;
+    const details = this.readDetails(q);
+    if (scales === 0 && q.zeroPointLength() === 0 && mins === 0 && maxs === 0 && !details) return null;
     const def: QuantizationDef = {
       scale: copyFloat32(scales, (i) => q.scale(i)),
       zeroPoint: copyInt32(q.zeroPointLength(), (i) => Number(q.zeroPoint(i) ?? 0n)),
@@ -180,6 +279,7 @@ class ModelReader {
     };
     if (mins > 0) def.min = copyFloat32(mins, (i) => q.min(i));
     if (maxs > 0) def.max = copyFloat32(maxs, (i) => q.max(i));
+    if (details) def.details = details;
     return def;
   }
 
@@ -199,7 +299,11 @@ class ModelReader {
       for (let i = 0; i < mutating; i++) def.mutatingVariableInputs.push(op.mutatingVariableInputs(i) ?? false);
     }
     const options2 = op.builtinOptions2Type() as number;
-    if (options2 !== 0) def.builtinOptions2Type = options2;
+    if (options2 !== 0) {
+      def.builtinOptions2Type = options2;
+      const parsed = readBuiltinOptions2(op);
+      if (parsed) def.builtinOptions2 = parsed;
+    }
     return def;
   }
 
@@ -210,6 +314,23 @@ class ModelReader {
       return this.file.subarray(start, start + Number(op.largeCustomOptionsSize()));
     }
     return op.customOptionsArray();
+  }
+
+  private readExternalBuffers(def: ModelDef): void {
+    const m = this.model;
+    if (m.externalBufferGroupsLength() > 0) {
+      def.externalBufferGroups = [];
+      for (let i = 0, n = m.externalBufferGroupsLength(); i < n; i++)
+        def.externalBufferGroups.push({ name: m.externalBufferGroups(i)!.name() ?? '' });
+    }
+    if (m.externalBuffersLength() === 0) return;
+    const e = new ExternalBuffer();
+    const list: ExternalBufferDef[] = [];
+    for (let i = 0, n = m.externalBuffersLength(); i < n; i++) {
+      const x = m.externalBuffers(i, e)!;
+      list.push({ id: x.id(), group: x.group(), offset: Number(x.offset()), length: Number(x.length()), packing: x.packing() ?? '' });
+    }
+    def.externalBuffers = list;
   }
 
   private readMetadata(): MetadataDef[] {

@@ -1,6 +1,6 @@
 import { BuiltinOperator, builtinOperatorName } from '../builtin-ops.js';
 import { ModelError } from '../errors.js';
-import type { BuiltinOptions } from '../options.js';
+import type { BuiltinOptions, BuiltinOptions2 } from '../options.js';
 import { elementSize, TensorType, tensorTypeName } from '../types.js';
 import type {
   BufferDef,
@@ -9,11 +9,13 @@ import type {
   OperatorCodeDef,
   OperatorDef,
   QuantizationDef,
+  QuantizationDetailsDef,
   RawOptionField,
   SparsityDef,
   TensorDef,
 } from './model-def.js';
-import { builtinOptionsTypeForOp, defaultBuiltinOptions, isParsedOptionsType } from './options-map.js';
+import { builtinOptions2TypeForOp, builtinOptionsTypeForOp, defaultBuiltinOptions, isParsedOptionsType } from './options-map.js';
+import { defaultBuiltinOptions2 } from './options2-codec.js';
 import { verifyModel } from './verifier.js';
 import { TFLITE_SCHEMA_VERSION } from './verify-semantics.js';
 import { writeModel } from './writer.js';
@@ -29,6 +31,8 @@ export interface QuantizationSpec {
   quantizedDimension?: number;
   min?: ArrayLike<number>;
   max?: ArrayLike<number>;
+  /** The schema's `details` (blockwise quantization: `scale` is then `[]`). */
+  details?: QuantizationDetailsDef;
 }
 
 /** A tensor for {@link ModelBuilder.addTensor}. */
@@ -47,6 +51,8 @@ export interface TensorSpec {
   /** A variable tensor (state kept across invokes, e.g. SVDF/LSTM state). */
   variable?: boolean;
   shapeSignature?: ArrayLike<number>;
+  /** Writes `has_rank: true` (what current converters write on every tensor of known rank). */
+  hasRank?: boolean;
 }
 
 /** Options for a builtin op: any subset of the fields of its options interface (the rest take defaults). */
@@ -73,6 +79,11 @@ export interface OperatorSpec {
   rawOptions?: readonly RawOptionField[];
   /** A `builtin_options_2` table (StableHLO ops): the union discriminant and the table's fields by slot. */
   options2?: { type: number; fields?: readonly RawOptionField[] };
+  /**
+   * The op's `builtin_options_2` table as a parsed object (e.g. StablehloCompositeOptions), of the table
+   * type the op takes; fields left out take their defaults.
+   */
+  builtinOptions2?: Partial<Record<string, unknown>> | BuiltinOptions2;
 }
 
 /** Options of the {@link ModelBuilder} constructor. */
@@ -195,6 +206,7 @@ export class ModelBuilder {
     };
     if (spec.shapeSignature) def.shapeSignature = Int32Array.from(spec.shapeSignature);
     if (spec.sparsity) def.sparsity = spec.sparsity;
+    if (spec.hasRank) def.hasRank = true;
     this.tensors.push(def);
     return index;
   }
@@ -228,6 +240,16 @@ export class ModelBuilder {
     if (spec.options2) {
       def.builtinOptions2Type = spec.options2.type;
       def.rawBuiltinOptions2 = spec.options2.fields ?? [];
+    } else if (spec.builtinOptions2) {
+      const type = builtinOptions2TypeForOp(code);
+      if (type === 0)
+        throw new ModelError(`${builtinOperatorName(code)} takes no builtin_options_2`, {
+          table: 'Operator',
+          field: 'builtin_options_2',
+          index,
+        });
+      def.builtinOptions2Type = type;
+      def.builtinOptions2 = { ...defaultBuiltinOptions2(type), ...spec.builtinOptions2 } as BuiltinOptions2;
     }
     this.operators.push(def);
     return index;
@@ -308,6 +330,7 @@ export class ModelBuilder {
     };
     if (q.min) def.min = Float32Array.from(q.min);
     if (q.max) def.max = Float32Array.from(q.max);
+    if (q.details) def.details = q.details;
     return def;
   }
 }

@@ -1,5 +1,5 @@
 import type { TensorType } from '../types.js';
-import type { BuiltinOptions } from '../options.js';
+import type { BuiltinOptions, BuiltinOptions2 } from '../options.js';
 
 /**
  * Plain, verified description of a TFLite model: what the loader produces and what the model writer
@@ -16,6 +16,43 @@ export interface QuantizationDef {
   /** Optional float min/max recorded by the converter. */
   min?: Float32Array;
   max?: Float32Array;
+  /**
+   * The schema's `details` union when the file sets it. For blockwise and multi-axis quantization it
+   * replaces scale/zero_point (which are then empty): the scales and zero points are other tensors.
+   */
+  details?: QuantizationDetailsDef;
+}
+
+/**
+ * The `QuantizationDetails` union: a converter's opaque payload, or quantization whose scales and zero
+ * points are tensors of the same subgraph (ai-edge-quantizer's blockwise weights).
+ */
+export type QuantizationDetailsDef =
+  | { kind: 'custom'; custom: Uint8Array }
+  | {
+      /** Blockwise: one scale (and zero point) per `blockSize` consecutive elements along the quantized dimension. */
+      kind: 'blockwise';
+      /** Index of the scale tensor in the same subgraph. */
+      scales: number;
+      /** Index of the zero-point tensor, or -1 (all zero points are 0). */
+      zeroPoints: number;
+      blockSize: number;
+    }
+  | {
+      /** Along every dimension of `quantizedDimensions` (`blockSize` 0: per channel). */
+      kind: 'multiAxis';
+      scales: number;
+      zeroPoints: number;
+      blockSize: number;
+      quantizedDimensions: Int32Array;
+    };
+
+/** The nested element type of a VARIANT tensor (schema `VariantSubType`). */
+export interface VariantSubTypeDef {
+  shape: Int32Array;
+  type: TensorType;
+  /** false: the rank is unknown (and `shape` is empty). */
+  hasRank: boolean;
 }
 
 /** Element type of a sparse index array as stored in the file (schema union `SparseIndexVector`). */
@@ -62,8 +99,25 @@ export interface TensorDef {
   buffer: number;
   quantization: QuantizationDef | null;
   isVariable: boolean;
-  /** Sparse encoding of a constant tensor (its buffer then holds only the stored values). */
+  /**
+   * Sparse encoding of a constant tensor (its buffer then holds only the stored values). The loader keeps
+   * it only on constants: as TFLite, it drops it from a tensor with no data (a graph input, say), which
+   * is then an ordinary dense tensor.
+   */
   sparsity?: SparsityDef;
+  /**
+   * `has_rank` when the file sets it: true for a scalar stored with shape [] (rather than an unknown
+   * rank). Older converters never write it, so false says nothing when `shape` is not empty.
+   */
+  hasRank?: boolean;
+  /** VARIANT tensors: the nested element type (schema `variant_tensors`), when present. */
+  variantTensors?: VariantSubTypeDef[];
+  /**
+   * Id of the `ExternalBuffer` (ModelDef.externalBuffers) whose bytes are this constant's data, when the
+   * file keeps them in an external file. The loader resolves it from `LoadOptions.externalFiles` into an
+   * ordinary buffer (`buffer` then names it); the id stays here to say where the data came from.
+   */
+  externalBuffer?: number;
 }
 
 export interface OperatorDef {
@@ -81,15 +135,20 @@ export interface OperatorDef {
   customOptions: Uint8Array | null;
   /** `mutating_variable_inputs` (one flag per input), when the file has a non-empty list. */
   mutatingVariableInputs?: boolean[];
-  /** Discriminant of the `builtin_options_2` union (StableHLO options), when non-zero; its table is not parsed. */
+  /** Discriminant of the `builtin_options_2` union (StableHLO options), when non-zero. */
   builtinOptions2Type?: number;
+  /**
+   * The parsed `builtin_options_2` table (every field, schema defaults for absent ones), when the file has
+   * one. Kernels see it as `node.builtinData` when the op has no `builtin_options` (the StableHLO ops).
+   */
+  builtinOptions2?: BuiltinOptions2;
   /**
    * Fields of the `builtin_options` table given by schema slot, for the writer: when set, the table is
    * written from these fields instead of from `builtinOptions` (the way to write the option tables
    * micrort does not parse, such as HashtableOptions or Conv3DOptions). The loader never sets it.
    */
   rawBuiltinOptions?: readonly RawOptionField[];
-  /** The same for the `builtin_options_2` table (written only when `builtinOptions2Type` is non-zero). */
+  /** The same for the `builtin_options_2` table (written only when `builtinOptions2Type` is non-zero), in place of `builtinOptions2`. */
   rawBuiltinOptions2?: readonly RawOptionField[];
 }
 
@@ -131,6 +190,24 @@ export interface BufferDef {
   size?: number;
 }
 
+/** A file holding external buffers (schema `ExternalBufferGroup`): the name the model knows it by. */
+export interface ExternalBufferGroupDef {
+  name: string;
+}
+
+/** Constant bytes kept outside the .tflite file (schema `ExternalBuffer`, LiteRT 3d). */
+export interface ExternalBufferDef {
+  /** What `TensorDef.externalBuffer` refers to (ids are positive). */
+  id: number;
+  /** Index into `ModelDef.externalBufferGroups`: which file. */
+  group: number;
+  /** Byte offset and length in that file. */
+  offset: number;
+  length: number;
+  /** How the bytes are packed (`"unpacked"`, …), '' when the file leaves it out. */
+  packing: string;
+}
+
 export interface MetadataDef {
   name: string;
   /** Index into `ModelDef.buffers`. */
@@ -159,4 +236,7 @@ export interface ModelDef {
   signatureDefs: SignatureDefDef[];
   /** Deprecated `metadata_buffer` list of buffer indices, when the file has a non-empty one. */
   metadataBuffer?: Int32Array;
+  /** Files holding external buffers and the buffers themselves (LiteRT schema 3d), when the file has any. */
+  externalBufferGroups?: ExternalBufferGroupDef[];
+  externalBuffers?: ExternalBufferDef[];
 }

@@ -1,12 +1,12 @@
 import { BuiltinOperator } from '../builtin-ops.js';
 import { ActivationFunctionType, FullyConnectedWeightsFormat, MirrorPadMode, Padding, type BuiltinOptions } from '../options.js';
-import { BuiltinOptions as BuiltinOptionsType } from './generated/tflite.js';
+import { BuiltinOptions as BuiltinOptionsType, BuiltinOptions2 as BuiltinOptions2Type } from './generated/tflite.js';
 
 /**
  * Discriminant values of the schema's `BuiltinOptions` union (`BuiltinOptionsType.Conv2DOptions` = 1, ...;
  * 0 = NONE). The value is the member's position in the union, a fact of the file format.
  */
-export { BuiltinOptionsType };
+export { BuiltinOptionsType, BuiltinOptions2Type };
 
 /** Number of members of the `BuiltinOptions` union (the largest valid discriminant). */
 export const BUILTIN_OPTIONS_MAX = BuiltinOptionsType.RightShiftOptions;
@@ -186,6 +186,49 @@ export function builtinOptionsTypeForOp(code: number): BuiltinOptionsType {
  */
 export function parsedOptionsTypeForOp(code: number): BuiltinOptionsType | undefined {
   return PARSED_BY_OP.get(code);
+}
+
+const T2 = BuiltinOptions2Type;
+
+/** The `builtin_options_2` table of each StableHLO operator that has one (LiteRT's converter). */
+const OPTIONS_2_OPS: ReadonlyArray<readonly [BuiltinOptions2Type, BuiltinOperator]> = [
+  [T2.StablehloConcatenateOptions, B.STABLEHLO_CONCATENATE],
+  [T2.StablehloBroadcastInDimOptions, B.STABLEHLO_BROADCAST_IN_DIM],
+  [T2.StablehloSliceOptions, B.STABLEHLO_SLICE],
+  [T2.StablehloConvolutionOptions, B.STABLEHLO_CONVOLUTION],
+  [T2.StablehloCustomCallOptions, B.STABLEHLO_CUSTOM_CALL],
+  [T2.StablehloReduceOptions, B.STABLEHLO_REDUCE],
+  [T2.StablehloScatterOptions, B.STABLEHLO_SCATTER],
+  [T2.StablehloCompareOptions, B.STABLEHLO_COMPARE],
+  [T2.StablehloDynamicSliceOptions, B.STABLEHLO_DYNAMIC_SLICE],
+  [T2.StablehloPadOptions, B.STABLEHLO_PAD],
+  [T2.StablehloIotaOptions, B.STABLEHLO_IOTA],
+  [T2.StablehloDotGeneralOptions, B.STABLEHLO_DOT_GENERAL],
+  [T2.StablehloReduceWindowOptions, B.STABLEHLO_REDUCE_WINDOW],
+  [T2.StablehloSortOptions, B.STABLEHLO_SORT],
+  [T2.StablehloWhileOptions, B.STABLEHLO_WHILE],
+  [T2.StablehloGatherOptions, B.STABLEHLO_GATHER],
+  [T2.StablehloTransposeOptions, B.STABLEHLO_TRANSPOSE],
+  [T2.DilateOptions, B.DILATE],
+  [T2.StablehloRngBitGeneratorOptions, B.STABLEHLO_RNG_BIT_GENERATOR],
+  [T2.ReduceWindowOptions, B.REDUCE_WINDOW],
+  [T2.StableHLOCompositeOptions, B.STABLEHLO_COMPOSITE],
+  [T2.StablehloShiftLeftOptions, B.STABLEHLO_SHIFT_LEFT],
+  [T2.StablehloCaseOptions, B.STABLEHLO_CASE],
+];
+const OPTIONS_2_BY_OP = new Map<number, BuiltinOptions2Type>(OPTIONS_2_OPS.map(([type, op]) => [op, type]));
+
+/**
+ * The `builtin_options_2` discriminant of builtin op `code` (the StableHLO ops), or 0 (NONE). The verifier
+ * rejects an operator of such an op whose `builtin_options_2_type` is another table.
+ */
+export function builtinOptions2TypeForOp(code: number): BuiltinOptions2Type {
+  return OPTIONS_2_BY_OP.get(code) ?? T2.NONE;
+}
+
+/** Name of a `BuiltinOptions2` discriminant, or `BuiltinOptions2#<n>` when unknown. */
+export function builtinOptions2TypeName(type: number): string {
+  return (BuiltinOptions2Type as unknown as Record<number, string | undefined>)[type] ?? `BuiltinOptions2#${type}`;
 }
 
 /** True when micrort parses options of this union type into one of the interfaces of options.ts. */

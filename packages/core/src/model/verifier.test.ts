@@ -163,7 +163,7 @@ describe('verifyModel: structural errors', () => {
       Tensor.addName(b, name);
       tensors.push(Tensor.endTensor(b));
     }
-    const sg = SubGraph.createSubGraph(b, SubGraph.createTensorsVector(b, tensors), 0, 0, 0, 0);
+    const sg = SubGraph.createSubGraph(b, SubGraph.createTensorsVector(b, tensors), 0, 0, 0, 0, -1);
     Buffer.startBuffer(b);
     const buffers = Model.createBuffersVector(b, [Buffer.endBuffer(b)]);
     const subgraphs = Model.createSubgraphsVector(b, new Array<number>(3000).fill(sg));

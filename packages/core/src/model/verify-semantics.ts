@@ -1,8 +1,20 @@
 import { BuiltinOperator, builtinOperatorName } from '../builtin-ops.js';
 import { ModelError, type ModelErrorLocation } from '../errors.js';
 import { elementSize, TensorType, tensorTypeName } from '../types.js';
-import { Buffer, Operator, OperatorCode, QuantizationParameters, SubGraph, Tensor, type Model } from './generated/tflite.js';
-import { builtinOptionsTypeName, parsedOptionsTypeForOp } from './options-map.js';
+import {
+  BlockwiseQuantization,
+  Buffer,
+  MultiAxisQuantization,
+  Operator,
+  OperatorCode,
+  QuantizationDetails,
+  QuantizationParameters,
+  SubGraph,
+  Tensor,
+  type Model,
+} from './generated/tflite.js';
+import { builtinOptions2TypeForOp, builtinOptions2TypeName, builtinOptionsTypeName, parsedOptionsTypeForOp } from './options-map.js';
+import { readBuiltinOptions2 } from './options2-codec.js';
 import { readSparsity, sparseLayout, sparsityElementCount, SparsityError } from './sparsity.js';
 
 /** The only schema version TFLM accepts (`TFLITE_SCHEMA_VERSION`). */
@@ -13,7 +25,15 @@ const INT32_MIN = -0x80000000;
 const INT32_MAX = 0x7fffffff;
 /** Buffer `offset`/`size` fields are meaningful only when offset > 1 (schema comment). */
 const MIN_EXTERNAL_OFFSET = 1n;
-const LAST_TENSOR_TYPE = TensorType.BFLOAT16;
+const LAST_TENSOR_TYPE = TensorType.FLOAT8_E5M2;
+/** Elements per byte of the types stored packed (the converter packs sub-byte constants; unpacked is accepted too). */
+const PACKED: Readonly<Record<number, number>> = {
+  [TensorType.INT4]: 2,
+  [TensorType.UINT4]: 2,
+  [TensorType.INT2]: 4,
+  [TensorType.FLOAT8_E4M3FN]: 1,
+  [TensorType.FLOAT8_E5M2]: 1,
+};
 
 /** Byte length of one constant buffer, whichever form (inline `data` or file `offset`/`size`) it uses. */
 interface BufferInfo {
@@ -34,6 +54,8 @@ class SemanticVerifier {
   /** Effective builtin code per operator code. */
   private readonly opcodes: number[] = [];
   private readonly subgraphTensorCounts: number[] = [];
+  /** Ids of the model's external buffers (schema 3d). */
+  private readonly externalIds = new Set<number>();
   /**
    * Vector elements this file may make us read. Vectors can be shared between tables, so without a
    * budget a small hostile file could make the checks quadratic; a real file reads each element once.
@@ -64,6 +86,7 @@ class SemanticVerifier {
       });
     }
     this.checkBuffers();
+    this.checkExternalBuffers();
     this.checkOperatorCodes();
     const subgraphs = this.model.subgraphsLength();
     if (subgraphs === 0) throw new ModelError('model has no subgraphs', { table: 'Model', field: 'subgraphs', path: 'model' });
@@ -98,6 +121,30 @@ class SemanticVerifier {
     }
   }
 
+  /** External buffers: positive unique ids, groups in range, offsets and lengths a JS number holds exactly. */
+  private checkExternalBuffers(): void {
+    const groups = this.model.externalBufferGroupsLength();
+    for (let i = 0, n = this.model.externalBuffersLength(); i < n; i++) {
+      const e = this.model.externalBuffers(i)!;
+      const loc = { table: 'ExternalBuffer', index: i, path: `model.external_buffers[${i}]` };
+      const id = e.id();
+      if (id === 0)
+        throw new ModelError('external buffer id 0 (0 means "no external buffer" in Tensor.external_buffer)', { ...loc, field: 'id' });
+      if (this.externalIds.has(id)) throw new ModelError(`external buffer id ${id} is used twice`, { ...loc, field: 'id' });
+      this.externalIds.add(id);
+      if (e.group() >= groups)
+        throw new ModelError(`external buffer group ${e.group()} out of range (model has ${groups} external buffer groups)`, {
+          ...loc,
+          field: 'group',
+        });
+      if (e.offset() + e.length() > BigInt(Number.MAX_SAFE_INTEGER))
+        throw new ModelError(`external buffer at offset ${e.offset()} with ${e.length()} bytes is beyond 2^53 bytes`, {
+          ...loc,
+          field: 'length',
+        });
+    }
+  }
+
   private checkOperatorCodes(): void {
     const code = new OperatorCode();
     for (let i = 0, n = this.model.operatorCodesLength(); i < n; i++) {
@@ -126,7 +173,7 @@ class SemanticVerifier {
     const quant = new QuantizationParameters();
     const sparse: number[] = [];
     for (let t = 0; t < tensorCount; t++) {
-      if (this.checkTensor(sg.tensors(t, tensor)!, quant, `${path}.tensors[${t}]`, t)) sparse.push(t);
+      if (this.checkTensor(sg.tensors(t, tensor)!, quant, `${path}.tensors[${t}]`, t, tensorCount)) sparse.push(t);
     }
     this.checkIndexList(sg.inputsLength(), (i) => sg.inputs(i)!, tensorCount, false, { table: 'SubGraph', field: 'inputs', path });
     this.checkIndexList(sg.outputsLength(), (i) => sg.outputs(i)!, tensorCount, false, { table: 'SubGraph', field: 'outputs', path });
@@ -170,11 +217,12 @@ class SemanticVerifier {
     }
   }
 
-  /** Checks one tensor; returns whether it is sparse. */
-  private checkTensor(t: Tensor, quant: QuantizationParameters, path: string, index: number): boolean {
+  /** Checks one tensor; returns whether it is a sparse constant. */
+  private checkTensor(t: Tensor, quant: QuantizationParameters, path: string, index: number, tensorCount: number): boolean {
     const loc = { table: 'Tensor', index, path };
     const type = t.type() as number;
     if (type < 0 || type > LAST_TENSOR_TYPE) throw new ModelError(`unknown tensor type ${type}`, { ...loc, field: 'type' });
+    this.checkVariantTensors(t, type, loc);
 
     const rank = t.shapeLength();
     this.spend(rank + t.shapeSignatureLength(), loc);
@@ -197,21 +245,57 @@ class SemanticVerifier {
       });
     }
 
+    // Buffer 0 means "no data" even when the model has no buffers at all (TFLite loads such a file).
     const bufferIndex = t.buffer();
-    if (bufferIndex >= this.buffers.length) {
+    if (bufferIndex !== 0 && bufferIndex >= this.buffers.length) {
       throw new ModelError(`buffer index ${bufferIndex} out of range (model has ${this.buffers.length} buffers)`, {
         ...loc,
         field: 'buffer',
       });
     }
-    const constantBytes = this.buffers[bufferIndex]!.bytes;
-    const sparsity = t.sparsity();
+    const constantBytes = this.buffers[bufferIndex]?.bytes ?? 0;
+    this.checkExternalReference(t, constantBytes, loc);
+    // As TFLite, sparsity is read on constants only; a tensor without data (a graph input) is dense.
+    const sparsity = constantBytes > 0 ? t.sparsity() : null;
     if (sparsity) this.checkSparsity(t, sparsity, type, constantBytes, bufferIndex, loc);
     else if (constantBytes > 0) this.checkConstantSize(type, count, bytes, constantBytes, bufferIndex, loc);
 
     const q = t.quantization(quant);
-    if (q) this.checkQuantization(q, t, rank, loc);
+    if (q) this.checkQuantization(q, t, rank, loc, tensorCount);
     return sparsity !== null;
+  }
+
+  /** `variant_tensors` only on VARIANT tensors, each a known type with a valid shape. */
+  private checkVariantTensors(t: Tensor, type: number, loc: ModelErrorLocation): void {
+    const n = t.variantTensorsLength();
+    if (n === 0) return;
+    if (type !== TensorType.VARIANT)
+      throw new ModelError(`a ${tensorTypeName(type)} tensor has variant_tensors (only VARIANT tensors nest a type)`, {
+        ...loc,
+        field: 'variant_tensors',
+      });
+    for (let i = 0; i < n; i++) {
+      const v = t.variantTensors(i)!;
+      const vloc = { ...loc, table: 'VariantSubType', path: `${loc.path}.variant_tensors[${i}]` };
+      const vt = v.type() as number;
+      if (vt < 0 || vt > LAST_TENSOR_TYPE) throw new ModelError(`unknown tensor type ${vt}`, { ...vloc, field: 'type' });
+      this.spend(v.shapeLength(), vloc);
+      if (!v.hasRank() && v.shapeLength() > 0)
+        throw new ModelError(`has_rank is false but shape has ${v.shapeLength()} dimensions`, { ...vloc, field: 'shape' });
+      for (let d = 0; d < v.shapeLength(); d++)
+        if (v.shape(d)! < -1) throw new ModelError(`invalid dimension ${v.shape(d)} at shape[${d}]`, { ...vloc, field: 'shape' });
+    }
+  }
+
+  /** `external_buffer`: an id the model defines, on a tensor that is neither a variable nor holds inline data. */
+  private checkExternalReference(t: Tensor, constantBytes: number, loc: ModelErrorLocation): void {
+    const id = t.externalBuffer();
+    if (id === 0) return;
+    const at = { ...loc, field: 'external_buffer' };
+    if (!this.externalIds.has(id))
+      throw new ModelError(`external_buffer ${id} is not among the model's ${this.externalIds.size} external buffers`, at);
+    if (constantBytes > 0) throw new ModelError(`tensor has both buffer data (${constantBytes} bytes) and external_buffer ${id}`, at);
+    if (t.isVariable()) throw new ModelError(`a variable tensor cannot take its data from external_buffer ${id}`, at);
   }
 
   /** A sparse tensor: a constant of a fixed-size type whose buffer holds exactly the values its metadata enumerate. */
@@ -258,10 +342,12 @@ class SemanticVerifier {
     loc: ModelErrorLocation,
   ): void {
     if (type === TensorType.STRING || type === TensorType.RESOURCE || type === TensorType.VARIANT) return;
-    // INT4 constants are packed two per byte by the converter; accept the unpacked form too.
-    const ok = type === TensorType.INT4 ? constantBytes === Math.ceil(count / 2) || constantBytes === count : constantBytes === bytes;
+    // Sub-byte constants are packed (INT4/UINT4 two per byte, INT2 four) by the converter; the unpacked form is accepted too.
+    const perByte = PACKED[type];
+    const packed = perByte === undefined ? undefined : Math.ceil(count / perByte);
+    const ok = packed !== undefined ? constantBytes === packed || constantBytes === count : constantBytes === bytes;
     if (!ok) {
-      const expected = type === TensorType.INT4 ? Math.ceil(count / 2) : bytes;
+      const expected = packed ?? bytes;
       throw new ModelError(
         `constant buffer ${bufferIndex} holds ${constantBytes} bytes but the tensor (${count} ${tensorTypeName(type)} elements) needs ${expected}`,
         { ...loc, field: 'buffer' },
@@ -269,8 +355,9 @@ class SemanticVerifier {
     }
   }
 
-  private checkQuantization(q: QuantizationParameters, t: Tensor, rank: number, tensorLoc: ModelErrorLocation): void {
+  private checkQuantization(q: QuantizationParameters, t: Tensor, rank: number, tensorLoc: ModelErrorLocation, tensorCount: number): void {
     const loc = { ...tensorLoc, table: 'QuantizationParameters', path: `${tensorLoc.path}.quantization` };
+    this.checkQuantizationDetails(q, rank, loc, tensorCount);
     const scales = q.scaleLength();
     const zeroPoints = q.zeroPointLength();
     this.spend(zeroPoints, loc);
@@ -297,6 +384,44 @@ class SemanticVerifier {
         throw new ModelError(`per-channel quantization has ${scales} scales but shape[${dim}] is ${channels}`, { ...loc, field: 'scale' });
       }
     }
+  }
+
+  /**
+   * Blockwise and multi-axis quantization: the scale tensor (and the zero-point tensor unless -1) in this
+   * subgraph, a positive block size (blockwise; multi-axis: 0 for per channel), the dimensions inside
+   * the tensor's rank.
+   */
+  private checkQuantizationDetails(q: QuantizationParameters, rank: number, qloc: ModelErrorLocation, tensorCount: number): void {
+    const kind = q.detailsType();
+    if (kind !== QuantizationDetails.BlockwiseQuantization && kind !== QuantizationDetails.MultiAxisQuantization) return;
+    const blockwise = kind === QuantizationDetails.BlockwiseQuantization;
+    const d = blockwise
+      ? (q.details(new BlockwiseQuantization()) as BlockwiseQuantization | null)
+      : (q.details(new MultiAxisQuantization()) as MultiAxisQuantization | null);
+    const name = blockwise ? 'BlockwiseQuantization' : 'MultiAxisQuantization';
+    const loc = { ...qloc, table: name, path: `${qloc.path}.details` };
+    if (!d) throw new ModelError(`details_type is ${name} but the table is missing`, { ...qloc, field: 'details' });
+    if (d.scales() < 0 || d.scales() >= tensorCount)
+      throw new ModelError(`scales = ${d.scales()} is not a tensor of this subgraph (it has ${tensorCount})`, { ...loc, field: 'scales' });
+    if (d.zeroPoints() < -1 || d.zeroPoints() >= tensorCount)
+      throw new ModelError(`zero_points = ${d.zeroPoints()} is neither -1 nor a tensor of this subgraph (it has ${tensorCount})`, {
+        ...loc,
+        field: 'zero_points',
+      });
+    if (blockwise ? d.blockSize() <= 0 : d.blockSize() < 0)
+      throw new ModelError(`block_size ${d.blockSize()} must be ${blockwise ? 'positive' : '>= 0'}`, { ...loc, field: 'block_size' });
+    const dims = blockwise
+      ? [q.quantizedDimension()]
+      : Array.from({ length: (d as MultiAxisQuantization).quantizedDimensionsLength() }, (_, i) =>
+          (d as MultiAxisQuantization).quantizedDimensions(i)!,
+        );
+    this.spend(dims.length, loc);
+    for (const dim of dims)
+      if (dim < 0 || (rank > 0 && dim >= rank))
+        throw new ModelError(`quantized dimension ${dim} is outside the tensor's rank ${rank}`, {
+          ...(blockwise ? qloc : loc),
+          field: blockwise ? 'quantized_dimension' : 'quantized_dimensions',
+        });
   }
 
   // --- operators ------------------------------------------------------------------------------------
@@ -332,6 +457,8 @@ class SemanticVerifier {
       );
     }
 
+    this.checkOptions2(op, code, loc);
+
     const largeOffset = op.largeCustomOptionsOffset();
     if (largeOffset > MIN_EXTERNAL_OFFSET) {
       const size = op.largeCustomOptionsSize();
@@ -344,6 +471,34 @@ class SemanticVerifier {
           },
         );
       }
+    }
+  }
+
+  /**
+   * `builtin_options_2`: the table of the op (for StableHLO ops), every int64 fitting in int32 (they are
+   * dimensions, indices and paddings) and every subgraph index in range.
+   */
+  private checkOptions2(op: Operator, code: number, loc: ModelErrorLocation): void {
+    const actual = op.builtinOptions2Type() as number;
+    if (actual === 0) return;
+    const expected = builtinOptions2TypeForOp(code);
+    if (expected !== 0 && actual !== expected)
+      throw new ModelError(
+        `${builtinOperatorName(code)} carries ${builtinOptions2TypeName(actual)}, expected ${builtinOptions2TypeName(expected)}`,
+        { ...loc, field: 'builtin_options_2_type' },
+      );
+    const options = readBuiltinOptions2(op, { ...loc, field: 'builtin_options_2' }) as Record<string, unknown> | null;
+    const subgraphs = this.subgraphTensorCounts.length;
+    for (const [key, value] of Object.entries(options ?? {})) {
+      if (!/SubgraphInd(ex|ices)$/.test(key)) continue;
+      const indices = typeof value === 'number' ? [value] : Array.from(value as Int32Array);
+      this.spend(indices.length, loc);
+      for (const s of indices)
+        if (s < 0 || s >= subgraphs)
+          throw new ModelError(`${builtinOptions2TypeName(actual)}.${key} = ${s} is not a subgraph (the model has ${subgraphs})`, {
+            ...loc,
+            field: 'builtin_options_2',
+          });
     }
   }
 

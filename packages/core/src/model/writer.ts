@@ -1,14 +1,20 @@
 import * as flatbuffers from 'flatbuffers';
 import { ARENA_ALIGNMENT } from '../types.js';
 import {
+  BlockwiseQuantization,
   Buffer,
+  CustomQuantization,
   DimensionMetadata,
   DimensionType,
+  ExternalBuffer,
+  ExternalBufferGroup,
   Int32Vector,
   Metadata,
   Model,
+  MultiAxisQuantization,
   Operator,
   OperatorCode,
+  QuantizationDetails,
   QuantizationParameters,
   SignatureDef,
   SparseIndexVector,
@@ -18,12 +24,14 @@ import {
   TensorMap,
   Uint16Vector,
   Uint8Vector,
+  VariantSubType,
 } from './generated/tflite.js';
 import type {
   BufferDef,
   ModelDef,
   OperatorDef,
   QuantizationDef,
+  QuantizationDetailsDef,
   RawOptionField,
   SignatureTensorDef,
   SparseIndexArrayDef,
@@ -32,6 +40,7 @@ import type {
   TensorDef,
 } from './model-def.js';
 import { writeBuiltinOptions } from './options-codec.js';
+import { writeBuiltinOptions2 } from './options2-codec.js';
 import { TFLITE_FILE_IDENTIFIER } from './verify-structure.js';
 import { TFLITE_SCHEMA_VERSION } from './verify-semantics.js';
 
@@ -152,6 +161,21 @@ class ModelWriter {
       : 0;
     const metadataVec = metadata.length > 0 ? Model.createMetadataVector(b, metadata) : 0;
     const signaturesVec = signatures.length > 0 ? Model.createSignatureDefsVector(b, signatures) : 0;
+    const groupsVec = def.externalBufferGroups?.length
+      ? Model.createExternalBufferGroupsVector(
+          b,
+          def.externalBufferGroups.map((g) => ExternalBufferGroup.createExternalBufferGroup(b, b.createString(g.name))),
+        )
+      : 0;
+    const externalVec = def.externalBuffers?.length
+      ? Model.createExternalBuffersVector(
+          b,
+          def.externalBuffers.map((e) => {
+            const packing = b.createString(e.packing);
+            return ExternalBuffer.createExternalBuffer(b, e.id, e.group, BigInt(e.offset), BigInt(e.length), packing);
+          }),
+        )
+      : 0;
 
     Model.startModel(b);
     Model.addVersion(b, TFLITE_SCHEMA_VERSION);
@@ -162,6 +186,8 @@ class ModelWriter {
     if (metadataBuffer) Model.addMetadataBuffer(b, metadataBuffer);
     if (metadataVec) Model.addMetadata(b, metadataVec);
     if (signaturesVec) Model.addSignatureDefs(b, signaturesVec);
+    if (groupsVec) Model.addExternalBufferGroups(b, groupsVec);
+    if (externalVec) Model.addExternalBuffers(b, externalVec);
     const root = Model.endModel(b);
     b.finish(root, TFLITE_FILE_IDENTIFIER);
     // A copy at byteOffset 0 of its own ArrayBuffer: offsets inside the file are absolute offsets.
@@ -201,7 +227,7 @@ class ModelWriter {
     const outputs = SubGraph.createOutputsVector(b, sg.outputs);
     const operatorsVec = SubGraph.createOperatorsVector(b, operators);
     const name = b.createString(sg.name);
-    return SubGraph.createSubGraph(b, tensorsVec, inputs, outputs, operatorsVec, name);
+    return SubGraph.createSubGraph(b, tensorsVec, inputs, outputs, operatorsVec, name, -1);
   }
 
   private writeTensor(t: TensorDef): flatbuffers.Offset {
@@ -211,6 +237,14 @@ class ModelWriter {
     const quantization = t.quantization ? this.writeQuantization(t.quantization) : 0;
     const signature = t.shapeSignature ? Tensor.createShapeSignatureVector(b, t.shapeSignature) : 0;
     const sparsity = t.sparsity ? this.writeSparsity(t.sparsity) : 0;
+    const variants = t.variantTensors?.length
+      ? Tensor.createVariantTensorsVector(
+          b,
+          t.variantTensors.map((v) =>
+            VariantSubType.createVariantSubType(b, VariantSubType.createShapeVector(b, v.shape), v.type, v.hasRank),
+          ),
+        )
+      : 0;
     Tensor.startTensor(b);
     Tensor.addShape(b, shape);
     Tensor.addType(b, t.type as number);
@@ -220,6 +254,9 @@ class ModelWriter {
     Tensor.addIsVariable(b, t.isVariable);
     if (sparsity) Tensor.addSparsity(b, sparsity);
     if (signature) Tensor.addShapeSignature(b, signature);
+    if (t.hasRank) Tensor.addHasRank(b, true);
+    if (variants) Tensor.addVariantTensors(b, variants);
+    if (t.externalBuffer) Tensor.addExternalBuffer(b, t.externalBuffer);
     return Tensor.endTensor(b);
   }
 
@@ -277,13 +314,41 @@ class ModelWriter {
     const zeroPoints: bigint[] = [];
     for (let i = 0; i < q.zeroPoint.length; i++) zeroPoints.push(BigInt(q.zeroPoint[i]!));
     const zeroPoint = QuantizationParameters.createZeroPointVector(b, zeroPoints);
+    const details = q.details ? this.writeQuantizationDetails(q.details) : null;
     QuantizationParameters.startQuantizationParameters(b);
     if (min) QuantizationParameters.addMin(b, min);
     if (max) QuantizationParameters.addMax(b, max);
     QuantizationParameters.addScale(b, scale);
     QuantizationParameters.addZeroPoint(b, zeroPoint);
     QuantizationParameters.addQuantizedDimension(b, q.quantizedDimension);
+    if (details) {
+      QuantizationParameters.addDetailsType(b, details.type);
+      QuantizationParameters.addDetails(b, details.offset);
+    }
     return QuantizationParameters.endQuantizationParameters(b);
+  }
+
+  private writeQuantizationDetails(d: QuantizationDetailsDef): { type: QuantizationDetails; offset: flatbuffers.Offset } {
+    const b = this.builder;
+    switch (d.kind) {
+      case 'custom':
+        return {
+          type: QuantizationDetails.CustomQuantization,
+          offset: CustomQuantization.createCustomQuantization(b, CustomQuantization.createCustomVector(b, d.custom)),
+        };
+      case 'blockwise':
+        return {
+          type: QuantizationDetails.BlockwiseQuantization,
+          offset: BlockwiseQuantization.createBlockwiseQuantization(b, d.scales, d.zeroPoints, d.blockSize),
+        };
+      default: {
+        const dims = MultiAxisQuantization.createQuantizedDimensionsVector(b, d.quantizedDimensions);
+        return {
+          type: QuantizationDetails.MultiAxisQuantization,
+          offset: MultiAxisQuantization.createMultiAxisQuantization(b, d.scales, d.zeroPoints, d.blockSize, dims),
+        };
+      }
+    }
   }
 
   private writeOperator(op: OperatorDef): flatbuffers.Offset {
@@ -300,8 +365,12 @@ class ModelWriter {
     const mutating = op.mutatingVariableInputs?.length ? Operator.createMutatingVariableInputsVector(b, op.mutatingVariableInputs) : 0;
     const options2Type = op.builtinOptions2Type ?? 0;
     let options2 = 0;
-    // micrort does not parse BuiltinOptions2 tables: the raw fields when given, else an empty table.
-    if (options2Type !== 0) options2 = writeRawTable(b, op.rawBuiltinOptions2 ?? []);
+    // The raw fields when given, else the parsed table, else an empty table.
+    if (options2Type !== 0)
+      options2 =
+        op.rawBuiltinOptions2 || !op.builtinOptions2
+          ? writeRawTable(b, op.rawBuiltinOptions2 ?? [])
+          : writeBuiltinOptions2(b, options2Type, op.builtinOptions2);
     Operator.startOperator(b);
     Operator.addOpcodeIndex(b, op.opcodeIndex);
     Operator.addInputs(b, inputs);

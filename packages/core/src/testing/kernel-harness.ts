@@ -157,6 +157,7 @@ export class KernelHarness {
       numSubgraphs: () => 1,
       numSubgraphInputs: () => noSubgraphs('numSubgraphInputs'),
       numSubgraphOutputs: () => noSubgraphs('numSubgraphOutputs'),
+      subgraphBuiltinCodes: () => noSubgraphs('subgraphBuiltinCodes'),
       getSubgraphInput: () => noSubgraphs('getSubgraphInput'),
       getSubgraphOutput: () => noSubgraphs('getSubgraphOutput'),
       invokeSubgraph: () => noSubgraphs('invokeSubgraph'),

@@ -1,14 +1,17 @@
 /**
  * SQUEEZE (TFLM kernels/squeeze.cc): removes dimensions of size 1 — those listed in `squeeze_dims`
  * (negative counts from the end; each must have size 1), or every size-1 dimension when the list is
- * empty. At most 8 input dimensions. The output shape must be the squeezed shape; invoke copies the bytes
- * (nothing when the output shares the input's memory). Any fixed-size type (TFLM copies raw bytes), and
- * string as TFLite (the serialized strings pass through whole).
+ * empty. At most 8 input dimensions. The output takes the squeezed shape through kernel-support's
+ * `setOutputShape` (TFLite's ResizeTensor: a converter that stored a 0-D result as shape [1] gets the
+ * shape TFLite computes, [], wherever setOutputShape resizes); invoke copies the bytes (nothing when the
+ * output shares the input's memory). Any fixed-size type (TFLM copies raw bytes), and string as TFLite
+ * (the serialized strings pass through whole).
  */
 import { BuiltinOperator, KernelError, TensorType, checkArity, elementSize, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { Node, Registration, SqueezeOptions, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { prepareStringCopy, requireSameTypeAs, requireShape } from './data-common.js';
+import { prepareStringCopy, requireSameTypeAs } from './data-common.js';
+import { setOutputShape } from '@micrort/kernel-support';
 import { flatInPlace } from './in-place-common.js';
 
 const OP = 'SQUEEZE';
@@ -46,11 +49,11 @@ function prepare(context: TfLiteContext, node: Node): void {
       squeeze[a] = true;
     }
   }
-  requireShape(
+  setOutputShape(
     OP,
+    context,
     node,
-    output,
-    'output',
+    0,
     Array.from(input.dims).filter((_, i) => !squeeze[i]),
   );
   prepareStringCopy(OP, context, node, input);

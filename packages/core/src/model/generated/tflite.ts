@@ -28,7 +28,11 @@ export enum TensorType {
   UINT32 = 15,
   UINT16 = 16,
   INT4 = 17,
-  BFLOAT16 = 18
+  BFLOAT16 = 18,
+  INT2 = 19,
+  UINT4 = 20,
+  FLOAT8_E4M3FN = 21,
+  FLOAT8_E5M2 = 22
 }
 
 export enum Padding {
@@ -61,28 +65,34 @@ export enum MirrorPadMode {
 
 export enum QuantizationDetails {
   NONE = 0,
-  CustomQuantization = 1
+  CustomQuantization = 1,
+  BlockwiseQuantization = 2,
+  MultiAxisQuantization = 3
 }
 
 export function unionToQuantizationDetails(
   type: QuantizationDetails,
-  accessor: (obj:CustomQuantization) => CustomQuantization|null
-): CustomQuantization|null {
+  accessor: (obj:BlockwiseQuantization|CustomQuantization|MultiAxisQuantization) => BlockwiseQuantization|CustomQuantization|MultiAxisQuantization|null
+): BlockwiseQuantization|CustomQuantization|MultiAxisQuantization|null {
   switch(QuantizationDetails[type]) {
     case 'NONE': return null; 
     case 'CustomQuantization': return accessor(new CustomQuantization())! as CustomQuantization;
+    case 'BlockwiseQuantization': return accessor(new BlockwiseQuantization())! as BlockwiseQuantization;
+    case 'MultiAxisQuantization': return accessor(new MultiAxisQuantization())! as MultiAxisQuantization;
     default: return null;
   }
 }
 
 export function unionListToQuantizationDetails(
   type: QuantizationDetails, 
-  accessor: (index: number, obj:CustomQuantization) => CustomQuantization|null, 
+  accessor: (index: number, obj:BlockwiseQuantization|CustomQuantization|MultiAxisQuantization) => BlockwiseQuantization|CustomQuantization|MultiAxisQuantization|null, 
   index: number
-): CustomQuantization|null {
+): BlockwiseQuantization|CustomQuantization|MultiAxisQuantization|null {
   switch(QuantizationDetails[type]) {
     case 'NONE': return null; 
     case 'CustomQuantization': return accessor(index, new CustomQuantization())! as CustomQuantization;
+    case 'BlockwiseQuantization': return accessor(index, new BlockwiseQuantization())! as BlockwiseQuantization;
+    case 'MultiAxisQuantization': return accessor(index, new MultiAxisQuantization())! as MultiAxisQuantization;
     default: return null;
   }
 }
@@ -147,6 +157,45 @@ export enum CombinerType {
   SUM = 0,
   MEAN = 1,
   SQRTN = 2
+}
+
+export enum StablehloPrecisionConfig {
+  DEFAULT = 0,
+  HIGH = 1,
+  HIGHEST = 2
+}
+
+export enum StablehloComparisonDirection {
+  STABLEHLO_COMPARISON_DIRECTION_EQ = 0,
+  STABLEHLO_COMPARISON_DIRECTION_NE = 1,
+  STABLEHLO_COMPARISON_DIRECTION_GE = 2,
+  STABLEHLO_COMPARISON_DIRECTION_GT = 3,
+  STABLEHLO_COMPARISON_DIRECTION_LE = 4,
+  STABLEHLO_COMPARISON_DIRECTION_LT = 5
+}
+
+export enum StablehloComparisonType {
+  STABLEHLO_COMPARISON_TYPE_NOTYPE = 0,
+  STABLEHLO_COMPARISON_TYPE_FLOAT = 1,
+  STABLEHLO_COMPARISON_TYPE_FLOAT_TOTAL_ORDER = 2,
+  STABLEHLO_COMPARISON_TYPE_SIGNED = 3,
+  STABLEHLO_COMPARISON_TYPE_UNSIGNED = 4
+}
+
+export enum RngAlgorithm {
+  DEFAULT = 0,
+  PHILOX = 1,
+  THREEFRY = 2
+}
+
+export enum ReduceWindowFunction {
+  UNSUPPORTED = 0,
+  ADD = 1,
+  MUL = 2,
+  MINIMUM = 3,
+  MAXIMUM = 4,
+  ALL = 5,
+  ANY = 6
 }
 
 /**
@@ -577,13 +626,15 @@ export enum BuiltinOptions2 {
   DilateOptions = 18,
   StablehloRngBitGeneratorOptions = 19,
   ReduceWindowOptions = 20,
-  StableHLOCompositeOptions = 21
+  StableHLOCompositeOptions = 21,
+  StablehloShiftLeftOptions = 22,
+  StablehloCaseOptions = 23
 }
 
 export function unionToBuiltinOptions2(
   type: BuiltinOptions2,
-  accessor: (obj:DilateOptions|ReduceWindowOptions|StableHLOCompositeOptions|StablehloBroadcastInDimOptions|StablehloCompareOptions|StablehloConcatenateOptions|StablehloConvolutionOptions|StablehloCustomCallOptions|StablehloDotGeneralOptions|StablehloDynamicSliceOptions|StablehloGatherOptions|StablehloIotaOptions|StablehloPadOptions|StablehloReduceOptions|StablehloReduceWindowOptions|StablehloRngBitGeneratorOptions|StablehloScatterOptions|StablehloSliceOptions|StablehloSortOptions|StablehloTransposeOptions|StablehloWhileOptions) => DilateOptions|ReduceWindowOptions|StableHLOCompositeOptions|StablehloBroadcastInDimOptions|StablehloCompareOptions|StablehloConcatenateOptions|StablehloConvolutionOptions|StablehloCustomCallOptions|StablehloDotGeneralOptions|StablehloDynamicSliceOptions|StablehloGatherOptions|StablehloIotaOptions|StablehloPadOptions|StablehloReduceOptions|StablehloReduceWindowOptions|StablehloRngBitGeneratorOptions|StablehloScatterOptions|StablehloSliceOptions|StablehloSortOptions|StablehloTransposeOptions|StablehloWhileOptions|null
-): DilateOptions|ReduceWindowOptions|StableHLOCompositeOptions|StablehloBroadcastInDimOptions|StablehloCompareOptions|StablehloConcatenateOptions|StablehloConvolutionOptions|StablehloCustomCallOptions|StablehloDotGeneralOptions|StablehloDynamicSliceOptions|StablehloGatherOptions|StablehloIotaOptions|StablehloPadOptions|StablehloReduceOptions|StablehloReduceWindowOptions|StablehloRngBitGeneratorOptions|StablehloScatterOptions|StablehloSliceOptions|StablehloSortOptions|StablehloTransposeOptions|StablehloWhileOptions|null {
+  accessor: (obj:DilateOptions|ReduceWindowOptions|StableHLOCompositeOptions|StablehloBroadcastInDimOptions|StablehloCaseOptions|StablehloCompareOptions|StablehloConcatenateOptions|StablehloConvolutionOptions|StablehloCustomCallOptions|StablehloDotGeneralOptions|StablehloDynamicSliceOptions|StablehloGatherOptions|StablehloIotaOptions|StablehloPadOptions|StablehloReduceOptions|StablehloReduceWindowOptions|StablehloRngBitGeneratorOptions|StablehloScatterOptions|StablehloShiftLeftOptions|StablehloSliceOptions|StablehloSortOptions|StablehloTransposeOptions|StablehloWhileOptions) => DilateOptions|ReduceWindowOptions|StableHLOCompositeOptions|StablehloBroadcastInDimOptions|StablehloCaseOptions|StablehloCompareOptions|StablehloConcatenateOptions|StablehloConvolutionOptions|StablehloCustomCallOptions|StablehloDotGeneralOptions|StablehloDynamicSliceOptions|StablehloGatherOptions|StablehloIotaOptions|StablehloPadOptions|StablehloReduceOptions|StablehloReduceWindowOptions|StablehloRngBitGeneratorOptions|StablehloScatterOptions|StablehloShiftLeftOptions|StablehloSliceOptions|StablehloSortOptions|StablehloTransposeOptions|StablehloWhileOptions|null
+): DilateOptions|ReduceWindowOptions|StableHLOCompositeOptions|StablehloBroadcastInDimOptions|StablehloCaseOptions|StablehloCompareOptions|StablehloConcatenateOptions|StablehloConvolutionOptions|StablehloCustomCallOptions|StablehloDotGeneralOptions|StablehloDynamicSliceOptions|StablehloGatherOptions|StablehloIotaOptions|StablehloPadOptions|StablehloReduceOptions|StablehloReduceWindowOptions|StablehloRngBitGeneratorOptions|StablehloScatterOptions|StablehloShiftLeftOptions|StablehloSliceOptions|StablehloSortOptions|StablehloTransposeOptions|StablehloWhileOptions|null {
   switch(BuiltinOptions2[type]) {
     case 'NONE': return null; 
     case 'StablehloConcatenateOptions': return accessor(new StablehloConcatenateOptions())! as StablehloConcatenateOptions;
@@ -607,15 +658,17 @@ export function unionToBuiltinOptions2(
     case 'StablehloRngBitGeneratorOptions': return accessor(new StablehloRngBitGeneratorOptions())! as StablehloRngBitGeneratorOptions;
     case 'ReduceWindowOptions': return accessor(new ReduceWindowOptions())! as ReduceWindowOptions;
     case 'StableHLOCompositeOptions': return accessor(new StableHLOCompositeOptions())! as StableHLOCompositeOptions;
+    case 'StablehloShiftLeftOptions': return accessor(new StablehloShiftLeftOptions())! as StablehloShiftLeftOptions;
+    case 'StablehloCaseOptions': return accessor(new StablehloCaseOptions())! as StablehloCaseOptions;
     default: return null;
   }
 }
 
 export function unionListToBuiltinOptions2(
   type: BuiltinOptions2, 
-  accessor: (index: number, obj:DilateOptions|ReduceWindowOptions|StableHLOCompositeOptions|StablehloBroadcastInDimOptions|StablehloCompareOptions|StablehloConcatenateOptions|StablehloConvolutionOptions|StablehloCustomCallOptions|StablehloDotGeneralOptions|StablehloDynamicSliceOptions|StablehloGatherOptions|StablehloIotaOptions|StablehloPadOptions|StablehloReduceOptions|StablehloReduceWindowOptions|StablehloRngBitGeneratorOptions|StablehloScatterOptions|StablehloSliceOptions|StablehloSortOptions|StablehloTransposeOptions|StablehloWhileOptions) => DilateOptions|ReduceWindowOptions|StableHLOCompositeOptions|StablehloBroadcastInDimOptions|StablehloCompareOptions|StablehloConcatenateOptions|StablehloConvolutionOptions|StablehloCustomCallOptions|StablehloDotGeneralOptions|StablehloDynamicSliceOptions|StablehloGatherOptions|StablehloIotaOptions|StablehloPadOptions|StablehloReduceOptions|StablehloReduceWindowOptions|StablehloRngBitGeneratorOptions|StablehloScatterOptions|StablehloSliceOptions|StablehloSortOptions|StablehloTransposeOptions|StablehloWhileOptions|null, 
+  accessor: (index: number, obj:DilateOptions|ReduceWindowOptions|StableHLOCompositeOptions|StablehloBroadcastInDimOptions|StablehloCaseOptions|StablehloCompareOptions|StablehloConcatenateOptions|StablehloConvolutionOptions|StablehloCustomCallOptions|StablehloDotGeneralOptions|StablehloDynamicSliceOptions|StablehloGatherOptions|StablehloIotaOptions|StablehloPadOptions|StablehloReduceOptions|StablehloReduceWindowOptions|StablehloRngBitGeneratorOptions|StablehloScatterOptions|StablehloShiftLeftOptions|StablehloSliceOptions|StablehloSortOptions|StablehloTransposeOptions|StablehloWhileOptions) => DilateOptions|ReduceWindowOptions|StableHLOCompositeOptions|StablehloBroadcastInDimOptions|StablehloCaseOptions|StablehloCompareOptions|StablehloConcatenateOptions|StablehloConvolutionOptions|StablehloCustomCallOptions|StablehloDotGeneralOptions|StablehloDynamicSliceOptions|StablehloGatherOptions|StablehloIotaOptions|StablehloPadOptions|StablehloReduceOptions|StablehloReduceWindowOptions|StablehloRngBitGeneratorOptions|StablehloScatterOptions|StablehloShiftLeftOptions|StablehloSliceOptions|StablehloSortOptions|StablehloTransposeOptions|StablehloWhileOptions|null, 
   index: number
-): DilateOptions|ReduceWindowOptions|StableHLOCompositeOptions|StablehloBroadcastInDimOptions|StablehloCompareOptions|StablehloConcatenateOptions|StablehloConvolutionOptions|StablehloCustomCallOptions|StablehloDotGeneralOptions|StablehloDynamicSliceOptions|StablehloGatherOptions|StablehloIotaOptions|StablehloPadOptions|StablehloReduceOptions|StablehloReduceWindowOptions|StablehloRngBitGeneratorOptions|StablehloScatterOptions|StablehloSliceOptions|StablehloSortOptions|StablehloTransposeOptions|StablehloWhileOptions|null {
+): DilateOptions|ReduceWindowOptions|StableHLOCompositeOptions|StablehloBroadcastInDimOptions|StablehloCaseOptions|StablehloCompareOptions|StablehloConcatenateOptions|StablehloConvolutionOptions|StablehloCustomCallOptions|StablehloDotGeneralOptions|StablehloDynamicSliceOptions|StablehloGatherOptions|StablehloIotaOptions|StablehloPadOptions|StablehloReduceOptions|StablehloReduceWindowOptions|StablehloRngBitGeneratorOptions|StablehloScatterOptions|StablehloShiftLeftOptions|StablehloSliceOptions|StablehloSortOptions|StablehloTransposeOptions|StablehloWhileOptions|null {
   switch(BuiltinOptions2[type]) {
     case 'NONE': return null; 
     case 'StablehloConcatenateOptions': return accessor(index, new StablehloConcatenateOptions())! as StablehloConcatenateOptions;
@@ -639,6 +692,8 @@ export function unionListToBuiltinOptions2(
     case 'StablehloRngBitGeneratorOptions': return accessor(index, new StablehloRngBitGeneratorOptions())! as StablehloRngBitGeneratorOptions;
     case 'ReduceWindowOptions': return accessor(index, new ReduceWindowOptions())! as ReduceWindowOptions;
     case 'StableHLOCompositeOptions': return accessor(index, new StableHLOCompositeOptions())! as StableHLOCompositeOptions;
+    case 'StablehloShiftLeftOptions': return accessor(index, new StablehloShiftLeftOptions())! as StablehloShiftLeftOptions;
+    case 'StablehloCaseOptions': return accessor(index, new StablehloCaseOptions())! as StablehloCaseOptions;
     default: return null;
   }
 }
@@ -712,7 +767,180 @@ static createCustomQuantization(builder:flatbuffers.Builder, customOffset:flatbu
 }
 
 /**
+ * Blockwise quantization (ai-edge-quantizer): `scales` and `zero_points` are indices of tensors of the same
+ * subgraph (zero_points -1: all zero), one value per `block_size` consecutive elements along the
+ * quantized dimension.
+ */
+export class BlockwiseQuantization {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):BlockwiseQuantization {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsBlockwiseQuantization(bb:flatbuffers.ByteBuffer, obj?:BlockwiseQuantization):BlockwiseQuantization {
+  return (obj || new BlockwiseQuantization()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsBlockwiseQuantization(bb:flatbuffers.ByteBuffer, obj?:BlockwiseQuantization):BlockwiseQuantization {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new BlockwiseQuantization()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+scales():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+zeroPoints():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+blockSize():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+static startBlockwiseQuantization(builder:flatbuffers.Builder) {
+  builder.startObject(3);
+}
+
+static addScales(builder:flatbuffers.Builder, scales:number) {
+  builder.addFieldInt32(0, scales, 0);
+}
+
+static addZeroPoints(builder:flatbuffers.Builder, zeroPoints:number) {
+  builder.addFieldInt32(1, zeroPoints, 0);
+}
+
+static addBlockSize(builder:flatbuffers.Builder, blockSize:number) {
+  builder.addFieldInt32(2, blockSize, 0);
+}
+
+static endBlockwiseQuantization(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createBlockwiseQuantization(builder:flatbuffers.Builder, scales:number, zeroPoints:number, blockSize:number):flatbuffers.Offset {
+  BlockwiseQuantization.startBlockwiseQuantization(builder);
+  BlockwiseQuantization.addScales(builder, scales);
+  BlockwiseQuantization.addZeroPoints(builder, zeroPoints);
+  BlockwiseQuantization.addBlockSize(builder, blockSize);
+  return BlockwiseQuantization.endBlockwiseQuantization(builder);
+}
+}
+
+/**
+ * Quantization along several dimensions: as BlockwiseQuantization, with the dimensions listed
+ * (`block_size` 0: per channel).
+ */
+export class MultiAxisQuantization {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):MultiAxisQuantization {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsMultiAxisQuantization(bb:flatbuffers.ByteBuffer, obj?:MultiAxisQuantization):MultiAxisQuantization {
+  return (obj || new MultiAxisQuantization()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsMultiAxisQuantization(bb:flatbuffers.ByteBuffer, obj?:MultiAxisQuantization):MultiAxisQuantization {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new MultiAxisQuantization()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+scales():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+zeroPoints():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+blockSize():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+quantizedDimensions(index: number):number|null {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readInt32(this.bb!.__vector(this.bb_pos + offset) + index * 4) : 0;
+}
+
+quantizedDimensionsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+quantizedDimensionsArray():Int32Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? new Int32Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
+static startMultiAxisQuantization(builder:flatbuffers.Builder) {
+  builder.startObject(4);
+}
+
+static addScales(builder:flatbuffers.Builder, scales:number) {
+  builder.addFieldInt32(0, scales, 0);
+}
+
+static addZeroPoints(builder:flatbuffers.Builder, zeroPoints:number) {
+  builder.addFieldInt32(1, zeroPoints, 0);
+}
+
+static addBlockSize(builder:flatbuffers.Builder, blockSize:number) {
+  builder.addFieldInt32(2, blockSize, 0);
+}
+
+static addQuantizedDimensions(builder:flatbuffers.Builder, quantizedDimensionsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(3, quantizedDimensionsOffset, 0);
+}
+
+static createQuantizedDimensionsVector(builder:flatbuffers.Builder, data:number[]|Int32Array):flatbuffers.Offset;
+/**
+ * @deprecated This Uint8Array overload will be removed in the future.
+ */
+static createQuantizedDimensionsVector(builder:flatbuffers.Builder, data:number[]|Uint8Array):flatbuffers.Offset;
+static createQuantizedDimensionsVector(builder:flatbuffers.Builder, data:number[]|Int32Array|Uint8Array):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt32(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startQuantizedDimensionsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
+}
+
+static endMultiAxisQuantization(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createMultiAxisQuantization(builder:flatbuffers.Builder, scales:number, zeroPoints:number, blockSize:number, quantizedDimensionsOffset:flatbuffers.Offset):flatbuffers.Offset {
+  MultiAxisQuantization.startMultiAxisQuantization(builder);
+  MultiAxisQuantization.addScales(builder, scales);
+  MultiAxisQuantization.addZeroPoints(builder, zeroPoints);
+  MultiAxisQuantization.addBlockSize(builder, blockSize);
+  MultiAxisQuantization.addQuantizedDimensions(builder, quantizedDimensionsOffset);
+  return MultiAxisQuantization.endMultiAxisQuantization(builder);
+}
+}
+
+/**
  * Affine quantization: real = scale * (q - zero_point), per tensor or along `quantized_dimension`.
+ * When `details` is set, it replaces min/max/scale/zero_point.
  */
 export class QuantizationParameters {
   bb: flatbuffers.ByteBuffer|null = null;
@@ -1355,6 +1583,102 @@ static createSparsityParameters(builder:flatbuffers.Builder, traversalOrderOffse
 }
 }
 
+/**
+ * The element type nested in a VARIANT tensor (e.g. a TensorList's element).
+ */
+export class VariantSubType {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):VariantSubType {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsVariantSubType(bb:flatbuffers.ByteBuffer, obj?:VariantSubType):VariantSubType {
+  return (obj || new VariantSubType()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsVariantSubType(bb:flatbuffers.ByteBuffer, obj?:VariantSubType):VariantSubType {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new VariantSubType()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+shape(index: number):number|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb!.__vector(this.bb_pos + offset) + index * 4) : 0;
+}
+
+shapeLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+shapeArray():Int32Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? new Int32Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
+type():TensorType {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : TensorType.FLOAT32;
+}
+
+/**
+ * false: the rank is unknown and `shape` must be [].
+ */
+hasRank():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
+static startVariantSubType(builder:flatbuffers.Builder) {
+  builder.startObject(3);
+}
+
+static addShape(builder:flatbuffers.Builder, shapeOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, shapeOffset, 0);
+}
+
+static createShapeVector(builder:flatbuffers.Builder, data:number[]|Int32Array):flatbuffers.Offset;
+/**
+ * @deprecated This Uint8Array overload will be removed in the future.
+ */
+static createShapeVector(builder:flatbuffers.Builder, data:number[]|Uint8Array):flatbuffers.Offset;
+static createShapeVector(builder:flatbuffers.Builder, data:number[]|Int32Array|Uint8Array):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt32(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startShapeVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
+}
+
+static addType(builder:flatbuffers.Builder, type:TensorType) {
+  builder.addFieldInt8(1, type, TensorType.FLOAT32);
+}
+
+static addHasRank(builder:flatbuffers.Builder, hasRank:boolean) {
+  builder.addFieldInt8(2, +hasRank, +false);
+}
+
+static endVariantSubType(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createVariantSubType(builder:flatbuffers.Builder, shapeOffset:flatbuffers.Offset, type:TensorType, hasRank:boolean):flatbuffers.Offset {
+  VariantSubType.startVariantSubType(builder);
+  VariantSubType.addShape(builder, shapeOffset);
+  VariantSubType.addType(builder, type);
+  VariantSubType.addHasRank(builder, hasRank);
+  return VariantSubType.endVariantSubType(builder);
+}
+}
+
 export class Tensor {
   bb: flatbuffers.ByteBuffer|null = null;
   bb_pos = 0;
@@ -1449,8 +1773,29 @@ hasRank():boolean {
   return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
 }
 
+/**
+ * VARIANT tensors only: the nested element type (at most one today).
+ */
+variantTensors(index: number, obj?:VariantSubType):VariantSubType|null {
+  const offset = this.bb!.__offset(this.bb_pos, 22);
+  return offset ? (obj || new VariantSubType()).__init(this.bb!.__indirect(this.bb!.__vector(this.bb_pos + offset) + index * 4), this.bb!) : null;
+}
+
+variantTensorsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 22);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+/**
+ * Id of an `ExternalBuffer` holding this constant's data outside the file; 0: none (use `buffer`).
+ */
+externalBuffer():number {
+  const offset = this.bb!.__offset(this.bb_pos, 24);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : 0;
+}
+
 static startTensor(builder:flatbuffers.Builder) {
-  builder.startObject(9);
+  builder.startObject(11);
 }
 
 static addShape(builder:flatbuffers.Builder, shapeOffset:flatbuffers.Offset) {
@@ -1521,6 +1866,26 @@ static startShapeSignatureVector(builder:flatbuffers.Builder, numElems:number) {
 
 static addHasRank(builder:flatbuffers.Builder, hasRank:boolean) {
   builder.addFieldInt8(8, +hasRank, +false);
+}
+
+static addVariantTensors(builder:flatbuffers.Builder, variantTensorsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(9, variantTensorsOffset, 0);
+}
+
+static createVariantTensorsVector(builder:flatbuffers.Builder, data:flatbuffers.Offset[]):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addOffset(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startVariantTensorsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
+}
+
+static addExternalBuffer(builder:flatbuffers.Builder, externalBuffer:number) {
+  builder.addFieldInt32(10, externalBuffer, 0);
 }
 
 static endTensor(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3395,8 +3760,89 @@ static getSizePrefixedRootAsConcatEmbeddingsOptions(bb:flatbuffers.ByteBuffer, o
   return (obj || new ConcatEmbeddingsOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+numChannels():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+numColumnsPerChannel(index: number):number|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt32(this.bb!.__vector(this.bb_pos + offset) + index * 4) : 0;
+}
+
+numColumnsPerChannelLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+numColumnsPerChannelArray():Int32Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? new Int32Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
+embeddingDimPerChannel(index: number):number|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt32(this.bb!.__vector(this.bb_pos + offset) + index * 4) : 0;
+}
+
+embeddingDimPerChannelLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+embeddingDimPerChannelArray():Int32Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? new Int32Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
 static startConcatEmbeddingsOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(3);
+}
+
+static addNumChannels(builder:flatbuffers.Builder, numChannels:number) {
+  builder.addFieldInt32(0, numChannels, 0);
+}
+
+static addNumColumnsPerChannel(builder:flatbuffers.Builder, numColumnsPerChannelOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(1, numColumnsPerChannelOffset, 0);
+}
+
+static createNumColumnsPerChannelVector(builder:flatbuffers.Builder, data:number[]|Int32Array):flatbuffers.Offset;
+/**
+ * @deprecated This Uint8Array overload will be removed in the future.
+ */
+static createNumColumnsPerChannelVector(builder:flatbuffers.Builder, data:number[]|Uint8Array):flatbuffers.Offset;
+static createNumColumnsPerChannelVector(builder:flatbuffers.Builder, data:number[]|Int32Array|Uint8Array):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt32(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startNumColumnsPerChannelVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
+}
+
+static addEmbeddingDimPerChannel(builder:flatbuffers.Builder, embeddingDimPerChannelOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(2, embeddingDimPerChannelOffset, 0);
+}
+
+static createEmbeddingDimPerChannelVector(builder:flatbuffers.Builder, data:number[]|Int32Array):flatbuffers.Offset;
+/**
+ * @deprecated This Uint8Array overload will be removed in the future.
+ */
+static createEmbeddingDimPerChannelVector(builder:flatbuffers.Builder, data:number[]|Uint8Array):flatbuffers.Offset;
+static createEmbeddingDimPerChannelVector(builder:flatbuffers.Builder, data:number[]|Int32Array|Uint8Array):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt32(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startEmbeddingDimPerChannelVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
 }
 
 static endConcatEmbeddingsOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3404,8 +3850,11 @@ static endConcatEmbeddingsOptions(builder:flatbuffers.Builder):flatbuffers.Offse
   return offset;
 }
 
-static createConcatEmbeddingsOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createConcatEmbeddingsOptions(builder:flatbuffers.Builder, numChannels:number, numColumnsPerChannelOffset:flatbuffers.Offset, embeddingDimPerChannelOffset:flatbuffers.Offset):flatbuffers.Offset {
   ConcatEmbeddingsOptions.startConcatEmbeddingsOptions(builder);
+  ConcatEmbeddingsOptions.addNumChannels(builder, numChannels);
+  ConcatEmbeddingsOptions.addNumColumnsPerChannel(builder, numColumnsPerChannelOffset);
+  ConcatEmbeddingsOptions.addEmbeddingDimPerChannel(builder, embeddingDimPerChannelOffset);
   return ConcatEmbeddingsOptions.endConcatEmbeddingsOptions(builder);
 }
 }
@@ -3723,8 +4172,17 @@ static getSizePrefixedRootAsCallOptions(bb:flatbuffers.ByteBuffer, obj?:CallOpti
   return (obj || new CallOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+subgraph():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : 0;
+}
+
 static startCallOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addSubgraph(builder:flatbuffers.Builder, subgraph:number) {
+  builder.addFieldInt32(0, subgraph, 0);
 }
 
 static endCallOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -3732,8 +4190,9 @@ static endCallOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createCallOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createCallOptions(builder:flatbuffers.Builder, subgraph:number):flatbuffers.Offset {
   CallOptions.startCallOptions(builder);
+  CallOptions.addSubgraph(builder, subgraph);
   return CallOptions.endCallOptions(builder);
 }
 }
@@ -4661,8 +5120,17 @@ static getSizePrefixedRootAsShapeOptions(bb:flatbuffers.ByteBuffer, obj?:ShapeOp
   return (obj || new ShapeOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+outType():TensorType {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : TensorType.FLOAT32;
+}
+
 static startShapeOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addOutType(builder:flatbuffers.Builder, outType:TensorType) {
+  builder.addFieldInt8(0, outType, TensorType.FLOAT32);
 }
 
 static endShapeOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -4670,8 +5138,9 @@ static endShapeOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createShapeOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createShapeOptions(builder:flatbuffers.Builder, outType:TensorType):flatbuffers.Offset {
   ShapeOptions.startShapeOptions(builder);
+  ShapeOptions.addOutType(builder, outType);
   return ShapeOptions.endShapeOptions(builder);
 }
 }
@@ -6309,6 +6778,9 @@ static createRfft2dOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
 }
 }
 
+/**
+ * CONV_3D and CONV_3D_TRANSPOSE.
+ */
 export class Conv3DOptions {
   bb: flatbuffers.ByteBuffer|null = null;
   bb_pos = 0;
@@ -7203,501 +7675,6 @@ static createRightShiftOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
 }
 }
 
-export class StablehloConcatenateOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloConcatenateOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloConcatenateOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloConcatenateOptions):StablehloConcatenateOptions {
-  return (obj || new StablehloConcatenateOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloConcatenateOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloConcatenateOptions):StablehloConcatenateOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloConcatenateOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloConcatenateOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloConcatenateOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloConcatenateOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloConcatenateOptions.startStablehloConcatenateOptions(builder);
-  return StablehloConcatenateOptions.endStablehloConcatenateOptions(builder);
-}
-}
-
-export class StablehloBroadcastInDimOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloBroadcastInDimOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloBroadcastInDimOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloBroadcastInDimOptions):StablehloBroadcastInDimOptions {
-  return (obj || new StablehloBroadcastInDimOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloBroadcastInDimOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloBroadcastInDimOptions):StablehloBroadcastInDimOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloBroadcastInDimOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloBroadcastInDimOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloBroadcastInDimOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloBroadcastInDimOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloBroadcastInDimOptions.startStablehloBroadcastInDimOptions(builder);
-  return StablehloBroadcastInDimOptions.endStablehloBroadcastInDimOptions(builder);
-}
-}
-
-export class StablehloSliceOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloSliceOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloSliceOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloSliceOptions):StablehloSliceOptions {
-  return (obj || new StablehloSliceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloSliceOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloSliceOptions):StablehloSliceOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloSliceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloSliceOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloSliceOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloSliceOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloSliceOptions.startStablehloSliceOptions(builder);
-  return StablehloSliceOptions.endStablehloSliceOptions(builder);
-}
-}
-
-export class StablehloConvolutionOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloConvolutionOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloConvolutionOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloConvolutionOptions):StablehloConvolutionOptions {
-  return (obj || new StablehloConvolutionOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloConvolutionOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloConvolutionOptions):StablehloConvolutionOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloConvolutionOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloConvolutionOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloConvolutionOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloConvolutionOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloConvolutionOptions.startStablehloConvolutionOptions(builder);
-  return StablehloConvolutionOptions.endStablehloConvolutionOptions(builder);
-}
-}
-
-export class StablehloCustomCallOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloCustomCallOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloCustomCallOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloCustomCallOptions):StablehloCustomCallOptions {
-  return (obj || new StablehloCustomCallOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloCustomCallOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloCustomCallOptions):StablehloCustomCallOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloCustomCallOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloCustomCallOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloCustomCallOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloCustomCallOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloCustomCallOptions.startStablehloCustomCallOptions(builder);
-  return StablehloCustomCallOptions.endStablehloCustomCallOptions(builder);
-}
-}
-
-export class StablehloReduceOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloReduceOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloReduceOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloReduceOptions):StablehloReduceOptions {
-  return (obj || new StablehloReduceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloReduceOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloReduceOptions):StablehloReduceOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloReduceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloReduceOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloReduceOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloReduceOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloReduceOptions.startStablehloReduceOptions(builder);
-  return StablehloReduceOptions.endStablehloReduceOptions(builder);
-}
-}
-
-export class StablehloScatterOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloScatterOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloScatterOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloScatterOptions):StablehloScatterOptions {
-  return (obj || new StablehloScatterOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloScatterOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloScatterOptions):StablehloScatterOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloScatterOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloScatterOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloScatterOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloScatterOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloScatterOptions.startStablehloScatterOptions(builder);
-  return StablehloScatterOptions.endStablehloScatterOptions(builder);
-}
-}
-
-export class StablehloCompareOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloCompareOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloCompareOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloCompareOptions):StablehloCompareOptions {
-  return (obj || new StablehloCompareOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloCompareOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloCompareOptions):StablehloCompareOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloCompareOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloCompareOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloCompareOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloCompareOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloCompareOptions.startStablehloCompareOptions(builder);
-  return StablehloCompareOptions.endStablehloCompareOptions(builder);
-}
-}
-
-export class StablehloDynamicSliceOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloDynamicSliceOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloDynamicSliceOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloDynamicSliceOptions):StablehloDynamicSliceOptions {
-  return (obj || new StablehloDynamicSliceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloDynamicSliceOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloDynamicSliceOptions):StablehloDynamicSliceOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloDynamicSliceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloDynamicSliceOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloDynamicSliceOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloDynamicSliceOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloDynamicSliceOptions.startStablehloDynamicSliceOptions(builder);
-  return StablehloDynamicSliceOptions.endStablehloDynamicSliceOptions(builder);
-}
-}
-
-export class StablehloPadOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloPadOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloPadOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloPadOptions):StablehloPadOptions {
-  return (obj || new StablehloPadOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloPadOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloPadOptions):StablehloPadOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloPadOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloPadOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloPadOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloPadOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloPadOptions.startStablehloPadOptions(builder);
-  return StablehloPadOptions.endStablehloPadOptions(builder);
-}
-}
-
-export class StablehloIotaOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloIotaOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloIotaOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloIotaOptions):StablehloIotaOptions {
-  return (obj || new StablehloIotaOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloIotaOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloIotaOptions):StablehloIotaOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloIotaOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloIotaOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloIotaOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloIotaOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloIotaOptions.startStablehloIotaOptions(builder);
-  return StablehloIotaOptions.endStablehloIotaOptions(builder);
-}
-}
-
-export class StablehloDotGeneralOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloDotGeneralOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloDotGeneralOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloDotGeneralOptions):StablehloDotGeneralOptions {
-  return (obj || new StablehloDotGeneralOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloDotGeneralOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloDotGeneralOptions):StablehloDotGeneralOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloDotGeneralOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloDotGeneralOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloDotGeneralOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloDotGeneralOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloDotGeneralOptions.startStablehloDotGeneralOptions(builder);
-  return StablehloDotGeneralOptions.endStablehloDotGeneralOptions(builder);
-}
-}
-
-export class StablehloReduceWindowOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloReduceWindowOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloReduceWindowOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloReduceWindowOptions):StablehloReduceWindowOptions {
-  return (obj || new StablehloReduceWindowOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloReduceWindowOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloReduceWindowOptions):StablehloReduceWindowOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloReduceWindowOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloReduceWindowOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloReduceWindowOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloReduceWindowOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloReduceWindowOptions.startStablehloReduceWindowOptions(builder);
-  return StablehloReduceWindowOptions.endStablehloReduceWindowOptions(builder);
-}
-}
-
-export class StablehloSortOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloSortOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloSortOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloSortOptions):StablehloSortOptions {
-  return (obj || new StablehloSortOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloSortOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloSortOptions):StablehloSortOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloSortOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloSortOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloSortOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloSortOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloSortOptions.startStablehloSortOptions(builder);
-  return StablehloSortOptions.endStablehloSortOptions(builder);
-}
-}
-
-export class StablehloWhileOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloWhileOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloWhileOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloWhileOptions):StablehloWhileOptions {
-  return (obj || new StablehloWhileOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloWhileOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloWhileOptions):StablehloWhileOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloWhileOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloWhileOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloWhileOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloWhileOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloWhileOptions.startStablehloWhileOptions(builder);
-  return StablehloWhileOptions.endStablehloWhileOptions(builder);
-}
-}
-
 export class StablehloGatherOptions {
   bb: flatbuffers.ByteBuffer|null = null;
   bb_pos = 0;
@@ -7716,8 +7693,130 @@ static getSizePrefixedRootAsStablehloGatherOptions(bb:flatbuffers.ByteBuffer, ob
   return (obj || new StablehloGatherOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+offsetDims(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+offsetDimsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+collapsedSliceDims(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+collapsedSliceDimsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+startIndexMap(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+startIndexMapLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+indexVectorDim():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+sliceSizes(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+sliceSizesLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+indicesAreSorted():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
 static startStablehloGatherOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(6);
+}
+
+static addOffsetDims(builder:flatbuffers.Builder, offsetDimsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, offsetDimsOffset, 0);
+}
+
+static createOffsetDimsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startOffsetDimsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addCollapsedSliceDims(builder:flatbuffers.Builder, collapsedSliceDimsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(1, collapsedSliceDimsOffset, 0);
+}
+
+static createCollapsedSliceDimsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startCollapsedSliceDimsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addStartIndexMap(builder:flatbuffers.Builder, startIndexMapOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(2, startIndexMapOffset, 0);
+}
+
+static createStartIndexMapVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startStartIndexMapVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addIndexVectorDim(builder:flatbuffers.Builder, indexVectorDim:bigint) {
+  builder.addFieldInt64(3, indexVectorDim, BigInt('0'));
+}
+
+static addSliceSizes(builder:flatbuffers.Builder, sliceSizesOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(4, sliceSizesOffset, 0);
+}
+
+static createSliceSizesVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startSliceSizesVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addIndicesAreSorted(builder:flatbuffers.Builder, indicesAreSorted:boolean) {
+  builder.addFieldInt8(5, +indicesAreSorted, +false);
 }
 
 static endStablehloGatherOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -7725,8 +7824,14 @@ static endStablehloGatherOptions(builder:flatbuffers.Builder):flatbuffers.Offset
   return offset;
 }
 
-static createStablehloGatherOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createStablehloGatherOptions(builder:flatbuffers.Builder, offsetDimsOffset:flatbuffers.Offset, collapsedSliceDimsOffset:flatbuffers.Offset, startIndexMapOffset:flatbuffers.Offset, indexVectorDim:bigint, sliceSizesOffset:flatbuffers.Offset, indicesAreSorted:boolean):flatbuffers.Offset {
   StablehloGatherOptions.startStablehloGatherOptions(builder);
+  StablehloGatherOptions.addOffsetDims(builder, offsetDimsOffset);
+  StablehloGatherOptions.addCollapsedSliceDims(builder, collapsedSliceDimsOffset);
+  StablehloGatherOptions.addStartIndexMap(builder, startIndexMapOffset);
+  StablehloGatherOptions.addIndexVectorDim(builder, indexVectorDim);
+  StablehloGatherOptions.addSliceSizes(builder, sliceSizesOffset);
+  StablehloGatherOptions.addIndicesAreSorted(builder, indicesAreSorted);
   return StablehloGatherOptions.endStablehloGatherOptions(builder);
 }
 }
@@ -7749,8 +7854,34 @@ static getSizePrefixedRootAsStablehloTransposeOptions(bb:flatbuffers.ByteBuffer,
   return (obj || new StablehloTransposeOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+permutation(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+permutationLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
 static startStablehloTransposeOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addPermutation(builder:flatbuffers.Builder, permutationOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, permutationOffset, 0);
+}
+
+static createPermutationVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startPermutationVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
 }
 
 static endStablehloTransposeOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -7758,9 +7889,1813 @@ static endStablehloTransposeOptions(builder:flatbuffers.Builder):flatbuffers.Off
   return offset;
 }
 
-static createStablehloTransposeOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createStablehloTransposeOptions(builder:flatbuffers.Builder, permutationOffset:flatbuffers.Offset):flatbuffers.Offset {
   StablehloTransposeOptions.startStablehloTransposeOptions(builder);
+  StablehloTransposeOptions.addPermutation(builder, permutationOffset);
   return StablehloTransposeOptions.endStablehloTransposeOptions(builder);
+}
+}
+
+export class StablehloDotGeneralOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloDotGeneralOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloDotGeneralOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloDotGeneralOptions):StablehloDotGeneralOptions {
+  return (obj || new StablehloDotGeneralOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloDotGeneralOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloDotGeneralOptions):StablehloDotGeneralOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloDotGeneralOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+lhsBatchingDimensions(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+lhsBatchingDimensionsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+rhsBatchingDimensions(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+rhsBatchingDimensionsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+lhsContractingDimensions(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+lhsContractingDimensionsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+rhsContractingDimensions(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+rhsContractingDimensionsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+precisionConfig(index: number):StablehloPrecisionConfig|null {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.readUint32(this.bb!.__vector(this.bb_pos + offset) + index * 4) : 0;
+}
+
+precisionConfigLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+precisionConfigArray():Uint32Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? new Uint32Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
+static startStablehloDotGeneralOptions(builder:flatbuffers.Builder) {
+  builder.startObject(5);
+}
+
+static addLhsBatchingDimensions(builder:flatbuffers.Builder, lhsBatchingDimensionsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, lhsBatchingDimensionsOffset, 0);
+}
+
+static createLhsBatchingDimensionsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startLhsBatchingDimensionsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addRhsBatchingDimensions(builder:flatbuffers.Builder, rhsBatchingDimensionsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(1, rhsBatchingDimensionsOffset, 0);
+}
+
+static createRhsBatchingDimensionsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startRhsBatchingDimensionsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addLhsContractingDimensions(builder:flatbuffers.Builder, lhsContractingDimensionsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(2, lhsContractingDimensionsOffset, 0);
+}
+
+static createLhsContractingDimensionsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startLhsContractingDimensionsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addRhsContractingDimensions(builder:flatbuffers.Builder, rhsContractingDimensionsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(3, rhsContractingDimensionsOffset, 0);
+}
+
+static createRhsContractingDimensionsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startRhsContractingDimensionsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addPrecisionConfig(builder:flatbuffers.Builder, precisionConfigOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(4, precisionConfigOffset, 0);
+}
+
+static createPrecisionConfigVector(builder:flatbuffers.Builder, data:StablehloPrecisionConfig[]):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt32(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startPrecisionConfigVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
+}
+
+static endStablehloDotGeneralOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloDotGeneralOptions(builder:flatbuffers.Builder, lhsBatchingDimensionsOffset:flatbuffers.Offset, rhsBatchingDimensionsOffset:flatbuffers.Offset, lhsContractingDimensionsOffset:flatbuffers.Offset, rhsContractingDimensionsOffset:flatbuffers.Offset, precisionConfigOffset:flatbuffers.Offset):flatbuffers.Offset {
+  StablehloDotGeneralOptions.startStablehloDotGeneralOptions(builder);
+  StablehloDotGeneralOptions.addLhsBatchingDimensions(builder, lhsBatchingDimensionsOffset);
+  StablehloDotGeneralOptions.addRhsBatchingDimensions(builder, rhsBatchingDimensionsOffset);
+  StablehloDotGeneralOptions.addLhsContractingDimensions(builder, lhsContractingDimensionsOffset);
+  StablehloDotGeneralOptions.addRhsContractingDimensions(builder, rhsContractingDimensionsOffset);
+  StablehloDotGeneralOptions.addPrecisionConfig(builder, precisionConfigOffset);
+  return StablehloDotGeneralOptions.endStablehloDotGeneralOptions(builder);
+}
+}
+
+export class StablehloReduceWindowOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloReduceWindowOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloReduceWindowOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloReduceWindowOptions):StablehloReduceWindowOptions {
+  return (obj || new StablehloReduceWindowOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloReduceWindowOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloReduceWindowOptions):StablehloReduceWindowOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloReduceWindowOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+windowDimensions(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+windowDimensionsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+windowStrides(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+windowStridesLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+baseDilations(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+baseDilationsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+windowDilations(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+windowDilationsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+padding(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+paddingLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+bodySubgraphIndex():number {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+static startStablehloReduceWindowOptions(builder:flatbuffers.Builder) {
+  builder.startObject(6);
+}
+
+static addWindowDimensions(builder:flatbuffers.Builder, windowDimensionsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, windowDimensionsOffset, 0);
+}
+
+static createWindowDimensionsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startWindowDimensionsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addWindowStrides(builder:flatbuffers.Builder, windowStridesOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(1, windowStridesOffset, 0);
+}
+
+static createWindowStridesVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startWindowStridesVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addBaseDilations(builder:flatbuffers.Builder, baseDilationsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(2, baseDilationsOffset, 0);
+}
+
+static createBaseDilationsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startBaseDilationsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addWindowDilations(builder:flatbuffers.Builder, windowDilationsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(3, windowDilationsOffset, 0);
+}
+
+static createWindowDilationsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startWindowDilationsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addPadding(builder:flatbuffers.Builder, paddingOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(4, paddingOffset, 0);
+}
+
+static createPaddingVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startPaddingVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addBodySubgraphIndex(builder:flatbuffers.Builder, bodySubgraphIndex:number) {
+  builder.addFieldInt32(5, bodySubgraphIndex, 0);
+}
+
+static endStablehloReduceWindowOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloReduceWindowOptions(builder:flatbuffers.Builder, windowDimensionsOffset:flatbuffers.Offset, windowStridesOffset:flatbuffers.Offset, baseDilationsOffset:flatbuffers.Offset, windowDilationsOffset:flatbuffers.Offset, paddingOffset:flatbuffers.Offset, bodySubgraphIndex:number):flatbuffers.Offset {
+  StablehloReduceWindowOptions.startStablehloReduceWindowOptions(builder);
+  StablehloReduceWindowOptions.addWindowDimensions(builder, windowDimensionsOffset);
+  StablehloReduceWindowOptions.addWindowStrides(builder, windowStridesOffset);
+  StablehloReduceWindowOptions.addBaseDilations(builder, baseDilationsOffset);
+  StablehloReduceWindowOptions.addWindowDilations(builder, windowDilationsOffset);
+  StablehloReduceWindowOptions.addPadding(builder, paddingOffset);
+  StablehloReduceWindowOptions.addBodySubgraphIndex(builder, bodySubgraphIndex);
+  return StablehloReduceWindowOptions.endStablehloReduceWindowOptions(builder);
+}
+}
+
+export class StablehloWhileOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloWhileOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloWhileOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloWhileOptions):StablehloWhileOptions {
+  return (obj || new StablehloWhileOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloWhileOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloWhileOptions):StablehloWhileOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloWhileOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+condSubgraphIndex():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+bodySubgraphIndex():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+static startStablehloWhileOptions(builder:flatbuffers.Builder) {
+  builder.startObject(2);
+}
+
+static addCondSubgraphIndex(builder:flatbuffers.Builder, condSubgraphIndex:number) {
+  builder.addFieldInt32(0, condSubgraphIndex, 0);
+}
+
+static addBodySubgraphIndex(builder:flatbuffers.Builder, bodySubgraphIndex:number) {
+  builder.addFieldInt32(1, bodySubgraphIndex, 0);
+}
+
+static endStablehloWhileOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloWhileOptions(builder:flatbuffers.Builder, condSubgraphIndex:number, bodySubgraphIndex:number):flatbuffers.Offset {
+  StablehloWhileOptions.startStablehloWhileOptions(builder);
+  StablehloWhileOptions.addCondSubgraphIndex(builder, condSubgraphIndex);
+  StablehloWhileOptions.addBodySubgraphIndex(builder, bodySubgraphIndex);
+  return StablehloWhileOptions.endStablehloWhileOptions(builder);
+}
+}
+
+export class StablehloSortOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloSortOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloSortOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloSortOptions):StablehloSortOptions {
+  return (obj || new StablehloSortOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloSortOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloSortOptions):StablehloSortOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloSortOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+dimension():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+isStable():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
+comparatorSubgraphIndex():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+static startStablehloSortOptions(builder:flatbuffers.Builder) {
+  builder.startObject(3);
+}
+
+static addDimension(builder:flatbuffers.Builder, dimension:bigint) {
+  builder.addFieldInt64(0, dimension, BigInt('0'));
+}
+
+static addIsStable(builder:flatbuffers.Builder, isStable:boolean) {
+  builder.addFieldInt8(1, +isStable, +false);
+}
+
+static addComparatorSubgraphIndex(builder:flatbuffers.Builder, comparatorSubgraphIndex:number) {
+  builder.addFieldInt32(2, comparatorSubgraphIndex, 0);
+}
+
+static endStablehloSortOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloSortOptions(builder:flatbuffers.Builder, dimension:bigint, isStable:boolean, comparatorSubgraphIndex:number):flatbuffers.Offset {
+  StablehloSortOptions.startStablehloSortOptions(builder);
+  StablehloSortOptions.addDimension(builder, dimension);
+  StablehloSortOptions.addIsStable(builder, isStable);
+  StablehloSortOptions.addComparatorSubgraphIndex(builder, comparatorSubgraphIndex);
+  return StablehloSortOptions.endStablehloSortOptions(builder);
+}
+}
+
+export class StablehloConcatenateOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloConcatenateOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloConcatenateOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloConcatenateOptions):StablehloConcatenateOptions {
+  return (obj || new StablehloConcatenateOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloConcatenateOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloConcatenateOptions):StablehloConcatenateOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloConcatenateOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+dimension():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+static startStablehloConcatenateOptions(builder:flatbuffers.Builder) {
+  builder.startObject(1);
+}
+
+static addDimension(builder:flatbuffers.Builder, dimension:bigint) {
+  builder.addFieldInt64(0, dimension, BigInt('0'));
+}
+
+static endStablehloConcatenateOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloConcatenateOptions(builder:flatbuffers.Builder, dimension:bigint):flatbuffers.Offset {
+  StablehloConcatenateOptions.startStablehloConcatenateOptions(builder);
+  StablehloConcatenateOptions.addDimension(builder, dimension);
+  return StablehloConcatenateOptions.endStablehloConcatenateOptions(builder);
+}
+}
+
+export class StablehloBroadcastInDimOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloBroadcastInDimOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloBroadcastInDimOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloBroadcastInDimOptions):StablehloBroadcastInDimOptions {
+  return (obj || new StablehloBroadcastInDimOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloBroadcastInDimOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloBroadcastInDimOptions):StablehloBroadcastInDimOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloBroadcastInDimOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+broadcastDimensions(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+broadcastDimensionsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+static startStablehloBroadcastInDimOptions(builder:flatbuffers.Builder) {
+  builder.startObject(1);
+}
+
+static addBroadcastDimensions(builder:flatbuffers.Builder, broadcastDimensionsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, broadcastDimensionsOffset, 0);
+}
+
+static createBroadcastDimensionsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startBroadcastDimensionsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static endStablehloBroadcastInDimOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloBroadcastInDimOptions(builder:flatbuffers.Builder, broadcastDimensionsOffset:flatbuffers.Offset):flatbuffers.Offset {
+  StablehloBroadcastInDimOptions.startStablehloBroadcastInDimOptions(builder);
+  StablehloBroadcastInDimOptions.addBroadcastDimensions(builder, broadcastDimensionsOffset);
+  return StablehloBroadcastInDimOptions.endStablehloBroadcastInDimOptions(builder);
+}
+}
+
+export class StablehloCompareOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloCompareOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloCompareOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloCompareOptions):StablehloCompareOptions {
+  return (obj || new StablehloCompareOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloCompareOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloCompareOptions):StablehloCompareOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloCompareOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+comparisonDirection():StablehloComparisonDirection {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : StablehloComparisonDirection.STABLEHLO_COMPARISON_DIRECTION_EQ;
+}
+
+compareType():StablehloComparisonType {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : StablehloComparisonType.STABLEHLO_COMPARISON_TYPE_NOTYPE;
+}
+
+static startStablehloCompareOptions(builder:flatbuffers.Builder) {
+  builder.startObject(2);
+}
+
+static addComparisonDirection(builder:flatbuffers.Builder, comparisonDirection:StablehloComparisonDirection) {
+  builder.addFieldInt32(0, comparisonDirection, StablehloComparisonDirection.STABLEHLO_COMPARISON_DIRECTION_EQ);
+}
+
+static addCompareType(builder:flatbuffers.Builder, compareType:StablehloComparisonType) {
+  builder.addFieldInt32(1, compareType, StablehloComparisonType.STABLEHLO_COMPARISON_TYPE_NOTYPE);
+}
+
+static endStablehloCompareOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloCompareOptions(builder:flatbuffers.Builder, comparisonDirection:StablehloComparisonDirection, compareType:StablehloComparisonType):flatbuffers.Offset {
+  StablehloCompareOptions.startStablehloCompareOptions(builder);
+  StablehloCompareOptions.addComparisonDirection(builder, comparisonDirection);
+  StablehloCompareOptions.addCompareType(builder, compareType);
+  return StablehloCompareOptions.endStablehloCompareOptions(builder);
+}
+}
+
+export class StablehloDynamicSliceOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloDynamicSliceOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloDynamicSliceOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloDynamicSliceOptions):StablehloDynamicSliceOptions {
+  return (obj || new StablehloDynamicSliceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloDynamicSliceOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloDynamicSliceOptions):StablehloDynamicSliceOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloDynamicSliceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+sliceSizes(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+sliceSizesLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+static startStablehloDynamicSliceOptions(builder:flatbuffers.Builder) {
+  builder.startObject(1);
+}
+
+static addSliceSizes(builder:flatbuffers.Builder, sliceSizesOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, sliceSizesOffset, 0);
+}
+
+static createSliceSizesVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startSliceSizesVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static endStablehloDynamicSliceOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloDynamicSliceOptions(builder:flatbuffers.Builder, sliceSizesOffset:flatbuffers.Offset):flatbuffers.Offset {
+  StablehloDynamicSliceOptions.startStablehloDynamicSliceOptions(builder);
+  StablehloDynamicSliceOptions.addSliceSizes(builder, sliceSizesOffset);
+  return StablehloDynamicSliceOptions.endStablehloDynamicSliceOptions(builder);
+}
+}
+
+export class StablehloPadOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloPadOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloPadOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloPadOptions):StablehloPadOptions {
+  return (obj || new StablehloPadOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloPadOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloPadOptions):StablehloPadOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloPadOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+edgePaddingLow(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+edgePaddingLowLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+edgePaddingHigh(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+edgePaddingHighLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+interiorPadding(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+interiorPaddingLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+static startStablehloPadOptions(builder:flatbuffers.Builder) {
+  builder.startObject(3);
+}
+
+static addEdgePaddingLow(builder:flatbuffers.Builder, edgePaddingLowOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, edgePaddingLowOffset, 0);
+}
+
+static createEdgePaddingLowVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startEdgePaddingLowVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addEdgePaddingHigh(builder:flatbuffers.Builder, edgePaddingHighOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(1, edgePaddingHighOffset, 0);
+}
+
+static createEdgePaddingHighVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startEdgePaddingHighVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addInteriorPadding(builder:flatbuffers.Builder, interiorPaddingOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(2, interiorPaddingOffset, 0);
+}
+
+static createInteriorPaddingVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startInteriorPaddingVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static endStablehloPadOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloPadOptions(builder:flatbuffers.Builder, edgePaddingLowOffset:flatbuffers.Offset, edgePaddingHighOffset:flatbuffers.Offset, interiorPaddingOffset:flatbuffers.Offset):flatbuffers.Offset {
+  StablehloPadOptions.startStablehloPadOptions(builder);
+  StablehloPadOptions.addEdgePaddingLow(builder, edgePaddingLowOffset);
+  StablehloPadOptions.addEdgePaddingHigh(builder, edgePaddingHighOffset);
+  StablehloPadOptions.addInteriorPadding(builder, interiorPaddingOffset);
+  return StablehloPadOptions.endStablehloPadOptions(builder);
+}
+}
+
+export class StablehloIotaOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloIotaOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloIotaOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloIotaOptions):StablehloIotaOptions {
+  return (obj || new StablehloIotaOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloIotaOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloIotaOptions):StablehloIotaOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloIotaOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+iotaDimension():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+static startStablehloIotaOptions(builder:flatbuffers.Builder) {
+  builder.startObject(1);
+}
+
+static addIotaDimension(builder:flatbuffers.Builder, iotaDimension:bigint) {
+  builder.addFieldInt64(0, iotaDimension, BigInt('0'));
+}
+
+static endStablehloIotaOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloIotaOptions(builder:flatbuffers.Builder, iotaDimension:bigint):flatbuffers.Offset {
+  StablehloIotaOptions.startStablehloIotaOptions(builder);
+  StablehloIotaOptions.addIotaDimension(builder, iotaDimension);
+  return StablehloIotaOptions.endStablehloIotaOptions(builder);
+}
+}
+
+export class StablehloCustomCallOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloCustomCallOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloCustomCallOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloCustomCallOptions):StablehloCustomCallOptions {
+  return (obj || new StablehloCustomCallOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloCustomCallOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloCustomCallOptions):StablehloCustomCallOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloCustomCallOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+callTargetName():string|null
+callTargetName(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+callTargetName(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
+hasSideEffect():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
+backendConfig():string|null
+backendConfig(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+backendConfig(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
+apiVersion():number {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+calledComputations(index: number):number|null {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.readInt32(this.bb!.__vector(this.bb_pos + offset) + index * 4) : 0;
+}
+
+calledComputationsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+calledComputationsArray():Int32Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? new Int32Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
+customAttributes(index: number):number|null {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? this.bb!.readUint8(this.bb!.__vector(this.bb_pos + offset) + index) : 0;
+}
+
+customAttributesLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+customAttributesArray():Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? new Uint8Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
+static startStablehloCustomCallOptions(builder:flatbuffers.Builder) {
+  builder.startObject(6);
+}
+
+static addCallTargetName(builder:flatbuffers.Builder, callTargetNameOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, callTargetNameOffset, 0);
+}
+
+static addHasSideEffect(builder:flatbuffers.Builder, hasSideEffect:boolean) {
+  builder.addFieldInt8(1, +hasSideEffect, +false);
+}
+
+static addBackendConfig(builder:flatbuffers.Builder, backendConfigOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(2, backendConfigOffset, 0);
+}
+
+static addApiVersion(builder:flatbuffers.Builder, apiVersion:number) {
+  builder.addFieldInt32(3, apiVersion, 0);
+}
+
+static addCalledComputations(builder:flatbuffers.Builder, calledComputationsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(4, calledComputationsOffset, 0);
+}
+
+static createCalledComputationsVector(builder:flatbuffers.Builder, data:number[]|Int32Array):flatbuffers.Offset;
+/**
+ * @deprecated This Uint8Array overload will be removed in the future.
+ */
+static createCalledComputationsVector(builder:flatbuffers.Builder, data:number[]|Uint8Array):flatbuffers.Offset;
+static createCalledComputationsVector(builder:flatbuffers.Builder, data:number[]|Int32Array|Uint8Array):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt32(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startCalledComputationsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
+}
+
+static addCustomAttributes(builder:flatbuffers.Builder, customAttributesOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(5, customAttributesOffset, 0);
+}
+
+static createCustomAttributesVector(builder:flatbuffers.Builder, data:number[]|Uint8Array):flatbuffers.Offset {
+  builder.startVector(1, data.length, 1);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt8(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startCustomAttributesVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(1, numElems, 1);
+}
+
+static endStablehloCustomCallOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloCustomCallOptions(builder:flatbuffers.Builder, callTargetNameOffset:flatbuffers.Offset, hasSideEffect:boolean, backendConfigOffset:flatbuffers.Offset, apiVersion:number, calledComputationsOffset:flatbuffers.Offset, customAttributesOffset:flatbuffers.Offset):flatbuffers.Offset {
+  StablehloCustomCallOptions.startStablehloCustomCallOptions(builder);
+  StablehloCustomCallOptions.addCallTargetName(builder, callTargetNameOffset);
+  StablehloCustomCallOptions.addHasSideEffect(builder, hasSideEffect);
+  StablehloCustomCallOptions.addBackendConfig(builder, backendConfigOffset);
+  StablehloCustomCallOptions.addApiVersion(builder, apiVersion);
+  StablehloCustomCallOptions.addCalledComputations(builder, calledComputationsOffset);
+  StablehloCustomCallOptions.addCustomAttributes(builder, customAttributesOffset);
+  return StablehloCustomCallOptions.endStablehloCustomCallOptions(builder);
+}
+}
+
+export class StablehloReduceOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloReduceOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloReduceOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloReduceOptions):StablehloReduceOptions {
+  return (obj || new StablehloReduceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloReduceOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloReduceOptions):StablehloReduceOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloReduceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+dimensions(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+dimensionsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+bodySubgraphIndex():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+static startStablehloReduceOptions(builder:flatbuffers.Builder) {
+  builder.startObject(2);
+}
+
+static addDimensions(builder:flatbuffers.Builder, dimensionsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, dimensionsOffset, 0);
+}
+
+static createDimensionsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startDimensionsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addBodySubgraphIndex(builder:flatbuffers.Builder, bodySubgraphIndex:number) {
+  builder.addFieldInt32(1, bodySubgraphIndex, 0);
+}
+
+static endStablehloReduceOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloReduceOptions(builder:flatbuffers.Builder, dimensionsOffset:flatbuffers.Offset, bodySubgraphIndex:number):flatbuffers.Offset {
+  StablehloReduceOptions.startStablehloReduceOptions(builder);
+  StablehloReduceOptions.addDimensions(builder, dimensionsOffset);
+  StablehloReduceOptions.addBodySubgraphIndex(builder, bodySubgraphIndex);
+  return StablehloReduceOptions.endStablehloReduceOptions(builder);
+}
+}
+
+export class StablehloSliceOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloSliceOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloSliceOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloSliceOptions):StablehloSliceOptions {
+  return (obj || new StablehloSliceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloSliceOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloSliceOptions):StablehloSliceOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloSliceOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+startIndices(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+startIndicesLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+limitIndices(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+limitIndicesLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+strides(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+stridesLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+static startStablehloSliceOptions(builder:flatbuffers.Builder) {
+  builder.startObject(3);
+}
+
+static addStartIndices(builder:flatbuffers.Builder, startIndicesOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, startIndicesOffset, 0);
+}
+
+static createStartIndicesVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startStartIndicesVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addLimitIndices(builder:flatbuffers.Builder, limitIndicesOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(1, limitIndicesOffset, 0);
+}
+
+static createLimitIndicesVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startLimitIndicesVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addStrides(builder:flatbuffers.Builder, stridesOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(2, stridesOffset, 0);
+}
+
+static createStridesVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startStridesVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static endStablehloSliceOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloSliceOptions(builder:flatbuffers.Builder, startIndicesOffset:flatbuffers.Offset, limitIndicesOffset:flatbuffers.Offset, stridesOffset:flatbuffers.Offset):flatbuffers.Offset {
+  StablehloSliceOptions.startStablehloSliceOptions(builder);
+  StablehloSliceOptions.addStartIndices(builder, startIndicesOffset);
+  StablehloSliceOptions.addLimitIndices(builder, limitIndicesOffset);
+  StablehloSliceOptions.addStrides(builder, stridesOffset);
+  return StablehloSliceOptions.endStablehloSliceOptions(builder);
+}
+}
+
+export class StablehloConvolutionOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloConvolutionOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloConvolutionOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloConvolutionOptions):StablehloConvolutionOptions {
+  return (obj || new StablehloConvolutionOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloConvolutionOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloConvolutionOptions):StablehloConvolutionOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloConvolutionOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+windowStrides(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+windowStridesLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+padding(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+paddingLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+lhsDilation(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+lhsDilationLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+rhsDilation(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+rhsDilationLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+windowReversal(index: number):boolean|null {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? !!this.bb!.readInt8(this.bb!.__vector(this.bb_pos + offset) + index) : false;
+}
+
+windowReversalLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+windowReversalArray():Int8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? new Int8Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
+inputBatchDimension():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+inputFeatureDimension():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 16);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+inputSpatialDimensions(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 18);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+inputSpatialDimensionsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 18);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+kernelInputFeatureDimension():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 20);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+kernelOutputFeatureDimension():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 22);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+kernelSpatialDimensions(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 24);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+kernelSpatialDimensionsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 24);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+outputBatchDimension():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 26);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+outputFeatureDimension():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 28);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+outputSpatialDimensions(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 30);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+outputSpatialDimensionsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 30);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+featureGroupCount():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 32);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+batchGroupCount():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 34);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+precisionConfig(index: number):StablehloPrecisionConfig|null {
+  const offset = this.bb!.__offset(this.bb_pos, 36);
+  return offset ? this.bb!.readUint32(this.bb!.__vector(this.bb_pos + offset) + index * 4) : 0;
+}
+
+precisionConfigLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 36);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+precisionConfigArray():Uint32Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 36);
+  return offset ? new Uint32Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
+static startStablehloConvolutionOptions(builder:flatbuffers.Builder) {
+  builder.startObject(17);
+}
+
+static addWindowStrides(builder:flatbuffers.Builder, windowStridesOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, windowStridesOffset, 0);
+}
+
+static createWindowStridesVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startWindowStridesVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addPadding(builder:flatbuffers.Builder, paddingOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(1, paddingOffset, 0);
+}
+
+static createPaddingVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startPaddingVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addLhsDilation(builder:flatbuffers.Builder, lhsDilationOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(2, lhsDilationOffset, 0);
+}
+
+static createLhsDilationVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startLhsDilationVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addRhsDilation(builder:flatbuffers.Builder, rhsDilationOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(3, rhsDilationOffset, 0);
+}
+
+static createRhsDilationVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startRhsDilationVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addWindowReversal(builder:flatbuffers.Builder, windowReversalOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(4, windowReversalOffset, 0);
+}
+
+static createWindowReversalVector(builder:flatbuffers.Builder, data:boolean[]):flatbuffers.Offset {
+  builder.startVector(1, data.length, 1);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt8(+data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startWindowReversalVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(1, numElems, 1);
+}
+
+static addInputBatchDimension(builder:flatbuffers.Builder, inputBatchDimension:bigint) {
+  builder.addFieldInt64(5, inputBatchDimension, BigInt('0'));
+}
+
+static addInputFeatureDimension(builder:flatbuffers.Builder, inputFeatureDimension:bigint) {
+  builder.addFieldInt64(6, inputFeatureDimension, BigInt('0'));
+}
+
+static addInputSpatialDimensions(builder:flatbuffers.Builder, inputSpatialDimensionsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(7, inputSpatialDimensionsOffset, 0);
+}
+
+static createInputSpatialDimensionsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startInputSpatialDimensionsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addKernelInputFeatureDimension(builder:flatbuffers.Builder, kernelInputFeatureDimension:bigint) {
+  builder.addFieldInt64(8, kernelInputFeatureDimension, BigInt('0'));
+}
+
+static addKernelOutputFeatureDimension(builder:flatbuffers.Builder, kernelOutputFeatureDimension:bigint) {
+  builder.addFieldInt64(9, kernelOutputFeatureDimension, BigInt('0'));
+}
+
+static addKernelSpatialDimensions(builder:flatbuffers.Builder, kernelSpatialDimensionsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(10, kernelSpatialDimensionsOffset, 0);
+}
+
+static createKernelSpatialDimensionsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startKernelSpatialDimensionsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addOutputBatchDimension(builder:flatbuffers.Builder, outputBatchDimension:bigint) {
+  builder.addFieldInt64(11, outputBatchDimension, BigInt('0'));
+}
+
+static addOutputFeatureDimension(builder:flatbuffers.Builder, outputFeatureDimension:bigint) {
+  builder.addFieldInt64(12, outputFeatureDimension, BigInt('0'));
+}
+
+static addOutputSpatialDimensions(builder:flatbuffers.Builder, outputSpatialDimensionsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(13, outputSpatialDimensionsOffset, 0);
+}
+
+static createOutputSpatialDimensionsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startOutputSpatialDimensionsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addFeatureGroupCount(builder:flatbuffers.Builder, featureGroupCount:bigint) {
+  builder.addFieldInt64(14, featureGroupCount, BigInt('0'));
+}
+
+static addBatchGroupCount(builder:flatbuffers.Builder, batchGroupCount:bigint) {
+  builder.addFieldInt64(15, batchGroupCount, BigInt('0'));
+}
+
+static addPrecisionConfig(builder:flatbuffers.Builder, precisionConfigOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(16, precisionConfigOffset, 0);
+}
+
+static createPrecisionConfigVector(builder:flatbuffers.Builder, data:StablehloPrecisionConfig[]):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt32(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startPrecisionConfigVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
+}
+
+static endStablehloConvolutionOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloConvolutionOptions(builder:flatbuffers.Builder, windowStridesOffset:flatbuffers.Offset, paddingOffset:flatbuffers.Offset, lhsDilationOffset:flatbuffers.Offset, rhsDilationOffset:flatbuffers.Offset, windowReversalOffset:flatbuffers.Offset, inputBatchDimension:bigint, inputFeatureDimension:bigint, inputSpatialDimensionsOffset:flatbuffers.Offset, kernelInputFeatureDimension:bigint, kernelOutputFeatureDimension:bigint, kernelSpatialDimensionsOffset:flatbuffers.Offset, outputBatchDimension:bigint, outputFeatureDimension:bigint, outputSpatialDimensionsOffset:flatbuffers.Offset, featureGroupCount:bigint, batchGroupCount:bigint, precisionConfigOffset:flatbuffers.Offset):flatbuffers.Offset {
+  StablehloConvolutionOptions.startStablehloConvolutionOptions(builder);
+  StablehloConvolutionOptions.addWindowStrides(builder, windowStridesOffset);
+  StablehloConvolutionOptions.addPadding(builder, paddingOffset);
+  StablehloConvolutionOptions.addLhsDilation(builder, lhsDilationOffset);
+  StablehloConvolutionOptions.addRhsDilation(builder, rhsDilationOffset);
+  StablehloConvolutionOptions.addWindowReversal(builder, windowReversalOffset);
+  StablehloConvolutionOptions.addInputBatchDimension(builder, inputBatchDimension);
+  StablehloConvolutionOptions.addInputFeatureDimension(builder, inputFeatureDimension);
+  StablehloConvolutionOptions.addInputSpatialDimensions(builder, inputSpatialDimensionsOffset);
+  StablehloConvolutionOptions.addKernelInputFeatureDimension(builder, kernelInputFeatureDimension);
+  StablehloConvolutionOptions.addKernelOutputFeatureDimension(builder, kernelOutputFeatureDimension);
+  StablehloConvolutionOptions.addKernelSpatialDimensions(builder, kernelSpatialDimensionsOffset);
+  StablehloConvolutionOptions.addOutputBatchDimension(builder, outputBatchDimension);
+  StablehloConvolutionOptions.addOutputFeatureDimension(builder, outputFeatureDimension);
+  StablehloConvolutionOptions.addOutputSpatialDimensions(builder, outputSpatialDimensionsOffset);
+  StablehloConvolutionOptions.addFeatureGroupCount(builder, featureGroupCount);
+  StablehloConvolutionOptions.addBatchGroupCount(builder, batchGroupCount);
+  StablehloConvolutionOptions.addPrecisionConfig(builder, precisionConfigOffset);
+  return StablehloConvolutionOptions.endStablehloConvolutionOptions(builder);
+}
+}
+
+export class StablehloScatterOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloScatterOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloScatterOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloScatterOptions):StablehloScatterOptions {
+  return (obj || new StablehloScatterOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloScatterOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloScatterOptions):StablehloScatterOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloScatterOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+indicesAreSorted():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
+updateWindowDims(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+updateWindowDimsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+insertedWindowDims(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+insertedWindowDimsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+scatterDimsToOperandDims(index: number):bigint|null {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readInt64(this.bb!.__vector(this.bb_pos + offset) + index * 8) : BigInt(0);
+}
+
+scatterDimsToOperandDimsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+indexVectorDim():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.readInt64(this.bb_pos + offset) : BigInt('0');
+}
+
+uniqueIndices():boolean {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? !!this.bb!.readInt8(this.bb_pos + offset) : false;
+}
+
+updateComputationSubgraphIndex():number {
+  const offset = this.bb!.__offset(this.bb_pos, 16);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+static startStablehloScatterOptions(builder:flatbuffers.Builder) {
+  builder.startObject(7);
+}
+
+static addIndicesAreSorted(builder:flatbuffers.Builder, indicesAreSorted:boolean) {
+  builder.addFieldInt8(0, +indicesAreSorted, +false);
+}
+
+static addUpdateWindowDims(builder:flatbuffers.Builder, updateWindowDimsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(1, updateWindowDimsOffset, 0);
+}
+
+static createUpdateWindowDimsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startUpdateWindowDimsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addInsertedWindowDims(builder:flatbuffers.Builder, insertedWindowDimsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(2, insertedWindowDimsOffset, 0);
+}
+
+static createInsertedWindowDimsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startInsertedWindowDimsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addScatterDimsToOperandDims(builder:flatbuffers.Builder, scatterDimsToOperandDimsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(3, scatterDimsToOperandDimsOffset, 0);
+}
+
+static createScatterDimsToOperandDimsVector(builder:flatbuffers.Builder, data:bigint[]):flatbuffers.Offset {
+  builder.startVector(8, data.length, 8);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt64(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startScatterDimsToOperandDimsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(8, numElems, 8);
+}
+
+static addIndexVectorDim(builder:flatbuffers.Builder, indexVectorDim:bigint) {
+  builder.addFieldInt64(4, indexVectorDim, BigInt('0'));
+}
+
+static addUniqueIndices(builder:flatbuffers.Builder, uniqueIndices:boolean) {
+  builder.addFieldInt8(5, +uniqueIndices, +false);
+}
+
+static addUpdateComputationSubgraphIndex(builder:flatbuffers.Builder, updateComputationSubgraphIndex:number) {
+  builder.addFieldInt32(6, updateComputationSubgraphIndex, 0);
+}
+
+static endStablehloScatterOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloScatterOptions(builder:flatbuffers.Builder, indicesAreSorted:boolean, updateWindowDimsOffset:flatbuffers.Offset, insertedWindowDimsOffset:flatbuffers.Offset, scatterDimsToOperandDimsOffset:flatbuffers.Offset, indexVectorDim:bigint, uniqueIndices:boolean, updateComputationSubgraphIndex:number):flatbuffers.Offset {
+  StablehloScatterOptions.startStablehloScatterOptions(builder);
+  StablehloScatterOptions.addIndicesAreSorted(builder, indicesAreSorted);
+  StablehloScatterOptions.addUpdateWindowDims(builder, updateWindowDimsOffset);
+  StablehloScatterOptions.addInsertedWindowDims(builder, insertedWindowDimsOffset);
+  StablehloScatterOptions.addScatterDimsToOperandDims(builder, scatterDimsToOperandDimsOffset);
+  StablehloScatterOptions.addIndexVectorDim(builder, indexVectorDim);
+  StablehloScatterOptions.addUniqueIndices(builder, uniqueIndices);
+  StablehloScatterOptions.addUpdateComputationSubgraphIndex(builder, updateComputationSubgraphIndex);
+  return StablehloScatterOptions.endStablehloScatterOptions(builder);
+}
+}
+
+export class StablehloCaseOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloCaseOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloCaseOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloCaseOptions):StablehloCaseOptions {
+  return (obj || new StablehloCaseOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloCaseOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloCaseOptions):StablehloCaseOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloCaseOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+branchSubgraphIndices(index: number):number|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb!.__vector(this.bb_pos + offset) + index * 4) : 0;
+}
+
+branchSubgraphIndicesLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+branchSubgraphIndicesArray():Int32Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? new Int32Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
+static startStablehloCaseOptions(builder:flatbuffers.Builder) {
+  builder.startObject(1);
+}
+
+static addBranchSubgraphIndices(builder:flatbuffers.Builder, branchSubgraphIndicesOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, branchSubgraphIndicesOffset, 0);
+}
+
+static createBranchSubgraphIndicesVector(builder:flatbuffers.Builder, data:number[]|Int32Array):flatbuffers.Offset;
+/**
+ * @deprecated This Uint8Array overload will be removed in the future.
+ */
+static createBranchSubgraphIndicesVector(builder:flatbuffers.Builder, data:number[]|Uint8Array):flatbuffers.Offset;
+static createBranchSubgraphIndicesVector(builder:flatbuffers.Builder, data:number[]|Int32Array|Uint8Array):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt32(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startBranchSubgraphIndicesVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
+}
+
+static endStablehloCaseOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloCaseOptions(builder:flatbuffers.Builder, branchSubgraphIndicesOffset:flatbuffers.Offset):flatbuffers.Offset {
+  StablehloCaseOptions.startStablehloCaseOptions(builder);
+  StablehloCaseOptions.addBranchSubgraphIndices(builder, branchSubgraphIndicesOffset);
+  return StablehloCaseOptions.endStablehloCaseOptions(builder);
+}
+}
+
+export class StablehloRngBitGeneratorOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloRngBitGeneratorOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloRngBitGeneratorOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloRngBitGeneratorOptions):StablehloRngBitGeneratorOptions {
+  return (obj || new StablehloRngBitGeneratorOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloRngBitGeneratorOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloRngBitGeneratorOptions):StablehloRngBitGeneratorOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloRngBitGeneratorOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+algorithm():RngAlgorithm {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : RngAlgorithm.DEFAULT;
+}
+
+static startStablehloRngBitGeneratorOptions(builder:flatbuffers.Builder) {
+  builder.startObject(1);
+}
+
+static addAlgorithm(builder:flatbuffers.Builder, algorithm:RngAlgorithm) {
+  builder.addFieldInt8(0, algorithm, RngAlgorithm.DEFAULT);
+}
+
+static endStablehloRngBitGeneratorOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloRngBitGeneratorOptions(builder:flatbuffers.Builder, algorithm:RngAlgorithm):flatbuffers.Offset {
+  StablehloRngBitGeneratorOptions.startStablehloRngBitGeneratorOptions(builder);
+  StablehloRngBitGeneratorOptions.addAlgorithm(builder, algorithm);
+  return StablehloRngBitGeneratorOptions.endStablehloRngBitGeneratorOptions(builder);
 }
 }
 
@@ -7797,39 +9732,9 @@ static createDilateOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
 }
 }
 
-export class StablehloRngBitGeneratorOptions {
-  bb: flatbuffers.ByteBuffer|null = null;
-  bb_pos = 0;
-  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloRngBitGeneratorOptions {
-  this.bb_pos = i;
-  this.bb = bb;
-  return this;
-}
-
-static getRootAsStablehloRngBitGeneratorOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloRngBitGeneratorOptions):StablehloRngBitGeneratorOptions {
-  return (obj || new StablehloRngBitGeneratorOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static getSizePrefixedRootAsStablehloRngBitGeneratorOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloRngBitGeneratorOptions):StablehloRngBitGeneratorOptions {
-  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
-  return (obj || new StablehloRngBitGeneratorOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
-}
-
-static startStablehloRngBitGeneratorOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
-}
-
-static endStablehloRngBitGeneratorOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  const offset = builder.endObject();
-  return offset;
-}
-
-static createStablehloRngBitGeneratorOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
-  StablehloRngBitGeneratorOptions.startStablehloRngBitGeneratorOptions(builder);
-  return StablehloRngBitGeneratorOptions.endStablehloRngBitGeneratorOptions(builder);
-}
-}
-
+/**
+ * Deprecated in LiteRT (REDUCE_WINDOW, code 205), still registered by its BuiltinOpResolver.
+ */
 export class ReduceWindowOptions {
   bb: flatbuffers.ByteBuffer|null = null;
   bb_pos = 0;
@@ -7848,8 +9753,17 @@ static getSizePrefixedRootAsReduceWindowOptions(bb:flatbuffers.ByteBuffer, obj?:
   return (obj || new ReduceWindowOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+reduceFunction():ReduceWindowFunction {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : ReduceWindowFunction.UNSUPPORTED;
+}
+
 static startReduceWindowOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(1);
+}
+
+static addReduceFunction(builder:flatbuffers.Builder, reduceFunction:ReduceWindowFunction) {
+  builder.addFieldInt32(0, reduceFunction, ReduceWindowFunction.UNSUPPORTED);
 }
 
 static endReduceWindowOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -7857,12 +9771,17 @@ static endReduceWindowOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
   return offset;
 }
 
-static createReduceWindowOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createReduceWindowOptions(builder:flatbuffers.Builder, reduceFunction:ReduceWindowFunction):flatbuffers.Offset {
   ReduceWindowOptions.startReduceWindowOptions(builder);
+  ReduceWindowOptions.addReduceFunction(builder, reduceFunction);
   return ReduceWindowOptions.endReduceWindowOptions(builder);
 }
 }
 
+/**
+ * A composite: `name` (e.g. "odml.group_norm"), its attributes (a flexbuffer map) and the subgraph that
+ * decomposes it into ordinary operators.
+ */
 export class StableHLOCompositeOptions {
   bb: flatbuffers.ByteBuffer|null = null;
   bb_pos = 0;
@@ -7881,8 +9800,77 @@ static getSizePrefixedRootAsStableHLOCompositeOptions(bb:flatbuffers.ByteBuffer,
   return (obj || new StableHLOCompositeOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
 }
 
+name():string|null
+name(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+name(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
+decompositionSubgraphIndex():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
+compositeAttributes(index: number):number|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readUint8(this.bb!.__vector(this.bb_pos + offset) + index) : 0;
+}
+
+compositeAttributesLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+compositeAttributesArray():Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? new Uint8Array(this.bb!.bytes().buffer, this.bb!.bytes().byteOffset + this.bb!.__vector(this.bb_pos + offset), this.bb!.__vector_len(this.bb_pos + offset)) : null;
+}
+
+compositeAttributesFormat():CustomOptionsFormat {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readInt8(this.bb_pos + offset) : CustomOptionsFormat.FLEXBUFFERS;
+}
+
+version():number {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : 0;
+}
+
 static startStableHLOCompositeOptions(builder:flatbuffers.Builder) {
-  builder.startObject(0);
+  builder.startObject(5);
+}
+
+static addName(builder:flatbuffers.Builder, nameOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, nameOffset, 0);
+}
+
+static addDecompositionSubgraphIndex(builder:flatbuffers.Builder, decompositionSubgraphIndex:number) {
+  builder.addFieldInt32(1, decompositionSubgraphIndex, 0);
+}
+
+static addCompositeAttributes(builder:flatbuffers.Builder, compositeAttributesOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(2, compositeAttributesOffset, 0);
+}
+
+static createCompositeAttributesVector(builder:flatbuffers.Builder, data:number[]|Uint8Array):flatbuffers.Offset {
+  builder.startVector(1, data.length, 1);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addInt8(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startCompositeAttributesVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(1, numElems, 1);
+}
+
+static addCompositeAttributesFormat(builder:flatbuffers.Builder, compositeAttributesFormat:CustomOptionsFormat) {
+  builder.addFieldInt8(3, compositeAttributesFormat, CustomOptionsFormat.FLEXBUFFERS);
+}
+
+static addVersion(builder:flatbuffers.Builder, version:number) {
+  builder.addFieldInt32(4, version, 0);
 }
 
 static endStableHLOCompositeOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
@@ -7890,9 +9878,47 @@ static endStableHLOCompositeOptions(builder:flatbuffers.Builder):flatbuffers.Off
   return offset;
 }
 
-static createStableHLOCompositeOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+static createStableHLOCompositeOptions(builder:flatbuffers.Builder, nameOffset:flatbuffers.Offset, decompositionSubgraphIndex:number, compositeAttributesOffset:flatbuffers.Offset, compositeAttributesFormat:CustomOptionsFormat, version:number):flatbuffers.Offset {
   StableHLOCompositeOptions.startStableHLOCompositeOptions(builder);
+  StableHLOCompositeOptions.addName(builder, nameOffset);
+  StableHLOCompositeOptions.addDecompositionSubgraphIndex(builder, decompositionSubgraphIndex);
+  StableHLOCompositeOptions.addCompositeAttributes(builder, compositeAttributesOffset);
+  StableHLOCompositeOptions.addCompositeAttributesFormat(builder, compositeAttributesFormat);
+  StableHLOCompositeOptions.addVersion(builder, version);
   return StableHLOCompositeOptions.endStableHLOCompositeOptions(builder);
+}
+}
+
+export class StablehloShiftLeftOptions {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):StablehloShiftLeftOptions {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsStablehloShiftLeftOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloShiftLeftOptions):StablehloShiftLeftOptions {
+  return (obj || new StablehloShiftLeftOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsStablehloShiftLeftOptions(bb:flatbuffers.ByteBuffer, obj?:StablehloShiftLeftOptions):StablehloShiftLeftOptions {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new StablehloShiftLeftOptions()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static startStablehloShiftLeftOptions(builder:flatbuffers.Builder) {
+  builder.startObject(0);
+}
+
+static endStablehloShiftLeftOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createStablehloShiftLeftOptions(builder:flatbuffers.Builder):flatbuffers.Offset {
+  StablehloShiftLeftOptions.startStablehloShiftLeftOptions(builder);
+  return StablehloShiftLeftOptions.endStablehloShiftLeftOptions(builder);
 }
 }
 
@@ -8116,8 +10142,16 @@ builtinOptions2<T extends flatbuffers.Table>(obj:any):any|null {
   return offset ? this.bb!.__union(obj, this.bb_pos + offset) : null;
 }
 
+/**
+ * Index into the model's operators debug metadata (not part of this schema); -1: none.
+ */
+debugMetadataIndex():number {
+  const offset = this.bb!.__offset(this.bb_pos, 30);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : -1;
+}
+
 static startOperator(builder:flatbuffers.Builder) {
-  builder.startObject(13);
+  builder.startObject(14);
 }
 
 static addOpcodeIndex(builder:flatbuffers.Builder, opcodeIndex:number) {
@@ -8247,12 +10281,16 @@ static addBuiltinOptions2(builder:flatbuffers.Builder, builtinOptions2Offset:fla
   builder.addFieldOffset(12, builtinOptions2Offset, 0);
 }
 
+static addDebugMetadataIndex(builder:flatbuffers.Builder, debugMetadataIndex:number) {
+  builder.addFieldInt32(13, debugMetadataIndex, -1);
+}
+
 static endOperator(builder:flatbuffers.Builder):flatbuffers.Offset {
   const offset = builder.endObject();
   return offset;
 }
 
-static createOperator(builder:flatbuffers.Builder, opcodeIndex:number, inputsOffset:flatbuffers.Offset, outputsOffset:flatbuffers.Offset, builtinOptionsType:BuiltinOptions, builtinOptionsOffset:flatbuffers.Offset, customOptionsOffset:flatbuffers.Offset, customOptionsFormat:CustomOptionsFormat, mutatingVariableInputsOffset:flatbuffers.Offset, intermediatesOffset:flatbuffers.Offset, largeCustomOptionsOffset:bigint, largeCustomOptionsSize:bigint, builtinOptions2Type:BuiltinOptions2, builtinOptions2Offset:flatbuffers.Offset):flatbuffers.Offset {
+static createOperator(builder:flatbuffers.Builder, opcodeIndex:number, inputsOffset:flatbuffers.Offset, outputsOffset:flatbuffers.Offset, builtinOptionsType:BuiltinOptions, builtinOptionsOffset:flatbuffers.Offset, customOptionsOffset:flatbuffers.Offset, customOptionsFormat:CustomOptionsFormat, mutatingVariableInputsOffset:flatbuffers.Offset, intermediatesOffset:flatbuffers.Offset, largeCustomOptionsOffset:bigint, largeCustomOptionsSize:bigint, builtinOptions2Type:BuiltinOptions2, builtinOptions2Offset:flatbuffers.Offset, debugMetadataIndex:number):flatbuffers.Offset {
   Operator.startOperator(builder);
   Operator.addOpcodeIndex(builder, opcodeIndex);
   Operator.addInputs(builder, inputsOffset);
@@ -8267,6 +10305,7 @@ static createOperator(builder:flatbuffers.Builder, opcodeIndex:number, inputsOff
   Operator.addLargeCustomOptionsSize(builder, largeCustomOptionsSize);
   Operator.addBuiltinOptions2Type(builder, builtinOptions2Type);
   Operator.addBuiltinOptions2(builder, builtinOptions2Offset);
+  Operator.addDebugMetadataIndex(builder, debugMetadataIndex);
   return Operator.endOperator(builder);
 }
 }
@@ -8346,8 +10385,16 @@ name(optionalEncoding?:any):string|Uint8Array|null {
   return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
 }
 
+/**
+ * Index into the model's subgraphs debug metadata (not part of this schema); -1: none.
+ */
+debugMetadataIndex():number {
+  const offset = this.bb!.__offset(this.bb_pos, 14);
+  return offset ? this.bb!.readInt32(this.bb_pos + offset) : -1;
+}
+
 static startSubGraph(builder:flatbuffers.Builder) {
-  builder.startObject(5);
+  builder.startObject(6);
 }
 
 static addTensors(builder:flatbuffers.Builder, tensorsOffset:flatbuffers.Offset) {
@@ -8428,18 +10475,23 @@ static addName(builder:flatbuffers.Builder, nameOffset:flatbuffers.Offset) {
   builder.addFieldOffset(4, nameOffset, 0);
 }
 
+static addDebugMetadataIndex(builder:flatbuffers.Builder, debugMetadataIndex:number) {
+  builder.addFieldInt32(5, debugMetadataIndex, -1);
+}
+
 static endSubGraph(builder:flatbuffers.Builder):flatbuffers.Offset {
   const offset = builder.endObject();
   return offset;
 }
 
-static createSubGraph(builder:flatbuffers.Builder, tensorsOffset:flatbuffers.Offset, inputsOffset:flatbuffers.Offset, outputsOffset:flatbuffers.Offset, operatorsOffset:flatbuffers.Offset, nameOffset:flatbuffers.Offset):flatbuffers.Offset {
+static createSubGraph(builder:flatbuffers.Builder, tensorsOffset:flatbuffers.Offset, inputsOffset:flatbuffers.Offset, outputsOffset:flatbuffers.Offset, operatorsOffset:flatbuffers.Offset, nameOffset:flatbuffers.Offset, debugMetadataIndex:number):flatbuffers.Offset {
   SubGraph.startSubGraph(builder);
   SubGraph.addTensors(builder, tensorsOffset);
   SubGraph.addInputs(builder, inputsOffset);
   SubGraph.addOutputs(builder, outputsOffset);
   SubGraph.addOperators(builder, operatorsOffset);
   SubGraph.addName(builder, nameOffset);
+  SubGraph.addDebugMetadataIndex(builder, debugMetadataIndex);
   return SubGraph.endSubGraph(builder);
 }
 }
@@ -8529,6 +10581,151 @@ static createBuffer(builder:flatbuffers.Builder, dataOffset:flatbuffers.Offset, 
   Buffer.addOffset(builder, offset);
   Buffer.addSize(builder, size);
   return Buffer.endBuffer(builder);
+}
+}
+
+/**
+ * A file (or URI) holding external buffers; `name` is how the model refers to it.
+ */
+export class ExternalBufferGroup {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):ExternalBufferGroup {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsExternalBufferGroup(bb:flatbuffers.ByteBuffer, obj?:ExternalBufferGroup):ExternalBufferGroup {
+  return (obj || new ExternalBufferGroup()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsExternalBufferGroup(bb:flatbuffers.ByteBuffer, obj?:ExternalBufferGroup):ExternalBufferGroup {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new ExternalBufferGroup()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+name():string|null
+name(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+name(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
+static startExternalBufferGroup(builder:flatbuffers.Builder) {
+  builder.startObject(1);
+}
+
+static addName(builder:flatbuffers.Builder, nameOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(0, nameOffset, 0);
+}
+
+static endExternalBufferGroup(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createExternalBufferGroup(builder:flatbuffers.Builder, nameOffset:flatbuffers.Offset):flatbuffers.Offset {
+  ExternalBufferGroup.startExternalBufferGroup(builder);
+  ExternalBufferGroup.addName(builder, nameOffset);
+  return ExternalBufferGroup.endExternalBufferGroup(builder);
+}
+}
+
+/**
+ * Immutable data stored outside the .tflite file: `length` bytes at `offset` of group `group`'s file.
+ */
+export class ExternalBuffer {
+  bb: flatbuffers.ByteBuffer|null = null;
+  bb_pos = 0;
+  __init(i:number, bb:flatbuffers.ByteBuffer):ExternalBuffer {
+  this.bb_pos = i;
+  this.bb = bb;
+  return this;
+}
+
+static getRootAsExternalBuffer(bb:flatbuffers.ByteBuffer, obj?:ExternalBuffer):ExternalBuffer {
+  return (obj || new ExternalBuffer()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+static getSizePrefixedRootAsExternalBuffer(bb:flatbuffers.ByteBuffer, obj?:ExternalBuffer):ExternalBuffer {
+  bb.setPosition(bb.position() + flatbuffers.SIZE_PREFIX_LENGTH);
+  return (obj || new ExternalBuffer()).__init(bb.readInt32(bb.position()) + bb.position(), bb);
+}
+
+/**
+ * Referenced by `Tensor.external_buffer` (0 means none, so ids start at 1).
+ */
+id():number {
+  const offset = this.bb!.__offset(this.bb_pos, 4);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : 0;
+}
+
+/**
+ * Index into `Model.external_buffer_groups`.
+ */
+group():number {
+  const offset = this.bb!.__offset(this.bb_pos, 6);
+  return offset ? this.bb!.readUint32(this.bb_pos + offset) : 0;
+}
+
+offset():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 8);
+  return offset ? this.bb!.readUint64(this.bb_pos + offset) : BigInt('0');
+}
+
+length():bigint {
+  const offset = this.bb!.__offset(this.bb_pos, 10);
+  return offset ? this.bb!.readUint64(this.bb_pos + offset) : BigInt('0');
+}
+
+/**
+ * How the bytes are packed (e.g. "unpacked"); empty when unspecified.
+ */
+packing():string|null
+packing(optionalEncoding:flatbuffers.Encoding):string|Uint8Array|null
+packing(optionalEncoding?:any):string|Uint8Array|null {
+  const offset = this.bb!.__offset(this.bb_pos, 12);
+  return offset ? this.bb!.__string(this.bb_pos + offset, optionalEncoding) : null;
+}
+
+static startExternalBuffer(builder:flatbuffers.Builder) {
+  builder.startObject(5);
+}
+
+static addId(builder:flatbuffers.Builder, id:number) {
+  builder.addFieldInt32(0, id, 0);
+}
+
+static addGroup(builder:flatbuffers.Builder, group:number) {
+  builder.addFieldInt32(1, group, 0);
+}
+
+static addOffset(builder:flatbuffers.Builder, offset:bigint) {
+  builder.addFieldInt64(2, offset, BigInt('0'));
+}
+
+static addLength(builder:flatbuffers.Builder, length:bigint) {
+  builder.addFieldInt64(3, length, BigInt('0'));
+}
+
+static addPacking(builder:flatbuffers.Builder, packingOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(4, packingOffset, 0);
+}
+
+static endExternalBuffer(builder:flatbuffers.Builder):flatbuffers.Offset {
+  const offset = builder.endObject();
+  return offset;
+}
+
+static createExternalBuffer(builder:flatbuffers.Builder, id:number, group:number, offset:bigint, length:bigint, packingOffset:flatbuffers.Offset):flatbuffers.Offset {
+  ExternalBuffer.startExternalBuffer(builder);
+  ExternalBuffer.addId(builder, id);
+  ExternalBuffer.addGroup(builder, group);
+  ExternalBuffer.addOffset(builder, offset);
+  ExternalBuffer.addLength(builder, length);
+  ExternalBuffer.addPacking(builder, packingOffset);
+  return ExternalBuffer.endExternalBuffer(builder);
 }
 }
 
@@ -8856,8 +11053,28 @@ signatureDefsLength():number {
   return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
 }
 
+externalBufferGroups(index: number, obj?:ExternalBufferGroup):ExternalBufferGroup|null {
+  const offset = this.bb!.__offset(this.bb_pos, 20);
+  return offset ? (obj || new ExternalBufferGroup()).__init(this.bb!.__indirect(this.bb!.__vector(this.bb_pos + offset) + index * 4), this.bb!) : null;
+}
+
+externalBufferGroupsLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 20);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
+externalBuffers(index: number, obj?:ExternalBuffer):ExternalBuffer|null {
+  const offset = this.bb!.__offset(this.bb_pos, 22);
+  return offset ? (obj || new ExternalBuffer()).__init(this.bb!.__indirect(this.bb!.__vector(this.bb_pos + offset) + index * 4), this.bb!) : null;
+}
+
+externalBuffersLength():number {
+  const offset = this.bb!.__offset(this.bb_pos, 22);
+  return offset ? this.bb!.__vector_len(this.bb_pos + offset) : 0;
+}
+
 static startModel(builder:flatbuffers.Builder) {
-  builder.startObject(8);
+  builder.startObject(10);
 }
 
 static addVersion(builder:flatbuffers.Builder, version:number) {
@@ -8969,6 +11186,38 @@ static startSignatureDefsVector(builder:flatbuffers.Builder, numElems:number) {
   builder.startVector(4, numElems, 4);
 }
 
+static addExternalBufferGroups(builder:flatbuffers.Builder, externalBufferGroupsOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(8, externalBufferGroupsOffset, 0);
+}
+
+static createExternalBufferGroupsVector(builder:flatbuffers.Builder, data:flatbuffers.Offset[]):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addOffset(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startExternalBufferGroupsVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
+}
+
+static addExternalBuffers(builder:flatbuffers.Builder, externalBuffersOffset:flatbuffers.Offset) {
+  builder.addFieldOffset(9, externalBuffersOffset, 0);
+}
+
+static createExternalBuffersVector(builder:flatbuffers.Builder, data:flatbuffers.Offset[]):flatbuffers.Offset {
+  builder.startVector(4, data.length, 4);
+  for (let i = data.length - 1; i >= 0; i--) {
+    builder.addOffset(data[i]!);
+  }
+  return builder.endVector();
+}
+
+static startExternalBuffersVector(builder:flatbuffers.Builder, numElems:number) {
+  builder.startVector(4, numElems, 4);
+}
+
 static endModel(builder:flatbuffers.Builder):flatbuffers.Offset {
   const offset = builder.endObject();
   return offset;
@@ -8982,7 +11231,7 @@ static finishSizePrefixedModelBuffer(builder:flatbuffers.Builder, offset:flatbuf
   builder.finish(offset, 'TFL3', true);
 }
 
-static createModel(builder:flatbuffers.Builder, version:number, operatorCodesOffset:flatbuffers.Offset, subgraphsOffset:flatbuffers.Offset, descriptionOffset:flatbuffers.Offset, buffersOffset:flatbuffers.Offset, metadataBufferOffset:flatbuffers.Offset, metadataOffset:flatbuffers.Offset, signatureDefsOffset:flatbuffers.Offset):flatbuffers.Offset {
+static createModel(builder:flatbuffers.Builder, version:number, operatorCodesOffset:flatbuffers.Offset, subgraphsOffset:flatbuffers.Offset, descriptionOffset:flatbuffers.Offset, buffersOffset:flatbuffers.Offset, metadataBufferOffset:flatbuffers.Offset, metadataOffset:flatbuffers.Offset, signatureDefsOffset:flatbuffers.Offset, externalBufferGroupsOffset:flatbuffers.Offset, externalBuffersOffset:flatbuffers.Offset):flatbuffers.Offset {
   Model.startModel(builder);
   Model.addVersion(builder, version);
   Model.addOperatorCodes(builder, operatorCodesOffset);
@@ -8992,6 +11241,8 @@ static createModel(builder:flatbuffers.Builder, version:number, operatorCodesOff
   Model.addMetadataBuffer(builder, metadataBufferOffset);
   Model.addMetadata(builder, metadataOffset);
   Model.addSignatureDefs(builder, signatureDefsOffset);
+  Model.addExternalBufferGroups(builder, externalBufferGroupsOffset);
+  Model.addExternalBuffers(builder, externalBuffersOffset);
   return Model.endModel(builder);
 }
 }

@@ -1,0 +1,92 @@
+/**
+ * STABLEHLO_COMPOSITE (LiteRT tflite/kernels/stablehlo_composite.cc): a named composite (`odml.group_norm`,
+ * `odml.scaled_dot_product_attention`, …) that runs its decomposition subgraph, as LiteRT does for every
+ * composite it has no fused kernel for. The node's inputs map one to one to the subgraph's inputs and the
+ * subgraph's outputs to the node's outputs.
+ *
+ * LiteRT resizes the subgraph's inputs to the node's and its node's outputs to the subgraph's in prepare;
+ * with the static shapes micrort plans, prepare checks that each pair has the same type and byte size
+ * instead. The decomposition subgraph is planned in the one arena inside this node's step (graph layer,
+ * allocation-info.ts), so invoke copies the inputs in, runs it and copies the outputs out, allocating
+ * nothing. LiteRT requires at least one input (`node->inputs->size > 0`); so does this kernel.
+ */
+import {
+  BuiltinOperator,
+  KernelError,
+  type EvalTensor,
+  type Node,
+  type Registration,
+  type StablehloCompositeOptions,
+  type TfLiteContext,
+} from '@micrort/core';
+import { opData } from '@micrort/kernel-support';
+import { PROVIDER } from '../provider.js';
+import { checkSameTypeAndSize, checkSubgraphIndex, copyAll, evalTensors, subgraphTensors } from './control-flow-common.js';
+
+const OP = 'STABLEHLO_COMPOSITE';
+/** sizeof(State) in LiteRT's generic path: the subgraph index and a bool (padded). */
+const LITERT_STATE_BYTES = 8;
+
+interface OpData {
+  subgraph: number;
+  inputs: EvalTensor[];
+  outputs: EvalTensor[];
+  subgraphInputs: EvalTensor[];
+  subgraphOutputs: EvalTensor[];
+}
+
+function init(context: TfLiteContext): OpData {
+  context.allocatePersistentBuffer(LITERT_STATE_BYTES);
+  return { subgraph: -1, inputs: [], outputs: [], subgraphInputs: [], subgraphOutputs: [] };
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  const d = opData<OpData>(OP, node);
+  const params = node.builtinData as Partial<StablehloCompositeOptions> | null;
+  if (!params || params.decompositionSubgraphIndex === undefined)
+    throw new KernelError(OP, node.index, 'StableHLOCompositeOptions (decomposition_subgraph_index) are missing');
+  const name = params.name ? ` "${params.name}"` : '';
+  if (node.inputs.length === 0) throw new KernelError(OP, node.index, `composite${name} has no inputs (LiteRT requires at least one)`);
+  for (let i = 0; i < node.inputs.length; i++)
+    if (node.inputs[i]! < 0) throw new KernelError(OP, node.index, `input ${i} of composite${name} is omitted (-1)`);
+  const s = params.decompositionSubgraphIndex;
+  checkSubgraphIndex(OP, context, node, s, `decomposition${name}`);
+  const subIn = subgraphTensors(context, s, 'input');
+  const subOut = subgraphTensors(context, s, 'output');
+  if (subIn.length !== node.inputs.length)
+    throw new KernelError(
+      OP,
+      node.index,
+      `composite${name}: decomposition subgraph ${s} has ${subIn.length} inputs, the node ${node.inputs.length}`,
+    );
+  if (subOut.length !== node.outputs.length)
+    throw new KernelError(
+      OP,
+      node.index,
+      `composite${name}: decomposition subgraph ${s} has ${subOut.length} outputs, the node ${node.outputs.length}`,
+    );
+  d.subgraph = s;
+  d.inputs = evalTensors(context, node.inputs);
+  d.outputs = evalTensors(context, node.outputs);
+  subIn.forEach((t, i) => checkSameTypeAndSize(OP, node, d.inputs[i]!, `input ${i}`, t, `input ${i} of decomposition subgraph ${s}`));
+  subOut.forEach((t, i) => checkSameTypeAndSize(OP, node, d.outputs[i]!, `output ${i}`, t, `output ${i} of decomposition subgraph ${s}`));
+  d.subgraphInputs = subIn;
+  d.subgraphOutputs = subOut;
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const d = opData<OpData>(OP, node);
+  copyAll(d.subgraphInputs, d.inputs);
+  context.invokeSubgraph(d.subgraph);
+  copyAll(d.outputs, d.subgraphOutputs);
+}
+
+/** The reference STABLEHLO_COMPOSITE kernel: runs the decomposition subgraph. */
+export const STABLEHLO_COMPOSITE: Registration<OpData> = {
+  builtinCode: BuiltinOperator.STABLEHLO_COMPOSITE,
+  provider: PROVIDER,
+  name: OP,
+  init,
+  prepare,
+  invoke,
+};
