@@ -10,6 +10,7 @@
  */
 export * from './activation.js';
 export * from './add.js';
+export * from './blockwise.js';
 export * from './broadcast.js';
 export * from './checks.js';
 export * from './conv.js';

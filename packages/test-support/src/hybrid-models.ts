@@ -117,6 +117,33 @@ export class HybridBuilder {
     });
   }
 
+  /**
+   * Blockwise int4 weights [rows, cols] (LiteRT's BlockwiseQuantization, as ai-edge-quantizer writes
+   * them): values in [-8, 7] packed two per byte, and a float16 scale tensor [rows, cols / blockSize]
+   * with scales in [2^-8, 2^-4). `zeroPoints` names a zero-point tensor to add (all zeros), else none.
+   */
+  blockwiseWeights(name: string, rows: number, cols: number, blockSize: number, zeroPoints = false): number {
+    const blocks = cols / blockSize;
+    const half = Uint16Array.from(
+      { length: rows * blocks },
+      () => ((7 + Math.floor(this.next() * 4)) << 10) | Math.floor(this.next() * 1024),
+    );
+    const scales = this.b.addTensor({ name: `${name}_scales`, type: TensorType.FLOAT16, shape: [rows, blocks], data: half });
+    const zp = zeroPoints
+      ? this.b.addTensor({ name: `${name}_zero_points`, type: TensorType.INT8, shape: [rows, blocks], data: new Int8Array(rows * blocks) })
+      : -1;
+    const n = rows * cols;
+    const data = new Uint8Array(Math.ceil(n / 2));
+    for (let i = 0; i < n; i++) data[i >> 1] = data[i >> 1]! | ((Math.floor(this.next() * 16) & 15) << (i & 1 ? 4 : 0));
+    return this.b.addTensor({
+      name,
+      type: TensorType.INT4,
+      shape: [rows, cols],
+      data,
+      quantization: { scale: [], details: { kind: 'blockwise', scales, zeroPoints: zp, blockSize } },
+    });
+  }
+
   /** Per-channel scales: `n` values spread around `base`. */
   scales(n: number, base = 0.01): number[] {
     return Array.from({ length: n }, () => base * (0.5 + this.next()));
@@ -602,6 +629,48 @@ export function int4IntegerCases(): HybridCase[] {
   return cases;
 }
 
+/** A FULLY_CONNECTED with blockwise int4 weights (float32 input, bias and output). */
+export function blockwiseFullyConnected(
+  batches: number,
+  accum: number,
+  units: number,
+  blockSize: number,
+  seed: number,
+  activation = ActivationFunctionType.NONE,
+  zeroPoints = false,
+): HybridCase {
+  const m = new HybridBuilder(seed);
+  const x = m.input('x', [batches, accum]);
+  const w = m.blockwiseWeights('w', units, accum, blockSize, zeroPoints);
+  const y = m.float('y', [batches, units]);
+  m.op(BuiltinOperator.FULLY_CONNECTED, [x, w, m.floatConst('b', [units])], [y], { fusedActivationFunction: activation });
+  const name = `FULLY_CONNECTED ${batches}x${accum}→${units} blockwise int4 block ${blockSize} ${ActivationFunctionType[activation]}${zeroPoints ? ' zero points' : ''} (XNNPACK in LiteRT.js)`;
+  return { ...m.build(name, [y], 'litert'), relativeToMax: XNNPACK_TOLERANCE };
+}
+
+/** An EMBEDDING_LOOKUP into a blockwise int4 table, float32 output. */
+export function blockwiseEmbeddingLookup(ids: number[], rows: number, cols: number, blockSize: number, seed: number): HybridCase {
+  const m = new HybridBuilder(seed);
+  const t = m.b.addTensor({ name: 'ids', type: TensorType.INT32, shape: [ids.length] });
+  m.inputs.push(t);
+  m.inputBytes.push(new Uint8Array(Int32Array.from(ids).buffer));
+  const table = m.blockwiseWeights('table', rows, cols, blockSize);
+  const y = m.float('y', [ids.length, cols]);
+  m.op(BuiltinOperator.EMBEDDING_LOOKUP, [t, table], [y]);
+  return m.build(`EMBEDDING_LOOKUP ${ids.length} of ${rows}x${cols} blockwise int4 block ${blockSize}`, [y], 'litert');
+}
+
+/** The blockwise cases (LiteRT.js): FULLY_CONNECTED and EMBEDDING_LOOKUP. */
+export function blockwiseCases(): HybridCase[] {
+  return [
+    blockwiseFullyConnected(2, 64, 6, 32, 900),
+    blockwiseFullyConnected(3, 128, 5, 32, 901, ActivationFunctionType.RELU),
+    blockwiseFullyConnected(1, 96, 4, 32, 902, ActivationFunctionType.NONE, true),
+    blockwiseEmbeddingLookup([3, 0, 3, 1], 4, 64, 32, 903),
+    blockwiseEmbeddingLookup([1, 2], 3, 32, 16, 904),
+  ];
+}
+
 /** Every case whose reference is LiteRT.js. */
 export function hybridLiteRtCases(): HybridCase[] {
   return [
@@ -612,5 +681,6 @@ export function hybridLiteRtCases(): HybridCase[] {
     ...embeddingCases(),
     ...dequantizeCases(),
     ...int4IntegerCases(),
+    ...blockwiseCases(),
   ].filter((c) => c.reference === 'litert');
 }

@@ -13,13 +13,28 @@
  * refuses a non-zero uint8 zero point) and int4 (a constant, unpacked once in prepare; its rows must have
  * an even length: TFLite reads an odd-length int4 row from the wrong nibble), with one scale, or one per
  * row (quantized dimension 0): value × scale in float32.
+ *
+ * Blockwise tables (LiteRT's BlockwiseQuantization, embedding_lookup.cc EvalBlockwise): a constant 2-D
+ * int4 table whose rows are runs of `block_size` values with one float16 (or float32) scale each, looked
+ * up into a float32 output as value × its block's scale (TFLite's (q << 4) × (scale / 16) is the same
+ * float32 product).
  */
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { FIXED_SIZE_TYPES, type StringMove, prepareStringMove, requireShape, typeSupport, writeMappedStrings } from './data-common.js';
 import { type ElementLayout, elementLayout, movableData, shapeString } from './transpose-common.js';
-import { expectType, fillOpData, hybridWeightScales, hybridWeightsInt8, newOpData, opData } from '@micrort/kernel-support';
+import {
+  type BlockwiseWeights,
+  blockwiseDetails,
+  expectType,
+  fillOpData,
+  readBlockwiseWeights,
+  hybridWeightScales,
+  hybridWeightsInt8,
+  newOpData,
+  opData,
+} from '@micrort/kernel-support';
 
 const OP = 'EMBEDDING_LOOKUP';
 const TABLE_TYPES: readonly TensorType[] = [...FIXED_SIZE_TYPES, TensorType.STRING, TensorType.INT4];
@@ -38,6 +53,8 @@ interface EmbeddingLookupOpData {
   values: Int8Array | null;
   /** Hybrid: one scale per row, or null for one scale. */
   rowScales: Float32Array | null;
+  /** A blockwise table: its int8 values and block scales, else null. */
+  blockwise: BlockwiseWeights | null;
   layout: ElementLayout;
   /** A STRING table: the rows' strings are written through this. */
   strings: StringMove | null;
@@ -64,11 +81,28 @@ function prepare(context: TfLiteContext, node: Node): void {
   const expected = Array.from(table.dims);
   expected[0] = ids.dims[0]!;
   requireShape(OP, node, output, 'output', expected);
+  const rows = table.dims[0]!;
+  const columns = rows > 0 ? table.elementCount / rows : 0;
+  if (blockwiseDetails(table) !== null) {
+    const blockwise = readBlockwiseWeights(OP, context, node, 'table', table);
+    const layout = { useWords: false, units: 1 };
+    const data: EmbeddingLookupOpData = {
+      rows,
+      columns,
+      hybrid: false,
+      scale: 0,
+      values: null,
+      rowScales: null,
+      blockwise,
+      layout,
+      strings: null,
+    };
+    fillOpData(OP, node, data);
+    return;
+  }
   const hybrid = table.type !== TensorType.FLOAT32 && output.type === TensorType.FLOAT32;
   if (hybrid && table.type === TensorType.INT8 && table.params.zeroPoint !== 0)
     throw new KernelError(OP, node.index, `an int8 table dequantized to float32 must have zero point 0, got ${table.params.zeroPoint}`);
-  const rows = table.dims[0]!;
-  const columns = rows > 0 ? table.elementCount / rows : 0;
   let values: Int8Array | null = null;
   let rowScales: Float32Array | null = null;
   if (hybrid) {
@@ -84,7 +118,17 @@ function prepare(context: TfLiteContext, node: Node): void {
   view.setUint32(8, columns, true);
   const strings = table.type === TensorType.STRING ? prepareStringMove(OP, context, node, table, false) : null;
   const layout = strings || hybrid ? { useWords: false, units: 1 } : elementLayout(table.type, OP, node);
-  const data: EmbeddingLookupOpData = { rows, columns, hybrid, scale: table.params.scale, values, rowScales, layout, strings };
+  const data: EmbeddingLookupOpData = {
+    rows,
+    columns,
+    hybrid,
+    scale: table.params.scale,
+    values,
+    rowScales,
+    blockwise: null,
+    layout,
+    strings,
+  };
   fillOpData(OP, node, data);
 }
 
@@ -103,11 +147,30 @@ function invokeHybrid(node: Node, d: EmbeddingLookupOpData, ids: Int32Array, tab
   }
 }
 
+/** TFLite's EvalBlockwise: each looked-up row's values times their block's scale, into a float32 output. */
+function invokeBlockwise(node: Node, w: BlockwiseWeights, ids: Int32Array, output: Float32Array): void {
+  const { rows, cols, blockSize, blocks, values, scales } = w;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (id < 0 || id >= rows) outOfBounds(node, i, id, rows);
+    let p = id * cols;
+    let o = i * cols;
+    for (let k = 0; k < blocks; k++) {
+      const s = scales[id * blocks + k]!;
+      for (let c = 0; c < blockSize; c++) output[o++] = values[p++]! * s;
+    }
+  }
+}
+
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<EmbeddingLookupOpData>(OP, node);
   const ids = context.getEvalTensor(node.inputs[0]!).data as Int32Array;
   const tableTensor = context.getEvalTensor(node.inputs[1]!);
   const outputTensor = context.getEvalTensor(node.outputs[0]!);
+  if (d.blockwise !== null) {
+    invokeBlockwise(node, d.blockwise, ids, outputTensor.data as Float32Array);
+    return;
+  }
   if (d.hybrid && d.rows > 0) {
     invokeHybrid(node, d, ids, d.values ?? (tableTensor.data as Int8Array), outputTensor.data as Float32Array);
     return;

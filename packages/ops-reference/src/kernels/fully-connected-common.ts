@@ -39,6 +39,8 @@ export enum FcKind {
   Uint8 = 5,
   /** float32 x int8/uint8/int4 → float32 (TFLite's hybrid kernel, fully-connected-hybrid.ts). */
   Hybrid = 6,
+  /** float32 x blockwise int4 → float32 (fully-connected-blockwise.ts). */
+  Blockwise = 7,
 }
 
 /** Shape of the matrix product, fixed in prepare (kernel-support's `expectFullyConnectedShape`). */

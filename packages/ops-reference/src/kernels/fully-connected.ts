@@ -11,7 +11,8 @@
  * int4 weights (TFLite's int8 x int4, symmetric): unpacked once in prepare into a persistent int8 buffer,
  * then the int8 paths. Hybrid (TFLite only): float32 input and output with int8, uint8 or int4 weights,
  * per-tensor or per-channel, symmetric or asymmetric input quantization, any fused activation
- * (fully-connected-hybrid.ts).
+ * (fully-connected-hybrid.ts). Blockwise int4 weights (LiteRT's BlockwiseQuantization) with float32
+ * input and output: fully-connected-blockwise.ts.
  * Rejected with a KernelError: shuffled weights (SHUFFLED4x16INT8), fused TANH/SIGN_BIT outside the
  * hybrid path, and shapes that do not form a matrix product.
  *
@@ -35,6 +36,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { Int64Words } from './conv-common.js';
+import { evalBlockwiseFullyConnected, prepareBlockwiseFullyConnected, type BlockwiseFcPlan } from './fully-connected-blockwise.js';
 import { evalHybridFullyConnected, prepareHybridFullyConnected, type HybridFcPlan } from './fully-connected-hybrid.js';
 import {
   FcKind,
@@ -52,6 +54,7 @@ import {
   activationRangeFloat,
   activationRangeQuantized,
   allocateOpData,
+  blockwiseDetails,
   calculateOpDataFullyConnected,
   expectClampActivation,
   expectFullyConnectedShape,
@@ -89,6 +92,7 @@ interface FullyConnectedOpData {
   /** int4 weights unpacked in prepare (read instead of the filter tensor), else null. */
   unpackedFilter: Int8Array | null;
   hybrid: HybridFcPlan | null;
+  blockwise: BlockwiseFcPlan | null;
 }
 
 const EMPTY_I32 = new Int32Array(0);
@@ -107,6 +111,7 @@ function init(context: TfLiteContext): FullyConnectedOpData {
     floatMax: 0,
     unpackedFilter: null,
     hybrid: null,
+    blockwise: null,
   };
 }
 
@@ -131,6 +136,16 @@ function prepare(context: TfLiteContext, node: Node): void {
       node,
       `weights_format ${FullyConnectedWeightsFormat[opts.weightsFormat] ?? opts.weightsFormat} (shuffled weights) is not supported`,
     );
+  if (blockwiseDetails(filter) !== null) {
+    const shape = expectFullyConnectedShape(OP, node, input, filter, output, opts.keepNumDims);
+    if (bias && numElements(bias.dims) !== shape.outputDepth)
+      fail(node, `bias (tensor ${bias.index}) has ${numElements(bias.dims)} elements, expected output_depth ${shape.outputDepth}`);
+    data.shape = shape;
+    data.biasIndex = biasIndex;
+    data.kind = FcKind.Blockwise;
+    data.blockwise = prepareBlockwiseFullyConnected(OP, context, node, input, filter, bias, output, shape, opts.fusedActivationFunction);
+    return;
+  }
   const hybrid = input.type === TensorType.FLOAT32 && filter.type !== TensorType.FLOAT32;
   if (hybrid) {
     const shape = expectFullyConnectedShape(OP, node, input, filter, output, opts.keepNumDims);
@@ -356,6 +371,9 @@ function invoke(context: TfLiteContext, node: Node): void {
         bias as Float32Array | null,
         output as Float32Array,
       );
+      break;
+    case FcKind.Blockwise:
+      evalBlockwiseFullyConnected(data.blockwise!, data.shape, input as Float32Array, bias as Float32Array | null, output as Float32Array);
       break;
     case FcKind.Int16Acc32:
       fullyConnectedInt16Acc32(
