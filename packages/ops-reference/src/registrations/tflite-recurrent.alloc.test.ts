@@ -81,6 +81,32 @@ const cases: [string, HarnessOptions][] = [
     [out([2, 2])],
     { fusedActivationFunction: Act.TANH, cellClip: 3, projClip: 0.5, kernelType: 0, asymmetricQuantizeInputs: false },
   ),
+  opts(
+    'BIDIRECTIONAL_SEQUENCE_LSTM CIFG, peephole, projection, merged',
+    [
+      x([3, 2, 3]),
+      ...[0, 1].flatMap(() => [
+        null,
+        ...[0, 1, 2].map(() => w([4, 3])),
+        null,
+        ...[0, 1, 2].map(() => w([4, 2], 0.8)),
+        null,
+        w([4], 0.5),
+        w([4], 0.5),
+        null,
+        ...[0, 1, 2].map(() => w([4], 0.3)),
+        w([2, 4]),
+        w([2], 0.2),
+      ]),
+      state([2, 2]),
+      state([2, 4]),
+      state([2, 2]),
+      state([2, 4]),
+      ...Array.from({ length: 9 }, () => null),
+    ],
+    [out([3, 2, 4])],
+    { fusedActivationFunction: Act.TANH, cellClip: 3, projClip: 0.5, mergeOutputs: true, timeMajor: true, asymmetricQuantizeInputs: false },
+  ),
 ];
 
 /** UNIDIRECTIONAL_SEQUENCE_LSTM's float variants run TFLite's full cell too (batch-major, CIFG, projection). */
