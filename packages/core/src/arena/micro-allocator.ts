@@ -148,7 +148,8 @@ export class MicroAllocator {
               quantizedDimension: def.quantization.quantizedDimension,
             }
           : null;
-      const t = new Tensor(i, def.name, def.type, Int32Array.from(def.shape), quant, def.isVariable, def.sparsity ?? null);
+      const details = def.quantization?.details ?? null;
+      const t = new Tensor(i, def.name, def.type, Int32Array.from(def.shape), quant, def.isVariable, def.sparsity ?? null, details);
       if (def.shapeSignature) t.shapeSignature = def.shapeSignature;
       const resized = subgraphIndex === this.subgraphIndex ? this.inputDims.get(i) : undefined;
       if (resized) t.setDims(resized);
