@@ -135,8 +135,6 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
     { reason: 'int8 not implemented yet', combos: ['int8→int8'] },
     { reason: 'int16 not implemented yet', combos: ['int16→int16'] },
   ],
-  TILE: [{ reason: STRING, combos: ['string,int32→string', 'string,int64→string'] }],
-  RANK: [{ reason: STRING, combos: ['string→int32'] }],
   QUANTIZE: [{ reason: 'int4 not implemented yet', combos: ['float32→int4'] }],
   BATCH_MATMUL: [
     { reason: HYBRID, combos: ['float32,int8→float32'] },
