@@ -68,19 +68,6 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
     { reason: HYBRID, combos: ['float32,int8,float32→float32', 'float32,uint8,float32→float32', 'float32,int4,float32→float32'] },
   ],
   L2_NORMALIZATION: [{ reason: 'uint8 not implemented yet', combos: ['uint8→uint8'] }],
-  RNN: [{ reason: HYBRID, combos: ['float32,int8,int8,float32,float32→float32', 'float32,uint8,uint8,float32,float32→float32'] }],
-  UNIDIRECTIONAL_SEQUENCE_RNN: [
-    { reason: HYBRID, combos: ['float32,int8,int8,float32,float32→float32', 'float32,uint8,uint8,float32,float32→float32'] },
-  ],
-  BIDIRECTIONAL_SEQUENCE_RNN: [
-    {
-      reason: HYBRID,
-      combos: [
-        'float32,int8,int8,float32,float32,int8,int8,float32,float32,-,-,-→float32,float32',
-        'float32,uint8,uint8,float32,float32,uint8,uint8,float32,float32,-,-,-→float32,float32',
-      ],
-    },
-  ],
   BIDIRECTIONAL_SEQUENCE_LSTM: [
     {
       reason: HYBRID,

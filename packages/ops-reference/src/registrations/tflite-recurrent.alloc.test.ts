@@ -52,6 +52,18 @@ const rnnCell = (units: number, inputSize: number, batch: number) => [
 
 const cases: [string, HarnessOptions][] = [
   opts('RNN', [x([2, 3]), ...rnnCell(4, 3, 2)], [out([2, 4])], { fusedActivationFunction: Act.TANH, asymmetricQuantizeInputs: false }),
+  opts(
+    'RNN hybrid int8, asymmetric',
+    [
+      x([2, 3]),
+      spec(TensorType.INT8, [4, 3], iota(12, -6), { constant: true, scale: 0.01, zeroPoint: 0 }),
+      spec(TensorType.INT8, [4, 4], iota(16, -8), { constant: true, scale: 0.02, zeroPoint: 0 }),
+      w([4]),
+      state([2, 4]),
+    ],
+    [out([2, 4])],
+    { fusedActivationFunction: Act.TANH, asymmetricQuantizeInputs: true },
+  ),
   opts('UNIDIRECTIONAL_SEQUENCE_RNN batch-major', [x([2, 3, 3]), ...rnnCell(4, 3, 2)], [out([2, 3, 4])], {
     timeMajor: false,
     fusedActivationFunction: Act.RELU,
