@@ -68,23 +68,7 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
     { reason: HYBRID, combos: ['float32,int8,float32→float32', 'float32,uint8,float32→float32', 'float32,int4,float32→float32'] },
   ],
   L2_NORMALIZATION: [{ reason: 'uint8 not implemented yet', combos: ['uint8→uint8'] }],
-  BIDIRECTIONAL_SEQUENCE_LSTM: [
-    {
-      reason: HYBRID,
-      combos: [
-        'float32,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,float32,float32,-,-,-,-,-,-,-,-,-→float32,float32',
-        'float32,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,float32,float32,-,-,-,-,-,-,-,-,-→float32,float32',
-      ],
-    },
-  ],
   LSTM: [
-    {
-      reason: HYBRID,
-      combos: [
-        'float32,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,-,-,-,-→float32',
-        'float32,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,-,-,-,-→float32',
-      ],
-    },
     {
       reason: 'integer LSTM (int8 × int8, int16 cell) not implemented yet',
       combos: ['int8,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,int32,int32,int32,int32,-,-,int8,int16,-,-,-,-→int8'],

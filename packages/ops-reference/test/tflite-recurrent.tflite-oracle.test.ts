@@ -336,6 +336,54 @@ describe.skipIf(!oracleAvailable)('TFLite recurrent builtins vs TFLite 2.9', () 
       }
   });
 
+  it('hybrid LSTM and BIDIRECTIONAL_SEQUENCE_LSTM: int8 and uint8 weights, symmetric and asymmetric inputs, variants', () => {
+    let seed = 700;
+    // Weights (matrices, peepholes, projection) of a float LSTM's inputs as hybrid int8/uint8 constants.
+    const weightPositions = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16]);
+    const hybridize = (inputs: (Operand | null)[], type: 'int8' | 'uint8', offset = 0): (Operand | null)[] =>
+      inputs.map((o, i) =>
+        o !== null && weightPositions.has(i + offset)
+          ? { type, shape: o.shape, q: { scale: 0.005, zeroPoint: 0 }, constant: true, range: type === 'int8' ? [-127, 127] : [0, 255] }
+          : o,
+      );
+    const variants = [{}, { cifg: true, peephole: true }, { projection: true, projectionBias: true }, { layerNorm: true, peephole: true }];
+    for (const type of ['int8', 'uint8'] as const)
+      for (const asymmetric of [false, true])
+        for (const v of variants) {
+          const [batch, nInput, nCell] = [2, 3, 4];
+          const nOutput = 'projection' in v ? 3 : nCell;
+          expectSame(
+            `LSTM hybrid ${type}${asymmetric ? ' asymmetric' : ''} ${JSON.stringify(v)}`,
+            Op.LSTM,
+            { fusedActivationFunction: Act.TANH, cellClip: 0, projClip: 0, asymmetricQuantizeInputs: asymmetric },
+            hybridize(lstmInputs(input([batch, nInput]), batch, nInput, nCell, nOutput, v), type),
+            [out([batch, nOutput])],
+            seed++,
+          );
+          if ('layerNorm' in v) continue;
+          const [time] = [3];
+          const x = input([time, batch, nInput]);
+          const cell = () => hybridize(lstmInputs(x, batch, nInput, nCell, nOutput, v), type).slice(1, 18);
+          expectSame(
+            `BIDIRECTIONAL_SEQUENCE_LSTM hybrid ${type}${asymmetric ? ' asymmetric' : ''} ${JSON.stringify(v)}`,
+            Op.BIDIRECTIONAL_SEQUENCE_LSTM,
+            { fusedActivationFunction: Act.TANH, mergeOutputs: true, timeMajor: true, asymmetricQuantizeInputs: asymmetric },
+            [
+              x,
+              ...cell(),
+              ...cell(),
+              state([batch, nOutput]),
+              state([batch, nCell]),
+              state([batch, nOutput]),
+              state([batch, nCell]),
+              ...Array.from({ length: 9 }, () => null),
+            ],
+            [out([time, batch, 2 * nOutput])],
+            seed++,
+          );
+        }
+  });
+
   it('prints the largest differences', () => {
     console.log([...maxDiff].map(([op, d]) => `${op}: max |Δ| ${d.toExponential(2)}`).join('\n'));
     expect(new Set([...maxDiff.keys()].map((k) => k.split(' ')[0])).size).toBe(5);

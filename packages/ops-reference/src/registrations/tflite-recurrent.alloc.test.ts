@@ -118,6 +118,26 @@ const cases: [string, HarnessOptions][] = [
     [out([3, 2, 4])],
     { fusedActivationFunction: Act.TANH, cellClip: 3, projClip: 0.5, mergeOutputs: true, timeMajor: true, asymmetricQuantizeInputs: false },
   ),
+  opts(
+    'LSTM hybrid int8, asymmetric, peephole, projection',
+    [
+      x([2, 3]),
+      ...[0, 1, 2, 3].map(() => spec(TensorType.INT8, [4, 3], iota(12, -6), { constant: true, scale: 0.01, zeroPoint: 0 })),
+      ...[0, 1, 2, 3].map(() => spec(TensorType.INT8, [4, 2], iota(8, -4), { constant: true, scale: 0.02, zeroPoint: 0 })),
+      ...[0, 1, 2].map(() => spec(TensorType.INT8, [4], iota(4, -2), { constant: true, scale: 0.05, zeroPoint: 0 })),
+      ...[0, 1, 2, 3].map(() => w([4], 0.3)),
+      spec(TensorType.INT8, [2, 4], iota(8, -4), { constant: true, scale: 0.03, zeroPoint: 0 }),
+      w([2], 0.2),
+      state([2, 2]),
+      state([2, 4]),
+      null,
+      null,
+      null,
+      null,
+    ],
+    [out([2, 2])],
+    { fusedActivationFunction: Act.TANH, cellClip: 3, projClip: 0.5, kernelType: 0, asymmetricQuantizeInputs: true },
+  ),
 ];
 
 describe('TFLite recurrent builtins allocate nothing in invoke()', () => {
