@@ -15,7 +15,7 @@
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { MicroInterpreter, loadModel, tensorTypeName } from '@micrort/core';
+import { BuiltinOperator, MicroInterpreter, ModelBuilder, TensorType, loadModel, tensorTypeName } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
 import { compareBytes, referenceResolver } from '@micrort/test-support/conformance';
 import { buildRecipe, comboLabel } from '@micrort/test-support/tflite-op-recipes';
@@ -158,4 +158,40 @@ describe.skipIf(!hasLiteRt)(`the types slice's ${cases.length} combinations chec
         expect(failures, inputs === model.inputs ? 'recipe inputs' : 'wide inputs').toEqual([]);
       }
     });
+});
+
+describe.skipIf(!hasLiteRt)('DEQUANTIZE of a packed int4 constant, against LiteRT.js', () => {
+  it('dequantizes into an ADD with a float32 graph input (LiteRT.js leaves a dequantized constant graph output unwritten)', async () => {
+    // int4 values 7, 6, −7, −8, 1, 0 packed low nibble first; scale 0.5, zero point −1.
+    const b = new ModelBuilder();
+    const q = b.addTensor({
+      name: 'q',
+      type: TensorType.INT4,
+      shape: [2, 3],
+      data: Uint8Array.from([0x67, 0x89, 0x01]),
+      quantization: { scale: 0.5, zeroPoint: -1 },
+    });
+    const d = b.addTensor({ name: 'dequantized', type: TensorType.FLOAT32, shape: [2, 3] });
+    const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [2, 3] });
+    const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [2, 3] });
+    b.addOperator({ op: BuiltinOperator.DEQUANTIZE, inputs: [q], outputs: [d] });
+    b.addOperator({ op: BuiltinOperator.ADD, inputs: [d, x], outputs: [y] });
+    const model = b.setInputs([x]).setOutputs([y]).build();
+    const zeros = new Uint8Array(24);
+    const r = await withErrorLog(async () => {
+      const runner = await litertRuntime().load(model, 'dequantize-int4');
+      try {
+        runner.setInput(0, zeros);
+        await runner.run();
+        return await runner.readOutputs();
+      } finally {
+        runner.dispose();
+      }
+    });
+    expect(r.errors).toEqual([]);
+    const litert = Array.from(new Float32Array(r.value![0]!.slice().buffer));
+    const micrort = Array.from(new Float32Array(runMicrort(model, [zeros]).bytes[0]!.slice().buffer));
+    expect(litert).toEqual([4, 3.5, -3, -3.5, 1, 0.5]);
+    expect(micrort).toEqual(litert);
+  });
 });

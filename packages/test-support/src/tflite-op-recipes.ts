@@ -1058,7 +1058,9 @@ const lshProjection: Recipe = (r, c) => {
 
 const skipGram: Recipe = (r, c) => {
   const x = r.constant(ti(c, 0), [1], { values: ['the quick brown fox'] });
-  const y = r.output(to(c), [1]);
+  // 2-grams skipping at most 1 word: the quick, the brown, quick brown, quick fox, brown fox.
+  const y = r.output(to(c), [5]);
+  r.expectStrings(['the quick', 'the brown', 'quick brown', 'quick fox', 'brown fox']);
   r.target({
     op: B.SKIP_GRAM,
     inputs: [x],

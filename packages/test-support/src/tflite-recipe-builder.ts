@@ -327,6 +327,14 @@ export class RecipeBuilder {
     this.probes = io.probes ?? false;
   }
 
+  /**
+   * Adds strings a string output may hold that no string constant holds (grams a kernel builds) to the
+   * vocabulary of string probes, so that they are compared by value.
+   */
+  expectStrings(strings: readonly string[]): void {
+    for (const v of strings) this.vocabulary.add(v);
+  }
+
   /** The bytes of a tensor's contents: given values, or generated ones. */
   private contents(t: DType, shape: readonly number[], o: TensorOptions): Uint8Array {
     if (t === 'string') {

@@ -20,7 +20,7 @@ export interface GuardedTensor {
  * Rebinds every tensor of every subgraph of an allocated interpreter (`tensorCounts[s]` tensors of
  * subgraph s: constants, variables, planned tensors) to a private
  * buffer that holds its current bytes followed by a guard region filled with {@link GUARD_BYTE}, with
- * `data`/`bytes` views that cover the guard too. In the normal runtime a typed-array read past a view's
+ * `data`/`bytes` (and `words`) views that cover the guard too. In the normal runtime a typed-array read past a view's
  * end silently yields `undefined` (→ 0 or NaN in kernel math) and a write past it is dropped; with the
  * guard, such a read sees the guard value (the outputs change) and such a write lands in the guard (the
  * guard changes). The guarded views report the tensor's own size as their `length` and `byteLength`
@@ -64,6 +64,12 @@ function guardOne(t: Tensor, subgraph: number, guarded: GuardedTensor[]): void {
     const bytes = new Uint8Array(buffer, 0, logicalBytes);
     t.data = data;
     t.bytes = bytes;
+    // `words` (int32 words of the 4- and 8-byte types: int64 kernels work on word pairs) is guarded as `data` is.
+    if (t.words.length > 0) {
+      const words = new Int32Array(buffer, 0, (logicalBytes + guardBytes) / 4);
+      exactSize(words, logicalBytes / 4, logicalBytes);
+      t.words = words;
+    }
     guarded.push({ tensor: t, subgraph, logicalBytes, all });
   }
 }

@@ -74,7 +74,7 @@ export interface OperatorSpec {
   customOptions?: Uint8Array;
   /**
    * The op's builtin options table as fields by schema slot, for option tables micrort does not parse
-   * (HashtableOptions, Conv3DOptions, LSHProjectionOptions…); written instead of `options`.
+   * (Conv3DOptions…); written instead of `options`.
    */
   rawOptions?: readonly RawOptionField[];
   /** A `builtin_options_2` table (StableHLO ops): the union discriminant and the table's fields by slot. */
