@@ -6,6 +6,7 @@ import { ifModel, variablesModel, whileModel } from './zoo-graph.js';
 import { compareLogic, floatMath, int16Math, int8Math, reductions } from './zoo-math.js';
 import { complexNet, detectionNet, float16Net, mediapipeNet, sparseNet, uint8Net } from './zoo-tflite.js';
 import { signalBackEndNet, tflmCustomNet } from './zoo-tflm-custom.js';
+import { compositeNet, stablehloNet } from './zoo-litert.js';
 
 /**
  * Small models made with the model writer, seeds for the fuzzer next to the conformance models: together
@@ -15,7 +16,8 @@ import { signalBackEndNet, tflmCustomNet } from './zoo-tflm-custom.js';
  * (zoo-math.ts), the data-movement ones (zoo-data.ts), control flow and resource variables
  * (zoo-graph.ts), and what TFLite runs beyond TFLM plus custom ops: uint8, float16 DEQUANTIZE, sparse
  * weights (DENSIFY), RFFT2D/COMPLEX_ABS, detection post-processing, MediaPipe's ops (zoo-tflite.ts), and TFLM's
- * other custom ops: the signal library's back end, CIRCULAR_BUFFER, TFLM_DECODE (zoo-tflm-custom.ts). Each is tiny, so a
+ * other custom ops: the signal library's back end, CIRCULAR_BUFFER, TFLM_DECODE (zoo-tflm-custom.ts), and current LiteRT's StableHLO builtins and
+ * STABLEHLO_COMPOSITE (zoo-litert.ts). Each is tiny, so a
  * mutated copy runs in microseconds and the fuzzer spends its time on many cases rather than on big
  * convolutions.
  */
@@ -403,6 +405,8 @@ export function zooModels(): ZooModel[] {
     ['zoo:mediapipe', mediapipeNet],
     ['zoo:signal_back_end', signalBackEndNet],
     ['zoo:tflm_custom', tflmCustomNet],
+    ['zoo:stablehlo', stablehloNet],
+    ['zoo:composite', compositeNet],
   ];
   return models.map(([name, build]) => ({ name, bytes: build() }));
 }
