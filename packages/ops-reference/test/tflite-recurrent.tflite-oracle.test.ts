@@ -3,8 +3,8 @@
  * BIDIRECTIONAL_SEQUENCE_RNN, LSTM) against TFLite 2.9 on writer-made models: every activation, time-
  * and batch-major layouts, merged and split bidirectional outputs, aux inputs with and without aux
  * weights, and the LSTM variants (CIFG, peephole, layer norm, projection with and without bias, the
- * clips). Each model is invoked three times with new inputs, so the states carried across invokes are
- * compared too. Floats within 1e-5 + 1e-4·|TFLite|.
+ * clips; and UNIDIRECTIONAL_SEQUENCE_LSTM's float variants through the same cell). Each model is
+ * invoked three times with new inputs, so the states carried across invokes are compared too. Floats within 1e-5 + 1e-4·|TFLite|.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -227,6 +227,36 @@ describe.skipIf(!oracleAvailable)('TFLite recurrent builtins vs TFLite 2.9', () 
       }
   });
 
+  it('UNIDIRECTIONAL_SEQUENCE_LSTM float variants TFLM refuses: CIFG, peephole, layer norm, projection; both layouts', () => {
+    let seed = 500;
+    const variants = [
+      { cifg: true },
+      { peephole: true },
+      { layerNorm: true },
+      { projection: true },
+      { projection: true, projectionBias: true, peephole: true },
+      { projection: true, projectionBias: true, layerNorm: true, cifg: true },
+    ];
+    for (const v of variants)
+      for (const [timeMajor, activation, cellClip, projClip] of [
+        [false, Act.TANH, 0, 0],
+        [true, Act.TANH, 0.3, 0.1],
+        [false, Act.RELU, 0.5, 0.2],
+      ] as const) {
+        const [batch, steps, nInput, nCell] = [2, 3, 3, 4];
+        const nOutput = v.projection ? 3 : nCell;
+        const [d0, d1] = timeMajor ? [steps, batch] : [batch, steps];
+        expectSame(
+          'UNIDIRECTIONAL_SEQUENCE_LSTM',
+          Op.UNIDIRECTIONAL_SEQUENCE_LSTM,
+          { fusedActivationFunction: activation, cellClip, projClip, timeMajor },
+          lstmInputs(input([d0, d1, nInput]), batch, nInput, nCell, nOutput, v),
+          [out([d0, d1, nOutput])],
+          seed++,
+        );
+      }
+  });
+
   it('BIDIRECTIONAL_SEQUENCE_LSTM: layouts, merged outputs, CIFG, peephole, projection, aux input with and without aux weights', () => {
     let seed = 400;
     const [batch, time, nInput, nCell] = [2, 3, 3, 4];
@@ -275,6 +305,6 @@ describe.skipIf(!oracleAvailable)('TFLite recurrent builtins vs TFLite 2.9', () 
 
   it('prints the largest differences', () => {
     console.log([...maxDiff].map(([op, d]) => `${op}: max |Δ| ${d.toExponential(2)}`).join('\n'));
-    expect(new Set([...maxDiff.keys()].map((k) => k.split(' ')[0])).size).toBe(5);
+    expect(new Set([...maxDiff.keys()].map((k) => k.split(' ')[0])).size).toBe(6);
   });
 });

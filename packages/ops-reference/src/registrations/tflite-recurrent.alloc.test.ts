@@ -12,6 +12,7 @@ import type { HarnessOptions, HarnessTensorSpec } from '@micrort/core/testing';
 import { invokeOnlyContext, measureAllocation } from '@micrort/test-support/alloc';
 import { tfliteRecurrentKernels } from './tflite-recurrent.js';
 import { iota, spec } from '../kernels/__fixtures__/data-testing.js';
+import { UNIDIRECTIONAL_SEQUENCE_LSTM } from '../kernels/unidirectional-sequence-lstm.js';
 
 const F = TensorType.FLOAT32;
 const reg = (name: string) => tfliteRecurrentKernels.find((r) => r.name === name)!;
@@ -107,6 +108,40 @@ const cases: [string, HarnessOptions][] = [
     { fusedActivationFunction: Act.TANH, cellClip: 3, projClip: 0.5, mergeOutputs: true, timeMajor: true, asymmetricQuantizeInputs: false },
   ),
 ];
+
+/** UNIDIRECTIONAL_SEQUENCE_LSTM's float variants run TFLite's full cell too (batch-major, CIFG, projection). */
+const [, sequenceLstm] = opts(
+  'LSTM',
+  [
+    x([2, 3, 3]),
+    null,
+    ...[0, 1, 2].map(() => w([4, 3])),
+    null,
+    ...[0, 1, 2].map(() => w([4, 2], 0.8)),
+    null,
+    ...[0, 1].map(() => w([4], 0.5)),
+    null,
+    ...[0, 1, 2].map(() => w([4], 0.3)),
+    w([2, 4]),
+    w([2], 0.2),
+    state([2, 2]),
+    state([2, 4]),
+    null,
+    null,
+    null,
+    null,
+  ],
+  [out([2, 3, 2])],
+  {
+    fusedActivationFunction: Act.TANH,
+    cellClip: 3,
+    projClip: 0.5,
+    timeMajor: false,
+    asymmetricQuantizeInputs: false,
+    diagonalRecurrentTensors: false,
+  },
+);
+cases.push(['UNIDIRECTIONAL_SEQUENCE_LSTM CIFG, projection', { ...sequenceLstm, registration: UNIDIRECTIONAL_SEQUENCE_LSTM }]);
 
 describe('TFLite recurrent builtins allocate nothing in invoke()', () => {
   it('covers every kernel of tflite-recurrent.ts', () => {
