@@ -30,7 +30,7 @@ const USAGE = `usage: pnpm bench:peers [--browser] [--models a,b] [--runtimes k1
   --rounds     alternating rounds per model (default 3): every process (or page) group runs once per round;
                the table shows the median of the round medians
   --models     model names (see --list) or .tflite paths (default: the conformance models,
-               ${'face_detection_short_range, hand_landmark_lite, mobilenet_v2_float_224'})
+               ${'face_detection_short_range, hand_landmark_lite, mobilenet_v2_float_224, mobilenet_v2_uint8_224'})
   --runtimes   runtime keys (default: all): ${allRuntimes()
     .map((r) => runtimeKey(r.id))
     .join(', ')}

@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORPUS, corpusBytes } from '@micrort/corpus';
 import { buildMobileNetV2Float } from './mobilenet-v2-float.js';
+import { buildMobileNetV2Uint8 } from './mobilenet-v2-uint8.js';
 import { buildTinyFloatCnn } from './tiny-cnn.js';
 
 /** A model's bytes and, when it has them, the input files every runtime is given. */
@@ -73,6 +74,10 @@ export const BUILT_MODELS: Readonly<Record<string, { description: string; build:
     description: 'float MobileNetV2 shape, 224x224x3, seeded weights (model writer)',
     build: () => buildMobileNetV2Float(),
   },
+  mobilenet_v2_uint8_224: {
+    description: "uint8 MobileNetV2 shape, 224x224x3, TFLite's asymmetric quantization, seeded weights (model writer)",
+    build: () => buildMobileNetV2Uint8(),
+  },
   tiny_float_cnn: { description: 'tiny float CNN, 8x8x3 (model writer; the harness test)', build: buildTinyFloatCnn },
 };
 
@@ -97,11 +102,15 @@ export function modelCatalog(): BenchModel[] {
   return out;
 }
 
-/** The default set: the conformance models, the corpus float CNNs and the float MobileNetV2 shape. */
+/** The default set: the conformance models, the corpus float CNNs and the float and uint8 MobileNetV2 shapes. */
 export function defaultModels(): BenchModel[] {
   const all = modelCatalog();
   return all.filter(
-    (m) => m.kind === 'conformance' || (CORPUS_MODELS as readonly string[]).includes(m.name) || m.name === 'mobilenet_v2_float_224',
+    (m) =>
+      m.kind === 'conformance' ||
+      (CORPUS_MODELS as readonly string[]).includes(m.name) ||
+      m.name === 'mobilenet_v2_float_224' ||
+      m.name === 'mobilenet_v2_uint8_224',
   );
 }
 

@@ -97,35 +97,41 @@ describe('integer options state one allowed range', () => {
   });
 });
 
-/** A uint8 CONV_2D → DEPTHWISE_CONV_2D (TFLite's asymmetric quantization): ops-reference runs it, ops-wasm serves int8 and float32 only. */
-function uint8ConvModel(): Uint8Array {
+/** An int16 CONV_2D → DEPTHWISE_CONV_2D (TFLite's 16x8 quantization): ops-reference runs it, ops-wasm serves int8, uint8 and float32 only. */
+function int16ConvModel(): Uint8Array {
   const b = new ModelBuilder();
-  const q = (scale: number, zeroPoint: number) => ({ scale: [scale], zeroPoint: [zeroPoint] });
-  const x = b.addTensor({ name: 'x', type: TensorType.UINT8, shape: [1, 8, 8, 3], quantization: q(0.02, 128) });
+  const q = (scale: number) => ({ scale: [scale], zeroPoint: [0] });
+  const x = b.addTensor({ name: 'x', type: TensorType.INT16, shape: [1, 8, 8, 3], quantization: q(0.02) });
   const w = b.addTensor({
     name: 'w',
-    type: TensorType.UINT8,
+    type: TensorType.INT8,
     shape: [4, 3, 3, 3],
-    quantization: q(0.01, 120),
-    data: Uint8Array.from({ length: 108 }, (_, i) => (i * 37) & 0xff),
+    quantization: q(0.01),
+    data: Int8Array.from({ length: 108 }, (_, i) => ((i * 37) & 0xff) - 128),
   });
   const bias = b.addTensor({
     name: 'b',
-    type: TensorType.INT32,
+    type: TensorType.INT64,
     shape: [4],
-    quantization: q(0.0002, 0),
-    data: Int32Array.of(1, -2, 3, -4),
+    quantization: q(0.0002),
+    data: BigInt64Array.of(1n, -2n, 3n, -4n),
   });
-  const y = b.addTensor({ name: 'y', type: TensorType.UINT8, shape: [1, 8, 8, 4], quantization: q(0.05, 100) });
+  const y = b.addTensor({ name: 'y', type: TensorType.INT16, shape: [1, 8, 8, 4], quantization: q(0.05) });
   const dw = b.addTensor({
     name: 'dw',
-    type: TensorType.UINT8,
+    type: TensorType.INT8,
     shape: [1, 3, 3, 4],
-    quantization: q(0.01, 127),
-    data: Uint8Array.from({ length: 36 }, (_, i) => (i * 53) & 0xff),
+    quantization: q(0.01),
+    data: Int8Array.from({ length: 36 }, (_, i) => ((i * 53) & 0xff) - 128),
   });
-  const db = b.addTensor({ name: 'db', type: TensorType.INT32, shape: [4], quantization: q(0.0005, 0), data: Int32Array.of(0, 1, 2, 3) });
-  const z = b.addTensor({ name: 'z', type: TensorType.UINT8, shape: [1, 8, 8, 4], quantization: q(0.05, 110) });
+  const db = b.addTensor({
+    name: 'db',
+    type: TensorType.INT64,
+    shape: [4],
+    quantization: q(0.0005),
+    data: BigInt64Array.of(0n, 1n, 2n, 3n),
+  });
+  const z = b.addTensor({ name: 'z', type: TensorType.INT16, shape: [1, 8, 8, 4], quantization: q(0.05) });
   b.addOperator({ op: BuiltinOperator.CONV_2D, inputs: [x, w, bias], outputs: [y], options: { strideW: 1, strideH: 1 } });
   b.addOperator({
     op: BuiltinOperator.DEPTHWISE_CONV_2D,
@@ -152,8 +158,8 @@ function floatConvModel(): Uint8Array {
 }
 
 describe('--ops wasm on a model it cannot serve says how many nodes each package served', () => {
-  const file = join(tmp, 'uint8-conv.tflite');
-  writeFileSync(file, uint8ConvModel());
+  const file = join(tmp, 'int16-conv.tflite');
+  writeFileSync(file, int16ConvModel());
   const extra: Record<string, string[]> = { bench: ['--iters', '2', '--warmup', '0'] };
 
   it.each([['run'], ['bench'], ['check'], ['inspect']])('%s', async (command) => {
@@ -161,7 +167,7 @@ describe('--ops wasm on a model it cannot serve says how many nodes each package
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^served: ops-wasm 0 of 2 nodes \(0\.0% of MACs\), ops-reference 2 of 2 \(100\.0% of MACs\)$/m);
     expect(r.out).toMatch(
-      /^ops-wasm: every node fell back to ops-reference — CONV_2D ×1 \(uint8 .*\); DEPTHWISE_CONV_2D ×1 \(uint8 .*\)$/m,
+      /^ops-wasm: every node fell back to ops-reference — CONV_2D ×1 \(int16 .*\); DEPTHWISE_CONV_2D ×1 \(int16 .*\)$/m,
     );
     const j = JSON.parse((await cli(command, file, '--ops', 'wasm', '--json', ...(extra[command] ?? []))).out);
     const served = j.served as { package: string; nodes: number; totalNodes: number; fellBack: unknown[] }[];
@@ -193,8 +199,8 @@ describe('--ops wasm on a model it cannot serve says how many nodes each package
   it('check of a folder names a package in front that did not serve every node', async () => {
     const dir = join(tmp, 'served-folder');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'uint8-conv.tflite'), uint8ConvModel());
+    writeFileSync(join(dir, 'int16-conv.tflite'), int16ConvModel());
     const r = await cli('check', dir, '--ops', 'wasm');
-    expect(r.out).toMatch(/uint8-conv\.tflite\s+runs \(2 nodes, arena [\d,]+ B; ops-wasm served 0\)/);
+    expect(r.out).toMatch(/int16-conv\.tflite\s+runs \(2 nodes, arena [\d,]+ B; ops-wasm served 0\)/);
   });
 });

@@ -3,18 +3,21 @@
  * `kernels/*_common.cc` and `padding.h` serve both its reference and its CMSIS-NN kernels): padding and
  * output geometry, fused-activation ranges, the op-data calculators of CONV_2D / DEPTHWISE_CONV_2D /
  * TRANSPOSE_CONV, FULLY_CONNECTED, ADD, SUB, MUL, the pools and SOFTMAX, broadcast plans, the prepare
- * checks with typed errors, the reasons `supports()` gives, and the op-data idiom (init allocates,
- * prepare fills, invoke reads). It imports only `@micrort/core`; integer results follow TFLM to the bit
- * by construction, since every package computes its parameters here.
+ * checks with typed errors, the reasons `supports()` gives, the op-data idiom (init allocates,
+ * prepare fills, invoke reads), and the arithmetic of TFLite's hybrid kernels (tensor_utils). It
+ * imports only `@micrort/core`; integer results follow TFLM to the bit by construction, since every
+ * package computes its parameters here.
  */
 export * from './activation.js';
 export * from './add.js';
+export * from './blockwise.js';
 export * from './broadcast.js';
 export * from './checks.js';
 export * from './conv.js';
 export * from './custom-options.js';
 export * from './decline.js';
 export * from './fully-connected.js';
+export * from './hybrid.js';
 export * from './macs.js';
 export * from './mul.js';
 export * from './op-data.js';

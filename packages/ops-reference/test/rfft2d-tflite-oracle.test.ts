@@ -16,7 +16,7 @@ const resolver = () => registerReferenceOps(new OpResolver());
 function spectrumModel(shape: number[], fft: [number, number]): Uint8Array {
   const b = new ModelBuilder();
   const F = TensorType.FLOAT32;
-  const outShape = [...shape.slice(0, -2), fft[0], fft[1] / 2 + 1];
+  const outShape = [...shape.slice(0, -2), fft[0], (fft[1] >> 1) + 1];
   const x = b.addTensor({ name: 'x', type: F, shape });
   const len = b.addTensor({ name: 'fft_length', type: TensorType.INT32, shape: [2], data: Int32Array.from(fft) });
   const z = b.addTensor({ name: 'spectrum', type: TensorType.COMPLEX64, shape: outShape });
@@ -38,6 +38,9 @@ describe.skipIf(!oracleAvailable)('RFFT2D, COMPLEX_ABS vs TFLite', () => {
     { shape: [10, 3], fft: [8, 8] }, // rows cropped, columns zero-padded
     { shape: [64, 64], fft: [64, 64] },
     { shape: [5, 2, 128], fft: [2, 128] },
+    { shape: [3, 1, 400], fft: [1, 512] }, // YAMNet's 1-D RFFT of each frame: height 1
+    { shape: [6, 16], fft: [1, 16] }, // height 1, rows cropped
+    { shape: [2, 1, 2], fft: [1, 2] }, // the smallest: height 1, width 2
   ];
   for (const c of cases) {
     it(`input [${c.shape.join(', ')}], fft_length [${c.fft.join(', ')}]`, () => {

@@ -48,51 +48,8 @@ const MISSING_OPS: Readonly<Record<string, string>> = {};
  * comboLabel), each group with why. Printed by this file; the tests fail when one of them prepares.
  */
 const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
-  CONV_2D: [
-    { reason: 'int4 not implemented yet', combos: ['int8,int4,int32→int8'] },
-    { reason: HYBRID, combos: ['float32,int8,float32→float32', 'float32,uint8,float32→float32'] },
-  ],
-  DEPTHWISE_CONV_2D: [
-    { reason: 'int4 not implemented yet', combos: ['int8,int4,int32→int8'] },
-    { reason: HYBRID, combos: ['float32,int8,float32→float32'] },
-  ],
-  SVDF: [{ reason: HYBRID, combos: ['float32,int8,int8,float32,float32→float32', 'float32,uint8,uint8,float32,float32→float32'] }],
-  EMBEDDING_LOOKUP: [{ reason: HYBRID, combos: ['int32,uint8→float32', 'int32,int4→float32'] }],
-  FULLY_CONNECTED: [
-    { reason: 'int4 not implemented yet', combos: ['int8,int4,int32→int8'] },
-    { reason: HYBRID, combos: ['float32,int8,float32→float32', 'float32,uint8,float32→float32', 'float32,int4,float32→float32'] },
-  ],
   L2_NORMALIZATION: [{ reason: 'uint8 not implemented yet', combos: ['uint8→uint8'] }],
-  RNN: [{ reason: HYBRID, combos: ['float32,int8,int8,float32,float32→float32', 'float32,uint8,uint8,float32,float32→float32'] }],
-  UNIDIRECTIONAL_SEQUENCE_RNN: [
-    { reason: HYBRID, combos: ['float32,int8,int8,float32,float32→float32', 'float32,uint8,uint8,float32,float32→float32'] },
-  ],
-  BIDIRECTIONAL_SEQUENCE_RNN: [
-    {
-      reason: HYBRID,
-      combos: [
-        'float32,int8,int8,float32,float32,int8,int8,float32,float32,-,-,-→float32,float32',
-        'float32,uint8,uint8,float32,float32,uint8,uint8,float32,float32,-,-,-→float32,float32',
-      ],
-    },
-  ],
-  BIDIRECTIONAL_SEQUENCE_LSTM: [
-    {
-      reason: HYBRID,
-      combos: [
-        'float32,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,float32,float32,-,-,-,-,-,-,-,-,-→float32,float32',
-        'float32,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,float32,float32,-,-,-,-,-,-,-,-,-→float32,float32',
-      ],
-    },
-  ],
   LSTM: [
-    {
-      reason: HYBRID,
-      combos: [
-        'float32,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,-,-,-,-→float32',
-        'float32,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,-,-,-,-→float32',
-      ],
-    },
     {
       reason: 'integer LSTM (int8 × int8, int16 cell) not implemented yet',
       combos: ['int8,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,int32,int32,int32,int32,-,-,int8,int16,-,-,-,-→int8'],
@@ -127,19 +84,12 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
     { reason: 'float16 not implemented yet', combos: ['float16→float16'] },
     { reason: 'bfloat16 not implemented yet', combos: ['bfloat16→bfloat16'] },
   ],
-  TRANSPOSE_CONV: [
-    { reason: 'uint8 not implemented yet', combos: ['int32,uint8,uint8,-→uint8'] },
-    { reason: HYBRID, combos: ['int32,int8,float32,-→float32'] },
-  ],
+  TRANSPOSE_CONV: [{ reason: 'uint8 not implemented yet', combos: ['int32,uint8,uint8,-→uint8'] }],
   SQRT: [
     { reason: 'int8 not implemented yet', combos: ['int8→int8'] },
     { reason: 'int16 not implemented yet', combos: ['int16→int16'] },
   ],
   QUANTIZE: [{ reason: 'int4 not implemented yet', combos: ['float32→int4'] }],
-  BATCH_MATMUL: [
-    { reason: HYBRID, combos: ['float32,int8→float32'] },
-    { reason: 'this combination of types not implemented yet', combos: ['int16,int8→int16'] },
-  ],
 };
 
 /** The known gaps: whole ops, and type combinations of the ops micrort has. */

@@ -62,6 +62,11 @@ export const BLOCKS = [
       ['Direct', 'i32', "1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED)"],
       ['RightOnly', 'i32', '1 when every channel has left shift 0 and a right shift of 1 to 22 (int8 outputs): requantLanesRight'],
       ['Out16', 'i32', 'one-pixel GEMM (the LSTM gates): int16 outputs clamped to [act_min, act_max]'],
+      [
+        'U8',
+        'i32',
+        "1: TFLite's uint8 (asymmetric) layer: activations zero-extended, weights int16 (w - filter zero point), outputs uint8",
+      ],
       ['DmTable', 'u32', 'qs8_dwconv with depth multiplier > 1: per group, an i16 swizzle mask and the first input channel (32 bytes)'],
       ['Scratch', 'u32', "the node's scratch buffer (planned memory; set at each invoke), 0 when it has none"],
       ['ScrZero', 'i32', 'offset of the zero row in the scratch buffer (the requantization blocks come first)'],
@@ -91,7 +96,7 @@ export const BLOCKS = [
       [
         'Kind',
         'i32',
-        "0: out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs; 1: TFLM's three roundings",
+        "bit 0: 0 out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs, 1 TFLM's three roundings; bit 1: uint8 tensors (values, zero points and bounds taken minus 128)",
       ],
       ['Count', 'i32', 'output elements'],
       ['Plan', 'u32', 'the broadcast plan (BP), 0 when the inputs and the output are one contiguous run of Count'],

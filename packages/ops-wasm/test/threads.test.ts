@@ -71,6 +71,21 @@ describe.skipIf(!threadsAvailable())('ops-wasm threads', () => {
     expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);
   });
 
+  it('jobs of two interpreters alternating (new instances, other parameters) each give the bytes of one thread', () => {
+    // A worker late from one job (preempted after its last chunk) must never claim a chunk of the next,
+    // which may run on another interpreter's memory with other parameters: each claim carries the job's tag.
+    const cases = [buildConv({ ...randomConvCase(3, false), batches: 2 }), buildConv({ ...randomConvCase(11, true), batches: 2 })];
+    const models = cases.filter((m) => m !== null);
+    const runs = models.map((m) => ({ m, a: run(many, m.def, [m.input]), want: run(one, m.def, [m.input]).out }));
+    for (let i = 0; i < 400; i++) {
+      for (const r of runs) {
+        r.a.it.invoke();
+        const got = r.a.it.output(0).bytes;
+        if (!got.every((v, j) => v === r.want[j])) expect.fail(`invoke ${i}: outputs differ from one thread`);
+      }
+    }
+  });
+
   it('invoke on several threads allocates nothing', () => {
     const m = buildConv({ ...randomConvCase(7, false), batches: 1 });
     if (!m) return;

@@ -146,7 +146,8 @@ export class MicroAllocator {
               quantizedDimension: def.quantization.quantizedDimension,
             }
           : null;
-      const t = new Tensor(i, def.name, def.type, Int32Array.from(def.shape), quant, def.isVariable, def.sparsity ?? null);
+      const details = def.quantization?.details ?? null;
+      const t = new Tensor(i, def.name, def.type, Int32Array.from(def.shape), quant, def.isVariable, def.sparsity ?? null, details);
       tensors.push(t);
       const buf = model.buffers[def.buffer];
       const hasData = !!buf && buf.data.byteLength > 0;

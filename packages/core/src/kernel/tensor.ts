@@ -1,5 +1,5 @@
 import { TensorType, type TensorData, dataByteLength, elementSize, makeTypedView, numElements } from '../types.js';
-import type { SparsityDef } from '../model/model-def.js';
+import type { QuantizationDetailsDef, SparsityDef } from '../model/model-def.js';
 
 /** Where a tensor's data live (TFLM's TfLiteAllocationType). */
 export enum AllocationType {
@@ -84,6 +84,11 @@ export class Tensor implements EvalTensor {
      * are the dense shape while `data`/`bytes` hold only the stored values (DENSIFY expands them).
      */
     readonly sparsity: SparsityDef | null = null,
+    /**
+     * The file's quantization `details` (TFLite's kTfLiteBlockwiseQuantization...), or null: blockwise
+     * weights have no affine `quantization`; their scales (and zero points) are other tensors, by index.
+     */
+    readonly quantizationDetails: QuantizationDetailsDef | null = null,
   ) {
     this.params =
       quantization && quantization.scale.length > 0

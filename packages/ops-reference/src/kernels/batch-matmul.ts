@@ -2,13 +2,18 @@
  * BATCH_MATMUL (tflite-micro kernels/batch_matmul.cc, batch_matmul_common.cc; reference_ops::BatchMatMul):
  * LHS [..., A, K] x RHS [..., K, C] -> [..., A, C] (adj_x: LHS stored as [..., K, A]; adj_y: RHS stored as
  * [..., C, K]), ranks 2 to 5, batch dimensions broadcast against each other. LHS, RHS and output share one
- * type: float32, int8 or int16 (no hybrid, no int32 output, as TFLM).
+ * type — float32, int8 or int16 — or, TFLite only: int16 LHS × int8 RHS → int16 (a16w8, current LiteRT),
+ * and TFLite's hybrid float32 LHS × constant int8 RHS → float32.
  *
  * - float32: each output is the sum over k in order of lhs * rhs, every product and sum in float32.
  * - int8: int32 sums of (lhs - lhs zero point) * (rhs - rhs zero point), MultiplyByQuantizedMultiplier by
  *   lhs scale * rhs scale (in float32) / output scale, plus the output zero point, clamped.
- * - int16: zero points must be 0; int64 sums (exact here up to 2^53) and the 64-bit
+ * - int16 (and int16 × int8): zero points must be 0; int64 sums (exact here up to 2^53) and the 64-bit
  *   MultiplyByQuantizedMultiplier.
+ * - hybrid (TFLite batch_matmul.cc EvalHybrid): each LHS row is quantized to int8 at run time (symmetric,
+ *   or asymmetric with `asymmetric_quantize_inputs`), the int32 dot products with the RHS columns are
+ *   scaled by the row's factor × the RHS scale (per tensor, or per output column) in float32
+ *   (kernel-support's hybrid module).
  *
  * Like TFLM, RHS is transposed (unless adj_y) and LHS transposed when adj_x into persistent arena buffers,
  * so every dot product runs over two contiguous rows; a constant operand is transposed once, in prepare.
@@ -36,7 +41,17 @@ import {
 import { PROVIDER } from '../provider.js';
 import { MATH_OP_DATA_BYTES, intArrayBytes } from './math-common.js';
 import { shapeString } from './transpose-common.js';
-import { expectType, expectZeroPoint, opData, supportsInputTypes, typeRange } from '@micrort/kernel-support';
+import {
+  batchQuantizeFloats,
+  expectType,
+  expectZeroPoint,
+  hybridWeightScales,
+  opData,
+  reductionSumVector,
+  scaleFactors,
+  supportsInputTypes,
+  typeRange,
+} from '@micrort/kernel-support';
 
 const OP = 'BATCH_MATMUL';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16];
@@ -44,8 +59,30 @@ const RANK = 5;
 
 type Values = Float32Array | Int8Array | Int16Array;
 
+/** How a node computes: the LHS type, or hybrid (float32 × int8). */
+const enum Kind {
+  Float32 = 0,
+  Int8 = 1,
+  Int16 = 2,
+  Hybrid = 3,
+}
+
+/** What a hybrid node keeps from prepare. */
+interface HybridPlan {
+  asymmetric: boolean;
+  /** Per-tensor RHS scale (folded into the factors), or per output column (`perChannel`). */
+  scale: number;
+  perChannel: Float32Array | null;
+  /** Row sums of every transposed RHS matrix ([rhs batches, C]), for asymmetric inputs. */
+  rowSums: Int32Array;
+  quantizedIndex: number;
+  factorsIndex: number;
+  zeroPointsIndex: number;
+}
+
 interface BatchMatMulOpData {
-  type: TensorType;
+  kind: Kind;
+  hybrid: HybridPlan | null;
   /** Output batch dims (3), matrix sizes. */
   batch: Int32Array;
   rows: number;
@@ -120,11 +157,13 @@ function prepare(context: TfLiteContext, node: Node): void {
   const rhs = getInput(context, node, 1, OP);
   const output = getOutput(context, node, 0, OP);
   expectType(OP, node, 'lhs', lhs, TYPES);
-  if (rhs.type !== lhs.type || output.type !== lhs.type)
+  const hybrid = lhs.type === TensorType.FLOAT32 && rhs.type === TensorType.INT8 && output.type === TensorType.FLOAT32;
+  const a16w8 = lhs.type === TensorType.INT16 && rhs.type === TensorType.INT8 && output.type === TensorType.INT16;
+  if (!hybrid && !a16w8 && (rhs.type !== lhs.type || output.type !== lhs.type))
     throw new KernelError(
       OP,
       node.index,
-      `lhs, rhs and output must share one type (no hybrid or int32 output), got ${tensorTypeName(lhs.type)}, ${tensorTypeName(rhs.type)}, ${tensorTypeName(output.type)}`,
+      `lhs, rhs and output must share one type, or be float32 × int8 → float32 (hybrid) or int16 × int8 → int16; got ${tensorTypeName(lhs.type)}, ${tensorTypeName(rhs.type)}, ${tensorTypeName(output.type)}`,
     );
   for (const [t, what] of [
     [lhs, 'lhs'],
@@ -135,7 +174,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const options = node.builtinData as BatchMatMulOptions | null;
   const adjX = options?.adjX ?? false;
   const adjY = options?.adjY ?? false;
-  d.type = lhs.type;
+  d.kind = hybrid ? Kind.Hybrid : lhs.type === TensorType.FLOAT32 ? Kind.Float32 : lhs.type === TensorType.INT8 ? Kind.Int8 : Kind.Int16;
 
   if (lhs.type !== TensorType.FLOAT32) {
     context.allocatePersistentBuffer(MATH_OP_DATA_BYTES.BATCH_MATMUL_QUANTIZATION);
@@ -153,6 +192,12 @@ function prepare(context: TfLiteContext, node: Node): void {
     d.outputZeroPoint = output.params.zeroPoint;
     [d.lo, d.hi] = typeRange(lhs.type);
   }
+  if (hybrid && !rhs.isConstant)
+    throw new KernelError(
+      OP,
+      node.index,
+      `hybrid rhs (tensor ${rhs.index}) must be a constant (TFLite's kernel takes constant int8 weights)`,
+    );
 
   const outRank = Math.max(lhs.dims.length, rhs.dims.length);
   const l = extend(lhs.dims, RANK);
@@ -209,6 +254,37 @@ function prepare(context: TfLiteContext, node: Node): void {
   context.allocatePersistentBuffer(intArrayBytes(output.dims.length));
   if (d.lhsT && d.lhsConstant) transposeRowsColumns(lhs.data as Values, d.lhsT, d.lhsBatches, d.lhsRows, d.lhsCols);
   if (d.rhsT && d.rhsConstant) transposeRowsColumns(rhs.data as Values, d.rhsT, d.rhsBatches, d.rhsRows, d.rhsCols);
+  if (hybrid) d.hybrid = prepareHybrid(context, node, rhs, d, adjY, options?.asymmetricQuantizeInputs ?? false);
+}
+
+/**
+ * The hybrid plan: the RHS scales (per tensor, or per output column along the RHS's column dimension),
+ * the row sums of the transposed RHS (asymmetric inputs), the scratch for the quantized LHS rows.
+ */
+function prepareHybrid(
+  context: TfLiteContext,
+  node: Node,
+  rhs: Tensor,
+  d: BatchMatMulOpData,
+  adjY: boolean,
+  asymmetric: boolean,
+): HybridPlan {
+  const rank = rhs.dims.length;
+  const { scale, perChannel } = hybridWeightScales(OP, node, 'rhs', rhs, adjY ? rank - 2 : rank - 1, d.cols);
+  const transposed = (d.rhsT ?? rhs.data) as Int8Array;
+  const rows = d.rhsBatches * d.cols;
+  const rowSums = asymmetric ? context.allocatePersistentBuffer(rows * 4).i32.subarray(0, rows) : new Int32Array(0);
+  if (asymmetric) reductionSumVector(transposed, 0, rows, d.depth, rowSums);
+  const lhsRows = d.lhsBatches * d.rows;
+  return {
+    asymmetric,
+    scale,
+    perChannel,
+    rowSums,
+    quantizedIndex: context.requestScratchBufferInArena(Math.max(1, lhsRows * d.depth)),
+    factorsIndex: context.requestScratchBufferInArena(Math.max(1, lhsRows) * 4),
+    zeroPointsIndex: context.requestScratchBufferInArena(Math.max(1, lhsRows) * 4),
+  };
 }
 
 function extend(dims: ArrayLike<number>, rank: number): number[] {
@@ -265,7 +341,48 @@ function matmulInt8(d: BatchMatMulOpData, lhs: Int8Array, rhs: Int8Array, out: I
       }
 }
 
-function matmulInt16(d: BatchMatMulOpData, lhs: Int16Array, rhs: Int16Array, out: Int16Array): void {
+/**
+ * Hybrid (TFLite reference_ops::BatchMatMul for int8 × int8 → float): every LHS row quantized, then
+ * out = float(dot − rowSum · zero point) · scale, scale = factor (× the column's scale), in float32.
+ */
+function matmulHybrid(d: BatchMatMulOpData, context: TfLiteContext, lhs: Float32Array, rhs: Int8Array, out: Float32Array): void {
+  const f = Math.fround;
+  const h = d.hybrid!;
+  const { rows, cols, depth } = d;
+  const q = context.getScratchBuffer(h.quantizedIndex).i8;
+  const factors = context.getScratchBuffer(h.factorsIndex).f32;
+  const zeroPoints = context.getScratchBuffer(h.zeroPointsIndex).i32;
+  const lhsRows = d.lhsBatches * rows;
+  batchQuantizeFloats(lhs, 0, lhsRows, depth, q, 0, factors, zeroPoints, 0, h.asymmetric);
+  if (h.perChannel === null) scaleFactors(factors, 0, lhsRows, h.scale);
+  const pc = h.perChannel;
+  const b = d.batch;
+  const le = d.lhsExtents;
+  const re = d.rhsExtents;
+  let o = 0;
+  for (let b0 = 0; b0 < b[0]!; b0++)
+    for (let b1 = 0; b1 < b[1]!; b1++)
+      for (let b2 = 0; b2 < b[2]!; b2++) {
+        const lBase = b0 * le[0]! + b1 * le[1]! + b2 * le[2]!;
+        const rBase = b0 * re[0]! + b1 * re[1]! + b2 * re[2]!;
+        for (let a = 0; a < rows; a++) {
+          const lRow = lBase + a * depth;
+          const row = lRow / depth;
+          const factor = factors[row]!;
+          const zp = zeroPoints[row]!;
+          for (let c = 0; c < cols; c++) {
+            const rRow = rBase + c * depth;
+            let total = 0;
+            for (let k = 0; k < depth; k++) total += rhs[rRow + k]! * q[lRow + k]!;
+            if (zp !== 0) total -= h.rowSums[rRow / depth]! * zp;
+            const scale = pc === null ? factor : f(factor * pc[c]!);
+            out[o++] = f(f(total | 0) * scale);
+          }
+        }
+      }
+}
+
+function matmulInt16(d: BatchMatMulOpData, lhs: Int16Array, rhs: Int16Array | Int8Array, out: Int16Array): void {
   const { rows, cols, depth, outputZeroPoint, multiplier, shift, lo, hi } = d;
   const b = d.batch;
   const le = d.lhsExtents;
@@ -303,16 +420,18 @@ function invoke(context: TfLiteContext, node: Node): void {
     rhs = d.rhsT;
   }
   const out = context.getEvalTensor(node.outputs[0]!).data;
-  if (d.type === TensorType.FLOAT32) matmulFloat(d, lhs as Float32Array, rhs as Float32Array, out as Float32Array);
-  else if (d.type === TensorType.INT8) matmulInt8(d, lhs as Int8Array, rhs as Int8Array, out as Int8Array);
-  else matmulInt16(d, lhs as Int16Array, rhs as Int16Array, out as Int16Array);
+  if (d.kind === Kind.Float32) matmulFloat(d, lhs as Float32Array, rhs as Float32Array, out as Float32Array);
+  else if (d.kind === Kind.Int8) matmulInt8(d, lhs as Int8Array, rhs as Int8Array, out as Int8Array);
+  else if (d.kind === Kind.Hybrid) matmulHybrid(d, context, lhs as Float32Array, rhs as Int8Array, out as Float32Array);
+  else matmulInt16(d, lhs as Int16Array, rhs as Int16Array | Int8Array, out as Int16Array);
 }
 
 function init(context: TfLiteContext): BatchMatMulOpData {
   context.allocatePersistentBuffer(MATH_OP_DATA_BYTES.BATCH_MATMUL);
   const zero = new Int32Array(3);
   return {
-    type: TensorType.FLOAT32,
+    kind: Kind.Float32,
+    hybrid: null,
     batch: zero,
     rows: 0,
     cols: 0,
@@ -339,7 +458,7 @@ function init(context: TfLiteContext): BatchMatMulOpData {
   };
 }
 
-/** BATCH_MATMUL reference kernel: float32, int8, int16. */
+/** BATCH_MATMUL reference kernel: float32, int8, int16, int16 × int8, hybrid float32 × int8. */
 export const BATCH_MATMUL = {
   builtinCode: BuiltinOperator.BATCH_MATMUL,
   version: 4,

@@ -234,10 +234,19 @@ describe('CONV_2D validation', () => {
     expect(() => harness(input, filter, output, bias, options()).invoke()).not.toThrow();
   });
 
-  it('refuses hybrid and mismatched types in supports() and prepare()', () => {
-    const h = harness({ ...input, type: TensorType.FLOAT32 }, filter, { ...output, type: TensorType.FLOAT32 }, null, options());
+  it('refuses types no kernel takes, and mismatched types, in supports() and prepare()', () => {
+    // float32 × int8 is TFLite's hybrid kernel (conv-hybrid.ts); float32 × int16 is nobody's.
+    const hybrid = harness({ ...input, type: TensorType.FLOAT32 }, filter, { ...output, type: TensorType.FLOAT32 }, null, options());
+    expect(hybrid.supports()).toBe(true);
+    const h = harness(
+      { ...input, type: TensorType.FLOAT32 },
+      { ...filter, type: TensorType.INT16 },
+      { ...output, type: TensorType.FLOAT32 },
+      null,
+      options(),
+    );
     expect(h.supports()).toBe(false);
-    expect(prepareError(h).detail).toMatch(/float32\/int8/);
+    expect(prepareError(h).detail).toMatch(/float32\/int16/);
     const m = harness(input, filter, { ...output, type: TensorType.INT16 }, bias, options());
     expect(m.supports()).toBe(false);
     expect(harness(input, filter, output, bias, options()).supports()).toBe(true);

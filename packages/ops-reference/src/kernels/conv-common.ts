@@ -20,7 +20,14 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { type ConvTensors, expectClampActivation, expectConvRanks, expectKnownPadding, expectWindowOutput } from '@micrort/kernel-support';
+import {
+  type ConvTensors,
+  expectClampActivation,
+  expectConvRanks,
+  expectKnownPadding,
+  expectWindowOutput,
+  unpackInt4,
+} from '@micrort/kernel-support';
 
 const EMPTY_I32 = new Int32Array(0);
 const EMPTY_F64 = new Float64Array(0);
@@ -131,19 +138,34 @@ export function emptyGeometry(): ConvGeometry {
 }
 
 /**
+ * The filter types a convolution takes beyond the same-type pairs: with a float32 input (TFLite's hybrid
+ * kernels: CONV_2D int8, uint8 and int4, DEPTHWISE_CONV_2D and TRANSPOSE_CONV int8), and int4 with an
+ * int8 input (CONV_2D, DEPTHWISE_CONV_2D).
+ */
+export interface ConvFilterTypes {
+  hybrid: readonly TensorType[];
+  int4: boolean;
+}
+
+/** The same-type pairs only. */
+export const PLAIN_FILTERS: ConvFilterTypes = { hybrid: [], int4: false };
+
+/**
  * Why the convolution kernels cannot serve these element types, or null when they can: the output must
  * have the input's type, and input/filter must be float32/float32, int8/int8, int16/int8 or uint8/uint8
- * (TFLite's legacy asymmetric uint8 quantization).
+ * (TFLite's legacy asymmetric uint8 quantization), or one of `extra`'s pairs.
  */
-export function convTypeProblem(input: Tensor, filter: Tensor, output: Tensor): string | null {
+export function convTypeProblem(input: Tensor, filter: Tensor, output: Tensor, extra: ConvFilterTypes = PLAIN_FILTERS): string | null {
   if (input.type !== output.type) return `input type ${tensorTypeName(input.type)} differs from output type ${tensorTypeName(output.type)}`;
   const ok =
-    (input.type === TensorType.FLOAT32 && filter.type === TensorType.FLOAT32) ||
-    (input.type === TensorType.INT8 && filter.type === TensorType.INT8) ||
+    (input.type === TensorType.FLOAT32 && (filter.type === TensorType.FLOAT32 || extra.hybrid.includes(filter.type))) ||
+    (input.type === TensorType.INT8 && (filter.type === TensorType.INT8 || (extra.int4 && filter.type === TensorType.INT4))) ||
     (input.type === TensorType.INT16 && filter.type === TensorType.INT8) ||
     (input.type === TensorType.UINT8 && filter.type === TensorType.UINT8);
-  if (!ok)
-    return `unsupported input/filter types ${tensorTypeName(input.type)}/${tensorTypeName(filter.type)} (supported: float32/float32, int8/int8, int16/int8, uint8/uint8)`;
+  if (!ok) {
+    const more = [...extra.hybrid.map((t) => `float32/${tensorTypeName(t)}`), ...(extra.int4 ? ['int8/int4'] : [])];
+    return `unsupported input/filter types ${tensorTypeName(input.type)}/${tensorTypeName(filter.type)} (supported: float32/float32, int8/int8, int16/int8, uint8/uint8${more.map((m) => `, ${m}`).join('')})`;
+  }
   return null;
 }
 
@@ -151,20 +173,25 @@ export function convTypeProblem(input: Tensor, filter: Tensor, output: Tensor): 
  * `convTypeProblem` for a node laid out as CONV_2D and DEPTHWISE_CONV_2D are (inputs: input, filter,
  * optional bias; one output), after checking that layout. Serves both `supports()` and prepare.
  */
-export function conv2dTypeProblem(context: TfLiteContext, node: Node): string | null {
+export function conv2dTypeProblem(context: TfLiteContext, node: Node, extra: ConvFilterTypes = PLAIN_FILTERS): string | null {
   if (node.inputs.length < 2 || node.outputs.length !== 1)
     return `expects 2 or 3 inputs and 1 output, got ${node.inputs.length} and ${node.outputs.length}`;
   if (node.inputs[0]! < 0 || node.inputs[1]! < 0 || node.outputs[0]! < 0) return 'input, filter and output tensors are required';
-  return convTypeProblem(context.getTensor(node.inputs[0]!), context.getTensor(node.inputs[1]!), context.getTensor(node.outputs[0]!));
+  return convTypeProblem(
+    context.getTensor(node.inputs[0]!),
+    context.getTensor(node.inputs[1]!),
+    context.getTensor(node.outputs[0]!),
+    extra,
+  );
 }
 
 /**
  * The tensors of a CONV_2D / DEPTHWISE_CONV_2D node (inputs: input, filter, optional bias), after checking
  * the arity, the element types (`conv2dTypeProblem`) and that input, filter and output are 4-D.
  */
-export function conv2dTensors(op: string, context: TfLiteContext, node: Node): ConvTensors {
+export function conv2dTensors(op: string, context: TfLiteContext, node: Node, extra: ConvFilterTypes = PLAIN_FILTERS): ConvTensors {
   checkArity(op, node, [2, 3], 1);
-  const why = conv2dTypeProblem(context, node);
+  const why = conv2dTypeProblem(context, node, extra);
   if (why !== null) throw new KernelError(op, node.index, why);
   const input = getInput(context, node, 0, op);
   const filter = getInput(context, node, 1, op);
@@ -192,4 +219,19 @@ export function finishConvGeometry(op: string, node: Node, g: ConvGeometry, outp
   g.outWidth = pad.outWidth;
   g.padHeight = pad.height;
   g.padWidth = pad.width;
+}
+
+/**
+ * The int8 values of an int4 filter, unpacked once into a persistent arena buffer (TFLite unpacks on every
+ * invoke), or null for other filters. int4 filters must be constant and symmetric (zero points 0).
+ */
+export function unpackedInt4Filter(op: string, context: TfLiteContext, node: Node, filter: Tensor): Int8Array | null {
+  if (filter.type !== TensorType.INT4) return null;
+  if (!filter.isConstant) throw new KernelError(op, node.index, `int4 filter (tensor ${filter.index}) must be a constant`);
+  if (filter.quantization?.zeroPoint.some((z) => z !== 0))
+    throw new KernelError(op, node.index, `int4 filter (tensor ${filter.index}) must be symmetric (zero points 0)`);
+  const n = filter.elementCount;
+  const out = context.allocatePersistentBuffer(n).i8.subarray(0, n);
+  unpackInt4(filter.data as Int8Array, n, out);
+  return out;
 }

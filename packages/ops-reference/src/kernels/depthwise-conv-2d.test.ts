@@ -241,9 +241,11 @@ describe('DEPTHWISE_CONV_2D validation', () => {
     expect(prepareError(harness({ ...input, scale: 0 }, filter, output, null, options())).message).toMatch(
       /input \(tensor 0\) scale must be finite and > 0/,
     );
-    const hybrid = harness({ ...input, type: F }, filter, { ...output, type: F }, null, options());
-    expect(hybrid.supports()).toBe(false);
-    expect(prepareError(hybrid).message).toMatch(/float32\/int8/);
+    // float32 × int8 is TFLite's hybrid kernel (conv-hybrid.ts); float32 × uint8 is not TFLite's depthwise.
+    expect(harness({ ...input, type: F }, filter, { ...output, type: F }, null, options()).supports()).toBe(true);
+    const u8 = harness({ ...input, type: F }, { ...filter, type: TensorType.UINT8 }, { ...output, type: F }, null, options());
+    expect(u8.supports()).toBe(false);
+    expect(prepareError(u8).message).toMatch(/float32\/uint8/);
   });
 });
 

@@ -1,8 +1,10 @@
 /**
  * DEPTHWISE_CONV_2D reference kernel (TFLM kernels/depthwise_conv.cc + depthwise_conv_common.cc): float32,
- * int8 per-channel (filter quantized along dimension 3), 16x8 (int16 activations, int8 weights, int64
- * bias) and TFLite's legacy uint8 (asymmetric, per-tensor; reference_ops::DepthwiseConv), with depth
- * multiplier, stride, dilation, SAME/VALID padding and fused activation.
+ * int8 per-channel (filter quantized along dimension 3; int8 or int4 weights, int4 unpacked once in
+ * prepare), 16x8 (int16 activations, int8 weights, int64 bias), TFLite's legacy uint8 (asymmetric,
+ * per-tensor; reference_ops::DepthwiseConv) and TFLite's hybrid kernel (float32 activations × int8
+ * weights, conv-hybrid.ts), with depth multiplier, stride, dilation, SAME/VALID padding and fused
+ * activation.
  *
  * Inputs: 0 input [N, H, W, Cin], 1 filter [1, KH, KW, Cin * depth_multiplier], 2 optional bias [Cout].
  * Output: [N, OH, OW, Cin * depth_multiplier].
@@ -31,8 +33,11 @@ import {
   conv2dTypeProblem,
   emptyGeometry,
   finishConvGeometry,
+  unpackedInt4Filter,
+  type ConvFilterTypes,
   type ConvGeometry,
 } from './conv-common.js';
+import { evalHybridDepthwise, prepareHybridConv, type HybridConvPlan } from './conv-hybrid.js';
 import { depthwiseConvFloat, depthwiseConvInt16, depthwiseConvInt8, depthwiseConvUint8 } from './depthwise-conv-2d-eval.js';
 import { depthwiseInPlaceFloat, depthwiseInPlaceInt16, depthwiseInPlaceInt8, depthwiseInPlaceUint8 } from './depthwise-conv-2d-in-place.js';
 import {
@@ -49,12 +54,16 @@ const OP = 'DEPTHWISE_CONV_2D';
 const DEPTHWISE_QUANTIZED_DIMENSION = 3;
 /** Bias types of the 16x8 kernel: TFLM reads the bias as int64 only. */
 const INT16_BIAS_TYPES: readonly TensorType[] = [TensorType.INT64];
+/** Beyond the same-type pairs: TFLite's hybrid filter (int8) and int4 weights. */
+const FILTERS: ConvFilterTypes = { hybrid: [TensorType.INT8], int4: true };
 
 const enum DepthwiseKind {
   Float32 = 0,
   Int8 = 1,
   Int16 = 2,
   Uint8 = 3,
+  /** float32 x int8 (TFLite's hybrid kernel). */
+  Hybrid = 4,
 }
 
 /** Per-node data of DEPTHWISE_CONV_2D (TFLM's OpDataConv). */
@@ -66,19 +75,29 @@ interface DepthwiseOpData {
   bias64: Int64Words;
   /** Scratch buffer of the in-place variant (one output channel), or -1 when the node runs normally. */
   inPlaceScratch: number;
+  /** int4 weights unpacked in prepare (read instead of the filter tensor), else null. */
+  unpackedFilter: Int8Array | null;
+  hybrid: HybridConvPlan | null;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
   const data = opData<DepthwiseOpData>(OP, node);
   const params = node.builtinData as DepthwiseConv2DOptions | null;
   if (!params) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
-  const { input, filter, bias, output } = conv2dTensors(OP, context, node);
+  const { input, filter, bias, output } = conv2dTensors(OP, context, node, FILTERS);
   expectConvStrides(OP, node, params);
   expectPositive(OP, node, 'depth_multiplier', params.depthMultiplier);
   checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 
   const g = computeGeometry(node, params, input, filter, output);
   data.geometry = g;
+  data.hasBias = bias !== null;
+  if (input.type === TensorType.FLOAT32 && filter.type !== TensorType.FLOAT32) {
+    data.kind = DepthwiseKind.Hybrid;
+    data.hybrid = prepareHybridConv(OP, context, node, filter, bias, output, g, params.fusedActivationFunction, 'depthwise');
+    return;
+  }
+  data.unpackedFilter = unpackedInt4Filter(OP, context, node, filter);
 
   prepareConvOutputStage(OP, context, node, input, filter, bias, output, g.outDepth, data.out, {
     quantizedDimension: DEPTHWISE_QUANTIZED_DIMENSION,
@@ -94,7 +113,6 @@ function prepare(context: TfLiteContext, node: Node): void {
         : input.type === TensorType.UINT8
           ? DepthwiseKind.Uint8
           : DepthwiseKind.Int16;
-  data.hasBias = bias !== null;
 }
 
 /** Shapes and padding; checks batch, channel and spatial sizes against the output tensor. */
@@ -138,6 +156,9 @@ function inPlaceVariant(context: TfLiteContext, node: Node): InPlaceVariant | nu
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
   if (input.type !== output.type || !IN_PLACE_TYPES.has(input.type) || input.dims.length !== 4 || output.dims.length !== 4) return null;
+  // Not for hybrid or int4 weights (their kernels quantize the whole input first).
+  const filterType = node.inputs[1]! >= 0 ? context.getTensor(node.inputs[1]!).type : TensorType.INT4;
+  if (filterType === TensorType.INT4 || (input.type === TensorType.FLOAT32 && filterType !== TensorType.FLOAT32)) return null;
   if (input.dims[3] !== output.dims[3] || output.byteLength > input.byteLength) return null;
   return { input: 0, scratchBytes: output.dims[1]! * output.dims[2]! * (elementSize(output.type) ?? 1) };
 }
@@ -215,6 +236,16 @@ function invoke(context: TfLiteContext, node: Node): void {
   const output = context.getEvalTensor(node.outputs[0]!);
   const bias = data.hasBias ? context.getEvalTensor(node.inputs[2]!) : null;
   switch (data.kind) {
+    case DepthwiseKind.Hybrid:
+      evalHybridDepthwise(
+        data.hybrid!,
+        context,
+        data.geometry,
+        input.data as Float32Array,
+        bias === null ? null : (bias.data as Float32Array),
+        output.data as Float32Array,
+      );
+      break;
     case DepthwiseKind.Float32:
       depthwiseConvFloat(
         data.geometry,
@@ -230,7 +261,7 @@ function invoke(context: TfLiteContext, node: Node): void {
         data.geometry,
         data.out,
         input.data as Int8Array,
-        filter.data as Int8Array,
+        data.unpackedFilter ?? (filter.data as Int8Array),
         bias === null ? null : (bias.data as Int32Array),
         output.data as Int8Array,
       );
@@ -258,13 +289,13 @@ function invoke(context: TfLiteContext, node: Node): void {
   }
 }
 
-/** DEPTHWISE_CONV_2D, versions 1-7 (int4 filters and hybrid float/int8 are refused). */
+/** DEPTHWISE_CONV_2D, versions 1-7. */
 export const DEPTHWISE_CONV_2D: Registration = {
   builtinCode: BuiltinOperator.DEPTHWISE_CONV_2D,
   version: 7,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => conv2dTypeProblem(context, node) ?? true,
+  supports: (context, node) => conv2dTypeProblem(context, node, FILTERS) ?? true,
   init: (): DepthwiseOpData => ({
     kind: DepthwiseKind.Float32,
     geometry: emptyGeometry(),
@@ -272,6 +303,8 @@ export const DEPTHWISE_CONV_2D: Registration = {
     hasBias: false,
     bias64: new Int64Words(),
     inPlaceScratch: -1,
+    unpackedFilter: null,
+    hybrid: null,
   }),
   prepare,
   invoke,

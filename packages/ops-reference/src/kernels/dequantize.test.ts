@@ -22,8 +22,9 @@ describe('DEQUANTIZE', () => {
     const h = run(DEQUANTIZE, q(TensorType.INT16, [2], 0.1, 0, [3, -32768]), f32(undefined, [2]));
     expect(h.outputArray()).toEqual([Math.fround(Math.fround(0.1) * 3), Math.fround(Math.fround(0.1) * -32768)]);
   });
-  it('rejects per-channel inputs and non-float outputs', () => {
-    expect(() => run(DEQUANTIZE, q(TensorType.INT8, [2], [0.5, 0.25], [0, 0], [1, 2]), f32(undefined, [2]))).toThrow(/per-tensor/);
+  it('dequantizes per channel (TFLite), refuses per-channel int16 (as TFLite) and non-float outputs', () => {
+    expect(run(DEQUANTIZE, q(TensorType.INT8, [2], [0.5, 0.25], [0, 1], [1, 2]), f32(undefined, [2])).outputArray()).toEqual([0.5, 0.25]);
+    expect(() => run(DEQUANTIZE, q(TensorType.INT16, [2], [0.5, 0.25], [0, 0], [1, 2]), f32(undefined, [2]))).toThrow(/per-tensor/);
     expect(() => run(DEQUANTIZE, q(TensorType.INT8, [2], 0.5, 0, [1, 2]), { type: TensorType.INT32, shape: [2] })).toThrow(
       /unsupported output type int32/,
     );

@@ -37,6 +37,10 @@ export enum FcKind {
   Int16Acc32 = 4,
   /** uint8 x uint8 → uint8, or → int16 (output zero point 0): TFLite's legacy uint8 kernels. */
   Uint8 = 5,
+  /** float32 x int8/uint8/int4 → float32 (TFLite's hybrid kernel, fully-connected-hybrid.ts). */
+  Hybrid = 6,
+  /** float32 x blockwise int4 → float32 (fully-connected-blockwise.ts). */
+  Blockwise = 7,
 }
 
 /** Shape of the matrix product, fixed in prepare (kernel-support's `expectFullyConnectedShape`). */

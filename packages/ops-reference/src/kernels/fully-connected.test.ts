@@ -83,9 +83,9 @@ describe('FULLY_CONNECTED float32', () => {
     // without keep_num_dims the same tensors are fine (batches = 2)
     expect(run(bad, [0, 1, 2]).outputArray()).toEqual(SIMPLE_GOLDEN);
   });
-  it('rejects hybrid, shuffled weights, TANH, and inconsistent shapes', () => {
-    const i8w = { type: TensorType.INT8, shape: [3, 10], data: SIMPLE_WEIGHTS, constant: true, scale: 1, zeroPoint: 0 };
-    expect(() => run([f32([2, 10], SIMPLE_INPUT), i8w, f32([2, 3])], [0, 1])).toThrow(/hybrid/);
+  it('rejects int16 weights with a float32 input, shuffled weights, TANH, and inconsistent shapes', () => {
+    const i16w = { type: TensorType.INT16, shape: [3, 10], data: SIMPLE_WEIGHTS, constant: true, scale: 1, zeroPoint: 0 };
+    expect(() => run([f32([2, 10], SIMPLE_INPUT), i16w, f32([2, 3])], [0, 1])).toThrow(/filter type int16/);
     const t = [f32([2, 10], SIMPLE_INPUT), f32([3, 10], SIMPLE_WEIGHTS, true), f32([2, 3])];
     expect(() => run(t, [0, 1], opts({ weightsFormat: FullyConnectedWeightsFormat.SHUFFLED4x16INT8 }))).toThrow(/shuffled/);
     expect(() => run(t, [0, 1], opts({ fusedActivationFunction: ActivationFunctionType.TANH }))).toThrow(KernelError);

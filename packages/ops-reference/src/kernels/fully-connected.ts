@@ -8,8 +8,13 @@
  * TFLite's legacy uint8 (TFLite kernels/fully_connected.cc, reference_ops::FullyConnected): uint8 input
  * and weights (any zero points, per-tensor), int32 bias whose scale is input_scale * filter_scale, uint8
  * output, or int16 output with zero point 0 (the legacy quantized-LSTM variant, which needs a bias).
- * Rejected with a KernelError: shuffled weights (SHUFFLED4x16INT8), hybrid (float input, int8 weights),
- * int4 weights, fused TANH/SIGN_BIT, and shapes that do not form a matrix product.
+ * int4 weights (TFLite's int8 x int4, symmetric): unpacked once in prepare into a persistent int8 buffer,
+ * then the int8 paths. Hybrid (TFLite only): float32 input and output with int8, uint8 or int4 weights,
+ * per-tensor or per-channel, symmetric or asymmetric input quantization, any fused activation
+ * (fully-connected-hybrid.ts). Blockwise int4 weights (LiteRT's BlockwiseQuantization) with float32
+ * input and output: fully-connected-blockwise.ts.
+ * Rejected with a KernelError: shuffled weights (SHUFFLED4x16INT8), fused TANH/SIGN_BIT outside the
+ * hybrid path, and shapes that do not form a matrix product.
  *
  * Output shape: batches = output elements / output_depth, where output_depth is the output's last
  * dimension and must equal the filter's rows; the input must hold batches * accum_depth elements. With
@@ -31,6 +36,8 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { Int64Words } from './conv-common.js';
+import { evalBlockwiseFullyConnected, prepareBlockwiseFullyConnected, type BlockwiseFcPlan } from './fully-connected-blockwise.js';
+import { evalHybridFullyConnected, prepareHybridFullyConnected, type HybridFcPlan } from './fully-connected-hybrid.js';
 import {
   FcKind,
   FcWord,
@@ -47,12 +54,14 @@ import {
   activationRangeFloat,
   activationRangeQuantized,
   allocateOpData,
+  blockwiseDetails,
   calculateOpDataFullyConnected,
   expectClampActivation,
   expectFullyConnectedShape,
   expectQuantized,
   opData,
   populateUint8ConvolutionParams,
+  unpackInt4,
 } from '@micrort/kernel-support';
 
 const OP = 'FULLY_CONNECTED';
@@ -80,6 +89,10 @@ interface FullyConnectedOpData {
   biasWordsCache: Int64Words;
   floatMin: number;
   floatMax: number;
+  /** int4 weights unpacked in prepare (read instead of the filter tensor), else null. */
+  unpackedFilter: Int8Array | null;
+  hybrid: HybridFcPlan | null;
+  blockwise: BlockwiseFcPlan | null;
 }
 
 const EMPTY_I32 = new Int32Array(0);
@@ -96,6 +109,9 @@ function init(context: TfLiteContext): FullyConnectedOpData {
     biasWordsCache: new Int64Words(),
     floatMin: 0,
     floatMax: 0,
+    unpackedFilter: null,
+    hybrid: null,
+    blockwise: null,
   };
 }
 
@@ -120,19 +136,47 @@ function prepare(context: TfLiteContext, node: Node): void {
       node,
       `weights_format ${FullyConnectedWeightsFormat[opts.weightsFormat] ?? opts.weightsFormat} (shuffled weights) is not supported`,
     );
+  if (blockwiseDetails(filter) !== null) {
+    const shape = expectFullyConnectedShape(OP, node, input, filter, output, opts.keepNumDims);
+    if (bias && numElements(bias.dims) !== shape.outputDepth)
+      fail(node, `bias (tensor ${bias.index}) has ${numElements(bias.dims)} elements, expected output_depth ${shape.outputDepth}`);
+    data.shape = shape;
+    data.biasIndex = biasIndex;
+    data.kind = FcKind.Blockwise;
+    data.blockwise = prepareBlockwiseFullyConnected(OP, context, node, input, filter, bias, output, shape, opts.fusedActivationFunction);
+    return;
+  }
+  const hybrid = input.type === TensorType.FLOAT32 && filter.type !== TensorType.FLOAT32;
+  if (hybrid) {
+    const shape = expectFullyConnectedShape(OP, node, input, filter, output, opts.keepNumDims);
+    if (bias && numElements(bias.dims) !== shape.outputDepth)
+      fail(node, `bias (tensor ${bias.index}) has ${numElements(bias.dims)} elements, expected output_depth ${shape.outputDepth}`);
+    data.shape = shape;
+    data.biasIndex = biasIndex;
+    data.kind = FcKind.Hybrid;
+    data.hybrid = prepareHybridFullyConnected(
+      OP,
+      context,
+      node,
+      filter,
+      bias,
+      output,
+      shape,
+      opts.fusedActivationFunction,
+      opts.asymmetricQuantizeInputs,
+    );
+    return;
+  }
   expectClampActivation(OP, node, opts.fusedActivationFunction);
   const uint8ToInt16 = input.type === TensorType.UINT8 && output.type === TensorType.INT16;
   if (input.type !== output.type && !uint8ToInt16)
     fail(node, `input type ${tensorTypeName(input.type)} and output type ${tensorTypeName(output.type)} must match`);
   if (input.type === TensorType.UINT8 && filter.type !== TensorType.UINT8)
     fail(node, `uint8 input needs uint8 weights, got ${tensorTypeName(filter.type)} (filter tensor ${filter.index})`);
-  if (input.type === TensorType.FLOAT32 && filter.type !== TensorType.FLOAT32)
-    fail(node, `hybrid FULLY_CONNECTED (float32 input with ${tensorTypeName(filter.type)} weights) is not supported`);
-  if ((input.type === TensorType.INT8 || input.type === TensorType.INT16) && filter.type !== TensorType.INT8)
-    fail(
-      node,
-      `${tensorTypeName(input.type)} input needs int8 weights, got ${tensorTypeName(filter.type)} (filter tensor ${filter.index})`,
-    );
+  if (input.type === TensorType.INT16 && filter.type !== TensorType.INT8)
+    fail(node, `int16 input needs int8 weights, got ${tensorTypeName(filter.type)} (filter tensor ${filter.index})`);
+  if (input.type === TensorType.INT8 && filter.type !== TensorType.INT8 && filter.type !== TensorType.INT4)
+    fail(node, `int8 input needs int8 or int4 weights, got ${tensorTypeName(filter.type)} (filter tensor ${filter.index})`);
   if (
     input.type !== TensorType.FLOAT32 &&
     input.type !== TensorType.INT8 &&
@@ -170,6 +214,14 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (input.type === TensorType.INT8) {
     if (bias && bias.type !== TensorType.INT32) fail(node, `int8 FULLY_CONNECTED needs an int32 bias, got ${tensorTypeName(bias.type)}`);
     data.kind = perChannel ? FcKind.Int8PerChannel : FcKind.Int8;
+    if (filter.type === TensorType.INT4) {
+      if (!filter.isConstant) fail(node, `int4 filter (tensor ${filter.index}) must be a constant`);
+      if (filter.quantization!.zeroPoint.some((z) => z !== 0))
+        fail(node, `int4 filter (tensor ${filter.index}) must be symmetric (zero points 0)`);
+      const count = filter.elementCount;
+      data.unpackedFilter = context.allocatePersistentBuffer(count).i8.subarray(0, count);
+      unpackInt4(filter.data as Int8Array, count, data.unpackedFilter);
+    }
   } else {
     if (input.params.zeroPoint !== 0)
       fail(node, `int16 input (tensor ${input.index}) must have zero point 0, got ${input.params.zeroPoint}`);
@@ -253,7 +305,7 @@ function checkInt64BiasRange(node: Node, bias: Tensor, words: Int32Array): void 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = opData<FullyConnectedOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!).data;
-  const filter = context.getEvalTensor(node.inputs[1]!).data;
+  const filter = data.unpackedFilter ?? context.getEvalTensor(node.inputs[1]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
   const biasTensor = data.biasIndex >= 0 ? context.getEvalTensor(data.biasIndex) : null;
   const bias = biasTensor === null ? null : biasTensor.data;
@@ -308,6 +360,20 @@ function invoke(context: TfLiteContext, node: Node): void {
         bias as Int32Array | null,
         output as Uint8Array | Int16Array,
       );
+      break;
+    case FcKind.Hybrid:
+      evalHybridFullyConnected(
+        data.hybrid!,
+        context,
+        data.shape,
+        input as Float32Array,
+        filter as Int8Array,
+        bias as Float32Array | null,
+        output as Float32Array,
+      );
+      break;
+    case FcKind.Blockwise:
+      evalBlockwiseFullyConnected(data.blockwise!, data.shape, input as Float32Array, bias as Float32Array | null, output as Float32Array);
       break;
     case FcKind.Int16Acc32:
       fullyConnectedInt16Acc32(

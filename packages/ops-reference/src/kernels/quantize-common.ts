@@ -62,6 +62,29 @@ export function dequantize(
   for (let i = 0; i < count; i++) output[i] = Math.fround(s * (input[i]! - zeroPoint));
 }
 
+/**
+ * TFLite reference_ops::PerChannelDequantize: element i of channel c (its index along the quantized
+ * dimension) → scale[c] × (q − zeroPoint[c]) in float32. The data are `outer` blocks of `channels` ×
+ * `inner` elements (the dimensions before, at and after the quantized one).
+ */
+export function dequantizePerChannel(
+  input: Int8Array | Uint8Array | Int16Array,
+  output: Float32Array,
+  outer: number,
+  channels: number,
+  inner: number,
+  scales: Float32Array,
+  zeroPoints: Int32Array,
+): void {
+  let i = 0;
+  for (let o = 0; o < outer; o++)
+    for (let c = 0; c < channels; c++) {
+      const s = scales[c]!;
+      const zp = zeroPoints[c]!;
+      for (let k = 0; k < inner; k++, i++) output[i] = Math.fround(s * (input[i]! - zp));
+    }
+}
+
 /** 2^(e - 25) for a half's biased exponent e in 1..30: a normal half is (1024 + mantissa) · 2^(e - 25). */
 const HALF_POW2 = Float64Array.from({ length: 31 }, (_, e) => 2 ** (e - 25));
 

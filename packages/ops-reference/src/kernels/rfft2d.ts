@@ -2,8 +2,10 @@
  * RFFT2D (TFLite kernels/rfft2d.cc; TFLM has no such kernel): the 2-D FFT of real float32 data over the
  * innermost two dimensions, keeping the non-negative frequencies of the last one.
  *
- * Inputs: 0 input float32 [..., h, w] (rank >= 2), 1 fft_length int32 [2] = (H, W), powers of two >= 2
- * (TFLite's fft2d library handles only those), a constant tensor (micrort's shapes are static).
+ * Inputs: 0 input float32 [..., h, w] (rank >= 2), 1 fft_length int32 [2] = (H, W), powers of two
+ * (TFLite's IsPowerOfTwo check), H ≥ 1 (YAMNet's [1, N] is a 1-D RFFT of each row) and W ≥ 2 (TFLite
+ * accepts W = 1, but its fft2d returns no spectrum for it: its numbers there are not the transform), a
+ * constant tensor (micrort's shapes are static).
  * Output: complex64 [..., H, W/2 + 1], element (k1, k2) = Σ x[n1, n2]·e^(-2πi(k1·n1/H + k2·n2/W)), where
  * each slice is cropped or zero-padded to H×W first (as TFLite's PrepareInputBuffer), computed in double
  * and rounded to float32 like TFLite's rdft2d in double. COMPLEX64 data are Float32Array (re, im) pairs.
@@ -18,7 +20,6 @@ import {
   TensorType,
   checkArity,
   getInput,
-  getOutput,
   tensorTypeName,
   type Node,
   type Registration,
@@ -27,7 +28,7 @@ import {
 import { PROVIDER } from '../provider.js';
 import { Float64Scratch } from './conv-common.js';
 import { fftInPlace, fillTwiddles, isPowerOfTwo } from './fft-common.js';
-import { opData } from '@micrort/kernel-support';
+import { opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'RFFT2D';
 const INPUT = 0;
@@ -82,7 +83,6 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (why !== null) fail(why);
   const input = getInput(context, node, INPUT, OP);
   const fftLength = getInput(context, node, FFT_LENGTH, OP);
-  const output = getOutput(context, node, 0, OP);
   const rank = input.dims.length;
   if (rank < 2) fail(`input (tensor ${input.index}) must have at least 2 dimensions, has shape ${dims(input.dims)}`);
   if (fftLength.dims.length !== 1 || fftLength.dims[0] !== 2)
@@ -91,15 +91,12 @@ function prepare(context: TfLiteContext, node: Node): void {
   const lengths = fftLength.data as Int32Array;
   const height = lengths[0]!;
   const width = lengths[1]!;
-  if (!isPowerOfTwo(height) || !isPowerOfTwo(width) || height < 2 || width < 2)
-    fail(`fft_length is [${height}, ${width}]; both must be powers of two, at least 2 (TFLite's fft2d handles only those)`);
+  if (!isPowerOfTwo(height) || !isPowerOfTwo(width) || width < 2)
+    fail(`fft_length is [${height}, ${width}]; both must be powers of two and the width at least 2 (TFLite's fft2d computes only those)`);
   const expected = Array.from(input.dims);
   expected[rank - 2] = height;
   expected[rank - 1] = (width >> 1) + 1;
-  if (output.dims.length !== rank || expected.some((d, i) => output.dims[i] !== d))
-    fail(
-      `output (tensor ${output.index}) has shape ${dims(output.dims)}, expected ${dims(expected)} (input ${dims(input.dims)}, fft_length [${height}, ${width}])`,
-    );
+  setOutputShape(OP, context, node, 0, expected);
 
   data.fftHeight = height;
   data.fftWidth = width;

@@ -1,12 +1,21 @@
 /**
- * SVDF evaluation loops (TFLM kernels/svdf_common.cc, reference build): float32, and full-integer with an
- * int16 or int8 activation state. Everything here runs in invoke: typed arrays in, no allocation.
+ * SVDF evaluation loops (TFLM kernels/svdf_common.cc, reference build): float32, TFLite's hybrid (float32
+ * activations × int8 weights, TFLite reference svdf.h), and full-integer with an int16 or int8 activation
+ * state. Everything here runs in invoke: typed arrays in, no allocation.
  *
  * The activation state is `[batch, numFilters * memorySize]`, one row of `memorySize` values per filter;
  * each invoke shifts the whole state left by one element and writes the newest feature activation into the
  * last column of every row.
  */
 import { ActivationFunctionType, multiplyByQuantizedMultiplier } from '@micrort/core';
+import {
+  applyActivationToVector,
+  batchQuantizeFloats,
+  isZeroVector,
+  matrixBatchVectorMultiplyAccumulate,
+  scaleFactors,
+  type HybridWeights,
+} from '@micrort/kernel-support';
 
 /** Shapes of one SVDF node, fixed in prepare. */
 export interface SvdfShape {
@@ -56,7 +65,7 @@ export function evalSvdfFloat(
   scratch: Float32Array,
   output: Float32Array,
 ): void {
-  const { batchSize, inputSize, numFilters, numUnits, memorySize, rank } = s;
+  const { batchSize, inputSize, numFilters, memorySize } = s;
   shiftStateLeft(state, batchSize * numFilters * memorySize);
 
   // Feature matmul: the newest activation goes to the last column of each filter row.
@@ -71,6 +80,24 @@ export function evalSvdfFloat(
     }
   }
 
+  applyTimeWeightsBiasAndActivation(s, activation, weightsTime, bias, state, scratch, output);
+}
+
+/**
+ * The float SVDF's second half (TFLite reference svdf.h ApplyTimeWeightsBiasAndActivation, shared by
+ * the float and hybrid kernels): per filter, the dot product of its state row with its time weights into
+ * `scratch`; per unit, the bias plus its `rank` filters' sums; then the activation.
+ */
+export function applyTimeWeightsBiasAndActivation(
+  s: SvdfShape,
+  activation: ActivationFunctionType,
+  weightsTime: Float32Array,
+  bias: Float32Array | null,
+  state: Float32Array,
+  scratch: Float32Array,
+  output: Float32Array,
+): void {
+  const { batchSize, numFilters, numUnits, memorySize, rank } = s;
   // Time matmul into scratch.
   for (let b = 0; b < batchSize; b++) {
     const stateBase = b * memorySize * numFilters;
@@ -94,36 +121,50 @@ export function evalSvdfFloat(
       output[outBase + u] = acc;
     }
   }
-  applyActivationFloat(activation, output, batchSize * numUnits);
+  applyActivationToVector(activation, output, 0, batchSize * numUnits);
+}
+
+/** What a hybrid SVDF node keeps from prepare (its weights and scratch buffers). */
+export interface SvdfHybridPlan {
+  weights: HybridWeights;
+  /** The feature weights' scale, folded into the input's factors. */
+  featureScale: number;
+  /** The time weights dequantized once in prepare. */
+  weightsTime: Float32Array;
+  asymmetric: boolean;
+  quantizedIndex: number;
+  factorsIndex: number;
+  zeroPointsIndex: number;
 }
 
 /**
- * TFLM ActivationValFloat (activation_utils.h) over `data[0 .. count)`, in place. One loop per activation,
- * so no per-element call returns (and boxes) a double.
+ * Hybrid SVDF (TFLite reference svdf.h EvalHybridSVDF): shift the state, quantize the input rows,
+ * int8 feature matmul scaled back to float into `scratch` (skipped for an all-zero input), the newest
+ * column of the state, then the float time weights, bias and activation.
  */
-export function applyActivationFloat(activation: ActivationFunctionType, data: Float32Array, count: number): void {
-  switch (activation) {
-    case ActivationFunctionType.NONE:
-      return;
-    case ActivationFunctionType.RELU:
-      for (let i = 0; i < count; i++) data[i] = data[i]! > 0 ? data[i]! : 0;
-      return;
-    case ActivationFunctionType.RELU_N1_TO_1:
-      for (let i = 0; i < count; i++) data[i] = data[i]! < -1 ? -1 : data[i]! > 1 ? 1 : data[i]!;
-      return;
-    case ActivationFunctionType.RELU6:
-      for (let i = 0; i < count; i++) data[i] = data[i]! < 0 ? 0 : data[i]! > 6 ? 6 : data[i]!;
-      return;
-    case ActivationFunctionType.TANH:
-      for (let i = 0; i < count; i++) data[i] = Math.tanh(data[i]!);
-      return;
-    case ActivationFunctionType.SIGN_BIT:
-      // std::signbit: 1 for negative values, -0 included.
-      for (let i = 0; i < count; i++) data[i] = data[i]! < 0 || (data[i] === 0 && 1 / data[i]! < 0) ? 1 : 0;
-      return;
-    default:
-      data.fill(0, 0, count);
+export function evalSvdfHybrid(
+  s: SvdfShape,
+  plan: SvdfHybridPlan,
+  quantized: Int8Array,
+  factors: Float32Array,
+  zeroPoints: Int32Array,
+  activation: ActivationFunctionType,
+  input: Float32Array,
+  bias: Float32Array | null,
+  state: Float32Array,
+  scratch: Float32Array,
+  output: Float32Array,
+): void {
+  const { batchSize, inputSize, numFilters, memorySize } = s;
+  shiftStateLeft(state, batchSize * numFilters * memorySize);
+  scratch.fill(0, 0, batchSize * numFilters);
+  if (!isZeroVector(input, 0, batchSize * inputSize)) {
+    batchQuantizeFloats(input, 0, batchSize, inputSize, quantized, 0, factors, zeroPoints, 0, plan.asymmetric);
+    scaleFactors(factors, 0, batchSize, plan.featureScale);
+    matrixBatchVectorMultiplyAccumulate(plan.weights, quantized, 0, factors, zeroPoints, 0, batchSize, scratch, 0);
   }
+  for (let i = 0; i < batchSize * numFilters; i++) state[i * memorySize + memorySize - 1] = scratch[i]!;
+  applyTimeWeightsBiasAndActivation(s, activation, plan.weightsTime, bias, state, scratch, output);
 }
 
 /**

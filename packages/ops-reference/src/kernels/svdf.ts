@@ -1,6 +1,9 @@
 /**
- * SVDF reference kernel (TFLM kernels/svdf.cc + svdf_common.cc): float32, and full-integer int8 input and
- * output with an int16 or int8 activation state (time weights share the state type), int32 bias.
+ * SVDF reference kernel (TFLM kernels/svdf.cc + svdf_common.cc): float32, full-integer int8 input and
+ * output with an int16 or int8 activation state (time weights share the state type), int32 bias, and
+ * TFLite's hybrid kernel (float32 input, state and output, int8 or uint8 feature and time weights — uint8
+ * read as int8 as TFLite does —, symmetric or asymmetric input quantization; svdf.cc EvalHybrid): the time
+ * weights are dequantized once in prepare, the feature matmul quantizes the input per batch row.
  *
  * Inputs: 0 input [batch, inputSize], 1 weights_feature [numFilters, inputSize], 2 weights_time
  * [numFilters, memorySize], 3 optional bias [numUnits], 4 activation state (variable)
@@ -27,8 +30,8 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { SvdfParam, evalSvdfFloat, evalSvdfInteger, type SvdfShape } from './svdf-common.js';
-import { opData, typeRange } from '@micrort/kernel-support';
+import { SvdfParam, evalSvdfFloat, evalSvdfHybrid, evalSvdfInteger, type SvdfHybridPlan, type SvdfShape } from './svdf-common.js';
+import { hybridWeightScales, hybridWeightsInt8, isVectorActivation, opData, reductionSumVector, typeRange } from '@micrort/kernel-support';
 
 const OP = 'SVDF';
 const INPUT = 0;
@@ -44,6 +47,8 @@ const enum SvdfKind {
   Int16State = 1,
   /** int8 input/output, int8 state and time weights. */
   Int8State = 2,
+  /** float32 input, state and output; int8/uint8 weights (TFLite's hybrid kernel). */
+  Hybrid = 3,
 }
 
 /** Per-node data of SVDF. Numeric parameters live in `params`, a persistent arena buffer (TFLM's OpDataSvdf). */
@@ -55,6 +60,7 @@ interface SvdfOpData {
   hasBias: boolean;
   stateMin: number;
   stateMax: number;
+  hybrid: SvdfHybridPlan | null;
 }
 
 function init(context: TfLiteContext): SvdfOpData {
@@ -67,6 +73,7 @@ function init(context: TfLiteContext): SvdfOpData {
     hasBias: false,
     stateMin: 0,
     stateMax: 0,
+    hybrid: null,
   };
 }
 
@@ -179,28 +186,67 @@ function prepare(context: TfLiteContext, node: Node): void {
     data.kind = state.type === TensorType.INT16 ? SvdfKind.Int16State : SvdfKind.Int8State;
     p[SvdfParam.SCRATCH_INDEX] = context.requestScratchBufferInArena(batchSize * numFilters * 4);
     p[SvdfParam.SCRATCH_OUTPUT_INDEX] = context.requestScratchBufferInArena(batchSize * numUnits * 4);
+  } else if (input.type === TensorType.FLOAT32 && weightsFeature.type !== TensorType.FLOAT32) {
+    checkType(node, 'weights_feature', weightsFeature, [TensorType.INT8, TensorType.UINT8]);
+    checkType(node, 'weights_time', weightsTime, [TensorType.INT8, TensorType.UINT8]);
+    checkType(node, 'activation state', state, [TensorType.FLOAT32]);
+    if (bias !== null) checkType(node, 'bias', bias, [TensorType.FLOAT32]);
+    checkType(node, 'output', output, [TensorType.FLOAT32]);
+    checkFloatActivation(node, options.fusedActivationFunction);
+    data.kind = SvdfKind.Hybrid;
+    data.hybrid = prepareHybrid(context, node, weightsFeature, weightsTime, data.shape, options.asymmetricQuantizeInputs);
+    p[SvdfParam.SCRATCH_INDEX] = context.requestScratchBufferInArena(batchSize * numFilters * 4);
   } else if (input.type === TensorType.FLOAT32) {
     checkType(node, 'weights_feature', weightsFeature, [TensorType.FLOAT32]);
     checkType(node, 'weights_time', weightsTime, [TensorType.FLOAT32]);
     checkType(node, 'activation state', state, [TensorType.FLOAT32]);
     if (bias !== null) checkType(node, 'bias', bias, [TensorType.FLOAT32]);
     checkType(node, 'output', output, [TensorType.FLOAT32]);
-    switch (options.fusedActivationFunction) {
-      case ActivationFunctionType.NONE:
-      case ActivationFunctionType.RELU:
-      case ActivationFunctionType.RELU_N1_TO_1:
-      case ActivationFunctionType.RELU6:
-      case ActivationFunctionType.TANH:
-      case ActivationFunctionType.SIGN_BIT:
-        break;
-      default:
-        throw new KernelError(OP, node.index, `unsupported fused activation ${options.fusedActivationFunction}`);
-    }
+    checkFloatActivation(node, options.fusedActivationFunction);
     data.kind = SvdfKind.Float32;
     p[SvdfParam.SCRATCH_INDEX] = context.requestScratchBufferInArena(batchSize * numFilters * 4);
   } else {
     throw new KernelError(OP, node.index, `unsupported input type ${tensorTypeName(input.type)} (supported: float32, int8)`);
   }
+}
+
+/** The float kernels take every fused activation of the schema. */
+function checkFloatActivation(node: Node, activation: ActivationFunctionType): void {
+  if (!isVectorActivation(activation)) throw new KernelError(OP, node.index, `unsupported fused activation ${activation}`);
+}
+
+/**
+ * The hybrid plan: int8 feature weights (uint8 read as int8) with their scale, the time weights
+ * dequantized once (TFLite's float_weights_time: int8 value × scale, in float32), the feature weights'
+ * row sums for asymmetric inputs, scratch buffers for the quantized input.
+ */
+function prepareHybrid(
+  context: TfLiteContext,
+  node: Node,
+  weightsFeature: Tensor,
+  weightsTime: Tensor,
+  s: SvdfShape,
+  asymmetric: boolean,
+): SvdfHybridPlan {
+  const feature = hybridWeightsInt8(OP, context, node, 'weights_feature', weightsFeature);
+  const time = hybridWeightsInt8(OP, context, node, 'weights_time', weightsTime);
+  if (feature === null || time === null) throw new KernelError(OP, node.index, 'hybrid SVDF weights must be constants');
+  const featureScale = hybridWeightScales(OP, node, 'weights_feature', weightsFeature, 0, s.numFilters).scale;
+  const timeScale = hybridWeightScales(OP, node, 'weights_time', weightsTime, 0, s.numFilters).scale;
+  const n = s.numFilters * s.memorySize;
+  const weightsTimeF = context.allocatePersistentBuffer(n * 4).f32.subarray(0, n);
+  for (let i = 0; i < n; i++) weightsTimeF[i] = time[i]! * timeScale;
+  const rowSums = asymmetric ? context.allocatePersistentBuffer(s.numFilters * 4).i32.subarray(0, s.numFilters) : new Int32Array(0);
+  if (asymmetric) reductionSumVector(feature, 0, s.numFilters, s.inputSize, rowSums);
+  return {
+    weights: { matrix: feature, offset: 0, rows: s.numFilters, cols: s.inputSize, rowSums, rowSumsOffset: 0, perChannelScale: null },
+    featureScale,
+    weightsTime: weightsTimeF,
+    asymmetric,
+    quantizedIndex: context.requestScratchBufferInArena(Math.max(1, s.batchSize * s.inputSize)),
+    factorsIndex: context.requestScratchBufferInArena(Math.max(1, s.batchSize) * 4),
+    zeroPointsIndex: context.requestScratchBufferInArena(Math.max(1, s.batchSize) * 4),
+  };
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
@@ -215,6 +261,23 @@ function invoke(context: TfLiteContext, node: Node): void {
   const output = context.getEvalTensor(node.outputs[0]!).data;
   const scratch = context.getScratchBuffer(p[SvdfParam.SCRATCH_INDEX]!);
 
+  if (data.kind === SvdfKind.Hybrid) {
+    const h = data.hybrid!;
+    evalSvdfHybrid(
+      data.shape,
+      h,
+      context.getScratchBuffer(h.quantizedIndex).i8,
+      context.getScratchBuffer(h.factorsIndex).f32,
+      context.getScratchBuffer(h.zeroPointsIndex).i32,
+      data.activation,
+      input as Float32Array,
+      data.hasBias ? (context.getEvalTensor(biasIndex).data as Float32Array) : null,
+      state as Float32Array,
+      scratch.f32,
+      output as Float32Array,
+    );
+    return;
+  }
   if (data.kind === SvdfKind.Float32) {
     const bias = data.hasBias ? (context.getEvalTensor(biasIndex).data as Float32Array) : null;
     evalSvdfFloat(
@@ -247,7 +310,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   );
 }
 
-/** SVDF: float32 and int8 (int16 or int8 state). */
+/** SVDF: float32, int8 (int16 or int8 state), hybrid float32 × int8/uint8. */
 export const SVDF: Registration<SvdfOpData> = {
   builtinCode: BuiltinOperator.SVDF,
   version: 4,

@@ -62,7 +62,19 @@ function scatterFloat(g: ConvGeometry, input: Float32Array, filter: Float32Array
 }
 
 /** int8 scatter into the int32 scratch (the Int32Array store wraps like the C int32 accumulator). */
-function scatterInt8(g: ConvGeometry, input: Int8Array, inputOffset: number, filter: Int8Array, acc: Int32Array): void {
+/**
+ * Adds (input + inputOffset) × filter of every input element into the int32 accumulators `acc` (one per
+ * output element). With `batchZeroPoints` (the hybrid kernel's per-batch zero points), batch b adds
+ * (input − batchZeroPoints[b]) × filter instead.
+ */
+export function scatterInt8(
+  g: ConvGeometry,
+  input: Int8Array,
+  inputOffset: number,
+  filter: Int8Array,
+  acc: Int32Array,
+  batchZeroPoints: Int32Array | null = null,
+): void {
   const {
     batches,
     inHeight,
@@ -81,6 +93,7 @@ function scatterInt8(g: ConvGeometry, input: Int8Array, inputOffset: number, fil
   const fStride = filterHeight * filterWidth * inDepth;
   let i = 0;
   for (let b = 0; b < batches; b++) {
+    const offset = batchZeroPoints === null ? inputOffset : -batchZeroPoints[b]!;
     for (let iy = 0; iy < inHeight; iy++) {
       const outYOrigin = iy * strideHeight - padHeight;
       const fy0 = firstTap(outYOrigin, 1);
@@ -90,7 +103,7 @@ function scatterInt8(g: ConvGeometry, input: Int8Array, inputOffset: number, fil
         const fx0 = firstTap(outXOrigin, 1);
         const fx1 = endTap(outXOrigin, 1, outWidth, filterWidth);
         for (let ic = 0; ic < inDepth; ic++, i++) {
-          const xv = input[i]! + inputOffset;
+          const xv = input[i]! + offset;
           for (let fy = fy0; fy < fy1; fy++) {
             const outRow = (b * outHeight + outYOrigin + fy) * outWidth + outXOrigin;
             for (let fx = fx0; fx < fx1; fx++) {

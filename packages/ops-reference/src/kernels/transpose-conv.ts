@@ -1,6 +1,7 @@
 /**
  * TRANSPOSE_CONV reference kernel (TFLM kernels/transpose_conv.cc): float32, int8 per-channel and 16x8
- * (int16 activations, int8 weights, int64 or int16 bias), stride, SAME/VALID padding, optional bias.
+ * (int16 activations, int8 weights, int64 or int16 bias), and TFLite's hybrid kernel (float32 activations
+ * × int8 weights, conv-hybrid.ts; current LiteRT), stride, SAME/VALID padding, optional bias.
  *
  * Inputs: 0 output_shape (int32 [4]; TFLM ignores it because shapes are static, here a constant one must
  * match the output), 1 filter [Cout, KH, KW, Cin], 2 input [N, H, W, Cin], 3 optional bias [Cout].
@@ -28,7 +29,16 @@ import {
   type TransposeConvOptions,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { Float64Scratch, Int64Words, checkPaddingAndActivation, convTypeProblem, emptyGeometry, type ConvGeometry } from './conv-common.js';
+import {
+  Float64Scratch,
+  Int64Words,
+  checkPaddingAndActivation,
+  convTypeProblem,
+  emptyGeometry,
+  type ConvFilterTypes,
+  type ConvGeometry,
+} from './conv-common.js';
+import { evalHybridTransposeConv, prepareHybridConv, type HybridConvPlan } from './conv-hybrid.js';
 import { transposeConvFloat, transposeConvInt16, transposeConvInt8 } from './transpose-conv-eval.js';
 import {
   computeOutSize,
@@ -50,11 +60,15 @@ const BIAS = 3;
 const QUANTIZED_DIMENSION = 0;
 /** Bias types of the 16x8 kernel (an int16 bias is widened to int64 each invoke). */
 const INT16_BIAS_TYPES: readonly TensorType[] = [TensorType.INT64, TensorType.INT16];
+/** Beyond the same-type pairs: TFLite's hybrid filter (int8). */
+const FILTERS: ConvFilterTypes = { hybrid: [TensorType.INT8], int4: false };
 
 const enum TransposeKind {
   Float32 = 0,
   Int8 = 1,
   Int16 = 2,
+  /** float32 x int8 (TFLite's hybrid kernel). */
+  Hybrid = 3,
 }
 
 /** Per-node data of TRANSPOSE_CONV (TFLM's OpData). */
@@ -74,6 +88,7 @@ interface TransposeConvOpData {
   bias64: Int64Words;
   acc64: Float64Scratch;
   biasWide: Float64Scratch;
+  hybrid: HybridConvPlan | null;
 }
 
 /** Why this kernel cannot serve the node's types, or null when it can. */
@@ -85,7 +100,7 @@ function unsupportedTypes(context: TfLiteContext, node: Node): string | null {
   }
   const input = context.getTensor(node.inputs[INPUT]!);
   if (input.type === TensorType.UINT8) return 'uint8 input (TRANSPOSE_CONV handles float32, int8 and int16 activations)';
-  return convTypeProblem(input, context.getTensor(node.inputs[FILTER]!), context.getTensor(node.outputs[0]!));
+  return convTypeProblem(input, context.getTensor(node.inputs[FILTER]!), context.getTensor(node.outputs[0]!), FILTERS);
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -115,6 +130,12 @@ function prepare(context: TfLiteContext, node: Node): void {
   data.scratchIndex = -1;
   data.biasScratchIndex = -1;
   data.biasIsInt16 = false;
+  data.hasBias = bias !== null;
+  if (input.type === TensorType.FLOAT32 && filter.type !== TensorType.FLOAT32) {
+    data.kind = TransposeKind.Hybrid;
+    data.hybrid = prepareHybridConv(OP, context, node, filter, bias, output, g, params.fusedActivationFunction, 'transpose');
+    return;
+  }
 
   // Quantized outputs clamp to the type's range only (TFLM computes their range with kTfLiteActNone).
   const biasType = prepareConvOutputStage(OP, context, node, input, filter, bias, output, g.outDepth, data.out, {
@@ -142,7 +163,6 @@ function prepare(context: TfLiteContext, node: Node): void {
       break;
     }
   }
-  data.hasBias = bias !== null;
 }
 
 /** The output_shape input must be int32 [4] (or empty, as TFLM's tests pass it); a constant one must equal the output shape. */
@@ -227,6 +247,16 @@ function invoke(context: TfLiteContext, node: Node): void {
   const output = context.getEvalTensor(node.outputs[0]!);
   const bias = data.hasBias ? context.getEvalTensor(node.inputs[BIAS]!) : null;
   switch (data.kind) {
+    case TransposeKind.Hybrid:
+      evalHybridTransposeConv(
+        data.hybrid!,
+        context,
+        data.geometry,
+        input.data as Float32Array,
+        bias === null ? null : (bias.data as Float32Array),
+        output.data as Float32Array,
+      );
+      break;
     case TransposeKind.Float32:
       transposeConvFloat(
         data.geometry,
@@ -293,6 +323,7 @@ export const TRANSPOSE_CONV: Registration = {
     bias64: new Int64Words(),
     acc64: new Float64Scratch(),
     biasWide: new Float64Scratch(),
+    hybrid: null,
   }),
   prepare,
   invoke,

@@ -320,17 +320,17 @@ describe('UNIDIRECTIONAL_SEQUENCE_LSTM int16 x int8 -> int16 cell, int64 bias (T
 
 describe('UNIDIRECTIONAL_SEQUENCE_LSTM prepare errors', () => {
   const peephole: HarnessTensorSpec = { type: TensorType.FLOAT32, shape: [S], data: [0, 0], constant: true };
-  it('rejects peephole weights, naming the input', () => {
-    expect(() => build(FLOAT, { extra: { [LstmTensor.CELL_TO_FORGET_WEIGHTS]: peephole } }).h.prepare()).toThrow(
+  it('rejects peephole weights in the integer kernel, naming the input', () => {
+    expect(() => build(INT8, { extra: { [LstmTensor.CELL_TO_FORGET_WEIGHTS]: peephole } }).h.prepare()).toThrow(
       /peephole connections \(input 10\) is not supported/,
     );
   });
-  it('rejects projection weights', () => {
+  it('rejects projection weights in the integer kernel', () => {
     const proj: HarnessTensorSpec = { type: TensorType.FLOAT32, shape: [S, S], data: [0, 0, 0, 0], constant: true };
-    expect(() => build(FLOAT, { extra: { [LstmTensor.PROJECTION_WEIGHTS]: proj } }).h.prepare()).toThrow(/projection \(input 16\)/);
+    expect(() => build(INT8, { extra: { [LstmTensor.PROJECTION_WEIGHTS]: proj } }).h.prepare()).toThrow(/projection \(input 16\)/);
   });
-  it('rejects layer normalization', () => {
-    expect(() => build(FLOAT, { extra: { [LstmTensor.CELL_LAYER_NORM_COEFFICIENTS]: peephole } }).h.prepare()).toThrow(
+  it('rejects layer normalization in the integer kernel', () => {
+    expect(() => build(INT8, { extra: { [LstmTensor.CELL_LAYER_NORM_COEFFICIENTS]: peephole } }).h.prepare()).toThrow(
       /layer normalization \(input 22\)/,
     );
   });

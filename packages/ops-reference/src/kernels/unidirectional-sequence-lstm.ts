@@ -3,8 +3,9 @@
  * lstm_eval.cc, lstm_eval_common.cc): the standard (Keras) LSTM, float32, int8 x int8 -> int16 cell
  * (int32 bias) and int16 x int8 -> int16 cell (int64 bias), time-major or batch-major, with cell clip.
  *
- * As TFLM's kernel, it rejects the LSTM variants it does not implement: CIFG (no input gate), peephole,
- * projection and layer normalization. The node's intermediate tensors are not used (TFLM's integer LSTM
+ * The float variants TFLM's kernel rejects and TFLite runs — CIFG (no input gate), peephole, projection,
+ * layer normalization — take TFLite's full float cell (unidirectional-sequence-lstm-full.ts); the
+ * integer kernels reject them, as TFLM's. The node's intermediate tensors are not used (TFLM's integer LSTM
  * works on fixed Q3.12 gate inputs and Q0.15 gate outputs).
  *
  * Inputs: see `LstmTensor`; 18 (hidden state) and 19 (cell state) are variable tensors that persist across
@@ -42,6 +43,7 @@ import {
 } from './lstm-common.js';
 import { FloatLstmEval } from './lstm-eval-float.js';
 import { IntegerLstmEval } from './lstm-eval-integer.js';
+import { FullSequenceLstm, prepareFullSequenceLstm, usesFullFloatCell } from './unidirectional-sequence-lstm-full.js';
 import { opData, typeRange } from '@micrort/kernel-support';
 
 const OP = 'UNIDIRECTIONAL_SEQUENCE_LSTM';
@@ -53,7 +55,7 @@ const NONLINEAR_OUTPUT_SCALE = Math.pow(2, -15);
 /** Per-node data. Numeric parameters live in `params`, a persistent arena buffer (see `LstmParam`). */
 interface LstmOpData {
   params: Int32Array;
-  eval: FloatLstmEval | IntegerLstmEval | null;
+  eval: FloatLstmEval | IntegerLstmEval | FullSequenceLstm | null;
 }
 
 function init(context: TfLiteContext): LstmOpData {
@@ -258,6 +260,10 @@ function prepare(context: TfLiteContext, node: Node): void {
   const options = node.builtinData as UnidirectionalSequenceLSTMOptions | null;
   if (!options) fail(node, 'missing UnidirectionalSequenceLSTMOptions');
   checkArity(OP, node, LstmTensor.COUNT, 1);
+  if (usesFullFloatCell(context, node)) {
+    data.eval = prepareFullSequenceLstm(OP, context, node, options);
+    return;
+  }
   const t = validateTensors(context, node);
   const size = validateSizes(node, t, options.timeMajor);
   if (!(options.cellClip >= 0)) fail(node, `cell_clip must be >= 0, got ${options.cellClip}`);

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = -942574249;
+export const ABI_HASH: i32 = 456527826;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -40,13 +40,14 @@ export const W_GATHER = 120; // i32: qs8_conv: 1 when the taps are gathered into
 export const W_DIRECT = 124; // i32: 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED)
 export const W_RIGHT_ONLY = 128; // i32: 1 when every channel has left shift 0 and a right shift of 1 to 22 (int8 outputs): requantLanesRight
 export const W_OUT16 = 132; // i32: one-pixel GEMM (the LSTM gates): int16 outputs clamped to [act_min, act_max]
-export const W_DM_TABLE = 136; // u32: qs8_dwconv with depth multiplier > 1: per group, an i16 swizzle mask and the first input channel (32 bytes)
-export const W_SCRATCH = 140; // u32: the node's scratch buffer (planned memory; set at each invoke), 0 when it has none
-export const W_SCR_ZERO = 144; // i32: offset of the zero row in the scratch buffer (the requantization blocks come first)
-export const W_SCR_THREAD = 148; // i32: offset of thread 0's area in the scratch buffer: tap pointers, then gathered rows, then sign-extended rows
-export const W_SCR_THREAD_BYTES = 152; // i32: bytes of one thread's area
-export const W_THREAD_ROWS = 156; // i32: offset of the gathered rows in a thread's area (qs8_conv with Gather)
-export const W_THREAD_EXT = 160; // i32: offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice)
+export const W_U8 = 136; // i32: 1: TFLite's uint8 (asymmetric) layer: activations zero-extended, weights int16 (w - filter zero point), outputs uint8
+export const W_DM_TABLE = 140; // u32: qs8_dwconv with depth multiplier > 1: per group, an i16 swizzle mask and the first input channel (32 bytes)
+export const W_SCRATCH = 144; // u32: the node's scratch buffer (planned memory; set at each invoke), 0 when it has none
+export const W_SCR_ZERO = 148; // i32: offset of the zero row in the scratch buffer (the requantization blocks come first)
+export const W_SCR_THREAD = 152; // i32: offset of thread 0's area in the scratch buffer: tap pointers, then gathered rows, then sign-extended rows
+export const W_SCR_THREAD_BYTES = 156; // i32: bytes of one thread's area
+export const W_THREAD_ROWS = 160; // i32: offset of the gathered rows in a thread's area (qs8_conv with Gather)
+export const W_THREAD_EXT = 164; // i32: offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice)
 export const W_BYTES = 176;
 
 // One requantization block (assembly/int8/requant.ts): four i32x4 vectors, lane j for output channel 4k + j. Byte offsets:
@@ -60,7 +61,7 @@ export const RQ_MULT22 = 48; // i32x4: requantLanesRight: 2^(22 - r)
 export const RQ_BYTES = 64;
 
 // qs8_add (ADD, int8): TFLM quantized add, as one verified affine rounding (Kind 0) or step by step (Kind 1). Byte offsets:
-export const A_KIND = 0; // i32: 0: out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs; 1: TFLM's three roundings
+export const A_KIND = 0; // i32: bit 0: 0 out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs, 1 TFLM's three roundings; bit 1: uint8 tensors (values, zero points and bounds taken minus 128)
 export const A_COUNT = 4; // i32: output elements
 export const A_PLAN = 8; // u32: the broadcast plan (BP), 0 when the inputs and the output are one contiguous run of Count
 export const A_ACT_MIN = 12; // i32: lower bound of the fused activation

@@ -1,4 +1,5 @@
-// int8 ADD, TFLM's integer ADD exactly, with broadcasting (the TypeScript side collapses the shapes into
+// int8 ADD (and TFLite's uint8 ADD: A_KIND bit 1, the values taken as x - 128 with the zero points
+// and bounds written minus 128, the outputs given back + 128), TFLM's integer ADD exactly, with broadcasting (the TypeScript side collapses the shapes into
 // at most three outer loops with per-input byte strides around one inner run, in which both inputs are
 // contiguous or one repeats a single value; see src/kernels/float/binary-common.ts's broadcastPlan).
 //
@@ -34,14 +35,20 @@ import { A_ACT_MAX, A_ACT_MIN, A_C1, A_C2, A_CLAMP, A_COUNT, A_K, A_KIND, A_LEFT
   return i32x4.add(rdbpot(srdhm(i32x4.add(a, b), mo), load<i32>(p, A_RO), ko, i32x4.shr_s(ko, 1)), zp);
 }
 
-/** Eight int8 values at `p`, sign-extended, or the value at `p` in every lane (`repeat`). */
-@inline function load8(p: usize, repeat: bool): v128 {
+/**
+ * Eight int8 values at `p`, sign-extended, or the value at `p` in every lane (`repeat`). uint8 (`u8`) values
+ * come as x - 128, the int8 value with the same distance to the zero point (the TypeScript side writes
+ * the uint8 zero points and bounds minus 128).
+ */
+@inline function load8(p: usize, repeat: bool, u8: bool): v128 {
+  if (u8) return repeat ? i16x8.splat(<i16>(<i32>load<u8>(p) - 128)) : i16x8.sub(v128.load8x8_u(p), i16x8.splat(128));
   return repeat ? i16x8.splat(<i16>load<i8>(p)) : v128.load8x8_s(p);
 }
 
-/** Sixteen int8 values at `p`, or the value at `p` in every lane (`repeat`). */
-@inline function load16(p: usize, repeat: bool): v128 {
-  return repeat ? i8x16.splat(load<i8>(p)) : v128.load(p);
+/** Sixteen int8 values at `p`, or the value at `p` in every lane (`repeat`); uint8 (`u8`) as x - 128 (x ^ 0x80). */
+@inline function load16(p: usize, repeat: bool, u8: bool): v128 {
+  const v = repeat ? i8x16.splat(load<i8>(p)) : v128.load(p);
+  return u8 ? v128.xor(v, i8x16.splat(-128)) : v;
 }
 
 /** Kind 0 on four lanes (int32 x1, x2): the verified affine rounding, before the narrowing. */
@@ -51,7 +58,7 @@ import { A_ACT_MAX, A_ACT_MIN, A_C1, A_C2, A_CLAMP, A_COUNT, A_K, A_KIND, A_LEFT
 }
 
 /** Kind 0 over one run of `n` elements (`r1` / `r2`: that input repeats one value). */
-@inline function affineRun(p: usize, a: usize, b: usize, o: usize, n: i32, r1: bool, r2: bool): void {
+@inline function affineRun(p: usize, a: usize, b: usize, o: usize, n: i32, r1: bool, r2: bool, u8: bool): void {
   const c1 = i32x4.splat(load<i32>(p, A_C1));
   const c2 = i32x4.splat(load<i32>(p, A_C2));
   const k = i32x4.splat(load<i32>(p, A_K));
@@ -63,8 +70,8 @@ import { A_ACT_MAX, A_ACT_MIN, A_C1, A_C2, A_CLAMP, A_COUNT, A_K, A_KIND, A_LEFT
   const d1: usize = r1 ? 0 : 16, d2: usize = r2 ? 0 : 16;
   for (let i = 0; i < n; i += 16) {
     // the last step reads up to fifteen bytes past the run's end (never used) and stores what is left
-    const x1 = load16(a, r1);
-    const x2 = load16(b, r2);
+    const x1 = load16(a, r1, u8);
+    const x2 = load16(b, r2, u8);
     const x1l = i16x8.extend_low_i8x16_s(x1), x1h = i16x8.extend_high_i8x16_s(x1);
     const x2l = i16x8.extend_low_i8x16_s(x2), x2h = i16x8.extend_high_i8x16_s(x2);
     const q0 = affine(i32x4.extend_low_i16x8_s(x1l), i32x4.extend_low_i16x8_s(x2l), c1, c2, k, t, s);
@@ -73,6 +80,7 @@ import { A_ACT_MAX, A_ACT_MIN, A_C1, A_C2, A_CLAMP, A_COUNT, A_K, A_KIND, A_LEFT
     const q3 = affine(i32x4.extend_high_i16x8_s(x1h), i32x4.extend_high_i16x8_s(x2h), c1, c2, k, t, s);
     let out = i8x16.narrow_i16x8_s(i16x8.narrow_i32x4_s(q0, q1), i16x8.narrow_i32x4_s(q2, q3));
     if (clamp) out = i8x16.min_s(i8x16.max_s(out, lo), hi);
+    if (u8) out = v128.xor(out, i8x16.splat(-128)); // back to uint8: x + 128
     if (n - i >= 16) v128.store(o + <usize>i, out);
     else storeBytes(o + <usize>i, out, n - i);
     a += d1;
@@ -81,7 +89,7 @@ import { A_ACT_MAX, A_ACT_MIN, A_C1, A_C2, A_CLAMP, A_COUNT, A_K, A_KIND, A_LEFT
 }
 
 /** Kind 1 (TFLM's three roundings) over one run of `n` elements. */
-@inline function exactRun(p: usize, a: usize, b: usize, o: usize, n: i32, r1: bool, r2: bool): void {
+@inline function exactRun(p: usize, a: usize, b: usize, o: usize, n: i32, r1: bool, r2: bool, u8: bool): void {
   const off1 = i32x4.splat(load<i32>(p, A_OFF1));
   const off2 = i32x4.splat(load<i32>(p, A_OFF2));
   const mo = i32x4.splat(load<i32>(p, A_MO));
@@ -99,11 +107,12 @@ import { A_ACT_MAX, A_ACT_MIN, A_C1, A_C2, A_CLAMP, A_COUNT, A_K, A_KIND, A_LEFT
   const d1: usize = r1 ? 0 : 8, d2: usize = r2 ? 0 : 8;
   for (let i = 0; i < n; i += 8) {
     // the last step reads a full eight past the run's end (never used) and stores what is left
-    const x1 = load8(a, r1);
-    const x2 = load8(b, r2);
+    const x1 = load8(a, r1, u8);
+    const x2 = load8(b, r2, u8);
     const s0 = lane(i32x4.extend_low_i16x8_s(x1), i32x4.extend_low_i16x8_s(x2), p, off1, off2, mo, zp, k1, k2, ko, half, mh1, ml1, mh2, ml2);
     const s1 = lane(i32x4.extend_high_i16x8_s(x1), i32x4.extend_high_i16x8_s(x2), p, off1, off2, mo, zp, k1, k2, ko, half, mh1, ml1, mh2, ml2);
-    const out = narrowClamp8(s0, s1, lo, hi);
+    let out = narrowClamp8(s0, s1, lo, hi);
+    if (u8) out = v128.xor(out, i8x16.splat(-128)); // back to uint8: x + 128
     if (n - i >= 8) v128.store64_lane(o + <usize>i, out, 0);
     else storeBytes(o + <usize>i, out, n - i);
     a += d1;
@@ -111,28 +120,29 @@ import { A_ACT_MAX, A_ACT_MIN, A_C1, A_C2, A_CLAMP, A_COUNT, A_K, A_KIND, A_LEFT
   }
 }
 
-/** One run of either kind. */
-@inline function run(p: usize, fast: bool, a: usize, b: usize, o: usize, n: i32, mode: i32): void {
-  if (fast) {
-    if (mode == 0) affineRun(p, a, b, o, n, false, false);
-    else if (mode == 1) affineRun(p, a, b, o, n, true, false);
-    else affineRun(p, a, b, o, n, false, true);
+/** One run of either kind (`kind`: A_KIND, bit 0 the kind, bit 1 uint8). */
+@inline function run(p: usize, kind: i32, a: usize, b: usize, o: usize, n: i32, mode: i32): void {
+  const u8 = (kind & 2) != 0;
+  if ((kind & 1) == 0) {
+    if (mode == 0) affineRun(p, a, b, o, n, false, false, u8);
+    else if (mode == 1) affineRun(p, a, b, o, n, true, false, u8);
+    else affineRun(p, a, b, o, n, false, true, u8);
   } else {
-    exactRun(p, a, b, o, n, mode == 1, mode == 2);
+    exactRun(p, a, b, o, n, mode == 1, mode == 2, u8);
   }
 }
 
 /** Elements [e0, e1) of a plan-less ADD (one contiguous run), for a thread's share. */
 export function qs8_add_range(p: usize, in1: usize, in2: usize, output: usize, e0: i32, e1: i32): void {
   const at = <usize>e0;
-  run(p, load<i32>(p, A_KIND) == 0, in1 + at, in2 + at, output + at, e1 - e0, 0);
+  run(p, load<i32>(p, A_KIND), in1 + at, in2 + at, output + at, e1 - e0, 0);
 }
 
 export function qs8_add(p: usize, in1: usize, in2: usize, output: usize): void {
-  const fast = load<i32>(p, A_KIND) == 0;
+  const kind = load<i32>(p, A_KIND);
   const plan = <usize>load<u32>(p, A_PLAN);
   if (plan == 0) {
-    run(p, fast, in1, in2, output, load<i32>(p, A_COUNT), 0);
+    run(p, kind, in1, in2, output, load<i32>(p, A_COUNT), 0);
     return;
   }
   const n = load<i32>(plan, BP_INNER);
@@ -143,7 +153,7 @@ export function qs8_add(p: usize, in1: usize, in2: usize, output: usize): void {
       for (let i2 = 0; i2 < load<i32>(plan, BP_N + 8); i2++) {
         const a = in1 + <usize>(i0 * load<i32>(plan, BP_S1) + i1 * load<i32>(plan, BP_S1 + 4) + i2 * load<i32>(plan, BP_S1 + 8));
         const b = in2 + <usize>(i0 * load<i32>(plan, BP_S2) + i1 * load<i32>(plan, BP_S2 + 4) + i2 * load<i32>(plan, BP_S2 + 8));
-        run(p, fast, a, b, o, n, mode);
+        run(p, kind, a, b, o, n, mode);
         o += <usize>n;
       }
     }

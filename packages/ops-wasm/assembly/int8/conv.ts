@@ -21,10 +21,14 @@
 // every channel shares one). Channels past the input depth and output channels past outC are zero, so
 // reading a few bytes past a pixel contributes nothing. The bias already holds -input_zp * sum(w), so
 // the padding row (input zero points) contributes zero, as TFLM's skipped taps do.
-import { narrow8, narrowClamp8, requantLanes, requantLanesRight, requantRightWith, storeBytes } from './requant';
+// uint8 layers (W_U8, TFLite's asymmetric quantization) run the same tiles with the activations
+// zero-extended (v128.load8x8_u), the weights stored as int16 (w - filter zero point, in [-255, 255]:
+// every product and pair sum of dot_i16x8_s stays exact) at twice the int8 layout's offsets, and the
+// outputs narrowed to uint8.
+import { narrow8, narrowClamp8, narrowClampU8, narrowU8, requantLanes, requantLanesRight, requantRightWith, storeBytes } from './requant';
 import { tapPointers, threadArea, windowBegin } from './window';
 import { copyBlocks, tileGroupsRelaxed } from './conv-relaxed';
-import { GEMM_TILE_PIXELS, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
+import { GEMM_TILE_PIXELS, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_U8, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
 
 /** Full groups of eight output channels, and whether a last group of four follows (at most four channels left). */
 @inline function fullGroups(outC: i32): i32 {
@@ -106,8 +110,9 @@ import { GEMM_TILE_PIXELS, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_M
   return i32x4.add(rightOnly ? requantLanesRight(acc, rq) : requantLanes(acc, rq), zp);
 }
 
-/** Eight int8 outputs from two requantized vectors (requantLanesRight's are already within the activation range). */
-@inline function pack8(a: v128, b: v128, rightOnly: bool, lo: v128, hi: v128): v128 {
+/** Eight int8 (`u8`: uint8) outputs from two requantized vectors (requantLanesRight's are already within the activation range). */
+@inline function pack8(a: v128, b: v128, rightOnly: bool, lo: v128, hi: v128, u8: bool = false): v128 {
+  if (u8) return rightOnly ? narrowU8(a, b) : narrowClampU8(a, b, lo, hi);
   return rightOnly ? narrow8(a, b) : narrowClamp8(a, b, lo, hi);
 }
 
@@ -117,10 +122,13 @@ import { GEMM_TILE_PIXELS, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_M
   else storeBytes(p, v, n);
 }
 
-/** Sign-extends the `kb8` 8-value slices at `x` into `e`, each stored twice (a load at +4j is the slice rotated by j lanes). */
-@inline function extendRun(x: usize, kb8: i32, e: usize): void {
+/**
+ * Sign-extends (`u8`: zero-extends) the `kb8` 8-value slices at `x` into `e`, each stored twice (a load
+ * at +4j is the slice rotated by j lanes).
+ */
+@inline function extendRun(x: usize, kb8: i32, e: usize, u8: bool): void {
   for (let k = 0; k < kb8; k++) {
-    const v = v128.load8x8_s(x);
+    const v = u8 ? v128.load8x8_u(x) : v128.load8x8_s(x);
     v128.store(e, v);
     v128.store(e, v, 16);
     x += 8;
@@ -133,7 +141,7 @@ import { GEMM_TILE_PIXELS, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_M
  * `ext`, one pixel at a time: its tap pointers into `ptrs` (or its compact row gathered into `row`),
  * then taps x kb8 slices of 32 bytes.
  */
-@inline function tileRows(pp: usize, input: usize, q: i32, np: i32, gather: bool, ptrs: usize, row: usize, windowTaps: i32, inC: i32, kb8: i32, ext: usize, extRow: usize): void {
+@inline function tileRows(pp: usize, input: usize, q: i32, np: i32, gather: bool, ptrs: usize, row: usize, windowTaps: i32, inC: i32, kb8: i32, ext: usize, extRow: usize, u8: bool): void {
   for (let i = 0; i < GEMM_TILE_PIXELS; i++) {
     const qi = q + min(i, np - 1);
     const e = ext + <usize>i * extRow;
@@ -142,10 +150,10 @@ import { GEMM_TILE_PIXELS, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_M
         tapPointers(pp, input, qi, ptrs);
         gatherRow(ptrs, windowTaps, inC, row);
       }
-      extendRun(row, kb8, e);
+      extendRun(row, kb8, e, u8);
     } else {
       tapPointers(pp, input, qi, ptrs);
-      for (let t = 0; t < windowTaps; t++) extendRun(<usize>load<u32>(ptrs + <usize>(t << 2)), kb8, e + <usize>(t * kb8 * 32));
+      for (let t = 0; t < windowTaps; t++) extendRun(<usize>load<u32>(ptrs + <usize>(t << 2)), kb8, e + <usize>(t * kb8 * 32), u8);
     }
   }
 }
@@ -226,15 +234,30 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
       return;
     }
   }
+  if (load<i32>(pp, W_U8) != 0) {
+    // TFLite's uint8: zero-extended activations, int16 weights, uint8 outputs
+    for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
+      const np = min(GEMM_TILE_PIXELS, q1 - q);
+      tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, extRow, true);
+      const o = output + <usize>q * stride;
+      if (rightOnly) {
+        if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp, true);
+        else tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, np, true, lo, hi, zp, true);
+      } else {
+        tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, np, false, lo, hi, zp, true);
+      }
+    }
+    return;
+  }
   for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
     const np = min(GEMM_TILE_PIXELS, q1 - q);
-    tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, extRow);
+    tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, extRow, false);
     const o = output + <usize>q * stride;
     if (rightOnly) {
-      if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp);
-      else tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, np, true, lo, hi, zp);
+      if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp, false);
+      else tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, np, true, lo, hi, zp, false);
     } else {
-      tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, np, false, lo, hi, zp);
+      tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, np, false, lo, hi, zp, false);
     }
   }
 }
@@ -251,7 +274,7 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
  * tiles, constant `np` = GEMM_TILE_PIXELS = 4, so those branches fold away. (A 5-pixel tile, ten
  * accumulators, ran 45 % slower: V8 spills.)
  */
-@inline function tileGroups(packed: usize, rq: usize, rqStride: usize, ext: usize, extRow: usize, slices: i32, full: i32, half: bool, outC: i32, o: usize, stride: usize, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128): void {
+@inline function tileGroups(packed: usize, rq: usize, rqStride: usize, ext: usize, extRow: usize, slices: i32, full: i32, half: bool, outC: i32, o: usize, stride: usize, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128, u8: bool): void {
   let w = packed;
   let r = rq;
   for (let g = 0; g < full; g++) {
@@ -264,8 +287,8 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
     // slices x four rotations: rotation j of a slice is the load at +4j of its doubled copy
     for (let k = 0; k < slices; k++) {
       for (let j = 0; j < 4; j++) {
-        const wa = v128.load8x8_s(w);
-        const wb = v128.load8x8_s(w, 8);
+        const wa = u8 ? v128.load(w) : v128.load8x8_s(w);
+        const wb = u8 ? v128.load(w, 16) : v128.load8x8_s(w, 8);
         let v = v128.load(x);
         a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v, wa));
         b0 = i32x4.add(b0, i32x4.dot_i16x8_s(v, wb));
@@ -279,7 +302,7 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
         a3 = i32x4.add(a3, i32x4.dot_i16x8_s(v, wa));
         b3 = i32x4.add(b3, i32x4.dot_i16x8_s(v, wb));
         x += 4;
-        w += 16;
+        w += u8 ? 32 : 16;
       }
       x += 16;
     }
@@ -302,15 +325,15 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
       b1 = rqRight(b1, m, yHi, yLo, mult, zr);
       b2 = rqRight(b2, m, yHi, yLo, mult, zr);
       b3 = rqRight(b3, m, yHi, yLo, mult, zr);
-      store8(oc, narrow8(a0, b0), n);
-      if (np > 1) store8(oc + stride, narrow8(a1, b1), n);
-      if (np > 2) store8(oc + 2 * stride, narrow8(a2, b2), n);
-      if (np > 3) store8(oc + 3 * stride, narrow8(a3, b3), n);
+      store8(oc, pack8(a0, b0, true, lo, hi, u8), n);
+      if (np > 1) store8(oc + stride, pack8(a1, b1, true, lo, hi, u8), n);
+      if (np > 2) store8(oc + 2 * stride, pack8(a2, b2, true, lo, hi, u8), n);
+      if (np > 3) store8(oc + 3 * stride, pack8(a3, b3, true, lo, hi, u8), n);
     } else {
-      store8(oc, pack8(requant(a0, r, false, zp), requant(b0, rB, false, zp), false, lo, hi), n);
-      if (np > 1) store8(oc + stride, pack8(requant(a1, r, false, zp), requant(b1, rB, false, zp), false, lo, hi), n);
-      if (np > 2) store8(oc + 2 * stride, pack8(requant(a2, r, false, zp), requant(b2, rB, false, zp), false, lo, hi), n);
-      if (np > 3) store8(oc + 3 * stride, pack8(requant(a3, r, false, zp), requant(b3, rB, false, zp), false, lo, hi), n);
+      store8(oc, pack8(requant(a0, r, false, zp), requant(b0, rB, false, zp), false, lo, hi, u8), n);
+      if (np > 1) store8(oc + stride, pack8(requant(a1, r, false, zp), requant(b1, rB, false, zp), false, lo, hi, u8), n);
+      if (np > 2) store8(oc + 2 * stride, pack8(requant(a2, r, false, zp), requant(b2, rB, false, zp), false, lo, hi, u8), n);
+      if (np > 3) store8(oc + 3 * stride, pack8(requant(a3, r, false, zp), requant(b3, rB, false, zp), false, lo, hi, u8), n);
     }
     r = rB + rqStride;
   }
@@ -322,31 +345,31 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
   let x = ext;
   for (let k = 0; k < slices; k++) {
     for (let j = 0; j < 4; j++) {
-      const wa = v128.load8x8_s(w);
+      const wa = u8 ? v128.load(w) : v128.load8x8_s(w);
       a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v128.load(x), wa));
       a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v128.load(x + extRow), wa));
       a2 = i32x4.add(a2, i32x4.dot_i16x8_s(v128.load(x + 2 * extRow), wa));
       a3 = i32x4.add(a3, i32x4.dot_i16x8_s(v128.load(x + 3 * extRow), wa));
       x += 4;
-      w += 8;
+      w += u8 ? 16 : 8;
     }
     x += 16;
   }
   const n = outC - (full << 3);
   const oc = o + <usize>(full << 3);
   a0 = requant(a0, r, rightOnly, zp);
-  storeBytes(oc, pack8(a0, a0, rightOnly, lo, hi), n);
+  storeBytes(oc, pack8(a0, a0, rightOnly, lo, hi, u8), n);
   if (np > 1) {
     a1 = requant(a1, r, rightOnly, zp);
-    storeBytes(oc + stride, pack8(a1, a1, rightOnly, lo, hi), n);
+    storeBytes(oc + stride, pack8(a1, a1, rightOnly, lo, hi, u8), n);
   }
   if (np > 2) {
     a2 = requant(a2, r, rightOnly, zp);
-    storeBytes(oc + 2 * stride, pack8(a2, a2, rightOnly, lo, hi), n);
+    storeBytes(oc + 2 * stride, pack8(a2, a2, rightOnly, lo, hi, u8), n);
   }
   if (np > 3) {
     a3 = requant(a3, r, rightOnly, zp);
-    storeBytes(oc + 3 * stride, pack8(a3, a3, rightOnly, lo, hi), n);
+    storeBytes(oc + 3 * stride, pack8(a3, a3, rightOnly, lo, hi, u8), n);
   }
 }
 
@@ -354,22 +377,27 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
  * Sum over one slice's four rotations of `v` (lanes: int16 pairs) against the int8 weights at `w`, the
  * rotations `rs` bytes apart (16 in a full group, whose second half is at +8; 8 in a half group).
  */
-@inline function sliceDot(v: v128, w: usize, rs: usize): v128 {
-  let s = i32x4.dot_i16x8_s(v, v128.load8x8_s(w));
-  s = i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 1, 2, 3, 0), v128.load8x8_s(w + rs)));
-  s = i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 2, 3, 0, 1), v128.load8x8_s(w + 2 * rs)));
-  return i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 3, 0, 1, 2), v128.load8x8_s(w + 3 * rs)));
+@inline function sliceDot(v: v128, w: usize, rs: usize, wide: bool): v128 {
+  let s = i32x4.dot_i16x8_s(v, weights8(w, wide));
+  s = i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 1, 2, 3, 0), weights8(w + rs, wide)));
+  s = i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 2, 3, 0, 1), weights8(w + 2 * rs, wide)));
+  return i32x4.add(s, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 3, 0, 1, 2), weights8(w + 3 * rs, wide)));
+}
+
+/** Eight weights as i16x8: int8 sign-extended, or (`wide`, uint8 layers) int16 as stored. */
+@inline function weights8(w: usize, wide: bool): v128 {
+  return wide ? v128.load(w) : v128.load8x8_s(w);
 }
 
 /** Stores the outputs of one group (`n` channels from `c`): int16 clamped to [lo16, hi16], or int8. */
-@inline function storeGroup(output: usize, c: i32, n: i32, sa: v128, sb: v128, out16: bool, rightOnly: bool, lo8: v128, hi8: v128, lo16: v128, hi16: v128): void {
+@inline function storeGroup(output: usize, c: i32, n: i32, sa: v128, sb: v128, out16: bool, rightOnly: bool, lo8: v128, hi8: v128, lo16: v128, hi16: v128, u8: bool): void {
   if (out16) {
     const v = i16x8.min_s(i16x8.max_s(i16x8.narrow_i32x4_s(sa, sb), lo16), hi16);
     const o = output + <usize>(c << 1);
     if (n >= 8) v128.store(o, v);
     else storeBytes(o, v, n << 1);
   } else {
-    store8(output + <usize>c, pack8(sa, sb, rightOnly, lo8, hi8), n);
+    store8(output + <usize>c, pack8(sa, sb, rightOnly, lo8, hi8, u8), n);
   }
 }
 
@@ -380,6 +408,12 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
  * gates), clamped to [act_min, act_max].
  */
 function gemv(pp: usize, input: usize, output: usize): void {
+  if (load<i32>(pp, W_U8) != 0) gemvOf(pp, input, output, true);
+  else gemvOf(pp, input, output, false);
+}
+
+/** gemv with `u8` constant: uint8 activations (zero-extended), int16 weights and uint8 outputs. */
+@inline function gemvOf(pp: usize, input: usize, output: usize, u8: bool): void {
   const outC = load<i32>(pp, W_OUT_C);
   const kb8 = load<i32>(pp, W_KB8);
   const zp = i32x4.splat(load<i32>(pp, W_ZP_OUT));
@@ -399,15 +433,15 @@ function gemv(pp: usize, input: usize, output: usize): void {
     w += 32;
     let x = input;
     for (let k = 0; k < kb8; k++) {
-      const v = v128.load8x8_s(x);
-      a = i32x4.add(a, sliceDot(v, w, 16));
-      b = i32x4.add(b, sliceDot(v, w + 8, 16));
+      const v = u8 ? v128.load8x8_u(x) : v128.load8x8_s(x);
+      a = i32x4.add(a, sliceDot(v, w, u8 ? 32 : 16, u8));
+      b = i32x4.add(b, sliceDot(v, w + (u8 ? 16 : 8), u8 ? 32 : 16, u8));
       x += 8;
-      w += 64;
+      w += u8 ? 128 : 64;
     }
     const sa = requant(a, r, rightOnly, zp);
     const sb = requant(b, r + rqStride, rightOnly, zp);
-    storeGroup(output, g << 3, outC - (g << 3), sa, sb, out16, rightOnly, lo8, hi8, lo16, hi16);
+    storeGroup(output, g << 3, outC - (g << 3), sa, sb, out16, rightOnly, lo8, hi8, lo16, hi16, u8);
     r += 2 * rqStride;
   }
   if (!half) return;
@@ -415,10 +449,10 @@ function gemv(pp: usize, input: usize, output: usize): void {
   w += 16;
   let x = input;
   for (let k = 0; k < kb8; k++) {
-    a = i32x4.add(a, sliceDot(v128.load8x8_s(x), w, 8));
+    a = i32x4.add(a, sliceDot(u8 ? v128.load8x8_u(x) : v128.load8x8_s(x), w, u8 ? 16 : 8, u8));
     x += 8;
-    w += 32;
+    w += u8 ? 64 : 32;
   }
   const sa = requant(a, r, rightOnly, zp);
-  storeGroup(output, full << 3, outC - (full << 3), sa, sa, out16, rightOnly, lo8, hi8, lo16, hi16);
+  storeGroup(output, full << 3, outC - (full << 3), sa, sa, out16, rightOnly, lo8, hi8, lo16, hi16, u8);
 }

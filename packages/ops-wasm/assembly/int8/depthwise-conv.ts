@@ -10,11 +10,13 @@
 //   [8 folded biases, int32]
 //   [per pair of taps: (w[t], w[t+1]) of channels 0-3, then of channels 4-7, int8 = 16 bytes, each half
 //    sign-extended to i16x8 by v128.load8x8_s].
+// uint8 layers (W_U8, TFLite's asymmetric quantization) zero-extend the activations and store the weights
+// as int16 (w - filter zero point), 32 bytes per pair of taps; their outputs narrow to uint8.
 // Channels past the depth have zero weights. The requantization blocks are apart (W_RQ), one per four
 // channels W_RQ_STRIDE bytes apart (0 when every channel shares one).
-import { narrow8, narrowClamp8, requantLanes, requantRightWith, storeBytes } from './requant';
+import { narrow8, narrowClamp8, narrowClampU8, narrowU8, requantLanes, requantRightWith, storeBytes } from './requant';
 import { tapPointersAt, threadArea, windowBegin } from './window';
-import { W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DM_TABLE, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RIGHT_ONLY, W_RQ, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_TOTAL, W_ZP_OUT } from '../generated/abi';
+import { W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DM_TABLE, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RIGHT_ONLY, W_RQ, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_TOTAL, W_U8, W_ZP_OUT } from '../generated/abi';
 
 /** First and last output index whose window (k taps, dilation d) lies inside [0, n) with stride s and padding p. */
 @inline function interiorRange(n: i32, k: i32, s: i32, d: i32, p: i32): i64 {
@@ -32,6 +34,12 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
 
 /** qs8_dwconv over output pixels [q0, q1) with the scratch area of thread `tid` (two tap-pointer tables), after windowBegin. */
 export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
+  if (load<i32>(pp, W_U8) != 0) dwconvRun(pp, input, output, q0, q1, tid, true);
+  else dwconvRun(pp, input, output, q0, q1, tid, false);
+}
+
+/** qs8_dwconv_run with `u8` constant: uint8 activations (zero-extended), int16 weights and uint8 outputs. */
+@inline function dwconvRun(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32, u8: bool): void {
   const channels = load<i32>(pp, W_OUT_C);
   const taps = load<i32>(pp, W_KH) * load<i32>(pp, W_KW);
   const groups = load<i32>(pp, W_KB8);
@@ -86,13 +94,13 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
         tapPointersAt(pp, input + b * image, oh, ow + 1, ptrs2);
         if (taps & 1) store<u32>(ptrs2 + <usize>(taps << 2), load<u32>(ptrs2 + <usize>((taps - 1) << 2)));
       }
-      if (rightOnly) pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, output + <usize>(q * channels), true, zr, lo, hi);
-      else pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, output + <usize>(q * channels), false, zp, lo, hi);
+      if (rightOnly) pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, output + <usize>(q * channels), true, zr, lo, hi, u8);
+      else pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, output + <usize>(q * channels), false, zp, lo, hi, u8);
       prev = ptrs2;
       q += 2;
       ow += 2;
     } else {
-      onePixel(ptrs, packed, rq, rqStride, groups, pairs, channels, dmTable, output + <usize>(q * channels), rightOnly, rightOnly ? zr : zp, lo, hi);
+      onePixel(ptrs, packed, rq, rqStride, groups, pairs, channels, dmTable, output + <usize>(q * channels), rightOnly, rightOnly ? zr : zp, lo, hi, u8);
       prev = ptrs;
       q++;
       ow++;
@@ -120,11 +128,25 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
  * range). `zp` is the output zero point, or for right-only blocks requantRightWith's rounding constant
  * zp * 2^22 + 2^21 (the zero point added before the final shift); pixelPair and onePixel pass it on.
  */
-@inline function groupOut(acc0: v128, acc1: v128, rq: usize, rqB: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128): v128 {
+@inline function groupOut(acc0: v128, acc1: v128, rq: usize, rqB: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128, u8: bool): v128 {
   if (rightOnly) {
-    return narrow8(rightOut(acc0, rq, zp), rightOut(acc1, rqB, zp));
+    const a = rightOut(acc0, rq, zp);
+    const b = rightOut(acc1, rqB, zp);
+    return u8 ? narrowU8(a, b) : narrow8(a, b);
   }
-  return narrowClamp8(i32x4.add(requantLanes(acc0, rq), zp), i32x4.add(requantLanes(acc1, rqB), zp), lo, hi);
+  const a = i32x4.add(requantLanes(acc0, rq), zp);
+  const b = i32x4.add(requantLanes(acc1, rqB), zp);
+  return u8 ? narrowClampU8(a, b, lo, hi) : narrowClamp8(a, b, lo, hi);
+}
+
+/** Eight activations as i16x8: int8 sign-extended, or (`u8`) uint8 zero-extended. */
+@inline function act8(p: usize, u8: bool): v128 {
+  return u8 ? v128.load8x8_u(p) : v128.load8x8_s(p);
+}
+
+/** Eight weights as i16x8 at byte `off` of `w`: int8 sign-extended, or (`u8`) int16 as stored (at twice the offset). */
+@inline function wt8(w: usize, off: usize, u8: bool): v128 {
+  return u8 ? v128.load(w + (off << 1)) : v128.load8x8_s(w + off);
 }
 
 @inline function rightOut(acc: v128, rq: usize, zr: v128): v128 {
@@ -140,7 +162,7 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
  * Two neighbouring output pixels (tap pointers at `pa` and `pb`, outputs at `o` and `o + channels`),
  * depth multiplier 1: each weight vector loaded once for both.
  */
-@inline function pixelPair(pa: usize, pb: usize, packed: usize, rq: usize, rqStride: usize, groups: i32, pairs: i32, channels: i32, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128): void {
+@inline function pixelPair(pa: usize, pb: usize, packed: usize, rq: usize, rqStride: usize, groups: i32, pairs: i32, channels: i32, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128, u8: bool): void {
   let w = packed;
   let r = rq;
   for (let g = 0; g < groups; g++) {
@@ -150,29 +172,29 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
     let b0 = a0, b1 = a1;
     w += 32;
     for (let t = 0; t < pairs; t++) {
-      const wa = v128.load8x8_s(w);
-      const wb = v128.load8x8_s(w, 8);
+      const wa = wt8(w, 0, u8);
+      const wb = wt8(w, 8, u8);
       const k = <usize>(t << 3);
-      let x0 = v128.load8x8_s(<usize>load<u32>(pa + k) + c);
-      let x1 = v128.load8x8_s(<usize>load<u32>(pa + k, 4) + c);
+      let x0 = act8(<usize>load<u32>(pa + k) + c, u8);
+      let x1 = act8(<usize>load<u32>(pa + k, 4) + c, u8);
       a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), wa));
       a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), wb));
-      x0 = v128.load8x8_s(<usize>load<u32>(pb + k) + c);
-      x1 = v128.load8x8_s(<usize>load<u32>(pb + k, 4) + c);
+      x0 = act8(<usize>load<u32>(pb + k) + c, u8);
+      x1 = act8(<usize>load<u32>(pb + k, 4) + c, u8);
       b0 = i32x4.add(b0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), wa));
       b1 = i32x4.add(b1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), wb));
-      w += 16;
+      w += u8 ? 32 : 16;
     }
     const n = channels - <i32>c;
     const rB = r + rqStride;
-    store8(o + c, groupOut(a0, a1, r, rB, rightOnly, zp, lo, hi), n);
-    store8(o + <usize>channels + c, groupOut(b0, b1, r, rB, rightOnly, zp, lo, hi), n);
+    store8(o + c, groupOut(a0, a1, r, rB, rightOnly, zp, lo, hi, u8), n);
+    store8(o + <usize>channels + c, groupOut(b0, b1, r, rB, rightOnly, zp, lo, hi, u8), n);
     r = rB + rqStride;
   }
 }
 
 /** One output pixel (tap pointers at `ptrs`, outputs at `o`), any depth multiplier. */
-@inline function onePixel(ptrs: usize, packed: usize, rq: usize, rqStride: usize, groups: i32, pairs: i32, channels: i32, dmTable: usize, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128): void {
+@inline function onePixel(ptrs: usize, packed: usize, rq: usize, rqStride: usize, groups: i32, pairs: i32, channels: i32, dmTable: usize, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128, u8: bool): void {
   let w = packed;
   let r = rq;
   for (let g = 0; g < groups; g++) {
@@ -182,11 +204,11 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
     w += 32;
     if (dmTable == 0) {
       for (let t = 0; t < pairs; t++) {
-        const x0 = v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3)) + c);
-        const x1 = v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3) + 4) + c);
-        acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), v128.load8x8_s(w)));
-        acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), v128.load8x8_s(w, 8)));
-        w += 16;
+        const x0 = act8(<usize>load<u32>(ptrs + <usize>(t << 3)) + c, u8);
+        const x1 = act8(<usize>load<u32>(ptrs + <usize>(t << 3) + 4) + c, u8);
+        acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), wt8(w, 0, u8)));
+        acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), wt8(w, 8, u8)));
+        w += u8 ? 32 : 16;
       }
     } else {
       // depth multiplier > 1: output channel c + j reads input channel (c + j) / multiplier
@@ -194,15 +216,15 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
       const mask = v128.load(entry);
       const start = <usize>load<i32>(entry, 16);
       for (let t = 0; t < pairs; t++) {
-        const x0 = i8x16.swizzle(v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3)) + start), mask);
-        const x1 = i8x16.swizzle(v128.load8x8_s(<usize>load<u32>(ptrs + <usize>(t << 3) + 4) + start), mask);
-        acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), v128.load8x8_s(w)));
-        acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), v128.load8x8_s(w, 8)));
-        w += 16;
+        const x0 = i8x16.swizzle(act8(<usize>load<u32>(ptrs + <usize>(t << 3)) + start, u8), mask);
+        const x1 = i8x16.swizzle(act8(<usize>load<u32>(ptrs + <usize>(t << 3) + 4) + start, u8), mask);
+        acc0 = i32x4.add(acc0, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 0, 8, 1, 9, 2, 10, 3, 11), wt8(w, 0, u8)));
+        acc1 = i32x4.add(acc1, i32x4.dot_i16x8_s(v128.shuffle<i16>(x0, x1, 4, 12, 5, 13, 6, 14, 7, 15), wt8(w, 8, u8)));
+        w += u8 ? 32 : 16;
       }
     }
     const rB = r + rqStride;
-    store8(o + c, groupOut(acc0, acc1, r, rB, rightOnly, zp, lo, hi), channels - <i32>c);
+    store8(o + c, groupOut(acc0, acc1, r, rB, rightOnly, zp, lo, hi, u8), channels - <i32>c);
     r = rB + rqStride;
   }
 }

@@ -110,6 +110,18 @@ import { RQ_BYTES, RQ_LEFT, RQ_M, RQ_MULT22, RQ_RIGHT, RQ_R_ZERO, RQ_Y_HI, RQ_Y_
   return i8x16.narrow_i16x8_s(n16, n16);
 }
 
+/** Narrows two i32x4 (lanes 0-3, 4-7) to eight saturated uint8 in lanes 0-7. */
+@inline export function narrowU8(a: v128, b: v128): v128 {
+  const n16 = i16x8.narrow_i32x4_s(a, b);
+  return i8x16.narrow_i16x8_u(n16, n16);
+}
+
+/** Narrows two i32x4 (lanes 0-3, 4-7) to eight saturated uint8 in lanes 0-7, then clamps (unsigned). */
+@inline export function narrowClampU8(a: v128, b: v128, lo: v128, hi: v128): v128 {
+  const n16 = i16x8.narrow_i32x4_s(a, b);
+  return i8x16.min_u(i8x16.max_u(i8x16.narrow_i16x8_u(n16, n16), lo), hi);
+}
+
 /** Narrows two i32x4 (lanes 0-3, 4-7) to eight saturated int8 in lanes 0-7, then clamps. */
 @inline export function narrowClamp8(a: v128, b: v128, lo: v128, hi: v128): v128 {
   const n16 = i16x8.narrow_i32x4_s(a, b);

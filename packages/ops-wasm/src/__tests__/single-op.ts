@@ -93,6 +93,8 @@ export interface ConvCase {
   gain: number;
   /** Biases are drawn from [-biasRange, biasRange] (default 40000). */
   biasRange?: number;
+  /** TFLite's uint8: uint8 tensors (zero points + 128), per-tensor, a random filter zero point. */
+  uint8?: boolean;
   seed: number;
 }
 
@@ -149,20 +151,23 @@ export function buildConv(c: ConvCase): { def: ModelDef; input: Int8Array } | nu
   const filterShape = c.depthwise ? [1, c.kH, c.kW, c.outC] : [c.outC, c.kH, c.kW, c.inC];
   const wCount = filterShape.reduce((a, x) => a * x, 1);
   const weights = int8s(r, wCount);
+  const u8 = c.uint8 === true;
+  const type = u8 ? TensorType.UINT8 : TensorType.INT8;
+  const wZp = u8 ? pick(r, [0, 255, 128, int(r, 0, 255)]) : 0;
   const inT = b.addTensor({
     name: 'in',
-    type: TensorType.INT8,
+    type,
     shape: [c.batches, c.inH, c.inW, c.inC],
-    quantization: { scale: inScale, zeroPoint: c.inZp },
+    quantization: { scale: inScale, zeroPoint: u8 ? c.inZp + 128 : c.inZp },
   });
   const wT = b.addTensor({
     name: 'w',
-    type: TensorType.INT8,
+    type,
     shape: filterShape,
-    data: weights,
+    data: u8 ? new Uint8Array(weights.buffer) : weights,
     quantization: {
       scale: c.perChannel ? wScales : wScales[0]!,
-      zeroPoint: c.perChannel ? wScales.map(() => 0) : 0,
+      zeroPoint: c.perChannel ? wScales.map(() => 0) : wZp,
       quantizedDimension: c.depthwise ? 3 : 0,
     },
   });
@@ -174,15 +179,18 @@ export function buildConv(c: ConvCase): { def: ModelDef; input: Int8Array } | nu
         type: TensorType.INT32,
         shape: [c.outC],
         data: int32s(r, c.outC, c.biasRange ?? 40000),
-        quantization: { scale: wScales.map((s) => s * inScale), zeroPoint: wScales.map(() => 0) },
+        // uint8: TFLite checks the bias scale against float(input scale * filter scale)
+        quantization: u8
+          ? { scale: Math.fround(inScale * wScales[0]!), zeroPoint: 0 }
+          : { scale: wScales.map((s) => s * inScale), zeroPoint: wScales.map(() => 0) },
       }),
     );
   }
   const outT = b.addTensor({
     name: 'out',
-    type: TensorType.INT8,
+    type,
     shape: [c.batches, outH, outW, c.outC],
-    quantization: { scale: outScale, zeroPoint: c.outZp },
+    quantization: { scale: outScale, zeroPoint: u8 ? c.outZp + 128 : c.outZp },
   });
   b.addOperator({
     op: c.depthwise ? BuiltinOperator.DEPTHWISE_CONV_2D : BuiltinOperator.CONV_2D,
@@ -203,13 +211,15 @@ export function buildConv(c: ConvCase): { def: ModelDef; input: Int8Array } | nu
   return { def: b.buildDef(), input: int8s(r, c.batches * c.inH * c.inW * c.inC) };
 }
 
-/** A random int8 FULLY_CONNECTED model ([batches, depth] x [units, depth]^T). */
-export function buildFullyConnected(seed: number): { def: ModelDef; input: Int8Array; desc: string } {
+/** A random int8 (`uint8`: TFLite's uint8, per-tensor, random filter zero point) FULLY_CONNECTED model ([batches, depth] x [units, depth]^T). */
+export function buildFullyConnected(seed: number, uint8 = false): { def: ModelDef; input: Int8Array; desc: string } {
   const r = rng(seed);
   const batches = int(r, 1, 5);
   const depth = int(r, 1, 70);
   const units = int(r, 1, 19);
-  const perChannel = r() < 0.5;
+  const perChannel = r() < 0.5 && !uint8;
+  const type = uint8 ? TensorType.UINT8 : TensorType.INT8;
+  const shiftZp = uint8 ? 128 : 0;
   const inZp = pick(r, [-128, 127, 0, int(r, -128, 127)]);
   const outZp = pick(r, [-128, 127, 0, int(r, -128, 127)]);
   const gain = pick(r, [1, 1, 30, 1e-3]);
@@ -220,16 +230,18 @@ export function buildFullyConnected(seed: number): { def: ModelDef; input: Int8A
   const b = new ModelBuilder();
   const inT = b.addTensor({
     name: 'in',
-    type: TensorType.INT8,
+    type,
     shape: [batches, depth],
-    quantization: { scale: inScale, zeroPoint: inZp },
+    quantization: { scale: inScale, zeroPoint: inZp + shiftZp },
   });
+  const wData = int8s(r, units * depth);
+  const wZp = uint8 ? int(r, 0, 255) : 0;
   const wT = b.addTensor({
     name: 'w',
-    type: TensorType.INT8,
+    type,
     shape: [units, depth],
-    data: int8s(r, units * depth),
-    quantization: { scale: perChannel ? wScales : wScales[0]!, zeroPoint: perChannel ? wScales.map(() => 0) : 0, quantizedDimension: 0 },
+    data: uint8 ? new Uint8Array(wData.buffer) : wData,
+    quantization: { scale: perChannel ? wScales : wScales[0]!, zeroPoint: perChannel ? wScales.map(() => 0) : wZp, quantizedDimension: 0 },
   });
   // per-tensor: TFLM checks the bias scale against float(input scale * filter scale)
   const bT = b.addTensor({
@@ -243,9 +255,9 @@ export function buildFullyConnected(seed: number): { def: ModelDef; input: Int8A
   });
   const outT = b.addTensor({
     name: 'out',
-    type: TensorType.INT8,
+    type,
     shape: [batches, units],
-    quantization: { scale: outScale, zeroPoint: outZp },
+    quantization: { scale: outScale, zeroPoint: outZp + shiftZp },
   });
   b.addOperator({
     op: BuiltinOperator.FULLY_CONNECTED,
@@ -258,7 +270,7 @@ export function buildFullyConnected(seed: number): { def: ModelDef; input: Int8A
   return {
     def: b.buildDef(),
     input: int8s(r, batches * depth),
-    desc: JSON.stringify({ seed, batches, depth, units, perChannel, inZp, outZp, gain, activation }),
+    desc: JSON.stringify({ seed, uint8, batches, depth, units, perChannel, inZp, outZp, wZp, gain, activation }),
   };
 }
 
@@ -269,7 +281,10 @@ export function buildFullyConnected(seed: number): { def: ModelDef; input: Int8A
 export function buildAdd(
   seed: number,
   op: BuiltinOperator.ADD | BuiltinOperator.MUL = BuiltinOperator.ADD,
+  uint8 = false,
 ): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+  const type = uint8 ? TensorType.UINT8 : TensorType.INT8;
+  const zs = uint8 ? 128 : 0; // uint8: the int8 draws' zero points + 128 (the bytes are the same)
   const r = rng(seed);
   const shape = [1, int(r, 1, 5), int(r, 1, 7), int(r, 1, 19)];
   const small = pick(r, [shape, shape, shape, [shape[3]!], [1, 1, 1, shape[3]!], [1, shape[1]!, 1, 1], [1], [1, 1, shape[2]!, shape[3]!]]);
@@ -288,23 +303,23 @@ export function buildAdd(
   const zo = zps();
   const activation = pick(r, ACTS);
   const b = new ModelBuilder();
-  const a = b.addTensor({ name: 'a', type: TensorType.INT8, shape: shapeA, quantization: { scale: s1, zeroPoint: z1 } });
+  const a = b.addTensor({ name: 'a', type, shape: shapeA, quantization: { scale: s1, zeroPoint: z1 + zs } });
   // a third of the cases take the second operand from the model (a constant, outside the wasm memory)
   const constant = r() < 0.33 ? int8s(r, nB) : null;
   const c = b.addTensor({
     name: 'b',
-    type: TensorType.INT8,
+    type,
     shape: shapeB,
-    quantization: { scale: s2, zeroPoint: z2 },
-    ...(constant ? { data: constant } : {}),
+    quantization: { scale: s2, zeroPoint: z2 + zs },
+    ...(constant ? { data: uint8 ? new Uint8Array(constant.buffer) : constant } : {}),
   });
-  const o = b.addTensor({ name: 'o', type: TensorType.INT8, shape, quantization: { scale: so, zeroPoint: zo } });
+  const o = b.addTensor({ name: 'o', type, shape, quantization: { scale: so, zeroPoint: zo + zs } });
   b.addOperator({ op, version: 2, inputs: [a, c], outputs: [o], options: { fusedActivationFunction: activation } });
   b.setInputs(constant ? [a] : [a, c]).setOutputs([o]);
   return {
     def: b.buildDef(),
     inputs: constant ? [int8s(r, nA)] : [int8s(r, nA), int8s(r, nB)],
-    desc: JSON.stringify({ seed, shapeA, shapeB, s1, s2, so, z1, z2, zo, activation, constant: !!constant }),
+    desc: JSON.stringify({ seed, uint8, shapeA, shapeB, s1, s2, so, z1, z2, zo, activation, constant: !!constant }),
   };
 }
 

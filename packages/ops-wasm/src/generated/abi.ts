@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -942574249;
+export const ABI_HASH = 456527826;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -77,22 +77,24 @@ export enum W {
   RightOnly = 32,
   /** one-pixel GEMM (the LSTM gates): int16 outputs clamped to [act_min, act_max] (i32) */
   Out16 = 33,
+  /** 1: TFLite's uint8 (asymmetric) layer: activations zero-extended, weights int16 (w - filter zero point), outputs uint8 (i32) */
+  U8 = 34,
   /** qs8_dwconv with depth multiplier > 1: per group, an i16 swizzle mask and the first input channel (32 bytes) (u32 arena offset) */
-  DmTable = 34,
+  DmTable = 35,
   /** the node's scratch buffer (planned memory; set at each invoke), 0 when it has none (u32 arena offset) */
-  Scratch = 35,
+  Scratch = 36,
   /** offset of the zero row in the scratch buffer (the requantization blocks come first) (i32) */
-  ScrZero = 36,
+  ScrZero = 37,
   /** offset of thread 0's area in the scratch buffer: tap pointers, then gathered rows, then sign-extended rows (i32) */
-  ScrThread = 37,
+  ScrThread = 38,
   /** bytes of one thread's area (i32) */
-  ScrThreadBytes = 38,
+  ScrThreadBytes = 39,
   /** offset of the gathered rows in a thread's area (qs8_conv with Gather) (i32) */
-  ThreadRows = 39,
+  ThreadRows = 40,
   /** offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice) (i32) */
-  ThreadExt = 40,
+  ThreadExt = 41,
   /** Words of the block. */
-  Words = 41,
+  Words = 42,
 }
 /** Bytes of the W block in the arena (its words rounded up to 16 bytes). */
 export const W_BYTES = 176;
@@ -121,7 +123,7 @@ export const RQ_BYTES = 64;
 
 /** qs8_add (ADD, int8): TFLM quantized add, as one verified affine rounding (Kind 0) or step by step (Kind 1). Word indices. */
 export enum A {
-  /** 0: out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs; 1: TFLM's three roundings (i32) */
+  /** bit 0: 0 out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs, 1 TFLM's three roundings; bit 1: uint8 tensors (values, zero points and bounds taken minus 128) (i32) */
   Kind = 0,
   /** output elements (i32) */
   Count = 1,

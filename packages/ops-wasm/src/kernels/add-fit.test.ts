@@ -9,8 +9,11 @@ import { pick, rng, runBoth } from '../__tests__/single-op.js';
  * scales (exact ties, rounded away from zero), scale ratios far from one, every zero point extreme and
  * the fused activations; some admit no affine rounding (the kernel then takes TFLM's steps).
  */
-describe('ADD int8: every input pair', () => {
-  it('equals ops-reference on all 65,536 pairs for 24 random quantizations', () => {
+describe('ADD int8 and uint8: every input pair', () => {
+  it.each([
+    ['int8', TensorType.INT8, 0],
+    ['uint8', TensorType.UINT8, 128],
+  ] as const)('%s equals ops-reference on all 65,536 pairs for 24 random quantizations', (_, type, zs) => {
     const x1 = new Int8Array(65536);
     const x2 = new Int8Array(65536);
     for (let i = 0; i < 65536; i++) {
@@ -22,7 +25,7 @@ describe('ADD int8: every input pair', () => {
       const s1 = 0.005 + r() * 0.1;
       const s2 = pick(r, [s1, s1 * 2, 0.005 + r() * 0.1, s1 * 37]);
       const so = Math.max(s1, s2) * pick(r, [1, 2, 0.5, 1.37, 8, 0.04]);
-      const zp = () => pick(r, [-128, 127, 0, Math.floor(r() * 256) - 128]);
+      const zp = () => pick(r, [-128, 127, 0, Math.floor(r() * 256) - 128]) + zs;
       const activation = pick(r, [
         ActivationFunctionType.NONE,
         ActivationFunctionType.NONE,
@@ -30,9 +33,9 @@ describe('ADD int8: every input pair', () => {
         ActivationFunctionType.RELU6,
       ]);
       const b = new ModelBuilder();
-      const a = b.addTensor({ name: 'a', type: TensorType.INT8, shape: [256, 256], quantization: { scale: s1, zeroPoint: zp() } });
-      const c = b.addTensor({ name: 'b', type: TensorType.INT8, shape: [256, 256], quantization: { scale: s2, zeroPoint: zp() } });
-      const o = b.addTensor({ name: 'o', type: TensorType.INT8, shape: [256, 256], quantization: { scale: so, zeroPoint: zp() } });
+      const a = b.addTensor({ name: 'a', type, shape: [256, 256], quantization: { scale: s1, zeroPoint: zp() } });
+      const c = b.addTensor({ name: 'b', type, shape: [256, 256], quantization: { scale: s2, zeroPoint: zp() } });
+      const o = b.addTensor({ name: 'o', type, shape: [256, 256], quantization: { scale: so, zeroPoint: zp() } });
       b.addOperator({
         op: BuiltinOperator.ADD,
         version: 2,

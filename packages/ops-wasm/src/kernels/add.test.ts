@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import { BuiltinOperator } from '@micrort/core';
 import { buildAdd, runBoth } from '../__tests__/single-op.js';
 
 describe('ADD int8 (wasm) equals ops-reference byte for byte', () => {
   it('on 100 random cases, same shapes and broadcasts: tails of 1-7 elements, constant operands, scale ratios, extreme zero points, activations', () => {
     for (let seed = 1; seed <= 100; seed++) {
       const m = buildAdd(seed);
+      const r = runBoth(m.def, m.inputs);
+      expect(r.served, m.desc).toBe(1);
+      expect(r.got[0], m.desc).toEqual(r.ref[0]);
+    }
+  });
+});
+
+describe('ADD uint8 (wasm) equals ops-reference byte for byte', () => {
+  it('on 100 random cases, same shapes and broadcasts: tails of 1-7 elements, constant operands, scale ratios, zero points 0-255, activations', () => {
+    for (let seed = 1; seed <= 100; seed++) {
+      const m = buildAdd(seed, BuiltinOperator.ADD, true);
       const r = runBoth(m.def, m.inputs);
       expect(r.served, m.desc).toBe(1);
       expect(r.got[0], m.desc).toEqual(r.ref[0]);

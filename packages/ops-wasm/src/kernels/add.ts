@@ -1,5 +1,5 @@
 /**
- * ADD, int8, in WebAssembly: qs8_add (assembly/int8/add.ts), TFLM's general quantized add (left shift
+ * ADD, int8 and TFLite's uint8 (taken as x - 128), in WebAssembly: qs8_add (assembly/int8/add.ts), TFLM's general quantized add (left shift
  * 20, three MultiplyByQuantizedMultiplierSmallerThanOneExp), as one affine rounding verified at prepare
  * to give TFLM's byte for all 65,536 input pairs (add-fit.ts; sixteen elements per step), else the three
  * roundings (eight per step); with broadcasting that collapses to at most three outer loops around one
@@ -9,6 +9,7 @@
 import {
   BuiltinOperator,
   KernelError,
+  TensorType,
   multiplyByQuantizedMultiplierSmallerThanOneExp,
   type Node,
   type Registration,
@@ -48,7 +49,19 @@ interface AddData {
 
 /** ADD's and MUL's `supports()`: int8 operands whose broadcast `broadcastPlan` lays out. */
 export function supportsInt8Binary(context: TfLiteContext, node: Node): true | string {
-  const why = declineArity(node, 2, 1) ?? declineTypes(context, node, [0, 1], INT8_ONLY);
+  return supportsBinary(context, node, INT8_ONLY);
+}
+
+/** ADD's `supports()`: int8 or TFLite's uint8 operands (all three of one type) whose broadcast `broadcastPlan` lays out. */
+function supportsAdd(context: TfLiteContext, node: Node): true | string {
+  const a = node.inputs.length > 0 ? context.getTensor(node.inputs[0]!) : null;
+  return supportsBinary(context, node, a?.type === TensorType.UINT8 ? UINT8_ONLY : INT8_ONLY);
+}
+
+const UINT8_ONLY: readonly TensorType[] = [TensorType.UINT8];
+
+function supportsBinary(context: TfLiteContext, node: Node, types: readonly TensorType[]): true | string {
+  const why = declineArity(node, 2, 1) ?? declineTypes(context, node, [0, 1], types, types);
   if (why) return why;
   const [a, b, out] = [context.getTensor(node.inputs[0]!), context.getTensor(node.inputs[1]!), context.getTensor(node.outputs[0]!)];
   const plan = broadcastPlan(a.dims, b.dims, out.dims);
@@ -71,18 +84,23 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const data = node.userData as AddData;
   const { a, b, out, plan } = int8BinaryTensors(OP, context, node);
   const q = calculateOpDataAdd(OP, node, a, b, out, fusedActivation(node));
-  const lo = q.actMin;
-  const hi = q.actMax;
+  // uint8 (TFLite): the kernel takes every value as x - 128, so zero points and bounds are written minus
+  // 128 (the distances to the zero points, and so TFLite's arithmetic, are unchanged)
+  const u8 = a.type === TensorType.UINT8;
+  const shift = u8 ? 128 : 0;
+  const lo = q.actMin - shift;
+  const hi = q.actMax - shift;
   const leftShift = q.leftShift;
   const m1 = { multiplier: q.input1Multiplier, shift: q.input1Shift };
   const m2 = { multiplier: q.input2Multiplier, shift: q.input2Shift };
   const mo = { multiplier: q.outputMultiplier, shift: q.outputShift };
-  const zo = out.params.zeroPoint;
+  const zo = out.params.zeroPoint - shift;
   const mbq = multiplyByQuantizedMultiplierSmallerThanOneExp;
   const side = (t: Tensor, m: { multiplier: number; shift: number }) => {
+    const zp = t.params.zeroPoint - shift;
     const contribution = new Int32Array(256);
-    for (let x = -128; x < 128; x++) contribution[x + 128] = mbq((x - t.params.zeroPoint) * 2 ** leftShift, m.multiplier, m.shift);
-    return { zeroPoint: t.params.zeroPoint, contribution };
+    for (let x = -128; x < 128; x++) contribution[x + 128] = mbq((x - zp) * 2 ** leftShift, m.multiplier, m.shift);
+    return { zeroPoint: zp, contribution };
   };
   const real = (m: { multiplier: number; shift: number }) => m.multiplier * 2 ** (m.shift - 31);
   const fit = fitAffineAdd(
@@ -102,7 +120,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   p[A.ActMin] = lo;
   p[A.ActMax] = hi;
   if (fit) {
-    p[A.Kind] = 0;
+    p[A.Kind] = u8 ? 2 : 0;
     p[A.C1] = fit.c1;
     p[A.C2] = fit.c2;
     p[A.K] = fit.K;
@@ -110,9 +128,9 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     p[A.T] = fit.T;
     p[A.Clamp] = lo > -128 || hi < 127 ? 1 : 0;
   } else {
-    p[A.Kind] = 1;
-    p[A.Off1] = q.input1Offset;
-    p[A.Off2] = q.input2Offset;
+    p[A.Kind] = u8 ? 3 : 1;
+    p[A.Off1] = q.input1Offset + shift;
+    p[A.Off2] = q.input2Offset + shift;
     p[A.Left] = leftShift;
     p[A.M1] = m1.multiplier;
     p[A.R1] = -m1.shift;
@@ -170,7 +188,7 @@ export function createAdd(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTI
     version: 5,
     provider: PROVIDER,
     name: 'ADD/wasm-qs8',
-    supports: supportsInt8Binary,
+    supports: supportsAdd,
     init: (): AddData => ({ k: null, params: 0, affine: false, count: 0, par: null, fixed: NO_COPIES }),
     prepare: (context, node) => prepare(context, node, options),
     invoke,

@@ -1,9 +1,9 @@
 /**
- * CONV_2D, int8 (per-channel or per-tensor symmetric filter), in WebAssembly: qs8_conv, a 4-pixel x
- * 2-channel GEMM tile over tap pointers (assembly/int8/conv.ts), with the weights packed at prepare into
- * the arena.
+ * CONV_2D, int8 (per-channel or per-tensor symmetric filter) and TFLite's uint8 (per-tensor, any zero
+ * points; int16 weights w - zero point), in WebAssembly: qs8_conv, a 4-pixel x 8-channel GEMM tile over
+ * tap pointers (assembly/int8/conv.ts), with the weights packed at prepare into the arena.
  * Declines (the next provider serves the node): other types, grouped convolution, non-constant filter
- * or bias, asymmetric filters.
+ * or bias, asymmetric int8 filters, per-channel uint8 filters.
  */
 import {
   BuiltinOperator,
@@ -34,7 +34,7 @@ import {
   rightOnlyRange,
   writeWindowParams,
 } from './kernel-common.js';
-import { packConvGemm } from './weight-pack.js';
+import { packConvGemm, packableWeights } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 import {
   convWindow,
@@ -129,7 +129,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const layout = packConvGemm(
     context,
     p,
-    filter.data as Int8Array,
+    packableWeights(filter),
     outC!,
     taps,
     inC!,

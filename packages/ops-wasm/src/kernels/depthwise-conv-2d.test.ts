@@ -33,3 +33,18 @@ describe('DEPTHWISE_CONV_2D int8 (wasm) equals ops-reference byte for byte', () 
     }
   });
 });
+
+describe('DEPTHWISE_CONV_2D uint8 (wasm) equals ops-reference byte for byte', () => {
+  it('on 150 random odd shapes: depth multipliers, filter zero points 0-255, extreme input and output zero points, strides, dilation, padding', () => {
+    let ran = 0;
+    for (let seed = 1; ran < 150; seed++) {
+      const c = { ...randomConvCase(seed, true), perChannel: false, uint8: true };
+      const m = buildConv(c);
+      if (!m) continue;
+      const r = runBoth(m.def, [m.input]);
+      expect(r.served, JSON.stringify(c)).toBe(1);
+      expect(r.got[0], JSON.stringify(c)).toEqual(r.ref[0]);
+      ran++;
+    }
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * DEPTHWISE_CONV_2D, int8 (per-channel or per-tensor symmetric filter), in WebAssembly: qs8_dwconv
+ * DEPTHWISE_CONV_2D, int8 (per-channel or per-tensor symmetric filter) and uint8 (per-tensor, int16 weights), in WebAssembly: qs8_dwconv
  * (assembly/int8/depthwise-conv.ts), eight output channels per vector (a depth multiplier > 1 gathers
  * their input channels with a swizzle); one input channel with a depth multiplier (a convolution of
  * K = taps) by the CONV_2D GEMM qs8_conv. Weights packed at prepare into the arena. Declines other
@@ -7,6 +7,7 @@
  */
 import {
   BuiltinOperator,
+  TensorType,
   KernelError,
   checkArity,
   getInput,
@@ -34,7 +35,7 @@ import {
   rightOnlyRange,
   writeWindowParams,
 } from './kernel-common.js';
-import { packConvGemm, packDepthwise } from './weight-pack.js';
+import { packConvGemm, packDepthwise, packableWeights } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 import {
   convWindow,
@@ -144,8 +145,8 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   if (data.conv) {
     // One input channel, depth multiplier = output channels: a convolution with K = taps, run by the
     // CONV_2D GEMM on compact im2col rows. The filter [1, kH, kW, out] becomes [out, kH, kW, 1].
-    const f = filter.data as Int8Array;
-    const t = new Int8Array(f.length);
+    const f = packableWeights(filter);
+    const t = f instanceof Int16Array ? new Int16Array(f.length) : new Int8Array(f.length);
     for (let c = 0; c < channels; c++) for (let k = 0; k < taps; k++) t[c * taps + k] = f[k * channels + c]!;
     const fastConv = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
     const layout = packConvGemm(
@@ -178,7 +179,8 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   }
   const groups = (channels! + 7) >> 3;
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
-  packDepthwise(context, p, filter.data as Int8Array, channels!, taps, bias ? (bias.data as Int32Array) : null, input.params.zeroPoint);
+  packDepthwise(context, p, packableWeights(filter), channels!, taps, bias ? (bias.data as Int32Array) : null, input.params.zeroPoint);
+  p[W.U8] = input.type === TensorType.UINT8 ? 1 : 0;
   // two tables of tap pointers (qs8_dwconv runs two neighbouring pixels per step), the odd tap count rounded up
   const threads = threadsFor(options, pixels * channels! * taps, pixels >> 1);
   data.scratch = requestWindowScratch(context, p, q.multiplier, q.shift, {

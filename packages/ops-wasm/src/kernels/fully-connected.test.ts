@@ -11,3 +11,14 @@ describe('FULLY_CONNECTED int8 (wasm) equals ops-reference byte for byte', () =>
     }
   });
 });
+
+describe('FULLY_CONNECTED uint8 (wasm) equals ops-reference byte for byte', () => {
+  it('on 100 random shapes: filter zero points 0-255, extreme input and output zero points, left shifts', () => {
+    for (let seed = 1; seed <= 100; seed++) {
+      const m = buildFullyConnected(seed, true);
+      const r = runBoth(m.def, [m.input]);
+      expect(r.served, m.desc).toBe(1);
+      expect(r.got[0], m.desc).toEqual(r.ref[0]);
+    }
+  });
+});

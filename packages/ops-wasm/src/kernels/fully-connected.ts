@@ -1,7 +1,8 @@
 /**
- * FULLY_CONNECTED, int8 (per-tensor or per-channel symmetric weights), in WebAssembly: the convolution
- * GEMM (qs8_conv) as a 1x1 convolution over the batches, weights packed at prepare into the arena.
- * Declines other types, shuffled weights, non-constant weights or bias and asymmetric weights.
+ * FULLY_CONNECTED, int8 (per-tensor or per-channel symmetric weights) and TFLite's uint8 (per-tensor,
+ * any zero points, uint8 output), in WebAssembly: the convolution GEMM (qs8_conv) as a 1x1 convolution
+ * over the batches, weights packed at prepare into the arena. Declines other types, shuffled weights,
+ * non-constant weights or bias and asymmetric int8 weights.
  */
 import {
   ActivationFunctionType,
@@ -31,9 +32,11 @@ import {
   inputOffset,
   writeWindowParams,
 } from './kernel-common.js';
-import { packConvGemm } from './weight-pack.js';
+import { packConvGemm, packableWeights } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 import {
+  activationRangeQuantized,
+  populateUint8ConvolutionParams,
   allocatePerChannelBuffers,
   calculateOpDataFullyConnected,
   declineArity,
@@ -91,13 +94,24 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   expectBias(OP, node, bias, INT32_BIAS, units, input.type);
   const paramsRegion = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, paramsRegion);
-  const fc = calculateOpDataFullyConnected(OP, context, node, input, filter, bias, output, activation);
-  const { actMin, actMax } = fc;
-  // the GEMM's requantization blocks take one multiplier per unit: a per-tensor one in every unit
-  const q = fc.perChannelBuffers ?? allocatePerChannelBuffers(context, units);
-  if (!fc.perChannelBuffers) {
-    q.multiplier.fill(fc.outputMultiplier);
-    q.shift.fill(fc.outputShift);
+  let actMin: number, actMax: number;
+  let q;
+  if (input.type === TensorType.UINT8) {
+    // TFLite's uint8 (fully_connected.cc): one multiplier from the float32 scale product, any zero points
+    const m = populateUint8ConvolutionParams(OP, node, input, filter, bias, output);
+    [actMin, actMax] = activationRangeQuantized(OP, node, activation, output);
+    q = allocatePerChannelBuffers(context, units);
+    q.multiplier.fill(m.multiplier);
+    q.shift.fill(m.shift);
+  } else {
+    const fc = calculateOpDataFullyConnected(OP, context, node, input, filter, bias, output, activation);
+    ({ actMin, actMax } = fc);
+    // the GEMM's requantization blocks take one multiplier per unit: a per-tensor one in every unit
+    q = fc.perChannelBuffers ?? allocatePerChannelBuffers(context, units);
+    if (!fc.perChannelBuffers) {
+      q.multiplier.fill(fc.outputMultiplier);
+      q.shift.fill(fc.outputShift);
+    }
   }
   const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
   const p = paramsRegion.i32;
@@ -117,7 +131,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const layout = packConvGemm(
     context,
     p,
-    filter.data as Int8Array,
+    packableWeights(filter),
     units,
     1,
     depth,

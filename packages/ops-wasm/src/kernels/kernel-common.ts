@@ -14,13 +14,24 @@ export { RQ_BYTES };
 /** Words of one requantization block. */
 export const RQ_WORDS = RQ.Words;
 
-/** Why an int8 weighted op's tensors are not handled, or null (for `supports()`). */
+/** The activation types of the weighted kernels: int8, and TFLite's uint8 (asymmetric weights). */
+export const INT8_OR_UINT8: readonly TensorType[] = [TensorType.INT8, TensorType.UINT8];
+
+/**
+ * Why a weighted op's tensors are not handled, or null (for `supports()`): int8 input, filter and output
+ * with symmetric filters, or TFLite's uint8 (input, filter and output uint8, per-tensor quantized, any
+ * zero points); a constant filter and a constant int32 bias.
+ */
 export function declineWeighted(input: Tensor, filter: Tensor, bias: Tensor | null, output: Tensor): string | null {
-  const why =
-    declineType('input', input, INT8_ONLY) ?? declineType('output', output, INT8_ONLY) ?? declineType('filter', filter, INT8_ONLY);
+  const why = declineType('input', input, INT8_OR_UINT8);
   if (why) return why;
+  const same = input.type === TensorType.UINT8 ? [TensorType.UINT8] : INT8_ONLY;
+  const other = declineType('output', output, same) ?? declineType('filter', filter, same);
+  if (other) return other;
   if (!filter.isConstant) return 'filter is not a constant (weights are packed at prepare)';
   if (bias && (bias.type !== TensorType.INT32 || !bias.isConstant)) return 'bias is not a constant int32 tensor';
+  if (input.type === TensorType.UINT8)
+    return (filter.quantization?.scale.length ?? 0) > 1 ? 'per-channel uint8 filter (handles per-tensor)' : null;
   return declineAsymmetric('filter', filter);
 }
 

@@ -21,11 +21,28 @@ export function gemmGroups(outC: number): { full: number; half: boolean } {
   return rest >= 1 && rest <= 4 ? { full: outC >> 3, half: true } : { full: (outC + 7) >> 3, half: false };
 }
 
-/** Bytes of the GEMM packing of `outC` channels over `taps` taps of `kb8` 8-value slices (biases and int8 weights). */
-export function gemmPackedBytes(outC: number, taps: number, kb8: number): number {
+/**
+ * Bytes of the GEMM packing of `outC` channels over `taps` taps of `kb8` 8-value slices (biases and int8
+ * weights, or with `size` 2 the int16 weights of a uint8 layer).
+ */
+export function gemmPackedBytes(outC: number, taps: number, kb8: number, size = 1): number {
   const { full, half } = gemmGroups(outC);
   const slices = taps * kb8;
-  return full * (32 + slices * 64) + (half ? 16 + slices * 32 : 0);
+  return full * (32 + slices * 64 * size) + (half ? 16 + slices * 32 * size : 0);
+}
+
+/**
+ * The weights the GEMM and depthwise packings take: an int8 filter as it is; a uint8 filter (TFLite's
+ * asymmetric quantization) as int16 `w - filter zero point`, in [-255, 255] (the kernels read them as
+ * int16 and zero-extend the uint8 activations: every dot_i16x8_s product and pair sum stays exact).
+ */
+export function packableWeights(filter: { type: number; data: ArrayBufferView; params: { zeroPoint: number } }): Int8Array | Int16Array {
+  if (!(filter.data instanceof Uint8Array)) return filter.data as Int8Array;
+  const u = filter.data;
+  const zp = filter.params.zeroPoint;
+  const w = new Int16Array(u.length);
+  for (let i = 0; i < u.length; i++) w[i] = u[i]! - zp;
+  return w;
 }
 
 /**
@@ -39,7 +56,7 @@ export function gemmPackedBytes(outC: number, taps: number, kb8: number): number
 export function packGemm(
   context: TfLiteContext,
   p: Int32Array,
-  filter: Int8Array,
+  filter: Int8Array | Int16Array,
   outC: number,
   taps: number,
   inC: number,
@@ -54,8 +71,10 @@ export function packGemm(
     sums[c] = s;
   }
   const b = foldedBias(bias, sums, zpIn);
-  const dst = context.allocatePersistentBuffer(gemmPackedBytes(outC, taps, kb8));
-  const bytes = dst.i8;
+  const size = filter instanceof Int16Array ? 2 : 1;
+  const dst = context.allocatePersistentBuffer(gemmPackedBytes(outC, taps, kb8, size));
+  // int16 weights (uint8 layers) at twice the int8 layout's byte offsets
+  const elems = size === 2 ? dst.i16 : dst.i8;
   const words = dst.i32;
   const slices = taps * kb8;
   dst.u8.fill(0);
@@ -64,8 +83,8 @@ export function packGemm(
   for (let g = 0; g < full + (half ? 1 : 0); g++) {
     const width = g < full ? 8 : 4;
     for (let j = 0; j < width; j++) if (g * 8 + j < outC) words[(at >> 2) + j] = b[g * 8 + j]!;
-    const w0 = at + 4 * width;
-    const sliceBytes = 8 * width; // four rotations x (width / 4) halves x 8 bytes
+    const w0 = (at + 4 * width) / size; // in elements
+    const sliceBytes = 8 * width; // four rotations x (width / 4) halves x 8 weights
     for (let j = 0; j < width; j++) {
       const c = g * 8 + j;
       if (c >= outC) break;
@@ -77,18 +96,18 @@ export function packGemm(
           const slice = t * kb8 + (i >> 3);
           const pair = (i & 7) >> 1;
           const rot = (pair - l + 4) & 3; // rotation j where lane l holds pair (l + j) mod 4
-          bytes[w0 + slice * sliceBytes + rot * (2 * width) + h * 8 + l * 2 + (i & 1)] = filter[src + i]!;
+          elems[w0 + slice * sliceBytes + rot * (2 * width) + h * 8 + l * 2 + (i & 1)] = filter[src + i]!;
         }
       }
     }
-    at = w0 + slices * sliceBytes;
+    at = (w0 + slices * sliceBytes) * size;
   }
   p[W.Packed] = dst.offset;
 }
 
-/** Bytes of the depthwise packing of `channels` channels over `taps` taps (biases and int8 weights). */
-export function depthwisePackedBytes(channels: number, taps: number): number {
-  return ((channels + 7) >> 3) * (32 + ((taps + 1) >> 1) * 16);
+/** Bytes of the depthwise packing of `channels` channels over `taps` taps (biases and int8 weights; `size` 2: int16). */
+export function depthwisePackedBytes(channels: number, taps: number, size = 1): number {
+  return ((channels + 7) >> 3) * (32 + ((taps + 1) >> 1) * 16 * size);
 }
 
 /**
@@ -100,7 +119,7 @@ export function depthwisePackedBytes(channels: number, taps: number): number {
 export function packDepthwise(
   context: TfLiteContext,
   p: Int32Array,
-  filter: Int8Array,
+  filter: Int8Array | Int16Array,
   channels: number,
   taps: number,
   bias: Int32Array | null,
@@ -109,20 +128,22 @@ export function packDepthwise(
   const sums = new Int32Array(channels);
   for (let t = 0; t < taps; t++) for (let c = 0; c < channels; c++) sums[c] = (sums[c]! + filter[t * channels + c]!) | 0;
   const b = foldedBias(bias, sums, zpIn);
-  const dst = context.allocatePersistentBuffer(depthwisePackedBytes(channels, taps));
-  const bytes = dst.i8;
+  const size = filter instanceof Int16Array ? 2 : 1;
+  const dst = context.allocatePersistentBuffer(depthwisePackedBytes(channels, taps, size));
+  // int16 weights (uint8 layers) at twice the int8 layout's byte offsets
+  const elems = size === 2 ? dst.i16 : dst.i8;
   const words = dst.i32;
-  const groupBytes = 32 + ((taps + 1) >> 1) * 16;
+  const groupBytes = 32 + ((taps + 1) >> 1) * 16 * size;
   dst.u8.fill(0);
   for (let g = 0; g * 8 < channels; g++) {
     const at = g * groupBytes;
     for (let j = 0; j < 8; j++) if (g * 8 + j < channels) words[(at >> 2) + j] = b[g * 8 + j]!;
-    const w0 = at + 32;
+    const w0 = (at + 32) / size; // in elements
     for (let t = 0; t < taps; t++) {
       for (let j = 0; j < 8; j++) {
         const c = g * 8 + j;
-        // pair t >> 1, channel j (two bytes per channel: taps t and t+1)
-        if (c < channels) bytes[w0 + (t >> 1) * 16 + j * 2 + (t & 1)] = filter[t * channels + c]!;
+        // pair t >> 1, channel j (two weights per channel: taps t and t+1)
+        if (c < channels) elems[w0 + (t >> 1) * 16 + j * 2 + (t & 1)] = filter[t * channels + c]!;
       }
     }
   }
@@ -212,7 +233,7 @@ export interface ConvGemmLayout {
 export function packConvGemm(
   context: TfLiteContext,
   p: Int32Array,
-  filter: Int8Array,
+  filter: Int8Array | Int16Array,
   outC: number,
   taps: number,
   inC: number,
@@ -221,12 +242,14 @@ export function packConvGemm(
   dotMode: number,
   onePixel: boolean,
 ): ConvGemmLayout {
-  const relaxed = dotMode !== 0 && !onePixel;
+  // uint8 layers (int16 weights) take the dot_i16x8 tile
+  const relaxed = dotMode !== 0 && !onePixel && filter instanceof Int8Array;
   const step = relaxed ? 16 : 8;
   const gather = taps > 1 && inC % step !== 0;
   const kb = gather ? Math.ceil((taps * inC) / step) : Math.ceil(inC / step);
   const packTaps = gather ? 1 : taps;
   p[W.Kb8] = kb;
+  p[W.U8] = filter instanceof Int16Array ? 1 : 0;
   p[W.Gather] = gather ? 1 : 0;
   p[W.DotMode] = relaxed ? dotMode : 0;
   if (relaxed) {
@@ -234,9 +257,10 @@ export function packConvGemm(
     const depth = gather ? taps * inC : inC;
     const K = packTaps * kb * 16;
     const rows = new Int8Array(outC * K);
+    const f = filter as Int8Array;
     for (let c = 0; c < outC; c++)
       for (let t = 0; t < packTaps; t++)
-        rows.set(filter.subarray((c * packTaps + t) * depth, (c * packTaps + t + 1) * depth), c * K + t * kb * 16);
+        rows.set(f.subarray((c * packTaps + t) * depth, (c * packTaps + t + 1) * depth), c * K + t * kb * 16);
     packGemmRelaxed(context, p, rows, outC, K, packTaps * kb, bias, zpIn, dotMode === 1);
   } else {
     packGemm(context, p, filter, outC, packTaps, gather ? taps * inC : inC, kb, bias, zpIn);

@@ -21,7 +21,12 @@ export enum C {
   Align = 8,
   /** Chunks of the job. */
   Chunks = 9,
-  /** Next chunk to claim (Atomics.add); NO_JOB between jobs. */
+  /**
+   * The job's tag (bits 16-30) and its next chunk to claim (bits 0-15); between jobs the last job's tag
+   * with NO_CHUNK. The main thread claims with Atomics.add; workers with Atomics.compareExchange on a value
+   * whose tag is the job they read the parameters of, so a worker late from one job can never claim a
+   * chunk of the next (see pool.ts run()).
+   */
   Next = 10,
   /** Chunks finished (the last finisher notifies). */
   Done = 11,
@@ -42,8 +47,11 @@ export enum C {
   Words = 128,
 }
 
-/** Next's value between jobs: larger than any chunk count, so a late claim finds nothing. */
-export const NO_JOB = 0x3fffffff;
+/** Next's chunk part between jobs: larger than any chunk count (jobs have at most 256 chunks), so nothing is claimed. */
+export const NO_CHUNK = 0xffff;
+
+/** Jobs' tags wrap at this (a worker would have to sleep through 32,768 jobs to mistake one for another). */
+export const TAG_MASK = 0x7fff;
 
 /** The functions a job can run (each takes its chunk's range [e0, e1) and the participant's index). */
 export enum Fn {

@@ -13,7 +13,7 @@
  * while it waits synchronously).
  */
 import { MicrortError } from '@micrort/core';
-import { C, Fn, NO_JOB } from './control.js';
+import { C, Fn, NO_CHUNK, TAG_MASK } from './control.js';
 import { workerSource } from './worker-source.js';
 
 /** A job failed in a worker, or a worker died. */
@@ -119,7 +119,7 @@ export class WasmThreadPool {
     options: PoolOptions,
   ) {
     this.control = new Int32Array(new SharedArrayBuffer(C.Words * 4));
-    this.control[C.Next] = NO_JOB;
+    this.control[C.Next] = NO_CHUNK; // tag 0, nothing to claim
     this.control[C.SpinUs] = options.spinUs ?? 200;
     this.stallMs = options.stallTimeoutMs ?? 5000;
     this.blocking = canBlock(this.control);
@@ -214,25 +214,30 @@ export class WasmThreadPool {
   ): void {
     if (this.failure) throw this.failure;
     const c = this.control;
-    Atomics.store(c, C.Next, NO_JOB);
-    c[C.Fn] = fn;
-    c[C.Instance] = instance;
-    c[C.Args] = a0;
-    c[C.Args + 1] = a1;
-    c[C.Args + 2] = a2;
-    c[C.Args + 3] = a3;
-    c[C.Total] = total;
-    c[C.Align] = align;
-    c[C.Chunks] = chunks;
-    c[C.Error] = 0;
+    // Between jobs nothing can be claimed (the last job's tag, NO_CHUNK), then the parameters, then the new
+    // tag with chunk 0: a worker claims only on a Next value carrying the tag of the job whose parameters
+    // it read (compareExchange), so one late from the last job (it read that job's tag) finds nothing here.
+    const last = Atomics.load(c, C.Next) >>> 16;
+    const tag = (last + 1) & TAG_MASK;
+    Atomics.store(c, C.Next, (last << 16) | NO_CHUNK);
+    Atomics.store(c, C.Fn, fn);
+    Atomics.store(c, C.Instance, instance);
+    Atomics.store(c, C.Args, a0);
+    Atomics.store(c, C.Args + 1, a1);
+    Atomics.store(c, C.Args + 2, a2);
+    Atomics.store(c, C.Args + 3, a3);
+    Atomics.store(c, C.Total, total);
+    Atomics.store(c, C.Align, align);
+    Atomics.store(c, C.Chunks, chunks);
+    Atomics.store(c, C.Error, 0);
     Atomics.store(c, C.Done, 0);
-    Atomics.store(c, C.Next, 0);
+    Atomics.store(c, C.Next, tag << 16);
     Atomics.add(c, C.Seq, 1);
     Atomics.notify(c, C.Seq);
     let threw: unknown = null;
     // (the test functions run in workers only: the main thread leaves their chunks to them)
     for (; fn < Fn.TestThrow;) {
-      const k = Atomics.add(c, C.Next, 1);
+      const k = Atomics.add(c, C.Next, 1) & NO_CHUNK;
       if (k >= chunks) break;
       try {
         runChunk(x, fn, k, chunks, total, align, a0, a1, a2, a3);

@@ -6,7 +6,7 @@
  * briefly for the next job, then sleeps with Atomics.waitAsync (its event loop stays free for `attach`
  * messages), or, where waitAsync is missing, with short Atomics.wait slices between event-loop turns.
  */
-import { C, Fn } from './control.js';
+import { C, Fn, NO_CHUNK } from './control.js';
 
 /** The worker's JavaScript. */
 export function workerSource(): string {
@@ -24,9 +24,10 @@ function range(k, chunks, total, align) {
   const e1 = Math.min(total, Math.floor(((k + 1) * units) / chunks) * align);
   return [e0, e1];
 }
-function chunk(x, fn, k) {
-  const chunks = ctrl[${C.Chunks}], total = ctrl[${C.Total}], align = ctrl[${C.Align}];
-  const a0 = ctrl[${C.Args}], a1 = ctrl[${C.Args + 1}], a2 = ctrl[${C.Args + 2}], a3 = ctrl[${C.Args + 3}];
+function chunk(x, fn, k, chunks) {
+  const total = Atomics.load(ctrl, ${C.Total}), align = Atomics.load(ctrl, ${C.Align});
+  const a0 = Atomics.load(ctrl, ${C.Args}), a1 = Atomics.load(ctrl, ${C.Args + 1});
+  const a2 = Atomics.load(ctrl, ${C.Args + 2}), a3 = Atomics.load(ctrl, ${C.Args + 3});
   const [e0, e1] = range(k, chunks, total, align);
   if (e0 >= e1) return;
   switch (fn) {
@@ -40,16 +41,23 @@ function chunk(x, fn, k) {
     default: throw new Error('unknown job function ' + fn);
   }
 }
+// The job whose tag Next carries now: its parameters were stored before Next took the tag. Chunks are
+// claimed by compareExchange on a value with that tag, so a claim never lands in a later job (whose
+// parameters may differ from the ones read here); the job cannot change while a claimed chunk runs.
 function work() {
-  const x = instances.get(ctrl[${C.Instance}]);
-  if (!x && ctrl[${C.Fn}] < ${Fn.TestThrow}) return; // not attached yet: the others take the chunks
+  const tag = Atomics.load(ctrl, ${C.Next}) >>> 16;
+  const fn = Atomics.load(ctrl, ${C.Fn});
+  const chunks = Atomics.load(ctrl, ${C.Chunks});
+  const x = instances.get(Atomics.load(ctrl, ${C.Instance}));
+  if (!x && fn < ${Fn.TestThrow}) return; // not attached yet: the others take the chunks
   for (;;) {
-    const k = Atomics.add(ctrl, ${C.Next}, 1);
-    const chunks = ctrl[${C.Chunks}];
-    if (k >= chunks) return;
+    const v = Atomics.load(ctrl, ${C.Next});
+    const k = v & ${NO_CHUNK};
+    if (v >>> 16 !== tag || k >= chunks) return;
+    if (Atomics.compareExchange(ctrl, ${C.Next}, v, v + 1) !== v) continue;
     Atomics.store(ctrl, ${C.Busy} + index, 1);
     try {
-      chunk(x, ctrl[${C.Fn}], k);
+      chunk(x, fn, k, chunks);
     } catch (e) {
       if (Atomics.compareExchange(ctrl, ${C.Error}, 0, 1 + index) === 0) {
         const text = String((e && e.message) || e).slice(0, ${C.ErrorTextLength});
