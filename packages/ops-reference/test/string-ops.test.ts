@@ -171,6 +171,40 @@ describe('string variants of data movement (TFLite test vectors)', () => {
   });
 });
 
+describe('TILE and RANK of strings', () => {
+  it('TILE repeats a string graph input along each dimension (int32 and int64 multiples)', () => {
+    for (const [type, data] of [
+      [I32, int32s([2, 3])],
+      [I64, int64s([2, 3])],
+    ] as const) {
+      const it = run(
+        oneOp(
+          BuiltinOperator.TILE,
+          [
+            { type: S, shape: [2, 2] },
+            { type, shape: [2], data },
+          ],
+          [{ type: S, shape: [4, 6] }],
+        ),
+      );
+      it.setInputStrings(0, ['a', 'bb', '', 'ünï']);
+      it.invoke();
+      const row0 = ['a', 'bb', 'a', 'bb', 'a', 'bb'];
+      const row1 = ['', 'ünï', '', 'ünï', '', 'ünï'];
+      expect(it.outputStrings(0)).toEqual([...row0, ...row1, ...row0, ...row1]);
+      // Six copies of each input string at most: header + 24 · the longest possible input string.
+      expect(it.output(0).byteLength).toBe(4 * (24 + 2) + 24 * 4096);
+    }
+  });
+
+  it('RANK of a string tensor', () => {
+    const it = run(oneOp(BuiltinOperator.RANK, [{ type: S, shape: [2, 1, 3] }], [{ type: I32, shape: [] }]));
+    it.setInputStrings(0, ['a', 'b', 'c', 'd', 'e', 'f']);
+    it.invoke();
+    expect(Array.from(it.output(0).data as Int32Array)).toEqual([3]);
+  });
+});
+
 describe('HASHTABLE_LOOKUP (hashtable_lookup_test.cc)', () => {
   const lookup = (values: { type: TensorType; shape: number[]; data: Uint8Array }, outShape: number[]): MicroInterpreter => {
     const it = run(

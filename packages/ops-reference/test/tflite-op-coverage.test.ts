@@ -49,36 +49,7 @@ const MISSING_OPS: Readonly<Record<string, string>> = {};
  */
 const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
   L2_NORMALIZATION: [{ reason: 'uint8 not implemented yet', combos: ['uint8→uint8'] }],
-  RNN: [{ reason: HYBRID, combos: ['float32,int8,int8,float32,float32→float32', 'float32,uint8,uint8,float32,float32→float32'] }],
-  UNIDIRECTIONAL_SEQUENCE_RNN: [
-    { reason: HYBRID, combos: ['float32,int8,int8,float32,float32→float32', 'float32,uint8,uint8,float32,float32→float32'] },
-  ],
-  BIDIRECTIONAL_SEQUENCE_RNN: [
-    {
-      reason: HYBRID,
-      combos: [
-        'float32,int8,int8,float32,float32,int8,int8,float32,float32,-,-,-→float32,float32',
-        'float32,uint8,uint8,float32,float32,uint8,uint8,float32,float32,-,-,-→float32,float32',
-      ],
-    },
-  ],
-  BIDIRECTIONAL_SEQUENCE_LSTM: [
-    {
-      reason: HYBRID,
-      combos: [
-        'float32,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,float32,float32,-,-,-,-,-,-,-,-,-→float32,float32',
-        'float32,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,float32,float32,-,-,-,-,-,-,-,-,-→float32,float32',
-      ],
-    },
-  ],
   LSTM: [
-    {
-      reason: HYBRID,
-      combos: [
-        'float32,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,-,-,-,-→float32',
-        'float32,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,-,-,-,-→float32',
-      ],
-    },
     {
       reason: 'integer LSTM (int8 × int8, int16 cell) not implemented yet',
       combos: ['int8,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,int32,int32,int32,int32,-,-,int8,int16,-,-,-,-→int8'],
@@ -118,8 +89,6 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
     { reason: 'int8 not implemented yet', combos: ['int8→int8'] },
     { reason: 'int16 not implemented yet', combos: ['int16→int16'] },
   ],
-  TILE: [{ reason: STRING, combos: ['string,int32→string', 'string,int64→string'] }],
-  RANK: [{ reason: STRING, combos: ['string→int32'] }],
   QUANTIZE: [{ reason: 'int4 not implemented yet', combos: ['float32→int4'] }],
 };
 

@@ -303,6 +303,117 @@ describe.skipIf(!oracleAvailable)('TFLite recurrent builtins vs TFLite 2.9', () 
           }
   });
 
+  it('hybrid RNN, UNIDIRECTIONAL_SEQUENCE_RNN, BIDIRECTIONAL_SEQUENCE_RNN: int8 and uint8 weights, symmetric and asymmetric inputs', () => {
+    let seed = 600;
+    const hw = (type: 'int8' | 'uint8', shape: number[], scale: number): Operand => ({
+      type,
+      shape,
+      q: { scale, zeroPoint: 0 },
+      constant: true,
+      range: type === 'int8' ? [-127, 127] : [0, 255],
+    });
+    const hybridCell = (type: 'int8' | 'uint8', units: number, inputSize: number, batch: number): Operand[] => [
+      hw(type, [units, inputSize], 0.004),
+      hw(type, [units, units], 0.003),
+      weight([units]),
+      state([batch, units]),
+    ];
+    for (const type of ['int8', 'uint8'] as const)
+      for (const asymmetric of [false, true]) {
+        const label = (op: string) => `${op} hybrid ${type}${asymmetric ? ' asymmetric' : ''}`;
+        expectSame(
+          label('RNN'),
+          Op.RNN,
+          { fusedActivationFunction: Act.TANH, asymmetricQuantizeInputs: asymmetric },
+          [input([3, 5]), ...hybridCell(type, 4, 5, 3)],
+          [out([3, 4])],
+          seed++,
+        );
+        for (const timeMajor of [false, true]) {
+          const lead = timeMajor ? [4, 2] : [2, 4];
+          expectSame(
+            label('UNIDIRECTIONAL_SEQUENCE_RNN'),
+            Op.UNIDIRECTIONAL_SEQUENCE_RNN,
+            { timeMajor, fusedActivationFunction: Act.RELU, asymmetricQuantizeInputs: asymmetric },
+            [input([...lead, 3]), ...hybridCell(type, 5, 3, 2)],
+            [out([...lead, 5])],
+            seed++,
+          );
+        }
+        // Batch-major only: TFLite 2.9's hybrid time-major loop runs both directions max_time times per
+        // invoke (an outer loop over t around the loops over s), so its states advance max_time steps per
+        // step; micrort runs each step once, as its float kernel and the batch-major loop do.
+        for (const merge of [false, true])
+          for (const aux of [false, true]) {
+            const [batch, time, inputSize] = [2, 3, 4];
+            const lead = [batch, time];
+            expectSame(
+              label(`BIDIRECTIONAL_SEQUENCE_RNN${merge ? ' merged' : ''}${aux ? ' aux' : ''}`),
+              Op.BIDIRECTIONAL_SEQUENCE_RNN,
+              { timeMajor: false, mergeOutputs: merge, fusedActivationFunction: Act.TANH, asymmetricQuantizeInputs: asymmetric },
+              [
+                input([...lead, inputSize]),
+                ...hybridCell(type, 3, inputSize, batch),
+                ...hybridCell(type, 2, inputSize, batch),
+                aux ? input([...lead, inputSize]) : null,
+                aux ? hw(type, [3, inputSize], 0.005) : null,
+                aux ? hw(type, [2, inputSize], 0.005) : null,
+              ],
+              merge ? [out([...lead, 5])] : [out([...lead, 3]), out([...lead, 2])],
+              seed++,
+            );
+          }
+      }
+  });
+
+  it('hybrid LSTM and BIDIRECTIONAL_SEQUENCE_LSTM: int8 and uint8 weights, symmetric and asymmetric inputs, variants', () => {
+    let seed = 700;
+    // Weights (matrices, peepholes, projection) of a float LSTM's inputs as hybrid int8/uint8 constants.
+    const weightPositions = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16]);
+    const hybridize = (inputs: (Operand | null)[], type: 'int8' | 'uint8', offset = 0): (Operand | null)[] =>
+      inputs.map((o, i) =>
+        o !== null && weightPositions.has(i + offset)
+          ? { type, shape: o.shape, q: { scale: 0.005, zeroPoint: 0 }, constant: true, range: type === 'int8' ? [-127, 127] : [0, 255] }
+          : o,
+      );
+    const variants = [{}, { cifg: true, peephole: true }, { projection: true, projectionBias: true }, { layerNorm: true, peephole: true }];
+    for (const type of ['int8', 'uint8'] as const)
+      for (const asymmetric of [false, true])
+        for (const v of variants) {
+          const [batch, nInput, nCell] = [2, 3, 4];
+          const nOutput = 'projection' in v ? 3 : nCell;
+          expectSame(
+            `LSTM hybrid ${type}${asymmetric ? ' asymmetric' : ''} ${JSON.stringify(v)}`,
+            Op.LSTM,
+            { fusedActivationFunction: Act.TANH, cellClip: 0, projClip: 0, asymmetricQuantizeInputs: asymmetric },
+            hybridize(lstmInputs(input([batch, nInput]), batch, nInput, nCell, nOutput, v), type),
+            [out([batch, nOutput])],
+            seed++,
+          );
+          if ('layerNorm' in v) continue;
+          const [time] = [3];
+          const x = input([time, batch, nInput]);
+          const cell = () => hybridize(lstmInputs(x, batch, nInput, nCell, nOutput, v), type).slice(1, 18);
+          expectSame(
+            `BIDIRECTIONAL_SEQUENCE_LSTM hybrid ${type}${asymmetric ? ' asymmetric' : ''} ${JSON.stringify(v)}`,
+            Op.BIDIRECTIONAL_SEQUENCE_LSTM,
+            { fusedActivationFunction: Act.TANH, mergeOutputs: true, timeMajor: true, asymmetricQuantizeInputs: asymmetric },
+            [
+              x,
+              ...cell(),
+              ...cell(),
+              state([batch, nOutput]),
+              state([batch, nCell]),
+              state([batch, nOutput]),
+              state([batch, nCell]),
+              ...Array.from({ length: 9 }, () => null),
+            ],
+            [out([time, batch, 2 * nOutput])],
+            seed++,
+          );
+        }
+  });
+
   it('prints the largest differences', () => {
     console.log([...maxDiff].map(([op, d]) => `${op}: max |Δ| ${d.toExponential(2)}`).join('\n'));
     expect(new Set([...maxDiff.keys()].map((k) => k.split(' ')[0])).size).toBe(6);

@@ -360,6 +360,9 @@ export const TYPES_SLICE_COMBOS: readonly string[] = [
   'REVERSE_V2 float16,int32→float16',
   'ADD_N int32,int32,int32→int32',
   'DEQUANTIZE int4→float32',
+  'TILE string,int32→string',
+  'TILE string,int64→string',
+  'RANK string→int32',
 ];
 
 /** Whole ops the types slice added (every combination of each is checked). */

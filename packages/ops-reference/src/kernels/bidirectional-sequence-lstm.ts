@@ -8,7 +8,7 @@
  * (variables); 39 optional aux input; 40–43 and 44–47 optional forward/backward aux weights. With aux
  * weights both cells also read the aux input; with an aux input and no aux weights the backward cell
  * reads it instead of the input. Outputs: forward and backward outputs of every step, or one output
- * holding both side by side when `merge_outputs`. Hybrid (int8/uint8 weights) is declined.
+ * holding both side by side when `merge_outputs`. With int8/uint8 weights, TFLite's hybrid cell (lstm-hybrid.ts).
  */
 import {
   BuiltinOperator,
@@ -23,8 +23,15 @@ import {
 } from '@micrort/core';
 import { declineArity, expectType, opData, sameDims, setOutputShape, shapeText } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
-import type { FullLstmCell, FullLstmInputs } from './lstm-full-float.js';
-import { checkFullLstmCell, checkLstmState, fullLstmDecline, newFullLstmCell } from './lstm-full-prepare.js';
+import type { FullLstmInputs } from './lstm-full-float.js';
+import {
+  checkFullLstmCell,
+  checkLstmState,
+  fullLstmDecline,
+  lstmWeightType,
+  newLstmCell,
+  type LstmCellRunner,
+} from './lstm-full-prepare.js';
 
 const OP = 'BIDIRECTIONAL_SEQUENCE_LSTM';
 const AUX_INPUT = 39;
@@ -49,8 +56,8 @@ const WEIGHTS = [...Array.from({ length: 8 }, (_, i) => [1 + i, 18 + i]).flat(),
 const EMPTY = new Float32Array(0);
 
 interface BidiLstmOpData {
-  fw: FullLstmCell | null;
-  bw: FullLstmCell | null;
+  fw: LstmCellRunner | null;
+  bw: LstmCellRunner | null;
   timeMajor: boolean;
   merge: boolean;
   /** 0: no aux input; 1: both cells read it through aux weights; 2: the backward cell's input. */
@@ -101,8 +108,9 @@ function prepare(context: TfLiteContext, node: Node): void {
       );
   }
   const o = { activation: options.fusedActivationFunction, cellClip: options.cellClip, projClip: options.projClip };
-  const fw = checkFullLstmCell(OP, context, node, FW, batch, nInput, auxSize, o);
-  const bw = checkFullLstmCell(OP, context, node, BW, batch, nInput, auxSize, o);
+  const weightType = lstmWeightType(context, node, FW);
+  const fw = checkFullLstmCell(OP, context, node, FW, batch, nInput, auxSize, o, weightType);
+  const bw = checkFullLstmCell(OP, context, node, BW, batch, nInput, auxSize, o, weightType);
   checkLstmState(OP, node, getInput(context, node, FW_STATE, OP), 'forward output state', batch, fw.nOutput);
   checkLstmState(OP, node, getInput(context, node, FW_CELL, OP), 'forward cell state', batch, fw.nCell);
   checkLstmState(OP, node, getInput(context, node, BW_STATE, OP), 'backward output state', batch, bw.nOutput);
@@ -114,8 +122,9 @@ function prepare(context: TfLiteContext, node: Node): void {
     expectType(OP, node, 'backward output', setOutputShape(OP, context, node, 1, [...lead, bw.nOutput]), TensorType.FLOAT32);
 
   const d = opData<BidiLstmOpData>(OP, node);
-  d.fw = newFullLstmCell(context, fw, FW, batch);
-  d.bw = newFullLstmCell(context, bw, BW, batch);
+  const asym = options.asymmetricQuantizeInputs;
+  d.fw = newLstmCell(OP, context, node, fw, FW, batch, weightType, asym);
+  d.bw = newLstmCell(OP, context, node, bw, BW, batch, weightType, asym);
   d.timeMajor = timeMajor;
   d.merge = options.mergeOutputs;
   d.auxMode = auxMode;
@@ -131,7 +140,7 @@ function f32(context: TfLiteContext, i: number): Float32Array {
 /** Runs one direction over every step (`backward`: last step first), as TFLite's EvalFloat. */
 function runDirection(
   d: BidiLstmOpData,
-  cell: FullLstmCell,
+  cell: LstmCellRunner,
   backward: boolean,
   x: Float32Array,
   aux: Float32Array,
@@ -188,7 +197,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   else runDirection(d, bw, true, bwX, bwAux, bwH, bwC, f32(context, node.outputs[1]!), 0, bw.shape.nOutput);
 }
 
-/** BIDIRECTIONAL_SEQUENCE_LSTM registration (float32; op versions 1..3 — later ones add hybrid weights). */
+/** BIDIRECTIONAL_SEQUENCE_LSTM registration (float32 and hybrid int8/uint8 weights; op versions 1..3). */
 export const BIDIRECTIONAL_SEQUENCE_LSTM: Registration<BidiLstmOpData> = {
   builtinCode: BuiltinOperator.BIDIRECTIONAL_SEQUENCE_LSTM,
   version: 3,

@@ -7,7 +7,7 @@
  * weights both cells also read the aux input (stacking with cross links); with an aux input and no
  * aux weights the backward cell reads the aux input instead of the input (stacking without them).
  * Outputs: the forward and backward hidden states of every step, or one output holding both side by
- * side when `merge_outputs`. The hybrid kernel (int8/uint8 weights) is declined.
+ * side when `merge_outputs`. With int8 or uint8 weights, TFLite's hybrid kernel (rnn-hybrid.ts).
  */
 import {
   BuiltinOperator,
@@ -24,6 +24,7 @@ import {
 import { declineArity, expectType, opData, sameDims, setOutputShape, shapeText } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
 import { rnnBatchStep, type RnnCell } from './recurrent-float.js';
+import { bindHybridRnnCell, hybridRnnBatchStep, isHybridRnn, prepareHybridRnnCell, type HybridRnnCell } from './rnn-hybrid.js';
 import { bindRnnCell, checkRnnActivation, checkRnnCell, emptyRnnCell, rnnWeightsDecline, type RnnCellInputs } from './rnn-cell.js';
 
 const OP = 'BIDIRECTIONAL_SEQUENCE_RNN';
@@ -35,6 +36,9 @@ const EMPTY = new Float32Array(0);
 interface BidiRnnOpData {
   fw: RnnCell;
   bw: RnnCell;
+  /** The hybrid cells (int8/uint8 weights), or null for float32 weights. */
+  fwHybrid: HybridRnnCell | null;
+  bwHybrid: HybridRnnCell | null;
   timeMajor: boolean;
   merge: boolean;
   /** 0: no aux input; 1: both cells read it through aux weights; 2: the backward cell's input. */
@@ -86,8 +90,12 @@ function prepare(context: TfLiteContext, node: Node): void {
       );
   }
   const cellAux = auxMode === 1 ? auxSize : 0;
-  const fwUnits = checkRnnCell(OP, context, node, FW, batch, inputSize, cellAux);
-  const bwUnits = checkRnnCell(OP, context, node, BW, batch, inputSize, cellAux);
+  const hybrid = isHybridRnn(context, node, FW.weights);
+  const asym = options.asymmetricQuantizeInputs;
+  const fwHybrid = hybrid ? prepareHybridRnnCell(OP, context, node, FW, batch, inputSize, cellAux, asym) : null;
+  const bwHybrid = hybrid ? prepareHybridRnnCell(OP, context, node, BW, batch, inputSize, cellAux, asym) : null;
+  const fwUnits = fwHybrid ? fwHybrid.units : checkRnnCell(OP, context, node, FW, batch, inputSize, cellAux);
+  const bwUnits = bwHybrid ? bwHybrid.units : checkRnnCell(OP, context, node, BW, batch, inputSize, cellAux);
   checkRnnActivation(OP, node, options.fusedActivationFunction);
   const lead = timeMajor ? [time, batch] : [batch, time];
   const fwOut = setOutputShape(OP, context, node, 0, [...lead, options.mergeOutputs ? fwUnits + bwUnits : fwUnits]);
@@ -100,6 +108,8 @@ function prepare(context: TfLiteContext, node: Node): void {
     timeMajor,
     merge: options.mergeOutputs,
     auxMode,
+    fwHybrid,
+    bwHybrid,
     batch,
     time,
     inputSize,
@@ -110,10 +120,32 @@ function prepare(context: TfLiteContext, node: Node): void {
   });
 }
 
+/** One step of `batches` rows of one direction: its float or hybrid cell. */
+function cellStep(
+  d: BidiRnnOpData,
+  cell: RnnCell,
+  hybrid: HybridRnnCell | null,
+  units: number,
+  x: Float32Array,
+  xAt: number,
+  aux: Float32Array,
+  auxAt: number,
+  batches: number,
+  hidden: Float32Array,
+  hAt: number,
+  y: Float32Array,
+  yAt: number,
+  step: number,
+): void {
+  if (hybrid !== null) hybridRnnBatchStep(hybrid, x, xAt, aux, auxAt, batches, d.activation, hidden, hAt, y, yAt, step);
+  else rnnBatchStep(cell, units, d.inputSize, x, xAt, d.auxSize, aux, auxAt, batches, d.activation, hidden, hAt, y, yAt, step);
+}
+
 /** Runs one direction over every step (`backward`: last step first). */
 function runDirection(
   d: BidiRnnOpData,
   cell: RnnCell,
+  hybrid: HybridRnnCell | null,
   units: number,
   backward: boolean,
   x: Float32Array,
@@ -123,21 +155,20 @@ function runDirection(
   yAt: number,
   step: number,
 ): void {
-  const { batch, time, inputSize, auxSize, activation } = d;
+  const { batch, time, inputSize, auxSize } = d;
   if (d.timeMajor) {
     for (let k = 0; k < time; k++) {
       const s = backward ? time - 1 - k : k;
-      rnnBatchStep(
+      cellStep(
+        d,
         cell,
+        hybrid,
         units,
-        inputSize,
         x,
         s * batch * inputSize,
-        auxSize,
         aux,
         s * batch * auxSize,
         batch,
-        activation,
         hidden,
         0,
         y,
@@ -149,56 +180,30 @@ function runDirection(
   }
   for (let b = 0; b < batch; b++)
     for (let k = 0; k < time; k++) {
-      const s = backward ? time - 1 - k : k;
-      const row = b * time + s;
-      rnnBatchStep(
-        cell,
-        units,
-        inputSize,
-        x,
-        row * inputSize,
-        auxSize,
-        aux,
-        row * auxSize,
-        1,
-        activation,
-        hidden,
-        b * units,
-        y,
-        yAt + row * step,
-        step,
-      );
+      const row = b * time + (backward ? time - 1 - k : k);
+      cellStep(d, cell, hybrid, units, x, row * inputSize, aux, row * auxSize, 1, hidden, b * units, y, yAt + row * step, step);
     }
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<BidiRnnOpData>(OP, node);
-  const fwHidden = bindRnnCell(context, node, FW, d.fw);
-  const bwHidden = bindRnnCell(context, node, BW, d.bw);
+  const fwHidden = d.fwHybrid !== null ? bindHybridRnnCell(context, node, FW, d.fwHybrid) : bindRnnCell(context, node, FW, d.fw);
+  const bwHidden = d.bwHybrid !== null ? bindHybridRnnCell(context, node, BW, d.bwHybrid) : bindRnnCell(context, node, BW, d.bw);
   const x = context.getEvalTensor(node.inputs[0]!).data as Float32Array;
   const aux = d.auxMode === 0 ? EMPTY : (context.getEvalTensor(node.inputs[AUX_INPUT]!).data as Float32Array);
+  const cellAux = d.auxMode === 1 ? aux : EMPTY;
   const fwY = context.getEvalTensor(node.outputs[0]!).data as Float32Array;
   const step = d.merge ? d.fwUnits + d.bwUnits : d.fwUnits;
-  runDirection(d, d.fw, d.fwUnits, false, x, aux, fwHidden, fwY, 0, step);
+  runDirection(d, d.fw, d.fwHybrid, d.fwUnits, false, x, cellAux, fwHidden, fwY, 0, step);
   const bwX = d.auxMode === 2 ? aux : x;
-  const cellAux = d.auxMode === 1 ? aux : EMPTY;
-  if (d.merge) runDirection(d, d.bw, d.bwUnits, true, bwX, cellAux, bwHidden, fwY, d.fwUnits, step);
-  else
-    runDirection(
-      d,
-      d.bw,
-      d.bwUnits,
-      true,
-      bwX,
-      cellAux,
-      bwHidden,
-      context.getEvalTensor(node.outputs[1]!).data as Float32Array,
-      0,
-      d.bwUnits,
-    );
+  if (d.merge) runDirection(d, d.bw, d.bwHybrid, d.bwUnits, true, bwX, cellAux, bwHidden, fwY, d.fwUnits, step);
+  else {
+    const bwY = context.getEvalTensor(node.outputs[1]!).data as Float32Array;
+    runDirection(d, d.bw, d.bwHybrid, d.bwUnits, true, bwX, cellAux, bwHidden, bwY, 0, d.bwUnits);
+  }
 }
 
-/** BIDIRECTIONAL_SEQUENCE_RNN registration (float32; op versions 1..3 — later ones add hybrid weights). */
+/** BIDIRECTIONAL_SEQUENCE_RNN registration (float32 and hybrid int8/uint8 weights; op versions 1..3). */
 export const BIDIRECTIONAL_SEQUENCE_RNN: Registration<BidiRnnOpData> = {
   builtinCode: BuiltinOperator.BIDIRECTIONAL_SEQUENCE_RNN,
   version: 3,
@@ -209,6 +214,8 @@ export const BIDIRECTIONAL_SEQUENCE_RNN: Registration<BidiRnnOpData> = {
   init: () => ({
     fw: emptyRnnCell(),
     bw: emptyRnnCell(),
+    fwHybrid: null,
+    bwHybrid: null,
     timeMajor: false,
     merge: false,
     auxMode: 0,

@@ -96,6 +96,8 @@ interface CastOpData {
   scratch: number;
   /** Half values by bits (empty unless the source is float16). */
   half: Float32Array;
+  /** float32 bit patterns (int32) of the halves by their bits: float16 → float32 moves bits, never a double. */
+  halfBits: Int32Array;
 }
 
 const TWO_POW_31 = 2147483648;
@@ -183,7 +185,20 @@ function prepare(context: TfLiteContext, node: Node): void {
         data.source === Source.Complex)) ||
     (data.dest === Dest.Int64 && data.source !== Source.Int && data.source !== Source.Uint32 && data.source !== Source.Float64);
   data.scratch = !data.copy && viaFloat32 ? context.requestScratchBufferInArena(4 * data.count) : -1;
-  if (input.type === TensorType.FLOAT16) data.half = halfToFloatTable();
+  if (input.type === TensorType.FLOAT16) {
+    data.half = halfToFloatTable();
+    data.halfBits = halfBitsTable();
+  }
+}
+
+let HALF_BITS: Int32Array | null = null;
+/** float32 bit patterns of every half, by its bits (halfToFloat32Bits: NaN payloads kept), built once. */
+function halfBitsTable(): Int32Array {
+  if (!HALF_BITS) {
+    HALF_BITS = new Int32Array(65536);
+    for (let h = 0; h < 65536; h++) HALF_BITS[h] = halfToFloat32Bits(h);
+  }
+  return HALF_BITS;
 }
 
 /** A one-element float32 ↔ int32 alias: bits written as an int, read back as the float (inline, no call). */
@@ -342,7 +357,9 @@ function invoke(context: TfLiteContext, node: Node): void {
     case Dest.Float32:
       if (s === Source.Half) {
         const xd = x.data as Uint16Array;
-        for (let i = 0; i < n; i++) y.words[i] = halfToFloat32Bits(xd[i]!);
+        const bits = d.halfBits;
+        const out = y.words;
+        for (let i = 0; i < n; i++) out[i] = bits[xd[i]!]!;
         return;
       }
       return castToFloat(s, x, y.data as Float32Array, n, true, half);
@@ -375,7 +392,15 @@ export const CAST: Registration<CastOpData> = {
   provider: PROVIDER,
   inPlace: flatInPlace,
   name: 'CAST',
-  init: () => ({ source: Source.Int, dest: Dest.SmallInt, count: 0, copy: false, scratch: -1, half: new Float32Array(0) }),
+  init: () => ({
+    source: Source.Int,
+    dest: Dest.SmallInt,
+    count: 0,
+    copy: false,
+    scratch: -1,
+    half: new Float32Array(0),
+    halfBits: new Int32Array(0),
+  }),
   prepare,
   invoke,
 };

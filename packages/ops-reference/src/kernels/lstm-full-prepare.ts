@@ -7,6 +7,7 @@
 import { KernelError, TensorType, tensorTypeName, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { shapeText } from '@micrort/kernel-support';
 import { FullLstmCell, type FullLstmInputs, type FullLstmShape } from './lstm-full-float.js';
+import { HybridLstmCell } from './lstm-hybrid.js';
 import { isVectorActivation } from './recurrent-float.js';
 
 /** The node's tensor at input `position`, or null when omitted (or beyond the node's inputs). */
@@ -16,14 +17,14 @@ function optional(context: TfLiteContext, node: Node, position: number): Tensor 
   return i < 0 ? null : context.getTensor(i);
 }
 
-/** Reason to decline: a present weight of another type than float32 (hybrid or integer LSTM). */
+/** Reason to decline: an integer LSTM (non-float input) or weights neither float32 nor int8/uint8. */
 export function fullLstmDecline(context: TfLiteContext, node: Node, weightPositions: readonly number[]): true | string {
   const x = optional(context, node, 0);
   if (x !== null && x.type !== TensorType.FLOAT32) return `integer LSTM (input ${tensorTypeName(x.type)}) is not implemented; float32 only`;
   for (const p of weightPositions) {
     const t = optional(context, node, p);
-    if (t !== null && t.type !== TensorType.FLOAT32)
-      return `hybrid LSTM (weights of type ${tensorTypeName(t.type)}) is not implemented; float32 weights only`;
+    if (t !== null && t.type !== TensorType.FLOAT32 && t.type !== TensorType.INT8 && t.type !== TensorType.UINT8)
+      return `LSTM weights of type ${tensorTypeName(t.type)}: float32, or int8/uint8 (hybrid) only`;
   }
   return true;
 }
@@ -48,19 +49,20 @@ export function checkFullLstmCell(
   nInput: number,
   nAux: number,
   o: FullLstmCellOptions,
+  weightType: TensorType = TensorType.FLOAT32,
 ): FullLstmShape {
   const fail = (msg: string): never => {
     throw new KernelError(op, node.index, msg);
   };
   const get = (p: number) => optional(context, node, p);
   const need = (p: number, what: string): Tensor => get(p) ?? fail(`${what} (input ${p}) is missing`);
-  const float = (t: Tensor | null, what: string) => {
-    if (t !== null && t.type !== TensorType.FLOAT32)
-      fail(`${what} (tensor ${t.index}) has type ${tensorTypeName(t.type)}, expected float32`);
+  const typed = (t: Tensor | null, what: string, type: TensorType) => {
+    if (t !== null && t.type !== type)
+      fail(`${what} (tensor ${t.index}) has type ${tensorTypeName(t.type)}, expected ${tensorTypeName(type)}`);
   };
-  const dims = (t: Tensor | null, want: number[], what: string) => {
+  const dims = (t: Tensor | null, want: number[], what: string, type: TensorType = TensorType.FLOAT32) => {
     if (t === null) return;
-    float(t, what);
+    typed(t, what, type);
     if (t.dims.length !== want.length || want.some((d, i) => t.dims[i] !== d))
       fail(`${what} (tensor ${t.index}) has shape ${shapeText(t.dims)}, expected ${shapeText(want)}`);
   };
@@ -79,13 +81,18 @@ export function checkFullLstmCell(
     fail('input-to-input and recurrent-to-input weights must be both present or both absent (CIFG)');
   const useCifg = inputToInput === null;
   for (let g = useCifg ? 1 : 0; g < 4; g++) {
-    dims(need(at.inputWeights[g]!, `input-to-${names[g]} weights`), [nCell, nInput], `input-to-${names[g]} weights`);
-    dims(need(at.recurrentWeights[g]!, `recurrent-to-${names[g]} weights`), [nCell, nOutput], `recurrent-to-${names[g]} weights`);
+    dims(need(at.inputWeights[g]!, `input-to-${names[g]} weights`), [nCell, nInput], `input-to-${names[g]} weights`, weightType);
+    dims(
+      need(at.recurrentWeights[g]!, `recurrent-to-${names[g]} weights`),
+      [nCell, nOutput],
+      `recurrent-to-${names[g]} weights`,
+      weightType,
+    );
   }
   for (let g = 0; g < 4; g++) {
     const w = get(at.auxWeights[g]!);
     if (nAux > 0 && !(useCifg && g === 0))
-      dims(need(at.auxWeights[g]!, `aux-input-to-${names[g]} weights`), [nCell, nAux], `aux-to-${names[g]} weights`);
+      dims(need(at.auxWeights[g]!, `aux-input-to-${names[g]} weights`), [nCell, nAux], `aux-to-${names[g]} weights`, weightType);
     else if (w !== null && nAux === 0) fail(`aux-input-to-${names[g]} weights (tensor ${w.index}) without an aux input`);
   }
 
@@ -103,7 +110,7 @@ export function checkFullLstmCell(
     [peepForget, 'cell-to-forget weights'],
     [peepOutput, 'cell-to-output weights'],
   ] as const)
-    dims(t, [nCell], what);
+    dims(t, [nCell], what, weightType);
 
   const inputBias = get(at.biases[0]);
   if (useCifg && inputBias !== null) fail(`CIFG LSTM has an input gate bias (tensor ${inputBias.index})`);
@@ -112,7 +119,7 @@ export function checkFullLstmCell(
   const projW = get(at.projectionWeights);
   const projB = get(at.projectionBias);
   if (projW === null && projB !== null) fail(`projection bias (tensor ${projB.index}) without projection weights`);
-  dims(projW, [nOutput, nCell], 'projection weights');
+  dims(projW, [nOutput, nCell], 'projection weights', weightType);
   dims(projB, [nOutput], 'projection bias');
   if (projW === null && nOutput !== nCell) fail(`without projection the output size ${nOutput} must equal the cell count ${nCell}`);
 
@@ -160,4 +167,29 @@ export function newFullLstmCell(context: TfLiteContext, shape: FullLstmShape, at
   const scratch = [0, 1, 2, 3].map(() => context.requestScratchBufferInArena(Math.max(1, nBatch * shape.nCell) * 4));
   const clips = context.allocatePersistentBuffer(8).f32;
   return new FullLstmCell(shape, at, scratch, clips);
+}
+
+/** The weight type of a cell: float32, or int8/uint8 (the hybrid kernel), from its input-to-output weights. */
+export function lstmWeightType(context: TfLiteContext, node: Node, at: FullLstmInputs): TensorType {
+  return optional(context, node, at.inputWeights[3])?.type ?? TensorType.FLOAT32;
+}
+
+/** What LSTM and BIDIRECTIONAL_SEQUENCE_LSTM run: the float cell or the hybrid one. */
+export type LstmCellRunner = FullLstmCell | HybridLstmCell;
+
+/** The cell for `shape`: hybrid when `weightType` is not float32 (`asymmetric`: asymmetric_quantize_inputs). */
+export function newLstmCell(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  shape: FullLstmShape,
+  at: FullLstmInputs,
+  nBatch: number,
+  weightType: TensorType,
+  asymmetric: boolean,
+): LstmCellRunner {
+  if (weightType === TensorType.FLOAT32) return newFullLstmCell(context, shape, at, nBatch);
+  const scratch = [0, 1, 2, 3].map(() => context.requestScratchBufferInArena(Math.max(1, nBatch * shape.nCell) * 4));
+  const clips = context.allocatePersistentBuffer(8).f32;
+  return new HybridLstmCell(op, context, node, shape, at, asymmetric, nBatch, scratch, clips);
 }

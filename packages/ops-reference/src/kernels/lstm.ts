@@ -6,8 +6,8 @@
  * 12–15 gate biases, 16 projection weights, 17 projection bias, 18 output state and 19 cell state
  * (variables), 20–23 layer norm coefficients. Output [batch, nOutput]: the new output state.
  *
- * Declined with a reason: the integer and hybrid kernels (int8/uint8 weights) and the BASIC kernel
- * (LSTMOptions.kernel_type 1, TFLite's 5-input quantized cell).
+ * With int8/uint8 weights, TFLite's hybrid cell (lstm-hybrid.ts). Declined with a reason: the integer
+ * kernel and the BASIC kernel (LSTMOptions.kernel_type 1, TFLite's 5-input quantized cell).
  */
 import {
   BuiltinOperator,
@@ -22,8 +22,15 @@ import {
 } from '@micrort/core';
 import { declineArity, expectType, opData, setOutputShape, shapeText } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
-import type { FullLstmCell, FullLstmInputs } from './lstm-full-float.js';
-import { checkFullLstmCell, checkLstmState, fullLstmDecline, newFullLstmCell } from './lstm-full-prepare.js';
+import type { FullLstmInputs } from './lstm-full-float.js';
+import {
+  checkFullLstmCell,
+  checkLstmState,
+  fullLstmDecline,
+  lstmWeightType,
+  newLstmCell,
+  type LstmCellRunner,
+} from './lstm-full-prepare.js';
 
 const OP = 'LSTM';
 const OUTPUT_STATE = 18;
@@ -42,7 +49,7 @@ const WEIGHTS = [1, 2, 3, 4, 5, 6, 7, 8, 16];
 const EMPTY = new Float32Array(0);
 
 interface LstmOpData {
-  cell: FullLstmCell | null;
+  cell: LstmCellRunner | null;
   batch: number;
 }
 
@@ -57,16 +64,14 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (input.dims.length !== 2)
     throw new KernelError(OP, node.index, `input (tensor ${input.index}) must be 2-D, got ${shapeText(input.dims)}`);
   const nBatch = input.dims[0]!;
-  const shape = checkFullLstmCell(OP, context, node, AT, nBatch, input.dims[1]!, 0, {
-    activation: options.fusedActivationFunction,
-    cellClip: options.cellClip,
-    projClip: options.projClip,
-  });
+  const weightType = lstmWeightType(context, node, AT);
+  const o = { activation: options.fusedActivationFunction, cellClip: options.cellClip, projClip: options.projClip };
+  const shape = checkFullLstmCell(OP, context, node, AT, nBatch, input.dims[1]!, 0, o, weightType);
   checkLstmState(OP, node, getInput(context, node, OUTPUT_STATE, OP), 'output state', nBatch, shape.nOutput);
   checkLstmState(OP, node, getInput(context, node, CELL_STATE, OP), 'cell state', nBatch, shape.nCell);
   expectType(OP, node, 'output', setOutputShape(OP, context, node, 0, [nBatch, shape.nOutput]), TensorType.FLOAT32);
   const d = opData<LstmOpData>(OP, node);
-  d.cell = newFullLstmCell(context, shape, AT, nBatch);
+  d.cell = newLstmCell(OP, context, node, shape, AT, nBatch, weightType, options.asymmetricQuantizeInputs);
   d.batch = nBatch;
 }
 
@@ -81,7 +86,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   cell.step(d.batch, x, 0, EMPTY, 0, h, 0, c, 0, y, 0, cell.shape.nOutput);
 }
 
-/** LSTM registration (the full float kernel; op versions 1..4 — later ones add hybrid and integer cells). */
+/** LSTM registration (the full float and hybrid kernels; op versions 1..4). */
 export const LSTM: Registration<LstmOpData> = {
   builtinCode: BuiltinOperator.LSTM,
   version: 4,

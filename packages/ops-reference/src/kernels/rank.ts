@@ -1,6 +1,6 @@
 /**
  * RANK (TFLite rank.cc): the number of dimensions of the input, as a 0-D int32 tensor. The input's data
- * are never read, so any fixed-size element type is taken (string inputs are not held by this runtime).
+ * are never read, so any element type is taken, strings included.
  */
 import {
   BuiltinOperator,
@@ -25,7 +25,7 @@ interface RankOpData {
 function prepare(context: TfLiteContext, node: Node): void {
   checkArity(OP, node, 1, 1);
   const input = getInput(context, node, 0, OP);
-  fixedElementSize(OP, node, 'input', input);
+  if (input.type !== TensorType.STRING) fixedElementSize(OP, node, 'input', input);
   expectType(OP, node, 'output', getOutput(context, node, 0, OP), [TensorType.INT32]);
   setOutputShape(OP, context, node, 0, []);
   fillOpData<RankOpData>(OP, node, { rank: input.dims.length });
@@ -41,7 +41,8 @@ export const RANK: Registration = {
   version: 1,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => declineArity(node, 1, 1) ?? supportsFixedSize(context, node),
+  supports: (context, node) =>
+    declineArity(node, 1, 1) ?? (context.getTensor(node.inputs[0]!).type === TensorType.STRING || supportsFixedSize(context, node)),
   init: newOpData,
   prepare,
   invoke,

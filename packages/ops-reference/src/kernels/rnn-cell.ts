@@ -33,14 +33,14 @@ export function emptyRnnCell(): RnnCell {
   return { weights: EMPTY, recurrentWeights: EMPTY, bias: EMPTY, auxWeights: EMPTY };
 }
 
-/** Reason to decline an RNN node: a weight type other than float32 (the hybrid kernels). */
+/** Reason to decline an RNN node: weights neither float32 nor int8/uint8 (the hybrid kernel's). */
 export function rnnWeightsDecline(context: TfLiteContext, node: Node, weightPositions: readonly number[]): true | string {
   for (const p of weightPositions) {
     const i = node.inputs[p];
     if (i === undefined || i < 0) continue;
     const t = context.getTensor(i);
-    if (t.type !== TensorType.FLOAT32)
-      return `hybrid RNN (weights of type ${tensorTypeName(t.type)}) is not implemented; float32 weights only`;
+    if (t.type !== TensorType.FLOAT32 && t.type !== TensorType.INT8 && t.type !== TensorType.UINT8)
+      return `RNN weights of type ${tensorTypeName(t.type)}: float32, or int8/uint8 (hybrid) only`;
   }
   return true;
 }

@@ -53,6 +53,18 @@ const rnnCell = (units: number, inputSize: number, batch: number) => [
 
 const cases: [string, HarnessOptions][] = [
   opts('RNN', [x([2, 3]), ...rnnCell(4, 3, 2)], [out([2, 4])], { fusedActivationFunction: Act.TANH, asymmetricQuantizeInputs: false }),
+  opts(
+    'RNN hybrid int8, asymmetric',
+    [
+      x([2, 3]),
+      spec(TensorType.INT8, [4, 3], iota(12, -6), { constant: true, scale: 0.01, zeroPoint: 0 }),
+      spec(TensorType.INT8, [4, 4], iota(16, -8), { constant: true, scale: 0.02, zeroPoint: 0 }),
+      w([4]),
+      state([2, 4]),
+    ],
+    [out([2, 4])],
+    { fusedActivationFunction: Act.TANH, asymmetricQuantizeInputs: true },
+  ),
   opts('UNIDIRECTIONAL_SEQUENCE_RNN batch-major', [x([2, 3, 3]), ...rnnCell(4, 3, 2)], [out([2, 3, 4])], {
     timeMajor: false,
     fusedActivationFunction: Act.RELU,
@@ -106,6 +118,26 @@ const cases: [string, HarnessOptions][] = [
     ],
     [out([3, 2, 4])],
     { fusedActivationFunction: Act.TANH, cellClip: 3, projClip: 0.5, mergeOutputs: true, timeMajor: true, asymmetricQuantizeInputs: false },
+  ),
+  opts(
+    'LSTM hybrid int8, asymmetric, peephole, projection',
+    [
+      x([2, 3]),
+      ...[0, 1, 2, 3].map(() => spec(TensorType.INT8, [4, 3], iota(12, -6), { constant: true, scale: 0.01, zeroPoint: 0 })),
+      ...[0, 1, 2, 3].map(() => spec(TensorType.INT8, [4, 2], iota(8, -4), { constant: true, scale: 0.02, zeroPoint: 0 })),
+      ...[0, 1, 2].map(() => spec(TensorType.INT8, [4], iota(4, -2), { constant: true, scale: 0.05, zeroPoint: 0 })),
+      ...[0, 1, 2, 3].map(() => w([4], 0.3)),
+      spec(TensorType.INT8, [2, 4], iota(8, -4), { constant: true, scale: 0.03, zeroPoint: 0 }),
+      w([2], 0.2),
+      state([2, 2]),
+      state([2, 4]),
+      null,
+      null,
+      null,
+      null,
+    ],
+    [out([2, 2])],
+    { fusedActivationFunction: Act.TANH, cellClip: 3, projClip: 0.5, kernelType: 0, asymmetricQuantizeInputs: true },
   ),
 ];
 
