@@ -405,24 +405,27 @@ describe.skipIf(!hasChromium)('playground in headless Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'playground-labels-top5.png') });
   });
 
-  it('ops-wasm with fallbacks on the uint8 model: the headline says 0 of 8 nodes; one check row per reason shape', async () => {
+  it('ops-wasm with fallbacks on the uint8 model: the headline says 4 of 8 nodes; one check row per reason shape', async () => {
     if (!(await wasmAvailable(page))) return;
     await openFlowers(page);
     await pickKernels(page, 'wasm');
     const headline = await page.textContent('[data-testid=check] p.headline');
-    expect(headline).toContain('All 8 nodes run: ops-wasm 0 of 8 nodes (0.0% of MACs), ops-reference 8 of 8 (100.0% of MACs).');
-    expect(await page.textContent('[data-testid=check-served]')).toMatch(/^ops-wasm: every node fell back to ops-reference — CONV_2D ×3/);
-    // three CONV_2D nodes declined for "uint8 tensor 0 / 6 / 9": one row, not three
+    expect(headline).toContain('All 8 nodes run: ops-wasm 4 of 8 nodes (99.9% of MACs), ops-reference 4 of 8 (0.1% of MACs).');
+    expect(await page.textContent('[data-testid=check-served]')).toMatch(
+      /^ops-wasm: 4 nodes fell back to ops-reference — AVERAGE_POOL_2D ×1 \(uint8 tensor 12 \(handles float32\) \/ uint8 input \(handles int8\)\); RESHAPE ×1/,
+    );
+    // the three uint8 CONV_2D nodes ops-wasm runs: one row, not three
     const rows = await checkRows(page);
     expect(rows.filter((r) => r.startsWith('CONV_2D'))).toHaveLength(1);
     expect(rows).toHaveLength(6);
-    expect(rows.find((r) => r.startsWith('CONV_2D'))).toContain('uint8 tensor {0,6,9} (handles float32)');
+    expect(rows.find((r) => r.startsWith('CONV_2D'))).toContain('3 (0, 2, 3)@micrort/ops-wasm');
+    expect(rows.find((r) => r.startsWith('FULLY_CONNECTED'))).toContain('40 multiply-accumulates per invoke, fewer than minMacs 4096');
     await openTab(page, 'model');
     await page.screenshot({ path: join(ARTIFACTS, 'playground-wasm-fallback.png'), fullPage: true });
     await openTab(page, 'run');
     await page.selectOption('[data-testid=run-source]', 'seeded');
     await runAndWait(page);
-    expect(await page.textContent('[data-testid=run-results]')).toContain('ops-wasm 0 of 8 nodes');
+    expect(await page.textContent('[data-testid=run-results]')).toContain('ops-wasm 4 of 8 nodes');
   });
 
   it('the graph: a legend of who runs the nodes, node search, option enums by name', async () => {
@@ -444,7 +447,7 @@ describe.skipIf(!hasChromium)('playground in headless Chromium', () => {
     await page.fill('[data-testid=graph-search]', '');
   });
 
-  it('Compare says when a package served no node (ops-wasm and the GPU delegate on the uint8 model)', async () => {
+  it('Compare says what each package served, and when one served no node (ops-simd and the GPU delegate on the uint8 model)', async () => {
     if (!(await wasmAvailable(page))) return;
     await openFlowers(page);
     await openTab(page, 'run');
@@ -455,8 +458,12 @@ describe.skipIf(!hasChromium)('playground in headless Chromium', () => {
     await page.waitForSelector('[data-testid=compare-table]', { timeout: 120_000 });
     const compare = await page.$$eval('[data-testid=compare-table] tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
     const wasmRow = compare.find((r) => r.startsWith('ops-wasm'))!;
-    expect(wasmRow).toContain('ops-wasm served no node: ops-wasm 0 of 8 nodes (0.0% of MACs), ops-reference 8 of 8 (100.0% of MACs)');
+    expect(wasmRow).toContain('ops-wasm 4 of 8 nodes (99.9% of MACs), ops-reference 4 of 8 (0.1% of MACs)');
+    expect(wasmRow).not.toContain('served no node');
     expect(wasmRow).toContain('identical bytes');
+    const simdRow = compare.find((r) => r.startsWith('ops-simd'))!; // CMSIS-NN kernels are int8 only
+    expect(simdRow).toContain('ops-simd served no node: ops-simd 0 of 8 nodes (0.0% of MACs), ops-reference 8 of 8 (100.0% of MACs)');
+    expect(simdRow).toContain('identical bytes');
     const gpuRow = compare.find((r) => r.startsWith('ops-gpu'));
     if (gpuRow && !/unavailable/.test(gpuRow)) expect(gpuRow).toContain('ops-gpu served no node');
     await page.screenshot({ path: join(ARTIFACTS, 'playground-compare-served.png'), fullPage: true });

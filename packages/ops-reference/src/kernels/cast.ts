@@ -225,21 +225,48 @@ function castToInteger(s: Source, x: EvalTensor, y: EvalTensor, n: number, unsig
       for (let i = 0; i < n; i++) out[i] = xd[i]!;
       return;
     }
+    case Source.Half: {
+      const xd = x.data as Uint16Array;
+      if (unsigned) for (let i = 0; i < n; i++) out[i] = floatToUint32X86(half[xd[i]!]!);
+      else for (let i = 0; i < n; i++) out[i] = floatToInt32X86(half[xd[i]!]!);
+      return;
+    }
+    case Source.BFloat16: {
+      const xd = x.data as Uint16Array;
+      for (let i = 0; i < n; i++) {
+        ALIAS_I32[0] = xd[i]! << 16;
+        out[i] = unsigned ? floatToUint32X86(ALIAS_F32[0]!) : floatToInt32X86(ALIAS_F32[0]!);
+      }
+      return;
+    }
+    case Source.Float64:
+      return float64ToInteger(x.data as Float64Array, out, n, unsigned);
     default: {
-      // Float sources: first as float32 (or float64) values, then x86's truncation.
+      // float32 and complex64 (its real parts): x86's truncation of the float32 values.
       const xd = x.data as Float32Array;
       const step = s === Source.Complex ? 2 : 1;
-      for (let i = 0; i < n; i++) {
-        let v: number;
-        if (s === Source.Half) v = half[(x.data as Uint16Array)[i]!]!;
-        else if (s === Source.BFloat16) {
-          ALIAS_I32[0] = (x.data as Uint16Array)[i]! << 16;
-          v = ALIAS_F32[0]!;
-        } else v = xd[step * i]!;
-        out[i] = unsigned ? floatToUint32X86(v) : floatToInt32X86(v);
-      }
+      if (unsigned) for (let i = 0; i < n; i++) out[i] = floatToUint32X86(xd[step * i]!);
+      else for (let i = 0; i < n; i++) out[i] = floatToInt32X86(xd[step * i]!);
     }
   }
+}
+
+/**
+ * float64 to int32 / uint32 bits, the x86 conversion written inline: a float64 value passed to a call
+ * V8 did not inline is boxed, and this loop sees values outside the Smi range (every uint32 above
+ * 2^31), so it keeps each value in a register from load to store.
+ */
+function float64ToInteger(xd: Float64Array, out: Int32Array, n: number, unsigned: boolean): void {
+  if (unsigned)
+    for (let i = 0; i < n; i++) {
+      const v = xd[i]!;
+      out[i] = v > -TWO_POW_63 && v < TWO_POW_63 ? (Math.trunc(v) % TWO_POW_32) | 0 : 0;
+    }
+  else
+    for (let i = 0; i < n; i++) {
+      const v = xd[i]!;
+      out[i] = v > -TWO_POW_31 - 1 && v < TWO_POW_31 ? v | 0 : -TWO_POW_31;
+    }
 }
 
 /**
