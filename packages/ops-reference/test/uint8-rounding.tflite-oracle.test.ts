@@ -1,6 +1,7 @@
 /**
  * Which rounding TFLite 2.9 (the oracle: tfjs-tflite-node's libtensorflowlite_c.so, x86-64) uses for
- * uint8, kernel by kernel, pinned byte for byte against two models of the requantization written here:
+ * uint8, kernel by kernel, pinned byte for byte against two models of the requantization
+ * (test-support's requantize-rules.ts, with accumulators computed there, not by a kernel package):
  *
  * - `reference`: gemmlowp's double rounding, as TFLite's reference kernels
  *   (kernels/internal/reference/*, common.h MultiplyByQuantizedMultiplier without TFLITE_SINGLE_ROUNDING)
@@ -24,34 +25,18 @@
  * that changed rule would fail here.
  */
 import { describe, expect, it } from 'vitest';
+import { ActivationFunctionType as A, BuiltinOperator as Op, ModelBuilder, Padding, TensorType, quantizeMultiplier } from '@micrort/core';
 import {
-  ActivationFunctionType as A,
-  BuiltinOperator as Op,
-  ModelBuilder,
-  Padding,
-  TensorType,
-  quantizeMultiplier,
-  multiplyByQuantizedMultiplier,
-  saturatingRoundingDoublingHighMul,
-} from '@micrort/core';
+  convGeometry,
+  quantizedConv,
+  quantizedFullyConnected,
+  referenceRequantize,
+  ruyRequantize,
+} from '@micrort/test-support/requantize-rules';
 import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable } from '@micrort/test-support/tflite-oracle';
 import { rng, Uint8ModelBuilder, type Q8 } from './uint8-models.js';
 
 if (!oracleAvailable) it.skip(`uint8 rounding vs TFLite: ${ORACLE_SKIP_REASON}`, () => {});
-
-/** A requantization rule: int32 accumulator, quantized multiplier, TFLite shift (> 0 left) → int32. */
-type Rule = (acc: number, multiplier: number, shift: number) => number;
-
-/** gemmlowp double rounding (TFLite reference kernels, TFLM): second rounding ties away from zero. */
-const referenceRule: Rule = multiplyByQuantizedMultiplier;
-
-/** ruy's x86 kernels in TFLite 2.9: the same high multiply, then a rounding right shift with ties up. */
-const ruyRule: Rule = (acc, multiplier, shift) => {
-  const left = shift > 0 ? shift : 0;
-  const right = shift > 0 ? 0 : -shift;
-  const high = saturatingRoundingDoublingHighMul(Math.imul(acc, 1 << left), multiplier);
-  return right === 0 ? high : Math.floor((high + 2 ** (right - 1)) / 2 ** right);
-};
 
 /** TFLite's uint8 real multiplier: float32 product of the input and filter scales, in double, / output scale. */
 function uint8Multiplier(inputScale: number, filterScale: number, outputScale: number): { multiplier: number; shift: number } {
@@ -148,12 +133,6 @@ interface ConvCase {
   spread: number;
 }
 
-/** Output size and leading padding as TFLite computes them (dilation 1). */
-function geometry(size: number, k: number, stride: number, padding: Padding): { out: number; pad: number } {
-  const out = padding === Padding.SAME ? Math.ceil(size / stride) : Math.floor((size - k) / stride) + 1;
-  return { out, pad: Math.max(0, Math.floor(((out - 1) * stride + k - size) / 2)) };
-}
-
 /**
  * A uint8 CONV_2D or DEPTHWISE_CONV_2D (no activation, output zero point 128 ± 10) with seeded data; returns
  * TFLite's bytes, ops-reference's bytes and the two models' outputs from accumulators computed here.
@@ -167,8 +146,8 @@ function runConv(c: ConvCase, seed: number): Tally {
   const qi: Q8 = { scale: 0.02 + next() * 0.05, zeroPoint: 100 + Math.floor(next() * 56) };
   const qf: Q8 = { scale: 0.002 + next() * 0.02, zeroPoint: 100 + Math.floor(next() * 56) };
   const qo: Q8 = { scale: Math.fround(qi.scale * qf.scale) / c.realMultiplier, zeroPoint: 118 + Math.floor(next() * 21) };
-  const gy = geometry(h, kh, c.stride, c.padding);
-  const gx = geometry(w, kw, c.stride, c.padding);
+  const gy = convGeometry(h, kh, c.stride, c.padding);
+  const gx = convGeometry(w, kw, c.stride, c.padding);
   const cout = c.outChannels;
   const filterShape = depthwise ? [1, kh, kw, cout] : [cout, kh, kw, cin];
   const filter = near(
@@ -193,34 +172,25 @@ function runConv(c: ConvCase, seed: number): Tally {
   m.op(c.op, [x, f, b], [y], depthwise ? { ...options, depthMultiplier: cout / cin } : options);
   const bytes = m.build([x], [y]);
 
-  const { multiplier, shift } = uint8Multiplier(qi.scale, qf.scale, qo.scale);
-  const size = n * gy.out * gx.out * cout;
-  const byReference = new Uint8Array(size);
-  const byRuy = new Uint8Array(size);
-  const clamp = (v: number) => Math.min(255, Math.max(0, v + qo.zeroPoint));
-  let o = 0;
-  for (let bi = 0; bi < n; bi++)
-    for (let oy = 0; oy < gy.out; oy++)
-      for (let ox = 0; ox < gx.out; ox++)
-        for (let oc = 0; oc < cout; oc++, o++) {
-          let acc = bias[oc]!;
-          for (let ky = 0; ky < kh; ky++)
-            for (let kx = 0; kx < kw; kx++) {
-              const iy = oy * c.stride - gy.pad + ky;
-              const ix = ox * c.stride - gx.pad + kx;
-              if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
-              const pixel = ((bi * h + iy) * w + ix) * cin;
-              if (depthwise) {
-                const ic = Math.floor(oc / (cout / cin));
-                acc += (filter[(ky * kw + kx) * cout + oc]! - qf.zeroPoint) * (input[pixel + ic]! - qi.zeroPoint);
-              } else {
-                const tap = ((oc * kh + ky) * kw + kx) * cin;
-                for (let ic = 0; ic < cin; ic++) acc += (filter[tap + ic]! - qf.zeroPoint) * (input[pixel + ic]! - qi.zeroPoint);
-              }
-            }
-          byReference[o] = clamp(referenceRule(acc, multiplier, shift));
-          byRuy[o] = clamp(ruyRule(acc, multiplier, shift));
-        }
+  const layer = {
+    depthwise,
+    inputShape: c.input,
+    input,
+    inputZeroPoint: qi.zeroPoint,
+    filter,
+    kernel: c.kernel,
+    outChannels: cout,
+    filterZeroPoint: qf.zeroPoint,
+    bias,
+    stride: [c.stride, c.stride] as const,
+    padding: c.padding,
+    multipliers: [uint8Multiplier(qi.scale, qf.scale, qo.scale)],
+    outputZeroPoint: qo.zeroPoint,
+    actMin: 0,
+    actMax: 255,
+  };
+  const byReference = quantizedConv(layer, referenceRequantize);
+  const byRuy = quantizedConv(layer, ruyRequantize);
   const cmp = compareWithTflite(bytes, [input]);
   return tally(cmp.expected[0]!, cmp.got[0]!, byReference, byRuy);
 }
@@ -259,18 +229,23 @@ function runFullyConnected(
   m.op(Op.FULLY_CONNECTED, [x, wt, b], [y], { fusedActivationFunction: A.NONE });
   const bytes = m.build([x], [y]);
 
-  const { multiplier, shift } = uint8Multiplier(qi.scale, qf.scale, outScale);
-  const [lo, hi] = int16Out ? [-32768, 32767] : [0, 255];
-  const clamp = (v: number) => Math.min(hi, Math.max(lo, v + outZero));
-  const byReference = new Int32Array(batches * units);
-  const byRuy = new Int32Array(batches * units);
-  for (let bi = 0; bi < batches; bi++)
-    for (let u = 0; u < units; u++) {
-      let acc = bias[u]!;
-      for (let d = 0; d < depth; d++) acc += (weights[u * depth + d]! - qf.zeroPoint) * (input[bi * depth + d]! - qi.zeroPoint);
-      byReference[bi * units + u] = clamp(referenceRule(acc, multiplier, shift));
-      byRuy[bi * units + u] = clamp(ruyRule(acc, multiplier, shift));
-    }
+  const [actMin, actMax] = int16Out ? [-32768, 32767] : [0, 255];
+  const layer = {
+    batches,
+    depth,
+    units,
+    input,
+    inputZeroPoint: qi.zeroPoint,
+    weights,
+    weightsZeroPoint: qf.zeroPoint,
+    bias,
+    multiplier: uint8Multiplier(qi.scale, qf.scale, outScale),
+    outputZeroPoint: outZero,
+    actMin,
+    actMax,
+  };
+  const byReference = quantizedFullyConnected(layer, referenceRequantize);
+  const byRuy = quantizedFullyConnected(layer, ruyRequantize);
   const cmp = compareWithTflite(bytes, [input]);
   const values = (bytes: Uint8Array) => (int16Out ? new Int16Array(bytes.slice().buffer) : bytes);
   return tally(values(cmp.expected[0]!), values(cmp.got[0]!), byReference, byRuy);
@@ -317,28 +292,26 @@ function runInt8PerChannelConv(kernel: number, realMultiplier: number, spread: n
   });
   const bytes = b.setInputs([x]).setOutputs([y]).build();
 
-  // TFLite's and TFLM's per-channel multiplier: input_scale · filter_scale[c] / output_scale in double.
-  const multipliers = filterScales.map((s) => quantizeMultiplier((Math.fround(si) * Math.fround(s)) / Math.fround(so)));
-  const byReference = new Int8Array(hw * hw * cout);
-  const byRuy = new Int8Array(hw * hw * cout);
-  const clamp = (v: number) => Math.min(127, Math.max(-128, v + zo));
-  const pad = (kernel - 1) / 2;
-  for (let oy = 0, o = 0; oy < hw; oy++)
-    for (let ox = 0; ox < hw; ox++)
-      for (let oc = 0; oc < cout; oc++, o++) {
-        let acc = bias[oc]!;
-        for (let ky = 0; ky < kernel; ky++)
-          for (let kx = 0; kx < kernel; kx++) {
-            const iy = oy - pad + ky;
-            const ix = ox - pad + kx;
-            if (iy < 0 || iy >= hw || ix < 0 || ix >= hw) continue;
-            const tap = ((oc * kernel + ky) * kernel + kx) * cin;
-            for (let ic = 0; ic < cin; ic++) acc += filter[tap + ic]! * (input[(iy * hw + ix) * cin + ic]! - zi);
-          }
-        const { multiplier, shift } = multipliers[oc]!;
-        byReference[o] = clamp(referenceRule(acc, multiplier, shift));
-        byRuy[o] = clamp(ruyRule(acc, multiplier, shift));
-      }
+  const layer = {
+    depthwise: false,
+    inputShape: [1, hw, hw, cin] as const,
+    input,
+    inputZeroPoint: zi,
+    filter,
+    kernel: [kernel, kernel] as const,
+    outChannels: cout,
+    filterZeroPoint: 0,
+    bias,
+    stride: [1, 1] as const,
+    padding: Padding.SAME,
+    // TFLite's and TFLM's per-channel multiplier: input_scale · filter_scale[c] / output_scale in double.
+    multipliers: filterScales.map((s) => quantizeMultiplier((Math.fround(si) * Math.fround(s)) / Math.fround(so))),
+    outputZeroPoint: zo,
+    actMin: -128,
+    actMax: 127,
+  };
+  const byReference = quantizedConv(layer, referenceRequantize);
+  const byRuy = quantizedConv(layer, ruyRequantize);
   const cmp = compareWithTflite(bytes, [new Uint8Array(input.buffer)]);
   const int8 = (bytes: Uint8Array) => new Int8Array(bytes.slice().buffer);
   return tally(int8(cmp.expected[0]!), int8(cmp.got[0]!), byReference, byRuy);
@@ -484,7 +457,7 @@ describe.skipIf(!oracleAvailable)('uint8 rounding: which TFLite 2.9 kernels roun
       const next = rng(8000 + seed);
       const m = new Uint8ModelBuilder(next);
       const q: Q8 = { scale: 0.05, zeroPoint: 128 };
-      const gy = geometry(21, k, stride, padding);
+      const gy = convGeometry(21, k, stride, padding);
       const x = m.act('x', [2, 21, 21, 6], q);
       const y = m.act('y', [2, gy.out, gy.out, 6], q);
       m.op(Op.AVERAGE_POOL_2D, [x], [y], { padding, strideH: stride, strideW: stride, filterHeight: k, filterWidth: k });
