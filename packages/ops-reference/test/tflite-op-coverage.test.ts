@@ -55,15 +55,6 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
     },
     { reason: 'the BASIC kernel (kernel_type 1) not implemented yet', combos: ['uint8,uint8,uint8,int32,int16→uint8,int16,uint8,int16'] },
   ],
-  UNIDIRECTIONAL_SEQUENCE_LSTM: [
-    {
-      reason: HYBRID,
-      combos: [
-        'float32,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,-,-,-,-→float32',
-        'float32,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,-,-,-,-→float32',
-      ],
-    },
-  ],
   RESIZE_BILINEAR: [{ reason: 'int16 not implemented yet', combos: ['int16,int32→int16'] }],
   DIV: [{ reason: 'int16 not implemented yet', combos: ['int16,int16→int16'] }],
   EXP: [
