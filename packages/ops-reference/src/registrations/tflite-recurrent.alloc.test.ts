@@ -175,6 +175,48 @@ const [, sequenceLstm] = opts(
 );
 cases.push(['UNIDIRECTIONAL_SEQUENCE_LSTM CIFG, projection', { ...sequenceLstm, registration: UNIDIRECTIONAL_SEQUENCE_LSTM }]);
 
+/** UNIDIRECTIONAL_SEQUENCE_LSTM hybrid (EvalHybrid): int8 weights batch-major asymmetric, uint8 weights time-major. */
+for (const [type, timeMajor] of [
+  [TensorType.INT8, false],
+  [TensorType.UINT8, true],
+] as const) {
+  const q = (shape: number[], scale: number) =>
+    spec(type, shape, type === TensorType.INT8 ? iota(shape[0]! * (shape[1] ?? 1), -6) : iota(shape[0]! * (shape[1] ?? 1), 120), {
+      constant: true,
+      scale,
+      zeroPoint: 0,
+    });
+  const [, hybrid] = opts(
+    'LSTM',
+    [
+      x([2, 3, 3]),
+      ...[0, 1, 2, 3].map(() => q([4, 3], 0.01)),
+      ...[0, 1, 2, 3].map(() => q([4, 4], 0.02)),
+      ...[0, 1, 2].map(() => q([4], 0.05)),
+      ...[0, 1, 2, 3].map(() => w([4], 0.3)),
+      null,
+      null,
+      state([timeMajor ? 3 : 2, 4]),
+      state([timeMajor ? 3 : 2, 4]),
+      null,
+      null,
+      null,
+      null,
+    ],
+    [out([2, 3, 4])],
+    {
+      fusedActivationFunction: Act.TANH,
+      cellClip: 3,
+      projClip: 0,
+      timeMajor,
+      asymmetricQuantizeInputs: !timeMajor,
+      diagonalRecurrentTensors: false,
+    },
+  );
+  const name = `UNIDIRECTIONAL_SEQUENCE_LSTM hybrid ${type === TensorType.INT8 ? 'int8 batch-major, asymmetric' : 'uint8 time-major'}, peephole`;
+  cases.push([name, { ...hybrid, registration: UNIDIRECTIONAL_SEQUENCE_LSTM }]);
+}
+
 describe('TFLite recurrent builtins allocate nothing in invoke()', () => {
   it('covers every kernel of tflite-recurrent.ts', () => {
     const covered = new Set(cases.map(([, o]) => o.registration));
