@@ -32,16 +32,12 @@ import {
   quantizedFullyConnected,
   referenceRequantize,
   ruyRequantize,
+  uint8ConvMultiplier,
 } from '@micrort/test-support/requantize-rules';
 import { compareWithTflite, ORACLE_SKIP_REASON, oracleAvailable } from '@micrort/test-support/tflite-oracle';
 import { rng, Uint8ModelBuilder, type Q8 } from './uint8-models.js';
 
 if (!oracleAvailable) it.skip(`uint8 rounding vs TFLite: ${ORACLE_SKIP_REASON}`, () => {});
-
-/** TFLite's uint8 real multiplier: float32 product of the input and filter scales, in double, / output scale. */
-function uint8Multiplier(inputScale: number, filterScale: number, outputScale: number): { multiplier: number; shift: number } {
-  return quantizeMultiplier(Math.fround(Math.fround(inputScale) * Math.fround(filterScale)) / Math.fround(outputScale));
-}
 
 /** What one case found, element by element. */
 interface Tally {
@@ -184,7 +180,7 @@ function runConv(c: ConvCase, seed: number): Tally {
     bias,
     stride: [c.stride, c.stride] as const,
     padding: c.padding,
-    multipliers: [uint8Multiplier(qi.scale, qf.scale, qo.scale)],
+    multipliers: [uint8ConvMultiplier(qi.scale, qf.scale, qo.scale)],
     outputZeroPoint: qo.zeroPoint,
     actMin: 0,
     actMax: 255,
@@ -239,7 +235,7 @@ function runFullyConnected(
     weights,
     weightsZeroPoint: qf.zeroPoint,
     bias,
-    multiplier: uint8Multiplier(qi.scale, qf.scale, outScale),
+    multiplier: uint8ConvMultiplier(qi.scale, qf.scale, outScale),
     outputZeroPoint: outZero,
     actMin,
     actMax,
