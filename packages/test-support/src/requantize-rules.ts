@@ -16,7 +16,7 @@
  * The two differ exactly where the high multiply leaves an exact tie for the right shift and the value is
  * negative: the reference rule then gives one less.
  */
-import { saturatingRoundingDoublingHighMul, multiplyByQuantizedMultiplier, Padding } from '@micrort/core';
+import { saturatingRoundingDoublingHighMul, multiplyByQuantizedMultiplier, Padding, quantizeMultiplier } from '@micrort/core';
 
 /** A requantization rule: int32 accumulator, quantized multiplier, TFLite shift (> 0: left) → int32. */
 export type RequantizeRule = (acc: number, multiplier: number, shift: number) => number;
@@ -31,6 +31,14 @@ export const ruyRequantize: RequantizeRule = (acc, multiplier, shift) => {
   const high = saturatingRoundingDoublingHighMul(Math.imul(acc, 1 << left), multiplier);
   return right === 0 ? high : Math.floor((high + 2 ** (right - 1)) / 2 ** right);
 };
+
+/**
+ * TFLite's uint8 (per-tensor) convolution multiplier (GetQuantizedConvolutionMultipler): the float32
+ * product of the input and filter scales, in double, divided by the output scale, then QuantizeMultiplier.
+ */
+export function uint8ConvMultiplier(inputScale: number, filterScale: number, outputScale: number): { multiplier: number; shift: number } {
+  return quantizeMultiplier(Math.fround(Math.fround(inputScale) * Math.fround(filterScale)) / Math.fround(outputScale));
+}
 
 /** Output size and leading padding as TFLite computes them (dilation 1). */
 export function convGeometry(size: number, kernel: number, stride: number, padding: Padding): { out: number; pad: number } {
