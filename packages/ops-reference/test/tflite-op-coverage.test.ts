@@ -48,22 +48,8 @@ const MISSING_OPS: Readonly<Record<string, string>> = {};
  * comboLabel), each group with why. Printed by this file; the tests fail when one of them prepares.
  */
 const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
-  L2_NORMALIZATION: [{ reason: 'uint8 not implemented yet', combos: ['uint8→uint8'] }],
   LSTM: [
-    {
-      reason: 'integer LSTM (int8 × int8, int16 cell) not implemented yet',
-      combos: ['int8,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,int32,int32,int32,int32,-,-,int8,int16,-,-,-,-→int8'],
-    },
     { reason: 'the BASIC kernel (kernel_type 1) not implemented yet', combos: ['uint8,uint8,uint8,int32,int16→uint8,int16,uint8,int16'] },
-  ],
-  UNIDIRECTIONAL_SEQUENCE_LSTM: [
-    {
-      reason: HYBRID,
-      combos: [
-        'float32,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,-,-,-,-→float32',
-        'float32,uint8,uint8,uint8,uint8,uint8,uint8,uint8,uint8,-,-,-,float32,float32,float32,float32,-,-,float32,float32,-,-,-,-→float32',
-      ],
-    },
   ],
   RESIZE_BILINEAR: [{ reason: 'int16 not implemented yet', combos: ['int16,int32→int16'] }],
   DIV: [{ reason: 'int16 not implemented yet', combos: ['int16,int16→int16'] }],
@@ -75,16 +61,10 @@ const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
     { reason: 'int8 not implemented yet', combos: ['int8→int8'] },
     { reason: 'int16 not implemented yet', combos: ['int16→int16'] },
   ],
-  LOG_SOFTMAX: [{ reason: 'uint8 not implemented yet', combos: ['uint8→uint8'] }],
-  PRELU: [
-    { reason: 'uint8 not implemented yet', combos: ['uint8,uint8→uint8'] },
-    { reason: 'int16 not implemented yet', combos: ['int16,int16→int16'] },
-  ],
   FLOOR: [
     { reason: 'float16 not implemented yet', combos: ['float16→float16'] },
     { reason: 'bfloat16 not implemented yet', combos: ['bfloat16→bfloat16'] },
   ],
-  TRANSPOSE_CONV: [{ reason: 'uint8 not implemented yet', combos: ['int32,uint8,uint8,-→uint8'] }],
   SQRT: [
     { reason: 'int8 not implemented yet', combos: ['int8→int8'] },
     { reason: 'int16 not implemented yet', combos: ['int16→int16'] },

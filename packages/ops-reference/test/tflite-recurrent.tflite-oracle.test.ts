@@ -366,7 +366,7 @@ describe.skipIf(!oracleAvailable)('TFLite recurrent builtins vs TFLite 2.9', () 
       }
   });
 
-  it('hybrid LSTM and BIDIRECTIONAL_SEQUENCE_LSTM: int8 and uint8 weights, symmetric and asymmetric inputs, variants', () => {
+  it('hybrid LSTM, UNIDIRECTIONAL_SEQUENCE_LSTM (both layouts) and BIDIRECTIONAL_SEQUENCE_LSTM: int8 and uint8 weights, symmetric and asymmetric inputs, variants', () => {
     let seed = 700;
     // Weights (matrices, peepholes, projection) of a float LSTM's inputs as hybrid int8/uint8 constants.
     const weightPositions = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 16]);
@@ -390,6 +390,17 @@ describe.skipIf(!oracleAvailable)('TFLite recurrent builtins vs TFLite 2.9', () 
             [out([batch, nOutput])],
             seed++,
           );
+          for (const timeMajor of [false, true]) {
+            const [d0, d1] = timeMajor ? [3, batch] : [batch, 3];
+            expectSame(
+              `UNIDIRECTIONAL_SEQUENCE_LSTM hybrid ${type}${asymmetric ? ' asymmetric' : ''} time_major ${timeMajor} ${JSON.stringify(v)}`,
+              Op.UNIDIRECTIONAL_SEQUENCE_LSTM,
+              { fusedActivationFunction: Act.TANH, cellClip: 0.8, projClip: 0, timeMajor, asymmetricQuantizeInputs: asymmetric },
+              hybridize(lstmInputs(input([d0, d1, nInput]), batch, nInput, nCell, nOutput, v), type),
+              [out([d0, d1, nOutput])],
+              seed++,
+            );
+          }
           if ('layerNorm' in v) continue;
           const [time] = [3];
           const x = input([time, batch, nInput]);

@@ -363,6 +363,12 @@ export const TYPES_SLICE_COMBOS: readonly string[] = [
   'TILE string,int32→string',
   'TILE string,int64→string',
   'RANK string→int32',
+  // issue 20 item 2, second pass: the last quantized / half-float gaps of ops micrort had.
+  'TRANSPOSE_CONV int32,uint8,uint8,-→uint8',
+  'PRELU uint8,uint8→uint8',
+  'PRELU int16,int16→int16',
+  'LOG_SOFTMAX uint8→uint8',
+  'L2_NORMALIZATION uint8→uint8',
 ];
 
 /** Whole ops the types slice added (every combination of each is checked). */
@@ -392,6 +398,8 @@ export const TFLITE_29_DIFFERS: Readonly<Record<string, string>> = {
 export const LITERT_DIFFERS: Readonly<Record<string, string>> = {
   'EMBEDDING_LOOKUP int32,string→string':
     "LiteRT's embedding_lookup.cc EvalSimple copies value->bytes / rows raw bytes per row, which for a string table is a slice of its serialized header, not its strings; micrort gathers the rows' strings (ops-reference's string-ops.test.ts checks them)",
+  'PRELU int16,int16→int16':
+    "LiteRT's activations.cc PreluPrepare requires alpha of the input's type, but its int16 eval reads the alpha tensor's bytes as int8 values (alpha 0xA861 gives 0x61 = 97 for channel 0, the low byte of the next int16 for channel 2); micrort reads the int16 alpha as int16 (ops-reference's prelu.test.ts checks it; the same requantization as uint8 and int8, which TFLite 2.9 checks)",
   'DEQUANTIZE int4→float32':
     "the recipe dequantizes a constant straight into a graph output, and LiteRT.js returns an output buffer it never wrote for that (bytes 72,10,0,0,73,10,0,0…); with the DEQUANTIZE's output fed into an ADD it computes the values, which benchmarks' tflite-types.litert.test.ts compares with micrort's ('DEQUANTIZE of a packed int4 constant')",
 };

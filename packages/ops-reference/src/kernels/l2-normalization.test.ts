@@ -44,7 +44,7 @@ describe('L2_NORMALIZATION', () => {
       kernelError(() => harness(L2_NORMALIZATION, [f32([1, 1, 1, 1, 2], [1, 2]), f32([1, 1, 1, 1, 2])], [0], [1], none).prepare()).message,
     ).toMatch(/5 dimensions, at most 4/);
     const h = harness(L2_NORMALIZATION, [q(TensorType.INT16, [2], 0.1, 0, [1, 2]), q(TensorType.INT16, [2], 0.1, 0)], [0], [1], none);
-    expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8)');
+    expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8, uint8)');
     expect(() => h.prepare()).toThrow(/unsupported input type int16/);
     expect(harness(L2_NORMALIZATION, [f32([2], [1, 2]), f32([2])], [0], [1], null).prepare().persistentBytes).toBe(16);
   });

@@ -9,6 +9,11 @@
  *   is value * 128 whatever the output quantization says (TFLM never reads it; the converter writes
  *   q(1/128, 0)).
  *
+ * - uint8 (TFLite's l2norm.cc and reference_ops::L2Normalization; TFLM has none): output q(1/128, 128)
+ *   as TFLite requires; the same int32 sum of squares and inverse square root, then
+ *   MultiplyByQuantizedMultiplierSmallerThanOneExp(128 × (x - zero point)) + 128, clamped to [0, 255].
+ *   TFLite's optimized uint8 kernel does the same integer steps.
+ *
  * TFLM refuses int16 in prepare (output must be float32 or int8); so does this kernel.
  */
 import {
@@ -19,6 +24,7 @@ import {
   TensorType,
   getInvSqrtQuantizedMultiplierExp,
   multiplyByQuantizedMultiplier,
+  multiplyByQuantizedMultiplierSmallerThanOneExp,
   type L2NormOptions,
   type Node,
   type Tensor,
@@ -29,7 +35,10 @@ import { requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-com
 import { allocateOpData, expectMaxRank, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'L2_NORMALIZATION';
-const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
+const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8];
+/** TFLite's required uint8 output quantization (l2norm.cc Prepare). */
+const UINT8_OUTPUT_SCALE = 1 / 128;
+const UINT8_OUTPUT_ZERO_POINT = 128;
 const EPSILON = Math.fround(1e-6);
 /** reference_integer_ops::L2Normalization's kOutputScale: the result is in 1/128 steps. */
 const OUTPUT_SCALE_SHIFT = 7;
@@ -59,10 +68,19 @@ function prepare(_context: TfLiteContext, node: Node, data: L2NormOpData, input:
   data.depth = input.dims[input.dims.length - 1]!;
   data.outer = data.depth === 0 ? 0 : data.count / data.depth;
   data.params[0] = 0;
-  if (input.type === TensorType.INT8) {
+  if (input.type === TensorType.INT8 || input.type === TensorType.UINT8) {
     requireQuantizedPair(OP, node, input, output);
     data.params[0] = input.params.zeroPoint;
   }
+  if (
+    input.type === TensorType.UINT8 &&
+    (output.params.scale !== UINT8_OUTPUT_SCALE || output.params.zeroPoint !== UINT8_OUTPUT_ZERO_POINT)
+  )
+    throw new KernelError(
+      OP,
+      node.index,
+      `uint8 output (tensor ${output.index}) must be quantized with scale 1/128 and zero point 128, got scale ${output.params.scale}, zero point ${output.params.zeroPoint}`,
+    );
 }
 
 function l2NormFloat(x: Float32Array, y: Float32Array, outer: number, depth: number): void {
@@ -101,15 +119,38 @@ function l2NormInt8(x: Int8Array, y: Int8Array, d: L2NormOpData): void {
   }
 }
 
+/** reference_ops::L2Normalization for uint8: 1/norm applied to 128 × the centered value, plus 128. */
+function l2NormUint8(x: Uint8Array, y: Uint8Array, d: L2NormOpData): void {
+  const zp = d.params[0]!;
+  const { outer, depth } = d;
+  const inv = d.invSqrt;
+  for (let i = 0; i < outer; i++) {
+    const base = i * depth;
+    let acc = 0;
+    for (let c = 0; c < depth; c++) {
+      const v = x[base + c]! - zp;
+      acc = (acc + v * v) | 0;
+    }
+    getInvSqrtQuantizedMultiplierExp(acc, REVERSE_SHIFT, inv);
+    const multiplier = inv[0]!;
+    const shift = inv[1]!;
+    for (let c = 0; c < depth; c++) {
+      const out = 128 + multiplyByQuantizedMultiplierSmallerThanOneExp(128 * (x[base + c]! - zp), multiplier, shift);
+      y[base + c] = out < 0 ? 0 : out > 255 ? 255 : out;
+    }
+  }
+}
+
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<L2NormOpData>(OP, node);
   const x = context.getEvalTensor(node.inputs[0]!).data;
   const y = context.getEvalTensor(node.outputs[0]!).data;
   if (d.type === TensorType.FLOAT32) l2NormFloat(x as Float32Array, y as Float32Array, d.outer, d.depth);
-  else l2NormInt8(x as Int8Array, y as Int8Array, d);
+  else if (d.type === TensorType.INT8) l2NormInt8(x as Int8Array, y as Int8Array, d);
+  else l2NormUint8(x as Uint8Array, y as Uint8Array, d);
 }
 
-/** L2_NORMALIZATION reference kernel: float32, int8. */
+/** L2_NORMALIZATION reference kernel: float32, int8, uint8. */
 export const L2_NORMALIZATION = {
   ...unaryKernel<L2NormOpData>({
     name: OP,

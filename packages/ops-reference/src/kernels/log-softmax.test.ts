@@ -46,7 +46,7 @@ describe('LOG_SOFTMAX', () => {
       kernelError(() => harness(LOG_SOFTMAX, [q(I8, [2], 0.05, 0, [1, 2]), q(I8, [2], 1 / 16, 0)], [0], [1]).prepare()).message,
     ).toMatch(/must be quantized with scale 16\/256 and zero point 127/);
     const h = harness(LOG_SOFTMAX, [q(TensorType.INT16, [2], 0.05, 0, [1, 2]), q(TensorType.INT16, [2], 0.05, 0)], [0], [1]);
-    expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8)');
+    expect(h.supportsAnswer()).toBe('int16 input (handles float32, int8, uint8)');
     expect(() => h.prepare()).toThrow(/unsupported input type int16/);
     expect(harness(LOG_SOFTMAX, [f32([2], [1, 2]), f32([2])], [0], [1]).prepare().persistentBytes).toBe(0);
     expect(harness(LOG_SOFTMAX, [q(I8, [2], 0.05, 0, [1, 2]), q(I8, [2], 16 / 256, 127)], [0], [1]).prepare().persistentBytes).toBe(48);

@@ -9,6 +9,11 @@
  *   the log of the sum in Q5.26; outputs are (scaled diff - log sum) rounded to 4 integer bits + 127,
  *   or -128 below the adjusted minimum difference.
  *
+ * - uint8 (TFLite's activations.cc; TFLM has none): reference_ops::LogSoftmax for uint8, the same
+ *   arithmetic with output q(16/256, 255), the row maximum starting at 0, outputs clamped to [0, 255]
+ *   and 0 below the adjusted minimum difference. TFLite 2.9's resolver gives the same bytes (checked in
+ *   quantized-gaps.tflite-oracle.test.ts).
+ *
  * TFLM refuses other types at invoke ("LOG_SOFTMAX only supports float32, int8"); this kernel refuses
  * them in prepare.
  */
@@ -28,6 +33,7 @@ import {
   type Node,
   type Tensor,
   type TfLiteContext,
+  tensorTypeName,
 } from '@micrort/core';
 import { logXForXGreaterThanOrEqualTo1 } from './log-softmax-common.js';
 import { MATH_OP_DATA_BYTES, requireSameShape } from './math-common.js';
@@ -35,10 +41,9 @@ import { requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-com
 import { allocateOpData, opData, supportsInputTypes } from '@micrort/kernel-support';
 
 const OP = 'LOG_SOFTMAX';
-const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
-/** The only int8 output quantization TFLM accepts. */
+const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8];
+/** The only output quantization TFLM (int8) and TFLite (int8, uint8) accept: scale 16/256, zero point the type's maximum. */
 const OUTPUT_SCALE = 16 / 256;
-const OUTPUT_ZERO_POINT = 127;
 /** Integer bits of the scaled differences (Q5.26), of the sum of exps (Q12.19) and of the output. */
 const INPUT_INTEGER_BITS = 5;
 const ACCUMULATION_INTEGER_BITS = 12;
@@ -66,13 +71,14 @@ function prepare(context: TfLiteContext, node: Node, data: LogSoftmaxOpData, inp
   data.type = input.type;
   data.depth = input.dims[input.dims.length - 1]!;
   data.outer = data.depth === 0 ? 0 : data.count / data.depth;
-  if (input.type !== TensorType.INT8) return;
+  if (input.type === TensorType.FLOAT32) return;
   requireQuantizedPair(OP, node, input, output);
-  if (output.params.scale !== OUTPUT_SCALE || output.params.zeroPoint !== OUTPUT_ZERO_POINT)
+  const zeroPoint = input.type === TensorType.UINT8 ? 255 : 127;
+  if (output.params.scale !== OUTPUT_SCALE || output.params.zeroPoint !== zeroPoint)
     throw new KernelError(
       OP,
       node.index,
-      `int8 output (tensor ${output.index}) must be quantized with scale 16/256 and zero point 127, got scale ${output.params.scale}, zero point ${output.params.zeroPoint}`,
+      `${tensorTypeName(input.type)} output (tensor ${output.index}) must be quantized with scale 16/256 and zero point ${zeroPoint}, got scale ${output.params.scale}, zero point ${output.params.zeroPoint}`,
     );
   const p = (data.params = allocateOpData(context, MATH_OP_DATA_BYTES.LOG_SOFTMAX).i32);
   // PreprocessLogSoftmaxScalingExp with beta 1: the input scale in Q5.26, capped at 2^31 - 1.
@@ -118,7 +124,19 @@ function logSoftmaxFloat(x: Float32Array, y: Float32Array, outer: number, depth:
   }
 }
 
-function logSoftmaxInt8(x: Int8Array, y: Int8Array, outer: number, depth: number, p: Int32Array): void {
+/**
+ * The fixed-point LOG_SOFTMAX of int8 (TFLM's, reference_integer_ops) and uint8 (reference_ops): `lo`,
+ * `hi` the type's range, the output zero point `hi`.
+ */
+function logSoftmaxQuantized(
+  x: Int8Array | Uint8Array,
+  y: Int8Array | Uint8Array,
+  outer: number,
+  depth: number,
+  p: Int32Array,
+  lo: number,
+  hi: number,
+): void {
   const inputMultiplier = p[W_INPUT_MULTIPLIER]!;
   const inputLeftShift = p[W_INPUT_LEFT_SHIFT]!;
   const reverseDivisor = p[W_REVERSE_SCALING_DIVISOR]!;
@@ -127,7 +145,7 @@ function logSoftmaxInt8(x: Int8Array, y: Int8Array, outer: number, depth: number
   const outputShift = 31 - INPUT_INTEGER_BITS - OUTPUT_INTEGER_BITS;
   for (let i = 0; i < outer; i++) {
     const base = i * depth;
-    let maxInRow = -128;
+    let maxInRow = lo;
     for (let c = 0; c < depth; c++) {
       const v = x[base + c]!;
       if (v > maxInRow) maxInRow = v;
@@ -148,9 +166,9 @@ function logSoftmaxInt8(x: Int8Array, y: Int8Array, outer: number, depth: number
       const diff = x[base + c]! - maxInRow;
       if (diff > adjustedDiffMin) {
         const scaled = multiplyByQuantizedMultiplier(diff, inputMultiplier, inputLeftShift);
-        const out = (roundingDivideByPOT((scaled - logSum) | 0, outputShift) + 127) | 0;
-        y[base + c] = out > 127 ? 127 : out < -128 ? -128 : out;
-      } else y[base + c] = -128;
+        const out = (roundingDivideByPOT((scaled - logSum) | 0, outputShift) + hi) | 0;
+        y[base + c] = out > hi ? hi : out < lo ? lo : out;
+      } else y[base + c] = lo;
     }
   }
 }
@@ -160,10 +178,11 @@ function invoke(context: TfLiteContext, node: Node): void {
   const x = context.getEvalTensor(node.inputs[0]!).data;
   const y = context.getEvalTensor(node.outputs[0]!).data;
   if (d.type === TensorType.FLOAT32) logSoftmaxFloat(x as Float32Array, y as Float32Array, d.outer, d.depth);
-  else logSoftmaxInt8(x as Int8Array, y as Int8Array, d.outer, d.depth, d.params);
+  else if (d.type === TensorType.INT8) logSoftmaxQuantized(x as Int8Array, y as Int8Array, d.outer, d.depth, d.params, -128, 127);
+  else logSoftmaxQuantized(x as Uint8Array, y as Uint8Array, d.outer, d.depth, d.params, 0, 255);
 }
 
-/** LOG_SOFTMAX reference kernel: float32, int8 (output q(16/256, 127)). */
+/** LOG_SOFTMAX reference kernel: float32, int8 (output q(16/256, 127)), uint8 (output q(16/256, 255)). */
 export const LOG_SOFTMAX = {
   ...unaryKernel<LogSoftmaxOpData>({
     name: OP,

@@ -7,6 +7,11 @@
  *   requantized with input scale / output scale, a negative v times (alpha - alpha zero point) with
  *   input scale * alpha scale / output scale (both QuantizeMultiplier in double), plus the output zero
  *   point, clamped to the type.
+ * - uint8 (uint8 alpha) and int16 with an int16 alpha: TFLite's activations.cc (TFLM has neither), the
+ *   same arithmetic (reference_ops::Prelu / BroadcastPrelu4DSlow, which TFLite runs for every quantized
+ *   type) with TFLite's multipliers: `input->params.scale / output->params.scale` and
+ *   `input->params.scale * alpha->params.scale / output->params.scale` are float expressions in
+ *   PreluPrepare, rounded to float32 before QuantizeMultiplier widens them.
  */
 import {
   BuiltinOperator,
@@ -33,7 +38,7 @@ import {
 } from '@micrort/kernel-support';
 
 const OP = 'PRELU';
-const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16];
+const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8];
 const MAX_BROADCAST_RANK = 4;
 
 // Word offsets in TFLM's PreluParams.
@@ -61,20 +66,23 @@ function prepare(context: TfLiteContext, node: Node): void {
   const { input1: input, input2: alpha, output } = t;
   expectType(OP, node, 'input', input, TYPES);
   expectSameType(OP, node, 'input and output', input, output);
-  const alphaType = input.type === TensorType.FLOAT32 ? TensorType.FLOAT32 : TensorType.INT8;
-  if (alpha.type !== alphaType)
+  // TFLM: int8 alpha for int8 and int16; TFLite: alpha of the input's type (uint8, int16).
+  const alphaTypes = input.type === TensorType.INT16 ? [TensorType.INT8, TensorType.INT16] : [input.type];
+  if (!alphaTypes.includes(alpha.type))
     throw new KernelError(
       OP,
       node.index,
-      `alpha (tensor ${alpha.index}) has type ${tensorTypeName(alpha.type)}; a ${tensorTypeName(input.type)} input needs a ${tensorTypeName(alphaType)} alpha`,
+      `alpha (tensor ${alpha.index}) has type ${tensorTypeName(alpha.type)}; a ${tensorTypeName(input.type)} input needs a ${alphaTypes.map(tensorTypeName).join(' or ')} alpha`,
     );
   d.type = input.type;
   if (input.type !== TensorType.FLOAT32) {
     [d.lo, d.hi] = typeRange(input.type);
     requireQuantizedBinary(OP, node, t);
     const p = d.params;
-    const m1 = checkedQuantizeMultiplier(OP, node, input.params.scale / output.params.scale, 'identity multiplier');
-    const m2 = checkedQuantizeMultiplier(OP, node, (input.params.scale * alpha.params.scale) / output.params.scale, 'alpha multiplier');
+    // TFLM's combinations (int8 alpha) in double; TFLite's (uint8, int16 alpha) in float32 (see above).
+    const f = input.type === TensorType.UINT8 || alpha.type === TensorType.INT16 ? Math.fround : (v: number) => v;
+    const m1 = checkedQuantizeMultiplier(OP, node, f(input.params.scale / output.params.scale), 'identity multiplier');
+    const m2 = checkedQuantizeMultiplier(OP, node, f(f(input.params.scale * alpha.params.scale) / output.params.scale), 'alpha multiplier');
     p[W_INPUT_OFFSET] = -input.params.zeroPoint;
     p[W_ALPHA_OFFSET] = -alpha.params.zeroPoint;
     p[W_OUTPUT_OFFSET] = output.params.zeroPoint;
@@ -104,9 +112,9 @@ function preluFloat(plan: BroadcastPlan, x: Float32Array, alpha: Float32Array, o
 
 function preluQuantized(
   plan: BroadcastPlan,
-  x: Int8Array | Int16Array,
-  alpha: Int8Array,
-  out: Int8Array | Int16Array,
+  x: Int8Array | Int16Array | Uint8Array,
+  alpha: Int8Array | Int16Array | Uint8Array,
+  out: Int8Array | Int16Array | Uint8Array,
   p: Int32Array,
   lo: number,
   hi: number,
@@ -142,10 +150,19 @@ function invoke(context: TfLiteContext, node: Node): void {
   const alpha = context.getEvalTensor(node.inputs[1]!).data;
   const out = context.getEvalTensor(node.outputs[0]!).data;
   if (d.type === TensorType.FLOAT32) preluFloat(d.plan!, x as Float32Array, alpha as Float32Array, out as Float32Array);
-  else preluQuantized(d.plan!, x as Int8Array | Int16Array, alpha as Int8Array, out as Int8Array | Int16Array, d.params, d.lo, d.hi);
+  else
+    preluQuantized(
+      d.plan!,
+      x as Int8Array | Int16Array | Uint8Array,
+      alpha as Int8Array | Int16Array | Uint8Array,
+      out as Int8Array | Int16Array | Uint8Array,
+      d.params,
+      d.lo,
+      d.hi,
+    );
 }
 
-/** PRELU reference kernel: float32, int8, int16 (int8 alpha for the integer types). */
+/** PRELU reference kernel: float32, int8 (int8 alpha), int16 (int8 or int16 alpha), uint8 (uint8 alpha). */
 export const PRELU = {
   builtinCode: BuiltinOperator.PRELU,
   version: 1,

@@ -118,6 +118,60 @@ export function scatterInt8(
   }
 }
 
+/**
+ * uint8 scatter into the int32 scratch: adds (input + inputOffset) × (filter + filterOffset) of every
+ * input element (reference_ops::TransposeConv's uint8 loop; the Int32Array store wraps like its int32).
+ */
+function scatterUint8(
+  g: ConvGeometry,
+  input: Uint8Array,
+  inputOffset: number,
+  filter: Uint8Array,
+  filterOffset: number,
+  acc: Int32Array,
+): void {
+  const {
+    batches,
+    inHeight,
+    inWidth,
+    inDepth,
+    filterHeight,
+    filterWidth,
+    outHeight,
+    outWidth,
+    outDepth,
+    strideHeight,
+    strideWidth,
+    padHeight,
+    padWidth,
+  } = g;
+  const fStride = filterHeight * filterWidth * inDepth;
+  let i = 0;
+  for (let b = 0; b < batches; b++) {
+    for (let iy = 0; iy < inHeight; iy++) {
+      const outYOrigin = iy * strideHeight - padHeight;
+      const fy0 = firstTap(outYOrigin, 1);
+      const fy1 = endTap(outYOrigin, 1, outHeight, filterHeight);
+      for (let ix = 0; ix < inWidth; ix++) {
+        const outXOrigin = ix * strideWidth - padWidth;
+        const fx0 = firstTap(outXOrigin, 1);
+        const fx1 = endTap(outXOrigin, 1, outWidth, filterWidth);
+        for (let ic = 0; ic < inDepth; ic++, i++) {
+          const xv = input[i]! + inputOffset;
+          for (let fy = fy0; fy < fy1; fy++) {
+            const outRow = (b * outHeight + outYOrigin + fy) * outWidth + outXOrigin;
+            for (let fx = fx0; fx < fx1; fx++) {
+              const o = (outRow + fx) * outDepth;
+              let fp = (fy * filterWidth + fx) * inDepth + ic;
+              for (let oc = 0; oc < outDepth; oc++, fp += fStride) acc[o + oc] = acc[o + oc]! + xv * (filter[fp]! + filterOffset);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 /** 16x8 scatter into the exact int64 accumulator (a Float64Array: every sum is an integer below 2^53). */
 function scatterInt16(g: ConvGeometry, input: Int16Array, filter: Int8Array, acc: Float64Array): void {
   const {
@@ -210,6 +264,39 @@ export function transposeConvInt8(
       let acc = scratch[o + oc]!;
       if (bias !== null) acc = (acc + bias[oc]!) | 0;
       acc = multiplyByQuantizedMultiplier(acc, multiplier[oc]!, shift[oc]!) + outputOffset;
+      output[o + oc] = acc < actMin ? actMin : acc > actMax ? actMax : acc;
+    }
+  }
+}
+
+/**
+ * uint8 TRANSPOSE_CONV (reference_ops::TransposeConv, uint8): int32 scratch accumulator of
+ * (input - input_zero_point) × (filter - filter_zero_point), int32 bias, one per-tensor requantization
+ * (`p.multiplier` / `p.shift` hold it in every channel), output zero point, clamp. TFLite's optimized
+ * TransposeConvV2 (gemm, col2im, then the same MultiplyByQuantizedMultiplier rounding) gives the same
+ * integers: every step is exact int32 arithmetic until the one requantization.
+ */
+export function transposeConvUint8(
+  g: ConvGeometry,
+  p: ConvOutputParams,
+  input: Uint8Array,
+  filter: Uint8Array,
+  bias: Int32Array | null,
+  output: Uint8Array,
+  scratch: Int32Array,
+): void {
+  const n = g.batches * g.outHeight * g.outWidth * g.outDepth;
+  scratch.fill(0, 0, n);
+  scatterUint8(g, input, p.inputOffset, filter, p.filterOffset, scratch);
+  const { outputOffset, actMin, actMax } = p;
+  const multiplier = p.multiplier[0]!;
+  const shift = p.shift[0]!;
+  const outDepth = g.outDepth;
+  for (let o = 0; o < n; o += outDepth) {
+    for (let oc = 0; oc < outDepth; oc++) {
+      let acc = scratch[o + oc]!;
+      if (bias !== null) acc = (acc + bias[oc]!) | 0;
+      acc = multiplyByQuantizedMultiplier(acc, multiplier, shift) + outputOffset;
       output[o + oc] = acc < actMin ? actMin : acc > actMax ? actMax : acc;
     }
   }

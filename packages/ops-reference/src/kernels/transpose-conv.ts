@@ -1,6 +1,7 @@
 /**
  * TRANSPOSE_CONV reference kernel (TFLM kernels/transpose_conv.cc): float32, int8 per-channel and 16x8
- * (int16 activations, int8 weights, int64 or int16 bias), and TFLite's hybrid kernel (float32 activations
+ * (int16 activations, int8 weights, int64 or int16 bias), uint8 per-tensor (TFLite's transpose_conv.cc
+ * EvalQuantized; TFLM has no uint8), and TFLite's hybrid kernel (float32 activations
  * × int8 weights, conv-hybrid.ts; current LiteRT), stride, SAME/VALID padding, optional bias.
  *
  * Inputs: 0 output_shape (int32 [4]; TFLM ignores it because shapes are static, here a constant one must
@@ -39,7 +40,7 @@ import {
   type ConvGeometry,
 } from './conv-common.js';
 import { evalHybridTransposeConv, prepareHybridConv, type HybridConvPlan } from './conv-hybrid.js';
-import { transposeConvFloat, transposeConvInt16, transposeConvInt8 } from './transpose-conv-eval.js';
+import { transposeConvFloat, transposeConvInt16, transposeConvInt8, transposeConvUint8 } from './transpose-conv-eval.js';
 import {
   computeOutSize,
   computePaddingHeightWidth,
@@ -70,6 +71,8 @@ const enum TransposeKind {
   Int16 = 2,
   /** float32 x int8 (TFLite's hybrid kernel). */
   Hybrid = 3,
+  /** uint8 × uint8, per-tensor quantization (TFLite's EvalQuantized). */
+  Uint8 = 4,
 }
 
 /** Per-node data of TRANSPOSE_CONV (TFLM's OpData). */
@@ -100,7 +103,6 @@ function unsupportedTypes(context: TfLiteContext, node: Node): string | null {
     return 'output_shape, filter, input and output tensors are required';
   }
   const input = context.getTensor(node.inputs[INPUT]!);
-  if (input.type === TensorType.UINT8) return 'uint8 input (TRANSPOSE_CONV handles float32, int8 and int16 activations)';
   return convTypeProblem(input, context.getTensor(node.inputs[FILTER]!), context.getTensor(node.outputs[0]!), FILTERS);
 }
 
@@ -156,6 +158,10 @@ function prepare(context: TfLiteContext, node: Node): void {
     case TensorType.INT8:
       data.scratchIndex = context.requestScratchBufferInArena(data.outputElements * 4);
       data.kind = TransposeKind.Int8;
+      break;
+    case TensorType.UINT8:
+      data.scratchIndex = context.requestScratchBufferInArena(data.outputElements * 4);
+      data.kind = TransposeKind.Uint8;
       break;
     default: {
       // INT16 activations, INT8 weights
@@ -280,6 +286,17 @@ function invoke(context: TfLiteContext, node: Node): void {
         filter.data as Int8Array,
         bias === null ? null : (bias.data as Int32Array),
         output.data as Int8Array,
+        context.getScratchBuffer(data.scratchIndex).i32,
+      );
+      break;
+    case TransposeKind.Uint8:
+      transposeConvUint8(
+        data.geometry,
+        data.out,
+        input.data as Uint8Array,
+        filter.data as Uint8Array,
+        bias === null ? null : (bias.data as Int32Array),
+        output.data as Uint8Array,
         context.getScratchBuffer(data.scratchIndex).i32,
       );
       break;

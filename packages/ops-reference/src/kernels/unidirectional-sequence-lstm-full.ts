@@ -4,11 +4,14 @@
  * connections, projection (with its bias and proj_clip), layer normalization, any cell activation.
  * TFLite's full float cell (lstm-full-float.ts, shared with LSTM) runs every time step: time-major as
  * one step over all batches per time, batch-major one batch row at a time (as EvalFloat does).
+ *
+ * The hybrid kernel (float32 activations × int8/uint8 weights, lstm_eval.cc EvalHybrid, every variant
+ * and asymmetric_quantize_inputs) steps the same way through LSTM's hybrid cell (lstm-hybrid.ts).
  */
 import { KernelError, TensorType, type Node, type TfLiteContext, type UnidirectionalSequenceLSTMOptions } from '@micrort/core';
 import { setOutputShape, shapeText } from '@micrort/kernel-support';
-import type { FullLstmCell, FullLstmInputs } from './lstm-full-float.js';
-import { checkFullLstmCell, checkLstmState, newFullLstmCell } from './lstm-full-prepare.js';
+import type { FullLstmInputs } from './lstm-full-float.js';
+import { checkFullLstmCell, checkLstmState, lstmWeightType, newLstmCell, type LstmCellRunner } from './lstm-full-prepare.js';
 
 const OUTPUT_STATE = 18;
 const CELL_STATE = 19;
@@ -26,17 +29,21 @@ const AT: FullLstmInputs = {
 const VARIANT_INPUTS = [9, 10, 11, 16, 17, 20, 21, 22, 23];
 const EMPTY = new Float32Array(0);
 
-/** Whether a node is a float LSTM with a variant TFLM's kernel refuses (CIFG, peephole, projection, layer norm). */
+/**
+ * Whether a node is a float32-input LSTM TFLM's kernel refuses: a variant (CIFG, peephole, projection,
+ * layer norm) or hybrid (input-to-output weights neither float32 nor absent).
+ */
 export function usesFullFloatCell(context: TfLiteContext, node: Node): boolean {
   const present = (p: number) => p < node.inputs.length && node.inputs[p]! >= 0;
   if (!present(0) || context.getTensor(node.inputs[0]!).type !== TensorType.FLOAT32) return false;
+  if (present(4) && context.getTensor(node.inputs[4]!).type !== TensorType.FLOAT32) return true;
   return !present(1) || VARIANT_INPUTS.some(present);
 }
 
 /** A prepared node: the cell and the sequence's geometry. */
 export class FullSequenceLstm {
   constructor(
-    private readonly cell: FullLstmCell,
+    private readonly cell: LstmCellRunner,
     private readonly timeMajor: boolean,
     private readonly steps: number,
     private readonly batches: number,
@@ -75,14 +82,14 @@ export function prepareFullSequenceLstm(
     throw new KernelError(op, node.index, `input (tensor ${input.index}) must be 3-D, got ${shapeText(input.dims)}`);
   const [d0, d1, nInput] = [input.dims[0]!, input.dims[1]!, input.dims[2]!];
   const [steps, batches] = options.timeMajor ? [d0, d1] : [d1, d0];
-  const shape = checkFullLstmCell(op, context, node, AT, batches, nInput, 0, {
-    activation: options.fusedActivationFunction,
-    cellClip: options.cellClip,
-    projClip: options.projClip,
-  });
+  const weightType = lstmWeightType(context, node, AT);
+  const o = { activation: options.fusedActivationFunction, cellClip: options.cellClip, projClip: options.projClip };
+  const shape = checkFullLstmCell(op, context, node, AT, batches, nInput, 0, o, weightType);
   checkLstmState(op, node, context.getTensor(node.inputs[OUTPUT_STATE]!), 'output state', batches, shape.nOutput);
   checkLstmState(op, node, context.getTensor(node.inputs[CELL_STATE]!), 'cell state', batches, shape.nCell);
   const output = setOutputShape(op, context, node, 0, [d0, d1, shape.nOutput]);
   if (output.type !== TensorType.FLOAT32) throw new KernelError(op, node.index, `output (tensor ${output.index}) must be float32`);
-  return new FullSequenceLstm(newFullLstmCell(context, shape, AT, options.timeMajor ? batches : 1), options.timeMajor, steps, batches);
+  const rows = options.timeMajor ? batches : 1;
+  const cell = newLstmCell(op, context, node, shape, AT, rows, weightType, options.asymmetricQuantizeInputs);
+  return new FullSequenceLstm(cell, options.timeMajor, steps, batches);
 }

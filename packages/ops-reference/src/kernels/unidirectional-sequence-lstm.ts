@@ -4,7 +4,8 @@
  * (int32 bias) and int16 x int8 -> int16 cell (int64 bias), time-major or batch-major, with cell clip.
  *
  * The float variants TFLM's kernel rejects and TFLite runs — CIFG (no input gate), peephole, projection,
- * layer normalization — take TFLite's full float cell (unidirectional-sequence-lstm-full.ts); the
+ * layer normalization — take TFLite's full float cell, and float32 input with int8/uint8 weights TFLite's
+ * hybrid cell (EvalHybrid), both through unidirectional-sequence-lstm-full.ts; the
  * integer kernels reject them, as TFLM's. The node's intermediate tensors are not used (TFLM's integer LSTM
  * works on fixed Q3.12 gate inputs and Q0.15 gate outputs).
  *
@@ -312,7 +313,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   opData<LstmOpData>(OP, node).eval!.run(context, node);
 }
 
-/** UNIDIRECTIONAL_SEQUENCE_LSTM: float32, int8x8->16 and int16x8->16. */
+/** UNIDIRECTIONAL_SEQUENCE_LSTM: float32, hybrid (float32 × int8/uint8 weights), int8x8->16 and int16x8->16. */
 export const UNIDIRECTIONAL_SEQUENCE_LSTM: Registration<LstmOpData> = {
   builtinCode: BuiltinOperator.UNIDIRECTIONAL_SEQUENCE_LSTM,
   version: 4,

@@ -29,7 +29,7 @@ export function i64(shape: number[], data?: bigint[]): HarnessTensorSpec {
 
 /** A quantized int8 or int16 tensor with raw `data`. */
 export function q(
-  type: TensorType.INT8 | TensorType.INT16,
+  type: TensorType.INT8 | TensorType.INT16 | TensorType.UINT8,
   shape: number[],
   scale: number,
   zeroPoint: number,
