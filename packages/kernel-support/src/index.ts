@@ -18,6 +18,7 @@ export * from './custom-options.js';
 export * from './decline.js';
 export * from './fully-connected.js';
 export * from './hybrid.js';
+export * from './lstm-integer.js';
 export * from './macs.js';
 export * from './mul.js';
 export * from './op-data.js';

@@ -48,13 +48,6 @@ const MISSING_OPS: Readonly<Record<string, string>> = {};
  * comboLabel), each group with why. Printed by this file; the tests fail when one of them prepares.
  */
 const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
-  LSTM: [
-    {
-      reason: 'integer LSTM (int8 × int8, int16 cell) not implemented yet',
-      combos: ['int8,int8,int8,int8,int8,int8,int8,int8,int8,-,-,-,int32,int32,int32,int32,-,-,int8,int16,-,-,-,-→int8'],
-    },
-    { reason: 'the BASIC kernel (kernel_type 1) not implemented yet', combos: ['uint8,uint8,uint8,int32,int16→uint8,int16,uint8,int16'] },
-  ],
   RESIZE_BILINEAR: [{ reason: 'int16 not implemented yet', combos: ['int16,int32→int16'] }],
   DIV: [{ reason: 'int16 not implemented yet', combos: ['int16,int16→int16'] }],
   FLOOR: [

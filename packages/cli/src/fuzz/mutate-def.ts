@@ -175,6 +175,7 @@ function cloneTensor(t: TensorDef): TensorDef {
           quantizedDimension: t.quantization.quantizedDimension,
           ...(t.quantization.min ? { min: t.quantization.min.slice() } : {}),
           ...(t.quantization.max ? { max: t.quantization.max.slice() } : {}),
+          ...(t.quantization.details ? { details: { ...t.quantization.details } } : {}),
         }
       : null,
     isVariable: t.isVariable,
@@ -324,6 +325,40 @@ const mutateShape: DefMutator = (def, rng) => {
   return `subgraphs[${s}].tensors[${ti}].shape ${before} -> [${Array.from(t.shape).join(',')}]`;
 };
 
+/** A tensor's shape_signature (dynamic -1 dimensions): marks, unmarks, adds or removes one. */
+const mutateShapeSignature: DefMutator = (def, rng) => {
+  const [sg, s] = subgraphOf(def, rng);
+  if (sg.tensors.length === 0) return null;
+  // Mostly graph inputs (the fuzzer resizes inputs with -1 dimensions), else any tensor.
+  const ti = sg.inputs.length && rng.chance(0.7) ? sg.inputs[rng.int(sg.inputs.length)]! : rng.int(sg.tensors.length);
+  const t = sg.tensors[ti];
+  if (!t) return null;
+  const where = `subgraphs[${s}].tensors[${ti}].shape_signature`;
+  const signature = Array.from(t.shapeSignature ?? t.shape);
+  switch (rng.int(5)) {
+    case 0:
+      if (!t.shapeSignature) return null;
+      delete t.shapeSignature;
+      return `${where} removed`;
+    case 1:
+      signature.push(rng.chance(0.5) ? -1 : 1);
+      break;
+    case 2:
+      if (signature.length === 0) return null;
+      signature.pop();
+      break;
+    case 3:
+      if (signature.length === 0) return null;
+      signature[rng.int(signature.length)] = rng.pick([0, 1, 2, -2, 65536]);
+      break;
+    default:
+      if (signature.length === 0) return null;
+      signature[rng.int(signature.length)] = -1;
+  }
+  t.shapeSignature = Int32Array.from(signature);
+  return `${where} -> [${signature.join(',')}]`;
+};
+
 const mutateType: DefMutator = (def, rng) => {
   const [sg, s] = subgraphOf(def, rng);
   if (sg.tensors.length === 0) return null;
@@ -377,6 +412,24 @@ const mutateQuantization: DefMutator = (def, rng) => {
     return `${where} added (scale ${t.quantization.scale[0]}, zero point ${t.quantization.zeroPoint[0]})`;
   }
   const qd = t.quantization;
+  const details = qd.details;
+  if (details?.kind === 'blockwise' && rng.chance(0.6)) {
+    // Blockwise: the scale / zero-point tensor indices and the block size.
+    switch (rng.int(4)) {
+      case 0:
+        details.scales = tensorIndex(sg, rng);
+        return `${where}.details.scales -> ${details.scales}`;
+      case 1:
+        details.zeroPoints = rng.chance(0.3) ? -1 : tensorIndex(sg, rng);
+        return `${where}.details.zero_points -> ${details.zeroPoints}`;
+      case 2:
+        details.blockSize = rng.pick([0, 1, 2, 3, 8, 16, 31, 33, 64, 128, -1, 0x7fffffff]);
+        return `${where}.details.block_size -> ${details.blockSize}`;
+      default:
+        delete qd.details;
+        return `${where}.details removed`;
+    }
+  }
   switch (rng.int(7)) {
     case 0:
       t.quantization = null;
@@ -675,6 +728,7 @@ const mutateModelVersion: DefMutator = (def, rng) => {
 /** Every structure-aware mutator with its relative weight. */
 export const DEF_MUTATORS: readonly (readonly [DefMutator, number, string])[] = [
   [mutateShape, 14, 'shape'],
+  [mutateShapeSignature, 3, 'shape signature'],
   [mutateType, 8, 'type'],
   [mutateBufferIndex, 4, 'buffer index'],
   [mutateVariable, 2, 'is_variable'],

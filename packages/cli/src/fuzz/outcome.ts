@@ -94,10 +94,15 @@ export function classifyError(e: unknown, stage: Stage): CaseOutcome {
 
 /**
  * The key outcomes are counted under: `ok` (`ok, guard check incomplete` when the guarded run hit a
- * guard artifact), the typed error's class, or `FAILURE:<kind>`.
+ * guard artifact, `ok, no guard check (kernel memory)` when the kernels work in their own memory), the typed error's class, or `FAILURE:<kind>`.
  */
 export function outcomeKey(o: CaseOutcome): string {
-  if (o.result === 'ok') return o.detail?.startsWith('guard check incomplete') ? 'ok, guard check incomplete' : 'ok';
+  if (o.result === 'ok')
+    return o.detail?.startsWith('guard check incomplete')
+      ? 'ok, guard check incomplete'
+      : o.detail?.startsWith('guard check skipped')
+        ? 'ok, no guard check (kernel memory)'
+        : 'ok';
   if (o.result === 'rejected') return o.errorName ?? 'MicrortError';
   return `FAILURE:${o.failure}`;
 }

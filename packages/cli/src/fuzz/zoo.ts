@@ -7,6 +7,9 @@ import { compareLogic, floatMath, int16Math, int8Math, reductions } from './zoo-
 import { complexNet, detectionNet, float16Net, mediapipeNet, sparseNet, uint8Net } from './zoo-tflite.js';
 import { signalBackEndNet, tflmCustomNet } from './zoo-tflm-custom.js';
 import { compositeNet, stablehloNet } from './zoo-litert.js';
+import { dilatedDynamicNet, dynamicBatchNet } from './zoo-dynamic.js';
+import { stringsNet } from './zoo-strings.js';
+import { blockwiseNet, hybridNet } from './zoo-hybrid.js';
 
 /**
  * Small models made with the model writer, seeds for the fuzzer next to the conformance models: together
@@ -17,7 +20,9 @@ import { compositeNet, stablehloNet } from './zoo-litert.js';
  * (zoo-graph.ts), and what TFLite runs beyond TFLM plus custom ops: uint8, float16 DEQUANTIZE, sparse
  * weights (DENSIFY), RFFT2D/COMPLEX_ABS, detection post-processing, MediaPipe's ops (zoo-tflite.ts), and TFLM's
  * other custom ops: the signal library's back end, CIRCULAR_BUFFER, TFLM_DECODE (zoo-tflm-custom.ts), and current LiteRT's StableHLO builtins and
- * STABLEHLO_COMPOSITE (zoo-litert.ts). Each is tiny, so a
+ * STABLEHLO_COMPOSITE (zoo-litert.ts), dynamic shapes (a -1 input the fuzzer resizes, empty stored shapes,
+ * shape subgraphs folded in prepare: zoo-dynamic.ts), STRING tensors and hash tables (zoo-strings.ts), and
+ * hybrid and blockwise-quantized weights (zoo-hybrid.ts). Each is tiny, so a
  * mutated copy runs in microseconds and the fuzzer spends its time on many cases rather than on big
  * convolutions.
  */
@@ -407,6 +412,11 @@ export function zooModels(): ZooModel[] {
     ['zoo:tflm_custom', tflmCustomNet],
     ['zoo:stablehlo', stablehloNet],
     ['zoo:composite', compositeNet],
+    ['zoo:dynamic_batch', dynamicBatchNet],
+    ['zoo:dynamic_dilated_conv', dilatedDynamicNet],
+    ['zoo:strings', stringsNet],
+    ['zoo:hybrid', hybridNet],
+    ['zoo:blockwise', blockwiseNet],
   ];
   return models.map(([name, build]) => ({ name, bytes: build() }));
 }

@@ -51,8 +51,11 @@ export function buildOutcome(src: OutcomeSources): PrepareOutcome {
       outputs: describeTensors(tensors, entry.node.outputs),
       status: 'ok',
     };
+    // A sibling kernel of the provider that serves the node (ops-wasm's float CONV_2D before its uint8
+    // one) did not decline the node on that provider's behalf: only other providers' reasons are kept.
+    const served = resolution?.registration?.provider;
     const declined = (resolution?.tried ?? [])
-      .filter((t) => !t.accepted)
+      .filter((t) => !t.accepted && (served === undefined || t.provider !== served))
       .map((t) => (t.reason ? { provider: t.provider, kernel: t.name, reason: t.reason } : { provider: t.provider, kernel: t.name }));
     if (declined.length) n.declined = declined;
     // A node a schedule replaced (by a tile node): that node's outcome is this node's.

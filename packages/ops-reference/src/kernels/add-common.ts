@@ -198,8 +198,14 @@ function addQuantizedInt16(plan: BroadcastPlan, p: Int32Array, a: Int16Array, b:
   }
 }
 
-/** float32 ADD (float32 sum, then TFLM's min/max clamp) over a broadcast plan. */
-export function addFloat(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Float32Array, lo: number, hi: number): void {
+/**
+ * float32 ADD (float32 sum, then TFLM's min/max clamp) over a broadcast plan; the clamp range is read
+ * from `params` (words `AddWord.ActMinF32`/`ActMaxF32`) here: a double passed to a call V8 did not
+ * inline is boxed.
+ */
+export function addFloat(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Float32Array, params: Float32Array): void {
+  const lo = params[AddWord.ActMinF32]!;
+  const hi = params[AddWord.ActMaxF32]!;
   const n = plan.inner;
   const s1 = plan.innerStride1;
   const s2 = plan.innerStride2;

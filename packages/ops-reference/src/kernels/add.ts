@@ -89,14 +89,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   const out = context.getEvalTensor(node.outputs[0]!).data;
   switch (data.type) {
     case TensorType.FLOAT32:
-      addFloat(
-        plan,
-        a as Float32Array,
-        b as Float32Array,
-        out as Float32Array,
-        data.paramsF32[AddWord.ActMinF32]!,
-        data.paramsF32[AddWord.ActMaxF32]!,
-      );
+      addFloat(plan, a as Float32Array, b as Float32Array, out as Float32Array, data.paramsF32);
       break;
     case TensorType.INT32:
       addInt32(plan, a as Int32Array, b as Int32Array, out as Int32Array);

@@ -108,10 +108,10 @@ function invoke(context: TfLiteContext, node: Node): void {
   const out = context.getEvalTensor(node.outputs[0]!).data;
   switch (data.type) {
     case TensorType.FLOAT32:
-      divFloat(plan, a as Float32Array, b as Float32Array, out as Float32Array, data.min, data.max);
+      divFloat(plan, a as Float32Array, b as Float32Array, out as Float32Array, data);
       break;
     case TensorType.INT32:
-      divInt32(plan, a as Int32Array, b as Int32Array, out as Int32Array, data.min, data.max);
+      divInt32(plan, a as Int32Array, b as Int32Array, out as Int32Array, data);
       break;
     case TensorType.UINT8:
       divUint8(plan, a as Uint8Array, b as Uint8Array, out as Uint8Array, data.params);
@@ -121,7 +121,10 @@ function invoke(context: TfLiteContext, node: Node): void {
   }
 }
 
-function divFloat(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Float32Array, lo: number, hi: number): void {
+/** The activation range is read from `data` here: a double passed to a call V8 did not inline is boxed. */
+function divFloat(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Float32Array, data: DivOpData): void {
+  const lo = data.min;
+  const hi = data.max;
   const n = plan.inner;
   const s1 = plan.innerStride1;
   const s2 = plan.innerStride2;
@@ -139,7 +142,9 @@ function divFloat(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Fl
   }
 }
 
-function divInt32(plan: BroadcastPlan, a: Int32Array, b: Int32Array, out: Int32Array, lo: number, hi: number): void {
+function divInt32(plan: BroadcastPlan, a: Int32Array, b: Int32Array, out: Int32Array, data: DivOpData): void {
+  const lo = data.min;
+  const hi = data.max;
   const n = plan.inner;
   const s1 = plan.innerStride1;
   const s2 = plan.innerStride2;

@@ -20,9 +20,13 @@ function prepare(context: TfLiteContext, node: Node): void {
 
 /**
  * Max over each window, starting from `initial` (the type's lowest value), then clamped to [lo, hi].
- * Comparison `v > max` keeps the current maximum when v is NaN, as std::max does.
+ * Comparison `v > max` keeps the current maximum when v is NaN, as std::max does. The float bounds are
+ * read here from `d`, not passed in: a double passed to a call V8 did not inline is boxed.
  */
-function maxPool(d: PoolingOpData, input: NumberArray, output: NumberArray, initial: number, lo: number, hi: number): void {
+function maxPool(d: PoolingOpData, input: NumberArray, output: NumberArray, initial: number): void {
+  const float = d.type === TensorType.FLOAT32;
+  const lo = float ? d.actMinF : d.actMin;
+  const hi = float ? d.actMaxF : d.actMax;
   const { batches, inHeight, inWidth, depth, outHeight, outWidth, strideHeight, strideWidth, filterHeight, filterWidth } = d;
   let o = 0;
   for (let b = 0; b < batches; b++) {
@@ -61,16 +65,16 @@ function invoke(context: TfLiteContext, node: Node): void {
   }
   switch (d.type) {
     case TensorType.FLOAT32:
-      maxPool(d, input, output, -FLT_MAX, d.actMinF, d.actMaxF);
+      maxPool(d, input, output, -FLT_MAX);
       break;
     case TensorType.INT8:
-      maxPool(d, input, output, -128, d.actMin, d.actMax);
+      maxPool(d, input, output, -128);
       break;
     case TensorType.UINT8:
-      maxPool(d, input, output, 0, d.actMin, d.actMax);
+      maxPool(d, input, output, 0);
       break;
     default:
-      maxPool(d, input, output, -32768, d.actMin, d.actMax);
+      maxPool(d, input, output, -32768);
       break;
   }
 }

@@ -119,7 +119,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   const out = context.getEvalTensor(node.outputs[0]!).data;
   switch (data.type) {
     case TensorType.FLOAT32:
-      mulFloat(plan, a as Float32Array, b as Float32Array, out as Float32Array, data.paramsF32[ACT_MIN_F32]!, data.paramsF32[ACT_MAX_F32]!);
+      mulFloat(plan, a as Float32Array, b as Float32Array, out as Float32Array, data.paramsF32);
       break;
     case TensorType.INT32:
       mulInt32(plan, a as Int32Array, b as Int32Array, out as Int32Array, data.params[ACT_MIN]!, data.params[ACT_MAX]!);
@@ -189,7 +189,10 @@ function mulComplex(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: 
   }
 }
 
-function mulFloat(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Float32Array, lo: number, hi: number): void {
+/** `params` holds the activation range (read here: a double passed to a call V8 did not inline is boxed). */
+function mulFloat(plan: BroadcastPlan, a: Float32Array, b: Float32Array, out: Float32Array, params: Float32Array): void {
+  const lo = params[ACT_MIN_F32]!;
+  const hi = params[ACT_MAX_F32]!;
   const n = plan.inner;
   const s1 = plan.innerStride1;
   const s2 = plan.innerStride2;

@@ -217,6 +217,86 @@ for (const [type, timeMajor] of [
   cases.push([name, { ...hybrid, registration: UNIDIRECTIONAL_SEQUENCE_LSTM }]);
 }
 
+/** LSTM's integer (8x8_16) cell: the plain cell, and CIFG with peephole, layer norm and projection. */
+for (const full of [false, true]) {
+  const q = (type: TensorType, shape: number[], data: number[], scale: number, zeroPoint = 0) =>
+    spec(type, shape, data, { constant: true, scale, zeroPoint });
+  const nOutput = full ? 3 : 4;
+  const i8 = (rows: number, cols: number, scale: number) => q(TensorType.INT8, [rows, cols], iota(rows * cols, -9), scale);
+  const vec16 = (lo: number, scale: number) =>
+    q(
+      TensorType.INT16,
+      [4],
+      iota(4, lo).map((v) => v * 97),
+      scale,
+    );
+  const bias = () =>
+    q(
+      TensorType.INT32,
+      [4],
+      iota(4, -2).map((v) => v * 300),
+      0.0006,
+    );
+  const inputs: (HarnessTensorSpec | null)[] = [
+    spec(
+      TensorType.INT8,
+      [2, 3],
+      iota(6, -3).map((v) => v * 20),
+      { scale: 0.03, zeroPoint: 2 },
+    ),
+    ...[0, 1, 2, 3].map((g) => (full && g === 0 ? null : i8(4, 3, 0.02))),
+    ...[0, 1, 2, 3].map((g) => (full && g === 0 ? null : i8(4, nOutput, 0.02))),
+    ...[0, 1, 2].map((g) => (full && g > 0 ? vec16(-2, 0.0002) : null)),
+    ...[0, 1, 2, 3].map((g) => (full && g === 0 ? null : bias())),
+    full ? i8(nOutput, 4, 0.015) : null,
+    full ? q(TensorType.INT32, [nOutput], [100, -200, 300], 0.0001) : null,
+    spec(TensorType.INT8, [2, nOutput], undefined, { variable: true, scale: 1 / 128, zeroPoint: -3 }),
+    spec(TensorType.INT16, [2, 4], undefined, { variable: true, scale: 1 / 2048, zeroPoint: 0 }),
+    ...[0, 1, 2, 3].map((g) => (full && g > 0 ? vec16(100, 1 / 16384) : null)),
+  ];
+  const [name, o] = opts(
+    `LSTM integer 8x8_16${full ? ' CIFG, peephole, layer norm, projection' : ''}`,
+    inputs,
+    [spec(TensorType.INT8, [2, nOutput], undefined, { scale: 1 / 128, zeroPoint: -3 })],
+    { fusedActivationFunction: Act.TANH, cellClip: 1, projClip: 0.4, kernelType: 0, asymmetricQuantizeInputs: false },
+  );
+  const first = o.tensors.length;
+  const gate = (s: number) => spec(TensorType.INT16, [], undefined, { scale: s, zeroPoint: 0 });
+  o.tensors.push(
+    gate(0.0007),
+    gate(0.0005),
+    gate(0.0009),
+    gate(0.0006),
+    spec(TensorType.INT8, [], undefined, { scale: 0.008, zeroPoint: 1 }),
+  );
+  cases.push([name, { ...o, intermediates: [0, 1, 2, 3, 4].map((i) => first + i) }]);
+}
+
+/** LSTM's BASIC kernel (kernel_type 1), uint8 and float32, the states as variables (copied back each invoke). */
+for (const quantized of [true, false]) {
+  const t = (q: TensorType) => (quantized ? q : F);
+  const act = { scale: 1 / 128, zeroPoint: 128 };
+  const values = (n: number, lo: number, k: number) => iota(n).map((v) => (quantized ? lo + ((v * k) % 200) : Math.sin(v * k) * 0.5));
+  const [name, o] = opts(
+    `LSTM BASIC ${quantized ? 'uint8' : 'float32'}`,
+    [
+      spec(t(TensorType.UINT8), [2, 3], values(6, 20, 37), quantized ? act : {}),
+      spec(t(TensorType.UINT8), [2, 4], undefined, { variable: true, ...(quantized ? act : {}) }),
+      spec(t(TensorType.UINT8), [16, 7], values(112, 30, 13), { constant: true, ...(quantized ? { scale: 0.02, zeroPoint: 128 } : {}) }),
+      spec(t(TensorType.INT32), [16], values(16, -100, 7), { constant: true, ...(quantized ? { scale: 0.02 / 128, zeroPoint: 0 } : {}) }),
+      spec(t(TensorType.INT16), [2, 4], undefined, { variable: true, ...(quantized ? { scale: 1 / 2048, zeroPoint: 0 } : {}) }),
+    ],
+    [
+      spec(t(TensorType.UINT8), [2, 4], undefined, quantized ? act : {}),
+      spec(t(TensorType.INT16), [2, 4], undefined, quantized ? { scale: 1 / 2048, zeroPoint: 0 } : {}),
+      spec(t(TensorType.UINT8), [2, 7], undefined, quantized ? act : {}),
+      spec(t(TensorType.INT16), [2, 16], undefined, quantized ? { scale: 1 / 4096, zeroPoint: 0 } : {}),
+    ],
+    { fusedActivationFunction: Act.TANH, cellClip: 0, projClip: 0, kernelType: 1, asymmetricQuantizeInputs: false },
+  );
+  cases.push([name, o]);
+}
+
 describe('TFLite recurrent builtins allocate nothing in invoke()', () => {
   it('covers every kernel of tflite-recurrent.ts', () => {
     const covered = new Set(cases.map(([, o]) => o.registration));
