@@ -290,20 +290,22 @@ export class TfliteIntegerLstmCell {
 
   /** Binds this invoke's constant tensors and scratch buffers. */
   bind(context: TfLiteContext, node: Node): void {
-    const data = (pos: number) => {
-      const i = pos >= 0 && pos < node.inputs.length ? node.inputs[pos]! : -1;
-      return i >= 0 ? context.getEvalTensor(i).data : null;
-    };
     for (let g = 0; g < 4; g++) {
-      this.inW[g] = (data(IN_W[g]!) as Int8Array | null) ?? EMPTY_I8;
-      this.recW[g] = (data(REC_W[g]!) as Int8Array | null) ?? EMPTY_I8;
-      this.peep[g] = (data(PEEP[g]!) as Int16Array | null) ?? EMPTY_I16;
-      this.ln[g] = (data(LN[g]!) as Int16Array | null) ?? EMPTY_I16;
-      this.lnBias[g] = (data(BIAS[g]!) as Int32Array | null) ?? EMPTY_I32;
+      this.inW[g] = (this.dataAt(context, node, IN_W[g]!) as Int8Array | null) ?? EMPTY_I8;
+      this.recW[g] = (this.dataAt(context, node, REC_W[g]!) as Int8Array | null) ?? EMPTY_I8;
+      this.peep[g] = (this.dataAt(context, node, PEEP[g]!) as Int16Array | null) ?? EMPTY_I16;
+      this.ln[g] = (this.dataAt(context, node, LN[g]!) as Int16Array | null) ?? EMPTY_I16;
+      this.lnBias[g] = (this.dataAt(context, node, BIAS[g]!) as Int32Array | null) ?? EMPTY_I32;
       this.gates[g] = context.getScratchBuffer(this.scratch[g]!).i16;
     }
-    this.projW = (data(PROJ_W) as Int8Array | null) ?? EMPTY_I8;
+    this.projW = (this.dataAt(context, node, PROJ_W) as Int8Array | null) ?? EMPTY_I8;
     this.hidden = context.getScratchBuffer(this.hiddenScratch).i8;
+  }
+
+  /** The data of the node's input at `position`, or null when omitted. */
+  private dataAt(context: TfLiteContext, node: Node, position: number): ArrayBufferView | null {
+    const i = position >= 0 && position < node.inputs.length ? node.inputs[position]! : -1;
+    return i >= 0 ? context.getEvalTensor(i).data : null;
   }
 
   /** LstmStepInteger8x8_16 over all `nBatch` rows: x [nBatch, nInput], h [nBatch, nOutput], c [nBatch, nCell]. */
@@ -419,7 +421,7 @@ export class TfliteIntegerLstmCell {
     const bias = this.lnBias[g]!;
     const scaleA = p[P.LN + 2 * g]!;
     const scaleB = p[P.LN + 2 * g + 1]! + 12;
-    const temp = Math.trunc(1048576 / nCell);
+    const temp = (1048576 / nCell) | 0;
     for (let b = 0; b < nBatch; b++) {
       const at = b * nCell;
       let sum = 0;
@@ -429,8 +431,10 @@ export class TfliteIntegerLstmCell {
         sum += x;
         sumSq += x * x;
       }
-      const mean = Math.trunc((sum * 1024) / nCell);
-      let variance = Math.trunc((sumSq * temp - mean * mean) / 1048576);
+      // int64 sums exact in doubles; `| 0` truncates to the int32 TFLite keeps (and keeps them Smi-sized
+      // ints, not doubles, where they cross a call).
+      const mean = ((sum * 1024) / nCell) | 0;
+      let variance = ((sumSq * temp - mean * mean) / 1048576) | 0;
       if (variance < 1) variance = p[P.GUARD + g]!;
       getInvSqrtQuantizedMultiplierExp(variance, -1, this.invSqrt);
       const invA = this.invSqrt[0]!;
@@ -438,7 +442,7 @@ export class TfliteIntegerLstmCell {
       for (let j = 0; j < nCell; j++) {
         const rescaled = multiplyByQuantizedMultiplier(1024 * v[at + j]! - mean, invA, invB);
         const val3 = (Math.imul(rescaled, w[j]!) + bias[j]!) | 0;
-        const val4 = Math.trunc((val3 > 0 ? val3 + 512 : val3 - 512) / 1024);
+        const val4 = ((val3 > 0 ? val3 + 512 : val3 - 512) / 1024) | 0;
         const val5 = multiplyByQuantizedMultiplier(val4, scaleA, scaleB);
         v[at + j] = val5 > 32767 ? 32767 : val5 < -32768 ? -32768 : val5;
       }
