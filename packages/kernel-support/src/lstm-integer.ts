@@ -20,8 +20,11 @@ function wrap16(x: number): number {
 /** gemmlowp SaturatingRoundingDoublingHighMul on int16 (the FixedPoint<int16_t> product). */
 const mul16 = saturatingRoundingDoublingHighMulInt16;
 
-/** gemmlowp SaturatingRoundingMultiplyByPOT<exponent> on int16 (left: saturating; right: rounding). */
-function mulPot16(x: number, exponent: number): number {
+/**
+ * gemmlowp SaturatingRoundingMultiplyByPOT<exponent> on int16 (left: saturating; right: rounding), i.e.
+ * `Rescale` between int16 fixed-point formats.
+ */
+export function saturatingRoundingMultiplyByPOTInt16(x: number, exponent: number): number {
   if (exponent === 0) return x;
   if (exponent < 0) return roundingDivideByPOT(x, -exponent);
   const threshold = (1 << (15 - exponent)) - 1;
@@ -51,8 +54,8 @@ function expOnQuarterInterval(a: number): number {
   const x2 = mul16(x, x);
   const x3 = mul16(x2, x);
   const x4 = mul16(x2, x2);
-  const x4Over4 = mulPot16(x4, -2);
-  const poly = mulPot16(wrap16(mul16(wrap16(x4Over4 + x3), ONE_THIRD) + x2), -1);
+  const x4Over4 = saturatingRoundingMultiplyByPOTInt16(x4, -2);
+  const poly = saturatingRoundingMultiplyByPOTInt16(wrap16(mul16(wrap16(x4Over4 + x3), ONE_THIRD) + x2), -1);
   const sum = EXP_CONSTANT_TERM + mul16(EXP_CONSTANT_TERM, wrap16(x + poly));
   return sum > I16_MAX ? I16_MAX : sum < I16_MIN ? I16_MIN : sum;
 }
@@ -63,7 +66,7 @@ function expOnNegative(a: number, integerBits: number): number {
   const quarter = 1 << (fractionalBits - 2);
   const mask = quarter - 1;
   const aModQuarterMinusQuarter = wrap16((a & mask) - quarter);
-  let result = expOnQuarterInterval(mulPot16(aModQuarterMinusQuarter, integerBits));
+  let result = expOnQuarterInterval(saturatingRoundingMultiplyByPOTInt16(aModQuarterMinusQuarter, integerBits));
   const remainder = wrap16(aModQuarterMinusQuarter - a);
   for (let e = -2; e <= 4; e++) {
     if (integerBits > e && (remainder & (1 << (fractionalBits + e))) !== 0) result = mul16(result, EXP_BARREL[e + 2]!);
@@ -80,7 +83,7 @@ function newtonReciprocal(halfDenominator: number): number {
   let x = wrap16(C48_OVER_17 + mul16(halfDenominator, CNEG32_OVER_17));
   for (let i = 0; i < 3; i++) {
     const oneMinus = wrap16(F2_ONE - mul16(halfDenominator, x));
-    x = wrap16(x + mulPot16(mul16(x, oneMinus), 2));
+    x = wrap16(x + saturatingRoundingMultiplyByPOTInt16(mul16(x, oneMinus), 2));
   }
   return x;
 }
@@ -101,7 +104,7 @@ export function gemmlowpLogisticInt16(raw: number, integerBits: number): number 
   const abs = positive ? raw : wrap16(-raw);
   const e = expOnNegative(wrap16(-abs), integerBits);
   // one_over_one_plus_x_for_x_in_0_1: Rescale<0>(ExactMulByPot<-1>(x)), F1 -> F0.
-  const resultIfPositive = mulPot16(newtonReciprocal(roundingHalfSum16(e, F0_ONE)), 1);
+  const resultIfPositive = saturatingRoundingMultiplyByPOTInt16(newtonReciprocal(roundingHalfSum16(e, F0_ONE)), 1);
   return positive ? resultIfPositive : wrap16(F0_ONE - resultIfPositive);
 }
 
@@ -115,7 +118,7 @@ export function gemmlowpTanhInt16(raw: number, integerBits: number): number {
   const n = negative ? raw : wrap16(-raw);
   // neg_tanh_on_negative_values: exp of 2n (ExactMulByPot<1>: one more integer bit), then (1 - x) / (1 + x).
   const e = expOnNegative(n, integerBits + 1);
-  const t = mulPot16(wrap16(newtonReciprocal(roundingHalfSum16(e, F0_ONE)) - F2_ONE), 2);
+  const t = saturatingRoundingMultiplyByPOTInt16(wrap16(newtonReciprocal(roundingHalfSum16(e, F0_ONE)) - F2_ONE), 2);
   return negative ? wrap16(-t) : t;
 }
 

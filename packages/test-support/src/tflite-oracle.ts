@@ -4,10 +4,11 @@
  * delegate) on one thread and returns the output bytes.
  *
  * What it is an oracle for: float32 (within tolerance: XNNPACK sums in another order) and uint8, except
- * uint8 CONV_2D and FULLY_CONNECTED: this x86 build runs those (and int8 CONV_2D) through ruy, whose
- * second rounding breaks ties upward where TFLite's reference kernels and TFLM break them away from
- * zero (one step apart on negative ties; ops-reference's test/uint8-rounding.tflite-oracle.test.ts).
- * It is NOT an int8 oracle for that reason. It cannot take or return float16 tensors
+ * uint8 CONV_2D and FULLY_CONNECTED: this x86 build runs those (and int8 CONV_2D and FULLY_CONNECTED)
+ * through ruy, whose second rounding breaks ties upward where TFLite's reference kernels and TFLM break
+ * them away from zero (one step apart on negative ties; its DEPTHWISE_CONV_2D rounds like TFLM; see
+ * ops-reference's test/uint8-rounding.tflite-oracle.test.ts). It is NOT an int8 oracle for that reason.
+ * It cannot take or return float16 tensors
  * (the addon refuses them as graph inputs/outputs; float16 constants inside the model are fine).
  *
  * Usage in a vitest file:

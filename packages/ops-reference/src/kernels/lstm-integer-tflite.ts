@@ -220,7 +220,9 @@ export class TfliteIntegerLstmCell {
     const interScale: number[] = [];
     const interZp: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const t = context.getTensor(node.intermediates[i]!);
+      const at = node.intermediates[i]!;
+      if (!(at >= 0 && at < context.tensorsSize)) fail(`intermediate ${i} is tensor ${at}, not a tensor of the model`);
+      const t = context.getTensor(at);
       if (i < 4 && !this.useLayerNorm) {
         interScale.push(Math.pow(2, -12));
         interZp.push(0);
@@ -262,13 +264,14 @@ export class TfliteIntegerLstmCell {
     // PopulatePrecomputedZPTimesWeightsWithBias: bias (none with layer norm) + zp × row sums.
     const effective = (w: Tensor, zp: number, bias: Tensor | null, rows: number, cols: number): Int32Array => {
       const out = context.allocatePersistentBuffer(Math.max(1, rows) * 4).i32;
-      const data = w.data as Int8Array | null;
-      if (data === null) fail(`weights (tensor ${w.index}) of an integer LSTM must be constant`);
-      const b = bias === null ? null : (bias.data as Int32Array | null);
-      if (bias !== null && b === null) fail(`bias (tensor ${bias.index}) of an integer LSTM must be constant`);
+      // TFLite folds them in prepare: weights and biases must be constants.
+      if (!w.isConstant) fail(`weights (tensor ${w.index}) of an integer LSTM must be a constant`);
+      if (bias !== null && !bias.isConstant) fail(`bias (tensor ${bias.index}) of an integer LSTM must be a constant`);
+      const data = w.data as Int8Array;
+      const b = bias === null ? null : (bias.data as Int32Array);
       for (let r = 0; r < rows; r++) {
         let sum = 0;
-        for (let c = 0; c < cols; c++) sum += data![r * cols + c]!;
+        for (let c = 0; c < cols; c++) sum += data[r * cols + c]!;
         out[r] = ((b === null ? 0 : b[r]!) + Math.imul(sum, zp)) | 0;
       }
       return out;
@@ -290,20 +293,22 @@ export class TfliteIntegerLstmCell {
 
   /** Binds this invoke's constant tensors and scratch buffers. */
   bind(context: TfLiteContext, node: Node): void {
-    const data = (pos: number) => {
-      const i = pos >= 0 && pos < node.inputs.length ? node.inputs[pos]! : -1;
-      return i >= 0 ? context.getEvalTensor(i).data : null;
-    };
     for (let g = 0; g < 4; g++) {
-      this.inW[g] = (data(IN_W[g]!) as Int8Array | null) ?? EMPTY_I8;
-      this.recW[g] = (data(REC_W[g]!) as Int8Array | null) ?? EMPTY_I8;
-      this.peep[g] = (data(PEEP[g]!) as Int16Array | null) ?? EMPTY_I16;
-      this.ln[g] = (data(LN[g]!) as Int16Array | null) ?? EMPTY_I16;
-      this.lnBias[g] = (data(BIAS[g]!) as Int32Array | null) ?? EMPTY_I32;
+      this.inW[g] = (this.dataAt(context, node, IN_W[g]!) as Int8Array | null) ?? EMPTY_I8;
+      this.recW[g] = (this.dataAt(context, node, REC_W[g]!) as Int8Array | null) ?? EMPTY_I8;
+      this.peep[g] = (this.dataAt(context, node, PEEP[g]!) as Int16Array | null) ?? EMPTY_I16;
+      this.ln[g] = (this.dataAt(context, node, LN[g]!) as Int16Array | null) ?? EMPTY_I16;
+      this.lnBias[g] = (this.dataAt(context, node, BIAS[g]!) as Int32Array | null) ?? EMPTY_I32;
       this.gates[g] = context.getScratchBuffer(this.scratch[g]!).i16;
     }
-    this.projW = (data(PROJ_W) as Int8Array | null) ?? EMPTY_I8;
+    this.projW = (this.dataAt(context, node, PROJ_W) as Int8Array | null) ?? EMPTY_I8;
     this.hidden = context.getScratchBuffer(this.hiddenScratch).i8;
+  }
+
+  /** The data of the node's input at `position`, or null when omitted. */
+  private dataAt(context: TfLiteContext, node: Node, position: number): ArrayBufferView | null {
+    const i = position >= 0 && position < node.inputs.length ? node.inputs[position]! : -1;
+    return i >= 0 ? context.getEvalTensor(i).data : null;
   }
 
   /** LstmStepInteger8x8_16 over all `nBatch` rows: x [nBatch, nInput], h [nBatch, nOutput], c [nBatch, nCell]. */
@@ -419,7 +424,7 @@ export class TfliteIntegerLstmCell {
     const bias = this.lnBias[g]!;
     const scaleA = p[P.LN + 2 * g]!;
     const scaleB = p[P.LN + 2 * g + 1]! + 12;
-    const temp = Math.trunc(1048576 / nCell);
+    const temp = (1048576 / nCell) | 0;
     for (let b = 0; b < nBatch; b++) {
       const at = b * nCell;
       let sum = 0;
@@ -429,8 +434,10 @@ export class TfliteIntegerLstmCell {
         sum += x;
         sumSq += x * x;
       }
-      const mean = Math.trunc((sum * 1024) / nCell);
-      let variance = Math.trunc((sumSq * temp - mean * mean) / 1048576);
+      // int64 sums exact in doubles; `| 0` truncates to the int32 TFLite keeps (and keeps them Smi-sized
+      // ints, not doubles, where they cross a call).
+      const mean = ((sum * 1024) / nCell) | 0;
+      let variance = ((sumSq * temp - mean * mean) / 1048576) | 0;
       if (variance < 1) variance = p[P.GUARD + g]!;
       getInvSqrtQuantizedMultiplierExp(variance, -1, this.invSqrt);
       const invA = this.invSqrt[0]!;
@@ -438,7 +445,7 @@ export class TfliteIntegerLstmCell {
       for (let j = 0; j < nCell; j++) {
         const rescaled = multiplyByQuantizedMultiplier(1024 * v[at + j]! - mean, invA, invB);
         const val3 = (Math.imul(rescaled, w[j]!) + bias[j]!) | 0;
-        const val4 = Math.trunc((val3 > 0 ? val3 + 512 : val3 - 512) / 1024);
+        const val4 = ((val3 > 0 ? val3 + 512 : val3 - 512) / 1024) | 0;
         const val5 = multiplyByQuantizedMultiplier(val4, scaleA, scaleB);
         v[at + j] = val5 > 32767 ? 32767 : val5 < -32768 ? -32768 : val5;
       }
