@@ -1,9 +1,11 @@
 /**
- * CONCATENATION (TFLM kernels/concatenation.cc) in WebAssembly: joins int8, int16, int32, int64, bool
- * or float32 tensors of up to 6 dimensions along one axis as runs of bytes (concat_bytes,
+ * CONCATENATION (TFLM kernels/concatenation.cc) in WebAssembly: joins int8, uint8, int16, int32, int64,
+ * bool or float32 tensors of up to 6 dimensions along one axis as runs of bytes (concat_bytes,
  * assembly/layout/concat.ts). As TFLM requires, int8 inputs share the output's scale and zero point and
- * int16 tensors have zero point 0; the fused activation must be NONE. Declines uint8 (TFLite rescales
- * it) and int8 inputs quantized unlike the output (ops-reference reports the error).
+ * int16 tensors have zero point 0; the fused activation must be NONE. TFLite's uint8 inputs quantized
+ * like the output are copied (TFLite's ConcatenationWithScaling copies them too); declines uint8 inputs
+ * quantized unlike the output (TFLite rescales them in float32: ops-reference serves the node) and int8
+ * inputs quantized unlike the output (ops-reference reports the error).
  */
 import {
   ActivationFunctionType,
@@ -26,7 +28,15 @@ import { declineArity } from '@micrort/kernel-support';
 
 const OP = 'CONCATENATION';
 const MAX_DIMS = 6;
-const TYPES = new Set([TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.INT64, TensorType.BOOL, TensorType.FLOAT32]);
+const TYPES = new Set([
+  TensorType.INT8,
+  TensorType.UINT8,
+  TensorType.INT16,
+  TensorType.INT32,
+  TensorType.INT64,
+  TensorType.BOOL,
+  TensorType.FLOAT32,
+]);
 
 interface ConcatData {
   k: KernelExports | null;
@@ -42,14 +52,14 @@ function supports(context: TfLiteContext, node: Node): true | string {
   const arity = declineArity(node, [1, Infinity], 1);
   if (arity) return arity;
   const output = context.getTensor(node.outputs[0]!);
-  if (!TYPES.has(output.type)) return `${tensorTypeName(output.type)} (handles int8, int16, int32, int64, bool, float32)`;
+  if (!TYPES.has(output.type)) return `${tensorTypeName(output.type)} (handles int8, uint8, int16, int32, int64, bool, float32)`;
   for (let i = 0; i < node.inputs.length; i++) {
     const input = context.getTensor(node.inputs[i]!);
     if (
-      output.type === TensorType.INT8 &&
+      (output.type === TensorType.INT8 || output.type === TensorType.UINT8) &&
       (input.params.scale !== output.params.scale || input.params.zeroPoint !== output.params.zeroPoint)
     )
-      return `int8 input ${i} quantized unlike the output`;
+      return `${tensorTypeName(output.type)} input ${i} quantized unlike the output${output.type === TensorType.UINT8 ? " (TFLite's requantizing uint8 concatenation is not handled)" : ''}`;
   }
   return true;
 }
