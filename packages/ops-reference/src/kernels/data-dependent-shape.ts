@@ -18,7 +18,7 @@
  *
  * The consumers that follow actual dims (`dynamicInputShapes`) and make their own output bounded in
  * turn: SQUEEZE (with squeeze_dims), EXPAND_DIMS, RESHAPE (a target with -1), CAST, GATHER (indices),
- * SLICE, SHAPE, RANK and the unary elementwise kernels built with `readsActualDims`
+ * SLICE, CONCATENATION, SHAPE, RANK and the unary elementwise kernels built with `readsActualDims`
  * (unary-common.ts); every other kernel is refused before its prepare (`DataDependentShapeError`).
  */
 import type { Node, Tensor, TfLiteContext } from '@micrort/core';

@@ -220,7 +220,9 @@ export class TfliteIntegerLstmCell {
     const interScale: number[] = [];
     const interZp: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const t = context.getTensor(node.intermediates[i]!);
+      const at = node.intermediates[i]!;
+      if (!(at >= 0 && at < context.tensorsSize)) fail(`intermediate ${i} is tensor ${at}, not a tensor of the model`);
+      const t = context.getTensor(at);
       if (i < 4 && !this.useLayerNorm) {
         interScale.push(Math.pow(2, -12));
         interZp.push(0);
@@ -262,13 +264,14 @@ export class TfliteIntegerLstmCell {
     // PopulatePrecomputedZPTimesWeightsWithBias: bias (none with layer norm) + zp × row sums.
     const effective = (w: Tensor, zp: number, bias: Tensor | null, rows: number, cols: number): Int32Array => {
       const out = context.allocatePersistentBuffer(Math.max(1, rows) * 4).i32;
-      const data = w.data as Int8Array | null;
-      if (data === null) fail(`weights (tensor ${w.index}) of an integer LSTM must be constant`);
-      const b = bias === null ? null : (bias.data as Int32Array | null);
-      if (bias !== null && b === null) fail(`bias (tensor ${bias.index}) of an integer LSTM must be constant`);
+      // TFLite folds them in prepare: weights and biases must be constants.
+      if (!w.isConstant) fail(`weights (tensor ${w.index}) of an integer LSTM must be a constant`);
+      if (bias !== null && !bias.isConstant) fail(`bias (tensor ${bias.index}) of an integer LSTM must be a constant`);
+      const data = w.data as Int8Array;
+      const b = bias === null ? null : (bias.data as Int32Array);
       for (let r = 0; r < rows; r++) {
         let sum = 0;
-        for (let c = 0; c < cols; c++) sum += data![r * cols + c]!;
+        for (let c = 0; c < cols; c++) sum += data[r * cols + c]!;
         out[r] = ((b === null ? 0 : b[r]!) + Math.imul(sum, zp)) | 0;
       }
       return out;
