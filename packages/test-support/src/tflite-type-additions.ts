@@ -375,6 +375,11 @@ export const TYPES_SLICE_COMBOS: readonly string[] = [
   'LOG int16→int16',
   'SQRT int8→int8',
   'SQRT int16→int16',
+  'DIV int16,int16→int16',
+  'RESIZE_BILINEAR int16,int32→int16',
+  'FLOOR float16→float16',
+  'FLOOR bfloat16→bfloat16',
+  'QUANTIZE float32→int4',
 ];
 
 /** Whole ops the types slice added (every combination of each is checked). */
