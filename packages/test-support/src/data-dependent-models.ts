@@ -83,9 +83,10 @@ export interface NmsTailOptions {
  * A detector's tail as the converter writes `tf.image.non_max_suppression` without padding: boxes
  * [n, 4] and scores [n] (graph inputs) → NON_MAX_SUPPRESSION_V4/V5 (iou 0.5, score threshold 0.1) →
  * SLICE(selected_indices, [0], RESHAPE(valid_outputs, [1])) → GATHER(boxes, ·), and the detections
- * CONCATENATION(kept boxes, EXPAND_DIMS(GATHER(scores, ·), 1)) along axis 1. Outputs: the selected
- * boxes [k, 4], the selected indices [k], the NMS's own selected_indices ([max_output_size]), for V5
- * the selected scores, and the detections [k, 5]; k is the valid count.
+ * CONCATENATION(kept boxes, EXPAND_DIMS(GATHER(scores, ·), 1)) along axis 1, and two STRIDED_SLICEs of
+ * the kept boxes. Outputs: the selected boxes [k, 4], the selected indices [k], the NMS's own
+ * selected_indices ([max_output_size]), for V5 the selected scores, the detections [k, 5], the boxes'
+ * (y2, x2) corners (`boxes[:, 2:]`, [k, 2]) and their x1 (`boxes[:, 1]`, shrunk, [k]); k is the valid count.
  */
 export function nmsTailModel(o: NmsTailOptions = {}): Uint8Array {
   const n = o.boxes ?? 8;
@@ -134,8 +135,24 @@ export function nmsTailModel(o: NmsTailOptions = {}): Uint8Array {
     outputs: [detections],
     options: { axis: 1, fusedActivationFunction: 0 },
   });
+  const ints = (name: string, v: number[]) => b.addTensor({ name, type: I32, shape: [v.length], data: Int32Array.from(v) });
+  const corners = b.addTensor({ name: 'kept_boxes/corners', type: F, shape: [bound, 2], shapeSignature: [-1, 2] });
+  const x1 = b.addTensor({ name: 'kept_boxes/x1', type: F, shape: [bound], shapeSignature: [-1] });
+  b.addOperator({
+    op: BuiltinOperator.STRIDED_SLICE,
+    inputs: [keptBoxes, ints('corners/begin', [0, 2]), ints('corners/end', [0, 4]), ints('corners/strides', [1, 1])],
+    outputs: [corners],
+    options: { beginMask: 1, endMask: 1 },
+  });
+  b.addOperator({
+    op: BuiltinOperator.STRIDED_SLICE,
+    inputs: [keptBoxes, ints('x1/begin', [0, 1]), ints('x1/end', [0, 2]), ints('x1/strides', [1, 1])],
+    outputs: [x1],
+    options: { beginMask: 1, endMask: 1, shrinkAxisMask: 2 },
+  });
   const inputs = runtimeMax ? [boxes, scores, max] : [boxes, scores];
-  const outputs = o.v5 ? [keptBoxes, kept, selected, selectedScores, detections] : [keptBoxes, kept, selected, detections];
+  const tail = [detections, corners, x1];
+  const outputs = o.v5 ? [keptBoxes, kept, selected, selectedScores, ...tail] : [keptBoxes, kept, selected, ...tail];
   return b.setInputs(inputs).setOutputs(outputs).build();
 }
 
