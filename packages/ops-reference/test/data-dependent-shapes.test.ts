@@ -2,7 +2,8 @@
  * Data-dependent output sizes (issue 20, item 1) through the interpreter: WHERE, UNIQUE, TOPK_V2 with a
  * runtime k, NON_MAX_SUPPRESSION_V4/V5 with a constant or runtime max_output_size and SLICE by a runtime
  * size declare their upper bound in prepare and set the actual dims at every invoke; their consumers
- * (SQUEEZE, CAST, GATHER, SHAPE, NEG, RELU, RESHAPE…) follow the actual dims. One interpreter runs each
+ * (SQUEEZE, CAST, GATHER, SHAPE, NEG, RELU, RESHAPE, EXPAND_DIMS, CONCATENATION, STRIDED_SLICE) follow
+ * the actual dims. One interpreter runs each
  * model over inputs whose actual sizes differ and is compared after every invoke with TFLite 2.9, which
  * allocates such tensors dynamically: the outputs' dims with TFLite's shapes after the run, the values
  * byte for byte (floats within 1e-5 + 1e-4·|TFLite|). Then the refusals: a consumer that sizes its work
@@ -103,7 +104,7 @@ describe.skipIf(!oracleAvailable)('data-dependent output sizes vs TFLite 2.9 (ac
 
   for (const v5 of [false, true]) {
     const op = v5 ? 'NON_MAX_SUPPRESSION_V5' : 'NON_MAX_SUPPRESSION_V4';
-    it(`${op} → SLICE by the valid count → GATHER of the boxes (constant max_output_size 5)`, () => {
+    it(`${op} → SLICE by the valid count → GATHER of boxes and scores → EXPAND_DIMS → CONCATENATION, STRIDED_SLICE (constant max_output_size 5)`, () => {
       const sets = [1, 2, 3, 4, 5].map((seed) => {
         const { boxes, scores } = nmsInputs(8, seed);
         if (seed === 2) scores.forEach((_, i) => (scores[i] = i === 1 || i === 6 ? 0.9 - i / 100 : 0.05)); // two candidates

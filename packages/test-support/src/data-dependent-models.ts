@@ -82,9 +82,11 @@ export interface NmsTailOptions {
 /**
  * A detector's tail as the converter writes `tf.image.non_max_suppression` without padding: boxes
  * [n, 4] and scores [n] (graph inputs) → NON_MAX_SUPPRESSION_V4/V5 (iou 0.5, score threshold 0.1) →
- * SLICE(selected_indices, [0], RESHAPE(valid_outputs, [1])) → GATHER(boxes, ·). Outputs: the selected
- * boxes [k, 4], the selected indices [k], the NMS's own selected_indices ([max_output_size]) and, for
- * V5, the selected scores; k is the valid count.
+ * SLICE(selected_indices, [0], RESHAPE(valid_outputs, [1])) → GATHER(boxes, ·), and the detections
+ * CONCATENATION(kept boxes, EXPAND_DIMS(GATHER(scores, ·), 1)) along axis 1, and two STRIDED_SLICEs of
+ * the kept boxes. Outputs: the selected boxes [k, 4], the selected indices [k], the NMS's own
+ * selected_indices ([max_output_size]), for V5 the selected scores, the detections [k, 5], the boxes'
+ * (y2, x2) corners (`boxes[:, 2:]`, [k, 2]) and their x1 (`boxes[:, 1]`, shrunk, [k]); k is the valid count.
  */
 export function nmsTailModel(o: NmsTailOptions = {}): Uint8Array {
   const n = o.boxes ?? 8;
@@ -109,6 +111,10 @@ export function nmsTailModel(o: NmsTailOptions = {}): Uint8Array {
   const begin = b.addTensor({ name: 'begin_0', type: I32, shape: [1], data: new Int32Array([0]) });
   const kept = b.addTensor({ name: 'kept_indices', type: I32, shape: [bound], shapeSignature: [-1] });
   const keptBoxes = b.addTensor({ name: 'kept_boxes', type: F, shape: [bound, 4], shapeSignature: [-1, 4] });
+  const keptScores = b.addTensor({ name: 'kept_scores', type: F, shape: [bound], shapeSignature: [-1] });
+  const axis1 = b.addTensor({ name: 'axis_1', type: I32, shape: [], data: new Int32Array([1]) });
+  const keptScores2d = b.addTensor({ name: 'kept_scores/2d', type: F, shape: [bound, 1], shapeSignature: [-1, 1] });
+  const detections = b.addTensor({ name: 'detections', type: F, shape: [bound, 5], shapeSignature: [-1, 5] });
   b.addOperator(
     o.v5
       ? {
@@ -121,8 +127,32 @@ export function nmsTailModel(o: NmsTailOptions = {}): Uint8Array {
   b.addOperator({ op: BuiltinOperator.RESHAPE, inputs: [valid, one], outputs: [size] });
   b.addOperator({ op: BuiltinOperator.SLICE, inputs: [selected, begin, size], outputs: [kept] });
   b.addOperator({ op: BuiltinOperator.GATHER, inputs: [boxes, kept], outputs: [keptBoxes], options: { axis: 0 } });
+  b.addOperator({ op: BuiltinOperator.GATHER, inputs: [scores, kept], outputs: [keptScores], options: { axis: 0 } });
+  b.addOperator({ op: BuiltinOperator.EXPAND_DIMS, inputs: [keptScores, axis1], outputs: [keptScores2d] });
+  b.addOperator({
+    op: BuiltinOperator.CONCATENATION,
+    inputs: [keptBoxes, keptScores2d],
+    outputs: [detections],
+    options: { axis: 1, fusedActivationFunction: 0 },
+  });
+  const ints = (name: string, v: number[]) => b.addTensor({ name, type: I32, shape: [v.length], data: Int32Array.from(v) });
+  const corners = b.addTensor({ name: 'kept_boxes/corners', type: F, shape: [bound, 2], shapeSignature: [-1, 2] });
+  const x1 = b.addTensor({ name: 'kept_boxes/x1', type: F, shape: [bound], shapeSignature: [-1] });
+  b.addOperator({
+    op: BuiltinOperator.STRIDED_SLICE,
+    inputs: [keptBoxes, ints('corners/begin', [0, 2]), ints('corners/end', [0, 4]), ints('corners/strides', [1, 1])],
+    outputs: [corners],
+    options: { beginMask: 1, endMask: 1 },
+  });
+  b.addOperator({
+    op: BuiltinOperator.STRIDED_SLICE,
+    inputs: [keptBoxes, ints('x1/begin', [0, 1]), ints('x1/end', [0, 2]), ints('x1/strides', [1, 1])],
+    outputs: [x1],
+    options: { beginMask: 1, endMask: 1, shrinkAxisMask: 2 },
+  });
   const inputs = runtimeMax ? [boxes, scores, max] : [boxes, scores];
-  const outputs = o.v5 ? [keptBoxes, kept, selected, selectedScores] : [keptBoxes, kept, selected];
+  const tail = [detections, corners, x1];
+  const outputs = o.v5 ? [keptBoxes, kept, selected, selectedScores, ...tail] : [keptBoxes, kept, selected, ...tail];
   return b.setInputs(inputs).setOutputs(outputs).build();
 }
 

@@ -18,8 +18,9 @@
  *
  * The consumers that follow actual dims (`dynamicInputShapes`) and make their own output bounded in
  * turn: SQUEEZE (with squeeze_dims), EXPAND_DIMS, RESHAPE (a target with -1), CAST, GATHER (indices),
- * SLICE, SHAPE, RANK and the unary elementwise kernels built with `readsActualDims`
- * (unary-common.ts); every other kernel is refused before its prepare (`DataDependentShapeError`).
+ * SLICE, STRIDED_SLICE, CONCATENATION, SHAPE, RANK and the unary elementwise kernels built with
+ * `readsActualDims` (unary-common.ts); every other kernel is refused before its prepare
+ * (`DataDependentShapeError`).
  */
 import type { Node, Tensor, TfLiteContext } from '@micrort/core';
 import { noUpperBound, setOutputUpperBound } from '@micrort/kernel-support';

@@ -47,6 +47,7 @@ export interface LutUnarySpec {
 export function lutUnaryKernel(spec: LutUnarySpec): Registration<LutUnaryOpData> {
   const { name } = spec;
   const base = unaryKernel<LutUnaryOpData>({
+    readsActualDims: true,
     name,
     builtinCode: spec.builtinCode,
     version: spec.version,
