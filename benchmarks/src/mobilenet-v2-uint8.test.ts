@@ -28,7 +28,7 @@ function run(model: ModelDef, wasm: boolean): { outputs: Uint8Array[]; served: s
 }
 
 describe('the uint8 MobileNetV2-shaped model', () => {
-  it('runs on ops-wasm (every CONV_2D, DEPTHWISE_CONV_2D and ADD) with every intermediate equal to ops-reference, byte for byte', () => {
+  it('runs on ops-wasm (every CONV_2D, DEPTHWISE_CONV_2D, ADD, the AVERAGE_POOL_2D and the SOFTMAX) with every intermediate equal to ops-reference, byte for byte', () => {
     // a small input keeps the test fast; the layer structure is the same at 224
     const model = loadModel(buildMobileNetV2Uint8({ size: 64, classes: 10 }));
     const ref = run(model, false);
@@ -36,6 +36,7 @@ describe('the uint8 MobileNetV2-shaped model', () => {
     expect(got.served.filter((op) => op === 'CONV_2D')).toHaveLength(35);
     expect(got.served.filter((op) => op === 'DEPTHWISE_CONV_2D')).toHaveLength(17);
     expect(got.served.filter((op) => op === 'ADD')).toHaveLength(10);
+    expect(got.served.filter((op) => op === 'AVERAGE_POOL_2D' || op === 'SOFTMAX')).toHaveLength(2);
     got.outputs.forEach((o, i) => expect(o, `node ${i}`).toEqual(ref.outputs[i]));
     // seeded weights: the activations are not degenerate (neither all clamped nor constant)
     expect(new Set(ref.outputs[20]!).size).toBeGreaterThan(8);

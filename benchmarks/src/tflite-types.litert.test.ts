@@ -9,7 +9,8 @@
  * against the model's while it prepares). Integer, bool, float16 and float64 outputs must be equal byte for byte,
  * float32 within 1e-5 + 1e-4·|LiteRT.js|. LiteRT.js logs kernel errors and still resolves `run()`, so any
  * "ERROR" it writes fails the case: its numbers are trusted, never its "runs". Each model also runs on
- * "wide" inputs (integer inputs over their type's whole range, never 0). `LITERT_DIFFERS` (LiteRT.js's
+ * "wide" inputs (integer inputs over their type's whole range, never 0; the non-negative half for
+ * `NON_NEGATIVE_INPUTS`). `LITERT_DIFFERS` (LiteRT.js's
  * result is not TFLite's semantics) are left out, `LITERT_CONSTANT_INPUTS` run with constant inputs,
  * each with its reason. Skipped, saying why, when `@litertjs/core` is not installed.
  */
@@ -24,6 +25,7 @@ import { TFLITE_OPS, tfliteResolverKey, type TfliteOp, type TypeCombo } from '@m
 import {
   LITERT_CONSTANT_INPUTS,
   LITERT_DIFFERS,
+  NON_NEGATIVE_INPUTS,
   TFLITE_29_DIFFERS,
   TYPES_SLICE_COMBOS,
   TYPES_SLICE_OPS,
@@ -80,8 +82,11 @@ async function withErrorLog<T>(fn: () => Promise<T>): Promise<{ value?: T; throw
 
 const WIDE_BYTES: Readonly<Record<string, number>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8 };
 
-/** Integer inputs over their whole range (no zero element); the others as the recipe made them; null when none. */
-function wideInputs(infos: readonly TensorInfo[], recipe: readonly Uint8Array[], seed: number): Uint8Array[] | null {
+/**
+ * Integer inputs over their whole range (no zero element), or only its non-negative half (`nonNegative`:
+ * the sign bit cleared); the others as the recipe made them; null when none.
+ */
+function wideInputs(infos: readonly TensorInfo[], recipe: readonly Uint8Array[], seed: number, nonNegative = false): Uint8Array[] | null {
   let any = false;
   let s = seed >>> 0;
   const next = () => {
@@ -100,6 +105,7 @@ function wideInputs(infos: readonly TensorInfo[], recipe: readonly Uint8Array[],
         if (bytes[p + k] !== 0) zero = false;
       }
       if (zero) bytes[p] = 1;
+      if (nonNegative) bytes[p + size - 1]! &= 0x7f;
     }
     return bytes;
   });
@@ -134,7 +140,7 @@ describe.skipIf(!hasLiteRt)(`the types slice's ${cases.length} combinations chec
             return runner.readOutputs();
           };
           const recipe = await runOn(model.inputs);
-          const wideIn = wideInputs(runner.inputs, model.inputs, 0x5eed + c.key.length);
+          const wideIn = wideInputs(runner.inputs, model.inputs, 0x5eed + c.key.length, c.key in NON_NEGATIVE_INPUTS);
           const wide = wideIn ? await runOn(wideIn) : null;
           return { recipe, wide, wideIn };
         } finally {

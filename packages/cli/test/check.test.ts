@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BuiltinOperator, ModelBuilder, TensorType } from '@micrort/core';
 import { buildDemoModel } from '@micrort/app-kit';
+import { booleanMaskModel } from '@micrort/test-support/data-dependent-models';
 import { dilatedConvModel } from '@micrort/test-support/dynamic-models';
 import { main } from '../src/main.js';
 import type { Out } from '../src/print.js';
@@ -186,5 +187,24 @@ describe('micrort check', () => {
     expect(r.out).toMatch(/folded .* dilated\/paddings .*\[2, 2\] +PACK #6 +constant in arena tail/);
     const j = JSON.parse((await cli('check', file, '--json')).out) as { shapes: { kind: string; name: string }[] };
     expect(j.shapes.filter((n) => n.kind === 'folded').map((n) => n.name)).toContain('dilated/shape');
+  });
+  it('lists the tensors whose shapes depend on data as bounded, with the bound planned (text and JSON)', async () => {
+    const file = join(tmp, 'boolean-mask.tflite');
+    writeFileSync(file, booleanMaskModel(8));
+    const r = await cli('check', file);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(
+      /shapes: 0 inferred in prepare, 0 folded \(computed in prepare\), 5 bounded \(data-dependent\), 0 resized inputs/,
+    );
+    expect(r.out).toMatch(/bounded .* coords .*\[8, 1\] → \[8, 1\] +WHERE #1 +planned at bound/);
+    expect(r.out).toMatch(/bounded .* positives .* GATHER #4 +planned at bound/);
+    const j = JSON.parse((await cli('check', file, '--json')).out) as { shapes: { kind: string; name: string; shape: number[] }[] };
+    expect(j.shapes.filter((n) => n.kind === 'bounded').map((n) => [n.name, n.shape])).toEqual([
+      ['coords', [8, 1]],
+      ['coords/flat', [8]],
+      ['coords/int32', [8]],
+      ['positives', [8]],
+      ['negated', [8]],
+    ]);
   });
 });

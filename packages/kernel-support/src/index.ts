@@ -31,3 +31,4 @@ export * from './sub.js';
 export * from './strings.js';
 export * from './float16.js';
 export * from './int64.js';
+export * from './lut.js';

@@ -7,7 +7,12 @@
  *
  * Math only (no tensors, no allocation): called element by element from the kernels' invoke.
  */
-import { multiplyByQuantizedMultiplier, roundingDivideByPOT, saturatingRoundingDoublingHighMulInt16 } from '@micrort/core';
+import {
+  getInvSqrtQuantizedMultiplierExp,
+  multiplyByQuantizedMultiplier,
+  roundingDivideByPOT,
+  saturatingRoundingDoublingHighMulInt16,
+} from '@micrort/core';
 
 const I16_MAX = 32767;
 const I16_MIN = -32768;
@@ -20,8 +25,11 @@ function wrap16(x: number): number {
 /** gemmlowp SaturatingRoundingDoublingHighMul on int16 (the FixedPoint<int16_t> product). */
 const mul16 = saturatingRoundingDoublingHighMulInt16;
 
-/** gemmlowp SaturatingRoundingMultiplyByPOT<exponent> on int16 (left: saturating; right: rounding). */
-function mulPot16(x: number, exponent: number): number {
+/**
+ * gemmlowp SaturatingRoundingMultiplyByPOT<exponent> on int16 (left: saturating; right: rounding), i.e.
+ * `Rescale` between int16 fixed-point formats.
+ */
+export function saturatingRoundingMultiplyByPOTInt16(x: number, exponent: number): number {
   if (exponent === 0) return x;
   if (exponent < 0) return roundingDivideByPOT(x, -exponent);
   const threshold = (1 << (15 - exponent)) - 1;
@@ -51,8 +59,8 @@ function expOnQuarterInterval(a: number): number {
   const x2 = mul16(x, x);
   const x3 = mul16(x2, x);
   const x4 = mul16(x2, x2);
-  const x4Over4 = mulPot16(x4, -2);
-  const poly = mulPot16(wrap16(mul16(wrap16(x4Over4 + x3), ONE_THIRD) + x2), -1);
+  const x4Over4 = saturatingRoundingMultiplyByPOTInt16(x4, -2);
+  const poly = saturatingRoundingMultiplyByPOTInt16(wrap16(mul16(wrap16(x4Over4 + x3), ONE_THIRD) + x2), -1);
   const sum = EXP_CONSTANT_TERM + mul16(EXP_CONSTANT_TERM, wrap16(x + poly));
   return sum > I16_MAX ? I16_MAX : sum < I16_MIN ? I16_MIN : sum;
 }
@@ -63,7 +71,7 @@ function expOnNegative(a: number, integerBits: number): number {
   const quarter = 1 << (fractionalBits - 2);
   const mask = quarter - 1;
   const aModQuarterMinusQuarter = wrap16((a & mask) - quarter);
-  let result = expOnQuarterInterval(mulPot16(aModQuarterMinusQuarter, integerBits));
+  let result = expOnQuarterInterval(saturatingRoundingMultiplyByPOTInt16(aModQuarterMinusQuarter, integerBits));
   const remainder = wrap16(aModQuarterMinusQuarter - a);
   for (let e = -2; e <= 4; e++) {
     if (integerBits > e && (remainder & (1 << (fractionalBits + e))) !== 0) result = mul16(result, EXP_BARREL[e + 2]!);
@@ -80,7 +88,7 @@ function newtonReciprocal(halfDenominator: number): number {
   let x = wrap16(C48_OVER_17 + mul16(halfDenominator, CNEG32_OVER_17));
   for (let i = 0; i < 3; i++) {
     const oneMinus = wrap16(F2_ONE - mul16(halfDenominator, x));
-    x = wrap16(x + mulPot16(mul16(x, oneMinus), 2));
+    x = wrap16(x + saturatingRoundingMultiplyByPOTInt16(mul16(x, oneMinus), 2));
   }
   return x;
 }
@@ -101,7 +109,7 @@ export function gemmlowpLogisticInt16(raw: number, integerBits: number): number 
   const abs = positive ? raw : wrap16(-raw);
   const e = expOnNegative(wrap16(-abs), integerBits);
   // one_over_one_plus_x_for_x_in_0_1: Rescale<0>(ExactMulByPot<-1>(x)), F1 -> F0.
-  const resultIfPositive = mulPot16(newtonReciprocal(roundingHalfSum16(e, F0_ONE)), 1);
+  const resultIfPositive = saturatingRoundingMultiplyByPOTInt16(newtonReciprocal(roundingHalfSum16(e, F0_ONE)), 1);
   return positive ? resultIfPositive : wrap16(F0_ONE - resultIfPositive);
 }
 
@@ -115,21 +123,27 @@ export function gemmlowpTanhInt16(raw: number, integerBits: number): number {
   const n = negative ? raw : wrap16(-raw);
   // neg_tanh_on_negative_values: exp of 2n (ExactMulByPot<1>: one more integer bit), then (1 - x) / (1 + x).
   const e = expOnNegative(n, integerBits + 1);
-  const t = mulPot16(wrap16(newtonReciprocal(roundingHalfSum16(e, F0_ONE)) - F2_ONE), 2);
+  const t = saturatingRoundingMultiplyByPOTInt16(wrap16(newtonReciprocal(roundingHalfSum16(e, F0_ONE)) - F2_ONE), 2);
   return negative ? wrap16(-t) : t;
 }
 
+/*
+ * The helpers below take their quantized multiplier and shift as `params[at]` and `params[at + 1]`:
+ * multipliers lie in [2^30, 2^31), beyond V8's small integers, so passed as arguments to a call V8 does
+ * not inline they would be boxed (allocated) on every call.
+ */
+
 /**
  * tensor_utils::MatrixBatchVectorMultiplyAccumulate (int8 × int8 → int16/int8 with an int32 bias):
- * out[b, r] = clamp(MBQM(bias[r] + Σ x[b, c]·w[r, c], multiplier, shift) + outZp + out[b, r]).
+ * out[b, r] = clamp(MBQM(bias[r] + Σ x[b, c]·w[r, c]) + outZp + out[b, r]), the multiplier and shift at
+ * `params[at]`, `params[at + 1]`.
  */
 export function matrixBatchVectorMultiplyAccumulateInt(
   x: Int8Array,
-  xAt: number,
   bias: Int32Array,
   w: Int8Array,
-  multiplier: number,
-  shift: number,
+  params: Int32Array,
+  at: number,
   batches: number,
   cols: number,
   rows: number,
@@ -138,8 +152,10 @@ export function matrixBatchVectorMultiplyAccumulateInt(
   lo: number,
   hi: number,
 ): void {
+  const multiplier = params[at]!;
+  const shift = params[at + 1]!;
   for (let b = 0; b < batches; b++) {
-    const xb = xAt + b * cols;
+    const xb = b * cols;
     for (let r = 0; r < rows; r++) {
       let acc = bias[r]!;
       const wr = r * cols;
@@ -156,16 +172,21 @@ export function cwiseMulShiftInt16(a: Int16Array, b: Int16Array, n: number, shif
   for (let i = 0; i < n; i++) out[i] = roundingDivideByPOT(a[i]! * b[i]!, shift);
 }
 
-/** tensor_utils::CwiseMul (int16 × int16 → int8): clamp(MBQM(a·b) - outZp) as TFLite 2.9 writes it. */
+/**
+ * tensor_utils::CwiseMul (int16 × int16 → int8): clamp(MBQM(a·b) - outZp) as TFLite 2.9 writes it, the
+ * multiplier and shift at `params[at]`, `params[at + 1]`.
+ */
 export function cwiseMulToInt8(
   a: Int16Array,
   b: Int16Array,
   n: number,
-  multiplier: number,
-  shift: number,
+  params: Int32Array,
+  at: number,
   outZp: number,
   out: Int8Array,
 ): void {
+  const multiplier = params[at]!;
+  const shift = params[at + 1]!;
   for (let i = 0; i < n; i++) {
     const v = multiplyByQuantizedMultiplier(a[i]! * b[i]!, multiplier, shift) - outZp;
     out[i] = v < -128 ? -128 : v > 127 ? 127 : v;
@@ -181,22 +202,48 @@ export function cwiseAddInt16(a: Int16Array, b: Int16Array, n: number, out: Int1
 }
 
 /**
- * tensor_utils::VectorBatchVectorCwiseProductAccumulate (int16): out[b, i] = clamp16(out[b, i] +
- * MBQM(v[i]·batch[b, i])) over `batches` rows of `size`.
+ * tensor_utils::ApplyLayerNorm (integer, in place over `batches` rows of `size`): each row normalized by
+ * its mean and inverse standard deviation (GetInvSqrtQuantizedMultiplierExp; `varianceLimit` when the
+ * variance is below 1), times `weights`, plus `bias`, rescaled by the multiplier and shift at
+ * `params[at]`, `params[at + 1]` (+ 12). `invSqrt`: 2 words of scratch. TFLite's int32 product of the
+ * rescaled value and the weight wraps; the int64 sums are exact in doubles.
  */
-export function vectorBatchVectorCwiseProductAccumulateInt16(
+export function applyLayerNormInt16(
   v: Int16Array,
-  size: number,
-  batch: Int16Array,
+  weights: Int16Array,
+  bias: Int32Array,
+  params: Int32Array,
+  at: number,
+  varianceLimit: number,
   batches: number,
-  multiplier: number,
-  shift: number,
-  out: Int16Array,
+  size: number,
+  invSqrt: Int32Array,
 ): void {
-  for (let b = 0; b < batches; b++)
-    for (let i = 0; i < size; i++) {
-      const k = b * size + i;
-      const s = multiplyByQuantizedMultiplier(v[i]! * batch[k]!, multiplier, shift) + out[k]!;
-      out[k] = s > I16_MAX ? I16_MAX : s < I16_MIN ? I16_MIN : s;
+  const scaleA = params[at]!;
+  const scaleB = params[at + 1]! + 12;
+  const temp = (1048576 / size) | 0;
+  for (let b = 0; b < batches; b++) {
+    const row = b * size;
+    let sum = 0;
+    let sumSq = 0;
+    for (let j = 0; j < size; j++) {
+      const x = v[row + j]!;
+      sum += x;
+      sumSq += x * x;
     }
+    // `| 0`: the int32 truncations TFLite makes (and ints, not doubles, where they cross a call).
+    const mean = ((sum * 1024) / size) | 0;
+    let variance = ((sumSq * temp - mean * mean) / 1048576) | 0;
+    if (variance < 1) variance = varianceLimit;
+    getInvSqrtQuantizedMultiplierExp(variance, -1, invSqrt);
+    const invA = invSqrt[0]!;
+    const invB = invSqrt[1]!;
+    for (let j = 0; j < size; j++) {
+      const rescaled = multiplyByQuantizedMultiplier(1024 * v[row + j]! - mean, invA, invB);
+      const val3 = (Math.imul(rescaled, weights[j]!) + bias[j]!) | 0;
+      const val4 = ((val3 > 0 ? val3 + 512 : val3 - 512) / 1024) | 0;
+      const val5 = multiplyByQuantizedMultiplier(val4, scaleA, scaleB);
+      v[row + j] = val5 > I16_MAX ? I16_MAX : val5 < I16_MIN ? I16_MIN : val5;
+    }
+  }
 }

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator, TensorResizeError, TensorType, type Registration } from '@micrort/core';
+import { BuiltinOperator, DataDependentShapeError, TensorResizeError, TensorType, type Registration } from '@micrort/core';
 import { KernelHarness } from '@micrort/core/testing';
-import { UnboundedShapeError, noUpperBound, sameDims, setOutputShape, setOutputUpperBound } from './output-shape.js';
+import {
+  UnboundedShapeError,
+  followActualShape,
+  isDataDependent,
+  noUpperBound,
+  refuseDataDependentInput,
+  sameDims,
+  setOutputShape,
+  setOutputShapeOrBound,
+  setOutputUpperBound,
+} from './output-shape.js';
 
 /** A kernel whose output is its input's shape with the last dimension doubled. */
 const DOUBLE_LAST: Registration = {
@@ -114,5 +124,78 @@ describe('setOutputUpperBound', () => {
     });
     expect(() => h.prepare()).toThrow(UnboundedShapeError);
     expect(() => h.prepare()).toThrow(/output \(tensor 1, kept\) has a shape that depends on data .*: the input is not 1-D/);
+  });
+});
+
+/** A consumer that follows its input's actual dims (output = input + 1); `refuse`: refuses a data-dependent input. */
+function plusOne(refuse: boolean): Registration<{ bounded: boolean }> {
+  return {
+    builtinCode: BuiltinOperator.CUSTOM,
+    customName: 'PLUS_ONE',
+    dynamicInputShapes: true,
+    init: () => ({ bounded: false }),
+    prepare(context, node) {
+      const input = context.getTensor(node.inputs[0]!);
+      const d = node.userData as { bounded: boolean };
+      d.bounded = isDataDependent(input);
+      if (d.bounded && refuse) refuseDataDependentInput('PLUS_ONE', context, node, 0, 'PLUS_ONE sizes its loop in prepare');
+      setOutputShapeOrBound('PLUS_ONE', context, node, 0, input.upperBound ?? input.dims, d.bounded);
+    },
+    invoke(context, node) {
+      if ((node.userData as { bounded: boolean }).bounded) followActualShape(context, node, 0, 0);
+      const x = context.getEvalTensor(node.inputs[0]!);
+      const y = context.getEvalTensor(node.outputs[0]!).data as Float32Array;
+      const n = x.dims.reduce((a, b) => a * b, 1);
+      for (let i = 0; i < n; i++) y[i] = (x.data as Float32Array)[i]! + 1;
+    },
+  };
+}
+
+describe('consumers of data-dependent tensors', () => {
+  const harness = (refuse: boolean) =>
+    new KernelHarness({
+      registration: plusOne(refuse) as Registration,
+      tensors: [
+        { type: TensorType.FLOAT32, shape: [2, 3], data: [1, 2, 3, 4, 5, 6], name: 'kept' },
+        { type: TensorType.FLOAT32, shape: [] },
+      ],
+      inputs: [0],
+      outputs: [1],
+    });
+
+  it('setOutputShapeOrBound bounds the output of a data-dependent input; followActualShape gives it the actual dims', () => {
+    const h = harness(false);
+    h.tensors[0]!.upperBound = Int32Array.from([2, 3]); // as its producer's declareShapeBound would
+    h.prepare();
+    const out = h.tensors[1]!;
+    expect(Array.from(out.upperBound!)).toEqual([2, 3]);
+    h.tensors[0]!.dims[0] = 1; // as its producer's setActualShape would
+    h.invoke();
+    expect(Array.from(out.dims)).toEqual([1, 3]);
+    expect(Array.from(out.data as Float32Array).slice(0, out.elementCount)).toEqual([2, 3, 4]);
+  });
+
+  it('without a data-dependent input the output gets its shape (no bound)', () => {
+    const h = harness(false).prepare();
+    expect(h.tensors[1]!.upperBound).toBeNull();
+    expect(Array.from(h.tensors[1]!.dims)).toEqual([2, 3]);
+  });
+
+  it('refuseDataDependentInput throws DataDependentShapeError naming the tensor and its bound', () => {
+    const h = harness(true);
+    h.tensors[0]!.upperBound = Int32Array.from([2, 3]);
+    const e = (() => {
+      try {
+        h.prepare();
+      } catch (err) {
+        return err as DataDependentShapeError;
+      }
+      throw new Error('expected an error');
+    })();
+    expect(e).toBeInstanceOf(DataDependentShapeError);
+    expect([e.tensor, e.upperBound]).toEqual([0, [2, 3]]);
+    expect(e.message).toMatch(
+      /input 0 \(tensor 0, kept\) has a shape that depends on data \(at most \[2, 3\]\); PLUS_ONE sizes its loop in prepare/,
+    );
   });
 });

@@ -46,8 +46,17 @@
  * `interpreter.output(j).dims` after invoke and the first `output(j).elementCount` elements of `data`.
  * When prepare can prove no bound (say RANGE whose start, limit and delta are computed at invoke), the
  * kernel throws `UnboundedShapeError` (`noUpperBound`), naming the tensor.
+ *
+ * ## Consumers of data-dependent tensors
+ *
+ * A kernel with `dynamicInputShapes: true` whose output shape follows its inputs' shapes (CAST, GATHER,
+ * RESHAPE…) makes its output data-dependent too when an input is: in prepare it computes the output's
+ * shape from the inputs' dims (the bounds, then) and states it with `setOutputShapeOrBound(…, bounded)`,
+ * `bounded` from `isDataDependent`; at invoke it computes the actual dims from its inputs' actual `dims`
+ * and calls `context.setActualShape` (for an output of its input's shape: `followActualShape`). An input
+ * such a kernel cannot read at invoke (say GATHER's params) is refused with `refuseDataDependentInput`.
  */
-import { KernelError, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import { DataDependentShapeError, KernelError, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 
 /** True when `a` and `b` hold the same dimensions. */
 export function sameDims(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
@@ -121,5 +130,52 @@ export function noUpperBound(op: string, context: TfLiteContext, node: Node, pos
     what,
     output.index,
     `${what} (tensor ${output.index}, ${output.name || 'unnamed'}) has a shape that depends on data and no upper bound is known in prepare: ${reason}`,
+  );
+}
+
+/** Prepare: whether `t` has a shape that depends on data (its producer declared an upper bound). */
+export function isDataDependent(t: Tensor): boolean {
+  return t.upperBound !== null;
+}
+
+/**
+ * Prepare: output `position` has the shape `dims` computed from the inputs' shapes. With `bounded` (an
+ * input it is computed from is data-dependent, so `dims` came from that input's bound), the output is
+ * data-dependent too and `dims` is its upper bound (`setOutputUpperBound`): the kernel then states the
+ * actual dims at every invoke. Otherwise `setOutputShape`. Returns the output tensor.
+ */
+export function setOutputShapeOrBound(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  position: number,
+  dims: ArrayLike<number>,
+  bounded: boolean,
+): Tensor {
+  return bounded ? setOutputUpperBound(op, context, node, position, dims) : setOutputShape(op, context, node, position, dims);
+}
+
+/**
+ * Invoke: data-dependent output `outputPosition` has the actual dims of input `inputPosition` at this
+ * invoke (ops whose output has their input's shape: CAST, the unary elementwise ops). Allocates nothing.
+ */
+export function followActualShape(context: TfLiteContext, node: Node, inputPosition: number, outputPosition: number): void {
+  context.setActualShape(node.outputs[outputPosition]!, context.getEvalTensor(node.inputs[inputPosition]!).dims);
+}
+
+/**
+ * Prepare: input `position` has a data-dependent shape that this kernel (which reads some of its inputs'
+ * dims at invoke) cannot follow; `reason` says why. Throws `DataDependentShapeError` naming the tensor and
+ * its bound, as the interpreter does for a kernel without `dynamicInputShapes`.
+ */
+export function refuseDataDependentInput(op: string, context: TfLiteContext, node: Node, position: number, reason: string): never {
+  const t = context.getTensor(node.inputs[position]!);
+  const bound = Array.from(t.upperBound ?? t.dims);
+  throw new DataDependentShapeError(
+    op,
+    node.index,
+    t.index,
+    bound,
+    `input ${position} (tensor ${t.index}, ${t.name || 'unnamed'}) has a shape that depends on data (at most [${bound.join(', ')}]); ${reason}`,
   );
 }

@@ -3,11 +3,13 @@
  * shared by the reference, CMSIS-NN-style and WebAssembly kernels: the output quantization TFLM requires
  * (int8: scale 1/256 exactly, zero point -128; int16: scale 1/65536 within 0.1%, zero point -32768) and
  * the input rescaling of the differences to the row maximum (PreprocessSoftmaxScaling into Q5.26,
- * CalculateInputRadius for the smallest difference that still counts).
+ * CalculateInputRadius for the smallest difference that still counts), and TFLite's float32 exp table
+ * of uint8 inputs.
  */
 import {
   TensorType,
   calculateInputRadius,
+  expF32,
   numElements,
   preprocessSoftmaxScaling,
   tensorTypeName,
@@ -132,4 +134,18 @@ export function calculateSoftmaxInt8Params(op: string, node: Node, input: Tensor
     diffMin: -calculateInputRadius(SCALED_DIFF_INTEGER_BITS, m.shift),
     outputBits,
   };
+}
+
+/** Entries of TFLite's uint8 softmax table (SoftmaxOpData::table, float[256]). */
+export const UINT8_SOFTMAX_TABLE_ENTRIES = 256;
+
+/**
+ * TFLite's optimized_ops::PopulateSoftmaxLookupTable, the table its SOFTMAX kernel builds in prepare for
+ * uint8 inputs: `table[255 - v] = expf(-input_scale * beta * v)` for v in 0..255, every step in float32
+ * (core's `expF32` is glibc's expf). `table` holds at least {@link UINT8_SOFTMAX_TABLE_ENTRIES} floats.
+ */
+export function populateSoftmaxUint8Table(table: Float32Array, inputScale: number, beta: number): void {
+  const f = Math.fround;
+  const scale = f(-f(inputScale) * f(beta));
+  for (let v = 0; v < UINT8_SOFTMAX_TABLE_ENTRIES; v++) table[255 - v] = expF32(f(scale * v));
 }

@@ -143,8 +143,8 @@ describe.skipIf(!hasChromium)('@micrort/lite in headless Chromium, through an im
     expect(result.labels).toEqual(FLOWER_LABELS);
     expect(result.kernels).toContain('ops-wasm'); // Chromium has SIMD128
     expect(result.servedBy).toEqual([
-      { package: 'ops-reference', nodes: 4 },
-      { package: 'ops-wasm', nodes: 4 },
+      { package: 'ops-reference', nodes: 2 },
+      { package: 'ops-wasm', nodes: 6 },
     ]);
     const node = await loadModel(buildLabelledUint8Classifier());
     const data = new Uint8ClampedArray(16 * 16 * 4);

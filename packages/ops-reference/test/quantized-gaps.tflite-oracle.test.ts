@@ -1,6 +1,6 @@
 /**
- * The uint8 / int16 combinations that closed issue 20's last type gaps (TRANSPOSE_CONV, PRELU,
- * LOG_SOFTMAX, L2_NORMALIZATION uint8, RESIZE_BILINEAR int16) against TFLite 2.9 on writer-made models
+ * The uint8 / int16 combinations that closed issue 20's last type gaps and that TFLite 2.9 has
+ * (TRANSPOSE_CONV, PRELU, LOG_SOFTMAX, L2_NORMALIZATION uint8; RESIZE_BILINEAR int16) against TFLite 2.9 on writer-made models
  * beyond the op-set recipes: zero points other than the recipes', several scales, biases, broadcast
  * alphas, inputs over each type's whole range. Integers byte for byte. Each test says which of TFLite's
  * kernels (reference or optimized) the oracle runs and which one micrort equals. Skips with the oracle's
@@ -125,6 +125,30 @@ describe.skipIf(!oracleAvailable)('quantized type gaps closed, vs TFLite 2.9', (
             { op: Op.L2_NORMALIZATION },
             [{ type: 'uint8', shape: [...shape], q: qi, values: all8('uint8', 320, 5) }],
             [{ type: 'uint8', shape: [...shape], q: q(1 / 128, 128) }],
+          ),
+        ),
+      );
+    }
+  });
+
+  it('RESIZE_BILINEAR int16: up and down, align_corners, half_pixel_centers, whole-range values (reference_ops::ResizeBilinearInteger, which 2.9 runs for int16)', () => {
+    for (const [inHW, outHW, alignCorners, halfPixelCenters] of [
+      [[4, 5], [7, 3], false, true],
+      [[3, 3], [8, 8], true, false],
+      [[6, 4], [2, 9], false, false],
+      [[2, 2], [5, 5], false, true],
+    ] as const) {
+      const inShape = [2, inHW[0], inHW[1], 3];
+      expectSame(
+        'RESIZE_BILINEAR',
+        compareSingleOp(
+          singleOpModel(
+            { op: Op.RESIZE_BILINEAR, options: { alignCorners, halfPixelCenters } },
+            [
+              { type: 'int16', shape: inShape, q: q(1 / 4096, 0), range: [-32768, 32767] },
+              { type: 'int32', shape: [2], constant: true, values: [...outHW] },
+            ],
+            [{ type: 'int16', shape: [2, outHW[0], outHW[1], 3], q: q(1 / 4096, 0) }],
           ),
         ),
       );

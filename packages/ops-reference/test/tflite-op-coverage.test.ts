@@ -47,30 +47,7 @@ const MISSING_OPS: Readonly<Record<string, string>> = {};
  * Type combinations micrort does not prepare yet in ops it has, by op (`inputs→outputs` as in
  * comboLabel), each group with why. Printed by this file; the tests fail when one of them prepares.
  */
-const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {
-  LSTM: [
-    { reason: 'the BASIC kernel (kernel_type 1) not implemented yet', combos: ['uint8,uint8,uint8,int32,int16→uint8,int16,uint8,int16'] },
-  ],
-  RESIZE_BILINEAR: [{ reason: 'int16 not implemented yet', combos: ['int16,int32→int16'] }],
-  DIV: [{ reason: 'int16 not implemented yet', combos: ['int16,int16→int16'] }],
-  EXP: [
-    { reason: 'int8 not implemented yet', combos: ['int8→int8'] },
-    { reason: 'int16 not implemented yet', combos: ['int16→int16'] },
-  ],
-  LOG: [
-    { reason: 'int8 not implemented yet', combos: ['int8→int8'] },
-    { reason: 'int16 not implemented yet', combos: ['int16→int16'] },
-  ],
-  FLOOR: [
-    { reason: 'float16 not implemented yet', combos: ['float16→float16'] },
-    { reason: 'bfloat16 not implemented yet', combos: ['bfloat16→bfloat16'] },
-  ],
-  SQRT: [
-    { reason: 'int8 not implemented yet', combos: ['int8→int8'] },
-    { reason: 'int16 not implemented yet', combos: ['int16→int16'] },
-  ],
-  QUANTIZE: [{ reason: 'int4 not implemented yet', combos: ['float32→int4'] }],
-};
+const MISSING_TYPES: Readonly<Record<string, readonly TypeGap[]>> = {};
 
 /** The known gaps: whole ops, and type combinations of the ops micrort has. */
 const KNOWN_TFLITE_GAPS = { missingOps: MISSING_OPS, missingTypes: MISSING_TYPES } as const;

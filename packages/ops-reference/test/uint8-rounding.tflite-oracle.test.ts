@@ -20,6 +20,9 @@
  * below is chosen to hit those ties: small multipliers, output zero point mid-range, no activation (a
  * RELU/RELU6 with zero point 0 clamps every negative value away, which is why TF1 MobileNet v1 matches).
  *
+ * int8 is checked too (TFLite 2.9 is no int8 oracle for that reason): int8 CONV_2D (per-channel) and
+ * FULLY_CONNECTED round like ruy, int8 DEPTHWISE_CONV_2D like TFLM.
+ *
  * Each case checks the model against TFLite on every element, ops-reference against the `reference`
  * model on every element, and that the data hit ties (the two rules differ somewhere), so a kernel
  * that changed rule would fail here.
@@ -251,7 +254,7 @@ function runFullyConnected(
  * An int8 CONV_2D with per-channel filter scales (TFLite's optimized_integer_ops, which also reaches ruy
  * through cpu_backend_gemm), as {@link runConv}: `reference` here is TFLM's int8 kernel.
  */
-function runInt8PerChannelConv(kernel: number, realMultiplier: number, spread: number, seed: number): Tally {
+function runInt8PerChannelConv(kernel: number, realMultiplier: number, spread: number, seed: number, depthwise = false): Tally {
   const next = rng(seed);
   const b = new ModelBuilder();
   const [hw, cin, cout] = [12, 8, 8];
@@ -260,17 +263,18 @@ function runInt8PerChannelConv(kernel: number, realMultiplier: number, spread: n
   const filterScales = Array.from({ length: cout }, () => 0.005 + next() * 0.01);
   const so = (si * 0.01) / realMultiplier;
   const zo = 3;
-  const perChannel = (scales: number[]) => ({ scale: scales, zeroPoint: scales.map(() => 0), quantizedDimension: 0 });
-  const filter = Int8Array.from({ length: cout * kernel * kernel * cin }, () => -spread + Math.floor(next() * (2 * spread + 1)));
+  const perChannel = (scales: number[], dim = 0) => ({ scale: scales, zeroPoint: scales.map(() => 0), quantizedDimension: dim });
+  const filterShape = depthwise ? [1, kernel, kernel, cout] : [cout, kernel, kernel, cin];
+  const filter = Int8Array.from({ length: filterShape.reduce((p, d) => p * d, 1) }, () => -spread + Math.floor(next() * (2 * spread + 1)));
   const bias = Int32Array.from({ length: cout }, () => Math.floor((next() * 2 - 1) * 50));
   const input = Int8Array.from({ length: hw * hw * cin }, () => zi - spread + Math.floor(next() * (2 * spread + 1)));
   const x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: [1, hw, hw, cin], quantization: { scale: si, zeroPoint: zi } });
   const f = b.addTensor({
     name: 'f',
     type: TensorType.INT8,
-    shape: [cout, kernel, kernel, cin],
+    shape: filterShape,
     data: filter,
-    quantization: perChannel(filterScales),
+    quantization: perChannel(filterScales, depthwise ? 3 : 0),
   });
   const bt = b.addTensor({
     name: 'b',
@@ -280,16 +284,17 @@ function runInt8PerChannelConv(kernel: number, realMultiplier: number, spread: n
     quantization: perChannel(filterScales.map((s) => Math.fround(si) * Math.fround(s))),
   });
   const y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: [1, hw, hw, cout], quantization: { scale: so, zeroPoint: zo } });
+  const options = { padding: Padding.SAME, strideH: 1, strideW: 1, fusedActivationFunction: A.NONE };
   b.addOperator({
-    op: Op.CONV_2D,
+    op: depthwise ? Op.DEPTHWISE_CONV_2D : Op.CONV_2D,
     inputs: [x, f, bt],
     outputs: [y],
-    options: { padding: Padding.SAME, strideH: 1, strideW: 1, fusedActivationFunction: A.NONE },
+    options: depthwise ? { ...options, depthMultiplier: 1 } : options,
   });
   const bytes = b.setInputs([x]).setOutputs([y]).build();
 
   const layer = {
-    depthwise: false,
+    depthwise,
     inputShape: [1, hw, hw, cin] as const,
     input,
     inputZeroPoint: zi,
@@ -311,6 +316,57 @@ function runInt8PerChannelConv(kernel: number, realMultiplier: number, spread: n
   const cmp = compareWithTflite(bytes, [new Uint8Array(input.buffer)]);
   const int8 = (bytes: Uint8Array) => new Int8Array(bytes.slice().buffer);
   return tally(int8(cmp.expected[0]!), int8(cmp.got[0]!), byReference, byRuy);
+}
+
+/** An int8 FULLY_CONNECTED (per-tensor weights, no activation), as {@link runInt8PerChannelConv}. */
+function runInt8FullyConnected(batches: number, realMultiplier: number, seed: number): Tally {
+  const next = rng(seed);
+  const b = new ModelBuilder();
+  const [depth, units] = [48, 32];
+  const [si, zi, sf, zo] = [0.05, -5, 0.01, 3];
+  const so = (si * sf) / realMultiplier;
+  const weights = Int8Array.from({ length: units * depth }, () => -4 + Math.floor(next() * 9));
+  const bias = Int32Array.from({ length: units }, () => Math.floor((next() * 2 - 1) * 50));
+  const input = Int8Array.from({ length: batches * depth }, () => zi - 4 + Math.floor(next() * 9));
+  const x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: [batches, depth], quantization: { scale: si, zeroPoint: zi } });
+  const w = b.addTensor({
+    name: 'w',
+    type: TensorType.INT8,
+    shape: [units, depth],
+    data: weights,
+    quantization: { scale: sf, zeroPoint: 0 },
+  });
+  const bt = b.addTensor({
+    name: 'b',
+    type: TensorType.INT32,
+    shape: [units],
+    data: bias,
+    quantization: { scale: Math.fround(Math.fround(si) * Math.fround(sf)), zeroPoint: 0 },
+  });
+  const y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: [batches, units], quantization: { scale: so, zeroPoint: zo } });
+  b.addOperator({ op: Op.FULLY_CONNECTED, inputs: [x, w, bt], outputs: [y], options: { fusedActivationFunction: A.NONE } });
+  const layer = {
+    batches,
+    depth,
+    units,
+    input,
+    inputZeroPoint: zi,
+    weights,
+    weightsZeroPoint: 0,
+    bias,
+    multiplier: uint8ConvMultiplier(si, sf, so),
+    outputZeroPoint: zo,
+    actMin: -128,
+    actMax: 127,
+  };
+  const cmp = compareWithTflite(b.setInputs([x]).setOutputs([y]).build(), [new Uint8Array(input.buffer)]);
+  const int8 = (bytes: Uint8Array) => new Int8Array(bytes.slice().buffer);
+  return tally(
+    int8(cmp.expected[0]!),
+    int8(cmp.got[0]!),
+    quantizedFullyConnected(layer, referenceRequantize),
+    quantizedFullyConnected(layer, ruyRequantize),
+  );
 }
 
 describe.skipIf(!oracleAvailable)('uint8 rounding: which TFLite 2.9 kernels round like its reference kernels', () => {
@@ -385,6 +441,20 @@ describe.skipIf(!oracleAvailable)('uint8 rounding: which TFLite 2.9 kernels roun
       expectRuy(`int8 CONV_2D ${kernel}x${kernel}`, runInt8PerChannelConv(kernel, mult, spread, 9000 + kernel));
     },
   );
+
+  it.each([
+    [0.3, 4],
+    [0.13, 6],
+  ] as const)('int8 per-channel DEPTHWISE_CONV_2D 3×3, multiplier %d: TFLite 2.9 rounds like TFLM', (mult, spread) => {
+    expectReference(`int8 DEPTHWISE_CONV_2D ${mult}`, runInt8PerChannelConv(3, mult, spread, 9100 + spread, true));
+  });
+
+  it.each([
+    [1, 0.3],
+    [4, 0.13],
+  ] as const)('int8 FULLY_CONNECTED, %i batches, multiplier %d: TFLite 2.9 rounds like ruy, not like TFLM', (batches, mult) => {
+    expectRuy(`int8 FC ${batches}`, runInt8FullyConnected(batches, mult, 9200 + batches));
+  });
 
   it.each([
     conv({

@@ -14,7 +14,7 @@ export { qs8_mul } from './int8/mul';
 export { quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 } from './int8/quantize';
 export { concat_bytes } from './layout/concat';
 export { qs8_mean_hw } from './int8/mean';
-export { qs8_softmax } from './int8/softmax';
+export { qs8_softmax, qu8_softmax } from './int8/softmax';
 export { f32_conv, f32_conv_run } from './float/gemm';
 export { f32_dwconv, f32_dwconv_run } from './float/depthwise-conv';
 export { f32_binary } from './float/binary';

@@ -133,7 +133,7 @@ export const BLOCKS = [
   },
   {
     name: 'M',
-    doc: 'qs8_mul (MUL, int8): TFLM MulElementwise over a broadcast plan.',
+    doc: "qs8_mul (MUL, int8 and TFLite's uint8): TFLM MulElementwise over a broadcast plan.",
     fields: [
       ['Count', 'i32', 'output elements'],
       ['Off1', 'i32', '-zp1'],
@@ -149,11 +149,12 @@ export const BLOCKS = [
       ['S2', 'i32', "input 2's byte strides of the outer loops", 3],
       ['Inner', 'i32', 'elements of the inner run'],
       ['Mode', 'i32', '0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated'],
+      ['U8', 'i32', "1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8)"],
     ],
   },
   {
     name: 'E',
-    doc: 'qs8_mean_hw (MEAN over the spatial axes, int8).',
+    doc: "qs8_mean_hw (MEAN over the spatial axes, int8 and TFLite's uint8).",
     fields: [
       ['Batches', 'i32', 'batches'],
       ['HW', 'i32', 'pixels per image'],
@@ -163,21 +164,27 @@ export const BLOCKS = [
       ['Left', 'i32', 'left shift'],
       ['Right', 'i32', 'right shift'],
       ['ZpOut', 'i32', 'output zero point'],
+      ['U8', 'i32', "1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8)"],
     ],
   },
   {
     name: 'S',
-    doc: 'qs8_softmax (SOFTMAX, int8 input).',
+    doc: "qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input and output).",
     fields: [
       ['Outer', 'i32', 'rows'],
       ['Depth', 'i32', 'row length'],
-      ['Bits', 'i32', 'output bits (8 or 16)'],
-      ['Table', 'u32', 'the 256 exponentials and their Q12.19 terms'],
+      ['Bits', 'i32', 'qs8_softmax: output bits (8 or 16)'],
+      [
+        'Table',
+        'u32',
+        "qs8_softmax: the 256 Q0.31 exponentials; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v)",
+      ],
+      ['OutScale', 'f32', 'qu8_softmax: output scale'],
     ],
   },
   {
     name: 'Z',
-    doc: 'quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE).',
+    doc: "quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE; int8 and TFLite's uint8).",
     fields: [
       ['Count', 'i32', 'elements'],
       ['Scale', 'f32', 'QUANTIZE from float32: output scale; DEQUANTIZE: input scale'],
@@ -186,11 +193,13 @@ export const BLOCKS = [
       ['Left', 'i32', 'requantize: left shift'],
       ['Right', 'i32', 'requantize: right shift'],
       ['ZpIn', 'i32', 'requantize: input zero point'],
+      ['InU8', 'i32', 'requantize, DEQUANTIZE: 1 when the input is uint8 (zero-extended)'],
+      ['OutU8', 'i32', 'QUANTIZE: 1 when the output is uint8 (clamped to [0, 255])'],
     ],
   },
   {
     name: 'Q',
-    doc: 'qs8_avgpool, qs8_maxpool (AVERAGE_POOL_2D, MAX_POOL_2D, int8).',
+    doc: "qs8_avgpool, qs8_maxpool (AVERAGE_POOL_2D, MAX_POOL_2D, int8 and TFLite's uint8).",
     fields: [
       ['Batches', 'i32', 'batches'],
       ['InH', 'i32', 'input height'],
@@ -206,6 +215,7 @@ export const BLOCKS = [
       ['PadW', 'i32', 'leading padding along the width'],
       ['ActMin', 'i32', 'lower bound of the fused activation'],
       ['ActMax', 'i32', 'upper bound of the fused activation'],
+      ['U8', 'i32', "1: TFLite's uint8 tensors (zero-extended; averages of non-negative sums, (sum + count/2) / count)"],
     ],
   },
   {
@@ -229,10 +239,16 @@ export const BLOCKS = [
   },
   {
     name: 'CC',
-    doc: 'concat_bytes (CONCATENATION in bytes); the input offsets are in a table of their own.',
+    doc: "concat_bytes (CONCATENATION in bytes; TFLite's uint8 inputs requantized where quantized unlike the output); the input offsets are in a table of their own.",
     fields: [
       ['Outer', 'i32', 'slices before the axis'],
       ['Inputs', 'i32', 'number of inputs'],
+      [
+        'Rescale',
+        'u32',
+        "uint8: per input a float32 scale and bias (TFLite's ConcatenationWithScaling), a NaN scale where the input is copied; 0 when every input is copied",
+      ],
+      ['ZpOut', 'i32', 'uint8 with Rescale: the output zero point'],
       ['Run', 'i32', 'per input, the bytes of its run per slice', 'rest'],
     ],
   },

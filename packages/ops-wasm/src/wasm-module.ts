@@ -39,6 +39,7 @@ export interface KernelExports {
   qs8_mul(params: number, input1: number, input2: number, output: number): void;
   qs8_mean_hw(params: number, input: number, output: number): void;
   qs8_softmax(params: number, input: number, output: number): void;
+  qu8_softmax(params: number, input: number, output: number): void;
   quantize_f32_s8(params: number, input: number, output: number): void;
   requantize_s8_s8(params: number, input: number, output: number): void;
   dequantize_s8_f32(params: number, input: number, output: number): void;

@@ -8,7 +8,7 @@ import { KernelError, MicroInterpreter, OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { measureAllocation } from '@micrort/test-support/alloc';
-import { buildChain, buildConv, buildLstm, randomConvCase, runBoth, wasm } from '../src/__tests__/single-op.js';
+import { buildChain, buildConv, buildLstm, buildUint8Chain, randomConvCase, runBoth, wasm } from '../src/__tests__/single-op.js';
 import { PROVIDER, WasmUnsupportedError, detectFeatures, isWasmArena, loadWasmKernels, requireFeatures } from '../src/index.js';
 
 function wasmInterpreter(def = buildChain().def) {
@@ -48,6 +48,20 @@ describe('ops-wasm in the interpreter', () => {
     const { input } = buildChain();
     const it_ = wasmInterpreter();
     it_.setInput(0, input);
+    const m = measureAllocation(() => it_.invoke(), { warmup: 500, trials: 7, iterations: 1000 });
+    expect(m.medianTrialBytes, `heap deltas per trial: ${m.deltas.join(', ')}`).toBeLessThan(4096);
+  });
+
+  it('a uint8 network (QUANTIZE, PAD, MAX_POOL_2D, MUL, CONCATENATION, AVERAGE_POOL_2D, MEAN, SOFTMAX, DEQUANTIZE) runs wholly on ops-wasm with the outputs of ops-reference, and its invoke allocates nothing', () => {
+    const { def, input } = buildUint8Chain();
+    const it_ = wasmInterpreter(def);
+    expect(it_.nodes().map((n) => n.provider)).toEqual(Array(10).fill(PROVIDER));
+    const r = runBoth(def, [input]);
+    expect(r.served).toBe(10);
+    expect(r.got).toEqual(r.ref);
+    // the softmax is not degenerate: several classes get a share
+    expect(new Set(r.ref[1]).size).toBeGreaterThan(2);
+    it_.input(0).bytes.set(new Uint8Array(input.buffer));
     const m = measureAllocation(() => it_.invoke(), { warmup: 500, trials: 7, iterations: 1000 });
     expect(m.medianTrialBytes, `heap deltas per trial: ${m.deltas.join(', ')}`).toBeLessThan(4096);
   });

@@ -405,14 +405,15 @@ describe.skipIf(!hasChromium)('playground in headless Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'playground-labels-top5.png') });
   });
 
-  it('ops-wasm with fallbacks on the uint8 model: the headline says 4 of 8 nodes; one check row per reason shape', async () => {
+  it('ops-wasm with fallbacks on the uint8 model: the headline says 6 of 8 nodes; one check row per reason shape', async () => {
     if (!(await wasmAvailable(page))) return;
     await openFlowers(page);
     await pickKernels(page, 'wasm');
     const headline = await page.textContent('[data-testid=check] p.headline');
-    expect(headline).toContain('All 8 nodes run: ops-wasm 4 of 8 nodes (99.9% of MACs), ops-reference 4 of 8 (0.1% of MACs).');
+    expect(headline).toContain('All 8 nodes run: ops-wasm 6 of 8 nodes (99.9% of MACs), ops-reference 2 of 8 (0.1% of MACs).');
+    // the uint8 AVERAGE_POOL_2D and SOFTMAX run on ops-wasm; RESHAPE and the 40-MAC FULLY_CONNECTED fall back
     expect(await page.textContent('[data-testid=check-served]')).toMatch(
-      /^ops-wasm: 4 nodes fell back to ops-reference — AVERAGE_POOL_2D ×1 \(uint8 tensor 12 \(handles float32\) \/ uint8 input \(handles int8\)\); RESHAPE ×1/,
+      /^ops-wasm: 2 nodes fell back to ops-reference — RESHAPE ×1 \(no ops-wasm kernel for RESHAPE\); FULLY_CONNECTED ×1/,
     );
     // the three uint8 CONV_2D nodes ops-wasm runs: one row, not three
     const rows = await checkRows(page);
@@ -425,7 +426,7 @@ describe.skipIf(!hasChromium)('playground in headless Chromium', () => {
     await openTab(page, 'run');
     await page.selectOption('[data-testid=run-source]', 'seeded');
     await runAndWait(page);
-    expect(await page.textContent('[data-testid=run-results]')).toContain('ops-wasm 4 of 8 nodes');
+    expect(await page.textContent('[data-testid=run-results]')).toContain('ops-wasm 6 of 8 nodes');
   });
 
   it('the graph: a legend of who runs the nodes, node search, option enums by name', async () => {
@@ -458,7 +459,7 @@ describe.skipIf(!hasChromium)('playground in headless Chromium', () => {
     await page.waitForSelector('[data-testid=compare-table]', { timeout: 120_000 });
     const compare = await page.$$eval('[data-testid=compare-table] tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
     const wasmRow = compare.find((r) => r.startsWith('ops-wasm'))!;
-    expect(wasmRow).toContain('ops-wasm 4 of 8 nodes (99.9% of MACs), ops-reference 4 of 8 (0.1% of MACs)');
+    expect(wasmRow).toContain('ops-wasm 6 of 8 nodes (99.9% of MACs), ops-reference 2 of 8 (0.1% of MACs)');
     expect(wasmRow).not.toContain('served no node');
     expect(wasmRow).toContain('identical bytes');
     const simdRow = compare.find((r) => r.startsWith('ops-simd'))!; // CMSIS-NN kernels are int8 only

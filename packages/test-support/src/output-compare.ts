@@ -3,7 +3,8 @@
  * (ops-reference + ops-signal) and through TFLite 2.9 (or any runner that returns output bytes), and
  * compare every output — integers and bools byte for byte, float32/float64 within
  * |a − b| ≤ 1e-5 + 1e-4·|b| (NaN equals NaN). A data-dependent output (WHERE, UNIQUE…) is planned at its
- * upper bound in micrort: TFLite's elements must equal micrort's leading ones and the rest be zero.
+ * upper bound in micrort and has its actual dims after invoke: `runMicrort` returns those dims and the
+ * elements they hold, which must equal TFLite's (TFLite allocates such outputs at their actual size).
  */
 import { MicroInterpreter, loadModel, tensorTypeName } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
@@ -13,17 +14,24 @@ import { referenceResolver } from './conformance.js';
 export interface RunOutput {
   dtype: string;
   bytes: Uint8Array;
+  /** The output's dims after the run (the actual dims of a data-dependent output), when known. */
+  dims?: number[];
 }
 
-/** micrort's outputs for `model` on raw `inputs` (greedy planner, ops-reference + ops-signal). */
+/**
+ * micrort's outputs for `model` on raw `inputs` (greedy planner, ops-reference + ops-signal): each one's
+ * dims after the last invoke and the bytes of that many elements.
+ */
 export function runMicrort(model: Uint8Array, inputs: readonly Uint8Array[], invokes = 1): RunOutput[] {
   const interp = new MicroInterpreter(loadModel(model), referenceResolver(), { planner: createPlanner('greedy'), arena: 'auto' });
   interp.allocateTensors();
   inputs.forEach((b, i) => interp.setInput(i, b));
   for (let k = 0; k < invokes; k++) interp.invoke();
   const out: RunOutput[] = [];
-  for (let j = 0; j < interp.outputsSize; j++)
-    out.push({ dtype: tensorTypeName(interp.output(j).type), bytes: interp.output(j).bytes.slice() });
+  for (let j = 0; j < interp.outputsSize; j++) {
+    const t = interp.output(j);
+    out.push({ dtype: tensorTypeName(t.type), bytes: t.bytes.slice(0, t.byteLength), dims: Array.from(t.dims) });
+  }
   interp.dispose();
   return out;
 }
@@ -68,12 +76,14 @@ export function dtypeName(dtype: string): string {
 }
 
 /**
- * Compares micrort's output `got` with the oracle's `want` (same dtype). With `bounded`, `got` may be
- * longer: its tail past `want` must be zero.
+ * Compares micrort's output `got` with the oracle's `want` (same dtype, same size; same dims when both
+ * state them).
  */
-export function compareOutput(got: RunOutput, want: RunOutput, bounded = false): OutputDiff {
+export function compareOutput(got: RunOutput, want: RunOutput): OutputDiff {
   if (got.dtype !== dtypeName(want.dtype)) return { ok: false, maxAbsDiff: 0, detail: `dtype ${got.dtype} vs ${want.dtype}` };
-  return compareSameType(got, want, bounded);
+  if (got.dims && want.dims && got.dims.join(',') !== want.dims.join(','))
+    return { ok: false, maxAbsDiff: 0, detail: `dims [${got.dims.join(', ')}] vs [${want.dims.join(', ')}]` };
+  return compareSameType(got, want);
 }
 
 /**
@@ -90,13 +100,10 @@ export function compareIntegerValues(got: RunOutput, want: RunOutput): OutputDif
   return { ok: true, maxAbsDiff: 0, detail: '' };
 }
 
-function compareSameType(got: RunOutput, want: RunOutput, bounded: boolean): OutputDiff {
+function compareSameType(got: RunOutput, want: RunOutput): OutputDiff {
   const size = want.bytes.byteLength;
-  if (got.bytes.byteLength !== size && !(bounded && got.bytes.byteLength > size))
-    return { ok: false, maxAbsDiff: 0, detail: `${got.bytes.byteLength} bytes vs ${size}` };
-  if (bounded && got.bytes.subarray(size).some((v) => v !== 0))
-    return { ok: false, maxAbsDiff: 0, detail: 'non-zero past the actual size' };
-  const a = view(got.dtype, got.bytes.subarray(0, size));
+  if (got.bytes.byteLength !== size) return { ok: false, maxAbsDiff: 0, detail: `${got.bytes.byteLength} bytes vs ${size}` };
+  const a = view(got.dtype, got.bytes);
   const b = view(dtypeName(want.dtype), want.bytes);
   const isFloat = got.dtype === 'float32' || got.dtype === 'float64';
   let max = 0;

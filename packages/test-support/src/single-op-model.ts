@@ -89,8 +89,6 @@ export function singleOpModel(spec: OpSpec, inputs: readonly (Operand | null)[],
 
 /** Options of {@link compareSingleOp}. */
 export interface CompareSingleOpOptions {
-  /** Outputs planned at an upper bound in micrort (data-dependent sizes). */
-  bounded?: readonly number[];
   /** Outputs TFLite 2.9 writes as int32 whatever the model declares: compared by value. */
   int32In29?: readonly number[];
   /** Invokes before the outputs are read (stateful ops). */
@@ -104,7 +102,7 @@ export function compareSingleOp(model: SingleOpModel, o: CompareSingleOpOptions 
   if (got.length !== want.outputBytes.length)
     return [{ ok: false, maxAbsDiff: 0, detail: `${got.length} outputs vs ${want.outputBytes.length}` }];
   return got.map((g, j) => {
-    const w = { dtype: want.outputs[j]!.dtype, bytes: want.outputBytes[j]! };
-    return o.int32In29?.includes(j) ? compareIntegerValues(g, w) : compareOutput(g, w, o.bounded?.includes(j) ?? false);
+    const w = { dtype: want.outputs[j]!.dtype, bytes: want.outputBytes[j]!, dims: want.outputShapes[j]! };
+    return o.int32In29?.includes(j) ? compareIntegerValues(g, w) : compareOutput(g, w);
   });
 }

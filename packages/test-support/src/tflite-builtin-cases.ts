@@ -8,7 +8,10 @@ import { buildRecipe, comboLabel } from './tflite-op-recipes.js';
 import { TFLITE_OPS, tfliteResolverKey } from './tflite-op-set.js';
 import type { RecipeModel } from './tflite-recipe-builder.js';
 
-/** Each op of the group, with the outputs planned at an upper bound (data-dependent sizes) in its recipe. */
+/**
+ * Each op of the group, with the outputs of its recipe whose size depends on data (planned at an upper
+ * bound, with their actual dims after invoke: the oracle tests compare those dims with TFLite's).
+ */
 export const TFLITE_BUILTIN_OPS: Readonly<Record<string, readonly number[]>> = {
   RELU_N1_TO_1: [],
   RELU_0_TO_1: [],
@@ -96,7 +99,7 @@ export interface BuiltinRecipeCase {
   /** `inputs→outputs`. */
   label: string;
   model: RecipeModel;
-  /** Outputs planned at an upper bound in micrort. */
+  /** Outputs whose size depends on data (planned at an upper bound, actual dims after invoke). */
   bounded: readonly number[];
   /** TFLite's kernel is wrong for this combination (TFLITE_KERNEL_FAULTS): not an oracle for it. */
   faulty: boolean;

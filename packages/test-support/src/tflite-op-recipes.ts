@@ -1456,7 +1456,8 @@ export const RECIPES: Readonly<Record<string, Recipe>> = {
   SPARSE_TO_DENSE: sparseToDense,
   EQUAL: binary(B.EQUAL),
   NOT_EQUAL: binary(B.NOT_EQUAL),
-  SQRT: unary(B.SQRT, { range: positive }),
+  // int8 zero point 0: every non-negative int8 value is a valid input (quantized SQRT fails invoke below the zero point).
+  SQRT: unary(B.SQRT, { range: positive, inQ: (t) => (t === 'int8' ? { scale: 0.05, zeroPoint: 0 } : undefined) }),
   RSQRT: unary(B.RSQRT, { range: positive }),
   SHAPE: shapeOp,
   RANK: rank,

@@ -4,10 +4,11 @@
  * delegate) on one thread and returns the output bytes.
  *
  * What it is an oracle for: float32 (within tolerance: XNNPACK sums in another order) and uint8, except
- * uint8 CONV_2D and FULLY_CONNECTED: this x86 build runs those (and int8 CONV_2D) through ruy, whose
- * second rounding breaks ties upward where TFLite's reference kernels and TFLM break them away from
- * zero (one step apart on negative ties; ops-reference's test/uint8-rounding.tflite-oracle.test.ts).
- * It is NOT an int8 oracle for that reason. It cannot take or return float16 tensors
+ * uint8 CONV_2D and FULLY_CONNECTED: this x86 build runs those (and int8 CONV_2D and FULLY_CONNECTED)
+ * through ruy, whose second rounding breaks ties upward where TFLite's reference kernels and TFLM break
+ * them away from zero (one step apart on negative ties; its DEPTHWISE_CONV_2D rounds like TFLM; see
+ * ops-reference's test/uint8-rounding.tflite-oracle.test.ts). It is NOT an int8 oracle for that reason.
+ * It cannot take or return float16 tensors
  * (the addon refuses them as graph inputs/outputs; float16 constants inside the model are fine).
  *
  * Usage in a vitest file:
@@ -41,7 +42,10 @@ export interface OracleTensorInfo {
 /** The outputs of one run, in graph output order, with the tensors' descriptions. */
 export interface OracleResult {
   inputs: OracleTensorInfo[];
+  /** The outputs as described before the run (a dynamic output TFLite sizes at invoke: see `outputShapes`). */
   outputs: OracleTensorInfo[];
+  /** Each output's shape after the run (TFLite resizes dynamic tensors — WHERE, UNIQUE… — at invoke). */
+  outputShapes: number[][];
   /** Raw little-endian bytes of each output (fresh copies). */
   outputBytes: Uint8Array[];
 }
@@ -111,10 +115,15 @@ const ELEMENT_BYTES: Record<string, number> = {
   float64: 8,
 };
 
+/** The element size of a type the addon names (some by their C names: `kTfLiteInt64`), if fixed and known. */
+function elementBytes(dataType: string): number | undefined {
+  return ELEMENT_BYTES[dataType.startsWith('kTfLite') ? dataType.slice(7).toLowerCase() : dataType];
+}
+
 function describe(t: AddonTensorInfo, index: number): OracleTensorInfo {
   const shape = t.shape === '' ? [] : t.shape.split(',').map(Number);
   const elements = shape.reduce((a, b) => a * b, 1);
-  return { index, name: t.name, dtype: t.dataType, shape, byteLength: elements * (ELEMENT_BYTES[t.dataType] ?? 1) };
+  return { index, name: t.name, dtype: t.dataType, shape, byteLength: elements * (elementBytes(t.dataType) ?? 1) };
 }
 
 function bytesOf(view: ArrayBufferView): Uint8Array {
@@ -128,6 +137,8 @@ function bytesOf(view: ArrayBufferView): Uint8Array {
 export class TfliteOracle {
   readonly inputs: OracleTensorInfo[];
   readonly outputs: OracleTensorInfo[];
+  /** Each output's shape after the last `run` (dynamic outputs get theirs at invoke). */
+  lastOutputShapes: number[][] = [];
   private readonly interp: AddonInterpreter;
 
   constructor(modelBytes: Uint8Array) {
@@ -153,7 +164,23 @@ export class TfliteOracle {
       dst.set(src);
     });
     if (!this.interp.infer()) throw new Error('TFLite oracle: infer() returned false');
-    return this.interp.getOutputs().map((t) => bytesOf(t.data()).slice());
+    // The addon sizes each output's buffer once, from its shape after AllocateTensors, and copies the
+    // tensor's bytes at its shape after the run into it: a dynamic output (WHERE, UNIQUE…) holds its
+    // actual elements first. A model whose dynamic output outgrows the file's shape would overflow it.
+    const outs = this.interp.getOutputs();
+    const live = outs.map((t, j) => describe(t, j));
+    this.lastOutputShapes = live.map((d) => d.shape);
+    return outs.map((t, j) => {
+      const bytes = bytesOf(t.data());
+      const resized = live[j]!.shape.join(',') !== this.outputs[j]!.shape.join(',') && elementBytes(t.dataType) !== undefined;
+      if (!resized) return bytes.slice();
+      const actual = live[j]!.byteLength;
+      if (actual > bytes.byteLength)
+        throw new Error(
+          `TFLite oracle: output ${j} (${t.name}) has ${actual} bytes after the run, more than the ${bytes.byteLength} the addon holds: store a larger shape for it`,
+        );
+      return bytes.slice(0, actual);
+    });
   }
 }
 
@@ -161,7 +188,7 @@ export class TfliteOracle {
 export function runTflite(modelBytes: Uint8Array, inputBytes: readonly Uint8Array[]): OracleResult {
   const oracle = new TfliteOracle(modelBytes);
   const outputBytes = oracle.run(inputBytes);
-  return { inputs: oracle.inputs, outputs: oracle.outputs, outputBytes };
+  return { inputs: oracle.inputs, outputs: oracle.outputs, outputShapes: oracle.lastOutputShapes, outputBytes };
 }
 
 /** micrort's outputs next to TFLite's, per output. */
@@ -208,7 +235,8 @@ export function compareWithTflite(
   }).allocateTensors();
   inputBytes.forEach((b, i) => interp.setInput(i, b));
   interp.invoke();
-  const got = expected.map((_, j) => interp.output(j).bytes.slice());
+  // A data-dependent output holds its actual dims' elements at the start of its planned bytes.
+  const got = expected.map((_, j) => interp.output(j).bytes.slice(0, interp.output(j).byteLength));
   const outputs = expected.map((e, j) => {
     const dtype = tensorTypeName(interp.output(j).type);
     const res = compareBytes(dtype, got[j]!, e, j);

@@ -369,6 +369,17 @@ export const TYPES_SLICE_COMBOS: readonly string[] = [
   'PRELU int16,int16→int16',
   'LOG_SOFTMAX uint8→uint8',
   'L2_NORMALIZATION uint8→uint8',
+  'EXP int8→int8',
+  'EXP int16→int16',
+  'LOG int8→int8',
+  'LOG int16→int16',
+  'SQRT int8→int8',
+  'SQRT int16→int16',
+  'DIV int16,int16→int16',
+  'RESIZE_BILINEAR int16,int32→int16',
+  'FLOOR float16→float16',
+  'FLOOR bfloat16→bfloat16',
+  'QUANTIZE float32→int4',
 ];
 
 /** Whole ops the types slice added (every combination of each is checked). */
@@ -399,9 +410,18 @@ export const LITERT_DIFFERS: Readonly<Record<string, string>> = {
   'EMBEDDING_LOOKUP int32,string→string':
     "LiteRT's embedding_lookup.cc EvalSimple copies value->bytes / rows raw bytes per row, which for a string table is a slice of its serialized header, not its strings; micrort gathers the rows' strings (ops-reference's string-ops.test.ts checks them)",
   'PRELU int16,int16→int16':
-    "LiteRT's activations.cc PreluPrepare requires alpha of the input's type, but its int16 eval reads the alpha tensor's bytes as int8 values (alpha 0xA861 gives 0x61 = 97 for channel 0, the low byte of the next int16 for channel 2); micrort reads the int16 alpha as int16 (ops-reference's prelu.test.ts checks it; the same requantization as uint8 and int8, which TFLite 2.9 checks)",
+    "LiteRT's activations.cc PreluPrepare requires alpha of the input's type, but its int16 eval reads the alpha tensor's bytes as int8 values (alpha 0xA861 gives 0x61 = 97 for channel 0, the low byte of the next int16 for channel 2); micrort reads the int16 alpha as int16 (ops-reference's prelu.test.ts checks it; benchmarks' quantized-gaps.litert.test.ts shows LiteRT.js equal to micrort given those bytes as an int8 alpha)",
   'DEQUANTIZE int4→float32':
     "the recipe dequantizes a constant straight into a graph output, and LiteRT.js returns an output buffer it never wrote for that (bytes 72,10,0,0,73,10,0,0…); with the DEQUANTIZE's output fed into an ADD it computes the values, which benchmarks' tflite-types.litert.test.ts compares with micrort's ('DEQUANTIZE of a packed int4 constant')",
+};
+
+/**
+ * Combinations whose kernel fails invoke on negative inputs (TFLite's "Sqrt is only defined for
+ * non-negative values"), with why: their "wide" inputs keep the whole range with the sign bit cleared.
+ */
+export const NON_NEGATIVE_INPUTS: Readonly<Record<string, string>> = {
+  'SQRT int8→int8': "quantized SQRT fails invoke on an input below the zero point (the recipe's is 0)",
+  'SQRT int16→int16': 'quantized SQRT fails invoke on an input below the zero point (0 for int16)',
 };
 
 /**

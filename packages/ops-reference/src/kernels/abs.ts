@@ -94,6 +94,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 
 /** ABS reference kernel: float32, int8, int16, int32. */
 export const ABS = unaryKernel<AbsOpData>({
+  readsActualDims: true,
   name: OP,
   builtinCode: BuiltinOperator.ABS,
   version: 5,

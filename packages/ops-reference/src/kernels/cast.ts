@@ -19,7 +19,7 @@
  * - any value to bool is `x != 0` (NaN is true).
  * int64 values are handled as int32 word pairs (kernel-support's int64.ts), with no BigInt.
  */
-import { BuiltinOperator, TensorType, type EvalTensor, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { BuiltinOperator, TensorType, numElements, type EvalTensor, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { flatInPlace } from './in-place-common.js';
 import { unaryTensors } from './elementwise-common.js';
@@ -34,6 +34,8 @@ import {
   int64ToNumber,
   opData,
   setInt64FromFloatX86,
+  followActualShape,
+  isDataDependent,
 } from '@micrort/kernel-support';
 
 const OP = 'CAST';
@@ -90,6 +92,8 @@ interface CastOpData {
   source: Source;
   dest: Dest;
   count: number;
+  /** The input is data-dependent: count and the output's dims follow its actual dims at every invoke. */
+  bounded: boolean;
   /** Same type (or a bit-identical widening): a byte copy. */
   copy: boolean;
   /** Scratch buffer of the source as float32 values (for destinations reached through float32), or −1. */
@@ -169,6 +173,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   expectType(OP, node, 'input', input, TYPES);
   expectType(OP, node, 'output', output, TYPES);
   data.count = expectSameElementCount(OP, node, input, output);
+  data.bounded = isDataDependent(input);
   data.source = sourceOf(input.type);
   data.dest = destOf(output.type);
   data.copy = input.type === output.type;
@@ -362,6 +367,10 @@ function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<CastOpData>(OP, node);
   const x = context.getEvalTensor(node.inputs[0]!);
   const y = context.getEvalTensor(node.outputs[0]!);
+  if (d.bounded) {
+    d.count = numElements(x.dims);
+    followActualShape(context, node, 0, 0);
+  }
   const n = d.count;
   const s = d.source;
   if (d.copy) {
@@ -419,10 +428,12 @@ export const CAST: Registration<CastOpData> = {
   provider: PROVIDER,
   inPlace: flatInPlace,
   name: 'CAST',
+  dynamicInputShapes: true,
   init: () => ({
     source: Source.Int,
     dest: Dest.SmallInt,
     count: 0,
+    bounded: false,
     copy: false,
     scratch: -1,
     half: new Float32Array(0),

@@ -6,6 +6,11 @@
  * have zero point 0; the fused activation must be NONE. uint8 (TFLite only) follows TFLite's
  * reference_ops::ConcatenationWithScaling: an input quantized like the output is copied, any other is
  * requantized element by element in float32 (per-input scale and bias kept in a persistent region).
+ *
+ * Inputs whose shape depends on data (a detector's gathered boxes and scores…) make the output
+ * data-dependent: planned from the inputs' bounds, with the row sizes and the actual dims recomputed at
+ * every invoke from the inputs' actual dims, which must then agree outside the axis
+ * (data-dependent-shape.ts).
  */
 import { ActivationFunctionType, BuiltinOperator, KernelError, TensorType, getInput, tensorTypeName } from '@micrort/core';
 import type { ConcatenationOptions, Node, Registration, TfLiteContext } from '@micrort/core';
@@ -20,7 +25,7 @@ import {
   opDataBlock,
   shapeString,
 } from './transpose-common.js';
-import { fillOpData, opData, setOutputShape } from '@micrort/kernel-support';
+import { fillOpData, isDataDependent, opData, setOutputShapeOrBound } from '@micrort/kernel-support';
 
 const OP = 'CONCATENATION';
 /** TFLM's RuntimeShape::kMaxSmallSize: the rank limit of CONCATENATION. */
@@ -61,6 +66,11 @@ export interface ConcatenationOpData extends OpDataBlock {
    */
   rescale: Float32Array;
   outputZeroPoint: number;
+  /** Some input is data-dependent: the sizes above and `dims` follow the inputs' actual dims at invoke. */
+  bounded: boolean;
+  axis: number;
+  /** The output's dims at this invoke (bounded). */
+  dims: Int32Array;
 }
 
 const EMPTY_F32 = new Float32Array(0);
@@ -90,7 +100,9 @@ function prepare(context: TfLiteContext, node: Node): void {
     for (let i = 0; i < numInputs; i++) sum += getInput(context, node, i, OP).dims[axis0] ?? 0;
     outShape[axis0] = sum;
   }
-  const output = setOutputShape(OP, context, node, 0, outShape);
+  let bounded = false;
+  for (let i = 0; i < numInputs; i++) if (isDataDependent(getInput(context, node, i, OP))) bounded = true;
+  const output = setOutputShapeOrBound(OP, context, node, 0, outShape, bounded);
   const type = output.type;
   if (!SUPPORTED.has(type))
     throw new KernelError(
@@ -174,6 +186,9 @@ function prepare(context: TfLiteContext, node: Node): void {
     rowOffsets,
     rescale,
     outputZeroPoint: output.params.zeroPoint,
+    bounded,
+    axis,
+    dims: Int32Array.from(output.dims),
   };
   fillOpData(OP, node, data);
 }
@@ -214,8 +229,40 @@ function requantizeInput(
   }
 }
 
+/** Data-dependent inputs: the row sizes and the output's actual dims from the inputs' actual dims. */
+function followInputs(context: TfLiteContext, node: Node, d: ConcatenationOpData): void {
+  const out = d.dims;
+  const rank = out.length;
+  const axis = d.axis;
+  const first = context.getEvalTensor(node.inputs[0]!).dims;
+  let inner = d.layout.units;
+  for (let k = axis + 1; k < rank; k++) inner *= first[k]!;
+  let outer = 1;
+  for (let k = 0; k < axis; k++) outer *= first[k]!;
+  let total = 0;
+  for (let i = 0; i < node.inputs.length; i++) {
+    const dims = context.getEvalTensor(node.inputs[i]!).dims;
+    for (let k = 0; k < rank; k++)
+      if (k !== axis && dims[k] !== first[k])
+        throw new KernelError(
+          OP,
+          node.index,
+          `input ${i} has shape ${shapeString(dims)} at this invoke, input 0 ${shapeString(first)}: they differ in dimension ${k} (axis is ${axis})`,
+        );
+    d.rowOffsets[i] = total * inner;
+    d.copySlots[i] = dims[axis]! * inner;
+    total += dims[axis]!;
+  }
+  for (let k = 0; k < rank; k++) out[k] = first[k]!;
+  out[axis] = total;
+  d.outerSize = outer;
+  d.outRowSlots = total * inner;
+  context.setActualShape(node.outputs[0]!, out);
+}
+
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<ConcatenationOpData>(OP, node);
+  if (d.bounded) followInputs(context, node, d);
   const dst = movableData(context.getEvalTensor(node.outputs[0]!), d.layout);
   const n = node.inputs.length;
   const rescale = d.rescale;
@@ -245,6 +292,7 @@ export const CONCATENATION: Registration = {
   version: 4,
   provider: PROVIDER,
   name: OP,
+  dynamicInputShapes: true,
   init,
   prepare,
   invoke,

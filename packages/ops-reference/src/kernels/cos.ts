@@ -8,6 +8,7 @@ import { opData } from '@micrort/kernel-support';
 
 /** COS reference kernel: float32. */
 export const COS = unaryKernel<UnaryOpData>({
+  readsActualDims: true,
   name: 'COS',
   builtinCode: BuiltinOperator.COS,
   version: 1,

@@ -1,51 +1,75 @@
 /**
  * Outputs whose size depends on the data (WHERE, UNIQUE, NON_MAX_SUPPRESSION_V4/V5 with a runtime
- * size, TOPK_V2 with a runtime k) and outputs whose shape is read from a runtime tensor with no bound
- * (RANGE, TILE, ONE_HOT… whose shape inputs are not constant): the one place where the kernels of
- * registrations/tflite-builtins.ts meet the graph layer's contract for such shapes (issue 20, item 1).
+ * max_output_size, TOPK_V2 with a runtime k, SLICE with a runtime begin or size) and outputs whose shape
+ * is read from a runtime tensor with no bound (RANGE, TILE, ONE_HOT… whose shape inputs are not
+ * constant): where ops-reference's producers of such outputs meet core's contract for them (issue 20,
+ * item 1; `TfLiteContext.declareShapeBound` / `setActualShape`, kernel-support's output-shape.ts), and
+ * the dims map its consumers SQUEEZE and EXPAND_DIMS share.
  *
- * A kernel with a data-dependent output calls, in prepare, `boundOutputShape` with the largest shape
- * it can prove (the arena plans that many elements) and keeps an `Int32Array` of the output's rank in
- * its op data; in invoke it fills the output and calls `setActualOutputShape` with the actual dims
- * written into that array (no allocation). A kernel that can prove no bound throws `noShapeBound`.
+ * A kernel with a data-dependent output calls, in prepare, `boundOutputShape` with the largest shape it
+ * can prove: the arena plans that many elements and the tensor's `upperBound` keeps it. It keeps an
+ * `Int32Array` of the output's rank in its op data; in invoke it writes the output's actual elements
+ * (the leading ones of the planned bytes, row-major in the actual dims) and calls `setActualOutputShape`
+ * with the actual dims written into that array: the tensor's `dims` change in place and its `data` stays
+ * the view of the planned bytes (no allocation; the elements past the actual ones are left as they are).
+ * Consumers read the actual dims at invoke (`Registration.dynamicInputShapes`), graph outputs report
+ * them (`interpreter.output(j).dims`). A kernel that can prove no bound throws `noShapeBound`:
+ * kernel-support's `UnboundedShapeError`, naming the tensor.
  *
- * Until core's dynamic shapes land, the contract is kept this way: the bound is stated through
- * `setOutputShape` (so the model's output must have the bound's shape, as the writer-made test models
- * do), invoke writes the actual result into the leading elements and zeroes the rest, and the actual
- * dims are kept in the kernel's op data (what `setActualOutputShape` receives) for the caller.
- * With core's `declareShapeBound` / `setActualShape`, these three functions become one-line calls of
- * kernel-support's `setOutputUpperBound`, `context.setActualShape` and `noUpperBound`.
+ * The consumers that follow actual dims (`dynamicInputShapes`) and make their own output bounded in
+ * turn: SQUEEZE (with squeeze_dims), EXPAND_DIMS, RESHAPE (a target with -1), CAST, GATHER (indices),
+ * SLICE, STRIDED_SLICE, CONCATENATION, SHAPE, RANK and the unary elementwise kernels built with
+ * `readsActualDims` (unary-common.ts); every other kernel is refused before its prepare
+ * (`DataDependentShapeError`).
  */
-import { KernelError, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
-import { setOutputShape } from '@micrort/kernel-support';
+import type { Node, Tensor, TfLiteContext } from '@micrort/core';
+import { noUpperBound, setOutputUpperBound } from '@micrort/kernel-support';
 
 /**
  * Prepare: output `position` of `node` has a data-dependent shape of at most `maxDims` (its rank is
  * the output's). Returns the output tensor.
  */
 export function boundOutputShape(op: string, context: TfLiteContext, node: Node, position: number, maxDims: ArrayLike<number>): Tensor {
-  return setOutputShape(op, context, node, position, maxDims);
+  return setOutputUpperBound(op, context, node, position, maxDims);
 }
 
 /**
  * Invoke: the actual dims of data-dependent output `position` for this invoke, in an Int32Array the
- * kernel keeps in its op data (same rank as the bound, each dimension at most the bound's). The kernel
- * has already zeroed the planned elements past the actual ones.
+ * kernel keeps in its op data (same rank as the bound, each dimension at most the bound's). Allocates
+ * nothing.
  */
-export function setActualOutputShape(_context: TfLiteContext, _node: Node, _position: number, _dims: Int32Array): void {
-  // Kept in the kernel's op data (the caller's `_dims`): core's setActualShape takes it from here.
+export function setActualOutputShape(context: TfLiteContext, node: Node, position: number, dims: Int32Array): void {
+  context.setActualShape(node.outputs[position]!, dims);
 }
 
 /**
  * Prepare: output `position` depends on runtime values for which no upper bound follows from what
- * prepare knows; `reason` says why (e.g. `the multiples input is not constant`). Always throws.
+ * prepare knows; `reason` says why (e.g. `the multiples input is not constant`). Always throws
+ * `UnboundedShapeError`.
  */
 export function noShapeBound(op: string, context: TfLiteContext, node: Node, position: number, reason: string): never {
-  const output = context.getTensor(node.outputs[position]!);
-  const what = node.outputs.length > 1 ? `output ${position}` : 'output';
-  throw new KernelError(
-    op,
-    node.index,
-    `${what} (tensor ${output.index}, ${output.name || 'unnamed'}) has a shape that depends on data and no upper bound is known in prepare: ${reason}`,
-  );
+  return noUpperBound(op, context, node, position, reason);
+}
+
+/**
+ * Output dims that pick their input's (SQUEEZE, EXPAND_DIMS): output axis `j` has the size of input axis
+ * `from[j]`, or 1 where `from[j]` is -1. Kept in the op data of a kernel whose input is data-dependent.
+ */
+export interface DimsMap {
+  from: Int32Array;
+  /** The output's dims at this invoke. */
+  dims: Int32Array;
+}
+
+/** The map of `from` (see {@link DimsMap}), in prepare. */
+export function dimsMap(from: readonly number[]): DimsMap {
+  return { from: Int32Array.from(from), dims: new Int32Array(from.length) };
+}
+
+/** Invoke: data-dependent output 0 takes input 0's actual dims through `map`. Allocates nothing. */
+export function followMappedShape(context: TfLiteContext, node: Node, map: DimsMap): void {
+  const input = context.getEvalTensor(node.inputs[0]!).dims;
+  const { from, dims } = map;
+  for (let j = 0; j < from.length; j++) dims[j] = from[j]! < 0 ? 1 : input[from[j]!]!;
+  context.setActualShape(node.outputs[0]!, dims);
 }

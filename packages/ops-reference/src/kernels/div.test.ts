@@ -77,9 +77,27 @@ describe('DIV int8', () => {
     expect(h.outputArray()).toEqual([25, -25, -3, 4]);
   });
 
-  it('rejects int16', () => {
-    const i16 = { type: TensorType.INT16, shape: [1], data: [1], scale: 1, zeroPoint: 0 };
-    expect(() => div(i16, i16, i16).prepare()).toThrow(/DIV \(node 0\): unsupported output type int16/);
+  it('int16 (TFLite after 2.9): the same DivElementwise, quotients past int8 and zero points', () => {
+    const q = { scale: 1, zeroPoint: 0 };
+    const h = div(
+      { type: TensorType.INT16, shape: [5], data: [30000, -30000, 7, 32767, -32768], ...q },
+      { type: TensorType.INT16, shape: [5], data: [3, 7, 2, 1, -2], ...q },
+      { type: TensorType.INT16, shape: [5], ...q },
+    ).invoke();
+    // −30000 / 7 = −4285.71 → −4286; 7 / 2 = 3.5 → 4; −32768 / −2 = 16384.
+    expect(h.outputArray()).toEqual([10000, -4286, 4, 32767, 16384]);
+    const z = div(
+      { type: TensorType.INT16, shape: [2], data: [110, 90], scale: 0.5, zeroPoint: 10 },
+      { type: TensorType.INT16, shape: [2], data: [14, 6], scale: 1, zeroPoint: 4 },
+      { type: TensorType.INT16, shape: [2], scale: 0.25, zeroPoint: -100 },
+    ).invoke();
+    // (100 × 0.5) / 10 = 5 → 20 steps − 100; (80 × 0.5) / 2 = 20 → 80 − 100.
+    expect(z.outputArray()).toEqual([-80, -20]);
+  });
+
+  it('rejects int64', () => {
+    const i64 = { type: TensorType.INT64, shape: [1], data: [1n] };
+    expect(() => div(i64, i64, i64).prepare()).toThrow(/DIV \(node 0\): unsupported .*type int64/);
   });
 
   it('rejects broadcasting beyond 5 dimensions', () => {

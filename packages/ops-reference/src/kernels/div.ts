@@ -4,7 +4,8 @@
  * float32: quotient clamped to the fused activation range. int32 (unquantized only): C integer division,
  * truncating toward zero, clamped to the activation range. int8: TFLM's fixed-point quotient (reciprocal
  * of the offset divisor from GetReciprocal, then one requantization); TFLite's uint8 (kernels/div.cc)
- * runs the same DivElementwise on uint8 data. Broadcasting up to 5-D.
+ * and, after 2.9, int16 (any zero points) run the same DivElementwise on their data. Broadcasting up
+ * to 5-D.
  *
  * Division by zero is undefined in TFLM (a DCHECK); here int32 x/0 gives 0, int8 with a divisor equal
  * to its zero point follows the same fixed-point steps on 0 (documented, not relied upon).
@@ -38,6 +39,7 @@ import {
 } from '@micrort/kernel-support';
 
 const OP = 'DIV';
+const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.UINT8, TensorType.INT16];
 /** TFLM's BroadcastDivSlow<N = 5>. */
 const MAX_BROADCAST_RANK = 5;
 
@@ -62,7 +64,7 @@ interface DivOpData {
 
 function prepare(context: TfLiteContext, node: Node): void {
   const data = opData<DivOpData>(OP, node);
-  const t = typedBinaryTensors(OP, context, node, [TensorType.FLOAT32, TensorType.INT32, TensorType.INT8, TensorType.UINT8]);
+  const t = typedBinaryTensors(OP, context, node, TYPES);
   const { input1, input2, output } = t;
   const plan = planBinary(OP, node, input1, input2, output, MAX_BROADCAST_RANK);
   const activation = fusedActivation(node);
@@ -115,6 +117,9 @@ function invoke(context: TfLiteContext, node: Node): void {
       break;
     case TensorType.UINT8:
       divUint8(plan, a as Uint8Array, b as Uint8Array, out as Uint8Array, data.params);
+      break;
+    case TensorType.INT16:
+      divInt16(plan, a as Int16Array, b as Int16Array, out as Int16Array, data.params);
       break;
     default:
       divInt8(plan, a as Int8Array, b as Int8Array, out as Int8Array, data.params);
@@ -208,6 +213,30 @@ function divUint8(plan: BroadcastPlan, a: Uint8Array, b: Uint8Array, out: Uint8A
   }
 }
 
+/** `divInt8` on int16 data (TFLite's int16 DIV after 2.9), a separate monomorphic loop. */
+function divInt16(plan: BroadcastPlan, a: Int16Array, b: Int16Array, out: Int16Array, p: Int32Array): void {
+  const off1 = -p[INPUT1_ZERO_POINT]!;
+  const off2 = -p[INPUT2_ZERO_POINT]!;
+  const offOut = p[OUTPUT_ZERO_POINT]!;
+  const m = p[OUTPUT_MULTIPLIER]!;
+  const shift = p[OUTPUT_SHIFT]!;
+  const lo = p[ACT_MIN]!;
+  const hi = p[ACT_MAX]!;
+  const n = plan.inner;
+  const s1 = plan.innerStride1;
+  const s2 = plan.innerStride2;
+  plan.reset();
+  for (let r = 0; r < plan.rows; r++) {
+    let i1 = plan.off1;
+    let i2 = plan.off2;
+    for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) {
+      const v = divQuantizedElement(off1 + a[i1]!, off2 + b[i2]!, m, shift, offOut);
+      out[o] = v < lo ? lo : v > hi ? hi : v;
+    }
+    plan.next();
+  }
+}
+
 /**
  * One element of TFLM's DivElementwise before clamping: x / y requantized with the output multiplier,
  * through the fixed-point reciprocal of y (sign moved to x so the reciprocal is positive).
@@ -235,7 +264,7 @@ function headroomScale(n: number): number {
 /** Scratch for getReciprocal's second result (num_bits_over_unit). */
 const RECIP_SHIFT = new Int32Array(1);
 
-/** DIV reference kernel: float32, int32, int8, uint8 with broadcasting up to 5-D. */
+/** DIV reference kernel: float32, int32, int8, uint8, int16 with broadcasting up to 5-D. */
 export const DIV: Registration<DivOpData> = {
   builtinCode: BuiltinOperator.DIV,
   version: 2,

@@ -10,8 +10,9 @@ import {
   expectQuantized,
   expectSameType,
   expectType,
+  isDataDependent,
   setBinaryOutputShape,
-  setOutputShape,
+  setOutputShapeOrBound,
 } from '@micrort/kernel-support';
 
 /**
@@ -95,7 +96,11 @@ export interface UnaryTensors {
   output: Tensor;
 }
 
-/** Checks that `node` has 1 input and 1 output, gives the output the input's shape and returns them. */
+/**
+ * Checks that `node` has 1 input and 1 output, gives the output the input's shape and returns them. A
+ * data-dependent input (only a kernel with `dynamicInputShapes` gets one) makes the output data-dependent
+ * with the same bound; the kernel then follows the input's actual dims at invoke (`followActualShape`).
+ */
 export function unaryTensors(op: string, context: TfLiteContext, node: Node): UnaryTensors {
   if (node.inputs.length !== 1) throw new KernelError(op, node.index, `expects 1 input, got ${node.inputs.length}`);
   if (node.outputs.length !== 1) throw new KernelError(op, node.index, `expects 1 output, got ${node.outputs.length}`);
@@ -104,7 +109,7 @@ export function unaryTensors(op: string, context: TfLiteContext, node: Node): Un
   if (i < 0) throw new KernelError(op, node.index, 'the input is missing (index -1)');
   if (o < 0) throw new KernelError(op, node.index, 'the output is missing (index -1)');
   const input = context.getTensor(i);
-  return { input, output: setOutputShape(op, context, node, 0, input.dims) };
+  return { input, output: setOutputShapeOrBound(op, context, node, 0, input.upperBound ?? input.dims, isDataDependent(input)) };
 }
 
 /** Clamps an int32 value to [lo, hi]. */

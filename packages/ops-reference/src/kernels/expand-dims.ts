@@ -2,7 +2,8 @@
  * EXPAND_DIMS (TFLM kernels/expand_dims.cc): inserts a dimension of size 1 at `axis` (a constant int32
  * scalar or 1-element tensor; negative counts from the end, `axis + rank + 1`; constant, or folded
  * during prepare). The output gets the expanded shape; invoke copies the elements (nothing when the
- * output shares the input's memory).
+ * output shares the input's memory). A data-dependent input makes the output data-dependent: its actual
+ * dims are the input's actual ones with the 1 inserted.
  * Types: float32, int8, int16 as TFLM; every fixed-size type and string (a byte copy, as TFLite's
  * kernel), with an int32 or int64 axis, as TFLite.
  */
@@ -11,7 +12,13 @@ import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { FIXED_SIZE_TYPES, prepareStringCopy, readConstantAxis, requireSameTypeAs, typeSupport } from './data-common.js';
 import { flatInPlace } from './in-place-common.js';
-import { expectType, setOutputShape } from '@micrort/kernel-support';
+import { expectType, isDataDependent, newOpData, opData, setOutputShapeOrBound } from '@micrort/kernel-support';
+import { type DimsMap, dimsMap, followMappedShape } from './data-dependent-shape.js';
+
+/** Op data: the dims map of a data-dependent input, else null. */
+interface ExpandDimsOpData {
+  map: DimsMap | null;
+}
 
 const OP = 'EXPAND_DIMS';
 const TYPES: readonly TensorType[] = [...FIXED_SIZE_TYPES, TensorType.STRING];
@@ -36,11 +43,17 @@ function prepare(context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `axis ${raw} is out of range for a ${rank}-D input (valid: ${-rank - 1}..${rank})`);
   const expected = Array.from(input.dims);
   expected.splice(axis, 0, 1);
-  setOutputShape(OP, context, node, 0, expected);
+  const bounded = isDataDependent(input);
+  setOutputShapeOrBound(OP, context, node, 0, expected, bounded);
+  const from = Array.from(input.dims.keys());
+  from.splice(axis, 0, -1);
+  opData<ExpandDimsOpData>(OP, node).map = bounded ? dimsMap(from) : null;
   prepareStringCopy(OP, context, node, input);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
+  const map = opData<ExpandDimsOpData>(OP, node).map;
+  if (map) followMappedShape(context, node, map);
   const input = context.getEvalTensor(node.inputs[0]!).bytes;
   const output = context.getEvalTensor(node.outputs[0]!).bytes;
   if (input.buffer === output.buffer && input.byteOffset === output.byteOffset) return; // in place
@@ -55,6 +68,8 @@ export const EXPAND_DIMS: Registration = {
   name: OP,
   inPlace: flatInPlace,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  dynamicInputShapes: true,
+  init: newOpData,
   prepare,
   invoke,
 };

@@ -2,7 +2,10 @@
  * GATHER (TFLM kernels/gather.cc): gathers slices of the params tensor along `axis` at the positions in
  * the int32 indices tensor (runtime data), with `batch_dims` leading dimensions shared by both. Output
  * shape: params[:axis] + indices[batch_dims:] + params[axis+1:]. A position outside [0, params[axis])
- * fails the invoke with a KernelError, as TFLM fails it.
+ * fails the invoke with a KernelError, as TFLM fails it. Indices whose shape depends on data (WHERE,
+ * NON_MAX_SUPPRESSION → SLICE…) make the output data-dependent: planned from the indices' bound, the
+ * actual dims set at every invoke from the indices' actual dims (data-dependent-shape.ts; without
+ * batch_dims, and not for data-dependent params or string params).
  *
  * Types: float32 and int8 params with int32 indices as TFLM; as TFLite, params of every other fixed-size
  * type, 1-D strings, and packed int4 (moved as bytes: the inner slice must hold an even count, as
@@ -24,7 +27,16 @@ import {
   writeMappedStrings,
 } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
+import {
+  expectType,
+  fillOpData,
+  isDataDependent,
+  newOpData,
+  opData,
+  refuseDataDependentInput,
+  setOutputShapeOrBound,
+} from '@micrort/kernel-support';
+import { setActualOutputShape } from './data-dependent-shape.js';
 
 const OP = 'GATHER';
 const TYPES: readonly TensorType[] = [...FIXED_SIZE_TYPES, TensorType.STRING, TensorType.INT4];
@@ -39,6 +51,12 @@ interface GatherOpData {
   layout: ElementLayout;
   /** STRING params: the gathered strings are written through this. */
   strings: StringMove | null;
+  /** The indices are data-dependent: coordSize and the output's dims follow their actual dims. */
+  bounded: boolean;
+  /** Where the indices' dimensions start in the output's dims. */
+  axis: number;
+  /** The output's dims at this invoke (bounded). */
+  dims: Int32Array;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -69,7 +87,17 @@ function prepare(context: TfLiteContext, node: Node): void {
     ...Array.from(coords.dims).slice(batchDims),
     ...Array.from(params.dims).slice(axis + 1),
   ];
-  setOutputShape(OP, context, node, 0, expected);
+  if (isDataDependent(params)) refuseDataDependentInput(OP, context, node, 0, 'GATHER follows the actual shape of its indices only');
+  const bounded = isDataDependent(coords);
+  if (bounded && (batchDims > 0 || params.type === TensorType.STRING))
+    refuseDataDependentInput(
+      OP,
+      context,
+      node,
+      1,
+      'GATHER follows data-dependent indices without batch_dims, of params other than strings',
+    );
+  setOutputShapeOrBound(OP, context, node, 0, expected, bounded);
   if (params.type === TensorType.STRING && rank !== 1)
     throw new KernelError(OP, node.index, `string params must be 1-D (as TFLite), got ${rank} dimensions`);
   let innerSize = dimProduct(params.dims, axis + 1);
@@ -91,6 +119,9 @@ function prepare(context: TfLiteContext, node: Node): void {
     coordSize: dimProduct(coords.dims, batchDims),
     layout: strings || params.type === TensorType.INT4 ? { useWords: false, units: 1 } : elementLayout(params.type, OP, node),
     strings,
+    bounded,
+    axis,
+    dims: Int32Array.from(expected),
   };
   fillOpData(OP, node, data);
 }
@@ -120,6 +151,17 @@ function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<GatherOpData>(OP, node);
   const params = context.getEvalTensor(node.inputs[0]!);
   const coords = context.getEvalTensor(node.inputs[1]!);
+  if (d.bounded) {
+    // Data-dependent indices (batch_dims 0): the output's dims take theirs at the gathered axis.
+    const c = coords.dims;
+    let size = 1;
+    for (let i = 0; i < c.length; i++) {
+      d.dims[d.axis + i] = c[i]!;
+      size *= c[i]!;
+    }
+    d.coordSize = size;
+    setActualOutputShape(context, node, 0, d.dims);
+  }
   const output = context.getEvalTensor(node.outputs[0]!);
   const strings = d.strings;
   if (strings) {
@@ -138,6 +180,7 @@ export const GATHER: Registration = {
     const p = typeSupport(context, node, TYPES);
     return p === true ? typeSupport(context, node, INDEX_TYPES, 1) : p;
   },
+  dynamicInputShapes: true,
   init: newOpData,
   prepare,
   invoke,

@@ -122,6 +122,7 @@ function leakyReluUint8(
 
 /** LEAKY_RELU reference kernel: float32, int8, int16, uint8. */
 export const LEAKY_RELU = unaryKernel<LeakyReluOpData>({
+  readsActualDims: true,
   name: OP,
   builtinCode: BuiltinOperator.LEAKY_RELU,
   version: 2,

@@ -18,6 +18,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 /** LOGICAL_NOT reference kernel: bool. */
 export const LOGICAL_NOT = {
   ...unaryKernel<UnaryOpData>({
+    readsActualDims: true,
     name: 'LOGICAL_NOT',
     builtinCode: BuiltinOperator.LOGICAL_NOT,
     version: 1,

@@ -79,6 +79,7 @@ function logisticFloat(x: Float32Array, y: Float32Array, n: number): void {
 
 /** LOGISTIC reference kernel: float32, int8, int16, uint8. */
 export const LOGISTIC = unaryKernel<LogisticOpData>({
+  readsActualDims: true,
   name: OP,
   builtinCode: BuiltinOperator.LOGISTIC,
   version: 3,

@@ -14,7 +14,6 @@
 import {
   KernelError,
   TensorType,
-  getInvSqrtQuantizedMultiplierExp,
   multiplyByQuantizedMultiplier,
   quantizeMultiplier,
   roundHalfAwayFromZero,
@@ -24,6 +23,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import {
+  applyLayerNormInt16,
   cwiseAddInt16,
   cwiseMulShiftInt16,
   cwiseMulToInt8,
@@ -31,7 +31,6 @@ import {
   gemmlowpTanhInt16,
   matrixBatchVectorMultiplyAccumulateInt,
   shapeText,
-  vectorBatchVectorCwiseProductAccumulateInt16,
 } from '@micrort/kernel-support';
 
 /** Gates in TFLite's order. */
@@ -220,7 +219,9 @@ export class TfliteIntegerLstmCell {
     const interScale: number[] = [];
     const interZp: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const t = context.getTensor(node.intermediates[i]!);
+      const at = node.intermediates[i]!;
+      if (!(at >= 0 && at < context.tensorsSize)) fail(`intermediate ${i} is tensor ${at}, not a tensor of the model`);
+      const t = context.getTensor(at);
       if (i < 4 && !this.useLayerNorm) {
         interScale.push(Math.pow(2, -12));
         interZp.push(0);
@@ -262,13 +263,14 @@ export class TfliteIntegerLstmCell {
     // PopulatePrecomputedZPTimesWeightsWithBias: bias (none with layer norm) + zp × row sums.
     const effective = (w: Tensor, zp: number, bias: Tensor | null, rows: number, cols: number): Int32Array => {
       const out = context.allocatePersistentBuffer(Math.max(1, rows) * 4).i32;
-      const data = w.data as Int8Array | null;
-      if (data === null) fail(`weights (tensor ${w.index}) of an integer LSTM must be constant`);
-      const b = bias === null ? null : (bias.data as Int32Array | null);
-      if (bias !== null && b === null) fail(`bias (tensor ${bias.index}) of an integer LSTM must be constant`);
+      // TFLite folds them in prepare: weights and biases must be constants.
+      if (!w.isConstant) fail(`weights (tensor ${w.index}) of an integer LSTM must be a constant`);
+      if (bias !== null && !bias.isConstant) fail(`bias (tensor ${bias.index}) of an integer LSTM must be a constant`);
+      const data = w.data as Int8Array;
+      const b = bias === null ? null : (bias.data as Int32Array);
       for (let r = 0; r < rows; r++) {
         let sum = 0;
-        for (let c = 0; c < cols; c++) sum += data![r * cols + c]!;
+        for (let c = 0; c < cols; c++) sum += data[r * cols + c]!;
         out[r] = ((b === null ? 0 : b[r]!) + Math.imul(sum, zp)) | 0;
       }
       return out;
@@ -290,32 +292,42 @@ export class TfliteIntegerLstmCell {
 
   /** Binds this invoke's constant tensors and scratch buffers. */
   bind(context: TfLiteContext, node: Node): void {
-    const data = (pos: number) => {
-      const i = pos >= 0 && pos < node.inputs.length ? node.inputs[pos]! : -1;
-      return i >= 0 ? context.getEvalTensor(i).data : null;
-    };
     for (let g = 0; g < 4; g++) {
-      this.inW[g] = (data(IN_W[g]!) as Int8Array | null) ?? EMPTY_I8;
-      this.recW[g] = (data(REC_W[g]!) as Int8Array | null) ?? EMPTY_I8;
-      this.peep[g] = (data(PEEP[g]!) as Int16Array | null) ?? EMPTY_I16;
-      this.ln[g] = (data(LN[g]!) as Int16Array | null) ?? EMPTY_I16;
-      this.lnBias[g] = (data(BIAS[g]!) as Int32Array | null) ?? EMPTY_I32;
+      this.inW[g] = (this.dataAt(context, node, IN_W[g]!) as Int8Array | null) ?? EMPTY_I8;
+      this.recW[g] = (this.dataAt(context, node, REC_W[g]!) as Int8Array | null) ?? EMPTY_I8;
+      this.peep[g] = (this.dataAt(context, node, PEEP[g]!) as Int16Array | null) ?? EMPTY_I16;
+      this.ln[g] = (this.dataAt(context, node, LN[g]!) as Int16Array | null) ?? EMPTY_I16;
+      this.lnBias[g] = (this.dataAt(context, node, BIAS[g]!) as Int32Array | null) ?? EMPTY_I32;
       this.gates[g] = context.getScratchBuffer(this.scratch[g]!).i16;
     }
-    this.projW = (data(PROJ_W) as Int8Array | null) ?? EMPTY_I8;
+    this.projW = (this.dataAt(context, node, PROJ_W) as Int8Array | null) ?? EMPTY_I8;
     this.hidden = context.getScratchBuffer(this.hiddenScratch).i8;
   }
 
-  /** LstmStepInteger8x8_16 over all `nBatch` rows: x [nBatch, nInput], h [nBatch, nOutput], c [nBatch, nCell]. */
-  step(x: Int8Array, h: Int8Array, c: Int16Array, out: Int8Array): void {
-    const { nBatch, nCell, nOutput } = this;
-    const p = this.p;
-    const n = nBatch * nCell;
-    if (!this.useCifg) this.gate(INPUT, x, h, c);
-    this.gate(FORGET, x, h, c);
-    this.gate(CELL, x, h, c);
+  /** The data of the node's input at `position`, or null when omitted. */
+  private dataAt(context: TfLiteContext, node: Node, position: number): ArrayBufferView | null {
+    const i = position >= 0 && position < node.inputs.length ? node.inputs[position]! : -1;
+    return i >= 0 ? context.getEvalTensor(i).data : null;
+  }
 
-    // UpdateLstmCellInteger.
+  /**
+   * LstmStepInteger8x8_16 over all `nBatch` rows: x [nBatch, nInput], h [nBatch, nOutput], c [nBatch,
+   * nCell]. The gates run from one call site (the cell update before the output gate), so V8 inlines
+   * `gate` once: an optimised `step` inlining it four times would run out of inlining budget and leave
+   * calls that pass multipliers beyond its small integers (a boxed number, allocated, per call).
+   */
+  step(x: Int8Array, h: Int8Array, c: Int16Array, out: Int8Array): void {
+    for (let g = this.useCifg ? FORGET : INPUT; g <= OUTPUT; g++) {
+      if (g === OUTPUT) this.updateCell(c);
+      this.gate(g, x, h, c);
+    }
+    this.output(h, c, out);
+  }
+
+  /** UpdateLstmCellInteger: cell = forget·cell + input·cellGate (CIFG: (1 - forget)·cellGate), clipped. */
+  private updateCell(c: Int16Array): void {
+    const p = this.p;
+    const n = this.nBatch * this.nCell;
     const cellPower = p[P.CELL_SCALE]!;
     const forget = this.gates[FORGET]!;
     const cellGate = this.gates[CELL]!;
@@ -331,23 +343,26 @@ export class TfliteIntegerLstmCell {
         const v = c[i]!;
         c[i] = v > clip ? clip : v < -clip ? -clip : v;
       }
-    this.gate(OUTPUT, x, h, c);
+  }
 
-    // CalculateLstmOutputInteger8x8_16: tanh of the cell into the input gate's buffer, times the output gate.
+  /** CalculateLstmOutputInteger8x8_16: tanh of the cell times the output gate, projected; copied to `out`. */
+  private output(h: Int8Array, c: Int16Array, out: Int8Array): void {
+    const { nBatch, nCell, nOutput } = this;
+    const p = this.p;
+    const n = nBatch * nCell;
     const tanhCell = this.gates[INPUT]!;
-    const bits = 15 + cellPower;
+    const bits = 15 + p[P.CELL_SCALE]!;
     for (let i = 0; i < n; i++) tanhCell[i] = gemmlowpTanhInt16(c[i]!, bits);
     const hidden = this.hidden;
-    cwiseMulToInt8(this.gates[OUTPUT]!, tanhCell, n, p[P.HIDDEN]!, p[P.HIDDEN + 1]!, p[P.HIDDEN_ZP]!, hidden);
+    cwiseMulToInt8(this.gates[OUTPUT]!, tanhCell, n, p, P.HIDDEN, p[P.HIDDEN_ZP]!, hidden);
     if (this.useProjection) {
       h.fill(0, 0, nBatch * nOutput);
       matrixBatchVectorMultiplyAccumulateInt(
         hidden,
-        0,
         this.projBias,
         this.projW,
-        p[P.PROJ]!,
-        p[P.PROJ + 1]!,
+        p,
+        P.PROJ,
         nBatch,
         nCell,
         nOutput,
@@ -366,82 +381,47 @@ export class TfliteIntegerLstmCell {
     for (let i = 0; i < nBatch * nOutput; i++) out[i] = h[i]!;
   }
 
-  /** CalculateLstmGateInteger8x8_16 of gate `g` into its buffer. */
+  /** CalculateLstmGateInteger8x8_16 of gate `g` into its buffer (the input, then the recurrent product). */
   private gate(g: number, x: Int8Array, h: Int8Array, c: Int16Array): void {
-    const { nBatch, nInput, nCell, nOutput } = this;
+    const { nBatch, nCell, nOutput } = this;
     const p = this.p;
     const out = this.gates[g]!;
     const n = nBatch * nCell;
     out.fill(0, 0, n);
-    matrixBatchVectorMultiplyAccumulateInt(
-      x,
-      0,
-      this.inBias[g]!,
-      this.inW[g]!,
-      p[P.IN + 2 * g]!,
-      p[P.IN + 2 * g + 1]!,
-      nBatch,
-      nInput,
-      nCell,
-      0,
-      out,
-      -32768,
-      32767,
-    );
-    matrixBatchVectorMultiplyAccumulateInt(
-      h,
-      0,
-      this.recBias[g]!,
-      this.recW[g]!,
-      p[P.REC + 2 * g]!,
-      p[P.REC + 2 * g + 1]!,
-      nBatch,
-      nOutput,
-      nCell,
-      0,
-      out,
-      -32768,
-      32767,
-    );
-    // Rows of n_output elements, as TFLite's kernel steps them (see the constructor).
-    if (this.usePeephole && g !== CELL)
-      vectorBatchVectorCwiseProductAccumulateInt16(this.peep[g]!, nOutput, c, nBatch, p[P.PEEP + 2 * g]!, p[P.PEEP + 2 * g + 1]!, out);
-    if (this.useLayerNorm) this.layerNorm(g, out);
-    if (g === CELL) for (let i = 0; i < n; i++) out[i] = gemmlowpTanhInt16(out[i]!, 3);
-    else for (let i = 0; i < n; i++) out[i] = gemmlowpLogisticInt16(out[i]!, 3);
-  }
-
-  /** tensor_utils::ApplyLayerNorm (integer) of gate `g`, in place. */
-  private layerNorm(g: number, v: Int16Array): void {
-    const { nBatch, nCell } = this;
-    const p = this.p;
-    const w = this.ln[g]!;
-    const bias = this.lnBias[g]!;
-    const scaleA = p[P.LN + 2 * g]!;
-    const scaleB = p[P.LN + 2 * g + 1]! + 12;
-    const temp = Math.trunc(1048576 / nCell);
-    for (let b = 0; b < nBatch; b++) {
-      const at = b * nCell;
-      let sum = 0;
-      let sumSq = 0;
-      for (let j = 0; j < nCell; j++) {
-        const x = v[at + j]!;
-        sum += x;
-        sumSq += x * x;
-      }
-      const mean = Math.trunc((sum * 1024) / nCell);
-      let variance = Math.trunc((sumSq * temp - mean * mean) / 1048576);
-      if (variance < 1) variance = p[P.GUARD + g]!;
-      getInvSqrtQuantizedMultiplierExp(variance, -1, this.invSqrt);
-      const invA = this.invSqrt[0]!;
-      const invB = this.invSqrt[1]!;
-      for (let j = 0; j < nCell; j++) {
-        const rescaled = multiplyByQuantizedMultiplier(1024 * v[at + j]! - mean, invA, invB);
-        const val3 = (Math.imul(rescaled, w[j]!) + bias[j]!) | 0;
-        const val4 = Math.trunc((val3 > 0 ? val3 + 512 : val3 - 512) / 1024);
-        const val5 = multiplyByQuantizedMultiplier(val4, scaleA, scaleB);
-        v[at + j] = val5 > 32767 ? 32767 : val5 < -32768 ? -32768 : val5;
-      }
+    for (let k = 0; k < 2; k++) {
+      const recurrent = k === 1;
+      matrixBatchVectorMultiplyAccumulateInt(
+        recurrent ? h : x,
+        recurrent ? this.recBias[g]! : this.inBias[g]!,
+        recurrent ? this.recW[g]! : this.inW[g]!,
+        p,
+        (recurrent ? P.REC : P.IN) + 2 * g,
+        nBatch,
+        recurrent ? nOutput : this.nInput,
+        nCell,
+        0,
+        out,
+        -32768,
+        32767,
+      );
     }
+    // tensor_utils::VectorBatchVectorCwiseProductAccumulate, in rows of n_output elements as TFLite's kernel
+    // steps them (see the constructor). Inline: as a separate call it was left unoptimised or un-inlined
+    // often enough that its multiplier (beyond V8's small integers) was boxed on every invoke.
+    if (this.usePeephole && g !== CELL) {
+      const v = this.peep[g]!;
+      const multiplier = p[P.PEEP + 2 * g]!;
+      const shift = p[P.PEEP + 2 * g + 1]!;
+      for (let b = 0; b < nBatch; b++)
+        for (let i = 0; i < nOutput; i++) {
+          const k = b * nOutput + i;
+          const s = multiplyByQuantizedMultiplier(v[i]! * c[k]!, multiplier, shift) + out[k]!;
+          out[k] = s > 32767 ? 32767 : s < -32768 ? -32768 : s;
+        }
+    }
+    if (this.useLayerNorm)
+      applyLayerNormInt16(out, this.ln[g]!, this.lnBias[g]!, p, P.LN + 2 * g, p[P.GUARD + g]!, nBatch, nCell, this.invSqrt);
+    const cell = g === CELL;
+    for (let i = 0; i < n; i++) out[i] = cell ? gemmlowpTanhInt16(out[i]!, 3) : gemmlowpLogisticInt16(out[i]!, 3);
   }
 }

@@ -7,8 +7,8 @@
  * (variables), 20–23 layer norm coefficients. Output [batch, nOutput]: the new output state.
  *
  * With int8/uint8 weights, TFLite's hybrid cell (lstm-hybrid.ts); with an int8 input, TFLite's
- * 8x8_16 integer cell (lstm-integer-tflite.ts: int16 cell state, 5 intermediate tensors). Declined with
- * a reason: the BASIC kernel (LSTMOptions.kernel_type 1, TFLite's 5-input quantized cell).
+ * 8x8_16 integer cell (lstm-integer-tflite.ts: int16 cell state, 5 intermediate tensors). With
+ * LSTMOptions.kernel_type 1, the BASIC kernel (lstm-basic.ts: 5 inputs, 4 outputs, float32 or uint8).
  */
 import {
   BuiltinOperator,
@@ -23,6 +23,7 @@ import {
 } from '@micrort/core';
 import { declineArity, expectType, opData, setOutputShape, shapeText } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
+import { BasicLstmCell } from './lstm-basic.js';
 import { TfliteIntegerLstmCell } from './lstm-integer-tflite.js';
 import type { FullLstmInputs } from './lstm-full-float.js';
 import {
@@ -53,20 +54,25 @@ const EMPTY = new Float32Array(0);
 interface LstmOpData {
   cell: LstmCellRunner | null;
   integer: TfliteIntegerLstmCell | null;
+  basic: BasicLstmCell | null;
   batch: number;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
   const options = node.builtinData as LSTMOptions | null;
   if (!options) throw new KernelError(OP, node.index, 'missing LSTMOptions');
-  if (options.kernelType !== 0) throw new KernelError(OP, node.index, 'the BASIC LSTM kernel (kernel_type 1) is not implemented');
+  const d = opData<LstmOpData>(OP, node);
+  if (options.kernelType === 1) {
+    d.basic = new BasicLstmCell(OP, context, node);
+    return;
+  }
+  if (options.kernelType !== 0) throw new KernelError(OP, node.index, `unknown LSTM kernel_type ${options.kernelType}`);
   if (node.inputs.length !== 20) checkArity(OP, node, 24, 1);
   else checkArity(OP, node, 20, 1);
   const input = getInput(context, node, 0, OP);
   if (input.dims.length !== 2)
     throw new KernelError(OP, node.index, `input (tensor ${input.index}) must be 2-D, got ${shapeText(input.dims)}`);
   const nBatch = input.dims[0]!;
-  const d = opData<LstmOpData>(OP, node);
   if (input.type === TensorType.INT8) {
     const cell = new TfliteIntegerLstmCell(OP, context, node, nBatch, Math.fround(options.cellClip), Math.fround(options.projClip));
     expectType(OP, node, 'output', setOutputShape(OP, context, node, 0, [nBatch, cell.nOutput]), TensorType.INT8);
@@ -87,6 +93,10 @@ function prepare(context: TfLiteContext, node: Node): void {
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<LstmOpData>(OP, node);
+  if (d.basic !== null) {
+    d.basic.run(context, node);
+    return;
+  }
   const integer = d.integer;
   if (integer !== null) {
     integer.bind(context, node);
@@ -107,7 +117,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   cell.step(d.batch, x, 0, EMPTY, 0, h, 0, c, 0, y, 0, cell.shape.nOutput);
 }
 
-/** LSTM registration (the full float, hybrid and 8x8_16 integer kernels; op versions 1..4). */
+/** LSTM registration (the full float, hybrid and 8x8_16 integer kernels, the BASIC kernel; op versions 1..4). */
 export const LSTM: Registration<LstmOpData> = {
   builtinCode: BuiltinOperator.LSTM,
   version: 4,
@@ -115,13 +125,14 @@ export const LSTM: Registration<LstmOpData> = {
   name: OP,
   supports: (context, node) => {
     const options = node.builtinData as LSTMOptions | null;
-    if (options && options.kernelType !== 0) return 'the BASIC LSTM kernel (kernel_type 1) is not implemented';
+    if (options && options.kernelType === 1) return declineArity(node, 5, 4) ?? true;
+    if (options && options.kernelType !== 0) return `unknown LSTM kernel_type ${options.kernelType}`;
     const arity = declineArity(node, node.inputs.length === 20 ? 20 : 24, 1);
     if (arity !== null) return arity;
     const x = node.inputs.length > 0 && node.inputs[0]! >= 0 ? context.getTensor(node.inputs[0]!) : null;
     return x?.type === TensorType.INT8 ? true : fullLstmDecline(context, node, WEIGHTS);
   },
-  init: () => ({ cell: null, integer: null, batch: 0 }),
+  init: () => ({ cell: null, integer: null, basic: null, batch: 0 }),
   prepare,
   invoke,
 };

@@ -40,10 +40,12 @@ describe('float32 unary kernels', () => {
     expect(unary(NEG, [1.5, 0, -2])).toEqual([-1.5, -0, 2]);
   });
 
-  it('refuse other types in supports() and prepare, naming the type and what is handled (TFLM refuses int8 EXP)', () => {
-    const h = harness(EXP, [q(TensorType.INT8, [4], 0.1, 0, [1, 2, 3, 4]), q(TensorType.INT8, [4], 0.1, 0)], [0], [1]);
-    expect(h.supportsAnswer()).toBe('int8 input (handles float32)');
-    expect(kernelError(() => h.prepare()).message).toMatch(/EXP \(node 0\): unsupported input type int8 \(tensor 0\); supported: float32/);
+  it('refuse other types in supports() and prepare, naming the type and what is handled (TFLite has no uint8 EXP)', () => {
+    const h = harness(EXP, [q(TensorType.UINT8, [4], 0.1, 0, [1, 2, 3, 4]), q(TensorType.UINT8, [4], 0.1, 0)], [0], [1]);
+    expect(h.supportsAnswer()).toBe('uint8 input (handles float32, int8, int16)');
+    expect(kernelError(() => h.prepare()).message).toMatch(
+      /EXP \(node 0\): unsupported input type uint8 \(tensor 0\); supported: float32, int8, int16/,
+    );
     for (const reg of [NEG, FLOOR, LOG, SQRT, SQUARE, CEIL, ROUND])
       expect(() =>
         harness(

@@ -131,6 +131,7 @@ export interface FloatUnarySpec {
 export function floatUnaryKernel(spec: FloatUnarySpec): Registration<UnaryOpData> {
   const { name, run } = spec;
   const base = unaryKernel<UnaryOpData>({
+    readsActualDims: true,
     name,
     builtinCode: spec.builtinCode,
     version: spec.version,

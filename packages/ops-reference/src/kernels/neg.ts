@@ -29,6 +29,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 const base = unaryKernel<NegOpData>({
+  readsActualDims: true,
   name: OP,
   builtinCode: BuiltinOperator.NEG,
   version: 2,

@@ -9,13 +9,16 @@
  *
  * Outputs: selected indices (int32 [max_output_size]), V5's selected scores (float32 [max_output_size]),
  * and the int32 count; entries past the count are zero (TFLite's ResetUnusedElementsToZeroes). A constant
- * max_output_size sizes the outputs in prepare; TFLite sizes them by a runtime value at invoke, for which
- * no bound exists in prepare (data-dependent-shape.ts).
+ * max_output_size sizes the outputs in prepare. TFLite sizes them by a runtime max_output_size at invoke:
+ * here they are data-dependent, planned at the bound [number of boxes] (at most that many are ever
+ * selected) and given the actual dims [max_output_size] at invoke (data-dependent-shape.ts); a runtime
+ * max_output_size above the number of boxes — TFLite pads to it with zeros — fails that invoke with a
+ * KernelError naming both.
  */
 import { KernelError, TensorType, checkArity, getInput, getOutput, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { declineArity, declineTypes, expectRank, expectType, opData, setOutputShape } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
-import { noShapeBound } from './data-dependent-shape.js';
+import { boundOutputShape, setActualOutputShape } from './data-dependent-shape.js';
 import { constantInts } from './tflite-ops-common.js';
 
 const F32: readonly TensorType[] = [TensorType.FLOAT32];
@@ -23,7 +26,10 @@ const F32: readonly TensorType[] = [TensorType.FLOAT32];
 /** Op data of the NMS kernels: the candidate heap, sized in prepare. */
 export interface NmsOpData {
   numBoxes: number;
+  /** max_output_size when constant, -1 when read at invoke (the outputs are data-dependent). */
   maxOutput: number;
+  /** The selected outputs' dims at this invoke ([max_output_size]), when data-dependent. */
+  dims: Int32Array;
   /**
    * The candidate heap, in three parallel arrays of numBoxes + 1 entries (box index, (decayed) score,
    * suppress_begin_index); the last entry is the value being sifted (doubles stay in typed arrays: a
@@ -191,6 +197,7 @@ export function nonMaxSuppressionKernel(op: string, builtinCode: number, v5: boo
     init: () => ({
       numBoxes: 0,
       maxOutput: 0,
+      dims: new Int32Array(1),
       heapIndex: new Int32Array(0),
       heapScore: new Float32Array(0),
       heapBegin: new Int32Array(0),
@@ -216,18 +223,22 @@ export function nonMaxSuppressionKernel(op: string, builtinCode: number, v5: boo
         if (i > 2) expectType(op, node, `input ${i}`, t, F32);
       }
       const maxValues = constantInts(op, node, max, 'max_output_size');
-      if (maxValues === null) noShapeBound(op, context, node, 0, 'max_output_size is not constant (TFLite sizes the outputs by its value)');
-      const maxOutput = maxValues[0]!;
-      if (maxOutput < 0) throw new KernelError(op, node.index, `max_output_size ${maxOutput} is negative`);
+      const maxOutput = maxValues === null ? -1 : maxValues[0]!;
+      if (maxValues !== null && maxOutput < 0) throw new KernelError(op, node.index, `max_output_size ${maxOutput} is negative`);
+      const d = opData<NmsOpData>(op, node);
+      // A runtime max_output_size: at most n boxes are selected, so [n] bounds every output TFLite's
+      // kernel could give without padding (see the file comment).
+      d.dims[0] = maxOutput < 0 ? n : maxOutput;
+      const shape = (position: number) =>
+        maxOutput < 0 ? boundOutputShape(op, context, node, position, d.dims) : setOutputShape(op, context, node, position, d.dims);
       expectType(op, node, 'selected_indices', getOutput(context, node, 0, op), [TensorType.INT32]);
-      setOutputShape(op, context, node, 0, [maxOutput]);
+      shape(0);
       if (v5) {
         expectType(op, node, 'selected_scores', getOutput(context, node, 1, op), F32);
-        setOutputShape(op, context, node, 1, [maxOutput]);
+        shape(1);
       }
       expectType(op, node, 'valid_outputs', getOutput(context, node, outputs - 1, op), [TensorType.INT32]);
       setOutputShape(op, context, node, outputs - 1, []);
-      const d = opData<NmsOpData>(op, node);
       d.numBoxes = n;
       d.maxOutput = maxOutput;
       d.heapIndex = new Int32Array(n + 1);
@@ -242,18 +253,32 @@ export function nonMaxSuppressionKernel(op: string, builtinCode: number, v5: boo
       p[2] = v5 ? (context.getEvalTensor(node.inputs[5]!).data as Float32Array)[0]! : 0;
       if (!(p[0]! >= 0 && p[0]! <= 1)) throw new KernelError(op, node.index, `iou_threshold ${p[0]} is outside [0, 1]`);
       if (p[2]! < 0) throw new KernelError(op, node.index, `soft_nms_sigma ${p[2]} is negative`);
+      let maxOutput = d.maxOutput;
+      if (maxOutput < 0) {
+        maxOutput = (context.getEvalTensor(node.inputs[2]!).data as Int32Array)[0]!;
+        if (maxOutput < 0) throw new KernelError(op, node.index, `max_output_size ${maxOutput} is negative`);
+        if (maxOutput > d.numBoxes)
+          throw new KernelError(
+            op,
+            node.index,
+            `max_output_size ${maxOutput} is more than the ${d.numBoxes} boxes: the outputs of a runtime max_output_size are planned for at most the number of boxes (TFLite pads them with zeros to ${maxOutput})`,
+          );
+        d.dims[0] = maxOutput;
+        setActualOutputShape(context, node, 0, d.dims);
+        if (v5) setActualOutputShape(context, node, 1, d.dims);
+      }
       const selected = context.getEvalTensor(node.outputs[0]!).data as Int32Array;
       const selectedScores = v5 ? (context.getEvalTensor(node.outputs[1]!).data as Float32Array) : null;
       const count = nonMaxSuppression(
         d,
         context.getEvalTensor(node.inputs[0]!).data as Float32Array,
         context.getEvalTensor(node.inputs[1]!).data as Float32Array,
-        d.maxOutput,
+        maxOutput,
         selected,
         selectedScores,
       );
-      selected.fill(0, count, d.maxOutput);
-      selectedScores?.fill(0, count, d.maxOutput);
+      selected.fill(0, count, maxOutput);
+      selectedScores?.fill(0, count, maxOutput);
       (context.getEvalTensor(node.outputs[outputs - 1]!).data as Int32Array)[0] = count;
     },
   };

@@ -29,6 +29,32 @@ export function affineQuantize(
 }
 
 /**
+ * TFLite's AffineQuantizeToInt4 (quantize.cc, after 2.9): each value as `affineQuantize` computes it,
+ * clamped to [-8, 7], then packed two per byte, low nibble first (tensor_utils::PackInt8IntoDenseInt;
+ * an odd count leaves the last byte's high nibble 0). TFLite packs from a temporary vector; here the
+ * pairs are packed as they are computed.
+ */
+export function affineQuantizeInt4(
+  input: Float32Array,
+  output: Int8Array | Uint8Array,
+  count: number,
+  scale: number,
+  zeroPoint: number,
+): void {
+  const s = Math.fround(scale);
+  for (let i = 0; i < count; i += 2) {
+    const q0 = int4(input[i]!, s, zeroPoint);
+    const q1 = i + 1 < count ? int4(input[i + 1]!, s, zeroPoint) : 0;
+    output[i >> 1] = (q0 & 0x0f) | ((q1 & 0x0f) << 4);
+  }
+}
+
+function int4(x: number, s: number, zeroPoint: number): number {
+  const q = (truncToInt32X86(roundF32(Math.fround(x / s))) + zeroPoint) | 0;
+  return q < -8 ? -8 : q > 7 ? 7 : q;
+}
+
+/**
  * reference_ops::Requantize: q = clamp(MultiplyByQuantizedMultiplier(x - input_zp, multiplier, shift) +
  * output_zp, lo, hi). When the effective scale is exactly 1 (multiplier 2^30, shift 1) and the zero points
  * differ by exactly 128 between int8 and uint8, TFLM flips the sign bit instead; the result is the same.

@@ -5,7 +5,8 @@
  * input_scale / output_scale as one quantized multiplier) for the pairs TFLM supports: int8 → int8,
  * uint8, int16, int32; uint8 → int8; int16 → int8, int16, int32; int32 → int8, int16. The output must be
  * per-tensor quantized. uint8 output from float32 and uint8 → uint8 are TFLite's additions to TFLM's
- * list (the same AffineQuantize and Requantize).
+ * list (the same AffineQuantize and Requantize), and so is float32 → int4 (TFLite after 2.9:
+ * AffineQuantizeToInt4, packed two per byte).
  */
 import {
   BuiltinOperator,
@@ -20,7 +21,7 @@ import {
 import { PROVIDER } from '../provider.js';
 import { flatInPlace } from './in-place-common.js';
 import { unaryTensors } from './elementwise-common.js';
-import { affineQuantize, requantize, type IntegerData } from './quantize-common.js';
+import { affineQuantize, affineQuantizeInt4, requantize, type IntegerData } from './quantize-common.js';
 import { expectQuantized, expectSameElementCount, opData, typeRange } from '@micrort/kernel-support';
 
 const OP = 'QUANTIZE';
@@ -55,12 +56,14 @@ const REQUANTIZE_PAIRS = new Set<string>(
   ].map(([a, b]) => `${a}>${b}`),
 );
 
-const FLOAT_OUTPUTS: readonly TensorType[] = [TensorType.INT8, TensorType.UINT8, TensorType.INT16];
+const FLOAT_OUTPUTS: readonly TensorType[] = [TensorType.INT8, TensorType.UINT8, TensorType.INT16, TensorType.INT4];
 
 interface QuantizeOpData {
   params: Int32Array;
   paramsF64: Float64Array;
   fromFloat: boolean;
+  /** float32 → packed int4. */
+  toInt4: boolean;
   count: number;
   lo: number;
   hi: number;
@@ -72,6 +75,7 @@ function init(context: TfLiteContext): QuantizeOpData {
     params: region.i32,
     paramsF64: new Float64Array(region.buffer, region.offset, OP_DATA_QUANTIZE_BYTES / 8),
     fromFloat: false,
+    toInt4: false,
     count: 0,
     lo: 0,
     hi: 0,
@@ -95,7 +99,7 @@ function prepare(context: TfLiteContext, node: Node): void {
       throw new KernelError(
         OP,
         node.index,
-        `float32 input with ${tensorTypeName(output.type)} output is not supported; supported: int8, uint8, int16`,
+        `float32 input with ${tensorTypeName(output.type)} output is not supported; supported: int8, uint8, int16, int4`,
       );
     data.fromFloat = true;
   } else {
@@ -112,10 +116,11 @@ function prepare(context: TfLiteContext, node: Node): void {
     p[QuantizeWord.RequantizeShift] = m.shift;
     data.fromFloat = false;
   }
+  data.toInt4 = output.type === TensorType.INT4;
   p[QuantizeWord.OutputZeroPoint] = output.params.zeroPoint;
   data.paramsF64[QuantizeWord.ScaleF64] = output.params.scale;
   p[QuantizeWord.InputZeroPoint] = input.params.zeroPoint;
-  [data.lo, data.hi] = typeRange(output.type);
+  [data.lo, data.hi] = data.toInt4 ? [-8, 7] : typeRange(output.type);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
@@ -123,7 +128,15 @@ function invoke(context: TfLiteContext, node: Node): void {
   const p = data.params;
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data as IntegerData;
-  if (data.fromFloat) {
+  if (data.toInt4) {
+    affineQuantizeInt4(
+      input as Float32Array,
+      output as Int8Array,
+      data.count,
+      data.paramsF64[QuantizeWord.ScaleF64]!,
+      p[QuantizeWord.OutputZeroPoint]!,
+    );
+  } else if (data.fromFloat) {
     affineQuantize(
       input as Float32Array,
       output,

@@ -43,6 +43,8 @@ export const RANK: Registration = {
   name: OP,
   supports: (context, node) =>
     declineArity(node, 1, 1) ?? (context.getTensor(node.inputs[0]!).type === TensorType.STRING || supportsFixedSize(context, node)),
+  // A data-dependent input keeps its bound's rank: nothing to read at invoke.
+  dynamicInputShapes: true,
   init: newOpData,
   prepare,
   invoke,

@@ -91,6 +91,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 
 /** RELU reference kernel: float32, int8, int16, uint8. */
 export const RELU = unaryKernel<ReluOpData>({
+  readsActualDims: true,
   name: OP,
   builtinCode: BuiltinOperator.RELU,
   version: 3,

@@ -81,6 +81,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 
 /** RELU6 reference kernel: float32, int8, int16, uint8. */
 export const RELU6 = unaryKernel<Relu6OpData>({
+  readsActualDims: true,
   name: OP,
   builtinCode: BuiltinOperator.RELU6,
   version: 3,

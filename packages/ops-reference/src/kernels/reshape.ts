@@ -9,6 +9,12 @@
  * TFLM. A single -1 is inferred from the input's element count, and the output gets the result
  * (setOutputShape) before memory planning. invoke copies the bytes, or does nothing when input and
  * output share their memory.
+ *
+ * A data-dependent input (WHERE, UNIQUE…) with a target shape that has a -1 makes the output
+ * data-dependent: planned with the -1 inferred from the input's bound, it gets at every invoke the target
+ * with the -1 inferred from the input's actual element count (which must divide, as TFLite requires). A
+ * target without -1 keeps its shape, and an invoke whose input does not hold that many elements fails.
+ * Without a target known in prepare, a data-dependent input is refused (DataDependentShapeError).
  */
 import {
   BuiltinOperator,
@@ -23,10 +29,22 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { flatInPlace } from './in-place-common.js';
-import { setOutputShape } from '@micrort/kernel-support';
+import { isDataDependent, newOpData, opData, refuseDataDependentInput, setOutputShapeOrBound } from '@micrort/kernel-support';
 import { prepareStringCopy } from './data-common.js';
 
 const OP = 'RESHAPE';
+
+/** Op data, for a data-dependent input only. */
+interface ReshapeOpData {
+  /** The input is data-dependent. */
+  bounded: boolean;
+  /** Position of the -1 in `target`, or -1: the output keeps its shape. */
+  stretch: number;
+  /** Product of the target's other dimensions. */
+  known: number;
+  /** The output's dims at this invoke. */
+  dims: Int32Array;
+}
 
 /**
  * Resolves the single -1 ("stretch") dimension of `dims` in place so that it holds `inputCount` elements.
@@ -67,6 +85,14 @@ function prepare(context: TfLiteContext, node: Node): void {
     );
   const inputCount = numElements(input.dims);
   const target = targetShape(context, node);
+  const d = opData<ReshapeOpData>(OP, node);
+  d.bounded = isDataDependent(input);
+  if (d.bounded) {
+    if (target === null) refuseDataDependentInput(OP, context, node, 0, 'RESHAPE has no target shape in prepare to follow it with');
+    d.stretch = target.indexOf(-1);
+    d.known = 1;
+    for (let i = 0; i < target.length; i++) if (i !== d.stretch) d.known *= target[i]!;
+  }
   if (target === null && node.inputs.length === 1 && output.dims.length === 1 && output.dims[0] === 0 && inputCount === 1)
     throw new KernelError(
       OP,
@@ -83,7 +109,8 @@ function prepare(context: TfLiteContext, node: Node): void {
       node.index,
       `input (tensor ${input.index}, shape [${Array.from(input.dims).join(', ')}]) has ${inputCount} elements, output (tensor ${output.index}, shape [${Array.from(dims).join(', ')}]) has ${outputCount}`,
     );
-  setOutputShape(OP, context, node, 0, dims);
+  d.dims = dims;
+  setOutputShapeOrBound(OP, context, node, 0, dims, d.bounded && d.stretch >= 0);
   prepareStringCopy(OP, context, node, input);
 }
 
@@ -102,20 +129,38 @@ function targetShape(context: TfLiteContext, node: Node): Int32Array | null {
   return null;
 }
 
+/** A data-dependent input: the output's dims from its actual element count. */
+function followInput(context: TfLiteContext, node: Node, d: ReshapeOpData): void {
+  const count = numElements(context.getEvalTensor(node.inputs[0]!).dims);
+  if (d.stretch < 0) {
+    if (count !== numElements(d.dims))
+      throw new KernelError(OP, node.index, `the input holds ${count} elements at this invoke, the output's shape ${numElements(d.dims)}`);
+    return;
+  }
+  if (d.known === 0 ? count !== 0 : count % d.known !== 0)
+    throw new KernelError(OP, node.index, `cannot infer the -1 dimension: ${count} input elements at this invoke, ${d.known} per -1 step`);
+  d.dims[d.stretch] = d.known === 0 ? 0 : count / d.known;
+  context.setActualShape(node.outputs[0]!, d.dims);
+}
+
 function invoke(context: TfLiteContext, node: Node): void {
+  const d = opData<ReshapeOpData>(OP, node);
+  if (d.bounded) followInput(context, node, d);
   const input = context.getEvalTensor(node.inputs[0]!).bytes;
   const output = context.getEvalTensor(node.outputs[0]!).bytes;
   if (input.buffer === output.buffer && input.byteOffset === output.byteOffset) return; // in place
   output.set(input);
 }
 
-/** The reference RESHAPE kernel (no op data). */
+/** The reference RESHAPE kernel (op data read only for a data-dependent input). */
 export const RESHAPE: Registration = {
   builtinCode: BuiltinOperator.RESHAPE,
   version: 2,
   provider: PROVIDER,
   inPlace: flatInPlace,
   name: OP,
+  dynamicInputShapes: true,
+  init: newOpData,
   prepare,
   invoke,
 };

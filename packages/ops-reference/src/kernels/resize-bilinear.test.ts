@@ -94,6 +94,29 @@ describe('RESIZE_BILINEAR', () => {
     qi.forEach((v, i) => expect(Math.abs(v - fl[i]!)).toBeLessThanOrEqual(1));
   });
 
+  it('int16 (TFLite): the integer blend over the whole int16 range, rounded half away from zero, exact in int64', () => {
+    // 2x2 -> 4x4: sources at 0, 0.5, 1, 1 per axis; blends of the extremes land on halves.
+    const data = [-32768, 32767, 32767, -32768];
+    const out = resize(TensorType.INT16, [1, 2, 2, 1], data, [4, 4], false, false, { scale: 1, zeroPoint: 0 }).invoke().outputArray();
+    const at = (y: number, x: number) => {
+      const y0 = Math.floor(y),
+        y1 = Math.min(y0 + 1, 1),
+        x0 = Math.floor(x),
+        x1 = Math.min(x0 + 1, 1);
+      const [fy, fx] = [y - y0, x - x0];
+      const v =
+        data[y0 * 2 + x0]! * (1 - fy) * (1 - fx) +
+        data[y0 * 2 + x1]! * (1 - fy) * fx +
+        data[y1 * 2 + x0]! * fy * (1 - fx) +
+        data[y1 * 2 + x1]! * fy * fx;
+      return v < 0 ? -Math.round(-v) : Math.round(v);
+    };
+    const want = [0, 0.5, 1, 1].flatMap((y) => [0, 0.5, 1, 1].map((x) => at(y, x)));
+    expect(Array.from(out)).toEqual(want);
+    expect(out[1]).toBe(-1); // (−32768 + 32767) / 2 = −0.5, away from zero
+    expect(out[5]).toBe(-1); // the centre: the four values sum to −2, / 4 = −0.5, away from zero
+  });
+
   it('computes the source coordinates in float32 like TFLM, and the integer ones with C division', () => {
     // 2 -> 50 without options: y 25 scales by float32(2/50) to exactly 1 (in double 0.99999998).
     expect(interpolationValues(25, Math.fround(2 / 50), false, 2)).toEqual([1, 1, 0]);
@@ -105,9 +128,9 @@ describe('RESIZE_BILINEAR', () => {
     expect(interpolationValuesInteger(0, 683, true, 2)).toEqual([-171, 0, 0]);
   });
 
-  it('refuses int16 (as TFLM), align_corners with half_pixel_centers, a non-constant or malformed size, a wrong output', () => {
-    expect(prepareError(resize(TensorType.INT16, [1, 1, 1, 1], [1], [2, 2])).message).toMatch(
-      /type int16 \(tensor \d+\); supported: float32, int8/,
+  it('refuses int32, align_corners with half_pixel_centers, a non-constant or malformed size, a wrong output', () => {
+    expect(prepareError(resize(TensorType.INT32, [1, 1, 1, 1], [1], [2, 2])).message).toMatch(
+      /type int32 \(tensor \d+\); supported: float32, int8, uint8, int16/,
     );
     expect(prepareError(resize(TensorType.FLOAT32, [1, 1, 1, 1], [1], [2, 2], true, true)).message).toMatch(
       /If half_pixel_centers is True, align_corners must be False/,

@@ -9,8 +9,9 @@
  * products summed left to right, every step rounded to float32 as the C++ `float` expression is (see
  * `resizeFloat`). int8 is bit-exact: 20-bit fixed-point
  * blend, rounded half away from zero (TFLITE_SINGLE_ROUNDING is not set in the reference build). int16
- * is refused, as TFLM refuses it; TFLM keeps no op data. uint8 (TFLite only) blends in float32 with
- * TFLite's rounding offset (see `resizeUint8`).
+ * (TFLite only: TFLM refuses it) runs TFLite's same ResizeBilinearInteger template, whose int64 sums stay
+ * exact in double; TFLM keeps no op data. uint8 (TFLite only) blends in float32 with TFLite's rounding
+ * offset (see `resizeUint8`).
  */
 import { BuiltinOperator, KernelError, TensorType } from '@micrort/core';
 import type { Node, Registration, ResizeBilinearOptions, TfLiteContext } from '@micrort/core';
@@ -20,7 +21,7 @@ import { type ResizeGeometry, prepareResize } from './resize-common.js';
 import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'RESIZE_BILINEAR';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8] as const;
+const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8, TensorType.INT16] as const;
 const f32 = Math.fround;
 
 /** Per output row (y) and column (x): the two neighbours and their weights. */
@@ -168,7 +169,8 @@ function resizeFloat(d: ResizeBilinearOpData, input: Float32Array, output: Float
 const ROUND_20 = 1 << 19;
 const ONE_20 = 1 << 20;
 
-function resizeInt8(d: ResizeBilinearOpData, input: Int8Array, output: Int8Array): void {
+/** ResizeBilinearInteger for int8 and int16 (the 20-bit products stay below 2^37: exact in double). */
+function resizeInteger(d: ResizeBilinearOpData, input: Int8Array | Int16Array, output: Int8Array | Int16Array): void {
   const { batches, inHeight, inWidth, depth, outHeight, outWidth } = d;
   const batchStride = inHeight * inWidth * depth;
   let o = 0;
@@ -189,7 +191,7 @@ function resizeInt8(d: ResizeBilinearOpData, input: Int8Array, output: Int8Array
           p01 = rowLo + xHi,
           p11 = rowHi + xHi;
         for (let c = 0; c < depth; c++) {
-          // Every product is an exact integer below 2^31 in magnitude, so double arithmetic is exact.
+          // Every product is an exact integer below 2^35 in magnitude, so double arithmetic is exact (C: int64).
           const v =
             input[p00 + c]! * wyLo * wxLo + input[p10 + c]! * wyHi * wxLo + input[p01 + c]! * wyLo * wxHi + input[p11 + c]! * wyHi * wxHi;
           output[o++] = Math.trunc((v + (v > 0 ? ROUND_20 : -ROUND_20)) / ONE_20);
@@ -244,10 +246,10 @@ function invoke(context: TfLiteContext, node: Node): void {
   const output = context.getEvalTensor(node.outputs[0]!).data;
   if (d.type === TensorType.FLOAT32) resizeFloat(d, input as Float32Array, output as Float32Array);
   else if (d.type === TensorType.UINT8) resizeUint8(d, input as Uint8Array, output as Uint8Array);
-  else resizeInt8(d, input as Int8Array, output as Int8Array);
+  else resizeInteger(d, input as Int8Array | Int16Array, output as Int8Array | Int16Array);
 }
 
-/** RESIZE_BILINEAR registration: float32, int8, uint8 (op versions 1..4). */
+/** RESIZE_BILINEAR registration: float32, int8, uint8, int16 (op versions 1..4). */
 export const RESIZE_BILINEAR: Registration = {
   builtinCode: BuiltinOperator.RESIZE_BILINEAR,
   version: 4,

@@ -8,6 +8,7 @@ import { opData } from '@micrort/kernel-support';
 
 /** SIN reference kernel: float32. */
 export const SIN = unaryKernel<UnaryOpData>({
+  readsActualDims: true,
   name: 'SIN',
   builtinCode: BuiltinOperator.SIN,
   version: 1,

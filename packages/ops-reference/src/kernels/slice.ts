@@ -4,7 +4,12 @@
  * input dimension (at most 5). TFLM reads and checks them at eval (begin in [0, dim], the resolved size
  * in [0, dim - begin], the selected element count equal to the output's); micrort resolves constant ones
  * (model data, or folded during prepare) in prepare, where they give the output its shape, and runtime
- * ones at each invoke, where a bad value is a KernelError.
+ * ones at each invoke, where a bad value is a KernelError. With runtime ones the output keeps the file's
+ * shape (TFLM's rule) when the file states one; when it does not (no shape of the input's rank, or a
+ * `shape_signature` with -1, as the converter writes TFLite's dynamic slice), the output is data-dependent:
+ * planned at the input's shape, the bound of every slice, with the actual dims [size…] set at each invoke
+ * (data-dependent-shape.ts; the interpreter's default `shapes: 'computed'` only). The input may itself be
+ * data-dependent: begin and size are then checked against its actual dims.
  *
  * Types: float32, int8, int16, int32, bool as TFLM; as TFLite, uint8, int64, every other fixed-size
  * type (TFLite's slice moves elements by size) and string (the selected strings, in order).
@@ -30,7 +35,16 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
+import {
+  expectType,
+  fillOpData,
+  isDataDependent,
+  newOpData,
+  opData,
+  refuseDataDependentInput,
+  setOutputShape,
+} from '@micrort/kernel-support';
+import { boundOutputShape, setActualOutputShape } from './data-dependent-shape.js';
 
 const OP = 'SLICE';
 const TYPES: readonly TensorType[] = [...FIXED_SIZE_TYPES, TensorType.STRING];
@@ -51,6 +65,23 @@ interface SliceOpData {
   counts: Int32Array;
   /** STRING input: the selected strings are written through this. */
   strings: StringMove | null;
+  /** The output is data-dependent: its actual dims (the resolved sizes) are set at every invoke. */
+  bounded: boolean;
+  /** The input is data-dependent: inDims and inStrides are refreshed from its actual dims at every invoke. */
+  dynamicInput: boolean;
+  /** The output's dims at this invoke (bounded). */
+  dims: Int32Array;
+}
+
+/** Refreshes inDims / inStrides (front-padded to 5 axes) from the input's actual dims. */
+function readInputDims(d: SliceOpData, dims: Int32Array): void {
+  const shift = SLICE_MAX_DIMS - d.rank;
+  for (let i = 0; i < d.rank; i++) d.inDims[shift + i] = dims[i]!;
+  let stride = 1;
+  for (let i = SLICE_MAX_DIMS - 1; i >= 0; i--) {
+    d.inStrides[i] = stride;
+    stride *= d.inDims[i]!;
+  }
 }
 
 /**
@@ -106,13 +137,24 @@ function prepare(context: TfLiteContext, node: Node): void {
     starts: new Int32Array(SLICE_MAX_DIMS),
     counts: new Int32Array(SLICE_MAX_DIMS).fill(1),
     strings: input.type === TensorType.STRING ? prepareStringMove(OP, context, node, input, true) : null,
+    bounded: false,
+    dynamicInput: isDataDependent(input),
+    dims: new Int32Array(rank),
   };
-  if (d.constant) {
+  if (d.dynamicInput && d.strings) refuseDataDependentInput(OP, context, node, 0, 'SLICE moves strings by a map sized in prepare');
+  const fileHasNoShape =
+    input.type !== TensorType.STRING && (output.dims.length !== rank || (output.shapeSignature?.includes(-1) ?? false));
+  if (d.constant && !d.dynamicInput) {
     // Constant begin and size (model data or folded) give the output its shape, as TFLite's Prepare.
     const problem = resolve(d, begin, size, false);
     if (problem !== null) throw new KernelError(OP, node.index, problem);
     setOutputShape(OP, context, node, 0, Array.from(d.counts).slice(SLICE_MAX_DIMS - rank));
     d.outCount = output.elementCount;
+  } else if (d.dynamicInput || (fileHasNoShape && context.shapeRule === 'computed')) {
+    // Computed at invoke, and no shape to keep: every slice fits in the input (its bound, if data-dependent).
+    d.bounded = true;
+    d.dims.set(input.dims);
+    boundOutputShape(OP, context, node, 0, d.dims);
   } else if (output.dims.length !== rank) {
     // Computed at invoke: the output keeps its own shape (TFLM's rule), checked against the slice there.
     throw new KernelError(OP, node.index, `output has shape ${shapeString(output.dims)}, expected ${rank} dimensions`);
@@ -144,9 +186,14 @@ function slice5(d: SliceOpData, src: NumberArray, dst: NumberArray, units: numbe
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<SliceOpData>(OP, node);
-  if (!d.constant) {
-    const problem = resolve(d, context.getEvalTensor(node.inputs[1]!), context.getEvalTensor(node.inputs[2]!));
+  if (d.dynamicInput) readInputDims(d, context.getEvalTensor(node.inputs[0]!).dims);
+  if (!d.constant || d.dynamicInput) {
+    const problem = resolve(d, context.getEvalTensor(node.inputs[1]!), context.getEvalTensor(node.inputs[2]!), !d.bounded);
     if (problem !== null) throw new KernelError(OP, node.index, problem);
+  }
+  if (d.bounded) {
+    for (let i = 0, shift = SLICE_MAX_DIMS - d.rank; i < d.rank; i++) d.dims[i] = d.counts[shift + i]!;
+    setActualOutputShape(context, node, 0, d.dims);
   }
   if (d.strings) {
     slice5(d, d.strings.iota, d.strings.map, 1);
@@ -168,6 +215,7 @@ export const SLICE: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  dynamicInputShapes: true,
   init: newOpData,
   prepare,
   invoke,

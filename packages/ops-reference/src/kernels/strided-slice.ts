@@ -8,6 +8,10 @@
  *
  * As in TFLM, ellipsis_mask and new_axis_mask are not applied (TFLM zeroes them); with either set the
  * output shape in the file is checked against the slice, so a model that relies on them fails in prepare.
+ *
+ * An input whose shape depends on data (a detector's gathered boxes…) makes the output data-dependent:
+ * planned at the slice of the input's bound, with the slice recomputed from the input's actual dims at
+ * every invoke (data-dependent-shape.ts; not with ellipsis_mask / new_axis_mask, nor for strings).
  */
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import { type StringMove, prepareStringMove, writeMappedStrings } from './data-common.js';
@@ -26,7 +30,22 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
-import { fillOpData, opData, setOutputShape } from '@micrort/kernel-support';
+import { fillOpData, isDataDependent, opData, refuseDataDependentInput, setOutputShapeOrBound } from '@micrort/kernel-support';
+
+/** What a data-dependent input needs to recompute the slice at invoke. */
+interface FollowData {
+  begin: Int32Array;
+  end: Int32Array;
+  strides: Int32Array;
+  beginMask: number;
+  endMask: number;
+  shrinkMask: number;
+  offset: boolean;
+  /** The padded input dims at this invoke (5 entries). */
+  inDims: Int32Array;
+  /** The output's dims at this invoke. */
+  dims: Int32Array;
+}
 
 const OP = 'STRIDED_SLICE';
 /** Rank the reference loop runs at (StridedSlicePadIndices pads every slice to 5 dimensions). */
@@ -51,6 +70,8 @@ export interface StridedSliceOpData extends OpDataBlock {
   inStrides: Int32Array;
   /** STRING input (TFLite): the selected strings are written through this. */
   strings: StringMove | null;
+  /** A data-dependent input: the slice is recomputed from its actual dims at every invoke. */
+  follow: FollowData | null;
 }
 
 /** strided_slice::Clamp. */
@@ -174,9 +195,18 @@ function prepare(context: TfLiteContext, node: Node): void {
     counts[pad + axis] = count;
   }
   const masks = (params?.ellipsisMask ?? 0) !== 0 || (params?.newAxisMask ?? 0) !== 0;
+  const bounded = isDataDependent(input);
+  if (bounded && (masks || input.type === TensorType.STRING))
+    refuseDataDependentInput(
+      OP,
+      context,
+      node,
+      0,
+      'STRIDED_SLICE follows one without ellipsis_mask / new_axis_mask, of a type other than string',
+    );
   // The slice's shape is the output's (TFLite's Prepare); with the masks micrort does not apply, the file's
-  // shape must already be it (as TFLM checks).
-  if (!masks) setOutputShape(OP, context, node, 0, expected);
+  // shape must already be it (as TFLM checks). Of a data-dependent input, it is the bound.
+  if (!masks) setOutputShapeOrBound(OP, context, node, 0, expected, bounded);
   else if (expected.length !== output.dims.length || expected.some((v, i) => v !== output.dims[i])) {
     throw new KernelError(
       OP,
@@ -187,7 +217,29 @@ function prepare(context: TfLiteContext, node: Node): void {
   }
   writeParams(block, begin, end, strides, params);
   const strings = input.type === TensorType.STRING ? prepareStringMove(OP, context, node, input, true) : null;
-  const data: StridedSliceOpData = { block, layout, starts, steps, counts, inStrides: Int32Array.from(rowMajorStrides(dims)), strings };
+  const follow: FollowData | null = bounded
+    ? {
+        begin: Int32Array.from(begin),
+        end: Int32Array.from(end),
+        strides: Int32Array.from(strides),
+        beginMask,
+        endMask,
+        shrinkMask,
+        offset,
+        inDims: Int32Array.from(dims),
+        dims: Int32Array.from(expected),
+      }
+    : null;
+  const data: StridedSliceOpData = {
+    block,
+    layout,
+    starts,
+    steps,
+    counts,
+    inStrides: Int32Array.from(rowMajorStrides(dims)),
+    strings,
+    follow,
+  };
   fillOpData(OP, node, data);
 }
 
@@ -225,8 +277,40 @@ function slice5(d: StridedSliceOpData, src: NumberArray, dst: NumberArray, units
         }
 }
 
+/** A data-dependent input: the slice (starts, counts, strides, the output's dims) from its actual dims. */
+function followInput(context: TfLiteContext, node: Node, d: StridedSliceOpData, f: FollowData): void {
+  const actual = context.getEvalTensor(node.inputs[0]!).dims;
+  const rank = actual.length;
+  const pad = STRIDED_SLICE_MAX_DIMS - rank;
+  let j = 0;
+  for (let axis = 0; axis < rank; axis++) {
+    const stride = f.strides[axis]!;
+    const size = actual[axis]!;
+    const shrink = (f.shrinkMask & (1 << axis)) !== 0;
+    const start = startForAxis(f.begin[axis]!, stride, size, (f.beginMask & (1 << axis)) !== 0);
+    const stop = endForAxis(f.end[axis]!, stride, size, start, (f.endMask & (1 << axis)) !== 0, shrink, f.offset);
+    const count = iterationCount(start, stop, stride);
+    if (shrink && count !== 1)
+      throw new KernelError(
+        OP,
+        node.index,
+        `shrunk axis ${axis} selects ${count} elements at this invoke (size ${size}); it must select exactly 1`,
+      );
+    if (!shrink) f.dims[j++] = count;
+    d.starts[pad + axis] = start;
+    d.counts[pad + axis] = count;
+    f.inDims[pad + axis] = size;
+  }
+  for (let k = STRIDED_SLICE_MAX_DIMS - 1, s = 1; k >= 0; k--) {
+    d.inStrides[k] = s;
+    s *= f.inDims[k]!;
+  }
+  context.setActualShape(node.outputs[0]!, f.dims);
+}
+
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<StridedSliceOpData>(OP, node);
+  if (d.follow) followInput(context, node, d, d.follow);
   const input = context.getEvalTensor(node.inputs[0]!);
   const output = context.getEvalTensor(node.outputs[0]!);
   if (d.strings) {
@@ -243,6 +327,7 @@ export const STRIDED_SLICE: Registration = {
   version: 8,
   provider: PROVIDER,
   name: OP,
+  dynamicInputShapes: true,
   init,
   prepare,
   invoke,

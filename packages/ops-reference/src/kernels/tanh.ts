@@ -67,6 +67,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 
 /** TANH reference kernel: float32, int8, int16, uint8. */
 export const TANH = unaryKernel<TanhOpData>({
+  readsActualDims: true,
   name: OP,
   builtinCode: BuiltinOperator.TANH,
   version: 3,

@@ -6,8 +6,8 @@
  * Each row is ranked by a partial selection over an index buffer kept from prepare.
  *
  * A constant k gives the outputs their shape in prepare. A runtime k makes it data-dependent: the outputs
- * are planned at the bound [..., n] and `topkInvoke` writes k columns per row into the leading elements
- * ([..., k] row-major), zeroes the rest and states the actual dims (data-dependent-shape.ts).
+ * are data-dependent, planned at the bound [..., n], and `topkInvoke` writes k columns per row into the
+ * leading elements ([..., k] row-major) and states the actual dims (data-dependent-shape.ts).
  */
 import {
   BuiltinOperator,
@@ -100,7 +100,7 @@ function before(d: TopKOpData, x: EvalTensor, base: number, a: number, b: number
   return va > vb || (va === vb && a < b);
 }
 
-/** The data-dependent part: ranks every row, writes k columns per row, zeroes the planned tail, states the dims. */
+/** The data-dependent part: ranks every row, writes k columns per row, states the dims. */
 function topkInvoke(
   context: TfLiteContext,
   node: Node,
@@ -129,8 +129,6 @@ function topkInvoke(
     }
   }
   if (d.k < 0) {
-    values.bytes.fill(0, rows * k * size, rows * n * size);
-    indices.bytes.fill(0, rows * k * (i32 ? 4 : 2), rows * n * (i32 ? 4 : 2));
     d.dims[d.dims.length - 1] = k;
     setActualOutputShape(context, node, 0, d.dims);
     setActualOutputShape(context, node, 1, d.dims);

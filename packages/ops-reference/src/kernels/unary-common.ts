@@ -5,11 +5,20 @@
  * the activation prepares all start with the same arity, type and size checks), and the quantization
  * checks several of them repeat live here too.
  */
-import { TensorType, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
+import { TensorType, numElements, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { flatInPlace } from './in-place-common.js';
 import { unaryTensors } from './elementwise-common.js';
-import { expectQuantized, expectSameElementCount, expectSameType, expectType, expectZeroPoint, opData } from '@micrort/kernel-support';
+import {
+  expectQuantized,
+  expectSameElementCount,
+  expectSameType,
+  expectType,
+  expectZeroPoint,
+  followActualShape,
+  isDataDependent,
+  opData,
+} from '@micrort/kernel-support';
 
 /** float32 only (SIN, COS). */
 export const FLOAT32_ONLY: readonly TensorType[] = [TensorType.FLOAT32];
@@ -18,9 +27,14 @@ export const FLOAT32_INT8_INT16: readonly TensorType[] = [TensorType.FLOAT32, Te
 /** float32, int8, int16 and TFLite's uint8 (LOGISTIC, TANH, the RELU family). */
 export const FLOAT32_INT8_INT16_UINT8: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16, TensorType.UINT8];
 
-/** Op data every unary kernel keeps: the element count, set by the shared prepare. */
+/**
+ * Op data every unary kernel keeps: the element count, set by the shared prepare (and, for a
+ * data-dependent input, at every invoke from its actual dims: see `UnaryKernelSpec.readsActualDims`).
+ */
 export interface UnaryOpData {
   count: number;
+  /** The input is data-dependent (set by the shared prepare of a `readsActualDims` kernel). */
+  bounded?: boolean;
 }
 
 /** What a unary kernel adds to the shared parts. */
@@ -33,6 +47,12 @@ export interface UnaryKernelSpec<T extends UnaryOpData> {
   /** Input types accepted; the output must have the input's type. */
   types: readonly TensorType[];
   init(context: TfLiteContext): T;
+  /**
+   * The invoke reads nothing of the shapes but `data.count`: the kernel takes a data-dependent input
+   * (`dynamicInputShapes`), and before `invoke` runs, `data.count` becomes the input's actual element count
+   * and the output gets the input's actual dims.
+   */
+  readsActualDims?: boolean;
   /**
    * Type-specific prepare, called after the shared checks passed and stored `data.count` (validates the
    * quantization and fills the op data).
@@ -49,6 +69,8 @@ export interface UnaryKernelSpec<T extends UnaryOpData> {
 export function unaryKernel<T extends UnaryOpData>(spec: UnaryKernelSpec<T>): Registration<T> {
   const { name, types } = spec;
   const prepareTyped = spec.prepare;
+  const invokeTyped = spec.invoke;
+  const dynamic = spec.readsActualDims === true;
   return {
     builtinCode: spec.builtinCode,
     version: spec.version,
@@ -62,9 +84,22 @@ export function unaryKernel<T extends UnaryOpData>(spec: UnaryKernelSpec<T>): Re
       expectType(name, node, 'input', input, types);
       expectSameType(name, node, 'input and output', input, output);
       data.count = expectSameElementCount(name, node, input, output);
+      if (dynamic) data.bounded = isDataDependent(input);
       if (prepareTyped) prepareTyped(context, node, data, input, output);
     },
-    invoke: spec.invoke,
+    ...(dynamic
+      ? {
+          dynamicInputShapes: true,
+          invoke(context: TfLiteContext, node: Node): void {
+            const data = opData<T>(name, node);
+            if (data.bounded) {
+              data.count = numElements(context.getEvalTensor(node.inputs[0]!).dims);
+              followActualShape(context, node, 0, 0);
+            }
+            invokeTyped(context, node);
+          },
+        }
+      : { invoke: invokeTyped }),
   };
 }
 

@@ -6,8 +6,8 @@
  * distinct values found so far (O(n·u): no allocation, no hashing).
  *
  * The number of distinct values depends on the data. A constant input is counted in prepare, so output 0
- * gets its exact shape; otherwise output 0 is planned at its upper bound [n] and `uniqueInvoke` writes the
- * values, zeroes the rest and states the actual count (data-dependent-shape.ts).
+ * gets its exact shape; otherwise output 0 is data-dependent, planned at its upper bound [n], and
+ * `uniqueInvoke` writes the values and states the actual dims [count] (data-dependent-shape.ts).
  */
 import {
   BuiltinOperator,
@@ -111,7 +111,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   setOutputShape(OP, context, node, 1, [d.n]);
 }
 
-/** The data-dependent part: fills both outputs, zeroes output 0's planned tail and states its actual dims. */
+/** The data-dependent part: fills both outputs and states output 0's actual dims. */
 function uniqueInvoke(context: TfLiteContext, node: Node, d: UniqueOpData, x: EvalTensor, values: EvalTensor, indices: EvalTensor): void {
   const i32 = indices.data as Int32Array;
   let u = 0;
@@ -121,7 +121,6 @@ function uniqueInvoke(context: TfLiteContext, node: Node, d: UniqueOpData, x: Ev
     if (k === u) copyElements(x.bytes, i, values.bytes, u++, 1, d.size);
     writeIndex(indices.bytes, i32, d.indexInt64, i, k);
   }
-  values.bytes.fill(0, u * d.size, (d.bounded ? d.n : u) * d.size);
   d.dims[0] = u;
   if (d.bounded) setActualOutputShape(context, node, 0, d.dims);
 }

@@ -4,8 +4,8 @@
  * int8, uint8 or uint32 (TFLite's current kernel; a float NaN counts as non-zero, -0 as zero).
  *
  * The count depends on the data. A constant condition is counted in prepare, so the output gets its
- * exact shape; otherwise the output is planned at its upper bound [elements, rank] and `whereInvoke`
- * writes the coordinates, zeroes the rest and states the actual count (data-dependent-shape.ts).
+ * exact shape; otherwise the output is data-dependent, planned at its upper bound [elements, rank], and
+ * `whereInvoke` writes the coordinates and states the actual dims [count, rank] (data-dependent-shape.ts).
  */
 import {
   BuiltinOperator,
@@ -41,8 +41,6 @@ interface WhereOpData {
   strides: Int32Array;
   /** The output's dims at this invoke: [count, rank]. */
   dims: Int32Array;
-  /** Elements the output is planned for. */
-  capacity: number;
   bounded: boolean;
 }
 
@@ -80,7 +78,6 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.bounded = !cond.isConstant;
   const rows = d.bounded ? d.size : countTrue(cond);
   d.dims = Int32Array.from([rows, rank]);
-  d.capacity = rows * rank;
   if (d.bounded) boundOutputShape(OP, context, node, 0, d.dims);
   else setOutputShape(OP, context, node, 0, d.dims);
 }
@@ -111,10 +108,9 @@ function selectTrueCoords(d: WhereOpData, data: ArrayLike<number>, bytes: Uint8A
   return count;
 }
 
-/** The data-dependent part: fills the output, zeroes its planned tail and states its actual dims. */
+/** The data-dependent part: fills the output and states its actual dims. */
 function whereInvoke(context: TfLiteContext, node: Node, d: WhereOpData, cond: EvalTensor, out: Uint8Array): void {
   const count = selectTrueCoords(d, cond.data as ArrayLike<number>, cond.bytes, out);
-  out.fill(0, count * d.strides.length * 8, d.capacity * 8);
   d.dims[0] = count;
   if (d.bounded) setActualOutputShape(context, node, 0, d.dims);
 }
@@ -136,7 +132,6 @@ export const WHERE: Registration<WhereOpData> = {
     size: 0,
     strides: new Int32Array(0),
     dims: new Int32Array(2),
-    capacity: 0,
     bounded: false,
   }),
   prepare,

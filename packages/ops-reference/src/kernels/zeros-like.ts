@@ -18,6 +18,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 /** ZEROS_LIKE reference kernel: int64, int32, int8, float32. */
 export const ZEROS_LIKE = {
   ...unaryKernel<UnaryOpData>({
+    readsActualDims: true,
     name: 'ZEROS_LIKE',
     builtinCode: BuiltinOperator.ZEROS_LIKE,
     version: 1,

@@ -272,6 +272,31 @@ for (const full of [false, true]) {
   cases.push([name, { ...o, intermediates: [0, 1, 2, 3, 4].map((i) => first + i) }]);
 }
 
+/** LSTM's BASIC kernel (kernel_type 1), uint8 and float32, the states as variables (copied back each invoke). */
+for (const quantized of [true, false]) {
+  const t = (q: TensorType) => (quantized ? q : F);
+  const act = { scale: 1 / 128, zeroPoint: 128 };
+  const values = (n: number, lo: number, k: number) => iota(n).map((v) => (quantized ? lo + ((v * k) % 200) : Math.sin(v * k) * 0.5));
+  const [name, o] = opts(
+    `LSTM BASIC ${quantized ? 'uint8' : 'float32'}`,
+    [
+      spec(t(TensorType.UINT8), [2, 3], values(6, 20, 37), quantized ? act : {}),
+      spec(t(TensorType.UINT8), [2, 4], undefined, { variable: true, ...(quantized ? act : {}) }),
+      spec(t(TensorType.UINT8), [16, 7], values(112, 30, 13), { constant: true, ...(quantized ? { scale: 0.02, zeroPoint: 128 } : {}) }),
+      spec(t(TensorType.INT32), [16], values(16, -100, 7), { constant: true, ...(quantized ? { scale: 0.02 / 128, zeroPoint: 0 } : {}) }),
+      spec(t(TensorType.INT16), [2, 4], undefined, { variable: true, ...(quantized ? { scale: 1 / 2048, zeroPoint: 0 } : {}) }),
+    ],
+    [
+      spec(t(TensorType.UINT8), [2, 4], undefined, quantized ? act : {}),
+      spec(t(TensorType.INT16), [2, 4], undefined, quantized ? { scale: 1 / 2048, zeroPoint: 0 } : {}),
+      spec(t(TensorType.UINT8), [2, 7], undefined, quantized ? act : {}),
+      spec(t(TensorType.INT16), [2, 16], undefined, quantized ? { scale: 1 / 4096, zeroPoint: 0 } : {}),
+    ],
+    { fusedActivationFunction: Act.TANH, cellClip: 0, projClip: 0, kernelType: 1, asymmetricQuantizeInputs: false },
+  );
+  cases.push([name, o]);
+}
+
 describe('TFLite recurrent builtins allocate nothing in invoke()', () => {
   it('covers every kernel of tflite-recurrent.ts', () => {
     const covered = new Set(cases.map(([, o]) => o.registration));

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 456527826;
+export const ABI_HASH: i32 = 983876645;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -92,7 +92,7 @@ export const BP_INNER = 36; // i32: elements of the inner run
 export const BP_MODE = 40; // i32: 0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated
 export const BP_BYTES = 48;
 
-// qs8_mul (MUL, int8): TFLM MulElementwise over a broadcast plan. Byte offsets:
+// qs8_mul (MUL, int8 and TFLite's uint8): TFLM MulElementwise over a broadcast plan. Byte offsets:
 export const M_COUNT = 0; // i32: output elements
 export const M_OFF1 = 4; // i32: -zp1
 export const M_OFF2 = 8; // i32: -zp2
@@ -107,9 +107,10 @@ export const M_S1 = 48; // i32 (3 words): input 1's byte strides of the outer lo
 export const M_S2 = 60; // i32 (3 words): input 2's byte strides of the outer loops
 export const M_INNER = 72; // i32: elements of the inner run
 export const M_MODE = 76; // i32: 0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated
-export const M_BYTES = 80;
+export const M_U8 = 80; // i32: 1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8)
+export const M_BYTES = 96;
 
-// qs8_mean_hw (MEAN over the spatial axes, int8). Byte offsets:
+// qs8_mean_hw (MEAN over the spatial axes, int8 and TFLite's uint8). Byte offsets:
 export const E_BATCHES = 0; // i32: batches
 export const E_HW = 4; // i32: pixels per image
 export const E_C = 8; // i32: channels
@@ -118,16 +119,18 @@ export const E_MULT = 16; // i32: multiplier with 1/count folded in
 export const E_LEFT = 20; // i32: left shift
 export const E_RIGHT = 24; // i32: right shift
 export const E_ZP_OUT = 28; // i32: output zero point
-export const E_BYTES = 32;
+export const E_U8 = 32; // i32: 1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8)
+export const E_BYTES = 48;
 
-// qs8_softmax (SOFTMAX, int8 input). Byte offsets:
+// qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input and output). Byte offsets:
 export const S_OUTER = 0; // i32: rows
 export const S_DEPTH = 4; // i32: row length
-export const S_BITS = 8; // i32: output bits (8 or 16)
-export const S_TABLE = 12; // u32: the 256 exponentials and their Q12.19 terms
-export const S_BYTES = 16;
+export const S_BITS = 8; // i32: qs8_softmax: output bits (8 or 16)
+export const S_TABLE = 12; // u32: qs8_softmax: the 256 Q0.31 exponentials; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v)
+export const S_OUT_SCALE = 16; // f32: qu8_softmax: output scale
+export const S_BYTES = 32;
 
-// quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE). Byte offsets:
+// quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE; int8 and TFLite's uint8). Byte offsets:
 export const Z_COUNT = 0; // i32: elements
 export const Z_SCALE = 4; // f32: QUANTIZE from float32: output scale; DEQUANTIZE: input scale
 export const Z_ZP_OUT = 8; // i32: QUANTIZE: output zero point; DEQUANTIZE: input zero point
@@ -135,9 +138,11 @@ export const Z_MULT = 12; // i32: requantize: multiplier
 export const Z_LEFT = 16; // i32: requantize: left shift
 export const Z_RIGHT = 20; // i32: requantize: right shift
 export const Z_ZP_IN = 24; // i32: requantize: input zero point
-export const Z_BYTES = 32;
+export const Z_IN_U8 = 28; // i32: requantize, DEQUANTIZE: 1 when the input is uint8 (zero-extended)
+export const Z_OUT_U8 = 32; // i32: QUANTIZE: 1 when the output is uint8 (clamped to [0, 255])
+export const Z_BYTES = 48;
 
-// qs8_avgpool, qs8_maxpool (AVERAGE_POOL_2D, MAX_POOL_2D, int8). Byte offsets:
+// qs8_avgpool, qs8_maxpool (AVERAGE_POOL_2D, MAX_POOL_2D, int8 and TFLite's uint8). Byte offsets:
 export const Q_BATCHES = 0; // i32: batches
 export const Q_IN_H = 4; // i32: input height
 export const Q_IN_W = 8; // i32: input width
@@ -152,6 +157,7 @@ export const Q_PAD_H = 40; // i32: leading padding along the height
 export const Q_PAD_W = 44; // i32: leading padding along the width
 export const Q_ACT_MIN = 48; // i32: lower bound of the fused activation
 export const Q_ACT_MAX = 52; // i32: upper bound of the fused activation
+export const Q_U8 = 56; // i32: 1: TFLite's uint8 tensors (zero-extended; averages of non-negative sums, (sum + count/2) / count)
 export const Q_BYTES = 64;
 
 // pad_bytes (PAD of any fixed-size type, in bytes; the innermost dimension in bytes). Byte offsets:
@@ -167,10 +173,12 @@ export const TP_S = 24; // i32 (6 words): input byte strides of the output dimen
 export const TP_ES = 48; // i32: element size in bytes
 export const TP_BYTES = 64;
 
-// concat_bytes (CONCATENATION in bytes); the input offsets are in a table of their own. Byte offsets:
+// concat_bytes (CONCATENATION in bytes; TFLite's uint8 inputs requantized where quantized unlike the output); the input offsets are in a table of their own. Byte offsets:
 export const CC_OUTER = 0; // i32: slices before the axis
 export const CC_INPUTS = 4; // i32: number of inputs
-export const CC_RUN = 8; // i32 (trailing array): per input, the bytes of its run per slice
+export const CC_RESCALE = 8; // u32: uint8: per input a float32 scale and bias (TFLite's ConcatenationWithScaling), a NaN scale where the input is copied; 0 when every input is copied
+export const CC_ZP_OUT = 12; // i32: uint8 with Rescale: the output zero point
+export const CC_RUN = 16; // i32 (trailing array): per input, the bytes of its run per slice
 export const CC_BYTES = 16;
 
 // f32_binary (ADD, MUL, float32) over a broadcast plan. Byte offsets:

@@ -2,8 +2,10 @@
 // Windows are clipped to the input (padding is never averaged in); averages round half away from zero,
 // (sum +- count/2) / count with C truncation, computed exactly as f64 division then truncation (the
 // sums are below 2^31 and the counts below 2^21, so the rounded quotient never crosses an integer).
+// TFLite's uint8 (Q_U8; reference_ops pooling): the same loops on zero-extended values, unsigned max and
+// clamps; its sums are never negative, so the rounding is TFLite's (sum + count/2) / count.
 import { storeBytes } from './requant';
-import { Q_ACT_MAX, Q_ACT_MIN, Q_BATCHES, Q_C, Q_FH, Q_FW, Q_IN_H, Q_IN_W, Q_OUT_H, Q_OUT_W, Q_PAD_H, Q_PAD_W, Q_SH, Q_SW } from '../generated/abi';
+import { Q_ACT_MAX, Q_ACT_MIN, Q_BATCHES, Q_C, Q_FH, Q_FW, Q_IN_H, Q_IN_W, Q_OUT_H, Q_OUT_W, Q_PAD_H, Q_PAD_W, Q_SH, Q_SW, Q_U8 } from '../generated/abi';
 
 // Parameter block Q (scripts/abi.mjs), written by src/kernels/pooling-common.ts.
 
@@ -16,6 +18,12 @@ import { Q_ACT_MAX, Q_ACT_MIN, Q_BATCHES, Q_C, Q_FH, Q_FW, Q_IN_H, Q_IN_W, Q_OUT
 }
 
 export function qs8_avgpool(p: usize, input: usize, output: usize): void {
+  if (load<i32>(p, Q_U8) != 0) avgPool(p, input, output, true);
+  else avgPool(p, input, output, false);
+}
+
+/** qs8_avgpool with `u8` constant: uint8 values (zero-extended) and outputs. */
+@inline function avgPool(p: usize, input: usize, output: usize, u8: bool): void {
   const batches = load<i32>(p, Q_BATCHES), inH = load<i32>(p, Q_IN_H), inW = load<i32>(p, Q_IN_W), C = load<i32>(p, Q_C);
   const outH = load<i32>(p, Q_OUT_H), outW = load<i32>(p, Q_OUT_W), fH = load<i32>(p, Q_FH), fW = load<i32>(p, Q_FW);
   const sH = load<i32>(p, Q_SH), sW = load<i32>(p, Q_SW), padH = load<i32>(p, Q_PAD_H), padW = load<i32>(p, Q_PAD_W);
@@ -39,14 +47,16 @@ export function qs8_avgpool(p: usize, input: usize, output: usize): void {
           for (let fy = fy0; fy < fy1; fy++) {
             let src = image + <usize>(y0 + fy) * row + <usize>((x0 + fx0) * C + c);
             for (let fx = fx0; fx < fx1; fx++) {
-              const v = v128.load8x8_s(src);
+              const v = u8 ? v128.load8x8_u(src) : v128.load8x8_s(src);
               a0 = i32x4.add(a0, i32x4.extend_low_i16x8_s(v));
               a1 = i32x4.add(a1, i32x4.extend_high_i16x8_s(v));
               src += <usize>C;
             }
           }
           const n16 = i16x8.narrow_i32x4_s(roundedDiv(a0, vhalf, vcount), roundedDiv(a1, vhalf, vcount));
-          const out = i8x16.min_s(i8x16.max_s(i8x16.narrow_i16x8_s(n16, n16), lo), hi);
+          const out = u8
+            ? i8x16.min_u(i8x16.max_u(i8x16.narrow_i16x8_u(n16, n16), lo), hi)
+            : i8x16.min_s(i8x16.max_s(i8x16.narrow_i16x8_s(n16, n16), lo), hi);
           const n = C - c;
           if (n >= 8) v128.store64_lane(o + <usize>c, out, 0);
           else storeBytes(o + <usize>c, out, n);
@@ -58,6 +68,12 @@ export function qs8_avgpool(p: usize, input: usize, output: usize): void {
 }
 
 export function qs8_maxpool(p: usize, input: usize, output: usize): void {
+  if (load<i32>(p, Q_U8) != 0) maxPool(p, input, output, true);
+  else maxPool(p, input, output, false);
+}
+
+/** qs8_maxpool with `u8` constant: uint8 values, unsigned max and clamp. */
+@inline function maxPool(p: usize, input: usize, output: usize, u8: bool): void {
   const batches = load<i32>(p, Q_BATCHES), inH = load<i32>(p, Q_IN_H), inW = load<i32>(p, Q_IN_W), C = load<i32>(p, Q_C);
   const outH = load<i32>(p, Q_OUT_H), outW = load<i32>(p, Q_OUT_W), fH = load<i32>(p, Q_FH), fW = load<i32>(p, Q_FW);
   const sH = load<i32>(p, Q_SH), sW = load<i32>(p, Q_SW), padH = load<i32>(p, Q_PAD_H), padW = load<i32>(p, Q_PAD_W);
@@ -74,15 +90,15 @@ export function qs8_maxpool(p: usize, input: usize, output: usize): void {
         const x0 = ox * sW - padW;
         const fx0 = max(0, -x0), fx1 = min(fW, inW - x0);
         for (let c = 0; c < C; c += 16) {
-          let m = i8x16.splat(-128);
+          let m = i8x16.splat(u8 ? 0 : -128);
           for (let fy = fy0; fy < fy1; fy++) {
             let src = image + <usize>(y0 + fy) * row + <usize>((x0 + fx0) * C + c);
             for (let fx = fx0; fx < fx1; fx++) {
-              m = i8x16.max_s(m, v128.load(src));
+              m = u8 ? i8x16.max_u(m, v128.load(src)) : i8x16.max_s(m, v128.load(src));
               src += <usize>C;
             }
           }
-          const out = i8x16.min_s(i8x16.max_s(m, lo), hi);
+          const out = u8 ? i8x16.min_u(i8x16.max_u(m, lo), hi) : i8x16.min_s(i8x16.max_s(m, lo), hi);
           const n = C - c;
           if (n >= 16) v128.store(o + <usize>c, out);
           else storeBytes(o + <usize>c, out, n);

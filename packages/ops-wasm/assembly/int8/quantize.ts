@@ -4,13 +4,15 @@
 //     division, round half away from zero, and cvttss2si's INT32_MIN for NaN and out-of-range values;
 //   int8 -> int8:    q = clamp(MultiplyByQuantizedMultiplier(x - zp_in, M, shift) + zp_out, -128, 127);
 //   int8 -> float32: x = (float)scale * (float)(q - zp).
-import { rdbpot, srdhm, storeBytes } from './requant';
-import { Z_COUNT, Z_LEFT, Z_MULT, Z_RIGHT, Z_SCALE, Z_ZP_IN, Z_ZP_OUT } from '../generated/abi';
+// TFLite's uint8 as well (Z_IN_U8: zero-extended inputs; Z_OUT_U8: outputs clamped to [0, 255]): float32
+// -> uint8, uint8 <-> int8, uint8 -> uint8 and uint8 -> float32, the same arithmetic.
+import { narrow8, narrowU8, rdbpot, srdhm, storeBytes } from './requant';
+import { Z_COUNT, Z_IN_U8, Z_LEFT, Z_MULT, Z_OUT_U8, Z_RIGHT, Z_SCALE, Z_ZP_IN, Z_ZP_OUT } from '../generated/abi';
 
 // Parameter block Z (scripts/abi.mjs), written by src/kernels/quantize.ts and dequantize.ts.
 
 /** roundf (half away from zero), exact: the integer part plus the sign when the fraction is >= 1/2. */
-@inline function roundAway(x: v128): v128 {
+@inline export function roundAway(x: v128): v128 {
   const t = f32x4.trunc(x);
   const away = f32x4.ge(f32x4.abs(f32x4.sub(x, t)), f32x4.splat(0.5));
   const signedOne = v128.or(v128.and(x, i32x4.splat(0x80000000)), f32x4.splat(1.0));
@@ -23,13 +25,23 @@ import { Z_COUNT, Z_LEFT, Z_MULT, Z_RIGHT, Z_SCALE, Z_ZP_IN, Z_ZP_OUT } from '..
   return v128.bitselect(i32x4.trunc_sat_f32x4_s(r), i32x4.splat(0x80000000), inRange);
 }
 
+/** The int32 result, wrapped as C adds it; the output type's clamp is the narrowing's saturation. */
 @inline function quantize4(x: v128, scale: v128, zp: v128): v128 {
-  const q = i32x4.add(truncX86(roundAway(f32x4.div(x, scale))), zp);
-  return i32x4.min_s(i32x4.max_s(q, i32x4.splat(-128)), i32x4.splat(127));
+  return i32x4.add(truncX86(roundAway(f32x4.div(x, scale))), zp);
 }
 
-/** float32 -> int8, eight elements per step. */
+/** Eight int32 lanes narrowed with saturation to int8, or (`u8`) to uint8. */
+@inline function narrowTo(a: v128, b: v128, u8: bool): v128 {
+  return u8 ? narrowU8(a, b) : narrow8(a, b);
+}
+
+/** float32 -> int8 (or, Z_OUT_U8, uint8), eight elements per step. */
 export function quantize_f32_s8(p: usize, input: usize, output: usize): void {
+  if (load<i32>(p, Z_OUT_U8) != 0) quantizeF32(p, input, output, true);
+  else quantizeF32(p, input, output, false);
+}
+
+@inline function quantizeF32(p: usize, input: usize, output: usize, u8: bool): void {
   const n = load<i32>(p, Z_COUNT);
   const scale = f32x4.splat(load<f32>(p, Z_SCALE));
   const zp = i32x4.splat(load<i32>(p, Z_ZP_OUT));
@@ -37,15 +49,29 @@ export function quantize_f32_s8(p: usize, input: usize, output: usize): void {
     // reads up to 28 bytes past the end (never used); the arena keeps slack after its last byte
     const a = quantize4(v128.load(input + <usize>(i << 2)), scale, zp);
     const b = quantize4(v128.load(input + <usize>(i << 2), 16), scale, zp);
-    const n16 = i16x8.narrow_i32x4_s(a, b);
-    const out = i8x16.narrow_i16x8_s(n16, n16);
+    const out = narrowTo(a, b, u8);
     if (n - i >= 8) v128.store64_lane(output + <usize>i, out, 0);
     else storeBytes(output + <usize>i, out, n - i);
   }
 }
 
-/** int8 -> int8 requantization, eight elements per step. */
+/** Eight values as i16x8: int8 sign-extended, or (`u8`) uint8 zero-extended. */
+@inline function load8(p: usize, u8: bool): v128 {
+  return u8 ? v128.load8x8_u(p) : v128.load8x8_s(p);
+}
+
+/** int8 -> int8 requantization (Z_IN_U8, Z_OUT_U8: uint8 input, output), eight elements per step. */
 export function requantize_s8_s8(p: usize, input: usize, output: usize): void {
+  const inU8 = load<i32>(p, Z_IN_U8) != 0;
+  const outU8 = load<i32>(p, Z_OUT_U8) != 0;
+  if (inU8) {
+    if (outU8) requantize(p, input, output, true, true);
+    else requantize(p, input, output, true, false);
+  } else if (outU8) requantize(p, input, output, false, true);
+  else requantize(p, input, output, false, false);
+}
+
+@inline function requantize(p: usize, input: usize, output: usize, inU8: bool, outU8: bool): void {
   const n = load<i32>(p, Z_COUNT);
   const m = i32x4.splat(load<i32>(p, Z_MULT));
   const left = load<i32>(p, Z_LEFT);
@@ -55,28 +81,35 @@ export function requantize_s8_s8(p: usize, input: usize, output: usize): void {
   const zpIn = i32x4.splat(load<i32>(p, Z_ZP_IN));
   const zpOut = i32x4.splat(load<i32>(p, Z_ZP_OUT));
   for (let i = 0; i < n; i += 8) {
-    const x = v128.load8x8_s(input + <usize>i);
+    const x = load8(input + <usize>i, inU8);
     const a = i32x4.add(rdbpot(srdhm(i32x4.shl(i32x4.sub(i32x4.extend_low_i16x8_s(x), zpIn), left), m), right, mask, half), zpOut);
     const b = i32x4.add(rdbpot(srdhm(i32x4.shl(i32x4.sub(i32x4.extend_high_i16x8_s(x), zpIn), left), m), right, mask, half), zpOut);
-    const n16 = i16x8.narrow_i32x4_s(a, b);
-    const out = i8x16.narrow_i16x8_s(n16, n16);
+    const out = narrowTo(a, b, outU8);
     if (n - i >= 8) v128.store64_lane(output + <usize>i, out, 0);
     else storeBytes(output + <usize>i, out, n - i);
   }
 }
 
-/** int8 -> float32, eight elements per step (the tail element by element). */
+/** int8 (Z_IN_U8: uint8) -> float32, eight elements per step (the tail element by element). */
 export function dequantize_s8_f32(p: usize, input: usize, output: usize): void {
+  if (load<i32>(p, Z_IN_U8) != 0) dequantize(p, input, output, true);
+  else dequantize(p, input, output, false);
+}
+
+@inline function dequantize(p: usize, input: usize, output: usize, u8: bool): void {
   const n = load<i32>(p, Z_COUNT);
   const scale = f32x4.splat(load<f32>(p, Z_SCALE));
   const zp = i32x4.splat(load<i32>(p, Z_ZP_OUT));
   let i = 0;
   for (; i + 8 <= n; i += 8) {
-    const x = v128.load8x8_s(input + <usize>i);
+    const x = load8(input + <usize>i, u8);
     v128.store(output + <usize>(i << 2), f32x4.mul(scale, f32x4.convert_i32x4_s(i32x4.sub(i32x4.extend_low_i16x8_s(x), zp))));
     v128.store(output + <usize>(i << 2), f32x4.mul(scale, f32x4.convert_i32x4_s(i32x4.sub(i32x4.extend_high_i16x8_s(x), zp))), 16);
   }
   const s = load<f32>(p, Z_SCALE);
   const z = load<i32>(p, Z_ZP_OUT);
-  for (; i < n; i++) store<f32>(output + <usize>(i << 2), s * <f32>(<i32>load<i8>(input + <usize>i) - z));
+  for (; i < n; i++) {
+    const q = u8 ? <i32>load<u8>(input + <usize>i) : <i32>load<i8>(input + <usize>i);
+    store<f32>(output + <usize>(i << 2), s * <f32>(q - z));
+  }
 }

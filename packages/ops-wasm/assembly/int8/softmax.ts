@@ -5,7 +5,7 @@
 // same fixed-point functions (src/kernels/softmax.ts); the reciprocal (gemmlowp one_over_one_plus_x,
 // Newton-Raphson) runs here once per row.
 import { rdbpotScalar } from './requant';
-import { S_BITS, S_DEPTH, S_OUTER, S_TABLE } from '../generated/abi';
+import { S_BITS, S_DEPTH, S_OUTER, S_OUT_SCALE, S_TABLE } from '../generated/abi';
 
 // Parameter block S (scripts/abi.mjs): outer, depth, output bits (8 or 16), table offset.
 
@@ -83,6 +83,41 @@ export function qs8_softmax(p: usize, input: usize, output: usize): void {
       if (e >= 0) v = min(max(rdbpotScalar(srdhmSat(scale, e), exponent) + outMin, outMin), outMax);
       if (bits == 8) store<i8>(output + <usize>(r * depth + c), <i8>v);
       else store<i16>(output + <usize>((r * depth + c) << 1), <i16>v);
+    }
+  }
+}
+
+// TFLite's uint8 SOFTMAX (uint8 in and out; optimized_ops::Softmax with its float table, which TFLite runs
+// for uint8 whatever the kernel variant, and ops-reference's softmaxUint8): per row, with m the row's
+// maximum, e(x) = table[255 - m + x] (the table built at prepare, src/kernels/softmax.ts);
+// p = e(x) * (1 / (sum of e * output scale)) in float32 with the sum taken in order; out = (int32)(p + 0.5f)
+// clamped to [0, 255] (the output zero point is 0). Parameter block S: outer, depth, table, output scale.
+export function qu8_softmax(p: usize, input: usize, output: usize): void {
+  const outer = load<i32>(p, S_OUTER);
+  const depth = load<i32>(p, S_DEPTH);
+  const table = <usize>load<u32>(p, S_TABLE) + 255 * 4;
+  const outScale = load<f32>(p, S_OUT_SCALE);
+  for (let r = 0; r < outer; r++) {
+    const row = input + <usize>(r * depth);
+    const o = output + <usize>(r * depth);
+    // row maximum, sixteen at a time
+    let m = i8x16.splat(0);
+    let c = 0;
+    for (; c + 16 <= depth; c += 16) m = i8x16.max_u(m, v128.load(row + <usize>c));
+    m = i8x16.max_u(m, v128.shuffle<i8>(m, m, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7));
+    m = i8x16.max_u(m, v128.shuffle<i8>(m, m, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3));
+    m = i8x16.max_u(m, v128.shuffle<i8>(m, m, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1));
+    m = i8x16.max_u(m, v128.shuffle<i8>(m, m, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0));
+    let rowMax = <i32>i8x16.extract_lane_u(m, 0);
+    for (; c < depth; c++) rowMax = max(rowMax, <i32>load<u8>(row + <usize>c));
+    const base = table - <usize>(rowMax << 2); // e(x) at base + 4x
+    let sum: f32 = 0;
+    for (c = 0; c < depth; c++) sum += load<f32>(base + <usize>(<i32>load<u8>(row + <usize>c) << 2));
+    const inv: f32 = <f32>1 / (sum * outScale);
+    for (c = 0; c < depth; c++) {
+      const t: f32 = load<f32>(base + <usize>(<i32>load<u8>(row + <usize>c) << 2)) * inv + <f32>0.5;
+      // (int32)t clamped to [0, 255]: NaN and t <= 0 give 0, t >= 255 (and x86's INT32_MIN beyond 2^31) 255
+      store<u8>(o + <usize>c, t > <f32>0 ? (t >= <f32>255 ? 255 : <u8><i32>t) : 0);
     }
   }
 }

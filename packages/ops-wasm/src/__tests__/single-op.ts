@@ -44,6 +44,14 @@ export function int8s(r: () => number, n: number, extremes = true): Int8Array {
   return out;
 }
 
+/**
+ * TFLite's uint8 form of an int8 draw: each byte's top bit flipped, so the uint8 values are the int8
+ * values + 128 (extremes -128 and 127 become 0 and 255); pair with zero points + 128.
+ */
+export function asUint8(x: Int8Array): Int8Array {
+  return x.map((v) => v ^ -128);
+}
+
 export function int32s(r: () => number, n: number, range: number): Int32Array {
   const out = new Int32Array(n);
   for (let i = 0; i < n; i++) out[i] = int(r, -range, range);
@@ -305,7 +313,8 @@ export function buildAdd(
   const b = new ModelBuilder();
   const a = b.addTensor({ name: 'a', type, shape: shapeA, quantization: { scale: s1, zeroPoint: z1 + zs } });
   // a third of the cases take the second operand from the model (a constant, outside the wasm memory)
-  const constant = r() < 0.33 ? int8s(r, nB) : null;
+  const draw = (n: number) => (uint8 ? asUint8(int8s(r, n)) : int8s(r, n));
+  const constant = r() < 0.33 ? draw(nB) : null;
   const c = b.addTensor({
     name: 'b',
     type,
@@ -318,22 +327,22 @@ export function buildAdd(
   b.setInputs(constant ? [a] : [a, c]).setOutputs([o]);
   return {
     def: b.buildDef(),
-    inputs: constant ? [int8s(r, nA)] : [int8s(r, nA), int8s(r, nB)],
+    inputs: constant ? [draw(nA)] : [draw(nA), draw(nB)],
     desc: JSON.stringify({ seed, uint8, shapeA, shapeB, s1, s2, so, z1, z2, zo, activation, constant: !!constant }),
   };
 }
 
-/** A random PAD of an int8 or float32 tensor of rank 1-5 (raw bytes in and out). */
-export function buildPad(seed: number): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+/** A random PAD of an int8 or float32 (`uint8`: TFLite's uint8) tensor of rank 1-5 (raw bytes in and out). */
+export function buildPad(seed: number, uint8 = false): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
   const rank = int(r, 1, 5);
-  const float = r() < 0.3;
+  const float = r() < 0.3 && !uint8;
   const shape = Array.from({ length: rank }, () => int(r, 1, 5));
   const pads = shape.flatMap(() => (r() < 0.5 ? [0, 0] : [int(r, 0, 2), int(r, 0, 2)]));
   const outShape = shape.map((d, i) => d + pads[2 * i]! + pads[2 * i + 1]!);
-  const zp = int(r, -128, 127);
+  const zp = uint8 ? pick(r, [0, 255, int(r, 0, 255)]) : int(r, -128, 127);
   const b = new ModelBuilder();
-  const type = float ? TensorType.FLOAT32 : TensorType.INT8;
+  const type = float ? TensorType.FLOAT32 : uint8 ? TensorType.UINT8 : TensorType.INT8;
   const q = float ? undefined : { scale: 0.1, zeroPoint: zp };
   const inT = b.addTensor({ name: 'in', type, shape, ...(q ? { quantization: q } : {}) });
   const pT = b.addTensor({ name: 'pads', type: TensorType.INT32, shape: [rank, 2], data: Int32Array.from(pads) });
@@ -343,7 +352,7 @@ export function buildPad(seed: number): { def: ModelDef; inputs: Int8Array[]; de
   const n = shape.reduce((a, x) => a * x, 1);
   // float32: finite values (ops-reference copies floats as numbers, which may quieten NaN payloads)
   const input = float ? new Int8Array(Float32Array.from({ length: n }, () => r() * 200 - 100).buffer) : int8s(r, n, false);
-  return { def: b.buildDef(), inputs: [input], desc: JSON.stringify({ seed, float, shape, pads, zp }) };
+  return { def: b.buildDef(), inputs: [input], desc: JSON.stringify({ seed, uint8, float, shape, pads, zp }) };
 }
 
 /**
@@ -430,6 +439,7 @@ export function buildChain(seed = 7): { def: ModelDef; input: Int8Array } {
 export function buildPool(
   seed: number,
   op: BuiltinOperator.AVERAGE_POOL_2D | BuiltinOperator.MAX_POOL_2D,
+  uint8 = false,
 ): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
   const [batches, inH, inW, C] = [int(r, 1, 2), int(r, 1, 9), int(r, 1, 9), int(r, 1, 35)];
@@ -443,9 +453,10 @@ export function buildPool(
   const zp = pick(r, [-128, 127, 0, int(r, -128, 127)]);
   const activation = pick(r, ACTS);
   const b = new ModelBuilder();
-  const q = { scale: 0.05, zeroPoint: zp };
-  const x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: [batches, inH, inW, C], quantization: q });
-  const y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: [batches, outH, outW, C], quantization: q });
+  const q = { scale: 0.05, zeroPoint: uint8 ? zp + 128 : zp };
+  const type = uint8 ? TensorType.UINT8 : TensorType.INT8;
+  const x = b.addTensor({ name: 'x', type, shape: [batches, inH, inW, C], quantization: q });
+  const y = b.addTensor({ name: 'y', type, shape: [batches, outH, outW, C], quantization: q });
   b.addOperator({
     op,
     version: 2,
@@ -456,23 +467,30 @@ export function buildPool(
   b.setInputs([x]).setOutputs([y]);
   return {
     def: b.buildDef(),
-    inputs: [int8s(r, batches * inH * inW * C)],
-    desc: JSON.stringify({ seed, batches, inH, inW, C, fH, fW, sH, sW, padding, zp, activation }),
+    inputs: [uint8 ? asUint8(int8s(r, batches * inH * inW * C)) : int8s(r, batches * inH * inW * C)],
+    desc: JSON.stringify({ seed, uint8, batches, inH, inW, C, fH, fW, sH, sW, padding, zp, activation }),
   };
 }
 
 /**
  * A random QUANTIZE (float32 or int8 to int8) or DEQUANTIZE (int8 to float32) of n elements. Float
  * inputs include exact ties (k + 1/2) x scale, values just beside them, huge values, infinities and NaN.
+ * `u8` makes the quantized input and/or output TFLite's uint8 (zero points + 128, values flipped).
  */
 export function buildQuantize(
   seed: number,
   kind: 'from-float' | 'requantize' | 'dequantize',
+  u8: { input?: boolean; output?: boolean } = {},
 ): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
   const n = int(r, 1, 40);
   const scale = pick(r, [0.1, 0.0625, 0.3, 1 / 3, 0.007, 2.5]);
-  const zp = pick(r, [-128, 127, 0, int(r, -128, 127)]);
+  const inU8 = u8.input === true;
+  const outU8 = u8.output === true;
+  const inType = inU8 ? TensorType.UINT8 : TensorType.INT8;
+  const outType = outU8 ? TensorType.UINT8 : TensorType.INT8;
+  // dequantize: the zero point is the (quantized) input's
+  const zp = pick(r, [-128, 127, 0, int(r, -128, 127)]) + ((kind === 'dequantize' ? inU8 : outU8) ? 128 : 0);
   const b = new ModelBuilder();
   let input: Int8Array;
   let x: number;
@@ -493,19 +511,23 @@ export function buildQuantize(
     });
     input = new Int8Array(values.buffer);
     x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [n] });
-    y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: [n], quantization: { scale, zeroPoint: zp } });
+    y = b.addTensor({ name: 'y', type: outType, shape: [n], quantization: { scale, zeroPoint: zp } });
   } else if (kind === 'requantize') {
-    input = int8s(r, n);
+    input = inU8 ? asUint8(int8s(r, n)) : int8s(r, n);
+    // uint8 <-> int8 with one scale and zero points 128 apart: TFLite's sign-bit flip
+    const flip = inU8 !== outU8 && r() < 0.2;
     x = b.addTensor({
       name: 'x',
-      type: TensorType.INT8,
+      type: inType,
       shape: [n],
-      quantization: { scale: scale * pick(r, [1, 0.5, 3.7, 0.013]), zeroPoint: int(r, -128, 127) },
+      quantization: flip
+        ? { scale, zeroPoint: zp + (inU8 ? 128 : -128) }
+        : { scale: scale * pick(r, [1, 0.5, 3.7, 0.013]), zeroPoint: inU8 ? pick(r, [0, 255, int(r, 0, 255)]) : int(r, -128, 127) },
     });
-    y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: [n], quantization: { scale, zeroPoint: zp } });
+    y = b.addTensor({ name: 'y', type: outType, shape: [n], quantization: { scale, zeroPoint: zp } });
   } else {
-    input = int8s(r, n);
-    x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: [n], quantization: { scale, zeroPoint: zp } });
+    input = inU8 ? asUint8(int8s(r, n)) : int8s(r, n);
+    x = b.addTensor({ name: 'x', type: inType, shape: [n], quantization: { scale, zeroPoint: zp } });
     y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [n] });
   }
   b.addOperator({
@@ -515,20 +537,24 @@ export function buildQuantize(
     outputs: [y],
   });
   b.setInputs([x]).setOutputs([y]);
-  return { def: b.buildDef(), inputs: [input], desc: JSON.stringify({ seed, kind, n, scale, zp }) };
+  return { def: b.buildDef(), inputs: [input], desc: JSON.stringify({ seed, kind, inU8, outU8, n, scale, zp }) };
 }
 
-/** A random CONCATENATION of 1-4 int8 or float32 tensors of rank 1-4 along a random (maybe negative) axis. */
-export function buildConcat(seed: number): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+/**
+ * A random CONCATENATION of 1-4 int8 or float32 tensors of rank 1-4 along a random (maybe negative)
+ * axis; `uint8`: TFLite's uint8 with larger dimensions, each input quantized like the output or not
+ * (requantized: scale ratios below and above 1, zero points 0, 255 and between).
+ */
+export function buildConcat(seed: number, uint8 = false): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
   const rank = int(r, 1, 4);
-  const float = r() < 0.4;
+  const float = r() < 0.4 && !uint8;
   const n = int(r, 1, 4);
-  const base = Array.from({ length: rank }, () => int(r, 1, 4));
+  const base = Array.from({ length: rank }, () => int(r, 1, uint8 ? 9 : 4));
   const axis = int(r, 0, rank - 1);
   const sizes = Array.from({ length: n }, () => int(r, 1, 3));
-  const type = float ? TensorType.FLOAT32 : TensorType.INT8;
-  const q = float ? {} : { quantization: { scale: 0.1, zeroPoint: int(r, -128, 127) } };
+  const type = float ? TensorType.FLOAT32 : uint8 ? TensorType.UINT8 : TensorType.INT8;
+  const q = float ? {} : { quantization: { scale: 0.1, zeroPoint: int(r, -128, 127) + (uint8 ? 128 : 0) } };
   const b = new ModelBuilder();
   const constIndex = n > 1 && r() < 0.4 ? int(r, 0, n - 1) : -1;
   const bytesOf = (s: number) => (base.reduce((a, d) => a * d, 1) / base[axis]!) * s * (float ? 4 : 1);
@@ -537,8 +563,23 @@ export function buildConcat(seed: number): { def: ModelDef; inputs: Int8Array[];
       name: `x${i}`,
       type,
       shape: base.map((d, k) => (k === axis ? s : d)),
-      ...q,
-      ...(i === constIndex ? { data: float ? new Float32Array(bytesOf(s) / 4).fill(1.5) : int8s(r, bytesOf(s)) } : {}),
+      ...(uint8 && r() < 0.6
+        ? {
+            quantization: {
+              scale: 0.1 * pick(r, [0.5, 3.7, 0.013, 40, 1]),
+              zeroPoint: pick(r, [0, 255, q.quantization!.zeroPoint, int(r, 0, 255)]),
+            },
+          }
+        : q),
+      ...(i === constIndex
+        ? {
+            data: float
+              ? new Float32Array(bytesOf(s) / 4).fill(1.5)
+              : uint8
+                ? new Uint8Array(asUint8(int8s(r, bytesOf(s))).buffer)
+                : int8s(r, bytesOf(s)),
+          }
+        : {}),
     }),
   );
   const out = b.addTensor({ name: 'y', type, shape: base.map((d, k) => (k === axis ? sizes.reduce((a, x) => a + x, 0) : d)), ...q });
@@ -548,13 +589,17 @@ export function buildConcat(seed: number): { def: ModelDef; inputs: Int8Array[];
   const inputs = sizes
     .filter((_, i) => i !== constIndex)
     .map((s) =>
-      float ? new Int8Array(Float32Array.from({ length: bytesOf(s) / 4 }, () => r() * 100 - 50).buffer) : int8s(r, bytesOf(s), false),
+      float
+        ? new Int8Array(Float32Array.from({ length: bytesOf(s) / 4 }, () => r() * 100 - 50).buffer)
+        : uint8
+          ? asUint8(int8s(r, bytesOf(s)))
+          : int8s(r, bytesOf(s), false),
     );
-  return { def: b.buildDef(), inputs, desc: JSON.stringify({ seed, float, base, axis, sizes, constIndex }) };
+  return { def: b.buildDef(), inputs, desc: JSON.stringify({ seed, uint8, float, base, axis, sizes, constIndex }) };
 }
 
-/** A random int8 MEAN over the spatial axes of an NHWC tensor. */
-export function buildMean(seed: number): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+/** A random int8 (`uint8`: TFLite's uint8) MEAN over the spatial axes of an NHWC tensor. */
+export function buildMean(seed: number, uint8 = false): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
   const [batches, h, w, c] = [int(r, 1, 2), int(r, 1, 14), int(r, 1, 14), int(r, 1, 21)];
   const keepDims = r() < 0.5;
@@ -564,40 +609,59 @@ export function buildMean(seed: number): { def: ModelDef; inputs: Int8Array[]; d
     [-3, -2],
     [1, -2],
   ]);
-  const inQ = { scale: 0.05, zeroPoint: pick(r, [-128, 127, 0, int(r, -128, 127)]) };
-  const outQ = { scale: 0.05 * pick(r, [1, 0.3, 2.7, 0.01]), zeroPoint: pick(r, [-128, 127, 0, int(r, -128, 127)]) };
+  const zs = uint8 ? 128 : 0;
+  const inQ = { scale: 0.05, zeroPoint: pick(r, [-128, 127, 0, int(r, -128, 127)]) + zs };
+  const outQ = { scale: 0.05 * pick(r, [1, 0.3, 2.7, 0.01]), zeroPoint: pick(r, [-128, 127, 0, int(r, -128, 127)]) + zs };
+  const type = uint8 ? TensorType.UINT8 : TensorType.INT8;
   const b = new ModelBuilder();
-  const x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: [batches, h, w, c], quantization: inQ });
+  const x = b.addTensor({ name: 'x', type, shape: [batches, h, w, c], quantization: inQ });
   const a = b.addTensor({ name: 'axes', type: TensorType.INT32, shape: [2], data: Int32Array.from(axes) });
-  const y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: keepDims ? [batches, 1, 1, c] : [batches, c], quantization: outQ });
+  const y = b.addTensor({ name: 'y', type, shape: keepDims ? [batches, 1, 1, c] : [batches, c], quantization: outQ });
   b.addOperator({ op: BuiltinOperator.MEAN, inputs: [x, a], outputs: [y], options: { keepDims } });
   b.setInputs([x]).setOutputs([y]);
   return {
     def: b.buildDef(),
-    inputs: [int8s(r, batches * h * w * c)],
-    desc: JSON.stringify({ seed, batches, h, w, c, keepDims, axes, inQ, outQ }),
+    inputs: [uint8 ? asUint8(int8s(r, batches * h * w * c)) : int8s(r, batches * h * w * c)],
+    desc: JSON.stringify({ seed, uint8, batches, h, w, c, keepDims, axes, inQ, outQ }),
   };
 }
 
-/** A random int8 SOFTMAX (int8 or int16 output) over rows of 1-40 values, random input scales and betas. */
-export function buildSoftmax(seed: number): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+/**
+ * A random int8 SOFTMAX (int8 or int16 output) over rows of 1-40 values, random input scales and betas;
+ * `uint8`: TFLite's uint8 in and out (output scale 1/256 or another, zero point 0).
+ */
+export function buildSoftmax(seed: number, uint8 = false): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
   const outer = int(r, 1, 4);
   const depth = int(r, 1, 40);
-  const int16 = r() < 0.3;
+  const int16 = r() < 0.3 && !uint8;
   const scale = pick(r, [0.05, 0.1, 0.5, 0.0039, 1.3, 0.02]);
   const beta = pick(r, [1, 1, 0.5, 2.5]);
   const b = new ModelBuilder();
-  const x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: [outer, depth], quantization: { scale, zeroPoint: int(r, -128, 127) } });
+  const x = b.addTensor({
+    name: 'x',
+    type: uint8 ? TensorType.UINT8 : TensorType.INT8,
+    shape: [outer, depth],
+    quantization: { scale, zeroPoint: int(r, -128, 127) + (uint8 ? 128 : 0) },
+  });
   const y = b.addTensor({
     name: 'y',
-    type: int16 ? TensorType.INT16 : TensorType.INT8,
+    type: int16 ? TensorType.INT16 : uint8 ? TensorType.UINT8 : TensorType.INT8,
     shape: [outer, depth],
-    quantization: int16 ? { scale: 1 / 65536, zeroPoint: -32768 } : { scale: 1 / 256, zeroPoint: -128 },
+    quantization: int16
+      ? { scale: 1 / 65536, zeroPoint: -32768 }
+      : uint8
+        ? { scale: pick(r, [1 / 256, 1 / 256, 1 / 100, 1 / 300]), zeroPoint: 0 }
+        : { scale: 1 / 256, zeroPoint: -128 },
   });
   b.addOperator({ op: BuiltinOperator.SOFTMAX, inputs: [x], outputs: [y], options: { beta } });
   b.setInputs([x]).setOutputs([y]);
-  return { def: b.buildDef(), inputs: [int8s(r, outer * depth)], desc: JSON.stringify({ seed, outer, depth, int16, scale, beta }) };
+  const input = int8s(r, outer * depth);
+  return {
+    def: b.buildDef(),
+    inputs: [uint8 ? asUint8(input) : input],
+    desc: JSON.stringify({ seed, uint8, outer, depth, int16, scale, beta }),
+  };
 }
 
 /**
@@ -656,4 +720,51 @@ export function buildLstm(seed: number): { def: ModelDef; inputs: Int8Array[]; d
   });
   b.setInputs([x]).setOutputs([y]);
   return { def: b.buildDef(), inputs: [int8s(r, B * T * I)], desc: JSON.stringify({ seed, timeMajor, B, T, I, S, cellClip, cellScale }) };
+}
+
+/**
+ * A small TFLite-uint8 network through every uint8 kernel of ops-wasm but the weighted ones: QUANTIZE
+ * (float32 to uint8) → PAD → MAX_POOL_2D 2x2 → MUL (by itself) → CONCATENATION (with the pooled tensor;
+ * the product requantized) → AVERAGE_POOL_2D 2x2 → MEAN over H and W → SOFTMAX → DEQUANTIZE (uint8 to
+ * float32, output 0) and QUANTIZE (uint8 to int8, output 1). Input float32 [1, 6, 6, 5].
+ */
+export function buildUint8Chain(seed = 3): { def: ModelDef; input: Int8Array } {
+  const r = rng(seed);
+  const b = new ModelBuilder();
+  const U8 = TensorType.UINT8;
+  const q = (scale: number, zeroPoint: number) => ({ scale, zeroPoint });
+  const u8 = (name: string, shape: number[], scale: number, zeroPoint: number) =>
+    b.addTensor({ name, type: U8, shape, quantization: q(scale, zeroPoint) });
+  const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [1, 6, 6, 5] });
+  const xq = u8('xq', [1, 6, 6, 5], 0.05, 120);
+  b.addOperator({ op: BuiltinOperator.QUANTIZE, inputs: [x], outputs: [xq] });
+  const pads = b.addTensor({ name: 'pads', type: TensorType.INT32, shape: [4, 2], data: Int32Array.from([0, 0, 1, 1, 1, 1, 0, 0]) });
+  const xp = u8('xp', [1, 8, 8, 5], 0.05, 120);
+  b.addOperator({ op: BuiltinOperator.PAD, inputs: [xq, pads], outputs: [xp] });
+  const m = u8('m', [1, 4, 4, 5], 0.05, 120);
+  const pool = { padding: Padding.VALID, strideH: 2, strideW: 2, filterHeight: 2, filterWidth: 2 };
+  b.addOperator({ op: BuiltinOperator.MAX_POOL_2D, inputs: [xp], outputs: [m], options: pool });
+  const sq = u8('sq', [1, 4, 4, 5], 0.1, 30); // quantized unlike the concatenation: requantized there
+  b.addOperator({
+    op: BuiltinOperator.MUL,
+    inputs: [m, m],
+    outputs: [sq],
+    options: { fusedActivationFunction: ActivationFunctionType.NONE },
+  });
+  const cat = u8('cat', [1, 4, 4, 10], 0.05, 120);
+  b.addOperator({ op: BuiltinOperator.CONCATENATION, inputs: [m, sq], outputs: [cat], options: { axis: 3 } });
+  const avg = u8('avg', [1, 3, 3, 10], 0.05, 120);
+  b.addOperator({ op: BuiltinOperator.AVERAGE_POOL_2D, inputs: [cat], outputs: [avg], options: { ...pool, strideH: 1, strideW: 1 } });
+  const axes = b.addTensor({ name: 'axes', type: TensorType.INT32, shape: [2], data: Int32Array.from([1, 2]) });
+  const mean = u8('mean', [1, 10], 0.03, 100);
+  b.addOperator({ op: BuiltinOperator.MEAN, inputs: [avg, axes], outputs: [mean], options: { keepDims: false } });
+  const sm = u8('sm', [1, 10], 1 / 256, 0);
+  b.addOperator({ op: BuiltinOperator.SOFTMAX, inputs: [mean], outputs: [sm], options: { beta: 1 } });
+  const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [1, 10] });
+  b.addOperator({ op: BuiltinOperator.DEQUANTIZE, inputs: [sm], outputs: [y] });
+  const y8 = b.addTensor({ name: 'y8', type: TensorType.INT8, shape: [1, 10], quantization: q(1 / 256, -128) });
+  b.addOperator({ op: BuiltinOperator.QUANTIZE, inputs: [sm], outputs: [y8] });
+  b.setInputs([x]).setOutputs([y, y8]);
+  const input = Float32Array.from({ length: 180 }, () => r() * 14 - 6);
+  return { def: b.buildDef(), input: new Int8Array(input.buffer) };
 }

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 456527826;
+export const ABI_HASH = 983876645;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -189,7 +189,7 @@ export enum BP {
 /** Bytes of the BP block in the arena (its words rounded up to 16 bytes). */
 export const BP_BYTES = 48;
 
-/** qs8_mul (MUL, int8): TFLM MulElementwise over a broadcast plan. Word indices. */
+/** qs8_mul (MUL, int8 and TFLite's uint8): TFLM MulElementwise over a broadcast plan. Word indices. */
 export enum M {
   /** output elements (i32) */
   Count = 0,
@@ -219,13 +219,15 @@ export enum M {
   Inner = 18,
   /** 0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated (i32) */
   Mode = 19,
+  /** 1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8) (i32) */
+  U8 = 20,
   /** Words of the block. */
-  Words = 20,
+  Words = 21,
 }
 /** Bytes of the M block in the arena (its words rounded up to 16 bytes). */
-export const M_BYTES = 80;
+export const M_BYTES = 96;
 
-/** qs8_mean_hw (MEAN over the spatial axes, int8). Word indices. */
+/** qs8_mean_hw (MEAN over the spatial axes, int8 and TFLite's uint8). Word indices. */
 export enum E {
   /** batches (i32) */
   Batches = 0,
@@ -243,29 +245,33 @@ export enum E {
   Right = 6,
   /** output zero point (i32) */
   ZpOut = 7,
+  /** 1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8) (i32) */
+  U8 = 8,
   /** Words of the block. */
-  Words = 8,
+  Words = 9,
 }
 /** Bytes of the E block in the arena (its words rounded up to 16 bytes). */
-export const E_BYTES = 32;
+export const E_BYTES = 48;
 
-/** qs8_softmax (SOFTMAX, int8 input). Word indices. */
+/** qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input and output). Word indices. */
 export enum S {
   /** rows (i32) */
   Outer = 0,
   /** row length (i32) */
   Depth = 1,
-  /** output bits (8 or 16) (i32) */
+  /** qs8_softmax: output bits (8 or 16) (i32) */
   Bits = 2,
-  /** the 256 exponentials and their Q12.19 terms (u32 arena offset) */
+  /** qs8_softmax: the 256 Q0.31 exponentials; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v) (u32 arena offset) */
   Table = 3,
+  /** qu8_softmax: output scale (f32) */
+  OutScale = 4,
   /** Words of the block. */
-  Words = 4,
+  Words = 5,
 }
 /** Bytes of the S block in the arena (its words rounded up to 16 bytes). */
-export const S_BYTES = 16;
+export const S_BYTES = 32;
 
-/** quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE). Word indices. */
+/** quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE; int8 and TFLite's uint8). Word indices. */
 export enum Z {
   /** elements (i32) */
   Count = 0,
@@ -281,13 +287,17 @@ export enum Z {
   Right = 5,
   /** requantize: input zero point (i32) */
   ZpIn = 6,
+  /** requantize, DEQUANTIZE: 1 when the input is uint8 (zero-extended) (i32) */
+  InU8 = 7,
+  /** QUANTIZE: 1 when the output is uint8 (clamped to [0, 255]) (i32) */
+  OutU8 = 8,
   /** Words of the block. */
-  Words = 7,
+  Words = 9,
 }
 /** Bytes of the Z block in the arena (its words rounded up to 16 bytes). */
-export const Z_BYTES = 32;
+export const Z_BYTES = 48;
 
-/** qs8_avgpool, qs8_maxpool (AVERAGE_POOL_2D, MAX_POOL_2D, int8). Word indices. */
+/** qs8_avgpool, qs8_maxpool (AVERAGE_POOL_2D, MAX_POOL_2D, int8 and TFLite's uint8). Word indices. */
 export enum Q {
   /** batches (i32) */
   Batches = 0,
@@ -317,8 +327,10 @@ export enum Q {
   ActMin = 12,
   /** upper bound of the fused activation (i32) */
   ActMax = 13,
+  /** 1: TFLite's uint8 tensors (zero-extended; averages of non-negative sums, (sum + count/2) / count) (i32) */
+  U8 = 14,
   /** Words of the block. */
-  Words = 14,
+  Words = 15,
 }
 /** Bytes of the Q block in the arena (its words rounded up to 16 bytes). */
 export const Q_BYTES = 64;
@@ -353,16 +365,20 @@ export enum TP {
 /** Bytes of the TP block in the arena (its words rounded up to 16 bytes). */
 export const TP_BYTES = 64;
 
-/** concat_bytes (CONCATENATION in bytes); the input offsets are in a table of their own. Word indices. */
+/** concat_bytes (CONCATENATION in bytes; TFLite's uint8 inputs requantized where quantized unlike the output); the input offsets are in a table of their own. Word indices. */
 export enum CC {
   /** slices before the axis (i32) */
   Outer = 0,
   /** number of inputs (i32) */
   Inputs = 1,
+  /** uint8: per input a float32 scale and bias (TFLite's ConcatenationWithScaling), a NaN scale where the input is copied; 0 when every input is copied (u32 arena offset) */
+  Rescale = 2,
+  /** uint8 with Rescale: the output zero point (i32) */
+  ZpOut = 3,
   /** per input, the bytes of its run per slice (i32, a trailing array) */
-  Run = 2,
+  Run = 4,
   /** Words of the block before the trailing array. */
-  Words = 2,
+  Words = 4,
 }
 /** Bytes of the CC block in the arena (its words rounded up to 16 bytes). */
 export const CC_BYTES = 16;

@@ -47,13 +47,8 @@ interface AddData {
   fixed: Int32Array;
 }
 
-/** ADD's and MUL's `supports()`: int8 operands whose broadcast `broadcastPlan` lays out. */
-export function supportsInt8Binary(context: TfLiteContext, node: Node): true | string {
-  return supportsBinary(context, node, INT8_ONLY);
-}
-
-/** ADD's `supports()`: int8 or TFLite's uint8 operands (all three of one type) whose broadcast `broadcastPlan` lays out. */
-function supportsAdd(context: TfLiteContext, node: Node): true | string {
+/** ADD's and MUL's `supports()`: int8 or TFLite's uint8 operands (all three of one type) whose broadcast `broadcastPlan` lays out. */
+export function supportsQuantizedBinary(context: TfLiteContext, node: Node): true | string {
   const a = node.inputs.length > 0 ? context.getTensor(node.inputs[0]!) : null;
   return supportsBinary(context, node, a?.type === TensorType.UINT8 ? UINT8_ONLY : INT8_ONLY);
 }
@@ -188,7 +183,7 @@ export function createAdd(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTI
     version: 5,
     provider: PROVIDER,
     name: 'ADD/wasm-qs8',
-    supports: supportsAdd,
+    supports: supportsQuantizedBinary,
     init: (): AddData => ({ k: null, params: 0, affine: false, count: 0, par: null, fixed: NO_COPIES }),
     prepare: (context, node) => prepare(context, node, options),
     invoke,

@@ -1,5 +1,5 @@
 /**
- * DEQUANTIZE int8 to float32 in WebAssembly (assembly/int8/quantize.ts): (float)scale * (q - zero_point)
+ * DEQUANTIZE int8 (or TFLite's uint8) to float32 in WebAssembly (assembly/int8/quantize.ts): (float)scale * (q - zero_point)
  * in float32, as TFLM. Declines other types and per-channel inputs.
  */
 import { BuiltinOperator, KernelError, TensorType, tensorTypeName, type Node, type Registration, type TfLiteContext } from '@micrort/core';
@@ -26,8 +26,8 @@ function supports(context: TfLiteContext, node: Node): true | string {
   if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
-  if (input.type !== TensorType.INT8 || output.type !== TensorType.FLOAT32)
-    return `${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} (handles int8 to float32)`;
+  if ((input.type !== TensorType.INT8 && input.type !== TensorType.UINT8) || output.type !== TensorType.FLOAT32)
+    return `${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} (handles int8 and uint8 to float32)`;
   if ((input.quantization?.scale.length ?? 0) > 1) return 'per-channel input';
   return true;
 }
@@ -45,6 +45,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   region.i32[Z.Count] = input.elementCount;
   region.f32[Z.Scale] = input.params.scale;
   region.i32[Z.ZpOut] = input.params.zeroPoint;
+  region.i32[Z.InU8] = input.type === TensorType.UINT8 ? 1 : 0;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

@@ -1,5 +1,5 @@
 /**
- * MEAN, int8, over the two spatial axes of an NHWC input (axes {1, 2} in any order or sign, with or
+ * MEAN, int8 and TFLite's uint8, over the two spatial axes of an NHWC input (axes {1, 2} in any order or sign, with or
  * without keep_dims: the global average pooling of classifiers), in WebAssembly: qs8_mean_hw
  * (assembly/int8/mean.ts), TFLM's QuantizedMeanOrSum exactly. Declines other types and axes.
  */
@@ -45,7 +45,8 @@ function supports(context: TfLiteContext, node: Node): true | string {
   if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
-  if (input.type !== TensorType.INT8 || output.type !== TensorType.INT8) return `${tensorTypeName(input.type)} (handles int8)`;
+  if ((input.type !== TensorType.INT8 && input.type !== TensorType.UINT8) || output.type !== input.type)
+    return `${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} (handles int8 to int8, uint8 to uint8)`;
   if (input.dims.length !== 4 || !spatialAxes(context, node)) return 'axes other than the spatial axes {1, 2} of a 4-D input';
   return true;
 }
@@ -91,6 +92,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[E.Left] = f.shift > 0 ? f.shift : 0;
   p[E.Right] = f.shift > 0 ? 0 : -f.shift;
   p[E.ZpOut] = output.params.zeroPoint;
+  p[E.U8] = input.type === TensorType.UINT8 ? 1 : 0;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

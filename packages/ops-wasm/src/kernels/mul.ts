@@ -1,13 +1,14 @@
 /**
- * MUL, int8, in WebAssembly: qs8_mul (assembly/int8/mul.ts), TFLM's MulElementwise (product of the
- * offset inputs through MultiplyByQuantizedMultiplier with M from double(s1) * double(s2) /
- * double(s_out)) on 8 elements per step, with the broadcasting of ADD. Declines other types and deeper
- * broadcasts (the next provider serves the node).
+ * MUL, int8 and TFLite's uint8, in WebAssembly: qs8_mul (assembly/int8/mul.ts), TFLM's MulElementwise
+ * (product of the offset inputs through MultiplyByQuantizedMultiplier with M from double(s1) *
+ * double(s2) / double(s_out)) on 8 elements per step, with the broadcasting of ADD; uint8 values are
+ * zero-extended (reference_ops::Mul, the same arithmetic). Declines other types and deeper broadcasts
+ * (the next provider serves the node).
  */
-import { BuiltinOperator, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { M, M_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
-import { int8BinaryTensors, supportsInt8Binary, writePlan } from './add.js';
+import { int8BinaryTensors, supportsQuantizedBinary, writePlan } from './add.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { constantInputCopies, inputOffset } from './kernel-common.js';
@@ -43,6 +44,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[M.ActMin] = q.actMin;
   p[M.ActMax] = q.actMax;
   writePlan(p, plan, M.N, M.S1, M.S2, M.Inner, M.Mode);
+  p[M.U8] = a.type === TensorType.UINT8 ? 1 : 0;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0, 1]);
 }
@@ -61,7 +63,7 @@ export function createMul(): Registration<MulData> {
     version: 7,
     provider: PROVIDER,
     name: 'MUL/wasm-qs8',
-    supports: supportsInt8Binary,
+    supports: supportsQuantizedBinary,
     init: (): MulData => ({ k: null, params: 0, fixed: NO_COPIES }),
     prepare,
     invoke,

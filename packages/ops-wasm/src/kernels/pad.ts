@@ -1,7 +1,7 @@
 /**
- * PAD (TFLM kernels/pad.cc) in WebAssembly: constant padding of an int8, int16, int32 or float32 tensor
- * of up to 5 dimensions with constant int32/int64 paddings; int8 pads with the output zero point, the
- * other types with 0 (as TFLM's PAD). pad_bytes (assembly/layout/pad.ts) moves whole runs with
+ * PAD (TFLM kernels/pad.cc) in WebAssembly: constant padding of an int8, uint8, int16, int32 or float32
+ * tensor of up to 5 dimensions with constant int32/int64 paddings; int8 and TFLite's uint8 pad with the
+ * output zero point, the other types with 0 (as TFLM's PAD, TFLite's pad.cc for uint8). pad_bytes (assembly/layout/pad.ts) moves whole runs with
  * memory.copy/memory.fill: trailing dimensions without padding are merged into the innermost one at
  * prepare. Declines PAD with constant_values (PADV2 semantics), non-constant paddings and other types.
  */
@@ -27,7 +27,7 @@ const OP = 'PAD';
 const MAX_DIMS = 5;
 /** Parameter block PD (scripts/abi.mjs): o[5], l[5], r[5], fill byte; TFLM's OpData for PAD is 56 bytes. */
 const PAD_PARAMS_BYTES = PD_BYTES;
-const TYPES = new Set([TensorType.INT8, TensorType.INT16, TensorType.INT32, TensorType.FLOAT32]);
+const TYPES = new Set([TensorType.INT8, TensorType.UINT8, TensorType.INT16, TensorType.INT32, TensorType.FLOAT32]);
 
 interface PadData {
   k: KernelExports | null;
@@ -41,7 +41,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
     return node.inputs.length === 3 ? 'constant_values input' : declineArity(node, 2, 1)!;
   const input = context.getTensor(node.inputs[0]!);
   const paddings = context.getTensor(node.inputs[1]!);
-  if (!TYPES.has(input.type)) return `${tensorTypeName(input.type)} input (handles int8, int16, int32, float32)`;
+  if (!TYPES.has(input.type)) return `${tensorTypeName(input.type)} input (handles int8, uint8, int16, int32, float32)`;
   if (!paddings.isConstant) return 'paddings is not a constant';
   if (paddings.type !== TensorType.INT32 && paddings.type !== TensorType.INT64) return `${tensorTypeName(paddings.type)} paddings`;
   if (input.dims.length > MAX_DIMS) return `rank ${input.dims.length} (handles up to ${MAX_DIMS})`;
@@ -81,6 +81,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (input.type === TensorType.INT8) {
     value = output.params.zeroPoint;
     if (value < -128 || value > 127) throw new KernelError(OP, node.index, `output zero point ${value} is outside the int8 range`);
+  } else if (input.type === TensorType.UINT8) {
+    value = output.params.zeroPoint;
+    if (value < 0 || value > 255) throw new KernelError(OP, node.index, `output zero point ${value} is outside the uint8 range`);
   }
   // Five dimensions (front-padded with 1s), the innermost in bytes.
   const o: number[] = [];

@@ -1,13 +1,13 @@
 /**
- * Shared prepare of the int8 pooling kernels: kernel-support's `calculateOpDataPooling` (TFLM
- * kernels/pooling_common.cc) written into the parameter block of assembly/int8/pool.ts.
+ * Shared prepare of the int8 and TFLite uint8 pooling kernels: kernel-support's `calculateOpDataPooling`
+ * (TFLM kernels/pooling_common.cc) written into the parameter block of assembly/int8/pool.ts.
  */
-import { type Node, type TfLiteContext } from '@micrort/core';
+import { TensorType, type Node, type TfLiteContext } from '@micrort/core';
 import { FP, Q, Q_BYTES } from '../generated/abi.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { constantInputCopies } from './kernel-common.js';
-import { calculateOpDataPooling, declineArity, declineTypes, INT8_ONLY, type OpDataPooling } from '@micrort/kernel-support';
+import { constantInputCopies, INT8_OR_UINT8 } from './kernel-common.js';
+import { calculateOpDataPooling, declineArity, declineTypes, type OpDataPooling } from '@micrort/kernel-support';
 
 /** The parameter block Q (scripts/abi.mjs); TFLM's OpDataPooling is 32 bytes. */
 export const POOL_PARAMS_BYTES = Q_BYTES;
@@ -20,11 +20,12 @@ export interface PoolData {
   fixed: number;
 }
 
-/** Why an int8 pooling node is not handled, or true. */
+/** Why a pooling node is not handled (int8 and TFLite's uint8, output of the input's type), or true. */
 export function supportsPool(context: TfLiteContext, node: Node): true | string {
   const arity = declineArity(node, 1, 1);
   if (arity) return arity;
-  return declineTypes(context, node, [0], INT8_ONLY) ?? true;
+  const input = context.getTensor(node.inputs[0]!);
+  return declineTypes(context, node, [0], INT8_OR_UINT8, [input.type]) ?? true;
 }
 
 /**
@@ -50,12 +51,13 @@ export function writePoolGeometry(p: Int32Array, d: OpDataPooling, B: typeof Q |
 /** Validates the node and writes the parameter block; `op` names the op in errors. */
 export function preparePool(op: string, context: TfLiteContext, node: Node): void {
   const data = node.userData as PoolData;
-  const d = calculateOpDataPooling(op, context, node, INT8_ONLY);
+  const d = calculateOpDataPooling(op, context, node, INT8_OR_UINT8);
   const region = context.allocatePersistentBuffer(POOL_PARAMS_BYTES);
   data.k = kernelsFor(op, node, region);
   writePoolGeometry(region.i32, d, Q);
   region.i32[Q.ActMin] = d.actMin;
   region.i32[Q.ActMax] = d.actMax;
+  region.i32[Q.U8] = context.getTensor(node.inputs[0]!).type === TensorType.UINT8 ? 1 : 0;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

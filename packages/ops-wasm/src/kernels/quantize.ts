@@ -1,7 +1,8 @@
 /**
- * QUANTIZE to int8 in WebAssembly (assembly/int8/quantize.ts): from float32 (TFLM's AffineQuantize:
- * float32 division, round half away from zero, x86's conversion) or from int8 (Requantize with
- * M = double(input scale) / double(output scale)). Declines other type pairs and per-channel outputs.
+ * QUANTIZE to int8 or TFLite's uint8 in WebAssembly (assembly/int8/quantize.ts): from float32 (TFLM's
+ * AffineQuantize: float32 division, round half away from zero, x86's conversion) or from int8 / uint8
+ * (Requantize with M = double(input scale) / double(output scale)): float32, int8 and uint8 to int8 or
+ * uint8, the pairs ops-reference runs. Declines other type pairs and per-channel outputs.
  */
 import {
   BuiltinOperator,
@@ -24,6 +25,9 @@ const OP = 'QUANTIZE';
 /** Parameter block Z (scripts/abi.mjs); TFLM's OpDataQuantizeReference is 32 bytes. */
 const QUANTIZE_PARAMS_BYTES = Z_BYTES;
 
+/** The quantized types of either side: int8 and TFLite's uint8. */
+const BYTE_TYPES: readonly TensorType[] = [TensorType.INT8, TensorType.UINT8];
+
 interface QuantizeData {
   k: KernelExports | null;
   params: number;
@@ -37,8 +41,8 @@ function supports(context: TfLiteContext, node: Node): true | string {
   if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
-  if (output.type !== TensorType.INT8 || (input.type !== TensorType.FLOAT32 && input.type !== TensorType.INT8))
-    return `${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} (handles float32 and int8 to int8)`;
+  if (!BYTE_TYPES.includes(output.type) || (input.type !== TensorType.FLOAT32 && !BYTE_TYPES.includes(input.type)))
+    return `${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} (handles float32, int8 and uint8 to int8 or uint8)`;
   if ((output.quantization?.scale.length ?? 0) > 1) return 'per-channel output';
   return true;
 }
@@ -56,6 +60,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   p.fill(0, 0, Z.Words);
   p[Z.Count] = output.elementCount;
   p[Z.ZpOut] = output.params.zeroPoint;
+  p[Z.OutU8] = output.type === TensorType.UINT8 ? 1 : 0;
+  p[Z.InU8] = input.type === TensorType.UINT8 ? 1 : 0;
   data.fromFloat = input.type === TensorType.FLOAT32;
   if (data.fromFloat) {
     region.f32[Z.Scale] = output.params.scale;

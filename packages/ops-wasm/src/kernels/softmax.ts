@@ -4,16 +4,20 @@
  * with core's gemmlowp functions (exp_on_negative_values of the rescaled difference; a 1 KiB
  * persistent table); the row maximum, the sum of the Q12.19 terms, the reciprocal and the output run in
  * WebAssembly. Output quantization as TFLM requires (int8: scale 1/256, zero point -128; int16:
- * 1/65536, -32768). Declines other types.
+ * 1/65536, -32768). TFLite's uint8 input with uint8 output (zero point 0): qu8_softmax, TFLite's float
+ * kernel (kernel-support's float32 exp table built at prepare, 1 KiB; the row's sum, reciprocal and
+ * outputs in float32 in WebAssembly), as ops-reference. Declines other types (uint8 to int16 among them).
  */
 import {
   BuiltinOperator,
+  KernelError,
   TensorType,
   expOnNegativeValues,
   multiplyByQuantizedMultiplierGreaterThanOne,
   type Node,
   type Registration,
   type SoftmaxOptions,
+  type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
 import { S, S_BYTES } from '../generated/abi.js';
@@ -28,22 +32,66 @@ import {
   expectSoftmaxShape,
   expectType,
   INT8_ONLY,
+  populateSoftmaxUint8Table,
   SCALED_DIFF_INTEGER_BITS,
+  UINT8_SOFTMAX_TABLE_ENTRIES,
 } from '@micrort/kernel-support';
 
 const OP = 'SOFTMAX';
 const INT8_OR_INT16: readonly TensorType[] = [TensorType.INT8, TensorType.INT16];
 
+const UINT8_ONLY: readonly TensorType[] = [TensorType.UINT8];
+
 interface SoftmaxData {
   k: KernelExports | null;
   params: number;
   fixed: number;
+  /** TFLite's uint8 kernel (qu8_softmax). */
+  u8: boolean;
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
   const arity = declineArity(node, 1, 1);
   if (arity) return arity;
-  return declineTypes(context, node, [0], INT8_ONLY, INT8_OR_INT16) ?? true;
+  if (context.getTensor(node.inputs[0]!).type !== TensorType.UINT8)
+    return declineTypes(context, node, [0], INT8_ONLY, INT8_OR_INT16) ?? true;
+  const why = declineTypes(context, node, [0], UINT8_ONLY, UINT8_ONLY);
+  if (why) return why;
+  const zp = context.getTensor(node.outputs[0]!).params.zeroPoint;
+  return zp === 0 ? true : `uint8 output zero point ${zp} (TFLite's kernel takes 0)`;
+}
+
+/**
+ * TFLite's uint8 SOFTMAX (activations.cc SoftmaxPrepare, uint8 output): the float32 exp table in a
+ * persistent 1 KiB region, the output scale beside it.
+ */
+function prepareUint8(
+  context: TfLiteContext,
+  node: Node,
+  data: SoftmaxData,
+  input: Tensor,
+  output: Tensor,
+  outer: number,
+  depth: number,
+): void {
+  const os = output.params.scale;
+  const is = input.params.scale;
+  if (!(os > 0) || !Number.isFinite(os) || !(is > 0) || !Number.isFinite(is))
+    throw new KernelError(OP, node.index, `input scale ${is} and output scale ${os} must be finite and > 0`);
+  if (output.params.zeroPoint !== 0)
+    throw new KernelError(OP, node.index, `uint8 output (tensor ${output.index}) must have zero point 0, got ${output.params.zeroPoint}`);
+  const table = context.allocatePersistentBuffer(UINT8_SOFTMAX_TABLE_ENTRIES * 4);
+  populateSoftmaxUint8Table(table.f32, is, (node.builtinData as SoftmaxOptions | null)?.beta ?? 1);
+  const region = context.allocatePersistentBuffer(S_BYTES);
+  data.k = kernelsFor(OP, node, region);
+  region.i32.fill(0, 0, S.Words);
+  region.i32[S.Outer] = outer;
+  region.i32[S.Depth] = depth;
+  region.i32[S.Table] = table.offset;
+  region.f32[S.OutScale] = os;
+  data.u8 = true;
+  data.params = region.offset;
+  data.fixed = constantInputCopies(context, node, [0])[0]!;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -51,6 +99,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
   const { outer, depth } = expectSoftmaxShape(OP, node, input, output);
+  if (input.type === TensorType.UINT8) {
+    expectType(OP, node, 'output', output, TensorType.UINT8);
+    prepareUint8(context, node, data, input, output, outer, depth);
+    return;
+  }
   expectType(OP, node, 'input', input, TensorType.INT8);
   expectType(OP, node, 'output', output, INT8_OR_INT16);
   const q = calculateSoftmaxInt8Params(OP, node, input, output, (node.builtinData as SoftmaxOptions | null)?.beta ?? 1);
@@ -79,7 +132,10 @@ function prepare(context: TfLiteContext, node: Node): void {
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as SoftmaxData;
-  data.k!.qs8_softmax(data.params, inputOffset(context, node, 0, data.fixed), context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+  const input = inputOffset(context, node, 0, data.fixed);
+  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  if (data.u8) data.k!.qu8_softmax(data.params, input, output);
+  else data.k!.qs8_softmax(data.params, input, output);
 }
 
 /** The SOFTMAX registration. */
@@ -90,7 +146,7 @@ export function createSoftmax(): Registration<SoftmaxData> {
     provider: PROVIDER,
     name: 'SOFTMAX/wasm-qs8',
     supports,
-    init: (): SoftmaxData => ({ k: null, params: 0, fixed: -1 }),
+    init: (): SoftmaxData => ({ k: null, params: 0, fixed: -1, u8: false }),
     prepare,
     invoke,
   };

@@ -5,7 +5,7 @@
  */
 import { servedLines, type PackageShare } from '@micrort/app-kit';
 
-/** `ops-wasm 4 of 8 nodes (99.9% of MACs), ops-reference 4 of 8 (0.1% of MACs)`; '' when nothing was composed. */
+/** `ops-wasm 6 of 8 nodes (99.9% of MACs), ops-reference 2 of 8 (0.1% of MACs)`; '' when nothing was composed. */
 export function sharesText(shares: readonly PackageShare[]): string {
   return (servedLines(shares)[0] ?? '').replace(/^served: /, '');
 }
@@ -17,7 +17,7 @@ export function fallbackLines(shares: readonly PackageShare[]): string[] {
 
 /**
  * The check's headline: `All 5 nodes run with ops-reference.` when one package served every node, else
- * `All 8 nodes run: ops-wasm 4 of 8 nodes (99.9% of MACs), ops-reference 4 of 8 (0.1% of MACs).`; when
+ * `All 8 nodes run: ops-wasm 6 of 8 nodes (99.9% of MACs), ops-reference 2 of 8 (0.1% of MACs).`; when
  * nodes cannot run, how many, with `kernel`, and who serves the rest.
  */
 export function checkHeadline(

@@ -95,7 +95,7 @@ describe('PlaygroundSession', () => {
     expect(Array.from(r.inputs[0]!.bytes).every((v) => v === 255)).toBe(true);
   });
 
-  it('ops-wasm on a uint8 model: its convolutions served, what falls back said so; outputs identical to ops-reference', async () => {
+  it('ops-wasm on a uint8 model: its convolutions, pool and softmax served, what falls back said so; outputs identical to ops-reference', async () => {
     const s = new PlaygroundSession();
     s.open(buildLabelledUint8Classifier(), 'flowers.tflite');
     const r = await s.check('wasm').catch((e: Error) => e);
@@ -106,17 +106,18 @@ describe('PlaygroundSession', () => {
     expect(r.ok).toBe(true);
     const wasm = r.served.find((p) => p.package === 'ops-wasm')!;
     expect(checkHeadline(r, 'ops-wasm')).toBe(
-      'All 8 nodes run: ops-wasm 4 of 8 nodes (99.9% of MACs), ops-reference 4 of 8 (0.1% of MACs).',
+      'All 8 nodes run: ops-wasm 6 of 8 nodes (99.9% of MACs), ops-reference 2 of 8 (0.1% of MACs).',
     );
-    // three uint8 CONV_2D and the DEPTHWISE_CONV_2D; the 40-MAC FULLY_CONNECTED (under minMacs), the pool,
-    // RESHAPE and SOFTMAX fall back
-    expect(wasm).toMatchObject({ nodes: 4, totalNodes: 8, front: true });
-    expect(fallbackLines(r.served)[0]).toMatch(/^ops-wasm: 4 nodes fell back to ops-reference — .*FULLY_CONNECTED ×1 \(.*minMacs/);
+    // three uint8 CONV_2D, the DEPTHWISE_CONV_2D, the AVERAGE_POOL_2D and the SOFTMAX; the 40-MAC
+    // FULLY_CONNECTED (under minMacs) and RESHAPE fall back
+    expect(wasm).toMatchObject({ nodes: 6, totalNodes: 8, front: true });
+    expect(fallbackLines(r.served)[0]).toMatch(/^ops-wasm: 2 nodes fell back to ops-reference — .*FULLY_CONNECTED ×1 \(.*minMacs/);
+    expect(fallbackLines(r.served)[0]).not.toMatch(/AVERAGE_POOL_2D|SOFTMAX/);
     const convs = r.groups.filter((g) => g.op === 'CONV_2D');
     expect(convs).toHaveLength(1);
     expect(convs[0]!.nodes).toEqual(['0', '2', '3']);
     const rows = await s.compare({ kind: 'seeded', seed: 1 }, { kernels: ['reference', 'wasm'], profileMs: 1 });
-    expect(rows[1]!.served!.find((p) => p.package === 'ops-wasm')!.nodes).toBe(4);
+    expect(rows[1]!.served!.find((p) => p.package === 'ops-wasm')!.nodes).toBe(6);
     expect(rows[1]!.diffs![0]!.identical).toBe(true);
   });
 

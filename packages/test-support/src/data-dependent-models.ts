@@ -1,0 +1,175 @@
+/**
+ * Models with data-dependent output sizes (issue 20, item 1), written with `ModelBuilder` as the TFLite
+ * converter writes such graphs: a boolean mask (GREATER → WHERE → SQUEEZE → CAST → GATHER, plus SHAPE and
+ * an elementwise op on the gathered values), UNIQUE with SHAPE and CAST of its values, TOPK_V2 with a
+ * runtime k, and the tail of a detector (NON_MAX_SUPPRESSION_V4/V5 → SLICE by the valid count → GATHER of
+ * the boxes, with a constant or a runtime max_output_size). Every data-dependent tensor is stored at its
+ * upper bound, with a `shape_signature` -1 in the dimension that varies: TFLite 2.9 (the oracle) resizes
+ * it at invoke, and tfjs-tflite-node's output buffers are sized from the stored shape.
+ */
+import { BuiltinOperator, ModelBuilder, TensorType } from '@micrort/core';
+
+const F = TensorType.FLOAT32;
+const I32 = TensorType.INT32;
+const I64 = TensorType.INT64;
+const B = TensorType.BOOL;
+
+/**
+ * The boolean mask of `n` floats: `positives = x[where(x > 0)]`, output 0 NEG(positives) [k] float32,
+ * output 1 SHAPE(positives) int32 [1], output 2 the int32 coordinates [k] (k the count of positives).
+ */
+export function booleanMaskModel(n = 8): Uint8Array {
+  const b = new ModelBuilder();
+  const x = b.addTensor({ name: 'x', type: F, shape: [n] });
+  const zero = b.addTensor({ name: 'zero', type: F, shape: [], data: new Float32Array([0]) });
+  const mask = b.addTensor({ name: 'mask', type: B, shape: [n] });
+  const coords = b.addTensor({ name: 'coords', type: I64, shape: [n, 1], shapeSignature: [-1, 1] });
+  const flat = b.addTensor({ name: 'coords/flat', type: I64, shape: [n], shapeSignature: [-1] });
+  const idx = b.addTensor({ name: 'coords/int32', type: I32, shape: [n], shapeSignature: [-1] });
+  const positives = b.addTensor({ name: 'positives', type: F, shape: [n], shapeSignature: [-1] });
+  const negated = b.addTensor({ name: 'negated', type: F, shape: [n], shapeSignature: [-1] });
+  const shape = b.addTensor({ name: 'positives/shape', type: I32, shape: [1] });
+  b.addOperator({ op: BuiltinOperator.GREATER, inputs: [x, zero], outputs: [mask] });
+  b.addOperator({ op: BuiltinOperator.WHERE, inputs: [mask], outputs: [coords] });
+  b.addOperator({ op: BuiltinOperator.SQUEEZE, inputs: [coords], outputs: [flat], options: { squeezeDims: Int32Array.from([1]) } });
+  b.addOperator({ op: BuiltinOperator.CAST, inputs: [flat], outputs: [idx] });
+  b.addOperator({ op: BuiltinOperator.GATHER, inputs: [x, idx], outputs: [positives], options: { axis: 0 } });
+  b.addOperator({ op: BuiltinOperator.NEG, inputs: [positives], outputs: [negated] });
+  b.addOperator({ op: BuiltinOperator.SHAPE, inputs: [positives], outputs: [shape], rawOptions: [{ id: 0, type: 'int8', value: I32 }] });
+  return b.setInputs([x]).setOutputs([negated, shape, idx]).build();
+}
+
+/**
+ * UNIQUE of `n` int32 values: output 0 the distinct values as float32 (CAST) [u], output 1 their count
+ * (SHAPE) int32 [1], output 2 the int32 index of each input value [n].
+ */
+export function uniqueCountModel(n = 10): Uint8Array {
+  const b = new ModelBuilder();
+  const x = b.addTensor({ name: 'x', type: I32, shape: [n] });
+  const values = b.addTensor({ name: 'unique', type: I32, shape: [n], shapeSignature: [-1] });
+  const index = b.addTensor({ name: 'unique/idx', type: I32, shape: [n] });
+  const asFloat = b.addTensor({ name: 'unique/float', type: F, shape: [n], shapeSignature: [-1] });
+  const count = b.addTensor({ name: 'unique/shape', type: I32, shape: [1] });
+  b.addOperator({ op: BuiltinOperator.UNIQUE, inputs: [x], outputs: [values, index], rawOptions: [{ id: 0, type: 'int8', value: I32 }] });
+  b.addOperator({ op: BuiltinOperator.CAST, inputs: [values], outputs: [asFloat] });
+  b.addOperator({ op: BuiltinOperator.SHAPE, inputs: [values], outputs: [count], rawOptions: [{ id: 0, type: 'int8', value: I32 }] });
+  return b.setInputs([x]).setOutputs([asFloat, count, index]).build();
+}
+
+/** TOPK_V2 of x [rows, n] float32 with k an int32 scalar input: values and indices [rows, k], then RELU of the values. */
+export function runtimeTopKModel(rows = 2, n = 6): Uint8Array {
+  const b = new ModelBuilder();
+  const x = b.addTensor({ name: 'x', type: F, shape: [rows, n] });
+  const k = b.addTensor({ name: 'k', type: I32, shape: [] });
+  const values = b.addTensor({ name: 'topk/values', type: F, shape: [rows, n], shapeSignature: [rows, -1] });
+  const indices = b.addTensor({ name: 'topk/indices', type: I32, shape: [rows, n], shapeSignature: [rows, -1] });
+  const relu = b.addTensor({ name: 'topk/relu', type: F, shape: [rows, n], shapeSignature: [rows, -1] });
+  b.addOperator({ op: BuiltinOperator.TOPK_V2, inputs: [x, k], outputs: [values, indices] });
+  b.addOperator({ op: BuiltinOperator.RELU, inputs: [values], outputs: [relu] });
+  return b.setInputs([x, k]).setOutputs([relu, indices]).build();
+}
+
+/** Options of {@link nmsTailModel}. */
+export interface NmsTailOptions {
+  /** Number of candidate boxes. */
+  boxes?: number;
+  /** NON_MAX_SUPPRESSION_V5 (soft NMS, sigma 0.5, with the selected scores) instead of V4. */
+  v5?: boolean;
+  /** max_output_size as a constant (a number) or as an int32 scalar graph input (`'input'`). */
+  maxOutput?: number | 'input';
+}
+
+/**
+ * A detector's tail as the converter writes `tf.image.non_max_suppression` without padding: boxes
+ * [n, 4] and scores [n] (graph inputs) → NON_MAX_SUPPRESSION_V4/V5 (iou 0.5, score threshold 0.1) →
+ * SLICE(selected_indices, [0], RESHAPE(valid_outputs, [1])) → GATHER(boxes, ·), and the detections
+ * CONCATENATION(kept boxes, EXPAND_DIMS(GATHER(scores, ·), 1)) along axis 1, and two STRIDED_SLICEs of
+ * the kept boxes. Outputs: the selected boxes [k, 4], the selected indices [k], the NMS's own
+ * selected_indices ([max_output_size]), for V5 the selected scores, the detections [k, 5], the boxes'
+ * (y2, x2) corners (`boxes[:, 2:]`, [k, 2]) and their x1 (`boxes[:, 1]`, shrunk, [k]); k is the valid count.
+ */
+export function nmsTailModel(o: NmsTailOptions = {}): Uint8Array {
+  const n = o.boxes ?? 8;
+  const maxOutput = o.maxOutput ?? 5;
+  const runtimeMax = maxOutput === 'input';
+  const bound = runtimeMax ? n : maxOutput;
+  const b = new ModelBuilder();
+  const boxes = b.addTensor({ name: 'boxes', type: F, shape: [n, 4] });
+  const scores = b.addTensor({ name: 'scores', type: F, shape: [n] });
+  const max = runtimeMax
+    ? b.addTensor({ name: 'max_output_size', type: I32, shape: [] })
+    : b.addTensor({ name: 'max_output_size', type: I32, shape: [], data: new Int32Array([maxOutput]) });
+  const iou = b.addTensor({ name: 'iou_threshold', type: F, shape: [], data: new Float32Array([0.5]) });
+  const threshold = b.addTensor({ name: 'score_threshold', type: F, shape: [], data: new Float32Array([0.1]) });
+  const sigma = b.addTensor({ name: 'soft_nms_sigma', type: F, shape: [], data: new Float32Array([0.5]) });
+  const signature = runtimeMax ? { shapeSignature: [-1] } : {};
+  const selected = b.addTensor({ name: 'nms/selected_indices', type: I32, shape: [bound], ...signature });
+  const selectedScores = b.addTensor({ name: 'nms/selected_scores', type: F, shape: [bound], ...signature });
+  const valid = b.addTensor({ name: 'nms/valid_outputs', type: I32, shape: [] });
+  const one = b.addTensor({ name: 'shape_1', type: I32, shape: [1], data: new Int32Array([1]) });
+  const size = b.addTensor({ name: 'nms/valid_outputs/1d', type: I32, shape: [1] });
+  const begin = b.addTensor({ name: 'begin_0', type: I32, shape: [1], data: new Int32Array([0]) });
+  const kept = b.addTensor({ name: 'kept_indices', type: I32, shape: [bound], shapeSignature: [-1] });
+  const keptBoxes = b.addTensor({ name: 'kept_boxes', type: F, shape: [bound, 4], shapeSignature: [-1, 4] });
+  const keptScores = b.addTensor({ name: 'kept_scores', type: F, shape: [bound], shapeSignature: [-1] });
+  const axis1 = b.addTensor({ name: 'axis_1', type: I32, shape: [], data: new Int32Array([1]) });
+  const keptScores2d = b.addTensor({ name: 'kept_scores/2d', type: F, shape: [bound, 1], shapeSignature: [-1, 1] });
+  const detections = b.addTensor({ name: 'detections', type: F, shape: [bound, 5], shapeSignature: [-1, 5] });
+  b.addOperator(
+    o.v5
+      ? {
+          op: BuiltinOperator.NON_MAX_SUPPRESSION_V5,
+          inputs: [boxes, scores, max, iou, threshold, sigma],
+          outputs: [selected, selectedScores, valid],
+        }
+      : { op: BuiltinOperator.NON_MAX_SUPPRESSION_V4, inputs: [boxes, scores, max, iou, threshold], outputs: [selected, valid] },
+  );
+  b.addOperator({ op: BuiltinOperator.RESHAPE, inputs: [valid, one], outputs: [size] });
+  b.addOperator({ op: BuiltinOperator.SLICE, inputs: [selected, begin, size], outputs: [kept] });
+  b.addOperator({ op: BuiltinOperator.GATHER, inputs: [boxes, kept], outputs: [keptBoxes], options: { axis: 0 } });
+  b.addOperator({ op: BuiltinOperator.GATHER, inputs: [scores, kept], outputs: [keptScores], options: { axis: 0 } });
+  b.addOperator({ op: BuiltinOperator.EXPAND_DIMS, inputs: [keptScores, axis1], outputs: [keptScores2d] });
+  b.addOperator({
+    op: BuiltinOperator.CONCATENATION,
+    inputs: [keptBoxes, keptScores2d],
+    outputs: [detections],
+    options: { axis: 1, fusedActivationFunction: 0 },
+  });
+  const ints = (name: string, v: number[]) => b.addTensor({ name, type: I32, shape: [v.length], data: Int32Array.from(v) });
+  const corners = b.addTensor({ name: 'kept_boxes/corners', type: F, shape: [bound, 2], shapeSignature: [-1, 2] });
+  const x1 = b.addTensor({ name: 'kept_boxes/x1', type: F, shape: [bound], shapeSignature: [-1] });
+  b.addOperator({
+    op: BuiltinOperator.STRIDED_SLICE,
+    inputs: [keptBoxes, ints('corners/begin', [0, 2]), ints('corners/end', [0, 4]), ints('corners/strides', [1, 1])],
+    outputs: [corners],
+    options: { beginMask: 1, endMask: 1 },
+  });
+  b.addOperator({
+    op: BuiltinOperator.STRIDED_SLICE,
+    inputs: [keptBoxes, ints('x1/begin', [0, 1]), ints('x1/end', [0, 2]), ints('x1/strides', [1, 1])],
+    outputs: [x1],
+    options: { beginMask: 1, endMask: 1, shrinkAxisMask: 2 },
+  });
+  const inputs = runtimeMax ? [boxes, scores, max] : [boxes, scores];
+  const tail = [detections, corners, x1];
+  const outputs = o.v5 ? [keptBoxes, kept, selected, selectedScores, ...tail] : [keptBoxes, kept, selected, ...tail];
+  return b.setInputs(inputs).setOutputs(outputs).build();
+}
+
+/** Deterministic boxes [n, 4] (y1, x1, y2, x2, some overlapping) and scores [n] in [0, 1) from `seed`. */
+export function nmsInputs(n: number, seed: number): { boxes: Float32Array; scores: Float32Array } {
+  let s = seed >>> 0;
+  const next = () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+  const boxes = new Float32Array(n * 4);
+  const scores = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const y = next() * 0.6;
+    const x = next() * 0.6;
+    boxes.set([y, x, y + 0.2 + next() * 0.3, x + 0.2 + next() * 0.3], i * 4);
+    scores[i] = next();
+  }
+  return { boxes, scores };
+}
