@@ -55,7 +55,7 @@ const ARENA_FILL = 0x7b;
  *    (see resizeDynamicInputs; B and C get the same shapes) → allocateTensors →
  * 3. inputs from `inputSeed` → 4. invoke, outputs saved.
  * 5. determinism: interpreter B over an arena of exactly A's reported size (in the kernels' own memory
- *    where they need one: see arenaOf), pre-filled with 0x7b (A's starts zeroed) → allocate, same
+ *    where they need one: see prefilledArena), pre-filled with 0x7b (A's starts zeroed) → allocate, same
  *    inputs, invoke → outputs must equal A's byte for byte.
  * 6. guards (not with kernels that work in their own memory, ops-wasm: they never read the guarded
  *    views): a fresh interpreter C over an arena of the same size, every tensor of every subgraph
@@ -88,9 +88,8 @@ function run(bytes: Uint8Array, options: ExecuteOptions): CaseOutcome {
     if (options.checks === false) return { result: 'ok', stage };
 
     stage = 'determinism';
-    const arena = arenaOf(options, a.arenaUsage().arenaBytes);
-    new Uint8Array(arena).fill(ARENA_FILL);
-    const b = makeInterpreter(model, options, arena);
+    const size = a.arenaUsage().arenaBytes;
+    const b = makeInterpreter(model, options, prefilledArena(options, size));
     try {
       b.allocateTensors();
       fillInputs(b, options.inputSeed);
@@ -102,7 +101,7 @@ function run(bytes: Uint8Array, options: ExecuteOptions): CaseOutcome {
         ...o,
         result: 'failure',
         failure: 'inconsistent',
-        detail: `the first interpreter ran; one with an arena of its reported size (${a.arenaUsage().arenaBytes} bytes${arena.byteLength > a.arenaUsage().arenaBytes ? ` in ${arena.byteLength} bytes of the kernels' memory` : ''}) failed`,
+        detail: `the first interpreter ran; one with an arena of exactly its reported size (${size} bytes) failed`,
       };
     }
     const diff = compareOutputs(expected, snapshotOutputs(b));
@@ -120,7 +119,7 @@ function run(bytes: Uint8Array, options: ExecuteOptions): CaseOutcome {
     if (kernelMemory(options)) return { result: 'ok', stage: 'invoke', detail: GUARD_SKIPPED };
     // A fresh interpreter, not b.reset(): as in TFLM, reset() does not run a CALL_ONCE again, so a reset
     // run of a model with one is not a first run and may rightly differ from A's.
-    const g = makeInterpreter(model, options, new ArrayBuffer(arena.byteLength));
+    const g = makeInterpreter(model, options, new ArrayBuffer(size));
     g.allocateTensors();
     const guarded = guardTensors(
       g,
@@ -160,15 +159,34 @@ function run(bytes: Uint8Array, options: ExecuteOptions): CaseOutcome {
  */
 export const FUZZ_MAX_WHILE_ITERATIONS = 10_000;
 
+/** The determinism interpreter's arena: a fixed size, and the backing that pre-fills it. */
+interface FixedArena {
+  bytes: number;
+  backing: ArenaBacking;
+}
+
 /**
- * A fixed arena of `bytes` for the determinism and guard interpreters: a plain ArrayBuffer of exactly
- * that size, or where the kernels need their own memory (ops-wasm's `arenaBacking`: WebAssembly linear
- * memory) a buffer of it — at least `bytes`, rounded up to whole pages — so that those kernels run
- * there rather than refusing (or taking the buffer for a measuring pass).
+ * An arena of exactly `bytes` pre-filled with ARENA_FILL for the determinism interpreter: a plain
+ * ArrayBuffer, or where the kernels need their own memory (ops-wasm's `arenaBacking`: WebAssembly
+ * linear memory, with the read slack past the arena its SIMD loads rely on) that backing asked for the
+ * size as the interpreter does, its buffer filled before the interpreter gets it — so those kernels
+ * run there, as in an application, rather than refusing a plain buffer (or taking it for a measuring
+ * pass).
  */
-function arenaOf(options: ExecuteOptions, bytes: number): ArrayBuffer {
+function prefilledArena(options: ExecuteOptions, bytes: number): ArrayBuffer | FixedArena {
   const backing = kernelMemory(options);
-  return backing ? (backing.allocate(bytes) as ArrayBuffer) : new ArrayBuffer(bytes);
+  if (!backing) return new Uint8Array(bytes).fill(ARENA_FILL).buffer;
+  return {
+    bytes,
+    backing: {
+      name: backing.name,
+      allocate(n: number) {
+        const buffer = backing.allocate(n);
+        new Uint8Array(buffer).fill(ARENA_FILL);
+        return buffer;
+      },
+    },
+  };
 }
 
 /** The arena backing the `ops` kernels need (their own memory), or undefined. */
@@ -198,15 +216,15 @@ function runtimeFor(ops: string): ComposedRuntime {
   return runtime;
 }
 
-function makeInterpreter(model: ModelDef, options: ExecuteOptions, arena: 'auto' | ArrayBuffer): MicroInterpreter {
+function makeInterpreter(model: ModelDef, options: ExecuteOptions, arena: 'auto' | ArrayBuffer | FixedArena): MicroInterpreter {
   const runtime = options.resolver ? null : runtimeFor(options.ops ?? 'reference');
   const resolver = runtime ? runtime.resolver : options.resolver!();
   if (!runtime) resolver.register(makeWhile({ maxIterations: FUZZ_MAX_WHILE_ITERATIONS }), { override: true });
   const interp = new MicroInterpreter(model, resolver, {
     // what the kernels need (ops-wasm's arena backing), unless the case brings its own arena buffer
-    ...(runtime && arena === 'auto' ? runtime.interpreterOptions : {}),
+    ...(runtime && !(arena instanceof ArrayBuffer) ? runtime.interpreterOptions : {}),
+    ...(typeof arena === 'object' && !(arena instanceof ArrayBuffer) ? { arena: arena.bytes, arenaBacking: arena.backing } : { arena }),
     planner: createPlanner(options.planner ?? 'greedy'),
-    arena,
     maxArenaBytes: options.maxArenaBytes,
     inPlace: options.inPlace ?? false,
   });

@@ -8,6 +8,7 @@ import {
   OpResolver,
   TensorType,
   loadModel,
+  writeModel,
   type Node,
   type Registration,
   type TfLiteContext,
@@ -19,7 +20,7 @@ import { main } from '../main.js';
 import type { Out } from '../print.js';
 import { InProcessExecutor, runCampaign } from './campaign.js';
 import { buildCorpus } from './corpus.js';
-import { executeCase } from './execute.js';
+import { GUARD_SKIPPED, executeCase } from './execute.js';
 import { generateCase } from './generate.js';
 import { DEF_MUTATORS, cloneDef } from './mutate-def.js';
 import { BYTE_MUTATORS } from './mutate-bytes.js';
@@ -200,6 +201,15 @@ describe('executeCase checks', () => {
     );
     expect(o).toMatchObject({ result: 'failure', failure: 'kernel-crash', errorName: 'RangeError', stage: 'allocate' });
     expect(o.message).toMatch(/\(node 0\): init failed: RangeError: boom/);
+  });
+
+  it('with --ops wasm the determinism re-run plans in WebAssembly memory with its read slack (a variable activation at the arena end)', () => {
+    // Before: a plain ArrayBuffer (false `inconsistent`), then the backing's whole buffer as the arena,
+    // which put persistent tensors at its very end where SIMD loads read past (false `kernel-crash`).
+    const def = loadModel(zooModels().find((m) => m.name === 'zoo:float_conv')!.bytes);
+    def.subgraphs[0]!.tensors[5]!.isVariable = true;
+    const o = executeCase(writeModel(def), { maxArenaBytes: 1 << 20, inputSeed: 21761, ops: 'wasm' });
+    expect(o).toMatchObject({ result: 'ok', detail: GUARD_SKIPPED });
   });
 
   it('malformed bytes are a ModelError at load', () => {
