@@ -239,10 +239,16 @@ export const BLOCKS = [
   },
   {
     name: 'CC',
-    doc: 'concat_bytes (CONCATENATION in bytes); the input offsets are in a table of their own.',
+    doc: "concat_bytes (CONCATENATION in bytes; TFLite's uint8 inputs requantized where quantized unlike the output); the input offsets are in a table of their own.",
     fields: [
       ['Outer', 'i32', 'slices before the axis'],
       ['Inputs', 'i32', 'number of inputs'],
+      [
+        'Rescale',
+        'u32',
+        "uint8: per input a float32 scale and bias (TFLite's ConcatenationWithScaling), a NaN scale where the input is copied; 0 when every input is copied",
+      ],
+      ['ZpOut', 'i32', 'uint8 with Rescale: the output zero point'],
       ['Run', 'i32', 'per input, the bytes of its run per slice', 'rest'],
     ],
   },

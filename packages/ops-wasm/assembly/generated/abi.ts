@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = -1394612067;
+export const ABI_HASH: i32 = 983876645;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -173,10 +173,12 @@ export const TP_S = 24; // i32 (6 words): input byte strides of the output dimen
 export const TP_ES = 48; // i32: element size in bytes
 export const TP_BYTES = 64;
 
-// concat_bytes (CONCATENATION in bytes); the input offsets are in a table of their own. Byte offsets:
+// concat_bytes (CONCATENATION in bytes; TFLite's uint8 inputs requantized where quantized unlike the output); the input offsets are in a table of their own. Byte offsets:
 export const CC_OUTER = 0; // i32: slices before the axis
 export const CC_INPUTS = 4; // i32: number of inputs
-export const CC_RUN = 8; // i32 (trailing array): per input, the bytes of its run per slice
+export const CC_RESCALE = 8; // u32: uint8: per input a float32 scale and bias (TFLite's ConcatenationWithScaling), a NaN scale where the input is copied; 0 when every input is copied
+export const CC_ZP_OUT = 12; // i32: uint8 with Rescale: the output zero point
+export const CC_RUN = 16; // i32 (trailing array): per input, the bytes of its run per slice
 export const CC_BYTES = 16;
 
 // f32_binary (ADD, MUL, float32) over a broadcast plan. Byte offsets:

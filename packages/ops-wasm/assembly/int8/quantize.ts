@@ -12,7 +12,7 @@ import { Z_COUNT, Z_IN_U8, Z_LEFT, Z_MULT, Z_OUT_U8, Z_RIGHT, Z_SCALE, Z_ZP_IN, 
 // Parameter block Z (scripts/abi.mjs), written by src/kernels/quantize.ts and dequantize.ts.
 
 /** roundf (half away from zero), exact: the integer part plus the sign when the fraction is >= 1/2. */
-@inline function roundAway(x: v128): v128 {
+@inline export function roundAway(x: v128): v128 {
   const t = f32x4.trunc(x);
   const away = f32x4.ge(f32x4.abs(f32x4.sub(x, t)), f32x4.splat(0.5));
   const signedOne = v128.or(v128.and(x, i32x4.splat(0x80000000)), f32x4.splat(1.0));

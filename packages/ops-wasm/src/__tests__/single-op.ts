@@ -541,15 +541,16 @@ export function buildQuantize(
 }
 
 /**
- * A random CONCATENATION of 1-4 int8 or float32 (`uint8`: TFLite's uint8, quantized like the output)
- * tensors of rank 1-4 along a random (maybe negative) axis.
+ * A random CONCATENATION of 1-4 int8 or float32 tensors of rank 1-4 along a random (maybe negative)
+ * axis; `uint8`: TFLite's uint8 with larger dimensions, each input quantized like the output or not
+ * (requantized: scale ratios below and above 1, zero points 0, 255 and between).
  */
 export function buildConcat(seed: number, uint8 = false): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
   const rank = int(r, 1, 4);
   const float = r() < 0.4 && !uint8;
   const n = int(r, 1, 4);
-  const base = Array.from({ length: rank }, () => int(r, 1, 4));
+  const base = Array.from({ length: rank }, () => int(r, 1, uint8 ? 9 : 4));
   const axis = int(r, 0, rank - 1);
   const sizes = Array.from({ length: n }, () => int(r, 1, 3));
   const type = float ? TensorType.FLOAT32 : uint8 ? TensorType.UINT8 : TensorType.INT8;
@@ -562,7 +563,14 @@ export function buildConcat(seed: number, uint8 = false): { def: ModelDef; input
       name: `x${i}`,
       type,
       shape: base.map((d, k) => (k === axis ? s : d)),
-      ...q,
+      ...(uint8 && r() < 0.6
+        ? {
+            quantization: {
+              scale: 0.1 * pick(r, [0.5, 3.7, 0.013, 40, 1]),
+              zeroPoint: pick(r, [0, 255, q.quantization!.zeroPoint, int(r, 0, 255)]),
+            },
+          }
+        : q),
       ...(i === constIndex
         ? {
             data: float
@@ -581,7 +589,11 @@ export function buildConcat(seed: number, uint8 = false): { def: ModelDef; input
   const inputs = sizes
     .filter((_, i) => i !== constIndex)
     .map((s) =>
-      float ? new Int8Array(Float32Array.from({ length: bytesOf(s) / 4 }, () => r() * 100 - 50).buffer) : int8s(r, bytesOf(s), false),
+      float
+        ? new Int8Array(Float32Array.from({ length: bytesOf(s) / 4 }, () => r() * 100 - 50).buffer)
+        : uint8
+          ? asUint8(int8s(r, bytesOf(s)))
+          : int8s(r, bytesOf(s), false),
     );
   return { def: b.buildDef(), inputs, desc: JSON.stringify({ seed, uint8, float, base, axis, sizes, constIndex }) };
 }
@@ -712,9 +724,9 @@ export function buildLstm(seed: number): { def: ModelDef; inputs: Int8Array[]; d
 
 /**
  * A small TFLite-uint8 network through every uint8 kernel of ops-wasm but the weighted ones: QUANTIZE
- * (float32 to uint8) → PAD → MAX_POOL_2D 2x2 → MUL (by itself) → CONCATENATION (with the pooled tensor)
- * → AVERAGE_POOL_2D 2x2 → MEAN over H and W → SOFTMAX → DEQUANTIZE (uint8 to float32, output 0) and
- * QUANTIZE (uint8 to int8, output 1). Input float32 [1, 6, 6, 5].
+ * (float32 to uint8) → PAD → MAX_POOL_2D 2x2 → MUL (by itself) → CONCATENATION (with the pooled tensor;
+ * the product requantized) → AVERAGE_POOL_2D 2x2 → MEAN over H and W → SOFTMAX → DEQUANTIZE (uint8 to
+ * float32, output 0) and QUANTIZE (uint8 to int8, output 1). Input float32 [1, 6, 6, 5].
  */
 export function buildUint8Chain(seed = 3): { def: ModelDef; input: Int8Array } {
   const r = rng(seed);
@@ -732,7 +744,7 @@ export function buildUint8Chain(seed = 3): { def: ModelDef; input: Int8Array } {
   const m = u8('m', [1, 4, 4, 5], 0.05, 120);
   const pool = { padding: Padding.VALID, strideH: 2, strideW: 2, filterHeight: 2, filterWidth: 2 };
   b.addOperator({ op: BuiltinOperator.MAX_POOL_2D, inputs: [xp], outputs: [m], options: pool });
-  const sq = u8('sq', [1, 4, 4, 5], 0.05, 120);
+  const sq = u8('sq', [1, 4, 4, 5], 0.1, 30); // quantized unlike the concatenation: requantized there
   b.addOperator({
     op: BuiltinOperator.MUL,
     inputs: [m, m],

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -1394612067;
+export const ABI_HASH = 983876645;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -365,16 +365,20 @@ export enum TP {
 /** Bytes of the TP block in the arena (its words rounded up to 16 bytes). */
 export const TP_BYTES = 64;
 
-/** concat_bytes (CONCATENATION in bytes); the input offsets are in a table of their own. Word indices. */
+/** concat_bytes (CONCATENATION in bytes; TFLite's uint8 inputs requantized where quantized unlike the output); the input offsets are in a table of their own. Word indices. */
 export enum CC {
   /** slices before the axis (i32) */
   Outer = 0,
   /** number of inputs (i32) */
   Inputs = 1,
+  /** uint8: per input a float32 scale and bias (TFLite's ConcatenationWithScaling), a NaN scale where the input is copied; 0 when every input is copied (u32 arena offset) */
+  Rescale = 2,
+  /** uint8 with Rescale: the output zero point (i32) */
+  ZpOut = 3,
   /** per input, the bytes of its run per slice (i32, a trailing array) */
-  Run = 2,
+  Run = 4,
   /** Words of the block before the trailing array. */
-  Words = 2,
+  Words = 4,
 }
 /** Bytes of the CC block in the arena (its words rounded up to 16 bytes). */
 export const CC_BYTES = 16;

@@ -13,8 +13,8 @@ describe('CONCATENATION (wasm) equals ops-reference byte for byte', () => {
 });
 
 describe('CONCATENATION uint8 (wasm) equals ops-reference byte for byte', () => {
-  it('on 60 random uint8 concatenations of 1-4 inputs quantized like the output (some constant) along every axis', () => {
-    for (let seed = 1; seed <= 60; seed++) {
+  it('on 150 random uint8 concatenations of 1-4 inputs (some constant) along every axis, each copied or requantized (scale ratios, zero points 0 and 255, values 0 and 255, runs not multiples of 8)', () => {
+    for (let seed = 1; seed <= 150; seed++) {
       const m = buildConcat(seed, true);
       const r = runBoth(m.def, m.inputs);
       expect(r.served, m.desc).toBe(1);

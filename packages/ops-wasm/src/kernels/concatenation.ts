@@ -3,9 +3,10 @@
  * bool or float32 tensors of up to 6 dimensions along one axis as runs of bytes (concat_bytes,
  * assembly/layout/concat.ts). As TFLM requires, int8 inputs share the output's scale and zero point and
  * int16 tensors have zero point 0; the fused activation must be NONE. TFLite's uint8 inputs quantized
- * like the output are copied (TFLite's ConcatenationWithScaling copies them too); declines uint8 inputs
- * quantized unlike the output (TFLite rescales them in float32: ops-reference serves the node) and int8
- * inputs quantized unlike the output (ops-reference reports the error).
+ * like the output are copied, the others requantized in float32 as TFLite's ConcatenationWithScaling
+ * (clamp(roundf(x * scale + bias) + zero point, 0, 255), scale = input scale * (1 / output scale) and
+ * bias = -input zero point * scale, each rounded to float32). Declines int8 inputs quantized unlike the
+ * output (ops-reference reports the error).
  */
 import {
   ActivationFunctionType,
@@ -17,6 +18,7 @@ import {
   type ConcatenationOptions,
   type Node,
   type Registration,
+  type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
 import { CC } from '../generated/abi.js';
@@ -56,12 +58,43 @@ function supports(context: TfLiteContext, node: Node): true | string {
   for (let i = 0; i < node.inputs.length; i++) {
     const input = context.getTensor(node.inputs[i]!);
     if (
-      (output.type === TensorType.INT8 || output.type === TensorType.UINT8) &&
+      output.type === TensorType.INT8 &&
       (input.params.scale !== output.params.scale || input.params.zeroPoint !== output.params.zeroPoint)
     )
-      return `${tensorTypeName(output.type)} input ${i} quantized unlike the output${output.type === TensorType.UINT8 ? " (TFLite's requantizing uint8 concatenation is not handled)" : ''}`;
+      return `int8 input ${i} quantized unlike the output`;
   }
   return true;
+}
+
+/**
+ * TFLite's uint8 requantization (ConcatenationWithScaling, as ops-reference): per input a float32 scale
+ * and bias in a persistent table, a NaN scale where the input is quantized like the output (copied).
+ * Returns the table's offset, or 0 when every input is copied.
+ */
+function uint8Rescale(context: TfLiteContext, node: Node, output: Tensor): number {
+  const n = node.inputs.length;
+  const inputs = Array.from(node.inputs, (t) => context.getTensor(t));
+  const same = (t: Tensor) => t.params.zeroPoint === output.params.zeroPoint && t.params.scale === output.params.scale;
+  if (inputs.every(same)) return 0;
+  const f = Math.fround;
+  const inverseOutputScale = f(1 / output.params.scale);
+  const table = context.allocatePersistentBuffer(n * 8);
+  inputs.forEach((input, i) => {
+    if (same(input)) {
+      table.f32[2 * i] = Number.NaN;
+      return;
+    }
+    if (!(input.params.scale > 0) || !(output.params.scale > 0) || !Number.isFinite(inverseOutputScale))
+      throw new KernelError(
+        OP,
+        node.index,
+        `uint8 input ${i} (scale ${input.params.scale}) and output (scale ${output.params.scale}) need positive scales to requantize`,
+      );
+    const scale = f(input.params.scale * inverseOutputScale);
+    table.f32[2 * i] = scale;
+    table.f32[2 * i + 1] = f(-input.params.zeroPoint * scale);
+  });
+  return table.offset;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -93,6 +126,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const p = region.i32;
   p[CC.Outer] = outer;
   p[CC.Inputs] = n;
+  p[CC.Rescale] = output.type === TensorType.UINT8 ? uint8Rescale(context, node, output) : 0;
+  p[CC.ZpOut] = output.params.zeroPoint;
   let axisTotal = 0;
   for (let i = 0; i < n; i++) {
     const input = context.getTensor(node.inputs[i]!);
