@@ -3,9 +3,21 @@
  * solution packages), installed as ordinary dependencies of this private package. Nothing is downloaded
  * at test or run time; `corpusModels()` lists the files with where they come from.
  */
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** One real model file of the corpus. */
 export interface CorpusModel {
@@ -17,9 +29,20 @@ export interface CorpusModel {
   file: string;
   /** What the model is (task, input, precision as shipped). */
   description: string;
+  /**
+   * Set when the package ships the model inside an Emscripten packed-assets file (`*_packed_assets.data`,
+   * the files concatenated) rather than as its own file: the `.data` file's name in the package and the
+   * model's path in the listing its `*_packed_assets_loader.js` carries (with start and end offsets).
+   * `corpusPath` then extracts the model once into a cache folder under node_modules.
+   */
+  packed?: { data: string; path: string };
 }
 
-/** Every model of the corpus (one entry per distinct file; pose files also ship in @mediapipe/holistic). */
+/**
+ * Every model of the corpus (one entry per distinct file; pose files also ship in @mediapipe/holistic,
+ * face_detection_short_range in @mediapipe/face_mesh). The last six are shipped inside the packages'
+ * packed-assets files (see `packed`).
+ */
 export const CORPUS: readonly CorpusModel[] = [
   {
     name: 'face_detection_short_range',
@@ -105,6 +128,54 @@ export const CORPUS: readonly CorpusModel[] = [
     file: 'object_detection_3d_sneakers.tflite',
     description: 'Objectron 3D detection (sneakers)',
   },
+  {
+    name: 'palm_detection_lite',
+    pkg: '@mediapipe/hands',
+    file: 'palm_detection_lite.tflite',
+    description: 'palm detector (lite), 192x192 RGB',
+    packed: { data: 'hands_solution_packed_assets.data', path: '/third_party/mediapipe/modules/palm_detection/palm_detection_lite.tflite' },
+  },
+  {
+    name: 'palm_detection_full',
+    pkg: '@mediapipe/hands',
+    file: 'palm_detection_full.tflite',
+    description: 'palm detector (full), 192x192 RGB',
+    packed: { data: 'hands_solution_packed_assets.data', path: '/third_party/mediapipe/modules/palm_detection/palm_detection_full.tflite' },
+  },
+  {
+    name: 'pose_detection',
+    pkg: '@mediapipe/pose',
+    file: 'pose_detection.tflite',
+    description: 'BlazePose person detector, 224x224 RGB',
+    packed: { data: 'pose_solution_packed_assets.data', path: '/third_party/mediapipe/modules/pose_detection/pose_detection.tflite' },
+  },
+  {
+    name: 'object_detection_ssd_mobilenetv2_oidv4_fp16',
+    pkg: '@mediapipe/objectron',
+    file: 'object_detection_ssd_mobilenetv2_oidv4_fp16.tflite',
+    description: "Objectron's 2D object detector: SSD MobileNetV2 (Open Images v4), float16 weights",
+    packed: {
+      data: 'objectron_solution_packed_assets.data',
+      path: '/third_party/mediapipe/modules/objectron/object_detection_ssd_mobilenetv2_oidv4_fp16.tflite',
+    },
+  },
+  {
+    name: 'face_landmark',
+    pkg: '@mediapipe/face_mesh',
+    file: 'face_landmark.tflite',
+    description: 'face mesh: 468 landmarks, 192x192 RGB',
+    packed: { data: 'face_mesh_solution_packed_assets.data', path: '/third_party/mediapipe/modules/face_landmark/face_landmark.tflite' },
+  },
+  {
+    name: 'face_landmark_with_attention',
+    pkg: '@mediapipe/face_mesh',
+    file: 'face_landmark_with_attention.tflite',
+    description: 'face mesh with attention (refined lips, eyes and irises), 192x192 RGB',
+    packed: {
+      data: 'face_mesh_solution_packed_assets.data',
+      path: '/third_party/mediapipe/modules/face_landmark/face_landmark_with_attention.tflite',
+    },
+  },
 ];
 
 const require = createRequire(import.meta.url);
@@ -114,9 +185,44 @@ export function corpusPath(model: CorpusModel | string): string {
   const m = typeof model === 'string' ? CORPUS.find((c) => c.name === model) : model;
   if (!m) throw new Error(`no corpus model named ${String(model)}; known: ${CORPUS.map((c) => c.name).join(', ')}`);
   const dir = dirname(require.resolve(`${m.pkg}/package.json`));
+  if (m.packed) return extractPacked(m, dir, m.packed);
   const path = join(dir, m.file);
   if (!existsSync(path)) throw new Error(`${m.pkg} is installed but has no ${m.file} (${path})`);
   return path;
+}
+
+/** Where models shipped inside packed-assets files are extracted (git-ignored, like all of node_modules). */
+export const EXTRACT_DIR = join(fileURLToPath(new URL('..', import.meta.url)), 'node_modules', '.cache', 'corpus');
+
+/**
+ * The byte range of `path` in a packed-assets file, from the listing in its loader script
+ * (`{"filename": "/…/x.tflite", "start": N, "end": M}` entries, as Emscripten's file packager writes
+ * them; the packages' files are stored uncompressed).
+ */
+export function packedRange(loaderScript: string, path: string): { start: number; end: number } | null {
+  const quoted = JSON.stringify(path);
+  const re = /\{\s*"filename"\s*:\s*("(?:[^"\\]|\\.)*")\s*,\s*"start"\s*:\s*(\d+)\s*,\s*"end"\s*:\s*(\d+)/g;
+  for (const match of loaderScript.matchAll(re)) if (match[1] === quoted) return { start: Number(match[2]), end: Number(match[3]) };
+  return null;
+}
+
+function extractPacked(m: CorpusModel, dir: string, packed: { data: string; path: string }): string {
+  const out = join(EXTRACT_DIR, m.pkg.replace('/', '+'), m.file);
+  const dataPath = join(dir, packed.data);
+  const loaderPath = dataPath.replace(/\.data$/, '_loader.js');
+  if (!existsSync(dataPath) || !existsSync(loaderPath))
+    throw new Error(`${m.pkg} is installed but has no ${packed.data} with its loader (${dataPath})`);
+  const range = packedRange(readFileSync(loaderPath, 'utf8'), packed.path);
+  if (!range) throw new Error(`${m.pkg}: ${packed.data} does not list ${packed.path}`);
+  if (existsSync(out) && statSync(out).size === range.end - range.start) return out;
+  const data = readFileSync(dataPath);
+  if (range.end > data.byteLength)
+    throw new Error(`${m.pkg}: ${packed.path} ends at byte ${range.end}, past ${packed.data} (${data.byteLength} bytes)`);
+  mkdirSync(dirname(out), { recursive: true });
+  const tmp = `${out}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`; // threads share a pid
+  writeFileSync(tmp, data.subarray(range.start, range.end));
+  renameSync(tmp, out);
+  return out;
 }
 
 /** A corpus model's bytes (a fresh, aligned copy). */

@@ -77,7 +77,7 @@ describe('tensor_utils element-wise int16 helpers', () => {
 
   it('CwiseMul to int8 with a zero point: TFLite QuantMul8bitArbitrarySclaeTest', () => {
     const out = new Int8Array(30);
-    cwiseMulToInt8(a, b, 30, 1970324837, -15, 3, out);
+    cwiseMulToInt8(a, b, 30, Int32Array.of(1970324837, -15), 0, 3, out);
     expect(Array.from(out)).toEqual([
       -84, 127, 127, -128, -128, 127, 56, -128, 127, -128, -126, 127, -7, 127, 127, -128, -128, 127, -128, 127, 127, -33, -20, 127, -128,
       -128, -128, -128, 127, -128,

@@ -7,7 +7,12 @@
  *
  * Math only (no tensors, no allocation): called element by element from the kernels' invoke.
  */
-import { multiplyByQuantizedMultiplier, roundingDivideByPOT, saturatingRoundingDoublingHighMulInt16 } from '@micrort/core';
+import {
+  getInvSqrtQuantizedMultiplierExp,
+  multiplyByQuantizedMultiplier,
+  roundingDivideByPOT,
+  saturatingRoundingDoublingHighMulInt16,
+} from '@micrort/core';
 
 const I16_MAX = 32767;
 const I16_MIN = -32768;
@@ -122,17 +127,23 @@ export function gemmlowpTanhInt16(raw: number, integerBits: number): number {
   return negative ? wrap16(-t) : t;
 }
 
+/*
+ * The helpers below take their quantized multiplier and shift as `params[at]` and `params[at + 1]`:
+ * multipliers lie in [2^30, 2^31), beyond V8's small integers, so passed as arguments to a call V8 does
+ * not inline they would be boxed (allocated) on every call.
+ */
+
 /**
  * tensor_utils::MatrixBatchVectorMultiplyAccumulate (int8 × int8 → int16/int8 with an int32 bias):
- * out[b, r] = clamp(MBQM(bias[r] + Σ x[b, c]·w[r, c], multiplier, shift) + outZp + out[b, r]).
+ * out[b, r] = clamp(MBQM(bias[r] + Σ x[b, c]·w[r, c]) + outZp + out[b, r]), the multiplier and shift at
+ * `params[at]`, `params[at + 1]`.
  */
 export function matrixBatchVectorMultiplyAccumulateInt(
   x: Int8Array,
-  xAt: number,
   bias: Int32Array,
   w: Int8Array,
-  multiplier: number,
-  shift: number,
+  params: Int32Array,
+  at: number,
   batches: number,
   cols: number,
   rows: number,
@@ -141,8 +152,10 @@ export function matrixBatchVectorMultiplyAccumulateInt(
   lo: number,
   hi: number,
 ): void {
+  const multiplier = params[at]!;
+  const shift = params[at + 1]!;
   for (let b = 0; b < batches; b++) {
-    const xb = xAt + b * cols;
+    const xb = b * cols;
     for (let r = 0; r < rows; r++) {
       let acc = bias[r]!;
       const wr = r * cols;
@@ -159,16 +172,21 @@ export function cwiseMulShiftInt16(a: Int16Array, b: Int16Array, n: number, shif
   for (let i = 0; i < n; i++) out[i] = roundingDivideByPOT(a[i]! * b[i]!, shift);
 }
 
-/** tensor_utils::CwiseMul (int16 × int16 → int8): clamp(MBQM(a·b) - outZp) as TFLite 2.9 writes it. */
+/**
+ * tensor_utils::CwiseMul (int16 × int16 → int8): clamp(MBQM(a·b) - outZp) as TFLite 2.9 writes it, the
+ * multiplier and shift at `params[at]`, `params[at + 1]`.
+ */
 export function cwiseMulToInt8(
   a: Int16Array,
   b: Int16Array,
   n: number,
-  multiplier: number,
-  shift: number,
+  params: Int32Array,
+  at: number,
   outZp: number,
   out: Int8Array,
 ): void {
+  const multiplier = params[at]!;
+  const shift = params[at + 1]!;
   for (let i = 0; i < n; i++) {
     const v = multiplyByQuantizedMultiplier(a[i]! * b[i]!, multiplier, shift) - outZp;
     out[i] = v < -128 ? -128 : v > 127 ? 127 : v;
@@ -184,22 +202,48 @@ export function cwiseAddInt16(a: Int16Array, b: Int16Array, n: number, out: Int1
 }
 
 /**
- * tensor_utils::VectorBatchVectorCwiseProductAccumulate (int16): out[b, i] = clamp16(out[b, i] +
- * MBQM(v[i]·batch[b, i])) over `batches` rows of `size`.
+ * tensor_utils::ApplyLayerNorm (integer, in place over `batches` rows of `size`): each row normalized by
+ * its mean and inverse standard deviation (GetInvSqrtQuantizedMultiplierExp; `varianceLimit` when the
+ * variance is below 1), times `weights`, plus `bias`, rescaled by the multiplier and shift at
+ * `params[at]`, `params[at + 1]` (+ 12). `invSqrt`: 2 words of scratch. TFLite's int32 product of the
+ * rescaled value and the weight wraps; the int64 sums are exact in doubles.
  */
-export function vectorBatchVectorCwiseProductAccumulateInt16(
+export function applyLayerNormInt16(
   v: Int16Array,
-  size: number,
-  batch: Int16Array,
+  weights: Int16Array,
+  bias: Int32Array,
+  params: Int32Array,
+  at: number,
+  varianceLimit: number,
   batches: number,
-  multiplier: number,
-  shift: number,
-  out: Int16Array,
+  size: number,
+  invSqrt: Int32Array,
 ): void {
-  for (let b = 0; b < batches; b++)
-    for (let i = 0; i < size; i++) {
-      const k = b * size + i;
-      const s = multiplyByQuantizedMultiplier(v[i]! * batch[k]!, multiplier, shift) + out[k]!;
-      out[k] = s > I16_MAX ? I16_MAX : s < I16_MIN ? I16_MIN : s;
+  const scaleA = params[at]!;
+  const scaleB = params[at + 1]! + 12;
+  const temp = (1048576 / size) | 0;
+  for (let b = 0; b < batches; b++) {
+    const row = b * size;
+    let sum = 0;
+    let sumSq = 0;
+    for (let j = 0; j < size; j++) {
+      const x = v[row + j]!;
+      sum += x;
+      sumSq += x * x;
     }
+    // `| 0`: the int32 truncations TFLite makes (and ints, not doubles, where they cross a call).
+    const mean = ((sum * 1024) / size) | 0;
+    let variance = ((sumSq * temp - mean * mean) / 1048576) | 0;
+    if (variance < 1) variance = varianceLimit;
+    getInvSqrtQuantizedMultiplierExp(variance, -1, invSqrt);
+    const invA = invSqrt[0]!;
+    const invB = invSqrt[1]!;
+    for (let j = 0; j < size; j++) {
+      const rescaled = multiplyByQuantizedMultiplier(1024 * v[row + j]! - mean, invA, invB);
+      const val3 = (Math.imul(rescaled, weights[j]!) + bias[j]!) | 0;
+      const val4 = ((val3 > 0 ? val3 + 512 : val3 - 512) / 1024) | 0;
+      const val5 = multiplyByQuantizedMultiplier(val4, scaleA, scaleB);
+      v[row + j] = val5 > I16_MAX ? I16_MAX : val5 < I16_MIN ? I16_MIN : val5;
+    }
+  }
 }

@@ -410,7 +410,7 @@ export const LITERT_DIFFERS: Readonly<Record<string, string>> = {
   'EMBEDDING_LOOKUP int32,string→string':
     "LiteRT's embedding_lookup.cc EvalSimple copies value->bytes / rows raw bytes per row, which for a string table is a slice of its serialized header, not its strings; micrort gathers the rows' strings (ops-reference's string-ops.test.ts checks them)",
   'PRELU int16,int16→int16':
-    "LiteRT's activations.cc PreluPrepare requires alpha of the input's type, but its int16 eval reads the alpha tensor's bytes as int8 values (alpha 0xA861 gives 0x61 = 97 for channel 0, the low byte of the next int16 for channel 2); micrort reads the int16 alpha as int16 (ops-reference's prelu.test.ts checks it; the same requantization as uint8 and int8, which TFLite 2.9 checks)",
+    "LiteRT's activations.cc PreluPrepare requires alpha of the input's type, but its int16 eval reads the alpha tensor's bytes as int8 values (alpha 0xA861 gives 0x61 = 97 for channel 0, the low byte of the next int16 for channel 2); micrort reads the int16 alpha as int16 (ops-reference's prelu.test.ts checks it; benchmarks' quantized-gaps.litert.test.ts shows LiteRT.js equal to micrort given those bytes as an int8 alpha)",
   'DEQUANTIZE int4→float32':
     "the recipe dequantizes a constant straight into a graph output, and LiteRT.js returns an output buffer it never wrote for that (bytes 72,10,0,0,73,10,0,0…); with the DEQUANTIZE's output fed into an ADD it computes the values, which benchmarks' tflite-types.litert.test.ts compares with micrort's ('DEQUANTIZE of a packed int4 constant')",
 };

@@ -7,6 +7,7 @@ import {
   stringStart,
   validateStringBuffer,
   type ArenaBacking,
+  type ComposedRuntime,
   type ModelDef,
   type OpResolver,
 } from '@micrort/core';
@@ -172,16 +173,35 @@ function arenaOf(options: ExecuteOptions, bytes: number): ArrayBuffer {
 
 /** The arena backing the `ops` kernels need (their own memory), or undefined. */
 function kernelMemory(options: ExecuteOptions): ArenaBacking | undefined {
-  return options.resolver ? undefined : composeOps(options.ops ?? 'reference').interpreterOptions.arenaBacking;
+  return options.resolver ? undefined : runtimeFor(options.ops ?? 'reference').interpreterOptions.arenaBacking;
 }
 
 /** Detail of an ok case whose guard check was not run (see outcomeKey). */
 export const GUARD_SKIPPED = 'guard check skipped: the kernels work in their own memory (ops-wasm), not in the guarded views';
 
+/** The composed `--ops` runtimes of this thread, one per kernel set (see runtimeFor). */
+const runtimes = new Map<string, ComposedRuntime>();
+
+/**
+ * The runtime of kernel set `ops`, composed once per thread and shared by every case (a resolver and
+ * packages serve any number of interpreters). Composing one per interpreter leaked: ops-wasm's
+ * package instantiates its kernels (several MB) on every composition, released only by the runtime's
+ * dispose() — a 600 s `--ops wasm` campaign grew to ~10 GB and died out of memory.
+ */
+function runtimeFor(ops: string): ComposedRuntime {
+  let runtime = runtimes.get(ops);
+  if (!runtime) {
+    runtime = composeOps(ops);
+    runtime.resolver.register(makeWhile({ maxIterations: FUZZ_MAX_WHILE_ITERATIONS }), { override: true });
+    runtimes.set(ops, runtime);
+  }
+  return runtime;
+}
+
 function makeInterpreter(model: ModelDef, options: ExecuteOptions, arena: 'auto' | ArrayBuffer): MicroInterpreter {
-  const runtime = options.resolver ? null : composeOps(options.ops ?? 'reference');
-  const resolver = options.resolver ? options.resolver() : runtime!.resolver;
-  resolver.register(makeWhile({ maxIterations: FUZZ_MAX_WHILE_ITERATIONS }), { override: true });
+  const runtime = options.resolver ? null : runtimeFor(options.ops ?? 'reference');
+  const resolver = runtime ? runtime.resolver : options.resolver!();
+  if (!runtime) resolver.register(makeWhile({ maxIterations: FUZZ_MAX_WHILE_ITERATIONS }), { override: true });
   const interp = new MicroInterpreter(model, resolver, {
     // what the kernels need (ops-wasm's arena backing), unless the case brings its own arena buffer
     ...(runtime && arena === 'auto' ? runtime.interpreterOptions : {}),

@@ -55,9 +55,8 @@ export class BasicLstmCell {
   readonly batches: number;
   readonly inDepth: number;
   readonly depth: number;
-  private readonly weightsZeroPoint: number;
-  private readonly accumMultiplier: number;
-  private readonly accumShift: number;
+  /** Weights zero point, accumulator multiplier and shift (the multiplier is beyond V8's small ints). */
+  private readonly q: Int32Array;
   private readonly copyActiv: boolean;
   private readonly copyState: boolean;
 
@@ -107,9 +106,7 @@ export class BasicLstmCell {
       fail(
         `unsupported types ${ins.map((t) => tensorTypeName(t.type)).join(', ')} → ${outs.map((t) => tensorTypeName(t.type)).join(', ')}: float32, or uint8, uint8, uint8, int32, int16 → uint8, int16, uint8, int16`,
       );
-    this.weightsZeroPoint = 0;
-    this.accumMultiplier = 0;
-    this.accumShift = 0;
+    this.q = context.allocatePersistentBuffer(12).i32;
     if (this.quantized) {
       const stateScale = outs[OUT_STATE]!.params.scale;
       const log2 = Math.log2(stateScale);
@@ -121,9 +118,9 @@ export class BasicLstmCell {
       const real = 4096 * bias.params.scale;
       if (!(real > 0 && real < Infinity)) fail(`bias (tensor ${bias.index}) needs a positive finite scale`);
       const q = quantizeMultiplier(real);
-      this.weightsZeroPoint = weights.params.zeroPoint;
-      this.accumMultiplier = q.multiplier;
-      this.accumShift = q.shift;
+      this.q[0] = weights.params.zeroPoint;
+      this.q[1] = q.multiplier;
+      this.q[2] = q.shift;
     }
     this.copyActiv = !prevActiv.isConstant;
     this.copyState = !prevState.isConstant;
@@ -193,9 +190,9 @@ export class BasicLstmCell {
     const total = this.inDepth + depth;
     const fcDepth = 4 * depth;
     this.concat(x, prevActiv, concat);
-    const wZp = this.weightsZeroPoint;
-    const mult = this.accumMultiplier;
-    const shift = this.accumShift;
+    const wZp = this.q[0]!;
+    const mult = this.q[1]!;
+    const shift = this.q[2]!;
     for (let b = 0; b < batches; b++)
       for (let o = 0; o < fcDepth; o++) {
         let acc = bias[o]!;

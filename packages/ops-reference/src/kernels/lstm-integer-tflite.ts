@@ -14,7 +14,6 @@
 import {
   KernelError,
   TensorType,
-  getInvSqrtQuantizedMultiplierExp,
   multiplyByQuantizedMultiplier,
   quantizeMultiplier,
   roundHalfAwayFromZero,
@@ -24,6 +23,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import {
+  applyLayerNormInt16,
   cwiseAddInt16,
   cwiseMulShiftInt16,
   cwiseMulToInt8,
@@ -31,7 +31,6 @@ import {
   gemmlowpTanhInt16,
   matrixBatchVectorMultiplyAccumulateInt,
   shapeText,
-  vectorBatchVectorCwiseProductAccumulateInt16,
 } from '@micrort/kernel-support';
 
 /** Gates in TFLite's order. */
@@ -311,16 +310,24 @@ export class TfliteIntegerLstmCell {
     return i >= 0 ? context.getEvalTensor(i).data : null;
   }
 
-  /** LstmStepInteger8x8_16 over all `nBatch` rows: x [nBatch, nInput], h [nBatch, nOutput], c [nBatch, nCell]. */
+  /**
+   * LstmStepInteger8x8_16 over all `nBatch` rows: x [nBatch, nInput], h [nBatch, nOutput], c [nBatch,
+   * nCell]. The gates run from one call site (the cell update before the output gate), so V8 inlines
+   * `gate` once: an optimised `step` inlining it four times would run out of inlining budget and leave
+   * calls that pass multipliers beyond its small integers (a boxed number, allocated, per call).
+   */
   step(x: Int8Array, h: Int8Array, c: Int16Array, out: Int8Array): void {
-    const { nBatch, nCell, nOutput } = this;
-    const p = this.p;
-    const n = nBatch * nCell;
-    if (!this.useCifg) this.gate(INPUT, x, h, c);
-    this.gate(FORGET, x, h, c);
-    this.gate(CELL, x, h, c);
+    for (let g = this.useCifg ? FORGET : INPUT; g <= OUTPUT; g++) {
+      if (g === OUTPUT) this.updateCell(c);
+      this.gate(g, x, h, c);
+    }
+    this.output(h, c, out);
+  }
 
-    // UpdateLstmCellInteger.
+  /** UpdateLstmCellInteger: cell = forget·cell + input·cellGate (CIFG: (1 - forget)·cellGate), clipped. */
+  private updateCell(c: Int16Array): void {
+    const p = this.p;
+    const n = this.nBatch * this.nCell;
     const cellPower = p[P.CELL_SCALE]!;
     const forget = this.gates[FORGET]!;
     const cellGate = this.gates[CELL]!;
@@ -336,23 +343,26 @@ export class TfliteIntegerLstmCell {
         const v = c[i]!;
         c[i] = v > clip ? clip : v < -clip ? -clip : v;
       }
-    this.gate(OUTPUT, x, h, c);
+  }
 
-    // CalculateLstmOutputInteger8x8_16: tanh of the cell into the input gate's buffer, times the output gate.
+  /** CalculateLstmOutputInteger8x8_16: tanh of the cell times the output gate, projected; copied to `out`. */
+  private output(h: Int8Array, c: Int16Array, out: Int8Array): void {
+    const { nBatch, nCell, nOutput } = this;
+    const p = this.p;
+    const n = nBatch * nCell;
     const tanhCell = this.gates[INPUT]!;
-    const bits = 15 + cellPower;
+    const bits = 15 + p[P.CELL_SCALE]!;
     for (let i = 0; i < n; i++) tanhCell[i] = gemmlowpTanhInt16(c[i]!, bits);
     const hidden = this.hidden;
-    cwiseMulToInt8(this.gates[OUTPUT]!, tanhCell, n, p[P.HIDDEN]!, p[P.HIDDEN + 1]!, p[P.HIDDEN_ZP]!, hidden);
+    cwiseMulToInt8(this.gates[OUTPUT]!, tanhCell, n, p, P.HIDDEN, p[P.HIDDEN_ZP]!, hidden);
     if (this.useProjection) {
       h.fill(0, 0, nBatch * nOutput);
       matrixBatchVectorMultiplyAccumulateInt(
         hidden,
-        0,
         this.projBias,
         this.projW,
-        p[P.PROJ]!,
-        p[P.PROJ + 1]!,
+        p,
+        P.PROJ,
         nBatch,
         nCell,
         nOutput,
@@ -371,84 +381,47 @@ export class TfliteIntegerLstmCell {
     for (let i = 0; i < nBatch * nOutput; i++) out[i] = h[i]!;
   }
 
-  /** CalculateLstmGateInteger8x8_16 of gate `g` into its buffer. */
+  /** CalculateLstmGateInteger8x8_16 of gate `g` into its buffer (the input, then the recurrent product). */
   private gate(g: number, x: Int8Array, h: Int8Array, c: Int16Array): void {
-    const { nBatch, nInput, nCell, nOutput } = this;
+    const { nBatch, nCell, nOutput } = this;
     const p = this.p;
     const out = this.gates[g]!;
     const n = nBatch * nCell;
     out.fill(0, 0, n);
-    matrixBatchVectorMultiplyAccumulateInt(
-      x,
-      0,
-      this.inBias[g]!,
-      this.inW[g]!,
-      p[P.IN + 2 * g]!,
-      p[P.IN + 2 * g + 1]!,
-      nBatch,
-      nInput,
-      nCell,
-      0,
-      out,
-      -32768,
-      32767,
-    );
-    matrixBatchVectorMultiplyAccumulateInt(
-      h,
-      0,
-      this.recBias[g]!,
-      this.recW[g]!,
-      p[P.REC + 2 * g]!,
-      p[P.REC + 2 * g + 1]!,
-      nBatch,
-      nOutput,
-      nCell,
-      0,
-      out,
-      -32768,
-      32767,
-    );
-    // Rows of n_output elements, as TFLite's kernel steps them (see the constructor).
-    if (this.usePeephole && g !== CELL)
-      vectorBatchVectorCwiseProductAccumulateInt16(this.peep[g]!, nOutput, c, nBatch, p[P.PEEP + 2 * g]!, p[P.PEEP + 2 * g + 1]!, out);
-    if (this.useLayerNorm) this.layerNorm(g, out);
-    if (g === CELL) for (let i = 0; i < n; i++) out[i] = gemmlowpTanhInt16(out[i]!, 3);
-    else for (let i = 0; i < n; i++) out[i] = gemmlowpLogisticInt16(out[i]!, 3);
-  }
-
-  /** tensor_utils::ApplyLayerNorm (integer) of gate `g`, in place. */
-  private layerNorm(g: number, v: Int16Array): void {
-    const { nBatch, nCell } = this;
-    const p = this.p;
-    const w = this.ln[g]!;
-    const bias = this.lnBias[g]!;
-    const scaleA = p[P.LN + 2 * g]!;
-    const scaleB = p[P.LN + 2 * g + 1]! + 12;
-    const temp = (1048576 / nCell) | 0;
-    for (let b = 0; b < nBatch; b++) {
-      const at = b * nCell;
-      let sum = 0;
-      let sumSq = 0;
-      for (let j = 0; j < nCell; j++) {
-        const x = v[at + j]!;
-        sum += x;
-        sumSq += x * x;
-      }
-      // int64 sums exact in doubles; `| 0` truncates to the int32 TFLite keeps (and keeps them Smi-sized
-      // ints, not doubles, where they cross a call).
-      const mean = ((sum * 1024) / nCell) | 0;
-      let variance = ((sumSq * temp - mean * mean) / 1048576) | 0;
-      if (variance < 1) variance = p[P.GUARD + g]!;
-      getInvSqrtQuantizedMultiplierExp(variance, -1, this.invSqrt);
-      const invA = this.invSqrt[0]!;
-      const invB = this.invSqrt[1]!;
-      for (let j = 0; j < nCell; j++) {
-        const rescaled = multiplyByQuantizedMultiplier(1024 * v[at + j]! - mean, invA, invB);
-        const val3 = (Math.imul(rescaled, w[j]!) + bias[j]!) | 0;
-        const val4 = ((val3 > 0 ? val3 + 512 : val3 - 512) / 1024) | 0;
-        const val5 = multiplyByQuantizedMultiplier(val4, scaleA, scaleB);
-        v[at + j] = val5 > 32767 ? 32767 : val5 < -32768 ? -32768 : val5;
-      }
+    for (let k = 0; k < 2; k++) {
+      const recurrent = k === 1;
+      matrixBatchVectorMultiplyAccumulateInt(
+        recurrent ? h : x,
+        recurrent ? this.recBias[g]! : this.inBias[g]!,
+        recurrent ? this.recW[g]! : this.inW[g]!,
+        p,
+        (recurrent ? P.REC : P.IN) + 2 * g,
+        nBatch,
+        recurrent ? nOutput : this.nInput,
+        nCell,
+        0,
+        out,
+        -32768,
+        32767,
+      );
     }
+    // tensor_utils::VectorBatchVectorCwiseProductAccumulate, in rows of n_output elements as TFLite's kernel
+    // steps them (see the constructor). Inline: as a separate call it was left unoptimised or un-inlined
+    // often enough that its multiplier (beyond V8's small integers) was boxed on every invoke.
+    if (this.usePeephole && g !== CELL) {
+      const v = this.peep[g]!;
+      const multiplier = p[P.PEEP + 2 * g]!;
+      const shift = p[P.PEEP + 2 * g + 1]!;
+      for (let b = 0; b < nBatch; b++)
+        for (let i = 0; i < nOutput; i++) {
+          const k = b * nOutput + i;
+          const s = multiplyByQuantizedMultiplier(v[i]! * c[k]!, multiplier, shift) + out[k]!;
+          out[k] = s > 32767 ? 32767 : s < -32768 ? -32768 : s;
+        }
+    }
+    if (this.useLayerNorm)
+      applyLayerNormInt16(out, this.ln[g]!, this.lnBias[g]!, p, P.LN + 2 * g, p[P.GUARD + g]!, nBatch, nCell, this.invSqrt);
+    const cell = g === CELL;
+    for (let i = 0; i < n; i++) out[i] = cell ? gemmlowpTanhInt16(out[i]!, 3) : gemmlowpLogisticInt16(out[i]!, 3);
   }
 }
