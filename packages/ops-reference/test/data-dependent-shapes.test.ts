@@ -86,6 +86,36 @@ describe.skipIf(!oracleAvailable)('data-dependent output sizes vs TFLite 2.9 (ac
     expect(compareRuns('boolean mask', booleanMaskModel(8), sets)).toEqual(['4', '0', '8', '1', '4']);
   });
 
+  it('the unary elementwise kernels that follow actual dims, on the gathered positives', () => {
+    const sets = [
+      [1.5, -2, 3.25, -4, 0.5, 0, 7, -8],
+      [-1, -2, -3, -4, -5, -6, -7, 2.75],
+      [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8],
+    ].map((v) => [Float32Array.from(v)]);
+    const ops: [keyof typeof BuiltinOperator, Record<string, unknown>?][] = [
+      ['ABS'],
+      ['RELU'],
+      ['RELU6'],
+      ['LEAKY_RELU', { alpha: 0.2 }],
+      ['ELU'],
+      ['HARD_SWISH'],
+      ['LOGISTIC'],
+      ['TANH'],
+      ['SIN'],
+      ['COS'],
+      ['EXP'],
+      ['LOG'],
+      ['SQRT'],
+      ['RSQRT'],
+      ['SQUARE'],
+      ['FLOOR'],
+      ['CEIL'],
+      ['ROUND'],
+    ];
+    for (const [op, options] of ops)
+      expect(compareRuns(op, booleanMaskModel(8, BuiltinOperator[op], options), sets), op).toEqual(['4', '1', '8']);
+  });
+
   it('UNIQUE → CAST and SHAPE (the distinct count)', () => {
     const sets = [
       [3, 1, 3, 2, 1, 7, 7, 3, 0, 2],

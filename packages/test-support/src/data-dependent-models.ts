@@ -15,10 +15,11 @@ const I64 = TensorType.INT64;
 const B = TensorType.BOOL;
 
 /**
- * The boolean mask of `n` floats: `positives = x[where(x > 0)]`, output 0 NEG(positives) [k] float32,
- * output 1 SHAPE(positives) int32 [1], output 2 the int32 coordinates [k] (k the count of positives).
+ * The boolean mask of `n` floats: `positives = x[where(x > 0)]`, output 0 `unary`(positives) [k] float32
+ * (NEG unless given; its options `unaryOptions`), output 1 SHAPE(positives) int32 [1], output 2 the
+ * int32 coordinates [k] (k the count of positives).
  */
-export function booleanMaskModel(n = 8): Uint8Array {
+export function booleanMaskModel(n = 8, unary: BuiltinOperator = BuiltinOperator.NEG, unaryOptions?: Record<string, unknown>): Uint8Array {
   const b = new ModelBuilder();
   const x = b.addTensor({ name: 'x', type: F, shape: [n] });
   const zero = b.addTensor({ name: 'zero', type: F, shape: [], data: new Float32Array([0]) });
@@ -34,7 +35,7 @@ export function booleanMaskModel(n = 8): Uint8Array {
   b.addOperator({ op: BuiltinOperator.SQUEEZE, inputs: [coords], outputs: [flat], options: { squeezeDims: Int32Array.from([1]) } });
   b.addOperator({ op: BuiltinOperator.CAST, inputs: [flat], outputs: [idx] });
   b.addOperator({ op: BuiltinOperator.GATHER, inputs: [x, idx], outputs: [positives], options: { axis: 0 } });
-  b.addOperator({ op: BuiltinOperator.NEG, inputs: [positives], outputs: [negated] });
+  b.addOperator({ op: unary, inputs: [positives], outputs: [negated], ...(unaryOptions ? { options: unaryOptions } : {}) });
   b.addOperator({ op: BuiltinOperator.SHAPE, inputs: [positives], outputs: [shape], rawOptions: [{ id: 0, type: 'int8', value: I32 }] });
   return b.setInputs([x]).setOutputs([negated, shape, idx]).build();
 }

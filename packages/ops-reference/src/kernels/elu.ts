@@ -80,6 +80,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 /** ELU reference kernel: float32, int8. */
 export const ELU = {
   ...unaryKernel<EluOpData>({
+    readsActualDims: true,
     name: OP,
     builtinCode: BuiltinOperator.ELU,
     version: 1,

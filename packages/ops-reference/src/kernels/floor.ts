@@ -66,6 +66,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 /** FLOOR reference kernel: float32, float16, bfloat16. */
 export const FLOOR = {
   ...unaryKernel<FloorOpData>({
+    readsActualDims: true,
     name: OP,
     builtinCode: BuiltinOperator.FLOOR,
     version: 1,

@@ -152,6 +152,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 /** HARD_SWISH reference kernel: float32, int8, uint8 (TFLite's HardSwish<uint8_t>, the same arithmetic). */
 export const HARD_SWISH = {
   ...unaryKernel<HardSwishOpData>({
+    readsActualDims: true,
     name: OP,
     builtinCode: BuiltinOperator.HARD_SWISH,
     version: 1,

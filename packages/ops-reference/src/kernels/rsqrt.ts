@@ -111,6 +111,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 /** RSQRT reference kernel: float32, int8, int16. */
 export const RSQRT = {
   ...unaryKernel<RsqrtOpData>({
+    readsActualDims: true,
     name: OP,
     builtinCode: BuiltinOperator.RSQRT,
     version: 3,

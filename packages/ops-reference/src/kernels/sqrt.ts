@@ -60,6 +60,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 /** SQRT reference kernel: float32, int8, int16 (zero points 0). */
 export const SQRT = {
   ...unaryKernel<SqrtOpData>({
+    readsActualDims: true,
     name: OP,
     builtinCode: BuiltinOperator.SQRT,
     version: 1,
