@@ -7,6 +7,7 @@ import {
   isParsedOptionsType,
   type BufferDef,
   type BuiltinOptions,
+  type BuiltinOptions2,
   type ModelDef,
   type OperatorDef,
   type SubgraphDef,
@@ -196,6 +197,7 @@ function cloneOperator(op: OperatorDef): OperatorDef {
   };
   if (op.mutatingVariableInputs) c.mutatingVariableInputs = op.mutatingVariableInputs.slice();
   if (op.builtinOptions2Type !== undefined) c.builtinOptions2Type = op.builtinOptions2Type;
+  if (op.builtinOptions2) c.builtinOptions2 = cloneOptions(op.builtinOptions2 as unknown as BuiltinOptions) as unknown as BuiltinOptions2;
   return c;
 }
 
@@ -613,6 +615,11 @@ const mutateOptions: DefMutator = (def, rng) => {
   const picked = pickOperator(def, rng);
   if (!picked) return null;
   const [op, where] = picked;
+  if (op.builtinOptions2 && Object.keys(op.builtinOptions2).length && (!op.builtinOptions || rng.chance(0.5))) {
+    // StableHLO options (builtin_options_2): region / branch / decomposition subgraph indices, windows, attributes.
+    const what = mutateField(op.builtinOptions2 as unknown as Record<string, unknown>, rng);
+    return what === null ? null : `${where}.builtin_options_2.${what}`;
+  }
   if (!op.builtinOptions || Object.keys(op.builtinOptions).length === 0) {
     if (rng.chance(0.5)) return null;
     // Options union confusion: another member (with its defaults), or NONE.
@@ -628,9 +635,21 @@ const mutateOptions: DefMutator = (def, rng) => {
     op.builtinOptions = type === 0 ? null : isParsedOptionsType(type) ? defaultBuiltinOptions(type) : {};
     return `${where}.builtin_options_type ${type === 0 ? '-> NONE (options dropped)' : `-> ${type} (defaults)`}`;
   }
+  const what = mutateField(opts, rng);
+  return what === null ? null : `${where}.options.${what}`;
+};
+
+/** Changes one field of an options table to a boundary value; returns `key -> value`, or null. */
+function mutateField(opts: Record<string, unknown>, rng: Rng): string | null {
   const key = rng.pick(Object.keys(opts));
   const v = opts[key];
-  if (typeof v === 'boolean') opts[key] = !v;
+  if (typeof v === 'string') opts[key] = rng.pick(['', 'x', `${v}.unknown`]);
+  else if (v instanceof Uint8Array) {
+    const c = v.slice(0, rng.int(v.length + 1));
+    if (c.length && rng.chance(0.6)) c[rng.int(c.length)] = rng.uint32() & 0xff;
+    opts[key] = c;
+    return `${key} -> ${c.length} bytes`;
+  } else if (typeof v === 'boolean') opts[key] = !v;
   else if (v instanceof Int32Array) {
     const c = Array.from(v);
     if (c.length && rng.chance(0.7)) c[rng.int(c.length)] = rng.pick(INTERESTING_INTS);
@@ -645,9 +664,10 @@ const mutateOptions: DefMutator = (def, rng) => {
         ? rng.pick(INTERESTING_INTS)
         : rng.range(-2, 8);
   } else return null;
-  const shown = opts[key] instanceof Int32Array ? `[${Array.from(opts[key] as Int32Array).join(',')}]` : String(opts[key]);
-  return `${where}.options.${key} -> ${shown}`;
-};
+  const now = opts[key];
+  const shown = now instanceof Int32Array ? `[${Array.from(now).join(',')}]` : typeof now === 'string' ? JSON.stringify(now) : String(now);
+  return `${key} -> ${shown}`;
+}
 
 const mutateOperatorCode: DefMutator = (def, rng) => {
   if (def.operatorCodes.length === 0) return null;

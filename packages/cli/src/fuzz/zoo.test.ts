@@ -153,6 +153,21 @@ describe('mutating the new seeds', () => {
     expect([...models].sort()).toEqual([...FAMILIES].sort());
   });
 
+  it.each(['zoo:composite', 'zoo:stablehlo'])('%s keeps its builtin_options_2 through the clone and rewrite, and they mutate', (name) => {
+    const def = loadModel(seed(name).bytes);
+    const options2 = (d: ModelDef) =>
+      JSON.stringify(
+        d.subgraphs.map((sg) => sg.operators.map((o) => o.builtinOptions2 ?? null)),
+        (_, v) => (ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v),
+      );
+    expect(options2(loadModel(writeModel(cloneDef(def))))).toBe(options2(def));
+    const options = DEF_MUTATORS.find(([, , l]) => l === 'options')![0];
+    const rng = new Rng(7, 7);
+    const seen: string[] = [];
+    for (let k = 0; k < 200; k++) seen.push(options(cloneDef(def), rng) ?? '');
+    expect(seen.some((w) => w.includes('.builtin_options_2.'))).toBe(true);
+  });
+
   it('the blockwise details mutate (scale index, zero points, block size)', () => {
     const def = loadModel(seed('zoo:blockwise').bytes);
     const quantization = DEF_MUTATORS.find(([, , l]) => l === 'quantization')![0];
