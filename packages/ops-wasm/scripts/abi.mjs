@@ -92,7 +92,7 @@ export const BLOCKS = [
         'i32',
         "0: acc * factor (the weight scale already in the batch's factor); 1: acc * (factor * channel scale); 2: (acc * factor) * channel scale",
       ],
-      ['Sums', 'u32', "per output channel, the sum of its weights (int32): acc - zero point * sum; 0 when the inputs are symmetric"],
+      ['Sums', 'u32', 'per output channel, the sum of its weights (int32): acc - zero point * sum; 0 when the inputs are symmetric'],
       ['Scales', 'u32', 'per output channel, the weight scale (float32), for modes 1 and 2'],
       ['Bias', 'u32', 'per output channel, the float32 bias; 0 without one'],
       ['Factors', 'u32', "per batch, the input's scaling factor (float32; set at each invoke)"],

@@ -90,7 +90,9 @@ export function randomHybridConvCase(seed: number, depthwise: boolean): HybridCo
   const r = rng(seed);
   const inC = depthwise && r() < 0.15 ? 1 : int(r, 1, 21);
   const multiplier = depthwise ? pick(r, [1, 1, 2, 3]) : 1;
-  const scales: WeightScales = depthwise ? pick(r, ['tensor', 'channel', 'channel']) : pick(r, ['tensor', 'channel', 'channel', 'channel-equal', 'uint8']);
+  const scales: WeightScales = depthwise
+    ? pick(r, ['tensor', 'channel', 'channel'])
+    : pick(r, ['tensor', 'channel', 'channel', 'channel-equal', 'uint8']);
   return {
     depthwise,
     batches: int(r, 1, 3),

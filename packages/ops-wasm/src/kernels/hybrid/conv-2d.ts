@@ -169,7 +169,13 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const layout = packConvGemm(context, p, weights, outC!, taps, inC!, null, 0, 0, onePixel);
   p[W.Raw] = 1;
   p[W.Direct] =
-    taps === 1 && opts.strideH === 1 && opts.strideW === 1 && pad.height === 0 && pad.width === 0 && pad.outHeight === inH && pad.outWidth === inW
+    taps === 1 &&
+    opts.strideH === 1 &&
+    opts.strideW === 1 &&
+    pad.height === 0 &&
+    pad.width === 0 &&
+    pad.outHeight === inH &&
+    pad.outWidth === inW
       ? 1
       : 0;
   const tiles = Math.ceil(perBatch / GEMM_TILE_PIXELS);

@@ -245,9 +245,7 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** The hybrid DEPTHWISE_CONV_2D registration (float32 nodes with int8 weights only). */
-export function createDepthwiseConv2DHybrid(
-  options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS,
-): Registration<HybridDepthwiseData> {
+export function createDepthwiseConv2DHybrid(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<HybridDepthwiseData> {
   return {
     builtinCode: BuiltinOperator.DEPTHWISE_CONV_2D,
     version: 7,

@@ -99,7 +99,11 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const filter = context.getTensor(node.inputs[1]!);
   const bias = node.inputs.length > 2 && node.inputs[2]! >= 0 ? context.getTensor(node.inputs[2]!) : null;
   const output = context.getTensor(node.outputs[0]!);
-  const { batches, outputDepth: units, accumDepth: depth } = expectFullyConnectedShape(OP, node, input, filter, output, opts?.keepNumDims ?? false);
+  const {
+    batches,
+    outputDepth: units,
+    accumDepth: depth,
+  } = expectFullyConnectedShape(OP, node, input, filter, output, opts?.keepNumDims ?? false);
   if (bias && bias.elementCount !== units)
     throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected output_depth ${units}`);
   const { scale, perChannel } = hybridWeightScales(OP, node, 'filter', filter, 0, units);

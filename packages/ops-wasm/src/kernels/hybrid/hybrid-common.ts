@@ -12,14 +12,7 @@
  * with TFLite's float32 operations in TFLite's order, adds the bias and clamps. So the outputs equal
  * ops-reference's bit for bit.
  */
-import {
-  ActivationFunctionType,
-  TensorType,
-  type ArenaRegion,
-  type Node,
-  type Tensor,
-  type TfLiteContext,
-} from '@micrort/core';
+import { ActivationFunctionType, TensorType, type ArenaRegion, type Tensor, type TfLiteContext } from '@micrort/core';
 import { batchQuantizeFloats, declineType, scaleFactors } from '@micrort/kernel-support';
 import { HY, HY_BYTES } from '../../generated/abi.js';
 
