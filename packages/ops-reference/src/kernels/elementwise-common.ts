@@ -135,8 +135,8 @@ export function clampFloat(x: number, lo: number, hi: number): number {
  * `positions` has a data-dependent shape, its prepare (which states the output's bound from the inputs'
  * bounds through `setBinaryOutputShape`) marks the plan to follow the actual dims, and every invoke
  * first replans the broadcast from the inputs' actual dims into the plan's own storage and sets the
- * output's actual dims (`followBroadcastShapes`; nothing allocated). Such a node never runs in place: an
- * input broadcast at invoke would be read after the output overwrote it.
+ * output's actual dims (`followBroadcastShapes`; nothing allocated). (Such a node never runs in place:
+ * `broadcastInPlace` declines data-dependent inputs.)
  */
 export function followsBroadcast<T>(
   reg: Registration<T>,
@@ -146,7 +146,6 @@ export function followsBroadcast<T>(
   const name = reg.name ?? 'binary op';
   const prepare = reg.prepare;
   const invoke = reg.invoke;
-  const inPlace = reg.inPlace;
   const [p1, p2] = positions;
   const bounded = (context: TfLiteContext, node: Node): boolean => {
     for (const p of positions) {
@@ -170,6 +169,5 @@ export function followsBroadcast<T>(
       if (plan !== null && plan.actualOutputDims !== null) followBroadcastShapes(name, context, node, plan, p1, p2);
       invoke(context, node);
     },
-    ...(inPlace ? { inPlace: (context: TfLiteContext, node: Node) => (bounded(context, node) ? null : inPlace(context, node)) } : {}),
   };
 }
