@@ -22,6 +22,7 @@ export { f32_clamp, f32_sigmoid, f32_hardswish } from './float/unary';
 export { f32_maxpool, f32_avgpool, f32_mean_hw } from './float/pool';
 export { f32_resize_bilinear } from './float/resize-bilinear';
 export { hybrid_epilogue } from './hybrid/epilogue';
+export { hybrid_quantize } from './hybrid/quantize';
 
 import { ABI_HASH } from './generated/abi';
 
