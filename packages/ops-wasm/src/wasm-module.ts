@@ -44,6 +44,9 @@ export interface KernelExports {
   requantize_s8_s8(params: number, input: number, output: number): void;
   dequantize_s8_f32(params: number, input: number, output: number): void;
   qs8_maxpool(params: number, input: number, output: number): void;
+  qs8_resize_bilinear(params: number, input: number, output: number): void;
+  qu8_resize_bilinear(params: number, input: number, output: number): void;
+  resize_nearest_bytes(params: number, input: number, output: number): void;
 }
 
 /** The engine cannot run the ops-wasm module (no WebAssembly, or no SIMD128). */
