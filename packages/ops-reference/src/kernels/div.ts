@@ -25,7 +25,13 @@ import {
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
 import { roundingDivideByPOTWide } from './activation-common.js';
-import { TFLM_OP_DATA_BYTES, requireNotQuantizedInputs, requireQuantizedBinary, typedBinaryTensors } from './elementwise-common.js';
+import {
+  TFLM_OP_DATA_BYTES,
+  requireNotQuantizedInputs,
+  requireQuantizedBinary,
+  typedBinaryTensors,
+  followsBroadcast,
+} from './elementwise-common.js';
 import {
   activationRangeFloat,
   activationRangeInt32,
@@ -265,19 +271,22 @@ function headroomScale(n: number): number {
 const RECIP_SHIFT = new Int32Array(1);
 
 /** DIV reference kernel: float32, int32, int8, uint8, int16 with broadcasting up to 5-D. */
-export const DIV: Registration<DivOpData> = {
-  builtinCode: BuiltinOperator.DIV,
-  version: 2,
-  provider: PROVIDER,
-  inPlace: broadcastInPlace,
-  name: 'DIV',
-  init: (context) => ({
-    params: allocateOpData(context, TFLM_OP_DATA_BYTES.DIV).i32,
-    plan: null,
-    type: TensorType.FLOAT32,
-    min: -FLT_MAX,
-    max: FLT_MAX,
-  }),
-  prepare,
-  invoke,
-};
+export const DIV: Registration<DivOpData> = followsBroadcast<DivOpData>(
+  {
+    builtinCode: BuiltinOperator.DIV,
+    version: 2,
+    provider: PROVIDER,
+    inPlace: broadcastInPlace,
+    name: 'DIV',
+    init: (context) => ({
+      params: allocateOpData(context, TFLM_OP_DATA_BYTES.DIV).i32,
+      plan: null,
+      type: TensorType.FLOAT32,
+      min: -FLT_MAX,
+      max: FLT_MAX,
+    }),
+    prepare,
+    invoke,
+  },
+  (d) => d.plan,
+);

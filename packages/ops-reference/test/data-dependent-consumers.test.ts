@@ -1,0 +1,134 @@
+/**
+ * Consumers of data-dependent shapes beyond the first set (issue 20, item 1): the binary elementwise ops
+ * replan their broadcast from the inputs' actual dims at every invoke (kernel-support's
+ * `BroadcastPlan.replan`, into the plan's own storage), and the ops listed below follow their inputs'
+ * actual dims. Each case builds `positives = x[where(x > 0)]` (test-support's `maskedModel`) and feeds it
+ * to the op under test — against itself, a constant scalar, and broadcast to a grid ([k, 1] against a
+ * constant [1, 3]) — for every type the op supports in TFLite 2.9; one micrort interpreter and one
+ * TFLite interpreter run five input sets whose positive counts are 4, 0, 8, 1 and 5, and every output's
+ * dims and values must equal TFLite's after every invoke (floats within 1e-5 + 1e-4·|TFLite|).
+ */
+import { describe, expect, it } from 'vitest';
+import { BuiltinOperator, TensorType, tensorTypeName } from '@micrort/core';
+import { maskedBinaryModel, maskedModel, valuesOf } from '@micrort/test-support/data-dependent-models';
+import { compareDataDependentRuns } from '@micrort/test-support/data-dependent-runs';
+import { ORACLE_SKIP_REASON, oracleAvailable } from '@micrort/test-support/tflite-oracle';
+
+const F = TensorType.FLOAT32;
+const I32 = TensorType.INT32;
+const I64 = TensorType.INT64;
+const I8 = TensorType.INT8;
+const U8 = TensorType.UINT8;
+const I16 = TensorType.INT16;
+const BOOL = TensorType.BOOL;
+
+/** Base inputs (positive counts 4, 0, 8, 1, 5), scaled per type into raw values. */
+const BASE = [
+  [3, -2, 5, -4, 1, 0, 7, -8],
+  [-1, -2, -3, -4, -5, -6, -7, -8],
+  [1, 2, 3, 4, 5, 6, 7, 8],
+  [0, 0, 2, 0, 0, 0, 0, 0],
+  [-3, 4, 0, 6, -1, 2, 8, 1],
+];
+const COUNTS = ['4', '0', '8', '1', '5'];
+
+function raw(type: TensorType, v: number): number {
+  switch (type) {
+    case F:
+      return v * 0.37;
+    case I8:
+      return v * 9;
+    case U8:
+      return 128 + v * 9;
+    case I16:
+      return v * 300;
+    default:
+      return v;
+  }
+}
+
+function inputSets(type: TensorType): ArrayBufferView[][] {
+  return BASE.map((set) => [
+    valuesOf(
+      type,
+      set.map((v) => raw(type, v)),
+    ),
+  ]);
+}
+
+/** The binary ops and the types TFLite 2.9's kernel takes for each. */
+const ARITHMETIC: [keyof typeof BuiltinOperator, TensorType[], Record<string, unknown>?][] = [
+  ['ADD', [F, I32, I64, I8, U8, I16]],
+  ['SUB', [F, I32, I64, I8, U8, I16]],
+  ['MUL', [F, I32, I64, I8, U8, I16]],
+  ['DIV', [F, I32, U8]],
+  ['MAXIMUM', [F, I32, I64, I8, U8, I16]],
+  ['MINIMUM', [F, I32, I64, I8, U8, I16]],
+  ['SQUARED_DIFFERENCE', [F, I32, I8]],
+  ['POW', [F, I32]],
+  ['FLOOR_DIV', [F, I32]],
+  ['FLOOR_MOD', [F, I32, I64]],
+];
+const COMPARISONS: (keyof typeof BuiltinOperator)[] = ['EQUAL', 'NOT_EQUAL', 'LESS', 'LESS_EQUAL', 'GREATER', 'GREATER_EQUAL'];
+const COMPARISON_TYPES = [F, I32, I64, I8, U8];
+
+const maxDiff = new Map<string, number>();
+let cases = 0;
+
+function check(name: string, model: Uint8Array, type: TensorType, watch = 0, want = COUNTS): void {
+  const r = compareDataDependentRuns(model, inputSets(type), watch);
+  expect(r.mismatch, name).toBeNull();
+  expect(r.dims, name).toEqual(want);
+  maxDiff.set(name, r.maxAbsDiff);
+  cases++;
+}
+
+if (!oracleAvailable) it.skip(`TFLite oracle: ${ORACLE_SKIP_REASON}`, () => {});
+
+describe.skipIf(!oracleAvailable)('consumers of data-dependent shapes vs TFLite 2.9 (actual dims and values, one interpreter each)', () => {
+  for (const [op, types, options] of ARITHMETIC)
+    it(`${op}: against itself, a scalar and broadcast to a grid (${types.map(tensorTypeName).join(', ')})`, () => {
+      for (const type of types)
+        for (const form of ['self', 'scalar', 'grid'] as const) {
+          const name = `${op} ${tensorTypeName(type)} ${form}`;
+          const model = maskedBinaryModel(BuiltinOperator[op], form, { type, options });
+          check(name, model, type, 0, form === 'grid' ? COUNTS.map((c) => `${c}x3`) : COUNTS);
+        }
+    });
+
+  it(`the comparisons (${COMPARISONS.join(', ')}) over ${COMPARISON_TYPES.map(tensorTypeName).join(', ')}`, () => {
+    for (const op of COMPARISONS)
+      for (const type of COMPARISON_TYPES)
+        for (const form of ['self', 'scalar', 'grid'] as const) {
+          const model = maskedBinaryModel(BuiltinOperator[op], form, { type, outType: BOOL });
+          check(`${op} ${tensorTypeName(type)} ${form}`, model, type, 0, form === 'grid' ? COUNTS.map((c) => `${c}x3`) : COUNTS);
+        }
+  });
+
+  it('LOGICAL_AND / LOGICAL_OR of two comparisons of the positives', () => {
+    for (const op of ['LOGICAL_AND', 'LOGICAL_OR'] as const) {
+      const model = maskedModel((s) => {
+        const { b, positives, n } = s;
+        const lo = b.addTensor({ name: 'lo', type: F, shape: [], data: Float32Array.from([1]) });
+        const hi = b.addTensor({ name: 'hi', type: F, shape: [1], data: Float32Array.from([2.5]) });
+        const [above, below, out] = ['above', 'below', 'out'].map((name) =>
+          b.addTensor({ name, type: BOOL, shape: [n], shapeSignature: [-1] }),
+        );
+        b.addOperator({ op: BuiltinOperator.GREATER, inputs: [positives, lo], outputs: [above!] });
+        b.addOperator({ op: BuiltinOperator.LESS, inputs: [positives, hi], outputs: [below!] });
+        b.addOperator({ op: BuiltinOperator[op], inputs: [above!, below!], outputs: [out!] });
+        return [out!];
+      });
+      check(op, model, F);
+    }
+  });
+
+  it('prints the cases and the largest float difference per op', () => {
+    const byOp = new Map<string, number>();
+    for (const [k, v] of maxDiff) {
+      const op = k.split(' ')[0]!;
+      byOp.set(op, Math.max(byOp.get(op) ?? 0, v));
+    }
+    console.log(`${cases} models vs TFLite 2.9\n${[...byOp].map(([k, v]) => `${k}: max |Δ| ${v.toExponential(2)}`).join('\n')}`);
+  });
+});
