@@ -153,6 +153,20 @@ describe.skipIf(!oracleAvailable)('data-dependent output sizes vs TFLite 2.9 (ac
       // output 2 is the NMS's own selected_indices: [max_output_size] (zeros past the valid count), as TFLite.
       expect(compareRuns(`${op} (runtime max)`, nmsTailModel({ v5, maxOutput: 'input' }), sets, 2)).toEqual(['5', '0', '8', '2', '3']);
     });
+
+    it(`${op} with max_output_size above the number of boxes pads with zeros as TFLite (constant 12, runtime up to the stored 12; 8 boxes)`, () => {
+      const { boxes, scores } = nmsInputs(8, 5);
+      const sets = [1, 2, 3].map((seed) => Object.values(nmsInputs(8, seed)));
+      expect(compareRuns(`${op} (constant max 12)`, nmsTailModel({ v5, maxOutput: 12 }), sets, 2)).toEqual(['12', '12', '12']);
+      const runtime = [12, 9, 5, 0, 10].map((m) => [boxes, scores, Int32Array.from([m])]);
+      expect(compareRuns(`${op} (runtime max, stored 12)`, nmsTailModel({ v5, maxOutput: 'input', stored: 12 }), runtime, 2)).toEqual([
+        '12',
+        '9',
+        '5',
+        '0',
+        '10',
+      ]);
+    });
   }
 
   it('prints the largest float difference per model', () => {
@@ -243,7 +257,7 @@ describe('data-dependent output sizes: bounds, reports and refusals', () => {
     );
   });
 
-  it('a runtime max_output_size above the number of boxes fails that invoke with a KernelError; the next invoke runs', () => {
+  it('a runtime max_output_size above its bound (the boxes, or the stored length) fails that invoke with a KernelError; the next invoke runs', () => {
     const interp = interpreter(nmsTailModel({ maxOutput: 'input' })).allocateTensors();
     const { boxes, scores } = nmsInputs(8, 3);
     interp.setInput(0, u8(boxes));
@@ -251,7 +265,9 @@ describe('data-dependent output sizes: bounds, reports and refusals', () => {
     interp.setInput(2, u8(Int32Array.from([9])));
     const e = errorOf(() => interp.invoke());
     const inner = e instanceof KernelError ? e : (e as { cause?: unknown }).cause;
-    expect(String((inner as Error | undefined)?.message ?? e.message)).toMatch(/max_output_size 9 is more than the 8 boxes/);
+    expect(String((inner as Error | undefined)?.message ?? e.message)).toMatch(
+      /max_output_size 9 is more than the 8 planned \(the larger of the 8 boxes and the stored length of selected_indices\)/,
+    );
     interp.setInput(2, u8(Int32Array.from([4])));
     interp.invoke();
     expect(Array.from(interp.output(2).dims)).toEqual([4]);
