@@ -9,7 +9,7 @@
  * dims and values must equal TFLite's after every invoke (floats within 1e-5 + 1e-4·|TFLite|).
  */
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator, TensorType, tensorTypeName } from '@micrort/core';
+import { BuiltinOperator, ModelBuilder, TensorType, tensorTypeName } from '@micrort/core';
 import {
   MASKED_QUANTIZATION,
   maskedBinaryModel,
@@ -264,6 +264,33 @@ describe.skipIf(!oracleAvailable)('consumers of data-dependent shapes vs TFLite 
           check(`${op} ${tensorTypeName(type)}${grid ? ' grid' : ''}`, model, type, 0, grid ? COUNTS.map((c) => `${c}x2`) : COUNTS, skip);
         }
     });
+
+  it('GATHER of data-dependent params: UNIQUE values gathered back by their indices (int32, float32 after CAST)', () => {
+    const b = new ModelBuilder();
+    const x = b.addTensor({ name: 'x', type: I32, shape: [10] });
+    const values = b.addTensor({ name: 'unique', type: I32, shape: [10], shapeSignature: [-1] });
+    const index = b.addTensor({ name: 'unique/idx', type: I32, shape: [10] });
+    const asFloat = b.addTensor({ name: 'unique/float', type: F, shape: [10], shapeSignature: [-1] });
+    const back = b.addTensor({ name: 'back', type: I32, shape: [10] });
+    const backFloat = b.addTensor({ name: 'back/float', type: F, shape: [10] });
+    const first = b.addTensor({ name: 'first', type: I32, shape: [2], data: Int32Array.from([0, 0]) });
+    const firsts = b.addTensor({ name: 'firsts', type: F, shape: [2] });
+    b.addOperator({ op: BuiltinOperator.UNIQUE, inputs: [x], outputs: [values, index], rawOptions: [{ id: 0, type: 'int8', value: I32 }] });
+    b.addOperator({ op: BuiltinOperator.CAST, inputs: [values], outputs: [asFloat] });
+    b.addOperator({ op: BuiltinOperator.GATHER, inputs: [values, index], outputs: [back], options: { axis: 0 } });
+    b.addOperator({ op: BuiltinOperator.GATHER, inputs: [asFloat, index], outputs: [backFloat], options: { axis: 0 } });
+    b.addOperator({ op: BuiltinOperator.GATHER, inputs: [asFloat, first], outputs: [firsts], options: { axis: 0 } });
+    const model = b.setInputs([x]).setOutputs([back, backFloat, firsts, values]).build();
+    const sets = [
+      [3, 1, 3, 2, 1, 7, 7, 3, 0, 2],
+      [5, 5, 5, 5, 5, 5, 5, 5, 5, 5],
+      [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+    ].map((v) => [Int32Array.from(v)]);
+    const r = compareDataDependentRuns(model, sets, 3);
+    expect(r.mismatch, String(r.mismatch)).toBeNull();
+    expect(r.dims).toEqual(['5', '1', '10']);
+    cases++;
+  });
 
   it('prints the cases and the largest float difference per op', () => {
     const byOp = new Map<string, number>();

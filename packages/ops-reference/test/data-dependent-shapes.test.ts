@@ -24,7 +24,14 @@ import {
 import { UnboundedShapeError } from '@micrort/kernel-support';
 import { createPlanner } from '@micrort/planners';
 import { referenceResolver } from '@micrort/test-support/conformance';
-import { booleanMaskModel, nmsInputs, nmsTailModel, runtimeTopKModel, uniqueCountModel } from '@micrort/test-support/data-dependent-models';
+import {
+  booleanMaskModel,
+  maskedModel,
+  nmsInputs,
+  nmsTailModel,
+  runtimeTopKModel,
+  uniqueCountModel,
+} from '@micrort/test-support/data-dependent-models';
 import { compareOutput } from '@micrort/test-support/output-compare';
 import { ORACLE_SKIP_REASON, TfliteOracle, oracleAvailable } from '@micrort/test-support/tflite-oracle';
 
@@ -230,17 +237,19 @@ describe('data-dependent output sizes: bounds, reports and refusals', () => {
     expect(report.nodes.filter((n) => n.status !== 'ok').map((n) => n.op)).toEqual(['CUMSUM']);
   });
 
-  it('a kernel that follows only some inputs refuses the others with DataDependentShapeError (GATHER of data-dependent params)', () => {
-    const b = new ModelBuilder();
-    const x = b.addTensor({ name: 'x', type: TensorType.INT32, shape: [5] });
-    const values = b.addTensor({ name: 'unique', type: TensorType.INT32, shape: [5] });
-    const index = b.addTensor({ name: 'idx', type: TensorType.INT32, shape: [5] });
-    const gathered = b.addTensor({ name: 'gathered', type: TensorType.INT32, shape: [5] });
-    b.addOperator({ op: BuiltinOperator.UNIQUE, inputs: [x], outputs: [values, index], rawOptions: [{ id: 0, type: 'int8', value: 2 }] });
-    b.addOperator({ op: BuiltinOperator.GATHER, inputs: [values, index], outputs: [gathered], options: { axis: 0 } });
-    const e = errorOf(() => interpreter(b.setInputs([x]).setOutputs([gathered]).build()).allocateTensors());
+  it('a kernel that follows actual dims for some types refuses the others with DataDependentShapeError (int8 SUM of a masked tensor)', () => {
+    const model = maskedModel(
+      (s) => {
+        const axis = s.b.addTensor({ name: 'axis', type: TensorType.INT32, shape: [1], data: new Int32Array([0]) });
+        const sum = s.b.addTensor({ name: 'sum', type: TensorType.INT8, shape: [1], quantization: { scale: 0.5, zeroPoint: 0 } });
+        s.b.addOperator({ op: BuiltinOperator.SUM, inputs: [s.positives, axis], outputs: [sum], options: { keepDims: true } });
+        return [sum];
+      },
+      { type: TensorType.INT8, quantization: { scale: 0.05, zeroPoint: 0 } },
+    );
+    const e = errorOf(() => interpreter(model).allocateTensors());
     expect(`${e.message} ${String((e as { cause?: Error }).cause?.message ?? '')}`).toMatch(
-      /input 0 \(tensor 1, unique\) has a shape that depends on data \(at most \[5\]\); GATHER follows the actual shape of its indices only/,
+      /input 0 \(tensor 6, positives\) has a shape that depends on data \(at most \[8\]\); the quantized rescaling depends on the number of reduced elements/,
     );
   });
 
