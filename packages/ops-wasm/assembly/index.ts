@@ -21,6 +21,7 @@ export { f32_binary } from './float/binary';
 export { f32_clamp, f32_sigmoid, f32_hardswish } from './float/unary';
 export { f32_maxpool, f32_avgpool, f32_mean_hw } from './float/pool';
 export { f32_resize_bilinear } from './float/resize-bilinear';
+export { hybrid_epilogue } from './hybrid/epilogue';
 
 import { ABI_HASH } from './generated/abi';
 

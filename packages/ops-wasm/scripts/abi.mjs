@@ -74,6 +74,32 @@ export const BLOCKS = [
       ['ScrThreadBytes', 'i32', "bytes of one thread's area"],
       ['ThreadRows', 'i32', "offset of the gathered rows in a thread's area (qs8_conv with Gather)"],
       ['ThreadExt', 'i32', "offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice)"],
+      [
+        'Raw',
+        'i32',
+        '1: hybrid layers (assembly/hybrid/epilogue.ts): the int32 accumulators are stored as they are, four bytes per output, for hybrid_epilogue',
+      ],
+    ],
+  },
+  {
+    name: 'HY',
+    doc: 'hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED): int32 accumulators to float32 outputs, in place.',
+    fields: [
+      ['PerBatch', 'i32', 'output pixels per batch (outH * outW; FULLY_CONNECTED 1)'],
+      ['OutC', 'i32', 'output channels'],
+      [
+        'Mode',
+        'i32',
+        "0: acc * factor (the weight scale already in the batch's factor); 1: acc * (factor * channel scale); 2: (acc * factor) * channel scale",
+      ],
+      ['Sums', 'u32', 'per output channel, the sum of its weights (int32): acc - zero point * sum; 0 when the inputs are symmetric'],
+      ['Scales', 'u32', 'per output channel, the weight scale (float32), for modes 1 and 2'],
+      ['Bias', 'u32', 'per output channel, the float32 bias; 0 without one'],
+      ['Factors', 'u32', "per batch, the input's scaling factor (float32; set at each invoke)"],
+      ['ZeroPoints', 'u32', "per batch, the input's zero point (int32; set at each invoke)"],
+      ['Clamp', 'i32', '1: outputs clamped to [Lo, Hi] (the fused activation of CONV_2D and DEPTHWISE_CONV_2D)'],
+      ['Lo', 'f32', 'lower bound of the fused activation'],
+      ['Hi', 'f32', 'upper bound of the fused activation'],
     ],
   },
   {

@@ -27,6 +27,7 @@ import { createDequantize } from './kernels/dequantize.js';
 import { createAveragePool2D } from './kernels/average-pool-2d.js';
 import { createMaxPool2D } from './kernels/max-pool-2d.js';
 import { createFloatKernels } from './kernels/float/index.js';
+import { createHybridKernels } from './kernels/hybrid/index.js';
 import { declareSpatial } from '@micrort/kernel-support';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from './options.js';
 import { probeRelaxedDot, type RelaxedDot } from './relaxed.js';
@@ -68,7 +69,8 @@ export interface WasmKernels {
 
 /**
  * The registrations of ops-wasm (they find their instance through the arena at prepare), with the
- * spatial behaviour of the windowed and elementwise ones declared (kernel-support's declareSpatial) for the patch schedule.
+ * spatial behaviour of the windowed and elementwise ones declared (kernel-support's declareSpatial) for the patch schedule
+ * (the hybrid ones excepted).
  */
 export function createWasmKernels(options: Partial<KernelOptions> = {}): Registration[] {
   const o: KernelOptions = { ...DEFAULT_KERNEL_OPTIONS, ...options };
@@ -89,7 +91,10 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createDequantize(),
     createUnidirectionalSequenceLstm(),
     ...createFloatKernels(o),
-  ] as Registration[]);
+  ] as Registration[]).concat(
+    // no spatial behaviour: a hybrid layer quantizes each whole batch of its input at once, so it cannot run tile by tile
+    createHybridKernels(o),
+  );
 }
 
 function make(

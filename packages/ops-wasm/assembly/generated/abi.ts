@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 983876645;
+export const ABI_HASH: i32 = 749450909;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -48,7 +48,22 @@ export const W_SCR_THREAD = 152; // i32: offset of thread 0's area in the scratc
 export const W_SCR_THREAD_BYTES = 156; // i32: bytes of one thread's area
 export const W_THREAD_ROWS = 160; // i32: offset of the gathered rows in a thread's area (qs8_conv with Gather)
 export const W_THREAD_EXT = 164; // i32: offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice)
+export const W_RAW = 168; // i32: 1: hybrid layers (assembly/hybrid/epilogue.ts): the int32 accumulators are stored as they are, four bytes per output, for hybrid_epilogue
 export const W_BYTES = 176;
+
+// hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED): int32 accumulators to float32 outputs, in place. Byte offsets:
+export const HY_PER_BATCH = 0; // i32: output pixels per batch (outH * outW; FULLY_CONNECTED 1)
+export const HY_OUT_C = 4; // i32: output channels
+export const HY_MODE = 8; // i32: 0: acc * factor (the weight scale already in the batch's factor); 1: acc * (factor * channel scale); 2: (acc * factor) * channel scale
+export const HY_SUMS = 12; // u32: per output channel, the sum of its weights (int32): acc - zero point * sum; 0 when the inputs are symmetric
+export const HY_SCALES = 16; // u32: per output channel, the weight scale (float32), for modes 1 and 2
+export const HY_BIAS = 20; // u32: per output channel, the float32 bias; 0 without one
+export const HY_FACTORS = 24; // u32: per batch, the input's scaling factor (float32; set at each invoke)
+export const HY_ZERO_POINTS = 28; // u32: per batch, the input's zero point (int32; set at each invoke)
+export const HY_CLAMP = 32; // i32: 1: outputs clamped to [Lo, Hi] (the fused activation of CONV_2D and DEPTHWISE_CONV_2D)
+export const HY_LO = 36; // f32: lower bound of the fused activation
+export const HY_HI = 40; // f32: upper bound of the fused activation
+export const HY_BYTES = 48;
 
 // One requantization block (assembly/int8/requant.ts): four i32x4 vectors, lane j for output channel 4k + j. Byte offsets:
 export const RQ_M = 0; // i32x4: quantized multiplier

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 983876645;
+export const ABI_HASH = 749450909;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -93,11 +93,43 @@ export enum W {
   ThreadRows = 40,
   /** offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice) (i32) */
   ThreadExt = 41,
+  /** 1: hybrid layers (assembly/hybrid/epilogue.ts): the int32 accumulators are stored as they are, four bytes per output, for hybrid_epilogue (i32) */
+  Raw = 42,
   /** Words of the block. */
-  Words = 42,
+  Words = 43,
 }
 /** Bytes of the W block in the arena (its words rounded up to 16 bytes). */
 export const W_BYTES = 176;
+
+/** hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED): int32 accumulators to float32 outputs, in place. Word indices. */
+export enum HY {
+  /** output pixels per batch (outH * outW; FULLY_CONNECTED 1) (i32) */
+  PerBatch = 0,
+  /** output channels (i32) */
+  OutC = 1,
+  /** 0: acc * factor (the weight scale already in the batch's factor); 1: acc * (factor * channel scale); 2: (acc * factor) * channel scale (i32) */
+  Mode = 2,
+  /** per output channel, the sum of its weights (int32): acc - zero point * sum; 0 when the inputs are symmetric (u32 arena offset) */
+  Sums = 3,
+  /** per output channel, the weight scale (float32), for modes 1 and 2 (u32 arena offset) */
+  Scales = 4,
+  /** per output channel, the float32 bias; 0 without one (u32 arena offset) */
+  Bias = 5,
+  /** per batch, the input's scaling factor (float32; set at each invoke) (u32 arena offset) */
+  Factors = 6,
+  /** per batch, the input's zero point (int32; set at each invoke) (u32 arena offset) */
+  ZeroPoints = 7,
+  /** 1: outputs clamped to [Lo, Hi] (the fused activation of CONV_2D and DEPTHWISE_CONV_2D) (i32) */
+  Clamp = 8,
+  /** lower bound of the fused activation (f32) */
+  Lo = 9,
+  /** upper bound of the fused activation (f32) */
+  Hi = 10,
+  /** Words of the block. */
+  Words = 11,
+}
+/** Bytes of the HY block in the arena (its words rounded up to 16 bytes). */
+export const HY_BYTES = 48;
 
 /** One requantization block (assembly/int8/requant.ts): four i32x4 vectors, lane j for output channel 4k + j. Word indices. */
 export enum RQ {
