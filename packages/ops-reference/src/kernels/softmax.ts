@@ -39,6 +39,8 @@ import {
   expectQuantized,
   expectSoftmaxOutputQuantization,
   expectSoftmaxShape,
+  followSoftmaxShape,
+  isDataDependent,
   opData,
   populateSoftmaxUint8Table,
   UINT8_SOFTMAX_TABLE_ENTRIES,
@@ -68,6 +70,8 @@ interface SoftmaxOpData {
   uint8Table: Float32Array;
   outputScale: number;
   outputZeroPoint: number;
+  /** The input has a data-dependent shape: invoke takes the rows from its actual dims. */
+  bounded: boolean;
 }
 
 const EMPTY_I16 = new Int16Array(0);
@@ -85,6 +89,7 @@ function init(context: TfLiteContext): SoftmaxOpData {
     uint8Table: EMPTY_F32,
     outputScale: 0,
     outputZeroPoint: 0,
+    bounded: false,
   };
 }
 
@@ -93,6 +98,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const { input, output } = unaryTensors(OP, context, node);
   const beta = Math.fround((node.builtinData as SoftmaxOptions | null)?.beta ?? 1);
   data.shape = expectSoftmaxShape(OP, node, input, output);
+  data.bounded = isDataDependent(input);
   data.paramsF64[0] = beta;
   const p = data.params;
 
@@ -175,6 +181,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   const p = data.params;
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
+  if (data.bounded) followSoftmaxShape(context, node, data.shape);
   switch (data.kind) {
     case SoftmaxKind.Float32:
       softmaxFloat(data.shape, input as Float32Array, output as Float32Array, data.paramsF64[0]!);
@@ -224,6 +231,7 @@ export const SOFTMAX: Registration<SoftmaxOpData> = {
   provider: PROVIDER,
   inPlace: flatInPlace,
   name: OP,
+  dynamicInputShapes: true,
   init,
   prepare,
   invoke,
