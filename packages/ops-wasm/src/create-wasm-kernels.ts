@@ -26,6 +26,8 @@ import { createQuantize } from './kernels/quantize.js';
 import { createDequantize } from './kernels/dequantize.js';
 import { createAveragePool2D } from './kernels/average-pool-2d.js';
 import { createMaxPool2D } from './kernels/max-pool-2d.js';
+import { createResizeBilinear } from './kernels/resize-bilinear.js';
+import { createResizeNearestNeighbor } from './kernels/resize-nearest-neighbor.js';
 import { createFloatKernels } from './kernels/float/index.js';
 import { createHybridKernels } from './kernels/hybrid/index.js';
 import { declareSpatial } from '@micrort/kernel-support';
@@ -47,8 +49,9 @@ import {
 export interface WasmKernels {
   /**
    * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
-   * MEAN over H and W, SOFTMAX, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates; PAD and CONCATENATION of any
-   * fixed-size type; TRANSPOSE of 1-, 2-, 4- and 8-byte elements; the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
+   * MEAN over H and W, SOFTMAX, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
+   * RESIZE_BILINEAR; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
+   * 8-byte elements; the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
    */
   readonly kernels: Registration[];
   /** Pass as `InterpreterOptions.arenaBacking`: every interpreter gets its own memory and instance. */
@@ -90,6 +93,8 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createQuantize(),
     createDequantize(),
     createUnidirectionalSequenceLstm(),
+    createResizeBilinear(),
+    createResizeNearestNeighbor(),
     ...createFloatKernels(o),
   ] as Registration[]).concat(
     // no spatial behaviour: a hybrid layer quantizes each whole batch of its input at once, so it cannot run tile by tile

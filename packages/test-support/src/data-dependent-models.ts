@@ -78,6 +78,11 @@ export interface NmsTailOptions {
   v5?: boolean;
   /** max_output_size as a constant (a number) or as an int32 scalar graph input (`'input'`). */
   maxOutput?: number | 'input';
+  /**
+   * With a runtime max_output_size: the length stored for the NMS outputs and the tail (default the
+   * number of boxes); more leaves room for TFLite's zero padding of a max_output_size above the boxes.
+   */
+  stored?: number;
 }
 
 /**
@@ -93,7 +98,7 @@ export function nmsTailModel(o: NmsTailOptions = {}): Uint8Array {
   const n = o.boxes ?? 8;
   const maxOutput = o.maxOutput ?? 5;
   const runtimeMax = maxOutput === 'input';
-  const bound = runtimeMax ? n : maxOutput;
+  const bound = runtimeMax ? (o.stored ?? n) : maxOutput;
   const b = new ModelBuilder();
   const boxes = b.addTensor({ name: 'boxes', type: F, shape: [n, 4] });
   const scores = b.addTensor({ name: 'scores', type: F, shape: [n] });
