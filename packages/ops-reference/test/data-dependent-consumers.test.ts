@@ -12,9 +12,11 @@ import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, ModelBuilder, TensorType, tensorTypeName } from '@micrort/core';
 import {
   MASKED_QUANTIZATION,
+  dataDependentConsumersModel,
   maskedBinaryModel,
   maskedModel,
   valuesOf,
+  whereGatherNdModel,
   type MaskedSource,
 } from '@micrort/test-support/data-dependent-models';
 import { compareDataDependentRuns } from '@micrort/test-support/data-dependent-runs';
@@ -396,35 +398,11 @@ describe.skipIf(!oracleAvailable)('consumers of data-dependent shapes vs TFLite 
   });
 
   it('WHERE → GATHER_ND → MUL → SUM: the positive entries of a [2, 4] matrix, scaled and summed (float32, int32)', () => {
-    for (const type of [F, I32]) {
-      const b = new ModelBuilder();
-      const x = b.addTensor({ name: 'x', type, shape: [2, 4] });
-      const zero = b.addTensor({ name: 'zero', type, shape: [], data: valuesOf(type, [0]) });
-      const mask = b.addTensor({ name: 'mask', type: BOOL, shape: [2, 4] });
-      const coords = b.addTensor({ name: 'coords', type: I64, shape: [8, 2], shapeSignature: [-1, 2] });
-      const picked = b.addTensor({ name: 'picked', type, shape: [8], shapeSignature: [-1] });
-      const three = b.addTensor({ name: 'three', type, shape: [], data: valuesOf(type, [3]) });
-      const scaled = b.addTensor({ name: 'scaled', type, shape: [8], shapeSignature: [-1] });
-      const axis = b.addTensor({ name: 'axis', type: I32, shape: [1], data: Int32Array.from([0]) });
-      const total = b.addTensor({ name: 'total', type, shape: [] });
-      const rows = b.addTensor({ name: 'rows', type: I32, shape: [8], shapeSignature: [-1] });
-      b.addOperator({ op: BuiltinOperator.GREATER, inputs: [x, zero], outputs: [mask] });
-      b.addOperator({ op: BuiltinOperator.WHERE, inputs: [mask], outputs: [coords] });
-      b.addOperator({ op: BuiltinOperator.GATHER_ND, inputs: [x, coords], outputs: [picked] });
-      b.addOperator({ op: BuiltinOperator.MUL, inputs: [picked, three], outputs: [scaled] });
-      b.addOperator({ op: BuiltinOperator.SUM, inputs: [scaled, axis], outputs: [total], options: { keepDims: false } });
-      // the row of each positive entry: GATHER_ND of a constant row-index matrix
-      const rowIndex = b.addTensor({ name: 'row_index', type: I32, shape: [2, 4], data: Int32Array.from([0, 0, 0, 0, 1, 1, 1, 1]) });
-      b.addOperator({ op: BuiltinOperator.GATHER_ND, inputs: [rowIndex, coords], outputs: [rows] });
-      const model = b.setInputs([x]).setOutputs([scaled, total, rows]).build();
-      check(
-        `WHERE → GATHER_ND ${tensorTypeName(type)}`,
-        model,
-        type,
-        0,
-        COUNTS.map((k) => k),
-      );
-    }
+    for (const type of [F, I32]) check(`WHERE → GATHER_ND ${tensorTypeName(type)}`, whereGatherNdModel(type), type);
+  });
+
+  it('many consumers of one masked tensor in one model (dataDependentConsumersModel), on inputs with positives', () => {
+    check('consumers model', dataDependentConsumersModel(), F, 0, COUNTS, [1]);
   });
 
   it('prints the cases and the largest float difference per op', () => {
