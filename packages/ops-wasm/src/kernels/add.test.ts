@@ -41,7 +41,7 @@ describe('ADD and MUL with zero points outside the type (fuzz reproducer kernel-
   const inputs = [Int8Array.of(-128, -5, 0, 127), Int8Array.of(127, 9, -128, 1)];
 
   it('declines them in supports() with the reason (was a native RangeError in prepare: a table of act_max − act_min + 1 entries); ops-reference serves them', () => {
-    for (const op of [BuiltinOperator.ADD, BuiltinOperator.MUL])
+    for (const op of [BuiltinOperator.ADD, BuiltinOperator.MUL] as const)
       for (const [zpIn, zpOut] of [
         [0, 255],
         [0, 32767],
