@@ -82,4 +82,37 @@ describe('broadcast plans', () => {
     );
     expect(() => planBinary('ADD', node, t(0, [1, 1, 1, 1, 2]), t(1, [2, 1]), t(2, [1, 1, 1, 2, 2]), 4)).toThrow(/at most 4 dimensions/);
   });
+
+  it('replan recomputes a plan in place for other dims of the same rank (the actual dims of data-dependent inputs)', () => {
+    let seed = 11;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (let trial = 0; trial < 200; trial++) {
+      const rank = 1 + rnd(4);
+      const bound = Array.from({ length: rank }, () => 1 + rnd(4));
+      const other = bound.map((d) => (rnd(3) === 0 ? 1 : d));
+      const plan = BroadcastPlan.create(bound, other);
+      if (typeof plan === 'string') throw new Error(plan);
+      const shape = plan.shape;
+      // actual dims within the bound: each dimension 0..bound, or 1
+      const actual = bound.map((d) => (rnd(4) === 0 ? 1 : rnd(d + 1)));
+      const actualOther = other.map((d, i) => (d === 1 ? 1 : actual[i] === 1 ? d : actual[i]!));
+      expect(plan.replan(actual, actualOther), `${JSON.stringify(actual)} x ${JSON.stringify(actualOther)}`).toBeNull();
+      expect(plan.shape).toBe(shape);
+      // (naive's max() broadcast does not know empty dimensions: an empty output walks nothing)
+      const empty = actual.includes(0);
+      expect(walk(plan), `${JSON.stringify(actual)} x ${JSON.stringify(actualOther)}`).toEqual(empty ? [] : naive(actual, actualOther));
+      const fresh = BroadcastPlan.create(actual, actualOther) as BroadcastPlan;
+      expect([plan.outputSize, plan.rows, plan.inner, plan.requiresBroadcast]).toEqual([
+        fresh.outputSize,
+        fresh.rows,
+        fresh.inner,
+        fresh.requiresBroadcast,
+      ]);
+    }
+    const plan = BroadcastPlan.create([4, 3], [4, 3]) as BroadcastPlan;
+    expect(plan.replan([2, 3], [4, 3])).toMatch(/dimension 0 of the right-aligned shapes: 2 vs 4/);
+    expect(plan.replan([2, 3, 1], [3])).toMatch(/ranks 3 and 1 do not match the plan's rank 2/);
+    expect(plan.replan([0, 3], [1, 3])).toBeNull();
+    expect([plan.outputSize, plan.rows]).toEqual([0, 0]);
+  });
 });

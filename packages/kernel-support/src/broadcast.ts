@@ -6,7 +6,7 @@
  * a package with its own loop structure (WebAssembly, GPU shaders) lays the groups out as it needs.
  */
 import { KernelError, numElements, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
-import { setOutputShape } from './output-shape.js';
+import { isDataDependent, setOutputShapeOrBound } from './output-shape.js';
 
 /** Right-aligns `dims` to `rank` dimensions by prepending 1s (RuntimeShape::ExtendedShape). */
 export function extendShape(dims: ArrayLike<number>, rank: number): Int32Array {
@@ -72,10 +72,11 @@ export function broadcastGroups(dims1: ArrayLike<number>, dims2: ArrayLike<numbe
 }
 
 /**
- * How a binary elementwise op walks its two inputs and its output, computed once in prepare from
- * `broadcastGroups`. The output is walked in order as `rows` runs of `inner` elements; within a run input
- * k advances by `innerStrideK` (0 when it is broadcast along the run, else 1). Between runs `next()`
- * moves `off1`/`off2`/`offOut` to the start of the next run without allocating:
+ * How a binary elementwise op walks its two inputs and its output, computed in prepare from the
+ * inputs' shapes (the groups of `broadcastGroups`). The output is walked in order as `rows` runs of
+ * `inner` elements; within a run input k advances by `innerStrideK` (0 when it is broadcast along the
+ * run, else 1). Between runs `next()` moves `off1`/`off2`/`offOut` to the start of the next run without
+ * allocating:
  *
  * ```ts
  * plan.reset();
@@ -85,21 +86,25 @@ export function broadcastGroups(dims1: ArrayLike<number>, dims2: ArrayLike<numbe
  *   plan.next();
  * }
  * ```
+ *
+ * The plan owns preallocated storage for its rank, so `replan` recomputes it for other dims of the same
+ * ranks at invoke without allocating: a binary op whose input has a data-dependent shape replans from
+ * the inputs' actual dims at every invoke (`followBroadcastShapes`) and walks the same object.
  */
 export class BroadcastPlan {
   /** Element count of the output. */
-  readonly outputSize: number;
+  outputSize = 0;
   /** Length of one contiguous output run. */
-  readonly inner: number;
+  inner = 0;
   /** Step of input 1 within a run (0 or 1). */
-  readonly innerStride1: number;
+  innerStride1 = 0;
   /** Step of input 2 within a run (0 or 1). */
-  readonly innerStride2: number;
+  innerStride2 = 0;
   /** Number of runs. */
-  readonly rows: number;
+  rows = 0;
   /** Whether an input is actually broadcast (false: plain elementwise over equal shapes). */
-  readonly requiresBroadcast: boolean;
-  /** The broadcast output shape (rank = the larger input rank). */
+  requiresBroadcast = false;
+  /** The broadcast output shape (rank = the larger input rank); rewritten in place by `replan`. */
   readonly shape: Int32Array;
   /** Start of the current run in input 1. */
   off1 = 0;
@@ -107,56 +112,114 @@ export class BroadcastPlan {
   off2 = 0;
   /** Start of the current run in the output. */
   offOut = 0;
+  /**
+   * Set in prepare (`followActualShapes`) when an input has a data-dependent shape: invoke must replan
+   * from the actual dims before walking. Null otherwise.
+   */
+  actualOutputDims: Int32Array | null = null;
 
+  /** Outer groups in use (innermost outer group first). */
+  private outer = 0;
   private readonly outerDims: Int32Array;
   private readonly outerStride1: Int32Array;
   private readonly outerStride2: Int32Array;
   private readonly counter: Int32Array;
+  /** Scratch of `replan`: group sizes and which inputs have them (bit 1: input 1, bit 2: input 2). */
+  private readonly groupSize: Int32Array;
+  private readonly groupHas: Int32Array;
 
-  private constructor(b: BroadcastShape) {
-    this.shape = b.shape;
-    this.requiresBroadcast = b.requiresBroadcast;
-    this.outputSize = numElements(b.shape);
-    // element strides of each group in each input (0 where the input is broadcast)
-    const strides: { size: number; s1: number; s2: number }[] = [];
-    let stride1 = 1;
-    let stride2 = 1;
-    for (const g of b.groups) {
-      strides.push({ size: g.size, s1: g.has1 ? stride1 : 0, s2: g.has2 ? stride2 : 0 });
-      if (g.has1) stride1 *= g.size;
-      if (g.has2) stride2 *= g.size;
-    }
-    const innermost = strides[0];
-    let outer = strides.slice(1);
-    if (this.outputSize === 0 || innermost === undefined) {
-      // an empty output, or a single element (every dimension is 1)
-      this.inner = this.outputSize === 0 ? 0 : 1;
-      this.innerStride1 = 0;
-      this.innerStride2 = 0;
-      this.rows = this.outputSize === 0 ? 0 : 1;
-      outer = [];
-    } else {
-      this.inner = innermost.size;
-      this.innerStride1 = innermost.s1;
-      this.innerStride2 = innermost.s2;
-      this.rows = this.outputSize / innermost.size;
-    }
-    const n = outer.length;
-    this.outerDims = new Int32Array(n);
-    this.outerStride1 = new Int32Array(n);
-    this.outerStride2 = new Int32Array(n);
-    this.counter = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      this.outerDims[i] = outer[i]!.size;
-      this.outerStride1[i] = outer[i]!.s1;
-      this.outerStride2[i] = outer[i]!.s2;
-    }
+  private constructor(rank: number) {
+    this.shape = new Int32Array(rank);
+    this.outerDims = new Int32Array(rank);
+    this.outerStride1 = new Int32Array(rank);
+    this.outerStride2 = new Int32Array(rank);
+    this.counter = new Int32Array(rank);
+    this.groupSize = new Int32Array(rank);
+    this.groupHas = new Int32Array(rank);
   }
 
   /** Plans the broadcast of `dims1` with `dims2`; the reason as a string when they do not broadcast. */
   static create(dims1: ArrayLike<number>, dims2: ArrayLike<number>): BroadcastPlan | string {
-    const b = broadcastGroups(dims1, dims2);
-    return typeof b === 'string' ? b : new BroadcastPlan(b);
+    const plan = new BroadcastPlan(Math.max(dims1.length, dims2.length));
+    const error = plan.replan(dims1, dims2);
+    return error === null ? plan : error;
+  }
+
+  /**
+   * Recomputes the plan for `dims1` and `dims2`, whose larger rank must be the plan's (the actual dims
+   * of data-dependent inputs keep their rank). Allocates nothing unless they do not broadcast: then the
+   * reason as a string (the plan is left unusable until a successful replan), else null.
+   */
+  replan(dims1: ArrayLike<number>, dims2: ArrayLike<number>): string | null {
+    const rank = this.shape.length;
+    const r1 = dims1.length;
+    const r2 = dims2.length;
+    if ((r1 > r2 ? r1 : r2) !== rank) return `ranks ${r1} and ${r2} do not match the plan's rank ${rank}`;
+    const pad1 = rank - r1;
+    const pad2 = rank - r2;
+    const shape = this.shape;
+    let requiresBroadcast = false;
+    let outputSize = 1;
+    for (let i = 0; i < rank; i++) {
+      const a = i < pad1 ? 1 : dims1[i - pad1]!;
+      const b = i < pad2 ? 1 : dims2[i - pad2]!;
+      if (a === b) shape[i] = a;
+      else if (a === 1 || b === 1) {
+        shape[i] = a === 1 ? b : a;
+        requiresBroadcast = true;
+      } else
+        return `shapes [${Array.from(dims1).join(',')}] and [${Array.from(dims2).join(',')}] cannot be broadcast (dimension ${i} of the right-aligned shapes: ${a} vs ${b})`;
+      outputSize *= shape[i]!;
+    }
+    this.requiresBroadcast = requiresBroadcast;
+    this.outputSize = outputSize;
+    // groups, innermost first: size-1 output dimensions dropped, neighbours both inputs treat alike merged
+    const gSize = this.groupSize;
+    const gHas = this.groupHas;
+    let groups = 0;
+    for (let i = rank - 1; i >= 0; i--) {
+      const size = shape[i]!;
+      if (size === 1) continue;
+      const has = ((i < pad1 ? 1 : dims1[i - pad1]!) !== 1 ? 1 : 0) | ((i < pad2 ? 1 : dims2[i - pad2]!) !== 1 ? 2 : 0);
+      if (groups > 0 && gHas[groups - 1] === has) gSize[groups - 1]! *= size;
+      else {
+        gSize[groups] = size;
+        gHas[groups] = has;
+        groups++;
+      }
+    }
+    this.outer = 0;
+    if (outputSize === 0 || groups === 0) {
+      // an empty output, or a single element (every dimension is 1)
+      this.inner = outputSize === 0 ? 0 : 1;
+      this.innerStride1 = 0;
+      this.innerStride2 = 0;
+      this.rows = outputSize === 0 ? 0 : 1;
+    } else {
+      // element strides of each group in each input (0 where the input is broadcast)
+      let stride1 = 1;
+      let stride2 = 1;
+      for (let g = 0; g < groups; g++) {
+        const size = gSize[g]!;
+        const has = gHas[g]!;
+        const s1 = (has & 1) !== 0 ? stride1 : 0;
+        const s2 = (has & 2) !== 0 ? stride2 : 0;
+        if (g === 0) {
+          this.inner = size;
+          this.innerStride1 = s1;
+          this.innerStride2 = s2;
+        } else {
+          this.outerDims[g - 1] = size;
+          this.outerStride1[g - 1] = s1;
+          this.outerStride2[g - 1] = s2;
+        }
+        if ((has & 1) !== 0) stride1 *= size;
+        if ((has & 2) !== 0) stride2 *= size;
+      }
+      this.outer = groups - 1;
+      this.rows = outputSize / this.inner;
+    }
+    return null;
   }
 
   /** Rewinds to the first run. */
@@ -165,7 +228,7 @@ export class BroadcastPlan {
     this.off2 = 0;
     this.offOut = 0;
     const c = this.counter;
-    for (let i = 0; i < c.length; i++) c[i] = 0;
+    for (let i = 0; i < this.outer; i++) c[i] = 0;
   }
 
   /** Moves to the next run. */
@@ -173,7 +236,7 @@ export class BroadcastPlan {
     this.offOut += this.inner;
     const c = this.counter;
     const dims = this.outerDims;
-    for (let d = 0; d < c.length; d++) {
+    for (let d = 0; d < this.outer; d++) {
       const s1 = this.outerStride1[d]!;
       const s2 = this.outerStride2[d]!;
       this.off1 += s1;
@@ -184,6 +247,44 @@ export class BroadcastPlan {
       this.off2 -= s2 * dims[d]!;
     }
   }
+
+  /**
+   * Prepare: the plan will follow the actual dims of data-dependent inputs at invoke
+   * (`followBroadcastShapes`); `outputRank` is the output's rank (the plan's, or fewer when the output
+   * drops leading 1s).
+   */
+  followActualShapes(outputRank: number): void {
+    this.actualOutputDims = new Int32Array(outputRank);
+  }
+}
+
+/**
+ * Invoke: replans `plan` (see `BroadcastPlan.followActualShapes`) from the actual dims of inputs
+ * `position1` and `position2` of `node` and sets the actual dims of output `outputPosition` to the
+ * broadcast shape — the data-dependent path of a binary elementwise op. Does nothing for a plan that does
+ * not follow actual shapes. Allocates nothing; `KernelError` naming both inputs when their actual dims do
+ * not broadcast (as TFLite's ResizeTensor at Eval fails), before anything is written.
+ */
+export function followBroadcastShapes(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  plan: BroadcastPlan,
+  position1 = 0,
+  position2 = 1,
+  outputPosition = 0,
+): void {
+  const out = plan.actualOutputDims;
+  if (out === null) return;
+  const i1 = node.inputs[position1]!;
+  const i2 = node.inputs[position2]!;
+  const error = plan.replan(context.getEvalTensor(i1).dims, context.getEvalTensor(i2).dims);
+  if (error !== null)
+    throw new KernelError(op, node.index, `input ${position1 + 1} (tensor ${i1}) and input ${position2 + 1} (tensor ${i2}): ${error}`);
+  const shape = plan.shape;
+  const skip = shape.length - out.length;
+  for (let i = 0; i < out.length; i++) out[i] = shape[skip + i]!;
+  context.setActualShape(node.outputs[outputPosition]!, out);
 }
 
 /**
@@ -198,9 +299,15 @@ export function binaryOutputShape(op: string, node: Node, input1: Tensor, input2
   return b.shape;
 }
 
-/** Sets output `position` of a binary elementwise op to `binaryOutputShape` (setOutputShape) and returns it. */
+/**
+ * Sets output `position` of a binary elementwise op to `binaryOutputShape` (setOutputShape) and returns
+ * it. When an input has a data-dependent shape, that shape (computed from the inputs' bounds) is the
+ * output's upper bound (`setOutputShapeOrBound`): any actual dims within the inputs' bounds broadcast to
+ * dims within it.
+ */
 export function setBinaryOutputShape(op: string, context: TfLiteContext, node: Node, input1: Tensor, input2: Tensor, position = 0): Tensor {
-  return setOutputShape(op, context, node, position, binaryOutputShape(op, node, input1, input2));
+  const bounded = isDataDependent(input1) || isDataDependent(input2);
+  return setOutputShapeOrBound(op, context, node, position, binaryOutputShape(op, node, input1, input2), bounded);
 }
 
 /**

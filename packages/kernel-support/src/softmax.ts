@@ -15,6 +15,7 @@ import {
   tensorTypeName,
   type Node,
   type Tensor,
+  type TfLiteContext,
 } from '@micrort/core';
 import { OptionError, QuantizationError, TensorShapeError, expectQuantized, shapeText } from './checks.js';
 
@@ -69,6 +70,21 @@ export function expectSoftmaxShape(op: string, node: Node, input: Tensor, output
       `output shape ${shapeText(output.dims)} must match input shape ${shapeText(input.dims)}`,
     );
   return { outer: depth === 0 ? 0 : count / depth, depth };
+}
+
+/**
+ * Invoke: the rows of a softmax-like op (SOFTMAX, LOG_SOFTMAX) whose input has a data-dependent shape,
+ * from the input's actual dims (rows of its last dimension), written into `shape`; the output takes the
+ * input's actual dims. Allocates nothing.
+ */
+export function followSoftmaxShape(context: TfLiteContext, node: Node, shape: SoftmaxShape): void {
+  const dims = context.getEvalTensor(node.inputs[0]!).dims;
+  const depth = dims[dims.length - 1]!;
+  let outer = 1;
+  for (let i = 0; i < dims.length - 1; i++) outer *= dims[i]!;
+  shape.depth = depth;
+  shape.outer = depth === 0 ? 0 : outer;
+  context.setActualShape(node.outputs[0]!, dims);
 }
 
 /** TF_LITE_ENSURE_NEAR on float32 values: |a - b| <= eps evaluated in float32. */

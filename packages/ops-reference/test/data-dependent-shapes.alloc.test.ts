@@ -8,7 +8,16 @@ import { MicroInterpreter, loadModel } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { referenceResolver } from '@micrort/test-support/conformance';
-import { booleanMaskModel, nmsInputs, nmsTailModel, runtimeTopKModel, uniqueCountModel } from '@micrort/test-support/data-dependent-models';
+import {
+  booleanMaskModel,
+  maskedBinaryModel,
+  nmsInputs,
+  nmsTailModel,
+  runtimeTopKModel,
+  uniqueCountModel,
+  valuesOf,
+} from '@micrort/test-support/data-dependent-models';
+import { BuiltinOperator, TensorType } from '@micrort/core';
 
 type Inputs = ArrayBufferView[];
 
@@ -63,6 +72,34 @@ const CASES: [string, () => ReturnType<typeof alternating>][] = [
   [
     'NON_MAX_SUPPRESSION_V5, runtime max_output_size',
     () => alternating(nmsTailModel({ v5: true, maxOutput: 'input' }), nms(3, 6), nms(3, 2)),
+  ],
+  // binary elementwise ops replan their broadcast from the actual dims at every invoke
+  [
+    'positives → EXPAND_DIMS → ADD of a [1, 3] constant (broadcast to [k, 3]), int8',
+    () =>
+      alternating(
+        maskedBinaryModel(BuiltinOperator.ADD, 'grid', { type: TensorType.INT8 }),
+        [valuesOf(TensorType.INT8, [27, -18, 45, -36, 9, 0, 63, -72])],
+        [valuesOf(TensorType.INT8, [-9, 18, -27, -36, -45, -54, -63, -72])],
+      ),
+  ],
+  [
+    'positives MUL positives, float32',
+    () =>
+      alternating(
+        maskedBinaryModel(BuiltinOperator.MUL, 'self'),
+        [Float32Array.from([1, -2, 3, -4, 5, 0, 7, -8])],
+        [Float32Array.from([-1, -2, -3, 4, -5, -6, -7, -8])],
+      ),
+  ],
+  [
+    'positives LESS a scalar, int32',
+    () =>
+      alternating(
+        maskedBinaryModel(BuiltinOperator.LESS, 'scalar', { type: TensorType.INT32, outType: TensorType.BOOL }),
+        [Int32Array.from([1, -2, 3, -4, 5, 0, 7, -8])],
+        [Int32Array.from([-1, -2, -3, 4, -5, -6, -7, -8])],
+      ),
   ],
 ];
 

@@ -24,7 +24,14 @@ import {
 import { UnboundedShapeError } from '@micrort/kernel-support';
 import { createPlanner } from '@micrort/planners';
 import { referenceResolver } from '@micrort/test-support/conformance';
-import { booleanMaskModel, nmsInputs, nmsTailModel, runtimeTopKModel, uniqueCountModel } from '@micrort/test-support/data-dependent-models';
+import {
+  booleanMaskModel,
+  maskedModel,
+  nmsInputs,
+  nmsTailModel,
+  runtimeTopKModel,
+  uniqueCountModel,
+} from '@micrort/test-support/data-dependent-models';
 import { compareOutput } from '@micrort/test-support/output-compare';
 import { ORACLE_SKIP_REASON, TfliteOracle, oracleAvailable } from '@micrort/test-support/tflite-oracle';
 
@@ -153,6 +160,20 @@ describe.skipIf(!oracleAvailable)('data-dependent output sizes vs TFLite 2.9 (ac
       // output 2 is the NMS's own selected_indices: [max_output_size] (zeros past the valid count), as TFLite.
       expect(compareRuns(`${op} (runtime max)`, nmsTailModel({ v5, maxOutput: 'input' }), sets, 2)).toEqual(['5', '0', '8', '2', '3']);
     });
+
+    it(`${op} with max_output_size above the number of boxes pads with zeros as TFLite (constant 12, runtime up to the stored 12; 8 boxes)`, () => {
+      const { boxes, scores } = nmsInputs(8, 5);
+      const sets = [1, 2, 3].map((seed) => Object.values(nmsInputs(8, seed)));
+      expect(compareRuns(`${op} (constant max 12)`, nmsTailModel({ v5, maxOutput: 12 }), sets, 2)).toEqual(['12', '12', '12']);
+      const runtime = [12, 9, 5, 0, 10].map((m) => [boxes, scores, Int32Array.from([m])]);
+      expect(compareRuns(`${op} (runtime max, stored 12)`, nmsTailModel({ v5, maxOutput: 'input', stored: 12 }), runtime, 2)).toEqual([
+        '12',
+        '9',
+        '5',
+        '0',
+        '10',
+      ]);
+    });
   }
 
   it('prints the largest float difference per model', () => {
@@ -197,11 +218,12 @@ describe('data-dependent output sizes: bounds, reports and refusals', () => {
     const mask = b.addTensor({ name: 'mask', type: TensorType.BOOL, shape: [6] });
     const coords = b.addTensor({ name: 'coords', type: TensorType.INT64, shape: [6, 1] });
     const asFloat = b.addTensor({ name: 'coords/float', type: TensorType.FLOAT32, shape: [6, 1] });
-    const soft = b.addTensor({ name: 'softmax', type: TensorType.FLOAT32, shape: [6, 1] });
+    const axis = b.addTensor({ name: 'axis', type: TensorType.INT32, shape: [], data: new Int32Array([0]) });
+    const soft = b.addTensor({ name: 'cumsum', type: TensorType.FLOAT32, shape: [6, 1] });
     b.addOperator({ op: BuiltinOperator.GREATER, inputs: [x, zero], outputs: [mask] });
     b.addOperator({ op: BuiltinOperator.WHERE, inputs: [mask], outputs: [coords] });
     b.addOperator({ op: BuiltinOperator.CAST, inputs: [coords], outputs: [asFloat] });
-    b.addOperator({ op: BuiltinOperator.SOFTMAX, inputs: [asFloat], outputs: [soft], options: { beta: 1 } });
+    b.addOperator({ op: BuiltinOperator.CUMSUM, inputs: [asFloat, axis], outputs: [soft] });
     const bytes = b.setInputs([x]).setOutputs([soft]).build();
     const e = errorOf(() => interpreter(bytes).allocateTensors());
     const inner = e instanceof DataDependentShapeError ? e : (e as { cause?: unknown }).cause;
@@ -212,20 +234,22 @@ describe('data-dependent output sizes: bounds, reports and refusals', () => {
       /input 0 \(tensor 4, coords\/float\) has a shape that depends on data \(at most \[6, 1\]\)/,
     );
     const report = interpreter(bytes).check();
-    expect(report.nodes.filter((n) => n.status !== 'ok').map((n) => n.op)).toEqual(['SOFTMAX']);
+    expect(report.nodes.filter((n) => n.status !== 'ok').map((n) => n.op)).toEqual(['CUMSUM']);
   });
 
-  it('a kernel that follows only some inputs refuses the others with DataDependentShapeError (GATHER of data-dependent params)', () => {
-    const b = new ModelBuilder();
-    const x = b.addTensor({ name: 'x', type: TensorType.INT32, shape: [5] });
-    const values = b.addTensor({ name: 'unique', type: TensorType.INT32, shape: [5] });
-    const index = b.addTensor({ name: 'idx', type: TensorType.INT32, shape: [5] });
-    const gathered = b.addTensor({ name: 'gathered', type: TensorType.INT32, shape: [5] });
-    b.addOperator({ op: BuiltinOperator.UNIQUE, inputs: [x], outputs: [values, index], rawOptions: [{ id: 0, type: 'int8', value: 2 }] });
-    b.addOperator({ op: BuiltinOperator.GATHER, inputs: [values, index], outputs: [gathered], options: { axis: 0 } });
-    const e = errorOf(() => interpreter(b.setInputs([x]).setOutputs([gathered]).build()).allocateTensors());
+  it('a kernel that follows actual dims for some types refuses the others with DataDependentShapeError (int8 SUM of a masked tensor)', () => {
+    const model = maskedModel(
+      (s) => {
+        const axis = s.b.addTensor({ name: 'axis', type: TensorType.INT32, shape: [1], data: new Int32Array([0]) });
+        const sum = s.b.addTensor({ name: 'sum', type: TensorType.INT8, shape: [1], quantization: { scale: 0.5, zeroPoint: 0 } });
+        s.b.addOperator({ op: BuiltinOperator.SUM, inputs: [s.positives, axis], outputs: [sum], options: { keepDims: true } });
+        return [sum];
+      },
+      { type: TensorType.INT8, quantization: { scale: 0.05, zeroPoint: 0 } },
+    );
+    const e = errorOf(() => interpreter(model).allocateTensors());
     expect(`${e.message} ${String((e as { cause?: Error }).cause?.message ?? '')}`).toMatch(
-      /input 0 \(tensor 1, unique\) has a shape that depends on data \(at most \[5\]\); GATHER follows the actual shape of its indices only/,
+      /input 0 \(tensor 6, positives\) has a shape that depends on data \(at most \[8\]\); the quantized rescaling depends on the number of reduced elements/,
     );
   });
 
@@ -243,7 +267,7 @@ describe('data-dependent output sizes: bounds, reports and refusals', () => {
     );
   });
 
-  it('a runtime max_output_size above the number of boxes fails that invoke with a KernelError; the next invoke runs', () => {
+  it('a runtime max_output_size above its bound (the boxes, or the stored length) fails that invoke with a KernelError; the next invoke runs', () => {
     const interp = interpreter(nmsTailModel({ maxOutput: 'input' })).allocateTensors();
     const { boxes, scores } = nmsInputs(8, 3);
     interp.setInput(0, u8(boxes));
@@ -251,7 +275,9 @@ describe('data-dependent output sizes: bounds, reports and refusals', () => {
     interp.setInput(2, u8(Int32Array.from([9])));
     const e = errorOf(() => interp.invoke());
     const inner = e instanceof KernelError ? e : (e as { cause?: unknown }).cause;
-    expect(String((inner as Error | undefined)?.message ?? e.message)).toMatch(/max_output_size 9 is more than the 8 boxes/);
+    expect(String((inner as Error | undefined)?.message ?? e.message)).toMatch(
+      /max_output_size 9 is more than the 8 planned \(the larger of the 8 boxes and the stored length of selected_indices\)/,
+    );
     interp.setInput(2, u8(Int32Array.from([4])));
     interp.invoke();
     expect(Array.from(interp.output(2).dims)).toEqual([4]);

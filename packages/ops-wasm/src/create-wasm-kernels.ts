@@ -26,7 +26,10 @@ import { createQuantize } from './kernels/quantize.js';
 import { createDequantize } from './kernels/dequantize.js';
 import { createAveragePool2D } from './kernels/average-pool-2d.js';
 import { createMaxPool2D } from './kernels/max-pool-2d.js';
+import { createResizeBilinear } from './kernels/resize-bilinear.js';
+import { createResizeNearestNeighbor } from './kernels/resize-nearest-neighbor.js';
 import { createFloatKernels } from './kernels/float/index.js';
+import { createHybridKernels } from './kernels/hybrid/index.js';
 import { declareSpatial, declineQuantizationRange } from '@micrort/kernel-support';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from './options.js';
 import { probeRelaxedDot, type RelaxedDot } from './relaxed.js';
@@ -46,8 +49,9 @@ import {
 export interface WasmKernels {
   /**
    * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
-   * MEAN over H and W, SOFTMAX, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates; PAD and CONCATENATION of any
-   * fixed-size type; TRANSPOSE of 1-, 2-, 4- and 8-byte elements; the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
+   * MEAN over H and W, SOFTMAX, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
+   * RESIZE_BILINEAR; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
+   * 8-byte elements; the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
    */
   readonly kernels: Registration[];
   /** Pass as `InterpreterOptions.arenaBacking`: every interpreter gets its own memory and instance. */
@@ -69,8 +73,8 @@ export interface WasmKernels {
 /**
  * The registrations of ops-wasm (they find their instance through the arena at prepare), with the
  * spatial behaviour of the windowed and elementwise ones declared (kernel-support's declareSpatial) for
- * the patch schedule, and every `supports()` declining first the nodes whose quantization no kernel here
- * takes (see {@link inRangeQuantization}).
+ * the patch schedule (the hybrid ones excepted), and every `supports()` declining first the nodes whose
+ * quantization no kernel here takes (see {@link inRangeQuantization}).
  */
 export function createWasmKernels(options: Partial<KernelOptions> = {}): Registration[] {
   const o: KernelOptions = { ...DEFAULT_KERNEL_OPTIONS, ...options };
@@ -90,9 +94,14 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createQuantize(),
     createDequantize(),
     createUnidirectionalSequenceLstm(),
+    createResizeBilinear(),
+    createResizeNearestNeighbor(),
     ...createFloatKernels(o),
   ] as Registration[];
-  return declareSpatial(all.map(inRangeQuantization));
+  return declareSpatial(all.map(inRangeQuantization)).concat(
+    // no spatial behaviour: a hybrid layer quantizes each whole batch of its input at once, so it cannot run tile by tile
+    (createHybridKernels(o) as Registration[]).map(inRangeQuantization),
+  );
 }
 
 /**

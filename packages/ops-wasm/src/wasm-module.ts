@@ -44,6 +44,11 @@ export interface KernelExports {
   requantize_s8_s8(params: number, input: number, output: number): void;
   dequantize_s8_f32(params: number, input: number, output: number): void;
   qs8_maxpool(params: number, input: number, output: number): void;
+  qs8_resize_bilinear(params: number, input: number, output: number): void;
+  qu8_resize_bilinear(params: number, input: number, output: number): void;
+  resize_nearest_bytes(params: number, input: number, output: number): void;
+  /** Hybrid layers: the int32 accumulators of output pixels [q0, q1) at `output` to float32 outputs, in place (block HY). */
+  hybrid_epilogue(params: number, output: number, q0: number, q1: number): void;
 }
 
 /** The engine cannot run the ops-wasm module (no WebAssembly, or no SIMD128). */

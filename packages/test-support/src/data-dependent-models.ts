@@ -78,6 +78,11 @@ export interface NmsTailOptions {
   v5?: boolean;
   /** max_output_size as a constant (a number) or as an int32 scalar graph input (`'input'`). */
   maxOutput?: number | 'input';
+  /**
+   * With a runtime max_output_size: the length stored for the NMS outputs and the tail (default the
+   * number of boxes); more leaves room for TFLite's zero padding of a max_output_size above the boxes.
+   */
+  stored?: number;
 }
 
 /**
@@ -93,7 +98,7 @@ export function nmsTailModel(o: NmsTailOptions = {}): Uint8Array {
   const n = o.boxes ?? 8;
   const maxOutput = o.maxOutput ?? 5;
   const runtimeMax = maxOutput === 'input';
-  const bound = runtimeMax ? n : maxOutput;
+  const bound = runtimeMax ? (o.stored ?? n) : maxOutput;
   const b = new ModelBuilder();
   const boxes = b.addTensor({ name: 'boxes', type: F, shape: [n, 4] });
   const scores = b.addTensor({ name: 'scores', type: F, shape: [n] });
@@ -173,4 +178,167 @@ export function nmsInputs(n: number, seed: number): { boxes: Float32Array; score
     scores[i] = next();
   }
   return { boxes, scores };
+}
+
+/** What {@link maskedModel} hands its tail: the builder and the data-dependent tensor to consume. */
+export interface MaskedSource {
+  b: ModelBuilder;
+  /** `x[where(x > 0)]`: type `type`, stored [n] with shape_signature [-1]. */
+  positives: number;
+  /** The graph input x [n]. */
+  x: number;
+  n: number;
+  type: TensorType;
+  /** x's quantization (int8/uint8/int16), the positives' too. */
+  quantization?: { scale: number; zeroPoint: number };
+}
+
+/** Options of {@link maskedModel}. */
+export interface MaskedOptions {
+  /** Length of x (default 8). */
+  n?: number;
+  /** x's type (default float32): float32, int32, int64 or a quantized int8/uint8/int16. */
+  type?: TensorType;
+  /** Quantization of a quantized x (default scale 0.05, zero point 0). */
+  quantization?: { scale: number; zeroPoint: number };
+}
+
+/**
+ * The boolean mask `positives = x[where(x > 0)]` (GREATER → WHERE → SQUEEZE → CAST → GATHER, as
+ * {@link booleanMaskModel}) over x [n] of `o.type`, then whatever `tail` builds on the positives; the
+ * tail returns the graph outputs (tensors whose size depends on the count of positives carry a -1 in
+ * their shape_signature, so TFLite resizes them).
+ */
+export function maskedModel(tail: (s: MaskedSource) => number[], o: MaskedOptions = {}): Uint8Array {
+  const n = o.n ?? 8;
+  const type = o.type ?? F;
+  const quantized = type === TensorType.INT8 || type === TensorType.UINT8 || type === TensorType.INT16;
+  const quantization = quantized ? (o.quantization ?? { scale: 0.05, zeroPoint: 0 }) : undefined;
+  const b = new ModelBuilder();
+  const x = b.addTensor({ name: 'x', type, shape: [n], ...(quantization ? { quantization } : {}) });
+  // TFLite 2.9's GREATER has no int16: an int16 x is compared after DEQUANTIZE
+  const compared = type === TensorType.INT16 ? b.addTensor({ name: 'x/float', type: F, shape: [n] }) : x;
+  if (compared !== x) b.addOperator({ op: BuiltinOperator.DEQUANTIZE, inputs: [x], outputs: [compared] });
+  const zeroType = compared === x ? type : F;
+  const zeroQuantization = compared === x ? quantization : undefined;
+  const zero = b.addTensor({
+    name: 'zero',
+    type: zeroType,
+    shape: [],
+    data: scalarOf(zeroType, zeroQuantization ? zeroQuantization.zeroPoint : 0),
+    ...(zeroQuantization ? { quantization: zeroQuantization } : {}),
+  });
+  const mask = b.addTensor({ name: 'mask', type: B, shape: [n] });
+  const coords = b.addTensor({ name: 'coords', type: I64, shape: [n, 1], shapeSignature: [-1, 1] });
+  const flat = b.addTensor({ name: 'coords/flat', type: I64, shape: [n], shapeSignature: [-1] });
+  const idx = b.addTensor({ name: 'coords/int32', type: I32, shape: [n], shapeSignature: [-1] });
+  const positives = b.addTensor({ name: 'positives', type, shape: [n], shapeSignature: [-1], ...(quantization ? { quantization } : {}) });
+  b.addOperator({ op: BuiltinOperator.GREATER, inputs: [compared, zero], outputs: [mask] });
+  b.addOperator({ op: BuiltinOperator.WHERE, inputs: [mask], outputs: [coords] });
+  b.addOperator({ op: BuiltinOperator.SQUEEZE, inputs: [coords], outputs: [flat], options: { squeezeDims: Int32Array.from([1]) } });
+  b.addOperator({ op: BuiltinOperator.CAST, inputs: [flat], outputs: [idx] });
+  b.addOperator({ op: BuiltinOperator.GATHER, inputs: [x, idx], outputs: [positives], options: { axis: 0 } });
+  const outputs = tail({ b, positives, x, n, type, ...(quantization ? { quantization } : {}) });
+  return b.setInputs([x]).setOutputs(outputs).build();
+}
+
+/** One element of `type` holding `v`, as the bytes a constant tensor takes. */
+export function scalarOf(type: TensorType, v: number): ArrayBufferView {
+  return valuesOf(type, [v]);
+}
+
+/** `values` as a typed array of `type` (int64 as BigInt64Array, bool as 0/1 bytes). */
+export function valuesOf(type: TensorType, values: readonly number[]): ArrayBufferView {
+  switch (type) {
+    case TensorType.FLOAT32:
+      return Float32Array.from(values);
+    case TensorType.INT32:
+      return Int32Array.from(values);
+    case TensorType.INT64:
+      return BigInt64Array.from(values, (v) => BigInt(v));
+    case TensorType.INT16:
+      return Int16Array.from(values);
+    case TensorType.INT8:
+      return Int8Array.from(values);
+    case TensorType.UINT8:
+    case TensorType.BOOL:
+      return Uint8Array.from(values);
+    default:
+      throw new Error(`valuesOf: unsupported type ${type}`);
+  }
+}
+
+/** x's quantization per quantized type (uint8 centred so that half its range is positive). */
+export const MASKED_QUANTIZATION: Partial<Record<TensorType, { scale: number; zeroPoint: number }>> = {
+  [TensorType.INT8]: { scale: 0.05, zeroPoint: 0 },
+  [TensorType.UINT8]: { scale: 0.05, zeroPoint: 128 },
+  [TensorType.INT16]: { scale: 0.001, zeroPoint: 0 },
+};
+/** Quantization of a quantized op's output (another scale and zero point than x's). */
+const OUT_QUANT: Partial<Record<TensorType, { scale: number; zeroPoint: number }>> = {
+  [TensorType.INT8]: { scale: 0.1, zeroPoint: -3 },
+  [TensorType.UINT8]: { scale: 0.1, zeroPoint: 120 },
+  [TensorType.INT16]: { scale: 0.002, zeroPoint: 0 },
+};
+
+/** A constant of x's type and quantization holding the real `values`. */
+function constant(s: MaskedSource, name: string, shape: number[], values: number[]): number {
+  const q = s.quantization;
+  const stored = q ? values.map((v) => Math.round(v / q.scale) + q.zeroPoint) : values;
+  return s.b.addTensor({ name, type: s.type, shape, data: valuesOf(s.type, stored), ...(q ? { quantization: q } : {}) });
+}
+
+function outputTensor(s: MaskedSource, name: string, type: TensorType, shape: number[], signature: number[]): number {
+  const q = type === s.type ? OUT_QUANT[type] : undefined;
+  return s.b.addTensor({ name, type, shape, shapeSignature: signature, ...(q ? { quantization: q } : {}) });
+}
+
+/** How {@link maskedBinaryModel} feeds the positives to its op. */
+export type MaskedBinaryForm = 'self' | 'scalar' | 'grid';
+
+/** Options of {@link maskedBinaryModel}. */
+export interface MaskedBinaryOptions {
+  /** x's type (default float32); quantized types take {@link MASKED_QUANTIZATION}. */
+  type?: TensorType;
+  /** The output's type (default x's; bool for comparisons). */
+  outType?: TensorType;
+  /** The op's builtin options. */
+  options?: Record<string, unknown>;
+}
+
+/**
+ * `maskedModel` with a binary elementwise `op` on the positives [k]: positives `op` positives (`self`),
+ * positives `op` a constant scalar (`scalar`: 2, or 1.5 for a float POW), or a constant [1, 3]
+ * (2, -1, 3; POW: 2, 0, 3) `op` EXPAND_DIMS(positives, 1) [k, 1] (`grid`, broadcast both ways, output
+ * [k, 3]). A quantized output has its own scale and zero point.
+ */
+export function maskedBinaryModel(op: BuiltinOperator, form: MaskedBinaryForm, o: MaskedBinaryOptions = {}): Uint8Array {
+  const { outType, options } = o;
+  const type = o.type ?? F;
+  const quantization = MASKED_QUANTIZATION[type];
+  const tail = (s: MaskedSource): number[] => {
+    const { b, positives, n } = s;
+    const out0 = outType ?? s.type;
+    const ints = s.type !== TensorType.FLOAT32;
+    if (form === 'self') {
+      const out = outputTensor(s, 'out', out0, [n], [-1]);
+      b.addOperator({ op, inputs: [positives, positives], outputs: [out], ...(options ? { options } : {}) });
+      return [out];
+    }
+    if (form === 'scalar') {
+      const c = constant(s, 'c', [], [op === BuiltinOperator.POW && !ints ? 1.5 : 2]);
+      const out = outputTensor(s, 'out', out0, [n], [-1]);
+      b.addOperator({ op, inputs: [positives, c], outputs: [out], ...(options ? { options } : {}) });
+      return [out];
+    }
+    const axis = b.addTensor({ name: 'axis', type: TensorType.INT32, shape: [], data: Int32Array.from([1]) });
+    const q = s.quantization;
+    const column = b.addTensor({ name: 'column', type: s.type, shape: [n, 1], shapeSignature: [-1, 1], ...(q ? { quantization: q } : {}) });
+    b.addOperator({ op: BuiltinOperator.EXPAND_DIMS, inputs: [positives, axis], outputs: [column] });
+    const row = constant(s, 'row', [1, 3], op === BuiltinOperator.POW ? [2, 0, 3] : [2, -1, 3]);
+    const out = outputTensor(s, 'out', out0, [n, 3], [-1, 3]);
+    b.addOperator({ op, inputs: [row, column], outputs: [out], ...(options ? { options } : {}) });
+    return [out];
+  };
+  return maskedModel(tail, { type, ...(quantization ? { quantization } : {}) });
 }

@@ -16,6 +16,7 @@ import { builtinOptions2TypeForOp } from '../model/options-map.js';
 import { NodeImpl, type PlanEntry } from './graph-node.js';
 import type { LifetimeStep, LifetimeSubgraph } from './allocation-info.js';
 import type { Profiler } from '../interpreter/profiler.js';
+import { dataDependentInput, dataDependentInputText } from '../interpreter/shapes.js';
 
 /** One subgraph: its tensors, its nodes (the model's operators, then delegate nodes) and its plan. */
 export class Subgraph {
@@ -174,6 +175,73 @@ export class MicroInterpreterGraph implements ContextGraph {
     this.current.entry = null;
     this.enter(this.entry);
     return out;
+  }
+
+  /**
+   * Before `entry` prepares (phase prepare, current subgraph `sg`): when its kernel sizes its work in
+   * prepare (no `Registration.dynamicInputShapes`) and one of its inputs has a shape that depends on
+   * data — bounded by its producer's prepare, so unknown when `resolveAll` chose — the providers
+   * registered after that kernel for the node's op are asked in order (phase init, as `supports()` and
+   * `init` expect): the first that reads input shapes at invoke and whose `supports()` accepts the node
+   * serves it. The chosen kernel is freed, the new one initialized, and the one left behind is recorded
+   * as declining with the reason (so `check()` shows who serves the node and why). Returns the new
+   * resolution (what `resolveAll` would have returned had it known), or null when the entry keeps its
+   * kernel: no such input, or no later provider takes the node (then `checkDataDependentInputs`
+   * refuses it, naming the tensor). An `init` that throws is thrown (the node fails its prepare).
+   */
+  reresolveForDataDependentInputs(resolver: OpResolver, sg: Subgraph, entry: PlanEntry, previous: Resolution | null): Resolution | null {
+    const current = entry.registration;
+    if (!current || current.dynamicInputShapes || !entry.initialized) return null;
+    const found = dataDependentInput(sg, entry);
+    if (!found) return null;
+    const opDef = sg.def.operators[entry.node.index];
+    if (!opDef) return null; // a node a schedule or delegate added: not the model's
+    const code = this.model.operatorCodes[opDef.opcodeIndex]!;
+    const candidates = resolver.candidates(code.builtinCode, code.version, code.customCode);
+    const at = candidates.indexOf(current);
+    if (at < 0) return null;
+    const name = (r: Registration) => r.name ?? entry.op;
+    const input = dataDependentInputText(found.position, found.tensor);
+    const tried: Resolution['tried'] = (previous?.tried ?? []).filter((t) => !t.accepted);
+    tried.push({
+      provider: current.provider ?? 'unknown',
+      name: name(current),
+      accepted: false,
+      reason: `${input}; this kernel sizes its work in prepare`,
+    });
+    const ctx = this.context;
+    const phase = ctx.phase;
+    ctx.phase = Phase.Init;
+    try {
+      for (let i = at + 1; i < candidates.length; i++) {
+        const reg = candidates[i]!;
+        const provider = reg.provider ?? 'unknown';
+        if (!reg.dynamicInputShapes) {
+          tried.push({ provider, name: name(reg), accepted: false, reason: `${input}; this kernel sizes its work in prepare` });
+          continue;
+        }
+        const answer = reg.supports ? reg.supports(ctx, entry.node) : true;
+        if (answer !== true) {
+          tried.push({ provider, name: name(reg), accepted: false, ...(typeof answer === 'string' && answer ? { reason: answer } : {}) });
+          continue;
+        }
+        current.free?.(ctx, entry.node.userData);
+        entry.initialized = false;
+        entry.registration = null;
+        const initData = entry.node.customInitialData ?? entry.node.builtinData;
+        entry.node.userData = reg.init ? reg.init(ctx, initData) : undefined;
+        entry.registration = reg;
+        entry.initialized = true;
+        tried.push({ provider, name: name(reg), accepted: true });
+        const declined = tried.filter((t) => !t.accepted);
+        entry.declinedBy = declined.map((t) => t.provider);
+        entry.declined = declined.map((t) => ({ provider: t.provider, kernel: t.name, ...(t.reason ? { reason: t.reason } : {}) }));
+        return { registration: reg, tried };
+      }
+      return null;
+    } finally {
+      ctx.phase = phase;
+    }
   }
 
   /**

@@ -110,6 +110,7 @@ export class Allocation {
     }
     const failures: NodeFailure[] = [];
     const resolutions = graph.resolveAll(resolver, options.collectSupportsErrors ? (f) => failures.push(f) : undefined);
+    const byEntry = new Map(resolutions.map((r) => [r.entry, r]));
     const prepared = new Set<PlanEntry>();
     let stopped: Error | null = null;
     try {
@@ -143,7 +144,13 @@ export class Allocation {
           }
           allocator.arena.resetTempAllocations();
         },
-        checkDataDependentInputs,
+        (sg, entry) => {
+          // A node whose kernel cannot take a data-dependent input goes to a later provider that can.
+          const r = byEntry.get(entry);
+          const switched = graph.reresolveForDataDependentInputs(resolver, sg, entry, r?.resolution ?? null);
+          if (switched && r) r.resolution = switched;
+          checkDataDependentInputs(sg, entry);
+        },
       );
       this.folder.place(graph.subgraphs, allocator.arena);
     } catch (e) {

@@ -155,6 +155,50 @@ describe('data-dependent output shapes (declareShapeBound / setActualShape)', ()
     expect(JSON.stringify(failing[0])).toMatch(/DataDependentShapeError|depends on data \(at most \[6\]\)/);
   });
 
+  it('a provider whose kernel sizes its work in prepare leaves a data-dependent input to the next one that reads actual dims', () => {
+    // The front provider is chosen before POSITIVE prepares (its bound unknown then); core asks again.
+    const calls: string[] = [];
+    const front: Registration = {
+      ...sumKernel(false),
+      provider: 'front',
+      name: 'SUM/front',
+      init: () => (calls.push('front init'), { front: true }),
+      free: (_ctx, data) => void calls.push(`front free ${JSON.stringify(data)}`),
+    };
+    const declining: Registration = { ...sumKernel(true), provider: 'picky', name: 'SUM/picky', supports: () => 'not this node' };
+    const back: Registration = { ...sumKernel(true), provider: 'back', name: 'SUM/back', init: () => (calls.push('back init'), null) };
+    const resolver = new OpResolver().register(positiveKernel() as Registration).register(back);
+    resolver.register(declining, { fallback: true }).register(front, { fallback: true });
+    const interp = new MicroInterpreter(positivesModel(), resolver, { planner: new TestLinearPlanner() }).allocateTensors();
+    expect(calls).toEqual(['front init', 'front free {"front":true}', 'back init']);
+    interp.setInput(0, Float32Array.from([1, -2, 3, -4, 5, 0]));
+    interp.invoke();
+    expect((interp.output(1).data as Float32Array)[0]).toBe(9);
+    const sum = interp.check().nodes.find((n) => n.op === 'CUSTOM:SUM')!;
+    expect(sum.status).toBe('ok');
+    expect(sum.provider).toBe('back');
+    expect(sum.declined).toEqual([
+      {
+        provider: 'front',
+        kernel: 'SUM/front',
+        reason: 'input 0 (tensor 1, positives) has a shape that depends on data (at most [6]); this kernel sizes its work in prepare',
+      },
+      { provider: 'picky', kernel: 'SUM/picky', reason: 'not this node' },
+    ]);
+    const info = interp.nodes().find((n) => n.op === 'CUSTOM:SUM')!;
+    expect([info.provider, info.kernel, info.declinedBy]).toEqual(['back', 'SUM/back', ['front', 'picky']]);
+  });
+
+  it('no later provider that reads actual dims: still DataDependentShapeError, and the node keeps its kernel', () => {
+    const resolver = new OpResolver().register(positiveKernel() as Registration).register(sumKernel(false));
+    const declining: Registration = { ...sumKernel(true), provider: 'picky', supports: () => 'not this node' };
+    resolver.register(declining, { fallback: true });
+    // picky is in front and declines at resolution, the kernel without dynamicInputShapes is chosen; nobody after it.
+    const e = errorOf(() => new MicroInterpreter(positivesModel(), resolver, { planner: new TestLinearPlanner() }).allocateTensors());
+    expect(e).toBeInstanceOf(DataDependentShapeError);
+    expect(e.message).toMatch(/kernel CUSTOM:SUM of core-test sizes its work in prepare/);
+  });
+
   it('setActualShape over the bound throws TensorResizeError naming the tensor and the bound', () => {
     const interp = interpreter(positivesModel(), positiveKernel(true) as Registration, sumKernel(true)).allocateTensors();
     interp.setInput(0, Float32Array.from([1, 2, 3, 4, 5, 6]));

@@ -135,26 +135,45 @@ export function actualShapeProblem(t: Tensor, dims: ArrayLike<number>): string |
 }
 
 /**
+ * The first input of `entry` whose shape depends on data (a tensor its producer bounded with
+ * `declareShapeBound`), with its position in `node.inputs`, or null. Known only once the producers have
+ * prepared, so after the node's provider was chosen.
+ */
+export function dataDependentInput(sg: Subgraph, entry: PlanEntry): { position: number; tensor: Tensor } | null {
+  const inputs = entry.node.inputs;
+  for (let k = 0; k < inputs.length; k++) {
+    const t = inputs[k]! >= 0 ? sg.tensors[inputs[k]!] : undefined;
+    if (t?.upperBound) return { position: k, tensor: t };
+  }
+  return null;
+}
+
+/** "input k (tensor i, name) has a shape that depends on data (at most [..])". */
+export function dataDependentInputText(position: number, t: Tensor): string {
+  return `input ${position} (tensor ${t.index}, ${t.name || 'unnamed'}) has a shape that depends on data (at most ${dimsText(t.upperBound!)})`;
+}
+
+/**
  * Before `entry` prepares: a node whose kernel sizes its work in prepare must not read a tensor whose
- * shape depends on data. Throws DataDependentShapeError naming the first such input.
+ * shape depends on data. Throws DataDependentShapeError naming the first such input. (The graph first
+ * lets a later provider that reads input shapes at invoke take the node: MicroInterpreterGraph's
+ * `reresolveForDataDependentInputs`; this refuses what none takes.)
  */
 export function checkDataDependentInputs(sg: Subgraph, entry: PlanEntry): void {
   const reg = entry.registration;
   if (!reg || reg.dynamicInputShapes) return;
-  const inputs = entry.node.inputs;
-  for (let k = 0; k < inputs.length; k++) {
-    const t = inputs[k]! >= 0 ? sg.tensors[inputs[k]!] : undefined;
-    if (!t?.upperBound) continue;
-    throw new DataDependentShapeError(
-      entry.op,
-      entry.node.index,
-      t.index,
-      Array.from(t.upperBound),
-      `input ${k} (tensor ${t.index}, ${t.name || 'unnamed'}) has a shape that depends on data (at most ${dimsText(t.upperBound)}); ` +
-        `kernel ${reg.name ?? entry.op} of ${reg.provider ?? 'its provider'} sizes its work in prepare and does not read input shapes at invoke (Registration.dynamicInputShapes)`,
-      sg.index,
-    );
-  }
+  const found = dataDependentInput(sg, entry);
+  if (!found) return;
+  const t = found.tensor;
+  throw new DataDependentShapeError(
+    entry.op,
+    entry.node.index,
+    t.index,
+    Array.from(t.upperBound!),
+    `${dataDependentInputText(found.position, t)}; ` +
+      `kernel ${reg.name ?? entry.op} of ${reg.provider ?? 'its provider'} sizes its work in prepare and does not read input shapes at invoke (Registration.dynamicInputShapes)`,
+    sg.index,
+  );
 }
 
 /**

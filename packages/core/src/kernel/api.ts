@@ -87,9 +87,12 @@ export interface Registration<OpData = unknown> {
   /**
    * True when this kernel reads its inputs' dims at invoke (not only in prepare), so it can consume a
    * tensor whose shape depends on data (one its producer bounded with `context.declareShapeBound`: its
-   * `dims` change at every invoke, within `upperBound`). Absent or false: a node of this kernel with such
-   * an input fails in prepare with `DataDependentShapeError` naming the tensor, before its prepare runs
-   * — a kernel that sized its loops in prepare would otherwise read the whole bound.
+   * `dims` change at every invoke, within `upperBound`). Absent or false: such a node goes to the next
+   * provider registered for the op that declares this and whose `supports()` accepts it (core asks
+   * before the node prepares, when the producer's bound is known; this kernel is freed and recorded as
+   * declining); when none does, the node fails in prepare with `DataDependentShapeError` naming the
+   * tensor, before its prepare runs — a kernel that sized its loops in prepare would otherwise read the
+   * whole bound.
    */
   readonly dynamicInputShapes?: boolean;
 

@@ -11,7 +11,7 @@
 import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
-import { requireNotQuantizedInputs, typedBinaryTensors } from './elementwise-common.js';
+import { requireNotQuantizedInputs, typedBinaryTensors, followsBroadcast } from './elementwise-common.js';
 import { Int64Op, binaryInt64, int64ActivationRange } from './int64-common.js';
 import { AddWord, OP_DATA_ADD_BYTES, addFloat, addInt32, addQuantized, addQuantizedUint8, writeOpDataAdd } from './add-common.js';
 import {
@@ -120,13 +120,16 @@ function words(context: TfLiteContext, i: number): Int32Array {
 }
 
 /** The reference ADD kernel. */
-export const ADD: Registration<AddOpData> = {
-  builtinCode: BuiltinOperator.ADD,
-  version: 5,
-  provider: PROVIDER,
-  inPlace: broadcastInPlace,
-  name: OP,
-  init,
-  prepare,
-  invoke,
-};
+export const ADD: Registration<AddOpData> = followsBroadcast<AddOpData>(
+  {
+    builtinCode: BuiltinOperator.ADD,
+    version: 5,
+    provider: PROVIDER,
+    inPlace: broadcastInPlace,
+    name: OP,
+    init,
+    prepare,
+    invoke,
+  },
+  (d) => d.plan,
+);

@@ -34,7 +34,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { binaryTensors, type BinaryTensors } from './elementwise-common.js';
+import { binaryTensors, type BinaryTensors, followsBroadcast } from './elementwise-common.js';
 import { broadcastInPlace } from './in-place-common.js';
 import { MATH_OP_DATA_BYTES } from './math-common.js';
 import type { NumberArray } from './transpose-common.js';
@@ -344,15 +344,18 @@ function invoke(context: TfLiteContext, node: Node): void {
 
 /** The registration of one comparison op. In-place capable where an input has the output's width and shape. */
 export function comparisonKernel(spec: ComparisonSpec): Registration<ComparisonOpData> {
-  return {
-    builtinCode: spec.builtinCode,
-    version: spec.version,
-    provider: PROVIDER,
-    name: spec.name,
-    inPlace: broadcastInPlace,
-    supports: (context, node) => supportsInputTypes(context, node, spec.types),
-    init: (context) => ({ params: allocateOpData(context, MATH_OP_DATA_BYTES.COMPARISON).i32, plan: null, mode: Mode.Raw, truth: 0 }),
-    prepare: prepareFor(spec),
-    invoke,
-  };
+  return followsBroadcast<ComparisonOpData>(
+    {
+      builtinCode: spec.builtinCode,
+      version: spec.version,
+      provider: PROVIDER,
+      name: spec.name,
+      inPlace: broadcastInPlace,
+      supports: (context, node) => supportsInputTypes(context, node, spec.types),
+      init: (context) => ({ params: allocateOpData(context, MATH_OP_DATA_BYTES.COMPARISON).i32, plan: null, mode: Mode.Raw, truth: 0 }),
+      prepare: prepareFor(spec),
+      invoke,
+    },
+    (d) => d.plan,
+  );
 }

@@ -7,8 +7,13 @@
  * and, after 2.9, int16 (any zero points) run the same DivElementwise on their data. Broadcasting up
  * to 5-D.
  *
- * Division by zero is undefined in TFLM (a DCHECK); here int32 x/0 gives 0, int8 with a divisor equal
- * to its zero point follows the same fixed-point steps on 0 (documented, not relied upon).
+ * Division by zero: an int32 zero divisor fails the invoke with a KernelError ("Division by 0", the
+ * element named) before anything is written — TFLite 2.9's int32 DIV checks the divisor, ignores the
+ * check and crashes its process with SIGFPE. float32 x/0 and 0/0 equal TFLite 2.9's bytes (the
+ * quotient clamped to the activation range, NaN kept). uint8 divisors are not checked: a raw 0 byte
+ * (real -zero_point·scale) divides normally and a divisor at its zero point gives the fixed-point steps on 0, both equal to TFLite
+ * 2.9's bytes. int8 (TFLM, a DCHECK there) and int16 (TFLite after 2.9) with a divisor at its zero
+ * point follow the same steps (documented, not relied upon).
  */
 import {
   BuiltinOperator,
@@ -24,8 +29,15 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
+import { checkDivisor } from './floor-div-mod-common.js';
 import { roundingDivideByPOTWide } from './activation-common.js';
-import { TFLM_OP_DATA_BYTES, requireNotQuantizedInputs, requireQuantizedBinary, typedBinaryTensors } from './elementwise-common.js';
+import {
+  TFLM_OP_DATA_BYTES,
+  requireNotQuantizedInputs,
+  requireQuantizedBinary,
+  typedBinaryTensors,
+  followsBroadcast,
+} from './elementwise-common.js';
 import {
   activationRangeFloat,
   activationRangeInt32,
@@ -113,6 +125,9 @@ function invoke(context: TfLiteContext, node: Node): void {
       divFloat(plan, a as Float32Array, b as Float32Array, out as Float32Array, data);
       break;
     case TensorType.INT32:
+      // TFLite 2.9 checks the divisor and then divides anyway: an int32 zero divisor kills its process
+      // (SIGFPE). Here it fails the invoke before anything is written.
+      checkDivisor(OP, node, context.getEvalTensor(node.inputs[1]!));
       divInt32(plan, a as Int32Array, b as Int32Array, out as Int32Array, data);
       break;
     case TensorType.UINT8:
@@ -157,7 +172,7 @@ function divInt32(plan: BroadcastPlan, a: Int32Array, b: Int32Array, out: Int32A
   for (let r = 0; r < plan.rows; r++) {
     let i1 = plan.off1;
     let i2 = plan.off2;
-    // (x / y) | 0 truncates toward zero like C; x / 0 gives 0 and INT32_MIN / -1 wraps to INT32_MIN.
+    // (x / y) | 0 truncates toward zero like C; zero divisors were refused before; INT32_MIN / -1 wraps to INT32_MIN.
     for (let k = 0, o = plan.offOut; k < n; k++, o++, i1 += s1, i2 += s2) {
       const v = (a[i1]! / b[i2]!) | 0;
       out[o] = v < lo ? lo : v > hi ? hi : v;
@@ -265,19 +280,22 @@ function headroomScale(n: number): number {
 const RECIP_SHIFT = new Int32Array(1);
 
 /** DIV reference kernel: float32, int32, int8, uint8, int16 with broadcasting up to 5-D. */
-export const DIV: Registration<DivOpData> = {
-  builtinCode: BuiltinOperator.DIV,
-  version: 2,
-  provider: PROVIDER,
-  inPlace: broadcastInPlace,
-  name: 'DIV',
-  init: (context) => ({
-    params: allocateOpData(context, TFLM_OP_DATA_BYTES.DIV).i32,
-    plan: null,
-    type: TensorType.FLOAT32,
-    min: -FLT_MAX,
-    max: FLT_MAX,
-  }),
-  prepare,
-  invoke,
-};
+export const DIV: Registration<DivOpData> = followsBroadcast<DivOpData>(
+  {
+    builtinCode: BuiltinOperator.DIV,
+    version: 2,
+    provider: PROVIDER,
+    inPlace: broadcastInPlace,
+    name: 'DIV',
+    init: (context) => ({
+      params: allocateOpData(context, TFLM_OP_DATA_BYTES.DIV).i32,
+      plan: null,
+      type: TensorType.FLOAT32,
+      min: -FLT_MAX,
+      max: FLT_MAX,
+    }),
+    prepare,
+    invoke,
+  },
+  (d) => d.plan,
+);

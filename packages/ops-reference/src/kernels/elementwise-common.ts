@@ -4,9 +4,12 @@
  * with, and the float clamp. (Broadcast plans, activation ranges and the quantization checks are
  * @micrort/kernel-support's.)
  */
-import { KernelError, type Node, type Tensor, type TensorType, type TfLiteContext } from '@micrort/core';
+import { KernelError, type Node, type Registration, type Tensor, type TensorType, type TfLiteContext } from '@micrort/core';
 import {
+  type BroadcastPlan,
   expectNotQuantized,
+  followBroadcastShapes,
+  opData,
   expectQuantized,
   expectSameType,
   expectType,
@@ -124,4 +127,47 @@ export function clampInt(x: number, lo: number, hi: number): number {
 export function clampFloat(x: number, lo: number, hi: number): number {
   const y = x < lo ? lo : x;
   return hi < y ? hi : y;
+}
+
+/**
+ * A binary elementwise kernel (its walk a kernel-support `BroadcastPlan` that `planOf` finds in its op
+ * data) made a consumer of data-dependent shapes (`dynamicInputShapes`): when either of inputs
+ * `positions` has a data-dependent shape, its prepare (which states the output's bound from the inputs'
+ * bounds through `setBinaryOutputShape`) marks the plan to follow the actual dims, and every invoke
+ * first replans the broadcast from the inputs' actual dims into the plan's own storage and sets the
+ * output's actual dims (`followBroadcastShapes`; nothing allocated). (Such a node never runs in place:
+ * `broadcastInPlace` declines data-dependent inputs.)
+ */
+export function followsBroadcast<T>(
+  reg: Registration<T>,
+  planOf: (data: T) => BroadcastPlan | null,
+  positions: readonly [number, number] = [0, 1],
+): Registration<T> {
+  const name = reg.name ?? 'binary op';
+  const prepare = reg.prepare;
+  const invoke = reg.invoke;
+  const [p1, p2] = positions;
+  const bounded = (context: TfLiteContext, node: Node): boolean => {
+    for (const p of positions) {
+      const i = node.inputs[p] ?? -1;
+      if (i >= 0 && isDataDependent(context.getTensor(i))) return true;
+    }
+    return false;
+  };
+  return {
+    ...reg,
+    dynamicInputShapes: true,
+    prepare(context: TfLiteContext, node: Node): void {
+      if (prepare) prepare(context, node);
+      if (!bounded(context, node)) return;
+      const plan = planOf(opData<T>(name, node));
+      if (plan === null) throw new KernelError(name, node.index, 'has no broadcast plan to follow a data-dependent input with');
+      plan.followActualShapes(context.getTensor(node.outputs[0]!).dims.length);
+    },
+    invoke(context: TfLiteContext, node: Node): void {
+      const plan = planOf(node.userData as T);
+      if (plan !== null && plan.actualOutputDims !== null) followBroadcastShapes(name, context, node, plan, p1, p2);
+      invoke(context, node);
+    },
+  };
 }

@@ -5,9 +5,9 @@
  * data in TFLM's arena. Integer divisors are checked for zeros before anything is written, as TFLite's
  * eval does ("Division by 0").
  */
-import { KernelError, TensorType, type EvalTensor, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { KernelError, TensorType, numElements, type EvalTensor, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { binaryTensors } from './elementwise-common.js';
+import { binaryTensors, followsBroadcast } from './elementwise-common.js';
 import { broadcastInPlace } from './in-place-common.js';
 import { type BroadcastPlan, expectSameType, expectType, opData, planBinary, supportsInputTypes } from '@micrort/kernel-support';
 
@@ -23,11 +23,13 @@ export interface FloorDivModOpData {
 export function checkDivisor(op: string, node: Node, divisor: EvalTensor): void {
   if (divisor.type === TensorType.INT64) {
     const w = divisor.words;
-    for (let i = 0; i < w.length; i += 2) if ((w[i]! | w[i + 1]!) === 0) divisionByZero(op, node, i / 2);
+    const words = 2 * numElements(divisor.dims);
+    for (let i = 0; i < words; i += 2) if ((w[i]! | w[i + 1]!) === 0) divisionByZero(op, node, i / 2);
     return;
   }
   const d = divisor.data as Int32Array | Float32Array;
-  for (let i = 0; i < d.length; i++) if (d[i] === 0) divisionByZero(op, node, i);
+  const n = numElements(divisor.dims);
+  for (let i = 0; i < n; i++) if (d[i] === 0) divisionByZero(op, node, i);
 }
 
 function divisionByZero(op: string, node: Node, i: number): never {
@@ -42,23 +44,26 @@ export function floorDivModKernel(
   types: readonly TensorType[],
   invoke: (context: TfLiteContext, node: Node) => void,
 ): Registration<FloorDivModOpData> {
-  return {
-    builtinCode,
-    version,
-    provider: PROVIDER,
-    name,
-    inPlace: broadcastInPlace,
-    supports: (context, node) => supportsInputTypes(context, node, types),
-    init: () => ({ plan: null, type: TensorType.FLOAT32 }),
-    prepare(context: TfLiteContext, node: Node): void {
-      const d = opData<FloorDivModOpData>(name, node);
-      const t = binaryTensors(name, context, node);
-      expectType(name, node, 'input 1', t.input1, types);
-      expectSameType(name, node, 'inputs', t.input1, t.input2);
-      expectSameType(name, node, 'input 1 and output', t.input1, t.output);
-      d.plan = planBinary(name, node, t.input1, t.input2, t.output, MAX_BROADCAST_RANK);
-      d.type = t.input1.type;
+  return followsBroadcast<FloorDivModOpData>(
+    {
+      builtinCode,
+      version,
+      provider: PROVIDER,
+      name,
+      inPlace: broadcastInPlace,
+      supports: (context, node) => supportsInputTypes(context, node, types),
+      init: () => ({ plan: null, type: TensorType.FLOAT32 }),
+      prepare(context: TfLiteContext, node: Node): void {
+        const d = opData<FloorDivModOpData>(name, node);
+        const t = binaryTensors(name, context, node);
+        expectType(name, node, 'input 1', t.input1, types);
+        expectSameType(name, node, 'inputs', t.input1, t.input2);
+        expectSameType(name, node, 'input 1 and output', t.input1, t.output);
+        d.plan = planBinary(name, node, t.input1, t.input2, t.output, MAX_BROADCAST_RANK);
+        d.type = t.input1.type;
+      },
+      invoke,
     },
-    invoke,
-  };
+    (d) => d.plan,
+  );
 }

@@ -4,8 +4,9 @@
  * shape: params[:axis] + indices[batch_dims:] + params[axis+1:]. A position outside [0, params[axis])
  * fails the invoke with a KernelError, as TFLM fails it. Indices whose shape depends on data (WHERE,
  * NON_MAX_SUPPRESSION → SLICE…) make the output data-dependent: planned from the indices' bound, the
- * actual dims set at every invoke from the indices' actual dims (data-dependent-shape.ts; without
- * batch_dims, and not for data-dependent params or string params).
+ * actual dims set at every invoke from the indices' actual dims (data-dependent-shape.ts); so do
+ * data-dependent params (UNIQUE values, a masked tensor…: the loop sizes follow their actual dims). Both
+ * without batch_dims, and not for string or int4 params.
  *
  * Types: float32 and int8 params with int32 indices as TFLM; as TFLite, params of every other fixed-size
  * type, 1-D strings, and packed int4 (moved as bytes: the inner slice must hold an even count, as
@@ -87,15 +88,16 @@ function prepare(context: TfLiteContext, node: Node): void {
     ...Array.from(coords.dims).slice(batchDims),
     ...Array.from(params.dims).slice(axis + 1),
   ];
-  if (isDataDependent(params)) refuseDataDependentInput(OP, context, node, 0, 'GATHER follows the actual shape of its indices only');
-  const bounded = isDataDependent(coords);
-  if (bounded && (batchDims > 0 || params.type === TensorType.STRING))
+  const paramsBounded = isDataDependent(params);
+  const coordsBounded = isDataDependent(coords);
+  const bounded = paramsBounded || coordsBounded;
+  if (bounded && (batchDims > 0 || params.type === TensorType.STRING || params.type === TensorType.INT4))
     refuseDataDependentInput(
       OP,
       context,
       node,
-      1,
-      'GATHER follows data-dependent indices without batch_dims, of params other than strings',
+      paramsBounded ? 0 : 1,
+      'GATHER follows data-dependent params and indices without batch_dims, of params other than strings and int4',
     );
   setOutputShapeOrBound(OP, context, node, 0, expected, bounded);
   if (params.type === TensorType.STRING && rank !== 1)
@@ -152,13 +154,29 @@ function invoke(context: TfLiteContext, node: Node): void {
   const params = context.getEvalTensor(node.inputs[0]!);
   const coords = context.getEvalTensor(node.inputs[1]!);
   if (d.bounded) {
-    // Data-dependent indices (batch_dims 0): the output's dims take theirs at the gathered axis.
+    // Data-dependent params or indices (batch_dims 0): the output's dims are params[:axis] + indices +
+    // params[axis + 1:] at this invoke, and the loop sizes follow.
+    const p = params.dims;
     const c = coords.dims;
+    const axis = d.axis;
+    let outer = 1;
+    for (let i = 0; i < axis; i++) {
+      d.dims[i] = p[i]!;
+      outer *= p[i]!;
+    }
     let size = 1;
     for (let i = 0; i < c.length; i++) {
-      d.dims[d.axis + i] = c[i]!;
+      d.dims[axis + i] = c[i]!;
       size *= c[i]!;
     }
+    let inner = 1;
+    for (let i = axis + 1, j = axis + c.length; i < p.length; i++, j++) {
+      d.dims[j] = p[i]!;
+      inner *= p[i]!;
+    }
+    d.outerSize = outer;
+    d.axisSize = p[axis]!;
+    d.innerSize = inner;
     d.coordSize = size;
     setActualOutputShape(context, node, 0, d.dims);
   }

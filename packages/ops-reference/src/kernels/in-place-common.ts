@@ -41,12 +41,16 @@ export function flatInPlace(context: TfLiteContext, node: Node): number | null {
  * For binary elementwise kernels walking a `BroadcastPlan` (ADD, SUB, MUL, DIV, MAXIMUM, MINIMUM): the
  * inputs that have the output's element width and its full shape. Such an input is never broadcast, so
  * its element index equals the output's at every step of the loop; the other input may be broadcast (it
- * is a different, live buffer, or the same tensor).
+ * is a different, live buffer, or the same tensor). None when an input has a data-dependent shape: its
+ * actual dims may broadcast where its bound does not.
  */
 export function broadcastInPlace(context: TfLiteContext, node: Node): number[] | null {
   const o = node.outputs[0] ?? -1;
   if (o < 0) return null;
   const output = context.getTensor(o);
+  // a data-dependent input may be broadcast at invoke (its actual dims have 1s its bound has not)
+  for (let p = 0; p < node.inputs.length && p < 2; p++)
+    if (node.inputs[p]! >= 0 && context.getTensor(node.inputs[p]!).upperBound) return null;
   const positions: number[] = [];
   for (let p = 0; p < node.inputs.length && p < 2; p++) {
     const t = node.inputs[p]!;

@@ -8,6 +8,7 @@ import { TensorType, type Node, type Registration, type TfLiteContext } from '@m
 import { BroadcastPlan, declineArity, declineTypes, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
 import { prepareBroadcastBinary } from './tflite-ops-common.js';
+import { followsBroadcast } from './elementwise-common.js';
 
 const TYPES: readonly TensorType[] = [
   TensorType.INT8,
@@ -70,25 +71,28 @@ function shiftRight(d: IntegerBinaryOpData, a: IntArray, b: IntArray, out: IntAr
 
 /** The registration of BITWISE_XOR (`shift` false) or RIGHT_SHIFT (`shift` true). */
 export function integerBinaryKernel(op: string, builtinCode: number, shift: boolean): Registration {
-  return {
-    builtinCode,
-    version: 1,
-    provider: PROVIDER,
-    name: op,
-    supports: (context, node) => declineArity(node, 2, 1) ?? declineTypes(context, node, [0, 1], TYPES) ?? true,
-    init: newOpData,
-    prepare(context: TfLiteContext, node: Node) {
-      const plan = prepareBroadcastBinary(op, context, node, TYPES);
-      const type = context.getTensor(node.inputs[0]!).type;
-      fillOpData<IntegerBinaryOpData>(op, node, { plan, maxShift: BITS[type]! - 1, unsigned32: type === TensorType.UINT32 });
+  return followsBroadcast<object>(
+    {
+      builtinCode,
+      version: 1,
+      provider: PROVIDER,
+      name: op,
+      supports: (context, node) => declineArity(node, 2, 1) ?? declineTypes(context, node, [0, 1], TYPES) ?? true,
+      init: newOpData,
+      prepare(context: TfLiteContext, node: Node) {
+        const plan = prepareBroadcastBinary(op, context, node, TYPES);
+        const type = context.getTensor(node.inputs[0]!).type;
+        fillOpData<IntegerBinaryOpData>(op, node, { plan, maxShift: BITS[type]! - 1, unsigned32: type === TensorType.UINT32 });
+      },
+      invoke(context: TfLiteContext, node: Node) {
+        const d = opData<IntegerBinaryOpData>(op, node);
+        const a = context.getEvalTensor(node.inputs[0]!).data as IntArray;
+        const b = context.getEvalTensor(node.inputs[1]!).data as IntArray;
+        const out = context.getEvalTensor(node.outputs[0]!).data as IntArray;
+        if (shift) shiftRight(d, a, b, out);
+        else xor(d.plan, a, b, out);
+      },
     },
-    invoke(context: TfLiteContext, node: Node) {
-      const d = opData<IntegerBinaryOpData>(op, node);
-      const a = context.getEvalTensor(node.inputs[0]!).data as IntArray;
-      const b = context.getEvalTensor(node.inputs[1]!).data as IntArray;
-      const out = context.getEvalTensor(node.outputs[0]!).data as IntArray;
-      if (shift) shiftRight(d, a, b, out);
-      else xor(d.plan, a, b, out);
-    },
-  };
+    (d) => (d as IntegerBinaryOpData).plan,
+  ) as Registration;
 }

@@ -177,6 +177,12 @@ function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<LogSoftmaxOpData>(OP, node);
   const x = context.getEvalTensor(node.inputs[0]!).data;
   const y = context.getEvalTensor(node.outputs[0]!).data;
+  if (d.bounded) {
+    // a data-dependent input (unaryKernel set d.count and the output's dims): rows of its actual last dimension
+    const dims = context.getEvalTensor(node.inputs[0]!).dims;
+    d.depth = dims[dims.length - 1]!;
+    d.outer = d.depth === 0 ? 0 : d.count / d.depth;
+  }
   if (d.type === TensorType.FLOAT32) logSoftmaxFloat(x as Float32Array, y as Float32Array, d.outer, d.depth);
   else if (d.type === TensorType.INT8) logSoftmaxQuantized(x as Int8Array, y as Int8Array, d.outer, d.depth, d.params, -128, 127);
   else logSoftmaxQuantized(x as Uint8Array, y as Uint8Array, d.outer, d.depth, d.params, 0, 255);
@@ -189,6 +195,7 @@ export const LOG_SOFTMAX = {
     builtinCode: BuiltinOperator.LOG_SOFTMAX,
     version: 2,
     types: TYPES,
+    readsActualDims: true,
     init: () => ({ type: TensorType.FLOAT32, outer: 0, depth: 0, params: new Int32Array(0), count: 0 }),
     prepare,
     invoke,

@@ -5,7 +5,7 @@
  */
 import { TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { typedBinaryTensors } from './elementwise-common.js';
+import { typedBinaryTensors, followsBroadcast } from './elementwise-common.js';
 import { broadcastInPlace } from './in-place-common.js';
 import { type BroadcastPlan, opData, planBinary, supportsInputTypes } from '@micrort/kernel-support';
 
@@ -41,24 +41,27 @@ function run(plan: BroadcastPlan, a: Uint8Array, b: Uint8Array, out: Uint8Array,
 
 /** The registration of LOGICAL_AND or LOGICAL_OR. */
 export function logicalKernel(name: string, builtinCode: number, fn: LogicalFunction): Registration<LogicalOpData> {
-  return {
-    builtinCode,
-    version: 1,
-    provider: PROVIDER,
-    name,
-    inPlace: broadcastInPlace,
-    supports: (context, node) => supportsInputTypes(context, node, BOOL),
-    init: () => ({ plan: null }),
-    prepare(context: TfLiteContext, node: Node): void {
-      const d = opData<LogicalOpData>(name, node);
-      const t = typedBinaryTensors(name, context, node, BOOL);
-      d.plan = planBinary(name, node, t.input1, t.input2, t.output, MAX_BROADCAST_RANK);
+  return followsBroadcast<LogicalOpData>(
+    {
+      builtinCode,
+      version: 1,
+      provider: PROVIDER,
+      name,
+      inPlace: broadcastInPlace,
+      supports: (context, node) => supportsInputTypes(context, node, BOOL),
+      init: () => ({ plan: null }),
+      prepare(context: TfLiteContext, node: Node): void {
+        const d = opData<LogicalOpData>(name, node);
+        const t = typedBinaryTensors(name, context, node, BOOL);
+        d.plan = planBinary(name, node, t.input1, t.input2, t.output, MAX_BROADCAST_RANK);
+      },
+      invoke(context: TfLiteContext, node: Node): void {
+        const d = opData<LogicalOpData>(name, node);
+        const a = context.getEvalTensor(node.inputs[0]!).data as Uint8Array;
+        const b = context.getEvalTensor(node.inputs[1]!).data as Uint8Array;
+        run(d.plan!, a, b, context.getEvalTensor(node.outputs[0]!).data as Uint8Array, fn);
+      },
     },
-    invoke(context: TfLiteContext, node: Node): void {
-      const d = opData<LogicalOpData>(name, node);
-      const a = context.getEvalTensor(node.inputs[0]!).data as Uint8Array;
-      const b = context.getEvalTensor(node.inputs[1]!).data as Uint8Array;
-      run(d.plan!, a, b, context.getEvalTensor(node.outputs[0]!).data as Uint8Array, fn);
-    },
-  };
+    (d) => d.plan,
+  );
 }

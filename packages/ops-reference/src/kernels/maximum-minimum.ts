@@ -9,7 +9,7 @@
 import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
-import { typedBinaryTensors } from './elementwise-common.js';
+import { typedBinaryTensors, followsBroadcast } from './elementwise-common.js';
 import { Int64Op, binaryInt64 } from './int64-common.js';
 import { type BroadcastPlan, opData, planBinary } from '@micrort/kernel-support';
 
@@ -80,39 +80,45 @@ function invokeInt64(op: string, fn: Int64Op, context: TfLiteContext, node: Node
 }
 
 /** MAXIMUM reference kernel: float32, int8, int16, int32, uint8 with broadcasting up to 5-D. */
-export const MAXIMUM: Registration<MaxMinOpData> = {
-  builtinCode: BuiltinOperator.MAXIMUM,
-  version: 4,
-  provider: PROVIDER,
-  inPlace: broadcastInPlace,
-  name: 'MAXIMUM',
-  init: () => ({ plan: null, int64: false }),
-  prepare: prepareFor('MAXIMUM'),
-  invoke(context, node) {
-    const d = opData<MaxMinOpData>('MAXIMUM', node);
-    const plan = d.plan!;
-    if (d.int64) return invokeInt64('MAXIMUM', Int64Op.Max, context, node, plan);
-    const a = context.getEvalTensor(node.inputs[0]!).data as Values;
-    const b = context.getEvalTensor(node.inputs[1]!).data as Values;
-    maximum(plan, a, b, context.getEvalTensor(node.outputs[0]!).data as Values);
+export const MAXIMUM: Registration<MaxMinOpData> = followsBroadcast<MaxMinOpData>(
+  {
+    builtinCode: BuiltinOperator.MAXIMUM,
+    version: 4,
+    provider: PROVIDER,
+    inPlace: broadcastInPlace,
+    name: 'MAXIMUM',
+    init: () => ({ plan: null, int64: false }),
+    prepare: prepareFor('MAXIMUM'),
+    invoke(context, node) {
+      const d = opData<MaxMinOpData>('MAXIMUM', node);
+      const plan = d.plan!;
+      if (d.int64) return invokeInt64('MAXIMUM', Int64Op.Max, context, node, plan);
+      const a = context.getEvalTensor(node.inputs[0]!).data as Values;
+      const b = context.getEvalTensor(node.inputs[1]!).data as Values;
+      maximum(plan, a, b, context.getEvalTensor(node.outputs[0]!).data as Values);
+    },
   },
-};
+  (d) => d.plan,
+);
 
 /** MINIMUM reference kernel: float32, int8, int16, int32, uint8 with broadcasting up to 5-D. */
-export const MINIMUM: Registration<MaxMinOpData> = {
-  builtinCode: BuiltinOperator.MINIMUM,
-  version: 4,
-  provider: PROVIDER,
-  inPlace: broadcastInPlace,
-  name: 'MINIMUM',
-  init: () => ({ plan: null, int64: false }),
-  prepare: prepareFor('MINIMUM'),
-  invoke(context, node) {
-    const d = opData<MaxMinOpData>('MINIMUM', node);
-    const plan = d.plan!;
-    if (d.int64) return invokeInt64('MINIMUM', Int64Op.Min, context, node, plan);
-    const a = context.getEvalTensor(node.inputs[0]!).data as Values;
-    const b = context.getEvalTensor(node.inputs[1]!).data as Values;
-    minimum(plan, a, b, context.getEvalTensor(node.outputs[0]!).data as Values);
+export const MINIMUM: Registration<MaxMinOpData> = followsBroadcast<MaxMinOpData>(
+  {
+    builtinCode: BuiltinOperator.MINIMUM,
+    version: 4,
+    provider: PROVIDER,
+    inPlace: broadcastInPlace,
+    name: 'MINIMUM',
+    init: () => ({ plan: null, int64: false }),
+    prepare: prepareFor('MINIMUM'),
+    invoke(context, node) {
+      const d = opData<MaxMinOpData>('MINIMUM', node);
+      const plan = d.plan!;
+      if (d.int64) return invokeInt64('MINIMUM', Int64Op.Min, context, node, plan);
+      const a = context.getEvalTensor(node.inputs[0]!).data as Values;
+      const b = context.getEvalTensor(node.inputs[1]!).data as Values;
+      minimum(plan, a, b, context.getEvalTensor(node.outputs[0]!).data as Values);
+    },
   },
-};
+  (d) => d.plan,
+);

@@ -29,7 +29,7 @@ import {
 } from '@micrort/core';
 import type { EvalTensor, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { OP_DATA_REDUCE_BYTES, REDUCE_MAX_DIMS, planReduce } from './reduce-common.js';
+import { OP_DATA_REDUCE_BYTES, REDUCE_MAX_DIMS, planReduce, followsReduce, QUANTIZED_REDUCE_REASON } from './reduce-common.js';
 import { type NumberArray, type OpDataBlock, allocateOpDataBlock, opDataBlock } from './transpose-common.js';
 import { add64, fillOpData, neg64, opData, setInt64FromNumber, udivmod64 } from '@micrort/kernel-support';
 import { type ReducePlan, foldInputInt64, Reducer } from './reduce-common.js';
@@ -211,6 +211,8 @@ function meanFloat(d: MeanOpData, input: Float32Array, out: Float32Array): void 
   accumulateFloat(d, input, out);
   const count = d.count;
   if (count > 0) for (let i = 0; i < n; i++) out[i] = out[i]! / count;
+  // Nothing reduced at an invoke of a data-dependent input: TFLite 2.9 divides by the zero count (NaN)
+  else if (d.plan!.actualOutputDims !== null) for (let i = 0; i < n; i++) out[i] = NaN;
 }
 
 /** int8/int16/uint8 mean: TFLM QuantizedMeanOrSum with the int32 sums in `sum` (the scratch buffer). */
@@ -285,12 +287,25 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** MEAN registration: float32, int8, int16, uint8 (op versions 1..3). */
-export const MEAN: Registration = {
-  builtinCode: BuiltinOperator.MEAN,
-  version: 3,
-  provider: PROVIDER,
-  name: OP,
-  init,
-  prepare,
-  invoke,
-};
+export const MEAN: Registration = followsReduce<MeanOpData>(
+  {
+    builtinCode: BuiltinOperator.MEAN,
+    version: 3,
+    provider: PROVIDER,
+    name: OP,
+    // init returns TFLM's block; prepare fills the rest of MeanOpData into it (fillOpData)
+    init: init as unknown as (context: TfLiteContext) => MeanOpData,
+    prepare,
+    invoke,
+  },
+  (d) => d.plan,
+  {
+    refuse: (d) =>
+      d.type === TensorType.INT8 || d.type === TensorType.INT16 || d.type === TensorType.UINT8 ? QUANTIZED_REDUCE_REASON : null,
+    sync: (d, plan) => {
+      d.numOutputs = plan.numOutputs;
+      d.inputElements = plan.inputElements;
+      d.count = plan.count;
+    },
+  },
+);

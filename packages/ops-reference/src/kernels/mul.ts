@@ -21,7 +21,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
-import { TFLM_OP_DATA_BYTES, typedBinaryTensors } from './elementwise-common.js';
+import { TFLM_OP_DATA_BYTES, typedBinaryTensors, followsBroadcast } from './elementwise-common.js';
 import { Int64Op, binaryInt64, int64ActivationRange } from './int64-common.js';
 import {
   activationRangeFloat,
@@ -282,16 +282,19 @@ function mulQuantizedUint8(plan: BroadcastPlan, a: Uint8Array, b: Uint8Array, ou
 }
 
 /** MUL reference kernel: float32, int32, int8, int16, uint8 with broadcasting up to 6-D. */
-export const MUL: Registration<MulOpData> = {
-  builtinCode: BuiltinOperator.MUL,
-  version: 7,
-  provider: PROVIDER,
-  inPlace: broadcastInPlace,
-  name: 'MUL',
-  init: (context) => {
-    const region = context.allocatePersistentBuffer(TFLM_OP_DATA_BYTES.MUL);
-    return { params: region.i32, paramsF32: region.f32, plan: null, type: TensorType.FLOAT32, int64Range: null };
+export const MUL: Registration<MulOpData> = followsBroadcast<MulOpData>(
+  {
+    builtinCode: BuiltinOperator.MUL,
+    version: 7,
+    provider: PROVIDER,
+    inPlace: broadcastInPlace,
+    name: 'MUL',
+    init: (context) => {
+      const region = context.allocatePersistentBuffer(TFLM_OP_DATA_BYTES.MUL);
+      return { params: region.i32, paramsF32: region.f32, plan: null, type: TensorType.FLOAT32, int64Range: null };
+    },
+    prepare,
+    invoke,
   },
-  prepare,
-  invoke,
-};
+  (d) => d.plan,
+);

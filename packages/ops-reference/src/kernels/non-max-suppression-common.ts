@@ -9,11 +9,14 @@
  *
  * Outputs: selected indices (int32 [max_output_size]), V5's selected scores (float32 [max_output_size]),
  * and the int32 count; entries past the count are zero (TFLite's ResetUnusedElementsToZeroes). A constant
- * max_output_size sizes the outputs in prepare. TFLite sizes them by a runtime max_output_size at invoke:
- * here they are data-dependent, planned at the bound [number of boxes] (at most that many are ever
- * selected) and given the actual dims [max_output_size] at invoke (data-dependent-shape.ts); a runtime
- * max_output_size above the number of boxes — TFLite pads to it with zeros — fails that invoke with a
- * KernelError naming both.
+ * max_output_size sizes the outputs in prepare (above the number of boxes too: zeros pad them, as
+ * TFLite). TFLite sizes them by a runtime max_output_size at invoke: here they are data-dependent,
+ * planned at a bound and given the actual dims [max_output_size] at invoke (data-dependent-shape.ts).
+ * The bound is the larger of the number of boxes (at most that many are ever selected) and the length
+ * the file stores for selected_indices — what TFLite allocates before its invoke resizes it, and how a
+ * model declares room for a zero-padded max_output_size above the number of boxes (a runtime value no
+ * prepare can bound). A runtime max_output_size above that bound fails that invoke with a KernelError
+ * naming both (TFLite would allocate and pad it).
  */
 import { KernelError, TensorType, checkArity, getInput, getOutput, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { declineArity, declineTypes, expectRank, expectType, opData, setOutputShape } from '@micrort/kernel-support';
@@ -28,6 +31,8 @@ export interface NmsOpData {
   numBoxes: number;
   /** max_output_size when constant, -1 when read at invoke (the outputs are data-dependent). */
   maxOutput: number;
+  /** The planned length of the selected outputs (a runtime max_output_size may not exceed it). */
+  bound: number;
   /** The selected outputs' dims at this invoke ([max_output_size]), when data-dependent. */
   dims: Int32Array;
   /**
@@ -197,6 +202,7 @@ export function nonMaxSuppressionKernel(op: string, builtinCode: number, v5: boo
     init: () => ({
       numBoxes: 0,
       maxOutput: 0,
+      bound: 0,
       dims: new Int32Array(1),
       heapIndex: new Int32Array(0),
       heapScore: new Float32Array(0),
@@ -227,8 +233,12 @@ export function nonMaxSuppressionKernel(op: string, builtinCode: number, v5: boo
       if (maxValues !== null && maxOutput < 0) throw new KernelError(op, node.index, `max_output_size ${maxOutput} is negative`);
       const d = opData<NmsOpData>(op, node);
       // A runtime max_output_size: at most n boxes are selected, so [n] bounds every output TFLite's
-      // kernel could give without padding (see the file comment).
-      d.dims[0] = maxOutput < 0 ? n : maxOutput;
+      // kernel gives without padding; a longer stored selected_indices leaves room for padding (see the
+      // file comment).
+      const stored = getOutput(context, node, 0, op).dims;
+      const declared = stored.length === 1 ? stored[0]! : 0;
+      d.dims[0] = maxOutput < 0 ? Math.max(n, declared) : maxOutput;
+      d.bound = d.dims[0]!;
       const shape = (position: number) =>
         maxOutput < 0 ? boundOutputShape(op, context, node, position, d.dims) : setOutputShape(op, context, node, position, d.dims);
       expectType(op, node, 'selected_indices', getOutput(context, node, 0, op), [TensorType.INT32]);
@@ -257,11 +267,11 @@ export function nonMaxSuppressionKernel(op: string, builtinCode: number, v5: boo
       if (maxOutput < 0) {
         maxOutput = (context.getEvalTensor(node.inputs[2]!).data as Int32Array)[0]!;
         if (maxOutput < 0) throw new KernelError(op, node.index, `max_output_size ${maxOutput} is negative`);
-        if (maxOutput > d.numBoxes)
+        if (maxOutput > d.bound)
           throw new KernelError(
             op,
             node.index,
-            `max_output_size ${maxOutput} is more than the ${d.numBoxes} boxes: the outputs of a runtime max_output_size are planned for at most the number of boxes (TFLite pads them with zeros to ${maxOutput})`,
+            `max_output_size ${maxOutput} is more than the ${d.bound} planned (the larger of the ${d.numBoxes} boxes and the stored length of selected_indices): TFLite pads the outputs with zeros to ${maxOutput}; store selected_indices with shape [${maxOutput}] (shape_signature [-1]) to plan that much`,
           );
         d.dims[0] = maxOutput;
         setActualOutputShape(context, node, 0, d.dims);

@@ -4,9 +4,10 @@
  * converts to int32 — exact below 2^53, and a result outside the int32 range becomes INT32_MIN (x86's
  * conversion, what TFLite 2.9 on x86-64 gives); a negative exponent fails the invoke, as in TFLite.
  */
-import { BuiltinOperator, KernelError, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { BuiltinOperator, KernelError, TensorType, numElements, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { BroadcastPlan, declineArity, declineTypes, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
+import { followsBroadcast } from './elementwise-common.js';
 import { prepareBroadcastBinary } from './tflite-ops-common.js';
 
 const OP = 'POW';
@@ -36,8 +37,9 @@ function invoke(context: TfLiteContext, node: Node): void {
   const a = context.getEvalTensor(node.inputs[0]!).data as Float32Array | Int32Array;
   const b = context.getEvalTensor(node.inputs[1]!).data as Float32Array | Int32Array;
   const out = context.getEvalTensor(node.outputs[0]!).data as Float32Array | Int32Array;
+  const exponents = d.plan.actualOutputDims === null ? d.exponents : numElements(context.getEvalTensor(node.inputs[1]!).dims);
   if (d.int32)
-    for (let i = 0; i < d.exponents; i++)
+    for (let i = 0; i < exponents; i++)
       if (b[i]! < 0) throw new KernelError(OP, node.index, `exponent ${b[i]} at ${i}: POW does not support negative int32 exponents`);
   const plan = d.plan;
   const s1 = plan.innerStride1;
@@ -53,13 +55,16 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** POW registration (op version 1). */
-export const POW: Registration = {
-  builtinCode: BuiltinOperator.POW,
-  version: 1,
-  provider: PROVIDER,
-  name: OP,
-  supports: (context, node) => declineArity(node, 2, 1) ?? declineTypes(context, node, [0, 1], TYPES) ?? true,
-  init: newOpData,
-  prepare,
-  invoke,
-};
+export const POW: Registration = followsBroadcast<object>(
+  {
+    builtinCode: BuiltinOperator.POW,
+    version: 1,
+    provider: PROVIDER,
+    name: OP,
+    supports: (context, node) => declineArity(node, 2, 1) ?? declineTypes(context, node, [0, 1], TYPES) ?? true,
+    init: newOpData,
+    prepare,
+    invoke,
+  },
+  (d) => (d as PowOpData).plan,
+);

@@ -24,7 +24,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { binaryTensors, requireQuantizedBinary } from './elementwise-common.js';
+import { binaryTensors, requireQuantizedBinary, followsBroadcast } from './elementwise-common.js';
 import { MATH_OP_DATA_BYTES } from './math-common.js';
 import {
   allocateOpData,
@@ -163,19 +163,22 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** PRELU reference kernel: float32, int8 (int8 alpha), int16 (int8 or int16 alpha), uint8 (uint8 alpha). */
-export const PRELU = {
-  builtinCode: BuiltinOperator.PRELU,
-  version: 1,
-  provider: PROVIDER,
-  name: OP,
-  supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, TYPES),
-  init: (context: TfLiteContext): PreluOpData => ({
-    params: allocateOpData(context, MATH_OP_DATA_BYTES.PRELU).i32,
-    plan: null,
-    type: TensorType.FLOAT32,
-    lo: 0,
-    hi: 0,
-  }),
-  prepare,
-  invoke,
-};
+export const PRELU = followsBroadcast<PreluOpData>(
+  {
+    builtinCode: BuiltinOperator.PRELU,
+    version: 1,
+    provider: PROVIDER,
+    name: OP,
+    supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, TYPES),
+    init: (context: TfLiteContext): PreluOpData => ({
+      params: allocateOpData(context, MATH_OP_DATA_BYTES.PRELU).i32,
+      plan: null,
+      type: TensorType.FLOAT32,
+      lo: 0,
+      hi: 0,
+    }),
+    prepare,
+    invoke,
+  },
+  (d) => d.plan,
+);

@@ -13,6 +13,7 @@ import {
   foldInput,
   prepareReduce,
   writeReduceShapeFields,
+  followsReduce,
 } from './reduce-common.js';
 import { allocateOpDataBlock, opDataBlock } from './transpose-common.js';
 import { opData, supportsInputTypes } from '@micrort/kernel-support';
@@ -39,18 +40,21 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** REDUCE_ALL reference kernel: bool. */
-export const REDUCE_ALL = {
-  builtinCode: BuiltinOperator.REDUCE_ALL,
-  version: 1,
-  provider: PROVIDER,
-  name: OP,
-  supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, BOOL),
-  init: (context: TfLiteContext): ReduceOpData => ({
-    ...allocateOpDataBlock(context, OP_DATA_REDUCE_BYTES),
-    plan: null,
-    reducer: Reducer.All,
-    initial: 1,
-  }),
-  prepare,
-  invoke,
-};
+export const REDUCE_ALL = followsReduce<ReduceOpData>(
+  {
+    builtinCode: BuiltinOperator.REDUCE_ALL,
+    version: 1,
+    provider: PROVIDER,
+    name: OP,
+    supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, BOOL),
+    init: (context: TfLiteContext): ReduceOpData => ({
+      ...allocateOpDataBlock(context, OP_DATA_REDUCE_BYTES),
+      plan: null,
+      reducer: Reducer.All,
+      initial: 1,
+    }),
+    prepare,
+    invoke,
+  },
+  (d) => d.plan,
+);

@@ -5,7 +5,7 @@
 import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { declineArity, declineTypes, fillOpData, newOpData, opData } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
-import { prepareReduceWalk, walkNext, walkStart, type ReduceWalk } from './reduce-walk-common.js';
+import { followsWalk, prepareReduceWalk, walkNext, walkStart, type ReduceWalk } from './reduce-walk-common.js';
 
 const OP = 'REDUCE_ANY';
 const BOOL: readonly TensorType[] = [TensorType.BOOL];
@@ -33,13 +33,16 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** REDUCE_ANY registration (op version 1). */
-export const REDUCE_ANY: Registration = {
-  builtinCode: BuiltinOperator.REDUCE_ANY,
-  version: 1,
-  provider: PROVIDER,
-  name: OP,
-  supports: (context, node) => declineArity(node, 2, 1) ?? declineTypes(context, node, [0], BOOL) ?? true,
-  init: newOpData,
-  prepare,
-  invoke,
-};
+export const REDUCE_ANY: Registration = followsWalk<object>(
+  {
+    builtinCode: BuiltinOperator.REDUCE_ANY,
+    version: 1,
+    provider: PROVIDER,
+    name: OP,
+    supports: (context, node) => declineArity(node, 2, 1) ?? declineTypes(context, node, [0], BOOL) ?? true,
+    init: newOpData,
+    prepare,
+    invoke,
+  },
+  (d) => (d as ReduceAnyOpData).walk,
+);

@@ -10,9 +10,18 @@
  * fields; scratch requests follow TFLM's prepare of each op.
  */
 import { KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
-import type { Node, ReducerOptions, Tensor, TfLiteContext } from '@micrort/core';
+import type { Node, ReducerOptions, Registration, Tensor, TfLiteContext } from '@micrort/core';
 import { type NumberArray, readConstantIndexTensor, shapeString } from './transpose-common.js';
-import { add64, compare64, copy64, expectType, setOutputShape } from '@micrort/kernel-support';
+import {
+  add64,
+  compare64,
+  copy64,
+  expectType,
+  isDataDependent,
+  opData,
+  refuseDataDependentInput,
+  setOutputShapeOrBound,
+} from '@micrort/kernel-support';
 
 /** TFLM's kMaxNumberOfAxis: the input rank limit of the reduce kernels. */
 export const REDUCE_MAX_DIMS = 5;
@@ -47,6 +56,16 @@ export interface ReducePlan {
   count: number;
   /** Number of values in the axis tensor (TFLM's num_axis). */
   numAxis: number;
+  /** Per padded input axis: 1 where it is reduced. */
+  reduced: Uint8Array;
+  /** The input's rank (before padding to 5) and keep_dims. */
+  rank: number;
+  keepDims: boolean;
+  /**
+   * Non-null when the input has a data-dependent shape (set by `followsReduce`): the output's dims at
+   * this invoke, rewritten by `replanReduce`.
+   */
+  actualOutputDims: Int32Array | null;
 }
 
 /** The tensors and plan of a reduction node after the shared checks. */
@@ -113,8 +132,11 @@ export function planReduce(
   const keepDims = (node.builtinData as ReducerOptions | null)?.keepDims ?? false;
   const outShape: number[] = [];
   for (let d = 0; d < rank; d++) if (!reduced[d] || keepDims) outShape.push(reduced[d] ? 1 : input.dims[d]!);
-  setOutputShape(op, context, node, 0, outShape);
+  // a data-dependent input: the reduction of its bound bounds the output (followsReduce replans at invoke)
+  setOutputShapeOrBound(op, context, node, 0, outShape, isDataDependent(input));
   const pad = REDUCE_MAX_DIMS - rank;
+  const reducedPadded = new Uint8Array(REDUCE_MAX_DIMS);
+  for (let d = 0; d < rank; d++) reducedPadded[pad + d] = reduced[d] ? 1 : 0;
   const inDims = new Int32Array(REDUCE_MAX_DIMS).fill(1);
   const outStrides = new Int32Array(REDUCE_MAX_DIMS);
   let stride = 1;
@@ -136,7 +158,101 @@ export function planReduce(
     );
   if (keepDims && output.dims.length !== rank)
     throw new KernelError(op, node.index, `keep_dims is set but output shape ${shapeString(output.dims)} is not ${rank}-D`);
-  return { inDims, outStrides, numOutputs: stride, inputElements: input.elementCount, count, numAxis: raw.length };
+  return {
+    inDims,
+    outStrides,
+    numOutputs: stride,
+    inputElements: input.elementCount,
+    count,
+    numAxis: raw.length,
+    reduced: reducedPadded,
+    rank,
+    keepDims,
+    actualOutputDims: null,
+  };
+}
+
+/**
+ * Why quantized SUM and MEAN refuse a data-dependent input: their rescaling (the zero point times the
+ * reduced count, MEAN's 1/count folded into the multiplier with 64-bit math) is fixed in prepare.
+ */
+export const QUANTIZED_REDUCE_REASON =
+  'the quantized rescaling depends on the number of reduced elements, which prepare fixes (float32, int32, int64 and same-scale uint8 follow actual dims)';
+
+/**
+ * Invoke: recomputes `plan`'s geometry for the input dims `dims` (the actual dims of a data-dependent
+ * input, of the planned rank) and the output's dims into `plan.actualOutputDims`. Allocates nothing.
+ */
+export function replanReduce(plan: ReducePlan, dims: ArrayLike<number>): void {
+  const rank = plan.rank;
+  const pad = REDUCE_MAX_DIMS - rank;
+  const out = plan.actualOutputDims!;
+  let stride = 1;
+  let count = 1;
+  let elements = 1;
+  for (let d = rank - 1; d >= 0; d--) {
+    const dim = dims[d]!;
+    plan.inDims[pad + d] = dim;
+    elements *= dim;
+    if (plan.reduced[pad + d] === 1) {
+      count *= dim;
+      plan.outStrides[pad + d] = 0;
+    } else {
+      plan.outStrides[pad + d] = stride;
+      stride *= dim;
+    }
+  }
+  let j = 0;
+  for (let d = 0; d < rank; d++) {
+    if (plan.reduced[pad + d] === 0) out[j++] = dims[d]!;
+    else if (plan.keepDims) out[j++] = 1;
+  }
+  plan.numOutputs = stride;
+  plan.count = count;
+  plan.inputElements = elements;
+}
+
+/**
+ * A reduction kernel over a `ReducePlan` (`planOf` finds it in the op data) made a consumer of
+ * data-dependent shapes: when input 0 has a data-dependent shape, prepare (whose `planReduce` bounded
+ * the output by the reduction of the input's bound) marks the plan, unless `refuse` gives a reason (a
+ * quantized rescaling computed in prepare from the reduced count: `DataDependentShapeError`); every
+ * invoke then replans from the input's actual dims (`replanReduce`), sets the output's actual dims and
+ * calls `sync` (for op data that copied plan fields) before the kernel's own invoke. Allocates nothing.
+ */
+export function followsReduce<T>(
+  reg: Registration<T>,
+  planOf: (data: T) => ReducePlan | null,
+  hooks: { refuse?: (data: T) => string | null; sync?: (data: T, plan: ReducePlan) => void } = {},
+): Registration<T> {
+  const name = reg.name ?? 'reduction';
+  const prepare = reg.prepare;
+  const invoke = reg.invoke;
+  const { refuse, sync } = hooks;
+  return {
+    ...reg,
+    dynamicInputShapes: true,
+    prepare(context: TfLiteContext, node: Node): void {
+      if (prepare) prepare(context, node);
+      if (!isDataDependent(context.getTensor(node.inputs[0]!))) return;
+      const data = opData<T>(name, node);
+      const reason = refuse?.(data) ?? null;
+      if (reason !== null) refuseDataDependentInput(name, context, node, 0, reason);
+      const plan = planOf(data);
+      if (plan === null) throw new KernelError(name, node.index, 'has no reduce plan to follow a data-dependent input with');
+      plan.actualOutputDims = new Int32Array(context.getTensor(node.outputs[0]!).dims.length);
+    },
+    invoke(context: TfLiteContext, node: Node): void {
+      const data = node.userData as T;
+      const plan = planOf(data);
+      if (plan !== null && plan.actualOutputDims !== null) {
+        replanReduce(plan, context.getEvalTensor(node.inputs[0]!).dims);
+        context.setActualShape(node.outputs[0]!, plan.actualOutputDims);
+        if (sync) sync(data, plan);
+      }
+      invoke(context, node);
+    },
+  };
 }
 
 /** Writes the shape fields of TFLM's OpDataReduce (num_output_elements, num_axis) into the block of `init`. */

@@ -17,7 +17,8 @@ import {
 } from '@micrort/core';
 import { declineArity, declineTypes, expectZeroPoint, opData } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
-import { prepareReduceWalk, walkNext, walkStart, type ReduceWalk } from './reduce-walk-common.js';
+import { followsWalk, prepareReduceWalk, walkNext, walkStart, type ReduceWalk } from './reduce-walk-common.js';
+import { QUANTIZED_REDUCE_REASON } from './reduce-common.js';
 
 const OP = 'REDUCE_PROD';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT32, TensorType.INT64, TensorType.INT8, TensorType.INT16];
@@ -124,22 +125,26 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** REDUCE_PROD registration (op versions 1..2). */
-export const REDUCE_PROD: Registration<ReduceProdOpData> = {
-  builtinCode: BuiltinOperator.REDUCE_PROD,
-  version: 2,
-  provider: PROVIDER,
-  name: OP,
-  supports: (context, node) => declineArity(node, 2, 1) ?? declineTypes(context, node, [0], TYPES) ?? true,
-  init: () => ({
-    walk: null,
-    type: TensorType.FLOAT32,
-    quantized: false,
-    inputZeroPoint: 0,
-    outputZeroPoint: 0,
-    multiplier: 0,
-    shift: 0,
-    acc: new Int32Array(2),
-  }),
-  prepare,
-  invoke,
-};
+export const REDUCE_PROD: Registration<ReduceProdOpData> = followsWalk<ReduceProdOpData>(
+  {
+    builtinCode: BuiltinOperator.REDUCE_PROD,
+    version: 2,
+    provider: PROVIDER,
+    name: OP,
+    supports: (context, node) => declineArity(node, 2, 1) ?? declineTypes(context, node, [0], TYPES) ?? true,
+    init: () => ({
+      walk: null,
+      type: TensorType.FLOAT32,
+      quantized: false,
+      inputZeroPoint: 0,
+      outputZeroPoint: 0,
+      multiplier: 0,
+      shift: 0,
+      acc: new Int32Array(2),
+    }),
+    prepare,
+    invoke,
+  },
+  (d) => d.walk,
+  (d) => (d.quantized ? QUANTIZED_REDUCE_REASON : null),
+);

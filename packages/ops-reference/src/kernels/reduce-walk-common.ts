@@ -14,10 +14,18 @@ import {
   getOutput,
   type Node,
   type ReducerOptions,
+  type Registration,
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { expectSameType, expectType, setOutputShape } from '@micrort/kernel-support';
+import {
+  expectSameType,
+  expectType,
+  isDataDependent,
+  opData,
+  refuseDataDependentInput,
+  setOutputShapeOrBound,
+} from '@micrort/kernel-support';
 import { noShapeBound } from './data-dependent-shape.js';
 import { constantInts } from './tflite-ops-common.js';
 
@@ -33,6 +41,13 @@ export interface ReduceWalk {
   reduced: Int32Array;
   /** Counter over the kept dimensions (invoke's). */
   counter: Int32Array;
+  /** Per input axis: 1 where it is reduced; keep_dims. */
+  reducedAxes: Uint8Array;
+  keepDims: boolean;
+  /** Scratch of `replanWalk`: the input's strides. */
+  strides: Int32Array;
+  /** Non-null when the input has a data-dependent shape (`followsWalk`): the output's dims at this invoke. */
+  actualOutputDims: Int32Array | null;
 }
 
 /** The shared prepare: 2 inputs, 1 output of the input's type, constant int32 axes; returns the input and the walk. */
@@ -63,7 +78,7 @@ export function prepareReduceWalk(
   for (let d = 0; d < rank; d++)
     if (!reduced[d]) outDims.push(input.dims[d]!);
     else if (keepDims) outDims.push(1);
-  setOutputShape(op, context, node, 0, outDims);
+  setOutputShapeOrBound(op, context, node, 0, outDims, isDataDependent(input));
   const strides = new Array<number>(rank);
   for (let d = rank - 1, s = 1; d >= 0; d--) {
     strides[d] = s;
@@ -96,6 +111,94 @@ export function prepareReduceWalk(
       keptStrides: Int32Array.from(kept, (d) => strides[d]!),
       reduced: offsets,
       counter: new Int32Array(kept.length),
+      reducedAxes: Uint8Array.from(reduced, (r) => (r ? 1 : 0)),
+      keepDims,
+      strides: new Int32Array(rank),
+      actualOutputDims: null,
+    },
+  };
+}
+
+/**
+ * Invoke: recomputes walk `w` for the input dims `dims` (the actual dims of a data-dependent input, of
+ * the planned rank, each within the bound the offsets were sized for) and the output's dims into
+ * `w.actualOutputDims`. Allocates nothing.
+ */
+export function replanWalk(w: ReduceWalk, dims: ArrayLike<number>): void {
+  const rank = dims.length;
+  const reduced = w.reducedAxes;
+  const strides = w.strides;
+  for (let d = rank - 1, s = 1; d >= 0; d--) {
+    strides[d] = s;
+    s *= dims[d]!;
+  }
+  let count = 1;
+  let numOutputs = 1;
+  let k = 0;
+  let j = 0;
+  const out = w.actualOutputDims!;
+  for (let d = 0; d < rank; d++) {
+    if (reduced[d] === 1) {
+      count *= dims[d]!;
+      if (w.keepDims) out[j++] = 1;
+    } else {
+      numOutputs *= dims[d]!;
+      w.keptDims[k] = dims[d]!;
+      w.keptStrides[k++] = strides[d]!;
+      out[j++] = dims[d]!;
+    }
+  }
+  const offsets = w.reduced;
+  for (let i = 0; i < count; i++) {
+    let rem = i;
+    let at = 0;
+    for (let d = rank - 1; d >= 0; d--) {
+      if (reduced[d] !== 1) continue;
+      const size = dims[d]!;
+      const q = (rem / size) | 0;
+      at += (rem - q * size) * strides[d]!;
+      rem = q;
+    }
+    offsets[i] = at;
+  }
+  w.count = count;
+  w.numOutputs = numOutputs;
+}
+
+/**
+ * A reduction kernel over a `ReduceWalk` (`walkOf` finds it in the op data) made a consumer of
+ * data-dependent shapes, as reduce-common's `followsReduce`: prepare bounds the output by the reduction
+ * of the input's bound and marks the walk (unless `refuse` gives a reason: `DataDependentShapeError`);
+ * every invoke replans from the input's actual dims and sets the output's actual dims first.
+ */
+export function followsWalk<T>(
+  reg: Registration<T>,
+  walkOf: (data: T) => ReduceWalk | null,
+  refuse?: (data: T) => string | null,
+): Registration<T> {
+  const name = reg.name ?? 'reduction';
+  const prepare = reg.prepare;
+  const invoke = reg.invoke;
+  return {
+    ...reg,
+    dynamicInputShapes: true,
+    prepare(context: TfLiteContext, node: Node): void {
+      if (prepare) prepare(context, node);
+      if (!isDataDependent(context.getTensor(node.inputs[0]!))) return;
+      const data = opData<T>(name, node);
+      const reason = refuse?.(data) ?? null;
+      if (reason !== null) refuseDataDependentInput(name, context, node, 0, reason);
+      const w = walkOf(data);
+      if (w === null) throw new KernelError(name, node.index, 'has no reduce walk to follow a data-dependent input with');
+      w.actualOutputDims = new Int32Array(context.getTensor(node.outputs[0]!).dims.length);
+    },
+    invoke(context: TfLiteContext, node: Node): void {
+      const w = walkOf(node.userData as T);
+      if (w !== null && w.actualOutputDims !== null) {
+        replanWalk(w, context.getEvalTensor(node.inputs[0]!).dims);
+        context.setActualShape(node.outputs[0]!, w.actualOutputDims);
+      }
+      invoke(context, node);
     },
   };
 }

@@ -32,8 +32,6 @@ import {
   softmaxInt16,
   softmaxInt8,
   softmaxUint8,
-  populateSoftmaxUint8Table,
-  UINT8_SOFTMAX_TABLE_SIZE,
   type SoftmaxShape,
 } from './softmax-common.js';
 import {
@@ -41,7 +39,11 @@ import {
   expectQuantized,
   expectSoftmaxOutputQuantization,
   expectSoftmaxShape,
+  followSoftmaxShape,
+  isDataDependent,
   opData,
+  populateSoftmaxUint8Table,
+  UINT8_SOFTMAX_TABLE_ENTRIES,
 } from '@micrort/kernel-support';
 
 const OP = 'SOFTMAX';
@@ -68,6 +70,8 @@ interface SoftmaxOpData {
   uint8Table: Float32Array;
   outputScale: number;
   outputZeroPoint: number;
+  /** The input has a data-dependent shape: invoke takes the rows from its actual dims. */
+  bounded: boolean;
 }
 
 const EMPTY_I16 = new Int16Array(0);
@@ -85,6 +89,7 @@ function init(context: TfLiteContext): SoftmaxOpData {
     uint8Table: EMPTY_F32,
     outputScale: 0,
     outputZeroPoint: 0,
+    bounded: false,
   };
 }
 
@@ -93,6 +98,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const { input, output } = unaryTensors(OP, context, node);
   const beta = Math.fround((node.builtinData as SoftmaxOptions | null)?.beta ?? 1);
   data.shape = expectSoftmaxShape(OP, node, input, output);
+  data.bounded = isDataDependent(input);
   data.paramsF64[0] = beta;
   const p = data.params;
 
@@ -158,7 +164,7 @@ function prepareUint8(context: TfLiteContext, node: Node, data: SoftmaxOpData, i
     throw new KernelError(OP, node.index, `input scale ${input.params.scale} and output scale ${os} must be finite and > 0`);
   if (output.type === TensorType.UINT8 && output.params.zeroPoint !== 0)
     throw new KernelError(OP, node.index, `uint8 output (tensor ${output.index}) must have zero point 0, got ${output.params.zeroPoint}`);
-  data.uint8Table = context.allocatePersistentBuffer(UINT8_SOFTMAX_TABLE_SIZE * 4).f32.subarray(0, UINT8_SOFTMAX_TABLE_SIZE);
+  data.uint8Table = context.allocatePersistentBuffer(UINT8_SOFTMAX_TABLE_ENTRIES * 4).f32.subarray(0, UINT8_SOFTMAX_TABLE_ENTRIES);
   populateSoftmaxUint8Table(data.uint8Table, input.params.scale, beta);
   data.outputScale = os;
   data.outputZeroPoint = output.params.zeroPoint;
@@ -175,6 +181,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   const p = data.params;
   const input = context.getEvalTensor(node.inputs[0]!).data;
   const output = context.getEvalTensor(node.outputs[0]!).data;
+  if (data.bounded) followSoftmaxShape(context, node, data.shape);
   switch (data.kind) {
     case SoftmaxKind.Float32:
       softmaxFloat(data.shape, input as Float32Array, output as Float32Array, data.paramsF64[0]!);
@@ -224,6 +231,7 @@ export const SOFTMAX: Registration<SoftmaxOpData> = {
   provider: PROVIDER,
   inPlace: flatInPlace,
   name: OP,
+  dynamicInputShapes: true,
   init,
   prepare,
   invoke,

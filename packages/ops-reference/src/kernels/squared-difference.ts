@@ -19,7 +19,7 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { binaryTensors, requireQuantizedBinary, type BinaryTensors } from './elementwise-common.js';
+import { binaryTensors, requireQuantizedBinary, type BinaryTensors, followsBroadcast } from './elementwise-common.js';
 import { broadcastInPlace } from './in-place-common.js';
 import { MATH_OP_DATA_BYTES } from './math-common.js';
 import {
@@ -197,18 +197,21 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** SQUARED_DIFFERENCE reference kernel: float32, int32, int8, int16. */
-export const SQUARED_DIFFERENCE = {
-  builtinCode: BuiltinOperator.SQUARED_DIFFERENCE,
-  version: 2,
-  provider: PROVIDER,
-  name: OP,
-  inPlace: broadcastInPlace,
-  supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, TYPES),
-  init: (context: TfLiteContext): SquaredDifferenceOpData => ({
-    params: allocateOpData(context, MATH_OP_DATA_BYTES.SQUARED_DIFFERENCE).i32,
-    plan: null,
-    type: TensorType.FLOAT32,
-  }),
-  prepare,
-  invoke,
-};
+export const SQUARED_DIFFERENCE = followsBroadcast<SquaredDifferenceOpData>(
+  {
+    builtinCode: BuiltinOperator.SQUARED_DIFFERENCE,
+    version: 2,
+    provider: PROVIDER,
+    name: OP,
+    inPlace: broadcastInPlace,
+    supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, TYPES),
+    init: (context: TfLiteContext): SquaredDifferenceOpData => ({
+      params: allocateOpData(context, MATH_OP_DATA_BYTES.SQUARED_DIFFERENCE).i32,
+      plan: null,
+      type: TensorType.FLOAT32,
+    }),
+    prepare,
+    invoke,
+  },
+  (d) => d.plan,
+);

@@ -18,7 +18,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { broadcastInPlace } from './in-place-common.js';
-import { TFLM_OP_DATA_BYTES, requireNotQuantizedInputs, typedBinaryTensors } from './elementwise-common.js';
+import { TFLM_OP_DATA_BYTES, requireNotQuantizedInputs, typedBinaryTensors, followsBroadcast } from './elementwise-common.js';
 import { Int64Op, binaryInt64, int64ActivationRange } from './int64-common.js';
 import {
   activationRangeFloat,
@@ -247,20 +247,23 @@ function subQuantizedUint8(plan: BroadcastPlan, a: Uint8Array, b: Uint8Array, ou
 }
 
 /** SUB reference kernel: float32, int32, int8, int16, uint8 with broadcasting up to 6-D. */
-export const SUB: Registration<SubOpData> = {
-  builtinCode: BuiltinOperator.SUB,
-  version: 5,
-  provider: PROVIDER,
-  inPlace: broadcastInPlace,
-  name: 'SUB',
-  init: (context) => ({
-    params: allocateOpData(context, TFLM_OP_DATA_BYTES.SUB).i32,
-    plan: null,
-    type: TensorType.FLOAT32,
-    min: -FLT_MAX,
-    max: FLT_MAX,
-    int64Range: null,
-  }),
-  prepare,
-  invoke,
-};
+export const SUB: Registration<SubOpData> = followsBroadcast<SubOpData>(
+  {
+    builtinCode: BuiltinOperator.SUB,
+    version: 5,
+    provider: PROVIDER,
+    inPlace: broadcastInPlace,
+    name: 'SUB',
+    init: (context) => ({
+      params: allocateOpData(context, TFLM_OP_DATA_BYTES.SUB).i32,
+      plan: null,
+      type: TensorType.FLOAT32,
+      min: -FLT_MAX,
+      max: FLT_MAX,
+      int64Range: null,
+    }),
+    prepare,
+    invoke,
+  },
+  (d) => d.plan,
+);

@@ -32,6 +32,8 @@ import {
   foldInputInt64,
   prepareReduce,
   writeReduceShapeFields,
+  followsReduce,
+  QUANTIZED_REDUCE_REASON,
 } from './reduce-common.js';
 import { type NumberArray, allocateOpDataBlock, opDataBlock } from './transpose-common.js';
 import { opData, supportsInputTypes, typeRange } from '@micrort/kernel-support';
@@ -169,29 +171,33 @@ function invoke(context: TfLiteContext, node: Node): void {
 }
 
 /** SUM reference kernel: float32, int8, int16, and TFLite's int32, int64, uint8. */
-export const SUM = {
-  builtinCode: BuiltinOperator.SUM,
-  version: 2,
-  provider: PROVIDER,
-  name: OP,
-  supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, TYPES),
-  init: (context: TfLiteContext): SumOpData => ({
-    ...allocateOpDataBlock(context, OP_DATA_REDUCE_BYTES),
-    plan: null,
-    reducer: Reducer.SumFloat,
-    initial: 0,
-    multiplier: 0,
-    shift: 0,
-    inputZeroPoint: 0,
-    outputZeroPoint: 0,
-    zeroPointTimesCount: 0,
-    lo: 0,
-    hi: 0,
-    scratchIndex: -1,
-    mode: SumMode.Float,
-    scale: 0,
-    bias: 0,
-  }),
-  prepare,
-  invoke,
-};
+export const SUM = followsReduce<SumOpData>(
+  {
+    builtinCode: BuiltinOperator.SUM,
+    version: 2,
+    provider: PROVIDER,
+    name: OP,
+    supports: (context: TfLiteContext, node: Node) => supportsInputTypes(context, node, TYPES),
+    init: (context: TfLiteContext): SumOpData => ({
+      ...allocateOpDataBlock(context, OP_DATA_REDUCE_BYTES),
+      plan: null,
+      reducer: Reducer.SumFloat,
+      initial: 0,
+      multiplier: 0,
+      shift: 0,
+      inputZeroPoint: 0,
+      outputZeroPoint: 0,
+      zeroPointTimesCount: 0,
+      lo: 0,
+      hi: 0,
+      scratchIndex: -1,
+      mode: SumMode.Float,
+      scale: 0,
+      bias: 0,
+    }),
+    prepare,
+    invoke,
+  },
+  (d) => d.plan,
+  { refuse: (d) => (d.mode === SumMode.Quantized || d.mode === SumMode.Uint8Float ? QUANTIZED_REDUCE_REASON : null) },
+);

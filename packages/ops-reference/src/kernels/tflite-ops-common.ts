@@ -16,7 +16,15 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { BroadcastPlan, TensorTypeError, expectSameType, expectType, setOutputShape } from '@micrort/kernel-support';
+import {
+  BroadcastPlan,
+  TensorTypeError,
+  expectSameType,
+  expectType,
+  isDataDependent,
+  setOutputShape,
+  setOutputShapeOrBound,
+} from '@micrort/kernel-support';
 
 /** One input, one output: the output takes the input's shape. */
 export interface UnaryPrepared {
@@ -69,7 +77,9 @@ export function prepareBroadcastBinary(
   const plan = BroadcastPlan.create(a.dims, b.dims);
   if (typeof plan === 'string')
     throw new KernelError(op, node.index, `input 1 (tensor ${a.index}) and input 2 (tensor ${b.index}): ${plan}`);
-  setOutputShape(op, context, node, 0, plan.requiresBroadcast ? plan.shape : a.dims);
+  // a data-dependent input: the broadcast of the bounds is the output's bound (followsBroadcast replans at invoke)
+  if (isDataDependent(a) || isDataDependent(b)) setOutputShapeOrBound(op, context, node, 0, plan.shape, true);
+  else setOutputShape(op, context, node, 0, plan.requiresBroadcast ? plan.shape : a.dims);
   return plan;
 }
 

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 983876645;
+export const ABI_HASH: i32 = -1452006457;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -48,7 +48,22 @@ export const W_SCR_THREAD = 152; // i32: offset of thread 0's area in the scratc
 export const W_SCR_THREAD_BYTES = 156; // i32: bytes of one thread's area
 export const W_THREAD_ROWS = 160; // i32: offset of the gathered rows in a thread's area (qs8_conv with Gather)
 export const W_THREAD_EXT = 164; // i32: offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice)
+export const W_RAW = 168; // i32: 1: hybrid layers (assembly/hybrid/epilogue.ts): the int32 accumulators are stored as they are, four bytes per output, for hybrid_epilogue
 export const W_BYTES = 176;
+
+// hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED): int32 accumulators to float32 outputs, in place. Byte offsets:
+export const HY_PER_BATCH = 0; // i32: output pixels per batch (outH * outW; FULLY_CONNECTED 1)
+export const HY_OUT_C = 4; // i32: output channels
+export const HY_MODE = 8; // i32: 0: acc * factor (the weight scale already in the batch's factor); 1: acc * (factor * channel scale); 2: (acc * factor) * channel scale
+export const HY_SUMS = 12; // u32: per output channel, the sum of its weights (int32): acc - zero point * sum; 0 when the inputs are symmetric
+export const HY_SCALES = 16; // u32: per output channel, the weight scale (float32), for modes 1 and 2
+export const HY_BIAS = 20; // u32: per output channel, the float32 bias; 0 without one
+export const HY_FACTORS = 24; // u32: per batch, the input's scaling factor (float32; set at each invoke)
+export const HY_ZERO_POINTS = 28; // u32: per batch, the input's zero point (int32; set at each invoke)
+export const HY_CLAMP = 32; // i32: 1: outputs clamped to [Lo, Hi] (the fused activation of CONV_2D and DEPTHWISE_CONV_2D)
+export const HY_LO = 36; // f32: lower bound of the fused activation
+export const HY_HI = 40; // f32: upper bound of the fused activation
+export const HY_BYTES = 48;
 
 // One requantization block (assembly/int8/requant.ts): four i32x4 vectors, lane j for output channel 4k + j. Byte offsets:
 export const RQ_M = 0; // i32x4: quantized multiplier
@@ -122,12 +137,13 @@ export const E_ZP_OUT = 28; // i32: output zero point
 export const E_U8 = 32; // i32: 1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8)
 export const E_BYTES = 48;
 
-// qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input and output). Byte offsets:
+// qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input, uint8 or int16 output). Byte offsets:
 export const S_OUTER = 0; // i32: rows
 export const S_DEPTH = 4; // i32: row length
-export const S_BITS = 8; // i32: qs8_softmax: output bits (8 or 16)
+export const S_BITS = 8; // i32: output bits: 8 (int8 or uint8) or 16 (int16)
 export const S_TABLE = 12; // u32: qs8_softmax: the 256 Q0.31 exponentials; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v)
 export const S_OUT_SCALE = 16; // f32: qu8_softmax: output scale
+export const S_OUT_ZP = 20; // i32: qu8_softmax with an int16 output: output zero point
 export const S_BYTES = 32;
 
 // quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE; int8 and TFLite's uint8). Byte offsets:
@@ -268,12 +284,22 @@ export const FM_PIXELS = 4; // i32: pixels per image
 export const FM_C = 8; // i32: channels
 export const FM_BYTES = 16;
 
-// f32_resize_bilinear (RESIZE_BILINEAR, float32). Byte offsets:
+// RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qu8_resize_bilinear (uint8). Byte offsets:
 export const R_BATCHES = 0; // i32: batches
 export const R_OUT_H = 4; // i32: output height
 export const R_OUT_W = 8; // i32: output width
 export const R_C = 12; // i32: channels
 export const R_IN_IMAGE = 16; // i32: bytes of one input image
-export const R_Y = 20; // u32: per output row: the lower row's byte offset, the upper row's, their weights (f32)
-export const R_X = 24; // u32: per output column: the left pixel's byte offset, the right pixel's, their weights (f32)
+export const R_Y = 20; // u32: per output row (16 bytes): the lower row's byte offset, the upper row's, their weights (f32; qs8: i32 in 10-bit fixed point)
+export const R_X = 24; // u32: per output column (16 bytes): the left pixel's byte offset, the right pixel's, their weights (f32; qs8: i32 in 10-bit fixed point)
 export const R_BYTES = 32;
+
+// resize_nearest_bytes (RESIZE_NEAREST_NEIGHBOR, any element type: it copies pixels). Byte offsets:
+export const RN_BATCHES = 0; // i32: batches
+export const RN_OUT_H = 4; // i32: output height
+export const RN_OUT_W = 8; // i32: output width
+export const RN_PIXEL_BYTES = 12; // i32: bytes of one pixel: channels * element size
+export const RN_IN_IMAGE = 16; // i32: bytes of one input image
+export const RN_ROWS = 20; // u32: per output row: the source row's byte offset in the image (u32)
+export const RN_COLS = 24; // u32: per output column: the source pixel's byte offset in the row (u32)
+export const RN_BYTES = 32;

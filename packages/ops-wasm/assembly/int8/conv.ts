@@ -25,10 +25,13 @@
 // zero-extended (v128.load8x8_u), the weights stored as int16 (w - filter zero point, in [-255, 255]:
 // every product and pair sum of dot_i16x8_s stays exact) at twice the int8 layout's offsets, and the
 // outputs narrowed to uint8.
+// Hybrid layers (W_RAW, float32 activations quantized at invoke, see assembly/hybrid/epilogue.ts) run the
+// int8 tiles with zero biases and store the int32 accumulators as they are (four bytes per output);
+// hybrid_epilogue turns them into float32 outputs in place.
 import { narrow8, narrowClamp8, narrowClampU8, narrowU8, requantLanes, requantLanesRight, requantRightWith, storeBytes } from './requant';
 import { tapPointers, threadArea, windowBegin } from './window';
 import { copyBlocks, tileGroupsRelaxed } from './conv-relaxed';
-import { GEMM_TILE_PIXELS, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_U8, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
+import { GEMM_TILE_PIXELS, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RAW, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_U8, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
 
 /** Full groups of eight output channels, and whether a last group of four follows (at most four channels left). */
 @inline function fullGroups(outC: i32): i32 {
@@ -120,6 +123,18 @@ import { GEMM_TILE_PIXELS, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_M
 @inline function store8(p: usize, v: v128, n: i32): void {
   if (n >= 8) v128.store64_lane(p, v, 0);
   else storeBytes(p, v, n);
+}
+
+/** Stores the first `n` (> 0) int32 lanes of `v` at `p`. */
+@inline function storeLanes32(p: usize, v: v128, n: i32): void {
+  if (n >= 4) v128.store(p, v);
+  else storeBytes(p, v, n << 2);
+}
+
+/** Stores the int32 accumulators of eight (or `n` < 8) channels, lanes of `a` then `b`, at `p` (W_RAW). */
+@inline export function storeRaw(p: usize, a: v128, b: v128, n: i32): void {
+  storeLanes32(p, a, n);
+  if (n > 4) storeLanes32(p + 16, b, n - 4);
 }
 
 /**
@@ -234,6 +249,18 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
       return;
     }
   }
+  if (load<i32>(pp, W_RAW) != 0) {
+    // hybrid: int8 tiles, the int32 accumulators stored as they are (outC x 4 bytes per pixel)
+    const stride32 = stride << 2;
+    for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
+      const np = min(GEMM_TILE_PIXELS, q1 - q);
+      tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, extRow, false);
+      const o = output + <usize>q * stride32;
+      if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride32, GEMM_TILE_PIXELS, false, lo, hi, zp, false, true);
+      else tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride32, np, false, lo, hi, zp, false, true);
+    }
+    return;
+  }
   if (load<i32>(pp, W_U8) != 0) {
     // TFLite's uint8: zero-extended activations, int16 weights, uint8 outputs
     for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
@@ -274,7 +301,7 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
  * tiles, constant `np` = GEMM_TILE_PIXELS = 4, so those branches fold away. (A 5-pixel tile, ten
  * accumulators, ran 45 % slower: V8 spills.)
  */
-@inline function tileGroups(packed: usize, rq: usize, rqStride: usize, ext: usize, extRow: usize, slices: i32, full: i32, half: bool, outC: i32, o: usize, stride: usize, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128, u8: bool): void {
+@inline function tileGroups(packed: usize, rq: usize, rqStride: usize, ext: usize, extRow: usize, slices: i32, full: i32, half: bool, outC: i32, o: usize, stride: usize, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128, u8: bool, raw: bool = false): void {
   let w = packed;
   let r = rq;
   for (let g = 0; g < full; g++) {
@@ -308,6 +335,15 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
     }
     const rB = r + rqStride;
     const n = outC - (g << 3);
+    if (raw) {
+      // hybrid (W_RAW): the accumulators as they are, `stride` bytes per pixel
+      const o32 = o + <usize>(g << 5);
+      storeRaw(o32, a0, b0, n);
+      if (np > 1) storeRaw(o32 + stride, a1, b1, n);
+      if (np > 2) storeRaw(o32 + 2 * stride, a2, b2, n);
+      if (np > 3) storeRaw(o32 + 3 * stride, a3, b3, n);
+      continue;
+    }
     const oc = o + <usize>(g << 3);
     if (rightOnly) {
       // each block's vectors loaded once for the tile's pixels
@@ -356,6 +392,14 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
     x += 16;
   }
   const n = outC - (full << 3);
+  if (raw) {
+    const o32 = o + <usize>(full << 5);
+    storeLanes32(o32, a0, n);
+    if (np > 1) storeLanes32(o32 + stride, a1, n);
+    if (np > 2) storeLanes32(o32 + 2 * stride, a2, n);
+    if (np > 3) storeLanes32(o32 + 3 * stride, a3, n);
+    return;
+  }
   const oc = o + <usize>(full << 3);
   a0 = requant(a0, r, rightOnly, zp);
   storeBytes(oc, pack8(a0, a0, rightOnly, lo, hi, u8), n);
@@ -408,12 +452,16 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
  * gates), clamped to [act_min, act_max].
  */
 function gemv(pp: usize, input: usize, output: usize): void {
-  if (load<i32>(pp, W_U8) != 0) gemvOf(pp, input, output, true);
+  if (load<i32>(pp, W_RAW) != 0) gemvOf(pp, input, output, false, true);
+  else if (load<i32>(pp, W_U8) != 0) gemvOf(pp, input, output, true);
   else gemvOf(pp, input, output, false);
 }
 
-/** gemv with `u8` constant: uint8 activations (zero-extended), int16 weights and uint8 outputs. */
-@inline function gemvOf(pp: usize, input: usize, output: usize, u8: bool): void {
+/**
+ * gemv with `u8` constant: uint8 activations (zero-extended), int16 weights and uint8 outputs; with `raw`
+ * constant (hybrid, W_RAW): the int32 accumulators stored as they are.
+ */
+@inline function gemvOf(pp: usize, input: usize, output: usize, u8: bool, raw: bool = false): void {
   const outC = load<i32>(pp, W_OUT_C);
   const kb8 = load<i32>(pp, W_KB8);
   const zp = i32x4.splat(load<i32>(pp, W_ZP_OUT));
@@ -439,6 +487,10 @@ function gemv(pp: usize, input: usize, output: usize): void {
       x += 8;
       w += u8 ? 128 : 64;
     }
+    if (raw) {
+      storeRaw(output + <usize>(g << 5), a, b, outC - (g << 3));
+      continue;
+    }
     const sa = requant(a, r, rightOnly, zp);
     const sb = requant(b, r + rqStride, rightOnly, zp);
     storeGroup(output, g << 3, outC - (g << 3), sa, sb, out16, rightOnly, lo8, hi8, lo16, hi16, u8);
@@ -452,6 +504,10 @@ function gemv(pp: usize, input: usize, output: usize): void {
     a = i32x4.add(a, sliceDot(u8 ? v128.load8x8_u(x) : v128.load8x8_s(x), w, u8 ? 16 : 8, u8));
     x += 8;
     w += u8 ? 64 : 32;
+  }
+  if (raw) {
+    storeLanes32(output + <usize>(full << 5), a, outC - (full << 3));
+    return;
   }
   const sa = requant(a, r, rightOnly, zp);
   storeGroup(output, full << 3, outC - (full << 3), sa, sa, out16, rightOnly, lo8, hi8, lo16, hi16, u8);

@@ -14,9 +14,12 @@
 // as int16 (w - filter zero point), 32 bytes per pair of taps; their outputs narrow to uint8.
 // Channels past the depth have zero weights. The requantization blocks are apart (W_RQ), one per four
 // channels W_RQ_STRIDE bytes apart (0 when every channel shares one).
+// Hybrid layers (W_RAW, see assembly/hybrid/epilogue.ts) store the int32 accumulators as they are, four
+// bytes per output, for hybrid_epilogue.
 import { narrow8, narrowClamp8, narrowClampU8, narrowU8, requantLanes, requantRightWith, storeBytes } from './requant';
 import { tapPointersAt, threadArea, windowBegin } from './window';
-import { W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DM_TABLE, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RIGHT_ONLY, W_RQ, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_TOTAL, W_U8, W_ZP_OUT } from '../generated/abi';
+import { storeRaw } from './conv';
+import { W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DM_TABLE, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RAW, W_RIGHT_ONLY, W_RQ, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_TOTAL, W_U8, W_ZP_OUT } from '../generated/abi';
 
 /** First and last output index whose window (k taps, dilation d) lies inside [0, n) with stride s and padding p. */
 @inline function interiorRange(n: i32, k: i32, s: i32, d: i32, p: i32): i64 {
@@ -34,12 +37,16 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
 
 /** qs8_dwconv over output pixels [q0, q1) with the scratch area of thread `tid` (two tap-pointer tables), after windowBegin. */
 export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
-  if (load<i32>(pp, W_U8) != 0) dwconvRun(pp, input, output, q0, q1, tid, true);
+  if (load<i32>(pp, W_RAW) != 0) dwconvRun(pp, input, output, q0, q1, tid, false, true);
+  else if (load<i32>(pp, W_U8) != 0) dwconvRun(pp, input, output, q0, q1, tid, true);
   else dwconvRun(pp, input, output, q0, q1, tid, false);
 }
 
-/** qs8_dwconv_run with `u8` constant: uint8 activations (zero-extended), int16 weights and uint8 outputs. */
-@inline function dwconvRun(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32, u8: bool): void {
+/**
+ * qs8_dwconv_run with `u8` constant: uint8 activations (zero-extended), int16 weights and uint8 outputs;
+ * with `raw` constant (hybrid): the int32 accumulators stored as they are.
+ */
+@inline function dwconvRun(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32, u8: bool, raw: bool = false): void {
   const channels = load<i32>(pp, W_OUT_C);
   const taps = load<i32>(pp, W_KH) * load<i32>(pp, W_KW);
   const groups = load<i32>(pp, W_KB8);
@@ -66,6 +73,7 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
   const owLo = <i32>(colsIn >> 32), owHi = <i32>colsIn;
   const stepW = <u32>(sW * load<i32>(pp, W_IN_C));
   const slots = pairs << 1;
+  const outBytes = raw ? 4 : 1; // bytes per output
   // second pointer table (two pixels per step when the depth multiplier is 1)
   const ptrs2 = ptrs + <usize>(slots << 2);
   // pixel q = (b, oh, ow), walked without divisions from q0; `prev` holds the last pixel's tap pointers
@@ -94,13 +102,17 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
         tapPointersAt(pp, input + b * image, oh, ow + 1, ptrs2);
         if (taps & 1) store<u32>(ptrs2 + <usize>(taps << 2), load<u32>(ptrs2 + <usize>((taps - 1) << 2)));
       }
-      if (rightOnly) pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, output + <usize>(q * channels), true, zr, lo, hi, u8);
-      else pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, output + <usize>(q * channels), false, zp, lo, hi, u8);
+      const o = output + <usize>(q * channels * outBytes);
+      if (raw) pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, o, false, zp, lo, hi, false, true);
+      else if (rightOnly) pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, o, true, zr, lo, hi, u8);
+      else pixelPair(ptrs, ptrs2, packed, rq, rqStride, groups, pairs, channels, o, false, zp, lo, hi, u8);
       prev = ptrs2;
       q += 2;
       ow += 2;
     } else {
-      onePixel(ptrs, packed, rq, rqStride, groups, pairs, channels, dmTable, output + <usize>(q * channels), rightOnly, rightOnly ? zr : zp, lo, hi, u8);
+      const o = output + <usize>(q * channels * outBytes);
+      if (raw) onePixel(ptrs, packed, rq, rqStride, groups, pairs, channels, dmTable, o, false, zp, lo, hi, false, true);
+      else onePixel(ptrs, packed, rq, rqStride, groups, pairs, channels, dmTable, o, rightOnly, rightOnly ? zr : zp, lo, hi, u8);
       prev = ptrs;
       q++;
       ow++;
@@ -162,7 +174,7 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
  * Two neighbouring output pixels (tap pointers at `pa` and `pb`, outputs at `o` and `o + channels`),
  * depth multiplier 1: each weight vector loaded once for both.
  */
-@inline function pixelPair(pa: usize, pb: usize, packed: usize, rq: usize, rqStride: usize, groups: i32, pairs: i32, channels: i32, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128, u8: bool): void {
+@inline function pixelPair(pa: usize, pb: usize, packed: usize, rq: usize, rqStride: usize, groups: i32, pairs: i32, channels: i32, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128, u8: bool, raw: bool = false): void {
   let w = packed;
   let r = rq;
   for (let g = 0; g < groups; g++) {
@@ -187,6 +199,11 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
     }
     const n = channels - <i32>c;
     const rB = r + rqStride;
+    if (raw) {
+      storeRaw(o + (c << 2), a0, a1, n);
+      storeRaw(o + <usize>(channels << 2) + (c << 2), b0, b1, n);
+      continue;
+    }
     store8(o + c, groupOut(a0, a1, r, rB, rightOnly, zp, lo, hi, u8), n);
     store8(o + <usize>channels + c, groupOut(b0, b1, r, rB, rightOnly, zp, lo, hi, u8), n);
     r = rB + rqStride;
@@ -194,7 +211,7 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
 }
 
 /** One output pixel (tap pointers at `ptrs`, outputs at `o`), any depth multiplier. */
-@inline function onePixel(ptrs: usize, packed: usize, rq: usize, rqStride: usize, groups: i32, pairs: i32, channels: i32, dmTable: usize, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128, u8: bool): void {
+@inline function onePixel(ptrs: usize, packed: usize, rq: usize, rqStride: usize, groups: i32, pairs: i32, channels: i32, dmTable: usize, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128, u8: bool, raw: bool = false): void {
   let w = packed;
   let r = rq;
   for (let g = 0; g < groups; g++) {
@@ -224,6 +241,10 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
       }
     }
     const rB = r + rqStride;
+    if (raw) {
+      storeRaw(o + (c << 2), acc0, acc1, channels - <i32>c);
+      continue;
+    }
     store8(o + c, groupOut(acc0, acc1, r, rB, rightOnly, zp, lo, hi, u8), channels - <i32>c);
     r = rB + rqStride;
   }

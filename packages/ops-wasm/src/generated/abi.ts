@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 983876645;
+export const ABI_HASH = -1452006457;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -93,11 +93,43 @@ export enum W {
   ThreadRows = 40,
   /** offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice) (i32) */
   ThreadExt = 41,
+  /** 1: hybrid layers (assembly/hybrid/epilogue.ts): the int32 accumulators are stored as they are, four bytes per output, for hybrid_epilogue (i32) */
+  Raw = 42,
   /** Words of the block. */
-  Words = 42,
+  Words = 43,
 }
 /** Bytes of the W block in the arena (its words rounded up to 16 bytes). */
 export const W_BYTES = 176;
+
+/** hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED): int32 accumulators to float32 outputs, in place. Word indices. */
+export enum HY {
+  /** output pixels per batch (outH * outW; FULLY_CONNECTED 1) (i32) */
+  PerBatch = 0,
+  /** output channels (i32) */
+  OutC = 1,
+  /** 0: acc * factor (the weight scale already in the batch's factor); 1: acc * (factor * channel scale); 2: (acc * factor) * channel scale (i32) */
+  Mode = 2,
+  /** per output channel, the sum of its weights (int32): acc - zero point * sum; 0 when the inputs are symmetric (u32 arena offset) */
+  Sums = 3,
+  /** per output channel, the weight scale (float32), for modes 1 and 2 (u32 arena offset) */
+  Scales = 4,
+  /** per output channel, the float32 bias; 0 without one (u32 arena offset) */
+  Bias = 5,
+  /** per batch, the input's scaling factor (float32; set at each invoke) (u32 arena offset) */
+  Factors = 6,
+  /** per batch, the input's zero point (int32; set at each invoke) (u32 arena offset) */
+  ZeroPoints = 7,
+  /** 1: outputs clamped to [Lo, Hi] (the fused activation of CONV_2D and DEPTHWISE_CONV_2D) (i32) */
+  Clamp = 8,
+  /** lower bound of the fused activation (f32) */
+  Lo = 9,
+  /** upper bound of the fused activation (f32) */
+  Hi = 10,
+  /** Words of the block. */
+  Words = 11,
+}
+/** Bytes of the HY block in the arena (its words rounded up to 16 bytes). */
+export const HY_BYTES = 48;
 
 /** One requantization block (assembly/int8/requant.ts): four i32x4 vectors, lane j for output channel 4k + j. Word indices. */
 export enum RQ {
@@ -253,20 +285,22 @@ export enum E {
 /** Bytes of the E block in the arena (its words rounded up to 16 bytes). */
 export const E_BYTES = 48;
 
-/** qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input and output). Word indices. */
+/** qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input, uint8 or int16 output). Word indices. */
 export enum S {
   /** rows (i32) */
   Outer = 0,
   /** row length (i32) */
   Depth = 1,
-  /** qs8_softmax: output bits (8 or 16) (i32) */
+  /** output bits: 8 (int8 or uint8) or 16 (int16) (i32) */
   Bits = 2,
   /** qs8_softmax: the 256 Q0.31 exponentials; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v) (u32 arena offset) */
   Table = 3,
   /** qu8_softmax: output scale (f32) */
   OutScale = 4,
+  /** qu8_softmax with an int16 output: output zero point (i32) */
+  OutZp = 5,
   /** Words of the block. */
-  Words = 5,
+  Words = 6,
 }
 /** Bytes of the S block in the arena (its words rounded up to 16 bytes). */
 export const S_BYTES = 32;
@@ -569,7 +603,7 @@ export enum FM {
 /** Bytes of the FM block in the arena (its words rounded up to 16 bytes). */
 export const FM_BYTES = 16;
 
-/** f32_resize_bilinear (RESIZE_BILINEAR, float32). Word indices. */
+/** RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qu8_resize_bilinear (uint8). Word indices. */
 export enum R {
   /** batches (i32) */
   Batches = 0,
@@ -581,12 +615,34 @@ export enum R {
   C = 3,
   /** bytes of one input image (i32) */
   InImage = 4,
-  /** per output row: the lower row's byte offset, the upper row's, their weights (f32) (u32 arena offset) */
+  /** per output row (16 bytes): the lower row's byte offset, the upper row's, their weights (f32; qs8: i32 in 10-bit fixed point) (u32 arena offset) */
   Y = 5,
-  /** per output column: the left pixel's byte offset, the right pixel's, their weights (f32) (u32 arena offset) */
+  /** per output column (16 bytes): the left pixel's byte offset, the right pixel's, their weights (f32; qs8: i32 in 10-bit fixed point) (u32 arena offset) */
   X = 6,
   /** Words of the block. */
   Words = 7,
 }
 /** Bytes of the R block in the arena (its words rounded up to 16 bytes). */
 export const R_BYTES = 32;
+
+/** resize_nearest_bytes (RESIZE_NEAREST_NEIGHBOR, any element type: it copies pixels). Word indices. */
+export enum RN {
+  /** batches (i32) */
+  Batches = 0,
+  /** output height (i32) */
+  OutH = 1,
+  /** output width (i32) */
+  OutW = 2,
+  /** bytes of one pixel: channels * element size (i32) */
+  PixelBytes = 3,
+  /** bytes of one input image (i32) */
+  InImage = 4,
+  /** per output row: the source row's byte offset in the image (u32) (u32 arena offset) */
+  Rows = 5,
+  /** per output column: the source pixel's byte offset in the row (u32) (u32 arena offset) */
+  Cols = 6,
+  /** Words of the block. */
+  Words = 7,
+}
+/** Bytes of the RN block in the arena (its words rounded up to 16 bytes). */
+export const RN_BYTES = 32;

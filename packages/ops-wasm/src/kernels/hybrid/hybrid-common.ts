@@ -1,0 +1,179 @@
+/**
+ * What the hybrid kernels (float32 activations × int8 weights, the converter's dynamic-range
+ * quantization: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED) share: what `supports()` declines, the
+ * epilogue's parameter block (HY, read by assembly/hybrid/epilogue.ts), and the run-time quantization of
+ * the input into planned scratch buffers.
+ *
+ * The arithmetic is TFLite's, as ops-reference's hybrid kernels compute it: each batch of the float
+ * input is quantized to int8 at invoke by kernel-support's `batchQuantizeFloats` (TFLite's symmetric or
+ * asymmetric per-row quantization, the same code ops-reference runs); the int8 GEMM and depthwise tiles
+ * of ops-wasm (W.Raw) accumulate it against the int8 weights packed once at prepare, exactly in int32;
+ * `hybrid_epilogue` subtracts zero point × weight sum, scales by the batch's factor and the weight scale
+ * with TFLite's float32 operations in TFLite's order, adds the bias and clamps. So the outputs equal
+ * ops-reference's bit for bit.
+ */
+import { ActivationFunctionType, TensorType, type ArenaRegion, type Tensor, type TfLiteContext } from '@micrort/core';
+import { batchQuantizeFloats, declineType, scaleFactors } from '@micrort/kernel-support';
+import { HY, HY_BYTES } from '../../generated/abi.js';
+
+export { HY };
+
+/** The float32 types of a hybrid kernel's input, output and bias. */
+const FLOAT32: readonly TensorType[] = [TensorType.FLOAT32];
+
+/**
+ * The largest K (taps × input depth) of a hybrid convolution whose int32 accumulation cannot overflow:
+ * |w| ≤ 128 and |q − zero point| ≤ 255, so K · 128 · 255 < 2^31. ops-reference sums exactly beyond it
+ * (TFLite would wrap); such layers are declined.
+ */
+export const HYBRID_MAX_K = Math.floor((2 ** 31 - 1) / (128 * 255));
+
+/**
+ * Why a hybrid node's tensors are not handled, or null: float32 input and output, a constant filter of
+ * one of `filterTypes`, a constant float32 bias or none, and positive finite weight scales, one or one per
+ * output channel along `dimension` (`channels` of them).
+ */
+export function declineHybrid(
+  input: Tensor,
+  filter: Tensor,
+  bias: Tensor | null,
+  output: Tensor,
+  filterTypes: readonly TensorType[],
+  dimension: number,
+  channels: number,
+): string | null {
+  const why = declineType('input', input, FLOAT32) ?? declineType('output', output, FLOAT32) ?? declineType('filter', filter, filterTypes);
+  if (why) return why;
+  if (!filter.isConstant) return 'hybrid filter is not a constant (weights are packed at prepare)';
+  if (bias && (bias.type !== TensorType.FLOAT32 || !bias.isConstant)) return 'hybrid bias is not a constant float32 tensor';
+  const q = filter.quantization;
+  if (!q || q.scale.length === 0 || !q.scale.every((s) => s > 0 && s < Infinity)) return 'hybrid filter without positive finite scales';
+  if (q.scale.length > 1 && (q.quantizedDimension !== dimension || q.scale.length !== channels))
+    return `hybrid filter with ${q.scale.length} scales along dimension ${q.quantizedDimension} (handles one, or ${channels} along ${dimension})`;
+  return null;
+}
+
+/** Why a hybrid convolution's fused activation is declined (TFLite's hybrid convolutions clamp: NONE, RELU, RELU6, RELU_N1_TO_1), or null. */
+export function declineClampActivation(activation: ActivationFunctionType): string | null {
+  return activation === ActivationFunctionType.NONE ||
+    activation === ActivationFunctionType.RELU ||
+    activation === ActivationFunctionType.RELU6 ||
+    activation === ActivationFunctionType.RELU_N1_TO_1
+    ? null
+    : `fused activation ${ActivationFunctionType[activation] ?? activation} (hybrid convolutions take NONE, RELU, RELU6, RELU_N1_TO_1)`;
+}
+
+/** How hybrid_epilogue scales (HY.Mode). */
+export enum HybridMode {
+  /** acc · factor, the per-tensor weight scale folded into the factor (scaleFactors). */
+  Folded = 0,
+  /** acc · (factor · channel scale): CONV_2D and FULLY_CONNECTED with per-channel scales. */
+  PerChannel = 1,
+  /** (acc · factor) · channel scale: DEPTHWISE_CONV_2D. */
+  Depthwise = 2,
+}
+
+/** What a hybrid node's epilogue takes, at prepare. */
+export interface HybridEpilogueSpec {
+  perBatch: number;
+  outC: number;
+  mode: HybridMode;
+  /** Per output channel, the sum of its weights (asymmetric inputs), else null. */
+  sums: Int32Array | null;
+  /** Per output channel, the weight scale (modes PerChannel and Depthwise), else null. */
+  scales: Float32Array | null;
+  /** The float32 bias (model bytes: copied into the arena), or null. */
+  bias: Float32Array | null;
+  /** Clamp to [lo, hi] (CONV_2D, DEPTHWISE_CONV_2D); FULLY_CONNECTED applies its activation afterwards. */
+  clamp: boolean;
+  lo: number;
+  hi: number;
+}
+
+/** Copies `data` into a new persistent arena buffer; returns its offset (counted in the arena report). */
+function persistentCopy(context: TfLiteContext, data: Int32Array | Float32Array): number {
+  const region = context.allocatePersistentBuffer(Math.max(4, data.byteLength));
+  region.u8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  return region.offset;
+}
+
+/** Allocates and writes the epilogue's parameter block HY (and its per-channel arrays); returns the block. */
+export function prepareHybridEpilogue(context: TfLiteContext, s: HybridEpilogueSpec): ArenaRegion {
+  const region = context.allocatePersistentBuffer(HY_BYTES);
+  const h = region.i32;
+  h.fill(0);
+  h[HY.PerBatch] = s.perBatch;
+  h[HY.OutC] = s.outC;
+  h[HY.Mode] = s.mode;
+  h[HY.Sums] = s.sums ? persistentCopy(context, s.sums) : 0;
+  h[HY.Scales] = s.scales ? persistentCopy(context, Float32Array.from(s.scales)) : 0;
+  h[HY.Bias] = s.bias ? persistentCopy(context, s.bias) : 0;
+  h[HY.Clamp] = s.clamp ? 1 : 0;
+  region.f32[HY.Lo] = s.lo;
+  region.f32[HY.Hi] = s.hi;
+  return region;
+}
+
+/** The scratch buffers of the run-time quantization (planned memory): int8 rows, factors, zero points. */
+export interface HybridQuantScratch {
+  quantized: number;
+  factors: number;
+  zeroPoints: number;
+  batches: number;
+  rowSize: number;
+  asymmetric: boolean;
+  /** The per-tensor weight scale folded into the factors (HybridMode.Folded), else 0. */
+  foldScale: number;
+}
+
+/** Requests the quantization's scratch buffers for `batches` rows of `rowSize` values. */
+export function requestHybridQuantScratch(
+  context: TfLiteContext,
+  batches: number,
+  rowSize: number,
+  asymmetric: boolean,
+  foldScale: number,
+): HybridQuantScratch {
+  return {
+    quantized: context.requestScratchBufferInArena(Math.max(16, batches * rowSize + 16)),
+    factors: context.requestScratchBufferInArena(Math.max(1, batches) * 4),
+    zeroPoints: context.requestScratchBufferInArena(Math.max(1, batches) * 4),
+    batches,
+    rowSize,
+    asymmetric,
+    foldScale,
+  };
+}
+
+/**
+ * At invoke: quantizes `input` (batches × rowSize float32 values) into the int8 scratch rows with
+ * kernel-support's batchQuantizeFloats (TFLite's arithmetic, as ops-reference), folds the per-tensor
+ * weight scale into the factors, points HY.Factors / HY.ZeroPoints at them; returns the quantized rows'
+ * arena offset. Allocates nothing (the scratch views are cached by their regions).
+ */
+export function quantizeHybridInput(context: TfLiteContext, s: HybridQuantScratch, hy: Int32Array, input: Float32Array): number {
+  const q = context.getScratchBuffer(s.quantized);
+  const f = context.getScratchBuffer(s.factors);
+  const z = context.getScratchBuffer(s.zeroPoints);
+  batchQuantizeFloats(input, 0, s.batches, s.rowSize, q.i8, 0, f.f32, z.i32, 0, s.asymmetric);
+  if (s.foldScale !== 0) scaleFactors(f.f32, 0, s.batches, s.foldScale);
+  hy[HY.Factors] = f.offset;
+  hy[HY.ZeroPoints] = z.offset;
+  return q.offset;
+}
+
+/** The zero point of batch `b` after quantizeHybridInput (the zero row of a padded convolution holds it). */
+export function hybridZeroPoint(context: TfLiteContext, s: HybridQuantScratch, b: number): number {
+  return context.getScratchBuffer(s.zeroPoints).i32[b]!;
+}
+
+/** Per output channel `c` of `count`, the sum of the int8 weights at `w[c * stride0 + t * stride1]` for t < taps. */
+export function weightSums(w: Int8Array, count: number, taps: number, stride0: number, stride1: number): Int32Array {
+  const sums = new Int32Array(count);
+  for (let c = 0; c < count; c++) {
+    let s = 0;
+    for (let t = 0; t < taps; t++) s += w[c * stride0 + t * stride1]!;
+    sums[c] = s;
+  }
+  return sums;
+}

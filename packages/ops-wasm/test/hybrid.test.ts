@@ -1,0 +1,156 @@
+/**
+ * The hybrid kernels (float32 activations × int8 weights) in the interpreter: the writer-made hybrid
+ * models of test-support (the cases ops-reference checks against TFLite 2.9 and LiteRT.js) give
+ * ops-reference's outputs bit for bit with ops-wasm in front, int4 weights fall back to ops-reference;
+ * a hybrid network's invoke allocates nothing; several threads give the bits of one.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  ActivationFunctionType,
+  BuiltinOperator,
+  MicroInterpreter,
+  ModelBuilder,
+  OpResolver,
+  Padding,
+  TensorType,
+  loadModel,
+} from '@micrort/core';
+import { registerReferenceOps } from '@micrort/ops-reference';
+import { createPlanner } from '@micrort/planners';
+import { measureAllocation } from '@micrort/test-support/alloc';
+import { hybridConvCases, hybridFullyConnectedCases } from '@micrort/test-support/hybrid-models';
+import { buildHybridConv, buildHybridFullyConnected, hybridInputs, randomHybridConvCase } from '../src/__tests__/single-op-hybrid.js';
+import { floats } from '../src/__tests__/single-op-float.js';
+import { rng } from '../src/__tests__/single-op.js';
+import { C } from '../src/threads/control.js';
+import { threadsAvailable } from '../src/threads/pool.js';
+import { PROVIDER, loadWasmKernels, loadWasmKernelsSync, type WasmKernels } from '../src/index.js';
+
+const one = loadWasmKernelsSync({ threads: 1, minMacs: 0 });
+
+type Model = ConstructorParameters<typeof MicroInterpreter>[0];
+
+function interpreter(model: Model, w: WasmKernels | null): MicroInterpreter {
+  const resolver = registerReferenceOps(new OpResolver());
+  if (w) resolver.registerAll(w.kernels, { fallback: true });
+  return new MicroInterpreter(model, resolver, {
+    planner: createPlanner('greedy'),
+    ...(w ? { arenaBacking: w.arenaBacking } : {}),
+  }).allocateTensors();
+}
+
+/** Outputs (bytes) of one invoke, and how many nodes ops-wasm served. */
+function run(model: Model, inputs: ArrayBufferView[], w: WasmKernels | null): { outs: Uint8Array[]; served: number } {
+  const it = interpreter(model, w);
+  inputs.forEach((x, i) => it.input(i).bytes.set(new Uint8Array(x.buffer, x.byteOffset, x.byteLength)));
+  it.invoke();
+  return {
+    outs: Array.from({ length: it.outputsSize }, (_, j) => it.output(j).bytes.slice()),
+    served: it.nodes().filter((n) => n.provider === PROVIDER).length,
+  };
+}
+
+/** image [1, 12, 12, 5] → CONV_2D 3x3 per-channel (RELU6) → DEPTHWISE 3x3 stride 2 ×2 → FULLY_CONNECTED asymmetric (RELU) → [1, 7]. */
+function hybridNetwork(): { def: ReturnType<ModelBuilder['buildDef']>; input: Float32Array } {
+  const r = rng(99);
+  const b = new ModelBuilder();
+  const q8 = (name: string, shape: number[], scales: number[], dim: number) =>
+    b.addTensor({
+      name,
+      type: TensorType.INT8,
+      shape,
+      data: Int8Array.from({ length: shape.reduce((a, x) => a * x, 1) }, () => Math.floor(r() * 255) - 127),
+      quantization: { scale: scales, zeroPoint: scales.map(() => 0), quantizedDimension: dim },
+    });
+  const f = (name: string, shape: number[], data?: Float32Array) =>
+    b.addTensor({ name, type: TensorType.FLOAT32, shape, ...(data ? { data } : {}) });
+  const scales = (n: number) => Array.from({ length: n }, () => 0.005 + r() * 0.01);
+  const x = f('x', [1, 12, 12, 5]);
+  const c = f('conv', [1, 12, 12, 16]);
+  b.addOperator({
+    op: BuiltinOperator.CONV_2D,
+    version: 5,
+    inputs: [x, q8('conv/w', [16, 3, 3, 5], scales(16), 0), f('conv/b', [16], floats(r, 16, -0.2, 0.2))],
+    outputs: [c],
+    options: { padding: Padding.SAME, strideH: 1, strideW: 1, fusedActivationFunction: ActivationFunctionType.RELU6 },
+  });
+  const d = f('dw', [1, 6, 6, 32]);
+  b.addOperator({
+    op: BuiltinOperator.DEPTHWISE_CONV_2D,
+    version: 6,
+    inputs: [c, q8('dw/w', [1, 3, 3, 32], scales(32), 3), f('dw/b', [32], floats(r, 32, -0.2, 0.2))],
+    outputs: [d],
+    options: { padding: Padding.SAME, strideH: 2, strideW: 2, depthMultiplier: 2 },
+  });
+  const y = f('y', [1, 7]);
+  b.addOperator({
+    op: BuiltinOperator.FULLY_CONNECTED,
+    version: 9,
+    inputs: [d, q8('fc/w', [7, 6 * 6 * 32], scales(7), 0), f('fc/b', [7], floats(r, 7, -0.2, 0.2))],
+    outputs: [y],
+    options: { fusedActivationFunction: ActivationFunctionType.RELU, asymmetricQuantizeInputs: true },
+  });
+  b.setInputs([x]).setOutputs([y]);
+  return { def: b.buildDef(), input: hybridInputs(r, 1, 12 * 12 * 5) };
+}
+
+describe('hybrid kernels in the interpreter', () => {
+  it("test-support's writer-made hybrid models: ops-reference's outputs bit for bit, int4 weights left to ops-reference", () => {
+    const cases = [...hybridFullyConnectedCases(), ...hybridConvCases()];
+    let served = 0;
+    let int4 = 0;
+    for (const c of cases) {
+      const model = loadModel(c.bytes);
+      const ref = run(model, c.inputs, null);
+      const got = run(model, c.inputs, one);
+      expect(got.served, c.name).toBe(c.name.includes('int4') ? 0 : 1);
+      expect(got.outs, c.name).toEqual(ref.outs);
+      served += got.served;
+      if (c.name.includes('int4')) int4++;
+    }
+    expect([served, int4]).toEqual([cases.length - 5, 5]); // 13 FULLY_CONNECTED and 12 convolutions, 5 of them int4
+  });
+
+  it('a hybrid network (CONV_2D, DEPTHWISE_CONV_2D ×2, FULLY_CONNECTED) runs wholly on ops-wasm, bit for bit, and its invoke allocates nothing', () => {
+    const { def, input } = hybridNetwork();
+    const ref = run(def, [input], null);
+    const got = run(def, [input], one);
+    expect(got.served).toBe(3);
+    expect(got.outs).toEqual(ref.outs);
+    expect(new Set(new Float32Array(ref.outs[0]!.buffer)).size).toBeGreaterThan(3); // not all clamped
+    const it_ = interpreter(def, one);
+    it_.input(0).bytes.set(new Uint8Array(input.buffer));
+    const m = measureAllocation(() => it_.invoke(), { warmup: 200, trials: 7, iterations: 300 });
+    expect(m.medianTrialBytes, `heap deltas per trial: ${m.deltas.join(', ')}`).toBeLessThan(4096);
+  });
+});
+
+describe.skipIf(!threadsAvailable())('hybrid kernels on several threads', () => {
+  // every node that can split does, however small
+  let many: WasmKernels | null = null;
+  afterAll(() => many?.dispose());
+
+  it('CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED (several batches) give the bits of one thread', async () => {
+    many = await loadWasmKernels({ threads: 3, minMacs: 0, parallelMinMacs: 0 });
+    const before = Atomics.load(many.pool!.control, C.WorkerChunks);
+    let ran = 0;
+    for (let seed = 1; ran < 40; seed++) {
+      const c = randomHybridConvCase(seed, seed % 2 === 0);
+      const m = buildHybridConv({ ...c, inH: c.inH + 6, inW: c.inW + 6 });
+      if (!m) continue;
+      expect(run(m.def, [m.input], many).outs, JSON.stringify(c)).toEqual(run(m.def, [m.input], one).outs);
+      ran++;
+    }
+    for (let seed = 1; seed <= 20; seed++) {
+      const m = buildHybridFullyConnected(seed);
+      expect(run(m.def, [m.input], many).outs, m.desc).toEqual(run(m.def, [m.input], one).outs);
+    }
+    // the workers took chunks of these jobs (not only the main thread)
+    expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);
+    const { def, input } = hybridNetwork();
+    const it_ = interpreter(def, many);
+    it_.input(0).bytes.set(new Uint8Array(input.buffer));
+    const m = measureAllocation(() => it_.invoke(), { warmup: 100, trials: 5, iterations: 200 });
+    expect(m.medianTrialBytes, `heap deltas per trial: ${m.deltas.join(', ')}`).toBeLessThan(4096);
+  });
+});
