@@ -24,6 +24,7 @@ export { f32_resize_bilinear } from './float/resize-bilinear';
 export { qs8_resize_bilinear, qu8_resize_bilinear } from './int8/resize';
 export { resize_nearest_bytes } from './layout/resize-nearest';
 export { hybrid_epilogue } from './hybrid/epilogue';
+export { hybrid_quantize } from './hybrid/quantize';
 
 import { ABI_HASH } from './generated/abi';
 
