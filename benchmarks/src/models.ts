@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORPUS, corpusBytes } from '@micrort/corpus';
 import { buildMobileNetV2Float } from './mobilenet-v2-float.js';
+import { buildMobileNetV2Hybrid } from './mobilenet-v2-hybrid.js';
 import { buildMobileNetV2Uint8 } from './mobilenet-v2-uint8.js';
 import { buildTinyFloatCnn } from './tiny-cnn.js';
 
@@ -77,6 +78,11 @@ export const BUILT_MODELS: Readonly<Record<string, { description: string; build:
   mobilenet_v2_uint8_224: {
     description: "uint8 MobileNetV2 shape, 224x224x3, TFLite's asymmetric quantization, seeded weights (model writer)",
     build: () => buildMobileNetV2Uint8(),
+  },
+  mobilenet_v2_hybrid_224: {
+    description:
+      'hybrid MobileNetV2 shape, 224x224x3, float32 activations x int8 weights (dynamic-range quantization), seeded weights (model writer)',
+    build: () => buildMobileNetV2Hybrid(),
   },
   tiny_float_cnn: { description: 'tiny float CNN, 8x8x3 (model writer; the harness test)', build: buildTinyFloatCnn },
 };

@@ -25,6 +25,7 @@ export * from './op-data.js';
 export * from './output-shape.js';
 export * from './padding.js';
 export * from './pooling.js';
+export * from './resize.js';
 export * from './softmax.js';
 export * from './spatial.js';
 export * from './sub.js';

@@ -195,17 +195,18 @@ export const BLOCKS = [
   },
   {
     name: 'S',
-    doc: "qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input and output).",
+    doc: "qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input, uint8 or int16 output).",
     fields: [
       ['Outer', 'i32', 'rows'],
       ['Depth', 'i32', 'row length'],
-      ['Bits', 'i32', 'qs8_softmax: output bits (8 or 16)'],
+      ['Bits', 'i32', 'output bits: 8 (int8 or uint8) or 16 (int16)'],
       [
         'Table',
         'u32',
         "qs8_softmax: the 256 Q0.31 exponentials; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v)",
       ],
       ['OutScale', 'f32', 'qu8_softmax: output scale'],
+      ['OutZp', 'i32', 'qu8_softmax with an int16 output: output zero point'],
     ],
   },
   {
@@ -385,15 +386,36 @@ export const BLOCKS = [
   },
   {
     name: 'R',
-    doc: 'f32_resize_bilinear (RESIZE_BILINEAR, float32).',
+    doc: 'RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qu8_resize_bilinear (uint8).',
     fields: [
       ['Batches', 'i32', 'batches'],
       ['OutH', 'i32', 'output height'],
       ['OutW', 'i32', 'output width'],
       ['C', 'i32', 'channels'],
       ['InImage', 'i32', 'bytes of one input image'],
-      ['Y', 'u32', "per output row: the lower row's byte offset, the upper row's, their weights (f32)"],
-      ['X', 'u32', "per output column: the left pixel's byte offset, the right pixel's, their weights (f32)"],
+      [
+        'Y',
+        'u32',
+        "per output row (16 bytes): the lower row's byte offset, the upper row's, their weights (f32; qs8: i32 in 10-bit fixed point)",
+      ],
+      [
+        'X',
+        'u32',
+        "per output column (16 bytes): the left pixel's byte offset, the right pixel's, their weights (f32; qs8: i32 in 10-bit fixed point)",
+      ],
+    ],
+  },
+  {
+    name: 'RN',
+    doc: 'resize_nearest_bytes (RESIZE_NEAREST_NEIGHBOR, any element type: it copies pixels).',
+    fields: [
+      ['Batches', 'i32', 'batches'],
+      ['OutH', 'i32', 'output height'],
+      ['OutW', 'i32', 'output width'],
+      ['PixelBytes', 'i32', 'bytes of one pixel: channels * element size'],
+      ['InImage', 'i32', 'bytes of one input image'],
+      ['Rows', 'u32', "per output row: the source row's byte offset in the image (u32)"],
+      ['Cols', 'u32', "per output column: the source pixel's byte offset in the row (u32)"],
     ],
   },
 ];

@@ -44,8 +44,22 @@ export interface KernelExports {
   requantize_s8_s8(params: number, input: number, output: number): void;
   dequantize_s8_f32(params: number, input: number, output: number): void;
   qs8_maxpool(params: number, input: number, output: number): void;
+  qs8_resize_bilinear(params: number, input: number, output: number): void;
+  qu8_resize_bilinear(params: number, input: number, output: number): void;
+  resize_nearest_bytes(params: number, input: number, output: number): void;
   /** Hybrid layers: the int32 accumulators of output pixels [q0, q1) at `output` to float32 outputs, in place (block HY). */
   hybrid_epilogue(params: number, output: number, q0: number, q1: number): void;
+  /** TFLite's BatchQuantizeFloats of `batches` rows of `size` float32 values into int8 rows, factors and zero points (the weight scale `foldScale` folded in when not 0). */
+  hybrid_quantize(
+    input: number,
+    batches: number,
+    size: number,
+    output: number,
+    factors: number,
+    zeroPoints: number,
+    asymmetric: number,
+    foldScale: number,
+  ): void;
 }
 
 /** The engine cannot run the ops-wasm module (no WebAssembly, or no SIMD128). */

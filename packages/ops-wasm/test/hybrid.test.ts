@@ -19,12 +19,14 @@ import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { hybridConvCases, hybridFullyConnectedCases } from '@micrort/test-support/hybrid-models';
+import { batchQuantizeFloats, scaleFactors } from '@micrort/kernel-support';
 import { buildHybridConv, buildHybridFullyConnected, hybridInputs, randomHybridConvCase } from '../src/__tests__/single-op-hybrid.js';
 import { floats } from '../src/__tests__/single-op-float.js';
 import { rng } from '../src/__tests__/single-op.js';
 import { C } from '../src/threads/control.js';
 import { threadsAvailable } from '../src/threads/pool.js';
 import { PROVIDER, loadWasmKernels, loadWasmKernelsSync, type WasmKernels } from '../src/index.js';
+import type { KernelExports } from '../src/wasm-module.js';
 
 const one = loadWasmKernelsSync({ threads: 1, minMacs: 0 });
 
@@ -94,7 +96,61 @@ function hybridNetwork(): { def: ReturnType<ModelBuilder['buildDef']>; input: Fl
   return { def: b.buildDef(), input: hybridInputs(r, 1, 12 * 12 * 5) };
 }
 
+/** Rows that test the quantization's edges: exact ties, zeros, one sign, wide and tiny magnitudes, signed zeros, NaN past the first value. */
+function quantizationRows(seed: number, size: number): Float32Array {
+  const r = rng(seed);
+  const kind = seed % 8;
+  const x = new Float32Array(size);
+  for (let i = 0; i < size; i++) {
+    if (kind === 0)
+      x[i] = Math.floor(r() * 255) - 127 + (r() < 0.5 ? 0.5 : 0); // symmetric scale 1: ties at .5
+    else if (kind === 1)
+      x[i] = Math.floor(r() * 256) - 128 + (r() < 0.5 ? 0.5 : 0); // asymmetric scale 1, zero point 0: ties
+    else if (kind === 2) x[i] = 0;
+    else if (kind === 3)
+      x[i] = r() * 5; // one sign: zero point -128
+    else if (kind === 4)
+      x[i] = -r() * 0.01; // one sign: zero point 127
+    else if (kind === 5) x[i] = (r() * 2 - 1) * 10 ** Math.floor(r() * 12 - 6);
+    else if (kind === 6) x[i] = r() < 0.3 ? (r() < 0.5 ? -0 : 0) : r() * 3 - 1;
+    else x[i] = r() * 2 - 1;
+  }
+  if (kind === 0) x[0] = 127; // the range
+  if (kind === 1) [x[0], x[1]] = [-128, 127];
+  if (kind === 7 && size > 2) x[size - 1] = NaN; // skipped by min and max, quantized to 0
+  return x;
+}
+
 describe('hybrid kernels in the interpreter', () => {
+  it("hybrid_quantize gives kernel-support's batchQuantizeFloats (TFLite's BatchQuantizeFloats) rows, factors and zero points exactly", () => {
+    const memory = new WebAssembly.Memory({ initial: 4, maximum: 4 });
+    const k = new WebAssembly.Instance(one.module, { env: { memory } }).exports as unknown as KernelExports;
+    const heap = memory.buffer;
+    let ties = 0;
+    for (let seed = 1; seed <= 400; seed++) {
+      const batches = 1 + (seed % 3);
+      const size = 1 + Math.floor(rng(seed + 1000)() * 70);
+      const x = new Float32Array(batches * size);
+      for (let b = 0; b < batches; b++) x.set(quantizationRows(seed * 3 + b, size), b * size);
+      const asymmetric = seed % 2 === 1;
+      const fold = seed % 5 === 0 ? Math.fround(0.00123 * (1 + (seed % 7))) : 0;
+      const q = new Int8Array(batches * size);
+      const f = new Float32Array(batches);
+      const z = new Int32Array(batches);
+      batchQuantizeFloats(x, 0, batches, size, q, 0, f, z, 0, asymmetric);
+      if (fold !== 0) scaleFactors(f, 0, batches, fold);
+      new Float32Array(heap, 0, x.length).set(x);
+      const at = { q: 65536, f: 131072, z: 131072 + 64 };
+      k.hybrid_quantize(0, batches, size, at.q, at.f, at.z, asymmetric ? 1 : 0, fold);
+      const desc = JSON.stringify({ seed, batches, size, asymmetric, fold });
+      expect(new Int8Array(heap, at.q, q.length), desc).toEqual(q);
+      expect(new Uint32Array(heap, at.f, batches), desc).toEqual(new Uint32Array(f.buffer));
+      expect(new Int32Array(heap, at.z, batches), desc).toEqual(z);
+      for (let i = 0; i < x.length; i++) if (!asymmetric && seed % 8 === 0 && x[i]! % 1 !== 0) ties++;
+    }
+    expect(ties).toBeGreaterThan(100);
+  });
+
   it("test-support's writer-made hybrid models: ops-reference's outputs bit for bit, int4 weights left to ops-reference", () => {
     const cases = [...hybridFullyConnectedCases(), ...hybridConvCases()];
     let served = 0;

@@ -10,7 +10,8 @@ import {
   readManifest,
   setCaseInputs,
 } from '@micrort/test-support/conformance';
-import { RESIZE_BILINEAR, interpolationValues, interpolationValuesInteger } from './resize-bilinear.js';
+import { interpolationValues, interpolationValuesInteger } from '@micrort/kernel-support';
+import { RESIZE_BILINEAR } from './resize-bilinear.js';
 import { constI32, expectFloatClose, harness, preparedShape, prepareError, spec } from './__fixtures__/data-testing.js';
 
 function resize(

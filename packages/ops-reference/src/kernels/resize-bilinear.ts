@@ -18,7 +18,15 @@ import type { Node, Registration, ResizeBilinearOptions, TfLiteContext } from '@
 import { PROVIDER } from '../provider.js';
 import { typeSupport } from './data-common.js';
 import { type ResizeGeometry, prepareResize } from './resize-common.js';
-import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import {
+  fillOpData,
+  interpolationValues,
+  interpolationValuesInteger,
+  newOpData,
+  opData,
+  resizeScaleF32,
+  resizeScaleInteger,
+} from '@micrort/kernel-support';
 
 const OP = 'RESIZE_BILINEAR';
 const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8, TensorType.INT16] as const;
@@ -39,42 +47,6 @@ interface ResizeBilinearOpData extends ResizeGeometry {
   wxHi: Float64Array;
 }
 
-/**
- * reference_ops::ComputeInterpolationValues in float32: [lower, upper, fraction] for output coordinate
- * `value` (fraction = scaled - lower, as TFLM's `input_y - y0`).
- */
-export function interpolationValues(value: number, scale: number, halfPixelCenters: boolean, inputSize: number): [number, number, number] {
-  const scaled = halfPixelCenters ? f32(f32(f32(value + 0.5) * scale) - 0.5) : f32(value * scale);
-  const lower = Math.max(Math.floor(scaled), 0) | 0;
-  const upper = Math.min(Math.ceil(scaled), inputSize - 1) | 0;
-  return [lower, upper, f32(scaled - lower)];
-}
-
-/** reference_ops::ComputeInterpolationValuesInteger: [scaled (10-bit), lower, upper]. */
-export function interpolationValuesInteger(
-  value: number,
-  scale10: number,
-  halfPixelCenters: boolean,
-  inputSize: number,
-): [number, number, number] {
-  const scaled = halfPixelCenters ? value * scale10 + Math.trunc(scale10 / 2) - 512 : value * scale10;
-  const lower = Math.max(Math.trunc(scaled / 1024), 0);
-  const upper = Math.min(Math.trunc((scaled + 1023) / 1024), inputSize - 1);
-  return [scaled, lower, upper];
-}
-
-/** The float32 scale from output to input coordinates (align_corners maps corner to corner). */
-function floatScale(inSize: number, outSize: number, alignCorners: boolean): number {
-  return alignCorners && outSize > 1 ? f32((inSize - 1) / (outSize - 1)) : f32(inSize / outSize);
-}
-
-/** The 10-bit fixed-point scale of ResizeBilinearInteger. */
-function integerScale(inSize: number, outSize: number, alignCorners: boolean): number {
-  return alignCorners && outSize > 1
-    ? Math.trunc((1024 * (inSize - 1) + Math.trunc((outSize - 1) / 2)) / (outSize - 1))
-    : Math.trunc((1024 * inSize + Math.trunc(outSize / 2)) / outSize);
-}
-
 /** Fills one axis' tables (rows: stride = width * depth; columns: stride = depth). */
 function axisTables(
   g: ResizeGeometry,
@@ -88,7 +60,7 @@ function axisTables(
   wHi: Float64Array,
 ): void {
   if (g.type === TensorType.FLOAT32 || g.type === TensorType.UINT8) {
-    const scale = floatScale(inSize, outSize, options.alignCorners);
+    const scale = resizeScaleF32(inSize, outSize, options.alignCorners);
     for (let i = 0; i < outSize; i++) {
       const [l, u, frac] = interpolationValues(i, scale, options.halfPixelCenters, inSize);
       lo[i] = l * stride;
@@ -97,7 +69,7 @@ function axisTables(
       wLo[i] = f32(1 - frac);
     }
   } else {
-    const scale10 = integerScale(inSize, outSize, options.alignCorners);
+    const scale10 = resizeScaleInteger(inSize, outSize, options.alignCorners);
     for (let i = 0; i < outSize; i++) {
       const [scaled, l, u] = interpolationValuesInteger(i, scale10, options.halfPixelCenters, inSize);
       lo[i] = l * stride;

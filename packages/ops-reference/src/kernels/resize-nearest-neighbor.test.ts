@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TensorType } from '@micrort/core';
-import { RESIZE_NEAREST_NEIGHBOR, nearestNeighbor } from './resize-nearest-neighbor.js';
+import { nearestNeighbor } from '@micrort/kernel-support';
+import { RESIZE_NEAREST_NEIGHBOR } from './resize-nearest-neighbor.js';
 import { constI32, harness, preparedShape, prepareError, spec } from './__fixtures__/data-testing.js';
 
 function resize(

@@ -11,7 +11,7 @@ import { PROVIDER } from '../provider.js';
 import { typeSupport } from './data-common.js';
 import { type ResizeGeometry, prepareResize } from './resize-common.js';
 import { type NumberArray } from './transpose-common.js';
-import { fillOpData, newOpData, opData } from '@micrort/kernel-support';
+import { fillOpData, nearestNeighbor, newOpData, opData } from '@micrort/kernel-support';
 
 const OP = 'RESIZE_NEAREST_NEIGHBOR';
 const TYPES = [
@@ -25,7 +25,6 @@ const TYPES = [
   TensorType.UINT32,
   TensorType.BOOL,
 ] as const;
-const f32 = Math.fround;
 
 /** Op data computed in prepare. */
 interface ResizeNearestOpData extends ResizeGeometry {
@@ -33,23 +32,6 @@ interface ResizeNearestOpData extends ResizeGeometry {
   rows: Int32Array;
   /** Element offset of the source pixel of each output column (within a row). */
   cols: Int32Array;
-}
-
-/** reference_ops::GetNearestNeighbor, in float32. */
-export function nearestNeighbor(
-  value: number,
-  inputSize: number,
-  outputSize: number,
-  alignCorners: boolean,
-  halfPixelCenters: boolean,
-): number {
-  const scale = alignCorners && outputSize > 1 ? f32((inputSize - 1) / (outputSize - 1)) : f32(inputSize / outputSize);
-  const offset = halfPixelCenters ? 0.5 : 0;
-  const scaled = f32(f32(value + offset) * scale);
-  // TfLiteRound rounds half away from zero; `scaled` is never negative here, where Math.round agrees.
-  let out = Math.min(alignCorners ? Math.round(scaled) : Math.floor(scaled), inputSize - 1);
-  if (halfPixelCenters) out = Math.max(0, out);
-  return out;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {

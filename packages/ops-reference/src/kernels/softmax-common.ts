@@ -151,22 +151,10 @@ export function softmaxInt16(
   }
 }
 
-/** Entries of TFLite's uint8 softmax table (SoftmaxOpData::table, float[256]). */
-export const UINT8_SOFTMAX_TABLE_SIZE = 256;
-
-/**
- * TFLite's optimized_ops::PopulateSoftmaxLookupTable, the table its SOFTMAX kernel builds in prepare for
- * uint8 inputs: table[255 - v] = expf(-input_scale * beta * v) for v in 0..255, every step in float32.
- */
-export function populateSoftmaxUint8Table(table: Float32Array, inputScale: number, beta: number): void {
-  const f = Math.fround;
-  const scale = f(-f(inputScale) * f(beta));
-  for (let v = 0; v < UINT8_SOFTMAX_TABLE_SIZE; v++) table[255 - v] = expF32(f(scale * v));
-}
-
 /**
  * TFLite's SOFTMAX for uint8 inputs (optimized_ops::Softmax with the float table, which TFLite runs for
- * uint8 whatever the kernel variant): per row, with m the row's maximum, e(x) = table[255 - m + x];
+ * uint8 whatever the kernel variant; the table is kernel-support's populateSoftmaxUint8Table): per row,
+ * with m the row's maximum, e(x) = table[255 - m + x];
  * p = e(x) · (1 / (Σ e · output_scale)), in float32 with the sum taken in order. uint8 outputs are
  * (int32)(p + 0.5f) (TFLite's x86 QuantizeSoftmaxOutput<uint8_t>, which ignores the zero point: micrort
  * requires it to be 0); int16 outputs are roundf(p) + zero_point. Clamped to the output type.

@@ -32,8 +32,6 @@ import {
   softmaxInt16,
   softmaxInt8,
   softmaxUint8,
-  populateSoftmaxUint8Table,
-  UINT8_SOFTMAX_TABLE_SIZE,
   type SoftmaxShape,
 } from './softmax-common.js';
 import {
@@ -44,6 +42,8 @@ import {
   followSoftmaxShape,
   isDataDependent,
   opData,
+  populateSoftmaxUint8Table,
+  UINT8_SOFTMAX_TABLE_ENTRIES,
 } from '@micrort/kernel-support';
 
 const OP = 'SOFTMAX';
@@ -164,7 +164,7 @@ function prepareUint8(context: TfLiteContext, node: Node, data: SoftmaxOpData, i
     throw new KernelError(OP, node.index, `input scale ${input.params.scale} and output scale ${os} must be finite and > 0`);
   if (output.type === TensorType.UINT8 && output.params.zeroPoint !== 0)
     throw new KernelError(OP, node.index, `uint8 output (tensor ${output.index}) must have zero point 0, got ${output.params.zeroPoint}`);
-  data.uint8Table = context.allocatePersistentBuffer(UINT8_SOFTMAX_TABLE_SIZE * 4).f32.subarray(0, UINT8_SOFTMAX_TABLE_SIZE);
+  data.uint8Table = context.allocatePersistentBuffer(UINT8_SOFTMAX_TABLE_ENTRIES * 4).f32.subarray(0, UINT8_SOFTMAX_TABLE_ENTRIES);
   populateSoftmaxUint8Table(data.uint8Table, input.params.scale, beta);
   data.outputScale = os;
   data.outputZeroPoint = output.params.zeroPoint;

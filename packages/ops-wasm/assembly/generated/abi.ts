@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 749450909;
+export const ABI_HASH: i32 = -1452006457;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -137,12 +137,13 @@ export const E_ZP_OUT = 28; // i32: output zero point
 export const E_U8 = 32; // i32: 1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8)
 export const E_BYTES = 48;
 
-// qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input and output). Byte offsets:
+// qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input, uint8 or int16 output). Byte offsets:
 export const S_OUTER = 0; // i32: rows
 export const S_DEPTH = 4; // i32: row length
-export const S_BITS = 8; // i32: qs8_softmax: output bits (8 or 16)
+export const S_BITS = 8; // i32: output bits: 8 (int8 or uint8) or 16 (int16)
 export const S_TABLE = 12; // u32: qs8_softmax: the 256 Q0.31 exponentials; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v)
 export const S_OUT_SCALE = 16; // f32: qu8_softmax: output scale
+export const S_OUT_ZP = 20; // i32: qu8_softmax with an int16 output: output zero point
 export const S_BYTES = 32;
 
 // quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE; int8 and TFLite's uint8). Byte offsets:
@@ -283,12 +284,22 @@ export const FM_PIXELS = 4; // i32: pixels per image
 export const FM_C = 8; // i32: channels
 export const FM_BYTES = 16;
 
-// f32_resize_bilinear (RESIZE_BILINEAR, float32). Byte offsets:
+// RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qu8_resize_bilinear (uint8). Byte offsets:
 export const R_BATCHES = 0; // i32: batches
 export const R_OUT_H = 4; // i32: output height
 export const R_OUT_W = 8; // i32: output width
 export const R_C = 12; // i32: channels
 export const R_IN_IMAGE = 16; // i32: bytes of one input image
-export const R_Y = 20; // u32: per output row: the lower row's byte offset, the upper row's, their weights (f32)
-export const R_X = 24; // u32: per output column: the left pixel's byte offset, the right pixel's, their weights (f32)
+export const R_Y = 20; // u32: per output row (16 bytes): the lower row's byte offset, the upper row's, their weights (f32; qs8: i32 in 10-bit fixed point)
+export const R_X = 24; // u32: per output column (16 bytes): the left pixel's byte offset, the right pixel's, their weights (f32; qs8: i32 in 10-bit fixed point)
 export const R_BYTES = 32;
+
+// resize_nearest_bytes (RESIZE_NEAREST_NEIGHBOR, any element type: it copies pixels). Byte offsets:
+export const RN_BATCHES = 0; // i32: batches
+export const RN_OUT_H = 4; // i32: output height
+export const RN_OUT_W = 8; // i32: output width
+export const RN_PIXEL_BYTES = 12; // i32: bytes of one pixel: channels * element size
+export const RN_IN_IMAGE = 16; // i32: bytes of one input image
+export const RN_ROWS = 20; // u32: per output row: the source row's byte offset in the image (u32)
+export const RN_COLS = 24; // u32: per output column: the source pixel's byte offset in the row (u32)
+export const RN_BYTES = 32;

@@ -5,7 +5,7 @@
 // same fixed-point functions (src/kernels/softmax.ts); the reciprocal (gemmlowp one_over_one_plus_x,
 // Newton-Raphson) runs here once per row.
 import { rdbpotScalar } from './requant';
-import { S_BITS, S_DEPTH, S_OUTER, S_OUT_SCALE, S_TABLE } from '../generated/abi';
+import { S_BITS, S_DEPTH, S_OUTER, S_OUT_SCALE, S_OUT_ZP, S_TABLE } from '../generated/abi';
 
 // Parameter block S (scripts/abi.mjs): outer, depth, output bits (8 or 16), table offset.
 
@@ -87,19 +87,22 @@ export function qs8_softmax(p: usize, input: usize, output: usize): void {
   }
 }
 
-// TFLite's uint8 SOFTMAX (uint8 in and out; optimized_ops::Softmax with its float table, which TFLite runs
-// for uint8 whatever the kernel variant, and ops-reference's softmaxUint8): per row, with m the row's
-// maximum, e(x) = table[255 - m + x] (the table built at prepare, src/kernels/softmax.ts);
-// p = e(x) * (1 / (sum of e * output scale)) in float32 with the sum taken in order; out = (int32)(p + 0.5f)
-// clamped to [0, 255] (the output zero point is 0). Parameter block S: outer, depth, table, output scale.
+// TFLite's uint8 SOFTMAX (uint8 input, uint8 or int16 output; optimized_ops::Softmax with its float table,
+// which TFLite runs for uint8 whatever the kernel variant, and ops-reference's softmaxUint8): per row, with
+// m the row's maximum, e(x) = table[255 - m + x] (the table built at prepare, src/kernels/softmax.ts);
+// p = e(x) * (1 / (sum of e * output scale)) in float32 with the sum taken in order. uint8 output (zero
+// point 0): (int32)(p + 0.5f) clamped to [0, 255]. int16 output: p rounded half away from zero, plus the
+// output zero point, clamped to [-32768, 32767] (NaN stores 0, as ops-reference's Int16Array).
+// Parameter block S: outer, depth, bits, table, output scale, output zero point.
 export function qu8_softmax(p: usize, input: usize, output: usize): void {
   const outer = load<i32>(p, S_OUTER);
   const depth = load<i32>(p, S_DEPTH);
+  const int16 = load<i32>(p, S_BITS) == 16;
+  const zp = <f64>load<i32>(p, S_OUT_ZP);
   const table = <usize>load<u32>(p, S_TABLE) + 255 * 4;
   const outScale = load<f32>(p, S_OUT_SCALE);
   for (let r = 0; r < outer; r++) {
     const row = input + <usize>(r * depth);
-    const o = output + <usize>(r * depth);
     // row maximum, sixteen at a time
     let m = i8x16.splat(0);
     let c = 0;
@@ -114,10 +117,29 @@ export function qu8_softmax(p: usize, input: usize, output: usize): void {
     let sum: f32 = 0;
     for (c = 0; c < depth; c++) sum += load<f32>(base + <usize>(<i32>load<u8>(row + <usize>c) << 2));
     const inv: f32 = <f32>1 / (sum * outScale);
+    if (int16) {
+      const o = output + <usize>((r * depth) << 1);
+      for (c = 0; c < depth; c++) {
+        const q: f32 = load<f32>(base + <usize>(<i32>load<u8>(row + <usize>c) << 2)) * inv;
+        store<i16>(o + <usize>(c << 1), <i16>roundToInt16(<f64>q, zp));
+      }
+      continue;
+    }
+    const o = output + <usize>(r * depth);
     for (c = 0; c < depth; c++) {
       const t: f32 = load<f32>(base + <usize>(<i32>load<u8>(row + <usize>c) << 2)) * inv + <f32>0.5;
       // (int32)t clamped to [0, 255]: NaN and t <= 0 give 0, t >= 255 (and x86's INT32_MIN beyond 2^31) 255
       store<u8>(o + <usize>c, t > <f32>0 ? (t >= <f32>255 ? 255 : <u8><i32>t) : 0);
     }
   }
+}
+
+/** round(q) half away from zero (exact in f64), plus `zp`, clamped to int16; NaN gives 0. */
+function roundToInt16(q: f64, zp: f64): i32 {
+  if (isNaN<f64>(q)) return 0;
+  const a = Math.abs(q);
+  let r = Math.floor(a);
+  if (a - r >= 0.5) r += 1;
+  const v = (q < 0 ? -r : r) + zp;
+  return v <= -32768 ? -32768 : v >= 32767 ? 32767 : <i32>v;
 }

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 749450909;
+export const ABI_HASH = -1452006457;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -285,20 +285,22 @@ export enum E {
 /** Bytes of the E block in the arena (its words rounded up to 16 bytes). */
 export const E_BYTES = 48;
 
-/** qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input and output). Word indices. */
+/** qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input, uint8 or int16 output). Word indices. */
 export enum S {
   /** rows (i32) */
   Outer = 0,
   /** row length (i32) */
   Depth = 1,
-  /** qs8_softmax: output bits (8 or 16) (i32) */
+  /** output bits: 8 (int8 or uint8) or 16 (int16) (i32) */
   Bits = 2,
   /** qs8_softmax: the 256 Q0.31 exponentials; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v) (u32 arena offset) */
   Table = 3,
   /** qu8_softmax: output scale (f32) */
   OutScale = 4,
+  /** qu8_softmax with an int16 output: output zero point (i32) */
+  OutZp = 5,
   /** Words of the block. */
-  Words = 5,
+  Words = 6,
 }
 /** Bytes of the S block in the arena (its words rounded up to 16 bytes). */
 export const S_BYTES = 32;
@@ -601,7 +603,7 @@ export enum FM {
 /** Bytes of the FM block in the arena (its words rounded up to 16 bytes). */
 export const FM_BYTES = 16;
 
-/** f32_resize_bilinear (RESIZE_BILINEAR, float32). Word indices. */
+/** RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qu8_resize_bilinear (uint8). Word indices. */
 export enum R {
   /** batches (i32) */
   Batches = 0,
@@ -613,12 +615,34 @@ export enum R {
   C = 3,
   /** bytes of one input image (i32) */
   InImage = 4,
-  /** per output row: the lower row's byte offset, the upper row's, their weights (f32) (u32 arena offset) */
+  /** per output row (16 bytes): the lower row's byte offset, the upper row's, their weights (f32; qs8: i32 in 10-bit fixed point) (u32 arena offset) */
   Y = 5,
-  /** per output column: the left pixel's byte offset, the right pixel's, their weights (f32) (u32 arena offset) */
+  /** per output column (16 bytes): the left pixel's byte offset, the right pixel's, their weights (f32; qs8: i32 in 10-bit fixed point) (u32 arena offset) */
   X = 6,
   /** Words of the block. */
   Words = 7,
 }
 /** Bytes of the R block in the arena (its words rounded up to 16 bytes). */
 export const R_BYTES = 32;
+
+/** resize_nearest_bytes (RESIZE_NEAREST_NEIGHBOR, any element type: it copies pixels). Word indices. */
+export enum RN {
+  /** batches (i32) */
+  Batches = 0,
+  /** output height (i32) */
+  OutH = 1,
+  /** output width (i32) */
+  OutW = 2,
+  /** bytes of one pixel: channels * element size (i32) */
+  PixelBytes = 3,
+  /** bytes of one input image (i32) */
+  InImage = 4,
+  /** per output row: the source row's byte offset in the image (u32) (u32 arena offset) */
+  Rows = 5,
+  /** per output column: the source pixel's byte offset in the row (u32) (u32 arena offset) */
+  Cols = 6,
+  /** Words of the block. */
+  Words = 7,
+}
+/** Bytes of the RN block in the arena (its words rounded up to 16 bytes). */
+export const RN_BYTES = 32;

@@ -4,9 +4,10 @@
  * with core's gemmlowp functions (exp_on_negative_values of the rescaled difference; a 1 KiB
  * persistent table); the row maximum, the sum of the Q12.19 terms, the reciprocal and the output run in
  * WebAssembly. Output quantization as TFLM requires (int8: scale 1/256, zero point -128; int16:
- * 1/65536, -32768). TFLite's uint8 input with uint8 output (zero point 0): qu8_softmax, TFLite's float
- * kernel (kernel-support's float32 exp table built at prepare, 1 KiB; the row's sum, reciprocal and
- * outputs in float32 in WebAssembly), as ops-reference. Declines other types (uint8 to int16 among them).
+ * 1/65536, -32768). TFLite's uint8 input with a uint8 output (zero point 0) or an int16 output (any
+ * zero point): qu8_softmax, TFLite's float kernel (kernel-support's float32 exp table built at prepare,
+ * 1 KiB; the row's sum, reciprocal and outputs in float32 in WebAssembly; int16 outputs rounded half away
+ * from zero plus the zero point), as ops-reference. Declines other types.
  */
 import {
   BuiltinOperator,
@@ -30,6 +31,7 @@ import {
   declineArity,
   declineTypes,
   expectSoftmaxShape,
+  expectQuantized,
   expectType,
   INT8_ONLY,
   populateSoftmaxUint8Table,
@@ -41,6 +43,7 @@ const OP = 'SOFTMAX';
 const INT8_OR_INT16: readonly TensorType[] = [TensorType.INT8, TensorType.INT16];
 
 const UINT8_ONLY: readonly TensorType[] = [TensorType.UINT8];
+const UINT8_OR_INT16: readonly TensorType[] = [TensorType.UINT8, TensorType.INT16];
 
 interface SoftmaxData {
   k: KernelExports | null;
@@ -55,15 +58,16 @@ function supports(context: TfLiteContext, node: Node): true | string {
   if (arity) return arity;
   if (context.getTensor(node.inputs[0]!).type !== TensorType.UINT8)
     return declineTypes(context, node, [0], INT8_ONLY, INT8_OR_INT16) ?? true;
-  const why = declineTypes(context, node, [0], UINT8_ONLY, UINT8_ONLY);
+  const why = declineTypes(context, node, [0], UINT8_ONLY, UINT8_OR_INT16);
   if (why) return why;
-  const zp = context.getTensor(node.outputs[0]!).params.zeroPoint;
-  return zp === 0 ? true : `uint8 output zero point ${zp} (TFLite's kernel takes 0)`;
+  const output = context.getTensor(node.outputs[0]!);
+  const zp = output.params.zeroPoint;
+  return output.type === TensorType.INT16 || zp === 0 ? true : `uint8 output zero point ${zp} (TFLite's kernel takes 0)`;
 }
 
 /**
- * TFLite's uint8 SOFTMAX (activations.cc SoftmaxPrepare, uint8 output): the float32 exp table in a
- * persistent 1 KiB region, the output scale beside it.
+ * TFLite's uint8 SOFTMAX (activations.cc SoftmaxPrepare, uint8 or int16 output): the float32 exp table in
+ * a persistent 1 KiB region, the output scale and zero point beside it.
  */
 function prepareUint8(
   context: TfLiteContext,
@@ -78,7 +82,8 @@ function prepareUint8(
   const is = input.params.scale;
   if (!(os > 0) || !Number.isFinite(os) || !(is > 0) || !Number.isFinite(is))
     throw new KernelError(OP, node.index, `input scale ${is} and output scale ${os} must be finite and > 0`);
-  if (output.params.zeroPoint !== 0)
+  const int16 = output.type === TensorType.INT16;
+  if (!int16 && output.params.zeroPoint !== 0)
     throw new KernelError(OP, node.index, `uint8 output (tensor ${output.index}) must have zero point 0, got ${output.params.zeroPoint}`);
   const table = context.allocatePersistentBuffer(UINT8_SOFTMAX_TABLE_ENTRIES * 4);
   populateSoftmaxUint8Table(table.f32, is, (node.builtinData as SoftmaxOptions | null)?.beta ?? 1);
@@ -88,7 +93,9 @@ function prepareUint8(
   region.i32[S.Outer] = outer;
   region.i32[S.Depth] = depth;
   region.i32[S.Table] = table.offset;
+  region.i32[S.Bits] = int16 ? 16 : 8;
   region.f32[S.OutScale] = os;
+  region.i32[S.OutZp] = output.params.zeroPoint;
   data.u8 = true;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
@@ -100,7 +107,9 @@ function prepare(context: TfLiteContext, node: Node): void {
   const output = context.getTensor(node.outputs[0]!);
   const { outer, depth } = expectSoftmaxShape(OP, node, input, output);
   if (input.type === TensorType.UINT8) {
-    expectType(OP, node, 'output', output, TensorType.UINT8);
+    expectType(OP, node, 'output', output, UINT8_OR_INT16);
+    expectQuantized(OP, node, 'input', input);
+    expectQuantized(OP, node, 'output', output);
     prepareUint8(context, node, data, input, output, outer, depth);
     return;
   }

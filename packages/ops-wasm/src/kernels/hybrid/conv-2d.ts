@@ -37,7 +37,15 @@ import { PROVIDER } from '../../provider.js';
 import { Fn } from '../../threads/control.js';
 import { kernelsFor } from '../../wasm-arena.js';
 import type { KernelExports } from '../../wasm-module.js';
-import { GEMM_TILE_PIXELS, W, WINDOW_PARAMS_BYTES, extScratchBytes, writeWindowParams } from '../kernel-common.js';
+import {
+  GEMM_TILE_PIXELS,
+  W,
+  WINDOW_PARAMS_BYTES,
+  constantInputCopies,
+  extScratchBytes,
+  inputOffset,
+  writeWindowParams,
+} from '../kernel-common.js';
 import { parallelFor, threadsFor, type Parallel } from '../parallel.js';
 import { packConvGemm } from '../weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from '../window-scratch.js';
@@ -66,6 +74,8 @@ interface HybridConvData {
   hy: Int32Array;
   scratch: number;
   quant: HybridQuantScratch | null;
+  /** Arena copy of a constant input (-1: read the eval tensor). */
+  fixed: number;
   batches: number;
   /** Output pixels per batch, bytes of one quantized input image and of one batch's outputs. */
   perBatch: number;
@@ -191,6 +201,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   p[W.ExpandRq] = 0; // no requantization: hybrid_epilogue scales the int32 accumulators
   data.par = parallelFor(paramsRegion, threads, tiles);
   data.quant = requestHybridQuantScratch(context, batches!, inH! * inW! * inC!, varying, varying ? 0 : scale);
+  data.fixed = constantInputCopies(context, node, [0])[0]!;
   data.params = paramsRegion.offset;
   data.p = p;
   data.hp = hyRegion.offset;
@@ -204,10 +215,10 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as HybridConvData;
   const quant = data.quant!;
-  const q = quantizeHybridInput(context, quant, data.hy, context.getEvalTensor(node.inputs[0]!).data as Float32Array);
+  const k = data.k!;
+  const q = quantizeHybridInput(context, quant, data.hy, k, inputOffset(context, node, 0, data.fixed));
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
   bindWindowScratch(context, data.p, data.scratch);
-  const k = data.k!;
   const par = data.par;
   for (let b = 0; b < data.batches; b++) {
     data.p[W.ZpIn] = hybridZeroPoint(context, quant, b);
@@ -237,6 +248,7 @@ export function createConv2DHybrid(options: Readonly<KernelOptions> = DEFAULT_KE
       hy: new Int32Array(0),
       scratch: -1,
       quant: null,
+      fixed: -1,
       batches: 0,
       perBatch: 0,
       inImage: 0,

@@ -36,7 +36,15 @@ import { PROVIDER } from '../../provider.js';
 import { Fn } from '../../threads/control.js';
 import { kernelsFor } from '../../wasm-arena.js';
 import type { KernelExports } from '../../wasm-module.js';
-import { GEMM_TILE_PIXELS, W, WINDOW_PARAMS_BYTES, extScratchBytes, writeWindowParams } from '../kernel-common.js';
+import {
+  GEMM_TILE_PIXELS,
+  W,
+  WINDOW_PARAMS_BYTES,
+  constantInputCopies,
+  extScratchBytes,
+  inputOffset,
+  writeWindowParams,
+} from '../kernel-common.js';
 import { parallelFor, threadsFor, type Parallel } from '../parallel.js';
 import { packConvGemm } from '../weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from '../window-scratch.js';
@@ -61,6 +69,8 @@ interface HybridFcData {
   hy: Int32Array;
   scratch: number;
   quant: HybridQuantScratch | null;
+  /** Arena copy of a constant input (-1: read the eval tensor). */
+  fixed: number;
   batches: number;
   /** Input values (batches × depth) and outputs (batches × units). */
   inCount: number;
@@ -148,6 +158,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   p[W.ExpandRq] = 0; // no requantization: hybrid_epilogue scales the int32 accumulators
   data.par = parallelFor(paramsRegion, threads, tiles);
   data.quant = requestHybridQuantScratch(context, batches, depth, asymmetric, perChannel ? 0 : scale);
+  data.fixed = constantInputCopies(context, node, [0])[0]!;
   data.params = paramsRegion.offset;
   data.p = p;
   data.hp = hyRegion.offset;
@@ -169,10 +180,10 @@ function invoke(context: TfLiteContext, node: Node): void {
     const { units, bias } = data;
     for (let b = 0; b < data.batches; b++) for (let u = 0; u < units; u++) outTensor[b * units + u] = bias ? bias[u]! : 0;
   } else {
-    const q = quantizeHybridInput(context, data.quant!, data.hy, input);
+    const k = data.k!;
+    const q = quantizeHybridInput(context, data.quant!, data.hy, k, inputOffset(context, node, 0, data.fixed));
     const output = outTensor.byteOffset;
     bindWindowScratch(context, data.p, data.scratch);
-    const k = data.k!;
     const par = data.par;
     if (par) {
       k.window_begin(data.params);
@@ -199,6 +210,7 @@ export function createFullyConnectedHybrid(options: Readonly<KernelOptions> = DE
       hy: new Int32Array(0),
       scratch: -1,
       quant: null,
+      fixed: -1,
       batches: 0,
       inCount: 0,
       outCount: 0,

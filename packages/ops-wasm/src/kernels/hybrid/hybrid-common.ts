@@ -5,15 +5,17 @@
  * the input into planned scratch buffers.
  *
  * The arithmetic is TFLite's, as ops-reference's hybrid kernels compute it: each batch of the float
- * input is quantized to int8 at invoke by kernel-support's `batchQuantizeFloats` (TFLite's symmetric or
- * asymmetric per-row quantization, the same code ops-reference runs); the int8 GEMM and depthwise tiles
+ * input is quantized to int8 at invoke by hybrid_quantize (assembly/hybrid/quantize.ts: TFLite's
+ * symmetric or asymmetric per-row quantization, the operations of kernel-support's `batchQuantizeFloats`
+ * that ops-reference runs, in the same float32 and float64 steps); the int8 GEMM and depthwise tiles
  * of ops-wasm (W.Raw) accumulate it against the int8 weights packed once at prepare, exactly in int32;
  * `hybrid_epilogue` subtracts zero point × weight sum, scales by the batch's factor and the weight scale
  * with TFLite's float32 operations in TFLite's order, adds the bias and clamps. So the outputs equal
  * ops-reference's bit for bit.
  */
 import { ActivationFunctionType, TensorType, type ArenaRegion, type Tensor, type TfLiteContext } from '@micrort/core';
-import { batchQuantizeFloats, declineType, scaleFactors } from '@micrort/kernel-support';
+import { declineType } from '@micrort/kernel-support';
+import type { KernelExports } from '../../wasm-module.js';
 import { HY, HY_BYTES } from '../../generated/abi.js';
 
 export { HY };
@@ -146,20 +148,26 @@ export function requestHybridQuantScratch(
 }
 
 /**
- * At invoke: quantizes `input` (batches × rowSize float32 values) into the int8 scratch rows with
- * kernel-support's batchQuantizeFloats (TFLite's arithmetic, as ops-reference), folds the per-tensor
- * weight scale into the factors, points HY.Factors / HY.ZeroPoints at them; returns the quantized rows'
- * arena offset. Allocates nothing (the scratch views are cached by their regions).
+ * At invoke: quantizes the input (batches × rowSize float32 values at arena offset `input`) into the
+ * int8 scratch rows with hybrid_quantize (TFLite's BatchQuantizeFloats, the operations of
+ * kernel-support's batchQuantizeFloats in WebAssembly, the per-tensor weight scale folded into the
+ * factors as scaleFactors does), points HY.Factors / HY.ZeroPoints at them; returns the quantized rows'
+ * arena offset. Allocates nothing.
  */
-export function quantizeHybridInput(context: TfLiteContext, s: HybridQuantScratch, hy: Int32Array, input: Float32Array): number {
-  const q = context.getScratchBuffer(s.quantized);
-  const f = context.getScratchBuffer(s.factors);
-  const z = context.getScratchBuffer(s.zeroPoints);
-  batchQuantizeFloats(input, 0, s.batches, s.rowSize, q.i8, 0, f.f32, z.i32, 0, s.asymmetric);
-  if (s.foldScale !== 0) scaleFactors(f.f32, 0, s.batches, s.foldScale);
-  hy[HY.Factors] = f.offset;
-  hy[HY.ZeroPoints] = z.offset;
-  return q.offset;
+export function quantizeHybridInput(
+  context: TfLiteContext,
+  s: HybridQuantScratch,
+  hy: Int32Array,
+  k: KernelExports,
+  input: number,
+): number {
+  const q = context.getScratchBuffer(s.quantized).offset;
+  const f = context.getScratchBuffer(s.factors).offset;
+  const z = context.getScratchBuffer(s.zeroPoints).offset;
+  k.hybrid_quantize(input, s.batches, s.rowSize, q, f, z, s.asymmetric ? 1 : 0, s.foldScale);
+  hy[HY.Factors] = f;
+  hy[HY.ZeroPoints] = z;
+  return q;
 }
 
 /** The zero point of batch `b` after quantizeHybridInput (the zero row of a padded convolution holds it). */
