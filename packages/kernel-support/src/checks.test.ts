@@ -20,6 +20,7 @@ import {
   declineActivation,
   declineArity,
   declineAsymmetric,
+  declineQuantizationRange,
   declineTensorTypes,
   declineTypes,
   supportsInputTypes,
@@ -112,5 +113,40 @@ describe('supports() decline reasons: one wording, null when the node passes', (
     expect(declineActivation(ActivationFunctionType.TANH)).toBe('fused activation TANH (handles NONE, RELU, RELU6, RELU_N1_TO_1)');
     expect(declineAsymmetric('filter', t(1, TensorType.INT8, [2], 0.5, 3))).toBe('filter zero point 3 (handles symmetric weights)');
     expect(declineAsymmetric('filter', t(1, TensorType.INT8, [2], 0.5, 0))).toBeNull();
+  });
+
+  it('zero points outside the type and empty fused-activation ranges', () => {
+    const relu = (inputs: number[], outputs: number[], activation = ActivationFunctionType.RELU) =>
+      ({ ...node(inputs, outputs), builtinData: { fusedActivationFunction: activation } }) as unknown as Node;
+    const tensors = [
+      t(0, TensorType.INT8, [2], 0.5, -3),
+      t(1, TensorType.INT8, [2], 0.5, 255),
+      t(2, TensorType.UINT8, [2], 0.5, 255),
+      t(3, TensorType.INT16, [2], 0.5, -32769),
+      t(4, TensorType.INT32, [2], 0.5, 1 << 20),
+      t(5, TensorType.INT8, [2], -0.1, 0),
+      t(6, TensorType.FLOAT32, [2]),
+    ];
+    const c = contextOf(tensors);
+    expect(declineQuantizationRange(c, relu([0, 2], [4]))).toBeNull(); // uint8 255 and an int32 zero point are fine
+    expect(declineQuantizationRange(c, relu([0], [1]))).toBe('output (tensor 1) zero point 255 outside int8 [-128, 127]');
+    expect(declineQuantizationRange(c, relu([0, 3], [6]))).toBe('input 2 (tensor 3) zero point -32769 outside int16 [-32768, 32767]');
+    expect(declineQuantizationRange(c, relu([0, -1], [6]))).toBeNull();
+    // a negative output scale turns RELU6's range [zp, zp + round(6 / scale)] upside down
+    expect(declineQuantizationRange(c, relu([0], [5], ActivationFunctionType.RELU6))).toBe(
+      'fused RELU6 range [0, -60] at output (tensor 5) scale -0.10000000149011612, zero point 0 is empty',
+    );
+    expect(declineQuantizationRange(c, relu([0], [5], ActivationFunctionType.NONE))).toBeNull();
+    const perChannel = new Tensor(
+      7,
+      't7',
+      TensorType.INT8,
+      Int32Array.of(2),
+      { scale: Float32Array.of(1, 1), zeroPoint: Int32Array.of(0, -200), quantizedDimension: 0 },
+      true,
+    );
+    expect(declineQuantizationRange(contextOf([...tensors, perChannel]), node([0, 7], [6]))).toBe(
+      'input 2 (tensor 7) zero point -200 outside int8 [-128, 127]',
+    );
   });
 });

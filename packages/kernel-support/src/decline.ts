@@ -13,7 +13,7 @@
  * reports the precise problem as a `KernelError`.
  */
 import { ActivationFunctionType, TensorType, tensorTypeName, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
-import { isClampActivation } from './activation.js';
+import { calculateActivationRangeQuantized, fusedActivation, isClampActivation, typeRange } from './activation.js';
 import { typeList } from './checks.js';
 
 /** `"uint8 input (handles int8)"`: the one wording for a tensor type a kernel does not take. */
@@ -99,6 +99,50 @@ export function declineActivation(activation: ActivationFunctionType): string | 
 export function declineTensorTypes(tensors: readonly (Tensor | null)[], handled: readonly TensorType[]): string | null {
   for (const t of tensors) if (t && !handled.includes(t.type)) return typeReason(`tensor ${t.index}`, t.type, handled);
   return null;
+}
+
+const NARROW_INTEGER: readonly TensorType[] = [TensorType.INT8, TensorType.UINT8, TensorType.INT16];
+
+/**
+ * `null` when every int8, uint8 and int16 input and output of `node` has its zero points (each channel's)
+ * within its type's range and the node's fused clamp activation (`fusedActivationFunction` of its
+ * options) leaves a non-empty range at output 0's scale; else the reason — `"output (tensor 2) zero
+ * point 255 outside int8 [-128, 127]"`, `"fused RELU6 range [0, -60] at output (tensor 2) scale -0.1,
+ * zero point 0 is empty"`. TFLM never checks zero points against the type and runs such nodes (its
+ * clamp then gives act_max); a kernel that sizes tables, packs values into narrow lanes or fits
+ * coefficients from the zero points and activation bounds declines them, and the reference kernels
+ * serve them.
+ */
+export function declineQuantizationRange(context: TfLiteContext, node: Node): string | null {
+  const check = (index: number | undefined, what: string): string | null => {
+    if (index === undefined || index < 0) return null;
+    const t = context.getTensor(index);
+    if (!NARROW_INTEGER.includes(t.type)) return null;
+    const [lo, hi] = typeRange(t.type);
+    const zps = t.quantization?.zeroPoint;
+    const n = zps ? zps.length : 0;
+    for (let i = -1; i < n; i++) {
+      const zp = i < 0 ? t.params.zeroPoint : zps![i]!;
+      if (!(zp >= lo && zp <= hi)) return `${what} (tensor ${index}) zero point ${zp} outside ${tensorTypeName(t.type)} [${lo}, ${hi}]`;
+    }
+    return null;
+  };
+  for (let i = 0; i < node.inputs.length; i++) {
+    const why = check(node.inputs[i], node.inputs.length > 1 ? `input ${i + 1}` : 'input');
+    if (why) return why;
+  }
+  for (let i = 0; i < node.outputs.length; i++) {
+    const why = check(node.outputs[i], node.outputs.length > 1 ? `output ${i + 1}` : 'output');
+    if (why) return why;
+  }
+  const activation = fusedActivation(node);
+  const out = node.outputs[0];
+  if (activation === ActivationFunctionType.NONE || !isClampActivation(activation) || out === undefined || out < 0) return null;
+  const t = context.getTensor(out);
+  if (!NARROW_INTEGER.includes(t.type)) return null;
+  const [lo, hi] = calculateActivationRangeQuantized(activation, t);
+  if (lo <= hi) return null;
+  return `fused ${ActivationFunctionType[activation]} range [${lo}, ${hi}] at output (tensor ${out}) scale ${t.params.scale}, zero point ${t.params.zeroPoint} is empty`;
 }
 
 /** The types of int8 kernels, for `declineTypes`. */

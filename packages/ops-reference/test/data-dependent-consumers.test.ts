@@ -12,9 +12,11 @@ import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, ModelBuilder, TensorType, tensorTypeName } from '@micrort/core';
 import {
   MASKED_QUANTIZATION,
+  dataDependentConsumersModel,
   maskedBinaryModel,
   maskedModel,
   valuesOf,
+  whereGatherNdModel,
   type MaskedSource,
 } from '@micrort/test-support/data-dependent-models';
 import { compareDataDependentRuns } from '@micrort/test-support/data-dependent-runs';
@@ -108,7 +110,7 @@ function reducedDims(axes: number[], keepDims: boolean): string[] {
  * The positives as a column [k, 1], next to a second column ([k, 2]: positives·(−1.5) for float32,
  * −positives for int32/int64, the positives again for quantized types), reduced over `axes` by `op`.
  */
-function reduceTail(s: MaskedSource, op: BuiltinOperator, axes: number[], keepDims: boolean): number[] {
+function gridOf(s: MaskedSource): number {
   const { b, positives, n, type } = s;
   const q = s.quantization;
   const quant = q ? { quantization: q } : {};
@@ -126,6 +128,14 @@ function reduceTail(s: MaskedSource, op: BuiltinOperator, axes: number[], keepDi
   }
   const grid = b.addTensor({ name: 'grid', type, shape: [n, 2], shapeSignature: [-1, 2], ...quant });
   b.addOperator({ op: BuiltinOperator.CONCATENATION, inputs: [column, second], outputs: [grid], options: { axis: 1 } });
+  return grid;
+}
+
+/** {@link gridOf}'s [k, 2] grid reduced over `axes` by `op`. */
+function reduceTail(s: MaskedSource, op: BuiltinOperator, axes: number[], keepDims: boolean): number[] {
+  const { b, n, type } = s;
+  const quant = s.quantization ? { quantization: s.quantization } : {};
+  const grid = gridOf(s);
   const axis = b.addTensor({ name: 'axes', type: I32, shape: [axes.length], data: Int32Array.from(axes) });
   const r = new Set(axes.map((a) => (a + 2) % 2));
   const shape = [n, 2].flatMap((d, i) => (r.has(i) ? (keepDims ? [1] : []) : [d]));
@@ -290,6 +300,109 @@ describe.skipIf(!oracleAvailable)('consumers of data-dependent shapes vs TFLite 
     expect(r.mismatch, String(r.mismatch)).toBeNull();
     expect(r.dims).toEqual(['5', '1', '10']);
     cases++;
+  });
+
+  const ints = (b: MaskedSource['b'], name: string, v: number[]) =>
+    b.addTensor({ name, type: I32, shape: [v.length], data: Int32Array.from(v) });
+  const quantOf = (s: MaskedSource) => (s.quantization ? { quantization: s.quantization } : {});
+  const withX = (type: TensorType) => ({ type, ...(MASKED_QUANTIZATION[type] ? { quantization: MASKED_QUANTIZATION[type] } : {}) });
+
+  it('TRANSPOSE [k, 2] → [2, k] and TILE [k, 2] × [2, 3] → [2k, 6] (float32, int32, int8)', () => {
+    for (const type of [F, I32, I8]) {
+      const transposed = maskedModel((s) => {
+        const out = s.b.addTensor({ name: 'out', type, shape: [2, s.n], shapeSignature: [2, -1], ...quantOf(s) });
+        s.b.addOperator({ op: BuiltinOperator.TRANSPOSE, inputs: [gridOf(s), ints(s.b, 'perm', [1, 0])], outputs: [out] });
+        return [out];
+      }, withX(type));
+      check(
+        `TRANSPOSE ${tensorTypeName(type)}`,
+        transposed,
+        type,
+        0,
+        COUNTS.map((k) => `2x${k}`),
+      );
+      const tiled = maskedModel((s) => {
+        const out = s.b.addTensor({ name: 'out', type, shape: [2 * s.n, 6], shapeSignature: [-1, 6], ...quantOf(s) });
+        s.b.addOperator({ op: BuiltinOperator.TILE, inputs: [gridOf(s), ints(s.b, 'multiples', [2, 3])], outputs: [out] });
+        return [out];
+      }, withX(type));
+      check(
+        `TILE ${tensorTypeName(type)}`,
+        tiled,
+        type,
+        0,
+        COUNTS.map((k) => `${2 * Number(k)}x6`),
+      );
+    }
+  });
+
+  it('PACK of the positives with themselves (axis 0 and 1) and UNPACK of the [k, 2] grid (float32, int32)', () => {
+    for (const type of [F, I32])
+      for (const axis of [0, 1]) {
+        const packed = maskedModel((s) => {
+          const shape = axis === 0 ? [2, s.n] : [s.n, 2];
+          const out = s.b.addTensor({ name: 'out', type, shape, shapeSignature: axis === 0 ? [2, -1] : [-1, 2] });
+          s.b.addOperator({
+            op: BuiltinOperator.PACK,
+            inputs: [s.positives, s.positives],
+            outputs: [out],
+            options: { axis, valuesCount: 2 },
+          });
+          return [out];
+        }, withX(type));
+        check(
+          `PACK ${tensorTypeName(type)} axis ${axis}`,
+          packed,
+          type,
+          0,
+          COUNTS.map((k) => (axis === 0 ? `2x${k}` : `${k}x2`)),
+        );
+      }
+    for (const type of [F, I32]) {
+      const unpacked = maskedModel((s) => {
+        const outs = [0, 1].map((i) => s.b.addTensor({ name: `out${i}`, type, shape: [s.n], shapeSignature: [-1] }));
+        s.b.addOperator({ op: BuiltinOperator.UNPACK, inputs: [gridOf(s)], outputs: outs, options: { num: 2, axis: 1 } });
+        return outs;
+      }, withX(type));
+      // TFLite 2.9's UNPACK refuses an empty input ("NumElements(input) > 0"): k = 0 (input set 1) gives micrort two [0] outputs
+      check(`UNPACK ${tensorTypeName(type)}`, unpacked, type, 0, COUNTS, [1]);
+    }
+  });
+
+  it('SELECT_V2 (positives above 1, else a scalar; broadcast) and SELECT (same shapes) of the positives (float32, int32, int8)', () => {
+    for (const type of [F, I32, I8])
+      for (const op of ['SELECT_V2', 'SELECT'] as const) {
+        const model = maskedModel((s) => {
+          const { b, positives, n } = s;
+          const q = s.quantization;
+          const one = b.addTensor({
+            name: 'one',
+            type,
+            shape: [],
+            data: valuesOf(type, [q ? Math.round(1 / q.scale) + q.zeroPoint : 1]),
+            ...quantOf(s),
+          });
+          const above = b.addTensor({ name: 'above', type: BOOL, shape: [n], shapeSignature: [-1] });
+          b.addOperator({ op: BuiltinOperator.GREATER, inputs: [positives, one], outputs: [above] });
+          let other = one;
+          if (op === 'SELECT') {
+            other = b.addTensor({ name: 'other', type, shape: [n], shapeSignature: [-1], ...quantOf(s) });
+            b.addOperator({ op: BuiltinOperator.MINIMUM, inputs: [positives, one], outputs: [other] });
+          }
+          const out = b.addTensor({ name: 'out', type, shape: [n], shapeSignature: [-1], ...quantOf(s) });
+          b.addOperator({ op: BuiltinOperator[op], inputs: [above, positives, other], outputs: [out] });
+          return [out];
+        }, withX(type));
+        check(`${op} ${tensorTypeName(type)}`, model, type);
+      }
+  });
+
+  it('WHERE → GATHER_ND → MUL → SUM: the positive entries of a [2, 4] matrix, scaled and summed (float32, int32)', () => {
+    for (const type of [F, I32]) check(`WHERE → GATHER_ND ${tensorTypeName(type)}`, whereGatherNdModel(type), type);
+  });
+
+  it('many consumers of one masked tensor in one model (dataDependentConsumersModel), on inputs with positives', () => {
+    check('consumers model', dataDependentConsumersModel(), F, 0, COUNTS, [1]);
   });
 
   it('prints the cases and the largest float difference per op', () => {

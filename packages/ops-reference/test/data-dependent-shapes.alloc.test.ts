@@ -10,12 +10,14 @@ import { measureAllocation } from '@micrort/test-support/alloc';
 import { referenceResolver } from '@micrort/test-support/conformance';
 import {
   booleanMaskModel,
+  dataDependentConsumersModel,
   maskedBinaryModel,
   nmsInputs,
   nmsTailModel,
   runtimeTopKModel,
   uniqueCountModel,
   valuesOf,
+  whereGatherNdModel,
 } from '@micrort/test-support/data-dependent-models';
 import { BuiltinOperator, TensorType } from '@micrort/core';
 
@@ -97,6 +99,25 @@ const CASES: [string, () => ReturnType<typeof alternating>][] = [
     () =>
       alternating(
         maskedBinaryModel(BuiltinOperator.LESS, 'scalar', { type: TensorType.INT32, outType: TensorType.BOOL }),
+        [Int32Array.from([1, -2, 3, -4, 5, 0, 7, -8])],
+        [Int32Array.from([-1, -2, -3, 4, -5, -6, -7, -8])],
+      ),
+  ],
+  // reductions, SOFTMAX/LOG_SOFTMAX, TRANSPOSE, TILE, PACK/UNPACK, SELECT_V2, broadcast ADD of one masked tensor
+  [
+    'many consumers of one masked tensor (SUM, MEAN, REDUCE_MAX/PROD, SOFTMAX, TRANSPOSE, TILE, PACK, UNPACK, SELECT_V2, ADD, LOG_SOFTMAX)',
+    () =>
+      alternating(
+        dataDependentConsumersModel(),
+        [Float32Array.from([1, -2, 3, -4, 5, 0, 7, -8])],
+        [Float32Array.from([-1, -2, -3, 4, -5, -6, -7, -8])],
+      ),
+  ],
+  [
+    'WHERE → GATHER_ND → MUL → SUM, int32',
+    () =>
+      alternating(
+        whereGatherNdModel(TensorType.INT32),
         [Int32Array.from([1, -2, 3, -4, 5, 0, 7, -8])],
         [Int32Array.from([-1, -2, -3, 4, -5, -6, -7, -8])],
       ),

@@ -146,6 +146,55 @@ describe('malformed composites', () => {
     expect(e3.message).toMatch(/composite "odml\.test" has no inputs \(LiteRT requires at least one\)/);
   });
 
+  /**
+   * x [2, 4], w (node: `wNode`) → COMPOSITE → y [2, 4]; the decomposition takes a [2, 4] and w stored as
+   * `wSub`, and MULs them into an output stored as [2, 4] (MUL computes the broadcast shape).
+   */
+  function scaled(wNode: number[], wSub: number[]): Uint8Array {
+    const b = new ModelBuilder();
+    const x = b.addTensor({ name: 'x', type: F32, shape: [2, 4] });
+    const w = b.addTensor({ name: 'w', type: F32, shape: wNode });
+    const y = b.addTensor({ name: 'y', type: F32, shape: [2, 4] });
+    b.addOperator({
+      op: BuiltinOperator.STABLEHLO_COMPOSITE,
+      inputs: [x, w],
+      outputs: [y],
+      builtinOptions2: { name: 'odml.scale', decompositionSubgraphIndex: 1 },
+    });
+    b.setInputs([x, w]).setOutputs([y]);
+    b.addSubgraph('scale');
+    const a = b.addTensor({ name: 'scale/x', type: F32, shape: [2, 4] });
+    const sw = b.addTensor({ name: 'scale/w', type: F32, shape: wSub });
+    const o = b.addTensor({ name: 'scale/out', type: F32, shape: [2, 4] });
+    b.addOperator({ op: BuiltinOperator.MUL, inputs: [a, sw], outputs: [o] });
+    b.setInputs([a, sw]).setOutputs([o]);
+    return b.selectSubgraph(0).build();
+  }
+
+  it('refuses a decomposition input stored with another shape of the same size (fuzz reproducer kernel-crash-stablehlo-composite-decomposition-shape-s3-c1241)', () => {
+    // Was a native RangeError in invoke: the decomposition ran w as [2, 1, 4], MUL broadcast its output to
+    // [2, 2, 4], and copying it out overflowed y. LiteRT would resize w to the node's [2, 4].
+    const e = refused(scaled([2, 4], [2, 1, 4]));
+    expect(e).toBeInstanceOf(KernelError);
+    expect(e.message).toMatch(
+      /STABLEHLO_COMPOSITE \(node 0\): composite "odml\.scale": input 1 \(tensor 1\) has shape \[2, 4\] but input 1 of decomposition subgraph 1 \(tensor 1\) is stored as \[2, 1, 4\]/,
+    );
+  });
+
+  it('a decomposition output its kernels resize after the composite prepared is a KernelError in invoke, and the interpreter stays usable', () => {
+    // The shapes match the node's, but MUL computes [2, 2, 4] for an output stored (and copied out) as [2, 4].
+    const interp = interpreter(scaled([2, 1, 4], [2, 1, 4]));
+    interp.setInput(0, new Float32Array(8).fill(1));
+    interp.setInput(1, new Float32Array(8).fill(2));
+    expect(() => interp.invoke()).toThrow(KernelError);
+    expect(() => interp.invoke()).toThrow(
+      /output 0 of decomposition subgraph 1 \(tensor 2, shape \[2, 2, 4\]\) has 64 bytes but output 0 \(tensor 2, shape \[2, 4\]\) has 32/,
+    );
+    // a well-formed composite still runs
+    const out = run(composite(relu([1, 4])), [new Uint8Array(new Float32Array([-1, 2, -3, 4]).buffer)]);
+    expect(Array.from(new Float32Array(out[0]!.slice().buffer))).toEqual([0, 2, 0, 4]);
+  });
+
   it('refuses a decomposition index out of range at load, and a composite that decomposes into itself', () => {
     expect(() => composite(relu([1, 4]), { decompositionSubgraphIndex: 5 })).toThrow(ModelError);
     const selfRef = composite(relu([1, 4]), { decompositionSubgraphIndex: 0 });

@@ -10,7 +10,7 @@
  * const it = new MicroInterpreter(model, resolver, { planner, arenaBacking: wasm.arenaBacking });
  * ```
  */
-import type { Registration } from '@micrort/core';
+import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { createAdd } from './kernels/add.js';
 import { createConv2D } from './kernels/conv-2d.js';
 import { createDepthwiseConv2D } from './kernels/depthwise-conv-2d.js';
@@ -30,7 +30,7 @@ import { createResizeBilinear } from './kernels/resize-bilinear.js';
 import { createResizeNearestNeighbor } from './kernels/resize-nearest-neighbor.js';
 import { createFloatKernels } from './kernels/float/index.js';
 import { createHybridKernels } from './kernels/hybrid/index.js';
-import { declareSpatial } from '@micrort/kernel-support';
+import { declareSpatial, declineQuantizationRange } from '@micrort/kernel-support';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from './options.js';
 import { probeRelaxedDot, type RelaxedDot } from './relaxed.js';
 import { WasmThreadPool, defaultThreads, threadsAvailable, type PoolOptions } from './threads/pool.js';
@@ -72,12 +72,13 @@ export interface WasmKernels {
 
 /**
  * The registrations of ops-wasm (they find their instance through the arena at prepare), with the
- * spatial behaviour of the windowed and elementwise ones declared (kernel-support's declareSpatial) for the patch schedule
- * (the hybrid ones excepted).
+ * spatial behaviour of the windowed and elementwise ones declared (kernel-support's declareSpatial) for
+ * the patch schedule (the hybrid ones excepted), and every `supports()` declining first the nodes whose
+ * quantization no kernel here takes (see {@link inRangeQuantization}).
  */
 export function createWasmKernels(options: Partial<KernelOptions> = {}): Registration[] {
   const o: KernelOptions = { ...DEFAULT_KERNEL_OPTIONS, ...options };
-  return declareSpatial([
+  const all = [
     createConv2D(o),
     createDepthwiseConv2D(o),
     createFullyConnected(o),
@@ -96,10 +97,27 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createResizeBilinear(),
     createResizeNearestNeighbor(),
     ...createFloatKernels(o),
-  ] as Registration[]).concat(
+  ] as Registration[];
+  return declareSpatial(all.map(inRangeQuantization)).concat(
     // no spatial behaviour: a hybrid layer quantizes each whole batch of its input at once, so it cannot run tile by tile
-    createHybridKernels(o),
+    (createHybridKernels(o) as Registration[]).map(inRangeQuantization),
   );
+}
+
+/**
+ * `r` with a `supports()` that first declines (kernel-support's declineQuantizationRange) a node with an
+ * int8/uint8/int16 zero point outside its type's range or a fused activation whose quantized range is
+ * empty. TFLM runs such nodes and ops-reference serves them; the kernels here size tables (ADD's fit
+ * took `act_max − act_min + 1` entries: a negative length for a RELU over an output zero point of 255),
+ * pack zero-point-shifted values into int16 lanes and write requantization bounds as int32, all of
+ * which assume the type's range.
+ */
+function inRangeQuantization(r: Registration): Registration {
+  const own = r.supports;
+  return {
+    ...r,
+    supports: (context: TfLiteContext, node: Node) => declineQuantizationRange(context, node) ?? (own ? own.call(r, context, node) : true),
+  };
 }
 
 function make(

@@ -5,13 +5,14 @@
  * the arena, planning, delegates on the entry subgraph); this layer only walks nodes.
  */
 import { ArenaLimitError, KernelError, MicrortError } from '../errors.js';
-import { Phase, type Registration, type ResourceVariables } from '../kernel/api.js';
+import { Phase, type Node, type Registration, type ResourceVariables } from '../kernel/api.js';
 import type { Tensor } from '../kernel/tensor.js';
 import { TensorType } from '../types.js';
 import type { ModelDef, SubgraphDef } from '../model/model-def.js';
 import { opDisplayName, type OpResolver, type Resolution } from '../resolver/op-resolver.js';
 import type { ContextGraph, MicroContext } from '../interpreter/micro-context.js';
 import { invokedSubgraphs, regionSubgraphs } from './control-flow.js';
+import { builtinOptions2TypeForOp } from '../model/options-map.js';
 import { NodeImpl, type PlanEntry } from './graph-node.js';
 import type { LifetimeStep, LifetimeSubgraph } from './allocation-info.js';
 import type { Profiler } from '../interpreter/profiler.js';
@@ -80,8 +81,7 @@ export class MicroInterpreterGraph implements ContextGraph {
       const sg = this.subgraphs[s]!;
       def.operators.forEach((op, i) => {
         const code = model.operatorCodes[op.opcodeIndex]!;
-        // The StableHLO ops keep their options in builtin_options_2 (TFLite's ParseOpData hands either as builtin_data).
-        const options = op.builtinOptions ?? op.builtinOptions2 ?? null;
+        const options = nodeOptions(code.builtinCode, op);
         sg.entries.push({
           node: new NodeImpl(i, op.inputs, op.outputs, op.intermediates, options, op.customOptions),
           registration: null,
@@ -105,11 +105,8 @@ export class MicroInterpreterGraph implements ContextGraph {
     this.model.subgraphs.forEach((def, s) =>
       def.operators.forEach((op, i) => {
         for (const x of this.subgraphs[s]!.entries[i]!.invokes) invoked.add(x);
-        for (const x of regionSubgraphs(
-          this.model.operatorCodes[op.opcodeIndex]!.builtinCode,
-          op.builtinOptions ?? op.builtinOptions2 ?? null,
-        ))
-          regions.add(x);
+        const code = this.model.operatorCodes[op.opcodeIndex]!.builtinCode;
+        for (const x of regionSubgraphs(code, nodeOptions(code, op))) regions.add(x);
       }),
     );
     for (const s of regions) if (!invoked.has(s) && this.subgraphs[s]) this.subgraphs[s]!.regionOnly = true;
@@ -451,4 +448,14 @@ export function wrapNodeError(e: unknown, entry: PlanEntry, phase: string, subgr
   const err = new KernelError(entry.op, entry.node.index, `${phase} failed: ${msg}`, subgraph);
   (err as { cause?: unknown }).cause = e;
   return err;
+}
+
+/**
+ * The options a node's kernel sees as `builtinData`, as TFLite's ParseOpData picks them by op: the
+ * `builtin_options_2` table for the StableHLO ops that have one, else `builtin_options` — never the other
+ * union (a FULLY_CONNECTED carrying only a StableHLO table gets null, so its kernel applies TFLite's
+ * defaults instead of reading foreign fields as undefined).
+ */
+function nodeOptions(builtinCode: number, op: ModelDef['subgraphs'][number]['operators'][number]): Node['builtinData'] {
+  return (builtinOptions2TypeForOp(builtinCode) !== 0 ? op.builtinOptions2 : op.builtinOptions) ?? null;
 }

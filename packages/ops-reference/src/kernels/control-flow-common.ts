@@ -1,7 +1,8 @@
 /**
  * Shared by IF, WHILE and CALL_ONCE (tflite-micro kernels/if.cc, while.cc, call_once.cc and the copy
- * helpers of micro/kernels/kernel_util.cc): subgraph-index checks and the prepare-time pairing of the
- * tensors whose bytes invoke copies between the node and its subgraphs.
+ * helpers of micro/kernels/kernel_util.cc), STABLEHLO_CASE and STABLEHLO_COMPOSITE: subgraph-index
+ * checks, the prepare-time pairing of the tensors whose bytes invoke copies between the node and its
+ * subgraphs, and the copies (checked).
  */
 import { KernelError, elementSize, numElements, tensorTypeName, type EvalTensor, type Node, type TfLiteContext } from '@micrort/core';
 
@@ -53,7 +54,69 @@ export function subgraphTensors(context: TfLiteContext, subgraph: number, kind: 
   return out;
 }
 
-/** Copies the bytes of `from[i]` into `to[i]` for every i (a memcpy per tensor; allocates nothing). */
-export function copyAll(to: readonly EvalTensor[], from: readonly EvalTensor[]): void {
-  for (let i = 0; i < to.length; i++) to[i]!.bytes.set(from[i]!.bytes);
+/**
+ * Names one side of the copies between a node and a subgraph, for `copyAll`'s error (made in prepare, so
+ * invoke builds no string): the node's own `kind`s (`of` empty; `first` is added to the position, 1 for
+ * the data inputs after IF's condition) or those of a subgraph (`of`: `"cond subgraph 2"`).
+ */
+export interface CopySide {
+  kind: 'input' | 'output';
+  first: number;
+  of: string;
+}
+
+/** The node's inputs or outputs, positions counted from `first`. */
+export function nodeSide(kind: 'input' | 'output', first = 0): CopySide {
+  return { kind, first, of: '' };
+}
+
+/** The inputs or outputs of a subgraph, `of` naming it (`"body subgraph 3"`). */
+export function subgraphSide(kind: 'input' | 'output', of: string): CopySide {
+  return { kind, first: 0, of };
+}
+
+function sideName(side: CopySide, i: number, t: EvalTensor): string {
+  const shape = `tensor ${t.index}, shape [${Array.from(t.dims).join(', ')}]`;
+  return side.of ? `${side.kind} ${i + side.first} of ${side.of} (${shape})` : `${side.kind} ${i + side.first} (${shape})`;
+}
+
+/**
+ * Copies the bytes of `from[i]` into `to[i]` for every i (a memcpy per tensor; allocates nothing), each
+ * pair checked to have the same byte length first, as TFLM checks at every invoke
+ * (ValidateAndGetTensorSizes). Prepare checked the pairs (`checkSameTypeAndSize`), but a called
+ * subgraph that prepares after its caller may still have its outputs resized by its own kernels (shapes
+ * are computed in prepare), so a pair can differ here: a KernelError naming both tensors, their shapes
+ * and sizes, instead of a native RangeError.
+ */
+export function copyAll(
+  op: string,
+  node: Node,
+  to: readonly EvalTensor[],
+  toSide: CopySide,
+  from: readonly EvalTensor[],
+  fromSide: CopySide,
+): void {
+  for (let i = 0; i < to.length; i++) {
+    const a = to[i]!;
+    const b = from[i]!;
+    if (a.bytes.length !== b.bytes.length) throw copySizeError(op, node, i, a, toSide, b, fromSide);
+    a.bytes.set(b.bytes);
+  }
+}
+
+/** The KernelError of a copy between tensors of different byte lengths (see `copyAll`). */
+export function copySizeError(
+  op: string,
+  node: Node,
+  i: number,
+  to: EvalTensor,
+  toSide: CopySide,
+  from: EvalTensor,
+  fromSide: CopySide,
+): KernelError {
+  return new KernelError(
+    op,
+    node.index,
+    `${sideName(fromSide, i, from)} has ${from.bytes.length} bytes but ${sideName(toSide, i, to)} has ${to.bytes.length}: the subgraph's kernels changed its shape after this node's prepare`,
+  );
 }

@@ -12,14 +12,19 @@
  * 16-bit tables decode to int8 only; 32-bit tables to int8 or int16.
  *
  * The stream and tables are constant, so prepare runs the whole decode once and refuses a model whose
- * codewords lead outside the tables. Where the last codeword's first lookup reads bits past the end of
- * the stream (TFLM reads whatever memory follows; such bits are always put back), this reads zeros.
+ * codewords lead outside the tables or past the end of the stream. Where the last codeword's lookups read
+ * bits past the end of the stream (TFLM reads whatever memory follows; such bits are put back), this reads
+ * zeros; a codeword that still ends past the end after its put-back, or a lookup that reads more than
+ * 16 bits (the largest put-back) past it, is refused — table entries of 0 (no symbol, subtable offset 0)
+ * read one bit at a time on the same entry and TFLM would run on through memory.
  */
 import { KernelError, TensorType, numElements, type EvalTensor, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { DCM_BYTES, OP, outputElementSize, tableView, type DecodeState } from './decode-common.js';
 
 /** sizeof(DecodeStateHuffman) on x86-64 (TFLM allocates it persistently per output). */
 const TFLM_STATE_BYTES = 56;
+/** The most bits a lookup reads (4-bit count field + 1), and so the most a codeword puts back. */
+const MAX_LOOKUP_BITS = 16;
 
 /** 32-bit word `k` of the stream, big-endian; bytes past the end read as 0. */
 function beWord(bytes: Uint8Array, k: number): number {
@@ -43,6 +48,8 @@ export class DecodeStateHuffman implements DecodeState {
   private readonly countMask: number;
   private readonly countShift: number;
   private readonly valueMask: number;
+  /** Why `run` stopped at an element (prepare's dry run): `table`, or `stream` (past its end). */
+  private stop: 'table' | 'stream' = 'table';
 
   constructor(context: TfLiteContext, node: Node, input: Tensor, ancillary: Tensor, output: Tensor) {
     const anc = ancillary.bytes;
@@ -67,6 +74,12 @@ export class DecodeStateHuffman implements DecodeState {
     const entries = Math.floor((anc.length - DCM_BYTES) / entryBytes);
     this.table = tableView(context, anc, DCM_BYTES, entries, entryBytes) as Uint16Array | Int32Array;
     const bad = this.run(null);
+    if (bad >= 0 && this.stop === 'stream')
+      throw new KernelError(
+        OP,
+        node.index,
+        `input tensor ${input.index}: the codeword of element ${bad} of ${this.count} runs past the end of the ${this.stream.length}-byte Huffman stream (${8 * this.stream.length} bits)`,
+      );
     if (bad >= 0)
       throw new KernelError(
         OP,
@@ -80,8 +93,9 @@ export class DecodeStateHuffman implements DecodeState {
   }
 
   /**
-   * Decodes every element into `out` (null: prepare's dry run, checking every table index). Returns the
-   * first element whose lookup leaves the tables, or -1.
+   * Decodes every element into `out` (null: prepare's dry run, checking every table index and the
+   * stream's end). Returns the first element whose lookup leaves the tables (`stop` 'table') or the
+   * stream (`stop` 'stream'), or -1.
    */
   private run(out: Uint8Array | Int16Array | null): number {
     const stream = this.stream;
@@ -92,6 +106,8 @@ export class DecodeStateHuffman implements DecodeState {
     const countShift = this.countShift;
     const valueMask = this.valueMask;
     const initial = this.initialBits;
+    // the stream's bits; a lookup may read up to MAX_LOOKUP_BITS past them (put back), a codeword may not end past them
+    const streamBits = 8 * stream.length;
     // bit-stream state (TFLM's head_offset, head_hold, head_next)
     let offset = 32;
     let hold = this.count > 0 ? beWord(stream, 0) : 0;
@@ -110,7 +126,8 @@ export class DecodeStateHuffman implements DecodeState {
       bits |= (hold >>> (offset - need)) & ((1 << need) - 1);
       offset -= need;
       let at = bits;
-      if (at >= entries) return e;
+      if (32 * next - offset > streamBits + MAX_LOOKUP_BITS) return this.stopAt(e, 'stream');
+      if (at >= entries) return this.stopAt(e, 'table');
       let value = table[at]!;
       while ((value & symbolFound) === 0) {
         used = ((value & countMask) >>> countShift) + 1;
@@ -125,7 +142,8 @@ export class DecodeStateHuffman implements DecodeState {
         bits |= (hold >>> (offset - need)) & ((1 << need) - 1);
         offset -= need;
         at += (value & valueMask) + bits;
-        if (at >= entries) return e;
+        if (32 * next - offset > streamBits + MAX_LOOKUP_BITS) return this.stopAt(e, 'stream');
+        if (at >= entries) return this.stopAt(e, 'table');
         value = table[at]!;
       }
       if (out !== null) out[e] = value;
@@ -139,7 +157,13 @@ export class DecodeStateHuffman implements DecodeState {
           hold = beWord(stream, next - 1);
         }
       }
+      if (32 * next - offset > streamBits) return this.stopAt(e, 'stream');
     }
     return -1;
+  }
+
+  private stopAt(element: number, why: 'table' | 'stream'): number {
+    this.stop = why;
+    return element;
   }
 }

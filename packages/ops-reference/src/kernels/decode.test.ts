@@ -158,6 +158,34 @@ describe('TFLM_DECODE', () => {
     expect(() => run(anc16, TensorType.INT16)).toThrow(/output \(tensor 2\) has type int16; Huffman with 16-bit tables decodes int8/);
   });
 
+  it('Huffman: zeroed table entries stop at the end of the stream with a KernelError (fuzz reproducer hang-ops-reference-tflm-decode-huffman-zero-table-entries)', () => {
+    // An entry of 0 has no symbol flag and names the subtable at offset 0 with a 1-bit lookup: the decoder
+    // reads one bit at a time and stays on the entry, through the stream's end (zeros past it); before the
+    // fix prepare never returned.
+    const zeroed = (entries: number[], n: number) => entries.map((v, i) => (i < n ? 0 : v));
+    const anc16 = cat(dcm(HUFFMAN, 1, 2 << 4), le(Uint16Array, zeroed(HUFFMAN16, 8)));
+    const anc32 = cat(dcm(HUFFMAN, 1, (2 << 4) | 1), le(Uint32Array, zeroed(HUFFMAN32, 4)));
+    const bits = 8 * ENCODED_HUFFMAN.length;
+    for (const [anc, type] of [
+      [anc16, TensorType.INT8],
+      [anc32, TensorType.INT8],
+      [anc32, TensorType.INT16],
+    ] as const) {
+      const h = harness([{ encoded: ENCODED_HUFFMAN, ancillary: anc, output: { type, shape: [64] } }]);
+      expect(() => h.prepare()).toThrow(
+        new RegExp(
+          `input tensor 0: the codeword of element \\d+ of 64 runs past the end of the ${ENCODED_HUFFMAN.length}-byte Huffman stream \\(${bits} bits\\)`,
+        ),
+      );
+    }
+    // a stream four bytes short: the last codewords end past it (before, they decoded from zeros)
+    const short = ENCODED_HUFFMAN.subarray(0, ENCODED_HUFFMAN.length - 4);
+    const anc = cat(dcm(HUFFMAN, 1, 2 << 4), le(Uint16Array, HUFFMAN16));
+    expect(() => harness([{ encoded: short, ancillary: anc, output: { type: TensorType.INT8, shape: [64] } }]).prepare()).toThrow(
+      /runs past the end of the \d+-byte Huffman stream/,
+    );
+  });
+
   it('LUT equals a plain table lookup for every bit width, type and channel layout', () => {
     let s = 7;
     const rnd = (n: number) => {

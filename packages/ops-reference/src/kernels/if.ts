@@ -7,7 +7,8 @@
  * branch; branch outputs → buffer → node outputs; and the node inputs are restored from the buffer
  * afterwards. (TFLM plans the branch's tensors around the node, so the copies are defensive; they are
  * kept so the arena and the bytes written match TFLM's.) TFLM checks types and byte sizes of each pair
- * at every invoke; here prepare checks them once, for both branches. TFLM lets the else-branch have
+ * at every invoke; here prepare checks both, for both branches, and invoke the byte sizes of the active
+ * branch again (a branch prepares after this node and its kernels may resize its outputs). TFLM lets the else-branch have
  * fewer outputs than the node and leaves the others as they were; here they are written 0.
  */
 import {
@@ -22,7 +23,17 @@ import {
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { checkSameTypeAndSize, checkSubgraphIndex, evalTensors, subgraphTensors, tensorBytes } from './control-flow-common.js';
+import {
+  checkSameTypeAndSize,
+  checkSubgraphIndex,
+  copySizeError,
+  evalTensors,
+  nodeSide,
+  subgraphSide,
+  subgraphTensors,
+  tensorBytes,
+  type CopySide,
+} from './control-flow-common.js';
 import { opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'IF';
@@ -33,7 +44,13 @@ interface Branch {
   subgraph: number;
   inputs: EvalTensor[];
   outputs: EvalTensor[];
+  /** Its inputs' and outputs' sides, for the copies' error. */
+  inSide: CopySide;
+  outSide: CopySide;
 }
+
+const NODE_INPUTS = nodeSide('input', 1);
+const NODE_OUTPUTS = nodeSide('output');
 
 interface OpData {
   cond: EvalTensor | null;
@@ -83,7 +100,8 @@ function branch(context: TfLiteContext, node: Node, d: OpData, subgraph: number,
     throw new KernelError(OP, node.index, `${name} subgraph ${subgraph} has ${outputs.length} outputs; the node has ${nOut}`);
   inputs.forEach((t, i) => checkSameTypeAndSize(OP, node, d.inputs[i]!, `input ${i + 1}`, t, `input ${i} of ${name} subgraph ${subgraph}`));
   outputs.forEach((t, i) => checkSameTypeAndSize(OP, node, d.outputs[i]!, `output ${i}`, t, `output ${i} of ${name} subgraph ${subgraph}`));
-  return { subgraph, inputs, outputs };
+  const of = `${name} subgraph ${subgraph}`;
+  return { subgraph, inputs, outputs, inSide: subgraphSide('input', of), outSide: subgraphSide('output', of) };
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -120,6 +138,14 @@ function invoke(context: TfLiteContext, node: Node): void {
   const { inputs, outputs, inputCopies, outputCopies } = d;
   const subIn = active.inputs;
   const subOut = active.outputs;
+  // Byte lengths as TFLM checks at every invoke (prepare checked them, but the branch prepares after
+  // this node and its kernels may have resized its outputs since).
+  for (let i = 0; i < subIn.length; i++)
+    if (subIn[i]!.bytes.length !== inputs[i]!.bytes.length)
+      throw copySizeError(OP, node, i, subIn[i]!, active.inSide, inputs[i]!, NODE_INPUTS);
+  for (let i = 0; i < subOut.length; i++)
+    if (subOut[i]!.bytes.length !== outputs[i]!.bytes.length)
+      throw copySizeError(OP, node, i, outputs[i]!, NODE_OUTPUTS, subOut[i]!, active.outSide);
   // IF inputs → intermediate → branch inputs.
   for (let i = 0; i < subIn.length; i++) inputCopies[i]!.set(inputs[i]!.bytes);
   for (let i = 0; i < subIn.length; i++) subIn[i]!.bytes.set(inputCopies[i]!);

@@ -19,7 +19,16 @@ import {
 } from '@micrort/core';
 import { opData } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
-import { checkSameTypeAndSize, checkSubgraphIndex, copyAll, evalTensors, subgraphTensors } from './control-flow-common.js';
+import {
+  checkSameTypeAndSize,
+  checkSubgraphIndex,
+  copyAll,
+  evalTensors,
+  nodeSide,
+  subgraphSide,
+  subgraphTensors,
+  type CopySide,
+} from './control-flow-common.js';
 
 const OP = 'STABLEHLO_CASE';
 
@@ -27,7 +36,13 @@ interface Branch {
   subgraph: number;
   inputs: EvalTensor[];
   outputs: EvalTensor[];
+  /** Its inputs' and outputs' sides, for copyAll's error. */
+  inSide: CopySide;
+  outSide: CopySide;
 }
+
+const NODE_INPUTS = nodeSide('input', 1);
+const NODE_OUTPUTS = nodeSide('output');
 
 interface OpData {
   index: EvalTensor | null;
@@ -71,7 +86,8 @@ function prepare(context: TfLiteContext, node: Node): void {
     outputs.forEach((t, i) =>
       checkSameTypeAndSize(OP, node, d.outputs[i]!, `output ${i}`, t, `output ${i} of branch ${b} (subgraph ${s})`),
     );
-    return { subgraph: s, inputs, outputs };
+    const of = `branch ${b} (subgraph ${s})`;
+    return { subgraph: s, inputs, outputs, inSide: subgraphSide('input', of), outSide: subgraphSide('output', of) };
   });
 }
 
@@ -79,9 +95,9 @@ function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<OpData>(OP, node);
   const i = (d.index!.data as Int32Array)[0]!;
   const branch = d.branches[i < 0 || i >= d.branches.length ? d.branches.length - 1 : i]!;
-  copyAll(branch.inputs, d.inputs);
+  copyAll(OP, node, branch.inputs, branch.inSide, d.inputs, NODE_INPUTS);
   context.invokeSubgraph(branch.subgraph);
-  copyAll(d.outputs, branch.outputs);
+  copyAll(OP, node, d.outputs, NODE_OUTPUTS, branch.outputs, branch.outSide);
 }
 
 /** The reference STABLEHLO_CASE kernel. */

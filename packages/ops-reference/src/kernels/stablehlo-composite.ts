@@ -4,15 +4,21 @@
  * composite it has no fused kernel for. The node's inputs map one to one to the subgraph's inputs and the
  * subgraph's outputs to the node's outputs.
  *
- * LiteRT resizes the subgraph's inputs to the node's and its node's outputs to the subgraph's in prepare;
- * with the static shapes micrort plans, prepare checks that each pair has the same type and byte size
- * instead. The decomposition subgraph is planned in the one arena inside this node's step (graph layer,
+ * LiteRT's Prepare resizes the subgraph's inputs to the node's input shapes, prepares the subgraph, then
+ * resizes the node's outputs to the subgraph's output shapes. micrort prepares the decomposition with its
+ * stored shapes, after this node, so prepare requires each subgraph input to have exactly the node's input
+ * shape (a stored [2,1,4] where the node passes [2,4] would run the decomposition at a shape LiteRT never
+ * uses, and its kernels may then compute outputs of other sizes) and each output pair the same type and
+ * byte size; invoke checks the byte sizes again before each copy (`copyAll`), since the decomposition's
+ * kernels prepare later and may resize its outputs — a KernelError, not a native RangeError. The
+ * decomposition subgraph is planned in the one arena inside this node's step (graph layer,
  * allocation-info.ts), so invoke copies the inputs in, runs it and copies the outputs out, allocating
  * nothing. LiteRT requires at least one input (`node->inputs->size > 0`); so does this kernel.
  */
 import {
   BuiltinOperator,
   KernelError,
+  sameShape,
   type EvalTensor,
   type Node,
   type Registration,
@@ -21,7 +27,16 @@ import {
 } from '@micrort/core';
 import { opData } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
-import { checkSameTypeAndSize, checkSubgraphIndex, copyAll, evalTensors, subgraphTensors } from './control-flow-common.js';
+import {
+  checkSameTypeAndSize,
+  checkSubgraphIndex,
+  copyAll,
+  evalTensors,
+  nodeSide,
+  subgraphSide,
+  subgraphTensors,
+  type CopySide,
+} from './control-flow-common.js';
 
 const OP = 'STABLEHLO_COMPOSITE';
 /** sizeof(State) in LiteRT's generic path: the subgraph index and a bool (padded). */
@@ -33,11 +48,17 @@ interface OpData {
   outputs: EvalTensor[];
   subgraphInputs: EvalTensor[];
   subgraphOutputs: EvalTensor[];
+  /** The decomposition's inputs and outputs, for copyAll's error. */
+  inSide: CopySide | null;
+  outSide: CopySide | null;
 }
+
+const NODE_INPUTS = nodeSide('input');
+const NODE_OUTPUTS = nodeSide('output');
 
 function init(context: TfLiteContext): OpData {
   context.allocatePersistentBuffer(LITERT_STATE_BYTES);
-  return { subgraph: -1, inputs: [], outputs: [], subgraphInputs: [], subgraphOutputs: [] };
+  return { subgraph: -1, inputs: [], outputs: [], subgraphInputs: [], subgraphOutputs: [], inSide: null, outSide: null };
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -68,17 +89,28 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.subgraph = s;
   d.inputs = evalTensors(context, node.inputs);
   d.outputs = evalTensors(context, node.outputs);
-  subIn.forEach((t, i) => checkSameTypeAndSize(OP, node, d.inputs[i]!, `input ${i}`, t, `input ${i} of decomposition subgraph ${s}`));
+  subIn.forEach((t, i) => {
+    checkSameTypeAndSize(OP, node, d.inputs[i]!, `input ${i}`, t, `input ${i} of decomposition subgraph ${s}`);
+    const a = d.inputs[i]!.dims;
+    if (!sameShape(a, t.dims))
+      throw new KernelError(
+        OP,
+        node.index,
+        `composite${name}: input ${i} (tensor ${d.inputs[i]!.index}) has shape [${Array.from(a).join(', ')}] but input ${i} of decomposition subgraph ${s} (tensor ${t.index}) is stored as [${Array.from(t.dims).join(', ')}] (LiteRT resizes it to the node's shape and prepares the subgraph again; micrort plans the stored shapes, so they must match)`,
+      );
+  });
   subOut.forEach((t, i) => checkSameTypeAndSize(OP, node, d.outputs[i]!, `output ${i}`, t, `output ${i} of decomposition subgraph ${s}`));
   d.subgraphInputs = subIn;
   d.subgraphOutputs = subOut;
+  d.inSide = subgraphSide('input', `decomposition subgraph ${s}`);
+  d.outSide = subgraphSide('output', `decomposition subgraph ${s}`);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<OpData>(OP, node);
-  copyAll(d.subgraphInputs, d.inputs);
+  copyAll(OP, node, d.subgraphInputs, d.inSide!, d.inputs, NODE_INPUTS);
   context.invokeSubgraph(d.subgraph);
-  copyAll(d.outputs, d.subgraphOutputs);
+  copyAll(OP, node, d.outputs, NODE_OUTPUTS, d.subgraphOutputs, d.outSide!);
 }
 
 /** The reference STABLEHLO_COMPOSITE kernel: runs the decomposition subgraph. */

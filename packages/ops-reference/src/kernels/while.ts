@@ -7,7 +7,8 @@
  *                                  node outputs → cond inputs; invoke cond.
  *
  * A loop that runs 0 times leaves the outputs equal to the inputs. TFLM checks types and byte sizes of
- * each copied pair at every invoke; here prepare checks them once.
+ * each copied pair at every invoke; here prepare checks both, and invoke the byte sizes again before each
+ * copy (`copyAll`: the body prepares after this node and its kernels may resize its outputs).
  *
  * Like TFLM, `WHILE` loops for as long as the cond subgraph says. For models from untrusted sources,
  * `makeWhile({ maxIterations })` makes a kernel that stops a loop after that many body runs with a
@@ -26,7 +27,16 @@ import {
   type WhileOptions,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { checkSameTypeAndSize, checkSubgraphIndex, copyAll, evalTensors, subgraphTensors } from './control-flow-common.js';
+import {
+  checkSameTypeAndSize,
+  checkSubgraphIndex,
+  copyAll,
+  evalTensors,
+  nodeSide,
+  subgraphSide,
+  subgraphTensors,
+  type CopySide,
+} from './control-flow-common.js';
 import { opData, setOutputShape } from '@micrort/kernel-support';
 
 const OP = 'WHILE';
@@ -47,11 +57,24 @@ interface OpData {
   condOutput: EvalTensor | null;
   bodyInputs: EvalTensor[];
   bodyOutputs: EvalTensor[];
+  /** The copies' sides, for copyAll's error. */
+  sides: Record<'inputs' | 'outputs' | 'condInputs' | 'bodyInputs' | 'bodyOutputs', CopySide> | null;
 }
 
 function init(context: TfLiteContext, maxIterations: number): OpData {
   context.allocatePersistentBuffer(TFLM_OP_DATA_BYTES);
-  return { maxIterations, cond: -1, body: -1, inputs: [], outputs: [], condInputs: [], condOutput: null, bodyInputs: [], bodyOutputs: [] };
+  return {
+    maxIterations,
+    cond: -1,
+    body: -1,
+    inputs: [],
+    outputs: [],
+    condInputs: [],
+    condOutput: null,
+    bodyInputs: [],
+    bodyOutputs: [],
+    sides: null,
+  };
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -89,6 +112,13 @@ function prepare(context: TfLiteContext, node: Node): void {
       `output 0 of cond subgraph ${d.cond} must be a bool with at least one element, it is ${tensorTypeName(condOutput.type)}[${Array.from(condOutput.dims).join(', ')}]`,
     );
   d.condOutput = condOutput;
+  d.sides = {
+    inputs: nodeSide('input'),
+    outputs: nodeSide('output'),
+    condInputs: subgraphSide('input', `cond subgraph ${d.cond}`),
+    bodyInputs: subgraphSide('input', `body subgraph ${d.body}`),
+    bodyOutputs: subgraphSide('output', `body subgraph ${d.body}`),
+  };
   for (let i = 0; i < n; i++) {
     checkSameTypeAndSize(OP, node, d.inputs[i]!, `input ${i}`, d.outputs[i]!, `output ${i}`);
     checkSameTypeAndSize(OP, node, d.inputs[i]!, `input ${i}`, d.condInputs[i]!, `input ${i} of cond subgraph ${d.cond}`);
@@ -99,9 +129,10 @@ function prepare(context: TfLiteContext, node: Node): void {
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<OpData>(OP, node);
-  copyAll(d.condInputs, d.inputs);
+  const sides = d.sides!;
+  copyAll(OP, node, d.condInputs, sides.condInputs, d.inputs, sides.inputs);
   // Preserve the op inputs in the op outputs before a subgraph could overwrite them (as TFLM).
-  copyAll(d.outputs, d.inputs);
+  copyAll(OP, node, d.outputs, sides.outputs, d.inputs, sides.inputs);
   context.invokeSubgraph(d.cond);
   const condOutput = d.condOutput!;
   const max = d.maxIterations;
@@ -113,10 +144,10 @@ function invoke(context: TfLiteContext, node: Node): void {
         node.index,
         `the loop ran ${max} times and cond subgraph ${d.cond} still says continue (this kernel stops at maxIterations ${max})`,
       );
-    copyAll(d.bodyInputs, d.outputs);
+    copyAll(OP, node, d.bodyInputs, sides.bodyInputs, d.outputs, sides.outputs);
     context.invokeSubgraph(d.body);
-    copyAll(d.outputs, d.bodyOutputs);
-    copyAll(d.condInputs, d.outputs);
+    copyAll(OP, node, d.outputs, sides.outputs, d.bodyOutputs, sides.bodyOutputs);
+    copyAll(OP, node, d.condInputs, sides.condInputs, d.outputs, sides.outputs);
     context.invokeSubgraph(d.cond);
   }
 }

@@ -351,6 +351,54 @@ describe('control flow through the interpreter (ModelBuilder models)', () => {
     );
   });
 
+  it('IF and WHILE: a subgraph output its kernels resize after the node prepared is a KernelError in invoke, not a native RangeError', () => {
+    // The subgraph's MUL of [2] and [2, 1] computes [2, 2], over an output stored as [2] (8 bytes, as the node's).
+    const mulSubgraph = (b: ModelBuilderType, name: string): number => {
+      const s = b.addSubgraph(name);
+      const x = b.addTensor({ name: `${name}_x`, type: F32, shape: [2] });
+      const k = b.addTensor({ name: `${name}_k`, type: F32, shape: [2, 1], data: new Float32Array([1, 2]) });
+      const o = b.addTensor({ name: `${name}_o`, type: F32, shape: [2] });
+      b.addOperator({ op: BuiltinOperator.MUL, inputs: [x, k], outputs: [o] });
+      b.setInputs([x]).setOutputs([o]);
+      return s;
+    };
+    const ifb = new ModelBuilder();
+    const cond = ifb.addTensor({ name: 'cond', type: BOOL, shape: [1] });
+    const a = ifb.addTensor({ name: 'a', type: F32, shape: [2] });
+    const out = ifb.addTensor({ name: 'out', type: F32, shape: [2] });
+    ifb.setInputs([cond, a]).setOutputs([out]);
+    const t = mulSubgraph(ifb, 'then');
+    ifb.selectSubgraph(0);
+    ifb.addOperator({ op: BuiltinOperator.IF, inputs: [cond, a], outputs: [out], options: { thenSubgraphIndex: t, elseSubgraphIndex: t } });
+    const it1 = interpreter(ifb.build());
+    it1.setInput(0, new Uint8Array([1]));
+    it1.setInput(1, new Float32Array([3, 4]));
+    expect(() => it1.invoke()).toThrow(KernelError);
+    expect(() => it1.invoke()).toThrow(
+      /IF \(node 0\): output 0 of then subgraph 1 \(tensor 2, shape \[2, 2\]\) has 16 bytes but output 0 \(tensor 2, shape \[2\]\) has 8/,
+    );
+
+    // WHILE over x [2] with a cond that is always true and the same MUL as its body
+    const wb = new ModelBuilder();
+    const x = wb.addTensor({ name: 'x', type: F32, shape: [2] });
+    const y = wb.addTensor({ name: 'y', type: F32, shape: [2] });
+    wb.setInputs([x]).setOutputs([y]);
+    const c = wb.addSubgraph('cond');
+    const cx = wb.addTensor({ name: 'cx', type: F32, shape: [2] });
+    const yes = wb.addTensor({ name: 'yes', type: BOOL, shape: [1], data: new Uint8Array([1]) });
+    const co = wb.addTensor({ name: 'co', type: BOOL, shape: [1] });
+    wb.addOperator({ op: BuiltinOperator.LOGICAL_AND, inputs: [yes, yes], outputs: [co] });
+    wb.setInputs([cx]).setOutputs([co]);
+    const body = mulSubgraph(wb, 'body');
+    wb.selectSubgraph(0);
+    wb.addOperator({ op: BuiltinOperator.WHILE, inputs: [x], outputs: [y], options: { condSubgraphIndex: c, bodySubgraphIndex: body } });
+    const it2 = interpreter(wb.build());
+    it2.setInput(0, new Float32Array([3, 4]));
+    expect(() => it2.invoke()).toThrow(
+      /WHILE \(node 0\): output 0 of body subgraph 2 \(tensor 2, shape \[2, 2\]\) has 16 bytes but output 0 \(tensor 1, shape \[2\]\) has 8/,
+    );
+  });
+
   it('a subgraph that invokes itself is a ModelError (recursion cannot be planned)', () => {
     const b = new ModelBuilder();
     const cond = b.addTensor({ name: 'cond', type: BOOL, shape: [1] });

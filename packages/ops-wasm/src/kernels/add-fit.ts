@@ -44,6 +44,8 @@ export function fitAffineAdd(
   outputOf: (sum: number) => number,
 ): AffineAdd | null {
   if (!(alpha1 > 0 && alpha2 > 0 && Number.isFinite(alpha1) && Number.isFinite(alpha2))) return null;
+  // an empty clamp range (an output zero point outside int8 under RELU): ops-wasm declines such nodes
+  if (!(lo <= hi && lo >= -128 && hi <= 127)) return null;
   // TFLM's output for every pair, row by row (x1 major). outputOf is monotonic in the sum, and each
   // input's contribution is monotonic in its byte, so each row walks the thresholds once: tau[v - lo]
   // is the smallest sum whose output is at least v.
