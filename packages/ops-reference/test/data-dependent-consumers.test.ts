@@ -441,6 +441,51 @@ describe.skipIf(!oracleAvailable)('consumers of data-dependent shapes vs TFLite 
       }
   });
 
+  it('ARG_MAX / ARG_MIN of the [k, 2] grid over each axis (float32, int32, int8, uint8) and SPLIT of it into two columns', () => {
+    for (const type of [F, I32, I8, U8])
+      for (const op of ['ARG_MAX', 'ARG_MIN'] as const)
+        for (const axis of [0, 1]) {
+          const model = maskedModel((s) => {
+            const out = s.b.addTensor({ name: 'out', type: I32, shape: axis === 0 ? [2] : [s.n], shapeSignature: axis === 0 ? [2] : [-1] });
+            s.b.addOperator({
+              op: BuiltinOperator[op],
+              inputs: [gridOf(s), ints(s.b, 'axis', [axis])],
+              outputs: [out],
+              options: { outputType: I32 },
+            });
+            return [out];
+          }, withX(type));
+          // over an empty data-dependent axis (k = 0) TFLite 2.9 crashes (SIGSEGV) and micrort fails the invoke with a KernelError
+          check(
+            `${op} ${tensorTypeName(type)} axis ${axis}`,
+            model,
+            type,
+            0,
+            axis === 0 ? COUNTS.map(() => '2') : COUNTS,
+            axis === 0 ? [1] : [],
+          );
+        }
+    for (const type of [F, I32, I8]) {
+      const model = maskedModel((s) => {
+        const outs = [0, 1].map((i) => s.b.addTensor({ name: `part${i}`, type, shape: [s.n, 1], shapeSignature: [-1, 1], ...quantOf(s) }));
+        s.b.addOperator({
+          op: BuiltinOperator.SPLIT,
+          inputs: [ints(s.b, 'axis', [1]), gridOf(s)],
+          outputs: outs,
+          options: { numSplits: 2 },
+        });
+        return outs;
+      }, withX(type));
+      check(
+        `SPLIT ${tensorTypeName(type)}`,
+        model,
+        type,
+        0,
+        COUNTS.map((k) => `${k}x1`),
+      );
+    }
+  });
+
   it('WHERE → GATHER_ND → MUL → SUM: the positive entries of a [2, 4] matrix, scaled and summed (float32, int32)', () => {
     for (const type of [F, I32]) check(`WHERE → GATHER_ND ${tensorTypeName(type)}`, whereGatherNdModel(type), type);
   });

@@ -230,6 +230,9 @@ describe('data-dependent output sizes: bounds, reports and refusals', () => {
       'ADD shifted [8,2]',
       'LOG_SOFTMAX log_softmax [8]',
       'REDUCE_PROD prod [8]',
+      'ARG_MAX argmax [8]',
+      'SPLIT split0 [8,1]',
+      'SPLIT split1 [8,1]',
     ]);
     interp.setInput(0, Float32Array.from([-1, 2, -3, 4, -5, 6, -7, 0]));
     interp.invoke();
