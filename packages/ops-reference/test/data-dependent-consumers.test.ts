@@ -12,14 +12,18 @@ import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, ModelBuilder, TensorType, tensorTypeName } from '@micrort/core';
 import {
   MASKED_QUANTIZATION,
+  dataDependentConsumersModel,
   maskedBinaryModel,
   maskedModel,
   valuesOf,
+  whereGatherNdModel,
   type MaskedSource,
 } from '@micrort/test-support/data-dependent-models';
 import { compareDataDependentRuns } from '@micrort/test-support/data-dependent-runs';
+import { runMicrort } from '@micrort/test-support/output-compare';
 import { ORACLE_SKIP_REASON, oracleAvailable } from '@micrort/test-support/tflite-oracle';
 
+const u8 = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 const F = TensorType.FLOAT32;
 const I32 = TensorType.INT32;
 const I64 = TensorType.INT64;
@@ -78,7 +82,7 @@ const ARITHMETIC: [keyof typeof BuiltinOperator, TensorType[], Record<string, un
 const COMPARISONS: (keyof typeof BuiltinOperator)[] = ['EQUAL', 'NOT_EQUAL', 'LESS', 'LESS_EQUAL', 'GREATER', 'GREATER_EQUAL'];
 const COMPARISON_TYPES = [F, I32, I64, I8, U8];
 
-/** The reductions and the types TFLite 2.9's kernel takes for each (quantized SUM/MEAN: see the refusals). */
+/** The reductions and the types TFLite 2.9's kernel takes for each (quantized REDUCE_PROD: see the refusals). */
 const REDUCTIONS: [keyof typeof BuiltinOperator, TensorType[]][] = [
   ['SUM', [F, I32, I64]],
   ['MEAN', [F, I32, I64]],
@@ -86,6 +90,13 @@ const REDUCTIONS: [keyof typeof BuiltinOperator, TensorType[]][] = [
   ['REDUCE_MIN', [F, I32, I64, I8, U8]],
   ['REDUCE_PROD', [F, I32, I64]],
 ];
+/** Output quantization of a quantized SUM / MEAN (another scale and zero point than the input's). */
+const REDUCE_OUT_QUANT: Partial<Record<TensorType, { scale: number; zeroPoint: number }>> = {
+  [I8]: { scale: 0.08, zeroPoint: -5 },
+  [U8]: { scale: 0.08, zeroPoint: 110 },
+  [I16]: { scale: 0.004, zeroPoint: 0 },
+};
+
 /** Axes of the [k, 2] grid reduced, and keep_dims. */
 const REDUCE_AXES: [number[], boolean][] = [
   [[0], false],
@@ -108,7 +119,7 @@ function reducedDims(axes: number[], keepDims: boolean): string[] {
  * The positives as a column [k, 1], next to a second column ([k, 2]: positives·(−1.5) for float32,
  * −positives for int32/int64, the positives again for quantized types), reduced over `axes` by `op`.
  */
-function reduceTail(s: MaskedSource, op: BuiltinOperator, axes: number[], keepDims: boolean): number[] {
+function gridOf(s: MaskedSource): number {
   const { b, positives, n, type } = s;
   const q = s.quantization;
   const quant = q ? { quantization: q } : {};
@@ -126,11 +137,22 @@ function reduceTail(s: MaskedSource, op: BuiltinOperator, axes: number[], keepDi
   }
   const grid = b.addTensor({ name: 'grid', type, shape: [n, 2], shapeSignature: [-1, 2], ...quant });
   b.addOperator({ op: BuiltinOperator.CONCATENATION, inputs: [column, second], outputs: [grid], options: { axis: 1 } });
+  return grid;
+}
+
+/** {@link gridOf}'s [k, 2] grid reduced over `axes` by `op`. */
+function reduceTail(s: MaskedSource, op: BuiltinOperator, axes: number[], keepDims: boolean): number[] {
+  const { b, n, type } = s;
+  const quant = s.quantization ? { quantization: s.quantization } : {};
+  const grid = gridOf(s);
   const axis = b.addTensor({ name: 'axes', type: I32, shape: [axes.length], data: Int32Array.from(axes) });
   const r = new Set(axes.map((a) => (a + 2) % 2));
   const shape = [n, 2].flatMap((d, i) => (r.has(i) ? (keepDims ? [1] : []) : [d]));
   const signature = shape.map((d, i) => (i === 0 && !r.has(0) ? -1 : d));
-  const out = b.addTensor({ name: 'reduced', type, shape, shapeSignature: signature, ...quant });
+  // SUM and MEAN rescale a quantized input to another scale and zero point; MAX and MIN keep the input's
+  const rescaled = op === BuiltinOperator.SUM || op === BuiltinOperator.MEAN;
+  const outQuant = rescaled && s.quantization ? { quantization: REDUCE_OUT_QUANT[type]! } : quant;
+  const out = b.addTensor({ name: 'reduced', type, shape, shapeSignature: signature, ...outQuant });
   b.addOperator({ op, inputs: [grid, axis], outputs: [out], options: { keepDims } });
   return [out];
 }
@@ -200,6 +222,38 @@ describe.skipIf(!oracleAvailable)('consumers of data-dependent shapes vs TFLite 
           check(name, model, type, 0, reducedDims(axes, keepDims));
         }
     });
+
+  it('quantized SUM and MEAN (int8, uint8, int16; rescaled) give at every actual count the bytes of the same kernel on a static tensor of that size', () => {
+    // TFLM is the reference for these (TFLite 2.9's int8 SUM/MEAN round differently even on static
+    // shapes): the data-dependent path must equal micrort's static kernel, which the conformance suites check.
+    let compared = 0;
+    for (const op of ['SUM', 'MEAN'] as const)
+      for (const type of [I8, U8, I16])
+        for (const [axes, keepDims] of REDUCE_AXES) {
+          const quantization = MASKED_QUANTIZATION[type]!;
+          const dynamic = maskedModel((s) => reduceTail(s, BuiltinOperator[op], axes, keepDims), { type, quantization });
+          inputSets(type).forEach(([x], set) => {
+            const raw = Array.from(x as unknown as ArrayLike<number>);
+            const positives = raw.filter((v) => v > quantization.zeroPoint);
+            const b = new ModelBuilder();
+            const p = b.addTensor({ name: 'positives', type, shape: [positives.length], quantization });
+            const outs = reduceTail(
+              { b, positives: p, x: p, n: positives.length, type, quantization },
+              BuiltinOperator[op],
+              axes,
+              keepDims,
+            );
+            const twin = b.setInputs([p]).setOutputs(outs).build();
+            const want = runMicrort(twin, [u8(valuesOf(type, positives))])[0]!;
+            const got = runMicrort(dynamic, [u8(x!)])[0]!;
+            const name = `${op} ${tensorTypeName(type)} axes [${axes.join(',')}]${keepDims ? ' keep' : ''} set ${set}`;
+            expect(got.dims, name).toEqual(want.dims);
+            expect(Array.from(got.bytes), name).toEqual(Array.from(want.bytes));
+            compared++;
+          });
+        }
+    expect(compared).toBe(2 * 3 * REDUCE_AXES.length * BASE.length);
+  });
 
   it('REDUCE_ANY of a comparison of the positives over the data-dependent axis and the other one', () => {
     for (const [axes, keepDims] of REDUCE_AXES) {
@@ -290,6 +344,154 @@ describe.skipIf(!oracleAvailable)('consumers of data-dependent shapes vs TFLite 
     expect(r.mismatch, String(r.mismatch)).toBeNull();
     expect(r.dims).toEqual(['5', '1', '10']);
     cases++;
+  });
+
+  const ints = (b: MaskedSource['b'], name: string, v: number[]) =>
+    b.addTensor({ name, type: I32, shape: [v.length], data: Int32Array.from(v) });
+  const quantOf = (s: MaskedSource) => (s.quantization ? { quantization: s.quantization } : {});
+  const withX = (type: TensorType) => ({ type, ...(MASKED_QUANTIZATION[type] ? { quantization: MASKED_QUANTIZATION[type] } : {}) });
+
+  it('TRANSPOSE [k, 2] → [2, k] and TILE [k, 2] × [2, 3] → [2k, 6] (float32, int32, int8)', () => {
+    for (const type of [F, I32, I8]) {
+      const transposed = maskedModel((s) => {
+        const out = s.b.addTensor({ name: 'out', type, shape: [2, s.n], shapeSignature: [2, -1], ...quantOf(s) });
+        s.b.addOperator({ op: BuiltinOperator.TRANSPOSE, inputs: [gridOf(s), ints(s.b, 'perm', [1, 0])], outputs: [out] });
+        return [out];
+      }, withX(type));
+      check(
+        `TRANSPOSE ${tensorTypeName(type)}`,
+        transposed,
+        type,
+        0,
+        COUNTS.map((k) => `2x${k}`),
+      );
+      const tiled = maskedModel((s) => {
+        const out = s.b.addTensor({ name: 'out', type, shape: [2 * s.n, 6], shapeSignature: [-1, 6], ...quantOf(s) });
+        s.b.addOperator({ op: BuiltinOperator.TILE, inputs: [gridOf(s), ints(s.b, 'multiples', [2, 3])], outputs: [out] });
+        return [out];
+      }, withX(type));
+      check(
+        `TILE ${tensorTypeName(type)}`,
+        tiled,
+        type,
+        0,
+        COUNTS.map((k) => `${2 * Number(k)}x6`),
+      );
+    }
+  });
+
+  it('PACK of the positives with themselves (axis 0 and 1) and UNPACK of the [k, 2] grid (float32, int32)', () => {
+    for (const type of [F, I32])
+      for (const axis of [0, 1]) {
+        const packed = maskedModel((s) => {
+          const shape = axis === 0 ? [2, s.n] : [s.n, 2];
+          const out = s.b.addTensor({ name: 'out', type, shape, shapeSignature: axis === 0 ? [2, -1] : [-1, 2] });
+          s.b.addOperator({
+            op: BuiltinOperator.PACK,
+            inputs: [s.positives, s.positives],
+            outputs: [out],
+            options: { axis, valuesCount: 2 },
+          });
+          return [out];
+        }, withX(type));
+        check(
+          `PACK ${tensorTypeName(type)} axis ${axis}`,
+          packed,
+          type,
+          0,
+          COUNTS.map((k) => (axis === 0 ? `2x${k}` : `${k}x2`)),
+        );
+      }
+    for (const type of [F, I32]) {
+      const unpacked = maskedModel((s) => {
+        const outs = [0, 1].map((i) => s.b.addTensor({ name: `out${i}`, type, shape: [s.n], shapeSignature: [-1] }));
+        s.b.addOperator({ op: BuiltinOperator.UNPACK, inputs: [gridOf(s)], outputs: outs, options: { num: 2, axis: 1 } });
+        return outs;
+      }, withX(type));
+      // TFLite 2.9's UNPACK refuses an empty input ("NumElements(input) > 0"): k = 0 (input set 1) gives micrort two [0] outputs
+      check(`UNPACK ${tensorTypeName(type)}`, unpacked, type, 0, COUNTS, [1]);
+    }
+  });
+
+  it('SELECT_V2 (positives above 1, else a scalar; broadcast) and SELECT (same shapes) of the positives (float32, int32, int8)', () => {
+    for (const type of [F, I32, I8])
+      for (const op of ['SELECT_V2', 'SELECT'] as const) {
+        const model = maskedModel((s) => {
+          const { b, positives, n } = s;
+          const q = s.quantization;
+          const one = b.addTensor({
+            name: 'one',
+            type,
+            shape: [],
+            data: valuesOf(type, [q ? Math.round(1 / q.scale) + q.zeroPoint : 1]),
+            ...quantOf(s),
+          });
+          const above = b.addTensor({ name: 'above', type: BOOL, shape: [n], shapeSignature: [-1] });
+          b.addOperator({ op: BuiltinOperator.GREATER, inputs: [positives, one], outputs: [above] });
+          let other = one;
+          if (op === 'SELECT') {
+            other = b.addTensor({ name: 'other', type, shape: [n], shapeSignature: [-1], ...quantOf(s) });
+            b.addOperator({ op: BuiltinOperator.MINIMUM, inputs: [positives, one], outputs: [other] });
+          }
+          const out = b.addTensor({ name: 'out', type, shape: [n], shapeSignature: [-1], ...quantOf(s) });
+          b.addOperator({ op: BuiltinOperator[op], inputs: [above, positives, other], outputs: [out] });
+          return [out];
+        }, withX(type));
+        check(`${op} ${tensorTypeName(type)}`, model, type);
+      }
+  });
+
+  it('ARG_MAX / ARG_MIN of the [k, 2] grid over each axis (float32, int32, int8, uint8) and SPLIT of it into two columns', () => {
+    for (const type of [F, I32, I8, U8])
+      for (const op of ['ARG_MAX', 'ARG_MIN'] as const)
+        for (const axis of [0, 1]) {
+          const model = maskedModel((s) => {
+            const out = s.b.addTensor({ name: 'out', type: I32, shape: axis === 0 ? [2] : [s.n], shapeSignature: axis === 0 ? [2] : [-1] });
+            s.b.addOperator({
+              op: BuiltinOperator[op],
+              inputs: [gridOf(s), ints(s.b, 'axis', [axis])],
+              outputs: [out],
+              options: { outputType: I32 },
+            });
+            return [out];
+          }, withX(type));
+          // over an empty data-dependent axis (k = 0) TFLite 2.9 crashes (SIGSEGV) and micrort fails the invoke with a KernelError
+          check(
+            `${op} ${tensorTypeName(type)} axis ${axis}`,
+            model,
+            type,
+            0,
+            axis === 0 ? COUNTS.map(() => '2') : COUNTS,
+            axis === 0 ? [1] : [],
+          );
+        }
+    for (const type of [F, I32, I8]) {
+      const model = maskedModel((s) => {
+        const outs = [0, 1].map((i) => s.b.addTensor({ name: `part${i}`, type, shape: [s.n, 1], shapeSignature: [-1, 1], ...quantOf(s) }));
+        s.b.addOperator({
+          op: BuiltinOperator.SPLIT,
+          inputs: [ints(s.b, 'axis', [1]), gridOf(s)],
+          outputs: outs,
+          options: { numSplits: 2 },
+        });
+        return outs;
+      }, withX(type));
+      check(
+        `SPLIT ${tensorTypeName(type)}`,
+        model,
+        type,
+        0,
+        COUNTS.map((k) => `${k}x1`),
+      );
+    }
+  });
+
+  it('WHERE → GATHER_ND → MUL → SUM: the positive entries of a [2, 4] matrix, scaled and summed (float32, int32)', () => {
+    for (const type of [F, I32]) check(`WHERE → GATHER_ND ${tensorTypeName(type)}`, whereGatherNdModel(type), type);
+  });
+
+  it('many consumers of one masked tensor in one model (dataDependentConsumersModel), on inputs with positives', () => {
+    check('consumers model', dataDependentConsumersModel(), F, 0, COUNTS, [1]);
   });
 
   it('prints the cases and the largest float difference per op', () => {

@@ -26,6 +26,7 @@ import { createPlanner } from '@micrort/planners';
 import { referenceResolver } from '@micrort/test-support/conformance';
 import {
   booleanMaskModel,
+  dataDependentConsumersModel,
   maskedModel,
   nmsInputs,
   nmsTailModel,
@@ -202,6 +203,45 @@ describe('data-dependent output sizes: bounds, reports and refusals', () => {
     expect(Array.from((interp.output(2).data as Int32Array).subarray(0, 4))).toEqual([1, 3, 5, 7]);
   });
 
+  it('check() lists the consumers of a data-dependent tensor as bounded, each at the shape its kernel derived from the bound', () => {
+    const interp = interpreter(dataDependentConsumersModel(8)).allocateTensors();
+    const bounded = (interp.check().shapes ?? [])
+      .filter((n) => n.kind === 'bounded')
+      .map((n) => `${n.op} ${n.name} [${n.shape.join(',')}]`);
+    expect(bounded).toEqual([
+      'WHERE coords [8,1]',
+      'SQUEEZE coords/flat [8]',
+      'CAST coords/int32 [8]',
+      'GATHER positives [8]',
+      'EXPAND_DIMS column [8,1]',
+      'MUL scaled [8,1]',
+      'CONCATENATION grid [8,2]',
+      'SUM sum [8]',
+      'MEAN mean [1,2]',
+      'REDUCE_MAX max [2]',
+      'SOFTMAX softmax [8,2]',
+      'TRANSPOSE transposed [2,8]',
+      'TILE tiled [16,2]',
+      'PACK packed [8,2]',
+      'UNPACK unpacked0 [8]',
+      'UNPACK unpacked1 [8]',
+      'GREATER above [8]',
+      'SELECT_V2 selected [8]',
+      'ADD shifted [8,2]',
+      'LOG_SOFTMAX log_softmax [8]',
+      'REDUCE_PROD prod [8]',
+      'ARG_MAX argmax [8]',
+      'SPLIT split0 [8,1]',
+      'SPLIT split1 [8,1]',
+    ]);
+    interp.setInput(0, Float32Array.from([-1, 2, -3, 4, -5, 6, -7, 0]));
+    interp.invoke();
+    expect(Array.from(interp.output(4).dims), 'TRANSPOSE of [3, 2]').toEqual([2, 3]);
+    expect(Array.from(interp.output(5).dims), 'TILE of [3, 2] by [2, 1]').toEqual([6, 2]);
+    expect(Array.from(interp.output(0).data as Float32Array).slice(0, 3), 'SUM of each row: p - 1.5p').toEqual([-1, -2, -3]);
+    interp.dispose();
+  });
+
   it("shapes: 'file' (TFLM's rule) refuses a data-dependent output, naming the tensor", () => {
     const interp = new MicroInterpreter(loadModel(booleanMaskModel(8)), referenceResolver(), {
       planner: createPlanner('greedy'),
@@ -237,13 +277,13 @@ describe('data-dependent output sizes: bounds, reports and refusals', () => {
     expect(report.nodes.filter((n) => n.status !== 'ok').map((n) => n.op)).toEqual(['CUMSUM']);
   });
 
-  it('a kernel that follows actual dims for some types refuses the others with DataDependentShapeError (int8 SUM of a masked tensor)', () => {
+  it('a kernel that follows actual dims for some types refuses the others with DataDependentShapeError (int8 REDUCE_PROD of a masked tensor)', () => {
     const model = maskedModel(
       (s) => {
         const axis = s.b.addTensor({ name: 'axis', type: TensorType.INT32, shape: [1], data: new Int32Array([0]) });
-        const sum = s.b.addTensor({ name: 'sum', type: TensorType.INT8, shape: [1], quantization: { scale: 0.5, zeroPoint: 0 } });
-        s.b.addOperator({ op: BuiltinOperator.SUM, inputs: [s.positives, axis], outputs: [sum], options: { keepDims: true } });
-        return [sum];
+        const prod = s.b.addTensor({ name: 'prod', type: TensorType.INT8, shape: [1], quantization: { scale: 0.5, zeroPoint: 0 } });
+        s.b.addOperator({ op: BuiltinOperator.REDUCE_PROD, inputs: [s.positives, axis], outputs: [prod], options: { keepDims: true } });
+        return [prod];
       },
       { type: TensorType.INT8, quantization: { scale: 0.05, zeroPoint: 0 } },
     );

@@ -342,3 +342,85 @@ export function maskedBinaryModel(op: BuiltinOperator, form: MaskedBinaryForm, o
   };
   return maskedModel(tail, { type, ...(quantization ? { quantization } : {}) });
 }
+
+/**
+ * Many consumers of one data-dependent tensor in one float32 model, for the allocation test and
+ * `micrort check`: `maskedModel`'s positives [k] (of x [n]) as a column [k, 1] next to positives·(−1.5),
+ * the grid [k, 2]; outputs SUM(grid, 1) [k], MEAN(grid, 0, keep) [1, 2], REDUCE_MAX(grid, 0) [2],
+ * SOFTMAX(grid) [k, 2], TRANSPOSE(grid) [2, k], TILE(grid, [2, 1]) [2k, 2], PACK(positives, positives,
+ * axis 1) [k, 2], UNPACK(grid, axis 1) 2 × [k], SELECT_V2(positives > 1, positives, 0) [k],
+ * ADD(grid, [1, 2]) [k, 2], LOG_SOFTMAX(positives) [k], REDUCE_PROD(grid, 1) [k], ARG_MAX(grid, 1) [k],
+ * SPLIT(grid, axis 1) 2 × [k, 1]. (TFLite 2.9 refuses
+ * UNPACK of an empty input and crashes on a float SOFTMAX/LOG_SOFTMAX of an empty row: compare with it
+ * on inputs with positives only.)
+ */
+export function dataDependentConsumersModel(n = 8): Uint8Array {
+  return maskedModel(
+    (s) => {
+      const { b, positives } = s;
+      const t = (name: string, shape: number[], signature: number[], type: TensorType = F) =>
+        b.addTensor({ name, type, shape, shapeSignature: signature });
+      const c = (name: string, type: TensorType, shape: number[], values: number[]) =>
+        b.addTensor({ name, type, shape, data: valuesOf(type, values) });
+      const column = t('column', [n, 1], [-1, 1]);
+      b.addOperator({ op: BuiltinOperator.EXPAND_DIMS, inputs: [positives, c('one', I32, [], [1])], outputs: [column] });
+      const scaled = t('scaled', [n, 1], [-1, 1]);
+      b.addOperator({ op: BuiltinOperator.MUL, inputs: [column, c('k', F, [], [-1.5])], outputs: [scaled] });
+      const grid = t('grid', [n, 2], [-1, 2]);
+      b.addOperator({ op: BuiltinOperator.CONCATENATION, inputs: [column, scaled], outputs: [grid], options: { axis: 1 } });
+      const outs: number[] = [];
+      const op = (code: BuiltinOperator, inputs: number[], out: number | number[], options?: Record<string, unknown>) => {
+        const list = Array.isArray(out) ? out : [out];
+        b.addOperator({ op: code, inputs, outputs: list, ...(options ? { options } : {}) });
+        outs.push(...list);
+      };
+      op(BuiltinOperator.SUM, [grid, c('axis1', I32, [1], [1])], t('sum', [n], [-1]), { keepDims: false });
+      op(BuiltinOperator.MEAN, [grid, c('axis0', I32, [1], [0])], t('mean', [1, 2], [1, 2]), { keepDims: true });
+      op(BuiltinOperator.REDUCE_MAX, [grid, c('axis0b', I32, [1], [0])], t('max', [2], [2]), { keepDims: false });
+      op(BuiltinOperator.SOFTMAX, [grid], t('softmax', [n, 2], [-1, 2]), { beta: 1 });
+      op(BuiltinOperator.TRANSPOSE, [grid, c('perm', I32, [2], [1, 0])], t('transposed', [2, n], [2, -1]));
+      op(BuiltinOperator.TILE, [grid, c('multiples', I32, [2], [2, 1])], t('tiled', [2 * n, 2], [-1, 2]));
+      op(BuiltinOperator.PACK, [positives, positives], t('packed', [n, 2], [-1, 2]), { axis: 1, valuesCount: 2 });
+      op(BuiltinOperator.UNPACK, [grid], [t('unpacked0', [n], [-1]), t('unpacked1', [n], [-1])], { num: 2, axis: 1 });
+      const above = t('above', [n], [-1], B);
+      b.addOperator({ op: BuiltinOperator.GREATER, inputs: [positives, c('one_f', F, [], [1])], outputs: [above] });
+      op(BuiltinOperator.SELECT_V2, [above, positives, c('zero_f', F, [], [0])], t('selected', [n], [-1]));
+      op(BuiltinOperator.ADD, [grid, c('row', F, [1, 2], [1, 2])], t('shifted', [n, 2], [-1, 2]), { fusedActivationFunction: 0 });
+      op(BuiltinOperator.LOG_SOFTMAX, [positives], t('log_softmax', [n], [-1]));
+      op(BuiltinOperator.REDUCE_PROD, [grid, c('axis1b', I32, [1], [1])], t('prod', [n], [-1]), { keepDims: false });
+      op(BuiltinOperator.ARG_MAX, [grid, c('axis1c', I32, [1], [1])], t('argmax', [n], [-1], I32), { outputType: I32 });
+      op(BuiltinOperator.SPLIT, [c('axis1d', I32, [], [1]), grid], [t('split0', [n, 1], [-1, 1]), t('split1', [n, 1], [-1, 1])], {
+        numSplits: 2,
+      });
+      return outs;
+    },
+    { n },
+  );
+}
+
+/**
+ * The WHERE → GATHER_ND → arithmetic chain the converter writes for `x[x > 0] * 3` on a matrix: x [2, 4]
+ * of `type` (float32 or int32), its positive entries [k] (GATHER_ND by WHERE's int64 coordinates)
+ * times 3 (output 0), their SUM (output 1) and the row of each (GATHER_ND of a constant, output 2).
+ */
+export function whereGatherNdModel(type: TensorType = F): Uint8Array {
+  const b = new ModelBuilder();
+  const x = b.addTensor({ name: 'x', type, shape: [2, 4] });
+  const zero = b.addTensor({ name: 'zero', type, shape: [], data: valuesOf(type, [0]) });
+  const mask = b.addTensor({ name: 'mask', type: B, shape: [2, 4] });
+  const coords = b.addTensor({ name: 'coords', type: I64, shape: [8, 2], shapeSignature: [-1, 2] });
+  const picked = b.addTensor({ name: 'picked', type, shape: [8], shapeSignature: [-1] });
+  const three = b.addTensor({ name: 'three', type, shape: [], data: valuesOf(type, [3]) });
+  const scaled = b.addTensor({ name: 'scaled', type, shape: [8], shapeSignature: [-1] });
+  const axis = b.addTensor({ name: 'axis', type: I32, shape: [1], data: Int32Array.from([0]) });
+  const total = b.addTensor({ name: 'total', type, shape: [] });
+  const rows = b.addTensor({ name: 'rows', type: I32, shape: [8], shapeSignature: [-1] });
+  const rowIndex = b.addTensor({ name: 'row_index', type: I32, shape: [2, 4], data: Int32Array.from([0, 0, 0, 0, 1, 1, 1, 1]) });
+  b.addOperator({ op: BuiltinOperator.GREATER, inputs: [x, zero], outputs: [mask] });
+  b.addOperator({ op: BuiltinOperator.WHERE, inputs: [mask], outputs: [coords] });
+  b.addOperator({ op: BuiltinOperator.GATHER_ND, inputs: [x, coords], outputs: [picked] });
+  b.addOperator({ op: BuiltinOperator.MUL, inputs: [picked, three], outputs: [scaled] });
+  b.addOperator({ op: BuiltinOperator.SUM, inputs: [scaled, axis], outputs: [total], options: { keepDims: false } });
+  b.addOperator({ op: BuiltinOperator.GATHER_ND, inputs: [rowIndex, coords], outputs: [rows] });
+  return b.setInputs([x]).setOutputs([scaled, total, rows]).build();
+}

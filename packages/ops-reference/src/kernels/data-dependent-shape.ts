@@ -17,10 +17,13 @@
  * kernel-support's `UnboundedShapeError`, naming the tensor.
  *
  * The consumers that follow actual dims (`dynamicInputShapes`) and make their own output bounded in
- * turn: SQUEEZE (with squeeze_dims), EXPAND_DIMS, RESHAPE (a target with -1), CAST, GATHER (indices),
- * SLICE, STRIDED_SLICE, CONCATENATION, SHAPE, RANK and the unary elementwise kernels built with
- * `readsActualDims` (unary-common.ts); every other kernel is refused before its prepare
- * (`DataDependentShapeError`).
+ * turn: SQUEEZE (with squeeze_dims), EXPAND_DIMS, RESHAPE (a target with -1), CAST, GATHER (params and
+ * indices), GATHER_ND (indices), SLICE, STRIDED_SLICE, CONCATENATION, SHAPE, RANK, the unary
+ * elementwise kernels built with `readsActualDims` (unary-common.ts), the binary elementwise kernels
+ * (`followsBroadcast`, elementwise-common.ts), the reductions (`followsReduce`, `followsWalk`),
+ * ARG_MAX, ARG_MIN, SOFTMAX, LOG_SOFTMAX, TRANSPOSE, TILE, PACK, UNPACK, SPLIT, SELECT and SELECT_V2;
+ * every other kernel is refused
+ * before its prepare (`DataDependentShapeError`).
  */
 import type { Node, Tensor, TfLiteContext } from '@micrort/core';
 import { noUpperBound, setOutputUpperBound } from '@micrort/kernel-support';

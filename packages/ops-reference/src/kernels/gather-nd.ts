@@ -5,7 +5,9 @@
  * fails the invoke with a KernelError ("gather_nd index out of bounds").
  *
  * Types: float32 and int8 params with int32 indices as TFLM; as TFLite, params of every fixed-size type
- * and string, and int16 or int64 indices.
+ * and string, and int16 or int64 indices. Indices whose shape depends on data (WHERE's coordinates) are
+ * followed: the slice count and the output's dims come from their actual dims at every invoke (not for
+ * string params); data-dependent params are refused (DataDependentShapeError).
  */
 import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
@@ -22,7 +24,15 @@ import {
   writeMappedStrings,
 } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
+import {
+  expectType,
+  fillOpData,
+  isDataDependent,
+  newOpData,
+  opData,
+  refuseDataDependentInput,
+  setOutputShapeOrBound,
+} from '@micrort/kernel-support';
 
 const OP = 'GATHER_ND';
 const TYPES: readonly TensorType[] = [...FIXED_SIZE_TYPES, TensorType.STRING];
@@ -40,6 +50,8 @@ interface GatherNdOpData {
   layout: ElementLayout;
   /** STRING params: the gathered strings are written through this. */
   strings: StringMove | null;
+  /** Data-dependent indices (WHERE's coordinates…): the output's dims at this invoke; nSlices follows. */
+  dims: Int32Array | null;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -58,7 +70,12 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (nd > paramsRank) throw new KernelError(OP, node.index, `index innermost dimension length ${nd} must be <= params rank ${paramsRank}`);
   if (nd > GATHER_ND_MAX_INDEX_DIMS)
     throw new KernelError(OP, node.index, `index innermost dimension length ${nd} must not exceed ${GATHER_ND_MAX_INDEX_DIMS}`);
-  setOutputShape(OP, context, node, 0, [...Array.from(indices.dims).slice(0, -1), ...Array.from(params.dims).slice(nd)]);
+  if (isDataDependent(params)) refuseDataDependentInput(OP, context, node, 0, 'GATHER_ND follows the actual shape of its indices only');
+  const bounded = isDataDependent(indices);
+  if (bounded && params.type === TensorType.STRING)
+    refuseDataDependentInput(OP, context, node, 1, 'GATHER_ND moves strings by a map sized in prepare');
+  const expected = [...Array.from(indices.dims).slice(0, -1), ...Array.from(params.dims).slice(nd)];
+  setOutputShapeOrBound(OP, context, node, 0, expected, bounded);
   const dimStrides = new Int32Array(nd);
   for (let i = 0; i < nd; i++) dimStrides[i] = dimProduct(params.dims, i + 1);
   const data: GatherNdOpData = {
@@ -69,6 +86,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     dimStrides,
     layout: params.type === TensorType.STRING ? { useWords: false, units: 1 } : elementLayout(params.type, OP, node),
     strings: params.type === TensorType.STRING ? prepareStringMove(OP, context, node, params, false) : null,
+    dims: bounded ? Int32Array.from(expected) : null,
   };
   fillOpData(OP, node, data);
 }
@@ -81,10 +99,25 @@ function outOfBounds(node: Node, slice: number, from: number, d: GatherNdOpData)
   );
 }
 
+/** Invoke, data-dependent indices: as many slices as their actual leading dims hold, each of the prepared index depth. */
+function followIndices(context: TfLiteContext, node: Node, d: GatherNdOpData, out: Int32Array, dims: Int32Array): void {
+  const last = dims.length - 1;
+  if (dims[last] !== d.indexDims)
+    throw new KernelError(OP, node.index, `indices have an innermost dimension of ${dims[last]} at this invoke, ${d.indexDims} in prepare`);
+  let slices = 1;
+  for (let i = 0; i < last; i++) {
+    out[i] = dims[i]!;
+    slices *= dims[i]!;
+  }
+  d.nSlices = slices;
+  context.setActualShape(node.outputs[0]!, out);
+}
+
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<GatherNdOpData>(OP, node);
   const paramsTensor = context.getEvalTensor(node.inputs[0]!);
   const indices = context.getEvalTensor(node.inputs[1]!);
+  if (d.dims !== null) followIndices(context, node, d, d.dims, indices.dims);
   const outputTensor = context.getEvalTensor(node.outputs[0]!);
   const strings = d.strings;
   const params: NumberArray = strings ? strings.iota : movableData(paramsTensor, d.layout);
@@ -111,6 +144,7 @@ export const GATHER_ND: Registration = {
     const p = typeSupport(context, node, TYPES);
     return p === true ? typeSupport(context, node, INDEX_TYPES, 1) : p;
   },
+  dynamicInputShapes: true,
   init: newOpData,
   prepare,
   invoke,

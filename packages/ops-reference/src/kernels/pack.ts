@@ -8,7 +8,7 @@ import type { Node, PackOptions, Registration, TfLiteContext } from '@micrort/co
 import { PROVIDER } from '../provider.js';
 import { dimProduct, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
+import { expectType, fillOpData, isDataDependent, newOpData, opData, setOutputShapeOrBound } from '@micrort/kernel-support';
 
 const OP = 'PACK';
 const TYPES = [
@@ -27,6 +27,9 @@ interface PackOpData {
   outer: number;
   /** Array slots each input contributes per outer step. */
   run: number;
+  axis: number;
+  /** An input has a data-dependent shape: the output's dims at this invoke (outer and run follow). */
+  dims: Int32Array | null;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -49,9 +52,17 @@ function prepare(context: TfLiteContext, node: Node): void {
   const axis = resolveAxis(OP, node, options?.axis ?? 0, outRank);
   const expected = Array.from(first.dims);
   expected.splice(axis, 0, count);
-  setOutputShape(OP, context, node, 0, expected);
+  let bounded = false;
+  for (let i = 0; i < count; i++) if (isDataDependent(getInput(context, node, i, OP))) bounded = true;
+  setOutputShapeOrBound(OP, context, node, 0, expected, bounded);
   const layout = elementLayout(first.type, OP, node);
-  const data: PackOpData = { layout, outer: dimProduct(first.dims, 0, axis), run: dimProduct(first.dims, axis) * layout.units };
+  const data: PackOpData = {
+    layout,
+    outer: dimProduct(first.dims, 0, axis),
+    run: dimProduct(first.dims, axis) * layout.units,
+    axis,
+    dims: bounded ? Int32Array.from(expected) : null,
+  };
   fillOpData(OP, node, data);
 }
 
@@ -64,8 +75,36 @@ function packInput(src: NumberArray, dst: NumberArray, i: number, count: number,
   }
 }
 
+/** Invoke, data-dependent inputs: every input's actual dims must be input 0's; the sizes and the output's dims follow them. */
+function followInputs(context: TfLiteContext, node: Node, d: PackOpData, out: Int32Array): void {
+  const first = context.getEvalTensor(node.inputs[0]!).dims;
+  for (let i = 1; i < node.inputs.length; i++) {
+    const dims = context.getEvalTensor(node.inputs[i]!).dims;
+    for (let k = 0; k < first.length; k++)
+      if (dims[k] !== first[k])
+        throw new KernelError(
+          OP,
+          node.index,
+          `input ${i} has dimension ${k} of ${dims[k]}, input 0 of ${first[k]}: PACK needs equal shapes`,
+        );
+  }
+  let outer = 1;
+  let run = d.layout.units;
+  for (let k = 0, j = 0; k < first.length; k++, j++) {
+    if (k === d.axis) out[j++] = node.inputs.length;
+    out[j] = first[k]!;
+    if (k < d.axis) outer *= first[k]!;
+    else run *= first[k]!;
+  }
+  if (d.axis === first.length) out[first.length] = node.inputs.length;
+  d.outer = outer;
+  d.run = run;
+  context.setActualShape(node.outputs[0]!, out);
+}
+
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<PackOpData>(OP, node);
+  if (d.dims !== null) followInputs(context, node, d, d.dims);
   const dst = movableData(context.getEvalTensor(node.outputs[0]!), d.layout);
   const count = node.inputs.length;
   for (let i = 0; i < count; i++) packInput(movableData(context.getEvalTensor(node.inputs[i]!), d.layout), dst, i, count, d.outer, d.run);
@@ -78,6 +117,7 @@ export const PACK: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => typeSupport(context, node, TYPES),
+  dynamicInputShapes: true,
   init: newOpData,
   prepare,
   invoke,

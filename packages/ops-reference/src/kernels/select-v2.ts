@@ -5,7 +5,8 @@
  * "Does not support type other than int8|int16|float32"), and as TFLite every other fixed-size type
  * (uint8, int32, int64, bool, and the float16/float64/uint16/uint32/uint64/complex64 its current kernel
  * takes). Values are copied raw, so quantized x, y and output are expected to share scale and zero point
- * (neither checks).
+ * (neither checks). Inputs whose shapes depend on data are followed: the broadcast is recomputed from
+ * their actual dims at every invoke, into the op data's arrays.
  */
 import {
   BuiltinOperator,
@@ -21,7 +22,7 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { MATH_OP_DATA_BYTES } from './math-common.js';
-import { expectType, extendShape, opData, setOutputShape, supportsInputTypes } from '@micrort/kernel-support';
+import { expectType, extendShape, isDataDependent, opData, setOutputShapeOrBound, supportsInputTypes } from '@micrort/kernel-support';
 import { FIXED_SIZE_TYPES } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
 
@@ -39,6 +40,11 @@ interface SelectOpData {
   xStrides: Int32Array;
   yStrides: Int32Array;
   layout: ElementLayout;
+  /**
+   * An input has a data-dependent shape: scratch for the padded actual dims of the condition, x and y
+   * and the output's dims at this invoke (the walk is recomputed from them). Null otherwise.
+   */
+  follow: { c: Int32Array; a: Int32Array; b: Int32Array; out: Int32Array } | null;
 }
 
 /** Contiguous strides of `dims` (padded to 5), with 0 wherever the dim is 1 but the output's is not. */
@@ -90,7 +96,10 @@ function prepare(context: TfLiteContext, node: Node): void {
         );
     shape[i] = n;
   }
-  setOutputShape(OP, context, node, 0, shape.subarray(RANK - Math.max(cond.dims.length, x.dims.length, y.dims.length)));
+  const outRank = Math.max(cond.dims.length, x.dims.length, y.dims.length);
+  const bounded = isDataDependent(cond) || isDataDependent(x) || isDataDependent(y);
+  setOutputShapeOrBound(OP, context, node, 0, shape.subarray(RANK - outRank), bounded);
+  d.follow = bounded ? { c: new Int32Array(RANK), a: new Int32Array(RANK), b: new Int32Array(RANK), out: new Int32Array(outRank) } : null;
   const allScalars = numElements(cond.dims) === 1 && numElements(x.dims) === 1 && numElements(y.dims) === 1;
   d.layout = elementLayout(x.type, OP, node);
   d.dims = shape;
@@ -132,8 +141,50 @@ function select(d: SelectOpData, cond: Uint8Array, x: NumberArray, y: NumberArra
         }
 }
 
+/** Pads `dims` with leading 1s to RANK into `out` (allocation-free extendShape). */
+function padInto(dims: ArrayLike<number>, out: Int32Array): void {
+  const pad = RANK - dims.length;
+  for (let i = 0; i < RANK; i++) out[i] = i < pad ? 1 : dims[i - pad]!;
+}
+
+/** broadcastStrides into `strides` (allocation-free). */
+function stridesInto(dims: Int32Array, out: Int32Array, strides: Int32Array): void {
+  let s = 1;
+  for (let i = RANK - 1; i >= 0; i--) {
+    strides[i] = dims[i] === 1 && out[i] !== 1 ? 0 : s;
+    s *= dims[i]!;
+  }
+}
+
+/** Invoke, data-dependent inputs: the broadcast, the walk and the output's dims from the inputs' actual dims. */
+function followInputs(context: TfLiteContext, node: Node, d: SelectOpData, f: NonNullable<SelectOpData['follow']>): void {
+  padInto(context.getEvalTensor(node.inputs[0]!).dims, f.c);
+  padInto(context.getEvalTensor(node.inputs[1]!).dims, f.a);
+  padInto(context.getEvalTensor(node.inputs[2]!).dims, f.b);
+  for (let i = 0; i < RANK; i++) {
+    const c = f.c[i]!;
+    const a = f.a[i]!;
+    const b = f.b[i]!;
+    const n = c !== 1 ? c : a !== 1 ? a : b;
+    if ((c !== 1 && c !== n) || (a !== 1 && a !== n) || (b !== 1 && b !== n))
+      throw new KernelError(
+        OP,
+        node.index,
+        `condition, x and y cannot be broadcast at this invoke (padded dimension ${i}: ${c}, ${a}, ${b})`,
+      );
+    d.dims[i] = n;
+  }
+  stridesInto(f.c, d.dims, d.condStrides);
+  stridesInto(f.a, d.dims, d.xStrides);
+  stridesInto(f.b, d.dims, d.yStrides);
+  const skip = RANK - f.out.length;
+  for (let i = 0; i < f.out.length; i++) f.out[i] = d.dims[skip + i]!;
+  context.setActualShape(node.outputs[0]!, f.out);
+}
+
 function invoke(context: TfLiteContext, node: Node): void {
   const d = opData<SelectOpData>(OP, node);
+  if (d.follow !== null) followInputs(context, node, d, d.follow);
   select(
     d,
     context.getEvalTensor(node.inputs[0]!).data as Uint8Array,
@@ -159,8 +210,10 @@ export const SELECT_V2 = {
       xStrides: empty,
       yStrides: empty,
       layout: { useWords: false, units: 1 },
+      follow: null,
     };
   },
+  dynamicInputShapes: true,
   prepare,
   invoke,
 };

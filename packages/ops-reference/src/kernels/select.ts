@@ -12,11 +12,22 @@ import {
   checkArity,
   getInput,
   getOutput,
+  numElements,
   type Node,
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
-import { declineArity, expectSameType, expectType, fillOpData, newOpData, opData, sameDims, setOutputShape } from '@micrort/kernel-support';
+import {
+  declineArity,
+  expectSameType,
+  expectType,
+  fillOpData,
+  isDataDependent,
+  newOpData,
+  opData,
+  sameDims,
+  setOutputShapeOrBound,
+} from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
 import { copyElements, fixedElementSize, supportsFixedSize } from './tflite-ops-common.js';
 
@@ -28,6 +39,8 @@ interface SelectOpData {
   /** Elements each condition chooses. */
   inner: number;
   size: number;
+  /** An input has a data-dependent shape: outer and inner follow the actual dims at every invoke. */
+  bounded: boolean;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -53,8 +66,26 @@ function prepare(context: TfLiteContext, node: Node): void {
       node.index,
       `condition [${cond.dims.join(',')}] must have x's shape [${x.dims.join(',')}], be 0-D, or be 1-D of x's first dimension`,
     );
-  setOutputShape(OP, context, node, 0, x.dims);
-  fillOpData<SelectOpData>(OP, node, { outer, inner: outer === 0 ? 0 : count / outer, size });
+  const bounded = isDataDependent(cond) || isDataDependent(x) || isDataDependent(y);
+  setOutputShapeOrBound(OP, context, node, 0, x.dims, bounded);
+  fillOpData<SelectOpData>(OP, node, { outer, inner: outer === 0 ? 0 : count / outer, size, bounded });
+}
+
+/** Invoke, data-dependent inputs: x and y of one actual shape, the condition of x's, 0-D or of x's first dimension. */
+function followInputs(context: TfLiteContext, node: Node, d: SelectOpData): void {
+  const c = context.getEvalTensor(node.inputs[0]!).dims;
+  const x = context.getEvalTensor(node.inputs[1]!).dims;
+  const y = context.getEvalTensor(node.inputs[2]!).dims;
+  if (!sameDims(x, y)) throw new KernelError(OP, node.index, 'x and y have different shapes at this invoke');
+  const count = numElements(x);
+  let outer: number;
+  if (sameDims(c, x)) outer = count;
+  else if (c.length === 0) outer = 1;
+  else if (c.length === 1 && x.length > 0 && c[0] === x[0]) outer = c[0]!;
+  else throw new KernelError(OP, node.index, "the condition's shape does not fit x's at this invoke");
+  d.outer = outer;
+  d.inner = outer === 0 ? 0 : count / outer;
+  context.setActualShape(node.outputs[0]!, x);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
@@ -63,6 +94,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   const x = context.getEvalTensor(node.inputs[1]!).bytes;
   const y = context.getEvalTensor(node.inputs[2]!).bytes;
   const out = context.getEvalTensor(node.outputs[0]!).bytes;
+  if (d.bounded) followInputs(context, node, d);
   const { outer, inner, size } = d;
   for (let i = 0, at = 0; i < outer; i++, at += inner) copyElements(cond[i] !== 0 ? x : y, at, out, at, inner, size);
 }
@@ -74,6 +106,7 @@ export const SELECT: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => declineArity(node, 3, 1) ?? supportsFixedSize(context, node, 1),
+  dynamicInputShapes: true,
   init: newOpData,
   prepare,
   invoke,

@@ -19,7 +19,16 @@ import {
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
-import { declineArity, expectRank, expectSameType, expectType, opData, setOutputShape } from '@micrort/kernel-support';
+import {
+  declineArity,
+  expectRank,
+  expectSameType,
+  expectType,
+  isDataDependent,
+  opData,
+  refuseDataDependentInput,
+  setOutputShapeOrBound,
+} from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
 import { prepareStringMove, writeMappedStrings, type StringMove } from './data-common.js';
 import { noShapeBound } from './data-dependent-shape.js';
@@ -33,6 +42,8 @@ interface TileOpData {
   size: number;
   /** STRING input: the input string index of each output string, and the writer. */
   strings: StringMove | null;
+  /** A data-dependent input: the output's dims at this invoke (inDims then follow the input's actual dims). */
+  outDims: Int32Array | null;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -52,18 +63,16 @@ function prepare(context: TfLiteContext, node: Node): void {
   multiples.forEach((m, i) => {
     if (m < 0) throw new KernelError(OP, node.index, `multiples[${i}] = ${m} is negative`);
   });
-  setOutputShape(
-    OP,
-    context,
-    node,
-    0,
-    Array.from(input.dims, (d, i) => d * multiples[i]!),
-  );
+  const bounded = isDataDependent(input);
+  if (bounded && strings) refuseDataDependentInput(OP, context, node, 0, 'TILE moves strings by a map tiled in prepare');
+  const outShape = Array.from(input.dims, (d, i) => d * multiples[i]!);
+  setOutputShapeOrBound(OP, context, node, 0, outShape, bounded);
   const data = opData<TileOpData>(OP, node);
   data.inDims = Int32Array.from(input.dims);
   data.multiples = Int32Array.from(multiples);
   data.size = size;
   data.strings = null;
+  data.outDims = bounded ? Int32Array.from(outShape) : null;
   if (strings) {
     // Tile the input's string indices (int32) into the output's: the strings each output element copies.
     const move = prepareStringMove(OP, context, node, input, false);
@@ -105,6 +114,16 @@ function invoke(context: TfLiteContext, node: Node): void {
     writeMappedStrings(d.strings, x, y);
     return;
   }
+  const out = d.outDims;
+  if (out !== null) {
+    // a data-dependent input: tile its actual dims
+    const dims = context.getEvalTensor(node.inputs[0]!).dims;
+    for (let i = 0; i < dims.length; i++) {
+      d.inDims[i] = dims[i]!;
+      out[i] = dims[i]! * d.multiples[i]!;
+    }
+    context.setActualShape(node.outputs[0]!, out);
+  }
   if (d.inDims.length === 0) {
     copyElements(x, 0, y, 0, 1, d.size);
     return;
@@ -128,7 +147,8 @@ export const TILE: Registration<TileOpData> = {
   provider: PROVIDER,
   name: OP,
   supports: (context, node) => declineArity(node, 2, 1) ?? (isString(context, node) || supportsFixedSize(context, node, 0)),
-  init: () => ({ inDims: new Int32Array(0), multiples: new Int32Array(0), size: 0, strings: null }),
+  init: () => ({ inDims: new Int32Array(0), multiples: new Int32Array(0), size: 0, strings: null, outDims: null }),
+  dynamicInputShapes: true,
   prepare,
   invoke,
 };

@@ -1,7 +1,8 @@
 /**
  * TRANSPOSE (TFLM kernels/transpose.cc + transpose_common.cc, reference_ops::Transpose): permutes the
  * dimensions of a tensor of up to 6 dimensions; `perm` comes from a constant int32/int64 tensor.
- * Works for every element type with a fixed size (it only moves elements).
+ * Works for every element type with a fixed size (it only moves elements). A data-dependent input is
+ * followed: the walk and the output's dims are recomputed from its actual dims at every invoke.
  */
 import { BuiltinOperator, KernelError, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
@@ -15,7 +16,7 @@ import {
   rowMajorStrides,
   shapeString,
 } from './transpose-common.js';
-import { fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
+import { fillOpData, isDataDependent, newOpData, opData, setOutputShapeOrBound } from '@micrort/kernel-support';
 
 const OP = 'TRANSPOSE';
 /** TFLM's kTransposeMaxDimensions. */
@@ -28,6 +29,11 @@ export interface TransposeOpData {
   outDims: Int32Array;
   /** For each (padded) output axis, the stride in input elements of the input axis it reads. */
   inStrides: Int32Array;
+  /**
+   * A data-dependent input: the permutation, and scratch for the input's strides and the output's dims
+   * at this invoke (recomputed from the input's actual dims). Null otherwise.
+   */
+  follow: { perm: Int32Array; strides: Int32Array; dims: Int32Array } | null;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -56,7 +62,8 @@ function prepare(context: TfLiteContext, node: Node): void {
     seen[p] = true;
   }
   const expected = perm.map((p) => input.dims[p]!);
-  setOutputShape(OP, context, node, 0, expected);
+  const bounded = isDataDependent(input);
+  setOutputShapeOrBound(OP, context, node, 0, expected, bounded);
 
   const inStride = rowMajorStrides(Array.from(input.dims));
   const pad = TRANSPOSE_MAX_DIMS - rank;
@@ -66,7 +73,8 @@ function prepare(context: TfLiteContext, node: Node): void {
     outDims[pad + k] = expected[k]!;
     inStrides[pad + k] = inStride[perm[k]!]!;
   }
-  const data: TransposeOpData = { layout, outDims, inStrides };
+  const follow = bounded ? { perm: Int32Array.from(perm), strides: new Int32Array(rank), dims: new Int32Array(rank) } : null;
+  const data: TransposeOpData = { layout, outDims, inStrides, follow };
   fillOpData(OP, node, data);
 }
 
@@ -112,10 +120,34 @@ function gather6(src: NumberArray, dst: NumberArray, dims: Int32Array, strides: 
   }
 }
 
+/** Invoke, data-dependent input: the walk and the output's dims from the input's actual `dims`. */
+function followInput(
+  context: TfLiteContext,
+  node: Node,
+  data: TransposeOpData,
+  f: NonNullable<TransposeOpData['follow']>,
+  dims: Int32Array,
+): void {
+  const rank = dims.length;
+  for (let d = rank - 1, s = 1; d >= 0; d--) {
+    f.strides[d] = s;
+    s *= dims[d]!;
+  }
+  const pad = TRANSPOSE_MAX_DIMS - rank;
+  for (let k = 0; k < rank; k++) {
+    const p = f.perm[k]!;
+    f.dims[k] = dims[p]!;
+    data.outDims[pad + k] = dims[p]!;
+    data.inStrides[pad + k] = f.strides[p]!;
+  }
+  context.setActualShape(node.outputs[0]!, f.dims);
+}
+
 function invoke(context: TfLiteContext, node: Node): void {
   const data = opData<TransposeOpData>(OP, node);
   const input = context.getEvalTensor(node.inputs[0]!);
   const output = context.getEvalTensor(node.outputs[0]!);
+  if (data.follow !== null) followInput(context, node, data, data.follow, input.dims);
   gather6(movableData(input, data.layout), movableData(output, data.layout), data.outDims, data.inStrides, data.layout.units);
 }
 
@@ -125,6 +157,7 @@ export const TRANSPOSE: Registration = {
   version: 6,
   provider: PROVIDER,
   name: OP,
+  dynamicInputShapes: true,
   init: newOpData,
   prepare,
   invoke,
