@@ -20,8 +20,10 @@ import {
   type MaskedSource,
 } from '@micrort/test-support/data-dependent-models';
 import { compareDataDependentRuns } from '@micrort/test-support/data-dependent-runs';
+import { runMicrort } from '@micrort/test-support/output-compare';
 import { ORACLE_SKIP_REASON, oracleAvailable } from '@micrort/test-support/tflite-oracle';
 
+const u8 = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 const F = TensorType.FLOAT32;
 const I32 = TensorType.INT32;
 const I64 = TensorType.INT64;
@@ -80,7 +82,7 @@ const ARITHMETIC: [keyof typeof BuiltinOperator, TensorType[], Record<string, un
 const COMPARISONS: (keyof typeof BuiltinOperator)[] = ['EQUAL', 'NOT_EQUAL', 'LESS', 'LESS_EQUAL', 'GREATER', 'GREATER_EQUAL'];
 const COMPARISON_TYPES = [F, I32, I64, I8, U8];
 
-/** The reductions and the types TFLite 2.9's kernel takes for each (quantized SUM/MEAN: see the refusals). */
+/** The reductions and the types TFLite 2.9's kernel takes for each (quantized REDUCE_PROD: see the refusals). */
 const REDUCTIONS: [keyof typeof BuiltinOperator, TensorType[]][] = [
   ['SUM', [F, I32, I64]],
   ['MEAN', [F, I32, I64]],
@@ -88,6 +90,13 @@ const REDUCTIONS: [keyof typeof BuiltinOperator, TensorType[]][] = [
   ['REDUCE_MIN', [F, I32, I64, I8, U8]],
   ['REDUCE_PROD', [F, I32, I64]],
 ];
+/** Output quantization of a quantized SUM / MEAN (another scale and zero point than the input's). */
+const REDUCE_OUT_QUANT: Partial<Record<TensorType, { scale: number; zeroPoint: number }>> = {
+  [I8]: { scale: 0.08, zeroPoint: -5 },
+  [U8]: { scale: 0.08, zeroPoint: 110 },
+  [I16]: { scale: 0.004, zeroPoint: 0 },
+};
+
 /** Axes of the [k, 2] grid reduced, and keep_dims. */
 const REDUCE_AXES: [number[], boolean][] = [
   [[0], false],
@@ -140,7 +149,10 @@ function reduceTail(s: MaskedSource, op: BuiltinOperator, axes: number[], keepDi
   const r = new Set(axes.map((a) => (a + 2) % 2));
   const shape = [n, 2].flatMap((d, i) => (r.has(i) ? (keepDims ? [1] : []) : [d]));
   const signature = shape.map((d, i) => (i === 0 && !r.has(0) ? -1 : d));
-  const out = b.addTensor({ name: 'reduced', type, shape, shapeSignature: signature, ...quant });
+  // SUM and MEAN rescale a quantized input to another scale and zero point; MAX and MIN keep the input's
+  const rescaled = op === BuiltinOperator.SUM || op === BuiltinOperator.MEAN;
+  const outQuant = rescaled && s.quantization ? { quantization: REDUCE_OUT_QUANT[type]! } : quant;
+  const out = b.addTensor({ name: 'reduced', type, shape, shapeSignature: signature, ...outQuant });
   b.addOperator({ op, inputs: [grid, axis], outputs: [out], options: { keepDims } });
   return [out];
 }
@@ -210,6 +222,38 @@ describe.skipIf(!oracleAvailable)('consumers of data-dependent shapes vs TFLite 
           check(name, model, type, 0, reducedDims(axes, keepDims));
         }
     });
+
+  it('quantized SUM and MEAN (int8, uint8, int16; rescaled) give at every actual count the bytes of the same kernel on a static tensor of that size', () => {
+    // TFLM is the reference for these (TFLite 2.9's int8 SUM/MEAN round differently even on static
+    // shapes): the data-dependent path must equal micrort's static kernel, which the conformance suites check.
+    let compared = 0;
+    for (const op of ['SUM', 'MEAN'] as const)
+      for (const type of [I8, U8, I16])
+        for (const [axes, keepDims] of REDUCE_AXES) {
+          const quantization = MASKED_QUANTIZATION[type]!;
+          const dynamic = maskedModel((s) => reduceTail(s, BuiltinOperator[op], axes, keepDims), { type, quantization });
+          inputSets(type).forEach(([x], set) => {
+            const raw = Array.from(x as unknown as ArrayLike<number>);
+            const positives = raw.filter((v) => v > quantization.zeroPoint);
+            const b = new ModelBuilder();
+            const p = b.addTensor({ name: 'positives', type, shape: [positives.length], quantization });
+            const outs = reduceTail(
+              { b, positives: p, x: p, n: positives.length, type, quantization },
+              BuiltinOperator[op],
+              axes,
+              keepDims,
+            );
+            const twin = b.setInputs([p]).setOutputs(outs).build();
+            const want = runMicrort(twin, [u8(valuesOf(type, positives))])[0]!;
+            const got = runMicrort(dynamic, [u8(x!)])[0]!;
+            const name = `${op} ${tensorTypeName(type)} axes [${axes.join(',')}]${keepDims ? ' keep' : ''} set ${set}`;
+            expect(got.dims, name).toEqual(want.dims);
+            expect(Array.from(got.bytes), name).toEqual(Array.from(want.bytes));
+            compared++;
+          });
+        }
+    expect(compared).toBe(2 * 3 * REDUCE_AXES.length * BASE.length);
+  });
 
   it('REDUCE_ANY of a comparison of the positives over the data-dependent axis and the other one', () => {
     for (const [axes, keepDims] of REDUCE_AXES) {
@@ -395,6 +439,51 @@ describe.skipIf(!oracleAvailable)('consumers of data-dependent shapes vs TFLite 
         }, withX(type));
         check(`${op} ${tensorTypeName(type)}`, model, type);
       }
+  });
+
+  it('ARG_MAX / ARG_MIN of the [k, 2] grid over each axis (float32, int32, int8, uint8) and SPLIT of it into two columns', () => {
+    for (const type of [F, I32, I8, U8])
+      for (const op of ['ARG_MAX', 'ARG_MIN'] as const)
+        for (const axis of [0, 1]) {
+          const model = maskedModel((s) => {
+            const out = s.b.addTensor({ name: 'out', type: I32, shape: axis === 0 ? [2] : [s.n], shapeSignature: axis === 0 ? [2] : [-1] });
+            s.b.addOperator({
+              op: BuiltinOperator[op],
+              inputs: [gridOf(s), ints(s.b, 'axis', [axis])],
+              outputs: [out],
+              options: { outputType: I32 },
+            });
+            return [out];
+          }, withX(type));
+          // over an empty data-dependent axis (k = 0) TFLite 2.9 crashes (SIGSEGV) and micrort fails the invoke with a KernelError
+          check(
+            `${op} ${tensorTypeName(type)} axis ${axis}`,
+            model,
+            type,
+            0,
+            axis === 0 ? COUNTS.map(() => '2') : COUNTS,
+            axis === 0 ? [1] : [],
+          );
+        }
+    for (const type of [F, I32, I8]) {
+      const model = maskedModel((s) => {
+        const outs = [0, 1].map((i) => s.b.addTensor({ name: `part${i}`, type, shape: [s.n, 1], shapeSignature: [-1, 1], ...quantOf(s) }));
+        s.b.addOperator({
+          op: BuiltinOperator.SPLIT,
+          inputs: [ints(s.b, 'axis', [1]), gridOf(s)],
+          outputs: outs,
+          options: { numSplits: 2 },
+        });
+        return outs;
+      }, withX(type));
+      check(
+        `SPLIT ${tensorTypeName(type)}`,
+        model,
+        type,
+        0,
+        COUNTS.map((k) => `${k}x1`),
+      );
+    }
   });
 
   it('WHERE → GATHER_ND → MUL → SUM: the positive entries of a [2, 4] matrix, scaled and summed (float32, int32)', () => {

@@ -12,6 +12,7 @@ import {
   booleanMaskModel,
   dataDependentConsumersModel,
   maskedBinaryModel,
+  maskedModel,
   nmsInputs,
   nmsTailModel,
   runtimeTopKModel,
@@ -111,6 +112,26 @@ const CASES: [string, () => ReturnType<typeof alternating>][] = [
         dataDependentConsumersModel(),
         [Float32Array.from([1, -2, 3, -4, 5, 0, 7, -8])],
         [Float32Array.from([-1, -2, -3, 4, -5, -6, -7, -8])],
+      ),
+  ],
+  [
+    'quantized MEAN and SUM over the data-dependent axis (the rescaling recomputed for each count), int8',
+    () =>
+      alternating(
+        maskedModel(
+          (s) => {
+            const q = { scale: 0.08, zeroPoint: -5 };
+            const axis = s.b.addTensor({ name: 'axis', type: TensorType.INT32, shape: [1], data: Int32Array.from([0]) });
+            const mean = s.b.addTensor({ name: 'mean', type: TensorType.INT8, shape: [1], quantization: q });
+            const sum = s.b.addTensor({ name: 'sum', type: TensorType.INT8, shape: [1], quantization: q });
+            s.b.addOperator({ op: BuiltinOperator.MEAN, inputs: [s.positives, axis], outputs: [mean], options: { keepDims: true } });
+            s.b.addOperator({ op: BuiltinOperator.SUM, inputs: [s.positives, axis], outputs: [sum], options: { keepDims: true } });
+            return [s.positives, mean, sum];
+          },
+          { type: TensorType.INT8, quantization: { scale: 0.05, zeroPoint: 0 } },
+        ),
+        [valuesOf(TensorType.INT8, [27, -18, 45, -36, 9, 0, 63, -72])],
+        [valuesOf(TensorType.INT8, [-9, 18, -27, -36, -45, -54, -63, -72])],
       ),
   ],
   [

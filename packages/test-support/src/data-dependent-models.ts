@@ -349,7 +349,8 @@ export function maskedBinaryModel(op: BuiltinOperator, form: MaskedBinaryForm, o
  * the grid [k, 2]; outputs SUM(grid, 1) [k], MEAN(grid, 0, keep) [1, 2], REDUCE_MAX(grid, 0) [2],
  * SOFTMAX(grid) [k, 2], TRANSPOSE(grid) [2, k], TILE(grid, [2, 1]) [2k, 2], PACK(positives, positives,
  * axis 1) [k, 2], UNPACK(grid, axis 1) 2 × [k], SELECT_V2(positives > 1, positives, 0) [k],
- * ADD(grid, [1, 2]) [k, 2], LOG_SOFTMAX(positives) [k], REDUCE_PROD(grid, 1) [k]. (TFLite 2.9 refuses
+ * ADD(grid, [1, 2]) [k, 2], LOG_SOFTMAX(positives) [k], REDUCE_PROD(grid, 1) [k], ARG_MAX(grid, 1) [k],
+ * SPLIT(grid, axis 1) 2 × [k, 1]. (TFLite 2.9 refuses
  * UNPACK of an empty input and crashes on a float SOFTMAX/LOG_SOFTMAX of an empty row: compare with it
  * on inputs with positives only.)
  */
@@ -387,6 +388,10 @@ export function dataDependentConsumersModel(n = 8): Uint8Array {
       op(BuiltinOperator.ADD, [grid, c('row', F, [1, 2], [1, 2])], t('shifted', [n, 2], [-1, 2]), { fusedActivationFunction: 0 });
       op(BuiltinOperator.LOG_SOFTMAX, [positives], t('log_softmax', [n], [-1]));
       op(BuiltinOperator.REDUCE_PROD, [grid, c('axis1b', I32, [1], [1])], t('prod', [n], [-1]), { keepDims: false });
+      op(BuiltinOperator.ARG_MAX, [grid, c('axis1c', I32, [1], [1])], t('argmax', [n], [-1], I32), { outputType: I32 });
+      op(BuiltinOperator.SPLIT, [c('axis1d', I32, [], [1]), grid], [t('split0', [n, 1], [-1, 1]), t('split1', [n, 1], [-1, 1])], {
+        numSplits: 2,
+      });
       return outs;
     },
     { n },

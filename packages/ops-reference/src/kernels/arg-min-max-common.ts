@@ -4,13 +4,14 @@
  * never replaces the current best. As TFLM: float32 or int8 input, a constant int32 axis (scalar or
  * 1-element; negative counts from the end), an int32 output; and as TFLite's arg_min_max.cc, uint8, int32
  * and bool inputs (raw values compared), an int64 axis and an int64 output (the index in the low word).
- * TFLM keeps no op data.
+ * TFLM keeps no op data. A data-dependent input is followed (the sizes and the output's dims from its
+ * actual dims at every invoke).
  */
 import { KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
 import type { Node, TfLiteContext } from '@micrort/core';
 import { dimProduct, readConstantAxis, resolveAxis, typeSupport } from './data-common.js';
 import type { NumberArray } from './transpose-common.js';
-import { expectType, opData, setOutputShape } from '@micrort/kernel-support';
+import { expectType, isDataDependent, opData, setOutputShapeOrBound } from '@micrort/kernel-support';
 
 /** Input types TFLM's ArgMinMax eval handles, and TFLite's uint8, int32, bool. */
 export const ARG_MIN_MAX_TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8, TensorType.INT32, TensorType.BOOL] as const;
@@ -23,6 +24,9 @@ export interface ArgMinMaxOpData {
   inner: number;
   /** The output is int64: indices go to the low words. */
   int64Out: boolean;
+  axis: number;
+  /** A data-dependent input: the output's dims at this invoke (outer, axisSize and inner follow). */
+  dims: Int32Array | null;
 }
 
 /** `supports()` of both kernels: the input type, then the int32 output. */
@@ -46,12 +50,15 @@ export function prepareArgMinMax(op: string, context: TfLiteContext, node: Node)
   if (axisSize < 1) throw new KernelError(op, node.index, `axis ${axis} has size 0: there is no element to pick`);
   const expected = Array.from(input.dims);
   expected.splice(axis, 1);
-  setOutputShape(op, context, node, 0, expected);
+  const bounded = isDataDependent(input);
+  setOutputShapeOrBound(op, context, node, 0, expected, bounded);
   return {
     outer: dimProduct(input.dims, 0, axis),
     axisSize,
     inner: dimProduct(input.dims, axis + 1),
     int64Out: output.type === TensorType.INT64,
+    axis,
+    dims: bounded ? Int32Array.from(expected) : null,
   };
 }
 
@@ -78,9 +85,30 @@ export function argMinMax(d: ArgMinMaxOpData, input: NumberArray, output: Int32A
   }
 }
 
+/** Invoke, data-dependent input: the sizes and the output's dims from the input's actual dims. */
+function followInput(op: string, context: TfLiteContext, node: Node, d: ArgMinMaxOpData, out: Int32Array): void {
+  const dims = context.getEvalTensor(node.inputs[0]!).dims;
+  const axis = d.axis;
+  if (dims[axis]! < 1) throw new KernelError(op, node.index, `axis ${axis} has size 0 at this invoke: there is no element to pick`);
+  let outer = 1;
+  let inner = 1;
+  for (let i = 0, j = 0; i < dims.length; i++) {
+    if (i === axis) continue;
+    out[j++] = dims[i]!;
+    if (i < axis) outer *= dims[i]!;
+    else inner *= dims[i]!;
+  }
+  d.outer = outer;
+  d.axisSize = dims[axis]!;
+  d.inner = inner;
+  context.setActualShape(node.outputs[0]!, out);
+}
+
 /** Invoke of both kernels. */
 export function invokeArgMinMax(context: TfLiteContext, node: Node, greater: boolean): void {
-  const d = opData<ArgMinMaxOpData>(greater ? 'ARG_MAX' : 'ARG_MIN', node);
+  const op = greater ? 'ARG_MAX' : 'ARG_MIN';
+  const d = opData<ArgMinMaxOpData>(op, node);
+  if (d.dims !== null) followInput(op, context, node, d, d.dims);
   const input = context.getEvalTensor(node.inputs[0]!).data as unknown as NumberArray;
   const output = context.getEvalTensor(node.outputs[0]!);
   argMinMax(d, input, d.int64Out ? output.words : (output.data as Int32Array), greater);

@@ -22,6 +22,7 @@ export const ARG_MIN: Registration = {
   provider: PROVIDER,
   name: OP,
   supports: argMinMaxSupport,
+  dynamicInputShapes: true,
   init: newOpData,
   prepare,
   invoke,

@@ -20,8 +20,9 @@
  * turn: SQUEEZE (with squeeze_dims), EXPAND_DIMS, RESHAPE (a target with -1), CAST, GATHER (params and
  * indices), GATHER_ND (indices), SLICE, STRIDED_SLICE, CONCATENATION, SHAPE, RANK, the unary
  * elementwise kernels built with `readsActualDims` (unary-common.ts), the binary elementwise kernels
- * (`followsBroadcast`, elementwise-common.ts), the reductions (`followsReduce`, `followsWalk`), SOFTMAX,
- * LOG_SOFTMAX, TRANSPOSE, TILE, PACK, UNPACK, SELECT and SELECT_V2; every other kernel is refused
+ * (`followsBroadcast`, elementwise-common.ts), the reductions (`followsReduce`, `followsWalk`),
+ * ARG_MAX, ARG_MIN, SOFTMAX, LOG_SOFTMAX, TRANSPOSE, TILE, PACK, UNPACK, SPLIT, SELECT and SELECT_V2;
+ * every other kernel is refused
  * before its prepare (`DataDependentShapeError`).
  */
 import type { Node, Tensor, TfLiteContext } from '@micrort/core';

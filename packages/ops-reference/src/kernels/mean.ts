@@ -29,7 +29,7 @@ import {
 } from '@micrort/core';
 import type { EvalTensor, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { OP_DATA_REDUCE_BYTES, REDUCE_MAX_DIMS, planReduce, followsReduce, QUANTIZED_REDUCE_REASON } from './reduce-common.js';
+import { OP_DATA_REDUCE_BYTES, REDUCE_MAX_DIMS, planReduce, followsReduce } from './reduce-common.js';
 import { type NumberArray, type OpDataBlock, allocateOpDataBlock, opDataBlock } from './transpose-common.js';
 import { add64, fillOpData, neg64, opData, setInt64FromNumber, udivmod64 } from '@micrort/kernel-support';
 import { type ReducePlan, foldInputInt64, Reducer } from './reduce-common.js';
@@ -67,10 +67,28 @@ export interface MeanOpData extends OpDataBlock {
  */
 export function foldCountIntoMultiplier(multiplier: number, shift: number, count: number): { multiplier: number; shift: number } {
   if (!(count >= 1 && count < 4294967296)) throw new RangeError(`foldCountIntoMultiplier: count ${count} out of range`);
+  foldCountInto(FOLDED, multiplier, shift, count);
+  return { multiplier: FOLDED[0]!, shift: FOLDED[1]! };
+}
+
+const FOLDED = new Int32Array(2);
+
+/**
+ * `foldCountIntoMultiplier` without allocating (int64 on int32 words, kernel-support's udivmod64):
+ * writes the folded multiplier and shift at `out[0]`, `out[1]`. `count` in [1, 2^31), `multiplier` in
+ * [0, 2^31). A data-dependent MEAN calls it at invoke with the actual count.
+ */
+export function foldCountInto(out: Int32Array, multiplier: number, shift: number, count: number): void {
   let s = 31 - Math.clz32(count);
-  s = Math.min(s, 32, 31 + shift);
-  const folded = (BigInt(multiplier) << BigInt(s)) / BigInt(count);
-  return { multiplier: Number(folded), shift: shift - s };
+  if (s > 32) s = 32;
+  if (s > 31 + shift) s = 31 + shift;
+  // (multiplier << s) as the words (lo, hi); s is at most 31 for counts below 2^32 (floor(log2) < 32)
+  // (a shift below 0 — a rescale under 2^-31 — shifts right, as BigInt's << of a negative count)
+  const lo = s === 0 ? multiplier : s < 0 ? (s <= -32 ? 0 : multiplier >>> -s) : (multiplier << s) >>> 0;
+  const hi = s <= 0 ? 0 : multiplier >>> (32 - s);
+  udivmod64(WIDE, 0, lo, hi, count, 0);
+  out[0] = WIDE[0]!;
+  out[1] = shift - s;
 }
 
 function init(context: TfLiteContext): OpDataBlock {
@@ -300,12 +318,25 @@ export const MEAN: Registration = followsReduce<MeanOpData>(
   },
   (d) => d.plan,
   {
-    refuse: (d) =>
-      d.type === TensorType.INT8 || d.type === TensorType.INT16 || d.type === TensorType.UINT8 ? QUANTIZED_REDUCE_REASON : null,
     sync: (d, plan) => {
       d.numOutputs = plan.numOutputs;
       d.inputElements = plan.inputElements;
       d.count = plan.count;
+      if (d.type === TensorType.INT8 || d.type === TensorType.INT16 || d.type === TensorType.UINT8) {
+        // the quantized rescaling of this count (TFLM folds 1/count in at eval too); the input/output
+        // multiplier stays in TFLM's block
+        const m = d.block.getInt32(0, true);
+        const shift = d.block.getInt32(4, true);
+        if (plan.count > 0) {
+          foldCountInto(FOLDED, m, shift, plan.count);
+          d.multiplier = FOLDED[0]!;
+          d.shift = FOLDED[1]!;
+        } else {
+          d.multiplier = m;
+          d.shift = shift;
+        }
+        d.zeroPointTimesCount = Math.imul(d.inputZeroPoint, plan.count);
+      }
     },
   },
 );

@@ -173,11 +173,12 @@ export function planReduce(
 }
 
 /**
- * Why quantized SUM and MEAN refuse a data-dependent input: their rescaling (the zero point times the
- * reduced count, MEAN's 1/count folded into the multiplier with 64-bit math) is fixed in prepare.
+ * Why a quantized REDUCE_PROD refuses a data-dependent input: its rescaling (the output scale to the
+ * power 1/count, through QuantizeMultiplier) is fixed in prepare from the reduced count. (Quantized SUM
+ * and MEAN recompute theirs at invoke.)
  */
 export const QUANTIZED_REDUCE_REASON =
-  'the quantized rescaling depends on the number of reduced elements, which prepare fixes (float32, int32, int64 and same-scale uint8 follow actual dims)';
+  'the quantized rescaling depends on the number of reduced elements, which prepare fixes (float32, int32 and int64 follow actual dims)';
 
 /**
  * Invoke: recomputes `plan`'s geometry for the input dims `dims` (the actual dims of a data-dependent

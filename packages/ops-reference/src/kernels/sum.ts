@@ -33,7 +33,6 @@ import {
   prepareReduce,
   writeReduceShapeFields,
   followsReduce,
-  QUANTIZED_REDUCE_REASON,
 } from './reduce-common.js';
 import { type NumberArray, allocateOpDataBlock, opDataBlock } from './transpose-common.js';
 import { opData, supportsInputTypes, typeRange } from '@micrort/kernel-support';
@@ -71,9 +70,9 @@ interface SumOpData extends ReduceOpData {
   hi: number;
   scratchIndex: number;
   mode: SumMode;
-  /** Uint8Float: input/output scale and the bias, as float32. */
+  /** Uint8Float: input/output scale and the bias, as float32 (the bias in a typed array: a data-dependent input rewrites it at invoke). */
   scale: number;
-  bias: number;
+  bias: Float32Array;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -91,7 +90,8 @@ function prepare(context: TfLiteContext, node: Node): void {
     const same = input.params.scale === output.params.scale && input.params.zeroPoint === output.params.zeroPoint;
     d.mode = same ? SumMode.Plain : SumMode.Uint8Float;
     d.scale = Math.fround(input.params.scale / output.params.scale);
-    d.bias = Math.fround(Math.fround(Math.fround(-input.params.zeroPoint * d.scale)) * Math.fround(plan.count));
+    d.inputZeroPoint = input.params.zeroPoint;
+    setUint8Bias(d, plan.count);
     d.outputZeroPoint = output.params.zeroPoint;
     if (!same) d.scratchIndex = context.requestScratchBufferInArena(4 * plan.numOutputs);
   }
@@ -111,6 +111,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   block.setFloat32(20, input.params.scale, true);
   block.setInt32(24, d.outputZeroPoint, true);
   block.setFloat32(28, output.params.scale, true);
+}
+
+/** TFLite 2.9's float32 bias of the uint8 rescaled sum: −zero point · scale · count. */
+function setUint8Bias(d: SumOpData, count: number): void {
+  d.bias[0] = Math.fround(Math.fround(-d.inputZeroPoint * d.scale)) * Math.fround(count);
 }
 
 function sumInt(d: SumOpData, input: NumberArray, out: NumberArray, sums: Int32Array): void {
@@ -136,7 +141,7 @@ function sumUint8Float(d: SumOpData, input: NumberArray, out: Uint8Array, sums: 
   fillOutputs(sums, n, 0);
   foldInput(plan, Reducer.SumInt, input, sums);
   for (let i = 0; i < n; i++) {
-    const v = roundHalfAwayFromZero(Math.fround(Math.fround(sums[i]! * d.scale) + d.bias)) + d.outputZeroPoint;
+    const v = roundHalfAwayFromZero(Math.fround(Math.fround(sums[i]! * d.scale) + d.bias[0]!)) + d.outputZeroPoint;
     out[i] = v;
   }
 }
@@ -193,11 +198,17 @@ export const SUM = followsReduce<SumOpData>(
       scratchIndex: -1,
       mode: SumMode.Float,
       scale: 0,
-      bias: 0,
+      bias: new Float32Array(1),
     }),
     prepare,
     invoke,
   },
   (d) => d.plan,
-  { refuse: (d) => (d.mode === SumMode.Quantized || d.mode === SumMode.Uint8Float ? QUANTIZED_REDUCE_REASON : null) },
+  {
+    // the parts of the rescaling that depend on the reduced count, for this invoke's count
+    sync: (d, plan) => {
+      if (d.mode === SumMode.Quantized) d.zeroPointTimesCount = Math.imul(d.inputZeroPoint, plan.count);
+      else if (d.mode === SumMode.Uint8Float) setUint8Bias(d, plan.count);
+    },
+  },
 );
