@@ -65,6 +65,8 @@ export enum Fn {
   F32Conv = 3,
   /** f32_dwconv_run(a0, a1, a2, e0, e1, tid) */
   F32Dwconv = 4,
+  /** hybrid_epilogue(a0, a1, e0, e1) */
+  HybridEpilogue = 5,
   /** Tests: the worker throws inside its chunk. */
   TestThrow = 90,
   /** Tests: the worker's thread ends inside its chunk (process.exit in Node, close() in a browser). */

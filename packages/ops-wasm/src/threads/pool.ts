@@ -35,6 +35,7 @@ export interface JobExports {
   qs8_add_range(params: number, input1: number, input2: number, output: number, e0: number, e1: number): void;
   f32_conv_run?(params: number, input: number, output: number, e0: number, e1: number, tid: number): void;
   f32_dwconv_run?(params: number, input: number, output: number, e0: number, e1: number, tid: number): void;
+  hybrid_epilogue?(params: number, output: number, q0: number, q1: number): void;
 }
 
 /** What the pool needs from the platform: workers. */
@@ -312,6 +313,9 @@ function runChunk(
       break;
     case Fn.F32Dwconv:
       x.f32_dwconv_run!(a0, a1, a2, e0, e1, 0);
+      break;
+    case Fn.HybridEpilogue:
+      x.hybrid_epilogue!(a0, a1, e0, e1);
       break;
     default:
       break; // the test functions run in workers only

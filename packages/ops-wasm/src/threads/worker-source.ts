@@ -36,6 +36,7 @@ function chunk(x, fn, k, chunks) {
     case ${Fn.Add}: x.qs8_add_range(a0, a1, a2, a3, e0, e1); break;
     case ${Fn.F32Conv}: x.f32_conv_run(a0, a1, a2, e0, e1, index); break;
     case ${Fn.F32Dwconv}: x.f32_dwconv_run(a0, a1, a2, e0, e1, index); break;
+    case ${Fn.HybridEpilogue}: x.hybrid_epilogue(a0, a1, e0, e1); break;
     case ${Fn.TestThrow}: throw new Error('test: a chunk threw in worker ' + index);
     case ${Fn.TestDie}: port.die(); for (;;) {}
     default: throw new Error('unknown job function ' + fn);

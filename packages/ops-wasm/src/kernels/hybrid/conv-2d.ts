@@ -229,7 +229,10 @@ function invoke(context: TfLiteContext, node: Node): void {
       par.pool.run(k, par.instance, Fn.Conv, data.params, input, out, 0, data.perBatch, GEMM_TILE_PIXELS, par.chunks);
     } else k.qs8_conv(data.params, input, out);
   }
-  k.hybrid_epilogue(data.hp, output, 0, data.batches * data.perBatch);
+  const pixels = data.batches * data.perBatch;
+  // the epilogue splits by output pixels on the node's threads too
+  if (par) par.pool.run(k, par.instance, Fn.HybridEpilogue, data.hp, output, 0, 0, pixels, 1, par.chunks);
+  else k.hybrid_epilogue(data.hp, output, 0, pixels);
 }
 
 /** The hybrid CONV_2D registration (float32 nodes with quantized weights only). */

@@ -252,7 +252,10 @@ function invoke(context: TfLiteContext, node: Node): void {
     } else if (data.conv) k.qs8_conv(data.params, input, out);
     else k.qs8_dwconv(data.params, input, out);
   }
-  k.hybrid_epilogue(data.hp, output, 0, data.batches * data.perBatch);
+  const pixels = data.batches * data.perBatch;
+  // the epilogue splits by output pixels on the node's threads too
+  if (par) par.pool.run(k, par.instance, Fn.HybridEpilogue, data.hp, output, 0, 0, pixels, 1, par.chunks);
+  else k.hybrid_epilogue(data.hp, output, 0, pixels);
 }
 
 /** The hybrid DEPTHWISE_CONV_2D registration (float32 nodes with int8 weights only). */

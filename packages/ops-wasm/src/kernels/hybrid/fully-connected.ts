@@ -188,8 +188,11 @@ function invoke(context: TfLiteContext, node: Node): void {
     if (par) {
       k.window_begin(data.params);
       par.pool.run(k, par.instance, Fn.Conv, data.params, q, output, 0, data.batches, GEMM_TILE_PIXELS, par.chunks);
-    } else k.qs8_conv(data.params, q, output);
-    k.hybrid_epilogue(data.hp, output, 0, data.batches);
+      par.pool.run(k, par.instance, Fn.HybridEpilogue, data.hp, output, 0, 0, data.batches, 1, par.chunks);
+    } else {
+      k.qs8_conv(data.params, q, output);
+      k.hybrid_epilogue(data.hp, output, 0, data.batches);
+    }
   }
   if (data.activation !== ActivationFunctionType.NONE) applyActivationToVector(data.activation, outTensor, 0, data.outCount);
 }
