@@ -25,6 +25,7 @@ const FILES = [
   'packages/ops-wasm/src/kernels/float/conv-2d.test.ts',
   'packages/ops-wasm/src/kernels/float/depthwise-conv-2d.test.ts',
   'packages/ops-wasm/src/kernels/float/fully-connected.test.ts',
+  'packages/ops-wasm/src/kernels/hybrid/hybrid.test.ts',
 ];
 
 describe.skipIf(RELAXED_RUN)('ops-wasm relaxed-SIMD builds (a child Node with --experimental-wasm-relaxed-simd)', () => {

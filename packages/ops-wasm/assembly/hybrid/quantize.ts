@@ -19,40 +19,35 @@ import { roundAway } from '../int8/quantize';
   return abs<f64>(x - t) >= 0.5 ? t + copysign<f64>(1.0, x) : t;
 }
 
-/** The smallest value of the `n` floats at `x` (v < m ? v : m from `init`). */
-@inline function rowMin(x: usize, n: i32, init: f32): f32 {
-  let v = f32x4.splat(init);
+/**
+ * The smallest and the largest of the `n` floats at `x` (v < m ? v : m and v > m ? v : m from `init`),
+ * in one pass: lane 0 of the result holds the minimum, lane 1 the maximum.
+ */
+@inline function rowMinMax(x: usize, n: i32, init: f32): v128 {
+  let lo = f32x4.splat(init);
+  let hi = lo;
   let i = 0;
-  for (; i + 4 <= n; i += 4) v = f32x4.pmin(v, v128.load(x + (<usize>i << 2)));
-  let m = init;
+  for (; i + 4 <= n; i += 4) {
+    const v = v128.load(x + (<usize>i << 2));
+    lo = f32x4.pmin(lo, v);
+    hi = f32x4.pmax(hi, v);
+  }
+  let mn = init;
+  let mx = init;
   for (let l = 0; l < 4; l++) {
-    const e = f32x4.extract_lane(v, 0);
-    if (e < m) m = e;
-    v = v128.shuffle<i32>(v, v, 1, 2, 3, 0);
+    const a = f32x4.extract_lane(lo, 0);
+    const b = f32x4.extract_lane(hi, 0);
+    if (a < mn) mn = a;
+    if (b > mx) mx = b;
+    lo = v128.shuffle<i32>(lo, lo, 1, 2, 3, 0);
+    hi = v128.shuffle<i32>(hi, hi, 1, 2, 3, 0);
   }
   for (; i < n; i++) {
     const e = load<f32>(x + (<usize>i << 2));
-    if (e < m) m = e;
+    if (e < mn) mn = e;
+    if (e > mx) mx = e;
   }
-  return m;
-}
-
-/** The largest value of the `n` floats at `x` (v > m ? v : m from `init`). */
-@inline function rowMax(x: usize, n: i32, init: f32): f32 {
-  let v = f32x4.splat(init);
-  let i = 0;
-  for (; i + 4 <= n; i += 4) v = f32x4.pmax(v, v128.load(x + (<usize>i << 2)));
-  let m = init;
-  for (let l = 0; l < 4; l++) {
-    const e = f32x4.extract_lane(v, 0);
-    if (e > m) m = e;
-    v = v128.shuffle<i32>(v, v, 1, 2, 3, 0);
-  }
-  for (; i < n; i++) {
-    const e = load<f32>(x + (<usize>i << 2));
-    if (e > m) m = e;
-  }
-  return m;
+  return f32x4.replace_lane(f32x4.splat(mn), 1, mx);
 }
 
 /** round_half_away(f32(zp + f32(v * inv))) clamped to [lo, hi], four lanes as int32 (NaN: 0, as the int8 store of NaN). */
@@ -103,8 +98,9 @@ export function hybrid_quantize(input: usize, batches: i32, size: i32, output: u
     const fp = factors + (<usize>b << 2);
     const zpp = zeroPoints + (<usize>b << 2);
     if (asymmetric != 0) {
-      const mn = <f64>rowMin(x, size, 0);
-      const mx = <f64>rowMax(x, size, 0);
+      const mm = rowMinMax(x, size, 0);
+      const mn = <f64>f32x4.extract_lane(mm, 0);
+      const mx = <f64>f32x4.extract_lane(mm, 1);
       if (mn == mx) {
         memory.fill(q, 0, <usize>size);
         store<f32>(fp, 1);
@@ -126,7 +122,8 @@ export function hybrid_quantize(input: usize, batches: i32, size: i32, output: u
     } else {
       store<i32>(zpp, 0);
       const first = size > 0 ? load<f32>(x) : 0;
-      const range = max<f64>(abs<f64>(<f64>rowMin(x, size, first)), abs<f64>(<f64>rowMax(x, size, first)));
+      const mm = rowMinMax(x, size, first);
+      const range = max<f64>(abs<f64>(<f64>f32x4.extract_lane(mm, 0)), abs<f64>(<f64>f32x4.extract_lane(mm, 1)));
       if (size == 0 || range == 0) {
         memory.fill(q, 0, <usize>size);
         store<f32>(fp, 1);
