@@ -441,7 +441,7 @@ describe.skipIf(!oracleAvailable)('consumers of data-dependent shapes vs TFLite 
       }
   });
 
-  it('ARG_MAX / ARG_MIN of the [k, 2] grid over each axis (float32, int32, int8, uint8) and SPLIT of it into two columns', () => {
+  it('ARG_MAX / ARG_MIN of the [k, 2] grid over each axis (float32, int32, int8, uint8) and SPLIT / SPLIT_V of it into two columns', () => {
     for (const type of [F, I32, I8, U8])
       for (const op of ['ARG_MAX', 'ARG_MIN'] as const)
         for (const axis of [0, 1]) {
@@ -479,6 +479,19 @@ describe.skipIf(!oracleAvailable)('consumers of data-dependent shapes vs TFLite 
       check(
         `SPLIT ${tensorTypeName(type)}`,
         model,
+        type,
+        0,
+        COUNTS.map((k) => `${k}x1`),
+      );
+      const splitV = maskedModel((s) => {
+        const outs = [0, 1].map((i) => s.b.addTensor({ name: `part${i}`, type, shape: [s.n, 1], shapeSignature: [-1, 1], ...quantOf(s) }));
+        const inputs = [gridOf(s), ints(s.b, 'sizes', [1, -1]), ints(s.b, 'axis', [1])];
+        s.b.addOperator({ op: BuiltinOperator.SPLIT_V, inputs, outputs: outs, options: { numSplits: 2 } });
+        return outs;
+      }, withX(type));
+      check(
+        `SPLIT_V ${tensorTypeName(type)}`,
+        splitV,
         type,
         0,
         COUNTS.map((k) => `${k}x1`),
