@@ -53,8 +53,11 @@
  * RESHAPE…) makes its output data-dependent too when an input is: in prepare it computes the output's
  * shape from the inputs' dims (the bounds, then) and states it with `setOutputShapeOrBound(…, bounded)`,
  * `bounded` from `isDataDependent`; at invoke it computes the actual dims from its inputs' actual `dims`
- * and calls `context.setActualShape` (for an output of its input's shape: `followActualShape`). An input
- * such a kernel cannot read at invoke (say GATHER's params) is refused with `refuseDataDependentInput`.
+ * and calls `context.setActualShape` (for an output of its input's shape: `followActualShape`). Loop
+ * geometry computed in prepare is recomputed at invoke into storage prepare sized for the bound (a
+ * binary op's `BroadcastPlan.replan` with `followBroadcastShapes`, a softmax's rows with
+ * `followSoftmaxShape`), so invoke still allocates nothing. An input such a kernel cannot follow (say
+ * string params) is refused with `refuseDataDependentInput`.
  */
 import { DataDependentShapeError, KernelError, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 

@@ -441,7 +441,7 @@ describe.skipIf(!oracleAvailable)('consumers of data-dependent shapes vs TFLite 
       }
   });
 
-  it('ARG_MAX / ARG_MIN of the [k, 2] grid over each axis (float32, int32, int8, uint8) and SPLIT of it into two columns', () => {
+  it('ARG_MAX / ARG_MIN of the [k, 2] grid over each axis (float32, int32, int8, uint8) and SPLIT / SPLIT_V of it into two columns', () => {
     for (const type of [F, I32, I8, U8])
       for (const op of ['ARG_MAX', 'ARG_MIN'] as const)
         for (const axis of [0, 1]) {
@@ -483,7 +483,41 @@ describe.skipIf(!oracleAvailable)('consumers of data-dependent shapes vs TFLite 
         0,
         COUNTS.map((k) => `${k}x1`),
       );
+      const splitV = maskedModel((s) => {
+        const outs = [0, 1].map((i) => s.b.addTensor({ name: `part${i}`, type, shape: [s.n, 1], shapeSignature: [-1, 1], ...quantOf(s) }));
+        const inputs = [gridOf(s), ints(s.b, 'sizes', [1, -1]), ints(s.b, 'axis', [1])];
+        s.b.addOperator({ op: BuiltinOperator.SPLIT_V, inputs, outputs: outs, options: { numSplits: 2 } });
+        return outs;
+      }, withX(type));
+      check(
+        `SPLIT_V ${tensorTypeName(type)}`,
+        splitV,
+        type,
+        0,
+        COUNTS.map((k) => `${k}x1`),
+      );
     }
+  });
+
+  it('PAD [[1, 2], [0, 1]] of the [k, 2] grid → [k + 3, 3] (float32, int32, int8, uint8) and PADV2 with a constant value', () => {
+    for (const type of [F, I32, I8, U8])
+      for (const op of ['PAD', 'PADV2'] as const) {
+        if (op === 'PADV2' && type !== F) continue;
+        const model = maskedModel((s) => {
+          const paddings = s.b.addTensor({ name: 'paddings', type: I32, shape: [2, 2], data: Int32Array.from([1, 2, 0, 1]) });
+          const value = op === 'PADV2' ? [s.b.addTensor({ name: 'value', type: F, shape: [], data: Float32Array.from([-7.5]) })] : [];
+          const out = s.b.addTensor({ name: 'out', type, shape: [s.n + 3, 3], shapeSignature: [-1, 3], ...quantOf(s) });
+          s.b.addOperator({ op: BuiltinOperator[op], inputs: [gridOf(s), paddings, ...value], outputs: [out] });
+          return [out];
+        }, withX(type));
+        check(
+          `${op} ${tensorTypeName(type)}`,
+          model,
+          type,
+          0,
+          COUNTS.map((k) => `${Number(k) + 3}x3`),
+        );
+      }
   });
 
   it('WHERE → GATHER_ND → MUL → SUM: the positive entries of a [2, 4] matrix, scaled and summed (float32, int32)', () => {

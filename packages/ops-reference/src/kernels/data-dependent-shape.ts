@@ -21,8 +21,8 @@
  * indices), GATHER_ND (indices), SLICE, STRIDED_SLICE, CONCATENATION, SHAPE, RANK, the unary
  * elementwise kernels built with `readsActualDims` (unary-common.ts), the binary elementwise kernels
  * (`followsBroadcast`, elementwise-common.ts), the reductions (`followsReduce`, `followsWalk`),
- * ARG_MAX, ARG_MIN, SOFTMAX, LOG_SOFTMAX, TRANSPOSE, TILE, PACK, UNPACK, SPLIT, SELECT and SELECT_V2;
- * every other kernel is refused
+ * ARG_MAX, ARG_MIN, SOFTMAX, LOG_SOFTMAX, TRANSPOSE, TILE, PAD, PADV2, PACK, UNPACK, SPLIT, SPLIT_V,
+ * SELECT and SELECT_V2; every other kernel is refused
  * before its prepare (`DataDependentShapeError`).
  */
 import type { Node, Tensor, TfLiteContext } from '@micrort/core';

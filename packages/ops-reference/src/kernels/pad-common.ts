@@ -16,7 +16,7 @@ import {
   readConstantIndexTensor,
   shapeString,
 } from './transpose-common.js';
-import { opData, setOutputShape } from '@micrort/kernel-support';
+import { isDataDependent, opData, setOutputShapeOrBound } from '@micrort/kernel-support';
 
 /** TFLM's PadKernelMaxDimensionCount(). */
 export const PAD_MAX_DIMS = 5;
@@ -50,6 +50,8 @@ export interface PadOpData extends OpDataBlock {
   inPlace: boolean;
   /** int64 elements: moved as (low, high) int32 word pairs. */
   words: boolean;
+  /** A data-dependent input: the output's dims at this invoke (outDims follow the input's actual dims). */
+  follow: Int32Array | null;
 }
 
 const SUPPORTED = new Set<TensorType>([
@@ -97,7 +99,8 @@ export function preparePad(op: string, context: TfLiteContext, node: Node): PadO
   if (paddings.elementCount !== rank * 2)
     throw new KernelError(op, node.index, `paddings has shape ${shapeString(paddings.dims)}, expected [${rank}, 2]`);
   const pads = readConstantIndexTensor(paddings, op, node, 'paddings');
-  if (pads.every((p) => p >= 0)) setOutputShape(op, context, node, 0, paddedShape(input.dims, pads));
+  const bounded = isDataDependent(input);
+  if (pads.every((p) => p >= 0)) setOutputShapeOrBound(op, context, node, 0, paddedShape(input.dims, pads), bounded);
 
   const outDims = Int32Array.from(extendShape(output.dims, PAD_MAX_DIMS));
   const left = new Int32Array(PAD_MAX_DIMS);
@@ -161,6 +164,7 @@ export function preparePad(op: string, context: TfLiteContext, node: Node): PadO
     padValueTensor: constantValues ? constantValues.index : -1,
     inPlace: false,
     words: input.type === TensorType.INT64,
+    follow: bounded ? Int32Array.from(output.dims) : null,
   };
 }
 
@@ -269,6 +273,8 @@ export function padInPlaceVariant(context: TfLiteContext, node: Node): InPlaceVa
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
   if (input.type !== output.type || !IN_PLACE_TYPES.has(input.type) || output.byteLength < input.byteLength) return null;
+  // a data-dependent input's rows move with its actual dims: not proved safe for the backward copy
+  if (input.upperBound !== null) return null;
   return { input: 0, scratchBytes: 0 };
 }
 
@@ -315,6 +321,18 @@ export function invokePad(context: TfLiteContext, node: Node): void {
   const d = opData<PadOpData>('PAD', node);
   const input = context.getEvalTensor(node.inputs[0]!);
   const output = context.getEvalTensor(node.outputs[0]!);
+  const follow = d.follow;
+  if (follow !== null) {
+    // a data-dependent input: pad its actual dims
+    const dims = input.dims;
+    const shift = PAD_MAX_DIMS - dims.length;
+    for (let i = 0; i < dims.length; i++) {
+      const n = dims[i]! + d.left[shift + i]! + d.right[shift + i]!;
+      d.outDims[shift + i] = n;
+      follow[i] = n;
+    }
+    context.setActualShape(node.outputs[0]!, follow);
+  }
   if (d.words) {
     const v = d.padValueTensor >= 0 ? context.getEvalTensor(d.padValueTensor).words : null;
     pad5Words(d, input.words, output.words, v ? v[0]! : 0, v ? v[1]! : 0);

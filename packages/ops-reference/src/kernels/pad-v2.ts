@@ -21,6 +21,7 @@ export const PADV2: Registration = {
   provider: PROVIDER,
   name: OP,
   init: initPad,
+  dynamicInputShapes: true,
   prepare,
   invoke: invokePad,
   inPlaceVariant: padInPlaceVariant,
