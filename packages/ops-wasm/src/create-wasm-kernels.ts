@@ -98,10 +98,11 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createResizeNearestNeighbor(),
     ...createFloatKernels(o),
   ] as Registration[];
-  return declareSpatial(all.map(inRangeQuantization)).concat(
-    // no spatial behaviour: a hybrid layer quantizes each whole batch of its input at once, so it cannot run tile by tile
-    (createHybridKernels(o) as Registration[]).map(inRangeQuantization),
-  );
+  // The hybrid ones come first: registered in front of ops-reference, the last of these is asked first, so a node that is
+  // not hybrid hears the reasons of the kernels meant for it before the hybrid kernel's "not hybrid".
+  // They have no spatial behaviour: a hybrid layer quantizes each whole batch of its input at once, so it
+  // cannot run tile by tile.
+  return (createHybridKernels(o) as Registration[]).map(inRangeQuantization).concat(declareSpatial(all.map(inRangeQuantization)));
 }
 
 /**

@@ -38,12 +38,16 @@ describe.skipIf(RELAXED_RUN)('ops-wasm relaxed-SIMD builds (a child Node with --
 
   it('every conformance suite and kernel test passes on the relaxed builds', () => {
     const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
-    const res = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', vitest, 'run', '--pool', 'threads', ...FILES], {
-      cwd: root,
-      env: { ...process.env, MICRORT_WASM_RELAXED: '1', CI: 'true', FORCE_COLOR: '0' },
-      encoding: 'utf8',
-      timeout: 600_000,
-    });
+    const res = spawnSync(
+      process.execPath,
+      ['--experimental-wasm-relaxed-simd', '--no-concurrent-recompilation', vitest, 'run', '--pool', 'threads', ...FILES],
+      {
+        cwd: root,
+        env: { ...process.env, MICRORT_WASM_RELAXED: '1', CI: 'true', FORCE_COLOR: '0' },
+        encoding: 'utf8',
+        timeout: 600_000,
+      },
+    );
     // eslint-disable-next-line no-control-regex
     const out = `${res.stdout}\n${res.stderr}`.replace(/\u001b\[[0-9;]*m/g, '');
     const summary = out.split('\n').filter((l) => /Test Files|Tests |relaxed dot|nodes on ops-wasm|cases pass/.test(l));

@@ -17,13 +17,15 @@
  * generous (10 rounds, with growing pauses): it costs time only when rounds keep allocating — always
  * for a kernel that really allocates, which still fails.
  */
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapStatistics } from 'node:v8';
 import { ArenaRegion, KernelError, Phase, alignUp, type EvalTensor, type TfLiteContext } from '@micrort/core';
 import { type KernelHarness } from '@micrort/core/testing';
 
-// Optimise on the main thread: with concurrent recompilation, a loaded machine can leave hot code in an
-// unoptimised tier (which boxes numbers, i.e. allocates) for the whole measurement. Test processes only.
-setFlagsFromString('--no-concurrent-recompilation');
+// Optimisation should happen on the main thread: with concurrent recompilation, a loaded machine can
+// leave hot code in an unoptimised tier (which boxes numbers, i.e. allocates) for the whole measurement.
+// V8 decides at isolate start-up whether it compiles concurrently, so `--no-concurrent-recompilation`
+// must be a flag of the process (the root vitest.config.ts passes it to every worker); set here, after
+// start-up, it would change nothing.
 
 export interface AllocationMeasure {
   /** Median bytes allocated per trial (raw: includes the measurement's own constant). */
