@@ -12,7 +12,7 @@ import { MicroInterpreter, OpResolver, loadModel, tensorTypeName } from '@micror
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { compareBytes } from '@micrort/test-support/conformance';
-import { compositeModels } from '@micrort/test-support/litert-models';
+import { compositeModels, compositeResizeModels } from '@micrort/test-support/litert-models';
 import { stablehloModels } from '@micrort/test-support/stablehlo-models';
 import { randomInputs } from '@micrort/test-support/tflite-oracle';
 import { litertRuntime } from './runtimes/litert.js';
@@ -72,7 +72,11 @@ function maxDiff(dtype: string, a: Uint8Array, b: Uint8Array): number {
 /** The models compared (name → bytes). */
 export function parityModels(): { name: string; bytes: Uint8Array; range?: [number, number] }[] {
   return [
-    ...compositeModels().map((m) => ({ name: `STABLEHLO_COMPOSITE ${m.name}`, bytes: m.bytes, range: [-2, 2] as [number, number] })),
+    ...[...compositeModels(), ...compositeResizeModels()].map((m) => ({
+      name: `STABLEHLO_COMPOSITE ${m.name}`,
+      bytes: m.bytes,
+      range: [-2, 2] as [number, number],
+    })),
     ...stablehloModels(),
   ];
 }

@@ -123,6 +123,34 @@ export class TensorResizeError extends KernelError {
 }
 
 /**
+ * A control-flow kernel's `resizeSubgraphInput` that cannot hold: the called subgraph `calledSubgraph`
+ * is planned once per allocation, so all its callers must agree on each input's shape. Thrown when
+ * another caller (or call site) already asked for other dims for input `input` (tensor `tensor`), or
+ * when the subgraph prepared before this caller (it precedes the caller in the model, or an earlier
+ * caller prepared it) at other dims. Names the subgraph, the tensor and both shapes.
+ */
+export class SubgraphShapeError extends KernelError {
+  constructor(
+    op: string,
+    nodeIndex: number,
+    /** The subgraph whose input was to be resized. */
+    readonly calledSubgraph: number,
+    /** Position among its inputs. */
+    readonly input: number,
+    /** The tensor's index in the called subgraph. */
+    readonly tensor: number,
+    /** The dims it already has (or another caller asked for). */
+    readonly dims: readonly number[],
+    /** The dims this caller asked for. */
+    readonly requested: readonly number[],
+    detail: string,
+    subgraph = 0,
+  ) {
+    super(op, nodeIndex, detail, subgraph);
+  }
+}
+
+/**
  * A node reads a tensor whose shape depends on data (its producer declared an upper bound) and its
  * kernel does not read input shapes at invoke (`Registration.dynamicInputShapes`). Names the tensor and
  * its bound.

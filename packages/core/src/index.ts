@@ -192,6 +192,7 @@ export {
   PlannerError,
   DelegateError,
   TensorResizeError,
+  SubgraphShapeError,
   DataDependentShapeError,
   StringCapacityError,
   UnboundedStringError,

@@ -116,6 +116,8 @@ export function invokeOnlyContext(h: KernelHarness): TfLiteContext {
     getSubgraphInput: unsupported,
     getSubgraphOutput: unsupported,
     invokeSubgraph: unsupported,
+    resizeSubgraphInput: unsupported,
+    prepareSubgraph: unsupported,
     getResourceVariables: unsupported,
   };
 }

@@ -254,3 +254,77 @@ export function compositeModels(): CompositeModel[] {
     ),
   ];
 }
+
+/**
+ * One composite `odml.resize_test` whose decomposition subgraph stores its inputs and outputs with other
+ * shapes than the node passes (`stored`: one shape per decomposition input; `storedOut` its output;
+ * `nodeOut` the node's stored output shape), running `emit`. LiteRT's Prepare resizes the decomposition's
+ * inputs to the node's shapes and the node's outputs to the decomposition's computed ones; the inlined
+ * model runs `emit` at the node's shapes.
+ */
+function resized(
+  name: string,
+  node: readonly (readonly number[])[],
+  stored: readonly (readonly number[])[],
+  storedOut: readonly number[],
+  nodeOut: readonly number[],
+  emit: (b: ModelBuilder, inputs: readonly number[], out: readonly number[]) => void,
+): CompositeModel {
+  const make = (composite: boolean): Uint8Array => {
+    const b = new ModelBuilder();
+    const xs = node.map((s, i) => b.addTensor({ name: `x${i}`, type: F32, shape: s }));
+    const y = b.addTensor({ name: 'y', type: F32, shape: composite ? nodeOut : node[0]! });
+    b.setInputs(xs).setOutputs([y]);
+    if (!composite) {
+      emit(b, xs, node[0]!);
+      return b.build();
+    }
+    b.addOperator({
+      op: Op.STABLEHLO_COMPOSITE,
+      inputs: xs,
+      outputs: [y],
+      builtinOptions2: {
+        name: 'odml.resize_test',
+        decompositionSubgraphIndex: 1,
+        compositeAttributes: flexMap({}, 4),
+        compositeAttributesFormat: 0,
+        version: 0,
+      } as Partial<StablehloCompositeOptions>,
+    });
+    b.addSubgraph('decomposition');
+    const ins = stored.map((s, i) => b.addTensor({ name: `d/x${i}`, type: F32, shape: s }));
+    b.setInputs(ins);
+    emit(b, ins, storedOut);
+    return b.selectSubgraph(0).build();
+  };
+  return { name, bytes: make(true), inline: make(false) };
+}
+
+/**
+ * Composites whose decomposition stores other input shapes than the node passes (see `resized`): a
+ * [2, 1, 4] where the node passes [2, 4] (MUL would broadcast it to [2, 2, 4] at the stored shape), a
+ * [1, 4] for [2, 4] (TANH then ADD of a [4] constant), and empty shapes for the decomposition's input
+ * and output (RELU). The node's own output keeps its [2, 4]: LiteRT.js binds graph outputs to buffers
+ * sized from the file. The emitted ops set the decomposition's output (`b.setOutputs`).
+ */
+export function compositeResizeModels(): CompositeModel[] {
+  return [
+    resized('decomposition input [2, 1, 4] for [2, 4]', [[2, 4], [2, 4]], [[2, 4], [2, 1, 4]], [2, 4], [2, 4], (b, [a, w], out) => {
+      const o = fresh(b, out, 'mul');
+      b.addOperator({ op: Op.MUL, inputs: [a!, w!], outputs: [o] });
+      b.setOutputs([o]);
+    }),
+    resized('decomposition input [1, 4] for [2, 4]', [[2, 4]], [[1, 4]], [1, 4], [2, 4], (b, [a], out) => {
+      const t = fresh(b, out, 'tanh');
+      b.addOperator({ op: Op.TANH, inputs: [a!], outputs: [t] });
+      const o = fresh(b, out, 'add');
+      b.addOperator({ op: Op.ADD, inputs: [t, constF(b, [4], [0.5, -0.25, 1, 0])], outputs: [o] });
+      b.setOutputs([o]);
+    }),
+    resized('empty decomposition input and output shapes', [[2, 4]], [[]], [], [2, 4], (b, [a], out) => {
+      const o = fresh(b, out, 'relu');
+      b.addOperator({ op: Op.RELU, inputs: [a!], outputs: [o] });
+      b.setOutputs([o]);
+    }),
+  ];
+}

@@ -4,7 +4,7 @@
  * and `invokeSubgraph` for control-flow kernels. The interpreter keeps the lifecycle (allocateTensors,
  * the arena, planning, delegates on the entry subgraph); this layer only walks nodes.
  */
-import { ArenaLimitError, KernelError, MicrortError } from '../errors.js';
+import { ArenaLimitError, KernelError, MicrortError, SubgraphShapeError, TensorResizeError } from '../errors.js';
 import { Phase, type Node, type Registration, type ResourceVariables } from '../kernel/api.js';
 import type { Tensor } from '../kernel/tensor.js';
 import { TensorType } from '../types.js';
@@ -16,7 +16,7 @@ import { builtinOptions2TypeForOp } from '../model/options-map.js';
 import { NodeImpl, type PlanEntry } from './graph-node.js';
 import type { LifetimeStep, LifetimeSubgraph } from './allocation-info.js';
 import type { Profiler } from '../interpreter/profiler.js';
-import { dataDependentInput, dataDependentInputText } from '../interpreter/shapes.js';
+import { badDims, dataDependentInput, dataDependentInputText, dimsText, type ShapeRule } from '../interpreter/shapes.js';
 
 /** One subgraph: its tensors, its nodes (the model's operators, then delegate nodes) and its plan. */
 export class Subgraph {
@@ -282,29 +282,119 @@ export class MicroInterpreterGraph implements ContextGraph {
     afterEach: (sg: Subgraph, entry: PlanEntry, step: number) => void,
     beforeEach?: (sg: Subgraph, entry: PlanEntry) => void,
   ): void {
-    const ctx = this.context;
-    ctx.phase = Phase.Prepare;
-    for (const sg of this.subgraphs) {
-      if (sg.regionOnly) continue;
-      this.enter(sg.index);
-      sg.plan.forEach((nodeIndex, step) => {
-        const entry = sg.entries[nodeIndex]!;
-        if (!entry.registration || !entry.initialized) return;
-        this.current.entry = entry;
-        this.current.step = step;
-        try {
-          beforeEach?.(sg, entry);
-          entry.registration.prepare?.(ctx, entry.node);
-          afterEach(sg, entry, step);
-        } catch (e) {
-          if (e instanceof ArenaLimitError) throw e;
-          onFailure({ subgraph: sg.index, entry, phase: 'prepare', error: wrapNodeError(e, entry, 'prepare', sg.index) });
-        }
-      });
+    this.context.phase = Phase.Prepare;
+    this.prepared.clear();
+    this.inputClaims.clear();
+    this.prepareHooks = { onFailure, afterEach, beforeEach };
+    try {
+      for (const sg of this.subgraphs) if (!sg.regionOnly && !this.prepared.has(sg.index)) this.prepareOne(sg);
+    } finally {
+      this.prepareHooks = null;
+      this.current.entry = null;
+      this.current.step = -1;
+      this.enter(this.entry);
     }
-    this.current.entry = null;
-    this.current.step = -1;
-    this.enter(this.entry);
+  }
+
+  /** Subgraphs whose prepare began in this allocation (model order or a kernel's `prepareSubgraph`). */
+  private readonly prepared = new Set<number>();
+  /** `resizeSubgraphInput` claims: "subgraph:input" → the dims and who asked. */
+  private readonly inputClaims = new Map<string, { dims: number[]; by: string }>();
+  private prepareHooks: {
+    onFailure: (f: NodeFailure) => void;
+    afterEach: (sg: Subgraph, entry: PlanEntry, step: number) => void;
+    beforeEach?: (sg: Subgraph, entry: PlanEntry) => void;
+  } | null = null;
+
+  private prepareOne(sg: Subgraph): void {
+    const { onFailure, afterEach, beforeEach } = this.prepareHooks!;
+    const ctx = this.context;
+    this.prepared.add(sg.index);
+    this.enter(sg.index);
+    sg.plan.forEach((nodeIndex, step) => {
+      const entry = sg.entries[nodeIndex]!;
+      if (!entry.registration || !entry.initialized) return;
+      this.current.entry = entry;
+      this.current.step = step;
+      try {
+        beforeEach?.(sg, entry);
+        entry.registration.prepare?.(ctx, entry.node);
+        afterEach(sg, entry, step);
+      } catch (e) {
+        if (e instanceof ArenaLimitError) throw e;
+        onFailure({ subgraph: sg.index, entry, phase: 'prepare', error: wrapNodeError(e, entry, 'prepare', sg.index) });
+      }
+    });
+  }
+
+  /** The node being prepared, which must invoke `subgraph` (for the context's subgraph callbacks). */
+  private callerOf(subgraph: number, callback: string): PlanEntry {
+    const caller = this.current.entry;
+    if (!caller || !this.prepareHooks) throw new MicrortError(`${callback}(${subgraph}) called outside a node's prepare`);
+    if (!includes(caller.invokes, subgraph))
+      throw new MicrortError(
+        `${callback}(${subgraph}): ${caller.op} (node ${caller.node.index} of subgraph ${this.current.subgraph}) does not invoke subgraph ${subgraph}` +
+          (caller.invokes.length ? ` (it invokes ${Array.from(caller.invokes).join(', ')})` : ''),
+      );
+    return caller;
+  }
+
+  /** A kernel's `context.resizeSubgraphInput` (contract in kernel/api.ts). */
+  resizeSubgraphInput(subgraph: number, i: number, dims: ArrayLike<number>, rule: ShapeRule): void {
+    const caller = this.callerOf(subgraph, 'resizeSubgraphInput');
+    const sg = this.subgraphs[subgraph]!;
+    const index = sg.inputs[i];
+    if (index === undefined || !Number.isInteger(i) || i < 0)
+      throw new MicrortError(`resizeSubgraphInput(${subgraph}, ${i}): subgraph ${subgraph} has ${sg.inputs.length} inputs`);
+    const t = sg.tensors[index]!;
+    const here = this.current.subgraph;
+    const want = Array.from(dims);
+    const what = `input ${i} of subgraph ${subgraph} (tensor ${index}, ${t.name || 'unnamed'})`;
+    const who = `${caller.op} (node ${caller.node.index} of subgraph ${here})`;
+    const fail = (have: ArrayLike<number>, detail: string): never => {
+      throw new SubgraphShapeError(caller.op, caller.node.index, subgraph, i, index, Array.from(have), want, detail, here);
+    };
+    const resizeFail = (detail: string): never => {
+      throw new TensorResizeError(caller.op, caller.node.index, index, Array.from(t.dims), want, detail, here);
+    };
+    const bad = badDims(want, t);
+    if (bad) return resizeFail(`resizeSubgraphInput: ${what} cannot have shape ${dimsText(want)}: ${bad}`);
+    const key = `${subgraph}:${i}`;
+    const claim = this.inputClaims.get(key);
+    if (claim && !sameDims(claim.dims, want))
+      return fail(
+        claim.dims,
+        `${what} is planned once per allocation: ${claim.by} needs ${dimsText(claim.dims)}, this node ${dimsText(want)} (micrort does not plan a called subgraph per caller)`,
+      );
+    const same = sameDims(t.dims, want);
+    if (!same && this.prepared.has(subgraph))
+      return fail(
+        t.dims,
+        `${what} already prepared at ${dimsText(t.dims)}, before this node asked for ${dimsText(want)} (a subgraph prepares once per allocation)`,
+      );
+    if (!same && (t.isConstant || t.isVariable))
+      return resizeFail(`resizeSubgraphInput: ${what} is a ${t.isVariable ? 'variable' : 'constant'}; its shape ${dimsText(t.dims)} cannot change`);
+    if (!same && rule === 'file')
+      return resizeFail(
+        `${what} has shape ${dimsText(t.dims)} in the file; this node passes ${dimsText(want)} (interpreter option shapes: 'file' keeps the file's shapes)`,
+      );
+    if (!claim) this.inputClaims.set(key, { dims: want, by: who });
+    if (!same) t.setDims(want);
+  }
+
+  /** A kernel's `context.prepareSubgraph` (contract in kernel/api.ts): prepares it now, nested. */
+  prepareSubgraph(subgraph: number): void {
+    this.callerOf(subgraph, 'prepareSubgraph');
+    const sg = this.subgraphs[subgraph]!;
+    if (this.prepared.has(subgraph) || sg.regionOnly) return;
+    const saved = { subgraph: this.current.subgraph, entry: this.current.entry, step: this.current.step };
+    try {
+      this.prepareOne(sg);
+    } finally {
+      this.current.entry = saved.entry;
+      this.current.step = saved.step;
+      this.enter(saved.subgraph);
+    }
   }
 
   /** The timeline input of every subgraph (graph/allocation-info.ts); `stepOf` maps a plan entry to its step. */
@@ -458,4 +548,10 @@ export function wrapNodeError(e: unknown, entry: PlanEntry, phase: string, subgr
  */
 function nodeOptions(builtinCode: number, op: ModelDef['subgraphs'][number]['operators'][number]): Node['builtinData'] {
   return (builtinOptions2TypeForOp(builtinCode) !== 0 ? op.builtinOptions2 : op.builtinOptions) ?? null;
+}
+
+function sameDims(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

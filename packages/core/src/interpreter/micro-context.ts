@@ -37,6 +37,8 @@ export interface ContextGraph {
   subgraphBuiltinCodes(subgraph: number): readonly number[];
   subgraphTensor(subgraph: number, tensorIndex: number): Tensor;
   invokeSubgraph(subgraph: number): void;
+  resizeSubgraphInput(subgraph: number, i: number, dims: ArrayLike<number>, rule: ShapeRule): void;
+  prepareSubgraph(subgraph: number): void;
   readonly resourceVariables: ResourceVariables | null;
 }
 
@@ -177,6 +179,18 @@ export class MicroContext implements TfLiteContext {
   invokeSubgraph(subgraph: number): void {
     if (this.phase !== Phase.Invoke) this.guard('invokeSubgraph', INVOKE, 'subgraphs run only while the interpreter invokes');
     this.host.graph.invokeSubgraph(subgraph);
+  }
+
+  resizeSubgraphInput(subgraph: number, i: number, dims: ArrayLike<number>): void {
+    this.guard('resizeSubgraphInput', PREPARE, "a called subgraph's input shapes are set while its caller prepares");
+    this.io(subgraph, 'input', 'resizeSubgraphInput');
+    this.host.graph.resizeSubgraphInput(subgraph, i, dims, this.shapeRule);
+  }
+
+  prepareSubgraph(subgraph: number): void {
+    this.guard('prepareSubgraph', PREPARE, 'a called subgraph prepares while its caller prepares');
+    this.io(subgraph, 'input', 'prepareSubgraph');
+    this.host.graph.prepareSubgraph(subgraph);
   }
 
   getResourceVariables(): ResourceVariables | null {

@@ -20,6 +20,7 @@ import type { EvalTensor, Tensor } from './tensor.js';
  * | replaceNodeSubsetsWithDelegateKernels     |      | ✓ (delegate prepare only)|  |        |
  * | getSubgraphInput / getSubgraphOutput      |      |   ✓     |                |   ✓    |
  * | invokeSubgraph                            |      |         |                |   ✓    |
+ * | resizeSubgraphInput, prepareSubgraph      |      |   ✓     |                |        |
  * | getResourceVariables                      |      |   ✓     |                |   ✓    |
  * | reportError, getExternalContext           | any  |  any    |  any           |  any   |
  * | numSubgraphs, numSubgraphInputs/Outputs, currentSubgraph | any | any | any    |  any   |
@@ -383,6 +384,34 @@ export interface TfLiteContext {
    * MarkSubgraphLifetimesIfNecessary). A failing node inside throws, naming that node and subgraph.
    */
   invokeSubgraph(subgraph: number): void;
+  /**
+   * Prepare only, for a control-flow kernel (IF, WHILE, STABLEHLO_COMPOSITE, STABLEHLO_CASE…): input
+   * `i` of subgraph `subgraph`, which the node being prepared invokes, gets the shape `dims` — TFLite's
+   * `ResizeInputTensor` on a called subgraph in the kernel's Prepare. Call it before that subgraph
+   * prepares (then `prepareSubgraph`): its kernels infer their shapes from `dims` and the arena plans
+   * those sizes, so invoke still allocates nothing.
+   *
+   * A called subgraph is planned once per allocation, so every caller must agree on its input shapes.
+   * Each call records the caller's claim, also when `dims` are the stored shape (a no-op then, TFLM's
+   * behaviour). Throws `SubgraphShapeError` (naming the subgraph, input, tensor and both shapes) when
+   * another caller or call site claimed other dims for that input, or when the subgraph already
+   * prepared at other dims (it precedes the caller, or another caller prepared it). Throws
+   * `TensorResizeError` under the shape rule `'file'` when `dims` differ from the file's (TFLM keeps
+   * them), for a constant or variable input, or for dims that are not non-negative integers;
+   * MicrortError for a subgraph this node does not invoke or an input index out of range.
+   */
+  resizeSubgraphInput(subgraph: number, i: number, dims: ArrayLike<number>): void;
+  /**
+   * Prepare only: prepares subgraph `subgraph` (which the node being prepared invokes) now, nested in
+   * this node's prepare, instead of later in model order — so the caller can read the outputs' computed
+   * shapes with `getSubgraphOutput` and state its own outputs from them (TFLite's IF, WHILE and
+   * LiteRT's STABLEHLO_COMPOSITE call `AllocateTensors` on the subgraph in Prepare). A subgraph prepares
+   * once per allocation: when it already prepared (or is preparing, a recursive call), this returns at
+   * once. Node failures inside are collected as at any other node. Temporary allocations of the caller
+   * are reset by the nested prepares, so call it before requesting any. MicrortError for a subgraph
+   * this node does not invoke.
+   */
+  prepareSubgraph(subgraph: number): void;
   /** The model's resource variables, or null when the interpreter has none (prepare and invoke). */
   getResourceVariables(): ResourceVariables | null;
 }

@@ -187,6 +187,8 @@ export class KernelHarness {
       getSubgraphInput: () => noSubgraphs('getSubgraphInput'),
       getSubgraphOutput: () => noSubgraphs('getSubgraphOutput'),
       invokeSubgraph: () => noSubgraphs('invokeSubgraph'),
+      resizeSubgraphInput: () => noSubgraphs('resizeSubgraphInput'),
+      prepareSubgraph: () => noSubgraphs('prepareSubgraph'),
       getResourceVariables() {
         guard('getResourceVariables', [Phase.Prepare, Phase.Invoke]);
         return h.resourceVariables;

@@ -4,13 +4,14 @@
  * composite it has no fused kernel for. The node's inputs map one to one to the subgraph's inputs and the
  * subgraph's outputs to the node's outputs.
  *
- * LiteRT's Prepare resizes the subgraph's inputs to the node's input shapes, prepares the subgraph, then
- * resizes the node's outputs to the subgraph's output shapes. micrort prepares the decomposition with its
- * stored shapes, after this node, so prepare requires each subgraph input to have exactly the node's input
- * shape (a stored [2,1,4] where the node passes [2,4] would run the decomposition at a shape LiteRT never
- * uses, and its kernels may then compute outputs of other sizes) and each output pair the same type and
- * byte size; invoke checks the byte sizes again before each copy (`copyAll`), since the decomposition's
- * kernels prepare later and may resize its outputs — a KernelError, not a native RangeError. The
+ * As LiteRT's Prepare does, prepare resizes each decomposition input to the node's input shape
+ * (`context.resizeSubgraphInput`: a stored [2,1,4], [1,4] or an empty shape where the node passes [2,4]),
+ * prepares the decomposition then and there (`context.prepareSubgraph`), so its kernels infer their
+ * shapes from the node's and the arena plans those sizes, and resizes each node output to the
+ * decomposition's computed output shape. A decomposition that two composites (or another caller) need
+ * at different input shapes is refused with the core's SubgraphShapeError (micrort plans a subgraph
+ * once per allocation); under the shape rule 'file' a different stored shape is a TensorResizeError.
+ * Types must match pairwise; invoke checks the byte sizes again before each copy (`copyAll`).
  * decomposition subgraph is planned in the one arena inside this node's step (graph layer,
  * allocation-info.ts), so invoke copies the inputs in, runs it and copies the outputs out, allocating
  * nothing. LiteRT requires at least one input (`node->inputs->size > 0`); so does this kernel.
@@ -18,7 +19,7 @@
 import {
   BuiltinOperator,
   KernelError,
-  sameShape,
+  tensorTypeName,
   type EvalTensor,
   type Node,
   type Registration,
@@ -28,7 +29,6 @@ import {
 import { opData } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
 import {
-  checkSameTypeAndSize,
   checkSubgraphIndex,
   copyAll,
   evalTensors,
@@ -90,20 +90,29 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.inputs = evalTensors(context, node.inputs);
   d.outputs = evalTensors(context, node.outputs);
   subIn.forEach((t, i) => {
-    checkSameTypeAndSize(OP, node, d.inputs[i]!, `input ${i}`, t, `input ${i} of decomposition subgraph ${s}`);
-    const a = d.inputs[i]!.dims;
-    if (!sameShape(a, t.dims))
-      throw new KernelError(
-        OP,
-        node.index,
-        `composite${name}: input ${i} (tensor ${d.inputs[i]!.index}) has shape [${Array.from(a).join(', ')}] but input ${i} of decomposition subgraph ${s} (tensor ${t.index}) is stored as [${Array.from(t.dims).join(', ')}] (LiteRT resizes it to the node's shape and prepares the subgraph again; micrort plans the stored shapes, so they must match)`,
-      );
+    const x = d.inputs[i]!;
+    checkSameType(node, x, `input ${i}`, t, `input ${i} of decomposition subgraph ${s}`);
+    context.resizeSubgraphInput(s, i, x.dims);
   });
-  subOut.forEach((t, i) => checkSameTypeAndSize(OP, node, d.outputs[i]!, `output ${i}`, t, `output ${i} of decomposition subgraph ${s}`));
+  context.prepareSubgraph(s);
+  subOut.forEach((t, i) => {
+    const y = d.outputs[i]!;
+    checkSameType(node, y, `output ${i}`, t, `output ${i} of decomposition subgraph ${s}`);
+    context.resizeTensor(node.outputs[i]!, t.dims);
+  });
   d.subgraphInputs = subIn;
   d.subgraphOutputs = subOut;
   d.inSide = subgraphSide('input', `decomposition subgraph ${s}`);
   d.outSide = subgraphSide('output', `decomposition subgraph ${s}`);
+}
+
+function checkSameType(node: Node, a: EvalTensor, aWhat: string, b: EvalTensor, bWhat: string): void {
+  if (a.type !== b.type)
+    throw new KernelError(
+      OP,
+      node.index,
+      `${aWhat} (tensor ${a.index}) is ${tensorTypeName(a.type)} but ${bWhat} (tensor ${b.index}) is ${tensorTypeName(b.type)}`,
+    );
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
