@@ -180,7 +180,7 @@ describe('malformed composites', () => {
     return b.selectSubgraph(0).build();
   }
 
-  it('runs a decomposition stored at other shapes at the node\'s shapes, as LiteRT does', () => {
+  it("runs a decomposition stored at other shapes at the node's shapes, as LiteRT does", () => {
     // A [2, 4] where the node passes [1, 4]: the decomposition runs (and is planned) at [1, 4].
     const small = run(composite(relu([2, 4])), [new Uint8Array(new Float32Array([-1, 2, -3, 4]).buffer)]);
     expect(Array.from(new Float32Array(small[0]!.slice().buffer))).toEqual([0, 2, 0, 4]);
@@ -198,13 +198,16 @@ describe('malformed composites', () => {
     const interp = interpreter(scaled([2, 1, 4], [2, 1, 4]));
     expect(Array.from(interp.output(0).dims)).toEqual([2, 2, 4]);
     interp.setInput(0, new Float32Array(8).fill(1));
-    interp.setInput(1, Float32Array.from({ length: 8 }, (_, i) => i));
+    interp.setInput(
+      1,
+      Float32Array.from({ length: 8 }, (_, i) => i),
+    );
     interp.invoke();
     const y = new Float32Array(interp.output(0).bytes.slice().buffer);
     expect(Array.from(y)).toEqual([0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7]);
   });
 
-  it('plans the resized decomposition as one stored at the node\'s shapes, and allocates nothing in invoke', () => {
+  it("plans the resized decomposition as one stored at the node's shapes, and allocates nothing in invoke", () => {
     const resized = interpreter(scaled([2, 4], [2, 1, 4]));
     const stored = interpreter(scaled([2, 4], [2, 4]));
     expect(resized.arenaUsage().headBytes).toBe(stored.arenaUsage().headBytes);

@@ -309,11 +309,24 @@ function resized(
  */
 export function compositeResizeModels(): CompositeModel[] {
   return [
-    resized('decomposition input [2, 1, 4] for [2, 4]', [[2, 4], [2, 4]], [[2, 4], [2, 1, 4]], [2, 4], [2, 4], (b, [a, w], out) => {
-      const o = fresh(b, out, 'mul');
-      b.addOperator({ op: Op.MUL, inputs: [a!, w!], outputs: [o] });
-      b.setOutputs([o]);
-    }),
+    resized(
+      'decomposition input [2, 1, 4] for [2, 4]',
+      [
+        [2, 4],
+        [2, 4],
+      ],
+      [
+        [2, 4],
+        [2, 1, 4],
+      ],
+      [2, 4],
+      [2, 4],
+      (b, [a, w], out) => {
+        const o = fresh(b, out, 'mul');
+        b.addOperator({ op: Op.MUL, inputs: [a!, w!], outputs: [o] });
+        b.setOutputs([o]);
+      },
+    ),
     resized('decomposition input [1, 4] for [2, 4]', [[2, 4]], [[1, 4]], [1, 4], [2, 4], (b, [a], out) => {
       const t = fresh(b, out, 'tanh');
       b.addOperator({ op: Op.TANH, inputs: [a!], outputs: [t] });

@@ -373,7 +373,9 @@ export class MicroInterpreterGraph implements ContextGraph {
         `${what} already prepared at ${dimsText(t.dims)}, before this node asked for ${dimsText(want)} (a subgraph prepares once per allocation)`,
       );
     if (!same && (t.isConstant || t.isVariable))
-      return resizeFail(`resizeSubgraphInput: ${what} is a ${t.isVariable ? 'variable' : 'constant'}; its shape ${dimsText(t.dims)} cannot change`);
+      return resizeFail(
+        `resizeSubgraphInput: ${what} is a ${t.isVariable ? 'variable' : 'constant'}; its shape ${dimsText(t.dims)} cannot change`,
+      );
     if (!same && rule === 'file')
       return resizeFail(
         `${what} has shape ${dimsText(t.dims)} in the file; this node passes ${dimsText(want)} (interpreter option shapes: 'file' keeps the file's shapes)`,

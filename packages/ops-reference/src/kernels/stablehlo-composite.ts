@@ -28,15 +28,7 @@ import {
 } from '@micrort/core';
 import { opData } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
-import {
-  checkSubgraphIndex,
-  copyAll,
-  evalTensors,
-  nodeSide,
-  subgraphSide,
-  subgraphTensors,
-  type CopySide,
-} from './control-flow-common.js';
+import { checkSubgraphIndex, copyAll, evalTensors, nodeSide, subgraphSide, subgraphTensors, type CopySide } from './control-flow-common.js';
 
 const OP = 'STABLEHLO_COMPOSITE';
 /** sizeof(State) in LiteRT's generic path: the subgraph index and a bool (padded). */
