@@ -25,6 +25,12 @@ const FILES = [
   'packages/ops-wasm/src/kernels/float/conv-2d.test.ts',
   'packages/ops-wasm/src/kernels/float/depthwise-conv-2d.test.ts',
   'packages/ops-wasm/src/kernels/float/fully-connected.test.ts',
+  // the other float kernels: the relaxed builds' module serves them too
+  'packages/ops-wasm/src/kernels/float/activations.test.ts',
+  'packages/ops-wasm/src/kernels/float/binary.test.ts',
+  'packages/ops-wasm/src/kernels/float/mean.test.ts',
+  'packages/ops-wasm/src/kernels/float/pooling.test.ts',
+  'packages/ops-wasm/src/kernels/float/resize-bilinear.test.ts',
   'packages/ops-wasm/src/kernels/hybrid/hybrid.test.ts',
 ];
 

@@ -25,8 +25,8 @@
  * SELECT and SELECT_V2; every other kernel is refused
  * before its prepare (`DataDependentShapeError`).
  */
-import type { Node, Tensor, TfLiteContext } from '@micrort/core';
-import { noUpperBound, setOutputUpperBound } from '@micrort/kernel-support';
+import { KernelError, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
+import { isDataDependent, noUpperBound, opData, refuseDataDependentInput, setOutputUpperBound } from '@micrort/kernel-support';
 
 /**
  * Prepare: output `position` of `node` has a data-dependent shape of at most `maxDims` (its rank is
@@ -75,4 +75,54 @@ export function followMappedShape(context: TfLiteContext, node: Node, map: DimsM
   const { from, dims } = map;
   for (let j = 0; j < from.length; j++) dims[j] = from[j]! < 0 ? 1 : input[from[j]!]!;
   context.setActualShape(node.outputs[0]!, dims);
+}
+
+/** Op-data state that can follow input 0's actual dims: the output's dims at this invoke (null: static). */
+export interface FollowsInputState {
+  actualOutputDims: Int32Array | null;
+}
+
+/**
+ * `reg` (whose prepare bounds output 0 from input 0's bound) made a consumer of a data-dependent input
+ * 0: when that input's shape is data-dependent, prepare marks the state `stateOf` finds in the op data
+ * (unless `refuse` gives a reason: `DataDependentShapeError`), and every invoke first recomputes it from
+ * the input's actual dims with `replan`, sets output 0's actual dims and calls `sync` (for op data that
+ * copied state fields), then runs the kernel's own invoke. `what` names the state in the error of a
+ * kernel that has none. Allocates nothing in invoke.
+ */
+export function followsInput0<T, S extends FollowsInputState>(
+  reg: Registration<T>,
+  what: string,
+  stateOf: (data: T) => S | null,
+  replan: (state: S, dims: ArrayLike<number>) => void,
+  hooks: { refuse?: (data: T) => string | null; sync?: (data: T, state: S) => void } = {},
+): Registration<T> {
+  const name = reg.name ?? 'reduction';
+  const prepare = reg.prepare;
+  const invoke = reg.invoke;
+  const { refuse, sync } = hooks;
+  return {
+    ...reg,
+    dynamicInputShapes: true,
+    prepare(context: TfLiteContext, node: Node): void {
+      if (prepare) prepare(context, node);
+      if (!isDataDependent(context.getTensor(node.inputs[0]!))) return;
+      const data = opData<T>(name, node);
+      const reason = refuse?.(data) ?? null;
+      if (reason !== null) refuseDataDependentInput(name, context, node, 0, reason);
+      const state = stateOf(data);
+      if (state === null) throw new KernelError(name, node.index, `has no ${what} to follow a data-dependent input with`);
+      state.actualOutputDims = new Int32Array(context.getTensor(node.outputs[0]!).dims.length);
+    },
+    invoke(context: TfLiteContext, node: Node): void {
+      const data = node.userData as T;
+      const state = stateOf(data);
+      if (state !== null && state.actualOutputDims !== null) {
+        replan(state, context.getEvalTensor(node.inputs[0]!).dims);
+        context.setActualShape(node.outputs[0]!, state.actualOutputDims);
+        if (sync) sync(data, state);
+      }
+      invoke(context, node);
+    },
+  };
 }

@@ -12,16 +12,8 @@
 import { KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
 import type { Node, ReducerOptions, Registration, Tensor, TfLiteContext } from '@micrort/core';
 import { type NumberArray, readConstantIndexTensor, shapeString } from './transpose-common.js';
-import {
-  add64,
-  compare64,
-  copy64,
-  expectType,
-  isDataDependent,
-  opData,
-  refuseDataDependentInput,
-  setOutputShapeOrBound,
-} from '@micrort/kernel-support';
+import { followsInput0 } from './data-dependent-shape.js';
+import { add64, compare64, copy64, expectType, isDataDependent, setOutputShapeOrBound } from '@micrort/kernel-support';
 
 /** TFLM's kMaxNumberOfAxis: the input rank limit of the reduce kernels. */
 export const REDUCE_MAX_DIMS = 5;
@@ -226,34 +218,7 @@ export function followsReduce<T>(
   planOf: (data: T) => ReducePlan | null,
   hooks: { refuse?: (data: T) => string | null; sync?: (data: T, plan: ReducePlan) => void } = {},
 ): Registration<T> {
-  const name = reg.name ?? 'reduction';
-  const prepare = reg.prepare;
-  const invoke = reg.invoke;
-  const { refuse, sync } = hooks;
-  return {
-    ...reg,
-    dynamicInputShapes: true,
-    prepare(context: TfLiteContext, node: Node): void {
-      if (prepare) prepare(context, node);
-      if (!isDataDependent(context.getTensor(node.inputs[0]!))) return;
-      const data = opData<T>(name, node);
-      const reason = refuse?.(data) ?? null;
-      if (reason !== null) refuseDataDependentInput(name, context, node, 0, reason);
-      const plan = planOf(data);
-      if (plan === null) throw new KernelError(name, node.index, 'has no reduce plan to follow a data-dependent input with');
-      plan.actualOutputDims = new Int32Array(context.getTensor(node.outputs[0]!).dims.length);
-    },
-    invoke(context: TfLiteContext, node: Node): void {
-      const data = node.userData as T;
-      const plan = planOf(data);
-      if (plan !== null && plan.actualOutputDims !== null) {
-        replanReduce(plan, context.getEvalTensor(node.inputs[0]!).dims);
-        context.setActualShape(node.outputs[0]!, plan.actualOutputDims);
-        if (sync) sync(data, plan);
-      }
-      invoke(context, node);
-    },
-  };
+  return followsInput0(reg, 'reduce plan', planOf, replanReduce, hooks);
 }
 
 /** Writes the shape fields of TFLM's OpDataReduce (num_output_elements, num_axis) into the block of `init`. */

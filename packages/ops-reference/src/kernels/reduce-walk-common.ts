@@ -18,15 +18,8 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import {
-  expectSameType,
-  expectType,
-  isDataDependent,
-  opData,
-  refuseDataDependentInput,
-  setOutputShapeOrBound,
-} from '@micrort/kernel-support';
-import { noShapeBound } from './data-dependent-shape.js';
+import { expectSameType, expectType, isDataDependent, setOutputShapeOrBound } from '@micrort/kernel-support';
+import { followsInput0, noShapeBound } from './data-dependent-shape.js';
 import { constantInts } from './tflite-ops-common.js';
 
 /** Where each output's elements are: outputs in row-major order, their elements by `reduced` offsets. */
@@ -176,31 +169,7 @@ export function followsWalk<T>(
   walkOf: (data: T) => ReduceWalk | null,
   refuse?: (data: T) => string | null,
 ): Registration<T> {
-  const name = reg.name ?? 'reduction';
-  const prepare = reg.prepare;
-  const invoke = reg.invoke;
-  return {
-    ...reg,
-    dynamicInputShapes: true,
-    prepare(context: TfLiteContext, node: Node): void {
-      if (prepare) prepare(context, node);
-      if (!isDataDependent(context.getTensor(node.inputs[0]!))) return;
-      const data = opData<T>(name, node);
-      const reason = refuse?.(data) ?? null;
-      if (reason !== null) refuseDataDependentInput(name, context, node, 0, reason);
-      const w = walkOf(data);
-      if (w === null) throw new KernelError(name, node.index, 'has no reduce walk to follow a data-dependent input with');
-      w.actualOutputDims = new Int32Array(context.getTensor(node.outputs[0]!).dims.length);
-    },
-    invoke(context: TfLiteContext, node: Node): void {
-      const w = walkOf(node.userData as T);
-      if (w !== null && w.actualOutputDims !== null) {
-        replanWalk(w, context.getEvalTensor(node.inputs[0]!).dims);
-        context.setActualShape(node.outputs[0]!, w.actualOutputDims);
-      }
-      invoke(context, node);
-    },
-  };
+  return followsInput0(reg, 'reduce walk', walkOf, replanWalk, refuse ? { refuse } : {});
 }
 
 /** Rewinds the walk's counter; returns the input offset of output 0. */

@@ -36,53 +36,16 @@ import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../../
 import { PROVIDER } from '../../provider.js';
 import { Fn } from '../../threads/control.js';
 import { kernelsFor } from '../../wasm-arena.js';
-import type { KernelExports } from '../../wasm-module.js';
-import {
-  GEMM_TILE_PIXELS,
-  W,
-  WINDOW_PARAMS_BYTES,
-  constantInputCopies,
-  extScratchBytes,
-  inputOffset,
-  writeWindowParams,
-} from '../kernel-common.js';
-import { parallelFor, threadsFor, type Parallel } from '../parallel.js';
+import { GEMM_TILE_PIXELS, W, WINDOW_PARAMS_BYTES, extScratchBytes, writeWindowParams } from '../kernel-common.js';
+import { parallelFor, threadsFor } from '../parallel.js';
 import { packConvGemm } from '../weight-pack.js';
-import { bindWindowScratch, requestWindowScratch } from '../window-scratch.js';
-import {
-  HYBRID_MAX_K,
-  HybridMode,
-  declineClampActivation,
-  declineHybrid,
-  hybridZeroPoint,
-  prepareHybridEpilogue,
-  quantizeHybridInput,
-  requestHybridQuantScratch,
-  type HybridQuantScratch,
-} from './hybrid-common.js';
+import { requestWindowScratch } from '../window-scratch.js';
+import { HYBRID_MAX_K, HybridMode, declineClampActivation, declineHybrid, prepareHybridEpilogue } from './hybrid-common.js';
+import { emptyHybridWindowData, finishHybridWindow, invokeHybridWindow, type HybridWindowData } from './hybrid-window.js';
 
 const OP = 'CONV_2D';
 const FILTER_TYPES: readonly TensorType[] = [TensorType.INT8, TensorType.UINT8];
 const NO_I32 = new Int32Array(0);
-
-interface HybridConvData {
-  k: KernelExports | null;
-  /** Offsets of the GEMM's parameter block (W) and of the epilogue's (HY). */
-  params: number;
-  hp: number;
-  p: Int32Array;
-  hy: Int32Array;
-  scratch: number;
-  quant: HybridQuantScratch | null;
-  /** Arena copy of a constant input (-1: read the eval tensor). */
-  fixed: number;
-  batches: number;
-  /** Output pixels per batch, bytes of one quantized input image and of one batch's outputs. */
-  perBatch: number;
-  inImage: number;
-  outBatchBytes: number;
-  par: Parallel | null;
-}
 
 function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
   const arity = declineArity(node, [2, 3], 1);
@@ -106,7 +69,7 @@ function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOp
 }
 
 function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
-  const data = node.userData as HybridConvData;
+  const data = node.userData as HybridWindowData;
   const opts = node.builtinData as Conv2DOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing Conv2DOptions');
   checkArity(OP, node, [2, 3], 1);
@@ -198,67 +161,29 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     extBytes: onePixel ? 0 : extScratchBytes(layout.units),
     threads,
   });
-  p[W.ExpandRq] = 0; // no requantization: hybrid_epilogue scales the int32 accumulators
   data.par = parallelFor(paramsRegion, threads, tiles);
-  data.quant = requestHybridQuantScratch(context, batches!, inH! * inW! * inC!, varying, varying ? 0 : scale);
-  data.fixed = constantInputCopies(context, node, [0])[0]!;
-  data.params = paramsRegion.offset;
-  data.p = p;
-  data.hp = hyRegion.offset;
-  data.hy = hyRegion.i32;
-  data.batches = batches!;
-  data.perBatch = perBatch;
-  data.inImage = inH! * inW! * inC!;
-  data.outBatchBytes = perBatch * outC! * 4;
-}
-
-function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as HybridConvData;
-  const quant = data.quant!;
-  const k = data.k!;
-  const q = quantizeHybridInput(context, quant, data.hy, k, inputOffset(context, node, 0, data.fixed));
-  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
-  bindWindowScratch(context, data.p, data.scratch);
-  const par = data.par;
-  for (let b = 0; b < data.batches; b++) {
-    data.p[W.ZpIn] = hybridZeroPoint(context, quant, b);
-    const input = q + b * data.inImage;
-    const out = output + b * data.outBatchBytes;
-    if (par) {
-      k.window_begin(data.params);
-      par.pool.run(k, par.instance, Fn.Conv, data.params, input, out, 0, data.perBatch, GEMM_TILE_PIXELS, par.chunks);
-    } else k.qs8_conv(data.params, input, out);
-  }
-  const pixels = data.batches * data.perBatch;
-  // the epilogue splits by output pixels on the node's threads too
-  if (par) par.pool.run(k, par.instance, Fn.HybridEpilogue, data.hp, output, 0, 0, pixels, 1, par.chunks);
-  else k.hybrid_epilogue(data.hp, output, 0, pixels);
+  data.tile = Fn.Conv;
+  data.align = GEMM_TILE_PIXELS;
+  finishHybridWindow(context, node, data, paramsRegion, hyRegion, {
+    batches: batches!,
+    inImage: inH! * inW! * inC!,
+    perBatch,
+    outC: outC!,
+    asymmetric: varying,
+    foldScale: scale,
+  });
 }
 
 /** The hybrid CONV_2D registration (float32 nodes with quantized weights only). */
-export function createConv2DHybrid(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<HybridConvData> {
+export function createConv2DHybrid(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<HybridWindowData> {
   return {
     builtinCode: BuiltinOperator.CONV_2D,
     version: 8,
     provider: PROVIDER,
     name: 'CONV_2D/wasm-hybrid-gemm',
     supports: (context, node) => supports(context, node, options),
-    init: (): HybridConvData => ({
-      k: null,
-      params: 0,
-      hp: 0,
-      p: new Int32Array(0),
-      hy: new Int32Array(0),
-      scratch: -1,
-      quant: null,
-      fixed: -1,
-      batches: 0,
-      perBatch: 0,
-      inImage: 0,
-      outBatchBytes: 0,
-      par: null,
-    }),
+    init: emptyHybridWindowData,
     prepare: (context, node) => prepare(context, node, options),
-    invoke,
+    invoke: invokeHybridWindow,
   };
 }

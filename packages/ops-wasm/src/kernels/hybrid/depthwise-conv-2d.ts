@@ -35,55 +35,16 @@ import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
 import { Fn } from '../../threads/control.js';
 import { kernelsFor } from '../../wasm-arena.js';
-import type { KernelExports } from '../../wasm-module.js';
-import {
-  GEMM_TILE_PIXELS,
-  W,
-  WINDOW_PARAMS_BYTES,
-  constantInputCopies,
-  extScratchBytes,
-  inputOffset,
-  writeWindowParams,
-} from '../kernel-common.js';
-import { parallelFor, threadsFor, type Parallel } from '../parallel.js';
+import { GEMM_TILE_PIXELS, W, WINDOW_PARAMS_BYTES, extScratchBytes, writeWindowParams } from '../kernel-common.js';
+import { parallelFor, threadsFor } from '../parallel.js';
 import { packConvGemm, packDepthwise } from '../weight-pack.js';
-import { bindWindowScratch, requestWindowScratch } from '../window-scratch.js';
-import {
-  HybridMode,
-  declineClampActivation,
-  declineHybrid,
-  hybridZeroPoint,
-  prepareHybridEpilogue,
-  quantizeHybridInput,
-  requestHybridQuantScratch,
-  weightSums,
-  type HybridQuantScratch,
-} from './hybrid-common.js';
+import { requestWindowScratch } from '../window-scratch.js';
+import { HybridMode, declineClampActivation, declineHybrid, prepareHybridEpilogue, weightSums } from './hybrid-common.js';
+import { emptyHybridWindowData, finishHybridWindow, invokeHybridWindow, type HybridWindowData } from './hybrid-window.js';
 
 const OP = 'DEPTHWISE_CONV_2D';
 const FILTER_TYPES: readonly TensorType[] = [TensorType.INT8];
 const NO_I32 = new Int32Array(0);
-
-interface HybridDepthwiseData {
-  k: KernelExports | null;
-  params: number;
-  hp: number;
-  p: Int32Array;
-  hy: Int32Array;
-  scratch: number;
-  quant: HybridQuantScratch | null;
-  /** Arena copy of a constant input (-1: read the eval tensor). */
-  fixed: number;
-  /** One input channel: served by the CONV_2D GEMM. */
-  conv: boolean;
-  batches: number;
-  perBatch: number;
-  inImage: number;
-  outBatchBytes: number;
-  par: Parallel | null;
-  /** Chunk alignment of a threaded job (GEMM tiles or pixel pairs). */
-  align: number;
-}
 
 function supports(context: TfLiteContext, node: Node): true | string {
   const arity = declineArity(node, [2, 3], 1);
@@ -101,7 +62,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
 }
 
 function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
-  const data = node.userData as HybridDepthwiseData;
+  const data = node.userData as HybridWindowData;
   const opts = node.builtinData as DepthwiseConv2DOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
   checkArity(OP, node, [2, 3], 1);
@@ -172,9 +133,9 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     actMin: 0,
     actMax: 0,
   });
-  data.conv = inC === 1 && channels > 1;
+  const conv = inC === 1 && channels > 1;
   let threads: number;
-  if (data.conv) {
+  if (conv) {
     // one input channel: a convolution with K = taps on the CONV_2D GEMM, filter [1, kH, kW, out] as [out, kH, kW, 1]
     const t = new Int8Array(weights.length);
     for (let c = 0; c < channels; c++) for (let k = 0; k < taps; k++) t[c * taps + k] = weights[k * channels + c]!;
@@ -190,6 +151,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
       threads,
     });
     data.par = parallelFor(paramsRegion, threads, tiles);
+    data.tile = Fn.Conv;
     data.align = GEMM_TILE_PIXELS;
   } else {
     const groups = (channels + 7) >> 3;
@@ -202,6 +164,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
       threads,
     });
     data.par = parallelFor(paramsRegion, threads, perBatch >> 1);
+    data.tile = Fn.Dwconv;
     data.align = 2;
     if (opts.depthMultiplier > 1) {
       // as the int8 kernel: per group of eight output channels the swizzle of their input channels
@@ -220,70 +183,26 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     }
     p[W.Kb8] = groups;
   }
-  p[W.Raw] = 1;
-  p[W.ExpandRq] = 0; // no requantization: hybrid_epilogue scales the int32 accumulators
-  data.quant = requestHybridQuantScratch(context, batches!, inH! * inW! * inC!, true, 0);
-  data.fixed = constantInputCopies(context, node, [0])[0]!;
-  data.params = paramsRegion.offset;
-  data.p = p;
-  data.hp = hyRegion.offset;
-  data.hy = hyRegion.i32;
-  data.batches = batches!;
-  data.perBatch = perBatch;
-  data.inImage = inH! * inW! * inC!;
-  data.outBatchBytes = perBatch * channels * 4;
-}
-
-function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as HybridDepthwiseData;
-  const quant = data.quant!;
-  const k = data.k!;
-  const q = quantizeHybridInput(context, quant, data.hy, k, inputOffset(context, node, 0, data.fixed));
-  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
-  bindWindowScratch(context, data.p, data.scratch);
-  const par = data.par;
-  for (let b = 0; b < data.batches; b++) {
-    data.p[W.ZpIn] = hybridZeroPoint(context, quant, b);
-    const input = q + b * data.inImage;
-    const out = output + b * data.outBatchBytes;
-    if (par) {
-      k.window_begin(data.params);
-      par.pool.run(k, par.instance, data.conv ? Fn.Conv : Fn.Dwconv, data.params, input, out, 0, data.perBatch, data.align, par.chunks);
-    } else if (data.conv) k.qs8_conv(data.params, input, out);
-    else k.qs8_dwconv(data.params, input, out);
-  }
-  const pixels = data.batches * data.perBatch;
-  // the epilogue splits by output pixels on the node's threads too
-  if (par) par.pool.run(k, par.instance, Fn.HybridEpilogue, data.hp, output, 0, 0, pixels, 1, par.chunks);
-  else k.hybrid_epilogue(data.hp, output, 0, pixels);
+  finishHybridWindow(context, node, data, paramsRegion, hyRegion, {
+    batches: batches!,
+    inImage: inH! * inW! * inC!,
+    perBatch,
+    outC: channels,
+    asymmetric: true,
+    foldScale: 0,
+  });
 }
 
 /** The hybrid DEPTHWISE_CONV_2D registration (float32 nodes with int8 weights only). */
-export function createDepthwiseConv2DHybrid(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<HybridDepthwiseData> {
+export function createDepthwiseConv2DHybrid(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<HybridWindowData> {
   return {
     builtinCode: BuiltinOperator.DEPTHWISE_CONV_2D,
     version: 7,
     provider: PROVIDER,
     name: 'DEPTHWISE_CONV_2D/wasm-hybrid-dw8',
     supports,
-    init: (): HybridDepthwiseData => ({
-      k: null,
-      params: 0,
-      hp: 0,
-      p: new Int32Array(0),
-      hy: new Int32Array(0),
-      scratch: -1,
-      quant: null,
-      fixed: -1,
-      conv: false,
-      batches: 0,
-      perBatch: 0,
-      inImage: 0,
-      outBatchBytes: 0,
-      par: null,
-      align: 1,
-    }),
+    init: emptyHybridWindowData,
     prepare: (context, node) => prepare(context, node, options),
-    invoke,
+    invoke: invokeHybridWindow,
   };
 }
