@@ -60,7 +60,11 @@ export const BLOCKS = [
       ['ZpOut', 'i32', 'output zero point'],
       ['Gather', 'i32', 'qs8_conv: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8)'],
       ['Direct', 'i32', "1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED)"],
-      ['RightOnly', 'i32', '1 when every channel has left shift 0 and a right shift of 1 to 22 (int8 outputs): requantLanesRight'],
+      [
+        'RightOnly',
+        'i32',
+        '1 when every channel has left shift 0, a right shift of 1 to 19 and a multiplier of at least 2^30 (int8 outputs): requantLanesRight',
+      ],
       ['Out16', 'i32', 'one-pixel GEMM (the LSTM gates): int16 outputs clamped to [act_min, act_max]'],
       [
         'U8',
@@ -108,11 +112,11 @@ export const BLOCKS = [
     fields: [
       ['M', 'i32x4', 'quantized multiplier'],
       ['Left', 'i32x4', '2^left (general path)'],
-      ['YHi=Left', 'i32x4', 'requantLanesRight: the largest SRDHM result to keep'],
+      ['XHi=Left', 'i32x4', 'requantLanesRight: the largest accumulator to keep (its output is act_max)'],
       ['Right', 'i32x4', '2^(31 - r), 0 when r = 0 (general path)'],
-      ['YLo=Right', 'i32x4', 'requantLanesRight: the smallest SRDHM result to keep'],
+      ['XLo=Right', 'i32x4', 'requantLanesRight: the smallest accumulator to keep (its output is act_min)'],
       ['RZero', 'i32x4', 'all ones where r = 0 (general path)'],
-      ['Mult22=RZero', 'i32x4', 'requantLanesRight: 2^(22 - r)'],
+      ['Scale=RZero', 'i32x4', 'requantLanesRight: 2^(21 - r)'],
     ],
   },
   {

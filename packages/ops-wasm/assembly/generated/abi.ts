@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = -1452006457;
+export const ABI_HASH: i32 = 1694367667;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -38,7 +38,7 @@ export const W_ACT_MAX = 112; // i32: upper bound of the fused activation
 export const W_ZP_OUT = 116; // i32: output zero point
 export const W_GATHER = 120; // i32: qs8_conv: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8)
 export const W_DIRECT = 124; // i32: 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED)
-export const W_RIGHT_ONLY = 128; // i32: 1 when every channel has left shift 0 and a right shift of 1 to 22 (int8 outputs): requantLanesRight
+export const W_RIGHT_ONLY = 128; // i32: 1 when every channel has left shift 0, a right shift of 1 to 19 and a multiplier of at least 2^30 (int8 outputs): requantLanesRight
 export const W_OUT16 = 132; // i32: one-pixel GEMM (the LSTM gates): int16 outputs clamped to [act_min, act_max]
 export const W_U8 = 136; // i32: 1: TFLite's uint8 (asymmetric) layer: activations zero-extended, weights int16 (w - filter zero point), outputs uint8
 export const W_DM_TABLE = 140; // u32: qs8_dwconv with depth multiplier > 1: per group, an i16 swizzle mask and the first input channel (32 bytes)
@@ -68,11 +68,11 @@ export const HY_BYTES = 48;
 // One requantization block (assembly/int8/requant.ts): four i32x4 vectors, lane j for output channel 4k + j. Byte offsets:
 export const RQ_M = 0; // i32x4: quantized multiplier
 export const RQ_LEFT = 16; // i32x4: 2^left (general path)
-export const RQ_Y_HI = 16; // i32x4: requantLanesRight: the largest SRDHM result to keep
+export const RQ_X_HI = 16; // i32x4: requantLanesRight: the largest accumulator to keep (its output is act_max)
 export const RQ_RIGHT = 32; // i32x4: 2^(31 - r), 0 when r = 0 (general path)
-export const RQ_Y_LO = 32; // i32x4: requantLanesRight: the smallest SRDHM result to keep
+export const RQ_X_LO = 32; // i32x4: requantLanesRight: the smallest accumulator to keep (its output is act_min)
 export const RQ_R_ZERO = 48; // i32x4: all ones where r = 0 (general path)
-export const RQ_MULT22 = 48; // i32x4: requantLanesRight: 2^(22 - r)
+export const RQ_SCALE = 48; // i32x4: requantLanesRight: 2^(21 - r)
 export const RQ_BYTES = 64;
 
 // qs8_add (ADD, int8): TFLM quantized add, as one verified affine rounding (Kind 0) or step by step (Kind 1). Byte offsets:

@@ -18,8 +18,8 @@
 //   then for each 16-value block, for each rotation r = 0..3: channels 0-3 then 4-7, lane j holding the
 //   four bytes w[4g .. 4g+3] of the block with g = (j + r) mod 4 (128 bytes per block).
 // A last group of at most four channels holds 4 biases and channels 0-3 only (64 bytes per block).
-import { narrow8, requantRightWith, storeBytes } from './requant';
-import { RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO } from '../generated/abi';
+import { narrow8, requantRightWith, rightBase, rightStep, roundWithZpV, storeBytes } from './requant';
+import { RQ_M, RQ_SCALE, RQ_X_HI, RQ_X_LO } from '../generated/abi';
 import { narrowClamp8, requantLanes, requantLanesRight } from './requant';
 
 /** Copies `blocks` 16-byte blocks from `x` into `e`, each stored twice and XORed with `bias` (0x80 or 0 per byte). */
@@ -33,8 +33,8 @@ import { narrowClamp8, requantLanes, requantLanesRight } from './requant';
   }
 }
 
-@inline function rqRight(acc: v128, m: v128, yHi: v128, yLo: v128, mult: v128, zr: v128): v128 {
-  return requantRightWith(acc, m, yHi, yLo, mult, zr);
+@inline function rqRight(acc: v128, m: v128, xHi: v128, xLo: v128, scale: v128, base: v128, step: v128): v128 {
+  return requantRightWith(acc, m, xHi, xLo, scale, base, step);
 }
 
 @inline function requant(acc: v128, rq: usize, rightOnly: bool, zp: v128): v128 {
@@ -77,20 +77,23 @@ import { narrowClamp8, requantLanes, requantLanesRight } from './requant';
     x += 16;
   }
   if (rightOnly) {
-    const zr = i32x4.add(i32x4.shl(zp, 22), i32x4.splat(1 << 21)); // requantRightWith's round with zp
-    let m = v128.load(r, RQ_M), yHi = v128.load(r, RQ_Y_HI), yLo = v128.load(r, RQ_Y_LO), mult = v128.load(r, RQ_MULT22);
-    a0 = rqRight(a0, m, yHi, yLo, mult, zr);
-    a1 = rqRight(a1, m, yHi, yLo, mult, zr);
-    a2 = rqRight(a2, m, yHi, yLo, mult, zr);
-    a3 = rqRight(a3, m, yHi, yLo, mult, zr);
+    const zr = roundWithZpV(zp); // requantRightWith's round with zp
+    let m = v128.load(r, RQ_M), xHi = v128.load(r, RQ_X_HI), xLo = v128.load(r, RQ_X_LO), scale = v128.load(r, RQ_SCALE);
+    let base = rightBase(scale, zr), step = rightStep(scale);
+    a0 = rqRight(a0, m, xHi, xLo, scale, base, step);
+    a1 = rqRight(a1, m, xHi, xLo, scale, base, step);
+    a2 = rqRight(a2, m, xHi, xLo, scale, base, step);
+    a3 = rqRight(a3, m, xHi, xLo, scale, base, step);
     m = v128.load(rB, RQ_M);
-    yHi = v128.load(rB, RQ_Y_HI);
-    yLo = v128.load(rB, RQ_Y_LO);
-    mult = v128.load(rB, RQ_MULT22);
-    b0 = rqRight(b0, m, yHi, yLo, mult, zr);
-    b1 = rqRight(b1, m, yHi, yLo, mult, zr);
-    b2 = rqRight(b2, m, yHi, yLo, mult, zr);
-    b3 = rqRight(b3, m, yHi, yLo, mult, zr);
+    xHi = v128.load(rB, RQ_X_HI);
+    xLo = v128.load(rB, RQ_X_LO);
+    scale = v128.load(rB, RQ_SCALE);
+    base = rightBase(scale, zr);
+    step = rightStep(scale);
+    b0 = rqRight(b0, m, xHi, xLo, scale, base, step);
+    b1 = rqRight(b1, m, xHi, xLo, scale, base, step);
+    b2 = rqRight(b2, m, xHi, xLo, scale, base, step);
+    b3 = rqRight(b3, m, xHi, xLo, scale, base, step);
     store8(oc, narrow8(a0, b0), n);
     if (np > 1) store8(oc + stride, narrow8(a1, b1), n);
     if (np > 2) store8(oc + 2 * stride, narrow8(a2, b2), n);

@@ -28,10 +28,10 @@
 // Hybrid layers (W_RAW, float32 activations quantized at invoke, see assembly/hybrid/epilogue.ts) run the
 // int8 tiles with zero biases and store the int32 accumulators as they are (four bytes per output);
 // hybrid_epilogue turns them into float32 outputs in place.
-import { narrow8, narrowClamp8, narrowClampU8, narrowU8, requantLanes, requantLanesRight, requantRightWith, storeBytes } from './requant';
+import { narrow8, narrowClamp8, narrowClampU8, narrowU8, requantLanes, requantLanesRight, requantRightWith, rightBase, rightStep, roundWithZpV, storeBytes } from './requant';
 import { tapPointers, threadArea, windowBegin } from './window';
 import { copyBlocks, tileGroupsRelaxed } from './conv-relaxed';
-import { GEMM_TILE_PIXELS, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RAW, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_U8, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
+import { GEMM_TILE_PIXELS, RQ_M, RQ_SCALE, RQ_X_HI, RQ_X_LO, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RAW, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_U8, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
 
 /** Full groups of eight output channels, and whether a last group of four follows (at most four channels left). */
 @inline function fullGroups(outC: i32): i32 {
@@ -290,8 +290,8 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
 }
 
 /** Requantized `acc` (right-only blocks' vectors already loaded) plus the output zero point (in `zr`). */
-@inline function rqRight(acc: v128, m: v128, yHi: v128, yLo: v128, mult: v128, zr: v128): v128 {
-  return requantRightWith(acc, m, yHi, yLo, mult, zr);
+@inline function rqRight(acc: v128, m: v128, xHi: v128, xLo: v128, scale: v128, base: v128, step: v128): v128 {
+  return requantRightWith(acc, m, xHi, xLo, scale, base, step);
 }
 
 /**
@@ -347,20 +347,23 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
     const oc = o + <usize>(g << 3);
     if (rightOnly) {
       // each block's vectors loaded once for the tile's pixels
-      const zr = i32x4.add(i32x4.shl(zp, 22), i32x4.splat(1 << 21)); // requantRightWith's round with zp
-      let m = v128.load(r, RQ_M), yHi = v128.load(r, RQ_Y_HI), yLo = v128.load(r, RQ_Y_LO), mult = v128.load(r, RQ_MULT22);
-      a0 = rqRight(a0, m, yHi, yLo, mult, zr);
-      a1 = rqRight(a1, m, yHi, yLo, mult, zr);
-      a2 = rqRight(a2, m, yHi, yLo, mult, zr);
-      a3 = rqRight(a3, m, yHi, yLo, mult, zr);
+      const zr = roundWithZpV(zp); // requantRightWith's round with zp
+      let m = v128.load(r, RQ_M), xHi = v128.load(r, RQ_X_HI), xLo = v128.load(r, RQ_X_LO), scale = v128.load(r, RQ_SCALE);
+      let base = rightBase(scale, zr), step = rightStep(scale);
+      a0 = rqRight(a0, m, xHi, xLo, scale, base, step);
+      a1 = rqRight(a1, m, xHi, xLo, scale, base, step);
+      a2 = rqRight(a2, m, xHi, xLo, scale, base, step);
+      a3 = rqRight(a3, m, xHi, xLo, scale, base, step);
       m = v128.load(rB, RQ_M);
-      yHi = v128.load(rB, RQ_Y_HI);
-      yLo = v128.load(rB, RQ_Y_LO);
-      mult = v128.load(rB, RQ_MULT22);
-      b0 = rqRight(b0, m, yHi, yLo, mult, zr);
-      b1 = rqRight(b1, m, yHi, yLo, mult, zr);
-      b2 = rqRight(b2, m, yHi, yLo, mult, zr);
-      b3 = rqRight(b3, m, yHi, yLo, mult, zr);
+      xHi = v128.load(rB, RQ_X_HI);
+      xLo = v128.load(rB, RQ_X_LO);
+      scale = v128.load(rB, RQ_SCALE);
+      base = rightBase(scale, zr);
+      step = rightStep(scale);
+      b0 = rqRight(b0, m, xHi, xLo, scale, base, step);
+      b1 = rqRight(b1, m, xHi, xLo, scale, base, step);
+      b2 = rqRight(b2, m, xHi, xLo, scale, base, step);
+      b3 = rqRight(b3, m, xHi, xLo, scale, base, step);
       store8(oc, pack8(a0, b0, true, lo, hi, u8), n);
       if (np > 1) store8(oc + stride, pack8(a1, b1, true, lo, hi, u8), n);
       if (np > 2) store8(oc + 2 * stride, pack8(a2, b2, true, lo, hi, u8), n);

@@ -16,10 +16,10 @@
 // channels W_RQ_STRIDE bytes apart (0 when every channel shares one).
 // Hybrid layers (W_RAW, see assembly/hybrid/epilogue.ts) store the int32 accumulators as they are, four
 // bytes per output, for hybrid_epilogue.
-import { narrow8, narrowClamp8, narrowClampU8, narrowU8, requantLanes, requantRightWith, storeBytes } from './requant';
+import { narrow8, narrowClamp8, narrowClampU8, narrowU8, requantLanes, requantRightWith, rightBase, rightStep, roundWithZp, storeBytes } from './requant';
 import { tapPointersAt, threadArea, windowBegin } from './window';
 import { storeRaw } from './conv';
-import { W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DM_TABLE, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RAW, W_RIGHT_ONLY, W_RQ, RQ_M, RQ_MULT22, RQ_Y_HI, RQ_Y_LO, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_TOTAL, W_U8, W_ZP_OUT } from '../generated/abi';
+import { W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DM_TABLE, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RAW, W_RIGHT_ONLY, W_RQ, RQ_M, RQ_SCALE, RQ_X_HI, RQ_X_LO, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_TOTAL, W_U8, W_ZP_OUT } from '../generated/abi';
 
 /** First and last output index whose window (k taps, dilation d) lies inside [0, n) with stride s and padding p. */
 @inline function interiorRange(n: i32, k: i32, s: i32, d: i32, p: i32): i64 {
@@ -57,7 +57,7 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
   const lo = i8x16.splat(<i8>load<i32>(pp, W_ACT_MIN));
   const hi = i8x16.splat(<i8>load<i32>(pp, W_ACT_MAX));
   const zp = i32x4.splat(load<i32>(pp, W_ZP_OUT));
-  const zr = i32x4.splat((load<i32>(pp, W_ZP_OUT) << 22) + (1 << 21)); // right-only blocks: zp in the final shift's rounding
+  const zr = roundWithZp(load<i32>(pp, W_ZP_OUT)); // right-only blocks: zp in the final shift's rounding
   const pairs = (taps + 1) >> 1;
   const rightOnly = load<i32>(pp, W_RIGHT_ONLY) != 0;
   const dmTable = <usize>load<u32>(pp, W_DM_TABLE);
@@ -138,7 +138,7 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
 /**
  * Requantized, narrowed outputs of one 8-channel group (requantRightWith's are within the activation
  * range). `zp` is the output zero point, or for right-only blocks requantRightWith's rounding constant
- * zp * 2^22 + 2^21 (the zero point added before the final shift); pixelPair and onePixel pass it on.
+ * roundWithZp(zp) (the zero point added before the final shift); pixelPair and onePixel pass it on.
  */
 @inline function groupOut(acc0: v128, acc1: v128, rq: usize, rqB: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128, u8: bool): v128 {
   if (rightOnly) {
@@ -162,7 +162,8 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
 }
 
 @inline function rightOut(acc: v128, rq: usize, zr: v128): v128 {
-  return requantRightWith(acc, v128.load(rq, RQ_M), v128.load(rq, RQ_Y_HI), v128.load(rq, RQ_Y_LO), v128.load(rq, RQ_MULT22), zr);
+  const scale = v128.load(rq, RQ_SCALE);
+  return requantRightWith(acc, v128.load(rq, RQ_M), v128.load(rq, RQ_X_HI), v128.load(rq, RQ_X_LO), scale, rightBase(scale, zr), rightStep(scale));
 }
 
 @inline function store8(p: usize, v: v128, n: i32): void {

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -1452006457;
+export const ABI_HASH = 1694367667;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -73,7 +73,7 @@ export enum W {
   Gather = 30,
   /** 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED) (i32) */
   Direct = 31,
-  /** 1 when every channel has left shift 0 and a right shift of 1 to 22 (int8 outputs): requantLanesRight (i32) */
+  /** 1 when every channel has left shift 0, a right shift of 1 to 19 and a multiplier of at least 2^30 (int8 outputs): requantLanesRight (i32) */
   RightOnly = 32,
   /** one-pixel GEMM (the LSTM gates): int16 outputs clamped to [act_min, act_max] (i32) */
   Out16 = 33,
@@ -137,16 +137,16 @@ export enum RQ {
   M = 0,
   /** 2^left (general path) (i32x4 (four words)) */
   Left = 4,
-  /** requantLanesRight: the largest SRDHM result to keep (i32x4 (four words); the words of Left) */
-  YHi = 4,
+  /** requantLanesRight: the largest accumulator to keep (its output is act_max) (i32x4 (four words); the words of Left) */
+  XHi = 4,
   /** 2^(31 - r), 0 when r = 0 (general path) (i32x4 (four words)) */
   Right = 8,
-  /** requantLanesRight: the smallest SRDHM result to keep (i32x4 (four words); the words of Right) */
-  YLo = 8,
+  /** requantLanesRight: the smallest accumulator to keep (its output is act_min) (i32x4 (four words); the words of Right) */
+  XLo = 8,
   /** all ones where r = 0 (general path) (i32x4 (four words)) */
   RZero = 12,
-  /** requantLanesRight: 2^(22 - r) (i32x4 (four words); the words of RZero) */
-  Mult22 = 12,
+  /** requantLanesRight: 2^(21 - r) (i32x4 (four words); the words of RZero) */
+  Scale = 12,
   /** Words of the block. */
   Words = 16,
 }

@@ -100,7 +100,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const q = int8ConvOutputStage(OP, context, node, { input, filter, bias, output }, outC!, 0, opts.fusedActivationFunction);
   const { actMin, actMax } = q;
   const taps = kH! * kW!;
-  const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
+  const fast = rightOnlyRange(q.multiplier, q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
   const p = paramsRegion.i32;
   writeWindowParams(p, {
     batches: batches!,

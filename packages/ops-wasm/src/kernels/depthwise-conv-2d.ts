@@ -148,7 +148,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     const f = packableWeights(filter);
     const t = f instanceof Int16Array ? new Int16Array(f.length) : new Int8Array(f.length);
     for (let c = 0; c < channels; c++) for (let k = 0; k < taps; k++) t[c * taps + k] = f[k * channels + c]!;
-    const fastConv = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
+    const fastConv = rightOnlyRange(q.multiplier, q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
     const layout = packConvGemm(
       context,
       p,
@@ -178,7 +178,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     return;
   }
   const groups = (channels! + 7) >> 3;
-  const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
+  const fast = rightOnlyRange(q.multiplier, q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
   packDepthwise(context, p, packableWeights(filter), channels!, taps, bias ? (bias.data as Int32Array) : null, input.params.zeroPoint);
   p[W.U8] = input.type === TensorType.UINT8 ? 1 : 0;
   // two tables of tap pointers (qs8_dwconv runs two neighbouring pixels per step), the odd tap count rounded up

@@ -113,7 +113,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
       q.shift.fill(fc.outputShift);
     }
   }
-  const fast = rightOnlyRange(q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
+  const fast = rightOnlyRange(q.multiplier, q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
   const p = paramsRegion.i32;
   // the batches are one row of 1x1 windows
   writeWindowParams(p, {

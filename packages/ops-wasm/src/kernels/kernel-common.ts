@@ -36,7 +36,7 @@ export function declineWeighted(input: Tensor, filter: Tensor, bias: Tensor | nu
 }
 
 /** The largest right shift the cheaper int8 requantization (requantLanesRight in assembly/int8/requant.ts) takes. */
-export const RIGHT_ONLY_MAX_SHIFT = 22;
+export const RIGHT_ONLY_MAX_SHIFT = 19;
 
 /** The int8 output range requantLanesRight clamps to: output zero point and activation bounds. */
 export interface Int8OutputRange {
@@ -46,52 +46,22 @@ export interface Int8OutputRange {
 }
 
 /**
- * `out` when every channel of a layer with int8 outputs can take requantLanesRight (left shift 0 and a
- * right shift of 1 to RIGHT_ONLY_MAX_SHIFT: TFLM's `shift` -1 to -22), else null. Pass the result to the
- * packing (it selects the requantization blocks' layout) and set W.RightOnly from it.
+ * `out` when every channel of a layer with int8 outputs can take requantLanesRight, else null: left shift
+ * 0, a right shift of 1 to RIGHT_ONLY_MAX_SHIFT (TFLM's `shift` -1 to -19) and a multiplier of at least
+ * 2^30 (TFLM's QuantizeMultiplier gives 2^30 <= M < 2^31 for every nonzero scale); see
+ * assembly/int8/requant.ts for why it is exact then. Pass the result to the packing (it selects the
+ * requantization blocks' layout) and set W.RightOnly from it.
  */
-export function rightOnlyRange(shift: Int32Array, out: Int8OutputRange): Int8OutputRange | null {
-  return shift.every((s) => s <= -1 && s >= -RIGHT_ONLY_MAX_SHIFT) ? out : null;
-}
-
-/** TFLM's RoundingDivideByPOT(y, r) (ties away from zero), for the bounds below. */
-function roundingDivideByPOT(y: number, r: number): number {
-  return Math.floor((y + 2 ** (r - 1) - (y < 0 ? 1 : 0)) / 2 ** r);
+export function rightOnlyRange(multiplier: Int32Array, shift: Int32Array, out: Int8OutputRange): Int8OutputRange | null {
+  return shift.every((s) => s <= -1 && s >= -RIGHT_ONLY_MAX_SHIFT) && multiplier.every((m) => m >= 2 ** 30) ? out : null;
 }
 
 /**
- * The range of SRDHM results y that requantLanesRight keeps: the smallest y with
- * RDBPOT(y, r) + zp >= actMin and the largest with RDBPOT(y, r) + zp <= actMax (RDBPOT is monotonic and
- * moves by at most 1 per step of y, so clamping y to them gives exactly actMin / actMax beyond).
+ * Writes the requantization block of the general path (M, 2^left, 2^(31-r) (0 for r = 0) and the r = 0
+ * mask, see assembly/int8/requant.ts) of channels `c0 … c0+3` at word `at` of `dst` (channels >= `count`
+ * get zeros).
  */
-function clampBounds(r: number, out: Int8OutputRange): [number, number] {
-  const lo = out.actMin - out.zeroPoint;
-  const hi = out.actMax - out.zeroPoint;
-  // first guesses within a step or two of the bounds (y + 2^(r-1) crosses a multiple of 2^r), then exact
-  let yLo = lo * 2 ** r - 2 ** (r - 1);
-  while (roundingDivideByPOT(yLo - 1, r) >= lo) yLo--;
-  while (roundingDivideByPOT(yLo, r) < lo) yLo++;
-  let yHi = (hi + 1) * 2 ** r - 2 ** (r - 1) - 1;
-  while (roundingDivideByPOT(yHi + 1, r) <= hi) yHi++;
-  while (roundingDivideByPOT(yHi, r) > hi) yHi--;
-  return [yLo, yHi];
-}
-
-/**
- * Writes the requantization block of channels `c0 … c0+3` at word `at` of `dst` (channels >= `count`
- * get zeros): M, then for the general path (`fast` null) 2^left, 2^(31-r) (0 for r = 0) and the r = 0
- * mask, and for requantLanesRight (`fast`: the layer's int8 output range, every r in 1..22) the
- * largest and the smallest SRDHM result to keep and 2^(22-r) — see assembly/int8/requant.ts.
- */
-export function writeRequantBlock(
-  dst: Int32Array,
-  at: number,
-  c0: number,
-  count: number,
-  multiplier: Int32Array,
-  shift: Int32Array,
-  fast: Int8OutputRange | null = null,
-): void {
+export function writeRequantBlock(dst: Int32Array, at: number, c0: number, count: number, multiplier: Int32Array, shift: Int32Array): void {
   for (let j = 0; j < 4; j++) {
     const c = c0 + j;
     if (c >= count) {
@@ -102,16 +72,9 @@ export function writeRequantBlock(
     const left = s > 0 ? s : 0;
     const r = s > 0 ? 0 : -s;
     dst[at + RQ.M + j] = multiplier[c]!;
-    if (fast) {
-      const [yLo, yHi] = clampBounds(r, fast);
-      dst[at + RQ.YHi + j] = yHi;
-      dst[at + RQ.YLo + j] = yLo;
-      dst[at + RQ.Mult22 + j] = 2 ** (RIGHT_ONLY_MAX_SHIFT - r);
-    } else {
-      dst[at + RQ.Left + j] = 1 << left;
-      dst[at + RQ.Right + j] = r === 0 ? 0 : 2 ** (31 - r);
-      dst[at + RQ.RZero + j] = r === 0 ? -1 : 0;
-    }
+    dst[at + RQ.Left + j] = 1 << left;
+    dst[at + RQ.Right + j] = r === 0 ? 0 : 2 ** (31 - r);
+    dst[at + RQ.RZero + j] = r === 0 ? -1 : 0;
   }
 }
 
