@@ -217,8 +217,11 @@ function dilate(t: DType): StablehloModel {
   });
 }
 
-/** CASE on index `i` (a graph input) over three branches: x + y, x × y, max(x, y). */
-export function caseModel(): Uint8Array {
+/**
+ * CASE on index `i` (a graph input) over three branches: x + y, x × y, max(x, y), on [4]; the branches
+ * store their tensors as `branchShape` (LiteRT resizes a branch to the node's shapes).
+ */
+export function caseModel(branchShape: readonly number[] = [4]): Uint8Array {
   const b = new ModelBuilder({ description: 'STABLEHLO_CASE' });
   const i = b.addTensor({ name: 'index', type: TensorType.INT32, shape: [] });
   const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [4] });
@@ -226,9 +229,9 @@ export function caseModel(): Uint8Array {
   const z = b.addTensor({ name: 'z', type: TensorType.FLOAT32, shape: [4] });
   const branch = (code: BuiltinOperator): number => {
     const s = b.addSubgraph();
-    const p = b.addTensor({ name: 'p', type: TensorType.FLOAT32, shape: [4] });
-    const q = b.addTensor({ name: 'q', type: TensorType.FLOAT32, shape: [4] });
-    const r = b.addTensor({ name: 'r', type: TensorType.FLOAT32, shape: [4] });
+    const p = b.addTensor({ name: 'p', type: TensorType.FLOAT32, shape: branchShape });
+    const q = b.addTensor({ name: 'q', type: TensorType.FLOAT32, shape: branchShape });
+    const r = b.addTensor({ name: 'r', type: TensorType.FLOAT32, shape: branchShape });
     b.addOperator({ op: code, inputs: [p, q], outputs: [r] });
     b.setInputs([p, q]).setOutputs([r]);
     b.selectSubgraph(0);
@@ -274,5 +277,7 @@ export function stablehloModels(): StablehloModel[] {
     ...RW.flatMap((t) => [legacyReduceWindow(t, 1, 'add'), legacyReduceWindow(t, 4, 'max')]),
     ...ALL.map(dilate),
     { name: 'STABLEHLO_CASE float32', op: 'STABLEHLO_CASE', bytes: caseModel() },
+    { name: 'STABLEHLO_CASE float32, branches stored [2, 2]', op: 'STABLEHLO_CASE', bytes: caseModel([2, 2]) },
+    { name: 'STABLEHLO_CASE float32, branches stored []', op: 'STABLEHLO_CASE', bytes: caseModel([]) },
   ];
 }

@@ -4,7 +4,16 @@
  * checks, the prepare-time pairing of the tensors whose bytes invoke copies between the node and its
  * subgraphs, and the copies (checked).
  */
-import { KernelError, elementSize, numElements, tensorTypeName, type EvalTensor, type Node, type TfLiteContext } from '@micrort/core';
+import {
+  KernelError,
+  elementSize,
+  numElements,
+  sameShape,
+  tensorTypeName,
+  type EvalTensor,
+  type Node,
+  type TfLiteContext,
+} from '@micrort/core';
 
 /** Bytes of a tensor's data (TfLiteEvalTensorByteLength). */
 export function tensorBytes(t: EvalTensor): number {
@@ -119,4 +128,27 @@ export function copySizeError(
     node.index,
     `${sideName(fromSide, i, from)} has ${from.bytes.length} bytes but ${sideName(toSide, i, to)} has ${to.bytes.length}: the subgraph's kernels changed its shape after this node's prepare`,
   );
+}
+
+/**
+ * TFLite's control-flow Prepare for one called subgraph (if.cc, while.cc: `ResizeInputTensor` of each
+ * subgraph input to the node's, then `AllocateTensors`): under the shape rule `'computed'`, gives input
+ * `i` of `subgraph` the dims of `from[i]` (`context.resizeSubgraphInput`, which also records this
+ * caller's claim so two callers needing other shapes get a SubgraphShapeError) and, when any differed,
+ * prepares the subgraph now (`context.prepareSubgraph`) so its computed output shapes can be read.
+ * Where every shape already agrees nothing else happens and the subgraph prepares in model order, as
+ * TFLM's (same arena). Under `'file'` (TFLM's rule) it does nothing: the pairs' byte sizes are checked
+ * as TFLM checks them. Returns whether a shape changed.
+ */
+export function resizeSubgraphInputs(context: TfLiteContext, subgraph: number, from: readonly EvalTensor[]): boolean {
+  if (context.shapeRule !== 'computed') return false;
+  const n = Math.min(context.numSubgraphInputs(subgraph), from.length);
+  let changed = false;
+  for (let i = 0; i < n; i++) {
+    const dims = from[i]!.dims;
+    if (!sameShape(context.getSubgraphInput(subgraph, i).dims, dims)) changed = true;
+    context.resizeSubgraphInput(subgraph, i, dims);
+  }
+  if (changed) context.prepareSubgraph(subgraph);
+  return changed;
 }

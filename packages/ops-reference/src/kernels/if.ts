@@ -8,7 +8,9 @@
  * afterwards. (TFLM plans the branch's tensors around the node, so the copies are defensive; they are
  * kept so the arena and the bytes written match TFLM's.) TFLM checks types and byte sizes of each pair
  * at every invoke; here prepare checks both, for both branches, and invoke the byte sizes of the active
- * branch again (a branch prepares after this node and its kernels may resize its outputs). TFLM lets the else-branch have
+ * branch again (a branch whose shapes agree prepares after this node and its kernels may resize its
+ * outputs). Where a branch stores other input shapes than the node passes, prepare resizes it to the
+ * node's and prepares it at once, as TFLite's Prepare (control-flow-common.ts resizeSubgraphInputs). TFLM lets the else-branch have
  * fewer outputs than the node and leaves the others as they were; here they are written 0.
  */
 import {
@@ -26,6 +28,7 @@ import { PROVIDER } from '../provider.js';
 import {
   checkSameTypeAndSize,
   checkSubgraphIndex,
+  resizeSubgraphInputs,
   copySizeError,
   evalTensors,
   nodeSide,
@@ -118,14 +121,17 @@ function prepare(context: TfLiteContext, node: Node): void {
     throw new KernelError(OP, node.index, `condition (input 0) must have one element, it has ${cond.elementCount}`);
   checkSubgraphIndex(OP, context, node, params.thenSubgraphIndex, 'then');
   checkSubgraphIndex(OP, context, node, params.elseSubgraphIndex, 'else');
-  // The outputs take the then-branch's output shapes (TFLite's Prepare; a branch prepares after the
-  // node in micrort, so these are its file shapes — shapes are not inferred across IF).
-  const thenOutputs = context.numSubgraphOutputs(params.thenSubgraphIndex);
-  for (let i = 0; i < node.outputs.length && i < thenOutputs; i++)
-    if (node.outputs[i]! >= 0) setOutputShape(OP, context, node, i, context.getSubgraphOutput(params.thenSubgraphIndex, i).dims);
   d.cond = context.getEvalTensor(node.inputs[0]!);
   d.inputs = evalTensors(context, node.inputs, 1);
   d.outputs = evalTensors(context, node.outputs);
+  // TFLite resizes both branches' inputs to the node's and prepares them; where a shape differs micrort
+  // does the same (control-flow-common.ts resizeSubgraphInputs), so the branches are planned at the
+  // node's shapes. The outputs take the then-branch's (computed) output shapes.
+  resizeSubgraphInputs(context, params.thenSubgraphIndex, d.inputs);
+  resizeSubgraphInputs(context, params.elseSubgraphIndex, d.inputs);
+  const thenOutputs = context.numSubgraphOutputs(params.thenSubgraphIndex);
+  for (let i = 0; i < node.outputs.length && i < thenOutputs; i++)
+    if (node.outputs[i]! >= 0) setOutputShape(OP, context, node, i, context.getSubgraphOutput(params.thenSubgraphIndex, i).dims);
   d.then = branch(context, node, d, params.thenSubgraphIndex, 'then', true);
   d.else = branch(context, node, d, params.elseSubgraphIndex, 'else', false);
   d.inputCopies = packedCopies(context, d.inputs);

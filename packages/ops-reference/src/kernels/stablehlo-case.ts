@@ -4,7 +4,8 @@
  * range picking the last one, as LiteRT does. Inputs 1.. are passed to the branch, whose outputs become
  * the node's. Every branch is planned in the one arena inside this node's step (graph layer); prepare
  * checks that each branch takes the node's inputs and gives its outputs (counts, types and byte sizes),
- * as LiteRT's static path requires; invoke copies in, invokes, copies out, allocating nothing.
+ * as LiteRT's static path requires, after resizing a branch stored at other input shapes to the node's
+ * (as LiteRT's Prepare; core's `resizeSubgraphInput`); invoke copies in, invokes, copies out, allocating nothing.
  */
 import {
   BuiltinOperator,
@@ -17,11 +18,12 @@ import {
   type StablehloCaseOptions,
   type TfLiteContext,
 } from '@micrort/core';
-import { opData } from '@micrort/kernel-support';
+import { opData, setOutputShape } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
 import {
   checkSameTypeAndSize,
   checkSubgraphIndex,
+  resizeSubgraphInputs,
   copyAll,
   evalTensors,
   nodeSide,
@@ -70,6 +72,11 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.outputs = evalTensors(context, node.outputs);
   d.branches = Array.from(p.branchSubgraphIndices, (s, b) => {
     checkSubgraphIndex(OP, context, node, s, `branch ${b}`);
+    // LiteRT resizes each branch's inputs to the node's and prepares it; where a shape differs micrort
+    // does the same (control-flow-common.ts), and the node's outputs take that branch's output shapes.
+    if (resizeSubgraphInputs(context, s, d.inputs))
+      for (let i = 0; i < d.outputs.length && i < context.numSubgraphOutputs(s); i++)
+        setOutputShape(OP, context, node, i, context.getSubgraphOutput(s, i).dims);
     const inputs = subgraphTensors(context, s, 'input');
     const outputs = subgraphTensors(context, s, 'output');
     if (inputs.length !== d.inputs.length)

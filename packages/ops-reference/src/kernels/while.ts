@@ -8,7 +8,9 @@
  *
  * A loop that runs 0 times leaves the outputs equal to the inputs. TFLM checks types and byte sizes of
  * each copied pair at every invoke; here prepare checks both, and invoke the byte sizes again before each
- * copy (`copyAll`: the body prepares after this node and its kernels may resize its outputs).
+ * copy (`copyAll`: the body prepares after this node and its kernels may resize its outputs). Where cond
+ * or body stores other input shapes than the node passes, prepare resizes them to the node's and
+ * prepares them at once, as TFLite's Prepare; a body that then changes a loop value's shape is refused.
  *
  * Like TFLM, `WHILE` loops for as long as the cond subgraph says. For models from untrusted sources,
  * `makeWhile({ maxIterations })` makes a kernel that stops a loop after that many body runs with a
@@ -19,6 +21,7 @@ import {
   BuiltinOperator,
   KernelError,
   TensorType,
+  sameShape,
   tensorTypeName,
   type EvalTensor,
   type Node,
@@ -30,6 +33,7 @@ import { PROVIDER } from '../provider.js';
 import {
   checkSameTypeAndSize,
   checkSubgraphIndex,
+  resizeSubgraphInputs,
   copyAll,
   evalTensors,
   nodeSide,
@@ -101,6 +105,21 @@ function prepare(context: TfLiteContext, node: Node): void {
   for (let i = 0; i < n; i++) if (node.outputs[i]! >= 0) setOutputShape(OP, context, node, i, context.getTensor(node.inputs[i]!).dims);
   d.inputs = evalTensors(context, node.inputs);
   d.outputs = evalTensors(context, node.outputs);
+  // TFLite resizes cond's and body's inputs to the node's and prepares them; where a shape differs
+  // micrort does the same (control-flow-common.ts resizeSubgraphInputs). A body that then computes
+  // another shape for a loop-carried value is TFLite's dynamic case, which one arena plan cannot hold.
+  resizeSubgraphInputs(context, d.cond, d.inputs);
+  if (resizeSubgraphInputs(context, d.body, d.inputs))
+    for (let i = 0; i < n; i++) {
+      const a = d.inputs[i]!.dims;
+      const b = context.getSubgraphOutput(d.body, i).dims;
+      if (!sameShape(a, b))
+        throw new KernelError(
+          OP,
+          node.index,
+          `body subgraph ${d.body} turns loop-carried value ${i} of shape [${Array.from(a).join(', ')}] into [${Array.from(b).join(', ')}]; TFLite makes it dynamic and re-allocates each iteration, micrort plans one shape per loop value`,
+        );
+    }
   d.condInputs = subgraphTensors(context, d.cond, 'input');
   d.bodyInputs = subgraphTensors(context, d.body, 'input');
   d.bodyOutputs = subgraphTensors(context, d.body, 'output');
