@@ -89,7 +89,12 @@ function whileModel(bodyX: number[] = [1, 4], kShape: number[] = [4]): Uint8Arra
   const bx = b.addTensor({ name: 'bx', type: F32, shape: bodyX });
   const one = b.addTensor({ name: 'one', type: I32, shape: [1], data: new Int32Array([1]) });
   const kCount = kShape.reduce((p, q) => p * q, 1);
-  const k = b.addTensor({ name: 'k', type: F32, shape: kShape, data: Float32Array.from({ length: kCount }, (_, i) => 1.5 - 0.25 * (i % 4)) });
+  const k = b.addTensor({
+    name: 'k',
+    type: F32,
+    shape: kShape,
+    data: Float32Array.from({ length: kCount }, (_, i) => 1.5 - 0.25 * (i % 4)),
+  });
   const bn1 = b.addTensor({ name: 'bn1', type: I32, shape: [1] });
   const bx1 = b.addTensor({ name: 'bx1', type: F32, shape: bodyX });
   b.addOperator({ op: BuiltinOperator.SUB, inputs: [bn, one], outputs: [bn1] });
@@ -109,7 +114,7 @@ const f32 = (v: number[]) => new Uint8Array(Float32Array.from(v).buffer);
 const x8 = Array.from({ length: 8 }, (_, i) => i - 3.5);
 const y8 = Array.from({ length: 8 }, (_, i) => 0.25 * i - 1);
 
-describe('IF and WHILE resize their subgraphs to the node\'s shapes', () => {
+describe("IF and WHILE resize their subgraphs to the node's shapes", () => {
   it('IF: a then-branch stored [1, 4] and an else-branch stored [] run at [2, 4]', () => {
     const interp = interpreter(ifModel());
     interp.setInput(1, f32(x8));
@@ -133,7 +138,7 @@ describe('IF and WHILE resize their subgraphs to the node\'s shapes', () => {
     expect(Array.from(new Int32Array(interp.output(0).bytes.slice().buffer))).toEqual([0]);
   });
 
-  it('plans the resized subgraphs as ones stored at the node\'s shapes, and allocates nothing in invoke', () => {
+  it("plans the resized subgraphs as ones stored at the node's shapes, and allocates nothing in invoke", () => {
     expect(interpreter(ifModel()).arenaUsage().headBytes).toBe(interpreter(ifModel([2, 4], [2, 4])).arenaUsage().headBytes);
     expect(interpreter(whileModel()).arenaUsage().headBytes).toBe(interpreter(whileModel([2, 4])).arenaUsage().headBytes);
     const i1 = interpreter(ifModel());
@@ -149,7 +154,7 @@ describe('IF and WHILE resize their subgraphs to the node\'s shapes', () => {
     expect(m2.medianTrialBytes, `heap deltas per trial: ${m2.deltas.join(', ')}`).toBeLessThan(4096);
   });
 
-  it('refuses a WHILE body that changes a loop value\'s shape (TFLite\'s dynamic case)', () => {
+  it("refuses a WHILE body that changes a loop value's shape (TFLite's dynamic case)", () => {
     // x' = x * k with k [2, 1, 4]: MUL broadcasts the [2, 4] loop value to [2, 2, 4].
     const e = refused(whileModel([1, 4], [2, 1, 4]));
     expect(e).toBeInstanceOf(KernelError);
@@ -171,7 +176,9 @@ describe('IF and WHILE resize their subgraphs to the node\'s shapes', () => {
     b.addOperator({ op: BuiltinOperator.IF, inputs: [cond, c, c], outputs: [o2], options: { thenSubgraphIndex: t, elseSubgraphIndex: e } });
     const err = refused(b.build());
     expect(err).toBeInstanceOf(SubgraphShapeError);
-    expect(err.message).toMatch(/input 0 of subgraph 1 \(tensor 0, then_a\) is planned once per allocation: IF \(node 0 of subgraph 0\) needs \[2, 4\], this node \[3, 4\]/);
+    expect(err.message).toMatch(
+      /input 0 of subgraph 1 \(tensor 0, then_a\) is planned once per allocation: IF \(node 0 of subgraph 0\) needs \[2, 4\], this node \[3, 4\]/,
+    );
   });
 });
 

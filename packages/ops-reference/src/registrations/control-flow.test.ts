@@ -333,7 +333,7 @@ describe('control flow through the interpreter (ModelBuilder models)', () => {
     expect(m.medianTrialBytes, `heap deltas per trial: ${m.deltas.join(', ')}`).toBeLessThan(4096);
   });
 
-  it('a branch whose tensors do not match the IF node in type is refused in prepare, naming the branch; one stored at another shape runs at the node\'s (as TFLite)', () => {
+  it("a branch whose tensors do not match the IF node in type is refused in prepare, naming the branch; one stored at another shape runs at the node's (as TFLite)", () => {
     const model = (type: TensorType) => {
       const b = new ModelBuilder();
       const cond = b.addTensor({ name: 'cond', type: BOOL, shape: [1] });
@@ -349,7 +349,9 @@ describe('control flow through the interpreter (ModelBuilder models)', () => {
       b.addOperator({ op: BuiltinOperator.IF, inputs: [cond, a], outputs: [out], options: { thenSubgraphIndex: t, elseSubgraphIndex: t } });
       return b.build();
     };
-    expect(() => interpreter(model(I32))).toThrow(/IF \(node 0\): input 1 \(tensor 1\) is float32 but input 0 of then subgraph 1 \(tensor 0\) is int32/);
+    expect(() => interpreter(model(I32))).toThrow(
+      /IF \(node 0\): input 1 \(tensor 1\) is float32 but input 0 of then subgraph 1 \(tensor 0\) is int32/,
+    );
     const interp = interpreter(model(F32));
     interp.setInput(0, new Uint8Array([1]));
     interp.setInput(1, new Float32Array([-1, 2, -3]));
