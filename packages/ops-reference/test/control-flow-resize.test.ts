@@ -4,7 +4,9 @@
  * node's and prepares it again; micrort does the same through core's `resizeSubgraphInput` /
  * `prepareSubgraph`, so the subgraph is planned at the node's shapes. Checked against TFLite 2.9 (the
  * tfjs-tflite-node oracle) on the same models; invoke allocates nothing; a subgraph two callers need
- * at different shapes and a WHILE body that changes a loop value's shape are refused with typed errors.
+ * at different shapes (or prepared before its caller at other shapes) and a WHILE body that changes a
+ * loop value's shape are refused with typed errors; only a node that invokes a subgraph may resize it,
+ * and only in prepare.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,9 +15,11 @@ import {
   MicroInterpreter,
   ModelBuilder,
   OpResolver,
+  PhaseError,
   SubgraphShapeError,
   TensorType,
   loadModel,
+  type Registration,
 } from '@micrort/core';
 import { createPlanner } from '@micrort/planners';
 import { measureAllocation } from '@micrort/test-support/alloc';
@@ -179,6 +183,88 @@ describe("IF and WHILE resize their subgraphs to the node's shapes", () => {
     expect(err.message).toMatch(
       /input 0 of subgraph 1 \(tensor 0, then_a\) is planned once per allocation: IF \(node 0 of subgraph 0\) needs \[2, 4\], this node \[3, 4\]/,
     );
+  });
+});
+
+describe('the core contract (context.resizeSubgraphInput / prepareSubgraph)', () => {
+  it('refuses a subgraph already prepared at other shapes before its caller asks (it precedes the caller)', () => {
+    // main: WHILE(n, x [2, 4]) with cond 1 and body 3 stored at [2, 4]; body: x' = IF(flag, x, x) with
+    // branches 2 stored [1, 4]. Branch subgraph 2 prepares (model order) before body 3 reaches its IF.
+    const b = new ModelBuilder();
+    const n = b.addTensor({ name: 'n', type: I32, shape: [1] });
+    const x = b.addTensor({ name: 'x', type: F32, shape: [2, 4] });
+    const nOut = b.addTensor({ name: 'n_out', type: I32, shape: [1] });
+    const xOut = b.addTensor({ name: 'x_out', type: F32, shape: [2, 4] });
+    b.setInputs([n, x]).setOutputs([nOut, xOut]);
+    const cond = b.addSubgraph('cond');
+    const cn = b.addTensor({ name: 'cn', type: I32, shape: [1] });
+    const cx = b.addTensor({ name: 'cx', type: F32, shape: [2, 4] });
+    const cb = b.addTensor({ name: 'cb', type: BOOL, shape: [1] });
+    b.addOperator({ op: BuiltinOperator.CAST, inputs: [cn], outputs: [cb], options: { inDataType: I32, outDataType: BOOL } });
+    b.setInputs([cn, cx]).setOutputs([cb]);
+    const branch = binary(b, 'branch', BuiltinOperator.ADD, [1, 4]);
+    const body = b.addSubgraph('body');
+    const bn = b.addTensor({ name: 'bn', type: I32, shape: [1] });
+    const bx = b.addTensor({ name: 'bx', type: F32, shape: [2, 4] });
+    const one = b.addTensor({ name: 'one', type: I32, shape: [1], data: new Int32Array([1]) });
+    const bn1 = b.addTensor({ name: 'bn1', type: I32, shape: [1] });
+    const flag = b.addTensor({ name: 'flag', type: BOOL, shape: [1] });
+    const bx1 = b.addTensor({ name: 'bx1', type: F32, shape: [2, 4] });
+    b.addOperator({ op: BuiltinOperator.SUB, inputs: [bn, one], outputs: [bn1] });
+    b.addOperator({ op: BuiltinOperator.CAST, inputs: [bn1], outputs: [flag], options: { inDataType: I32, outDataType: BOOL } });
+    b.addOperator({
+      op: BuiltinOperator.IF,
+      inputs: [flag, bx, bx],
+      outputs: [bx1],
+      options: { thenSubgraphIndex: branch, elseSubgraphIndex: branch },
+    });
+    b.setInputs([bn, bx]).setOutputs([bn1, bx1]);
+    b.selectSubgraph(0);
+    b.addOperator({
+      op: BuiltinOperator.WHILE,
+      inputs: [n, x],
+      outputs: [nOut, xOut],
+      options: { condSubgraphIndex: cond, bodySubgraphIndex: body },
+    });
+    const e = refused(b.build());
+    expect(e).toBeInstanceOf(SubgraphShapeError);
+    expect(e.message).toMatch(
+      /input 0 of subgraph 2 \(tensor 0, branch_a\) already prepared at \[1, 4\], before this node asked for \[2, 4\]/,
+    );
+  });
+
+  it('only a node that invokes the subgraph may resize or prepare it, and only in prepare', () => {
+    const b = new ModelBuilder();
+    const x = b.addTensor({ name: 'x', type: F32, shape: [2, 4] });
+    const y = b.addTensor({ name: 'y', type: F32, shape: [2, 4] });
+    b.addOperator({ op: BuiltinOperator.ABS, inputs: [x], outputs: [y] });
+    b.setInputs([x]).setOutputs([y]);
+    binary(b, 'other', BuiltinOperator.ADD, [1, 4]);
+    const bytes = b.selectSubgraph(0).build();
+    const probe = (call: 'resize' | 'prepare', phase: 'prepare' | 'invoke'): Registration => ({
+      builtinCode: BuiltinOperator.ABS,
+      provider: 'probe',
+      name: 'ABS',
+      prepare: (ctx, node) => {
+        ctx.resizeTensor(node.outputs[0]!, ctx.getTensor(node.inputs[0]!).dims);
+        if (phase !== 'prepare') return;
+        if (call === 'resize') ctx.resizeSubgraphInput(1, 0, [2, 4]);
+        else ctx.prepareSubgraph(1);
+      },
+      invoke: (ctx) => (call === 'resize' ? ctx.resizeSubgraphInput(1, 0, [2, 4]) : ctx.prepareSubgraph(1)),
+    });
+    const make = (r: Registration) =>
+      new MicroInterpreter(loadModel(bytes), registerReferenceOps(new OpResolver()).register(r, { override: true }), {
+        planner: createPlanner('greedy'),
+      }).allocateTensors();
+    expect(() => make(probe('resize', 'prepare'))).toThrow(
+      /resizeSubgraphInput\(1\): ABS \(node 0 of subgraph 0\) does not invoke subgraph 1/,
+    );
+    expect(() => make(probe('prepare', 'prepare'))).toThrow(
+      /prepareSubgraph\(1\): ABS \(node 0 of subgraph 0\) does not invoke subgraph 1/,
+    );
+    const interp = make(probe('resize', 'invoke'));
+    expect(() => interp.invoke()).toThrow(PhaseError);
   });
 });
 
