@@ -38,6 +38,26 @@ export const SIMD_MODE_OPTION: OptionSpec = choice(
   'fast',
   'MODE',
 );
+/** `--threads N|auto` (ops-wasm's `threads`). */
+export const THREADS_OPTION: OptionSpec = text('threads', 'N', 'threads per node of --ops wasm (WebAssembly threads sharing one memory)', {
+  accepts: "a positive integer (ops-wasm takes at most 64), or auto (Node's os.availableParallelism())",
+  default: 'auto',
+  check: (v) => void parseThreads(v),
+});
+
+/** `--threads`: a positive integer, or `auto`. */
+export function parseThreads(value: string): number | 'auto' {
+  if (value === 'auto') return 'auto';
+  const n = Number(value);
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`--threads must be a positive integer or auto, got ${value}`, {
+      option: '--threads',
+      value,
+      accepted: 'a positive integer, or auto',
+    });
+  return n;
+}
+
 /** `--planner NAME`. */
 export const PLANNER_OPTION: OptionSpec = choice('planner', 'memory planner of the arena head', PLANNER_NAMES, 'greedy');
 /** `--arena BYTES|auto`. */
@@ -99,13 +119,15 @@ export interface RuntimeChoice {
   simdMode: SimdMode;
   /** The instruction counters of an emulated `--ops simd` runtime (one interpreter), else null. */
   counters: SimdCounters | null;
+  /** `--threads` (only with `--ops wasm`): ops-wasm's `threads`; absent: its default, auto. */
+  threads?: number | 'auto';
   /** `--in-place`: outputs may share the memory of inputs that die at their op (interpreter `inPlace`). */
   inPlace?: boolean;
   /** `--schedule` (and `--recompute-budget`): the interpreter's `schedule` (default normal). */
   schedule?: ScheduleOptions;
 }
 
-/** Reads --ops, --planner, --arena, --simd-mode, the delegate flags, --in-place and --schedule. */
+/** Reads --ops, --planner, --arena, --simd-mode, --threads, the delegate flags, --in-place and --schedule. */
 export function runtimeChoice(args: ParsedArgs): RuntimeChoice {
   // --cycles needs the emulated ops-simd kernels: it implies --ops simd and --simd-mode emulated.
   const cycles = args.flags.has('cycles');
@@ -117,6 +139,9 @@ export function runtimeChoice(args: ParsedArgs): RuntimeChoice {
   if (cycles && (ops !== 'simd' || simdMode !== 'emulated'))
     throw new UsageError(`--cycles needs --ops simd --simd-mode emulated (got --ops ${ops}, --simd-mode ${simdMode})`);
   const counters = ops === 'simd' && simdMode === 'emulated' ? new SimdCounters() : null;
+  const threadsFlag = flagString(args, 'threads');
+  if (threadsFlag !== undefined && ops !== 'wasm') throw new UsageError(`--threads applies to --ops wasm only (got --ops ${ops})`);
+  const threads = threadsFlag !== undefined ? parseThreads(threadsFlag) : undefined;
   const schedule = scheduleChoice(args);
   return {
     ops,
@@ -125,6 +150,7 @@ export function runtimeChoice(args: ParsedArgs): RuntimeChoice {
     ...delegateChoice(args),
     simdMode,
     counters,
+    ...(threads !== undefined ? { threads } : {}),
     inPlace: args.flags.has('in-place'),
     ...(schedule.name !== 'normal' ? { schedule } : {}),
   };
@@ -143,14 +169,22 @@ export function parseArena(value: string): number | 'auto' {
   return n;
 }
 
+/** Options of the `--ops` package: `--simd-mode` (and its counters) for ops-simd, `--threads` for ops-wasm. */
+export interface OpsOptions {
+  mode?: SimdMode;
+  counters?: SimdCounters | null;
+  threads?: number | 'auto';
+}
+
 /**
  * The package `--ops` puts in front of the base, with its options (`--ops simd`: `--simd-mode`,
- * counting into `counters` when emulated).
+ * counting into `counters` when emulated; `--ops wasm`: `--threads`).
  */
-export function opsEntry(ops: string, simd: { mode?: SimdMode; counters?: SimdCounters | null } = {}): ComposeEntry {
+export function opsEntry(ops: string, o: OpsOptions = {}): ComposeEntry {
   const pkg = appPackage(parseChoiceFlag('ops', ops, OPS_CHOICES), '--ops');
+  if (ops === 'wasm' && o.threads !== undefined) return withOptions(pkg, { threads: o.threads });
   if (ops !== 'simd') return pkg;
-  return withOptions(pkg, { mode: simd.mode ?? 'fast', ...(simd.counters ? { counters: simd.counters } : {}) });
+  return withOptions(pkg, { mode: o.mode ?? 'fast', ...(o.counters ? { counters: o.counters } : {}) });
 }
 
 /**
@@ -158,14 +192,21 @@ export function opsEntry(ops: string, simd: { mode?: SimdMode; counters?: SimdCo
  * front, composed by `composeRuntime()` (its `interpreterOptions` carry what the kernels need, such as
  * ops-wasm's arena backing).
  */
-export function composeOps(ops: string, simd: { mode?: SimdMode; counters?: SimdCounters | null } = {}): ComposedRuntime {
-  return composeRuntime(appRuntimePackages(opsEntry(ops, simd)));
+export function composeOps(ops: string, o: OpsOptions = {}): ComposedRuntime {
+  return composeRuntime(appRuntimePackages(opsEntry(ops, o)));
 }
 
 /** The runtime the flags ask for: the kernels of {@link composeOps} and the `--delegate` packages. Dispose it after its interpreters. */
 export function composeChoice(choice: RuntimeChoice): ComposedRuntime {
   return composeRuntime(
-    appRuntimePackages(opsEntry(choice.ops, { mode: choice.simdMode, counters: choice.counters }), choice.delegatePackages),
+    appRuntimePackages(
+      opsEntry(choice.ops, {
+        mode: choice.simdMode,
+        counters: choice.counters,
+        ...(choice.threads !== undefined ? { threads: choice.threads } : {}),
+      }),
+      choice.delegatePackages,
+    ),
   );
 }
 

@@ -127,10 +127,53 @@ describe('micrort bench (built-in demo model)', () => {
     [['--ops', 'fancy'], /--ops must be one of reference, simd/],
     [['--simd-mode', 'turbo', '--ops', 'simd'], /--simd-mode must be one of fast, emulated/],
     [['--simd-mode', 'fast'], /--simd-mode applies to --ops simd only/],
+    [['--threads', '2'], /--threads applies to --ops wasm only \(got --ops reference\)/],
+    [['--ops', 'wasm', '--threads', '0'], /--threads must be a positive integer or auto, got 0/],
+    [['--ops', 'wasm', '--threads', '1.5'], /--threads must be a positive integer or auto, got 1\.5/],
     [['--cycles'], /unknown option --cycles/],
   ])('rejects %j with a usage error', async (flags, message) => {
     const c = capture();
     expect(await main(['bench', ...flags], c.out)).toBe(2);
     expect(c.err.join('\n')).toMatch(message);
+  });
+});
+
+describe('--threads', () => {
+  const threadsOf = (flags: [string, string][]) => {
+    const runtime = composeChoice(runtimeChoice({ positional: [], flags: new Map(flags) }));
+    try {
+      const wasm = runtime.packages.find((p) => p.name === 'ops-wasm')!;
+      return (wasm.contribution as unknown as { threads: number }).threads;
+    } finally {
+      runtime.dispose();
+    }
+  };
+
+  it("gives ops-wasm's threads: 1 is one thread, auto and no flag its default", () => {
+    expect(
+      threadsOf([
+        ['ops', 'wasm'],
+        ['threads', '1'],
+      ]),
+    ).toBe(1);
+    const auto = threadsOf([
+      ['ops', 'wasm'],
+      ['threads', 'auto'],
+    ]);
+    expect(threadsOf([['ops', 'wasm']])).toBe(auto);
+    expect(
+      threadsOf([
+        ['ops', 'wasm'],
+        ['threads', '2'],
+      ]),
+    ).toBe(2); // Node has shared WebAssembly memory
+  });
+
+  it('bench and run take it', async () => {
+    for (const command of ['bench', 'run']) {
+      const c = capture();
+      const extra = command === 'bench' ? ['--iters', '2', '--warmup', '0'] : [];
+      expect(await main([command, '--ops', 'wasm', '--threads', '1', ...extra], c.out), c.err.join('\n')).toBe(0);
+    }
   });
 });

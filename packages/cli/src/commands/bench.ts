@@ -12,6 +12,7 @@ import {
   PLANNER_OPTION,
   RECOMPUTE_BUDGET_OPTION,
   SIMD_MODE_OPTION,
+  THREADS_OPTION,
   buildInterpreter,
   composeChoice,
   runtimeChoice,
@@ -209,6 +210,7 @@ export const benchCommand = defineCommand({
   options: [
     OPS_OPTION,
     SIMD_MODE_OPTION,
+    THREADS_OPTION,
     int('iters', 'timed invokes', DEFAULT_ITERS, 1),
     text('warmup', 'N', 'untimed invokes before timing', {
       accepts: 'a non-negative integer, or auto',
