@@ -86,6 +86,7 @@ const FLOAT_OPS = new Set([
   'FULLY_CONNECTED',
   'ADD',
   'MUL',
+  'PRELU',
   'AVERAGE_POOL_2D',
   'MAX_POOL_2D',
   'MEAN',
@@ -130,7 +131,7 @@ describe.skipIf(!hasConformanceOps)('conformance-ops float32 cases through ops-w
 
 /**
  * A float network using every float kernel: CONV_2D 3x3 s2 → DEPTHWISE_CONV_2D → ADD → RELU →
- * HARD_SWISH → MUL (per-channel constant) → RESIZE_BILINEAR → AVERAGE_POOL_2D → MAX_POOL_2D →
+ * HARD_SWISH → PRELU (per-channel alpha) → MUL (per-channel constant) → RESIZE_BILINEAR → AVERAGE_POOL_2D → MAX_POOL_2D →
  * CONCATENATION (with a RELU6 branch) → LOGISTIC → MEAN → FULLY_CONNECTED. Input [1, 12, 12, 3].
  */
 function floatChain() {
@@ -159,8 +160,10 @@ function floatChain() {
   b.addOperator({ op: BuiltinOperator.RELU, inputs: [s1], outputs: [r1] });
   const h1 = t('h1', [1, 6, 6, 10]);
   b.addOperator({ op: BuiltinOperator.HARD_SWISH, inputs: [r1], outputs: [h1] });
+  const pr = t('pr', [1, 6, 6, 10]);
+  b.addOperator({ op: BuiltinOperator.PRELU, inputs: [h1, t('alpha', [1, 1, 10], floats(r, 10, -0.5, 0.5))], outputs: [pr] });
   const m1 = t('m1', [1, 6, 6, 10]);
-  b.addOperator({ op: BuiltinOperator.MUL, inputs: [h1, t('g', [10], floats(r, 10, 0.5, 1.5))], outputs: [m1] });
+  b.addOperator({ op: BuiltinOperator.MUL, inputs: [pr, t('g', [10], floats(r, 10, 0.5, 1.5))], outputs: [m1] });
   const up = t('up', [1, 9, 9, 10]);
   b.addOperator({
     op: BuiltinOperator.RESIZE_BILINEAR,

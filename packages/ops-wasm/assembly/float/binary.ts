@@ -1,4 +1,5 @@
-// float32 ADD and MUL with broadcasting, the fused activation clamped before the store. The TypeScript
+// float32 ADD, MUL and PRELU (x >= 0 ? x : x * alpha, TFLite's reference: the product rounded once to
+// float32, -0 and NaN kept as x) with broadcasting, the fused activation clamped before the store. The TypeScript
 // side collapses the shapes at prepare into at most three outer dimensions (each input has a byte stride
 // per dimension, 0 where it is broadcast) around one inner run that is contiguous in the output: both
 // inputs contiguous along it, or one of them a single value repeated over it.
@@ -8,7 +9,10 @@ import { B_ACT_MAX, B_ACT_MIN, B_INNER, B_MODE, B_N, B_OP, B_S1, B_S2 } from '..
 // Parameter block B (scripts/abi.mjs), written by src/kernels/float/binary-common.ts.
 
 @inline function apply(op: i32, x: v128, y: v128): v128 {
-  return op == 0 ? f32x4.add(x, y) : f32x4.mul(x, y);
+  if (op == 0) return f32x4.add(x, y);
+  if (op == 1) return f32x4.mul(x, y);
+  // PRELU: lanes where x >= 0 (false for NaN, whose product is NaN too) keep x
+  return v128.bitselect(x, f32x4.mul(x, y), f32x4.ge(x, f32x4.splat(0)));
 }
 
 /** One inner run of `n` elements (a and b advance by `da`, `db` bytes per element: 4, or 0 when repeated). */
@@ -61,8 +65,10 @@ export function f32_binary(pp: usize, in1: usize, in2: usize, output: usize): vo
       let a = in1 + <usize>i0 * a0 + <usize>i1 * a1;
       let b = in2 + <usize>i0 * b0 + <usize>i1 * b1;
       for (let i2 = 0; i2 < n2; i2++) {
+        // a constant op per call, so each inlined run is specialised
         if (op == 0) run(0, a, b, o, inner, mode, lo, hi);
-        else run(1, a, b, o, inner, mode, lo, hi);
+        else if (op == 1) run(1, a, b, o, inner, mode, lo, hi);
+        else run(2, a, b, o, inner, mode, lo, hi);
         a += a2;
         b += b2;
         o += runBytes;

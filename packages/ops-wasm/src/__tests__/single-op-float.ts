@@ -209,7 +209,7 @@ export function buildFullyConnectedF32(seed: number): { def: ModelDef; inputs: F
 /** A random float ADD or MUL whose inputs broadcast (per-channel vectors, scalars, inner/outer repeats), one of them sometimes constant. */
 export function buildBinaryF32(
   seed: number,
-  op: BuiltinOperator.ADD | BuiltinOperator.MUL,
+  op: BuiltinOperator.ADD | BuiltinOperator.MUL | BuiltinOperator.PRELU,
 ): { def: ModelDef; inputs: Float32Array[]; desc: string } {
   const r = rng(seed);
   const rank = int(r, 1, 4);
@@ -232,16 +232,23 @@ export function buildBinaryF32(
   const b = new ModelBuilder();
   const n = (s: number[]) => s.reduce((p, x) => p * x, 1);
   const data = [floats(r, n(a), -3, 3), floats(r, n(bShape), -3, 3)];
+  // PRELU: exact zeros, negative zeros and NaN among the inputs (x >= 0 keeps them as they are)
+  if (op === BuiltinOperator.PRELU) for (let i = 0; i < data[0]!.length; i++) if (r() < 0.1) data[0]![i] = pick(r, [0, -0, Number.NaN]);
   const t1 = b.addTensor({ name: 'a', type: TensorType.FLOAT32, shape: a, ...(constant === 0 ? { data: data[0] } : {}) });
   const t2 = b.addTensor({ name: 'b', type: TensorType.FLOAT32, shape: bShape, ...(constant === 1 ? { data: data[1] } : {}) });
   const o = b.addTensor({ name: 'o', type: TensorType.FLOAT32, shape: out });
-  b.addOperator({ op, inputs: [t1, t2], outputs: [o], options: { fusedActivationFunction: activation } });
+  b.addOperator({
+    op,
+    inputs: [t1, t2],
+    outputs: [o],
+    ...(op === BuiltinOperator.PRELU ? {} : { options: { fusedActivationFunction: activation } }),
+  });
   const graphInputs = [t1, t2].filter((_, i) => i !== constant);
   b.setInputs(graphInputs).setOutputs([o]);
   return {
     def: b.buildDef(),
     inputs: data.filter((_, i) => i !== constant),
-    desc: JSON.stringify({ seed, a, b: bShape, out, constant, activation }),
+    desc: JSON.stringify({ seed, a, b: bShape, out, constant, ...(op === BuiltinOperator.PRELU ? {} : { activation }) }),
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * What float32 ADD and MUL share: the broadcast plan (shapes collapsed into at most three outer
+ * What float32 ADD, MUL and PRELU share: the broadcast plan (shapes collapsed into at most three outer
  * dimensions with per-input byte strides around one inner run, see assembly/float/binary.ts), the
  * parameter block, and the registration around f32_binary.
  */
@@ -22,6 +22,8 @@ import { activationRangeFloat, broadcastGroups, broadcastsTo, declineActivation,
 export enum BinaryOp {
   Add = 0,
   Mul = 1,
+  /** x >= 0 ? x : x * alpha (input 1 is x, input 2 alpha). */
+  Prelu = 2,
 }
 
 /** Bytes of f32_binary's parameter block (B in scripts/abi.mjs). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator } from '@micrort/core';
-import { buildBinaryF32, compareWithReference } from '../../__tests__/single-op-float.js';
+import { buildBinaryF32, compareWithReference, runF32 } from '../../__tests__/single-op-float.js';
 import { broadcastPlan } from './binary-common.js';
 
-describe('ADD / MUL float32 (wasm) agree with ops-reference within 1e-5 + 1e-4·|b|', () => {
+describe('ADD / MUL / PRELU float32 (wasm) agree with ops-reference within 1e-5 + 1e-4·|b|', () => {
   for (const op of [BuiltinOperator.ADD, BuiltinOperator.MUL] as const) {
     it(`${BuiltinOperator[op]} on 120 random broadcasts (same shape, scalars, trailing dimensions, size-1 dimensions; constant inputs; every fused activation)`, () => {
       for (let seed = 1; seed <= 120; seed++) {
@@ -12,6 +12,20 @@ describe('ADD / MUL float32 (wasm) agree with ops-reference within 1e-5 + 1e-4·
       }
     });
   }
+
+  it('PRELU on 200 random broadcasts (alpha per channel, scalar, full, size-1 dimensions; constant inputs; zeros, -0 and NaN among the inputs) equals ops-reference bit for bit', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const m = buildBinaryF32(seed, BuiltinOperator.PRELU);
+      const ref = runF32(m.def, m.inputs, false);
+      const got = runF32(m.def, m.inputs, true);
+      expect(got.served, m.desc).toBe(1);
+      const bits = (f: Float32Array) =>
+        Array.from(new Uint32Array(f.buffer, f.byteOffset, f.length), (u) =>
+          Number.isNaN(new Float32Array(new Uint32Array([u]).buffer)[0]) ? 'NaN' : u,
+        );
+      expect(bits(got.outs[0]!), m.desc).toEqual(bits(ref.outs[0]!));
+    }
+  });
 
   it('collapses broadcasts into outer loops with byte strides around one inner run', () => {
     // per-channel scale of an image: one outer loop over the pixels, input 2 not advancing

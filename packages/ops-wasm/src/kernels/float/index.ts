@@ -14,13 +14,14 @@ import { createLogisticF32 } from './logistic.js';
 import { createMaxPool2DF32 } from './max-pool-2d.js';
 import { createMeanF32 } from './mean.js';
 import { createMulF32 } from './mul.js';
+import { createPreluF32 } from './prelu.js';
 import { createReluF32 } from './relu.js';
 import { createRelu6F32 } from './relu6.js';
 import { createReluN1To1F32 } from './relu-n1-to-1.js';
 import { createResizeBilinearF32 } from './resize-bilinear.js';
 
 /**
- * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, MUL, AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, LOGISTIC,
+ * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, MUL, PRELU, AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, LOGISTIC,
  * RELU, RELU6, RELU_N1_TO_1, HARD_SWISH and RESIZE_BILINEAR for float32 (PAD and CONCATENATION of
  * float32 are the type-agnostic byte kernels').
  */
@@ -31,6 +32,7 @@ export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KE
     createFullyConnectedF32(options),
     createAddF32(),
     createMulF32(),
+    createPreluF32(),
     createAveragePool2DF32(),
     createMaxPool2DF32(),
     createMeanF32(),
