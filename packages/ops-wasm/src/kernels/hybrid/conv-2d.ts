@@ -140,7 +140,6 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   });
   const onePixel = perBatch === 1 && taps === 1;
   const layout = packConvGemm(context, p, weights, outC!, taps, inC!, null, 0, 0, onePixel);
-  p[W.Raw] = 1;
   p[W.Direct] =
     taps === 1 &&
     opts.strideH === 1 &&

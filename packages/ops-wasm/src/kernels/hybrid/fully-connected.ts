@@ -35,17 +35,8 @@ import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../../
 import { PROVIDER } from '../../provider.js';
 import { Fn } from '../../threads/control.js';
 import { kernelsFor } from '../../wasm-arena.js';
-import type { KernelExports } from '../../wasm-module.js';
-import {
-  GEMM_TILE_PIXELS,
-  W,
-  WINDOW_PARAMS_BYTES,
-  constantInputCopies,
-  extScratchBytes,
-  inputOffset,
-  writeWindowParams,
-} from '../kernel-common.js';
-import { parallelFor, threadsFor, type Parallel } from '../parallel.js';
+import { GEMM_TILE_PIXELS, W, WINDOW_PARAMS_BYTES, extScratchBytes, inputOffset, writeWindowParams } from '../kernel-common.js';
+import { parallelFor, threadsFor } from '../parallel.js';
 import { packConvGemm } from '../weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from '../window-scratch.js';
 import {
@@ -53,25 +44,16 @@ import {
   declineHybrid,
   prepareHybridEpilogue,
   quantizeHybridInput,
-  requestHybridQuantScratch,
-  type HybridQuantScratch,
+  emptyHybridKernelData,
+  finishHybridKernel,
+  type HybridKernelData,
 } from './hybrid-common.js';
 
 const OP = 'FULLY_CONNECTED';
 const FILTER_TYPES: readonly TensorType[] = [TensorType.INT8, TensorType.UINT8];
 const NO_I32 = new Int32Array(0);
 
-interface HybridFcData {
-  k: KernelExports | null;
-  params: number;
-  hp: number;
-  p: Int32Array;
-  hy: Int32Array;
-  scratch: number;
-  quant: HybridQuantScratch | null;
-  /** Arena copy of a constant input (-1: read the eval tensor). */
-  fixed: number;
-  batches: number;
+interface HybridFcData extends HybridKernelData {
   /** Input values (batches × depth) and outputs (batches × units). */
   inCount: number;
   outCount: number;
@@ -79,7 +61,6 @@ interface HybridFcData {
   units: number;
   /** The constant bias (the all-zero-input shortcut copies it), or null. */
   bias: Float32Array | null;
-  par: Parallel | null;
 }
 
 function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
@@ -145,7 +126,6 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   writeWindowParams(p, { batches: 1, inH: 1, inW: batches, inC: depth, outH: 1, outW: batches, outC: units, actMin: 0, actMax: 0 });
   const layout = packConvGemm(context, p, weights, units, 1, depth, null, 0, 0, batches === 1);
   p[W.Direct] = 1;
-  p[W.Raw] = 1;
   const tiles = Math.ceil(batches / GEMM_TILE_PIXELS);
   const threads = batches === 1 ? 1 : threadsFor(options, batches * units * depth, tiles);
   data.scratch = requestWindowScratch(context, p, NO_I32, NO_I32, {
@@ -155,15 +135,13 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     extBytes: batches === 1 ? 0 : extScratchBytes(layout.units),
     threads,
   });
-  p[W.ExpandRq] = 0; // no requantization: hybrid_epilogue scales the int32 accumulators
   data.par = parallelFor(paramsRegion, threads, tiles);
-  data.quant = requestHybridQuantScratch(context, batches, depth, asymmetric, perChannel ? 0 : scale);
-  data.fixed = constantInputCopies(context, node, [0])[0]!;
-  data.params = paramsRegion.offset;
-  data.p = p;
-  data.hp = hyRegion.offset;
-  data.hy = hyRegion.i32;
-  data.batches = batches;
+  finishHybridKernel(context, node, data, paramsRegion, hyRegion, {
+    batches,
+    rowSize: depth,
+    asymmetric,
+    foldScale: perChannel ? 0 : scale,
+  });
   data.inCount = batches * depth;
   data.outCount = batches * units;
   data.activation = opts?.fusedActivationFunction ?? ActivationFunctionType.NONE;
@@ -206,21 +184,12 @@ export function createFullyConnectedHybrid(options: Readonly<KernelOptions> = DE
     name: 'FULLY_CONNECTED/wasm-hybrid-gemm',
     supports: (context, node) => supports(context, node, options),
     init: (): HybridFcData => ({
-      k: null,
-      params: 0,
-      hp: 0,
-      p: new Int32Array(0),
-      hy: new Int32Array(0),
-      scratch: -1,
-      quant: null,
-      fixed: -1,
-      batches: 0,
+      ...emptyHybridKernelData(),
       inCount: 0,
       outCount: 0,
       units: 0,
       activation: ActivationFunctionType.NONE,
       bias: null,
-      par: null,
     }),
     prepare: (context, node) => prepare(context, node, options),
     invoke,

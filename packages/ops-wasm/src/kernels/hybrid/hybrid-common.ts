@@ -13,10 +13,12 @@
  * with TFLite's float32 operations in TFLite's order, adds the bias and clamps. So the outputs equal
  * ops-reference's bit for bit.
  */
-import { ActivationFunctionType, TensorType, type ArenaRegion, type Tensor, type TfLiteContext } from '@micrort/core';
+import { ActivationFunctionType, TensorType, type ArenaRegion, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { declineType } from '@micrort/kernel-support';
 import type { KernelExports } from '../../wasm-module.js';
 import { HY, HY_BYTES } from '../../generated/abi.js';
+import { W, constantInputCopies } from '../kernel-common.js';
+import type { Parallel } from '../parallel.js';
 
 export { HY };
 
@@ -184,4 +186,75 @@ export function weightSums(w: Int8Array, count: number, taps: number, stride0: n
     sums[c] = s;
   }
   return sums;
+}
+
+/**
+ * Op data every hybrid kernel here has (the window kernels' HybridWindowData and FULLY_CONNECTED's extend
+ * it). Init: {@link emptyHybridKernelData}; the end of prepare: {@link finishHybridKernel}.
+ */
+export interface HybridKernelData {
+  k: KernelExports | null;
+  /** Offsets of the GEMM or depthwise tile's parameter block (W) and of the epilogue's (HY), and views of them. */
+  params: number;
+  hp: number;
+  p: Int32Array;
+  hy: Int32Array;
+  /** The window scratch buffer (requestWindowScratch), -1 before prepare. */
+  scratch: number;
+  quant: HybridQuantScratch | null;
+  /** Arena copy of a constant input (-1: read the eval tensor). */
+  fixed: number;
+  batches: number;
+  par: Parallel | null;
+}
+
+/** Hybrid op data before prepare. */
+export function emptyHybridKernelData(): HybridKernelData {
+  return {
+    k: null,
+    params: 0,
+    hp: 0,
+    p: new Int32Array(0),
+    hy: new Int32Array(0),
+    scratch: -1,
+    quant: null,
+    fixed: -1,
+    batches: 0,
+    par: null,
+  };
+}
+
+/** The run-time quantization a hybrid kernel asks for: `batches` rows of `rowSize` values. */
+export interface HybridQuantSpec {
+  batches: number;
+  rowSize: number;
+  asymmetric: boolean;
+  /** The per-tensor weight scale folded into the factors, else 0. */
+  foldScale: number;
+}
+
+/**
+ * The end of every hybrid kernel's prepare, once the tile's parameters (`params`: weights packed, window
+ * scratch requested, `data.k`, `data.scratch`, `data.par` set) and the epilogue's (`epilogue`) are
+ * written: the tile stores raw int32 accumulators and requantizes nothing (hybrid_epilogue scales them),
+ * the quantization's scratch buffers are requested and a constant input is copied into the arena.
+ */
+export function finishHybridKernel(
+  context: TfLiteContext,
+  node: Node,
+  data: HybridKernelData,
+  params: ArenaRegion,
+  epilogue: ArenaRegion,
+  q: HybridQuantSpec,
+): void {
+  const p = params.i32;
+  p[W.Raw] = 1;
+  p[W.ExpandRq] = 0; // after requestWindowScratch, which sets it
+  data.quant = requestHybridQuantScratch(context, q.batches, q.rowSize, q.asymmetric, q.foldScale);
+  data.fixed = constantInputCopies(context, node, [0])[0]!;
+  data.params = params.offset;
+  data.p = p;
+  data.hp = epilogue.offset;
+  data.hy = epilogue.i32;
+  data.batches = q.batches;
 }

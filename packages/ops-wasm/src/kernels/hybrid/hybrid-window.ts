@@ -8,31 +8,16 @@
  */
 import type { ArenaRegion, Node, TfLiteContext } from '@micrort/core';
 import { Fn } from '../../threads/control.js';
-import type { KernelExports } from '../../wasm-module.js';
-import { W, constantInputCopies, inputOffset } from '../kernel-common.js';
-import type { Parallel } from '../parallel.js';
+import { W, inputOffset } from '../kernel-common.js';
 import { bindWindowScratch } from '../window-scratch.js';
-import { hybridZeroPoint, quantizeHybridInput, requestHybridQuantScratch, type HybridQuantScratch } from './hybrid-common.js';
+import { emptyHybridKernelData, finishHybridKernel, hybridZeroPoint, quantizeHybridInput, type HybridKernelData } from './hybrid-common.js';
 
 /** Op data of a hybrid window kernel (init: {@link emptyHybridWindowData}; prepare: {@link finishHybridWindow}). */
-export interface HybridWindowData {
-  k: KernelExports | null;
-  /** Offsets of the tile's parameter block (W) and of the epilogue's (HY), and views of them. */
-  params: number;
-  hp: number;
-  p: Int32Array;
-  hy: Int32Array;
-  /** The window scratch buffer (requestWindowScratch), -1 before prepare. */
-  scratch: number;
-  quant: HybridQuantScratch | null;
-  /** Arena copy of a constant input (-1: read the eval tensor). */
-  fixed: number;
-  batches: number;
+export interface HybridWindowData extends HybridKernelData {
   /** Output pixels per batch, bytes of one quantized input image and of one batch's outputs. */
   perBatch: number;
   inImage: number;
   outBatchBytes: number;
-  par: Parallel | null;
   /** The tile: Fn.Conv (qs8_conv) or Fn.Dwconv (qs8_dwconv). */
   tile: Fn;
   /** Chunk alignment of a threaded job (GEMM tiles or pixel pairs). */
@@ -41,23 +26,7 @@ export interface HybridWindowData {
 
 /** Op data before prepare. */
 export function emptyHybridWindowData(): HybridWindowData {
-  return {
-    k: null,
-    params: 0,
-    hp: 0,
-    p: new Int32Array(0),
-    hy: new Int32Array(0),
-    scratch: -1,
-    quant: null,
-    fixed: -1,
-    batches: 0,
-    perBatch: 0,
-    inImage: 0,
-    outBatchBytes: 0,
-    par: null,
-    tile: Fn.Conv,
-    align: 1,
-  };
+  return { ...emptyHybridKernelData(), perBatch: 0, inImage: 0, outBatchBytes: 0, tile: Fn.Conv, align: 1 };
 }
 
 /** The layer's geometry and input quantization, for {@link finishHybridWindow}. */
@@ -74,8 +43,8 @@ export interface HybridWindowSpec {
 
 /**
  * The end of prepare, once the tile's parameters (`params`, weights packed, window scratch requested,
- * `data.par`, `data.tile`, `data.align` set) and the epilogue's (`epilogue`) are written: raw int32
- * accumulators, no requantization, the quantization's scratch buffers and the constant input's copy.
+ * `data.par`, `data.tile`, `data.align` set) and the epilogue's (`epilogue`) are written: hybrid-common's
+ * finishHybridKernel, and the geometry invoke walks by.
  */
 export function finishHybridWindow(
   context: TfLiteContext,
@@ -85,16 +54,12 @@ export function finishHybridWindow(
   epilogue: ArenaRegion,
   s: HybridWindowSpec,
 ): void {
-  const p = params.i32;
-  p[W.Raw] = 1;
-  p[W.ExpandRq] = 0; // no requantization: hybrid_epilogue scales the int32 accumulators
-  data.quant = requestHybridQuantScratch(context, s.batches, s.inImage, s.asymmetric, s.asymmetric ? 0 : s.foldScale);
-  data.fixed = constantInputCopies(context, node, [0])[0]!;
-  data.params = params.offset;
-  data.p = p;
-  data.hp = epilogue.offset;
-  data.hy = epilogue.i32;
-  data.batches = s.batches;
+  finishHybridKernel(context, node, data, params, epilogue, {
+    batches: s.batches,
+    rowSize: s.inImage,
+    asymmetric: s.asymmetric,
+    foldScale: s.asymmetric ? 0 : s.foldScale,
+  });
   data.perBatch = s.perBatch;
   data.inImage = s.inImage;
   data.outBatchBytes = s.perBatch * s.outC * 4;
