@@ -7,6 +7,7 @@
 import { ArenaLimitError, KernelError, MicrortError, SubgraphShapeError, TensorResizeError } from '../errors.js';
 import { Phase, type Node, type Registration, type ResourceVariables } from '../kernel/api.js';
 import type { Tensor } from '../kernel/tensor.js';
+import { sameShape } from '../kernel/kernel-util.js';
 import { TensorType } from '../types.js';
 import type { ModelDef, SubgraphDef } from '../model/model-def.js';
 import { opDisplayName, type OpResolver, type Resolution } from '../resolver/op-resolver.js';
@@ -361,12 +362,12 @@ export class MicroInterpreterGraph implements ContextGraph {
     if (bad) return resizeFail(`resizeSubgraphInput: ${what} cannot have shape ${dimsText(want)}: ${bad}`);
     const key = `${subgraph}:${i}`;
     const claim = this.inputClaims.get(key);
-    if (claim && !sameDims(claim.dims, want))
+    if (claim && !sameShape(claim.dims, want))
       return fail(
         claim.dims,
         `${what} is planned once per allocation: ${claim.by} needs ${dimsText(claim.dims)}, this node ${dimsText(want)} (micrort does not plan a called subgraph per caller)`,
       );
-    const same = sameDims(t.dims, want);
+    const same = sameShape(t.dims, want);
     if (!same && this.prepared.has(subgraph))
       return fail(
         t.dims,
@@ -550,10 +551,4 @@ export function wrapNodeError(e: unknown, entry: PlanEntry, phase: string, subgr
  */
 function nodeOptions(builtinCode: number, op: ModelDef['subgraphs'][number]['operators'][number]): Node['builtinData'] {
   return (builtinOptions2TypeForOp(builtinCode) !== 0 ? op.builtinOptions2 : op.builtinOptions) ?? null;
-}
-
-function sameDims(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
