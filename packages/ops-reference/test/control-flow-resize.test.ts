@@ -72,11 +72,10 @@ function ifModel(thenShape: number[] = [1, 4], elseShape: number[] = []): Uint8A
 }
 
 /**
- * Loop values n (int32 [1]) and x (float [2, 4]); cond = CAST(n) to bool, with x stored as [1, 4];
- * body: n' = n - 1, x' = x * k with x and x' stored as `bodyX` and k a constant of shape `kShape`.
+ * main: (n_out, x_out) = WHILE(n int32 [1], x float [2, 4]); cond = CAST(n) to bool with x stored as
+ * `condX`; the body is the subgraph `addBody` adds (called after cond, returning its index).
  */
-function whileModel(bodyX: number[] = [1, 4], kShape: number[] = [4]): Uint8Array {
-  const b = new ModelBuilder();
+function whileGraph(b: ModelBuilder, condX: number[], addBody: () => number): Uint8Array {
   const n = b.addTensor({ name: 'n', type: I32, shape: [1] });
   const x = b.addTensor({ name: 'x', type: F32, shape: [2, 4] });
   const nOut = b.addTensor({ name: 'n_out', type: I32, shape: [1] });
@@ -84,26 +83,11 @@ function whileModel(bodyX: number[] = [1, 4], kShape: number[] = [4]): Uint8Arra
   b.setInputs([n, x]).setOutputs([nOut, xOut]);
   const cond = b.addSubgraph('cond');
   const cn = b.addTensor({ name: 'cn', type: I32, shape: [1] });
-  const cx = b.addTensor({ name: 'cx', type: F32, shape: [1, 4] });
+  const cx = b.addTensor({ name: 'cx', type: F32, shape: condX });
   const cb = b.addTensor({ name: 'cb', type: BOOL, shape: [1] });
   b.addOperator({ op: BuiltinOperator.CAST, inputs: [cn], outputs: [cb], options: { inDataType: I32, outDataType: BOOL } });
   b.setInputs([cn, cx]).setOutputs([cb]);
-  const body = b.addSubgraph('body');
-  const bn = b.addTensor({ name: 'bn', type: I32, shape: [1] });
-  const bx = b.addTensor({ name: 'bx', type: F32, shape: bodyX });
-  const one = b.addTensor({ name: 'one', type: I32, shape: [1], data: new Int32Array([1]) });
-  const kCount = kShape.reduce((p, q) => p * q, 1);
-  const k = b.addTensor({
-    name: 'k',
-    type: F32,
-    shape: kShape,
-    data: Float32Array.from({ length: kCount }, (_, i) => 1.5 - 0.25 * (i % 4)),
-  });
-  const bn1 = b.addTensor({ name: 'bn1', type: I32, shape: [1] });
-  const bx1 = b.addTensor({ name: 'bx1', type: F32, shape: bodyX });
-  b.addOperator({ op: BuiltinOperator.SUB, inputs: [bn, one], outputs: [bn1] });
-  b.addOperator({ op: BuiltinOperator.MUL, inputs: [bx, k], outputs: [bx1] });
-  b.setInputs([bn, bx]).setOutputs([bn1, bx1]);
+  const body = addBody();
   b.selectSubgraph(0);
   b.addOperator({
     op: BuiltinOperator.WHILE,
@@ -112,6 +96,33 @@ function whileModel(bodyX: number[] = [1, 4], kShape: number[] = [4]): Uint8Arra
     options: { condSubgraphIndex: cond, bodySubgraphIndex: body },
   });
   return b.build();
+}
+
+/**
+ * Loop values n (int32 [1]) and x (float [2, 4]); cond = CAST(n) to bool, with x stored as [1, 4];
+ * body: n' = n - 1, x' = x * k with x and x' stored as `bodyX` and k a constant of shape `kShape`.
+ */
+function whileModel(bodyX: number[] = [1, 4], kShape: number[] = [4]): Uint8Array {
+  const b = new ModelBuilder();
+  return whileGraph(b, [1, 4], () => {
+    const body = b.addSubgraph('body');
+    const bn = b.addTensor({ name: 'bn', type: I32, shape: [1] });
+    const bx = b.addTensor({ name: 'bx', type: F32, shape: bodyX });
+    const one = b.addTensor({ name: 'one', type: I32, shape: [1], data: new Int32Array([1]) });
+    const kCount = kShape.reduce((p, q) => p * q, 1);
+    const k = b.addTensor({
+      name: 'k',
+      type: F32,
+      shape: kShape,
+      data: Float32Array.from({ length: kCount }, (_, i) => 1.5 - 0.25 * (i % 4)),
+    });
+    const bn1 = b.addTensor({ name: 'bn1', type: I32, shape: [1] });
+    const bx1 = b.addTensor({ name: 'bx1', type: F32, shape: bodyX });
+    b.addOperator({ op: BuiltinOperator.SUB, inputs: [bn, one], outputs: [bn1] });
+    b.addOperator({ op: BuiltinOperator.MUL, inputs: [bx, k], outputs: [bx1] });
+    b.setInputs([bn, bx]).setOutputs([bn1, bx1]);
+    return body;
+  });
 }
 
 const f32 = (v: number[]) => new Uint8Array(Float32Array.from(v).buffer);
@@ -191,42 +202,27 @@ describe('the core contract (context.resizeSubgraphInput / prepareSubgraph)', ()
     // main: WHILE(n, x [2, 4]) with cond 1 and body 3 stored at [2, 4]; body: x' = IF(flag, x, x) with
     // branches 2 stored [1, 4]. Branch subgraph 2 prepares (model order) before body 3 reaches its IF.
     const b = new ModelBuilder();
-    const n = b.addTensor({ name: 'n', type: I32, shape: [1] });
-    const x = b.addTensor({ name: 'x', type: F32, shape: [2, 4] });
-    const nOut = b.addTensor({ name: 'n_out', type: I32, shape: [1] });
-    const xOut = b.addTensor({ name: 'x_out', type: F32, shape: [2, 4] });
-    b.setInputs([n, x]).setOutputs([nOut, xOut]);
-    const cond = b.addSubgraph('cond');
-    const cn = b.addTensor({ name: 'cn', type: I32, shape: [1] });
-    const cx = b.addTensor({ name: 'cx', type: F32, shape: [2, 4] });
-    const cb = b.addTensor({ name: 'cb', type: BOOL, shape: [1] });
-    b.addOperator({ op: BuiltinOperator.CAST, inputs: [cn], outputs: [cb], options: { inDataType: I32, outDataType: BOOL } });
-    b.setInputs([cn, cx]).setOutputs([cb]);
-    const branch = binary(b, 'branch', BuiltinOperator.ADD, [1, 4]);
-    const body = b.addSubgraph('body');
-    const bn = b.addTensor({ name: 'bn', type: I32, shape: [1] });
-    const bx = b.addTensor({ name: 'bx', type: F32, shape: [2, 4] });
-    const one = b.addTensor({ name: 'one', type: I32, shape: [1], data: new Int32Array([1]) });
-    const bn1 = b.addTensor({ name: 'bn1', type: I32, shape: [1] });
-    const flag = b.addTensor({ name: 'flag', type: BOOL, shape: [1] });
-    const bx1 = b.addTensor({ name: 'bx1', type: F32, shape: [2, 4] });
-    b.addOperator({ op: BuiltinOperator.SUB, inputs: [bn, one], outputs: [bn1] });
-    b.addOperator({ op: BuiltinOperator.CAST, inputs: [bn1], outputs: [flag], options: { inDataType: I32, outDataType: BOOL } });
-    b.addOperator({
-      op: BuiltinOperator.IF,
-      inputs: [flag, bx, bx],
-      outputs: [bx1],
-      options: { thenSubgraphIndex: branch, elseSubgraphIndex: branch },
+    const model = whileGraph(b, [2, 4], () => {
+      const branch = binary(b, 'branch', BuiltinOperator.ADD, [1, 4]);
+      const body = b.addSubgraph('body');
+      const bn = b.addTensor({ name: 'bn', type: I32, shape: [1] });
+      const bx = b.addTensor({ name: 'bx', type: F32, shape: [2, 4] });
+      const one = b.addTensor({ name: 'one', type: I32, shape: [1], data: new Int32Array([1]) });
+      const bn1 = b.addTensor({ name: 'bn1', type: I32, shape: [1] });
+      const flag = b.addTensor({ name: 'flag', type: BOOL, shape: [1] });
+      const bx1 = b.addTensor({ name: 'bx1', type: F32, shape: [2, 4] });
+      b.addOperator({ op: BuiltinOperator.SUB, inputs: [bn, one], outputs: [bn1] });
+      b.addOperator({ op: BuiltinOperator.CAST, inputs: [bn1], outputs: [flag], options: { inDataType: I32, outDataType: BOOL } });
+      b.addOperator({
+        op: BuiltinOperator.IF,
+        inputs: [flag, bx, bx],
+        outputs: [bx1],
+        options: { thenSubgraphIndex: branch, elseSubgraphIndex: branch },
+      });
+      b.setInputs([bn, bx]).setOutputs([bn1, bx1]);
+      return body;
     });
-    b.setInputs([bn, bx]).setOutputs([bn1, bx1]);
-    b.selectSubgraph(0);
-    b.addOperator({
-      op: BuiltinOperator.WHILE,
-      inputs: [n, x],
-      outputs: [nOut, xOut],
-      options: { condSubgraphIndex: cond, bodySubgraphIndex: body },
-    });
-    const e = refused(b.build());
+    const e = refused(model);
     expect(e).toBeInstanceOf(SubgraphShapeError);
     expect(e.message).toMatch(
       /input 0 of subgraph 2 \(tensor 0, branch_a\) already prepared at \[1, 4\], before this node asked for \[2, 4\]/,
