@@ -27,17 +27,22 @@ export function checkSubgraphIndex(op: string, context: TfLiteContext, node: Nod
     throw new KernelError(op, node.index, `${what} subgraph index ${index} is out of range (the model has ${n} subgraphs)`);
 }
 
-/**
- * Checks that `a` and `b` have the same type and byte length (TFLM's TF_LITE_ENSURE_TYPES_EQ and
- * ValidateAndGetTensorSizes, which TFLM checks at each invoke; micrort checks once in prepare).
- */
-export function checkSameTypeAndSize(op: string, node: Node, a: EvalTensor, aWhat: string, b: EvalTensor, bWhat: string): void {
+/** Prepare: tensors `a` and `b` of a node/subgraph pair have one type (KernelError naming both). */
+export function checkSameType(op: string, node: Node, a: EvalTensor, aWhat: string, b: EvalTensor, bWhat: string): void {
   if (a.type !== b.type)
     throw new KernelError(
       op,
       node.index,
       `${aWhat} (tensor ${a.index}) is ${tensorTypeName(a.type)} but ${bWhat} (tensor ${b.index}) is ${tensorTypeName(b.type)}`,
     );
+}
+
+/**
+ * Checks that `a` and `b` have the same type and byte length (TFLM's TF_LITE_ENSURE_TYPES_EQ and
+ * ValidateAndGetTensorSizes, which TFLM checks at each invoke; micrort checks once in prepare).
+ */
+export function checkSameTypeAndSize(op: string, node: Node, a: EvalTensor, aWhat: string, b: EvalTensor, bWhat: string): void {
+  checkSameType(op, node, a, aWhat, b, bWhat);
   const ab = tensorBytes(a);
   const bb = tensorBytes(b);
   if (ab !== bb)

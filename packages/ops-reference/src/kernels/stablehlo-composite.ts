@@ -19,7 +19,6 @@
 import {
   BuiltinOperator,
   KernelError,
-  tensorTypeName,
   type EvalTensor,
   type Node,
   type Registration,
@@ -28,7 +27,16 @@ import {
 } from '@micrort/core';
 import { opData } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
-import { checkSubgraphIndex, copyAll, evalTensors, nodeSide, subgraphSide, subgraphTensors, type CopySide } from './control-flow-common.js';
+import {
+  checkSameType,
+  checkSubgraphIndex,
+  copyAll,
+  evalTensors,
+  nodeSide,
+  subgraphSide,
+  subgraphTensors,
+  type CopySide,
+} from './control-flow-common.js';
 
 const OP = 'STABLEHLO_COMPOSITE';
 /** sizeof(State) in LiteRT's generic path: the subgraph index and a bool (padded). */
@@ -83,28 +91,19 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.outputs = evalTensors(context, node.outputs);
   subIn.forEach((t, i) => {
     const x = d.inputs[i]!;
-    checkSameType(node, x, `input ${i}`, t, `input ${i} of decomposition subgraph ${s}`);
+    checkSameType(OP, node, x, `input ${i}`, t, `input ${i} of decomposition subgraph ${s}`);
     context.resizeSubgraphInput(s, i, x.dims);
   });
   context.prepareSubgraph(s);
   subOut.forEach((t, i) => {
     const y = d.outputs[i]!;
-    checkSameType(node, y, `output ${i}`, t, `output ${i} of decomposition subgraph ${s}`);
+    checkSameType(OP, node, y, `output ${i}`, t, `output ${i} of decomposition subgraph ${s}`);
     context.resizeTensor(node.outputs[i]!, t.dims);
   });
   d.subgraphInputs = subIn;
   d.subgraphOutputs = subOut;
   d.inSide = subgraphSide('input', `decomposition subgraph ${s}`);
   d.outSide = subgraphSide('output', `decomposition subgraph ${s}`);
-}
-
-function checkSameType(node: Node, a: EvalTensor, aWhat: string, b: EvalTensor, bWhat: string): void {
-  if (a.type !== b.type)
-    throw new KernelError(
-      OP,
-      node.index,
-      `${aWhat} (tensor ${a.index}) is ${tensorTypeName(a.type)} but ${bWhat} (tensor ${b.index}) is ${tensorTypeName(b.type)}`,
-    );
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
