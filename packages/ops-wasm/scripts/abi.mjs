@@ -390,7 +390,7 @@ export const BLOCKS = [
   },
   {
     name: 'R',
-    doc: 'RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qu8_resize_bilinear (uint8).',
+    doc: 'RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qs16_resize_bilinear (int16), qu8_resize_bilinear (uint8).',
     fields: [
       ['Batches', 'i32', 'batches'],
       ['OutH', 'i32', 'output height'],

@@ -45,6 +45,7 @@ export interface KernelExports {
   dequantize_s8_f32(params: number, input: number, output: number): void;
   qs8_maxpool(params: number, input: number, output: number): void;
   qs8_resize_bilinear(params: number, input: number, output: number): void;
+  qs16_resize_bilinear(params: number, input: number, output: number): void;
   qu8_resize_bilinear(params: number, input: number, output: number): void;
   resize_nearest_bytes(params: number, input: number, output: number): void;
   /** Hybrid layers: the int32 accumulators of output pixels [q0, q1) at `output` to float32 outputs, in place (block HY). */

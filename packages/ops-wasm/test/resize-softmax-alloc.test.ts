@@ -1,5 +1,5 @@
 /**
- * The resize kernels and uint8 → int16 SOFTMAX inside the interpreter: a network of int8, uint8 and
+ * The resize kernels and uint8 → int16 SOFTMAX inside the interpreter: a network of int8, int16, uint8 and
  * float32 RESIZE_BILINEAR / RESIZE_NEAREST_NEIGHBOR nodes and a uint8 → int16 SOFTMAX runs wholly on
  * ops-wasm with ops-reference's outputs, and its invoke allocates nothing.
  */
@@ -37,6 +37,7 @@ function buildNetwork() {
   const x8 = b.addTensor({ name: 'x8', type: TensorType.INT8, shape: [1, 5, 6, 11], quantization: q });
   const xu = b.addTensor({ name: 'xu', type: TensorType.UINT8, shape: [1, 4, 4, 3], quantization: q });
   const xf = b.addTensor({ name: 'xf', type: TensorType.FLOAT32, shape: [2, 3, 3, 4] });
+  const x16 = b.addTensor({ name: 'x16', type: TensorType.INT16, shape: [2, 3, 4, 9], quantization: { scale: 0.01, zeroPoint: 0 } });
   const a = resize('RESIZE_BILINEAR', x8, TensorType.INT8, [1, 13, 9, 11], true);
   const a2 = resize('RESIZE_NEAREST_NEIGHBOR', a, TensorType.INT8, [1, 7, 20, 11], false, true);
   const u = resize('RESIZE_BILINEAR', xu, TensorType.UINT8, [1, 9, 7, 3], false, true);
@@ -49,24 +50,25 @@ function buildNetwork() {
   });
   b.addOperator({ op: BuiltinOperator.SOFTMAX, inputs: [u2], outputs: [sm], options: { beta: 1 } });
   const f = resize('RESIZE_NEAREST_NEIGHBOR', xf, TensorType.FLOAT32, [2, 8, 5, 4], true);
-  b.setInputs([x8, xu, xf]).setOutputs([a2, sm, f]);
+  const h = resize('RESIZE_BILINEAR', x16, TensorType.INT16, [2, 7, 10, 9], true);
+  b.setInputs([x8, xu, xf, x16]).setOutputs([a2, sm, f, h]);
   const r = rng(5);
   const floats = Float32Array.from({ length: 72 }, () => r() * 4 - 2);
-  return { def: b.buildDef(), inputs: [int8s(r, 330), int8s(r, 48), new Int8Array(floats.buffer)] };
+  return { def: b.buildDef(), inputs: [int8s(r, 330), int8s(r, 48), new Int8Array(floats.buffer), int8s(r, 2 * 216)] };
 }
 
 describe('resize and uint8 → int16 SOFTMAX in the interpreter', () => {
   it('run wholly on ops-wasm with the outputs of ops-reference, and invoke allocates nothing', () => {
     const { def, inputs } = buildNetwork();
     const r = runBoth(def, inputs);
-    expect(r.served).toBe(6);
+    expect(r.served).toBe(7);
     expect(r.got).toEqual(r.ref);
     const resolver = registerReferenceOps(new OpResolver()).registerAll(wasm().kernels, { fallback: true });
     const interp = new MicroInterpreter(def, resolver, {
       planner: createPlanner('greedy'),
       arenaBacking: wasm().arenaBacking,
     }).allocateTensors();
-    expect(interp.nodes().map((n) => n.provider)).toEqual(Array(6).fill(PROVIDER));
+    expect(interp.nodes().map((n) => n.provider)).toEqual(Array(7).fill(PROVIDER));
     inputs.forEach((x, i) => interp.input(i).bytes.set(new Uint8Array(x.buffer, x.byteOffset, x.byteLength)));
     const m = measureAllocation(() => interp.invoke(), { warmup: 500, trials: 7, iterations: 1000 });
     expect(m.medianTrialBytes, `heap deltas per trial: ${m.deltas.join(', ')}`).toBeLessThan(4096);

@@ -42,6 +42,7 @@ type Build = (seed: number) => { def: ModelDef; inputs: Int8Array[]; desc: strin
 const CASES: [string, Build, TensorType, number][] = [
   ['RESIZE_BILINEAR int8', (s) => buildResize(s, 'RESIZE_BILINEAR', TensorType.INT8), TensorType.INT8, 0],
   ['RESIZE_BILINEAR uint8', (s) => buildResize(s, 'RESIZE_BILINEAR', TensorType.UINT8), TensorType.UINT8, 0],
+  ['RESIZE_BILINEAR int16', (s) => buildResize(s, 'RESIZE_BILINEAR', TensorType.INT16), TensorType.INT16, 0],
   ['RESIZE_NEAREST_NEIGHBOR int8', (s) => buildResize(s, 'RESIZE_NEAREST_NEIGHBOR', TensorType.INT8), TensorType.INT8, 0],
   ['RESIZE_NEAREST_NEIGHBOR uint8', (s) => buildResize(s, 'RESIZE_NEAREST_NEIGHBOR', TensorType.UINT8), TensorType.UINT8, 0],
   ['RESIZE_NEAREST_NEIGHBOR float32', (s) => buildResize(s, 'RESIZE_NEAREST_NEIGHBOR', TensorType.FLOAT32), TensorType.FLOAT32, 0],

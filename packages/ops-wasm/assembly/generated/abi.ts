@@ -284,7 +284,7 @@ export const FM_PIXELS = 4; // i32: pixels per image
 export const FM_C = 8; // i32: channels
 export const FM_BYTES = 16;
 
-// RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qu8_resize_bilinear (uint8). Byte offsets:
+// RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qs16_resize_bilinear (int16), qu8_resize_bilinear (uint8). Byte offsets:
 export const R_BATCHES = 0; // i32: batches
 export const R_OUT_H = 4; // i32: output height
 export const R_OUT_W = 8; // i32: output width

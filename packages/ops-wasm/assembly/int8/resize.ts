@@ -1,4 +1,4 @@
-// RESIZE_BILINEAR of int8 and uint8 over tables computed at prepare (src/kernels/resize-bilinear.ts with
+// RESIZE_BILINEAR of int8, int16 and uint8 over tables computed at prepare (src/kernels/resize-bilinear.ts with
 // kernel-support's TFLite coordinates): each output pixel blends four input pixels, channels along the
 // lanes, eight at a time (a last group that overlaps the previous one rewrites the same bytes; fewer than
 // eight channels run scalar). Parameter block R (scripts/abi.mjs).
@@ -8,6 +8,16 @@
 // sums are at most 2048 per axis, so every partial sum stays below 2^30), rounded half away from zero by
 // 2^20 (`(v + (v > 0 ? 2^19 : -2^19)) / 2^20` in C's truncating division) and stored as int8 (a blend
 // of int8 values: always in range).
+//
+// int16 (qs16_resize_bilinear) is the same ResizeBilinearInteger, whose sum needs 37 bits (TFLite: int64),
+// computed exactly in int32 pieces. Per row, t = x_lo * wx_lo + x_hi * wx_hi is one i32x4.dot_i16x8_s of
+// the two columns' values interleaved with the pair (wx_lo, wx_hi) (|t| <= 2^25; a weight is at most 1024).
+// Splitting t = th * 2^10 + tl (0 <= tl < 2^10), the blend v = wy_lo * t_lo + wy_hi * t_hi is
+// U * 2^10 + L with U = sum of wy * th (|U| <= 2^25) and L = sum of wy * tl (0 <= L < 2^20); then
+// v = A * 2^20 + Rl with A = (U >> 10) + ((U & 1023) * 2^10 + L) >> 20 and Rl the low 20 bits of that sum.
+// TFLite's (v + (v > 0 ? 2^19 : -2^19)) / 2^20 (truncating) is then A + [Rl > 2^19] + [Rl = 2^19 and A >= 0]:
+// for v > 0 it is floor((v + 2^19) / 2^20), for v <= 0 ceil((v - 2^19) / 2^20), and they differ only at
+// Rl = 2^19, where v > 0 exactly when A >= 0.
 //
 // uint8 (qu8_resize_bilinear) is TFLite's float blend, as ops-reference's resizeUint8: the four weights
 // (1 - dy)(1 - dx), (1 - dy)dx, dy(1 - dx), dy dx as float32 products, then
@@ -82,6 +92,79 @@ export function qs8_resize_bilinear(p: usize, input: usize, output: usize): void
           }
         }
         o += <usize>C;
+      }
+    }
+  }
+}
+
+/** The int16 blend of four channels from the rows' column sums `t0` (lower row) and `t1` (upper row), see the note. */
+@inline function blendRows16(t0: v128, t1: v128, wy0: v128, wy1: v128): v128 {
+  const low10 = i32x4.splat(1023);
+  const u = i32x4.add(i32x4.mul(i32x4.shr_s(t0, 10), wy0), i32x4.mul(i32x4.shr_s(t1, 10), wy1));
+  const l = i32x4.add(i32x4.mul(v128.and(t0, low10), wy0), i32x4.mul(v128.and(t1, low10), wy1));
+  const r = i32x4.add(i32x4.shl(v128.and(u, low10), 10), l);
+  const a = i32x4.add(i32x4.shr_s(u, 10), i32x4.shr_u(r, 20));
+  const rl = v128.and(r, i32x4.splat((1 << 20) - 1));
+  const half = i32x4.splat(1 << 19);
+  // masks are -1 where true
+  const up = i32x4.gt_s(rl, half);
+  const tie = v128.and(i32x4.eq(rl, half), i32x4.ge_s(a, i32x4.splat(0)));
+  return i32x4.sub(i32x4.sub(a, up), tie);
+}
+
+/** Eight int16 channels of one output pixel; `wx` holds the i16 pair (wx_lo, wx_hi) in every i32 lane. */
+@inline function blend8h(p00: usize, p10: usize, p01: usize, p11: usize, wx: v128, wy0: v128, wy1: v128): v128 {
+  const a = v128.load(p00), b = v128.load(p01), c = v128.load(p10), d = v128.load(p11);
+  const t0lo = i32x4.dot_i16x8_s(v128.shuffle<i16>(a, b, 0, 8, 1, 9, 2, 10, 3, 11), wx);
+  const t0hi = i32x4.dot_i16x8_s(v128.shuffle<i16>(a, b, 4, 12, 5, 13, 6, 14, 7, 15), wx);
+  const t1lo = i32x4.dot_i16x8_s(v128.shuffle<i16>(c, d, 0, 8, 1, 9, 2, 10, 3, 11), wx);
+  const t1hi = i32x4.dot_i16x8_s(v128.shuffle<i16>(c, d, 4, 12, 5, 13, 6, 14, 7, 15), wx);
+  return i16x8.narrow_i32x4_s(blendRows16(t0lo, t1lo, wy0, wy1), blendRows16(t0hi, t1hi, wy0, wy1));
+}
+
+export function qs16_resize_bilinear(p: usize, input: usize, output: usize): void {
+  const batches = load<i32>(p, R_BATCHES), outH = load<i32>(p, R_OUT_H), outW = load<i32>(p, R_OUT_W), C = load<i32>(p, R_C);
+  const inImage = <usize>load<u32>(p, R_IN_IMAGE);
+  const yt = <usize>load<u32>(p, R_Y);
+  const xt = <usize>load<u32>(p, R_X);
+  const rowBytes = <usize>(C << 1);
+  let o = output;
+  for (let b = 0; b < batches; b++) {
+    const image = input + <usize>b * inImage;
+    for (let y = 0; y < outH; y++) {
+      const ye = yt + <usize>(y << 4);
+      const rLo = image + <usize>load<u32>(ye);
+      const rHi = image + <usize>load<u32>(ye, 4);
+      const wyLo = load<i32>(ye, 8);
+      const wyHi = load<i32>(ye, 12);
+      const wy0 = i32x4.splat(wyLo), wy1 = i32x4.splat(wyHi);
+      for (let x = 0; x < outW; x++) {
+        const xe = xt + <usize>(x << 4);
+        const xLo = <usize>load<u32>(xe);
+        const xHi = <usize>load<u32>(xe, 4);
+        const wxLo = load<i32>(xe, 8);
+        const wxHi = load<i32>(xe, 12);
+        const p00 = rLo + xLo, p10 = rHi + xLo, p01 = rLo + xHi, p11 = rHi + xHi;
+        if (C >= 8) {
+          const wx = i32x4.splat((wxHi << 16) | wxLo);
+          let c = 0;
+          for (; c + 8 <= C; c += 8) {
+            const cc = <usize>(c << 1);
+            v128.store(o + cc, blend8h(p00 + cc, p10 + cc, p01 + cc, p11 + cc, wx, wy0, wy1));
+          }
+          if (c < C) {
+            const cc = <usize>((C - 8) << 1);
+            v128.store(o + cc, blend8h(p00 + cc, p10 + cc, p01 + cc, p11 + cc, wx, wy0, wy1));
+          }
+        } else {
+          const s00 = <i64>(wyLo * wxLo), s10 = <i64>(wyHi * wxLo), s01 = <i64>(wyLo * wxHi), s11 = <i64>(wyHi * wxHi);
+          for (let c = 0; c < C; c++) {
+            const cc = <usize>(c << 1);
+            const v = <i64>load<i16>(p00 + cc) * s00 + <i64>load<i16>(p10 + cc) * s10 + <i64>load<i16>(p01 + cc) * s01 + <i64>load<i16>(p11 + cc) * s11;
+            store<i16>(o + cc, <i16>((v + (v > 0 ? <i64>(1 << 19) : -<i64>(1 << 19))) / (<i64>1 << 20)));
+          }
+        }
+        o += rowBytes;
       }
     }
   }

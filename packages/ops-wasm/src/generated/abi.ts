@@ -603,7 +603,7 @@ export enum FM {
 /** Bytes of the FM block in the arena (its words rounded up to 16 bytes). */
 export const FM_BYTES = 16;
 
-/** RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qu8_resize_bilinear (uint8). Word indices. */
+/** RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qs16_resize_bilinear (int16), qu8_resize_bilinear (uint8). Word indices. */
 export enum R {
   /** batches (i32) */
   Batches = 0,

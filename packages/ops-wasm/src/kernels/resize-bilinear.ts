@@ -1,7 +1,8 @@
 /**
- * RESIZE_BILINEAR of int8 and TFLite's uint8 in WebAssembly (assembly/int8/resize.ts), byte-equal with
- * ops-reference (TFLM / TFLite's reference kernels): int8 is reference_ops::ResizeBilinearInteger
- * (qs8_resize_bilinear: 10-bit fixed-point weights, the blend rounded half away from zero by 2^20),
+ * RESIZE_BILINEAR of int8, TFLite's int16 and uint8 in WebAssembly (assembly/int8/resize.ts), byte-equal
+ * with ops-reference (TFLM / TFLite's reference kernels): int8 and int16 are
+ * reference_ops::ResizeBilinearInteger (qs8_resize_bilinear, qs16_resize_bilinear: 10-bit fixed-point
+ * weights, the blend rounded half away from zero by 2^20; int16's 37-bit sums in exact int32 pieces),
  * uint8 TFLite's float32 blend (qu8_resize_bilinear: float32 weights, `+ 0.5` and truncation). The
  * neighbours and weights of every output row and column are tables computed at prepare
  * (./resize-common.ts with kernel-support's TFLite coordinates); options align_corners and
@@ -17,14 +18,14 @@ import { constantInputCopies, inputOffset } from './kernel-common.js';
 import { bilinearTableF32, bilinearTableInteger, declineResize, prepareResize, resizeOptions } from './resize-common.js';
 
 const OP = 'RESIZE_BILINEAR';
-const TYPES: readonly TensorType[] = [TensorType.INT8, TensorType.UINT8];
+const TYPES: readonly TensorType[] = [TensorType.INT8, TensorType.UINT8, TensorType.INT16];
 
 interface ResizeData {
   k: KernelExports | null;
   params: number;
   /** Arena offset of a constant input's copy, or -1. */
   input: number;
-  uint8: boolean;
+  type: TensorType;
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
@@ -41,26 +42,28 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (o.alignCorners && o.halfPixelCenters)
     throw new KernelError(OP, node.index, 'If half_pixel_centers is True, align_corners must be False.');
   const g = prepareResize(OP, context, node);
-  const uint8 = context.getTensor(node.inputs[0]!).type === TensorType.UINT8;
+  const type = context.getTensor(node.inputs[0]!).type;
+  const uint8 = type === TensorType.UINT8;
+  const bytes = type === TensorType.INT16 ? 2 : 1;
   const region = context.allocatePersistentBuffer(R_BYTES);
   data.k = kernelsFor(OP, node, region);
   data.input = constantInputCopies(context, node, [0])[0]!;
-  data.uint8 = uint8;
+  data.type = type;
   const ys = context.allocatePersistentBuffer(16 * g.outH);
   const xs = context.allocatePersistentBuffer(16 * g.outW);
   if (uint8) {
     bilinearTableF32(ys.i32, ys.f32, g.inH, g.outH, g.inW * g.depth, o);
     bilinearTableF32(xs.i32, xs.f32, g.inW, g.outW, g.depth, o);
   } else {
-    bilinearTableInteger(ys.i32, g.inH, g.outH, g.inW * g.depth, o);
-    bilinearTableInteger(xs.i32, g.inW, g.outW, g.depth, o);
+    bilinearTableInteger(ys.i32, g.inH, g.outH, g.inW * g.depth * bytes, o);
+    bilinearTableInteger(xs.i32, g.inW, g.outW, g.depth * bytes, o);
   }
   const p = region.i32;
   p[R.Batches] = g.batches;
   p[R.OutH] = g.outH;
   p[R.OutW] = g.outW;
   p[R.C] = g.depth;
-  p[R.InImage] = g.inH * g.inW * g.depth;
+  p[R.InImage] = g.inH * g.inW * g.depth * bytes;
   p[R.Y] = ys.offset;
   p[R.X] = xs.offset;
   data.params = region.offset;
@@ -70,11 +73,12 @@ function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as ResizeData;
   const input = inputOffset(context, node, 0, data.input);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
-  if (data.uint8) data.k!.qu8_resize_bilinear(data.params, input, output);
+  if (data.type === TensorType.UINT8) data.k!.qu8_resize_bilinear(data.params, input, output);
+  else if (data.type === TensorType.INT16) data.k!.qs16_resize_bilinear(data.params, input, output);
   else data.k!.qs8_resize_bilinear(data.params, input, output);
 }
 
-/** The int8 / uint8 RESIZE_BILINEAR registration. */
+/** The int8 / int16 / uint8 RESIZE_BILINEAR registration. */
 export function createResizeBilinear(): Registration<ResizeData> {
   return {
     builtinCode: BuiltinOperator.RESIZE_BILINEAR,
@@ -82,7 +86,7 @@ export function createResizeBilinear(): Registration<ResizeData> {
     provider: PROVIDER,
     name: 'RESIZE_BILINEAR/wasm-q8',
     supports,
-    init: (): ResizeData => ({ k: null, params: 0, input: -1, uint8: false }),
+    init: (): ResizeData => ({ k: null, params: 0, input: -1, type: TensorType.INT8 }),
     prepare,
     invoke,
   };

@@ -1,5 +1,5 @@
 /**
- * RESIZE_BILINEAR (int8, uint8) and RESIZE_NEAREST_NEIGHBOR (every type ops-reference takes) in
+ * RESIZE_BILINEAR (int8, int16, uint8) and RESIZE_NEAREST_NEIGHBOR (every type ops-reference takes) in
  * WebAssembly against ops-reference, byte for byte, on random single-op models: batches, sizes up and
  * down (scales above and below one, so half_pixel_centers' first rows fall before the first input pixel),
  * depths 1-20 and 32 (the scalar path below eight channels, the overlapping last group above), every
@@ -17,14 +17,14 @@ function expectSame(m: ResizeCase): void {
   expect(r.got[0], m.desc).toEqual(r.ref[0]);
 }
 
-describe('RESIZE_BILINEAR int8 and uint8 (wasm) equal ops-reference byte for byte', () => {
+describe('RESIZE_BILINEAR int8, int16 and uint8 (wasm) equal ops-reference byte for byte', () => {
   it('on 200 random resizes of each type: up and down, every option, depths 1-20 and 32, batches 1-2', () => {
-    for (const type of [TensorType.INT8, TensorType.UINT8])
+    for (const type of [TensorType.INT8, TensorType.INT16, TensorType.UINT8])
       for (let seed = 1; seed <= 200; seed++) expectSame(buildResize(seed, 'RESIZE_BILINEAR', type));
   });
 
   it('on constant inputs (copied into the module memory at prepare)', () => {
-    for (const type of [TensorType.INT8, TensorType.UINT8])
+    for (const type of [TensorType.INT8, TensorType.INT16, TensorType.UINT8])
       for (let seed = 301; seed <= 310; seed++) expectSame(buildResize(seed, 'RESIZE_BILINEAR', type, true));
   });
 
@@ -48,6 +48,34 @@ describe('RESIZE_BILINEAR int8 and uint8 (wasm) equal ops-reference byte for byt
           });
           const values = Int8Array.from({ length: 36 }, (_, i) => ((i * 7) % 3 === 0 ? lo : i % 2 ? hi : lo + 1));
           expectSame({ def: b.setInputs([x]).setOutputs([y]).buildDef(), inputs: [values], desc: JSON.stringify({ type, k, mode }) });
+        }
+  });
+});
+
+describe('RESIZE_BILINEAR int16 (wasm): the 37-bit blend in int32 pieces', () => {
+  it('equals ops-reference at the extremes and on half-way ties of both signs: -32768/32767 and small odd values, 2x-9x, every option, 8-24 channels', () => {
+    for (let k = 2; k <= 9; k++)
+      for (let mode = 0; mode <= 2; mode++)
+        for (const C of [8, 13, 24]) {
+          const b = new ModelBuilder();
+          const q = { scale: 1, zeroPoint: 0 };
+          const x = b.addTensor({ name: 'x', type: TensorType.INT16, shape: [1, 3, 2, C], quantization: q });
+          const size = b.addTensor({ name: 'size', type: TensorType.INT32, shape: [2], data: Int32Array.of(3 * k, 2 * k + 1) });
+          const y = b.addTensor({ name: 'y', type: TensorType.INT16, shape: [1, 3 * k, 2 * k + 1, C], quantization: q });
+          b.addOperator({
+            op: BuiltinOperator.RESIZE_BILINEAR,
+            version: 4,
+            inputs: [x, size],
+            outputs: [y],
+            options: { alignCorners: mode === 1, halfPixelCenters: mode === 2 },
+          });
+          const pool = [-32768, 32767, -32767, 32766, -1, 1, -3, 3, 0, -2, 5, -5];
+          const values = Int16Array.from({ length: 6 * C }, (_, i) => pool[(i * 7 + k) % pool.length]!);
+          expectSame({
+            def: b.setInputs([x]).setOutputs([y]).buildDef(),
+            inputs: [new Int8Array(values.buffer)],
+            desc: JSON.stringify({ k, mode, C }),
+          });
         }
   });
 });
