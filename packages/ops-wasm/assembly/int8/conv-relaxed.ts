@@ -22,14 +22,20 @@ import { narrow8, requantRightWith, rightBase, rightStep, roundWithZpV, storeByt
 import { RQ_M, RQ_SCALE, RQ_X_HI, RQ_X_LO } from '../generated/abi';
 import { narrowClamp8, requantLanes, requantLanesRight } from './requant';
 
-/** Copies `blocks` 16-byte blocks from `x` into `e`, each stored twice and XORed with `bias` (0x80 or 0 per byte). */
+/** Bytes of one block of the tile's four rows: four pixels x (16 bytes stored twice), as conv.ts's slices. */
+const BLOCK_BYTES: usize = 128;
+
+/**
+ * Copies `blocks` 16-byte blocks from `x` into `e`, each stored twice and XORed with `bias` (0x80 or 0 per
+ * byte), BLOCK_BYTES apart (the tile's four pixels interleaved per block: pixel i's at +32 i).
+ */
 @inline export function copyBlocks(x: usize, blocks: i32, e: usize, bias: v128): void {
   for (let k = 0; k < blocks; k++) {
     const v = v128.xor(v128.load(x), bias);
     v128.store(e, v);
     v128.store(e, v, 16);
     x += 16;
-    e += 32;
+    e += BLOCK_BYTES;
   }
 }
 
@@ -51,7 +57,7 @@ import { narrowClamp8, requantLanes, requantLanesRight } from './requant';
 }
 
 /** One 4-pixel x 8-channel tile over `blocks` blocks; returns the weights' end. */
-@inline function tile8r(w: usize, biasA: v128, biasB: v128, x0: usize, extRow: usize, blocks: i32, r: usize, rB: usize, oc: usize, stride: usize, n: i32, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128): usize {
+@inline function tile8r(w: usize, biasA: v128, biasB: v128, x0: usize, blocks: i32, r: usize, rB: usize, oc: usize, stride: usize, n: i32, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128): usize {
   let a0 = biasA, a1 = biasA, a2 = biasA, a3 = biasA;
   let b0 = biasB, b1 = biasB, b2 = biasB, b3 = biasB;
   let x = x0;
@@ -62,19 +68,19 @@ import { narrowClamp8, requantLanes, requantLanesRight } from './requant';
       let v = v128.load(x);
       a0 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wa, v, a0);
       b0 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wb, v, b0);
-      v = v128.load(x + extRow);
+      v = v128.load(x, 32);
       a1 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wa, v, a1);
       b1 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wb, v, b1);
-      v = v128.load(x + 2 * extRow);
+      v = v128.load(x, 64);
       a2 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wa, v, a2);
       b2 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wb, v, b2);
-      v = v128.load(x + 3 * extRow);
+      v = v128.load(x, 96);
       a3 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wa, v, a3);
       b3 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wb, v, b3);
       x += 4;
       w += 32;
     }
-    x += 16;
+    x += BLOCK_BYTES - 16;
   }
   if (rightOnly) {
     const zr = roundWithZpV(zp); // requantRightWith's round with zp
@@ -108,20 +114,20 @@ import { narrowClamp8, requantLanes, requantLanesRight } from './requant';
 }
 
 /** The 4-pixel x 4-channel tile of a last group of at most four channels. */
-@inline function tile4r(w: usize, bias: v128, x0: usize, extRow: usize, blocks: i32, r: usize, oc: usize, stride: usize, n: i32, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128): void {
+@inline function tile4r(w: usize, bias: v128, x0: usize, blocks: i32, r: usize, oc: usize, stride: usize, n: i32, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128): void {
   let a0 = bias, a1 = bias, a2 = bias, a3 = bias;
   let x = x0;
   for (let k = 0; k < blocks; k++) {
     for (let j = 0; j < 4; j++) {
       const wa = v128.load(w);
       a0 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wa, v128.load(x), a0);
-      a1 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wa, v128.load(x + extRow), a1);
-      a2 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wa, v128.load(x + 2 * extRow), a2);
-      a3 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wa, v128.load(x + 3 * extRow), a3);
+      a1 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wa, v128.load(x, 32), a1);
+      a2 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wa, v128.load(x, 64), a2);
+      a3 = i32x4.relaxed_dot_i8x16_i7x16_add_s(wa, v128.load(x, 96), a3);
       x += 4;
       w += 16;
     }
-    x += 16;
+    x += BLOCK_BYTES - 16;
   }
   a0 = requant(a0, r, rightOnly, zp);
   storeBytes(oc, pack8(a0, a0, rightOnly, lo, hi), n);
@@ -140,13 +146,13 @@ import { narrowClamp8, requantLanes, requantLanesRight } from './requant';
 }
 
 /** Every channel group's relaxed tile over one tile's rows at `ext`. */
-@inline export function tileGroupsRelaxed(packed: usize, rq: usize, rqStride: usize, ext: usize, extRow: usize, blocks: i32, full: i32, half: bool, outC: i32, o: usize, stride: usize, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128): void {
+@inline export function tileGroupsRelaxed(packed: usize, rq: usize, rqStride: usize, ext: usize, blocks: i32, full: i32, half: bool, outC: i32, o: usize, stride: usize, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128): void {
   let w = packed;
   let r = rq;
   for (let g = 0; g < full; g++) {
     const rB = r + rqStride;
-    w = tile8r(w + 32, v128.load(w), v128.load(w, 16), ext, extRow, blocks, r, rB, o + <usize>(g << 3), stride, outC - (g << 3), np, rightOnly, lo, hi, zp);
+    w = tile8r(w + 32, v128.load(w), v128.load(w, 16), ext, blocks, r, rB, o + <usize>(g << 3), stride, outC - (g << 3), np, rightOnly, lo, hi, zp);
     r = rB + rqStride;
   }
-  if (half) tile4r(w + 16, v128.load(w), ext, extRow, blocks, r, o + <usize>(full << 3), stride, outC - (full << 3), np, rightOnly, lo, hi, zp);
+  if (half) tile4r(w + 16, v128.load(w), ext, blocks, r, o + <usize>(full << 3), stride, outC - (full << 3), np, rightOnly, lo, hi, zp);
 }

@@ -33,6 +33,9 @@ import { tapPointers, threadArea, windowBegin } from './window';
 import { copyBlocks, tileGroupsRelaxed } from './conv-relaxed';
 import { GEMM_TILE_PIXELS, RQ_M, RQ_SCALE, RQ_X_HI, RQ_X_LO, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RAW, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_U8, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
 
+/** Bytes of one slice of the tile's four sign-extended rows: four pixels x (8 values x 2 bytes, stored twice). */
+const SLICE_BYTES: usize = 32 * GEMM_TILE_PIXELS;
+
 /** Full groups of eight output channels, and whether a last group of four follows (at most four channels left). */
 @inline function fullGroups(outC: i32): i32 {
   const rest = outC & 7;
@@ -139,7 +142,7 @@ import { GEMM_TILE_PIXELS, RQ_M, RQ_SCALE, RQ_X_HI, RQ_X_LO, W_ACT_MAX, W_ACT_MI
 
 /**
  * Sign-extends (`u8`: zero-extends) the `kb8` 8-value slices at `x` into `e`, each stored twice (a load
- * at +4j is the slice rotated by j lanes).
+ * at +4j is the slice rotated by j lanes), SLICE_BYTES apart (the tile's pixels are interleaved per slice).
  */
 @inline function extendRun(x: usize, kb8: i32, e: usize, u8: bool): void {
   for (let k = 0; k < kb8; k++) {
@@ -147,19 +150,19 @@ import { GEMM_TILE_PIXELS, RQ_M, RQ_SCALE, RQ_X_HI, RQ_X_LO, W_ACT_MAX, W_ACT_MI
     v128.store(e, v);
     v128.store(e, v, 16);
     x += 8;
-    e += 32;
+    e += SLICE_BYTES;
   }
 }
 
 /**
  * The sign-extended rows of the tile at pixel `q` (`np` real pixels; the rest repeat the last) into
  * `ext`, one pixel at a time: its tap pointers into `ptrs` (or its compact row gathered into `row`),
- * then taps x kb8 slices of 32 bytes.
+ * then taps x kb8 slices of 32 bytes, pixel i's slice k at ext + k * SLICE_BYTES + 32 i.
  */
-@inline function tileRows(pp: usize, input: usize, q: i32, np: i32, gather: bool, ptrs: usize, row: usize, windowTaps: i32, inC: i32, kb8: i32, ext: usize, extRow: usize, u8: bool): void {
+@inline function tileRows(pp: usize, input: usize, q: i32, np: i32, gather: bool, ptrs: usize, row: usize, windowTaps: i32, inC: i32, kb8: i32, ext: usize, u8: bool): void {
   for (let i = 0; i < GEMM_TILE_PIXELS; i++) {
     const qi = q + min(i, np - 1);
-    const e = ext + <usize>i * extRow;
+    const e = ext + <usize>(i << 5);
     if (gather) {
       if (!gatherRuns(pp, input, qi, row)) {
         tapPointers(pp, input, qi, ptrs);
@@ -168,7 +171,7 @@ import { GEMM_TILE_PIXELS, RQ_M, RQ_SCALE, RQ_X_HI, RQ_X_LO, W_ACT_MAX, W_ACT_MI
       extendRun(row, kb8, e, u8);
     } else {
       tapPointers(pp, input, qi, ptrs);
-      for (let t = 0; t < windowTaps; t++) extendRun(<usize>load<u32>(ptrs + <usize>(t << 2)), kb8, e + <usize>(t * kb8 * 32), u8);
+      for (let t = 0; t < windowTaps; t++) extendRun(<usize>load<u32>(ptrs + <usize>(t << 2)), kb8, e + <usize>(t * kb8) * SLICE_BYTES, u8);
     }
   }
 }
@@ -211,7 +214,6 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
   const stride = <usize>outC;
   const ext = (area + <usize>load<i32>(pp, W_THREAD_EXT) + 31) & ~<usize>31; // 32-aligned: no load at +4j crosses a cache line
   const slices = taps * kb8;
-  const extRow = <usize>(slices << 5);
   if (total == 1 && !gather && taps == 1) {
     gemv(pp, input, output);
     return;
@@ -221,12 +223,11 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
     if (mode != 0) {
       // W_KB8: 16-value blocks per tap (or per gathered row); activations biased to unsigned for usdot
       const bias = i8x16.splat(mode == 1 ? -128 : 0);
-      const blockRow = <usize>(taps * kb8) << 5;
       for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
         const np = min(GEMM_TILE_PIXELS, q1 - q);
         for (let i = 0; i < GEMM_TILE_PIXELS; i++) {
           const qi = q + min(i, np - 1);
-          const e = ext + <usize>i * blockRow;
+          const e = ext + <usize>(i << 5);
           if (gather) {
             if (!gatherRuns(pp, input, qi, rows)) {
               tapPointers(pp, input, qi, ptrs);
@@ -235,15 +236,15 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
             copyBlocks(rows, kb8, e, bias);
           } else {
             tapPointers(pp, input, qi, ptrs);
-            for (let t = 0; t < windowTaps; t++) copyBlocks(<usize>load<u32>(ptrs + <usize>(t << 2)), kb8, e + <usize>(t * kb8 * 32), bias);
+            for (let t = 0; t < windowTaps; t++) copyBlocks(<usize>load<u32>(ptrs + <usize>(t << 2)), kb8, e + <usize>(t * kb8) * SLICE_BYTES, bias);
           }
         }
         const o = output + <usize>q * stride;
         if (rightOnly) {
-          if (np == GEMM_TILE_PIXELS) tileGroupsRelaxed(packed, rq, rqStride, ext, blockRow, taps * kb8, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp);
-          else tileGroupsRelaxed(packed, rq, rqStride, ext, blockRow, taps * kb8, full, half, outC, o, stride, np, true, lo, hi, zp);
+          if (np == GEMM_TILE_PIXELS) tileGroupsRelaxed(packed, rq, rqStride, ext, taps * kb8, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp);
+          else tileGroupsRelaxed(packed, rq, rqStride, ext, taps * kb8, full, half, outC, o, stride, np, true, lo, hi, zp);
         } else {
-          tileGroupsRelaxed(packed, rq, rqStride, ext, blockRow, taps * kb8, full, half, outC, o, stride, np, false, lo, hi, zp);
+          tileGroupsRelaxed(packed, rq, rqStride, ext, taps * kb8, full, half, outC, o, stride, np, false, lo, hi, zp);
         }
       }
       return;
@@ -254,10 +255,10 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
     const stride32 = stride << 2;
     for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
       const np = min(GEMM_TILE_PIXELS, q1 - q);
-      tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, extRow, false);
+      tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, false);
       const o = output + <usize>q * stride32;
-      if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride32, GEMM_TILE_PIXELS, false, lo, hi, zp, false, true);
-      else tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride32, np, false, lo, hi, zp, false, true);
+      if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, slices, full, half, outC, o, stride32, GEMM_TILE_PIXELS, false, lo, hi, zp, false, true);
+      else tileGroups(packed, rq, rqStride, ext, slices, full, half, outC, o, stride32, np, false, lo, hi, zp, false, true);
     }
     return;
   }
@@ -265,26 +266,26 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
     // TFLite's uint8: zero-extended activations, int16 weights, uint8 outputs
     for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
       const np = min(GEMM_TILE_PIXELS, q1 - q);
-      tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, extRow, true);
+      tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, true);
       const o = output + <usize>q * stride;
       if (rightOnly) {
-        if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp, true);
-        else tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, np, true, lo, hi, zp, true);
+        if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, slices, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp, true);
+        else tileGroups(packed, rq, rqStride, ext, slices, full, half, outC, o, stride, np, true, lo, hi, zp, true);
       } else {
-        tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, np, false, lo, hi, zp, true);
+        tileGroups(packed, rq, rqStride, ext, slices, full, half, outC, o, stride, np, false, lo, hi, zp, true);
       }
     }
     return;
   }
   for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
     const np = min(GEMM_TILE_PIXELS, q1 - q);
-    tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, extRow, false);
+    tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, false);
     const o = output + <usize>q * stride;
     if (rightOnly) {
-      if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp, false);
-      else tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, np, true, lo, hi, zp, false);
+      if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, slices, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp, false);
+      else tileGroups(packed, rq, rqStride, ext, slices, full, half, outC, o, stride, np, true, lo, hi, zp, false);
     } else {
-      tileGroups(packed, rq, rqStride, ext, extRow, slices, full, half, outC, o, stride, np, false, lo, hi, zp, false);
+      tileGroups(packed, rq, rqStride, ext, slices, full, half, outC, o, stride, np, false, lo, hi, zp, false);
     }
   }
 }
@@ -301,7 +302,7 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
  * tiles, constant `np` = GEMM_TILE_PIXELS = 4, so those branches fold away. (A 5-pixel tile, ten
  * accumulators, ran 45 % slower: V8 spills.)
  */
-@inline function tileGroups(packed: usize, rq: usize, rqStride: usize, ext: usize, extRow: usize, slices: i32, full: i32, half: bool, outC: i32, o: usize, stride: usize, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128, u8: bool, raw: bool = false): void {
+@inline function tileGroups(packed: usize, rq: usize, rqStride: usize, ext: usize, slices: i32, full: i32, half: bool, outC: i32, o: usize, stride: usize, np: i32, rightOnly: bool, lo: v128, hi: v128, zp: v128, u8: bool, raw: bool = false): void {
   let w = packed;
   let r = rq;
   for (let g = 0; g < full; g++) {
@@ -319,19 +320,19 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
         let v = v128.load(x);
         a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v, wa));
         b0 = i32x4.add(b0, i32x4.dot_i16x8_s(v, wb));
-        v = v128.load(x + extRow);
+        v = v128.load(x, 32);
         a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v, wa));
         b1 = i32x4.add(b1, i32x4.dot_i16x8_s(v, wb));
-        v = v128.load(x + 2 * extRow);
+        v = v128.load(x, 64);
         a2 = i32x4.add(a2, i32x4.dot_i16x8_s(v, wa));
         b2 = i32x4.add(b2, i32x4.dot_i16x8_s(v, wb));
-        v = v128.load(x + 3 * extRow);
+        v = v128.load(x, 96);
         a3 = i32x4.add(a3, i32x4.dot_i16x8_s(v, wa));
         b3 = i32x4.add(b3, i32x4.dot_i16x8_s(v, wb));
         x += 4;
         w += u8 ? 32 : 16;
       }
-      x += 16;
+      x += SLICE_BYTES - 16;
     }
     const rB = r + rqStride;
     const n = outC - (g << 3);
@@ -386,13 +387,13 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
     for (let j = 0; j < 4; j++) {
       const wa = u8 ? v128.load(w) : v128.load8x8_s(w);
       a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v128.load(x), wa));
-      a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v128.load(x + extRow), wa));
-      a2 = i32x4.add(a2, i32x4.dot_i16x8_s(v128.load(x + 2 * extRow), wa));
-      a3 = i32x4.add(a3, i32x4.dot_i16x8_s(v128.load(x + 3 * extRow), wa));
+      a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v128.load(x, 32), wa));
+      a2 = i32x4.add(a2, i32x4.dot_i16x8_s(v128.load(x, 64), wa));
+      a3 = i32x4.add(a3, i32x4.dot_i16x8_s(v128.load(x, 96), wa));
       x += 4;
       w += u8 ? 16 : 8;
     }
-    x += 16;
+    x += SLICE_BYTES - 16;
   }
   const n = outC - (full << 3);
   if (raw) {
