@@ -11,6 +11,7 @@
 export * from './activation.js';
 export * from './add.js';
 export * from './blockwise.js';
+export * from './batch-matmul.js';
 export * from './broadcast.js';
 export * from './checks.js';
 export * from './conv.js';

@@ -40,8 +40,9 @@ import {
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { MATH_OP_DATA_BYTES, intArrayBytes } from './math-common.js';
-import { shapeString } from './transpose-common.js';
 import {
+  BATCH_MATMUL_RANK,
+  batchMatMulGeometry,
   batchQuantizeFloats,
   expectType,
   expectZeroPoint,
@@ -51,12 +52,12 @@ import {
   scaleFactors,
   setOutputShape,
   supportsInputTypes,
+  transposeMatrices,
   typeRange,
 } from '@micrort/kernel-support';
 
 const OP = 'BATCH_MATMUL';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8, TensorType.INT16];
-const RANK = 5;
 
 type Values = Float32Array | Int8Array | Int16Array;
 
@@ -125,7 +126,7 @@ function batchExtents(dims: number[]): Int32Array {
   for (let i = 0; i < 3; i++) {
     if (dims[i] === 1) continue;
     let prod = 1;
-    for (let j = i + 1; j < RANK; j++) prod *= dims[j]!;
+    for (let j = i + 1; j < BATCH_MATMUL_RANK; j++) prod *= dims[j]!;
     ext[i] = prod;
   }
   return ext;
@@ -140,15 +141,6 @@ function allocateTransposed(context: TfLiteContext, tensor: Tensor): Values {
   context.allocatePersistentBuffer(intArrayBytes(tensor.dims.length));
   const region = context.allocatePersistentBuffer(tensor.byteLength);
   return typedView(region, tensor.type);
-}
-
-/** Transposes the last two dims of `batches` row-major [rows, cols] matrices from `src` into `dst`. */
-function transposeRowsColumns(src: Values, dst: Values, batches: number, rows: number, cols: number): void {
-  const size = rows * cols;
-  for (let b = 0; b < batches; b++) {
-    const base = b * size;
-    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) dst[base + c * rows + r] = src[base + r * cols + c]!;
-  }
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -166,12 +158,6 @@ function prepare(context: TfLiteContext, node: Node): void {
       node.index,
       `lhs, rhs and output must share one type, or be float32 × int8 → float32 (hybrid) or int16 × int8 → int16; got ${tensorTypeName(lhs.type)}, ${tensorTypeName(rhs.type)}, ${tensorTypeName(output.type)}`,
     );
-  for (const [t, what] of [
-    [lhs, 'lhs'],
-    [rhs, 'rhs'],
-  ] as const)
-    if (t.dims.length < 2 || t.dims.length > RANK)
-      throw new KernelError(OP, node.index, `${what} (tensor ${t.index}) has rank ${t.dims.length}; ranks 2 to 5 are supported`);
   const options = node.builtinData as BatchMatMulOptions | null;
   const adjX = options?.adjX ?? false;
   const adjY = options?.adjY ?? false;
@@ -200,41 +186,17 @@ function prepare(context: TfLiteContext, node: Node): void {
       `hybrid rhs (tensor ${rhs.index}) must be a constant (TFLite's kernel takes constant int8 weights)`,
     );
 
-  const outRank = Math.max(lhs.dims.length, rhs.dims.length);
-  const l = extend(lhs.dims, RANK);
-  const r = extend(rhs.dims, RANK);
-  const batch = new Int32Array(3);
-  for (let i = 0; i < 3; i++) {
-    const a = l[i]!;
-    const b = r[i]!;
-    if (a !== b && a !== 1 && b !== 1)
-      throw new KernelError(
-        OP,
-        node.index,
-        `batch dimensions of lhs ${shapeString(lhs.dims)} and rhs ${shapeString(rhs.dims)} cannot be broadcast`,
-      );
-    batch[i] = a === 1 ? b : a;
-  }
-  const rows = adjX ? l[4]! : l[3]!;
-  const lhsDepth = adjX ? l[3]! : l[4]!;
-  const rhsDepth = adjY ? r[4]! : r[3]!;
-  const cols = adjY ? r[3]! : r[4]!;
-  if (lhsDepth !== rhsDepth)
-    throw new KernelError(
-      OP,
-      node.index,
-      `lhs ${shapeString(lhs.dims)}${adjX ? ' (adj_x)' : ''} and rhs ${shapeString(rhs.dims)}${adjY ? ' (adj_y)' : ''} disagree on the accumulation depth: ${lhsDepth} vs ${rhsDepth}`,
-    );
+  const { lhs: l, rhs: r, batch, rows, cols, depth, outputDims } = batchMatMulGeometry(OP, node, lhs, rhs, adjX, adjY);
   // TFLite's ResizeOutputTensor: the broadcast batch dimensions, then rows and columns.
-  setOutputShape(OP, context, node, 0, [...Array.from(batch).slice(3 - (outRank - 2)), rows, cols]);
+  setOutputShape(OP, context, node, 0, outputDims);
 
   d.batch = batch;
   d.rows = rows;
   d.cols = cols;
-  d.depth = lhsDepth;
+  d.depth = depth;
   // After transposition both operands are row-major with K last: LHS [b, A, K], RHS [b, C, K].
-  d.lhsExtents = batchExtents([l[0]!, l[1]!, l[2]!, rows, lhsDepth]);
-  d.rhsExtents = batchExtents([r[0]!, r[1]!, r[2]!, cols, rhsDepth]);
+  d.lhsExtents = batchExtents([l[0]!, l[1]!, l[2]!, rows, depth]);
+  d.rhsExtents = batchExtents([r[0]!, r[1]!, r[2]!, cols, depth]);
   d.lhsBatches = l[0]! * l[1]! * l[2]!;
   d.lhsRows = l[3]!;
   d.lhsCols = l[4]!;
@@ -247,8 +209,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.rhsT = adjY ? null : allocateTransposed(context, rhs);
   // CreateWritableTensorDimsWithCopy: TFLM rewrites the output dims in a persistent copy.
   context.allocatePersistentBuffer(intArrayBytes(output.dims.length));
-  if (d.lhsT && d.lhsConstant) transposeRowsColumns(lhs.data as Values, d.lhsT, d.lhsBatches, d.lhsRows, d.lhsCols);
-  if (d.rhsT && d.rhsConstant) transposeRowsColumns(rhs.data as Values, d.rhsT, d.rhsBatches, d.rhsRows, d.rhsCols);
+  if (d.lhsT && d.lhsConstant) transposeMatrices(lhs.data as Values, d.lhsT, d.lhsBatches, d.lhsRows, d.lhsCols);
+  if (d.rhsT && d.rhsConstant) transposeMatrices(rhs.data as Values, d.rhsT, d.rhsBatches, d.rhsRows, d.rhsCols);
   if (hybrid) d.hybrid = prepareHybrid(context, node, rhs, d, adjY, options?.asymmetricQuantizeInputs ?? false);
 }
 
@@ -280,12 +242,6 @@ function prepareHybrid(
     factorsIndex: context.requestScratchBufferInArena(Math.max(1, lhsRows) * 4),
     zeroPointsIndex: context.requestScratchBufferInArena(Math.max(1, lhsRows) * 4),
   };
-}
-
-function extend(dims: ArrayLike<number>, rank: number): number[] {
-  const out = new Array<number>(rank).fill(1);
-  for (let i = 0; i < dims.length; i++) out[rank - dims.length + i] = dims[i]!;
-  return out;
 }
 
 function matmulFloat(d: BatchMatMulOpData, lhs: Float32Array, rhs: Float32Array, out: Float32Array): void {
@@ -407,11 +363,11 @@ function invoke(context: TfLiteContext, node: Node): void {
   let lhs = context.getEvalTensor(node.inputs[0]!).data as Values;
   let rhs = context.getEvalTensor(node.inputs[1]!).data as Values;
   if (d.lhsT) {
-    if (!d.lhsConstant) transposeRowsColumns(lhs, d.lhsT, d.lhsBatches, d.lhsRows, d.lhsCols);
+    if (!d.lhsConstant) transposeMatrices(lhs, d.lhsT, d.lhsBatches, d.lhsRows, d.lhsCols);
     lhs = d.lhsT;
   }
   if (d.rhsT) {
-    if (!d.rhsConstant) transposeRowsColumns(rhs, d.rhsT, d.rhsBatches, d.rhsRows, d.rhsCols);
+    if (!d.rhsConstant) transposeMatrices(rhs, d.rhsT, d.rhsBatches, d.rhsRows, d.rhsCols);
     rhs = d.rhsT;
   }
   const out = context.getEvalTensor(node.outputs[0]!).data;
