@@ -422,6 +422,24 @@ export const BLOCKS = [
       ['Cols', 'u32', "per output column: the source pixel's byte offset in the row (u32)"],
     ],
   },
+  {
+    name: 'BM',
+    doc: 'qs8_bmm (BATCH_MATMUL, int8): one output matrix per call, int32 dot products of zero-point-shifted int16 lanes, one requantization.',
+    fields: [
+      ['Rows', 'i32', 'output rows of the call (LHS rows A; batches * A when one GEMM covers every batch)'],
+      ['Cols', 'i32', 'output columns C'],
+      ['Depth', 'i32', 'accumulation depth K'],
+      ['Depth8', 'i32', 'K rounded up to 8: int16 values per packed RHS column and per widened LHS row'],
+      ['LhsRow', 'i32', 'bytes from one LHS row to the next (K; 1 with adj_x)'],
+      ['LhsStep', 'i32', 'bytes from one LHS value of a row to the next (1; A with adj_x)'],
+      ['ZpLhs', 'i32', 'LHS zero point'],
+      ['ZpOut', 'i32', 'output zero point'],
+      ['ActMin', 'i32', 'lower output bound'],
+      ['ActMax', 'i32', 'upper output bound'],
+      ['Rq', 'u32', 'the requantization block (RQ, general path; one multiplier and shift in every lane)'],
+      ['Row', 'u32', 'scratch for two widened LHS rows (2 * Depth8 int16, 16-byte aligned)'],
+    ],
+  },
 ];
 
 /**

@@ -12,6 +12,7 @@
  */
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { createAdd } from './kernels/add.js';
+import { createBatchMatMul } from './kernels/batch-matmul.js';
 import { createConv2D } from './kernels/conv-2d.js';
 import { createDepthwiseConv2D } from './kernels/depthwise-conv-2d.js';
 import { createFullyConnected } from './kernels/fully-connected.js';
@@ -48,7 +49,7 @@ import {
 /** The loaded package: registrations, the arena backing, and what the engine offered. */
 export interface WasmKernels {
   /**
-   * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
+   * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
    * MEAN over H and W, SOFTMAX, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
    * RESIZE_BILINEAR; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
    * 8-byte elements; the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
@@ -82,6 +83,7 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createConv2D(o),
     createDepthwiseConv2D(o),
     createFullyConnected(o),
+    createBatchMatMul(o),
     createAdd(o),
     createMul(),
     createPad(),

@@ -4,9 +4,10 @@
  * thread; the threaded build on two): every case must equal TFLM's outputs (integers byte for byte,
  * float32 within 1e-5 + 1e-4*|expected|), whichever package runs the operator under test. The table
  * printed at the end counts the cases ops-wasm runs and names why it leaves the others to ops-reference
- * (`op not provided: falls back to ops-reference`, or its `supports()` reason).
+ * (`op not provided: falls back to ops-reference`, or its `supports()` reason). The cases of SERVED must run
+ * on ops-wasm.
  */
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { registerSignalOps } from '@micrort/ops-signal';
@@ -16,6 +17,11 @@ import { PROVIDER } from '../src/index.js';
 import { VARIANTS, loadVariants } from './variants.js';
 
 // every layer, however small (single-operator models are small): these check the kernels
+/** Cases whose operator under test ops-wasm must run (not leave to ops-reference). */
+const SERVED = new Set(['batch_matmul_f32', 'batch_matmul_f32_adj_bcast', 'batch_matmul_int8_const_rhs']);
+
+const handling = kernelHandling(PROVIDER);
+
 const loaded = hasConformanceOps ? await loadVariants({ minMacs: 0 }) : [];
 afterAll(() => loaded.forEach((l) => l.wasm.dispose()));
 
@@ -25,6 +31,10 @@ for (const { variant, wasm } of loaded.length ? loaded : [{ variant: VARIANTS[0]
     provider: PROVIDER,
     resolver: () => registerSignalOps(registerReferenceOps(new OpResolver())).registerAll(wasm!.kernels, { fallback: true }),
     ...(wasm ? { arenaBacking: wasm.arenaBacking } : {}),
-    handling: kernelHandling(PROVIDER),
+    handling: (c) => {
+      const h = handling(c);
+      if (SERVED.has(c.name)) expect(h, `${c.name} must run on ops-wasm`).toEqual({ taken: true });
+      return h;
+    },
   });
 }

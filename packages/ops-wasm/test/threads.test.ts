@@ -5,12 +5,13 @@
  * one thread.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { MicroInterpreter, OpResolver, type ModelDef } from '@micrort/core';
+import { MicroInterpreter, OpResolver, TensorType, type ModelDef } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { buildAdd, buildConv, buildFullyConnected, randomConvCase } from '../src/__tests__/single-op.js';
 import { buildConvF32, randomConvCaseF32 } from '../src/__tests__/single-op-float.js';
+import { buildBatchMatMul, randomBatchMatMulCase } from '../src/__tests__/single-op-batch-matmul.js';
 import { C, Fn } from '../src/threads/control.js';
 import { WasmThreadError, threadsAvailable } from '../src/threads/pool.js';
 import { loadWasmKernels, loadWasmKernelsSync, type WasmKernels } from '../src/index.js';
@@ -67,6 +68,15 @@ describe.skipIf(!threadsAvailable())('ops-wasm threads', () => {
         expect(run(many, m.def, m.inputs).out, `${depthwise ? 'depthwise ' : ''}conv seed ${seed}`).toEqual(run(one, m.def, m.inputs).out);
         ran++;
       }
+    }
+    expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);
+  });
+
+  it('float32 BATCH_MATMUL gives the bytes of one thread', () => {
+    const before = Atomics.load(many.pool!.control, C.WorkerChunks);
+    for (let seed = 1; seed <= 30; seed++) {
+      const m = buildBatchMatMul(randomBatchMatMulCase(seed, TensorType.FLOAT32, 40));
+      expect(run(many, m.def, m.inputs).out, `batch matmul seed ${seed}`).toEqual(run(one, m.def, m.inputs).out);
     }
     expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);
   });

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 1694367667;
+export const ABI_HASH = -129988740;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -646,3 +646,35 @@ export enum RN {
 }
 /** Bytes of the RN block in the arena (its words rounded up to 16 bytes). */
 export const RN_BYTES = 32;
+
+/** qs8_bmm (BATCH_MATMUL, int8): one output matrix per call, int32 dot products of zero-point-shifted int16 lanes, one requantization. Word indices. */
+export enum BM {
+  /** output rows of the call (LHS rows A; batches * A when one GEMM covers every batch) (i32) */
+  Rows = 0,
+  /** output columns C (i32) */
+  Cols = 1,
+  /** accumulation depth K (i32) */
+  Depth = 2,
+  /** K rounded up to 8: int16 values per packed RHS column and per widened LHS row (i32) */
+  Depth8 = 3,
+  /** bytes from one LHS row to the next (K; 1 with adj_x) (i32) */
+  LhsRow = 4,
+  /** bytes from one LHS value of a row to the next (1; A with adj_x) (i32) */
+  LhsStep = 5,
+  /** LHS zero point (i32) */
+  ZpLhs = 6,
+  /** output zero point (i32) */
+  ZpOut = 7,
+  /** lower output bound (i32) */
+  ActMin = 8,
+  /** upper output bound (i32) */
+  ActMax = 9,
+  /** the requantization block (RQ, general path; one multiplier and shift in every lane) (u32 arena offset) */
+  Rq = 10,
+  /** scratch for two widened LHS rows (2 * Depth8 int16, 16-byte aligned) (u32 arena offset) */
+  Row = 11,
+  /** Words of the block. */
+  Words = 12,
+}
+/** Bytes of the BM block in the arena (its words rounded up to 16 bytes). */
+export const BM_BYTES = 48;

@@ -6,6 +6,7 @@ import type { Registration } from '@micrort/core';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../../options.js';
 import { createAddF32 } from './add.js';
 import { createAveragePool2DF32 } from './average-pool-2d.js';
+import { createBatchMatMulF32 } from './batch-matmul.js';
 import { createConv2DF32 } from './conv-2d.js';
 import { createDepthwiseConv2DF32 } from './depthwise-conv-2d.js';
 import { createFullyConnectedF32 } from './fully-connected.js';
@@ -21,7 +22,7 @@ import { createReluN1To1F32 } from './relu-n1-to-1.js';
 import { createResizeBilinearF32 } from './resize-bilinear.js';
 
 /**
- * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, MUL, PRELU, AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, LOGISTIC,
+ * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, PRELU, AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, LOGISTIC,
  * RELU, RELU6, RELU_N1_TO_1, HARD_SWISH and RESIZE_BILINEAR for float32 (PAD and CONCATENATION of
  * float32 are the type-agnostic byte kernels').
  */
@@ -30,6 +31,7 @@ export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KE
     createConv2DF32(options),
     createDepthwiseConv2DF32(options),
     createFullyConnectedF32(options),
+    createBatchMatMulF32(options),
     createAddF32(),
     createMulF32(),
     createPreluF32(),

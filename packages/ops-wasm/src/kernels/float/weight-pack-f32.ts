@@ -16,13 +16,25 @@ export function gemmPackedFloats(outC: number, K: number): number {
 /**
  * Packs `filter` (`outC` rows of `K` floats: [outC, kH, kW, inC] or FULLY_CONNECTED's [units, depth])
  * for f32_conv: per block of eight channels, their eight biases (0 without bias), then for each of the K
- * steps their eight weights; channels past `outC` are zeros.
+ * steps their eight weights; channels past `outC` are zeros. Weight (c, k) is read at `filter[srcAt + c *
+ * cStep + k * kStep]` and the packing written from `dst[dstAt]` (BATCH_MATMUL packs [K, C] matrices, one
+ * after the other, with cStep 1 and kStep C).
  */
-export function packGemmF32(dst: Float32Array, filter: Float32Array, bias: Float32Array | null, outC: number, K: number): void {
+export function packGemmF32(
+  dst: Float32Array,
+  filter: Float32Array,
+  bias: Float32Array | null,
+  outC: number,
+  K: number,
+  srcAt = 0,
+  cStep = K,
+  kStep = 1,
+  dstAt = 0,
+): void {
   const blocks = Math.ceil(outC / GEMM_NR);
   const stride = GEMM_NR * (K + 1);
   for (let n = 0; n < blocks; n++) {
-    const at = n * stride;
+    const at = dstAt + n * stride;
     for (let j = 0; j < GEMM_NR; j++) {
       const c = n * GEMM_NR + j;
       if (c >= outC) {
@@ -30,8 +42,8 @@ export function packGemmF32(dst: Float32Array, filter: Float32Array, bias: Float
         continue;
       }
       dst[at + j] = bias ? bias[c]! : 0;
-      const src = c * K;
-      for (let k = 0; k < K; k++) dst[at + (k + 1) * GEMM_NR + j] = filter[src + k]!;
+      const src = srcAt + c * cStep;
+      for (let k = 0; k < K; k++) dst[at + (k + 1) * GEMM_NR + j] = filter[src + k * kStep]!;
     }
   }
 }

@@ -1,0 +1,89 @@
+// int8 BATCH_MATMUL (TFLite reference_ops::BatchMatMul, TFLM batch_matmul.cc): one output matrix per call,
+//   out[a][c] = clamp(MultiplyByQuantizedMultiplier(sum_k (lhs[a][k] - zp_lhs) * rhs[k][c]', M, shift) + zp_out)
+// with rhs' the RHS values less their zero point. The RHS is packed (src/kernels/batch-matmul.ts) as
+// int16 columns of Depth8 values (zeros past K, zero columns up to a multiple of four); two LHS rows are
+// widened to int16 less the zero point (zeros past K) into the Row scratch, so every product is one lane
+// of i32x4.dot_i16x8_s (|value| <= 255, a pair sums below 2^17). The int32 sums wrap as TFLite's do
+// (the order of wrapping additions does not matter). A 2-row x 4-column tile: eight accumulators, reduced
+// across lanes to one i32x4 per row, requantized by requantLanes (exact MultiplyByQuantizedMultiplier).
+import { requantLanes, narrow8, storeBytes } from './requant';
+import { BM_ACT_MAX, BM_ACT_MIN, BM_COLS, BM_DEPTH, BM_DEPTH8, BM_LHS_ROW, BM_LHS_STEP, BM_ROW, BM_ROWS, BM_RQ, BM_ZP_LHS, BM_ZP_OUT } from '../generated/abi';
+
+/** Widens LHS row `src` (K values `step` bytes apart) to int16 less `zp` at `dst`, zeros up to `k8`. */
+@inline function widenRow(src: usize, step: usize, K: i32, k8: i32, zp: i32, dst: usize): void {
+  let k = 0;
+  if (step == 1) {
+    const z = i16x8.splat(<i16>zp);
+    for (; k + 8 <= K; k += 8) v128.store(dst + <usize>(k << 1), i16x8.sub(v128.load8x8_s(src + <usize>k), z));
+  }
+  for (; k < K; k++) store<i16>(dst + <usize>(k << 1), <i16>(<i32>load<i8>(src + <usize>k * step) - zp));
+  for (; k < k8; k++) store<i16>(dst + <usize>(k << 1), 0);
+}
+
+/** The four lane sums of a, b, c, d as one i32x4 [sum a, sum b, sum c, sum d]. */
+@inline function sum4(a: v128, b: v128, c: v128, d: v128): v128 {
+  const ab = i32x4.add(v128.shuffle<i32>(a, b, 0, 4, 1, 5), v128.shuffle<i32>(a, b, 2, 6, 3, 7));
+  const cd = i32x4.add(v128.shuffle<i32>(c, d, 0, 4, 1, 5), v128.shuffle<i32>(c, d, 2, 6, 3, 7));
+  return i32x4.add(v128.shuffle<i32>(ab, cd, 0, 1, 4, 5), v128.shuffle<i32>(ab, cd, 2, 3, 6, 7));
+}
+
+/** Requantizes, offsets, clamps and stores `n` (1-4) int8 outputs of one row. */
+@inline function storeRow(acc: v128, rq: usize, zp: v128, lo: v128, hi: v128, dst: usize, n: i32): void {
+  const q = i32x4.min_s(i32x4.max_s(i32x4.add(requantLanes(acc, rq), zp), lo), hi);
+  const b = narrow8(q, q);
+  if (n == 4) v128.store32_lane(dst, b, 0);
+  else storeBytes(dst, b, n);
+}
+
+/** One output matrix: LHS at `lhs` (rows LhsRow bytes apart), packed RHS at `packed`, int8 output at `output`. */
+export function qs8_bmm(pp: usize, lhs: usize, packed: usize, output: usize): void {
+  const rows = load<i32>(pp, BM_ROWS);
+  const cols = load<i32>(pp, BM_COLS);
+  const K = load<i32>(pp, BM_DEPTH);
+  const k8 = load<i32>(pp, BM_DEPTH8);
+  const rowBytes = <usize>load<i32>(pp, BM_LHS_ROW);
+  const step = <usize>load<i32>(pp, BM_LHS_STEP);
+  const zpL = load<i32>(pp, BM_ZP_LHS);
+  const zp = i32x4.splat(load<i32>(pp, BM_ZP_OUT));
+  const lo = i32x4.splat(load<i32>(pp, BM_ACT_MIN));
+  const hi = i32x4.splat(load<i32>(pp, BM_ACT_MAX));
+  const rq = <usize>load<u32>(pp, BM_RQ);
+  const x0 = <usize>load<u32>(pp, BM_ROW);
+  const colBytes = <usize>(k8 << 1);
+  const x1 = x0 + colBytes;
+  for (let a = 0; a < rows; a += 2) {
+    const two = a + 1 < rows;
+    widenRow(lhs + <usize>a * rowBytes, step, K, k8, zpL, x0);
+    if (two) widenRow(lhs + <usize>(a + 1) * rowBytes, step, K, k8, zpL, x1);
+    const o0 = output + <usize>(a * cols);
+    const o1 = o0 + <usize>cols;
+    let w = packed;
+    for (let c = 0; c < cols; c += 4) {
+      let s00 = i32x4.splat(0), s01 = s00, s02 = s00, s03 = s00;
+      let s10 = s00, s11 = s00, s12 = s00, s13 = s00;
+      const w1 = w + colBytes;
+      const w2 = w1 + colBytes;
+      const w3 = w2 + colBytes;
+      for (let k: usize = 0; k < colBytes; k += 16) {
+        const b0 = v128.load(w + k);
+        const b1 = v128.load(w1 + k);
+        const b2 = v128.load(w2 + k);
+        const b3 = v128.load(w3 + k);
+        const v0 = v128.load(x0 + k);
+        s00 = i32x4.add(s00, i32x4.dot_i16x8_s(v0, b0));
+        s01 = i32x4.add(s01, i32x4.dot_i16x8_s(v0, b1));
+        s02 = i32x4.add(s02, i32x4.dot_i16x8_s(v0, b2));
+        s03 = i32x4.add(s03, i32x4.dot_i16x8_s(v0, b3));
+        const v1 = v128.load(x1 + k);
+        s10 = i32x4.add(s10, i32x4.dot_i16x8_s(v1, b0));
+        s11 = i32x4.add(s11, i32x4.dot_i16x8_s(v1, b1));
+        s12 = i32x4.add(s12, i32x4.dot_i16x8_s(v1, b2));
+        s13 = i32x4.add(s13, i32x4.dot_i16x8_s(v1, b3));
+      }
+      const n = min(4, cols - c);
+      storeRow(sum4(s00, s01, s02, s03), rq, zp, lo, hi, o0 + <usize>c, n);
+      if (two) storeRow(sum4(s10, s11, s12, s13), rq, zp, lo, hi, o1 + <usize>c, n);
+      w = w3 + colBytes;
+    }
+  }
+}

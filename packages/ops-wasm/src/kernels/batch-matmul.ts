@@ -1,0 +1,208 @@
+/**
+ * BATCH_MATMUL, int8, in WebAssembly: qs8_bmm (assembly/int8/batch-matmul.ts), TFLite's reference
+ * arithmetic (int32 sums of (lhs − lhs zero point) × (rhs − rhs zero point), one
+ * MultiplyByQuantizedMultiplier by lhs scale × rhs scale / output scale, plus the output zero point),
+ * byte for byte. Each RHS matrix is packed as int16 columns less its zero point — at prepare when
+ * constant, else before every invoke into the same persistent arena buffer; the LHS is read in place
+ * (adj_x by its strides). When one RHS matrix serves every batch of a row-major LHS, the node is one call
+ * over batches × rows. Batch dims broadcast as in TFLite (kernel-support's batchMatMulGeometry).
+ * Declines other types (int16 and hybrid go to the next provider).
+ */
+import {
+  BuiltinOperator,
+  TensorType,
+  checkArity,
+  checkedQuantizeMultiplier,
+  getInput,
+  getOutput,
+  getQuantizedConvolutionMultiplier,
+  type BatchMatMulOptions,
+  type Node,
+  type Registration,
+  type TfLiteContext,
+} from '@micrort/core';
+import { BM, BM_BYTES, RQ_BYTES } from '../generated/abi.js';
+import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../options.js';
+import { PROVIDER } from '../provider.js';
+import { kernelsFor } from '../wasm-arena.js';
+import type { KernelExports } from '../wasm-module.js';
+import { constantInputCopies, inputOffset, writeRequantBlock } from './kernel-common.js';
+import {
+  INT8_ONLY,
+  batchMatMulGeometry,
+  batchMatMulOperandIndex,
+  declineArity,
+  declineBatchMatMulRank,
+  declineTensorTypes,
+  setOutputShape,
+  typeRange,
+} from '@micrort/kernel-support';
+
+const OP = 'BATCH_MATMUL';
+
+interface BatchMatMulData {
+  k: KernelExports | null;
+  params: number;
+  /** Arena offset of a constant LHS's copy, or -1. */
+  lhsCopy: number;
+  /** RHS matrices packed one after the other (int16 columns), its arena offset and the bytes of one. */
+  packed: Int16Array;
+  packedOffset: number;
+  packedBytes: number;
+  rhsDynamic: boolean;
+  rhsMatrices: number;
+  rhsZeroPoint: number;
+  /** Value (c, k) of RHS matrix m at m * cols * depth + c * cStep + k * kStep. */
+  cStep: number;
+  kStep: number;
+  cols: number;
+  depth: number;
+  depth8: number;
+  /** Bytes of one LHS matrix and of one output matrix (per call). */
+  lhsBytes: number;
+  outBytes: number;
+  /** Per call, the LHS and RHS matrix indices. */
+  lhsIndex: Int32Array;
+  rhsIndex: Int32Array;
+}
+
+function init(): BatchMatMulData {
+  const none = new Int32Array(0);
+  return {
+    k: null,
+    params: 0,
+    lhsCopy: -1,
+    packed: new Int16Array(0),
+    packedOffset: 0,
+    packedBytes: 0,
+    rhsDynamic: false,
+    rhsMatrices: 0,
+    rhsZeroPoint: 0,
+    cStep: 0,
+    kStep: 0,
+    cols: 0,
+    depth: 0,
+    depth8: 0,
+    lhsBytes: 0,
+    outBytes: 0,
+    lhsIndex: none,
+    rhsIndex: none,
+  };
+}
+
+function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
+  const arity = declineArity(node, 2, 1);
+  if (arity) return arity;
+  const lhs = context.getTensor(node.inputs[0]!);
+  const rhs = context.getTensor(node.inputs[1]!);
+  const output = context.getTensor(node.outputs[0]!);
+  const why = declineTensorTypes([lhs, rhs, output], INT8_ONLY) ?? declineBatchMatMulRank('lhs', lhs) ?? declineBatchMatMulRank('rhs', rhs);
+  if (why) return why;
+  const opts = node.builtinData as BatchMatMulOptions | null;
+  const depth = lhs.dims[lhs.dims.length - (opts?.adjX ? 2 : 1)] ?? 0;
+  return declineSmall(depth, output.elementCount, 1, options) ?? true;
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  checkArity(OP, node, 2, 1);
+  const lhs = getInput(context, node, 0, OP);
+  const rhs = getInput(context, node, 1, OP);
+  const output = getOutput(context, node, 0, OP);
+  const opts = node.builtinData as BatchMatMulOptions | null;
+  const adjX = opts?.adjX ?? false;
+  const adjY = opts?.adjY ?? false;
+  const g = batchMatMulGeometry(OP, node, lhs, rhs, adjX, adjY);
+  setOutputShape(OP, context, node, 0, g.outputDims);
+  const real = getQuantizedConvolutionMultiplier(lhs.params.scale, rhs.params.scale, output.params.scale);
+  const q = checkedQuantizeMultiplier(OP, node, real, 'lhs scale * rhs scale / output scale');
+  const { rows, cols, depth } = g;
+  const d = node.userData as BatchMatMulData;
+  d.cols = cols;
+  d.depth = depth;
+  d.depth8 = (depth + 7) & ~7;
+  d.rhsMatrices = g.rhs[0]! * g.rhs[1]! * g.rhs[2]!;
+  d.rhsZeroPoint = rhs.params.zeroPoint;
+  d.cStep = adjY ? depth : 1;
+  d.kStep = adjY ? 1 : cols;
+  let lhsIndex = batchMatMulOperandIndex(g, 'lhs');
+  let rhsIndex = batchMatMulOperandIndex(g, 'rhs');
+  // one RHS matrix for every batch and row-major LHS matrices used once in order: one call over all rows
+  const merged = !adjX && d.rhsMatrices === 1 && lhsIndex.every((m, i) => m === i);
+  const callRows = merged ? rows * lhsIndex.length : rows;
+  if (merged) {
+    lhsIndex = new Int32Array(1);
+    rhsIndex = new Int32Array(1);
+  }
+  d.lhsIndex = lhsIndex;
+  d.rhsIndex = rhsIndex;
+  d.lhsBytes = rows * depth;
+  d.outBytes = callRows * cols;
+
+  const region = context.allocatePersistentBuffer(BM_BYTES + RQ_BYTES + d.depth8 * 4 + 16);
+  d.k = kernelsFor(OP, node, region);
+  d.params = region.offset;
+  d.lhsCopy = constantInputCopies(context, node, [0])[0]!;
+  const colsPadded = (cols + 3) & ~3;
+  d.packedBytes = colsPadded * d.depth8 * 2;
+  const packed = context.allocatePersistentBuffer(d.packedBytes * d.rhsMatrices);
+  d.packed = packed.i16.subarray(0, (d.packedBytes / 2) * d.rhsMatrices);
+  d.packedOffset = packed.offset;
+  d.rhsDynamic = !rhs.isConstant;
+  d.packed.fill(0);
+  if (!d.rhsDynamic) packAll(d, rhs.data as Int8Array);
+
+  const p = region.i32;
+  p.fill(0, 0, BM.Words);
+  p[BM.Rows] = callRows;
+  p[BM.Cols] = cols;
+  p[BM.Depth] = depth;
+  p[BM.Depth8] = d.depth8;
+  p[BM.LhsRow] = adjX ? 1 : depth;
+  p[BM.LhsStep] = adjX ? rows : 1;
+  p[BM.ZpLhs] = lhs.params.zeroPoint;
+  p[BM.ZpOut] = output.params.zeroPoint;
+  const [lo, hi] = typeRange(TensorType.INT8);
+  p[BM.ActMin] = lo;
+  p[BM.ActMax] = hi;
+  const rq = region.offset + BM_BYTES;
+  writeRequantBlock(p, BM_BYTES / 4, 0, 4, new Int32Array(4).fill(q.multiplier), new Int32Array(4).fill(q.shift));
+  p[BM.Rq] = rq;
+  p[BM.Row] = (rq + RQ_BYTES + 15) & ~15;
+}
+
+/** Packs every RHS matrix as int16 columns of depth8 values less the zero point (padding stays 0; allocates nothing). */
+function packAll(d: BatchMatMulData, rhs: Int8Array): void {
+  const { cols, depth, depth8, cStep, kStep, rhsZeroPoint: zp, packed } = d;
+  const matrix = cols * depth;
+  const stride = d.packedBytes / 2;
+  for (let m = 0; m < d.rhsMatrices; m++)
+    for (let c = 0; c < cols; c++) {
+      const src = m * matrix + c * cStep;
+      const dst = m * stride + c * depth8;
+      for (let k = 0; k < depth; k++) packed[dst + k] = rhs[src + k * kStep]! - zp;
+    }
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const d = node.userData as BatchMatMulData;
+  if (d.rhsDynamic) packAll(d, context.getEvalTensor(node.inputs[1]!).data as Int8Array);
+  const lhs = inputOffset(context, node, 0, d.lhsCopy);
+  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  const k = d.k!;
+  for (let i = 0; i < d.lhsIndex.length; i++)
+    k.qs8_bmm(d.params, lhs + d.lhsIndex[i]! * d.lhsBytes, d.packedOffset + d.rhsIndex[i]! * d.packedBytes, output + i * d.outBytes);
+}
+
+/** The int8 BATCH_MATMUL registration. */
+export function createBatchMatMul(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<BatchMatMulData> {
+  return {
+    builtinCode: BuiltinOperator.BATCH_MATMUL,
+    version: 4,
+    provider: PROVIDER,
+    name: 'BATCH_MATMUL/wasm-qs8',
+    supports: (context, node) => supports(context, node, options),
+    init,
+    prepare,
+    invoke,
+  };
+}
