@@ -34,7 +34,7 @@ export function benchInChild(model: BenchModel, runtimes: readonly RuntimeAdapte
       ...(options.nodeFlags ?? []),
       SCRIPT,
       '--model',
-      model.name,
+      model.kind === 'file' ? model.description : model.name, // a .tflite file: its path
       '--runtimes',
       runtimes.map((r) => runtimeKey(r.id)).join(','),
       '--timing',
