@@ -18,9 +18,7 @@
 //   then for each 16-value block, for each rotation r = 0..3: channels 0-3 then 4-7, lane j holding the
 //   four bytes w[4g .. 4g+3] of the block with g = (j + r) mod 4 (128 bytes per block).
 // A last group of at most four channels holds 4 biases and channels 0-3 only (64 bytes per block).
-import { narrow8, requantRightWith, rightBase, rightStep, roundWithZpV, storeBytes } from './requant';
-import { RQ_M, RQ_SCALE, RQ_X_HI, RQ_X_LO } from '../generated/abi';
-import { narrowClamp8, requantLanes, requantLanesRight } from './requant';
+import { storeTile4, storeTile8 } from './tile-out';
 
 /** Bytes of one block of the tile's four rows: four pixels x (16 bytes stored twice), as conv.ts's slices. */
 const BLOCK_BYTES: usize = 128;
@@ -37,23 +35,6 @@ const BLOCK_BYTES: usize = 128;
     x += 16;
     e += BLOCK_BYTES;
   }
-}
-
-@inline function rqRight(acc: v128, m: v128, xHi: v128, xLo: v128, scale: v128, base: v128, step: v128): v128 {
-  return requantRightWith(acc, m, xHi, xLo, scale, base, step);
-}
-
-@inline function requant(acc: v128, rq: usize, rightOnly: bool, zp: v128): v128 {
-  return i32x4.add(rightOnly ? requantLanesRight(acc, rq) : requantLanes(acc, rq), zp);
-}
-
-@inline function pack8(a: v128, b: v128, rightOnly: bool, lo: v128, hi: v128): v128 {
-  return rightOnly ? narrow8(a, b) : narrowClamp8(a, b, lo, hi);
-}
-
-@inline function store8(p: usize, v: v128, n: i32): void {
-  if (n >= 8) v128.store64_lane(p, v, 0);
-  else storeBytes(p, v, n);
 }
 
 /** One 4-pixel x 8-channel tile over `blocks` blocks; returns the weights' end. */
@@ -82,34 +63,7 @@ const BLOCK_BYTES: usize = 128;
     }
     x += BLOCK_BYTES - 16;
   }
-  if (rightOnly) {
-    const zr = roundWithZpV(zp); // requantRightWith's round with zp
-    let m = v128.load(r, RQ_M), xHi = v128.load(r, RQ_X_HI), xLo = v128.load(r, RQ_X_LO), scale = v128.load(r, RQ_SCALE);
-    let base = rightBase(scale, zr), step = rightStep(scale);
-    a0 = rqRight(a0, m, xHi, xLo, scale, base, step);
-    a1 = rqRight(a1, m, xHi, xLo, scale, base, step);
-    a2 = rqRight(a2, m, xHi, xLo, scale, base, step);
-    a3 = rqRight(a3, m, xHi, xLo, scale, base, step);
-    m = v128.load(rB, RQ_M);
-    xHi = v128.load(rB, RQ_X_HI);
-    xLo = v128.load(rB, RQ_X_LO);
-    scale = v128.load(rB, RQ_SCALE);
-    base = rightBase(scale, zr);
-    step = rightStep(scale);
-    b0 = rqRight(b0, m, xHi, xLo, scale, base, step);
-    b1 = rqRight(b1, m, xHi, xLo, scale, base, step);
-    b2 = rqRight(b2, m, xHi, xLo, scale, base, step);
-    b3 = rqRight(b3, m, xHi, xLo, scale, base, step);
-    store8(oc, narrow8(a0, b0), n);
-    if (np > 1) store8(oc + stride, narrow8(a1, b1), n);
-    if (np > 2) store8(oc + 2 * stride, narrow8(a2, b2), n);
-    if (np > 3) store8(oc + 3 * stride, narrow8(a3, b3), n);
-  } else {
-    store8(oc, pack8(requant(a0, r, false, zp), requant(b0, rB, false, zp), false, lo, hi), n);
-    if (np > 1) store8(oc + stride, pack8(requant(a1, r, false, zp), requant(b1, rB, false, zp), false, lo, hi), n);
-    if (np > 2) store8(oc + 2 * stride, pack8(requant(a2, r, false, zp), requant(b2, rB, false, zp), false, lo, hi), n);
-    if (np > 3) store8(oc + 3 * stride, pack8(requant(a3, r, false, zp), requant(b3, rB, false, zp), false, lo, hi), n);
-  }
+  storeTile8(a0, a1, a2, a3, b0, b1, b2, b3, r, rB, oc, stride, n, np, rightOnly, lo, hi, zp, false);
   return w;
 }
 
@@ -129,20 +83,7 @@ const BLOCK_BYTES: usize = 128;
     }
     x += BLOCK_BYTES - 16;
   }
-  a0 = requant(a0, r, rightOnly, zp);
-  storeBytes(oc, pack8(a0, a0, rightOnly, lo, hi), n);
-  if (np > 1) {
-    a1 = requant(a1, r, rightOnly, zp);
-    storeBytes(oc + stride, pack8(a1, a1, rightOnly, lo, hi), n);
-  }
-  if (np > 2) {
-    a2 = requant(a2, r, rightOnly, zp);
-    storeBytes(oc + 2 * stride, pack8(a2, a2, rightOnly, lo, hi), n);
-  }
-  if (np > 3) {
-    a3 = requant(a3, r, rightOnly, zp);
-    storeBytes(oc + 3 * stride, pack8(a3, a3, rightOnly, lo, hi), n);
-  }
+  storeTile4(a0, a1, a2, a3, r, oc, stride, n, np, rightOnly, lo, hi, zp, false);
 }
 
 /** Every channel group's relaxed tile over one tile's rows at `ext`. */

@@ -28,10 +28,11 @@
 // Hybrid layers (W_RAW, float32 activations quantized at invoke, see assembly/hybrid/epilogue.ts) run the
 // int8 tiles with zero biases and store the int32 accumulators as they are (four bytes per output);
 // hybrid_epilogue turns them into float32 outputs in place.
-import { narrow8, narrowClamp8, narrowClampU8, narrowU8, requantLanes, requantLanesRight, requantRightWith, rightBase, rightStep, roundWithZpV, storeBytes } from './requant';
+import { storeBytes } from './requant';
+import { pack8, requant, store8, storeTile4, storeTile8 } from './tile-out';
 import { tapPointers, threadArea, windowBegin } from './window';
 import { copyBlocks, tileGroupsRelaxed } from './conv-relaxed';
-import { GEMM_TILE_PIXELS, RQ_M, RQ_SCALE, RQ_X_HI, RQ_X_LO, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RAW, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_U8, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
+import { GEMM_TILE_PIXELS, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RAW, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_U8, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
 
 /** Bytes of one slice of the tile's four sign-extended rows: four pixels x (8 values x 2 bytes, stored twice). */
 const SLICE_BYTES: usize = 32 * GEMM_TILE_PIXELS;
@@ -109,23 +110,6 @@ const SLICE_BYTES: usize = 32 * GEMM_TILE_PIXELS;
     d += run;
   }
   return true;
-}
-
-/** Requantized accumulator (per-lane parameters at `rq`) plus the output zero point. */
-@inline function requant(acc: v128, rq: usize, rightOnly: bool, zp: v128): v128 {
-  return i32x4.add(rightOnly ? requantLanesRight(acc, rq) : requantLanes(acc, rq), zp);
-}
-
-/** Eight int8 (`u8`: uint8) outputs from two requantized vectors (requantLanesRight's are already within the activation range). */
-@inline function pack8(a: v128, b: v128, rightOnly: bool, lo: v128, hi: v128, u8: bool = false): v128 {
-  if (u8) return rightOnly ? narrowU8(a, b) : narrowClampU8(a, b, lo, hi);
-  return rightOnly ? narrow8(a, b) : narrowClamp8(a, b, lo, hi);
-}
-
-/** Stores the eight (or `n` < 8) int8 outputs of lanes 0-7 of `v` at `p`. */
-@inline function store8(p: usize, v: v128, n: i32): void {
-  if (n >= 8) v128.store64_lane(p, v, 0);
-  else storeBytes(p, v, n);
 }
 
 /** Stores the first `n` (> 0) int32 lanes of `v` at `p`. */
@@ -290,11 +274,6 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
   }
 }
 
-/** Requantized `acc` (right-only blocks' vectors already loaded) plus the output zero point (in `zr`). */
-@inline function rqRight(acc: v128, m: v128, xHi: v128, xLo: v128, scale: v128, base: v128, step: v128): v128 {
-  return requantRightWith(acc, m, xHi, xLo, scale, base, step);
-}
-
 /**
  * The 4-pixel x 8-channel tiles of every full channel group, then the 4-pixel x 4-channel tile of a
  * last half group, over the sign-extended rows at `ext`, stored at `o` (`np` pixels of `stride` bytes).
@@ -345,36 +324,7 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
       if (np > 3) storeRaw(o32 + 3 * stride, a3, b3, n);
       continue;
     }
-    const oc = o + <usize>(g << 3);
-    if (rightOnly) {
-      // each block's vectors loaded once for the tile's pixels
-      const zr = roundWithZpV(zp); // requantRightWith's round with zp
-      let m = v128.load(r, RQ_M), xHi = v128.load(r, RQ_X_HI), xLo = v128.load(r, RQ_X_LO), scale = v128.load(r, RQ_SCALE);
-      let base = rightBase(scale, zr), step = rightStep(scale);
-      a0 = rqRight(a0, m, xHi, xLo, scale, base, step);
-      a1 = rqRight(a1, m, xHi, xLo, scale, base, step);
-      a2 = rqRight(a2, m, xHi, xLo, scale, base, step);
-      a3 = rqRight(a3, m, xHi, xLo, scale, base, step);
-      m = v128.load(rB, RQ_M);
-      xHi = v128.load(rB, RQ_X_HI);
-      xLo = v128.load(rB, RQ_X_LO);
-      scale = v128.load(rB, RQ_SCALE);
-      base = rightBase(scale, zr);
-      step = rightStep(scale);
-      b0 = rqRight(b0, m, xHi, xLo, scale, base, step);
-      b1 = rqRight(b1, m, xHi, xLo, scale, base, step);
-      b2 = rqRight(b2, m, xHi, xLo, scale, base, step);
-      b3 = rqRight(b3, m, xHi, xLo, scale, base, step);
-      store8(oc, pack8(a0, b0, true, lo, hi, u8), n);
-      if (np > 1) store8(oc + stride, pack8(a1, b1, true, lo, hi, u8), n);
-      if (np > 2) store8(oc + 2 * stride, pack8(a2, b2, true, lo, hi, u8), n);
-      if (np > 3) store8(oc + 3 * stride, pack8(a3, b3, true, lo, hi, u8), n);
-    } else {
-      store8(oc, pack8(requant(a0, r, false, zp), requant(b0, rB, false, zp), false, lo, hi, u8), n);
-      if (np > 1) store8(oc + stride, pack8(requant(a1, r, false, zp), requant(b1, rB, false, zp), false, lo, hi, u8), n);
-      if (np > 2) store8(oc + 2 * stride, pack8(requant(a2, r, false, zp), requant(b2, rB, false, zp), false, lo, hi, u8), n);
-      if (np > 3) store8(oc + 3 * stride, pack8(requant(a3, r, false, zp), requant(b3, rB, false, zp), false, lo, hi, u8), n);
-    }
+    storeTile8(a0, a1, a2, a3, b0, b1, b2, b3, r, rB, o + <usize>(g << 3), stride, n, np, rightOnly, lo, hi, zp, u8);
     r = rB + rqStride;
   }
   if (!half) return;
@@ -404,21 +354,7 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
     if (np > 3) storeLanes32(o32 + 3 * stride, a3, n);
     return;
   }
-  const oc = o + <usize>(full << 3);
-  a0 = requant(a0, r, rightOnly, zp);
-  storeBytes(oc, pack8(a0, a0, rightOnly, lo, hi, u8), n);
-  if (np > 1) {
-    a1 = requant(a1, r, rightOnly, zp);
-    storeBytes(oc + stride, pack8(a1, a1, rightOnly, lo, hi, u8), n);
-  }
-  if (np > 2) {
-    a2 = requant(a2, r, rightOnly, zp);
-    storeBytes(oc + 2 * stride, pack8(a2, a2, rightOnly, lo, hi, u8), n);
-  }
-  if (np > 3) {
-    a3 = requant(a3, r, rightOnly, zp);
-    storeBytes(oc + 3 * stride, pack8(a3, a3, rightOnly, lo, hi, u8), n);
-  }
+  storeTile4(a0, a1, a2, a3, r, o + <usize>(full << 3), stride, n, np, rightOnly, lo, hi, zp, u8);
 }
 
 /**
