@@ -299,11 +299,20 @@ export const BLOCKS = [
   },
   {
     name: 'U',
-    doc: 'f32_clamp, f32_sigmoid, f32_hardswish (float32 activations).',
+    doc: 'f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations).',
     fields: [
       ['Count', 'i32', 'elements'],
       ['Min', 'f32', 'f32_clamp: lower bound'],
       ['Max', 'f32', 'f32_clamp: upper bound'],
+    ],
+  },
+  {
+    name: 'FS',
+    doc: 'f32_softmax (SOFTMAX, float32, over the last axis).',
+    fields: [
+      ['Outer', 'i32', 'rows'],
+      ['Depth', 'i32', 'row length'],
+      ['Beta', 'f32', 'beta (>= 0)'],
     ],
   },
   {

@@ -199,12 +199,16 @@ function floatChain() {
     outputs: [mean],
     options: { keepDims: false },
   });
-  const y = t('y', [1, 7]);
+  const th = t('th', [1, 20]);
+  b.addOperator({ op: BuiltinOperator.TANH, inputs: [mean], outputs: [th] });
+  const fc = t('fc', [1, 7]);
   b.addOperator({
     op: BuiltinOperator.FULLY_CONNECTED,
-    inputs: [mean, t('w3', [7, 20], floats(r, 140)), t('b3', [7], floats(r, 7))],
-    outputs: [y],
+    inputs: [th, t('w3', [7, 20], floats(r, 140)), t('b3', [7], floats(r, 7))],
+    outputs: [fc],
   });
+  const y = t('y', [1, 7]);
+  b.addOperator({ op: BuiltinOperator.SOFTMAX, inputs: [fc], outputs: [y], options: { beta: 1 } });
   b.setInputs([x]).setOutputs([y]);
   return { def: b.buildDef(), input: floats(r, 432) };
 }

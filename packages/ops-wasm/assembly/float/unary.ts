@@ -1,4 +1,4 @@
-// float32 elementwise activations: the RELU family as a clamp, LOGISTIC, HARD_SWISH. Four lanes per
+// float32 elementwise activations: the RELU family as a clamp, LOGISTIC, TANH, HARD_SWISH. Four lanes per
 // step; the last partial vector reads past the end (the arena has slack) and stores only its lanes.
 // Output and input may be the same tensor (every element is read before it is written).
 import { clamp, storeLanes } from './common';
@@ -38,7 +38,7 @@ const LOG2E: f32 = 1.4426950408889634;
 const LN2_HI: f32 = 0.693145751953125;
 const LN2_LO: f32 = 1.4286068203094172e-6;
 
-@inline function expNeg(z: v128): v128 {
+@inline export function expNeg(z: v128): v128 {
   const zc = f32x4.min(z, f32x4.splat(87.0));
   const n = f32x4.nearest(f32x4.mul(zc, f32x4.splat(LOG2E)));
   // r = n ln2 - z, in [-ln2/2, ln2/2]; exp(-z) = 2^-n exp(r)
@@ -66,6 +66,38 @@ export function f32_sigmoid(pp: usize, input: usize, output: usize): void {
   for (let i = 0; i < n; i += 4) {
     const k = <usize>(i << 2);
     put(output + k, sigmoid(v128.load(input + k)), n - i);
+  }
+}
+
+// tanh(x) = sign(x) * t(|x|): for |x| >= 1/4, t(a) = (1 - e) / (1 + e) with e = exp(-2a) <= exp(-1/2), where
+// 1 - e >= 0.39 loses nothing to cancellation (relative error below 1e-6); below 1/4 the odd Taylor
+// polynomial to x^9, whose first omitted term 1382/155925 a^11 < 2.1e-9 is below a float32 ulp of a.
+// NaN stays NaN (the exp branch); |x| -> infinity gives +-1.
+const TANH_C3: f32 = -1.0 / 3.0;
+const TANH_C5: f32 = 2.0 / 15.0;
+const TANH_C7: f32 = -17.0 / 315.0;
+const TANH_C9: f32 = 62.0 / 2835.0;
+
+@inline function tanh4(x: v128): v128 {
+  const a = f32x4.abs(x);
+  const one = f32x4.splat(1.0);
+  const e = expNeg(f32x4.add(a, a));
+  const big = f32x4.div(f32x4.sub(one, e), f32x4.add(one, e));
+  const a2 = f32x4.mul(a, a);
+  let p = f32x4.add(f32x4.mul(f32x4.splat(TANH_C9), a2), f32x4.splat(TANH_C7));
+  p = f32x4.add(f32x4.mul(p, a2), f32x4.splat(TANH_C5));
+  p = f32x4.add(f32x4.mul(p, a2), f32x4.splat(TANH_C3));
+  const small = f32x4.add(a, f32x4.mul(f32x4.mul(a, a2), p));
+  const t = v128.bitselect(small, big, f32x4.lt(a, f32x4.splat(0.25)));
+  // the sign of x onto t (t >= 0 or NaN)
+  return v128.or(t, v128.and(x, i32x4.splat(-2147483648)));
+}
+
+export function f32_tanh(pp: usize, input: usize, output: usize): void {
+  const n = load<i32>(pp, U_COUNT);
+  for (let i = 0; i < n; i += 4) {
+    const k = <usize>(i << 2);
+    put(output + k, tanh4(v128.load(input + k)), n - i);
   }
 }
 

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = -129988740;
+export const ABI_HASH: i32 = 425007864;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -208,11 +208,17 @@ export const B_ACT_MIN = 48; // f32: lower bound of the fused activation
 export const B_ACT_MAX = 52; // f32: upper bound of the fused activation
 export const B_BYTES = 64;
 
-// f32_clamp, f32_sigmoid, f32_hardswish (float32 activations). Byte offsets:
+// f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations). Byte offsets:
 export const U_COUNT = 0; // i32: elements
 export const U_MIN = 4; // f32: f32_clamp: lower bound
 export const U_MAX = 8; // f32: f32_clamp: upper bound
 export const U_BYTES = 16;
+
+// f32_softmax (SOFTMAX, float32, over the last axis). Byte offsets:
+export const FS_OUTER = 0; // i32: rows
+export const FS_DEPTH = 4; // i32: row length
+export const FS_BETA = 8; // f32: beta (>= 0)
+export const FS_BYTES = 16;
 
 // f32_conv (CONV_2D, FULLY_CONNECTED, float32). Byte offsets:
 export const G_TOTAL = 0; // i32: rows of the GEMM: batches * outH * outW

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -129988740;
+export const ABI_HASH = 425007864;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -441,7 +441,7 @@ export enum B {
 /** Bytes of the B block in the arena (its words rounded up to 16 bytes). */
 export const B_BYTES = 64;
 
-/** f32_clamp, f32_sigmoid, f32_hardswish (float32 activations). Word indices. */
+/** f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations). Word indices. */
 export enum U {
   /** elements (i32) */
   Count = 0,
@@ -454,6 +454,20 @@ export enum U {
 }
 /** Bytes of the U block in the arena (its words rounded up to 16 bytes). */
 export const U_BYTES = 16;
+
+/** f32_softmax (SOFTMAX, float32, over the last axis). Word indices. */
+export enum FS {
+  /** rows (i32) */
+  Outer = 0,
+  /** row length (i32) */
+  Depth = 1,
+  /** beta (>= 0) (f32) */
+  Beta = 2,
+  /** Words of the block. */
+  Words = 3,
+}
+/** Bytes of the FS block in the arena (its words rounded up to 16 bytes). */
+export const FS_BYTES = 16;
 
 /** f32_conv (CONV_2D, FULLY_CONNECTED, float32). Word indices. */
 export enum G {

@@ -15,6 +15,8 @@ export interface FloatKernelExports {
   f32_binary(params: number, input1: number, input2: number, output: number): void;
   f32_clamp(params: number, input: number, output: number): void;
   f32_sigmoid(params: number, input: number, output: number): void;
+  f32_tanh(params: number, input: number, output: number): void;
+  f32_softmax(params: number, input: number, output: number): void;
   f32_hardswish(params: number, input: number, output: number): void;
   f32_maxpool(params: number, input: number, output: number): void;
   f32_avgpool(params: number, input: number, output: number): void;

@@ -20,10 +20,12 @@ import { createReluF32 } from './relu.js';
 import { createRelu6F32 } from './relu6.js';
 import { createReluN1To1F32 } from './relu-n1-to-1.js';
 import { createResizeBilinearF32 } from './resize-bilinear.js';
+import { createSoftmaxF32 } from './softmax.js';
+import { createTanhF32 } from './tanh.js';
 
 /**
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, PRELU, AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, LOGISTIC,
- * RELU, RELU6, RELU_N1_TO_1, HARD_SWISH and RESIZE_BILINEAR for float32 (PAD and CONCATENATION of
+ * TANH, SOFTMAX, RELU, RELU6, RELU_N1_TO_1, HARD_SWISH and RESIZE_BILINEAR for float32 (PAD and CONCATENATION of
  * float32 are the type-agnostic byte kernels').
  */
 export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration[] {
@@ -39,6 +41,8 @@ export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KE
     createMaxPool2DF32(),
     createMeanF32(),
     createLogisticF32(),
+    createTanhF32(),
+    createSoftmaxF32(),
     createReluF32(),
     createRelu6F32(),
     createReluN1To1F32(),

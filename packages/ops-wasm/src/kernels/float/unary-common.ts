@@ -1,5 +1,5 @@
 /**
- * What the float32 elementwise activations share (RELU, RELU6, LOGISTIC, HARD_SWISH): validation, the
+ * What the float32 elementwise activations share (RELU, RELU6, LOGISTIC, TANH, HARD_SWISH): validation, the
  * parameter block (element count, clamp bounds; assembly/float/unary.ts) and the registration. They run
  * in place when the planner lets them (`inPlace`: every element is read before it is written).
  */
@@ -22,7 +22,7 @@ export interface UnaryData {
 }
 
 /** Which export runs the op. */
-export type UnaryKernel = 'f32_clamp' | 'f32_sigmoid' | 'f32_hardswish';
+export type UnaryKernel = 'f32_clamp' | 'f32_sigmoid' | 'f32_tanh' | 'f32_hardswish';
 
 /** A float32 unary registration running `kernel`; `bounds` are f32_clamp's. */
 export function unaryRegistration(
