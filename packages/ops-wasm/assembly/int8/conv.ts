@@ -30,9 +30,9 @@
 // hybrid_epilogue turns them into float32 outputs in place.
 import { storeBytes } from './requant';
 import { pack8, requant, store8, storeTile4, storeTile8 } from './tile-out';
-import { tapPointers, threadArea, windowBegin } from './window';
+import { tapPointersAt, threadArea, windowBegin } from './window';
 import { copyBlocks, tileGroupsRelaxed } from './conv-relaxed';
-import { GEMM_TILE_PIXELS, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RAW, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_U8, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
+import { GEMM_TILE_PIXELS, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DIRECT, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RAW, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_U8, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
 
 /** Bytes of one slice of the tile's four sign-extended rows: four pixels x (8 values x 2 bytes, stored twice). */
 const SLICE_BYTES: usize = 32 * GEMM_TILE_PIXELS;
@@ -65,21 +65,15 @@ const SLICE_BYTES: usize = 32 * GEMM_TILE_PIXELS;
 }
 
 /**
- * The compact im2col row of output pixel `q` when its taps along a window row are neighbours
+ * The compact im2col row of output pixel (oh, ow) of the image at `image` when its taps along a window row are neighbours
  * (dilation_w 1): each window row is one run of kW x inC bytes: the input columns inside the image
  * copied sixteen bytes at a time, the columns and rows in the padding filled with the input zero
  * point. Each piece is written after the one before it, so the up to 15 bytes a piece writes past its
  * end are overwritten by the next (the row has 16 bytes of slack; the memory has READ_SLACK bytes past
  * the arena for the reads). Returns false, having written nothing, for dilation_w > 1.
  */
-@inline function gatherRuns(pp: usize, input: usize, q: i32, dst: usize): bool {
+@inline function gatherRuns(pp: usize, image: usize, oh: i32, ow: i32, dst: usize): bool {
   if (load<i32>(pp, W_DIL_W) != 1) return false;
-  const outHW = load<i32>(pp, W_OUT_HW);
-  const outW = load<i32>(pp, W_OUT_W);
-  const b = q / outHW;
-  const r = q - b * outHW;
-  const oh = r / outW;
-  const ow = r - oh * outW;
   const inH = load<i32>(pp, W_IN_H);
   const inW = load<i32>(pp, W_IN_W);
   const inC = load<i32>(pp, W_IN_C);
@@ -95,7 +89,6 @@ const SLICE_BYTES: usize = 32 * GEMM_TILE_PIXELS;
   const lead = <usize>(kwLo * inC);
   const body = kwHi > kwLo ? <usize>((kwHi - kwLo) * inC) : 0;
   const zp = i8x16.splat(<i8>load<i32>(pp, W_ZP_IN));
-  const image = input + <usize>(b * load<i32>(pp, W_IN_IMAGE));
   let d = dst;
   for (let kh = 0; kh < kH; kh++) {
     const ih = ih0 + kh * dH;
@@ -139,22 +132,59 @@ const SLICE_BYTES: usize = 32 * GEMM_TILE_PIXELS;
 }
 
 /**
- * The sign-extended rows of the tile at pixel `q` (`np` real pixels; the rest repeat the last) into
- * `ext`, one pixel at a time: its tap pointers into `ptrs` (or its compact row gathered into `row`),
- * then taps x kb8 slices of 32 bytes, pixel i's slice k at ext + k * SLICE_BYTES + 32 i.
+ * The window of output pixel `q` = (b, oh, ow): (`gather`) its compact row gathered into `row`, or its tap
+ * pointers into `ptrs` (a 1x1 window over the same pixel, W_DIRECT: one pointer, no coordinates).
  */
-@inline function tileRows(pp: usize, input: usize, q: i32, np: i32, gather: bool, ptrs: usize, row: usize, windowTaps: i32, inC: i32, kb8: i32, ext: usize, u8: bool): void {
+@inline function pixelWindow(pp: usize, input: usize, q: i32, b: i32, oh: i32, ow: i32, gather: bool, ptrs: usize, row: usize, windowTaps: i32, inC: i32): void {
+  const image = input + <usize>(b * load<i32>(pp, W_IN_IMAGE));
+  if (gather) {
+    if (!gatherRuns(pp, image, oh, ow, row)) {
+      tapPointersAt(pp, image, oh, ow, ptrs);
+      gatherRow(ptrs, windowTaps, inC, row);
+    }
+  } else if (load<i32>(pp, W_DIRECT) != 0) {
+    store<u32>(ptrs, <u32>(input + <usize>(q * inC)));
+  } else {
+    tapPointersAt(pp, image, oh, ow, ptrs);
+  }
+}
+
+/**
+ * The sign-extended rows of the tile at pixel `q` (`np` real pixels; the rest repeat the last) into
+ * `ext`, one pixel at a time: its window (pixelWindow; the pixel's coordinates divided out once per tile
+ * and stepped from there), then taps x kb8 slices of 32 bytes, pixel i's slice k at ext + k * SLICE_BYTES
+ * + 32 i. `relaxed` (the relaxed-dot tile): 16-byte blocks copied as they are, XORed with `bias`
+ * (copyBlocks), instead of 8-value slices widened to int16.
+ */
+@inline function tileRows(pp: usize, input: usize, q: i32, np: i32, gather: bool, ptrs: usize, row: usize, windowTaps: i32, inC: i32, kb8: i32, ext: usize, u8: bool, relaxed: bool = false, bias: v128 = i32x4.splat(0)): void {
+  const outHW = load<i32>(pp, W_OUT_HW);
+  const outW = load<i32>(pp, W_OUT_W);
+  let b = q / outHW;
+  let r = q - b * outHW;
+  let oh = r / outW;
+  let ow = r - oh * outW;
   for (let i = 0; i < GEMM_TILE_PIXELS; i++) {
-    const qi = q + min(i, np - 1);
-    const e = ext + <usize>(i << 5);
-    if (gather) {
-      if (!gatherRuns(pp, input, qi, row)) {
-        tapPointers(pp, input, qi, ptrs);
-        gatherRow(ptrs, windowTaps, inC, row);
+    if (i > 0 && i < np) {
+      // the next pixel
+      r++;
+      if (++ow == outW) {
+        ow = 0;
+        oh++;
       }
+      if (r == outHW) {
+        r = 0;
+        oh = 0;
+        b++;
+      }
+    }
+    pixelWindow(pp, input, q + min(i, np - 1), b, oh, ow, gather, ptrs, row, windowTaps, inC);
+    const e = ext + <usize>(i << 5);
+    if (relaxed) {
+      if (gather) copyBlocks(row, kb8, e, bias);
+      else for (let t = 0; t < windowTaps; t++) copyBlocks(<usize>load<u32>(ptrs + <usize>(t << 2)), kb8, e + <usize>(t * kb8) * SLICE_BYTES, bias);
+    } else if (gather) {
       extendRun(row, kb8, e, u8);
     } else {
-      tapPointers(pp, input, qi, ptrs);
       for (let t = 0; t < windowTaps; t++) extendRun(<usize>load<u32>(ptrs + <usize>(t << 2)), kb8, e + <usize>(t * kb8) * SLICE_BYTES, u8);
     }
   }
@@ -209,20 +239,7 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
       const bias = i8x16.splat(mode == 1 ? -128 : 0);
       for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
         const np = min(GEMM_TILE_PIXELS, q1 - q);
-        for (let i = 0; i < GEMM_TILE_PIXELS; i++) {
-          const qi = q + min(i, np - 1);
-          const e = ext + <usize>(i << 5);
-          if (gather) {
-            if (!gatherRuns(pp, input, qi, rows)) {
-              tapPointers(pp, input, qi, ptrs);
-              gatherRow(ptrs, windowTaps, inC, rows);
-            }
-            copyBlocks(rows, kb8, e, bias);
-          } else {
-            tapPointers(pp, input, qi, ptrs);
-            for (let t = 0; t < windowTaps; t++) copyBlocks(<usize>load<u32>(ptrs + <usize>(t << 2)), kb8, e + <usize>(t * kb8) * SLICE_BYTES, bias);
-          }
-        }
+        tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, false, true, bias);
         const o = output + <usize>q * stride;
         if (rightOnly) {
           if (np == GEMM_TILE_PIXELS) tileGroupsRelaxed(packed, rq, rqStride, ext, taps * kb8, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp);

@@ -2,7 +2,7 @@
 // parameter block they share (written at prepare by src/kernels/*.ts through the `W` word indices of
 // kernel-common.ts) and the tap-pointer lookup.
 // Parameter block W (scripts/abi.mjs). DEPTHWISE_CONV_2D: W_OUT_C = channels, W_KB8 = 8-channel groups.
-import { W_DIL_H, W_DIL_W, W_DIRECT, W_EXPAND_RQ, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KH, W_KW, W_OUT_HW, W_OUT_W, W_PAD_H, W_PAD_W, W_RQ, W_SCRATCH, W_SCR_THREAD, W_SCR_THREAD_BYTES, W_SCR_ZERO, W_STRIDE_H, W_STRIDE_W, W_ZERO, W_ZERO_BYTES, W_ZP_IN } from '../generated/abi';
+import { W_DIL_H, W_DIL_W, W_EXPAND_RQ, W_IN_C, W_IN_H, W_IN_W, W_KH, W_KW, W_PAD_H, W_PAD_W, W_RQ, W_SCRATCH, W_SCR_THREAD, W_SCR_THREAD_BYTES, W_SCR_ZERO, W_STRIDE_H, W_STRIDE_W, W_ZERO, W_ZERO_BYTES, W_ZP_IN } from '../generated/abi';
 import { expandRequant } from './requant';
 
 // The node's scratch buffer (planned memory, W_SCRATCH, set at each invoke):
@@ -28,20 +28,6 @@ export function windowBegin(pp: usize): void {
 /** The scratch area of thread `tid` (tap pointers first). */
 @inline export function threadArea(pp: usize, tid: i32): usize {
   return <usize>load<u32>(pp, W_SCRATCH) + <usize>load<i32>(pp, W_SCR_THREAD) + <usize>(tid * load<i32>(pp, W_SCR_THREAD_BYTES));
-}
-
-/** Writes the tap pointers of output pixel `q` to `dst`. */
-@inline export function tapPointers(pp: usize, input: usize, q: i32, dst: usize): void {
-  if (load<i32>(pp, W_DIRECT) != 0) {
-    store<u32>(dst, <u32>(input + <usize>(q * load<i32>(pp, W_IN_C))));
-    return;
-  }
-  const outHW = load<i32>(pp, W_OUT_HW);
-  const outW = load<i32>(pp, W_OUT_W);
-  const b = q / outHW;
-  const r = q - b * outHW;
-  const oh = r / outW;
-  tapPointersAt(pp, input + <usize>(b * load<i32>(pp, W_IN_IMAGE)), oh, r - oh * outW, dst);
 }
 
 /** Writes the tap pointers of output pixel (oh, ow) of the image at `image` to `dst`. */

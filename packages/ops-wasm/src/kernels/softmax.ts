@@ -35,6 +35,7 @@ import {
   expectType,
   INT8_ONLY,
   populateSoftmaxUint8Table,
+  setOutputShape,
   SCALED_DIFF_INTEGER_BITS,
   UINT8_SOFTMAX_TABLE_ENTRIES,
 } from '@micrort/kernel-support';
@@ -104,7 +105,7 @@ function prepareUint8(
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as SoftmaxData;
   const input = context.getTensor(node.inputs[0]!);
-  const output = context.getTensor(node.outputs[0]!);
+  const output = setOutputShape(OP, context, node, 0, input.dims); // an empty stored shape is inferred
   const { outer, depth } = expectSoftmaxShape(OP, node, input, output);
   if (input.type === TensorType.UINT8) {
     expectType(OP, node, 'output', output, UINT8_OR_INT16);

@@ -120,3 +120,18 @@ describe('SOFTMAX float32 (wasm)', () => {
     expect(runF32(def, [Float32Array.from({ length: 12 }, (_, k) => k / 3)], true).served).toBe(0);
   });
 });
+
+describe('float TANH and SOFTMAX (wasm) infer an output stored without a shape', () => {
+  it('a [2, 5] input through TANH and SOFTMAX whose outputs are stored as [] gives [2, 5] outputs equal to ops-reference', () => {
+    const b = new ModelBuilder();
+    const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [2, 5] });
+    const t = b.addTensor({ name: 't', type: TensorType.FLOAT32, shape: [] });
+    const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [] });
+    b.addOperator({ op: BuiltinOperator.TANH, inputs: [x], outputs: [t] });
+    b.addOperator({ op: BuiltinOperator.SOFTMAX, inputs: [t], outputs: [y], options: { beta: 1.5 } });
+    const def = b.setInputs([x]).setOutputs([y]).buildDef();
+    const input = Float32Array.from({ length: 10 }, (_, i) => (i - 4.5) / 2);
+    expect(compareWithReference(def, [input], 2)).toBeNull();
+    expect(runF32(def, [input], true).outs[0]!.length).toBe(10);
+  });
+});

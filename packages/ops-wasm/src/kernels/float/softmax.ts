@@ -4,7 +4,7 @@
  * unary.ts's exp; the sum runs in four lanes. Any rank >= 1. Declines other types and a negative beta.
  */
 import { BuiltinOperator, KernelError, type Node, type Registration, type SoftmaxOptions, type TfLiteContext } from '@micrort/core';
-import { declineArity, expectSoftmaxShape } from '@micrort/kernel-support';
+import { declineArity, expectSoftmaxShape, setOutputShape } from '@micrort/kernel-support';
 import { FS, FS_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
@@ -33,7 +33,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as SoftmaxF32Data;
   const input = context.getTensor(node.inputs[0]!);
-  const output = context.getTensor(node.outputs[0]!);
+  const output = setOutputShape(OP, context, node, 0, input.dims);
   const { outer, depth } = expectSoftmaxShape(OP, node, input, output);
   const beta = betaOf(node);
   if (!(beta >= 0)) throw new KernelError(OP, node.index, `beta ${beta} must be >= 0 for ops-wasm's float SOFTMAX`);

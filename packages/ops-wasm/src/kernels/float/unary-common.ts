@@ -8,7 +8,7 @@ import { U, U_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
 import { declineNonFloat, floatKernelsFor, shapeText, type FloatKernelExports } from './float-common.js';
-import { declineArity } from '@micrort/kernel-support';
+import { declineArity, setOutputShape } from '@micrort/kernel-support';
 
 /** Bytes of the parameter block U (scripts/abi.mjs): count, min (f32), max (f32). */
 const UNARY_PARAMS_BYTES = U_BYTES;
@@ -47,7 +47,8 @@ export function unaryRegistration(
       const data = node.userData as UnaryData;
       if (node.inputs.length !== 1 || node.outputs.length !== 1) throw new KernelError(op, node.index, 'expects 1 input and 1 output');
       const input = context.getTensor(node.inputs[0]!);
-      const output = context.getTensor(node.outputs[0]!);
+      // the input's shape (a stored output shape is a hint; an empty one is inferred, as ops-reference does)
+      const output = setOutputShape(op, context, node, 0, input.dims);
       if (input.elementCount !== output.elementCount)
         throw new KernelError(
           op,
