@@ -260,6 +260,7 @@ export {
   multiplyByQuantizedMultiplier,
   multiplyByQuantizedMultiplierGreaterThanOne,
   multiplyByQuantizedMultiplierInt64,
+  reducedMultiplier16,
   multiplyByQuantizedMultiplierSmallerThanOneExp,
   roundingDivideByPOT,
   saturatingRoundingDoublingHighMul,

@@ -38,6 +38,7 @@ export interface KernelExports {
   qs8_avgpool(params: number, input: number, output: number): void;
   qs8_mul(params: number, input1: number, input2: number, output: number): void;
   qs8_bmm(params: number, lhs: number, packed: number, output: number): void;
+  qs16_bmm(params: number, lhs: number, packed: number, output: number): void;
   qs8_mean_hw(params: number, input: number, output: number): void;
   qs8_softmax(params: number, input: number, output: number): void;
   qu8_softmax(params: number, input: number, output: number): void;

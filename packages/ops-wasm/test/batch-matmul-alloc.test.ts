@@ -1,7 +1,7 @@
 /**
- * BATCH_MATMUL inside the interpreter: chains of float32 and of int8 nodes (runtime RHS packed every
+ * BATCH_MATMUL inside the interpreter: chains of float32, int8 and int16 nodes (runtime RHS packed every
  * invoke, adj_x LHS, a constant RHS packed at prepare, broadcast batches) run wholly on ops-wasm with
- * ops-reference's outputs (float32 within tolerance, int8 byte for byte), and invoke allocates nothing.
+ * ops-reference's outputs (float32 within tolerance, integers byte for byte), and invoke allocates nothing.
  */
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, TensorType, type ModelDef } from '@micrort/core';
@@ -16,14 +16,23 @@ function buildNetwork(type: TensorType) {
   const b = new ModelBuilder();
   const r = rng(11);
   const float = type === TensorType.FLOAT32;
+  const int16 = type === TensorType.INT16;
   let zp = -7;
   const f = (name: string, shape: number[], data?: Float32Array) =>
     b.addTensor({
       name,
       type,
       shape,
-      ...(float ? {} : { quantization: { scale: 0.04 + (zp & 3) * 0.01, zeroPoint: (zp += 5) } }),
-      ...(data ? { data: float ? data : Int8Array.from(data, (v) => Math.round(v * 127)) } : {}),
+      ...(float ? {} : { quantization: { scale: 0.04 + (zp & 3) * 0.01, zeroPoint: int16 ? 0 : (zp += 5) } }),
+      ...(data
+        ? {
+            data: float
+              ? data
+              : int16
+                ? Int16Array.from(data, (v) => Math.round(v * 300))
+                : Int8Array.from(data, (v) => Math.round(v * 127)),
+          }
+        : {}),
     });
   const bmm = (x: number, y: number, out: number, adjX: boolean, adjY: boolean) =>
     b.addOperator({
@@ -43,7 +52,12 @@ function buildNetwork(type: TensorType) {
   bmm(xy, w, xyw, false, false); // constant RHS shared by the batches: one GEMM
   bmm(k, xyw, out, true, true); // adj_x LHS transposed every invoke, broadcast batches
   b.setInputs([x, y, k]).setOutputs([out]);
-  const inputs = float ? [floats(r, 288), floats(r, 224), floats(r, 180)] : [int8s(r, 288), int8s(r, 224), int8s(r, 180)];
+  const int16s = (n: number) => Int16Array.from(floats(r, n), (v) => Math.round(v * 300));
+  const inputs = float
+    ? [floats(r, 288), floats(r, 224), floats(r, 180)]
+    : int16
+      ? [int16s(288), int16s(224), int16s(180)]
+      : [int8s(r, 288), int8s(r, 224), int8s(r, 180)];
   return { def: b.buildDef(), inputs };
 }
 
@@ -69,9 +83,15 @@ describe('BATCH_MATMUL in the interpreter', () => {
     expectAllocationFree(def, inputs);
   });
 
-  it('int8: runs wholly on ops-wasm with the bytes of ops-reference, and invoke allocates nothing', () => {
-    const { def, inputs } = buildNetwork(TensorType.INT8);
-    const r = runBoth(def, inputs as Int8Array[]);
+  it.each([
+    ['int8', TensorType.INT8],
+    ['int16', TensorType.INT16],
+  ])('%s: runs wholly on ops-wasm with the bytes of ops-reference, and invoke allocates nothing', (_, type) => {
+    const { def, inputs } = buildNetwork(type);
+    const r = runBoth(
+      def,
+      inputs.map((x) => new Int8Array(x.buffer, x.byteOffset, x.byteLength)),
+    );
     expect(r.served).toBe(3);
     expect(r.got).toEqual(r.ref);
     expectAllocationFree(def, inputs);

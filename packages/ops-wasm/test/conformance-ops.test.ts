@@ -18,7 +18,7 @@ import { VARIANTS, loadVariants } from './variants.js';
 
 // every layer, however small (single-operator models are small): these check the kernels
 /** Cases whose operator under test ops-wasm must run (not leave to ops-reference). */
-const SERVED = new Set(['batch_matmul_f32', 'batch_matmul_f32_adj_bcast', 'batch_matmul_int8_const_rhs']);
+const SERVED = new Set(['batch_matmul_f32', 'batch_matmul_f32_adj_bcast', 'batch_matmul_int8_const_rhs', 'batch_matmul_int16']);
 
 const handling = kernelHandling(PROVIDER);
 

@@ -74,6 +74,11 @@ export function multiplyByQuantizedMultiplierGreaterThanOne(x: number, quantized
   return saturatingRoundingDoublingHighMul(Math.imul(x, 1 << leftShift), quantizedMultiplier);
 }
 
+/** The 16-bit multiplier TFLM's int64 MultiplyByQuantizedMultiplier uses: m < 0x7FFF0000 ? (m + 2^15) >> 16 : 0x7FFF. */
+export function reducedMultiplier16(quantizedMultiplier: number): number {
+  return quantizedMultiplier < 0x7fff0000 ? (quantizedMultiplier + 32768) >> 16 : 0x7fff;
+}
+
 /**
  * TFLM MultiplyByQuantizedMultiplier(int64_t x, int32_t quantized_multiplier, int shift), used by the
  * 16x8 (int16 activations) kernels whose accumulators are int64. `x` is an exact integer held in a
@@ -83,7 +88,7 @@ export function multiplyByQuantizedMultiplierGreaterThanOne(x: number, quantized
  * Exact: x is split at 2^24 so no intermediate exceeds 2^53.
  */
 export function multiplyByQuantizedMultiplierInt64(x: number, quantizedMultiplier: number, shift: number): number {
-  const reduced = quantizedMultiplier < 0x7fff0000 ? (quantizedMultiplier + 32768) >> 16 : 0x7fff;
+  const reduced = reducedMultiplier16(quantizedMultiplier);
   const totalShift = 15 - shift;
   const xh = Math.floor(x / 16777216);
   const xl = x - xh * 16777216; // [0, 2^24)

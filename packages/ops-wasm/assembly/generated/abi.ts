@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 425007864;
+export const ABI_HASH: i32 = 544196959;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -310,17 +310,19 @@ export const RN_ROWS = 20; // u32: per output row: the source row's byte offset 
 export const RN_COLS = 24; // u32: per output column: the source pixel's byte offset in the row (u32)
 export const RN_BYTES = 32;
 
-// qs8_bmm (BATCH_MATMUL, int8): one output matrix per call, int32 dot products of zero-point-shifted int16 lanes, one requantization. Byte offsets:
+// qs8_bmm / qs16_bmm (BATCH_MATMUL, int8 / int16): one output matrix per call, dot products of zero-point-shifted int16 lanes (int32 sums for int8, int64 for int16), one requantization. Byte offsets:
 export const BM_ROWS = 0; // i32: output rows of the call (LHS rows A; batches * A when one GEMM covers every batch)
 export const BM_COLS = 4; // i32: output columns C
 export const BM_DEPTH = 8; // i32: accumulation depth K
 export const BM_DEPTH8 = 12; // i32: K rounded up to 8: int16 values per packed RHS column and per widened LHS row
-export const BM_LHS_ROW = 16; // i32: bytes from one LHS row to the next (K; 1 with adj_x)
-export const BM_LHS_STEP = 20; // i32: bytes from one LHS value of a row to the next (1; A with adj_x)
+export const BM_LHS_ROW = 16; // i32: bytes from one LHS row to the next (K values; 1 with adj_x)
+export const BM_LHS_STEP = 20; // i32: bytes from one LHS value of a row to the next (1 value; A values with adj_x)
 export const BM_ZP_LHS = 24; // i32: LHS zero point
 export const BM_ZP_OUT = 28; // i32: output zero point
 export const BM_ACT_MIN = 32; // i32: lower output bound
 export const BM_ACT_MAX = 36; // i32: upper output bound
 export const BM_RQ = 40; // u32: the requantization block (RQ, general path; one multiplier and shift in every lane)
 export const BM_ROW = 44; // u32: scratch for two widened LHS rows (2 * Depth8 int16, 16-byte aligned)
-export const BM_BYTES = 48;
+export const BM_MULT16 = 48; // i32: qs16_bmm: TFLite's int16 multiplier reduced to 16 bits
+export const BM_SHIFT16 = 52; // i32: qs16_bmm: the right shift after it, 15 - shift (>= 1)
+export const BM_BYTES = 64;

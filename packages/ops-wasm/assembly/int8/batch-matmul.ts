@@ -6,8 +6,12 @@
 // of i32x4.dot_i16x8_s (|value| <= 255, a pair sums below 2^17). The int32 sums wrap as TFLite's do
 // (the order of wrapping additions does not matter). A 2-row x 4-column tile: eight accumulators, reduced
 // across lanes to one i32x4 per row, requantized by requantLanes (exact MultiplyByQuantizedMultiplier).
+//
+// int16 (qs16_bmm, zero points 0): the same packing of the RHS (its values as they are), LHS rows copied
+// into the Row scratch, products widened to int64 (extmul to i32, each below 2^30 in magnitude, then
+// extended), and TFLite's int16 MultiplyByQuantizedMultiplier on the int64 sum.
 import { requantLanes, narrow8, storeBytes } from './requant';
-import { BM_ACT_MAX, BM_ACT_MIN, BM_COLS, BM_DEPTH, BM_DEPTH8, BM_LHS_ROW, BM_LHS_STEP, BM_ROW, BM_ROWS, BM_RQ, BM_ZP_LHS, BM_ZP_OUT } from '../generated/abi';
+import { BM_ACT_MAX, BM_ACT_MIN, BM_COLS, BM_DEPTH, BM_DEPTH8, BM_LHS_ROW, BM_LHS_STEP, BM_MULT16, BM_ROW, BM_ROWS, BM_RQ, BM_SHIFT16, BM_ZP_LHS, BM_ZP_OUT } from '../generated/abi';
 
 /** Widens LHS row `src` (K values `step` bytes apart) to int16 less `zp` at `dst`, zeros up to `k8`. */
 @inline function widenRow(src: usize, step: usize, K: i32, k8: i32, zp: i32, dst: usize): void {
@@ -86,4 +90,73 @@ export function qs8_bmm(pp: usize, lhs: usize, packed: usize, output: usize): vo
       w = w3 + colBytes;
     }
   }
+}
+
+/** Copies LHS row `src` (K int16 values `step` bytes apart) to `dst`, zeros up to `k8`. */
+@inline function copyRow16(src: usize, step: usize, K: i32, k8: i32, dst: usize): void {
+  let k = 0;
+  if (step == 2) for (; k + 8 <= K; k += 8) v128.store(dst + <usize>(k << 1), v128.load(src + <usize>(k << 1)));
+  for (; k < K; k++) store<i16>(dst + <usize>(k << 1), load<i16>(src + <usize>k * step));
+  for (; k < k8; k++) store<i16>(dst + <usize>(k << 1), 0);
+}
+
+/** `acc` plus the eight products of the int16 lanes of `x` and `w`, as two i64 lanes (no overflow). */
+@inline function madd64(acc: v128, x: v128, w: v128): v128 {
+  const lo = i32x4.extmul_low_i16x8_s(x, w);
+  const hi = i32x4.extmul_high_i16x8_s(x, w);
+  return i64x2.add(i64x2.add(acc, i64x2.add(i64x2.extend_low_i32x4_s(lo), i64x2.extend_high_i32x4_s(lo))), i64x2.add(i64x2.extend_low_i32x4_s(hi), i64x2.extend_high_i32x4_s(hi)));
+}
+
+/**
+ * TFLite's int16 MultiplyByQuantizedMultiplier (int64 input, the multiplier reduced to 16 bits):
+ * (x * reduced + 2^(t-1)) >> t, t = 15 - shift, wrapped to int32; exact while |x| < 2^47.
+ */
+@inline function requant16(acc: v128, reduced: i64, t: i64): i32 {
+  const x = i64x2.extract_lane(acc, 0) + i64x2.extract_lane(acc, 1);
+  return <i32>((x * reduced + (<i64>1 << (t - 1))) >> t);
+}
+
+/** int16 BATCH_MATMUL (zero points 0): one output matrix, int64 sums, one row by four columns per step. */
+export function qs16_bmm(pp: usize, lhs: usize, packed: usize, output: usize): void {
+  const rows = load<i32>(pp, BM_ROWS);
+  const cols = load<i32>(pp, BM_COLS);
+  const K = load<i32>(pp, BM_DEPTH);
+  const k8 = load<i32>(pp, BM_DEPTH8);
+  const rowBytes = <usize>load<i32>(pp, BM_LHS_ROW);
+  const step = <usize>load<i32>(pp, BM_LHS_STEP);
+  const lo = load<i32>(pp, BM_ACT_MIN);
+  const hi = load<i32>(pp, BM_ACT_MAX);
+  const reduced = <i64>load<i32>(pp, BM_MULT16);
+  const t = <i64>load<i32>(pp, BM_SHIFT16);
+  const x = <usize>load<u32>(pp, BM_ROW);
+  const colBytes = <usize>(k8 << 1);
+  for (let a = 0; a < rows; a++) {
+    copyRow16(lhs + <usize>a * rowBytes, step, K, k8, x);
+    const o = output + <usize>(a * cols) * 2;
+    let w = packed;
+    for (let c = 0; c < cols; c += 4) {
+      let s0 = i64x2.splat(0), s1 = s0, s2 = s0, s3 = s0;
+      const w1 = w + colBytes;
+      const w2 = w1 + colBytes;
+      const w3 = w2 + colBytes;
+      for (let k: usize = 0; k < colBytes; k += 16) {
+        const v = v128.load(x + k);
+        s0 = madd64(s0, v, v128.load(w + k));
+        s1 = madd64(s1, v, v128.load(w1 + k));
+        s2 = madd64(s2, v, v128.load(w2 + k));
+        s3 = madd64(s3, v, v128.load(w3 + k));
+      }
+      const n = min(4, cols - c);
+      const dst = o + <usize>(c << 1);
+      store<i16>(dst, <i16>clampI(requant16(s0, reduced, t), lo, hi));
+      if (n > 1) store<i16>(dst, <i16>clampI(requant16(s1, reduced, t), lo, hi), 2);
+      if (n > 2) store<i16>(dst, <i16>clampI(requant16(s2, reduced, t), lo, hi), 4);
+      if (n > 3) store<i16>(dst, <i16>clampI(requant16(s3, reduced, t), lo, hi), 6);
+      w = w3 + colBytes;
+    }
+  }
+}
+
+@inline function clampI(v: i32, lo: i32, hi: i32): i32 {
+  return v < lo ? lo : v > hi ? hi : v;
 }

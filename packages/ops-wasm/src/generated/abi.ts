@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 425007864;
+export const ABI_HASH = 544196959;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -661,7 +661,7 @@ export enum RN {
 /** Bytes of the RN block in the arena (its words rounded up to 16 bytes). */
 export const RN_BYTES = 32;
 
-/** qs8_bmm (BATCH_MATMUL, int8): one output matrix per call, int32 dot products of zero-point-shifted int16 lanes, one requantization. Word indices. */
+/** qs8_bmm / qs16_bmm (BATCH_MATMUL, int8 / int16): one output matrix per call, dot products of zero-point-shifted int16 lanes (int32 sums for int8, int64 for int16), one requantization. Word indices. */
 export enum BM {
   /** output rows of the call (LHS rows A; batches * A when one GEMM covers every batch) (i32) */
   Rows = 0,
@@ -671,9 +671,9 @@ export enum BM {
   Depth = 2,
   /** K rounded up to 8: int16 values per packed RHS column and per widened LHS row (i32) */
   Depth8 = 3,
-  /** bytes from one LHS row to the next (K; 1 with adj_x) (i32) */
+  /** bytes from one LHS row to the next (K values; 1 with adj_x) (i32) */
   LhsRow = 4,
-  /** bytes from one LHS value of a row to the next (1; A with adj_x) (i32) */
+  /** bytes from one LHS value of a row to the next (1 value; A values with adj_x) (i32) */
   LhsStep = 5,
   /** LHS zero point (i32) */
   ZpLhs = 6,
@@ -687,8 +687,12 @@ export enum BM {
   Rq = 10,
   /** scratch for two widened LHS rows (2 * Depth8 int16, 16-byte aligned) (u32 arena offset) */
   Row = 11,
+  /** qs16_bmm: TFLite's int16 multiplier reduced to 16 bits (i32) */
+  Mult16 = 12,
+  /** qs16_bmm: the right shift after it, 15 - shift (>= 1) (i32) */
+  Shift16 = 13,
   /** Words of the block. */
-  Words = 12,
+  Words = 14,
 }
 /** Bytes of the BM block in the arena (its words rounded up to 16 bytes). */
-export const BM_BYTES = 48;
+export const BM_BYTES = 64;

@@ -33,3 +33,27 @@ describe('BATCH_MATMUL int8 (wasm) equals ops-reference byte for byte', () => {
     }
   });
 });
+
+describe('BATCH_MATMUL int16 (wasm) equals ops-reference byte for byte', () => {
+  it('on 120 random shapes: full-range values (int64 sums), ranks 2-5, broadcast batch dims, adj_x / adj_y, constant and runtime operands', () => {
+    let adjX = 0;
+    let inside = 0;
+    let saturated = 0;
+    for (let seed = 1; seed <= 120; seed++) {
+      const c = randomBatchMatMulCase(seed, TensorType.INT16, seed % 10 === 0 ? 60 : 11);
+      const m = buildBatchMatMul(c);
+      const r = runBoth(m.def, m.inputs.map(bytes));
+      expect(r.served, JSON.stringify(c)).toBe(1);
+      expect(r.got, JSON.stringify(c)).toEqual(r.ref);
+      if (c.adjX) adjX++;
+      const out = new Int16Array(Int8Array.from(r.ref[0]!).buffer);
+      for (const v of out)
+        if (v === 32767 || v === -32768) saturated++;
+        else inside++;
+    }
+    expect(adjX).toBeGreaterThan(20);
+    // most outputs are requantized values, not the clamp
+    expect(inside, `${saturated} saturated`).toBeGreaterThan(10 * saturated);
+    expect(saturated).toBeGreaterThan(0);
+  });
+});

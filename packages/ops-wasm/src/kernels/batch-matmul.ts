@@ -1,12 +1,13 @@
 /**
- * BATCH_MATMUL, int8, in WebAssembly: qs8_bmm (assembly/int8/batch-matmul.ts), TFLite's reference
- * arithmetic (int32 sums of (lhs − lhs zero point) × (rhs − rhs zero point), one
- * MultiplyByQuantizedMultiplier by lhs scale × rhs scale / output scale, plus the output zero point),
- * byte for byte. Each RHS matrix is packed as int16 columns less its zero point — at prepare when
+ * BATCH_MATMUL, int8 and int16, in WebAssembly: qs8_bmm and qs16_bmm (assembly/int8/batch-matmul.ts),
+ * TFLite's reference arithmetic byte for byte — int8: int32 sums of (lhs − lhs zero point) × (rhs − rhs
+ * zero point), one MultiplyByQuantizedMultiplier by lhs scale × rhs scale / output scale, plus the output
+ * zero point; int16 (zero points 0): int64 sums and the int64 MultiplyByQuantizedMultiplier. Each RHS matrix is packed as int16 columns less its zero point — at prepare when
  * constant, else before every invoke into the same persistent arena buffer; the LHS is read in place
  * (adj_x by its strides). When one RHS matrix serves every batch of a row-major LHS, the node is one call
  * over batches × rows. Batch dims broadcast as in TFLite (kernel-support's batchMatMulGeometry).
- * Declines other types (int16 and hybrid go to the next provider).
+ * Declines other types (int16 × int8 and hybrid go to the next provider), int16 with nonzero zero
+ * points, and int16 requantization scales of 2^14 or more.
  */
 import {
   BuiltinOperator,
@@ -16,6 +17,8 @@ import {
   getInput,
   getOutput,
   getQuantizedConvolutionMultiplier,
+  quantizeMultiplier,
+  reducedMultiplier16,
   type BatchMatMulOptions,
   type Node,
   type Registration,
@@ -34,15 +37,19 @@ import {
   declineArity,
   declineBatchMatMulRank,
   declineTensorTypes,
+  declineType,
   setOutputShape,
   typeRange,
 } from '@micrort/kernel-support';
 
 const OP = 'BATCH_MATMUL';
+const INT8_OR_INT16: readonly TensorType[] = [TensorType.INT8, TensorType.INT16];
+const INT16_ONLY: readonly TensorType[] = [TensorType.INT16];
 
 interface BatchMatMulData {
   k: KernelExports | null;
   params: number;
+  int16: boolean;
   /** Arena offset of a constant LHS's copy, or -1. */
   lhsCopy: number;
   /** RHS matrices packed one after the other (int16 columns), its arena offset and the bytes of one. */
@@ -71,6 +78,7 @@ function init(): BatchMatMulData {
   return {
     k: null,
     params: 0,
+    int16: false,
     lhsCopy: -1,
     packed: new Int16Array(0),
     packedOffset: 0,
@@ -96,10 +104,22 @@ function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOp
   const lhs = context.getTensor(node.inputs[0]!);
   const rhs = context.getTensor(node.inputs[1]!);
   const output = context.getTensor(node.outputs[0]!);
-  const why = declineTensorTypes([lhs, rhs, output], INT8_ONLY) ?? declineBatchMatMulRank('lhs', lhs) ?? declineBatchMatMulRank('rhs', rhs);
+  const types = lhs.type === TensorType.INT16 ? INT16_ONLY : INT8_ONLY;
+  const why =
+    declineType('lhs', lhs, INT8_OR_INT16) ??
+    declineTensorTypes([rhs, output], types) ??
+    declineBatchMatMulRank('lhs', lhs) ??
+    declineBatchMatMulRank('rhs', rhs);
   if (why) return why;
+  if (lhs.type === TensorType.INT16) {
+    if (lhs.params.zeroPoint !== 0 || rhs.params.zeroPoint !== 0 || output.params.zeroPoint !== 0) return 'int16 with a nonzero zero point';
+    const { shift } = quantizeMultiplier(getQuantizedConvolutionMultiplier(lhs.params.scale, rhs.params.scale, output.params.scale));
+    if (shift > 14) return `int16 requantization shift ${shift} (handles up to 14)`;
+  }
   const opts = node.builtinData as BatchMatMulOptions | null;
   const depth = lhs.dims[lhs.dims.length - (opts?.adjX ? 2 : 1)] ?? 0;
+  // int64 sums of at most 2^30 per product stay below 2^47, where the kernel's int64 requantization is exact
+  if (lhs.type === TensorType.INT16 && depth >= 2 ** 17) return `int16 depth ${depth} (handles below 2^17)`;
   return declineSmall(depth, output.elementCount, 1, options) ?? true;
 }
 
@@ -117,6 +137,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   const q = checkedQuantizeMultiplier(OP, node, real, 'lhs scale * rhs scale / output scale');
   const { rows, cols, depth } = g;
   const d = node.userData as BatchMatMulData;
+  d.int16 = lhs.type === TensorType.INT16;
+  const es = d.int16 ? 2 : 1;
   d.cols = cols;
   d.depth = depth;
   d.depth8 = (depth + 7) & ~7;
@@ -135,8 +157,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   }
   d.lhsIndex = lhsIndex;
   d.rhsIndex = rhsIndex;
-  d.lhsBytes = rows * depth;
-  d.outBytes = callRows * cols;
+  d.lhsBytes = rows * depth * es;
+  d.outBytes = callRows * cols * es;
 
   const region = context.allocatePersistentBuffer(BM_BYTES + RQ_BYTES + d.depth8 * 4 + 16);
   d.k = kernelsFor(OP, node, region);
@@ -149,7 +171,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   d.packedOffset = packed.offset;
   d.rhsDynamic = !rhs.isConstant;
   d.packed.fill(0);
-  if (!d.rhsDynamic) packAll(d, rhs.data as Int8Array);
+  if (!d.rhsDynamic) packAll(d, rhs.data as Int8Array | Int16Array);
 
   const p = region.i32;
   p.fill(0, 0, BM.Words);
@@ -157,21 +179,23 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[BM.Cols] = cols;
   p[BM.Depth] = depth;
   p[BM.Depth8] = d.depth8;
-  p[BM.LhsRow] = adjX ? 1 : depth;
-  p[BM.LhsStep] = adjX ? rows : 1;
+  p[BM.LhsRow] = (adjX ? 1 : depth) * es;
+  p[BM.LhsStep] = (adjX ? rows : 1) * es;
   p[BM.ZpLhs] = lhs.params.zeroPoint;
   p[BM.ZpOut] = output.params.zeroPoint;
-  const [lo, hi] = typeRange(TensorType.INT8);
+  const [lo, hi] = typeRange(lhs.type);
   p[BM.ActMin] = lo;
   p[BM.ActMax] = hi;
   const rq = region.offset + BM_BYTES;
   writeRequantBlock(p, BM_BYTES / 4, 0, 4, new Int32Array(4).fill(q.multiplier), new Int32Array(4).fill(q.shift));
   p[BM.Rq] = rq;
   p[BM.Row] = (rq + RQ_BYTES + 15) & ~15;
+  p[BM.Mult16] = reducedMultiplier16(q.multiplier);
+  p[BM.Shift16] = 15 - q.shift;
 }
 
 /** Packs every RHS matrix as int16 columns of depth8 values less the zero point (padding stays 0; allocates nothing). */
-function packAll(d: BatchMatMulData, rhs: Int8Array): void {
+function packAll(d: BatchMatMulData, rhs: Int8Array | Int16Array): void {
   const { cols, depth, depth8, cStep, kStep, rhsZeroPoint: zp, packed } = d;
   const matrix = cols * depth;
   const stride = d.packedBytes / 2;
@@ -185,21 +209,25 @@ function packAll(d: BatchMatMulData, rhs: Int8Array): void {
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = node.userData as BatchMatMulData;
-  if (d.rhsDynamic) packAll(d, context.getEvalTensor(node.inputs[1]!).data as Int8Array);
+  if (d.rhsDynamic) packAll(d, context.getEvalTensor(node.inputs[1]!).data as Int8Array | Int16Array);
   const lhs = inputOffset(context, node, 0, d.lhsCopy);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
   const k = d.k!;
-  for (let i = 0; i < d.lhsIndex.length; i++)
-    k.qs8_bmm(d.params, lhs + d.lhsIndex[i]! * d.lhsBytes, d.packedOffset + d.rhsIndex[i]! * d.packedBytes, output + i * d.outBytes);
+  for (let i = 0; i < d.lhsIndex.length; i++) {
+    const a = lhs + d.lhsIndex[i]! * d.lhsBytes;
+    const w = d.packedOffset + d.rhsIndex[i]! * d.packedBytes;
+    if (d.int16) k.qs16_bmm(d.params, a, w, output + i * d.outBytes);
+    else k.qs8_bmm(d.params, a, w, output + i * d.outBytes);
+  }
 }
 
-/** The int8 BATCH_MATMUL registration. */
+/** The int8 and int16 BATCH_MATMUL registration. */
 export function createBatchMatMul(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<BatchMatMulData> {
   return {
     builtinCode: BuiltinOperator.BATCH_MATMUL,
     version: 4,
     provider: PROVIDER,
-    name: 'BATCH_MATMUL/wasm-qs8',
+    name: 'BATCH_MATMUL/wasm-qs8-qs16',
     supports: (context, node) => supports(context, node, options),
     init,
     prepare,
