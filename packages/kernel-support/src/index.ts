@@ -34,3 +34,4 @@ export * from './strings.js';
 export * from './float16.js';
 export * from './int64.js';
 export * from './lut.js';
+export * from './transpose-conv.js';

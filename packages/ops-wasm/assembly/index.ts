@@ -18,6 +18,8 @@ export { qs8_mean_hw } from './int8/mean';
 export { qs8_softmax, qu8_softmax } from './int8/softmax';
 export { f32_conv, f32_conv_run } from './float/gemm';
 export { f32_dwconv, f32_dwconv_run } from './float/depthwise-conv';
+export { f32_tconv, f32_tconv_run } from './float/transpose-conv';
+export { qs8_tconv } from './int8/transpose-conv';
 export { f32_binary } from './float/binary';
 export { f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish } from './float/unary';
 export { f32_softmax } from './float/softmax';

@@ -12,6 +12,7 @@ import { measureAllocation } from '@micrort/test-support/alloc';
 import { buildAdd, buildConv, buildFullyConnected, randomConvCase } from '../src/__tests__/single-op.js';
 import { buildConvF32, randomConvCaseF32 } from '../src/__tests__/single-op-float.js';
 import { buildBatchMatMul, randomBatchMatMulCase } from '../src/__tests__/single-op-batch-matmul.js';
+import { buildTransposeConvF32, randomTransposeConvCase } from '../src/__tests__/single-op-tconv.js';
 import { C, Fn } from '../src/threads/control.js';
 import { WasmThreadError, threadsAvailable } from '../src/threads/pool.js';
 import { loadWasmKernels, loadWasmKernelsSync, type WasmKernels } from '../src/index.js';
@@ -77,6 +78,18 @@ describe.skipIf(!threadsAvailable())('ops-wasm threads', () => {
     for (let seed = 1; seed <= 30; seed++) {
       const m = buildBatchMatMul(randomBatchMatMulCase(seed, TensorType.FLOAT32, 40));
       expect(run(many, m.def, m.inputs).out, `batch matmul seed ${seed}`).toEqual(run(one, m.def, m.inputs).out);
+    }
+    expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);
+  });
+
+  it('float32 TRANSPOSE_CONV (output rows split across threads) gives the bytes of one thread', () => {
+    const before = Atomics.load(many.pool!.control, C.WorkerChunks);
+    for (let seed = 1; seed <= 40; seed++) {
+      const c = randomTransposeConvCase(seed, false);
+      const m = buildTransposeConvF32(
+        seed % 4 === 0 ? { ...c, inH: 17, outH: c.padding === 0 ? 17 * c.strideH : 16 * c.strideH + c.kH } : c,
+      );
+      expect(run(many, m.def, m.inputs).out, `transpose conv seed ${seed}`).toEqual(run(one, m.def, m.inputs).out);
     }
     expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);
   });

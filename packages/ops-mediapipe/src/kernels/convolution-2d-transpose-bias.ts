@@ -13,41 +13,18 @@
  * out_channel), every product and sum rounded to float32. The padding before the first output is
  * pad_total / 2 (floor).
  */
-import { BuiltinOperator, KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { BuiltinOperator, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import {
-  StructPadding,
-  checkAtLeast,
-  checkFloat32Node,
-  checkShape,
-  float32Supports,
-  paddingName,
-  readStructFields,
-} from './mediapipe-common.js';
-import { shapeText } from '@micrort/kernel-support';
-import { expectRank, opData } from '@micrort/kernel-support';
+import { StructPadding, checkFloat32Node, float32Supports } from './mediapipe-common.js';
+import { opData, transposeConvBiasShape, type TransposeConvShape } from '@micrort/kernel-support';
 
 const OP = 'Convolution2DTransposeBias';
 const INPUT = 0;
 const WEIGHTS = 1;
 const BIAS = 2;
 
-/** Shapes, strides and padding, computed in prepare. */
-interface TransposeConvBiasData {
-  batches: number;
-  inHeight: number;
-  inWidth: number;
-  inDepth: number;
-  filterHeight: number;
-  filterWidth: number;
-  outHeight: number;
-  outWidth: number;
-  outDepth: number;
-  strideHeight: number;
-  strideWidth: number;
-  padHeight: number;
-  padWidth: number;
-}
+/** Shapes, strides and padding, computed in prepare (kernel-support's transposeConvBiasShape). */
+type TransposeConvBiasData = TransposeConvShape;
 
 const supports = float32Supports(3, 1);
 
@@ -72,67 +49,15 @@ function init(): TransposeConvBiasData {
 function prepare(context: TfLiteContext, node: Node): void {
   const d = opData<TransposeConvBiasData>(OP, node);
   checkFloat32Node(OP, context, node, 3, 1);
-  const input = context.getTensor(node.inputs[INPUT]!);
-  const weights = context.getTensor(node.inputs[WEIGHTS]!);
-  const bias = context.getTensor(node.inputs[BIAS]!);
-  const output = context.getTensor(node.outputs[0]!);
-  expectRank(OP, node, 'input', input, 4);
-  expectRank(OP, node, 'weights', weights, 4);
-  expectRank(OP, node, 'bias', bias, 1);
-  expectRank(OP, node, 'output', output, 4);
-  if (weights.dims[0] !== bias.dims[0])
-    throw new KernelError(
-      OP,
-      node.index,
-      `weights (tensor ${weights.index}) have ${weights.dims[0]} output channels but bias (tensor ${bias.index}) has ${bias.dims[0]} values`,
-    );
-  if (input.dims[3] !== weights.dims[3])
-    throw new KernelError(
-      OP,
-      node.index,
-      `input (tensor ${input.index}) has ${input.dims[3]} channels but weights (tensor ${weights.index}) ${shapeText(weights.dims)} expect ${weights.dims[3]}`,
-    );
-
-  const params = readStructFields(OP, node, 'TfLiteTransposeConvParams', ['padding', 'stride_width', 'stride_height']);
-  const padding = params[0]!;
-  const strideWidth = params[1]!;
-  const strideHeight = params[2]!;
-  if (padding !== StructPadding.Same && padding !== StructPadding.Valid && padding !== StructPadding.Unknown)
-    throw new KernelError(OP, node.index, `option padding is ${padding}, must be 1 (SAME) or 2 (VALID)`);
-  checkAtLeast(OP, node, 'stride_width', strideWidth, 1);
-  checkAtLeast(OP, node, 'stride_height', strideHeight, 1);
-
-  d.batches = input.dims[0]!;
-  d.inHeight = input.dims[1]!;
-  d.inWidth = input.dims[2]!;
-  d.inDepth = input.dims[3]!;
-  d.outDepth = weights.dims[0]!;
-  d.filterHeight = weights.dims[1]!;
-  d.filterWidth = weights.dims[2]!;
-  d.strideHeight = strideHeight;
-  d.strideWidth = strideWidth;
-  if (d.inHeight < 1 || d.inWidth < 1)
-    throw new KernelError(OP, node.index, `input (tensor ${input.index}) has an empty spatial shape ${shapeText(input.dims)}`);
-  let padTotalHeight = 0;
-  let padTotalWidth = 0;
-  if (padding === StructPadding.Same) {
-    padTotalHeight = Math.max(0, d.filterHeight - ((d.inHeight - 1) % strideHeight) - 1);
-    padTotalWidth = Math.max(0, d.filterWidth - ((d.inWidth - 1) % strideWidth) - 1);
-  }
-  d.outHeight = strideHeight * (d.inHeight - 1) + d.filterHeight - padTotalHeight;
-  d.outWidth = strideWidth * (d.inWidth - 1) + d.filterWidth - padTotalWidth;
-  d.padHeight = padTotalHeight >> 1;
-  d.padWidth = padTotalWidth >> 1;
-  try {
-    checkShape(OP, node, 'output', output, [d.batches, d.outHeight, d.outWidth, d.outDepth]);
-  } catch (e) {
-    if (!(e instanceof KernelError)) throw e;
-    throw new KernelError(
-      OP,
-      node.index,
-      `${e.detail} (input ${shapeText(input.dims)}, ${d.filterHeight}x${d.filterWidth} filter, stride ${strideHeight}x${strideWidth}, ${paddingName(padding)} padding)`,
-    );
-  }
+  const g = transposeConvBiasShape(
+    OP,
+    node,
+    context.getTensor(node.inputs[INPUT]!),
+    context.getTensor(node.inputs[WEIGHTS]!),
+    context.getTensor(node.inputs[BIAS]!),
+    context.getTensor(node.outputs[0]!),
+  );
+  Object.assign(d, g);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

@@ -8,24 +8,7 @@ import { KernelError, TensorType, type Node, type Tensor, type TfLiteContext } f
 import { shapeText } from '@micrort/kernel-support';
 import { FLOAT32_ONLY, typeReason } from '@micrort/kernel-support';
 
-/** `TfLitePadding` as the C option structs store it. */
-export enum StructPadding {
-  /** kTfLitePaddingUnknown: MediaPipe's kernels compute no padding for it, as for VALID. */
-  Unknown = 0,
-  Same = 1,
-  Valid = 2,
-}
-
-/** Name of a `TfLitePadding` value for messages. */
-export function paddingName(padding: number): string {
-  return padding === StructPadding.Same
-    ? 'SAME'
-    : padding === StructPadding.Valid
-      ? 'VALID'
-      : padding === StructPadding.Unknown
-        ? 'UNKNOWN'
-        : `${padding}`;
-}
+export { StructPadding, paddingName, readStructFields } from '@micrort/kernel-support';
 
 /**
  * Why the node's arity or types are not handled, or null when they are: exactly `nIn` inputs and `nOut`
@@ -80,26 +63,6 @@ export function checkElementCount(op: string, node: Node, what: string, t: Tenso
       node.index,
       `${what} (tensor ${t.index}) has ${t.elementCount} elements (shape ${shapeText(t.dims)}), expected ${count}`,
     );
-}
-
-/**
- * The leading int32 fields of a C options struct stored as the node's custom options (little-endian, as
- * on every platform MediaPipe ships). `fields` names them for the message when the bytes are too few.
- */
-export function readStructFields(op: string, node: Node, struct: string, fields: readonly string[]): Int32Array {
-  const bytes = node.customInitialData;
-  const need = fields.length * 4;
-  if (!bytes || bytes.byteLength < need) {
-    throw new KernelError(
-      op,
-      node.index,
-      `custom options have ${bytes ? bytes.byteLength : 0} bytes; a ${struct} needs at least ${need} (${fields.join(', ')})`,
-    );
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, need);
-  const out = new Int32Array(fields.length);
-  for (let i = 0; i < fields.length; i++) out[i] = view.getInt32(4 * i, true);
-  return out;
 }
 
 /** Throws unless `value >= min`, naming the option. */

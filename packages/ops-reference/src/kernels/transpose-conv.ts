@@ -15,14 +15,12 @@ import {
   ActivationFunctionType,
   BuiltinOperator,
   KernelError,
-  Padding,
   TensorType,
   checkArity,
   getInput,
   getOptionalInput,
   getOutput,
   numElements,
-  tensorTypeName,
   type Node,
   type Registration,
   type Tensor,
@@ -42,15 +40,14 @@ import {
 import { evalHybridTransposeConv, prepareHybridConv, type HybridConvPlan } from './conv-hybrid.js';
 import { transposeConvFloat, transposeConvInt16, transposeConvInt8, transposeConvUint8 } from './transpose-conv-eval.js';
 import {
-  computeOutSize,
-  computePaddingHeightWidth,
   type ConvOutputParams,
   emptyOutputParams,
   expectConvRanks,
-  expectPositive,
+  expectTransposeConvOutputShape,
   opData,
   prepareConvOutputStage,
   setOutputShape,
+  transposeConvShape,
 } from '@micrort/kernel-support';
 
 const OP = 'TRANSPOSE_CONV';
@@ -124,9 +121,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     setOutputShape(OP, context, node, 0, outputShape.data as Int32Array);
   const output = getOutput(context, node, 0, OP);
   expectConvRanks(OP, node, { input, filter, output });
-  checkOutputShapeTensor(node, outputShape, output);
-  expectPositive(OP, node, 'stride_h', params.strideH);
-  expectPositive(OP, node, 'stride_w', params.strideW);
+  expectTransposeConvOutputShape(OP, node, outputShape, output);
   checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 
   const g = computeGeometry(node, params, input, filter, output);
@@ -176,78 +171,24 @@ function prepare(context: TfLiteContext, node: Node): void {
   }
 }
 
-/** The output_shape input must be int32 [4] (or empty, as TFLM's tests pass it); a constant one must equal the output shape. */
-function checkOutputShapeTensor(node: Node, shape: Tensor, output: Tensor): void {
-  if (shape.type !== TensorType.INT32)
-    throw new KernelError(OP, node.index, `output_shape (tensor ${shape.index}) must be int32, got ${tensorTypeName(shape.type)}`);
-  const n = numElements(shape.dims);
-  if (n !== 0 && (shape.dims.length !== 1 || n !== 4)) {
-    throw new KernelError(
-      OP,
-      node.index,
-      `output_shape (tensor ${shape.index}) must have shape [4], got [${Array.from(shape.dims).join(', ')}]`,
-    );
-  }
-  if (n === 4 && shape.isConstant) {
-    const v = shape.data as Int32Array;
-    for (let i = 0; i < 4; i++) {
-      if (v[i] !== output.dims[i]) {
-        throw new KernelError(
-          OP,
-          node.index,
-          `output_shape (tensor ${shape.index}) is [${Array.from(v).join(', ')}] but the output tensor is [${Array.from(output.dims).join(', ')}]`,
-        );
-      }
-    }
-  }
-}
-
-/** Shapes and padding (TFLM computes the padding from the output size); checks the input/output consistency. */
+/** Shapes and padding (kernel-support's transposeConvShape: TFLM computes the padding from the output size). */
 function computeGeometry(node: Node, params: TransposeConvOptions, input: Tensor, filter: Tensor, output: Tensor): ConvGeometry {
-  const fail = (detail: string): never => {
-    throw new KernelError(OP, node.index, detail);
-  };
+  const s = transposeConvShape(OP, node, params, input, filter, output);
   const g = emptyGeometry();
-  g.batches = input.dims[0]!;
-  g.inHeight = input.dims[1]!;
-  g.inWidth = input.dims[2]!;
-  g.inDepth = input.dims[3]!;
-  g.outDepth = filter.dims[0]!;
-  g.filterHeight = filter.dims[1]!;
-  g.filterWidth = filter.dims[2]!;
-  g.filterDepth = filter.dims[3]!;
-  g.outHeight = output.dims[1]!;
-  g.outWidth = output.dims[2]!;
-  g.strideHeight = params.strideH;
-  g.strideWidth = params.strideW;
-  if (output.dims[0] !== g.batches) fail(`output batch ${output.dims[0]} differs from input batch ${g.batches}`);
-  if (g.filterDepth !== g.inDepth)
-    fail(`filter (tensor ${filter.index}) input depth ${g.filterDepth} differs from input depth ${g.inDepth}`);
-  if (output.dims[3] !== g.outDepth)
-    fail(`output has ${output.dims[3]} channels but filter (tensor ${filter.index}) has ${g.outDepth} output channels`);
-  // Padding as TFLM: ComputePaddingHeightWidth over the *output* size, dilation 1.
-  const pad = computePaddingHeightWidth(
-    g.strideHeight,
-    g.strideWidth,
-    1,
-    1,
-    g.outHeight,
-    g.outWidth,
-    g.filterHeight,
-    g.filterWidth,
-    params.padding,
-  );
-  // A convolution of the output with the same filter, stride and padding must give the input size back.
-  const wantH = computeOutSize(params.padding, g.outHeight, g.filterHeight, g.strideHeight);
-  const wantW = computeOutSize(params.padding, g.outWidth, g.filterWidth, g.strideWidth);
-  if (wantH !== g.inHeight || wantW !== g.inWidth) {
-    fail(
-      `input spatial size ${g.inHeight}x${g.inWidth} does not match output ${g.outHeight}x${g.outWidth} for filter ` +
-        `${g.filterHeight}x${g.filterWidth}, stride ${g.strideHeight}x${g.strideWidth}, padding ${Padding[params.padding]} (expected ${wantH}x${wantW})`,
-    );
-  }
-  g.padHeight = pad.height;
-  g.padWidth = pad.width;
+  g.batches = s.batches;
+  g.inHeight = s.inHeight;
+  g.inWidth = s.inWidth;
+  g.inDepth = s.inDepth;
+  g.outDepth = s.outDepth;
+  g.filterHeight = s.filterHeight;
+  g.filterWidth = s.filterWidth;
+  g.filterDepth = s.inDepth;
+  g.outHeight = s.outHeight;
+  g.outWidth = s.outWidth;
+  g.strideHeight = s.strideHeight;
+  g.strideWidth = s.strideWidth;
+  g.padHeight = s.padHeight;
+  g.padWidth = s.padWidth;
   return g;
 }
 

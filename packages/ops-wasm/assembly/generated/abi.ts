@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 544196959;
+export const ABI_HASH: i32 = 2072230745;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -244,6 +244,57 @@ export const G_ACT_MIN = 76; // f32: lower bound of the fused activation
 export const G_ACT_MAX = 80; // f32: upper bound of the fused activation
 export const G_ROW_BYTES = 84; // i32: bytes from one row of the GEMM to the next
 export const G_BYTES = 96;
+
+// f32_tconv (TRANSPOSE_CONV and Convolution2DTransposeBias, float32): a GEMM of input rows into columns, scattered into the output. Byte offsets:
+export const TC_GEMM = 0; // u32: f32_conv's parameter block (G) of the GEMM: input pixels [P x inC] by the packed weights, columns [P x KH*KW*OutC]
+export const TC_BATCHES = 4; // i32: batches
+export const TC_IN_H = 8; // i32: input height
+export const TC_IN_W = 12; // i32: input width
+export const TC_IN_ROW_BYTES = 16; // i32: bytes of one input row: inW * inC * 4
+export const TC_OUT_H = 20; // i32: output height
+export const TC_OUT_W = 24; // i32: output width
+export const TC_OUT_C = 28; // i32: output channels
+export const TC_KH = 32; // i32: filter height
+export const TC_KW = 36; // i32: filter width
+export const TC_STRIDE_H = 40; // i32: stride along the height
+export const TC_STRIDE_W = 44; // i32: stride along the width
+export const TC_PAD_H = 48; // i32: output rows before input row 0 (its window starts at -PadH)
+export const TC_PAD_W = 52; // i32: output columns before input column 0
+export const TC_CHUNK_ROWS = 56; // i32: input rows per GEMM (the columns of ChunkRows * inW pixels fit ColBytes)
+export const TC_COL = 60; // u32: the columns: ColBytes per thread
+export const TC_COL_BYTES = 64; // i32: bytes of one thread's columns
+export const TC_BIAS = 68; // u32: the bias (OutC floats), 0 without one
+export const TC_CLAMP = 72; // i32: 1: outputs clamped to [ActMin, ActMax] (a fused activation)
+export const TC_ACT_MIN = 76; // f32: lower bound of the fused activation
+export const TC_ACT_MAX = 80; // f32: upper bound of the fused activation
+export const TC_BYTES = 96;
+
+// qs8_tconv (TRANSPOSE_CONV, int8 and TFLite's uint8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization. Byte offsets:
+export const TQ_BATCHES = 0; // i32: batches
+export const TQ_IN_H = 4; // i32: input height
+export const TQ_IN_W = 8; // i32: input width
+export const TQ_IN_C = 12; // i32: input depth
+export const TQ_OUT_H = 16; // i32: output height
+export const TQ_OUT_W = 20; // i32: output width
+export const TQ_OUT_C = 24; // i32: output channels
+export const TQ_KH = 28; // i32: filter height
+export const TQ_KW = 32; // i32: filter width
+export const TQ_STRIDE_H = 36; // i32: stride along the height
+export const TQ_STRIDE_W = 40; // i32: stride along the width
+export const TQ_PAD_H = 44; // i32: output rows before input row 0
+export const TQ_PAD_W = 48; // i32: output columns before input column 0
+export const TQ_ZP_IN = 52; // i32: input zero point
+export const TQ_ZP_OUT = 56; // i32: output zero point
+export const TQ_ACT_MIN = 60; // i32: lower output bound
+export const TQ_ACT_MAX = 64; // i32: upper output bound
+export const TQ_U8 = 68; // i32: 1: TFLite's uint8 (activations zero-extended, outputs uint8)
+export const TQ_PACKED = 72; // u32: the weights minus the filter zero point as int16: per tap, per block of 8 output channels, per input channel, 8 values
+export const TQ_BLOCKS = 76; // i32: blocks of 8 output channels
+export const TQ_ACC = 80; // u32: the int32 accumulators (the whole output, + 32 bytes; in the scratch buffer, set at each invoke)
+export const TQ_BIAS = 84; // u32: the int32 bias padded to Blocks * 8 (zeros without one)
+export const TQ_RQ = 88; // u32: the requantization blocks (RQ), Blocks * 2
+export const TQ_TMP = 92; // u32: 32 bytes for a partial block
+export const TQ_BYTES = 96;
 
 // f32_dwconv (DEPTHWISE_CONV_2D, float32, depth multiplier 1). Byte offsets:
 export const D_BATCHES = 0; // i32: batches

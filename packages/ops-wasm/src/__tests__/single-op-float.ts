@@ -67,9 +67,9 @@ export function firstMismatch(got: Float32Array, expected: Float32Array): string
 }
 
 /** Runs `def` both ways; returns null when every output agrees, else what differs. Also checks how many nodes ops-wasm served. */
-export function compareWithReference(def: ModelDef, inputs: ArrayBufferView[], served: number): string | null {
-  const ref = runF32(def, inputs, false);
-  const got = runF32(def, inputs, true);
+export function compareWithReference(def: ModelDef, inputs: ArrayBufferView[], served: number, resolver?: () => OpResolver): string | null {
+  const ref = runF32(def, inputs, false, resolver);
+  const got = runF32(def, inputs, true, resolver);
   if (got.served !== served) return `ops-wasm served ${got.served} nodes, expected ${served}`;
   for (let j = 0; j < ref.outs.length; j++) {
     const m = firstMismatch(got.outs[j]!, ref.outs[j]!);

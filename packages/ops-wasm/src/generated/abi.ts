@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 544196959;
+export const ABI_HASH = 2072230745;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -520,6 +520,112 @@ export enum G {
 }
 /** Bytes of the G block in the arena (its words rounded up to 16 bytes). */
 export const G_BYTES = 96;
+
+/** f32_tconv (TRANSPOSE_CONV and Convolution2DTransposeBias, float32): a GEMM of input rows into columns, scattered into the output. Word indices. */
+export enum TC {
+  /** f32_conv's parameter block (G) of the GEMM: input pixels [P x inC] by the packed weights, columns [P x KH*KW*OutC] (u32 arena offset) */
+  Gemm = 0,
+  /** batches (i32) */
+  Batches = 1,
+  /** input height (i32) */
+  InH = 2,
+  /** input width (i32) */
+  InW = 3,
+  /** bytes of one input row: inW * inC * 4 (i32) */
+  InRowBytes = 4,
+  /** output height (i32) */
+  OutH = 5,
+  /** output width (i32) */
+  OutW = 6,
+  /** output channels (i32) */
+  OutC = 7,
+  /** filter height (i32) */
+  KH = 8,
+  /** filter width (i32) */
+  KW = 9,
+  /** stride along the height (i32) */
+  StrideH = 10,
+  /** stride along the width (i32) */
+  StrideW = 11,
+  /** output rows before input row 0 (its window starts at -PadH) (i32) */
+  PadH = 12,
+  /** output columns before input column 0 (i32) */
+  PadW = 13,
+  /** input rows per GEMM (the columns of ChunkRows * inW pixels fit ColBytes) (i32) */
+  ChunkRows = 14,
+  /** the columns: ColBytes per thread (u32 arena offset) */
+  Col = 15,
+  /** bytes of one thread's columns (i32) */
+  ColBytes = 16,
+  /** the bias (OutC floats), 0 without one (u32 arena offset) */
+  Bias = 17,
+  /** 1: outputs clamped to [ActMin, ActMax] (a fused activation) (i32) */
+  Clamp = 18,
+  /** lower bound of the fused activation (f32) */
+  ActMin = 19,
+  /** upper bound of the fused activation (f32) */
+  ActMax = 20,
+  /** Words of the block. */
+  Words = 21,
+}
+/** Bytes of the TC block in the arena (its words rounded up to 16 bytes). */
+export const TC_BYTES = 96;
+
+/** qs8_tconv (TRANSPOSE_CONV, int8 and TFLite's uint8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization. Word indices. */
+export enum TQ {
+  /** batches (i32) */
+  Batches = 0,
+  /** input height (i32) */
+  InH = 1,
+  /** input width (i32) */
+  InW = 2,
+  /** input depth (i32) */
+  InC = 3,
+  /** output height (i32) */
+  OutH = 4,
+  /** output width (i32) */
+  OutW = 5,
+  /** output channels (i32) */
+  OutC = 6,
+  /** filter height (i32) */
+  KH = 7,
+  /** filter width (i32) */
+  KW = 8,
+  /** stride along the height (i32) */
+  StrideH = 9,
+  /** stride along the width (i32) */
+  StrideW = 10,
+  /** output rows before input row 0 (i32) */
+  PadH = 11,
+  /** output columns before input column 0 (i32) */
+  PadW = 12,
+  /** input zero point (i32) */
+  ZpIn = 13,
+  /** output zero point (i32) */
+  ZpOut = 14,
+  /** lower output bound (i32) */
+  ActMin = 15,
+  /** upper output bound (i32) */
+  ActMax = 16,
+  /** 1: TFLite's uint8 (activations zero-extended, outputs uint8) (i32) */
+  U8 = 17,
+  /** the weights minus the filter zero point as int16: per tap, per block of 8 output channels, per input channel, 8 values (u32 arena offset) */
+  Packed = 18,
+  /** blocks of 8 output channels (i32) */
+  Blocks = 19,
+  /** the int32 accumulators (the whole output, + 32 bytes; in the scratch buffer, set at each invoke) (u32 arena offset) */
+  Acc = 20,
+  /** the int32 bias padded to Blocks * 8 (zeros without one) (u32 arena offset) */
+  Bias = 21,
+  /** the requantization blocks (RQ), Blocks * 2 (u32 arena offset) */
+  Rq = 22,
+  /** 32 bytes for a partial block (u32 arena offset) */
+  Tmp = 23,
+  /** Words of the block. */
+  Words = 24,
+}
+/** Bytes of the TQ block in the arena (its words rounded up to 16 bytes). */
+export const TQ_BYTES = 96;
 
 /** f32_dwconv (DEPTHWISE_CONV_2D, float32, depth multiplier 1). Word indices. */
 export enum D {

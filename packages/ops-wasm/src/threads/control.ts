@@ -67,6 +67,8 @@ export enum Fn {
   F32Dwconv = 4,
   /** hybrid_epilogue(a0, a1, e0, e1) */
   HybridEpilogue = 5,
+  /** f32_tconv_run(a0, a1, a2, e0, e1, tid): output rows [e0, e1) */
+  F32Tconv = 6,
   /** Tests: the worker throws inside its chunk. */
   TestThrow = 90,
   /** Tests: the worker's thread ends inside its chunk (process.exit in Node, close() in a browser). */

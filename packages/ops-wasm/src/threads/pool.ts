@@ -36,6 +36,7 @@ export interface JobExports {
   f32_conv_run?(params: number, input: number, output: number, e0: number, e1: number, tid: number): void;
   f32_dwconv_run?(params: number, input: number, output: number, e0: number, e1: number, tid: number): void;
   hybrid_epilogue?(params: number, output: number, q0: number, q1: number): void;
+  f32_tconv_run?(params: number, input: number, output: number, e0: number, e1: number, tid: number): void;
 }
 
 /** What the pool needs from the platform: workers. */
@@ -316,6 +317,9 @@ function runChunk(
       break;
     case Fn.HybridEpilogue:
       x.hybrid_epilogue!(a0, a1, e0, e1);
+      break;
+    case Fn.F32Tconv:
+      x.f32_tconv_run!(a0, a1, a2, e0, e1, 0);
       break;
     default:
       break; // the test functions run in workers only

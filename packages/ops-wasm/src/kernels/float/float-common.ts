@@ -12,6 +12,7 @@ import { kernelsFor } from '../../wasm-arena.js';
 export interface FloatKernelExports {
   f32_conv(params: number, input: number, output: number): void;
   f32_dwconv(params: number, input: number, output: number): void;
+  f32_tconv(params: number, input: number, output: number): void;
   f32_binary(params: number, input1: number, input2: number, output: number): void;
   f32_clamp(params: number, input: number, output: number): void;
   f32_sigmoid(params: number, input: number, output: number): void;

@@ -18,7 +18,8 @@ export function gemmPackedFloats(outC: number, K: number): number {
  * for f32_conv: per block of eight channels, their eight biases (0 without bias), then for each of the K
  * steps their eight weights; channels past `outC` are zeros. Weight (c, k) is read at `filter[srcAt + c *
  * cStep + k * kStep]` and the packing written from `dst[dstAt]` (BATCH_MATMUL packs [K, C] matrices, one
- * after the other, with cStep 1 and kStep C).
+ * after the other, with cStep 1 and kStep C). Channel `c` is read as channel `rowOf(c)` (the transposed convolution's
+ * columns order a [OC, KH, KW, IC] filter's rows tap-major).
  */
 export function packGemmF32(
   dst: Float32Array,
@@ -30,6 +31,7 @@ export function packGemmF32(
   cStep = K,
   kStep = 1,
   dstAt = 0,
+  rowOf: (c: number) => number = (c) => c,
 ): void {
   const blocks = Math.ceil(outC / GEMM_NR);
   const stride = GEMM_NR * (K + 1);
@@ -42,7 +44,7 @@ export function packGemmF32(
         continue;
       }
       dst[at + j] = bias ? bias[c]! : 0;
-      const src = srcAt + c * cStep;
+      const src = srcAt + rowOf(c) * cStep;
       for (let k = 0; k < K; k++) dst[at + (k + 1) * GEMM_NR + j] = filter[src + k * kStep]!;
     }
   }
