@@ -18,7 +18,8 @@ import {
 } from '@micrort/core';
 import { activationRangeQuantized, calculateActivationRangeFloat, expectClampActivation } from './activation.js';
 import { QuantizationError, expectBias, expectPositive, expectRank, expectZeroPoint } from './checks.js';
-import type { ConvStrides } from './padding.js';
+import { convWindow, setWindowOutputShape, type ConvStrides } from './padding.js';
+import type { Padding } from '@micrort/core';
 
 /**
  * The two persistent int32 arrays TFLM allocates per convolution node (per-channel output multipliers and
@@ -309,6 +310,28 @@ export function expectConvRanks(op: string, node: Node, t: { input: Tensor; filt
   expectRank(op, node, 'input', t.input, 4);
   expectRank(op, node, 'filter', t.filter, 4);
   expectRank(op, node, 'output', t.output, 4);
+}
+
+/**
+ * CONV_2D / DEPTHWISE_CONV_2D prepare in kernels that size their work from the output: checks that input and
+ * filter have rank 4 and the strides (`expectConvStrides`), then sets output 0 to
+ * [batches, outHeight, outWidth, `channels`] computed from them (`setWindowOutputShape`, as TFLite's and
+ * ops-reference's prepare: a stored output shape is a hint, so an output stored without a shape, or with
+ * batch 1 after the input was resized to another batch, gets the computed one). Returns the output tensor.
+ */
+export function setConvOutputShape(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  t: { input: Tensor; filter: Tensor },
+  o: ConvStrides & { padding: Padding },
+  channels: number,
+): Tensor {
+  expectRank(op, node, 'input', t.input, 4);
+  expectRank(op, node, 'filter', t.filter, 4);
+  expectConvStrides(op, node, o);
+  setWindowOutputShape(op, context, node, convWindow(t.input, t.filter, o), o.padding, t.input.dims[0]!, channels);
+  return context.getTensor(node.outputs[0]!);
 }
 
 /** Throws an `OptionError` unless the strides and dilation factors of CONV_2D / DEPTHWISE_CONV_2D options are integers >= 1. */

@@ -19,7 +19,6 @@ import {
   checkArity,
   getInput,
   getOptionalInput,
-  getOutput,
   type Conv2DOptions,
   type Node,
   type Registration,
@@ -33,16 +32,7 @@ import { bufferView, viewBase } from '../cmsis/word-view.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import { prepareOutputStage, windowOf } from './conv-common.js';
-import {
-  declineArity,
-  declineTypes,
-  expectConvRanks,
-  expectConvStrides,
-  expectType,
-  expectWindowOutput,
-  INT8_ONLY,
-  opData,
-} from '@micrort/kernel-support';
+import { declineArity, declineTypes, expectType, expectWindowOutput, setConvOutputShape, INT8_ONLY, opData } from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
 
@@ -88,12 +78,10 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   const input = getInput(context, node, 0, OP);
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
-  const output = getOutput(context, node, 0, OP);
   expectType(OP, node, 'input', input, TensorType.INT8);
   expectType(OP, node, 'filter', filter, TensorType.INT8);
+  const output = setConvOutputShape(OP, context, node, { input, filter }, params, filter.dims[0]!);
   expectType(OP, node, 'output', output, TensorType.INT8);
-  expectConvRanks(OP, node, { input, filter, output });
-  expectConvStrides(OP, node, params);
 
   const p = data.p;
   p.batches = input.dims[0]!;

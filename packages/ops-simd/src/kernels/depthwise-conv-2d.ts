@@ -20,7 +20,6 @@ import {
   checkArity,
   getInput,
   getOptionalInput,
-  getOutput,
   type DepthwiseConv2DOptions,
   type InPlaceVariant,
   type Node,
@@ -36,16 +35,7 @@ import { emptyConvParams, type ConvParams } from '../cmsis/types.js';
 import { nodeEmulation, type NodeEmulation, type ResolvedOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
 import { prepareOutputStage, windowOf } from './conv-common.js';
-import {
-  declineArity,
-  declineTypes,
-  expectConvRanks,
-  expectConvStrides,
-  expectType,
-  expectWindowOutput,
-  INT8_ONLY,
-  opData,
-} from '@micrort/kernel-support';
+import { declineArity, declineTypes, expectType, expectWindowOutput, setConvOutputShape, INT8_ONLY, opData } from '@micrort/kernel-support';
 
 const OP = 'DEPTHWISE_CONV_2D';
 
@@ -86,12 +76,10 @@ function prepare(o: ResolvedOptions, context: TfLiteContext, node: Node): void {
   const input = getInput(context, node, 0, OP);
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
-  const output = getOutput(context, node, 0, OP);
   expectType(OP, node, 'input', input, TensorType.INT8);
   expectType(OP, node, 'filter', filter, TensorType.INT8);
+  const output = setConvOutputShape(OP, context, node, { input, filter }, params, filter.dims[3]!);
   expectType(OP, node, 'output', output, TensorType.INT8);
-  expectConvRanks(OP, node, { input, filter, output });
-  expectConvStrides(OP, node, params);
   const p = data.p;
   p.batches = input.dims[0]!;
   p.inH = input.dims[1]!;

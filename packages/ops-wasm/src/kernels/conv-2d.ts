@@ -11,7 +11,6 @@ import {
   checkArity,
   getInput,
   getOptionalInput,
-  getOutput,
   type Conv2DOptions,
   type Node,
   type Registration,
@@ -36,14 +35,7 @@ import {
 } from './kernel-common.js';
 import { packConvGemm, packableWeights } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
-import {
-  convWindow,
-  declineArity,
-  expectConvRanks,
-  expectConvStrides,
-  expectWindowOutput,
-  int8ConvOutputStage,
-} from '@micrort/kernel-support';
+import { convWindow, declineArity, expectWindowOutput, setConvOutputShape, int8ConvOutputStage } from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
 
@@ -82,9 +74,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const input = getInput(context, node, 0, OP);
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
-  const output = getOutput(context, node, 0, OP);
-  expectConvRanks(OP, node, { input, filter, output });
-  expectConvStrides(OP, node, opts);
+  const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[0]!);
   const [batches, inH, inW, inC] = input.dims as unknown as number[];
   const [outC, kH, kW, kC] = filter.dims as unknown as number[];
   if (kC !== inC) throw new KernelError(OP, node.index, `filter depth ${kC} differs from input depth ${inC} (grouped convolution)`);

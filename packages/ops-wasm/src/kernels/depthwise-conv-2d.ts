@@ -12,7 +12,6 @@ import {
   checkArity,
   getInput,
   getOptionalInput,
-  getOutput,
   type DepthwiseConv2DOptions,
   type Node,
   type Registration,
@@ -40,10 +39,9 @@ import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 import {
   convWindow,
   declineArity,
-  expectConvRanks,
-  expectConvStrides,
   expectPositive,
   expectWindowOutput,
+  setConvOutputShape,
   int8ConvOutputStage,
 } from '@micrort/kernel-support';
 
@@ -85,9 +83,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const input = getInput(context, node, 0, OP);
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
-  const output = getOutput(context, node, 0, OP);
-  expectConvRanks(OP, node, { input, filter, output });
-  expectConvStrides(OP, node, opts);
+  const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[3]!);
   expectPositive(OP, node, 'depth_multiplier', opts.depthMultiplier);
   const [batches, inH, inW, inC] = input.dims as unknown as number[];
   const [one, kH, kW, fC] = filter.dims as unknown as number[];

@@ -11,7 +11,6 @@ import {
   checkArity,
   getInput,
   getOptionalInput,
-  getOutput,
   type DepthwiseConv2DOptions,
   type Node,
   type Registration,
@@ -31,9 +30,8 @@ import {
   convWindow,
   declineActivation,
   declineArity,
-  expectConvRanks,
-  expectConvStrides,
   expectWindowOutput,
+  setConvOutputShape,
 } from '@micrort/kernel-support';
 
 const OP = 'DEPTHWISE_CONV_2D';
@@ -81,9 +79,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const input = getInput(context, node, 0, OP);
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
-  const output = getOutput(context, node, 0, OP);
-  expectConvRanks(OP, node, { input, filter, output });
-  expectConvStrides(OP, node, opts);
+  const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[3]!);
   const [batches, inH, inW, channels] = input.dims as unknown as number[];
   const [one, kH, kW, fC] = filter.dims as unknown as number[];
   if (one !== 1)

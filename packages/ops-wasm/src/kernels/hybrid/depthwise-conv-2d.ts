@@ -14,7 +14,6 @@ import {
   checkArity,
   getInput,
   getOptionalInput,
-  getOutput,
   type DepthwiseConv2DOptions,
   type Node,
   type Registration,
@@ -24,10 +23,9 @@ import {
   calculateActivationRangeFloat,
   convWindow,
   declineArity,
-  expectConvRanks,
-  expectConvStrides,
   expectPositive,
   expectWindowOutput,
+  setConvOutputShape,
   hybridWeightScales,
   hybridWeightsInt8,
 } from '@micrort/kernel-support';
@@ -69,9 +67,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const input = getInput(context, node, 0, OP);
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
-  const output = getOutput(context, node, 0, OP);
-  expectConvRanks(OP, node, { input, filter, output });
-  expectConvStrides(OP, node, opts);
+  const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[3]!);
   expectPositive(OP, node, 'depth_multiplier', opts.depthMultiplier);
   const [batches, inH, inW, inC] = input.dims as unknown as number[];
   const [one, kH, kW, fC] = filter.dims as unknown as number[];
