@@ -20,6 +20,7 @@ export { f32_conv, f32_conv_run } from './float/gemm';
 export { f32_dwconv, f32_dwconv_run } from './float/depthwise-conv';
 export { f32_tconv, f32_tconv_run } from './float/transpose-conv';
 export { qs8_tconv } from './int8/transpose-conv';
+export { qs16_tconv } from './int8/transpose-conv-16x8';
 export { f32_binary } from './float/binary';
 export { f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish } from './float/unary';
 export { f32_softmax } from './float/softmax';

@@ -372,7 +372,7 @@ export const BLOCKS = [
   },
   {
     name: 'TQ',
-    doc: "qs8_tconv (TRANSPOSE_CONV, int8 and TFLite's uint8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization.",
+    doc: "qs8_tconv and qs16_tconv (TRANSPOSE_CONV, int8, TFLite's uint8 and 16x8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization.",
     fields: [
       ['Batches', 'i32', 'batches'],
       ['InH', 'i32', 'input height'],
@@ -398,10 +398,10 @@ export const BLOCKS = [
         'the weights minus the filter zero point as int16: per tap, per block of 8 output channels, per input channel, 8 values',
       ],
       ['Blocks', 'i32', 'blocks of 8 output channels'],
-      ['Acc', 'u32', 'the int32 accumulators (the whole output, + 32 bytes; in the scratch buffer, set at each invoke)'],
-      ['Bias', 'u32', 'the int32 bias padded to Blocks * 8 (zeros without one)'],
-      ['Rq', 'u32', 'the requantization blocks (RQ), Blocks * 2'],
-      ['Tmp', 'u32', '32 bytes for a partial block'],
+      ['Acc', 'u32', 'the int32 (16x8: int64) accumulators of the whole output, + 64 bytes (the scratch buffer, set at each invoke)'],
+      ['Bias', 'u32', 'the bias padded to Blocks * 8 (zeros without one): int32, or int64 for 16x8'],
+      ['Rq', 'u32', 'the requantization blocks (RQ), Blocks * 2; 16x8: per channel the reduced multiplier and the total shift (two int32)'],
+      ['Tmp', 'u32', '64 bytes for a partial block'],
     ],
   },
   {

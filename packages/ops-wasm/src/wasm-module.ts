@@ -41,6 +41,7 @@ export interface KernelExports {
   qs16_bmm(params: number, lhs: number, packed: number, output: number): void;
   qs8_mean_hw(params: number, input: number, output: number): void;
   qs8_tconv(params: number, input: number, output: number): void;
+  qs16_tconv(params: number, input: number, output: number): void;
   qs8_softmax(params: number, input: number, output: number): void;
   qu8_softmax(params: number, input: number, output: number): void;
   quantize_f32_s8(params: number, input: number, output: number): void;

@@ -3,7 +3,7 @@
  * Convolution2DTransposeBias is most of the model's time on the JavaScript kernel) with ops-wasm in
  * front of ops-reference and ops-mediapipe against those two alone; a float network of TRANSPOSE_CONV
  * (constant and dynamic filters) and the custom op, and an int8 TRANSPOSE_CONV, whose invokes allocate
- * nothing; the int8 conformance-ops cases served by ops-wasm and equal to TFLM's outputs.
+ * nothing; the int8 and 16x8 conformance-ops cases served by ops-wasm and equal to TFLM's outputs.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -143,16 +143,19 @@ describe.skipIf(!hasConformanceOps)('conformance-ops TRANSPOSE_CONV cases', () =
     resolver: () => registerReferenceOps(new OpResolver()).registerAll(wasm.kernels, { fallback: true }),
     arenaBacking: wasm.arenaBacking,
   };
-  it.each(['transpose_conv_int8_bias', 'transpose_conv_int8_bias_valid'])('%s: served by ops-wasm, equal to TFLM', (name) => {
-    expect(
-      makeInterpreter(name, opts)
-        .nodes()
-        .map((n) => n.provider),
-    ).toContain(PROVIDER);
-    for (let c = 0; c < 3; c++) {
-      const r = runCase(name, c, opts);
-      expect({ name, c, failed: r.outputs.filter((o) => !o.pass) }).toEqual({ name, c, failed: [] });
-    }
-  });
+  it.each(['transpose_conv_int8_bias', 'transpose_conv_int8_bias_valid', 'transpose_conv_int16x8_bias'])(
+    '%s: served by ops-wasm, equal to TFLM',
+    (name) => {
+      expect(
+        makeInterpreter(name, opts)
+          .nodes()
+          .map((n) => n.provider),
+      ).toContain(PROVIDER);
+      for (let c = 0; c < 3; c++) {
+        const r = runCase(name, c, opts);
+        expect({ name, c, failed: r.outputs.filter((o) => !o.pass) }).toEqual({ name, c, failed: [] });
+      }
+    },
+  );
 });
 if (!hasConformanceOps) it.skip(OPS_SKIP_REASON, () => {});

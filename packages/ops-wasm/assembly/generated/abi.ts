@@ -269,7 +269,7 @@ export const TC_ACT_MIN = 76; // f32: lower bound of the fused activation
 export const TC_ACT_MAX = 80; // f32: upper bound of the fused activation
 export const TC_BYTES = 96;
 
-// qs8_tconv (TRANSPOSE_CONV, int8 and TFLite's uint8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization. Byte offsets:
+// qs8_tconv and qs16_tconv (TRANSPOSE_CONV, int8, TFLite's uint8 and 16x8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization. Byte offsets:
 export const TQ_BATCHES = 0; // i32: batches
 export const TQ_IN_H = 4; // i32: input height
 export const TQ_IN_W = 8; // i32: input width
@@ -290,10 +290,10 @@ export const TQ_ACT_MAX = 64; // i32: upper output bound
 export const TQ_U8 = 68; // i32: 1: TFLite's uint8 (activations zero-extended, outputs uint8)
 export const TQ_PACKED = 72; // u32: the weights minus the filter zero point as int16: per tap, per block of 8 output channels, per input channel, 8 values
 export const TQ_BLOCKS = 76; // i32: blocks of 8 output channels
-export const TQ_ACC = 80; // u32: the int32 accumulators (the whole output, + 32 bytes; in the scratch buffer, set at each invoke)
-export const TQ_BIAS = 84; // u32: the int32 bias padded to Blocks * 8 (zeros without one)
-export const TQ_RQ = 88; // u32: the requantization blocks (RQ), Blocks * 2
-export const TQ_TMP = 92; // u32: 32 bytes for a partial block
+export const TQ_ACC = 80; // u32: the int32 (16x8: int64) accumulators of the whole output, + 64 bytes (the scratch buffer, set at each invoke)
+export const TQ_BIAS = 84; // u32: the bias padded to Blocks * 8 (zeros without one): int32, or int64 for 16x8
+export const TQ_RQ = 88; // u32: the requantization blocks (RQ), Blocks * 2; 16x8: per channel the reduced multiplier and the total shift (two int32)
+export const TQ_TMP = 92; // u32: 64 bytes for a partial block
 export const TQ_BYTES = 96;
 
 // f32_dwconv (DEPTHWISE_CONV_2D, float32, depth multiplier 1). Byte offsets:

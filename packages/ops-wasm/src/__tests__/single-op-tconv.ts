@@ -121,17 +121,22 @@ export interface TransposeConvQuant {
   gain: number;
   /** TFLite's uint8: uint8 tensors (zero points + 128), per-tensor, a random filter zero point. */
   uint8: boolean;
+  /** 16x8: int16 activations (zero points 0), int8 filter, an int64 (or, when `bias16`, int16) bias. */
+  int16: boolean;
+  bias16: boolean;
 }
 
 /** A random quantization (`uint8`: TFLite's per-tensor uint8). */
-export function randomTransposeConvQuant(seed: number, uint8: boolean): TransposeConvQuant {
+export function randomTransposeConvQuant(seed: number, uint8: boolean, int16 = false): TransposeConvQuant {
   const r = rng(seed * 13 + 5);
   return {
     perChannel: !uint8 && r() < 0.7,
-    inZp: pick(r, [-128, 127, 0, int(r, -128, 127)]),
-    outZp: pick(r, [-128, 127, 0, int(r, -128, 127)]),
+    inZp: int16 ? 0 : pick(r, [-128, 127, 0, int(r, -128, 127)]),
+    outZp: int16 ? 0 : pick(r, [-128, 127, 0, int(r, -128, 127)]),
     gain: pick(r, [1, 1, 1, 40, 1e-3]),
     uint8,
+    int16,
+    bias16: int16 && r() < 0.3,
   };
 }
 
@@ -139,11 +144,11 @@ export function randomTransposeConvQuant(seed: number, uint8: boolean): Transpos
 export function buildTransposeConvQ(c: TransposeConvCase, q: TransposeConvQuant): { def: ModelDef; input: Int8Array } {
   const r = rng(c.seed * 7 + 5);
   const u8 = q.uint8;
-  const type = u8 ? TensorType.UINT8 : TensorType.INT8;
+  const type = u8 ? TensorType.UINT8 : q.int16 ? TensorType.INT16 : TensorType.INT8;
   const inScale = 0.02 + r() * 0.05;
   const wScales = Array.from({ length: q.perChannel ? c.outC : 1 }, () => 0.002 + r() * 0.02);
   const k = (c.kH * c.kW * c.inC) / (c.strideH * c.strideW);
-  const outScale = (inScale * wScales[0]! * Math.sqrt(k) * 150) / q.gain;
+  const outScale = (inScale * wScales[0]! * Math.sqrt(k) * (q.int16 ? 40 : 150)) / q.gain;
   const wZp = u8 ? pick(r, [0, 255, 128, int(r, 0, 255)]) : 0;
   const weights = int8s(r, c.outC * c.kH * c.kW * c.inC);
   const b = new ModelBuilder();
@@ -155,7 +160,7 @@ export function buildTransposeConvQ(c: TransposeConvCase, q: TransposeConvQuant)
   });
   const wT = b.addTensor({
     name: 'w',
-    type,
+    type: q.int16 ? TensorType.INT8 : type,
     shape: [c.outC, c.kH, c.kW, c.inC],
     data: u8 ? new Uint8Array(weights.buffer) : weights,
     quantization: {
@@ -171,9 +176,13 @@ export function buildTransposeConvQ(c: TransposeConvCase, q: TransposeConvQuant)
     inputs.push(
       b.addTensor({
         name: 'b',
-        type: TensorType.INT32,
+        type: q.int16 ? (q.bias16 ? TensorType.INT16 : TensorType.INT64) : TensorType.INT32,
         shape: [c.outC],
-        data: int32s(r, c.outC, 3000),
+        data: q.int16
+          ? q.bias16
+            ? Int16Array.from(int32s(r, c.outC, 30000))
+            : BigInt64Array.from(int32s(r, c.outC, 2 ** 30), (v) => BigInt(v) * BigInt(int(r, 1, 1000)))
+          : int32s(r, c.outC, 3000),
         quantization: u8
           ? { scale: Math.fround(inScale * wScales[0]!), zeroPoint: 0 }
           : { scale: wScales.map((s) => s * inScale), zeroPoint: wScales.map(() => 0) },
@@ -193,5 +202,6 @@ export function buildTransposeConvQ(c: TransposeConvCase, q: TransposeConvQuant)
     options: { padding: c.padding, strideH: c.strideH, strideW: c.strideW, fusedActivationFunction: c.activation },
   });
   b.setInputs([inT]).setOutputs([outT]);
-  return { def: b.buildDef(), input: int8s(r, c.batches * c.inH * c.inW * c.inC) };
+  const n = c.batches * c.inH * c.inW * c.inC;
+  return { def: b.buildDef(), input: q.int16 ? new Int8Array(Int16Array.from(int32s(r, n, 32767)).buffer) : int8s(r, n) };
 }

@@ -571,7 +571,7 @@ export enum TC {
 /** Bytes of the TC block in the arena (its words rounded up to 16 bytes). */
 export const TC_BYTES = 96;
 
-/** qs8_tconv (TRANSPOSE_CONV, int8 and TFLite's uint8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization. Word indices. */
+/** qs8_tconv and qs16_tconv (TRANSPOSE_CONV, int8, TFLite's uint8 and 16x8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization. Word indices. */
 export enum TQ {
   /** batches (i32) */
   Batches = 0,
@@ -613,13 +613,13 @@ export enum TQ {
   Packed = 18,
   /** blocks of 8 output channels (i32) */
   Blocks = 19,
-  /** the int32 accumulators (the whole output, + 32 bytes; in the scratch buffer, set at each invoke) (u32 arena offset) */
+  /** the int32 (16x8: int64) accumulators of the whole output, + 64 bytes (the scratch buffer, set at each invoke) (u32 arena offset) */
   Acc = 20,
-  /** the int32 bias padded to Blocks * 8 (zeros without one) (u32 arena offset) */
+  /** the bias padded to Blocks * 8 (zeros without one): int32, or int64 for 16x8 (u32 arena offset) */
   Bias = 21,
-  /** the requantization blocks (RQ), Blocks * 2 (u32 arena offset) */
+  /** the requantization blocks (RQ), Blocks * 2; 16x8: per channel the reduced multiplier and the total shift (two int32) (u32 arena offset) */
   Rq = 22,
-  /** 32 bytes for a partial block (u32 arena offset) */
+  /** 64 bytes for a partial block (u32 arena offset) */
   Tmp = 23,
   /** Words of the block. */
   Words = 24,

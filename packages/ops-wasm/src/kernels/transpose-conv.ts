@@ -1,12 +1,14 @@
 /**
- * TRANSPOSE_CONV, int8 (per-channel symmetric int8 filter, int32 bias) and TFLite's uint8 (per-tensor
- * quantization, any zero points), in WebAssembly: qs8_tconv (assembly/int8/transpose-conv.ts), TFLM's
+ * TRANSPOSE_CONV, int8 (per-channel symmetric int8 filter, int32 bias), TFLite's uint8 (per-tensor
+ * quantization, any zero points) and 16x8 (int16 activations, int8 filter, int64 or int16 bias), in
+ * WebAssembly: qs8_tconv (assembly/int8/transpose-conv.ts) and qs16_tconv (transpose-conv-16x8.ts), TFLM's
  * reference kernel (int32 accumulation of (input - zp) × filter into the node's scratch buffer, then per
  * channel the bias, MultiplyByQuantizedMultiplier, the output zero point and the clamp to the output
- * type, as TFLM computes it with kTfLiteActNone), bit-exact with ops-reference. The output stage is
- * kernel-support's prepareConvOutputStage, the geometry its transposeConvShape. Declines float32 (the
- * float kernel's), int16 activations, non-constant filters or biases, asymmetric int8 and per-channel
- * uint8 filters; the next provider serves the node.
+ * type, as TFLM computes it with kTfLiteActNone; 16x8: int64 accumulators and TFLM's int64
+ * MultiplyByQuantizedMultiplier), bit-exact with ops-reference. The output stage is kernel-support's
+ * prepareConvOutputStage, the geometry its transposeConvShape. Declines float32 (the float kernel's),
+ * non-constant filters or biases, asymmetric int8 and per-channel uint8 filters; the next provider serves
+ * the node.
  */
 import {
   ActivationFunctionType,
@@ -19,11 +21,15 @@ import {
   getOutput,
   type Node,
   type Registration,
+  type Tensor,
   type TfLiteContext,
   type TransposeConvOptions,
 } from '@micrort/core';
 import {
+  INT8_ONLY,
   declineArity,
+  declineAsymmetric,
+  declineType,
   emptyOutputParams,
   expectConvRanks,
   expectKnownPadding,
@@ -48,6 +54,17 @@ interface TransposeConvData {
   /** Arena offset of a constant input's copy, or -1. */
   input: number;
   scratch: number;
+  /** 16x8 (qs16_tconv). */
+  i16: boolean;
+}
+
+/** Why a 16x8 node is not handled, or null: int16 input and output, constant symmetric int8 filter, constant int64 or int16 bias. */
+function decline16x8(filter: Tensor, bias: Tensor | null, output: Tensor): string | null {
+  const why = declineType('output', output, [TensorType.INT16]) ?? declineType('filter', filter, INT8_ONLY);
+  if (why) return why;
+  if (!filter.isConstant) return 'filter is not a constant (weights are packed at prepare)';
+  if (bias && (!INT16_BIAS.includes(bias.type) || !bias.isConstant)) return 'bias is not a constant int64 or int16 tensor';
+  return declineAsymmetric('filter', filter);
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
@@ -57,7 +74,9 @@ function supports(context: TfLiteContext, node: Node): true | string {
   const filter = context.getTensor(node.inputs[1]!);
   const input = context.getTensor(node.inputs[2]!);
   const bias = node.inputs.length > 3 && node.inputs[3]! >= 0 ? context.getTensor(node.inputs[3]!) : null;
-  return declineWeighted(input, filter, bias, context.getTensor(node.outputs[0]!)) ?? true;
+  const output = context.getTensor(node.outputs[0]!);
+  if (input.type === TensorType.INT16) return decline16x8(filter, bias, output) ?? true;
+  return declineWeighted(input, filter, bias, output) ?? true;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -103,13 +122,26 @@ function prepare(context: TfLiteContext, node: Node): void {
           const oc = n * 8 + j;
           w16[((t * blocks + n) * inC + c) * 8 + j] = oc < outC ? w[(oc * taps + t) * inC + c]! - wzp : 0;
         }
-  const biasRegion = context.allocatePersistentBuffer(blocks * 32);
+  const i16 = input.type === TensorType.INT16;
+  data.i16 = i16;
+  // the bias padded to whole blocks: int32, or int64 for 16x8 (an int16 bias widened)
+  const biasRegion = context.allocatePersistentBuffer(blocks * (i16 ? 64 : 32));
   biasRegion.i32.fill(0);
-  if (bias) biasRegion.i32.set(bias.data as Int32Array);
-  const rq = context.allocatePersistentBuffer(blocks * 2 * RQ_BYTES);
-  for (let b = 0; b < blocks * 2; b++) writeRequantBlock(rq.i32, b * RQ_WORDS, b * 4, outC, out.multiplier, out.shift);
-  const tmp = context.allocatePersistentBuffer(32);
-  data.scratch = context.requestScratchBufferInArena(output.elementCount * 4 + 32);
+  if (bias && !i16) biasRegion.i32.set(bias.data as Int32Array);
+  if (bias && i16 && bias.type === TensorType.INT64) biasRegion.u8.set(bias.bytes);
+  if (bias && i16 && bias.type === TensorType.INT16)
+    (bias.data as Int16Array).forEach((v, c) => biasRegion.i32.set([v, v < 0 ? -1 : 0], 2 * c));
+  // int8: the requantization blocks; 16x8: per channel TFLM's reduced 16-bit multiplier and total shift
+  const rq = context.allocatePersistentBuffer(i16 ? outC * 8 : blocks * 2 * RQ_BYTES);
+  if (i16)
+    for (let c = 0; c < outC; c++) {
+      const m = out.multiplier[c]!;
+      rq.i32[2 * c] = m < 0x7fff0000 ? (m + 32768) >> 16 : 0x7fff;
+      rq.i32[2 * c + 1] = 15 - out.shift[c]!;
+    }
+  else for (let b = 0; b < blocks * 2; b++) writeRequantBlock(rq.i32, b * RQ_WORDS, b * 4, outC, out.multiplier, out.shift);
+  const tmp = context.allocatePersistentBuffer(64);
+  data.scratch = context.requestScratchBufferInArena(output.elementCount * (i16 ? 8 : 4) + 64);
 
   const p = region.i32;
   p.fill(0, 0, TQ.Words);
@@ -144,10 +176,12 @@ function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as TransposeConvData;
   data.p[TQ.Acc] = context.getScratchBuffer(data.scratch).offset;
   const input = inputOffset(context, node, 2, data.input);
-  data.k!.qs8_tconv(data.params, input, context.getEvalTensor(node.outputs[0]!).data.byteOffset);
+  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  if (data.i16) data.k!.qs16_tconv(data.params, input, output);
+  else data.k!.qs8_tconv(data.params, input, output);
 }
 
-/** The int8 / uint8 TRANSPOSE_CONV registration. */
+/** The int8, uint8 and 16x8 TRANSPOSE_CONV registration. */
 export function createTransposeConv(): Registration<TransposeConvData> {
   return {
     builtinCode: BuiltinOperator.TRANSPOSE_CONV,
@@ -155,7 +189,7 @@ export function createTransposeConv(): Registration<TransposeConvData> {
     provider: PROVIDER,
     name: 'TRANSPOSE_CONV/wasm-s8-scatter',
     supports,
-    init: (): TransposeConvData => ({ k: null, params: 0, p: new Int32Array(0), input: -1, scratch: -1 }),
+    init: (): TransposeConvData => ({ k: null, params: 0, p: new Int32Array(0), input: -1, scratch: -1, i16: false }),
     prepare,
     invoke,
   };
