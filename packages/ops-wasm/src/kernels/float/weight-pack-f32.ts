@@ -13,6 +13,10 @@ export function gemmPackedFloats(outC: number, K: number): number {
   return Math.ceil(outC / GEMM_NR) * GEMM_NR * (K + 1);
 }
 
+/** packGemmF32's default `rowOf`: output channel c is filter row c. One function for every call, so a call
+ * that leaves `rowOf` out (BATCH_MATMUL's runtime RHS, packed at each invoke) creates no closure. */
+const sameRow = (c: number): number => c;
+
 /**
  * Packs `filter` (`outC` rows of `K` floats: [outC, kH, kW, inC] or FULLY_CONNECTED's [units, depth])
  * for f32_conv: per block of eight channels, their eight biases (0 without bias), then for each of the K
@@ -31,7 +35,7 @@ export function packGemmF32(
   cStep = K,
   kStep = 1,
   dstAt = 0,
-  rowOf: (c: number) => number = (c) => c,
+  rowOf: (c: number) => number = sameRow,
 ): void {
   const blocks = Math.ceil(outC / GEMM_NR);
   const stride = GEMM_NR * (K + 1);
