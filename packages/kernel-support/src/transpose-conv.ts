@@ -5,7 +5,21 @@
  * custom op (mediapipe/util/tflite/operations/transpose_conv_bias.cc: a `TfLiteTransposeConvParams`
  * struct as custom options, the output size computed from the input's).
  */
-import { KernelError, Padding, TensorType, numElements, tensorTypeName, type Node, type Tensor } from '@micrort/core';
+import {
+  KernelError,
+  Padding,
+  TensorType,
+  getInput,
+  getOptionalInput,
+  getOutput,
+  numElements,
+  tensorTypeName,
+  type Node,
+  type Tensor,
+  type TfLiteContext,
+} from '@micrort/core';
+import { expectConvRanks } from './conv.js';
+import { setOutputShape } from './output-shape.js';
 import { expectPositive, expectRank, shapeText } from './checks.js';
 import { computeOutSize, computePaddingHeightWidth } from './padding.js';
 
@@ -114,6 +128,34 @@ export enum StructPadding {
   Unknown = 0,
   Same = 1,
   Valid = 2,
+}
+
+/** The tensors of a TRANSPOSE_CONV node. */
+export interface TransposeConvTensors {
+  outputShape: Tensor;
+  filter: Tensor;
+  input: Tensor;
+  bias: Tensor | null;
+  output: Tensor;
+}
+
+/**
+ * TRANSPOSE_CONV's tensors in prepare (inputs: output_shape, weights, input, optional bias): the output
+ * resized to a constant output_shape (its values, folded or from the file, as TFLite; a shape computed at
+ * invoke leaves the output tensor's own shape, as TFLM), then input, filter and output checked to be 4-D
+ * and the output against output_shape (`expectTransposeConvOutputShape`).
+ */
+export function transposeConvTensors(op: string, context: TfLiteContext, node: Node): TransposeConvTensors {
+  const outputShape = getInput(context, node, 0, op);
+  const filter = getInput(context, node, 1, op);
+  const input = getInput(context, node, 2, op);
+  const bias = getOptionalInput(context, node, 3);
+  if (outputShape.isConstant && outputShape.type === TensorType.INT32 && outputShape.dims.length === 1 && outputShape.dims[0] === 4)
+    setOutputShape(op, context, node, 0, outputShape.data as Int32Array);
+  const output = getOutput(context, node, 0, op);
+  expectConvRanks(op, node, { input, filter, output });
+  expectTransposeConvOutputShape(op, node, outputShape, output);
+  return { outputShape, filter, input, bias, output };
 }
 
 /** Name of a `TfLitePadding` value for messages. */

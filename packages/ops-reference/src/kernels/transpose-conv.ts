@@ -17,9 +17,6 @@ import {
   KernelError,
   TensorType,
   checkArity,
-  getInput,
-  getOptionalInput,
-  getOutput,
   numElements,
   type Node,
   type Registration,
@@ -42,12 +39,10 @@ import { transposeConvFloat, transposeConvInt16, transposeConvInt8, transposeCon
 import {
   type ConvOutputParams,
   emptyOutputParams,
-  expectConvRanks,
-  expectTransposeConvOutputShape,
   opData,
   prepareConvOutputStage,
-  setOutputShape,
   transposeConvShape,
+  transposeConvTensors,
 } from '@micrort/kernel-support';
 
 const OP = 'TRANSPOSE_CONV';
@@ -111,17 +106,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const why = unsupportedTypes(context, node);
   if (why !== null) throw new KernelError(OP, node.index, why);
 
-  const outputShape = getInput(context, node, OUTPUT_SHAPE, OP);
-  const filter = getInput(context, node, FILTER, OP);
-  const input = getInput(context, node, INPUT, OP);
-  const bias = getOptionalInput(context, node, BIAS);
-  // TFLite resizes the output to a constant output_shape (its values, folded or from the file); a shape
-  // computed at invoke leaves the output tensor's own shape, as TFLM.
-  if (outputShape.isConstant && outputShape.type === TensorType.INT32 && outputShape.dims.length === 1 && outputShape.dims[0] === 4)
-    setOutputShape(OP, context, node, 0, outputShape.data as Int32Array);
-  const output = getOutput(context, node, 0, OP);
-  expectConvRanks(OP, node, { input, filter, output });
-  expectTransposeConvOutputShape(OP, node, outputShape, output);
+  const { filter, input, bias, output } = transposeConvTensors(OP, context, node);
   checkPaddingAndActivation(OP, node, params.padding, params.fusedActivationFunction);
 
   const g = computeGeometry(node, params, input, filter, output);

@@ -16,9 +16,6 @@ import {
   KernelError,
   TensorType,
   checkArity,
-  getInput,
-  getOptionalInput,
-  getOutput,
   type Node,
   type Registration,
   type Tensor,
@@ -31,12 +28,10 @@ import {
   declineAsymmetric,
   declineType,
   emptyOutputParams,
-  expectConvRanks,
   expectKnownPadding,
-  expectTransposeConvOutputShape,
   prepareConvOutputStage,
-  setOutputShape,
   transposeConvShape,
+  transposeConvTensors,
 } from '@micrort/kernel-support';
 import { RQ_BYTES, TQ, TQ_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
@@ -84,15 +79,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   const opts = node.builtinData as TransposeConvOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing TransposeConvOptions');
   checkArity(OP, node, [3, 4], 1);
-  const outputShape = getInput(context, node, 0, OP);
-  const filter = getInput(context, node, 1, OP);
-  const input = getInput(context, node, 2, OP);
-  const bias = getOptionalInput(context, node, 3);
-  if (outputShape.isConstant && outputShape.type === TensorType.INT32 && outputShape.dims.length === 1 && outputShape.dims[0] === 4)
-    setOutputShape(OP, context, node, 0, outputShape.data as Int32Array);
-  const output = getOutput(context, node, 0, OP);
-  expectConvRanks(OP, node, { input, filter, output });
-  expectTransposeConvOutputShape(OP, node, outputShape, output);
+  const { filter, input, bias, output } = transposeConvTensors(OP, context, node);
   expectKnownPadding(OP, node, opts.padding);
   const s = transposeConvShape(OP, node, opts, input, filter, output);
   const out = emptyOutputParams();

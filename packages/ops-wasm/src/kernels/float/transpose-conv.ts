@@ -10,11 +10,7 @@ import {
   ActivationFunctionType,
   BuiltinOperator,
   KernelError,
-  TensorType,
   checkArity,
-  getInput,
-  getOptionalInput,
-  getOutput,
   type Node,
   type Registration,
   type TfLiteContext,
@@ -24,11 +20,9 @@ import {
   activationRangeFloat,
   declineActivation,
   declineArity,
-  expectConvRanks,
   expectKnownPadding,
-  expectTransposeConvOutputShape,
-  setOutputShape,
   transposeConvShape,
+  transposeConvTensors,
 } from '@micrort/kernel-support';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
@@ -60,15 +54,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const opts = node.builtinData as TransposeConvOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing TransposeConvOptions');
   checkArity(OP, node, [3, 4], 1);
-  const outputShape = getInput(context, node, 0, OP);
-  const filter = getInput(context, node, 1, OP);
-  const input = getInput(context, node, 2, OP);
-  const bias = getOptionalInput(context, node, 3);
-  if (outputShape.isConstant && outputShape.type === TensorType.INT32 && outputShape.dims.length === 1 && outputShape.dims[0] === 4)
-    setOutputShape(OP, context, node, 0, outputShape.data as Int32Array);
-  const output = getOutput(context, node, 0, OP);
-  expectConvRanks(OP, node, { input, filter, output });
-  expectTransposeConvOutputShape(OP, node, outputShape, output);
+  const { filter, input, bias, output } = transposeConvTensors(OP, context, node);
   expectKnownPadding(OP, node, opts.padding);
   const act = activationRangeFloat(OP, node, opts.fusedActivationFunction);
   const s = transposeConvShape(OP, node, opts, input, filter, output);
