@@ -19,6 +19,16 @@ describe('micrort run --profile', () => {
     expect(sum).toBeCloseTo(r.profile.totalMs, 9);
   });
 
+  it('counts every invoke of a long profile (more events than the profiler keeps at once)', async () => {
+    // 5 nodes x 1000 invokes = 5000 events, past the profiler's 4096
+    const { code, text } = await cli(['run', 'demo', '--profile', '1000', '--json']);
+    expect(code).toBe(0);
+    const r = JSON.parse(text);
+    expect(r.profile.dropped).toBe(0);
+    expect(r.profile.nodes.every((n: { count: number }) => n.count === 1000)).toBe(true);
+    expect(r.profile.totalMs).toBeLessThanOrEqual(r.profile.wallMs);
+  });
+
   it('text output has a profile table; --profile 0 is a usage error', async () => {
     const { code, text } = await cli(['run', 'demo', '--profile', '2']);
     expect(code).toBe(0);

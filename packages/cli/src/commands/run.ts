@@ -190,16 +190,35 @@ function runWith(
   return 0;
 }
 
-/** Runs `runs` more invokes under the profiler; per-node means (nodes of other subgraphs included). */
+/**
+ * Runs `runs` more invokes under the profiler; per-node means (nodes of other subgraphs included). The
+ * profiler keeps a bounded number of events (4096 by default), so its events are summed and cleared after
+ * each invoke: a long profile of a large model would otherwise keep only its first invokes' events.
+ * `dropped` counts the events of single invokes that did not fit.
+ */
 function profileNodes(interp: MicroInterpreter, profiler: MicroProfiler, runs: number) {
-  profiler.clear();
-  const t0 = performance.now();
-  for (let r = 0; r < runs; r++) interp.invoke();
-  const wallMs = (performance.now() - t0) / runs;
+  const sums = new Map<string, NodeProfile>();
+  let dropped = 0;
+  let elapsed = 0;
+  for (let r = 0; r < runs; r++) {
+    profiler.clear();
+    const t0 = performance.now();
+    interp.invoke();
+    elapsed += performance.now() - t0;
+    dropped += profiler.dropped;
+    for (const n of profiler.totalsByNode()) {
+      const key = `${n.subgraph}/${n.nodeIndex}`;
+      const s = sums.get(key);
+      if (s) {
+        s.count += n.count;
+        s.totalMs += n.totalMs;
+      } else sums.set(key, { ...n });
+    }
+  }
   // A node's mean is over the invokes (a node inside a WHILE body runs several times per invoke).
-  const nodes: NodeProfile[] = profiler.totalsByNode().map((n) => ({ ...n, meanMs: n.totalMs / runs }));
+  const nodes: NodeProfile[] = [...sums.values()].map((n) => ({ ...n, meanMs: n.totalMs / runs }));
   const totalMs = nodes.filter((n) => n.subgraph === 0).reduce((sum, n) => sum + n.meanMs, 0);
-  return { invokes: runs, wallMs, totalMs, dropped: profiler.dropped, nodes };
+  return { invokes: runs, wallMs: elapsed / runs, totalMs, dropped, nodes };
 }
 
 function describeTensor(t: Tensor) {
