@@ -35,3 +35,4 @@ export * from './float16.js';
 export * from './int64.js';
 export * from './lut.js';
 export * from './transpose-conv.js';
+export * from './sigmoid.js';

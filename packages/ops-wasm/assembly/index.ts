@@ -28,6 +28,7 @@ export { f32_maxpool, f32_avgpool, f32_mean_hw } from './float/pool';
 export { f32_resize_bilinear } from './float/resize-bilinear';
 export { qs8_resize_bilinear, qs16_resize_bilinear, qu8_resize_bilinear } from './int8/resize';
 export { resize_nearest_bytes } from './layout/resize-nearest';
+export { lut_bytes } from './layout/lut';
 export { hybrid_epilogue } from './hybrid/epilogue';
 export { hybrid_quantize } from './hybrid/quantize';
 

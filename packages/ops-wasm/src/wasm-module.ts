@@ -52,6 +52,8 @@ export interface KernelExports {
   qs16_resize_bilinear(params: number, input: number, output: number): void;
   qu8_resize_bilinear(params: number, input: number, output: number): void;
   resize_nearest_bytes(params: number, input: number, output: number): void;
+  /** output[i] = table[input[i]] for `count` bytes (a 256-byte table). */
+  lut_bytes(table: number, input: number, output: number, count: number): void;
   /** Hybrid layers: the int32 accumulators of output pixels [q0, q1) at `output` to float32 outputs, in place (block HY). */
   hybrid_epilogue(params: number, output: number, q0: number, q1: number): void;
   /** TFLite's BatchQuantizeFloats of `batches` rows of `size` float32 values into int8 rows, factors and zero points (the weight scale `foldScale` folded in when not 0). */

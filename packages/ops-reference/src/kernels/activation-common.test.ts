@@ -1,44 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  fixedPointLogistic,
-  fixedPointTanh,
-  int16ActivationParams,
-  int8ActivationParams,
-  oneMinusXOverOnePlusXForXIn01,
-} from './activation-common.js';
-
-const Q31 = 2147483648;
-
-describe('gemmlowp fixed-point functions', () => {
-  it('(1 - x) / (1 + x) is accurate to a few ulps of Q0.31 on (0, 1)', () => {
-    for (const x of [0.001, 0.25, 0.5, 0.75, 0.999]) {
-      const got = oneMinusXOverOnePlusXForXIn01(Math.round(x * Q31)) / Q31;
-      expect(Math.abs(got - (1 - x) / (1 + x))).toBeLessThan(1e-8);
-    }
-  });
-
-  it('logistic and tanh of Q4.27 inputs approximate the real functions and are odd/complementary', () => {
-    for (const x of [-7.5, -3, -1, -0.125, 0.125, 1, 3, 7.5]) {
-      const raw = Math.round(x * 2 ** 27);
-      const l = fixedPointLogistic(raw, 4) / Q31;
-      const t = fixedPointTanh(raw, 4) / Q31;
-      expect(Math.abs(l - 1 / (1 + Math.exp(-x)))).toBeLessThan(1e-6);
-      expect(Math.abs(t - Math.tanh(x))).toBeLessThan(1e-6);
-      expect(fixedPointTanh(-raw, 4)).toBe(-fixedPointTanh(raw, 4));
-      expect(fixedPointLogistic(raw, 4) + fixedPointLogistic(-raw, 4)).toBe(2147483647);
-    }
-    expect(fixedPointLogistic(0, 4)).toBe(1 << 30);
-    expect(fixedPointTanh(0, 4)).toBe(0);
-  });
-});
+import { int16ActivationParams } from './activation-common.js';
 
 describe('TFLM input rescaling', () => {
-  it('int8: frexp(scale * 2^27) and the saturation radius', () => {
-    // 0.1 * 2^27 = 13421772.8 = 0.8 * 2^24
-    expect(int8ActivationParams(Math.fround(0.1))).toEqual({ multiplier: Math.round(0.800000011920929 * Q31), leftShift: 24, radius: 120 });
-    expect(int8ActivationParams(0.5)).toEqual({ multiplier: 1 << 30, leftShift: 27, radius: 15 });
-  });
-
   it('int16: power-of-two shortcut and general multiplier', () => {
     expect(int16ActivationParams(1 / 4096, 0)).toEqual({ multiplier: 0, leftShift: 0 });
     // 2^-11 is a power-of-two shortcut only for TANH (left shift 1 allowed).

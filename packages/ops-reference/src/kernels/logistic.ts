@@ -11,16 +11,9 @@
  */
 import { BuiltinOperator, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
-import {
-  SigmoidFunction,
-  lookupUint8,
-  prepareSigmoidQuantized,
-  sigmoidInt16,
-  sigmoidInt8,
-  type SigmoidSpec,
-} from './logistic-tanh-common.js';
+import { lookupUint8, prepareSigmoidQuantized, sigmoidInt16, sigmoidInt8 } from './logistic-tanh-common.js';
 import { FLOAT32_INT8_INT16_UINT8, unaryKernel, type UnaryOpData } from './unary-common.js';
-import { allocateOpData, opData } from '@micrort/kernel-support';
+import { LOGISTIC_SPEC, SigmoidFunction, allocateOpData, opData } from '@micrort/kernel-support';
 
 const EMPTY_U8 = new Uint8Array(0);
 const OP = 'LOGISTIC';
@@ -29,14 +22,6 @@ const OP = 'LOGISTIC';
 const CUTOFF_UPPER = 16.619047164916992;
 /** float32 inputs below this give exp(x) (TFLM's cutoff_lower). */
 const CUTOFF_LOWER = -9;
-
-/** int8 output: scale 1/256, zero point -128; int16 power-of-two shortcut for input scale 2^-12 only. */
-const SPEC: SigmoidSpec = {
-  fn: SigmoidFunction.Logistic,
-  int8OutputZeroPoint: -128,
-  int8OutputScaleDenominator: 256,
-  int16MaxPotLeftShift: 0,
-};
 
 interface LogisticOpData extends UnaryOpData {
   /** TFLM's OpDataLogistic in the arena. */
@@ -47,7 +32,7 @@ interface LogisticOpData extends UnaryOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node, data: LogisticOpData, input: Tensor, output: Tensor): void {
-  data.table = prepareSigmoidQuantized(OP, context, node, input, output, data.params, SPEC) ?? EMPTY_U8;
+  data.table = prepareSigmoidQuantized(OP, context, node, input, output, data.params, LOGISTIC_SPEC) ?? EMPTY_U8;
   data.type = input.type;
 }
 

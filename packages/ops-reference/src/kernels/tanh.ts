@@ -12,22 +12,12 @@
  */
 import { BuiltinOperator, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
-import {
-  SigmoidFunction,
-  lookupUint8,
-  prepareSigmoidQuantized,
-  sigmoidInt16,
-  sigmoidInt8,
-  type SigmoidSpec,
-} from './logistic-tanh-common.js';
+import { lookupUint8, prepareSigmoidQuantized, sigmoidInt16, sigmoidInt8 } from './logistic-tanh-common.js';
 import { FLOAT32_INT8_INT16_UINT8, unaryKernel, type UnaryOpData } from './unary-common.js';
-import { allocateOpData, opData } from '@micrort/kernel-support';
+import { TANH_SPEC, SigmoidFunction, allocateOpData, opData } from '@micrort/kernel-support';
 
 const EMPTY_U8 = new Uint8Array(0);
 const OP = 'TANH';
-
-/** int8 output: scale 1/128, zero point 0; int16 power-of-two shortcut for input scales 2^-12 and 2^-11. */
-const SPEC: SigmoidSpec = { fn: SigmoidFunction.Tanh, int8OutputZeroPoint: 0, int8OutputScaleDenominator: 128, int16MaxPotLeftShift: 1 };
 
 interface TanhOpData extends UnaryOpData {
   /** TFLM's tanh OpData in the arena. */
@@ -38,7 +28,7 @@ interface TanhOpData extends UnaryOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node, data: TanhOpData, input: Tensor, output: Tensor): void {
-  data.table = prepareSigmoidQuantized(OP, context, node, input, output, data.params, SPEC) ?? EMPTY_U8;
+  data.table = prepareSigmoidQuantized(OP, context, node, input, output, data.params, TANH_SPEC) ?? EMPTY_U8;
   data.type = input.type;
 }
 

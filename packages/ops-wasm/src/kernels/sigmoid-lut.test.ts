@@ -1,0 +1,101 @@
+import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, TensorType, type ModelDef } from '@micrort/core';
+import { registerReferenceOps } from '@micrort/ops-reference';
+import { createPlanner } from '@micrort/planners';
+import { describe, expect, it } from 'vitest';
+import { PROVIDER } from '../provider.js';
+import { int, pick, rng, runBoth, wasm } from '../__tests__/single-op.js';
+
+const OPS = [
+  ['LOGISTIC', BuiltinOperator.LOGISTIC, -128, 256],
+  ['TANH', BuiltinOperator.TANH, 0, 128],
+] as const;
+
+/** Every byte value once, then random ones (the shape's element count is n). */
+function allBytes(r: () => number, n: number): Int8Array {
+  return Int8Array.from({ length: n }, (_, i) => (i < 256 ? i - 128 : int(r, -128, 127)));
+}
+
+/**
+ * A LOGISTIC or TANH of `shape` with TFLM's required int8 output quantization (or, `uint8`, TFLite's
+ * uint8: LOGISTIC's output scale 1/256, TANH's any), a random input scale and zero point.
+ */
+function build(seed: number, which: 0 | 1, uint8: boolean): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+  const r = rng(seed);
+  const [name, code, zp8, den] = OPS[which];
+  const shape = pick(r, [[257], [1, 16, 33], [2, 3, 7, 11], [4, 64]]);
+  const n = shape.reduce((a, b) => a * b, 1);
+  const inQ = { scale: pick(r, [0.1, 0.0234, 1 / 16, 0.5, 0.003, 2.5]), zeroPoint: int(r, -128, 127) + (uint8 ? 128 : 0) };
+  const outQ = uint8
+    ? { scale: which === 0 ? 1 / 256 : pick(r, [1 / 128, 0.01, 0.0078]), zeroPoint: which === 0 ? int(r, 0, 255) : int(r, 0, 255) }
+    : { scale: 1 / den, zeroPoint: zp8 };
+  const type = uint8 ? TensorType.UINT8 : TensorType.INT8;
+  const b = new ModelBuilder();
+  const x = b.addTensor({ name: 'x', type, shape, quantization: inQ });
+  const y = b.addTensor({ name: 'y', type, shape, quantization: outQ });
+  b.addOperator({ op: code, inputs: [x], outputs: [y] });
+  b.setInputs([x]).setOutputs([y]);
+  const bytes = allBytes(r, n);
+  return { def: b.buildDef(), inputs: [bytes], desc: JSON.stringify({ seed, name, uint8, shape, inQ, outQ }) };
+}
+
+describe('int8 and uint8 LOGISTIC / TANH (wasm lut_bytes) equal ops-reference byte for byte', () => {
+  for (const uint8 of [false, true])
+    for (const which of [0, 1] as const)
+      it(`${OPS[which][0]} ${uint8 ? 'uint8' : 'int8'}: 40 random input quantizations, every input byte`, () => {
+        for (let seed = 1; seed <= 40; seed++) {
+          const m = build(seed * 2 + which, which, uint8);
+          const r = runBoth(m.def, m.inputs);
+          expect(r.served, m.desc).toBe(1);
+          expect(r.got[0], m.desc).toEqual(r.ref[0]);
+        }
+      });
+});
+
+describe('int8 LOGISTIC / TANH declines what TFLM refuses', () => {
+  it('an int8 output quantized unlike TFLM requires falls back to ops-reference, which reports it', () => {
+    const b = new ModelBuilder();
+    const x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: [8], quantization: { scale: 0.1, zeroPoint: 0 } });
+    const y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: [8], quantization: { scale: 1 / 128, zeroPoint: 0 } });
+    b.addOperator({ op: BuiltinOperator.LOGISTIC, inputs: [x], outputs: [y] });
+    b.setInputs([x]).setOutputs([y]);
+    const reason = wasm()
+      .kernels.filter((k) => k.builtinCode === BuiltinOperator.LOGISTIC && k.name?.endsWith('lut8'))
+      .map((k) => {
+        const it = new MicroInterpreter(b.buildDef(), new OpResolver().registerAll([k]), { planner: createPlanner('greedy') });
+        try {
+          it.allocateTensors();
+          return 'served';
+        } catch (e) {
+          return String(e);
+        }
+      });
+    expect(reason.join()).toMatch(/TFLM requires 1\/256, -128/);
+  });
+
+  it('runs in place in a chain (LOGISTIC, TANH, TANH) under inPlace: true, with the same bytes as ops-reference', () => {
+    const b = new ModelBuilder();
+    const q = (scale: number, zeroPoint: number) => ({ scale, zeroPoint });
+    const x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: [3, 100], quantization: q(0.07, 5) });
+    const l = b.addTensor({ name: 'l', type: TensorType.INT8, shape: [3, 100], quantization: q(1 / 256, -128) });
+    const t1 = b.addTensor({ name: 't1', type: TensorType.INT8, shape: [3, 100], quantization: q(1 / 128, 0) });
+    const t2 = b.addTensor({ name: 't2', type: TensorType.INT8, shape: [3, 100], quantization: q(1 / 128, 0) });
+    b.addOperator({ op: BuiltinOperator.LOGISTIC, inputs: [x], outputs: [l] });
+    b.addOperator({ op: BuiltinOperator.TANH, inputs: [l], outputs: [t1] });
+    b.addOperator({ op: BuiltinOperator.TANH, inputs: [t1], outputs: [t2] });
+    b.setInputs([x]).setOutputs([t2]);
+    const def = b.buildDef();
+    const input = allBytes(rng(9), 300);
+    const resolver = registerReferenceOps(new OpResolver()).registerAll(wasm().kernels, { fallback: true });
+    const it_ = new MicroInterpreter(def, resolver, {
+      planner: createPlanner('greedy'),
+      arenaBacking: wasm().arenaBacking,
+      inPlace: true,
+    }).allocateTensors();
+    expect(it_.nodes().map((n) => n.provider)).toEqual([PROVIDER, PROVIDER, PROVIDER]);
+    const same = (i: number, o: number) => it_.tensor(i).data.byteOffset === it_.tensor(o).data.byteOffset;
+    expect(it_.nodes().filter((n) => same(n.inputs[0]!, n.outputs[0]!)).length).toBeGreaterThanOrEqual(1);
+    it_.input(0).bytes.set(new Uint8Array(input.buffer));
+    it_.invoke();
+    expect(Int8Array.from(it_.output(0).bytes)).toEqual(runBoth(def, [input]).ref[0]);
+  });
+});
