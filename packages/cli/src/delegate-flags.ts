@@ -133,6 +133,7 @@ export function printPartitions(out: Out, interp: MicroInterpreter, delegates: r
       `delegate ${d.name}${'mode' in d ? `: gpu.js mode ${d.mode}` : ''}${left.length ? `; on the CPU: ${left.map((x) => `node ${x.node} ${x.op} (${x.reason})`).join('; ')}` : ''}`,
     );
   }
+  for (const s of interp.skippedDelegates()) out.log(`delegate ${s.delegate} not applied: ${s.reason}`);
   const parts = interp.partitions();
   if (!parts.length) out.log('partitions: none (no node delegated)');
   for (const p of parts)

@@ -155,6 +155,7 @@ export {
   type ResizeInputOptions,
   type NodeInfo,
   type PartitionInfo,
+  type SkippedDelegate,
   type TensorOwner,
 } from './interpreter/micro-interpreter.js';
 export type { ArenaUsage } from './interpreter/arena-usage.js';

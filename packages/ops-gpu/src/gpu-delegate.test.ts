@@ -4,7 +4,9 @@
  * decisions, mode reporting and cleanup.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuiltinOperator, DelegateError, ModelBuilder, Padding, TensorType } from '@micrort/core';
+import { BuiltinOperator, DelegateError, MicroInterpreter, ModelBuilder, OpResolver, Padding, TensorType } from '@micrort/core';
+import { registerReferenceOps } from '@micrort/ops-reference';
+import { createPlanner } from '@micrort/planners';
 import { GpuDelegate, createGpuDelegate } from './gpu-delegate.js';
 import { GpuModeError, availableModes, isModeSupported } from './mode.js';
 import { FLOAT_CNN_INPUT_SHAPE, buildFloatCnn } from './testing/float-cnn.js';
@@ -159,6 +161,60 @@ describe('GPU delegate options and lifecycle', () => {
     });
     expectClose(runWith(it, CNN_INPUTS), referenceOutputs(CNN, CNN_INPUTS), 'CNN with exclusions');
     it.dispose();
+    d.destroy();
+  });
+
+  it("after a batch resize the delegate is not applied (it plans with the file's shapes) and the kernels give the right shapes and values", () => {
+    // x [-1, 12, 10, 8] -> CONV_2D 3x3 SAME (16) -> DEPTHWISE_CONV_2D 3x3 stride 2 -> MAX_POOL_2D 2x2 stride 2
+    const b = new ModelBuilder();
+    const F = TensorType.FLOAT32;
+    const w = (n: number, s: number) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * s) * 0.3);
+    const x = b.addTensor({ name: 'x', type: F, shape: [1, 12, 10, 8], shapeSignature: [-1, 12, 10, 8] });
+    const y = b.addTensor({ name: 'y', type: F, shape: [1, 12, 10, 16] });
+    const z = b.addTensor({ name: 'z', type: F, shape: [1, 6, 5, 16] });
+    const p = b.addTensor({ name: 'p', type: F, shape: [1, 3, 2, 16] });
+    const conv = [
+      b.addTensor({ name: 'w', type: F, shape: [16, 3, 3, 8], data: w(16 * 72, 0.7) }),
+      b.addTensor({ name: 'b', type: F, shape: [16], data: w(16, 0.3) }),
+    ];
+    const dw = [
+      b.addTensor({ name: 'dw', type: F, shape: [1, 3, 3, 16], data: w(144, 1.1) }),
+      b.addTensor({ name: 'b2', type: F, shape: [16], data: w(16, 0.2) }),
+    ];
+    b.addOperator({
+      op: BuiltinOperator.CONV_2D,
+      inputs: [x, ...conv],
+      outputs: [y],
+      options: { padding: Padding.SAME, strideH: 1, strideW: 1 },
+    });
+    b.addOperator({
+      op: BuiltinOperator.DEPTHWISE_CONV_2D,
+      inputs: [y, ...dw],
+      outputs: [z],
+      options: { padding: Padding.SAME, strideH: 2, strideW: 2, depthMultiplier: 1 },
+    });
+    b.addOperator({
+      op: BuiltinOperator.MAX_POOL_2D,
+      inputs: [z],
+      outputs: [p],
+      options: { padding: Padding.VALID, strideH: 2, strideW: 2, filterHeight: 2, filterWidth: 2 },
+    });
+    const model = b.setInputs([x]).setOutputs([p]).buildDef();
+    const input = Float32Array.from({ length: 3 * 12 * 10 * 8 }, (_, i) => Math.cos(i));
+    const run = (delegates: GpuDelegate[]) => {
+      const it_ = new MicroInterpreter(model, registerReferenceOps(new OpResolver()), { planner: createPlanner('greedy'), delegates });
+      it_.resizeInputTensor(0, [3, 12, 10, 8]);
+      it_.allocateTensors();
+      return { it: it_, out: runWith(it_, [input]) };
+    };
+    const d = createGpuDelegate({ mode });
+    const got = run([d]);
+    // before: the delegate claimed DEPTHWISE_CONV_2D and MAX_POOL_2D by their stored batch-1 shapes and the output came out [1, 3, 2, 16]
+    expect(got.it.partitions()).toEqual([]);
+    expect(got.it.skippedDelegates()[0]?.reason).toMatch(/resized, and delegate gpu does not allow dynamic tensors/);
+    expect(Array.from(got.it.output(0).dims)).toEqual([3, 3, 2, 16]);
+    expectClose(got.out, run([]).out, 'batch 3');
+    got.it.dispose();
     d.destroy();
   });
 

@@ -22,7 +22,8 @@ import type { ModelDef } from '../model/model-def.js';
 import { readOfflineMemoryAllocation } from '../model/offline-plan.js';
 import type { OpResolver } from '../resolver/op-resolver.js';
 import { AllocationContextHost } from './context-host.js';
-import { DelegateSubsets } from './delegate-subsets.js';
+import type { Delegate } from '../delegate/delegate.js';
+import { DelegateSubsets, type SkippedDelegate } from './delegate-subsets.js';
 import type { InterpreterOptions } from './micro-interpreter.js';
 import { MicroContext } from './micro-context.js';
 import { buildOutcome, type PrepareOutcome } from './node-outcomes.js';
@@ -58,12 +59,15 @@ export class Allocation {
   readonly folder: ConstantFolder;
   private editor: EntryPlanEditor | null = null;
 
+  /** Delegates this allocation did not apply, and why (see `staticOnlySkip`). */
+  readonly skippedDelegates: SkippedDelegate[] = [];
+
   constructor(
     readonly model: ModelDef,
     readonly options: InterpreterOptions,
     arena: SingleArenaBufferAllocator,
     /** Graph-input dims set by `resizeInputTensor` (entry-subgraph tensor index → dims). */
-    inputDims?: ReadonlyMap<number, Int32Array>,
+    private readonly inputDims?: ReadonlyMap<number, Int32Array>,
   ) {
     const entry = options.subgraph ?? 0;
     this.allocator = new MicroAllocator(model, entry, arena, inputDims);
@@ -82,6 +86,19 @@ export class Allocation {
       },
       (subgraph, step) => this.allocator.scratch.some((r) => r.subgraph === subgraph && r.step === step),
     );
+  }
+
+  /**
+   * Why delegate `d` is not applied, or null. A delegate without `flags.allowDynamicTensors` partitions
+   * the graph by the shapes it reads before any node prepares; after `resizeInputTensor` those are the
+   * file's, stale past the resized inputs, until the kernels' prepare computes them. TFLite does not apply
+   * such a delegate to a graph whose shapes are not static either (ModifyGraphWithDelegate's
+   * kTfLiteApplicationError), and its nodes then run on the kernels.
+   */
+  private staticOnlySkip(d: Delegate): string | null {
+    if (d.flags?.allowDynamicTensors || !this.inputDims?.size) return null;
+    const resized = [...this.inputDims.keys()].join(', ');
+    return `graph input tensor ${resized} resized, and delegate ${d.name} does not allow dynamic tensors (it plans with the file's shapes): its nodes run on the kernels`;
   }
 
   /** The entry subgraph (the one the interpreter runs; delegates and schedules apply to it). */
@@ -119,7 +136,11 @@ export class Allocation {
       // Delegates inspect every node of the entry subgraph: only when each has its kernel.
       if (allReady && this.options.delegates?.length) {
         ctx.phase = Phase.Prepare;
-        for (const d of this.options.delegates) this.delegates.prepare(d);
+        for (const d of this.options.delegates) {
+          const skip = this.staticOnlySkip(d);
+          if (skip) this.skippedDelegates.push({ delegate: d.name, reason: skip });
+          else this.delegates.prepare(d);
+        }
       }
       const entryIndex = graph.entry;
       // The schedule may rewrite the entry plan before any node prepares.

@@ -17,6 +17,13 @@ import type { MicroContext } from './micro-context.js';
 const NONE = new Int32Array(0);
 
 /** A delegated partition, for inspection. */
+/** A delegate an allocation did not apply (MicroInterpreter.skippedDelegates). */
+export interface SkippedDelegate {
+  delegate: string;
+  /** Why, and that its nodes run on the kernels. */
+  reason: string;
+}
+
 export interface PartitionInfo {
   delegate: string;
   nodeIndex: number;

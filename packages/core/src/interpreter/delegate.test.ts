@@ -334,3 +334,51 @@ describe('delegates in the interpreter', () => {
     expect(() => run(seedModel(), [bad])).toThrow(/delegate bad claimed node 42, which is not in the execution plan/);
   });
 });
+
+describe('delegates and shapes', () => {
+  const resized = (d: Delegate) => {
+    const it = new MicroInterpreter(seedModel(), resolver(), { planner: new TestLinearPlanner(), delegates: [d], arena: 'auto' });
+    it.resizeInputTensor(0, [2 * N]);
+    return it.allocateTensors();
+  };
+
+  it('a delegate without allowDynamicTensors is not applied after an input resize (its nodes run on the kernels), one with it is', () => {
+    const still = resized(new JsDelegate('static', [BuiltinOperator.SIN]));
+    expect(still.partitions()).toEqual([]);
+    expect(still.nodes().every((n) => n.provider === 'core-test-cpu')).toBe(true);
+    expect(still.skippedDelegates()).toEqual([
+      {
+        delegate: 'static',
+        reason: expect.stringMatching(/graph input tensor 0 resized, and delegate static does not allow dynamic tensors/),
+      },
+    ]);
+    const dynamic = resized(new JsDelegate('dynamic', [BuiltinOperator.SIN], [], { allowDynamicTensors: true }));
+    expect(dynamic.partitions().length).toBe(2);
+    expect(dynamic.skippedDelegates()).toEqual([]);
+    // without a resize (or resized back to the file's shape) the static delegate applies
+    const it = new MicroInterpreter(seedModel(), resolver(), {
+      planner: new TestLinearPlanner(),
+      delegates: [new JsDelegate('static', [BuiltinOperator.SIN])],
+    });
+    it.resizeInputTensor(0, [N]);
+    expect(it.allocateTensors().partitions().length).toBe(2);
+  });
+
+  it("a delegate node's failing prepare fails allocateTensors and marks the nodes it replaced (it was dropped from the report)", () => {
+    const d = new JsDelegate('fails', [BuiltinOperator.SIN]);
+    d.registration.prepare = () => {
+      throw new DelegateError('fails: cannot plan this subset');
+    };
+    let caught: unknown;
+    try {
+      run(seedModel(), [d]);
+    } catch (e) {
+      caught = e;
+    }
+    expect(String(caught)).toMatch(/cannot plan this subset/);
+    const it = new MicroInterpreter(seedModel(), resolver(), { planner: new TestLinearPlanner(), delegates: [d] });
+    const report = it.check();
+    expect(report.ok).toBe(false);
+    expect(report.nodes.filter((n) => n.status === 'prepare-failed').map((n) => n.op)).toEqual(['SIN', 'SIN']);
+  });
+});

@@ -17,7 +17,7 @@ import type { MicroContext } from './micro-context.js';
 import { Phase } from '../kernel/api.js';
 import { Allocation } from './allocation.js';
 import type { CheckReport, DeclinedProvider } from './check-report.js';
-import type { PartitionInfo, TensorOwner } from './delegate-subsets.js';
+import type { PartitionInfo, SkippedDelegate, TensorOwner } from './delegate-subsets.js';
 import { allocationError } from './node-outcomes.js';
 import type { Profiler } from './profiler.js';
 import type { Schedule, ScheduleRun } from './schedule-hook.js';
@@ -133,7 +133,7 @@ export interface NodeInfo {
   declined?: DeclinedProvider[];
 }
 
-export type { PartitionInfo, TensorOwner };
+export type { PartitionInfo, SkippedDelegate, TensorOwner };
 
 type State = 'created' | 'allocated' | 'resized' | 'failed' | 'disposed';
 
@@ -552,6 +552,15 @@ export class MicroInterpreter {
   /** Delegated partitions (after allocation). */
   partitions(): PartitionInfo[] {
     return this.ready.delegates.partitions.slice();
+  }
+
+  /**
+   * The delegates the allocation did not apply, and why (after allocation): a delegate without
+   * `flags.allowDynamicTensors` is not applied after `resizeInputTensor` changed an input's shape (it would
+   * partition by the file's shapes); its nodes run on the kernels.
+   */
+  skippedDelegates(): SkippedDelegate[] {
+    return this.ready.skippedDelegates.map((d) => ({ ...d }));
   }
 
   /** The delegate node that owns tensor `index` (an output of a delegated subset), or null. */

@@ -40,6 +40,12 @@ export interface OutcomeSources {
 export function buildOutcome(src: OutcomeSources): PrepareOutcome {
   const failed = new Map<PlanEntry, NodeFailure>();
   for (const f of src.failures) if (!failed.has(f.entry)) failed.set(f.entry, f);
+  // A delegate node's failure is the failure of each node it replaced (the report lists the model's nodes).
+  const delegateFailed = new Map<number, NodeFailure>();
+  for (const f of src.failures)
+    if (f.subgraph === src.entry && f.entry.delegate)
+      for (const n of f.entry.delegate.nodes) if (!delegateFailed.has(n)) delegateFailed.set(n, f);
+  const attributed = new Set<NodeFailure>();
   const nodes: NodeCheck[] = src.resolutions.map(({ subgraph, entry, resolution }) => {
     const tensors = src.tensors[subgraph]!;
     const n: NodeCheck = {
@@ -60,7 +66,11 @@ export function buildOutcome(src: OutcomeSources): PrepareOutcome {
     if (declined.length) n.declined = declined;
     // A node a schedule replaced (by a tile node): that node's outcome is this node's.
     const stand = src.replacementOf(entry);
-    const f = failed.get(entry) ?? (stand ? failed.get(stand) : undefined);
+    const f =
+      failed.get(entry) ??
+      (stand ? failed.get(stand) : undefined) ??
+      (subgraph === src.entry ? delegateFailed.get(entry.node.index) : undefined);
+    if (f) attributed.add(f);
     if (f && f.phase === 'supports') {
       n.status = 'prepare-failed';
       n.error = { phase: 'supports', name: f.error.name, message: errorDetail(f.error) };
@@ -84,8 +94,10 @@ export function buildOutcome(src: OutcomeSources): PrepareOutcome {
     return n;
   });
   const failingCount = nodes.filter((n) => n.status !== 'ok').length;
+  // A failure no node of the report carries (a node a schedule or delegate added) still fails the allocation.
+  const unattributed = src.failures.some((f) => !attributed.has(f));
   const report: CheckReport = {
-    ok: failingCount === 0 && !src.stopped,
+    ok: failingCount === 0 && !src.stopped && !unattributed,
     subgraphs: src.tensors.length,
     nodeCount: nodes.length,
     failingCount,
