@@ -36,3 +36,4 @@ export * from './int64.js';
 export * from './lut.js';
 export * from './transpose-conv.js';
 export * from './sigmoid.js';
+export * from './hard-swish.js';

@@ -31,6 +31,7 @@ import { createResizeBilinear } from './kernels/resize-bilinear.js';
 import { createResizeNearestNeighbor } from './kernels/resize-nearest-neighbor.js';
 import { createTransposeConv } from './kernels/transpose-conv.js';
 import { createLogisticLut, createTanhLut } from './kernels/sigmoid-lut.js';
+import { createHardSwishLut } from './kernels/hard-swish-lut.js';
 import { createFloatKernels } from './kernels/float/index.js';
 import { createHybridKernels } from './kernels/hybrid/index.js';
 import { declareSpatial, declineQuantizationRange } from '@micrort/kernel-support';
@@ -53,7 +54,7 @@ export interface WasmKernels {
   /**
    * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
    * MEAN over H and W, SOFTMAX, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
-   * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC and TANH; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
+   * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH and HARD_SWISH; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
    * 8-byte elements; the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
    */
   readonly kernels: Registration[];
@@ -103,6 +104,7 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createTransposeConv(),
     createLogisticLut(),
     createTanhLut(),
+    createHardSwishLut(),
     ...createFloatKernels(o),
   ] as Registration[];
   // The hybrid ones come first: registered in front of ops-reference, the last of these is asked first, so a node that is

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TensorType } from '@micrort/core';
 import { expectWithinSteps, f32, harness, kernelError, q, quantize, run } from './__fixtures__/math-testing.js';
-import { HARD_SWISH, downScaleInt32ToInt16Multiplier } from './hard-swish.js';
+import { downScaleInt32ToInt16Multiplier } from '@micrort/kernel-support';
+import { HARD_SWISH } from './hard-swish.js';
 
 const I8 = TensorType.INT8;
 const ALL_INT8 = Array.from({ length: 256 }, (_, i) => i - 128);

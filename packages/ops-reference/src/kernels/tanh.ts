@@ -12,7 +12,7 @@
  */
 import { BuiltinOperator, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
-import { lookupUint8, prepareSigmoidQuantized, sigmoidInt16, sigmoidInt8 } from './logistic-tanh-common.js';
+import { lookupInt8, lookupUint8, prepareSigmoidQuantized, sigmoidInt16, sigmoidInt8Lut } from './logistic-tanh-common.js';
 import { FLOAT32_INT8_INT16_UINT8, unaryKernel, type UnaryOpData } from './unary-common.js';
 import { TANH_SPEC, SigmoidFunction, allocateOpData, opData } from '@micrort/kernel-support';
 
@@ -25,11 +25,14 @@ interface TanhOpData extends UnaryOpData {
   type: TensorType;
   /** uint8: TFLite's 256-entry table (persistent). */
   table: Uint8Array;
+  /** int8: TFLM's function of each input byte (sigmoidInt8Lut; op data outside the arena). */
+  lut: Int8Array;
 }
 
 function prepare(context: TfLiteContext, node: Node, data: TanhOpData, input: Tensor, output: Tensor): void {
   data.table = prepareSigmoidQuantized(OP, context, node, input, output, data.params, TANH_SPEC) ?? EMPTY_U8;
   data.type = input.type;
+  if (input.type === TensorType.INT8) sigmoidInt8Lut(SigmoidFunction.Tanh, data.params, data.lut);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
@@ -45,7 +48,7 @@ function invoke(context: TfLiteContext, node: Node): void {
       break;
     }
     case TensorType.INT8:
-      sigmoidInt8(SigmoidFunction.Tanh, input as Int8Array, output as Int8Array, n, data.params);
+      lookupInt8(data.lut, input as Int8Array, output as Int8Array, n);
       break;
     case TensorType.UINT8:
       lookupUint8(data.table, input as Uint8Array, output as Uint8Array, n);
@@ -67,6 +70,7 @@ export const TANH = unaryKernel<TanhOpData>({
     type: TensorType.FLOAT32,
     count: 0,
     table: EMPTY_U8,
+    lut: new Int8Array(256),
   }),
   prepare,
   invoke,

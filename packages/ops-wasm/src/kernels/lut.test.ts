@@ -8,6 +8,7 @@ import { int, pick, rng, runBoth, wasm } from '../__tests__/single-op.js';
 const OPS = [
   ['LOGISTIC', BuiltinOperator.LOGISTIC, -128, 256],
   ['TANH', BuiltinOperator.TANH, 0, 128],
+  ['HARD_SWISH', BuiltinOperator.HARD_SWISH, 0, 0],
 ] as const;
 
 /** Every byte value once, then random ones (the shape's element count is n). */
@@ -17,17 +18,21 @@ function allBytes(r: () => number, n: number): Int8Array {
 
 /**
  * A LOGISTIC or TANH of `shape` with TFLM's required int8 output quantization (or, `uint8`, TFLite's
- * uint8: LOGISTIC's output scale 1/256, TANH's any), a random input scale and zero point.
+ * uint8: LOGISTIC's output scale 1/256, TANH's any), or a HARD_SWISH with an output scale from 1/128 of
+ * the input's up, random input scales and zero points.
  */
-function build(seed: number, which: 0 | 1, uint8: boolean): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+function build(seed: number, which: 0 | 1 | 2, uint8: boolean): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
   const [name, code, zp8, den] = OPS[which];
   const shape = pick(r, [[257], [1, 16, 33], [2, 3, 7, 11], [4, 64]]);
   const n = shape.reduce((a, b) => a * b, 1);
   const inQ = { scale: pick(r, [0.1, 0.0234, 1 / 16, 0.5, 0.003, 2.5]), zeroPoint: int(r, -128, 127) + (uint8 ? 128 : 0) };
-  const outQ = uint8
-    ? { scale: which === 0 ? 1 / 256 : pick(r, [1 / 128, 0.01, 0.0078]), zeroPoint: which === 0 ? int(r, 0, 255) : int(r, 0, 255) }
-    : { scale: 1 / den, zeroPoint: zp8 };
+  const outQ =
+    which === 2
+      ? { scale: inQ.scale * pick(r, [0.0079, 0.02, 0.3, 1, 2.7]), zeroPoint: int(r, -128, 127) + (uint8 ? 128 : 0) }
+      : uint8
+        ? { scale: which === 0 ? 1 / 256 : pick(r, [1 / 128, 0.01, 0.0078]), zeroPoint: int(r, 0, 255) }
+        : { scale: 1 / den, zeroPoint: zp8 };
   const type = uint8 ? TensorType.UINT8 : TensorType.INT8;
   const b = new ModelBuilder();
   const x = b.addTensor({ name: 'x', type, shape, quantization: inQ });
@@ -38,12 +43,12 @@ function build(seed: number, which: 0 | 1, uint8: boolean): { def: ModelDef; inp
   return { def: b.buildDef(), inputs: [bytes], desc: JSON.stringify({ seed, name, uint8, shape, inQ, outQ }) };
 }
 
-describe('int8 and uint8 LOGISTIC / TANH (wasm lut_bytes) equal ops-reference byte for byte', () => {
+describe('int8 and uint8 LOGISTIC / TANH / HARD_SWISH (wasm lut_bytes) equal ops-reference byte for byte', () => {
   for (const uint8 of [false, true])
-    for (const which of [0, 1] as const)
+    for (const which of [0, 1, 2] as const)
       it(`${OPS[which][0]} ${uint8 ? 'uint8' : 'int8'}: 40 random input quantizations, every input byte`, () => {
         for (let seed = 1; seed <= 40; seed++) {
-          const m = build(seed * 2 + which, which, uint8);
+          const m = build(seed * 3 + which, which, uint8);
           const r = runBoth(m.def, m.inputs);
           expect(r.served, m.desc).toBe(1);
           expect(r.got[0], m.desc).toEqual(r.ref[0]);
@@ -51,7 +56,7 @@ describe('int8 and uint8 LOGISTIC / TANH (wasm lut_bytes) equal ops-reference by
       });
 });
 
-describe('int8 LOGISTIC / TANH declines what TFLM refuses', () => {
+describe('8-bit lookup kernels: declines and in place', () => {
   it('an int8 output quantized unlike TFLM requires falls back to ops-reference, which reports it', () => {
     const b = new ModelBuilder();
     const x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: [8], quantization: { scale: 0.1, zeroPoint: 0 } });
@@ -70,6 +75,17 @@ describe('int8 LOGISTIC / TANH declines what TFLM refuses', () => {
         }
       });
     expect(reason.join()).toMatch(/TFLM requires 1\/256, -128/);
+  });
+
+  it('HARD_SWISH with an output scale below input scale / 128 falls back to ops-reference, which reports it', () => {
+    const b = new ModelBuilder();
+    const x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: [8], quantization: { scale: 1, zeroPoint: 0 } });
+    const y = b.addTensor({ name: 'y', type: TensorType.INT8, shape: [8], quantization: { scale: 1 / 256, zeroPoint: 0 } });
+    b.addOperator({ op: BuiltinOperator.HARD_SWISH, inputs: [x], outputs: [y] });
+    b.setInputs([x]).setOutputs([y]);
+    const resolver = registerReferenceOps(new OpResolver()).registerAll(wasm().kernels, { fallback: true });
+    const it_ = new MicroInterpreter(b.buildDef(), resolver, { planner: createPlanner('greedy'), arenaBacking: wasm().arenaBacking });
+    expect(() => it_.allocateTensors()).toThrow(/output multiplier exponent 2 > 0/);
   });
 
   it('runs in place in a chain (LOGISTIC, TANH, TANH) under inPlace: true, with the same bytes as ops-reference', () => {
