@@ -37,3 +37,4 @@ export * from './lut.js';
 export * from './transpose-conv.js';
 export * from './sigmoid.js';
 export * from './hard-swish.js';
+export * from './leaky-relu.js';

@@ -32,6 +32,7 @@ import { createResizeNearestNeighbor } from './kernels/resize-nearest-neighbor.j
 import { createTransposeConv } from './kernels/transpose-conv.js';
 import { createLogisticLut, createTanhLut } from './kernels/sigmoid-lut.js';
 import { createHardSwishLut } from './kernels/hard-swish-lut.js';
+import { createLeakyReluLut } from './kernels/leaky-relu-lut.js';
 import { createFloatKernels } from './kernels/float/index.js';
 import { createHybridKernels } from './kernels/hybrid/index.js';
 import { declareSpatial, declineQuantizationRange } from '@micrort/kernel-support';
@@ -54,7 +55,7 @@ export interface WasmKernels {
   /**
    * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
    * MEAN over H and W, SOFTMAX, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
-   * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH and HARD_SWISH; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
+   * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH and LEAKY_RELU; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
    * 8-byte elements; the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
    */
   readonly kernels: Registration[];
@@ -105,6 +106,7 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createLogisticLut(),
     createTanhLut(),
     createHardSwishLut(),
+    createLeakyReluLut(),
     ...createFloatKernels(o),
   ] as Registration[];
   // The hybrid ones come first: registered in front of ops-reference, the last of these is asked first, so a node that is

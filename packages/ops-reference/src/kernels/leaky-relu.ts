@@ -4,22 +4,22 @@
  *
  * float32: x > 0 ? x : alpha * x. int8/int16: non-negative input differences are requantized with the
  * identity multiplier (input scale / output scale), negative ones with the alpha multiplier
- * (input scale * alpha / output scale, computed in float as TFLM), then clamped to the type range.
- * TFLite's uint8 (reference_ops::QuantizeLeakyRelu<uint8_t>) is the same arithmetic on uint8.
+ * (input scale * alpha / output scale, computed in float as TFLM), then clamped to the type range
+ * (kernel-support's leaky-relu.ts, which ops-wasm shares). TFLite's uint8
+ * (reference_ops::QuantizeLeakyRelu<uint8_t>) is the same arithmetic on uint8. int8 and uint8 outputs
+ * are tabulated at prepare for the 256 input bytes and looked up at invoke (byte-equal to the arithmetic).
  */
-import {
-  BuiltinOperator,
-  TensorType,
-  multiplyByQuantizedMultiplier,
-  checkedQuantizeMultiplier,
-  type LeakyReluOptions,
-  type Node,
-  type Tensor,
-  type TfLiteContext,
-} from '@micrort/core';
+import { BuiltinOperator, TensorType, type LeakyReluOptions, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
 import { FLOAT32_INT8_INT16_UINT8, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
-import { allocateOpData, opData } from '@micrort/kernel-support';
+import {
+  allocateOpData,
+  leakyReluQuantParams,
+  leakyReluQuantized,
+  leakyReluTable,
+  opData,
+  type LeakyReluQuantParams,
+} from '@micrort/kernel-support';
 
 const OP = 'LEAKY_RELU';
 
@@ -37,6 +37,10 @@ interface LeakyReluOpData extends UnaryOpData {
   type: TensorType;
   /** alpha as a float32 value (float path); NaN until prepare, so the field holds a double from the start. */
   alpha: number;
+  /** The quantized parameters (kernel-support's leakyReluQuantParams). */
+  q: LeakyReluQuantParams | null;
+  /** int8 / uint8: the output byte of each input byte (leakyReluTable; op data outside the arena). */
+  lut: Uint8Array;
 }
 
 function prepare(_context: TfLiteContext, node: Node, data: LeakyReluOpData, input: Tensor, output: Tensor): void {
@@ -44,20 +48,17 @@ function prepare(_context: TfLiteContext, node: Node, data: LeakyReluOpData, inp
   data.alpha = Math.fround((node.builtinData as LeakyReluOptions | null)?.alpha ?? 0);
   if (input.type !== TensorType.FLOAT32) {
     requireQuantizedPair(OP, node, input, output);
+    const q = leakyReluQuantParams(OP, node, input, output, data.alpha);
     const p = data.params;
-    p[INPUT_ZERO_POINT] = input.params.zeroPoint;
-    p[OUTPUT_ZERO_POINT] = output.params.zeroPoint;
-    const alpha = checkedQuantizeMultiplier(
-      OP,
-      node,
-      Math.fround(Math.fround(input.params.scale * data.alpha) / output.params.scale),
-      'alpha multiplier',
-    );
-    p[MULTIPLIER_ALPHA] = alpha.multiplier;
-    p[SHIFT_ALPHA] = alpha.shift;
-    const identity = checkedQuantizeMultiplier(OP, node, Math.fround(input.params.scale / output.params.scale), 'identity multiplier');
-    p[MULTIPLIER_IDENTITY] = identity.multiplier;
-    p[SHIFT_IDENTITY] = identity.shift;
+    p[INPUT_ZERO_POINT] = q.inputZeroPoint;
+    p[OUTPUT_ZERO_POINT] = q.outputZeroPoint;
+    p[MULTIPLIER_ALPHA] = q.multiplierAlpha;
+    p[SHIFT_ALPHA] = q.shiftAlpha;
+    p[MULTIPLIER_IDENTITY] = q.multiplierIdentity;
+    p[SHIFT_IDENTITY] = q.shiftIdentity;
+    data.q = q;
+    // 8-bit outputs depend on the input byte alone: TFLM's per-element arithmetic, tabulated once
+    if (input.type !== TensorType.INT16) leakyReluTable(q, input.type === TensorType.UINT8, data.lut);
   }
   data.type = input.type;
 }
@@ -77,47 +78,18 @@ function invoke(context: TfLiteContext, node: Node): void {
     }
     return;
   }
-  const p = data.params;
-  const mAlpha = p[MULTIPLIER_ALPHA]!;
-  const sAlpha = p[SHIFT_ALPHA]!;
-  const mIdentity = p[MULTIPLIER_IDENTITY]!;
-  const sIdentity = p[SHIFT_IDENTITY]!;
-  const inZp = p[INPUT_ZERO_POINT]!;
-  const outZp = p[OUTPUT_ZERO_POINT]!;
-  if (data.type === TensorType.UINT8) {
-    leakyReluUint8(input as Uint8Array, output as Uint8Array, n, mAlpha, sAlpha, mIdentity, sIdentity, inZp, outZp);
+  if (data.type === TensorType.INT16) {
+    const q = data.q!;
+    const x = input as Int16Array;
+    const y = output as Int16Array;
+    for (let i = 0; i < n; i++) y[i] = leakyReluQuantized(x[i]!, q, -32768, 32767);
     return;
   }
-  const lo = data.type === TensorType.INT8 ? -128 : -32768;
-  const hi = data.type === TensorType.INT8 ? 127 : 32767;
-  const x = input as Int8Array | Int16Array;
-  const y = output as Int8Array | Int16Array;
-  for (let i = 0; i < n; i++) {
-    const d = x[i]! - inZp;
-    const v =
-      (outZp + (d >= 0 ? multiplyByQuantizedMultiplier(d, mIdentity, sIdentity) : multiplyByQuantizedMultiplier(d, mAlpha, sAlpha))) | 0;
-    y[i] = v < lo ? lo : v > hi ? hi : v;
-  }
-}
-
-/** The quantized loop on uint8 data, clamped to [0, 255] (a separate monomorphic loop). */
-function leakyReluUint8(
-  x: Uint8Array,
-  y: Uint8Array,
-  n: number,
-  mAlpha: number,
-  sAlpha: number,
-  mIdentity: number,
-  sIdentity: number,
-  inZp: number,
-  outZp: number,
-): void {
-  for (let i = 0; i < n; i++) {
-    const d = x[i]! - inZp;
-    const v =
-      (outZp + (d >= 0 ? multiplyByQuantizedMultiplier(d, mIdentity, sIdentity) : multiplyByQuantizedMultiplier(d, mAlpha, sAlpha))) | 0;
-    y[i] = v < 0 ? 0 : v > 255 ? 255 : v;
-  }
+  // int8 and uint8: the table of prepare, indexed by the input byte (equal to the per-element arithmetic)
+  const x = input as Int8Array | Uint8Array;
+  const y = output as Int8Array | Uint8Array;
+  const lut = data.lut;
+  for (let i = 0; i < n; i++) y[i] = lut[x[i]! & 255]!;
 }
 
 /** LEAKY_RELU reference kernel: float32, int8, int16, uint8. */
@@ -132,6 +104,8 @@ export const LEAKY_RELU = unaryKernel<LeakyReluOpData>({
     type: TensorType.FLOAT32,
     count: 0,
     alpha: Number.NaN,
+    q: null,
+    lut: new Uint8Array(256),
   }),
   prepare,
   invoke,
