@@ -5,7 +5,7 @@
  * input scale / 128), so ops-reference reports it.
  */
 import { BuiltinOperator, TensorType, type Registration } from '@micrort/core';
-import { lutRegistration, type LutData } from './lut-common.js';
+import { declineOnError, lutRegistration, type LutData } from './lut-common.js';
 import { hardSwishQuantParams, hardSwishTable } from '@micrort/kernel-support';
 
 const OP = 'HARD_SWISH';
@@ -16,14 +16,7 @@ export function createHardSwishLut(): Registration<LutData> {
     op: OP,
     code: BuiltinOperator.HARD_SWISH,
     version: 1,
-    decline(input, output, node) {
-      try {
-        hardSwishQuantParams(OP, node, input, output);
-        return null;
-      } catch (e) {
-        return (e as Error).message;
-      }
-    },
+    decline: (input, output, node) => declineOnError(() => hardSwishQuantParams(OP, node, input, output)),
     fill(input, output, node, table) {
       hardSwishTable(hardSwishQuantParams(OP, node, input, output), input.type === TensorType.UINT8, table);
     },

@@ -4,7 +4,7 @@
  * each of the 256 inputs.
  */
 import { BuiltinOperator, TensorType, type LeakyReluOptions, type Registration } from '@micrort/core';
-import { lutRegistration, type LutData } from './lut-common.js';
+import { declineOnError, lutRegistration, type LutData } from './lut-common.js';
 import { leakyReluQuantParams, leakyReluTable } from '@micrort/kernel-support';
 
 const OP = 'LEAKY_RELU';
@@ -16,14 +16,7 @@ export function createLeakyReluLut(): Registration<LutData> {
     op: OP,
     code: BuiltinOperator.LEAKY_RELU,
     version: 2,
-    decline(input, output, node) {
-      try {
-        leakyReluQuantParams(OP, node, input, output, alphaOf(node));
-        return null;
-      } catch (e) {
-        return (e as Error).message;
-      }
-    },
+    decline: (input, output, node) => declineOnError(() => leakyReluQuantParams(OP, node, input, output, alphaOf(node))),
     fill(input, output, node, table) {
       leakyReluTable(leakyReluQuantParams(OP, node, input, output, alphaOf(node)), input.type === TensorType.UINT8, table);
     },

@@ -45,6 +45,16 @@ export interface LutOp {
   fill(input: Tensor, output: Tensor, node: Node, table: Uint8Array): void;
 }
 
+/** `compute()`'s error message (the reason a node is declined), or null when it computes (prepare's own checks, run in supports). */
+export function declineOnError(compute: () => unknown): string | null {
+  try {
+    compute();
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
 /** The registration of an 8-bit lookup op. */
 export function lutRegistration(spec: LutOp): Registration<LutData> {
   const { op } = spec;
