@@ -30,6 +30,7 @@ export * from './resize.js';
 export * from './softmax.js';
 export * from './spatial.js';
 export * from './sub.js';
+export * from './svdf.js';
 export * from './strings.js';
 export * from './float16.js';
 export * from './int64.js';

@@ -15,17 +15,8 @@ import {
   matrixBatchVectorMultiplyAccumulate,
   scaleFactors,
   type HybridWeights,
+  type SvdfShape,
 } from '@micrort/kernel-support';
-
-/** Shapes of one SVDF node, fixed in prepare. */
-export interface SvdfShape {
-  rank: number;
-  batchSize: number;
-  inputSize: number;
-  numFilters: number;
-  numUnits: number;
-  memorySize: number;
-}
 
 /**
  * Word layout of the integer SVDF parameters kept in the node's persistent buffer (TFLM's OpDataSvdf).

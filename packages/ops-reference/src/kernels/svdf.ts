@@ -16,29 +16,25 @@ import {
   BuiltinOperator,
   KernelError,
   TensorType,
-  checkArity,
-  getInput,
-  getOptionalInput,
-  getOutput,
-  quantizeMultiplier,
   tensorTypeName,
   type ArenaRegion,
   type Node,
   type Registration,
-  type SVDFOptions,
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { SvdfParam, evalSvdfFloat, evalSvdfHybrid, evalSvdfInteger, type SvdfHybridPlan, type SvdfShape } from './svdf-common.js';
+import { SvdfParam, evalSvdfFloat, evalSvdfHybrid, evalSvdfInteger, type SvdfHybridPlan } from './svdf-common.js';
 import {
   hybridWeightScales,
   hybridWeightsInt8,
   isVectorActivation,
   opData,
   reductionSumVector,
-  setOutputShape,
+  svdfIntegerMultipliers,
+  svdfTensors,
   typeRange,
+  type SvdfShape,
 } from '@micrort/kernel-support';
 
 const OP = 'SVDF';
@@ -85,16 +81,6 @@ function init(context: TfLiteContext): SvdfOpData {
   };
 }
 
-function checkDims(node: Node, what: string, t: Tensor, expected: readonly number[]): void {
-  const ok = t.dims.length === expected.length && expected.every((d, i) => t.dims[i] === d);
-  if (!ok)
-    throw new KernelError(
-      OP,
-      node.index,
-      `${what} (tensor ${t.index}) has shape [${Array.from(t.dims).join(', ')}], expected [${expected.join(', ')}]`,
-    );
-}
-
 function checkType(node: Node, what: string, t: Tensor, allowed: readonly TensorType[]): void {
   if (!allowed.includes(t.type))
     throw new KernelError(
@@ -106,47 +92,11 @@ function checkType(node: Node, what: string, t: Tensor, allowed: readonly Tensor
 
 function prepare(context: TfLiteContext, node: Node): void {
   const data = opData<SvdfOpData>(OP, node);
-  const options = node.builtinData as SVDFOptions | null;
-  if (!options) throw new KernelError(OP, node.index, 'missing SVDFOptions');
-  checkArity(OP, node, 5, 1);
+  const t = svdfTensors(OP, context, node);
+  const { options, input, weightsFeature, weightsTime, bias, state, output } = t;
+  const { batchSize, numFilters, numUnits } = t.shape;
 
-  const input = getInput(context, node, INPUT, OP);
-  const weightsFeature = getInput(context, node, WEIGHTS_FEATURE, OP);
-  const weightsTime = getInput(context, node, WEIGHTS_TIME, OP);
-  const bias = getOptionalInput(context, node, BIAS);
-  const state = getInput(context, node, STATE, OP);
-  const output = getOutput(context, node, 0, OP);
-
-  const rank = options.rank;
-  if (!(rank > 0)) throw new KernelError(OP, node.index, `rank must be positive, got ${rank}`);
-  if (input.dims.length !== 2)
-    throw new KernelError(OP, node.index, `input (tensor ${input.index}) must be 2-D, got ${input.dims.length}-D`);
-  if (weightsFeature.dims.length !== 2 || weightsTime.dims.length !== 2)
-    throw new KernelError(
-      OP,
-      node.index,
-      `weights_feature and weights_time must be 2-D, got ${weightsFeature.dims.length}-D and ${weightsTime.dims.length}-D`,
-    );
-  const batchSize = input.dims[0]!;
-  const inputSize = input.dims[1]!;
-  const numFilters = weightsFeature.dims[0]!;
-  if (numFilters % rank !== 0) throw new KernelError(OP, node.index, `num_filters ${numFilters} is not a multiple of rank ${rank}`);
-  const numUnits = numFilters / rank;
-  const memorySize = weightsTime.dims[1]!;
-
-  setOutputShape(OP, context, node, 0, [batchSize, numUnits]);
-  checkDims(node, 'weights_feature', weightsFeature, [numFilters, inputSize]);
-  checkDims(node, 'weights_time', weightsTime, [numFilters, memorySize]);
-  if (bias !== null && (bias.dims.length < 1 || bias.dims[0] !== numUnits))
-    throw new KernelError(
-      OP,
-      node.index,
-      `bias (tensor ${bias.index}) has shape [${Array.from(bias.dims).join(', ')}], expected [${numUnits}]`,
-    );
-  checkDims(node, 'activation state', state, [batchSize, memorySize * numFilters]);
-  if (!state.isVariable) throw new KernelError(OP, node.index, `activation state (tensor ${state.index}) must be a variable tensor`);
-
-  data.shape = { rank, batchSize, inputSize, numFilters, numUnits, memorySize };
+  data.shape = t.shape;
   data.activation = options.fusedActivationFunction;
   data.hasBias = bias !== null;
   const p = data.params;
@@ -158,31 +108,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     if (bias !== null) checkType(node, 'bias', bias, [TensorType.INT32]);
     checkType(node, 'output', output, [TensorType.INT8]);
 
-    // TFLM multiplies and divides the float scales in float, then widens to double.
-    const effectiveScale1 = Math.fround(Math.fround(input.params.scale * weightsFeature.params.scale) / state.params.scale);
-    const effectiveScale2 = Math.fround(Math.fround(state.params.scale * weightsTime.params.scale) / output.params.scale);
-    if (bias !== null) {
-      const expected = Math.fround(state.params.scale * weightsTime.params.scale);
-      if (!(Math.abs(bias.params.scale - expected) < 1e-5))
-        throw new KernelError(
-          OP,
-          node.index,
-          `bias scale ${bias.params.scale} must equal activation state scale x weights_time scale (${expected})`,
-        );
-    }
-    // Zero, missing or extreme scales make these NaN or infinite: refuse the node rather than crash.
-    for (const [what, scale] of [
-      ['input x weights_feature / activation state', effectiveScale1],
-      ['activation state x weights_time / output', effectiveScale2],
-    ] as const)
-      if (!(scale > 0 && scale < Infinity))
-        throw new KernelError(
-          OP,
-          node.index,
-          `effective scale ${what} is ${scale}; the scales of input ${input.index}, weights ${weightsFeature.index}/${weightsTime.index}, state ${state.index} and output ${output.index} must be positive and finite`,
-        );
-    const q1 = quantizeMultiplier(effectiveScale1);
-    const q2 = quantizeMultiplier(effectiveScale2);
+    const { scale1: q1, scale2: q2 } = svdfIntegerMultipliers(OP, node, t);
     p[SvdfParam.SCALE_1_A] = q1.multiplier;
     p[SvdfParam.SCALE_1_B] = q1.shift;
     p[SvdfParam.SCALE_2_A] = q2.multiplier;
