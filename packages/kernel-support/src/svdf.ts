@@ -114,9 +114,14 @@ export interface SvdfMultiplier {
  * the state (input × weights_feature / state), `scale2` the time matmul into the output (state ×
  * weights_time / output), each product and quotient rounded to float32 first as TFLM does. Checks that a
  * bias's scale is state × weights_time and that both scales are positive and finite (zero, missing or
- * extreme scales make them NaN or infinite: the node is refused rather than crash).
+ * extreme scales make them NaN or infinite: the node is refused rather than crash). Takes the tensors
+ * alone, so a `supports()` can ask before prepare.
  */
-export function svdfIntegerMultipliers(op: string, node: Node, t: SvdfTensors): { scale1: SvdfMultiplier; scale2: SvdfMultiplier } {
+export function svdfIntegerMultipliers(
+  op: string,
+  node: Node,
+  t: Omit<SvdfTensors, 'options' | 'shape'>,
+): { scale1: SvdfMultiplier; scale2: SvdfMultiplier } {
   const { input, weightsFeature, weightsTime, bias, state, output } = t;
   // TFLM multiplies and divides the float scales in float, then widens to double.
   const effectiveScale1 = Math.fround(Math.fround(input.params.scale * weightsFeature.params.scale) / state.params.scale);

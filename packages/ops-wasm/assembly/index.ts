@@ -12,6 +12,7 @@ export { transpose_bytes } from './layout/transpose';
 export { qs8_avgpool, qs8_maxpool } from './int8/pool';
 export { qs8_mul } from './int8/mul';
 export { qs8_bmm, qs16_bmm } from './int8/batch-matmul';
+export { qs8_svdf } from './int8/svdf';
 export { quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 } from './int8/quantize';
 export { concat_bytes } from './layout/concat';
 export { qs8_mean_hw } from './int8/mean';

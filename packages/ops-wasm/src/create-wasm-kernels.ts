@@ -22,6 +22,7 @@ import { createConcatenation } from './kernels/concatenation.js';
 import { createMul } from './kernels/mul.js';
 import { createMean } from './kernels/mean.js';
 import { createSoftmax } from './kernels/softmax.js';
+import { createSvdf } from './kernels/svdf.js';
 import { createUnidirectionalSequenceLstm } from './kernels/unidirectional-sequence-lstm.js';
 import { createQuantize } from './kernels/quantize.js';
 import { createDequantize } from './kernels/dequantize.js';
@@ -54,7 +55,7 @@ import {
 export interface WasmKernels {
   /**
    * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
-   * MEAN over H and W, SOFTMAX, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
+   * MEAN over H and W, SOFTMAX, int8 SVDF, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
    * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH and LEAKY_RELU; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
    * 8-byte elements; the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
    */
@@ -97,6 +98,7 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createMaxPool2D(),
     createMean(),
     createSoftmax(),
+    createSvdf(),
     createQuantize(),
     createDequantize(),
     createUnidirectionalSequenceLstm(),

@@ -39,6 +39,8 @@ export interface KernelExports {
   qs8_mul(params: number, input1: number, input2: number, output: number): void;
   qs8_bmm(params: number, lhs: number, packed: number, output: number): void;
   qs16_bmm(params: number, lhs: number, packed: number, output: number): void;
+  /** SVDF, int8 input and output, int16 or int8 state (updated in place); bias read only with SV.HasBias. */
+  qs8_svdf(params: number, input: number, time: number, bias: number, state: number, output: number): void;
   qs8_mean_hw(params: number, input: number, output: number): void;
   qs8_tconv(params: number, input: number, output: number): void;
   qs16_tconv(params: number, input: number, output: number): void;

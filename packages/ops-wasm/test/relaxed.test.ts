@@ -22,6 +22,8 @@ const FILES = [
   'packages/ops-wasm/src/kernels/conv-2d.test.ts',
   'packages/ops-wasm/src/kernels/depthwise-conv-2d.test.ts',
   'packages/ops-wasm/src/kernels/fully-connected.test.ts',
+  'packages/ops-wasm/src/kernels/svdf.test.ts',
+  'packages/ops-wasm/test/svdf-models.test.ts',
   'packages/ops-wasm/src/kernels/float/conv-2d.test.ts',
   'packages/ops-wasm/src/kernels/float/depthwise-conv-2d.test.ts',
   'packages/ops-wasm/src/kernels/float/fully-connected.test.ts',

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 2072230745;
+export const ABI_HASH: i32 = -751314351;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -377,3 +377,29 @@ export const BM_ROW = 44; // u32: scratch for two widened LHS rows (2 * Depth8 i
 export const BM_MULT16 = 48; // i32: qs16_bmm: TFLite's int16 multiplier reduced to 16 bits
 export const BM_SHIFT16 = 52; // i32: qs16_bmm: the right shift after it, 15 - shift (>= 1)
 export const BM_BYTES = 64;
+
+// qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output. Byte offsets:
+export const SV_BATCHES = 0; // i32: batch rows
+export const SV_INPUT_SIZE = 4; // i32: input values per batch row
+export const SV_INPUT8 = 8; // i32: InputSize rounded up to 8: bytes per packed feature-weight row, int16 values of the widened input row
+export const SV_FILTERS = 12; // i32: num_filters
+export const SV_MEMORY = 16; // i32: memory_size: state values per filter
+export const SV_UNITS = 20; // i32: num_units = num_filters / rank
+export const SV_RANK = 24; // i32: rank
+export const SV_HAS_BIAS = 28; // i32: 1: the bias argument is an int32 bias of Units values; 0: no bias
+export const SV_STATE16 = 32; // i32: 1: int16 state and time weights (zero point 0); 0: int8 state and time weights
+export const SV_ZP_IN = 36; // i32: input zero point
+export const SV_ZP_STATE = 40; // i32: activation state zero point
+export const SV_ZP_OUT = 44; // i32: output zero point
+export const SV_STATE_MIN = 48; // i32: lower bound of the feature activation (the state type's minimum, before its zero point)
+export const SV_STATE_MAX = 52; // i32: upper bound of the feature activation (the state type's maximum)
+export const SV_MULT1 = 56; // i32: feature matmul to state: quantized multiplier
+export const SV_LEFT1 = 60; // i32: feature matmul to state: left shift
+export const SV_RIGHT1 = 64; // i32: feature matmul to state: right shift (0-31)
+export const SV_MULT2 = 68; // i32: time matmul to output: quantized multiplier
+export const SV_LEFT2 = 72; // i32: time matmul to output: left shift
+export const SV_RIGHT2 = 76; // i32: time matmul to output: right shift (0-31)
+export const SV_FEATURE = 80; // u32: the feature weights packed at prepare: Filters rounded up to 4 rows of Input8 int8 (zeros past InputSize and Filters)
+export const SV_ROW = 84; // u32: scratch: one input row widened to int16 less ZpIn (Input8 values, zeros past InputSize)
+export const SV_ACC = 88; // u32: scratch: the time matmul of every filter of one batch row (Filters rounded up to 4 int32)
+export const SV_BYTES = 96;

@@ -14,7 +14,7 @@ import { requantLanes, narrow8, storeBytes } from './requant';
 import { BM_ACT_MAX, BM_ACT_MIN, BM_COLS, BM_DEPTH, BM_DEPTH8, BM_LHS_ROW, BM_LHS_STEP, BM_MULT16, BM_ROW, BM_ROWS, BM_RQ, BM_SHIFT16, BM_ZP_LHS, BM_ZP_OUT } from '../generated/abi';
 
 /** Widens LHS row `src` (K values `step` bytes apart) to int16 less `zp` at `dst`, zeros up to `k8`. */
-@inline function widenRow(src: usize, step: usize, K: i32, k8: i32, zp: i32, dst: usize): void {
+@inline export function widenRow(src: usize, step: usize, K: i32, k8: i32, zp: i32, dst: usize): void {
   let k = 0;
   if (step == 1) {
     const z = i16x8.splat(<i16>zp);
@@ -25,7 +25,7 @@ import { BM_ACT_MAX, BM_ACT_MIN, BM_COLS, BM_DEPTH, BM_DEPTH8, BM_LHS_ROW, BM_LH
 }
 
 /** The four lane sums of a, b, c, d as one i32x4 [sum a, sum b, sum c, sum d]. */
-@inline function sum4(a: v128, b: v128, c: v128, d: v128): v128 {
+@inline export function sum4(a: v128, b: v128, c: v128, d: v128): v128 {
   const ab = i32x4.add(v128.shuffle<i32>(a, b, 0, 4, 1, 5), v128.shuffle<i32>(a, b, 2, 6, 3, 7));
   const cd = i32x4.add(v128.shuffle<i32>(c, d, 0, 4, 1, 5), v128.shuffle<i32>(c, d, 2, 6, 3, 7));
   return i32x4.add(v128.shuffle<i32>(ab, cd, 0, 1, 4, 5), v128.shuffle<i32>(ab, cd, 2, 3, 6, 7));

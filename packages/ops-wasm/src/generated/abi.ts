@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 2072230745;
+export const ABI_HASH = -751314351;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -802,3 +802,57 @@ export enum BM {
 }
 /** Bytes of the BM block in the arena (its words rounded up to 16 bytes). */
 export const BM_BYTES = 64;
+
+/** qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output. Word indices. */
+export enum SV {
+  /** batch rows (i32) */
+  Batches = 0,
+  /** input values per batch row (i32) */
+  InputSize = 1,
+  /** InputSize rounded up to 8: bytes per packed feature-weight row, int16 values of the widened input row (i32) */
+  Input8 = 2,
+  /** num_filters (i32) */
+  Filters = 3,
+  /** memory_size: state values per filter (i32) */
+  Memory = 4,
+  /** num_units = num_filters / rank (i32) */
+  Units = 5,
+  /** rank (i32) */
+  Rank = 6,
+  /** 1: the bias argument is an int32 bias of Units values; 0: no bias (i32) */
+  HasBias = 7,
+  /** 1: int16 state and time weights (zero point 0); 0: int8 state and time weights (i32) */
+  State16 = 8,
+  /** input zero point (i32) */
+  ZpIn = 9,
+  /** activation state zero point (i32) */
+  ZpState = 10,
+  /** output zero point (i32) */
+  ZpOut = 11,
+  /** lower bound of the feature activation (the state type's minimum, before its zero point) (i32) */
+  StateMin = 12,
+  /** upper bound of the feature activation (the state type's maximum) (i32) */
+  StateMax = 13,
+  /** feature matmul to state: quantized multiplier (i32) */
+  Mult1 = 14,
+  /** feature matmul to state: left shift (i32) */
+  Left1 = 15,
+  /** feature matmul to state: right shift (0-31) (i32) */
+  Right1 = 16,
+  /** time matmul to output: quantized multiplier (i32) */
+  Mult2 = 17,
+  /** time matmul to output: left shift (i32) */
+  Left2 = 18,
+  /** time matmul to output: right shift (0-31) (i32) */
+  Right2 = 19,
+  /** the feature weights packed at prepare: Filters rounded up to 4 rows of Input8 int8 (zeros past InputSize and Filters) (u32 arena offset) */
+  Feature = 20,
+  /** scratch: one input row widened to int16 less ZpIn (Input8 values, zeros past InputSize) (u32 arena offset) */
+  Row = 21,
+  /** scratch: the time matmul of every filter of one batch row (Filters rounded up to 4 int32) (u32 arena offset) */
+  Acc = 22,
+  /** Words of the block. */
+  Words = 23,
+}
+/** Bytes of the SV block in the arena (its words rounded up to 16 bytes). */
+export const SV_BYTES = 96;

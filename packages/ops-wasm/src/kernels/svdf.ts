@@ -1,0 +1,150 @@
+/**
+ * SVDF, int8 input and output with an int16 or int8 activation state (time weights of the state's type,
+ * int32 bias or none), in WebAssembly: qs8_svdf (assembly/int8/svdf.ts), TFLM's EvalIntegerSvdfReference
+ * byte for byte. The state is the model's variable tensor, updated in place at each invoke; the feature
+ * weights are packed at prepare (rows padded to 8 values, filters to 4). Shapes, checks and the two
+ * requantizations are kernel-support's (svdfTensors, svdfIntegerMultipliers), as ops-reference's SVDF.
+ * Declines float32 and hybrid SVDF, non-constant feature weights, an int16 state with a nonzero zero
+ * point, and requantization shifts past 31.
+ */
+import { BuiltinOperator, TensorType, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
+import {
+  INT8_ONLY,
+  declineArity,
+  declineNotConstant,
+  declineType,
+  svdfIntegerMultipliers,
+  svdfTensors,
+  typeRange,
+} from '@micrort/kernel-support';
+import { SV, SV_BYTES } from '../generated/abi.js';
+import { PROVIDER } from '../provider.js';
+import { kernelsFor } from '../wasm-arena.js';
+import type { KernelExports } from '../wasm-module.js';
+import { constantInputCopies, inputOffset } from './kernel-common.js';
+
+const OP = 'SVDF';
+const STATE_TYPES: readonly TensorType[] = [TensorType.INT16, TensorType.INT8];
+
+interface SvdfData {
+  k: KernelExports | null;
+  params: number;
+  /** Arena copies of constant inputs (-1: read the eval tensor): input, weights_time, bias. */
+  inputCopy: number;
+  timeCopy: number;
+  biasCopy: number;
+  hasBias: boolean;
+}
+
+function supports(context: TfLiteContext, node: Node): true | string {
+  const arity = declineArity(node, 5, 1);
+  if (arity) return arity;
+  const tensor = (pos: number): Tensor | null => {
+    const i = node.inputs[pos]!;
+    return i < 0 ? null : context.getTensor(i);
+  };
+  const input = tensor(0)!;
+  const weightsFeature = tensor(1)!;
+  const weightsTime = tensor(2)!;
+  const bias = tensor(3);
+  const state = tensor(4)!;
+  const output = context.getTensor(node.outputs[0]!);
+  const why =
+    declineType('input', input, INT8_ONLY) ??
+    declineType('weights_feature', weightsFeature, INT8_ONLY) ??
+    declineType('output', output, INT8_ONLY) ??
+    declineType('activation state', state, STATE_TYPES) ??
+    declineType('weights_time', weightsTime, [state.type]) ??
+    (bias ? declineType('bias', bias, [TensorType.INT32]) : null) ??
+    declineNotConstant(context, node, 1, 'weights_feature', 'packed at prepare');
+  if (why) return why;
+  if (state.type === TensorType.INT16 && state.params.zeroPoint !== 0)
+    return `int16 activation state zero point ${state.params.zeroPoint} (handles 0)`;
+  let q: ReturnType<typeof svdfIntegerMultipliers>;
+  try {
+    q = svdfIntegerMultipliers(OP, node, { input, weightsFeature, weightsTime, bias, state, output });
+  } catch (e) {
+    return (e as Error).message;
+  }
+  for (const { shift } of [q.scale1, q.scale2]) if (shift > 31) return `requantization shift ${shift} (handles up to 31)`;
+  return true;
+}
+
+function prepare(context: TfLiteContext, node: Node): void {
+  const data = node.userData as SvdfData;
+  const t = svdfTensors(OP, context, node);
+  const { scale1, scale2 } = svdfIntegerMultipliers(OP, node, t);
+  const { batchSize, inputSize, numFilters, numUnits, memorySize, rank } = t.shape;
+  const input8 = (inputSize + 7) & ~7;
+  const filters4 = (numFilters + 3) & ~3;
+  const featureBytes = filters4 * input8;
+  const region = context.allocatePersistentBuffer(SV_BYTES + featureBytes + input8 * 2 + filters4 * 4);
+  data.k = kernelsFor(OP, node, region);
+  data.params = region.offset;
+  const featureAt = SV_BYTES;
+  const rowAt = featureAt + featureBytes;
+  const accAt = rowAt + input8 * 2;
+
+  // Feature weights: row f at f * input8, zeros past inputSize and numFilters.
+  const packed = region.i8.subarray(featureAt, featureAt + featureBytes);
+  packed.fill(0);
+  const w = t.weightsFeature.data as Int8Array;
+  for (let f = 0; f < numFilters; f++) packed.set(w.subarray(f * inputSize, (f + 1) * inputSize), f * input8);
+
+  const p = region.i32;
+  p.fill(0, 0, SV.Words);
+  p[SV.Batches] = batchSize;
+  p[SV.InputSize] = inputSize;
+  p[SV.Input8] = input8;
+  p[SV.Filters] = numFilters;
+  p[SV.Memory] = memorySize;
+  p[SV.Units] = numUnits;
+  p[SV.Rank] = rank;
+  p[SV.HasBias] = t.bias ? 1 : 0;
+  p[SV.State16] = t.state.type === TensorType.INT16 ? 1 : 0;
+  p[SV.ZpIn] = t.input.params.zeroPoint;
+  p[SV.ZpState] = t.state.params.zeroPoint;
+  p[SV.ZpOut] = t.output.params.zeroPoint;
+  [p[SV.StateMin], p[SV.StateMax]] = typeRange(t.state.type);
+  p[SV.Mult1] = scale1.multiplier;
+  p[SV.Left1] = Math.max(scale1.shift, 0);
+  p[SV.Right1] = Math.max(-scale1.shift, 0);
+  p[SV.Mult2] = scale2.multiplier;
+  p[SV.Left2] = Math.max(scale2.shift, 0);
+  p[SV.Right2] = Math.max(-scale2.shift, 0);
+  p[SV.Feature] = region.offset + featureAt;
+  p[SV.Row] = region.offset + rowAt;
+  p[SV.Acc] = region.offset + accAt;
+
+  data.hasBias = t.bias !== null;
+  const copies = constantInputCopies(context, node, data.hasBias ? [0, 2, 3] : [0, 2]);
+  data.inputCopy = copies[0]!;
+  data.timeCopy = copies[1]!;
+  data.biasCopy = copies[2] ?? -1;
+}
+
+function invoke(context: TfLiteContext, node: Node): void {
+  const data = node.userData as SvdfData;
+  data.k!.qs8_svdf(
+    data.params,
+    inputOffset(context, node, 0, data.inputCopy),
+    inputOffset(context, node, 2, data.timeCopy),
+    data.hasBias ? inputOffset(context, node, 3, data.biasCopy) : 0,
+    context.getEvalTensor(node.inputs[4]!).data.byteOffset,
+    context.getEvalTensor(node.outputs[0]!).data.byteOffset,
+  );
+}
+
+/** The int8 SVDF registration (int16 or int8 state). */
+export function createSvdf(): Registration<SvdfData> {
+  return {
+    builtinCode: BuiltinOperator.SVDF,
+    version: 4,
+    provider: PROVIDER,
+    name: 'SVDF/wasm-qs8',
+    supports,
+    init: (): SvdfData => ({ k: null, params: 0, inputCopy: -1, timeCopy: -1, biasCopy: -1, hasBias: false }),
+    prepare,
+    invoke,
+  };
+}
