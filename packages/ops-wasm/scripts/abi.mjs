@@ -514,7 +514,7 @@ export const BLOCKS = [
   },
   {
     name: 'SV',
-    doc: 'qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output.',
+    doc: 'qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output; f32_svdf (float32) reads the shape words, HasBias, Feature (float32 rows), Row (Input8 floats) and Acc (float32).',
     fields: [
       ['Batches', 'i32', 'batch rows'],
       ['InputSize', 'i32', 'input values per batch row'],

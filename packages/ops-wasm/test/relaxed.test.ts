@@ -33,6 +33,7 @@ const FILES = [
   'packages/ops-wasm/src/kernels/float/mean.test.ts',
   'packages/ops-wasm/src/kernels/float/pooling.test.ts',
   'packages/ops-wasm/src/kernels/float/resize-bilinear.test.ts',
+  'packages/ops-wasm/src/kernels/float/svdf.test.ts',
   'packages/ops-wasm/src/kernels/hybrid/hybrid.test.ts',
 ];
 

@@ -378,7 +378,7 @@ export const BM_MULT16 = 48; // i32: qs16_bmm: TFLite's int16 multiplier reduced
 export const BM_SHIFT16 = 52; // i32: qs16_bmm: the right shift after it, 15 - shift (>= 1)
 export const BM_BYTES = 64;
 
-// qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output. Byte offsets:
+// qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output; f32_svdf (float32) reads the shape words, HasBias, Feature (float32 rows), Row (Input8 floats) and Acc (float32). Byte offsets:
 export const SV_BATCHES = 0; // i32: batch rows
 export const SV_INPUT_SIZE = 4; // i32: input values per batch row
 export const SV_INPUT8 = 8; // i32: InputSize rounded up to 8: bytes per packed feature-weight row, int16 values of the widened input row

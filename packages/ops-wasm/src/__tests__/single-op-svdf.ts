@@ -146,3 +146,38 @@ export function runSteps(def: ModelDef, steps: readonly Int8Array[][], wasm: Was
   });
   return { outs, served: it.nodes().filter((n) => n.provider === PROVIDER).length };
 }
+
+/** A float32 layer: the shape of an SvdfCase without its quantization. */
+export type SvdfF32Case = Pick<SvdfCase, 'batches' | 'inputSize' | 'units' | 'rank' | 'memory' | 'bias' | 'activation' | 'seed'>;
+
+/**
+ * The float32 model of a case (inputs in [-1, 1], weights scaled by 1/sqrt(fan-in), realistic magnitudes)
+ * and `steps` invokes' inputs as bytes.
+ */
+export function buildSvdfF32(c: SvdfF32Case, steps: number): { def: ModelDef; inputs: Int8Array[] } {
+  const r = rng(c.seed * 7919 + 3);
+  const floats = (n: number, scale: number) => Float32Array.from({ length: n }, () => (2 * r() - 1) * scale);
+  const b = new ModelBuilder();
+  const filters = c.units * c.rank;
+  const f = TensorType.FLOAT32;
+  const input = b.addTensor({ name: 'x', type: f, shape: [c.batches, c.inputSize] });
+  const feature = b.addTensor({
+    name: 'wf',
+    type: f,
+    shape: [filters, c.inputSize],
+    data: floats(filters * c.inputSize, 1 / Math.sqrt(c.inputSize)),
+  });
+  const time = b.addTensor({ name: 'wt', type: f, shape: [filters, c.memory], data: floats(filters * c.memory, 1 / Math.sqrt(c.memory)) });
+  const bias = c.bias ? b.addTensor({ name: 'b', type: f, shape: [c.units], data: floats(c.units, 0.5) }) : -1;
+  const state = b.addTensor({ name: 'state', type: f, shape: [c.batches, c.memory * filters], variable: true });
+  const output = b.addTensor({ name: 'y', type: f, shape: [c.batches, c.units] });
+  b.addOperator({
+    op: BuiltinOperator.SVDF,
+    inputs: [input, feature, time, bias, state],
+    outputs: [output],
+    options: { rank: c.rank, fusedActivationFunction: c.activation, asymmetricQuantizeInputs: false },
+  });
+  b.setInputs([input]).setOutputs([output]);
+  const inputs = Array.from({ length: steps }, () => new Int8Array(floats(c.batches * c.inputSize, 1).buffer));
+  return { def: b.buildDef(), inputs };
+}

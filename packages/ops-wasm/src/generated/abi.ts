@@ -803,7 +803,7 @@ export enum BM {
 /** Bytes of the BM block in the arena (its words rounded up to 16 bytes). */
 export const BM_BYTES = 64;
 
-/** qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output. Word indices. */
+/** qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output; f32_svdf (float32) reads the shape words, HasBias, Feature (float32 rows), Row (Input8 floats) and Acc (float32). Word indices. */
 export enum SV {
   /** batch rows (i32) */
   Batches = 0,

@@ -21,13 +21,14 @@ import { createRelu6F32 } from './relu6.js';
 import { createReluN1To1F32 } from './relu-n1-to-1.js';
 import { createResizeBilinearF32 } from './resize-bilinear.js';
 import { createSoftmaxF32 } from './softmax.js';
+import { createSvdfF32 } from './svdf.js';
 import { createTanhF32 } from './tanh.js';
 import { createTransposeConvF32 } from './transpose-conv.js';
 import { createConvolution2DTransposeBiasF32 } from './convolution-2d-transpose-bias.js';
 
 /**
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, PRELU, AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, LOGISTIC,
- * TANH, SOFTMAX, RELU, RELU6, RELU_N1_TO_1, HARD_SWISH, RESIZE_BILINEAR, TRANSPOSE_CONV and MediaPipe's custom
+ * TANH, SOFTMAX, SVDF, RELU, RELU6, RELU_N1_TO_1, HARD_SWISH, RESIZE_BILINEAR, TRANSPOSE_CONV and MediaPipe's custom
  * Convolution2DTransposeBias for float32 (PAD and CONCATENATION of float32 are the type-agnostic byte kernels').
  */
 export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration[] {
@@ -45,6 +46,7 @@ export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KE
     createLogisticF32(),
     createTanhF32(),
     createSoftmaxF32(),
+    createSvdfF32(),
     createReluF32(),
     createRelu6F32(),
     createReluN1To1F32(),
