@@ -26,6 +26,7 @@ export { f32_binary } from './float/binary';
 export { f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish } from './float/unary';
 export { f32_softmax } from './float/softmax';
 export { f32_svdf } from './float/svdf';
+export { f32_lstm_step } from './float/lstm';
 export { f32_maxpool, f32_avgpool, f32_mean_hw } from './float/pool';
 export { f32_resize_bilinear } from './float/resize-bilinear';
 export { qs8_resize_bilinear, qs16_resize_bilinear, qu8_resize_bilinear } from './int8/resize';

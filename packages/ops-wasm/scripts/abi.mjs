@@ -307,6 +307,33 @@ export const BLOCKS = [
     ],
   },
   {
+    name: 'LF',
+    doc: 'f32_lstm_step (UNIDIRECTIONAL_SEQUENCE_LSTM, float32): one time step of every batch.',
+    fields: [
+      ['Batches', 'i32', 'batches'],
+      ['Cell', 'i32', 'cell size S'],
+      ['Output', 'i32', 'output state size (S without projection)'],
+      ['Input', 'i32', 'input size'],
+      ['Channels', 'i32', 'gate channels: (3 or 4) * S, gates input (unless CIFG), forget, cell, output'],
+      ['Cifg', 'i32', '1: no input gate (input = 1 - forget)'],
+      ['Packed', 'u32', 'the gates packed as f32_conv weights [Channels x (Input + Output)], biases folded in'],
+      ['Gates', 'u32', 'scratch: one row of Channels floats (rounded up to 8) and 4 of slack'],
+      ['XBatchBytes', 'i32', 'bytes between the input rows of consecutive batches'],
+      ['OutBatchBytes', 'i32', 'bytes between the output rows of consecutive batches'],
+      ['PeepI', 'u32', 'input gate peephole weights (S floats and 4 of slack), 0: none'],
+      ['PeepF', 'u32', 'forget gate peephole weights, 0: none'],
+      ['PeepO', 'u32', 'output gate peephole weights, 0: none'],
+      ['CellClip', 'f32', 'cell clip (0: none)'],
+      ['SigFirst', 'u32', 'U block of the sigmoid over the gates before the cell gate: (Channels / S - 2) * S floats'],
+      ['OneGate', 'u32', 'U block over one gate: S floats'],
+      [
+        'Projected',
+        'u32',
+        'projection input [Batches x S] the gated cell output is written to (0: no projection, the output state and output instead)',
+      ],
+    ],
+  },
+  {
     name: 'FS',
     doc: 'f32_softmax (SOFTMAX, float32, over the last axis).',
     fields: [

@@ -34,6 +34,8 @@ const FILES = [
   'packages/ops-wasm/src/kernels/float/pooling.test.ts',
   'packages/ops-wasm/src/kernels/float/resize-bilinear.test.ts',
   'packages/ops-wasm/src/kernels/float/svdf.test.ts',
+  'packages/ops-wasm/src/kernels/float/unidirectional-sequence-lstm.test.ts',
+  'packages/ops-wasm/test/lstm-f32.test.ts',
   'packages/ops-wasm/src/kernels/hybrid/hybrid.test.ts',
 ];
 

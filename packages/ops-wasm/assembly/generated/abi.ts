@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = -751314351;
+export const ABI_HASH: i32 = -975743706;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -213,6 +213,26 @@ export const U_COUNT = 0; // i32: elements
 export const U_MIN = 4; // f32: f32_clamp: lower bound
 export const U_MAX = 8; // f32: f32_clamp: upper bound
 export const U_BYTES = 16;
+
+// f32_lstm_step (UNIDIRECTIONAL_SEQUENCE_LSTM, float32): one time step of every batch. Byte offsets:
+export const LF_BATCHES = 0; // i32: batches
+export const LF_CELL = 4; // i32: cell size S
+export const LF_OUTPUT = 8; // i32: output state size (S without projection)
+export const LF_INPUT = 12; // i32: input size
+export const LF_CHANNELS = 16; // i32: gate channels: (3 or 4) * S, gates input (unless CIFG), forget, cell, output
+export const LF_CIFG = 20; // i32: 1: no input gate (input = 1 - forget)
+export const LF_PACKED = 24; // u32: the gates packed as f32_conv weights [Channels x (Input + Output)], biases folded in
+export const LF_GATES = 28; // u32: scratch: one row of Channels floats (rounded up to 8) and 4 of slack
+export const LF_X_BATCH_BYTES = 32; // i32: bytes between the input rows of consecutive batches
+export const LF_OUT_BATCH_BYTES = 36; // i32: bytes between the output rows of consecutive batches
+export const LF_PEEP_I = 40; // u32: input gate peephole weights (S floats and 4 of slack), 0: none
+export const LF_PEEP_F = 44; // u32: forget gate peephole weights, 0: none
+export const LF_PEEP_O = 48; // u32: output gate peephole weights, 0: none
+export const LF_CELL_CLIP = 52; // f32: cell clip (0: none)
+export const LF_SIG_FIRST = 56; // u32: U block of the sigmoid over the gates before the cell gate: (Channels / S - 2) * S floats
+export const LF_ONE_GATE = 60; // u32: U block over one gate: S floats
+export const LF_PROJECTED = 64; // u32: projection input [Batches x S] the gated cell output is written to (0: no projection, the output state and output instead)
+export const LF_BYTES = 80;
 
 // f32_softmax (SOFTMAX, float32, over the last axis). Byte offsets:
 export const FS_OUTER = 0; // i32: rows

@@ -40,8 +40,11 @@ export interface FloatRun {
   served: number;
 }
 
-/** Runs `def` on `inputs` (raw bytes in graph input order), with or without ops-wasm in front. */
-export function runF32(def: ModelDef, inputs: ArrayBufferView[], withWasm: boolean, resolver?: () => OpResolver): FloatRun {
+/**
+ * Runs `def` on `inputs` (raw bytes in graph input order), with or without ops-wasm in front, `invokes`
+ * times (stateful models carry their variables from one invoke to the next).
+ */
+export function runF32(def: ModelDef, inputs: ArrayBufferView[], withWasm: boolean, resolver?: () => OpResolver, invokes = 1): FloatRun {
   const res = resolver ? resolver() : registerReferenceOps(new OpResolver());
   if (withWasm) res.registerAll(wasm().kernels, { fallback: true });
   const it = new MicroInterpreter(def, res, {
@@ -49,7 +52,7 @@ export function runF32(def: ModelDef, inputs: ArrayBufferView[], withWasm: boole
     ...(withWasm ? { arenaBacking: wasm().arenaBacking } : {}),
   }).allocateTensors();
   inputs.forEach((x, i) => it.input(i).bytes.set(new Uint8Array(x.buffer, x.byteOffset, x.byteLength)));
-  it.invoke();
+  for (let i = 0; i < invokes; i++) it.invoke();
   const outs = Array.from({ length: it.outputsSize }, (_, j) => new Float32Array(Uint8Array.from(it.output(j).bytes).buffer));
   return { outs, served: it.nodes().filter((n) => n.provider === PROVIDER).length };
 }

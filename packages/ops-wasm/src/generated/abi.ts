@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -751314351;
+export const ABI_HASH = -975743706;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -454,6 +454,48 @@ export enum U {
 }
 /** Bytes of the U block in the arena (its words rounded up to 16 bytes). */
 export const U_BYTES = 16;
+
+/** f32_lstm_step (UNIDIRECTIONAL_SEQUENCE_LSTM, float32): one time step of every batch. Word indices. */
+export enum LF {
+  /** batches (i32) */
+  Batches = 0,
+  /** cell size S (i32) */
+  Cell = 1,
+  /** output state size (S without projection) (i32) */
+  Output = 2,
+  /** input size (i32) */
+  Input = 3,
+  /** gate channels: (3 or 4) * S, gates input (unless CIFG), forget, cell, output (i32) */
+  Channels = 4,
+  /** 1: no input gate (input = 1 - forget) (i32) */
+  Cifg = 5,
+  /** the gates packed as f32_conv weights [Channels x (Input + Output)], biases folded in (u32 arena offset) */
+  Packed = 6,
+  /** scratch: one row of Channels floats (rounded up to 8) and 4 of slack (u32 arena offset) */
+  Gates = 7,
+  /** bytes between the input rows of consecutive batches (i32) */
+  XBatchBytes = 8,
+  /** bytes between the output rows of consecutive batches (i32) */
+  OutBatchBytes = 9,
+  /** input gate peephole weights (S floats and 4 of slack), 0: none (u32 arena offset) */
+  PeepI = 10,
+  /** forget gate peephole weights, 0: none (u32 arena offset) */
+  PeepF = 11,
+  /** output gate peephole weights, 0: none (u32 arena offset) */
+  PeepO = 12,
+  /** cell clip (0: none) (f32) */
+  CellClip = 13,
+  /** U block of the sigmoid over the gates before the cell gate: (Channels / S - 2) * S floats (u32 arena offset) */
+  SigFirst = 14,
+  /** U block over one gate: S floats (u32 arena offset) */
+  OneGate = 15,
+  /** projection input [Batches x S] the gated cell output is written to (0: no projection, the output state and output instead) (u32 arena offset) */
+  Projected = 16,
+  /** Words of the block. */
+  Words = 17,
+}
+/** Bytes of the LF block in the arena (its words rounded up to 16 bytes). */
+export const LF_BYTES = 80;
 
 /** f32_softmax (SOFTMAX, float32, over the last axis). Word indices. */
 export enum FS {

@@ -25,6 +25,7 @@ export interface FloatKernelExports {
   f32_resize_bilinear(params: number, input: number, output: number): void;
   /** SVDF (the state updated in place; bias read only with SV.HasBias), before the fused activation. */
   f32_svdf(params: number, input: number, time: number, bias: number, state: number, output: number): void;
+  f32_lstm_step(params: number, input: number, outputState: number, cellState: number, output: number): void;
 }
 
 /** The float32 kernels of the instance over the arena `region` lives in (null in arena `'auto'`'s measuring pass). */

@@ -24,12 +24,14 @@ import { createSoftmaxF32 } from './softmax.js';
 import { createSvdfF32 } from './svdf.js';
 import { createTanhF32 } from './tanh.js';
 import { createTransposeConvF32 } from './transpose-conv.js';
+import { createUnidirectionalSequenceLstmF32 } from './unidirectional-sequence-lstm.js';
 import { createConvolution2DTransposeBiasF32 } from './convolution-2d-transpose-bias.js';
 
 /**
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, PRELU, AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, LOGISTIC,
- * TANH, SOFTMAX, SVDF, RELU, RELU6, RELU_N1_TO_1, HARD_SWISH, RESIZE_BILINEAR, TRANSPOSE_CONV and MediaPipe's custom
- * Convolution2DTransposeBias for float32 (PAD and CONCATENATION of float32 are the type-agnostic byte kernels').
+ * TANH, SOFTMAX, SVDF, RELU, RELU6, RELU_N1_TO_1, HARD_SWISH, RESIZE_BILINEAR, TRANSPOSE_CONV, UNIDIRECTIONAL_SEQUENCE_LSTM
+ * and MediaPipe's custom Convolution2DTransposeBias for float32 (PAD and CONCATENATION of float32 are the type-agnostic byte
+ * kernels').
  */
 export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration[] {
   return [
@@ -54,5 +56,6 @@ export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KE
     createResizeBilinearF32(),
     createTransposeConvF32(options),
     createConvolution2DTransposeBiasF32(options),
+    createUnidirectionalSequenceLstmF32(),
   ] as Registration[];
 }
