@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CONFORMANCE_DIR, SKIP_REASON, hasConformance } from '@micrort/test-support/conformance';
 import { main } from '../src/main.js';
 
 async function cli(argv: string[]) {
@@ -38,4 +40,15 @@ describe('micrort run --profile', () => {
     expect(bad.code).toBe(2);
     expect(bad.text).toMatch(/--profile/);
   });
+});
+
+describe.skipIf(!hasConformance)('micrort run --profile on a stateful model', () => {
+  it("prints the first invoke's outputs (trained_lstm carries its LSTM state from invoke to invoke)", async () => {
+    const model = join(CONFORMANCE_DIR ?? '', 'trained_lstm', 'model.tflite');
+    const plain = JSON.parse((await cli(['run', model, '--json'])).text);
+    const profiled = JSON.parse((await cli(['run', model, '--profile', '4', '--json'])).text);
+    expect(profiled.profile.invokes).toBe(4);
+    expect(profiled.outputs.map((o: { values: number[] }) => o.values)).toEqual(plain.outputs.map((o: { values: number[] }) => o.values));
+  });
+  if (!hasConformance) it.skip(SKIP_REASON, () => {});
 });
