@@ -17,23 +17,19 @@ import {
   svdfTensors,
   typeRange,
 } from '@micrort/kernel-support';
-import { SV, SV_BYTES } from '../generated/abi.js';
+import { SV } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { constantInputCopies, inputOffset } from './kernel-common.js';
+import { inputOffset } from './kernel-common.js';
+import { svdfInputCopies, svdfLayout, writeSvdfBlock, type SvdfCopies } from './svdf-common.js';
 
 const OP = 'SVDF';
 const STATE_TYPES: readonly TensorType[] = [TensorType.INT16, TensorType.INT8];
 
-interface SvdfData {
+interface SvdfData extends SvdfCopies {
   k: KernelExports | null;
   params: number;
-  /** Arena copies of constant inputs (-1: read the eval tensor): input, weights_time, bias. */
-  inputCopy: number;
-  timeCopy: number;
-  biasCopy: number;
-  hasBias: boolean;
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
@@ -74,33 +70,12 @@ function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as SvdfData;
   const t = svdfTensors(OP, context, node);
   const { scale1, scale2 } = svdfIntegerMultipliers(OP, node, t);
-  const { batchSize, inputSize, numFilters, numUnits, memorySize, rank } = t.shape;
-  const input8 = (inputSize + 7) & ~7;
-  const filters4 = (numFilters + 3) & ~3;
-  const featureBytes = filters4 * input8;
-  const region = context.allocatePersistentBuffer(SV_BYTES + featureBytes + input8 * 2 + filters4 * 4);
+  const layout = svdfLayout(t, 1, 2);
+  const region = context.allocatePersistentBuffer(layout.bytes);
   data.k = kernelsFor(OP, node, region);
   data.params = region.offset;
-  const featureAt = SV_BYTES;
-  const rowAt = featureAt + featureBytes;
-  const accAt = rowAt + input8 * 2;
-
-  // Feature weights: row f at f * input8, zeros past inputSize and numFilters.
-  const packed = region.i8.subarray(featureAt, featureAt + featureBytes);
-  packed.fill(0);
-  const w = t.weightsFeature.data as Int8Array;
-  for (let f = 0; f < numFilters; f++) packed.set(w.subarray(f * inputSize, (f + 1) * inputSize), f * input8);
-
+  writeSvdfBlock(region, t, layout, region.i8.subarray(layout.featureAt, layout.rowAt));
   const p = region.i32;
-  p.fill(0, 0, SV.Words);
-  p[SV.Batches] = batchSize;
-  p[SV.InputSize] = inputSize;
-  p[SV.Input8] = input8;
-  p[SV.Filters] = numFilters;
-  p[SV.Memory] = memorySize;
-  p[SV.Units] = numUnits;
-  p[SV.Rank] = rank;
-  p[SV.HasBias] = t.bias ? 1 : 0;
   p[SV.State16] = t.state.type === TensorType.INT16 ? 1 : 0;
   p[SV.ZpIn] = t.input.params.zeroPoint;
   p[SV.ZpState] = t.state.params.zeroPoint;
@@ -112,15 +87,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[SV.Mult2] = scale2.multiplier;
   p[SV.Left2] = Math.max(scale2.shift, 0);
   p[SV.Right2] = Math.max(-scale2.shift, 0);
-  p[SV.Feature] = region.offset + featureAt;
-  p[SV.Row] = region.offset + rowAt;
-  p[SV.Acc] = region.offset + accAt;
-
-  data.hasBias = t.bias !== null;
-  const copies = constantInputCopies(context, node, data.hasBias ? [0, 2, 3] : [0, 2]);
-  data.inputCopy = copies[0]!;
-  data.timeCopy = copies[1]!;
-  data.biasCopy = copies[2] ?? -1;
+  svdfInputCopies(context, node, t, data);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

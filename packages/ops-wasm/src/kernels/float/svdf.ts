@@ -8,21 +8,16 @@
  */
 import { BuiltinOperator, KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { applyActivationToVector, declineArity, isVectorActivation, svdfTensors } from '@micrort/kernel-support';
-import { SV, SV_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
-import { constantInputCopies, inputOffset } from '../kernel-common.js';
+import { inputOffset } from '../kernel-common.js';
+import { svdfInputCopies, svdfLayout, writeSvdfBlock, type SvdfCopies } from '../svdf-common.js';
 import { declineNonFloat, floatKernelsFor, hasFixedData, type FloatKernelExports } from './float-common.js';
 
 const OP = 'SVDF';
 
-interface SvdfF32Data {
+interface SvdfF32Data extends SvdfCopies {
   k: FloatKernelExports | null;
   params: number;
-  /** Arena copies of constant inputs (-1: read the eval tensor): input, weights_time, bias. */
-  inputCopy: number;
-  timeCopy: number;
-  biasCopy: number;
-  hasBias: boolean;
   activation: number;
 }
 
@@ -41,43 +36,13 @@ function prepare(context: TfLiteContext, node: Node): void {
   const t = svdfTensors(OP, context, node);
   if (!isVectorActivation(t.options.fusedActivationFunction))
     throw new KernelError(OP, node.index, `unsupported fused activation ${t.options.fusedActivationFunction}`);
-  const { batchSize, inputSize, numFilters, numUnits, memorySize, rank } = t.shape;
-  const input8 = (inputSize + 7) & ~7;
-  const filters4 = (numFilters + 3) & ~3;
-  const featureBytes = filters4 * input8 * 4;
-  const region = context.allocatePersistentBuffer(SV_BYTES + featureBytes + input8 * 4 + filters4 * 4);
+  const layout = svdfLayout(t, 4, 4);
+  const region = context.allocatePersistentBuffer(layout.bytes);
   data.k = floatKernelsFor(OP, node, region);
   data.params = region.offset;
-  const featureAt = SV_BYTES;
-  const rowAt = featureAt + featureBytes;
-  const accAt = rowAt + input8 * 4;
-
-  // Feature weights: row f at f * input8 floats, zeros past inputSize and numFilters.
-  const packed = region.f32.subarray(featureAt / 4, (featureAt + featureBytes) / 4);
-  packed.fill(0);
-  const w = t.weightsFeature.data as Float32Array;
-  for (let f = 0; f < numFilters; f++) packed.set(w.subarray(f * inputSize, (f + 1) * inputSize), f * input8);
-
-  const p = region.i32;
-  p.fill(0, 0, SV.Words);
-  p[SV.Batches] = batchSize;
-  p[SV.InputSize] = inputSize;
-  p[SV.Input8] = input8;
-  p[SV.Filters] = numFilters;
-  p[SV.Memory] = memorySize;
-  p[SV.Units] = numUnits;
-  p[SV.Rank] = rank;
-  p[SV.HasBias] = t.bias ? 1 : 0;
-  p[SV.Feature] = region.offset + featureAt;
-  p[SV.Row] = region.offset + rowAt;
-  p[SV.Acc] = region.offset + accAt;
-
-  data.hasBias = t.bias !== null;
+  writeSvdfBlock(region, t, layout, region.f32.subarray(layout.featureAt / 4, layout.rowAt / 4));
   data.activation = t.options.fusedActivationFunction;
-  const copies = constantInputCopies(context, node, data.hasBias ? [0, 2, 3] : [0, 2]);
-  data.inputCopy = copies[0]!;
-  data.timeCopy = copies[1]!;
-  data.biasCopy = copies[2] ?? -1;
+  svdfInputCopies(context, node, t, data);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
