@@ -10,6 +10,7 @@ import { BuiltinOperator, TensorType, type GeluOptions, type Node, type Registra
 import { declineArity, declineTypes, expectQuantized, opData } from '@micrort/kernel-support';
 import { PROVIDER } from '../provider.js';
 import { prepareUnary } from './tflite-ops-common.js';
+import { lookupBytes } from './unary-common.js';
 
 const OP = 'GELU';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.UINT8, TensorType.INT8];
@@ -119,10 +120,7 @@ function invoke(context: TfLiteContext, node: Node): void {
     else for (let i = 0; i < n; i++) y[i] = 0.5 * x[i]! * (1 + erf(x[i]! * SQRT1_2));
     return;
   }
-  const x = context.getEvalTensor(node.inputs[0]!).bytes;
-  const y = context.getEvalTensor(node.outputs[0]!).bytes;
-  const table = data.table;
-  for (let i = 0; i < n; i++) y[i] = table[x[i]!]!;
+  lookupBytes(data.table, context.getEvalTensor(node.inputs[0]!).bytes, context.getEvalTensor(node.outputs[0]!).bytes, n);
 }
 
 /** GELU registration (op versions 1..2). */

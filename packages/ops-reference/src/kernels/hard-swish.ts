@@ -9,7 +9,7 @@
  */
 import { BuiltinOperator, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { MATH_OP_DATA_BYTES } from './math-common.js';
-import { requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { requireQuantizedPair, lookupBytes, unaryKernel, type UnaryOpData } from './unary-common.js';
 import { hardSwishQuantParams, hardSwishTable, opData, supportsInputTypes, type HardSwishQuantParams } from '@micrort/kernel-support';
 
 const OP = 'HARD_SWISH';
@@ -57,10 +57,7 @@ function invoke(context: TfLiteContext, node: Node): void {
     return;
   }
   // int8 and uint8: the table of prepare, indexed by the input byte (equal to the per-element arithmetic)
-  const x = context.getEvalTensor(node.inputs[0]!).data as Int8Array | Uint8Array;
-  const y = context.getEvalTensor(node.outputs[0]!).data as Int8Array | Uint8Array;
-  const lut = d.lut;
-  for (let i = 0; i < n; i++) y[i] = lut[x[i]! & 255]!;
+  lookupBytes(d.lut, context.getEvalTensor(node.inputs[0]!).bytes, context.getEvalTensor(node.outputs[0]!).bytes, n);
 }
 
 /** HARD_SWISH reference kernel: float32, int8, uint8 (TFLite's HardSwish<uint8_t>, the same arithmetic). */

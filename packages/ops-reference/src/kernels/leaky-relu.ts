@@ -11,7 +11,7 @@
  */
 import { BuiltinOperator, TensorType, type LeakyReluOptions, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
-import { FLOAT32_INT8_INT16_UINT8, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { FLOAT32_INT8_INT16_UINT8, requireQuantizedPair, lookupBytes, unaryKernel, type UnaryOpData } from './unary-common.js';
 import {
   allocateOpData,
   leakyReluQuantParams,
@@ -86,10 +86,7 @@ function invoke(context: TfLiteContext, node: Node): void {
     return;
   }
   // int8 and uint8: the table of prepare, indexed by the input byte (equal to the per-element arithmetic)
-  const x = input as Int8Array | Uint8Array;
-  const y = output as Int8Array | Uint8Array;
-  const lut = data.lut;
-  for (let i = 0; i < n; i++) y[i] = lut[x[i]! & 255]!;
+  lookupBytes(data.lut, context.getEvalTensor(node.inputs[0]!).bytes, context.getEvalTensor(node.outputs[0]!).bytes, n);
 }
 
 /** LEAKY_RELU reference kernel: float32, int8, int16, uint8. */

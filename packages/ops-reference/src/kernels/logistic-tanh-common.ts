@@ -106,26 +106,16 @@ function prepareSigmoidUint8(
   return table;
 }
 
-/** A 256-entry uint8 table applied elementwise (TFLite's EvalUsingLookupTable). */
-export function lookupUint8(table: Uint8Array, x: Uint8Array, y: Uint8Array, n: number): void {
-  for (let i = 0; i < n; i++) y[i] = table[x[i]!]!;
-}
-
 /**
  * int8 LOGISTIC / TANH (reference_integer_ops::Logistic / Tanh): each output depends on its input byte
  * alone, so prepare tabulates TFLM's per-element function for the 256 inputs (kernel-support's
  * sigmoidInt8Table of the op-data words in `p`) into `lut`, 256 bytes of the kernel's own op data outside
- * the arena (TFLM's arena layout is unchanged); invoke looks each output up (lookupInt8). The outputs equal
+ * the arena (TFLM's arena layout is unchanged); invoke looks each output up (unary-common's lookupBytes). The outputs equal
  * TFLM's computation byte for byte; the fixed-point evaluation per element took ~190 ns.
  */
-export function sigmoidInt8Lut(fn: SigmoidFunction, p: Int32Array, lut: Int8Array): void {
+export function sigmoidInt8Lut(fn: SigmoidFunction, p: Int32Array, lut: Uint8Array): void {
   const params = { multiplier: p[INPUT_MULTIPLIER]!, leftShift: p[INPUT_LEFT_SHIFT]!, radius: p[INPUT_RANGE_RADIUS]! };
-  sigmoidInt8Table(fn, p[INPUT_ZERO_POINT]!, params, lut);
-}
-
-/** A 256-entry table indexed by the input byte, applied elementwise to int8 values. */
-export function lookupInt8(lut: Int8Array, x: Int8Array, y: Int8Array, n: number): void {
-  for (let i = 0; i < n; i++) y[i] = lut[x[i]! & 255]!;
+  sigmoidInt8Table(fn, p[INPUT_ZERO_POINT]!, params, new Int8Array(lut.buffer, lut.byteOffset, lut.length));
 }
 
 /**

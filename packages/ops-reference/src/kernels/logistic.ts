@@ -11,8 +11,8 @@
  */
 import { BuiltinOperator, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { TFLM_OP_DATA_BYTES } from './elementwise-common.js';
-import { lookupInt8, lookupUint8, prepareSigmoidQuantized, sigmoidInt16, sigmoidInt8Lut } from './logistic-tanh-common.js';
-import { FLOAT32_INT8_INT16_UINT8, unaryKernel, type UnaryOpData } from './unary-common.js';
+import { prepareSigmoidQuantized, sigmoidInt16, sigmoidInt8Lut } from './logistic-tanh-common.js';
+import { FLOAT32_INT8_INT16_UINT8, lookupBytes, unaryKernel, type UnaryOpData } from './unary-common.js';
 import { LOGISTIC_SPEC, SigmoidFunction, allocateOpData, opData } from '@micrort/kernel-support';
 
 const EMPTY_U8 = new Uint8Array(0);
@@ -30,7 +30,7 @@ interface LogisticOpData extends UnaryOpData {
   /** uint8: TFLite's 256-entry table (persistent). */
   table: Uint8Array;
   /** int8: TFLM's function of each input byte (sigmoidInt8Lut; op data outside the arena). */
-  lut: Int8Array;
+  lut: Uint8Array;
 }
 
 function prepare(context: TfLiteContext, node: Node, data: LogisticOpData, input: Tensor, output: Tensor): void {
@@ -41,17 +41,19 @@ function prepare(context: TfLiteContext, node: Node, data: LogisticOpData, input
 
 function invoke(context: TfLiteContext, node: Node): void {
   const data = opData<LogisticOpData>(OP, node);
-  const input = context.getEvalTensor(node.inputs[0]!).data;
-  const output = context.getEvalTensor(node.outputs[0]!).data;
+  const inT = context.getEvalTensor(node.inputs[0]!);
+  const outT = context.getEvalTensor(node.outputs[0]!);
+  const input = inT.data;
+  const output = outT.data;
   switch (data.type) {
     case TensorType.FLOAT32:
       logisticFloat(input as Float32Array, output as Float32Array, data.count);
       break;
     case TensorType.INT8:
-      lookupInt8(data.lut, input as Int8Array, output as Int8Array, data.count);
+      lookupBytes(data.lut, inT.bytes, outT.bytes, data.count);
       break;
     case TensorType.UINT8:
-      lookupUint8(data.table, input as Uint8Array, output as Uint8Array, data.count);
+      lookupBytes(data.table, inT.bytes, outT.bytes, data.count);
       break;
     default:
       sigmoidInt16(SigmoidFunction.Logistic, input as Int16Array, output as Int16Array, data.count, data.params);
@@ -77,7 +79,7 @@ export const LOGISTIC = unaryKernel<LogisticOpData>({
     type: TensorType.FLOAT32,
     count: 0,
     table: EMPTY_U8,
-    lut: new Int8Array(256),
+    lut: new Uint8Array(256),
   }),
   prepare,
   invoke,

@@ -115,3 +115,12 @@ export function requireInt16ZeroPoints(op: string, node: Node, input: Tensor, ou
   expectZeroPoint(op, node, 'input', input, 0);
   expectZeroPoint(op, node, 'output', output, 0);
 }
+
+/**
+ * A 256-entry table applied elementwise to 8-bit data, on the tensors' bytes: y[i] = table[x[i]] (an int8
+ * value indexes by its byte). The table-driven int8 / uint8 kernels (LOGISTIC, TANH, HARD_SWISH,
+ * LEAKY_RELU, GELU; TFLite's EvalUsingLookupTable) share it.
+ */
+export function lookupBytes(table: Uint8Array, x: Uint8Array, y: Uint8Array, n: number): void {
+  for (let i = 0; i < n; i++) y[i] = table[x[i]!]!;
+}
