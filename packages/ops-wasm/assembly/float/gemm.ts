@@ -9,9 +9,12 @@
 // taps in the padding), so K = taps x depth is reduced in one loop, whatever the depth.
 //
 // Packed weights (src/kernels/float/weight-pack-f32.ts), per block of eight output channels:
-//   [8 biases][K steps of 8 weights]   (zeros past the output depth)
-// Blocks past the last channel are absent; the last block's missing channels compute zeros that are
-// never stored.
+//   [8 biases][K steps of 8 weights]
+// except the last block when the depth is not a multiple of eight: its r channels are packed r wide,
+//   [r biases][K steps of r weights]
+// and read eight wide all the same (a step's load takes the next step's first weights into the lanes
+// past r, which compute values that are never stored; the packing ends with eight floats of slack).
+// So the weights cost their own size, not the depth rounded up to eight.
 import { clamp, madd, store8 } from './common';
 import { G_ACT_MAX, G_ACT_MIN, G_DIL_H, G_DIL_W, G_IN_C, G_IN_H, G_IN_IMAGE_BYTES, G_IN_W, G_K, G_KH, G_KW, G_OUT_C, G_OUT_HW, G_OUT_W, G_PACKED, G_PAD_H, G_PAD_W, G_ROWS, G_ROW_BYTES, G_STRIDE_H, G_STRIDE_W, G_TOTAL } from '../generated/abi';
 
@@ -148,15 +151,16 @@ export function f32_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
     const c3 = c0 + <usize>last * cStride;
     let w = packed;
     for (let n = 0; n < outC; n += 8) {
+      const step = <usize>(min(8, outC - n) << 2);
       let acc00 = v128.load(w);
       let acc01 = v128.load(w, 16);
       let acc10 = acc00, acc11 = acc01, acc20 = acc00, acc21 = acc01, acc30 = acc00, acc31 = acc01;
-      w += 32;
+      w += step;
       let x0 = a0, x1 = a1, x2 = a2, x3 = a3;
       for (let k = 0; k < K; k++) {
         const b0 = v128.load(w);
         const b1 = v128.load(w, 16);
-        w += 32;
+        w += step;
         const v0 = v128.load32_splat(x0);
         acc00 = madd(v0, b0, acc00);
         acc01 = madd(v0, b1, acc01);

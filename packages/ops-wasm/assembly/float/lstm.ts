@@ -50,24 +50,26 @@ import {
 
 /**
  * gates[c] = packed bias c + sum_k W[c][k] * [x | h][k] for the `channels` channels, eight at a time
- * (the last block's padding channels land in the row's slack).
+ * (the packing of assembly/float/gemm.ts: the last block r < 8 wide is read eight wide; its lanes past r
+ * land in the row's slack).
  */
 function gateProducts(w: usize, x: usize, nx: i32, h: usize, nh: i32, gates: usize, channels: i32): void {
   for (let n = 0; n < channels; n += 8) {
+    const step = <usize>(min(8, channels - n) << 2);
     let acc0 = v128.load(w);
     let acc1 = v128.load(w, 16);
-    w += 32;
+    w += step;
     for (let k = 0; k < nx; k++) {
       const v = v128.load32_splat(x + (<usize>k << 2));
       acc0 = madd(v, v128.load(w), acc0);
       acc1 = madd(v, v128.load(w, 16), acc1);
-      w += 32;
+      w += step;
     }
     for (let k = 0; k < nh; k++) {
       const v = v128.load32_splat(h + (<usize>k << 2));
       acc0 = madd(v, v128.load(w), acc0);
       acc1 = madd(v, v128.load(w, 16), acc1);
-      w += 32;
+      w += step;
     }
     const at = gates + (<usize>n << 2);
     v128.store(at, acc0);

@@ -8,9 +8,13 @@
 /** Output channels per GEMM block (the register tile's width). */
 export const GEMM_NR = 8;
 
-/** Floats of the GEMM packing of `outC` channels over a reduction of length `K`. */
+/**
+ * Floats of the GEMM packing of `outC` channels over a reduction of length `K`: the weights and biases
+ * themselves (the last block is only as wide as its channels) and eight floats of slack, which the
+ * kernel's eight-wide loads of a narrow last block read past its end.
+ */
 export function gemmPackedFloats(outC: number, K: number): number {
-  return Math.ceil(outC / GEMM_NR) * GEMM_NR * (K + 1);
+  return outC * (K + 1) + GEMM_NR;
 }
 
 /** packGemmF32's default `rowOf`: output channel c is filter row c. One function for every call, so a call
@@ -20,10 +24,11 @@ const sameRow = (c: number): number => c;
 /**
  * Packs `filter` (`outC` rows of `K` floats: [outC, kH, kW, inC] or FULLY_CONNECTED's [units, depth])
  * for f32_conv: per block of eight channels, their eight biases (0 without bias), then for each of the K
- * steps their eight weights; channels past `outC` are zeros. Weight (c, k) is read at `filter[srcAt + c *
- * cStep + k * kStep]` and the packing written from `dst[dstAt]` (BATCH_MATMUL packs [K, C] matrices, one
- * after the other, with cStep 1 and kStep C). Channel `c` is read as channel `rowOf(c)` (the transposed convolution's
- * columns order a [OC, KH, KW, IC] filter's rows tap-major).
+ * steps their eight weights; the last block, when `outC` is not a multiple of eight, holds its r channels
+ * r wide (r biases, then K steps of r weights), and the slack after it is zeroed. Weight (c, k) is read at
+ * `filter[srcAt + c * cStep + k * kStep]` and the packing written from `dst[dstAt]` (BATCH_MATMUL packs
+ * [K, C] matrices, one after the other, with cStep 1 and kStep C). Channel `c` is read as channel
+ * `rowOf(c)` (the transposed convolution's columns order a [OC, KH, KW, IC] filter's rows tap-major).
  */
 export function packGemmF32(
   dst: Float32Array,
@@ -37,21 +42,17 @@ export function packGemmF32(
   dstAt = 0,
   rowOf: (c: number) => number = sameRow,
 ): void {
-  const blocks = Math.ceil(outC / GEMM_NR);
-  const stride = GEMM_NR * (K + 1);
-  for (let n = 0; n < blocks; n++) {
-    const at = dstAt + n * stride;
-    for (let j = 0; j < GEMM_NR; j++) {
-      const c = n * GEMM_NR + j;
-      if (c >= outC) {
-        for (let k = 0; k <= K; k++) dst[at + k * GEMM_NR + j] = 0;
-        continue;
-      }
+  for (let n = 0; n < outC; n += GEMM_NR) {
+    const width = Math.min(GEMM_NR, outC - n);
+    const at = dstAt + n * (K + 1);
+    for (let j = 0; j < width; j++) {
+      const c = n + j;
       dst[at + j] = bias ? bias[c]! : 0;
       const src = srcAt + rowOf(c) * cStep;
-      for (let k = 0; k < K; k++) dst[at + (k + 1) * GEMM_NR + j] = filter[src + k * kStep]!;
+      for (let k = 0; k < K; k++) dst[at + (k + 1) * width + j] = filter[src + k * kStep]!;
     }
   }
+  dst.fill(0, dstAt + outC * (K + 1), dstAt + outC * (K + 1) + GEMM_NR);
 }
 
 /** Channels per depthwise group (two f32x4 accumulators). */
