@@ -1,8 +1,10 @@
 /**
- * The per-model process: `node bench-model.js --model NAME [--runtimes k1,k2] [--timing JSON]` benches
- * one model on the runtimes and prints one line per event on stdout, `TAG {json}`:
- * `MODEL` (input source), `START` (a runtime begins), `RESULT` (a runtime's result, as soon as known).
- * The parent ({@link ./child.ts}) reads them, so a runtime that crashes the process loses only itself.
+ * The per-model process: `node bench-model.js --model NAME [--runtimes k1,k2] [--timing JSON]
+ * [--keep-outputs] [--sequential]` benches one model on the runtimes and prints one line per event on
+ * stdout, `TAG {json}`: `MODEL` (input source), `START` (a runtime begins), `RESULT` (a runtime's result,
+ * as soon as known: a refusal at once, timings after the interleaved timing). The parent
+ * ({@link ./child.ts}) reads them; a runtime that crashes the process loses only itself (the parent
+ * benches the others again without it).
  */
 import { parseArgs } from 'node:util';
 import { benchModel } from './harness.js';
@@ -16,6 +18,7 @@ const { values } = parseArgs({
     runtimes: { type: 'string', default: '' },
     timing: { type: 'string', default: '{}' },
     'keep-outputs': { type: 'boolean', default: false },
+    sequential: { type: 'boolean', default: false },
   },
 });
 const emit = (tag: string, data: unknown) => process.stdout.write(`${tag} ${JSON.stringify(data)}\n`);
@@ -26,6 +29,7 @@ try {
   await benchModel(model, runtimes, {
     timing: JSON.parse(values.timing) as Partial<TimingOptions>,
     keepOutputs: values['keep-outputs'],
+    interleave: !values.sequential,
     onLoaded: (meta) => emit('MODEL', { model: model.name, kind: model.kind, description: model.description, ...meta }),
     onStart: (runtime) => emit('START', { runtime }),
     onResult: (r) => emit('RESULT', r),

@@ -21,14 +21,36 @@ export interface ChildOptions {
   nodeFlags?: readonly string[];
   /** Report each runtime's first outputs (base64), for comparisons across processes. */
   keepOutputs?: boolean;
+  /** Time the process's runtimes interleaved (default true; see harness.ts's `BenchOptions.interleave`). */
+  interleave?: boolean;
 }
 
 /**
- * Benches `model` on `runtimes` in a new Node process. Runtimes that got no result because the process
- * died (a crash in a peer's WASM, a timeout) are reported as refused with the exit status and the last
- * line it wrote on stderr.
+ * Benches `model` on `runtimes` in a new Node process. A runtime that was running when the process died
+ * (a crash in a peer's WASM, a timeout) is reported as refused with the exit status and the last line
+ * the process wrote on stderr; the runtimes that lost their results with it (the process times them
+ * together at the end) are benched again in a new process without it.
  */
-export function benchInChild(model: BenchModel, runtimes: readonly RuntimeAdapter[], options: ChildOptions = {}): Promise<ModelResult> {
+export async function benchInChild(
+  model: BenchModel,
+  runtimes: readonly RuntimeAdapter[],
+  options: ChildOptions = {},
+  retries = 2,
+): Promise<ModelResult> {
+  const result = await runChild(model, runtimes, options);
+  const lost = runtimes.filter((rt) => result.runtimes.find((r) => r.runtime === rt.id)?.error?.startsWith(LOST));
+  if (lost.length === 0 || lost.length === runtimes.length || retries === 0) return result;
+  const again = await benchInChild(model, lost, options, retries - 1);
+  result.runtimes = result.runtimes.map((r) => again.runtimes.find((a) => a.runtime === r.runtime) ?? r);
+  result.reference = result.runtimes.find((r) => r.status === 'ok')?.runtime ?? null;
+  result.inputSource ||= again.inputSource;
+  return result;
+}
+
+/** The start of the error of a runtime whose result the process took with it. */
+const LOST = 'not reported: the process ended';
+
+function runChild(model: BenchModel, runtimes: readonly RuntimeAdapter[], options: ChildOptions): Promise<ModelResult> {
   return new Promise((resolve) => {
     const args = [
       ...(options.nodeFlags ?? []),
@@ -40,6 +62,7 @@ export function benchInChild(model: BenchModel, runtimes: readonly RuntimeAdapte
       '--timing',
       JSON.stringify(options.timing ?? {}),
       ...(options.keepOutputs ? ['--keep-outputs'] : []),
+      ...(options.interleave === false ? ['--sequential'] : []),
     ];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const result: ModelResult = {
@@ -87,7 +110,7 @@ export function benchInChild(model: BenchModel, runtimes: readonly RuntimeAdapte
           fatal ??
           (rt.id === current
             ? `the process ended (${signal ?? `exit code ${code}`}) while running it${lastErr ? `: ${lastErr.slice(0, 200)}` : ''}`
-            : `not run: the process ended (${signal ?? `exit code ${code}`}) before it`);
+            : `${LOST} (${signal ?? `exit code ${code}`}) while ${current ?? 'no runtime'} ran`);
         result.runtimes.push({ runtime: rt.id, description: rt.description, status: 'refused', error: why });
       }
       const order = runtimes.map((r) => r.id);

@@ -38,7 +38,9 @@ const USAGE = `usage: pnpm bench:peers [--browser] [--models a,b] [--runtimes k1
   --samples    timed samples per runtime (default ${DEFAULT_TIMING.samples}); --warmup untimed invokes (default ${DEFAULT_TIMING.warmup})
   --budget-ms  stop sampling a runtime after this long, once 5 samples are in (default ${DEFAULT_TIMING.budgetMs})
   --svg, --json  where the chart and the results go (default benchmarks/out/peers[-browser].svg, .json)
-  --in-process   bench every model in this process (default: one process per model)`;
+  --in-process   bench every model in this process (default: one process per model)
+  --sequential   time the runtimes of a process one after another (default: interleaved, a batch of each in
+               turn, so their medians cover the same stretch of the machine's load)`;
 
 function int(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -64,6 +66,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         svg: { type: 'string' },
         json: { type: 'string' },
         'in-process': { type: 'boolean', default: false },
+        sequential: { type: 'boolean', default: false },
         list: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -149,7 +152,13 @@ export async function main(argv: readonly string[]): Promise<number> {
             models.length,
             `model ${i + 1}/${models.length} ${m.name}: round ${r + 1}/${rounds} ${runtime}`,
           );
-        const opts = { timing: roundTiming(timing, DEFAULT_TIMING, rounds), onStart: step, keepOutputs: r === 0, nodeFlags: g.flags };
+        const opts = {
+          timing: roundTiming(timing, DEFAULT_TIMING, rounds),
+          onStart: step,
+          keepOutputs: r === 0,
+          nodeFlags: g.flags,
+          interleave: !values.sequential,
+        };
         parts.push(
           values['in-process'] && g.flags.length === 0 ? await benchModel(m, g.runtimes, opts) : await benchInChild(m, g.runtimes, opts),
         );
@@ -161,7 +170,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   report(
     results,
     runtimes,
-    `Node ${process.version}, ${rounds} rounds alternating`,
+    `Node ${process.version}, ${rounds} rounds alternating, the runtimes of a process timed ${values.sequential ? 'one after another' : 'interleaved'}`,
     svgFile,
     jsonFile,
     { ...DEFAULT_TIMING, ...timing },

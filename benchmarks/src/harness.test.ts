@@ -17,7 +17,7 @@ import { mergeRounds, processGroups } from './rounds.js';
 import { CHROMIUM } from './browser/run-browser.js';
 import { selectRuntimes } from './runtimes/index.js';
 import { renderChart } from './svg.js';
-import { timeRuns } from './timing.js';
+import { timeInterleaved, timeRuns } from './timing.js';
 
 const QUICK = { warmup: 1, samples: 3, minBatchMs: 0.2, budgetMs: 100, minSamples: 2 };
 
@@ -48,6 +48,23 @@ describe('benchModel (in this process)', () => {
     }
     expect(r.runtimes[0]!.agreement).toBeUndefined();
     expect(r.runtimes[1]!.agreement).toEqual({ verdict: 'exact', maxAbsDiff: 0, meanAbsDiff: 0 });
+  });
+
+  it('times the runtimes interleaved by default and one after another with interleave: false', async () => {
+    const rts = selectRuntimes(['micrort-reference', 'micrort-simd']);
+    const events: string[] = [];
+    const hooks = {
+      onStart: (x: string) => events.push(`start ${x}`),
+      onResult: (x: { runtime: string }) => events.push(`result ${x.runtime}`),
+    };
+    const a = await benchModel(findModel('tiny_float_cnn'), rts, { timing: QUICK, ...hooks });
+    // both first runs, then the timing of both, then the results
+    expect(events).toEqual(['start micrort reference', 'start micrort simd', 'result micrort reference', 'result micrort simd']);
+    expect(a.runtimes.map((r) => r.timing!.samples)).toEqual([a.runtimes[0]!.timing!.samples, a.runtimes[0]!.timing!.samples]);
+    events.length = 0;
+    const b = await benchModel(findModel('tiny_float_cnn'), rts, { timing: QUICK, interleave: false, ...hooks });
+    expect(events).toEqual(['start micrort reference', 'result micrort reference', 'start micrort simd', 'result micrort simd']);
+    for (const rt of [...a.runtimes, ...b.runtimes]) expect(rt.status, rt.error).toBe('ok');
   });
 
   it('a kernel package that is not there is reported, not fatal', async () => {
@@ -189,6 +206,16 @@ describe('timeRuns', () => {
     expect(t.batch).toBeGreaterThanOrEqual(1);
     expect(n).toBeGreaterThanOrEqual(1 + t.samples * t.batch);
     expect(t.minMs).toBeLessThanOrEqual(t.medianMs);
+  });
+  it('timeInterleaved takes one batch of each run in turn, the same number of samples of each', async () => {
+    const log: string[] = [];
+    const runs = ['a', 'b', 'c'].map((x) => () => void log.push(x));
+    // minBatchMs 0: no calibration past the first run, one invoke per batch
+    const t = await timeInterleaved(runs, { ...QUICK, warmup: 0, minBatchMs: 0, samples: 4 });
+    expect(t.map((x) => x.samples)).toEqual([4, 4, 4]);
+    expect(t.map((x) => x.batch)).toEqual([1, 1, 1]);
+    // each run's first (calibrating) invoke, then the samples cycling a, b, c
+    expect(log.join('')).toBe('abc' + 'abc'.repeat(4));
   });
   it('awaits runs that return promises', async () => {
     let n = 0;

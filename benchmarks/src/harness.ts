@@ -1,13 +1,14 @@
 /**
- * Benchmarks one model in this process: every runtime gets the same input bytes, runs once (outputs
- * kept for the comparison), then is timed. A runtime that cannot be set up, refuses the model or fails
- * is reported with its typed error and the others go on.
+ * Benchmarks one model in this process: every runtime gets the same input bytes and runs once (outputs
+ * kept for the comparison); then the runtimes that ran are timed **interleaved** (one batch of each in
+ * turn, {@link timeInterleaved}), or one after another with `interleave: false`. A runtime that cannot be
+ * set up, refuses the model or fails is reported with its typed error and the others go on.
  */
 import { compareOutputs, type Agreement } from './compare.js';
 import { seededInputs } from './inputs.js';
 import type { BenchModel } from './models.js';
 import { RuntimeUnavailableError, errorLine, type RuntimeAdapter, type Runner, type TensorInfo } from './runtime.js';
-import { DEFAULT_TIMING, timeRuns, type Timing, type TimingOptions } from './timing.js';
+import { DEFAULT_TIMING, timeInterleaved, timeRuns, type Timing, type TimingOptions } from './timing.js';
 
 /** One runtime on one model. */
 export interface RuntimeResult {
@@ -53,6 +54,11 @@ export interface BenchOptions {
   onLoaded?: (meta: { inputSource: string; bytes: number }) => void;
   /** Put the first run's outputs in each result (base64). */
   keepOutputs?: boolean;
+  /**
+   * Time the runtimes interleaved, a batch of each in turn (default true), so that their medians cover
+   * the same stretch of a shared machine's load; false times each in turn, right after its first run.
+   */
+  interleave?: boolean;
 }
 
 interface Ran {
@@ -68,13 +74,23 @@ function sameSizes(inputs: readonly TensorInfo[], bytes: readonly Uint8Array[]):
   return null;
 }
 
-/** Benchmarks `model` on each runtime in turn. */
+/** Benchmarks `model` on each runtime: the first runs in turn, then the timing (interleaved by default). */
 export async function benchModel(model: BenchModel, runtimes: readonly RuntimeAdapter[], options: BenchOptions = {}): Promise<ModelResult> {
   const timing = { ...DEFAULT_TIMING, ...options.timing };
+  const interleave = options.interleave ?? true;
   const loaded = model.load();
   options.onLoaded?.({ inputSource: loaded.inputSource, bytes: loaded.bytes.byteLength });
   let inputs = loaded.inputs;
   const ran: Ran[] = [];
+  /** Runners that ran once and wait for the interleaved timing (disposed after it). */
+  const live: { ran: Ran; runner: Runner }[] = [];
+  const dispose = (runner: Runner | null) => {
+    try {
+      runner?.dispose();
+    } catch {
+      /* teardown errors do not change the result */
+    }
+  };
   for (const rt of runtimes) {
     options.onStart?.(rt.id);
     const result: RuntimeResult = { runtime: rt.id, description: rt.description, status: 'ok' };
@@ -95,24 +111,44 @@ export async function benchModel(model: BenchModel, runtimes: readonly RuntimeAd
       outputs = await runner.readOutputs();
       if (options.keepOutputs) result.outputsB64 = outputs.map((o) => base64(o));
       const r = runner;
-      result.timing = await timeRuns(() => r.run(), timing);
+      if (!interleave) result.timing = await timeRuns(() => r.run(), timing);
     } catch (e) {
       result.status = e instanceof RuntimeUnavailableError ? 'unavailable' : 'refused';
       result.error = e instanceof RuntimeUnavailableError ? e.reason : errorLine(e);
       outputs = null;
-    } finally {
-      try {
-        runner?.dispose();
-      } catch {
-        /* teardown errors do not change the result */
-      }
     }
-    // The first runtime that ran is the reference; each later one is compared with it right away, so the
-    // result can be reported before the next runtime starts (a peer may crash the process at teardown).
+    // The first runtime that ran is the reference; each later one is compared with it right away.
     const ref = ran.find((r) => r.outputs);
     if (ref && outputs) result.agreement = compareOutputs(ref.result.outputs!, ref.outputs!, result.outputs!, outputs);
-    ran.push({ result, outputs });
-    options.onResult?.(result);
+    const entry = { result, outputs };
+    ran.push(entry);
+    if (interleave && result.status === 'ok' && runner) live.push({ ran: entry, runner });
+    else {
+      dispose(runner);
+      // reported before the next runtime starts (a peer may crash the process at teardown)
+      options.onResult?.(result);
+    }
+  }
+  if (live.length) {
+    try {
+      const timings = await timeInterleaved(
+        live.map(
+          ({ runner }) =>
+            () =>
+              runner.run(),
+        ),
+        timing,
+      );
+      live.forEach(({ ran: r }, i) => (r.result.timing = timings[i]));
+    } catch (e) {
+      for (const { ran: r } of live) {
+        r.result.status = 'refused';
+        r.result.error = `failed while timed interleaved with ${live.length - 1} other runtime(s): ${errorLine(e)}`;
+      }
+    }
+    // every result is out before any teardown
+    for (const { ran: r } of live) options.onResult?.(r.result);
+    for (const { runner } of live) dispose(runner);
   }
   const ref = ran.find((r) => r.outputs);
   return {

@@ -38,11 +38,19 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** A run calibrated by {@link calibrate}: `sample()` times one batch of `k` invokes and returns ms per invoke. */
+export interface Calibrated {
+  k: number;
+  sample(): Promise<number>;
+}
+
 /**
- * Times `run`. A run that returns a promise is awaited; a synchronous one is called in a plain loop, so
- * synchronous runtimes pay no microtask per invoke.
+ * Runs `run` once, warms it up and doubles the batch size K until a batch takes `minBatchMs` (a run far
+ * slower than a batch needs is timed one invoke per sample without calibrating). A run that returns a
+ * promise is awaited; a synchronous one is called in a plain loop, so synchronous runtimes pay no
+ * microtask per invoke.
  */
-export async function timeRuns(run: () => void | Promise<void>, options: TimingOptions = DEFAULT_TIMING): Promise<Timing> {
+export async function calibrate(run: () => void | Promise<void>, options: TimingOptions = DEFAULT_TIMING): Promise<Calibrated> {
   const f0 = performance.now();
   const first = run();
   const isAsync = first instanceof Promise;
@@ -62,17 +70,48 @@ export async function timeRuns(run: () => void | Promise<void>, options: TimingO
   const w0 = performance.now();
   for (let i = 1; i < options.warmup && performance.now() - w0 < options.budgetMs / 5; i++) await batch(1);
   let k = 1;
-  // a run far slower than a batch needs is timed one invoke per sample without calibrating
   while (firstMs < 4 * options.minBatchMs && k < 1 << 20) {
     const best = Math.min(await batch(k), await batch(k), await batch(k));
     if (best >= options.minBatchMs) break;
     k *= 2;
   }
+  return { k, sample: async () => (await batch(k)) / k };
+}
+
+function timingOf(times: readonly number[], k: number): Timing {
+  return { medianMs: median(times), minMs: Math.min(...times), batch: k, samples: times.length };
+}
+
+/** Times `run`: {@link calibrate}, then `samples` batches (fewer past `budgetMs`, never under `minSamples`). */
+export async function timeRuns(run: () => void | Promise<void>, options: TimingOptions = DEFAULT_TIMING): Promise<Timing> {
+  const c = await calibrate(run, options);
   const times: number[] = [];
   const t0 = performance.now();
   for (let i = 0; i < options.samples; i++) {
     if (times.length >= options.minSamples && performance.now() - t0 > options.budgetMs) break;
-    times.push((await batch(k)) / k);
+    times.push(await c.sample());
   }
-  return { medianMs: median(times), minMs: Math.min(...times), batch: k, samples: times.length };
+  return timingOf(times, c.k);
+}
+
+/**
+ * Times several runs **interleaved**: each is calibrated on its own, then every sample takes one batch of
+ * each run in turn, so load that comes and goes on a shared machine falls on all of them alike (their
+ * medians cover the same stretch of time). The budget is `budgetMs` per run. Returns one Timing per run,
+ * in order.
+ */
+export async function timeInterleaved(
+  runs: readonly (() => void | Promise<void>)[],
+  options: TimingOptions = DEFAULT_TIMING,
+): Promise<Timing[]> {
+  const cal: Calibrated[] = [];
+  for (const run of runs) cal.push(await calibrate(run, options));
+  const times: number[][] = runs.map(() => []);
+  const budget = options.budgetMs * runs.length;
+  const t0 = performance.now();
+  for (let i = 0; i < options.samples; i++) {
+    if (i >= options.minSamples && performance.now() - t0 > budget) break;
+    for (let r = 0; r < cal.length; r++) times[r]!.push(await cal[r]!.sample());
+  }
+  return cal.map((c, r) => timingOf(times[r]!, c.k));
 }
