@@ -53,6 +53,9 @@ function checkDims(op: string, node: Node, what: string, t: Tensor, expected: re
     );
 }
 
+/** SVDF's inputs other than the optional bias (3): input, weights_feature, weights_time, activation state. */
+export const SVDF_REQUIRED_INPUTS: readonly number[] = [0, 1, 2, 4];
+
 /**
  * SVDF's tensors in prepare: options and arity checked, rank positive and dividing num_filters, input and
  * weights 2-D, the output resized to [batch, numUnits], weights, bias and state shapes checked, the state a

@@ -10,6 +10,7 @@
 import { BuiltinOperator, TensorType, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
 import {
   INT8_ONLY,
+  SVDF_REQUIRED_INPUTS,
   declineArity,
   declineNotConstant,
   declineType,
@@ -35,6 +36,8 @@ interface SvdfData extends SvdfCopies {
 function supports(context: TfLiteContext, node: Node): true | string {
   const arity = declineArity(node, 5, 1);
   if (arity) return arity;
+  // a missing required input: prepare (svdfTensors) reports it as a KernelError
+  if (SVDF_REQUIRED_INPUTS.some((p) => node.inputs[p]! < 0)) return true;
   const tensor = (pos: number): Tensor | null => {
     const i = node.inputs[pos]!;
     return i < 0 ? null : context.getTensor(i);

@@ -7,7 +7,7 @@
  * svdfTensors. Declines the hybrid SVDF (quantized weights) and feature weights not fixed at prepare.
  */
 import { BuiltinOperator, KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
-import { applyActivationToVector, declineArity, isVectorActivation, svdfTensors } from '@micrort/kernel-support';
+import { SVDF_REQUIRED_INPUTS, applyActivationToVector, declineArity, isVectorActivation, svdfTensors } from '@micrort/kernel-support';
 import { PROVIDER } from '../../provider.js';
 import { inputOffset } from '../kernel-common.js';
 import { svdfInputCopies, svdfLayout, writeSvdfBlock, type SvdfCopies } from '../svdf-common.js';
@@ -24,6 +24,8 @@ interface SvdfF32Data extends SvdfCopies {
 function supports(context: TfLiteContext, node: Node): true | string {
   const arity = declineArity(node, 5, 1);
   if (arity) return arity;
+  // a missing required input: prepare (svdfTensors) reports it as a KernelError
+  if (SVDF_REQUIRED_INPUTS.some((p) => node.inputs[p]! < 0)) return true;
   const tensors = [...node.inputs, node.outputs[0]!].map((i) => (i < 0 ? null : context.getTensor(i)));
   const why = declineNonFloat(tensors);
   if (why) return why;

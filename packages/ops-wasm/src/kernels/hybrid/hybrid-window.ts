@@ -68,6 +68,8 @@ export function finishHybridWindow(
 /** Invoke of a hybrid window kernel (see the module's comment). */
 export function invokeHybridWindow(context: TfLiteContext, node: Node): void {
   const data = node.userData as HybridWindowData;
+  // an empty output (a zero-sized dimension): nothing to compute, and the epilogue divides by perBatch
+  if (data.perBatch === 0) return;
   const quant = data.quant!;
   const k = data.k!;
   const q = quantizeHybridInput(context, quant, data.hy, k, inputOffset(context, node, 0, data.fixed));

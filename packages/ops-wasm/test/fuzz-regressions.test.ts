@@ -1,0 +1,84 @@
+/**
+ * Cases `micrort fuzz --ops wasm` found (seed 29), turned into regression tests: a malformed node gets a
+ * typed error at allocate or runs, never a crash inside an ops-wasm kernel.
+ */
+import { describe, expect, it } from 'vitest';
+import { KernelError, MicroInterpreter, OpResolver, Padding, type ModelDef } from '@micrort/core';
+import { registerReferenceOps } from '@micrort/ops-reference';
+import { createPlanner } from '@micrort/planners';
+import { buildHybridConv } from '../src/__tests__/single-op-hybrid.js';
+import { buildSvdf, buildSvdfF32, randomSvdfCase } from '../src/__tests__/single-op-svdf.js';
+import { wasm } from '../src/__tests__/single-op.js';
+import { PROVIDER } from '../src/index.js';
+
+function interpreter(def: ModelDef): MicroInterpreter {
+  const w = wasm();
+  const resolver = registerReferenceOps(new OpResolver()).registerAll(w.kernels, { fallback: true });
+  return new MicroInterpreter(def, resolver, { planner: createPlanner('greedy'), arenaBacking: w.arenaBacking });
+}
+
+/** `def` with input `position` of its only operator removed (-1). */
+function withoutInput(def: ModelDef, position: number): ModelDef {
+  const op = def.subgraphs[0]!.operators[0]!;
+  const inputs = [...op.inputs];
+  inputs[position] = -1;
+  return { ...def, subgraphs: [{ ...def.subgraphs[0]!, operators: [{ ...op, inputs }] }, ...def.subgraphs.slice(1)] };
+}
+
+describe('SVDF with a required input missing', () => {
+  // supports() read the missing tensor (a TypeError thrown out of allocateTensors)
+  for (const [name, build] of [
+    ['int8', (seed: number) => buildSvdf(randomSvdfCase(seed), 1).def],
+    ['float32', (seed: number) => buildSvdfF32(randomSvdfCase(seed), 1).def],
+  ] as const)
+    it(`${name}: every required input (0, 1, 2, 4) missing is a KernelError naming it, at allocate`, () => {
+      for (const position of [0, 1, 2, 4]) {
+        const it_ = interpreter(withoutInput(build(3), position));
+        let error: unknown = null;
+        try {
+          it_.allocateTensors();
+        } catch (e) {
+          error = e;
+        }
+        expect(error, `input ${position}`).toBeInstanceOf(KernelError);
+        expect(String(error)).toMatch(new RegExp(`input ${position} is missing`));
+      }
+    });
+});
+
+describe('hybrid window kernels with an empty output', () => {
+  // the epilogue divided by the output pixels per batch: "RuntimeError: divide by zero" at invoke
+  for (const depthwise of [false, true])
+    it(`${depthwise ? 'DEPTHWISE_CONV_2D' : 'CONV_2D'}: a zero-height input runs, on ops-wasm, to an empty output`, () => {
+      const c = {
+        depthwise,
+        batches: 1,
+        inH: 3,
+        inW: 5,
+        inC: 4,
+        multiplier: 1,
+        outC: 4,
+        kH: 3,
+        kW: 3,
+        strideH: 1,
+        strideW: 1,
+        dilH: 1,
+        dilW: 1,
+        padding: Padding.SAME,
+        bias: true,
+        activation: 0,
+        scales: 'channel',
+        seed: 5,
+      } as const;
+      const { def } = buildHybridConv(c)!;
+      // the same layer over an image of height 0 (SAME padding: an output of height 0)
+      const sg = def.subgraphs[0]!;
+      const tensors = sg.tensors.map((t, i) =>
+        i === sg.inputs[0] || i === sg.outputs[0] ? { ...t, shape: [t.shape[0]!, 0, ...t.shape.slice(2)] } : t,
+      );
+      const it_ = interpreter({ ...def, subgraphs: [{ ...sg, tensors }] }).allocateTensors();
+      expect(it_.nodes()[0]!.provider).toBe(PROVIDER);
+      it_.invoke();
+      expect(it_.output(0).bytes.byteLength).toBe(0);
+    });
+});
