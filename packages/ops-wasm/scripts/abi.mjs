@@ -399,7 +399,7 @@ export const BLOCKS = [
   },
   {
     name: 'TQ',
-    doc: "qs8_tconv and qs16_tconv (TRANSPOSE_CONV, int8, TFLite's uint8 and 16x8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization.",
+    doc: "qs8_tconv_run and qs16_tconv_run (TRANSPOSE_CONV, int8, TFLite's uint8 and 16x8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization; a call covers a band of output rows.",
     fields: [
       ['Batches', 'i32', 'batches'],
       ['InH', 'i32', 'input height'],
@@ -428,7 +428,7 @@ export const BLOCKS = [
       ['Acc', 'u32', 'the int32 (16x8: int64) accumulators of the whole output, + 64 bytes (the scratch buffer, set at each invoke)'],
       ['Bias', 'u32', 'the bias padded to Blocks * 8 (zeros without one): int32, or int64 for 16x8'],
       ['Rq', 'u32', 'the requantization blocks (RQ), Blocks * 2; 16x8: per channel the reduced multiplier and the total shift (two int32)'],
-      ['Tmp', 'u32', '64 bytes for a partial block'],
+      ['Tmp', 'u32', '64 bytes per thread for a partial block'],
     ],
   },
   {
@@ -521,9 +521,9 @@ export const BLOCKS = [
   },
   {
     name: 'BM',
-    doc: 'qs8_bmm / qs16_bmm (BATCH_MATMUL, int8 / int16): one output matrix per call, dot products of zero-point-shifted int16 lanes (int32 sums for int8, int64 for int16), one requantization.',
+    doc: 'qs8_bmm_run / qs16_bmm_run (BATCH_MATMUL, int8 / int16): output rows [r0, r1) of Calls output matrices stacked (Calls * Rows rows), dot products of zero-point-shifted int16 lanes (int32 sums for int8, int64 for int16), one requantization.',
     fields: [
-      ['Rows', 'i32', 'output rows of the call (LHS rows A; batches * A when one GEMM covers every batch)'],
+      ['Rows', 'i32', 'output rows of one matrix (LHS rows A; batches * A when one GEMM covers every batch)'],
       ['Cols', 'i32', 'output columns C'],
       ['Depth', 'i32', 'accumulation depth K'],
       ['Depth8', 'i32', 'K rounded up to 8: int16 values per packed RHS column and per widened LHS row'],
@@ -534,9 +534,19 @@ export const BLOCKS = [
       ['ActMin', 'i32', 'lower output bound'],
       ['ActMax', 'i32', 'upper output bound'],
       ['Rq', 'u32', 'the requantization block (RQ, general path; one multiplier and shift in every lane)'],
-      ['Row', 'u32', 'scratch for two widened LHS rows (2 * Depth8 int16, 16-byte aligned)'],
-      ['Mult16', 'i32', "qs16_bmm: TFLite's int16 multiplier reduced to 16 bits"],
-      ['Shift16', 'i32', 'qs16_bmm: the right shift after it, 15 - shift (>= 1)'],
+      [
+        'Row',
+        'u32',
+        'scratch for two widened LHS rows per thread (2 * Depth8 int16 each, 16-byte aligned; thread t at Row + t * 4 * Depth8)',
+      ],
+      ['Mult16', 'i32', "qs16_bmm_run: TFLite's int16 multiplier reduced to 16 bits"],
+      ['Shift16', 'i32', 'qs16_bmm_run: the right shift after it, 15 - shift (>= 1)'],
+      ['Calls', 'i32', 'output matrices (Rows rows of Cols values each, one after the other in the output)'],
+      [
+        'Index',
+        'u32',
+        'per output matrix two words: the byte offset of its LHS matrix from the LHS argument, the arena offset of its packed RHS matrix',
+      ],
     ],
   },
   {

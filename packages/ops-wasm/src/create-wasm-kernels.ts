@@ -104,7 +104,7 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createUnidirectionalSequenceLstm(),
     createResizeBilinear(),
     createResizeNearestNeighbor(),
-    createTransposeConv(),
+    createTransposeConv(o),
     createLogisticLut(),
     createTanhLut(),
     createHardSwishLut(),

@@ -37,13 +37,17 @@ export interface KernelExports {
   concat_bytes(params: number, inputOffsets: number, output: number): void;
   qs8_avgpool(params: number, input: number, output: number): void;
   qs8_mul(params: number, input1: number, input2: number, output: number): void;
-  qs8_bmm(params: number, lhs: number, packed: number, output: number): void;
-  qs16_bmm(params: number, lhs: number, packed: number, output: number): void;
+  /** int8 BATCH_MATMUL over rows [r0, r1) of the node's stacked output matrices (block BM), with thread `tid`'s Row scratch. */
+  qs8_bmm_run(params: number, lhs: number, output: number, r0: number, r1: number, tid: number): void;
+  /** int16 BATCH_MATMUL over rows [r0, r1) of the node's stacked output matrices (block BM), with thread `tid`'s Row scratch. */
+  qs16_bmm_run(params: number, lhs: number, output: number, r0: number, r1: number, tid: number): void;
   /** SVDF, int8 input and output, int16 or int8 state (updated in place); bias read only with SV.HasBias. */
   qs8_svdf(params: number, input: number, time: number, bias: number, state: number, output: number): void;
   qs8_mean_hw(params: number, input: number, output: number): void;
-  qs8_tconv(params: number, input: number, output: number): void;
-  qs16_tconv(params: number, input: number, output: number): void;
+  /** int8 / uint8 TRANSPOSE_CONV over output rows [oh0, oh1) of every batch (block TQ), with thread `tid`'s Tmp. */
+  qs8_tconv_run(params: number, input: number, output: number, oh0: number, oh1: number, tid: number): void;
+  /** 16x8 TRANSPOSE_CONV over output rows [oh0, oh1) of every batch (block TQ), with thread `tid`'s Tmp. */
+  qs16_tconv_run(params: number, input: number, output: number, oh0: number, oh1: number, tid: number): void;
   qs8_softmax(params: number, input: number, output: number): void;
   qu8_softmax(params: number, input: number, output: number): void;
   quantize_f32_s8(params: number, input: number, output: number): void;

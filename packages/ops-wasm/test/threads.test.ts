@@ -1,21 +1,27 @@
 /**
  * Threads: ops-wasm with a pool of workers gives the same bytes as one thread (every kernel that splits
- * its work, int8 and float32, forced to split even small nodes), invoke allocates nothing, and a worker that fails
+ * its work, integer and float32, forced to split even small nodes), invoke allocates nothing, and a worker that fails
  * or dies is a WasmThreadError, never a hang. Where shared memory is missing the loader falls back to
  * one thread.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { MicroInterpreter, OpResolver, TensorType, type ModelDef } from '@micrort/core';
+import { MicroInterpreter, OpResolver, Padding, TensorType, type ModelDef } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { buildAdd, buildConv, buildFullyConnected, randomConvCase } from '../src/__tests__/single-op.js';
 import { buildConvF32, randomConvCaseF32 } from '../src/__tests__/single-op-float.js';
 import { buildBatchMatMul, randomBatchMatMulCase } from '../src/__tests__/single-op-batch-matmul.js';
-import { buildTransposeConvF32, randomTransposeConvCase } from '../src/__tests__/single-op-tconv.js';
+import {
+  buildTransposeConvF32,
+  buildTransposeConvQ,
+  randomTransposeConvCase,
+  randomTransposeConvQuant,
+  type TransposeConvCase,
+} from '../src/__tests__/single-op-tconv.js';
 import { C, Fn } from '../src/threads/control.js';
 import { WasmThreadError, threadsAvailable } from '../src/threads/pool.js';
-import { loadWasmKernels, loadWasmKernelsSync, type WasmKernels } from '../src/index.js';
+import { PROVIDER, loadWasmKernels, loadWasmKernelsSync, type WasmKernels } from '../src/index.js';
 
 const one = loadWasmKernelsSync({ threads: 1, minMacs: 0 });
 // every node that can split does, however small
@@ -94,6 +100,40 @@ describe.skipIf(!threadsAvailable())('ops-wasm threads', () => {
     expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['int8', TensorType.INT8],
+    ['int16', TensorType.INT16],
+  ])('%s BATCH_MATMUL (rows of every output matrix split across threads) gives the bytes of one thread', (_, type) => {
+    const before = Atomics.load(many.pool!.control, C.WorkerChunks);
+    let served = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const m = buildBatchMatMul(randomBatchMatMulCase(seed, type, 40));
+      const got = run(many, m.def, m.inputs);
+      expect(got.out, `batch matmul seed ${seed}`).toEqual(run(one, m.def, m.inputs).out);
+      if (got.it.nodes()[0]!.provider === PROVIDER) served++;
+    }
+    expect(served).toBeGreaterThanOrEqual(30);
+    expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['int8', false, false],
+    ['uint8', true, false],
+    ['16x8', false, true],
+  ])('%s TRANSPOSE_CONV (output rows split across threads) gives the bytes of one thread', (_, uint8, int16) => {
+    const before = Atomics.load(many.pool!.control, C.WorkerChunks);
+    for (let seed = 1; seed <= 40; seed++) {
+      const r = randomTransposeConvCase(seed, false);
+      // every fourth case taller (17 input rows: more bands than threads)
+      const c: TransposeConvCase = seed % 4 === 0 ? { ...r, inH: 17, outH: r.padding === 0 ? 17 * r.strideH : 16 * r.strideH + r.kH } : r;
+      const m = buildTransposeConvQ(c, randomTransposeConvQuant(seed, uint8, int16));
+      const got = run(many, m.def, [m.input]);
+      expect(got.it.nodes()[0]!.provider, `transpose conv seed ${seed}`).toBe(PROVIDER);
+      expect(got.out, `transpose conv seed ${seed}`).toEqual(run(one, m.def, [m.input]).out);
+    }
+    expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);
+  });
+
   it('jobs of two interpreters alternating (new instances, other parameters) each give the bytes of one thread', () => {
     // A worker late from one job (preempted after its last chunk) must never claim a chunk of the next,
     // which may run on another interpreter's memory with other parameters: each claim carries the job's tag.
@@ -109,12 +149,40 @@ describe.skipIf(!threadsAvailable())('ops-wasm threads', () => {
     }
   });
 
-  it('invoke on several threads allocates nothing', () => {
-    const m = buildConv({ ...randomConvCase(7, false), batches: 1 });
-    if (!m) return;
-    const { it: it_ } = run(many, m.def, [m.input]);
-    const r = measureAllocation(() => it_.invoke(), { warmup: 300, trials: 7, iterations: 500 });
-    expect(r.medianTrialBytes, `heap deltas per trial: ${r.deltas.join(', ')}`).toBeLessThan(4096);
+  it('invoke on several threads allocates nothing (CONV_2D, int8 and int16 BATCH_MATMUL, int8 and 16x8 TRANSPOSE_CONV)', () => {
+    const conv = buildConv({ ...randomConvCase(7, false), batches: 1 });
+    const tc: TransposeConvCase = {
+      ...randomTransposeConvCase(3, false),
+      ...{ batches: 1, inH: 17, inW: 6, inC: 11, outC: 13, kH: 3, kW: 3, strideH: 2, strideW: 2, outH: 34, outW: 12 },
+      ...{ padding: Padding.SAME, bias: true, dynamicFilter: false },
+    };
+    const models: [string, ModelDef, ArrayBufferView[]][] = [
+      ...(conv ? [['conv', conv.def, [conv.input]] as [string, ModelDef, ArrayBufferView[]]] : []),
+      ...[TensorType.INT8, TensorType.INT16].map((t): [string, ModelDef, ArrayBufferView[]] => {
+        const m = buildBatchMatMul({
+          ...randomBatchMatMulCase(5, t, 40),
+          lhs: [3, 24, 16],
+          rhs: [3, 16, 9],
+          out: [3, 24, 9],
+          adjX: false,
+          adjY: false,
+        });
+        return [`batch matmul ${t}`, m.def, m.inputs];
+      }),
+      ...[false, true].map((int16): [string, ModelDef, ArrayBufferView[]] => {
+        const m = buildTransposeConvQ(tc, randomTransposeConvQuant(3, false, int16));
+        return [`transpose conv${int16 ? ' 16x8' : ''}`, m.def, [m.input]];
+      }),
+    ];
+    expect(models.length).toBe(5);
+    for (const [name, def, inputs] of models) {
+      const before = Atomics.load(many.pool!.control, C.WorkerChunks);
+      const { it: it_ } = run(many, def, inputs);
+      expect(it_.nodes()[0]!.provider, name).toBe(PROVIDER);
+      const r = measureAllocation(() => it_.invoke(), { warmup: 300, trials: 7, iterations: 500 });
+      expect(r.medianTrialBytes, `${name}: heap deltas per trial: ${r.deltas.join(', ')}`).toBeLessThan(4096);
+      expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before, name).toBeGreaterThan(0);
+    }
   });
 
   it('a chunk that throws in a worker is a WasmThreadError naming the worker, and the pool goes on', async () => {

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = -975743706;
+export const ABI_HASH: i32 = -2121213974;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -289,7 +289,7 @@ export const TC_ACT_MIN = 76; // f32: lower bound of the fused activation
 export const TC_ACT_MAX = 80; // f32: upper bound of the fused activation
 export const TC_BYTES = 96;
 
-// qs8_tconv and qs16_tconv (TRANSPOSE_CONV, int8, TFLite's uint8 and 16x8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization. Byte offsets:
+// qs8_tconv_run and qs16_tconv_run (TRANSPOSE_CONV, int8, TFLite's uint8 and 16x8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization; a call covers a band of output rows. Byte offsets:
 export const TQ_BATCHES = 0; // i32: batches
 export const TQ_IN_H = 4; // i32: input height
 export const TQ_IN_W = 8; // i32: input width
@@ -313,7 +313,7 @@ export const TQ_BLOCKS = 76; // i32: blocks of 8 output channels
 export const TQ_ACC = 80; // u32: the int32 (16x8: int64) accumulators of the whole output, + 64 bytes (the scratch buffer, set at each invoke)
 export const TQ_BIAS = 84; // u32: the bias padded to Blocks * 8 (zeros without one): int32, or int64 for 16x8
 export const TQ_RQ = 88; // u32: the requantization blocks (RQ), Blocks * 2; 16x8: per channel the reduced multiplier and the total shift (two int32)
-export const TQ_TMP = 92; // u32: 64 bytes for a partial block
+export const TQ_TMP = 92; // u32: 64 bytes per thread for a partial block
 export const TQ_BYTES = 96;
 
 // f32_dwconv (DEPTHWISE_CONV_2D, float32, depth multiplier 1). Byte offsets:
@@ -381,8 +381,8 @@ export const RN_ROWS = 20; // u32: per output row: the source row's byte offset 
 export const RN_COLS = 24; // u32: per output column: the source pixel's byte offset in the row (u32)
 export const RN_BYTES = 32;
 
-// qs8_bmm / qs16_bmm (BATCH_MATMUL, int8 / int16): one output matrix per call, dot products of zero-point-shifted int16 lanes (int32 sums for int8, int64 for int16), one requantization. Byte offsets:
-export const BM_ROWS = 0; // i32: output rows of the call (LHS rows A; batches * A when one GEMM covers every batch)
+// qs8_bmm_run / qs16_bmm_run (BATCH_MATMUL, int8 / int16): output rows [r0, r1) of Calls output matrices stacked (Calls * Rows rows), dot products of zero-point-shifted int16 lanes (int32 sums for int8, int64 for int16), one requantization. Byte offsets:
+export const BM_ROWS = 0; // i32: output rows of one matrix (LHS rows A; batches * A when one GEMM covers every batch)
 export const BM_COLS = 4; // i32: output columns C
 export const BM_DEPTH = 8; // i32: accumulation depth K
 export const BM_DEPTH8 = 12; // i32: K rounded up to 8: int16 values per packed RHS column and per widened LHS row
@@ -393,9 +393,11 @@ export const BM_ZP_OUT = 28; // i32: output zero point
 export const BM_ACT_MIN = 32; // i32: lower output bound
 export const BM_ACT_MAX = 36; // i32: upper output bound
 export const BM_RQ = 40; // u32: the requantization block (RQ, general path; one multiplier and shift in every lane)
-export const BM_ROW = 44; // u32: scratch for two widened LHS rows (2 * Depth8 int16, 16-byte aligned)
-export const BM_MULT16 = 48; // i32: qs16_bmm: TFLite's int16 multiplier reduced to 16 bits
-export const BM_SHIFT16 = 52; // i32: qs16_bmm: the right shift after it, 15 - shift (>= 1)
+export const BM_ROW = 44; // u32: scratch for two widened LHS rows per thread (2 * Depth8 int16 each, 16-byte aligned; thread t at Row + t * 4 * Depth8)
+export const BM_MULT16 = 48; // i32: qs16_bmm_run: TFLite's int16 multiplier reduced to 16 bits
+export const BM_SHIFT16 = 52; // i32: qs16_bmm_run: the right shift after it, 15 - shift (>= 1)
+export const BM_CALLS = 56; // i32: output matrices (Rows rows of Cols values each, one after the other in the output)
+export const BM_INDEX = 60; // u32: per output matrix two words: the byte offset of its LHS matrix from the LHS argument, the arena offset of its packed RHS matrix
 export const BM_BYTES = 64;
 
 // qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output; f32_svdf (float32) reads the shape words, HasBias, Feature (float32 rows), Row (Input8 floats) and Acc (float32). Byte offsets:

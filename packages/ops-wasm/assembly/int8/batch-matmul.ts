@@ -1,4 +1,4 @@
-// int8 BATCH_MATMUL (TFLite reference_ops::BatchMatMul, TFLM batch_matmul.cc): one output matrix per call,
+// int8 BATCH_MATMUL (TFLite reference_ops::BatchMatMul, TFLM batch_matmul.cc): per output matrix,
 //   out[a][c] = clamp(MultiplyByQuantizedMultiplier(sum_k (lhs[a][k] - zp_lhs) * rhs[k][c]', M, shift) + zp_out)
 // with rhs' the RHS values less their zero point. The RHS is packed (src/kernels/batch-matmul.ts) as
 // int16 columns of Depth8 values (zeros past K, zero columns up to a multiple of four); two LHS rows are
@@ -10,8 +10,31 @@
 // int16 (qs16_bmm, zero points 0): the same packing of the RHS (its values as they are), LHS rows copied
 // into the Row scratch, products widened to int64 (extmul to i32, each below 2^30 in magnitude, then
 // extended), and TFLite's int16 MultiplyByQuantizedMultiplier on the int64 sum.
+//
+// A call (qs8_bmm_run, qs16_bmm_run) covers rows [r0, r1) of the node's output matrices stacked one after
+// the other (BM Calls matrices of Rows rows), each matrix's LHS and packed RHS found in the Index table,
+// with thread `tid`'s share of the Row scratch: the pool's threads split the rows (src/kernels/
+// batch-matmul.ts). Every output value is one row's dot products with one column, so its bytes do not
+// depend on the split.
 import { requantLanes, narrow8, storeBytes } from './requant';
-import { BM_ACT_MAX, BM_ACT_MIN, BM_COLS, BM_DEPTH, BM_DEPTH8, BM_LHS_ROW, BM_LHS_STEP, BM_MULT16, BM_ROW, BM_ROWS, BM_RQ, BM_SHIFT16, BM_ZP_LHS, BM_ZP_OUT } from '../generated/abi';
+import {
+  BM_ACT_MAX,
+  BM_ACT_MIN,
+  BM_CALLS,
+  BM_COLS,
+  BM_DEPTH,
+  BM_DEPTH8,
+  BM_INDEX,
+  BM_LHS_ROW,
+  BM_LHS_STEP,
+  BM_MULT16,
+  BM_ROW,
+  BM_ROWS,
+  BM_RQ,
+  BM_SHIFT16,
+  BM_ZP_LHS,
+  BM_ZP_OUT,
+} from '../generated/abi';
 
 /** Widens LHS row `src` (K values `step` bytes apart) to int16 less `zp` at `dst`, zeros up to `k8`. */
 @inline export function widenRow(src: usize, step: usize, K: i32, k8: i32, zp: i32, dst: usize): void {
@@ -39,9 +62,43 @@ import { BM_ACT_MAX, BM_ACT_MIN, BM_COLS, BM_DEPTH, BM_DEPTH8, BM_LHS_ROW, BM_LH
   else storeBytes(dst, b, n);
 }
 
-/** One output matrix: LHS at `lhs` (rows LhsRow bytes apart), packed RHS at `packed`, int8 output at `output`. */
-export function qs8_bmm(pp: usize, lhs: usize, packed: usize, output: usize): void {
+/**
+ * Rows [r0, r1) of the stacked output matrices: for each matrix they reach, its rows among them, with its
+ * LHS, packed RHS and output (int16: 2 bytes per value) and thread `tid`'s Row scratch.
+ */
+function bmmRun(pp: usize, lhs: usize, output: usize, r0: i32, r1: i32, tid: i32, int16: bool): void {
   const rows = load<i32>(pp, BM_ROWS);
+  const calls = load<i32>(pp, BM_CALLS);
+  const index = <usize>load<u32>(pp, BM_INDEX);
+  const outBytes = <usize>(rows * load<i32>(pp, BM_COLS)) << <usize>int16;
+  const x = <usize>load<u32>(pp, BM_ROW) + <usize>tid * (<usize>load<i32>(pp, BM_DEPTH8) << 2);
+  for (let i = r0 / rows; i < calls; i++) {
+    const first = i * rows;
+    if (first >= r1) break;
+    const e = index + (<usize>i << 3);
+    const a = lhs + <usize>load<u32>(e);
+    const w = <usize>load<u32>(e, 4);
+    const o = output + <usize>i * outBytes;
+    const a0 = max(r0 - first, 0);
+    const a1 = min(r1 - first, rows);
+    if (int16) qs16_bmm(pp, a, w, o, a0, a1, x);
+    else qs8_bmm(pp, a, w, o, a0, a1, x);
+  }
+}
+
+/** int8 BATCH_MATMUL over rows [r0, r1) of the stacked output matrices, with thread `tid`'s scratch. */
+export function qs8_bmm_run(pp: usize, lhs: usize, output: usize, r0: i32, r1: i32, tid: i32): void {
+  bmmRun(pp, lhs, output, r0, r1, tid, false);
+}
+
+/** int16 BATCH_MATMUL over rows [r0, r1) of the stacked output matrices, with thread `tid`'s scratch. */
+export function qs16_bmm_run(pp: usize, lhs: usize, output: usize, r0: i32, r1: i32, tid: i32): void {
+  bmmRun(pp, lhs, output, r0, r1, tid, true);
+}
+
+/** Rows [a0, a1) of one output matrix: LHS at `lhs` (rows LhsRow bytes apart), packed RHS at `packed`, int8 output at `output`, scratch `x0`. */
+function qs8_bmm(pp: usize, lhs: usize, packed: usize, output: usize, a0: i32, a1: i32, x0: usize): void {
+  const rows = a1;
   const cols = load<i32>(pp, BM_COLS);
   const K = load<i32>(pp, BM_DEPTH);
   const k8 = load<i32>(pp, BM_DEPTH8);
@@ -52,10 +109,9 @@ export function qs8_bmm(pp: usize, lhs: usize, packed: usize, output: usize): vo
   const lo = i32x4.splat(load<i32>(pp, BM_ACT_MIN));
   const hi = i32x4.splat(load<i32>(pp, BM_ACT_MAX));
   const rq = <usize>load<u32>(pp, BM_RQ);
-  const x0 = <usize>load<u32>(pp, BM_ROW);
   const colBytes = <usize>(k8 << 1);
   const x1 = x0 + colBytes;
-  for (let a = 0; a < rows; a += 2) {
+  for (let a = a0; a < rows; a += 2) {
     const two = a + 1 < rows;
     widenRow(lhs + <usize>a * rowBytes, step, K, k8, zpL, x0);
     if (two) widenRow(lhs + <usize>(a + 1) * rowBytes, step, K, k8, zpL, x1);
@@ -116,9 +172,8 @@ export function qs8_bmm(pp: usize, lhs: usize, packed: usize, output: usize): vo
   return <i32>((x * reduced + (<i64>1 << (t - 1))) >> t);
 }
 
-/** int16 BATCH_MATMUL (zero points 0): one output matrix, int64 sums, one row by four columns per step. */
-export function qs16_bmm(pp: usize, lhs: usize, packed: usize, output: usize): void {
-  const rows = load<i32>(pp, BM_ROWS);
+/** int16 BATCH_MATMUL (zero points 0): rows [a0, a1) of one output matrix, int64 sums, one row by four columns per step, scratch `x`. */
+function qs16_bmm(pp: usize, lhs: usize, packed: usize, output: usize, a0: i32, a1: i32, x: usize): void {
   const cols = load<i32>(pp, BM_COLS);
   const K = load<i32>(pp, BM_DEPTH);
   const k8 = load<i32>(pp, BM_DEPTH8);
@@ -128,9 +183,8 @@ export function qs16_bmm(pp: usize, lhs: usize, packed: usize, output: usize): v
   const hi = load<i32>(pp, BM_ACT_MAX);
   const reduced = <i64>load<i32>(pp, BM_MULT16);
   const t = <i64>load<i32>(pp, BM_SHIFT16);
-  const x = <usize>load<u32>(pp, BM_ROW);
   const colBytes = <usize>(k8 << 1);
-  for (let a = 0; a < rows; a++) {
+  for (let a = a0; a < a1; a++) {
     copyRow16(lhs + <usize>a * rowBytes, step, K, k8, x);
     const o = output + <usize>(a * cols) * 2;
     let w = packed;

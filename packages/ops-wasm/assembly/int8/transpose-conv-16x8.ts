@@ -2,7 +2,9 @@
 // kernel: int64 accumulators of input × filter over the whole output, then per output the bias and
 // TFLM's int64 MultiplyByQuantizedMultiplier (the multiplier reduced to 16 bits, one rounding shift),
 // clamped to the output's range. Products of int16 and int8 lanes (extmul, exact) are summed in int32
-// over at most 256 input channels (|sum| < 2^30), then widened to int64.
+// over at most 256 input channels (|sum| < 2^30), then widened to int64. A call (qs16_tconv_run) covers
+// the output rows [oh0, oh1) of every batch, as qs8_tconv_run (transpose-conv.ts): the pool's threads
+// take disjoint bands and every output gets the same bytes as on one thread.
 import {
   TQ_ACC,
   TQ_ACT_MAX,
@@ -46,8 +48,8 @@ const CHUNK = 256;
   for (let j = 0; j < n; j++) store<i64>(dst + (<usize>j << 3), load<i64>(dst + (<usize>j << 3)) + load<i64>(tmp + (<usize>j << 3)));
 }
 
-/** Adds input pixel `x`'s products with every tap inside the output to the int64 accumulators. */
-function scatterPixel16(pp: usize, x: usize, image: usize, oy: i32, ox: i32): void {
+/** Adds input pixel `x`'s products with the taps of rows [kh0, kh1) that fall inside the output to the int64 accumulators (`tmp`: 64 bytes). */
+function scatterPixel16(pp: usize, x: usize, image: usize, oy: i32, ox: i32, kh0: i32, kh1: i32, tmp: usize): void {
   const inC = load<i32>(pp, TQ_IN_C);
   const outW = load<i32>(pp, TQ_OUT_W);
   const outC = load<i32>(pp, TQ_OUT_C);
@@ -55,10 +57,6 @@ function scatterPixel16(pp: usize, x: usize, image: usize, oy: i32, ox: i32): vo
   const kW = load<i32>(pp, TQ_KW);
   const blocks = load<i32>(pp, TQ_BLOCKS);
   const packed = <usize>load<u32>(pp, TQ_PACKED);
-  const tmp = <usize>load<u32>(pp, TQ_TMP);
-  const outH = load<i32>(pp, TQ_OUT_H);
-  const kh0 = max(0, -oy);
-  const kh1 = min(kH, outH - oy);
   const kw0 = max(0, -ox);
   const kw1 = min(kW, outW - ox);
   const tapBytes = <usize>(blocks * inC) << 4;
@@ -91,8 +89,11 @@ function scatterPixel16(pp: usize, x: usize, image: usize, oy: i32, ox: i32): vo
   }
 }
 
-/** TRANSPOSE_CONV 16x8 with the TQ parameter block at `pp` (Rq: per channel the reduced multiplier and the total shift, two int32). */
-export function qs16_tconv(pp: usize, input: usize, output: usize): void {
+/**
+ * TRANSPOSE_CONV 16x8 with the TQ parameter block at `pp` (Rq: per channel the reduced multiplier and the
+ * total shift, two int32) over the output rows [oh0, oh1) of every batch, with thread `tid`'s Tmp.
+ */
+export function qs16_tconv_run(pp: usize, input: usize, output: usize, oh0: i32, oh1: i32, tid: i32): void {
   const batches = load<i32>(pp, TQ_BATCHES);
   const inH = load<i32>(pp, TQ_IN_H);
   const inW = load<i32>(pp, TQ_IN_W);
@@ -100,39 +101,49 @@ export function qs16_tconv(pp: usize, input: usize, output: usize): void {
   const outH = load<i32>(pp, TQ_OUT_H);
   const outW = load<i32>(pp, TQ_OUT_W);
   const outC = load<i32>(pp, TQ_OUT_C);
+  const kH = load<i32>(pp, TQ_KH);
   const sH = load<i32>(pp, TQ_STRIDE_H);
   const sW = load<i32>(pp, TQ_STRIDE_W);
   const padH = load<i32>(pp, TQ_PAD_H);
   const padW = load<i32>(pp, TQ_PAD_W);
   const acc = <usize>load<u32>(pp, TQ_ACC);
-  const imageAcc = <usize>(outH * outW * outC) << 3;
-  const total = batches * outH * outW;
-  memory.fill(acc, 0, <usize>total * <usize>(outC << 3));
-  let x = input;
-  for (let b = 0; b < batches; b++) {
-    const image = acc + <usize>b * imageAcc;
-    for (let ih = 0; ih < inH; ih++) {
-      for (let iw = 0; iw < inW; iw++) {
-        scatterPixel16(pp, x, image, ih * sH - padH, iw * sW - padW);
-        x += <usize>(inC << 1);
-      }
-    }
-  }
+  const tmp = <usize>load<u32>(pp, TQ_TMP) + (<usize>tid << 6);
   const bias = <usize>load<u32>(pp, TQ_BIAS);
   const rq = <usize>load<u32>(pp, TQ_RQ);
   const actMin = load<i32>(pp, TQ_ACT_MIN);
   const actMax = load<i32>(pp, TQ_ACT_MAX);
-  let a = acc;
-  let out = output;
-  for (let q = 0; q < total; q++) {
-    for (let c = 0; c < outC; c++) {
-      const reduced = <i64>load<i32>(rq + (<usize>c << 3));
-      const shift = <i64>load<i32>(rq + (<usize>c << 3), 4);
-      const v = load<i64>(a) + load<i64>(bias + (<usize>c << 3));
-      const scaled = <i32>((v * reduced + (<i64>1 << (shift - 1))) >> shift);
-      store<i16>(out, <i16>min(max(scaled, actMin), actMax));
-      a += 8;
-      out += 2;
+  const rowAcc = <usize>(outW * outC) << 3;
+  const inRow = <usize>(inW * inC) << 1;
+  // input rows whose window (rows ih * sH - padH .. + kH - 1) reaches [oh0, oh1)
+  let ih0 = oh0 + padH - kH + 1;
+  ih0 = ih0 <= 0 ? 0 : (ih0 + sH - 1) / sH;
+  const ih1 = min(inH, (oh1 - 1 + padH) / sH + 1);
+  for (let b = 0; b < batches; b++) {
+    const image = acc + <usize>(b * outH) * rowAcc;
+    memory.fill(image + <usize>oh0 * rowAcc, 0, <usize>(oh1 - oh0) * rowAcc);
+    for (let ih = ih0; ih < ih1; ih++) {
+      const oy = ih * sH - padH;
+      const kh0 = max(0, oh0 - oy);
+      const kh1 = min(kH, oh1 - oy);
+      let x = input + <usize>(b * inH + ih) * inRow;
+      for (let iw = 0; iw < inW; iw++) {
+        scatterPixel16(pp, x, image, oy, iw * sW - padW, kh0, kh1, tmp);
+        x += <usize>(inC << 1);
+      }
+    }
+    let a = image + <usize>oh0 * rowAcc;
+    let out = output + (<usize>((b * outH + oh0) * outW * outC) << 1);
+    const pixels = (oh1 - oh0) * outW;
+    for (let q = 0; q < pixels; q++) {
+      for (let c = 0; c < outC; c++) {
+        const reduced = <i64>load<i32>(rq + (<usize>c << 3));
+        const shift = <i64>load<i32>(rq + (<usize>c << 3), 4);
+        const v = load<i64>(a) + load<i64>(bias + (<usize>c << 3));
+        const scaled = <i32>((v * reduced + (<i64>1 << (shift - 1))) >> shift);
+        store<i16>(out, <i16>min(max(scaled, actMin), actMax));
+        a += 8;
+        out += 2;
+      }
     }
   }
 }

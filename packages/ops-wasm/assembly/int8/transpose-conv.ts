@@ -4,6 +4,12 @@
 // not matter), then each output takes its channel's bias, TFLM's MultiplyByQuantizedMultiplier
 // (requant.ts), the output zero point and the clamp.
 //
+// A call (qs8_tconv_run) covers the output rows [oh0, oh1) of every batch: it clears their accumulators,
+// adds the products of the input rows whose window reaches them (only the taps landing inside the band),
+// then requantizes them. The pool's threads take disjoint bands (src/kernels/transpose-conv.ts), so no
+// accumulator is written by two threads, and each one takes the same products in the same order (input
+// row, input column, tap) as on one thread: the outputs are the same bytes however the rows are split.
+//
 // Products: (x - zp) and (w - filter zp) both fit int16 ([-255, 255]), so one i16x8 splat of the input
 // value against eight packed int16 weights gives eight exact int32 products (extmul); eight output
 // channels per block, reduced over the input depth in registers, then added to the accumulators.
@@ -48,8 +54,8 @@ import {
   for (let j = 0; j < n; j++) store<i32>(dst + (<usize>j << 2), load<i32>(dst + (<usize>j << 2)) + load<i32>(tmp + (<usize>j << 2)));
 }
 
-/** Adds input pixel `x`'s products with every tap inside the output to the accumulators. */
-function scatterPixel(pp: usize, x: usize, image: usize, oy: i32, ox: i32): void {
+/** Adds input pixel `x`'s products with the taps of rows [kh0, kh1) that fall inside the output to the accumulators (`tmp`: 32 bytes). */
+function scatterPixel(pp: usize, x: usize, image: usize, oy: i32, ox: i32, kh0: i32, kh1: i32, tmp: usize): void {
   const inC = load<i32>(pp, TQ_IN_C);
   const outW = load<i32>(pp, TQ_OUT_W);
   const outC = load<i32>(pp, TQ_OUT_C);
@@ -57,12 +63,8 @@ function scatterPixel(pp: usize, x: usize, image: usize, oy: i32, ox: i32): void
   const kW = load<i32>(pp, TQ_KW);
   const blocks = load<i32>(pp, TQ_BLOCKS);
   const packed = <usize>load<u32>(pp, TQ_PACKED);
-  const tmp = <usize>load<u32>(pp, TQ_TMP);
   const zp = load<i32>(pp, TQ_ZP_IN);
   const u8 = load<i32>(pp, TQ_U8);
-  const outH = load<i32>(pp, TQ_OUT_H);
-  const kh0 = max(0, -oy);
-  const kh1 = min(kH, outH - oy);
   const kw0 = max(0, -ox);
   const kw1 = min(kW, outW - ox);
   const tapBytes = <usize>(blocks * inC) << 4;
@@ -87,8 +89,8 @@ function scatterPixel(pp: usize, x: usize, image: usize, oy: i32, ox: i32): void
   }
 }
 
-/** TRANSPOSE_CONV with the TQ parameter block at `pp`. */
-export function qs8_tconv(pp: usize, input: usize, output: usize): void {
+/** TRANSPOSE_CONV (the TQ parameter block at `pp`) over the output rows [oh0, oh1) of every batch, with thread `tid`'s Tmp. */
+export function qs8_tconv_run(pp: usize, input: usize, output: usize, oh0: i32, oh1: i32, tid: i32): void {
   const batches = load<i32>(pp, TQ_BATCHES);
   const inH = load<i32>(pp, TQ_IN_H);
   const inW = load<i32>(pp, TQ_IN_W);
@@ -96,24 +98,13 @@ export function qs8_tconv(pp: usize, input: usize, output: usize): void {
   const outH = load<i32>(pp, TQ_OUT_H);
   const outW = load<i32>(pp, TQ_OUT_W);
   const outC = load<i32>(pp, TQ_OUT_C);
+  const kH = load<i32>(pp, TQ_KH);
   const sH = load<i32>(pp, TQ_STRIDE_H);
   const sW = load<i32>(pp, TQ_STRIDE_W);
   const padH = load<i32>(pp, TQ_PAD_H);
   const padW = load<i32>(pp, TQ_PAD_W);
   const acc = <usize>load<u32>(pp, TQ_ACC);
-  const imageAcc = <usize>(outH * outW * outC) << 2;
-  const total = batches * outH * outW;
-  memory.fill(acc, 0, <usize>total * <usize>(outC << 2));
-  let x = input;
-  for (let b = 0; b < batches; b++) {
-    const image = acc + <usize>b * imageAcc;
-    for (let ih = 0; ih < inH; ih++) {
-      for (let iw = 0; iw < inW; iw++) {
-        scatterPixel(pp, x, image, ih * sH - padH, iw * sW - padW);
-        x += <usize>inC;
-      }
-    }
-  }
+  const tmp = <usize>load<u32>(pp, TQ_TMP) + (<usize>tid << 6);
   const bias = <usize>load<u32>(pp, TQ_BIAS);
   const rq = <usize>load<u32>(pp, TQ_RQ);
   const zpOut = i32x4.splat(load<i32>(pp, TQ_ZP_OUT));
@@ -123,20 +114,41 @@ export function qs8_tconv(pp: usize, input: usize, output: usize): void {
   // the bounds' bytes (uint8 bounds compare unsigned)
   const lo = i8x16.splat(<i8>actMin);
   const hi = i8x16.splat(<i8>actMax);
-  let a = acc;
-  let out = output;
-  for (let q = 0; q < total; q++) {
-    for (let c = 0; c < outC; c += 8) {
-      const r = rq + <usize>(c >> 2) * RQ_BYTES;
-      const bc = bias + (<usize>c << 2);
-      const q0 = i32x4.add(requantLanes(i32x4.add(v128.load(a), v128.load(bc)), r), zpOut);
-      const q1 = i32x4.add(requantLanes(i32x4.add(v128.load(a, 16), v128.load(bc, 16)), r + RQ_BYTES), zpOut);
-      const v = u8 ? narrowClampU8(q0, q1, lo, hi) : narrowClamp8(q0, q1, lo, hi);
-      const n = min(8, outC - c);
-      if (n == 8) v128.store64_lane(out, v, 0);
-      else storeBytes(out, v, n);
-      a += <usize>(n << 2);
-      out += <usize>n;
+  const rowAcc = <usize>(outW * outC) << 2;
+  const inRow = <usize>(inW * inC);
+  // input rows whose window (rows ih * sH - padH .. + kH - 1) reaches [oh0, oh1)
+  let ih0 = oh0 + padH - kH + 1;
+  ih0 = ih0 <= 0 ? 0 : (ih0 + sH - 1) / sH;
+  const ih1 = min(inH, (oh1 - 1 + padH) / sH + 1);
+  for (let b = 0; b < batches; b++) {
+    const image = acc + <usize>(b * outH) * rowAcc;
+    memory.fill(image + <usize>oh0 * rowAcc, 0, <usize>(oh1 - oh0) * rowAcc);
+    for (let ih = ih0; ih < ih1; ih++) {
+      const oy = ih * sH - padH;
+      const kh0 = max(0, oh0 - oy);
+      const kh1 = min(kH, oh1 - oy);
+      let x = input + <usize>(b * inH + ih) * inRow;
+      for (let iw = 0; iw < inW; iw++) {
+        scatterPixel(pp, x, image, oy, iw * sW - padW, kh0, kh1, tmp);
+        x += <usize>inC;
+      }
+    }
+    let a = image + <usize>oh0 * rowAcc;
+    let out = output + <usize>((b * outH + oh0) * outW * outC);
+    const pixels = (oh1 - oh0) * outW;
+    for (let q = 0; q < pixels; q++) {
+      for (let c = 0; c < outC; c += 8) {
+        const r = rq + <usize>(c >> 2) * RQ_BYTES;
+        const bc = bias + (<usize>c << 2);
+        const q0 = i32x4.add(requantLanes(i32x4.add(v128.load(a), v128.load(bc)), r), zpOut);
+        const q1 = i32x4.add(requantLanes(i32x4.add(v128.load(a, 16), v128.load(bc, 16)), r + RQ_BYTES), zpOut);
+        const v = u8 ? narrowClampU8(q0, q1, lo, hi) : narrowClamp8(q0, q1, lo, hi);
+        const n = min(8, outC - c);
+        if (n == 8) v128.store64_lane(out, v, 0);
+        else storeBytes(out, v, n);
+        a += <usize>(n << 2);
+        out += <usize>n;
+      }
     }
   }
 }

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -975743706;
+export const ABI_HASH = -2121213974;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -613,7 +613,7 @@ export enum TC {
 /** Bytes of the TC block in the arena (its words rounded up to 16 bytes). */
 export const TC_BYTES = 96;
 
-/** qs8_tconv and qs16_tconv (TRANSPOSE_CONV, int8, TFLite's uint8 and 16x8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization. Word indices. */
+/** qs8_tconv_run and qs16_tconv_run (TRANSPOSE_CONV, int8, TFLite's uint8 and 16x8): TFLM's int32 scatter of (input - zp) x filter products into an accumulator buffer, then per-channel requantization; a call covers a band of output rows. Word indices. */
 export enum TQ {
   /** batches (i32) */
   Batches = 0,
@@ -661,7 +661,7 @@ export enum TQ {
   Bias = 21,
   /** the requantization blocks (RQ), Blocks * 2; 16x8: per channel the reduced multiplier and the total shift (two int32) (u32 arena offset) */
   Rq = 22,
-  /** 64 bytes for a partial block (u32 arena offset) */
+  /** 64 bytes per thread for a partial block (u32 arena offset) */
   Tmp = 23,
   /** Words of the block. */
   Words = 24,
@@ -809,9 +809,9 @@ export enum RN {
 /** Bytes of the RN block in the arena (its words rounded up to 16 bytes). */
 export const RN_BYTES = 32;
 
-/** qs8_bmm / qs16_bmm (BATCH_MATMUL, int8 / int16): one output matrix per call, dot products of zero-point-shifted int16 lanes (int32 sums for int8, int64 for int16), one requantization. Word indices. */
+/** qs8_bmm_run / qs16_bmm_run (BATCH_MATMUL, int8 / int16): output rows [r0, r1) of Calls output matrices stacked (Calls * Rows rows), dot products of zero-point-shifted int16 lanes (int32 sums for int8, int64 for int16), one requantization. Word indices. */
 export enum BM {
-  /** output rows of the call (LHS rows A; batches * A when one GEMM covers every batch) (i32) */
+  /** output rows of one matrix (LHS rows A; batches * A when one GEMM covers every batch) (i32) */
   Rows = 0,
   /** output columns C (i32) */
   Cols = 1,
@@ -833,14 +833,18 @@ export enum BM {
   ActMax = 9,
   /** the requantization block (RQ, general path; one multiplier and shift in every lane) (u32 arena offset) */
   Rq = 10,
-  /** scratch for two widened LHS rows (2 * Depth8 int16, 16-byte aligned) (u32 arena offset) */
+  /** scratch for two widened LHS rows per thread (2 * Depth8 int16 each, 16-byte aligned; thread t at Row + t * 4 * Depth8) (u32 arena offset) */
   Row = 11,
-  /** qs16_bmm: TFLite's int16 multiplier reduced to 16 bits (i32) */
+  /** qs16_bmm_run: TFLite's int16 multiplier reduced to 16 bits (i32) */
   Mult16 = 12,
-  /** qs16_bmm: the right shift after it, 15 - shift (>= 1) (i32) */
+  /** qs16_bmm_run: the right shift after it, 15 - shift (>= 1) (i32) */
   Shift16 = 13,
+  /** output matrices (Rows rows of Cols values each, one after the other in the output) (i32) */
+  Calls = 14,
+  /** per output matrix two words: the byte offset of its LHS matrix from the LHS argument, the arena offset of its packed RHS matrix (u32 arena offset) */
+  Index = 15,
   /** Words of the block. */
-  Words = 14,
+  Words = 16,
 }
 /** Bytes of the BM block in the arena (its words rounded up to 16 bytes). */
 export const BM_BYTES = 64;

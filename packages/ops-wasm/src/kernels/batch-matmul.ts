@@ -4,8 +4,12 @@
  * zero point), one MultiplyByQuantizedMultiplier by lhs scale × rhs scale / output scale, plus the output
  * zero point; int16 (zero points 0): int64 sums and the int64 MultiplyByQuantizedMultiplier. Each RHS matrix is packed as int16 columns less its zero point — at prepare when
  * constant, else before every invoke into the same persistent arena buffer; the LHS is read in place
- * (adj_x by its strides). When one RHS matrix serves every batch of a row-major LHS, the node is one call
- * over batches × rows. Batch dims broadcast as in TFLite (kernel-support's batchMatMulGeometry).
+ * (adj_x by its strides). When one RHS matrix serves every batch of a row-major LHS, the node is one
+ * matrix of batches × rows. Batch dims broadcast as in TFLite (kernel-support's batchMatMulGeometry).
+ * The kernel runs over rows of the output matrices stacked (each matrix's LHS and RHS in a table in the
+ * parameter region), so a node of at least `parallelMinMacs` multiply-accumulates splits its rows across
+ * the pool's threads in one job (pairs of rows for int8, its tile's height), each thread with its own
+ * widened-row scratch; every output value is one row by one column, the same bytes on any thread.
  * Declines other types (int16 × int8 and hybrid go to the next provider), int16 with nonzero zero
  * points, and int16 requantization scales of 2^14 or more.
  */
@@ -29,7 +33,9 @@ import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../opt
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
+import { Fn } from '../threads/control.js';
 import { constantInputCopies, inputOffset, writeRequantBlock } from './kernel-common.js';
+import { parallelFor, threadsFor, type Parallel } from './parallel.js';
 import {
   INT8_ONLY,
   batchMatMulGeometry,
@@ -52,9 +58,8 @@ interface BatchMatMulData {
   int16: boolean;
   /** Arena offset of a constant LHS's copy, or -1. */
   lhsCopy: number;
-  /** RHS matrices packed one after the other (int16 columns), its arena offset and the bytes of one. */
+  /** RHS matrices packed one after the other (int16 columns) and the bytes of one. */
   packed: Int16Array;
-  packedOffset: number;
   packedBytes: number;
   rhsDynamic: boolean;
   rhsMatrices: number;
@@ -65,23 +70,19 @@ interface BatchMatMulData {
   cols: number;
   depth: number;
   depth8: number;
-  /** Bytes of one LHS matrix and of one output matrix (per call). */
-  lhsBytes: number;
-  outBytes: number;
-  /** Per call, the LHS and RHS matrix indices. */
-  lhsIndex: Int32Array;
-  rhsIndex: Int32Array;
+  /** Output rows of every matrix together (the range the threads split). */
+  totalRows: number;
+  /** The pool's share, or null on one thread. */
+  par: Parallel | null;
 }
 
 function init(): BatchMatMulData {
-  const none = new Int32Array(0);
   return {
     k: null,
     params: 0,
     int16: false,
     lhsCopy: -1,
     packed: new Int16Array(0),
-    packedOffset: 0,
     packedBytes: 0,
     rhsDynamic: false,
     rhsMatrices: 0,
@@ -91,10 +92,8 @@ function init(): BatchMatMulData {
     cols: 0,
     depth: 0,
     depth8: 0,
-    lhsBytes: 0,
-    outBytes: 0,
-    lhsIndex: none,
-    rhsIndex: none,
+    totalRows: 0,
+    par: null,
   };
 }
 
@@ -123,7 +122,7 @@ function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOp
   return declineSmall(depth, output.elementCount, 1, options) ?? true;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   checkArity(OP, node, 2, 1);
   const lhs = getInput(context, node, 0, OP);
   const rhs = getInput(context, node, 1, OP);
@@ -155,26 +154,37 @@ function prepare(context: TfLiteContext, node: Node): void {
     lhsIndex = new Int32Array(1);
     rhsIndex = new Int32Array(1);
   }
-  d.lhsIndex = lhsIndex;
-  d.rhsIndex = rhsIndex;
-  d.lhsBytes = rows * depth * es;
-  d.outBytes = callRows * cols * es;
+  const calls = lhsIndex.length;
+  d.totalRows = calls * callRows;
+  // int8 computes rows in pairs (its tile), so the threads split pairs
+  const tileRows = d.int16 ? 1 : 2;
+  const units = Math.ceil(d.totalRows / tileRows);
+  const threads = threadsFor(options, d.totalRows * cols * depth, units);
 
-  const region = context.allocatePersistentBuffer(BM_BYTES + RQ_BYTES + d.depth8 * 4 + 16);
+  // the parameter block, the requantization block, per thread two widened LHS rows, the matrices' table
+  const rowScratch = BM_BYTES + RQ_BYTES + 16;
+  const table = rowScratch + threads * d.depth8 * 4;
+  const region = context.allocatePersistentBuffer(table + calls * 8);
   d.k = kernelsFor(OP, node, region);
   d.params = region.offset;
+  d.par = parallelFor(region, threads, units);
   d.lhsCopy = constantInputCopies(context, node, [0])[0]!;
   const colsPadded = (cols + 3) & ~3;
   d.packedBytes = colsPadded * d.depth8 * 2;
   const packed = context.allocatePersistentBuffer(d.packedBytes * d.rhsMatrices);
   d.packed = packed.i16.subarray(0, (d.packedBytes / 2) * d.rhsMatrices);
-  d.packedOffset = packed.offset;
   d.rhsDynamic = !rhs.isConstant;
   d.packed.fill(0);
   if (!d.rhsDynamic) packAll(d, rhs.data as Int8Array | Int16Array);
 
   const p = region.i32;
   p.fill(0, 0, BM.Words);
+  for (let i = 0; i < calls; i++) {
+    p[table / 4 + 2 * i] = lhsIndex[i]! * rows * depth * es;
+    p[table / 4 + 2 * i + 1] = packed.offset + rhsIndex[i]! * d.packedBytes;
+  }
+  p[BM.Calls] = calls;
+  p[BM.Index] = region.offset + table;
   p[BM.Rows] = callRows;
   p[BM.Cols] = cols;
   p[BM.Depth] = depth;
@@ -213,12 +223,10 @@ function invoke(context: TfLiteContext, node: Node): void {
   const lhs = inputOffset(context, node, 0, d.lhsCopy);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
   const k = d.k!;
-  for (let i = 0; i < d.lhsIndex.length; i++) {
-    const a = lhs + d.lhsIndex[i]! * d.lhsBytes;
-    const w = d.packedOffset + d.rhsIndex[i]! * d.packedBytes;
-    if (d.int16) k.qs16_bmm(d.params, a, w, output + i * d.outBytes);
-    else k.qs8_bmm(d.params, a, w, output + i * d.outBytes);
-  }
+  const par = d.par;
+  if (par) par.pool.run(k, par.instance, d.int16 ? Fn.Bmm16 : Fn.Bmm8, d.params, lhs, output, 0, d.totalRows, d.int16 ? 1 : 2, par.chunks);
+  else if (d.int16) k.qs16_bmm_run(d.params, lhs, output, 0, d.totalRows, 0);
+  else k.qs8_bmm_run(d.params, lhs, output, 0, d.totalRows, 0);
 }
 
 /** The int8 and int16 BATCH_MATMUL registration. */
@@ -230,7 +238,7 @@ export function createBatchMatMul(options: Readonly<KernelOptions> = DEFAULT_KER
     name: 'BATCH_MATMUL/wasm-qs8-qs16',
     supports: (context, node) => supports(context, node, options),
     init,
-    prepare,
+    prepare: (context, node) => prepare(context, node, options),
     invoke,
   };
 }

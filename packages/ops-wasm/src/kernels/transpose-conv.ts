@@ -6,7 +6,11 @@
  * channel the bias, MultiplyByQuantizedMultiplier, the output zero point and the clamp to the output
  * type, as TFLM computes it with kTfLiteActNone; 16x8: int64 accumulators and TFLM's int64
  * MultiplyByQuantizedMultiplier), bit-exact with ops-reference. The output stage is kernel-support's
- * prepareConvOutputStage, the geometry its transposeConvShape. Declines float32 (the float kernel's),
+ * prepareConvOutputStage, the geometry its transposeConvShape. A node of at least `parallelMinMacs`
+ * multiply-accumulates splits its output rows across the pool's threads: each band clears, accumulates
+ * and requantizes only its own rows of the accumulator buffer (the products of the input rows that reach
+ * them, in one thread's order), with its own partial-block scratch, so the bytes equal one thread's.
+ * Declines float32 (the float kernel's),
  * non-constant filters or biases, asymmetric int8 and per-channel uint8 filters; the next provider serves
  * the node.
  */
@@ -34,10 +38,13 @@ import {
   transposeConvTensors,
 } from '@micrort/kernel-support';
 import { RQ_BYTES, TQ, TQ_BYTES } from '../generated/abi.js';
+import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
+import { Fn } from '../threads/control.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { RQ_WORDS, constantInputCopies, declineWeighted, inputOffset, writeRequantBlock } from './kernel-common.js';
+import { parallelFor, threadsFor, type Parallel } from './parallel.js';
 
 const OP = 'TRANSPOSE_CONV';
 const INT16_BIAS: readonly TensorType[] = [TensorType.INT64, TensorType.INT16];
@@ -49,8 +56,11 @@ interface TransposeConvData {
   /** Arena offset of a constant input's copy, or -1. */
   input: number;
   scratch: number;
-  /** 16x8 (qs16_tconv). */
+  /** 16x8 (qs16_tconv_run). */
   i16: boolean;
+  outH: number;
+  /** The pool's share, or null on one thread. */
+  par: Parallel | null;
 }
 
 /** Why a 16x8 node is not handled, or null: int16 input and output, constant symmetric int8 filter, constant int64 or int16 bias. */
@@ -74,7 +84,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
   return declineWeighted(input, filter, bias, output) ?? true;
 }
 
-function prepare(context: TfLiteContext, node: Node): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as TransposeConvData;
   const opts = node.builtinData as TransposeConvOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing TransposeConvOptions');
@@ -127,7 +137,12 @@ function prepare(context: TfLiteContext, node: Node): void {
       rq.i32[2 * c + 1] = 15 - out.shift[c]!;
     }
   else for (let b = 0; b < blocks * 2; b++) writeRequantBlock(rq.i32, b * RQ_WORDS, b * 4, outC, out.multiplier, out.shift);
-  const tmp = context.allocatePersistentBuffer(64);
+  // output rows split across threads, each with 64 bytes for a partial block
+  const macs = s.batches * s.inHeight * s.inWidth * taps * inC * outC;
+  const threads = threadsFor(options, macs, s.outHeight);
+  data.par = parallelFor(region, threads, s.outHeight);
+  data.outH = s.outHeight;
+  const tmp = context.allocatePersistentBuffer(64 * threads);
   data.scratch = context.requestScratchBufferInArena(output.elementCount * (i16 ? 8 : 4) + 64);
 
   const p = region.i32;
@@ -164,20 +179,23 @@ function invoke(context: TfLiteContext, node: Node): void {
   data.p[TQ.Acc] = context.getScratchBuffer(data.scratch).offset;
   const input = inputOffset(context, node, 2, data.input);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
-  if (data.i16) data.k!.qs16_tconv(data.params, input, output);
-  else data.k!.qs8_tconv(data.params, input, output);
+  const k = data.k!;
+  const par = data.par;
+  if (par) par.pool.run(k, par.instance, data.i16 ? Fn.Tconv16 : Fn.Tconv8, data.params, input, output, 0, data.outH, 1, par.chunks);
+  else if (data.i16) k.qs16_tconv_run(data.params, input, output, 0, data.outH, 0);
+  else k.qs8_tconv_run(data.params, input, output, 0, data.outH, 0);
 }
 
 /** The int8, uint8 and 16x8 TRANSPOSE_CONV registration. */
-export function createTransposeConv(): Registration<TransposeConvData> {
+export function createTransposeConv(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<TransposeConvData> {
   return {
     builtinCode: BuiltinOperator.TRANSPOSE_CONV,
     version: 5,
     provider: PROVIDER,
     name: 'TRANSPOSE_CONV/wasm-s8-scatter',
     supports,
-    init: (): TransposeConvData => ({ k: null, params: 0, p: new Int32Array(0), input: -1, scratch: -1, i16: false }),
-    prepare,
+    init: (): TransposeConvData => ({ k: null, params: 0, p: new Int32Array(0), input: -1, scratch: -1, i16: false, outH: 0, par: null }),
+    prepare: (context, node) => prepare(context, node, options),
     invoke,
   };
 }

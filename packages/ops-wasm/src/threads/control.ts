@@ -69,6 +69,14 @@ export enum Fn {
   HybridEpilogue = 5,
   /** f32_tconv_run(a0, a1, a2, e0, e1, tid): output rows [e0, e1) */
   F32Tconv = 6,
+  /** qs8_bmm_run(a0, a1, a2, e0, e1, tid): rows [e0, e1) of the stacked output matrices */
+  Bmm8 = 7,
+  /** qs16_bmm_run(a0, a1, a2, e0, e1, tid) */
+  Bmm16 = 8,
+  /** qs8_tconv_run(a0, a1, a2, e0, e1, tid): output rows [e0, e1) */
+  Tconv8 = 9,
+  /** qs16_tconv_run(a0, a1, a2, e0, e1, tid) */
+  Tconv16 = 10,
   /** Tests: the worker throws inside its chunk. */
   TestThrow = 90,
   /** Tests: the worker's thread ends inside its chunk (process.exit in Node, close() in a browser). */

@@ -37,6 +37,10 @@ export interface JobExports {
   f32_dwconv_run?(params: number, input: number, output: number, e0: number, e1: number, tid: number): void;
   hybrid_epilogue?(params: number, output: number, q0: number, q1: number): void;
   f32_tconv_run?(params: number, input: number, output: number, e0: number, e1: number, tid: number): void;
+  qs8_bmm_run(params: number, lhs: number, output: number, r0: number, r1: number, tid: number): void;
+  qs16_bmm_run(params: number, lhs: number, output: number, r0: number, r1: number, tid: number): void;
+  qs8_tconv_run(params: number, input: number, output: number, oh0: number, oh1: number, tid: number): void;
+  qs16_tconv_run(params: number, input: number, output: number, oh0: number, oh1: number, tid: number): void;
 }
 
 /** What the pool needs from the platform: workers. */
@@ -320,6 +324,18 @@ function runChunk(
       break;
     case Fn.F32Tconv:
       x.f32_tconv_run!(a0, a1, a2, e0, e1, 0);
+      break;
+    case Fn.Bmm8:
+      x.qs8_bmm_run(a0, a1, a2, e0, e1, 0);
+      break;
+    case Fn.Bmm16:
+      x.qs16_bmm_run(a0, a1, a2, e0, e1, 0);
+      break;
+    case Fn.Tconv8:
+      x.qs8_tconv_run(a0, a1, a2, e0, e1, 0);
+      break;
+    case Fn.Tconv16:
+      x.qs16_tconv_run(a0, a1, a2, e0, e1, 0);
       break;
     default:
       break; // the test functions run in workers only

@@ -38,6 +38,10 @@ function chunk(x, fn, k, chunks) {
     case ${Fn.F32Dwconv}: x.f32_dwconv_run(a0, a1, a2, e0, e1, index); break;
     case ${Fn.HybridEpilogue}: x.hybrid_epilogue(a0, a1, e0, e1); break;
     case ${Fn.F32Tconv}: x.f32_tconv_run(a0, a1, a2, e0, e1, index); break;
+    case ${Fn.Bmm8}: x.qs8_bmm_run(a0, a1, a2, e0, e1, index); break;
+    case ${Fn.Bmm16}: x.qs16_bmm_run(a0, a1, a2, e0, e1, index); break;
+    case ${Fn.Tconv8}: x.qs8_tconv_run(a0, a1, a2, e0, e1, index); break;
+    case ${Fn.Tconv16}: x.qs16_tconv_run(a0, a1, a2, e0, e1, index); break;
     case ${Fn.TestThrow}: throw new Error('test: a chunk threw in worker ' + index);
     case ${Fn.TestDie}: port.die(); for (;;) {}
     default: throw new Error('unknown job function ' + fn);
