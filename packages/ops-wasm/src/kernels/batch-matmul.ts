@@ -1,5 +1,5 @@
 /**
- * BATCH_MATMUL, int8 and int16, in WebAssembly: qs8_bmm and qs16_bmm (assembly/int8/batch-matmul.ts),
+ * BATCH_MATMUL, int8 and int16, in WebAssembly: qs8_bmm_run and qs16_bmm_run (assembly/int8/batch-matmul.ts),
  * TFLite's reference arithmetic byte for byte — int8: int32 sums of (lhs − lhs zero point) × (rhs − rhs
  * zero point), one MultiplyByQuantizedMultiplier by lhs scale × rhs scale / output scale, plus the output
  * zero point; int16 (zero points 0): int64 sums and the int64 MultiplyByQuantizedMultiplier. Each RHS matrix is packed as int16 columns less its zero point — at prepare when

@@ -1,7 +1,7 @@
 /**
  * TRANSPOSE_CONV, int8 (per-channel symmetric int8 filter, int32 bias), TFLite's uint8 (per-tensor
  * quantization, any zero points) and 16x8 (int16 activations, int8 filter, int64 or int16 bias), in
- * WebAssembly: qs8_tconv (assembly/int8/transpose-conv.ts) and qs16_tconv (transpose-conv-16x8.ts), TFLM's
+ * WebAssembly: qs8_tconv_run (assembly/int8/transpose-conv.ts) and qs16_tconv_run (transpose-conv-16x8.ts), TFLM's
  * reference kernel (int32 accumulation of (input - zp) × filter into the node's scratch buffer, then per
  * channel the bias, MultiplyByQuantizedMultiplier, the output zero point and the clamp to the output
  * type, as TFLM computes it with kTfLiteActNone; 16x8: int64 accumulators and TFLM's int64
