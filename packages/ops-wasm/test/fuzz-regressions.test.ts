@@ -20,7 +20,7 @@ function interpreter(def: ModelDef): MicroInterpreter {
 /** `def` with input `position` of its only operator removed (-1). */
 function withoutInput(def: ModelDef, position: number): ModelDef {
   const op = def.subgraphs[0]!.operators[0]!;
-  const inputs = [...op.inputs];
+  const inputs = Int32Array.from(op.inputs);
   inputs[position] = -1;
   return { ...def, subgraphs: [{ ...def.subgraphs[0]!, operators: [{ ...op, inputs }] }, ...def.subgraphs.slice(1)] };
 }
@@ -74,7 +74,7 @@ describe('hybrid window kernels with an empty output', () => {
       // the same layer over an image of height 0 (SAME padding: an output of height 0)
       const sg = def.subgraphs[0]!;
       const tensors = sg.tensors.map((t, i) =>
-        i === sg.inputs[0] || i === sg.outputs[0] ? { ...t, shape: [t.shape[0]!, 0, ...t.shape.slice(2)] } : t,
+        i === sg.inputs[0] || i === sg.outputs[0] ? { ...t, shape: Int32Array.from([t.shape[0]!, 0, ...t.shape.slice(2)]) } : t,
       );
       const it_ = interpreter({ ...def, subgraphs: [{ ...sg, tensors }] }).allocateTensors();
       expect(it_.nodes()[0]!.provider).toBe(PROVIDER);
