@@ -34,6 +34,7 @@ export { resize_nearest_bytes } from './layout/resize-nearest';
 export { lut_bytes } from './layout/lut';
 export { hybrid_epilogue } from './hybrid/epilogue';
 export { hybrid_quantize } from './hybrid/quantize';
+export { hybrid_lstm_step } from './hybrid/lstm';
 
 import { ABI_HASH } from './generated/abi';
 

@@ -334,6 +334,36 @@ export const BLOCKS = [
     ],
   },
   {
+    name: 'LH',
+    doc: 'hybrid_lstm_step (UNIDIRECTIONAL_SEQUENCE_LSTM, float32 activations x int8 weights): one time step of every batch.',
+    fields: [
+      [
+        'Lf',
+        'u32',
+        'the LF block of the float cell (Batches, Cell, Output, Input, Channels, Cifg, Gates, XBatchBytes, OutBatchBytes, peepholes, CellClip, SigFirst, OneGate, Projected; not Packed)',
+      ],
+      [
+        'Packed',
+        'u32',
+        'the gate weights: Channels rounded up to 4 rows of Kx8 + Kh8 int8, the input weights then the recurrent ones (zeros past Input, Output and Channels)',
+      ],
+      ['Kx8', 'i32', 'Input rounded up to 8'],
+      ['Kh8', 'i32', 'Output rounded up to 8'],
+      ['Bias', 'u32', 'per gate channel, the float32 bias (Channels rounded up to 4)'],
+      ['ScaleX', 'u32', "per gate channel, the scale of its gate's input weights (float32)"],
+      ['ScaleH', 'u32', "per gate channel, the scale of its gate's recurrent weights (float32)"],
+      ['Asymmetric', 'i32', '1: asymmetric_quantize_inputs (a zero point per row)'],
+      ['Quantized', 'u32', 'scratch: one quantized int8 row (the largest of Input, Output, Cell, and 16 of slack)'],
+      ['Row', 'u32', 'scratch: the quantized rows widened to int16 less their zero points (Kx8 + Kh8, or Kp8)'],
+      ['Factors', 'u32', "scratch: 4 words, a row's scaling factor and zero point, twice"],
+      ['ProjPacked', 'u32', 'the projection weights: Output rounded up to 4 rows of Kp8 int8; 0 without projection'],
+      ['Kp8', 'i32', 'Cell rounded up to 8'],
+      ['ProjBias', 'u32', 'the projection bias (float32, Output rounded up to 4; zeros without one)'],
+      ['ProjScale', 'f32', 'the projection weights scale'],
+      ['ProjClip', 'f32', 'proj_clip (0: none)'],
+    ],
+  },
+  {
     name: 'FS',
     doc: 'f32_softmax (SOFTMAX, float32, over the last axis).',
     fields: [

@@ -73,6 +73,8 @@ export interface KernelExports {
     asymmetric: number,
     foldScale: number,
   ): void;
+  /** Hybrid UNIDIRECTIONAL_SEQUENCE_LSTM: one time step of every batch (block LH; the states updated in place). */
+  hybrid_lstm_step(params: number, input: number, outputState: number, cellState: number, output: number): void;
 }
 
 /** The engine cannot run the ops-wasm module (no WebAssembly, or no SIMD128). */

@@ -37,6 +37,8 @@ const FILES = [
   'packages/ops-wasm/src/kernels/float/unidirectional-sequence-lstm.test.ts',
   'packages/ops-wasm/test/lstm-f32.test.ts',
   'packages/ops-wasm/src/kernels/hybrid/hybrid.test.ts',
+  'packages/ops-wasm/src/kernels/hybrid/unidirectional-sequence-lstm.test.ts',
+  'packages/ops-wasm/test/hybrid-lstm.test.ts',
 ];
 
 describe.skipIf(RELAXED_RUN)('ops-wasm relaxed-SIMD builds (a child Node with --experimental-wasm-relaxed-simd)', () => {

@@ -10,6 +10,7 @@
 // cell state may be the last tensor in memory); the gate row has four floats of slack.
 import { madd, storeLanes } from './common';
 import { f32_sigmoid, f32_tanh } from './unary';
+import { sigmoidExact, tanhExact } from './libm';
 import {
   LF_BATCHES,
   LF_CELL,
@@ -33,7 +34,7 @@ import {
 // Parameter block LF (scripts/abi.mjs), written by src/kernels/float/unidirectional-sequence-lstm.ts.
 
 /** The first `n` floats at `p` (all four when n >= 4), zeros in the other lanes; reads nothing past them. */
-@inline function loadUpTo(p: usize, n: i32): v128 {
+@inline export function loadUpTo(p: usize, n: i32): v128 {
   if (n >= 4) return v128.load(p);
   let v = f32x4.splat(0);
   v = f32x4.replace_lane(v, 0, load<f32>(p));
@@ -43,7 +44,7 @@ import {
 }
 
 /** Stores the first `n` lanes of `v` at `p` (all four when n >= 4). */
-@inline function put(p: usize, v: v128, n: i32): void {
+@inline export function put(p: usize, v: v128, n: i32): void {
   if (n >= 4) v128.store(p, v);
   else storeLanes(p, v, n);
 }
@@ -77,13 +78,16 @@ function gateProducts(w: usize, x: usize, nx: i32, h: usize, nh: i32, gates: usi
   }
 }
 
-/** gate[j] += peep[j] * cell[j] for j < S (no-op without peephole weights). */
-@inline function addPeephole(gate: usize, peep: usize, cell: usize, S: i32): void {
+/** gate[j] += peep[j] * cell[j] for j < S (no-op without peephole weights); `exact`: mul then add, never fused. */
+@inline function addPeephole(gate: usize, peep: usize, cell: usize, S: i32, exact: bool): void {
   if (peep == 0) return;
   for (let j = 0; j < S; j += 4) {
     const o = <usize>(j << 2);
     const left = S - j;
-    put(gate + o, madd(v128.load(peep + o), loadUpTo(cell + o, left), loadUpTo(gate + o, left)), left);
+    const p = v128.load(peep + o);
+    const c = loadUpTo(cell + o, left);
+    const g = loadUpTo(gate + o, left);
+    put(gate + o, exact ? f32x4.add(g, f32x4.mul(p, c)) : madd(p, c, g), left);
   }
 }
 
@@ -97,11 +101,29 @@ export function f32_lstm_step(pp: usize, x: usize, h: usize, c: usize, out: usiz
   const nOut = load<i32>(pp, LF_OUTPUT);
   const nIn = load<i32>(pp, LF_INPUT);
   const channels = load<i32>(pp, LF_CHANNELS);
-  const cifg = load<i32>(pp, LF_CIFG) != 0;
   const packed = <usize>load<u32>(pp, LF_PACKED);
   const gates = <usize>load<u32>(pp, LF_GATES);
   const xStride = <usize>load<i32>(pp, LF_X_BATCH_BYTES);
   const outStride = <usize>load<i32>(pp, LF_OUT_BATCH_BYTES);
+  for (let b = 0; b < B; b++) {
+    const hb = h + <usize>(b * nOut) * 4;
+    gateProducts(packed, x + <usize>b * xStride, nIn, hb, nOut, gates, channels);
+    lstmCell(pp, b, hb, c + <usize>(b * S) * 4, out + <usize>b * outStride, false);
+  }
+}
+
+/**
+ * The cell of batch row `b` once the gate row (LF_GATES) holds the gates' products with their biases
+ * (f32_lstm_step; hybrid_lstm_step, assembly/hybrid/lstm.ts): the peepholes, sigmoid and tanh, the cell
+ * update and clip (the cell state `cb` updated in place), and the gated cell output, written to the
+ * output state `hb` and the output row `ob`, or with projection (LF_PROJECTED) to row b of the
+ * projection's input only. `exact` (the hybrid LSTM): sigmoid and tanh as ops-reference's, in double
+ * (libm.ts), and the peephole products added unfused, so every float32 step is ops-reference's.
+ */
+export function lstmCell(pp: usize, b: i32, hb: usize, cb: usize, ob: usize, exact: bool): void {
+  const S = load<i32>(pp, LF_CELL);
+  const cifg = load<i32>(pp, LF_CIFG) != 0;
+  const gates = <usize>load<u32>(pp, LF_GATES);
   const peepI = <usize>load<u32>(pp, LF_PEEP_I);
   const peepF = <usize>load<u32>(pp, LF_PEEP_F);
   const peepO = <usize>load<u32>(pp, LF_PEEP_O);
@@ -117,38 +139,41 @@ export function f32_lstm_step(pp: usize, x: usize, h: usize, c: usize, out: usiz
   const one = f32x4.splat(1);
   const hiClip = f32x4.splat(clip);
   const loClip = f32x4.neg(hiClip);
-  for (let b = 0; b < B; b++) {
-    const xb = x + <usize>b * xStride;
-    const hb = h + <usize>(b * nOut) * 4;
-    const cb = c + <usize>b * gateBytes;
-    gateProducts(packed, xb, nIn, hb, nOut, gates, channels);
-    if (!cifg) addPeephole(gi, peepI, cb, S);
-    addPeephole(gf, peepF, cb, S);
+  if (!cifg) addPeephole(gi, peepI, cb, S, exact);
+  addPeephole(gf, peepF, cb, S, exact);
+  if (exact) {
+    sigmoidExact(gates, (cifg ? 1 : 2) * S);
+    tanhExact(gc, gc, S);
+  } else {
     f32_sigmoid(sigFirst, gates, gates);
     f32_tanh(oneGate, gc, gc);
-    // cell = forget * cell + input * cellGate, clipped; the new cell also into the cell gate's place
-    for (let j = 0; j < S; j += 4) {
-      const o = <usize>(j << 2);
-      const left = S - j;
-      const f = v128.load(gf + o);
-      const i = cifg ? f32x4.sub(one, f) : v128.load(gi + o);
-      let v = f32x4.add(f32x4.mul(f, loadUpTo(cb + o, left)), f32x4.mul(i, v128.load(gc + o)));
-      if (clip > 0) v = f32x4.pmin(f32x4.pmax(v, loClip), hiClip);
-      put(cb + o, v, left);
-      put(gc + o, v, left);
-    }
-    addPeephole(go, peepO, cb, S);
+  }
+  // cell = forget * cell + input * cellGate, clipped; the new cell also into the cell gate's place
+  for (let j = 0; j < S; j += 4) {
+    const o = <usize>(j << 2);
+    const left = S - j;
+    const f = v128.load(gf + o);
+    const i = cifg ? f32x4.sub(one, f) : v128.load(gi + o);
+    let v = f32x4.add(f32x4.mul(f, loadUpTo(cb + o, left)), f32x4.mul(i, v128.load(gc + o)));
+    if (clip > 0) v = f32x4.pmin(f32x4.pmax(v, loClip), hiClip);
+    put(cb + o, v, left);
+    put(gc + o, v, left);
+  }
+  addPeephole(go, peepO, cb, S, exact);
+  if (exact) {
+    sigmoidExact(go, S);
+    tanhExact(gc, gc, S);
+  } else {
     f32_sigmoid(oneGate, go, go);
     f32_tanh(oneGate, gc, gc);
-    // output = outputGate * tanh(cell)
-    const dst = projected != 0 ? projected + <usize>b * gateBytes : hb;
-    const ob = out + <usize>b * outStride;
-    for (let j = 0; j < S; j += 4) {
-      const o = <usize>(j << 2);
-      const left = S - j;
-      const m = f32x4.mul(v128.load(go + o), v128.load(gc + o));
-      put(dst + o, m, left);
-      if (projected == 0) put(ob + o, m, left);
-    }
+  }
+  // output = outputGate * tanh(cell)
+  const dst = projected != 0 ? projected + <usize>b * gateBytes : hb;
+  for (let j = 0; j < S; j += 4) {
+    const o = <usize>(j << 2);
+    const left = S - j;
+    const m = f32x4.mul(v128.load(go + o), v128.load(gc + o));
+    put(dst + o, m, left);
+    if (projected == 0) put(ob + o, m, left);
   }
 }

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = -2121213974;
+export const ABI_HASH: i32 = -2030932864;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -233,6 +233,25 @@ export const LF_SIG_FIRST = 56; // u32: U block of the sigmoid over the gates be
 export const LF_ONE_GATE = 60; // u32: U block over one gate: S floats
 export const LF_PROJECTED = 64; // u32: projection input [Batches x S] the gated cell output is written to (0: no projection, the output state and output instead)
 export const LF_BYTES = 80;
+
+// hybrid_lstm_step (UNIDIRECTIONAL_SEQUENCE_LSTM, float32 activations x int8 weights): one time step of every batch. Byte offsets:
+export const LH_LF = 0; // u32: the LF block of the float cell (Batches, Cell, Output, Input, Channels, Cifg, Gates, XBatchBytes, OutBatchBytes, peepholes, CellClip, SigFirst, OneGate, Projected; not Packed)
+export const LH_PACKED = 4; // u32: the gate weights: Channels rounded up to 4 rows of Kx8 + Kh8 int8, the input weights then the recurrent ones (zeros past Input, Output and Channels)
+export const LH_KX8 = 8; // i32: Input rounded up to 8
+export const LH_KH8 = 12; // i32: Output rounded up to 8
+export const LH_BIAS = 16; // u32: per gate channel, the float32 bias (Channels rounded up to 4)
+export const LH_SCALE_X = 20; // u32: per gate channel, the scale of its gate's input weights (float32)
+export const LH_SCALE_H = 24; // u32: per gate channel, the scale of its gate's recurrent weights (float32)
+export const LH_ASYMMETRIC = 28; // i32: 1: asymmetric_quantize_inputs (a zero point per row)
+export const LH_QUANTIZED = 32; // u32: scratch: one quantized int8 row (the largest of Input, Output, Cell, and 16 of slack)
+export const LH_ROW = 36; // u32: scratch: the quantized rows widened to int16 less their zero points (Kx8 + Kh8, or Kp8)
+export const LH_FACTORS = 40; // u32: scratch: 4 words, a row's scaling factor and zero point, twice
+export const LH_PROJ_PACKED = 44; // u32: the projection weights: Output rounded up to 4 rows of Kp8 int8; 0 without projection
+export const LH_KP8 = 48; // i32: Cell rounded up to 8
+export const LH_PROJ_BIAS = 52; // u32: the projection bias (float32, Output rounded up to 4; zeros without one)
+export const LH_PROJ_SCALE = 56; // f32: the projection weights scale
+export const LH_PROJ_CLIP = 60; // f32: proj_clip (0: none)
+export const LH_BYTES = 64;
 
 // f32_softmax (SOFTMAX, float32, over the last axis). Byte offsets:
 export const FS_OUTER = 0; // i32: rows

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -2121213974;
+export const ABI_HASH = -2030932864;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -496,6 +496,46 @@ export enum LF {
 }
 /** Bytes of the LF block in the arena (its words rounded up to 16 bytes). */
 export const LF_BYTES = 80;
+
+/** hybrid_lstm_step (UNIDIRECTIONAL_SEQUENCE_LSTM, float32 activations x int8 weights): one time step of every batch. Word indices. */
+export enum LH {
+  /** the LF block of the float cell (Batches, Cell, Output, Input, Channels, Cifg, Gates, XBatchBytes, OutBatchBytes, peepholes, CellClip, SigFirst, OneGate, Projected; not Packed) (u32 arena offset) */
+  Lf = 0,
+  /** the gate weights: Channels rounded up to 4 rows of Kx8 + Kh8 int8, the input weights then the recurrent ones (zeros past Input, Output and Channels) (u32 arena offset) */
+  Packed = 1,
+  /** Input rounded up to 8 (i32) */
+  Kx8 = 2,
+  /** Output rounded up to 8 (i32) */
+  Kh8 = 3,
+  /** per gate channel, the float32 bias (Channels rounded up to 4) (u32 arena offset) */
+  Bias = 4,
+  /** per gate channel, the scale of its gate's input weights (float32) (u32 arena offset) */
+  ScaleX = 5,
+  /** per gate channel, the scale of its gate's recurrent weights (float32) (u32 arena offset) */
+  ScaleH = 6,
+  /** 1: asymmetric_quantize_inputs (a zero point per row) (i32) */
+  Asymmetric = 7,
+  /** scratch: one quantized int8 row (the largest of Input, Output, Cell, and 16 of slack) (u32 arena offset) */
+  Quantized = 8,
+  /** scratch: the quantized rows widened to int16 less their zero points (Kx8 + Kh8, or Kp8) (u32 arena offset) */
+  Row = 9,
+  /** scratch: 4 words, a row's scaling factor and zero point, twice (u32 arena offset) */
+  Factors = 10,
+  /** the projection weights: Output rounded up to 4 rows of Kp8 int8; 0 without projection (u32 arena offset) */
+  ProjPacked = 11,
+  /** Cell rounded up to 8 (i32) */
+  Kp8 = 12,
+  /** the projection bias (float32, Output rounded up to 4; zeros without one) (u32 arena offset) */
+  ProjBias = 13,
+  /** the projection weights scale (f32) */
+  ProjScale = 14,
+  /** proj_clip (0: none) (f32) */
+  ProjClip = 15,
+  /** Words of the block. */
+  Words = 16,
+}
+/** Bytes of the LH block in the arena (its words rounded up to 16 bytes). */
+export const LH_BYTES = 64;
 
 /** f32_softmax (SOFTMAX, float32, over the last axis). Word indices. */
 export enum FS {
