@@ -3,6 +3,8 @@ import {
   SigmoidFunction,
   fixedPointLogistic,
   fixedPointTanh,
+  int16ActivationParams,
+  int16SigmoidEvalRescale,
   int8ActivationParams,
   oneMinusXOverOnePlusXForXIn01,
   sigmoidInt8Table,
@@ -39,6 +41,22 @@ describe('TFLM input rescaling', () => {
     // 0.1 * 2^27 = 13421772.8 = 0.8 * 2^24
     expect(int8ActivationParams(Math.fround(0.1))).toEqual({ multiplier: Math.round(0.800000011920929 * Q31), leftShift: 24, radius: 120 });
     expect(int8ActivationParams(0.5)).toEqual({ multiplier: 1 << 30, leftShift: 27, radius: 15 });
+  });
+
+  it('int16: power-of-two shortcut and general multiplier', () => {
+    expect(int16ActivationParams(1 / 4096, 0)).toEqual({ multiplier: 0, leftShift: 0 });
+    // 2^-11 is a power-of-two shortcut only for TANH (left shift 1 allowed).
+    expect(int16ActivationParams(1 / 2048, 1)).toEqual({ multiplier: 0, leftShift: 1 });
+    // For LOGISTIC it is rescaled: 2^-11 * 12288 = 6, doubled 12 times to 24576.
+    expect(int16ActivationParams(1 / 2048, 0)).toEqual({ multiplier: 24576, leftShift: 12 });
+    // 0.001 * 12288 = 12.288, doubled 11 times to 25165.8 -> 25165
+    expect(int16ActivationParams(0.001, 0)).toEqual({ multiplier: 25165, leftShift: 11 });
+    expect(int16ActivationParams(4, 0)).toMatch(/too large for the int16 lookup/);
+  });
+
+  it('int16: what the eval makes of the words (power of two: 3 << leftShift, no shift)', () => {
+    expect(int16SigmoidEvalRescale({ multiplier: 0, leftShift: 1 })).toEqual({ multiplier: 6, shift: 0, round: 0 });
+    expect(int16SigmoidEvalRescale({ multiplier: 25165, leftShift: 11 })).toEqual({ multiplier: 25165, shift: 11, round: 1024 });
   });
 });
 

@@ -4,13 +4,16 @@
  * activations.cc): gemmlowp's fixed-point logistic, tanh and (1-x)/(1+x) on int32 raw values (on top of
  * core's exp and 1/(1+x)), TFLM's int8 input rescaling, the int8 value of one input, and the 256-entry
  * tables with which a package can look the int8 or uint8 results up instead (the table of an int8 op is
- * its own function evaluated at all 256 inputs, so a lookup equals the computation byte for byte).
+ * its own function evaluated at all 256 inputs, so a lookup equals the computation byte for byte), and
+ * TFLM's int16 input rescaling (the int16 evaluation, a 256-entry sigmoid table with linear
+ * interpolation, is core's `logisticInt16Run` / `tanhInt16Run`, which the integer LSTMs share).
  *
  * All functions take and return int32 values held in JS numbers and reproduce the C++ results to the bit
  * (wrapping adds as in two's complement, gemmlowp's saturating shifts and rounding).
  */
 import {
   calculateInputRadius,
+  checkedLog2,
   expF32,
   expOnNegativeValues,
   frexp,
@@ -135,6 +138,53 @@ export function sigmoidInt8Value(fn: SigmoidFunction, d: number, radius: number,
       ? roundingDivideByPOT(fixedPointTanh(inQ4, 4), 24)
       : roundingDivideByPOT(fixedPointLogistic(inQ4, 4), 23) - 128;
   return out < -128 ? -128 : out > 127 ? 127 : out;
+}
+
+/**
+ * TFLM's int16 LOGISTIC/TANH input rescaling (logistic_common.cc, tanh.cc). `multiplier === 0` marks
+ * the power-of-two scale case, which the eval (core's `logisticInt16Run` / `tanhInt16Run`) turns into
+ * `3 << leftShift` with no shift; see `int16SigmoidEvalRescale`.
+ */
+export interface Int16ActivationParams {
+  multiplier: number;
+  leftShift: number;
+}
+
+/**
+ * Computes the int16 LUT input rescaling for an input scale as TFLM's prepare does: a power-of-two scale
+ * of 2^-12 (or 2^-11 for TANH, `maxPotLeftShift` 1: `SigmoidSpec.int16MaxPotLeftShift`) needs no
+ * multiplier; otherwise the scale times 3*4096 is doubled until above 32767/2 (at most 31 times) and
+ * truncated. Returns a string describing the problem when the scale gives a multiplier above 32767.
+ */
+export function int16ActivationParams(inputScale: number, maxPotLeftShift: number): Int16ActivationParams | string {
+  const kInputIntegerBits = 3;
+  const log2 = checkedLog2(inputScale);
+  let leftShift = 15 - kInputIntegerBits + log2.log2;
+  const pot = log2.isPowerOfTwo && leftShift >= 0 && leftShift <= maxPotLeftShift;
+  if (pot) return { multiplier: 0, leftShift };
+  let multiplier = inputScale * 4096 * 3;
+  leftShift = 0;
+  while (multiplier <= 32767 / 2 && leftShift <= 30) {
+    leftShift++;
+    multiplier *= 2;
+  }
+  const m = Math.trunc(multiplier);
+  if (m > 32767) return `input scale ${inputScale} is too large for the int16 lookup (multiplier ${m} > 32767)`;
+  return { multiplier: m, leftShift };
+}
+
+/**
+ * What TFLM's int16 eval (reference_integer_ops::Logistic / Tanh, core's `logisticInt16Run` /
+ * `tanhInt16Run`) makes of the prepare-time words: each input x is rescaled to
+ * `(x * multiplier + round) >> shift` with `round = shift > 0 ? 1 << (shift - 1) : 0`; a stored
+ * multiplier of 0 (the power-of-two scale) runs as multiplier `3 << leftShift` (int32, wrapping as C
+ * on x86) with no shift.
+ */
+export function int16SigmoidEvalRescale(p: Int16ActivationParams): { multiplier: number; shift: number; round: number } {
+  const pot = p.multiplier === 0;
+  const multiplier = pot ? 3 << p.leftShift : p.multiplier;
+  const shift = pot ? 0 : p.leftShift;
+  return { multiplier, shift, round: shift > 0 ? 1 << (shift - 1) : 0 };
 }
 
 /** Entries of a table over every 8-bit input. */

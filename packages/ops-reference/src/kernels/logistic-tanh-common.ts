@@ -14,12 +14,12 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { int16ActivationParams } from './activation-common.js';
 import { requireInt16ZeroPoints, requireQuantizedPair } from './unary-common.js';
 import {
   SIGMOID_TABLE_SIZE,
   SigmoidFunction,
   expectZeroPoint,
+  int16ActivationParams,
   int8ActivationParams,
   sigmoidInt8Table,
   sigmoidUint8Table,
