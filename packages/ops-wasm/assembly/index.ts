@@ -2,7 +2,7 @@
 // memory (the interpreter's arena): a parameter block the TypeScript side wrote at prepare, then the
 // tensors. The module has no data segment, no globals and no allocator, so the whole memory is the
 // arena (see src/wasm-module.ts). int8 kernels live in int8/, float32 kernels in float/, type-agnostic
-// data movement (PAD, CONCATENATION) in layout/.
+// data movement (PAD, CONCATENATION) in layout/, int16 elementwise ones (LOGISTIC, TANH) in int16/.
 export { qs8_conv, qs8_conv_run } from './int8/conv';
 export { windowBegin as window_begin } from './int8/window';
 export { qs8_dwconv, qs8_dwconv_run } from './int8/depthwise-conv';
@@ -32,6 +32,7 @@ export { f32_resize_bilinear } from './float/resize-bilinear';
 export { qs8_resize_bilinear, qs16_resize_bilinear, qu8_resize_bilinear } from './int8/resize';
 export { resize_nearest_bytes } from './layout/resize-nearest';
 export { lut_bytes } from './layout/lut';
+export { qs16_logistic, qs16_tanh } from './int16/sigmoid';
 export { hybrid_epilogue } from './hybrid/epilogue';
 export { hybrid_quantize } from './hybrid/quantize';
 export { hybrid_lstm_step } from './hybrid/lstm';

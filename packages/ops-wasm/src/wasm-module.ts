@@ -60,6 +60,10 @@ export interface KernelExports {
   resize_nearest_bytes(params: number, input: number, output: number): void;
   /** output[i] = table[input[i]] for `count` bytes (a 256-byte table). */
   lut_bytes(table: number, input: number, output: number, count: number): void;
+  /** int16 LOGISTIC of `count` values: the packed sigmoid table (1024 bytes), TFLM's eval multiplier (<= 32767) and shift. */
+  qs16_logistic(table: number, input: number, output: number, count: number, multiplier: number, shift: number): void;
+  /** int16 TANH of `count` values, as qs16_logistic. */
+  qs16_tanh(table: number, input: number, output: number, count: number, multiplier: number, shift: number): void;
   /** Hybrid layers: the int32 accumulators of output pixels [q0, q1) at `output` to float32 outputs, in place (block HY). */
   hybrid_epilogue(params: number, output: number, q0: number, q1: number): void;
   /** TFLite's BatchQuantizeFloats of `batches` rows of `size` float32 values into int8 rows, factors and zero points (the weight scale `foldScale` folded in when not 0). */
