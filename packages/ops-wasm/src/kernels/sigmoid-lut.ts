@@ -4,7 +4,7 @@
  * sigmoidInt8Table, the function ops-reference runs per element), so the lookups equal TFLM byte for byte;
  * uint8: TFLite's own float32-computed table (sigmoidUint8Table), as ops-reference. Declines the
  * quantizations TFLM (int8) or TFLite (uint8) refuses, so ops-reference reports them; int16 and float32
- * are other kernels' (float32: kernels/float/).
+ * are other kernels' (int16: logistic-int16.ts and tanh-int16.ts; float32: kernels/float/).
  */
 import { BuiltinOperator, TensorType, type Registration, type Tensor } from '@micrort/core';
 import { lutRegistration, type LutData } from './lut-common.js';
