@@ -6,38 +6,26 @@
  * invokes, and invoke allocating nothing on a standard one and on one with CIFG, peepholes and projection.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { MicroInterpreter, OpResolver, type ModelDef } from '@micrort/core';
+import { MicroInterpreter, OpResolver } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { measureAllocation } from '@micrort/test-support/alloc';
-import { HYBRID_LSTM_CASES, buildLstmF32, firstDifference, type LstmF32Variants } from '../src/__tests__/single-op-lstm-f32.js';
+import { HYBRID_LSTM_CASES, buildLstmF32, firstDifference, runLstm, type LstmF32Variants } from '../src/__tests__/single-op-lstm-f32.js';
 import { wasm } from '../src/__tests__/single-op.js';
-import { PROVIDER, type WasmKernels } from '../src/index.js';
+import { PROVIDER } from '../src/index.js';
 import { loadVariants } from './variants.js';
 
 const variants = await loadVariants({ minMacs: 0 });
 afterAll(() => variants.forEach((l) => l.wasm.dispose()));
-
-/** `invokes` invokes of `def` with ops-wasm's `w` in front of ops-reference (or ops-reference alone); the output and the served count. */
-function run(def: ModelDef, input: Float32Array, w: WasmKernels | null, invokes: number): { out: Float32Array; served: number } {
-  const resolver = registerReferenceOps(new OpResolver());
-  if (w) resolver.registerAll(w.kernels, { fallback: true });
-  const interp = new MicroInterpreter(def, resolver, { planner: createPlanner('greedy'), ...(w ? { arenaBacking: w.arenaBacking } : {}) });
-  interp.allocateTensors();
-  interp.input(0).bytes.set(new Uint8Array(input.buffer, input.byteOffset, input.byteLength));
-  for (let i = 0; i < invokes; i++) interp.invoke();
-  const out = new Float32Array(Uint8Array.from(interp.output(0).bytes).buffer);
-  return { out, served: interp.nodes().filter((n) => n.provider === PROVIDER).length };
-}
 
 describe('random hybrid LSTMs in every variant equal to ops-reference (3 invokes: the states carry over)', () => {
   for (const { variant, wasm: w } of variants)
     it.each(HYBRID_LSTM_CASES)(`${variant.name}: %s, 4 random LSTMs`, (_, v) => {
       for (let seed = 201; seed <= 204; seed++) {
         const m = buildLstmF32(seed, v);
-        const got = run(m.def, m.inputs[0]!, w, 3);
+        const got = runLstm(m.def, m.inputs[0]!, w, 3);
         expect(got.served, m.desc).toBe(1);
-        expect(firstDifference(got.out, run(m.def, m.inputs[0]!, null, 3).out), m.desc).toBeNull();
+        expect(firstDifference(got.out, runLstm(m.def, m.inputs[0]!, null, 3).out), m.desc).toBeNull();
       }
     });
 });

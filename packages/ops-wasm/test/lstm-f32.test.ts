@@ -22,10 +22,10 @@ import {
   readManifest,
   setCaseInputs,
 } from '@micrort/test-support/conformance';
-import { LSTM_F32_CASES, buildLstmF32, type LstmF32Variants } from '../src/__tests__/single-op-lstm-f32.js';
+import { LSTM_F32_CASES, buildLstmF32, runLstm, type LstmF32Variants } from '../src/__tests__/single-op-lstm-f32.js';
 import { firstMismatch } from '../src/__tests__/single-op-float.js';
 import { wasm } from '../src/__tests__/single-op.js';
-import { PROVIDER, type WasmKernels } from '../src/index.js';
+import { PROVIDER } from '../src/index.js';
 import { loadVariants } from './variants.js';
 
 const MODEL = 'trained_lstm';
@@ -60,26 +60,14 @@ describe.skipIf(!hasConformance)(`${MODEL}: the float LSTM on ops-wasm within fl
     });
 });
 
-/** `invokes` invokes of `def` with ops-wasm's `w` in front of ops-reference (or ops-reference alone); the output and the served count. */
-function run(def: ModelDef, input: Float32Array, w: WasmKernels | null, invokes: number): { out: Float32Array; served: number } {
-  const resolver = registerReferenceOps(new OpResolver());
-  if (w) resolver.registerAll(w.kernels, { fallback: true });
-  const interp = new MicroInterpreter(def, resolver, { planner: createPlanner('greedy'), ...(w ? { arenaBacking: w.arenaBacking } : {}) });
-  interp.allocateTensors();
-  interp.input(0).bytes.set(new Uint8Array(input.buffer, input.byteOffset, input.byteLength));
-  for (let i = 0; i < invokes; i++) interp.invoke();
-  const out = new Float32Array(Uint8Array.from(interp.output(0).bytes).buffer);
-  return { out, served: interp.nodes().filter((n) => n.provider === PROVIDER).length };
-}
-
 describe('random float LSTMs in every variant within 1e-5 + 1e-4·|ref| of ops-reference (3 invokes: the states carry over)', () => {
   for (const { variant, wasm: w } of variants)
     it.each(LSTM_F32_CASES)(`${variant.name}: %s, 6 random LSTMs`, (_, v) => {
       for (let seed = 101; seed <= 106; seed++) {
         const m = buildLstmF32(seed, v);
-        const got = run(m.def, m.inputs[0]!, w, 3);
+        const got = runLstm(m.def, m.inputs[0]!, w, 3);
         expect(got.served, m.desc).toBe(1);
-        expect(firstMismatch(got.out, run(m.def, m.inputs[0]!, null, 3).out), m.desc).toBeNull();
+        expect(firstMismatch(got.out, runLstm(m.def, m.inputs[0]!, null, 3).out), m.desc).toBeNull();
       }
     });
 });

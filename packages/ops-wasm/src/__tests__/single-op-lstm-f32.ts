@@ -9,7 +9,19 @@
  * `perChannel` one per row), symmetric or `asymmetric` input quantization, and inputs of
  * single-op-hybrid's hybridInputs (all-zero rows, one-signed rows, several magnitudes).
  */
-import { ActivationFunctionType, BuiltinOperator, ModelBuilder, TensorType, type ModelDef } from '@micrort/core';
+import {
+  ActivationFunctionType,
+  BuiltinOperator,
+  MicroInterpreter,
+  ModelBuilder,
+  OpResolver,
+  TensorType,
+  type ModelDef,
+} from '@micrort/core';
+import { registerReferenceOps } from '@micrort/ops-reference';
+import { createPlanner } from '@micrort/planners';
+import type { WasmKernels } from '../create-wasm-kernels.js';
+import { PROVIDER } from '../provider.js';
 import { floats } from './single-op-float.js';
 import { hybridInputs } from './single-op-hybrid.js';
 import { int, pick, rng } from './single-op.js';
@@ -128,4 +140,16 @@ export function buildLstmF32(seed: number, v: LstmF32Variants = {}): { def: Mode
   b.setInputs([x]).setOutputs([y]);
   const desc = JSON.stringify({ seed, ...v, timeMajor, B, T, I, S, nOut, cellClip, projClip });
   return { def: b.buildDef(), inputs: [v.hybrid ? hybridInputs(r, B * T, I) : floats(r, B * T * I)], desc };
+}
+
+/** `invokes` invokes of `def` with ops-wasm's `w` in front of ops-reference (or ops-reference alone); the output and the served count. */
+export function runLstm(def: ModelDef, input: Float32Array, w: WasmKernels | null, invokes: number): { out: Float32Array; served: number } {
+  const resolver = registerReferenceOps(new OpResolver());
+  if (w) resolver.registerAll(w.kernels, { fallback: true });
+  const interp = new MicroInterpreter(def, resolver, { planner: createPlanner('greedy'), ...(w ? { arenaBacking: w.arenaBacking } : {}) });
+  interp.allocateTensors();
+  interp.input(0).bytes.set(new Uint8Array(input.buffer, input.byteOffset, input.byteLength));
+  for (let i = 0; i < invokes; i++) interp.invoke();
+  const out = new Float32Array(Uint8Array.from(interp.output(0).bytes).buffer);
+  return { out, served: interp.nodes().filter((n) => n.provider === PROVIDER).length };
 }
