@@ -8,6 +8,7 @@
 // whose windows reach those rows (a row near a band's edge is computed by both bands) and adds only the
 // taps that land inside them. Every output element so takes its contributions in the same order (input
 // row, then input column) whatever the bands, and the threads' results equal one thread's.
+import { bandEndInputRow, bandFirstInputRow } from '../layout/tconv-rows';
 import { clamp } from './common';
 import { f32_conv_run } from './gemm';
 import {
@@ -108,10 +109,9 @@ export function f32_tconv_run(pp: usize, input: usize, output: usize, oh0: i32, 
   const outRowBytes = <usize>outW * pixelBytes;
   const tapRun = kW * outC;
   const colPixelBytes = <usize>(kH * tapRun) << 2;
-  // input rows whose window (rows ih * sH - padH .. + kH - 1) reaches [oh0, oh1)
-  let ih0 = oh0 + padH - kH + 1;
-  ih0 = ih0 <= 0 ? 0 : (ih0 + sH - 1) / sH;
-  const ih1 = min(inH, (oh1 - 1 + padH) / sH + 1);
+  // input rows whose window reaches [oh0, oh1)
+  const ih0 = bandFirstInputRow(oh0, padH, kH, sH);
+  const ih1 = bandEndInputRow(oh1, padH, sH, inH);
   for (let b = 0; b < batches; b++) {
     const image = output + <usize>(b * outH) * outRowBytes;
     fillBias(image + <usize>oh0 * outRowBytes, (oh1 - oh0) * outW, outC, bias);

@@ -5,6 +5,7 @@
 // over at most 256 input channels (|sum| < 2^30), then widened to int64. A call (qs16_tconv_run) covers
 // the output rows [oh0, oh1) of every batch, as qs8_tconv_run (transpose-conv.ts): the pool's threads
 // take disjoint bands and every output gets the same bytes as on one thread.
+import { bandEndInputRow, bandFirstInputRow } from '../layout/tconv-rows';
 import {
   TQ_ACC,
   TQ_ACT_MAX,
@@ -114,10 +115,9 @@ export function qs16_tconv_run(pp: usize, input: usize, output: usize, oh0: i32,
   const actMax = load<i32>(pp, TQ_ACT_MAX);
   const rowAcc = <usize>(outW * outC) << 3;
   const inRow = <usize>(inW * inC) << 1;
-  // input rows whose window (rows ih * sH - padH .. + kH - 1) reaches [oh0, oh1)
-  let ih0 = oh0 + padH - kH + 1;
-  ih0 = ih0 <= 0 ? 0 : (ih0 + sH - 1) / sH;
-  const ih1 = min(inH, (oh1 - 1 + padH) / sH + 1);
+  // input rows whose window reaches [oh0, oh1)
+  const ih0 = bandFirstInputRow(oh0, padH, kH, sH);
+  const ih1 = bandEndInputRow(oh1, padH, sH, inH);
   for (let b = 0; b < batches; b++) {
     const image = acc + <usize>(b * outH) * rowAcc;
     memory.fill(image + <usize>oh0 * rowAcc, 0, <usize>(oh1 - oh0) * rowAcc);

@@ -13,6 +13,7 @@
 // Products: (x - zp) and (w - filter zp) both fit int16 ([-255, 255]), so one i16x8 splat of the input
 // value against eight packed int16 weights gives eight exact int32 products (extmul); eight output
 // channels per block, reduced over the input depth in registers, then added to the accumulators.
+import { bandEndInputRow, bandFirstInputRow } from '../layout/tconv-rows';
 import { narrowClamp8, narrowClampU8, requantLanes, storeBytes } from './requant';
 import {
   RQ_BYTES,
@@ -116,10 +117,9 @@ export function qs8_tconv_run(pp: usize, input: usize, output: usize, oh0: i32, 
   const hi = i8x16.splat(<i8>actMax);
   const rowAcc = <usize>(outW * outC) << 2;
   const inRow = <usize>(inW * inC);
-  // input rows whose window (rows ih * sH - padH .. + kH - 1) reaches [oh0, oh1)
-  let ih0 = oh0 + padH - kH + 1;
-  ih0 = ih0 <= 0 ? 0 : (ih0 + sH - 1) / sH;
-  const ih1 = min(inH, (oh1 - 1 + padH) / sH + 1);
+  // input rows whose window reaches [oh0, oh1)
+  const ih0 = bandFirstInputRow(oh0, padH, kH, sH);
+  const ih1 = bandEndInputRow(oh1, padH, sH, inH);
   for (let b = 0; b < batches; b++) {
     const image = acc + <usize>(b * outH) * rowAcc;
     memory.fill(image + <usize>oh0 * rowAcc, 0, <usize>(oh1 - oh0) * rowAcc);
