@@ -58,7 +58,11 @@ export const BLOCKS = [
       ['ActMin', 'i32', 'lower bound of the fused activation'],
       ['ActMax', 'i32', 'upper bound of the fused activation'],
       ['ZpOut', 'i32', 'output zero point'],
-      ['Gather', 'i32', 'qs8_conv: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8)'],
+      [
+        'Gather',
+        'i32',
+        'qs8_conv: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8); 2: window rows read in place, the last value of each row after the rows (GATHER_ROWS)',
+      ],
       ['Direct', 'i32', "1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED)"],
       [
         'RightOnly',

@@ -4,11 +4,20 @@
  * error without the arena backing, and a clear refusal where SIMD128 is missing.
  */
 import { describe, expect, it } from 'vitest';
-import { KernelError, MicroInterpreter, OpResolver } from '@micrort/core';
+import { KernelError, MicroInterpreter, OpResolver, Padding } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { measureAllocation } from '@micrort/test-support/alloc';
-import { buildChain, buildConv, buildLstm, buildUint8Chain, randomConvCase, runBoth, wasm } from '../src/__tests__/single-op.js';
+import {
+  buildChain,
+  buildConv,
+  buildLstm,
+  buildUint8Chain,
+  randomConvCase,
+  randomRowsConvCase,
+  runBoth,
+  wasm,
+} from '../src/__tests__/single-op.js';
 import { PROVIDER, WasmUnsupportedError, detectFeatures, isWasmArena, loadWasmKernels, requireFeatures } from '../src/index.js';
 
 function wasmInterpreter(def = buildChain().def) {
@@ -71,6 +80,18 @@ describe('ops-wasm in the interpreter', () => {
     const it_ = wasmInterpreter(def);
     expect(it_.nodes()[0]!.provider).toBe(PROVIDER);
     it_.input(0).bytes.set(new Uint8Array(inputs[0]!.buffer));
+    const m = measureAllocation(() => it_.invoke(), { warmup: 500, trials: 7, iterations: 1000 });
+    expect(m.medianTrialBytes, `heap deltas per trial: ${m.deltas.join(', ')}`).toBeLessThan(4096);
+  });
+
+  it('an int8 CONV_2D in the rows layout (3x3 over 3 channels, windows in the padding too) equals ops-reference and its invoke allocates nothing', () => {
+    const c = { ...randomRowsConvCase(2), kH: 3, kW: 3, inC: 3, inH: 13, inW: 13, padding: Padding.SAME, batches: 1 };
+    const { def, input } = buildConv(c)!;
+    const it_ = wasmInterpreter(def);
+    expect(it_.nodes()[0]!.provider).toBe(PROVIDER);
+    const r = runBoth(def, [input]);
+    expect(r.got, JSON.stringify(c)).toEqual(r.ref);
+    it_.input(0).bytes.set(new Uint8Array(input.buffer));
     const m = measureAllocation(() => it_.invoke(), { warmup: 500, trials: 7, iterations: 1000 });
     expect(m.medianTrialBytes, `heap deltas per trial: ${m.deltas.join(', ')}`).toBeLessThan(4096);
   });

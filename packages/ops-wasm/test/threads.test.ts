@@ -9,7 +9,7 @@ import { MicroInterpreter, OpResolver, Padding, TensorType, type ModelDef } from
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { measureAllocation } from '@micrort/test-support/alloc';
-import { buildAdd, buildConv, buildFullyConnected, randomConvCase } from '../src/__tests__/single-op.js';
+import { buildAdd, buildConv, buildFullyConnected, randomConvCase, randomRowsConvCase } from '../src/__tests__/single-op.js';
 import { buildConvF32, randomConvCaseF32 } from '../src/__tests__/single-op-float.js';
 import { buildBatchMatMul, randomBatchMatMulCase } from '../src/__tests__/single-op-batch-matmul.js';
 import {
@@ -55,6 +55,13 @@ describe.skipIf(!threadsAvailable())('ops-wasm threads', () => {
       if (!m) continue;
       expect(run(many, m.def, [m.input]).out, `conv seed ${seed}`).toEqual(run(one, m.def, [m.input]).out);
       ran++;
+    }
+    // the rows layout (qs8_conv's extendRows) over the threads' pixel ranges
+    for (let seed = 1, rows = 0; rows < 20; seed++) {
+      const m = buildConv({ ...randomRowsConvCase(seed), inH: 13, inW: 11, batches: 2 });
+      if (!m) continue;
+      expect(run(many, m.def, [m.input]).out, `rows conv seed ${seed}`).toEqual(run(one, m.def, [m.input]).out);
+      rows++;
     }
     for (let seed = 1; seed <= 30; seed++) {
       const m = buildFullyConnected(seed);

@@ -21,6 +21,9 @@
 // every channel shares one). Channels past the input depth and output channels past outC are zero, so
 // reading a few bytes past a pixel contributes nothing. The bias already holds -input_zp * sum(w), so
 // the padding row (input zero points) contributes zero, as TFLM's skipped taps do.
+// int8 layers in the rows layout (W_GATHER 2, see extendRows) read their window rows in place instead of
+// gathering a compact row: K is ordered as the first 8a values of each window row, then the last value of
+// each (window rows of 8a + 1 values, at most eight of them).
 // uint8 layers (W_U8, TFLite's asymmetric quantization) run the same tiles with the activations
 // zero-extended (v128.load8x8_u), the weights stored as int16 (w - filter zero point, in [-255, 255]:
 // every product and pair sum of dot_i16x8_s stays exact) at twice the int8 layout's offsets, and the
@@ -150,13 +153,71 @@ const SLICE_BYTES: usize = 32 * GEMM_TILE_PIXELS;
 }
 
 /**
+ * The sign-extended slices of output pixel (oh, ow) of the image at `image` in the rows layout (W_GATHER 2,
+ * src/kernels/weight-pack.ts's rowsLayout: dilation_w 1, window rows of L = kW x inC = 8a + 1 values, kH <= 8)
+ * into `e`: the first 8a values of each window row are a slices of their own, extended straight from the
+ * input (no compact row is written and read back); the last values of the kH rows make one more slice
+ * (lanes past kH meet zero weights). A window that reaches into the padding is first gathered into `row`
+ * (gatherRuns, rows L bytes apart) and read from there.
+ */
+@inline function extendRows(pp: usize, image: usize, oh: i32, ow: i32, row: usize, e: usize, u8: bool): void {
+  const inH = load<i32>(pp, W_IN_H);
+  const inW = load<i32>(pp, W_IN_W);
+  const inC = load<i32>(pp, W_IN_C);
+  const kH = load<i32>(pp, W_KH);
+  const kW = load<i32>(pp, W_KW);
+  const dH = load<i32>(pp, W_DIL_H);
+  const ih0 = oh * load<i32>(pp, W_STRIDE_H) - load<i32>(pp, W_PAD_H);
+  const iw0 = ow * load<i32>(pp, W_STRIDE_W) - load<i32>(pp, W_PAD_W);
+  const run = kW * inC;
+  let src: usize, rs: usize;
+  if (ih0 >= 0 && ih0 + (kH - 1) * dH < inH && iw0 >= 0 && iw0 + kW <= inW) {
+    src = image + <usize>((ih0 * inW + iw0) * inC);
+    rs = <usize>(dH * inW * inC);
+  } else {
+    gatherRuns(pp, image, oh, ow, row);
+    src = row;
+    rs = <usize>run;
+  }
+  const a = run >> 3;
+  let d = e;
+  let s = src;
+  for (let kh = 0; kh < kH; kh++) {
+    for (let k = 0; k < a; k++) {
+      const v = u8 ? v128.load8x8_u(s + <usize>(k << 3)) : v128.load8x8_s(s + <usize>(k << 3));
+      v128.store(d, v);
+      v128.store(d, v, 16);
+      d += SLICE_BYTES;
+    }
+    s += rs;
+  }
+  // the last value of each row
+  const last = src + <usize>(a << 3);
+  let t = i16x8.splat(<i16>rowValue(last, u8));
+  if (kH > 1) t = i16x8.replace_lane(t, 1, <i16>rowValue(last + rs, u8));
+  if (kH > 2) t = i16x8.replace_lane(t, 2, <i16>rowValue(last + 2 * rs, u8));
+  if (kH > 3) t = i16x8.replace_lane(t, 3, <i16>rowValue(last + 3 * rs, u8));
+  if (kH > 4) t = i16x8.replace_lane(t, 4, <i16>rowValue(last + 4 * rs, u8));
+  if (kH > 5) t = i16x8.replace_lane(t, 5, <i16>rowValue(last + 5 * rs, u8));
+  if (kH > 6) t = i16x8.replace_lane(t, 6, <i16>rowValue(last + 6 * rs, u8));
+  if (kH > 7) t = i16x8.replace_lane(t, 7, <i16>rowValue(last + 7 * rs, u8));
+  v128.store(d, t);
+  v128.store(d, t, 16);
+}
+
+/** The activation at `p`: int8 sign-extended, or (`u8`) uint8. */
+@inline function rowValue(p: usize, u8: bool): i32 {
+  return u8 ? <i32>load<u8>(p) : <i32>load<i8>(p);
+}
+
+/**
  * The sign-extended rows of the tile at pixel `q` (`np` real pixels; the rest repeat the last) into
  * `ext`, one pixel at a time: its window (pixelWindow; the pixel's coordinates divided out once per tile
  * and stepped from there), then taps x kb8 slices of 32 bytes, pixel i's slice k at ext + k * SLICE_BYTES
  * + 32 i. `relaxed` (the relaxed-dot tile): 16-byte blocks copied as they are, XORed with `bias`
  * (copyBlocks), instead of 8-value slices widened to int16.
  */
-@inline function tileRows(pp: usize, input: usize, q: i32, np: i32, gather: bool, ptrs: usize, row: usize, windowTaps: i32, inC: i32, kb8: i32, ext: usize, u8: bool, relaxed: bool = false, bias: v128 = i32x4.splat(0)): void {
+@inline function tileRows(pp: usize, input: usize, q: i32, np: i32, gather: bool, ptrs: usize, row: usize, windowTaps: i32, inC: i32, kb8: i32, ext: usize, u8: bool, relaxed: bool = false, bias: v128 = i32x4.splat(0), rows: bool = false): void {
   const outHW = load<i32>(pp, W_OUT_HW);
   const outW = load<i32>(pp, W_OUT_W);
   let b = q / outHW;
@@ -177,8 +238,13 @@ const SLICE_BYTES: usize = 32 * GEMM_TILE_PIXELS;
         b++;
       }
     }
-    pixelWindow(pp, input, q + min(i, np - 1), b, oh, ow, gather, ptrs, row, windowTaps, inC);
     const e = ext + <usize>(i << 5);
+    if (rows) {
+      // the rows layout (W_GATHER 2; never with the relaxed tile)
+      extendRows(pp, input + <usize>(b * load<i32>(pp, W_IN_IMAGE)), oh, ow, row, e, u8);
+      continue;
+    }
+    pixelWindow(pp, input, q + min(i, np - 1), b, oh, ow, gather, ptrs, row, windowTaps, inC);
     if (relaxed) {
       if (gather) copyBlocks(row, kb8, e, bias);
       else for (let t = 0; t < windowTaps; t++) copyBlocks(<usize>load<u32>(ptrs + <usize>(t << 2)), kb8, e + <usize>(t * kb8) * SLICE_BYTES, bias);
@@ -206,6 +272,20 @@ export function qs8_conv(pp: usize, input: usize, output: usize): void {
  * pixel in all: the one-pixel GEMM, which takes every channel).
  */
 export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
+  if (load<i32>(pp, W_GATHER) == 2) convRowsRun(pp, input, output, q0, q1, tid);
+  else convRun(pp, input, output, q0, q1, tid, false);
+}
+
+/** qs8_conv_run of the rows layout (W_GATHER 2), a function of its own so that the other layers' code stays as it was. */
+function convRowsRun(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
+  convRun(pp, input, output, q0, q1, tid, true);
+}
+
+/**
+ * qs8_conv_run with `rows` constant: the rows layout (W_GATHER 2: the pixels' slices by extendRows; int8
+ * layers only, src/kernels/weight-pack.ts sets it for neither uint8 nor hybrid ones).
+ */
+@inline function convRun(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32, rows: bool): void {
   const total = load<i32>(pp, W_TOTAL);
   const outC = load<i32>(pp, W_OUT_C);
   const windowTaps = load<i32>(pp, W_KH) * load<i32>(pp, W_KW);
@@ -216,7 +296,7 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
   const packed = <usize>load<u32>(pp, W_PACKED);
   const area = threadArea(pp, tid);
   const ptrs = area;
-  const rows = area + <usize>load<i32>(pp, W_THREAD_ROWS);
+  const rowBuf = area + <usize>load<i32>(pp, W_THREAD_ROWS);
   const lo = i8x16.splat(<i8>load<i32>(pp, W_ACT_MIN));
   const hi = i8x16.splat(<i8>load<i32>(pp, W_ACT_MAX));
   const zp = i32x4.splat(load<i32>(pp, W_ZP_OUT));
@@ -232,14 +312,14 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
     gemv(pp, input, output);
     return;
   }
-  if (ASC_FEATURE_RELAXED_SIMD) {
+  if (ASC_FEATURE_RELAXED_SIMD && !rows) {
     const mode = load<i32>(pp, W_DOT_MODE);
     if (mode != 0) {
       // W_KB8: 16-value blocks per tap (or per gathered row); activations biased to unsigned for usdot
       const bias = i8x16.splat(mode == 1 ? -128 : 0);
       for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
         const np = min(GEMM_TILE_PIXELS, q1 - q);
-        tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, false, true, bias);
+        tileRows(pp, input, q, np, gather, ptrs, rowBuf, windowTaps, inC, kb8, ext, false, true, bias);
         const o = output + <usize>q * stride;
         if (rightOnly) {
           if (np == GEMM_TILE_PIXELS) tileGroupsRelaxed(packed, rq, rqStride, ext, taps * kb8, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp);
@@ -251,23 +331,23 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
       return;
     }
   }
-  if (load<i32>(pp, W_RAW) != 0) {
+  if (!rows && load<i32>(pp, W_RAW) != 0) {
     // hybrid: int8 tiles, the int32 accumulators stored as they are (outC x 4 bytes per pixel)
     const stride32 = stride << 2;
     for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
       const np = min(GEMM_TILE_PIXELS, q1 - q);
-      tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, false);
+      tileRows(pp, input, q, np, gather, ptrs, rowBuf, windowTaps, inC, kb8, ext, false, false, i32x4.splat(0), rows);
       const o = output + <usize>q * stride32;
       if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, slices, full, half, outC, o, stride32, GEMM_TILE_PIXELS, false, lo, hi, zp, false, true);
       else tileGroups(packed, rq, rqStride, ext, slices, full, half, outC, o, stride32, np, false, lo, hi, zp, false, true);
     }
     return;
   }
-  if (load<i32>(pp, W_U8) != 0) {
+  if (!rows && load<i32>(pp, W_U8) != 0) {
     // TFLite's uint8: zero-extended activations, int16 weights, uint8 outputs
     for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
       const np = min(GEMM_TILE_PIXELS, q1 - q);
-      tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, true);
+      tileRows(pp, input, q, np, gather, ptrs, rowBuf, windowTaps, inC, kb8, ext, true, false, i32x4.splat(0), rows);
       const o = output + <usize>q * stride;
       if (rightOnly) {
         if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, slices, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp, true);
@@ -280,7 +360,7 @@ export function qs8_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
   }
   for (let q = q0; q < q1; q += GEMM_TILE_PIXELS) {
     const np = min(GEMM_TILE_PIXELS, q1 - q);
-    tileRows(pp, input, q, np, gather, ptrs, rows, windowTaps, inC, kb8, ext, false);
+    tileRows(pp, input, q, np, gather, ptrs, rowBuf, windowTaps, inC, kb8, ext, false, false, i32x4.splat(0), rows);
     const o = output + <usize>q * stride;
     if (rightOnly) {
       if (np == GEMM_TILE_PIXELS) tileGroups(packed, rq, rqStride, ext, slices, full, half, outC, o, stride, GEMM_TILE_PIXELS, true, lo, hi, zp, false);

@@ -140,6 +140,28 @@ export function randomConvCase(seed: number, depthwise: boolean): ConvCase {
   };
 }
 
+/**
+ * A random convolution case in qs8_conv's rows layout (src/kernels/weight-pack.ts's rowsLayout): dilation_w 1,
+ * window rows of kW x inC = 8a + 1 values (3x3 over 3 channels most often, as MobileNetV2's stem), 1-8 rows,
+ * images up to 13 pixels a side, the rest of randomConvCase's draw (strides, dilation_h, padding, zero points).
+ */
+export function randomRowsConvCase(seed: number): ConvCase {
+  const r = rng(seed * 7919 + 13);
+  const [kW, inC] = pick(r, [
+    [3, 3],
+    [3, 3],
+    [3, 3],
+    [1, 9],
+    [9, 1],
+    [3, 11],
+    [1, 17],
+    [5, 5],
+    [7, 7],
+  ] as [number, number][]);
+  const kH = int(r, kW === 1 ? 2 : 1, 8);
+  return { ...randomConvCase(seed, false), kH, kW, inC, dilW: 1, inH: int(r, 1, 13), inW: int(r, 1, 13), outC: int(r, 1, 21) };
+}
+
 function outSize(padding: Padding, n: number, k: number, s: number, d: number): number {
   const eff = (k - 1) * d + 1;
   return padding === Padding.SAME ? Math.ceil(n / s) : Math.floor((n - eff) / s) + 1;

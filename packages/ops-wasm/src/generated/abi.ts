@@ -69,7 +69,7 @@ export enum W {
   ActMax = 28,
   /** output zero point (i32) */
   ZpOut = 29,
-  /** qs8_conv: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8) (i32) */
+  /** qs8_conv: 1 when the taps are gathered into compact im2col rows first (depth not a multiple of 8); 2: window rows read in place, the last value of each row after the rows (GATHER_ROWS) (i32) */
   Gather = 30,
   /** 1 when pixel q's only tap is input + q * inC (1x1, stride 1, no padding; FULLY_CONNECTED) (i32) */
   Direct = 31,

@@ -127,6 +127,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     input.params.zeroPoint,
     options.dotMode,
     onePixel,
+    { kH: kH!, kW: kW!, dilW: opts.dilationWFactor },
   );
   p[W.ZpIn] = input.params.zeroPoint;
   p[W.RightOnly] = fast ? 1 : 0;

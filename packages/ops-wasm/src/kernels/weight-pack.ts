@@ -210,6 +210,42 @@ export function packGemmRelaxed(
   p[W.Packed] = dst.offset;
 }
 
+/** The window of a convolution whose filter packConvGemm packs (for the rows layout, see {@link rowsLayout}). */
+export interface ConvWindow {
+  /** Filter height. */
+  kH: number;
+  /** Filter width. */
+  kW: number;
+  /** Horizontal dilation. */
+  dilW: number;
+}
+
+/**
+ * Whether qs8_conv reads a gathered layer's window rows in place (W.Gather 2): dilation_w 1, window rows of
+ * kW x inC = 8a + 1 values and at most eight of them (the 3x3 stem over three channels: 9 = 8 + 1). Each row's
+ * first 8a values are a slices of their own, sign-extended straight from the input; the last value of every
+ * row goes into one slice after them, so K is padded once, as in a compact row (kH x a + 1 slices).
+ */
+export function rowsLayout(window: ConvWindow, taps: number, inC: number): boolean {
+  return window.dilW === 1 && window.kH * window.kW === taps && window.kH <= 8 && (window.kW * inC) % 8 === 1;
+}
+
+/**
+ * The filter `[outC, kH, kW x inC]` in the rows layout's order of K: per output channel, the first 8a values of
+ * each window row, then the last value of each row.
+ */
+export function rowsOrder<T extends Int8Array | Int16Array>(filter: T, outC: number, kH: number, run: number): T {
+  const K = kH * run;
+  const body = run - 1;
+  const out = filter.slice() as T;
+  for (let c = 0; c < outC; c++)
+    for (let kh = 0; kh < kH; kh++) {
+      for (let j = 0; j < body; j++) out[c * K + kh * body + j] = filter[c * K + kh * run + j]!;
+      out[c * K + kH * body + kh] = filter[c * K + kh * run + body]!;
+    }
+  return out;
+}
+
 /** What packConvGemm chose, for the node's scratch buffer. */
 export interface ConvGemmLayout {
   /** Taps gathered into one compact row first. */
@@ -241,6 +277,7 @@ export function packConvGemm(
   zpIn: number,
   dotMode: number,
   onePixel: boolean,
+  window?: ConvWindow,
 ): ConvGemmLayout {
   // uint8 layers (int16 weights) take the dot_i16x8 tile
   const relaxed = dotMode !== 0 && !onePixel && filter instanceof Int8Array;
@@ -248,9 +285,13 @@ export function packConvGemm(
   const gather = taps > 1 && inC % step !== 0;
   const kb = gather ? Math.ceil((taps * inC) / step) : Math.ceil(inC / step);
   const packTaps = gather ? 1 : taps;
+  // int8 layers given their window (CONV_2D) may take the rows layout, with as many slices as a compact row:
+  // kH x a + 1 = ceil(kH x (8a + 1) / 8) for kH <= 8
+  const rows = gather && !relaxed && filter instanceof Int8Array && window !== undefined && rowsLayout(window, taps, inC);
+  if (rows) filter = rowsOrder(filter, outC, window.kH, window.kW * inC);
   p[W.Kb8] = kb;
   p[W.U8] = filter instanceof Int16Array ? 1 : 0;
-  p[W.Gather] = gather ? 1 : 0;
+  p[W.Gather] = rows ? 2 : gather ? 1 : 0;
   p[W.DotMode] = relaxed ? dotMode : 0;
   if (relaxed) {
     // [outC, taps, inC] with each tap's depth padded to the blocks (or the compact row's)
