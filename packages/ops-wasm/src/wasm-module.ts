@@ -79,6 +79,11 @@ export interface KernelExports {
   ): void;
   /** Hybrid UNIDIRECTIONAL_SEQUENCE_LSTM: one time step of every batch (block LH; the states updated in place). */
   hybrid_lstm_step(params: number, input: number, outputState: number, cellState: number, output: number): void;
+  /**
+   * int8 UNIDIRECTIONAL_SEQUENCE_LSTM: every time step of every batch (block LQ; the states updated in
+   * place), `table` the packed int16 sigmoid table, `scratch` four int16 gate buffers.
+   */
+  qs8_lstm(params: number, input: number, hidden: number, cell: number, output: number, table: number, scratch: number): void;
 }
 
 /** The engine cannot run the ops-wasm module (no WebAssembly, or no SIMD128). */

@@ -75,8 +75,8 @@ describe('ops-wasm in the interpreter', () => {
     expect(m.medianTrialBytes, `heap deltas per trial: ${m.deltas.join(', ')}`).toBeLessThan(4096);
   });
 
-  it('an int8 LSTM invoke (wasm gates, JavaScript element-wise steps) allocates nothing', () => {
-    const { def, inputs } = buildLstm(5);
+  it('an int8 LSTM invoke (one qs8_lstm call, time-major with several batches) allocates nothing', () => {
+    const { def, inputs } = buildLstm(5, { timeMajor: true, B: 2 });
     const it_ = wasmInterpreter(def);
     expect(it_.nodes()[0]!.provider).toBe(PROVIDER);
     it_.input(0).bytes.set(new Uint8Array(inputs[0]!.buffer));

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = -2030932864;
+export const ABI_HASH: i32 = 268642976;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -252,6 +252,29 @@ export const LH_PROJ_BIAS = 52; // u32: the projection bias (float32, Output rou
 export const LH_PROJ_SCALE = 56; // f32: the projection weights scale
 export const LH_PROJ_CLIP = 60; // f32: proj_clip (0: none)
 export const LH_BYTES = 64;
+
+// qs8_lstm (UNIDIRECTIONAL_SEQUENCE_LSTM, int8 activations and weights, int16 cell state; TFLM EvalLstm<int8, int8, int16, int32>): every time step of every batch in one call. Byte offsets:
+export const LQ_BATCHES = 0; // i32: batches (one with time-major input)
+export const LQ_STEPS = 4; // i32: time steps
+export const LQ_TIME_MAJOR = 8; // i32: 1: input and output rows are [step][batch], 0: [batch][step]
+export const LQ_INPUT = 12; // i32: input size (bytes of one input row)
+export const LQ_STATE = 16; // i32: state size S (cells, bytes of one hidden-state and output row)
+export const LQ_GATES = 20; // i32: S rounded up to 8: int16 values of one gate buffer in the scratch buffer
+export const LQ_FC = 24; // u32 (16 words): the gate FCs (conv.ts's gemvGate, int16 outputs): for FC f (gate g's input FC 2g, recurrent FC 2g + 1; gates forget, input, cell, output), its packGemm weights at 2f and its requantization block (RQ, every lane alike) at 2f + 1
+export const LQ_KB_X = 88; // i32: input size rounded up to 8, in 8-value slices (the input FCs)
+export const LQ_KB_H = 92; // i32: state size rounded up to 8, in 8-value slices (the recurrent FCs)
+export const LQ_FC_MULT = 96; // i32: forget gate x cell state: quantized multiplier (TFLM CreateInterGateMulParams)
+export const LQ_FC_SHIFT = 100; // i32: forget gate x cell state: shift (positive: left)
+export const LQ_IC_MULT = 104; // i32: input gate x cell gate: quantized multiplier
+export const LQ_IC_SHIFT = 108; // i32: input gate x cell gate: shift
+export const LQ_H_MULT = 112; // i32: output gate x tanh(cell): quantized multiplier into the hidden state
+export const LQ_H_SHIFT = 116; // i32: output gate x tanh(cell): shift
+export const LQ_H_ZP = 120; // i32: hidden state zero point
+export const LQ_CLIP = 124; // i32: 1: clip the cell state to [-CellClip, CellClip]
+export const LQ_CELL_CLIP = 128; // i32: cell_clip in the cell state quantization (0..32767)
+export const LQ_TANH_MULT = 132; // i32: tanh of the cell state: the eval's rescaling multiplier (<= 32767; int16SigmoidEvalRescale)
+export const LQ_TANH_SHIFT = 136; // i32: tanh of the cell state: the eval's right shift
+export const LQ_BYTES = 144;
 
 // f32_softmax (SOFTMAX, float32, over the last axis). Byte offsets:
 export const FS_OUTER = 0; // i32: rows

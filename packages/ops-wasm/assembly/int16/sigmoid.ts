@@ -48,7 +48,12 @@
   return i32x4.shr_s(i32x4.add(v128.xor(d, s), bias), outShift);
 }
 
-@inline function run(tbl: usize, input: usize, output: usize, count: i32, multiplier: i32, shift: i32, logistic: bool): void {
+/**
+ * LOGISTIC (`logistic`) or TANH of `count` int16 values at `input` into `output` with the eval's
+ * `multiplier` (<= 32767) and right `shift`; `tbl` the packed table. qs16_logistic / qs16_tanh and the int8
+ * LSTM's gates and cell (int8/lstm.ts) run it.
+ */
+@inline export function run(tbl: usize, input: usize, output: usize, count: i32, multiplier: i32, shift: i32, logistic: bool): void {
   const bits = logistic ? 9 : 8;
   const outShift = logistic ? 10 : 8;
   const m = i16x8.splat(<i16>multiplier);

@@ -499,20 +499,60 @@ function gemv(pp: usize, input: usize, output: usize): void {
  * constant (hybrid, W_RAW): the int32 accumulators stored as they are.
  */
 @inline function gemvOf(pp: usize, input: usize, output: usize, u8: bool, raw: bool = false): void {
-  const outC = load<i32>(pp, W_OUT_C);
-  const kb8 = load<i32>(pp, W_KB8);
-  const zp = i32x4.splat(load<i32>(pp, W_ZP_OUT));
+  const out16 = load<i32>(pp, W_OUT16) != 0;
+  gemvWith(
+    <usize>load<u32>(pp, W_PACKED),
+    <usize>load<u32>(pp, W_RQ),
+    <usize>load<i32>(pp, W_RQ_STRIDE),
+    input,
+    output,
+    load<i32>(pp, W_OUT_C),
+    load<i32>(pp, W_KB8),
+    load<i32>(pp, W_ZP_OUT),
+    load<i32>(pp, W_ACT_MIN),
+    load<i32>(pp, W_ACT_MAX),
+    out16,
+    !out16 && load<i32>(pp, W_RIGHT_ONLY) != 0, // requantLanesRight is for int8 outputs
+    u8,
+    raw,
+  );
+}
+
+/**
+ * The int8 LSTM's gate FC (assembly/int8/lstm.ts): gemv of int8 activations with int16 outputs clamped to
+ * int16, one requantization block `rq` for every channel, without a W block: `packed` the packGemm
+ * weights (outC channels, kb8 8-value slices).
+ */
+export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, outC: i32, kb8: i32): void {
+  gemvWith(packed, rq, 0, input, output, outC, kb8, 0, -32768, 32767, true, false, false, false);
+}
+
+/** gemv with the W block's words as arguments (`rqStride` bytes between requantization blocks). */
+@inline function gemvWith(
+  packed: usize,
+  rq: usize,
+  rqStride: usize,
+  input: usize,
+  output: usize,
+  outC: i32,
+  kb8: i32,
+  zpOut: i32,
+  actMin: i32,
+  actMax: i32,
+  out16: bool,
+  rightOnly: bool,
+  u8: bool,
+  raw: bool,
+): void {
+  const zp = i32x4.splat(zpOut);
   const full = fullGroups(outC);
   const half = full << 3 < outC;
-  const rqStride = <usize>load<i32>(pp, W_RQ_STRIDE);
-  const out16 = load<i32>(pp, W_OUT16) != 0;
-  const rightOnly = !out16 && load<i32>(pp, W_RIGHT_ONLY) != 0; // requantLanesRight is for int8 outputs
-  const lo8 = i8x16.splat(<i8>load<i32>(pp, W_ACT_MIN));
-  const hi8 = i8x16.splat(<i8>load<i32>(pp, W_ACT_MAX));
-  const lo16 = i16x8.splat(<i16>load<i32>(pp, W_ACT_MIN));
-  const hi16 = i16x8.splat(<i16>load<i32>(pp, W_ACT_MAX));
-  let w = <usize>load<u32>(pp, W_PACKED);
-  let r = <usize>load<u32>(pp, W_RQ);
+  const lo8 = i8x16.splat(<i8>actMin);
+  const hi8 = i8x16.splat(<i8>actMax);
+  const lo16 = i16x8.splat(<i16>actMin);
+  const hi16 = i16x8.splat(<i16>actMax);
+  let w = packed;
+  let r = rq;
   for (let g = 0; g < full; g++) {
     let a = v128.load(w), b = v128.load(w, 16);
     w += 32;

@@ -686,22 +686,42 @@ export function buildSoftmax(seed: number, uint8 = false): { def: ModelDef; inpu
   };
 }
 
+/** What buildLstm draws at random unless given. */
+export interface LstmCase {
+  timeMajor: boolean;
+  B: number;
+  T: number;
+  I: number;
+  S: number;
+  cellClip: number;
+  hiddenScale: number;
+  cellScale: number;
+  /** The cell gate activation (TFLM's int8 LSTM takes TANH only). */
+  activation: ActivationFunctionType;
+}
+
 /**
  * A random int8 UNIDIRECTIONAL_SEQUENCE_LSTM (int8 input, weights and hidden state, int32 biases, int16
- * cell state): odd input and state sizes, batch-major with several batches or time-major with one,
- * cell clipping on or off. Returns the model and one input.
+ * cell state): odd input and state sizes, batch-major or time-major with one to three batches, cell
+ * clipping on or off, cell scales 2^-10 to 2^-13; `fixed` overrides any of these. Returns the model and
+ * one input.
  */
-export function buildLstm(seed: number): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+export function buildLstm(seed: number, fixed: Partial<LstmCase> = {}): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
-  const timeMajor = r() < 0.3;
-  const B = timeMajor ? 1 : int(r, 1, 3);
-  const T = int(r, 1, 6);
-  const I = int(r, 1, 21);
-  const S = int(r, 1, 19);
-  const cellClip = pick(r, [0, 0, 3, 0.5]);
+  const drawn: LstmCase = {
+    timeMajor: r() < 0.3,
+    B: int(r, 1, 3),
+    T: int(r, 1, 6),
+    I: int(r, 1, 21),
+    S: int(r, 1, 19),
+    cellClip: pick(r, [0, 0, 3, 0.5]),
+    hiddenScale: 1 / 128,
+    cellScale: 2 ** -int(r, 10, 13),
+    activation: ActivationFunctionType.TANH,
+  };
+  const { timeMajor, B, T, I, S, cellClip, hiddenScale, cellScale, activation } = { ...drawn, ...fixed };
   const inQ = { scale: 0.02 + r() * 0.1, zeroPoint: int(r, -128, 127) };
-  const hQ = { scale: 1 / 128, zeroPoint: int(r, -5, 5) };
-  const cellScale = 2 ** -int(r, 10, 13);
+  const hQ = { scale: hiddenScale, zeroPoint: int(r, -5, 5) };
   const b = new ModelBuilder();
   const x = b.addTensor({ name: 'x', type: TensorType.INT8, shape: timeMajor ? [T, B, I] : [B, T, I], quantization: inQ });
   const weights = (rows: number, cols: number, name: string) =>
@@ -738,10 +758,10 @@ export function buildLstm(seed: number): { def: ModelDef; inputs: Int8Array[]; d
     version: 1,
     inputs,
     outputs: [y],
-    options: { fusedActivationFunction: ActivationFunctionType.TANH, cellClip, projClip: 0, timeMajor, asymmetricQuantizeInputs: false },
+    options: { fusedActivationFunction: activation, cellClip, projClip: 0, timeMajor, asymmetricQuantizeInputs: false },
   });
   b.setInputs([x]).setOutputs([y]);
-  return { def: b.buildDef(), inputs: [int8s(r, B * T * I)], desc: JSON.stringify({ seed, timeMajor, B, T, I, S, cellClip, cellScale }) };
+  return { def: b.buildDef(), inputs: [int8s(r, B * T * I)], desc: JSON.stringify({ seed, timeMajor, B, T, I, S, cellClip, hiddenScale, cellScale }) };
 }
 
 /**

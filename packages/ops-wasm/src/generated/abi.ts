@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -2030932864;
+export const ABI_HASH = 268642976;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -536,6 +536,54 @@ export enum LH {
 }
 /** Bytes of the LH block in the arena (its words rounded up to 16 bytes). */
 export const LH_BYTES = 64;
+
+/** qs8_lstm (UNIDIRECTIONAL_SEQUENCE_LSTM, int8 activations and weights, int16 cell state; TFLM EvalLstm<int8, int8, int16, int32>): every time step of every batch in one call. Word indices. */
+export enum LQ {
+  /** batches (one with time-major input) (i32) */
+  Batches = 0,
+  /** time steps (i32) */
+  Steps = 1,
+  /** 1: input and output rows are [step][batch], 0: [batch][step] (i32) */
+  TimeMajor = 2,
+  /** input size (bytes of one input row) (i32) */
+  Input = 3,
+  /** state size S (cells, bytes of one hidden-state and output row) (i32) */
+  State = 4,
+  /** S rounded up to 8: int16 values of one gate buffer in the scratch buffer (i32) */
+  Gates = 5,
+  /** the gate FCs (conv.ts's gemvGate, int16 outputs): for FC f (gate g's input FC 2g, recurrent FC 2g + 1; gates forget, input, cell, output), its packGemm weights at 2f and its requantization block (RQ, every lane alike) at 2f + 1 (u32 arena offset, 16 words) */
+  Fc = 6,
+  /** input size rounded up to 8, in 8-value slices (the input FCs) (i32) */
+  KbX = 22,
+  /** state size rounded up to 8, in 8-value slices (the recurrent FCs) (i32) */
+  KbH = 23,
+  /** forget gate x cell state: quantized multiplier (TFLM CreateInterGateMulParams) (i32) */
+  FcMult = 24,
+  /** forget gate x cell state: shift (positive: left) (i32) */
+  FcShift = 25,
+  /** input gate x cell gate: quantized multiplier (i32) */
+  IcMult = 26,
+  /** input gate x cell gate: shift (i32) */
+  IcShift = 27,
+  /** output gate x tanh(cell): quantized multiplier into the hidden state (i32) */
+  HMult = 28,
+  /** output gate x tanh(cell): shift (i32) */
+  HShift = 29,
+  /** hidden state zero point (i32) */
+  HZp = 30,
+  /** 1: clip the cell state to [-CellClip, CellClip] (i32) */
+  Clip = 31,
+  /** cell_clip in the cell state quantization (0..32767) (i32) */
+  CellClip = 32,
+  /** tanh of the cell state: the eval's rescaling multiplier (<= 32767; int16SigmoidEvalRescale) (i32) */
+  TanhMult = 33,
+  /** tanh of the cell state: the eval's right shift (i32) */
+  TanhShift = 34,
+  /** Words of the block. */
+  Words = 35,
+}
+/** Bytes of the LQ block in the arena (its words rounded up to 16 bytes). */
+export const LQ_BYTES = 144;
 
 /** f32_softmax (SOFTMAX, float32, over the last axis). Word indices. */
 export enum FS {

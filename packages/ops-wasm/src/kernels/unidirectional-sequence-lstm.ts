@@ -1,25 +1,23 @@
 /**
  * UNIDIRECTIONAL_SEQUENCE_LSTM, the int8 variant (int8 input and hidden state, int8 symmetric
  * per-tensor weights, int32 biases, int16 cell state; TFLM lstm_eval.h EvalLstm<int8_t, int8_t,
- * int16_t, int32_t>): the eight gate fully connected layers, which hold nearly all the work, run in
- * WebAssembly (qs8_conv's one-pixel GEMM with int16 outputs, weights packed at prepare with the input
- * zero point folded into the bias); the element-wise rest of each step (int16 sigmoid/tanh, gate
- * products, the saturating cell update) runs in JavaScript on the arena's views, in the reference
- * kernel's arithmetic. Declines float32 and 16x8 LSTMs, CIFG, peepholes, projection, layer
- * normalization, asymmetric or non-constant weights, and time-major input with more than one batch
- * (ops-reference serves them).
+ * int16_t, int32_t>): one WebAssembly call per invoke (qs8_lstm, assembly/int8/lstm.ts) runs every time
+ * step of every batch: the eight gate fully connected layers (qs8_conv's one-pixel GEMM with int16
+ * outputs, weights packed at prepare with the input zero point folded into the bias), the int16
+ * sigmoid/tanh (the int16 LOGISTIC / TANH kernels' table interpolation), the gate products
+ * (MultiplyByQuantizedMultiplier), the saturating cell update and clip, the hidden state's
+ * requantization to int8. Batch-major or time-major, any batches. Declines float32 and 16x8 LSTMs, CIFG,
+ * peepholes, projection, layer normalization, asymmetric or non-constant weights, and cell-state scales
+ * so large (about 2.8 and up) that the tanh rescaling multiplier leaves int16 (ops-reference serves them).
  */
 import {
   ActivationFunctionType,
   BuiltinOperator,
   KernelError,
   TensorType,
-  logisticInt16Run,
-  multiplyByQuantizedMultiplier,
   numElements,
   quantizeMultiplier,
   roundHalfAwayFromZero,
-  tanhInt16Run,
   tensorTypeName,
   type Node,
   type Registration,
@@ -27,12 +25,14 @@ import {
   type TfLiteContext,
   type UnidirectionalSequenceLSTMOptions,
 } from '@micrort/core';
+import { LQ, LQ_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { RQ_BYTES, RQ_WORDS, W, WINDOW_PARAMS_BYTES, constantInputCopies, writeRequantBlock, writeWindowParams } from './kernel-common.js';
+import { RQ_BYTES, RQ_WORDS, W, WINDOW_PARAMS_BYTES, constantInputCopies, writeRequantBlock } from './kernel-common.js';
+import { SIGMOID16_TABLE_BYTES, packSigmoid16Table } from './sigmoid-int16-common.js';
 import { packGemm } from './weight-pack.js';
-import { declineArity } from '@micrort/kernel-support';
+import { declineArity, int16SigmoidEvalRescale } from '@micrort/kernel-support';
 
 const OP = 'UNIDIRECTIONAL_SEQUENCE_LSTM';
 /** Gate FC outputs are Q3.12, gate activations Q0.15. */
@@ -53,34 +53,16 @@ const UNSUPPORTED_INPUTS: [number, number, string][] = [
   [20, 23, 'layer normalization'],
 ];
 
-/** An element-wise product of two int16 vectors (TFLM ArithmeticParams of CreateInterGateMulParams). */
-interface MulParams {
-  outOffset: number;
-  multiplier: number;
-  shift: number;
-  lo: number;
-  hi: number;
-}
+/** The packed int16 sigmoid table qs8_lstm reads, copied to the start of the scratch buffer at each invoke. */
+const TABLE = new Int32Array(SIGMOID16_TABLE_BYTES >> 2);
+packSigmoid16Table(TABLE);
 
 interface LstmData {
   k: KernelExports | null;
-  timeMajor: boolean;
-  batch: number;
-  steps: number;
-  inputDim: number;
-  stateDim: number;
-  /** Parameter blocks of the eight gate GEMMs: gate g's input FC at 2g, recurrent FC at 2g + 1. */
-  fc: Int32Array;
-  /** Scratch buffer indices: four int16 gate buffers of stateDim values. */
-  scratch: Int32Array;
-  mulForgetCell: MulParams;
-  mulInputCellGate: MulParams;
-  mulHidden: MulParams;
-  /** Whether cell_clip > 0, and the clip in the cell state's quantized domain. */
-  clipCell: boolean;
-  cellClip: number;
-  tanhMultiplier: number;
-  tanhShift: number;
+  /** Arena offset of the LQ parameter block. */
+  params: number;
+  /** The scratch buffer: the sigmoid table, then four int16 gate buffers. */
+  scratch: number;
   /** Arena copy of a constant input (-1: the input tensor). */
   fixed: number;
 }
@@ -112,9 +94,21 @@ function supports(context: TfLiteContext, node: Node): true | string {
     const b = optional(context, node, GATE_BIAS[g]!);
     if (!b || b.type !== TensorType.INT32 || !b.isConstant) return `${GATE_NAMES[g]} gate bias not constant int32`;
   }
-  const opts = node.builtinData as UnidirectionalSequenceLSTMOptions | null;
-  if (opts?.timeMajor && input.dims.length === 3 && input.dims[1] !== 1) return 'time-major input with several batches';
+  const cellScale = cell.params.scale;
+  if (cellScale > 0 && cellScale < Infinity && cellTanhRescale(cellScale).multiplier > 32767)
+    return `cell state scale ${cellScale}: the tanh rescaling multiplier ${cellTanhRescale(cellScale).multiplier} does not fit in int16`;
   return true;
+}
+
+/**
+ * The eval's rescaling of the cell state's tanh (TFLM's Q3.12 input from the cell scale: the rounded log2
+ * of the scale, CheckedLog2 whose status TFLM ignores, gives a left shift of 15 + log2 - 3, or a right
+ * shift with multiplier 3 when negative), as kernel-support's int16SigmoidEvalRescale runs it.
+ */
+function cellTanhRescale(cellScale: number): { multiplier: number; shift: number } {
+  const power = roundHalfAwayFromZero(Math.fround(Math.log2(cellScale)));
+  const tanhShift = 15 + power - 3;
+  return int16SigmoidEvalRescale(tanhShift < 0 ? { multiplier: 3, leftShift: -tanhShift } : { multiplier: 0, leftShift: tanhShift });
 }
 
 function requireScale(node: Node, what: string, t: Tensor): void {
@@ -128,9 +122,11 @@ function checkedMultiplier(node: Node, real: number, what: string) {
   return quantizeMultiplier(real);
 }
 
-function mulParams(node: Node, scale1: number, scale2: number, outScale: number, lo: number, hi: number, outOffset: number): MulParams {
+/** Writes the quantized multiplier and shift of an element-wise int16 product (TFLM CreateInterGateMulParams) at `at`. */
+function mulParams(node: Node, p: Int32Array, at: number, scale1: number, scale2: number, outScale: number): void {
   const q = checkedMultiplier(node, (scale1 * scale2) / outScale, 'gate multiplication');
-  return { outOffset, multiplier: q.multiplier, shift: q.shift, lo, hi };
+  p[at] = q.multiplier;
+  p[at + 1] = q.shift;
 }
 
 function shapeOf(t: Tensor): string {
@@ -139,17 +135,19 @@ function shapeOf(t: Tensor): string {
 
 /**
  * Packs one gate FC (weights [S, depth], GetQuantizedConvolutionMultipler over the Q3.12 output scale)
- * and writes its parameter block; returns the block's offset.
+ * for qs8_lstm: writes the packed weights' offset at `p[at]` and its requantization block's at `p[at + 1]`.
  */
 function prepareGateFc(
   context: TfLiteContext,
   node: Node,
+  p: Int32Array,
+  at: number,
   x: Tensor,
   w: Tensor,
   bias: Tensor | null,
   stateDim: number,
   depth: number,
-): number {
+): void {
   const rows = w.dims.length === 2 ? w.dims[0]! : -1;
   if (w.dims.length !== 2 || rows !== stateDim || w.dims[1] !== depth)
     fail(node, `weight tensor ${w.index} has shape ${shapeOf(w)}, expected [${stateDim}, ${depth}]`);
@@ -157,23 +155,15 @@ function prepareGateFc(
     fail(node, `weight tensor ${w.index} must be per-tensor quantized (got ${w.quantization?.scale.length ?? 0} scales)`);
   requireScale(node, 'weight tensor', w);
   const q = checkedMultiplier(node, Math.fround(x.params.scale * w.params.scale) / NONLINEAR_INPUT_SCALE, `weight tensor ${w.index}`);
-  const kb8 = (depth + 7) >> 3;
-  const multiplier = new Int32Array([q.multiplier]);
-  const shift = new Int32Array([q.shift]);
-  const region = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);
-  const p = region.i32;
-  writeWindowParams(p, { batches: 1, inH: 1, inW: 1, inC: depth, outH: 1, outW: 1, outC: stateDim, actMin: -32768, actMax: 32767 });
-  packGemm(context, p, w.data as Int8Array, stateDim, 1, depth, kb8, bias ? (bias.data as Int32Array) : null, x.params.zeroPoint);
+  // packGemm writes the packed weights' offset into a W block; only that word is kept
+  const block = new Int32Array(WINDOW_PARAMS_BYTES >> 2);
+  packGemm(context, block, w.data as Int8Array, stateDim, 1, depth, (depth + 7) >> 3, bias ? (bias.data as Int32Array) : null, x.params.zeroPoint);
+  p[at] = block[W.Packed]!;
   // one requantization block for every unit (per-tensor weights), in the arena beside the weights
   const rq = context.allocatePersistentBuffer(RQ_BYTES);
-  writeRequantBlock(rq.i32, 0, 0, 1, multiplier, shift);
+  writeRequantBlock(rq.i32, 0, 0, 1, new Int32Array([q.multiplier]), new Int32Array([q.shift]));
   for (let k = 0; k < RQ_WORDS; k++) rq.i32[k] = rq.i32[k & ~3]!;
-  p[W.Rq] = rq.offset;
-  p[W.RqStride] = 0;
-  p[W.Kb8] = kb8;
-  p[W.Direct] = 1;
-  p[W.Out16] = 1;
-  return region.offset;
+  p[at + 1] = rq.offset;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -201,7 +191,6 @@ function prepare(context: TfLiteContext, node: Node): void {
   const steps = timeMajor ? input.dims[0]! : input.dims[1]!;
   const inputDim = input.dims[2]!;
   const stateDim = hidden.dims[1]!;
-  if (timeMajor && batch !== 1) fail(node, `time-major input with ${batch} batches (handles 1)`);
   if (numElements(hidden.dims) !== batch * stateDim)
     fail(
       node,
@@ -215,136 +204,55 @@ function prepare(context: TfLiteContext, node: Node): void {
   requireScale(node, 'hidden state', hidden);
   requireScale(node, 'cell state', cell);
 
-  const paramsRegion = context.allocatePersistentBuffer(16);
+  const paramsRegion = context.allocatePersistentBuffer(LQ_BYTES);
   data.k = kernelsFor(OP, node, paramsRegion);
-  data.timeMajor = timeMajor;
-  data.batch = batch;
-  data.steps = steps;
-  data.inputDim = inputDim;
-  data.stateDim = stateDim;
-  data.fc = new Int32Array(8);
+  data.params = paramsRegion.offset;
+  const p = paramsRegion.i32;
+  const gates = (stateDim + 7) & ~7;
+  p[LQ.Batches] = batch;
+  p[LQ.Steps] = steps;
+  p[LQ.TimeMajor] = timeMajor ? 1 : 0;
+  p[LQ.Input] = inputDim;
+  p[LQ.State] = stateDim;
+  p[LQ.Gates] = gates;
+  p[LQ.KbX] = (inputDim + 7) >> 3;
+  p[LQ.KbH] = (stateDim + 7) >> 3;
   for (let g = 0; g < 4; g++) {
     const bias = context.getTensor(node.inputs[GATE_BIAS[g]!]!);
     if (bias.dims.length !== 1 || bias.dims[0] !== stateDim)
       fail(node, `bias tensor ${bias.index} has shape ${shapeOf(bias)}, expected [${stateDim}]`);
-    data.fc[2 * g] = prepareGateFc(context, node, input, context.getTensor(node.inputs[GATE_INPUT_WEIGHTS[g]!]!), bias, stateDim, inputDim);
-    data.fc[2 * g + 1] = prepareGateFc(
-      context,
-      node,
-      hidden,
-      context.getTensor(node.inputs[GATE_RECURRENT_WEIGHTS[g]!]!),
-      null,
-      stateDim,
-      stateDim,
-    );
+    const inputWeights = context.getTensor(node.inputs[GATE_INPUT_WEIGHTS[g]!]!);
+    prepareGateFc(context, node, p, LQ.Fc + 4 * g, input, inputWeights, bias, stateDim, inputDim);
+    const recurrentWeights = context.getTensor(node.inputs[GATE_RECURRENT_WEIGHTS[g]!]!);
+    prepareGateFc(context, node, p, LQ.Fc + 4 * g + 2, hidden, recurrentWeights, null, stateDim, stateDim);
   }
   const cellScale = cell.params.scale;
-  data.mulForgetCell = mulParams(node, NONLINEAR_OUTPUT_SCALE, cellScale, cellScale, -32768, 32767, 0);
-  data.mulInputCellGate = mulParams(node, NONLINEAR_OUTPUT_SCALE, NONLINEAR_OUTPUT_SCALE, cellScale, -32768, 32767, 0);
-  data.mulHidden = mulParams(node, NONLINEAR_OUTPUT_SCALE, NONLINEAR_OUTPUT_SCALE, hidden.params.scale, -128, 127, hidden.params.zeroPoint);
-  // CheckedLog2 (its status is ignored by TFLM): the rounded log2 of the cell scale.
-  const power = roundHalfAwayFromZero(Math.fround(Math.log2(cellScale)));
+  mulParams(node, p, LQ.FcMult, NONLINEAR_OUTPUT_SCALE, cellScale, cellScale);
+  mulParams(node, p, LQ.IcMult, NONLINEAR_OUTPUT_SCALE, NONLINEAR_OUTPUT_SCALE, cellScale);
+  mulParams(node, p, LQ.HMult, NONLINEAR_OUTPUT_SCALE, NONLINEAR_OUTPUT_SCALE, hidden.params.scale);
+  p[LQ.HZp] = hidden.params.zeroPoint;
   const cellClip = Math.fround(options.cellClip);
-  data.clipCell = cellClip > 0;
-  data.cellClip = Math.trunc(Math.min(Math.max(cellClip / cellScale, -32768), 32767));
-  const tanhShift = 15 + power - 3;
-  [data.tanhMultiplier, data.tanhShift] = tanhShift < 0 ? [3, -tanhShift] : [0, tanhShift];
-  for (let i = 0; i < 4; i++) data.scratch[i] = context.requestScratchBufferInArena(batch * stateDim * 2);
+  p[LQ.Clip] = cellClip > 0 ? 1 : 0;
+  p[LQ.CellClip] = Math.trunc(Math.min(Math.max(cellClip / cellScale, -32768), 32767));
+  const tanh = cellTanhRescale(cellScale);
+  if (tanh.multiplier > 32767) fail(node, `cell state scale ${cellScale}: tanh rescaling multiplier ${tanh.multiplier} > 32767`);
+  p[LQ.TanhMult] = tanh.multiplier;
+  p[LQ.TanhShift] = tanh.shift;
+  // the sigmoid table, then the forget, input, cell and recurrent-FC gate buffers (whole vectors)
+  data.scratch = context.requestScratchBufferInArena(SIGMOID16_TABLE_BYTES + 4 * gates * 2);
   data.fixed = constantInputCopies(context, node, [T.INPUT])[0]!;
-}
-
-/** out[outAt + i] = clamp(outOffset + MBQM(a[aAt + i] * b[bAt + i])) (int16 inputs, zero offsets). */
-function mul(
-  m: MulParams,
-  a: Int16Array,
-  aAt: number,
-  b: Int16Array,
-  bAt: number,
-  out: Int16Array | Int8Array,
-  outAt: number,
-  n: number,
-): void {
-  const { outOffset, multiplier, shift, lo, hi } = m;
-  for (let i = 0; i < n; i++) {
-    const v = outOffset + multiplyByQuantizedMultiplier(Math.imul(a[aAt + i]!, b[bAt + i]!), multiplier, shift);
-    out[outAt + i] = v < lo ? lo : v > hi ? hi : v;
-  }
-}
-
-/** Saturating int16 `a[aAt + i] + b[i]` into `a[aAt + i]`. */
-function addSaturating(a: Int16Array, aAt: number, b: Int16Array, n: number): void {
-  for (let i = 0; i < n; i++) {
-    const s = a[aAt + i]! + b[i]!;
-    a[aAt + i] = s < -32768 ? -32768 : s > 32767 ? 32767 : s;
-  }
-}
-
-/**
- * One gate: activation(FC(input) + FC(hidden)) into `out` (TFLM CalculateLstmGate): both FCs in
- * WebAssembly (int16 Q3.12 outputs), the saturating sum and the int16 sigmoid or tanh here.
- */
-function gate(
-  k: KernelExports,
-  fc: Int32Array,
-  g: number,
-  x: number,
-  hiddenAt: number,
-  out: Int16Array,
-  fcScratch: Int16Array,
-  n: number,
-  useTanh: boolean,
-): void {
-  k.qs8_conv(fc[2 * g]!, x, out.byteOffset);
-  k.qs8_conv(fc[2 * g + 1]!, hiddenAt, fcScratch.byteOffset);
-  addSaturating(out, 0, fcScratch, n);
-  if (useTanh) tanhInt16Run(out, 0, out, 0, n, 0, 0);
-  else logisticInt16Run(out, 0, out, 0, n, 0, 0);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
   const d = node.userData as LstmData;
-  const k = d.k!;
   const inputAt = d.fixed >= 0 ? d.fixed : context.getEvalTensor(node.inputs[T.INPUT]!).data.byteOffset;
-  const hidden = context.getEvalTensor(node.inputs[T.OUTPUT_STATE]!).data as Int8Array;
-  const cell = context.getEvalTensor(node.inputs[T.CELL_STATE]!).data as Int16Array;
-  const output = context.getEvalTensor(node.outputs[0]!).data as Int8Array;
-  const forget = context.getScratchBuffer(d.scratch[0]!).i16;
-  const inputGate = context.getScratchBuffer(d.scratch[1]!).i16;
-  const cellGate = context.getScratchBuffer(d.scratch[2]!).i16;
-  const fcScratch = context.getScratchBuffer(d.scratch[3]!).i16;
-  const S = d.stateDim;
-  const fc = d.fc;
-  // Batch-major: each batch row runs its time steps with its own slice of the states; time-major has one batch.
-  for (let b = 0; b < d.batch; b++) {
-    const stateAt = b * S;
-    const hiddenAt = hidden.byteOffset + stateAt;
-    for (let t = 0; t < d.steps; t++) {
-      const row = d.timeMajor ? t : b * d.steps + t;
-      const x = inputAt + row * d.inputDim;
-      gate(k, fc, 0, x, hiddenAt, forget, fcScratch, S, false);
-      gate(k, fc, 1, x, hiddenAt, inputGate, fcScratch, S, false);
-      gate(k, fc, 2, x, hiddenAt, cellGate, fcScratch, S, true);
-      // cell = forget * cell + input * cellGate (saturating), then clip
-      mul(d.mulForgetCell, forget, 0, cell, stateAt, cell, stateAt, S);
-      mul(d.mulInputCellGate, inputGate, 0, cellGate, 0, inputGate, 0, S);
-      addSaturating(cell, stateAt, inputGate, S);
-      if (d.clipCell) {
-        const clip = d.cellClip;
-        for (let i = stateAt; i < stateAt + S; i++) {
-          const v = cell[i]!;
-          cell[i] = v > clip ? clip : v < -clip ? -clip : v;
-        }
-      }
-      // hidden = tanh(cell) * outputGate
-      gate(k, fc, 3, x, hiddenAt, inputGate, fcScratch, S, false);
-      tanhInt16Run(cell, stateAt, forget, 0, S, d.tanhMultiplier, d.tanhShift);
-      mul(d.mulHidden, forget, 0, inputGate, 0, hidden, stateAt, S);
-      for (let i = 0, o = row * S; i < S; i++) output[o + i] = hidden[stateAt + i]!;
-    }
-  }
+  const hidden = context.getEvalTensor(node.inputs[T.OUTPUT_STATE]!).data.byteOffset;
+  const cell = context.getEvalTensor(node.inputs[T.CELL_STATE]!).data.byteOffset;
+  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  const scratch = context.getScratchBuffer(d.scratch);
+  scratch.i32.set(TABLE);
+  d.k!.qs8_lstm(d.params, inputAt, hidden, cell, output, scratch.offset, scratch.offset + SIGMOID16_TABLE_BYTES);
 }
-
-const NO_MUL: MulParams = { outOffset: 0, multiplier: 0, shift: 0, lo: 0, hi: 0 };
 
 /** The UNIDIRECTIONAL_SEQUENCE_LSTM registration (int8 variant). */
 export function createUnidirectionalSequenceLstm(): Registration<LstmData> {
@@ -352,26 +260,9 @@ export function createUnidirectionalSequenceLstm(): Registration<LstmData> {
     builtinCode: BuiltinOperator.UNIDIRECTIONAL_SEQUENCE_LSTM,
     version: 4,
     provider: PROVIDER,
-    name: 'UNIDIRECTIONAL_SEQUENCE_LSTM/wasm-int8-gates',
+    name: 'UNIDIRECTIONAL_SEQUENCE_LSTM/wasm-int8',
     supports,
-    init: (): LstmData => ({
-      k: null,
-      timeMajor: false,
-      batch: 0,
-      steps: 0,
-      inputDim: 0,
-      stateDim: 0,
-      fc: new Int32Array(8),
-      scratch: new Int32Array(4),
-      mulForgetCell: NO_MUL,
-      mulInputCellGate: NO_MUL,
-      mulHidden: NO_MUL,
-      clipCell: false,
-      cellClip: 0,
-      tanhMultiplier: 0,
-      tanhShift: 0,
-      fixed: -1,
-    }),
+    init: (): LstmData => ({ k: null, params: 0, scratch: -1, fixed: -1 }),
     prepare,
     invoke,
   };
