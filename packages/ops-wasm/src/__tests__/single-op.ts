@@ -761,7 +761,11 @@ export function buildLstm(seed: number, fixed: Partial<LstmCase> = {}): { def: M
     options: { fusedActivationFunction: activation, cellClip, projClip: 0, timeMajor, asymmetricQuantizeInputs: false },
   });
   b.setInputs([x]).setOutputs([y]);
-  return { def: b.buildDef(), inputs: [int8s(r, B * T * I)], desc: JSON.stringify({ seed, timeMajor, B, T, I, S, cellClip, hiddenScale, cellScale }) };
+  return {
+    def: b.buildDef(),
+    inputs: [int8s(r, B * T * I)],
+    desc: JSON.stringify({ seed, timeMajor, B, T, I, S, cellClip, hiddenScale, cellScale }),
+  };
 }
 
 /**

@@ -157,7 +157,17 @@ function prepareGateFc(
   const q = checkedMultiplier(node, Math.fround(x.params.scale * w.params.scale) / NONLINEAR_INPUT_SCALE, `weight tensor ${w.index}`);
   // packGemm writes the packed weights' offset into a W block; only that word is kept
   const block = new Int32Array(WINDOW_PARAMS_BYTES >> 2);
-  packGemm(context, block, w.data as Int8Array, stateDim, 1, depth, (depth + 7) >> 3, bias ? (bias.data as Int32Array) : null, x.params.zeroPoint);
+  packGemm(
+    context,
+    block,
+    w.data as Int8Array,
+    stateDim,
+    1,
+    depth,
+    (depth + 7) >> 3,
+    bias ? (bias.data as Int32Array) : null,
+    x.params.zeroPoint,
+  );
   p[at] = block[W.Packed]!;
   // one requantization block for every unit (per-tensor weights), in the arena beside the weights
   const rq = context.allocatePersistentBuffer(RQ_BYTES);
