@@ -9,7 +9,14 @@ import { MicroInterpreter, OpResolver, Padding, TensorType, type ModelDef } from
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { measureAllocation } from '@micrort/test-support/alloc';
-import { buildAdd, buildConv, buildFullyConnected, randomConvCase, randomRowsConvCase } from '../src/__tests__/single-op.js';
+import {
+  buildAdd,
+  buildConv,
+  buildFullyConnected,
+  randomConvCase,
+  randomDw3x3Case,
+  randomRowsConvCase,
+} from '../src/__tests__/single-op.js';
 import { buildConvF32, randomConvCaseF32 } from '../src/__tests__/single-op-float.js';
 import { buildBatchMatMul, randomBatchMatMulCase } from '../src/__tests__/single-op-batch-matmul.js';
 import {
@@ -62,6 +69,13 @@ describe.skipIf(!threadsAvailable())('ops-wasm threads', () => {
       if (!m) continue;
       expect(run(many, m.def, [m.input]).out, `rows conv seed ${seed}`).toEqual(run(one, m.def, [m.input]).out);
       rows++;
+    }
+    // 3x3 depthwise (run3x3): the threads' pixel ranges start and end inside rows
+    for (let seed = 1, n = 0; n < 30; seed++) {
+      const m = buildConv(randomDw3x3Case(seed));
+      if (!m) continue;
+      expect(run(many, m.def, [m.input]).out, `3x3 depthwise seed ${seed}`).toEqual(run(one, m.def, [m.input]).out);
+      n++;
     }
     for (let seed = 1; seed <= 30; seed++) {
       const m = buildFullyConnected(seed);

@@ -4,7 +4,9 @@
 // odd tap count repeats the last pointer, with zero weights), then each 8-channel group takes the taps
 // two at a time: the two taps' sign-extended bytes are interleaved per channel, so one
 // i32x4.dot_i16x8_s adds x[t]w[t] + x[t+1]w[t+1] for four channels, into two i32x4 accumulators that
-// start from the folded bias.
+// start from the folded bias. 3x3 windows with depth multiplier 1 take the runs of pixels whose window
+// lies inside the input group by group instead (run3x3: the group's weights held for the run, the
+// activation addresses from one pointer per pixel, no tap-pointer table).
 //
 // Packed weights (src/kernels/weight-pack.ts), per group of eight channels:
 //   [8 folded biases, int32]
@@ -83,9 +85,37 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
   let ow = q0 - <i32>b * outHW - oh * outW;
   let prev = ptrs;
   let fresh = true;
+  // 3x3 windows, depth multiplier 1: runs of pixels inside the input go group by group (run3x3)
+  const k33 = dmTable == 0 && load<i32>(pp, W_KH) == 3 && load<i32>(pp, W_KW) == 3;
+  const inC = load<i32>(pp, W_IN_C);
+  const inW = load<i32>(pp, W_IN_W);
+  const dc = <usize>(load<i32>(pp, W_DIL_W) * inC);
+  const dr = <usize>(load<i32>(pp, W_DIL_H) * inW * inC);
+  const sH = load<i32>(pp, W_STRIDE_H);
+  const padH = load<i32>(pp, W_PAD_H);
+  const padW = load<i32>(pp, W_PAD_W);
   for (let q = q0; q < q1; ) {
     const rowIn = oh >= ohLo && oh <= ohHi;
     const inA = rowIn && ow >= owLo && ow <= owHi;
+    if (k33 && inA) {
+      const n = min(owHi - ow + 1, q1 - q);
+      const p0 = input + b * image + <usize>(((oh * sH - padH) * inW + ow * sW - padW) * inC);
+      const o = output + <usize>(q * channels * outBytes);
+      if (raw) run3x3(p0, n, stepW, dc, dr, packed, rq, rqStride, groups, channels, o, false, zp, lo, hi, false, true);
+      else if (rightOnly) run3x3(p0, n, stepW, dc, dr, packed, rq, rqStride, groups, channels, o, true, zr, lo, hi, u8);
+      else run3x3(p0, n, stepW, dc, dr, packed, rq, rqStride, groups, channels, o, false, zp, lo, hi, u8);
+      q += n;
+      ow += n;
+      fresh = true;
+      if (ow == outW) {
+        ow = 0;
+        if (++oh == outH) {
+          oh = 0;
+          b++;
+        }
+      }
+      continue;
+    }
     if (inA && ow > owLo && !fresh) {
       // the previous pixel, in the same row, was inside too
       advance(prev, ptrs, slots, stepW);
@@ -247,6 +277,66 @@ export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, 
       continue;
     }
     store8(o + c, groupOut(acc0, acc1, r, rB, rightOnly, zp, lo, hi, u8), channels - <i32>c);
+    r = rB + rqStride;
+  }
+}
+
+/** i32x4.dot_i16x8_s of channels 0-3 (`hi` false) or 4-7 of taps `x` and `y` interleaved, with weights `w`. */
+@inline function dotPair(x: v128, y: v128, w: v128, hi: bool): v128 {
+  return hi ? i32x4.dot_i16x8_s(v128.shuffle<i16>(x, y, 4, 12, 5, 13, 6, 14, 7, 15), w) : i32x4.dot_i16x8_s(v128.shuffle<i16>(x, y, 0, 8, 1, 9, 2, 10, 3, 11), w);
+}
+
+/**
+ * `n` neighbouring output pixels along a row of a 3x3 window, depth multiplier 1, every window inside the
+ * input: the first pixel's window starts at `p0`, the next ones `stepW` bytes further; the window's
+ * columns are `dc` bytes apart, its rows `dr`. Group by group (the group's weights loaded once for
+ * the run), pixel by pixel, the nine activation addresses computed from one pointer; outputs at `o`,
+ * `channels` apart.
+ */
+@inline function run3x3(p0: usize, n: i32, stepW: u32, dc: usize, dr: usize, packed: usize, rq: usize, rqStride: usize, groups: i32, channels: i32, o: usize, rightOnly: bool, zp: v128, lo: v128, hi: v128, u8: bool, raw: bool = false): void {
+  const outBytes = raw ? 4 : 1;
+  const outStep = <usize>(channels * outBytes);
+  const pairBytes: usize = u8 ? 32 : 16;
+  const groupBytes: usize = 32 + 5 * pairBytes;
+  const d2 = dc << 1;
+  const r1 = dr, r2 = dr << 1;
+  let w = packed;
+  let r = rq;
+  for (let g = 0; g < groups; g++) {
+    const c = <usize>(g << 3);
+    const bias0 = v128.load(w);
+    const bias1 = v128.load(w, 16);
+    const wp = w + 32;
+    const w0a = wt8(wp, 0, u8), w0b = wt8(wp, 8, u8);
+    const w1a = wt8(wp + pairBytes, 0, u8), w1b = wt8(wp + pairBytes, 8, u8);
+    const w2a = wt8(wp + 2 * pairBytes, 0, u8), w2b = wt8(wp + 2 * pairBytes, 8, u8);
+    const w3a = wt8(wp + 3 * pairBytes, 0, u8), w3b = wt8(wp + 3 * pairBytes, 8, u8);
+    const w4a = wt8(wp + 4 * pairBytes, 0, u8), w4b = wt8(wp + 4 * pairBytes, 8, u8);
+    const nLeft = channels - <i32>c;
+    const rB = r + rqStride;
+    let p = p0 + c;
+    let out = o + c * outBytes;
+    for (let i = 0; i < n; i++) {
+      const x0 = act8(p, u8), x1 = act8(p + dc, u8), x2 = act8(p + d2, u8);
+      const x3 = act8(p + r1, u8), x4 = act8(p + r1 + dc, u8), x5 = act8(p + r1 + d2, u8);
+      const x6 = act8(p + r2, u8), x7 = act8(p + r2 + dc, u8), x8 = act8(p + r2 + d2, u8);
+      let a0 = i32x4.add(bias0, dotPair(x0, x1, w0a, false));
+      let a1 = i32x4.add(bias1, dotPair(x0, x1, w0b, true));
+      a0 = i32x4.add(a0, dotPair(x2, x3, w1a, false));
+      a1 = i32x4.add(a1, dotPair(x2, x3, w1b, true));
+      a0 = i32x4.add(a0, dotPair(x4, x5, w2a, false));
+      a1 = i32x4.add(a1, dotPair(x4, x5, w2b, true));
+      a0 = i32x4.add(a0, dotPair(x6, x7, w3a, false));
+      a1 = i32x4.add(a1, dotPair(x6, x7, w3b, true));
+      // the tenth tap's weights are zero
+      a0 = i32x4.add(a0, dotPair(x8, x8, w4a, false));
+      a1 = i32x4.add(a1, dotPair(x8, x8, w4b, true));
+      if (raw) storeRaw(out, a0, a1, nLeft);
+      else store8(out, groupOut(a0, a1, r, rB, rightOnly, zp, lo, hi, u8), nLeft);
+      p += stepW;
+      out += outStep;
+    }
+    w += groupBytes;
     r = rB + rqStride;
   }
 }

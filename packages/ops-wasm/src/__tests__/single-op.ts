@@ -162,6 +162,32 @@ export function randomRowsConvCase(seed: number): ConvCase {
   return { ...randomConvCase(seed, false), kH, kW, inC, dilW: 1, inH: int(r, 1, 13), inW: int(r, 1, 13), outC: int(r, 1, 21) };
 }
 
+/**
+ * A random 3x3 DEPTHWISE_CONV_2D case large enough for rows of pixels whose window lies inside the input
+ * (qs8_dwconv's run3x3 path: depth multiplier 1): strides 1-2, dilation 1-2, SAME / VALID, 1-40
+ * channels, batches 1-3; a sixth of the cases with a multiplier of 2 (which does not take the path).
+ */
+export function randomDw3x3Case(seed: number): ConvCase {
+  const r = rng(seed * 31 + 5);
+  const base = randomConvCase(seed, true);
+  const multiplier = r() < 1 / 6 ? 2 : 1;
+  const inC = int(r, 1, 40);
+  return {
+    ...base,
+    batches: int(r, 1, 3),
+    inH: int(r, 3, 14),
+    inW: int(r, 3, 14),
+    inC,
+    outC: inC * multiplier,
+    kH: 3,
+    kW: 3,
+    strideH: int(r, 1, 2),
+    strideW: int(r, 1, 2),
+    dilH: r() < 0.2 ? 2 : 1,
+    dilW: r() < 0.2 ? 2 : 1,
+  };
+}
+
 function outSize(padding: Padding, n: number, k: number, s: number, d: number): number {
   const eff = (k - 1) * d + 1;
   return padding === Padding.SAME ? Math.ceil(n / s) : Math.floor((n - eff) / s) + 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildConv, randomConvCase, runBoth } from '../__tests__/single-op.js';
+import { buildConv, randomConvCase, randomDw3x3Case, runBoth } from '../__tests__/single-op.js';
 
 describe('DEPTHWISE_CONV_2D int8 (wasm) equals ops-reference byte for byte', () => {
   it('on 150 random odd shapes: channels not multiples of 8, one or several input channels with depth multipliers, strides, dilation, padding, per-channel, -128 weights, extreme zero points, left shifts', () => {
@@ -30,6 +30,23 @@ describe('DEPTHWISE_CONV_2D int8 (wasm) equals ops-reference byte for byte', () 
       expect(r.served, JSON.stringify(c)).toBe(1);
       expect(r.got[0], JSON.stringify(c)).toEqual(r.ref[0]);
       ran++;
+    }
+  });
+});
+
+describe('DEPTHWISE_CONV_2D 3x3 (wasm, the run3x3 path for rows of pixels inside the input) equals ops-reference byte for byte', () => {
+  it('on 120 random int8 cases and 60 uint8: strides 1-2, dilation, SAME / VALID, 1-40 channels, batches 1-3, multipliers 1 and 2', () => {
+    for (const uint8 of [false, true]) {
+      let ran = 0;
+      for (let seed = 1; ran < (uint8 ? 60 : 120); seed++) {
+        const c = { ...randomDw3x3Case(seed), ...(uint8 ? { perChannel: false, uint8: true } : {}) };
+        const m = buildConv(c);
+        if (!m) continue;
+        const r = runBoth(m.def, [m.input]);
+        expect(r.served, JSON.stringify(c)).toBe(1);
+        expect(r.got[0], JSON.stringify(c)).toEqual(r.ref[0]);
+        ran++;
+      }
     }
   });
 });

@@ -39,6 +39,18 @@ describe('hybrid DEPTHWISE_CONV_2D (wasm) equals ops-reference bit for bit', () 
     expect(oneChannel).toBeGreaterThan(5);
     expect(multiplied).toBeGreaterThan(20);
   });
+
+  it('on 60 random 3x3 cases with rows of pixels inside the input (the run3x3 path, raw accumulators): depth multiplier 1, strides 1-2, dilation, SAME / VALID', () => {
+    let ran = 0;
+    for (let seed = 1; ran < 60; seed++) {
+      const c = { ...randomHybridConvCase(seed, true), multiplier: 1, kH: 3, kW: 3, inH: 4 + (seed % 9), inW: 3 + ((seed * 5) % 11) };
+      c.outC = c.inC;
+      const m = buildHybridConv(c);
+      if (!m) continue;
+      expect(compareBitExact(m.def, [m.input], 1), JSON.stringify(c)).toBeNull();
+      ran++;
+    }
+  });
 });
 
 describe('hybrid FULLY_CONNECTED (wasm) equals ops-reference bit for bit', () => {
