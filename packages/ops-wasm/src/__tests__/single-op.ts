@@ -12,6 +12,7 @@ import {
   TensorType,
   type ModelDef,
 } from '@micrort/core';
+import { expect } from 'vitest';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { PROVIDER } from '../provider.js';
@@ -191,6 +192,24 @@ export function randomDw3x3Case(seed: number): ConvCase {
 function outSize(padding: Padding, n: number, k: number, s: number, d: number): number {
   const eff = (k - 1) * d + 1;
   return padding === Padding.SAME ? Math.ceil(n / s) : Math.floor((n - eff) / s) + 1;
+}
+
+/**
+ * Runs `count` random convolution cases, made by `makeCase` from seeds 1, 2, ... (a seed whose VALID
+ * padding leaves no output is skipped), through ops-reference and ops-wasm, and expects ops-wasm to serve
+ * the node with the same bytes; failures name the case.
+ */
+export function expectConvCasesEqual(count: number, makeCase: (seed: number) => ConvCase): void {
+  let ran = 0;
+  for (let seed = 1; ran < count; seed++) {
+    const c = makeCase(seed);
+    const m = buildConv(c);
+    if (!m) continue;
+    const r = runBoth(m.def, [m.input]);
+    expect(r.served, JSON.stringify(c)).toBe(1);
+    expect(r.got[0], JSON.stringify(c)).toEqual(r.ref[0]);
+    ran++;
+  }
 }
 
 /** Builds the model of a convolution case, or null when VALID padding leaves no output. */
