@@ -1,11 +1,12 @@
 /**
- * Cases `micrort fuzz --ops wasm` found (seed 29), turned into regression tests: a malformed node gets a
+ * Cases `micrort fuzz --ops wasm` found (seeds 29 and 30), turned into regression tests: a malformed node gets a
  * typed error at allocate or runs, never a crash inside an ops-wasm kernel.
  */
 import { describe, expect, it } from 'vitest';
-import { KernelError, MicroInterpreter, OpResolver, Padding, type ModelDef } from '@micrort/core';
+import { KernelError, MicroInterpreter, OpResolver, Padding, TensorType, type ModelDef } from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
+import { buildBatchMatMul, randomBatchMatMulCase } from '../src/__tests__/single-op-batch-matmul.js';
 import { buildHybridConv } from '../src/__tests__/single-op-hybrid.js';
 import { buildSvdf, buildSvdfF32, randomSvdfCase } from '../src/__tests__/single-op-svdf.js';
 import { wasm } from '../src/__tests__/single-op.js';
@@ -81,4 +82,21 @@ describe('hybrid window kernels with an empty output', () => {
       it_.invoke();
       expect(it_.output(0).bytes.byteLength).toBe(0);
     });
+});
+
+describe('int16 BATCH_MATMUL with a zero output scale', () => {
+  // supports() computed the requantization shift of an infinite multiplier: "RangeError: quantizeMultiplier:
+  // multiplier Infinity is not finite" thrown out of allocateTensors (fuzz seed 30, quantization removed)
+  it('is a KernelError at allocate naming the multiplier', () => {
+    const c = randomBatchMatMulCase(4, TensorType.INT16);
+    c.q[2] = { ...c.q[2]!, scale: 0 };
+    let error: unknown = null;
+    try {
+      interpreter(buildBatchMatMul(c).def).allocateTensors();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(KernelError);
+    expect(String(error)).toMatch(/BATCH_MATMUL.*lhs scale \* rhs scale \/ output scale: effective scale Infinity/);
+  });
 });

@@ -112,8 +112,12 @@ function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOp
   if (why) return why;
   if (lhs.type === TensorType.INT16) {
     if (lhs.params.zeroPoint !== 0 || rhs.params.zeroPoint !== 0 || output.params.zeroPoint !== 0) return 'int16 with a nonzero zero point';
-    const { shift } = quantizeMultiplier(getQuantizedConvolutionMultiplier(lhs.params.scale, rhs.params.scale, output.params.scale));
-    if (shift > 14) return `int16 requantization shift ${shift} (handles up to 14)`;
+    const real = getQuantizedConvolutionMultiplier(lhs.params.scale, rhs.params.scale, output.params.scale);
+    // a zero or missing scale (a real multiplier that is not finite) is refused by prepare, with a KernelError
+    if (Number.isFinite(real)) {
+      const { shift } = quantizeMultiplier(real);
+      if (shift > 14) return `int16 requantization shift ${shift} (handles up to 14)`;
+    }
   }
   const opts = node.builtinData as BatchMatMulOptions | null;
   const depth = lhs.dims[lhs.dims.length - (opts?.adjX ? 2 : 1)] ?? 0;
