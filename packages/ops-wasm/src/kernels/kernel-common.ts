@@ -1,11 +1,11 @@
 /**
  * What the ops-wasm kernels share beyond @micrort/kernel-support's prepare math (padding, requantization
  * parameters, checks): what `supports()` declines for the weighted int8 ops, the requantization blocks
- * and the windowed parameter block the wasm kernels read, and the copies of constant inputs into the
- * WebAssembly memory.
+ * and the windowed parameter block the wasm kernels read, the copies of constant inputs into the
+ * WebAssembly memory, and the checks and in-place rule of the one-input elementwise ops.
  */
-import { TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
-import { INT8_ONLY, declineAsymmetric, declineType } from '@micrort/kernel-support';
+import { TensorType, sameShape, tensorTypeName, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import { INT8_ONLY, declineArity, declineAsymmetric, declineType } from '@micrort/kernel-support';
 import { GEMM_TILE_PIXELS, RQ, RQ_BYTES, W, W_BYTES } from '../generated/abi.js';
 export { GEMM_TILE_PIXELS };
 
@@ -166,4 +166,32 @@ export function inputOffset(context: TfLiteContext, node: Node, pos: number, fix
  */
 export function extScratchBytes(slices: number): number {
   return GEMM_TILE_PIXELS * slices * 32 + 16; // + 16: the kernel aligns the rows to 32 bytes
+}
+
+/**
+ * `supports()`'s checks of a quantized one-input, one-output elementwise node: its input and output, or
+ * the reason to decline it (the arity; types `accepts` refuses, `handles` saying what the kernel takes;
+ * an input or output without quantization).
+ */
+export function quantizedUnaryTensors(
+  context: TfLiteContext,
+  node: Node,
+  accepts: (input: TensorType, output: TensorType) => boolean,
+  handles: string,
+): { input: Tensor; output: Tensor } | string {
+  const arity = declineArity(node, 1, 1);
+  if (arity) return arity;
+  const input = context.getTensor(node.inputs[0]!);
+  const output = context.getTensor(node.outputs[0]!);
+  if (!accepts(input.type, output.type)) return `${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} (handles ${handles})`;
+  if (!input.quantization || !output.quantization) return 'input or output not quantized';
+  return { input, output };
+}
+
+/**
+ * `inPlace` of a one-input elementwise node whose kernel reads every element before writing it: the
+ * output may take the input's memory when their shapes are equal.
+ */
+export function elementwiseInPlace(context: TfLiteContext, node: Node): readonly number[] | null {
+  return sameShape(context.getTensor(node.inputs[0]!).dims, context.getTensor(node.outputs[0]!).dims) ? [0] : null;
 }

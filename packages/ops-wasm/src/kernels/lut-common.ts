@@ -5,21 +5,12 @@
  * in WebAssembly memory, and invoke runs lut_bytes (assembly/layout/lut.ts): the outputs equal the
  * per-element computation byte for byte. In place under `inPlace: true`.
  */
-import {
-  BuiltinOperator,
-  TensorType,
-  sameShape,
-  tensorTypeName,
-  type Node,
-  type Registration,
-  type Tensor,
-  type TfLiteContext,
-} from '@micrort/core';
+import { BuiltinOperator, TensorType, type Node, type Registration, type Tensor, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { constantInputCopies, inputOffset } from './kernel-common.js';
-import { declineArity, setOutputShape } from '@micrort/kernel-support';
+import { constantInputCopies, elementwiseInPlace, inputOffset, quantizedUnaryTensors } from './kernel-common.js';
+import { setOutputShape } from '@micrort/kernel-support';
 
 /** Bytes of a table: one output per input byte. */
 export const LUT_BYTES = 256;
@@ -64,14 +55,13 @@ export function lutRegistration(spec: LutOp): Registration<LutData> {
     provider: PROVIDER,
     name: `${op}/wasm-lut8`,
     supports(context, node) {
-      const arity = declineArity(node, 1, 1);
-      if (arity) return arity;
-      const input = context.getTensor(node.inputs[0]!);
-      const output = context.getTensor(node.outputs[0]!);
-      if ((input.type !== TensorType.INT8 && input.type !== TensorType.UINT8) || output.type !== input.type)
-        return `${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} (handles int8 to int8, uint8 to uint8)`;
-      if (!input.quantization || !output.quantization) return 'input or output not quantized';
-      return spec.decline(input, output, node) ?? true;
+      const t = quantizedUnaryTensors(
+        context,
+        node,
+        (i, o) => (i === TensorType.INT8 || i === TensorType.UINT8) && o === i,
+        'int8 to int8, uint8 to uint8',
+      );
+      return typeof t === 'string' ? t : (spec.decline(t.input, t.output, node) ?? true);
     },
     init: (): LutData => ({ k: null, table: 0, count: 0, fixed: -1 }),
     prepare(context: TfLiteContext, node: Node) {
@@ -91,8 +81,6 @@ export function lutRegistration(spec: LutOp): Registration<LutData> {
       const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
       data.k!.lut_bytes(data.table, inputOffset(context, node, 0, data.fixed), output, data.count);
     },
-    inPlace(context, node) {
-      return sameShape(context.getTensor(node.inputs[0]!).dims, context.getTensor(node.outputs[0]!).dims) ? [0] : null;
-    },
+    inPlace: elementwiseInPlace,
   };
 }

@@ -13,8 +13,6 @@ import {
   SIGMOID_TABLE_UINT16,
   TensorType,
   checkedLog2,
-  sameShape,
-  tensorTypeName,
   type Node,
   type Registration,
   type TfLiteContext,
@@ -22,15 +20,8 @@ import {
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { constantInputCopies, inputOffset } from './kernel-common.js';
-import {
-  SigmoidFunction,
-  declineArity,
-  int16ActivationParams,
-  int16SigmoidEvalRescale,
-  setOutputShape,
-  type SigmoidSpec,
-} from '@micrort/kernel-support';
+import { constantInputCopies, elementwiseInPlace, inputOffset, quantizedUnaryTensors } from './kernel-common.js';
+import { SigmoidFunction, int16ActivationParams, int16SigmoidEvalRescale, setOutputShape, type SigmoidSpec } from '@micrort/kernel-support';
 
 /** Bytes of the packed table: 256 words. */
 export const SIGMOID16_TABLE_BYTES = 1024;
@@ -86,13 +77,9 @@ export function sigmoid16Registration(op: string, code: BuiltinOperator, spec: S
     provider: PROVIDER,
     name: `${op}/wasm-int16`,
     supports(context, node) {
-      const arity = declineArity(node, 1, 1);
-      if (arity) return arity;
-      const input = context.getTensor(node.inputs[0]!);
-      const output = context.getTensor(node.outputs[0]!);
-      if (input.type !== TensorType.INT16 || output.type !== TensorType.INT16)
-        return `${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} (handles int16 to int16)`;
-      if (!input.quantization || !output.quantization) return 'input or output not quantized';
+      const t = quantizedUnaryTensors(context, node, (i, o) => i === TensorType.INT16 && o === TensorType.INT16, 'int16 to int16');
+      if (typeof t === 'string') return t;
+      const { input, output } = t;
       return declineSigmoid16(spec, input.params.scale, input.params.zeroPoint, output.params.scale, output.params.zeroPoint) ?? true;
     },
     init: (): Sigmoid16Data => ({ k: null, table: 0, count: 0, multiplier: 0, shift: 0, fixed: -1 }),
@@ -118,8 +105,6 @@ export function sigmoid16Registration(op: string, code: BuiltinOperator, spec: S
       const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
       d.k![run](d.table, inputOffset(context, node, 0, d.fixed), output, d.count, d.multiplier, d.shift);
     },
-    inPlace(context, node) {
-      return sameShape(context.getTensor(node.inputs[0]!).dims, context.getTensor(node.outputs[0]!).dims) ? [0] : null;
-    },
+    inPlace: elementwiseInPlace,
   };
 }

@@ -3,10 +3,10 @@
  * parameter block (element count, clamp bounds; assembly/float/unary.ts) and the registration. They run
  * in place when the planner lets them (`inPlace`: every element is read before it is written).
  */
-import { KernelError, sameShape, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { U, U_BYTES } from '../../generated/abi.js';
 import { PROVIDER } from '../../provider.js';
-import { constantInputCopies, inputOffset } from '../kernel-common.js';
+import { constantInputCopies, elementwiseInPlace, inputOffset } from '../kernel-common.js';
 import { declineNonFloat, floatKernelsFor, shapeText, type FloatKernelExports } from './float-common.js';
 import { declineArity, setOutputShape } from '@micrort/kernel-support';
 
@@ -68,8 +68,6 @@ export function unaryRegistration(
       const input = inputOffset(context, node, 0, data.input);
       data.k![kernel](data.params, input, context.getEvalTensor(node.outputs[0]!).data.byteOffset);
     },
-    inPlace(context, node) {
-      return sameShape(context.getTensor(node.inputs[0]!).dims, context.getTensor(node.outputs[0]!).dims) ? [0] : null;
-    },
+    inPlace: elementwiseInPlace,
   };
 }
