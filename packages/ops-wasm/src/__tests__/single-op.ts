@@ -78,6 +78,26 @@ export function runBoth(def: ModelDef, inputs: Int8Array[]): { ref: Int8Array[];
   return { ref: a.outs, got: b.outs, served: b.served };
 }
 
+/**
+ * Runs `def` once with ops-wasm in front of ops-reference under `inPlace: true` and expects ops-wasm to
+ * serve every node and at least one node's output to share its input's memory; returns the output bytes
+ * and ops-reference's for the same input bytes.
+ */
+export function runInPlace(def: ModelDef, input: Int8Array): { got: Int8Array; ref: Int8Array } {
+  const resolver = registerReferenceOps(new OpResolver()).registerAll(wasm().kernels, { fallback: true });
+  const it_ = new MicroInterpreter(def, resolver, {
+    planner: createPlanner('greedy'),
+    arenaBacking: wasm().arenaBacking,
+    inPlace: true,
+  }).allocateTensors();
+  expect(it_.nodes().map((n) => n.provider)).toEqual(def.subgraphs[0]!.operators.map(() => PROVIDER));
+  const same = (i: number, o: number) => it_.tensor(i).data.byteOffset === it_.tensor(o).data.byteOffset;
+  expect(it_.nodes().filter((n) => same(n.inputs[0]!, n.outputs[0]!)).length).toBeGreaterThanOrEqual(1);
+  it_.input(0).bytes.set(new Uint8Array(input.buffer, input.byteOffset, input.byteLength));
+  it_.invoke();
+  return { got: Int8Array.from(it_.output(0).bytes), ref: runBoth(def, [input]).ref[0]! };
+}
+
 /** Geometry and quantization of a random CONV_2D / DEPTHWISE_CONV_2D case. */
 export interface ConvCase {
   depthwise: boolean;
