@@ -29,8 +29,8 @@ const USAGE = `usage: pnpm bench:peers [--browser] [--models a,b] [--runtimes k1
                micrort (one thread, two threads, SIMD128 build) beside LiteRT.js's relaxed and threaded builds
   --rounds     alternating rounds per model (default 3): every process (or page) group runs once per round;
                the table shows the median of the round medians
-  --models     model names (see --list) or .tflite paths (default: the conformance models,
-               ${'face_detection_short_range, hand_landmark_lite, mobilenet_v2_float_224, mobilenet_v2_uint8_224'})
+  --models     model names (see --list) or .tflite paths (default: the conformance models, face_detection_short_range,
+               hand_landmark_lite, selfie_segmentation, mobilenet_v2_float_224, mobilenet_v2_uint8_224, deeplab_v3_float_257)
   --runtimes   runtime keys (default: all): ${allRuntimes()
     .map((r) => runtimeKey(r.id))
     .join(', ')}

@@ -38,89 +38,115 @@ export interface MobileNetV2Options {
   classes?: number;
 }
 
-/** Builds the float MobileNetV2-shaped model as .tflite bytes (about 14 MB of float32 weights at 224). */
-export function buildMobileNetV2Float(options: MobileNetV2Options = {}): Uint8Array {
-  const size = options.size ?? 224;
-  const classes = options.classes ?? 1001;
-  const b = new ModelBuilder({ description: 'micrort benchmarks: float MobileNetV2 shape (untrained, seeded weights)' });
-  const F = TensorType.FLOAT32;
-  let seed = 1;
-  const act = (name: string, shape: number[]) => b.addTensor({ name, type: F, shape });
-  const weights = (name: string, shape: number[], fanIn: number) =>
-    b.addTensor({
-      name,
-      type: F,
-      shape,
-      data: seededFloats(
-        shape.reduce((p, d) => p * d, 1),
-        seed++,
-        Math.sqrt(3 / fanIn),
-      ),
-    });
-  const bias = (name: string, n: number) => b.addTensor({ name, type: F, shape: [n], data: seededFloats(n, seed++, 0.05) });
-  const out = (h: number, stride: number) => Math.ceil(h / stride);
-
-  /** 1x1 or 3x3 CONV_2D, SAME padding. */
-  const conv = (name: string, input: number, h: number, cin: number, cout: number, k: number, stride: number, relu6: boolean) => {
-    const ho = out(h, stride);
-    const y = act(name, [1, ho, ho, cout]);
-    b.addOperator({
+/**
+ * A float32 network under construction with the model writer: seeded weights (variance 1/fan-in) and
+ * biases, SAME-padded CONV_2D and DEPTHWISE_CONV_2D layers with their output shapes (square maps).
+ */
+export class FloatNet {
+  readonly b: ModelBuilder;
+  private seed = 1;
+  constructor(description: string) {
+    this.b = new ModelBuilder({ description });
+  }
+  /** An activation tensor. */
+  act(name: string, shape: number[]): number {
+    return this.b.addTensor({ name, type: TensorType.FLOAT32, shape });
+  }
+  /** Constant weights, uniform with variance 1/fanIn. */
+  weights(name: string, shape: number[], fanIn: number): number {
+    const n = shape.reduce((p, d) => p * d, 1);
+    return this.b.addTensor({ name, type: TensorType.FLOAT32, shape, data: seededFloats(n, this.seed++, Math.sqrt(3 / fanIn)) });
+  }
+  /** A constant bias of `n` small values. */
+  bias(name: string, n: number): number {
+    return this.b.addTensor({ name, type: TensorType.FLOAT32, shape: [n], data: seededFloats(n, this.seed++, 0.05) });
+  }
+  /** k x k CONV_2D, SAME padding, RELU6 / RELU / none; returns the output and its height (= width). */
+  conv(name: string, input: number, h: number, cin: number, cout: number, k: number, stride: number, act: 'relu6' | 'relu' | 'none') {
+    const ho = Math.ceil(h / stride);
+    const y = this.act(name, [1, ho, ho, cout]);
+    this.b.addOperator({
       op: BuiltinOperator.CONV_2D,
-      inputs: [input, weights(`${name}/weights`, [cout, k, k, cin], k * k * cin), bias(`${name}/bias`, cout)],
+      inputs: [input, this.weights(`${name}/weights`, [cout, k, k, cin], k * k * cin), this.bias(`${name}/bias`, cout)],
       outputs: [y],
-      options: {
-        padding: Padding.SAME,
-        strideH: stride,
-        strideW: stride,
-        fusedActivationFunction: relu6 ? ActivationFunctionType.RELU6 : ActivationFunctionType.NONE,
-      },
+      options: { padding: Padding.SAME, strideH: stride, strideW: stride, fusedActivationFunction: ACTIVATIONS[act] },
     });
     return { y, h: ho };
-  };
-  /** 3x3 DEPTHWISE_CONV_2D, SAME padding, RELU6. */
-  const depthwise = (name: string, input: number, h: number, c: number, stride: number) => {
-    const ho = out(h, stride);
-    const y = act(name, [1, ho, ho, c]);
-    b.addOperator({
+  }
+  /** 3x3 DEPTHWISE_CONV_2D, SAME padding, RELU6, with `dilation` (default 1). */
+  depthwise(name: string, input: number, h: number, c: number, stride: number, dilation = 1) {
+    const ho = Math.ceil(h / stride);
+    const y = this.act(name, [1, ho, ho, c]);
+    this.b.addOperator({
       op: BuiltinOperator.DEPTHWISE_CONV_2D,
-      inputs: [input, weights(`${name}/weights`, [1, 3, 3, c], 9), bias(`${name}/bias`, c)],
+      inputs: [input, this.weights(`${name}/weights`, [1, 3, 3, c], 9), this.bias(`${name}/bias`, c)],
       outputs: [y],
       options: {
         padding: Padding.SAME,
         strideH: stride,
         strideW: stride,
+        dilationHFactor: dilation,
+        dilationWFactor: dilation,
         depthMultiplier: 1,
         fusedActivationFunction: ActivationFunctionType.RELU6,
       },
     });
     return { y, h: ho };
-  };
-
-  const x = act('input', [1, size, size, 3]);
-  let { y, h } = conv('Conv1', x, size, 3, 32, 3, 2, true);
-  let c = 32;
-  let block = 0;
-  for (const stage of MOBILENET_V2_STAGES) {
-    for (let i = 0; i < stage.n; i++) {
-      const stride = i === 0 ? stage.s : 1;
-      const name = `block_${block++}`;
-      const input = y;
-      let t = y;
-      const expanded = c * stage.t;
-      if (stage.t !== 1) t = conv(`${name}/expand`, t, h, c, expanded, 1, 1, true).y;
-      const d = depthwise(`${name}/depthwise`, t, h, expanded, stride);
-      const p = conv(`${name}/project`, d.y, d.h, expanded, stage.c, 1, 1, false);
-      if (stride === 1 && c === stage.c) {
-        const sum = act(`${name}/add`, [1, d.h, d.h, stage.c]);
-        b.addOperator({ op: BuiltinOperator.ADD, inputs: [input, p.y], outputs: [sum] });
-        y = sum;
-      } else y = p.y;
-      h = d.h;
-      c = stage.c;
-    }
   }
-  const head = conv('Conv_1', y, h, c, 1280, 1, 1, true);
-  const pooled = act('avg_pool', [1, 1, 1, 1280]);
+  /**
+   * MobileNetV2's stem and 17 inverted-residual blocks over the input `x` (`size` x `size` x 3). With
+   * `outputStride` 16 (DeepLab's), the last stride-2 stage keeps stride 1 and every depthwise layer from
+   * there on is dilated by 2 instead. Returns the last block's output (320 channels) and its height.
+   */
+  mobileNetV2Blocks(x: number, size: number, outputStride: 16 | 32 = 32) {
+    let { y, h } = this.conv('Conv1', x, size, 3, 32, 3, 2, 'relu6');
+    let c = 32;
+    let block = 0;
+    let stride = 2; // of the network so far
+    let dilation = 1;
+    for (const stage of MOBILENET_V2_STAGES) {
+      for (let i = 0; i < stage.n; i++) {
+        let s = i === 0 ? stage.s : 1;
+        if (s === 2 && stride === outputStride) {
+          s = 1;
+          dilation *= 2;
+        } else stride *= s;
+        const name = `block_${block++}`;
+        const input = y;
+        let t = y;
+        const expanded = c * stage.t;
+        if (stage.t !== 1) t = this.conv(`${name}/expand`, t, h, c, expanded, 1, 1, 'relu6').y;
+        const d = this.depthwise(`${name}/depthwise`, t, h, expanded, s, dilation);
+        const p = this.conv(`${name}/project`, d.y, d.h, expanded, stage.c, 1, 1, 'none');
+        if (s === 1 && c === stage.c) {
+          const sum = this.act(`${name}/add`, [1, d.h, d.h, stage.c]);
+          this.b.addOperator({ op: BuiltinOperator.ADD, inputs: [input, p.y], outputs: [sum] });
+          y = sum;
+        } else y = p.y;
+        h = d.h;
+        c = stage.c;
+      }
+    }
+    return { y, h, c };
+  }
+}
+
+const ACTIVATIONS = {
+  relu6: ActivationFunctionType.RELU6,
+  relu: ActivationFunctionType.RELU,
+  none: ActivationFunctionType.NONE,
+} as const;
+
+/** Builds the float MobileNetV2-shaped model as .tflite bytes (about 14 MB of float32 weights at 224). */
+export function buildMobileNetV2Float(options: MobileNetV2Options = {}): Uint8Array {
+  const size = options.size ?? 224;
+  const classes = options.classes ?? 1001;
+  const net = new FloatNet('micrort benchmarks: float MobileNetV2 shape (untrained, seeded weights)');
+  const b = net.b;
+  const x = net.act('input', [1, size, size, 3]);
+  const { y, h, c } = net.mobileNetV2Blocks(x, size);
+  const head = net.conv('Conv_1', y, h, c, 1280, 1, 1, 'relu6');
+  const pooled = net.act('avg_pool', [1, 1, 1, 1280]);
   b.addOperator({
     op: BuiltinOperator.AVERAGE_POOL_2D,
     inputs: [head.y],
@@ -128,15 +154,15 @@ export function buildMobileNetV2Float(options: MobileNetV2Options = {}): Uint8Ar
     options: { padding: Padding.VALID, strideH: 1, strideW: 1, filterHeight: head.h, filterWidth: head.h },
   });
   const shape = b.addTensor({ name: 'reshape/shape', type: TensorType.INT32, shape: [2], data: Int32Array.of(1, 1280) });
-  const flat = act('flat', [1, 1280]);
+  const flat = net.act('flat', [1, 1280]);
   b.addOperator({ op: BuiltinOperator.RESHAPE, inputs: [pooled, shape], outputs: [flat], options: { newShape: Int32Array.of(1, 1280) } });
-  const logits = act('logits', [1, classes]);
+  const logits = net.act('logits', [1, classes]);
   b.addOperator({
     op: BuiltinOperator.FULLY_CONNECTED,
-    inputs: [flat, weights('Logits/weights', [classes, 1280], 1280), bias('Logits/bias', classes)],
+    inputs: [flat, net.weights('Logits/weights', [classes, 1280], 1280), net.bias('Logits/bias', classes)],
     outputs: [logits],
   });
-  const probs = act('probs', [1, classes]);
+  const probs = net.act('probs', [1, classes]);
   b.addOperator({ op: BuiltinOperator.SOFTMAX, inputs: [logits], outputs: [probs], options: { beta: 1 } });
   return b.setInputs([x]).setOutputs([probs]).build();
 }

@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORPUS, corpusBytes } from '@micrort/corpus';
 import { buildMobileNetV2Float } from './mobilenet-v2-float.js';
+import { buildDeepLabV3Float } from './deeplab-v3-float.js';
 import { buildMobileNetV2Hybrid } from './mobilenet-v2-hybrid.js';
 import { buildMobileNetV2Uint8 } from './mobilenet-v2-uint8.js';
 import { buildTinyFloatCnn } from './tiny-cnn.js';
@@ -79,6 +80,10 @@ export const BUILT_MODELS: Readonly<Record<string, { description: string; build:
     description: "uint8 MobileNetV2 shape, 224x224x3, TFLite's asymmetric quantization, seeded weights (model writer)",
     build: () => buildMobileNetV2Uint8(),
   },
+  deeplab_v3_float_257: {
+    description: 'float DeepLabV3 shape (MobileNetV2, output stride 16, 21 classes), 257x257x3, seeded weights (model writer)',
+    build: () => buildDeepLabV3Float(),
+  },
   mobilenet_v2_hybrid_224: {
     description:
       'hybrid MobileNetV2 shape, 224x224x3, float32 activations x int8 weights (dynamic-range quantization), seeded weights (model writer)',
@@ -108,7 +113,7 @@ export function modelCatalog(): BenchModel[] {
   return out;
 }
 
-/** The default set: the conformance models, the corpus float CNNs and the float and uint8 MobileNetV2 shapes. */
+/** The default set: the conformance models, the corpus float CNNs, the float and uint8 MobileNetV2 shapes and the float DeepLabV3 shape. */
 export function defaultModels(): BenchModel[] {
   const all = modelCatalog();
   return all.filter(
@@ -116,7 +121,8 @@ export function defaultModels(): BenchModel[] {
       m.kind === 'conformance' ||
       (CORPUS_MODELS as readonly string[]).includes(m.name) ||
       m.name === 'mobilenet_v2_float_224' ||
-      m.name === 'mobilenet_v2_uint8_224',
+      m.name === 'mobilenet_v2_uint8_224' ||
+      m.name === 'deeplab_v3_float_257',
   );
 }
 
