@@ -433,6 +433,8 @@ export const BLOCKS = [
       ['ActMin', 'f32', 'lower bound of the fused activation'],
       ['ActMax', 'f32', 'upper bound of the fused activation'],
       ['RowBytes', 'i32', 'bytes from one row of the GEMM to the next'],
+      ['Sparse', 'u32', 'direct 1x1 layers with sparse constant weights: the non-zero weights per output channel (sparse-gemm.ts), else 0'],
+      ['SparseScratch', 'u32', 'with Sparse: per thread, a block of 16 pixels transposed (K x 64 bytes)'],
     ],
   },
   {

@@ -28,10 +28,23 @@ export interface KernelOptions {
    * on signed activations (exact sdot, Arm). Set by the loader from its probe of the engine.
    */
   dotMode: number;
+  /**
+   * float32 1x1 CONV_2D layers (stride 1, no padding) whose fixed weights have at least this fraction of
+   * zeros (pruned models, weights through DENSIFY) multiply only the non-zero weights
+   * (assembly/float/sparse-gemm.ts); the outputs equal the dense kernel's for finite inputs. Default 0.5;
+   * above 1 every layer stays dense.
+   */
+  sparseMinZeros: number;
 }
 
 /** The defaults. */
-export const DEFAULT_KERNEL_OPTIONS: Readonly<KernelOptions> = { minMacs: 4096, threads: 1, parallelMinMacs: 262144, dotMode: 0 };
+export const DEFAULT_KERNEL_OPTIONS: Readonly<KernelOptions> = {
+  minMacs: 4096,
+  threads: 1,
+  parallelMinMacs: 262144,
+  dotMode: 0,
+  sparseMinZeros: 0.5,
+};
 
 /**
  * Why a weighted layer (`weights` weights, `outputs` output elements over `channels` output channels) is

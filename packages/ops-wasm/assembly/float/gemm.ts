@@ -16,7 +16,8 @@
 // past r, which compute values that are never stored; the packing ends with eight floats of slack).
 // So the weights cost their own size, not the depth rounded up to eight.
 import { clamp, madd, store8 } from './common';
-import { G_ACT_MAX, G_ACT_MIN, G_DIL_H, G_DIL_W, G_IN_C, G_IN_H, G_IN_IMAGE_BYTES, G_IN_W, G_K, G_KH, G_KW, G_OUT_C, G_OUT_HW, G_OUT_W, G_PACKED, G_PAD_H, G_PAD_W, G_ROWS, G_ROW_BYTES, G_STRIDE_H, G_STRIDE_W, G_TOTAL } from '../generated/abi';
+import { sparseConvRun } from './sparse-gemm';
+import { G_ACT_MAX, G_ACT_MIN, G_DIL_H, G_DIL_W, G_IN_C, G_IN_H, G_IN_IMAGE_BYTES, G_IN_W, G_K, G_KH, G_KW, G_OUT_C, G_OUT_HW, G_OUT_W, G_PACKED, G_PAD_H, G_PAD_W, G_ROWS, G_ROW_BYTES, G_SPARSE, G_STRIDE_H, G_STRIDE_W, G_TOTAL } from '../generated/abi';
 
 // Parameter block G (scripts/abi.mjs), written by src/kernels/float/conv-2d.ts and fully-connected.ts.
 
@@ -141,9 +142,14 @@ export function f32_conv(pp: usize, input: usize, output: usize): void {
 
 /**
  * f32_conv over output pixels [q0, q1) (q0 a multiple of four), gathering into thread `tid`'s four
- * rows (G_ROWS holds one set of four rows per thread).
+ * rows (G_ROWS holds one set of four rows per thread); layers with sparse weights (G_SPARSE) go to
+ * sparse-gemm.ts.
  */
 export function f32_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
+  if (load<u32>(pp, G_SPARSE) != 0) {
+    sparseConvRun(pp, input, output, q0, q1, tid);
+    return;
+  }
   const outC = load<i32>(pp, G_OUT_C);
   const K = load<i32>(pp, G_K);
   const packed = <usize>load<u32>(pp, G_PACKED);

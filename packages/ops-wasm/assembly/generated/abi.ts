@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 268642976;
+export const ABI_HASH: i32 = -1239500291;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -305,6 +305,8 @@ export const G_ROWS = 72; // u32: gathered rows (four of RowBytes per thread), 0
 export const G_ACT_MIN = 76; // f32: lower bound of the fused activation
 export const G_ACT_MAX = 80; // f32: upper bound of the fused activation
 export const G_ROW_BYTES = 84; // i32: bytes from one row of the GEMM to the next
+export const G_SPARSE = 88; // u32: direct 1x1 layers with sparse constant weights: the non-zero weights per output channel (sparse-gemm.ts), else 0
+export const G_SPARSE_SCRATCH = 92; // u32: with Sparse: per thread, a block of 16 pixels transposed (K x 64 bytes)
 export const G_BYTES = 96;
 
 // f32_tconv (TRANSPOSE_CONV and Convolution2DTransposeBias, float32): a GEMM of input rows into columns, scattered into the output. Byte offsets:

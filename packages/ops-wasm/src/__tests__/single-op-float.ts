@@ -101,6 +101,8 @@ export interface ConvCaseF32 {
   /** The filter is a graph input (packed again before every invoke) instead of a constant. */
   dynamicFilter: boolean;
   seed: number;
+  /** Fraction of the weights set to zero (a pruned layer), none when absent. */
+  zeros?: number;
 }
 
 /** A random convolution case on odd shapes. */
@@ -147,6 +149,7 @@ export function buildConvF32(c: ConvCaseF32): { def: ModelDef; inputs: Float32Ar
     -2 / Math.sqrt(fan),
     2 / Math.sqrt(fan),
   );
+  if (c.zeros) for (let i = 0; i < weights.length; i++) if (r() < c.zeros) weights[i] = 0;
   const b = new ModelBuilder();
   const inT = b.addTensor({ name: 'in', type: TensorType.FLOAT32, shape: [c.batches, c.inH, c.inW, c.inC] });
   const wT = b.addTensor({ name: 'w', type: TensorType.FLOAT32, shape: filterShape, ...(c.dynamicFilter ? {} : { data: weights }) });

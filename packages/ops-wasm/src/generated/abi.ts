@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 268642976;
+export const ABI_HASH = -1239500291;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -645,8 +645,12 @@ export enum G {
   ActMax = 20,
   /** bytes from one row of the GEMM to the next (i32) */
   RowBytes = 21,
+  /** direct 1x1 layers with sparse constant weights: the non-zero weights per output channel (sparse-gemm.ts), else 0 (u32 arena offset) */
+  Sparse = 22,
+  /** with Sparse: per thread, a block of 16 pixels transposed (K x 64 bytes) (u32 arena offset) */
+  SparseScratch = 23,
   /** Words of the block. */
-  Words = 22,
+  Words = 24,
 }
 /** Bytes of the G block in the arena (its words rounded up to 16 bytes). */
 export const G_BYTES = 96;

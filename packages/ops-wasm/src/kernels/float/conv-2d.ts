@@ -2,7 +2,9 @@
  * CONV_2D, float32, in WebAssembly: f32_conv (assembly/float/gemm.ts), a 4-pixel x 8-channel GEMM tile
  * over the input itself (1x1, stride 1, no padding) or over compact rows gathered per block of four
  * output pixels, weights and bias packed at prepare into the arena, the fused activation clamped in the
- * tile. Declines other types, grouped convolution, and fused activations other than
+ * tile. Direct layers whose fixed weights are mostly zeros (`sparseMinZeros`; pruned models, through DENSIFY) run
+ * assembly/float/sparse-gemm.ts instead, which multiplies only the non-zero weights (the same outputs for
+ * finite inputs). Declines other types, grouped convolution, and fused activations other than
  * RELU, RELU6 and RELU_N1_TO_1 (the next provider serves the node).
  */
 import {
@@ -14,11 +16,13 @@ import {
   type Conv2DOptions,
   type Node,
   type Registration,
+  type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
 import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
-import { declineNonFloat } from './float-common.js';
+import { declineNonFloat, hasFixedData } from './float-common.js';
+import { SPARSE_BLOCK_CHANNEL_BYTES, packSparseF32, sparseWords, zeroFraction } from './weight-pack-sparse.js';
 import { parallelFor, threadsFor } from '../parallel.js';
 import { G, initGemmData, invokeGemm, prepareGemm, type GemmData } from './gemm-common.js';
 import {
@@ -73,11 +77,18 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const taps = kH! * kW!;
   const direct = taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW;
   const K = taps * inC!;
-  const { p, region } = prepareGemm(OP, context, node, filter, bias, outC!, K, actMin, actMax);
+  // direct layers with fixed, mostly zero weights (pruned models) multiply only the non-zero ones
+  const sparse =
+    direct &&
+    hasFixedData(filter) &&
+    (!bias || hasFixedData(bias)) &&
+    zeroFraction(filter.data as Float32Array, outC!, K) >= options.sparseMinZeros;
+  const { p, region } = prepareGemm(OP, context, node, filter, bias, outC!, K, actMin, actMax, !sparse);
   const total = batches! * g.outH * g.outW;
   const tiles = Math.ceil(total / 4);
   // float work weighs about four int8 multiply-accumulates
   const threads = threadsFor(options, 4 * total * outC! * K, tiles);
+  if (sparse) prepareSparse(context, node, p, filter, bias, outC!, K, threads);
   // gathered rows: K floats rounded up to 4, plus 16 bytes a tap's last copy may spill into; four per thread
   const rowBytes = direct ? inC! * 4 : (((K + 3) & ~3) + 4) * 4;
   const rows = direct ? null : context.allocatePersistentBuffer(4 * rowBytes * threads);
@@ -101,6 +112,27 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   p[G.PadW] = g.padW;
   p[G.Rows] = rows ? rows.offset : 0;
   p[G.RowBytes] = rowBytes;
+}
+
+/**
+ * Packs the non-zero weights of a sparse direct layer (assembly/float/sparse-gemm.ts) into G.Sparse and
+ * requests the scratch of its transposed 16-pixel blocks, one per thread.
+ */
+function prepareSparse(
+  context: TfLiteContext,
+  node: Node,
+  p: Int32Array,
+  filter: Tensor,
+  bias: Tensor | null,
+  outC: number,
+  K: number,
+  threads: number,
+): void {
+  const w = filter.data as Float32Array;
+  const region = context.allocatePersistentBuffer(sparseWords(w, outC, K) * 4);
+  packSparseF32(region.i32, region.f32, w, bias ? (bias.data as Float32Array) : null, outC, K);
+  p[G.Sparse] = region.offset;
+  (node.userData as GemmData).sparseScratch = context.requestScratchBufferInArena(K * SPARSE_BLOCK_CHANNEL_BYTES * threads);
 }
 
 /** The float32 CONV_2D registration. */

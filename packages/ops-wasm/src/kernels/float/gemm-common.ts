@@ -3,7 +3,7 @@
  * (assembly/float/gemm.ts), the packed weights, and the invoke that repacks weights that are not fixed
  * at prepare before calling the kernel.
  */
-import type { ArenaRegion, Node, Tensor, TfLiteContext } from '@micrort/core';
+import { KernelError, type ArenaRegion, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { G, G_BYTES } from '../../generated/abi.js';
 import { Fn } from '../../threads/control.js';
 import type { JobExports } from '../../threads/pool.js';
@@ -33,15 +33,32 @@ export interface GemmData {
   total: number;
   /** The pool's share when the rows are split across threads (CONV_2D), else null. */
   par: Parallel | null;
+  /** Sparse layers: the scratch buffer of the transposed input blocks (bound into G.SparseScratch at invoke), else -1. */
+  sparseScratch: number;
+  /** The parameter block's words (bound at invoke for sparse layers). */
+  words: Int32Array;
 }
 
 export function initGemmData(): GemmData {
-  return { k: null, params: 0, input: -1, packed: new Float32Array(0), dynamic: false, outC: 0, K: 0, total: 0, par: null };
+  return {
+    k: null,
+    params: 0,
+    input: -1,
+    packed: new Float32Array(0),
+    dynamic: false,
+    outC: 0,
+    K: 0,
+    total: 0,
+    par: null,
+    sparseScratch: -1,
+    words: new Int32Array(0),
+  };
 }
 
 /**
  * Allocates the parameter block and the packed weights (packing them now when filter and bias are fixed)
- * and returns the parameter words to fill. `filter` holds `outC` rows of `K` floats.
+ * and returns the parameter words to fill. `filter` holds `outC` rows of `K` floats. With `dense` false
+ * (the caller packs sparse weights, which must be fixed), no dense packing is allocated.
  */
 export function prepareGemm(
   op: string,
@@ -53,22 +70,25 @@ export function prepareGemm(
   K: number,
   actMin: number,
   actMax: number,
+  dense = true,
 ): { p: Int32Array; region: ArenaRegion } {
   const data = node.userData as GemmData;
   const region = context.allocatePersistentBuffer(GEMM_PARAMS_BYTES);
   data.k = floatKernelsFor(op, node, region);
   data.input = constantInputCopies(context, node, [0])[0]!;
-  const packed = context.allocatePersistentBuffer(gemmPackedFloats(outC, K) * 4);
-  data.packed = packed.f32;
+  const packed = dense ? context.allocatePersistentBuffer(gemmPackedFloats(outC, K) * 4) : null;
+  data.packed = packed ? packed.f32 : new Float32Array(0);
   data.outC = outC;
   data.K = K;
   data.dynamic = !hasFixedData(filter) || (bias !== null && !hasFixedData(bias));
-  if (!data.dynamic) packGemmF32(data.packed, filter.data as Float32Array, bias ? (bias.data as Float32Array) : null, outC, K);
+  if (!dense && data.dynamic) throw new KernelError(op, node.index, 'sparse weights must be fixed at prepare');
+  if (packed && !data.dynamic) packGemmF32(data.packed, filter.data as Float32Array, bias ? (bias.data as Float32Array) : null, outC, K);
   const p = region.i32;
   p.fill(0, 0, G.Words);
   p[G.OutC] = outC;
   p[G.K] = K;
-  p[G.Packed] = packed.offset;
+  p[G.Packed] = packed ? packed.offset : 0;
+  data.words = p;
   region.f32[G.ActMin] = actMin;
   region.f32[G.ActMax] = actMax;
   data.params = region.offset;
@@ -82,6 +102,7 @@ export function invokeGemm(context: TfLiteContext, node: Node): void {
     const b = node.inputs.length > 2 && node.inputs[2]! >= 0 ? (context.getEvalTensor(node.inputs[2]!).data as Float32Array) : null;
     packGemmF32(data.packed, context.getEvalTensor(node.inputs[1]!).data as Float32Array, b, data.outC, data.K);
   }
+  if (data.sparseScratch >= 0) data.words[G.SparseScratch] = context.getScratchBuffer(data.sparseScratch).offset;
   const input = inputOffset(context, node, 0, data.input);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
   const par = data.par;
