@@ -209,6 +209,7 @@ export {
   type TfLiteContext,
   type NodeAndRegistration,
   type InPlaceVariant,
+  type AbsorbedPad,
   type SpatialBehaviour,
   type SpatialWindow,
   type SpatialPad,

@@ -119,5 +119,6 @@ export function invokeOnlyContext(h: KernelHarness): TfLiteContext {
     resizeSubgraphInput: unsupported,
     prepareSubgraph: unsupported,
     getResourceVariables: unsupported,
+    absorbPad: unsupported,
   };
 }

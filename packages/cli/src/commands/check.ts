@@ -241,6 +241,15 @@ function printReport(label: string, r: CheckReport, served: readonly PackageShar
       for (const d of declined) out.log(`    ${declinedLine(d)}`);
     }
   }
+  const absorbed = r.nodes.filter((n) => n.absorbedInto !== undefined);
+  if (absorbed.length) {
+    out.log('');
+    out.log(
+      `absorbed (prepared, not run, output not planned; the next node reads its input with the padding in its window): ${absorbed
+        .map((n) => `${n.subgraph ? `${n.subgraph}:` : ''}${n.index} ${n.op} → ${n.absorbedInto}`)
+        .join(', ')}`,
+    );
+  }
   printShapes(r, out);
   out.log('');
   printServed(out, served);

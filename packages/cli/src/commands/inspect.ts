@@ -66,9 +66,18 @@ function inspectWith(model: ModelDef, label: string, choice: RuntimeChoice, runt
       interp = buildInterpreter(runtime, model, choice).allocateTensors();
       // a delegate node stands for the original nodes it replaced
       providers = new Map(
-        interp
-          .nodes()
-          .flatMap((n) => (n.delegate ? n.delegate.nodes : [n.index]).map((i) => [i, { provider: n.provider, kernel: n.kernel }] as const)),
+        interp.nodes().flatMap((n) =>
+          (n.delegate ? n.delegate.nodes : [n.index]).map(
+            (i) =>
+              [
+                i,
+                {
+                  provider: n.absorbedInto !== undefined ? `${n.provider} (absorbed into node ${n.absorbedInto})` : n.provider,
+                  kernel: n.kernel,
+                },
+              ] as const,
+          ),
+        ),
       );
     } catch (e) {
       interp = null;
@@ -138,7 +147,7 @@ function checkedProviders(report: CheckReport): Map<number, { provider: string; 
   const label = (n: NodeCheck): string => {
     switch (n.status) {
       case 'ok':
-        return n.provider ?? '?';
+        return n.absorbedInto !== undefined ? `${n.provider ?? '?'} (absorbed into node ${n.absorbedInto})` : (n.provider ?? '?');
       case 'prepare-failed':
         return `${n.provider ?? '?'} (${n.error?.phase ?? 'prepare'} failed)`;
       case 'declined':

@@ -172,7 +172,12 @@ function runWith(
   printTable(
     out,
     ['node', 'op', 'provider', 'kernel'],
-    report.ops.map((o) => [String(o.index), o.op, o.provider, o.kernel]),
+    report.ops.map((o) => [
+      String(o.index),
+      o.op,
+      o.provider,
+      o.absorbedInto !== undefined ? `${o.kernel}, absorbed into node ${o.absorbedInto} (does not run)` : o.kernel,
+    ]),
   );
   printServed(out, served);
   printPartitions(out, interp, runtime.delegates);
@@ -189,6 +194,10 @@ function runWith(
         `${((100 * n.meanMs) / profile.totalMs).toFixed(1)}%`,
       ]),
     );
+    if (profile.absorbed.length)
+      out.log(
+        `absorbed (not run, their time is in the node they feed): ${profile.absorbed.map((a) => `node ${a.nodeIndex} ${a.op} → node ${a.into}`).join(', ')}`,
+      );
   }
   return 0;
 }
@@ -223,7 +232,12 @@ function profileNodes(interp: MicroInterpreter, profiler: MicroProfiler, runs: n
   // A node's mean is over the invokes (a node inside a WHILE body runs several times per invoke).
   const nodes: NodeProfile[] = [...sums.values()].map((n) => ({ ...n, meanMs: n.totalMs / runs }));
   const totalMs = nodes.filter((n) => n.subgraph === 0).reduce((sum, n) => sum + n.meanMs, 0);
-  return { invokes: runs, wallMs: elapsed / runs, totalMs, dropped, nodes };
+  // PADs a convolution absorbed (context.absorbPad) never run: listed apart, not as nodes of 0 ms
+  const absorbed = interp
+    .nodes()
+    .filter((n) => n.absorbedInto !== undefined)
+    .map((n) => ({ nodeIndex: n.index, subgraph: n.subgraph, op: n.op, into: n.absorbedInto! }));
+  return { invokes: runs, wallMs: elapsed / runs, totalMs, dropped, nodes, absorbed };
 }
 
 function describeTensor(t: Tensor) {
@@ -288,6 +302,7 @@ export function runReport(interp: MicroInterpreter, label: string, ops: string, 
       provider: n.provider,
       kernel: n.kernel,
       ...(n.delegate ? { delegate: n.delegate } : {}),
+      ...(n.absorbedInto !== undefined ? { absorbedInto: n.absorbedInto } : {}),
     })),
     partitions: interp.partitions(),
     schedule: scheduleReport(interp),

@@ -45,6 +45,11 @@ export interface PlanEntry {
    */
   folded?: boolean;
   /**
+   * Set when a later node's kernel absorbed this PAD (`context.absorbPad`, interpreter/pad-absorption.ts):
+   * that node's index. Like a folded node, it reads and writes nothing on the timeline and does not run.
+   */
+  absorbedInto?: number;
+  /**
    * Subgraphs this node's kernel may invoke (IF: then, else; WHILE: cond, body; CALL_ONCE: init), in
    * the order TFLM plans them. Empty for other nodes.
    */

@@ -84,7 +84,8 @@ export class MicroInterpreterGraph implements ContextGraph {
         const code = model.operatorCodes[op.opcodeIndex]!;
         const options = nodeOptions(code.builtinCode, op);
         sg.entries.push({
-          node: new NodeImpl(i, op.inputs, op.outputs, op.intermediates, options, op.customOptions),
+          // inputs copied: a kernel absorbing a PAD (context.absorbPad) rewires its node, never the model
+          node: new NodeImpl(i, Int32Array.from(op.inputs), op.outputs, op.intermediates, options, op.customOptions),
           registration: null,
           op: opDisplayName(code.builtinCode, code.customCode),
           version: code.version,
@@ -410,9 +411,10 @@ export class MicroInterpreterGraph implements ContextGraph {
     }));
   }
 
-  /** Binds every subgraph's run list (after planning): the plan without the nodes folded during prepare. */
+  /** Binds every subgraph's run list (after planning): the plan without the nodes folded or absorbed during prepare. */
   finalizePlans(): void {
-    for (const sg of this.subgraphs) sg.runList = sg.plan.map((i) => sg.entries[i]!).filter((e) => !e.folded);
+    for (const sg of this.subgraphs)
+      sg.runList = sg.plan.map((i) => sg.entries[i]!).filter((e) => !e.folded && e.absorbedInto === undefined);
   }
 
   /** Runs the entry subgraph: the interpreter's invoke (phase invoke is set by the caller). */

@@ -29,6 +29,7 @@ import { MicroContext } from './micro-context.js';
 import { buildOutcome, type PrepareOutcome } from './node-outcomes.js';
 import { EntryPlanEditor, type Schedule, type ScheduleRun } from './schedule-hook.js';
 import { ConstantFolder } from './folding.js';
+import { PadAbsorber } from './pad-absorption.js';
 import { checkDataDependentInputs, shapeNotes } from './shapes.js';
 
 /** What a preparation pass does besides init and prepare. */
@@ -57,6 +58,8 @@ export class Allocation {
   schedule: ScheduleRun | null = null;
   /** Nodes evaluated during prepare and their outputs (interpreter/folding.ts). */
   readonly folder: ConstantFolder;
+  /** PADs absorbed into their consumers' windows during prepare (interpreter/pad-absorption.ts). */
+  readonly absorber: PadAbsorber;
   private editor: EntryPlanEditor | null = null;
 
   /** Delegates this allocation did not apply, and why (see `staticOnlySkip`). */
@@ -86,6 +89,47 @@ export class Allocation {
       },
       (subgraph, step) => this.allocator.scratch.some((r) => r.subgraph === subgraph && r.step === step),
     );
+    this.absorber = new PadAbsorber(this.graph, {
+      builtinCode: (sg, e) => {
+        const op = sg.def.operators[e.node.index];
+        return op && sg.entries[e.node.index] === e ? model.operatorCodes[op.opcodeIndex]!.builtinCode : -1;
+      },
+      prepared: (e) => this.prepared.has(e),
+      blocked: (subgraph) => this.absorptionBlocked(subgraph),
+      hasScratch: (subgraph, step) => this.allocator.scratch.some((r) => r.subgraph === subgraph && r.step === step),
+      onAbsorbed: (sg, step) => {
+        if (sg.index === this.graph.entry && this.inPlace) this.inPlace[step] = null;
+      },
+    });
+    this.host.absorber = this.absorber;
+  }
+
+  /** Entries that prepared successfully in this pass (PAD absorption asks). */
+  private readonly prepared = new Set<PlanEntry>();
+  /** The in-place candidates of the pass being prepared (null: in-place planning off). */
+  private inPlace: (number[] | null)[] | null = null;
+  /** Per subgraph: why no PAD may be absorbed into it (computed on first ask). */
+  private readonly blockedWhy = new Map<number, string | null>();
+
+  /**
+   * Why absorbing a PAD in subgraph `subgraph` is not allowed: a schedule (it may rewrite or tile the
+   * PAD), or offline offsets for the subgraph (they were computed with the PAD's source dying at the PAD).
+   */
+  private absorptionBlocked(subgraph: number): string | null {
+    let why = this.blockedWhy.get(subgraph);
+    if (why !== undefined) return why;
+    why = null;
+    if (this.options.schedule) why = 'a schedule is applied';
+    else if (this.offlineOffsetsOf(subgraph)) why = 'the subgraph has an offline memory plan';
+    this.blockedWhy.set(subgraph, why);
+    return why;
+  }
+
+  /** The offline offsets planning uses for subgraph `index` (option, else the model's metadata), or null. */
+  private offlineOffsetsOf(index: number): Int32Array | null {
+    const opt = this.options.offlineOffsets;
+    if (index === this.graph.entry && opt !== undefined) return opt;
+    return opt === null ? null : readOfflineMemoryAllocation(this.model, index);
   }
 
   /**
@@ -128,7 +172,9 @@ export class Allocation {
     const failures: NodeFailure[] = [];
     const resolutions = graph.resolveAll(resolver, options.collectSupportsErrors ? (f) => failures.push(f) : undefined);
     const byEntry = new Map(resolutions.map((r) => [r.entry, r]));
-    const prepared = new Set<PlanEntry>();
+    const prepared = this.prepared;
+    prepared.clear();
+    this.inPlace = inPlace;
     let stopped: Error | null = null;
     try {
       graph.initSubgraphs((f) => failures.push(f));
@@ -154,6 +200,7 @@ export class Allocation {
       graph.prepareSubgraphs(
         (f) => {
           failures.push(f);
+          if (f.phase === 'prepare') this.absorber.undo(f.entry);
           allocator.arena.resetTempAllocations();
         },
         (sg, entry, step) => {
@@ -206,7 +253,8 @@ export class Allocation {
 
   private stepOf(sg: Subgraph, k: number): LifetimeStep {
     const e = sg.entries[sg.plan[k]!]!;
-    const base: PlanStep = e.folded ? FOLDED_STEP : sg.index === this.graph.entry ? this.delegates.planStep(e) : e.node;
+    const base: PlanStep =
+      e.folded || e.absorbedInto !== undefined ? FOLDED_STEP : sg.index === this.graph.entry ? this.delegates.planStep(e) : e.node;
     return { inputs: base.inputs, outputs: base.outputs, invokes: e.invokes, index: e.node.index } as LifetimeStep;
   }
 
@@ -215,18 +263,11 @@ export class Allocation {
     const { graph, allocator, context: ctx } = this;
     ctx.phase = Phase.MemoryPlanning;
     try {
-      const entryIndex = graph.entry;
       const lifetimes = this.timeline();
       const plans: (SubgraphPlanSteps | null)[] = graph.subgraphs.map((sg) => {
         sg.planned = lifetimes.subgraphs[sg.index] !== null;
         if (!sg.planned) return null;
-        const offline =
-          sg.index === entryIndex && this.options.offlineOffsets !== undefined
-            ? this.options.offlineOffsets
-            : this.options.offlineOffsets === null
-              ? null
-              : readOfflineMemoryAllocation(this.model, sg.index);
-        return { steps: sg.plan.map((_, k) => this.stepOf(sg, k)), offlineOffsets: offline };
+        return { steps: sg.plan.map((_, k) => this.stepOf(sg, k)), offlineOffsets: this.offlineOffsetsOf(sg.index) };
       });
       allocator.finishModelAllocation(lifetimes, this.options.planner, plans, inPlace, this.schedule?.overwrites?.() ?? []);
       this.delegates.markDelegateTensors();
@@ -244,7 +285,7 @@ export class Allocation {
   }
 }
 
-/** What a folded node reads and writes on the timeline: nothing (its outputs are constants). */
+/** What a folded (or absorbed) node reads and writes on the timeline: nothing (its outputs are constants, or never planned). */
 const FOLDED_STEP: PlanStep = { inputs: new Int32Array(0), outputs: new Int32Array(0) };
 
 function hasVarHandle(model: ModelDef): boolean {

@@ -55,6 +55,12 @@ export interface NodeCheck {
   declined?: DeclinedProvider[];
   /** The delegate that took the node over (it runs inside that delegate's node). */
   delegate?: string;
+  /**
+   * A PAD whose consumer absorbed it (`context.absorbPad`): that node's index. It prepared, but does not
+   * run at invoke and its output is not planned; the consumer reads the PAD's input with the padding in
+   * its window.
+   */
+  absorbedInto?: number;
   /** Status prepare-failed: the phase that threw and the error (a KernelError's detail, else its message). */
   error?: { phase: 'supports' | 'init' | 'prepare'; name: string; message: string };
 }

@@ -7,7 +7,8 @@
 import { MicrortError } from '../errors.js';
 import type { MicroAllocator } from '../arena/micro-allocator.js';
 import type { MicroInterpreterGraph, Subgraph } from '../graph/micro-graph.js';
-import type { NodeAndRegistration, Registration } from '../kernel/api.js';
+import type { AbsorbedPad, Node, NodeAndRegistration, Registration } from '../kernel/api.js';
+import type { PadAbsorber } from './pad-absorption.js';
 import type { ArenaRegion } from '../kernel/arena-region.js';
 import type { DelegateSubsets } from './delegate-subsets.js';
 import type { ContextHost } from './micro-context.js';
@@ -24,6 +25,8 @@ export class AllocationContextHost implements ContextHost {
   readonly errors: string[] = [];
   private graphLayer: MicroInterpreterGraph | null = null;
   private subsets: DelegateSubsets | null = null;
+  /** PAD absorption of this allocation (set by the allocation; null: `absorbPad` always declines). */
+  absorber: PadAbsorber | null = null;
 
   constructor(
     private readonly allocator: MicroAllocator,
@@ -103,6 +106,10 @@ export class AllocationContextHost implements ContextHost {
   replaceNodeSubsets(registration: Registration, nodesToReplace: ArrayLike<number>, delegate: unknown): void {
     if (!this.subsets) throw new MicrortError('replaceNodeSubsetsWithDelegateKernels called before the graph layer exists');
     this.subsets.replace(registration, nodesToReplace, delegate);
+  }
+
+  absorbPad(node: Node, inputSlot: number, accept?: (pad: AbsorbedPad) => boolean): AbsorbedPad | null {
+    return this.absorber ? this.absorber.absorb(node, inputSlot, accept) : null;
   }
 
   externalContext(key: string): unknown {

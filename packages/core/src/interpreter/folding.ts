@@ -145,7 +145,7 @@ export class ConstantFolder {
       const read = new Set<number>(sg.outputs);
       for (const i of sg.plan) {
         const e = sg.entries[i]!;
-        if (!e.folded) for (const t of e.node.inputs) read.add(t);
+        if (!e.folded && e.absorbedInto === undefined) for (const t of e.node.inputs) read.add(t);
       }
       for (const t of sg.tensors) {
         if (!this.tensors.has(t) || !read.has(t.index)) continue;

@@ -2,6 +2,7 @@ import { PhaseError, MicrortError } from '../errors.js';
 import type { ArenaRegion } from '../kernel/arena-region.js';
 import {
   Phase,
+  type AbsorbedPad,
   type Node,
   type NodeAndRegistration,
   type Registration,
@@ -28,6 +29,8 @@ export interface ContextHost {
   actualShapeError(index: number, dims: ArrayLike<number>, problem: string): Error;
   /** The subgraph layer (TFLM's MicroGraph). */
   readonly graph: ContextGraph;
+  /** `absorbPad` of the node being prepared (interpreter/pad-absorption.ts). */
+  absorbPad(node: Node, inputSlot: number, accept?: (pad: AbsorbedPad) => boolean): AbsorbedPad | null;
 }
 
 /** What the context needs from the graph layer (graph/micro-graph.ts). */
@@ -197,6 +200,11 @@ export class MicroContext implements TfLiteContext {
     const phase = this.phase;
     if (phase !== Phase.Invoke && phase !== Phase.Prepare) this.guard('getResourceVariables', PREPARE_INVOKE);
     return this.host.graph.resourceVariables;
+  }
+
+  absorbPad(node: Node, inputSlot: number, accept?: (pad: AbsorbedPad) => boolean): AbsorbedPad | null {
+    this.guard('absorbPad', PREPARE, 'a PAD is absorbed while its consumer prepares, before memory planning');
+    return this.host.absorbPad(node, inputSlot, accept);
   }
 
   private io(subgraph: number, kind: 'input' | 'output', callback: string): Int32Array {

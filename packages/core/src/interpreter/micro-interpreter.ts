@@ -129,6 +129,11 @@ export interface NodeInfo {
   declinedBy?: string[];
   /** Evaluated during prepare (shape arithmetic on constants): it does not run at invoke. */
   folded?: true;
+  /**
+   * A PAD absorbed by the kernel of node `absorbedInto` (`context.absorbPad`): that node reads the PAD's
+   * input with the padding in its window; this one does not run at invoke and its output is not planned.
+   */
+  absorbedInto?: number;
   /** The same, with each kernel and its reason: `{ provider: '@micrort/ops-wasm', kernel: 'CONV_2D/wasm-qs8', reason: 'uint8 input …' }`. */
   declined?: DeclinedProvider[];
 }
@@ -543,6 +548,7 @@ export class MicroInterpreter {
           ...(e.declinedBy.length ? { declinedBy: e.declinedBy } : {}),
           ...(e.declined?.length ? { declined: e.declined } : {}),
           ...(e.folded ? { folded: true as const } : {}),
+          ...(e.absorbedInto !== undefined ? { absorbedInto: e.absorbedInto } : {}),
         });
       }
     }

@@ -89,6 +89,8 @@ export function buildOutcome(src: OutcomeSources): PrepareOutcome {
       } else if (!src.prepared.has(entry) && !(stand && src.prepared.has(stand))) {
         // Not prepared: the pass stopped early, or a node of the same subgraph ran into the arena limit.
         n.status = 'not-prepared';
+      } else if (entry.absorbedInto !== undefined) {
+        n.absorbedInto = entry.absorbedInto;
       }
     }
     return n;

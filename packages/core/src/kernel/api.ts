@@ -22,6 +22,7 @@ import type { EvalTensor, Tensor } from './tensor.js';
  * | invokeSubgraph                            |      |         |                |   ✓    |
  * | resizeSubgraphInput, prepareSubgraph      |      |   ✓     |                |        |
  * | getResourceVariables                      |      |   ✓     |                |   ✓    |
+ * | absorbPad                                 |      |   ✓     |                |        |
  * | reportError, getExternalContext           | any  |  any    |  any           |  any   |
  * | numSubgraphs, numSubgraphInputs/Outputs, currentSubgraph | any | any | any    |  any   |
  * | subgraphBuiltinCodes                      | any  |  any    |  any           |  any   |
@@ -414,4 +415,51 @@ export interface TfLiteContext {
   prepareSubgraph(subgraph: number): void;
   /** The model's resource variables, or null when the interpreter has none (prepare and invoke). */
   getResourceVariables(): ResourceVariables | null;
+
+  /**
+   * Prepare only, for a kernel that implements explicit zero padding (a convolution with VALID padding
+   * whose taps outside its input read the input zero point, 0.0 for float32): asks to read input
+   * `inputSlot` of `node` — the node being prepared — straight from the tensor a PAD (or PADV2) copies,
+   * with that PAD's height and width padding folded into the kernel's window. Call it before anything
+   * else depends on which tensor the slot names (before `constantInputCopies`-like reads of it), once
+   * the kernel knows it serves the node.
+   *
+   * Succeeds only when every condition holds; otherwise returns null and changes nothing:
+   * - the input is the single output of a PAD / PADV2 node of the same subgraph that prepared earlier,
+   *   is not folded, not delegated and not already absorbed, and the allocation has no schedule (a
+   *   schedule may rewrite or tile the PAD) and no offline memory plan for the subgraph (its offsets
+   *   assume the PAD's source dies at the PAD);
+   * - the padded tensor is read by no other node (nor twice by this one), is not a subgraph output, not
+   *   a variable, not bound or bounded, and has the type and quantization (scale, zero point) of the
+   *   PAD's source;
+   * - the paddings are a constant (model data or folded) int32 / int64 `[4, 2]` tensor of a rank-4
+   *   NHWC input, padding only dimensions 1 and 2 (height, width), each amount >= 0;
+   * - the value written outside is the zero point for int8 / uint8 / int16 (PAD's implicit value;
+   *   PADV2's `constant_values` must be a constant equal to it) and +0.0 for float32;
+   * - `accept`, when given, returns true for the paddings (a kernel path that cannot take them declines).
+   *
+   * On success `node.inputs[inputSlot]` becomes the PAD's source tensor (so `getTensor` /
+   * `getEvalTensor` of the slot read it, at its own shape), and the PAD is absorbed: it does not run at
+   * invoke and reads and writes nothing on the planning timeline (as a folded node), so the padded
+   * tensor is never planned and the source lives until this node. Reports show the PAD as absorbed into
+   * this node (`NodeInfo.absorbedInto`). When this node's prepare fails afterwards, the absorption is
+   * undone. The kernel then computes as if the padded tensor were its input: `top` / `left` are its
+   * leading padding, `bottom` / `right` follow from its output size.
+   */
+  absorbPad(node: Node, inputSlot: number, accept?: (pad: AbsorbedPad) => boolean): AbsorbedPad | null;
+}
+
+/** The PAD a kernel absorbed (see `TfLiteContext.absorbPad`). */
+export interface AbsorbedPad {
+  /** The PAD's source tensor, now read by the node's input slot. */
+  source: number;
+  /** The padded tensor the slot named before (no longer planned). */
+  padded: number;
+  /** The PAD node (its index in the subgraph's operators). */
+  padNode: number;
+  /** Rows added above / below and columns added left / right of the source. */
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
 }

@@ -193,6 +193,10 @@ export class KernelHarness {
         guard('getResourceVariables', [Phase.Prepare, Phase.Invoke]);
         return h.resourceVariables;
       },
+      absorbPad() {
+        guard('absorbPad', [Phase.Prepare]);
+        return null; // one node, no PAD before it
+      },
     };
   }
 
