@@ -161,7 +161,10 @@ export function f32_dwconv_run(pp: usize, input: usize, output: usize, r0: i32, 
   const groupBytes = <usize>((taps + 1) << 5);
   // output columns whose windows are inside the input horizontally: [owLo, owHi)
   const owLo = min(outW, (padW + sW - 1) / sW);
-  const owHi = max(owLo, min(outW, (inW - 1 - (kW - 1) * dW + padW) / sW + 1));
+  // (no column when the window is wider than what lies right of the leading padding: span < 0 — a SAME
+  // window over a narrow input, or a PAD absorbed with trailing padding; i32 division truncates to 0)
+  const span = inW - 1 - (kW - 1) * dW + padW;
+  const owHi = max(owLo, min(outW, span < 0 ? 0 : span / sW + 1));
   for (let row = r0; row < r1; row++) {
     const b = row / outH;
     const oh = row - b * outH;

@@ -100,6 +100,8 @@ export interface ConvCaseF32 {
   activation: ActivationFunctionType;
   /** The filter is a graph input (packed again before every invoke) instead of a constant. */
   dynamicFilter: boolean;
+  /** A PAD before the convolution (`inH` x `inW` is its source's size); `value`: a PADV2 with that constant_values. */
+  pre?: { top: number; bottom: number; left: number; right: number; value?: number };
   seed: number;
   /** Fraction of the weights set to zero (a pruned layer), none when absent. */
   zeros?: number;
@@ -137,8 +139,11 @@ function outSize(padding: Padding, n: number, k: number, s: number, d: number): 
 
 /** Builds the model of a convolution case (with its inputs), or null when VALID padding leaves no output. */
 export function buildConvF32(c: ConvCaseF32): { def: ModelDef; inputs: Float32Array[] } | null {
-  const outH = outSize(c.padding, c.inH, c.kH, c.strideH, c.dilH);
-  const outW = outSize(c.padding, c.inW, c.kW, c.strideW, c.dilW);
+  const pre = c.pre ?? { top: 0, bottom: 0, left: 0, right: 0 };
+  const padH = c.inH + pre.top + pre.bottom;
+  const padW = c.inW + pre.left + pre.right;
+  const outH = outSize(c.padding, padH, c.kH, c.strideH, c.dilH);
+  const outW = outSize(c.padding, padW, c.kW, c.strideW, c.dilW);
   if (outH < 1 || outW < 1) return null;
   const r = rng(c.seed * 7 + 1);
   const fan = c.depthwise ? c.kH * c.kW : c.kH * c.kW * c.inC;
@@ -153,7 +158,23 @@ export function buildConvF32(c: ConvCaseF32): { def: ModelDef; inputs: Float32Ar
   const b = new ModelBuilder();
   const inT = b.addTensor({ name: 'in', type: TensorType.FLOAT32, shape: [c.batches, c.inH, c.inW, c.inC] });
   const wT = b.addTensor({ name: 'w', type: TensorType.FLOAT32, shape: filterShape, ...(c.dynamicFilter ? {} : { data: weights }) });
-  const ins = [inT, wT];
+  let convIn = inT;
+  if (c.pre) {
+    convIn = b.addTensor({ name: 'padded', type: TensorType.FLOAT32, shape: [c.batches, padH, padW, c.inC] });
+    const padInputs = [
+      inT,
+      b.addTensor({
+        name: 'paddings',
+        type: TensorType.INT32,
+        shape: [4, 2],
+        data: Int32Array.from([0, 0, pre.top, pre.bottom, pre.left, pre.right, 0, 0]),
+      }),
+    ];
+    if (c.pre.value !== undefined)
+      padInputs.push(b.addTensor({ name: 'pad_value', type: TensorType.FLOAT32, shape: [], data: Float32Array.of(c.pre.value) }));
+    b.addOperator({ op: c.pre.value !== undefined ? BuiltinOperator.PADV2 : BuiltinOperator.PAD, inputs: padInputs, outputs: [convIn] });
+  }
+  const ins = [convIn, wT];
   if (c.bias) ins.push(b.addTensor({ name: 'b', type: TensorType.FLOAT32, shape: [c.outC], data: floats(r, c.outC, -0.5, 0.5) }));
   const outT = b.addTensor({ name: 'out', type: TensorType.FLOAT32, shape: [c.batches, outH, outW, c.outC] });
   b.addOperator({

@@ -82,6 +82,8 @@ export interface HybridConvCase {
   bias: boolean;
   activation: ActivationFunctionType;
   scales: WeightScales;
+  /** A float32 PAD before the convolution (`inH` x `inW` is its source's size). */
+  pre?: { top: number; bottom: number; left: number; right: number };
   seed: number;
 }
 
@@ -122,15 +124,29 @@ function outSize(padding: Padding, n: number, k: number, s: number, d: number): 
 
 /** Builds a hybrid convolution case (with its input), or null when VALID padding leaves no output. */
 export function buildHybridConv(c: HybridConvCase): { def: ModelDef; input: Float32Array } | null {
-  const outH = outSize(c.padding, c.inH, c.kH, c.strideH, c.dilH);
-  const outW = outSize(c.padding, c.inW, c.kW, c.strideW, c.dilW);
+  const pre = c.pre ?? { top: 0, bottom: 0, left: 0, right: 0 };
+  const padH = c.inH + pre.top + pre.bottom;
+  const padW = c.inW + pre.left + pre.right;
+  const outH = outSize(c.padding, padH, c.kH, c.strideH, c.dilH);
+  const outW = outSize(c.padding, padW, c.kW, c.strideW, c.dilW);
   if (outH < 1 || outW < 1) return null;
   const r = rng(c.seed * 7 + 1);
   const b = new ModelBuilder();
   const inT = b.addTensor({ name: 'in', type: TensorType.FLOAT32, shape: [c.batches, c.inH, c.inW, c.inC] });
   const filterShape = c.depthwise ? [1, c.kH, c.kW, c.outC] : [c.outC, c.kH, c.kW, c.inC];
   const wT = addFilter(b, r, filterShape, c.outC, c.depthwise ? 3 : 0, c.scales);
-  const ins = [inT, wT];
+  let convIn = inT;
+  if (c.pre) {
+    convIn = b.addTensor({ name: 'padded', type: TensorType.FLOAT32, shape: [c.batches, padH, padW, c.inC] });
+    const paddings = b.addTensor({
+      name: 'paddings',
+      type: TensorType.INT32,
+      shape: [4, 2],
+      data: Int32Array.from([0, 0, pre.top, pre.bottom, pre.left, pre.right, 0, 0]),
+    });
+    b.addOperator({ op: BuiltinOperator.PAD, inputs: [inT, paddings], outputs: [convIn] });
+  }
+  const ins = [convIn, wT];
   if (c.bias) ins.push(b.addTensor({ name: 'b', type: TensorType.FLOAT32, shape: [c.outC], data: floats(r, c.outC, -0.5, 0.5) }));
   const outT = b.addTensor({ name: 'out', type: TensorType.FLOAT32, shape: [c.batches, outH, outW, c.outC] });
   b.addOperator({

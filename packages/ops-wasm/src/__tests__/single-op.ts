@@ -124,6 +124,12 @@ export interface ConvCase {
   biasRange?: number;
   /** TFLite's uint8: uint8 tensors (zero points + 128), per-tensor, a random filter zero point. */
   uint8?: boolean;
+  /**
+   * A PAD before the convolution (the graph input is the PAD's, `inH` x `inW` its source's size):
+   * rows above, below, columns left, right; `value`: a PADV2 with that constant_values (raw, as
+   * stored) instead of PAD's implicit zero point.
+   */
+  pre?: { top: number; bottom: number; left: number; right: number; value?: number };
   seed: number;
 }
 
@@ -234,8 +240,11 @@ export function expectConvCasesEqual(count: number, makeCase: (seed: number) => 
 
 /** Builds the model of a convolution case, or null when VALID padding leaves no output. */
 export function buildConv(c: ConvCase): { def: ModelDef; input: Int8Array } | null {
-  const outH = outSize(c.padding, c.inH, c.kH, c.strideH, c.dilH);
-  const outW = outSize(c.padding, c.inW, c.kW, c.strideW, c.dilW);
+  const pre = c.pre ?? { top: 0, bottom: 0, left: 0, right: 0 };
+  const padH = c.inH + pre.top + pre.bottom;
+  const padW = c.inW + pre.left + pre.right;
+  const outH = outSize(c.padding, padH, c.kH, c.strideH, c.dilH);
+  const outW = outSize(c.padding, padW, c.kW, c.strideW, c.dilW);
   if (outH < 1 || outW < 1) return null;
   const r = rng(c.seed * 7 + 1);
   const inScale = 0.02 + r() * 0.05;
@@ -249,12 +258,24 @@ export function buildConv(c: ConvCase): { def: ModelDef; input: Int8Array } | nu
   const u8 = c.uint8 === true;
   const type = u8 ? TensorType.UINT8 : TensorType.INT8;
   const wZp = u8 ? pick(r, [0, 255, 128, int(r, 0, 255)]) : 0;
-  const inT = b.addTensor({
-    name: 'in',
-    type,
-    shape: [c.batches, c.inH, c.inW, c.inC],
-    quantization: { scale: inScale, zeroPoint: u8 ? c.inZp + 128 : c.inZp },
-  });
+  const inQ = { scale: inScale, zeroPoint: u8 ? c.inZp + 128 : c.inZp };
+  const inT = b.addTensor({ name: 'in', type, shape: [c.batches, c.inH, c.inW, c.inC], quantization: inQ });
+  let convIn = inT;
+  if (c.pre) {
+    convIn = b.addTensor({ name: 'padded', type, shape: [c.batches, padH, padW, c.inC], quantization: inQ });
+    const paddings = b.addTensor({
+      name: 'paddings',
+      type: TensorType.INT32,
+      shape: [4, 2],
+      data: Int32Array.from([0, 0, pre.top, pre.bottom, pre.left, pre.right, 0, 0]),
+    });
+    const padInputs = [inT, paddings];
+    if (c.pre.value !== undefined) {
+      const v = u8 ? Uint8Array.of(c.pre.value) : Int8Array.of(c.pre.value);
+      padInputs.push(b.addTensor({ name: 'pad_value', type, shape: [], data: v, quantization: inQ }));
+    }
+    b.addOperator({ op: c.pre.value !== undefined ? BuiltinOperator.PADV2 : BuiltinOperator.PAD, inputs: padInputs, outputs: [convIn] });
+  }
   const wT = b.addTensor({
     name: 'w',
     type,
@@ -266,7 +287,7 @@ export function buildConv(c: ConvCase): { def: ModelDef; input: Int8Array } | nu
       quantizedDimension: c.depthwise ? 3 : 0,
     },
   });
-  const inputs = [inT, wT];
+  const inputs = [convIn, wT];
   if (c.bias) {
     inputs.push(
       b.addTensor({

@@ -3,7 +3,8 @@
  * points; int16 weights w - zero point), in WebAssembly: qs8_conv, a 4-pixel x 8-channel GEMM tile over
  * tap pointers (assembly/int8/conv.ts), with the weights packed at prepare into the arena.
  * Declines (the next provider serves the node): other types, grouped convolution, non-constant filter
- * or bias, asymmetric int8 filters, per-channel uint8 filters.
+ * or bias, asymmetric int8 filters, per-channel uint8 filters. With VALID padding it absorbs a PAD of
+ * height and width before its input (pad-absorb.ts), except on the one-pixel path.
  */
 import {
   BuiltinOperator,
@@ -35,6 +36,7 @@ import {
 } from './kernel-common.js';
 import { packConvGemm, packableWeights } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
+import { absorbInputPad } from './pad-absorb.js';
 import { convWindow, declineArity, expectWindowOutput, setConvOutputShape, int8ConvOutputStage } from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
@@ -75,7 +77,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
   const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[0]!);
-  const [batches, inH, inW, inC] = input.dims as unknown as number[];
+  const [batches, , , inC] = input.dims as unknown as number[];
   const [outC, kH, kW, kC] = filter.dims as unknown as number[];
   if (kC !== inC) throw new KernelError(OP, node.index, `filter depth ${kC} differs from input depth ${inC} (grouped convolution)`);
   if (output.dims[0] !== batches)
@@ -83,13 +85,18 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   if (output.dims[3] !== outC)
     throw new KernelError(OP, node.index, `output has ${output.dims[3]} channels, filter (tensor ${filter.index}) has ${outC}`);
   const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
-  const g = { outH: pad.outHeight, outW: pad.outWidth, padH: pad.height, padW: pad.width };
+  const taps = kH! * kW!;
+  const pixels = batches! * pad.outHeight * pad.outWidth;
+  // one output pixel over one tap runs qs8_conv's one-pixel path, which reads the input in place
+  const onePixel = pixels === 1 && taps === 1;
+  const q = int8ConvOutputStage(OP, context, node, { input, filter, bias, output }, outC!, 0, opts.fusedActivationFunction);
+  const inG = { inH: input.dims[1]!, inW: input.dims[2]!, padH: pad.height, padW: pad.width };
+  const { inH, inW, padH, padW } = onePixel ? inG : absorbInputPad(context, node, opts.padding, inG);
+  const g = { outH: pad.outHeight, outW: pad.outWidth, padH, padW };
 
   const paramsRegion = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, paramsRegion);
-  const q = int8ConvOutputStage(OP, context, node, { input, filter, bias, output }, outC!, 0, opts.fusedActivationFunction);
   const { actMin, actMax } = q;
-  const taps = kH! * kW!;
   const fast = rightOnlyRange(q.multiplier, q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
   const p = paramsRegion.i32;
   writeWindowParams(p, {
@@ -112,9 +119,6 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     actMax,
     zpOut: output.params.zeroPoint,
   });
-  const pixels = batches! * g.outH * g.outW;
-  // one output pixel over one tap runs qs8_conv's one-pixel path, which reads the input in place
-  const onePixel = pixels === 1 && taps === 1;
   // depth not a multiple of the tile's step over several taps: compact im2col rows (K padded once)
   const layout = packConvGemm(
     context,

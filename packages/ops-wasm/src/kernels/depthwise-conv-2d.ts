@@ -3,7 +3,8 @@
  * (assembly/int8/depthwise-conv.ts), eight output channels per vector (a depth multiplier > 1 gathers
  * their input channels with a swizzle); one input channel with a depth multiplier (a convolution of
  * K = taps) by the CONV_2D GEMM qs8_conv. Weights packed at prepare into the arena. Declines other
- * types, non-constant filter or bias and asymmetric filters (the next provider serves the node).
+ * types, non-constant filter or bias and asymmetric filters (the next provider serves the node). With
+ * VALID padding it absorbs a PAD of height and width before its input (pad-absorb.ts).
  */
 import {
   BuiltinOperator,
@@ -36,6 +37,7 @@ import {
 } from './kernel-common.js';
 import { packConvGemm, packDepthwise, packableWeights } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
+import { absorbInputPad } from './pad-absorb.js';
 import {
   convWindow,
   declineArity,
@@ -85,7 +87,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const bias = getOptionalInput(context, node, 2);
   const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[3]!);
   expectPositive(OP, node, 'depth_multiplier', opts.depthMultiplier);
-  const [batches, inH, inW, inC] = input.dims as unknown as number[];
+  const [batches, , , inC] = input.dims as unknown as number[];
   const [one, kH, kW, fC] = filter.dims as unknown as number[];
   const channels = output.dims[3]!;
   if (one !== 1)
@@ -104,11 +106,13 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   if (output.dims[0] !== batches)
     throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
   const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
-  const g = { outH: pad.outHeight, outW: pad.outWidth, padH: pad.height, padW: pad.width };
+  const q = int8ConvOutputStage(OP, context, node, { input, filter, bias, output }, channels!, 3, opts.fusedActivationFunction);
+  const inG = { inH: input.dims[1]!, inW: input.dims[2]!, padH: pad.height, padW: pad.width };
+  const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, inG);
+  const g = { outH: pad.outHeight, outW: pad.outWidth, padH, padW };
 
   const paramsRegion = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, paramsRegion);
-  const q = int8ConvOutputStage(OP, context, node, { input, filter, bias, output }, channels!, 3, opts.fusedActivationFunction);
   const { actMin, actMax } = q;
   const taps = kH! * kW!;
   const p = paramsRegion.i32;

@@ -24,6 +24,7 @@ import { PROVIDER } from '../../provider.js';
 import { declineNonFloat, hasFixedData } from './float-common.js';
 import { SPARSE_BLOCK_CHANNEL_BYTES, packSparseF32, sparseWords, zeroFraction } from './weight-pack-sparse.js';
 import { parallelFor, threadsFor } from '../parallel.js';
+import { absorbInputPad } from '../pad-absorb.js';
 import { G, initGemmData, invokeGemm, prepareGemm, type GemmData } from './gemm-common.js';
 import {
   activationRangeFloat,
@@ -61,7 +62,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
   const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[0]!);
-  const [batches, inH, inW, inC] = input.dims as unknown as number[];
+  const [batches, , , inC] = input.dims as unknown as number[];
   const [outC, kH, kW, kC] = filter.dims as unknown as number[];
   if (kC !== inC) throw new KernelError(OP, node.index, `filter depth ${kC} differs from input depth ${inC} (grouped convolution)`);
   if (output.dims[0] !== batches)
@@ -71,8 +72,10 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   if (bias && bias.elementCount !== outC)
     throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${outC}`);
   const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
-  const g = { outH: pad.outHeight, outW: pad.outWidth, padH: pad.height, padW: pad.width };
   const [actMin, actMax] = activationRangeFloat(OP, node, opts.fusedActivationFunction);
+  const inG = { inH: input.dims[1]!, inW: input.dims[2]!, padH: pad.height, padW: pad.width };
+  const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, inG);
+  const g = { outH: pad.outHeight, outW: pad.outWidth, padH, padW };
 
   const taps = kH! * kW!;
   const direct = taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW;

@@ -23,6 +23,7 @@ import { Fn } from '../../threads/control.js';
 import type { JobExports } from '../../threads/pool.js';
 import { parallelFor, threadsFor, type Parallel } from '../parallel.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
+import { absorbInputPad } from '../pad-absorb.js';
 import { declineNonFloat, floatKernelsFor, hasFixedData, type FloatKernelExports } from './float-common.js';
 import { DW_CT, depthwisePackedFloats, packDepthwiseF32 } from './weight-pack-f32.js';
 import {
@@ -80,7 +81,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
   const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[3]!);
-  const [batches, inH, inW, channels] = input.dims as unknown as number[];
+  const [batches, , , channels] = input.dims as unknown as number[];
   const [one, kH, kW, fC] = filter.dims as unknown as number[];
   if (one !== 1)
     throw new KernelError(
@@ -99,8 +100,10 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   if (bias && bias.elementCount !== channels)
     throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${channels}`);
   const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
-  const g = { outH: pad.outHeight, outW: pad.outWidth, padH: pad.height, padW: pad.width };
   const [actMin, actMax] = activationRangeFloat(OP, node, opts.fusedActivationFunction);
+  const inG = { inH: input.dims[1]!, inW: input.dims[2]!, padH: pad.height, padW: pad.width };
+  const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, inG);
+  const g = { outH: pad.outHeight, outW: pad.outWidth, padH, padW };
 
   const region = context.allocatePersistentBuffer(DW_PARAMS_BYTES);
   data.k = floatKernelsFor(OP, node, region);

@@ -38,6 +38,7 @@ import { GEMM_TILE_PIXELS, W, WINDOW_PARAMS_BYTES, extScratchBytes, writeWindowP
 import { parallelFor, threadsFor } from '../parallel.js';
 import { packConvGemm } from '../weight-pack.js';
 import { requestWindowScratch } from '../window-scratch.js';
+import { absorbInputPad } from '../pad-absorb.js';
 import { HYBRID_MAX_K, HybridMode, declineClampActivation, declineHybrid, prepareHybridEpilogue } from './hybrid-common.js';
 import { emptyHybridWindowData, finishHybridWindow, invokeHybridWindow, type HybridWindowData } from './hybrid-window.js';
 
@@ -75,7 +76,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
   const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[0]!);
-  const [batches, inH, inW, inC] = input.dims as unknown as number[];
+  const [batches, , , inC] = input.dims as unknown as number[];
   const [outC, kH, kW, kC] = filter.dims as unknown as number[];
   if (kC !== inC) throw new KernelError(OP, node.index, `filter depth ${kC} differs from input depth ${inC} (grouped convolution)`);
   if (output.dims[0] !== batches)
@@ -88,6 +89,11 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   if (!weights) throw new KernelError(OP, node.index, `hybrid filter (tensor ${filter.index}) must be a constant`);
   const taps = kH! * kW!;
   const K = taps * inC!;
+  const perBatch = pad.outHeight * pad.outWidth;
+  const onePixel = perBatch === 1 && taps === 1;
+  // the one-pixel path reads the input in place: no absorbed padding there
+  const inG = { inH: input.dims[1]!, inW: input.dims[2]!, padH: pad.height, padW: pad.width };
+  const { inH, inW, padH, padW } = onePixel ? inG : absorbInputPad(context, node, opts.padding, inG);
 
   // TFLite (and ops-reference): per-channel scales that differ quantize the input asymmetrically and
   // scale per channel; one scale (or all equal, or uint8 weights) symmetrically, the scale in the factor
@@ -98,7 +104,6 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     reductionSumVector(weights, 0, outC!, K, sums);
   }
   const [lo, hi] = calculateActivationRangeFloat(opts.fusedActivationFunction);
-  const perBatch = pad.outHeight * pad.outWidth;
   const hyRegion = prepareHybridEpilogue(context, {
     perBatch,
     outC: outC!,
@@ -129,21 +134,14 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     strideW: opts.strideW,
     dilH: opts.dilationHFactor,
     dilW: opts.dilationWFactor,
-    padH: pad.height,
-    padW: pad.width,
+    padH,
+    padW,
     actMin: 0,
     actMax: 0,
   });
-  const onePixel = perBatch === 1 && taps === 1;
   const layout = packConvGemm(context, p, weights, outC!, taps, inC!, null, 0, 0, onePixel);
   p[W.Direct] =
-    taps === 1 &&
-    opts.strideH === 1 &&
-    opts.strideW === 1 &&
-    pad.height === 0 &&
-    pad.width === 0 &&
-    pad.outHeight === inH &&
-    pad.outWidth === inW
+    taps === 1 && opts.strideH === 1 && opts.strideW === 1 && padH === 0 && padW === 0 && pad.outHeight === inH && pad.outWidth === inW
       ? 1
       : 0;
   const tiles = Math.ceil(perBatch / GEMM_TILE_PIXELS);

@@ -37,6 +37,7 @@ import { GEMM_TILE_PIXELS, W, WINDOW_PARAMS_BYTES, extScratchBytes, writeWindowP
 import { parallelFor, threadsFor } from '../parallel.js';
 import { packConvGemm, packDepthwise } from '../weight-pack.js';
 import { requestWindowScratch } from '../window-scratch.js';
+import { absorbInputPad } from '../pad-absorb.js';
 import { HybridMode, declineClampActivation, declineHybrid, prepareHybridEpilogue, weightSums } from './hybrid-common.js';
 import { emptyHybridWindowData, finishHybridWindow, invokeHybridWindow, type HybridWindowData } from './hybrid-window.js';
 
@@ -69,7 +70,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const bias = getOptionalInput(context, node, 2);
   const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[3]!);
   expectPositive(OP, node, 'depth_multiplier', opts.depthMultiplier);
-  const [batches, inH, inW, inC] = input.dims as unknown as number[];
+  const [batches, , , inC] = input.dims as unknown as number[];
   const [one, kH, kW, fC] = filter.dims as unknown as number[];
   const channels = output.dims[3]!;
   if (one !== 1)
@@ -93,6 +94,8 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   if (!weights) throw new KernelError(OP, node.index, `hybrid filter (tensor ${filter.index}) must be a constant`);
   const taps = kH! * kW!;
   const perBatch = pad.outHeight * pad.outWidth;
+  const inG = { inH: input.dims[1]!, inW: input.dims[2]!, padH: pad.height, padW: pad.width };
+  const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, inG);
   const [lo, hi] = calculateActivationRangeFloat(opts.fusedActivationFunction);
   // TFLite: always asymmetric per batch, (acc · factor) · channel scale
   const hyRegion = prepareHybridEpilogue(context, {
@@ -124,8 +127,8 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     strideW: opts.strideW,
     dilH: opts.dilationHFactor,
     dilW: opts.dilationWFactor,
-    padH: pad.height,
-    padW: pad.width,
+    padH,
+    padW,
     actMin: 0,
     actMax: 0,
   });
