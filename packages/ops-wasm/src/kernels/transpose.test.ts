@@ -5,7 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { int, int8s, rng, runBoth, wasm } from '../__tests__/single-op.js';
 
 const TYPES = [TensorType.INT8, TensorType.INT16, TensorType.FLOAT32, TensorType.INT64] as const;
+/** One type per element size, for the SIMD paths (uint8 stands for the 1-byte types beside int8). */
+const BY_SIZE = [
+  ['uint8', TensorType.UINT8],
+  ['int8', TensorType.INT8],
+  ['int16', TensorType.INT16],
+  ['float32', TensorType.FLOAT32],
+  ['int64', TensorType.INT64],
+] as const;
 const SIZE = new Map<TensorType, number>([
+  [TensorType.UINT8, 1],
   [TensorType.INT8, 1],
   [TensorType.INT16, 2],
   [TensorType.FLOAT32, 4],
@@ -26,9 +35,14 @@ function buildTranspose(seed: number) {
   const rank = int(r, 1, 6);
   const type = TYPES[int(r, 0, TYPES.length - 1)]!;
   const shape = Array.from({ length: rank }, () => int(r, 1, 5));
-  const perm = shuffled(r, rank);
+  return transposeModel(r, type, shape, shuffled(r, rank), seed);
+}
+
+/** A TRANSPOSE of a random `type` tensor of `shape` by `perm` (int32 or int64 at random), with its input. */
+function transposeModel(r: () => number, type: TensorType, shape: number[], perm: number[], seed: number) {
+  const rank = shape.length;
   const b = new ModelBuilder();
-  const q = type === TensorType.INT8 ? { quantization: { scale: 0.1, zeroPoint: 3 } } : {};
+  const q = type === TensorType.INT8 || type === TensorType.UINT8 ? { quantization: { scale: 0.1, zeroPoint: 3 } } : {};
   const inT = b.addTensor({ name: 'in', type, shape, ...q });
   const permData =
     r() < 0.5
@@ -47,14 +61,61 @@ function buildTranspose(seed: number) {
   return { def: b.buildDef(), inputs: [input], desc: JSON.stringify({ seed, type, shape, perm }) };
 }
 
+/** Runs a TRANSPOSE on both packages; expects ops-wasm to take it and match byte for byte. */
+function expectSame(m: ReturnType<typeof transposeModel>): void {
+  const r = runBoth(m.def, m.inputs);
+  expect(r.served, m.desc).toBe(1);
+  expect(r.got[0], m.desc).toEqual(r.ref[0]);
+}
+
+/** Image sizes [H, W]: one pixel, widths not a multiple of 16, and whole vectors (16 pixels and more). */
+const IMAGES = [
+  [1, 1],
+  [1, 7],
+  [3, 5],
+  [2, 8],
+  [4, 4],
+  [5, 13],
+  [4, 16],
+  [3, 37],
+  [9, 17],
+];
+
 describe('TRANSPOSE (wasm) equals ops-reference byte for byte', () => {
-  it('on 150 random tensors of rank 1-6 (int8, int16, float32, int64) with random permutations', () => {
-    for (let seed = 1; seed <= 150; seed++) {
-      const m = buildTranspose(seed);
-      const r = runBoth(m.def, m.inputs);
-      expect(r.served, m.desc).toBe(1);
-      expect(r.got[0], m.desc).toEqual(r.ref[0]);
+  // NCHW → NHWC interleaves C planes (transpose-planes.ts interleave<C>x<es>); NHWC → NCHW splits them
+  // (deinterleave<C>x<es>); 8-byte elements and C > 4 take the tiles or the general loops.
+  for (const [name, type] of BY_SIZE) {
+    for (const c of [2, 3, 4, 5]) {
+      it(`NCHW → NHWC and back, ${name}, C = ${c}, batch 1-3, ${IMAGES.length} image sizes`, () => {
+        const r = rng(1000 * c + type);
+        for (const [h, w] of IMAGES) {
+          const n = int(r, 1, 3);
+          expectSame(transposeModel(r, type, [n, c, h!, w!], [0, 2, 3, 1], 0));
+          expectSame(transposeModel(r, type, [n, h!, w!, c], [0, 3, 1, 2], 0));
+        }
+      });
     }
+  }
+
+  // [N, A, B] → [N, B, A] (and the same inside more axes) in SIMD tiles of 16 / es elements with
+  // element-by-element edges (transpose-tiles.ts); a perm keeping the innermost axis copies whole rows.
+  for (const [name, type] of BY_SIZE) {
+    it(`tiled 2-D transposes and row copies, ${name}`, () => {
+      const r = rng(77 + type);
+      const sides = [5, 8, 16, 17, 31, 40];
+      for (let i = 0; i < 8; i++) {
+        const a = sides[int(r, 0, sides.length - 1)]!;
+        const b = sides[int(r, 0, sides.length - 1)]!;
+        expectSame(transposeModel(r, type, [int(r, 1, 3), a, b], [0, 2, 1], i));
+        expectSame(transposeModel(r, type, [a, b], [1, 0], i));
+        expectSame(transposeModel(r, type, [2, a, 3, b], [2, 0, 3, 1], i));
+        expectSame(transposeModel(r, type, [a, 2, b], [1, 0, 2], i));
+      }
+    });
+  }
+
+  it('on 150 random tensors of rank 1-6 (int8, int16, float32, int64) with random permutations', () => {
+    for (let seed = 1; seed <= 150; seed++) expectSame(buildTranspose(seed));
   });
 
   it('NCHW → NHWC of a [1, 3, 5, 7] int8 image', () => {

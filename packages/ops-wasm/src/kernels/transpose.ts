@@ -1,11 +1,12 @@
 /**
  * TRANSPOSE (TFLM kernels/transpose.cc, reference_ops::Transpose) in WebAssembly: permutes the
  * dimensions (up to 6) of a tensor whose elements are 1, 2, 4 or 8 bytes, with a constant int32/int64
- * `perm`. It only moves bytes, so every such type is exact. transpose_bytes (assembly/layout/transpose.ts)
- * walks the output in order; at prepare, output axes whose input axes are also neighbours, in the same
- * order, are merged (NCHW → NHWC becomes [N, H·W, C] with a unit stride on H·W). Declines a `perm` that
- * is not constant and elements of other sizes.
- */
+ * `perm`. It only moves bytes, so every such type is exact. At prepare the output axes are reduced
+ * (outputAxes: size-1 axes dropped, output axes whose input axes are also neighbours, in the same order,
+ * merged: NCHW → NHWC becomes [N, H·W, C] with a unit stride on H·W); transpose_bytes
+ * (assembly/layout/transpose.ts) then copies whole rows, interleaves or splits 2-4 planes (NCHW ↔ NHWC),
+ * transposes SIMD tiles, or walks the output element by element, by the two innermost axes. Declines a
+ * `perm` that is not constant and elements of other sizes. */
 import {
   BuiltinOperator,
   KernelError,
@@ -66,6 +67,47 @@ function readPerm(t: Tensor, rank: number, node: Node): number[] {
   return out;
 }
 
+/**
+ * The output axes as transpose_bytes walks them: (dims, input byte strides), axes of size 1 dropped, an
+ * axis merged into the one before it when their input axes are neighbours in the same order, front-padded
+ * to MAX_DIMS with (1, 0); a tensor of one element is one axis (1, es).
+ */
+function outputAxes(
+  inDims: ArrayLike<number>,
+  perm: readonly number[],
+  inStride: readonly number[],
+  es: number,
+): { dims: number[]; strides: number[] } {
+  const dims: number[] = [];
+  const strides: number[] = [];
+  let prev = -2; // the input axis of the last kept output axis
+  for (let k = 0; k < perm.length; k++) {
+    const axis = perm[k]!;
+    const n = inDims[axis]!;
+    if (n === 1) continue;
+    // neighbours once the size-1 input axes between them are dropped
+    let between = true;
+    for (let a = prev + 1; a < axis && between; a++) if (inDims[a] !== 1) between = false;
+    if (dims.length > 0 && prev < axis && between) {
+      dims[dims.length - 1]! *= n;
+      strides[strides.length - 1] = inStride[axis]!;
+    } else {
+      dims.push(n);
+      strides.push(inStride[axis]!);
+    }
+    prev = axis;
+  }
+  if (dims.length === 0) {
+    dims.push(1);
+    strides.push(es);
+  }
+  while (dims.length < MAX_DIMS) {
+    dims.unshift(1);
+    strides.unshift(0);
+  }
+  return { dims, strides };
+}
+
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as TransposeData;
   if (node.inputs.length !== 2 || node.outputs.length !== 1) throw new KernelError(OP, node.index, 'expects 2 inputs and 1 output');
@@ -95,23 +137,7 @@ function prepare(context: TfLiteContext, node: Node): void {
     inStride[d] = s;
     s *= input.dims[d]!;
   }
-  // output axes (dim, input byte stride), merging axis k into k + 1 when input axis perm[k] is perm[k + 1] - 1
-  const dims: number[] = [];
-  const strides: number[] = [];
-  for (let k = 0; k < rank; k++) {
-    const n = output.dims[k]!;
-    if (dims.length > 0 && perm[k - 1] === perm[k]! - 1) {
-      dims[dims.length - 1]! *= n;
-      strides[strides.length - 1] = inStride[perm[k]!]!;
-    } else {
-      dims.push(n);
-      strides.push(inStride[perm[k]!]!);
-    }
-  }
-  while (dims.length < MAX_DIMS) {
-    dims.unshift(1);
-    strides.unshift(0);
-  }
+  const { dims, strides } = outputAxes(input.dims, perm, inStride, es);
   const region = context.allocatePersistentBuffer(TRANSPOSE_PARAMS_BYTES);
   data.k = kernelsFor(OP, node, region);
   const p = region.i32;
