@@ -4,10 +4,13 @@
  * coexist, each with its memory. The memory is sized once, for the arena core asks for, and never grows
  * (its maximum equals its initial size): growing would detach the buffer every tensor view uses. With a
  * thread pool the memory is shared, and every worker instantiates the (threaded) module over it too.
+ * Past the arena: READ_SLACK bytes, then, at the memory's end, the kernels' constant tables
+ * (constant-tables.ts), written once here.
  */
 import { KernelError, type ArenaBacking, type ArenaRegion, type Node } from '@micrort/core';
 import type { WasmThreadPool } from './threads/pool.js';
 import type { KernelExports } from './wasm-module.js';
+import { CONSTANT_TABLES_BYTES, writeConstantTables } from './constant-tables.js';
 
 const PAGE = 65536;
 /** Bytes past the arena's end that the memory also has: kernels read up to 15 bytes past a tensor. */
@@ -35,8 +38,9 @@ export class WasmArenaBacking implements ArenaBacking {
   ) {}
 
   allocate(bytes: number): ArrayBuffer | SharedArrayBuffer {
-    const pages = Math.max(1, Math.ceil((bytes + READ_SLACK) / PAGE));
+    const pages = Math.max(1, Math.ceil((bytes + READ_SLACK + CONSTANT_TABLES_BYTES) / PAGE));
     const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: this.pool !== null });
+    writeConstantTables(memory.buffer);
     const instance = new WebAssembly.Instance(this.module, { env: { memory } });
     const id = this.pool ? this.pool.attach(memory) : -1;
     instances.set(memory.buffer, { exports: instance.exports as unknown as KernelExports, pool: this.pool, instance: id });

@@ -3,8 +3,9 @@
  * whole linear memory to the arena.
  *
  * The module (assembly/, built by scripts/build-wasm.mjs) imports its memory as `env.memory` and has no
- * data segment and no global: every byte of the memory belongs to the interpreter's arena, which starts
- * at offset 0 (see wasm-arena.ts). It needs fixed-width SIMD (SIMD128); an engine without it gets a
+ * data segment and no global: the interpreter's arena starts at offset 0 of the memory (see
+ * wasm-arena.ts); past it lie only read slack and the constant tables the backing writes
+ * (constant-tables.ts). It needs fixed-width SIMD (SIMD128); an engine without it gets a
  * `WasmUnsupportedError` saying so, never a crash.
  */
 import { MicrortError } from '@micrort/core';

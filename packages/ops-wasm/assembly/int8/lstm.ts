@@ -14,10 +14,10 @@
 // steps (a batch row's state depends on nothing else), so time-major input with several batches reads
 // row t * Batches + b, batch-major b * Steps + t.
 //
-// Memory: `table` the packed sigmoid table (1 KB, sigmoid-int16-common.ts's layout); `scratch` four int16
-// gate buffers of LQ_GATES values (S rounded up to 8, so whole vectors stay inside). The cell and hidden
-// states are rows of S values in tensors of several batches: their last partial vector is read past the
-// row (the arena has slack) but stored lane by lane.
+// Memory: `table` the packed sigmoid table (1 KB at the end of the memory, past the arena:
+// src/constant-tables.ts); `scratch` four int16 gate buffers of LQ_GATES values (S rounded up to 8, so
+// whole vectors stay inside). The cell and hidden states are rows of S values in tensors of several
+// batches: their last partial vector is read past the row (the arena has slack) but stored lane by lane.
 import { LQ_KB_H, LQ_KB_X, LQ_BATCHES, LQ_CELL_CLIP, LQ_CLIP, LQ_FC, LQ_FC_MULT, LQ_FC_SHIFT, LQ_GATES, LQ_H_MULT, LQ_H_SHIFT, LQ_H_ZP, LQ_IC_MULT, LQ_IC_SHIFT, LQ_INPUT, LQ_STATE, LQ_STEPS, LQ_TANH_MULT, LQ_TANH_SHIFT, LQ_TIME_MAJOR } from '../generated/abi';
 import { gemvGate } from './conv';
 import { rdbpot, srdhm, storeBytes } from './requant';

@@ -4,32 +4,21 @@
  * qs16_tanh (assembly/int16/sigmoid.ts), eight lanes per step. Prepare checks what TFLM's prepare checks
  * (zero points 0, output scale 2^-15, an input scale whose multiplier fits in int16; kernel-support's
  * int16ActivationParams), turns its words into the eval's multiplier and shift (int16SigmoidEvalRescale)
- * and packs TFLM's 256-entry sigmoid table (core's SIGMOID_TABLE_UINT16) into a persistent 1 KB region in
- * the layout the kernel reads. Byte-equal to ops-reference; in place under `inPlace: true`.
+ * and reads TFLM's 256-entry sigmoid table (core's SIGMOID_TABLE_UINT16), packed in the layout the kernel
+ * reads, from the arena memory's constant tables (constant-tables.ts: past the arena, no arena bytes). Byte-equal to ops-reference; in place under `inPlace: true`.
  */
-import {
-  BuiltinOperator,
-  KernelError,
-  SIGMOID_TABLE_UINT16,
-  TensorType,
-  checkedLog2,
-  type Node,
-  type Registration,
-  type TfLiteContext,
-} from '@micrort/core';
+import { BuiltinOperator, KernelError, TensorType, checkedLog2, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
+import { sigmoid16TableAt } from '../constant-tables.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { constantInputCopies, elementwiseInPlace, inputOffset, quantizedUnaryTensors } from './kernel-common.js';
 import { SigmoidFunction, int16ActivationParams, int16SigmoidEvalRescale, setOutputShape, type SigmoidSpec } from '@micrort/kernel-support';
 
-/** Bytes of the packed table: 256 words. */
-export const SIGMOID16_TABLE_BYTES = 1024;
-
 /** Op data of an int16 LOGISTIC / TANH node. */
 export interface Sigmoid16Data {
   k: KernelExports | null;
-  /** Arena offset of the packed table. */
+  /** Memory offset of the packed table (past the arena). */
   table: number;
   count: number;
   /** The eval's multiplier (<= 32767) and right shift. */
@@ -37,20 +26,6 @@ export interface Sigmoid16Data {
   shift: number;
   /** Arena copy of a constant input (-1: read the eval tensor). */
   fixed: number;
-}
-
-/**
- * Fills `words` (256 entries) with the table qs16_logistic / qs16_tanh read: entry i is the int16 pair
- * (SIGMOID_TABLE_UINT16[i] − 32768 in the low half, SIGMOID_TABLE_UINT16[i + 1] − SIGMOID_TABLE_UINT16[i]
- * in the high half), entry 255 (32767, 0): the table value and the interpolation slope, so that the
- * kernel's `i32x4.dot_i16x8_s` with (2^bits, fraction) is TFLM's interpolation less 32768 · 2^bits.
- */
-export function packSigmoid16Table(words: Int32Array): void {
-  const t = SIGMOID_TABLE_UINT16;
-  for (let i = 0; i < 256; i++) {
-    const slope = i < 255 ? t[i + 1]! - t[i]! : 0;
-    words[i] = ((t[i]! - 32768) & 0xffff) | (slope << 16);
-  }
 }
 
 /** Why an int16 node is not taken (TFLM's prepare refuses it, or the eval's multiplier does not fit in int16), or null. */
@@ -88,13 +63,13 @@ export function sigmoid16Registration(op: string, code: BuiltinOperator, spec: S
       const input = context.getTensor(node.inputs[0]!);
       // the input's shape (a stored output shape is a hint; an empty one is inferred, as ops-reference does)
       const output = setOutputShape(op, context, node, 0, input.dims);
-      const region = context.allocatePersistentBuffer(SIGMOID16_TABLE_BYTES);
+      // no bytes: only where the arena is, to find its kernels and tables
+      const region = context.allocatePersistentBuffer(0);
       data.k = kernelsFor(op, node, region);
-      packSigmoid16Table(region.i32);
+      data.table = data.k ? sigmoid16TableAt(region) : 0;
       const q = int16ActivationParams(input.params.scale, spec.int16MaxPotLeftShift);
       if (typeof q === 'string') throw new KernelError(op, node.index, q); // supports() declined it
       const e = int16SigmoidEvalRescale(q);
-      data.table = region.offset;
       data.multiplier = e.multiplier;
       data.shift = e.shift;
       data.count = output.elementCount;

@@ -7,7 +7,8 @@ import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, TensorType
 import { createPlanner } from '@micrort/planners';
 import { describe, expect, it } from 'vitest';
 import { int, pick, rng, runBoth, runInPlace, wasm } from '../__tests__/single-op.js';
-import { packSigmoid16Table } from './sigmoid-int16-common.js';
+import { CONSTANT_TABLES_BYTES, packSigmoid16Table } from '../constant-tables.js';
+import { READ_SLACK } from '../wasm-arena.js';
 import { LOGISTIC_SPEC, TANH_SPEC, int16ActivationParams } from '@micrort/kernel-support';
 
 const OPS = [
@@ -79,6 +80,16 @@ describe('int16 LOGISTIC / TANH (wasm qs16_logistic / qs16_tanh) equal ops-refer
     expect([words[0]! & 0xffff, words[0]! >> 16]).toEqual([0, 683]); // 32768 - 32768, 33451 - 32768
     expect([(words[254]! << 16) >> 16, words[254]! >> 16]).toEqual([32766, 1]); // 65534, 65535 - 65534
     expect(words[255]).toBe(32767);
+  });
+
+  it('the packed table is in the memory past the arena and its slack, written once by the backing', () => {
+    const words = new Int32Array(256);
+    packSigmoid16Table(words);
+    for (const bytes of [0, 4096, 65536 - READ_SLACK - CONSTANT_TABLES_BYTES, 65536 - READ_SLACK]) {
+      const buffer = wasm().arenaBacking.allocate(bytes);
+      expect(buffer.byteLength - CONSTANT_TABLES_BYTES, `arena of ${bytes} bytes`).toBeGreaterThanOrEqual(bytes + READ_SLACK);
+      expect(new Int32Array(buffer, buffer.byteLength - CONSTANT_TABLES_BYTES, 256), `arena of ${bytes} bytes`).toEqual(words);
+    }
   });
 });
 

@@ -30,7 +30,7 @@ import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { RQ_BYTES, RQ_WORDS, W, WINDOW_PARAMS_BYTES, constantInputCopies, writeRequantBlock } from './kernel-common.js';
-import { SIGMOID16_TABLE_BYTES, packSigmoid16Table } from './sigmoid-int16-common.js';
+import { sigmoid16TableAt } from '../constant-tables.js';
 import { packGemm } from './weight-pack.js';
 import { declineArity, int16SigmoidEvalRescale } from '@micrort/kernel-support';
 
@@ -53,15 +53,13 @@ const UNSUPPORTED_INPUTS: [number, number, string][] = [
   [20, 23, 'layer normalization'],
 ];
 
-/** The packed int16 sigmoid table qs8_lstm reads, copied to the start of the scratch buffer at each invoke. */
-const TABLE = new Int32Array(SIGMOID16_TABLE_BYTES >> 2);
-packSigmoid16Table(TABLE);
-
 interface LstmData {
   k: KernelExports | null;
   /** Arena offset of the LQ parameter block. */
   params: number;
-  /** The scratch buffer: the sigmoid table, then four int16 gate buffers. */
+  /** Memory offset of the packed int16 sigmoid table (constant-tables.ts, past the arena). */
+  table: number;
+  /** The scratch buffer: four int16 gate buffers. */
   scratch: number;
   /** Arena copy of a constant input (-1: the input tensor). */
   fixed: number;
@@ -216,6 +214,7 @@ function prepare(context: TfLiteContext, node: Node): void {
 
   const paramsRegion = context.allocatePersistentBuffer(LQ_BYTES);
   data.k = kernelsFor(OP, node, paramsRegion);
+  data.table = data.k ? sigmoid16TableAt(paramsRegion) : 0;
   data.params = paramsRegion.offset;
   const p = paramsRegion.i32;
   const gates = (stateDim + 7) & ~7;
@@ -248,8 +247,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (tanh.multiplier > 32767) fail(node, `cell state scale ${cellScale}: tanh rescaling multiplier ${tanh.multiplier} > 32767`);
   p[LQ.TanhMult] = tanh.multiplier;
   p[LQ.TanhShift] = tanh.shift;
-  // the sigmoid table, then the forget, input, cell and recurrent-FC gate buffers (whole vectors)
-  data.scratch = context.requestScratchBufferInArena(SIGMOID16_TABLE_BYTES + 4 * gates * 2);
+  // the forget, input, cell and recurrent-FC gate buffers (whole vectors)
+  data.scratch = context.requestScratchBufferInArena(4 * gates * 2);
   data.fixed = constantInputCopies(context, node, [T.INPUT])[0]!;
 }
 
@@ -260,8 +259,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   const cell = context.getEvalTensor(node.inputs[T.CELL_STATE]!).data.byteOffset;
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
   const scratch = context.getScratchBuffer(d.scratch);
-  scratch.i32.set(TABLE);
-  d.k!.qs8_lstm(d.params, inputAt, hidden, cell, output, scratch.offset, scratch.offset + SIGMOID16_TABLE_BYTES);
+  d.k!.qs8_lstm(d.params, inputAt, hidden, cell, output, d.table, scratch.offset);
 }
 
 /** The UNIDIRECTIONAL_SEQUENCE_LSTM registration (int8 variant). */
@@ -272,7 +270,7 @@ export function createUnidirectionalSequenceLstm(): Registration<LstmData> {
     provider: PROVIDER,
     name: 'UNIDIRECTIONAL_SEQUENCE_LSTM/wasm-int8',
     supports,
-    init: (): LstmData => ({ k: null, params: 0, scratch: -1, fixed: -1 }),
+    init: (): LstmData => ({ k: null, params: 0, table: 0, scratch: -1, fixed: -1 }),
     prepare,
     invoke,
   };
