@@ -10,127 +10,166 @@
 //   mask (0x80 where another source supplies the byte); a general two-source i8x16.shuffle rebuilds its mask
 //   every time and was 2-4x slower;
 // - C = 3, 4-byte elements: two i8x16.shuffle (whole 32-bit lanes), faster than the swizzles.
-// The lane lists are those rules written out (by a one-off generator) and checked byte for byte against
+// The 2- and 4-plane paths are written once over the element size (zipLo/zipHi/evens/odds below); the
+// 3-plane lane lists and swizzle masks are those rules written out, checked byte for byte against
 // ops-reference by src/kernels/transpose.test.ts. The last pixels (fewer than 16 / es) go one at a time.
 
-// 2 planes of 1-byte elements → 2-element pixels, 16 pixels (32 bytes) per step
+/** Elements 0-7/es of `a` and `b` interleaved, element by element (es bytes each; es a constant). */
+@inline function zipLo(a: v128, b: v128, es: i32): v128 {
+  if (es == 1) return i8x16.shuffle(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  if (es == 2) return i8x16.shuffle(a, b, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23);
+  return i8x16.shuffle(a, b, 0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+}
+
+/** The upper halves' elements of `a` and `b` interleaved. */
+@inline function zipHi(a: v128, b: v128, es: i32): v128 {
+  if (es == 1) return i8x16.shuffle(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  if (es == 2) return i8x16.shuffle(a, b, 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31);
+  return i8x16.shuffle(a, b, 8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+}
+
+/** The even elements of `a` then of `b`. */
+@inline function evens(a: v128, b: v128, es: i32): v128 {
+  if (es == 1) return i8x16.shuffle(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  if (es == 2) return i8x16.shuffle(a, b, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
+  return i8x16.shuffle(a, b, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
+}
+
+/** The odd elements of `a` then of `b`. */
+@inline function odds(a: v128, b: v128, es: i32): v128 {
+  if (es == 1) return i8x16.shuffle(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  if (es == 2) return i8x16.shuffle(a, b, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
+  return i8x16.shuffle(a, b, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31);
+}
+
+/** Copies one element of `es` bytes. */
+@inline function copyElement(dst: usize, src: usize, es: i32): void {
+  if (es == 1) store<u8>(dst, load<u8>(src));
+  else if (es == 2) store<u16>(dst, load<u16>(src));
+  else store<u32>(dst, load<u32>(src));
+}
+
+/** 2 planes of es-byte elements → 2-element pixels, 16 / es pixels (32 bytes) per step. */
+@inline function interleave2(src: usize, stride: usize, out: usize, pixels: i32, es: i32): void {
+  const n = 16 / es;
+  let p = 0;
+  for (; p + n <= pixels; p += n) {
+    const at = src + <usize>(p * es);
+    const v0 = v128.load(at);
+    const v1 = v128.load(at + stride);
+    const o = out + <usize>(p * 2 * es);
+    v128.store(o, zipLo(v0, v1, es));
+    v128.store(o, zipHi(v0, v1, es), 16);
+  }
+  for (; p < pixels; p++) {
+    const at = src + <usize>(p * es), o = out + <usize>(p * 2 * es);
+    copyElement(o, at, es);
+    copyElement(o + <usize>es, at + stride, es);
+  }
+}
+
+/** 2-element pixels of es-byte elements → 2 planes (`plane` bytes apart), 16 / es pixels per step. */
+@inline function deinterleave2(src: usize, out: usize, plane: usize, pixels: i32, es: i32): void {
+  const n = 16 / es;
+  let p = 0;
+  for (; p + n <= pixels; p += n) {
+    const at = src + <usize>(p * 2 * es);
+    const u0 = v128.load(at);
+    const u1 = v128.load(at, 16);
+    const o = out + <usize>(p * es);
+    v128.store(o, evens(u0, u1, es));
+    v128.store(o + plane, odds(u0, u1, es));
+  }
+  for (; p < pixels; p++) {
+    const at = src + <usize>(p * 2 * es), o = out + <usize>(p * es);
+    copyElement(o, at, es);
+    copyElement(o + plane, at + <usize>es, es);
+  }
+}
+
+/** 4 planes of es-byte elements → 4-element pixels, 16 / es pixels (64 bytes) per step: two rounds of zips. */
+@inline function interleave4(src: usize, stride: usize, out: usize, pixels: i32, es: i32): void {
+  const n = 16 / es;
+  let p = 0;
+  for (; p + n <= pixels; p += n) {
+    const at = src + <usize>(p * es);
+    const v0 = v128.load(at);
+    const v1 = v128.load(at + stride);
+    const v2 = v128.load(at + 2 * stride);
+    const v3 = v128.load(at + 3 * stride);
+    const a0 = zipLo(v0, v2, es), a1 = zipHi(v0, v2, es);
+    const a2 = zipLo(v1, v3, es), a3 = zipHi(v1, v3, es);
+    const o = out + <usize>(p * 4 * es);
+    v128.store(o, zipLo(a0, a2, es));
+    v128.store(o, zipHi(a0, a2, es), 16);
+    v128.store(o, zipLo(a1, a3, es), 32);
+    v128.store(o, zipHi(a1, a3, es), 48);
+  }
+  for (; p < pixels; p++) {
+    const at = src + <usize>(p * es), o = out + <usize>(p * 4 * es);
+    for (let k = 0; k < 4; k++) copyElement(o + <usize>(k * es), at + <usize>k * stride, es);
+  }
+}
+
+/** 4-element pixels of es-byte elements → 4 planes (`plane` bytes apart), 16 / es pixels per step: two rounds of unzips. */
+@inline function deinterleave4(src: usize, out: usize, plane: usize, pixels: i32, es: i32): void {
+  const n = 16 / es;
+  let p = 0;
+  for (; p + n <= pixels; p += n) {
+    const at = src + <usize>(p * 4 * es);
+    const u0 = v128.load(at);
+    const u1 = v128.load(at, 16);
+    const u2 = v128.load(at, 32);
+    const u3 = v128.load(at, 48);
+    const b0 = evens(u0, u1, es), b2 = odds(u0, u1, es);
+    const b1 = evens(u2, u3, es), b3 = odds(u2, u3, es);
+    const o = out + <usize>(p * es);
+    v128.store(o, evens(b0, b1, es));
+    v128.store(o + plane, evens(b2, b3, es));
+    v128.store(o + 2 * plane, odds(b0, b1, es));
+    v128.store(o + 3 * plane, odds(b2, b3, es));
+  }
+  for (; p < pixels; p++) {
+    const at = src + <usize>(p * 4 * es), o = out + <usize>(p * es);
+    for (let k = 0; k < 4; k++) copyElement(o + <usize>k * plane, at + <usize>(k * es), es);
+  }
+}
+
 export function interleave2x1(src: usize, stride: usize, out: usize, pixels: i32): void {
-  let p = 0;
-  for (; p + 16 <= pixels; p += 16) {
-    const at = src + <usize>(p * 1);
-    const v0 = v128.load(at);
-    const v1 = v128.load(at + stride);
-    const o0 = i8x16.shuffle(v0, v1, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    const o1 = i8x16.shuffle(v0, v1, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-    const o = out + <usize>(p * 2);
-    v128.store(o, o0);
-    v128.store(o, o1, 16);
-  }
-  for (; p < pixels; p++) {
-    const at = src + <usize>(p * 1), o = out + <usize>(p * 2);
-    store<u8>(o, load<u8>(at), 0);
-    store<u8>(o, load<u8>(at + stride), 1);
-  }
+  interleave2(src, stride, out, pixels, 1);
 }
-
-// 2-element pixels of 1-byte elements → 2 planes (`plane` bytes apart), 16 pixels per step
-export function deinterleave2x1(src: usize, out: usize, plane: usize, pixels: i32): void {
-  let p = 0;
-  for (; p + 16 <= pixels; p += 16) {
-    const at = src + <usize>(p * 2);
-    const u0 = v128.load(at);
-    const u1 = v128.load(at, 16);
-    const q0 = i8x16.shuffle(u0, u1, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const q1 = i8x16.shuffle(u0, u1, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    const o = out + <usize>(p * 1);
-    v128.store(o, q0);
-    v128.store(o + plane, q1);
-  }
-  for (; p < pixels; p++) {
-    const at = src + <usize>(p * 2), o = out + <usize>(p * 1);
-    store<u8>(o, load<u8>(at, 0));
-    store<u8>(o + plane, load<u8>(at, 1));
-  }
-}
-
-// 2 planes of 2-byte elements → 2-element pixels, 8 pixels (32 bytes) per step
 export function interleave2x2(src: usize, stride: usize, out: usize, pixels: i32): void {
-  let p = 0;
-  for (; p + 8 <= pixels; p += 8) {
-    const at = src + <usize>(p * 2);
-    const v0 = v128.load(at);
-    const v1 = v128.load(at + stride);
-    const o0 = i8x16.shuffle(v0, v1, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23);
-    const o1 = i8x16.shuffle(v0, v1, 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31);
-    const o = out + <usize>(p * 4);
-    v128.store(o, o0);
-    v128.store(o, o1, 16);
-  }
-  for (; p < pixels; p++) {
-    const at = src + <usize>(p * 2), o = out + <usize>(p * 4);
-    store<u16>(o, load<u16>(at), 0);
-    store<u16>(o, load<u16>(at + stride), 2);
-  }
+  interleave2(src, stride, out, pixels, 2);
 }
-
-// 2-element pixels of 2-byte elements → 2 planes (`plane` bytes apart), 8 pixels per step
-export function deinterleave2x2(src: usize, out: usize, plane: usize, pixels: i32): void {
-  let p = 0;
-  for (; p + 8 <= pixels; p += 8) {
-    const at = src + <usize>(p * 4);
-    const u0 = v128.load(at);
-    const u1 = v128.load(at, 16);
-    const q0 = i8x16.shuffle(u0, u1, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
-    const q1 = i8x16.shuffle(u0, u1, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
-    const o = out + <usize>(p * 2);
-    v128.store(o, q0);
-    v128.store(o + plane, q1);
-  }
-  for (; p < pixels; p++) {
-    const at = src + <usize>(p * 4), o = out + <usize>(p * 2);
-    store<u16>(o, load<u16>(at, 0));
-    store<u16>(o + plane, load<u16>(at, 2));
-  }
-}
-
-// 2 planes of 4-byte elements → 2-element pixels, 4 pixels (32 bytes) per step
 export function interleave2x4(src: usize, stride: usize, out: usize, pixels: i32): void {
-  let p = 0;
-  for (; p + 4 <= pixels; p += 4) {
-    const at = src + <usize>(p * 4);
-    const v0 = v128.load(at);
-    const v1 = v128.load(at + stride);
-    const o0 = i8x16.shuffle(v0, v1, 0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
-    const o1 = i8x16.shuffle(v0, v1, 8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
-    const o = out + <usize>(p * 8);
-    v128.store(o, o0);
-    v128.store(o, o1, 16);
-  }
-  for (; p < pixels; p++) {
-    const at = src + <usize>(p * 4), o = out + <usize>(p * 8);
-    store<u32>(o, load<u32>(at), 0);
-    store<u32>(o, load<u32>(at + stride), 4);
-  }
+  interleave2(src, stride, out, pixels, 4);
 }
-
-// 2-element pixels of 4-byte elements → 2 planes (`plane` bytes apart), 4 pixels per step
+export function deinterleave2x1(src: usize, out: usize, plane: usize, pixels: i32): void {
+  deinterleave2(src, out, plane, pixels, 1);
+}
+export function deinterleave2x2(src: usize, out: usize, plane: usize, pixels: i32): void {
+  deinterleave2(src, out, plane, pixels, 2);
+}
 export function deinterleave2x4(src: usize, out: usize, plane: usize, pixels: i32): void {
-  let p = 0;
-  for (; p + 4 <= pixels; p += 4) {
-    const at = src + <usize>(p * 8);
-    const u0 = v128.load(at);
-    const u1 = v128.load(at, 16);
-    const q0 = i8x16.shuffle(u0, u1, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
-    const q1 = i8x16.shuffle(u0, u1, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31);
-    const o = out + <usize>(p * 4);
-    v128.store(o, q0);
-    v128.store(o + plane, q1);
-  }
-  for (; p < pixels; p++) {
-    const at = src + <usize>(p * 8), o = out + <usize>(p * 4);
-    store<u32>(o, load<u32>(at, 0));
-    store<u32>(o + plane, load<u32>(at, 4));
-  }
+  deinterleave2(src, out, plane, pixels, 4);
+}
+export function interleave4x1(src: usize, stride: usize, out: usize, pixels: i32): void {
+  interleave4(src, stride, out, pixels, 1);
+}
+export function interleave4x2(src: usize, stride: usize, out: usize, pixels: i32): void {
+  interleave4(src, stride, out, pixels, 2);
+}
+export function interleave4x4(src: usize, stride: usize, out: usize, pixels: i32): void {
+  interleave4(src, stride, out, pixels, 4);
+}
+export function deinterleave4x1(src: usize, out: usize, plane: usize, pixels: i32): void {
+  deinterleave4(src, out, plane, pixels, 1);
+}
+export function deinterleave4x2(src: usize, out: usize, plane: usize, pixels: i32): void {
+  deinterleave4(src, out, plane, pixels, 2);
+}
+export function deinterleave4x4(src: usize, out: usize, plane: usize, pixels: i32): void {
+  deinterleave4(src, out, plane, pixels, 4);
 }
 
 // 3 planes of 1-byte elements → 3-element pixels, 16 pixels (48 bytes) per step
@@ -316,197 +355,5 @@ export function deinterleave3x4(src: usize, out: usize, plane: usize, pixels: i3
     store<u32>(o, load<u32>(at, 0));
     store<u32>(o + plane, load<u32>(at, 4));
     store<u32>(o + 2 * plane, load<u32>(at, 8));
-  }
-}
-
-// 4 planes of 1-byte elements → 4-element pixels, 16 pixels (64 bytes) per step
-export function interleave4x1(src: usize, stride: usize, out: usize, pixels: i32): void {
-  let p = 0;
-  for (; p + 16 <= pixels; p += 16) {
-    const at = src + <usize>(p * 1);
-    const v0 = v128.load(at);
-    const v1 = v128.load(at + stride);
-    const v2 = v128.load(at + 2 * stride);
-    const v3 = v128.load(at + 3 * stride);
-    const a0_0 = i8x16.shuffle(v0, v2, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    const a0_1 = i8x16.shuffle(v0, v2, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-    const a0_2 = i8x16.shuffle(v1, v3, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    const a0_3 = i8x16.shuffle(v1, v3, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-    const o0 = i8x16.shuffle(a0_0, a0_2, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    const o1 = i8x16.shuffle(a0_0, a0_2, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-    const o2 = i8x16.shuffle(a0_1, a0_3, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-    const o3 = i8x16.shuffle(a0_1, a0_3, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-    const o = out + <usize>(p * 4);
-    v128.store(o, o0);
-    v128.store(o, o1, 16);
-    v128.store(o, o2, 32);
-    v128.store(o, o3, 48);
-  }
-  for (; p < pixels; p++) {
-    const at = src + <usize>(p * 1), o = out + <usize>(p * 4);
-    store<u8>(o, load<u8>(at), 0);
-    store<u8>(o, load<u8>(at + stride), 1);
-    store<u8>(o, load<u8>(at + 2 * stride), 2);
-    store<u8>(o, load<u8>(at + 3 * stride), 3);
-  }
-}
-
-// 4-element pixels of 1-byte elements → 4 planes (`plane` bytes apart), 16 pixels per step
-export function deinterleave4x1(src: usize, out: usize, plane: usize, pixels: i32): void {
-  let p = 0;
-  for (; p + 16 <= pixels; p += 16) {
-    const at = src + <usize>(p * 4);
-    const u0 = v128.load(at);
-    const u1 = v128.load(at, 16);
-    const u2 = v128.load(at, 32);
-    const u3 = v128.load(at, 48);
-    const b0_0 = i8x16.shuffle(u0, u1, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const b0_2 = i8x16.shuffle(u0, u1, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    const b0_1 = i8x16.shuffle(u2, u3, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const b0_3 = i8x16.shuffle(u2, u3, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    const q0 = i8x16.shuffle(b0_0, b0_1, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const q2 = i8x16.shuffle(b0_0, b0_1, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    const q1 = i8x16.shuffle(b0_2, b0_3, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const q3 = i8x16.shuffle(b0_2, b0_3, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    const o = out + <usize>(p * 1);
-    v128.store(o, q0);
-    v128.store(o + plane, q1);
-    v128.store(o + 2 * plane, q2);
-    v128.store(o + 3 * plane, q3);
-  }
-  for (; p < pixels; p++) {
-    const at = src + <usize>(p * 4), o = out + <usize>(p * 1);
-    store<u8>(o, load<u8>(at, 0));
-    store<u8>(o + plane, load<u8>(at, 1));
-    store<u8>(o + 2 * plane, load<u8>(at, 2));
-    store<u8>(o + 3 * plane, load<u8>(at, 3));
-  }
-}
-
-// 4 planes of 2-byte elements → 4-element pixels, 8 pixels (64 bytes) per step
-export function interleave4x2(src: usize, stride: usize, out: usize, pixels: i32): void {
-  let p = 0;
-  for (; p + 8 <= pixels; p += 8) {
-    const at = src + <usize>(p * 2);
-    const v0 = v128.load(at);
-    const v1 = v128.load(at + stride);
-    const v2 = v128.load(at + 2 * stride);
-    const v3 = v128.load(at + 3 * stride);
-    const a0_0 = i8x16.shuffle(v0, v2, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23);
-    const a0_1 = i8x16.shuffle(v0, v2, 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31);
-    const a0_2 = i8x16.shuffle(v1, v3, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23);
-    const a0_3 = i8x16.shuffle(v1, v3, 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31);
-    const o0 = i8x16.shuffle(a0_0, a0_2, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23);
-    const o1 = i8x16.shuffle(a0_0, a0_2, 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31);
-    const o2 = i8x16.shuffle(a0_1, a0_3, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20, 21, 6, 7, 22, 23);
-    const o3 = i8x16.shuffle(a0_1, a0_3, 8, 9, 24, 25, 10, 11, 26, 27, 12, 13, 28, 29, 14, 15, 30, 31);
-    const o = out + <usize>(p * 8);
-    v128.store(o, o0);
-    v128.store(o, o1, 16);
-    v128.store(o, o2, 32);
-    v128.store(o, o3, 48);
-  }
-  for (; p < pixels; p++) {
-    const at = src + <usize>(p * 2), o = out + <usize>(p * 8);
-    store<u16>(o, load<u16>(at), 0);
-    store<u16>(o, load<u16>(at + stride), 2);
-    store<u16>(o, load<u16>(at + 2 * stride), 4);
-    store<u16>(o, load<u16>(at + 3 * stride), 6);
-  }
-}
-
-// 4-element pixels of 2-byte elements → 4 planes (`plane` bytes apart), 8 pixels per step
-export function deinterleave4x2(src: usize, out: usize, plane: usize, pixels: i32): void {
-  let p = 0;
-  for (; p + 8 <= pixels; p += 8) {
-    const at = src + <usize>(p * 8);
-    const u0 = v128.load(at);
-    const u1 = v128.load(at, 16);
-    const u2 = v128.load(at, 32);
-    const u3 = v128.load(at, 48);
-    const b0_0 = i8x16.shuffle(u0, u1, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
-    const b0_2 = i8x16.shuffle(u0, u1, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
-    const b0_1 = i8x16.shuffle(u2, u3, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
-    const b0_3 = i8x16.shuffle(u2, u3, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
-    const q0 = i8x16.shuffle(b0_0, b0_1, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
-    const q2 = i8x16.shuffle(b0_0, b0_1, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
-    const q1 = i8x16.shuffle(b0_2, b0_3, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29);
-    const q3 = i8x16.shuffle(b0_2, b0_3, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31);
-    const o = out + <usize>(p * 2);
-    v128.store(o, q0);
-    v128.store(o + plane, q1);
-    v128.store(o + 2 * plane, q2);
-    v128.store(o + 3 * plane, q3);
-  }
-  for (; p < pixels; p++) {
-    const at = src + <usize>(p * 8), o = out + <usize>(p * 2);
-    store<u16>(o, load<u16>(at, 0));
-    store<u16>(o + plane, load<u16>(at, 2));
-    store<u16>(o + 2 * plane, load<u16>(at, 4));
-    store<u16>(o + 3 * plane, load<u16>(at, 6));
-  }
-}
-
-// 4 planes of 4-byte elements → 4-element pixels, 4 pixels (64 bytes) per step
-export function interleave4x4(src: usize, stride: usize, out: usize, pixels: i32): void {
-  let p = 0;
-  for (; p + 4 <= pixels; p += 4) {
-    const at = src + <usize>(p * 4);
-    const v0 = v128.load(at);
-    const v1 = v128.load(at + stride);
-    const v2 = v128.load(at + 2 * stride);
-    const v3 = v128.load(at + 3 * stride);
-    const a0_0 = i8x16.shuffle(v0, v2, 0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
-    const a0_1 = i8x16.shuffle(v0, v2, 8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
-    const a0_2 = i8x16.shuffle(v1, v3, 0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
-    const a0_3 = i8x16.shuffle(v1, v3, 8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
-    const o0 = i8x16.shuffle(a0_0, a0_2, 0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
-    const o1 = i8x16.shuffle(a0_0, a0_2, 8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
-    const o2 = i8x16.shuffle(a0_1, a0_3, 0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
-    const o3 = i8x16.shuffle(a0_1, a0_3, 8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
-    const o = out + <usize>(p * 16);
-    v128.store(o, o0);
-    v128.store(o, o1, 16);
-    v128.store(o, o2, 32);
-    v128.store(o, o3, 48);
-  }
-  for (; p < pixels; p++) {
-    const at = src + <usize>(p * 4), o = out + <usize>(p * 16);
-    store<u32>(o, load<u32>(at), 0);
-    store<u32>(o, load<u32>(at + stride), 4);
-    store<u32>(o, load<u32>(at + 2 * stride), 8);
-    store<u32>(o, load<u32>(at + 3 * stride), 12);
-  }
-}
-
-// 4-element pixels of 4-byte elements → 4 planes (`plane` bytes apart), 4 pixels per step
-export function deinterleave4x4(src: usize, out: usize, plane: usize, pixels: i32): void {
-  let p = 0;
-  for (; p + 4 <= pixels; p += 4) {
-    const at = src + <usize>(p * 16);
-    const u0 = v128.load(at);
-    const u1 = v128.load(at, 16);
-    const u2 = v128.load(at, 32);
-    const u3 = v128.load(at, 48);
-    const b0_0 = i8x16.shuffle(u0, u1, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
-    const b0_2 = i8x16.shuffle(u0, u1, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31);
-    const b0_1 = i8x16.shuffle(u2, u3, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
-    const b0_3 = i8x16.shuffle(u2, u3, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31);
-    const q0 = i8x16.shuffle(b0_0, b0_1, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
-    const q2 = i8x16.shuffle(b0_0, b0_1, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31);
-    const q1 = i8x16.shuffle(b0_2, b0_3, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27);
-    const q3 = i8x16.shuffle(b0_2, b0_3, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31);
-    const o = out + <usize>(p * 4);
-    v128.store(o, q0);
-    v128.store(o + plane, q1);
-    v128.store(o + 2 * plane, q2);
-    v128.store(o + 3 * plane, q3);
-  }
-  for (; p < pixels; p++) {
-    const at = src + <usize>(p * 16), o = out + <usize>(p * 4);
-    store<u32>(o, load<u32>(at, 0));
-    store<u32>(o + plane, load<u32>(at, 4));
-    store<u32>(o + 2 * plane, load<u32>(at, 8));
-    store<u32>(o + 3 * plane, load<u32>(at, 12));
   }
 }
