@@ -1,6 +1,7 @@
 /**
  * Constant tables the kernels read, kept in each arena memory past the arena (wasm-arena.ts writes them
- * once when it creates the memory), so they cost no arena bytes and no copy per invoke.
+ * when it creates the memory, and each node that reads them again at its prepare), so they cost no arena
+ * bytes and no copy per invoke.
  *
  * Why not the module's own static data: the module has no data segment (wasm-module.ts checks it),
  * because the arena starts at offset 0 of its memory and core owns every byte of [0, arena size). The
@@ -37,7 +38,13 @@ export function writeConstantTables(buffer: ArrayBufferLike): void {
   packSigmoid16Table(new Int32Array(buffer, buffer.byteLength - CONSTANT_TABLES_BYTES, SIGMOID16_TABLE_BYTES >> 2));
 }
 
-/** Memory offset of the packed int16 sigmoid table in the arena memory `region` lies in (only meaningful once kernelsFor gave kernels). */
+/**
+ * Memory offset of the packed int16 sigmoid table in the arena memory `region` lies in (only meaningful
+ * once kernelsFor gave kernels), for a node's prepare: the tables are written again there (the same
+ * bytes), so a memory whose bytes past the arena something else filled between its creation and the
+ * allocation (the fuzzer's determinism check pre-fills the whole buffer) still holds them at invoke.
+ */
 export function sigmoid16TableAt(region: ArenaRegion): number {
+  writeConstantTables(region.buffer);
   return region.buffer.byteLength - CONSTANT_TABLES_BYTES;
 }
