@@ -62,3 +62,11 @@ export interface PlanEntry {
   /** Delegate nodes whose delegate has buffer-handle hooks. */
   sync?: DelegateSync | null;
 }
+
+/**
+ * Whether `entry` runs at invoke: not folded during prepare and not absorbed into a later node. An entry
+ * that does not run also reads and writes nothing on the planning timeline.
+ */
+export function runsAtInvoke(entry: PlanEntry): boolean {
+  return !entry.folded && entry.absorbedInto === undefined;
+}

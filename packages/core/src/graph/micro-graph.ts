@@ -14,7 +14,7 @@ import { opDisplayName, type OpResolver, type Resolution } from '../resolver/op-
 import type { ContextGraph, MicroContext } from '../interpreter/micro-context.js';
 import { invokedSubgraphs, regionSubgraphs } from './control-flow.js';
 import { builtinOptions2TypeForOp } from '../model/options-map.js';
-import { NodeImpl, type PlanEntry } from './graph-node.js';
+import { NodeImpl, runsAtInvoke, type PlanEntry } from './graph-node.js';
 import type { LifetimeStep, LifetimeSubgraph } from './allocation-info.js';
 import type { Profiler } from '../interpreter/profiler.js';
 import { badDims, dataDependentInput, dataDependentInputText, dimsText, type ShapeRule } from '../interpreter/shapes.js';
@@ -413,8 +413,7 @@ export class MicroInterpreterGraph implements ContextGraph {
 
   /** Binds every subgraph's run list (after planning): the plan without the nodes folded or absorbed during prepare. */
   finalizePlans(): void {
-    for (const sg of this.subgraphs)
-      sg.runList = sg.plan.map((i) => sg.entries[i]!).filter((e) => !e.folded && e.absorbedInto === undefined);
+    for (const sg of this.subgraphs) sg.runList = sg.plan.map((i) => sg.entries[i]!).filter(runsAtInvoke);
   }
 
   /** Runs the entry subgraph: the interpreter's invoke (phase invoke is set by the caller). */

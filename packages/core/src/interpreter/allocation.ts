@@ -13,7 +13,7 @@ import type { PlanStep } from '../arena/lifetimes.js';
 import type { SingleArenaBufferAllocator } from '../arena/single-arena-buffer-allocator.js';
 import { BuiltinOperator } from '../builtin-ops.js';
 import { markModelLifetimes, type LifetimeStep, type ModelLifetimes } from '../graph/allocation-info.js';
-import type { PlanEntry } from '../graph/graph-node.js';
+import { runsAtInvoke, type PlanEntry } from '../graph/graph-node.js';
 import { MicroInterpreterGraph, type NodeFailure, type Subgraph } from '../graph/micro-graph.js';
 import { DEFAULT_RESOURCE_VARIABLE_SLOTS, MicroResourceVariables } from '../graph/resource-variables.js';
 import { Phase } from '../kernel/api.js';
@@ -81,22 +81,19 @@ export class Allocation {
     this.graph.profiler = options.profiler ?? null;
     this.delegates = new DelegateSubsets(this.graph, this.context, options.delegateOptions);
     this.host.attach(this.graph, this.delegates);
-    this.folder = new ConstantFolder(
-      this.context,
-      (sg, e) => {
-        const op = sg.def.operators[e.node.index];
-        return op && sg.entries[e.node.index] === e ? model.operatorCodes[op.opcodeIndex]!.builtinCode : -1;
-      },
-      (subgraph, step) => this.allocator.scratch.some((r) => r.subgraph === subgraph && r.step === step),
-    );
+    // a plan entry's builtin code from the model (-1 for delegate nodes and nodes a schedule added)
+    const builtinCode = (sg: Subgraph, e: PlanEntry): number => {
+      const op = sg.def.operators[e.node.index];
+      return op && sg.entries[e.node.index] === e ? model.operatorCodes[op.opcodeIndex]!.builtinCode : -1;
+    };
+    const hasScratch = (subgraph: number, step: number): boolean =>
+      this.allocator.scratch.some((r) => r.subgraph === subgraph && r.step === step);
+    this.folder = new ConstantFolder(this.context, builtinCode, hasScratch);
     this.absorber = new PadAbsorber(this.graph, {
-      builtinCode: (sg, e) => {
-        const op = sg.def.operators[e.node.index];
-        return op && sg.entries[e.node.index] === e ? model.operatorCodes[op.opcodeIndex]!.builtinCode : -1;
-      },
+      builtinCode,
       prepared: (e) => this.prepared.has(e),
       blocked: (subgraph) => this.absorptionBlocked(subgraph),
-      hasScratch: (subgraph, step) => this.allocator.scratch.some((r) => r.subgraph === subgraph && r.step === step),
+      hasScratch,
       onAbsorbed: (sg, step) => {
         if (sg.index === this.graph.entry && this.inPlace) this.inPlace[step] = null;
       },
@@ -253,8 +250,7 @@ export class Allocation {
 
   private stepOf(sg: Subgraph, k: number): LifetimeStep {
     const e = sg.entries[sg.plan[k]!]!;
-    const base: PlanStep =
-      e.folded || e.absorbedInto !== undefined ? FOLDED_STEP : sg.index === this.graph.entry ? this.delegates.planStep(e) : e.node;
+    const base: PlanStep = !runsAtInvoke(e) ? FOLDED_STEP : sg.index === this.graph.entry ? this.delegates.planStep(e) : e.node;
     return { inputs: base.inputs, outputs: base.outputs, invokes: e.invokes, index: e.node.index } as LifetimeStep;
   }
 

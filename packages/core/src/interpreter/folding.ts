@@ -20,7 +20,7 @@
  * folded nodes, or no node, read keeps no arena space — its bytes lived outside the arena during prepare.
  */
 import { BuiltinOperator } from '../builtin-ops.js';
-import type { PlanEntry } from '../graph/graph-node.js';
+import { runsAtInvoke, type PlanEntry } from '../graph/graph-node.js';
 import { wrapNodeError, type Subgraph } from '../graph/micro-graph.js';
 import { Phase } from '../kernel/api.js';
 import { AllocationType, type Tensor } from '../kernel/tensor.js';
@@ -145,7 +145,7 @@ export class ConstantFolder {
       const read = new Set<number>(sg.outputs);
       for (const i of sg.plan) {
         const e = sg.entries[i]!;
-        if (!e.folded && e.absorbedInto === undefined) for (const t of e.node.inputs) read.add(t);
+        if (runsAtInvoke(e)) for (const t of e.node.inputs) read.add(t);
       }
       for (const t of sg.tensors) {
         if (!this.tensors.has(t) || !read.has(t.index)) continue;

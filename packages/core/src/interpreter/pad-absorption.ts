@@ -10,7 +10,7 @@
  */
 import { BuiltinOperator } from '../builtin-ops.js';
 import { MicrortError } from '../errors.js';
-import type { PlanEntry } from '../graph/graph-node.js';
+import { runsAtInvoke, type PlanEntry } from '../graph/graph-node.js';
 import type { MicroInterpreterGraph, Subgraph } from '../graph/micro-graph.js';
 import type { AbsorbedPad, Node } from '../kernel/api.js';
 import { AllocationType, type Tensor } from '../kernel/tensor.js';
@@ -116,7 +116,7 @@ export class PadAbsorber {
     if (!pad || pad === consumer) return null;
     const code = this.host.builtinCode(sg, pad);
     if (code !== BuiltinOperator.PAD && code !== BuiltinOperator.PADV2) return null;
-    if (!pad.registration || pad.folded || pad.delegate || pad.absorbedInto !== undefined || !this.host.prepared(pad)) return null;
+    if (!pad.registration || !runsAtInvoke(pad) || pad.delegate || !this.host.prepared(pad)) return null;
     if (this.host.hasScratch(sg.index, padStep)) return null;
     const { inputs, outputs } = pad.node;
     if (outputs.length !== 1 || inputs.length < 2) return null;
