@@ -36,7 +36,7 @@ import {
 } from './kernel-common.js';
 import { packConvGemm, packableWeights } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
-import { absorbInputPad } from './pad-absorb.js';
+import { absorbInputPad, inputWindow } from './pad-absorb.js';
 import { convWindow, declineArity, expectWindowOutput, setConvOutputShape, int8ConvOutputStage } from '@micrort/kernel-support';
 
 const OP = 'CONV_2D';
@@ -90,8 +90,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   // one output pixel over one tap runs qs8_conv's one-pixel path, which reads the input in place
   const onePixel = pixels === 1 && taps === 1;
   const q = int8ConvOutputStage(OP, context, node, { input, filter, bias, output }, outC!, 0, opts.fusedActivationFunction);
-  const inG = { inH: input.dims[1]!, inW: input.dims[2]!, padH: pad.height, padW: pad.width };
-  const { inH, inW, padH, padW } = onePixel ? inG : absorbInputPad(context, node, opts.padding, inG);
+  const { inH, inW, padH, padW } = onePixel ? inputWindow(input, pad) : absorbInputPad(context, node, opts.padding, input, pad);
   const g = { outH: pad.outHeight, outW: pad.outWidth, padH, padW };
 
   const paramsRegion = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);

@@ -107,8 +107,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
   const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
   const q = int8ConvOutputStage(OP, context, node, { input, filter, bias, output }, channels!, 3, opts.fusedActivationFunction);
-  const inG = { inH: input.dims[1]!, inW: input.dims[2]!, padH: pad.height, padW: pad.width };
-  const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, inG);
+  const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, input, pad);
   const g = { outH: pad.outHeight, outW: pad.outWidth, padH, padW };
 
   const paramsRegion = context.allocatePersistentBuffer(WINDOW_PARAMS_BYTES);

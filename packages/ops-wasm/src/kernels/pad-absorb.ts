@@ -7,7 +7,7 @@
  * size, computed from the padded tensor, implies it. The PAD's copy is not made and its padded tensor is
  * never planned (less arena, one pass over the activations less); the output bytes are the same.
  */
-import { Padding, type AbsorbedPad, type Node, type TfLiteContext } from '@micrort/core';
+import { Padding, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 
 /** A window kernel's input height and width and its leading padding. */
 export interface WindowGeometry {
@@ -17,23 +17,29 @@ export interface WindowGeometry {
   padW: number;
 }
 
+/** The window geometry over `input` (NHWC) with the leading padding `pad` (expectWindowOutput's height / width). */
+export function inputWindow(input: Tensor, pad: { height: number; width: number }): WindowGeometry {
+  return { inH: input.dims[1]!, inW: input.dims[2]!, padH: pad.height, padW: pad.width };
+}
+
 /**
  * For a node with VALID `padding`: absorbs the PAD before input 0 when core allows it (see
- * `TfLiteContext.absorbPad`; `accept` may refuse paddings a kernel path cannot take). Call it once the
- * kernel serves the node and its output shape and `g` were computed from the padded input, before input
- * 0 is read again (its constant copy, its zero point). Returns the geometry over the PAD's source — its
- * height and width, the PAD's top and left — or `g` itself when nothing was absorbed.
+ * `TfLiteContext.absorbPad`). Call it once the kernel serves the node and its output shape and `pad`
+ * were computed from the padded `input`, before input 0 is read again (its constant copy, its zero
+ * point). Returns the geometry over the PAD's source — its height and width, the PAD's top and left —
+ * or {@link inputWindow} of `input` when nothing was absorbed.
  */
 export function absorbInputPad(
   context: TfLiteContext,
   node: Node,
   padding: Padding,
-  g: WindowGeometry,
-  accept?: (pad: AbsorbedPad) => boolean,
+  input: Tensor,
+  pad: { height: number; width: number },
 ): WindowGeometry {
+  const g = inputWindow(input, pad);
   if (padding !== Padding.VALID || g.padH !== 0 || g.padW !== 0) return g;
-  const pad = context.absorbPad(node, 0, accept);
-  if (!pad) return g;
-  const source = context.getTensor(pad.source);
-  return { inH: source.dims[1]!, inW: source.dims[2]!, padH: pad.top, padW: pad.left };
+  const absorbed = context.absorbPad(node, 0);
+  if (!absorbed) return g;
+  const source = context.getTensor(absorbed.source);
+  return { inH: source.dims[1]!, inW: source.dims[2]!, padH: absorbed.top, padW: absorbed.left };
 }

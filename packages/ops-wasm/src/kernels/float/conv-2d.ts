@@ -22,7 +22,7 @@ import {
 import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
 import { declineNonFloat, hasFixedData } from './float-common.js';
-import { SPARSE_BLOCK_CHANNEL_BYTES, packSparseF32, sparseWords, zeroFraction } from './weight-pack-sparse.js';
+import { SPARSE_BLOCK_CHANNEL_BYTES, countNonZero, packSparseF32, sparseWords } from './weight-pack-sparse.js';
 import { parallelFor, threadsFor } from '../parallel.js';
 import { absorbInputPad } from '../pad-absorb.js';
 import { G, initGemmData, invokeGemm, prepareGemm, type GemmData } from './gemm-common.js';
@@ -73,25 +73,23 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${outC}`);
   const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
   const [actMin, actMax] = activationRangeFloat(OP, node, opts.fusedActivationFunction);
-  const inG = { inH: input.dims[1]!, inW: input.dims[2]!, padH: pad.height, padW: pad.width };
-  const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, inG);
+  const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, input, pad);
   const g = { outH: pad.outHeight, outW: pad.outWidth, padH, padW };
 
   const taps = kH! * kW!;
   const direct = taps === 1 && opts.strideH === 1 && opts.strideW === 1 && g.padH === 0 && g.padW === 0 && g.outH === inH && g.outW === inW;
   const K = taps * inC!;
   // direct layers with fixed, mostly zero weights (pruned models) multiply only the non-zero ones
-  const sparse =
-    direct &&
-    hasFixedData(filter) &&
-    (!bias || hasFixedData(bias)) &&
-    zeroFraction(filter.data as Float32Array, outC!, K) >= options.sparseMinZeros;
+  const nonZero =
+    direct && hasFixedData(filter) && (!bias || hasFixedData(bias)) ? countNonZero(filter.data as Float32Array, outC!, K) : -1;
+  const weights = outC! * K;
+  const sparse = nonZero >= 0 && (weights === 0 ? 0 : (weights - nonZero) / weights) >= options.sparseMinZeros;
   const { p, region } = prepareGemm(OP, context, node, filter, bias, outC!, K, actMin, actMax, !sparse);
   const total = batches! * g.outH * g.outW;
   const tiles = Math.ceil(total / 4);
   // float work weighs about four int8 multiply-accumulates
   const threads = threadsFor(options, 4 * total * outC! * K, tiles);
-  if (sparse) prepareSparse(context, node, p, filter, bias, outC!, K, threads);
+  if (sparse) prepareSparse(context, node, p, filter, bias, outC!, K, nonZero, threads);
   // gathered rows: K floats rounded up to 4, plus 16 bytes a tap's last copy may spill into; four per thread
   const rowBytes = direct ? inC! * 4 : (((K + 3) & ~3) + 4) * 4;
   const rows = direct ? null : context.allocatePersistentBuffer(4 * rowBytes * threads);
@@ -129,10 +127,11 @@ function prepareSparse(
   bias: Tensor | null,
   outC: number,
   K: number,
+  nonZero: number,
   threads: number,
 ): void {
   const w = filter.data as Float32Array;
-  const region = context.allocatePersistentBuffer(sparseWords(w, outC, K) * 4);
+  const region = context.allocatePersistentBuffer(sparseWords(outC, nonZero) * 4);
   packSparseF32(region.i32, region.f32, w, bias ? (bias.data as Float32Array) : null, outC, K);
   p[G.Sparse] = region.offset;
   (node.userData as GemmData).sparseScratch = context.requestScratchBufferInArena(K * SPARSE_BLOCK_CHANNEL_BYTES * threads);

@@ -101,8 +101,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${channels}`);
   const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
   const [actMin, actMax] = activationRangeFloat(OP, node, opts.fusedActivationFunction);
-  const inG = { inH: input.dims[1]!, inW: input.dims[2]!, padH: pad.height, padW: pad.width };
-  const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, inG);
+  const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, input, pad);
   const g = { outH: pad.outHeight, outW: pad.outWidth, padH, padW };
 
   const region = context.allocatePersistentBuffer(DW_PARAMS_BYTES);

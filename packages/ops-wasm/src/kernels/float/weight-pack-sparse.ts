@@ -8,19 +8,15 @@
 /** Bytes per input channel in the kernel's transposed block (16 pixels of float32). */
 export const SPARSE_BLOCK_CHANNEL_BYTES = 64;
 
-/** Weights of `outC` rows of `K` floats that are exactly zero (+0 or -0), as a fraction of all. */
-export function zeroFraction(filter: Float32Array, outC: number, K: number): number {
-  const n = outC * K;
-  if (n === 0) return 0;
-  let zeros = 0;
-  for (let i = 0; i < n; i++) if (filter[i] === 0) zeros++;
-  return zeros / n;
-}
-
-/** 32-bit words of the sparse packing of `filter` (`outC` rows of `K` floats). */
-export function sparseWords(filter: Float32Array, outC: number, K: number): number {
+/** Weights of `outC` rows of `K` floats that are not zero (+0 and -0 are zero). */
+export function countNonZero(filter: Float32Array, outC: number, K: number): number {
   let nonZero = 0;
   for (let i = 0, n = outC * K; i < n; i++) if (filter[i] !== 0) nonZero++;
+  return nonZero;
+}
+
+/** 32-bit words of the sparse packing of `outC` channels with `nonZero` non-zero weights. */
+export function sparseWords(outC: number, nonZero: number): number {
   return 2 * outC + 2 * nonZero;
 }
 

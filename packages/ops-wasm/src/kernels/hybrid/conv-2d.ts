@@ -38,7 +38,7 @@ import { GEMM_TILE_PIXELS, W, WINDOW_PARAMS_BYTES, extScratchBytes, writeWindowP
 import { parallelFor, threadsFor } from '../parallel.js';
 import { packConvGemm } from '../weight-pack.js';
 import { requestWindowScratch } from '../window-scratch.js';
-import { absorbInputPad } from '../pad-absorb.js';
+import { absorbInputPad, inputWindow } from '../pad-absorb.js';
 import { HYBRID_MAX_K, HybridMode, declineClampActivation, declineHybrid, prepareHybridEpilogue } from './hybrid-common.js';
 import { emptyHybridWindowData, finishHybridWindow, invokeHybridWindow, type HybridWindowData } from './hybrid-window.js';
 
@@ -92,8 +92,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const perBatch = pad.outHeight * pad.outWidth;
   const onePixel = perBatch === 1 && taps === 1;
   // the one-pixel path reads the input in place: no absorbed padding there
-  const inG = { inH: input.dims[1]!, inW: input.dims[2]!, padH: pad.height, padW: pad.width };
-  const { inH, inW, padH, padW } = onePixel ? inG : absorbInputPad(context, node, opts.padding, inG);
+  const { inH, inW, padH, padW } = onePixel ? inputWindow(input, pad) : absorbInputPad(context, node, opts.padding, input, pad);
 
   // TFLite (and ops-reference): per-channel scales that differ quantize the input asymmetrically and
   // scale per channel; one scale (or all equal, or uint8 weights) symmetrically, the scale in the factor

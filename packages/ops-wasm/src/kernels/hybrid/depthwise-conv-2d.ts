@@ -94,8 +94,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   if (!weights) throw new KernelError(OP, node.index, `hybrid filter (tensor ${filter.index}) must be a constant`);
   const taps = kH! * kW!;
   const perBatch = pad.outHeight * pad.outWidth;
-  const inG = { inH: input.dims[1]!, inW: input.dims[2]!, padH: pad.height, padW: pad.width };
-  const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, inG);
+  const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, input, pad);
   const [lo, hi] = calculateActivationRangeFloat(opts.fusedActivationFunction);
   // TFLite: always asymmetric per batch, (acc · factor) · channel scale
   const hyRegion = prepareHybridEpilogue(context, {
