@@ -8,7 +8,7 @@
  * logits to 257x257. Deterministic random weights (variance 1/fan-in): it measures speed and agreement
  * between runtimes on a real-sized segmentation network, not accuracy.
  */
-import { BuiltinOperator, Padding, TensorType } from '@micrort/core';
+import { BuiltinOperator, TensorType } from '@micrort/core';
 import { FloatNet } from './mobilenet-v2-float.js';
 
 /** Options of {@link buildDeepLabV3Float}. */
@@ -39,13 +39,7 @@ export function buildDeepLabV3Float(options: DeepLabV3Options = {}): Uint8Array 
     return out;
   };
   // image pooling branch
-  const pooled = net.act('image_pooling', [1, 1, 1, c]);
-  b.addOperator({
-    op: BuiltinOperator.AVERAGE_POOL_2D,
-    inputs: [y],
-    outputs: [pooled],
-    options: { padding: Padding.VALID, strideH: 1, strideW: 1, filterHeight: h, filterWidth: h },
-  });
+  const pooled = net.globalAveragePool('image_pooling', y, h, c);
   const pooledConv = net.conv('image_pooling/conv', pooled, 1, c, 256, 1, 1, 'relu');
   const upPooled = resize('image_pooling/resize', pooledConv.y, h, 256);
   // 1x1 branch

@@ -93,6 +93,17 @@ export class FloatNet {
     });
     return { y, h: ho };
   }
+  /** AVERAGE_POOL_2D over the whole `h` x `h` map of `c` channels: a 1x1 map. */
+  globalAveragePool(name: string, input: number, h: number, c: number): number {
+    const y = this.act(name, [1, 1, 1, c]);
+    this.b.addOperator({
+      op: BuiltinOperator.AVERAGE_POOL_2D,
+      inputs: [input],
+      outputs: [y],
+      options: { padding: Padding.VALID, strideH: 1, strideW: 1, filterHeight: h, filterWidth: h },
+    });
+    return y;
+  }
   /**
    * MobileNetV2's stem and 17 inverted-residual blocks over the input `x` (`size` x `size` x 3). With
    * `outputStride` 16 (DeepLab's), the last stride-2 stage keeps stride 1 and every depthwise layer from
@@ -146,13 +157,7 @@ export function buildMobileNetV2Float(options: MobileNetV2Options = {}): Uint8Ar
   const x = net.act('input', [1, size, size, 3]);
   const { y, h, c } = net.mobileNetV2Blocks(x, size);
   const head = net.conv('Conv_1', y, h, c, 1280, 1, 1, 'relu6');
-  const pooled = net.act('avg_pool', [1, 1, 1, 1280]);
-  b.addOperator({
-    op: BuiltinOperator.AVERAGE_POOL_2D,
-    inputs: [head.y],
-    outputs: [pooled],
-    options: { padding: Padding.VALID, strideH: 1, strideW: 1, filterHeight: head.h, filterWidth: head.h },
-  });
+  const pooled = net.globalAveragePool('avg_pool', head.y, head.h, 1280);
   const shape = b.addTensor({ name: 'reshape/shape', type: TensorType.INT32, shape: [2], data: Int32Array.of(1, 1280) });
   const flat = net.act('flat', [1, 1280]);
   b.addOperator({ op: BuiltinOperator.RESHAPE, inputs: [pooled, shape], outputs: [flat], options: { newShape: Int32Array.of(1, 1280) } });
