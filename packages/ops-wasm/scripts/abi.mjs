@@ -108,6 +108,11 @@ export const BLOCKS = [
       ['Clamp', 'i32', '1: outputs clamped to [Lo, Hi] (the fused activation of CONV_2D and DEPTHWISE_CONV_2D)'],
       ['Lo', 'f32', 'lower bound of the fused activation'],
       ['Hi', 'f32', 'upper bound of the fused activation'],
+      [
+        'Fold',
+        'f32',
+        "the per-tensor weight scale hybrid_quantize folds into each batch's factor (mode 0), read from here: a float32 argument of a WebAssembly export allocates a heap number per call in V8",
+      ],
     ],
   },
   {

@@ -67,7 +67,7 @@ export interface KernelExports {
   qs16_tanh(table: number, input: number, output: number, count: number, multiplier: number, shift: number): void;
   /** Hybrid layers: the int32 accumulators of output pixels [q0, q1) at `output` to float32 outputs, in place (block HY). */
   hybrid_epilogue(params: number, output: number, q0: number, q1: number): void;
-  /** TFLite's BatchQuantizeFloats of `batches` rows of `size` float32 values into int8 rows, factors and zero points (the weight scale `foldScale` folded in when not 0). */
+  /** TFLite's BatchQuantizeFloats of `batches` rows of `size` float32 values into int8 rows, factors and zero points (the float32 weight scale at `foldAt` folded in when `foldAt` is not 0). */
   hybrid_quantize(
     input: number,
     batches: number,
@@ -76,7 +76,7 @@ export interface KernelExports {
     factors: number,
     zeroPoints: number,
     asymmetric: number,
-    foldScale: number,
+    foldAt: number,
   ): void;
   /** Hybrid UNIDIRECTIONAL_SEQUENCE_LSTM: one time step of every batch (block LH; the states updated in place). */
   hybrid_lstm_step(params: number, input: number, outputState: number, cellState: number, output: number): void;

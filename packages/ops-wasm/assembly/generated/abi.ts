@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = -1239500291;
+export const ABI_HASH: i32 = 845668542;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -63,6 +63,7 @@ export const HY_ZERO_POINTS = 28; // u32: per batch, the input's zero point (int
 export const HY_CLAMP = 32; // i32: 1: outputs clamped to [Lo, Hi] (the fused activation of CONV_2D and DEPTHWISE_CONV_2D)
 export const HY_LO = 36; // f32: lower bound of the fused activation
 export const HY_HI = 40; // f32: upper bound of the fused activation
+export const HY_FOLD = 44; // f32: the per-tensor weight scale hybrid_quantize folds into each batch's factor (mode 0), read from here: a float32 argument of a WebAssembly export allocates a heap number per call in V8
 export const HY_BYTES = 48;
 
 // One requantization block (assembly/int8/requant.ts): four i32x4 vectors, lane j for output channel 4k + j. Byte offsets:

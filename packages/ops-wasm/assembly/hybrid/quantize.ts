@@ -88,10 +88,12 @@ import { roundAway } from '../int8/quantize';
 /**
  * TFLite BatchQuantizeFloats: `batches` rows of `size` float32 values from `input`, each quantized to
  * int8 into `output` (row after row) with its scaling factor (float32) at `factors` and zero point
- * (int32; 0 when symmetric) at `zeroPoints`; then, when `foldScale` is not 0, every factor multiplied by
- * it in float32 (the per-tensor weight scale, as kernel-support's scaleFactors).
+ * (int32; 0 when symmetric) at `zeroPoints`; then, when `foldAt` is not 0, every factor multiplied in
+ * float32 by the float32 there (the per-tensor weight scale, as kernel-support's scaleFactors; in memory,
+ * HY_FOLD, because a float argument from JavaScript costs V8 a heap number per call).
  */
-export function hybrid_quantize(input: usize, batches: i32, size: i32, output: usize, factors: usize, zeroPoints: usize, asymmetric: i32, foldScale: f32): void {
+export function hybrid_quantize(input: usize, batches: i32, size: i32, output: usize, factors: usize, zeroPoints: usize, asymmetric: i32, foldAt: usize): void {
+  const foldScale: f32 = foldAt != 0 ? load<f32>(foldAt) : 0;
   for (let b = 0; b < batches; b++) {
     const x = input + (<usize>(b * size) << 2);
     const q = output + <usize>(b * size);

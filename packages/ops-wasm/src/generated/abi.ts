@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -1239500291;
+export const ABI_HASH = 845668542;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -125,8 +125,10 @@ export enum HY {
   Lo = 9,
   /** upper bound of the fused activation (f32) */
   Hi = 10,
+  /** the per-tensor weight scale hybrid_quantize folds into each batch's factor (mode 0), read from here: a float32 argument of a WebAssembly export allocates a heap number per call in V8 (f32) */
+  Fold = 11,
   /** Words of the block. */
-  Words = 11,
+  Words = 12,
 }
 /** Bytes of the HY block in the arena (its words rounded up to 16 bytes). */
 export const HY_BYTES = 48;

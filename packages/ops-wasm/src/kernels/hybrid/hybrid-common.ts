@@ -126,8 +126,8 @@ export interface HybridQuantScratch {
   batches: number;
   rowSize: number;
   asymmetric: boolean;
-  /** The per-tensor weight scale folded into the factors (HybridMode.Folded), else 0. */
-  foldScale: number;
+  /** Arena offset of the per-tensor weight scale folded into the factors (HybridMode.Folded: HY.Fold), else 0. */
+  foldAt: number;
 }
 
 /** Requests the quantization's scratch buffers for `batches` rows of `rowSize` values. */
@@ -136,7 +136,7 @@ export function requestHybridQuantScratch(
   batches: number,
   rowSize: number,
   asymmetric: boolean,
-  foldScale: number,
+  foldAt: number,
 ): HybridQuantScratch {
   return {
     quantized: context.requestScratchBufferInArena(Math.max(16, batches * rowSize + 16)),
@@ -145,7 +145,7 @@ export function requestHybridQuantScratch(
     batches,
     rowSize,
     asymmetric,
-    foldScale,
+    foldAt,
   };
 }
 
@@ -166,7 +166,7 @@ export function quantizeHybridInput(
   const q = context.getScratchBuffer(s.quantized).offset;
   const f = context.getScratchBuffer(s.factors).offset;
   const z = context.getScratchBuffer(s.zeroPoints).offset;
-  k.hybrid_quantize(input, s.batches, s.rowSize, q, f, z, s.asymmetric ? 1 : 0, s.foldScale);
+  k.hybrid_quantize(input, s.batches, s.rowSize, q, f, z, s.asymmetric ? 1 : 0, s.foldAt);
   hy[HY.Factors] = f;
   hy[HY.ZeroPoints] = z;
   return q;
@@ -250,7 +250,9 @@ export function finishHybridKernel(
   const p = params.i32;
   p[W.Raw] = 1;
   p[W.ExpandRq] = 0; // after requestWindowScratch, which sets it
-  data.quant = requestHybridQuantScratch(context, q.batches, q.rowSize, q.asymmetric, q.foldScale);
+  epilogue.f32[HY.Fold] = q.foldScale;
+  const foldAt = q.foldScale !== 0 ? epilogue.offset + HY.Fold * 4 : 0;
+  data.quant = requestHybridQuantScratch(context, q.batches, q.rowSize, q.asymmetric, foldAt);
   data.fixed = constantInputCopies(context, node, [0])[0]!;
   data.params = params.offset;
   data.p = p;
