@@ -36,6 +36,7 @@ export { qs16_logistic, qs16_tanh } from './int16/sigmoid';
 export { hybrid_epilogue } from './hybrid/epilogue';
 export { hybrid_quantize } from './hybrid/quantize';
 export { hybrid_lstm_step } from './hybrid/lstm';
+export { hybrid_svdf } from './hybrid/svdf';
 export { qs8_lstm } from './int8/lstm';
 
 import { ABI_HASH } from './generated/abi';

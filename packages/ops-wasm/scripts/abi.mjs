@@ -91,7 +91,7 @@ export const BLOCKS = [
   },
   {
     name: 'HY',
-    doc: 'hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED): int32 accumulators to float32 outputs, in place.',
+    doc: 'hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, SVDF): int32 accumulators to float32 outputs, in place.',
     fields: [
       ['PerBatch', 'i32', 'output pixels per batch (outH * outW; FULLY_CONNECTED 1)'],
       ['OutC', 'i32', 'output channels'],
@@ -623,7 +623,7 @@ export const BLOCKS = [
   },
   {
     name: 'SV',
-    doc: 'qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output; f32_svdf (float32) reads the shape words, HasBias, Feature (float32 rows), Row (Input8 floats) and Acc (float32).',
+    doc: 'qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output; f32_svdf (float32) reads the shape words, HasBias, Feature (float32 rows), Row (Input8 floats) and Acc (float32); hybrid_svdf (hybrid SVDF, after the int8 feature GEMM) the shape words, HasBias and Acc (float32).',
     fields: [
       ['Batches', 'i32', 'batch rows'],
       ['InputSize', 'i32', 'input values per batch row'],

@@ -81,6 +81,11 @@ export interface KernelExports {
   /** Hybrid UNIDIRECTIONAL_SEQUENCE_LSTM: one time step of every batch (block LH; the states updated in place). */
   hybrid_lstm_step(params: number, input: number, outputState: number, cellState: number, output: number): void;
   /**
+   * Hybrid SVDF after its feature GEMM (block SV): the state shifted, the `features` (float32, batch-major;
+   * zeros when `hasFeatures` is 0) into its newest column, the time matmul, bias and rank sums into `output`.
+   */
+  hybrid_svdf(params: number, features: number, hasFeatures: number, time: number, bias: number, state: number, output: number): void;
+  /**
    * int8 UNIDIRECTIONAL_SEQUENCE_LSTM: every time step of every batch (block LQ; the states updated in
    * place), `table` the packed int16 sigmoid table, `scratch` four int16 gate buffers.
    */

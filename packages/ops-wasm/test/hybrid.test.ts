@@ -20,7 +20,13 @@ import { createPlanner } from '@micrort/planners';
 import { measureAllocation } from '@micrort/test-support/alloc';
 import { hybridConvCases, hybridFullyConnectedCases } from '@micrort/test-support/hybrid-models';
 import { batchQuantizeFloats, scaleFactors } from '@micrort/kernel-support';
-import { buildHybridConv, buildHybridFullyConnected, hybridInputs, randomHybridConvCase } from '../src/__tests__/single-op-hybrid.js';
+import {
+  buildHybridBatchMatMul,
+  buildHybridConv,
+  buildHybridFullyConnected,
+  hybridInputs,
+  randomHybridConvCase,
+} from '../src/__tests__/single-op-hybrid.js';
 import { floats } from '../src/__tests__/single-op-float.js';
 import { rng } from '../src/__tests__/single-op.js';
 import { C } from '../src/threads/control.js';
@@ -94,6 +100,64 @@ function hybridNetwork(): { def: ReturnType<ModelBuilder['buildDef']>; input: Fl
   });
   b.setInputs([x]).setOutputs([y]);
   return { def: b.buildDef(), input: hybridInputs(r, 1, 12 * 12 * 5) };
+}
+
+/**
+ * x [2, 40] → BATCH_MATMUL by a constant [40, 64] (asymmetric inputs) → SVDF (32 units, rank 2, memory 10,
+ * RELU) → BATCH_MATMUL adj_x ([2, 32] as [K, A]) by a constant [3, 2, 16] (per-column scales, the LHS
+ * broadcast) → [3, 32, 16].
+ */
+function hybridSequenceNetwork(): { def: ReturnType<ModelBuilder['buildDef']>; input: Float32Array } {
+  const r = rng(77);
+  const b = new ModelBuilder();
+  const q8 = (name: string, shape: number[], scales: number[], dim = 0) =>
+    b.addTensor({
+      name,
+      type: TensorType.INT8,
+      shape,
+      data: Int8Array.from({ length: shape.reduce((a, x) => a * x, 1) }, () => Math.floor(r() * 255) - 127),
+      quantization: { scale: scales, zeroPoint: scales.map(() => 0), quantizedDimension: dim },
+    });
+  const f = (name: string, shape: number[], extra: { data?: Float32Array; variable?: boolean } = {}) =>
+    b.addTensor({ name, type: TensorType.FLOAT32, shape, ...extra });
+  const x = f('x', [2, 40]);
+  const h = f('h', [2, 64]);
+  b.addOperator({
+    op: BuiltinOperator.BATCH_MATMUL,
+    inputs: [x, q8('w1', [40, 64], [0.01])],
+    outputs: [h],
+    options: { adjX: false, adjY: false, asymmetricQuantizeInputs: true },
+  });
+  const s = f('s', [2, 32]);
+  b.addOperator({
+    op: BuiltinOperator.SVDF,
+    inputs: [
+      h,
+      q8('wf', [64, 64], [0.002]),
+      q8('wt', [64, 10], [0.01]),
+      f('sb', [32], { data: floats(r, 32, -0.2, 0.2) }),
+      f('state', [2, 640], { variable: true }),
+    ],
+    outputs: [s],
+    options: { rank: 2, fusedActivationFunction: ActivationFunctionType.RELU, asymmetricQuantizeInputs: false },
+  });
+  const y = f('y', [3, 32, 16]);
+  b.addOperator({
+    op: BuiltinOperator.BATCH_MATMUL,
+    inputs: [
+      s,
+      q8(
+        'w2',
+        [3, 2, 16],
+        Array.from({ length: 16 }, () => 0.005 + r() * 0.01),
+        2,
+      ),
+    ],
+    outputs: [y],
+    options: { adjX: true, adjY: false, asymmetricQuantizeInputs: false },
+  });
+  b.setInputs([x]).setOutputs([y]);
+  return { def: b.buildDef(), input: hybridInputs(r, 2, 40) };
 }
 
 /** Rows that test the quantization's edges: exact ties, zeros, one sign, wide and tiny magnitudes, signed zeros, NaN past the first value. */
@@ -190,6 +254,24 @@ describe('hybrid kernels in the interpreter', () => {
     const a = measureAllocation(() => it_.invoke(), { warmup: 200, trials: 7, iterations: 300 });
     expect(a.medianTrialBytes, `heap deltas per trial: ${a.deltas.join(', ')}`).toBeLessThan(4096);
   });
+
+  it('a hybrid sequence network (BATCH_MATMUL, SVDF, BATCH_MATMUL adj_x with a broadcast LHS) runs wholly on ops-wasm, bit for bit over several invokes, and its invoke allocates nothing', () => {
+    const { def, input } = hybridSequenceNetwork();
+    const ref = interpreter(def, null);
+    const got = interpreter(def, one);
+    expect(got.nodes().filter((n) => n.provider === PROVIDER).length).toBe(3);
+    for (let step = 0; step < 4; step++) {
+      const x = input.map((v, i) => v * (1 + 0.3 * step) - 0.01 * (i % 7));
+      for (const it_ of [ref, got]) {
+        it_.input(0).bytes.set(new Uint8Array(x.buffer));
+        it_.invoke();
+      }
+      expect(got.output(0).bytes, `step ${step}`).toEqual(ref.output(0).bytes);
+    }
+    expect(new Set(new Float32Array(ref.output(0).bytes.slice().buffer)).size).toBeGreaterThan(100);
+    const m = measureAllocation(() => got.invoke(), { warmup: 200, trials: 7, iterations: 300 });
+    expect(m.medianTrialBytes, `heap deltas per trial: ${m.deltas.join(', ')}`).toBeLessThan(4096);
+  });
 });
 
 describe.skipIf(!threadsAvailable())('hybrid kernels on several threads', () => {
@@ -197,7 +279,7 @@ describe.skipIf(!threadsAvailable())('hybrid kernels on several threads', () => 
   let many: WasmKernels | null = null;
   afterAll(() => many?.dispose());
 
-  it('CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED (several batches) give the bits of one thread', async () => {
+  it('CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED (several batches) and BATCH_MATMUL give the bits of one thread', async () => {
     many = await loadWasmKernels({ threads: 3, minMacs: 0, parallelMinMacs: 0 });
     const before = Atomics.load(many.pool!.control, C.WorkerChunks);
     let ran = 0;
@@ -211,6 +293,10 @@ describe.skipIf(!threadsAvailable())('hybrid kernels on several threads', () => 
     for (let seed = 1; seed <= 20; seed++) {
       const m = buildHybridFullyConnected(seed);
       expect(run(m.def, [m.input], many).outs, m.desc).toEqual(run(m.def, [m.input], one).outs);
+    }
+    for (let seed = 1; seed <= 30; seed++) {
+      const m = buildHybridBatchMatMul(seed, 40);
+      expect(run(m.def, m.inputs, many).outs, m.desc).toEqual(run(m.def, m.inputs, one).outs);
     }
     // the workers took chunks of these jobs (not only the main thread)
     expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);

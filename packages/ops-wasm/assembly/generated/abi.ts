@@ -51,7 +51,7 @@ export const W_THREAD_EXT = 164; // i32: offset of the sign-extended rows in a t
 export const W_RAW = 168; // i32: 1: hybrid layers (assembly/hybrid/epilogue.ts): the int32 accumulators are stored as they are, four bytes per output, for hybrid_epilogue
 export const W_BYTES = 176;
 
-// hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED): int32 accumulators to float32 outputs, in place. Byte offsets:
+// hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, SVDF): int32 accumulators to float32 outputs, in place. Byte offsets:
 export const HY_PER_BATCH = 0; // i32: output pixels per batch (outH * outW; FULLY_CONNECTED 1)
 export const HY_OUT_C = 4; // i32: output channels
 export const HY_MODE = 8; // i32: 0: acc * factor (the weight scale already in the batch's factor); 1: acc * (factor * channel scale); 2: (acc * factor) * channel scale
@@ -445,7 +445,7 @@ export const BM_CALLS = 56; // i32: output matrices (Rows rows of Cols values ea
 export const BM_INDEX = 60; // u32: per output matrix two words: the byte offset of its LHS matrix from the LHS argument, the arena offset of its packed RHS matrix
 export const BM_BYTES = 64;
 
-// qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output; f32_svdf (float32) reads the shape words, HasBias, Feature (float32 rows), Row (Input8 floats) and Acc (float32). Byte offsets:
+// qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output; f32_svdf (float32) reads the shape words, HasBias, Feature (float32 rows), Row (Input8 floats) and Acc (float32); hybrid_svdf (hybrid SVDF, after the int8 feature GEMM) the shape words, HasBias and Acc (float32). Byte offsets:
 export const SV_BATCHES = 0; // i32: batch rows
 export const SV_INPUT_SIZE = 4; // i32: input values per batch row
 export const SV_INPUT8 = 8; // i32: InputSize rounded up to 8: bytes per packed feature-weight row, int16 values of the widened input row

@@ -5,6 +5,7 @@
  * front of it, outputs compared bit for bit.
  */
 import { ActivationFunctionType, BuiltinOperator, ModelBuilder, Padding, TensorType, type ModelDef } from '@micrort/core';
+import { randomBatchMatMulCase, type BatchMatMulCase } from './single-op-batch-matmul.js';
 import { floats, runF32 } from './single-op-float.js';
 import { int, pick, rng } from './single-op.js';
 
@@ -216,4 +217,46 @@ export function compareBitExact(def: ModelDef, inputs: Float32Array[], served: n
       if (a[i] !== e[i]) return `output ${j} element ${i}: got ${got.outs[j]![i]}, expected ${ref.outs[j]![i]} (bits differ)`;
   }
   return null;
+}
+
+/** A random hybrid BATCH_MATMUL: a float32 LHS by a constant int8 RHS, and how it was drawn. */
+export interface HybridBatchMatMul {
+  def: ModelDef;
+  inputs: Float32Array[];
+  desc: string;
+  /** Shape and flags (BatchMatMulCase's), the RHS's scales and the input quantization. */
+  c: BatchMatMulCase;
+  scales: 'tensor' | 'channel';
+  asymmetric: boolean;
+}
+
+/**
+ * A random hybrid BATCH_MATMUL: randomBatchMatMulCase's shapes (ranks 2 to 5, broadcast batch dims,
+ * adj_x / adj_y, a constant LHS now and then) with an int8 RHS (always constant: TFLite's hybrid kernel
+ * takes constant weights) of one scale or one per output column, symmetric or asymmetric input
+ * quantization, LHS rows as hybridInputs draws them (zero rows, one-signed rows, wide magnitudes).
+ */
+export function buildHybridBatchMatMul(seed: number, maxRows = 11): HybridBatchMatMul {
+  const c = randomBatchMatMulCase(seed, TensorType.FLOAT32, maxRows);
+  const r = rng(seed * 31 + 7);
+  const scales = r() < 0.5 ? 'tensor' : 'channel';
+  const asymmetric = r() < 0.5;
+  const rank = c.rhs.length;
+  const colDim = rank - (c.adjY ? 2 : 1);
+  const b = new ModelBuilder();
+  const lhsCount = c.lhs.reduce((a, x) => a * x, 1);
+  const lhsData = hybridInputs(r, lhsCount / c.lhs[c.lhs.length - 1]!, c.lhs[c.lhs.length - 1]!);
+  const lhs = b.addTensor({ name: 'lhs', type: TensorType.FLOAT32, shape: c.lhs, ...(c.constLhs ? { data: lhsData } : {}) });
+  const rhs = addFilter(b, r, c.rhs, c.rhs[colDim]!, colDim, scales);
+  const out = b.addTensor({ name: 'out', type: TensorType.FLOAT32, shape: c.out });
+  b.addOperator({
+    op: BuiltinOperator.BATCH_MATMUL,
+    version: 1,
+    inputs: [lhs, rhs],
+    outputs: [out],
+    options: { adjX: c.adjX, adjY: c.adjY, asymmetricQuantizeInputs: asymmetric },
+  });
+  b.setInputs(c.constLhs ? [] : [lhs]).setOutputs([out]);
+  const desc = JSON.stringify({ seed, lhs: c.lhs, rhs: c.rhs, adjX: c.adjX, adjY: c.adjY, constLhs: c.constLhs, scales, asymmetric });
+  return { def: b.buildDef(), inputs: c.constLhs ? [] : [lhsData], desc, c, scales, asymmetric };
 }

@@ -17,6 +17,7 @@ import { createPlanner } from '@micrort/planners';
 import { PROVIDER } from '../provider.js';
 import type { WasmKernels } from '../create-wasm-kernels.js';
 import { int, int8s, pick, rng } from './single-op.js';
+import { FC_ACTIVATIONS, hybridInputs } from './single-op-hybrid.js';
 
 /** One random SVDF layer. */
 export interface SvdfCase {
@@ -180,4 +181,75 @@ export function buildSvdfF32(c: SvdfF32Case, steps: number): { def: ModelDef; in
   b.setInputs([input]).setOutputs([output]);
   const inputs = Array.from({ length: steps }, () => new Int8Array(floats(c.batches * c.inputSize, 1).buffer));
   return { def: b.buildDef(), inputs };
+}
+
+/** A hybrid layer (float32 input, state and output, int8 or uint8-read-as-int8 weights): a float32 case's shape and the quantization options. */
+export interface HybridSvdfCase extends SvdfF32Case {
+  asymmetric: boolean;
+  uint8: boolean;
+  /** Feature weights with one scale per filter (TFLite's hybrid SVDF reads the first; ops-wasm declines them). */
+  perChannel?: boolean;
+  /** Time weights that are a graph input (the second), not a constant (the model's inputs list them, the steps do not). */
+  dynamicTime?: boolean;
+}
+
+/** A random hybrid case: batches 1-3, odd sizes, ranks 1-3, every fused activation, symmetric or asymmetric inputs. */
+export function randomHybridSvdfCase(seed: number): HybridSvdfCase {
+  const r = rng(seed);
+  return {
+    batches: int(r, 1, 3),
+    inputSize: pick(r, [int(r, 1, 20), int(r, 1, 70), 96]),
+    units: int(r, 1, 13),
+    rank: int(r, 1, 3),
+    memory: pick(r, [int(r, 1, 12), 8, 16, int(r, 17, 40)]),
+    bias: r() < 0.75,
+    activation: pick(r, FC_ACTIVATIONS),
+    asymmetric: r() < 0.5,
+    uint8: r() < 0.2,
+    seed,
+  };
+}
+
+/**
+ * The hybrid model of a case (int8 weights scaled to about 1 / sqrt(fan-in), TFLite's legacy uint8 type
+ * for the same bytes when `uint8`) and `steps` invokes' inputs as bytes: hybridInputs rows (zero rows,
+ * one-signed rows, wide magnitudes), every fifth step all zeros (TFLite's IsZeroVector shortcut).
+ */
+export function buildHybridSvdf(c: HybridSvdfCase, steps: number): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+  const r = rng(c.seed * 7919 + 5);
+  const b = new ModelBuilder();
+  const filters = c.units * c.rank;
+  const f = TensorType.FLOAT32;
+  const weights = (name: string, shape: number[], fanIn: number, perChannel = false, constant = true) => {
+    const scale = (0.5 + r()) / (127 * Math.sqrt(fanIn));
+    const scales = Array.from({ length: shape[0]! }, (_, i) => scale * (1 + i / 8));
+    const data = int8s(r, shape[0]! * shape[1]!);
+    return b.addTensor({
+      name,
+      type: c.uint8 ? TensorType.UINT8 : TensorType.INT8,
+      shape,
+      ...(constant ? { data } : {}),
+      quantization: perChannel ? { scale: scales, zeroPoint: scales.map(() => 0), quantizedDimension: 0 } : { scale, zeroPoint: 0 },
+    });
+  };
+  const input = b.addTensor({ name: 'x', type: f, shape: [c.batches, c.inputSize] });
+  const feature = weights('wf', [filters, c.inputSize], c.inputSize, c.perChannel);
+  const time = weights('wt', [filters, c.memory], c.memory, false, !c.dynamicTime);
+  const bias = c.bias
+    ? b.addTensor({ name: 'b', type: f, shape: [c.units], data: Float32Array.from({ length: c.units }, () => r() - 0.5) })
+    : -1;
+  const state = b.addTensor({ name: 'state', type: f, shape: [c.batches, c.memory * filters], variable: true });
+  const output = b.addTensor({ name: 'y', type: f, shape: [c.batches, c.units] });
+  b.addOperator({
+    op: BuiltinOperator.SVDF,
+    inputs: [input, feature, time, bias, state],
+    outputs: [output],
+    options: { rank: c.rank, fusedActivationFunction: c.activation, asymmetricQuantizeInputs: c.asymmetric },
+  });
+  b.setInputs(c.dynamicTime ? [input, time] : [input]).setOutputs([output]);
+  const inputs = Array.from({ length: steps }, (_, s) => {
+    const x = s % 5 === 4 ? new Float32Array(c.batches * c.inputSize) : hybridInputs(r, c.batches, c.inputSize);
+    return new Int8Array(x.buffer);
+  });
+  return { def: b.buildDef(), inputs, desc: JSON.stringify(c) };
 }

@@ -101,7 +101,7 @@ export enum W {
 /** Bytes of the W block in the arena (its words rounded up to 16 bytes). */
 export const W_BYTES = 176;
 
-/** hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED): int32 accumulators to float32 outputs, in place. Word indices. */
+/** hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, SVDF): int32 accumulators to float32 outputs, in place. Word indices. */
 export enum HY {
   /** output pixels per batch (outH * outW; FULLY_CONNECTED 1) (i32) */
   PerBatch = 0,
@@ -943,7 +943,7 @@ export enum BM {
 /** Bytes of the BM block in the arena (its words rounded up to 16 bytes). */
 export const BM_BYTES = 64;
 
-/** qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output; f32_svdf (float32) reads the shape words, HasBias, Feature (float32 rows), Row (Input8 floats) and Acc (float32). Word indices. */
+/** qs8_svdf (SVDF, int8 input and output, int16 or int8 activation state): the state shifted, the feature matmul requantized into its newest column, the time matmul, bias and rank sums requantized into the output; f32_svdf (float32) reads the shape words, HasBias, Feature (float32 rows), Row (Input8 floats) and Acc (float32); hybrid_svdf (hybrid SVDF, after the int8 feature GEMM) the shape words, HasBias and Acc (float32). Word indices. */
 export enum SV {
   /** batch rows (i32) */
   Batches = 0,

@@ -1,5 +1,5 @@
 /**
- * What the int8 and float32 SVDF kernels share: the persistent region (the SV parameter block, the feature
+ * What the int8, float32 and hybrid SVDF kernels share: the persistent region (the SV parameter block, the feature
  * weights packed as rows padded to 8 values and filters padded to 4, then the kernel's input-row and
  * per-filter scratch), the shape words of the block, and the arena copies of the constant inputs the
  * kernel reads (input, weights_time, bias).
@@ -42,24 +42,30 @@ export function writeSvdfBlock<T extends Int8Array | Float32Array>(
   layout: SvdfLayout,
   packed: T,
 ): void {
-  const { batchSize, inputSize, numFilters, numUnits, memorySize, rank } = t.shape;
+  const { inputSize, numFilters } = t.shape;
   const { input8 } = layout;
   packed.fill(0);
   const w = t.weightsFeature.data as T;
   for (let f = 0; f < numFilters; f++) packed.set(w.subarray(f * inputSize, (f + 1) * inputSize) as T & ArrayLike<number>, f * input8);
   const p = region.i32;
+  writeSvdfShape(p, t);
+  p[SV.Input8] = input8;
+  p[SV.Feature] = region.offset + layout.featureAt;
+  p[SV.Row] = region.offset + layout.rowAt;
+  p[SV.Acc] = region.offset + layout.accAt;
+}
+
+/** Clears the SV block `p` and writes its shape words (Batches, InputSize, Filters, Memory, Units, Rank) and HasBias. */
+export function writeSvdfShape(p: Int32Array, t: SvdfTensors): void {
+  const { batchSize, inputSize, numFilters, numUnits, memorySize, rank } = t.shape;
   p.fill(0, 0, SV.Words);
   p[SV.Batches] = batchSize;
   p[SV.InputSize] = inputSize;
-  p[SV.Input8] = input8;
   p[SV.Filters] = numFilters;
   p[SV.Memory] = memorySize;
   p[SV.Units] = numUnits;
   p[SV.Rank] = rank;
   p[SV.HasBias] = t.bias ? 1 : 0;
-  p[SV.Feature] = region.offset + layout.featureAt;
-  p[SV.Row] = region.offset + layout.rowAt;
-  p[SV.Acc] = region.offset + layout.accAt;
 }
 
 /** Arena copies of the constant inputs the kernel reads (-1: read the eval tensor). */

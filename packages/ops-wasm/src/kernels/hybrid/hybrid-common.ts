@@ -1,6 +1,6 @@
 /**
  * What the hybrid kernels (float32 activations × int8 weights, the converter's dynamic-range
- * quantization: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED) share: what `supports()` declines, the
+ * quantization: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, SVDF) share: what `supports()` declines, the
  * epilogue's parameter block (HY, read by assembly/hybrid/epilogue.ts), and the run-time quantization of
  * the input into planned scratch buffers.
  *
@@ -237,7 +237,8 @@ export interface HybridQuantSpec {
  * The end of every hybrid kernel's prepare, once the tile's parameters (`params`: weights packed, window
  * scratch requested, `data.k`, `data.scratch`, `data.par` set) and the epilogue's (`epilogue`) are
  * written: the tile stores raw int32 accumulators and requantizes nothing (hybrid_epilogue scales them),
- * the quantization's scratch buffers are requested and a constant input is copied into the arena.
+ * the quantization's scratch buffers are requested and a constant input is copied into the arena (unless
+ * `copyInput` is false: a kernel that reads input 0 otherwise, as BATCH_MATMUL's adj_x LHS, transposed first).
  */
 export function finishHybridKernel(
   context: TfLiteContext,
@@ -246,6 +247,7 @@ export function finishHybridKernel(
   params: ArenaRegion,
   epilogue: ArenaRegion,
   q: HybridQuantSpec,
+  copyInput = true,
 ): void {
   const p = params.i32;
   p[W.Raw] = 1;
@@ -253,7 +255,7 @@ export function finishHybridKernel(
   epilogue.f32[HY.Fold] = q.foldScale;
   const foldAt = q.foldScale !== 0 ? epilogue.offset + HY.Fold * 4 : 0;
   data.quant = requestHybridQuantScratch(context, q.batches, q.rowSize, q.asymmetric, foldAt);
-  data.fixed = constantInputCopies(context, node, [0])[0]!;
+  data.fixed = copyInput ? constantInputCopies(context, node, [0])[0]! : -1;
   data.params = params.offset;
   data.p = p;
   data.hp = epilogue.offset;

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { buildHybridConv, buildHybridFullyConnected, compareBitExact, randomHybridConvCase } from '../../__tests__/single-op-hybrid.js';
+import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, TensorType, type ModelDef, type Registration } from '@micrort/core';
+import { registerReferenceOps } from '@micrort/ops-reference';
+import { createPlanner } from '@micrort/planners';
+import { createWasmKernels } from '../../create-wasm-kernels.js';
+import { PROVIDER } from '../../provider.js';
+import { wasm } from '../../__tests__/single-op.js';
+import {
+  buildHybridBatchMatMul,
+  buildHybridConv,
+  buildHybridFullyConnected,
+  compareBitExact,
+  randomHybridConvCase,
+} from '../../__tests__/single-op-hybrid.js';
 
 // ops-reference's hybrid kernels are TFLite's arithmetic (checked against TFLite 2.9 in ops-reference's
 // test/hybrid-vs-tflite.test.ts); the int32 accumulations are exact and ops-wasm applies the float32
@@ -63,5 +75,59 @@ describe('hybrid FULLY_CONNECTED (wasm) equals ops-reference bit for bit', () =>
       seen.add(`${d.asymmetric}/${d.activation}`);
     }
     expect(seen.size).toBe(12);
+  });
+});
+
+describe('hybrid BATCH_MATMUL (wasm) equals ops-reference bit for bit', () => {
+  it('on 300 random cases: ranks 2-5, broadcast batch dims, adj_x / adj_y, constant LHS, per-tensor / per-column scales, symmetric and asymmetric inputs', () => {
+    const seen = new Set<string>();
+    let broadcast = 0;
+    let split = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const m = buildHybridBatchMatMul(seed);
+      expect(compareBitExact(m.def, m.inputs, 1), m.desc).toBeNull();
+      seen.add(`${m.c.adjX}/${m.c.adjY}/${m.scales}/${m.asymmetric}`);
+      const lhsMatrices = m.c.lhs.slice(0, -2).reduce((a, x) => a * x, 1);
+      const rhsMatrices = m.c.rhs.slice(0, -2).reduce((a, x) => a * x, 1);
+      const outMatrices = m.c.out.slice(0, -2).reduce((a, x) => a * x, 1);
+      if (lhsMatrices < outMatrices) broadcast++;
+      if (rhsMatrices > 1) split++;
+    }
+    expect(seen.size).toBe(16);
+    expect(
+      [broadcast, split].every((n) => n > 30),
+      `${broadcast} broadcast LHS, ${split} several RHS matrices`,
+    ).toBe(true);
+  });
+});
+
+describe('hybrid BATCH_MATMUL (wasm) declines what it does not take, with the reason', () => {
+  const node = (def: ModelDef, kernels: Registration[]) => {
+    const resolver = registerReferenceOps(new OpResolver()).registerAll(kernels, { fallback: true });
+    return new MicroInterpreter(def, resolver, { planner: createPlanner('greedy'), arenaBacking: wasm().arenaBacking }).check().nodes[0]!;
+  };
+  const reason = (n: ReturnType<typeof node>) => n.declined?.find((d) => d.kernel === 'BATCH_MATMUL/wasm-hybrid-gemm')?.reason ?? '';
+
+  it('fewer than minMacs multiply-accumulates: ops-reference serves it, the same outputs', () => {
+    const m = buildHybridBatchMatMul(3);
+    const n = node(m.def, createWasmKernels({ minMacs: 1e9 }));
+    expect(n.provider).toBe('@micrort/ops-reference');
+    expect(reason(n)).toMatch(/multiply-accumulates per invoke, fewer than minMacs 1000000000/);
+    expect(node(m.def, wasm().kernels).provider).toBe(PROVIDER);
+  });
+
+  it('an RHS that is not a constant', () => {
+    const b = new ModelBuilder();
+    const lhs = b.addTensor({ name: 'lhs', type: TensorType.FLOAT32, shape: [2, 8] });
+    const rhs = b.addTensor({ name: 'rhs', type: TensorType.INT8, shape: [8, 4], quantization: { scale: 0.01, zeroPoint: 0 } });
+    const out = b.addTensor({ name: 'out', type: TensorType.FLOAT32, shape: [2, 4] });
+    b.addOperator({
+      op: BuiltinOperator.BATCH_MATMUL,
+      inputs: [lhs, rhs],
+      outputs: [out],
+      options: { adjX: false, adjY: false, asymmetricQuantizeInputs: false },
+    });
+    b.setInputs([lhs, rhs]).setOutputs([out]);
+    expect(reason(node(b.buildDef(), wasm().kernels))).toMatch(/not a constant/);
   });
 });
