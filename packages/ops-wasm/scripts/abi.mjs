@@ -91,7 +91,7 @@ export const BLOCKS = [
   },
   {
     name: 'HY',
-    doc: 'hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, SVDF): int32 accumulators to float32 outputs, in place.',
+    doc: 'hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, SVDF, TRANSPOSE_CONV): int32 accumulators to float32 outputs, in place.',
     fields: [
       ['PerBatch', 'i32', 'output pixels per batch (outH * outW; FULLY_CONNECTED 1)'],
       ['OutC', 'i32', 'output channels'],
@@ -501,6 +501,11 @@ export const BLOCKS = [
       ['Bias', 'u32', 'the bias padded to Blocks * 8 (zeros without one): int32, or int64 for 16x8'],
       ['Rq', 'u32', 'the requantization blocks (RQ), Blocks * 2; 16x8: per channel the reduced multiplier and the total shift (two int32)'],
       ['Tmp', 'u32', '64 bytes per thread for a partial block'],
+      [
+        'Raw',
+        'i32',
+        'qs8_tconv_run, hybrid TRANSPOSE_CONV: 1 leaves the int32 accumulators as they are (Acc: the float32 output tensor, for hybrid_epilogue), no requantization',
+      ],
     ],
   },
   {

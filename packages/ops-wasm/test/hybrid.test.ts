@@ -28,6 +28,7 @@ import {
   randomHybridConvCase,
 } from '../src/__tests__/single-op-hybrid.js';
 import { floats } from '../src/__tests__/single-op-float.js';
+import { buildTransposeConvHybrid, randomTransposeConvCase } from '../src/__tests__/single-op-tconv.js';
 import { rng } from '../src/__tests__/single-op.js';
 import { C } from '../src/threads/control.js';
 import { threadsAvailable } from '../src/threads/pool.js';
@@ -255,6 +256,16 @@ describe('hybrid kernels in the interpreter', () => {
     expect(a.medianTrialBytes, `heap deltas per trial: ${a.deltas.join(', ')}`).toBeLessThan(4096);
   });
 
+  it('a TRANSPOSE_CONV of two batches (a zero point each) allocates nothing in invoke', () => {
+    const c = { ...randomTransposeConvCase(6, false), dynamicFilter: false, batches: 2 };
+    const m = buildTransposeConvHybrid(c, false);
+    const it_ = interpreter(m.def, one);
+    expect(it_.nodes()[0]!.kernel).toBe('TRANSPOSE_CONV/wasm-hybrid-scatter');
+    it_.input(0).bytes.set(new Uint8Array(m.input.buffer));
+    const a = measureAllocation(() => it_.invoke(), { warmup: 200, trials: 7, iterations: 300 });
+    expect(a.medianTrialBytes, `heap deltas per trial: ${a.deltas.join(', ')}`).toBeLessThan(4096);
+  });
+
   it('a hybrid sequence network (BATCH_MATMUL, SVDF, BATCH_MATMUL adj_x with a broadcast LHS) runs wholly on ops-wasm, bit for bit over several invokes, and its invoke allocates nothing', () => {
     const { def, input } = hybridSequenceNetwork();
     const ref = interpreter(def, null);
@@ -279,7 +290,7 @@ describe.skipIf(!threadsAvailable())('hybrid kernels on several threads', () => 
   let many: WasmKernels | null = null;
   afterAll(() => many?.dispose());
 
-  it('CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED (several batches) and BATCH_MATMUL give the bits of one thread', async () => {
+  it('CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED (several batches), BATCH_MATMUL and TRANSPOSE_CONV give the bits of one thread', async () => {
     many = await loadWasmKernels({ threads: 3, minMacs: 0, parallelMinMacs: 0 });
     const before = Atomics.load(many.pool!.control, C.WorkerChunks);
     let ran = 0;
@@ -297,6 +308,11 @@ describe.skipIf(!threadsAvailable())('hybrid kernels on several threads', () => 
     for (let seed = 1; seed <= 30; seed++) {
       const m = buildHybridBatchMatMul(seed, 40);
       expect(run(m.def, m.inputs, many).outs, m.desc).toEqual(run(m.def, m.inputs, one).outs);
+    }
+    for (let seed = 1; seed <= 20; seed++) {
+      const c = { ...randomTransposeConvCase(seed, false), dynamicFilter: false };
+      const m = buildTransposeConvHybrid(c, seed % 2 === 0);
+      expect(run(m.def, [m.input], many).outs, JSON.stringify(c)).toEqual(run(m.def, [m.input], one).outs);
     }
     // the workers took chunks of these jobs (not only the main thread)
     expect(Atomics.load(many.pool!.control, C.WorkerChunks) - before).toBeGreaterThan(0);

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 845668542;
+export const ABI_HASH: i32 = -527256705;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -51,7 +51,7 @@ export const W_THREAD_EXT = 164; // i32: offset of the sign-extended rows in a t
 export const W_RAW = 168; // i32: 1: hybrid layers (assembly/hybrid/epilogue.ts): the int32 accumulators are stored as they are, four bytes per output, for hybrid_epilogue
 export const W_BYTES = 176;
 
-// hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, SVDF): int32 accumulators to float32 outputs, in place. Byte offsets:
+// hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, SVDF, TRANSPOSE_CONV): int32 accumulators to float32 outputs, in place. Byte offsets:
 export const HY_PER_BATCH = 0; // i32: output pixels per batch (outH * outW; FULLY_CONNECTED 1)
 export const HY_OUT_C = 4; // i32: output channels
 export const HY_MODE = 8; // i32: 0: acc * factor (the weight scale already in the batch's factor); 1: acc * (factor * channel scale); 2: (acc * factor) * channel scale
@@ -359,7 +359,8 @@ export const TQ_ACC = 80; // u32: the int32 (16x8: int64) accumulators of the wh
 export const TQ_BIAS = 84; // u32: the bias padded to Blocks * 8 (zeros without one): int32, or int64 for 16x8
 export const TQ_RQ = 88; // u32: the requantization blocks (RQ), Blocks * 2; 16x8: per channel the reduced multiplier and the total shift (two int32)
 export const TQ_TMP = 92; // u32: 64 bytes per thread for a partial block
-export const TQ_BYTES = 96;
+export const TQ_RAW = 96; // i32: qs8_tconv_run, hybrid TRANSPOSE_CONV: 1 leaves the int32 accumulators as they are (Acc: the float32 output tensor, for hybrid_epilogue), no requantization
+export const TQ_BYTES = 112;
 
 // f32_dwconv (DEPTHWISE_CONV_2D, float32, depth multiplier 1). Byte offsets:
 export const D_BATCHES = 0; // i32: batches

@@ -6,7 +6,8 @@
 //
 // A call (qs8_tconv_run) covers the output rows [oh0, oh1) of every batch: it clears their accumulators,
 // adds the products of the input rows whose window reaches them (only the taps landing inside the band),
-// then requantizes them. The pool's threads take disjoint bands (src/kernels/transpose-conv.ts), so no
+// then requantizes them (hybrid layers, TQ_RAW: leaves them as they are, for assembly/hybrid/epilogue.ts).
+// The pool's threads take disjoint bands (src/kernels/transpose-conv.ts), so no
 // accumulator is written by two threads, and each one takes the same products in the same order (input
 // row, input column, tap) as on one thread: the outputs are the same bytes however the rows are split.
 //
@@ -34,6 +35,7 @@ import {
   TQ_PACKED,
   TQ_PAD_H,
   TQ_PAD_W,
+  TQ_RAW,
   TQ_RQ,
   TQ_STRIDE_H,
   TQ_STRIDE_W,
@@ -112,6 +114,7 @@ export function qs8_tconv_run(pp: usize, input: usize, output: usize, oh0: i32, 
   const u8 = load<i32>(pp, TQ_U8);
   const actMin = load<i32>(pp, TQ_ACT_MIN);
   const actMax = load<i32>(pp, TQ_ACT_MAX);
+  const raw = load<i32>(pp, TQ_RAW) != 0;
   // the bounds' bytes (uint8 bounds compare unsigned)
   const lo = i8x16.splat(<i8>actMin);
   const hi = i8x16.splat(<i8>actMax);
@@ -133,6 +136,7 @@ export function qs8_tconv_run(pp: usize, input: usize, output: usize, oh0: i32, 
         x += <usize>inC;
       }
     }
+    if (raw) continue; // hybrid: hybrid_epilogue scales the accumulators (Acc is the output tensor)
     let a = image + <usize>oh0 * rowAcc;
     let out = output + <usize>((b * outH + oh0) * outW * outC);
     const pixels = (oh1 - oh0) * outW;

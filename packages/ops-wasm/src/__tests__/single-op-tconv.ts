@@ -8,6 +8,7 @@ import { ActivationFunctionType, BuiltinOperator, ModelBuilder, OpResolver, Padd
 import { registerMediapipeOps, transposeConvBiasOptions } from '@micrort/ops-mediapipe';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { ACTIVATIONS, floats } from './single-op-float.js';
+import { hybridInputs } from './single-op-hybrid.js';
 import { int, int32s, int8s, pick, rng } from './single-op.js';
 
 /** Geometry of a random transposed convolution. */
@@ -204,4 +205,39 @@ export function buildTransposeConvQ(c: TransposeConvCase, q: TransposeConvQuant)
   b.setInputs([inT]).setOutputs([outT]);
   const n = c.batches * c.inH * c.inW * c.inC;
   return { def: b.buildDef(), input: q.int16 ? new Int8Array(Int16Array.from(int32s(r, n, 32767)).buffer) : int8s(r, n) };
+}
+
+/**
+ * The hybrid model of a TRANSPOSE_CONV case (float32 input and output, a constant int8 filter with one
+ * scale or, when `perChannel`, one per output channel, a float32 bias) and its input: hybridInputs rows
+ * (zero, one-signed and wide-ranged batches).
+ */
+export function buildTransposeConvHybrid(c: TransposeConvCase, perChannel: boolean): { def: ModelDef; input: Float32Array } {
+  const r = rng(c.seed * 7 + 9);
+  const F = TensorType.FLOAT32;
+  const b = new ModelBuilder();
+  const inT = b.addTensor({ name: 'in', type: F, shape: [c.batches, c.inH, c.inW, c.inC] });
+  const scales = Array.from({ length: perChannel ? c.outC : 1 }, () => 0.002 + r() * 0.02);
+  const wT = b.addTensor({
+    name: 'w',
+    type: TensorType.INT8,
+    shape: [c.outC, c.kH, c.kW, c.inC],
+    data: int8s(r, c.outC * c.kH * c.kW * c.inC),
+    quantization: perChannel
+      ? { scale: scales, zeroPoint: scales.map(() => 0), quantizedDimension: 0 }
+      : { scale: scales[0]!, zeroPoint: 0 },
+  });
+  const biasT = c.bias ? b.addTensor({ name: 'b', type: F, shape: [c.outC], data: floats(r, c.outC, -0.5, 0.5) }) : -1;
+  const outShape = [c.batches, c.outH, c.outW, c.outC];
+  const outT = b.addTensor({ name: 'out', type: F, shape: outShape });
+  const shapeT = b.addTensor({ name: 'shape', type: TensorType.INT32, shape: [4], data: Int32Array.from(outShape) });
+  b.addOperator({
+    op: BuiltinOperator.TRANSPOSE_CONV,
+    version: 4,
+    inputs: c.bias ? [shapeT, wT, inT, biasT] : [shapeT, wT, inT],
+    outputs: [outT],
+    options: { padding: c.padding, strideH: c.strideH, strideW: c.strideW, fusedActivationFunction: c.activation },
+  });
+  b.setInputs([inT]).setOutputs([outT]);
+  return { def: b.buildDef(), input: hybridInputs(r, c.batches, c.inH * c.inW * c.inC) };
 }

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 845668542;
+export const ABI_HASH = -527256705;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -101,7 +101,7 @@ export enum W {
 /** Bytes of the W block in the arena (its words rounded up to 16 bytes). */
 export const W_BYTES = 176;
 
-/** hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, SVDF): int32 accumulators to float32 outputs, in place. Word indices. */
+/** hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, SVDF, TRANSPOSE_CONV): int32 accumulators to float32 outputs, in place. Word indices. */
 export enum HY {
   /** output pixels per batch (outH * outW; FULLY_CONNECTED 1) (i32) */
   PerBatch = 0,
@@ -757,11 +757,13 @@ export enum TQ {
   Rq = 22,
   /** 64 bytes per thread for a partial block (u32 arena offset) */
   Tmp = 23,
+  /** qs8_tconv_run, hybrid TRANSPOSE_CONV: 1 leaves the int32 accumulators as they are (Acc: the float32 output tensor, for hybrid_epilogue), no requantization (i32) */
+  Raw = 24,
   /** Words of the block. */
-  Words = 24,
+  Words = 25,
 }
 /** Bytes of the TQ block in the arena (its words rounded up to 16 bytes). */
-export const TQ_BYTES = 96;
+export const TQ_BYTES = 112;
 
 /** f32_dwconv (DEPTHWISE_CONV_2D, float32, depth multiplier 1). Word indices. */
 export enum D {

@@ -20,6 +20,7 @@ import {
   KernelError,
   TensorType,
   checkArity,
+  type ArenaRegion,
   type Node,
   type Registration,
   type Tensor,
@@ -36,6 +37,7 @@ import {
   prepareConvOutputStage,
   transposeConvShape,
   transposeConvTensors,
+  type TransposeConvShape,
 } from '@micrort/kernel-support';
 import { RQ_BYTES, TQ, TQ_BYTES } from '../generated/abi.js';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../options.js';
@@ -107,18 +109,12 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const region = context.allocatePersistentBuffer(TQ_BYTES);
   data.k = kernelsFor(OP, node, region) as KernelExports | null;
   data.input = constantInputCopies(context, node, [2])[0]!;
-  // weights minus the filter zero point, int16: per tap, per block of 8 channels, per input channel
-  const packed = context.allocatePersistentBuffer(taps * blocks * inC * 16);
-  const w16 = packed.i16;
-  const w = filter.data as Int8Array | Uint8Array;
-  const wzp = input.type === TensorType.UINT8 ? filter.params.zeroPoint : 0;
-  for (let t = 0; t < taps; t++)
-    for (let n = 0; n < blocks; n++)
-      for (let c = 0; c < inC; c++)
-        for (let j = 0; j < 8; j++) {
-          const oc = n * 8 + j;
-          w16[((t * blocks + n) * inC + c) * 8 + j] = oc < outC ? w[(oc * taps + t) * inC + c]! - wzp : 0;
-        }
+  const packed = packTransposeConvFilter(
+    context,
+    filter.data as Int8Array | Uint8Array,
+    input.type === TensorType.UINT8 ? filter.params.zeroPoint : 0,
+    s,
+  );
   const i16 = input.type === TensorType.INT16;
   data.i16 = i16;
   // the bias padded to whole blocks: int32, or int64 for 16x8 (an int16 bias widened)
@@ -146,32 +142,58 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   data.scratch = context.requestScratchBufferInArena(output.elementCount * (i16 ? 8 : 4) + 64);
 
   const p = region.i32;
+  writeTransposeConvShape(p, s, packed);
+  p[TQ.ZpIn] = -out.inputOffset;
+  p[TQ.ZpOut] = out.outputOffset;
+  p[TQ.ActMin] = out.actMin;
+  p[TQ.ActMax] = out.actMax;
+  p[TQ.U8] = input.type === TensorType.UINT8 ? 1 : 0;
+  p[TQ.Bias] = biasRegion.offset;
+  p[TQ.Rq] = rq.offset;
+  p[TQ.Tmp] = tmp.offset;
+  data.p = p;
+  data.params = region.offset;
+}
+
+/**
+ * The filter `[outC, kH, kW, inC]` minus `wzp` as int16 in a new persistent buffer, as qs8_tconv_run and
+ * qs16_tconv_run read it (TQ.Packed): per tap, per block of 8 output channels, per input channel, 8 values
+ * (zeros past outC).
+ */
+export function packTransposeConvFilter(context: TfLiteContext, w: ArrayLike<number>, wzp: number, s: TransposeConvShape): ArenaRegion {
+  const { inDepth: inC, outDepth: outC } = s;
+  const taps = s.filterHeight * s.filterWidth;
+  const blocks = Math.ceil(outC / 8);
+  const packed = context.allocatePersistentBuffer(taps * blocks * inC * 16);
+  const w16 = packed.i16;
+  for (let t = 0; t < taps; t++)
+    for (let n = 0; n < blocks; n++)
+      for (let c = 0; c < inC; c++)
+        for (let j = 0; j < 8; j++) {
+          const oc = n * 8 + j;
+          w16[((t * blocks + n) * inC + c) * 8 + j] = oc < outC ? w[(oc * taps + t) * inC + c]! - wzp : 0;
+        }
+  return packed;
+}
+
+/** Clears the TQ block `p` and writes its geometry words (Batches to PadW), Packed and Blocks. */
+export function writeTransposeConvShape(p: Int32Array, s: TransposeConvShape, packed: ArenaRegion): void {
   p.fill(0, 0, TQ.Words);
   p[TQ.Batches] = s.batches;
   p[TQ.InH] = s.inHeight;
   p[TQ.InW] = s.inWidth;
-  p[TQ.InC] = inC;
+  p[TQ.InC] = s.inDepth;
   p[TQ.OutH] = s.outHeight;
   p[TQ.OutW] = s.outWidth;
-  p[TQ.OutC] = outC;
+  p[TQ.OutC] = s.outDepth;
   p[TQ.KH] = s.filterHeight;
   p[TQ.KW] = s.filterWidth;
   p[TQ.StrideH] = s.strideHeight;
   p[TQ.StrideW] = s.strideWidth;
   p[TQ.PadH] = s.padHeight;
   p[TQ.PadW] = s.padWidth;
-  p[TQ.ZpIn] = -out.inputOffset;
-  p[TQ.ZpOut] = out.outputOffset;
-  p[TQ.ActMin] = out.actMin;
-  p[TQ.ActMax] = out.actMax;
-  p[TQ.U8] = input.type === TensorType.UINT8 ? 1 : 0;
   p[TQ.Packed] = packed.offset;
-  p[TQ.Blocks] = blocks;
-  p[TQ.Bias] = biasRegion.offset;
-  p[TQ.Rq] = rq.offset;
-  p[TQ.Tmp] = tmp.offset;
-  data.p = p;
-  data.params = region.offset;
+  p[TQ.Blocks] = Math.ceil(s.outDepth / 8);
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

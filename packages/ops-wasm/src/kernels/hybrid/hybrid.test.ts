@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, TensorType, type ModelDef, type Registration } from '@micrort/core';
+import {
+  ActivationFunctionType,
+  BuiltinOperator,
+  MicroInterpreter,
+  ModelBuilder,
+  OpResolver,
+  TensorType,
+  type ModelDef,
+  type Registration,
+} from '@micrort/core';
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { createWasmKernels } from '../../create-wasm-kernels.js';
@@ -12,6 +21,7 @@ import {
   compareBitExact,
   randomHybridConvCase,
 } from '../../__tests__/single-op-hybrid.js';
+import { buildTransposeConvHybrid, randomTransposeConvCase } from '../../__tests__/single-op-tconv.js';
 
 // ops-reference's hybrid kernels are TFLite's arithmetic (checked against TFLite 2.9 in ops-reference's
 // test/hybrid-vs-tflite.test.ts); the int32 accumulations are exact and ops-wasm applies the float32
@@ -129,5 +139,49 @@ describe('hybrid BATCH_MATMUL (wasm) declines what it does not take, with the re
     });
     b.setInputs([lhs, rhs]).setOutputs([out]);
     expect(reason(node(b.buildDef(), wasm().kernels))).toMatch(/not a constant/);
+  });
+});
+
+describe('hybrid TRANSPOSE_CONV (wasm) equals ops-reference bit for bit', () => {
+  it('on 150 random odd shapes: strides 1-3, kernels 2-5, SAME/VALID, output sizes the input allows, batches 1-2, per-tensor / per-channel scales, every clamp activation, zero and one-signed batches', () => {
+    const seen = new Set<string>();
+    for (let seed = 1; seed <= 150; seed++) {
+      const c = { ...randomTransposeConvCase(seed, false), dynamicFilter: false };
+      const perChannel = seed % 3 !== 0;
+      const m = buildTransposeConvHybrid(c, perChannel);
+      expect(compareBitExact(m.def, [m.input], 1), JSON.stringify({ ...c, perChannel })).toBeNull();
+      seen.add(`${perChannel}/${c.activation}/${c.batches}`);
+    }
+    expect(seen.size).toBe(16);
+  });
+});
+
+describe('hybrid TRANSPOSE_CONV (wasm) declines what it does not take, with the reason', () => {
+  const declined = (def: ModelDef) => {
+    const resolver = registerReferenceOps(new OpResolver()).registerAll(wasm().kernels, { fallback: true });
+    const n = new MicroInterpreter(def, resolver, { planner: createPlanner('greedy'), arenaBacking: wasm().arenaBacking }).check()
+      .nodes[0]!;
+    return { provider: n.provider, reason: n.declined?.find((d) => d.kernel === 'TRANSPOSE_CONV/wasm-hybrid-scatter')?.reason ?? '' };
+  };
+
+  it('a TANH activation (ops-reference refuses it too)', () => {
+    const c = { ...randomTransposeConvCase(4, false), dynamicFilter: false, activation: ActivationFunctionType.TANH };
+    const m = buildTransposeConvHybrid(c, true);
+    expect(declined(m.def)).toEqual({ provider: '@micrort/ops-reference', reason: expect.stringMatching(/fused activation TANH/) });
+    expect(() => compareBitExact(m.def, [m.input], 0)).toThrow(/unsupported fused activation TANH/);
+  });
+
+  it('a filter that is not a constant', () => {
+    const c = { ...randomTransposeConvCase(5, false), dynamicFilter: false };
+    const m = buildTransposeConvHybrid(c, false);
+    const g = m.def.subgraphs[0]!;
+    const w = g.tensors.findIndex((t) => t.name === 'w');
+    const def = {
+      ...m.def,
+      subgraphs: [
+        { ...g, tensors: g.tensors.map((t, i) => (i === w ? { ...t, buffer: 0 } : t)), inputs: Int32Array.from([...g.inputs, w]) },
+      ],
+    };
+    expect(declined(def as ModelDef).reason).toMatch(/not a constant/);
   });
 });
