@@ -87,6 +87,11 @@ export const BLOCKS = [
         'i32',
         '1: hybrid layers (assembly/hybrid/epilogue.ts): the int32 accumulators are stored as they are, four bytes per output, for hybrid_epilogue',
       ],
+      [
+        'Gemv',
+        'i32',
+        "qs8_conv: 1 when the weights are in the GEMV layout (weight-pack.ts's packGemv, no channel or depth padding) and every output pixel runs the one-pixel GEMM on its input row (Direct) or gathered compact row (Gather 1), without the tile's sign-extended rows",
+      ],
     ],
   },
   {
@@ -216,9 +221,14 @@ export const BLOCKS = [
       [
         'Table',
         'u32',
-        "qs8_softmax: the 256 Q0.31 exponentials; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v)",
+        "qs8_softmax: the Q0.31 exponentials of the differences DiffMin..0; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v)",
       ],
       ['OutScale', 'f32', 'qu8_softmax: output scale'],
+      [
+        'DiffMin',
+        'i32',
+        'qs8_softmax: the smallest row difference with a nonzero exponential (TFLM diff_min, at least -255); Table holds the entries of DiffMin..0',
+      ],
       ['OutZp', 'i32', 'qu8_softmax with an int16 output: output zero point'],
     ],
   },
@@ -385,11 +395,15 @@ export const BLOCKS = [
       [
         'Fc',
         'u32',
-        "the gate FCs (conv.ts's gemvGate, int16 outputs): for FC f (gate g's input FC 2g, recurrent FC 2g + 1; gates forget, input, cell, output), its packGemm weights at 2f and its requantization block (RQ, every lane alike) at 2f + 1",
+        "the gate FCs (conv.ts's gemvGate, int16 outputs): FC f's packGemv weights (gate g's input FC 2g, recurrent FC 2g + 1; gates forget, input, cell, output)",
+        8,
+      ],
+      [
+        'Rq',
+        'i32',
+        "FC f's quantized multiplier at 2f and its shift (positive: left) at 2f + 1 (per-tensor weights: every unit alike); the kernel writes the FC's requantization block into the scratch buffer before running it",
         16,
       ],
-      ['KbX', 'i32', 'input size rounded up to 8, in 8-value slices (the input FCs)'],
-      ['KbH', 'i32', 'state size rounded up to 8, in 8-value slices (the recurrent FCs)'],
       ['FcMult', 'i32', 'forget gate x cell state: quantized multiplier (TFLM CreateInterGateMulParams)'],
       ['FcShift', 'i32', 'forget gate x cell state: shift (positive: left)'],
       ['IcMult', 'i32', 'input gate x cell gate: quantized multiplier'],

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = -527256705;
+export const ABI_HASH: i32 = 1925970150;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -49,6 +49,7 @@ export const W_SCR_THREAD_BYTES = 156; // i32: bytes of one thread's area
 export const W_THREAD_ROWS = 160; // i32: offset of the gathered rows in a thread's area (qs8_conv with Gather)
 export const W_THREAD_EXT = 164; // i32: offset of the sign-extended rows in a thread's area (qs8_conv tile: each slice stored twice)
 export const W_RAW = 168; // i32: 1: hybrid layers (assembly/hybrid/epilogue.ts): the int32 accumulators are stored as they are, four bytes per output, for hybrid_epilogue
+export const W_GEMV = 172; // i32: qs8_conv: 1 when the weights are in the GEMV layout (weight-pack.ts's packGemv, no channel or depth padding) and every output pixel runs the one-pixel GEMM on its input row (Direct) or gathered compact row (Gather 1), without the tile's sign-extended rows
 export const W_BYTES = 176;
 
 // hybrid_epilogue (hybrid CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, SVDF, TRANSPOSE_CONV): int32 accumulators to float32 outputs, in place. Byte offsets:
@@ -142,9 +143,10 @@ export const E_BYTES = 48;
 export const S_OUTER = 0; // i32: rows
 export const S_DEPTH = 4; // i32: row length
 export const S_BITS = 8; // i32: output bits: 8 (int8 or uint8) or 16 (int16)
-export const S_TABLE = 12; // u32: qs8_softmax: the 256 Q0.31 exponentials; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v)
+export const S_TABLE = 12; // u32: qs8_softmax: the Q0.31 exponentials of the differences DiffMin..0; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v)
 export const S_OUT_SCALE = 16; // f32: qu8_softmax: output scale
-export const S_OUT_ZP = 20; // i32: qu8_softmax with an int16 output: output zero point
+export const S_DIFF_MIN = 20; // i32: qs8_softmax: the smallest row difference with a nonzero exponential (TFLM diff_min, at least -255); Table holds the entries of DiffMin..0
+export const S_OUT_ZP = 24; // i32: qu8_softmax with an int16 output: output zero point
 export const S_BYTES = 32;
 
 // quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE; int8 and TFLite's uint8). Byte offsets:
@@ -261,21 +263,20 @@ export const LQ_TIME_MAJOR = 8; // i32: 1: input and output rows are [step][batc
 export const LQ_INPUT = 12; // i32: input size (bytes of one input row)
 export const LQ_STATE = 16; // i32: state size S (cells, bytes of one hidden-state and output row)
 export const LQ_GATES = 20; // i32: S rounded up to 8: int16 values of one gate buffer in the scratch buffer
-export const LQ_FC = 24; // u32 (16 words): the gate FCs (conv.ts's gemvGate, int16 outputs): for FC f (gate g's input FC 2g, recurrent FC 2g + 1; gates forget, input, cell, output), its packGemm weights at 2f and its requantization block (RQ, every lane alike) at 2f + 1
-export const LQ_KB_X = 88; // i32: input size rounded up to 8, in 8-value slices (the input FCs)
-export const LQ_KB_H = 92; // i32: state size rounded up to 8, in 8-value slices (the recurrent FCs)
-export const LQ_FC_MULT = 96; // i32: forget gate x cell state: quantized multiplier (TFLM CreateInterGateMulParams)
-export const LQ_FC_SHIFT = 100; // i32: forget gate x cell state: shift (positive: left)
-export const LQ_IC_MULT = 104; // i32: input gate x cell gate: quantized multiplier
-export const LQ_IC_SHIFT = 108; // i32: input gate x cell gate: shift
-export const LQ_H_MULT = 112; // i32: output gate x tanh(cell): quantized multiplier into the hidden state
-export const LQ_H_SHIFT = 116; // i32: output gate x tanh(cell): shift
-export const LQ_H_ZP = 120; // i32: hidden state zero point
-export const LQ_CLIP = 124; // i32: 1: clip the cell state to [-CellClip, CellClip]
-export const LQ_CELL_CLIP = 128; // i32: cell_clip in the cell state quantization (0..32767)
-export const LQ_TANH_MULT = 132; // i32: tanh of the cell state: the eval's rescaling multiplier (<= 32767; int16SigmoidEvalRescale)
-export const LQ_TANH_SHIFT = 136; // i32: tanh of the cell state: the eval's right shift
-export const LQ_BYTES = 144;
+export const LQ_FC = 24; // u32 (8 words): the gate FCs (conv.ts's gemvGate, int16 outputs): FC f's packGemv weights (gate g's input FC 2g, recurrent FC 2g + 1; gates forget, input, cell, output)
+export const LQ_RQ = 56; // i32 (16 words): FC f's quantized multiplier at 2f and its shift (positive: left) at 2f + 1 (per-tensor weights: every unit alike); the kernel writes the FC's requantization block into the scratch buffer before running it
+export const LQ_FC_MULT = 120; // i32: forget gate x cell state: quantized multiplier (TFLM CreateInterGateMulParams)
+export const LQ_FC_SHIFT = 124; // i32: forget gate x cell state: shift (positive: left)
+export const LQ_IC_MULT = 128; // i32: input gate x cell gate: quantized multiplier
+export const LQ_IC_SHIFT = 132; // i32: input gate x cell gate: shift
+export const LQ_H_MULT = 136; // i32: output gate x tanh(cell): quantized multiplier into the hidden state
+export const LQ_H_SHIFT = 140; // i32: output gate x tanh(cell): shift
+export const LQ_H_ZP = 144; // i32: hidden state zero point
+export const LQ_CLIP = 148; // i32: 1: clip the cell state to [-CellClip, CellClip]
+export const LQ_CELL_CLIP = 152; // i32: cell_clip in the cell state quantization (0..32767)
+export const LQ_TANH_MULT = 156; // i32: tanh of the cell state: the eval's rescaling multiplier (<= 32767; int16SigmoidEvalRescale)
+export const LQ_TANH_SHIFT = 160; // i32: tanh of the cell state: the eval's right shift
+export const LQ_BYTES = 176;
 
 // f32_softmax (SOFTMAX, float32, over the last axis). Byte offsets:
 export const FS_OUTER = 0; // i32: rows

@@ -35,7 +35,7 @@ import { storeBytes } from './requant';
 import { pack8, requant, store8, storeTile4, storeTile8 } from './tile-out';
 import { tapPointersAt, threadArea, windowBegin } from './window';
 import { copyBlocks, tileGroupsRelaxed } from './conv-relaxed';
-import { GEMM_TILE_PIXELS, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DIRECT, W_DOT_MODE, W_GATHER, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RAW, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_U8, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
+import { GEMM_TILE_PIXELS, W_ACT_MAX, W_ACT_MIN, W_DIL_H, W_DIL_W, W_DIRECT, W_DOT_MODE, W_GATHER, W_GEMV, W_IN_C, W_IN_H, W_IN_IMAGE, W_IN_W, W_KB8, W_KH, W_KW, W_OUT16, W_OUT_C, W_OUT_HW, W_OUT_W, W_PACKED, W_PAD_H, W_PAD_W, W_RAW, W_RIGHT_ONLY, W_RQ, W_RQ_STRIDE, W_STRIDE_H, W_STRIDE_W, W_THREAD_EXT, W_THREAD_ROWS, W_TOTAL, W_U8, W_ZP_IN, W_ZP_OUT } from '../generated/abi';
 
 /** Bytes of one slice of the tile's four sign-extended rows: four pixels x (8 values x 2 bytes, stored twice). */
 const SLICE_BYTES: usize = 32 * GEMM_TILE_PIXELS;
@@ -308,8 +308,8 @@ function convRowsRun(pp: usize, input: usize, output: usize, q0: i32, q1: i32, t
   const stride = <usize>outC;
   const ext = (area + <usize>load<i32>(pp, W_THREAD_EXT) + 31) & ~<usize>31; // 32-aligned: no load at +4j crosses a cache line
   const slices = taps * kb8;
-  if (total == 1 && !gather && taps == 1) {
-    gemv(pp, input, output);
+  if (load<i32>(pp, W_GEMV) != 0) {
+    gemvRun(pp, input, output, q0, q1, tid);
     return;
   }
   if (ASC_FEATURE_RELAXED_SIMD && !rows) {
@@ -483,51 +483,96 @@ function convRowsRun(pp: usize, input: usize, output: usize, q0: i32, q1: i32, t
 }
 
 /**
- * One output pixel (FULLY_CONNECTED with one batch, a 1x1 convolution of a 1x1 image, an LSTM gate):
- * the 4-pixel tile would compute three copies of it, so each channel group is one row of dot products
- * (the input's rotations by shuffles) instead. With W_OUT16 the outputs are int16 (the LSTM's Q3.12
- * gates), clamped to [act_min, act_max].
+ * The one-pixel GEMM (W_GEMV; weights in the GEMV layout, src/kernels/weight-pack.ts's packGemv) over output
+ * pixels [q0, q1): FULLY_CONNECTED with one batch, a 1x1 convolution of a 1x1 image (the 4-pixel tile would
+ * compute three copies of the pixel), and gathered layers of few channels, whose pixels each gather their
+ * compact row into the thread's row buffer and run on it (no sign-extended rows: the scratch holds one row).
+ * Each channel group is one row of dot products (the input's rotations by shuffles). With W_OUT16 the
+ * outputs are int16 (the LSTM's Q3.12 gates), clamped to [act_min, act_max].
  */
-function gemv(pp: usize, input: usize, output: usize): void {
-  if (load<i32>(pp, W_RAW) != 0) gemvOf(pp, input, output, false, true);
-  else if (load<i32>(pp, W_U8) != 0) gemvOf(pp, input, output, true);
-  else gemvOf(pp, input, output, false);
+function gemvRun(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
+  if (load<i32>(pp, W_RAW) != 0) gemvPixels(pp, input, output, q0, q1, tid, false, true);
+  else if (load<i32>(pp, W_U8) != 0) gemvPixels(pp, input, output, q0, q1, tid, true);
+  else gemvPixels(pp, input, output, q0, q1, tid, false);
 }
 
 /**
- * gemv with `u8` constant: uint8 activations (zero-extended), int16 weights and uint8 outputs; with `raw`
- * constant (hybrid, W_RAW): the int32 accumulators stored as they are.
+ * gemvRun with `u8` constant: uint8 activations (zero-extended), int16 weights and uint8 outputs; with `raw`
+ * constant (hybrid, W_RAW): the int32 accumulators stored as they are. Without W_GATHER the pixels are
+ * one (q = 0, the input as it is) or W_DIRECT rows (pixel q at input + q * inC).
  */
-@inline function gemvOf(pp: usize, input: usize, output: usize, u8: bool, raw: bool = false): void {
+@inline function gemvPixels(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32, u8: bool, raw: bool = false): void {
   const out16 = load<i32>(pp, W_OUT16) != 0;
-  gemvWith(
-    <usize>load<u32>(pp, W_PACKED),
-    <usize>load<u32>(pp, W_RQ),
-    <usize>load<i32>(pp, W_RQ_STRIDE),
-    input,
-    output,
-    load<i32>(pp, W_OUT_C),
-    load<i32>(pp, W_KB8),
-    load<i32>(pp, W_ZP_OUT),
-    load<i32>(pp, W_ACT_MIN),
-    load<i32>(pp, W_ACT_MAX),
-    out16,
-    !out16 && load<i32>(pp, W_RIGHT_ONLY) != 0, // requantLanesRight is for int8 outputs
-    u8,
-    raw,
-  );
+  const packed = <usize>load<u32>(pp, W_PACKED);
+  const rq = <usize>load<u32>(pp, W_RQ);
+  const rqStride = <usize>load<i32>(pp, W_RQ_STRIDE);
+  const outC = load<i32>(pp, W_OUT_C);
+  const inC = load<i32>(pp, W_IN_C);
+  const gather = load<i32>(pp, W_GATHER) != 0;
+  const windowTaps = load<i32>(pp, W_KH) * load<i32>(pp, W_KW);
+  const K = gather ? windowTaps * inC : inC;
+  const zpOut = load<i32>(pp, W_ZP_OUT);
+  const actMin = load<i32>(pp, W_ACT_MIN);
+  const actMax = load<i32>(pp, W_ACT_MAX);
+  const rightOnly = !out16 && load<i32>(pp, W_RIGHT_ONLY) != 0; // requantLanesRight is for int8 outputs
+  const outBytes = <usize>(raw ? outC << 2 : out16 ? outC << 1 : outC);
+  if (!gather) {
+    for (let q = q0; q < q1; q++)
+      gemvWith(packed, rq, rqStride, input + <usize>(q * inC), output + <usize>q * outBytes, outC, K, zpOut, actMin, actMax, out16, rightOnly, u8, raw);
+    return;
+  }
+  const area = threadArea(pp, tid);
+  const row = area + <usize>load<i32>(pp, W_THREAD_ROWS);
+  const outHW = load<i32>(pp, W_OUT_HW);
+  const outW = load<i32>(pp, W_OUT_W);
+  for (let q = q0; q < q1; q++) {
+    const b = q / outHW;
+    const r = q - b * outHW;
+    const oh = r / outW;
+    pixelWindow(pp, input, q, b, oh, r - oh * outW, true, area, row, windowTaps, inC);
+    gemvWith(packed, rq, rqStride, row, output + <usize>q * outBytes, outC, K, zpOut, actMin, actMax, out16, rightOnly, u8, raw);
+  }
 }
 
 /**
  * The int8 LSTM's gate FC (assembly/int8/lstm.ts): gemv of int8 activations with int16 outputs clamped to
- * int16, one requantization block `rq` for every channel, without a W block: `packed` the packGemm
- * weights (outC channels, kb8 8-value slices).
+ * int16, one requantization block `rq` for every channel, without a W block: `packed` the packGemv
+ * weights (outC channels over K values).
  */
-export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, outC: i32, kb8: i32): void {
-  gemvWith(packed, rq, 0, input, output, outC, kb8, 0, -32768, 32767, true, false, false, false);
+export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, outC: i32, K: i32): void {
+  gemvWith(packed, rq, 0, input, output, outC, K, 0, -32768, 32767, true, false, false, false);
 }
 
-/** gemv with the W block's words as arguments (`rqStride` bytes between requantization blocks). */
+/** i16 lanes 0..n-1 all ones, the rest zero (n in 0..8). */
+@inline function laneMask16(n: i32): v128 {
+  return i16x8.lt_s(v128(0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0), i16x8.splat(<i16>n));
+}
+
+/** Lanes 0-3: the sums of the four lanes of `a`, `b`, `c` and `d`. */
+@inline function laneSums4(a: v128, b: v128, c: v128, d: v128): v128 {
+  const ab = i32x4.add(v128.shuffle<i32>(a, b, 0, 4, 1, 5), v128.shuffle<i32>(a, b, 2, 6, 3, 7));
+  const cd = i32x4.add(v128.shuffle<i32>(c, d, 0, 4, 1, 5), v128.shuffle<i32>(c, d, 2, 6, 3, 7));
+  return i32x4.add(v128.shuffle<i32>(ab, cd, 0, 1, 4, 5), v128.shuffle<i32>(ab, cd, 2, 3, 6, 7));
+}
+
+/**
+ * `a` plus the products of the last `pairs` (1-4) value pairs of `v` (the values past the whole slices)
+ * with a group of four channels' pairs at `w` (`es` bytes each): per pair p, the input's pair broadcast to
+ * every lane against lane l's channel's pair p.
+ */
+@inline function pairsDot(v: v128, w: usize, pairs: i32, es: usize, wide: bool, a: v128): v128 {
+  a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 0, 0, 0, 0), weights8(w, wide)));
+  if (pairs > 1) a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 1, 1, 1, 1), weights8(w + es, wide)));
+  if (pairs > 2) a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 2, 2, 2, 2), weights8(w + 2 * es, wide)));
+  if (pairs > 3) a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 3, 3, 3, 3), weights8(w + 3 * es, wide)));
+  return a;
+}
+
+/**
+ * gemv with the W block's words as arguments (`rqStride` bytes between requantization blocks) over `K`
+ * input values, weights in the GEMV layout: groups of eight channels, a group of four, then up to three
+ * single channels; per group the whole 8-value slices, then the last pairs (see packGemv).
+ */
 @inline function gemvWith(
   packed: usize,
   rq: usize,
@@ -535,7 +580,7 @@ export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, 
   input: usize,
   output: usize,
   outC: i32,
-  kb8: i32,
+  K: i32,
   zpOut: i32,
   actMin: i32,
   actMax: i32,
@@ -545,8 +590,13 @@ export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, 
   raw: bool,
 ): void {
   const zp = i32x4.splat(zpOut);
-  const full = fullGroups(outC);
-  const half = full << 3 < outC;
+  const full = outC >> 3;
+  const half = (outC & 4) != 0;
+  const narrow = outC & 3;
+  const kb8 = K >> 3;
+  const rest = K & 7;
+  const pairs = (rest + 1) >> 1;
+  const es: usize = u8 ? 16 : 8; // bytes of four channels' pair (8 weights)
   const lo8 = i8x16.splat(<i8>actMin);
   const hi8 = i8x16.splat(<i8>actMax);
   const lo16 = i16x8.splat(<i16>actMin);
@@ -559,10 +609,29 @@ export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, 
     let x = input;
     for (let k = 0; k < kb8; k++) {
       const v = u8 ? v128.load8x8_u(x) : v128.load8x8_s(x);
-      a = i32x4.add(a, sliceDot(v, w, u8 ? 32 : 16, u8));
-      b = i32x4.add(b, sliceDot(v, w + (u8 ? 16 : 8), u8 ? 32 : 16, u8));
+      a = i32x4.add(a, sliceDot(v, w, 2 * es, u8));
+      b = i32x4.add(b, sliceDot(v, w + es, 2 * es, u8));
       x += 8;
-      w += u8 ? 128 : 64;
+      w += 8 * es;
+    }
+    if (pairs > 0) {
+      // the last pairs: lanes 0-3 of the group's pair p, then lanes 4-7
+      const v = u8 ? v128.load8x8_u(x) : v128.load8x8_s(x);
+      a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 0, 0, 0, 0), weights8(w, u8)));
+      b = i32x4.add(b, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 0, 0, 0, 0), weights8(w + es, u8)));
+      if (pairs > 1) {
+        a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 1, 1, 1, 1), weights8(w + 2 * es, u8)));
+        b = i32x4.add(b, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 1, 1, 1, 1), weights8(w + 3 * es, u8)));
+      }
+      if (pairs > 2) {
+        a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 2, 2, 2, 2), weights8(w + 4 * es, u8)));
+        b = i32x4.add(b, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 2, 2, 2, 2), weights8(w + 5 * es, u8)));
+      }
+      if (pairs > 3) {
+        a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 3, 3, 3, 3), weights8(w + 6 * es, u8)));
+        b = i32x4.add(b, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 3, 3, 3, 3), weights8(w + 7 * es, u8)));
+      }
+      w += <usize>(pairs * 2) * es;
     }
     if (raw) {
       storeRaw(output + <usize>(g << 5), a, b, outC - (g << 3));
@@ -573,19 +642,56 @@ export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, 
     storeGroup(output, g << 3, outC - (g << 3), sa, sb, out16, rightOnly, lo8, hi8, lo16, hi16, u8);
     r += 2 * rqStride;
   }
-  if (!half) return;
-  let a = v128.load(w);
-  w += 16;
+  let c = full << 3;
+  if (half) {
+    let a = v128.load(w);
+    w += 16;
+    let x = input;
+    for (let k = 0; k < kb8; k++) {
+      a = i32x4.add(a, sliceDot(u8 ? v128.load8x8_u(x) : v128.load8x8_s(x), w, es, u8));
+      x += 8;
+      w += 4 * es;
+    }
+    if (pairs > 0) {
+      a = pairsDot(u8 ? v128.load8x8_u(x) : v128.load8x8_s(x), w, pairs, es, u8, a);
+      w += <usize>pairs * es;
+    }
+    if (raw) storeLanes32(output + <usize>(c << 2), a, outC - c);
+    else {
+      const sa = requant(a, r, rightOnly, zp);
+      storeGroup(output, c, outC - c, sa, sa, out16, rightOnly, lo8, hi8, lo16, hi16, u8);
+    }
+    r += rqStride;
+    c += 4;
+  }
+  if (narrow == 0) return;
+  // the last one to three channels: each channel's K weights as they are, eight at a time against the
+  // input (the last slice's values past K masked to zero: the weights there are the next channel's)
+  const bias = v128.load(w);
+  w += <usize>(narrow << 2);
+  const row: usize = u8 ? <usize>K << 1 : <usize>K;
+  const step: usize = u8 ? 16 : 8;
+  let a0 = i32x4.splat(0), a1 = i32x4.splat(0), a2 = i32x4.splat(0);
   let x = input;
   for (let k = 0; k < kb8; k++) {
-    a = i32x4.add(a, sliceDot(u8 ? v128.load8x8_u(x) : v128.load8x8_s(x), w, u8 ? 16 : 8, u8));
+    const v = u8 ? v128.load8x8_u(x) : v128.load8x8_s(x);
+    a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v, weights8(w, u8)));
+    if (narrow > 1) a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v, weights8(w + row, u8)));
+    if (narrow > 2) a2 = i32x4.add(a2, i32x4.dot_i16x8_s(v, weights8(w + 2 * row, u8)));
     x += 8;
-    w += u8 ? 64 : 32;
+    w += step;
   }
+  if (rest > 0) {
+    const v = v128.and(u8 ? v128.load8x8_u(x) : v128.load8x8_s(x), laneMask16(rest));
+    a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v, weights8(w, u8)));
+    if (narrow > 1) a1 = i32x4.add(a1, i32x4.dot_i16x8_s(v, weights8(w + row, u8)));
+    if (narrow > 2) a2 = i32x4.add(a2, i32x4.dot_i16x8_s(v, weights8(w + 2 * row, u8)));
+  }
+  const a = i32x4.add(laneSums4(a0, a1, a2, i32x4.splat(0)), bias);
   if (raw) {
-    storeLanes32(output + <usize>(full << 5), a, outC - (full << 3));
+    storeLanes32(output + <usize>(c << 2), a, narrow);
     return;
   }
   const sa = requant(a, r, rightOnly, zp);
-  storeGroup(output, full << 3, outC - (full << 3), sa, sa, out16, rightOnly, lo8, hi8, lo16, hi16, u8);
+  storeGroup(output, c, narrow, sa, sa, out16, rightOnly, lo8, hi8, lo16, hi16, u8);
 }

@@ -29,7 +29,7 @@
 // The requantization block (RQ in scripts/abi.mjs: M, then 2^left, 2^(31-r) and the r = 0 mask, or for
 // requantLanesRight xHi, xLo and 2^(21-r); four i32x4 for four output channels) is written by
 // expandRequant below, or writeRequantBlock (src/kernels/kernel-common.ts) for the general path.
-import { RQ_BYTES, RQ_LEFT, RQ_M, RQ_RIGHT, RQ_R_ZERO, RQ_SCALE, RQ_X_HI, RQ_X_LO, W_ACT_MAX, W_ACT_MIN, W_MULT, W_OUT_C, W_RIGHT_ONLY, W_SHIFT, W_ZP_OUT } from '../generated/abi';
+import { RQ_BYTES, RQ_LEFT, RQ_M, RQ_RIGHT, RQ_R_ZERO, RQ_SCALE, RQ_X_HI, RQ_X_LO, W_ACT_MAX, W_ACT_MIN, W_MULT, W_OUT_C, W_RIGHT_ONLY, W_RQ_STRIDE, W_SHIFT, W_ZP_OUT } from '../generated/abi';
 
 @inline function hiWords(lo: v128, hi: v128): v128 {
   return v128.shuffle<i32>(lo, hi, 1, 3, 5, 7);
@@ -214,7 +214,9 @@ export function expandRequant(pp: usize, rq: usize): void {
   const mult = <usize>load<u32>(pp, W_MULT);
   const shift = <usize>load<u32>(pp, W_SHIFT);
   const channels = load<i32>(pp, W_OUT_C);
-  const blocks = (channels + 3) >> 2;
+  // W_RQ_STRIDE 0: one multiplier and shift for every channel, one block
+  const shared = load<i32>(pp, W_RQ_STRIDE) == 0;
+  const blocks = shared ? 1 : (channels + 3) >> 2;
   const zp = load<i32>(pp, W_ZP_OUT);
   const lo = load<i32>(pp, W_ACT_MIN) - zp;
   const hi = load<i32>(pp, W_ACT_MAX) - zp;
@@ -224,11 +226,11 @@ export function expandRequant(pp: usize, rq: usize): void {
   for (let k = 0; k < blocks; k++) {
     const o = rq + <usize>(k * RQ_BYTES);
     const at = <usize>(k << 4);
-    const s = v128.load(shift + at);
-    v128.store(o, v128.load(mult + at), RQ_M);
+    const s = shared ? i32x4.splat(load<i32>(shift)) : v128.load(shift + at);
+    const m = shared ? i32x4.splat(load<i32>(mult)) : v128.load(mult + at);
+    v128.store(o, m, RQ_M);
     if (rightOnly) {
       const r = i32x4.min_s(i32x4.max_s(i32x4.neg(s), i32x4.splat(1)), i32x4.splat(19)); // past the last channel: any r
-      const m = v128.load(mult + at);
       const invLo = f64x2.div(c30, f64x2.convert_low_i32x4_s(m));
       const invHi = f64x2.div(c30, f64x2.convert_low_i32x4_s(v128.shuffle<i32>(m, m, 2, 3, 0, 1)));
       const p = pow2(i32x4.add(r, i32x4.splat(1)));

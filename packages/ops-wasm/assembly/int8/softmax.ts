@@ -2,12 +2,13 @@
 // row maximum (at or above diff_min) go through gemmlowp's exp_on_negative_values in Q5.26 -> Q0.31,
 // are summed in Q12.19, and each is multiplied by the reciprocal of the sum. An int8 difference takes
 // only 256 values, so the exponentials are a table built at prepare with the
-// same fixed-point functions (src/kernels/softmax.ts); the reciprocal (gemmlowp one_over_one_plus_x,
+// same fixed-point functions (src/kernels/softmax.ts), of the differences diff_min..0 only (those below
+// diff_min add nothing and output the minimum); the reciprocal (gemmlowp one_over_one_plus_x,
 // Newton-Raphson) runs here once per row.
 import { rdbpotScalar } from './requant';
-import { S_BITS, S_DEPTH, S_OUTER, S_OUT_SCALE, S_OUT_ZP, S_TABLE } from '../generated/abi';
+import { S_BITS, S_DEPTH, S_DIFF_MIN, S_OUTER, S_OUT_SCALE, S_OUT_ZP, S_TABLE } from '../generated/abi';
 
-// Parameter block S (scripts/abi.mjs): outer, depth, output bits (8 or 16), table offset.
+// Parameter block S (scripts/abi.mjs): outer, depth, output bits (8 or 16), table offset, diff_min.
 
 /** gemmlowp's integer bits of the Q12.19 sum of exponentials. */
 const ACCUMULATION_INTEGER_BITS = 12;
@@ -50,7 +51,8 @@ export function qs8_softmax(p: usize, input: usize, output: usize): void {
   const outer = load<i32>(p, S_OUTER);
   const depth = load<i32>(p, S_DEPTH);
   const bits = load<i32>(p, S_BITS);
-  const table = <usize>load<u32>(p, S_TABLE) + 255 * 4; // entry of difference 0
+  const diffMin = load<i32>(p, S_DIFF_MIN);
+  const table = <usize>load<u32>(p, S_TABLE) - <usize>(diffMin << 2); // entry of difference 0
   const outMin = bits == 8 ? -128 : -32768;
   const outMax = bits == 8 ? 127 : 32767;
   for (let r = 0; r < outer; r++) {
@@ -66,11 +68,12 @@ export function qs8_softmax(p: usize, input: usize, output: usize): void {
     let rowMax = <i32>i8x16.extract_lane_s(m, 0);
     for (; c < depth; c++) rowMax = max(rowMax, <i32>load<i8>(row + <usize>c));
     // sum of the Q12.19 terms, Rescale<12> of the exponentials (wrapping, as the reference)
+    const lowest = rowMax + diffMin; // inputs below it have no exponential
     const base = table - <usize>(rowMax << 2);
     let sum = 0;
     for (c = 0; c < depth; c++) {
-      const e = load<i32>(base + <usize>(<i32>load<i8>(row + <usize>c) << 2));
-      if (e >= 0) sum += rdbpotScalar(e, ACCUMULATION_INTEGER_BITS);
+      const x = <i32>load<i8>(row + <usize>c);
+      if (x >= lowest) sum += rdbpotScalar(load<i32>(base + <usize>(x << 2)), ACCUMULATION_INTEGER_BITS);
     }
     // reciprocal of the sum: GetReciprocal(sum, 12)
     const headroomPlusOne = <i32>clz(sum);
@@ -78,9 +81,9 @@ export function qs8_softmax(p: usize, input: usize, output: usize): void {
     const scale = oneOverOnePlusX((sum << headroomPlusOne) - INT32_MIN);
     const exponent = numBitsOverUnit + 31 - bits;
     for (c = 0; c < depth; c++) {
-      const e = load<i32>(base + <usize>(<i32>load<i8>(row + <usize>c) << 2));
+      const x = <i32>load<i8>(row + <usize>c);
       let v = outMin;
-      if (e >= 0) v = min(max(rdbpotScalar(srdhmSat(scale, e), exponent) + outMin, outMin), outMax);
+      if (x >= lowest) v = min(max(rdbpotScalar(srdhmSat(scale, load<i32>(base + <usize>(x << 2))), exponent) + outMin, outMin), outMax);
       if (bits == 8) store<i8>(output + <usize>(r * depth + c), <i8>v);
       else store<i16>(output + <usize>((r * depth + c) << 1), <i16>v);
     }

@@ -327,13 +327,21 @@ export function buildConv(c: ConvCase): { def: ModelDef; input: Int8Array } | nu
   return { def: b.buildDef(), input: int8s(r, c.batches * c.inH * c.inW * c.inC) };
 }
 
-/** A random int8 (`uint8`: TFLite's uint8, per-tensor, random filter zero point) FULLY_CONNECTED model ([batches, depth] x [units, depth]^T). */
-export function buildFullyConnected(seed: number, uint8 = false): { def: ModelDef; input: Int8Array; desc: string } {
+/**
+ * A random int8 (`uint8`: TFLite's uint8, per-tensor, random filter zero point) FULLY_CONNECTED model ([batches, depth] x [units, depth]^T);
+ * `shape` fixes some of the sizes (and `perChannel` the quantization) instead of drawing them.
+ */
+export function buildFullyConnected(
+  seed: number,
+  uint8 = false,
+  shape: { batches?: number; depth?: number; units?: number; perChannel?: boolean } = {},
+): { def: ModelDef; input: Int8Array; desc: string } {
   const r = rng(seed);
-  const batches = int(r, 1, 5);
-  const depth = int(r, 1, 70);
-  const units = int(r, 1, 19);
-  const perChannel = r() < 0.5 && !uint8;
+  const batches = shape.batches ?? int(r, 1, 5);
+  const depth = shape.depth ?? int(r, 1, 70);
+  const units = shape.units ?? int(r, 1, 19);
+  const drawn = r() < 0.5;
+  const perChannel = (shape.perChannel ?? drawn) && !uint8;
   const type = uint8 ? TensorType.UINT8 : TensorType.INT8;
   const shiftZp = uint8 ? 128 : 0;
   const inZp = pick(r, [-128, 127, 0, int(r, -128, 127)]);

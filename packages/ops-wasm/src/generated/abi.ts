@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -527256705;
+export const ABI_HASH = 1925970150;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -95,8 +95,10 @@ export enum W {
   ThreadExt = 41,
   /** 1: hybrid layers (assembly/hybrid/epilogue.ts): the int32 accumulators are stored as they are, four bytes per output, for hybrid_epilogue (i32) */
   Raw = 42,
+  /** qs8_conv: 1 when the weights are in the GEMV layout (weight-pack.ts's packGemv, no channel or depth padding) and every output pixel runs the one-pixel GEMM on its input row (Direct) or gathered compact row (Gather 1), without the tile's sign-extended rows (i32) */
+  Gemv = 43,
   /** Words of the block. */
-  Words = 43,
+  Words = 44,
 }
 /** Bytes of the W block in the arena (its words rounded up to 16 bytes). */
 export const W_BYTES = 176;
@@ -295,14 +297,16 @@ export enum S {
   Depth = 1,
   /** output bits: 8 (int8 or uint8) or 16 (int16) (i32) */
   Bits = 2,
-  /** qs8_softmax: the 256 Q0.31 exponentials; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v) (u32 arena offset) */
+  /** qs8_softmax: the Q0.31 exponentials of the differences DiffMin..0; qu8_softmax: TFLite's float32 table, entry 255 - v = expf(-scale * beta * v) (u32 arena offset) */
   Table = 3,
   /** qu8_softmax: output scale (f32) */
   OutScale = 4,
+  /** qs8_softmax: the smallest row difference with a nonzero exponential (TFLM diff_min, at least -255); Table holds the entries of DiffMin..0 (i32) */
+  DiffMin = 5,
   /** qu8_softmax with an int16 output: output zero point (i32) */
-  OutZp = 5,
+  OutZp = 6,
   /** Words of the block. */
-  Words = 6,
+  Words = 7,
 }
 /** Bytes of the S block in the arena (its words rounded up to 16 bytes). */
 export const S_BYTES = 32;
@@ -553,39 +557,37 @@ export enum LQ {
   State = 4,
   /** S rounded up to 8: int16 values of one gate buffer in the scratch buffer (i32) */
   Gates = 5,
-  /** the gate FCs (conv.ts's gemvGate, int16 outputs): for FC f (gate g's input FC 2g, recurrent FC 2g + 1; gates forget, input, cell, output), its packGemm weights at 2f and its requantization block (RQ, every lane alike) at 2f + 1 (u32 arena offset, 16 words) */
+  /** the gate FCs (conv.ts's gemvGate, int16 outputs): FC f's packGemv weights (gate g's input FC 2g, recurrent FC 2g + 1; gates forget, input, cell, output) (u32 arena offset, 8 words) */
   Fc = 6,
-  /** input size rounded up to 8, in 8-value slices (the input FCs) (i32) */
-  KbX = 22,
-  /** state size rounded up to 8, in 8-value slices (the recurrent FCs) (i32) */
-  KbH = 23,
+  /** FC f's quantized multiplier at 2f and its shift (positive: left) at 2f + 1 (per-tensor weights: every unit alike); the kernel writes the FC's requantization block into the scratch buffer before running it (i32, 16 words) */
+  Rq = 14,
   /** forget gate x cell state: quantized multiplier (TFLM CreateInterGateMulParams) (i32) */
-  FcMult = 24,
+  FcMult = 30,
   /** forget gate x cell state: shift (positive: left) (i32) */
-  FcShift = 25,
+  FcShift = 31,
   /** input gate x cell gate: quantized multiplier (i32) */
-  IcMult = 26,
+  IcMult = 32,
   /** input gate x cell gate: shift (i32) */
-  IcShift = 27,
+  IcShift = 33,
   /** output gate x tanh(cell): quantized multiplier into the hidden state (i32) */
-  HMult = 28,
+  HMult = 34,
   /** output gate x tanh(cell): shift (i32) */
-  HShift = 29,
+  HShift = 35,
   /** hidden state zero point (i32) */
-  HZp = 30,
+  HZp = 36,
   /** 1: clip the cell state to [-CellClip, CellClip] (i32) */
-  Clip = 31,
+  Clip = 37,
   /** cell_clip in the cell state quantization (0..32767) (i32) */
-  CellClip = 32,
+  CellClip = 38,
   /** tanh of the cell state: the eval's rescaling multiplier (<= 32767; int16SigmoidEvalRescale) (i32) */
-  TanhMult = 33,
+  TanhMult = 39,
   /** tanh of the cell state: the eval's right shift (i32) */
-  TanhShift = 34,
+  TanhShift = 40,
   /** Words of the block. */
-  Words = 35,
+  Words = 41,
 }
 /** Bytes of the LQ block in the arena (its words rounded up to 16 bytes). */
-export const LQ_BYTES = 144;
+export const LQ_BYTES = 176;
 
 /** f32_softmax (SOFTMAX, float32, over the last axis). Word indices. */
 export enum FS {

@@ -30,11 +30,10 @@ import {
   constantInputCopies,
   inputOffset,
   declineWeighted,
-  extScratchBytes,
   rightOnlyRange,
   writeWindowParams,
 } from './kernel-common.js';
-import { packConvGemm, packableWeights } from './weight-pack.js';
+import { layoutExtBytes, packConvGemm, packableWeights } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 import { absorbInputPad, inputWindow } from './pad-absorb.js';
 import { convWindow, declineArity, expectWindowOutput, setConvOutputShape, int8ConvOutputStage } from '@micrort/kernel-support';
@@ -146,7 +145,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     // one pixel's tap pointers (a gathered row with dilation_w 1 is copied in runs, without them)
     ptrBytes: layout.gather && opts.dilationWFactor === 1 ? 0 : taps * 4,
     rowBytes: layout.rowBytes,
-    extBytes: onePixel ? 0 : extScratchBytes(layout.units),
+    extBytes: layoutExtBytes(layout),
     threads,
   });
   data.total = pixels;

@@ -31,11 +31,10 @@ import {
   constantInputCopies,
   inputOffset,
   declineWeighted,
-  extScratchBytes,
   rightOnlyRange,
   writeWindowParams,
 } from './kernel-common.js';
-import { packConvGemm, packDepthwise, packableWeights } from './weight-pack.js';
+import { layoutExtBytes, packConvGemm, packDepthwise, packableWeights } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 import { absorbInputPad } from './pad-absorb.js';
 import {
@@ -169,7 +168,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
       zeroBytes: layout.zeroBytes,
       ptrBytes: layout.gather && opts.dilationWFactor === 1 ? 0 : taps * 4,
       rowBytes: layout.rowBytes,
-      extBytes: extScratchBytes(layout.units),
+      extBytes: layoutExtBytes(layout),
       threads,
     });
     data.par = parallelFor(paramsRegion, threads, tiles);

@@ -33,11 +33,10 @@ import {
   writeWindowParams,
 } from './kernel-common.js';
 import { packConvGemm, packableWeights } from './weight-pack.js';
-import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
+import { bindWindowScratch, requestWindowScratch, sharedMultiplier } from './window-scratch.js';
 import {
   activationRangeQuantized,
   populateUint8ConvolutionParams,
-  allocatePerChannelBuffers,
   calculateOpDataFullyConnected,
   declineArity,
   expectBias,
@@ -96,22 +95,18 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   data.k = kernelsFor(OP, node, paramsRegion);
   let actMin: number, actMax: number;
   let q;
+  // a per-tensor multiplier is kept once, and one requantization block serves every unit
+  let shared = true;
   if (input.type === TensorType.UINT8) {
     // TFLite's uint8 (fully_connected.cc): one multiplier from the float32 scale product, any zero points
     const m = populateUint8ConvolutionParams(OP, node, input, filter, bias, output);
     [actMin, actMax] = activationRangeQuantized(OP, node, activation, output);
-    q = allocatePerChannelBuffers(context, units);
-    q.multiplier.fill(m.multiplier);
-    q.shift.fill(m.shift);
+    q = sharedMultiplier(context, m.multiplier, m.shift);
   } else {
     const fc = calculateOpDataFullyConnected(OP, context, node, input, filter, bias, output, activation);
     ({ actMin, actMax } = fc);
-    // the GEMM's requantization blocks take one multiplier per unit: a per-tensor one in every unit
-    q = fc.perChannelBuffers ?? allocatePerChannelBuffers(context, units);
-    if (!fc.perChannelBuffers) {
-      q.multiplier.fill(fc.outputMultiplier);
-      q.shift.fill(fc.outputShift);
-    }
+    shared = fc.perChannelBuffers === null;
+    q = fc.perChannelBuffers ?? sharedMultiplier(context, fc.outputMultiplier, fc.outputShift);
   }
   const fast = rightOnlyRange(q.multiplier, q.shift, { zeroPoint: output.params.zeroPoint, actMin, actMax });
   const p = paramsRegion.i32;
@@ -155,6 +150,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     ptrBytes: batches === 1 ? 0 : 4,
     extBytes: batches === 1 ? 0 : extScratchBytes(layout.units),
     threads,
+    shared,
   });
   data.total = batches;
   data.par = parallelFor(paramsRegion, threads, tiles);

@@ -1,8 +1,8 @@
 /**
  * SOFTMAX, int8 input, int8 or int16 output, in WebAssembly: qs8_softmax (assembly/int8/softmax.ts),
  * TFLM's reference_ops::Softmax exactly. The 256 possible row differences are tabulated at prepare
- * with core's gemmlowp functions (exp_on_negative_values of the rescaled difference; a 1 KiB
- * persistent table); the row maximum, the sum of the Q12.19 terms, the reciprocal and the output run in
+ * with core's gemmlowp functions (exp_on_negative_values of the rescaled difference; a persistent
+ * table of the differences diff_min..0, at most 1 KiB); the row maximum, the sum of the Q12.19 terms, the reciprocal and the output run in
  * WebAssembly. Output quantization as TFLM requires (int8: scale 1/256, zero point -128; int16:
  * 1/65536, -32768). TFLite's uint8 input with a uint8 output (zero point 0) or an int16 output (any
  * zero point): qu8_softmax, TFLite's float kernel (kernel-support's float32 exp table built at prepare,
@@ -120,15 +120,14 @@ function prepare(context: TfLiteContext, node: Node): void {
   const bits = q.outputBits;
   const m = { multiplier: q.inputMultiplier, shift: q.inputLeftShift };
   const diffMin = q.diffMin;
-  // per difference d in [-255, 0]: the Q0.31 exponential (-1 below diff_min); its Q12.19 term of the sum
-  // (gemmlowp Rescale<12>: RoundingDivideByPOT by 12) is taken in the kernel
-  const table = context.allocatePersistentBuffer(256 * 4);
+  // per difference d in [diff_min, 0] (no lower than -255, the int8 range): the Q0.31 exponential; its
+  // Q12.19 term of the sum (gemmlowp Rescale<12>: RoundingDivideByPOT by 12) is taken in the kernel, which
+  // skips the differences below diff_min as TFLM does (so a small input scale's table is shorter)
+  const lowest = Math.max(diffMin, -255);
+  const table = context.allocatePersistentBuffer((1 - lowest) * 4);
   const t = table.i32;
-  for (let d = -255; d <= 0; d++)
-    t[d + 255] =
-      d >= diffMin
-        ? expOnNegativeValues(multiplyByQuantizedMultiplierGreaterThanOne(d, m.multiplier, m.shift), SCALED_DIFF_INTEGER_BITS)
-        : -1;
+  for (let d = lowest; d <= 0; d++)
+    t[d - lowest] = expOnNegativeValues(multiplyByQuantizedMultiplierGreaterThanOne(d, m.multiplier, m.shift), SCALED_DIFF_INTEGER_BITS);
   const region = context.allocatePersistentBuffer(S_BYTES);
   data.k = kernelsFor(OP, node, region);
   const p = region.i32;
@@ -136,6 +135,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[S.Depth] = depth;
   p[S.Bits] = bits;
   p[S.Table] = table.offset;
+  p[S.DiffMin] = lowest;
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }

@@ -3,7 +3,7 @@
  * per-tensor weights, int32 biases, int16 cell state; TFLM lstm_eval.h EvalLstm<int8_t, int8_t,
  * int16_t, int32_t>): one WebAssembly call per invoke (qs8_lstm, assembly/int8/lstm.ts) runs every time
  * step of every batch: the eight gate fully connected layers (qs8_conv's one-pixel GEMM with int16
- * outputs, weights packed at prepare with the input zero point folded into the bias), the int16
+ * outputs, weights packed at prepare without padding, the input zero point folded into the bias), the int16
  * sigmoid/tanh (the int16 LOGISTIC / TANH kernels' table interpolation), the gate products
  * (MultiplyByQuantizedMultiplier), the saturating cell update and clip, the hidden state's
  * requantization to int8. Batch-major or time-major, any batches. Declines float32 and 16x8 LSTMs, CIFG,
@@ -29,9 +29,9 @@ import { LQ, LQ_BYTES } from '../generated/abi.js';
 import { PROVIDER } from '../provider.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { RQ_BYTES, RQ_WORDS, W, WINDOW_PARAMS_BYTES, constantInputCopies, writeRequantBlock } from './kernel-common.js';
+import { RQ_BYTES, constantInputCopies } from './kernel-common.js';
 import { sigmoid16TableAt } from '../constant-tables.js';
-import { packGemm } from './weight-pack.js';
+import { packGemv } from './weight-pack.js';
 import { declineArity, int16SigmoidEvalRescale } from '@micrort/kernel-support';
 
 const OP = 'UNIDIRECTIONAL_SEQUENCE_LSTM';
@@ -59,7 +59,7 @@ interface LstmData {
   params: number;
   /** Memory offset of the packed int16 sigmoid table (constant-tables.ts, past the arena). */
   table: number;
-  /** The scratch buffer: four int16 gate buffers. */
+  /** The scratch buffer: four int16 gate buffers and a requantization block. */
   scratch: number;
   /** Arena copy of a constant input (-1: the input tensor). */
   fixed: number;
@@ -133,13 +133,14 @@ function shapeOf(t: Tensor): string {
 
 /**
  * Packs one gate FC (weights [S, depth], GetQuantizedConvolutionMultipler over the Q3.12 output scale)
- * for qs8_lstm: writes the packed weights' offset at `p[at]` and its requantization block's at `p[at + 1]`.
+ * for qs8_lstm: writes the packed weights' offset at `p[LQ.Fc + f]` and its quantized multiplier and shift
+ * at `p[LQ.Rq + 2f]` (the kernel expands them into a requantization block in its scratch buffer).
  */
 function prepareGateFc(
   context: TfLiteContext,
   node: Node,
   p: Int32Array,
-  at: number,
+  f: number,
   x: Tensor,
   w: Tensor,
   bias: Tensor | null,
@@ -153,25 +154,9 @@ function prepareGateFc(
     fail(node, `weight tensor ${w.index} must be per-tensor quantized (got ${w.quantization?.scale.length ?? 0} scales)`);
   requireScale(node, 'weight tensor', w);
   const q = checkedMultiplier(node, Math.fround(x.params.scale * w.params.scale) / NONLINEAR_INPUT_SCALE, `weight tensor ${w.index}`);
-  // packGemm writes the packed weights' offset into a W block; only that word is kept
-  const block = new Int32Array(WINDOW_PARAMS_BYTES >> 2);
-  packGemm(
-    context,
-    block,
-    w.data as Int8Array,
-    stateDim,
-    1,
-    depth,
-    (depth + 7) >> 3,
-    bias ? (bias.data as Int32Array) : null,
-    x.params.zeroPoint,
-  );
-  p[at] = block[W.Packed]!;
-  // one requantization block for every unit (per-tensor weights), in the arena beside the weights
-  const rq = context.allocatePersistentBuffer(RQ_BYTES);
-  writeRequantBlock(rq.i32, 0, 0, 1, new Int32Array([q.multiplier]), new Int32Array([q.shift]));
-  for (let k = 0; k < RQ_WORDS; k++) rq.i32[k] = rq.i32[k & ~3]!;
-  p[at + 1] = rq.offset;
+  p[LQ.Fc + f] = packGemv(context, w.data as Int8Array, stateDim, depth, bias ? (bias.data as Int32Array) : null, x.params.zeroPoint);
+  p[LQ.Rq + 2 * f] = q.multiplier;
+  p[LQ.Rq + 2 * f + 1] = q.shift;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
@@ -224,16 +209,14 @@ function prepare(context: TfLiteContext, node: Node): void {
   p[LQ.Input] = inputDim;
   p[LQ.State] = stateDim;
   p[LQ.Gates] = gates;
-  p[LQ.KbX] = (inputDim + 7) >> 3;
-  p[LQ.KbH] = (stateDim + 7) >> 3;
   for (let g = 0; g < 4; g++) {
     const bias = context.getTensor(node.inputs[GATE_BIAS[g]!]!);
     if (bias.dims.length !== 1 || bias.dims[0] !== stateDim)
       fail(node, `bias tensor ${bias.index} has shape ${shapeOf(bias)}, expected [${stateDim}]`);
     const inputWeights = context.getTensor(node.inputs[GATE_INPUT_WEIGHTS[g]!]!);
-    prepareGateFc(context, node, p, LQ.Fc + 4 * g, input, inputWeights, bias, stateDim, inputDim);
+    prepareGateFc(context, node, p, 2 * g, input, inputWeights, bias, stateDim, inputDim);
     const recurrentWeights = context.getTensor(node.inputs[GATE_RECURRENT_WEIGHTS[g]!]!);
-    prepareGateFc(context, node, p, LQ.Fc + 4 * g + 2, hidden, recurrentWeights, null, stateDim, stateDim);
+    prepareGateFc(context, node, p, 2 * g + 1, hidden, recurrentWeights, null, stateDim, stateDim);
   }
   const cellScale = cell.params.scale;
   mulParams(node, p, LQ.FcMult, NONLINEAR_OUTPUT_SCALE, cellScale, cellScale);
@@ -247,8 +230,8 @@ function prepare(context: TfLiteContext, node: Node): void {
   if (tanh.multiplier > 32767) fail(node, `cell state scale ${cellScale}: tanh rescaling multiplier ${tanh.multiplier} > 32767`);
   p[LQ.TanhMult] = tanh.multiplier;
   p[LQ.TanhShift] = tanh.shift;
-  // the forget, input, cell and recurrent-FC gate buffers (whole vectors)
-  data.scratch = context.requestScratchBufferInArena(4 * gates * 2);
+  // the forget, input, cell and recurrent-FC gate buffers (whole vectors), then the requantization block
+  data.scratch = context.requestScratchBufferInArena(4 * gates * 2 + RQ_BYTES);
   data.fixed = constantInputCopies(context, node, [T.INPUT])[0]!;
 }
 

@@ -6,7 +6,7 @@
  * into the bias: Σ w·(x − zp) + b = Σ w·x + (b − zp·Σ w), in int32 arithmetic that wraps as TFLM's does.
  */
 import type { TfLiteContext } from '@micrort/core';
-import { W } from './kernel-common.js';
+import { W, extScratchBytes } from './kernel-common.js';
 
 /** Bias with `-zp * sum(weights of the channel)` added; `sums[c]` is the channel's weight sum. */
 function foldedBias(bias: Int32Array | null, sums: Int32Array, zpIn: number): Int32Array {
@@ -103,6 +103,89 @@ export function packGemm(
     at = (w0 + slices * sliceBytes) * size;
   }
   p[W.Packed] = dst.offset;
+}
+
+/** The GEMV layout's pieces: full groups of eight channels, a group of four, then 0-3 single channels; whole slices, then pairs. */
+export function gemvShape(outC: number, K: number): { full: number; half: boolean; narrow: number; slices: number; pairs: number } {
+  return { full: outC >> 3, half: (outC & 4) !== 0, narrow: outC & 3, slices: K >> 3, pairs: ((K & 7) + 1) >> 1 };
+}
+
+/**
+ * Bytes of the GEMV packing of `outC` channels over `K` values (biases and int8 weights, or with `size` 2
+ * the int16 weights of a uint8 layer): the model's weights and biases, plus one byte per channel of an odd
+ * depth's last pair.
+ */
+export function gemvPackedBytes(outC: number, K: number, size = 1): number {
+  const { full, half, narrow, slices, pairs } = gemvShape(outC, K);
+  return full * (32 + (slices * 64 + pairs * 16) * size) + (half ? 16 + (slices * 32 + pairs * 8) * size : 0) + narrow * (4 + K * size);
+}
+
+/**
+ * Packs filter `[outC, K]` (int8 row-major, or int16 for uint8 layers) for qs8_conv's one-pixel GEMM (gemv in
+ * assembly/int8/conv.ts) into a new persistent buffer and returns its offset. Nothing is padded, so the
+ * packing costs the model's weights (and folded biases):
+ * - per group of eight channels: the eight folded biases (int32); per whole 8-value slice of K, for each
+ *   rotation j = 0..3, channels 0-3 then 4-7, lane l holding the pair (w[2p], w[2p+1]) with p = (l + j) mod 4
+ *   (as packGemm); then per pair p of the last K mod 8 values (rounded up to pairs), channels 0-3 then 4-7,
+ *   lane l holding channel l's pair p (the kernel broadcasts the input's pair p to every lane);
+ * - a group of four channels when outC mod 8 >= 4: the same with channels 0-3 only;
+ * - the last outC mod 4 channels: their folded biases, then each channel's K weights as they are (the
+ *   kernel reads them eight at a time against the input, its last slice masked past K).
+ */
+export function packGemv(
+  context: TfLiteContext,
+  filter: Int8Array | Int16Array,
+  outC: number,
+  K: number,
+  bias: Int32Array | null,
+  zpIn: number,
+): number {
+  const sums = new Int32Array(outC);
+  for (let c = 0; c < outC; c++) {
+    let s = 0;
+    for (let i = 0, base = c * K; i < K; i++) s += filter[base + i]!;
+    sums[c] = s;
+  }
+  const b = foldedBias(bias, sums, zpIn);
+  const size = filter instanceof Int16Array ? 2 : 1;
+  const dst = context.allocatePersistentBuffer(gemvPackedBytes(outC, K, size));
+  const elems = size === 2 ? dst.i16 : dst.i8;
+  const bytes = dst.u8;
+  dst.u8.fill(0);
+  const { full, half, narrow, slices, pairs } = gemvShape(outC, K);
+  let at = 0; // bytes
+  for (let g = 0; g < full + (half ? 1 : 0); g++) {
+    const width = g < full ? 8 : 4;
+    for (let j = 0; j < width; j++) new DataView(bytes.buffer, bytes.byteOffset + at + 4 * j, 4).setInt32(0, b[g * 8 + j]!, true);
+    const w0 = (at + 4 * width) / size; // in elements
+    const sliceElems = 8 * width; // four rotations x (width / 4) halves x 8 weights
+    const tail = w0 + slices * sliceElems; // the pairs after the whole slices
+    for (let j = 0; j < width; j++) {
+      const c = g * 8 + j;
+      const h = j >> 2;
+      const l = j & 3;
+      for (let i = 0; i < K; i++) {
+        const v = filter[c * K + i]!;
+        const slice = i >> 3;
+        const pair = (i & 7) >> 1;
+        if (slice < slices) {
+          const rot = (pair - l + 4) & 3; // rotation j where lane l holds pair (l + j) mod 4
+          elems[w0 + slice * sliceElems + rot * (2 * width) + h * 8 + l * 2 + (i & 1)] = v;
+        } else {
+          elems[tail + pair * 2 * width + h * 8 + l * 2 + (i & 1)] = v;
+        }
+      }
+    }
+    at = (tail + pairs * 2 * width) * size;
+  }
+  if (narrow > 0) {
+    const c0 = full * 8 + (half ? 4 : 0);
+    const view = new DataView(bytes.buffer, bytes.byteOffset + at, 4 * narrow);
+    for (let j = 0; j < narrow; j++) view.setInt32(4 * j, b[c0 + j]!, true);
+    const w0 = (at + 4 * narrow) / size;
+    for (let j = 0; j < narrow; j++) for (let i = 0; i < K; i++) elems[w0 + j * K + i] = filter[(c0 + j) * K + i]!;
+  }
+  return dst.offset;
 }
 
 /** Bytes of the depthwise packing of `channels` channels over `taps` taps (biases and int8 weights; `size` 2: int16). */
@@ -258,13 +341,32 @@ export interface ConvGemmLayout {
   rowBytes: number;
   /** Bytes of the zero row (a tap's depth rounded up, with slack). */
   zeroBytes: number;
+  /**
+   * The GEMV layout (W.Gemv): every pixel runs the one-pixel GEMM on its input row or gathered row, so the
+   * node's scratch needs no sign-extended rows (extBytes 0).
+   */
+  gemv: boolean;
 }
 
 /**
- * Packs filter `[outC, taps, inC]` for qs8_conv and sets W.Kb8, W.DotMode, W.Gather and W.Packed:
- * the relaxed-dot tile when `dotMode` is 1 (usdot) or 2 (sdot) and the node has more than one output
- * pixel (the one-pixel GEMM takes the dot_i16x8 packing), else the dot_i16x8 tile. Depths that are not a
- * multiple of the tile's step over several taps are gathered into compact rows first.
+ * Most output channels of a gathered layer that runs the one-pixel GEMM pixel by pixel (W.Gemv) instead of
+ * the 4-pixel tile: with one channel group the tile shares nothing across groups, and its sign-extended
+ * rows (GEMM_TILE_PIXELS x K x 4 bytes of scratch) would cost more memory than the layer's weights.
+ */
+export const GEMV_MAX_CHANNELS = 8;
+
+/** Bytes of the sign-extended rows a packed layer's scratch needs per thread (0 with the GEMV layout). */
+export function layoutExtBytes(layout: ConvGemmLayout): number {
+  return layout.gemv ? 0 : extScratchBytes(layout.units);
+}
+
+/**
+ * Packs filter `[outC, taps, inC]` for qs8_conv and sets W.Kb8, W.DotMode, W.Gather, W.Gemv and W.Packed:
+ * the one-pixel GEMM's layout (packGemv, W.Gemv) for a node of one output pixel (`onePixel`: one pixel and
+ * one tap) and for gathered layers of at most GEMV_MAX_CHANNELS channels (each pixel's compact row is
+ * gathered and multiplied in turn, not in the rows layout); else the relaxed-dot tile when `dotMode` is 1
+ * (usdot) or 2 (sdot), else the dot_i16x8 tile. Depths that are not a multiple of the tile's step over
+ * several taps are gathered into compact rows first.
  */
 export function packConvGemm(
   context: TfLiteContext,
@@ -279,8 +381,22 @@ export function packConvGemm(
   onePixel: boolean,
   window?: ConvWindow,
 ): ConvGemmLayout {
+  p[W.U8] = filter instanceof Int16Array ? 1 : 0;
+  const gemv = onePixel || (taps > 1 && inC % 8 !== 0 && outC <= GEMV_MAX_CHANNELS);
+  if (gemv) {
+    // one pixel (one tap), or every pixel's compact row
+    const K = taps * inC;
+    p[W.Gemv] = 1;
+    p[W.Kb8] = Math.ceil(K / 8);
+    p[W.Gather] = taps > 1 ? 1 : 0;
+    p[W.DotMode] = 0;
+    p[W.Packed] = packGemv(context, filter, outC, K, bias, zpIn);
+    const kb = Math.ceil(K / 8);
+    return { gather: taps > 1, kb, units: kb, rowBytes: taps > 1 ? kb * 8 + 16 : 0, zeroBytes: ((inC + 7) & ~7) + 8, gemv: true };
+  }
+  p[W.Gemv] = 0;
   // uint8 layers (int16 weights) take the dot_i16x8 tile
-  const relaxed = dotMode !== 0 && !onePixel && filter instanceof Int8Array;
+  const relaxed = dotMode !== 0 && filter instanceof Int8Array;
   const step = relaxed ? 16 : 8;
   const gather = taps > 1 && inC % step !== 0;
   const kb = gather ? Math.ceil((taps * inC) / step) : Math.ceil(inC / step);
@@ -290,7 +406,6 @@ export function packConvGemm(
   const rows = gather && !relaxed && filter instanceof Int8Array && window !== undefined && rowsLayout(window, taps, inC);
   if (rows) filter = rowsOrder(filter, outC, window.kH, window.kW * inC);
   p[W.Kb8] = kb;
-  p[W.U8] = filter instanceof Int16Array ? 1 : 0;
   p[W.Gather] = rows ? 2 : gather ? 1 : 0;
   p[W.DotMode] = relaxed ? dotMode : 0;
   if (relaxed) {
@@ -312,5 +427,6 @@ export function packConvGemm(
     units: packTaps * kb,
     rowBytes: gather ? kb * step + 16 : 0,
     zeroBytes: ((inC + step - 1) & ~(step - 1)) + step,
+    gemv: false,
   };
 }

@@ -24,13 +24,29 @@ export interface WindowScratch {
   extBytes?: number;
   /** Threads that run the node's pixels (default 1): each gets its own area. */
   threads?: number;
+  /**
+   * Every channel has the same multiplier and shift (`multiplier` and `shift` hold one each, see
+   * {@link sharedMultiplier}): one requantization block for all of them (W.RqStride 0).
+   */
+  shared?: boolean;
+}
+
+/**
+ * One multiplier and shift for every channel of a per-tensor quantized layer, in one persistent buffer (8
+ * bytes, where per-channel arrays take 8 per channel); pass `shared: true` to {@link requestWindowScratch}.
+ */
+export function sharedMultiplier(context: TfLiteContext, multiplier: number, shift: number): { multiplier: Int32Array; shift: Int32Array } {
+  const words = context.allocatePersistentBuffer(8).i32;
+  words[0] = multiplier;
+  words[1] = shift;
+  return { multiplier: words.subarray(0, 1), shift: words.subarray(1, 2) };
 }
 
 const align32 = (n: number): number => (n + 31) & ~31;
 
 /**
  * Points the requantization at TFLM's per-channel `multiplier` and `shift` arrays (arena views, one per
- * output channel) and lays out the scratch buffer (W.ExpandRq, W.RqStride, W.ZeroBytes, W.ScrZero,
+ * output channel, or one for all with `s.shared`) and lays out the scratch buffer (W.ExpandRq, W.RqStride, W.ZeroBytes, W.ScrZero,
  * W.ScrThread, W.ScrThreadBytes, W.ThreadRows, W.ThreadExt). Returns the scratch buffer's index: bind it
  * at each invoke with {@link bindWindowScratch}.
  */
@@ -41,11 +57,11 @@ export function requestWindowScratch(
   shift: Int32Array,
   s: WindowScratch,
 ): number {
-  const rqBytes = ((s.channels + 3) >> 2) * RQ_BYTES;
+  const rqBytes = s.shared ? RQ_BYTES : ((s.channels + 3) >> 2) * RQ_BYTES;
   p[W.Mult] = multiplier.byteOffset;
   p[W.Shift] = shift.byteOffset;
   p[W.ExpandRq] = 1;
-  p[W.RqStride] = RQ_BYTES;
+  p[W.RqStride] = s.shared ? 0 : RQ_BYTES;
   p[W.ZeroBytes] = s.zeroBytes;
   p[W.ScrZero] = rqBytes;
   const thread = align32(rqBytes + s.zeroBytes);
