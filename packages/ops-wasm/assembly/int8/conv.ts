@@ -486,13 +486,15 @@ function convRowsRun(pp: usize, input: usize, output: usize, q0: i32, q1: i32, t
  * The one-pixel GEMM (W_GEMV; weights in the GEMV layout, src/kernels/weight-pack.ts's packGemv) over output
  * pixels [q0, q1): FULLY_CONNECTED with one batch, a 1x1 convolution of a 1x1 image (the 4-pixel tile would
  * compute three copies of the pixel), and gathered layers of few channels, whose pixels each gather their
- * compact row into the thread's row buffer and run on it (no sign-extended rows: the scratch holds one row).
+ * compact row into the thread's row buffer and run on it (no sign-extended rows: the scratch holds one row),
+ * or, int8 layers whose window rows are whole slices, read a window inside the image in place.
  * Each channel group is one row of dot products (the input's rotations by shuffles). With W_OUT16 the
  * outputs are int16 (the LSTM's Q3.12 gates), clamped to [act_min, act_max].
  */
 function gemvRun(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
   if (load<i32>(pp, W_RAW) != 0) gemvPixels(pp, input, output, q0, q1, tid, false, true);
   else if (load<i32>(pp, W_U8) != 0) gemvPixels(pp, input, output, q0, q1, tid, true);
+  else if (load<i32>(pp, W_GATHER) != 0 && load<i32>(pp, W_DIL_W) == 1 && ((load<i32>(pp, W_KW) * load<i32>(pp, W_IN_C)) & 7) == 0) gemvRowsInPlace(pp, input, output, q0, q1, tid);
   else gemvPixels(pp, input, output, q0, q1, tid, false);
 }
 
@@ -516,21 +518,72 @@ function gemvRun(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: 
   const actMax = load<i32>(pp, W_ACT_MAX);
   const rightOnly = !out16 && load<i32>(pp, W_RIGHT_ONLY) != 0; // requantLanesRight is for int8 outputs
   const outBytes = <usize>(raw ? outC << 2 : out16 ? outC << 1 : outC);
-  if (!gather) {
-    for (let q = q0; q < q1; q++)
-      gemvWith(packed, rq, rqStride, input + <usize>(q * inC), output + <usize>q * outBytes, outC, K, zpOut, actMin, actMax, out16, rightOnly, u8, raw);
-    return;
-  }
-  const area = threadArea(pp, tid);
+  const area = gather ? threadArea(pp, tid) : 0;
   const row = area + <usize>load<i32>(pp, W_THREAD_ROWS);
   const outHW = load<i32>(pp, W_OUT_HW);
   const outW = load<i32>(pp, W_OUT_W);
   for (let q = q0; q < q1; q++) {
+    let x = input + <usize>(q * inC);
+    if (gather) {
+      const b = q / outHW;
+      const r = q - b * outHW;
+      const oh = r / outW;
+      pixelWindow(pp, input, q, b, oh, r - oh * outW, true, area, row, windowTaps, inC);
+      x = row;
+    }
+    gemvWith(packed, rq, rqStride, x, output + <usize>q * outBytes, outC, K, zpOut, actMin, actMax, out16, rightOnly, u8, raw);
+  }
+}
+
+/**
+ * gemvPixels of an int8 gathered layer whose window rows are whole slices (dilation_w 1, kW x inC a multiple
+ * of 8): a window inside the image is read in place, its kH rows of `run` slices `gap` bytes apart, without
+ * gathering; a window that reaches into the padding is gathered into the row buffer first (its rows then
+ * follow one another: gap 0).
+ */
+function gemvRowsInPlace(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
+  const packed = <usize>load<u32>(pp, W_PACKED);
+  const rq = <usize>load<u32>(pp, W_RQ);
+  const rqStride = <usize>load<i32>(pp, W_RQ_STRIDE);
+  const outC = load<i32>(pp, W_OUT_C);
+  const inC = load<i32>(pp, W_IN_C);
+  const inH = load<i32>(pp, W_IN_H);
+  const inW = load<i32>(pp, W_IN_W);
+  const kH = load<i32>(pp, W_KH);
+  const kW = load<i32>(pp, W_KW);
+  const dH = load<i32>(pp, W_DIL_H);
+  const sH = load<i32>(pp, W_STRIDE_H);
+  const sW = load<i32>(pp, W_STRIDE_W);
+  const padH = load<i32>(pp, W_PAD_H);
+  const padW = load<i32>(pp, W_PAD_W);
+  const image = <usize>load<i32>(pp, W_IN_IMAGE);
+  const K = kH * kW * inC;
+  const zpOut = load<i32>(pp, W_ZP_OUT);
+  const actMin = load<i32>(pp, W_ACT_MIN);
+  const actMax = load<i32>(pp, W_ACT_MAX);
+  const rightOnly = load<i32>(pp, W_RIGHT_ONLY) != 0;
+  const area = threadArea(pp, tid);
+  const row = area + <usize>load<i32>(pp, W_THREAD_ROWS);
+  const outHW = load<i32>(pp, W_OUT_HW);
+  const outW = load<i32>(pp, W_OUT_W);
+  const run = (kW * inC) >> 3;
+  const rowGap = <usize>(dH * inW * inC - kW * inC);
+  for (let q = q0; q < q1; q++) {
     const b = q / outHW;
     const r = q - b * outHW;
     const oh = r / outW;
-    pixelWindow(pp, input, q, b, oh, r - oh * outW, true, area, row, windowTaps, inC);
-    gemvWith(packed, rq, rqStride, row, output + <usize>q * outBytes, outC, K, zpOut, actMin, actMax, out16, rightOnly, u8, raw);
+    const ow = r - oh * outW;
+    const ih0 = oh * sH - padH;
+    const iw0 = ow * sW - padW;
+    let x = row;
+    let gap: usize = 0;
+    if (ih0 >= 0 && ih0 + (kH - 1) * dH < inH && iw0 >= 0 && iw0 + kW <= inW) {
+      x = input + <usize>b * image + <usize>((ih0 * inW + iw0) * inC);
+      gap = rowGap;
+    } else {
+      pixelWindow(pp, input, q, b, oh, ow, true, area, row, kH * kW, inC);
+    }
+    gemvWith(packed, rq, rqStride, x, output + <usize>(q * outC), outC, K, zpOut, actMin, actMax, false, rightOnly, false, false, true, run, gap);
   }
 }
 
@@ -571,7 +624,9 @@ export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, 
 /**
  * gemv with the W block's words as arguments (`rqStride` bytes between requantization blocks) over `K`
  * input values, weights in the GEMV layout: groups of eight channels, a group of four, then up to three
- * single channels; per group the whole 8-value slices, then the last pairs (see packGemv).
+ * single channels; per group the whole 8-value slices, then the last pairs (see packGemv). With `strided`
+ * (constant) the input is rows of `run` slices, `gap` bytes apart (a window's rows read in place; K a
+ * multiple of 8), else K values in a row.
  */
 @inline function gemvWith(
   packed: usize,
@@ -588,6 +643,9 @@ export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, 
   rightOnly: bool,
   u8: bool,
   raw: bool,
+  strided: bool = false,
+  run: i32 = 0,
+  gap: usize = 0,
 ): void {
   const zp = i32x4.splat(zpOut);
   const full = outC >> 3;
@@ -607,12 +665,17 @@ export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, 
     let a = v128.load(w), b = v128.load(w, 16);
     w += 32;
     let x = input;
+    let t = 0;
     for (let k = 0; k < kb8; k++) {
       const v = u8 ? v128.load8x8_u(x) : v128.load8x8_s(x);
       a = i32x4.add(a, sliceDot(v, w, 2 * es, u8));
       b = i32x4.add(b, sliceDot(v, w + es, 2 * es, u8));
       x += 8;
       w += 8 * es;
+      if (strided && ++t == run) {
+        t = 0;
+        x += gap;
+      }
     }
     if (pairs > 0) {
       // the last pairs: lanes 0-3 of the group's pair p, then lanes 4-7
@@ -647,10 +710,15 @@ export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, 
     let a = v128.load(w);
     w += 16;
     let x = input;
+    let t = 0;
     for (let k = 0; k < kb8; k++) {
       a = i32x4.add(a, sliceDot(u8 ? v128.load8x8_u(x) : v128.load8x8_s(x), w, es, u8));
       x += 8;
       w += 4 * es;
+      if (strided && ++t == run) {
+        t = 0;
+        x += gap;
+      }
     }
     if (pairs > 0) {
       a = pairsDot(u8 ? v128.load8x8_u(x) : v128.load8x8_s(x), w, pairs, es, u8, a);
@@ -673,6 +741,7 @@ export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, 
   const step: usize = u8 ? 16 : 8;
   let a0 = i32x4.splat(0), a1 = i32x4.splat(0), a2 = i32x4.splat(0);
   let x = input;
+  let t = 0;
   for (let k = 0; k < kb8; k++) {
     const v = u8 ? v128.load8x8_u(x) : v128.load8x8_s(x);
     a0 = i32x4.add(a0, i32x4.dot_i16x8_s(v, weights8(w, u8)));
@@ -680,6 +749,10 @@ export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, 
     if (narrow > 2) a2 = i32x4.add(a2, i32x4.dot_i16x8_s(v, weights8(w + 2 * row, u8)));
     x += 8;
     w += step;
+    if (strided && ++t == run) {
+      t = 0;
+      x += gap;
+    }
   }
   if (rest > 0) {
     const v = v128.and(u8 ? v128.load8x8_u(x) : v128.load8x8_s(x), laneMask16(rest));

@@ -131,14 +131,17 @@ describe('gathered layers of few channels (pixel by pixel, W.Gemv)', () => {
     expect(nodeBytes(m.def).scratch).toBe(256);
   });
 
-  it('equal ops-reference on random CONV_2D and one-channel DEPTHWISE_CONV_2D layers of 1-8 channels (depths not multiples of 8)', () => {
+  it('equal ops-reference on random CONV_2D and one-channel DEPTHWISE_CONV_2D layers of 1-8 channels (depths not multiples of 8; a third with window rows of 8 values)', () => {
     let ran = 0;
     for (let seed = 1; ran < 160; seed++) {
       const depthwise = seed % 2 === 0;
       const c = randomConvCase(seed, depthwise);
       const outC = 1 + (seed % GEMV_MAX_CHANNELS);
-      const inC = depthwise ? 1 : [1, 2, 3, 5, 7, 9, 12][seed % 7]!;
-      const k: ConvCase = { ...c, inC, outC, kH: Math.max(c.kH, 2) };
+      // a third with window rows of whole 8-value slices (read in place inside the image)
+      const rows = seed % 3 === 0;
+      const inC = depthwise ? 1 : rows ? 4 : [1, 2, 3, 5, 7, 9, 12][seed % 7]!;
+      const kW = rows ? 8 / inC : c.kW;
+      const k: ConvCase = { ...c, inC, outC, kH: Math.max(c.kH, 2), kW, inW: rows ? c.inW + kW : c.inW };
       const m = buildConv(k);
       if (!m) continue;
       const r = runBoth(m.def, [m.input]);
