@@ -135,12 +135,12 @@ export const BLOCKS = [
   },
   {
     name: 'A',
-    doc: 'qs8_add (ADD, int8): TFLM quantized add, as one verified affine rounding (Kind 0) or step by step (Kind 1).',
+    doc: 'qs8_add (ADD and SUB, int8 and uint8): TFLM quantized add or subtract, as one verified affine rounding (Kind 0) or step by step (Kind 1).',
     fields: [
       [
         'Kind',
         'i32',
-        "bit 0: 0 out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs, 1 TFLM's three roundings; bit 1: uint8 tensors (values, zero points and bounds taken minus 128)",
+        "bit 0: 0 out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs, 1 TFLM's three roundings; bit 1: uint8 tensors (values, zero points and bounds taken minus 128); bit 2: SUB (Kind 1 subtracts the second input's rounded part)",
       ],
       ['Count', 'i32', 'output elements'],
       ['Plan', 'u32', 'the broadcast plan (BP), 0 when the inputs and the output are one contiguous run of Count'],
@@ -318,11 +318,12 @@ export const BLOCKS = [
   },
   {
     name: 'U',
-    doc: 'f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations).',
+    doc: 'f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations), f32_math (ABS, NEG, SQRT, RSQRT, SQUARE).',
     fields: [
       ['Count', 'i32', 'elements'],
       ['Min', 'f32', 'f32_clamp: lower bound'],
       ['Max', 'f32', 'f32_clamp: upper bound'],
+      ['Op', 'i32', 'f32_math: ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4'],
     ],
   },
   {

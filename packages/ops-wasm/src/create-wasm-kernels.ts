@@ -12,6 +12,7 @@
  */
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { createAdd } from './kernels/add.js';
+import { createSub } from './kernels/sub.js';
 import { createBatchMatMul } from './kernels/batch-matmul.js';
 import { createConv2D } from './kernels/conv-2d.js';
 import { createDepthwiseConv2D } from './kernels/depthwise-conv-2d.js';
@@ -56,7 +57,7 @@ import {
 /** The loaded package: registrations, the arena backing, and what the engine offered. */
 export interface WasmKernels {
   /**
-   * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
+   * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
    * MEAN over H and W, SOFTMAX, int8 SVDF, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
    * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH and LEAKY_RELU; int16 LOGISTIC and TANH; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
    * 8-byte elements; the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
@@ -92,6 +93,7 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createFullyConnected(o),
     createBatchMatMul(o),
     createAdd(o),
+    createSub(o),
     createMul(),
     createPad(),
     createTranspose(),

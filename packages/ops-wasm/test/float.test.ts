@@ -164,11 +164,30 @@ function floatChain() {
   b.addOperator({ op: BuiltinOperator.PRELU, inputs: [h1, t('alpha', [1, 1, 10], floats(r, 10, -0.5, 0.5))], outputs: [pr] });
   const m1 = t('m1', [1, 6, 6, 10]);
   b.addOperator({ op: BuiltinOperator.MUL, inputs: [pr, t('g', [10], floats(r, 10, 0.5, 1.5))], outputs: [m1] });
+  // a normalization's elementwise ops, one after the other
+  const mu = t('mu', [10], floats(r, 10, -0.5, 0.5));
+  let v = m1;
+  const step = (op: BuiltinOperator, name: string, second?: number) => {
+    const o = t(name, [1, 6, 6, 10]);
+    b.addOperator({ op, inputs: second === undefined ? [v] : [v, second], outputs: [o] });
+    v = o;
+  };
+  step(BuiltinOperator.SQUARED_DIFFERENCE, 'sqd', mu);
+  step(BuiltinOperator.ADD, 'eps', t('eps_c', [1], Float32Array.of(0.5)));
+  step(BuiltinOperator.RSQRT, 'rsq');
+  step(BuiltinOperator.DIV, 'div', t('den', [10], floats(r, 10, 0.5, 2)));
+  step(BuiltinOperator.SUB, 'sub', mu);
+  step(BuiltinOperator.MAXIMUM, 'max', t('lo', [1], Float32Array.of(-0.8)));
+  step(BuiltinOperator.MINIMUM, 'min', t('hi', [1], Float32Array.of(0.9)));
+  step(BuiltinOperator.NEG, 'neg');
+  step(BuiltinOperator.ABS, 'abs');
+  step(BuiltinOperator.SQUARE, 'sqr');
+  step(BuiltinOperator.SQRT, 'sqt');
   const up = t('up', [1, 9, 9, 10]);
   b.addOperator({
     op: BuiltinOperator.RESIZE_BILINEAR,
     version: 3,
-    inputs: [m1, b.addTensor({ name: 'size', type: TensorType.INT32, shape: [2], data: Int32Array.of(9, 9) })],
+    inputs: [v, b.addTensor({ name: 'size', type: TensorType.INT32, shape: [2], data: Int32Array.of(9, 9) })],
     outputs: [up],
     options: { halfPixelCenters: true },
   });

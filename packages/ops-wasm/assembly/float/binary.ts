@@ -1,5 +1,9 @@
-// float32 ADD, MUL and PRELU (x >= 0 ? x : x * alpha, TFLite's reference: the product rounded once to
-// float32, -0 and NaN kept as x) with broadcasting, the fused activation clamped before the store. The TypeScript
+// float32 ADD, MUL, PRELU (x >= 0 ? x : x * alpha, TFLite's reference: the product rounded once to
+// float32, -0 and NaN kept as x), SUB, DIV, MAXIMUM (x > y ? x : y, so a NaN in x gives y, as TFLM),
+// MINIMUM (x < y ? x : y) and SQUARED_DIFFERENCE ((x - y) rounded to float32, then squared) with
+// broadcasting, the fused activation clamped before the store (a NaN stays NaN). Each is one IEEE
+// float32 operation per step, as TFLite's reference computes it, so the results equal ops-reference's
+// bit for bit. The TypeScript
 // side collapses the shapes at prepare into at most three outer dimensions (each input has a byte stride
 // per dimension, 0 where it is broadcast) around one inner run that is contiguous in the output: both
 // inputs contiguous along it, or one of them a single value repeated over it.
@@ -8,9 +12,20 @@ import { B_ACT_MAX, B_ACT_MIN, B_INNER, B_MODE, B_N, B_OP, B_S1, B_S2 } from '..
 
 // Parameter block B (scripts/abi.mjs), written by src/kernels/float/binary-common.ts.
 
+// Operation codes (BinaryOp in src/kernels/float/binary-common.ts).
+const ADD = 0, MUL = 1, PRELU = 2, SUB = 3, DIV = 4, MAXIMUM = 5, MINIMUM = 6, SQUARED_DIFFERENCE = 7;
+
 @inline function apply(op: i32, x: v128, y: v128): v128 {
-  if (op == 0) return f32x4.add(x, y);
-  if (op == 1) return f32x4.mul(x, y);
+  if (op == ADD) return f32x4.add(x, y);
+  if (op == MUL) return f32x4.mul(x, y);
+  if (op == SUB) return f32x4.sub(x, y);
+  if (op == DIV) return f32x4.div(x, y);
+  if (op == MAXIMUM) return v128.bitselect(x, y, f32x4.gt(x, y));
+  if (op == MINIMUM) return v128.bitselect(x, y, f32x4.lt(x, y));
+  if (op == SQUARED_DIFFERENCE) {
+    const d = f32x4.sub(x, y);
+    return f32x4.mul(d, d);
+  }
   // PRELU: lanes where x >= 0 (false for NaN, whose product is NaN too) keep x
   return v128.bitselect(x, f32x4.mul(x, y), f32x4.ge(x, f32x4.splat(0)));
 }
@@ -66,9 +81,14 @@ export function f32_binary(pp: usize, in1: usize, in2: usize, output: usize): vo
       let b = in2 + <usize>i0 * b0 + <usize>i1 * b1;
       for (let i2 = 0; i2 < n2; i2++) {
         // a constant op per call, so each inlined run is specialised
-        if (op == 0) run(0, a, b, o, inner, mode, lo, hi);
-        else if (op == 1) run(1, a, b, o, inner, mode, lo, hi);
-        else run(2, a, b, o, inner, mode, lo, hi);
+        if (op == ADD) run(ADD, a, b, o, inner, mode, lo, hi);
+        else if (op == MUL) run(MUL, a, b, o, inner, mode, lo, hi);
+        else if (op == SUB) run(SUB, a, b, o, inner, mode, lo, hi);
+        else if (op == DIV) run(DIV, a, b, o, inner, mode, lo, hi);
+        else if (op == MAXIMUM) run(MAXIMUM, a, b, o, inner, mode, lo, hi);
+        else if (op == MINIMUM) run(MINIMUM, a, b, o, inner, mode, lo, hi);
+        else if (op == SQUARED_DIFFERENCE) run(SQUARED_DIFFERENCE, a, b, o, inner, mode, lo, hi);
+        else run(PRELU, a, b, o, inner, mode, lo, hi);
         a += a2;
         b += b2;
         o += runBytes;

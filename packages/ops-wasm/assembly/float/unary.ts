@@ -1,8 +1,8 @@
-// float32 elementwise activations: the RELU family as a clamp, LOGISTIC, TANH, HARD_SWISH. Four lanes per
+// float32 elementwise activations: the RELU family as a clamp, LOGISTIC, TANH, HARD_SWISH; ABS, NEG, SQRT, RSQRT, SQUARE. Four lanes per
 // step; the last partial vector reads past the end (the arena has slack) and stores only its lanes.
 // Output and input may be the same tensor (every element is read before it is written).
 import { clamp, storeLanes } from './common';
-import { U_COUNT, U_MAX, U_MIN } from '../generated/abi';
+import { U_COUNT, U_MAX, U_MIN, U_OP } from '../generated/abi';
 
 // Parameter block U (scripts/abi.mjs), written by src/kernels/float/unary-common.ts.
 
@@ -113,4 +113,42 @@ export function f32_hardswish(pp: usize, input: usize, output: usize): void {
     const t = f32x4.pmin(six, f32x4.pmax(zero, f32x4.add(x, three)));
     put(output + k, f32x4.div(f32x4.mul(x, t), six), n - i);
   }
+}
+
+// ABS, NEG, SQRT, RSQRT (1 / sqrt(x), two float32 roundings as TFLite's 1.0f / std::sqrt) and SQUARE:
+// each one IEEE float32 operation per step (a float32 computed in double and rounded once is the float32
+// operation's result for these), so the outputs equal ops-reference's bit for bit, NaN payloads aside.
+const ABS = 0, NEG = 1, SQRT = 2, RSQRT = 3, SQUARE = 4;
+
+@inline function math(op: i32, x: v128): v128 {
+  if (op == ABS) return f32x4.abs(x);
+  if (op == NEG) return f32x4.neg(x);
+  if (op == SQRT) return f32x4.sqrt(x);
+  if (op == RSQRT) return f32x4.div(f32x4.splat(1.0), f32x4.sqrt(x));
+  return f32x4.mul(x, x);
+}
+
+@inline function mathRun(op: i32, n: i32, input: usize, output: usize): void {
+  let i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const k = <usize>(i << 2);
+    const x0 = v128.load(input + k), x1 = v128.load(input + k, 16);
+    v128.store(output + k, math(op, x0));
+    v128.store(output + k, math(op, x1), 16);
+  }
+  for (; i < n; i += 4) {
+    const k = <usize>(i << 2);
+    put(output + k, math(op, v128.load(input + k)), n - i);
+  }
+}
+
+/** The elementwise math op U_OP (ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4) over U_COUNT floats. */
+export function f32_math(pp: usize, input: usize, output: usize): void {
+  const n = load<i32>(pp, U_COUNT);
+  const op = load<i32>(pp, U_OP);
+  if (op == ABS) mathRun(ABS, n, input, output);
+  else if (op == NEG) mathRun(NEG, n, input, output);
+  else if (op == SQRT) mathRun(SQRT, n, input, output);
+  else if (op == RSQRT) mathRun(RSQRT, n, input, output);
+  else mathRun(SQUARE, n, input, output);
 }

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 1925970150;
+export const ABI_HASH: i32 = 396128395;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -77,8 +77,8 @@ export const RQ_R_ZERO = 48; // i32x4: all ones where r = 0 (general path)
 export const RQ_SCALE = 48; // i32x4: requantLanesRight: 2^(21 - r)
 export const RQ_BYTES = 64;
 
-// qs8_add (ADD, int8): TFLM quantized add, as one verified affine rounding (Kind 0) or step by step (Kind 1). Byte offsets:
-export const A_KIND = 0; // i32: bit 0: 0 out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs, 1 TFLM's three roundings; bit 1: uint8 tensors (values, zero points and bounds taken minus 128)
+// qs8_add (ADD and SUB, int8 and uint8): TFLM quantized add or subtract, as one verified affine rounding (Kind 0) or step by step (Kind 1). Byte offsets:
+export const A_KIND = 0; // i32: bit 0: 0 out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs, 1 TFLM's three roundings; bit 1: uint8 tensors (values, zero points and bounds taken minus 128); bit 2: SUB (Kind 1 subtracts the second input's rounded part)
 export const A_COUNT = 4; // i32: output elements
 export const A_PLAN = 8; // u32: the broadcast plan (BP), 0 when the inputs and the output are one contiguous run of Count
 export const A_ACT_MIN = 12; // i32: lower bound of the fused activation
@@ -211,10 +211,11 @@ export const B_ACT_MIN = 48; // f32: lower bound of the fused activation
 export const B_ACT_MAX = 52; // f32: upper bound of the fused activation
 export const B_BYTES = 64;
 
-// f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations). Byte offsets:
+// f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations), f32_math (ABS, NEG, SQRT, RSQRT, SQUARE). Byte offsets:
 export const U_COUNT = 0; // i32: elements
 export const U_MIN = 4; // f32: f32_clamp: lower bound
 export const U_MAX = 8; // f32: f32_clamp: upper bound
+export const U_OP = 12; // i32: f32_math: ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4
 export const U_BYTES = 16;
 
 // f32_lstm_step (UNIDIRECTIONAL_SEQUENCE_LSTM, float32): one time step of every batch. Byte offsets:

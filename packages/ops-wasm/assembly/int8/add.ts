@@ -1,5 +1,5 @@
-// int8 ADD (and TFLite's uint8 ADD: A_KIND bit 1, the values taken as x - 128 with the zero points
-// and bounds written minus 128, the outputs given back + 128), TFLM's integer ADD exactly, with broadcasting (the TypeScript side collapses the shapes into
+// int8 ADD and SUB (and TFLite's uint8 ADD and SUB: A_KIND bit 1, the values taken as x - 128 with the zero points
+// and bounds written minus 128, the outputs given back + 128), TFLM's integer ADD and SUB exactly, with broadcasting (the TypeScript side collapses the shapes into
 // at most three outer loops with per-input byte strides around one inner run, in which both inputs are
 // contiguous or one repeats a single value; see src/kernels/float/binary-common.ts's broadcastPlan).
 //
@@ -14,6 +14,8 @@
 // elements per step: two i32x4.mul and five more operations per four lanes. When no such rounding
 // exists (or it would overflow int32), Kind 1 runs TFLM's three roundings (inputSide, the 64-bit SRDHM
 // of the output), eight elements per step.
+// SUB is the same with s = MBQMSmallerThanOneExp(a, ...) - MBQMSmallerThanOneExp(b, ...): its affine
+// rounding has a negative C2, and Kind 1 subtracts (A_KIND bit 2).
 import { narrowClamp8, rdbpot, srdhm, storeBytes } from './requant';
 import { A_ACT_MAX, A_ACT_MIN, A_C1, A_C2, A_CLAMP, A_COUNT, A_K, A_KIND, A_LEFT, A_M1, A_M2, A_MO, A_OFF1, A_OFF2, A_PLAN, A_R1, A_R2, A_RO, A_S, A_T, A_ZP_OUT, BP_INNER, BP_MODE, BP_N, BP_S1, BP_S2 } from '../generated/abi';
 
@@ -28,11 +30,11 @@ import { A_ACT_MAX, A_ACT_MIN, A_C1, A_C2, A_CLAMP, A_COUNT, A_K, A_KIND, A_LEFT
   return i32x4.add(i32x4.mul(v, mh), i32x4.shr_s(i32x4.add(i32x4.mul(v, ml), half), s));
 }
 
-@inline function lane(x1: v128, x2: v128, p: usize, off1: v128, off2: v128, mo: v128, zp: v128, k1: v128, k2: v128, ko: v128, half: v128, mh1: v128, ml1: v128, mh2: v128, ml2: v128): v128 {
+@inline function lane(x1: v128, x2: v128, p: usize, off1: v128, off2: v128, mo: v128, zp: v128, k1: v128, k2: v128, ko: v128, half: v128, mh1: v128, ml1: v128, mh2: v128, ml2: v128, sub: bool): v128 {
   const s = 31 - load<i32>(p, A_LEFT);
   const a = rdbpot(inputSide(x1, off1, mh1, ml1, half, s), load<i32>(p, A_R1), k1, i32x4.shr_s(k1, 1));
   const b = rdbpot(inputSide(x2, off2, mh2, ml2, half, s), load<i32>(p, A_R2), k2, i32x4.shr_s(k2, 1));
-  return i32x4.add(rdbpot(srdhm(i32x4.add(a, b), mo), load<i32>(p, A_RO), ko, i32x4.shr_s(ko, 1)), zp);
+  return i32x4.add(rdbpot(srdhm(sub ? i32x4.sub(a, b) : i32x4.add(a, b), mo), load<i32>(p, A_RO), ko, i32x4.shr_s(ko, 1)), zp);
 }
 
 /**
@@ -88,8 +90,8 @@ import { A_ACT_MAX, A_ACT_MIN, A_C1, A_C2, A_CLAMP, A_COUNT, A_K, A_KIND, A_LEFT
   }
 }
 
-/** Kind 1 (TFLM's three roundings) over one run of `n` elements. */
-@inline function exactRun(p: usize, a: usize, b: usize, o: usize, n: i32, r1: bool, r2: bool, u8: bool): void {
+/** Kind 1 (TFLM's three roundings) over one run of `n` elements; `sub`: the second input's part subtracted (SUB). */
+@inline function exactRun(p: usize, a: usize, b: usize, o: usize, n: i32, r1: bool, r2: bool, u8: bool, sub: bool): void {
   const off1 = i32x4.splat(load<i32>(p, A_OFF1));
   const off2 = i32x4.splat(load<i32>(p, A_OFF2));
   const mo = i32x4.splat(load<i32>(p, A_MO));
@@ -109,8 +111,8 @@ import { A_ACT_MAX, A_ACT_MIN, A_C1, A_C2, A_CLAMP, A_COUNT, A_K, A_KIND, A_LEFT
     // the last step reads a full eight past the run's end (never used) and stores what is left
     const x1 = load8(a, r1, u8);
     const x2 = load8(b, r2, u8);
-    const s0 = lane(i32x4.extend_low_i16x8_s(x1), i32x4.extend_low_i16x8_s(x2), p, off1, off2, mo, zp, k1, k2, ko, half, mh1, ml1, mh2, ml2);
-    const s1 = lane(i32x4.extend_high_i16x8_s(x1), i32x4.extend_high_i16x8_s(x2), p, off1, off2, mo, zp, k1, k2, ko, half, mh1, ml1, mh2, ml2);
+    const s0 = lane(i32x4.extend_low_i16x8_s(x1), i32x4.extend_low_i16x8_s(x2), p, off1, off2, mo, zp, k1, k2, ko, half, mh1, ml1, mh2, ml2, sub);
+    const s1 = lane(i32x4.extend_high_i16x8_s(x1), i32x4.extend_high_i16x8_s(x2), p, off1, off2, mo, zp, k1, k2, ko, half, mh1, ml1, mh2, ml2, sub);
     let out = narrowClamp8(s0, s1, lo, hi);
     if (u8) out = v128.xor(out, i8x16.splat(-128)); // back to uint8: x + 128
     if (n - i >= 8) v128.store64_lane(o + <usize>i, out, 0);
@@ -120,15 +122,17 @@ import { A_ACT_MAX, A_ACT_MIN, A_C1, A_C2, A_CLAMP, A_COUNT, A_K, A_KIND, A_LEFT
   }
 }
 
-/** One run of either kind (`kind`: A_KIND, bit 0 the kind, bit 1 uint8). */
+/** One run of either kind (`kind`: A_KIND, bit 0 the kind, bit 1 uint8, bit 2 subtract in Kind 1). */
 @inline function run(p: usize, kind: i32, a: usize, b: usize, o: usize, n: i32, mode: i32): void {
   const u8 = (kind & 2) != 0;
   if ((kind & 1) == 0) {
     if (mode == 0) affineRun(p, a, b, o, n, false, false, u8);
     else if (mode == 1) affineRun(p, a, b, o, n, true, false, u8);
     else affineRun(p, a, b, o, n, false, true, u8);
+  } else if ((kind & 4) != 0) {
+    exactRun(p, a, b, o, n, mode == 1, mode == 2, u8, true);
   } else {
-    exactRun(p, a, b, o, n, mode == 1, mode == 2, u8);
+    exactRun(p, a, b, o, n, mode == 1, mode == 2, u8, false);
   }
 }
 

@@ -234,9 +234,28 @@ export function buildFullyConnectedF32(seed: number): { def: ModelDef; inputs: F
 }
 
 /** A random float ADD or MUL whose inputs broadcast (per-channel vectors, scalars, inner/outer repeats), one of them sometimes constant. */
+/** The float binary ops of f32_binary. */
+export type BinaryF32Op =
+  | BuiltinOperator.ADD
+  | BuiltinOperator.MUL
+  | BuiltinOperator.PRELU
+  | BuiltinOperator.SUB
+  | BuiltinOperator.DIV
+  | BuiltinOperator.MAXIMUM
+  | BuiltinOperator.MINIMUM
+  | BuiltinOperator.SQUARED_DIFFERENCE;
+
+/** Ops of BinaryF32Op whose options carry a fused activation. */
+const FUSED_BINARY: readonly BuiltinOperator[] = [BuiltinOperator.ADD, BuiltinOperator.MUL, BuiltinOperator.SUB, BuiltinOperator.DIV];
+
+/**
+ * A random float binary op over random broadcasts. With `specials`, about one input value in ten (of both
+ * inputs) is one of them (zeros, -0, NaN, infinities).
+ */
 export function buildBinaryF32(
   seed: number,
-  op: BuiltinOperator.ADD | BuiltinOperator.MUL | BuiltinOperator.PRELU,
+  op: BinaryF32Op,
+  specials: readonly number[] = [],
 ): { def: ModelDef; inputs: Float32Array[]; desc: string } {
   const r = rng(seed);
   const rank = int(r, 1, 4);
@@ -261,6 +280,8 @@ export function buildBinaryF32(
   const data = [floats(r, n(a), -3, 3), floats(r, n(bShape), -3, 3)];
   // PRELU: exact zeros, negative zeros and NaN among the inputs (x >= 0 keeps them as they are)
   if (op === BuiltinOperator.PRELU) for (let i = 0; i < data[0]!.length; i++) if (r() < 0.1) data[0]![i] = pick(r, [0, -0, Number.NaN]);
+  if (specials.length) for (const d of data) for (let i = 0; i < d.length; i++) if (r() < 0.1) d[i] = pick(r, specials);
+  const fused = FUSED_BINARY.includes(op);
   const t1 = b.addTensor({ name: 'a', type: TensorType.FLOAT32, shape: a, ...(constant === 0 ? { data: data[0] } : {}) });
   const t2 = b.addTensor({ name: 'b', type: TensorType.FLOAT32, shape: bShape, ...(constant === 1 ? { data: data[1] } : {}) });
   const o = b.addTensor({ name: 'o', type: TensorType.FLOAT32, shape: out });
@@ -268,14 +289,14 @@ export function buildBinaryF32(
     op,
     inputs: [t1, t2],
     outputs: [o],
-    ...(op === BuiltinOperator.PRELU ? {} : { options: { fusedActivationFunction: activation } }),
+    ...(fused ? { options: { fusedActivationFunction: activation } } : {}),
   });
   const graphInputs = [t1, t2].filter((_, i) => i !== constant);
   b.setInputs(graphInputs).setOutputs([o]);
   return {
     def: b.buildDef(),
     inputs: data.filter((_, i) => i !== constant),
-    desc: JSON.stringify({ seed, a, b: bShape, out, constant, ...(op === BuiltinOperator.PRELU ? {} : { activation }) }),
+    desc: JSON.stringify({ seed, a, b: bShape, out, constant, ...(fused ? { activation } : {}) }),
   };
 }
 

@@ -404,7 +404,7 @@ export function buildFullyConnected(
  */
 export function buildAdd(
   seed: number,
-  op: BuiltinOperator.ADD | BuiltinOperator.MUL = BuiltinOperator.ADD,
+  op: BuiltinOperator.ADD | BuiltinOperator.SUB | BuiltinOperator.MUL = BuiltinOperator.ADD,
   uint8 = false,
 ): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const type = uint8 ? TensorType.UINT8 : TensorType.INT8;

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 1925970150;
+export const ABI_HASH = 396128395;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -157,9 +157,9 @@ export enum RQ {
 /** Bytes of the RQ block in the arena (its words rounded up to 16 bytes). */
 export const RQ_BYTES = 64;
 
-/** qs8_add (ADD, int8): TFLM quantized add, as one verified affine rounding (Kind 0) or step by step (Kind 1). Word indices. */
+/** qs8_add (ADD and SUB, int8 and uint8): TFLM quantized add or subtract, as one verified affine rounding (Kind 0) or step by step (Kind 1). Word indices. */
 export enum A {
-  /** bit 0: 0 out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs, 1 TFLM's three roundings; bit 1: uint8 tensors (values, zero points and bounds taken minus 128) (i32) */
+  /** bit 0: 0 out = (x1 * C1 + x2 * C2 + K - [.. < T]) >> S, verified at prepare over all 65,536 input pairs, 1 TFLM's three roundings; bit 1: uint8 tensors (values, zero points and bounds taken minus 128); bit 2: SUB (Kind 1 subtracts the second input's rounded part) (i32) */
   Kind = 0,
   /** output elements (i32) */
   Count = 1,
@@ -447,7 +447,7 @@ export enum B {
 /** Bytes of the B block in the arena (its words rounded up to 16 bytes). */
 export const B_BYTES = 64;
 
-/** f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations). Word indices. */
+/** f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations), f32_math (ABS, NEG, SQRT, RSQRT, SQUARE). Word indices. */
 export enum U {
   /** elements (i32) */
   Count = 0,
@@ -455,8 +455,10 @@ export enum U {
   Min = 1,
   /** f32_clamp: upper bound (f32) */
   Max = 2,
+  /** f32_math: ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4 (i32) */
+  Op = 3,
   /** Words of the block. */
-  Words = 3,
+  Words = 4,
 }
 /** Bytes of the U block in the arena (its words rounded up to 16 bytes). */
 export const U_BYTES = 16;

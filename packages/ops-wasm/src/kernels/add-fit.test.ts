@@ -3,17 +3,19 @@ import { ActivationFunctionType, BuiltinOperator, ModelBuilder, TensorType } fro
 import { pick, rng, runBoth } from '../__tests__/single-op.js';
 
 /**
- * The ADD's affine rounding is chosen at prepare to equal TFLM's three roundings on every input pair:
+ * The ADD's (and SUB's) affine rounding is chosen at prepare to equal TFLM's three roundings on every input pair:
  * here each random configuration runs ops-wasm and ops-reference on all 65,536 pairs at once (a
  * 256 x 256 tensor of x1 against its transpose), byte for byte. The configurations include equal
  * scales (exact ties, rounded away from zero), scale ratios far from one, every zero point extreme and
  * the fused activations; some admit no affine rounding (the kernel then takes TFLM's steps).
  */
-describe('ADD int8 and uint8: every input pair', () => {
+describe('ADD and SUB int8 and uint8: every input pair', () => {
   it.each([
-    ['int8', TensorType.INT8, 0],
-    ['uint8', TensorType.UINT8, 128],
-  ] as const)('%s equals ops-reference on all 65,536 pairs for 24 random quantizations', (_, type, zs) => {
+    ['ADD int8', BuiltinOperator.ADD, TensorType.INT8, 0],
+    ['ADD uint8', BuiltinOperator.ADD, TensorType.UINT8, 128],
+    ['SUB int8', BuiltinOperator.SUB, TensorType.INT8, 0],
+    ['SUB uint8', BuiltinOperator.SUB, TensorType.UINT8, 128],
+  ] as const)('%s equals ops-reference on all 65,536 pairs for 24 random quantizations', (_, op, type, zs) => {
     const x1 = new Int8Array(65536);
     const x2 = new Int8Array(65536);
     for (let i = 0; i < 65536; i++) {
@@ -37,7 +39,7 @@ describe('ADD int8 and uint8: every input pair', () => {
       const c = b.addTensor({ name: 'b', type, shape: [256, 256], quantization: { scale: s2, zeroPoint: zp() } });
       const o = b.addTensor({ name: 'o', type, shape: [256, 256], quantization: { scale: so, zeroPoint: zp() } });
       b.addOperator({
-        op: BuiltinOperator.ADD,
+        op,
         version: 2,
         inputs: [a, c],
         outputs: [o],

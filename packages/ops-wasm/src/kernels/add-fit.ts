@@ -1,5 +1,6 @@
 /**
- * TFLM's int8 ADD is a function of two bytes: out = F(A(x1) + B(x2)), three gemmlowp roundings. At
+ * TFLM's int8 ADD is a function of two bytes: out = F(A(x1) + B(x2)), three gemmlowp roundings (SUB the
+ * same with B(x2) = −(x2's rounded contribution), decreasing in x2). At
  * prepare, {@link fitAffineAdd} looks for one affine rounding that gives the same byte for every one of
  * the 65,536 input pairs,
  *
@@ -22,7 +23,10 @@ export interface AffineAdd {
   T: number;
 }
 
-/** One input's side: its zero point and TFLM's exact contribution A(x) for each byte x (index x + 128). */
+/**
+ * One input's side: its zero point and TFLM's exact contribution A(x) for each byte x (index x + 128),
+ * monotonic in x (nondecreasing for ADD's inputs and SUB's first, nonincreasing for SUB's second).
+ */
 export interface AddSide {
   zeroPoint: number;
   contribution: Int32Array;
@@ -30,8 +34,9 @@ export interface AddSide {
 
 /**
  * Finds an affine rounding equal to `out(A1[x1] + A2[x2])` (already clamped to [lo, hi], `outputOf`) for
- * every pair, with real coefficients near `alpha1`, `alpha2` (output steps per input step). Returns null
- * when none of the candidates fits or the sums could overflow int32.
+ * every pair, with real coefficients near `alpha1` (> 0), `alpha2` (non-zero; negative for SUB's second
+ * input) (output steps per input step). Returns null when none of the candidates fits or the sums could
+ * overflow int32.
  */
 export function fitAffineAdd(
   a: AddSide,
@@ -43,22 +48,29 @@ export function fitAffineAdd(
   alpha2: number,
   outputOf: (sum: number) => number,
 ): AffineAdd | null {
-  if (!(alpha1 > 0 && alpha2 > 0 && Number.isFinite(alpha1) && Number.isFinite(alpha2))) return null;
+  if (!(alpha1 > 0 && alpha2 !== 0 && Number.isFinite(alpha1) && Number.isFinite(alpha2))) return null;
   // an empty clamp range (an output zero point outside int8 under RELU): ops-wasm declines such nodes
   if (!(lo <= hi && lo >= -128 && hi <= 127)) return null;
   // TFLM's output for every pair, row by row (x1 major). outputOf is monotonic in the sum, and each
-  // input's contribution is monotonic in its byte, so each row walks the thresholds once: tau[v - lo]
-  // is the smallest sum whose output is at least v.
+  // input's contribution is monotonic in its byte, so each row, walked in the order of increasing sums
+  // (x2 up, or down when its contribution decreases), passes the thresholds once: tau[v - lo] is the
+  // smallest sum whose output is at least v.
   const ca = a.contribution;
   const cb = b.contribution;
   const tau = new Float64Array(hi - lo + 1);
-  let sMin = Infinity;
-  let sMax = -Infinity;
+  let aMin = Infinity,
+    aMax = -Infinity,
+    bMin = Infinity,
+    bMax = -Infinity;
   for (let x = 0; x < 256; x++) {
-    sMin = Math.min(sMin, ca[x]! + cb[x]!, ca[x]! + cb[0]!, ca[0]! + cb[x]!);
-    sMax = Math.max(sMax, ca[x]! + cb[255]!, ca[255]! + cb[x]!);
+    aMin = Math.min(aMin, ca[x]!);
+    aMax = Math.max(aMax, ca[x]!);
+    bMin = Math.min(bMin, cb[x]!);
+    bMax = Math.max(bMax, cb[x]!);
   }
-  sMin = Math.min(sMin, ca[0]! + cb[0]!);
+  const sMin = aMin + bMin;
+  const sMax = aMax + bMax;
+  const up = cb[255]! >= cb[0]!;
   for (let v = lo + 1; v <= hi; v++) {
     let l = sMin;
     let h = sMax + 1; // outputOf(h) >= v is assumed past the range
@@ -72,7 +84,8 @@ export function fitAffineAdd(
   const t = new Int16Array(65536);
   for (let i = 0; i < 256; i++) {
     let v = lo;
-    for (let j = 0; j < 256; j++) {
+    for (let n = 0; n < 256; n++) {
+      const j = up ? n : 255 - n;
       const sum = ca[i]! + cb[j]!;
       while (v < hi && sum >= tau[v + 1 - lo]!) v++;
       t[(i << 8) | j] = v;
@@ -80,7 +93,7 @@ export function fitAffineAdd(
   }
   // the largest s for which |x1·c1 + x2·c2 + K| stays below 2^31 (|x − zp| <= 255, the output zero
   // point times 2^s beside), then one less
-  const s0 = Math.min(30, Math.floor(Math.log2(2 ** 31 / (255 * (alpha1 + alpha2) + 130))));
+  const s0 = Math.min(30, Math.floor(Math.log2(2 ** 31 / (255 * (alpha1 + Math.abs(alpha2)) + 130))));
   const d1 = new Int32Array(256);
   const d2 = new Int32Array(256);
   for (let x = 0; x < 256; x++) {

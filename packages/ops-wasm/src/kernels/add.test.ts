@@ -26,6 +26,23 @@ describe('ADD uint8 (wasm) equals ops-reference byte for byte', () => {
   });
 });
 
+describe('SUB int8 and uint8 (wasm) equal ops-reference byte for byte', () => {
+  it.each([
+    ['int8', false],
+    ['uint8', true],
+  ] as const)(
+    '%s on 100 random cases, same shapes and broadcasts (either operand the smaller), constant operands, scale ratios, extreme zero points, activations',
+    (_, uint8) => {
+      for (let seed = 1; seed <= 100; seed++) {
+        const m = buildAdd(seed, BuiltinOperator.SUB, uint8);
+        const r = runBoth(m.def, m.inputs);
+        expect(r.served, m.desc).toBe(1);
+        expect(r.got[0], m.desc).toEqual(r.ref[0]);
+      }
+    },
+  );
+});
+
 describe('ADD and MUL with zero points outside the type (fuzz reproducer kernel-crash-ops-wasm-add-relu-output-zero-point-255)', () => {
   /** int8 `op` [1, 4] + [1, 4] → [1, 4] with a fused RELU and the given zero points (TFLM runs it, clamping to act_max). */
   function model(op: BuiltinOperator.ADD | BuiltinOperator.MUL, zpIn: number, zpOut: number) {

@@ -1,10 +1,11 @@
 /**
- * ADD, int8 and TFLite's uint8 (taken as x - 128), in WebAssembly: qs8_add (assembly/int8/add.ts), TFLM's general quantized add (left shift
- * 20, three MultiplyByQuantizedMultiplierSmallerThanOneExp), as one affine rounding verified at prepare
- * to give TFLM's byte for all 65,536 input pairs (add-fit.ts; sixteen elements per step), else the three
- * roundings (eight per step); with broadcasting that collapses to at most three outer loops around one
- * inner run (float/binary-common.ts's broadcastPlan). Declines other types and deeper broadcasts (the
- * next provider serves the node).
+ * ADD (and, through {@link addSubRegistration}, SUB: sub.ts), int8 and TFLite's uint8 (taken as x - 128), in
+ * WebAssembly: qs8_add (assembly/int8/add.ts), TFLM's general quantized add (left shift 20, three
+ * MultiplyByQuantizedMultiplierSmallerThanOneExp; SUB subtracts the second input's part), as one affine
+ * rounding verified at prepare to give TFLM's byte for all 65,536 input pairs (add-fit.ts; sixteen
+ * elements per step), else the three roundings (eight per step); with broadcasting that collapses to at
+ * most three outer loops around one inner run (float/binary-common.ts's broadcastPlan). Declines other
+ * types and deeper broadcasts (the next provider serves the node).
  */
 import {
   BuiltinOperator,
@@ -26,9 +27,8 @@ import { broadcastPlan, type BroadcastPlan } from './float/binary-common.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { constantInputCopies, inputOffset } from './kernel-common.js';
-import { calculateOpDataAdd, declineArity, declineTypes, fusedActivation, INT8_ONLY } from '@micrort/kernel-support';
+import { calculateOpDataAdd, calculateOpDataSub, declineArity, declineTypes, fusedActivation, INT8_ONLY } from '@micrort/kernel-support';
 
-const OP = 'ADD';
 const NO_COPIES = new Int32Array(2).fill(-1);
 /** Parameter block A (scripts/abi.mjs), 64 bytes (TFLM's OpDataAdd is 60); the affine kind uses the first A.M2 + 1 words. */
 const ADD_PARAMS_BYTES = A_BYTES;
@@ -75,10 +75,11 @@ export function int8BinaryTensors(
   return { a, b, out, plan };
 }
 
-function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
+function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>, sub: boolean): void {
+  const OP = sub ? 'SUB' : 'ADD';
   const data = node.userData as AddData;
   const { a, b, out, plan } = int8BinaryTensors(OP, context, node);
-  const q = calculateOpDataAdd(OP, node, a, b, out, fusedActivation(node));
+  const q = (sub ? calculateOpDataSub : calculateOpDataAdd)(OP, node, a, b, out, fusedActivation(node));
   // uint8 (TFLite): the kernel takes every value as x - 128, so zero points and bounds are written minus
   // 128 (the distances to the zero points, and so TFLite's arithmetic, are unchanged)
   const u8 = a.type === TensorType.UINT8;
@@ -91,21 +92,23 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const mo = { multiplier: q.outputMultiplier, shift: q.outputShift };
   const zo = out.params.zeroPoint - shift;
   const mbq = multiplyByQuantizedMultiplierSmallerThanOneExp;
-  const side = (t: Tensor, m: { multiplier: number; shift: number }) => {
+  // each input's rounded part, as the sum takes it (SUB: the second one negated)
+  const side = (t: Tensor, m: { multiplier: number; shift: number }, sign: number) => {
     const zp = t.params.zeroPoint - shift;
     const contribution = new Int32Array(256);
-    for (let x = -128; x < 128; x++) contribution[x + 128] = mbq((x - zp) * 2 ** leftShift, m.multiplier, m.shift);
+    for (let x = -128; x < 128; x++) contribution[x + 128] = sign * mbq((x - zp) * 2 ** leftShift, m.multiplier, m.shift);
     return { zeroPoint: zp, contribution };
   };
+  const sign2 = sub ? -1 : 1;
   const real = (m: { multiplier: number; shift: number }) => m.multiplier * 2 ** (m.shift - 31);
   const fit = fitAffineAdd(
-    side(a, m1),
-    side(b, m2),
+    side(a, m1, 1),
+    side(b, m2, sign2),
     zo,
     lo,
     hi,
     real(m1) * 2 ** leftShift * real(mo),
-    real(m2) * 2 ** leftShift * real(mo),
+    sign2 * real(m2) * 2 ** leftShift * real(mo),
     (sum) => Math.min(hi, Math.max(lo, mbq(sum, mo.multiplier, mo.shift) + zo)),
   );
   const region = context.allocatePersistentBuffer(fit ? AFFINE_WORDS * 4 : ADD_PARAMS_BYTES);
@@ -123,7 +126,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
     p[A.T] = fit.T;
     p[A.Clamp] = lo > -128 || hi < 127 ? 1 : 0;
   } else {
-    p[A.Kind] = u8 ? 3 : 1;
+    p[A.Kind] = (u8 ? 3 : 1) | (sub ? 4 : 0);
     p[A.Off1] = q.input1Offset + shift;
     p[A.Off2] = q.input2Offset + shift;
     p[A.Left] = leftShift;
@@ -176,16 +179,21 @@ export function writePlan(p: Int32Array, plan: BroadcastPlan, n: number, s1: num
   p[mode] = plan.mode;
 }
 
-/** The ADD registration. */
-export function createAdd(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<AddData> {
+/** The int8 / uint8 registration of ADD, or (`sub`) of SUB. */
+export function addSubRegistration(options: Readonly<KernelOptions>, sub: boolean): Registration<AddData> {
   return {
-    builtinCode: BuiltinOperator.ADD,
+    builtinCode: sub ? BuiltinOperator.SUB : BuiltinOperator.ADD,
     version: 5,
     provider: PROVIDER,
-    name: 'ADD/wasm-qs8',
+    name: sub ? 'SUB/wasm-qs8' : 'ADD/wasm-qs8',
     supports: supportsQuantizedBinary,
     init: (): AddData => ({ k: null, params: 0, affine: false, count: 0, par: null, fixed: NO_COPIES }),
-    prepare: (context, node) => prepare(context, node, options),
+    prepare: (context, node) => prepare(context, node, options, sub),
     invoke,
   };
+}
+
+/** The ADD registration. */
+export function createAdd(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<AddData> {
+  return addSubRegistration(options, false);
 }

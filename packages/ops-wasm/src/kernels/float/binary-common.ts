@@ -1,5 +1,5 @@
 /**
- * What float32 ADD, MUL and PRELU share: the broadcast plan (shapes collapsed into at most three outer
+ * What float32 ADD, MUL, PRELU, SUB, DIV, MAXIMUM, MINIMUM and SQUARED_DIFFERENCE share: the broadcast plan (shapes collapsed into at most three outer
  * dimensions with per-input byte strides around one inner run, see assembly/float/binary.ts), the
  * parameter block, and the registration around f32_binary.
  */
@@ -24,6 +24,14 @@ export enum BinaryOp {
   Mul = 1,
   /** x >= 0 ? x : x * alpha (input 1 is x, input 2 alpha). */
   Prelu = 2,
+  Sub = 3,
+  Div = 4,
+  /** x > y ? x : y (a NaN in x gives y, as TFLM). */
+  Maximum = 5,
+  /** x < y ? x : y. */
+  Minimum = 6,
+  /** (x - y) rounded to float32, squared. */
+  SquaredDifference = 7,
 }
 
 /** Bytes of f32_binary's parameter block (B in scripts/abi.mjs). */
@@ -84,8 +92,12 @@ export interface BinaryData {
   fixed: Int32Array;
 }
 
-/** The float32 registration of a binary op (`options` carries `fusedActivationFunction`). */
-export function binaryRegistration(op: string, code: number, version: number, kind: BinaryOp): Registration<BinaryData> {
+/**
+ * The float32 registration of a binary op. With `fused` its options carry `fusedActivationFunction`, whose
+ * range clamps the result (NONE: [-FLT_MAX, FLT_MAX], as TFLite's reference clamps it); ops without one
+ * (PRELU, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE) clamp to [-inf, inf], so infinities pass as they are.
+ */
+export function binaryRegistration(op: string, code: number, version: number, kind: BinaryOp, fused = true): Registration<BinaryData> {
   function tensors(context: TfLiteContext, node: Node): [Tensor, Tensor, Tensor] {
     return [context.getTensor(node.inputs[0]!), context.getTensor(node.inputs[1]!), context.getTensor(node.outputs[0]!)];
   }
@@ -106,7 +118,7 @@ export function binaryRegistration(op: string, code: number, version: number, ki
       const [a, b, out] = tensors(context, node);
       const why = declineNonFloat([a, b, out]);
       if (why) return why;
-      const act = declineActivation(activationOf(node));
+      const act = fused ? declineActivation(activationOf(node)) : null;
       if (act) return act;
       const plan = broadcastPlan(a.dims, b.dims, out.dims);
       return typeof plan === 'string' ? plan : true;
@@ -119,7 +131,7 @@ export function binaryRegistration(op: string, code: number, version: number, ki
       const plan = broadcastPlan(a.dims, b.dims, out.dims);
       if (typeof plan === 'string')
         throw new KernelError(op, node.index, `${plan} (inputs ${shapeText(a)}, ${shapeText(b)}, output ${shapeText(out)})`);
-      const [lo, hi] = activationRangeFloat(op, node, activationOf(node));
+      const [lo, hi] = fused ? activationRangeFloat(op, node, activationOf(node)) : [-Infinity, Infinity];
       const region = context.allocatePersistentBuffer(BINARY_PARAMS_BYTES);
       data.k = floatKernelsFor(op, node, region);
       data.fixed = constantInputCopies(context, node, [0, 1]);

@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator } from '@micrort/core';
-import { buildBinaryF32, compareWithReference, runF32 } from '../../__tests__/single-op-float.js';
+import { buildBinaryF32, buildUnaryF32, compareWithReference, runF32, type BinaryF32Op } from '../../__tests__/single-op-float.js';
 import { broadcastPlan } from './binary-common.js';
 
-describe('ADD / MUL / PRELU float32 (wasm) agree with ops-reference within 1e-5 + 1e-4·|b|', () => {
+/** A float32 array's values as bit patterns, every NaN as 'NaN' (NaN payloads are not compared). */
+function bits(f: Float32Array): (number | string)[] {
+  const u = new Uint32Array(f.buffer, f.byteOffset, f.length);
+  return Array.from(f, (x, i) => (Number.isNaN(x) ? 'NaN' : u[i]!));
+}
+
+/** Values that exercise the IEEE corners: zeros of both signs, NaN, infinities, the largest finite floats. */
+const SPECIALS = [0, -0, Number.NaN, Infinity, -Infinity, 3.4028234663852886e38, -3.4028234663852886e38, 1, -1];
+
+describe('float32 binary ops (wasm) agree with ops-reference', () => {
   for (const op of [BuiltinOperator.ADD, BuiltinOperator.MUL] as const) {
-    it(`${BuiltinOperator[op]} on 120 random broadcasts (same shape, scalars, trailing dimensions, size-1 dimensions; constant inputs; every fused activation)`, () => {
+    it(`${BuiltinOperator[op]} within 1e-5 + 1e-4·|b| on 120 random broadcasts (same shape, scalars, trailing dimensions, size-1 dimensions; constant inputs; every fused activation)`, () => {
       for (let seed = 1; seed <= 120; seed++) {
         const m = buildBinaryF32(seed, op);
         expect(compareWithReference(m.def, m.inputs, 1), m.desc).toBeNull();
@@ -19,13 +28,31 @@ describe('ADD / MUL / PRELU float32 (wasm) agree with ops-reference within 1e-5 
       const ref = runF32(m.def, m.inputs, false);
       const got = runF32(m.def, m.inputs, true);
       expect(got.served, m.desc).toBe(1);
-      const bits = (f: Float32Array) =>
-        Array.from(new Uint32Array(f.buffer, f.byteOffset, f.length), (u) =>
-          Number.isNaN(new Float32Array(new Uint32Array([u]).buffer)[0]) ? 'NaN' : u,
-        );
       expect(bits(got.outs[0]!), m.desc).toEqual(bits(ref.outs[0]!));
     }
   });
+
+  const exact: BinaryF32Op[] = [
+    BuiltinOperator.SUB,
+    BuiltinOperator.DIV,
+    BuiltinOperator.MAXIMUM,
+    BuiltinOperator.MINIMUM,
+    BuiltinOperator.SQUARED_DIFFERENCE,
+    BuiltinOperator.PRELU,
+    BuiltinOperator.ADD,
+    BuiltinOperator.MUL,
+  ];
+  for (const op of exact) {
+    it(`${BuiltinOperator[op]} on 80 random broadcasts with zeros, -0, NaN, infinities and the largest floats among both inputs equals ops-reference bit for bit (every fused activation where the op has one)`, () => {
+      for (let seed = 1; seed <= 80; seed++) {
+        const m = buildBinaryF32(seed, op, SPECIALS);
+        const ref = runF32(m.def, m.inputs, false);
+        const got = runF32(m.def, m.inputs, true);
+        expect(got.served, m.desc).toBe(1);
+        expect(bits(got.outs[0]!), m.desc).toEqual(bits(ref.outs[0]!));
+      }
+    });
+  }
 
   it('collapses broadcasts into outer loops with byte strides around one inner run', () => {
     // per-channel scale of an image: one outer loop over the pixels, input 2 not advancing
@@ -37,4 +64,19 @@ describe('ADD / MUL / PRELU float32 (wasm) agree with ops-reference within 1e-5 
     expect(broadcastPlan([2, 3], [4, 3], [4, 3])).toMatch(/do not broadcast/);
     expect(broadcastPlan([2, 1, 2, 1, 2], [1, 2, 1, 2, 1], [2, 2, 2, 2, 2])).toMatch(/4 outer loops/);
   });
+});
+
+describe('ABS, NEG, SQRT, RSQRT, SQUARE float32 (wasm)', () => {
+  const ops = [BuiltinOperator.ABS, BuiltinOperator.NEG, BuiltinOperator.SQRT, BuiltinOperator.RSQRT, BuiltinOperator.SQUARE];
+  for (const op of ops) {
+    it(`${BuiltinOperator[op]} equals ops-reference bit for bit on 60 random tensors (odd sizes; zeros, -0, NaN, infinities, tiny and huge values mixed in)`, () => {
+      for (let seed = 1; seed <= 60; seed++) {
+        const m = buildUnaryF32(seed, op, seed % 3 === 0 ? 1e30 : 10, [...SPECIALS, 1e-38, 1e-45, 2.5e-39]);
+        const ref = runF32(m.def, m.inputs, false);
+        const got = runF32(m.def, m.inputs, true);
+        expect(got.served, m.desc).toBe(1);
+        expect(bits(got.outs[0]!), m.desc).toEqual(bits(ref.outs[0]!));
+      }
+    });
+  }
 });

@@ -19,6 +19,8 @@ export interface FloatKernelExports {
   f32_tanh(params: number, input: number, output: number): void;
   f32_softmax(params: number, input: number, output: number): void;
   f32_hardswish(params: number, input: number, output: number): void;
+  /** ABS, NEG, SQRT, RSQRT or SQUARE (U.Op) over U.Count floats. */
+  f32_math(params: number, input: number, output: number): void;
   f32_maxpool(params: number, input: number, output: number): void;
   f32_avgpool(params: number, input: number, output: number): void;
   f32_mean_hw(params: number, input: number, output: number): void;

@@ -26,10 +26,21 @@ import { createTanhF32 } from './tanh.js';
 import { createTransposeConvF32 } from './transpose-conv.js';
 import { createUnidirectionalSequenceLstmF32 } from './unidirectional-sequence-lstm.js';
 import { createConvolution2DTransposeBiasF32 } from './convolution-2d-transpose-bias.js';
+import { createSubF32 } from './sub.js';
+import { createDivF32 } from './div.js';
+import { createMaximumF32 } from './maximum.js';
+import { createMinimumF32 } from './minimum.js';
+import { createSquaredDifferenceF32 } from './squared-difference.js';
+import { createAbsF32 } from './abs.js';
+import { createNegF32 } from './neg.js';
+import { createSqrtF32 } from './sqrt.js';
+import { createRsqrtF32 } from './rsqrt.js';
+import { createSquareF32 } from './square.js';
 
 /**
- * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, PRELU, AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, LOGISTIC,
- * TANH, SOFTMAX, SVDF, RELU, RELU6, RELU_N1_TO_1, HARD_SWISH, RESIZE_BILINEAR, TRANSPOSE_CONV, UNIDIRECTIONAL_SEQUENCE_LSTM
+ * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, PRELU, SUB, DIV, MAXIMUM, MINIMUM,
+ * SQUARED_DIFFERENCE, AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, LOGISTIC, TANH, SOFTMAX, SVDF, RELU, RELU6, RELU_N1_TO_1,
+ * HARD_SWISH, ABS, NEG, SQRT, RSQRT, SQUARE, RESIZE_BILINEAR, TRANSPOSE_CONV, UNIDIRECTIONAL_SEQUENCE_LSTM
  * and MediaPipe's custom Convolution2DTransposeBias for float32 (PAD and CONCATENATION of float32 are the type-agnostic byte
  * kernels').
  */
@@ -42,6 +53,11 @@ export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KE
     createAddF32(),
     createMulF32(),
     createPreluF32(),
+    createSubF32(),
+    createDivF32(),
+    createMaximumF32(),
+    createMinimumF32(),
+    createSquaredDifferenceF32(),
     createAveragePool2DF32(),
     createMaxPool2DF32(),
     createMeanF32(),
@@ -53,6 +69,11 @@ export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KE
     createRelu6F32(),
     createReluN1To1F32(),
     createHardSwishF32(),
+    createAbsF32(),
+    createNegF32(),
+    createSqrtF32(),
+    createRsqrtF32(),
+    createSquareF32(),
     createResizeBilinearF32(),
     createTransposeConvF32(options),
     createConvolution2DTransposeBiasF32(options),

@@ -10,5 +10,5 @@ import { BinaryOp, binaryRegistration, type BinaryData } from './binary-common.j
 
 /** The float32 PRELU registration. */
 export function createPreluF32(): Registration<BinaryData> {
-  return binaryRegistration('PRELU', BuiltinOperator.PRELU, 1, BinaryOp.Prelu);
+  return binaryRegistration('PRELU', BuiltinOperator.PRELU, 1, BinaryOp.Prelu, false);
 }

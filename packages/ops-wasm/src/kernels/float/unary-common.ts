@@ -1,6 +1,7 @@
 /**
- * What the float32 elementwise activations share (RELU, RELU6, LOGISTIC, TANH, HARD_SWISH): validation, the
- * parameter block (element count, clamp bounds; assembly/float/unary.ts) and the registration. They run
+ * What the float32 elementwise ops share (RELU, RELU6, LOGISTIC, TANH, HARD_SWISH; ABS, NEG, SQRT, RSQRT, SQUARE):
+ * validation, the parameter block (element count, clamp bounds, f32_math's operation; assembly/float/unary.ts) and
+ * the registration. They run
  * in place when the planner lets them (`inPlace`: every element is read before it is written).
  */
 import { KernelError, type Node, type Registration, type TfLiteContext } from '@micrort/core';
@@ -10,7 +11,7 @@ import { constantInputCopies, elementwiseInPlace, inputOffset } from '../kernel-
 import { declineNonFloat, floatKernelsFor, shapeText, type FloatKernelExports } from './float-common.js';
 import { declineArity, setOutputShape } from '@micrort/kernel-support';
 
-/** Bytes of the parameter block U (scripts/abi.mjs): count, min (f32), max (f32). */
+/** Bytes of the parameter block U (scripts/abi.mjs): count, min (f32), max (f32), f32_math's operation. */
 const UNARY_PARAMS_BYTES = U_BYTES;
 
 /** Op data of a float unary node. */
@@ -22,15 +23,25 @@ export interface UnaryData {
 }
 
 /** Which export runs the op. */
-export type UnaryKernel = 'f32_clamp' | 'f32_sigmoid' | 'f32_tanh' | 'f32_hardswish';
+export type UnaryKernel = 'f32_clamp' | 'f32_sigmoid' | 'f32_tanh' | 'f32_hardswish' | 'f32_math';
 
-/** A float32 unary registration running `kernel`; `bounds` are f32_clamp's. */
+/** Operation codes of f32_math (U.Op). */
+export enum MathOp {
+  Abs = 0,
+  Neg = 1,
+  Sqrt = 2,
+  Rsqrt = 3,
+  Square = 4,
+}
+
+/** A float32 unary registration running `kernel`; `bounds` are f32_clamp's, `math` f32_math's operation. */
 export function unaryRegistration(
   op: string,
   code: number,
   version: number,
   kernel: UnaryKernel,
   bounds: [number, number] = [0, 0],
+  math: MathOp = MathOp.Abs,
 ): Registration<UnaryData> {
   return {
     builtinCode: code,
@@ -61,6 +72,7 @@ export function unaryRegistration(
       region.i32[U.Count] = output.elementCount;
       region.f32[U.Min] = bounds[0];
       region.f32[U.Max] = bounds[1];
+      region.i32[U.Op] = math;
       data.params = region.offset;
     },
     invoke(context, node) {
