@@ -2,7 +2,7 @@
  * @micrort/kernel-support — TFLM's shared kernel math, written once for every kernel package (as TFLM's
  * `kernels/*_common.cc` and `padding.h` serve both its reference and its CMSIS-NN kernels): padding and
  * output geometry, fused-activation ranges, the op-data calculators of CONV_2D / DEPTHWISE_CONV_2D /
- * TRANSPOSE_CONV, FULLY_CONNECTED, ADD, SUB, MUL, the pools and SOFTMAX, broadcast plans, the prepare
+ * TRANSPOSE_CONV, FULLY_CONNECTED, ADD, SUB, MUL, the pools and SOFTMAX, GELU's arithmetic and table, broadcast plans, the prepare
  * checks with typed errors, the reasons `supports()` gives, the op-data idiom (init allocates,
  * prepare fills, invoke reads), and the arithmetic of TFLite's hybrid kernels (tensor_utils). It
  * imports only `@micrort/core`; integer results follow TFLM to the bit by construction, since every
@@ -33,6 +33,7 @@ export * from './sub.js';
 export * from './svdf.js';
 export * from './strings.js';
 export * from './float16.js';
+export * from './gelu.js';
 export * from './int64.js';
 export * from './lut.js';
 export * from './transpose-conv.js';

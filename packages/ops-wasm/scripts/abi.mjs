@@ -318,12 +318,12 @@ export const BLOCKS = [
   },
   {
     name: 'U',
-    doc: 'f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations), f32_math (ABS, NEG, SQRT, RSQRT, SQUARE).',
+    doc: 'f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations), f32_math (ABS, NEG, SQRT, RSQRT, SQUARE, EXP, GELU).',
     fields: [
       ['Count', 'i32', 'elements'],
       ['Min', 'f32', 'f32_clamp: lower bound'],
       ['Max', 'f32', 'f32_clamp: upper bound'],
-      ['Op', 'i32', 'f32_math: ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4'],
+      ['Op', 'i32', 'f32_math: ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4, EXP 5, GELU 6, GELU tanh form 7'],
     ],
   },
   {

@@ -37,6 +37,7 @@ import { createLogisticInt16 } from './kernels/logistic-int16.js';
 import { createTanhInt16 } from './kernels/tanh-int16.js';
 import { createHardSwishLut } from './kernels/hard-swish-lut.js';
 import { createLeakyReluLut } from './kernels/leaky-relu-lut.js';
+import { createGeluLut } from './kernels/gelu-lut.js';
 import { createFloatKernels } from './kernels/float/index.js';
 import { createHybridKernels } from './kernels/hybrid/index.js';
 import { declareSpatial, declineQuantizationRange } from '@micrort/kernel-support';
@@ -59,7 +60,7 @@ export interface WasmKernels {
   /**
    * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
    * MEAN over H and W, SOFTMAX, int8 SVDF, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
-   * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH and LEAKY_RELU; int16 LOGISTIC and TANH; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
+   * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU and GELU; int16 LOGISTIC and TANH; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
    * 8-byte elements; the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
    */
   readonly kernels: Registration[];
@@ -115,6 +116,7 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createTanhInt16(),
     createHardSwishLut(),
     createLeakyReluLut(),
+    createGeluLut(),
     ...createFloatKernels(o),
   ] as Registration[];
   // The hybrid ones come first: registered in front of ops-reference, the last of these is asked first, so a node that is

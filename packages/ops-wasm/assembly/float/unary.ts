@@ -1,4 +1,4 @@
-// float32 elementwise activations: the RELU family as a clamp, LOGISTIC, TANH, HARD_SWISH; ABS, NEG, SQRT, RSQRT, SQUARE. Four lanes per
+// float32 elementwise activations: the RELU family as a clamp, LOGISTIC, TANH, HARD_SWISH; ABS, NEG, SQRT, RSQRT, SQUARE, EXP, GELU. Four lanes per
 // step; the last partial vector reads past the end (the arena has slack) and stores only its lanes.
 // Output and input may be the same tensor (every element is read before it is written).
 import { clamp, storeLanes } from './common';
@@ -118,13 +118,79 @@ export function f32_hardswish(pp: usize, input: usize, output: usize): void {
 // ABS, NEG, SQRT, RSQRT (1 / sqrt(x), two float32 roundings as TFLite's 1.0f / std::sqrt) and SQUARE:
 // each one IEEE float32 operation per step (a float32 computed in double and rounded once is the float32
 // operation's result for these), so the outputs equal ops-reference's bit for bit, NaN payloads aside.
-const ABS = 0, NEG = 1, SQRT = 2, RSQRT = 3, SQUARE = 4;
+// EXP and GELU (both forms) are approximations within the float tolerance (see exp4 and gelu4).
+const ABS = 0, NEG = 1, SQRT = 2, RSQRT = 3, SQUARE = 4, EXP = 5, GELU = 6, GELU_TANH = 7;
+
+/**
+ * exp(x): n = round(x log2 e), r = x - n ln2 (ln2 in two parts: the reduction is exact), exp(r) by its Taylor
+ * polynomial of degree 6 on |r| <= ln2 / 2 (relative error < 2e-7), times 2^n as 2^(n >> 1) · 2^(n - (n >> 1)),
+ * two normal powers for every n in [-150, 128], so exp overflows to +inf past 88.72 and goes through the
+ * subnormals to 0 below -87.3 (x is clamped to [-104, 89] first; NaN stays NaN).
+ */
+@inline function exp4(x: v128): v128 {
+  const xc = f32x4.pmin(f32x4.pmax(x, f32x4.splat(-104.0)), f32x4.splat(89.0));
+  const n = f32x4.nearest(f32x4.mul(xc, f32x4.splat(LOG2E)));
+  const r = f32x4.sub(f32x4.sub(xc, f32x4.mul(n, f32x4.splat(LN2_HI))), f32x4.mul(n, f32x4.splat(LN2_LO)));
+  let p = f32x4.splat(<f32>(1.0 / 720.0));
+  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(<f32>(1.0 / 120.0)));
+  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(<f32>(1.0 / 24.0)));
+  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(<f32>(1.0 / 6.0)));
+  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(0.5));
+  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(1.0));
+  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(1.0));
+  const ni = i32x4.trunc_sat_f32x4_s(n);
+  const n1 = i32x4.shr_s(ni, 1);
+  const bias = i32x4.splat(127);
+  const s1 = i32x4.shl(i32x4.add(n1, bias), 23);
+  const s2 = i32x4.shl(i32x4.add(i32x4.sub(ni, n1), bias), 23);
+  return f32x4.mul(f32x4.mul(p, s1), s2);
+}
+
+// erfc(z) for z >= 0 by Abramowitz and Stegun 7.1.26: t = 1 / (1 + P z), erfc(z) = t (A1 + t (A2 + ...)) e^(-z^2),
+// absolute error below 1.5e-7.
+const ERFC_P: f32 = 0.3275911;
+const ERFC_A1: f32 = 0.254829592;
+const ERFC_A2: f32 = -0.284496736;
+const ERFC_A3: f32 = 1.421413741;
+const ERFC_A4: f32 = -1.453152027;
+const ERFC_A5: f32 = 1.061405429;
+const SQRT1_2: f32 = 0.70710678118654752;
+
+/**
+ * GELU, exact form: x Φ(x) with Φ(x) = 1 - erfc(|x| / √2) / 2 for x >= 0, erfc(|x| / √2) / 2 below (no
+ * cancellation for negative x); within 0.5 |x| 1.5e-7 of TFLite's double-precision form.
+ */
+@inline function gelu4(x: v128): v128 {
+  const z = f32x4.mul(f32x4.abs(x), f32x4.splat(SQRT1_2));
+  const one = f32x4.splat(1.0);
+  const t = f32x4.div(one, f32x4.add(one, f32x4.mul(z, f32x4.splat(ERFC_P))));
+  let q = f32x4.add(f32x4.mul(t, f32x4.splat(ERFC_A5)), f32x4.splat(ERFC_A4));
+  q = f32x4.add(f32x4.mul(q, t), f32x4.splat(ERFC_A3));
+  q = f32x4.add(f32x4.mul(q, t), f32x4.splat(ERFC_A2));
+  q = f32x4.add(f32x4.mul(q, t), f32x4.splat(ERFC_A1));
+  const half = f32x4.mul(f32x4.mul(f32x4.mul(q, t), expNeg(f32x4.mul(z, z))), f32x4.splat(0.5)); // erfc(z) / 2
+  const phi = v128.bitselect(f32x4.sub(one, half), half, f32x4.ge(x, f32x4.splat(0)));
+  return f32x4.mul(x, phi);
+}
+
+/** GELU, tanh form, in float32 as TFLite's GeluTransformApproximate: (0.5 x)(1 + tanh(√(2/π)(x + ((0.044715 x) x) x))). */
+@inline function geluTanh4(x: v128): v128 {
+  const cubic = f32x4.mul(f32x4.mul(f32x4.mul(f32x4.splat(GELU_K_CUBIC), x), x), x);
+  const t = tanh4(f32x4.mul(f32x4.splat(GELU_K_SQRT_2_OVER_PI), f32x4.add(x, cubic)));
+  return f32x4.mul(f32x4.mul(f32x4.splat(0.5), x), f32x4.add(f32x4.splat(1.0), t));
+}
+// TFLite's float32 constants (kernel-support's GELU_K_SQRT_2_OVER_PI, GELU_K_CUBIC)
+const GELU_K_SQRT_2_OVER_PI: f32 = 0.7978845608028654;
+const GELU_K_CUBIC: f32 = 0.044715;
 
 @inline function math(op: i32, x: v128): v128 {
   if (op == ABS) return f32x4.abs(x);
   if (op == NEG) return f32x4.neg(x);
   if (op == SQRT) return f32x4.sqrt(x);
   if (op == RSQRT) return f32x4.div(f32x4.splat(1.0), f32x4.sqrt(x));
+  if (op == EXP) return exp4(x);
+  if (op == GELU) return gelu4(x);
+  if (op == GELU_TANH) return geluTanh4(x);
   return f32x4.mul(x, x);
 }
 
@@ -142,7 +208,7 @@ const ABS = 0, NEG = 1, SQRT = 2, RSQRT = 3, SQUARE = 4;
   }
 }
 
-/** The elementwise math op U_OP (ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4) over U_COUNT floats. */
+/** The elementwise math op U_OP (ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4, EXP 5, GELU 6, GELU's tanh form 7) over U_COUNT floats. */
 export function f32_math(pp: usize, input: usize, output: usize): void {
   const n = load<i32>(pp, U_COUNT);
   const op = load<i32>(pp, U_OP);
@@ -150,5 +216,8 @@ export function f32_math(pp: usize, input: usize, output: usize): void {
   else if (op == NEG) mathRun(NEG, n, input, output);
   else if (op == SQRT) mathRun(SQRT, n, input, output);
   else if (op == RSQRT) mathRun(RSQRT, n, input, output);
+  else if (op == EXP) mathRun(EXP, n, input, output);
+  else if (op == GELU) mathRun(GELU, n, input, output);
+  else if (op == GELU_TANH) mathRun(GELU_TANH, n, input, output);
   else mathRun(SQUARE, n, input, output);
 }

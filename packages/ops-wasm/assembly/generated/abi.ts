@@ -211,11 +211,11 @@ export const B_ACT_MIN = 48; // f32: lower bound of the fused activation
 export const B_ACT_MAX = 52; // f32: upper bound of the fused activation
 export const B_BYTES = 64;
 
-// f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations), f32_math (ABS, NEG, SQRT, RSQRT, SQUARE). Byte offsets:
+// f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations), f32_math (ABS, NEG, SQRT, RSQRT, SQUARE, EXP, GELU). Byte offsets:
 export const U_COUNT = 0; // i32: elements
 export const U_MIN = 4; // f32: f32_clamp: lower bound
 export const U_MAX = 8; // f32: f32_clamp: upper bound
-export const U_OP = 12; // i32: f32_math: ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4
+export const U_OP = 12; // i32: f32_math: ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4, EXP 5, GELU 6, GELU tanh form 7
 export const U_BYTES = 16;
 
 // f32_lstm_step (UNIDIRECTIONAL_SEQUENCE_LSTM, float32): one time step of every batch. Byte offsets:

@@ -447,7 +447,7 @@ export enum B {
 /** Bytes of the B block in the arena (its words rounded up to 16 bytes). */
 export const B_BYTES = 64;
 
-/** f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations), f32_math (ABS, NEG, SQRT, RSQRT, SQUARE). Word indices. */
+/** f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish (float32 activations), f32_math (ABS, NEG, SQRT, RSQRT, SQUARE, EXP, GELU). Word indices. */
 export enum U {
   /** elements (i32) */
   Count = 0,
@@ -455,7 +455,7 @@ export enum U {
   Min = 1,
   /** f32_clamp: upper bound (f32) */
   Max = 2,
-  /** f32_math: ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4 (i32) */
+  /** f32_math: ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4, EXP 5, GELU 6, GELU tanh form 7 (i32) */
   Op = 3,
   /** Words of the block. */
   Words = 4,

@@ -9,6 +9,7 @@ const OPS = [
   ['TANH', BuiltinOperator.TANH, 0, 128],
   ['HARD_SWISH', BuiltinOperator.HARD_SWISH, 0, 0],
   ['LEAKY_RELU', BuiltinOperator.LEAKY_RELU, 0, 0],
+  ['GELU', BuiltinOperator.GELU, 0, 0],
 ] as const;
 
 /** Every byte value once, then random ones (the shape's element count is n). */
@@ -21,7 +22,7 @@ function allBytes(r: () => number, n: number): Int8Array {
  * uint8: LOGISTIC's output scale 1/256, TANH's any), or a HARD_SWISH with an output scale from 1/128 of
  * the input's up, random input scales and zero points.
  */
-function build(seed: number, which: 0 | 1 | 2 | 3, uint8: boolean): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+function build(seed: number, which: 0 | 1 | 2 | 3 | 4, uint8: boolean): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
   const [name, code, zp8, den] = OPS[which];
   const shape = pick(r, [[257], [1, 16, 33], [2, 3, 7, 11], [4, 64]]);
@@ -38,15 +39,17 @@ function build(seed: number, which: 0 | 1 | 2 | 3, uint8: boolean): { def: Model
   const x = b.addTensor({ name: 'x', type, shape, quantization: inQ });
   const y = b.addTensor({ name: 'y', type, shape, quantization: outQ });
   const alpha = pick(r, [0.1, 0.2, 0, 0.01, 1.5, 0.3]);
-  b.addOperator({ op: code, inputs: [x], outputs: [y], ...(which === 3 ? { options: { alpha } } : {}) });
+  const approximate = r() < 0.5;
+  const options = which === 3 ? { options: { alpha } } : which === 4 ? { options: { approximate } } : {};
+  b.addOperator({ op: code, inputs: [x], outputs: [y], ...options });
   b.setInputs([x]).setOutputs([y]);
   const bytes = allBytes(r, n);
-  return { def: b.buildDef(), inputs: [bytes], desc: JSON.stringify({ seed, name, uint8, shape, inQ, outQ, alpha }) };
+  return { def: b.buildDef(), inputs: [bytes], desc: JSON.stringify({ seed, name, uint8, shape, inQ, outQ, alpha, approximate }) };
 }
 
-describe('int8 and uint8 LOGISTIC / TANH / HARD_SWISH / LEAKY_RELU (wasm lut_bytes) equal ops-reference byte for byte', () => {
+describe('int8 and uint8 LOGISTIC / TANH / HARD_SWISH / LEAKY_RELU / GELU (wasm lut_bytes) equal ops-reference byte for byte', () => {
   for (const uint8 of [false, true])
-    for (const which of [0, 1, 2, 3] as const)
+    for (const which of [0, 1, 2, 3, 4] as const)
       it(`${OPS[which][0]} ${uint8 ? 'uint8' : 'int8'}: 40 random input quantizations, every input byte`, () => {
         for (let seed = 1; seed <= 40; seed++) {
           const m = build(seed * 4 + which, which, uint8);

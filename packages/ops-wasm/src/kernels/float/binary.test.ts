@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BuiltinOperator } from '@micrort/core';
-import { buildBinaryF32, buildUnaryF32, compareWithReference, runF32, type BinaryF32Op } from '../../__tests__/single-op-float.js';
+import { BuiltinOperator, ModelBuilder, TensorType } from '@micrort/core';
+import {
+  buildBinaryF32,
+  buildUnaryF32,
+  compareWithReference,
+  firstMismatch,
+  runF32,
+  type BinaryF32Op,
+} from '../../__tests__/single-op-float.js';
 import { broadcastPlan } from './binary-common.js';
 
 /** A float32 array's values as bit patterns, every NaN as 'NaN' (NaN payloads are not compared). */
@@ -79,4 +86,43 @@ describe('ABS, NEG, SQRT, RSQRT, SQUARE float32 (wasm)', () => {
       }
     });
   }
+});
+
+describe('EXP and GELU float32 (wasm) within 1e-5 + 1e-4·|b| of ops-reference', () => {
+  /** The op over every float32 from -120 to 120 in steps of 1/64 (and the IEEE specials), GELU with `approximate`. */
+  function sweep(op: BuiltinOperator, approximate?: boolean) {
+    const xs: number[] = [];
+    for (let v = -120; v <= 120; v += 1 / 64) xs.push(v);
+    xs.push(0, -0, Number.NaN, Infinity, -Infinity, 88.72, 88.73, -87.3, -103.9, 1e-30, -1e-30);
+    const b = new ModelBuilder();
+    const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [xs.length] });
+    const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [xs.length] });
+    b.addOperator({ op, inputs: [x], outputs: [y], ...(approximate === undefined ? {} : { options: { approximate } }) });
+    b.setInputs([x]).setOutputs([y]);
+    const input = Float32Array.from(xs);
+    const ref = runF32(b.buildDef(), [input], false);
+    const got = runF32(b.buildDef(), [input], true);
+    expect(got.served).toBe(1);
+    const e = ref.outs[0]!;
+    const a = got.outs[0]!;
+    // infinities and NaN exactly, the rest within the tolerance
+    const finiteA = Float32Array.from(a);
+    const finiteE = Float32Array.from(e);
+    for (let i = 0; i < e.length; i++)
+      if (!Number.isFinite(e[i]!)) {
+        expect(a[i], `x = ${input[i]}`).toBe(e[i]);
+        finiteA[i] = finiteE[i] = 0;
+      }
+    expect(firstMismatch(finiteA, finiteE)).toBeNull();
+  }
+  it('EXP on 15,361 values from -120 to 120 and the IEEE specials (overflow to +inf, underflow to 0)', () => sweep(BuiltinOperator.EXP));
+  it('GELU (exact form) on the same values', () => sweep(BuiltinOperator.GELU, false));
+  it('GELU (tanh form) on the same values', () => sweep(BuiltinOperator.GELU, true));
+  it('EXP and GELU on 20 random tensors each', () => {
+    for (let seed = 1; seed <= 20; seed++)
+      for (const op of [BuiltinOperator.EXP, BuiltinOperator.GELU]) {
+        const m = buildUnaryF32(seed, op, 20);
+        expect(compareWithReference(m.def, m.inputs, 1), m.desc).toBeNull();
+      }
+  });
 });

@@ -36,11 +36,13 @@ import { createNegF32 } from './neg.js';
 import { createSqrtF32 } from './sqrt.js';
 import { createRsqrtF32 } from './rsqrt.js';
 import { createSquareF32 } from './square.js';
+import { createExpF32 } from './exp.js';
+import { createGeluF32 } from './gelu.js';
 
 /**
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, PRELU, SUB, DIV, MAXIMUM, MINIMUM,
  * SQUARED_DIFFERENCE, AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, LOGISTIC, TANH, SOFTMAX, SVDF, RELU, RELU6, RELU_N1_TO_1,
- * HARD_SWISH, ABS, NEG, SQRT, RSQRT, SQUARE, RESIZE_BILINEAR, TRANSPOSE_CONV, UNIDIRECTIONAL_SEQUENCE_LSTM
+ * HARD_SWISH, ABS, NEG, SQRT, RSQRT, SQUARE, EXP, GELU, RESIZE_BILINEAR, TRANSPOSE_CONV, UNIDIRECTIONAL_SEQUENCE_LSTM
  * and MediaPipe's custom Convolution2DTransposeBias for float32 (PAD and CONCATENATION of float32 are the type-agnostic byte
  * kernels').
  */
@@ -74,6 +76,8 @@ export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KE
     createSqrtF32(),
     createRsqrtF32(),
     createSquareF32(),
+    createExpF32(),
+    createGeluF32(),
     createResizeBilinearF32(),
     createTransposeConvF32(options),
     createConvolution2DTransposeBiasF32(options),

@@ -32,16 +32,25 @@ export enum MathOp {
   Sqrt = 2,
   Rsqrt = 3,
   Square = 4,
+  /** exp(x), within the float tolerance. */
+  Exp = 5,
+  /** GELU's exact form x·Φ(x), within the float tolerance. */
+  Gelu = 6,
+  /** GELU's tanh form, within the float tolerance. */
+  GeluTanh = 7,
 }
 
-/** A float32 unary registration running `kernel`; `bounds` are f32_clamp's, `math` f32_math's operation. */
+/**
+ * A float32 unary registration running `kernel`; `bounds` are f32_clamp's, `math` f32_math's operation (or the
+ * function of the node that picks it, from its options).
+ */
 export function unaryRegistration(
   op: string,
   code: number,
   version: number,
   kernel: UnaryKernel,
   bounds: [number, number] = [0, 0],
-  math: MathOp = MathOp.Abs,
+  math: MathOp | ((node: Node) => MathOp) = MathOp.Abs,
 ): Registration<UnaryData> {
   return {
     builtinCode: code,
@@ -72,7 +81,7 @@ export function unaryRegistration(
       region.i32[U.Count] = output.elementCount;
       region.f32[U.Min] = bounds[0];
       region.f32[U.Max] = bounds[1];
-      region.i32[U.Op] = math;
+      region.i32[U.Op] = typeof math === 'function' ? math(node) : math;
       data.params = region.offset;
     },
     invoke(context, node) {
