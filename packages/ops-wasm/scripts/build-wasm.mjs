@@ -166,8 +166,11 @@ export function generatedModule(modules, hash) {
       `/** sha256 of the ${v.name} module. */`,
       `export const ${sha} = '${createHash('sha256').update(bytes).digest('hex')}';`,
       `/** The ${v.name} module (${bytes.length} bytes, wasm/${v.file}), base64. */`,
-      `export const ${v.constant} =`,
-      ...b64.map((l, k) => `  '${l}'${k === b64.length - 1 ? ';' : ' +'}`),
+      // an array of lines joined, not a chain of \`+\`: TypeScript's checker recurses once per \`+\`, and past about
+      // 185 KB of module (2,500 concatenated lines) \`tsc -b\` died with "Maximum call stack size exceeded"
+      `export const ${v.constant} = [`,
+      ...b64.map((l) => `  '${l}',`),
+      `].join('');`,
     );
   });
   lines.push('');
