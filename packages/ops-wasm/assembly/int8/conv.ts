@@ -610,14 +610,15 @@ export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, 
 
 /**
  * `a` plus the products of the last `pairs` (1-4) value pairs of `v` (the values past the whole slices)
- * with a group of four channels' pairs at `w` (`es` bytes each): per pair p, the input's pair broadcast to
+ * with four channels' pairs at `w`, pair p at `w + p * ps` (a group of four: `ps` = `es`; one half of a
+ * group of eight, whose halves alternate per pair: 2 `es`): per pair p, the input's pair broadcast to
  * every lane against lane l's channel's pair p.
  */
-@inline function pairsDot(v: v128, w: usize, pairs: i32, es: usize, wide: bool, a: v128): v128 {
+@inline function pairsDot(v: v128, w: usize, pairs: i32, ps: usize, wide: bool, a: v128): v128 {
   a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 0, 0, 0, 0), weights8(w, wide)));
-  if (pairs > 1) a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 1, 1, 1, 1), weights8(w + es, wide)));
-  if (pairs > 2) a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 2, 2, 2, 2), weights8(w + 2 * es, wide)));
-  if (pairs > 3) a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 3, 3, 3, 3), weights8(w + 3 * es, wide)));
+  if (pairs > 1) a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 1, 1, 1, 1), weights8(w + ps, wide)));
+  if (pairs > 2) a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 2, 2, 2, 2), weights8(w + 2 * ps, wide)));
+  if (pairs > 3) a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 3, 3, 3, 3), weights8(w + 3 * ps, wide)));
   return a;
 }
 
@@ -680,20 +681,8 @@ export function gemvGate(packed: usize, rq: usize, input: usize, output: usize, 
     if (pairs > 0) {
       // the last pairs: lanes 0-3 of the group's pair p, then lanes 4-7
       const v = u8 ? v128.load8x8_u(x) : v128.load8x8_s(x);
-      a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 0, 0, 0, 0), weights8(w, u8)));
-      b = i32x4.add(b, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 0, 0, 0, 0), weights8(w + es, u8)));
-      if (pairs > 1) {
-        a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 1, 1, 1, 1), weights8(w + 2 * es, u8)));
-        b = i32x4.add(b, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 1, 1, 1, 1), weights8(w + 3 * es, u8)));
-      }
-      if (pairs > 2) {
-        a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 2, 2, 2, 2), weights8(w + 4 * es, u8)));
-        b = i32x4.add(b, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 2, 2, 2, 2), weights8(w + 5 * es, u8)));
-      }
-      if (pairs > 3) {
-        a = i32x4.add(a, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 3, 3, 3, 3), weights8(w + 6 * es, u8)));
-        b = i32x4.add(b, i32x4.dot_i16x8_s(v128.shuffle<i32>(v, v, 3, 3, 3, 3), weights8(w + 7 * es, u8)));
-      }
+      a = pairsDot(v, w, pairs, 2 * es, u8, a);
+      b = pairsDot(v, w + es, pairs, 2 * es, u8, b);
       w += <usize>(pairs * 2) * es;
     }
     if (raw) {
