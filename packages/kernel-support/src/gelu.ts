@@ -4,6 +4,7 @@
  * float) or, with `approximate`, the tanh form 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))) in float as TFLite
  * writes it; and the 256-entry table of the uint8 / int8 GELU (TFLite's PopulateLookupTable).
  */
+import { lutPopulate8 } from './lut.js';
 
 const TWO_OVER_SQRT_PI = 1.1283791670955126;
 const SQRT1_2 = 0.7071067811865476;
@@ -50,7 +51,8 @@ export function geluApproximate(x: number): number {
 }
 
 /**
- * TFLite's PopulateLookupTable<T> for GELU: `table[byte of v]` = clamp(round(gelu(s_in·(v − zp_in)) / s_out)
+ * TFLite's PopulateLookupTable<T> for GELU (lut.ts's `lutPopulate8`, the float32 steps TFLite's 8-bit lookup
+ * tables share), indexed by the input's byte: `table[byte of v]` = clamp(round(gelu(s_in·(v − zp_in)) / s_out)
  * + zp_out) for every int8 (`signed`) or uint8 value v.
  */
 export function geluTable(
@@ -62,15 +64,11 @@ export function geluTable(
   outZp: number,
   approximate: boolean,
 ): void {
-  const f = Math.fround;
-  const inverse = f(1 / outScale);
-  const [lo, hi] = signed ? [-128, 127] : [0, 255];
-  for (let v = lo; v <= hi; v++) {
-    const x = f(inScale * (v - inZp));
-    const y = approximate ? geluApproximate(x) : f(geluExact(x));
-    const p = f(y * inverse);
-    const rounded = p < 0 ? -Math.round(-p) : Math.round(p);
-    const q = Math.trunc(f(rounded + outZp));
-    table[v & 0xff] = Math.max(lo, Math.min(hi, q)) & 0xff;
+  lutPopulate8(inScale, inZp, outScale, outZp, approximate ? geluApproximate : geluExact, signed ? -128 : 0, signed ? 127 : 255, table);
+  if (signed) {
+    // lutPopulate8 writes value v at v + 128; its byte is v & 255: the halves swap
+    const negative = table.slice(0, 128);
+    table.copyWithin(0, 128, 256);
+    table.set(negative, 128);
   }
 }
