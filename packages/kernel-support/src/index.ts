@@ -10,6 +10,7 @@
  */
 export * from './activation.js';
 export * from './add.js';
+export * from './block-rearrange.js';
 export * from './blockwise.js';
 export * from './batch-matmul.js';
 export * from './broadcast.js';

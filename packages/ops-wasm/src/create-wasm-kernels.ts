@@ -19,6 +19,8 @@ import { createDepthwiseConv2D } from './kernels/depthwise-conv-2d.js';
 import { createFullyConnected } from './kernels/fully-connected.js';
 import { createPad } from './kernels/pad.js';
 import { createTranspose } from './kernels/transpose.js';
+import { createDepthToSpace } from './kernels/depth-to-space.js';
+import { createSpaceToDepth } from './kernels/space-to-depth.js';
 import { createConcatenation } from './kernels/concatenation.js';
 import { createMul } from './kernels/mul.js';
 import { createMean } from './kernels/mean.js';
@@ -61,7 +63,7 @@ export interface WasmKernels {
    * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
    * MEAN over H and W, SOFTMAX, int8 SVDF, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
    * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU and GELU; int16 LOGISTIC and TANH; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
-   * 8-byte elements; the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
+   * 8-byte elements; DEPTH_TO_SPACE and SPACE_TO_DEPTH (as transposes); the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
    */
   readonly kernels: Registration[];
   /** Pass as `InterpreterOptions.arenaBacking`: every interpreter gets its own memory and instance. */
@@ -98,6 +100,8 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createMul(),
     createPad(),
     createTranspose(),
+    createDepthToSpace(),
+    createSpaceToDepth(),
     createConcatenation(),
     createAveragePool2D(),
     createMaxPool2D(),

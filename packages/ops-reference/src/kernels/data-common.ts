@@ -4,8 +4,8 @@
  * that name the declined type, constant axis operands read in prepare, and int64 index values read from
  * raw bytes in invoke (no BigInt, no allocation).
  */
-import { KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
-import type { DepthToSpaceOptions, EvalTensor, Node, SpaceToDepthOptions, Tensor, TfLiteContext } from '@micrort/core';
+import { KernelError, TensorType, tensorTypeName } from '@micrort/core';
+import type { EvalTensor, Node, Tensor, TfLiteContext } from '@micrort/core';
 import { readConstantIndexTensor, shapeString } from './transpose-common.js';
 import { StringWriter, declineType, expectType, selectedStringsBound, setStringOutputCapacity } from '@micrort/kernel-support';
 
@@ -92,27 +92,6 @@ export function resolveAxis(op: string, node: Node, axis: number, rank: number, 
   if (!(a >= 0 && a < rank))
     throw new KernelError(op, node.index, `${what} ${axis} is out of range for a ${rank}-D tensor (valid: ${-rank}..${rank - 1})`);
   return a;
-}
-
-/**
- * The checks DEPTH_TO_SPACE and SPACE_TO_DEPTH share (TFLM's CalculateOpData of each): one input and one
- * output, a 4-D (NHWC) input of one of `types`, an output of the same type, and block_size > 0.
- */
-export function prepareBlockRearrange(
-  op: string,
-  context: TfLiteContext,
-  node: Node,
-  types: readonly TensorType[],
-): { input: Tensor; output: Tensor; blockSize: number } {
-  checkArity(op, node, 1, 1);
-  const input = getInput(context, node, 0, op);
-  const output = getOutput(context, node, 0, op);
-  if (input.dims.length !== 4) throw new KernelError(op, node.index, `input must be 4-D (NHWC), got shape ${shapeString(input.dims)}`);
-  expectType(op, node, 'input', input, types);
-  requireSameTypeAs(op, node, output, 'output', input, 'input');
-  const blockSize = (node.builtinData as DepthToSpaceOptions | SpaceToDepthOptions | null)?.blockSize ?? 0;
-  if (!(blockSize > 0)) throw new KernelError(op, node.index, `block_size must be > 0, got ${blockSize}`);
-  return { input, output, blockSize };
 }
 
 /** Product of `dims[from..to)`. */

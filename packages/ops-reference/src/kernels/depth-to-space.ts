@@ -5,15 +5,14 @@
  * Types: float32 and int8 as TFLM (int16 is refused, as TFLM refuses it), and uint8, int32 and int64 as
  * TFLite.
  */
-import { BuiltinOperator, KernelError, TensorType } from '@micrort/core';
+import { BuiltinOperator } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { prepareBlockRearrange, typeSupport } from './data-common.js';
+import { typeSupport } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
-import { fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
+import { BLOCK_REARRANGE_TYPES, fillOpData, newOpData, opData, prepareBlockRearrange } from '@micrort/kernel-support';
 
 const OP = 'DEPTH_TO_SPACE';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8, TensorType.INT32, TensorType.INT64] as const;
 
 /** Op data computed in prepare (TFLM keeps none). */
 interface DepthToSpaceOpData {
@@ -26,12 +25,7 @@ interface DepthToSpaceOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const { input, blockSize } = prepareBlockRearrange(OP, context, node, TYPES);
-  const [batch, inHeight, inWidth, inDepth] = input.dims as unknown as [number, number, number, number];
-  if (inDepth % (blockSize * blockSize) !== 0)
-    throw new KernelError(OP, node.index, `input depth ${inDepth} is not a multiple of block_size^2 = ${blockSize * blockSize}`);
-  const outDepth = inDepth / (blockSize * blockSize);
-  setOutputShape(OP, context, node, 0, [batch, inHeight * blockSize, inWidth * blockSize, outDepth]);
+  const { input, batch, inHeight, inWidth, blockSize, outDepth } = prepareBlockRearrange(OP, 'depthToSpace', context, node);
   const data: DepthToSpaceOpData = { layout: elementLayout(input.type, OP, node), batch, inHeight, inWidth, blockSize, outDepth };
   fillOpData(OP, node, data);
 }
@@ -69,7 +63,7 @@ export const DEPTH_TO_SPACE: Registration = {
   version: 2,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => typeSupport(context, node, TYPES),
+  supports: (context, node) => typeSupport(context, node, BLOCK_REARRANGE_TYPES),
   init: newOpData,
   prepare,
   invoke,

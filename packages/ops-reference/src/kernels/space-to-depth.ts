@@ -5,15 +5,14 @@
  * width must be multiples of block_size. Types: float32 and int8 as TFLM (int16 is refused, as TFLM
  * refuses it), and uint8, int32 and int64 as TFLite.
  */
-import { BuiltinOperator, KernelError, TensorType } from '@micrort/core';
+import { BuiltinOperator } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { prepareBlockRearrange, typeSupport } from './data-common.js';
+import { typeSupport } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
-import { fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
+import { BLOCK_REARRANGE_TYPES, fillOpData, newOpData, opData, prepareBlockRearrange } from '@micrort/kernel-support';
 
 const OP = 'SPACE_TO_DEPTH';
-const TYPES = [TensorType.FLOAT32, TensorType.INT8, TensorType.UINT8, TensorType.INT32, TensorType.INT64] as const;
 
 /** Op data computed in prepare (TFLM keeps none). */
 interface SpaceToDepthOpData {
@@ -26,13 +25,7 @@ interface SpaceToDepthOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const { input, blockSize } = prepareBlockRearrange(OP, context, node, TYPES);
-  const [batch, inHeight, inWidth, inDepth] = input.dims as unknown as [number, number, number, number];
-  if (inHeight % blockSize !== 0 || inWidth % blockSize !== 0)
-    throw new KernelError(OP, node.index, `input height ${inHeight} and width ${inWidth} must be multiples of block_size ${blockSize}`);
-  const outHeight = inHeight / blockSize;
-  const outWidth = inWidth / blockSize;
-  setOutputShape(OP, context, node, 0, [batch, outHeight, outWidth, inDepth * blockSize * blockSize]);
+  const { input, batch, outHeight, outWidth, blockSize, inDepth } = prepareBlockRearrange(OP, 'spaceToDepth', context, node);
   const data: SpaceToDepthOpData = { layout: elementLayout(input.type, OP, node), batch, outHeight, outWidth, blockSize, inDepth };
   fillOpData(OP, node, data);
 }
@@ -69,7 +62,7 @@ export const SPACE_TO_DEPTH: Registration = {
   version: 2,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => typeSupport(context, node, TYPES),
+  supports: (context, node) => typeSupport(context, node, BLOCK_REARRANGE_TYPES),
   init: newOpData,
   prepare,
   invoke,

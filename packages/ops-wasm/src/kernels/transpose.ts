@@ -108,6 +108,39 @@ function outputAxes(
   return { dims, strides };
 }
 
+/**
+ * Writes transpose_bytes's parameter block (a persistent buffer) for the transpose by `perm` of a tensor of
+ * shape `inDims` (at most 6 axes) and elements of `es` bytes; returns the kernels and the block's offset.
+ * DEPTH_TO_SPACE and SPACE_TO_DEPTH (block-rearrange.ts) run through it on their 6-D views.
+ */
+export function prepareTransposeBytes(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  inDims: ArrayLike<number>,
+  perm: readonly number[],
+  es: number,
+): { k: KernelExports | null; params: number } {
+  const rank = inDims.length;
+  if (rank > MAX_DIMS || perm.length !== rank)
+    throw new KernelError(op, node.index, `a transpose of ${rank} axes by a perm of ${perm.length} (handles up to ${MAX_DIMS})`);
+  const inStride: number[] = new Array<number>(rank);
+  for (let d = rank - 1, s = es; d >= 0; d--) {
+    inStride[d] = s;
+    s *= inDims[d]!;
+  }
+  const { dims, strides } = outputAxes(inDims, perm, inStride, es);
+  const region = context.allocatePersistentBuffer(TRANSPOSE_PARAMS_BYTES);
+  const k = kernelsFor(op, node, region);
+  const p = region.i32;
+  for (let i = 0; i < MAX_DIMS; i++) {
+    p[TP.D + i] = dims[i]!;
+    p[TP.S + i] = strides[i]!;
+  }
+  p[TP.Es] = es;
+  return { k, params: region.offset };
+}
+
 function prepare(context: TfLiteContext, node: Node): void {
   const data = node.userData as TransposeData;
   if (node.inputs.length !== 2 || node.outputs.length !== 1) throw new KernelError(OP, node.index, 'expects 2 inputs and 1 output');
@@ -131,22 +164,9 @@ function prepare(context: TfLiteContext, node: Node): void {
         `output shape [${output.dims.join(', ')}] does not match the permuted input shape [${perm.map((p) => input.dims[p]).join(', ')}]`,
       );
   }
-  const es = elementSize(input.type)!;
-  const inStride: number[] = new Array<number>(rank);
-  for (let d = rank - 1, s = es; d >= 0; d--) {
-    inStride[d] = s;
-    s *= input.dims[d]!;
-  }
-  const { dims, strides } = outputAxes(input.dims, perm, inStride, es);
-  const region = context.allocatePersistentBuffer(TRANSPOSE_PARAMS_BYTES);
-  data.k = kernelsFor(OP, node, region);
-  const p = region.i32;
-  for (let i = 0; i < MAX_DIMS; i++) {
-    p[TP.D + i] = dims[i]!;
-    p[TP.S + i] = strides[i]!;
-  }
-  p[TP.Es] = es;
-  data.params = region.offset;
+  const t = prepareTransposeBytes(OP, context, node, input.dims, perm, elementSize(input.type)!);
+  data.k = t.k;
+  data.params = t.params;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }
 
