@@ -15,6 +15,27 @@ import { SV_ACC, SV_BATCHES, SV_FEATURE, SV_FILTERS, SV_HAS_BIAS, SV_INPUT8, SV_
   return f32x4.add(v128.shuffle<f32>(ab, cd, 0, 1, 4, 5), v128.shuffle<f32>(ab, cd, 2, 3, 6, 7));
 }
 
+/** Moves the state's `n` floats left by one element (the oldest value of the first row drops out). */
+@inline export function shiftState(state: usize, n: i32): void {
+  if (n > 1) memory.copy(state, state + 4, <usize>(n - 1) << 2);
+}
+
+/**
+ * Per unit u < `units`: bias[u] (or 0 without `hasBias`) plus the `rank` filter sums at `acc` (u * rank ..
+ * u * rank + rank - 1), added in order in float32, into `out` (the float and hybrid SVDF's last step).
+ */
+@inline export function rankSums(acc: usize, bias: usize, hasBias: bool, units: i32, rank: i32, out: usize): void {
+  let a = acc;
+  for (let u = 0; u < units; u++) {
+    let sum: f32 = hasBias ? load<f32>(bias + (<usize>u << 2)) : 0;
+    for (let r = 0; r < rank; r++) {
+      sum += load<f32>(a);
+      a += 4;
+    }
+    store<f32>(out + (<usize>u << 2), sum);
+  }
+}
+
 /** SVDF on `input`, time weights `time`, `bias` (read when SV_HAS_BIAS), the state (updated) and `output` (before the activation). */
 export function f32_svdf(pp: usize, input: usize, time: usize, bias: usize, state: usize, output: usize): void {
   const B = load<i32>(pp, SV_BATCHES);
@@ -28,8 +49,7 @@ export function f32_svdf(pp: usize, input: usize, time: usize, bias: usize, stat
   const feature = <usize>load<u32>(pp, SV_FEATURE);
   const row = <usize>load<u32>(pp, SV_ROW);
   const acc = <usize>load<u32>(pp, SV_ACC);
-  const n = B * F * M;
-  if (n > 1) memory.copy(state, state + 4, <usize>(n - 1) << 2);
+  shiftState(state, B * F * M);
   const wRow = <usize>k8 << 2;
   const sRow = <usize>M << 2;
   for (let b = 0; b < B; b++) {
@@ -68,16 +88,6 @@ export function f32_svdf(pp: usize, input: usize, time: usize, bias: usize, stat
       for (; j < M; j++) sum += load<f32>(t + (<usize>j << 2)) * load<f32>(x + (<usize>j << 2));
       store<f32>(acc + (<usize>f << 2), sum);
     }
-    // bias and rank sums
-    const out = output + (<usize>(b * U) << 2);
-    let a = acc;
-    for (let u = 0; u < U; u++) {
-      let sum: f32 = hasBias ? load<f32>(bias + (<usize>u << 2)) : 0;
-      for (let r = 0; r < rank; r++) {
-        sum += load<f32>(a);
-        a += 4;
-      }
-      store<f32>(out + (<usize>u << 2), sum);
-    }
+    rankSums(acc, bias, hasBias, U, rank, output + (<usize>(b * U) << 2));
   }
 }

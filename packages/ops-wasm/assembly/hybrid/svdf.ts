@@ -12,6 +12,7 @@
 // Each lane's steps are the scalar operations in ops-reference's order (f32x4.mul and add round each lane
 // once, as the scalar ones; no fused multiply-add), so the outputs are equal bit for bit. The fused
 // activation is applied by the TypeScript side (kernel-support's applyActivationToVector).
+import { rankSums, shiftState } from '../float/svdf';
 import { SV_ACC, SV_BATCHES, SV_FILTERS, SV_HAS_BIAS, SV_MEMORY, SV_RANK, SV_UNITS } from '../generated/abi';
 
 /** The hybrid SVDF after its feature matmul (see above): the state updated, `output` before the activation. */
@@ -23,8 +24,7 @@ export function hybrid_svdf(pp: usize, features: usize, hasFeatures: i32, time: 
   const rank = load<i32>(pp, SV_RANK);
   const hasBias = load<i32>(pp, SV_HAS_BIAS) != 0;
   const acc = <usize>load<u32>(pp, SV_ACC);
-  const n = B * F * M;
-  if (n > 1) memory.copy(state, state + 4, <usize>(n - 1) << 2);
+  shiftState(state, B * F * M);
   const sRow = <usize>M << 2;
   const rows = B * F;
   for (let i = 0; i < rows; i++) {
@@ -52,15 +52,6 @@ export function hybrid_svdf(pp: usize, features: usize, hasFeatures: i32, time: 
       v128.store(acc + (<usize>f << 2), a);
       w += groupBytes;
     }
-    const out = output + (<usize>(b * U) << 2);
-    let at = acc;
-    for (let u = 0; u < U; u++) {
-      let sum: f32 = hasBias ? load<f32>(bias + (<usize>u << 2)) : 0;
-      for (let r = 0; r < rank; r++) {
-        sum += load<f32>(at);
-        at += 4;
-      }
-      store<f32>(out + (<usize>u << 2), sum);
-    }
+    rankSums(acc, bias, hasBias, U, rank, output + (<usize>(b * U) << 2));
   }
 }
