@@ -161,21 +161,30 @@ const BY_OP = new Map<number, NonNullable<Registration['spatial']>>([
   [BuiltinOperator.PADV2, padSpatial],
   ...[
     BuiltinOperator.ADD,
+    BuiltinOperator.SUB,
     BuiltinOperator.MUL,
+    BuiltinOperator.MAXIMUM,
+    BuiltinOperator.MINIMUM,
+    BuiltinOperator.SQUARED_DIFFERENCE,
     BuiltinOperator.QUANTIZE,
     BuiltinOperator.DEQUANTIZE,
+    BuiltinOperator.ABS,
+    BuiltinOperator.NEG,
     BuiltinOperator.LOGISTIC,
+    BuiltinOperator.TANH,
     BuiltinOperator.RELU,
     BuiltinOperator.RELU6,
     BuiltinOperator.RELU_N1_TO_1,
+    BuiltinOperator.LEAKY_RELU,
     BuiltinOperator.HARD_SWISH,
   ].map((op) => [op, pointwiseSpatial] as const),
 ]);
 
 /**
  * `kernels` with the spatial behaviour of their ops declared (CONV_2D, DEPTHWISE_CONV_2D, the pools, PAD,
- * PADV2, and the pointwise ADD, MUL, QUANTIZE, DEQUANTIZE, LOGISTIC, RELU, RELU6, RELU_N1_TO_1,
- * HARD_SWISH); other registrations are returned as they are.
+ * PADV2, and the pointwise ADD, SUB, MUL, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE, QUANTIZE, DEQUANTIZE, ABS,
+ * NEG, LOGISTIC, TANH, RELU, RELU6, RELU_N1_TO_1, LEAKY_RELU, HARD_SWISH: the ops ops-reference declares);
+ * other registrations are returned as they are.
  */
 export function declareSpatial(kernels: readonly Registration[]): Registration[] {
   return kernels.map((r) => {
