@@ -4,7 +4,7 @@
  * float) or, with `approximate`, the tanh form 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))) in float as TFLite
  * writes it; and the 256-entry table of the uint8 / int8 GELU (TFLite's PopulateLookupTable).
  */
-import { lutPopulate8 } from './lut.js';
+import { lutPopulateBytes } from './lut.js';
 
 const TWO_OVER_SQRT_PI = 1.1283791670955126;
 const SQRT1_2 = 0.7071067811865476;
@@ -64,11 +64,5 @@ export function geluTable(
   outZp: number,
   approximate: boolean,
 ): void {
-  lutPopulate8(inScale, inZp, outScale, outZp, approximate ? geluApproximate : geluExact, signed ? -128 : 0, signed ? 127 : 255, table);
-  if (signed) {
-    // lutPopulate8 writes value v at v + 128; its byte is v & 255: the halves swap
-    const negative = table.slice(0, 128);
-    table.copyWithin(0, 128, 256);
-    table.set(negative, 128);
-  }
+  lutPopulateBytes(table, signed, inScale, inZp, outScale, outZp, approximate ? geluApproximate : geluExact);
 }

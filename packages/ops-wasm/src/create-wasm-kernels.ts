@@ -40,6 +40,9 @@ import { createTanhInt16 } from './kernels/tanh-int16.js';
 import { createHardSwishLut } from './kernels/hard-swish-lut.js';
 import { createLeakyReluLut } from './kernels/leaky-relu-lut.js';
 import { createGeluLut } from './kernels/gelu-lut.js';
+import { createExpLut } from './kernels/exp-lut.js';
+import { createLogLut } from './kernels/log-lut.js';
+import { createEluLut } from './kernels/elu-lut.js';
 import { createFloatKernels } from './kernels/float/index.js';
 import { createHybridKernels } from './kernels/hybrid/index.js';
 import { declareSpatial, declineQuantizationRange } from '@micrort/kernel-support';
@@ -62,7 +65,7 @@ export interface WasmKernels {
   /**
    * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
    * MEAN over H and W, SOFTMAX, int8 SVDF, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
-   * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU and GELU; int16 LOGISTIC and TANH; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
+   * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU and GELU; int8 EXP, LOG and ELU; int16 LOGISTIC and TANH; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
    * 8-byte elements; DEPTH_TO_SPACE and SPACE_TO_DEPTH (as transposes); the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
    */
   readonly kernels: Registration[];
@@ -121,6 +124,9 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createHardSwishLut(),
     createLeakyReluLut(),
     createGeluLut(),
+    createExpLut(),
+    createLogLut(),
+    createEluLut(),
     ...createFloatKernels(o),
   ] as Registration[];
   // The hybrid ones come first: registered in front of ops-reference, the last of these is asked first, so a node that is

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TensorType } from '@micrort/core';
 import { expectFloatClose, expectWithinSteps, f32, harness, kernelError, q, quantize, run } from './__fixtures__/math-testing.js';
-import { ELU, populateInt8Table } from './elu.js';
+import { tflmLutPopulateInt8 } from '@micrort/kernel-support';
+import { ELU } from './elu.js';
 
 const I8 = TensorType.INT8;
 const ALL_INT8 = Array.from({ length: 256 }, (_, i) => i - 128);
@@ -28,7 +29,7 @@ describe('ELU', () => {
 
   it('int8: an out-of-range rescaled value becomes INT32_MIN as on x86 and clamps to -128', () => {
     const table = new Int8Array(256);
-    populateInt8Table(1, 0, 1e-30, 0, (x) => x, table);
+    tflmLutPopulateInt8(1, 0, 1e-30, 0, (x) => x, table);
     expect(table[1]).toBe(-128);
     expect(table[0]).toBe(0);
   });

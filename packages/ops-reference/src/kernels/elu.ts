@@ -9,10 +9,10 @@
  * TFLM fails other types at invoke ("ELU only supports float32 and int8 currently"); this kernel refuses
  * them in prepare.
  */
-import { BuiltinOperator, TensorType, expF32, roundF32, truncToInt32X86, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import { BuiltinOperator, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { MATH_OP_DATA_BYTES } from './math-common.js';
 import { requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
-import { opData, supportsInputTypes } from '@micrort/kernel-support';
+import { eluLutTransform, opData, supportsInputTypes, tflmLutPopulateInt8 } from '@micrort/kernel-support';
 
 const OP = 'ELU';
 const TYPES: readonly TensorType[] = [TensorType.FLOAT32, TensorType.INT8];
@@ -23,40 +23,18 @@ interface EluOpData extends UnaryOpData {
   type: TensorType;
 }
 
-/** The float32 transform of TFLM's int8 ELU table: exp(x) - 1 below zero, identity above. */
-function eluTransform(x: number): number {
-  return x < 0 ? Math.fround(expF32(x) - 1) : x;
-}
-
-/**
- * TFLM's LUT population for int8 (elu.cc PopulateLookupTable / common.h LUTPopulateInt8), every step in
- * float32: table[uint8(v)] = clamp(int32(round(f(scale_in * (v - zp_in)) * (1 / scale_out)) + zp_out)).
- */
-export function populateInt8Table(
-  inputScale: number,
-  inputZeroPoint: number,
-  outputScale: number,
-  outputZeroPoint: number,
-  transform: (x: number) => number,
-  table: Int8Array,
-): void {
-  const f = Math.fround;
-  const inverseScale = f(1 / outputScale);
-  const inScale = f(inputScale);
-  for (let v = -128; v <= 127; v++) {
-    const dequantized = f(inScale * (v - inputZeroPoint));
-    const rescaled = roundF32(f(transform(dequantized) * inverseScale));
-    // static_cast<int32_t>(float) as x86 computes it (out of range or NaN: INT32_MIN, clamped to -128).
-    const quantized = truncToInt32X86(f(rescaled + outputZeroPoint));
-    table[v & 0xff] = quantized < -128 ? -128 : quantized > 127 ? 127 : quantized;
-  }
-}
-
 function prepare(_context: TfLiteContext, node: Node, data: EluOpData, input: Tensor, output: Tensor): void {
   data.type = input.type;
   if (input.type !== TensorType.INT8) return;
   requireQuantizedPair(OP, node, input, output);
-  populateInt8Table(input.params.scale, input.params.zeroPoint, output.params.scale, output.params.zeroPoint, eluTransform, data.table);
+  tflmLutPopulateInt8(
+    input.params.scale,
+    input.params.zeroPoint,
+    output.params.scale,
+    output.params.zeroPoint,
+    eluLutTransform,
+    data.table,
+  );
 }
 
 function invoke(context: TfLiteContext, node: Node): void {

@@ -5,18 +5,17 @@
  * LogLUTPrepare's function: logf(x) for x > 0, and for x <= 0 the output type's lowest value
  * (type minimum − output zero point) × output scale, in float32.
  */
-import { BuiltinOperator, TensorType, type Tensor } from '@micrort/core';
+import { BuiltinOperator, type Tensor } from '@micrort/core';
+import { logLutTransform } from '@micrort/kernel-support';
 import { lutUnaryKernel } from './lut-unary-common.js';
 
 function run(x: Float32Array, y: Float32Array, count: number): void {
   for (let i = 0; i < count; i++) y[i] = Math.log(x[i]!);
 }
 
-/** LogLUTPrepare's transform for `output`. */
+/** LogLUTPrepare's transform for `output` (kernel-support's logLutTransform). */
 function logTransform(output: Tensor): (x: number) => number {
-  const min = output.type === TensorType.INT8 ? -128 : -32768;
-  const outputMin = Math.fround((min - output.params.zeroPoint) * Math.fround(output.params.scale));
-  return (x: number) => (x <= 0 ? outputMin : Math.fround(Math.log(x)));
+  return logLutTransform(output.type, output.params.scale, output.params.zeroPoint);
 }
 
 /** LOG reference kernel: float32, int8, int16 (zero points 0). */

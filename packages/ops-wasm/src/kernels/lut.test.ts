@@ -10,6 +10,9 @@ const OPS = [
   ['HARD_SWISH', BuiltinOperator.HARD_SWISH, 0, 0],
   ['LEAKY_RELU', BuiltinOperator.LEAKY_RELU, 0, 0],
   ['GELU', BuiltinOperator.GELU, 0, 0],
+  ['EXP', BuiltinOperator.EXP, 0, 0],
+  ['LOG', BuiltinOperator.LOG, 0, 0],
+  ['ELU', BuiltinOperator.ELU, 0, 0],
 ] as const;
 
 /** Every byte value once, then random ones (the shape's element count is n). */
@@ -22,7 +25,7 @@ function allBytes(r: () => number, n: number): Int8Array {
  * uint8: LOGISTIC's output scale 1/256, TANH's any), or a HARD_SWISH with an output scale from 1/128 of
  * the input's up, random input scales and zero points.
  */
-function build(seed: number, which: 0 | 1 | 2 | 3 | 4, uint8: boolean): { def: ModelDef; inputs: Int8Array[]; desc: string } {
+function build(seed: number, which: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7, uint8: boolean): { def: ModelDef; inputs: Int8Array[]; desc: string } {
   const r = rng(seed);
   const [name, code, zp8, den] = OPS[which];
   const shape = pick(r, [[257], [1, 16, 33], [2, 3, 7, 11], [4, 64]]);
@@ -47,7 +50,7 @@ function build(seed: number, which: 0 | 1 | 2 | 3 | 4, uint8: boolean): { def: M
   return { def: b.buildDef(), inputs: [bytes], desc: JSON.stringify({ seed, name, uint8, shape, inQ, outQ, alpha, approximate }) };
 }
 
-describe('int8 and uint8 LOGISTIC / TANH / HARD_SWISH / LEAKY_RELU / GELU (wasm lut_bytes) equal ops-reference byte for byte', () => {
+describe('int8 and uint8 LOGISTIC / TANH / HARD_SWISH / LEAKY_RELU / GELU, int8 EXP / LOG / ELU (wasm lut_bytes) equal ops-reference byte for byte', () => {
   for (const uint8 of [false, true])
     for (const which of [0, 1, 2, 3, 4] as const)
       it(`${OPS[which][0]} ${uint8 ? 'uint8' : 'int8'}: 40 random input quantizations, every input byte`, () => {
@@ -58,6 +61,15 @@ describe('int8 and uint8 LOGISTIC / TANH / HARD_SWISH / LEAKY_RELU / GELU (wasm 
           expect(r.got[0], m.desc).toEqual(r.ref[0]);
         }
       });
+  for (const which of [5, 6, 7] as const)
+    it(`${OPS[which][0]} int8 (TFLite has no uint8 one): 40 random input and output quantizations, every input byte`, () => {
+      for (let seed = 1; seed <= 40; seed++) {
+        const m = build(seed * 4 + which, which, false);
+        const r = runBoth(m.def, m.inputs);
+        expect(r.served, m.desc).toBe(1);
+        expect(r.got[0], m.desc).toEqual(r.ref[0]);
+      }
+    });
 });
 
 describe('8-bit lookup kernels: declines and in place', () => {
