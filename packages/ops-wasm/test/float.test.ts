@@ -99,6 +99,8 @@ const FLOAT_OPS = new Set([
   'SQUARE',
   'EXP',
   'GELU',
+  'LOG',
+  'ELU',
   'AVERAGE_POOL_2D',
   'MAX_POOL_2D',
   'MEAN',
@@ -189,12 +191,15 @@ function floatChain() {
   step(BuiltinOperator.RSQRT, 'rsq');
   step(BuiltinOperator.DIV, 'div', t('den', [10], floats(r, 10, 0.5, 2)));
   step(BuiltinOperator.SUB, 'sub', mu);
+  step(BuiltinOperator.ELU, 'elu');
   step(BuiltinOperator.MAXIMUM, 'max', t('lo', [1], Float32Array.of(-0.8)));
   step(BuiltinOperator.MINIMUM, 'min', t('hi', [1], Float32Array.of(0.9)));
   step(BuiltinOperator.NEG, 'neg');
   step(BuiltinOperator.ABS, 'abs');
   step(BuiltinOperator.SQUARE, 'sqr');
   step(BuiltinOperator.SQRT, 'sqt');
+  step(BuiltinOperator.ADD, 'eps2', t('eps2_c', [1], Float32Array.of(0.25)));
+  step(BuiltinOperator.LOG, 'log');
   const up = t('up', [1, 9, 9, 10]);
   b.addOperator({
     op: BuiltinOperator.RESIZE_BILINEAR,

@@ -1,4 +1,4 @@
-// float32 elementwise activations: the RELU family as a clamp, LOGISTIC, TANH, HARD_SWISH; ABS, NEG, SQRT, RSQRT, SQUARE, EXP, GELU. Four lanes per
+// float32 elementwise activations: the RELU family as a clamp, LOGISTIC, TANH, HARD_SWISH; ABS, NEG, SQRT, RSQRT, SQUARE, EXP, GELU, LOG, ELU. Four lanes per
 // step; the last partial vector reads past the end (the arena has slack) and stores only its lanes.
 // Output and input may be the same tensor (every element is read before it is written).
 import { clamp, storeLanes } from './common';
@@ -124,7 +124,7 @@ export function f32_hardswish(pp: usize, input: usize, output: usize): void {
 // each one IEEE float32 operation per step (a float32 computed in double and rounded once is the float32
 // operation's result for these), so the outputs equal ops-reference's bit for bit, NaN payloads aside.
 // EXP and GELU (both forms) are approximations within the float tolerance (see exp4 and gelu4).
-const ABS = 0, NEG = 1, SQRT = 2, RSQRT = 3, SQUARE = 4, EXP = 5, GELU = 6, GELU_TANH = 7;
+const ABS = 0, NEG = 1, SQRT = 2, RSQRT = 3, SQUARE = 4, EXP = 5, GELU = 6, GELU_TANH = 7, LOG = 8, ELU = 9;
 
 /**
  * exp(x): n = round(x log2 e), r = x - n ln2 (ln2 in two parts: the reduction is exact), exp(r) by its Taylor
@@ -182,6 +182,54 @@ const SQRT1_2: f32 = 0.70710678118654752;
 const GELU_K_SQRT_2_OVER_PI: f32 = 0.7978845608028654;
 const GELU_K_CUBIC: f32 = 0.044715;
 
+/**
+ * log(x) in float32 (musl's logf reduction): x = 2^k · m with m in [√½, √2) (subnormals scaled by 2^23
+ * first), f = m − 1, s = f / (2 + f), log m = 2 (s + s³/3 + s⁵/5 + s⁷/7 + s⁹/9) (|s| ≤ 0.1716: the next term
+ * is below 4e-10 of the sum), plus k · ln 2 in two parts. As logf: log ±0 = −inf, log of a negative number
+ * or NaN is NaN, log +inf = +inf.
+ */
+@inline function log4(x: v128): v128 {
+  const tiny = f32x4.lt(f32x4.abs(x), f32x4.splat(1.17549435e-38)); // subnormal or zero
+  const xs = v128.bitselect(f32x4.mul(x, f32x4.splat(8388608.0)), x, tiny);
+  const ix = i32x4.add(xs, i32x4.splat(0x3f800000 - 0x3f3504f3));
+  const k = i32x4.sub(i32x4.sub(i32x4.shr_s(ix, 23), i32x4.splat(0x7f)), v128.and(tiny, i32x4.splat(23)));
+  const m = i32x4.add(v128.and(ix, i32x4.splat(0x007fffff)), i32x4.splat(0x3f3504f3));
+  const f = f32x4.sub(m, f32x4.splat(1.0));
+  const s = f32x4.div(f, f32x4.add(f32x4.splat(2.0), f));
+  const z = f32x4.mul(s, s);
+  let p = f32x4.add(f32x4.mul(z, f32x4.splat(<f32>(1.0 / 9.0))), f32x4.splat(<f32>(1.0 / 7.0)));
+  p = f32x4.add(f32x4.mul(p, z), f32x4.splat(<f32>(1.0 / 5.0)));
+  p = f32x4.add(f32x4.mul(p, z), f32x4.splat(<f32>(1.0 / 3.0)));
+  const logM = f32x4.mul(f32x4.splat(2.0), f32x4.add(s, f32x4.mul(f32x4.mul(s, z), p)));
+  const kf = f32x4.convert_i32x4_s(k);
+  let r = f32x4.add(f32x4.add(f32x4.mul(kf, f32x4.splat(LN2_LO)), logM), f32x4.mul(kf, f32x4.splat(LN2_HI)));
+  const inf = f32x4.splat(Infinity);
+  r = v128.bitselect(inf, r, f32x4.eq(x, inf));
+  r = v128.bitselect(f32x4.neg(inf), r, f32x4.eq(x, f32x4.splat(0)));
+  // negative numbers and NaN: NaN
+  return v128.bitselect(f32x4.splat(NaN), r, v128.or(f32x4.lt(x, f32x4.splat(0)), f32x4.ne(x, x)));
+}
+
+/**
+ * exp(x) − 1 without cancellation near 0: for |x| < 0.34, x · (1 + x/2 + x²/6 + … + x⁶/5040), the Taylor
+ * series of (eˣ − 1)/x (the next term is below 2e-8 of the sum); beyond, exp4(x) − 1 (|eˣ − 1| ≥ 0.28 there,
+ * so the subtraction loses at most two bits).
+ */
+@inline function expm1_4(x: v128): v128 {
+  let p = f32x4.add(f32x4.mul(x, f32x4.splat(<f32>(1.0 / 5040.0))), f32x4.splat(<f32>(1.0 / 720.0)));
+  p = f32x4.add(f32x4.mul(p, x), f32x4.splat(<f32>(1.0 / 120.0)));
+  p = f32x4.add(f32x4.mul(p, x), f32x4.splat(<f32>(1.0 / 24.0)));
+  p = f32x4.add(f32x4.mul(p, x), f32x4.splat(<f32>(1.0 / 6.0)));
+  p = f32x4.add(f32x4.mul(p, x), f32x4.splat(0.5));
+  const small = f32x4.mul(x, f32x4.add(f32x4.mul(p, x), f32x4.splat(1.0)));
+  return v128.bitselect(small, f32x4.sub(exp4(x), f32x4.splat(1.0)), f32x4.lt(f32x4.abs(x), f32x4.splat(0.34)));
+}
+
+/** ELU: expm1(x) below zero (within the float tolerance; relative error about 1e-7), x elsewhere (−0 and NaN kept). */
+@inline function elu4(x: v128): v128 {
+  return v128.bitselect(expm1_4(x), x, f32x4.lt(x, f32x4.splat(0)));
+}
+
 @inline function math(op: i32, x: v128): v128 {
   if (op == ABS) return f32x4.abs(x);
   if (op == NEG) return f32x4.neg(x);
@@ -190,6 +238,8 @@ const GELU_K_CUBIC: f32 = 0.044715;
   if (op == EXP) return exp4(x);
   if (op == GELU) return gelu4(x);
   if (op == GELU_TANH) return geluTanh4(x);
+  if (op == LOG) return log4(x);
+  if (op == ELU) return elu4(x);
   return f32x4.mul(x, x);
 }
 
@@ -207,7 +257,7 @@ const GELU_K_CUBIC: f32 = 0.044715;
   }
 }
 
-/** The elementwise math op U_OP (ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4, EXP 5, GELU 6, GELU's tanh form 7) over U_COUNT floats. */
+/** The elementwise math op U_OP (ABS 0, NEG 1, SQRT 2, RSQRT 3, SQUARE 4, EXP 5, GELU 6, GELU's tanh form 7, LOG 8, ELU 9) over U_COUNT floats. */
 export function f32_math(pp: usize, input: usize, output: usize): void {
   const n = load<i32>(pp, U_COUNT);
   const op = load<i32>(pp, U_OP);
@@ -218,5 +268,7 @@ export function f32_math(pp: usize, input: usize, output: usize): void {
   else if (op == EXP) mathRun(EXP, n, input, output);
   else if (op == GELU) mathRun(GELU, n, input, output);
   else if (op == GELU_TANH) mathRun(GELU_TANH, n, input, output);
+  else if (op == LOG) mathRun(LOG, n, input, output);
+  else if (op == ELU) mathRun(ELU, n, input, output);
   else mathRun(SQUARE, n, input, output);
 }

@@ -88,12 +88,18 @@ describe('ABS, NEG, SQRT, RSQRT, SQUARE float32 (wasm)', () => {
   }
 });
 
-describe('EXP and GELU float32 (wasm) within 1e-5 + 1e-4·|b| of ops-reference', () => {
-  /** The op over every float32 from -120 to 120 in steps of 1/64 (and the IEEE specials), GELU with `approximate`. */
-  function sweep(op: BuiltinOperator, approximate?: boolean) {
+describe('EXP, GELU, LOG and ELU float32 (wasm) within 1e-5 + 1e-4·|b| of ops-reference', () => {
+  /**
+   * The op over every float32 from -120 to 120 in steps of 1/64 (and the IEEE specials), GELU with
+   * `approximate`; with `logScale`, also 2^-149 · 1.37^i up to the largest float32 (LOG's subnormals,
+   * normals and extremes).
+   */
+  function sweep(op: BuiltinOperator, approximate?: boolean, logScale = false) {
     const xs: number[] = [];
     for (let v = -120; v <= 120; v += 1 / 64) xs.push(v);
     xs.push(0, -0, Number.NaN, Infinity, -Infinity, 88.72, 88.73, -87.3, -103.9, 1e-30, -1e-30);
+    if (logScale) for (let v = 2 ** -149; v < 3.4e38; v *= 1.37) xs.push(v);
+    xs.push(3.4028234663852886e38, 1.1754943508222875e-38, 1.1754942106924411e-38);
     const b = new ModelBuilder();
     const x = b.addTensor({ name: 'x', type: TensorType.FLOAT32, shape: [xs.length] });
     const y = b.addTensor({ name: 'y', type: TensorType.FLOAT32, shape: [xs.length] });
@@ -118,9 +124,12 @@ describe('EXP and GELU float32 (wasm) within 1e-5 + 1e-4·|b| of ops-reference',
   it('EXP on 15,361 values from -120 to 120 and the IEEE specials (overflow to +inf, underflow to 0)', () => sweep(BuiltinOperator.EXP));
   it('GELU (exact form) on the same values', () => sweep(BuiltinOperator.GELU, false));
   it('GELU (tanh form) on the same values', () => sweep(BuiltinOperator.GELU, true));
-  it('EXP and GELU on 20 random tensors each', () => {
+  it('LOG on the same values (−inf at ±0, NaN below 0) and on every power of 1.37 from the smallest subnormal to the largest float32', () =>
+    sweep(BuiltinOperator.LOG, undefined, true));
+  it('ELU on the same values', () => sweep(BuiltinOperator.ELU));
+  it('EXP, GELU, LOG and ELU on 20 random tensors each', () => {
     for (let seed = 1; seed <= 20; seed++)
-      for (const op of [BuiltinOperator.EXP, BuiltinOperator.GELU]) {
+      for (const op of [BuiltinOperator.EXP, BuiltinOperator.GELU, BuiltinOperator.LOG, BuiltinOperator.ELU]) {
         const m = buildUnaryF32(seed, op, 20);
         expect(compareWithReference(m.def, m.inputs, 1), m.desc).toBeNull();
       }

@@ -38,11 +38,13 @@ import { createRsqrtF32 } from './rsqrt.js';
 import { createSquareF32 } from './square.js';
 import { createExpF32 } from './exp.js';
 import { createGeluF32 } from './gelu.js';
+import { createLogF32 } from './log.js';
+import { createEluF32 } from './elu.js';
 
 /**
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, PRELU, SUB, DIV, MAXIMUM, MINIMUM,
  * SQUARED_DIFFERENCE, AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, LOGISTIC, TANH, SOFTMAX, SVDF, RELU, RELU6, RELU_N1_TO_1,
- * HARD_SWISH, ABS, NEG, SQRT, RSQRT, SQUARE, EXP, GELU, RESIZE_BILINEAR, TRANSPOSE_CONV, UNIDIRECTIONAL_SEQUENCE_LSTM
+ * HARD_SWISH, ABS, NEG, SQRT, RSQRT, SQUARE, EXP, GELU, LOG, ELU, RESIZE_BILINEAR, TRANSPOSE_CONV, UNIDIRECTIONAL_SEQUENCE_LSTM
  * and MediaPipe's custom Convolution2DTransposeBias for float32 (PAD and CONCATENATION of float32 are the type-agnostic byte
  * kernels').
  */
@@ -78,6 +80,8 @@ export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KE
     createSquareF32(),
     createExpF32(),
     createGeluF32(),
+    createLogF32(),
+    createEluF32(),
     createResizeBilinearF32(),
     createTransposeConvF32(options),
     createConvolution2DTransposeBiasF32(options),

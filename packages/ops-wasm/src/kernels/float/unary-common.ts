@@ -38,6 +38,10 @@ export enum MathOp {
   Gelu = 6,
   /** GELU's tanh form, within the float tolerance. */
   GeluTanh = 7,
+  /** log(x), within the float tolerance (−inf at ±0, NaN below 0). */
+  Log = 8,
+  /** ELU: exp(x) − 1 below 0, within the float tolerance; x elsewhere. */
+  Elu = 9,
 }
 
 /**
