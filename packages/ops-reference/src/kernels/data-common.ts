@@ -4,30 +4,13 @@
  * that name the declined type, constant axis operands read in prepare, and int64 index values read from
  * raw bytes in invoke (no BigInt, no allocation).
  */
-import { KernelError, TensorType, tensorTypeName } from '@micrort/core';
+import { KernelError, TensorType } from '@micrort/core';
 import type { EvalTensor, Node, Tensor, TfLiteContext } from '@micrort/core';
-import { readConstantIndexTensor, shapeString } from './transpose-common.js';
-import { StringWriter, declineType, expectType, selectedStringsBound, setStringOutputCapacity } from '@micrort/kernel-support';
+import { shapeString } from './transpose-common.js';
+import { StringWriter, declineType, selectedStringsBound, setStringOutputCapacity } from '@micrort/kernel-support';
 
-/**
- * Every element type with a fixed size that TFLite's generic data-movement kernels take (they move
- * elements by their size): the float, integer, bool and complex64 types.
- */
-export const FIXED_SIZE_TYPES: readonly TensorType[] = [
-  TensorType.FLOAT32,
-  TensorType.FLOAT16,
-  TensorType.FLOAT64,
-  TensorType.INT8,
-  TensorType.UINT8,
-  TensorType.INT16,
-  TensorType.UINT16,
-  TensorType.INT32,
-  TensorType.UINT32,
-  TensorType.INT64,
-  TensorType.UINT64,
-  TensorType.BOOL,
-  TensorType.COMPLEX64,
-];
+// Moved to kernel-support (SLICE, STRIDED_SLICE and the splits read them in both kernel packages).
+export { FIXED_SIZE_TYPES, dimProduct, int64At, readConstantAxis, requireSameTypeAs, resolveAxis } from '@micrort/kernel-support';
 
 /**
  * A `supports()` answer: `true` when the tensor at `node.inputs[position]` (or `node.outputs[position]`
@@ -46,16 +29,6 @@ export function typeSupport(
   return declineType(io, context.getTensor(index), allowed) ?? true;
 }
 
-/** Throws KernelError unless `a` and `b` have the same type. */
-export function requireSameTypeAs(op: string, node: Node, a: Tensor, aWhat: string, b: Tensor, bWhat: string): void {
-  if (a.type !== b.type)
-    throw new KernelError(
-      op,
-      node.index,
-      `${aWhat} type ${tensorTypeName(a.type)} (tensor ${a.index}) differs from ${bWhat} type ${tensorTypeName(b.type)} (tensor ${b.index})`,
-    );
-}
-
 /** Throws KernelError unless `tensor` has exactly the dims `expected`. */
 export function requireShape(op: string, node: Node, tensor: Tensor, what: string, expected: ArrayLike<number>): void {
   const dims = tensor.dims;
@@ -67,38 +40,6 @@ export function requireShape(op: string, node: Node, tensor: Tensor, what: strin
       node.index,
       `${what} (tensor ${tensor.index}) has shape ${shapeString(dims)}, expected ${shapeString(expected)}`,
     );
-}
-
-/**
- * The single value of a constant axis tensor (a scalar or a 1-element vector), read in prepare. `types`
- * lists the index types the TFLM kernel reads (int32, and int64 where it accepts it).
- */
-export function readConstantAxis(
-  op: string,
-  node: Node,
-  tensor: Tensor,
-  what: string,
-  types: readonly TensorType[] = [TensorType.INT32],
-): number {
-  expectType(op, node, what, tensor, types);
-  if (tensor.elementCount !== 1)
-    throw new KernelError(op, node.index, `${what} (tensor ${tensor.index}) must hold one value, got shape ${shapeString(tensor.dims)}`);
-  return readConstantIndexTensor(tensor, op, node, what)[0]!;
-}
-
-/** `axis`, made non-negative for a tensor of rank `rank` (`axis + rank` when negative); KernelError when outside [-rank, rank). */
-export function resolveAxis(op: string, node: Node, axis: number, rank: number, what = 'axis'): number {
-  const a = axis < 0 ? axis + rank : axis;
-  if (!(a >= 0 && a < rank))
-    throw new KernelError(op, node.index, `${what} ${axis} is out of range for a ${rank}-D tensor (valid: ${-rank}..${rank - 1})`);
-  return a;
-}
-
-/** Product of `dims[from..to)`. */
-export function dimProduct(dims: ArrayLike<number>, from = 0, to: number = dims.length): number {
-  let p = 1;
-  for (let i = from; i < to; i++) p *= dims[i]!;
-  return p;
 }
 
 const TWO_POW_32 = 4294967296;
@@ -121,17 +62,6 @@ export function indexAt(t: EvalTensor, i: number): number {
     default:
       return (t.data as Int32Array)[i]!;
   }
-}
-
-/**
- * Element `i` of an int64 tensor given as its raw little-endian bytes, as a number (exact within ±2^53).
- * For invoke-time index tensors: reads no BigInt and allocates nothing.
- */
-export function int64At(bytes: Uint8Array, i: number): number {
-  const p = i * 8;
-  const lo = (bytes[p]! | (bytes[p + 1]! << 8) | (bytes[p + 2]! << 16) | (bytes[p + 3]! << 24)) >>> 0;
-  const hi = bytes[p + 4]! | (bytes[p + 5]! << 8) | (bytes[p + 6]! << 16) | (bytes[p + 7]! << 24);
-  return hi * TWO_POW_32 + lo;
 }
 
 /** The low 32 bits of int64 element `i` as int32 (C++'s `static_cast<int>` of an int64). */

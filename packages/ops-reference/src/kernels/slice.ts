@@ -14,18 +14,10 @@
  * Types: float32, int8, int16, int32, bool as TFLM; as TFLite, uint8, int64, every other fixed-size
  * type (TFLite's slice moves elements by size) and string (the selected strings, in order).
  */
-import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
+import { BuiltinOperator, KernelError, TensorType } from '@micrort/core';
 import type { EvalTensor, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import {
-  FIXED_SIZE_TYPES,
-  type StringMove,
-  int64At,
-  prepareStringMove,
-  requireSameTypeAs,
-  typeSupport,
-  writeMappedStrings,
-} from './data-common.js';
+import { FIXED_SIZE_TYPES, type StringMove, prepareStringMove, typeSupport, writeMappedStrings } from './data-common.js';
 import {
   type ElementLayout,
   type NumberArray,
@@ -36,12 +28,14 @@ import {
   shapeString,
 } from './transpose-common.js';
 import {
-  expectType,
+  SLICE_MAX_DIMS as MAX_DIMS,
+  checkSliceNode,
   fillOpData,
   isDataDependent,
   newOpData,
   opData,
   refuseDataDependentInput,
+  resolveSlice,
   setOutputShape,
 } from '@micrort/kernel-support';
 import { boundOutputShape, setActualOutputShape } from './data-dependent-shape.js';
@@ -49,7 +43,7 @@ import { boundOutputShape, setActualOutputShape } from './data-dependent-shape.j
 const OP = 'SLICE';
 const TYPES: readonly TensorType[] = [...FIXED_SIZE_TYPES, TensorType.STRING];
 /** TFLM's kMaxDim. */
-export const SLICE_MAX_DIMS = 5;
+export const SLICE_MAX_DIMS = MAX_DIMS;
 
 /** Op data computed in prepare; arrays are front-padded to 5 axes. */
 interface SliceOpData {
@@ -62,6 +56,8 @@ interface SliceOpData {
   /** begin and size are constant: `starts`/`counts` were filled in prepare. */
   constant: boolean;
   starts: Int32Array;
+  /** Always 1 (SLICE has no steps; kernel-support's SliceAxes). */
+  steps: Int32Array;
   counts: Int32Array;
   /** STRING input: the selected strings are written through this. */
   strings: StringMove | null;
@@ -84,47 +80,13 @@ function readInputDims(d: SliceOpData, dims: Int32Array): void {
   }
 }
 
-/**
- * Fills `d.starts`/`d.counts` from the begin and size values (read through `at`); returns null, or what is
- * wrong (as TFLM's GetValidatedBeginAndSizeVectors rejects it; `checkCount` false: the output's element
- * count is not checked, for constant operands that give the output its shape).
- */
+/** kernel-support's resolveSlice on `d` (`checkCount` false: constant operands that give the output its shape). */
 function resolve(d: SliceOpData, begin: EvalTensor, size: EvalTensor, checkCount = true): string | null {
-  const shift = SLICE_MAX_DIMS - d.rank;
-  let elements = 1;
-  for (let i = 0; i < d.rank; i++) {
-    const b = d.int64 ? int64At(begin.bytes, i) : (begin.data as Int32Array)[i]!;
-    const s = d.int64 ? int64At(size.bytes, i) : (size.data as Int32Array)[i]!;
-    const dim = d.inDims[shift + i]!;
-    if (b < 0 || b > dim) return `begin[${i}] = ${b} is outside [0, ${dim}]`;
-    const remaining = dim - b;
-    const resolved = s === -1 ? remaining : s;
-    if (resolved < 0 || resolved > remaining) return `size[${i}] = ${s} is outside [0, ${remaining}] (begin ${b}, dimension ${dim})`;
-    d.starts[shift + i] = b;
-    d.counts[shift + i] = resolved;
-    elements *= resolved;
-  }
-  return !checkCount || elements === d.outCount ? null : `begin and size select ${elements} elements, the output holds ${d.outCount}`;
+  return resolveSlice(d, d.inDims, d.rank, begin, size, d.int64, d.outCount, checkCount);
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  checkArity(OP, node, 3, 1);
-  const input = getInput(context, node, 0, OP);
-  const begin = getInput(context, node, 1, OP);
-  const size = getInput(context, node, 2, OP);
-  const output = getOutput(context, node, 0, OP);
-  expectType(OP, node, 'input', input, TYPES);
-  requireSameTypeAs(OP, node, output, 'output', input, 'input');
-  expectType(OP, node, 'begin', begin, [TensorType.INT32, TensorType.INT64]);
-  requireSameTypeAs(OP, node, size, 'size', begin, 'begin');
-  const rank = input.dims.length;
-  if (rank > SLICE_MAX_DIMS) throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${SLICE_MAX_DIMS} are supported`);
-  for (const [t, what] of [
-    [begin, 'begin'],
-    [size, 'size'],
-  ] as const)
-    if (t.dims.length !== 1 || t.dims[0] !== rank)
-      throw new KernelError(OP, node.index, `${what} has shape ${shapeString(t.dims)}, expected [${rank}] (one entry per input dimension)`);
+  const { input, begin, size, output, rank, int64 } = checkSliceNode(OP, context, node, TYPES);
   const inDims = extendShape(input.dims, SLICE_MAX_DIMS);
   const d: SliceOpData = {
     layout: input.type === TensorType.STRING ? { useWords: false, units: 1 } : elementLayout(input.type, OP, node),
@@ -132,9 +94,10 @@ function prepare(context: TfLiteContext, node: Node): void {
     inDims: Int32Array.from(inDims),
     inStrides: Int32Array.from(rowMajorStrides(inDims)),
     outCount: output.elementCount,
-    int64: begin.type === TensorType.INT64,
+    int64,
     constant: begin.isConstant && size.isConstant,
     starts: new Int32Array(SLICE_MAX_DIMS),
+    steps: new Int32Array(SLICE_MAX_DIMS).fill(1),
     counts: new Int32Array(SLICE_MAX_DIMS).fill(1),
     strings: input.type === TensorType.STRING ? prepareStringMove(OP, context, node, input, true) : null,
     bounded: false,

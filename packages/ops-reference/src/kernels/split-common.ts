@@ -5,7 +5,8 @@
  * along the axis with that axis removed from the output shapes.
  */
 import type { Node, TfLiteContext } from '@micrort/core';
-import { type ElementLayout, type NumberArray, movableData } from './transpose-common.js';
+import type { SplitGeometry } from '@micrort/kernel-support';
+import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
 
 /** How an input is cut into the outputs, computed in prepare. */
 export interface SplitPlan {
@@ -14,6 +15,14 @@ export interface SplitPlan {
   outer: number;
   /** Array slots each output takes per outer step (in `layout` units). */
   runs: Int32Array;
+}
+
+/** The plan of kernel-support's geometry `g`: each output's run is its size along the axis times `inner`, in layout units. */
+export function splitPlan(op: string, node: Node, g: SplitGeometry): SplitPlan {
+  const layout = elementLayout(g.input.type, op, node);
+  const runs = new Int32Array(g.sizes.length);
+  for (let i = 0; i < runs.length; i++) runs[i] = g.sizes[i]! * g.inner * layout.units;
+  return { layout, outer: g.outer, runs };
 }
 
 /** Copies input `inputPosition` of the node into its outputs as `plan` says. */

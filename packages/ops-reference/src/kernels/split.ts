@@ -5,56 +5,22 @@
  * int64 as TFLite. TFLM keeps no op data. A data-dependent input is followed: equal parts of its actual
  * axis at every invoke (a KernelError when they do not divide).
  */
-import { BuiltinOperator, KernelError, TensorType, getInput, getOutput } from '@micrort/core';
-import type { Node, Registration, SplitOptions, TfLiteContext } from '@micrort/core';
+import { BuiltinOperator, KernelError } from '@micrort/core';
+import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, readConstantAxis, requireSameTypeAs, resolveAxis, typeSupport } from './data-common.js';
-import { type SplitPlan, invokeSplit } from './split-common.js';
-import { elementLayout } from './transpose-common.js';
-import { expectType, fillOpData, isDataDependent, newOpData, opData, setOutputShapeOrBound } from '@micrort/kernel-support';
+import { typeSupport } from './data-common.js';
+import { type SplitPlan, invokeSplit, splitPlan } from './split-common.js';
+import { SPLIT_TYPES, fillOpData, newOpData, opData, prepareSplit } from '@micrort/kernel-support';
 
 const OP = 'SPLIT';
-/** Types TFLM's SPLIT and SPLIT_V handle, plus uint8 and int64 (TFLite's). */
-export const SPLIT_TYPES = [
-  TensorType.FLOAT32,
-  TensorType.INT8,
-  TensorType.INT16,
-  TensorType.INT32,
-  TensorType.UINT8,
-  TensorType.INT64,
-] as const;
+/** kernel-support's SPLIT_TYPES: TFLM's SPLIT and SPLIT_V types, plus uint8 and int64 (TFLite's). */
+export { SPLIT_TYPES };
 
 function prepare(context: TfLiteContext, node: Node): void {
-  if (node.inputs.length !== 2) throw new KernelError(OP, node.index, `expects 2 inputs (axis, input), got ${node.inputs.length}`);
-  const count = node.outputs.length;
-  if (count < 1) throw new KernelError(OP, node.index, 'expects at least 1 output');
-  const axisTensor = getInput(context, node, 0, OP);
-  const input = getInput(context, node, 1, OP);
-  expectType(OP, node, 'input', input, SPLIT_TYPES);
-  const numSplits = (node.builtinData as SplitOptions | null)?.numSplits ?? 0;
-  if (numSplits !== 0 && numSplits !== count)
-    throw new KernelError(OP, node.index, `num_splits is ${numSplits} but the node has ${count} outputs`);
-  const rank = input.dims.length;
-  const axis = resolveAxis(OP, node, readConstantAxis(OP, node, axisTensor, 'axis'), rank);
-  const size = input.dims[axis]!;
-  if (size % count !== 0) throw new KernelError(OP, node.index, `axis ${axis} of size ${size} does not split into ${count} equal parts`);
-  const expected = Array.from(input.dims);
-  expected[axis] = size / count;
-  const layout = elementLayout(input.type, OP, node);
-  const run = (size / count) * dimProduct(input.dims, axis + 1) * layout.units;
-  const bounded = isDataDependent(input);
-  for (let i = 0; i < count; i++) {
-    const output = getOutput(context, node, i, OP);
-    requireSameTypeAs(OP, node, output, `output ${i}`, input, 'input');
-    setOutputShapeOrBound(OP, context, node, i, expected, bounded);
-  }
-  const plan: SplitOpData = {
-    layout,
-    outer: dimProduct(input.dims, 0, axis),
-    runs: new Int32Array(count).fill(run),
-    axis,
-    dims: bounded ? Int32Array.from(expected) : null,
-  };
+  const g = prepareSplit(OP, context, node);
+  const expected = Array.from(g.input.dims);
+  expected[g.axis] = g.sizes[0]!;
+  const plan: SplitOpData = { ...splitPlan(OP, node, g), axis: g.axis, dims: g.bounded ? Int32Array.from(expected) : null };
   fillOpData(OP, node, plan);
 }
 

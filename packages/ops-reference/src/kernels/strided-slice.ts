@@ -13,7 +13,7 @@
  * planned at the slice of the input's bound, with the slice recomputed from the input's actual dims at
  * every invoke (data-dependent-shape.ts; not with ellipsis_mask / new_axis_mask, nor for strings).
  */
-import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeName } from '@micrort/core';
+import { BuiltinOperator, TensorType } from '@micrort/core';
 import { type StringMove, prepareStringMove, writeMappedStrings } from './data-common.js';
 import type { Node, Registration, StridedSliceOptions, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
@@ -26,21 +26,26 @@ import {
   opDataBlock,
   extendShape,
   movableData,
-  readConstantIndexTensor,
   rowMajorStrides,
-  shapeString,
 } from './transpose-common.js';
-import { fillOpData, isDataDependent, opData, refuseDataDependentInput, setOutputShapeOrBound } from '@micrort/kernel-support';
+import {
+  SLICE_MAX_DIMS,
+  type StridedSliceSpec,
+  fillOpData,
+  opData,
+  prepareStridedSlice,
+  resolveStridedSlice,
+  stridedSliceError,
+  stridedSliceStart,
+  stridedSliceStop,
+} from '@micrort/kernel-support';
+
+/** kernel-support's StridedSliceStartForAxis / StridedSliceEndForAxis, under the names this package's tests use. */
+export { stridedSliceStart as startForAxis, stridedSliceStop as endForAxis };
 
 /** What a data-dependent input needs to recompute the slice at invoke. */
 interface FollowData {
-  begin: Int32Array;
-  end: Int32Array;
-  strides: Int32Array;
-  beginMask: number;
-  endMask: number;
-  shrinkMask: number;
-  offset: boolean;
+  spec: StridedSliceSpec;
   /** The padded input dims at this invoke (5 entries). */
   inDims: Int32Array;
   /** The output's dims at this invoke. */
@@ -49,7 +54,7 @@ interface FollowData {
 
 const OP = 'STRIDED_SLICE';
 /** Rank the reference loop runs at (StridedSlicePadIndices pads every slice to 5 dimensions). */
-export const STRIDED_SLICE_MAX_DIMS = 5;
+export const STRIDED_SLICE_MAX_DIMS = SLICE_MAX_DIMS;
 
 /**
  * sizeof(StridedSliceParams) in TFLM (its op data): int8 start_indices_count, int32 start_indices[5],
@@ -72,45 +77,6 @@ export interface StridedSliceOpData extends OpDataBlock {
   strings: StringMove | null;
   /** A data-dependent input: the slice is recomputed from its actual dims at every invoke. */
   follow: FollowData | null;
-}
-
-/** strided_slice::Clamp. */
-function clamp(v: number, lo: number, hi: number): number {
-  return hi < v ? hi : v < lo ? lo : v;
-}
-
-/** StridedSliceStartForAxis: first index along an axis of size `size`. */
-export function startForAxis(begin: number, stride: number, size: number, beginMask: boolean): number {
-  let start = begin;
-  if (start < 0) start += size;
-  start = stride > 0 ? clamp(start, 0, size) : clamp(start, -1, size - 1);
-  if (beginMask) start = stride > 0 ? 0 : size - 1;
-  return start;
-}
-
-/** StridedSliceEndForAxis: the exclusive stop along an axis (start + 1 for a shrunk axis). */
-export function endForAxis(
-  end: number,
-  stride: number,
-  size: number,
-  start: number,
-  endMask: boolean,
-  shrink: boolean,
-  offset: boolean,
-): number {
-  if (shrink) return start >= size ? start : start + 1;
-  let stop = end;
-  if (offset) stop += start;
-  if (stop < 0) stop += size;
-  stop = stride > 0 ? clamp(stop, 0, size) : clamp(stop, -1, size - 1);
-  if (endMask) stop = stride > 0 ? size : -1;
-  return stop;
-}
-
-/** Iterations of `for (i = start; stride > 0 ? i < stop : i > stop; i += stride)`. */
-function iterationCount(start: number, stop: number, stride: number): number {
-  const n = stride > 0 ? Math.ceil((stop - start) / stride) : Math.ceil((start - stop) / -stride);
-  return n > 0 ? n : 0;
 }
 
 function init(context: TfLiteContext): OpDataBlock {
@@ -137,105 +103,28 @@ function writeParams(block: DataView, begin: number[], end: number[], strides: n
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  checkArity(OP, node, 4, 1);
+  let layout: ElementLayout = { useWords: false, units: 1 };
+  const g = prepareStridedSlice(OP, context, node, (input) => {
+    if (input.type !== TensorType.STRING) layout = elementLayout(input.type, OP, node);
+  });
   const block = opDataBlock(OP, node);
-  const input = getInput(context, node, 0, OP);
-  const beginT = getInput(context, node, 1, OP);
-  const endT = getInput(context, node, 2, OP);
-  const stridesT = getInput(context, node, 3, OP);
-  const output = getOutput(context, node, 0, OP);
-  const params = (node.builtinData as StridedSliceOptions | null) ?? null;
-  const rank = input.dims.length;
-  if (rank > STRIDED_SLICE_MAX_DIMS)
-    throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${STRIDED_SLICE_MAX_DIMS} are supported`);
-  if (output.type !== input.type)
-    throw new KernelError(
-      OP,
-      node.index,
-      `output type ${tensorTypeName(output.type)} differs from input type ${tensorTypeName(input.type)}`,
-    );
-  const layout = input.type === TensorType.STRING ? { useWords: false, units: 1 } : elementLayout(input.type, OP, node);
-  const begin = readConstantIndexTensor(beginT, OP, node, 'begin');
-  const end = readConstantIndexTensor(endT, OP, node, 'end');
-  const strides = readConstantIndexTensor(stridesT, OP, node, 'strides');
-  for (const [name, v] of [
-    ['begin', begin],
-    ['end', end],
-    ['strides', strides],
-  ] as const)
-    if (v.length !== rank) throw new KernelError(OP, node.index, `${name} has ${v.length} elements, the input has ${rank} dimensions`);
-
-  const beginMask = params?.beginMask ?? 0;
-  const endMask = params?.endMask ?? 0;
-  const shrinkMask = params?.shrinkAxisMask ?? 0;
-  const offset = params?.offset ?? false;
-  const dims = extendShape(input.dims, STRIDED_SLICE_MAX_DIMS);
-  const pad = STRIDED_SLICE_MAX_DIMS - rank;
-  const starts = new Int32Array(STRIDED_SLICE_MAX_DIMS);
-  const steps = new Int32Array(STRIDED_SLICE_MAX_DIMS).fill(1);
-  const counts = new Int32Array(STRIDED_SLICE_MAX_DIMS).fill(1);
-  const expected: number[] = [];
-  for (let axis = 0; axis < rank; axis++) {
-    const stride = strides[axis]!;
-    if (stride === 0) throw new KernelError(OP, node.index, `strides[${axis}] is 0; stride value has to be non-zero`);
-    const size = input.dims[axis]!;
-    const shrink = (shrinkMask & (1 << axis)) !== 0;
-    const start = startForAxis(begin[axis]!, stride, size, (beginMask & (1 << axis)) !== 0);
-    const stop = endForAxis(end[axis]!, stride, size, start, (endMask & (1 << axis)) !== 0, shrink, offset);
-    const count = iterationCount(start, stop, stride);
-    if (shrink && count !== 1)
-      throw new KernelError(
-        OP,
-        node.index,
-        `shrunk axis ${axis} selects ${count} elements (begin ${begin[axis]}, stride ${stride}, size ${size}); it must select exactly 1`,
-      );
-    if (!shrink) expected.push(count);
-    starts[pad + axis] = start;
-    steps[pad + axis] = stride;
-    counts[pad + axis] = count;
-  }
-  const masks = (params?.ellipsisMask ?? 0) !== 0 || (params?.newAxisMask ?? 0) !== 0;
-  const bounded = isDataDependent(input);
-  if (bounded && (masks || input.type === TensorType.STRING))
-    refuseDataDependentInput(
-      OP,
-      context,
-      node,
-      0,
-      'STRIDED_SLICE follows one without ellipsis_mask / new_axis_mask, of a type other than string',
-    );
-  // The slice's shape is the output's (TFLite's Prepare); with the masks micrort does not apply, the file's
-  // shape must already be it (as TFLM checks). Of a data-dependent input, it is the bound.
-  if (!masks) setOutputShapeOrBound(OP, context, node, 0, expected, bounded);
-  else if (expected.length !== output.dims.length || expected.some((v, i) => v !== output.dims[i])) {
-    throw new KernelError(
-      OP,
-      node.index,
-      `output shape ${shapeString(output.dims)} does not match the slice shape ${shapeString(expected)}` +
-        (masks ? ' (ellipsis_mask and new_axis_mask are not supported, as in TFLM)' : ''),
-    );
-  }
-  writeParams(block, begin, end, strides, params);
+  const { input, spec } = g;
+  writeParams(
+    block,
+    Array.from(spec.begin),
+    Array.from(spec.end),
+    Array.from(spec.strides),
+    (node.builtinData as StridedSliceOptions | null) ?? null,
+  );
   const strings = input.type === TensorType.STRING ? prepareStringMove(OP, context, node, input, true) : null;
-  const follow: FollowData | null = bounded
-    ? {
-        begin: Int32Array.from(begin),
-        end: Int32Array.from(end),
-        strides: Int32Array.from(strides),
-        beginMask,
-        endMask,
-        shrinkMask,
-        offset,
-        inDims: Int32Array.from(dims),
-        dims: Int32Array.from(expected),
-      }
-    : null;
+  const dims = extendShape(input.dims, STRIDED_SLICE_MAX_DIMS);
+  const follow: FollowData | null = g.bounded ? { spec, inDims: Int32Array.from(dims), dims: Int32Array.from(g.shape) } : null;
   const data: StridedSliceOpData = {
     block,
     layout,
-    starts,
-    steps,
-    counts,
+    starts: g.axes.starts,
+    steps: g.axes.steps,
+    counts: g.axes.counts,
     inStrides: Int32Array.from(rowMajorStrides(dims)),
     strings,
     follow,
@@ -280,27 +169,10 @@ function slice5(d: StridedSliceOpData, src: NumberArray, dst: NumberArray, units
 /** A data-dependent input: the slice (starts, counts, strides, the output's dims) from its actual dims. */
 function followInput(context: TfLiteContext, node: Node, d: StridedSliceOpData, f: FollowData): void {
   const actual = context.getEvalTensor(node.inputs[0]!).dims;
-  const rank = actual.length;
-  const pad = STRIDED_SLICE_MAX_DIMS - rank;
-  let j = 0;
-  for (let axis = 0; axis < rank; axis++) {
-    const stride = f.strides[axis]!;
-    const size = actual[axis]!;
-    const shrink = (f.shrinkMask & (1 << axis)) !== 0;
-    const start = startForAxis(f.begin[axis]!, stride, size, (f.beginMask & (1 << axis)) !== 0);
-    const stop = endForAxis(f.end[axis]!, stride, size, start, (f.endMask & (1 << axis)) !== 0, shrink, f.offset);
-    const count = iterationCount(start, stop, stride);
-    if (shrink && count !== 1)
-      throw new KernelError(
-        OP,
-        node.index,
-        `shrunk axis ${axis} selects ${count} elements at this invoke (size ${size}); it must select exactly 1`,
-      );
-    if (!shrink) f.dims[j++] = count;
-    d.starts[pad + axis] = start;
-    d.counts[pad + axis] = count;
-    f.inDims[pad + axis] = size;
-  }
+  const bad = resolveStridedSlice(f.spec, actual, d, f.dims);
+  if (bad >= 0) throw stridedSliceError(OP, node, f.spec, actual, d, bad, true);
+  const pad = STRIDED_SLICE_MAX_DIMS - actual.length;
+  for (let axis = 0; axis < actual.length; axis++) f.inDims[pad + axis] = actual[axis]!;
   for (let k = STRIDED_SLICE_MAX_DIMS - 1, s = 1; k >= 0; k--) {
     d.inStrides[k] = s;
     s *= f.inDims[k]!;

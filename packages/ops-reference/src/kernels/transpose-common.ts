@@ -4,7 +4,7 @@
  * fixed-size type without allocating in invoke, and TFLM's op-data blocks in the arena.
  */
 import { KernelError, TensorType, elementSize, tensorTypeName } from '@micrort/core';
-import type { EvalTensor, Node, Tensor, TfLiteContext } from '@micrort/core';
+import type { EvalTensor, Node, TfLiteContext } from '@micrort/core';
 import { allocateOpDataView, opData } from '@micrort/kernel-support';
 
 /** What `init` of these kernels returns: the arena block holding TFLM's OpData struct. */
@@ -62,40 +62,8 @@ export function movableData(tensor: EvalTensor, layout: ElementLayout): NumberAr
   return layout.useWords ? tensor.words : (tensor.data as unknown as NumberArray);
 }
 
-/**
- * Reads a constant int32 or int64 tensor (perm, paddings, begin/end/strides) as plain numbers. Called in
- * prepare only. Throws KernelError naming `what` when the tensor is not constant, has another type, or
- * holds an int64 value outside the int32 range.
- */
-export function readConstantIndexTensor(tensor: Tensor, op: string, node: Node, what: string): number[] {
-  if (!tensor.isConstant)
-    throw new KernelError(
-      op,
-      node.index,
-      `${what} tensor ${tensor.index} must be constant (non-constant ${what} is not supported: it is computed at invoke from data, ` +
-        'not from constants and shapes, which micrort evaluates during prepare)',
-    );
-  const n = tensor.elementCount;
-  const out = new Array<number>(n);
-  if (tensor.type === TensorType.INT32) {
-    const d = tensor.data as Int32Array;
-    for (let i = 0; i < n; i++) out[i] = d[i]!;
-  } else if (tensor.type === TensorType.INT64) {
-    const d = tensor.data as BigInt64Array;
-    for (let i = 0; i < n; i++) {
-      const v = d[i]!;
-      if (v < -2147483648n || v > 2147483647n) throw new KernelError(op, node.index, `${what}[${i}] = ${v} does not fit in int32`);
-      out[i] = Number(v);
-    }
-  } else {
-    throw new KernelError(
-      op,
-      node.index,
-      `${what} tensor ${tensor.index} has type ${tensorTypeName(tensor.type)}, expected int32 or int64`,
-    );
-  }
-  return out;
-}
+// Moved to kernel-support (SLICE, STRIDED_SLICE and the splits read it in both kernel packages).
+export { readConstantIndexTensor } from '@micrort/kernel-support';
 
 /** `dims` as a plain array, front-padded with 1s to `rank` entries (TFLM's RuntimeShape::ExtendedShape). */
 export function extendShape(dims: ArrayLike<number>, rank: number): number[] {

@@ -3,55 +3,20 @@
  * index along the axis). Types: float32, int8, int16, int32 as TFLM, and uint8, bool and float16 as
  * TFLite. TFLM keeps no op data.
  */
-import { BuiltinOperator, KernelError, TensorType, getInput, getOutput } from '@micrort/core';
-import type { Node, Registration, TfLiteContext, UnpackOptions } from '@micrort/core';
+import { BuiltinOperator, KernelError } from '@micrort/core';
+import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, resolveAxis, typeSupport } from './data-common.js';
-import { type SplitPlan, invokeSplit } from './split-common.js';
-import { elementLayout } from './transpose-common.js';
-import { expectType, fillOpData, isDataDependent, newOpData, opData, setOutputShapeOrBound } from '@micrort/kernel-support';
+import { typeSupport } from './data-common.js';
+import { type SplitPlan, invokeSplit, splitPlan } from './split-common.js';
+import { UNPACK_TYPES as TYPES, fillOpData, newOpData, opData, prepareUnpack } from '@micrort/kernel-support';
 
 const OP = 'UNPACK';
-const TYPES = [
-  TensorType.FLOAT32,
-  TensorType.INT8,
-  TensorType.INT16,
-  TensorType.INT32,
-  TensorType.UINT8,
-  TensorType.BOOL,
-  TensorType.FLOAT16,
-] as const;
 
 function prepare(context: TfLiteContext, node: Node): void {
-  if (node.inputs.length !== 1) throw new KernelError(OP, node.index, `expects 1 input, got ${node.inputs.length}`);
-  const input = getInput(context, node, 0, OP);
-  expectType(OP, node, 'input', input, TYPES);
-  const options = node.builtinData as UnpackOptions | null;
-  const rank = input.dims.length;
-  if (rank < 1) throw new KernelError(OP, node.index, 'input must have at least 1 dimension');
-  const axis = resolveAxis(OP, node, options?.axis ?? 0, rank);
-  const count = node.outputs.length;
-  const num = options?.num ?? count;
-  if (num !== count) throw new KernelError(OP, node.index, `num is ${num} but the node has ${count} outputs`);
-  if (input.dims[axis] !== count)
-    throw new KernelError(OP, node.index, `axis ${axis} has size ${input.dims[axis]}, expected one per output (${count})`);
-  const expected = Array.from(input.dims);
-  expected.splice(axis, 1);
-  const bounded = isDataDependent(input);
-  for (let i = 0; i < count; i++) {
-    const output = getOutput(context, node, i, OP);
-    requireSameTypeAs(OP, node, output, `output ${i}`, input, 'input');
-    setOutputShapeOrBound(OP, context, node, i, expected, bounded);
-  }
-  const layout = elementLayout(input.type, OP, node);
-  const run = dimProduct(input.dims, axis + 1) * layout.units;
-  const plan: UnpackOpData = {
-    layout,
-    outer: dimProduct(input.dims, 0, axis),
-    runs: new Int32Array(count).fill(run),
-    axis,
-    dims: bounded ? Int32Array.from(expected) : null,
-  };
+  const g = prepareUnpack(OP, context, node);
+  const expected = Array.from(g.input.dims);
+  expected.splice(g.axis, 1);
+  const plan: UnpackOpData = { ...splitPlan(OP, node, g), axis: g.axis, dims: g.bounded ? Int32Array.from(expected) : null };
   fillOpData(OP, node, plan);
 }
 

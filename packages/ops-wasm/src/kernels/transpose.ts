@@ -2,7 +2,7 @@
  * TRANSPOSE (TFLM kernels/transpose.cc, reference_ops::Transpose) in WebAssembly: permutes the
  * dimensions (up to 6) of a tensor whose elements are 1, 2, 4 or 8 bytes, with a constant int32/int64
  * `perm`. It only moves bytes, so every such type is exact. At prepare the output axes are reduced
- * (outputAxes: size-1 axes dropped, output axes whose input axes are also neighbours, in the same order,
+ * (copyAxes: size-1 axes dropped, output axes whose input axes are also neighbours, in the same order,
  * merged: NCHW → NHWC becomes [N, H·W, C] with a unit stride on H·W); transpose_bytes
  * (assembly/layout/transpose.ts) then copies whole rows, interleaves or splits 2-4 planes (NCHW ↔ NHWC),
  * transposes SIMD tiles, or walks the output element by element, by the two innermost axes. Declines a
@@ -68,44 +68,67 @@ function readPerm(t: Tensor, rank: number, node: Node): number[] {
 }
 
 /**
- * The output axes as transpose_bytes walks them: (dims, input byte strides), axes of size 1 dropped, an
- * axis merged into the one before it when their input axes are neighbours in the same order, front-padded
- * to MAX_DIMS with (1, 0); a tensor of one element is one axis (1, es).
+ * The axes of a strided copy as transpose_bytes walks them: output dims `dims` with the input byte stride
+ * `strides[k]` along output axis k (negative: walking backwards), axes of size 1 dropped, an axis merged
+ * into the one before it when they step through the input as one (strides[k-1] = strides[k] · dims[k];
+ * for a transpose, input axes that are neighbours in the same order), front-padded to MAX_DIMS with
+ * (1, 0); one element is one axis (1, es). Null when more than MAX_DIMS axes remain.
  */
-function outputAxes(
-  inDims: ArrayLike<number>,
-  perm: readonly number[],
-  inStride: readonly number[],
-  es: number,
-): { dims: number[]; strides: number[] } {
-  const dims: number[] = [];
-  const strides: number[] = [];
-  let prev = -2; // the input axis of the last kept output axis
-  for (let k = 0; k < perm.length; k++) {
-    const axis = perm[k]!;
-    const n = inDims[axis]!;
+export function copyAxes(dims: ArrayLike<number>, strides: ArrayLike<number>, es: number): { dims: number[]; strides: number[] } | null {
+  const d: number[] = [];
+  const s: number[] = [];
+  for (let k = 0; k < dims.length; k++) {
+    const n = dims[k]!;
     if (n === 1) continue;
-    // neighbours once the size-1 input axes between them are dropped
-    let between = true;
-    for (let a = prev + 1; a < axis && between; a++) if (inDims[a] !== 1) between = false;
-    if (dims.length > 0 && prev < axis && between) {
-      dims[dims.length - 1]! *= n;
-      strides[strides.length - 1] = inStride[axis]!;
+    const last = d.length - 1;
+    if (last >= 0 && s[last] === strides[k]! * n) {
+      d[last]! *= n;
+      s[last] = strides[k]!;
     } else {
-      dims.push(n);
-      strides.push(inStride[axis]!);
+      d.push(n);
+      s.push(strides[k]!);
     }
-    prev = axis;
   }
-  if (dims.length === 0) {
-    dims.push(1);
-    strides.push(es);
+  if (d.length === 0) {
+    d.push(1);
+    s.push(es);
   }
-  while (dims.length < MAX_DIMS) {
-    dims.unshift(1);
-    strides.unshift(0);
+  if (d.length > MAX_DIMS) return null;
+  while (d.length < MAX_DIMS) {
+    d.unshift(1);
+    s.unshift(0);
   }
-  return { dims, strides };
+  return { dims: d, strides: s };
+}
+
+/**
+ * Writes transpose_bytes's parameter block (a persistent buffer) for a strided copy of elements of `es`
+ * bytes (1, 2, 4 or 8): the output, row-major, of dims `dims`, reads along output axis k with the input
+ * byte stride `strides[k]`, from the input's first selected element (the base the caller adds to the
+ * input's offset). Returns the kernels and the block's offset; KernelError when more than 6 axes remain
+ * after {@link copyAxes} merges them (`supports()` declines those first). SLICE, STRIDED_SLICE, SPLIT,
+ * SPLIT_V and UNPACK (slice-copy.ts) and every transpose run through it.
+ */
+export function prepareStridedCopy(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  dims: ArrayLike<number>,
+  strides: ArrayLike<number>,
+  es: number,
+): { k: KernelExports | null; params: number } {
+  const axes = copyAxes(dims, strides, es);
+  if (!axes)
+    throw new KernelError(op, node.index, `a strided copy of dims [${Array.from(dims).join(', ')}] needs more than ${MAX_DIMS} axes`);
+  const region = context.allocatePersistentBuffer(TRANSPOSE_PARAMS_BYTES);
+  const k = kernelsFor(op, node, region);
+  const p = region.i32;
+  for (let i = 0; i < MAX_DIMS; i++) {
+    p[TP.D + i] = axes.dims[i]!;
+    p[TP.S + i] = axes.strides[i]!;
+  }
+  p[TP.Es] = es;
+  return { k, params: region.offset };
 }
 
 /**
@@ -129,16 +152,14 @@ export function prepareTransposeBytes(
     inStride[d] = s;
     s *= inDims[d]!;
   }
-  const { dims, strides } = outputAxes(inDims, perm, inStride, es);
-  const region = context.allocatePersistentBuffer(TRANSPOSE_PARAMS_BYTES);
-  const k = kernelsFor(op, node, region);
-  const p = region.i32;
-  for (let i = 0; i < MAX_DIMS; i++) {
-    p[TP.D + i] = dims[i]!;
-    p[TP.S + i] = strides[i]!;
-  }
-  p[TP.Es] = es;
-  return { k, params: region.offset };
+  return prepareStridedCopy(
+    op,
+    context,
+    node,
+    perm.map((a) => inDims[a]!),
+    perm.map((a) => inStride[a]!),
+    es,
+  );
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
