@@ -29,6 +29,7 @@ export * from './output-shape.js';
 export * from './padding.js';
 export * from './pooling.js';
 export * from './resize.js';
+export * from './reverse.js';
 export * from './slice.js';
 export * from './softmax.js';
 export * from './split.js';

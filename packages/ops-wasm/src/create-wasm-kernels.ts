@@ -26,6 +26,7 @@ import { createStridedSlice } from './kernels/strided-slice.js';
 import { createSplit } from './kernels/split.js';
 import { createSplitV } from './kernels/split-v.js';
 import { createUnpack } from './kernels/unpack.js';
+import { createReverseV2 } from './kernels/reverse-v2.js';
 import { createConcatenation } from './kernels/concatenation.js';
 import { createMul } from './kernels/mul.js';
 import { createMean } from './kernels/mean.js';
@@ -71,8 +72,8 @@ export interface WasmKernels {
    * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
    * MEAN over H and W, SOFTMAX, int8 SVDF, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
    * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU and GELU; int8 EXP, LOG and ELU; int16 LOGISTIC and TANH; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
-   * 8-byte elements; DEPTH_TO_SPACE and SPACE_TO_DEPTH (as transposes); SLICE, STRIDED_SLICE, SPLIT, SPLIT_V and UNPACK of
-   * 1-, 2-, 4- and 8-byte elements (as strided copies); the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
+   * 8-byte elements; DEPTH_TO_SPACE and SPACE_TO_DEPTH (as transposes); SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, UNPACK and
+   * REVERSE_V2 of 1-, 2-, 4- and 8-byte elements (as strided copies); the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
    */
   readonly kernels: Registration[];
   /** Pass as `InterpreterOptions.arenaBacking`: every interpreter gets its own memory and instance. */
@@ -116,6 +117,7 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createSplit(),
     createSplitV(),
     createUnpack(),
+    createReverseV2(),
     createConcatenation(),
     createAveragePool2D(),
     createMaxPool2D(),

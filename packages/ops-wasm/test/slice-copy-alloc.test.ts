@@ -1,7 +1,7 @@
 /**
- * SLICE, STRIDED_SLICE, SPLIT, SPLIT_V and UNPACK inside the interpreter: a chain of the five (a reversed
- * strided slice, a slice, a split, a split_v with -1, an unpack) runs wholly on ops-wasm with
- * ops-reference's bytes, and invoke allocates nothing.
+ * SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, UNPACK and REVERSE_V2 inside the interpreter: a chain of the six
+ * (a reversed strided slice, a slice, a split, a split_v with -1, an unpack, a reverse) runs wholly on
+ * ops-wasm with ops-reference's bytes, and invoke allocates nothing.
  */
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, MicroInterpreter, ModelBuilder, OpResolver, TensorType } from '@micrort/core';
@@ -41,16 +41,18 @@ function buildChain() {
   const f = t('f', [4, 4, 6]);
   const g = t('g', [4, 4, 6]);
   b.addOperator({ op: BuiltinOperator.UNPACK, inputs: [c], outputs: [f, g], options: { num: 2, axis: 0 } });
-  b.setInputs([x]).setOutputs([d, e, f, g]);
+  const h = t('h', [4, 4, 6]);
+  b.addOperator({ op: BuiltinOperator.REVERSE_V2, inputs: [g, i32('ax01', [1, 0])], outputs: [h] });
+  b.setInputs([x]).setOutputs([d, e, f, h]);
   return b.buildDef();
 }
 
-describe('SLICE, STRIDED_SLICE, SPLIT, SPLIT_V and UNPACK in the interpreter', () => {
+describe('SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, UNPACK and REVERSE_V2 in the interpreter', () => {
   it('run on ops-wasm with the bytes of ops-reference, and invoke allocates nothing', () => {
     const def = buildChain();
     const input = int8s(rng(5), 2 * 6 * 8 * 16);
     const both = runBoth(def, [input]);
-    expect(both.served).toBe(5);
+    expect(both.served).toBe(6);
     expect(both.got).toEqual(both.ref);
 
     const resolver = registerReferenceOps(new OpResolver()).registerAll(wasm().kernels, { fallback: true });
@@ -58,7 +60,7 @@ describe('SLICE, STRIDED_SLICE, SPLIT, SPLIT_V and UNPACK in the interpreter', (
       planner: createPlanner('greedy'),
       arenaBacking: wasm().arenaBacking,
     }).allocateTensors();
-    expect(interp.nodes().map((n) => n.provider)).toEqual(new Array(5).fill(PROVIDER));
+    expect(interp.nodes().map((n) => n.provider)).toEqual(new Array(6).fill(PROVIDER));
     interp.input(0).bytes.set(new Uint8Array(input.buffer));
     const m = measureAllocation(() => interp.invoke(), { warmup: 500, trials: 7, iterations: 1000 });
     expect(m.medianTrialBytes, `heap deltas per trial: ${m.deltas.join(', ')}`).toBeLessThan(4096);

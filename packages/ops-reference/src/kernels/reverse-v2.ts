@@ -5,34 +5,14 @@
  * dimensions; reversing contiguous axes a..b reverses their combined index. An empty axis list copies.
  * Types: float32, int8, uint8, int16, int32, int64, bool (as TFLM), and float16 (as TFLite).
  */
-import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
+import { BuiltinOperator } from '@micrort/core';
 import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, resolveAxis, typeSupport } from './data-common.js';
-import {
-  type ElementLayout,
-  type NumberArray,
-  elementLayout,
-  movableData,
-  readConstantIndexTensor,
-  shapeString,
-} from './transpose-common.js';
-import { expectType, fillOpData, newOpData, opData, setOutputShape } from '@micrort/kernel-support';
+import { typeSupport } from './data-common.js';
+import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
+import { REVERSE_V2_TYPES as TYPES, fillOpData, newOpData, opData, prepareReverse } from '@micrort/kernel-support';
 
 const OP = 'REVERSE_V2';
-const TYPES = [
-  TensorType.FLOAT32,
-  TensorType.INT8,
-  TensorType.UINT8,
-  TensorType.INT16,
-  TensorType.INT32,
-  TensorType.INT64,
-  TensorType.BOOL,
-  TensorType.FLOAT16,
-] as const;
-/** TFLM's kMaxDimensions (RuntimeShape::kMaxSmallSize). */
-export const REVERSE_V2_MAX_DIMS = 6;
-
 /** Op data computed in prepare (TFLM keeps none). */
 interface ReverseOpData {
   layout: ElementLayout;
@@ -44,33 +24,9 @@ interface ReverseOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  checkArity(OP, node, 2, 1);
-  const input = getInput(context, node, 0, OP);
-  const axisTensor = getInput(context, node, 1, OP);
-  const output = getOutput(context, node, 0, OP);
-  expectType(OP, node, 'input', input, TYPES);
-  requireSameTypeAs(OP, node, output, 'output', input, 'input');
-  setOutputShape(OP, context, node, 0, input.dims);
-  expectType(OP, node, 'axis', axisTensor, [TensorType.INT32]);
-  if (axisTensor.dims.length !== 1) throw new KernelError(OP, node.index, `axis must be 1-D, got shape ${shapeString(axisTensor.dims)}`);
-  const rank = input.dims.length;
-  if (rank > REVERSE_V2_MAX_DIMS)
-    throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${REVERSE_V2_MAX_DIMS} are supported`);
-  const raw = readConstantIndexTensor(axisTensor, OP, node, 'axis');
-  if (raw.length > rank) throw new KernelError(OP, node.index, `${raw.length} axes given for a ${rank}-D input`);
-  const axes = raw.map((a) => resolveAxis(OP, node, a, rank)).sort((a, b) => a - b);
-  for (let i = 1; i < axes.length; i++)
-    if (axes[i - 1]! + 1 !== axes[i])
-      throw new KernelError(OP, node.index, `non-contiguous axes ${shapeString(raw)} are not supported (as in TFLM)`);
-  const layout = elementLayout(input.type, OP, node);
-  const first = axes.length > 0 ? axes[0]! : rank;
-  const last = axes.length > 0 ? axes[axes.length - 1]! + 1 : rank;
-  const data: ReverseOpData = {
-    layout,
-    outer: dimProduct(input.dims, 0, first),
-    middle: dimProduct(input.dims, first, last),
-    inner: dimProduct(input.dims, last) * layout.units,
-  };
+  const g = prepareReverse(OP, context, node);
+  const layout = elementLayout(g.input.type, OP, node);
+  const data: ReverseOpData = { layout, outer: g.outer, middle: g.middle, inner: g.inner * layout.units };
   fillOpData(OP, node, data);
 }
 

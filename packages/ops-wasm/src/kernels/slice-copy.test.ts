@@ -129,9 +129,9 @@ function stridedModel(c: StridedCase, r: () => number) {
 }
 
 describe('STRIDED_SLICE (wasm, a strided copy) equals ops-reference byte for byte', () => {
-  it('on 120 random cases: ranks 1-5, negative indices and strides, begin/end masks, shrunk axes, offset, 1- to 8-byte elements', () => {
+  it('on 100 random cases: ranks 1-5, negative indices and strides, begin/end masks, shrunk axes, offset, 1- to 8-byte elements', () => {
     const seen = { negative: 0, shrink: 0, masks: 0, offset: 0, int8: 0, int64: 0, empty: 0 };
-    for (let seed = 1; seed <= 120; seed++) {
+    for (let seed = 1; seed <= 100; seed++) {
       const r = rng(seed);
       const c = randomStrided(r);
       const elements = c.shape.reduce((a, x) => a * x, 1);
@@ -303,4 +303,33 @@ describe('SPLIT, SPLIT_V and UNPACK (wasm) equal ops-reference byte for byte, ev
       }
       for (const [what, n] of Object.entries(seen)) expect(n, what).toBeGreaterThan(3);
     });
+});
+
+describe('REVERSE_V2 (wasm, a copy with a negative stride) equals ops-reference byte for byte', () => {
+  it('on 40 random cases: ranks 1-6, contiguous axes (negative, unsorted), every type it takes', () => {
+    const seen = { one: 0, several: 0, int8: 0, int64: 0 };
+    for (let seed = 1; seed <= 40; seed++) {
+      const r = rng(seed + 9000);
+      let { type, size } = randomType(r);
+      if (r() < 0.2) ({ type, size } = r() < 0.5 ? { type: TensorType.FLOAT16, size: 2 } : { type: TensorType.BOOL, size: 1 });
+      const rank = int(r, 1, 6);
+      const shape = randomShape(r, rank).map((n) => (rank > 4 ? Math.min(n, 4) : n));
+      const count = int(r, 1, rank); // an empty axis list is no constant tensor to ModelBuilder
+      const first = int(r, 0, rank - count);
+      const axes = Array.from({ length: count }, (_, i) => (r() < 0.3 ? first + i - rank : first + i)).reverse();
+      const b = new ModelBuilder();
+      const inT = b.addTensor({ name: 'in', type, shape, ...quant(type) });
+      const aT = b.addTensor({ name: 'axis', type: TensorType.INT32, shape: [count], data: Int32Array.from(axes) });
+      const outT = b.addTensor({ name: 'out', type, shape, ...quant(type) });
+      b.addOperator({ op: BuiltinOperator.REVERSE_V2, version: 3, inputs: [inT, aT], outputs: [outT] });
+      b.setInputs([inT]).setOutputs([outT]);
+      const elements = shape.reduce((a, x) => a * x, 1);
+      expectSame(b.buildDef(), inputBytes(r, type, size, elements), 1, JSON.stringify({ type, shape, axes }));
+      if (count === 1) seen.one++;
+      if (count > 1) seen.several++;
+      if (size === 1) seen.int8++;
+      if (size === 8) seen.int64++;
+    }
+    for (const [what, n] of Object.entries(seen)) expect(n, what).toBeGreaterThan(3);
+  });
 });

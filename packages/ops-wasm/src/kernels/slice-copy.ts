@@ -1,6 +1,7 @@
 /**
- * SLICE, STRIDED_SLICE, SPLIT, SPLIT_V and UNPACK in WebAssembly: each output is a strided view of the
- * input (kernel-support's SliceAxes: a first index, a step and a count per axis, or a split's runs), so
+ * SLICE, STRIDED_SLICE, SPLIT, SPLIT_V and UNPACK (and REVERSE_V2, reverse-v2.ts) in WebAssembly: each
+ * output is a strided view of the input (kernel-support's SliceAxes: a first index, a step and a count per
+ * axis, or a split's runs), so
  * each runs on TRANSPOSE's transpose_bytes (assembly/layout/transpose.ts) with a parameter block written
  * at prepare by prepareStridedCopy: the output dims (the counts), the input byte strides (row-major
  * strides times the steps; negative for negative steps, which the wasm32 address arithmetic wraps), and a
