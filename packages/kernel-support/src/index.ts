@@ -28,6 +28,7 @@ export * from './op-data.js';
 export * from './output-shape.js';
 export * from './padding.js';
 export * from './pooling.js';
+export * from './reduce-axes.js';
 export * from './resize.js';
 export * from './reverse.js';
 export * from './slice.js';

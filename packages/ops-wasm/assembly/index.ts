@@ -27,7 +27,8 @@ export { f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish, f32_math } from './flo
 export { f32_softmax } from './float/softmax';
 export { f32_svdf } from './float/svdf';
 export { f32_lstm_step } from './float/lstm';
-export { f32_maxpool, f32_avgpool, f32_mean_hw } from './float/pool';
+export { f32_maxpool, f32_avgpool } from './float/pool';
+export { f32_reduce } from './float/reduce';
 export { f32_resize_bilinear } from './float/resize-bilinear';
 export { qs8_resize_bilinear, qs16_resize_bilinear, qu8_resize_bilinear } from './int8/resize';
 export { resize_nearest_bytes } from './layout/resize-nearest';

@@ -570,11 +570,12 @@ export const BLOCKS = [
   },
   {
     name: 'FM',
-    doc: 'f32_mean_hw (MEAN over the spatial axes, float32).',
+    doc: 'f32_reduce (MEAN, SUM, REDUCE_MAX, REDUCE_MIN of float32 over the middle axis of [outer, R, inner]).',
     fields: [
-      ['Batches', 'i32', 'batches'],
-      ['Pixels', 'i32', 'pixels per image'],
-      ['C', 'i32', 'channels'],
+      ['Outer', 'i32', 'product of the kept axes before the reduced block'],
+      ['R', 'i32', 'values folded into each output (product of the reduced axes)'],
+      ['Inner', 'i32', 'product of the kept axes after the reduced block'],
+      ['Kind', 'i32', 'MEAN 0, SUM 1, REDUCE_MAX 2, REDUCE_MIN 3'],
     ],
   },
   {

@@ -13,7 +13,16 @@ import { KernelError, TensorType, checkArity, getInput, getOutput, tensorTypeNam
 import type { Node, ReducerOptions, Registration, Tensor, TfLiteContext } from '@micrort/core';
 import { type NumberArray, readConstantIndexTensor, shapeString } from './transpose-common.js';
 import { followsInput0 } from './data-dependent-shape.js';
-import { add64, compare64, copy64, expectType, isDataDependent, setOutputShapeOrBound } from '@micrort/kernel-support';
+import {
+  add64,
+  compare64,
+  copy64,
+  expectType,
+  isDataDependent,
+  reducedShape,
+  resolveReduceAxes,
+  setOutputShapeOrBound,
+} from '@micrort/kernel-support';
 
 /** TFLM's kMaxNumberOfAxis: the input rank limit of the reduce kernels. */
 export const REDUCE_MAX_DIMS = 5;
@@ -109,21 +118,9 @@ export function planReduce(
   raw: ArrayLike<number>,
 ): ReducePlan {
   const rank = input.dims.length;
-  const reduced = new Array<boolean>(rank).fill(false);
-  const axes: number[] = [];
-  if (rank > 0) {
-    for (let i = 0; i < raw.length; i++) {
-      const a = raw[i]!;
-      const r = a < 0 ? a + rank : a;
-      if (r < 0 || r >= rank) throw new KernelError(op, node.index, `axis[${i}] = ${a} is out of range for a ${rank}-D input`);
-      if (!reduced[r]) axes.push(r);
-      reduced[r] = true;
-    }
-  }
-  // TFLite's ResizeOutputTensor: reduced axes become 1 with keep_dims, else they are dropped.
+  const { reduced, axes } = resolveReduceAxes(op, node, rank, raw);
   const keepDims = (node.builtinData as ReducerOptions | null)?.keepDims ?? false;
-  const outShape: number[] = [];
-  for (let d = 0; d < rank; d++) if (!reduced[d] || keepDims) outShape.push(reduced[d] ? 1 : input.dims[d]!);
+  const outShape = reducedShape(input.dims, reduced, keepDims);
   // a data-dependent input: the reduction of its bound bounds the output (followsReduce replans at invoke)
   setOutputShapeOrBound(op, context, node, 0, outShape, isDataDependent(input));
   const pad = REDUCE_MAX_DIMS - rank;

@@ -7,7 +7,6 @@
  * same.
  */
 import {
-  KernelError,
   TensorType,
   checkArity,
   getInput,
@@ -18,7 +17,14 @@ import {
   type Tensor,
   type TfLiteContext,
 } from '@micrort/core';
-import { expectSameType, expectType, isDataDependent, setOutputShapeOrBound } from '@micrort/kernel-support';
+import {
+  expectSameType,
+  expectType,
+  isDataDependent,
+  reducedShape,
+  resolveReduceAxes,
+  setOutputShapeOrBound,
+} from '@micrort/kernel-support';
 import { followsInput0, noShapeBound } from './data-dependent-shape.js';
 import { constantInts } from './tflite-ops-common.js';
 
@@ -60,17 +66,9 @@ export function prepareReduceWalk(
   const raw = constantInts(op, node, axisTensor, 'axis');
   if (raw === null) noShapeBound(op, context, node, 0, 'the axis input is not constant');
   const rank = input.dims.length;
-  const reduced = new Array<boolean>(rank).fill(false);
-  raw.forEach((a, i) => {
-    const r = a < 0 ? a + rank : a;
-    if (r < 0 || r >= rank) throw new KernelError(op, node.index, `axis[${i}] = ${a} is out of range for a ${rank}-D input`);
-    reduced[r] = true;
-  });
+  const { reduced } = resolveReduceAxes(op, node, rank, raw);
   const keepDims = (node.builtinData as ReducerOptions | null)?.keepDims ?? false;
-  const outDims: number[] = [];
-  for (let d = 0; d < rank; d++)
-    if (!reduced[d]) outDims.push(input.dims[d]!);
-    else if (keepDims) outDims.push(1);
+  const outDims = reducedShape(input.dims, reduced, keepDims);
   setOutputShapeOrBound(op, context, node, 0, outDims, isDataDependent(input));
   const strides = new Array<number>(rank);
   for (let d = rank - 1, s = 1; d >= 0; d--) {

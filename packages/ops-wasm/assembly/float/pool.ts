@@ -3,7 +3,7 @@
 // the lowest float, the average divides the window's sum by the number of input pixels in it (padding
 // is never counted), both then clamped to the fused activation's range.
 import { clamp, store8 } from './common';
-import { FM_BATCHES, FM_C, FM_PIXELS, FP_ACT_MAX, FP_ACT_MIN, FP_BATCHES, FP_C, FP_FH, FP_FW, FP_IN_H, FP_IN_W, FP_OUT_H, FP_OUT_W, FP_PAD_H, FP_PAD_W, FP_SH, FP_SW } from '../generated/abi';
+import { FP_ACT_MAX, FP_ACT_MIN, FP_BATCHES, FP_C, FP_FH, FP_FW, FP_IN_H, FP_IN_W, FP_OUT_H, FP_OUT_W, FP_PAD_H, FP_PAD_W, FP_SH, FP_SW } from '../generated/abi';
 
 // Parameter blocks FP and FM (scripts/abi.mjs), written by src/kernels/float/pooling-common.ts and mean.ts.
 
@@ -63,29 +63,4 @@ export function f32_maxpool(p: usize, input: usize, output: usize): void {
 
 export function f32_avgpool(p: usize, input: usize, output: usize): void {
   pool(p, input, output, false);
-}
-
-// MEAN over height and width: words 0 batches, 4 pixels (height x width), 8 channels.
-export function f32_mean_hw(p: usize, input: usize, output: usize): void {
-  const batches = load<i32>(p, FM_BATCHES), pixels = load<i32>(p, FM_PIXELS), C = load<i32>(p, FM_C);
-  const count = f32x4.splat(<f32>pixels);
-  const pixel = <usize>(C << 2);
-  const inf = f32x4.splat(Infinity);
-  let image = input;
-  let o = output;
-  for (let b = 0; b < batches; b++) {
-    for (let c = 0; c < C; c += 8) {
-      const cb = <usize>(c << 2);
-      let s0 = f32x4.splat(0), s1 = s0;
-      let src = image + cb;
-      for (let i = 0; i < pixels; i++) {
-        s0 = f32x4.add(s0, v128.load(src));
-        s1 = f32x4.add(s1, v128.load(src, 16));
-        src += pixel;
-      }
-      store8(o + cb, f32x4.div(s0, count), f32x4.div(s1, count), C - c);
-    }
-    image += <usize>pixels * pixel;
-    o += pixel;
-  }
 }

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 396128395;
+export const ABI_HASH: i32 = 806415050;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -403,10 +403,11 @@ export const FP_ACT_MIN = 48; // f32: lower bound of the fused activation
 export const FP_ACT_MAX = 52; // f32: upper bound of the fused activation
 export const FP_BYTES = 64;
 
-// f32_mean_hw (MEAN over the spatial axes, float32). Byte offsets:
-export const FM_BATCHES = 0; // i32: batches
-export const FM_PIXELS = 4; // i32: pixels per image
-export const FM_C = 8; // i32: channels
+// f32_reduce (MEAN, SUM, REDUCE_MAX, REDUCE_MIN of float32 over the middle axis of [outer, R, inner]). Byte offsets:
+export const FM_OUTER = 0; // i32: product of the kept axes before the reduced block
+export const FM_R = 4; // i32: values folded into each output (product of the reduced axes)
+export const FM_INNER = 8; // i32: product of the kept axes after the reduced block
+export const FM_KIND = 12; // i32: MEAN 0, SUM 1, REDUCE_MAX 2, REDUCE_MIN 3
 export const FM_BYTES = 16;
 
 // RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qs16_resize_bilinear (int16), qu8_resize_bilinear (uint8). Byte offsets:

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 396128395;
+export const ABI_HASH = 806415050;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -851,16 +851,18 @@ export enum FP {
 /** Bytes of the FP block in the arena (its words rounded up to 16 bytes). */
 export const FP_BYTES = 64;
 
-/** f32_mean_hw (MEAN over the spatial axes, float32). Word indices. */
+/** f32_reduce (MEAN, SUM, REDUCE_MAX, REDUCE_MIN of float32 over the middle axis of [outer, R, inner]). Word indices. */
 export enum FM {
-  /** batches (i32) */
-  Batches = 0,
-  /** pixels per image (i32) */
-  Pixels = 1,
-  /** channels (i32) */
-  C = 2,
+  /** product of the kept axes before the reduced block (i32) */
+  Outer = 0,
+  /** values folded into each output (product of the reduced axes) (i32) */
+  R = 1,
+  /** product of the kept axes after the reduced block (i32) */
+  Inner = 2,
+  /** MEAN 0, SUM 1, REDUCE_MAX 2, REDUCE_MIN 3 (i32) */
+  Kind = 3,
   /** Words of the block. */
-  Words = 3,
+  Words = 4,
 }
 /** Bytes of the FM block in the arena (its words rounded up to 16 bytes). */
 export const FM_BYTES = 16;

@@ -14,6 +14,9 @@ import { createHardSwishF32 } from './hard-swish.js';
 import { createLogisticF32 } from './logistic.js';
 import { createMaxPool2DF32 } from './max-pool-2d.js';
 import { createMeanF32 } from './mean.js';
+import { createSumF32 } from './sum.js';
+import { createReduceMaxF32 } from './reduce-max.js';
+import { createReduceMinF32 } from './reduce-min.js';
 import { createMulF32 } from './mul.js';
 import { createPreluF32 } from './prelu.js';
 import { createReluF32 } from './relu.js';
@@ -43,7 +46,7 @@ import { createEluF32 } from './elu.js';
 
 /**
  * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, MUL, PRELU, SUB, DIV, MAXIMUM, MINIMUM,
- * SQUARED_DIFFERENCE, AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, LOGISTIC, TANH, SOFTMAX, SVDF, RELU, RELU6, RELU_N1_TO_1,
+ * SQUARED_DIFFERENCE, AVERAGE_POOL_2D, MAX_POOL_2D, MEAN, SUM, REDUCE_MAX, REDUCE_MIN, LOGISTIC, TANH, SOFTMAX, SVDF, RELU, RELU6, RELU_N1_TO_1,
  * HARD_SWISH, ABS, NEG, SQRT, RSQRT, SQUARE, EXP, GELU, LOG, ELU, RESIZE_BILINEAR, TRANSPOSE_CONV, UNIDIRECTIONAL_SEQUENCE_LSTM
  * and MediaPipe's custom Convolution2DTransposeBias for float32 (PAD and CONCATENATION of float32 are the type-agnostic byte
  * kernels').
@@ -65,6 +68,9 @@ export function createFloatKernels(options: Readonly<KernelOptions> = DEFAULT_KE
     createAveragePool2DF32(),
     createMaxPool2DF32(),
     createMeanF32(),
+    createSumF32(),
+    createReduceMaxF32(),
+    createReduceMinF32(),
     createLogisticF32(),
     createTanhF32(),
     createSoftmaxF32(),
