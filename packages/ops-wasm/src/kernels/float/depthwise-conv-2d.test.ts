@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Padding } from '@micrort/core';
 import { buildConvF32, compareWithReference, randomConvCaseF32 } from '../../__tests__/single-op-float.js';
 
 describe('DEPTHWISE_CONV_2D float32 (wasm) agrees with ops-reference within 1e-5 + 1e-4·|b|', () => {
@@ -27,6 +28,60 @@ describe('DEPTHWISE_CONV_2D float32 (wasm) agrees with ops-reference within 1e-5
       c.outC = c.inC;
       const m = buildConvF32(c);
       if (m) expect(compareWithReference(m.def, m.inputs, 1), JSON.stringify(c)).toBeNull();
+    }
+  });
+});
+
+describe('DEPTHWISE_CONV_2D float32 (wasm) sliding rows (3x3 strides 1 and 2 across, 5x5 stride 1) and the paths beside them', () => {
+  // the row kernels stream input columns through registers, chunk the row by a size that depends on the
+  // depth (pixel strides that are multiples of 64 bytes give smaller chunks), read the zero row for kernel
+  // rows and columns outside the input, and skip kernel rows outside it (5x5)
+  const depths = [1, 3, 4, 7, 16, 20, 24, 37, 64, 144, 1152];
+  it('on 48 random cases: wide rows over several chunks, channel tails, every stride down, dilation down, SAME/VALID', () => {
+    for (let seed = 1; seed <= 48; seed++) {
+      const base = randomConvCaseF32(seed + 500, true);
+      const k = seed % 2 === 0 ? 5 : 3;
+      const inC = depths[seed % depths.length]!;
+      const inW = inC >= 144 ? 5 + (seed % 30) : 10 + ((seed * 37) % 140);
+      const c = {
+        ...base,
+        kH: k,
+        kW: k,
+        inC,
+        outC: inC,
+        inH: 1 + (seed % 7),
+        inW,
+        strideW: 1 + ((seed >> 1) % 2),
+        dilW: 1,
+        dynamicFilter: false,
+      };
+      const m = buildConvF32(c);
+      if (m) expect(compareWithReference(m.def, m.inputs, 1), JSON.stringify(c)).toBeNull();
+    }
+  });
+
+  it('on 24 cases behind an absorbed PAD wider than the window (outputs whose taps all lie in the padding)', () => {
+    for (let seed = 1; seed <= 24; seed++) {
+      const base = randomConvCaseF32(seed + 900, true);
+      const k = seed % 2 === 0 ? 5 : 3;
+      const pre = { top: (seed * 5) % 8, bottom: (seed * 3) % 8, left: (seed * 3) % 8, right: (seed * 7) % 9 };
+      const c = {
+        ...base,
+        kH: k,
+        kW: k,
+        inC: 5 + (seed % 6),
+        inH: 2 + (seed % 4),
+        inW: 1 + (seed % 19),
+        strideW: 1 + ((seed >> 1) % 2),
+        dilW: 1,
+        padding: Padding.VALID,
+        pre,
+        dynamicFilter: false,
+      };
+      c.outC = c.inC;
+      const m = buildConvF32(c);
+      // (the absorbed PAD's node stays listed: two nodes served)
+      if (m) expect(compareWithReference(m.def, m.inputs, 2), JSON.stringify(c)).toBeNull();
     }
   });
 });
