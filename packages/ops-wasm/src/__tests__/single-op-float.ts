@@ -69,6 +69,18 @@ export function firstMismatch(got: Float32Array, expected: Float32Array): string
   return null;
 }
 
+/** firstMismatch with non-finite expected values compared exactly (the same infinity, or NaN for NaN) and left out of the tolerance check. */
+export function firstMismatchExactSpecials(got: Float32Array, expected: Float32Array): string | null {
+  const a = Float32Array.from(got);
+  const e = Float32Array.from(expected);
+  for (let i = 0; i < e.length; i++)
+    if (!Number.isFinite(e[i]!)) {
+      if (!(Object.is(a[i], e[i]) || (Number.isNaN(a[i]!) && Number.isNaN(e[i]!)))) return `element ${i}: got ${a[i]}, expected ${e[i]}`;
+      a[i] = e[i] = 0;
+    }
+  return firstMismatch(a, e);
+}
+
 /** Runs `def` both ways; returns null when every output agrees, else what differs. Also checks how many nodes ops-wasm served. */
 export function compareWithReference(def: ModelDef, inputs: ArrayBufferView[], served: number, resolver?: () => OpResolver): string | null {
   const ref = runF32(def, inputs, false, resolver);

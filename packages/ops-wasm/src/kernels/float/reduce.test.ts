@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BuiltinOperator, ModelBuilder, TensorType } from '@micrort/core';
 import { reduceBlock, resolveReduceAxes } from '@micrort/kernel-support';
-import { firstMismatch, floats, runF32 } from '../../__tests__/single-op-float.js';
+import { firstMismatchExactSpecials, floats, runF32 } from '../../__tests__/single-op-float.js';
 import { int, pick, rng } from '../../__tests__/single-op.js';
 
 const OPS = [BuiltinOperator.MEAN, BuiltinOperator.SUM, BuiltinOperator.REDUCE_MAX, BuiltinOperator.REDUCE_MIN] as const;
@@ -40,18 +40,6 @@ function randomCase(seed: number, op: BuiltinOperator) {
   return buildReduce(seed, op, shape, axes, r() < 0.5, r() < 0.3);
 }
 
-/** firstMismatch with non-finite values compared exactly (the same infinity, or NaN for NaN). */
-function mismatch(got: Float32Array, expected: Float32Array): string | null {
-  const a = Float32Array.from(got);
-  const e = Float32Array.from(expected);
-  for (let i = 0; i < e.length; i++)
-    if (!Number.isFinite(e[i]!)) {
-      if (!(Object.is(a[i], e[i]) || (Number.isNaN(a[i]!) && Number.isNaN(e[i]!)))) return `element ${i}: got ${a[i]}, expected ${e[i]}`;
-      a[i] = e[i] = 0;
-    }
-  return firstMismatch(a, e);
-}
-
 describe('MEAN, SUM, REDUCE_MAX, REDUCE_MIN float32 (wasm f32_reduce)', () => {
   for (const op of OPS)
     it(`${BuiltinOperator[op]}: 80 random tensors and axes; served when the reduced axes form one block, equal to ops-reference ${op === BuiltinOperator.MEAN || op === BuiltinOperator.SUM ? '(bit for bit unless the last axis is reduced, then within 1e-5 + 1e-4·|b|)' : 'bit for bit'}`, () => {
@@ -68,7 +56,7 @@ describe('MEAN, SUM, REDUCE_MAX, REDUCE_MIN float32 (wasm f32_reduce)', () => {
         else declined++;
         const exact = op === BuiltinOperator.REDUCE_MAX || op === BuiltinOperator.REDUCE_MIN || (block !== null && block.inner > 1);
         if (exact) expect(got.outs[0], m.desc).toEqual(ref.outs[0]);
-        else expect(mismatch(got.outs[0]!, ref.outs[0]!), m.desc).toBeNull();
+        else expect(firstMismatchExactSpecials(got.outs[0]!, ref.outs[0]!), m.desc).toBeNull();
       }
       // both kinds of case occur
       expect(served).toBeGreaterThan(40);
@@ -99,7 +87,7 @@ describe('MEAN, SUM, REDUCE_MAX, REDUCE_MIN float32 (wasm f32_reduce)', () => {
       const ref = runF32(m.def, m.inputs, false);
       const got = runF32(m.def, m.inputs, true);
       expect(got.served).toBe(1);
-      expect(mismatch(got.outs[0]!, ref.outs[0]!), BuiltinOperator[op]).toBeNull();
+      expect(firstMismatchExactSpecials(got.outs[0]!, ref.outs[0]!), BuiltinOperator[op]).toBeNull();
     }
   });
 });
