@@ -95,8 +95,9 @@ export interface WasmKernels {
 /**
  * The registrations of ops-wasm (they find their instance through the arena at prepare), with the
  * spatial behaviour of the windowed and elementwise ones declared (kernel-support's declareSpatial) for
- * the patch schedule (the hybrid ones excepted), and every `supports()` declining first the nodes whose
- * quantization no kernel here takes (see {@link inRangeQuantization}).
+ * the patch schedule (the hybrid ones excepted), every `supports()` declining first the nodes whose
+ * quantization no kernel here takes (see {@link inRangeQuantization}), and every registration
+ * `arenaResident` (core folds no node with them).
  */
 export function createWasmKernels(options: Partial<KernelOptions> = {}): Registration[] {
   const o: KernelOptions = { ...DEFAULT_KERNEL_OPTIONS, ...options };
@@ -146,7 +147,19 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
   // not hybrid hears the reasons of the kernels meant for it before the hybrid kernel's "not hybrid".
   // They have no spatial behaviour: a hybrid layer quantizes each whole batch of its input at once, so it
   // cannot run tile by tile.
-  return (createHybridKernels(o) as Registration[]).map(inRangeQuantization).concat(declareSpatial(all.map(inRangeQuantization)));
+  return (createHybridKernels(o) as Registration[])
+    .map(inRangeQuantization)
+    .concat(declareSpatial(all.map(inRangeQuantization)))
+    .map(arenaResident);
+}
+
+/**
+ * `r` declared `arenaResident`: every kernel here addresses tensors by their offset in the module's
+ * memory, so core never folds a node with it (it moves a node whose inputs are constants to the next
+ * provider, ops-reference, before the node prepares).
+ */
+function arenaResident(r: Registration): Registration {
+  return { ...r, arenaResident: true };
 }
 
 /**

@@ -196,6 +196,48 @@ export class MicroInterpreterGraph implements ContextGraph {
     if (!current || current.dynamicInputShapes || !entry.initialized) return null;
     const found = dataDependentInput(sg, entry);
     if (!found) return null;
+    const reason = `${dataDependentInputText(found.position, found.tensor)}; this kernel sizes its work in prepare`;
+    return this.switchToLaterProvider(resolver, sg, entry, previous, reason, (reg) => reg.dynamicInputShapes === true);
+  }
+
+  /**
+   * Before `entry` prepares (phase prepare), when core will evaluate it during prepare (`foldable`: its op
+   * folds and its inputs are constants) and its kernel is `Registration.arenaResident` — it cannot address
+   * the buffers outside the arena that folding binds —: the first provider registered after that kernel
+   * for the node's op that is not arena-resident and whose `supports()` accepts the node serves it, as in
+   * `reresolveForDataDependentInputs`. Returns the new resolution, or null when the entry keeps its kernel
+   * (then the folder leaves the node to run at invoke).
+   */
+  reresolveForFolding(
+    resolver: OpResolver,
+    sg: Subgraph,
+    entry: PlanEntry,
+    previous: Resolution | null,
+    foldable: boolean,
+  ): Resolution | null {
+    const current = entry.registration;
+    if (!foldable || !current?.arenaResident || !entry.initialized) return null;
+    const reason =
+      'inputs are constants: core evaluates the node during prepare on buffers outside the arena, which this kernel cannot address';
+    return this.switchToLaterProvider(resolver, sg, entry, previous, reason, (reg) => !reg.arenaResident);
+  }
+
+  /**
+   * Moves `entry` from its kernel to the first provider registered after it for the node's op that is
+   * `eligible` and whose `supports()` accepts the node (asked in phase init, as `supports()` and `init`
+   * expect). The kernel left behind is freed and recorded as declining with `reason`, as is every later
+   * provider that is not eligible. Returns the new resolution, or null when none takes the node (or the
+   * node is not the model's). An `init` that throws is thrown (the node fails its prepare).
+   */
+  private switchToLaterProvider(
+    resolver: OpResolver,
+    sg: Subgraph,
+    entry: PlanEntry,
+    previous: Resolution | null,
+    reason: string,
+    eligible: (reg: Registration) => boolean,
+  ): Resolution | null {
+    const current = entry.registration!;
     const opDef = sg.def.operators[entry.node.index];
     if (!opDef) return null; // a node a schedule or delegate added: not the model's
     const code = this.model.operatorCodes[opDef.opcodeIndex]!;
@@ -203,14 +245,8 @@ export class MicroInterpreterGraph implements ContextGraph {
     const at = candidates.indexOf(current);
     if (at < 0) return null;
     const name = (r: Registration) => r.name ?? entry.op;
-    const input = dataDependentInputText(found.position, found.tensor);
     const tried: Resolution['tried'] = (previous?.tried ?? []).filter((t) => !t.accepted);
-    tried.push({
-      provider: current.provider ?? 'unknown',
-      name: name(current),
-      accepted: false,
-      reason: `${input}; this kernel sizes its work in prepare`,
-    });
+    tried.push({ provider: current.provider ?? 'unknown', name: name(current), accepted: false, reason });
     const ctx = this.context;
     const phase = ctx.phase;
     ctx.phase = Phase.Init;
@@ -218,8 +254,8 @@ export class MicroInterpreterGraph implements ContextGraph {
       for (let i = at + 1; i < candidates.length; i++) {
         const reg = candidates[i]!;
         const provider = reg.provider ?? 'unknown';
-        if (!reg.dynamicInputShapes) {
-          tried.push({ provider, name: name(reg), accepted: false, reason: `${input}; this kernel sizes its work in prepare` });
+        if (!eligible(reg)) {
+          tried.push({ provider, name: name(reg), accepted: false, reason });
           continue;
         }
         const answer = reg.supports ? reg.supports(ctx, entry.node) : true;

@@ -215,6 +215,10 @@ export class Allocation {
           const switched = graph.reresolveForDataDependentInputs(resolver, sg, entry, r?.resolution ?? null);
           if (switched && r) r.resolution = switched;
           checkDataDependentInputs(sg, entry);
+          // A node core will fold must not keep a kernel that can only address the arena's memory.
+          const foldable = fold && this.folder.foldable(sg, entry);
+          const moved = graph.reresolveForFolding(resolver, sg, entry, r?.resolution ?? null, foldable);
+          if (moved && r) r.resolution = moved;
         },
       );
       this.folder.place(graph.subgraphs, allocator.arena);

@@ -94,14 +94,21 @@ export class ConstantFolder {
   ) {}
 
   /**
-   * Right after `entry` (step `step` of `sg`) prepared: evaluates it when it qualifies (see the module
-   * comment) and marks it folded. Returns whether it did. A failing evaluation is the node's error.
+   * Before `entry` prepares: whether the folder will evaluate it once it has prepared, as far as can be
+   * told then — its op folds, its inputs are constants, and its outputs, at their shapes from the model,
+   * fit {@link FOLD_MAX_BYTES}. Core moves such a node off an arena-resident kernel
+   * (`Registration.arenaResident`) before its prepare. Its prepare may still change the outputs' sizes
+   * or request scratch; `tryFold` decides.
    */
-  tryFold(sg: Subgraph, entry: PlanEntry, step: number): boolean {
-    const reg = entry.registration;
-    if (!reg || entry.delegate || entry.internalTensors) return false;
+  foldable(sg: Subgraph, entry: PlanEntry): boolean {
+    return !!entry.registration && this.qualifies(sg, entry);
+  }
+
+  /** The checks of the module comment that need no prepare of this node, with its outputs' current sizes. */
+  private qualifies(sg: Subgraph, entry: PlanEntry): boolean {
+    if (entry.delegate || entry.internalTensors) return false;
     const code = this.builtinCode(sg, entry);
-    if (!FOLDABLE_OPS.has(code) || this.hasScratch(sg.index, step)) return false;
+    if (!FOLDABLE_OPS.has(code)) return false;
     const { inputs, outputs } = entry.node;
     const shapeOnly = code === BuiltinOperator.SHAPE || code === BuiltinOperator.RANK;
     for (let k = 0; k < inputs.length; k++) {
@@ -116,6 +123,19 @@ export class ConstantFolder {
       if (!t || t.isVariable || t.allocationType !== AllocationType.None || t.upperBound) return false;
       if (elementSize(t.type) === undefined || t.byteLength > FOLD_MAX_BYTES) return false;
     }
+    return true;
+  }
+
+  /**
+   * Right after `entry` (step `step` of `sg`) prepared: evaluates it when it qualifies (see the module
+   * comment) and marks it folded. Returns whether it did. A failing evaluation is the node's error. A
+   * node whose kernel is arena-resident is never folded (it cannot address the folder's buffers): it
+   * runs at invoke.
+   */
+  tryFold(sg: Subgraph, entry: PlanEntry, step: number): boolean {
+    const reg = entry.registration;
+    if (!reg || reg.arenaResident || !this.qualifies(sg, entry) || this.hasScratch(sg.index, step)) return false;
+    const { outputs } = entry.node;
     for (let k = 0; k < outputs.length; k++) {
       const t = sg.tensors[outputs[k]!]!;
       t.bind(new ArrayBuffer(alignUp(Math.max(t.byteLength, 16))), 0, AllocationType.Folded);

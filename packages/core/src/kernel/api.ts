@@ -98,6 +98,18 @@ export interface Registration<OpData = unknown> {
    */
   readonly dynamicInputShapes?: boolean;
 
+  /**
+   * True when `invoke` can only address tensors that live in the arena's backing memory — a WebAssembly
+   * kernel reads and writes tensors by their byte offset in its module's memory — so it cannot run on a
+   * tensor bound to any other buffer. Core evaluates shape arithmetic during prepare (constant folding,
+   * see `FOLDABLE_OPS`) on buffers outside the arena, so it never folds with such a kernel: before a node
+   * whose inputs are all constants prepares, the providers registered after this kernel for the node's
+   * op are asked in order, and the first that does not declare this and whose `supports()` accepts the
+   * node serves it (this kernel is freed and recorded as declining, with the reason). When none does,
+   * the node keeps this kernel and is not folded: it runs at invoke on arena tensors.
+   */
+  readonly arenaResident?: boolean;
+
   /** `initData` is the node's builtin options, its custom options bytes, or delegate parameters. */
   init?(context: TfLiteContext, initData: unknown): OpData;
   free?(context: TfLiteContext, opData: OpData): void;

@@ -9,7 +9,7 @@
  * memory.copy where the innermost step is 1. Only bytes move, so every fixed-size type of 1, 2, 4 or 8
  * bytes is exact; the node checks and the geometry are kernel-support's, as in ops-reference.
  */
-import { FOLD_MAX_BYTES, TensorType, elementSize, tensorTypeName, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
+import { TensorType, elementSize, tensorTypeName, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { SLICE_MAX_DIMS, isDataDependent, type SliceAxes, type SplitGeometry } from '@micrort/kernel-support';
 import type { KernelExports } from '../wasm-module.js';
 import { constantInputCopies, inputOffset } from './kernel-common.js';
@@ -45,10 +45,6 @@ export function declineSliceInput(input: Tensor): string | null {
   const size = elementSize(input.type);
   if (size === undefined || !SIZES.has(size)) return `${tensorTypeName(input.type)} input (handles elements of 1, 2, 4 or 8 bytes)`;
   if (isDataDependent(input)) return 'input shape depends on data (the view is fixed at prepare)';
-  // Shape arithmetic (SHAPE → STRIDED_SLICE → … → RESHAPE) is folded by the interpreter during prepare,
-  // which runs the node's invoke on buffers outside WebAssembly memory: ops-reference's kernel serves it.
-  if ((input.type === TensorType.INT32 || input.type === TensorType.INT64) && input.byteLength <= FOLD_MAX_BYTES)
-    return `a small ${tensorTypeName(input.type)} tensor (at most ${FOLD_MAX_BYTES} bytes: shape arithmetic, which the interpreter folds during prepare with ops-reference's kernel)`;
   return null;
 }
 
