@@ -22,6 +22,7 @@ export { f32_dwconv, f32_dwconv_run } from './float/depthwise-conv';
 export { f32_tconv, f32_tconv_run } from './float/transpose-conv';
 export { qs8_tconv_run } from './int8/transpose-conv';
 export { qs16_tconv_run } from './int8/transpose-conv-16x8';
+export { qs16_conv_run, qs16_dwconv_run, qs16_dw_expand } from './int8/conv-16x8';
 export { f32_binary } from './float/binary';
 export { f32_clamp, f32_sigmoid, f32_tanh, f32_hardswish, f32_math } from './float/unary';
 export { f32_softmax } from './float/softmax';

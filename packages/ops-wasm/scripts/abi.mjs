@@ -675,6 +675,58 @@ export const BLOCKS = [
       ['Acc', 'u32', 'scratch: the time matmul of every filter of one batch row (Filters rounded up to 4 int32)'],
     ],
   },
+  {
+    name: 'C16',
+    doc: "qs16_conv_run and qs16_dwconv_run (16x8 CONV_2D, FULLY_CONNECTED as 1x1 windows over the batches, DEPTHWISE_CONV_2D: int16 activations with zero point 0, int8 weights): exact int64 sums of int16 x int8 products, then TFLM's int64 (Wide) or int32 requantization; a call covers a range of output pixels.",
+    fields: [
+      ['Batches', 'i32', 'batches'],
+      ['InH', 'i32', 'input height'],
+      ['InW', 'i32', 'input width'],
+      ['InC', 'i32', 'input depth (qs16_dwconv_run: channels of the input it reads, OutC after the depth-multiplier expansion)'],
+      ['OutH', 'i32', 'output height'],
+      ['OutW', 'i32', 'output width'],
+      ['OutC', 'i32', 'output channels'],
+      ['KH', 'i32', 'window height'],
+      ['KW', 'i32', 'window width'],
+      ['StrideH', 'i32', 'stride along the height'],
+      ['StrideW', 'i32', 'stride along the width'],
+      ['DilH', 'i32', 'dilation along the height'],
+      ['DilW', 'i32', 'dilation along the width'],
+      ['PadH', 'i32', 'leading padding along the height'],
+      ['PadW', 'i32', 'leading padding along the width'],
+      ['K8', 'i32', 'qs16_conv_run: values of one im2col row (KH * KW * InC) rounded up to 8'],
+      [
+        'Direct',
+        'i32',
+        "qs16_conv_run: 1 when pixel q's row is the input's int16 values at input + q * InC * 2 (1x1, stride 1, no padding, InC a multiple of 8)",
+      ],
+      [
+        'Packed',
+        'u32',
+        'the weights as int16: qs16_conv_run per output channel K8 values (zeros past the row, zero channels up to a multiple of 4); qs16_dwconv_run per tap OutC rounded up to 8 values',
+      ],
+      [
+        'Wide',
+        'i32',
+        "1: TFLM's int64 bias and MultiplyByQuantizedMultiplier (reduced 16-bit multiplier); 0: int32 wrapping sums, int32 bias and the 32-bit one",
+      ],
+      ['Bias', 'u32', 'the bias padded to a multiple of 8 channels (zeros without one): int64 when Wide, else int32'],
+      [
+        'Rq',
+        'u32',
+        'Wide: per channel the reduced multiplier and the total shift (two int32); else the requantization blocks (RQ), one per four channels',
+      ],
+      ['ActMin', 'i32', 'lower output bound'],
+      ['ActMax', 'i32', 'upper output bound'],
+      ['Dm', 'i32', 'qs16_dwconv_run: depth multiplier; > 1 reads the input expanded by qs16_dw_expand into Expand'],
+      ['SrcC', 'i32', 'qs16_dw_expand: channels of the input tensor'],
+      [
+        'Scratch',
+        'u32',
+        "the node's scratch buffer (set at each invoke): qs16_conv_run two im2col rows per thread; qs16_dwconv_run with Dm > 1 the expanded input",
+      ],
+    ],
+  },
 ];
 
 /**

@@ -17,6 +17,9 @@ import { createBatchMatMul } from './kernels/batch-matmul.js';
 import { createConv2D } from './kernels/conv-2d.js';
 import { createDepthwiseConv2D } from './kernels/depthwise-conv-2d.js';
 import { createFullyConnected } from './kernels/fully-connected.js';
+import { createConv2D16x8 } from './kernels/conv-2d-16x8.js';
+import { createDepthwiseConv2D16x8 } from './kernels/depthwise-conv-2d-16x8.js';
+import { createFullyConnected16x8 } from './kernels/fully-connected-16x8.js';
 import { createPad } from './kernels/pad.js';
 import { createTranspose } from './kernels/transpose.js';
 import { createDepthToSpace } from './kernels/depth-to-space.js';
@@ -69,7 +72,7 @@ import {
 /** The loaded package: registrations, the arena backing, and what the engine offered. */
 export interface WasmKernels {
   /**
-   * The registrations (int8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, BATCH_MATMUL, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
+   * The registrations (int8 and 16x8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED; int8 BATCH_MATMUL, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
    * MEAN over H and W, SOFTMAX, int8 SVDF, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
    * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU and GELU; int8 EXP, LOG and ELU; int16 LOGISTIC and TANH; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
    * 8-byte elements; DEPTH_TO_SPACE and SPACE_TO_DEPTH (as transposes); SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, UNPACK and
@@ -101,7 +104,11 @@ export interface WasmKernels {
  */
 export function createWasmKernels(options: Partial<KernelOptions> = {}): Registration[] {
   const o: KernelOptions = { ...DEFAULT_KERNEL_OPTIONS, ...options };
+  // the 16x8 kernels before the int8 ones of the same ops: asked after them (see below)
   const all = [
+    createConv2D16x8(o),
+    createDepthwiseConv2D16x8(o),
+    createFullyConnected16x8(o),
     createConv2D(o),
     createDepthwiseConv2D(o),
     createFullyConnected(o),

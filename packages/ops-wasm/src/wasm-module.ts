@@ -49,6 +49,12 @@ export interface KernelExports {
   qs8_tconv_run(params: number, input: number, output: number, oh0: number, oh1: number, tid: number): void;
   /** 16x8 TRANSPOSE_CONV over output rows [oh0, oh1) of every batch (block TQ), with thread `tid`'s Tmp. */
   qs16_tconv_run(params: number, input: number, output: number, oh0: number, oh1: number, tid: number): void;
+  /** 16x8 CONV_2D / FULLY_CONNECTED over output pixels [q0, q1) (block C16), with thread `tid`'s im2col rows. */
+  qs16_conv_run(params: number, input: number, output: number, q0: number, q1: number, tid: number): void;
+  /** 16x8 DEPTHWISE_CONV_2D over output pixels [q0, q1) (block C16), after qs16_dw_expand when Dm > 1. */
+  qs16_dwconv_run(params: number, input: number, output: number, q0: number, q1: number, tid: number): void;
+  /** 16x8 DEPTHWISE_CONV_2D with a depth multiplier > 1: the input with every channel repeated Dm times, into Scratch. */
+  qs16_dw_expand(params: number, input: number): void;
   qs8_softmax(params: number, input: number, output: number): void;
   qu8_softmax(params: number, input: number, output: number): void;
   quantize_f32_s8(params: number, input: number, output: number): void;

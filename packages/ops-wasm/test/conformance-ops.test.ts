@@ -18,7 +18,17 @@ import { VARIANTS, loadVariants } from './variants.js';
 
 // every layer, however small (single-operator models are small): these check the kernels
 /** Cases whose operator under test ops-wasm must run (not leave to ops-reference). */
-const SERVED = new Set(['batch_matmul_f32', 'batch_matmul_f32_adj_bcast', 'batch_matmul_int8_const_rhs', 'batch_matmul_int16']);
+const SERVED = new Set([
+  'batch_matmul_f32',
+  'batch_matmul_f32_adj_bcast',
+  'batch_matmul_int8_const_rhs',
+  'batch_matmul_int16',
+  'conv_2d_int16x8_same',
+  'conv_2d_int16x8_stride2_int32_bias',
+  'depthwise_conv_2d_int16x8_dm2',
+  'fully_connected_int16',
+  'fully_connected_int16_int32_bias',
+]);
 
 const handling = kernelHandling(PROVIDER);
 

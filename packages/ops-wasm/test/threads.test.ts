@@ -19,6 +19,7 @@ import {
 } from '../src/__tests__/single-op.js';
 import { buildConvF32, randomConvCaseF32 } from '../src/__tests__/single-op-float.js';
 import { buildBatchMatMul, randomBatchMatMulCase } from '../src/__tests__/single-op-batch-matmul.js';
+import { buildChain16, buildConv16, buildFullyConnected16, randomQuant16 } from '../src/__tests__/single-op-16x8.js';
 import {
   buildTransposeConvF32,
   buildTransposeConvQ,
@@ -142,6 +143,26 @@ describe.skipIf(!threadsAvailable())('ops-wasm threads', () => {
       expect(got.it.nodes()[0]!.provider, `transpose conv seed ${seed}`).toBe(PROVIDER);
       expect(got.out, `transpose conv seed ${seed}`).toEqual(run(one, m.def, [m.input]).out);
     }
+  });
+
+  it('16x8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED (output pixels split across threads) give the bytes of one thread', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const q = randomQuant16(seed, ['int64', 'int32', 'none']);
+      const conv = buildConv16({ ...randomConvCase(seed, false), batches: 2 }, q);
+      const dw = buildConv16({ ...randomConvCase(seed, true), batches: 2 }, { ...q, bias: q.bias === 'int32' ? 'none' : q.bias });
+      const fc = buildFullyConnected16(seed, q, { batches: 7 });
+      for (const m of [conv, dw, fc]) {
+        if (!m) continue;
+        const got = run(many, m.def, [m.input]);
+        expect(got.it.nodes()[0]!.provider, `16x8 seed ${seed}`).toBe(PROVIDER);
+        expect(got.out, `16x8 seed ${seed}`).toEqual(run(one, m.def, [m.input]).out);
+      }
+    }
+    const chain = buildChain16();
+    const { it: it_ } = run(many, chain.def, [chain.input]);
+    expect(it_.output(0).bytes).toEqual(run(one, chain.def, [chain.input]).out);
+    const r = measureAllocation(() => it_.invoke(), { warmup: 300, trials: 7, iterations: 500 });
+    expect(r.medianTrialBytes, `16x8 chain: heap deltas per trial: ${r.deltas.join(', ')}`).toBeLessThan(4096);
   });
 
   it('the workers took chunks of the jobs above (not only the main thread)', () => {

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 806415050;
+export const ABI_HASH: i32 = -691054527;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -474,3 +474,32 @@ export const SV_FEATURE = 80; // u32: the feature weights packed at prepare: Fil
 export const SV_ROW = 84; // u32: scratch: one input row widened to int16 less ZpIn (Input8 values, zeros past InputSize)
 export const SV_ACC = 88; // u32: scratch: the time matmul of every filter of one batch row (Filters rounded up to 4 int32)
 export const SV_BYTES = 96;
+
+// qs16_conv_run and qs16_dwconv_run (16x8 CONV_2D, FULLY_CONNECTED as 1x1 windows over the batches, DEPTHWISE_CONV_2D: int16 activations with zero point 0, int8 weights): exact int64 sums of int16 x int8 products, then TFLM's int64 (Wide) or int32 requantization; a call covers a range of output pixels. Byte offsets:
+export const C16_BATCHES = 0; // i32: batches
+export const C16_IN_H = 4; // i32: input height
+export const C16_IN_W = 8; // i32: input width
+export const C16_IN_C = 12; // i32: input depth (qs16_dwconv_run: channels of the input it reads, OutC after the depth-multiplier expansion)
+export const C16_OUT_H = 16; // i32: output height
+export const C16_OUT_W = 20; // i32: output width
+export const C16_OUT_C = 24; // i32: output channels
+export const C16_KH = 28; // i32: window height
+export const C16_KW = 32; // i32: window width
+export const C16_STRIDE_H = 36; // i32: stride along the height
+export const C16_STRIDE_W = 40; // i32: stride along the width
+export const C16_DIL_H = 44; // i32: dilation along the height
+export const C16_DIL_W = 48; // i32: dilation along the width
+export const C16_PAD_H = 52; // i32: leading padding along the height
+export const C16_PAD_W = 56; // i32: leading padding along the width
+export const C16_K8 = 60; // i32: qs16_conv_run: values of one im2col row (KH * KW * InC) rounded up to 8
+export const C16_DIRECT = 64; // i32: qs16_conv_run: 1 when pixel q's row is the input's int16 values at input + q * InC * 2 (1x1, stride 1, no padding, InC a multiple of 8)
+export const C16_PACKED = 68; // u32: the weights as int16: qs16_conv_run per output channel K8 values (zeros past the row, zero channels up to a multiple of 4); qs16_dwconv_run per tap OutC rounded up to 8 values
+export const C16_WIDE = 72; // i32: 1: TFLM's int64 bias and MultiplyByQuantizedMultiplier (reduced 16-bit multiplier); 0: int32 wrapping sums, int32 bias and the 32-bit one
+export const C16_BIAS = 76; // u32: the bias padded to a multiple of 8 channels (zeros without one): int64 when Wide, else int32
+export const C16_RQ = 80; // u32: Wide: per channel the reduced multiplier and the total shift (two int32); else the requantization blocks (RQ), one per four channels
+export const C16_ACT_MIN = 84; // i32: lower output bound
+export const C16_ACT_MAX = 88; // i32: upper output bound
+export const C16_DM = 92; // i32: qs16_dwconv_run: depth multiplier; > 1 reads the input expanded by qs16_dw_expand into Expand
+export const C16_SRC_C = 96; // i32: qs16_dw_expand: channels of the input tensor
+export const C16_SCRATCH = 100; // u32: the node's scratch buffer (set at each invoke): qs16_conv_run two im2col rows per thread; qs16_dwconv_run with Dm > 1 the expanded input
+export const C16_BYTES = 112;

@@ -17,6 +17,7 @@
 // batch-matmul.ts). Every output value is one row's dot products with one column, so its bytes do not
 // depend on the split.
 import { requantLanes, narrow8, storeBytes } from './requant';
+import { clamp16, requant64 } from './acc16x8';
 import {
   BM_ACT_MAX,
   BM_ACT_MIN,
@@ -163,13 +164,9 @@ function qs8_bmm(pp: usize, lhs: usize, packed: usize, output: usize, a0: i32, a
   return i64x2.add(i64x2.add(acc, i64x2.add(i64x2.extend_low_i32x4_s(lo), i64x2.extend_high_i32x4_s(lo))), i64x2.add(i64x2.extend_low_i32x4_s(hi), i64x2.extend_high_i32x4_s(hi)));
 }
 
-/**
- * TFLite's int16 MultiplyByQuantizedMultiplier (int64 input, the multiplier reduced to 16 bits):
- * (x * reduced + 2^(t-1)) >> t, t = 15 - shift, wrapped to int32; exact while |x| < 2^47.
- */
+/** TFLite's int16 MultiplyByQuantizedMultiplier (acc16x8.ts's requant64) of the sum of the two int64 lanes of `acc`. */
 @inline function requant16(acc: v128, reduced: i64, t: i64): i32 {
-  const x = i64x2.extract_lane(acc, 0) + i64x2.extract_lane(acc, 1);
-  return <i32>((x * reduced + (<i64>1 << (t - 1))) >> t);
+  return requant64(i64x2.extract_lane(acc, 0) + i64x2.extract_lane(acc, 1), reduced, t);
 }
 
 /** int16 BATCH_MATMUL (zero points 0): rows [a0, a1) of one output matrix, int64 sums, one row by four columns per step, scratch `x`. */
@@ -202,15 +199,11 @@ function qs16_bmm(pp: usize, lhs: usize, packed: usize, output: usize, a0: i32, 
       }
       const n = min(4, cols - c);
       const dst = o + <usize>(c << 1);
-      store<i16>(dst, <i16>clampI(requant16(s0, reduced, t), lo, hi));
-      if (n > 1) store<i16>(dst, <i16>clampI(requant16(s1, reduced, t), lo, hi), 2);
-      if (n > 2) store<i16>(dst, <i16>clampI(requant16(s2, reduced, t), lo, hi), 4);
-      if (n > 3) store<i16>(dst, <i16>clampI(requant16(s3, reduced, t), lo, hi), 6);
+      store<i16>(dst, <i16>clamp16(requant16(s0, reduced, t), lo, hi));
+      if (n > 1) store<i16>(dst, <i16>clamp16(requant16(s1, reduced, t), lo, hi), 2);
+      if (n > 2) store<i16>(dst, <i16>clamp16(requant16(s2, reduced, t), lo, hi), 4);
+      if (n > 3) store<i16>(dst, <i16>clamp16(requant16(s3, reduced, t), lo, hi), 6);
       w = w3 + colBytes;
     }
   }
-}
-
-@inline function clampI(v: i32, lo: i32, hi: i32): i32 {
-  return v < lo ? lo : v > hi ? hi : v;
 }

@@ -1,11 +1,13 @@
 // TRANSPOSE_CONV 16x8 (int16 activations with zero point 0, int8 weights, int64 bias), TFLM's reference
 // kernel: int64 accumulators of input × filter over the whole output, then per output the bias and
-// TFLM's int64 MultiplyByQuantizedMultiplier (the multiplier reduced to 16 bits, one rounding shift),
-// clamped to the output's range. Products of int16 and int8 lanes (extmul, exact) are summed in int32
-// over at most 256 input channels (|sum| < 2^30), then widened to int64. A call (qs16_tconv_run) covers
+// TFLM's int64 MultiplyByQuantizedMultiplier (the multiplier reduced to 16 bits, one rounding shift:
+// acc16x8.ts's requant64), clamped to the output's range. Products of int16 and int8 lanes (extmul,
+// exact) are summed in int32 over at most CHUNK16 = 256 input channels (|sum| <= 2^30, see acc16x8.ts),
+// then widened to int64. A call (qs16_tconv_run) covers
 // the output rows [oh0, oh1) of every batch, as qs8_tconv_run (transpose-conv.ts): the pool's threads
 // take disjoint bands and every output gets the same bytes as on one thread.
 import { bandEndInputRow, bandFirstInputRow } from '../layout/tconv-rows';
+import { CHUNK16, requant64 } from './acc16x8';
 import {
   TQ_ACC,
   TQ_ACT_MAX,
@@ -29,9 +31,6 @@ import {
   TQ_STRIDE_W,
   TQ_TMP,
 } from '../generated/abi';
-
-/** Input channels summed in int32 before widening (256 × 2^15 × 2^7 = 2^30). */
-const CHUNK = 256;
 
 /** Adds the int64 lanes (s0..s3: channels 0-7) to the `n` (1-8) accumulators at `dst` (`tmp`: 64 bytes). */
 @inline function addBlock64(dst: usize, s0: v128, s1: v128, s2: v128, s3: v128, n: i32, tmp: usize): void {
@@ -68,8 +67,8 @@ function scatterPixel16(pp: usize, x: usize, image: usize, oy: i32, ox: i32, kh0
       for (let n = 0; n < blocks; n++) {
         let s0 = i64x2.splat(0);
         let s1 = s0, s2 = s0, s3 = s0;
-        for (let c0 = 0; c0 < inC; c0 += CHUNK) {
-          const c1 = min(inC, c0 + CHUNK);
+        for (let c0 = 0; c0 < inC; c0 += CHUNK16) {
+          const c1 = min(inC, c0 + CHUNK16);
           let a0 = i32x4.splat(0);
           let a1 = a0;
           for (let c = c0; c < c1; c++) {
@@ -139,7 +138,7 @@ export function qs16_tconv_run(pp: usize, input: usize, output: usize, oh0: i32,
         const reduced = <i64>load<i32>(rq + (<usize>c << 3));
         const shift = <i64>load<i32>(rq + (<usize>c << 3), 4);
         const v = load<i64>(a) + load<i64>(bias + (<usize>c << 3));
-        const scaled = <i32>((v * reduced + (<i64>1 << (shift - 1))) >> shift);
+        const scaled = requant64(v, reduced, shift);
         store<i16>(out, <i16>min(max(scaled, actMin), actMax));
         a += 8;
         out += 2;

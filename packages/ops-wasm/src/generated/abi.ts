@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 806415050;
+export const ABI_HASH = -691054527;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -1004,3 +1004,63 @@ export enum SV {
 }
 /** Bytes of the SV block in the arena (its words rounded up to 16 bytes). */
 export const SV_BYTES = 96;
+
+/** qs16_conv_run and qs16_dwconv_run (16x8 CONV_2D, FULLY_CONNECTED as 1x1 windows over the batches, DEPTHWISE_CONV_2D: int16 activations with zero point 0, int8 weights): exact int64 sums of int16 x int8 products, then TFLM's int64 (Wide) or int32 requantization; a call covers a range of output pixels. Word indices. */
+export enum C16 {
+  /** batches (i32) */
+  Batches = 0,
+  /** input height (i32) */
+  InH = 1,
+  /** input width (i32) */
+  InW = 2,
+  /** input depth (qs16_dwconv_run: channels of the input it reads, OutC after the depth-multiplier expansion) (i32) */
+  InC = 3,
+  /** output height (i32) */
+  OutH = 4,
+  /** output width (i32) */
+  OutW = 5,
+  /** output channels (i32) */
+  OutC = 6,
+  /** window height (i32) */
+  KH = 7,
+  /** window width (i32) */
+  KW = 8,
+  /** stride along the height (i32) */
+  StrideH = 9,
+  /** stride along the width (i32) */
+  StrideW = 10,
+  /** dilation along the height (i32) */
+  DilH = 11,
+  /** dilation along the width (i32) */
+  DilW = 12,
+  /** leading padding along the height (i32) */
+  PadH = 13,
+  /** leading padding along the width (i32) */
+  PadW = 14,
+  /** qs16_conv_run: values of one im2col row (KH * KW * InC) rounded up to 8 (i32) */
+  K8 = 15,
+  /** qs16_conv_run: 1 when pixel q's row is the input's int16 values at input + q * InC * 2 (1x1, stride 1, no padding, InC a multiple of 8) (i32) */
+  Direct = 16,
+  /** the weights as int16: qs16_conv_run per output channel K8 values (zeros past the row, zero channels up to a multiple of 4); qs16_dwconv_run per tap OutC rounded up to 8 values (u32 arena offset) */
+  Packed = 17,
+  /** 1: TFLM's int64 bias and MultiplyByQuantizedMultiplier (reduced 16-bit multiplier); 0: int32 wrapping sums, int32 bias and the 32-bit one (i32) */
+  Wide = 18,
+  /** the bias padded to a multiple of 8 channels (zeros without one): int64 when Wide, else int32 (u32 arena offset) */
+  Bias = 19,
+  /** Wide: per channel the reduced multiplier and the total shift (two int32); else the requantization blocks (RQ), one per four channels (u32 arena offset) */
+  Rq = 20,
+  /** lower output bound (i32) */
+  ActMin = 21,
+  /** upper output bound (i32) */
+  ActMax = 22,
+  /** qs16_dwconv_run: depth multiplier; > 1 reads the input expanded by qs16_dw_expand into Expand (i32) */
+  Dm = 23,
+  /** qs16_dw_expand: channels of the input tensor (i32) */
+  SrcC = 24,
+  /** the node's scratch buffer (set at each invoke): qs16_conv_run two im2col rows per thread; qs16_dwconv_run with Dm > 1 the expanded input (u32 arena offset) */
+  Scratch = 25,
+  /** Words of the block. */
+  Words = 26,
+}
+/** Bytes of the C16 block in the arena (its words rounded up to 16 bytes). */
+export const C16_BYTES = 112;

@@ -77,6 +77,10 @@ export enum Fn {
   Tconv8 = 9,
   /** qs16_tconv_run(a0, a1, a2, e0, e1, tid) */
   Tconv16 = 10,
+  /** qs16_conv_run(a0, a1, a2, e0, e1, tid): output pixels [e0, e1) */
+  Conv16 = 11,
+  /** qs16_dwconv_run(a0, a1, a2, e0, e1, tid): output pixels [e0, e1) */
+  Dwconv16 = 12,
   /** Tests: the worker throws inside its chunk. */
   TestThrow = 90,
   /** Tests: the worker's thread ends inside its chunk (process.exit in Node, close() in a browser). */

@@ -41,6 +41,8 @@ export interface JobExports {
   qs16_bmm_run(params: number, lhs: number, output: number, r0: number, r1: number, tid: number): void;
   qs8_tconv_run(params: number, input: number, output: number, oh0: number, oh1: number, tid: number): void;
   qs16_tconv_run(params: number, input: number, output: number, oh0: number, oh1: number, tid: number): void;
+  qs16_conv_run(params: number, input: number, output: number, q0: number, q1: number, tid: number): void;
+  qs16_dwconv_run(params: number, input: number, output: number, q0: number, q1: number, tid: number): void;
 }
 
 /** What the pool needs from the platform: workers. */
@@ -336,6 +338,12 @@ function runChunk(
       break;
     case Fn.Tconv16:
       x.qs16_tconv_run(a0, a1, a2, e0, e1, 0);
+      break;
+    case Fn.Conv16:
+      x.qs16_conv_run(a0, a1, a2, e0, e1, 0);
+      break;
+    case Fn.Dwconv16:
+      x.qs16_dwconv_run(a0, a1, a2, e0, e1, 0);
       break;
     default:
       break; // the test functions run in workers only

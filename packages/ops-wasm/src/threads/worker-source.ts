@@ -42,6 +42,8 @@ function chunk(x, fn, k, chunks) {
     case ${Fn.Bmm16}: x.qs16_bmm_run(a0, a1, a2, e0, e1, index); break;
     case ${Fn.Tconv8}: x.qs8_tconv_run(a0, a1, a2, e0, e1, index); break;
     case ${Fn.Tconv16}: x.qs16_tconv_run(a0, a1, a2, e0, e1, index); break;
+    case ${Fn.Conv16}: x.qs16_conv_run(a0, a1, a2, e0, e1, index); break;
+    case ${Fn.Dwconv16}: x.qs16_dwconv_run(a0, a1, a2, e0, e1, index); break;
     case ${Fn.TestThrow}: throw new Error('test: a chunk threw in worker ' + index);
     case ${Fn.TestDie}: port.die(); for (;;) {}
     default: throw new Error('unknown job function ' + fn);
