@@ -32,29 +32,61 @@ export function reducedShape(dims: ArrayLike<number>, reduced: readonly boolean[
   return out;
 }
 
+/** One group of adjacent input axes of the same kind: its number of values and its input stride (elements). */
+export interface ReduceGroup {
+  n: number;
+  stride: number;
+}
+
 /**
- * The reduction as [outer, R, inner] when its reduced axes, once axes of size 1 are set aside, form one
- * contiguous block (kept axes, reduced axes, kept axes): R the product of the reduced sizes, outer and
- * inner of the kept ones before and after; null when kept and reduced axes alternate more than that.
+ * A reduction as nested loops (the input's row-major strides): the input axes, size-1 axes set aside,
+ * merged into alternating groups of kept and reduced axes. `inner` is the number of values of the kept
+ * axes after the last reduced one (contiguous, stride 1; 1 when the last axis of more than one value is
+ * reduced); `kept` the other kept groups and `reduced` the reduced groups, outermost first, each padded
+ * at the front with `{ n: 1, stride: 0 }` to `MAX_KEPT_GROUPS` / `MAX_REDUCED_GROUPS` entries; `count` the
+ * values folded into each output. Outputs, in row-major order, are (kept..., inner); each folds its
+ * values in row-major input order when the loops run reduced[0] outermost and reduced[last] innermost.
+ * Null when the axes form more groups than that (inputs of more than 5 dimensions).
  */
-export function reduceBlock(dims: ArrayLike<number>, reduced: readonly boolean[]): { outer: number; R: number; inner: number } | null {
-  let outer = 1;
-  let R = 1;
-  let inner = 1;
-  // 0: before the block, 1: inside it, 2: after it
-  let phase = 0;
-  for (let d = 0; d < dims.length; d++) {
+export interface ReduceLoops {
+  inner: number;
+  kept: ReduceGroup[];
+  reduced: ReduceGroup[];
+  count: number;
+}
+
+/** Kept groups before the innermost kept run that `reduceLoops` describes (enough for 5-D inputs). */
+export const MAX_KEPT_GROUPS = 2;
+/** Reduced groups that `reduceLoops` describes (enough for 5-D inputs). */
+export const MAX_REDUCED_GROUPS = 3;
+
+/** The loops of reducing `dims` over the axes flagged in `reduced` (see {@link ReduceLoops}); null beyond its group limits. */
+export function reduceLoops(dims: ArrayLike<number>, reduced: readonly boolean[]): ReduceLoops | null {
+  // groups, innermost first: size, stride of the group's innermost axis, reduced
+  const groups: { n: number; stride: number; reduced: boolean }[] = [];
+  let stride = 1;
+  for (let d = dims.length - 1; d >= 0; d--) {
     const n = dims[d]!;
-    if (n === 1) continue;
-    if (reduced[d]) {
-      if (phase === 2) return null;
-      phase = 1;
-      R *= n;
-    } else if (phase === 0) outer *= n;
-    else {
-      phase = 2;
-      inner *= n;
+    if (n !== 1) {
+      const last = groups[groups.length - 1];
+      if (last && last.reduced === reduced[d]) last.n *= n;
+      else groups.push({ n, stride, reduced: reduced[d]! });
     }
+    stride *= n;
   }
-  return { outer, R, inner };
+  let inner = 1;
+  if (groups.length > 0 && !groups[0]!.reduced) inner = groups.shift()!.n;
+  groups.reverse();
+  const pad = (gs: ReduceGroup[], max: number): ReduceGroup[] | null =>
+    gs.length > max ? null : [...Array.from({ length: max - gs.length }, () => ({ n: 1, stride: 0 })), ...gs];
+  const kept = pad(
+    groups.filter((g) => !g.reduced).map(({ n, stride }) => ({ n, stride })),
+    MAX_KEPT_GROUPS,
+  );
+  const red = pad(
+    groups.filter((g) => g.reduced).map(({ n, stride }) => ({ n, stride })),
+    MAX_REDUCED_GROUPS,
+  );
+  if (!kept || !red) return null;
+  return { inner, kept, reduced: red, count: red.reduce((p, g) => p * g.n, 1) };
 }

@@ -15,7 +15,7 @@ export { qs8_bmm_run, qs16_bmm_run } from './int8/batch-matmul';
 export { qs8_svdf } from './int8/svdf';
 export { quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 } from './int8/quantize';
 export { concat_bytes } from './layout/concat';
-export { qs8_mean_hw } from './int8/mean';
+export { qs8_reduce } from './int8/reduce';
 export { qs8_softmax, qu8_softmax } from './int8/softmax';
 export { f32_conv, f32_conv_run } from './float/gemm';
 export { f32_dwconv, f32_dwconv_run } from './float/depthwise-conv';

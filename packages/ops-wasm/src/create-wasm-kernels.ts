@@ -33,6 +33,9 @@ import { createReverseV2 } from './kernels/reverse-v2.js';
 import { createConcatenation } from './kernels/concatenation.js';
 import { createMul } from './kernels/mul.js';
 import { createMean } from './kernels/mean.js';
+import { createSum } from './kernels/sum.js';
+import { createReduceMax } from './kernels/reduce-max.js';
+import { createReduceMin } from './kernels/reduce-min.js';
 import { createSoftmax } from './kernels/softmax.js';
 import { createSvdf } from './kernels/svdf.js';
 import { createUnidirectionalSequenceLstm } from './kernels/unidirectional-sequence-lstm.js';
@@ -73,7 +76,7 @@ import {
 export interface WasmKernels {
   /**
    * The registrations (int8 and 16x8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED; int8 BATCH_MATMUL, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
-   * MEAN over H and W, SOFTMAX, int8 SVDF, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
+   * MEAN, REDUCE_MAX and REDUCE_MIN (int8 and uint8) and SUM (int8) over any axes, SOFTMAX, int8 SVDF, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
    * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU and GELU; int8 EXP, LOG and ELU; int16 LOGISTIC and TANH; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
    * 8-byte elements; DEPTH_TO_SPACE and SPACE_TO_DEPTH (as transposes); SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, UNPACK and
    * REVERSE_V2 of 1-, 2-, 4- and 8-byte elements (as strided copies); the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
@@ -130,6 +133,9 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createAveragePool2D(),
     createMaxPool2D(),
     createMean(),
+    createSum(),
+    createReduceMax(),
+    createReduceMin(),
     createSoftmax(),
     createSvdf(),
     createQuantize(),

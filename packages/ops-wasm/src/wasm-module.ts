@@ -44,7 +44,8 @@ export interface KernelExports {
   qs16_bmm_run(params: number, lhs: number, output: number, r0: number, r1: number, tid: number): void;
   /** SVDF, int8 input and output, int16 or int8 state (updated in place); bias read only with SV.HasBias. */
   qs8_svdf(params: number, input: number, time: number, bias: number, state: number, output: number): void;
-  qs8_mean_hw(params: number, input: number, output: number): void;
+  /** int8 / uint8 MEAN, SUM, REDUCE_MAX or REDUCE_MIN over the loops of parameter block RD (kernel-support's reduceLoops). */
+  qs8_reduce(params: number, input: number, output: number): void;
   /** int8 / uint8 TRANSPOSE_CONV over output rows [oh0, oh1) of every batch (block TQ), with thread `tid`'s Tmp. */
   qs8_tconv_run(params: number, input: number, output: number, oh0: number, oh1: number, tid: number): void;
   /** 16x8 TRANSPOSE_CONV over output rows [oh0, oh1) of every batch (block TQ), with thread `tid`'s Tmp. */

@@ -141,9 +141,8 @@ describe.skipIf(!hasConformanceOps)('conformance-ops float32 cases through ops-w
     console.log(
       `conformance-ops float32 on ops-wasm: ${served.join(', ')}; declined: ${names.filter((n) => !served.includes(n)).join(', ')}`,
     );
-    // the declined variants, each with its reason: a depth multiplier of 2 (float depthwise takes 1) and a
-    // SUM over axes that alternate with kept ones (f32_reduce takes one block of reduced axes)
-    expect(names.filter((n) => !served.includes(n))).toEqual(['depthwise_conv_2d_f32_dm2', 'sum_f32_keep_multi']);
+    // the declined variant, with its reason: a depth multiplier of 2 (float depthwise takes 1)
+    expect(names.filter((n) => !served.includes(n))).toEqual(['depthwise_conv_2d_f32_dm2']);
   });
   if (!hasConformanceOps) it.skip(OPS_SKIP_REASON, () => {});
 });

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = -691054527;
+export const ABI_HASH: i32 = 1694584672;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -126,18 +126,6 @@ export const M_INNER = 72; // i32: elements of the inner run
 export const M_MODE = 76; // i32: 0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated
 export const M_U8 = 80; // i32: 1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8)
 export const M_BYTES = 96;
-
-// qs8_mean_hw (MEAN over the spatial axes, int8 and TFLite's uint8). Byte offsets:
-export const E_BATCHES = 0; // i32: batches
-export const E_HW = 4; // i32: pixels per image
-export const E_C = 8; // i32: channels
-export const E_ZP_COUNT = 12; // i32: zp_in * count (int32, wrapping)
-export const E_MULT = 16; // i32: multiplier with 1/count folded in
-export const E_LEFT = 20; // i32: left shift
-export const E_RIGHT = 24; // i32: right shift
-export const E_ZP_OUT = 28; // i32: output zero point
-export const E_U8 = 32; // i32: 1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8)
-export const E_BYTES = 48;
 
 // qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input, uint8 or int16 output). Byte offsets:
 export const S_OUTER = 0; // i32: rows
@@ -403,12 +391,27 @@ export const FP_ACT_MIN = 48; // f32: lower bound of the fused activation
 export const FP_ACT_MAX = 52; // f32: upper bound of the fused activation
 export const FP_BYTES = 64;
 
-// f32_reduce (MEAN, SUM, REDUCE_MAX, REDUCE_MIN of float32 over the middle axis of [outer, R, inner]). Byte offsets:
-export const FM_OUTER = 0; // i32: product of the kept axes before the reduced block
-export const FM_R = 4; // i32: values folded into each output (product of the reduced axes)
-export const FM_INNER = 8; // i32: product of the kept axes after the reduced block
-export const FM_KIND = 12; // i32: MEAN 0, SUM 1, REDUCE_MAX 2, REDUCE_MIN 3
-export const FM_BYTES = 16;
+// The reductions (MEAN, SUM, REDUCE_MAX, REDUCE_MIN): f32_reduce (float32) and qs8_reduce (int8, uint8) over the loops of kernel-support's reduceLoops. Byte offsets:
+export const RD_KIND = 0; // i32: MEAN 0, SUM 1, REDUCE_MAX 2, REDUCE_MIN 3
+export const RD_INNER = 4; // i32: kept values after the last reduced axis (contiguous; 1 when the last axis is reduced)
+export const RD_KA = 8; // i32: values of the outer kept group (1 when absent)
+export const RD_KB = 12; // i32: values of the second kept group (1 when absent)
+export const RD_SKA = 16; // i32: input stride of KA, elements
+export const RD_SKB = 20; // i32: input stride of KB, elements
+export const RD_RA = 24; // i32: values of the outer reduced group (1 when absent)
+export const RD_RB = 28; // i32: values of the second reduced group (1 when absent)
+export const RD_RC = 32; // i32: values of the innermost reduced group
+export const RD_SRA = 36; // i32: input stride of RA, elements
+export const RD_SRB = 40; // i32: input stride of RB, elements
+export const RD_SRC = 44; // i32: input stride of RC, elements (1 when Inner is 1)
+export const RD_COUNT = 48; // i32: values folded into each output: RA * RB * RC
+export const RD_ZP_COUNT = 52; // i32: qs8_reduce MEAN, SUM: zp_in * Count (int32, wrapping)
+export const RD_MULT = 56; // i32: qs8_reduce MEAN, SUM: multiplier of scale_in / scale_out (MEAN: with 1/Count folded in)
+export const RD_LEFT = 60; // i32: qs8_reduce MEAN, SUM: left shift
+export const RD_RIGHT = 64; // i32: qs8_reduce MEAN, SUM: right shift
+export const RD_ZP_OUT = 68; // i32: qs8_reduce MEAN, SUM: output zero point
+export const RD_U8 = 72; // i32: qs8_reduce: 1 for TFLite's uint8 tensors (values zero-extended, compared unsigned, outputs narrowed to uint8)
+export const RD_BYTES = 80;
 
 // RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qs16_resize_bilinear (int16), qu8_resize_bilinear (uint8). Byte offsets:
 export const R_BATCHES = 0; // i32: batches

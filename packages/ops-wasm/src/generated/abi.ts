@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -691054527;
+export const ABI_HASH = 1694584672;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -262,32 +262,6 @@ export enum M {
 }
 /** Bytes of the M block in the arena (its words rounded up to 16 bytes). */
 export const M_BYTES = 96;
-
-/** qs8_mean_hw (MEAN over the spatial axes, int8 and TFLite's uint8). Word indices. */
-export enum E {
-  /** batches (i32) */
-  Batches = 0,
-  /** pixels per image (i32) */
-  HW = 1,
-  /** channels (i32) */
-  C = 2,
-  /** zp_in * count (int32, wrapping) (i32) */
-  ZpCount = 3,
-  /** multiplier with 1/count folded in (i32) */
-  Mult = 4,
-  /** left shift (i32) */
-  Left = 5,
-  /** right shift (i32) */
-  Right = 6,
-  /** output zero point (i32) */
-  ZpOut = 7,
-  /** 1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8) (i32) */
-  U8 = 8,
-  /** Words of the block. */
-  Words = 9,
-}
-/** Bytes of the E block in the arena (its words rounded up to 16 bytes). */
-export const E_BYTES = 48;
 
 /** qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input, uint8 or int16 output). Word indices. */
 export enum S {
@@ -851,21 +825,51 @@ export enum FP {
 /** Bytes of the FP block in the arena (its words rounded up to 16 bytes). */
 export const FP_BYTES = 64;
 
-/** f32_reduce (MEAN, SUM, REDUCE_MAX, REDUCE_MIN of float32 over the middle axis of [outer, R, inner]). Word indices. */
-export enum FM {
-  /** product of the kept axes before the reduced block (i32) */
-  Outer = 0,
-  /** values folded into each output (product of the reduced axes) (i32) */
-  R = 1,
-  /** product of the kept axes after the reduced block (i32) */
-  Inner = 2,
+/** The reductions (MEAN, SUM, REDUCE_MAX, REDUCE_MIN): f32_reduce (float32) and qs8_reduce (int8, uint8) over the loops of kernel-support's reduceLoops. Word indices. */
+export enum RD {
   /** MEAN 0, SUM 1, REDUCE_MAX 2, REDUCE_MIN 3 (i32) */
-  Kind = 3,
+  Kind = 0,
+  /** kept values after the last reduced axis (contiguous; 1 when the last axis is reduced) (i32) */
+  Inner = 1,
+  /** values of the outer kept group (1 when absent) (i32) */
+  KA = 2,
+  /** values of the second kept group (1 when absent) (i32) */
+  KB = 3,
+  /** input stride of KA, elements (i32) */
+  SKA = 4,
+  /** input stride of KB, elements (i32) */
+  SKB = 5,
+  /** values of the outer reduced group (1 when absent) (i32) */
+  RA = 6,
+  /** values of the second reduced group (1 when absent) (i32) */
+  RB = 7,
+  /** values of the innermost reduced group (i32) */
+  RC = 8,
+  /** input stride of RA, elements (i32) */
+  SRA = 9,
+  /** input stride of RB, elements (i32) */
+  SRB = 10,
+  /** input stride of RC, elements (1 when Inner is 1) (i32) */
+  SRC = 11,
+  /** values folded into each output: RA * RB * RC (i32) */
+  Count = 12,
+  /** qs8_reduce MEAN, SUM: zp_in * Count (int32, wrapping) (i32) */
+  ZpCount = 13,
+  /** qs8_reduce MEAN, SUM: multiplier of scale_in / scale_out (MEAN: with 1/Count folded in) (i32) */
+  Mult = 14,
+  /** qs8_reduce MEAN, SUM: left shift (i32) */
+  Left = 15,
+  /** qs8_reduce MEAN, SUM: right shift (i32) */
+  Right = 16,
+  /** qs8_reduce MEAN, SUM: output zero point (i32) */
+  ZpOut = 17,
+  /** qs8_reduce: 1 for TFLite's uint8 tensors (values zero-extended, compared unsigned, outputs narrowed to uint8) (i32) */
+  U8 = 18,
   /** Words of the block. */
-  Words = 4,
+  Words = 19,
 }
-/** Bytes of the FM block in the arena (its words rounded up to 16 bytes). */
-export const FM_BYTES = 16;
+/** Bytes of the RD block in the arena (its words rounded up to 16 bytes). */
+export const RD_BYTES = 80;
 
 /** RESIZE_BILINEAR: f32_resize_bilinear (float32), qs8_resize_bilinear (int8), qs16_resize_bilinear (int16), qu8_resize_bilinear (uint8). Word indices. */
 export enum R {

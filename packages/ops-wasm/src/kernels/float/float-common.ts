@@ -23,7 +23,7 @@ export interface FloatKernelExports {
   f32_math(params: number, input: number, output: number): void;
   f32_maxpool(params: number, input: number, output: number): void;
   f32_avgpool(params: number, input: number, output: number): void;
-  /** MEAN, SUM, REDUCE_MAX or REDUCE_MIN over the middle axis of [outer, R, inner] (parameter block FM). */
+  /** MEAN, SUM, REDUCE_MAX or REDUCE_MIN over the loops of parameter block RD (kernel-support's reduceLoops). */
   f32_reduce(params: number, input: number, output: number): void;
   f32_resize_bilinear(params: number, input: number, output: number): void;
   /** SVDF (the state updated in place; bias read only with SV.HasBias), before the fused activation. */
