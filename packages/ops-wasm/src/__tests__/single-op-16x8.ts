@@ -14,8 +14,12 @@ export interface Quant16 {
   bias: Bias16;
   /** Multiplier scale: > 1 makes left shifts, < 1 saturates less. */
   gain: number;
-  /** Inputs at the int16 extremes only (-32768, 32767) and weights at -128 / 127: the largest sums. */
-  extreme: boolean;
+  /**
+   * Inputs at the int16 extremes only (-32768, 32767) and weights at -128 / 127; `'max'`: every input
+   * -32768 and every output channel's weights all -128 or all 127, so all of a channel's products have one
+   * sign (the largest sums: 2^22 per product).
+   */
+  extreme: boolean | 'max';
   /** FULLY_CONNECTED without a bias: quantized_bias_type INT64 (the int64 accumulator). */
   biasType64: boolean;
 }
@@ -33,13 +37,15 @@ export function randomQuant16(seed: number, biases: readonly Bias16[]): Quant16 
 }
 
 /** `n` random int16 values (a tenth at the extremes; all of them when `extreme`) as bytes. */
-export function int16Bytes(r: () => number, n: number, extreme: boolean): Int8Array {
+export function int16Bytes(r: () => number, n: number, extreme: boolean | 'max'): Int8Array {
   const v = new Int16Array(n);
-  for (let i = 0; i < n; i++) v[i] = extreme || r() < 0.1 ? pick(r, [-32768, 32767]) : int(r, -32768, 32767);
+  for (let i = 0; i < n; i++) v[i] = extreme === 'max' ? -32768 : extreme || r() < 0.1 ? pick(r, [-32768, 32767]) : int(r, -32768, 32767);
   return new Int8Array(v.buffer);
 }
 
-function weights(r: () => number, n: number, extreme: boolean): Int8Array {
+/** `n` weights; `'max'`: -128 or 127 by output channel (`channel(i)` of weight i). */
+function weights(r: () => number, n: number, extreme: boolean | 'max', channel: (i: number) => number): Int8Array {
+  if (extreme === 'max') return Int8Array.from({ length: n }, (_, i) => (channel(i) % 2 === 0 ? -128 : 127));
   return extreme ? Int8Array.from({ length: n }, () => pick(r, [-128, 127])) : int8s(r, n);
 }
 
@@ -84,6 +90,7 @@ export function buildConv16(c: ConvCase, q: Quant16): { def: ModelDef; input: In
       r,
       filterShape.reduce((a, x) => a * x, 1),
       q.extreme,
+      (i) => (c.depthwise ? i % c.outC : Math.floor(i / k)),
     ),
     quantization: { scale: q.perChannel ? wScales : wScales[0]!, zeroPoint: wScales.map(() => 0), quantizedDimension: c.depthwise ? 3 : 0 },
   });
@@ -139,7 +146,7 @@ export function buildFullyConnected16(
     name: 'w',
     type: TensorType.INT8,
     shape: [units, depth],
-    data: weights(r, units * depth, q.extreme),
+    data: weights(r, units * depth, q.extreme, (i) => Math.floor(i / depth)),
     quantization: { scale: q.perChannel ? wScales : wScales[0]!, zeroPoint: wScales.map(() => 0), quantizedDimension: 0 },
   });
   // per-tensor: TFLM checks the bias scale against input scale * filter scale

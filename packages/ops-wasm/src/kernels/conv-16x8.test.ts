@@ -26,11 +26,12 @@ describe('16x8 FULLY_CONNECTED (wasm) is bit-exact with ops-reference', () => {
   ] as const)(
     'on deep layers at the extremes (sums past 2^31: several int32 chunks; the int32 accumulator wraps), %s bias, quantized_bias_type INT64 %s',
     (bias, biasType64) => {
-      for (const depth of [256, 257, 1024, 3000]) {
-        const q: Quant16 = { perChannel: true, bias, gain: 1e-3, extreme: true, biasType64 };
-        const m = buildFullyConnected16(depth, q, { batches: 3, depth, units: 9 });
-        expectSame(m, m.desc);
-      }
+      for (const depth of [256, 257, 1024, 3000])
+        for (const extreme of [true, 'max'] as const) {
+          const q: Quant16 = { perChannel: true, bias, gain: 1e-3, extreme, biasType64 };
+          const m = buildFullyConnected16(depth, q, { batches: 3, depth, units: 9 });
+          expectSame(m, m.desc);
+        }
     },
   );
 });
@@ -56,7 +57,10 @@ describe('16x8 CONV_2D (wasm) is bit-exact with ops-reference', () => {
       const c = deep
         ? { ...base, kH: 3, kW: 3, inC: int(r, 30, 70), dilH: 1, dilW: 1 }
         : { ...base, kH: 1, kW: 1, strideH: 1, strideW: 1, dilH: 1, dilW: 1, inC: 8 * int(r, 1, 6) + (seed % 4 === 1 ? int(r, 1, 7) : 0) };
-      const q = { ...randomQuant16(seed, ['int64', 'int32', 'none']), extreme: seed % 3 === 0 };
+      const q = {
+        ...randomQuant16(seed, ['int64', 'int32', 'none']),
+        extreme: seed % 3 === 0 ? (seed % 2 === 0 ? ('max' as const) : true) : false,
+      };
       const m = buildConv16(c, q);
       if (!m) continue;
       expectSame(m, JSON.stringify({ ...c, ...q }));
