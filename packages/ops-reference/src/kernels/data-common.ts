@@ -44,8 +44,8 @@ export function requireShape(op: string, node: Node, tensor: Tensor, what: strin
 
 const TWO_POW_32 = 4294967296;
 
-/** Integer types of index and position tensors (TFLite's gathers take int16, int32, int64). */
-export const INDEX_TYPES: readonly TensorType[] = [TensorType.INT32, TensorType.INT64, TensorType.INT16];
+/** Integer types of index and position tensors (TFLite's gathers take int16, int32, int64): kernel-support's, which GATHER's prepare checks. */
+export { GATHER_INDEX_TYPES as INDEX_TYPES } from '@micrort/kernel-support';
 
 /**
  * Element `i` of an int16, int32 or int64 index tensor, as a number (int64 exact within ±2^53; beyond,

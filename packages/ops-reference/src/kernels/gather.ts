@@ -10,33 +10,23 @@
  *
  * Types: float32 and int8 params with int32 indices as TFLM; as TFLite, params of every other fixed-size
  * type, 1-D strings, and packed int4 (moved as bytes: the inner slice must hold an even count, as
- * TFLite's reference Gather assumes), with int16, int32 or int64 indices.
+ * TFLite's reference Gather assumes), with int16, int32 or int64 indices. The checks, the output shape
+ * and the loop sizes are kernel-support's prepareGather, as in ops-wasm.
  */
-import { BuiltinOperator, KernelError, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
-import type { EvalTensor, GatherOptions, Node, Registration, TfLiteContext } from '@micrort/core';
+import { BuiltinOperator, KernelError, TensorType } from '@micrort/core';
+import type { EvalTensor, Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
 import {
   FIXED_SIZE_TYPES,
   INDEX_TYPES,
   type StringMove,
-  dimProduct,
   indexAt,
   prepareStringMove,
-  requireSameTypeAs,
-  resolveAxis,
   typeSupport,
   writeMappedStrings,
 } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
-import {
-  expectType,
-  fillOpData,
-  isDataDependent,
-  newOpData,
-  opData,
-  refuseDataDependentInput,
-  setOutputShapeOrBound,
-} from '@micrort/kernel-support';
+import { fillOpData, gatherIndexError, newOpData, opData, prepareGather } from '@micrort/kernel-support';
 import { setActualOutputShape } from './data-dependent-shape.js';
 
 const OP = 'GATHER';
@@ -61,48 +51,11 @@ interface GatherOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  checkArity(OP, node, 2, 1);
-  const params = getInput(context, node, 0, OP);
-  const coords = getInput(context, node, 1, OP);
-  const output = getOutput(context, node, 0, OP);
-  expectType(OP, node, 'indices', coords, INDEX_TYPES);
-  expectType(OP, node, 'params', params, TYPES);
-  requireSameTypeAs(OP, node, output, 'output', params, 'params');
-  const options = node.builtinData as GatherOptions | null;
-  const rank = params.dims.length;
-  const axis = resolveAxis(OP, node, options?.axis ?? 0, rank);
-  const rawBatchDims = options?.batchDims ?? 0;
-  const batchDims = rawBatchDims < 0 ? rawBatchDims + coords.dims.length : rawBatchDims;
-  if (!(batchDims >= 0 && batchDims < rank && batchDims <= coords.dims.length))
-    throw new KernelError(
-      OP,
-      node.index,
-      `batch_dims ${rawBatchDims} is out of range for params of rank ${rank} and indices of rank ${coords.dims.length}`,
-    );
-  if (batchDims > axis) throw new KernelError(OP, node.index, `batch_dims ${batchDims} must not exceed axis ${axis}`);
-  for (let i = 0; i < batchDims; i++)
-    if (params.dims[i] !== coords.dims[i])
-      throw new KernelError(OP, node.index, `batch dimension ${i} differs: params has ${params.dims[i]}, indices ${coords.dims[i]}`);
-  const expected = [
-    ...Array.from(params.dims).slice(0, axis),
-    ...Array.from(coords.dims).slice(batchDims),
-    ...Array.from(params.dims).slice(axis + 1),
-  ];
-  const paramsBounded = isDataDependent(params);
-  const coordsBounded = isDataDependent(coords);
-  const bounded = paramsBounded || coordsBounded;
-  if (bounded && (batchDims > 0 || params.type === TensorType.STRING || params.type === TensorType.INT4))
-    refuseDataDependentInput(
-      OP,
-      context,
-      node,
-      paramsBounded ? 0 : 1,
-      'GATHER follows data-dependent params and indices without batch_dims, of params other than strings and int4',
-    );
-  setOutputShapeOrBound(OP, context, node, 0, expected, bounded);
-  if (params.type === TensorType.STRING && rank !== 1)
-    throw new KernelError(OP, node.index, `string params must be 1-D (as TFLite), got ${rank} dimensions`);
-  let innerSize = dimProduct(params.dims, axis + 1);
+  const g = prepareGather(OP, context, node, TYPES, FIXED_SIZE_TYPES);
+  const params = g.params;
+  if (params.type === TensorType.STRING && params.dims.length !== 1)
+    throw new KernelError(OP, node.index, `string params must be 1-D (as TFLite), got ${params.dims.length} dimensions`);
+  let innerSize = g.innerSize;
   if (params.type === TensorType.INT4) {
     if (innerSize % 2 !== 0)
       throw new KernelError(
@@ -114,22 +67,22 @@ function prepare(context: TfLiteContext, node: Node): void {
   }
   const strings = params.type === TensorType.STRING ? prepareStringMove(OP, context, node, params, false) : null;
   const data: GatherOpData = {
-    batchSize: dimProduct(params.dims, 0, batchDims),
-    outerSize: dimProduct(params.dims, batchDims, axis),
-    axisSize: params.dims[axis]!,
+    batchSize: g.batchSize,
+    outerSize: g.outerSize,
+    axisSize: g.axisSize,
     innerSize,
-    coordSize: dimProduct(coords.dims, batchDims),
+    coordSize: g.coordSize,
     layout: strings || params.type === TensorType.INT4 ? { useWords: false, units: 1 } : elementLayout(params.type, OP, node),
     strings,
-    bounded,
-    axis,
-    dims: Int32Array.from(expected),
+    bounded: g.bounded,
+    axis: g.axis,
+    dims: Int32Array.from(g.dims),
   };
   fillOpData(OP, node, data);
 }
 
 function outOfRange(node: Node, at: number, value: number, axisSize: number): never {
-  throw new KernelError(OP, node.index, `indices[${at}] = ${value} is out of range: the gathered axis has size ${axisSize}`);
+  throw gatherIndexError(OP, node, at, value, axisSize);
 }
 
 function gather(node: Node, d: GatherOpData, params: NumberArray, coords: EvalTensor, output: NumberArray): void {

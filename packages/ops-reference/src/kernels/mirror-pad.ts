@@ -2,18 +2,18 @@
  * MIRROR_PAD (TFLM kernels/mirror_pad.cc): pads each dimension with a mirror image of the input — REFLECT
  * leaves the edge element out of the mirror, SYMMETRIC repeats it. Paddings are a constant int32 or int64
  * [rank, 2] tensor. The index arithmetic is TFLM's GetInputDimension, including its clamping of paddings
- * larger than the mirrored part; it is tabulated per dimension in prepare. Up to 6 dimensions.
+ * larger than the mirrored part; it is tabulated per dimension in prepare. Up to 6 dimensions. The checks,
+ * the output shape and the tables are kernel-support's prepareMirrorPad, as in ops-wasm.
  *
  * Types: float32 and int8 as TFLM (whose eval fails int16), and as TFLite uint8, int32, int64, int16 and
  * every other fixed-size type (its current kernel moves elements by size). As TFLM,
  * the kernel allocates its 20-byte OpData and requests two scratch buffers of rank int32 (the output and
  * input strides, which invoke fills and uses).
  */
-import { BuiltinOperator, KernelError, MirrorPadMode, TensorType, checkArity, getInput, getOutput } from '@micrort/core';
-import type { MirrorPadOptions, Node, Registration, TfLiteContext } from '@micrort/core';
+import { BuiltinOperator } from '@micrort/core';
+import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { paddedShape } from './pad-common.js';
-import { FIXED_SIZE_TYPES, requireSameTypeAs, typeSupport } from './data-common.js';
+import { typeSupport } from './data-common.js';
 import {
   type ElementLayout,
   type NumberArray,
@@ -22,15 +22,12 @@ import {
   elementLayout,
   movableData,
   opDataBlock,
-  readConstantIndexTensor,
-  shapeString,
 } from './transpose-common.js';
-import { expectType, fillOpData, opData, setOutputShape } from '@micrort/kernel-support';
+import { MIRROR_PAD_MAX_DIMS, MIRROR_PAD_TYPES, fillOpData, opData, prepareMirrorPad } from '@micrort/kernel-support';
 
 const OP = 'MIRROR_PAD';
-const TYPES = FIXED_SIZE_TYPES;
-/** Rank the loops run at (front-padded with 1s). */
-export const MIRROR_PAD_MAX_DIMS = 6;
+// The loops run at MIRROR_PAD_MAX_DIMS dimensions (front-padded with 1s).
+export { MIRROR_PAD_MAX_DIMS, mirrorInputIndex } from '@micrort/kernel-support';
 /**
  * sizeof(OpDataMirrorPad) in TFLM: int input_dims, output_size, offset,
  * output_dims_num_elements_buffer_index, input_dims_num_elements_buffer_index.
@@ -49,76 +46,22 @@ interface MirrorPadOpData extends OpDataBlock {
   layout: ElementLayout;
 }
 
-/** TFLM's GetInputDimension: the input index mirrored into output index `padded` along one axis. */
-export function mirrorInputIndex(padded: number, leftPad: number, inputSize: number, offset: number): number {
-  if (padded < leftPad) {
-    const original = leftPad + offset - 1;
-    return original - Math.min(padded, original - offset);
-  }
-  let p = padded - leftPad;
-  if (p >= inputSize) {
-    p -= inputSize;
-    const original = inputSize - (1 + offset);
-    return original - Math.min(p, original);
-  }
-  return p;
-}
-
 function prepare(context: TfLiteContext, node: Node): void {
-  checkArity(OP, node, 2, 1);
   const block = opDataBlock(OP, node);
-  const input = getInput(context, node, 0, OP);
-  const paddings = getInput(context, node, 1, OP);
-  const output = getOutput(context, node, 0, OP);
-  expectType(OP, node, 'input', input, TYPES);
-  requireSameTypeAs(OP, node, output, 'output', input, 'input');
-  const rank = input.dims.length;
-  if (rank > MIRROR_PAD_MAX_DIMS)
-    throw new KernelError(OP, node.index, `input has ${rank} dimensions, at most ${MIRROR_PAD_MAX_DIMS} are supported`);
-  if (paddings.dims.length !== 2 || paddings.dims[0] !== rank || paddings.dims[1] !== 2)
-    throw new KernelError(OP, node.index, `paddings has shape ${shapeString(paddings.dims)}, expected [${rank}, 2]`);
-  expectType(OP, node, 'paddings', paddings, [TensorType.INT32, TensorType.INT64]);
-  const pads = readConstantIndexTensor(paddings, OP, node, 'paddings');
-  const options = node.builtinData as MirrorPadOptions | null;
-  if (!options) throw new KernelError(OP, node.index, 'missing MirrorPadOptions');
-  if (options.mode !== MirrorPadMode.REFLECT && options.mode !== MirrorPadMode.SYMMETRIC)
-    throw new KernelError(OP, node.index, `unknown mirror pad mode ${options.mode} (REFLECT = 0, SYMMETRIC = 1)`);
-  const offset = options.mode === MirrorPadMode.REFLECT ? 1 : 0;
-  if (pads.every((p) => p >= 0)) setOutputShape(OP, context, node, 0, paddedShape(input.dims, pads));
+  const g = prepareMirrorPad(OP, context, node);
+  const rank = g.input.dims.length;
   const shift = MIRROR_PAD_MAX_DIMS - rank;
   const outDims = new Int32Array(MIRROR_PAD_MAX_DIMS).fill(1);
   const inDims = new Int32Array(MIRROR_PAD_MAX_DIMS).fill(1);
   const maps: Int32Array[] = [];
   for (let a = 0; a < MIRROR_PAD_MAX_DIMS; a++) maps.push(new Int32Array(1));
   for (let i = 0; i < rank; i++) {
-    const left = pads[2 * i]!;
-    const right = pads[2 * i + 1]!;
-    const size = input.dims[i]!;
-    if (left < 0 || right < 0)
-      throw new KernelError(OP, node.index, `paddings of dimension ${i} are [${left}, ${right}], must be non-negative`);
-    if (size < 1) throw new KernelError(OP, node.index, `input dimension ${i} is empty; there is nothing to mirror`);
-    if (output.dims[i] !== size + left + right)
-      throw new KernelError(
-        OP,
-        node.index,
-        `output dimension ${i} is ${output.dims[i]}, expected ${size} + ${left} + ${right} = ${size + left + right}`,
-      );
-    const map = new Int32Array(size + left + right);
-    for (let o = 0; o < map.length; o++) {
-      const m = mirrorInputIndex(o, left, size, offset);
-      // Paddings beyond what the mirror covers would make TFLM read outside the input; refuse them.
-      if (m < 0 || m >= size)
-        throw new KernelError(
-          OP,
-          node.index,
-          `paddings [${left}, ${right}] of dimension ${i} are too large for its size ${size} in ${offset ? 'REFLECT' : 'SYMMETRIC'} mode`,
-        );
-      map[o] = m;
-    }
-    outDims[shift + i] = map.length;
-    inDims[shift + i] = size;
-    maps[shift + i] = map;
+    outDims[shift + i] = g.maps[i]!.length;
+    inDims[shift + i] = g.input.dims[i]!;
+    maps[shift + i] = g.maps[i]!;
   }
+  const offset = g.offset;
+  const output = context.getTensor(node.outputs[0]!);
   const outStridesScratch = context.requestScratchBufferInArena(rank * 4);
   const inStridesScratch = context.requestScratchBufferInArena(rank * 4);
   block.setInt32(0, rank, true);
@@ -126,7 +69,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   block.setInt32(8, offset, true);
   block.setInt32(12, outStridesScratch, true);
   block.setInt32(16, inStridesScratch, true);
-  const layout = elementLayout(input.type, OP, node);
+  const layout = elementLayout(g.input.type, OP, node);
   const data: MirrorPadOpData = { block, rank, outDims, inDims, maps, outStridesScratch, inStridesScratch, layout };
   fillOpData(OP, node, data);
 }
@@ -211,7 +154,7 @@ export const MIRROR_PAD: Registration = {
   version: 3,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => typeSupport(context, node, TYPES),
+  supports: (context, node) => typeSupport(context, node, MIRROR_PAD_TYPES),
   init: (context) => allocateOpDataBlock(context, OP_DATA_MIRROR_PAD_BYTES),
   prepare,
   invoke,

@@ -1,25 +1,17 @@
 /**
  * PACK (TFLM kernels/pack.cc): stacks `values_count` tensors of one shape along a new axis `axis`
  * (negative counts from the end of the output's rank). Types: float32, int8, int16, int32, int64 as TFLM,
- * and uint8 and uint32 as TFLite. TFLM keeps no op data.
+ * and uint8 and uint32 as TFLite. The checks and the output shape are kernel-support's preparePack, as
+ * in ops-wasm. TFLM keeps no op data.
  */
-import { BuiltinOperator, KernelError, TensorType, getInput, getOutput } from '@micrort/core';
-import type { Node, PackOptions, Registration, TfLiteContext } from '@micrort/core';
+import { BuiltinOperator, KernelError } from '@micrort/core';
+import type { Node, Registration, TfLiteContext } from '@micrort/core';
 import { PROVIDER } from '../provider.js';
-import { dimProduct, requireSameTypeAs, requireShape, resolveAxis, typeSupport } from './data-common.js';
+import { typeSupport } from './data-common.js';
 import { type ElementLayout, type NumberArray, elementLayout, movableData } from './transpose-common.js';
-import { expectType, fillOpData, isDataDependent, newOpData, opData, setOutputShapeOrBound } from '@micrort/kernel-support';
+import { PACK_TYPES, fillOpData, newOpData, opData, preparePack } from '@micrort/kernel-support';
 
 const OP = 'PACK';
-const TYPES = [
-  TensorType.FLOAT32,
-  TensorType.INT8,
-  TensorType.INT16,
-  TensorType.INT32,
-  TensorType.INT64,
-  TensorType.UINT8,
-  TensorType.UINT32,
-] as const;
 
 /** Op data computed in prepare. */
 interface PackOpData {
@@ -33,35 +25,14 @@ interface PackOpData {
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
-  const count = node.inputs.length;
-  if (count < 1) throw new KernelError(OP, node.index, 'expects at least 1 input');
-  if (node.outputs.length !== 1) throw new KernelError(OP, node.index, `expects 1 output, got ${node.outputs.length}`);
-  const options = node.builtinData as PackOptions | null;
-  const valuesCount = options?.valuesCount ?? count;
-  if (valuesCount !== count) throw new KernelError(OP, node.index, `values_count is ${valuesCount} but the node has ${count} inputs`);
-  const first = getInput(context, node, 0, OP);
-  const output = getOutput(context, node, 0, OP);
-  expectType(OP, node, 'input 0', first, TYPES);
-  requireSameTypeAs(OP, node, output, 'output', first, 'input 0');
-  for (let i = 1; i < count; i++) {
-    const t = getInput(context, node, i, OP);
-    requireSameTypeAs(OP, node, t, `input ${i}`, first, 'input 0');
-    requireShape(OP, node, t, `input ${i}`, first.dims);
-  }
-  const outRank = first.dims.length + 1;
-  const axis = resolveAxis(OP, node, options?.axis ?? 0, outRank);
-  const expected = Array.from(first.dims);
-  expected.splice(axis, 0, count);
-  let bounded = false;
-  for (let i = 0; i < count; i++) if (isDataDependent(getInput(context, node, i, OP))) bounded = true;
-  setOutputShapeOrBound(OP, context, node, 0, expected, bounded);
-  const layout = elementLayout(first.type, OP, node);
+  const g = preparePack(OP, context, node);
+  const layout = elementLayout(g.first.type, OP, node);
   const data: PackOpData = {
     layout,
-    outer: dimProduct(first.dims, 0, axis),
-    run: dimProduct(first.dims, axis) * layout.units,
-    axis,
-    dims: bounded ? Int32Array.from(expected) : null,
+    outer: g.outer,
+    run: g.inner * layout.units,
+    axis: g.axis,
+    dims: g.bounded ? Int32Array.from(g.dims) : null,
   };
   fillOpData(OP, node, data);
 }
@@ -116,7 +87,7 @@ export const PACK: Registration = {
   version: 4,
   provider: PROVIDER,
   name: OP,
-  supports: (context, node) => typeSupport(context, node, TYPES),
+  supports: (context, node) => typeSupport(context, node, PACK_TYPES),
   dynamicInputShapes: true,
   init: newOpData,
   prepare,
