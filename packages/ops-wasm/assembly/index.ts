@@ -2,7 +2,7 @@
 // memory (the interpreter's arena): a parameter block the TypeScript side wrote at prepare, then the
 // tensors. The module has no data segment, no globals and no allocator, so the whole memory is the
 // arena (see src/wasm-module.ts). int8 kernels live in int8/, float32 kernels in float/, type-agnostic
-// data movement (PAD, CONCATENATION) in layout/, int16 elementwise ones (LOGISTIC, TANH) in int16/.
+// data movement (PAD, CONCATENATION, GATHER, MIRROR_PAD) in layout/, int16 elementwise ones (LOGISTIC, TANH) in int16/.
 export { qs8_conv, qs8_conv_run } from './int8/conv';
 export { windowBegin as window_begin } from './int8/window';
 export { qs8_dwconv, qs8_dwconv_run } from './int8/depthwise-conv';
@@ -16,6 +16,8 @@ export { qs8_svdf } from './int8/svdf';
 export { quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 } from './int8/quantize';
 export { concat_bytes } from './layout/concat';
 export { qs8_reduce } from './int8/reduce';
+export { gather_bytes } from './layout/gather';
+export { mirror_pad_bytes } from './layout/mirror-pad';
 export { qs8_softmax, qu8_softmax } from './int8/softmax';
 export { f32_conv, f32_conv_run } from './float/gemm';
 export { f32_dwconv, f32_dwconv_run } from './float/depthwise-conv';

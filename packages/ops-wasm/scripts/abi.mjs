@@ -288,6 +288,39 @@ export const BLOCKS = [
     ],
   },
   {
+    name: 'GA',
+    doc: 'gather_bytes (GATHER of any fixed-size type: per index one block of params rows copied; the indices read and range-checked at invoke).',
+    fields: [
+      ['Batches', 'i32', 'product of the batch_dims leading dims'],
+      ['Outer', 'i32', 'params rows per batch before the gathered axis'],
+      ['AxisSize', 'i32', "params' extent along the gathered axis: indices must lie in [0, AxisSize)"],
+      ['Coords', 'i32', 'indices per batch'],
+      ['Inner', 'i32', 'bytes of one gathered block (the dims after the axis)'],
+      ['IndexBytes', 'i32', 'bytes of one index: 2 (int16), 4 (int32) or 8 (int64)'],
+    ],
+  },
+  {
+    name: 'MP',
+    doc: 'mirror_pad_bytes (MIRROR_PAD of 1-, 2-, 4- or 8-byte elements as a list of strided box copies, each an MC record).',
+    fields: [
+      ['Count', 'i32', 'copies, run in order'],
+      ['Es', 'i32', 'element size in bytes'],
+      ['Copy', 'i32', 'the copies (MC records)', 'rest'],
+    ],
+  },
+  {
+    name: 'MC',
+    doc: 'One copy of mirror_pad_bytes: a 6-D box of elements read with byte strides S from the input (or the output, already written) and written with byte strides T into the output.',
+    fields: [
+      ['FromOut', 'i32', '1: read from the output (a border slab mirrored from what is already there), 0: from the input'],
+      ['Src', 'i32', 'byte offset of the first element read, from the tensor read'],
+      ['Dst', 'i32', "byte offset of the first element written, from the output's start"],
+      ['D', 'i32', 'box dimensions, outermost first', 6],
+      ['S', 'i32', 'byte strides of the read (negative: walking backwards, 0: repeated)', 6],
+      ['T', 'i32', 'byte strides of the write', 6],
+    ],
+  },
+  {
     name: 'B',
     doc: 'f32_binary (ADD, MUL, float32) over a broadcast plan.',
     fields: [

@@ -31,6 +31,9 @@ import { createSplitV } from './kernels/split-v.js';
 import { createUnpack } from './kernels/unpack.js';
 import { createReverseV2 } from './kernels/reverse-v2.js';
 import { createConcatenation } from './kernels/concatenation.js';
+import { createPack } from './kernels/pack.js';
+import { createGather } from './kernels/gather.js';
+import { createMirrorPad } from './kernels/mirror-pad.js';
 import { createMul } from './kernels/mul.js';
 import { createMean } from './kernels/mean.js';
 import { createSum } from './kernels/sum.js';
@@ -77,7 +80,7 @@ export interface WasmKernels {
   /**
    * The registrations (int8 and 16x8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED; int8 BATCH_MATMUL, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
    * MEAN, REDUCE_MAX and REDUCE_MIN (int8 and uint8) and SUM (int8) over any axes, SOFTMAX, int8 SVDF, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
-   * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU and GELU; int8 EXP, LOG and ELU; int16 LOGISTIC and TANH; PAD, CONCATENATION and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; TRANSPOSE of 1-, 2-, 4- and
+   * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU and GELU; int8 EXP, LOG and ELU; int16 LOGISTIC and TANH; PAD, CONCATENATION, PACK, GATHER (int16, int32 or int64 indices read at invoke) and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; MIRROR_PAD (REFLECT, SYMMETRIC) of 1-, 2-, 4- and 8-byte elements (as strided box copies); TRANSPOSE of 1-, 2-, 4- and
    * 8-byte elements; DEPTH_TO_SPACE and SPACE_TO_DEPTH (as transposes); SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, UNPACK and
    * REVERSE_V2 of 1-, 2-, 4- and 8-byte elements (as strided copies); the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
    */
@@ -130,6 +133,9 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createUnpack(),
     createReverseV2(),
     createConcatenation(),
+    createPack(),
+    createGather(),
+    createMirrorPad(),
     createAveragePool2D(),
     createMaxPool2D(),
     createMean(),

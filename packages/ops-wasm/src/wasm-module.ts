@@ -36,6 +36,10 @@ export interface KernelExports {
   /** The hash of the ABI (scripts/abi.mjs) the module was built with. */
   abi_hash(): number;
   concat_bytes(params: number, inputOffsets: number, output: number): void;
+  /** GATHER (block GA): -1, or the position of the first index outside [0, axis size) (the copy stops there). */
+  gather_bytes(params: number, paramsData: number, indices: number, output: number): number;
+  /** MIRROR_PAD (block MP): its box copies in order, the border slabs reading the output. */
+  mirror_pad_bytes(params: number, input: number, output: number): void;
   qs8_avgpool(params: number, input: number, output: number): void;
   qs8_mul(params: number, input1: number, input2: number, output: number): void;
   /** int8 BATCH_MATMUL over rows [r0, r1) of the node's stacked output matrices (block BM), with thread `tid`'s Row scratch. */

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 1694584672;
+export const ABI_HASH: i32 = -1310276401;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -187,6 +187,30 @@ export const CC_RESCALE = 8; // u32: uint8: per input a float32 scale and bias (
 export const CC_ZP_OUT = 12; // i32: uint8 with Rescale: the output zero point
 export const CC_RUN = 16; // i32 (trailing array): per input, the bytes of its run per slice
 export const CC_BYTES = 16;
+
+// gather_bytes (GATHER of any fixed-size type: per index one block of params rows copied; the indices read and range-checked at invoke). Byte offsets:
+export const GA_BATCHES = 0; // i32: product of the batch_dims leading dims
+export const GA_OUTER = 4; // i32: params rows per batch before the gathered axis
+export const GA_AXIS_SIZE = 8; // i32: params' extent along the gathered axis: indices must lie in [0, AxisSize)
+export const GA_COORDS = 12; // i32: indices per batch
+export const GA_INNER = 16; // i32: bytes of one gathered block (the dims after the axis)
+export const GA_INDEX_BYTES = 20; // i32: bytes of one index: 2 (int16), 4 (int32) or 8 (int64)
+export const GA_BYTES = 32;
+
+// mirror_pad_bytes (MIRROR_PAD of 1-, 2-, 4- or 8-byte elements as a list of strided box copies, each an MC record). Byte offsets:
+export const MP_COUNT = 0; // i32: copies, run in order
+export const MP_ES = 4; // i32: element size in bytes
+export const MP_COPY = 8; // i32 (trailing array): the copies (MC records)
+export const MP_BYTES = 16;
+
+// One copy of mirror_pad_bytes: a 6-D box of elements read with byte strides S from the input (or the output, already written) and written with byte strides T into the output. Byte offsets:
+export const MC_FROM_OUT = 0; // i32: 1: read from the output (a border slab mirrored from what is already there), 0: from the input
+export const MC_SRC = 4; // i32: byte offset of the first element read, from the tensor read
+export const MC_DST = 8; // i32: byte offset of the first element written, from the output's start
+export const MC_D = 12; // i32 (6 words): box dimensions, outermost first
+export const MC_S = 36; // i32 (6 words): byte strides of the read (negative: walking backwards, 0: repeated)
+export const MC_T = 60; // i32 (6 words): byte strides of the write
+export const MC_BYTES = 96;
 
 // f32_binary (ADD, MUL, float32) over a broadcast plan. Byte offsets:
 export const B_OP = 0; // i32: 0 ADD, 1 MUL

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 1694584672;
+export const ABI_HASH = -1310276401;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -396,6 +396,60 @@ export enum CC {
 }
 /** Bytes of the CC block in the arena (its words rounded up to 16 bytes). */
 export const CC_BYTES = 16;
+
+/** gather_bytes (GATHER of any fixed-size type: per index one block of params rows copied; the indices read and range-checked at invoke). Word indices. */
+export enum GA {
+  /** product of the batch_dims leading dims (i32) */
+  Batches = 0,
+  /** params rows per batch before the gathered axis (i32) */
+  Outer = 1,
+  /** params' extent along the gathered axis: indices must lie in [0, AxisSize) (i32) */
+  AxisSize = 2,
+  /** indices per batch (i32) */
+  Coords = 3,
+  /** bytes of one gathered block (the dims after the axis) (i32) */
+  Inner = 4,
+  /** bytes of one index: 2 (int16), 4 (int32) or 8 (int64) (i32) */
+  IndexBytes = 5,
+  /** Words of the block. */
+  Words = 6,
+}
+/** Bytes of the GA block in the arena (its words rounded up to 16 bytes). */
+export const GA_BYTES = 32;
+
+/** mirror_pad_bytes (MIRROR_PAD of 1-, 2-, 4- or 8-byte elements as a list of strided box copies, each an MC record). Word indices. */
+export enum MP {
+  /** copies, run in order (i32) */
+  Count = 0,
+  /** element size in bytes (i32) */
+  Es = 1,
+  /** the copies (MC records) (i32, a trailing array) */
+  Copy = 2,
+  /** Words of the block before the trailing array. */
+  Words = 2,
+}
+/** Bytes of the MP block in the arena (its words rounded up to 16 bytes). */
+export const MP_BYTES = 16;
+
+/** One copy of mirror_pad_bytes: a 6-D box of elements read with byte strides S from the input (or the output, already written) and written with byte strides T into the output. Word indices. */
+export enum MC {
+  /** 1: read from the output (a border slab mirrored from what is already there), 0: from the input (i32) */
+  FromOut = 0,
+  /** byte offset of the first element read, from the tensor read (i32) */
+  Src = 1,
+  /** byte offset of the first element written, from the output's start (i32) */
+  Dst = 2,
+  /** box dimensions, outermost first (i32, 6 words) */
+  D = 3,
+  /** byte strides of the read (negative: walking backwards, 0: repeated) (i32, 6 words) */
+  S = 9,
+  /** byte strides of the write (i32, 6 words) */
+  T = 15,
+  /** Words of the block. */
+  Words = 21,
+}
+/** Bytes of the MC block in the arena (its words rounded up to 16 bytes). */
+export const MC_BYTES = 96;
 
 /** f32_binary (ADD, MUL, float32) over a broadcast plan. Word indices. */
 export enum B {

@@ -40,7 +40,8 @@ const TYPES = new Set([
   TensorType.FLOAT32,
 ]);
 
-interface ConcatData {
+/** What invoke needs (PACK's too, pack.ts). */
+export interface ConcatData {
   k: KernelExports | null;
   params: number;
   /** The inputs' byte offsets, written at each invoke (a view into the arena). */
@@ -121,13 +122,7 @@ function prepare(context: TfLiteContext, node: Node): void {
   let outer = 1;
   for (let d = 0; d < axis; d++) outer *= output.dims[d]!;
   const n = node.inputs.length;
-  const region = context.allocatePersistentBuffer((CC.Words + n) * 4);
-  data.k = kernelsFor(OP, node, region);
-  const p = region.i32;
-  p[CC.Outer] = outer;
-  p[CC.Inputs] = n;
-  p[CC.Rescale] = output.type === TensorType.UINT8 ? uint8Rescale(context, node, output) : 0;
-  p[CC.ZpOut] = output.params.zeroPoint;
+  const runs = new Array<number>(n);
   let axisTotal = 0;
   for (let i = 0; i < n; i++) {
     const input = context.getTensor(node.inputs[i]!);
@@ -145,10 +140,39 @@ function prepare(context: TfLiteContext, node: Node): void {
     if (output.type === TensorType.INT16 && input.params.zeroPoint !== 0)
       throw new KernelError(OP, node.index, `int16 input ${i} zero point must be 0, got ${input.params.zeroPoint}`);
     axisTotal += input.dims[axis]!;
-    p[CC.Run + i] = input.dims[axis]! * inner;
+    runs[i] = input.dims[axis]! * inner;
   }
   if (axisTotal !== output.dims[axis])
     throw new KernelError(OP, node.index, `inputs add up to ${axisTotal} along axis ${axis}, the output has ${output.dims[axis]}`);
+  const rescale = output.type === TensorType.UINT8 ? uint8Rescale(context, node, output) : 0;
+  prepareConcatBytes(OP, context, node, data, outer, runs, rescale, output.params.zeroPoint);
+}
+
+/**
+ * Writes concat_bytes's parameter block and the inputs' offset table (persistent buffers) for a join in
+ * which, for each of `outer` steps, input i contributes a run of `runs[i]` bytes (uint8 requantization
+ * table `rescale`, 0 for none, and output zero point `zpOut`), and copies constant inputs into the arena.
+ * PACK (pack.ts) runs through it too.
+ */
+export function prepareConcatBytes(
+  op: string,
+  context: TfLiteContext,
+  node: Node,
+  data: ConcatData,
+  outer: number,
+  runs: readonly number[],
+  rescale = 0,
+  zpOut = 0,
+): void {
+  const n = node.inputs.length;
+  const region = context.allocatePersistentBuffer((CC.Words + n) * 4);
+  data.k = kernelsFor(op, node, region);
+  const p = region.i32;
+  p[CC.Outer] = outer;
+  p[CC.Inputs] = n;
+  p[CC.Rescale] = rescale;
+  p[CC.ZpOut] = zpOut;
+  for (let i = 0; i < n; i++) p[CC.Run + i] = runs[i]!;
   const ptrs = context.allocatePersistentBuffer(n * 4);
   data.ptrs = ptrs.i32;
   data.ptrsOffset = ptrs.offset;
@@ -160,7 +184,13 @@ function prepare(context: TfLiteContext, node: Node): void {
   );
 }
 
-function invoke(context: TfLiteContext, node: Node): void {
+/** init's op data. */
+export function initConcat(): ConcatData {
+  return { k: null, params: 0, ptrs: new Int32Array(0), ptrsOffset: 0, fixed: new Int32Array(0) };
+}
+
+/** Invoke: the inputs' offsets into the table, then concat_bytes. Allocates nothing. */
+export function invokeConcat(context: TfLiteContext, node: Node): void {
   const data = node.userData as ConcatData;
   const ptrs = data.ptrs;
   for (let i = 0; i < node.inputs.length; i++) ptrs[i] = inputOffset(context, node, i, data.fixed[i]!);
@@ -175,8 +205,8 @@ export function createConcatenation(): Registration<ConcatData> {
     provider: PROVIDER,
     name: 'CONCATENATION/wasm-bytes',
     supports,
-    init: (): ConcatData => ({ k: null, params: 0, ptrs: new Int32Array(0), ptrsOffset: 0, fixed: new Int32Array(0) }),
+    init: initConcat,
     prepare,
-    invoke,
+    invoke: invokeConcat,
   };
 }
