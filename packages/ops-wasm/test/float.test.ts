@@ -141,8 +141,8 @@ describe.skipIf(!hasConformanceOps)('conformance-ops float32 cases through ops-w
     console.log(
       `conformance-ops float32 on ops-wasm: ${served.join(', ')}; declined: ${names.filter((n) => !served.includes(n)).join(', ')}`,
     );
-    // the declined variant, with its reason: a depth multiplier of 2 (float depthwise takes 1)
-    expect(names.filter((n) => !served.includes(n))).toEqual(['depthwise_conv_2d_f32_dm2']);
+    // every variant runs on ops-wasm
+    expect(names.filter((n) => !served.includes(n))).toEqual([]);
   });
   if (!hasConformanceOps) it.skip(OPS_SKIP_REASON, () => {});
 });

@@ -201,7 +201,7 @@ export function buildConvF32(c: ConvCaseF32): { def: ModelDef; inputs: Float32Ar
       dilationHFactor: c.dilH,
       dilationWFactor: c.dilW,
       fusedActivationFunction: c.activation,
-      ...(c.depthwise ? { depthMultiplier: 1 } : {}),
+      ...(c.depthwise ? { depthMultiplier: c.outC / c.inC } : {}),
     },
   });
   b.setInputs(c.dynamicFilter ? [inT, wT] : [inT]).setOutputs([outT]);

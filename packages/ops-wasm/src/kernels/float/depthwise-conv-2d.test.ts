@@ -85,3 +85,39 @@ describe('DEPTHWISE_CONV_2D float32 (wasm) sliding rows (3x3 strides 1 and 2 acr
     }
   });
 });
+
+describe('DEPTHWISE_CONV_2D float32 (wasm) with a depth multiplier > 1 (the input expanded to C·m channels first)', () => {
+  it('on 80 random cases: multipliers 2-8, 1-9 input channels, every window path (3x3 / 5x5 rows, tap pointers), strides, dilation, SAME/VALID, two batches, dynamic filters', () => {
+    let ran = 0;
+    for (let seed = 1; ran < 80; seed++) {
+      const base = randomConvCaseF32(seed + 3000, true);
+      const m = [2, 2, 3, 4, 8][seed % 5]!;
+      const inC = 1 + (seed % 9);
+      const k = [1, 3, 3, 5, 2][seed % 5]!;
+      const c = { ...base, inC, outC: inC * m, kH: k, kW: k === 2 ? 4 : k, inW: base.inW + (seed % 3) * 9 };
+      const built = buildConvF32(c);
+      if (!built) continue;
+      expect(compareWithReference(built.def, built.inputs, 1), JSON.stringify(c)).toBeNull();
+      ran++;
+    }
+  });
+
+  it('behind an absorbed PAD (the expansion reads the PAD source)', () => {
+    for (let seed = 1; seed <= 12; seed++) {
+      const base = randomConvCaseF32(seed + 4000, true);
+      const inC = 1 + (seed % 4);
+      const c = {
+        ...base,
+        inC,
+        outC: inC * (2 + (seed % 3)),
+        kH: 3,
+        kW: 3,
+        padding: Padding.VALID,
+        pre: { top: seed % 3, bottom: 1, left: (seed * 2) % 3, right: 2 },
+        dynamicFilter: false,
+      };
+      const built = buildConvF32(c);
+      if (built) expect(compareWithReference(built.def, built.inputs, 2), JSON.stringify(c)).toBeNull();
+    }
+  });
+});

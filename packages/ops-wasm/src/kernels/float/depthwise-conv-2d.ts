@@ -1,9 +1,13 @@
 /**
- * DEPTHWISE_CONV_2D, float32, depth multiplier 1, in WebAssembly: f32_dwconv
- * (assembly/float/depthwise-conv.ts), eight channels per step over the taps' input pixels, weights and
- * bias packed at prepare into the arena, the fused activation clamped before the store. Declines other
- * types, depth multipliers other than 1, and fused activations other than RELU, RELU6
- * and RELU_N1_TO_1 (the next provider serves the node).
+ * DEPTHWISE_CONV_2D, float32, in WebAssembly: f32_dwconv (assembly/float/depthwise-conv.ts), eight
+ * channels per step over the taps' input pixels, weights and bias packed at prepare into the arena, the
+ * fused activation clamped before the store. With a depth multiplier m > 1, output channel c·m + j reads
+ * input channel c: each invoke first expands the input into a scratch buffer of C·m channels (input
+ * channel c repeated m times: TRANSPOSE's byte kernel over the view [pixels · C, m] with a stride of 0
+ * along m), which f32_dwconv then runs on as a depth-multiplier-1 layer of C·m channels — the same
+ * products and sums per output channel. Declines other types, an output depth that is not a multiple of
+ * the input's, and fused activations other than RELU, RELU6 and RELU_N1_TO_1 (the next provider serves
+ * the node).
  */
 import {
   BuiltinOperator,
@@ -23,6 +27,8 @@ import { Fn } from '../../threads/control.js';
 import type { JobExports } from '../../threads/pool.js';
 import { parallelFor, threadsFor, type Parallel } from '../parallel.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
+import { prepareStridedCopy } from '../transpose.js';
+import type { KernelExports } from '../../wasm-module.js';
 import { absorbInputPad } from '../pad-absorb.js';
 import { declineNonFloat, floatKernelsFor, hasFixedData, type FloatKernelExports } from './float-common.js';
 import { DW_CT, depthwisePackedFloats, packDepthwiseF32 } from './weight-pack-f32.js';
@@ -31,6 +37,7 @@ import {
   convWindow,
   declineActivation,
   declineArity,
+  expectPositive,
   expectWindowOutput,
   setConvOutputShape,
 } from '@micrort/kernel-support';
@@ -53,6 +60,10 @@ interface DwData {
   rows: number;
   /** The pool's share when the rows are split across threads, else null. */
   par: Parallel | null;
+  /** Depth multiplier > 1: the kernels and transpose_bytes's block of the input's expansion into the scratch buffer. */
+  expand: { k: KernelExports | null; params: number } | null;
+  /** The expanded input's scratch buffer index (-1 when the depth multiplier is 1). */
+  scratch: number;
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
@@ -67,8 +78,8 @@ function supports(context: TfLiteContext, node: Node): true | string {
   const opts = node.builtinData as DepthwiseConv2DOptions | null;
   const act = opts ? declineActivation(opts.fusedActivationFunction) : null;
   if (act) return act;
-  if (input.dims.length === 4 && output.dims.length === 4 && input.dims[3] !== output.dims[3])
-    return `depth multiplier ${output.dims[3]! / input.dims[3]!} (handles 1)`;
+  if (input.dims.length === 4 && output.dims.length === 4 && (input.dims[3]! < 1 || output.dims[3]! % input.dims[3]! !== 0))
+    return `output depth ${output.dims[3]} is not a multiple of the input depth ${input.dims[3]}`;
   return true;
 }
 
@@ -81,20 +92,20 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const filter = getInput(context, node, 1, OP);
   const bias = getOptionalInput(context, node, 2);
   const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[3]!);
-  const [batches, , , channels] = input.dims as unknown as number[];
-  const [one, kH, kW, fC] = filter.dims as unknown as number[];
+  const [batches, , , inC] = input.dims as unknown as number[];
+  const [one, kH, kW, channels] = filter.dims as unknown as number[];
   if (one !== 1)
     throw new KernelError(
       OP,
       node.index,
       `filter (tensor ${filter.index}) must have shape [1, kH, kW, channels], got [${Array.from(filter.dims).join(', ')}]`,
     );
-  if (fC !== channels || output.dims[3] !== channels)
-    throw new KernelError(
-      OP,
-      node.index,
-      `input, filter and output depths must match (depth multiplier 1): ${channels}, ${fC}, ${output.dims[3]}`,
-    );
+  expectPositive(OP, node, 'depth_multiplier', opts.depthMultiplier);
+  const multiplier = opts.depthMultiplier;
+  if (output.dims[3] !== channels)
+    throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) has ${channels} channels, the output ${output.dims[3]}`);
+  if (inC! * multiplier !== channels)
+    throw new KernelError(OP, node.index, `output channels ${channels} != input channels ${inC} * depth_multiplier ${multiplier}`);
   if (output.dims[0] !== batches)
     throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
   if (bias && bias.elementCount !== channels)
@@ -123,6 +134,12 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const ptrs = context.allocatePersistentBuffer(2 * taps * 4 * threads);
   data.rows = rows;
   data.par = parallelFor(region, threads, rows);
+  if (multiplier > 1) {
+    // the input as [pixels · C, m] with a stride of 0 along m: channel c repeated m times
+    const pixels = batches! * inH! * inW!;
+    data.expand = prepareStridedCopy(OP, context, node, [pixels * inC!, multiplier], [4, 0], 4);
+    data.scratch = context.requestScratchBufferInArena(pixels * channels! * 4);
+  }
 
   const p = region.i32;
   p.fill(0, 0, D.Words);
@@ -154,7 +171,12 @@ function invoke(context: TfLiteContext, node: Node): void {
     const b = node.inputs.length > 2 && node.inputs[2]! >= 0 ? (context.getEvalTensor(node.inputs[2]!).data as Float32Array) : null;
     packDepthwiseF32(data.packed, context.getEvalTensor(node.inputs[1]!).data as Float32Array, b, data.channels, data.taps);
   }
-  const input = inputOffset(context, node, 0, data.input);
+  let input = inputOffset(context, node, 0, data.input);
+  if (data.expand) {
+    const expanded = context.getScratchBuffer(data.scratch).offset;
+    data.expand.k!.transpose_bytes(data.expand.params, input, expanded);
+    input = expanded;
+  }
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
   const par = data.par;
   if (par)
@@ -180,6 +202,8 @@ export function createDepthwiseConv2DF32(options: Readonly<KernelOptions> = DEFA
       taps: 0,
       rows: 0,
       par: null,
+      expand: null,
+      scratch: -1,
     }),
     prepare: (context, node) => prepare(context, node, options),
     invoke,
