@@ -49,3 +49,6 @@ export * from './transpose-conv.js';
 export * from './sigmoid.js';
 export * from './hard-swish.js';
 export * from './leaky-relu.js';
+export * from './rsqrt.js';
+export * from './prelu.js';
+export * from './squared-difference.js';

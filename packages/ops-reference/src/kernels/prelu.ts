@@ -17,7 +17,6 @@ import {
   BuiltinOperator,
   KernelError,
   TensorType,
-  checkedQuantizeMultiplier,
   multiplyByQuantizedMultiplier,
   tensorTypeName,
   type Node,
@@ -29,6 +28,7 @@ import { MATH_OP_DATA_BYTES } from './math-common.js';
 import {
   allocateOpData,
   type BroadcastPlan,
+  calculatePreluParams,
   expectSameType,
   expectType,
   opData,
@@ -80,16 +80,14 @@ function prepare(context: TfLiteContext, node: Node): void {
     requireQuantizedBinary(OP, node, t);
     const p = d.params;
     // TFLM's combinations (int8 alpha) in double; TFLite's (uint8, int16 alpha) in float32 (see above).
-    const f = input.type === TensorType.UINT8 || alpha.type === TensorType.INT16 ? Math.fround : (v: number) => v;
-    const m1 = checkedQuantizeMultiplier(OP, node, f(input.params.scale / output.params.scale), 'identity multiplier');
-    const m2 = checkedQuantizeMultiplier(OP, node, f(f(input.params.scale * alpha.params.scale) / output.params.scale), 'alpha multiplier');
-    p[W_INPUT_OFFSET] = -input.params.zeroPoint;
-    p[W_ALPHA_OFFSET] = -alpha.params.zeroPoint;
-    p[W_OUTPUT_OFFSET] = output.params.zeroPoint;
-    p[W_MULTIPLIER_1] = m1.multiplier;
-    p[W_SHIFT_1] = m1.shift;
-    p[W_MULTIPLIER_2] = m2.multiplier;
-    p[W_SHIFT_2] = m2.shift;
+    const q = calculatePreluParams(OP, node, input, alpha, output);
+    p[W_INPUT_OFFSET] = q.inputOffset;
+    p[W_ALPHA_OFFSET] = q.alphaOffset;
+    p[W_OUTPUT_OFFSET] = q.outputZeroPoint;
+    p[W_MULTIPLIER_1] = q.identity.multiplier;
+    p[W_SHIFT_1] = q.identity.shift;
+    p[W_MULTIPLIER_2] = q.alpha.multiplier;
+    p[W_SHIFT_2] = q.alpha.shift;
   }
   d.plan = planBinary(OP, node, input, alpha, output, MAX_BROADCAST_RANK);
 }

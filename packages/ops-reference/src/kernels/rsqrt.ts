@@ -5,31 +5,19 @@
  * - int8, int16 (quantized; int16 with zero points 0): for v = x - input zero point, v = 0 gives the
  *   type's maximum; otherwise 1/sqrt(v) from GetInvSqrtQuantizedMultiplierExp, applied to 1 with a left
  *   shift of 20, then multiplied by 1 / (sqrt(input scale) * output scale) (QuantizeMultiplier in
- *   double), plus the output zero point, saturated. A value below the input zero point (negative real
- *   input) fails the invoke, as in TFLM ("Rsqrt is only defined for positive values").
+ *   double), plus the output zero point, saturated (kernel-support's rsqrtMultiplier and rsqrtQuantized,
+ *   which ops-wasm tabulates). A value below the input zero point (negative real input) fails the invoke,
+ *   as in TFLM ("Rsqrt is only defined for positive values").
  *
  * TFLM's prepare type check is a no-op (its RSQRT accepts int16, see the conformance README); its eval
  * handles float32, int8 and int16, which is what this kernel accepts in prepare.
  */
-import {
-  BuiltinOperator,
-  KernelError,
-  REVERSE_SHIFT,
-  TensorType,
-  checkedQuantizeMultiplier,
-  getInvSqrtQuantizedMultiplierExp,
-  multiplyByQuantizedMultiplier,
-  type Node,
-  type Tensor,
-  type TfLiteContext,
-} from '@micrort/core';
+import { BuiltinOperator, KernelError, TensorType, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { MATH_OP_DATA_BYTES } from './math-common.js';
 import { FLOAT32_INT8_INT16, requireInt16ZeroPoints, requireQuantizedPair, unaryKernel, type UnaryOpData } from './unary-common.js';
-import { allocateOpData, opData, supportsInputTypes, typeRange } from '@micrort/kernel-support';
+import { allocateOpData, opData, rsqrtMultiplier, rsqrtQuantized, supportsInputTypes, typeRange } from '@micrort/kernel-support';
 
 const OP = 'RSQRT';
-/** TFLM's kShift: keeps 1/sqrt(v) an integer before the final rescale. */
-const SHIFT = 20;
 
 // Word offsets in TFLM's OpDataAbsRsqrt block.
 const MULTIPLIER = 0;
@@ -44,6 +32,8 @@ interface RsqrtOpData extends UnaryOpData {
   params: Int32Array;
   /** GetInvSqrtQuantizedMultiplierExp's [multiplier, shift], reused per element. */
   invSqrt: Int32Array;
+  /** The output rescale (kernel-support's rsqrtMultiplier), as the op data's words hold it. */
+  rescale: { multiplier: number; shift: number };
   /** Output type range (integer types). */
   lo: number;
   hi: number;
@@ -60,24 +50,24 @@ function prepare(_context: TfLiteContext, node: Node, data: RsqrtOpData, input: 
   p[INPUT_OFFSET] = input.params.zeroPoint;
   p[OUTPUT_OFFSET] = output.params.zeroPoint;
   p[NEEDS_RESCALE] = input.params.scale !== output.params.scale ? 1 : 0;
-  const real = 1 / (Math.sqrt(input.params.scale) * output.params.scale);
-  const m = checkedQuantizeMultiplier(OP, node, real, '1 / (sqrt(input scale) * output scale)');
+  const m = rsqrtMultiplier(OP, node, input.params.scale, output.params.scale);
   p[MULTIPLIER] = m.multiplier;
   p[SHIFT_WORD] = m.shift;
+  data.rescale.multiplier = m.multiplier;
+  data.rescale.shift = m.shift;
 }
 
 function rsqrtFloat(x: Float32Array, y: Float32Array, n: number): void {
   for (let i = 0; i < n; i++) y[i] = 1 / Math.fround(Math.sqrt(x[i]!));
 }
 
-function rsqrtQuantized(node: Node, d: RsqrtOpData, x: Int8Array | Int16Array, y: Int8Array | Int16Array): void {
+function rsqrtQuantizedLoop(node: Node, d: RsqrtOpData, x: Int8Array | Int16Array, y: Int8Array | Int16Array): void {
   const p = d.params;
   const lo = d.lo;
   const hi = d.hi;
   const inputOffset = p[INPUT_OFFSET]!;
   const outputOffset = p[OUTPUT_OFFSET]!;
-  const multiplier = p[MULTIPLIER]!;
-  const shift = p[SHIFT_WORD]! - SHIFT;
+  const m = d.rescale;
   const inv = d.invSqrt;
   const n = d.count;
   for (let i = 0; i < n; i++) {
@@ -88,14 +78,7 @@ function rsqrtQuantized(node: Node, d: RsqrtOpData, x: Int8Array | Int16Array, y
         node.index,
         `Rsqrt is only defined for positive values (element ${i} is ${x[i]}, below the input zero point ${inputOffset})`,
       );
-    if (v === 0) {
-      y[i] = hi;
-      continue;
-    }
-    getInvSqrtQuantizedMultiplierExp(v, REVERSE_SHIFT, inv);
-    const data = multiplyByQuantizedMultiplier(1, inv[0]!, inv[1]! + SHIFT);
-    const out = (multiplyByQuantizedMultiplier(data, multiplier, shift) + outputOffset) | 0;
-    y[i] = out < lo ? lo : out > hi ? hi : out;
+    y[i] = rsqrtQuantized(v, m, outputOffset, lo, hi, inv);
   }
 }
 
@@ -105,7 +88,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   const y = context.getEvalTensor(node.outputs[0]!).data;
   const type = d.params[INPUT_TYPE]! as TensorType;
   if (type === TensorType.FLOAT32) rsqrtFloat(x as Float32Array, y as Float32Array, d.count);
-  else rsqrtQuantized(node, d, x as Int8Array | Int16Array, y as Int8Array | Int16Array);
+  else rsqrtQuantizedLoop(node, d, x as Int8Array | Int16Array, y as Int8Array | Int16Array);
 }
 
 /** RSQRT reference kernel: float32, int8, int16. */
@@ -119,6 +102,7 @@ export const RSQRT = {
     init: (context) => ({
       params: allocateOpData(context, MATH_OP_DATA_BYTES.RSQRT).i32,
       invSqrt: new Int32Array(2),
+      rescale: { multiplier: 0, shift: 0 },
       lo: 0,
       hi: 0,
       count: 0,

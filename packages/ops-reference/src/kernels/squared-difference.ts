@@ -11,10 +11,8 @@
 import {
   BuiltinOperator,
   TensorType,
-  checkedQuantizeMultiplier,
   multiplyByQuantizedMultiplier,
   multiplyByQuantizedMultiplierSmallerThanOneExp,
-  quantizeMultiplierSmallerThanOneExp,
   type Node,
   type TfLiteContext,
 } from '@micrort/core';
@@ -25,13 +23,13 @@ import { MATH_OP_DATA_BYTES } from './math-common.js';
 import {
   allocateOpData,
   type BroadcastPlan,
+  calculateSquaredDifferenceParams,
   expectSameType,
   expectType,
   expectZeroPoint,
   opData,
   planBinary,
   supportsInputTypes,
-  typeRange,
 } from '@micrort/kernel-support';
 
 const OP = 'SQUARED_DIFFERENCE';
@@ -61,31 +59,21 @@ interface SquaredDifferenceOpData {
   type: TensorType;
 }
 
-/** TFLM's PrepareQuantized: the rescaling of both inputs and of the squared difference. */
+/** TFLM's PrepareQuantized (kernel-support's calculateSquaredDifferenceParams) into the op data's words. */
 function prepareQuantized(node: Node, p: Int32Array, t: BinaryTensors, leftShift: number): void {
-  const s1 = t.input1.params.scale;
-  const s2 = t.input2.params.scale;
-  const twiceMaxInputScale = 2 * Math.max(s1, s2);
-  const q1 = checkedQuantizeMultiplier(OP, node, s1 / twiceMaxInputScale, 'input 1 multiplier', quantizeMultiplierSmallerThanOneExp);
-  const q2 = checkedQuantizeMultiplier(OP, node, s2 / twiceMaxInputScale, 'input 2 multiplier', quantizeMultiplierSmallerThanOneExp);
-  // (1 << left_shift * 2) * output_scale is a float multiply in TFLM (exact: a power of two).
-  const out = checkedQuantizeMultiplier(
-    OP,
-    node,
-    (twiceMaxInputScale * twiceMaxInputScale) / Math.fround(2 ** (2 * leftShift) * t.output.params.scale),
-    'output multiplier',
-  );
-  p[W_INPUT1_OFFSET] = -t.input1.params.zeroPoint;
-  p[W_INPUT2_OFFSET] = -t.input2.params.zeroPoint;
-  p[W_OUTPUT_OFFSET] = t.output.params.zeroPoint;
-  p[W_LEFT_SHIFT] = leftShift;
-  p[W_INPUT1_MULTIPLIER] = q1.multiplier;
-  p[W_INPUT1_SHIFT] = q1.shift;
-  p[W_INPUT2_MULTIPLIER] = q2.multiplier;
-  p[W_INPUT2_SHIFT] = q2.shift;
-  p[W_OUTPUT_MULTIPLIER] = out.multiplier;
-  p[W_OUTPUT_SHIFT] = out.shift;
-  [p[W_ACTIVATION_MIN], p[W_ACTIVATION_MAX]] = typeRange(t.input1.type);
+  const q = calculateSquaredDifferenceParams(OP, node, t.input1, t.input2, t.output, leftShift);
+  p[W_INPUT1_OFFSET] = q.input1Offset;
+  p[W_INPUT2_OFFSET] = q.input2Offset;
+  p[W_OUTPUT_OFFSET] = q.outputZeroPoint;
+  p[W_LEFT_SHIFT] = q.leftShift;
+  p[W_INPUT1_MULTIPLIER] = q.input1.multiplier;
+  p[W_INPUT1_SHIFT] = q.input1.shift;
+  p[W_INPUT2_MULTIPLIER] = q.input2.multiplier;
+  p[W_INPUT2_SHIFT] = q.input2.shift;
+  p[W_OUTPUT_MULTIPLIER] = q.output.multiplier;
+  p[W_OUTPUT_SHIFT] = q.output.shift;
+  p[W_ACTIVATION_MIN] = q.actMin;
+  p[W_ACTIVATION_MAX] = q.actMax;
 }
 
 function prepare(context: TfLiteContext, node: Node): void {
