@@ -58,6 +58,9 @@ import { createGeluLut } from './kernels/gelu-lut.js';
 import { createExpLut } from './kernels/exp-lut.js';
 import { createLogLut } from './kernels/log-lut.js';
 import { createEluLut } from './kernels/elu-lut.js';
+import { createRsqrtLut } from './kernels/rsqrt-lut.js';
+import { createPrelu } from './kernels/prelu.js';
+import { createSquaredDifference } from './kernels/squared-difference.js';
 import { createFloatKernels } from './kernels/float/index.js';
 import { createHybridKernels } from './kernels/hybrid/index.js';
 import { declareSpatial, declineQuantizationRange } from '@micrort/kernel-support';
@@ -79,8 +82,10 @@ import {
 export interface WasmKernels {
   /**
    * The registrations (int8 and 16x8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED; int8 BATCH_MATMUL, ADD, SUB, MUL, AVERAGE_POOL_2D, MAX_POOL_2D,
-   * MEAN, REDUCE_MAX and REDUCE_MIN (int8 and uint8) and SUM (int8) over any axes, SOFTMAX, int8 SVDF, QUANTIZE, DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
-   * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU and GELU; int8 EXP, LOG and ELU; int16 LOGISTIC and TANH; PAD, CONCATENATION, PACK, GATHER (int16, int32 or int64 indices read at invoke) and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; MIRROR_PAD (REFLECT, SYMMETRIC) of 1-, 2-, 4- and 8-byte elements (as strided box copies); TRANSPOSE of 1-, 2-, 4- and
+   * MEAN, REDUCE_MAX and REDUCE_MIN (int8 and uint8) and SUM (int8) over any axes, SOFTMAX, int8 SVDF, QUANTIZE (from float32 to int8 /
+   * uint8, and between int8, uint8, int16 and int32), DEQUANTIZE, the int8 UNIDIRECTIONAL_SEQUENCE_LSTM's gates, int8 and uint8
+   * RESIZE_BILINEAR, int8 and uint8 TRANSPOSE_CONV, int8 and uint8 LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, GELU and PRELU; int8 EXP, LOG, ELU
+   * and RSQRT; int8 and int16 SQUARED_DIFFERENCE; int16 LOGISTIC and TANH; PAD, CONCATENATION, PACK, GATHER (int16, int32 or int64 indices read at invoke) and RESIZE_NEAREST_NEIGHBOR of any fixed-size type; MIRROR_PAD (REFLECT, SYMMETRIC) of 1-, 2-, 4- and 8-byte elements (as strided box copies); TRANSPOSE of 1-, 2-, 4- and
    * 8-byte elements; DEPTH_TO_SPACE and SPACE_TO_DEPTH (as transposes); SLICE, STRIDED_SLICE, SPLIT, SPLIT_V, UNPACK and
    * REVERSE_V2 of 1-, 2-, 4- and 8-byte elements (as strided copies); the float32 kernels of kernels/float/index.ts); register with `{ fallback: true }`.
    */
@@ -160,6 +165,9 @@ export function createWasmKernels(options: Partial<KernelOptions> = {}): Registr
     createExpLut(),
     createLogLut(),
     createEluLut(),
+    createRsqrtLut(),
+    createPrelu(),
+    createSquaredDifference(),
     ...createFloatKernels(o),
   ] as Registration[];
   // The hybrid ones come first: registered in front of ops-reference, the last of these is asked first, so a node that is

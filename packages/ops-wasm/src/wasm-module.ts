@@ -63,7 +63,8 @@ export interface KernelExports {
   qs8_softmax(params: number, input: number, output: number): void;
   qu8_softmax(params: number, input: number, output: number): void;
   quantize_f32_s8(params: number, input: number, output: number): void;
-  requantize_s8_s8(params: number, input: number, output: number): void;
+  /** QUANTIZE between integer types (block Z: the element sizes, uint8 flags, multiplier and zero points). */
+  requantize_int(params: number, input: number, output: number): void;
   dequantize_s8_f32(params: number, input: number, output: number): void;
   qs8_maxpool(params: number, input: number, output: number): void;
   qs8_resize_bilinear(params: number, input: number, output: number): void;
@@ -72,6 +73,12 @@ export interface KernelExports {
   resize_nearest_bytes(params: number, input: number, output: number): void;
   /** output[i] = table[input[i]] for `count` bytes (a 256-byte table). */
   lut_bytes(table: number, input: number, output: number, count: number): void;
+  /** int8 RSQRT: lut_bytes after a scan for inputs below `zp`; -1, or the index of the first such input (nothing written). */
+  qs8_rsqrt(table: number, input: number, output: number, count: number, zp: number): number;
+  /** int8 / uint8 PRELU (block PR). */
+  qs8_prelu(params: number, input: number, alpha: number, output: number): void;
+  /** int8 / int16 SQUARED_DIFFERENCE (block SD). */
+  qs_squared_difference(params: number, input1: number, input2: number, output: number): void;
   /** int16 LOGISTIC of `count` values: the packed sigmoid table (1024 bytes), TFLM's eval multiplier (<= 32767) and shift. */
   qs16_logistic(table: number, input: number, output: number, count: number, multiplier: number, shift: number): void;
   /** int16 TANH of `count` values, as qs16_logistic. */

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = -1310276401;
+export const ABI_HASH: i32 = 1508201070;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
@@ -127,6 +127,44 @@ export const M_MODE = 76; // i32: 0 both inputs contiguous along the run, 1 inpu
 export const M_U8 = 80; // i32: 1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8)
 export const M_BYTES = 96;
 
+// qs8_prelu (PRELU, int8 and TFLite's uint8): TFLM's PreluParams over a broadcast plan of input and alpha. Byte offsets:
+export const PR_OFF1 = 0; // i32: -input zero point
+export const PR_OFF2 = 4; // i32: -alpha zero point
+export const PR_ZP_OUT = 8; // i32: output zero point
+export const PR_M1 = 12; // i32: identity multiplier (input scale / output scale), for x >= input zero point
+export const PR_L1 = 16; // i32: identity left shift
+export const PR_R1 = 20; // i32: identity right shift
+export const PR_M2 = 24; // i32: alpha multiplier (input scale * alpha scale / output scale), for x below the input zero point
+export const PR_L2 = 28; // i32: alpha left shift
+export const PR_R2 = 32; // i32: alpha right shift
+export const PR_N = 36; // i32 (3 words): outer loop counts, outermost first
+export const PR_S1 = 48; // i32 (3 words): the input's byte strides of the outer loops
+export const PR_S2 = 60; // i32 (3 words): alpha's byte strides of the outer loops
+export const PR_INNER = 72; // i32: elements of the inner run
+export const PR_MODE = 76; // i32: 0 input and alpha contiguous along the run, 1 the input repeated, 2 alpha repeated
+export const PR_U8 = 80; // i32: 1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8)
+export const PR_BYTES = 96;
+
+// qs_squared_difference (SQUARED_DIFFERENCE, int8 and int16): TFLM's quantized squared difference over a broadcast plan. Byte offsets:
+export const SD_OFF1 = 0; // i32: -input 1 zero point
+export const SD_OFF2 = 4; // i32: -input 2 zero point
+export const SD_ZP_OUT = 8; // i32: output zero point
+export const SD_SHIFT = 12; // i32: left shift of the offset inputs (int8 7, int16 0)
+export const SD_M1 = 16; // i32: input 1 multiplier
+export const SD_R1 = 20; // i32: input 1 right shift (>= 0)
+export const SD_M2 = 24; // i32: input 2 multiplier
+export const SD_R2 = 28; // i32: input 2 right shift (>= 0)
+export const SD_MO = 32; // i32: output multiplier
+export const SD_LO = 36; // i32: output left shift
+export const SD_RO = 40; // i32: output right shift
+export const SD_N = 44; // i32 (3 words): outer loop counts, outermost first
+export const SD_S1 = 56; // i32 (3 words): input 1's byte strides of the outer loops
+export const SD_S2 = 68; // i32 (3 words): input 2's byte strides of the outer loops
+export const SD_INNER = 80; // i32: elements of the inner run
+export const SD_MODE = 84; // i32: 0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated
+export const SD_I16 = 88; // i32: 1: int16 tensors
+export const SD_BYTES = 96;
+
 // qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input, uint8 or int16 output). Byte offsets:
 export const S_OUTER = 0; // i32: rows
 export const S_DEPTH = 4; // i32: row length
@@ -137,7 +175,7 @@ export const S_DIFF_MIN = 20; // i32: qs8_softmax: the smallest row difference w
 export const S_OUT_ZP = 24; // i32: qu8_softmax with an int16 output: output zero point
 export const S_BYTES = 32;
 
-// quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE; int8 and TFLite's uint8). Byte offsets:
+// quantize_f32_s8, requantize_int, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE; int8, TFLite's uint8, int16 and int32 requantization). Byte offsets:
 export const Z_COUNT = 0; // i32: elements
 export const Z_SCALE = 4; // f32: QUANTIZE from float32: output scale; DEQUANTIZE: input scale
 export const Z_ZP_OUT = 8; // i32: QUANTIZE: output zero point; DEQUANTIZE: input zero point
@@ -147,6 +185,8 @@ export const Z_RIGHT = 20; // i32: requantize: right shift
 export const Z_ZP_IN = 24; // i32: requantize: input zero point
 export const Z_IN_U8 = 28; // i32: requantize, DEQUANTIZE: 1 when the input is uint8 (zero-extended)
 export const Z_OUT_U8 = 32; // i32: QUANTIZE: 1 when the output is uint8 (clamped to [0, 255])
+export const Z_IN_BYTES = 36; // i32: requantize: bytes of an input element (1: int8 or uint8, 2: int16, 4: int32)
+export const Z_OUT_BYTES = 40; // i32: requantize: bytes of an output element (1: int8 or uint8, 2: int16, 4: int32)
 export const Z_BYTES = 48;
 
 // qs8_avgpool, qs8_maxpool (AVERAGE_POOL_2D, MAX_POOL_2D, int8 and TFLite's uint8). Byte offsets:

@@ -2,12 +2,13 @@
 // arithmetic TFLM's C++ has on x86-64:
 //   float32 -> int8: q = clamp((int32)roundf(x / (float)scale) + zp, -128, 127), with the float32
 //     division, round half away from zero, and cvttss2si's INT32_MIN for NaN and out-of-range values;
-//   int8 -> int8:    q = clamp(MultiplyByQuantizedMultiplier(x - zp_in, M, shift) + zp_out, -128, 127);
+//   int8 -> int8:    q = clamp(MultiplyByQuantizedMultiplier(x - zp_in, M, shift) + zp_out, -128, 127),
+//     and so between any of int8, uint8, int16 and int32 (requantize_int);
 //   int8 -> float32: x = (float)scale * (float)(q - zp).
 // TFLite's uint8 as well (Z_IN_U8: zero-extended inputs; Z_OUT_U8: outputs clamped to [0, 255]): float32
 // -> uint8, uint8 <-> int8, uint8 -> uint8 and uint8 -> float32, the same arithmetic.
 import { narrow8, narrowU8, rdbpot, srdhm, storeBytes } from './requant';
-import { Z_COUNT, Z_IN_U8, Z_LEFT, Z_MULT, Z_OUT_U8, Z_RIGHT, Z_SCALE, Z_ZP_IN, Z_ZP_OUT } from '../generated/abi';
+import { Z_COUNT, Z_IN_BYTES, Z_IN_U8, Z_LEFT, Z_MULT, Z_OUT_BYTES, Z_OUT_U8, Z_RIGHT, Z_SCALE, Z_ZP_IN, Z_ZP_OUT } from '../generated/abi';
 
 // Parameter block Z (scripts/abi.mjs), written by src/kernels/quantize.ts and dequantize.ts.
 
@@ -60,18 +61,79 @@ export function quantize_f32_s8(p: usize, input: usize, output: usize): void {
   return u8 ? v128.load8x8_u(p) : v128.load8x8_s(p);
 }
 
-/** int8 -> int8 requantization (Z_IN_U8, Z_OUT_U8: uint8 input, output), eight elements per step. */
-export function requantize_s8_s8(p: usize, input: usize, output: usize): void {
-  const inU8 = load<i32>(p, Z_IN_U8) != 0;
-  const outU8 = load<i32>(p, Z_OUT_U8) != 0;
-  if (inU8) {
-    if (outU8) requantize(p, input, output, true, true);
-    else requantize(p, input, output, true, false);
-  } else if (outU8) requantize(p, input, output, false, true);
-  else requantize(p, input, output, false, false);
+// requantize_int's element kinds (Z_IN_BYTES / Z_OUT_BYTES with Z_IN_U8 / Z_OUT_U8).
+const K_S8: i32 = 0;
+const K_U8: i32 = 1;
+const K_S16: i32 = 2;
+const K_S32: i32 = 3;
+
+/** The kind of an element of `bytes` bytes (`u8`: a byte is uint8). */
+@inline function kindOf(bytes: i32, u8: bool): i32 {
+  return bytes == 4 ? K_S32 : bytes == 2 ? K_S16 : u8 ? K_U8 : K_S8;
 }
 
-@inline function requantize(p: usize, input: usize, output: usize, inU8: bool, outU8: bool): void {
+/** Input elements i..i+7 of kind `k` at `input` as 16-bit lanes (8-bit kinds) or the 16 bytes of eight int16. */
+@inline function loadEight(input: usize, i: i32, k: i32): v128 {
+  if (k == K_S16) return v128.load(input + <usize>(i << 1));
+  return k == K_U8 ? v128.load8x8_u(input + <usize>i) : v128.load8x8_s(input + <usize>i);
+}
+
+/**
+ * Stores eight int32 results `a` (elements i..i+3) and `b` (i+4..i+7) as kind `k` (saturated to the type
+ * as TFLM's clamp; int32 as they are), only the first `m` (1..8) of them.
+ */
+@inline function storeLanes(output: usize, i: i32, a: v128, b: v128, k: i32, m: i32): void {
+  if (k == K_S32) {
+    const o = output + <usize>(i << 2);
+    if (m >= 8) {
+      v128.store(o, a);
+      v128.store(o, b, 16);
+    } else if (m > 4) {
+      v128.store(o, a);
+      storeBytes(o + 16, b, (m - 4) << 2);
+    } else if (m == 4) v128.store(o, a);
+    else storeBytes(o, a, m << 2);
+    return;
+  }
+  if (k == K_S16) {
+    const v = i16x8.narrow_i32x4_s(a, b);
+    const o = output + <usize>(i << 1);
+    if (m >= 8) v128.store(o, v);
+    else storeBytes(o, v, m << 1);
+    return;
+  }
+  const out = narrowTo(a, b, k == K_U8);
+  if (m >= 8) v128.store64_lane(output + <usize>i, out, 0);
+  else storeBytes(output + <usize>i, out, m);
+}
+
+/**
+ * TFLM's Requantize between integer types (Z_IN_BYTES, Z_OUT_BYTES: 1 int8 or, with Z_IN_U8 / Z_OUT_U8,
+ * uint8; 2 int16; 4 int32): q = clamp(MultiplyByQuantizedMultiplier(x - zp_in, M, shift) + zp_out), the
+ * subtraction and addition wrapping as int32, the clamp the narrowing's saturation (none for int32),
+ * eight elements per step.
+ */
+export function requantize_int(p: usize, input: usize, output: usize): void {
+  const inK = kindOf(load<i32>(p, Z_IN_BYTES), load<i32>(p, Z_IN_U8) != 0);
+  const outK = kindOf(load<i32>(p, Z_OUT_BYTES), load<i32>(p, Z_OUT_U8) != 0);
+  // the pairs QUANTIZE takes (src/kernels/quantize.ts)
+  if (inK == K_S8) {
+    if (outK == K_S8) requantize(p, input, output, K_S8, K_S8);
+    else if (outK == K_U8) requantize(p, input, output, K_S8, K_U8);
+    else if (outK == K_S16) requantize(p, input, output, K_S8, K_S16);
+    else requantize(p, input, output, K_S8, K_S32);
+  } else if (inK == K_U8) {
+    if (outK == K_U8) requantize(p, input, output, K_U8, K_U8);
+    else requantize(p, input, output, K_U8, K_S8);
+  } else if (inK == K_S16) {
+    if (outK == K_S8) requantize(p, input, output, K_S16, K_S8);
+    else if (outK == K_S16) requantize(p, input, output, K_S16, K_S16);
+    else requantize(p, input, output, K_S16, K_S32);
+  } else if (outK == K_S8) requantize(p, input, output, K_S32, K_S8);
+  else requantize(p, input, output, K_S32, K_S16);
+}
+
+@inline function requantize(p: usize, input: usize, output: usize, inK: i32, outK: i32): void {
   const n = load<i32>(p, Z_COUNT);
   const m = i32x4.splat(load<i32>(p, Z_MULT));
   const left = load<i32>(p, Z_LEFT);
@@ -80,13 +142,21 @@ export function requantize_s8_s8(p: usize, input: usize, output: usize): void {
   const half = i32x4.shr_s(mask, 1);
   const zpIn = i32x4.splat(load<i32>(p, Z_ZP_IN));
   const zpOut = i32x4.splat(load<i32>(p, Z_ZP_OUT));
+  // reads up to 28 bytes past the end (never used); the arena keeps slack after its last byte
   for (let i = 0; i < n; i += 8) {
-    const x = load8(input + <usize>i, inU8);
-    const a = i32x4.add(rdbpot(srdhm(i32x4.shl(i32x4.sub(i32x4.extend_low_i16x8_s(x), zpIn), left), m), right, mask, half), zpOut);
-    const b = i32x4.add(rdbpot(srdhm(i32x4.shl(i32x4.sub(i32x4.extend_high_i16x8_s(x), zpIn), left), m), right, mask, half), zpOut);
-    const out = narrowTo(a, b, outU8);
-    if (n - i >= 8) v128.store64_lane(output + <usize>i, out, 0);
-    else storeBytes(output + <usize>i, out, n - i);
+    let x0: v128, x1: v128;
+    if (inK == K_S32) {
+      x0 = v128.load(input + <usize>(i << 2));
+      x1 = v128.load(input + <usize>(i << 2), 16);
+    } else {
+      // 8-bit kinds as eight 16-bit lanes, int16 as they are: sign-extended halves
+      const v = loadEight(input, i, inK);
+      x0 = i32x4.extend_low_i16x8_s(v);
+      x1 = i32x4.extend_high_i16x8_s(v);
+    }
+    const a = i32x4.add(rdbpot(srdhm(i32x4.shl(i32x4.sub(x0, zpIn), left), m), right, mask, half), zpOut);
+    const b = i32x4.add(rdbpot(srdhm(i32x4.shl(i32x4.sub(x1, zpIn), left), m), right, mask, half), zpOut);
+    storeLanes(output, i, a, b, outK, n - i);
   }
 }
 

@@ -2,7 +2,7 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = -1310276401;
+export const ABI_HASH = 1508201070;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
@@ -263,6 +263,86 @@ export enum M {
 /** Bytes of the M block in the arena (its words rounded up to 16 bytes). */
 export const M_BYTES = 96;
 
+/** qs8_prelu (PRELU, int8 and TFLite's uint8): TFLM's PreluParams over a broadcast plan of input and alpha. Word indices. */
+export enum PR {
+  /** -input zero point (i32) */
+  Off1 = 0,
+  /** -alpha zero point (i32) */
+  Off2 = 1,
+  /** output zero point (i32) */
+  ZpOut = 2,
+  /** identity multiplier (input scale / output scale), for x >= input zero point (i32) */
+  M1 = 3,
+  /** identity left shift (i32) */
+  L1 = 4,
+  /** identity right shift (i32) */
+  R1 = 5,
+  /** alpha multiplier (input scale * alpha scale / output scale), for x below the input zero point (i32) */
+  M2 = 6,
+  /** alpha left shift (i32) */
+  L2 = 7,
+  /** alpha right shift (i32) */
+  R2 = 8,
+  /** outer loop counts, outermost first (i32, 3 words) */
+  N = 9,
+  /** the input's byte strides of the outer loops (i32, 3 words) */
+  S1 = 12,
+  /** alpha's byte strides of the outer loops (i32, 3 words) */
+  S2 = 15,
+  /** elements of the inner run (i32) */
+  Inner = 18,
+  /** 0 input and alpha contiguous along the run, 1 the input repeated, 2 alpha repeated (i32) */
+  Mode = 19,
+  /** 1: TFLite's uint8 tensors (values zero-extended, outputs narrowed to uint8) (i32) */
+  U8 = 20,
+  /** Words of the block. */
+  Words = 21,
+}
+/** Bytes of the PR block in the arena (its words rounded up to 16 bytes). */
+export const PR_BYTES = 96;
+
+/** qs_squared_difference (SQUARED_DIFFERENCE, int8 and int16): TFLM's quantized squared difference over a broadcast plan. Word indices. */
+export enum SD {
+  /** -input 1 zero point (i32) */
+  Off1 = 0,
+  /** -input 2 zero point (i32) */
+  Off2 = 1,
+  /** output zero point (i32) */
+  ZpOut = 2,
+  /** left shift of the offset inputs (int8 7, int16 0) (i32) */
+  Shift = 3,
+  /** input 1 multiplier (i32) */
+  M1 = 4,
+  /** input 1 right shift (>= 0) (i32) */
+  R1 = 5,
+  /** input 2 multiplier (i32) */
+  M2 = 6,
+  /** input 2 right shift (>= 0) (i32) */
+  R2 = 7,
+  /** output multiplier (i32) */
+  Mo = 8,
+  /** output left shift (i32) */
+  Lo = 9,
+  /** output right shift (i32) */
+  Ro = 10,
+  /** outer loop counts, outermost first (i32, 3 words) */
+  N = 11,
+  /** input 1's byte strides of the outer loops (i32, 3 words) */
+  S1 = 14,
+  /** input 2's byte strides of the outer loops (i32, 3 words) */
+  S2 = 17,
+  /** elements of the inner run (i32) */
+  Inner = 20,
+  /** 0 both inputs contiguous along the run, 1 input 1 repeated, 2 input 2 repeated (i32) */
+  Mode = 21,
+  /** 1: int16 tensors (i32) */
+  I16 = 22,
+  /** Words of the block. */
+  Words = 23,
+}
+/** Bytes of the SD block in the arena (its words rounded up to 16 bytes). */
+export const SD_BYTES = 96;
+
 /** qs8_softmax (SOFTMAX, int8 input) and qu8_softmax (TFLite's uint8 input, uint8 or int16 output). Word indices. */
 export enum S {
   /** rows (i32) */
@@ -285,7 +365,7 @@ export enum S {
 /** Bytes of the S block in the arena (its words rounded up to 16 bytes). */
 export const S_BYTES = 32;
 
-/** quantize_f32_s8, requantize_s8_s8, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE; int8 and TFLite's uint8). Word indices. */
+/** quantize_f32_s8, requantize_int, dequantize_s8_f32 (QUANTIZE, DEQUANTIZE; int8, TFLite's uint8, int16 and int32 requantization). Word indices. */
 export enum Z {
   /** elements (i32) */
   Count = 0,
@@ -305,8 +385,12 @@ export enum Z {
   InU8 = 7,
   /** QUANTIZE: 1 when the output is uint8 (clamped to [0, 255]) (i32) */
   OutU8 = 8,
+  /** requantize: bytes of an input element (1: int8 or uint8, 2: int16, 4: int32) (i32) */
+  InBytes = 9,
+  /** requantize: bytes of an output element (1: int8 or uint8, 2: int16, 4: int32) (i32) */
+  OutBytes = 10,
   /** Words of the block. */
-  Words = 9,
+  Words = 11,
 }
 /** Bytes of the Z block in the arena (its words rounded up to 16 bytes). */
 export const Z_BYTES = 48;

@@ -1,8 +1,10 @@
 /**
- * QUANTIZE to int8 or TFLite's uint8 in WebAssembly (assembly/int8/quantize.ts): from float32 (TFLM's
- * AffineQuantize: float32 division, round half away from zero, x86's conversion) or from int8 / uint8
- * (Requantize with M = double(input scale) / double(output scale)): float32, int8 and uint8 to int8 or
- * uint8, the pairs ops-reference runs. Declines other type pairs and per-channel outputs.
+ * QUANTIZE in WebAssembly (assembly/int8/quantize.ts): to int8 or TFLite's uint8 from float32 (TFLM's
+ * AffineQuantize: float32 division, round half away from zero, x86's conversion), and requantization
+ * (TFLM's Requantize, M = double(input scale) / double(output scale) through MultiplyByQuantizedMultiplier)
+ * for every integer pair ops-reference runs: int8 to int8, uint8, int16 and int32; uint8 to int8 and
+ * uint8; int16 to int8, int16 and int32; int32 to int8 and int16. Declines other type pairs (float32 to
+ * int16 or int4 among them) and per-channel outputs.
  */
 import {
   BuiltinOperator,
@@ -25,8 +27,30 @@ const OP = 'QUANTIZE';
 /** Parameter block Z (scripts/abi.mjs); TFLM's OpDataQuantizeReference is 32 bytes. */
 const QUANTIZE_PARAMS_BYTES = Z_BYTES;
 
-/** The quantized types of either side: int8 and TFLite's uint8. */
+/** The outputs from float32: int8 and TFLite's uint8. */
 const BYTE_TYPES: readonly TensorType[] = [TensorType.INT8, TensorType.UINT8];
+
+/** The requantization pairs ops-reference runs (TFLM's, and TFLite's uint8 ones), as `${input}>${output}`. */
+const REQUANTIZE_PAIRS = new Set<string>(
+  [
+    [TensorType.INT8, TensorType.INT8],
+    [TensorType.INT8, TensorType.UINT8],
+    [TensorType.INT8, TensorType.INT16],
+    [TensorType.INT8, TensorType.INT32],
+    [TensorType.UINT8, TensorType.INT8],
+    [TensorType.UINT8, TensorType.UINT8],
+    [TensorType.INT16, TensorType.INT8],
+    [TensorType.INT16, TensorType.INT16],
+    [TensorType.INT16, TensorType.INT32],
+    [TensorType.INT32, TensorType.INT8],
+    [TensorType.INT32, TensorType.INT16],
+  ].map(([a, b]) => `${a}>${b}`),
+);
+
+/** Bytes of an element of the integer types QUANTIZE requantizes. */
+function elementBytes(type: TensorType): number {
+  return type === TensorType.INT32 ? 4 : type === TensorType.INT16 ? 2 : 1;
+}
 
 interface QuantizeData {
   k: KernelExports | null;
@@ -41,8 +65,9 @@ function supports(context: TfLiteContext, node: Node): true | string {
   if (arity) return arity;
   const input = context.getTensor(node.inputs[0]!);
   const output = context.getTensor(node.outputs[0]!);
-  if (!BYTE_TYPES.includes(output.type) || (input.type !== TensorType.FLOAT32 && !BYTE_TYPES.includes(input.type)))
-    return `${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} (handles float32, int8 and uint8 to int8 or uint8)`;
+  const taken = input.type === TensorType.FLOAT32 ? BYTE_TYPES.includes(output.type) : REQUANTIZE_PAIRS.has(`${input.type}>${output.type}`);
+  if (!taken)
+    return `${tensorTypeName(input.type)} to ${tensorTypeName(output.type)} (handles float32 to int8 or uint8; int8 to int8, uint8, int16 or int32; uint8 to int8 or uint8; int16 to int8, int16 or int32; int32 to int8 or int16)`;
   if ((output.quantization?.scale.length ?? 0) > 1) return 'per-channel output';
   return true;
 }
@@ -72,6 +97,8 @@ function prepare(context: TfLiteContext, node: Node): void {
     p[Z.Left] = m.shift > 0 ? m.shift : 0;
     p[Z.Right] = m.shift > 0 ? 0 : -m.shift;
     p[Z.ZpIn] = input.params.zeroPoint;
+    p[Z.InBytes] = elementBytes(input.type);
+    p[Z.OutBytes] = elementBytes(output.type);
   }
   data.params = region.offset;
   data.fixed = constantInputCopies(context, node, [0])[0]!;
@@ -82,7 +109,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   const input = inputOffset(context, node, 0, data.fixed);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
   if (data.fromFloat) data.k!.quantize_f32_s8(data.params, input, output);
-  else data.k!.requantize_s8_s8(data.params, input, output);
+  else data.k!.requantize_int(data.params, input, output);
 }
 
 /** The QUANTIZE registration. */
