@@ -4,10 +4,13 @@
  * output stage (bias and requantization words) and weight packing for qs16_conv_run
  * (assembly/int8/conv-16x8.ts).
  */
-import { TensorType, type ArenaRegion, type Tensor, type TfLiteContext } from '@micrort/core';
+import { TensorType, type ArenaRegion, type Node, type Tensor, type TfLiteContext } from '@micrort/core';
 import { INT8_ONLY, declineAsymmetric, declineType } from '@micrort/kernel-support';
 import { C16 } from '../generated/abi.js';
-import { RQ_WORDS, writeRequantBlock } from './kernel-common.js';
+import { Fn } from '../threads/control.js';
+import type { KernelExports } from '../wasm-module.js';
+import { RQ_WORDS, inputOffset, writeRequantBlock } from './kernel-common.js';
+import type { Parallel } from './parallel.js';
 
 const INT16_ONLY: readonly TensorType[] = [TensorType.INT16];
 
@@ -121,4 +124,35 @@ export function packGemm16(context: TfLiteContext, w: Int8Array, channels: numbe
   w16.fill(0, 0, cols * k8);
   for (let c = 0; c < channels; c++) for (let k = 0; k < depth; k++) w16[c * k8 + k] = w[c * depth + k]!;
   return packed;
+}
+
+/** What the 16x8 CONV_2D and FULLY_CONNECTED kernels keep per node: both run qs16_conv_run over `total` GEMM rows. */
+export interface Gemm16Data {
+  k: KernelExports | null;
+  params: number;
+  p: Int32Array;
+  /** Arena copy of a constant input (-1: read the eval tensor). */
+  fixed: number;
+  /** Index of the scratch buffer (im2col rows per thread), -1 without one. */
+  scratch: number;
+  /** GEMM rows: CONV_2D's output pixels, FULLY_CONNECTED's batches. */
+  total: number;
+  par: Parallel | null;
+}
+
+/** A node's Gemm16Data before prepare. */
+export function initGemm16(): Gemm16Data {
+  return { k: null, params: 0, p: new Int32Array(0), fixed: -1, scratch: -1, total: 0, par: null };
+}
+
+/** The invoke of the 16x8 CONV_2D and FULLY_CONNECTED kernels: qs16_conv_run over the rows, on the pool when the node has a share of it. */
+export function invokeGemm16(context: TfLiteContext, node: Node): void {
+  const data = node.userData as Gemm16Data;
+  if (data.scratch >= 0) data.p[C16.Scratch] = context.getScratchBuffer(data.scratch).offset;
+  const input = inputOffset(context, node, 0, data.fixed);
+  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
+  const k = data.k!;
+  const par = data.par;
+  if (par) par.pool.run(k, par.instance, Fn.Conv16, data.params, input, output, 0, data.total, 2, par.chunks);
+  else k.qs16_conv_run(data.params, input, output, 0, data.total, 0);
 }

@@ -29,29 +29,17 @@ import {
 import { C16, C16_BYTES } from '../generated/abi.js';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
-import { Fn } from '../threads/control.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { decline16x8, packGemm16, writeOutputStage16 } from './conv-16x8-common.js';
-import { constantInputCopies, inputOffset } from './kernel-common.js';
-import { parallelFor, threadsFor, type Parallel } from './parallel.js';
+import { decline16x8, packGemm16, writeOutputStage16, initGemm16, invokeGemm16, type Gemm16Data } from './conv-16x8-common.js';
+import { constantInputCopies } from './kernel-common.js';
+import { parallelFor, threadsFor } from './parallel.js';
 
 const OP = 'CONV_2D';
 const BIAS_TYPES: readonly TensorType[] = [TensorType.INT32, TensorType.INT64];
 
 /** State of a prepared 16x8 CONV_2D node. */
-export interface Conv16Data {
-  k: KernelExports | null;
-  params: number;
-  p: Int32Array;
-  /** Arena copy of a constant input (-1: read the eval tensor). */
-  fixed: number;
-  /** Index of the scratch buffer (two im2col rows per thread), -1 without one. */
-  scratch: number;
-  /** Output pixels. */
-  total: number;
-  par: Parallel | null;
-}
+export type Conv16Data = Gemm16Data;
 
 function supports(context: TfLiteContext, node: Node): true | string {
   const arity = declineArity(node, [2, 3], 1);
@@ -138,17 +126,6 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }
 
-function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as Conv16Data;
-  if (data.scratch >= 0) data.p[C16.Scratch] = context.getScratchBuffer(data.scratch).offset;
-  const input = inputOffset(context, node, 0, data.fixed);
-  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
-  const k = data.k!;
-  const par = data.par;
-  if (par) par.pool.run(k, par.instance, Fn.Conv16, data.params, input, output, 0, data.total, 2, par.chunks);
-  else k.qs16_conv_run(data.params, input, output, 0, data.total, 0);
-}
-
 /** The 16x8 CONV_2D registration (int16 activations, int8 weights). */
 export function createConv2D16x8(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<Conv16Data> {
   return {
@@ -157,8 +134,8 @@ export function createConv2D16x8(options: Readonly<KernelOptions> = DEFAULT_KERN
     provider: PROVIDER,
     name: 'CONV_2D/wasm-16x8',
     supports,
-    init: (): Conv16Data => ({ k: null, params: 0, p: new Int32Array(0), fixed: -1, scratch: -1, total: 0, par: null }),
+    init: initGemm16,
     prepare: (context, node) => prepare(context, node, options),
-    invoke,
+    invoke: invokeGemm16,
   };
 }

@@ -7,27 +7,8 @@
  * padding; declines windows of more than 256 taps (the int32 sums' bound) and what conv-16x8-common's
  * decline16x8 names.
  */
-import {
-  BuiltinOperator,
-  KernelError,
-  TensorType,
-  checkArity,
-  getInput,
-  getOptionalInput,
-  type DepthwiseConv2DOptions,
-  type Node,
-  type Registration,
-  type TfLiteContext,
-} from '@micrort/core';
-import {
-  convWindow,
-  declineArity,
-  emptyOutputParams,
-  expectPositive,
-  expectWindowOutput,
-  prepareConvOutputStage,
-  setConvOutputShape,
-} from '@micrort/kernel-support';
+import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
+import { declineArity, emptyOutputParams, prepareConvOutputStage } from '@micrort/kernel-support';
 import { C16, C16_BYTES } from '../generated/abi.js';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
@@ -37,6 +18,7 @@ import type { KernelExports } from '../wasm-module.js';
 import { decline16x8, writeOutputStage16 } from './conv-16x8-common.js';
 import { constantInputCopies, inputOffset } from './kernel-common.js';
 import { parallelFor, threadsFor, type Parallel } from './parallel.js';
+import { prepareDepthwiseNode } from './depthwise-common.js';
 
 const OP = 'DEPTHWISE_CONV_2D';
 const BIAS_TYPES: readonly TensorType[] = [TensorType.INT64];
@@ -78,33 +60,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
 
 function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as Dw16Data;
-  const opts = node.builtinData as DepthwiseConv2DOptions | null;
-  if (!opts) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
-  checkArity(OP, node, [2, 3], 1);
-  const input = getInput(context, node, 0, OP);
-  const filter = getInput(context, node, 1, OP);
-  const bias = getOptionalInput(context, node, 2);
-  const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[3]!);
-  expectPositive(OP, node, 'depth_multiplier', opts.depthMultiplier);
-  const [batches, inH, inW, inC] = input.dims as unknown as number[];
-  const [one, kH, kW, fC] = filter.dims as unknown as number[];
-  const channels = output.dims[3]!;
-  if (one !== 1)
-    throw new KernelError(
-      OP,
-      node.index,
-      `filter (tensor ${filter.index}) must have shape [1, kH, kW, channels], got [${Array.from(filter.dims).join(', ')}]`,
-    );
-  if (fC !== channels) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) has ${fC} channels, the output ${channels}`);
-  if (inC! * opts.depthMultiplier !== channels)
-    throw new KernelError(
-      OP,
-      node.index,
-      `output channels ${channels} != input channels ${inC} * depth_multiplier ${opts.depthMultiplier}`,
-    );
-  if (output.dims[0] !== batches)
-    throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
-  const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
+  const { opts, input, filter, bias, output, batches, inH, inW, inC, kH, kW, channels, pad } = prepareDepthwiseNode(context, node);
   const out = emptyOutputParams();
   prepareConvOutputStage(OP, context, node, input, filter, bias, output, channels, out, {
     quantizedDimension: 3,

@@ -6,18 +6,7 @@
  * types, non-constant filter or bias and asymmetric filters (the next provider serves the node). With
  * VALID padding it absorbs a PAD of height and width before its input (pad-absorb.ts).
  */
-import {
-  BuiltinOperator,
-  TensorType,
-  KernelError,
-  checkArity,
-  getInput,
-  getOptionalInput,
-  type DepthwiseConv2DOptions,
-  type Node,
-  type Registration,
-  type TfLiteContext,
-} from '@micrort/core';
+import { BuiltinOperator, TensorType, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { Fn } from '../threads/control.js';
 import { parallelFor, threadsFor, type Parallel } from './parallel.js';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../options.js';
@@ -37,14 +26,8 @@ import {
 import { layoutExtBytes, packConvGemm, packDepthwise, packableWeights } from './weight-pack.js';
 import { bindWindowScratch, requestWindowScratch } from './window-scratch.js';
 import { absorbInputPad } from './pad-absorb.js';
-import {
-  convWindow,
-  declineArity,
-  expectPositive,
-  expectWindowOutput,
-  setConvOutputShape,
-  int8ConvOutputStage,
-} from '@micrort/kernel-support';
+import { declineArity, int8ConvOutputStage } from '@micrort/kernel-support';
+import { prepareDepthwiseNode } from './depthwise-common.js';
 
 const OP = 'DEPTHWISE_CONV_2D';
 
@@ -78,33 +61,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
 
 function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as DepthwiseData;
-  const opts = node.builtinData as DepthwiseConv2DOptions | null;
-  if (!opts) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
-  checkArity(OP, node, [2, 3], 1);
-  const input = getInput(context, node, 0, OP);
-  const filter = getInput(context, node, 1, OP);
-  const bias = getOptionalInput(context, node, 2);
-  const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[3]!);
-  expectPositive(OP, node, 'depth_multiplier', opts.depthMultiplier);
-  const [batches, , , inC] = input.dims as unknown as number[];
-  const [one, kH, kW, fC] = filter.dims as unknown as number[];
-  const channels = output.dims[3]!;
-  if (one !== 1)
-    throw new KernelError(
-      OP,
-      node.index,
-      `filter (tensor ${filter.index}) must have shape [1, kH, kW, channels], got [${Array.from(filter.dims).join(', ')}]`,
-    );
-  if (fC !== channels) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) has ${fC} channels, the output ${channels}`);
-  if (inC! * opts.depthMultiplier !== channels)
-    throw new KernelError(
-      OP,
-      node.index,
-      `output channels ${channels} != input channels ${inC} * depth_multiplier ${opts.depthMultiplier}`,
-    );
-  if (output.dims[0] !== batches)
-    throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
-  const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
+  const { opts, input, filter, bias, output, batches, inC, kH, kW, channels, pad } = prepareDepthwiseNode(context, node);
   const q = int8ConvOutputStage(OP, context, node, { input, filter, bias, output }, channels!, 3, opts.fusedActivationFunction);
   const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, input, pad);
   const g = { outH: pad.outHeight, outW: pad.outWidth, padH, padW };

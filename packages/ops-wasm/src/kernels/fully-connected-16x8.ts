@@ -21,29 +21,17 @@ import { calculateOpDataFullyConnected, declineArity, expectBias, expectFullyCon
 import { C16, C16_BYTES } from '../generated/abi.js';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../options.js';
 import { PROVIDER } from '../provider.js';
-import { Fn } from '../threads/control.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
-import { decline16x8, packGemm16, writeOutputStage16 } from './conv-16x8-common.js';
-import { constantInputCopies, inputOffset } from './kernel-common.js';
-import { parallelFor, threadsFor, type Parallel } from './parallel.js';
+import { decline16x8, packGemm16, writeOutputStage16, initGemm16, invokeGemm16, type Gemm16Data } from './conv-16x8-common.js';
+import { constantInputCopies } from './kernel-common.js';
+import { parallelFor, threadsFor } from './parallel.js';
 
 const OP = 'FULLY_CONNECTED';
 const BIAS_TYPES: readonly TensorType[] = [TensorType.INT64, TensorType.INT32];
 
 /** State of a prepared 16x8 FULLY_CONNECTED node. */
-export interface Fc16Data {
-  k: KernelExports | null;
-  params: number;
-  p: Int32Array;
-  /** Arena copy of a constant input (-1: read the eval tensor). */
-  fixed: number;
-  /** Index of the scratch buffer (im2col rows per thread), -1 without one. */
-  scratch: number;
-  /** Batches: the GEMM's rows. */
-  total: number;
-  par: Parallel | null;
-}
+export type Fc16Data = Gemm16Data;
 
 /** The int64 accumulator: an int64 bias, or none with quantized_bias_type INT64 (as ops-reference's FcKind). */
 function wideFc(bias: { type: TensorType } | null, opts: FullyConnectedOptions | null): boolean {
@@ -115,17 +103,6 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   data.fixed = constantInputCopies(context, node, [0])[0]!;
 }
 
-function invoke(context: TfLiteContext, node: Node): void {
-  const data = node.userData as Fc16Data;
-  if (data.scratch >= 0) data.p[C16.Scratch] = context.getScratchBuffer(data.scratch).offset;
-  const input = inputOffset(context, node, 0, data.fixed);
-  const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
-  const k = data.k!;
-  const par = data.par;
-  if (par) par.pool.run(k, par.instance, Fn.Conv16, data.params, input, output, 0, data.total, 2, par.chunks);
-  else k.qs16_conv_run(data.params, input, output, 0, data.total, 0);
-}
-
 /** The 16x8 FULLY_CONNECTED registration (int16 activations, int8 weights). */
 export function createFullyConnected16x8(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<Fc16Data> {
   return {
@@ -134,8 +111,8 @@ export function createFullyConnected16x8(options: Readonly<KernelOptions> = DEFA
     provider: PROVIDER,
     name: 'FULLY_CONNECTED/wasm-16x8',
     supports,
-    init: (): Fc16Data => ({ k: null, params: 0, p: new Int32Array(0), fixed: -1, scratch: -1, total: 0, par: null }),
+    init: initGemm16,
     prepare: (context, node) => prepare(context, node, options),
-    invoke,
+    invoke: invokeGemm16,
   };
 }

@@ -9,17 +9,7 @@
  * the input's, and fused activations other than RELU, RELU6 and RELU_N1_TO_1 (the next provider serves
  * the node).
  */
-import {
-  BuiltinOperator,
-  KernelError,
-  checkArity,
-  getInput,
-  getOptionalInput,
-  type DepthwiseConv2DOptions,
-  type Node,
-  type Registration,
-  type TfLiteContext,
-} from '@micrort/core';
+import { BuiltinOperator, KernelError, type DepthwiseConv2DOptions, type Node, type Registration, type TfLiteContext } from '@micrort/core';
 import { D, D_BYTES } from '../../generated/abi.js';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
@@ -32,15 +22,8 @@ import type { KernelExports } from '../../wasm-module.js';
 import { absorbInputPad } from '../pad-absorb.js';
 import { declineNonFloat, floatKernelsFor, hasFixedData, type FloatKernelExports } from './float-common.js';
 import { DW_CT, depthwisePackedFloats, packDepthwiseF32 } from './weight-pack-f32.js';
-import {
-  activationRangeFloat,
-  convWindow,
-  declineActivation,
-  declineArity,
-  expectPositive,
-  expectWindowOutput,
-  setConvOutputShape,
-} from '@micrort/kernel-support';
+import { activationRangeFloat, declineActivation, declineArity } from '@micrort/kernel-support';
+import { prepareDepthwiseNode } from '../depthwise-common.js';
 
 const OP = 'DEPTHWISE_CONV_2D';
 
@@ -85,32 +68,10 @@ function supports(context: TfLiteContext, node: Node): true | string {
 
 function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as DwData;
-  const opts = node.builtinData as DepthwiseConv2DOptions | null;
-  if (!opts) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
-  checkArity(OP, node, [2, 3], 1);
-  const input = getInput(context, node, 0, OP);
-  const filter = getInput(context, node, 1, OP);
-  const bias = getOptionalInput(context, node, 2);
-  const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[3]!);
-  const [batches, , , inC] = input.dims as unknown as number[];
-  const [one, kH, kW, channels] = filter.dims as unknown as number[];
-  if (one !== 1)
-    throw new KernelError(
-      OP,
-      node.index,
-      `filter (tensor ${filter.index}) must have shape [1, kH, kW, channels], got [${Array.from(filter.dims).join(', ')}]`,
-    );
-  expectPositive(OP, node, 'depth_multiplier', opts.depthMultiplier);
+  const { opts, input, filter, bias, batches, inC, kH, kW, channels, pad } = prepareDepthwiseNode(context, node);
   const multiplier = opts.depthMultiplier;
-  if (output.dims[3] !== channels)
-    throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) has ${channels} channels, the output ${output.dims[3]}`);
-  if (inC! * multiplier !== channels)
-    throw new KernelError(OP, node.index, `output channels ${channels} != input channels ${inC} * depth_multiplier ${multiplier}`);
-  if (output.dims[0] !== batches)
-    throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
   if (bias && bias.elementCount !== channels)
     throw new KernelError(OP, node.index, `bias (tensor ${bias.index}) has ${bias.elementCount} elements, expected ${channels}`);
-  const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
   const [actMin, actMax] = activationRangeFloat(OP, node, opts.fusedActivationFunction);
   const { inH, inW, padH, padW } = absorbInputPad(context, node, opts.padding, input, pad);
   const g = { outH: pad.outHeight, outW: pad.outWidth, padH, padW };

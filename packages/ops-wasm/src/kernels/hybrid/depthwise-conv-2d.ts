@@ -11,24 +11,12 @@ import {
   BuiltinOperator,
   KernelError,
   TensorType,
-  checkArity,
-  getInput,
-  getOptionalInput,
   type DepthwiseConv2DOptions,
   type Node,
   type Registration,
   type TfLiteContext,
 } from '@micrort/core';
-import {
-  calculateActivationRangeFloat,
-  convWindow,
-  declineArity,
-  expectPositive,
-  expectWindowOutput,
-  setConvOutputShape,
-  hybridWeightScales,
-  hybridWeightsInt8,
-} from '@micrort/kernel-support';
+import { calculateActivationRangeFloat, declineArity, hybridWeightScales, hybridWeightsInt8 } from '@micrort/kernel-support';
 import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
 import { Fn } from '../../threads/control.js';
@@ -40,6 +28,7 @@ import { requestWindowScratch } from '../window-scratch.js';
 import { absorbInputPad } from '../pad-absorb.js';
 import { HybridMode, declineClampActivation, declineHybrid, prepareHybridEpilogue, weightSums } from './hybrid-common.js';
 import { emptyHybridWindowData, finishHybridWindow, invokeHybridWindow, type HybridWindowData } from './hybrid-window.js';
+import { prepareDepthwiseNode } from '../depthwise-common.js';
 
 const OP = 'DEPTHWISE_CONV_2D';
 const FILTER_TYPES: readonly TensorType[] = [TensorType.INT8];
@@ -62,33 +51,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
 
 function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
   const data = node.userData as HybridWindowData;
-  const opts = node.builtinData as DepthwiseConv2DOptions | null;
-  if (!opts) throw new KernelError(OP, node.index, 'missing DepthwiseConv2DOptions');
-  checkArity(OP, node, [2, 3], 1);
-  const input = getInput(context, node, 0, OP);
-  const filter = getInput(context, node, 1, OP);
-  const bias = getOptionalInput(context, node, 2);
-  const output = setConvOutputShape(OP, context, node, { input, filter }, opts, filter.dims[3]!);
-  expectPositive(OP, node, 'depth_multiplier', opts.depthMultiplier);
-  const [batches, , , inC] = input.dims as unknown as number[];
-  const [one, kH, kW, fC] = filter.dims as unknown as number[];
-  const channels = output.dims[3]!;
-  if (one !== 1)
-    throw new KernelError(
-      OP,
-      node.index,
-      `filter (tensor ${filter.index}) must have shape [1, kH, kW, channels], got [${Array.from(filter.dims).join(', ')}]`,
-    );
-  if (fC !== channels) throw new KernelError(OP, node.index, `filter (tensor ${filter.index}) has ${fC} channels, the output ${channels}`);
-  if (inC! * opts.depthMultiplier !== channels)
-    throw new KernelError(
-      OP,
-      node.index,
-      `output channels ${channels} != input channels ${inC} * depth_multiplier ${opts.depthMultiplier}`,
-    );
-  if (output.dims[0] !== batches)
-    throw new KernelError(OP, node.index, `output batch ${output.dims[0]} differs from input batch ${batches}`);
-  const pad = expectWindowOutput(OP, node, convWindow(input, filter, opts), opts.padding, output);
+  const { opts, input, filter, bias, batches, inC, kH, kW, channels, pad } = prepareDepthwiseNode(context, node);
   const { scale, perChannel } = hybridWeightScales(OP, node, 'filter', filter, 3, channels);
   const weights = hybridWeightsInt8(OP, context, node, 'filter', filter);
   if (!weights) throw new KernelError(OP, node.index, `hybrid filter (tensor ${filter.index}) must be a constant`);
