@@ -97,17 +97,20 @@ describe('integer options state one allowed range', () => {
   });
 });
 
-/** An int16 CONV_2D → DEPTHWISE_CONV_2D (TFLite's 16x8 quantization): ops-reference runs it, ops-wasm serves int8, uint8 and float32 only. */
+/**
+ * Two grouped int16 CONV_2Ds (TFLite's 16x8 quantization, filter depth half the input's): ops-reference runs
+ * them; ops-wasm's convolutions decline grouped convolution.
+ */
 function int16ConvModel(): Uint8Array {
   const b = new ModelBuilder();
   const q = (scale: number) => ({ scale: [scale], zeroPoint: [0] });
-  const x = b.addTensor({ name: 'x', type: TensorType.INT16, shape: [1, 8, 8, 3], quantization: q(0.02) });
+  const x = b.addTensor({ name: 'x', type: TensorType.INT16, shape: [1, 8, 8, 4], quantization: q(0.02) });
   const w = b.addTensor({
     name: 'w',
     type: TensorType.INT8,
-    shape: [4, 3, 3, 3],
+    shape: [4, 3, 3, 2],
     quantization: q(0.01),
-    data: Int8Array.from({ length: 108 }, (_, i) => ((i * 37) & 0xff) - 128),
+    data: Int8Array.from({ length: 72 }, (_, i) => ((i * 37) & 0xff) - 128),
   });
   const bias = b.addTensor({
     name: 'b',
@@ -117,15 +120,15 @@ function int16ConvModel(): Uint8Array {
     data: BigInt64Array.of(1n, -2n, 3n, -4n),
   });
   const y = b.addTensor({ name: 'y', type: TensorType.INT16, shape: [1, 8, 8, 4], quantization: q(0.05) });
-  const dw = b.addTensor({
-    name: 'dw',
+  const w2 = b.addTensor({
+    name: 'w2',
     type: TensorType.INT8,
-    shape: [1, 3, 3, 4],
+    shape: [4, 3, 3, 2],
     quantization: q(0.01),
-    data: Int8Array.from({ length: 36 }, (_, i) => ((i * 53) & 0xff) - 128),
+    data: Int8Array.from({ length: 72 }, (_, i) => ((i * 53) & 0xff) - 128),
   });
-  const db = b.addTensor({
-    name: 'db',
+  const b2 = b.addTensor({
+    name: 'b2',
     type: TensorType.INT64,
     shape: [4],
     quantization: q(0.0005),
@@ -133,12 +136,7 @@ function int16ConvModel(): Uint8Array {
   });
   const z = b.addTensor({ name: 'z', type: TensorType.INT16, shape: [1, 8, 8, 4], quantization: q(0.05) });
   b.addOperator({ op: BuiltinOperator.CONV_2D, inputs: [x, w, bias], outputs: [y], options: { strideW: 1, strideH: 1 } });
-  b.addOperator({
-    op: BuiltinOperator.DEPTHWISE_CONV_2D,
-    inputs: [y, dw, db],
-    outputs: [z],
-    options: { strideW: 1, strideH: 1, depthMultiplier: 1 },
-  });
+  b.addOperator({ op: BuiltinOperator.CONV_2D, inputs: [y, w2, b2], outputs: [z], options: { strideW: 1, strideH: 1 } });
   return b.setInputs([x]).setOutputs([z]).build();
 }
 
@@ -166,9 +164,7 @@ describe('--ops wasm on a model it cannot serve says how many nodes each package
     const r = await cli(command, file, '--ops', 'wasm', ...(extra[command] ?? []));
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^served: ops-wasm 0 of 2 nodes \(0\.0% of MACs\), ops-reference 2 of 2 \(100\.0% of MACs\)$/m);
-    expect(r.out).toMatch(
-      /^ops-wasm: every node fell back to ops-reference — CONV_2D ×1 \(int16 .*\); DEPTHWISE_CONV_2D ×1 \(int16 .*\)$/m,
-    );
+    expect(r.out).toMatch(/^ops-wasm: every node fell back to ops-reference — CONV_2D ×2 \(.*grouped convolution .*\)$/m);
     const j = JSON.parse((await cli(command, file, '--ops', 'wasm', '--json', ...(extra[command] ?? []))).out);
     const served = j.served as { package: string; nodes: number; totalNodes: number; fellBack: unknown[] }[];
     expect(served.map((s) => [s.package, s.nodes, s.totalNodes])).toEqual([
@@ -178,7 +174,7 @@ describe('--ops wasm on a model it cannot serve says how many nodes each package
       ['ops-coral', 0, 2],
       ['ops-wasm', 0, 2],
     ]);
-    expect(served.find((s) => s.package === 'ops-wasm')!.fellBack).toHaveLength(2);
+    expect(served.find((s) => s.package === 'ops-wasm')!.fellBack).toEqual([expect.objectContaining({ op: 'CONV_2D', count: 2 })]);
   });
 
   it('a package that serves every node says so, and ops-reference alone is one line', async () => {
