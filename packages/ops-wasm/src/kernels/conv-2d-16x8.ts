@@ -39,7 +39,6 @@ const OP = 'CONV_2D';
 const BIAS_TYPES: readonly TensorType[] = [TensorType.INT32, TensorType.INT64];
 
 /** State of a prepared 16x8 CONV_2D node. */
-export type Conv16Data = Gemm16Data;
 
 function supports(context: TfLiteContext, node: Node): true | string {
   const arity = declineArity(node, [2, 3], 1);
@@ -57,7 +56,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
 }
 
 function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
-  const data = node.userData as Conv16Data;
+  const data = node.userData as Gemm16Data;
   const opts = node.builtinData as Conv2DOptions | null;
   if (!opts) throw new KernelError(OP, node.index, 'missing Conv2DOptions');
   checkArity(OP, node, [2, 3], 1);
@@ -127,7 +126,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
 }
 
 /** The 16x8 CONV_2D registration (int16 activations, int8 weights). */
-export function createConv2D16x8(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<Conv16Data> {
+export function createConv2D16x8(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<Gemm16Data> {
   return {
     builtinCode: BuiltinOperator.CONV_2D,
     version: 8,

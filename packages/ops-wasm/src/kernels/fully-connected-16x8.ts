@@ -31,7 +31,6 @@ const OP = 'FULLY_CONNECTED';
 const BIAS_TYPES: readonly TensorType[] = [TensorType.INT64, TensorType.INT32];
 
 /** State of a prepared 16x8 FULLY_CONNECTED node. */
-export type Fc16Data = Gemm16Data;
 
 /** The int64 accumulator: an int64 bias, or none with quantized_bias_type INT64 (as ops-reference's FcKind). */
 function wideFc(bias: { type: TensorType } | null, opts: FullyConnectedOptions | null): boolean {
@@ -52,7 +51,7 @@ function supports(context: TfLiteContext, node: Node): true | string {
 }
 
 function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): void {
-  const data = node.userData as Fc16Data;
+  const data = node.userData as Gemm16Data;
   const opts = node.builtinData as FullyConnectedOptions | null;
   const activation = opts?.fusedActivationFunction ?? ActivationFunctionType.NONE;
   if (node.inputs.length < 2 || node.inputs.length > 3 || node.outputs.length !== 1)
@@ -104,7 +103,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
 }
 
 /** The 16x8 FULLY_CONNECTED registration (int16 activations, int8 weights). */
-export function createFullyConnected16x8(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<Fc16Data> {
+export function createFullyConnected16x8(options: Readonly<KernelOptions> = DEFAULT_KERNEL_OPTIONS): Registration<Gemm16Data> {
   return {
     builtinCode: BuiltinOperator.FULLY_CONNECTED,
     version: 12,
