@@ -513,12 +513,17 @@ export const BLOCKS = [
       ['PadW', 'i32', 'leading padding along the width'],
       ['K', 'i32', 'reduction length'],
       ['Packed', 'u32', 'the packed weights'],
-      ['Rows', 'u32', 'gathered rows (four of RowBytes per thread), 0 when direct'],
+      ['Rows', 'u32', "gathered rows (four of RowBytes per thread, thread 0's first: assembly/thread-slot.ts), with Gather"],
       ['ActMin', 'f32', 'lower bound of the fused activation'],
       ['ActMax', 'f32', 'upper bound of the fused activation'],
       ['RowBytes', 'i32', 'bytes from one row of the GEMM to the next'],
       ['Sparse', 'u32', 'direct 1x1 layers with sparse constant weights: the non-zero weights per output channel (sparse-gemm.ts), else 0'],
-      ['SparseScratch', 'u32', 'with Sparse: per thread, a block of 16 pixels transposed (K x 64 bytes)'],
+      [
+        'SparseScratch',
+        'u32',
+        "with Sparse: per thread, a block of 16 pixels transposed (K x 64 bytes; thread 0's first: assembly/thread-slot.ts)",
+      ],
+      ['Gather', 'i32', '1: the GEMM rows are gathered into Rows (a window wider than one pixel); 0: direct (the input holds them)'],
     ],
   },
   {
@@ -812,7 +817,10 @@ export const BLOCKS = [
  * Constants both sides use: [name, value, doc].
  * @type {[string, number, string][]}
  */
-export const CONSTANTS = [['GEMM_TILE_PIXELS', 4, 'output pixels of one qs8_conv register tile (rows of its scratch buffers)']];
+export const CONSTANTS = [
+  ['GEMM_TILE_PIXELS', 4, 'output pixels of one qs8_conv register tile (rows of its scratch buffers)'],
+  ['THREAD_GAP_BYTES', 4096, "bytes free before, between and after the threads' scratch slots (src/kernels/parallel.ts's threadSlots)"],
+];
 
 const WORDS = { i32: 1, u32: 1, f32: 1, i32x4: 4 };
 

@@ -6,6 +6,7 @@
 //
 // Packed weights (src/kernels/float/weight-pack-f32.ts), per group of eight channels:
 //   [8 biases][for each tap: 8 weights]   (zeros past the depth)
+import { threadSlot } from '../thread-slot';
 import { clamp, madd, store8, storeLanes } from './common';
 import { D_ACT_MAX, D_ACT_MIN, D_BATCHES, D_C, D_DIL_H, D_DIL_W, D_IN_H, D_IN_W, D_KH, D_KW, D_OUT_H, D_OUT_W, D_PACKED, D_PAD_H, D_PAD_W, D_PTRS, D_STRIDE_H, D_STRIDE_W, D_ZERO } from '../generated/abi';
 
@@ -393,7 +394,7 @@ export function f32_dwconv_run(pp: usize, input: usize, output: usize, r0: i32, 
   const padW = load<i32>(pp, D_PAD_W);
   const packed = <usize>load<u32>(pp, D_PACKED);
   const zero = <usize>load<u32>(pp, D_ZERO);
-  const ptrs = <usize>load<u32>(pp, D_PTRS) + <usize>(tid * kH * kW * 8);
+  const ptrs = threadSlot(<usize>load<u32>(pp, D_PTRS), tid, <usize>(kH * kW * 8));
   const lo = v128.load32_splat(pp, D_ACT_MIN);
   const hi = v128.load32_splat(pp, D_ACT_MAX);
   const taps = kH * kW;

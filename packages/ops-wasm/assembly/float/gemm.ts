@@ -19,9 +19,10 @@
 // past r, which compute values that are never stored; the packing ends with eight floats of slack).
 // So the weights cost their own size, not the depth rounded up to eight. A last block of one to four
 // channels runs four wide (narrowBlock4: half the arithmetic of eight wide).
+import { threadSlot } from '../thread-slot';
 import { clamp, madd, store8, storeLanes } from './common';
 import { sparseConvRun } from './sparse-gemm';
-import { G_ACT_MAX, G_ACT_MIN, G_DIL_H, G_DIL_W, G_IN_C, G_IN_H, G_IN_IMAGE_BYTES, G_IN_W, G_K, G_KH, G_KW, G_OUT_C, G_OUT_HW, G_OUT_W, G_PACKED, G_PAD_H, G_PAD_W, G_ROWS, G_ROW_BYTES, G_SPARSE, G_STRIDE_H, G_STRIDE_W, G_TOTAL } from '../generated/abi';
+import { G_ACT_MAX, G_ACT_MIN, G_DIL_H, G_DIL_W, G_IN_C, G_IN_H, G_IN_IMAGE_BYTES, G_IN_W, G_K, G_KH, G_KW, G_OUT_C, G_OUT_HW, G_OUT_W, G_PACKED, G_PAD_H, G_PAD_W, G_GATHER, G_ROWS, G_ROW_BYTES, G_SPARSE, G_STRIDE_H, G_STRIDE_W, G_TOTAL } from '../generated/abi';
 
 // Parameter block G (scripts/abi.mjs), written by src/kernels/float/conv-2d.ts and fully-connected.ts.
 
@@ -265,8 +266,8 @@ export function f32_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
   const K = load<i32>(pp, G_K);
   const packed = <usize>load<u32>(pp, G_PACKED);
   const rowBytes = <usize>load<u32>(pp, G_ROW_BYTES);
-  const rowsBase = <usize>load<u32>(pp, G_ROWS);
-  const rows = rowsBase == 0 ? 0 : rowsBase + <usize>tid * 4 * rowBytes;
+  const gather = load<i32>(pp, G_GATHER) != 0;
+  const rows = gather ? threadSlot(<usize>load<u32>(pp, G_ROWS), tid, 4 * rowBytes) : 0;
   const lo = v128.load32_splat(pp, G_ACT_MIN);
   const hi = v128.load32_splat(pp, G_ACT_MAX);
   const cStride = <usize>(outC << 2);
@@ -274,7 +275,7 @@ export function f32_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
   const wide = (outC & 7) - 1 < 4 ? outC & ~7 : outC;
   // a convolution's position (b, oh, ow) of pixel q, counted along
   let outW = 1, outH = 1, b = 0, oh = 0, ow = 0;
-  if (rows != 0) {
+  if (gather) {
     const outHW = load<i32>(pp, G_OUT_HW);
     outW = load<i32>(pp, G_OUT_W);
     outH = outHW / outW;
@@ -286,7 +287,7 @@ export function f32_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1
   for (let q = q0; q < q1; q += 4) {
     const last = min(3, q1 - q - 1);
     let a0: usize, a1: usize, a2: usize, a3: usize;
-    if (rows == 0) {
+    if (!gather) {
       a0 = input + <usize>q * rowBytes;
       a1 = a0 + <usize>min(1, last) * rowBytes;
       a2 = a0 + <usize>min(2, last) * rowBytes;

@@ -9,6 +9,7 @@
 //
 // Sparse weights (src/kernels/float/weight-pack-sparse.ts), per output channel:
 //   [bias f32][n i32][n x (byte offset of the input channel in the block = channel * 64, i32; weight f32)]
+import { threadSlot } from '../thread-slot';
 import { clamp, madd } from './common';
 import { G_ACT_MAX, G_ACT_MIN, G_K, G_OUT_C, G_ROW_BYTES, G_SPARSE, G_SPARSE_SCRATCH } from '../generated/abi';
 
@@ -77,7 +78,7 @@ export function sparseConvRun(pp: usize, input: usize, output: usize, q0: i32, q
   const outC = load<i32>(pp, G_OUT_C);
   const K = load<i32>(pp, G_K);
   const sparse = <usize>load<u32>(pp, G_SPARSE);
-  const t = <usize>load<u32>(pp, G_SPARSE_SCRATCH) + <usize>(tid * K) * 64;
+  const t = threadSlot(<usize>load<u32>(pp, G_SPARSE_SCRATCH), tid, <usize>K * 64);
   const rowBytes = <usize>load<u32>(pp, G_ROW_BYTES);
   const lo = v128.load32_splat(pp, G_ACT_MIN);
   const hi = v128.load32_splat(pp, G_ACT_MAX);

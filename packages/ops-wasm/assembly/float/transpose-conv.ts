@@ -8,6 +8,7 @@
 // whose windows reach those rows (a row near a band's edge is computed by both bands) and adds only the
 // taps that land inside them. Every output element so takes its contributions in the same order (input
 // row, then input column) whatever the bands, and the threads' results equal one thread's.
+import { threadSlot } from '../thread-slot';
 import { bandEndInputRow, bandFirstInputRow } from '../layout/tconv-rows';
 import { clamp } from './common';
 import { f32_conv_run } from './gemm';
@@ -103,7 +104,7 @@ export function f32_tconv_run(pp: usize, input: usize, output: usize, oh0: i32, 
   const padH = load<i32>(pp, TC_PAD_H);
   const padW = load<i32>(pp, TC_PAD_W);
   const chunkRows = load<i32>(pp, TC_CHUNK_ROWS);
-  const col = <usize>load<u32>(pp, TC_COL) + <usize>tid * <usize>load<i32>(pp, TC_COL_BYTES);
+  const col = threadSlot(<usize>load<u32>(pp, TC_COL), tid, <usize>load<i32>(pp, TC_COL_BYTES));
   const bias = <usize>load<u32>(pp, TC_BIAS);
   const pixelBytes = <usize>(outC << 2);
   const outRowBytes = <usize>outW * pixelBytes;

@@ -2,8 +2,9 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI (src/generated/abi.ts has the same). */
-export const ABI_HASH: i32 = 1508201070;
+export const ABI_HASH: i32 = -47045422;
 export const GEMM_TILE_PIXELS: i32 = 4; // output pixels of one qs8_conv register tile (rows of its scratch buffers)
+export const THREAD_GAP_BYTES: i32 = 4096; // bytes free before, between and after the threads' scratch slots (src/kernels/parallel.ts's threadSlots)
 
 // The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Byte offsets:
 export const W_TOTAL = 0; // i32: output pixels: batches * outH * outW
@@ -356,13 +357,14 @@ export const G_PAD_H = 56; // i32: leading padding along the height
 export const G_PAD_W = 60; // i32: leading padding along the width
 export const G_K = 64; // i32: reduction length
 export const G_PACKED = 68; // u32: the packed weights
-export const G_ROWS = 72; // u32: gathered rows (four of RowBytes per thread), 0 when direct
+export const G_ROWS = 72; // u32: gathered rows (four of RowBytes per thread, thread 0's first: assembly/thread-slot.ts), with Gather
 export const G_ACT_MIN = 76; // f32: lower bound of the fused activation
 export const G_ACT_MAX = 80; // f32: upper bound of the fused activation
 export const G_ROW_BYTES = 84; // i32: bytes from one row of the GEMM to the next
 export const G_SPARSE = 88; // u32: direct 1x1 layers with sparse constant weights: the non-zero weights per output channel (sparse-gemm.ts), else 0
-export const G_SPARSE_SCRATCH = 92; // u32: with Sparse: per thread, a block of 16 pixels transposed (K x 64 bytes)
-export const G_BYTES = 96;
+export const G_SPARSE_SCRATCH = 92; // u32: with Sparse: per thread, a block of 16 pixels transposed (K x 64 bytes; thread 0's first: assembly/thread-slot.ts)
+export const G_GATHER = 96; // i32: 1: the GEMM rows are gathered into Rows (a window wider than one pixel); 0: direct (the input holds them)
+export const G_BYTES = 112;
 
 // f32_tconv (TRANSPOSE_CONV and Convolution2DTransposeBias, float32): a GEMM of input rows into columns, scattered into the output. Byte offsets:
 export const TC_GEMM = 0; // u32: f32_conv's parameter block (G) of the GEMM: input pixels [P x inC] by the packed weights, columns [P x KH*KW*OutC]

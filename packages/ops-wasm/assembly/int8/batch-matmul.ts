@@ -16,6 +16,7 @@
 // with thread `tid`'s share of the Row scratch: the pool's threads split the rows (src/kernels/
 // batch-matmul.ts). Every output value is one row's dot products with one column, so its bytes do not
 // depend on the split.
+import { threadSlot } from '../thread-slot';
 import { requantLanes, narrow8, storeBytes } from './requant';
 import { clamp16, requant64 } from './acc16x8';
 import {
@@ -72,7 +73,7 @@ function bmmRun(pp: usize, lhs: usize, output: usize, r0: i32, r1: i32, tid: i32
   const calls = load<i32>(pp, BM_CALLS);
   const index = <usize>load<u32>(pp, BM_INDEX);
   const outBytes = <usize>(rows * load<i32>(pp, BM_COLS)) << <usize>int16;
-  const x = <usize>load<u32>(pp, BM_ROW) + <usize>tid * (<usize>load<i32>(pp, BM_DEPTH8) << 2);
+  const x = threadSlot(<usize>load<u32>(pp, BM_ROW), tid, <usize>load<i32>(pp, BM_DEPTH8) << 2);
   for (let i = r0 / rows; i < calls; i++) {
     const first = i * rows;
     if (first >= r1) break;

@@ -23,6 +23,7 @@
 //
 // A call covers output pixels [q0, q1); the pool's threads take disjoint ranges (thread `tid` with its own
 // im2col rows), and every output gets the same bytes as on one thread.
+import { threadSlot } from '../thread-slot';
 import { sum4 } from './batch-matmul';
 import { requantLanes } from './requant';
 import { CHUNK16, clamp16, requant64 } from './acc16x8';
@@ -191,7 +192,7 @@ export function qs16_conv_run(pp: usize, input: usize, output: usize, q0: i32, q
   const outBytes = <usize>load<i32>(pp, C16_OUT_C) << 1;
   const colBytes = <usize>load<i32>(pp, C16_K8) << 1;
   const direct = load<i32>(pp, C16_DIRECT) != 0;
-  const rows = <usize>load<u32>(pp, C16_SCRATCH) + <usize>tid * (colBytes << 1);
+  const rows = threadSlot(<usize>load<u32>(pp, C16_SCRATCH), tid, colBytes << 1);
   for (let q = q0; q < q1; q += 2) {
     const two = q + 1 < q1;
     let x0 = rows;

@@ -6,6 +6,7 @@
 // then widened to int64. A call (qs16_tconv_run) covers
 // the output rows [oh0, oh1) of every batch, as qs8_tconv_run (transpose-conv.ts): the pool's threads
 // take disjoint bands and every output gets the same bytes as on one thread.
+import { threadSlot } from '../thread-slot';
 import { bandEndInputRow, bandFirstInputRow } from '../layout/tconv-rows';
 import { CHUNK16, requant64 } from './acc16x8';
 import {
@@ -107,7 +108,7 @@ export function qs16_tconv_run(pp: usize, input: usize, output: usize, oh0: i32,
   const padH = load<i32>(pp, TQ_PAD_H);
   const padW = load<i32>(pp, TQ_PAD_W);
   const acc = <usize>load<u32>(pp, TQ_ACC);
-  const tmp = <usize>load<u32>(pp, TQ_TMP) + (<usize>tid << 6);
+  const tmp = threadSlot(<usize>load<u32>(pp, TQ_TMP), tid, 64);
   const bias = <usize>load<u32>(pp, TQ_BIAS);
   const rq = <usize>load<u32>(pp, TQ_RQ);
   const actMin = load<i32>(pp, TQ_ACT_MIN);

@@ -14,6 +14,7 @@
 // Products: (x - zp) and (w - filter zp) both fit int16 ([-255, 255]), so one i16x8 splat of the input
 // value against eight packed int16 weights gives eight exact int32 products (extmul); eight output
 // channels per block, reduced over the input depth in registers, then added to the accumulators.
+import { threadSlot } from '../thread-slot';
 import { bandEndInputRow, bandFirstInputRow } from '../layout/tconv-rows';
 import { narrowClamp8, narrowClampU8, requantLanes, storeBytes } from './requant';
 import {
@@ -107,7 +108,7 @@ export function qs8_tconv_run(pp: usize, input: usize, output: usize, oh0: i32, 
   const padH = load<i32>(pp, TQ_PAD_H);
   const padW = load<i32>(pp, TQ_PAD_W);
   const acc = <usize>load<u32>(pp, TQ_ACC);
-  const tmp = <usize>load<u32>(pp, TQ_TMP) + (<usize>tid << 6);
+  const tmp = threadSlot(<usize>load<u32>(pp, TQ_TMP), tid, 64);
   const bias = <usize>load<u32>(pp, TQ_BIAS);
   const rq = <usize>load<u32>(pp, TQ_RQ);
   const zpOut = i32x4.splat(load<i32>(pp, TQ_ZP_OUT));

@@ -2,10 +2,13 @@
 // Change scripts/abi.mjs and run `pnpm build`; test/abi.test.ts fails when this file is stale.
 
 /** Hash of the ABI; the kernels module returns the same from `abi_hash()`. */
-export const ABI_HASH = 1508201070;
+export const ABI_HASH = -47045422;
 
 /** output pixels of one qs8_conv register tile (rows of its scratch buffers) */
 export const GEMM_TILE_PIXELS = 4;
+
+/** bytes free before, between and after the threads' scratch slots (src/kernels/parallel.ts's threadSlots) */
+export const THREAD_GAP_BYTES = 4096;
 
 /** The windowed int8 kernels (qs8_conv: CONV_2D, FULLY_CONNECTED as 1x1 windows, the LSTM gates; qs8_dwconv: DEPTHWISE_CONV_2D). Word indices. */
 export enum W {
@@ -755,7 +758,7 @@ export enum G {
   K = 16,
   /** the packed weights (u32 arena offset) */
   Packed = 17,
-  /** gathered rows (four of RowBytes per thread), 0 when direct (u32 arena offset) */
+  /** gathered rows (four of RowBytes per thread, thread 0's first: assembly/thread-slot.ts), with Gather (u32 arena offset) */
   Rows = 18,
   /** lower bound of the fused activation (f32) */
   ActMin = 19,
@@ -765,13 +768,15 @@ export enum G {
   RowBytes = 21,
   /** direct 1x1 layers with sparse constant weights: the non-zero weights per output channel (sparse-gemm.ts), else 0 (u32 arena offset) */
   Sparse = 22,
-  /** with Sparse: per thread, a block of 16 pixels transposed (K x 64 bytes) (u32 arena offset) */
+  /** with Sparse: per thread, a block of 16 pixels transposed (K x 64 bytes; thread 0's first: assembly/thread-slot.ts) (u32 arena offset) */
   SparseScratch = 23,
+  /** 1: the GEMM rows are gathered into Rows (a window wider than one pixel); 0: direct (the input holds them) (i32) */
+  Gather = 24,
   /** Words of the block. */
-  Words = 24,
+  Words = 25,
 }
 /** Bytes of the G block in the arena (its words rounded up to 16 bytes). */
-export const G_BYTES = 96;
+export const G_BYTES = 112;
 
 /** f32_tconv (TRANSPOSE_CONV and Convolution2DTransposeBias, float32): a GEMM of input rows into columns, scattered into the output. Word indices. */
 export enum TC {

@@ -35,7 +35,7 @@ import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { Fn } from '../threads/control.js';
 import { constantInputCopies, inputOffset, writeRequantBlock } from './kernel-common.js';
-import { parallelFor, threadsFor, type Parallel } from './parallel.js';
+import { parallelFor, threadsFor, type Parallel, requestThreadScratch, threadScratchOffset, type ThreadScratch } from './parallel.js';
 import {
   INT8_ONLY,
   batchMatMulGeometry,
@@ -74,6 +74,10 @@ interface BatchMatMulData {
   totalRows: number;
   /** The pool's share, or null on one thread. */
   par: Parallel | null;
+  /** Per thread, two widened LHS rows (bound into BM.Row at invoke). */
+  rows: ThreadScratch | null;
+  /** The parameter block's words. */
+  p: Int32Array;
 }
 
 function init(): BatchMatMulData {
@@ -94,6 +98,8 @@ function init(): BatchMatMulData {
     depth8: 0,
     totalRows: 0,
     par: null,
+    rows: null,
+    p: new Int32Array(0),
   };
 }
 
@@ -165,9 +171,9 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const units = Math.ceil(d.totalRows / tileRows);
   const threads = threadsFor(options, d.totalRows * cols * depth, units);
 
-  // the parameter block, the requantization block, per thread two widened LHS rows, the matrices' table
-  const rowScratch = BM_BYTES + RQ_BYTES + 16;
-  const table = rowScratch + threads * d.depth8 * 4;
+  // the parameter block, the requantization block, the matrices' table; per thread two widened LHS rows in scratch
+  const table = BM_BYTES + RQ_BYTES;
+  d.rows = requestThreadScratch(context, d.depth8 * 4, threads);
   const region = context.allocatePersistentBuffer(table + calls * 8);
   d.k = kernelsFor(OP, node, region);
   d.params = region.offset;
@@ -203,9 +209,9 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const rq = region.offset + BM_BYTES;
   writeRequantBlock(p, BM_BYTES / 4, 0, 4, new Int32Array(4).fill(q.multiplier), new Int32Array(4).fill(q.shift));
   p[BM.Rq] = rq;
-  p[BM.Row] = (rq + RQ_BYTES + 15) & ~15;
   p[BM.Mult16] = reducedMultiplier16(q.multiplier);
   p[BM.Shift16] = 15 - q.shift;
+  d.p = p;
 }
 
 /** Packs every RHS matrix as int16 columns of depth8 values less the zero point (padding stays 0; allocates nothing). */
@@ -224,6 +230,7 @@ function packAll(d: BatchMatMulData, rhs: Int8Array | Int16Array): void {
 function invoke(context: TfLiteContext, node: Node): void {
   const d = node.userData as BatchMatMulData;
   if (d.rhsDynamic) packAll(d, context.getEvalTensor(node.inputs[1]!).data as Int8Array | Int16Array);
+  d.p[BM.Row] = threadScratchOffset(context, d.rows!);
   const lhs = inputOffset(context, node, 0, d.lhsCopy);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
   const k = d.k!;

@@ -10,7 +10,7 @@ import { C16 } from '../generated/abi.js';
 import { Fn } from '../threads/control.js';
 import type { KernelExports } from '../wasm-module.js';
 import { RQ_WORDS, inputOffset, writeRequantBlock } from './kernel-common.js';
-import type { Parallel } from './parallel.js';
+import { threadScratchOffset, type Parallel, type ThreadScratch } from './parallel.js';
 
 const INT16_ONLY: readonly TensorType[] = [TensorType.INT16];
 
@@ -133,8 +133,8 @@ export interface Gemm16Data {
   p: Int32Array;
   /** Arena copy of a constant input (-1: read the eval tensor). */
   fixed: number;
-  /** Index of the scratch buffer (im2col rows per thread), -1 without one. */
-  scratch: number;
+  /** Per thread, two im2col rows (bound into C16.Scratch at invoke), null when the input holds the rows. */
+  rows: ThreadScratch | null;
   /** GEMM rows: CONV_2D's output pixels, FULLY_CONNECTED's batches. */
   total: number;
   par: Parallel | null;
@@ -142,13 +142,13 @@ export interface Gemm16Data {
 
 /** A node's Gemm16Data before prepare. */
 export function initGemm16(): Gemm16Data {
-  return { k: null, params: 0, p: new Int32Array(0), fixed: -1, scratch: -1, total: 0, par: null };
+  return { k: null, params: 0, p: new Int32Array(0), fixed: -1, rows: null, total: 0, par: null };
 }
 
 /** The invoke of the 16x8 CONV_2D and FULLY_CONNECTED kernels: qs16_conv_run over the rows, on the pool when the node has a share of it. */
 export function invokeGemm16(context: TfLiteContext, node: Node): void {
   const data = node.userData as Gemm16Data;
-  if (data.scratch >= 0) data.p[C16.Scratch] = context.getScratchBuffer(data.scratch).offset;
+  if (data.rows) data.p[C16.Scratch] = threadScratchOffset(context, data.rows);
   const input = inputOffset(context, node, 0, data.fixed);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
   const k = data.k!;

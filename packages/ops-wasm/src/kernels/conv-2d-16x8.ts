@@ -33,7 +33,7 @@ import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { decline16x8, packGemm16, writeOutputStage16, initGemm16, invokeGemm16, type Gemm16Data } from './conv-16x8-common.js';
 import { constantInputCopies } from './kernel-common.js';
-import { parallelFor, threadsFor } from './parallel.js';
+import { parallelFor, threadsFor, requestThreadScratch } from './parallel.js';
 
 const OP = 'CONV_2D';
 const BIAS_TYPES: readonly TensorType[] = [TensorType.INT32, TensorType.INT64];
@@ -117,7 +117,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   writeOutputStage16(context, p, bias?.type === TensorType.INT64, bias, out.multiplier, out.shift, outC!, out.actMin, out.actMax);
   const pixels = batches! * pad.outHeight * pad.outWidth;
   const threads = threadsFor(options, pixels * outC! * depth, Math.ceil(pixels / 2));
-  data.scratch = direct ? -1 : context.requestScratchBufferInArena(threads * k8 * 4);
+  data.rows = direct ? null : requestThreadScratch(context, k8 * 4, threads);
   data.par = parallelFor(region, threads, Math.ceil(pixels / 2));
   data.total = pixels;
   data.params = region.offset;

@@ -25,7 +25,7 @@ import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { decline16x8, packGemm16, writeOutputStage16, initGemm16, invokeGemm16, type Gemm16Data } from './conv-16x8-common.js';
 import { constantInputCopies } from './kernel-common.js';
-import { parallelFor, threadsFor } from './parallel.js';
+import { parallelFor, threadsFor, requestThreadScratch } from './parallel.js';
 
 const OP = 'FULLY_CONNECTED';
 const BIAS_TYPES: readonly TensorType[] = [TensorType.INT64, TensorType.INT32];
@@ -94,7 +94,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   p[C16.Packed] = packGemm16(context, filter.data as Int8Array, units, depth, k8).offset;
   writeOutputStage16(context, p, wideFc(bias, opts), bias, multiplier, shift, units, fc.actMin, fc.actMax);
   const threads = threadsFor(options, batches * units * depth, Math.ceil(batches / 2));
-  data.scratch = k8 === depth ? -1 : context.requestScratchBufferInArena(threads * k8 * 4);
+  data.rows = k8 === depth ? null : requestThreadScratch(context, k8 * 4, threads);
   data.par = parallelFor(region, threads, Math.ceil(batches / 2));
   data.total = batches;
   data.params = region.offset;

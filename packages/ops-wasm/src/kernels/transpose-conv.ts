@@ -46,7 +46,7 @@ import { Fn } from '../threads/control.js';
 import { kernelsFor } from '../wasm-arena.js';
 import type { KernelExports } from '../wasm-module.js';
 import { RQ_WORDS, constantInputCopies, declineWeighted, inputOffset, writeRequantBlock } from './kernel-common.js';
-import { parallelFor, threadsFor, type Parallel } from './parallel.js';
+import { parallelFor, threadsFor, type Parallel, requestThreadScratch, threadScratchOffset, type ThreadScratch } from './parallel.js';
 
 const OP = 'TRANSPOSE_CONV';
 const INT16_BIAS: readonly TensorType[] = [TensorType.INT64, TensorType.INT16];
@@ -58,6 +58,8 @@ interface TransposeConvData {
   /** Arena offset of a constant input's copy, or -1. */
   input: number;
   scratch: number;
+  /** Per thread, 64 bytes for a partial block (bound into TQ.Tmp at invoke). */
+  tmp: ThreadScratch | null;
   /** 16x8 (qs16_tconv_run). */
   i16: boolean;
   outH: number;
@@ -138,7 +140,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const threads = threadsFor(options, macs, s.outHeight);
   data.par = parallelFor(region, threads, s.outHeight);
   data.outH = s.outHeight;
-  const tmp = context.allocatePersistentBuffer(64 * threads);
+  data.tmp = requestThreadScratch(context, 64, threads);
   data.scratch = context.requestScratchBufferInArena(output.elementCount * (i16 ? 8 : 4) + 64);
 
   const p = region.i32;
@@ -150,7 +152,6 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   p[TQ.U8] = input.type === TensorType.UINT8 ? 1 : 0;
   p[TQ.Bias] = biasRegion.offset;
   p[TQ.Rq] = rq.offset;
-  p[TQ.Tmp] = tmp.offset;
   data.p = p;
   data.params = region.offset;
 }
@@ -199,6 +200,7 @@ export function writeTransposeConvShape(p: Int32Array, s: TransposeConvShape, pa
 function invoke(context: TfLiteContext, node: Node): void {
   const data = node.userData as TransposeConvData;
   data.p[TQ.Acc] = context.getScratchBuffer(data.scratch).offset;
+  data.p[TQ.Tmp] = threadScratchOffset(context, data.tmp!);
   const input = inputOffset(context, node, 2, data.input);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
   const k = data.k!;
@@ -216,7 +218,17 @@ export function createTransposeConv(options: Readonly<KernelOptions> = DEFAULT_K
     provider: PROVIDER,
     name: 'TRANSPOSE_CONV/wasm-s8-scatter',
     supports,
-    init: (): TransposeConvData => ({ k: null, params: 0, p: new Int32Array(0), input: -1, scratch: -1, i16: false, outH: 0, par: null }),
+    init: (): TransposeConvData => ({
+      k: null,
+      params: 0,
+      p: new Int32Array(0),
+      input: -1,
+      scratch: -1,
+      tmp: null,
+      i16: false,
+      outH: 0,
+      par: null,
+    }),
     prepare: (context, node) => prepare(context, node, options),
     invoke,
   };

@@ -9,6 +9,7 @@
  */
 import type { TfLiteContext } from '@micrort/core';
 import { RQ_BYTES, W } from './kernel-common.js';
+import { threadSlotBytes, threadSlots } from './parallel.js';
 
 /** The pieces of a windowed node's scratch buffer, in bytes. */
 export interface WindowScratch {
@@ -22,7 +23,7 @@ export interface WindowScratch {
   rowBytes?: number;
   /** Per thread: sign-extended rows (qs8_conv's tile). */
   extBytes?: number;
-  /** Threads that run the node's pixels (default 1): each gets its own area. */
+  /** Threads that run the node's pixels (default 1): each gets its own area, on cache lines of its own (parallel.ts's threadSlotBytes). */
   threads?: number;
   /**
    * Every channel has the same multiplier and shift (`multiplier` and `shift` hold one each, see
@@ -67,12 +68,15 @@ export function requestWindowScratch(
   const thread = align32(rqBytes + s.zeroBytes);
   const ptr = align32(s.ptrBytes);
   const rows = align32(s.rowBytes ?? 0);
-  p[W.ScrThread] = thread;
   p[W.ThreadRows] = ptr;
   p[W.ThreadExt] = ptr + rows;
-  const per = align32(ptr + rows + (s.extBytes ?? 0));
-  p[W.ScrThreadBytes] = per;
-  return context.requestScratchBufferInArena(thread + per * (s.threads ?? 1));
+  const used = align32(ptr + rows + (s.extBytes ?? 0));
+  const threads = s.threads ?? 1;
+  // several threads: areas with cache lines of their own (one thread: as packed as before)
+  const slots = threadSlots(used, threads);
+  p[W.ScrThread] = thread + slots.lead;
+  p[W.ScrThreadBytes] = threads > 1 ? threadSlotBytes(used) : used;
+  return context.requestScratchBufferInArena(thread + slots.bytes);
 }
 
 /** At invoke: the node's scratch buffer (planned memory, placed once the arena is planned) into W.Scratch. */

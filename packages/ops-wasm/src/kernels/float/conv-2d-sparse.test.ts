@@ -1,8 +1,10 @@
 /**
  * float32 1x1 CONV_2D with mostly zero weights (assembly/float/sparse-gemm.ts): the outputs equal the dense
  * kernel's bit for bit (the same additions in the same order, zero products left out), agree with
- * ops-reference, and split across threads the same. A sparse layer requests the scratch of its transposed
- * pixel blocks and a direct dense one none: that is how the tests know which path ran.
+ * ops-reference, and split across threads the same. A sparse layer requests a scratch buffer of its
+ * transposed pixel blocks (K x 64 bytes per thread, laid out by parallel.ts's threadSlots), a direct dense
+ * one none and a gathering dense one four rows of about K floats per thread: that is how the tests know
+ * which path ran.
  */
 import { describe, expect, it } from 'vitest';
 import { MicroInterpreter, OpResolver, type ModelDef } from '@micrort/core';
@@ -11,6 +13,8 @@ import { createPlanner } from '@micrort/planners';
 import { Padding } from '@micrort/core';
 import { loadWasmKernelsSync, type WasmKernels } from '../../index.js';
 import { PROVIDER } from '../../provider.js';
+import { threadSlots } from '../parallel.js';
+import { SPARSE_BLOCK_CHANNEL_BYTES } from './weight-pack-sparse.js';
 import { buildConvF32, compareWithReference, randomConvCaseF32, type ConvCaseF32 } from '../../__tests__/single-op-float.js';
 import { rng } from '../../__tests__/single-op.js';
 
@@ -27,7 +31,9 @@ function run(def: ModelDef, inputs: Float32Array[], kernels: WasmKernels): { out
   expect(it.nodes().every((n) => n.provider === PROVIDER)).toBe(true);
   inputs.forEach((x, i) => it.input(i).bytes.set(new Uint8Array(x.buffer, x.byteOffset, x.byteLength)));
   it.invoke();
-  return { out: Uint8Array.from(it.output(0).bytes), sparse: it.arenaUsage().perNode[0]!.scratchBytes > 0 };
+  const [, kH, kW, inC] = def.subgraphs[0]!.tensors[1]!.shape;
+  const sparseBytes = threadSlots(kH! * kW! * inC! * SPARSE_BLOCK_CHANNEL_BYTES, kernels.threads).bytes;
+  return { out: Uint8Array.from(it.output(0).bytes), sparse: it.arenaUsage().perNode[0]!.scratchBytes === sparseBytes };
 }
 
 /** The fraction of the filter's (tensor 1's) weights that are zero. */

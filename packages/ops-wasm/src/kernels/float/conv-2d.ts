@@ -23,7 +23,7 @@ import { DEFAULT_KERNEL_OPTIONS, declineSmall, type KernelOptions } from '../../
 import { PROVIDER } from '../../provider.js';
 import { declineNonFloat, hasFixedData } from './float-common.js';
 import { SPARSE_BLOCK_CHANNEL_BYTES, countNonZero, packSparseF32, sparseWords } from './weight-pack-sparse.js';
-import { parallelFor, threadsFor } from '../parallel.js';
+import { parallelFor, threadsFor, requestThreadScratch } from '../parallel.js';
 import { absorbInputPad } from '../pad-absorb.js';
 import { G, initGemmData, invokeGemm, prepareGemm, type GemmData } from './gemm-common.js';
 import {
@@ -92,8 +92,8 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   if (sparse) prepareSparse(context, node, p, filter, bias, outC!, K, nonZero, threads);
   // gathered rows: K floats rounded up to 4, plus 16 bytes a tap's last copy may spill into; four per thread
   const rowBytes = direct ? inC! * 4 : (((K + 3) & ~3) + 4) * 4;
-  const rows = direct ? null : context.allocatePersistentBuffer(4 * rowBytes * threads);
   const data = node.userData as GemmData;
+  data.rows = direct ? null : requestThreadScratch(context, 4 * rowBytes, threads);
   data.total = total;
   data.par = parallelFor(region, threads, tiles);
   p[G.Total] = total;
@@ -111,7 +111,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   p[G.DilW] = opts.dilationWFactor;
   p[G.PadH] = g.padH;
   p[G.PadW] = g.padW;
-  p[G.Rows] = rows ? rows.offset : 0;
+  p[G.Gather] = direct ? 0 : 1; // G.Rows: bound at invoke
   p[G.RowBytes] = rowBytes;
 }
 
@@ -134,7 +134,7 @@ function prepareSparse(
   const region = context.allocatePersistentBuffer(sparseWords(outC, nonZero) * 4);
   packSparseF32(region.i32, region.f32, w, bias ? (bias.data as Float32Array) : null, outC, K);
   p[G.Sparse] = region.offset;
-  (node.userData as GemmData).sparseScratch = context.requestScratchBufferInArena(K * SPARSE_BLOCK_CHANNEL_BYTES * threads);
+  (node.userData as GemmData).sparseScratch = requestThreadScratch(context, K * SPARSE_BLOCK_CHANNEL_BYTES, threads);
 }
 
 /** The float32 CONV_2D registration. */

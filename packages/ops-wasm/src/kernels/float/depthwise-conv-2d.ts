@@ -15,7 +15,7 @@ import { DEFAULT_KERNEL_OPTIONS, type KernelOptions } from '../../options.js';
 import { PROVIDER } from '../../provider.js';
 import { Fn } from '../../threads/control.js';
 import type { JobExports } from '../../threads/pool.js';
-import { parallelFor, threadsFor, type Parallel } from '../parallel.js';
+import { parallelFor, threadsFor, type Parallel, requestThreadScratch, threadScratchOffset, type ThreadScratch } from '../parallel.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
 import { prepareStridedCopy } from '../transpose.js';
 import type { KernelExports } from '../../wasm-module.js';
@@ -47,6 +47,10 @@ interface DwData {
   expand: { k: KernelExports | null; params: number } | null;
   /** The expanded input's scratch buffer index (-1 when the depth multiplier is 1). */
   scratch: number;
+  /** Per thread, two pixels' tap pointers (bound into D.Ptrs at invoke). */
+  ptrs: ThreadScratch | null;
+  /** The parameter block's words. */
+  p: Int32Array;
 }
 
 function supports(context: TfLiteContext, node: Node): true | string {
@@ -92,7 +96,7 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   // float work weighs about four int8 multiply-accumulates
   const threads = threadsFor(options, 4 * rows * g.outW * channels! * taps, rows);
   // two pixels' tap pointers per thread
-  const ptrs = context.allocatePersistentBuffer(2 * taps * 4 * threads);
+  data.ptrs = requestThreadScratch(context, 2 * taps * 4, threads);
   data.rows = rows;
   data.par = parallelFor(region, threads, rows);
   if (multiplier > 1) {
@@ -120,10 +124,10 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   p[D.PadW] = g.padW;
   p[D.Packed] = packed.offset;
   p[D.Zero] = zero.offset;
-  p[D.Ptrs] = ptrs.offset;
   region.f32[D.ActMin] = actMin;
   region.f32[D.ActMax] = actMax;
   data.params = region.offset;
+  data.p = p;
 }
 
 function invoke(context: TfLiteContext, node: Node): void {
@@ -132,6 +136,7 @@ function invoke(context: TfLiteContext, node: Node): void {
     const b = node.inputs.length > 2 && node.inputs[2]! >= 0 ? (context.getEvalTensor(node.inputs[2]!).data as Float32Array) : null;
     packDepthwiseF32(data.packed, context.getEvalTensor(node.inputs[1]!).data as Float32Array, b, data.channels, data.taps);
   }
+  data.p[D.Ptrs] = threadScratchOffset(context, data.ptrs!);
   let input = inputOffset(context, node, 0, data.input);
   if (data.expand) {
     const expanded = context.getScratchBuffer(data.scratch).offset;
@@ -165,6 +170,8 @@ export function createDepthwiseConv2DF32(options: Readonly<KernelOptions> = DEFA
       par: null,
       expand: null,
       scratch: -1,
+      ptrs: null,
+      p: new Int32Array(0),
     }),
     prepare: (context, node) => prepare(context, node, options),
     invoke,

@@ -8,7 +8,7 @@ import { G, G_BYTES } from '../../generated/abi.js';
 import { Fn } from '../../threads/control.js';
 import type { JobExports } from '../../threads/pool.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
-import type { Parallel } from '../parallel.js';
+import { threadScratchOffset, type Parallel, type ThreadScratch } from '../parallel.js';
 import { floatKernelsFor, hasFixedData, type FloatKernelExports } from './float-common.js';
 import { gemmPackedFloats, packGemmF32 } from './weight-pack-f32.js';
 
@@ -33,8 +33,10 @@ export interface GemmData {
   total: number;
   /** The pool's share when the rows are split across threads (CONV_2D), else null. */
   par: Parallel | null;
-  /** Sparse layers: the scratch buffer of the transposed input blocks (bound into G.SparseScratch at invoke), else -1. */
-  sparseScratch: number;
+  /** Sparse layers: the per-thread scratch of the transposed input blocks (bound into G.SparseScratch at invoke), else null. */
+  sparseScratch: ThreadScratch | null;
+  /** Convolutions with gathered rows: the per-thread scratch of the rows (bound into G.Rows at invoke), else null. */
+  rows: ThreadScratch | null;
   /** The parameter block's words (bound at invoke for sparse layers). */
   words: Int32Array;
 }
@@ -50,7 +52,8 @@ export function initGemmData(): GemmData {
     K: 0,
     total: 0,
     par: null,
-    sparseScratch: -1,
+    sparseScratch: null,
+    rows: null,
     words: new Int32Array(0),
   };
 }
@@ -102,7 +105,8 @@ export function invokeGemm(context: TfLiteContext, node: Node): void {
     const b = node.inputs.length > 2 && node.inputs[2]! >= 0 ? (context.getEvalTensor(node.inputs[2]!).data as Float32Array) : null;
     packGemmF32(data.packed, context.getEvalTensor(node.inputs[1]!).data as Float32Array, b, data.outC, data.K);
   }
-  if (data.sparseScratch >= 0) data.words[G.SparseScratch] = context.getScratchBuffer(data.sparseScratch).offset;
+  if (data.sparseScratch) data.words[G.SparseScratch] = threadScratchOffset(context, data.sparseScratch);
+  if (data.rows) data.words[G.Rows] = threadScratchOffset(context, data.rows);
   const input = inputOffset(context, node, 0, data.input);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
   const par = data.par;

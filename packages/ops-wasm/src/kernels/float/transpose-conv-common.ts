@@ -13,7 +13,7 @@ import type { KernelOptions } from '../../options.js';
 import { Fn } from '../../threads/control.js';
 import type { JobExports } from '../../threads/pool.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
-import { parallelFor, threadsFor, type Parallel } from '../parallel.js';
+import { parallelFor, threadsFor, type Parallel, requestThreadScratch, threadScratchOffset, type ThreadScratch } from '../parallel.js';
 import { floatKernelsFor, hasFixedData, type FloatKernelExports } from './float-common.js';
 import { gemmPackedFloats, packGemmF32 } from './weight-pack-f32.js';
 
@@ -38,8 +38,8 @@ export interface TransposeConvF32Data {
   /** Arena offsets of the constant input's and bias's copies, or -1. */
   input: number;
   bias: number;
-  /** The columns' scratch buffer. */
-  scratch: number;
+  /** Per thread, the columns (bound into TC.Col at invoke). */
+  cols: ThreadScratch | null;
   packed: Float32Array;
   /** The filter is not fixed at prepare: packed again before every invoke. */
   dynamic: boolean;
@@ -59,7 +59,7 @@ export function initTransposeConvF32(): TransposeConvF32Data {
     pos: { input: 0, filter: 1, bias: -1 },
     input: -1,
     bias: -1,
-    scratch: -1,
+    cols: null,
     packed: new Float32Array(0),
     dynamic: false,
     outC: 0,
@@ -121,7 +121,7 @@ export function prepareTransposeConvF32(
   const rowColumnBytes = s.inWidth * N * 4;
   const chunkRows = Math.max(1, Math.min(s.inHeight, Math.floor(TCONV_COLUMN_BYTES / rowColumnBytes)));
   const colBytes = chunkRows * rowColumnBytes;
-  data.scratch = context.requestScratchBufferInArena(colBytes * threads);
+  data.cols = requestThreadScratch(context, colBytes, threads);
   data.outH = s.outHeight;
   data.par = parallelFor(region, threads, s.outHeight);
 
@@ -159,7 +159,7 @@ export function invokeTransposeConvF32(context: TfLiteContext, node: Node): void
     packGemmF32(data.packed, filter, null, data.taps * data.outC, data.inC, 0, data.inC, 1, 0, data.rowOf);
   }
   const p = data.p;
-  p[TC.Col] = context.getScratchBuffer(data.scratch).offset;
+  p[TC.Col] = threadScratchOffset(context, data.cols!);
   p[TC.Bias] = pos.bias >= 0 ? inputOffset(context, node, pos.bias, data.bias) : 0;
   const input = inputOffset(context, node, pos.input, data.input);
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;

@@ -36,7 +36,7 @@ import { PROVIDER } from '../../provider.js';
 import { Fn } from '../../threads/control.js';
 import { kernelsFor } from '../../wasm-arena.js';
 import { constantInputCopies, inputOffset } from '../kernel-common.js';
-import { parallelFor, threadsFor } from '../parallel.js';
+import { parallelFor, threadsFor, requestThreadScratch, threadScratchOffset, type ThreadScratch } from '../parallel.js';
 import { packTransposeConvFilter, writeTransposeConvShape } from '../transpose-conv.js';
 import {
   HybridMode,
@@ -60,6 +60,8 @@ interface HybridTconvData extends HybridKernelData {
   outH: number;
   /** Output pixels of every batch (the epilogue's range). */
   pixels: number;
+  /** Per thread, 64 bytes for a partial block (bound into TQ.Tmp at invoke). */
+  tmp: ThreadScratch | null;
 }
 
 function supports(context: TfLiteContext, node: Node, options: Readonly<KernelOptions>): true | string {
@@ -113,14 +115,13 @@ function prepare(context: TfLiteContext, node: Node, options: Readonly<KernelOpt
   const macs = s.batches * s.inHeight * s.inWidth * taps * s.inDepth * outC;
   const threads = threadsFor(options, macs, s.outHeight);
   data.par = parallelFor(region, threads, s.outHeight);
-  const tmp = context.allocatePersistentBuffer(64 * threads);
+  data.tmp = requestThreadScratch(context, 64, threads);
   const p = region.i32;
   writeTransposeConvShape(p, s, packed);
   // one batch per call (its own zero point); the accumulators are the output tensor, scaled in place
   p[TQ.Batches] = 1;
   p[TQ.ActMin] = -128;
   p[TQ.ActMax] = 127;
-  p[TQ.Tmp] = tmp.offset;
   p[TQ.Raw] = 1;
   const inSize = s.inHeight * s.inWidth * s.inDepth;
   data.quant = requestHybridQuantScratch(context, s.batches, inSize, true, 0);
@@ -143,6 +144,7 @@ function invoke(context: TfLiteContext, node: Node): void {
   const q = quantizeHybridInput(context, quant, data.hy, k, inputOffset(context, node, 2, data.fixed));
   const output = context.getEvalTensor(node.outputs[0]!).data.byteOffset;
   const { p, par, outH } = data;
+  p[TQ.Tmp] = threadScratchOffset(context, data.tmp!);
   for (let b = 0; b < data.batches; b++) {
     const acc = output + b * data.outBytes;
     const x = q + b * data.inBytes;
@@ -163,7 +165,7 @@ export function createTransposeConvHybrid(options: Readonly<KernelOptions> = DEF
     provider: PROVIDER,
     name: 'TRANSPOSE_CONV/wasm-hybrid-scatter',
     supports: (context, node) => supports(context, node, options),
-    init: (): HybridTconvData => ({ ...emptyHybridKernelData(), inBytes: 0, outBytes: 0, outH: 0, pixels: 0 }),
+    init: (): HybridTconvData => ({ ...emptyHybridKernelData(), inBytes: 0, outBytes: 0, outH: 0, pixels: 0, tmp: null }),
     prepare: (context, node) => prepare(context, node, options),
     invoke,
   };
