@@ -17,9 +17,10 @@ import {
 import { registerReferenceOps } from '@micrort/ops-reference';
 import { createPlanner } from '@micrort/planners';
 import { buildBatchMatMul, randomBatchMatMulCase } from '../src/__tests__/single-op-batch-matmul.js';
+import { buildConvF32, randomConvCaseF32 } from '../src/__tests__/single-op-float.js';
 import { buildHybridConv } from '../src/__tests__/single-op-hybrid.js';
 import { buildSvdf, buildSvdfF32, randomSvdfCase } from '../src/__tests__/single-op-svdf.js';
-import { wasm } from '../src/__tests__/single-op.js';
+import { buildConv, randomConvCase, wasm } from '../src/__tests__/single-op.js';
 import { PROVIDER } from '../src/index.js';
 
 function interpreter(def: ModelDef): MicroInterpreter {
@@ -88,6 +89,64 @@ describe('hybrid window kernels with an empty output', () => {
         i === sg.inputs[0] || i === sg.outputs[0] ? { ...t, shape: Int32Array.from([t.shape[0]!, 0, ...t.shape.slice(2)]) } : t,
       );
       const it_ = interpreter({ ...def, subgraphs: [{ ...sg, tensors }] }).allocateTensors();
+      expect(it_.nodes()[0]!.provider).toBe(PROVIDER);
+      it_.invoke();
+      expect(it_.output(0).bytes.byteLength).toBe(0);
+    });
+});
+
+/** `def` with its input's and output's height 0 (a one-operator model: SAME padding keeps the output empty). */
+function zeroHeight(def: ModelDef): ModelDef {
+  const sg = def.subgraphs[0]!;
+  const tensors = sg.tensors.map((t, i) =>
+    i === sg.inputs[0] || i === sg.outputs[0] ? { ...t, shape: Int32Array.from([t.shape[0]!, 0, ...t.shape.slice(2)]) } : t,
+  );
+  return { ...def, subgraphs: [{ ...sg, tensors }] };
+}
+
+describe('float CONV_2D and int8 DEPTHWISE_CONV_2D with an empty output', () => {
+  // fuzz --ops wasm seed 333 (zoo:dynamic_dilated_conv, an output shape mutated): a 3x3 window over an
+  // input of height 2 left no output pixels, and f32_conv_run / qs8_dwconv_run computed the first pixel's
+  // position by dividing by the empty image's size: "RuntimeError: divide by zero" at invoke
+  const cases = [
+    [
+      'float32 CONV_2D (gathered rows)',
+      () =>
+        buildConvF32({
+          ...randomConvCaseF32(3, false),
+          inH: 3,
+          inW: 5,
+          kH: 3,
+          kW: 3,
+          strideH: 1,
+          strideW: 1,
+          dilH: 1,
+          dilW: 1,
+          padding: Padding.SAME,
+        })!.def,
+    ],
+    [
+      'int8 DEPTHWISE_CONV_2D',
+      () =>
+        buildConv({
+          ...randomConvCase(3, true),
+          inH: 3,
+          inW: 5,
+          inC: 8,
+          outC: 8,
+          kH: 3,
+          kW: 3,
+          strideH: 1,
+          strideW: 1,
+          dilH: 1,
+          dilW: 1,
+          padding: Padding.SAME,
+        })!.def,
+    ],
+  ] as const;
+  for (const [name, build] of cases)
+    it(`${name}: a zero-height input runs, on ops-wasm, to an empty output`, () => {
+      const it_ = interpreter(zeroHeight(build())).allocateTensors();
       expect(it_.nodes()[0]!.provider).toBe(PROVIDER);
       it_.invoke();
       expect(it_.output(0).bytes.byteLength).toBe(0);

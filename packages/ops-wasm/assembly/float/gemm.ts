@@ -258,6 +258,9 @@ export function f32_conv(pp: usize, input: usize, output: usize): void {
  * sparse-gemm.ts.
  */
 export function f32_conv_run(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
+  // no output pixels (a window larger than its VALID input leaves an empty image): nothing to do, and
+  // the pixel position below would divide by the empty image's size
+  if (q0 >= q1) return;
   if (load<u32>(pp, G_SPARSE) != 0) {
     sparseConvRun(pp, input, output, q0, q1, tid);
     return;

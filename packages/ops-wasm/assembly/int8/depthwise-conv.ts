@@ -39,6 +39,7 @@ export function qs8_dwconv(pp: usize, input: usize, output: usize): void {
 
 /** qs8_dwconv over output pixels [q0, q1) with the scratch area of thread `tid` (two tap-pointer tables), after windowBegin. */
 export function qs8_dwconv_run(pp: usize, input: usize, output: usize, q0: i32, q1: i32, tid: i32): void {
+  if (q0 >= q1) return; // no output pixels: dwconvRun would divide by the empty image's width
   if (load<i32>(pp, W_RAW) != 0) dwconvRun(pp, input, output, q0, q1, tid, false, true);
   else if (load<i32>(pp, W_U8) != 0) dwconvRun(pp, input, output, q0, q1, tid, true);
   else dwconvRun(pp, input, output, q0, q1, tid, false);
