@@ -108,41 +108,11 @@ describe('float CONV_2D and int8 DEPTHWISE_CONV_2D with an empty output', () => 
   // fuzz --ops wasm seed 333 (zoo:dynamic_dilated_conv, an output shape mutated): a 3x3 window over an
   // input of height 2 left no output pixels, and f32_conv_run / qs8_dwconv_run computed the first pixel's
   // position by dividing by the empty image's size: "RuntimeError: divide by zero" at invoke
+  // a 3x3 stride-1 SAME window over a 3x5 image (made of height 0 by zeroHeight)
+  const window3x3 = { inH: 3, inW: 5, kH: 3, kW: 3, strideH: 1, strideW: 1, dilH: 1, dilW: 1, padding: Padding.SAME } as const;
   const cases = [
-    [
-      'float32 CONV_2D (gathered rows)',
-      () =>
-        buildConvF32({
-          ...randomConvCaseF32(3, false),
-          inH: 3,
-          inW: 5,
-          kH: 3,
-          kW: 3,
-          strideH: 1,
-          strideW: 1,
-          dilH: 1,
-          dilW: 1,
-          padding: Padding.SAME,
-        })!.def,
-    ],
-    [
-      'int8 DEPTHWISE_CONV_2D',
-      () =>
-        buildConv({
-          ...randomConvCase(3, true),
-          inH: 3,
-          inW: 5,
-          inC: 8,
-          outC: 8,
-          kH: 3,
-          kW: 3,
-          strideH: 1,
-          strideW: 1,
-          dilH: 1,
-          dilW: 1,
-          padding: Padding.SAME,
-        })!.def,
-    ],
+    ['float32 CONV_2D (gathered rows)', () => buildConvF32({ ...randomConvCaseF32(3, false), ...window3x3 })!.def],
+    ['int8 DEPTHWISE_CONV_2D', () => buildConv({ ...randomConvCase(3, true), ...window3x3, inC: 8, outC: 8 })!.def],
   ] as const;
   for (const [name, build] of cases)
     it(`${name}: a zero-height input runs, on ops-wasm, to an empty output`, () => {
