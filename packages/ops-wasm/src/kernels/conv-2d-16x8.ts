@@ -38,8 +38,6 @@ import { parallelFor, threadsFor, requestThreadScratch } from './parallel.js';
 const OP = 'CONV_2D';
 const BIAS_TYPES: readonly TensorType[] = [TensorType.INT32, TensorType.INT64];
 
-/** State of a prepared 16x8 CONV_2D node. */
-
 function supports(context: TfLiteContext, node: Node): true | string {
   const arity = declineArity(node, [2, 3], 1);
   if (arity) return arity;

@@ -30,8 +30,6 @@ import { parallelFor, threadsFor, requestThreadScratch } from './parallel.js';
 const OP = 'FULLY_CONNECTED';
 const BIAS_TYPES: readonly TensorType[] = [TensorType.INT64, TensorType.INT32];
 
-/** State of a prepared 16x8 FULLY_CONNECTED node. */
-
 /** The int64 accumulator: an int64 bias, or none with quantized_bias_type INT64 (as ops-reference's FcKind). */
 function wideFc(bias: { type: TensorType } | null, opts: FullyConnectedOptions | null): boolean {
   return bias ? bias.type === TensorType.INT64 : opts?.quantizedBiasType === TensorType.INT64;

@@ -23,7 +23,7 @@ export interface WindowScratch {
   rowBytes?: number;
   /** Per thread: sign-extended rows (qs8_conv's tile). */
   extBytes?: number;
-  /** Threads that run the node's pixels (default 1): each gets its own area, on cache lines of its own (parallel.ts's threadSlotBytes). */
+  /** Threads that run the node's pixels (default 1): each gets its own area, on pages of its own (parallel.ts's threadSlots). */
   threads?: number;
   /**
    * Every channel has the same multiplier and shift (`multiplier` and `shift` hold one each, see
@@ -72,10 +72,10 @@ export function requestWindowScratch(
   p[W.ThreadExt] = ptr + rows;
   const used = align32(ptr + rows + (s.extBytes ?? 0));
   const threads = s.threads ?? 1;
-  // several threads: areas with cache lines of their own (one thread: as packed as before)
+  // several threads: areas on pages of their own (one thread: as packed as before; only thread 0's area exists)
   const slots = threadSlots(used, threads);
   p[W.ScrThread] = thread + slots.lead;
-  p[W.ScrThreadBytes] = threads > 1 ? threadSlotBytes(used) : used;
+  p[W.ScrThreadBytes] = threadSlotBytes(used);
   return context.requestScratchBufferInArena(thread + slots.bytes);
 }
 
